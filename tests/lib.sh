@@ -1,0 +1,43 @@
+# Shared helpers for tests/t-*.sh integration scripts. Source it:
+#   . "$(dirname "$0")/lib.sh"
+# Results are TAP lines, counted by tests/run-all.
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUTDIR=$ROOT/tests/out
+mkdir -p "$OUTDIR"
+XCB_ELF=$ROOT/firmware/build/xcbench.elf
+XCBENCHD=$ROOT/host/build/xcbenchd
+XCBENCH=$ROOT/host/build/xcbench
+
+ok()    { echo "ok - $*"; }
+notok() { echo "not ok - $*"; }
+skip()  { echo "ok - $1 # SKIP $2"; }
+# check NAME CMD...: one TAP line from a command's exit status.
+check() { local n=$1; shift; if "$@"; then ok "$n"; else notok "$n"; fi; }
+diag()  { echo "# $*"; }
+
+# accel: the QEMU accelerator for this host (tools/qemu-accel decides).
+accel() { "$ROOT/tools/qemu-accel"; }
+
+# free_port: an unused TCP+UDP port on loopback.
+free_port() {
+	python3 -c 'import socket
+while True:
+    t=socket.socket(); t.bind(("127.0.0.1",0)); p=t.getsockname()[1]
+    u=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)
+    try: u.bind(("127.0.0.1",p)); print(p); break
+    except OSError: pass'
+}
+
+# qemu_direct LOG SMP "CMDLINE" [extra qemu args...]: boots the payload with
+# -kernel, serial to LOG, exits through isa-debug-exit. Returns QEMU's status
+# ((code<<1)|1 for a payload exit). Bounded by XCB_QEMU_TIMEOUT (default 120 s).
+qemu_direct() {
+	local log=$1 smp=$2 cmdline=$3; shift 3
+	timeout -k 5 "${XCB_QEMU_TIMEOUT:-120}" qemu-system-x86_64 \
+		-accel "$(accel)" -M q35 -m 256 -smp "$smp" -nographic -no-reboot \
+		-bios /usr/share/qemu/qboot.rom \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-serial "file:$log" -monitor none -display none \
+		-kernel "$XCB_ELF" -append "$cmdline" "$@" </dev/null >/dev/null 2>&1
+}
