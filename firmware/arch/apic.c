@@ -1,0 +1,307 @@
+/* arch/apic.c — local APIC driver: xAPIC/x2APIC, IPIs with a delivery policy,
+ * start-up IPIs, one-shot timer (arch/apic.h). */
+#include "arch/apic.h"
+#include "arch/cpu.h"
+#include "arch/cpuid.h"
+#include "arch/idt.h"
+#include "arch/io.h"
+#include "arch/msr.h"
+#include "arch/paging.h"
+#include "arch/smp.h"
+#include "arch/tsc.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+static enum apic_mode mode;
+static uintptr_t mmio_base = 0xfee00000;
+static enum apic_delivery delivery = APIC_DELIVERY_AUTO;
+uint64_t apic_timer_khz;
+
+#define ICR_FIXED 0x000u
+#define ICR_INIT 0x500u
+#define ICR_STARTUP 0x600u
+#define ICR_LOGICAL (1u << 11)
+#define ICR_BUSY (1u << 12)
+#define ICR_ASSERT (1u << 14)
+#define ICR_LEVEL (1u << 15)
+#define ICR_ALL_INC_SELF (2u << 18)
+#define ICR_ALL_BUT_SELF (3u << 18)
+
+enum apic_mode apic_mode(void) { return mode; }
+const char *apic_mode_name(void) { return mode == APIC_MODE_X2APIC ? "x2apic" : "xapic"; }
+
+uint32_t apic_read(uint32_t reg)
+{
+	if (mode == APIC_MODE_X2APIC)
+		return (uint32_t)rdmsr(MSR_X2APIC_BASE + (reg >> 4));
+	return mmio_read32(mmio_base + reg);
+}
+
+void apic_write(uint32_t reg, uint32_t v)
+{
+	if (mode == APIC_MODE_X2APIC)
+		wrmsr(MSR_X2APIC_BASE + (reg >> 4), v);
+	else
+		mmio_write32(mmio_base + reg, v);
+}
+
+uint32_t apic_id_self(void)
+{
+	uint32_t id = apic_read(APIC_ID);
+	return mode == APIC_MODE_X2APIC ? id : id >> 24;
+}
+
+void apic_eoi(void)
+{
+	apic_write(APIC_EOI, 0);
+}
+
+/* Writes the ICR. In xAPIC mode the two halves are separate writes, so the
+ * caller must not be interrupted between them by something that also sends
+ * IPIs: we disable interrupts around the pair. The x2APIC ICR is one WRMSR.
+ * x2APIC ICR writes are not serialising with earlier stores to normal memory
+ * (SDM 10.12.3): an mfence first makes the data the IPI announces visible
+ * before the IPI can arrive. xAPIC MMIO writes are uncached and ordered
+ * after earlier stores already. */
+static void icr_write(uint32_t dest, uint32_t lo)
+{
+	if (mode == APIC_MODE_X2APIC) {
+		smp_mb();
+		wrmsr(MSR_X2APIC_BASE + (APIC_ICR_LO >> 4), ((uint64_t)dest << 32) | lo);
+	} else {
+		unsigned long f = irq_save();
+		while (mmio_read32(mmio_base + APIC_ICR_LO) & ICR_BUSY)
+			cpu_relax();
+		mmio_write32(mmio_base + APIC_ICR_HI, dest << 24);
+		mmio_write32(mmio_base + APIC_ICR_LO, lo);
+		irq_restore(f);
+	}
+}
+
+static void apic_enable_here(void)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+	if (mode == APIC_MODE_X2APIC) {
+		/* xAPIC-enabled must be set before (or with) the x2APIC bit. */
+		wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE);
+		wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE | APIC_BASE_X2APIC);
+	} else {
+		wrmsr(MSR_APIC_BASE, (base | APIC_BASE_ENABLE) & ~(uint64_t)APIC_BASE_X2APIC);
+	}
+	apic_write(APIC_TPR, 0);
+	apic_write(APIC_SVR, 0x100 | VEC_SPURIOUS); /* software enable */
+	apic_write(APIC_LVT_TIMER, 1u << 16);       /* masked */
+	apic_write(APIC_LVT_ERROR, 1u << 16);
+	if (smp_cpu_id() != 0) {
+		apic_write(APIC_LVT_LINT0, 1u << 16);
+		apic_write(APIC_LVT_LINT1, 1u << 16);
+	}
+	apic_write(APIC_ESR, 0);
+	apic_eoi();
+	struct percpu *pc = this_cpu();
+	pc->apic_id = apic_id_self();
+	pc->x2apic_ldr = mode == APIC_MODE_X2APIC ? apic_read(APIC_LDR) : 0;
+}
+
+static void mask_legacy_pic(void)
+{
+	/* Remap the 8259s to 0x20-0x2f (so a spurious IRQ7 is not taken for
+	 * exception 15) and mask every line: we use the local APIC only. */
+	outb(0x20, 0x11); outb(0xa0, 0x11);
+	outb(0x21, 0x20); outb(0xa1, 0x28);
+	outb(0x21, 0x04); outb(0xa1, 0x02);
+	outb(0x21, 0x01); outb(0xa1, 0x01);
+	outb(0x21, 0xff); outb(0xa1, 0xff);
+}
+
+int apic_init_bsp(const char *req)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+	mmio_base = base & 0xfffff000u;
+	if (base >> 32)
+		mmio_base = (uintptr_t)(base & ~0xfffULL);
+	paging_map_mmio(mmio_base, 4096);
+	mask_legacy_pic();
+	if (!strcmp(req, "x2apic")) {
+		if (!cpu_facts.x2apic) {
+			kprintf("xcbench: error: apic=x2apic but this CPU has no x2APIC (CPUID.1:ECX[21])\n");
+			return -1;
+		}
+		mode = APIC_MODE_X2APIC;
+	} else if (!strcmp(req, "xapic")) {
+		mode = APIC_MODE_XAPIC;
+		if (base & APIC_BASE_X2APIC) {
+			/* Firmware left x2APIC on: leaving it needs a full disable first. */
+			wrmsr(MSR_APIC_BASE, base & ~(uint64_t)(APIC_BASE_X2APIC | APIC_BASE_ENABLE));
+		}
+	} else if (!strcmp(req, "auto")) {
+		mode = cpu_facts.x2apic ? APIC_MODE_X2APIC : APIC_MODE_XAPIC;
+	} else {
+		kprintf("xcbench: error: cmdline key 'apic': bad value '%s' (expected auto|xapic|x2apic)\n", req);
+		return -1;
+	}
+	apic_enable_here();
+	return 0;
+}
+
+void apic_init_ap(void)
+{
+	apic_enable_here();
+}
+
+void apic_send_init(uint32_t id)
+{
+	icr_write(id, ICR_INIT | ICR_LEVEL | ICR_ASSERT);
+	if (mode == APIC_MODE_XAPIC) {
+		/* De-assert for old (82489DX-era) APICs; ignored by modern ones. */
+		udelay(200);
+		icr_write(id, ICR_INIT | ICR_LEVEL);
+	}
+}
+
+void apic_send_sipi(uint32_t id, uint8_t page)
+{
+	icr_write(id, ICR_STARTUP | page);
+}
+
+static void count(unsigned writes, unsigned targets)
+{
+	/* Only this CPU writes its counters; readers tolerate a stale value. */
+	struct percpu *pc = this_cpu();
+	pc->ipi_icr_writes += writes;
+	pc->ipi_targets += targets;
+}
+
+void apic_send_ipi(unsigned cpu, uint8_t vector)
+{
+	icr_write(percpu(cpu)->apic_id, ICR_FIXED | vector);
+	count(1, 1);
+}
+
+void apic_kick(unsigned cpu)
+{
+	icr_write(percpu(cpu)->apic_id, ICR_FIXED | VEC_KICK);
+}
+
+void apic_set_delivery(enum apic_delivery d) { delivery = d; }
+enum apic_delivery apic_get_delivery(void) { return delivery; }
+
+const char *apic_delivery_name(enum apic_delivery d)
+{
+	switch (d) {
+	case APIC_DELIVERY_UNICAST: return "unicast";
+	case APIC_DELIVERY_CLUSTER: return "cluster";
+	case APIC_DELIVERY_SHORTHAND: return "shorthand";
+	default: return "auto";
+	}
+}
+
+int apic_delivery_parse(const char *s)
+{
+	static const char *const names[] = { "auto", "unicast", "cluster", "shorthand" };
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+static void send_unicast(const struct cpumask *m, uint8_t vector)
+{
+	unsigned cpu, n = 0;
+	for_each_cpu(cpu, m) {
+		icr_write(percpu(cpu)->apic_id, ICR_FIXED | vector);
+		n++;
+	}
+	count(n, n);
+}
+
+static void send_cluster(const struct cpumask *m, uint8_t vector)
+{
+	/* x2APIC LDR = cluster << 16 | 1 << (id & 15): group by cluster and send
+	 * one logical-destination IPI per cluster. */
+	struct cpumask left = *m;
+	unsigned writes = 0, targets = 0;
+	while (!cpumask_empty(&left)) {
+		unsigned first = cpumask_first(&left), cpu;
+		uint32_t cluster = percpu(first)->x2apic_ldr & 0xffff0000u, bits = 0;
+		for_each_cpu(cpu, &left) {
+			uint32_t ldr = percpu(cpu)->x2apic_ldr;
+			if ((ldr & 0xffff0000u) == cluster) {
+				bits |= ldr & 0xffffu;
+				cpumask_clear(&left, cpu);
+				targets++;
+			}
+		}
+		icr_write(cluster | bits, ICR_FIXED | ICR_LOGICAL | vector);
+		writes++;
+	}
+	count(writes, targets);
+}
+
+/* Returns the shorthand that addresses exactly m, or 0 when none does or it
+ * is not safe (see the header and seed 001). */
+static uint32_t shorthand_for(const struct cpumask *m)
+{
+	if (!smp_all_accounted())
+		return 0;
+	const struct cpumask *online = smp_online_mask();
+	if (cpumask_equal(m, online))
+		return ICR_ALL_INC_SELF;
+	struct cpumask others = *online;
+	cpumask_clear(&others, smp_cpu_id());
+	if (cpumask_equal(m, &others))
+		return ICR_ALL_BUT_SELF;
+	return 0;
+}
+
+void apic_send_ipi_mask(const struct cpumask *m, uint8_t vector)
+{
+	enum apic_delivery d = delivery;
+	if (d == APIC_DELIVERY_AUTO || d == APIC_DELIVERY_SHORTHAND) {
+		uint32_t sh = shorthand_for(m);
+		if (sh) {
+			icr_write(0, ICR_FIXED | sh | vector);
+			count(1, cpumask_weight(m));
+			return;
+		}
+	}
+	if ((d == APIC_DELIVERY_AUTO || d == APIC_DELIVERY_CLUSTER) && mode == APIC_MODE_X2APIC)
+		send_cluster(m, vector);
+	else
+		send_unicast(m, vector);
+}
+
+/* ---- timer ---- */
+
+void apic_timer_calibrate(void)
+{
+	apic_write(APIC_TIMER_DIV, 0xb); /* divide by 1 */
+	apic_write(APIC_LVT_TIMER, (1u << 16) | VEC_TIMER);
+	apic_write(APIC_TIMER_INIT, 0xffffffffu);
+	uint64_t t0 = rdtsc_ordered();
+	udelay(10000);
+	uint32_t cur = apic_read(APIC_TIMER_CUR);
+	uint64_t t1 = rdtsc_ordered();
+	apic_write(APIC_TIMER_INIT, 0);
+	uint64_t ticks = 0xffffffffu - cur;
+	uint64_t us = tsc_khz ? (t1 - t0) * 1000 / tsc_khz : 10000;
+	apic_timer_khz = us ? ticks * 1000 / us : 0;
+}
+
+void apic_timer_oneshot(uint64_t us, uint8_t vector)
+{
+	uint64_t ticks = apic_timer_khz * us / 1000;
+	if (ticks == 0)
+		ticks = 1;
+	if (ticks > 0xffffffffu)
+		ticks = 0xffffffffu;
+	apic_write(APIC_TIMER_DIV, 0xb);
+	apic_write(APIC_LVT_TIMER, vector); /* one-shot, unmasked */
+	apic_write(APIC_TIMER_INIT, (uint32_t)ticks);
+}
+
+void apic_timer_stop(void)
+{
+	apic_write(APIC_TIMER_INIT, 0);
+	apic_write(APIC_LVT_TIMER, 1u << 16);
+}

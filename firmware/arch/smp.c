@@ -1,0 +1,277 @@
+/* arch/smp.c — per-CPU data, AP bring-up (INIT-SIPI-SIPI through the
+ * boot/trampoline.S copy at 0x8000), the idle loop and smp_start_on
+ * (arch/smp.h). */
+#include "arch/smp.h"
+#include "arch/acpi.h"
+#include "arch/apic.h"
+#include "arch/cpu.h"
+#include "arch/cpuid.h"
+#include "arch/gdt.h"
+#include "arch/idt.h"
+#include "arch/mem.h"
+#include "arch/msr.h"
+#include "arch/tsc.h"
+#include "lib/cmdline.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define TRAMP_BASE 0x8000u
+#define AP_STACK_PAGES 4
+#define IST_STACK_PAGES 2
+
+struct percpu percpu_area[XCB_MAX_CPUS];
+static struct cpumask online;
+static unsigned num_online = 1, num_listed = 1;
+static bool accounted;
+static uint8_t bsp_ist_stack[IST_STACK_PAGES * PAGE_SIZE] __attribute__((aligned(16)));
+
+/* Hand-off to the AP being started (one at a time). */
+static volatile unsigned ap_boot_cpu;
+static volatile uintptr_t ap_boot_ist;
+static volatile uint32_t ap_started;
+
+extern char tramp_start[], tramp_end[], tramp_cr3[], tramp_stack[], tramp_entry[];
+
+unsigned smp_num_cpus(void) { return num_online; }
+unsigned smp_num_listed(void) { return num_listed; }
+const struct cpumask *smp_online_mask(void) { return &online; }
+bool smp_cpu_online(unsigned cpu) { return cpumask_test(&online, cpu); }
+uint32_t smp_apic_id(unsigned cpu) { return percpu_area[cpu].apic_id; }
+const struct topo *smp_topo(unsigned cpu) { return &percpu_area[cpu].topo; }
+bool smp_all_accounted(void) { return accounted; }
+
+int smp_cpu_of_apic(uint32_t apic_id)
+{
+	for (unsigned c = 0; c < num_online; c++)
+		if (percpu_area[c].apic_id == apic_id)
+			return (int)c;
+	return -1;
+}
+
+void cpu_init_common(unsigned cpu)
+{
+	struct percpu *pc = &percpu_area[cpu];
+	pc->self = pc;
+	pc->cpu = cpu;
+	wrmsr(MSR_GS_BASE, (uintptr_t)pc);
+	gdt_load_cpu(cpu, cpu == 0 ? (uintptr_t)(bsp_ist_stack + sizeof(bsp_ist_stack)) : ap_boot_ist);
+	idt_load();
+	/* Allow SSE for code built with it (none of ours: -mgeneral-regs-only). */
+	write_cr0((read_cr0() & ~(uint64_t)(CR0_EM | CR0_TS)) | CR0_MP);
+	write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);
+}
+
+static void kick_handler(struct irq_frame *f)
+{
+	(void)f;
+	apic_eoi(); /* the wake-up is the whole point: nothing else to do */
+}
+
+void smp_init_bsp(void)
+{
+	idt_init();
+	cpu_init_common(0);
+	cpumask_set(&online, 0);
+	idt_set_handler(VEC_KICK, kick_handler);
+}
+
+/* Idle loop of every AP. Protocol with smp_start_on():
+ *   initiator: busy = 1; work_arg = arg; work_fn = fn (RELEASE); kick IPI
+ *   AP:        fn = work_fn (ACQUIRE) -> sees arg and busy; runs fn;
+ *              work_fn = NULL; busy = 0 (RELEASE: fn's stores are visible
+ *              to whoever sees busy == 0 with an ACQUIRE load).
+ * The check and the halt are atomic w.r.t. the kick (interrupts are off
+ * between them, and "sti; hlt" takes a pending interrupt only after hlt). */
+static void __attribute__((noreturn)) idle_loop(struct percpu *pc)
+{
+	irq_disable();
+	for (;;) {
+		void (*fn)(void *) = __atomic_load_n(&pc->work_fn, __ATOMIC_ACQUIRE);
+		if (!fn) {
+			safe_halt_cli();
+			continue;
+		}
+		void *arg = pc->work_arg;
+		irq_enable();
+		fn(arg);
+		irq_disable();
+		pc->work_fn = NULL;
+		__atomic_store_n(&pc->busy, 0, __ATOMIC_RELEASE);
+	}
+}
+
+void ap_entry(void);
+void __attribute__((noreturn)) ap_entry(void)
+{
+	unsigned cpu = ap_boot_cpu;
+	struct percpu *pc = &percpu_area[cpu];
+	cpu_init_common(cpu);
+	apic_init_ap();
+	topo_decode(&cpu_facts.topo, pc->apic_id, &pc->topo);
+	/* Online before "started": the BSP reads the mask after it sees started. */
+	cpumask_set_atomic(&online, cpu);
+	__atomic_store_n(&ap_started, 1, __ATOMIC_RELEASE);
+	idle_loop(pc);
+}
+
+static bool wait_started(uint64_t us)
+{
+	uint64_t end = rdtsc() + us * tsc_khz / 1000;
+	while (!__atomic_load_n(&ap_started, __ATOMIC_ACQUIRE)) {
+		if ((int64_t)(rdtsc() - end) > 0)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+static int start_ap(unsigned cpu, uint32_t apic_id, uint64_t timeout_ms)
+{
+	struct percpu *pc = &percpu_area[cpu];
+	uint8_t *stack = page_alloc(AP_STACK_PAGES);
+	uint8_t *ist = page_alloc(IST_STACK_PAGES);
+	if (!stack || !ist) {
+		kprintf("xcbench: warning: no memory for cpu %u's stacks\n", cpu);
+		return -1;
+	}
+	memset(pc, 0, sizeof(*pc));
+	pc->apic_id = apic_id;
+	pc->stack_top = (uintptr_t)(stack + AP_STACK_PAGES * PAGE_SIZE);
+	ap_boot_cpu = cpu;
+	ap_boot_ist = (uintptr_t)(ist + IST_STACK_PAGES * PAGE_SIZE);
+	/* Entry as if called: RSP = 8 mod 16 (the ABI's post-call alignment). */
+	uint64_t sp = pc->stack_top - 8;
+	memcpy((void *)(uintptr_t)(TRAMP_BASE + (tramp_stack - tramp_start)), &sp, 8);
+	__atomic_store_n(&ap_started, 0, __ATOMIC_SEQ_CST);
+
+	/* INIT, 10 ms, SIPI, 200 µs, SIPI (Intel SDM MP init). A second SIPI to
+	 * a CPU already running is ignored, so it is harmless. */
+	apic_send_init(apic_id);
+	mdelay(10);
+	apic_send_sipi(apic_id, TRAMP_BASE >> 12);
+	if (!wait_started(200)) {
+		apic_send_sipi(apic_id, TRAMP_BASE >> 12);
+		if (!wait_started(timeout_ms * 1000)) {
+			/* Park it again so a late riser cannot run on stale hand-off data. */
+			apic_send_init(apic_id);
+			kprintf("xcbench: warning: apic %u did not answer INIT-SIPI-SIPI within %lu ms\n",
+				apic_id, (unsigned long)timeout_ms);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void smp_boot_aps(void)
+{
+	struct percpu *bsp = &percpu_area[0];
+	topo_decode(&cpu_facts.topo, bsp->apic_id, &bsp->topo);
+	if (!acpi.have_madt) {
+		accounted = false;
+		return;
+	}
+	uint64_t timeout_ms;
+	cmdline_u64("ap_timeout_ms", 1000, &timeout_ms);
+
+	memcpy((void *)(uintptr_t)TRAMP_BASE, tramp_start, (size_t)(tramp_end - tramp_start));
+	uint64_t cr3 = read_cr3(), entry = (uintptr_t)ap_entry;
+	memcpy((void *)(uintptr_t)(TRAMP_BASE + (tramp_cr3 - tramp_start)), &cr3, 8);
+	memcpy((void *)(uintptr_t)(TRAMP_BASE + (tramp_entry - tramp_start)), &entry, 8);
+
+	uint32_t missing[XCB_MAX_CPUS];
+	unsigned nmissing = 0;
+	bool bsp_listed = false;
+	const struct madt_info *m = &acpi.madt;
+	for (unsigned i = 0; i < m->ncpus; i++) {
+		const struct madt_cpu *c = &m->cpu[i];
+		if (c->apic_id == bsp->apic_id) {
+			bsp_listed = true;
+			continue;
+		}
+		bool started = false;
+		if (!c->enabled) {
+			/* Not present (e.g. a hot-pluggable slot): listed, never started. */
+		} else if (num_online >= XCB_MAX_CPUS) {
+			kprintf("xcbench: warning: apic %u beyond XCB_MAX_CPUS (%d)\n", c->apic_id, XCB_MAX_CPUS);
+		} else if (apic_mode() == APIC_MODE_XAPIC && c->apic_id > 254) {
+			kprintf("xcbench: warning: apic %u needs x2APIC mode\n", c->apic_id);
+		} else {
+			started = start_ap(num_online, c->apic_id, timeout_ms) == 0;
+		}
+		if (started)
+			num_online++;
+		else if (nmissing < XCB_MAX_CPUS)
+			missing[nmissing++] = c->apic_id;
+	}
+	/* Not-online CPUs take the numbers after the online ones (reporting only). */
+	for (unsigned i = 0; i < nmissing && num_online + i < XCB_MAX_CPUS; i++) {
+		struct percpu *pc = &percpu_area[num_online + i];
+		memset(pc, 0, sizeof(*pc));
+		pc->cpu = num_online + i;
+		pc->apic_id = missing[i];
+		topo_decode(&cpu_facts.topo, missing[i], &pc->topo);
+	}
+	num_listed = m->ncpus + (bsp_listed ? 0 : 1);
+	/* The all-but-self shorthand reaches every CPU that is present, started or
+	 * not: only safe when every enabled CPU the MADT lists is online, the BSP
+	 * is among them and nothing was cut off by our limits (seed 001). */
+	accounted = bsp_listed && num_online == m->nenabled && m->ncpus <= XCB_MAX_CPUS;
+}
+
+void smp_report(void)
+{
+	for (unsigned c = 0; c < num_listed && c < XCB_MAX_CPUS; c++) {
+		const struct percpu *pc = &percpu_area[c];
+		if (cpumask_test(&online, c))
+			kprintf("xcbench: cpu %u apic %u pkg %u core %u thread %u online\n", c, pc->apic_id,
+				pc->topo.pkg, pc->topo.core, pc->topo.thread);
+		else
+			kprintf("xcbench: cpu %u apic %u not online\n", c, pc->apic_id);
+	}
+}
+
+int smp_start_on(unsigned cpu, void (*fn)(void *), void *arg)
+{
+	if (cpu >= XCB_MAX_CPUS || !cpumask_test_atomic(&online, cpu) || cpu == smp_cpu_id() || !fn)
+		return -1;
+	struct percpu *pc = &percpu_area[cpu];
+	if (pc->crashed || __atomic_load_n(&pc->busy, __ATOMIC_ACQUIRE))
+		return -1;
+	pc->busy = 1;
+	pc->work_arg = arg;
+	/* RELEASE: the AP that sees fn also sees arg and busy. */
+	__atomic_store_n(&pc->work_fn, fn, __ATOMIC_RELEASE);
+	apic_kick(cpu);
+	return 0;
+}
+
+bool smp_is_idle(unsigned cpu)
+{
+	return !__atomic_load_n(&percpu_area[cpu].busy, __ATOMIC_ACQUIRE);
+}
+
+int smp_wait_idle(unsigned cpu)
+{
+	struct percpu *pc = &percpu_area[cpu];
+	/* ACQUIRE pairs with the AP's RELEASE of busy: fn's results are visible. */
+	while (__atomic_load_n(&pc->busy, __ATOMIC_ACQUIRE)) {
+		if (READ_ONCE(pc->crashed))
+			return -1;
+		cpu_relax();
+	}
+	return pc->crashed ? -1 : 0;
+}
+
+int smp_run_all(void (*fn)(void *), void *arg)
+{
+	unsigned self = smp_cpu_id(), cpu;
+	int rc = 0;
+	for_each_cpu(cpu, &online)
+		if (cpu != self && smp_start_on(cpu, fn, arg))
+			rc = -1;
+	fn(arg);
+	for_each_cpu(cpu, &online)
+		if (cpu != self && smp_wait_idle(cpu))
+			rc = -1;
+	return rc;
+}

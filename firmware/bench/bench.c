@@ -1,0 +1,143 @@
+/*
+ * bench.c - runs one suite from the command line to DONE (see bench.h).
+ */
+#include "bench/bench.h"
+#include "bench/benchenv.h"
+#include "bench/report.h"
+#include "bench/runner.h"
+#include "bench/strbuf.h"
+#include "bench/stress.h"
+#include "bench/suite.h"
+#include "bench/table.h"
+#include "flush/flush.h"
+#include "lib/cmdline.h"
+#include "lib/printf.h"
+#include "xcall/xcall.h"
+
+#ifndef XCB_FW_VERSION
+#define XCB_FW_VERSION "xcbench-0.1"
+#endif
+
+static struct suite suite;
+static char hello[2048];
+
+static void crash_hook(unsigned cpu, unsigned vector, uint64_t error, uint64_t rip)
+{
+	static char t[160];
+	ksnprintf(t, sizeof(t), "exception: cpu%u vector %u error %#llx at rip %#llx",
+		  cpu, vector, (unsigned long long)error, (unsigned long long)rip);
+	report_error_emergency(t);
+}
+
+struct run_ctx {
+	unsigned n, i;
+	int aborted;
+	uint64_t stale, lost;
+};
+
+static void run_one(const struct bcase *c, void *p)
+{
+	struct run_ctx *x = p;
+	struct case_summary sum;
+	x->i++;
+	if (x->aborted)
+		return;
+	int rc = runner_run_case(c, x->i, x->n, suite.watchdog_ms, &sum);
+	if (rc < 0) {
+		x->aborted = 1;
+		return;
+	}
+	table_add(&sum);
+	x->stale += sum.stale;
+	x->lost += sum.lost;
+	report_poll();
+}
+
+static void send_hello(const char *suite_name)
+{
+	struct strbuf sb;
+	sb_init(&sb, hello, sizeof(hello));
+	sb_kv(&sb, "fw", XCB_FW_VERSION);
+	sb_kv(&sb, "suite", suite_name);
+	sb_kv_u64(&sb, "cpus", benv_ncpus());
+	benv_facts(&sb);
+	sb_kv(&sb, "transport", report_transport_names());
+	sb_kv_u64(&sb, "overhead_min_cycles", runner_overhead_min());
+	sb_kv_u64(&sb, "overhead_median_cycles", runner_overhead_median());
+	const char *cl = benv_cmdline_all();
+	sb_puts(&sb, "cmdline=");
+	for (; cl && *cl; cl++)
+		sb_putc(&sb, *cl == '\n' ? ' ' : *cl);
+	sb_putc(&sb, '\n');
+	report_text(XCB_T_HELLO, hello, sb.len);
+}
+
+int bench_main(void)
+{
+	const char *suite_name = cmdline_str("suite", "default");
+	/* Default: UDP when the daemon told us where it is (server=, from the iPXE
+	 * script), else serial. Not both by default: on real hardware a 115200-baud
+	 * line needs ~0.1 s per frame and would pace the whole run. */
+	const char *tdefault = cmdline_has("server") ? "udp" : "serial";
+	report_init(cmdline_str("transport", tdefault), cmdline_str("run", 0), benv_cycles());
+	benv_set_crash_hook(crash_hook);
+	/* CPU 0 is a cross-call target too (and spins waiting for the initiators):
+	 * it must take IPIs like every other CPU. */
+	benv_irq_enable();
+	/* The layers below bench: algorithms (IPI handlers) and the TLB test window. */
+	int xrc = xcall_init_all(benv_ncpus());
+	int frc = flush_init(benv_ncpus());
+	runner_init();
+	send_hello(suite_name);
+
+	static char line[256];
+	ksnprintf(line, sizeof(line), "run %016llx: suite %s on %u CPUs, tsc %llu kHz, harness overhead min %llu median %llu cycles",
+		  (unsigned long long)report_token(), suite_name, benv_ncpus(),
+		  (unsigned long long)benv_tsc_khz(), (unsigned long long)runner_overhead_min(),
+		  (unsigned long long)runner_overhead_median());
+	report_log(line);
+
+	if (xrc < 0 || frc < 0) {
+		ksnprintf(line, sizeof(line), "cannot initialise: xcall_init_all %d, flush_init %d", xrc, frc);
+		report_error(line);
+		report_done(XCB_DONE_FAILED);
+		return 1;
+	}
+	if (suite_load(&suite, suite_name) < 0) {
+		report_error("bad command line: see the console for the key and value");
+		report_done(XCB_DONE_FAILED);
+		return 2;
+	}
+
+	struct run_ctx x = { 0 };
+	int failed = 0;
+	if (bs_streq(suite.name, "stress")) {
+		/* The raw floor first, as in every suite, then the random rounds. */
+		struct suite rawonly = suite;
+		rawonly.kinds = 1u << KIND_RAW;
+		rawonly.reps = 1;
+		rawonly.iters = 100;
+		x.n = suite_for_each_case(&rawonly, benv_ncpus(), 0, 0);
+		suite_for_each_case(&rawonly, benv_ncpus(), run_one, &x);
+		struct stress_result sr;
+		if (!x.aborted)
+			failed = stress_run(&suite, x.n + 1, &sr) != 0;
+		x.aborted |= sr.watchdog;
+	} else {
+		x.n = suite_for_each_case(&suite, benv_ncpus(), 0, 0);
+		ksnprintf(line, sizeof(line), "suite %s: %u cases", suite.name, x.n);
+		report_log(line);
+		suite_for_each_case(&suite, benv_ncpus(), run_one, &x);
+		failed = x.stale || x.lost;
+		table_print();
+	}
+	if (x.aborted)
+		failed = 1;
+	ksnprintf(line, sizeof(line), "done: %s (%u ERROR frames, %llu stale, %llu lost)",
+		  failed ? "FAILED" : "ok", report_errors(), (unsigned long long)x.stale,
+		  (unsigned long long)x.lost);
+	report_log(line);
+	report_done(x.aborted ? XCB_DONE_ABORTED : failed ? XCB_DONE_FAILED : XCB_DONE_OK);
+	kprintf("xcbench: %s\n", failed ? "FAILED" : "PASSED");
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,181 @@
+/*
+ * benchenv.c - bench/'s view of the machine (benchenv.h) mapped onto arch/ and lib/.
+ * The one file in bench/ that knows the foundation's API.
+ */
+#include "bench/benchenv.h"
+#include "bench/strbuf.h"
+#include "arch/apic.h"
+#include "arch/cpu.h"
+#include "arch/cpuid.h"
+#include "arch/exit.h"
+#include "arch/idt.h"
+#include "arch/serial.h"
+#include "arch/smp.h"
+#include "arch/tsc.h"
+#include "lib/cmdline.h"
+#include "lib/printf.h"
+
+unsigned benv_ncpus(void) { return smp_num_cpus(); }
+unsigned benv_cpu_id(void) { return smp_cpu_id(); }
+int benv_start_on(unsigned cpu, void (*fn)(void *), void *arg) { return smp_start_on(cpu, fn, arg); }
+int benv_wait_idle(unsigned cpu) { return smp_wait_idle(cpu); }
+unsigned benv_package_of(unsigned cpu) { return smp_topo(cpu)->pkg; }
+void benv_relax(void) { cpu_relax(); }
+void benv_irq_enable(void) { irq_enable(); }
+
+uint64_t benv_cycles(void) { return rdtsc_ordered(); }
+uint64_t benv_tsc_khz(void) { return tsc_khz; }
+
+void benv_console(const char *s, unsigned len) { console_write(s, len); }
+/* Frames go through the console lock too, so a frame line is never split by
+ * another CPU's kprintf (the console sink is COM1). */
+void benv_serial(const char *s, unsigned len) { console_write(s, len); }
+const char *benv_cmdline_all(void) { return cmdline_get(); }
+
+static void kv_bool(struct strbuf *sb, const char *k, int v) { sb_kv(sb, k, v ? "1" : "0"); }
+
+void benv_facts(struct strbuf *sb)
+{
+	const struct cpu_facts *f = &cpu_facts;
+	sb_kv(sb, "vendor", f->vendor);
+	sb_kv_u64(sb, "family", f->family);
+	sb_kv_u64(sb, "model", f->model);
+	sb_kv_u64(sb, "stepping", f->stepping);
+	/* brand strings carry leading blanks on some CPUs */
+	const char *b = f->brand;
+	while (*b == ' ')
+		b++;
+	sb_kv(sb, "brand", b);
+	sb_kv(sb, "hypervisor", f->hypervisor);
+	sb_kv(sb, "apic_mode", apic_mode_name());
+	sb_kv_u64(sb, "tsc_khz", tsc_khz);
+	sb_kv(sb, "tsc_source", tsc_source ? tsc_source : "?");
+	kv_bool(sb, "pcid", f->pcid);
+	kv_bool(sb, "invpcid", f->invpcid);
+	kv_bool(sb, "invariant_tsc", f->invariant_tsc);
+	kv_bool(sb, "x2apic", f->x2apic);
+	sb_kv(sb, "topo_source", f->topo_source ? f->topo_source : "?");
+
+	unsigned n = smp_num_cpus(), pkgs = 0, maxcore = 0, maxthr = 0;
+	sb_puts(sb, "apic_ids=");
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			sb_putc(sb, ',');
+		sb_u64(sb, smp_apic_id(i));
+		const struct topo *t = smp_topo(i);
+		if (t->pkg + 1 > pkgs)
+			pkgs = t->pkg + 1;
+		if (t->core > maxcore)
+			maxcore = t->core;
+		if (t->thread > maxthr)
+			maxthr = t->thread;
+	}
+	sb_putc(sb, '\n');
+	/* Per-CPU package/core/thread, then a summary (ids may be sparse). */
+	sb_puts(sb, "cpu_topo=");
+	for (unsigned i = 0; i < n; i++) {
+		const struct topo *t = smp_topo(i);
+		if (i)
+			sb_putc(sb, ',');
+		sb_u64(sb, t->pkg);
+		sb_putc(sb, '/');
+		sb_u64(sb, t->core);
+		sb_putc(sb, '/');
+		sb_u64(sb, t->thread);
+	}
+	sb_putc(sb, '\n');
+	sb_puts(sb, "topology=pkgs=");
+	sb_u64(sb, pkgs);
+	sb_puts(sb, ",cores=");
+	sb_u64(sb, maxcore + 1);
+	sb_puts(sb, ",threads=");
+	sb_u64(sb, maxthr + 1);
+	sb_putc(sb, '\n');
+	sb_kv_u64(sb, "cpus_listed", smp_num_listed());
+	kv_bool(sb, "all_accounted", smp_all_accounted());
+}
+
+int benv_set_delivery(enum benv_delivery d)
+{
+	switch (d) {
+	case DELIV_UNICAST:
+		apic_set_delivery(APIC_DELIVERY_UNICAST);
+		return 0;
+	case DELIV_CLUSTER:
+		/* The APIC layer would fall back to unicast in xAPIC mode; refuse instead
+		 * so a result is never labelled with a delivery it did not use. */
+		if (apic_mode() != APIC_MODE_X2APIC)
+			return -1;
+		apic_set_delivery(APIC_DELIVERY_CLUSTER);
+		return 0;
+	case DELIV_SHORTHAND:
+		if (!smp_all_accounted())
+			return -1;
+		apic_set_delivery(APIC_DELIVERY_SHORTHAND);
+		return 0;
+	default:
+		apic_set_delivery(APIC_DELIVERY_AUTO);
+		return 0;
+	}
+}
+
+uint64_t benv_ipis_sent(unsigned cpu)
+{
+	/* Written only by that CPU; read after it finished (or racily, for a delta
+	 * taken on that same CPU). */
+	return __atomic_load_n(&percpu(cpu)->ipi_icr_writes, __ATOMIC_RELAXED);
+}
+
+/* The tick: a one-shot APIC timer re-armed from its own handler (one-shot, so a
+ * handler that overruns its period cannot stack interrupts up). Only CPU 0 uses it,
+ * so plain statics are enough. */
+static void (*tick_fn)(void);
+static unsigned tick_ms;
+
+static void tick_handler(struct irq_frame *f)
+{
+	(void)f;
+	apic_eoi();
+	if (!tick_fn)
+		return;
+	tick_fn();
+	if (tick_fn)
+		apic_timer_oneshot((uint64_t)tick_ms * 1000, VEC_TIMER);
+}
+
+void benv_tick_start(unsigned period_ms, void (*fn)(void))
+{
+	static int installed;
+	if (!installed) {
+		idt_set_handler(VEC_TIMER, tick_handler);
+		installed = 1;
+	}
+	tick_ms = period_ms ? period_ms : 1;
+	tick_fn = fn;
+	apic_timer_oneshot((uint64_t)tick_ms * 1000, VEC_TIMER);
+}
+
+void benv_tick_stop(void)
+{
+	tick_fn = 0;
+	apic_timer_stop();
+}
+
+static benv_crash_fn crash_fn;
+
+static void crash_adapter(unsigned cpu, const struct irq_frame *f)
+{
+	if (crash_fn)
+		crash_fn(cpu, (unsigned)f->vector, f->error, f->rip);
+}
+
+void benv_set_crash_hook(benv_crash_fn hook)
+{
+	crash_fn = hook;
+	idt_set_crash_hook(crash_adapter);
+}
+
+void benv_exit(int code)
+{
+	machine_exit(code);
+}

@@ -1,0 +1,59 @@
+/*
+ * benchenv.h - everything bench/ needs from arch/ and lib/, in one place, so the
+ * runner reads as benchmark logic and the mapping onto the foundation's API lives in
+ * one file (bench/benchenv.c). Host unit tests of bench/ code never include this.
+ */
+#ifndef XCB_BENCH_BENCHENV_H
+#define XCB_BENCH_BENCHENV_H
+
+#include <stdint.h>
+
+struct strbuf;
+struct cpumask;
+
+/* ---- CPUs ---- */
+unsigned benv_ncpus(void);
+unsigned benv_cpu_id(void);
+/* Run fn(arg) on AP `cpu` (which must be idle). 0, or <0 if it cannot. */
+int benv_start_on(unsigned cpu, void (*fn)(void *), void *arg);
+/* Physical package of a CPU (topology placements). */
+unsigned benv_package_of(unsigned cpu);
+/* Wait until that AP's function returned (0), or it crashed (-1). */
+int benv_wait_idle(unsigned cpu);
+void benv_relax(void);
+void benv_irq_enable(void);
+
+/* ---- time ---- */
+uint64_t benv_cycles(void);		/* serialised TSC read */
+uint64_t benv_tsc_khz(void);
+
+/* ---- console / serial / command line ---- */
+void benv_console(const char *s, unsigned len);	/* human text to the console */
+void benv_serial(const char *s, unsigned len);	/* raw bytes to COM1 (frames) */
+/* The whole payload command line (HELLO). */
+const char *benv_cmdline_all(void);
+
+/* ---- facts for HELLO (key=value lines) ---- */
+void benv_facts(struct strbuf *sb);
+
+/* ---- IPI delivery (decided in the APIC layer) ---- */
+enum benv_delivery { DELIV_AUTO, DELIV_UNICAST, DELIV_CLUSTER, DELIV_SHORTHAND, DELIV_NR };
+/* Force a delivery mode for the following calls. 0, or <0 when the machine cannot
+ * (e.g. cluster outside x2APIC mode); AUTO always works. */
+int benv_set_delivery(enum benv_delivery d);
+/* IPIs this CPU has sent since boot (all kinds); 0 when the APIC layer does not count. */
+uint64_t benv_ipis_sent(unsigned cpu);
+
+/* ---- a periodic tick on the calling CPU (APIC timer) ---- */
+/* fn runs in interrupt context every period_ms until benv_tick_stop(). */
+void benv_tick_start(unsigned period_ms, void (*fn)(void));
+void benv_tick_stop(void);
+
+/* ---- crashes and the end ---- */
+/* Called on the faulting CPU after arch/ printed its exception report. */
+typedef void (*benv_crash_fn)(unsigned cpu, unsigned vector, uint64_t error, uint64_t rip);
+void benv_set_crash_hook(benv_crash_fn hook);
+/* Power off / exit QEMU with `code` (isa-debug-exit), or halt forever. */
+void benv_exit(int code) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,603 @@
+/*
+ * runner.c - one case at a time: placement, a start barrier so initiators contend
+ * for real, serialised-TSC timing of every call, exactly-once and stale-translation
+ * checks, and the CASE / RESULT / HISTO / SAMPLES frames.
+ *
+ * CPU 0 orchestrates. It is an initiator too when the placement picks it (the seed's
+ * 2 initiators x disjoint masks need all 4 CPUs of -smp 4); then it checks the
+ * watchdog between its own calls and afterwards while it waits for the others.
+ */
+#include "bench/runner.h"
+#include "bench/benchenv.h"
+#include "bench/histo.h"
+#include "bench/placement.h"
+#include "bench/report.h"
+#include "bench/stats.h"
+#include "bench/strbuf.h"
+#include "bench/watchdog.h"
+#include "flush/flush.h"
+#include "lib/cmdline.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+#include "xcall/xcall.h"
+
+#define SAMPLES_MAX 1024	/* raw samples kept per initiator per rep (samples=1) */
+#define REPS_KEPT 64		/* per-rep medians kept for the case summary */
+
+struct callee_arg {
+	uint64_t work_cycles;	/* busy time of the callee */
+	unsigned from;		/* initiating CPU: for the exactly-once ledger */
+};
+
+struct initiator {
+	const struct bcase *c;
+	const struct xcall_ops *ops;	/* the case's algorithm, or per initiator (stress) */
+	enum xcall_wait wait;
+	unsigned cpu;
+	const struct cpumask *targets;
+	struct callee_arg arg;
+	struct flush_cfg fcfg;
+	uint64_t deadline;	/* cycles; 0 = none */
+	/* results, written by the initiator's CPU, read by CPU 0 after `finished` */
+	struct stats st;
+	struct histo *h;
+	uint64_t *samples;
+	uint64_t done;		/* calls made */
+	uint64_t ipis;
+	uint64_t stale;
+	int bad_cfg;		/* the flush layer refused the configuration */
+	int finished;
+};
+
+static struct initiator ini[RUN_MAX_INITS];
+static struct histo hist[RUN_MAX_INITS];
+static struct histo hall;
+static uint64_t samples[RUN_MAX_INITS][SAMPLES_MAX];
+static unsigned init_cpus[RUN_MAX_INITS];
+static struct cpumask targets[RUN_MAX_INITS];
+
+/* Start barrier: initiators count themselves in `ready`, then spin until `go`. */
+static unsigned ready;
+static int go;
+/* Set by CPU 0 when the watchdog fired: initiators stop after their current call. */
+static int abort_run;
+
+static struct overhead overhead;
+
+/* hang_cpu=N (testing the watchdog): that CPU wedges in its first callee, interrupts
+ * off, the way a target lost in a broken handler would. */
+static unsigned hang_cpu = ~0u;
+
+uint64_t runner_overhead_min(void) { return overhead.min; }
+uint64_t runner_overhead_median(void) { return overhead.median; }
+
+void runner_init(void)
+{
+	static uint64_t d[256];
+	/* Back-to-back serialised reads: what every timed call pays on top. */
+	for (unsigned i = 0; i < 256; i++) {
+		uint64_t a = benv_cycles();
+		uint64_t b = benv_cycles();
+		d[i] = b - a;
+	}
+	overhead_from_deltas(d, 256, &overhead);
+
+	uint64_t h;
+	if (cmdline_u64("hang_cpu", ~0ull, &h) == 0 && h < XCB_MAX_CPUS)
+		hang_cpu = (unsigned)h;
+}
+
+/* ---- the calls ---- */
+
+static void callee(void *p)
+{
+	const struct callee_arg *a = p;
+	unsigned me = benv_cpu_id();
+	uint32_t prev = __atomic_load_n(&wd_cpus[me].state, __ATOMIC_RELAXED);
+	uint64_t prev_since = wd_cpus[me].since;
+	uint64_t now = benv_cycles();
+
+	wd_cpus[me].peer = a->from;
+	wd_state(me, WD_CALLEE, now);
+	if (me == hang_cpu)
+		for (;;)
+			benv_relax();
+	if (a->work_cycles) {
+		uint64_t end = now + a->work_cycles;
+		while (benv_cycles() < end)
+			benv_relax();
+	}
+	/* The ledger: only this CPU writes its column, so a plain increment is
+	 * enough; release so CPU 0, reading it with acquire after the case, sees a
+	 * count that covers every call this CPU finished. */
+	__atomic_store_n(&wd_done[a->from][me], wd_done[a->from][me] + 1, __ATOMIC_RELEASE);
+	wd_state(me, (enum wd_state)prev, prev_since);
+}
+
+static void initiator_main(void *p)
+{
+	struct initiator *in = p;
+	const struct bcase *c = in->c;
+	unsigned me = benv_cpu_id();
+	struct wd_cpu *w = &wd_cpus[me];
+	unsigned raw_target = cpumask_first(in->targets);
+
+	/* Spin with interrupts on: we must keep answering calls aimed at us. */
+	benv_irq_enable();
+	w->algo = case_algo_name(c);
+	wd_state(me, WD_WAITING_START, benv_cycles());
+	/* release: CPU 0 sees our setup (wd record) before it counts us ready. */
+	__atomic_fetch_add(&ready, 1, __ATOMIC_RELEASE);
+	/* acquire: pairs with CPU 0's release of `go` (deadline, targets published). */
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		benv_relax();
+
+	uint64_t ipi0 = benv_ipis_sent(me);
+	enum wd_state busy = c->kind == KIND_TLB ? WD_FLUSHING :
+			     c->kind == KIND_RAW ? WD_RAW : WD_CALLING;
+	uint64_t i;
+	for (i = 0; !c->iters || i < c->iters; i++) {
+		if (__atomic_load_n(&abort_run, __ATOMIC_RELAXED))
+			break;
+		uint64_t t0 = benv_cycles();
+		if (in->deadline && t0 > in->deadline)
+			break;
+		/* Watchdog record: call_no before call_start, so a checker that sees the
+		 * start also sees which call it is (both relaxed: x86 keeps store order,
+		 * and the report is diagnostic). */
+		__atomic_store_n(&w->call_no, i + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&w->call_start, t0, __ATOMIC_RELAXED);
+		wd_state(me, busy, t0);
+		uint64_t d;
+		if (c->kind == KIND_XCALL) {
+			t0 = benv_cycles();
+			in->ops->call(in->targets, callee, &in->arg, in->wait);
+			d = benv_cycles() - t0;
+		} else if (c->kind == KIND_TLB) {
+			/* prepare (targets load the old translation) and verify are untimed;
+			 * d is the shootdown itself. */
+			d = 0;
+			int r = flush_run(&in->fcfg, in->targets, &d);
+			if (r < 0) {
+				in->bad_cfg = 1;
+				__atomic_store_n(&w->call_start, 0, __ATOMIC_RELAXED);
+				break;
+			}
+			if (r > 0 && c->method != FLUSH_NONE)
+				in->stale += (uint64_t)r;
+		} else {
+			d = xcall_raw_roundtrip(raw_target);
+		}
+		__atomic_store_n(&w->call_start, 0, __ATOMIC_RELAXED);
+		stats_add(&in->st, d);
+		histo_add(in->h, d);
+		if (in->samples && i < SAMPLES_MAX)
+			in->samples[i] = d;
+	}
+	in->done = i;
+	in->ipis = benv_ipis_sent(me) - ipi0;
+	wd_state(me, WD_FINISHED, benv_cycles());
+	/* release: CPU 0 reads our stats after it sees finished (acquire). */
+	__atomic_store_n(&in->finished, 1, __ATOMIC_RELEASE);
+}
+
+/* ---- frames ---- */
+
+static char casebuf[1024];
+
+void runner_case_frame(const struct bcase *c)
+{
+	struct strbuf sb;
+	sb_init(&sb, casebuf, sizeof(casebuf));
+	sb_kv_u64(&sb, "id", c->id);
+	sb_kv(&sb, "kind", kind_name(c->kind));
+	sb_kv(&sb, "algo", case_algo_name(c));
+	sb_kv(&sb, "delivery", delivery_name(c->delivery));
+	sb_kv(&sb, "wait", xcall_wait_name(c->wait));
+	sb_kv_u64(&sb, "inits", c->inits);
+	sb_kv_u64(&sb, "mask", c->mask);
+	sb_kv(&sb, "placement", placement_name(c->placement));
+	sb_kv(&sb, "overlap", c->overlap ? "overlap" : "disjoint");
+	sb_kv_u64(&sb, "work_us", c->work_us);
+	sb_kv_u64(&sb, "iters", c->iters);
+	sb_kv_u64(&sb, "reps", c->reps);
+	if (c->time_ms)
+		sb_kv_u64(&sb, "x_time_ms", c->time_ms);
+	if (c->kind == KIND_TLB) {
+		sb_kv(&sb, "flush", flush_path_name(c->path));
+		sb_kv(&sb, "method", flush_method_name(c->method));
+		sb_kv_u64(&sb, "batch", c->batch);
+		sb_kv_u64(&sb, "pages", c->batch);
+	}
+	/* The CPUs actually used: an annotation (x_), not part of the matching key. */
+	sb_puts(&sb, "x_cpus=");
+	for (unsigned k = 0; k < c->inits && k < RUN_MAX_INITS; k++) {
+		unsigned t;
+		if (k)
+			sb_putc(&sb, ';');
+		sb_u64(&sb, init_cpus[k]);
+		sb_putc(&sb, ':');
+		int first = 1;
+		for_each_cpu(t, &targets[k]) {
+			if (!first)
+				sb_putc(&sb, ',');
+			sb_u64(&sb, t);
+			first = 0;
+		}
+	}
+	sb_putc(&sb, '\n');
+	report_text(XCB_T_CASE, casebuf, sb.len);
+}
+
+static void fill_result(struct xcb_result *r, const struct bcase *c, unsigned rep,
+			unsigned initiator, const struct stats *st, const struct histo *h)
+{
+	r->case_id = c->id;
+	r->rep = (uint16_t)rep;
+	r->initiator = (uint16_t)initiator;
+	r->count = st->n;
+	r->min = st->n ? st->min : 0;
+	r->max = st->max;
+	r->p50 = histo_percentile(h, 500000, st->min, st->max);
+	r->p90 = histo_percentile(h, 900000, st->min, st->max);
+	r->p99 = histo_percentile(h, 990000, st->min, st->max);
+	r->p999 = histo_percentile(h, 999000, st->min, st->max);
+	r->mean_x1000 = stats_mean_milli(st);
+	r->stddev_x1000 = stats_stddev_milli(st);
+}
+
+/* ---- one case ---- */
+
+static uint64_t ns_of(uint64_t cycles)
+{
+	uint64_t khz = benv_tsc_khz();
+	return khz ? muldiv_u64(cycles, 1000000, khz) : 0;
+}
+
+static uint64_t median_of(uint64_t *v, unsigned n)
+{
+	if (!n)
+		return 0;
+	sort_u64(v, n);
+	return v[n / 2];
+}
+
+static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void logf_(const char *fmt, ...)
+{
+	static char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	kvsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	report_log(line);
+}
+
+/*
+ * Watchdog tick on CPU 0 while CPU 0 itself initiates. Interrupt context: CPU 0 holds
+ * no lock here (its call loop sends no frames), so reporting is safe; a call that
+ * outlived the bound may never return, so end the run from here.
+ */
+static void watchdog_tick(void)
+{
+	if (wd_check()) {
+		report_done(XCB_DONE_ABORTED);
+		benv_exit(1);
+	}
+}
+
+/* Runs one repetition; returns <0 when the watchdog fired. */
+/* Per-initiator algorithm/wait overrides (stress); NULL = the case's. */
+static const struct xcall_ops *const *mix_ops;
+static const enum xcall_wait *mix_waits;
+
+static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int emit_each,
+		   struct case_summary *sum, uint64_t *rep_p50, uint64_t *rep_mean)
+{
+	unsigned I = c->inits;
+	uint64_t khz = benv_tsc_khz();
+	struct cpumask imask;
+	cpumask_clear_all(&imask);
+
+	/* Quiescent here (every initiator finished, every call landed): reset every
+	 * algorithm's counters, not just this case's - stress mixes them. */
+	for (unsigned a = 0; xcall_algos[a]; a++)
+		if (xcall_algos[a]->reset)
+			xcall_algos[a]->reset();
+	xcall_reset_counts();
+	if (c->kind == KIND_TLB)
+		flush_reset();
+	wd_reset();
+
+	for (unsigned k = 0; k < I; k++) {
+		struct initiator *in = &ini[k];
+		in->c = c;
+		in->ops = mix_ops ? mix_ops[k] : c->algo;
+		in->wait = mix_waits ? mix_waits[k] : c->wait;
+		in->cpu = init_cpus[k];
+		in->targets = &targets[k];
+		in->arg.work_cycles = khz * c->work_us / 1000;
+		in->arg.from = init_cpus[k];
+		in->fcfg.method = c->method;
+		in->fcfg.path = c->path;
+		in->fcfg.change = FLUSH_REMAP;
+		in->fcfg.xops = in->ops;
+		in->fcfg.batch = c->batch ? c->batch : 1;
+		stats_init(&in->st);
+		in->h = &hist[k];
+		histo_init(in->h);
+		in->samples = c->samples ? samples[k] : 0;
+		in->done = in->ipis = in->stale = 0;
+		in->bad_cfg = 0;
+		in->finished = 0;
+		cpumask_set(&imask, init_cpus[k]);
+	}
+	wd_arm(wd_cycles, &imask, targets);
+	__atomic_store_n(&ready, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&go, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&abort_run, 0, __ATOMIC_RELAXED);
+
+	/* Start the AP initiators; they wait at the barrier. */
+	unsigned aps = 0;
+	int self = -1;
+	for (unsigned k = 0; k < I; k++) {
+		if (init_cpus[k] == benv_cpu_id()) {
+			self = (int)k;
+			continue;
+		}
+		if (benv_start_on(init_cpus[k], initiator_main, &ini[k]) < 0) {
+			logf_("case %u: cannot start cpu%u (busy or crashed)", c->id, init_cpus[k]);
+			__atomic_store_n(&abort_run, 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+			return -1;
+		}
+		aps++;
+	}
+	uint64_t t_wait = benv_cycles();
+	/* acquire: pairs with each initiator's release increment. */
+	while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < aps) {
+		benv_relax();
+		if (wd_cycles && benv_cycles() - t_wait > wd_cycles) {
+			report_error("watchdog: initiators never reached the start barrier");
+			return -1;
+		}
+	}
+	uint64_t deadline = c->time_ms ? benv_cycles() + khz * c->time_ms : 0;
+	for (unsigned k = 0; k < I; k++)
+		ini[k].deadline = deadline;
+	/* release: every initiator sees its deadline and args before it leaves the
+	 * barrier. */
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	if (self >= 0) {
+		/* We are an initiator ourselves, so nobody watches while we call: a
+		 * timer tick does (interrupts stay on while we spin in a call). */
+		unsigned period = (unsigned)(wd_cycles / (khz ? khz : 1) / 4);
+		if (wd_cycles)
+			benv_tick_start(period ? period : 1, watchdog_tick);
+		initiator_main(&ini[self]);
+		benv_tick_stop();
+	}
+
+	/* Wait for the others, checking that no call outlives the bound. */
+	wd_state(benv_cpu_id(), WD_WATCHING, benv_cycles());
+	for (;;) {
+		unsigned fin = 0;
+		for (unsigned k = 0; k < I; k++)
+			fin += (unsigned)__atomic_load_n(&ini[k].finished, __ATOMIC_ACQUIRE);
+		if (fin == I)
+			break;
+		if (wd_check()) {
+			__atomic_store_n(&abort_run, 1, __ATOMIC_RELAXED);
+			return -1;
+		}
+		benv_relax();
+	}
+	if (wd_fired())
+		return -1;
+
+	/* Exactly once: each target ran each call of each initiator once. With
+	 * wait=none the last calls may still be running: give them the watchdog
+	 * bound to land. */
+	uint64_t expected = 0, executed = 0;
+	if (c->kind == KIND_XCALL) {
+		uint64_t t = benv_cycles();
+		for (;;) {
+			expected = executed = 0;
+			for (unsigned k = 0; k < I; k++) {
+				unsigned tg;
+				for_each_cpu(tg, &targets[k]) {
+					expected += ini[k].done;
+					executed += __atomic_load_n(&wd_done[init_cpus[k]][tg], __ATOMIC_ACQUIRE);
+				}
+			}
+			if (executed >= expected || (wd_cycles && benv_cycles() - t > wd_cycles))
+				break;
+			benv_relax();
+		}
+	}
+	for (unsigned k = 0; k < I; k++)
+		if (init_cpus[k] != benv_cpu_id())
+			benv_wait_idle(init_cpus[k]);
+
+	/* Results: per initiator, then all together. */
+	struct stats all;
+	stats_init(&all);
+	histo_init(&hall);
+	uint64_t meds[RUN_MAX_INITS], ipis = 0, stale = 0;
+	struct xcb_result r;
+	for (unsigned k = 0; k < I; k++) {
+		struct initiator *in = &ini[k];
+		memset(&r, 0, sizeof(r));
+		fill_result(&r, c, rep, in->cpu, &in->st, in->h);
+		meds[k] = r.p50;
+		r.ipis = in->ipis;
+		r.stale = in->stale;
+		if (c->kind == KIND_XCALL) {
+			unsigned tg;
+			r.calls_expected = in->done * cpumask_weight(&targets[k]);
+			for_each_cpu(tg, &targets[k])
+				r.calls_executed += wd_done[in->cpu][tg];
+			if (r.calls_executed != r.calls_expected)
+				r.flags |= XCB_RF_INVARIANT;
+		}
+		if (in->stale)
+			r.flags |= XCB_RF_INVARIANT;
+		if (emit_each) {
+			report_result(&r);
+			report_histo(c->id, (uint16_t)rep, (uint16_t)in->cpu, in->h);
+			if (in->samples)
+				report_samples(c->id, (uint16_t)rep, (uint16_t)in->cpu, in->samples,
+					       in->done < SAMPLES_MAX ? (uint32_t)in->done : SAMPLES_MAX);
+		}
+		if (in->bad_cfg)
+			logf_("case %u: the flush layer refused this configuration", c->id);
+		stats_merge(&all, &in->st);
+		histo_merge(&hall, in->h);
+		ipis += in->ipis;
+		stale += in->stale;
+		report_poll();
+	}
+	memset(&r, 0, sizeof(r));
+	fill_result(&r, c, rep, XCB_INIT_ALL, &all, &hall);
+	r.ipis = ipis;
+	r.calls_expected = expected;
+	r.calls_executed = executed;
+	struct xcall_lockprof lp = { 0 };
+	if (c->kind == KIND_TLB) {
+		struct flush_stats fs;
+		flush_get_stats(&fs);
+		lp = fs.lock;
+		/* The flush layer's own count is authoritative (it sees every target). */
+		r.stale = fs.stale;
+		if (c->method == FLUSH_NONE && fs.stale_expected)
+			logf_("case %u rep %u: noflush control: %llu stale reads (translations are cached)",
+			      c->id, rep, (unsigned long long)fs.stale_expected);
+	} else {
+		r.stale = stale;
+		if (c->algo && c->algo->lockprof)
+			c->algo->lockprof(&lp);
+	}
+	r.lock_acq = lp.acquisitions;
+	r.lock_contended = lp.contended;
+	r.lock_hold_cycles = lp.hold_cycles;
+	r.lock_wait_cycles = lp.wait_cycles;
+	if (r.stale || executed != expected)
+		r.flags |= XCB_RF_INVARIANT;
+	report_result(&r);
+	if (emit_each)
+		report_histo(c->id, (uint16_t)rep, XCB_INIT_ALL, &hall);
+
+	struct fairness f;
+	fairness_compute(meds, I, &f);
+	*rep_p50 = r.p50;
+	*rep_mean = r.mean_x1000;
+	sum->count += r.count;
+	sum->stale += r.stale;
+	sum->lost += executed > expected ? executed - expected : expected - executed;
+	sum->ipis += ipis;
+	sum->spread_ppm = f.spread_ppm;
+	sum->jain_ppm = f.jain_ppm;
+	if (r.p99 > sum->p99)
+		sum->p99 = r.p99;
+	if (r.flags & XCB_RF_INVARIANT)
+		logf_("case %u rep %u: INVARIANT FAILED: executed %llu of %llu calls, %llu stale",
+		      c->id, rep, (unsigned long long)executed, (unsigned long long)expected,
+		      (unsigned long long)r.stale);
+	return 0;
+}
+
+static int run_placed(const struct bcase *c, unsigned idx, unsigned n, uint64_t watchdog_ms,
+		      int emit_each, struct case_summary *sum)
+{
+	uint64_t wd_cycles = benv_tsc_khz() * watchdog_ms;
+	/* The bound must exceed what one call legitimately takes: every initiator's
+	 * call may queue behind all the others' callee work. */
+	uint64_t floor_ms = 4 * (uint64_t)c->work_us * c->inits / 1000 + 1000;
+	if (watchdog_ms && watchdog_ms < floor_ms)
+		wd_cycles = benv_tsc_khz() * floor_ms;
+
+	uint64_t p50s[REPS_KEPT], means[REPS_KEPT];
+	unsigned kept = 0;
+	memset(sum, 0, sizeof(*sum));
+	sum->c = *c;
+	sum->ran = 1;
+	for (unsigned rep = 0; rep < c->reps; rep++) {
+		uint64_t p50 = 0, mean = 0;
+		if (run_rep(c, rep, wd_cycles, emit_each, sum, &p50, &mean) < 0)
+			return -1;
+		if (kept < REPS_KEPT) {
+			p50s[kept] = p50;
+			means[kept++] = mean;
+		}
+		report_poll();
+	}
+	sum->p50 = median_of(p50s, kept);
+	sum->mean_milli = median_of(means, kept);
+	if (n) {
+		char tlb[48] = "";
+		if (c->kind == KIND_TLB)
+			ksnprintf(tlb, sizeof(tlb), " %s batch %u", flush_method_name(c->method), c->batch);
+		kprintf("case %u/%u %s %s%s %s %s i=%u m=%u %s %s w=%uus: p50 %llu cyc (%llu ns) p99 %llu "
+			"jain %llu.%03llu stale %llu lost %llu\n",
+			idx, n, kind_name(c->kind), case_algo_name(c), tlb, delivery_name(c->delivery),
+			xcall_wait_name(c->wait), c->inits, c->mask, placement_name(c->placement),
+			c->overlap ? "overlap" : "disjoint", c->work_us,
+			(unsigned long long)sum->p50, (unsigned long long)ns_of(sum->p50),
+			(unsigned long long)sum->p99, (unsigned long long)(sum->jain_ppm / 1000000),
+			(unsigned long long)(sum->jain_ppm / 1000 % 1000),
+			(unsigned long long)sum->stale, (unsigned long long)sum->lost);
+	}
+	return 0;
+}
+
+int runner_run_case(const struct bcase *c, unsigned idx, unsigned n, uint64_t watchdog_ms,
+		    struct case_summary *sum)
+{
+	const char *why = 0;
+	memset(sum, 0, sizeof(*sum));
+	sum->c = *c;
+	static unsigned pkg_of[XCB_MAX_CPUS];
+	for (unsigned cpu = 0; cpu < benv_ncpus(); cpu++)
+		pkg_of[cpu] = benv_package_of(cpu);
+	if (place_case(c, benv_ncpus(), pkg_of, init_cpus, targets, &why) < 0) {
+		logf_("case %u/%u skipped: %s (%s %s inits=%u mask=%u %s, %u CPUs)", idx, n, why,
+		      kind_name(c->kind), case_algo_name(c), c->inits, c->mask,
+		      placement_name(c->placement), benv_ncpus());
+		return 1;
+	}
+	if (c->kind == KIND_TLB && !flush_method_supported(c->method)) {
+		logf_("case %u/%u skipped: %s not supported by this CPU", idx, n,
+		      flush_method_name(c->method));
+		return 1;
+	}
+	if (benv_set_delivery(c->delivery) < 0) {
+		logf_("case %u/%u skipped: delivery %s not available (APIC mode)", idx, n,
+		      delivery_name(c->delivery));
+		benv_set_delivery(DELIV_AUTO);
+		return 1;
+	}
+	runner_case_frame(c);
+	int rc = run_placed(c, idx, n, watchdog_ms, 1, sum);
+	benv_set_delivery(DELIV_AUTO);
+	return rc;
+}
+
+int runner_run_custom(const struct bcase *c, const unsigned *icpus, const struct cpumask *tm,
+		      const struct xcall_ops *const *ops, const enum xcall_wait *waits,
+		      uint64_t watchdog_ms, struct case_summary *sum)
+{
+	for (unsigned k = 0; k < c->inits && k < RUN_MAX_INITS; k++) {
+		init_cpus[k] = icpus[k];
+		targets[k] = tm[k];
+	}
+	if (benv_set_delivery(c->delivery) < 0)
+		benv_set_delivery(DELIV_AUTO);
+	runner_case_frame(c);
+	mix_ops = ops;
+	mix_waits = waits;
+	int rc = run_placed(c, 0, 0, watchdog_ms, 0, sum);
+	mix_ops = 0;
+	mix_waits = 0;
+	benv_set_delivery(DELIV_AUTO);
+	return rc;
+}

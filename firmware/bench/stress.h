@@ -1,0 +1,21 @@
+/*
+ * stress.h - randomised invariant checking (`suite=stress duration=S`).
+ */
+#ifndef XCB_BENCH_STRESS_H
+#define XCB_BENCH_STRESS_H
+
+#include <stdint.h>
+#include "bench/suite.h"
+
+struct stress_result {
+	uint64_t rounds, calls;
+	uint64_t stale, lost;	/* violations */
+	int watchdog;		/* a call outlived the bound (reported as ERROR) */
+	uint32_t next_id;
+};
+
+/* Runs for s->duration_s; case ids from first_id. Returns 0 when every invariant
+ * held, 1 on any violation. */
+int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *out);
+
+#endif

@@ -1,0 +1,404 @@
+/*
+ * suite.c - suite defaults, command-line overrides, and expansion into cases.
+ */
+#include "bench/suite.h"
+#include "bench/strbuf.h"
+#include "lib/cmdline.h"
+#include "lib/printf.h"
+
+static const char *const kind_names[KIND_NR] = { "xcall", "tlb", "raw" };
+static const char *const placement_names[PL_NR] = { "first", "spread", "package", "cross" };
+/* Words accepted on the command line, and the names CASE frames carry (proto/README). */
+static const char *const delivery_words[DELIV_NR] = { "auto", "unicast", "cluster", "shorthand" };
+static const char *const delivery_names[DELIV_NR] = { "auto", "unicast", "x2apic_cluster", "allbutself" };
+static const char *const overlap_names[2] = { "disjoint", "overlap" };
+
+const char *kind_name(enum case_kind k) { return k < KIND_NR ? kind_names[k] : "?"; }
+const char *placement_name(enum placement p) { return p < PL_NR ? placement_names[p] : "?"; }
+const char *delivery_name(enum benv_delivery d) { return d < DELIV_NR ? delivery_names[d] : "?"; }
+
+const char *case_algo_name(const struct bcase *c)
+{
+	if (c->kind == KIND_RAW)
+		return "raw";
+	if (c->kind == KIND_TLB && c->path == FLUSH_PATH_VECTOR)
+		return "vector";
+	return c->algo ? c->algo->name : "?";
+}
+
+static unsigned nalgos(void)
+{
+	unsigned n = 0;
+	while (xcall_algos[n])
+		n++;
+	return n;
+}
+
+#define ALL(n) ((1u << (n)) - 1)
+
+static void set_list(unsigned *dst, unsigned *n, const unsigned *v, unsigned k)
+{
+	for (unsigned i = 0; i < k; i++)
+		dst[i] = v[i];
+	*n = k;
+}
+
+static void defaults(struct suite *s, const char *name)
+{
+	static const unsigned one[] = { 1 }, zero[] = { 0 }, onetwo[] = { 1, 2 };
+	static const unsigned one_all[] = { 1, MASK_ALL }, pow2[] = { MASK_POW2 };
+	static const unsigned seed_inits[] = { 1, 2, 4 }, w0_500[] = { 0, 500 };
+	static const unsigned w500[] = { 500 }, b18[] = { 1, 8 }, b1832[] = { 1, 8, 32 };
+	static const unsigned ipow2[] = { INITS_POW2 };
+
+	s->name = name;
+	s->kinds = ALL(KIND_NR);
+	s->algos = ALL(nalgos());
+	s->waits = ALL(XCALL_WAIT_NR);
+	s->deliveries = 1u << DELIV_AUTO;
+	s->placements = 1u << PL_FIRST;
+	s->overlaps = 1u;
+	set_list(s->inits, &s->ninits, one, 1);
+	set_list(s->masks, &s->nmasks, pow2, 1);
+	set_list(s->work_us, &s->nwork, zero, 1);
+	s->paths = ALL(FLUSH_PATH_NR);
+	s->methods = ALL(FLUSH_METHOD_NR);
+	set_list(s->batches, &s->nbatches, one, 1);
+	s->iters = 1000;
+	s->time_ms = 0;
+	s->reps = 5;
+	s->samples = 0;
+	s->duration_s = 0;
+	s->watchdog_ms = 10000;
+	s->seed = 0;
+
+	if (bs_streq(name, "quick")) {
+		/* Every algorithm x wait x delivery, a few calls each: seconds under TCG. */
+		s->deliveries = ALL(DELIV_NR);
+		set_list(s->inits, &s->ninits, onetwo, 2);
+		set_list(s->masks, &s->nmasks, one_all, 2);
+		set_list(s->batches, &s->nbatches, b18, 2);
+		s->iters = 20;
+		s->reps = 2;
+	} else if (bs_streq(name, "seed")) {
+		/* The seed thread's table: 1/2/4 initiators x 1, 2, 4, ... CPUs in mask,
+		 * locked vs lockless vs queued, 500 us callee work, wait for completion. */
+		s->kinds = (1u << KIND_XCALL) | (1u << KIND_RAW);
+		s->waits = 1u << XCALL_WAIT_DONE;
+		s->overlaps = 3u;
+		set_list(s->inits, &s->ninits, seed_inits, 3);
+		set_list(s->work_us, &s->nwork, w500, 1);
+		s->iters = 100;
+		s->time_ms = 3000;
+		s->reps = 5;
+	} else if (bs_streq(name, "tlb")) {
+		s->kinds = (1u << KIND_TLB) | (1u << KIND_RAW);
+		set_list(s->inits, &s->ninits, onetwo, 2);
+		set_list(s->batches, &s->nbatches, b1832, 3);
+		s->iters = 200;
+		s->reps = 3;
+	} else if (bs_streq(name, "stress")) {
+		s->duration_s = 10;
+		s->reps = 1;
+		s->iters = 50;
+	} else {
+		/* default: the broad matrix, bounded by a time budget per repetition. */
+		s->waits = (1u << XCALL_WAIT_NONE) | (1u << XCALL_WAIT_DONE);
+		s->placements = (1u << PL_FIRST) | (1u << PL_SPREAD);
+		s->overlaps = 3u;
+		set_list(s->inits, &s->ninits, ipow2, 1);
+		set_list(s->work_us, &s->nwork, w0_500, 2);
+		s->time_ms = 1000;
+	}
+}
+
+/* key=word,word,...: a bitmask over `names` (or "all"). */
+static int parse_words(const char *key, const char *const *names, unsigned n, unsigned *out)
+{
+	struct cmdline_items it;
+	if (cmdline_list(key, &it) == 0)
+		return 0;
+	unsigned m = 0;
+	for (unsigned i = 0; i < it.n; i++) {
+		if (bs_streq(it.item[i], "all")) {
+			m |= ALL(n);
+			continue;
+		}
+		unsigned j;
+		for (j = 0; j < n; j++)
+			if (names[j] && bs_streq(it.item[i], names[j]))
+				break;
+		if (j == n) {
+			kprintf("xcbench: error: cmdline key '%s': unknown value '%s' (one of:", key, it.item[i]);
+			for (j = 0; j < n; j++)
+				if (names[j])
+					kprintf(" %s", names[j]);
+			kprintf(" all)\n");
+			return -1;
+		}
+		m |= 1u << j;
+	}
+	*out = m;
+	return 0;
+}
+
+/* key=1,2,4 (with "all"/"pow2" where `words` allows them): a number list. */
+static int parse_numbers(const char *key, unsigned *dst, unsigned *n, int words)
+{
+	struct cmdline_items it;
+	if (cmdline_list(key, &it) == 0)
+		return 0;
+	unsigned k = 0;
+	for (unsigned i = 0; i < it.n && k < AX_MAX; i++) {
+		uint64_t v;
+		if (words && bs_streq(it.item[i], "all") && bs_streq(key, "masks"))
+			v = MASK_ALL;
+		else if (words && bs_streq(it.item[i], "pow2"))
+			v = bs_streq(key, "masks") ? MASK_POW2 : INITS_POW2;
+		else if (cmdline_parse_u64(it.item[i], &v) < 0 || v > 100000000u ||
+			 (v == 0 && !bs_streq(key, "work_us"))) {
+			kprintf("xcbench: error: cmdline key '%s': bad value '%s'\n", key, it.item[i]);
+			return -1;
+		}
+		dst[k++] = (unsigned)v;
+	}
+	*n = k;
+	return 0;
+}
+
+int suite_load(struct suite *s, const char *name)
+{
+	static const char *const known[] = { "quick", "default", "seed", "tlb", "stress" };
+	int found = 0;
+	for (unsigned i = 0; i < 5; i++)
+		if (bs_streq(name, known[i])) {
+			name = known[i];
+			found = 1;
+		}
+	if (!found) {
+		kprintf("xcbench: error: cmdline key 'suite': unknown suite '%s' "
+			"(one of: quick default seed tlb stress)\n", name);
+		return -1;
+	}
+	defaults(s, name);
+
+	const char *algo_names[32] = { 0 };
+	unsigned na = nalgos();
+	for (unsigned i = 0; i < na && i < 32; i++)
+		algo_names[i] = xcall_algos[i]->name;
+	static const char *const wait_names[XCALL_WAIT_NR] = { "none", "ack", "done" };
+	static const char *const path_names[FLUSH_PATH_NR] = { "vector", "xcall" };
+	static const char *const method_names[FLUSH_METHOD_NR] = { "invlpg", "cr3", "invpcid", "none" };
+
+	int rc = 0;
+	rc |= parse_words("kinds", kind_names, KIND_NR, &s->kinds);
+	rc |= parse_words("algos", algo_names, na, &s->algos);
+	rc |= parse_words("waits", wait_names, XCALL_WAIT_NR, &s->waits);
+	rc |= parse_words("deliveries", delivery_words, DELIV_NR, &s->deliveries);
+	rc |= parse_words("placements", placement_names, PL_NR, &s->placements);
+	rc |= parse_words("overlap", overlap_names, 2, &s->overlaps);
+	rc |= parse_words("paths", path_names, FLUSH_PATH_NR, &s->paths);
+	rc |= parse_words("methods", method_names, FLUSH_METHOD_NR, &s->methods);
+	rc |= parse_numbers("inits", s->inits, &s->ninits, 1);
+	rc |= parse_numbers("masks", s->masks, &s->nmasks, 1);
+	rc |= parse_numbers("work_us", s->work_us, &s->nwork, 0);
+	rc |= parse_numbers("batches", s->batches, &s->nbatches, 0);
+	rc |= cmdline_u64("iters", s->iters, &s->iters);
+	rc |= cmdline_u64("time_ms", s->time_ms, &s->time_ms);
+	rc |= cmdline_u64("reps", s->reps, &s->reps);
+	rc |= cmdline_u64("samples", s->samples, &s->samples);
+	rc |= cmdline_u64("duration", s->duration_s, &s->duration_s);
+	rc |= cmdline_u64("watchdog_ms", s->watchdog_ms, &s->watchdog_ms);
+	rc |= cmdline_u64("seed", s->seed, &s->seed);
+	if (s->reps == 0 || s->reps > 1000) {
+		kprintf("xcbench: error: cmdline key 'reps': must be 1..1000\n");
+		rc = -1;
+	}
+	if (s->iters == 0 && s->time_ms == 0) {
+		kprintf("xcbench: error: iters=0 needs a time budget (time_ms=)\n");
+		rc = -1;
+	}
+	for (unsigned i = 0; i < s->nbatches; i++)
+		if (s->batches[i] == 0 || s->batches[i] > FLUSH_MAX_BATCH) {
+			kprintf("xcbench: error: cmdline key 'batches': %u not in 1..%u\n",
+				s->batches[i], FLUSH_MAX_BATCH);
+			rc = -1;
+		}
+	return rc ? -1 : 0;
+}
+
+/* ---- expansion ---- */
+
+struct expand {
+	const struct suite *s;
+	unsigned ncpus;
+	unsigned count;
+	void (*fn)(const struct bcase *c, void *ctx);
+	void *ctx;
+};
+
+static void emit(struct expand *e, struct bcase *c)
+{
+	c->id = ++e->count;
+	c->iters = e->s->iters;
+	c->time_ms = e->s->time_ms;
+	c->reps = e->s->reps;
+	c->samples = e->s->samples != 0;
+	if (e->fn)
+		e->fn(c, e->ctx);
+}
+
+/* Mask sizes for `inits` initiators: explicit numbers as given (the runner skips
+ * those that do not fit, with a LOG line), "all"/"pow2" resolved to what fits. */
+static unsigned resolve_masks(const struct suite *s, unsigned ncpus, unsigned inits,
+			      unsigned overlap, unsigned *out)
+{
+	unsigned avail = ncpus > inits ? ncpus - inits : 0;
+	if (!overlap && inits)
+		avail /= inits;
+	unsigned n = 0;
+	for (unsigned i = 0; i < s->nmasks; i++) {
+		unsigned cand[AX_MAX + 2], k = 0;
+		if (s->masks[i] == MASK_ALL) {
+			if (avail)
+				cand[k++] = avail;
+		} else if (s->masks[i] == MASK_POW2) {
+			for (unsigned m = 1; m < avail && k < AX_MAX; m *= 2)
+				cand[k++] = m;
+			if (avail)
+				cand[k++] = avail;
+		} else {
+			cand[k++] = s->masks[i];
+		}
+		for (unsigned j = 0; j < k; j++) {
+			unsigned d;
+			for (d = 0; d < n; d++)
+				if (out[d] == cand[j])
+					break;
+			if (d == n && n < 2 * AX_MAX)
+				out[n++] = cand[j];
+		}
+	}
+	return n;
+}
+
+static unsigned resolve_inits(const struct suite *s, unsigned ncpus, unsigned *out)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < s->ninits; i++) {
+		if (s->inits[i] == INITS_POW2) {
+			for (unsigned m = 1; m <= ncpus / 2 && n < AX_MAX; m *= 2)
+				out[n++] = m;
+		} else if (n < AX_MAX) {
+			out[n++] = s->inits[i];
+		}
+	}
+	return n;
+}
+
+static void expand_shape(struct expand *e, struct bcase *c)
+{
+	const struct suite *s = e->s;
+	unsigned inits[AX_MAX], ni = resolve_inits(s, e->ncpus, inits);
+	for (unsigned ii = 0; ii < ni; ii++) {
+		c->inits = inits[ii];
+		for (unsigned ov = 0; ov < 2; ov++) {
+			if (!(s->overlaps & (1u << ov)))
+				continue;
+			/* One initiator has nobody to overlap with: emit it once. */
+			if (c->inits == 1 && ov == 1 && (s->overlaps & 1u))
+				continue;
+			c->overlap = c->inits == 1 ? 0 : ov;
+			unsigned masks[2 * AX_MAX], nm = resolve_masks(s, e->ncpus, c->inits, c->overlap, masks);
+			for (unsigned mi = 0; mi < nm; mi++) {
+				c->mask = masks[mi];
+				/* The all-but-self shorthand only exists for one initiator whose
+				 * mask is every other CPU (the safety rule of seed 001). */
+				if (c->delivery == DELIV_SHORTHAND &&
+				    !(c->inits == 1 && c->mask == e->ncpus - 1))
+					continue;
+				for (unsigned p = 0; p < PL_NR; p++) {
+					if (!(s->placements & (1u << p)))
+						continue;
+					c->placement = (enum placement)p;
+					for (unsigned w = 0; w < s->nwork; w++) {
+						c->work_us = c->kind == KIND_XCALL ? s->work_us[w] : 0;
+						emit(e, c);
+						if (c->kind != KIND_XCALL)
+							break;
+					}
+				}
+			}
+		}
+	}
+}
+
+unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
+			     void (*fn)(const struct bcase *c, void *ctx), void *ctx)
+{
+	struct expand e = { .s = s, .ncpus = ncpus, .count = 0, .fn = fn, .ctx = ctx };
+	struct bcase c = { 0 };
+	unsigned na = nalgos();
+
+	if (s->kinds & (1u << KIND_XCALL)) {
+		c.kind = KIND_XCALL;
+		for (unsigned a = 0; a < na; a++) {
+			if (!(s->algos & (1u << a)))
+				continue;
+			c.algo = xcall_algos[a];
+			for (unsigned d = 0; d < DELIV_NR; d++) {
+				if (!(s->deliveries & (1u << d)))
+					continue;
+				c.delivery = (enum benv_delivery)d;
+				for (unsigned w = 0; w < XCALL_WAIT_NR; w++) {
+					if (!(s->waits & (1u << w)))
+						continue;
+					c.wait = (enum xcall_wait)w;
+					expand_shape(&e, &c);
+				}
+			}
+		}
+	}
+	if (s->kinds & (1u << KIND_TLB)) {
+		c.kind = KIND_TLB;
+		c.delivery = DELIV_AUTO;
+		c.wait = XCALL_WAIT_DONE;
+		for (unsigned p = 0; p < FLUSH_PATH_NR; p++) {
+			if (!(s->paths & (1u << p)))
+				continue;
+			c.path = (enum flush_path)p;
+			for (unsigned a = 0; a < na; a++) {
+				if (p == FLUSH_PATH_VECTOR ? a > 0 : !(s->algos & (1u << a)))
+					continue;
+				c.algo = p == FLUSH_PATH_VECTOR ? 0 : xcall_algos[a];
+				for (unsigned m = 0; m < FLUSH_METHOD_NR; m++) {
+					if (!(s->methods & (1u << m)))
+						continue;
+					c.method = (enum flush_method)m;
+					for (unsigned b = 0; b < s->nbatches; b++) {
+						c.batch = s->batches[b];
+						expand_shape(&e, &c);
+					}
+				}
+			}
+		}
+	}
+	if (s->kinds & (1u << KIND_RAW)) {
+		/* The floor: one initiator, one target, per placement. */
+		c.kind = KIND_RAW;
+		c.algo = 0;
+		c.delivery = DELIV_AUTO;
+		c.wait = XCALL_WAIT_DONE;
+		c.inits = 1;
+		c.mask = 1;
+		c.overlap = 0;
+		c.work_us = 0;
+		for (unsigned p = 0; p < PL_NR; p++) {
+			if (!(s->placements & (1u << p)))
+				continue;
+			c.placement = (enum placement)p;
+			emit(&e, &c);
+		}
+	}
+	return e.count;
+}

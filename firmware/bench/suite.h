@@ -1,0 +1,80 @@
+/*
+ * suite.h - what to run: the axes of a suite (`suite=quick|default|seed|tlb|stress`,
+ * each axis overridable on the command line) and the cases they expand to.
+ *
+ * A case = kind (xcall|tlb|raw) x algorithm x delivery x wait x initiators x CPUs in
+ * mask x placement x overlap x callee work (x flush path, method, batch for tlb).
+ * Cases that cannot run on this machine are not lost silently: the runner skips them
+ * with a LOG line saying why.
+ */
+#ifndef XCB_BENCH_SUITE_H
+#define XCB_BENCH_SUITE_H
+
+#include <stdint.h>
+#include "xcall/xcall.h"
+#include "flush/flush.h"
+#include "bench/benchenv.h"
+
+enum case_kind { KIND_XCALL, KIND_TLB, KIND_RAW, KIND_NR };
+enum placement { PL_FIRST, PL_SPREAD, PL_PACKAGE, PL_CROSS, PL_NR };
+
+#define AX_MAX 16		/* values per numeric axis */
+#define MASK_ALL 0xffffffu	/* masks= "all": every CPU left after the initiators */
+#define MASK_POW2 0xfffffeu	/* masks= "pow2": 1, 2, 4, ... and "all" */
+#define INITS_POW2 0xfffffeu	/* inits= "pow2": 1, 2, 4, ... up to half the CPUs */
+
+struct suite {
+	const char *name;
+	unsigned kinds;			/* bit per enum case_kind */
+	unsigned algos;			/* bit per xcall_algos[] index */
+	unsigned waits;			/* bit per enum xcall_wait */
+	unsigned deliveries;		/* bit per enum benv_delivery */
+	unsigned placements;		/* bit per enum placement */
+	unsigned overlaps;		/* bit 0 disjoint, bit 1 overlap */
+	unsigned inits[AX_MAX], ninits;
+	unsigned masks[AX_MAX], nmasks;
+	unsigned work_us[AX_MAX], nwork;
+	unsigned paths;			/* tlb: bit per enum flush_path */
+	unsigned methods;		/* tlb: bit per enum flush_method */
+	unsigned batches[AX_MAX], nbatches;
+	uint64_t iters;			/* calls per initiator per rep (0: time only) */
+	uint64_t time_ms;		/* per-rep time budget (0: count only) */
+	uint64_t reps;
+	uint64_t samples;		/* 1: raw per-call samples too */
+	uint64_t duration_s;		/* stress: how long */
+	uint64_t watchdog_ms;		/* no call may take longer */
+	uint64_t seed;			/* stress: random seed (0: from the TSC) */
+};
+
+struct bcase {
+	uint32_t id;
+	enum case_kind kind;
+	const struct xcall_ops *algo;	/* xcall; tlb via xcall; NULL otherwise */
+	enum benv_delivery delivery;
+	enum xcall_wait wait;
+	unsigned inits, mask;		/* mask = target CPUs per initiator */
+	enum placement placement;
+	unsigned overlap;		/* 0 disjoint, 1 overlap */
+	unsigned work_us;
+	enum flush_path path;
+	enum flush_method method;
+	unsigned batch;
+	uint64_t iters, time_ms, reps;
+	int samples;
+};
+
+/* Load suite `name`'s defaults, then apply command-line overrides. Returns 0, or <0
+ * after printing an error that names the bad key/value. */
+int suite_load(struct suite *s, const char *name);
+/* Expand the suite into cases for `ncpus` CPUs, calling fn for each (ids from 1).
+ * Returns the number of cases. Cases whose mask sizes resolve to the same numbers
+ * are emitted once. */
+unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
+			     void (*fn)(const struct bcase *c, void *ctx), void *ctx);
+
+const char *kind_name(enum case_kind k);
+const char *placement_name(enum placement p);
+const char *delivery_name(enum benv_delivery d);
+const char *case_algo_name(const struct bcase *c);
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * table.c - collects case summaries and prints the end-of-run console tables.
+ * Output is plain text lines (kprintf), never frames: the daemon computes its own
+ * comparisons from RESULT frames; this is for the person watching the console.
+ */
+#include "bench/table.h"
+#include "bench/benchenv.h"
+#include "bench/stats.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+#define TABLE_MAX 2048
+
+static struct case_summary rows[TABLE_MAX];
+static unsigned nrows;
+
+void table_add(const struct case_summary *s)
+{
+	if (nrows < TABLE_MAX)
+		rows[nrows++] = *s;
+}
+
+static uint64_t ns(uint64_t cyc)
+{
+	uint64_t khz = benv_tsc_khz();
+	return khz ? muldiv_u64(cyc, 1000000, khz) : 0;
+}
+
+/* Same experiment but for the algorithm? */
+static int same_shape(const struct bcase *a, const struct bcase *b)
+{
+	return a->kind == b->kind && a->delivery == b->delivery && a->wait == b->wait &&
+	       a->inits == b->inits && a->mask == b->mask && a->placement == b->placement &&
+	       a->overlap == b->overlap && a->work_us == b->work_us && a->path == b->path &&
+	       a->method == b->method && a->batch == b->batch;
+}
+
+static const struct case_summary *find(const struct bcase *shape, const char *algo)
+{
+	for (unsigned i = 0; i < nrows; i++)
+		if (rows[i].ran && same_shape(&rows[i].c, shape) &&
+		    rows[i].c.algo && rows[i].c.kind != KIND_RAW &&
+		    strcmp(case_algo_name(&rows[i].c), algo) == 0)
+			return &rows[i];
+	return 0;
+}
+
+/* "+12.34" / "-47.20": percent change in hundredths. */
+static void pct(char *buf, unsigned cap, uint64_t base, uint64_t v)
+{
+	if (!base) {
+		ksnprintf(buf, cap, "%8s", "-");
+		return;
+	}
+	int64_t d = (int64_t)v - (int64_t)base;
+	uint64_t a = d < 0 ? (uint64_t)-d : (uint64_t)d;
+	uint64_t h = muldiv_u64(a, 10000, base);
+	ksnprintf(buf, cap, "%c%llu.%02llu", d < 0 ? '-' : '+', (unsigned long long)(h / 100),
+		  (unsigned long long)(h % 100));
+}
+
+static void seed_tables(void)
+{
+	/* One table per (algorithm != locked) x shape group (everything but inits/mask). */
+	static const char *const algos[] = { "lockless", "queued" };
+	for (unsigned ai = 0; ai < 2; ai++) {
+		int done_group[TABLE_MAX] = { 0 };
+		for (unsigned g = 0; g < nrows; g++) {
+			const struct bcase *gc = &rows[g].c;
+			if (done_group[g] || !rows[g].ran || gc->kind != KIND_XCALL ||
+			    strcmp(case_algo_name(gc), "locked") != 0)
+				continue;
+			/* collect inits and masks of this group */
+			unsigned inits[16], ni = 0, masks[32], nm = 0;
+			for (unsigned i = g; i < nrows; i++) {
+				const struct bcase *c = &rows[i].c;
+				if (!rows[i].ran || c->kind != KIND_XCALL || c->delivery != gc->delivery ||
+				    c->wait != gc->wait || c->placement != gc->placement ||
+				    c->overlap != gc->overlap || c->work_us != gc->work_us ||
+				    strcmp(case_algo_name(c), "locked") != 0)
+					continue;
+				done_group[i] = 1;
+				unsigned k;
+				for (k = 0; k < ni && inits[k] != c->inits; k++)
+					;
+				if (k == ni && ni < 16)
+					inits[ni++] = c->inits;
+				for (k = 0; k < nm && masks[k] != c->mask; k++)
+					;
+				if (k == nm && nm < 32)
+					masks[nm++] = c->mask;
+			}
+			kprintf("\n%% change of median call time (p50), %s vs locked (%s, wait %s, %s %s, work %u us):\n",
+				algos[ai], delivery_name(gc->delivery), xcall_wait_name(gc->wait),
+				placement_name(gc->placement), gc->overlap ? "overlap" : "disjoint",
+				gc->work_us);
+			char hdr[256];
+			int n = ksnprintf(hdr, sizeof(hdr), "%-16s", "");
+			for (unsigned k = 0; k < ni; k++)
+				n += ksnprintf(hdr + n, sizeof(hdr) - (unsigned)n, " %9u init%s", inits[k],
+					       inits[k] == 1 ? " " : "s");
+			kprintf("%s\n", hdr);
+			for (unsigned m = 0; m < nm; m++) {
+				char line[256];
+				n = ksnprintf(line, sizeof(line), "%3u CPU%s in mask", masks[m],
+					      masks[m] == 1 ? " " : "s");
+				n += ksnprintf(line + n, sizeof(line) - (unsigned)n, "%*s", 16 - n, "");
+				for (unsigned k = 0; k < ni; k++) {
+					struct bcase shape = *gc;
+					shape.inits = inits[k];
+					shape.mask = masks[m];
+					const struct case_summary *l = find(&shape, "locked");
+					const struct case_summary *x = find(&shape, algos[ai]);
+					char p[32];
+					if (l && x)
+						pct(p, sizeof(p), l->p50, x->p50);
+					else
+						ksnprintf(p, sizeof(p), "-");
+					n += ksnprintf(line + n, sizeof(line) - (unsigned)n, " %15s", p);
+				}
+				kprintf("%s\n", line);
+			}
+		}
+	}
+}
+
+static void raw_vs_algos(void)
+{
+	const struct case_summary *raw = 0;
+	for (unsigned i = 0; i < nrows; i++)
+		if (rows[i].ran && rows[i].c.kind == KIND_RAW && rows[i].c.placement == PL_FIRST) {
+			raw = &rows[i];
+			break;
+		}
+	if (!raw)
+		return;
+	kprintf("\nraw IPI round trip (cpu0 <-> cpu1): p50 %llu cycles = %llu ns\n",
+		(unsigned long long)raw->p50, (unsigned long long)ns(raw->p50));
+	for (unsigned i = 0; i < nrows; i++) {
+		const struct bcase *c = &rows[i].c;
+		if (!rows[i].ran || c->kind != KIND_XCALL || c->inits != 1 || c->mask != 1 ||
+		    c->work_us != 0 || c->placement != PL_FIRST || c->delivery != DELIV_AUTO)
+			continue;
+		uint64_t x100 = raw->p50 ? muldiv_u64(rows[i].p50, 100, raw->p50) : 0;
+		kprintf("  %-9s wait %-4s 1 init -> 1 target: p50 %llu cycles = %llu ns = %llu.%02llu x raw\n",
+			case_algo_name(c), xcall_wait_name(c->wait), (unsigned long long)rows[i].p50,
+			(unsigned long long)ns(rows[i].p50), (unsigned long long)(x100 / 100),
+			(unsigned long long)(x100 % 100));
+	}
+}
+
+void table_print(void)
+{
+	unsigned skipped = 0;
+	kprintf("\n  id kind  algo      delivery       wait inits mask placement overlap  work_us"
+		"      p50cyc     p50ns      p99cyc  jain  stale lost  (tlb: method batch)\n");
+	for (unsigned i = 0; i < nrows; i++) {
+		const struct case_summary *r = &rows[i];
+		const struct bcase *c = &r->c;
+		if (!r->ran) {
+			skipped++;
+			continue;
+		}
+		char tlb[40] = "";
+		if (c->kind == KIND_TLB)
+			ksnprintf(tlb, sizeof(tlb), "  %s %u", flush_method_name(c->method), c->batch);
+		kprintf("%4u %-5s %-9s %-14s %-4s %5u %4u %-9s %-8s %7u %11llu %9llu %11llu %1llu.%03llu %6llu %4llu%s\n",
+			c->id, kind_name(c->kind), case_algo_name(c), delivery_name(c->delivery),
+			c->kind == KIND_RAW ? "-" : xcall_wait_name(c->wait), c->inits, c->mask,
+			placement_name(c->placement), c->overlap ? "overlap" : "disjoint", c->work_us,
+			(unsigned long long)r->p50, (unsigned long long)ns(r->p50),
+			(unsigned long long)r->p99, (unsigned long long)(r->jain_ppm / 1000000),
+			(unsigned long long)(r->jain_ppm / 1000 % 1000), (unsigned long long)r->stale,
+			(unsigned long long)r->lost, tlb);
+	}
+	if (skipped)
+		kprintf("(%u cases skipped: see the LOG lines above)\n", skipped);
+	seed_tables();
+	raw_vs_algos();
+}

@@ -1,0 +1,124 @@
+/*
+ * watchdog.c - the hang detector and its "who waits on whom" report.
+ */
+#include "bench/watchdog.h"
+#include "bench/report.h"
+#include "bench/benchenv.h"
+#include "lib/printf.h"
+
+struct wd_cpu wd_cpus[XCB_MAX_CPUS];
+uint64_t wd_done[XCB_MAX_CPUS][XCB_MAX_CPUS];
+
+static uint64_t bound;
+static struct cpumask inits;
+static const struct cpumask *tmasks;
+static int fired;
+
+static const char *const state_names[WD_NR] = {
+	"idle", "waiting for the start barrier", "initiating a call", "running a callee",
+	"in a TLB shootdown", "in a raw IPI ping-pong", "finished its calls",
+	"orchestrating (waiting for the initiators)",
+};
+
+void wd_reset(void)
+{
+	unsigned n = benv_ncpus();
+	for (unsigned i = 0; i < n; i++) {
+		wd_cpus[i].call_start = 0;
+		wd_cpus[i].call_no = 0;
+		for (unsigned j = 0; j < n; j++)
+			wd_done[j][i] = 0;
+	}
+}
+
+void wd_arm(uint64_t bound_cycles, const struct cpumask *initiators,
+	    const struct cpumask *targets)
+{
+	bound = bound_cycles;
+	if (initiators)
+		inits = *initiators;
+	else
+		cpumask_clear_all(&inits);
+	tmasks = targets;
+}
+
+int wd_fired(void)
+{
+	return __atomic_load_n(&fired, __ATOMIC_ACQUIRE);
+}
+
+static char text[4096];
+
+static void report(unsigned late, uint64_t now)
+{
+	int n = 0, cap = (int)sizeof(text);
+	uint64_t khz = benv_tsc_khz() ? benv_tsc_khz() : 1;
+	const struct wd_cpu *w = &wd_cpus[late];
+	uint64_t start = __atomic_load_n(&w->call_start, __ATOMIC_RELAXED);
+	uint64_t call = __atomic_load_n(&w->call_no, __ATOMIC_RELAXED);
+
+	n += ksnprintf(text + n, (size_t)(cap - n),
+		       "watchdog: cpu%u call #%llu (%s) still running after %llu ms (bound %llu ms)\n",
+		       late, (unsigned long long)call, w->algo ? w->algo : "?",
+		       (unsigned long long)((now - start) / khz),
+		       (unsigned long long)(bound / khz));
+	/* Who it waits on: targets of its mask that have not finished this call. */
+	unsigned k = 0, c;
+	for_each_cpu(c, &inits) {
+		if (c == late)
+			break;
+		k++;
+	}
+	if (tmasks) {
+		unsigned t;
+		n += ksnprintf(text + n, (size_t)(cap - n), "cpu%u waits on:", late);
+		int any = 0;
+		for_each_cpu(t, &tmasks[k]) {
+			uint64_t d = __atomic_load_n(&wd_done[late][t], __ATOMIC_RELAXED);
+			if (d < call) {
+				n += ksnprintf(text + n, (size_t)(cap - n), " cpu%u(done %llu/%llu)",
+					       t, (unsigned long long)d, (unsigned long long)call);
+				any = 1;
+			}
+			if (n >= cap - 64)
+				break;
+		}
+		n += ksnprintf(text + n, (size_t)(cap - n), any ? "\n" : " (every target ran it: waiting on acknowledgement)\n");
+	}
+	/* What every CPU is doing. */
+	for (unsigned i = 0; i < benv_ncpus() && n < cap - 128; i++) {
+		const struct wd_cpu *x = &wd_cpus[i];
+		uint32_t st = __atomic_load_n(&x->state, __ATOMIC_RELAXED);
+		n += ksnprintf(text + n, (size_t)(cap - n), "cpu%u: %s", i,
+			       st < WD_NR ? state_names[st] : "?");
+		if (st == WD_CALLEE)
+			n += ksnprintf(text + n, (size_t)(cap - n), " for cpu%u", x->peer);
+		if (x->call_start)
+			n += ksnprintf(text + n, (size_t)(cap - n), ", own call #%llu in flight %llu ms",
+				       (unsigned long long)x->call_no,
+				       (unsigned long long)((now - x->call_start) / khz));
+		n += ksnprintf(text + n, (size_t)(cap - n), ", for %llu ms\n",
+			       (unsigned long long)((now - x->since) / khz));
+	}
+	report_error(text);
+}
+
+int wd_check(void)
+{
+	if (!bound || wd_fired())
+		return wd_fired();
+	uint64_t now = benv_cycles();
+	unsigned c;
+	for_each_cpu(c, &inits) {
+		uint64_t start = __atomic_load_n(&wd_cpus[c].call_start, __ATOMIC_RELAXED);
+		if (start && now > start && now - start > bound) {
+			/* Only one CPU reports, even if several notice. */
+			int zero = 0;
+			if (__atomic_compare_exchange_n(&fired, &zero, 1, 0, __ATOMIC_ACQ_REL,
+							__ATOMIC_ACQUIRE))
+				report(c, now);
+			return 1;
+		}
+	}
+	return 0;
+}

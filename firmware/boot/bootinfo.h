@@ -1,0 +1,32 @@
+/* boot/bootinfo.h — what the boot loader told us, copied out of the multiboot
+ * info structure first thing (before anything may overwrite low memory). */
+#ifndef XCB_BOOT_BOOTINFO_H
+#define XCB_BOOT_BOOTINFO_H
+#include <stdint.h>
+
+#define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002u
+#define BOOT_MEM_MAX 64
+#define BOOT_MEM_USABLE 1
+
+struct boot_mem_range {
+	uint64_t base, len;
+	uint32_t type; /* multiboot/E820 type: 1 usable, 3 ACPI, 4 NVS, ... */
+};
+
+struct boot_info {
+	uint32_t magic;
+	char cmdline[1024];
+	char loader[64];
+	unsigned nmem;
+	struct boot_mem_range mem[BOOT_MEM_MAX];
+	uint64_t usable_bytes;
+};
+
+extern struct boot_info boot_info;
+/* Copies from the multiboot info at physical address mbi. */
+void boot_info_parse(uint32_t magic, uint32_t mbi);
+
+/* Linker symbols bounding the loaded image (.text to the end of .bss). */
+extern char __image_start[], __image_end[];
+
+#endif

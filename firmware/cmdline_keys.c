@@ -1,0 +1,50 @@
+/* cmdline_keys.c — THE table of known command-line keys. Every layer adds its
+ * keys here (one line each, keep them sorted by layer); anything else on the
+ * command line gets a warning and is ignored (lib/cmdline.h). */
+#include <stddef.h>
+#include "lib/cmdline.h"
+
+const struct cmdline_key cmdline_keys[] = {
+	/* arch (foundation) */
+	{ "apic", "auto|xapic|x2apic: local APIC mode (auto = x2APIC when offered)" },
+	{ "tsc", "auto|cpuid|pmtimer|pit: how to find the TSC frequency" },
+	{ "ap_timeout_ms", "how long to wait for each AP to answer INIT-SIPI-SIPI (1000)" },
+	{ "end", "exit|halt|reboot: what to do when done (exit = QEMU isa-debug-exit)" },
+	{ "crash", "pf|ud|gp|de: deliberately fault (tests the exception report)" },
+	{ "crash_cpu", "logical CPU that takes crash= (0 = BSP)" },
+	{ "console", "serial|none: the text console (serial = COM1)" },
+	{ "boot_only", "1: stop after the machine report (skip the benchmark layer)" },
+	/* xcall, flush, bench, net: add yours below */
+	{ "xcall_smoke", "N: run the xcall/flush self-test (N iterations, 0 = 200) instead of the bench" },
+	/* bench (runner, suites, stress, report) */
+	{ "suite", "quick|default|seed|tlb|stress" },
+	{ "run", "run token (16 hex digits)" },
+	{ "transport", "serial|udp|both" },
+	{ "kinds", "xcall,tlb,raw" },
+	{ "algos", "locked,lockless,queued" },
+	{ "waits", "none,ack,done" },
+	{ "deliveries", "auto,unicast,cluster,shorthand" },
+	{ "placements", "first,spread,package,cross" },
+	{ "overlap", "disjoint,overlap" },
+	{ "inits", "initiators: 1,2,4|pow2" },
+	{ "masks", "CPUs in mask: 1,2|all|pow2" },
+	{ "work_us", "callee busy us: 0,500" },
+	{ "batches", "tlb pages per shootdown" },
+	{ "paths", "tlb: vector,xcall" },
+	{ "methods", "tlb: invlpg,cr3,invpcid,none" },
+	{ "iters", "calls per initiator per rep" },
+	{ "time_ms", "ms budget per rep" },
+	{ "reps", "repetitions" },
+	{ "samples", "1: raw samples too" },
+	{ "duration", "stress seconds" },
+	{ "watchdog_ms", "call time bound, ms" },
+	{ "seed", "stress random seed" },
+	{ "hang_cpu", "test: CPU wedges in a call" },
+	/* net (NIC, addressing, UDP transport) */
+	{ "server", "IP[:PORT] of xcbenchd's UDP collector (port 8080)" },
+	{ "ip", "our IPv4 address (iPXE: ${net0/ip}); absent or empty = DHCP" },
+	{ "gw", "IPv4 gateway (iPXE: ${net0/gateway})" },
+	{ "netmask", "IPv4 netmask (iPXE: ${net0/netmask})" },
+	{ "mac", "MAC of the NIC to use (iPXE: ${net0/mac}); else the first with link" },
+	{ NULL, NULL },
+};

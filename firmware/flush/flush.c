@@ -1,0 +1,392 @@
+/*
+ * flush.c — TLB shootdown over the 4 KiB test window: PTE changes, local and
+ * remote invalidation (dedicated vector + global flush lock, or a cross-call),
+ * and per-target verification that the old frame is no longer reachable.
+ *
+ * Window layout: page p can map frame 2p ("A") or 2p+1 ("B"); every frame
+ * holds a distinct marker written once at init and never again, so a read
+ * through page p tells exactly which frame the CPU's translation points at.
+ * Each CPU owns a slice of pages; only that CPU changes their PTEs, so
+ * concurrent initiators never race on a mapping.
+ */
+#include "flush/flush.h"
+#include "xcall/platform.h"
+#include "xcall/amask.h"
+#include "xcall/ticketlock.h"
+#include "xcall/xcall_internal.h"
+
+#define MARKER(frame)	(0x58434246ull << 32 | (uint64_t)(frame))	/* "XCBF" */
+#define WINDOW_PAGES	512	/* one page table: 2 MiB of VA, 4 MiB of frames */
+
+/* One shootdown's description, owned by its initiator; targets read it
+ * (through the call's arg) only while the call is in flight. */
+struct flush_req {
+	unsigned first, n;			/* pages [first, first+n) */
+	enum flush_method method;
+	int old_frame[FLUSH_MAX_BATCH];		/* before the change */
+	int new_frame[FLUSH_MAX_BATCH];		/* after (-1: unmapped) */
+	uint64_t stale;				/* this shootdown's violations (atomic) */
+} __attribute__((aligned(64)));
+
+static unsigned npages, slice, ncpus_f;
+static int *cur;			/* current frame of each page; owner-only */
+static struct flush_req *reqs;		/* one per CPU */
+
+static struct {				/* statistics: relaxed atomic counters */
+	uint64_t shootdowns, pages, verified, faults, stale, stale_expected;
+} st;
+
+/* The VECTOR path: one global lock serialises all flushes (today's Xen
+ * flush_lock), guarding one "what to flush" slot and a pending mask. */
+static struct ticketlock flush_lock;
+static struct {
+	const struct flush_req *req;	/* written under the lock, before pending */
+	struct amask pending __attribute__((aligned(64)));
+} fv;
+static unsigned nwords;
+
+static void count(uint64_t *c, uint64_t n)
+{
+	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
+}
+
+static const char *const method_names[FLUSH_METHOD_NR] = { "invlpg", "cr3", "invpcid", "none" };
+static const char *const path_names[FLUSH_PATH_NR] = { "vector", "xcall" };
+
+static int streq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+const char *flush_method_name(enum flush_method m)
+{
+	return (unsigned)m < FLUSH_METHOD_NR ? method_names[m] : "?";
+}
+
+const char *flush_path_name(enum flush_path p)
+{
+	return (unsigned)p < FLUSH_PATH_NR ? path_names[p] : "?";
+}
+
+int flush_method_parse(const char *s, enum flush_method *out)
+{
+	for (unsigned i = 0; i < FLUSH_METHOD_NR; i++)
+		if (streq(s, method_names[i])) {
+			*out = (enum flush_method)i;
+			return 0;
+		}
+	return -1;
+}
+
+int flush_path_parse(const char *s, enum flush_path *out)
+{
+	for (unsigned i = 0; i < FLUSH_PATH_NR; i++)
+		if (streq(s, path_names[i])) {
+			*out = (enum flush_path)i;
+			return 0;
+		}
+	return -1;
+}
+
+static enum plat_tlb_op tlb_op(enum flush_method m)
+{
+	switch (m) {
+	case FLUSH_INVLPG:  return PLAT_TLB_INVLPG;
+	case FLUSH_CR3:     return PLAT_TLB_CR3;
+	case FLUSH_INVPCID: return PLAT_TLB_INVPCID;
+	default:            return PLAT_TLB_NONE;
+	}
+}
+
+int flush_method_supported(enum flush_method m)
+{
+	return (unsigned)m < FLUSH_METHOD_NR && plat_tlb_supported(tlb_op(m));
+}
+
+int flush_init(unsigned ncpus)
+{
+	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
+		return -1;
+	if (reqs)
+		return ncpus == ncpus_f ? 0 : -1;	/* already done */
+	int n = plat_tw_init(WINDOW_PAGES);
+	if (n < (int)ncpus)
+		return -1;
+	npages = (unsigned)n;
+	ncpus_f = ncpus;
+	nwords = amask_words(ncpus);
+	slice = npages / ncpus;
+	if (slice > FLUSH_MAX_BATCH)
+		slice = FLUSH_MAX_BATCH;
+	cur = plat_alloc_zeroed(npages * sizeof(*cur));
+	reqs = plat_alloc_zeroed(ncpus * sizeof(*reqs));
+	if (!cur || !reqs)
+		return -1;
+	for (unsigned f = 0; f < 2 * npages; f++)
+		*plat_tw_frame(f) = MARKER(f);
+	for (unsigned p = 0; p < npages; p++) {
+		plat_tw_map(p, (int)(2 * p));
+		cur[p] = (int)(2 * p);
+	}
+	/* Nothing can have cached the window yet except (on hw) CPU 0 through
+	 * an earlier mapping of the same VA: start clean. */
+	plat_tlb_flush(PLAT_TLB_CR3, 0);
+	/* Prove the window works before trusting it: every page, read through
+	 * its VA, shows its own frame A; remapped to B (and invalidated) it
+	 * shows B. A window that aliased pages (say, one big page) fails here. */
+	for (unsigned p = 0; p < npages; p++) {
+		uint64_t v;
+		if (plat_tw_read(p, &v) < 0 || v != MARKER(2 * p))
+			return -1;
+		plat_tw_map(p, (int)(2 * p + 1));
+		plat_tlb_flush(PLAT_TLB_INVLPG, p);
+		if (plat_tw_read(p, &v) < 0 || v != MARKER(2 * p + 1))
+			return -1;
+		plat_tw_map(p, (int)(2 * p));
+		plat_tlb_flush(PLAT_TLB_INVLPG, p);
+	}
+	plat_ipi_register(PLAT_IPI_FLUSH, flush_ipi_handler);
+	return 0;
+}
+
+unsigned flush_max_batch(void)
+{
+	return slice;
+}
+
+static int check_cfg(const struct flush_cfg *c)
+{
+	if ((unsigned)c->method >= FLUSH_METHOD_NR || (unsigned)c->path >= FLUSH_PATH_NR)
+		return -1;
+	if (!flush_method_supported(c->method))
+		return -1;
+	if (c->path == FLUSH_PATH_XCALL && !c->xops)
+		return -1;
+	if (c->change == FLUSH_UNMAP && !plat_tw_fault_safe())
+		return -1;
+	if (c->change != FLUSH_REMAP && c->change != FLUSH_UNMAP)
+		return -1;
+	if (!reqs)
+		return -1;
+	return 0;
+}
+
+static unsigned batch_of(const struct flush_cfg *c)
+{
+	unsigned n = c->batch ? c->batch : 1;
+	return n > slice ? slice : n;
+}
+
+/* The cross-call used for the untimed prime/verify steps. */
+static const struct xcall_ops *helper_ops(const struct flush_cfg *c)
+{
+	return c->xops ? c->xops : xcall_algos[0];
+}
+
+/* ---- what runs on each CPU ------------------------------------------- */
+
+static void prime_cb(void *arg)
+{
+	const struct flush_req *r = arg;
+	uint64_t v;
+
+	for (unsigned i = 0; i < r->n; i++)
+		(void)plat_tw_read(r->first + i, &v);	/* loads the translation */
+}
+
+static void invalidate(const struct flush_req *r)
+{
+	enum plat_tlb_op op = tlb_op(r->method);
+
+	if (op == PLAT_TLB_NONE)
+		return;			/* the noflush control */
+	if (op == PLAT_TLB_CR3) {
+		plat_tlb_flush(op, 0);	/* one full flush covers the batch */
+		return;
+	}
+	for (unsigned i = 0; i < r->n; i++)
+		plat_tlb_flush(op, r->first + i);
+}
+
+static void invalidate_cb(void *arg)
+{
+	invalidate(arg);
+}
+
+static void verify_cb(void *arg)
+{
+	struct flush_req *r = arg;
+	uint64_t stale = 0;
+
+	for (unsigned i = 0; i < r->n; i++) {
+		uint64_t v;
+		int new = r->new_frame[i];
+
+		count(&st.verified, 1);
+		int faulted = plat_tw_read(r->first + i, &v) < 0;
+
+		if (faulted && new < 0) {
+			count(&st.faults, 1);	/* unmapped, and we know it */
+			continue;
+		}
+		if (!faulted && new >= 0 && v == MARKER(new))
+			continue;		/* sees the new frame */
+		/* Anything else reaches a frame that is no longer mapped there
+		 * (the old one, or — after earlier noflush rounds — an even
+		 * older one), or faults on a page that IS mapped. Under the
+		 * noflush control that is the expected outcome, else a
+		 * violation. */
+		if (r->method == FLUSH_NONE)
+			count(&st.stale_expected, 1);
+		else
+			stale++;
+	}
+	if (stale) {
+		count(&st.stale, stale);
+		count(&r->stale, stale);
+	}
+}
+
+/* ---- the VECTOR path -------------------------------------------------- */
+
+void flush_ipi_handler(void)
+{
+	unsigned me = plat_cpu_id();
+
+	/* acquire: pairs with the initiator's release of pending, so fv.req
+	 * is the current request. */
+	if (!amask_test(&fv.pending, me, __ATOMIC_ACQUIRE))
+		return;
+	invalidate(fv.req);
+	/* release: our invalidation is complete before the initiator (and
+	 * then the next flush) sees us done — Xen clears flush_cpumask last. */
+	amask_clear(&fv.pending, me, __ATOMIC_RELEASE);
+}
+
+static void vector_flush(const struct amask *targets, const struct flush_req *r)
+{
+	ticket_lock(&flush_lock);
+	fv.req = r;
+	/* release: targets that see their bit see fv.req and the PTE changes
+	 * the initiator made before this call. */
+	amask_store(&fv.pending, targets, nwords, __ATOMIC_RELEASE);
+	plat_send_ipi_mask(targets, PLAT_IPI_FLUSH);
+	/* acquire: every target has invalidated; interrupts stay on so we
+	 * keep serving flushes and calls aimed at us. */
+	while (!amask_empty(&fv.pending, nwords, __ATOMIC_ACQUIRE))
+		plat_cpu_relax();
+	ticket_unlock(&flush_lock);
+}
+
+/* ---- the three steps -------------------------------------------------- */
+
+int flush_prepare(const struct flush_cfg *c, const struct cpumask *targets)
+{
+	if (check_cfg(c))
+		return -1;
+	unsigned me = plat_cpu_id();
+	struct flush_req *r = &reqs[me];
+
+	r->first = me * slice;
+	r->n = batch_of(c);
+	r->method = c->method;
+	for (unsigned i = 0; i < r->n; i++) {
+		unsigned p = r->first + i;
+		/* An unmapped page (previous unmap shootdown) gets frame A
+		 * back. No shootdown needed: x86 never caches a not-present
+		 * translation, so nobody can hold a stale one. */
+		if (cur[p] < 0) {
+			cur[p] = (int)(2 * p);
+			plat_tw_map(p, cur[p]);
+		}
+	}
+	prime_cb(r);
+	helper_ops(c)->call(targets, prime_cb, r, XCALL_WAIT_DONE);
+	return 0;
+}
+
+int flush_shootdown(const struct flush_cfg *c, const struct cpumask *targets)
+{
+	if (check_cfg(c))
+		return -1;
+	unsigned me = plat_cpu_id();
+	struct flush_req *r = &reqs[me];
+	struct amask t;
+
+	r->first = me * slice;
+	r->n = batch_of(c);
+	r->method = c->method;
+	for (unsigned i = 0; i < r->n; i++) {
+		unsigned p = r->first + i;
+		int old = cur[p];
+		int new = c->change == FLUSH_UNMAP ? -1 : (int)(old ^ 1);
+
+		if (old < 0)		/* prepare not run: remap to A */
+			new = (int)(2 * p);
+		r->old_frame[i] = old;
+		r->new_frame[i] = new;
+		plat_tw_map(p, new);
+		cur[p] = new;
+	}
+	__atomic_store_n(&r->stale, 0, __ATOMIC_RELAXED);
+	count(&st.shootdowns, 1);
+	count(&st.pages, r->n);
+
+	invalidate(r);				/* our own TLB first */
+	if (xcall_prepare_targets(&t, targets))
+		return 0;			/* nobody else to tell */
+	if (c->path == FLUSH_PATH_VECTOR)
+		vector_flush(&t, r);
+	else	/* wait=done: the flush is over only when every target flushed */
+		c->xops->call(targets, invalidate_cb, r, XCALL_WAIT_DONE);
+	return 0;
+}
+
+int flush_verify(const struct flush_cfg *c, const struct cpumask *targets)
+{
+	if (check_cfg(c))
+		return -1;
+	struct flush_req *r = &reqs[plat_cpu_id()];
+
+	verify_cb(r);
+	/* done: after it returns every target has counted into r->stale,
+	 * and the acquire inside call() makes those counts visible. */
+	helper_ops(c)->call(targets, verify_cb, r, XCALL_WAIT_DONE);
+	return (int)__atomic_load_n(&r->stale, __ATOMIC_RELAXED);
+}
+
+int flush_run(const struct flush_cfg *c, const struct cpumask *targets, uint64_t *cycles)
+{
+	if (flush_prepare(c, targets) < 0)
+		return -1;
+	uint64_t t0 = plat_cycles();
+	flush_shootdown(c, targets);
+	uint64_t t1 = plat_cycles();
+	if (cycles)
+		*cycles = t1 - t0;
+	return flush_verify(c, targets);
+}
+
+void flush_get_stats(struct flush_stats *out)
+{
+	out->shootdowns = __atomic_load_n(&st.shootdowns, __ATOMIC_RELAXED);
+	out->pages = __atomic_load_n(&st.pages, __ATOMIC_RELAXED);
+	out->verified = __atomic_load_n(&st.verified, __ATOMIC_RELAXED);
+	out->faults = __atomic_load_n(&st.faults, __ATOMIC_RELAXED);
+	out->stale = __atomic_load_n(&st.stale, __ATOMIC_RELAXED);
+	out->stale_expected = __atomic_load_n(&st.stale_expected, __ATOMIC_RELAXED);
+	ticket_prof_get(&flush_lock, &out->lock);
+}
+
+void flush_reset(void)
+{
+	__atomic_store_n(&st.shootdowns, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&st.pages, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&st.verified, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&st.faults, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&st.stale, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&st.stale_expected, 0, __ATOMIC_RELAXED);
+	ticket_prof_reset(&flush_lock);
+}

@@ -1,0 +1,97 @@
+/*
+ * flush.h — TLB shootdown: change N page mappings in the 4 KiB test window,
+ * invalidate on every target, and have every target verify that it no
+ * longer reaches the old frame.
+ *
+ * Paths:   VECTOR — a dedicated flush vector serialised by one global flush
+ *                   lock (today's Xen flush_area_mask()).
+ *          XCALL  — the flush sent as a cross-call through a given xcall_ops
+ *                   (the 2026 series' third patch), wait = DONE.
+ * Methods: INVLPG per page, CR3 reload (full flush), INVPCID (where CPUID
+ *          offers it), NONE — the `noflush` control: no remote invalidation,
+ *          showing whether the platform caches translations at all (stale
+ *          reads are then EXPECTED and reported as `stale_expected`).
+ *
+ * One shootdown, on the initiator:
+ *   1. prime: each target reads every page of the batch through the window
+ *      (so it holds the old translation — otherwise verification proves nothing);
+ *   2. change the PTEs: alternate between frame A (marker A) and frame B
+ *      (marker B), or clear the PTE (mode `unmap`: then a read must #PF);
+ *   3. invalidate locally, then remotely by the chosen path and method;
+ *   4. each target, after invalidating, reads every changed page: old
+ *      marker = stale violation; new marker or a fault (unmap) = good.
+ */
+#ifndef XCB_FLUSH_H
+#define XCB_FLUSH_H
+
+#include <stdint.h>
+#include "xcall/xcall.h"
+
+struct cpumask;
+
+enum flush_method { FLUSH_INVLPG, FLUSH_CR3, FLUSH_INVPCID, FLUSH_NONE, FLUSH_METHOD_NR };
+enum flush_path   { FLUSH_PATH_VECTOR, FLUSH_PATH_XCALL, FLUSH_PATH_NR };
+enum flush_change { FLUSH_REMAP, FLUSH_UNMAP };	/* PTE -> other frame, or cleared */
+
+#define FLUSH_MAX_BATCH 64	/* most page changes in one shootdown */
+
+struct flush_cfg {
+	enum flush_method method;
+	enum flush_path path;
+	enum flush_change change;
+	const struct xcall_ops *xops;	/* path XCALL only */
+	unsigned batch;			/* pages changed per shootdown, 1..FLUSH_MAX_BATCH */
+};
+
+struct flush_stats {
+	uint64_t shootdowns;
+	uint64_t pages;			/* page changes */
+	uint64_t verified;		/* (target, page) reads checked */
+	uint64_t faults;		/* reads that faulted as expected (unmap) */
+	uint64_t stale;			/* VIOLATIONS: old frame still reached (must be 0) */
+	uint64_t stale_expected;	/* old frame reached under FLUSH_NONE (control) */
+	struct xcall_lockprof lock;	/* the global flush lock (path VECTOR) */
+};
+
+/* Once, on CPU 0, after xcall_init_all(): maps the window. 0 or <0. */
+int flush_init(unsigned ncpus);
+
+/* Pages each CPU may change per shootdown (its own slice of the window, so
+ * concurrent initiators never touch the same page); batch is clamped to it. */
+unsigned flush_max_batch(void);
+
+/*
+ * The three steps of one shootdown, all on the initiating CPU, all taking
+ * the same cfg and targets (the caller is excluded from targets). Several
+ * CPUs may run them at once: each changes only its own slice of pages.
+ *   flush_prepare   — make the batch mapped and have the caller and every
+ *                     target load its translations (untimed);
+ *   flush_shootdown — change the PTEs, invalidate locally, then remotely by
+ *                     cfg->path/method: the part to time;
+ *   flush_verify    — the caller and every target read every changed page;
+ *                     returns the stale violations seen (0 unless method is
+ *                     NONE, where they count as stale_expected instead).
+ * Each returns <0 on a bad cfg (unknown method/path, INVPCID unsupported,
+ * XCALL path without xops, unmap where faults can't be caught).
+ */
+int flush_prepare(const struct flush_cfg *cfg, const struct cpumask *targets);
+int flush_shootdown(const struct flush_cfg *cfg, const struct cpumask *targets);
+int flush_verify(const struct flush_cfg *cfg, const struct cpumask *targets);
+
+/* All three; *cycles (if not NULL) gets the flush_shootdown() time.
+ * Returns stale violations (>= 0) or <0 on a bad cfg. */
+int flush_run(const struct flush_cfg *cfg, const struct cpumask *targets, uint64_t *cycles);
+
+void flush_get_stats(struct flush_stats *out);
+void flush_reset(void);
+
+/* Handler of the dedicated FLUSH vector (registered by flush_init). */
+void flush_ipi_handler(void);
+
+int flush_method_supported(enum flush_method m);
+const char *flush_method_name(enum flush_method m);	/* invlpg cr3 invpcid none */
+const char *flush_path_name(enum flush_path p);		/* vector xcall */
+int flush_method_parse(const char *s, enum flush_method *out);
+int flush_path_parse(const char *s, enum flush_path *out);
+
+#endif

@@ -1,0 +1,206 @@
+/* lib/cmdline.c — key=value command-line parsing (see lib/cmdline.h). */
+#include "lib/cmdline.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+
+static char line[CMDLINE_MAX];
+static char words[CMDLINE_MAX];
+static const char *key_of[CMDLINE_MAX_WORDS];
+static const char *val_of[CMDLINE_MAX_WORDS];
+static int nwords;
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int cmdline_init(const char *s)
+{
+	nwords = 0;
+	line[0] = 0;
+	if (!s)
+		return 0;
+	while (is_space(*s))
+		s++;
+	/* Drop the image name QEMU/iPXE/GRUB put first (a word without '='). */
+	const char *e = s;
+	while (*e && !is_space(*e))
+		e++;
+	bool first_has_eq = false;
+	for (const char *p = s; p < e; p++)
+		if (*p == '=')
+			first_has_eq = true;
+	if (!first_has_eq && e > s) {
+		s = e;
+		while (is_space(*s))
+			s++;
+	}
+	xcb_strlcpy(line, s, sizeof(line));
+	xcb_strlcpy(words, line, sizeof(words));
+
+	char *p = words;
+	while (*p && nwords < CMDLINE_MAX_WORDS) {
+		while (is_space(*p))
+			*p++ = 0;
+		if (!*p)
+			break;
+		char *k = p;
+		while (*p && !is_space(*p))
+			p++;
+		if (*p)
+			*p++ = 0;
+		char *eq = strchr(k, '=');
+		if (eq) {
+			*eq = 0;
+			val_of[nwords] = eq + 1;
+		} else {
+			val_of[nwords] = "";
+		}
+		key_of[nwords++] = k;
+	}
+	return nwords;
+}
+
+const char *cmdline_get(void)
+{
+	return line;
+}
+
+static bool known(const char *k)
+{
+	for (const struct cmdline_key *c = cmdline_keys; c->key; c++)
+		if (!strcmp(c->key, k))
+			return true;
+	return false;
+}
+
+int cmdline_check_keys(void)
+{
+	int bad = 0;
+	for (int i = 0; i < nwords; i++) {
+		if (!known(key_of[i])) {
+			kprintf("xcbench: warning: unknown cmdline key '%s' (ignored)\n", key_of[i]);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static int find(const char *key)
+{
+	for (int i = nwords - 1; i >= 0; i--)
+		if (!strcmp(key_of[i], key))
+			return i;
+	return -1;
+}
+
+bool cmdline_has(const char *key)
+{
+	return find(key) >= 0;
+}
+
+const char *cmdline_str(const char *key, const char *dflt)
+{
+	int i = find(key);
+	return i < 0 ? dflt : val_of[i];
+}
+
+int cmdline_parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned base = 10;
+	if (!s || !*s)
+		return -1;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		if (!*s)
+			return -1;
+	}
+	for (; *s; s++) {
+		unsigned d;
+		char c = *s;
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (base == 16 && c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			break;
+		if (v > (UINT64_MAX - d) / base)
+			return -1; /* overflow */
+		v = v * base + d;
+	}
+	if (*s) {
+		unsigned shift;
+		switch (*s) {
+		case 'k': case 'K': shift = 10; break;
+		case 'm': case 'M': shift = 20; break;
+		case 'g': case 'G': shift = 30; break;
+		default: return -1;
+		}
+		if (s[1] || (v >> (64 - shift)))
+			return -1;
+		v <<= shift;
+	}
+	*out = v;
+	return 0;
+}
+
+int cmdline_u64(const char *key, uint64_t dflt, uint64_t *out)
+{
+	*out = dflt;
+	int i = find(key);
+	if (i < 0)
+		return 0;
+	uint64_t v;
+	if (cmdline_parse_u64(val_of[i], &v) < 0) {
+		kprintf("xcbench: error: cmdline key '%s': bad number '%s'\n", key, val_of[i]);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cmdline_choice(const char *key, const char *choices, int dflt_index)
+{
+	int i = find(key);
+	if (i < 0)
+		return dflt_index;
+	const char *v = val_of[i];
+	size_t vl = strlen(v);
+	int idx = 0;
+	const char *c = choices;
+	while (*c) {
+		const char *e = c;
+		while (*e && *e != '|')
+			e++;
+		if ((size_t)(e - c) == vl && !strncmp(c, v, vl))
+			return idx;
+		idx++;
+		c = *e ? e + 1 : e;
+	}
+	kprintf("xcbench: error: cmdline key '%s': bad value '%s' (expected %s)\n", key, v, choices);
+	return -1;
+}
+
+unsigned cmdline_list(const char *key, struct cmdline_items *out)
+{
+	out->n = 0;
+	int i = find(key);
+	if (i < 0)
+		return 0;
+	xcb_strlcpy(out->buf, val_of[i], sizeof(out->buf));
+	char *p = out->buf;
+	while (*p && out->n < CMDLINE_LIST_MAX) {
+		char *s = p;
+		while (*p && *p != ',')
+			p++;
+		if (*p)
+			*p++ = 0;
+		if (*s)
+			out->item[out->n++] = s;
+	}
+	return out->n;
+}

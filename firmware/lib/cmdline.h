@@ -1,0 +1,59 @@
+/* lib/cmdline.h — the payload's command line: space-separated key=value words
+ * (a bare word is a key with an empty value). The first word is dropped when it
+ * has no '=' because QEMU and iPXE put the image name there.
+ *
+ * Known keys live in ONE table, firmware/cmdline_keys.c (add a line there for
+ * each new key); cmdline_check_keys() warns about the rest and carries on.
+ * Host-compilable and unit-tested (firmware/tests/test_cmdline.c). */
+#ifndef XCB_LIB_CMDLINE_H
+#define XCB_LIB_CMDLINE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CMDLINE_MAX 1024
+#define CMDLINE_MAX_WORDS 64
+#define CMDLINE_LIST_MAX 64
+
+struct cmdline_key {
+	const char *key;
+	const char *help;
+};
+/* Terminated by { NULL, NULL }; defined in firmware/cmdline_keys.c. */
+extern const struct cmdline_key cmdline_keys[];
+
+/* Copies and splits s (may be NULL). Returns the number of key words. */
+int cmdline_init(const char *s);
+/* The whole line as given (after dropping the image name). */
+const char *cmdline_get(void);
+/* Warns ("xcbench: warning: unknown cmdline key 'x'") for each word whose key
+ * is not in cmdline_keys[]; returns how many were unknown. */
+int cmdline_check_keys(void);
+
+bool cmdline_has(const char *key);
+/* The value of the LAST occurrence of key, or dflt. */
+const char *cmdline_str(const char *key, const char *dflt);
+/* Parses key as an unsigned integer: decimal, 0x hex, optional k/m/g suffix
+ * (powers of 1024). Absent: *out = dflt, returns 0. Bad value: prints
+ * "xcbench: error: cmdline key 'KEY': bad number 'VALUE'", leaves *out = dflt,
+ * returns -1. */
+int cmdline_u64(const char *key, uint64_t dflt, uint64_t *out);
+/* Like cmdline_u64 but the value must also be one of words in 'choices'
+ * ("auto|xapic|x2apic"): returns its index, dflt_index when absent, -1 with an
+ * error naming the key and the allowed words when not one of them. */
+int cmdline_choice(const char *key, const char *choices, int dflt_index);
+
+/* A comma-separated value split into items (empty items are skipped). */
+struct cmdline_items {
+	unsigned n;
+	const char *item[CMDLINE_LIST_MAX];
+	char buf[CMDLINE_MAX];
+};
+/* Returns the number of items (0 when the key is absent). */
+unsigned cmdline_list(const char *key, struct cmdline_items *out);
+
+/* Parses one number the way cmdline_u64 does; 0 ok, -1 bad. Exposed for
+ * parsing list items. */
+int cmdline_parse_u64(const char *s, uint64_t *out);
+
+#endif

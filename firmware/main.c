@@ -1,0 +1,134 @@
+/* main.c — the payload's entry from boot/entry.S: bring the machine up
+ * (console, CPUs, APIC, clock), print the machine report, hand over to the
+ * benchmark layer (bench_main, when linked in) and exit. */
+#include <stdint.h>
+#include "arch/acpi.h"
+#include "arch/apic.h"
+#include "arch/cpu.h"
+#include "arch/cpuid.h"
+#include "arch/exit.h"
+#include "arch/idt.h"
+#include "arch/mem.h"
+#include "arch/paging.h"
+#include "arch/serial.h"
+#include "arch/smp.h"
+#include "arch/tsc.h"
+#include "boot/bootinfo.h"
+#include "lib/cmdline.h"
+#include "lib/printf.h"
+#include "lib/string.h"
+#include "xcall/smoke.h"
+
+#ifndef XCB_FW_VERSION
+#define XCB_FW_VERSION "dev"
+#endif
+
+/* The benchmark layer's entry point (bench/), if linked: returns an exit code. */
+int bench_main(void) __attribute__((weak));
+
+void kmain(uint32_t magic, uint32_t mbi);
+
+static volatile unsigned answered;
+static void answer(void *arg)
+{
+	(void)arg;
+	__atomic_fetch_add(&answered, 1, __ATOMIC_SEQ_CST);
+}
+
+static void do_crash(void *arg)
+{
+	const char *how = arg;
+	if (!strcmp(how, "pf")) {
+		volatile uint64_t *p = (volatile uint64_t *)(PAGING_TEST_WINDOW + 0x1000);
+		(void)*p; /* nothing is mapped there yet */
+	} else if (!strcmp(how, "ud")) {
+		__asm__ __volatile__("ud2");
+	} else if (!strcmp(how, "gp")) {
+		volatile uint64_t *p = (volatile uint64_t *)0x8000000000000000ULL; /* non-canonical */
+		(void)*p;
+	} else if (!strcmp(how, "de")) {
+		volatile unsigned z = 0;
+		kprintf("%u\n", 1u / z);
+	}
+}
+
+static int crash_test(void)
+{
+	const char *how = cmdline_str("crash", NULL);
+	if (!how)
+		return 0;
+	if (cmdline_choice("crash", "pf|ud|gp|de", 0) < 0)
+		return XCB_EXIT_CONFIG;
+	uint64_t cpu;
+	if (cmdline_u64("crash_cpu", 0, &cpu) < 0)
+		return XCB_EXIT_CONFIG;
+	kprintf("xcbench: crash=%s on cpu %lu (deliberate)\n", how, (unsigned long)cpu);
+	if (cpu == smp_cpu_id()) {
+		do_crash((void *)how);
+	} else if (smp_start_on((unsigned)cpu, do_crash, (void *)how) == 0) {
+		if (smp_wait_idle((unsigned)cpu) < 0) {
+			kprintf("xcbench: cpu %lu crashed (reported above)\n", (unsigned long)cpu);
+			return XCB_EXIT_CRASH;
+		}
+	} else {
+		kprintf("xcbench: error: cmdline key 'crash_cpu': cpu %lu is not online\n", (unsigned long)cpu);
+		return XCB_EXIT_CONFIG;
+	}
+	kprintf("xcbench: error: crash=%s did not fault\n", how);
+	return XCB_EXIT_FAIL;
+}
+
+void kmain(uint32_t magic, uint32_t mbi)
+{
+	serial_init(SERIAL_COM1);
+	console_set_sink(serial_write);
+	/* Copy the loader's data before anything (the AP trampoline) reuses low memory. */
+	boot_info_parse(magic, mbi);
+	smp_init_bsp(); /* GS base, GDT/TSS, IDT: exceptions are reported from here on */
+	kprintf("xcbench: payload %s booting (loader \"%s\")\n", XCB_FW_VERSION,
+		boot_info.loader[0] ? boot_info.loader : "unknown");
+	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
+		kprintf("xcbench: warning: not started by a multiboot loader (magic 0x%x)\n", magic);
+	cmdline_init(boot_info.cmdline);
+	kprintf("xcbench: cmdline \"%s\"\n", cmdline_get());
+	cmdline_check_keys();
+	machine_exit_init();
+	if (!strcmp(cmdline_str("console", "serial"), "none"))
+		console_set_sink(NULL);
+
+	mem_init();
+	paging_init();
+	cpuid_collect();
+	cpuid_report();
+	kprintf("xcbench: memory %lu MiB usable, %lu MiB free for buffers\n",
+		(unsigned long)(mem_usable_bytes() >> 20), (unsigned long)(mem_free_bytes() >> 20));
+
+	if (acpi_init())
+		kprintf("xcbench: warning: no usable MADT: running on the boot CPU only\n");
+	if (apic_init_bsp(cmdline_str("apic", "auto")))
+		machine_exit(XCB_EXIT_CONFIG);
+	if (tsc_init())
+		machine_exit(XCB_EXIT_FAIL);
+	apic_timer_calibrate();
+	smp_boot_aps();
+	smp_report();
+	kprintf("xcbench: %u/%u cpus online, tsc %lu kHz (%s), apic %s\n", smp_num_cpus(), smp_num_listed(),
+		(unsigned long)tsc_khz, tsc_source, apic_mode_name());
+
+	/* Every AP must run a function handed to it: proves kick + idle loop. */
+	if (smp_run_all(answer, NULL) || answered != smp_num_cpus()) {
+		kprintf("xcbench: error: only %u of %u cpus ran a test call\n", answered, smp_num_cpus());
+		machine_exit(XCB_EXIT_FAIL);
+	}
+
+	int rc = crash_test();
+	uint64_t smoke_iters;
+	if (!rc && cmdline_has("xcall_smoke")) /* xcall/flush self-test instead of the bench */
+		rc = cmdline_u64("xcall_smoke", 0, &smoke_iters) < 0 ? XCB_EXIT_CONFIG
+		     : xcall_smoke((unsigned)smoke_iters) ? XCB_EXIT_FAIL : XCB_EXIT_OK;
+	else if (!rc && bench_main)
+		rc = bench_main();
+	if (idt_crash_count())
+		rc = XCB_EXIT_CRASH;
+	machine_exit(rc);
+}

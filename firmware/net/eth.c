@@ -1,0 +1,50 @@
+/* Ethernet II framing: header build/parse and MAC-address text parsing. */
+#include "eth.h"
+#include "bytes.h"
+
+const uint8_t eth_broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+void eth_build(uint8_t *buf, const uint8_t dst[ETH_ALEN], const uint8_t src[ETH_ALEN],
+	       uint16_t type)
+{
+	net_memcpy(buf, dst, ETH_ALEN);
+	net_memcpy(buf + ETH_ALEN, src, ETH_ALEN);
+	put_be16(buf + 12, type);
+}
+
+int eth_parse(const uint8_t *frame, unsigned len, struct eth_hdr_view *v)
+{
+	if (len < ETH_HLEN)
+		return -1;
+	v->dst = frame;
+	v->src = frame + ETH_ALEN;
+	v->type = get_be16(frame + 12);
+	v->payload = frame + ETH_HLEN;
+	v->payload_len = len - ETH_HLEN;
+	return 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9') return c - '0';
+	if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+	return -1;
+}
+
+int eth_parse_mac(const char *s, uint8_t mac[ETH_ALEN])
+{
+	for (int i = 0; i < ETH_ALEN; i++) {
+		int hi = hexval(s[0]), lo = hi < 0 ? -1 : hexval(s[1]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		mac[i] = (uint8_t)(hi << 4 | lo);
+		s += 2;
+		if (i < ETH_ALEN - 1) {
+			if (*s != ':' && *s != '-')
+				return -1;
+			s++;
+		}
+	}
+	return *s == '\0' ? 0 : -1;
+}

@@ -1,0 +1,60 @@
+/* The NIC driver interface, in the style of iPXE's net_device_operations:
+ * a driver claims a PCI function (probe), then the stack drives it through
+ * open/transmit/poll/close. Everything is polled: the payload runs with the
+ * benchmark owning the CPUs and takes no NIC interrupts.
+ *
+ * Drivers copy frames in and out of their own DMA buffers, so the stack's
+ * buffers never need to be DMA-able and a transmitted frame can be reused at
+ * once. */
+#ifndef NET_NETDEV_H
+#define NET_NETDEV_H
+
+#include <stdint.h>
+#include "eth.h"
+#include "../arch/pci.h"
+
+struct netdev;
+
+struct netdev_ops {
+	/* Rings set up, receiver and transmitter on. 0 or -1. */
+	int  (*open)(struct netdev *nd);
+	/* Queues one frame (len ≤ ETH_MAX_FRAME, no FCS; the driver pads short
+	 * ones). 0, or -1 when the TX ring is full (the caller polls and retries). */
+	int  (*transmit)(struct netdev *nd, const void *frame, unsigned len);
+	/* Copies one received frame into buf (cap ≥ ETH_MAX_FRAME) and returns its
+	 * length; 0 when nothing is waiting. Also reclaims finished TX slots. */
+	unsigned (*poll)(struct netdev *nd, void *buf, unsigned cap);
+	/* 1 when the link is up. */
+	int  (*link_up)(struct netdev *nd);
+	/* Receiver and transmitter off, device quiet (no more DMA). */
+	void (*close)(struct netdev *nd);
+};
+
+struct netdev {
+	char name[32];                  /* "virtio-net(1.0) 00:03.0" */
+	const struct netdev_ops *op;
+	uint8_t mac[ETH_ALEN];
+	struct pci_device pci;
+	void *priv;                     /* the driver's state */
+	/* counters, for the log line at the end */
+	uint64_t tx_frames, rx_frames, tx_busy;
+};
+
+struct net_driver {
+	const char *name;
+	/* 1 when this driver handles the PCI function. */
+	int (*match)(const struct pci_device *pci);
+	/* Fills nd (op, mac, priv, name) for a matched function; 0 or -1. */
+	int (*probe)(struct netdev *nd, const struct pci_device *pci);
+};
+
+/* The drivers we have (net/netdev.c lists them). */
+extern const struct net_driver virtio_net_driver, e1000_driver;
+
+/* Probes every PCI function with every driver. Returns the device to use:
+ * the one whose MAC equals want_mac (when given), else the first with link,
+ * else the first found; NULL when no supported NIC exists. The chosen device
+ * is opened; the others are left closed. */
+struct netdev *netdev_select(const uint8_t *want_mac);
+
+#endif

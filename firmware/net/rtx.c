@@ -1,0 +1,125 @@
+/* Retransmit window: storage until ACKed, per-frame timers, backoff. */
+#include "rtx.h"
+#include "bytes.h"
+
+/* Sequence numbers wrap; a before b when the signed distance is negative. */
+static inline int seq_before(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+
+void rtx_init(struct rtx *r, struct rtx_slot *slots, uint8_t *store, unsigned cap,
+	      unsigned frame_max, uint64_t rto_min_us, uint64_t rto_max_us)
+{
+	net_memset(r, 0, sizeof(*r));
+	r->slot = slots;
+	r->store = store;
+	r->cap = cap;
+	r->frame_max = frame_max;
+	r->rto = r->rto_min = rto_min_us;
+	r->rto_max = rto_max_us;
+}
+
+static inline unsigned idx(const struct rtx *r, unsigned i) { return (r->head + i) % r->cap; }
+static inline uint8_t *data(const struct rtx *r, unsigned k) { return r->store + (uint64_t)k * r->frame_max; }
+
+const uint8_t *rtx_push(struct rtx *r, uint32_t seq, const void *frame, unsigned len,
+			uint64_t now)
+{
+	if (r->count == r->cap || len > r->frame_max)
+		return 0;
+	unsigned k = idx(r, r->count);
+	r->slot[k].seq = seq;
+	r->slot[k].len = (uint16_t)len;
+	r->slot[k].due_now = 0;
+	r->slot[k].sacked = 0;
+	r->slot[k].sent_at = now;
+	net_memcpy(data(r, k), frame, len);
+	r->count++;
+	r->sent++;
+	return data(r, k);
+}
+
+unsigned rtx_ack(struct rtx *r, uint32_t cum, uint64_t now)
+{
+	(void)now;
+	unsigned n = 0;
+	while (r->count && seq_before(r->slot[r->head].seq, cum)) {
+		r->head = (r->head + 1) % r->cap;
+		r->count--;
+		n++;
+	}
+	if (n) {
+		r->rto = r->rto_min;
+		r->dup_acks = 0;
+		r->last_ack = cum;
+	} else if (r->count && cum == r->last_ack) {
+		/* The receiver keeps answering with the same edge: the frame at
+		 * that edge is lost while later ones arrive. */
+		if (++r->dup_acks == 3)
+			r->slot[r->head].due_now = 1;
+	}
+	return n;
+}
+
+void rtx_sack(struct rtx *r, uint32_t cum, const uint8_t *bits, unsigned nbits)
+{
+	for (unsigned i = 0; i < r->count; i++) {
+		struct rtx_slot *s = &r->slot[idx(r, i)];
+		uint32_t off = s->seq - cum - 1;   /* bit index, if within the map */
+		if (!seq_before(s->seq, cum + 1) && off < nbits && (bits[off / 8] >> (off % 8)) & 1)
+			s->sacked = 1;
+	}
+}
+
+static int is_due(uint64_t rto, const struct rtx_slot *s, uint64_t now)
+{
+	if (s->sacked)
+		return 0;
+	return s->due_now || now - s->sent_at >= rto;
+}
+
+unsigned rtx_service(struct rtx *r, uint64_t now, unsigned max, rtx_send_fn send, void *ctx)
+{
+	unsigned sent = 0;
+	/* Dueness is judged with the rto in force when the call began: a backoff
+	 * triggered by the oldest frame must not hide the frames sent with it. */
+	uint64_t rto = r->rto;
+	/* Backed off (no ACK progress since the last timeout): the receiver is
+	 * gone or the path is dead, so probe with the oldest frame alone rather
+	 * than resend the whole window every rto. The first ACK that makes
+	 * progress resets rto, and the rest follow at once. */
+	unsigned scan = r->rto > r->rto_min ? 1 : r->count;
+	for (unsigned i = 0; i < scan && i < r->count && sent < max; i++) {
+		unsigned k = idx(r, i);
+		struct rtx_slot *s = &r->slot[k];
+		if (!is_due(rto, s, now))
+			continue;
+		if (i == 0 && !s->due_now) {
+			/* The oldest frame timed out: back off (Karn/Jacobson style
+			 * doubling, capped so a daemon back after minutes is found
+			 * within rto_max). */
+			r->timeouts++;
+			r->rto = r->rto * 2 > r->rto_max ? r->rto_max : r->rto * 2;
+		}
+		s->due_now = 0;
+		s->sent_at = now;
+		send(ctx, data(r, k), s->len);
+		r->retransmitted++;
+		sent++;
+	}
+	return sent;
+}
+
+uint64_t rtx_next_due(const struct rtx *r, uint64_t now)
+{
+	uint64_t best = UINT64_MAX;
+	for (unsigned i = 0; i < r->count; i++) {
+		const struct rtx_slot *s = &r->slot[idx(r, i)];
+		if (s->sacked)
+			continue;
+		if (is_due(r->rto, s, now))
+			return 0;
+		uint64_t left = s->sent_at + r->rto - now;
+		if (left < best)
+			best = left;
+	}
+	return best;
+}

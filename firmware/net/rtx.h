@@ -1,0 +1,72 @@
+/* The retransmit window of the reliable UDP transport: pure bookkeeping, no
+ * clock and no NIC inside (time comes in as a parameter, frames go out through
+ * a callback), so the window, the cumulative ACK handling and the exponential
+ * backoff are unit-tested on the host.
+ *
+ * Every frame stays stored here until a cumulative ACK ("all seq < N
+ * received") covers it. A frame is due for retransmission when rto has passed
+ * since it was last sent; timeouts double rto up to rto_max, and any ACK that
+ * makes progress resets it to rto_min (the daemon is back, or the loss burst is
+ * over). While backed off only the oldest frame is retransmitted, as a probe
+ * (a daemon away for minutes gets one datagram per rto_max, not the whole
+ * window). Three duplicate ACKs make the oldest frame due at once (fast
+ * retransmit), so a single lost frame under steady traffic costs one RTT, not
+ * one timeout. */
+#ifndef NET_RTX_H
+#define NET_RTX_H
+
+#include <stdint.h>
+
+struct rtx_slot {
+	uint32_t seq;
+	uint16_t len;
+	uint8_t due_now;     /* fast retransmit requested */
+	uint8_t sacked;      /* the receiver said it holds this one: skip it */
+	uint64_t sent_at;    /* last (re)transmission, µs */
+};
+
+struct rtx {
+	struct rtx_slot *slot;   /* cap entries, a ring; oldest at head */
+	uint8_t *store;          /* cap * frame_max bytes, slot i at i * frame_max */
+	unsigned cap, frame_max;
+	unsigned head, count;
+	uint64_t rto, rto_min, rto_max;
+	uint32_t last_ack;       /* highest cumulative ACK seen */
+	unsigned dup_acks;
+	/* counters for the final report */
+	uint64_t sent, retransmitted, timeouts;
+};
+
+/* slots: cap entries; store: cap * frame_max bytes (both owned by the caller). */
+void rtx_init(struct rtx *r, struct rtx_slot *slots, uint8_t *store, unsigned cap,
+	      unsigned frame_max, uint64_t rto_min_us, uint64_t rto_max_us);
+
+static inline int rtx_full(const struct rtx *r) { return r->count == r->cap; }
+static inline unsigned rtx_inflight(const struct rtx *r) { return r->count; }
+
+/* Copies the frame into the window, stamped as sent at now (the caller sends
+ * it right after). Returns a pointer to the stored copy, or NULL when the
+ * window is full or the frame is larger than frame_max. */
+const uint8_t *rtx_push(struct rtx *r, uint32_t seq, const void *frame, unsigned len,
+			uint64_t now);
+
+/* A cumulative ACK: every stored frame with seq before cum is released.
+ * Returns how many were released. */
+unsigned rtx_ack(struct rtx *r, uint32_t cum, uint64_t now);
+
+/* A selective ACK: bit i of bits (LSB first, nbits bits) set means seq
+ * cum + 1 + i is stored by the receiver, so it is not retransmitted (it stays
+ * in the window until the cumulative edge passes it). */
+void rtx_sack(struct rtx *r, uint32_t cum, const uint8_t *bits, unsigned nbits);
+
+typedef void (*rtx_send_fn)(void *ctx, const uint8_t *frame, unsigned len);
+
+/* Sends (through send) up to max frames that are due at now, oldest first,
+ * and restamps them. A timeout of the oldest frame doubles rto (capped).
+ * Returns how many frames were sent. */
+unsigned rtx_service(struct rtx *r, uint64_t now, unsigned max, rtx_send_fn send, void *ctx);
+
+/* µs until the next frame becomes due (0 = due now), or UINT64_MAX when empty. */
+uint64_t rtx_next_due(const struct rtx *r, uint64_t now);
+
+#endif

@@ -1,0 +1,12 @@
+# bench.mk - host unit tests of firmware/bench (statistics and histograms), included
+# by firmware/Makefile, which turns HOST_TESTS entries into cmocka test binaries.
+HOST_TESTS += test_stats
+test_stats_SRCS := tests/test_stats.c bench/stats.c bench/histo.c
+test_stats_SAN := address,undefined
+
+# Suite expansion and CPU placement, over lib/cmdline (the real parser) and
+# stand-in algorithm names.
+HOST_TESTS += test_stats_suite
+test_stats_suite_SRCS := tests/test_stats_suite.c bench/suite.c bench/placement.c \
+	bench/strbuf.c lib/cmdline.c lib/printf.c lib/string.c cmdline_keys.c
+test_stats_suite_SAN := address,undefined

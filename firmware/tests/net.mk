@@ -1,0 +1,11 @@
+# net.mk - host unit tests of firmware/net (packet codecs, the retransmit window,
+# the IPv4 host and the UDP transport over a simulated NIC), included by
+# firmware/Makefile, which turns HOST_TESTS entries into cmocka test binaries.
+HOST_TESTS += test_net_proto test_net_rtx test_net_stack
+test_net_proto_SRCS := tests/test_net_proto.c net/eth.c net/arp.c net/ipv4.c net/udp.c net/dhcp.c
+test_net_proto_SAN := address,undefined
+test_net_rtx_SRCS := tests/test_net_rtx.c net/rtx.c
+test_net_rtx_SAN := address,undefined
+test_net_stack_SRCS := tests/test_net_stack.c net/stack.c net/udp_transport.c net/net_init.c \
+	net/netdev.c net/rtx.c net/eth.c net/arp.c net/ipv4.c net/udp.c net/dhcp.c ../proto/xcb_proto.c
+test_net_stack_SAN := address,undefined

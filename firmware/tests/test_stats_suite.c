@@ -1,0 +1,224 @@
+/*
+ * test_stats_suite.c - host unit tests (cmocka) of suite expansion (bench/suite.c)
+ * and CPU placement (bench/placement.c): which cases a suite yields on a given CPU
+ * count, command-line overrides and their errors, and which CPUs initiate and
+ * target for each placement - all counted by hand.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bench/placement.h"
+#include "bench/suite.h"
+#include "lib/cmdline.h"
+
+/* Stand-ins for the algorithms: suite.c only needs their names. */
+static const struct xcall_ops fake_locked = { .name = "locked" };
+static const struct xcall_ops fake_lockless = { .name = "lockless" };
+static const struct xcall_ops fake_queued = { .name = "queued" };
+const struct xcall_ops *const xcall_algos[] = { &fake_locked, &fake_lockless, &fake_queued, NULL };
+const char *xcall_wait_name(enum xcall_wait w)
+{
+	static const char *const n[] = { "none", "ack", "done" };
+	return w < XCALL_WAIT_NR ? n[w] : "?";
+}
+
+#define MAXC 512
+static struct bcase got[MAXC];
+static unsigned ngot;
+
+static void collect(const struct bcase *c, void *ctx)
+{
+	(void)ctx;
+	if (ngot < MAXC)
+		got[ngot++] = *c;
+}
+
+static unsigned expand(const char *cmdline, unsigned ncpus, struct suite *s)
+{
+	cmdline_init(cmdline);
+	const char *name = cmdline_str("suite", "default");
+	assert_int_equal(suite_load(s, name), 0);
+	ngot = 0;
+	unsigned n = suite_for_each_case(s, ncpus, collect, NULL);
+	assert_int_equal(n, ngot);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(got[i].id, i + 1);
+	return n;
+}
+
+static unsigned count(enum case_kind k)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < ngot; i++)
+		n += got[i].kind == k;
+	return n;
+}
+
+/* seed at 4 CPUs, 3 algorithms, wait done, 500 us:
+ *   1 initiator:  masks pow2 up to 3 = {1, 2, 3}                -> 3
+ *   2 initiators: disjoint: (4-2)/2 = 1 -> {1}; overlap: 2 -> {1, 2} -> 3
+ *   4 initiators: nothing left to target                        -> 0
+ * = 6 per algorithm, 18 xcall cases, plus 1 raw (placement first) = 19. */
+static void test_seed_at_4(void **state)
+{
+	(void)state;
+	struct suite s;
+	assert_int_equal(expand("suite=seed", 4, &s), 19);
+	assert_int_equal(count(KIND_XCALL), 18);
+	assert_int_equal(count(KIND_RAW), 1);
+	for (unsigned i = 0; i < ngot; i++) {
+		if (got[i].kind != KIND_XCALL)
+			continue;
+		assert_int_equal(got[i].work_us, 500);
+		assert_int_equal(got[i].wait, XCALL_WAIT_DONE);
+		assert_true(got[i].inits == 1 || got[i].inits == 2);
+		assert_true(got[i].inits * (got[i].overlap ? 1 : got[i].mask) + got[i].inits <= 4 ||
+			    got[i].inits + got[i].mask <= 4);
+	}
+	/* at 16 CPUs: 1 init: 1,2,4,8,15 (5); 2: disjoint 7 -> 1,2,4,7 (4), overlap 14
+	 * -> 1,2,4,8,14 (5); 4: disjoint 3 -> 1,2,3 (3), overlap 12 -> 1,2,4,8,12 (5)
+	 * = 22 per algorithm, 66 + raw 1. */
+	assert_int_equal(expand("suite=seed", 16, &s), 67);
+}
+
+/* quick at 4 CPUs, xcall part: 3 algos x 3 waits x deliveries:
+ *   auto, unicast, cluster: inits 1 x masks {1, all=3} + inits 2 x {1, all=1 -> dup} = 3 each
+ *   shorthand: only 1 initiator x mask 3 (every other CPU)                         = 1
+ * = 3 x 3 x 10 = 90. */
+static void test_quick_at_4(void **state)
+{
+	(void)state;
+	struct suite s;
+	expand("suite=quick", 4, &s);
+	assert_int_equal(count(KIND_XCALL), 90);
+	unsigned sh = 0;
+	for (unsigned i = 0; i < ngot; i++)
+		if (got[i].delivery == DELIV_SHORTHAND) {
+			sh++;
+			assert_int_equal(got[i].inits, 1);
+			assert_int_equal(got[i].mask, 3);
+		}
+	assert_int_equal(sh, 9);
+	/* tlb: vector (1) + xcall x 3 algos = 4 paths, x 4 methods x 2 batches x 3 shapes */
+	assert_int_equal(count(KIND_TLB), 4 * 4 * 2 * 3);
+	assert_int_equal(count(KIND_RAW), 1);
+	/* at 2 CPUs: 2 initiators no longer fit disjoint: the explicit "1" mask stays
+	 * (the runner logs the skip), "all" resolves to nothing */
+	expand("suite=quick kinds=xcall algos=locked waits=done deliveries=unicast", 2, &s);
+	assert_int_equal(ngot, 2);	/* i=1 m=1, i=2 m=1 */
+}
+
+static void test_overrides(void **state)
+{
+	(void)state;
+	struct suite s;
+	expand("suite=seed algos=lockless,queued inits=2 masks=1,2 work_us=0,500 overlap=overlap reps=3 iters=7",
+	       8, &s);
+	/* 2 algos x 1 init x 2 masks x 2 work + raw */
+	assert_int_equal(ngot, 9);
+	assert_int_equal(s.reps, 3);
+	assert_int_equal(got[0].iters, 7);
+	assert_int_equal(got[0].reps, 3);
+	assert_string_equal(got[0].algo->name, "lockless");
+	assert_int_equal(got[0].overlap, 1);
+	/* errors name the key */
+	cmdline_init("algos=fast");
+	assert_int_equal(suite_load(&s, "quick"), -1);
+	cmdline_init("masks=0");
+	assert_int_equal(suite_load(&s, "quick"), -1);
+	cmdline_init("batches=999");
+	assert_int_equal(suite_load(&s, "tlb"), -1);
+	cmdline_init("");
+	assert_int_equal(suite_load(&s, "nosuch"), -1);
+	assert_int_equal(suite_load(&s, "stress"), 0);
+	assert_int_equal(s.duration_s, 10);
+}
+
+static struct bcase mk(unsigned inits, unsigned mask, enum placement p, unsigned overlap)
+{
+	struct bcase c = { 0 };
+	c.kind = KIND_XCALL;
+	c.inits = inits;
+	c.mask = mask;
+	c.placement = p;
+	c.overlap = overlap;
+	return c;
+}
+
+static unsigned bits(const struct cpumask *m)
+{
+	return (unsigned)m->bits[0];
+}
+
+static void test_placement(void **state)
+{
+	(void)state;
+	unsigned pkg[8] = { 0, 0, 0, 0, 1, 1, 1, 1 }, ic[RUN_MAX_INITS];
+	struct cpumask tm[RUN_MAX_INITS];
+	const char *why = NULL;
+	struct bcase c;
+
+	/* first, disjoint: initiators 0,1; targets 2,3 and 4,5 */
+	c = mk(2, 2, PL_FIRST, 0);
+	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+	assert_int_equal(ic[0], 0);
+	assert_int_equal(ic[1], 1);
+	assert_int_equal(bits(&tm[0]), 0x0c);
+	assert_int_equal(bits(&tm[1]), 0x30);
+	/* first, overlap: both target 2,3 */
+	c = mk(2, 2, PL_FIRST, 1);
+	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+	assert_int_equal(bits(&tm[0]), 0x0c);
+	assert_int_equal(bits(&tm[1]), 0x0c);
+	/* spread: initiators 0 and 4; the rest 1,2,3,5,6,7, interleaved: idx 0,3 / 1,4... */
+	c = mk(2, 2, PL_SPREAD, 0);
+	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+	assert_int_equal(ic[0], 0);
+	assert_int_equal(ic[1], 4);
+	assert_int_equal(bits(&tm[0]) & bits(&tm[1]), 0);
+	assert_int_equal(__builtin_popcount(bits(&tm[0])), 2);
+	assert_false(bits(&tm[0]) & 0x11);
+	/* same package: cpu0 -> 2 CPUs of package 0 (not 0 or 1, the initiators) */
+	c = mk(2, 2, PL_PACKAGE, 1);
+	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+	assert_int_equal(bits(&tm[0]), 0x0c);
+	/* cross package: targets in package 1 */
+	c = mk(1, 3, PL_CROSS, 0);
+	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+	assert_int_equal(bits(&tm[0]), 0x70);
+	/* does not fit: 2 x (3 + 1) = 8 > 7; one package: cross impossible */
+	c = mk(2, 3, PL_FIRST, 0);
+	assert_int_equal(place_case(&c, 7, pkg, ic, tm, &why), -1);
+	assert_non_null(why);
+	unsigned onepkg[4] = { 0 };
+	c = mk(1, 1, PL_CROSS, 0);
+	assert_int_equal(place_case(&c, 4, onepkg, ic, tm, &why), -1);
+	assert_non_null(strstr(why, "other packages"));
+	/* an initiator never targets itself or another initiator */
+	for (unsigned I = 1; I <= 4; I++)
+		for (unsigned M = 1; I + M <= 8; M++)
+			for (unsigned p = 0; p < 2; p++) {
+				c = mk(I, M, (enum placement)p, 1);
+				assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+				for (unsigned k = 0; k < I; k++) {
+					assert_int_equal(__builtin_popcount(bits(&tm[k])), M);
+					for (unsigned j = 0; j < I; j++)
+						assert_false(bits(&tm[k]) & (1u << ic[j]));
+				}
+			}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed_at_4),
+		cmocka_unit_test(test_quick_at_4),
+		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_placement),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

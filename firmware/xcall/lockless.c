@@ -1,0 +1,152 @@
+/*
+ * lockless.c — the "lockless" cross-call of the 2026 Xen series: per-CPU
+ * call data plus a global mask `tasks` of CPUs with a call in flight, which
+ * receivers scan in CPU-number order. Barriers are where the review (Jan
+ * Beulich) put them: data -> barrier -> selected -> barrier -> tasks bit ->
+ * IPI on the initiator; tasks bit -> selected bit -> barrier -> data on the
+ * receiver; and clearing the tasks bit only after the empty selected mask is
+ * globally visible.
+ *
+ * Fairness (Roger Pau Monné's objection): a receiver serves initiators in
+ * CPU order, not arrival order, so low CPU numbers are preferred under
+ * contention. This file keeps that behaviour on purpose — the benchmark
+ * measures it (per-initiator medians, Jain's index); queued.c is the FIFO
+ * answer.
+ *
+ * Reuse rule for the per-CPU call data: a CPU has ONE descriptor. Before
+ * rewriting it, the initiator waits until its previous call's `selected`
+ * is empty (with acquire): every target then has read fn/arg (targets clear
+ * their bit only after reading them), so overwriting cannot be observed.
+ * For wait=none that wait is deferred to the next call, as in the series.
+ */
+#include "xcall/xcall.h"
+#include "xcall/platform.h"
+#include "xcall/amask.h"
+#include "xcall/xcall_internal.h"
+
+struct call_data {
+	/* Written by the owning CPU only while `selected` is empty; read by a
+	 * target only after it saw its bit in `selected` (acquire). */
+	xcall_fn_t fn;
+	void *arg;
+	enum xcall_wait wait;
+	/* Targets still to check in; own cache line, every target writes it. */
+	struct amask selected __attribute__((aligned(64)));
+} __attribute__((aligned(64)));
+
+static struct call_data call_data[AMASK_MAX_CPUS];
+static struct amask tasks;	/* CPUs whose call_data may hold a call */
+static unsigned nwords;
+
+static int lockless_init(unsigned ncpus)
+{
+	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
+		return -1;
+	nwords = amask_words(ncpus);
+	return 0;
+}
+
+static void lockless_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
+			  enum xcall_wait w)
+{
+	unsigned me = plat_cpu_id();
+	struct call_data *d = &call_data[me];
+	struct amask targets;
+
+	if (xcall_prepare_targets(&targets, mask))
+		return;
+
+	/* Reuse rule: wait for the previous (asynchronous) call to be picked
+	 * up by all its targets. acquire: pairs with their release clears, so
+	 * their reads of the old fn/arg happen before our writes below. After
+	 * a waited call this is already empty. Interrupts on: we keep serving
+	 * calls aimed at us meanwhile. */
+	while (!amask_empty(&d->selected, nwords, __ATOMIC_ACQUIRE))
+		plat_cpu_relax();
+
+	d->fn = fn;
+	d->arg = arg;
+	d->wait = w;
+
+	/* Jan's first barrier: release on the selected words, so a receiver
+	 * that sees its bit (acquire) sees this call's fn/arg/wait. */
+	amask_store(&d->selected, &targets, nwords, __ATOMIC_RELEASE);
+
+	/* Jan's second barrier: the tasks bit is what receivers start from,
+	 * so it must become visible only after `selected` is; seq_cst makes
+	 * the RMW a full barrier (locked OR on x86): the store to selected is
+	 * ordered before it and the IPI (an APIC write) after it. It may
+	 * already be set (left from an earlier wait=none call). */
+	amask_set(&tasks, me, __ATOMIC_SEQ_CST);
+
+	plat_send_ipi_mask(&targets, PLAT_IPI_XCALL);
+
+	if (w == XCALL_WAIT_NONE)
+		return;	/* tasks bit stays set: cleared by a later waited call */
+
+	/* acquire: pairs with the targets' release clears (ack: after they
+	 * read fn/arg; done: after fn finished and its effects are visible). */
+	while (!amask_empty(&d->selected, nwords, __ATOMIC_ACQUIRE))
+		plat_cpu_relax();
+
+	/* Jan: clear our tasks bit only once the empty `selected` is globally
+	 * visible. Our acquire loads saw it empty, and release orders those
+	 * loads (and everything before) before the clear. A receiver that
+	 * still sees the bit just finds no work; one that misses it cannot
+	 * have a call of ours to find. */
+	amask_clear(&tasks, me, __ATOMIC_RELEASE);
+}
+
+static void lockless_handle_ipi(void)
+{
+	unsigned me = plat_cpu_id();
+	struct amask snap;
+
+	/* acquire: pairs with the initiators' seq_cst set of their tasks bit,
+	 * so their `selected` stores are visible to the tests below. */
+	for (unsigned i = 0; i < nwords; i++)
+		snap.w[i] = __atomic_load_n(&tasks.w[i], __ATOMIC_ACQUIRE);
+
+	unsigned i;
+	amask_for_each(i, &snap, nwords) {	/* CPU order: the fairness issue */
+		struct call_data *d = &call_data[i];
+
+		/* acquire on the bit test: this is the smp_rmb() Jan asked to
+		 * move up — fn/arg/wait are read only after we saw the bit. */
+		if (!amask_test(&d->selected, me, __ATOMIC_ACQUIRE))
+			continue;
+
+		xcall_fn_t fn = d->fn;
+		void *arg = d->arg;
+
+		if (d->wait == XCALL_WAIT_DONE) {
+			xcall_run(fn, arg);
+			/* release: fn's effects before our check-in. */
+			amask_clear(&d->selected, me, __ATOMIC_RELEASE);
+		} else {
+			/* release: our reads of fn/arg/wait before our
+			 * check-in, after which the owner may rewrite them (the
+			 * patch's smp_mb(); a release is what it needs). */
+			amask_clear(&d->selected, me, __ATOMIC_RELEASE);
+			xcall_run(fn, arg);
+		}
+	}
+}
+
+static void lockless_lockprof(struct xcall_lockprof *out)
+{
+	*out = (struct xcall_lockprof){ 0 };
+}
+
+static void lockless_reset(void)
+{
+}
+
+const struct xcall_ops xcall_lockless = {
+	.name = "lockless",
+	.init = lockless_init,
+	.call = lockless_call,
+	.handle_ipi = lockless_handle_ipi,
+	.lockprof = lockless_lockprof,
+	.reset = lockless_reset,
+};

@@ -1,0 +1,84 @@
+/*
+ * platform.h — everything the cross-call and flush algorithms need from
+ * below, and nothing else. Implemented twice:
+ *   platform_hw.c   — the payload: arch/smp, arch/apic IPIs on dedicated
+ *                     vectors, pause, rdtsc_ordered, real page tables.
+ *   platform_host.c — host tests: pthreads as CPUs, an IPI is a bit in the
+ *                     target's pending word that the target polls; a
+ *                     software TLB per thread over a shared page table.
+ * The shim is deliberately thin so the SAME algorithm files build for both.
+ */
+#ifndef XCB_XCALL_PLATFORM_H
+#define XCB_XCALL_PLATFORM_H
+
+#include <stdint.h>
+
+struct amask;
+
+/* The IPI kinds we use; each is one vector on hardware. */
+enum plat_ipi {
+	PLAT_IPI_XCALL,		/* cross-call algorithms (xcall_ipi_dispatch) */
+	PLAT_IPI_FLUSH,		/* dedicated TLB-flush vector (today's Xen) */
+	PLAT_IPI_RAW,		/* raw ping-pong */
+	PLAT_IPI_NR
+};
+
+typedef void (*plat_ipi_handler_t)(void);
+
+/* Logical CPU id of the caller (0 = BSP) and how many CPUs are online. */
+unsigned plat_cpu_id(void);
+unsigned plat_num_cpus(void);
+
+/* Install the handler for an IPI kind (hw: IDT vector + EOI after it). */
+void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn);
+
+/* Send an IPI of `kind`; delivery (unicast/cluster/shorthand) is chosen below. */
+void plat_send_ipi(unsigned cpu, enum plat_ipi kind);
+/* Send to every CPU set in `mask` (a private snapshot, never the caller). */
+void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind);
+
+/*
+ * Body of every spin-wait loop. hw: `pause` (interrupts are on, so IPIs
+ * arrive by themselves). host: also services this thread's pending IPIs if
+ * its simulated interrupt flag is set — exactly what a real CPU spinning
+ * with interrupts enabled does.
+ */
+void plat_cpu_relax(void);
+
+/* Zeroed memory for init-time tables (hw: page allocator; host: calloc).
+ * Never freed; NULL if none is left. */
+void *plat_alloc_zeroed(unsigned long bytes);
+
+/* Serialised cycle counter (hw: rdtsc_ordered). */
+uint64_t plat_cycles(void);
+
+/* Interrupt-enable state of this CPU (simulated on the host). */
+int  plat_irqs_enabled(void);
+unsigned long plat_irq_save(void);		/* disable, return old state */
+void plat_irq_restore(unsigned long flags);
+
+/* ---- TLB test window (4 KiB pages) for the flush layer ---------------- */
+
+enum plat_tlb_op { PLAT_TLB_INVLPG, PLAT_TLB_CR3, PLAT_TLB_INVPCID, PLAT_TLB_NONE };
+
+/*
+ * Set up the window: `npages` virtual 4 KiB pages and 2*npages backing
+ * frames. Returns the number of pages made available (<= npages), or <0.
+ */
+int plat_tw_init(unsigned npages);
+/* Point window page `page` at frame `frame` (0..2*npages-1), or clear it
+ * (frame < 0). Only changes the page table; no invalidation. */
+void plat_tw_map(unsigned page, int frame);
+/* Direct (never stale) pointer to a frame's first word, for writing markers. */
+volatile uint64_t *plat_tw_frame(unsigned frame);
+/* Read the first word of window page `page` THROUGH the mapping (may use a
+ * stale TLB entry). Returns 0 and *val, or -1 if it faulted (not present). */
+int plat_tw_read(unsigned page, uint64_t *val);
+/* 1 if plat_tw_read() survives a not-present page (catches the #PF). */
+int plat_tw_fault_safe(void);
+/* Invalidate this CPU's translation for `page` (INVLPG/INVPCID) or all (CR3). */
+void plat_tlb_flush(enum plat_tlb_op op, unsigned page);
+/* Whether `op` is available on this CPU (INVPCID needs CPUID support). */
+int plat_tlb_supported(enum plat_tlb_op op);
+
+#endif

@@ -1,0 +1,259 @@
+/*
+ * platform_host.c — platform.h for host tests: pthreads as CPUs.
+ *
+ * An IPI sets a bit in the target's `pending` word; the target notices it
+ * in plat_cpu_relax() (every spin loop calls it) when its simulated
+ * interrupt flag is on, and runs the registered handler with the flag off —
+ * exactly what a real CPU spinning with interrupts enabled does, which is
+ * what keeps an A->B / B->A pair of calls from deadlocking.
+ *
+ * The pending bit is set and taken with RELAXED atomics on purpose: like a
+ * real x2APIC ICR write, an IPI carries no memory ordering that
+ * ThreadSanitizer could see, so every happens-before edge the algorithms
+ * rely on must come from their OWN acquire/release operations — which is
+ * what TSan then checks. (Delivery itself is still guaranteed: an RMW always
+ * reads the latest value of the word.)
+ *
+ * TLB model: one shared page table (window page -> frame, -1 = not present)
+ * and a private software TLB per CPU that caches a translation on first use
+ * and keeps it until this CPU invalidates it — never a not-present one, like
+ * x86 — so a missing shootdown shows up as a stale read.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "xcall/platform.h"
+#include "xcall/platform_host.h"
+#include "xcall/amask.h"
+
+struct hcpu {
+	uint32_t pending;		/* IPI kinds waiting (atomic) */
+	int irq_on;			/* simulated IF; this thread only */
+	int in_handler;
+} __attribute__((aligned(64)));
+
+static unsigned ncpus_h;
+static struct hcpu *cpus;
+static plat_ipi_handler_t handlers[PLAT_IPI_NR];
+static __thread unsigned my_cpu;
+static uint64_t ipis_sent;
+static unsigned finished;		/* CPUs whose fn returned (atomic) */
+
+/* TLB window */
+static unsigned tw_pages;
+static int *pt;				/* shared page table (atomic ints) */
+static uint64_t *frames;		/* 2*tw_pages markers */
+static int *tlb;			/* [cpu][page]: cached frame, -2 = none */
+
+int plat_host_init(unsigned ncpus)
+{
+	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
+		return -1;
+	ncpus_h = ncpus;
+	free(cpus);
+	cpus = calloc(ncpus, sizeof(*cpus));
+	if (!cpus)
+		return -1;
+	my_cpu = 0;
+	cpus[0].irq_on = 1;
+	return 0;
+}
+
+uint64_t plat_host_ipis(void)
+{
+	return __atomic_load_n(&ipis_sent, __ATOMIC_RELAXED);
+}
+
+unsigned plat_cpu_id(void) { return my_cpu; }
+unsigned plat_num_cpus(void) { return ncpus_h; }
+
+void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
+{
+	/* Registered on CPU 0 before the CPU threads start (pthread_create
+	 * orders it before their reads). */
+	handlers[kind] = fn;
+}
+
+void plat_send_ipi(unsigned cpu, enum plat_ipi kind)
+{
+	__atomic_fetch_or(&cpus[cpu].pending, 1u << kind, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ipis_sent, 1, __ATOMIC_RELAXED);
+}
+
+void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
+{
+	unsigned c;
+	amask_for_each(c, mask, amask_words(ncpus_h))
+		plat_send_ipi(c, kind);
+}
+
+/* Take and run this CPU's pending IPIs, interrupts "off" meanwhile. */
+static void serve(void)
+{
+	struct hcpu *me = &cpus[my_cpu];
+	uint32_t p = __atomic_exchange_n(&me->pending, 0, __ATOMIC_RELAXED);
+
+	if (!p)
+		return;
+	me->irq_on = 0;
+	me->in_handler = 1;
+	for (unsigned k = 0; k < PLAT_IPI_NR; k++)
+		if ((p & (1u << k)) && handlers[k])
+			handlers[k]();
+	me->in_handler = 0;
+	me->irq_on = 1;
+}
+
+void plat_cpu_relax(void)
+{
+	if (cpus[my_cpu].irq_on)
+		serve();
+	/* 8+ spinning threads on 2 loaded cores: give the CPU away. */
+	sched_yield();
+}
+
+uint64_t plat_cycles(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int plat_irqs_enabled(void) { return cpus[my_cpu].irq_on; }
+
+unsigned long plat_irq_save(void)
+{
+	unsigned long f = (unsigned long)cpus[my_cpu].irq_on;
+	cpus[my_cpu].irq_on = 0;
+	return f;
+}
+
+void plat_irq_restore(unsigned long flags)
+{
+	cpus[my_cpu].irq_on = (int)flags;
+}
+
+void *plat_alloc_zeroed(unsigned long bytes)
+{
+	return calloc(1, bytes ? bytes : 1);
+}
+
+struct run_arg {
+	void (*fn)(unsigned, void *);
+	void *arg;
+	unsigned cpu;
+};
+
+static void *cpu_thread(void *p)
+{
+	struct run_arg *ra = p;
+
+	my_cpu = ra->cpu;
+	cpus[my_cpu].irq_on = 1;
+	ra->fn(ra->cpu, ra->arg);
+	__atomic_fetch_add(&finished, 1, __ATOMIC_RELEASE);
+	/* Keep answering calls until everyone is done: others may still be
+	 * waiting for us. */
+	while (__atomic_load_n(&finished, __ATOMIC_ACQUIRE) < ncpus_h)
+		plat_cpu_relax();
+	/* Calls posted before the last CPU finished are in `pending` now
+	 * (their sender's fetch_or happened before its finish increment). */
+	serve();
+	return NULL;
+}
+
+void plat_host_run(void (*fn)(unsigned cpu, void *arg), void *arg)
+{
+	pthread_t th[AMASK_MAX_CPUS];
+	struct run_arg ra[AMASK_MAX_CPUS];
+
+	__atomic_store_n(&finished, 0, __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < ncpus_h; i++) {
+		ra[i] = (struct run_arg){ fn, arg, i };
+		if (pthread_create(&th[i], NULL, cpu_thread, &ra[i])) {
+			perror("pthread_create");
+			abort();
+		}
+	}
+	for (unsigned i = 0; i < ncpus_h; i++)
+		pthread_join(th[i], NULL);
+	my_cpu = 0;
+	cpus[0].irq_on = 1;
+}
+
+/* ---- TLB window -------------------------------------------------------- */
+
+int plat_tw_init(unsigned npages)
+{
+	tw_pages = npages;
+	pt = calloc(npages, sizeof(*pt));
+	frames = calloc(2 * npages, sizeof(*frames));
+	tlb = malloc((size_t)ncpus_h * npages * sizeof(*tlb));
+	if (!pt || !frames || !tlb)
+		return -1;
+	for (unsigned i = 0; i < npages; i++)
+		pt[i] = -1;
+	for (size_t i = 0; i < (size_t)ncpus_h * npages; i++)
+		tlb[i] = -2;
+	return (int)npages;
+}
+
+void plat_tw_map(unsigned page, int frame)
+{
+	/* release: a CPU that walks the table (acquire) after missing in its
+	 * TLB sees a complete entry — the real walker reads a whole PTE. */
+	__atomic_store_n(&pt[page], frame < 0 ? -1 : frame, __ATOMIC_RELEASE);
+}
+
+volatile uint64_t *plat_tw_frame(unsigned frame)
+{
+	return &frames[frame];
+}
+
+int plat_tw_read(unsigned page, uint64_t *val)
+{
+	int *e = &tlb[(size_t)my_cpu * tw_pages + page];
+
+	if (*e == -2) {				/* TLB miss: walk */
+		int f = __atomic_load_n(&pt[page], __ATOMIC_ACQUIRE);
+		if (f < 0)
+			return -1;		/* #PF; not-present is never cached */
+		*e = f;
+	}
+	*val = frames[*e];			/* written once, before any thread */
+	return 0;
+}
+
+void plat_tlb_flush(enum plat_tlb_op op, unsigned page)
+{
+	int *row = &tlb[(size_t)my_cpu * tw_pages];
+
+	switch (op) {
+	case PLAT_TLB_INVLPG:
+	case PLAT_TLB_INVPCID:		/* individual-address invalidation */
+		row[page] = -2;
+		break;
+	case PLAT_TLB_CR3:
+		for (unsigned i = 0; i < tw_pages; i++)
+			row[i] = -2;
+		break;
+	case PLAT_TLB_NONE:
+		break;
+	}
+}
+
+int plat_tlb_supported(enum plat_tlb_op op)
+{
+	(void)op;
+	return 1;
+}
+
+int plat_tw_fault_safe(void)
+{
+	return 1;
+}

@@ -1,0 +1,24 @@
+/*
+ * platform_host.h — the host shim's own controls (tests only): threads as
+ * CPUs. Not part of the payload.
+ */
+#ifndef XCB_XCALL_PLATFORM_HOST_H
+#define XCB_XCALL_PLATFORM_HOST_H
+
+#include <stdint.h>
+
+/* Set up ncpus simulated CPUs; the calling thread becomes CPU 0 (for init). */
+int plat_host_init(unsigned ncpus);
+
+/*
+ * Run fn(cpu, arg) on every simulated CPU at once (one thread each, with
+ * interrupts enabled). A CPU whose fn returned keeps serving IPIs until all
+ * have returned, then serves what is still pending, and exits. Returns once
+ * all threads are joined; the calling thread is CPU 0 again afterwards.
+ */
+void plat_host_run(void (*fn)(unsigned cpu, void *arg), void *arg);
+
+/* IPIs sent since init (all kinds, all CPUs). */
+uint64_t plat_host_ipis(void);
+
+#endif

@@ -1,0 +1,211 @@
+/*
+ * platform_hw.c — platform.h for the payload: logical CPU ids from arch/smp,
+ * IPIs through the APIC layer on dedicated vectors (delivery — unicast,
+ * cluster, shorthand — is chosen there, never here), `pause`, serialised
+ * TSC reads, and the 4 KiB TLB test window of arch/paging.
+ */
+#include "xcall/platform.h"
+#include "xcall/amask.h"
+#include "arch/apic.h"
+#include "arch/cpu.h"
+#include "arch/cpuid.h"
+#include "arch/idt.h"
+#include "arch/mem.h"
+#include "arch/paging.h"
+#include "arch/smp.h"
+#include "arch/tsc.h"
+#include "lib/cpumask.h"
+
+#define VEC_RAW 0xe4	/* raw ping-pong: its own vector, beside VEC_XCALL/VEC_FLUSH */
+
+static const uint8_t vectors[PLAT_IPI_NR] = {
+	[PLAT_IPI_XCALL] = VEC_XCALL,
+	[PLAT_IPI_FLUSH] = VEC_FLUSH,
+	[PLAT_IPI_RAW] = VEC_RAW,
+};
+static plat_ipi_handler_t handlers[PLAT_IPI_NR];
+
+unsigned plat_cpu_id(void) { return smp_cpu_id(); }
+unsigned plat_num_cpus(void) { return smp_num_cpus(); }
+
+/* The vector stubs: the algorithm's handler first, EOI last — a second IPI
+ * of the same vector that arrives meanwhile stays latched in the IRR and is
+ * delivered after the EOI, so no call is lost between "I scanned" and "I
+ * returned". */
+#define STUB(kind)							\
+	static void stub_##kind(struct irq_frame *f)			\
+	{								\
+		(void)f;						\
+		handlers[kind]();					\
+		apic_eoi();						\
+	}
+STUB(PLAT_IPI_XCALL)
+STUB(PLAT_IPI_FLUSH)
+STUB(PLAT_IPI_RAW)
+
+void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
+{
+	static const irq_handler_t stubs[PLAT_IPI_NR] = {
+		[PLAT_IPI_XCALL] = stub_PLAT_IPI_XCALL,
+		[PLAT_IPI_FLUSH] = stub_PLAT_IPI_FLUSH,
+		[PLAT_IPI_RAW] = stub_PLAT_IPI_RAW,
+	};
+	handlers[kind] = fn;
+	/* idt_set_handler() publishes with release: the stub never sees a
+	 * NULL handlers[kind]. */
+	idt_set_handler(vectors[kind], stubs[kind]);
+}
+
+/*
+ * Why a full fence before every IPI: in x2APIC mode the ICR is an MSR, and
+ * WRMSR to it is NOT serialising — without a fence the IPI can reach the
+ * target before our earlier stores (fn/arg, the mask bits) are visible to it
+ * (Linux: weak_wrmsr_fence()). In xAPIC mode the UC MMIO write already
+ * drains the store buffer; the fence then costs little next to the IPI.
+ */
+void plat_send_ipi(unsigned cpu, enum plat_ipi kind)
+{
+	smp_mb();
+	apic_send_ipi(cpu, vectors[kind]);
+}
+
+void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
+{
+	struct cpumask m;
+
+	for (unsigned i = 0; i < AMASK_WORDS; i++)
+		m.bits[i] = mask->w[i];
+	if (cpumask_empty(&m))
+		return;
+	smp_mb();	/* see above */
+	apic_send_ipi_mask(&m, vectors[kind]);
+}
+
+/* Interrupts are enabled while we spin (the callers' rule), so IPIs arrive
+ * on their own; pause just eases the spin on the sibling thread and bus. */
+void plat_cpu_relax(void) { cpu_relax(); }
+
+uint64_t plat_cycles(void) { return rdtsc_ordered(); }
+
+int plat_irqs_enabled(void) { return irq_enabled(); }
+unsigned long plat_irq_save(void) { return irq_save(); }
+void plat_irq_restore(unsigned long flags) { irq_restore(flags); }
+
+void *plat_alloc_zeroed(unsigned long bytes)
+{
+	return page_alloc((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
+}
+
+/* ---- TLB test window -------------------------------------------------- */
+
+static unsigned tw_pages;
+static uint64_t *tw_frames;			/* 2 * tw_pages frames, identity-mapped */
+static volatile uint64_t *tw_pte[PAGING_TEST_WINDOW_SIZE / PAGE_SIZE];
+static volatile uint32_t tw_faulted[XCB_MAX_CPUS];	/* each CPU writes its own */
+static int tw_pf_ready;
+
+extern uint64_t tw_probe(const volatile uint64_t *va);
+extern const char tw_probe_insn[], tw_probe_done[];
+
+/*
+ * #PF handler: a fault on the probe instruction is an expected "not
+ * present" (the PTE was cleared): resume after it and record it. Any other
+ * #PF is a real crash: we uninstall ourselves and return, the instruction
+ * faults again and the default handler prints the full report.
+ */
+static void tw_pf_handler(struct irq_frame *f)
+{
+	if (f->rip == (uint64_t)(uintptr_t)tw_probe_insn) {
+		f->rip = (uint64_t)(uintptr_t)tw_probe_done;
+		f->rax = 0;
+		tw_faulted[smp_cpu_id()] = 1;
+		return;
+	}
+	idt_set_handler(14, 0);
+}
+
+static uint64_t tw_va(unsigned page)
+{
+	return PAGING_TEST_WINDOW + (uint64_t)page * PAGE_SIZE;
+}
+
+int plat_tw_init(unsigned npages)
+{
+	if (npages > PAGING_TEST_WINDOW_SIZE / PAGE_SIZE)
+		npages = PAGING_TEST_WINDOW_SIZE / PAGE_SIZE;
+	if (!tw_frames) {
+		tw_frames = page_alloc(2 * npages);
+		if (!tw_frames)
+			return -1;
+	}
+	tw_pages = npages;
+	for (unsigned p = 0; p < npages; p++) {
+		/* 4 KiB PTEs, never global (PTE_G): a CR3 reload must drop them. */
+		if (paging_map_4k(tw_va(p), (uint64_t)(uintptr_t)tw_frames + 2ull * p * PAGE_SIZE,
+				  PTE_P | PTE_W) < 0)
+			return -1;
+		tw_pte[p] = paging_pte(tw_va(p));
+		if (!tw_pte[p])
+			return -1;
+	}
+	idt_set_handler(14, tw_pf_handler);
+	tw_pf_ready = 1;
+	return (int)npages;
+}
+
+void plat_tw_map(unsigned page, int frame)
+{
+	uint64_t pte = frame < 0 ? 0
+		: ((uint64_t)(uintptr_t)tw_frames + (uint64_t)frame * PAGE_SIZE) | PTE_P | PTE_W;
+	/* One aligned 64-bit store: a concurrent walk sees the old or the new
+	 * entry, never half. Release keeps it after our earlier stores; other
+	 * CPUs are told to invalidate only later, through a call whose own
+	 * release/acquire orders this store before their flush. */
+	__atomic_store_n(tw_pte[page], pte, __ATOMIC_RELEASE);
+}
+
+volatile uint64_t *plat_tw_frame(unsigned frame)
+{
+	return (volatile uint64_t *)((char *)tw_frames + (uint64_t)frame * PAGE_SIZE);
+}
+
+int plat_tw_read(unsigned page, uint64_t *val)
+{
+	unsigned me = smp_cpu_id();
+
+	tw_faulted[me] = 0;
+	/* The read goes through the window VA, so through this CPU's TLB: a
+	 * stale entry returns the old frame's marker. */
+	uint64_t v = tw_probe((const volatile uint64_t *)(uintptr_t)tw_va(page));
+	if (tw_faulted[me])
+		return -1;
+	*val = v;
+	return 0;
+}
+
+void plat_tlb_flush(enum plat_tlb_op op, unsigned page)
+{
+	switch (op) {
+	case PLAT_TLB_INVLPG:
+		invlpg((const volatile void *)(uintptr_t)tw_va(page));
+		break;
+	case PLAT_TLB_CR3:
+		flush_tlb_local();
+		break;
+	case PLAT_TLB_INVPCID:
+		invpcid(INVPCID_ADDR, 0, tw_va(page));
+		break;
+	case PLAT_TLB_NONE:
+		break;
+	}
+}
+
+int plat_tlb_supported(enum plat_tlb_op op)
+{
+	return op != PLAT_TLB_INVPCID || cpu_facts.invpcid;
+}
+
+int plat_tw_fault_safe(void)
+{
+	return tw_pf_ready;
+}

@@ -1,0 +1,65 @@
+/*
+ * raw.c — "raw": a bare IPI ping-pong between two CPUs with a minimal
+ * handler, the floor every cross-call algorithm is reported against.
+ *
+ * Initiator I: note in ping_from[T] that I asks, IPI T, spin (interrupts
+ * on) until its own handler has seen T's answer. T's handler: take
+ * ping_from[T], mark pong_pending[I], IPI I back. I's handler: turn
+ * pong_pending[I] into pong_seen[I]. So the time covers two real IPI
+ * deliveries and two handler entries, not just a memory flag.
+ */
+#include "xcall/xcall.h"
+#include "xcall/platform.h"
+#include "xcall/amask.h"
+
+#define RAW_NOBODY 0xffffffffu
+
+struct raw_cpu {
+	uint32_t ping_from;	/* who pinged this CPU (RAW_NOBODY: nobody) */
+	uint32_t pong_pending;	/* an answer to our ping is on its way */
+	uint32_t pong_seen;	/* our handler received that answer */
+} __attribute__((aligned(64)));
+
+static struct raw_cpu raw[AMASK_MAX_CPUS];
+
+void xcall_raw_init_state(void)
+{
+	for (unsigned i = 0; i < AMASK_MAX_CPUS; i++)
+		__atomic_store_n(&raw[i].ping_from, RAW_NOBODY, __ATOMIC_RELAXED);
+}
+
+uint64_t xcall_raw_roundtrip(unsigned target)
+{
+	unsigned me = plat_cpu_id();
+
+	if (target == me || target >= plat_num_cpus())
+		return 0;
+
+	__atomic_store_n(&raw[me].pong_seen, 0, __ATOMIC_RELAXED);
+	uint64_t t0 = plat_cycles();
+	/* release: the target's acquire exchange of ping_from sees our
+	 * reset of pong_seen ordered before its answer. */
+	__atomic_store_n(&raw[target].ping_from, me, __ATOMIC_RELEASE);
+	plat_send_ipi(target, PLAT_IPI_RAW);
+	/* acquire: pairs with our own handler's release store. */
+	while (!__atomic_load_n(&raw[me].pong_seen, __ATOMIC_ACQUIRE))
+		plat_cpu_relax();
+	return plat_cycles() - t0;
+}
+
+void xcall_raw_ipi(void)
+{
+	unsigned me = plat_cpu_id();
+
+	/* A ping for us? acquire: pairs with the initiator's release. */
+	uint32_t from = __atomic_exchange_n(&raw[me].ping_from, RAW_NOBODY, __ATOMIC_ACQUIRE);
+	if (from != RAW_NOBODY) {
+		/* release: the initiator's handler sees the answer flag with
+		 * everything we did before it. */
+		__atomic_store_n(&raw[from].pong_pending, 1, __ATOMIC_RELEASE);
+		plat_send_ipi(from, PLAT_IPI_RAW);
+	}
+	/* An answer for us? Only now, in our handler, does the round trip end. */
+	if (__atomic_exchange_n(&raw[me].pong_pending, 0, __ATOMIC_ACQUIRE))
+		__atomic_store_n(&raw[me].pong_seen, 1, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,259 @@
+/*
+ * smoke.c — the payload's quick self-test of xcall/ and flush/ (see
+ * smoke.h). Runs on CPU 0 and, for the concurrent part, on every CPU via
+ * smp_run_all(). Interrupts are enabled throughout, as call() requires.
+ */
+#include "xcall/smoke.h"
+#include "xcall/xcall.h"
+#include "xcall/platform.h"
+#include "flush/flush.h"
+#include "arch/cpu.h"
+#include "arch/smp.h"
+#include "arch/tsc.h"
+#include "lib/cpumask.h"
+#include "lib/printf.h"
+
+#define MAX_SAMPLES 2000
+
+static uint64_t samples[MAX_SAMPLES];
+static unsigned fails;
+
+static void fail(const char *what)
+{
+	fails++;
+	kprintf("xcbench: xcall smoke FAIL %s\n", what);
+}
+
+/* min / median / mean of samples[0..n) (sorts them). */
+static void report(const char *what, unsigned n)
+{
+	uint64_t sum = 0;
+
+	for (unsigned gap = n / 2; gap; gap /= 2)	/* shell sort: no libc */
+		for (unsigned i = gap; i < n; i++)
+			for (unsigned j = i; j >= gap && samples[j - gap] > samples[j]; j -= gap) {
+				uint64_t t = samples[j];
+				samples[j] = samples[j - gap];
+				samples[j - gap] = t;
+			}
+	for (unsigned i = 0; i < n; i++)
+		sum += samples[i];
+	uint64_t med = samples[n / 2], mean = n ? sum / n : 0;
+	kprintf("xcbench: xcall %-22s n %u min %llu p50 %llu mean %llu cycles (p50 %llu ns)\n",
+		what, n, (unsigned long long)samples[0], (unsigned long long)med,
+		(unsigned long long)mean, (unsigned long long)tsc_to_ns(med));
+}
+
+static void nop_fn(void *arg)
+{
+	(void)arg;
+}
+
+/* ---- all CPUs at once ------------------------------------------------- */
+
+static unsigned conc_iters;
+static const struct xcall_ops *conc_ops;
+static enum xcall_wait conc_wait;
+#define SMOKE_CPUS 64	/* the concurrent part uses CPUs 0..63 */
+static uint64_t sent_to[SMOKE_CPUS][SMOKE_CPUS] __attribute__((aligned(64)));
+/* Per initiator: total cycles in call(). Each CPU writes its own row. */
+static uint64_t init_cycles[SMOKE_CPUS][8] __attribute__((aligned(64)));
+
+static void conc_cpu(void *arg)
+{
+	(void)arg;
+	unsigned me = smp_cpu_id(), n = smp_num_cpus();
+	uint64_t s = 0x9e3779b97f4a7c15ull ^ (me * 0x1000193u + rdtsc());
+	struct cpumask m;
+
+	for (unsigned i = 0; i < conc_iters; i++) {
+		cpumask_clear_all(&m);
+		while (cpumask_empty(&m)) {
+			s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+			for (unsigned c = 0; c < n && c < 64; c++)
+				if (c != me && (s >> c) & 1)
+					cpumask_set(&m, c);
+		}
+		unsigned t;
+		for_each_cpu(t, &m)
+			sent_to[me][t]++;
+		uint64_t t0 = rdtsc_ordered();
+		conc_ops->call(&m, nop_fn, NULL, conc_wait);
+		init_cycles[me][0] += rdtsc_ordered() - t0;
+	}
+	/* Our last wait=none calls may still be queued: a ping with done
+	 * (same algorithm, so FIFO/reuse rules put it behind them). */
+	cpumask_clear_all(&m);
+	for (unsigned c = 0; c < n; c++)
+		if (c != me)
+			cpumask_set(&m, c);
+	conc_ops->call(&m, NULL, NULL, XCALL_WAIT_DONE);
+}
+
+static void concurrent(unsigned n, unsigned iters)
+{
+	if (n > SMOKE_CPUS) {
+		kprintf("xcbench: xcall concurrent: skipped above %u cpus\n", SMOKE_CPUS);
+		return;
+	}
+	for (unsigned a = 0; xcall_algos[a]; a++)
+		for (unsigned w = 0; w < XCALL_WAIT_NR; w++) {
+			for (unsigned i = 0; i < n; i++) {
+				init_cycles[i][0] = 0;
+				for (unsigned j = 0; j < n; j++)
+					sent_to[i][j] = 0;
+			}
+			xcall_reset_counts();
+			conc_ops = xcall_algos[a];
+			conc_wait = (enum xcall_wait)w;
+			conc_iters = iters;
+			uint64_t t0 = rdtsc_ordered();
+			if (smp_run_all(conc_cpu, NULL) < 0) {
+				fail("a CPU crashed in the concurrent test");
+				return;
+			}
+			uint64_t t1 = rdtsc_ordered();
+			/* Every target ran exactly what was sent to it, plus
+			 * one closing ping from each other CPU. */
+			uint64_t bad = 0, total = 0;
+			for (unsigned t = 0; t < n; t++) {
+				uint64_t want = n - 1;
+				for (unsigned i = 0; i < n; i++)
+					want += sent_to[i][t];
+				total += want;
+				if (xcall_handled(t) != want)
+					bad++;
+			}
+			kprintf("xcbench: xcall concurrent %s/%s: %u cpus x %u calls, %llu runs, %llu ms, %s\n",
+				conc_ops->name, xcall_wait_name(conc_wait), n, iters,
+				(unsigned long long)total,
+				(unsigned long long)(tsc_to_ns(t1 - t0) / 1000000),
+				bad ? "COUNT MISMATCH" : "exactly once");
+			if (bad)
+				fail("exactly-once on hardware");
+			/* Fairness at a glance: mean call time per initiator
+			 * (lockless serves low CPU numbers first). */
+			char line[160];
+			unsigned len = 0;
+			for (unsigned i = 0; i < n && len < sizeof(line) - 24; i++)
+				len += (unsigned)ksnprintf(line + len, sizeof(line) - len, " %llu",
+					(unsigned long long)(tsc_to_ns(init_cycles[i][0] / iters) / 1000));
+			kprintf("xcbench: xcall concurrent %s/%s: mean us per initiator cpu0..:%s\n",
+				conc_ops->name, xcall_wait_name(conc_wait), line);
+		}
+}
+
+/* ---- shootdowns -------------------------------------------------------- */
+
+static void shootdowns(unsigned n, unsigned iters)
+{
+	struct cpumask others;
+	cpumask_clear_all(&others);
+	for (unsigned c = 1; c < n; c++)
+		cpumask_set(&others, c);
+
+	for (unsigned p = 0; p < FLUSH_PATH_NR; p++)
+		for (unsigned m = 0; m < FLUSH_METHOD_NR; m++)
+			for (unsigned ch = 0; ch < 2; ch++) {
+				struct flush_cfg c = {
+					.method = (enum flush_method)m,
+					.path = (enum flush_path)p,
+					.change = (enum flush_change)ch,
+					.xops = xcall_find("queued"),
+					.batch = 4,
+				};
+				if (!flush_method_supported(c.method)) {
+					kprintf("xcbench: xcall flush %s/%s: not supported here\n",
+						flush_path_name(c.path), flush_method_name(c.method));
+					continue;
+				}
+				struct flush_stats fs;
+				unsigned k = iters < MAX_SAMPLES ? iters : MAX_SAMPLES;
+				for (unsigned i = 0; i < 5; i++)	/* warm-up */
+					(void)flush_run(&c, &others, NULL);
+				flush_reset();
+				for (unsigned i = 0; i < k; i++)
+					if (flush_run(&c, &others, &samples[i]) < 0) {
+						fail("flush_run refused its cfg");
+						return;
+					}
+				flush_get_stats(&fs);
+				char what[40];
+				ksnprintf(what, sizeof(what), "flush %s/%s/%s", flush_path_name(c.path),
+					  flush_method_name(c.method), ch ? "unmap" : "remap");
+				report(what, k);
+				kprintf("xcbench: xcall %s: %llu shootdowns, %llu reads verified, %llu faults, "
+					"stale %llu, stale (noflush control) %llu\n", what,
+					(unsigned long long)fs.shootdowns, (unsigned long long)fs.verified,
+					(unsigned long long)fs.faults, (unsigned long long)fs.stale,
+					(unsigned long long)fs.stale_expected);
+				if (fs.stale)
+					fail("stale translation after a shootdown");
+			}
+}
+
+int xcall_smoke(unsigned iters)
+{
+	unsigned n = smp_num_cpus();
+	unsigned long flags = irq_save();
+
+	irq_enable();	/* call() spins with interrupts on: it must serve IPIs */
+	if (!iters)
+		iters = 200;
+	if (iters > MAX_SAMPLES)
+		iters = MAX_SAMPLES;
+	fails = 0;
+	kprintf("xcbench: xcall smoke: %u cpus, %u iterations\n", n, iters);
+	if (n < 2) {
+		kprintf("xcbench: xcall smoke SKIP (needs 2 CPUs)\n");
+		irq_restore(flags);
+		return 0;
+	}
+	if (xcall_init_all(n) < 0 || flush_init(n) < 0) {
+		fail("init");
+		irq_restore(flags);
+		return -1;
+	}
+
+	/* The floor: bare IPI ping-pong CPU 0 <-> CPU 1. */
+	/* Warm-up rounds everywhere below: under TCG the first runs of a code
+	 * path include translating it. */
+	for (unsigned i = 0; i < 20; i++)
+		xcall_raw_roundtrip(1);
+	for (unsigned i = 0; i < iters; i++)
+		samples[i] = xcall_raw_roundtrip(1);
+	report("raw roundtrip 0<->1", iters);
+
+	/* One initiator (CPU 0), one target (CPU 1), nothing else running. */
+	struct cpumask one;
+	cpumask_clear_all(&one);
+	cpumask_set(&one, 1);
+	for (unsigned a = 0; xcall_algos[a]; a++)
+		for (unsigned w = 0; w < XCALL_WAIT_NR; w++) {
+			const struct xcall_ops *ops = xcall_algos[a];
+			char what[40];
+			for (unsigned i = 0; i < 20; i++)
+				ops->call(&one, nop_fn, NULL, (enum xcall_wait)w);
+			ops->call(&one, NULL, NULL, XCALL_WAIT_DONE);
+			xcall_reset_counts();
+			for (unsigned i = 0; i < iters; i++) {
+				uint64_t t0 = rdtsc_ordered();
+				ops->call(&one, nop_fn, NULL, (enum xcall_wait)w);
+				samples[i] = rdtsc_ordered() - t0;
+			}
+			ops->call(&one, NULL, NULL, XCALL_WAIT_DONE);	/* drain */
+			if (xcall_handled(1) != iters + 1)
+				fail("1:1 call count");
+			ksnprintf(what, sizeof(what), "%s/%s 1->1", ops->name,
+				  xcall_wait_name((enum xcall_wait)w));
+			report(what, iters);
+		}
+
+	concurrent(n, iters);
+	shootdowns(n, iters / 4 + 1);
+
+	if (!fails)
+		kprintf("xcbench: xcall smoke PASS\n");
+	irq_restore(flags);
+	return fails ? -1 : 0;
+}

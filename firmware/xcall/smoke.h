@@ -1,0 +1,15 @@
+/*
+ * smoke.h — a quick on-hardware self-test of the cross-call and shootdown
+ * engines (payload only): raw IPI round trip, each algorithm x wait at one
+ * initiator and one target, all CPUs initiating random masks at once with
+ * exactly-once checks, and every flush path x method with stale counts.
+ * Prints "xcbench: xcall ..." lines and ends with
+ *   xcbench: xcall smoke PASS   (or FAIL <reason>)
+ * Returns 0 on pass. `iters` scales every loop (0: default 200).
+ */
+#ifndef XCB_XCALL_SMOKE_H
+#define XCB_XCALL_SMOKE_H
+
+int xcall_smoke(unsigned iters);
+
+#endif

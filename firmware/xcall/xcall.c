@@ -1,0 +1,121 @@
+/*
+ * xcall.c — the registry of cross-call algorithms, the XCALL vector's
+ * dispatcher, wait-mode names and the per-CPU exactly-once counters.
+ */
+#include "xcall/xcall.h"
+#include "xcall/platform.h"
+#include "xcall/amask.h"
+#include "xcall/xcall_internal.h"
+#include "lib/cpumask.h"
+
+const struct xcall_ops *const xcall_algos[] = {
+	&xcall_locked, &xcall_lockless, &xcall_queued, NULL,
+};
+
+/* Which algorithms are initialised: the dispatcher polls only those. Set
+ * once at init, before any IPI can arrive. */
+static const struct xcall_ops *live[4];
+static unsigned nlive, ncpus_all;
+
+/* fn invocations per CPU; each CPU bumps only its own (relaxed: a pure
+ * counter), readers sample it after the calls are known complete. */
+static struct { uint64_t n; } __attribute__((aligned(64))) handled[AMASK_MAX_CPUS];
+
+static int streq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+const struct xcall_ops *xcall_find(const char *name)
+{
+	for (unsigned i = 0; xcall_algos[i]; i++)
+		if (streq(xcall_algos[i]->name, name))
+			return xcall_algos[i];
+	return NULL;
+}
+
+static const char *const wait_names[XCALL_WAIT_NR] = { "none", "ack", "done" };
+
+const char *xcall_wait_name(enum xcall_wait w)
+{
+	return (unsigned)w < XCALL_WAIT_NR ? wait_names[w] : "?";
+}
+
+int xcall_wait_parse(const char *s, enum xcall_wait *out)
+{
+	for (unsigned i = 0; i < XCALL_WAIT_NR; i++)
+		if (streq(s, wait_names[i])) {
+			*out = (enum xcall_wait)i;
+			return 0;
+		}
+	return -1;
+}
+
+int xcall_init_all(unsigned ncpus)
+{
+	if (nlive && ncpus_all == ncpus)
+		return 0;		/* already done (smoke test and bench both call it) */
+	nlive = 0;
+	ncpus_all = ncpus;
+	for (unsigned i = 0; xcall_algos[i]; i++) {
+		if (xcall_algos[i]->init(ncpus) < 0)
+			return -1;
+		live[nlive++] = xcall_algos[i];
+	}
+	xcall_raw_init_state();
+	xcall_reset_counts();
+	plat_ipi_register(PLAT_IPI_XCALL, xcall_ipi_dispatch);
+	plat_ipi_register(PLAT_IPI_RAW, xcall_raw_ipi);
+	return 0;
+}
+
+void xcall_ipi_dispatch(void)
+{
+	for (unsigned i = 0; i < nlive; i++)
+		live[i]->handle_ipi();
+}
+
+void xcall_count_handled(void)
+{
+	unsigned me = plat_cpu_id();
+	__atomic_store_n(&handled[me].n, __atomic_load_n(&handled[me].n, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+}
+
+uint64_t xcall_handled(unsigned cpu)
+{
+	return cpu < AMASK_MAX_CPUS ? __atomic_load_n(&handled[cpu].n, __ATOMIC_RELAXED) : 0;
+}
+
+void xcall_reset_counts(void)
+{
+	for (unsigned i = 0; i < AMASK_MAX_CPUS; i++)
+		__atomic_store_n(&handled[i].n, 0, __ATOMIC_RELAXED);
+}
+
+int xcall_prepare_targets(struct amask *out, const struct cpumask *mask)
+{
+	unsigned me = plat_cpu_id(), nw = amask_words(ncpus_all), any = 0;
+
+	amask_from_cpumask(out, mask, ncpus_all);
+	out->w[me / 64] &= ~amask_bit(me);	/* never call ourselves */
+	for (unsigned i = 0; i < nw; i++)
+		any |= out->w[i] != 0;
+	return !any;
+}
+
+_Static_assert(AMASK_MAX_CPUS == XCB_MAX_CPUS, "amask and cpumask must agree");
+
+void amask_from_cpumask(struct amask *dst, const struct cpumask *src, unsigned ncpus)
+{
+	for (unsigned i = 0; i < AMASK_WORDS; i++) {
+		uint64_t w = src->bits[i];
+		if (ncpus <= i * 64)
+			w = 0;
+		else if (ncpus < (i + 1) * 64)
+			w &= (1ull << (ncpus - i * 64)) - 1;	/* online CPUs only */
+		dst->w[i] = w;
+	}
+}

@@ -1,0 +1,99 @@
+/*
+ * xcall.h — the cross-call (IPI function call) interface every algorithm
+ * implements, and the "raw" IPI ping-pong floor.
+ *
+ * Algorithms (one file each): "locked" (one global ticket lock around one
+ * call slot: Xen before 2026), "lockless" (per-CPU call data + a global mask
+ * of active initiators: the 2026 series), "queued" (per-target FIFO of
+ * per-call descriptors, IPI only when the queue was empty: Linux).
+ *
+ * The same files compile for the payload and for the host (pthread shim,
+ * see platform.h); they talk to the machine only through platform.h.
+ *
+ * Calling rules:
+ *  - init() once on CPU 0 before any call (xcall_init_all() does all).
+ *  - call() may be made from any CPU, concurrently, with interrupts ENABLED
+ *    (the initiator spins with interrupts on, so it keeps serving IPIs sent
+ *    to it — that is what avoids A->B / B->A deadlock). The calling CPU is
+ *    removed from the mask if present (it never calls itself). An empty mask
+ *    returns at once.
+ *  - fn runs on each target in IPI context (interrupts off), exactly once.
+ *  - fn may be NULL (a "ping": targets just acknowledge).
+ */
+#ifndef XCB_XCALL_H
+#define XCB_XCALL_H
+
+#include <stdint.h>
+
+struct cpumask;
+
+/* How long call() waits; the seed's "tristate" (Jan Beulich's suggestion). */
+enum xcall_wait {
+	XCALL_WAIT_NONE,	/* return once the call is posted (locked: see locked.c) */
+	XCALL_WAIT_ACK,		/* ... once every target has picked fn/arg up */
+	XCALL_WAIT_DONE,	/* ... once every target has finished fn */
+	XCALL_WAIT_NR
+};
+
+typedef void (*xcall_fn_t)(void *arg);
+
+/* Lock profile, as Xen's lock profiling prints it. Zeroes where no lock. */
+struct xcall_lockprof {
+	uint64_t acquisitions;	/* lock taken */
+	uint64_t contended;	/* taken after having to wait for another holder */
+	uint64_t hold_cycles;	/* total TSC cycles held */
+	uint64_t wait_cycles;	/* total TSC cycles spent waiting to take it */
+};
+
+struct xcall_ops {
+	const char *name;			/* "locked", "lockless", "queued" */
+	int  (*init)(unsigned ncpus);		/* once, on CPU 0, before any call; 0 or <0 */
+	void (*call)(const struct cpumask *mask, xcall_fn_t fn, void *arg,
+		     enum xcall_wait w);
+	void (*handle_ipi)(void);		/* in the target's XCALL IPI handler */
+	void (*lockprof)(struct xcall_lockprof *out);
+	void (*reset)(void);			/* clear counters between cases (quiescent) */
+};
+
+extern const struct xcall_ops xcall_locked, xcall_lockless, xcall_queued;
+extern const struct xcall_ops *const xcall_algos[];	/* NULL-terminated */
+
+/* Find an algorithm by name; NULL if unknown. */
+const struct xcall_ops *xcall_find(const char *name);
+
+/* "none"/"ack"/"done" <-> enum. parse returns 0, or -1 on an unknown word. */
+const char *xcall_wait_name(enum xcall_wait w);
+int xcall_wait_parse(const char *s, enum xcall_wait *out);
+
+/*
+ * Initialise every algorithm and register the XCALL and RAW IPI handlers
+ * with the platform. Call once on CPU 0 after SMP bring-up. 0 or <0.
+ */
+int xcall_init_all(unsigned ncpus);
+
+/*
+ * The XCALL vector's handler: runs handle_ipi of every initialised algorithm
+ * (each is a cheap "anything for me?" check when idle), so calls of
+ * different algorithms may be in flight at once (stress mode) and a late
+ * IPI from a previous case is never lost.
+ */
+void xcall_ipi_dispatch(void);
+
+/*
+ * Calls received since the last xcall_reset_counts(): how many fn
+ * invocations CPU `cpu` ran (all algorithms). For exactly-once checks.
+ */
+uint64_t xcall_handled(unsigned cpu);
+void xcall_count_handled(void);		/* algorithms call this per fn run */
+void xcall_reset_counts(void);
+
+/*
+ * raw: bare IPI ping-pong, the floor. The caller (on some CPU) sends a RAW
+ * IPI to `target`, whose minimal handler IPIs the caller straight back;
+ * returns the round trip in TSC cycles (serialised reads). Spins with
+ * interrupts enabled. Returns 0 if target == caller or target is out of range.
+ */
+uint64_t xcall_raw_roundtrip(unsigned target);
+void xcall_raw_ipi(void);		/* RAW vector handler (registered by init_all) */
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * xcall_internal.h — helpers shared by the algorithm files (not for users
+ * of xcall.h): turning the caller's cpumask into a private target snapshot,
+ * and running a callee with exactly-once accounting.
+ */
+#ifndef XCB_XCALL_INTERNAL_H
+#define XCB_XCALL_INTERNAL_H
+
+#include "xcall/xcall.h"
+#include "xcall/amask.h"
+
+/* Copy `mask` (limited to online CPUs, without the caller) into *out.
+ * Returns 1 if nothing is left to call, else 0. */
+int xcall_prepare_targets(struct amask *out, const struct cpumask *mask);
+
+/* Run a callee on this CPU and count it (fn may be NULL: a ping). */
+static inline void xcall_run(xcall_fn_t fn, void *arg)
+{
+	if (fn)
+		fn(arg);
+	xcall_count_handled();
+}
+
+/* raw.c: reset the ping-pong state (xcall_init_all). */
+void xcall_raw_init_state(void);
+
+#endif

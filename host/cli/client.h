@@ -1,0 +1,45 @@
+/*
+ * client.h — what every xcbench subcommand shares: the server URL and admin
+ * token (global options), a minimal HTTP/1.0 client for the daemon's API,
+ * and small output helpers.
+ */
+#ifndef XCB_CLIENT_H
+#define XCB_CLIENT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "util.h"
+
+extern const char *opt_server;     /* --server URL (default http://127.0.0.1:8080) */
+extern const char *opt_token_file; /* --token-file FILE (or $XCBENCH_TOKEN) */
+
+struct http_resp {
+	int status;
+	struct buf body;   /* empty when streamed to a file */
+};
+
+/* method path [body JSON]: 0 with resp filled (any status), -1 on a
+ * connection error (message printed). With out != NULL a 2xx body is
+ * written there as it arrives (constant memory). */
+int http_call(const char *method, const char *path, const char *body, struct http_resp *resp,
+	      FILE *out);
+/* GET/POST returning parsed JSON of a 2xx answer; prints the API's error and
+ * returns NULL otherwise. */
+json_t *api_json(const char *method, const char *path, json_t *body);
+/* Host part of opt_server (for UDP), and its port. */
+int server_host(char *host, size_t len, int *port);
+/* URL-encodes s into b. */
+void url_encode(struct buf *b, const char *s);
+/* Prints a JSON value as text ("-" for null). */
+const char *jstr(json_t *v, char *tmp, size_t len);
+
+/* Subcommands (one file each). Each gets argv[0] = its name. */
+int cmd_runs(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_queue(int argc, char **argv);
+int cmd_ingest(int argc, char **argv);
+
+#endif

@@ -1,0 +1,80 @@
+/* cmd_runs.c — `xcbench runs`: the run list as a table (or JSON). */
+#include <getopt.h>
+#include <string.h>
+
+#include "client.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: xcbench runs [--status S] [--machine ID|MAC] [--suite NAME] [--label L]\n"
+		   "                    [--since TIME] [--limit N] [--json]\n"
+		   "Lists runs, newest first.\n");
+}
+
+int cmd_runs(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "status", 1, NULL, 's' }, { "machine", 1, NULL, 'm' }, { "suite", 1, NULL, 'S' },
+		{ "label", 1, NULL, 'l' }, { "since", 1, NULL, 'i' }, { "limit", 1, NULL, 'n' },
+		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	struct buf path = { 0 };
+	int c, as_json = 0;
+	json_t *o, *r;
+	size_t i;
+	char t[64];
+
+	buf_addf(&path, "/api/v1/runs?");
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		const char *key = NULL;
+
+		switch (c) {
+		case 's': key = "status"; break;
+		case 'm': key = "machine"; break;
+		case 'S': key = "suite"; break;
+		case 'l': key = "label"; break;
+		case 'i': key = "since"; break;
+		case 'n': key = "limit"; break;
+		case 'j': as_json = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+		if (key) {
+			buf_addf(&path, "%s=", key);
+			url_encode(&path, optarg);
+			buf_addf(&path, "&");
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "xcbench runs: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	o = api_json("GET", path.p, NULL);
+	buf_free(&path);
+	if (!o)
+		return 1;
+	if (as_json) {
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(o);
+		return 0;
+	}
+	printf("%-5s %-16s %-9s %-12s %-17s %-20s %7s %5s %s\n", "ID", "TOKEN", "STATUS", "SUITE",
+	       "MACHINE", "CREATED", "FRAMES", "CASES", "LABEL");
+	json_array_foreach(json_object_get(o, "runs"), i, r) {
+		char a[32], b[32], d[32], e[32], f[32], g[32], h[32];
+
+		printf("%-5s %-16s %-9s %-12s %-17s %-20s %7s %5s %s\n", jstr(json_object_get(r, "id"), a, 32),
+		       jstr(json_object_get(r, "token"), t, 64), jstr(json_object_get(r, "status"), f, 32),
+		       jstr(json_object_get(r, "suite"), g, 32),
+		       jstr(json_object_get(json_object_get(r, "machine"), "mac"), b, 32),
+		       jstr(json_object_get(r, "created"), d, 32),
+		       jstr(json_object_get(r, "frames_received"), e, 32),
+		       jstr(json_object_get(r, "cases"), h, 32),
+		       json_is_string(json_object_get(r, "label")) ? json_string_value(json_object_get(r, "label")) : "");
+	}
+	printf("(%lld runs in all)\n", (long long)json_integer_value(json_object_get(o, "total")));
+	json_decref(o);
+	return 0;
+}

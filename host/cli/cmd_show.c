@@ -1,0 +1,83 @@
+/* cmd_show.c — `xcbench show RUN`: run summary, machine facts, case table. */
+#include <getopt.h>
+#include <string.h>
+
+#include "client.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: xcbench show RUN [--json]\n"
+		   "Shows one run: status, machine facts and every case with its median\n"
+		   "and tail latency (cycles; ns when the machine reported its TSC rate).\n");
+}
+
+int cmd_show(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	int c, as_json = 0;
+	char path[128], t[13][48];
+	json_t *o, *run, *v, *cs;
+	const char *k;
+	size_t i;
+	uint64_t id;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'j')
+			as_json = 1;
+		else if (c == 'h') {
+			usage(stdout);
+			return 0;
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1 || parse_u64(argv[optind], &id) || id == 0) {
+		fprintf(stderr, "xcbench show: expected one run id%s%s\n", optind < argc ? ", not " : "",
+			optind < argc ? argv[optind] : "");
+		usage(stderr);
+		return 2;
+	}
+	snprintf(path, sizeof(path), "/api/v1/runs/%llu", (unsigned long long)id);
+	o = api_json("GET", path, NULL);
+	if (!o)
+		return 1;
+	if (as_json) {
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(o);
+		return 0;
+	}
+	run = json_object_get(o, "run");
+	printf("run %s  token %s  status %s  suite %s  label %s\n", jstr(json_object_get(run, "id"), t[0], 48),
+	       jstr(json_object_get(run, "token"), t[1], 48), jstr(json_object_get(run, "status"), t[2], 48),
+	       jstr(json_object_get(run, "suite"), t[3], 48), jstr(json_object_get(run, "label"), t[4], 48));
+	printf("created %s  finished %s  frames %s/%s\n", jstr(json_object_get(run, "created"), t[0], 48),
+	       jstr(json_object_get(run, "finished"), t[1], 48), jstr(json_object_get(run, "frames_received"), t[2], 48),
+	       jstr(json_object_get(run, "frames_expected"), t[3], 48));
+	if (json_is_string(json_object_get(run, "error")))
+		printf("ERROR: %s\n", json_string_value(json_object_get(run, "error")));
+	printf("facts:");
+	json_object_foreach(json_object_get(o, "facts"), k, v)
+		printf(" %s=%s", k, jstr(v, t[0], 48));
+	printf("\n\n%5s %-6s %-9s %-10s %-5s %5s %5s %-9s %8s %10s %10s %10s %4s\n", "CASE", "KIND", "ALGO",
+	       "DELIVERY", "WAIT", "INITS", "MASK", "PLACEMENT", "WORK_US", "P50", "P99", "P50_NS", "REPS");
+	json_array_foreach(json_object_get(o, "cases"), i, cs) {
+		json_t *st = json_object_get(cs, "stats"), *ns = json_object_get(cs, "ns");
+
+		printf("%5s %-6s %-9s %-10s %-5s %5s %5s %-9s %8s %10s %10s %10s %4s\n",
+		       jstr(json_object_get(cs, "case_id"), t[0], 48), jstr(json_object_get(cs, "kind"), t[1], 48),
+		       jstr(json_object_get(cs, "algo"), t[2], 48), jstr(json_object_get(cs, "delivery"), t[3], 48),
+		       jstr(json_object_get(cs, "wait"), t[4], 48), jstr(json_object_get(cs, "inits"), t[5], 48),
+		       jstr(json_object_get(cs, "mask"), t[6], 48), jstr(json_object_get(cs, "placement"), t[7], 48),
+		       json_is_integer(json_object_get(cs, "work_us")) ? (snprintf(path, 32, "%lld",
+			       (long long)json_integer_value(json_object_get(cs, "work_us"))), path) : "-",
+		       jstr(json_object_get(st, "p50"), t[8], 48), jstr(json_object_get(st, "p99"), t[9], 48),
+		       jstr(json_object_get(ns, "p50"), t[10], 48), jstr(json_object_get(st, "reps"), t[11], 48));
+	}
+	json_decref(o);
+	return 0;
+}

@@ -1,0 +1,214 @@
+/* sender.c — reliable UDP delivery of frames until ACKed (see sender.h). */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "sender.h"
+#include "xcb_proto.h"
+
+#define RTO_INIT 0.05
+#define RTO_MAX 1.0
+
+struct tokmap {
+	uint64_t token;
+	struct sender_frame **by_seq; /* index = seq; NULL for gaps */
+	uint32_t nseq;
+};
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t xs(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static double uni(uint64_t *s)
+{
+	return (double)(xs(s) >> 11) / 9007199254740992.0;
+}
+
+static struct tokmap *find_tok(struct tokmap *t, size_t nt, uint64_t token)
+{
+	for (size_t i = 0; i < nt; i++)
+		if (t[i].token == token)
+			return &t[i];
+	return NULL;
+}
+
+static void xmit(int fd, struct sender_frame *f, const struct sender_opts *o, uint64_t *rng,
+		 struct sender_stats *st)
+{
+	if (f->sent)
+		st->retransmits++;
+	f->sent++;
+	st->sent++;
+	if (o->loss > 0 && uni(rng) < o->loss) {
+		st->dropped++;
+		return;
+	}
+	send(fd, f->data, f->len, 0);
+	if (o->dup > 0 && uni(rng) < o->dup) {
+		send(fd, f->data, f->len, 0);
+		st->duplicated++;
+	}
+}
+
+static void on_ack(const uint8_t *buf, size_t len, struct tokmap *toks, size_t nt,
+		   struct sender_stats *st, size_t *nacked)
+{
+	struct xcb_hdr h;
+	const uint8_t *p;
+	struct xcb_ack a;
+	struct tokmap *t;
+
+	if (xcb_decode(buf, len, &h, &p) || h.type != XCB_T_ACK || xcb_dec_ack(p, h.length, &a))
+		return;
+	st->acks++;
+	t = find_tok(toks, nt, h.token);
+	if (!t)
+		return;
+	if (a.status == XCB_ACK_REFUSED) {
+		st->refused = 1;
+		return;
+	}
+	for (uint32_t s = 0; s < h.seq && s < t->nseq; s++) {
+		struct sender_frame *f = t->by_seq[s];
+
+		if (f && !f->acked) {
+			f->acked = 1;
+			(*nacked)++;
+		}
+	}
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t s = h.seq + 1 + i;
+
+		if ((a.sack[i / 8] >> (i % 8)) & 1 && s < t->nseq && t->by_seq[s] && !t->by_seq[s]->acked) {
+			t->by_seq[s]->acked = 1;
+			(*nacked)++;
+		}
+	}
+}
+
+int sender_run(int fd, struct sender_frame *f, size_t n, const struct sender_opts *o,
+	       struct sender_stats *st)
+{
+	struct tokmap toks[64];
+	size_t nt = 0, nacked = 0, lo = 0, *cand;
+	uint64_t rng = o->seed ? o->seed : 0x2545f4914f6cdd1dull;
+	int window = o->window > 0 ? o->window : 128, rc = -1;
+	double last_progress = mono();
+
+	memset(st, 0, sizeof(*st));
+	memset(toks, 0, sizeof(toks));
+	cand = malloc((size_t)window * sizeof(*cand));
+	if (!cand)
+		return -1;
+	/* Index frames by (token, seq) so ACKs find them in O(1). */
+	for (size_t i = 0; i < n; i++) {
+		struct tokmap *t = find_tok(toks, nt, f[i].token);
+
+		f[i].acked = f[i].sent = 0;
+		f[i].rto = RTO_INIT;
+		if (!t) {
+			if (nt == 64) {
+				fprintf(stderr, "sender: more than 64 runs in one go\n");
+				goto out;
+			}
+			t = &toks[nt++];
+			t->token = f[i].token;
+		}
+		if (f[i].seq >= t->nseq) {
+			uint32_t m = f[i].seq + 1;
+			struct sender_frame **p = realloc(t->by_seq, m * sizeof(*p));
+
+			if (!p)
+				goto out;
+			memset(p + t->nseq, 0, (m - t->nseq) * sizeof(*p));
+			t->by_seq = p;
+			t->nseq = m;
+		}
+		if (t->by_seq[f[i].seq]) { /* same frame twice in the input */
+			f[i].acked = 1;
+			nacked++;
+			continue;
+		}
+		t->by_seq[f[i].seq] = &f[i];
+	}
+
+	while (nacked < n) {
+		double now = mono();
+		size_t nc = 0, inflight = 0, i;
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint8_t buf[XCB_FRAME_MAX + 64];
+
+		while (lo < n && f[lo].acked)
+			lo++;
+		/* Candidates: unacked frames in the window that are new or due. */
+		for (i = lo; i < n && inflight < (size_t)window; i++) {
+			if (f[i].acked)
+				continue;
+			inflight++;
+			if (!f[i].sent || now - f[i].last >= f[i].rto)
+				cand[nc++] = i;
+		}
+		if (o->reorder > 0) {
+			for (size_t k = nc; k > 1; k--) {
+				if (uni(&rng) < o->reorder) {
+					size_t j = xs(&rng) % k, t = cand[k - 1];
+
+					cand[k - 1] = cand[j];
+					cand[j] = t;
+				}
+			}
+		}
+		for (size_t k = 0; k < nc; k++) {
+			struct sender_frame *x = &f[cand[k]];
+
+			if (x->sent) /* a retransmission: back off */
+				x->rto = x->rto * 2 > RTO_MAX ? RTO_MAX : x->rto * 2;
+			x->last = now;
+			xmit(fd, x, o, &rng, st);
+		}
+		if (poll(&pfd, 1, 5) > 0) {
+			ssize_t r;
+			size_t before = nacked;
+
+			while ((r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+				if (o->ack_loss > 0 && uni(&rng) < o->ack_loss)
+					continue;
+				on_ack(buf, (size_t)r, toks, nt, st, &nacked);
+			}
+			if (nacked != before)
+				last_progress = mono();
+		}
+		if (st->refused) {
+			fprintf(stderr, "sender: the daemon refused the run token (start it with --open, "
+				"or register the run first)\n");
+			goto out;
+		}
+		if (mono() - last_progress > (o->idle_timeout > 0 ? o->idle_timeout : 30)) {
+			fprintf(stderr, "sender: no ACK progress for %.0f s; %zu of %zu frames unacknowledged\n",
+				mono() - last_progress, n - nacked, n);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < nt; i++)
+		free(toks[i].by_seq);
+	free(cand);
+	return rc;
+}

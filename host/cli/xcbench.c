@@ -1,0 +1,73 @@
+/*
+ * xcbench.c — the command-line client of xcbenchd. Subcommands live one per
+ * file (cmd_*.c) and are listed in the table below; a new one (e.g. `vm`)
+ * adds its file and one line here. Global options: --server URL,
+ * --token-file FILE (admin token for write routes; or $XCBENCH_TOKEN).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+
+static const struct {
+	const char *name, *summary;
+	int (*fn)(int argc, char **argv);
+} cmds[] = {
+	{ "runs", "list runs (filters: --status --machine --suite --label --since)", cmd_runs },
+	{ "show", "one run: facts, cases, stats", cmd_show },
+	{ "compare", "compare two runs (or two algorithms of one run)", cmd_compare },
+	{ "export", "one run's results as CSV", cmd_export },
+	{ "queue", "queue a suite for the next boot of a MAC", cmd_queue },
+	{ "ingest", "submit a serial capture (XCB1 lines) as a run", cmd_ingest },
+};
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: xcbench [--server URL] [--token-file FILE] COMMAND [args]\n\n");
+	for (size_t i = 0; i < NCMDS; i++)
+		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f, "\n  --server URL       xcbenchd address (default http://127.0.0.1:8080, or $XCBENCH_SERVER)\n"
+		   "  --token-file FILE  admin token for writes (or $XCBENCH_TOKEN)\n"
+		   "'xcbench COMMAND --help' describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	char **rest = calloc((size_t)argc + 1, sizeof(char *));
+	int n = 0;
+
+	if (!rest)
+		return 1;
+	if (getenv("XCBENCH_SERVER") && getenv("XCBENCH_SERVER")[0])
+		opt_server = getenv("XCBENCH_SERVER");
+	/* Global options may appear anywhere; everything else is passed on. */
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--server") == 0 || strcmp(argv[i], "--token-file") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "xcbench: %s needs a value\n", argv[i]);
+				return 2;
+			}
+			*(argv[i][2] == 's' ? &opt_server : &opt_token_file) = argv[i + 1];
+			i++;
+		} else if (strncmp(argv[i], "--server=", 9) == 0) {
+			opt_server = argv[i] + 9;
+		} else if (strncmp(argv[i], "--token-file=", 13) == 0) {
+			opt_token_file = argv[i] + 13;
+		} else {
+			rest[n++] = argv[i];
+		}
+	}
+	if (n == 0 || strcmp(rest[0], "--help") == 0 || strcmp(rest[0], "-h") == 0 ||
+	    strcmp(rest[0], "help") == 0) {
+		usage(n ? stdout : stderr);
+		return n ? 0 : 2;
+	}
+	for (size_t i = 0; i < NCMDS; i++)
+		if (strcmp(rest[0], cmds[i].name) == 0)
+			return cmds[i].fn(n, rest);
+	fprintf(stderr, "xcbench: unknown command '%s'\n", rest[0]);
+	usage(stderr);
+	return 2;
+}

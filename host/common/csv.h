@@ -1,0 +1,19 @@
+/*
+ * csv.h — RFC 4180 records: a field is quoted when it holds ',', '"', CR or
+ * LF (and '"' doubled inside); records end with CRLF. Each csv_* call
+ * appends one field and a ','; csv_end turns the last ',' into CRLF.
+ */
+#ifndef XCB_CSV_H
+#define XCB_CSV_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+void csv_str(struct buf *b, const char *s);      /* NULL → empty field */
+void csv_i64(struct buf *b, int64_t v);
+void csv_f(struct buf *b, double v, int decimals); /* NaN → empty field */
+void csv_empty(struct buf *b);
+void csv_end(struct buf *b);
+
+#endif

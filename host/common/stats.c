@@ -1,0 +1,186 @@
+/* stats.c — statistics for summaries and comparisons (see stats.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "xcb_histo.h"
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median_sorted(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double stats_median(const double *v, size_t n)
+{
+	double *c, m;
+
+	if (n == 0)
+		return NAN;
+	c = malloc(n * sizeof(*c));
+	if (!c)
+		return NAN;
+	memcpy(c, v, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_d);
+	m = median_sorted(c, n);
+	free(c);
+	return m;
+}
+
+double stats_pct_change(double a, double b)
+{
+	return a == 0 ? NAN : (b - a) / a * 100.0;
+}
+
+void stats_pool(const double *n, const double *mean, const double *sd, size_t k,
+		double *mean_out, double *sd_out)
+{
+	double N = 0, sum = 0, ss = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		N += n[i];
+		sum += n[i] * mean[i];
+	}
+	if (N <= 0) {
+		*mean_out = *sd_out = NAN;
+		return;
+	}
+	*mean_out = sum / N;
+	/* Within-group plus between-group sum of squares. */
+	for (size_t i = 0; i < k; i++) {
+		double d = mean[i] - *mean_out;
+
+		ss += (n[i] > 1 ? (n[i] - 1) * sd[i] * sd[i] : 0) + n[i] * d * d;
+	}
+	*sd_out = N > 1 ? sqrt(ss / (N - 1)) : 0;
+}
+
+double stats_jain(const double *x, size_t n)
+{
+	double s = 0, s2 = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		s += x[i];
+		s2 += x[i] * x[i];
+	}
+	return n == 0 || s2 == 0 ? NAN : s * s / ((double)n * s2);
+}
+
+uint64_t stats_histo_total(const uint64_t *cnt, size_t n)
+{
+	uint64_t t = 0;
+
+	for (size_t i = 0; i < n; i++)
+		t += cnt[i];
+	return t;
+}
+
+/* Index (into the arrays) of the bucket holding 1-based rank r. */
+static size_t at_rank(const uint64_t *cnt, size_t n, uint64_t r)
+{
+	uint64_t c = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		c += cnt[i];
+		if (c >= r)
+			return i;
+	}
+	return n - 1;
+}
+
+double stats_histo_quantile(const uint32_t *idx, const uint64_t *cnt, size_t n, double q)
+{
+	uint64_t total = stats_histo_total(cnt, n), r;
+
+	if (total == 0)
+		return NAN;
+	r = (uint64_t)ceil(q * (double)total);
+	if (r < 1)
+		r = 1;
+	return (double)xcb_histo_mid(idx[at_rank(cnt, n, r)]);
+}
+
+int stats_histo_median_ci(const uint32_t *idx, const uint64_t *cnt, size_t n,
+			  double *lo, double *hi)
+{
+	uint64_t total = stats_histo_total(cnt, n);
+	double half, w;
+	int64_t rl, rh;
+
+	if (total == 0)
+		return -1;
+	half = (double)total / 2;
+	w = 0.98 * sqrt((double)total);
+	rl = (int64_t)floor(half - w);
+	rh = (int64_t)ceil(half + w) + 1;
+	if (rl < 1)
+		rl = 1;
+	if (rh > (int64_t)total)
+		rh = (int64_t)total;
+	*lo = (double)xcb_histo_low(idx[at_rank(cnt, n, (uint64_t)rl)]);
+	*hi = (double)xcb_histo_high(idx[at_rank(cnt, n, (uint64_t)rh)]);
+	return 0;
+}
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static double resampled_median(const double *v, size_t n, double *tmp, uint64_t *s)
+{
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = v[splitmix64(s) % n];
+	qsort(tmp, n, sizeof(*tmp), cmp_d);
+	return median_sorted(tmp, n);
+}
+
+int stats_bootstrap_change(const double *a, size_t na, const double *b, size_t nb,
+			   uint64_t seed, int iters, double *lo, double *hi)
+{
+	double *ta, *tb, *ch;
+	int k = 0;
+
+	if (na == 0 || nb == 0 || iters < 1)
+		return -1;
+	ta = malloc(na * sizeof(*ta));
+	tb = malloc(nb * sizeof(*tb));
+	ch = malloc((size_t)iters * sizeof(*ch));
+	if (!ta || !tb || !ch) {
+		free(ta);
+		free(tb);
+		free(ch);
+		return -1;
+	}
+	for (int i = 0; i < iters; i++) {
+		double ma = resampled_median(a, na, ta, &seed);
+		double mb = resampled_median(b, nb, tb, &seed);
+		double c = stats_pct_change(ma, mb);
+
+		if (!isnan(c))
+			ch[k++] = c;
+	}
+	if (k == 0) {
+		*lo = *hi = NAN;
+	} else {
+		qsort(ch, (size_t)k, sizeof(*ch), cmp_d);
+		/* Percentile method: the 2.5th and 97.5th order statistics. */
+		*lo = ch[(size_t)floor(0.025 * (k - 1))];
+		*hi = ch[(size_t)ceil(0.975 * (k - 1))];
+	}
+	free(ta);
+	free(tb);
+	free(ch);
+	return k ? 0 : -1;
+}

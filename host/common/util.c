@@ -1,0 +1,187 @@
+/* util.c — hosted helpers shared by daemon, CLI and tools (see util.h). */
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <netdb.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int parse_hostport(const char *s, const char *defhost, int defport,
+		   struct sockaddr_in *sa, char *err, size_t errlen)
+{
+	char host[256];
+	const char *colon = strrchr(s, ':');
+	uint64_t port = (uint64_t)defport;
+
+	if (colon) {
+		if ((size_t)(colon - s) >= sizeof(host) || parse_u64(colon + 1, &port) || port == 0 || port > 65535) {
+			snprintf(err, errlen, "bad port in '%s'", s);
+			return -1;
+		}
+		memcpy(host, s, (size_t)(colon - s));
+		host[colon - s] = 0;
+	} else if (s[0] && strspn(s, "0123456789") == strlen(s)) {
+		if (parse_u64(s, &port) || port == 0 || port > 65535) {
+			snprintf(err, errlen, "bad port '%s'", s);
+			return -1;
+		}
+		snprintf(host, sizeof(host), "%s", defhost);
+	} else {
+		snprintf(host, sizeof(host), "%s", s);
+	}
+	if (!host[0])
+		snprintf(host, sizeof(host), "%s", defhost);
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_port = htons((uint16_t)port);
+	if (inet_pton(AF_INET, host, &sa->sin_addr) != 1) {
+		struct addrinfo hints = { .ai_family = AF_INET }, *res;
+
+		if (getaddrinfo(host, NULL, &hints, &res) != 0) {
+			snprintf(err, errlen, "cannot resolve host '%s'", host);
+			return -1;
+		}
+		sa->sin_addr = ((struct sockaddr_in *)res->ai_addr)->sin_addr;
+		freeaddrinfo(res);
+	}
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || !isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return (errno || *end) ? -1 : 0;
+}
+
+int parse_hex64(const char *s, uint64_t *v)
+{
+	size_t n = strlen(s);
+	char *end;
+
+	if (n == 0 || n > 16 || strspn(s, "0123456789abcdefABCDEF") != n)
+		return -1;
+	*v = strtoull(s, &end, 16);
+	return 0;
+}
+
+const char *iso_time(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
+}
+
+int64_t parse_time(const char *s)
+{
+	struct tm tm = { 0 };
+	uint64_t v;
+	const char *e;
+
+	if (parse_u64(s, &v) == 0)
+		return (int64_t)v;
+	e = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!e) {
+		memset(&tm, 0, sizeof(tm));
+		e = strptime(s, "%Y-%m-%d", &tm);
+	}
+	if (!e || (*e && strcmp(e, "Z") != 0))
+		return -1;
+	return (int64_t)timegm(&tm);
+}
+
+int64_t now_s(void)
+{
+	return (int64_t)time(NULL);
+}
+
+double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int buf_add(struct buf *b, const void *d, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *p;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p)
+			return -1;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+	b->p[b->len] = 0;
+	return 0;
+}
+
+int buf_addf(struct buf *b, const char *fmt, ...)
+{
+	char tmp[512], *big = NULL;
+	va_list ap;
+	int n, r;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	if ((size_t)n < sizeof(tmp))
+		return buf_add(b, tmp, (size_t)n);
+	va_start(ap, fmt);
+	n = vasprintf(&big, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	r = buf_add(b, big, (size_t)n);
+	free(big);
+	return r;
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+int norm_mac(const char *in, char *out)
+{
+	int o = 0;
+
+	for (int i = 0; i < 6; i++) {
+		if (!isxdigit((unsigned char)in[0]) || !isxdigit((unsigned char)in[1]))
+			return -1;
+		out[o++] = (char)tolower((unsigned char)in[0]);
+		out[o++] = (char)tolower((unsigned char)in[1]);
+		in += 2;
+		if (i < 5) {
+			if (*in != ':' && *in != '-')
+				return -1;
+			in++;
+			out[o++] = ':';
+		}
+	}
+	out[o] = 0;
+	return *in ? -1 : 0;
+}

@@ -1,0 +1,39 @@
+/*
+ * util.h — small hosted helpers shared by xcbenchd, xcbench and the test
+ * tools: address parsing, number parsing, ISO times, a growable buffer.
+ */
+#ifndef XCB_UTIL_H
+#define XCB_UTIL_H
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* "HOST:PORT", ":PORT", "PORT" or "HOST" → sockaddr (IPv4 literal or name).
+ * Returns 0, or -1 with a message in err. */
+int parse_hostport(const char *s, const char *defhost, int defport,
+		   struct sockaddr_in *sa, char *err, size_t errlen);
+/* Whole-string unsigned decimal (or 0x hex when hex is set) → 0 / -1. */
+int parse_u64(const char *s, uint64_t *v);
+int parse_hex64(const char *s, uint64_t *v); /* exactly 1..16 hex digits */
+/* unix seconds → "2026-11-29T23:55:00Z" (buf ≥ 21 bytes). */
+const char *iso_time(int64_t t, char *buf, size_t len);
+/* ISO time ("2026-11-29", "2026-11-29T23:55:00Z") or unix seconds → -1 if bad. */
+int64_t parse_time(const char *s);
+int64_t now_s(void);
+double now_mono(void); /* seconds, monotonic */
+
+/* Growable byte buffer (always NUL-terminated). */
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+int buf_add(struct buf *b, const void *d, size_t n);
+int buf_addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_free(struct buf *b);
+
+/* Normalises a MAC ("52-54-00-AB-cd-ef", "5254.00ab.cdef" not accepted) to
+ * "52:54:00:ab:cd:ef"; returns 0 or -1. out ≥ 18 bytes. */
+int norm_mac(const char *in, char *out);
+
+#endif

@@ -1,0 +1,123 @@
+/* casekey.c — text payloads as JSON, and the case matching key (casekey.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "casekey.h"
+#include "xcb_proto.h"
+
+char *sanitize_text(const char *p, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	char *out = malloc(n + 1);
+	size_t o = 0;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		unsigned c = s[i];
+		size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+		int ok = len > 0 && i + len <= n;
+
+		for (size_t k = 1; ok && k < len; k++)
+			ok = (s[i + k] & 0xc0) == 0x80;
+		/* Reject overlong 2-byte forms and surrogates/out-of-range cheaply. */
+		if (ok && len == 2 && c < 0xc2)
+			ok = 0;
+		if (ok && len == 3 && ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] >= 0xa0)))
+			ok = 0;
+		if (ok && len == 4 && ((c == 0xf0 && s[i + 1] < 0x90) || c > 0xf4 || (c == 0xf4 && s[i + 1] >= 0x90)))
+			ok = 0;
+		if (!ok) {
+			out[o++] = '?';
+			i++;
+			continue;
+		}
+		if (len == 1 && ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)) {
+			out[o++] = '?';
+			i++;
+			continue;
+		}
+		memcpy(out + o, s + i, len);
+		o += len;
+		i += len;
+	}
+	out[o] = 0;
+	return out;
+}
+
+static int key_ok(const char *k, size_t n)
+{
+	if (n == 0 || n > 64)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = k[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '.' || c == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+json_t *kv_to_json(const char *text, size_t len, json_t *obj)
+{
+	size_t pos = 0, kl, vl;
+	const char *k, *v;
+
+	if (!obj)
+		obj = json_object();
+	while (obj && xcb_kv_next(text, len, &pos, &k, &kl, &v, &vl)) {
+		char key[65], *val;
+
+		if (!key_ok(k, kl))
+			continue;
+		memcpy(key, k, kl);
+		key[kl] = 0;
+		val = sanitize_text(v, vl);
+		if (val)
+			json_object_set_new(obj, key, json_string(val));
+		free(val);
+	}
+	return obj;
+}
+
+int case_key_matches(const char *key, int without_algo)
+{
+	static const char *const skip[] = { "id", "iters", "reps", "seed", NULL };
+
+	for (int i = 0; skip[i]; i++)
+		if (strcmp(key, skip[i]) == 0)
+			return 0;
+	if (strncmp(key, "x_", 2) == 0)
+		return 0;
+	if (without_algo && strcmp(key, "algo") == 0)
+		return 0;
+	return 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void case_match_key(json_t *config, int without_algo, struct buf *out)
+{
+	const char *keys[256];
+	size_t n = 0;
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(config, k, v) {
+		if (n < 256 && case_key_matches(k, without_algo))
+			keys[n++] = k;
+	}
+	qsort(keys, n, sizeof(keys[0]), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		json_t *val = json_object_get(config, keys[i]);
+
+		buf_addf(out, "%s%s=%s", i ? "&" : "", keys[i],
+			 json_is_string(val) ? json_string_value(val) : "");
+	}
+	if (!out->p)
+		buf_add(out, "", 0);
+}

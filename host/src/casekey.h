@@ -1,0 +1,25 @@
+/*
+ * casekey.h — the text payloads (HELLO/CASE key=value lines) as JSON, and
+ * the canonical matching key of a case used by comparisons (proto/README.md:
+ * every key except id, iters, reps, seed and x_*; optionally without algo).
+ */
+#ifndef XCB_CASEKEY_H
+#define XCB_CASEKEY_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "util.h"
+
+/* Copies text into valid UTF-8 without control characters (except \n, \t):
+ * anything else becomes '?'. Returns a malloc'd NUL-terminated string. */
+char *sanitize_text(const char *p, size_t n);
+/* key=value lines → JSON object of strings (later keys win); merges into obj
+ * when obj is given. Keys must be [A-Za-z0-9_.-]; other lines are skipped. */
+json_t *kv_to_json(const char *text, size_t len, json_t *obj);
+/* Appends the canonical "k=v&k=v" (sorted by key) of config's matching keys. */
+void case_match_key(json_t *config, int without_algo, struct buf *out);
+/* Is this key part of the match? */
+int case_key_matches(const char *key, int without_algo);
+
+#endif

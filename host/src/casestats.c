@@ -1,0 +1,182 @@
+/* casestats.c — aggregation of a case's RESULT rows (see casestats.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "casestats.h"
+#include "stats.h"
+
+int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+
+	*rows = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db,
+		"SELECT rep, initiator, count, min, p50, p90, p99, p999, max, mean_x1000, stddev_x1000, "
+		"ipis, lock_acq, lock_contended, lock_hold_cycles, lock_wait_cycles, stale, "
+		"calls_executed, calls_expected, flags FROM results WHERE run_id = ? AND case_id = ? "
+		"ORDER BY initiator, rep", -1, &st, NULL))
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_int64(st, 2, case_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct resrow *r;
+
+		if (*n == cap) {
+			struct resrow *p = realloc(*rows, (cap = cap ? cap * 2 : 16) * sizeof(**rows));
+
+			if (!p)
+				break;
+			*rows = p;
+		}
+		r = &(*rows)[(*n)++];
+		r->rep = sqlite3_column_int(st, 0);
+		r->init = sqlite3_column_int(st, 1);
+		for (int i = 0; i < F_N; i++)
+			r->v[i] = (double)sqlite3_column_int64(st, 2 + i);
+		r->v[F_MEAN] /= 1000.0;
+		r->v[F_SD] /= 1000.0;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+size_t pick_aggregate(struct resrow *rows, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].init == 65535) {
+			struct resrow t = rows[k];
+
+			rows[k++] = rows[i];
+			rows[i] = t;
+		}
+	}
+	return k ? k : n;
+}
+
+static double med_field(const struct resrow *rows, size_t n, int f)
+{
+	double *v = malloc(n * sizeof(*v)), m;
+
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		v[i] = rows[i].v[f];
+	m = stats_median(v, n);
+	free(v);
+	return m;
+}
+
+static json_t *num(double v)
+{
+	if (isnan(v) || isinf(v))
+		return json_null();
+	if (v == floor(v) && fabs(v) < 9e15)
+		return json_integer((json_int_t)v);
+	return json_real(round(v * 1000) / 1000);
+}
+
+json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **ns)
+{
+	static const char *const sums[] = { "ipis", "lock_acq", "lock_contended", "lock_hold_cycles",
+		"lock_wait_cycles", "stale", "calls_executed", "calls_expected" };
+	double cnt = 0, mn = INFINITY, mx = 0, mean, sd, s[8] = { 0 };
+	double *nn = calloc(n + 1, sizeof(double)), *mm = calloc(n + 1, sizeof(double)),
+	       *ss = calloc(n + 1, sizeof(double));
+	unsigned flags = 0;
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < n && nn && mm && ss; i++) {
+		const double *v = rows[i].v;
+
+		cnt += v[F_COUNT];
+		if (v[F_MIN] < mn)
+			mn = v[F_MIN];
+		if (v[F_MAX] > mx)
+			mx = v[F_MAX];
+		for (int k = 0; k < 8; k++)
+			s[k] += v[F_IPIS + k];
+		flags |= (unsigned)v[F_FLAGS];
+		nn[i] = v[F_COUNT];
+		mm[i] = v[F_MEAN];
+		ss[i] = v[F_SD];
+	}
+	stats_pool(nn, mm, ss, n, &mean, &sd);
+	free(nn);
+	free(mm);
+	free(ss);
+	json_object_set_new(o, "count", num(cnt));
+	json_object_set_new(o, "min", num(n ? mn : NAN));
+	json_object_set_new(o, "p50", num(med_field(rows, n, F_P50)));
+	json_object_set_new(o, "p90", num(med_field(rows, n, F_P90)));
+	json_object_set_new(o, "p99", num(med_field(rows, n, F_P99)));
+	json_object_set_new(o, "p999", num(med_field(rows, n, F_P999)));
+	json_object_set_new(o, "max", num(n ? mx : NAN));
+	json_object_set_new(o, "mean", num(mean));
+	json_object_set_new(o, "stddev", num(sd));
+	for (int k = 0; k < 8; k++)
+		json_object_set_new(o, sums[k], num(s[k]));
+	json_object_set_new(o, "flags", json_integer(flags));
+	json_object_set_new(o, "reps", json_integer((json_int_t)n));
+	if (ns) {
+		static const char *const f[] = { "min", "p50", "p90", "p99", "p999", "max", "mean", "stddev" };
+
+		if (tsc_khz > 0 && n) {
+			*ns = json_object();
+			for (int k = 0; k < 8; k++) {
+				json_t *v = json_object_get(o, f[k]);
+
+				json_object_set_new(*ns, f[k], json_is_number(v)
+					? json_real(round(json_number_value(v) * 1e6 / tsc_khz * 10) / 10)
+					: json_null());
+			}
+		} else {
+			*ns = json_null();
+		}
+	}
+	return o;
+}
+
+json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness)
+{
+	json_t *arr = json_array();
+	double p50s[1024];
+	size_t np = 0;
+
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		json_t *a;
+
+		while (j < n && rows[j].init == rows[i].init)
+			j++;
+		if (rows[i].init != 65535) {
+			a = agg_json(rows + i, j - i, 0, NULL);
+			json_array_append_new(arr, json_pack("{s:i, s:O, s:O, s:O, s:O, s:O, s:O}",
+				"cpu", rows[i].init, "count", json_object_get(a, "count"),
+				"p50", json_object_get(a, "p50"), "p99", json_object_get(a, "p99"),
+				"max", json_object_get(a, "max"), "mean", json_object_get(a, "mean"),
+				"lock_wait_cycles", json_object_get(a, "lock_wait_cycles")));
+			if (np < 1024 && json_is_number(json_object_get(a, "p50")))
+				p50s[np++] = json_number_value(json_object_get(a, "p50"));
+			json_decref(a);
+		}
+		i = j;
+	}
+	if (np >= 2) {
+		double lo = p50s[0], hi = p50s[0];
+
+		for (size_t i = 1; i < np; i++) {
+			lo = p50s[i] < lo ? p50s[i] : lo;
+			hi = p50s[i] > hi ? p50s[i] : hi;
+		}
+		*fairness = json_pack("{s:o, s:o}", "p50_max_min", num(lo > 0 ? round(hi / lo * 1000) / 1000 : NAN),
+				      "jain", num(round(stats_jain(p50s, np) * 10000) / 10000));
+	} else {
+		*fairness = json_null();
+	}
+	return arr;
+}

@@ -1,0 +1,32 @@
+/*
+ * casestats.h — a case's RESULT rows and their aggregation over repetitions
+ * and initiators (the STATS object of host/API.md), shared by the run detail
+ * and the comparison.
+ */
+#ifndef XCB_CASESTATS_H
+#define XCB_CASESTATS_H
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stddef.h>
+
+enum { F_COUNT, F_MIN, F_P50, F_P90, F_P99, F_P999, F_MAX, F_MEAN, F_SD, F_IPIS,
+       F_LOCK_ACQ, F_LOCK_CONT, F_LOCK_HOLD, F_LOCK_WAIT, F_STALE, F_CALLS_EXEC,
+       F_CALLS_EXP, F_FLAGS, F_N };
+
+struct resrow {
+	int rep, init;          /* init 65535 = all initiators */
+	double v[F_N];          /* F_MEAN/F_SD already divided by 1000 */
+};
+
+/* All rows of (run, case), ordered by initiator then rep. */
+int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n);
+/* The aggregate rows: the all-initiator ones, or every row if there are none.
+ * Returns how many were put first in rows (rows is reordered). */
+size_t pick_aggregate(struct resrow *rows, size_t n);
+/* STATS over rows[0..n) (API.md); ns (may be NULL) gets the ns twin. */
+json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **ns);
+/* Per-initiator list and fairness over the non-aggregate rows. */
+json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness);
+
+#endif

@@ -1,0 +1,208 @@
+/*
+ * collector.c — the UDP side: one thread receives datagrams, validates them
+ * (xcb_decode + per-type payload checks), refuses unknown tokens unless
+ * --open, drops duplicates, and queues new frames for the writer. ACKs for
+ * new frames are sent by the writer after the commit; a duplicate of an
+ * already committed frame is re-ACKed here at once (its ACK was lost).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "xcbd.h"
+
+int udp_fd = -1;
+static pthread_t thread;
+static atomic_int stop;
+
+static void ack_to(int fd, const struct sockaddr_in *to, uint64_t token, uint32_t next,
+		   uint32_t status, const uint8_t *sack)
+{
+	struct xcb_hdr h = { .token = token, .seq = next };
+	struct xcb_ack a = { .status = status };
+	uint8_t buf[XCB_HDR_LEN + XCB_ACK_LEN];
+	size_t n;
+
+	if (sack)
+		memcpy(a.sack, sack, sizeof(a.sack));
+	n = xcb_enc_ack(buf, sizeof(buf), &h, &a);
+	if (sendto(fd, buf, n, MSG_DONTWAIT, (const struct sockaddr *)to, sizeof(*to)) == (ssize_t)n)
+		atomic_fetch_add(&ctr.acks_sent, 1);
+}
+
+void send_ack(struct run *r)
+{
+	uint8_t sack[32];
+
+	if (!r->have_peer)
+		return;
+	seqset_sack(&r->stored, sack);
+	ack_to(udp_fd, &r->peer, r->token, r->stored.next, XCB_ACK_OK, sack);
+}
+
+static void reject(int reason)
+{
+	atomic_fetch_add(&ctr.rejected[reason < 0 ? -reason : reason], 1);
+}
+
+/* Per-type payload checks, so the writer only ever sees well-formed frames. */
+static int check_payload(const struct xcb_hdr *h, const uint8_t *p)
+{
+	union {
+		struct xcb_result r;
+		struct xcb_histo x;
+		struct xcb_samples s;
+		struct xcb_done d;
+	} u;
+
+	switch (h->type) {
+	case XCB_T_RESULT: return xcb_dec_result(p, h->length, &u.r);
+	case XCB_T_HISTO: return xcb_dec_histo(p, h->length, &u.x);
+	case XCB_T_SAMPLES: return xcb_dec_samples(p, h->length, &u.s);
+	case XCB_T_DONE: return xcb_dec_done(p, h->length, &u.d);
+	case XCB_T_ACK: return XCB_E_TYPE; /* only the daemon sends ACKs */
+	case XCB_T_CASE: {
+		/* A case without a numeric id could never be referenced. */
+		size_t pos = 0, kl, vl;
+		const char *k, *v;
+
+		while (xcb_kv_next((const char *)p, h->length, &pos, &k, &kl, &v, &vl)) {
+			if (kl == 2 && memcmp(k, "id", 2) == 0 && vl > 0 && vl <= 9 &&
+			    strspn(v, "0123456789") >= vl)
+				return XCB_OK;
+		}
+		return XCB_E_PAYLOAD;
+	}
+	default:
+		return XCB_OK;
+	}
+}
+
+static void handle(const uint8_t *buf, size_t len, const struct sockaddr_in *from)
+{
+	struct xcb_hdr h;
+	const uint8_t *payload;
+	struct run *r;
+	int e, added;
+
+	atomic_fetch_add(&ctr.received, 1);
+	e = xcb_decode(buf, len, &h, &payload);
+	if (e == XCB_OK)
+		e = check_payload(&h, payload);
+	if (e != XCB_OK) {
+		reject(e);
+		return;
+	}
+	pthread_mutex_lock(&reg_lock);
+	r = reg_find(h.token);
+	if (!r && cfg.open)
+		r = reg_add(h.token, 0); /* the writer creates the run row */
+	if (!r) {
+		pthread_mutex_unlock(&reg_lock);
+		reject(REJ_UNKNOWN_TOKEN);
+		ack_to(udp_fd, from, h.token, 0, XCB_ACK_REFUSED, NULL);
+		return;
+	}
+	r->peer = *from;
+	r->have_peer = 1;
+	if (seqset_has(&r->recv, h.seq)) {
+		atomic_fetch_add(&ctr.duplicate, 1);
+		if (seqset_has(&r->stored, h.seq))
+			send_ack(r);
+		/* else: still queued; its commit will ACK it. */
+		pthread_mutex_unlock(&reg_lock);
+		return;
+	}
+	if (h.seq - r->recv.next >= SEQSET_WINDOW) {
+		pthread_mutex_unlock(&reg_lock);
+		reject(REJ_SEQ_WINDOW);
+		return;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	/* Queue first, mark seen second: a frame the writer could not take
+	 * (saturated) stays unseen, so its retransmission is not a duplicate.
+	 * Only this thread adds to r->recv, so nothing races in between. */
+	if (writer_frame(r, &h, payload)) {
+		reject(REJ_BUSY);
+		return;
+	}
+	pthread_mutex_lock(&reg_lock);
+	added = seqset_add(&r->recv, h.seq);
+	pthread_mutex_unlock(&reg_lock);
+	(void)added;
+}
+
+/* Cheap deterministic PRNG for the test-only drop flag. */
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static void *collector_main(void *unused)
+{
+	uint8_t buf[XCB_FRAME_MAX + 64];
+
+	(void)unused;
+	while (!atomic_load(&stop)) {
+		struct pollfd pfd = { .fd = udp_fd, .events = POLLIN };
+		struct sockaddr_in from;
+		socklen_t fl = sizeof(from);
+		ssize_t n;
+
+		/* Short poll so a stop request is seen within 200 ms. */
+		if (poll(&pfd, 1, 200) <= 0)
+			continue;
+		for (int burst = 0; burst < 256; burst++) {
+			fl = sizeof(from);
+			n = recvfrom(udp_fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC,
+				     (struct sockaddr *)&from, &fl);
+			if (n < 0)
+				break;
+			if (cfg.test_drop > 0 && rnd() < cfg.test_drop)
+				continue;
+			/* MSG_TRUNC reports the real size: an oversize datagram
+			 * is refused as such, not as a truncated one. */
+			if ((size_t)n > sizeof(buf)) {
+				atomic_fetch_add(&ctr.received, 1);
+				reject(XCB_E_OVERSIZE);
+				continue;
+			}
+			handle(buf, (size_t)n, &from);
+		}
+	}
+	return NULL;
+}
+
+int collector_start(void)
+{
+	int one = 1, rcvbuf = 8 << 20;
+
+	udp_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (udp_fd < 0)
+		return -1;
+	setsockopt(udp_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* A burst of retransmissions must not overflow the socket buffer. */
+	setsockopt(udp_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	if (bind(udp_fd, (struct sockaddr *)&cfg.udp, sizeof(cfg.udp))) {
+		fprintf(stderr, "xcbenchd: cannot bind UDP port %d: %s\n",
+			ntohs(cfg.udp.sin_port), strerror(errno));
+		close(udp_fd);
+		udp_fd = -1;
+		return -1;
+	}
+	return pthread_create(&thread, NULL, collector_main, NULL) ? -1 : 0;
+}
+
+void collector_stop(void)
+{
+	atomic_store(&stop, 1);
+	pthread_join(thread, NULL);
+}

@@ -1,0 +1,287 @@
+/*
+ * http.c — the libmicrohttpd server: an internal thread pool over epoll,
+ * request bodies collected up to BODY_MAX, and the route table. Each worker
+ * thread reads through its own read-only SQLite connection (db_ro), so HTTP
+ * never waits for the writer and never shares a connection across threads.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http.h"
+#include "xcbd.h"
+
+static struct MHD_Daemon *mhd;
+
+sqlite3 *rdb(void)
+{
+	return db_ro();
+}
+
+enum MHD_Result reply_response(struct req *rq, unsigned status, struct MHD_Response *r)
+{
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	ret = MHD_queue_response(rq->conn, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+enum MHD_Result reply_text(struct req *rq, unsigned status, const char *ctype, const char *text)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
+								 MHD_RESPMEM_MUST_COPY);
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", ctype);
+	return reply_response(rq, status, r);
+}
+
+enum MHD_Result reply_json(struct req *rq, unsigned status, json_t *obj)
+{
+	char *s = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
+	enum MHD_Result ret;
+
+	json_decref(obj);
+	if (!s)
+		return reply_text(rq, 500, "application/json",
+				  "{\"error\":\"cannot encode JSON\",\"status\":500}");
+	ret = reply_text(rq, status, "application/json", s);
+	free(s);
+	return ret;
+}
+
+enum MHD_Result reply_error(struct req *rq, unsigned status, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return reply_json(rq, status, json_pack("{s:s, s:i}", "error", msg, "status", (int)status));
+}
+
+const char *qarg(struct req *rq, const char *name)
+{
+	const char *v = MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, name);
+
+	return v && v[0] ? v : NULL;
+}
+
+int is_admin(struct req *rq)
+{
+	const char *auth;
+	size_t n, m, diff = 0;
+
+	if (cfg.open)
+		return 1;
+	if (!cfg.admin_token)
+		return 0;
+	auth = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, "Authorization");
+	if (!auth || strncmp(auth, "Bearer ", 7) != 0)
+		return 0;
+	auth += 7;
+	n = strlen(auth);
+	m = strlen(cfg.admin_token);
+	/* Constant-time compare: the token must not leak through timing. */
+	for (size_t i = 0; i < m; i++)
+		diff |= (unsigned char)(i < n ? auth[i] : 0) ^ (unsigned char)cfg.admin_token[i];
+	return diff == 0 && n == m;
+}
+
+json_t *body_json(struct req *rq, const char **why)
+{
+	json_error_t e;
+	json_t *o;
+
+	if (!rq->body.len) {
+		*why = "empty body: expected a JSON object";
+		return NULL;
+	}
+	o = json_loadb(rq->body.p, rq->body.len, 0, &e);
+	if (!json_is_object(o)) {
+		json_decref(o);
+		*why = "body is not a JSON object";
+		return NULL;
+	}
+	return o;
+}
+
+int parse_id(const char *s, int64_t *id)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v) || v == 0 || v > INT64_MAX)
+		return -1;
+	*id = (int64_t)v;
+	return 0;
+}
+
+/* Splits "/api/v1/a/b/c" after the prefix into at most 8 segments. */
+static int split(char *path, char **seg, int max)
+{
+	int n = 0;
+
+	for (char *p = strtok(path, "/"); p && n < max; p = strtok(NULL, "/"))
+		seg[n++] = p;
+	return n;
+}
+
+static int is(const char *m, const char *want)
+{
+	return strcmp(m, want) == 0;
+}
+
+static enum MHD_Result route_api(struct req *rq, const char *path)
+{
+	char copy[512], *seg[8];
+	const char *m = rq->method;
+	int64_t id, cid;
+	int n;
+	size_t l;
+
+	if (strlen(path) >= sizeof(copy))
+		return reply_error(rq, 404, "no such API route");
+	snprintf(copy, sizeof(copy), "%s", path);
+	n = split(copy, seg, 8);
+	if (n == 1 && is(seg[0], "health"))
+		return is(m, "GET") ? api_health(rq) : reply_error(rq, 405, "%s not allowed on %s", m, path);
+	if (n == 1 && is(seg[0], "machines"))
+		return is(m, "GET") ? api_machines(rq) : reply_error(rq, 405, "%s not allowed on %s", m, path);
+	if (n == 1 && is(seg[0], "runs")) {
+		if (is(m, "GET"))
+			return api_runs(rq);
+		if (is(m, "POST"))
+			return api_run_create(rq);
+		return reply_error(rq, 405, "%s not allowed on %s", m, path);
+	}
+	if (n == 1 && is(seg[0], "runs.csv"))
+		return is(m, "GET") ? api_runs_csv(rq) : reply_error(rq, 405, "%s not allowed on %s", m, path);
+	if (n >= 2 && is(seg[0], "runs")) {
+		l = strlen(seg[1]);
+		if (n == 2 && l > 4 && strcmp(seg[1] + l - 4, ".csv") == 0) {
+			seg[1][l - 4] = 0;
+			if (parse_id(seg[1], &id))
+				return reply_error(rq, 400, "bad run id '%s'", seg[1]);
+			return is(m, "GET") ? api_run_csv(rq, id) : reply_error(rq, 405, "%s not allowed on %s", m, path);
+		}
+		if (parse_id(seg[1], &id))
+			return reply_error(rq, 400, "bad run id '%s'", seg[1]);
+		if (n == 2) {
+			if (is(m, "GET"))
+				return api_run(rq, id);
+			if (is(m, "PATCH"))
+				return api_run_patch(rq, id);
+			return reply_error(rq, 405, "%s not allowed on %s", m, path);
+		}
+		if (n == 3 && is(seg[2], "events"))
+			return is(m, "GET") ? api_run_events(rq, id) : reply_error(rq, 405, "%s not allowed on %s", m, path);
+		if (n == 5 && is(seg[2], "cases") && is(seg[4], "histogram")) {
+			uint64_t v;
+
+			if (parse_u64(seg[3], &v) || v > UINT32_MAX)
+				return reply_error(rq, 400, "bad case id '%s'", seg[3]);
+			cid = (int64_t)v;
+			return is(m, "GET") ? api_histogram(rq, id, cid) : reply_error(rq, 405, "%s not allowed on %s", m, path);
+		}
+	}
+	if (n == 1 && (is(seg[0], "compare") || is(seg[0], "compare.csv")))
+		return is(m, "GET") ? api_compare(rq, is(seg[0], "compare.csv"))
+				    : reply_error(rq, 405, "%s not allowed on %s", m, path);
+	if (n == 1 && is(seg[0], "jobs")) {
+		if (is(m, "GET"))
+			return api_jobs(rq);
+		if (is(m, "POST"))
+			return api_job_create(rq);
+		return reply_error(rq, 405, "%s not allowed on %s", m, path);
+	}
+	if (n == 2 && is(seg[0], "jobs")) {
+		if (parse_id(seg[1], &id))
+			return reply_error(rq, 400, "bad job id '%s'", seg[1]);
+		return is(m, "DELETE") ? api_job_delete(rq, id) : reply_error(rq, 405, "%s not allowed on %s", m, path);
+	}
+	return reply_error(rq, 404, "no such API route: %s", path);
+}
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url,
+			       const char *method, const char *version, const char *upload,
+			       size_t *upload_size, void **con_cls)
+{
+	struct req *rq = *con_cls;
+
+	(void)cls;
+	(void)version;
+	if (!rq) {
+		rq = calloc(1, sizeof(*rq));
+		if (!rq)
+			return MHD_NO;
+		rq->conn = conn;
+		rq->method = method;
+		rq->url = url;
+		*con_cls = rq;
+		return MHD_YES; /* headers only; the body (if any) follows */
+	}
+	if (*upload_size) {
+		if (rq->body.len + *upload_size > BODY_MAX)
+			rq->too_big = 1;
+		else if (buf_add(&rq->body, upload, *upload_size))
+			rq->too_big = 1;
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (rq->too_big)
+		return reply_error(rq, 413, "request body larger than %d bytes", BODY_MAX);
+	if (strncmp(url, "/api/v1/", 8) == 0)
+		return route_api(rq, url + 8);
+	if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
+		return reply_error(rq, 404, "no such API route: %s", url);
+	if (strcmp(url, "/boot.ipxe") == 0)
+		return is(method, "GET") || is(method, "HEAD") ? boot_ipxe(rq) : reply_error(rq, 405, "%s not allowed", method);
+	if (strcmp(url, "/firmware/xcbench.elf") == 0)
+		return is(method, "GET") || is(method, "HEAD") ? boot_firmware(rq) : reply_error(rq, 405, "%s not allowed", method);
+	if (!is(method, "GET") && !is(method, "HEAD"))
+		return reply_error(rq, 405, "%s not allowed on static files", method);
+	return static_file(rq);
+}
+
+static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+		      enum MHD_RequestTerminationCode toe)
+{
+	struct req *rq = *con_cls;
+
+	(void)cls;
+	(void)conn;
+	(void)toe;
+	if (rq) {
+		buf_free(&rq->body);
+		free(rq);
+		*con_cls = NULL;
+	}
+}
+
+int http_start(void)
+{
+	mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG,
+			       0, NULL, NULL, handler, NULL,
+			       MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&cfg.listen,
+			       MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg.threads,
+			       MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+			       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)60,
+			       MHD_OPTION_CONNECTION_LIMIT, (unsigned int)512,
+			       MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
+			       MHD_OPTION_END);
+	return mhd ? 0 : -1;
+}
+
+void http_stop(void)
+{
+	if (mhd)
+		MHD_stop_daemon(mhd);
+	mhd = NULL;
+}

@@ -1,0 +1,203 @@
+/*
+ * main.c — xcbenchd: flags, start-up (database, registry, writer, UDP
+ * collector, HTTP), and a clean shutdown on SIGTERM/SIGINT: stop taking
+ * datagrams and requests first, then let the writer commit what is queued.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "xcbd.h"
+
+struct xcbd_config cfg;
+struct xcbd_counters ctr;
+int64_t start_time;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: xcbenchd [options]\n"
+"Collects xcbench results (UDP), stores them in SQLite, serves the API,\n"
+"dashboard, CSV and iPXE boot scripts (HTTP).\n"
+"\n"
+"  --listen [HOST:]PORT   HTTP address (default 0.0.0.0:8080)\n"
+"  --udp [HOST:]PORT      UDP collector address (default 0.0.0.0:8080)\n"
+"  --db FILE              SQLite database (default ./xcbench.db)\n"
+"  --web DIR              dashboard files (default: the repository's web/)\n"
+"  --firmware FILE        payload served at /firmware/xcbench.elf\n"
+"                         (default: the repository's firmware/build/xcbench.elf)\n"
+"  --token-file FILE      admin token for write routes (Authorization: Bearer)\n"
+"  --open                 accept frames with unknown run tokens, and writes\n"
+"                         without a token (for a loopback/dev setup)\n"
+"  --lost-after SECONDS   a run silent this long becomes 'lost' (default 120)\n"
+"  --suite NAME           suite for boots without a queued job (default 'default')\n"
+"  --threads N            HTTP worker threads (default 4)\n"
+"  --help                 this text\n"
+"\n"
+"API: see host/API.md. Wire protocol: proto/README.md.\n");
+}
+
+/* The repository root, from /proc/self/exe = ROOT/host/build/xcbenchd. */
+static char *repo_path(const char *rel)
+{
+	char exe[4096], *root, *out;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return strdup(rel);
+	exe[n] = 0;
+	root = dirname(dirname(dirname(exe)));
+	if (asprintf(&out, "%s/%s", root, rel) < 0)
+		return NULL;
+	return out;
+}
+
+static char *read_token(const char *path)
+{
+	char buf[512];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	buf[strcspn(buf, "\r\n")] = 0;
+	return buf[0] ? strdup(buf) : NULL;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "udp", required_argument, NULL, 'u' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "web", required_argument, NULL, 'w' },
+		{ "firmware", required_argument, NULL, 'f' },
+		{ "token-file", required_argument, NULL, 't' },
+		{ "open", no_argument, NULL, 'o' },
+		{ "lost-after", required_argument, NULL, 'L' },
+		{ "suite", required_argument, NULL, 's' },
+		{ "threads", required_argument, NULL, 'T' },
+		{ "test-drop", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *listen_s = "0.0.0.0:8080", *udp_s = "0.0.0.0:8080";
+	char err[512];
+	sigset_t sigs;
+	sqlite3 *db;
+	int c, sig;
+	uint64_t v;
+
+	cfg.db_path = "xcbench.db";
+	cfg.lost_after = 120;
+	cfg.threads = 4;
+	cfg.suite = "default";
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l': listen_s = optarg; break;
+		case 'u': udp_s = optarg; break;
+		case 'd': cfg.db_path = optarg; break;
+		case 'w': cfg.web_dir = optarg; break;
+		case 'f': cfg.firmware = optarg; break;
+		case 't': cfg.token_file = optarg; break;
+		case 'o': cfg.open = 1; break;
+		case 's': cfg.suite = optarg; break;
+		case 'L':
+			if (parse_u64(optarg, &v) || v == 0 || v > 86400 * 30) {
+				fprintf(stderr, "xcbenchd: --lost-after: '%s' is not a number of seconds (1..2592000)\n", optarg);
+				return 2;
+			}
+			cfg.lost_after = (int)v;
+			break;
+		case 'T':
+			if (parse_u64(optarg, &v) || v == 0 || v > 64) {
+				fprintf(stderr, "xcbenchd: --threads: '%s' is not 1..64\n", optarg);
+				return 2;
+			}
+			cfg.threads = (int)v;
+			break;
+		case 'D':
+			cfg.test_drop = atof(optarg);
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "xcbenchd: unexpected argument '%s' (see --help)\n", argv[optind]);
+		return 2;
+	}
+	if (parse_hostport(listen_s, "0.0.0.0", 8080, &cfg.listen, err, sizeof(err)) ||
+	    parse_hostport(udp_s, "0.0.0.0", 8080, &cfg.udp, err, sizeof(err))) {
+		fprintf(stderr, "xcbenchd: %s\n", err);
+		return 2;
+	}
+	if (!cfg.web_dir)
+		cfg.web_dir = repo_path("web");
+	if (!cfg.firmware)
+		cfg.firmware = repo_path("firmware/build/xcbench.elf");
+	if (cfg.token_file) {
+		cfg.admin_token = read_token(cfg.token_file);
+		if (!cfg.admin_token) {
+			fprintf(stderr, "xcbenchd: --token-file '%s': cannot read a token: %s\n",
+				cfg.token_file, errno ? strerror(errno) : "empty file");
+			return 2;
+		}
+	}
+	if (!cfg.open && !cfg.admin_token)
+		fprintf(stderr, "xcbenchd: note: no --token-file and not --open: write routes are refused\n");
+
+	/* Block the stop signals in every thread; main waits for them. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	start_time = now_s();
+	db = db_open_rw(cfg.db_path, err, sizeof(err));
+	if (!db) {
+		fprintf(stderr, "xcbenchd: %s\n", err);
+		return 1;
+	}
+	if (reg_load(db)) {
+		fprintf(stderr, "xcbenchd: cannot load runs: %s\n", sqlite3_errmsg(db));
+		return 1;
+	}
+	if (writer_start(db) || collector_start()) {
+		fprintf(stderr, "xcbenchd: start-up failed\n");
+		writer_stop();
+		return 1;
+	}
+	if (http_start()) {
+		fprintf(stderr, "xcbenchd: cannot listen on HTTP port %d\n", ntohs(cfg.listen.sin_port));
+		collector_stop();
+		writer_stop();
+		return 1;
+	}
+	fprintf(stderr, "xcbenchd %s: http %s:%d udp %s:%d db %s%s\n", XCBD_VERSION,
+		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
+		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), cfg.db_path,
+		cfg.open ? " (open)" : "");
+
+	sigwait(&sigs, &sig);
+	fprintf(stderr, "xcbenchd: signal %d: shutting down\n", sig);
+	http_stop();
+	collector_stop();
+	writer_stop();     /* commits everything still queued */
+	sqlite3_close(db);
+	reg_free_all();
+	free(cfg.admin_token);
+	fprintf(stderr, "xcbenchd: stopped cleanly\n");
+	return 0;
+}

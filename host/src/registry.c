@@ -1,0 +1,108 @@
+/*
+ * registry.c — every run the daemon knows, by token: what has been seen and
+ * what is committed, so the collector can dedupe and ACK without touching
+ * SQLite. One mutex (reg_lock) guards the table and every struct run in it:
+ * the collector (dedupe), the writer (commit → ACK) and HTTP (token creation)
+ * all touch runs, and each holds the lock only for a few bit operations.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "xcbd.h"
+
+#define NBUCKETS 4096
+
+pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct run *buckets[NBUCKETS];
+
+static unsigned hash(uint64_t t)
+{
+	t ^= t >> 33;
+	t *= 0xff51afd7ed558ccdull;
+	t ^= t >> 33;
+	return (unsigned)(t % NBUCKETS);
+}
+
+struct run *reg_find(uint64_t token)
+{
+	for (struct run *r = buckets[hash(token)]; r; r = r->next_in_bucket)
+		if (r->token == token)
+			return r;
+	return NULL;
+}
+
+struct run *reg_add(uint64_t token, int64_t id)
+{
+	struct run *r = reg_find(token);
+	unsigned h = hash(token);
+
+	if (r)
+		return r;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->token = token;
+	r->id = id;
+	r->next_in_bucket = buckets[h];
+	buckets[h] = r;
+	return r;
+}
+
+/* Loads every run; for runs still open, the seqs already stored (so a daemon
+ * restarted mid-run keeps deduplicating and ACKs correctly). */
+int reg_load(sqlite3 *db)
+{
+	sqlite3_stmt *runs, *frames;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT id, token, status, frames_expected FROM runs", -1, &runs, NULL))
+		return -1;
+	if (sqlite3_prepare_v2(db, "SELECT seq FROM frames WHERE run_id = ?", -1, &frames, NULL)) {
+		sqlite3_finalize(runs);
+		return -1;
+	}
+	while (sqlite3_step(runs) == SQLITE_ROW) {
+		uint64_t token = strtoull((const char *)sqlite3_column_text(runs, 1), NULL, 16);
+		struct run *r = reg_add(token, sqlite3_column_int64(runs, 0));
+		const char *st = (const char *)sqlite3_column_text(runs, 2);
+
+		if (!r)
+			goto out;
+		if (strcmp(st, "complete") == 0 && sqlite3_column_type(runs, 3) != SQLITE_NULL) {
+			/* frames_expected counts DONE too: seqs 0..n-1 are all stored. */
+			uint32_t n = (uint32_t)sqlite3_column_int64(runs, 3);
+
+			seqset_fill(&r->recv, n);
+			seqset_fill(&r->stored, n);
+			r->complete = 1;
+			continue;
+		}
+		sqlite3_bind_int64(frames, 1, r->id);
+		while (sqlite3_step(frames) == SQLITE_ROW) {
+			uint32_t seq = (uint32_t)sqlite3_column_int64(frames, 0);
+
+			seqset_add(&r->recv, seq);
+			seqset_add(&r->stored, seq);
+		}
+		sqlite3_reset(frames);
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(runs);
+	sqlite3_finalize(frames);
+	return rc;
+}
+
+void reg_free_all(void)
+{
+	for (int i = 0; i < NBUCKETS; i++) {
+		while (buckets[i]) {
+			struct run *r = buckets[i];
+
+			buckets[i] = r->next_in_bucket;
+			seqset_free(&r->recv);
+			seqset_free(&r->stored);
+			free(r);
+		}
+	}
+}

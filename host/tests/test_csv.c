@@ -1,0 +1,66 @@
+/* test_csv.c — RFC 4180 quoting of the CSV exports. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "csv.h"
+
+static void plain_and_quoted(void **st)
+{
+	struct buf b = { 0 };
+
+	(void)st;
+	csv_str(&b, "plain");
+	csv_str(&b, "a,b");
+	csv_str(&b, "say \"hi\"");
+	csv_str(&b, "two\nlines");
+	csv_str(&b, "cr\rhere");
+	csv_str(&b, "");
+	csv_str(&b, NULL);
+	csv_str(&b, "ünïcode");
+	csv_end(&b);
+	assert_string_equal(b.p, "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\rhere\",,,ünïcode\r\n");
+	buf_free(&b);
+}
+
+static void numbers(void **st)
+{
+	struct buf b = { 0 };
+
+	(void)st;
+	csv_i64(&b, -5);
+	csv_i64(&b, INT64_MAX);
+	csv_f(&b, 1.23456, 3);
+	csv_f(&b, NAN, 3);
+	csv_empty(&b);
+	csv_f(&b, 2.0, 0);
+	csv_end(&b);
+	assert_string_equal(b.p, "-5,9223372036854775807,1.235,,,2\r\n");
+	buf_free(&b);
+}
+
+static void only_quote(void **st)
+{
+	struct buf b = { 0 };
+
+	(void)st;
+	csv_str(&b, "\"");
+	csv_end(&b);
+	csv_str(&b, "x");
+	csv_end(&b);
+	assert_string_equal(b.p, "\"\"\"\"\r\nx\r\n");
+	buf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(plain_and_quoted),
+		cmocka_unit_test(numbers),
+		cmocka_unit_test(only_quote),
+	};
+	return cmocka_run_group_tests_name("csv", tests, NULL, NULL);
+}

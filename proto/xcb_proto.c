@@ -1,0 +1,325 @@
+/*
+ * xcb_proto.c — encoder/decoder of xcbench frames (spec: proto/README.md).
+ * Freestanding: no libc calls at all (byte loops instead of memcpy), no
+ * allocation, no globals except a const CRC table, so the firmware links it
+ * unchanged and the host unit-tests the very same code.
+ */
+#include "xcb_proto.h"
+#include "xcb_histo.h"
+
+/* CRC-32 (IEEE 802.3, reflected, poly 0xEDB88320, as zlib's crc32()), four
+ * bits at a time: a 64-byte table is small enough for the payload image and
+ * fast enough for 1.5 KB frames. */
+static const uint32_t crc_nibble[16] = {
+	0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac, 0x76dc4190, 0x6b6b51f4,
+	0x4db26158, 0x5005713c, 0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c,
+	0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
+};
+
+uint32_t xcb_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		crc = (crc >> 4) ^ crc_nibble[crc & 15];
+		crc = (crc >> 4) ^ crc_nibble[crc & 15];
+	}
+	return ~crc;
+}
+
+static void copy(uint8_t *d, const uint8_t *s, size_t n)
+{
+	while (n--)
+		*d++ = *s++;
+}
+
+static void zero(uint8_t *d, size_t n)
+{
+	while (n--)
+		*d++ = 0;
+}
+
+/* Writes the header in front of a payload already at buf + XCB_HDR_LEN. */
+static size_t finish(uint8_t *b, const struct xcb_hdr *h, unsigned type, size_t len)
+{
+	uint32_t crc;
+
+	xcb_put32(b, XCB_MAGIC);
+	b[4] = XCB_VERSION;
+	b[5] = (uint8_t)type;
+	xcb_put16(b + 6, (uint16_t)len);
+	xcb_put64(b + 8, h->token);
+	xcb_put32(b + 16, h->seq);
+	crc = xcb_crc32(0, b, 20);
+	crc = xcb_crc32(crc, b + XCB_HDR_LEN, len);
+	xcb_put32(b + 20, crc);
+	return XCB_HDR_LEN + len;
+}
+
+/* Room check shared by every encoder: 0 means "does not fit". */
+static int fits(size_t cap, size_t len)
+{
+	return len <= XCB_PAYLOAD_MAX && cap >= XCB_HDR_LEN + len;
+}
+
+size_t xcb_enc_frame(void *buf, size_t cap, const struct xcb_hdr *h,
+		     const void *payload, size_t len)
+{
+	if (!fits(cap, len) || h->type < 1 || h->type > XCB_T_MAX)
+		return 0;
+	copy((uint8_t *)buf + XCB_HDR_LEN, payload, len);
+	return finish(buf, h, h->type, len);
+}
+
+size_t xcb_enc_text(void *buf, size_t cap, const struct xcb_hdr *h,
+		    const char *text, size_t len)
+{
+	if (h->type != XCB_T_HELLO && h->type != XCB_T_CASE &&
+	    h->type != XCB_T_LOG && h->type != XCB_T_ERROR)
+		return 0;
+	return xcb_enc_frame(buf, cap, h, text, len);
+}
+
+size_t xcb_enc_result(void *buf, size_t cap, const struct xcb_hdr *h, const struct xcb_result *r)
+{
+	uint8_t *p = (uint8_t *)buf + XCB_HDR_LEN;
+	const uint64_t v[17] = {
+		r->count, r->min, r->p50, r->p90, r->p99, r->p999, r->max,
+		r->mean_x1000, r->stddev_x1000, r->ipis, r->lock_acq,
+		r->lock_contended, r->lock_hold_cycles, r->lock_wait_cycles,
+		r->stale, r->calls_executed, r->calls_expected,
+	};
+
+	if (!fits(cap, XCB_RESULT_LEN))
+		return 0;
+	xcb_put32(p, r->case_id);
+	xcb_put16(p + 4, r->rep);
+	xcb_put16(p + 6, r->initiator);
+	for (int i = 0; i < 17; i++)
+		xcb_put64(p + 8 + 8 * i, v[i]);
+	xcb_put32(p + 144, r->flags);
+	xcb_put32(p + 148, 0);
+	return finish(buf, h, XCB_T_RESULT, XCB_RESULT_LEN);
+}
+
+int xcb_dec_result(const uint8_t *p, size_t len, struct xcb_result *r)
+{
+	uint64_t *v[17] = {
+		&r->count, &r->min, &r->p50, &r->p90, &r->p99, &r->p999, &r->max,
+		&r->mean_x1000, &r->stddev_x1000, &r->ipis, &r->lock_acq,
+		&r->lock_contended, &r->lock_hold_cycles, &r->lock_wait_cycles,
+		&r->stale, &r->calls_executed, &r->calls_expected,
+	};
+
+	if (len < XCB_RESULT_LEN)
+		return XCB_E_PAYLOAD;
+	r->case_id = xcb_get32(p);
+	r->rep = xcb_get16(p + 4);
+	r->initiator = xcb_get16(p + 6);
+	for (int i = 0; i < 17; i++)
+		*v[i] = xcb_get64(p + 8 + 8 * i);
+	r->flags = xcb_get32(p + 144);
+	return XCB_OK;
+}
+
+size_t xcb_enc_histo(void *buf, size_t cap, const struct xcb_hdr *h, const struct xcb_histo *x)
+{
+	uint8_t *p = (uint8_t *)buf + XCB_HDR_LEN;
+	size_t len = XCB_HISTO_HDR_LEN + 4 * (size_t)x->n;
+
+	if (x->n > XCB_HISTO_CHUNK || !fits(cap, len))
+		return 0;
+	xcb_put32(p, x->case_id);
+	xcb_put16(p + 4, x->rep);
+	xcb_put16(p + 6, x->initiator);
+	xcb_put32(p + 8, x->first);
+	xcb_put16(p + 12, x->n);
+	xcb_put16(p + 14, 0);
+	for (unsigned i = 0; i < x->n; i++)
+		xcb_put32(p + 16 + 4 * i, x->counts[i]);
+	return finish(buf, h, XCB_T_HISTO, len);
+}
+
+int xcb_dec_histo(const uint8_t *p, size_t len, struct xcb_histo *x)
+{
+	if (len < XCB_HISTO_HDR_LEN)
+		return XCB_E_PAYLOAD;
+	x->case_id = xcb_get32(p);
+	x->rep = xcb_get16(p + 4);
+	x->initiator = xcb_get16(p + 6);
+	x->first = xcb_get32(p + 8);
+	x->n = xcb_get16(p + 12);
+	x->counts = NULL;
+	x->raw = p + XCB_HISTO_HDR_LEN;
+	/* The chunk must be exactly n counts, and must not run past the last
+	 * bucket any 64-bit value can land in. */
+	if (len != XCB_HISTO_HDR_LEN + 4 * (size_t)x->n)
+		return XCB_E_PAYLOAD;
+	if ((uint64_t)x->first + x->n > XCB_HISTO_BUCKETS)
+		return XCB_E_PAYLOAD;
+	return XCB_OK;
+}
+
+size_t xcb_enc_samples(void *buf, size_t cap, const struct xcb_hdr *h, const struct xcb_samples *s)
+{
+	uint8_t *p = (uint8_t *)buf + XCB_HDR_LEN;
+	size_t len = XCB_SAMPLES_HDR_LEN + (size_t)s->width * s->n;
+
+	if ((s->width != 4 && s->width != 8) || !fits(cap, len))
+		return 0;
+	xcb_put32(p, s->case_id);
+	xcb_put16(p + 4, s->rep);
+	xcb_put16(p + 6, s->initiator);
+	xcb_put32(p + 8, s->index);
+	p[12] = s->width;
+	p[13] = 0;
+	xcb_put16(p + 14, s->n);
+	for (unsigned i = 0; i < s->n; i++) {
+		if (s->width == 8)
+			xcb_put64(p + 16 + 8 * i, ((const uint64_t *)s->values)[i]);
+		else
+			xcb_put32(p + 16 + 4 * i, ((const uint32_t *)s->values)[i]);
+	}
+	return finish(buf, h, XCB_T_SAMPLES, len);
+}
+
+int xcb_dec_samples(const uint8_t *p, size_t len, struct xcb_samples *s)
+{
+	if (len < XCB_SAMPLES_HDR_LEN)
+		return XCB_E_PAYLOAD;
+	s->case_id = xcb_get32(p);
+	s->rep = xcb_get16(p + 4);
+	s->initiator = xcb_get16(p + 6);
+	s->index = xcb_get32(p + 8);
+	s->width = p[12];
+	s->n = xcb_get16(p + 14);
+	s->values = NULL;
+	s->raw = p + XCB_SAMPLES_HDR_LEN;
+	if (s->width != 4 && s->width != 8)
+		return XCB_E_PAYLOAD;
+	if (len != XCB_SAMPLES_HDR_LEN + (size_t)s->width * s->n)
+		return XCB_E_PAYLOAD;
+	return XCB_OK;
+}
+
+size_t xcb_enc_done(void *buf, size_t cap, const struct xcb_hdr *h, const struct xcb_done *d)
+{
+	uint8_t *p = (uint8_t *)buf + XCB_HDR_LEN;
+
+	if (!fits(cap, XCB_DONE_LEN))
+		return 0;
+	xcb_put32(p, d->frames);
+	xcb_put32(p + 4, d->status);
+	return finish(buf, h, XCB_T_DONE, XCB_DONE_LEN);
+}
+
+int xcb_dec_done(const uint8_t *p, size_t len, struct xcb_done *d)
+{
+	if (len < XCB_DONE_LEN)
+		return XCB_E_PAYLOAD;
+	d->frames = xcb_get32(p);
+	d->status = xcb_get32(p + 4);
+	return XCB_OK;
+}
+
+size_t xcb_enc_ack(void *buf, size_t cap, const struct xcb_hdr *h, const struct xcb_ack *a)
+{
+	uint8_t *p = (uint8_t *)buf + XCB_HDR_LEN;
+
+	if (!fits(cap, XCB_ACK_LEN))
+		return 0;
+	xcb_put32(p, a->status);
+	copy(p + 4, a->sack, sizeof(a->sack));
+	return finish(buf, h, XCB_T_ACK, XCB_ACK_LEN);
+}
+
+int xcb_dec_ack(const uint8_t *p, size_t len, struct xcb_ack *a)
+{
+	if (len < XCB_ACK_LEN)
+		return XCB_E_PAYLOAD;
+	a->status = xcb_get32(p);
+	copy(a->sack, p + 4, sizeof(a->sack));
+	return XCB_OK;
+}
+
+int xcb_decode(const void *buf, size_t len, struct xcb_hdr *h, const uint8_t **payload)
+{
+	const uint8_t *b = buf;
+	uint32_t crc;
+
+	zero((uint8_t *)h, sizeof(*h));
+	*payload = NULL;
+	if (len < XCB_HDR_LEN)
+		return XCB_E_SHORT;
+	if (xcb_get32(b) != XCB_MAGIC)
+		return XCB_E_MAGIC;
+	h->version = b[4];
+	h->type = b[5];
+	h->length = xcb_get16(b + 6);
+	h->token = xcb_get64(b + 8);
+	h->seq = xcb_get32(b + 16);
+	h->crc = xcb_get32(b + 20);
+	if (h->version != XCB_VERSION)
+		return XCB_E_VERSION;
+	if (len > XCB_FRAME_MAX || h->length > XCB_PAYLOAD_MAX)
+		return XCB_E_OVERSIZE;
+	if ((size_t)h->length + XCB_HDR_LEN != len)
+		return XCB_E_LENGTH;
+	crc = xcb_crc32(0, b, 20);
+	crc = xcb_crc32(crc, b + XCB_HDR_LEN, h->length);
+	if (crc != h->crc)
+		return XCB_E_CRC;
+	if (h->type < 1 || h->type > XCB_T_MAX)
+		return XCB_E_TYPE;
+	*payload = b + XCB_HDR_LEN;
+	return XCB_OK;
+}
+
+int xcb_kv_next(const char *text, size_t len, size_t *pos,
+		const char **key, size_t *klen, const char **val, size_t *vlen)
+{
+	while (*pos < len) {
+		size_t s = *pos, e = s, eq = (size_t)-1;
+
+		while (e < len && text[e] != '\n') {
+			if (text[e] == '=' && eq == (size_t)-1)
+				eq = e;
+			e++;
+		}
+		*pos = e < len ? e + 1 : e;
+		if (eq == (size_t)-1 || eq == s)
+			continue; /* not key=value: skipped, never an error */
+		*key = text + s;
+		*klen = eq - s;
+		*val = text + eq + 1;
+		*vlen = e - eq - 1;
+		if (*vlen && (*val)[*vlen - 1] == '\r')
+			(*vlen)--;
+		return 1;
+	}
+	return 0;
+}
+
+const char *xcb_err_name(int err)
+{
+	static const char *const names[XCB_E_NREASONS] = {
+		"ok", "short", "magic", "version", "type", "length",
+		"oversize", "crc", "payload",
+	};
+
+	if (err > 0 || -err >= XCB_E_NREASONS)
+		return "?";
+	return names[-err];
+}
+
+const char *xcb_type_name(unsigned type)
+{
+	static const char *const names[] = {
+		"?", "hello", "case", "result", "histo", "samples",
+		"log", "error", "done", "ack",
+	};
+
+	return type <= XCB_T_MAX ? names[type] : "?";
+}

@@ -1,0 +1,52 @@
+# Helpers shared by tests/t-daemon-*.sh and tests/t-ingest-*.sh (sourced
+# after lib.sh): start a real xcbenchd on loopback with a temp database, and
+# stop it on exit.
+XCB_GEN=$ROOT/host/build/xcb-gen
+
+# need_host_build: skip the whole script (one TAP line) if host/ is not built.
+need_host_build() {
+	if [ ! -x "$XCBENCHD" ] || [ ! -x "$XCB_GEN" ] || [ ! -x "$XCBENCH" ]; then
+		skip "$1" "host/ not built (make -C host)"
+		exit 0
+	fi
+}
+
+# start_daemon [xcbenchd options...]: sets PORT, URL, TMP, DB, DPID.
+start_daemon() {
+	TMP=${TMP:-$(mktemp -d "$OUTDIR/daemon.XXXXXX")}
+	DB=${DB:-$TMP/xcbench.db}
+	PORT=$(free_port)
+	URL=http://127.0.0.1:$PORT
+	"$XCBENCHD" --listen 127.0.0.1:$PORT --udp 127.0.0.1:$PORT --db "$DB" "$@" \
+		>>"$TMP/daemon.log" 2>&1 &
+	DPID=$!
+	for _ in $(seq 100); do
+		curl -sf "$URL/api/v1/health" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	diag "xcbenchd did not come up; log:"
+	sed 's/^/# /' "$TMP/daemon.log"
+	return 1
+}
+
+# stop_daemon: SIGTERM and wait (returns xcbenchd's exit status).
+stop_daemon() {
+	local rc=0
+	if [ -n "${DPID:-}" ] && kill -0 "$DPID" 2>/dev/null; then
+		kill -TERM "$DPID"
+		wait "$DPID" || rc=$?
+	fi
+	DPID=
+	return $rc
+}
+
+cleanup_daemon() {
+	if [ -n "${DPID:-}" ]; then kill -KILL "$DPID" 2>/dev/null; wait "$DPID" 2>/dev/null; fi
+	[ -n "${TMP:-}" ] && [ -z "${KEEP:-}" ] && rm -rf "$TMP"
+	return 0
+}
+
+# jq-like checks with Python: pyjson URL 'python expression over d' → prints result.
+pyjson() {
+	curl -s "$1" | python3 -c "import json,sys; d=json.load(sys.stdin); print($2)"
+}

@@ -1,0 +1,112 @@
+#!/bin/bash
+# t-engine-quick.sh - boots the payload with suite=quick at -smp 4 (TCG) and checks
+# the whole engine end to end from the captured console: the run completes, every
+# algorithm x wait x delivery combination (minus deliveries the machine lacks, which
+# must be logged as skipped) produced stats with p50 > 0, every target ran every call
+# exactly once, no stale translation was seen, and the serial frames decode (CRC,
+# contiguous seq, HELLO first, DONE last) - with `xcbench ingest` too when built.
+# timeout: 300
+. "$(dirname "$0")/lib.sh"
+
+T=$(mktemp -d "$OUTDIR/engine-quick.XXXXXX")
+cleanup() { [ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null; }
+trap cleanup EXIT
+
+if [ ! -f "$XCB_ELF" ]; then
+	notok "payload built ($XCB_ELF missing: make -C firmware)"
+	exit 1
+fi
+
+XCB_QEMU_TIMEOUT=240 qemu_direct "$T/console.log" 4 "suite=quick"
+rc=$?
+# isa-debug-exit: (code << 1) | 1, so 1 = the payload exited 0.
+check "suite=quick at -smp 4 exits 0 (qemu status $rc)" test "$rc" -eq 1
+check "console says PASSED" grep -q '^xcbench: PASSED' "$T/console.log"
+
+python3 "$ROOT/tests/engine_frames.py" "$T/console.log" --json >"$T/run.json" 2>"$T/frames.err"
+check "serial frames decode (CRC, contiguous seq, HELLO first, DONE last)" test $? -eq 0
+sed 's/^/# /' "$T/frames.err"
+
+python3 - "$T/run.json" <<'PY'
+import json, re, sys
+run = json.load(open(sys.argv[1]))
+def ok(cond, name):
+    print(("ok - " if cond else "not ok - ") + name)
+cases = {int(k): v for k, v in run["cases"].items()}
+allrows = [r for r in run["results"] if r["initiator"] == 0xffff]
+print(f"# {len(cases)} cases, {len(run['results'])} RESULT frames, hello tsc_khz={run['hello'].get('tsc_khz')}")
+ok(run["done"] is not None and run["done"]["status"] == 0, "DONE status ok")
+ok(not run["errors"], "no ERROR frames")
+ok(all(k in run["hello"] for k in ("fw", "cpus", "tsc_khz", "apic_mode", "vendor")),
+   "HELLO carries machine facts")
+ok(run["hello"].get("cpus") == "4", "HELLO says 4 CPUs")
+
+# every algorithm x wait x delivery produced stats, unless the delivery is unavailable
+skipped = set(re.findall(r"delivery (\S+) not available", "\n".join(run["logs"])))
+print(f"# deliveries skipped as unavailable here: {sorted(skipped) or 'none'}")
+missing = []
+for algo in ("locked", "lockless", "queued"):
+    for wait in ("none", "ack", "done"):
+        for deliv in ("auto", "unicast", "x2apic_cluster", "allbutself"):
+            ids = [i for i, c in cases.items() if c["kind"] == "xcall" and c["algo"] == algo
+                   and c["wait"] == wait and c["delivery"] == deliv]
+            good = [r for r in allrows if r["case_id"] in ids and r["count"] > 0 and r["p50"] > 0]
+            if not good and deliv not in skipped:
+                missing.append(f"{algo}/{wait}/{deliv}")
+ok(not missing, "every algorithm x wait x delivery has p50 > 0" +
+   (f" (missing: {' '.join(missing)})" if missing else ""))
+ok("allbutself" not in skipped and "unicast" not in skipped, "unicast and the all-but-self shorthand ran")
+
+ok(all(r["stale"] == 0 for r in run["results"]), "0 stale-translation violations in every RESULT")
+tlb = [i for i, c in cases.items() if c["kind"] == "tlb"]
+methods = {cases[i]["method"] for i in tlb}
+paths = {cases[i]["flush"] for i in tlb}
+ok({"invlpg", "cr3"} <= methods and {"vector", "xcall"} <= paths,
+   f"tlb cases ran (methods {sorted(methods)}, paths {sorted(paths)})")
+ok(all(r["p50"] > 0 for r in allrows if r["case_id"] in tlb), "every tlb case has p50 > 0")
+
+bad = [r for r in allrows if cases[r["case_id"]]["kind"] == "xcall"
+       and (r["calls_executed"] != r["calls_expected"] or r["calls_expected"] == 0)]
+ok(not bad, "every target ran every call exactly once" +
+   (f" ({len(bad)} rows off, e.g. case {bad[0]['case_id']})" if bad else ""))
+ok(all(r["flags"] == 0 for r in run["results"]), "no invariant/watchdog flags")
+
+raw = [r for r in allrows if cases[r["case_id"]]["kind"] == "raw"]
+ok(raw and all(r["p50"] > 0 for r in raw), "raw IPI floor measured")
+locked = [r for r in allrows if cases[r["case_id"]].get("algo") == "locked" and cases[r["case_id"]]["kind"] == "xcall"]
+ok(locked and all(r["lock_acq"] >= r["count"] for r in locked), "lock profile counts every locked call")
+# Fairness input: multi-initiator cases report one RESULT per initiator CPU.
+multi = [i for i, c in cases.items() if c["kind"] == "xcall" and c["inits"] == "2"]
+per = {(r["case_id"], r["rep"]) for r in run["results"] if r["case_id"] in multi and r["initiator"] != 0xffff}
+ok(multi and all(sum(1 for r in run["results"] if (r["case_id"], r["rep"]) == k and r["initiator"] != 0xffff) == 2 for k in per),
+   "2-initiator cases report per-initiator results")
+PY
+
+# The daemon's own decoder: `xcbench ingest` submits the capture to a private
+# xcbenchd on loopback, which must store it as one complete run with every case.
+if [ -x "$XCBENCH" ] && [ -x "$XCBENCHD" ]; then
+	PORT=$(free_port)
+	"$XCBENCHD" --listen "127.0.0.1:$PORT" --udp "127.0.0.1:$PORT" --db "$T/xcbench.db" \
+		--open >"$T/xcbenchd.log" 2>&1 &
+	DPID=$!
+	for _ in $(seq 50); do
+		curl -sf "http://127.0.0.1:$PORT/api/v1/runs" >/dev/null 2>&1 && break
+		sleep 0.2
+	done
+	timeout 120 "$XCBENCH" --server "http://127.0.0.1:$PORT" ingest "$T/console.log" --timeout 60 \
+		>"$T/ingest.out" 2>&1
+	check "xcbench ingest delivers the capture" test $? -eq 0
+	sed 's/^/# /' "$T/ingest.out"
+	curl -sf "http://127.0.0.1:$PORT/api/v1/runs" >"$T/runs.json"
+	python3 - "$T/runs.json" "$T/run.json" <<'PY'
+import json, sys
+runs, mine = json.load(open(sys.argv[1]))["runs"], json.load(open(sys.argv[2]))
+r = runs[0] if len(runs) == 1 else {}
+ok = (r.get("status") == "complete" and r.get("frames_received") == mine["frames"]
+      and r.get("cases") == len(mine["cases"]) and r.get("done_status") == 0)
+print(("ok - " if ok else "not ok - ") + "the daemon stored one complete run with every frame and case"
+      + ("" if ok else f" (got {r})"))
+PY
+else
+	skip "xcbench ingest of the capture" "host/build/xcbench or xcbenchd not built"
+fi

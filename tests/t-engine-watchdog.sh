@@ -1,0 +1,50 @@
+#!/bin/bash
+# t-engine-watchdog.sh - a target that never finishes its call (hang_cpu=N wedges it
+# with interrupts off) must not hang the run: the watchdog reports, as an ERROR frame
+# and console text, which CPU waits on which and what each CPU was doing, then the
+# run ends (DONE, non-zero exit). Once with CPU 0 watching (stress), once with CPU 0
+# itself the stuck initiator (the APIC-timer tick watches it).
+# timeout: 300
+. "$(dirname "$0")/lib.sh"
+
+T=$(mktemp -d "$OUTDIR/engine-watchdog.XXXXXX")
+trap 'wait 2>/dev/null' EXIT
+
+if [ ! -f "$XCB_ELF" ]; then
+	notok "payload built ($XCB_ELF missing: make -C firmware)"
+	exit 1
+fi
+
+verify() { # NAME LOG CPU
+	local name=$1 log=$2 cpu=$3
+	python3 "$ROOT/tests/engine_frames.py" "$log" --json >"$T/$name.json" 2>"$T/$name.err"
+	check "$name: frames decode" test $? -eq 0
+	python3 - "$T/$name.json" "$cpu" "$name" <<'PY'
+import json, re, sys
+run, cpu, name = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+def ok(c, n):
+    print(("ok - " if c else "not ok - ") + name + ": " + n)
+errs = [e for e in run["errors"] if e.startswith("watchdog:")]
+ok(len(errs) == 1, "exactly one watchdog ERROR frame")
+e = errs[0] if errs else ""
+print("# " + e.split("\n")[0])
+ok(re.search(r"waits on:.* cpu%s\(done 0/" % cpu, e) is not None, f"it names cpu{cpu} as the one waited on")
+ok(re.search(r"cpu%s: running a callee for cpu\d+" % cpu, e) is not None, f"it says what cpu{cpu} was doing")
+ok(run["done"] is not None and run["done"]["status"] != 0, "DONE sent, status not ok")
+PY
+}
+
+# CPU 0 watches (stress never initiates from CPU 0); CPU 3 wedges.
+XCB_QEMU_TIMEOUT=120 qemu_direct "$T/stress.log" 4 "suite=stress duration=30 watchdog_ms=1000 hang_cpu=3 kinds=xcall"
+rc=$?
+check "stress with a wedged cpu3 ends by itself, exit status non-zero (qemu $rc)" \
+	test "$rc" -ne 1 -a "$rc" -ne 124 -a "$rc" -ne 137
+check "watchdog text on the console" grep -aq '^ERROR: watchdog: cpu' "$T/stress.log"
+verify stress "$T/stress.log" 3
+
+# CPU 0 initiates (first placement) towards cpu1, which wedges: the tick reports.
+XCB_QEMU_TIMEOUT=120 qemu_direct "$T/tick.log" 2 \
+	"suite=quick kinds=xcall algos=locked waits=done deliveries=auto inits=1 masks=1 watchdog_ms=1000 hang_cpu=1"
+rc=$?
+check "cpu0's own stuck call ends the run (qemu $rc)" test "$rc" -ne 1 -a "$rc" -ne 124 -a "$rc" -ne 137
+verify tick "$T/tick.log" 1

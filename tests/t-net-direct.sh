@@ -1,0 +1,49 @@
+#!/bin/bash
+# The payload on the network, booted directly (-kernel): over virtio-net (1.0
+# and legacy transports), e1000 and e1000e, each run stored complete in a real
+# xcbenchd; the NIC chosen by mac= among two; DHCP when ip= is absent.
+# timeout: 600
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/netlib.sh"
+net_require "network direct boot"
+
+PORT=$(free_port)
+net_daemon_start d "$PORT" || { notok "xcbenchd starts"; exit 1; }
+export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-180}
+
+# boot NAME EXPECT_NIC_TEXT EXTRA_CMDLINE QEMU_ARGS...
+boot() {
+	local name=$1 expect=$2 extra=$3; shift 3
+	local token log id rc cmdline
+	token=$(new_token)
+	log=$NET_DIR/$name.serial.log
+	register "$PORT" "$token" quick || { notok "$name: register run"; return; }
+	cmdline=$(net_cmdline "$PORT" "$token" "$extra")
+	[ -n "${NET_NO_IP:-}" ] && cmdline=${cmdline/ ip=10.0.2.15 gw=10.0.2.2 netmask=255.255.255.0/}
+	qemu_direct "$log" 2 "$cmdline" "$@"
+	rc=$?
+	cp "$log" "$OUTDIR/t-net-direct.$name.serial.log" 2>/dev/null
+	diag "$name: qemu status $rc; $(grep -m1 'net: .* ip ' "$log")"
+	grep 'net: .*udp: sent' "$log" | sed 's/^/# /'
+	id=$(run_id "$PORT" "$token")
+	if [ -z "$id" ]; then
+		notok "$name: run stored"
+		grep -E "^(net|xcbench)" "$log" | tail -15 | sed "s/^/#   /"
+		return
+	fi
+	if run_complete_ok "$PORT" "$id"; then ok "$name: run $id complete, every frame stored"
+	else notok "$name: run $id complete, every frame stored"; grep -E '^(net|xcbench)' "$log" | tail -15 | sed 's/^/#   /'; fi
+	check "$name: log says '$expect'" grep -q "net: $expect" "$log"
+}
+
+boot virtio-1.0 'virtio-net(1.0) .* ip ' '' \
+	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,disable-legacy=on,disable-modern=off
+boot virtio-legacy 'virtio-net(legacy) .* ip ' '' \
+	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,disable-modern=on
+boot e1000 'e1000(8254x) .* ip ' '' -netdev user,id=n0 -device e1000,netdev=n0
+boot e1000e 'e1000e(82574) .* ip ' '' -netdev user,id=n0 -device e1000e,netdev=n0
+# Two NICs, each with a working network: mac= picks the second one.
+boot mac-select 'e1000(8254x) [0-9a-f:.]* ip 10.0.2.15' 'mac=52:54:00:aa:bb:02' \
+	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,mac=52:54:00:aa:bb:01 \
+	-netdev user,id=n1 -device e1000,netdev=n1,mac=52:54:00:aa:bb:02
+NET_NO_IP=1 boot dhcp 'virtio-net.* ip 10.0.2.15 .*(dhcp)' '' -netdev user,id=n0 -device virtio-net-pci,netdev=n0

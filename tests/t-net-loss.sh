@@ -1,0 +1,62 @@
+#!/bin/bash
+# Results over a lossy path: the payload's UDP traffic (frames and ACKs) passes
+# a relay that loses 20%, duplicates 5% and reorders 25% of datagrams; then a
+# daemon that drops 20% of what it receives (--test-drop). Each boot sends its
+# frames over serial too (transport=both): the run stored over the lossy path
+# must be complete and identical to the lossless serial copy.
+# timeout: 400
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/netlib.sh"
+net_require "network loss"
+export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-240}
+
+PORT=$(free_port)
+PORT_REF=$(free_port)
+net_daemon_start lossy "$PORT" || { notok "xcbenchd starts"; exit 1; }
+net_daemon_start ref "$PORT_REF" || { notok "reference xcbenchd starts"; exit 1; }
+
+# lossy_boot NAME DAEMON_PORT PAYLOAD_PORT: one boot, checks, comparison.
+lossy_boot() {
+	local name=$1 dport=$2 pport=$3 token log id id2
+	token=$(new_token)
+	log=$NET_DIR/$name.serial.log
+	register "$dport" "$token" quick
+	qemu_direct "$log" 2 "$(net_cmdline "$pport" "$token" transport=both)" \
+		-netdev user,id=n0 -device virtio-net-pci,netdev=n0
+	cp "$log" "$OUTDIR/t-net-loss.$name.serial.log" 2>/dev/null
+	grep 'net: .*udp: sent' "$log" | sed 's/^/# /'
+	id=$(run_id "$dport" "$token")
+	check "$name: run complete, every frame stored" run_complete_ok "$dport" "${id:-0}"
+	check "$name: frames were retransmitted" grep -qE 'retransmitted [1-9]' "$log"
+	serial_ingest "$log" "$PORT_REF" >/dev/null
+	id2=$(run_id "$PORT_REF" "$token")
+	check "$name: lossless serial copy complete" run_complete_ok "$PORT_REF" "${id2:-0}"
+	results_csv "$dport" "${id:-0}" >"$NET_DIR/$name.udp.csv"
+	results_csv "$PORT_REF" "${id2:-0}" >"$NET_DIR/$name.serial.csv"
+	if [ -s "$NET_DIR/$name.udp.csv" ] && cmp -s "$NET_DIR/$name.udp.csv" "$NET_DIR/$name.serial.csv"; then
+		ok "$name: stored results identical to the lossless copy ($(($(wc -l <"$NET_DIR/$name.udp.csv") - 1)) rows)"
+	else
+		notok "$name: stored results identical to the lossless copy"
+		diff "$NET_DIR/$name.udp.csv" "$NET_DIR/$name.serial.csv" | head -5 | sed 's/^/#   /'
+	fi
+	local a b
+	a=$(run_summary "$dport" "${id:-0}" | cut -d' ' -f2-)
+	b=$(run_summary "$PORT_REF" "${id2:-0}" | cut -d' ' -f2-)
+	check "$name: same frame count as the lossless copy ($a)" test "$a" = "$b"
+}
+
+PROXY_PORT=$(free_port)
+net_lossy_proxy "$PROXY_PORT" "$PORT"
+lossy_boot netem-like "$PORT" "$PROXY_PORT"
+kill "$PROXY_PID"; wait "$PROXY_PID" 2>/dev/null
+diag "$(cat "$NET_DIR/proxy.log")"
+check "relay lost, duplicated and reordered datagrams" \
+	grep -qE "'lost': [1-9].*'dup': [1-9].*'reordered': [1-9]" "$NET_DIR/proxy.log"
+
+# The daemon's own drop injection (test-only flag).
+PORT_DROP=$(free_port)
+if net_daemon_start drop "$PORT_DROP" --test-drop 0.2; then
+	lossy_boot daemon-drop "$PORT_DROP" "$PORT_DROP"
+else
+	skip "daemon-drop" "xcbenchd has no --test-drop"
+fi

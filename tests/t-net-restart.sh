@@ -1,0 +1,57 @@
+#!/bin/bash
+# Daemon restart mid-run: the payload streams a run over UDP, the daemon is
+# killed (SIGKILL: no chance to tidy up) once frames arrive, and started again
+# on the same database 10 s later. The payload keeps every unacknowledged
+# frame and retransmits (backoff capped at 1 s), pausing the benchmark while
+# its window is full, so the run completes with every frame — identical to
+# the copy the same boot wrote to the serial console (transport=both).
+# timeout: 300
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/netlib.sh"
+net_require "network daemon restart"
+export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-240}
+
+PORT=$(free_port)
+PORT_REF=$(free_port)
+net_daemon_start d "$PORT" || { notok "xcbenchd starts"; exit 1; }
+net_daemon_start ref "$PORT_REF" || { notok "reference xcbenchd starts"; exit 1; }
+TOKEN=$(new_token)
+register "$PORT" "$TOKEN" quick
+ID=$(run_id "$PORT" "$TOKEN")
+LOG=$NET_DIR/restart.serial.log
+
+qemu_direct "$LOG" 2 "$(net_cmdline "$PORT" "$TOKEN" transport=both)" \
+	-netdev user,id=n0 -device virtio-net-pci,netdev=n0 &
+QPID=$!
+NET_PIDS+=("$QPID")
+
+# Kill as soon as the payload starts sending (its first frame shows on the
+# serial console), so nearly the whole run is still to come.
+for _ in $(seq 3000); do
+	grep -q '^XCB1 ' "$LOG" 2>/dev/null && break
+	kill -0 "$QPID" 2>/dev/null || break
+	sleep 0.02
+done
+check "payload started sending before the kill" grep -q '^XCB1 ' "$LOG"
+kill -9 "$DPID_d"; wait "$DPID_d" 2>/dev/null
+diag "daemon killed after $(grep -c '^XCB1 ' "$LOG") frames were sent; restarting in 10 s"
+sleep 10
+check "payload still waiting for its ACKs while the daemon was away" kill -0 "$QPID" 2>/dev/null
+net_daemon_start d "$PORT" || { notok "xcbenchd restarts"; exit 1; }
+wait "$QPID"
+diag "qemu status $?"
+cp "$LOG" "$OUTDIR/t-net-restart.serial.log" 2>/dev/null
+grep 'net: .*udp: sent' "$LOG" | sed 's/^/# /'
+check "payload timed out and retransmitted while the daemon was away" grep -qE 'timeouts [1-9]' "$LOG"
+check "run complete after the restart, every frame stored" run_complete_ok "$PORT" "$ID"
+
+serial_ingest "$LOG" "$PORT_REF" >/dev/null
+ID2=$(run_id "$PORT_REF" "$TOKEN")
+results_csv "$PORT" "$ID" >"$NET_DIR/udp.csv"
+results_csv "$PORT_REF" "${ID2:-0}" >"$NET_DIR/serial.csv"
+if [ -s "$NET_DIR/udp.csv" ] && cmp -s "$NET_DIR/udp.csv" "$NET_DIR/serial.csv"; then
+	ok "results identical to the serial copy ($(($(wc -l <"$NET_DIR/udp.csv") - 1)) rows)"
+else
+	notok "results identical to the serial copy"
+	diff "$NET_DIR/udp.csv" "$NET_DIR/serial.csv" | head -5 | sed 's/^/#   /'
+fi

@@ -1,0 +1,87 @@
+#!/bin/bash
+# t-web-dashboard.sh — the dashboard in headless Chromium against a real xcbenchd.
+#
+# Starts xcbenchd on a free loopback port with a temp database and an admin
+# token, stores runs THROUGH THE PROTOCOL (UDP frames: host/tools/xcb-gen and
+# tests/web/frames.py), and lets tests/web/dashboard.mjs (playwright-core,
+# /usr/bin/chromium) load every page and compare what it drew with the API.
+# Screenshots: tests/out/web-{runs,run,compare,compare-runs,live}.png.
+# timeout: 300
+. "$(dirname "$0")/lib.sh"
+
+XCBGEN=$ROOT/host/build/xcb-gen
+missing=""
+command -v node >/dev/null || missing="$missing node"
+[ -x /usr/bin/chromium ] || missing="$missing /usr/bin/chromium"
+[ -f "$ROOT/web/vendor/chart.umd.min.js" ] && [ -f "$ROOT/web/vendor/chartjs-chart-matrix.min.js" ] \
+	|| missing="$missing web/vendor (make -C web)"
+[ -d "$ROOT/web/node_modules/playwright-core" ] || missing="$missing playwright-core (make -C web)"
+[ -x "$XCBENCHD" ] || missing="$missing $XCBENCHD (make -C host)"
+[ -x "$XCBGEN" ] || missing="$missing $XCBGEN (make -C host)"
+if [ -n "$missing" ]; then
+	skip "dashboard browser tests" "missing:$missing"
+	exit 0
+fi
+
+tmp=$(mktemp -d "$OUTDIR/web.XXXXXX")
+daemon=""
+cleanup() {
+	[ -n "$daemon" ] && kill "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+port=$(free_port)
+hex() { od -An -N8 -tx1 /dev/urandom | tr -d ' \n'; }
+admin=$(hex)
+echo "$admin" >"$tmp/admin-token"
+"$XCBENCHD" --listen "127.0.0.1:$port" --udp "127.0.0.1:$port" --db "$tmp/xcbench.db" \
+	--web "$ROOT/web" --token-file "$tmp/admin-token" --lost-after 600 >"$tmp/xcbenchd.log" 2>&1 &
+daemon=$!
+base="http://127.0.0.1:$port/"
+for _ in $(seq 100); do
+	curl -sf "${base}api/v1/health" >/dev/null && break
+	kill -0 "$daemon" 2>/dev/null || break
+	sleep 0.1
+done
+if ! curl -sf "${base}api/v1/health" >/dev/null; then
+	notok "xcbenchd answers on 127.0.0.1:$port"
+	sed 's/^/# /' "$tmp/xcbenchd.log"
+	exit 1
+fi
+ok "xcbenchd answers on 127.0.0.1:$port"
+
+# Run tokens. xcb-gen numbers its runs token, token+1, token+2.
+t0=$(printf '%016x' $(( 0x$(hex | cut -c1-12) << 8 )))
+tA=$t0
+tB=$(printf '%016x' $(( 0x$t0 + 1 )))
+tC=$(printf '%016x' $(( 0x$t0 + 2 )))
+tL=$(hex)
+# The daemon is not --open: runs are registered first (as /boot.ipxe would).
+register() {
+	curl -sf -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
+		-d "{\"token\":\"$1\",\"suite\":\"$2\",\"label\":\"$3\"}" "${base}api/v1/runs" >/dev/null
+}
+export XCB_FILL="set -e
+register() { $(declare -f register | tail -n +2)
+}
+admin=$admin base=$base
+register $tA gen baseline; register $tB gen faster; register $tC gen noise
+register $tL web-test live
+# Run R boots like a lab machine: /boot.ipxe registers the MAC and hands out the token.
+tR=\$(curl -sf '${base}boot.ipxe?mac=52:54:00:0e:b0:01' | grep -oE 'run=[0-9a-f]{16}' | cut -d= -f2)
+echo \$tR >'$tmp/token-R'
+'$XCBGEN' --server 127.0.0.1:$port --runs 3 --token $tA --factor 1.0,0.7,1.002 --reps 5 >'$tmp/gen.out'
+python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token \$tR
+python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token $tL --part first"
+export XCB_LIVE_MORE="python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token $tL --part rest"
+export XCB_BASE=$base XCB_OUT=$OUTDIR XCB_TOKEN=$admin
+export XCB_RUN_A=$tA XCB_RUN_B=$tB XCB_RUN_C=$tC XCB_RUN_R_FILE=$tmp/token-R XCB_RUN_L=$tL
+
+node "$ROOT/tests/web/dashboard.mjs"
+rc=$?
+if [ $rc -ne 0 ]; then
+	echo "# xcbenchd log:"
+	tail -n 30 "$tmp/xcbenchd.log" | sed 's/^/# /'
+fi
+exit $rc

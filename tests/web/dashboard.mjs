@@ -1,0 +1,434 @@
+// dashboard.mjs — drives the dashboard in headless Chromium (playwright-core,
+// Debian's /usr/bin/chromium) against a real xcbenchd, and prints TAP lines.
+// Started by tests/t-web-dashboard.sh, which owns the daemon and the frames.
+//
+// Environment (all set by the shell script):
+//   XCB_BASE      http://127.0.0.1:PORT/   the daemon
+//   XCB_OUT       directory for screenshots, downloads, the browser profile
+//   XCB_TOKEN     the daemon's admin token (label editing goes through the prompt)
+//   XCB_FILL      shell command: store the runs through the protocol —
+//                 A, B, C by host/tools/xcb-gen (same cases; B 30 % faster than A,
+//                 C within noise of A), R by tests/web/frames.py (a payload-like
+//                 run: raw-IPI floor, TLB, unfair locked initiators), and the
+//                 first part of L (frames.py, left running)
+//   XCB_LIVE_MORE shell command: send the rest of run L (its last cases and DONE)
+//   XCB_RUN_A … XCB_RUN_L  run tokens of those runs (16 hex digits); R's is in
+//                 the file XCB_RUN_R_FILE once XCB_FILL ran (/boot.ipxe makes it)
+//
+// Every check compares what the page drew (window.xcbCharts, the DOM) with
+// what the API says, never with numbers written here.
+
+import { createRequire } from 'node:module';
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(path.join(ROOT, 'web/package.json'));
+const { chromium } = require('playwright-core');
+
+const BASE = process.env.XCB_BASE;
+const OUT = process.env.XCB_OUT;
+const TOKEN = process.env.XCB_TOKEN || '';
+
+let failed = 0;
+const ok = (cond, name, diag) => {
+	if (cond) console.log(`ok - ${name}`);
+	else {
+		failed++;
+		console.log(`not ok - ${name}`);
+		if (diag !== undefined) console.log(`# ${String(typeof diag === 'string' ? diag : JSON.stringify(diag)).split('\n').join('\n# ')}`);
+	}
+	return cond;
+};
+const diag = (m) => console.log(`# ${m}`);
+
+async function api(p) {
+	const r = await fetch(new URL(`api/v1/${p}`, BASE));
+	if (!r.ok) throw new Error(`GET ${p}: HTTP ${r.status}`);
+	return r.json();
+}
+async function apiText(p) {
+	const r = await fetch(new URL(`api/v1/${p}`, BASE));
+	if (!r.ok) throw new Error(`GET ${p}: HTTP ${r.status}`);
+	return r.text();
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function until(what, fn, ms = 20000) {
+	const t0 = Date.now();
+	for (;;) {
+		const v = await fn();
+		if (v) return v;
+		if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+		await sleep(150);
+	}
+}
+const runByToken = async (tok) => (await api('runs?limit=1000')).runs.find((r) => r.token === tok);
+
+// ---- browser ----------------------------------------------------------------
+
+const profile = fs.mkdtempSync(path.join(OUT, 'chromium-profile-'));
+const ctx = await chromium.launchPersistentContext(profile, {
+	executablePath: '/usr/bin/chromium',
+	headless: true,
+	acceptDownloads: true,
+	viewport: { width: 1366, height: 900 },
+	args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+		'--disable-component-update', '--disable-sync'],
+});
+const consoleErrors = [];
+// A 404 we asked for on purpose (the "no such run" page) is not an error of the page.
+const expected404 = [];
+function watch(page) {
+	page.on('console', (m) => {
+		if (m.type() !== 'error') return;
+		const url = m.location()?.url || '';
+		if (/Failed to load resource.*404/.test(m.text()) && expected404.some((e) => url.includes(e))) return;
+		consoleErrors.push(`${page.url()}: ${m.text()} ${url}`);
+	});
+	page.on('pageerror', (e) => consoleErrors.push(`${page.url()}: uncaught ${e.message}`));
+	return page;
+}
+const page = watch(ctx.pages()[0] || (await ctx.newPage()));
+const url = (p) => new URL(p, BASE).toString();
+const charts = (pg) => pg.evaluate(() => Object.fromEntries(Object.entries(window.xcbCharts || {}).map(([id, c]) => [id, {
+	xcb: c.$xcb || null,
+	type: c.config.type,
+	yType: c.options.scales?.y?.type,
+	datasets: c.data.datasets.map((d, i) => ({
+		label: d.label, role: d.xcbRole, inits: d.xcbInits ?? null,
+		data: d.data.map((p) => (p && typeof p === 'object' ? { x: p.x, y: p.y, v: p.v, sig: p.sig } : p)),
+		colors: c.getDatasetMeta(i).data.map((el) => el.options?.backgroundColor ?? null),
+	})),
+}])));
+
+let finished = false;
+try {
+	await main();
+	finished = true;
+} catch (e) {
+	ok(false, `browser test ran to the end`, e.stack || String(e));
+} finally {
+	await ctx.close().catch(() => {});
+	fs.rmSync(profile, { recursive: true, force: true });
+}
+if (finished) ok(consoleErrors.length === 0, 'no console errors on any page', consoleErrors.join('\n'));
+process.exit(failed ? 1 : 0);
+
+async function main() {
+	// ---- empty database: the runs page says what to do -------------------
+	await page.goto(url('/'));
+	await page.waitForSelector('[data-state]');
+	const emptyText = await page.textContent('[data-state]');
+	ok(/No runs yet/.test(emptyText) && /make run/.test(emptyText), 'runs page: empty state says how to get runs', emptyText);
+
+	// ---- store runs through the protocol ----------------------------------
+	execSync(process.env.XCB_FILL, { stdio: ['ignore', 'inherit', 'inherit'], shell: '/bin/bash' });
+	process.env.XCB_RUN_R = fs.readFileSync(process.env.XCB_RUN_R_FILE, 'utf8').trim();
+	const stored = (name, status) => until(`run ${name} ${status}`, async () => {
+		const r = await runByToken(process.env[`XCB_RUN_${name}`]);
+		return r && r.status === status && r;
+	});
+	const [A, B, C, R, L] = [await stored('A', 'complete'), await stored('B', 'complete'), await stored('C', 'complete'),
+		await stored('R', 'complete'), await stored('L', 'running')];
+	diag(`runs: A=#${A.id} B=#${B.id} C=#${C.id} R=#${R.id} live=#${L.id}`);
+
+	await runsPage(R, B);
+	await runPage(R);
+	const seen = new Set();
+	await comparePage(A, B, seen, true);
+	await comparePage(B, A, seen, false);
+	await comparePage(A, C, seen, false);
+	await algoCompare(R, seen);
+	ok(['green', 'red', 'grey'].every((c) => seen.has(c)), 'compare: faster (green), slower (red) and within-noise (grey) cells all seen', [...seen]);
+	await livePage(L);
+	await errorStates();
+}
+
+async function runsPage(A, B) {
+	const list = await api('runs?limit=1000');
+	await page.goto(url('/'));
+	await page.waitForSelector('#runs tbody tr');
+	await until('details of every row', () => page.evaluate(() => [...document.querySelectorAll('#runs td[data-col=cpu]')].every((td) => !td.textContent.includes('…'))));
+	const ids = await page.$$eval('#runs tbody tr', (trs) => trs.map((t) => Number(t.dataset.run)));
+	ok(ids.length === list.total && list.runs.every((r) => ids.includes(r.id)), `runs page: one row per run (${list.total})`, { ids, api: list.runs.map((r) => r.id) });
+	const rowA = await page.$eval(`#runs tr[data-run="${A.id}"]`, (tr) => Object.fromEntries([...tr.querySelectorAll('td[data-col]')].map((td) => [td.dataset.col, td.textContent.trim()])));
+	const dA = await api(`runs/${A.id}`);
+	ok(rowA.cpu === dA.facts.brand && Number(rowA.cpus) === A.cpus && rowA.suite === A.suite && rowA.status.startsWith(A.status) &&
+		rowA.hv === 'KVM' && rowA.machine === (A.machine ? A.machine.mac : 'direct'),
+	'runs page: row shows machine, CPU model, CPUs, hypervisor, suite and status from the API', { rowA, facts: dA.facts, machine: A.machine });
+	ok(A.machine && A.machine.mac === '52:54:00:0e:b0:01', 'runs page: the iPXE-booted run is listed under its MAC', A.machine);
+	const rowB = await page.$eval(`#runs tr[data-run="${B.id}"] td[data-col=cpu]`, (td) => td.textContent);
+	ok(rowB === (await api(`runs/${B.id}`)).facts.brand, 'runs page: a directly booted run shows its own HELLO facts', rowB);
+	const hrefs = await page.$$eval('#runs a.csv-link', (as) => as.map((a) => a.getAttribute('href')));
+	ok(hrefs.length === ids.length && ids.every((id, i) => hrefs[i] === `api/v1/runs/${id}.csv`), 'runs page: a CSV link per row', hrefs);
+
+	// Sorting: by run id ascending, then descending.
+	await page.click('th[data-sort=id]');
+	let order = await page.$$eval('#runs tbody tr', (trs) => trs.map((t) => Number(t.dataset.run)));
+	const desc = [...ids].sort((a, b) => b - a);
+	ok(JSON.stringify(order) === JSON.stringify(desc), 'runs page: sort by run (descending)', order);
+	await page.click('th[data-sort=id]');
+	order = await page.$$eval('#runs tbody tr', (trs) => trs.map((t) => Number(t.dataset.run)));
+	ok(JSON.stringify(order) === JSON.stringify([...desc].reverse()), 'runs page: sort by run (ascending), kept in the URL', order);
+	ok(new URL(page.url()).searchParams.get('dir') === 'asc', 'runs page: sort order is bookmarkable', page.url());
+
+	// Filter by status (server-side) and by text (client-side).
+	const complete = (await api('runs?status=complete&limit=1000')).runs.map((r) => r.id).sort();
+	await page.selectOption('#f-status', 'complete');
+	await until('filtered rows', async () => (await page.$$('#runs tbody tr[data-status=running]')).length === 0);
+	const shown = (await page.$$eval('#runs tbody tr', (trs) => trs.map((t) => Number(t.dataset.run)))).sort();
+	ok(JSON.stringify(shown) === JSON.stringify(complete), 'runs page: status filter shows exactly the API\'s complete runs', { shown, complete });
+	await page.fill('#f-q', 'no-such-machine-xyz');
+	ok(await page.isVisible('[data-state=empty]'), 'runs page: a search with no match says so');
+	await page.goto(url('/'));
+	await page.waitForSelector('#runs tbody tr');
+
+	// Label editing: the daemon needs its token; the page asks once, then PATCHes.
+	const label = `web test ${Date.now() % 100000}`;
+	page.once('dialog', (d) => d.accept(TOKEN));
+	await page.click(`#runs tr[data-run="${B.id}"] button.edit-label`);
+	await page.fill(`#runs tr[data-run="${B.id}"] .label-edit input`, label);
+	await page.press(`#runs tr[data-run="${B.id}"] .label-edit input`, 'Enter');
+	await until('label saved', async () => (await api(`runs/${B.id}`)).run.label === label).catch(() => false);
+	const got = (await api(`runs/${B.id}`)).run.label;
+	ok(got === label, 'runs page: label edit is stored (PATCH with the token)', { got, label });
+	await page.waitForSelector(`#runs tr[data-run="${B.id}"] .run-label`);
+	ok((await page.textContent(`#runs tr[data-run="${B.id}"] .run-label`)) === label, 'runs page: edited label shown');
+	await page.screenshot({ path: path.join(OUT, 'web-runs.png'), fullPage: true });
+
+	// Pick two -> compare.
+	await page.check(`#runs tr[data-run="${B.id}"] input.pick`);
+	ok(await page.isDisabled('#compare-btn'), 'runs page: compare needs two runs');
+	await page.check(`#runs tr[data-run="${A.id}"] input.pick`);
+	await Promise.all([page.waitForURL(/compare\.html/), page.click('#compare-btn')]);
+	const q = new URL(page.url()).searchParams;
+	ok(q.get('a') === String(Math.min(A.id, B.id)) && q.get('b') === String(Math.max(A.id, B.id)), 'runs page: pick two → compare.html?a=older&b=newer', page.url());
+}
+
+// Groups the API's cases the way a reviewer reads them: one chart per setting
+// of every axis but inits and mask; computed here independently of the page.
+function groupsOf(cases) {
+	const drop = new Set(['id', 'inits', 'mask', 'iters', 'reps', 'seed']);
+	const g = new Map();
+	for (const c of cases) {
+		if (c.kind === 'raw' || c.mask === null || !(c.stats && c.stats.count > 0)) continue;
+		const key = JSON.stringify(Object.entries(c.config).filter(([k]) => !drop.has(k) && !k.startsWith('x_')).sort());
+		if (!g.has(key)) g.set(key, []);
+		g.get(key).push(c);
+	}
+	return [...g.values()];
+}
+
+async function runPage(A) {
+	const d = await api(`runs/${A.id}`);
+	await page.goto(url(`run.html?id=${A.id}`));
+	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
+	const ch = await charts(page);
+	const lat = Object.values(ch).filter((c) => c.xcb && c.xcb.key !== undefined);
+	const groups = groupsOf(d.cases);
+	ok(lat.length === groups.length && groups.length > 0, `run page: one latency chart per algorithm/setting (${groups.length})`, { charts: lat.length, groups: groups.length });
+	const k = 1e6 / d.run.tsc_khz;
+	const raw = d.cases.filter((c) => c.kind === 'raw' && c.stats);
+	let seriesOk = true, pointsOk = true, valuesOk = true, floorOk = true, bandOk = true;
+	const why = [];
+	for (const g of groups) {
+		const c0 = g[0];
+		const chart = lat.find((c) => c.xcb.fixed.algo === (c0.algo ?? undefined) && c.xcb.fixed.kind === c0.kind &&
+			Object.entries(c0.config).every(([key, v]) => ['id', 'inits', 'mask', 'iters', 'reps', 'seed'].includes(key) || String(c.xcb.fixed[key]) === String(v)));
+		if (!chart) { seriesOk = false; why.push(`no chart for ${JSON.stringify(c0.config)}`); continue; }
+		const inits = [...new Set(g.map((c) => c.inits))].sort((a, b) => a - b);
+		const p50 = chart.datasets.filter((s) => s.role === 'p50');
+		if (JSON.stringify(p50.map((s) => s.inits)) !== JSON.stringify(inits)) { seriesOk = false; why.push({ inits, got: p50.map((s) => s.inits) }); }
+		for (const s of p50) {
+			const cs = g.filter((c) => c.inits === s.inits).sort((a, b) => a.mask - b.mask);
+			if (s.data.length !== cs.length) { pointsOk = false; why.push({ inits: s.inits, points: s.data.length, cases: cs.length }); continue; }
+			cs.forEach((c, i) => {
+				if (s.data[i].x !== String(c.mask) || Math.abs(s.data[i].y - c.stats.p50 * k) > 1e-6 * c.stats.p50 * k) { valuesOk = false; why.push({ c: c.case_id, got: s.data[i], want: c.stats.p50 * k }); }
+			});
+		}
+		const bands = chart.datasets.filter((s) => s.role === 'band');
+		if (bands.length !== 2 * p50.length) { bandOk = false; why.push({ bands: bands.length }); }
+		const fl = chart.datasets.filter((s) => s.role === 'floor');
+		if (raw.length ? fl.length !== 1 || fl[0].data.some((p) => !(p.y > 0)) : fl.length !== 0) { floorOk = false; why.push({ floor: fl }); }
+	}
+	ok(seriesOk, 'run page: one p50 series per initiator count, as in the API', why);
+	ok(pointsOk, 'run page: one point per CPUs-in-mask value with results', why);
+	ok(valuesOk, 'run page: plotted p50 = API p50 (cycles → ns with tsc_khz)', why);
+	ok(bandOk, 'run page: every p50 line has its p10–p99 band', why);
+	ok(floorOk && raw.length > 0, 'run page: the raw-IPI floor is drawn on every latency chart', why);
+
+	// Log scale toggle.
+	await page.check('#log-scale');
+	const yTypes = Object.values(await charts(page)).filter((c) => c.xcb && c.xcb.key !== undefined).map((c) => c.yType);
+	ok(yTypes.every((t) => t === 'logarithmic'), 'run page: log-scale toggle switches every latency chart', yTypes);
+	ok(new URL(page.url()).searchParams.get('log') === '1', 'run page: log scale is bookmarkable');
+
+	// Histogram of the chosen case, then its CDF.
+	let h = (await charts(page)).histogram;
+	const hist = await api(`runs/${A.id}/cases/${h.xcb.caseId}/histogram`);
+	ok(h.datasets[0].data.length === hist.buckets.length && h.datasets[0].data.every((p, i) => p.y === hist.buckets[i].count),
+		`run page: histogram of case ${h.xcb.caseId} has the API's ${hist.buckets.length} buckets`, { got: h.datasets[0].data.length });
+	await page.selectOption('#hist-view', 'cdf');
+	await until('cdf', async () => (await charts(page)).histogram?.xcb.view === 'cdf');
+	h = (await charts(page)).histogram;
+	const last = h.datasets[0].data[h.datasets[0].data.length - 1];
+	ok(h.datasets[0].data.length === hist.buckets.length && Math.abs(last.y - 1) < 1e-12, 'run page: CDF ends at 1 over the same buckets', last);
+	// Another case via the selector: the page fetches that case's histogram.
+	const other = d.cases.find((c) => c.stats && c.case_id !== h.xcb.caseId && c.kind === 'tlb') || d.cases.find((c) => c.stats && c.case_id !== h.xcb.caseId);
+	await page.selectOption('#hist-case', String(other.case_id));
+	await until('other case', async () => (await charts(page)).histogram?.xcb.caseId === other.case_id);
+	const hist2 = await api(`runs/${A.id}/cases/${other.case_id}/histogram`);
+	ok((await charts(page)).histogram.datasets[0].data.length === hist2.buckets.length, 'run page: choosing another case shows its histogram');
+
+	// Fairness: one bar per initiator CPU, Jain's index from the API.
+	const f = (await charts(page)).fairness;
+	const fc = d.cases.find((c) => c.case_id === f.xcb.caseId);
+	ok(f.datasets[0].data.length === fc.initiators.length && f.datasets[0].data.every((y, i) =>
+		Math.abs(y - [...fc.initiators].sort((a, b) => a.cpu - b.cpu)[i].p50 * k) < 1e-6 * y),
+	`run page: fairness bars = per-initiator medians of case ${fc.case_id} (${fc.initiators.length} CPUs)`);
+	ok((await page.textContent('#jain')) === fc.fairness.jain.toFixed(3), "run page: Jain's index shown as the API computed it", { page: await page.textContent('#jain'), api: fc.fairness.jain });
+
+	// Lock profile and TLB tables.
+	const lockRows = await page.$$eval('#locks tbody tr', (t) => t.length);
+	ok(lockRows === d.cases.filter((c) => c.stats && c.stats.lock_acq > 0).length && lockRows > 0, `run page: lock profile lists the ${lockRows} cases that took a lock`);
+	const tlb = d.cases.filter((c) => c.kind === 'tlb');
+	const stale = await page.$$eval('#tlb td[data-stale]', (tds) => tds.map((t) => Number(t.dataset.stale)));
+	ok(stale.length === tlb.length && tlb.length > 0 && tlb.every((c, i) => c.stats.stale === stale[i]), 'run page: TLB table with the stale-translation count per case', stale);
+
+	// Errors & logs.
+	const events = await api(`runs/${A.id}/events?limit=1000`);
+	const logLines = await page.$$eval('#log > span', (s) => s.length);
+	ok(logLines === events.events.length, `run page: the run's ${events.events.length} log lines are shown`, { logLines });
+
+	// CSV download equals the API's CSV.
+	const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#run-csv')]);
+	const file = path.join(OUT, `web-run-${A.id}.csv`);
+	await dl.saveAs(file);
+	const want = await apiText(`runs/${A.id}.csv`);
+	ok(fs.readFileSync(file, 'utf8') === want && want.split('\r\n').length > 2, 'run page: CSV download matches /api/v1/runs/{id}.csv');
+
+	await page.uncheck('#log-scale');
+	await page.screenshot({ path: path.join(OUT, 'web-run.png'), fullPage: true });
+}
+
+function expectColor(cell) {
+	// Significant faster = green, slower = red, otherwise grey (see charts.js changeColor).
+	if (!cell.significant) return /^rgba\(229, 231, 235/;
+	return cell.change_pct < 0 ? /^rgba\(21, 128, 61/ : /^rgba\(185, 28, 28/;
+}
+
+async function checkMatrices(what, cmp, seen) {
+	const ch = await charts(page);
+	const mats = Object.entries(ch).filter(([id]) => id.startsWith('matrix:')).sort();
+	ok(mats.length === cmp.pivots.length && mats.length > 0, `${what}: one heatmap per pivot (${cmp.pivots.length})`, { got: mats.length });
+	let cellsOk = true, colorsOk = true, tableOk = true;
+	const why = [];
+	for (const [i, pv] of cmp.pivots.entries()) {
+		const m = ch[`matrix:${i}`];
+		if (!m) { cellsOk = false; continue; }
+		const ds = m.datasets[0];
+		const want = [];
+		pv.rows.forEach((r, ri) => pv.cols.forEach((c, ci) => { if (pv.cells[ri][ci]) want.push({ x: String(c), y: String(r), cell: pv.cells[ri][ci] }); }));
+		if (ds.data.length !== want.length) { cellsOk = false; why.push({ pivot: i, got: ds.data.length, want: want.length }); continue; }
+		want.forEach((w, j) => {
+			const got = ds.data[j];
+			if (got.x !== w.x || got.y !== w.y || Math.abs(got.v - w.cell.change_pct) > 1e-9) { cellsOk = false; why.push({ got, w }); }
+			if (!expectColor(w.cell).test(String(ds.colors[j]))) { colorsOk = false; why.push({ cell: w, color: ds.colors[j] }); }
+			seen.add(!w.cell.significant ? 'grey' : w.cell.change_pct < 0 ? 'green' : 'red');
+		});
+		const tds = await page.$$eval(`#pivot-${i} tbody td`, (t) => t.map((x) => ({ sig: x.dataset.sig ?? null, text: x.textContent })));
+		const flat = pv.cells.flat();
+		if (tds.length !== flat.length || flat.some((c, j) => (c ? tds[j].sig !== (c.significant ? '1' : '0') : tds[j].sig !== null))) { tableOk = false; why.push({ tds }); }
+	}
+	ok(cellsOk, `${what}: heatmap cells = the API's matrix (rows CPUs in mask, columns initiators)`, why);
+	ok(colorsOk, `${what}: only significant cells coloured (green faster, red slower)`, why);
+	ok(tableOk, `${what}: the same matrix as a table`, why);
+	return ch;
+}
+
+async function comparePage(A, B, seen, full) {
+	const cmp = await api(`compare?a=${A.id}&b=${B.id}`);
+	const sig = cmp.cases.filter((c) => c.significant).length;
+	const what = `compare #${A.id} → #${B.id}`;
+	diag(`${what}: ${cmp.cases.length} cases, ${sig} significant, ${cmp.pivots.length} pivots`);
+	await page.goto(url(`compare.html?a=${A.id}&b=${B.id}`));
+	await page.waitForFunction(() => window.xcbCompare && window.xcbCompare.ready);
+	await checkMatrices(what, cmp, seen);
+	const rows = await page.$$eval('#cases tbody tr', (t) => t.length);
+	ok(rows === cmp.cases.length && rows > 0, `${what}: every matched case listed (${cmp.cases.length})`);
+	if (!full) return;
+	// Tooltip with the confidence interval on hover over a significant cell.
+	const mi = cmp.pivots.findIndex((pv) => pv.cells.flat().some((c) => c && c.significant));
+	if (mi >= 0) {
+		const pos = await page.evaluate((i) => {
+			const c = window.xcbCharts[`matrix:${i}`];
+			const d = c.data.datasets[0].data;
+			const j = d.findIndex((p) => p.sig);
+			const p = c.getDatasetMeta(0).data[j].getCenterPoint();
+			const r = c.canvas.getBoundingClientRect();
+			return { x: r.left + p.x, y: r.top + p.y, cell: d[j].cell };
+		}, mi);
+		await page.mouse.move(pos.x, pos.y);
+		const tip = await until('tooltip', () => page.evaluate((i) => {
+			const t = window.xcbCharts[`matrix:${i}`].tooltip;
+			return t && t.opacity > 0 && t.body ? t.body.flatMap((b) => b.lines).join(' | ') : null;
+		}, mi), 5000).catch(() => '');
+		ok(tip.includes('95 % CI') && tip.includes(pos.cell.ci_low.toFixed(2)), 'compare: hovering a cell shows its confidence interval', tip);
+	}
+	const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#compare-csv')]);
+	const file = path.join(OUT, `web-compare-${A.id}-${B.id}.csv`);
+	await dl.saveAs(file);
+	const want = await apiText(`compare.csv?a=${A.id}&b=${B.id}`);
+	ok(fs.readFileSync(file, 'utf8') === want && want.split('\r\n').length > 2, 'compare: CSV download matches /api/v1/compare.csv');
+	await page.screenshot({ path: path.join(OUT, 'web-compare-runs.png'), fullPage: true });
+}
+
+async function algoCompare(A, seen) {
+	const d = await api(`runs/${A.id}`);
+	const algos = [...new Set(d.cases.filter((c) => c.kind === 'xcall').map((c) => c.algo))].sort();
+	const [x, y] = [algos.find((a) => a === 'locked') || algos[0], algos.find((a) => a === 'lockless') || algos[1]];
+	const cmp = await api(`compare?a=${A.id}&b=${A.id}&algo_a=${x}&algo_b=${y}`);
+	await page.goto(url(`run.html?id=${A.id}`));
+	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
+	await Promise.all([page.waitForURL(/compare\.html/), page.click(`a[href*="algo_a=${x}&algo_b=${y}"]`)]);
+	await page.waitForFunction(() => window.xcbCompare && window.xcbCompare.ready);
+	await checkMatrices(`compare ${x} → ${y} within run #${A.id}`, cmp, seen);
+	await page.screenshot({ path: path.join(OUT, 'web-compare.png'), fullPage: true });
+}
+
+async function livePage(L) {
+	const before = await api(`runs/${L.id}`);
+	const done0 = before.cases.filter((c) => c.stats && c.stats.count > 0).length;
+	await page.goto(url(`run.html?id=${L.id}`));
+	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
+	const bar = await page.$eval('#live [role=progressbar]', (e) => ({ now: Number(e.getAttribute('aria-valuenow')), max: Number(e.getAttribute('aria-valuemax')) }));
+	const planned = Number(before.facts.cases_planned || 0);
+	ok(bar.now === done0 && bar.max === planned && done0 < planned, `live: progress bar shows ${done0} / ${planned} cases`, { bar, done0, planned });
+	const points = async () => Object.values(await charts(page)).filter((c) => c.xcb && c.xcb.key !== undefined)
+		.reduce((n, c) => n + c.datasets.filter((s) => s.role === 'p50').reduce((m, s) => m + s.data.length, 0), 0);
+	const p0 = await points();
+	await page.screenshot({ path: path.join(OUT, 'web-live.png'), fullPage: false });
+	execSync(process.env.XCB_LIVE_MORE, { stdio: ['ignore', 'inherit', 'inherit'], shell: '/bin/bash' });
+	await until('the page to draw the run complete', () => page.evaluate(() => window.xcbRun.status === 'complete'), 30000);
+	const after = await api(`runs/${L.id}`);
+	const done1 = after.cases.filter((c) => c.stats && c.stats.count > 0).length;
+	const p1 = await points();
+	ok(p1 > p0 && p1 === after.cases.filter((c) => c.kind !== 'raw' && c.stats && c.stats.count > 0).length,
+		`live: charts grew from ${p0} to ${p1} points as frames arrived, without a reload`, { p0, p1, done1 });
+	ok(!(await page.$('#live')) && (await page.textContent('#run-head .badge')) === 'complete', 'live: progress bar gone, status complete');
+}
+
+async function errorStates() {
+	expected404.push('api/v1/runs/987654');
+	await page.goto(url('run.html?id=987654'));
+	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
+	ok(/There is no run #987654/.test(await page.textContent('[data-state=error]')), 'run page: unknown run id says so and links back');
+	await page.goto(url('run.html'));
+	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
+	ok(/No run chosen/.test(await page.textContent('[data-state=error]')), 'run page: no id says what to do');
+	await page.goto(url('compare.html'));
+	await page.waitForSelector('#picker');
+	ok((await page.$$eval('#pick-a option', (o) => o.length)) >= 3, 'compare page: without a/b it offers a picker of runs');
+}

@@ -1,0 +1,275 @@
+// compare.js — the Compare page (/compare.html?a=RUN&b=RUN[&algo_a=X&algo_b=Y]):
+// the seed's table (rows = CPUs in mask, columns = concurrent initiators,
+// cells = % change of the median, b against baseline a) as a colour-scaled
+// heatmap with the confidence interval on hover — only significant cells are
+// coloured — and the same numbers as a table; every matched case; CSV.
+//
+// Chart ids: "matrix:<n>" (n-th pivot of the API answer); each has .$xcb with
+// the pivot it drew.
+
+import { h, $, fill, state, errorBox, loading, params, header, badge } from './dom.js';
+import * as api from './api.js';
+import * as fmt from './format.js';
+import { make, box, changeColor } from './charts.js';
+
+const main = $('#main');
+$('#top').replaceWith(header('compare'));
+
+const p = params();
+const q = { a: p.get('a') || '', b: p.get('b') || '', algo_a: p.get('algo_a') || '', algo_b: p.get('algo_b') || '' };
+const SPAN = 50; // % change at which the colour saturates
+
+function qs(obj) {
+	const s = new URLSearchParams();
+	for (const [k, v] of Object.entries(obj)) if (v !== '' && v !== null && v !== undefined) s.set(k, v);
+	return s.toString();
+}
+
+const runName = (r) => `#${r.id}${r.label ? ` “${r.label}”` : ''}`;
+
+// The picker: two runs (and optionally two algorithms), submitted as a GET
+// form so the result is a plain, bookmarkable URL.
+async function picker(el) {
+	fill(el, loading('the runs to choose from'));
+	let runs;
+	try {
+		runs = (await api.get('runs?limit=1000')).runs || [];
+	} catch (e) {
+		fill(el, errorBox('the runs', e));
+		return;
+	}
+	if (!runs.length) {
+		fill(el, state('empty', 'No runs to compare yet.', h('div', {}, 'Store a run first (see the ', h('a', { href: './' }, 'runs list'), ' for how), then come back.')));
+		return;
+	}
+	const opt = (r, sel) => h('option', { value: r.id, selected: String(r.id) === String(sel) },
+		`${runName(r)} · ${r.suite || '?'} · ${r.status} · ${fmt.date(r.started || r.created)}`);
+	const sa = h('select', { name: 'a', id: 'pick-a' }, runs.map((r) => opt(r, q.a || (runs[1] || runs[0]).id)));
+	const sb = h('select', { name: 'b', id: 'pick-b' }, runs.map((r) => opt(r, q.b || runs[0].id)));
+	fill(el, h('form', { class: 'card', method: 'get', action: 'compare.html', id: 'picker' },
+		h('div', { class: 'toolbar' },
+			h('label', {}, 'Baseline run (a)', sa),
+			h('label', {}, 'Compared run (b)', sb),
+			h('label', {}, 'Algorithm in a (optional)', h('input', { type: 'text', name: 'algo_a', value: q.algo_a, placeholder: 'e.g. locked', size: 12 })),
+			h('label', {}, 'Algorithm in b (optional)', h('input', { type: 'text', name: 'algo_b', value: q.algo_b, placeholder: 'e.g. lockless', size: 12 })),
+			h('button', { class: 'primary', type: 'submit' }, 'Compare')),
+		h('div', { class: 'muted' }, 'Pick the same run twice and name two algorithms to compare algorithms within one run. Cells show how b differs from a: negative = faster.')));
+	el.querySelector('form').addEventListener('submit', (e) => {
+		// Drop empty optional fields so the URL stays short.
+		e.preventDefault();
+		const f = new FormData(e.target);
+		window.location.href = `compare.html?${qs(Object.fromEntries(f.entries()))}`;
+	});
+}
+
+async function start() {
+	const pick = h('div', { id: 'pick' });
+	const body = h('div', { id: 'compare-body' });
+	fill(main, h('h1', {}, 'Compare'), pick, body);
+	if (!q.a || !q.b) {
+		await picker(pick);
+		fill(body, state('empty', 'Choose two runs above.', h('div', {}, 'Or tick two runs in the ', h('a', { href: './' }, 'runs list'), ' and press Compare.')));
+		markReady();
+		return;
+	}
+	if ((q.algo_a === '') !== (q.algo_b === '')) {
+		fill(body, state('error', 'Give both algorithms, or neither.', h('div', {}, 'algo_a and algo_b go together: they pick one algorithm from each side.')));
+		picker(pick);
+		markReady();
+		return;
+	}
+	fill(body, loading('the comparison'));
+	let cmp;
+	try {
+		cmp = await api.get(`compare?${qs(q)}`);
+	} catch (e) {
+		fill(body, errorBox('the comparison', e));
+		picker(pick);
+		markReady();
+		return;
+	}
+	window.xcbCompare.data = cmp;
+	render(pick, body, cmp);
+	markReady();
+}
+
+function render(pick, body, cmp) {
+	const algos = cmp.algo_a || cmp.algo_b ? ` (${cmp.algo_a} → ${cmp.algo_b})` : '';
+	const same = cmp.a.id === cmp.b.id;
+	document.title = `xcbench — ${same ? `run #${cmp.a.id}${algos}` : `#${cmp.a.id} → #${cmp.b.id}`}`;
+	const sig = cmp.cases.filter((c) => c.significant);
+	const better = sig.filter((c) => c.change_pct < 0).length;
+	const worse = sig.length - better;
+	const csv = api.csvUrl(`compare.csv?${qs(q)}`);
+	const swap = `compare.html?${qs({ a: q.b, b: q.a, algo_a: q.algo_b, algo_b: q.algo_a })}`;
+	fill(pick,
+		h('div', { class: 'row' },
+			h('span', {}, 'Baseline ', h('a', { href: `run.html?id=${cmp.a.id}` }, runName(cmp.a)), ' ', badge(cmp.a.status), cmp.algo_a ? h('strong', {}, ` ${cmp.algo_a}`) : null),
+			h('span', {}, '→'),
+			h('span', {}, h('a', { href: `run.html?id=${cmp.b.id}` }, runName(cmp.b)), ' ', badge(cmp.b.status), cmp.algo_b ? h('strong', {}, ` ${cmp.algo_b}`) : null),
+			h('span', { class: 'grow' }),
+			h('a', { class: 'button', href: swap, id: 'swap' }, 'Swap a ↔ b'),
+			h('a', { class: 'button', href: 'compare.html' }, 'Other runs…'),
+			h('a', { class: 'button primary', href: csv, download: `xcbench-compare-${cmp.a.id}-${cmp.b.id}.csv`, id: 'compare-csv' }, 'Download CSV')),
+		h('p', { class: 'sub', id: 'summary' },
+			`${cmp.cases.length} matched case${cmp.cases.length === 1 ? '' : 's'}: `,
+			h('span', { class: 'good' }, `${better} significantly faster`), ', ', h('span', { class: 'bad' }, `${worse} significantly slower`),
+			`, ${cmp.cases.length - sig.length} within noise (${Math.round((cmp.confidence || 0.95) * 100)} % confidence)`,
+			cmp.unmatched_a || cmp.unmatched_b ? ` · unmatched: ${cmp.unmatched_a} in a, ${cmp.unmatched_b} in b` : ''));
+	if (!cmp.cases.length) {
+		fill(body, state('empty', 'No case of one run matches a case of the other.',
+			h('div', {}, 'Cases match when every axis (kind, algorithm, delivery, wait, initiators, mask, placement, …) is the same. Compare runs of the same suite, or two algorithms of one run (name them above).')));
+		picker(h('div'));
+		return;
+	}
+	const pivots = (cmp.pivots || []).map((pv, i, all) => pivotView(pv, i, all));
+	fill(body,
+		h('div', { class: 'legend-scale' }, 'b vs a:',
+			h('span', {}, `−${SPAN}% faster`),
+			h('span', { class: 'ramp', style: { background: `linear-gradient(to right, ${changeColor(-SPAN, true)}, ${changeColor(-1, true)}, #fff, ${changeColor(1, true)}, ${changeColor(SPAN, true)})` } }),
+			h('span', {}, `+${SPAN}% slower`),
+			h('span', { class: 'ramp', style: { width: '18px', background: changeColor(0, false) } }), 'not significant (interval includes 0)'),
+		pivots.length ? pivots.map((v) => v.wrap)
+			: state('empty', 'No seed-style table for these cases.', h('div', {}, 'The tables need cases that vary CPUs in mask and initiators; every matched case is listed below.')),
+		h('details', { open: cmp.cases.length <= 24, id: 'cases-details' },
+			h('summary', {}, h('strong', {}, `Every matched case (${cmp.cases.length})`), h('span', { class: 'muted' }, ' — significant first, largest change first')),
+			casesTable(cmp)));
+	// Charts are made once their boxes are in the document (Chart.js needs a size).
+	for (const v of pivots) v.draw();
+}
+
+// Title: kind, algorithm(s), and the axes that tell this table from the
+// other tables of the same kind (e.g. callee work 0 vs 500 µs); the note
+// lists the axes they share.
+function pivotTitle(pv, all) {
+	const f = pv.fixed || {};
+	const algo = pv.algo_a === pv.algo_b ? pv.algo_a : `${pv.algo_a} → ${pv.algo_b}`;
+	const diff = Object.entries(f).filter(([k]) => k !== 'kind' && varies(all, pv, k)).map(([k, v]) => axis(k, v));
+	return `${f.kind === 'tlb' ? 'TLB shootdown' : f.kind || ''}${algo ? ` — ${algo}` : ''}${diff.length ? ` · ${diff.join(' · ')}` : ''}`;
+}
+
+function pivotNote(pv, all) {
+	return Object.entries(pv.fixed || {}).filter(([k]) => k !== 'kind' && !varies(all, pv, k)).map(([k, v]) => axis(k, v)).join(' · ');
+}
+
+function varies(all, pv, k) {
+	const same = all.filter((o) => (o.fixed || {}).kind === (pv.fixed || {}).kind);
+	return new Set(same.map((o) => String((o.fixed || {})[k]))).size > 1;
+}
+
+const axis = (k, v) => (k === 'work_us' ? `${v} µs callee work` : `${k}=${v}`);
+
+function cellText(c) {
+	return c ? fmt.pct(c.change_pct) : '';
+}
+
+function ciText(c) {
+	return c && c.ci_low !== null && c.ci_low !== undefined ? `[${fmt.pct(c.ci_low)}, ${fmt.pct(c.ci_high)}]` : 'no interval';
+}
+
+// One pivot: heatmap + the same numbers as the seed's table, side by side.
+function pivotView(pv, i, all) {
+	const id = `matrix:${i}`;
+	const rows = pv.rows.map(String), cols = pv.cols.map(String);
+	const data = [];
+	pv.rows.forEach((r, ri) => pv.cols.forEach((c, ci) => {
+		const cell = pv.cells[ri][ci];
+		if (cell) data.push({ x: String(c), y: String(r), v: cell.change_pct, sig: !!cell.significant, cell });
+	}));
+	const height = Math.max(160, 44 * rows.length + 70);
+	const { box: el, canvas } = box(h, pivotTitle(pv, all), { id, note: pivotNote(pv, all) });
+	el.querySelector('.canvas').style.height = `${height}px`;
+	const table = h('table', { class: 'data pivot', id: `pivot-${i}` },
+		h('thead', {}, h('tr', {}, h('th', {}, ''), pv.cols.map((c) => h('th', { class: 'num' }, `${c} initiator${c === 1 ? '' : 's'}`)))),
+		h('tbody', {}, pv.rows.map((r, ri) => h('tr', {},
+			h('th', {}, `${r} CPU${r === 1 ? '' : 's'} in mask`),
+			pv.cols.map((c, ci) => {
+				const cell = pv.cells[ri][ci];
+				if (!cell) return h('td', { class: 'num muted', title: 'no matching case' }, '–');
+				const cls = cell.significant ? (cell.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns';
+				return h('td', { class: `num ${cls}`, title: `95 % CI ${ciText(cell)}${cell.significant ? '' : ' — not significant'}`, dataset: { sig: cell.significant ? '1' : '0' } },
+					cellText(cell), h('div', { class: 'muted', style: { fontSize: '0.8em' } }, ciText(cell)));
+			})))));
+	const wrap = h('section', { class: 'pivot-view', dataset: { pivot: i } },
+		h('div', { class: 'charts', style: { gridTemplateColumns: 'minmax(420px, 1fr) minmax(420px, 1fr)' } }, el,
+			h('div', { class: 'chartbox' }, h('h3', {}, 'As a table (% change of median, 95 % interval)'), h('div', { class: 'tablewrap' }, table))));
+	const draw = () => {
+		const chart = make(id, canvas, {
+			type: 'matrix',
+			data: { datasets: [{
+				label: '% change of median',
+				xcbRole: 'cell',
+				data,
+				backgroundColor: (ctx) => { const d = ctx.dataset.data[ctx.dataIndex]; return d ? changeColor(d.v, d.sig, SPAN) : 'transparent'; },
+				borderColor: '#ffffff',
+				borderWidth: 1,
+				width: ({ chart: c }) => (c.chartArea || {}).width / cols.length - 2,
+				height: ({ chart: c }) => (c.chartArea || {}).height / rows.length - 2,
+			}] },
+			options: {
+				scales: {
+					x: { type: 'category', labels: cols, offset: true, grid: { display: false }, title: { display: true, text: 'concurrent initiators' } },
+					y: { type: 'category', labels: rows, offset: true, reverse: false, grid: { display: false }, title: { display: true, text: 'CPUs in mask' } }, // the matrix plugin reverses y by default; 1 CPU on top, as in the seed's table
+				},
+				plugins: {
+					legend: { display: false },
+					tooltip: { callbacks: {
+						title: (items) => { const d = items[0].raw; return `${d.y} CPU${d.y === '1' ? '' : 's'} in mask, ${d.x} initiator${d.x === '1' ? '' : 's'}`; },
+						label: (item) => {
+							const c = item.raw.cell;
+							return [`change of median: ${fmt.pct(c.change_pct)}`, `95 % CI: ${ciText(c)}`, c.significant ? 'significant' : 'not significant (interval includes 0)'];
+						},
+					} },
+				},
+			},
+			plugins: [cellLabels],
+		});
+		chart.$xcb = { pivot: i, rows: pv.rows, cols: pv.cols, cells: data.length };
+	};
+	return { wrap, draw };
+}
+
+// Writes each cell's % change on the heatmap (dark text on light cells).
+const cellLabels = {
+	id: 'xcbCellLabels',
+	afterDatasetsDraw(chart) {
+		const { ctx } = chart;
+		const meta = chart.getDatasetMeta(0);
+		ctx.save();
+		ctx.font = '600 12px system-ui, sans-serif';
+		ctx.textAlign = 'center';
+		ctx.textBaseline = 'middle';
+		meta.data.forEach((el, i) => {
+			const d = chart.data.datasets[0].data[i];
+			const { x, y } = el.getCenterPoint();
+			ctx.fillStyle = d.sig && Math.abs(d.v) > SPAN * 0.6 ? '#ffffff' : '#111827';
+			ctx.fillText(fmt.pct(d.v), x, y);
+		});
+		ctx.restore();
+	},
+};
+
+function casesTable(cmp) {
+	const keys = [...new Set(cmp.cases.flatMap((c) => Object.keys(c.key)))];
+	const order = ['kind', 'algo', 'delivery', 'wait', 'inits', 'mask', 'placement', 'overlap', 'work_us'];
+	keys.sort((x, y) => ((order.indexOf(x) + 1 || 99) - (order.indexOf(y) + 1 || 99)) || (x < y ? -1 : 1));
+	const sorted = [...cmp.cases].sort((x, y) => (y.significant - x.significant) || Math.abs(y.change_pct) - Math.abs(x.change_pct));
+	return h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'cases' },
+		h('thead', {}, h('tr', {}, keys.map((k) => h('th', {}, k)), ['a p50', 'b p50', 'change', '95 % CI', 'method', 'reps a/b'].map((x) => h('th', { class: 'num' }, x)))),
+		h('tbody', {}, sorted.map((c) => h('tr', {},
+			keys.map((k) => h('td', {}, c.key[k] ?? '–')),
+			h('td', { class: 'num' }, h('a', { href: `run.html?id=${cmp.a.id}&case=${c.a_case}#hist` }, `${fmt.int(c.a_p50)} cyc`)),
+			h('td', { class: 'num' }, h('a', { href: `run.html?id=${cmp.b.id}&case=${c.b_case}#hist` }, `${fmt.int(c.b_p50)} cyc`)),
+			h('td', { class: `num ${c.significant ? (c.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns'}` }, fmt.pct(c.change_pct)),
+			h('td', { class: 'num' }, ciText(c)),
+			h('td', { class: 'num' }, c.method),
+			h('td', { class: 'num' }, `${c.a_reps ?? '–'}/${c.b_reps ?? '–'}`))))));
+}
+
+function markReady() {
+	window.xcbCompare.ready = true;
+	document.body.dataset.ready = '1';
+}
+
+window.xcbCompare = { ready: false, data: null };
+start();

@@ -1,0 +1,165 @@
+// model.js — turns the API's JSON (host/API.md) into what the pages draw:
+// machine-fact names, case grouping, ns conversion, percentiles from
+// histograms, progress of a run. Pure functions, no DOM.
+
+// CPUID hypervisor signatures -> names people use.
+const HV = [
+	[/^KVMKVMKVM/, 'KVM'],
+	[/^TCGTCGTCGTCG/, 'QEMU TCG'],
+	[/^XenVMMXenVMM/, 'Xen'],
+	[/^Microsoft Hv/, 'Hyper-V'],
+	[/^VMwareVMware/, 'VMware'],
+	[/^bhyve bhyve/, 'bhyve'],
+	[/^ACRNACRNACRN/, 'ACRN'],
+	[/^ VBoxVBoxVBox|^VBoxVBoxVBox/, 'VirtualBox'],
+];
+export function hypervisorName(sig) {
+	if (sig === undefined || sig === null) return null;
+	const s = String(sig).replace(/\0/g, '');
+	if (s.trim() === '' || s === 'none' || s === '0') return 'none (bare metal)';
+	for (const [re, name] of HV) if (re.test(s)) return name;
+	return s.trim();
+}
+
+// The facts a run summary row shows. `facts` is a HELLO key map (strings).
+export function summaryFacts(run, facts) {
+	const f = facts || run.facts || {};
+	return {
+		cpuModel: f.brand || [f.vendor, f.family && `family ${f.family}`, f.model && `model ${f.model}`].filter(Boolean).join(' ') || null,
+		cpus: run.cpus ?? (f.cpus ? Number(f.cpus) : null),
+		hypervisor: hypervisorName(f.hypervisor),
+	};
+}
+
+export const machineName = (run) => (run.machine ? run.machine.mac : null);
+
+// Cases the payload planned for the run: HELLO `cases_planned` (firmware) if
+// sent; else unknown (null). Cases done: cases with results.
+export function progressOf(detail) {
+	const f = detail.facts || {};
+	const planned = Number(f.cases_planned || f.planned_cases || 0) || null;
+	const cases = detail.cases || [];
+	const done = cases.filter((c) => c.stats && c.stats.count > 0).length;
+	return { done, planned: planned ?? (detail.run.status === 'complete' ? cases.length : null), seen: cases.length };
+}
+
+export const isLive = (status) => status === 'running' || status === 'pending';
+
+// cycles -> ns with the run's TSC frequency (null when unknown).
+export function toNs(cycles, tscKhz) {
+	if (cycles === null || cycles === undefined || !tscKhz) return null;
+	return (cycles * 1e6) / tscKhz;
+}
+
+// A latency accessor: ns where the run knows its TSC rate, cycles otherwise,
+// so every chart of one run uses one unit.
+export function unitOf(run) {
+	const k = run.tsc_khz;
+	return k
+		? { name: 'ns', conv: (c) => (c === null || c === undefined ? null : (c * 1e6) / k) }
+		: { name: 'cycles', conv: (c) => (c === null || c === undefined ? null : c) };
+}
+
+// Percentile q (0..1) of a histogram answer (buckets ascending, high inclusive):
+// the midpoint of the bucket holding rank ceil(q * total), as the daemon does.
+export function histoPercentile(hist, q) {
+	if (!hist || !hist.total) return null;
+	const rank = Math.max(1, Math.ceil(q * hist.total));
+	let acc = 0;
+	for (const b of hist.buckets) {
+		acc += b.count;
+		if (acc >= rank) return b.low + Math.floor((b.high - b.low) / 2);
+	}
+	const last = hist.buckets[hist.buckets.length - 1];
+	return last ? last.low + Math.floor((last.high - last.low) / 2) : null;
+}
+
+export const caseLabel = (c) => {
+	const parts = [c.kind, c.algo, c.delivery, c.wait && `wait=${c.wait}`,
+		c.inits !== null && c.inits !== undefined ? `${c.inits} init` : null,
+		c.mask !== null && c.mask !== undefined ? `${c.mask} in mask` : null,
+		c.placement, c.overlap, c.work_us ? `${c.work_us} µs work` : null];
+	const cfg = c.config || {};
+	if (c.kind === 'tlb') parts.push(cfg.flush && `flush=${cfg.flush}`, cfg.method, cfg.batch && `batch ${cfg.batch}`, cfg.pages && `${cfg.pages} pages`);
+	return `#${c.case_id} ` + parts.filter(Boolean).join(' · ');
+};
+
+// Group cases for latency charts: one chart per (kind, algo, and every other
+// axis but inits/mask), one series per inits, points over mask. Returns
+// [{key, title, cases:[...], series: Map(inits -> cases sorted by mask)}].
+const SERIES_AXES = new Set(['id', 'inits', 'mask', 'iters', 'reps', 'seed']);
+export function chartGroups(cases) {
+	const groups = new Map();
+	for (const c of cases) {
+		if (c.kind === 'raw') continue;
+		if (c.mask === null || c.mask === undefined) continue;
+		const cfg = { ...(c.config || {}), kind: c.kind, algo: c.algo, delivery: c.delivery, wait: c.wait,
+			placement: c.placement, overlap: c.overlap, work_us: c.work_us };
+		const fixed = Object.entries(cfg)
+			.filter(([k, v]) => !SERIES_AXES.has(k) && !k.startsWith('x_') && v !== null && v !== undefined && v !== '')
+			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		const key = fixed.map(([k, v]) => `${k}=${v}`).join('&');
+		if (!groups.has(key)) groups.set(key, { key, fixed: Object.fromEntries(fixed), cases: [] });
+		groups.get(key).cases.push(c);
+	}
+	const out = [];
+	for (const g of groups.values()) {
+		g.series = new Map();
+		for (const c of g.cases) {
+			const k = c.inits ?? 1;
+			if (!g.series.has(k)) g.series.set(k, []);
+			g.series.get(k).push(c);
+		}
+		g.series = new Map([...g.series.entries()].sort((a, b) => a[0] - b[0]));
+		for (const list of g.series.values()) list.sort((a, b) => a.mask - b.mask);
+		out.push(g);
+	}
+	// Title: kind, algorithm, and the axes that tell this chart from the others
+	// (e.g. a TLB method); subtitle: the axes every chart shares.
+	// Compared within one kind: a TLB-only axis is no news on a TLB chart.
+	const same = (g) => out.filter((o) => o.fixed.kind === g.fixed.kind);
+	const varies = (g, k) => new Set(same(g).map((o) => String(o.fixed[k]))).size > 1;
+	const show = (k, v) => (k === 'work_us' ? `${v} µs work` : k === 'wait' ? `wait=${v}` : ['flush', 'batch', 'pages'].includes(k) ? `${k}=${v}` : String(v));
+	for (const g of out) {
+		const f = g.fixed;
+		const rest = Object.entries(f).filter(([k]) => !['kind', 'algo'].includes(k));
+		const diff = rest.filter(([k]) => varies(g, k)).map(([k, v]) => show(k, v));
+		g.title = `${f.kind === 'tlb' ? 'TLB shootdown' : f.kind || 'case'}${f.algo ? ` — ${f.algo}` : ''}${diff.length ? ` · ${diff.join(' · ')}` : ''}`;
+		g.subtitle = rest.filter(([k]) => !varies(g, k)).map(([k, v]) => show(k, v)).join(' · ');
+	}
+	// Stable, readable order: kind, then algorithm, then the rest of the key.
+	const kindRank = { xcall: 0, tlb: 1 };
+	out.sort((a, b) => (kindRank[a.fixed.kind] ?? 9) - (kindRank[b.fixed.kind] ?? 9) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+	return out;
+}
+
+// The raw-IPI floor: p50 of the `raw` cases, as points over mask (a single
+// raw case gives a flat line). Cycles; null when the run has none.
+export function rawFloor(cases) {
+	const raw = cases.filter((c) => c.kind === 'raw' && c.stats && c.stats.count > 0);
+	if (!raw.length) return null;
+	// Several raw cases at the same mask (placements): keep the lowest p50 — a floor.
+	const byMask = new Map();
+	for (const c of raw) {
+		const m = c.mask ?? 1;
+		if (!byMask.has(m) || c.stats.p50 < byMask.get(m)) byMask.set(m, c.stats.p50);
+	}
+	return [...byMask.entries()].sort((a, b) => a[0] - b[0]).map(([mask, p50]) => ({ mask, p50 }));
+}
+
+// Floor value to draw at mask m: the raw p50 measured at the largest raw mask <= m
+// (or the smallest raw mask when m is below every one).
+export function floorAt(floor, m) {
+	if (!floor || !floor.length) return null;
+	let v = floor[0].p50;
+	for (const f of floor) if (f.mask <= m) v = f.p50;
+	return v;
+}
+
+// Jain's index over values (1/n .. 1).
+export function jain(values) {
+	const v = values.filter((x) => x !== null && x !== undefined);
+	if (!v.length) return null;
+	const s = v.reduce((a, b) => a + b, 0), s2 = v.reduce((a, b) => a + b * b, 0);
+	return s2 ? (s * s) / (v.length * s2) : null;
+}

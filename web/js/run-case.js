@@ -1,0 +1,194 @@
+// run-case.js — the run page's per-case views: the latency histogram or CDF
+// of any case (from /runs/{id}/cases/{case}/histogram, per repetition and per
+// initiator), and per-initiator fairness bars (median per initiator CPU with
+// Jain's index).
+
+import { h, fill, state, errorBox, loading, setParams } from './dom.js';
+import * as api from './api.js';
+import * as fmt from './format.js';
+import { make, box, color, alpha } from './charts.js';
+import { caseLabel, jain } from './model.js';
+
+const hasStats = (c) => c.stats && c.stats.count > 0;
+
+function caseSelect(id, cases, chosen, onchange) {
+	return h('select', { id, 'aria-label': 'Case', onchange: (e) => onchange(Number(e.target.value)) },
+		cases.map((c) => h('option', { value: c.case_id, selected: c.case_id === chosen }, caseLabel(c))));
+}
+
+// ---- histogram / CDF -------------------------------------------------------
+
+export class HistogramView {
+	constructor(container, runId, unit) {
+		this.el = container;
+		this.runId = runId;
+		this.unit = unit;
+		this.seq = 0;
+	}
+
+	// state: {caseId, view: 'hist'|'cdf', rep: ''|n, init: ''|cpu}
+	render(cases, st) {
+		const measured = cases.filter(hasStats);
+		if (!measured.length) {
+			fill(this.el, state('empty', 'No case has results yet.', h('div', {}, 'Histograms appear as soon as the first case of this run reports.')));
+			return;
+		}
+		this.cases = measured;
+		this.st = st;
+		if (!measured.some((c) => c.case_id === st.caseId)) st.caseId = defaultCase(measured);
+		this.draw();
+	}
+
+	async draw() {
+		const st = this.st;
+		const c = this.cases.find((k) => k.case_id === st.caseId);
+		const change = (k, v) => {
+			st[k] = v;
+			if (k === 'caseId') { st.rep = ''; st.init = ''; }
+			setParams({ case: st.caseId, view: st.view === 'hist' ? '' : st.view, rep: st.rep, init: st.init });
+			this.draw();
+		};
+		const reps = c.reps || c.stats.reps || 0;
+		const controls = h('div', { class: 'toolbar' },
+			h('label', {}, 'Case', caseSelect('hist-case', this.cases, st.caseId, (v) => change('caseId', v))),
+			h('label', {}, 'Show', h('select', { id: 'hist-view', onchange: (e) => change('view', e.target.value) },
+				h('option', { value: 'hist', selected: st.view !== 'cdf' }, 'histogram'),
+				h('option', { value: 'cdf', selected: st.view === 'cdf' }, 'CDF'))),
+			h('label', {}, 'Repetition', h('select', { id: 'hist-rep', onchange: (e) => change('rep', e.target.value) },
+				h('option', { value: '' }, 'all merged'),
+				Array.from({ length: reps }, (_, i) => h('option', { value: i, selected: String(i) === String(st.rep) }, `rep ${i}`)))),
+			h('label', {}, 'Initiator', h('select', { id: 'hist-init', onchange: (e) => change('init', e.target.value) },
+				h('option', { value: '' }, 'all'),
+				(c.initiators || []).map((x) => h('option', { value: x.cpu, selected: String(x.cpu) === String(st.init) }, `CPU ${x.cpu}`)))));
+		const body = h('div', {}, loading('the histogram'));
+		fill(this.el, controls, body);
+		const my = ++this.seq;
+		const qs = new URLSearchParams();
+		if (st.rep !== '') qs.set('rep', st.rep);
+		if (st.init !== '') qs.set('initiator', st.init);
+		let hist;
+		try {
+			hist = await api.get(`runs/${this.runId}/cases/${c.case_id}/histogram${qs.toString() ? `?${qs}` : ''}`);
+		} catch (e) {
+			if (my !== this.seq) return;
+			fill(body, e.status === 404
+				? state('empty', 'This case has no histogram.', h('div', {}, 'The payload sends histograms for every case unless they were turned off; its summary statistics are in the charts above and in the CSV.'))
+				: errorBox('the histogram', e));
+			return;
+		}
+		if (my !== this.seq) return;
+		this.plot(body, c, hist, st.view === 'cdf');
+	}
+
+	plot(body, c, hist, cdf) {
+		const u = this.unit;
+		const title = `${cdf ? 'CDF' : 'Histogram'} — ${caseLabel(c)}`;
+		const pct = hist.percentiles || {};
+		const note = `${fmt.int(hist.total)} calls · p50 ${v(u, pct.p50)} · p90 ${v(u, pct.p90)} · p99 ${v(u, pct.p99)} · p99.9 ${v(u, pct.p999)} (bucket midpoints, ≤ 0.4 % error)`;
+		const { box: el, canvas } = box(h, title, { id: 'histogram', note, tall: true });
+		fill(body, el);
+		const mids = hist.buckets.map((b) => u.conv(b.low + (b.high - b.low) / 2));
+		let data;
+		if (cdf) {
+			let acc = 0;
+			data = hist.buckets.map((b, i) => { acc += b.count; return { x: mids[i], y: acc / hist.total }; });
+		} else {
+			data = hist.buckets.map((b, i) => ({ x: mids[i], y: b.count }));
+		}
+		const chart = make('histogram', canvas, {
+			type: cdf ? 'line' : 'bar',
+			data: { datasets: [{ label: cdf ? 'fraction of calls ≤ x' : 'calls', xcbRole: cdf ? 'cdf' : 'bars', data,
+				backgroundColor: alpha(color(0), cdf ? 0.1 : 0.75), borderColor: color(0), borderWidth: cdf ? 2 : 0,
+				stepped: cdf ? 'after' : false, pointRadius: 0, fill: cdf,
+				barPercentage: 1, categoryPercentage: 1 }] },
+			options: {
+				parsing: false,
+				scales: {
+					x: { type: 'linear', title: { display: true, text: `latency (${u.name})` }, ticks: { callback: (x) => v(u, x) } },
+					y: cdf ? { min: 0, max: 1, title: { display: true, text: 'fraction of calls' } }
+						: { beginAtZero: true, title: { display: true, text: 'calls per bucket' } },
+				},
+				plugins: {
+					legend: { display: false },
+					tooltip: { callbacks: {
+						title: (items) => v(u, items[0].parsed.x),
+						label: (item) => (cdf ? `${(100 * item.parsed.y).toFixed(2)} % of calls at or below` : `${fmt.int(item.parsed.y)} calls`),
+					} },
+				},
+			},
+		});
+		chart.$xcb = { caseId: c.case_id, buckets: hist.buckets.length, total: hist.total, view: cdf ? 'cdf' : 'hist' };
+	}
+}
+
+// Default case to show: the slowest p50 of the most-contended setting.
+function defaultCase(cases) {
+	return [...cases].sort((a, b) => (b.inits || 0) - (a.inits || 0) || (b.mask || 0) - (a.mask || 0) || b.stats.p50 - a.stats.p50)[0].case_id;
+}
+
+function v(u, x) {
+	if (x === null || x === undefined) return '–';
+	return u.name === 'ns' ? fmt.ns(x) : `${fmt.int(Math.round(x))} cyc`;
+}
+
+// ---- fairness ---------------------------------------------------------------
+
+export function renderFairness(container, cases, unit, st) {
+	const multi = cases.filter((c) => hasStats(c) && (c.initiators || []).length >= 2);
+	if (!multi.length) {
+		fill(container, state('empty', 'No case with two or more initiators has per-initiator results.',
+			h('div', {}, 'Fairness needs cases run with inits ≥ 2 (the default suite has them) and per-initiator RESULT rows from the payload.')));
+		return;
+	}
+	if (!multi.some((c) => c.case_id === st.fairCase)) {
+		// Default: the least fair case — the one a reviewer wants to see first.
+		st.fairCase = [...multi].sort((a, b) => fairJain(a) - fairJain(b))[0].case_id;
+	}
+	const c = multi.find((k) => k.case_id === st.fairCase);
+	const inits = [...c.initiators].sort((a, b) => a.cpu - b.cpu);
+	const medians = inits.map((x) => unit.conv(x.p50));
+	const j = fairJain(c);
+	const spread = c.fairness?.p50_max_min ?? (Math.min(...inits.map((x) => x.p50)) > 0 ? Math.max(...inits.map((x) => x.p50)) / Math.min(...inits.map((x) => x.p50)) : null);
+	const sel = caseSelect('fair-case', multi, c.case_id, (val) => {
+		st.fairCase = val;
+		setParams({ fair: val });
+		renderFairness(container, cases, unit, st);
+	});
+	const { box: el, canvas } = box(h, `Median latency per initiator CPU — ${caseLabel(c)}`, {
+		id: 'fairness',
+		note: h('span', {}, 'Jain\'s index ', h('strong', { id: 'jain' }, fmt.ratio(j)), ' (1 = perfectly fair, 1/n = one initiator gets everything) · slowest/fastest median ',
+			h('strong', {}, spread ? `${fmt.ratio(spread, 2)}×` : '–'), ` · ${inits.length} initiators`),
+	});
+	const table = h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'fairness-table' },
+		h('thead', {}, h('tr', {}, h('th', {}, 'Case'), h('th', { class: 'num' }, 'Initiators'), h('th', { class: 'num' }, "Jain's index"), h('th', { class: 'num' }, 'slowest / fastest median'))),
+		h('tbody', {}, [...multi].sort((a, b) => fairJain(a) - fairJain(b)).slice(0, 6).map((k) =>
+			h('tr', { class: k.case_id === c.case_id ? 'picked' : '' },
+				h('td', {}, h('a', { href: '#fairness', onclick: (e) => { e.preventDefault(); sel.value = k.case_id; sel.dispatchEvent(new Event('change')); } }, caseLabel(k))),
+				h('td', { class: 'num' }, k.initiators.length),
+				h('td', { class: `num ${fairJain(k) < 0.9 ? 'bad' : ''}` }, fmt.ratio(fairJain(k))),
+				h('td', { class: 'num' }, k.fairness?.p50_max_min ? `${fmt.ratio(k.fairness.p50_max_min, 2)}×` : '–'))))));
+	fill(container, h('div', { class: 'toolbar' }, h('label', {}, 'Case', sel)),
+		h('div', { class: 'charts' }, el, h('div', {}, h('h3', {}, 'Least fair cases'), table)));
+	const mean = medians.reduce((a, b) => a + b, 0) / medians.length;
+	const chart = make('fairness', canvas, {
+		type: 'bar',
+		data: {
+			labels: inits.map((x) => `CPU ${x.cpu}`),
+			datasets: [
+				{ label: 'median (p50) per initiator', xcbRole: 'bars', data: medians,
+					backgroundColor: medians.map((m) => (m > mean * 1.1 ? alpha('#D55E00', 0.8) : alpha('#0072B2', 0.75))) },
+			],
+		},
+		options: {
+			scales: { y: { beginAtZero: true, title: { display: true, text: `p50 latency (${unit.name})` }, ticks: { callback: (x) => v(unit, x) } },
+				x: { title: { display: true, text: 'initiator CPU' } } },
+			plugins: { legend: { display: false },
+				tooltip: { callbacks: { label: (item) => `p50 ${v(unit, item.parsed.y)} · p99 ${v(unit, unit.conv(inits[item.dataIndex].p99))} · ${fmt.int(inits[item.dataIndex].count)} calls` } } },
+		},
+	});
+	chart.$xcb = { caseId: c.case_id, jain: j, initiators: inits.length };
+}
+
+function fairJain(c) {
+	return c.fairness?.jain ?? jain((c.initiators || []).map((x) => x.p50)) ?? 1;
+}

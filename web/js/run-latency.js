@@ -1,0 +1,110 @@
+// run-latency.js — the run page's latency charts: for each algorithm (and
+// every other fixed axis), latency vs CPUs in mask, one p50 line per number of
+// concurrent initiators with a shaded p10–p99 band, and the raw-IPI floor.
+//
+// Chart ids: "latency:<group key>"; each chart carries .$xcb = {group key,
+// fixed axes, unit} so tests can match it to the API's cases.
+
+import { h } from './dom.js';
+import * as fmt from './format.js';
+import { make, box, color, alpha, charts } from './charts.js';
+import { chartGroups, rawFloor, floorAt } from './model.js';
+
+// p10 per case id (cycles) comes from the histograms (the API's STATS has no
+// p10); where a case has none the band starts at its min, and the note says so.
+export function renderLatency(container, detail, unit, p10, { log }) {
+	const groups = chartGroups(detail.cases);
+	const floor = rawFloor(detail.cases);
+	const out = [];
+	let usedMin = false;
+	for (const g of groups) {
+		const id = `latency:${g.key}`;
+		const masks = [...new Set(g.cases.filter(hasStats).map((c) => c.mask))].sort((a, b) => a - b);
+		if (!masks.length) continue; // live run: nothing measured yet for this group
+		const labels = masks.map(String);
+		const datasets = [];
+		let i = 0;
+		for (const [inits, list] of g.series) {
+			const measured = list.filter(hasStats);
+			if (!measured.length) { i++; continue; }
+			const c = color(i++);
+			const name = `${inits} initiator${inits === 1 ? '' : 's'}`;
+			const lo = measured.map((k) => {
+				const v = p10.get(k.case_id);
+				if (v === undefined || v === null) usedMin = true;
+				return { x: String(k.mask), y: unit.conv(v ?? k.stats.min) };
+			});
+			const hi = measured.map((k) => ({ x: String(k.mask), y: unit.conv(k.stats.p99) }));
+			datasets.push(
+				{ label: `${name} p10`, xcbRole: 'band', data: lo, borderWidth: 0, pointRadius: 0, pointHitRadius: 0, fill: false, borderColor: 'transparent' },
+				{ label: `${name} p99`, xcbRole: 'band', data: hi, borderWidth: 0, pointRadius: 0, pointHitRadius: 0, fill: '-1', backgroundColor: alpha(c, 0.11), borderColor: 'transparent' },
+				{ label: name, xcbRole: 'p50', xcbInits: inits, data: measured.map((k) => ({ x: String(k.mask), y: unit.conv(k.stats.p50), caseId: k.case_id })),
+					borderColor: c, backgroundColor: c, borderWidth: 2, pointRadius: 3, tension: 0, fill: false,
+					xcbBand: measured.map((k, j) => [lo[j].y, hi[j].y]) },
+			);
+		}
+		if (floor) {
+			datasets.push({ label: 'raw IPI floor (p50)', xcbRole: 'floor', data: masks.map((m) => ({ x: String(m), y: unit.conv(floorAt(floor, m)) })),
+				borderColor: '#111827', borderDash: [6, 4], borderWidth: 1.5, pointRadius: 0, fill: false, stepped: false });
+		}
+		const { box: el, canvas } = box(h, g.title, { id, note: g.subtitle });
+		container.append(el);
+		const chart = make(id, canvas, {
+			type: 'line',
+			data: { labels, datasets },
+			options: {
+				interaction: { mode: 'index', intersect: false },
+				scales: {
+					x: { type: 'category', title: { display: true, text: 'CPUs in mask' } },
+					y: axisY(unit, log),
+				},
+				plugins: {
+					tooltip: {
+						filter: (item) => item.dataset.xcbRole !== 'band',
+						callbacks: {
+							title: (items) => `${items[0].label} CPUs in mask`,
+							label: (item) => {
+								const ds = item.dataset;
+								if (ds.xcbRole === 'floor') return `raw IPI floor: ${val(unit, item.parsed.y)}`;
+								const [l, u] = ds.xcbBand[item.dataIndex];
+								return `${ds.label}: p50 ${val(unit, item.parsed.y)} (p10 ${val(unit, l)} – p99 ${val(unit, u)})`;
+							},
+						},
+					},
+				},
+			},
+		});
+		chart.$xcb = { key: g.key, fixed: g.fixed, unit: unit.name };
+		out.push(chart);
+	}
+	return { charts: out, usedMin };
+}
+
+export function setLogScale(log, unit) {
+	for (const [id, c] of Object.entries(charts)) {
+		if (!id.startsWith('latency:')) continue;
+		c.options.scales.y = axisY(unit, log);
+		c.update();
+	}
+}
+
+function axisY(unit, log) {
+	return {
+		type: log ? 'logarithmic' : 'linear',
+		beginAtZero: !log,
+		title: { display: true, text: `latency (${unit.name})` },
+		// On a log axis label only 1-2-5 steps, or the labels collide.
+		ticks: { callback: (v) => (log && ![1, 2, 5].includes(Number(String(v).replace(/[^1-9]/g, '')[0])) ? '' : tick(unit, v)) },
+	};
+}
+
+const hasStats = (c) => c.stats && c.stats.count > 0;
+
+function val(unit, v) {
+	return unit.name === 'ns' ? fmt.ns(v) : `${fmt.int(Math.round(v))} cycles`;
+}
+
+function tick(unit, v) {
+	if (unit.name === 'ns') return fmt.ns(v);
+	return v >= 1e6 ? `${(v / 1e6).toFixed(1)}M` : v >= 1e3 ? `${(v / 1e3).toFixed(v >= 1e4 ? 0 : 1)}k` : String(v);
+}

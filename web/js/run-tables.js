@@ -1,0 +1,135 @@
+// run-tables.js — the run page's tables: machine facts, lock profile (as Xen's
+// lock profiling prints it), TLB shootdown results with the stale-translation
+// count, and the run's errors and log lines.
+
+import { h, fill, state } from './dom.js';
+import * as fmt from './format.js';
+import { caseLabel, hypervisorName } from './model.js';
+
+const hasStats = (c) => c.stats && c.stats.count > 0;
+
+// HELLO keys in a sensible reading order, with names people know.
+const FACTS = [
+	['brand', 'CPU'], ['vendor', 'Vendor'], ['family', 'Family'], ['model', 'Model'], ['stepping', 'Stepping'],
+	['cpus', 'Logical CPUs'], ['topology', 'Topology'], ['apic_mode', 'APIC mode'], ['apic_ids', 'APIC IDs'],
+	['hypervisor', 'Hypervisor'], ['tsc_khz', 'TSC'], ['tsc_source', 'TSC found by'], ['pcid', 'PCID'], ['invpcid', 'INVPCID'],
+	['nic', 'NIC'], ['mac', 'MAC'], ['cases_planned', 'Cases planned'], ['transport', 'Transport'], ['fw', 'Firmware'], ['suite', 'Suite'], ['cmdline', 'Command line'],
+];
+
+export function renderFacts(container, detail) {
+	const f = detail.facts || {};
+	const r = detail.run;
+	const shown = new Set();
+	const items = [];
+	const add = (k, name, value) => { items.push(h('dt', {}, name), h('dd', { dataset: { fact: k } }, value)); };
+	for (const [k, name] of FACTS) {
+		if (!(k in f)) continue;
+		shown.add(k);
+		let v = f[k];
+		if (k === 'hypervisor') v = `${hypervisorName(v)}${String(v).trim() ? ` (${v})` : ''}`;
+		if (k === 'tsc_khz') v = fmt.hz(Number(v) * 1000);
+		if (k === 'pcid' || k === 'invpcid') v = v === '1' ? 'yes' : v === '0' ? 'no' : v;
+		add(k, name, k === 'cmdline' || k === 'apic_ids' ? h('code', {}, v) : v);
+	}
+	for (const [k, v] of Object.entries(f)) if (!shown.has(k)) add(k, k, v); // new facts need no dashboard change
+	const runFacts = [
+		['Status', r.status], ['Source', r.source || '–'], ['Created', fmt.date(r.created)], ['Started', fmt.date(r.started)],
+		['Finished', fmt.date(r.finished)], ['Last frame', fmt.date(r.last_frame)],
+		['Frames', `${fmt.int(r.frames_received)}${r.frames_expected !== null && r.frames_expected !== undefined ? ` of ${fmt.int(r.frames_expected)}` : ''}`],
+		['Token', h('code', {}, r.token)], ['Machine', r.machine ? h('code', {}, r.machine.mac) : 'booted directly (no MAC)'],
+	];
+	fill(container,
+		items.length ? h('dl', { class: 'facts', id: 'facts' }, items)
+			: state('empty', 'The machine has not said hello yet.', h('div', {}, 'Facts arrive in the run\'s first frame (HELLO); if the run stays empty, check the payload\'s console.')),
+		h('details', {}, h('summary', { class: 'muted' }, 'Run record'),
+			h('dl', { class: 'facts' }, runFacts.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))));
+}
+
+export function renderLocks(container, cases, unit) {
+	const locked = cases.filter((c) => hasStats(c) && c.stats.lock_acq > 0);
+	if (!locked.length) {
+		fill(container, state('empty', 'No lock was taken in this run.', h('div', {}, 'Only lock-based algorithms (e.g. ', h('code', {}, 'locked'), ', or the TLB flush lock) report a lock profile.')));
+		return;
+	}
+	const t = (c) => (unit.name === 'ns' ? fmt.ns(unit.conv(c)) : `${fmt.int(c)} cyc`);
+	fill(container, h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'locks' },
+		h('thead', {}, h('tr', {}, ['Case', 'acquisitions', 'contended', 'contended %', 'total hold', 'total wait', 'avg hold', 'avg wait']
+			.map((x, i) => h('th', { class: i ? 'num' : null }, x)))),
+		h('tbody', {}, locked.map((c) => {
+			const s = c.stats;
+			const cp = (100 * s.lock_contended) / s.lock_acq;
+			return h('tr', { dataset: { case: c.case_id } },
+				h('td', {}, caseLabel(c)),
+				h('td', { class: 'num' }, fmt.int(s.lock_acq)),
+				h('td', { class: 'num' }, fmt.int(s.lock_contended)),
+				h('td', { class: `num ${cp > 10 ? 'warn' : ''}` }, `${cp.toFixed(1)}%`),
+				h('td', { class: 'num' }, t(s.lock_hold_cycles)),
+				h('td', { class: 'num' }, t(s.lock_wait_cycles)),
+				h('td', { class: 'num' }, t(s.lock_hold_cycles / s.lock_acq)),
+				h('td', { class: 'num' }, t(s.lock_wait_cycles / s.lock_acq)));
+		})))));
+}
+
+export function renderTlb(container, cases, unit) {
+	const tlb = cases.filter((c) => c.kind === 'tlb');
+	if (!tlb.length) {
+		fill(container, state('empty', 'This run has no TLB shootdown cases.', h('div', {}, 'Run a suite with TLB cases (the default suite has them) to see shootdown latency and the stale-translation check.')));
+		return;
+	}
+	const t = (c) => (unit.name === 'ns' ? fmt.ns(unit.conv(c)) : `${fmt.int(c)} cyc`);
+	const stale = tlb.reduce((a, c) => a + (c.stats?.stale || 0), 0);
+	fill(container,
+		h('p', { id: 'tlb-stale', class: stale ? 'bad' : 'good' }, stale
+			? `${fmt.int(stale)} stale translation${stale === 1 ? '' : 's'} seen by targets after a shootdown: a flush was lost. The failing cases are marked below.`
+			: 'No stale translation: every target verified that the old mapping was gone after each shootdown.'),
+		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'tlb' },
+			h('thead', {}, h('tr', {}, ['Case', 'flush via', 'method', 'batch', 'inits', 'CPUs in mask', 'p50', 'p99', 'calls done / expected', 'stale']
+				.map((x, i) => h('th', { class: i > 2 ? 'num' : null }, x)))),
+			h('tbody', {}, tlb.map((c) => {
+				const s = c.stats, cfg = c.config || {};
+				return h('tr', { dataset: { case: c.case_id } },
+					h('td', {}, `#${c.case_id} ${c.algo || ''}`),
+					h('td', {}, cfg.flush || '–'), h('td', {}, cfg.method || '–'),
+					h('td', { class: 'num' }, cfg.batch || '–'), h('td', { class: 'num' }, c.inits ?? '–'), h('td', { class: 'num' }, c.mask ?? '–'),
+					h('td', { class: 'num' }, s ? t(s.p50) : '…'), h('td', { class: 'num' }, s ? t(s.p99) : '…'),
+					h('td', { class: `num ${s && s.calls_executed !== s.calls_expected ? 'bad' : ''}` }, s ? `${fmt.int(s.calls_executed)} / ${fmt.int(s.calls_expected)}` : '…'),
+					h('td', { class: `num ${s && s.stale ? 'bad' : ''}`, dataset: { stale: s ? s.stale : '' } }, s ? fmt.int(s.stale) : '…'));
+			})))));
+}
+
+// Errors (ERROR frames, from the run detail) and log lines (/events).
+export function renderErrors(container, detail) {
+	const errs = detail.errors || [];
+	const flagged = (detail.cases || []).filter((c) => c.stats && c.stats.flags);
+	if (!errs.length && !flagged.length) {
+		fill(container, h('p', { class: 'good', id: 'no-errors' }, 'No errors: no exception, hang report or failed invariant.'));
+		return;
+	}
+	fill(container,
+		errs.map((e) => h('div', { class: 'state error', dataset: { seq: e.seq } },
+			h('strong', {}, String(e.text).split('\n')[0]),
+			h('pre', { class: 'mono', style: { whiteSpace: 'pre-wrap', margin: 0 } }, String(e.text).split('\n').slice(1).join('\n')),
+			h('div', { class: 'muted' }, `frame ${e.seq} · ${fmt.date(e.received)}`))),
+		flagged.length ? h('p', { class: 'bad' }, `Cases with a fired watchdog or failed invariant: ${flagged.map((c) => `#${c.case_id}${c.stats.flags & 1 ? ' (watchdog)' : ''}${c.stats.flags & 2 ? ' (invariant)' : ''}`).join(', ')}.`) : null);
+}
+
+export class LogView {
+	constructor(container) {
+		this.el = container;
+		this.after = -1;
+		this.lines = [];
+		this.pre = h('pre', { class: 'log', id: 'log' });
+	}
+
+	// New events since the last call (live tail).
+	add(events) {
+		for (const e of events) {
+			this.after = Math.max(this.after, e.seq);
+			this.pre.append(h('span', { class: e.kind === 'error' ? 'err' : '' }, h('span', { class: 't' }, `${String(e.seq).padStart(5)}  `), `${e.text}\n`));
+			this.lines.push(e);
+		}
+		if (!this.lines.length) fill(this.el, h('p', { class: 'muted' }, 'No log lines (yet).'));
+		else if (this.pre.parentNode !== this.el) fill(this.el, this.pre);
+		this.pre.scrollTop = this.pre.scrollHeight;
+	}
+}

@@ -1,0 +1,213 @@
+// run.js — the Run page (/run.html?id=N): machine facts, latency vs CPUs in
+// mask per algorithm, histogram/CDF of any case, fairness, lock profile, TLB
+// results, errors and logs, CSV. A run in progress updates itself by polling
+// the API (every POLL_MS) until it completes, with a progress bar.
+//
+// Bookmarkable state: ?id=12&log=1&case=3&view=cdf&rep=0&init=2&fair=7
+
+import { h, $, fill, state, errorBox, loading, params, setParams, header, badge, progress } from './dom.js';
+import * as api from './api.js';
+import * as fmt from './format.js';
+import { unitOf, isLive, progressOf, histoPercentile } from './model.js';
+import { renderLatency, setLogScale } from './run-latency.js';
+import { HistogramView, renderFairness } from './run-case.js';
+import { renderFacts, renderLocks, renderTlb, renderErrors, LogView } from './run-tables.js';
+
+const POLL_MS = 2000;
+const main = $('#main');
+$('#top').replaceWith(header('run'));
+
+const p = params();
+const runId = p.get('id');
+const st = {
+	log: p.get('log') === '1',
+	caseId: p.get('case') !== null ? Number(p.get('case')) : null,
+	view: p.get('view') || 'hist',
+	rep: p.get('rep') || '',
+	init: p.get('init') || '',
+	fairCase: p.get('fair') !== null ? Number(p.get('fair')) : null,
+};
+const p10 = new Map(); // case id -> p10 (cycles) or null; see loadP10
+const p10Count = new Map(); // case id -> stats.count the p10 was computed for
+let detail = null;
+let unit = null;
+let histView = null;
+let logView = null;
+let pollTimer = null;
+
+const sec = {};
+function section(id, title, ...extra) {
+	sec[id] = h('div', { id: `${id}-body` });
+	return h('section', { id }, h('h2', {}, title, ...extra), sec[id]);
+}
+
+async function start() {
+	if (!runId || !/^\d+$/.test(runId)) {
+		fill(main, h('h1', {}, 'Run'), state('error', runId ? `“${runId}” is not a run id.` : 'No run chosen.',
+			h('div', {}, 'Open a run from the ', h('a', { href: './' }, 'runs list'), ', or use an address like ', h('code', {}, 'run.html?id=1'), '.')));
+		markReady();
+		return;
+	}
+	document.title = `xcbench — run #${runId}`;
+	fill(main, h('h1', {}, `Run #${runId}`), loading(`run #${runId}`));
+	try {
+		detail = await api.get(`runs/${runId}`);
+	} catch (e) {
+		fill(main, h('h1', {}, `Run #${runId}`), e.status === 404
+			? state('error', `There is no run #${runId}.`, h('div', {}, 'It may have been deleted, or the address is mistyped. Go to the ', h('a', { href: './' }, 'runs list'), '.'))
+			: errorBox(`run #${runId}`, e));
+		markReady();
+		return;
+	}
+	unit = unitOf(detail.run);
+	layout();
+	logView = new LogView(sec.logs);
+	histView = new HistogramView(sec.hist, runId, unit);
+	await render(true);
+	await loadLogs();
+	markReady();
+	schedule();
+}
+
+function layout() {
+	const logToggle = h('label', { class: 'pill', style: { fontWeight: 'normal', marginLeft: '1em', cursor: 'pointer' } },
+		h('input', { type: 'checkbox', id: 'log-scale', checked: st.log, onchange: (e) => {
+			st.log = e.target.checked;
+			setParams({ log: st.log ? 1 : '' });
+			setLogScale(st.log, unit);
+		} }), ' log scale');
+	fill(main,
+		h('div', { id: 'run-head' }),
+		h('nav', { class: 'row muted', style: { margin: '0.4em 0' } }, 'Jump to:',
+			[['machine', 'Machine'], ['latency', 'Latency'], ['hist', 'Histogram / CDF'], ['fairness', 'Fairness'], ['locks', 'Lock profile'], ['tlb', 'TLB'], ['errors', 'Errors & logs']]
+				.map(([id, t]) => h('a', { href: `#${id}` }, t))),
+		section('machine', 'Machine'),
+		section('latency', 'Latency vs CPUs in mask', logToggle),
+		section('hist', 'Histogram / CDF of one case'),
+		section('fairness', 'Fairness across initiators'),
+		section('locks', 'Lock profile'),
+		section('tlb', 'TLB shootdowns'),
+		section('errors', 'Errors and logs'),
+		h('div', { id: 'logs-wrap' }, h('h3', {}, 'Log'), (sec.logs = h('div', { id: 'logs-body' }))));
+}
+
+function renderHead() {
+	const r = detail.run;
+	const prog = progressOf(detail);
+	const algos = [...new Set(detail.cases.filter((c) => c.kind === 'xcall' && c.algo).map((c) => c.algo))];
+	const pairs = [];
+	for (let i = 0; i < algos.length; i++) for (let j = i + 1; j < algos.length; j++) pairs.push([algos[i], algos[j]]);
+	const elapsed = r.started ? ((r.finished ? new Date(r.finished) : new Date(r.last_frame || r.started)) - new Date(r.started)) / 1000 : null;
+	fill($('#run-head'),
+		h('div', { class: 'row' },
+			h('h1', {}, `Run #${r.id}`), badge(r.status), r.label ? h('span', { class: 'pill', id: 'run-label' }, r.label) : null,
+			h('span', { class: 'grow' }),
+			h('a', { class: 'button primary', id: 'run-csv', href: api.csvUrl(`runs/${r.id}.csv`), download: `xcbench-run-${r.id}.csv` }, 'Download CSV'),
+			h('a', { class: 'button', href: './' }, 'Compare with another run…')),
+		h('p', { class: 'sub' },
+			[r.suite && `suite ${r.suite}`, r.machine ? `machine ${r.machine.mac}` : 'booted directly', r.cpus && `${r.cpus} CPUs`,
+				`started ${fmt.date(r.started || r.created)}`, elapsed !== null && !Number.isNaN(elapsed) ? `ran ${fmt.duration(elapsed)}` : null,
+				`${detail.cases.length} cases`, unit.name === 'cycles' ? 'latencies in TSC cycles (no tsc_khz reported)' : null]
+				.filter(Boolean).join(' · ')),
+		isLive(r.status)
+			? h('div', { class: 'card', id: 'live', style: { margin: '0.5em 0' } },
+				h('div', { class: 'row' }, h('strong', {}, r.status === 'pending' ? 'Waiting for the first frame…' : 'Running — this page updates as frames arrive.'),
+					h('span', { class: 'muted' }, `${fmt.int(r.frames_received)} frames · last ${fmt.date(r.last_frame)}`)),
+				progress(prog.done, prog.planned || 0, true),
+				prog.planned ? null : h('div', { class: 'muted' }, 'The payload did not announce how many cases it plans (HELLO cases_planned); counting cases with results.'))
+			: null,
+		r.status === 'lost' ? state('error', 'This run went silent before it finished.', h('div', {}, 'The machine stopped sending frames (crash, reset, network). Results so far are kept; if it resumes, the run continues here.')) : null,
+		r.error ? state('error', `The payload reported an error: ${r.error}`, h('div', {}, 'Details are under ', h('a', { href: '#errors' }, 'Errors and logs'), '.')) : null,
+		pairs.length ? h('p', { class: 'muted' }, 'Compare algorithms within this run: ',
+			pairs.map(([a, b], i) => [i ? ' · ' : '', h('a', { href: `compare.html?a=${r.id}&b=${r.id}&algo_a=${encodeURIComponent(a)}&algo_b=${encodeURIComponent(b)}` }, `${a} → ${b}`)])) : null);
+}
+
+async function render(first) {
+	renderHead();
+	renderFacts(sec.machine, detail);
+	renderErrors(sec.errors, detail);
+	await loadP10();
+	// The grid goes into the page before the charts are made: Chart.js sizes a
+	// chart from its container, and a detached one has no size.
+	const grid = h('div', { class: 'charts' });
+	const note = h('p', { class: 'muted' });
+	fill(sec.latency, grid, note);
+	const { charts, usedMin } = renderLatency(grid, detail, unit, p10, { log: st.log });
+	if (charts.length) {
+		fill(note, 'Lines: median (p50) of each repetition\'s p50; shaded band: p10–p99',
+			usedMin ? ' (min–p99 for cases without a histogram)' : '',
+			'; dashed: the raw IPI ping-pong floor (p50 of the ', h('code', {}, 'raw'), ' cases). Hover a point for its spread.');
+	} else {
+		const live = isLive(detail.run.status);
+		fill(sec.latency, state(live ? 'loading' : 'empty',
+			live ? 'Waiting for the first results…' : 'This run has no measured cross-call or TLB cases.',
+			h('div', {}, live ? 'Charts appear as cases complete.' : 'Its cases may have failed before reporting; see Errors and logs below.')));
+	}
+	if (first || !histView.cases) histView.render(detail.cases, st);
+	renderFairness(sec.fairness, detail.cases, unit, st);
+	renderLocks(sec.locks, detail.cases, unit);
+	renderTlb(sec.tlb, detail.cases, unit);
+}
+
+// p10 of each measured case, from its merged histogram (STATS has no p10).
+// Fetched a few at a time; only again when a live case's count changed.
+async function loadP10() {
+	const need = detail.cases.filter((c) => c.stats && c.stats.count > 0 && p10Count.get(c.case_id) !== c.stats.count);
+	let i = 0;
+	const worker = async () => {
+		while (i < need.length) {
+			const c = need[i++];
+			try {
+				const hist = await api.get(`runs/${runId}/cases/${c.case_id}/histogram`);
+				p10.set(c.case_id, histoPercentile(hist, 0.10));
+			} catch (e) {
+				p10.set(c.case_id, null);
+			}
+			p10Count.set(c.case_id, c.stats.count);
+		}
+	};
+	await Promise.all([worker(), worker(), worker(), worker()]);
+}
+
+async function loadLogs() {
+	try {
+		const after = logView.after >= 0 ? `after=${logView.after}&` : '';
+		const res = await api.get(`runs/${runId}/events?${after}limit=1000`);
+		logView.add(res.events || []);
+	} catch (e) {
+		fill(sec.logs, errorBox('the log', e));
+	}
+}
+
+function schedule() {
+	clearTimeout(pollTimer);
+	if (!isLive(detail.run.status)) return;
+	pollTimer = setTimeout(poll, POLL_MS);
+}
+
+async function poll() {
+	try {
+		detail = await api.get(`runs/${runId}`);
+		unit = unitOf(detail.run);
+		await render(false);
+		window.xcbRun.status = detail.run.status;
+		await loadLogs();
+	} catch (e) {
+		// Keep what is on screen; say the update failed and keep trying.
+		const live = $('#live');
+		if (live) live.append(h('div', { class: 'bad' }, `Update failed (${e.message}); retrying…`));
+	}
+	window.xcbRun.updates++;
+	schedule();
+}
+
+function markReady() {
+	window.xcbRun.status = detail ? detail.run.status : null; // as drawn
+	window.xcbRun.ready = true;
+	document.body.dataset.ready = '1';
+}
+
+// For the browser tests and the console: what this page loaded.
+// `status` is the run status the page has finished drawing.
+window.xcbRun = { ready: false, updates: 0, status: null, get detail() { return detail; }, p10 };
+start();

@@ -1,0 +1,270 @@
+// runs.js — the Runs page (/ or /index.html): every stored run in a table
+// with filters and sorting, a CSV link per row, label editing, live progress
+// of runs in flight, and "pick two → compare".
+//
+// The view (filters, sort, page) lives in the query string so it can be
+// bookmarked: ?status=complete&suite=quick&q=xeon&sort=date&dir=desc&offset=100
+
+import { h, $, fill, state, errorBox, loading, params, setParams, header, badge, progress } from './dom.js';
+import * as api from './api.js';
+import * as fmt from './format.js';
+import { summaryFacts, machineName, isLive, progressOf } from './model.js';
+
+const PAGE = 100;
+const POLL_MS = 3000;
+const STATUSES = ['pending', 'running', 'complete', 'lost', 'crashed'];
+
+const view = {
+	status: params().get('status') || '',
+	suite: params().get('suite') || '',
+	since: params().get('since') || '',
+	q: params().get('q') || '',
+	sort: params().get('sort') || 'date',
+	dir: params().get('dir') || 'desc',
+	offset: Number(params().get('offset') || 0),
+};
+const picked = new Set();
+let runs = [];
+let total = 0;
+let suites = new Set();
+const details = new Map(); // run id -> {facts, progress, status} (facts are not in the run summary)
+const machineFacts = new Map(); // machine id -> HELLO facts of its latest run
+let pollTimer = null;
+let editing = null; // run id whose label is being edited (no redraw under the user's cursor)
+
+const main = $('#main');
+$('#top').replaceWith(header('runs'));
+
+const els = {
+	filters: h('div', { class: 'toolbar', id: 'filters' }),
+	actions: h('div', { class: 'row', id: 'actions' }),
+	body: h('div', { id: 'runs-body' }),
+	pager: h('div', { class: 'row', id: 'pager' }),
+};
+fill(main,
+	h('h1', {}, 'Runs'),
+	h('p', { class: 'sub' }, 'Every benchmark run the daemon has stored, newest first. Pick two runs to compare them; click a run for its charts.'),
+	els.filters, els.actions, els.body, els.pager);
+
+function renderFilters() {
+	const status = h('select', { id: 'f-status', onchange: (e) => update({ status: e.target.value, offset: 0 }, true) },
+		h('option', { value: '' }, 'any'), STATUSES.map((s) => h('option', { value: s, selected: s === view.status }, s)));
+	const suite = h('select', { id: 'f-suite', onchange: (e) => update({ suite: e.target.value, offset: 0 }, true) },
+		h('option', { value: '' }, 'any'), [...suites].sort().map((s) => h('option', { value: s, selected: s === view.suite }, s)));
+	if (view.suite && !suites.has(view.suite)) suite.append(h('option', { value: view.suite, selected: true }, view.suite));
+	const since = h('input', { type: 'date', id: 'f-since', value: view.since, onchange: (e) => update({ since: e.target.value, offset: 0 }, true) });
+	const q = h('input', { type: 'search', id: 'f-q', placeholder: 'machine, CPU, label, hypervisor…', value: view.q, size: 30,
+		oninput: (e) => update({ q: e.target.value }, false) });
+	fill(els.filters,
+		h('label', {}, 'Search', q),
+		h('label', {}, 'Status', status),
+		h('label', {}, 'Suite', suite),
+		h('label', {}, 'Created since', since),
+		h('button', { onclick: () => { Object.assign(view, { status: '', suite: '', since: '', q: '', offset: 0 }); renderFilters(); update({}, true); } }, 'Clear filters'));
+}
+
+function renderActions() {
+	const ids = [...picked];
+	const cmp = h('button', { class: 'primary', id: 'compare-btn', disabled: ids.length !== 2,
+		onclick: () => {
+			// Baseline (a) is the older run: "% change" then reads as "what the newer run did".
+			const [a, b] = ids.sort((x, y) => x - y);
+			window.location.href = `compare.html?a=${a}&b=${b}`;
+		} }, ids.length === 2 ? `Compare #${Math.min(...ids)} → #${Math.max(...ids)}` : 'Compare two runs');
+	const hint = ids.length === 2 ? '' : ids.length < 2 ? `Tick ${2 - ids.length} more run${ids.length ? '' : 's'} to compare.` : 'Tick exactly two runs.';
+	const qs = new URLSearchParams();
+	if (view.status) qs.set('status', view.status);
+	if (view.suite) qs.set('suite', view.suite);
+	if (view.since) qs.set('since', `${view.since}T00:00:00Z`);
+	fill(els.actions, cmp, h('span', { class: 'muted' }, hint), h('span', { class: 'grow' }),
+		h('a', { class: 'button', href: api.csvUrl(`runs.csv${qs.toString() ? `?${qs}` : ''}`), download: '', id: 'runs-csv' }, 'These runs as CSV'));
+}
+
+// Columns: key, title, value for sorting, cell renderer.
+const COLS = [
+	{ key: 'id', title: 'Run', num: true, val: (r) => r.id, cell: (r) => h('a', { href: `run.html?id=${r.id}` }, `#${r.id}`) },
+	{ key: 'machine', title: 'Machine', val: (r) => machineName(r) || '', cell: (r) => machineName(r) ? h('span', { class: 'mono' }, machineName(r)) : h('span', { class: 'muted', title: 'Not booted through /boot.ipxe with a MAC' }, 'direct') },
+	{ key: 'cpu', title: 'CPU model', val: (r) => facts(r).cpuModel || '', cell: (r) => facts(r).cpuModel || h('span', { class: 'muted' }, factsPending(r) ? '…' : '–') },
+	{ key: 'cpus', title: 'CPUs', num: true, val: (r) => facts(r).cpus ?? -1, cell: (r) => facts(r).cpus ?? '–' },
+	{ key: 'hv', title: 'Hypervisor', val: (r) => facts(r).hypervisor || '', cell: (r) => facts(r).hypervisor || h('span', { class: 'muted' }, factsPending(r) ? '…' : '–') },
+	{ key: 'suite', title: 'Suite', val: (r) => r.suite || '', cell: (r) => r.suite || '–' },
+	{ key: 'status', title: 'Status', val: (r) => r.status, cell: statusCell },
+	{ key: 'date', title: 'Date', val: (r) => r.started || r.created || '', cell: (r) => h('span', { title: `created ${r.created || '?'}\nstarted ${r.started || '–'}\nfinished ${r.finished || '–'}` }, fmt.date(r.started || r.created)) },
+	{ key: 'label', title: 'Label', val: (r) => r.label || '', cell: labelCell },
+	{ key: 'csv', title: 'CSV', cell: (r) => h('a', { href: api.csvUrl(`runs/${r.id}.csv`), download: `xcbench-run-${r.id}.csv`, class: 'csv-link' }, 'CSV') },
+];
+
+function facts(r) {
+	const d = details.get(r.id);
+	return summaryFacts(r, r.facts || (d && d.facts) || (r.machine && machineFacts.get(r.machine.id)) || {});
+}
+
+// Whether a row's facts are still on their way (shows "…" rather than "–").
+const factsPending = (r) => !r.facts && !details.has(r.id) && !(r.machine && machineFacts.has(r.machine.id));
+
+function statusCell(r) {
+	const d = details.get(r.id);
+	const kids = [badge(r.status)];
+	if (isLive(r.status) && d) kids.push(' ', progress(d.progress.done, d.progress.planned || 0));
+	if (r.error) kids.push(h('div', { class: 'bad', title: r.error }, r.error.length > 60 ? `${r.error.slice(0, 60)}…` : r.error));
+	return h('span', {}, kids);
+}
+
+function labelCell(r) {
+	if (editing === r.id) {
+		const input = h('input', { type: 'text', value: r.label || '', maxlength: 200, 'aria-label': `Label of run ${r.id}` });
+		const save = async () => {
+			const v = input.value.trim();
+			try {
+				const res = await api.write('PATCH', `runs/${r.id}`, { label: v === '' ? null : v });
+				Object.assign(r, res.run);
+				editing = null;
+				renderTable();
+			} catch (e) {
+				input.setCustomValidity(e.message);
+				input.reportValidity();
+			}
+		};
+		input.addEventListener('keydown', (e) => {
+			if (e.key === 'Enter') save();
+			if (e.key === 'Escape') { editing = null; renderTable(); }
+		});
+		setTimeout(() => input.focus(), 0);
+		return h('span', { class: 'label-edit' }, input, h('button', { onclick: save, class: 'primary' }, 'Save'),
+			h('button', { onclick: () => { editing = null; renderTable(); } }, 'Cancel'));
+	}
+	return h('span', {}, r.label ? h('span', { class: 'run-label' }, r.label) : h('span', { class: 'muted' }, '—'), ' ',
+		h('button', { class: 'edit-label', title: 'Edit label', 'aria-label': `Edit label of run ${r.id}`,
+			onclick: () => { editing = r.id; renderTable(); } }, '✎'));
+}
+
+function visibleRuns() {
+	const q = view.q.trim().toLowerCase();
+	let list = runs;
+	if (q) {
+		list = list.filter((r) => {
+			const f = facts(r);
+			return [r.id, machineName(r), f.cpuModel, f.hypervisor, r.suite, r.status, r.label, r.token, r.notes]
+				.some((x) => x !== null && x !== undefined && String(x).toLowerCase().includes(q));
+		});
+	}
+	const col = COLS.find((c) => c.key === view.sort && c.val) || COLS.find((c) => c.key === 'date');
+	const dir = view.dir === 'asc' ? 1 : -1;
+	return [...list].sort((a, b) => {
+		const x = col.val(a), y = col.val(b);
+		return (x < y ? -1 : x > y ? 1 : 0) * dir || (b.id - a.id);
+	});
+}
+
+function renderTable() {
+	if (!runs.length) {
+		const filtered = view.status || view.suite || view.since;
+		fill(els.body, filtered
+			? state('empty', 'No run matches these filters.', h('div', {}, 'Clear the filters above to see every run.'))
+			: state('empty', 'No runs yet.', h('div', {}, 'Boot a machine into xcbench (',
+				h('code', {}, 'make run'), ' starts a QEMU one through iPXE), or replay a serial capture with ',
+				h('code', {}, 'xcbench ingest FILE'), '. Runs appear here as their first frame arrives.')));
+		fill(els.pager);
+		return;
+	}
+	const list = visibleRuns();
+	const th = (c) => {
+		if (c.key === 'csv') return h('th', {}, c.title);
+		const sorted = view.sort === c.key;
+		return h('th', { class: `sortable${c.num ? ' num' : ''}`, 'aria-sort': sorted ? (view.dir === 'asc' ? 'ascending' : 'descending') : null,
+			dataset: { sort: c.key }, title: 'Sort',
+			onclick: () => update({ sort: c.key, dir: sorted && view.dir === 'desc' ? 'asc' : 'desc' }, false) }, c.title);
+	};
+	const rows = list.map((r) => h('tr', { class: picked.has(r.id) ? 'picked' : '', dataset: { run: r.id, status: r.status } },
+		h('td', {}, h('input', { type: 'checkbox', class: 'pick', 'aria-label': `Pick run ${r.id} to compare`, checked: picked.has(r.id),
+			onchange: (e) => {
+				if (e.target.checked) picked.add(r.id); else picked.delete(r.id);
+				renderActions();
+				e.target.closest('tr').classList.toggle('picked', e.target.checked);
+			} })),
+		COLS.map((c) => h('td', { class: c.num ? 'num' : null, dataset: { col: c.key } }, c.cell(r)))));
+	fill(els.body,
+		list.length
+			? h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'runs' },
+				h('thead', {}, h('tr', {}, h('th', {}, ''), COLS.map(th))), h('tbody', {}, rows)))
+			: state('empty', `No run on this page matches “${view.q}”.`, h('div', {}, 'Change the search text, or clear the filters.')));
+	const from = total ? view.offset + 1 : 0, to = view.offset + runs.length;
+	fill(els.pager, h('span', { class: 'muted' }, `Runs ${from}–${to} of ${total}`), h('span', { class: 'grow' }),
+		h('button', { disabled: view.offset === 0, onclick: () => update({ offset: Math.max(0, view.offset - PAGE) }, true) }, '← Newer'),
+		h('button', { disabled: to >= total, onclick: () => update({ offset: view.offset + PAGE }, true) }, 'Older →'));
+}
+
+function update(changes, refetch) {
+	Object.assign(view, changes);
+	setParams({ status: view.status, suite: view.suite, since: view.since, q: view.q,
+		sort: view.sort === 'date' ? '' : view.sort, dir: view.dir === 'desc' ? '' : view.dir, offset: view.offset || '' });
+	if (refetch) load();
+	else renderTable();
+}
+
+let loadSeq = 0;
+async function load({ quiet = false } = {}) {
+	const my = ++loadSeq;
+	if (!quiet) fill(els.body, loading('runs'));
+	const qs = new URLSearchParams({ limit: PAGE, offset: view.offset });
+	if (view.status) qs.set('status', view.status);
+	if (view.suite) qs.set('suite', view.suite);
+	if (view.since) qs.set('since', `${view.since}T00:00:00Z`);
+	let res;
+	try {
+		res = await api.get(`runs?${qs}`);
+	} catch (e) {
+		if (my !== loadSeq) return;
+		if (!quiet) fill(els.body, errorBox('the runs', e));
+		schedulePoll(true);
+		return;
+	}
+	if (my !== loadSeq) return;
+	runs = res.runs || [];
+	total = res.total ?? runs.length;
+	for (const r of runs) if (r.suite) suites.add(r.suite);
+	if (!quiet) renderFilters();
+	renderActions();
+	if (editing === null) renderTable();
+	await loadDetails();
+	schedulePoll(runs.some((r) => isLive(r.status)));
+}
+
+// The run summary has no CPU model / hypervisor / planned cases: those are
+// HELLO facts. A run booted through iPXE has a machine, whose latest facts
+// /machines gives in one request; the others (booted directly) and live runs
+// (for their progress) are fetched one by one, a few at a time, finished
+// runs only once.
+async function loadDetails() {
+	if (runs.some((r) => r.machine && !r.facts)) {
+		try {
+			for (const m of (await api.get('machines')).machines || []) machineFacts.set(m.id, m.facts || {});
+		} catch (e) {
+			// Rows show "–" for what is missing; the table itself is fine.
+		}
+	}
+	const need = runs.filter((r) => !r.facts && (isLive(r.status) || (!r.machine && (!details.has(r.id) || details.get(r.id).status !== r.status))));
+	let i = 0;
+	const worker = async () => {
+		while (i < need.length) {
+			const r = need[i++];
+			try {
+				const d = await api.get(`runs/${r.id}`);
+				details.set(r.id, { facts: d.facts || {}, progress: progressOf(d), status: d.run.status });
+			} catch (e) {
+				details.set(r.id, { facts: {}, progress: { done: 0, planned: null }, status: r.status });
+			}
+		}
+	};
+	await Promise.all([worker(), worker(), worker(), worker()]);
+	if (editing === null) renderTable();
+}
+
+function schedulePoll(on) {
+	clearTimeout(pollTimer);
+	if (on) pollTimer = setTimeout(() => load({ quiet: true }), POLL_MS);
+}
+
+renderFilters();
+renderActions();
+load();
