@@ -40,6 +40,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "watchdog_ms", "call time bound, ms" },
 	{ "seed", "stress random seed" },
 	{ "hang_cpu", "test: CPU wedges in a call" },
+	{ "fault_cpu", "test: CPU faults in a call" },
 	/* net (NIC, addressing, UDP transport) */
 	{ "server", "IP[:PORT] of xcbenchd's UDP collector (port 8080)" },
 	{ "ip", "our IPv4 address (iPXE: ${net0/ip}); absent or empty = DHCP" },

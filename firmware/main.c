@@ -10,6 +10,7 @@
 #include "arch/idt.h"
 #include "arch/mem.h"
 #include "arch/paging.h"
+#include "arch/selftest.h"
 #include "arch/serial.h"
 #include "arch/smp.h"
 #include "arch/tsc.h"
@@ -84,6 +85,7 @@ void kmain(uint32_t magic, uint32_t mbi)
 	console_set_sink(serial_write);
 	/* Copy the loader's data before anything (the AP trampoline) reuses low memory. */
 	boot_info_parse(magic, mbi);
+	cpuid_collect(); /* before smp_init_bsp: per-CPU setup looks at the facts */
 	smp_init_bsp(); /* GS base, GDT/TSS, IDT: exceptions are reported from here on */
 	kprintf("xcbench: payload %s booting (loader \"%s\")\n", XCB_FW_VERSION,
 		boot_info.loader[0] ? boot_info.loader : "unknown");
@@ -98,7 +100,6 @@ void kmain(uint32_t magic, uint32_t mbi)
 
 	mem_init();
 	paging_init();
-	cpuid_collect();
 	cpuid_report();
 	kprintf("xcbench: memory %lu MiB usable, %lu MiB free for buffers\n",
 		(unsigned long)(mem_usable_bytes() >> 20), (unsigned long)(mem_free_bytes() >> 20));
@@ -121,12 +122,19 @@ void kmain(uint32_t magic, uint32_t mbi)
 		machine_exit(XCB_EXIT_FAIL);
 	}
 
+	if (arch_selftest())
+		machine_exit(XCB_EXIT_FAIL);
+
 	int rc = crash_test();
-	uint64_t smoke_iters;
-	if (!rc && cmdline_has("xcall_smoke")) /* xcall/flush self-test instead of the bench */
+	uint64_t smoke_iters, boot_only;
+	if (cmdline_u64("boot_only", 0, &boot_only) < 0)
+		rc = XCB_EXIT_CONFIG;
+	if (rc || boot_only)
+		; /* boot_only=1: the machine report above is all that was asked for */
+	else if (cmdline_has("xcall_smoke")) /* xcall/flush self-test instead of the bench */
 		rc = cmdline_u64("xcall_smoke", 0, &smoke_iters) < 0 ? XCB_EXIT_CONFIG
 		     : xcall_smoke((unsigned)smoke_iters) ? XCB_EXIT_FAIL : XCB_EXIT_OK;
-	else if (!rc && bench_main)
+	else if (bench_main)
 		rc = bench_main();
 	if (idt_crash_count())
 		rc = XCB_EXIT_CRASH;

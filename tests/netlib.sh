@@ -6,6 +6,11 @@
 # XCB_ELF_OVERRIDE: boot another payload build (e.g. make -C firmware B=/tmp/x).
 [ -n "${XCB_ELF_OVERRIDE:-}" ] && XCB_ELF=$XCB_ELF_OVERRIDE
 
+# Python without a version-manager shim in front (pyenv's costs seconds a call
+# on a loaded machine; these tests call Python often).
+NET_PY=python3
+for p in /usr/bin/python3 /usr/local/bin/python3; do [ -x "$p" ] && { NET_PY=$p; break; }; done
+
 NET_PIDS=()          # every process we start, killed on exit
 NET_DIR=$(mktemp -d "$OUTDIR/net.XXXXXX")
 
@@ -64,7 +69,17 @@ net_daemon_stop() {
 api() { local port=$1 path=$2; shift 2; curl -sf "$@" "http://127.0.0.1:$port$path"; }
 
 # json EXPR: evaluates a Python expression over the JSON on stdin (as `j`).
-json() { python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
+json() { "$NET_PY" -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
+
+# net_free_port: free_port (lib.sh) through NET_PY.
+net_free_port() {
+	"$NET_PY" -c 'import socket
+while True:
+    t=socket.socket(); t.bind(("127.0.0.1",0)); p=t.getsockname()[1]
+    u=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)
+    try: u.bind(("127.0.0.1",p)); print(p); break
+    except OSError: pass'
+}
 
 new_token() { od -An -N8 -tx8 /dev/urandom | tr -d ' \n'; }
 
@@ -76,7 +91,7 @@ register() {
 
 # run_id PORT TOKEN: the run's id ("" when unknown).
 run_id() {
-	api "$1" "/api/v1/runs?limit=1000" | python3 -c "
+	api "$1" "/api/v1/runs?limit=1000" | "$NET_PY" -c "
 import json,sys
 for r in json.load(sys.stdin)['runs']:
     if r['token'] == '$2': print(r['id']); break"
@@ -124,12 +139,16 @@ net_cmdline() {
 # transport's 128-frame window, so a full window is exercised).
 NET_SUITE=${NET_SUITE:-"suite=quick kinds=xcall reps=2 iters=20"}
 
-# serial_ingest LOG PORT: replays every "XCB1 <base64>" frame of a serial log
-# into the daemon at PORT over UDP, as a payload would (resending until the
-# cumulative ACK covers all). An independent path into the store, so a run
-# delivered over UDP can be compared with the same frames taken from serial.
+# serial_ingest LOG PORT: submits every "XCB1 <base64>" frame of a serial log
+# to the daemon at PORT (`xcbench ingest`; a few lines of Python doing the
+# same when the CLI is not built), so a run delivered over UDP can be compared
+# with the same frames taken from the serial console.
 serial_ingest() {
-	python3 - "$1" "$2" <<'PY'
+	if [ -x "$XCBENCH" ]; then
+		"$XCBENCH" --server "http://127.0.0.1:$2" ingest "$1" 2>&1 | sed 's/^/# /'
+		return "${PIPESTATUS[0]}"
+	fi
+	"$NET_PY" - "$1" "$2" <<'PY'
 import base64, socket, struct, sys, time
 log, port = sys.argv[1], int(sys.argv[2])
 frames = {}
@@ -162,7 +181,7 @@ PY
 # duplicate 5% reorder 25%` (netem itself is not available in every container).
 # Counts go to NET_DIR/proxy.log when it is stopped. Sets PROXY_PID.
 net_lossy_proxy() {
-	python3 - "$1" "$2" >"$NET_DIR/proxy.log" 2>&1 <<'PY' &
+	"$NET_PY" - "$1" "$2" >"$NET_DIR/proxy.log" 2>&1 <<'PY' &
 import random, select, signal, socket, sys, time
 port, target = int(sys.argv[1]), int(sys.argv[2])
 rnd = random.Random(20261130)

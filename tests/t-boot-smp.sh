@@ -44,6 +44,8 @@ boot_smp() {
 	check "-smp $smparg: tsc ${khz:-?} kHz ($src) within 2% of host ${host_khz} kHz" \
 		within_pct "${khz:-0}" "$host_khz" 2
 	check "-smp $smparg: no exception" bash -c "! grep -q EXCEPTION '$log'"
+	check "-smp $smparg: selftest (4 KiB test window remap, one-shot APIC timer) ok" \
+		grep -qE '^xcbench: selftest test-window ok, apic timer ok ' "$log"
 }
 
 if [ "$(accel)" = tcg ]; then
@@ -62,6 +64,14 @@ bad=$(sed -nE 's/^xcbench: cpu [0-9]+ apic ([0-9]+) pkg ([0-9]+) core ([0-9]+) t
 cnt=$(grep -cE '^xcbench: cpu [0-9]+ apic [0-9]+ pkg [01] core [01] thread [01] online$' "$log")
 check "2x2x2 topology: 8 CPUs decode as pkg<<2|core<<1|thread (bad $bad, seen $cnt)" \
 	test "$bad" -eq 0 -a "$cnt" -eq 8
+
+# The PIT fallback (machines without an ACPI PM timer) is accurate too.
+log=$T/pit.log
+XCBENCH_ACCEL=tcg qemu_direct "$log" 2 "tsc=pit boot_only=1"
+rc=$?
+read -r online listed khz src mode <<<"$(summary_fields "$log")"
+pit_ok() { [ "$rc" -eq 1 ] && [ "$src" = pit ] && within_pct "${khz:-0}" "$host_khz" 2; }
+check "tsc=pit: exit 1 (got $rc), source pit (got $src), ${khz:-?} kHz within 2% of host ${host_khz} kHz" pit_ok
 
 # KVM with x2APIC, only where KVM is the real thing.
 if [ "$(accel)" = kvm ]; then

@@ -3,7 +3,9 @@
 # with interrupts off) must not hang the run: the watchdog reports, as an ERROR frame
 # and console text, which CPU waits on which and what each CPU was doing, then the
 # run ends (DONE, non-zero exit). Once with CPU 0 watching (stress), once with CPU 0
-# itself the stuck initiator (the APIC-timer tick watches it).
+# itself the stuck initiator (the APIC-timer tick watches it). And a CPU that takes
+# an exception mid-call (fault_cpu=N) is reported as an ERROR frame by the crash
+# hook before the run ends.
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 
@@ -48,3 +50,21 @@ XCB_QEMU_TIMEOUT=120 qemu_direct "$T/tick.log" 2 \
 rc=$?
 check "cpu0's own stuck call ends the run (qemu $rc)" test "$rc" -ne 1 -a "$rc" -ne 124 -a "$rc" -ne 137
 verify tick "$T/tick.log" 1
+
+# cpu3 takes #UD inside a call: the crash hook's ERROR frame, then the run ends.
+XCB_QEMU_TIMEOUT=120 qemu_direct "$T/fault.log" 4 "suite=stress duration=30 watchdog_ms=1000 fault_cpu=3 kinds=xcall"
+rc=$?
+# XCB_EXIT_CRASH (3) -> qemu status 7
+check "a faulting cpu3 ends the run with the crash exit code (qemu $rc)" test "$rc" -eq 7
+python3 "$ROOT/tests/engine_frames.py" "$T/fault.log" --json >"$T/fault.json" 2>"$T/fault.err"
+check "fault: frames decode" test $? -eq 0
+python3 - "$T/fault.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+def ok(c, n):
+    print(("ok - " if c else "not ok - ") + "fault: " + n)
+ex = [e for e in run["errors"] if e.startswith("exception: cpu3 vector 6")]
+print("# " + (ex[0] if ex else f"errors: {run['errors']}"))
+ok(len(ex) == 1, "one ERROR frame names cpu3 and the invalid-opcode vector")
+ok(run["done"] is not None and run["done"]["status"] != 0, "DONE sent, status not ok")
+PY

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/netlib.sh"
 net_require "network direct boot"
 
-PORT=$(free_port)
+PORT=$(net_free_port)
 net_daemon_start d "$PORT" || { notok "xcbenchd starts"; exit 1; }
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-180}
 
@@ -20,10 +20,11 @@ boot() {
 	register "$PORT" "$token" quick || { notok "$name: register run"; return; }
 	cmdline=$(net_cmdline "$PORT" "$token" "$extra")
 	[ -n "${NET_NO_IP:-}" ] && cmdline=${cmdline/ ip=10.0.2.15 gw=10.0.2.2 netmask=255.255.255.0/}
+	local t0=$SECONDS
 	qemu_direct "$log" 2 "$cmdline" "$@"
 	rc=$?
 	cp "$log" "$OUTDIR/t-net-direct.$name.serial.log" 2>/dev/null
-	diag "$name: qemu status $rc; $(grep -m1 'net: .* ip ' "$log")"
+	diag "$name: qemu status $rc after $((SECONDS - t0)) s; $(grep -m1 'net: .* ip ' "$log")"
 	grep 'net: .*udp: sent' "$log" | sed 's/^/# /'
 	id=$(run_id "$PORT" "$token")
 	if [ -z "$id" ]; then

@@ -15,8 +15,8 @@ if [ ! -e "$ROMS/efi-virtio.rom" ] && [ ! -e /usr/lib/ipxe/qemu/efi-virtio.rom ]
 fi
 
 MAC=52:54:00:be:ef:01
-PORT=$(free_port)
-PORT2=$(free_port)
+PORT=$(net_free_port)
+PORT2=$(net_free_port)
 net_daemon_start pxe "$PORT" || { notok "xcbenchd starts"; exit 1; }
 net_daemon_start serial "$PORT2" || { notok "second xcbenchd starts"; exit 1; }
 
@@ -32,6 +32,7 @@ TFTP=$NET_DIR/tftp
 mkdir -p "$TFTP"
 printf '#!ipxe\nchain http://10.0.2.2:%s/boot.ipxe?mac=${mac:hexhyp}\n' "$PORT" >"$TFTP/boot.ipxe"
 LOG=$NET_DIR/pxe.serial.log
+t0=$SECONDS
 
 # SeaBIOS (QEMU's default -bios) runs the NIC's option ROM; qboot does not.
 timeout -k 5 "${XCB_QEMU_TIMEOUT:-180}" qemu-system-x86_64 \
@@ -42,7 +43,7 @@ timeout -k 5 "${XCB_QEMU_TIMEOUT:-180}" qemu-system-x86_64 \
 	-device "virtio-net-pci,netdev=n0,mac=$MAC" -boot n </dev/null >"$NET_DIR/qemu.out" 2>&1
 rc=$?
 cp "$LOG" "$OUTDIR/t-net-pxe.serial.log" 2>/dev/null
-diag "qemu status $rc; $(grep -m1 'net: .* ip ' "$LOG")"
+diag "qemu status $rc after $((SECONDS - t0)) s; $(grep -m1 'net: .* ip ' "$LOG")"
 check "payload booted through iPXE (loader names iPXE)" grep -qi 'loader "ipxe' "$LOG"
 
 ID=$(api "$PORT" "/api/v1/runs?machine=$MAC" | json "j['runs'][0]['id'] if j['runs'] else ''")

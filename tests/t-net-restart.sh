@@ -7,12 +7,14 @@
 # the copy the same boot wrote to the serial console (transport=both).
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
+# One algorithm: ~260 frames, still twice the transport's 128-frame window.
+NET_SUITE="suite=quick kinds=xcall algos=locked reps=2 iters=20"
 . "$(dirname "$0")/netlib.sh"
 net_require "network daemon restart"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-240}
 
-PORT=$(free_port)
-PORT_REF=$(free_port)
+PORT=$(net_free_port)
+PORT_REF=$(net_free_port)
 net_daemon_start d "$PORT" || { notok "xcbenchd starts"; exit 1; }
 net_daemon_start ref "$PORT_REF" || { notok "reference xcbenchd starts"; exit 1; }
 TOKEN=$(new_token)

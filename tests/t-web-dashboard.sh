@@ -57,24 +57,28 @@ tA=$t0
 tB=$(printf '%016x' $(( 0x$t0 + 1 )))
 tC=$(printf '%016x' $(( 0x$t0 + 2 )))
 tL=$(hex)
-# The daemon is not --open: runs are registered first (as /boot.ipxe would).
+# What dashboard.mjs runs once it has seen the empty database: store the runs.
+# The daemon is not --open, so runs are registered first (POST /api/v1/runs
+# with the admin token), except R, which boots like a lab machine: /boot.ipxe
+# registers its MAC and hands out its token.
+cat >"$tmp/fill.sh" <<FILL
+set -e
 register() {
-	curl -sf -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
-		-d "{\"token\":\"$1\",\"suite\":\"$2\",\"label\":\"$3\"}" "${base}api/v1/runs" >/dev/null
+	curl -sf -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \\
+		-d "{\\"token\\":\\"\$1\\",\\"suite\\":\\"\$2\\",\\"label\\":\\"\$3\\"}" "${base}api/v1/runs" >/dev/null
 }
-export XCB_FILL="set -e
-register() { $(declare -f register | tail -n +2)
-}
-admin=$admin base=$base
-register $tA gen baseline; register $tB gen faster; register $tC gen noise
+register $tA gen baseline
+register $tB gen faster
+register $tC gen noise
 register $tL web-test live
-# Run R boots like a lab machine: /boot.ipxe registers the MAC and hands out the token.
 tR=\$(curl -sf '${base}boot.ipxe?mac=52:54:00:0e:b0:01' | grep -oE 'run=[0-9a-f]{16}' | cut -d= -f2)
 echo \$tR >'$tmp/token-R'
 '$XCBGEN' --server 127.0.0.1:$port --runs 3 --token $tA --factor 1.0,0.7,1.002 --reps 5 >'$tmp/gen.out'
 python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token \$tR
-python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token $tL --part first"
-export XCB_LIVE_MORE="python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token $tL --part rest"
+python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token $tL --part first --plan log
+FILL
+export XCB_FILL="bash $tmp/fill.sh"
+export XCB_LIVE_MORE="python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token $tL --part rest --plan log"
 export XCB_BASE=$base XCB_OUT=$OUTDIR XCB_TOKEN=$admin
 export XCB_RUN_A=$tA XCB_RUN_B=$tB XCB_RUN_C=$tC XCB_RUN_R_FILE=$tmp/token-R XCB_RUN_L=$tL
 

@@ -3,7 +3,7 @@
 # missing, so `make`, `make test` and `make run` work on a fresh machine as root.
 set -e
 PKGS="gcc make binutils clang libclang-rt-14-dev python3 curl iproute2 \
-qemu-system-x86 qemu-utils ipxe dnsmasq-base \
+qemu-system-x86 qemu-utils ipxe dnsmasq-base docker-compose \
 libmicrohttpd-dev libsqlite3-dev sqlite3 libjansson-dev libcmocka-dev \
 chromium"
 missing=""

@@ -18,6 +18,7 @@ static enum apic_delivery delivery = APIC_DELIVERY_AUTO;
 uint64_t apic_timer_khz;
 
 #define ICR_FIXED 0x000u
+#define ICR_NMI 0x400u
 #define ICR_INIT 0x500u
 #define ICR_STARTUP 0x600u
 #define ICR_LOGICAL (1u << 11)
@@ -178,6 +179,11 @@ void apic_send_ipi(unsigned cpu, uint8_t vector)
 	count(1, 1);
 }
 
+void apic_send_nmi(unsigned cpu)
+{
+	icr_write(percpu(cpu)->apic_id, ICR_NMI);
+}
+
 void apic_kick(unsigned cpu)
 {
 	icr_write(percpu(cpu)->apic_id, ICR_FIXED | VEC_KICK);
@@ -254,8 +260,15 @@ static uint32_t shorthand_for(const struct cpumask *m)
 	return 0;
 }
 
-void apic_send_ipi_mask(const struct cpumask *m, uint8_t vector)
+void apic_send_ipi_mask(const struct cpumask *mask, uint8_t vector)
 {
+	/* Only online CPUs have an APIC ID we may target; an empty mask sends
+	 * nothing (not even a shorthand to "all others" on a 1-CPU machine). */
+	struct cpumask online_only;
+	const struct cpumask *m = &online_only;
+	cpumask_and(&online_only, mask, smp_online_mask());
+	if (cpumask_empty(m))
+		return;
 	enum apic_delivery d = delivery;
 	if (d == APIC_DELIVERY_AUTO || d == APIC_DELIVERY_SHORTHAND) {
 		uint32_t sh = shorthand_for(m);

@@ -70,6 +70,9 @@ const char *apic_delivery_name(enum apic_delivery d);
 /* Parses "auto|unicast|cluster|shorthand"; -1 when unknown. */
 int apic_delivery_parse(const char *s);
 
+/* NMI to one CPU (e.g. a watchdog making a wedged CPU report where it is:
+ * idt_set_handler(2, fn) first, or it takes the exception report). */
+void apic_send_nmi(unsigned cpu);
 /* Wake-up IPI (VEC_KICK) to an idle AP; not counted in the IPI statistics. */
 void apic_kick(unsigned cpu);
 /* Start-up IPIs by APIC ID (smp.c). */

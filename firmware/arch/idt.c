@@ -14,7 +14,7 @@ struct idt_gate {
 	uint32_t off2, rsvd;
 } __attribute__((packed));
 
-extern char isr_stubs[];
+extern char isr_stubs[], irq_stubs[];
 static struct idt_gate idt[256] __attribute__((aligned(16)));
 static irq_handler_t handlers[256];
 static crash_hook_t crash_hook;
@@ -39,7 +39,7 @@ const char *idt_exception_name(unsigned v)
 void idt_init(void)
 {
 	for (unsigned v = 0; v < 256; v++) {
-		uintptr_t a = (uintptr_t)isr_stubs + 16 * v;
+		uintptr_t a = v < 32 ? (uintptr_t)isr_stubs + 16 * v : (uintptr_t)irq_stubs + 8 * (v - 32);
 		idt[v] = (struct idt_gate){
 			.off0 = (uint16_t)a,
 			.sel = GDT_KCODE,

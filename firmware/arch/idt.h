@@ -28,7 +28,7 @@
 
 struct irq_frame {
 	uint64_t r15, r14, r13, r12, r11, r10, r9, r8, rbp, rdi, rsi, rdx, rcx, rbx, rax;
-	uint64_t vector, error;
+	uint64_t vector, error; /* error: the CPU's for exceptions, undefined for interrupts */
 	uint64_t rip, cs, rflags, rsp, ss; /* pushed by the CPU */
 };
 

@@ -37,7 +37,8 @@ volatile uint64_t *paging_pte(uint64_t va);
 /* Identity-maps [pa, pa+len) uncached with 2 MiB pages (MMIO such as PCI BARs
  * above 4 GiB; below 4 GiB it just marks the pages uncached). 0 ok. */
 int paging_map_mmio(uint64_t pa, uint64_t len);
-/* Turns on CR4.PCIDE when CPUID offers PCID (CR3 must have PCID 0 then). */
+/* Turns on CR4.PCIDE on THIS CPU when CPUID offers PCID (CR3's PCID field is 0
+ * then); run it on every CPU that should use PCIDs. */
 bool paging_pcid_enable(void);
 
 static inline void invlpg(const volatile void *va)

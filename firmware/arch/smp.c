@@ -56,6 +56,10 @@ void cpu_init_common(unsigned cpu)
 	wrmsr(MSR_GS_BASE, (uintptr_t)pc);
 	gdt_load_cpu(cpu, cpu == 0 ? (uintptr_t)(bsp_ist_stack + sizeof(bsp_ist_stack)) : ap_boot_ist);
 	idt_load();
+	/* RDTSCP returns TSC_AUX: make it the logical CPU number, so a timed
+	 * read also says where it ran. */
+	if (cpu_facts.rdtscp)
+		wrmsr(MSR_TSC_AUX, cpu);
 	/* Allow SSE for code built with it (none of ours: -mgeneral-regs-only). */
 	write_cr0((read_cr0() & ~(uint64_t)(CR0_EM | CR0_TS)) | CR0_MP);
 	write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);

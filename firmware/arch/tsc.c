@@ -126,11 +126,17 @@ static uint64_t try_pit(uint64_t ms)
 		return 0;
 	uint64_t want = PIT_HZ / 1000 * ms, elapsed = 0;
 	uint16_t prev = (uint16_t)s0.count;
-	uint64_t last_tsc = 0;
+	uint64_t last_tsc = 0, prev_tsc = s0.tsc;
 	for (;;) {
 		uint64_t a = rdtsc_ordered();
 		uint16_t c = pit_read();
 		uint64_t b = rdtsc_ordered();
+		/* A vCPU stalled for more than a counter period (55 ms) between two
+		 * reads would lose a wrap: once the rate is roughly known, give up
+		 * this try if two reads are more than ~25 ms apart. */
+		if (elapsed > 5000 && (a - prev_tsc) > (a - s0.tsc) / elapsed * 30000)
+			return 0;
+		prev_tsc = a;
 		/* The counter counts down and reloads at 0xffff (period 65535). */
 		uint32_t d = prev >= c ? (uint32_t)(prev - c) : (uint32_t)(prev + 0xffffu - c);
 		elapsed += d;
@@ -143,12 +149,12 @@ static uint64_t try_pit(uint64_t ms)
 	return elapsed ? (last_tsc - s0.tsc) * PIT_HZ / elapsed / 1000 : 0;
 }
 
-/* Median of three is robust to one disturbed try in either direction. */
+/* Median of up to five good tries: robust to a disturbed one either way. */
 static uint64_t best_of(uint64_t (*fn)(uint64_t), uint64_t ms)
 {
 	uint64_t v[5];
 	int n = 0;
-	for (int i = 0; i < 5 && n < 5; i++) {
+	for (int i = 0; i < 10 && n < 5; i++) { /* tries may be refused */
 		uint64_t k = fn(ms);
 		if (k)
 			v[n++] = k;

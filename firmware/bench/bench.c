@@ -24,33 +24,71 @@ static char hello[2048];
 static void crash_hook(unsigned cpu, unsigned vector, uint64_t error, uint64_t rip)
 {
 	static char t[160];
-	ksnprintf(t, sizeof(t), "exception: cpu%u vector %u error %#llx at rip %#llx",
+	ksnprintf(t, sizeof(t), "exception: cpu%u vector %u error 0x%llx at rip 0x%llx",
 		  cpu, vector, (unsigned long long)error, (unsigned long long)rip);
 	report_error_emergency(t);
 }
 
+#define MAX_CASES 4096
+#define MAX_GROUP 16
+
+static struct bcase cases[MAX_CASES];
+static unsigned ncases;
+static struct case_summary group_sum[MAX_GROUP];
+
+static void collect(const struct bcase *c, void *ctx)
+{
+	(void)ctx;
+	if (ncases < MAX_CASES)
+		cases[ncases++] = *c;
+}
+
 struct run_ctx {
-	unsigned n, i;
 	int aborted;
 	uint64_t stale, lost;
 };
 
-static void run_one(const struct bcase *c, void *p)
+/*
+ * Runs every collected case. Cases that differ only in the algorithm form a group
+ * whose repetitions are interleaved (rep 0 of each, then rep 1 of each, ...), so a
+ * comparison between algorithms is not skewed by when each one happened to run.
+ */
+static void run_cases(struct run_ctx *x)
 {
-	struct run_ctx *x = p;
-	struct case_summary sum;
-	x->i++;
-	if (x->aborted)
-		return;
-	int rc = runner_run_case(c, x->i, x->n, suite.watchdog_ms, &sum);
-	if (rc < 0) {
-		x->aborted = 1;
-		return;
+	static unsigned char done[MAX_CASES];
+	unsigned n = ncases;
+	for (unsigned i = 0; i < n && !x->aborted; i++) {
+		if (done[i])
+			continue;
+		unsigned g[MAX_GROUP], ng = 0;
+		for (unsigned j = i; j < n && ng < MAX_GROUP; j++)
+			if (!done[j] && (j == i || case_same_shape(&cases[i], &cases[j]))) {
+				g[ng++] = j;
+				done[j] = 1;
+			}
+		uint64_t reps = 0;
+		for (unsigned k = 0; k < ng; k++) {
+			const struct bcase *c = &cases[g[k]];
+			if (runner_case_begin(c, c->id, n, &group_sum[k]) == 0 && c->reps > reps)
+				reps = c->reps;
+		}
+		for (unsigned rep = 0; rep < reps && !x->aborted; rep++)
+			for (unsigned k = 0; k < ng && !x->aborted; k++) {
+				const struct bcase *c = &cases[g[k]];
+				if (group_sum[k].ran && rep < c->reps &&
+				    runner_case_rep(c, rep, suite.watchdog_ms, &group_sum[k]) < 0)
+					x->aborted = 1;
+			}
+		for (unsigned k = 0; k < ng && !x->aborted; k++) {
+			const struct bcase *c = &cases[g[k]];
+			if (group_sum[k].ran)
+				runner_case_end(c, c->id, n, &group_sum[k]);
+			table_add(&group_sum[k]);
+			x->stale += group_sum[k].stale;
+			x->lost += group_sum[k].lost;
+		}
+		report_poll();
 	}
-	table_add(&sum);
-	x->stale += sum.stale;
-	x->lost += sum.lost;
-	report_poll();
 }
 
 static void send_hello(const char *suite_name)
@@ -117,17 +155,17 @@ int bench_main(void)
 		rawonly.kinds = 1u << KIND_RAW;
 		rawonly.reps = 1;
 		rawonly.iters = 100;
-		x.n = suite_for_each_case(&rawonly, benv_ncpus(), 0, 0);
-		suite_for_each_case(&rawonly, benv_ncpus(), run_one, &x);
-		struct stress_result sr;
+		suite_for_each_case(&rawonly, benv_ncpus(), collect, 0);
+		run_cases(&x);
+		struct stress_result sr = { 0 };
 		if (!x.aborted)
-			failed = stress_run(&suite, x.n + 1, &sr) != 0;
+			failed = stress_run(&suite, ncases + 1, &sr) != 0;
 		x.aborted |= sr.watchdog;
 	} else {
-		x.n = suite_for_each_case(&suite, benv_ncpus(), 0, 0);
-		ksnprintf(line, sizeof(line), "suite %s: %u cases", suite.name, x.n);
+		suite_for_each_case(&suite, benv_ncpus(), collect, 0);
+		ksnprintf(line, sizeof(line), "suite %s: %u cases", suite.name, ncases);
 		report_log(line);
-		suite_for_each_case(&suite, benv_ncpus(), run_one, &x);
+		run_cases(&x);
 		failed = x.stale || x.lost;
 		table_print();
 	}

@@ -1,7 +1,8 @@
 /*
  * benchenv.h - everything bench/ needs from arch/ and lib/, in one place, so the
  * runner reads as benchmark logic and the mapping onto the foundation's API lives in
- * one file (bench/benchenv.c). Host unit tests of bench/ code never include this.
+ * one file (bench/benchenv.c). Host tests that link report.c provide their own
+ * stand-ins for the few functions it uses.
  */
 #ifndef XCB_BENCH_BENCHENV_H
 #define XCB_BENCH_BENCHENV_H
@@ -18,6 +19,9 @@ unsigned benv_cpu_id(void);
 int benv_start_on(unsigned cpu, void (*fn)(void *), void *arg);
 /* Physical package of a CPU (topology placements). */
 unsigned benv_package_of(unsigned cpu);
+/* Whether that CPU took an exception (arch/ parked it); how many did. */
+int benv_cpu_crashed(unsigned cpu);
+unsigned benv_crash_count(void);
 /* Wait until that AP's function returned (0), or it crashed (-1). */
 int benv_wait_idle(unsigned cpu);
 void benv_relax(void);

@@ -30,8 +30,35 @@ int place_case(const struct bcase *c, unsigned ncpus, const unsigned *pkg_of,
 	}
 	struct cpumask is;
 	cpumask_clear_all(&is);
+	/* Packages in order of first appearance: package/cross placements deal the
+	 * initiators round-robin over them, so each has a package of its own to
+	 * target within (or across). */
+	unsigned pkgs[XCB_MAX_CPUS], npkg = 0;
+	for (unsigned cpu = 0; cpu < ncpus; cpu++) {
+		unsigned j = 0;
+		while (j < npkg && pkgs[j] != pkg_of[cpu])
+			j++;
+		if (j == npkg)
+			pkgs[npkg++] = pkg_of[cpu];
+	}
 	for (unsigned k = 0; k < I; k++) {
-		icpus[k] = c->placement == PL_SPREAD ? spread(k, I, ncpus) : k;
+		if (c->placement == PL_SPREAD) {
+			icpus[k] = spread(k, I, ncpus);
+		} else if (c->placement == PL_FIRST) {
+			icpus[k] = k;
+		} else {
+			/* the lowest free CPU of package k mod npkg (any free one if full) */
+			unsigned want = pkgs[k % npkg], pick = XCB_MAX_CPUS, any = XCB_MAX_CPUS;
+			for (unsigned cpu = 0; cpu < ncpus && pick == XCB_MAX_CPUS; cpu++) {
+				if (cpumask_test(&is, cpu))
+					continue;
+				if (any == XCB_MAX_CPUS)
+					any = cpu;
+				if (pkg_of[cpu] == want)
+					pick = cpu;
+			}
+			icpus[k] = pick != XCB_MAX_CPUS ? pick : any;
+		}
 		cpumask_set(&is, icpus[k]);
 		cpumask_clear_all(&tm[k]);
 	}

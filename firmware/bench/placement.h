@@ -14,7 +14,8 @@
 /*
  * Initiators never target themselves or each other (targets come from the CPUs left
  * after the initiators). pkg_of[cpu] is each CPU's package. Fills icpus[0..inits-1]
- * (ascending for first/spread) and tm[k] for each. Returns 0, or -1 with *why set
+ * (ascending for first/spread; round-robin over packages for package/cross) and
+ * tm[k] for each. Returns 0, or -1 with *why set
  * when the case does not fit this machine.
  */
 int place_case(const struct bcase *c, unsigned ncpus, const unsigned *pkg_of,

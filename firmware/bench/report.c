@@ -15,6 +15,7 @@ static unsigned ntransports;
 static uint64_t token;
 static uint32_t next_seq;
 static uint32_t nerrors;
+static uint32_t nemergencies;	/* emergency reports fully sent */
 static char names[32];
 
 /*
@@ -213,7 +214,11 @@ void report_error_emergency(const char *text)
 			transports[i]->flush(transports[i], 2000);
 	if (locked)
 		report_unlock();
+	/* release: whoever sees the count (acquire) knows the report is out. */
+	__atomic_fetch_add(&nemergencies, 1, __ATOMIC_RELEASE);
 }
+
+uint32_t report_emergencies(void) { return __atomic_load_n(&nemergencies, __ATOMIC_ACQUIRE); }
 
 void report_result(const struct xcb_result *r)
 {

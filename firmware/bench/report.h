@@ -32,6 +32,9 @@ void report_text(enum xcb_type type, const char *text, unsigned len);
 void report_log(const char *line);		/* LOG frame + console line */
 void report_error(const char *text);		/* ERROR frame + console text */
 void report_error_emergency(const char *text);	/* from exception context */
+/* Emergency reports completely sent (so CPU 0 can wait for a crashing CPU's report
+ * before it ends the run). */
+uint32_t report_emergencies(void);
 
 void report_result(const struct xcb_result *r);
 void report_histo(uint32_t case_id, uint16_t rep, uint16_t initiator, const struct histo *h);

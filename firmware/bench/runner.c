@@ -22,7 +22,6 @@
 #include "xcall/xcall.h"
 
 #define SAMPLES_MAX 1024	/* raw samples kept per initiator per rep (samples=1) */
-#define REPS_KEPT 64		/* per-rep medians kept for the case summary */
 
 struct callee_arg {
 	uint64_t work_cycles;	/* busy time of the callee */
@@ -64,9 +63,10 @@ static int abort_run;
 
 static struct overhead overhead;
 
-/* hang_cpu=N (testing the watchdog): that CPU wedges in its first callee, interrupts
- * off, the way a target lost in a broken handler would. */
-static unsigned hang_cpu = ~0u;
+/* Fault injection for the tests: hang_cpu=N wedges that CPU in its first callee,
+ * interrupts off, the way a target lost in a broken handler would; fault_cpu=N
+ * makes it take an invalid-opcode exception there instead. */
+static unsigned hang_cpu = ~0u, fault_cpu = ~0u;
 
 uint64_t runner_overhead_min(void) { return overhead.min; }
 uint64_t runner_overhead_median(void) { return overhead.median; }
@@ -85,6 +85,8 @@ void runner_init(void)
 	uint64_t h;
 	if (cmdline_u64("hang_cpu", ~0ull, &h) == 0 && h < XCB_MAX_CPUS)
 		hang_cpu = (unsigned)h;
+	if (cmdline_u64("fault_cpu", ~0ull, &h) == 0 && h < XCB_MAX_CPUS)
+		fault_cpu = (unsigned)h;
 }
 
 /* ---- the calls ---- */
@@ -102,6 +104,8 @@ static void callee(void *p)
 	if (me == hang_cpu)
 		for (;;)
 			benv_relax();
+	if (me == fault_cpu)
+		__asm__ __volatile__("ud2");
 	if (a->work_cycles) {
 		uint64_t end = now + a->work_cycles;
 		while (benv_cycles() < end)
@@ -124,7 +128,7 @@ static void initiator_main(void *p)
 
 	/* Spin with interrupts on: we must keep answering calls aimed at us. */
 	benv_irq_enable();
-	w->algo = case_algo_name(c);
+	w->algo = c->kind == KIND_XCALL && in->ops ? in->ops->name : case_algo_name(c);
 	wd_state(me, WD_WAITING_START, benv_cycles());
 	/* release: CPU 0 sees our setup (wd record) before it counts us ready. */
 	__atomic_fetch_add(&ready, 1, __ATOMIC_RELEASE);
@@ -386,6 +390,20 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 			fin += (unsigned)__atomic_load_n(&ini[k].finished, __ATOMIC_ACQUIRE);
 		if (fin == I)
 			break;
+		for (unsigned k = 0; k < I; k++)
+			if (!ini[k].finished && benv_cpu_crashed(init_cpus[k])) {
+				/* its exception report (ERROR frame) is out already; it
+				 * will never finish its calls */
+				/* Let its crash hook finish its ERROR frame first (bounded:
+				 * it may have died in a way that never gets there). */
+				uint64_t t = benv_cycles();
+				while (report_emergencies() < benv_crash_count() &&
+				       benv_cycles() - t < khz * 2000)
+					benv_relax();
+				logf_("case %u: initiator cpu%u crashed: ending the run", c->id, init_cpus[k]);
+				__atomic_store_n(&abort_run, 1, __ATOMIC_RELAXED);
+				return -1;
+			}
 		if (wd_check()) {
 			__atomic_store_n(&abort_run, 1, __ATOMIC_RELAXED);
 			return -1;
@@ -506,78 +524,104 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 	return 0;
 }
 
-static int run_placed(const struct bcase *c, unsigned idx, unsigned n, uint64_t watchdog_ms,
-		      int emit_each, struct case_summary *sum)
+static uint64_t wd_bound(const struct bcase *c, uint64_t watchdog_ms)
 {
-	uint64_t wd_cycles = benv_tsc_khz() * watchdog_ms;
 	/* The bound must exceed what one call legitimately takes: every initiator's
 	 * call may queue behind all the others' callee work. */
 	uint64_t floor_ms = 4 * (uint64_t)c->work_us * c->inits / 1000 + 1000;
 	if (watchdog_ms && watchdog_ms < floor_ms)
-		wd_cycles = benv_tsc_khz() * floor_ms;
+		watchdog_ms = floor_ms;
+	return benv_tsc_khz() * watchdog_ms;
+}
 
-	uint64_t p50s[REPS_KEPT], means[REPS_KEPT];
-	unsigned kept = 0;
-	memset(sum, 0, sizeof(*sum));
-	sum->c = *c;
-	sum->ran = 1;
-	for (unsigned rep = 0; rep < c->reps; rep++) {
-		uint64_t p50 = 0, mean = 0;
-		if (run_rep(c, rep, wd_cycles, emit_each, sum, &p50, &mean) < 0)
-			return -1;
-		if (kept < REPS_KEPT) {
-			p50s[kept] = p50;
-			means[kept++] = mean;
-		}
-		report_poll();
+static int rep_into(const struct bcase *c, unsigned rep, uint64_t watchdog_ms, int emit_each,
+		    struct case_summary *sum)
+{
+	uint64_t p50 = 0, mean = 0;
+	if (run_rep(c, rep, wd_bound(c, watchdog_ms), emit_each, sum, &p50, &mean) < 0)
+		return -1;
+	if (sum->kept < REPS_KEPT) {
+		sum->rep_p50[sum->kept] = p50;
+		sum->rep_mean[sum->kept++] = mean;
 	}
-	sum->p50 = median_of(p50s, kept);
-	sum->mean_milli = median_of(means, kept);
-	if (n) {
-		char tlb[48] = "";
-		if (c->kind == KIND_TLB)
-			ksnprintf(tlb, sizeof(tlb), " %s batch %u", flush_method_name(c->method), c->batch);
-		kprintf("case %u/%u %s %s%s %s %s i=%u m=%u %s %s w=%uus: p50 %llu cyc (%llu ns) p99 %llu "
-			"jain %llu.%03llu stale %llu lost %llu\n",
-			idx, n, kind_name(c->kind), case_algo_name(c), tlb, delivery_name(c->delivery),
-			xcall_wait_name(c->wait), c->inits, c->mask, placement_name(c->placement),
-			c->overlap ? "overlap" : "disjoint", c->work_us,
-			(unsigned long long)sum->p50, (unsigned long long)ns_of(sum->p50),
-			(unsigned long long)sum->p99, (unsigned long long)(sum->jain_ppm / 1000000),
-			(unsigned long long)(sum->jain_ppm / 1000 % 1000),
-			(unsigned long long)sum->stale, (unsigned long long)sum->lost);
+	report_poll();
+	return 0;
+}
+
+void runner_case_end(const struct bcase *c, unsigned idx, unsigned n, struct case_summary *sum)
+{
+	uint64_t v[REPS_KEPT];
+	memcpy(v, sum->rep_p50, sizeof(v));
+	sum->p50 = median_of(v, sum->kept);
+	memcpy(v, sum->rep_mean, sizeof(v));
+	sum->mean_milli = median_of(v, sum->kept);
+	if (!n)
+		return;
+	char tlb[48] = "";
+	if (c->kind == KIND_TLB)
+		ksnprintf(tlb, sizeof(tlb), " %s batch %u", flush_method_name(c->method), c->batch);
+	kprintf("case %u/%u %s %s%s %s %s i=%u m=%u %s %s w=%uus: p50 %llu cyc (%llu ns) p99 %llu "
+		"jain %llu.%03llu stale %llu lost %llu\n",
+		idx, n, kind_name(c->kind), case_algo_name(c), tlb, delivery_name(c->delivery),
+		xcall_wait_name(c->wait), c->inits, c->mask, placement_name(c->placement),
+		c->overlap ? "overlap" : "disjoint", c->work_us,
+		(unsigned long long)sum->p50, (unsigned long long)ns_of(sum->p50),
+		(unsigned long long)sum->p99, (unsigned long long)(sum->jain_ppm / 1000000),
+		(unsigned long long)(sum->jain_ppm / 1000 % 1000),
+		(unsigned long long)sum->stale, (unsigned long long)sum->lost);
+}
+
+/* Placement and support checks for a case; 0 runnable, 1 skipped (why logged if
+ * idx). Leaves init_cpus/targets set for it. */
+static int prepare(const struct bcase *c, unsigned idx, unsigned n)
+{
+	static unsigned pkg_of[XCB_MAX_CPUS];
+	const char *why = 0;
+	for (unsigned cpu = 0; cpu < benv_ncpus(); cpu++)
+		pkg_of[cpu] = benv_package_of(cpu);
+	if (place_case(c, benv_ncpus(), pkg_of, init_cpus, targets, &why) < 0) {
+		if (idx)
+			logf_("case %u/%u skipped: %s (%s %s inits=%u mask=%u %s, %u CPUs)", idx, n, why,
+			      kind_name(c->kind), case_algo_name(c), c->inits, c->mask,
+			      placement_name(c->placement), benv_ncpus());
+		return 1;
+	}
+	if (c->kind == KIND_TLB && !flush_method_supported(c->method)) {
+		if (idx)
+			logf_("case %u/%u skipped: %s not supported by this CPU", idx, n,
+			      flush_method_name(c->method));
+		return 1;
+	}
+	int rc = benv_set_delivery(c->delivery);
+	benv_set_delivery(DELIV_AUTO);
+	if (rc < 0) {
+		if (idx)
+			logf_("case %u/%u skipped: delivery %s not available (APIC mode)", idx, n,
+			      delivery_name(c->delivery));
+		return 1;
 	}
 	return 0;
 }
 
-int runner_run_case(const struct bcase *c, unsigned idx, unsigned n, uint64_t watchdog_ms,
-		    struct case_summary *sum)
+int runner_case_begin(const struct bcase *c, unsigned idx, unsigned n, struct case_summary *sum)
 {
-	const char *why = 0;
 	memset(sum, 0, sizeof(*sum));
 	sum->c = *c;
-	static unsigned pkg_of[XCB_MAX_CPUS];
-	for (unsigned cpu = 0; cpu < benv_ncpus(); cpu++)
-		pkg_of[cpu] = benv_package_of(cpu);
-	if (place_case(c, benv_ncpus(), pkg_of, init_cpus, targets, &why) < 0) {
-		logf_("case %u/%u skipped: %s (%s %s inits=%u mask=%u %s, %u CPUs)", idx, n, why,
-		      kind_name(c->kind), case_algo_name(c), c->inits, c->mask,
-		      placement_name(c->placement), benv_ncpus());
+	if (prepare(c, idx, n))
 		return 1;
-	}
-	if (c->kind == KIND_TLB && !flush_method_supported(c->method)) {
-		logf_("case %u/%u skipped: %s not supported by this CPU", idx, n,
-		      flush_method_name(c->method));
-		return 1;
-	}
-	if (benv_set_delivery(c->delivery) < 0) {
-		logf_("case %u/%u skipped: delivery %s not available (APIC mode)", idx, n,
-		      delivery_name(c->delivery));
-		benv_set_delivery(DELIV_AUTO);
-		return 1;
-	}
+	sum->ran = 1;
 	runner_case_frame(c);
-	int rc = run_placed(c, idx, n, watchdog_ms, 1, sum);
+	return 0;
+}
+
+int runner_case_rep(const struct bcase *c, unsigned rep, uint64_t watchdog_ms,
+		    struct case_summary *sum)
+{
+	/* Re-place: another case may have run in between (interleaved repetitions). */
+	if (prepare(c, 0, 0))
+		return 0;
+	benv_set_delivery(c->delivery);
+	int rc = rep_into(c, rep, watchdog_ms, 1, sum);
 	benv_set_delivery(DELIV_AUTO);
 	return rc;
 }
@@ -595,7 +639,13 @@ int runner_run_custom(const struct bcase *c, const unsigned *icpus, const struct
 	runner_case_frame(c);
 	mix_ops = ops;
 	mix_waits = waits;
-	int rc = run_placed(c, 0, 0, watchdog_ms, 0, sum);
+	memset(sum, 0, sizeof(*sum));
+	sum->c = *c;
+	sum->ran = 1;
+	int rc = 0;
+	for (unsigned rep = 0; rep < c->reps && rc == 0; rep++)
+		rc = rep_into(c, rep, watchdog_ms, 0, sum);
+	runner_case_end(c, 0, 0, sum);
 	mix_ops = 0;
 	mix_waits = 0;
 	benv_set_delivery(DELIV_AUTO);

@@ -12,6 +12,8 @@
 #include "bench/placement.h"
 
 
+#define REPS_KEPT 16	/* per-rep values kept for the case's medians */
+
 /* A one-line summary of a finished case, for the console table. */
 struct case_summary {
 	struct bcase c;
@@ -21,6 +23,8 @@ struct case_summary {
 	uint64_t spread_ppm, jain_ppm;	/* fairness, last rep */
 	uint64_t stale, lost;		/* stale translations; calls not run exactly once */
 	uint64_t ipis;
+	unsigned kept;
+	uint64_t rep_p50[REPS_KEPT], rep_mean[REPS_KEPT];
 };
 
 /* Once, after SMP, xcall and flush init: the harness overhead (min / median of
@@ -29,17 +33,26 @@ void runner_init(void);
 uint64_t runner_overhead_min(void);
 uint64_t runner_overhead_median(void);
 
-/* Run case `c` (i of n, for progress) and fill *sum. Returns 0 ran, 1 skipped,
- * <0 aborted (watchdog fired: the run must end). */
-int runner_run_case(const struct bcase *c, unsigned i, unsigned n, uint64_t watchdog_ms,
+/*
+ * One case in three steps, so repetitions of related cases can be interleaved
+ * (bench.c runs rep r of every algorithm before rep r+1 of any, so a slow stretch
+ * of the machine - a busy host under a VM - hits them alike):
+ *   begin: place it, check the machine can run it; 0 and a CASE frame, or 1 and a
+ *          LOG line saying why it is skipped (i of n, for progress);
+ *   rep:   one repetition; <0 when the watchdog fired (the run must end);
+ *   end:   medians over the repetitions and the console progress line.
+ */
+int runner_case_begin(const struct bcase *c, unsigned i, unsigned n, struct case_summary *sum);
+int runner_case_rep(const struct bcase *c, unsigned rep, uint64_t watchdog_ms,
 		    struct case_summary *sum);
+void runner_case_end(const struct bcase *c, unsigned i, unsigned n, struct case_summary *sum);
 
 /* Emit the CASE frame of `c` (for the CPUs last placed). */
 void runner_case_frame(const struct bcase *c);
 
 /* Stress: run `c` on the given initiator CPUs / target masks, optionally with a
  * different algorithm and wait per initiator (ops/waits may be NULL). CASE frame and
- * one all-initiators RESULT per rep, no histograms. Same return as runner_run_case. */
+ * one all-initiators RESULT per rep, no histograms. 0, or <0 when the watchdog fired. */
 int runner_run_custom(const struct bcase *c, const unsigned *icpus, const struct cpumask *tm,
 		      const struct xcall_ops *const *ops, const enum xcall_wait *waits,
 		      uint64_t watchdog_ms, struct case_summary *sum);

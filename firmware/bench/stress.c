@@ -66,7 +66,12 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 		struct bcase c = { 0 };
 		struct case_summary sum;
 		c.id = id++;
-		c.kind = (nmeth && (s->kinds & (1u << KIND_TLB)) && below(4) == 0) ? KIND_TLB : KIND_XCALL;
+		/* A quarter of the rounds are shootdowns, the second one always (so even
+		 * a short run covers both kinds). */
+		int tlb_ok = nmeth && (s->kinds & (1u << KIND_TLB));
+		c.kind = tlb_ok && (below(4) == 0 || out->rounds == 1) ? KIND_TLB : KIND_XCALL;
+		if (!(s->kinds & (1u << KIND_XCALL)) && tlb_ok)
+			c.kind = KIND_TLB;
 		c.delivery = DELIV_AUTO;
 		c.placement = PL_FIRST;
 		c.reps = 1;

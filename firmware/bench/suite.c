@@ -26,6 +26,14 @@ const char *case_algo_name(const struct bcase *c)
 	return c->algo ? c->algo->name : "?";
 }
 
+int case_same_shape(const struct bcase *a, const struct bcase *b)
+{
+	return a->kind == b->kind && a->delivery == b->delivery && a->wait == b->wait &&
+	       a->inits == b->inits && a->mask == b->mask && a->placement == b->placement &&
+	       a->overlap == b->overlap && a->work_us == b->work_us && a->path == b->path &&
+	       a->method == b->method && a->batch == b->batch && a->reps == b->reps;
+}
+
 static unsigned nalgos(void)
 {
 	unsigned n = 0;
@@ -102,13 +110,16 @@ static void defaults(struct suite *s, const char *name)
 		s->reps = 1;
 		s->iters = 50;
 	} else {
-		/* default: the broad matrix, bounded by a time budget per repetition. */
-		s->waits = (1u << XCALL_WAIT_NONE) | (1u << XCALL_WAIT_DONE);
-		s->placements = (1u << PL_FIRST) | (1u << PL_SPREAD);
+		/* default: the seed's matrix with and without callee work, plus the TLB
+		 * and raw floors, each repetition bounded by a time budget so a 64-CPU
+		 * machine finishes in well under an hour. */
+		s->waits = 1u << XCALL_WAIT_DONE;
 		s->overlaps = 3u;
 		set_list(s->inits, &s->ninits, ipow2, 1);
 		set_list(s->work_us, &s->nwork, w0_500, 2);
-		s->time_ms = 1000;
+		set_list(s->batches, &s->nbatches, b18, 2);
+		s->methods = (1u << FLUSH_INVLPG) | (1u << FLUSH_NONE);
+		s->time_ms = 300;
 	}
 }
 

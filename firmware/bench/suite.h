@@ -72,6 +72,9 @@ int suite_load(struct suite *s, const char *name);
 unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 			     void (*fn)(const struct bcase *c, void *ctx), void *ctx);
 
+/* Same experiment except for the algorithm (and id): cases that are compared. */
+int case_same_shape(const struct bcase *a, const struct bcase *b);
+
 const char *kind_name(enum case_kind k);
 const char *placement_name(enum placement p);
 const char *delivery_name(enum benv_delivery d);

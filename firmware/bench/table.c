@@ -26,19 +26,10 @@ static uint64_t ns(uint64_t cyc)
 	return khz ? muldiv_u64(cyc, 1000000, khz) : 0;
 }
 
-/* Same experiment but for the algorithm? */
-static int same_shape(const struct bcase *a, const struct bcase *b)
-{
-	return a->kind == b->kind && a->delivery == b->delivery && a->wait == b->wait &&
-	       a->inits == b->inits && a->mask == b->mask && a->placement == b->placement &&
-	       a->overlap == b->overlap && a->work_us == b->work_us && a->path == b->path &&
-	       a->method == b->method && a->batch == b->batch;
-}
-
 static const struct case_summary *find(const struct bcase *shape, const char *algo)
 {
 	for (unsigned i = 0; i < nrows; i++)
-		if (rows[i].ran && same_shape(&rows[i].c, shape) &&
+		if (rows[i].ran && case_same_shape(&rows[i].c, shape) &&
 		    rows[i].c.algo && rows[i].c.kind != KIND_RAW &&
 		    strcmp(case_algo_name(&rows[i].c), algo) == 0)
 			return &rows[i];

@@ -1,30 +1,49 @@
 /* boot/isr.S — the 256 interrupt entry stubs and the common path.
- * Stub i sits at isr_stubs + 16*i: it pushes a zero error code (when the CPU
- * pushes none) and the vector, then jumps to isr_common, which saves every
- * general register into a struct irq_frame (arch/idt.h) and calls
- * idt_dispatch(frame). No EOI here: handlers call apic_eoi() themselves. */
+ * Exception stub v sits at isr_stubs + 16*v, interrupt stub v (>= 32) at
+ * irq_stubs + 8*(v-32). Each leaves an error code (0, the CPU's, or for
+ * interrupts the vector again) and the vector on the stack and jumps to
+ * isr_common, which saves every general register into a struct irq_frame
+ * (arch/idt.h) and calls idt_dispatch(frame). No EOI here: handlers call
+ * apic_eoi() themselves. */
 	.section .text
 	.code64
-	.globl isr_stubs
+	.globl isr_stubs, irq_stubs
+	/* Exceptions: 32 stubs of 16 bytes, each pushes a zero error code where
+	 * the CPU pushes none, then the vector. */
 	.align 16
 isr_stubs:
 	.set vec, 0
-	.rept 256
+	.rept 32
 	.align 16
 	/* Exceptions 8,10-14,17,21,29,30 push an error code; the rest do not. */
 	.if (vec == 8) || (vec >= 10 && vec <= 14) || (vec == 17) || (vec == 21) || (vec == 29) || (vec == 30)
 	.else
 	pushq	$0
 	.endif
-	.if vec < 128
-	.byte 0x6a, vec                 /* pushq $imm8 */
-	.else
-	.byte 0x68                      /* pushq $imm32 */
-	.long vec
-	.endif
+	pushq	$vec
 	jmp	isr_common
 	.set vec, vec + 1
 	.endr
+
+	/* Interrupts 32-255: 224 stubs of 8 bytes (half the size of the above,
+	 * the image is size-limited): push the vector as a sign-extended imm8
+	 * into the error-code slot; irq_common copies it into the vector slot
+	 * and masks it to 0-255. */
+	.align 8
+irq_stubs:
+	.set vec, 32
+	.rept 224
+	.align 8
+	.byte 0x6a, (vec & 0xff)        /* pushq $imm8 */
+	jmp	irq_common
+	.set vec, vec + 1
+	.endr
+
+irq_common:
+	pushq	(%rsp)
+	andq	$0xff, (%rsp)
+	andq	$0xff, 8(%rsp)
+	jmp	isr_common
 
 isr_common:
 	cld

@@ -10,6 +10,7 @@
 struct out {
 	char *buf;
 	size_t size, len;
+	size_t total; /* characters produced, for the return value */
 	/* Streaming mode (kvprintf): flush full chunks to the console sink. */
 	bool stream;
 };
@@ -18,6 +19,7 @@ static void console_raw(const char *s, size_t len);
 
 static void out_c(struct out *o, char c)
 {
+	o->total++;
 	if (o->stream && o->len == o->size) {
 		console_raw(o->buf, o->len);
 		o->len = 0;
@@ -196,11 +198,11 @@ static void format(struct out *o, const char *fmt, va_list ap)
 
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	struct out o = { buf, size, 0, false };
+	struct out o = { buf, size, 0, 0, false };
 	format(&o, fmt, ap);
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = 0;
-	return (int)o.len;
+	return (int)o.total;
 }
 
 int ksnprintf(char *buf, size_t size, const char *fmt, ...)
@@ -277,14 +279,14 @@ void console_write(const char *s, size_t len)
 int kvprintf(const char *fmt, va_list ap)
 {
 	char chunk[128];
-	struct out o = { chunk, sizeof(chunk), 0, true };
+	struct out o = { chunk, sizeof(chunk), 0, 0, true };
 	bool held;
 	unsigned long f = console_lock_take(&held);
 	format(&o, fmt, ap);
 	if (o.len)
 		console_raw(chunk, o.len);
 	console_lock_give(held, f);
-	return 0;
+	return (int)o.total;
 }
 
 int kprintf(const char *fmt, ...)

@@ -30,6 +30,7 @@ const uint8_t *rtx_push(struct rtx *r, uint32_t seq, const void *frame, unsigned
 	r->slot[k].len = (uint16_t)len;
 	r->slot[k].due_now = 0;
 	r->slot[k].sacked = 0;
+	r->slot[k].resent = 0;
 	r->slot[k].sent_at = now;
 	net_memcpy(data(r, k), frame, len);
 	r->count++;
@@ -37,17 +38,45 @@ const uint8_t *rtx_push(struct rtx *r, uint32_t seq, const void *frame, unsigned
 	return data(r, k);
 }
 
+/* RFC 6298 section 2, in integer µs. */
+static void rtt_sample(struct rtx *r, uint64_t m)
+{
+	if (!r->have_rtt) {
+		r->srtt = m;
+		r->rttvar = m / 2;
+		r->have_rtt = 1;
+	} else {
+		uint64_t d = r->srtt > m ? r->srtt - m : m - r->srtt;
+		r->rttvar = (3 * r->rttvar + d) / 4;
+		r->srtt = (7 * r->srtt + m) / 8;
+	}
+}
+
+static uint64_t base_rto(const struct rtx *r)
+{
+	uint64_t rto = r->have_rtt ? r->srtt + 4 * r->rttvar : r->rto_min;
+	return rto < r->rto_min ? r->rto_min : rto > r->rto_max ? r->rto_max : rto;
+}
+
 unsigned rtx_ack(struct rtx *r, uint32_t cum, uint64_t now)
 {
-	(void)now;
 	unsigned n = 0;
+	int sample = 0;
+	uint64_t sent_at = 0;
 	while (r->count && seq_before(r->slot[r->head].seq, cum)) {
+		const struct rtx_slot *s = &r->slot[r->head];
+		/* The newest frame this ACK covers, if sent only once, times the path. */
+		sample = !s->resent;
+		sent_at = s->sent_at;
 		r->head = (r->head + 1) % r->cap;
 		r->count--;
 		n++;
 	}
 	if (n) {
-		r->rto = r->rto_min;
+		if (sample && now >= sent_at)
+			rtt_sample(r, now - sent_at);
+		r->rto = base_rto(r);
+		r->backed_off = 0;
 		r->dup_acks = 0;
 		r->last_ack = cum;
 	} else if (r->count && cum == r->last_ack) {
@@ -86,7 +115,7 @@ unsigned rtx_service(struct rtx *r, uint64_t now, unsigned max, rtx_send_fn send
 	 * gone or the path is dead, so probe with the oldest frame alone rather
 	 * than resend the whole window every rto. The first ACK that makes
 	 * progress resets rto, and the rest follow at once. */
-	unsigned scan = r->rto > r->rto_min ? 1 : r->count;
+	unsigned scan = r->backed_off ? 1 : r->count;
 	for (unsigned i = 0; i < scan && i < r->count && sent < max; i++) {
 		unsigned k = idx(r, i);
 		struct rtx_slot *s = &r->slot[k];
@@ -97,9 +126,11 @@ unsigned rtx_service(struct rtx *r, uint64_t now, unsigned max, rtx_send_fn send
 			 * doubling, capped so a daemon back after minutes is found
 			 * within rto_max). */
 			r->timeouts++;
+			r->backed_off = 1;
 			r->rto = r->rto * 2 > r->rto_max ? r->rto_max : r->rto * 2;
 		}
 		s->due_now = 0;
+		s->resent = 1;
 		s->sent_at = now;
 		send(ctx, data(r, k), s->len);
 		r->retransmitted++;

@@ -5,9 +5,12 @@
  *
  * Every frame stays stored here until a cumulative ACK ("all seq < N
  * received") covers it. A frame is due for retransmission when rto has passed
- * since it was last sent; timeouts double rto up to rto_max, and any ACK that
- * makes progress resets it to rto_min (the daemon is back, or the loss burst is
- * over). While backed off only the oldest frame is retransmitted, as a probe
+ * since it was last sent. rto follows the measured round trip (RFC 6298:
+ * srtt + 4 rttvar, samples only from frames sent once — Karn's rule — kept
+ * within [rto_min, rto_max]), so a slow path (TCG, a busy host, a payload that
+ * polls only between cases) does not cause spurious resends. Timeouts double
+ * rto up to rto_max, and any ACK that makes progress ends the backoff (the
+ * daemon is back, or the loss burst is over). While backed off only the oldest frame is retransmitted, as a probe
  * (a daemon away for minutes gets one datagram per rto_max, not the whole
  * window). Three duplicate ACKs make the oldest frame due at once (fast
  * retransmit), so a single lost frame under steady traffic costs one RTT, not
@@ -22,6 +25,7 @@ struct rtx_slot {
 	uint16_t len;
 	uint8_t due_now;     /* fast retransmit requested */
 	uint8_t sacked;      /* the receiver said it holds this one: skip it */
+	uint8_t resent;      /* retransmitted at least once: no RTT sample (Karn) */
 	uint64_t sent_at;    /* last (re)transmission, µs */
 };
 
@@ -31,6 +35,8 @@ struct rtx {
 	unsigned cap, frame_max;
 	unsigned head, count;
 	uint64_t rto, rto_min, rto_max;
+	uint64_t srtt, rttvar;   /* smoothed round trip and its variation, µs */
+	int have_rtt, backed_off;
 	uint32_t last_ack;       /* highest cumulative ACK seen */
 	unsigned dup_acks;
 	/* counters for the final report */

@@ -85,8 +85,10 @@ void net_poll(struct net_stack *s)
 			return;
 		s->nd->rx_frames++;
 		struct eth_hdr_view e;
-		if (eth_parse(s->rxbuf, len, &e) != 0)
+		if (eth_parse(s->rxbuf, len, &e) != 0) {
+			s->rx_bad++;
 			continue;
+		}
 		if (net_memcmp(e.dst, s->nd->mac, ETH_ALEN) != 0 &&
 		    net_memcmp(e.dst, eth_broadcast, ETH_ALEN) != 0)
 			continue;

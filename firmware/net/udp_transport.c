@@ -45,11 +45,48 @@ static void on_udp(void *ctx, uint32_t src, uint16_t sport, uint16_t dport,
 	rtx_sack(&u->rtx, h.seq, a.sack, sizeof(a.sack) * 8);
 }
 
+/* One CPU at a time in the stack, the NIC rings and the window. report.c
+ * serialises send() under its own lock, but poll() comes from the runner
+ * without it while the watchdog or a crashing CPU may be sending. Acquire on
+ * take and release on drop, so the ring and window updates of one holder are
+ * seen by the next. A CPU that died holding the lock must not silence the
+ * others, so a waiter gives up after a bounded spin (as report.c's emergency
+ * path does) and goes ahead: a garbled ring beats a silent hang. */
+#define LOCK_SPIN_LIMIT 50000000ul
+
+static int take(struct udp_transport *u, int wait)
+{
+	for (unsigned long i = 0; i < LOCK_SPIN_LIMIT; i++) {
+		if (!__atomic_exchange_n(&u->lock, 1, __ATOMIC_ACQUIRE))
+			return 1;
+		if (!wait)
+			return 0;
+		net_relax();
+	}
+	return 0;
+}
+
+static void drop(struct udp_transport *u, int held)
+{
+	if (held)
+		__atomic_store_n(&u->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* ACKs in, due frames out. Called with the lock held. */
+static void service(struct udp_transport *u)
+{
+	net_poll(u->ns);
+	rtx_service(&u->rtx, net_now_us(), UDPT_BURST, tx_raw, u);
+}
+
 static void udpt_poll(struct transport *t)
 {
 	struct udp_transport *u = t->priv;
-	net_poll(u->ns);
-	rtx_service(&u->rtx, net_now_us(), UDPT_BURST, tx_raw, u);
+	/* Opportunistic: when another CPU is inside, it is polling anyway. */
+	if (!take(u, 0))
+		return;
+	service(u);
+	drop(u, 1);
 }
 
 static int udpt_send(struct transport *t, const void *frame, unsigned len)
@@ -58,6 +95,7 @@ static int udpt_send(struct transport *t, const void *frame, unsigned len)
 	const uint8_t *f = frame;
 	if (len < XCB_HDR_LEN || len > TRANSPORT_MAX_FRAME)
 		return -1;
+	int held = take(u, 1);
 	uint64_t token = xcb_get64(f + 8);
 	uint32_t seq = xcb_get32(f + 16);
 	if (!u->have_token) {
@@ -67,29 +105,35 @@ static int udpt_send(struct transport *t, const void *frame, unsigned len)
 	/* The window is full: the runner waits here (never drops) while ACKs
 	 * drain it. A daemon gone for minutes holds the benchmark for minutes. */
 	while (rtx_full(&u->rtx) && !u->refused) {
-		udpt_poll(t);
+		service(u);
 		net_relax();
 	}
-	if (u->refused)
-		return -1;
-	const uint8_t *kept = rtx_push(&u->rtx, seq, frame, len, net_now_us());
-	if (!kept)
-		return -1;
-	u->next_seq = seq + 1;
-	tx_raw(u, kept, len);
-	/* Take ACKs as they come so the window rarely fills at all. */
-	net_poll(u->ns);
-	return 0;
+	const uint8_t *kept = u->refused ? 0 : rtx_push(&u->rtx, seq, frame, len, net_now_us());
+	if (kept) {
+		u->next_seq = seq + 1;
+		tx_raw(u, kept, len);
+		/* Take ACKs as they come so the window rarely fills at all. */
+		net_poll(u->ns);
+	}
+	drop(u, held);
+	return kept ? 0 : -1;
 }
 
 static int udpt_flush(struct transport *t, unsigned timeout_ms)
 {
 	struct udp_transport *u = t->priv;
 	uint64_t t0 = net_now_us();
-	while (rtx_inflight(&u->rtx) && !u->refused) {
+	for (;;) {
+		/* Lock per round, not for the whole wait: a sender on another CPU
+		 * (the watchdog reporting a hang) gets its turn. */
+		int held = take(u, 1);
+		service(u);
+		int left = rtx_inflight(&u->rtx) && !u->refused;
+		drop(u, held);
+		if (!left)
+			break;
 		if (timeout_ms && net_now_us() - t0 >= (uint64_t)timeout_ms * 1000)
 			return -1;
-		udpt_poll(t);
 		net_relax();
 	}
 	if (timeout_ms == 0)

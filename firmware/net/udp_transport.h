@@ -23,6 +23,7 @@ struct udp_transport {
 	uint64_t token;
 	int have_token;
 	int refused;                 /* the daemon said: unknown run, stop */
+	int lock;                    /* see take() in udp_transport.c */
 	uint32_t next_seq;           /* one past the last seq pushed */
 	struct rtx rtx;
 	uint64_t acks, bad_acks;

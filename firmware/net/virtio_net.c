@@ -38,6 +38,8 @@
 #define VL_STATUS         0x12
 #define VL_ISR            0x13
 #define VL_CONFIG         0x14   /* device config without MSI-X */
+#define VL_CONFIG_MSIX    0x18   /* ... and with MSI-X enabled (two vector registers) */
+#define PCI_CAP_ID_MSIX   0x11
 
 /* modern common configuration (virtio 1.0, 4.1.4.3) */
 #define VM_DFSELECT  0x00
@@ -82,6 +84,7 @@ struct vq {
 struct vnet {
 	int modern;
 	uint16_t io;                              /* legacy */
+	uint16_t cfg_off;                         /* legacy: VL_CONFIG or VL_CONFIG_MSIX */
 	volatile uint8_t *common, *devcfg;        /* modern */
 	volatile uint8_t *notify_base;
 	uint32_t notify_mult;
@@ -131,7 +134,7 @@ static void reset(struct vnet *v)
 
 static uint8_t cfg8(struct vnet *v, unsigned off)
 {
-	return v->modern ? r8(v->devcfg, off) : inb(v->io + VL_CONFIG + off);
+	return v->modern ? r8(v->devcfg, off) : inb(v->io + v->cfg_off + off);
 }
 
 static int match(const struct pci_device *pci)
@@ -431,6 +434,10 @@ static int vnet_probe(struct netdev *nd, const struct pci_device *pci)
 		v->modern = 1;
 	} else if (pci->device == VIRTIO_NET_LEGACY_ID && io && bar0) {
 		v->io = (uint16_t)bar0;
+		/* The device config moves when MSI-X is on (an earlier loader, or
+		 * firmware, may have left it enabled; we never turn it on). */
+		unsigned msix = pci_find_cap(pci, PCI_CAP_ID_MSIX, 0);
+		v->cfg_off = msix && (pci_read16(pci, msix + 2) & 0x8000) ? VL_CONFIG_MSIX : VL_CONFIG;
 	} else {
 		return -1;
 	}

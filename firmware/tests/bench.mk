@@ -10,3 +10,9 @@ HOST_TESTS += test_stats_suite
 test_stats_suite_SRCS := tests/test_stats_suite.c bench/suite.c bench/placement.c \
 	bench/strbuf.c lib/cmdline.c lib/printf.c lib/string.c cmdline_keys.c
 test_stats_suite_SAN := address,undefined
+
+# Frame numbering, fan-out and the serial transport, over recording transports.
+HOST_TESTS += test_stats_report
+test_stats_report_SRCS := tests/test_stats_report.c bench/report.c bench/transport_serial.c \
+	bench/histo.c bench/strbuf.c ../proto/xcb_proto.c ../proto/xcb_text.c
+test_stats_report_SAN := address,undefined

@@ -179,6 +179,36 @@ static void test_seq_wraparound(void **state)
 	assert_int_equal(rtx_inflight(&r), 0);
 }
 
+static void test_rto_follows_rtt(void **state)
+{
+	(void)state;
+	/* A 300 ms path: after a few samples rto sits near srtt + 4 rttvar
+	 * instead of firing at rto_min on every frame. */
+	uint64_t now = 0;
+	for (uint32_t s = 0; s < 20; s++) {
+		push(s, now);
+		now += 300 * MS;
+		rtx_ack(&r, s + 1, now);
+	}
+	assert_true(r.have_rtt);
+	assert_int_equal(r.srtt, 300 * MS);
+	assert_true(r.rto >= 300 * MS && r.rto < 400 * MS);
+	push(20, now);
+	assert_int_equal(rtx_service(&r, now + 299 * MS, 32, rec, NULL), 0);
+	/* A retransmitted frame gives no sample (Karn): its ACK cannot say
+	 * which copy it answers. */
+	uint64_t srtt = r.srtt;
+	assert_int_equal(rtx_service(&r, now + r.rto, 32, rec, NULL), 1);
+	rtx_ack(&r, 21, now + r.rto + 1 * MS);
+	assert_int_equal(r.srtt, srtt);
+	/* A fast path never brings rto below rto_min. */
+	for (uint32_t s = 21; s < 60; s++) {
+		push(s, now);
+		rtx_ack(&r, s + 1, now + 1);
+	}
+	assert_int_equal(r.rto, 50 * MS);
+}
+
 static void test_empty_window(void **state)
 {
 	(void)state;
@@ -246,6 +276,7 @@ int main(void)
 		cmocka_unit_test_setup(test_fast_retransmit, setup),
 		cmocka_unit_test_setup(test_sack_skips_stored, setup),
 		cmocka_unit_test_setup(test_seq_wraparound, setup),
+		cmocka_unit_test_setup(test_rto_follows_rtt, setup),
 		cmocka_unit_test_setup(test_empty_window, setup),
 		cmocka_unit_test_setup(test_lossy_receiver_gets_everything, setup),
 	};

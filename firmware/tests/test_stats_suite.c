@@ -182,10 +182,26 @@ static void test_placement(void **state)
 	assert_int_equal(bits(&tm[0]) & bits(&tm[1]), 0);
 	assert_int_equal(__builtin_popcount(bits(&tm[0])), 2);
 	assert_false(bits(&tm[0]) & 0x11);
-	/* same package: cpu0 -> 2 CPUs of package 0 (not 0 or 1, the initiators) */
+	/* same package: one initiator per package (0 and 4), each targeting its own
+	 * package's next CPUs */
 	c = mk(2, 2, PL_PACKAGE, 1);
 	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
-	assert_int_equal(bits(&tm[0]), 0x0c);
+	assert_int_equal(ic[0], 0);
+	assert_int_equal(ic[1], 4);
+	assert_int_equal(bits(&tm[0]), 0x06);
+	assert_int_equal(bits(&tm[1]), 0x60);
+	/* 3 initiators over 2 packages: 0, 4, 1; disjoint targets stay in-package */
+	c = mk(3, 1, PL_PACKAGE, 0);
+	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+	assert_int_equal(ic[2], 1);
+	assert_int_equal(bits(&tm[0]), 0x04);
+	assert_int_equal(bits(&tm[1]), 0x20);
+	assert_int_equal(bits(&tm[2]), 0x08);
+	/* cross, 2 initiators: 0 targets package 1, 4 targets package 0 */
+	c = mk(2, 2, PL_CROSS, 0);
+	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+	assert_int_equal(bits(&tm[0]), 0x60);
+	assert_int_equal(bits(&tm[1]), 0x06);
 	/* cross package: targets in package 1 */
 	c = mk(1, 3, PL_CROSS, 0);
 	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);

@@ -64,6 +64,10 @@ static void lockless_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	while (!amask_empty(&d->selected, nwords, __ATOMIC_ACQUIRE))
 		plat_cpu_relax();
 
+	/* The series cleared our tasks bit here before rewriting the data, and
+	 * Jan pointed out that would need one more barrier. We leave it as it
+	 * is instead: a receiver that still sees the bit tests `selected`
+	 * first, which is empty now, so it never reads the data mid-rewrite. */
 	d->fn = fn;
 	d->arg = arg;
 	d->wait = w;

@@ -60,12 +60,19 @@ void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
  * Why a full fence before every IPI: in x2APIC mode the ICR is an MSR, and
  * WRMSR to it is NOT serialising — without a fence the IPI can reach the
  * target before our earlier stores (fn/arg, the mask bits) are visible to it
- * (Linux: weak_wrmsr_fence()). In xAPIC mode the UC MMIO write already
- * drains the store buffer; the fence then costs little next to the IPI.
+ * (Linux: weak_wrmsr_fence(): MFENCE drains our stores, LFENCE keeps the
+ * WRMSR from starting before the MFENCE completed). In xAPIC mode the UC
+ * MMIO write already drains the store buffer; the fence then costs little
+ * next to the IPI.
  */
+static inline void ipi_fence(void)
+{
+	__asm__ __volatile__("mfence; lfence" ::: "memory");
+}
+
 void plat_send_ipi(unsigned cpu, enum plat_ipi kind)
 {
-	smp_mb();
+	ipi_fence();
 	apic_send_ipi(cpu, vectors[kind]);
 }
 
@@ -77,7 +84,7 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
 		m.bits[i] = mask->w[i];
 	if (cpumask_empty(&m))
 		return;
-	smp_mb();	/* see above */
+	ipi_fence();	/* see above */
 	apic_send_ipi_mask(&m, vectors[kind]);
 }
 

@@ -249,7 +249,10 @@ int xcall_smoke(unsigned iters)
 			report(what, iters);
 		}
 
-	concurrent(n, iters);
+	/* All CPUs spinning at once crawls under TCG on an oversubscribed host
+	 * (each call waits for its target's vCPU thread to be scheduled), so the
+	 * concurrent part is capped: it checks correctness, not speed. */
+	concurrent(n, iters < 50 ? iters : 50);
 	shootdowns(n, iters / 4 + 1);
 
 	if (!fails)

@@ -5,7 +5,8 @@
  * exactly-once checks, and every flush path x method with stale counts.
  * Prints "xcbench: xcall ..." lines and ends with
  *   xcbench: xcall smoke PASS   (or FAIL <reason>)
- * Returns 0 on pass. `iters` scales every loop (0: default 200).
+ * Returns 0 on pass. `iters` scales every loop (0: default 200; the
+ * all-CPUs part uses at most 50).
  */
 #ifndef XCB_XCALL_SMOKE_H
 #define XCB_XCALL_SMOKE_H

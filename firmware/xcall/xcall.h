@@ -17,8 +17,13 @@
  *    to it — that is what avoids A->B / B->A deadlock). The calling CPU is
  *    removed from the mask if present (it never calls itself). An empty mask
  *    returns at once.
- *  - fn runs on each target in IPI context (interrupts off), exactly once.
+ *  - fn runs on each target in IPI context (interrupts off), exactly once;
+ *    it must not make cross-calls itself (it could not serve the IPIs its
+ *    own targets might be waiting on) and must be short.
  *  - fn may be NULL (a "ping": targets just acknowledge).
+ *  - arg must stay valid until fn has run everywhere: with wait=none/ack
+ *    that is after call() returns, so pass static data or a value, not a
+ *    pointer to the caller's stack (wait=done allows the stack).
  */
 #ifndef XCB_XCALL_H
 #define XCB_XCALL_H

@@ -41,5 +41,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_queue(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
+int cmd_vm(int argc, char **argv);   /* cmd_vm.c, vm_qemu.c */
 
 #endif

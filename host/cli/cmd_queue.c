@@ -19,7 +19,7 @@ int cmd_queue(int argc, char **argv)
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *mac = NULL, *suite = NULL, *label = NULL;
-	json_t *params = json_object(), *body, *o, *job;
+	json_t *params, *body, *o, *job;
 	int c;
 
 	optind = 1;
@@ -32,7 +32,9 @@ int cmd_queue(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
+	params = json_object();
 	if (!mac || !suite) {
+		json_decref(params);
 		fprintf(stderr, "xcbench queue: --mac and --suite are required\n");
 		usage(stderr);
 		return 2;
@@ -42,6 +44,7 @@ int cmd_queue(int argc, char **argv)
 
 		if (!eq || eq == argv[i]) {
 			fprintf(stderr, "xcbench queue: '%s' is not key=value\n", argv[i]);
+			json_decref(params);
 			return 2;
 		}
 		*eq = 0;

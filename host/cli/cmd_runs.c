@@ -37,8 +37,8 @@ int cmd_runs(int argc, char **argv)
 		case 'i': key = "since"; break;
 		case 'n': key = "limit"; break;
 		case 'j': as_json = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'h': usage(stdout); buf_free(&path); return 0;
+		default: usage(stderr); buf_free(&path); return 2;
 		}
 		if (key) {
 			buf_addf(&path, "%s=", key);
@@ -48,6 +48,7 @@ int cmd_runs(int argc, char **argv)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "xcbench runs: unexpected argument '%s'\n", argv[optind]);
+		buf_free(&path);
 		return 2;
 	}
 	o = api_json("GET", path.p, NULL);

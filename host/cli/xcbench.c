@@ -20,6 +20,7 @@ static const struct {
 	{ "export", "one run's results as CSV", cmd_export },
 	{ "queue", "queue a suite for the next boot of a MAC", cmd_queue },
 	{ "ingest", "submit a serial capture (XCB1 lines) as a run", cmd_ingest },
+	{ "vm", "boot virtual lab machines in QEMU (PXE or direct) and follow their runs", cmd_vm },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 
@@ -62,12 +63,19 @@ int main(int argc, char **argv)
 	if (n == 0 || strcmp(rest[0], "--help") == 0 || strcmp(rest[0], "-h") == 0 ||
 	    strcmp(rest[0], "help") == 0) {
 		usage(n ? stdout : stderr);
+		free(rest);
 		return n ? 0 : 2;
 	}
-	for (size_t i = 0; i < NCMDS; i++)
-		if (strcmp(rest[0], cmds[i].name) == 0)
-			return cmds[i].fn(n, rest);
+	for (size_t i = 0; i < NCMDS; i++) {
+		if (strcmp(rest[0], cmds[i].name) == 0) {
+			int rc = cmds[i].fn(n, rest);
+
+			free(rest);
+			return rc;
+		}
+	}
 	fprintf(stderr, "xcbench: unknown command '%s'\n", rest[0]);
 	usage(stderr);
+	free(rest);
 	return 2;
 }

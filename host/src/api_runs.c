@@ -603,12 +603,17 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 		return reply_error(rq, 400, "%s", why);
 	json_object_foreach(body, k, v) {
 		if ((strcmp(k, "label") && strcmp(k, "notes")) || !(json_is_string(v) || json_is_null(v))) {
+			/* k belongs to body: reply before freeing it (fuzz_http). */
+			enum MHD_Result ret = reply_error(rq, 400, "field '%s': only \"label\" and \"notes\" (strings or null) may be changed", k);
+
 			json_decref(body);
-			return reply_error(rq, 400, "field '%s': only \"label\" and \"notes\" (strings or null) may be changed", k);
+			return ret;
 		}
 		if (json_is_string(v) && strlen(json_string_value(v)) > 4096) {
+			enum MHD_Result ret = reply_error(rq, 400, "field '%s' longer than 4096 bytes", k);
+
 			json_decref(body);
-			return reply_error(rq, 400, "field '%s' longer than 4096 bytes", k);
+			return ret;
 		}
 	}
 	if (!db) {
@@ -683,8 +688,11 @@ enum MHD_Result api_run_create(struct req *rq)
 	t.suite = json_string_value(json_object_get(body, "suite"));
 	t.label = json_string_value(json_object_get(body, "label"));
 	if (tok && (parse_hex64(tok, &t.token) || t.token == 0)) {
+		/* tok belongs to body: reply before freeing it (fuzz_http). */
+		enum MHD_Result ret = reply_error(rq, 400, "token: expected 1 to 16 hex digits (not all zero), not '%s'", tok);
+
 		json_decref(body);
-		return reply_error(rq, 400, "token: expected 1 to 16 hex digits (not all zero), not '%s'", tok);
+		return ret;
 	}
 	if (!tok)
 		t.token = fresh_token();

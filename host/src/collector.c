@@ -71,8 +71,13 @@ static int check_payload(const struct xcb_hdr *h, const uint8_t *p)
 		const char *k, *v;
 
 		while (xcb_kv_next((const char *)p, h->length, &pos, &k, &kl, &v, &vl)) {
-			if (kl == 2 && memcmp(k, "id", 2) == 0 && vl > 0 && vl <= 9 &&
-			    strspn(v, "0123456789") >= vl)
+			size_t d = 0;
+
+			/* Count digits within vl only: v is not NUL-terminated, and
+			 * strspn() here read past the datagram (found by fuzz_frame). */
+			while (d < vl && v[d] >= '0' && v[d] <= '9')
+				d++;
+			if (kl == 2 && memcmp(k, "id", 2) == 0 && vl > 0 && vl <= 9 && d == vl)
 				return XCB_OK;
 		}
 		return XCB_E_PAYLOAD;

@@ -60,11 +60,21 @@ enum MHD_Result reply_error(struct req *rq, unsigned status, const char *fmt, ..
 {
 	char msg[512];
 	va_list ap;
+	json_t *obj;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return reply_json(rq, status, json_pack("{s:s, s:i}", "error", msg, "status", (int)status));
+	obj = json_pack("{s:s, s:i}", "error", msg, "status", (int)status);
+	if (!obj) {
+		/* msg echoes request bytes that are not UTF-8 (jansson refuses
+		 * them): mask them rather than turn a 4xx into a 500 (fuzz_http). */
+		for (char *p = msg; *p; p++)
+			if ((unsigned char)*p >= 0x80)
+				*p = '?';
+		obj = json_pack("{s:s, s:i}", "error", msg, "status", (int)status);
+	}
+	return reply_json(rq, status, obj);
 }
 
 const char *qarg(struct req *rq, const char *name)

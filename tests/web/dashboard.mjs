@@ -134,7 +134,7 @@ async function main() {
 		await stored('R', 'complete'), await stored('L', 'running')];
 	diag(`runs: A=#${A.id} B=#${B.id} C=#${C.id} R=#${R.id} live=#${L.id}`);
 
-	await runsPage(R, B);
+	await runsPage(R, B, L);
 	await runPage(R);
 	const seen = new Set();
 	await comparePage(A, B, seen, true);
@@ -142,11 +142,11 @@ async function main() {
 	await comparePage(A, C, seen, false);
 	await algoCompare(R, seen);
 	ok(['green', 'red', 'grey'].every((c) => seen.has(c)), 'compare: faster (green), slower (red) and within-noise (grey) cells all seen', [...seen]);
-	await livePage(L);
+	await livePage(L, R);
 	await errorStates();
 }
 
-async function runsPage(A, B) {
+async function runsPage(A, B, L) {
 	const list = await api('runs?limit=1000');
 	await page.goto(url('/'));
 	await page.waitForSelector('#runs tbody tr');
@@ -161,6 +161,10 @@ async function runsPage(A, B) {
 	ok(A.machine && A.machine.mac === '52:54:00:0e:b0:01', 'runs page: the iPXE-booted run is listed under its MAC', A.machine);
 	const rowB = await page.$eval(`#runs tr[data-run="${B.id}"] td[data-col=cpu]`, (td) => td.textContent);
 	ok(rowB === (await api(`runs/${B.id}`)).facts.brand, 'runs page: a directly booted run shows its own HELLO facts', rowB);
+	const dL = await api(`runs/${L.id}`);
+	const barL = await page.$eval(`#runs tr[data-run="${L.id}"] [role=progressbar]`, (e) => [Number(e.getAttribute('aria-valuenow')), Number(e.getAttribute('aria-valuemax'))]).catch(() => null);
+	ok(barL && barL[0] === dL.cases.filter((c) => c.stats && c.stats.count > 0).length && barL[1] === dA.cases.length,
+		'runs page: a running run shows its progress (cases done / planned)', { barL });
 	const hrefs = await page.$$eval('#runs a.csv-link', (as) => as.map((a) => a.getAttribute('href')));
 	ok(hrefs.length === ids.length && ids.every((id, i) => hrefs[i] === `api/v1/runs/${id}.csv`), 'runs page: a CSV link per row', hrefs);
 
@@ -207,13 +211,21 @@ async function runsPage(A, B) {
 	ok(q.get('a') === String(Math.min(A.id, B.id)) && q.get('b') === String(Math.max(A.id, B.id)), 'runs page: pick two → compare.html?a=older&b=newer', page.url());
 }
 
-// Groups the API's cases the way a reviewer reads them: one chart per setting
-// of every axis but inits and mask; computed here independently of the page.
-function groupsOf(cases) {
+// The page's axis toolbar (delivery, wait, flush…): one chosen value per axis.
+function chosenAxes(pg) {
+	return pg.$$eval('#axes select[data-axis]', (ss) => Object.fromEntries(ss.map((s) => [s.dataset.axis, s.value])));
+}
+
+// Groups the API's cases the way a reviewer reads them, computed here
+// independently of the page: the cases that have the chosen value of every
+// toolbar axis (or lack that axis), one chart per setting of every other axis
+// but inits and mask.
+function groupsOf(cases, chosen) {
 	const drop = new Set(['id', 'inits', 'mask', 'iters', 'reps', 'seed']);
 	const g = new Map();
 	for (const c of cases) {
 		if (c.kind === 'raw' || c.mask === null || !(c.stats && c.stats.count > 0)) continue;
+		if (Object.entries(chosen).some(([k, v]) => k in c.config && c.config[k] !== v)) continue;
 		const key = JSON.stringify(Object.entries(c.config).filter(([k]) => !drop.has(k) && !k.startsWith('x_')).sort());
 		if (!g.has(key)) g.set(key, []);
 		g.get(key).push(c);
@@ -221,14 +233,11 @@ function groupsOf(cases) {
 	return [...g.values()];
 }
 
-async function runPage(A) {
-	const d = await api(`runs/${A.id}`);
-	await page.goto(url(`run.html?id=${A.id}`));
-	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
+async function checkLatency(d, chosen, what) {
 	const ch = await charts(page);
 	const lat = Object.values(ch).filter((c) => c.xcb && c.xcb.key !== undefined);
-	const groups = groupsOf(d.cases);
-	ok(lat.length === groups.length && groups.length > 0, `run page: one latency chart per algorithm/setting (${groups.length})`, { charts: lat.length, groups: groups.length });
+	const groups = groupsOf(d.cases, chosen);
+	ok(lat.length === groups.length && groups.length > 0, `run page (${what}): one latency chart per algorithm (${groups.length})`, { charts: lat.length, groups: groups.length });
 	const k = 1e6 / d.run.tsc_khz;
 	const raw = d.cases.filter((c) => c.kind === 'raw' && c.stats);
 	let seriesOk = true, pointsOk = true, valuesOk = true, floorOk = true, bandOk = true;
@@ -253,11 +262,26 @@ async function runPage(A) {
 		const fl = chart.datasets.filter((s) => s.role === 'floor');
 		if (raw.length ? fl.length !== 1 || fl[0].data.some((p) => !(p.y > 0)) : fl.length !== 0) { floorOk = false; why.push({ floor: fl }); }
 	}
-	ok(seriesOk, 'run page: one p50 series per initiator count, as in the API', why);
-	ok(pointsOk, 'run page: one point per CPUs-in-mask value with results', why);
-	ok(valuesOk, 'run page: plotted p50 = API p50 (cycles → ns with tsc_khz)', why);
-	ok(bandOk, 'run page: every p50 line has its p10–p99 band', why);
-	ok(floorOk && raw.length > 0, 'run page: the raw-IPI floor is drawn on every latency chart', why);
+	ok(seriesOk, `run page (${what}): one p50 series per initiator count, as in the API`, why);
+	ok(pointsOk, `run page (${what}): one point per CPUs-in-mask value with results`, why);
+	ok(valuesOk, `run page (${what}): plotted p50 = API p50 (cycles → ns with tsc_khz)`, why);
+	ok(bandOk, `run page (${what}): every p50 line has its p10–p99 band`, why);
+	ok(floorOk && raw.length > 0, `run page (${what}): the raw-IPI floor is drawn on every latency chart`, why);
+}
+
+async function runPage(A) {
+	const d = await api(`runs/${A.id}`);
+	await page.goto(url(`run.html?id=${A.id}`));
+	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
+	const chosen = await chosenAxes(page);
+	// R's TLB cases vary the flush path within one algorithm; nothing else varies.
+	ok(Object.keys(chosen).join() === 'flush' && ['vector', 'xcall'].includes(chosen.flush), 'run page: a toolbar offers the axes that vary within an algorithm (TLB flush path)', chosen);
+	await checkLatency(d, chosen, `flush=${chosen.flush}`);
+	const otherFlush = chosen.flush === 'vector' ? 'xcall' : 'vector';
+	await page.selectOption('#axis-flush', otherFlush);
+	await until(`charts for flush=${otherFlush}`, async () => Object.values(await charts(page)).some((c) => c.xcb?.fixed?.flush === otherFlush));
+	ok(new URL(page.url()).searchParams.get('ax.flush') === otherFlush, 'run page: the axis choice is bookmarkable');
+	await checkLatency(d, await chosenAxes(page), `flush=${otherFlush}`);
 
 	// Log scale toggle.
 	await page.check('#log-scale');
@@ -268,8 +292,10 @@ async function runPage(A) {
 	// Histogram of the chosen case, then its CDF.
 	let h = (await charts(page)).histogram;
 	const hist = await api(`runs/${A.id}/cases/${h.xcb.caseId}/histogram`);
-	ok(h.datasets[0].data.length === hist.buckets.length && h.datasets[0].data.every((p, i) => p.y === hist.buckets[i].count),
-		`run page: histogram of case ${h.xcb.caseId} has the API's ${hist.buckets.length} buckets`, { got: h.datasets[0].data.length });
+	const bars = h.datasets[0].data;
+	ok(h.xcb.buckets === hist.buckets.length && bars.length > 0 && bars.length <= Math.max(60, hist.buckets.length) &&
+		bars.reduce((a, b) => a + b, 0) === hist.total && hist.total === hist.buckets.reduce((a, b) => a + b.count, 0),
+	`run page: histogram of case ${h.xcb.caseId} holds all ${hist.total} calls of the API's ${hist.buckets.length} buckets`, { bars: bars.length, sum: bars.reduce((a, b) => a + b, 0) });
 	await page.selectOption('#hist-view', 'cdf');
 	await until('cdf', async () => (await charts(page)).histogram?.xcb.view === 'cdf');
 	h = (await charts(page)).histogram;
@@ -277,12 +303,14 @@ async function runPage(A) {
 	ok(h.datasets[0].data.length === hist.buckets.length && Math.abs(last.y - 1) < 1e-12, 'run page: CDF ends at 1 over the same buckets', last);
 	// Another case via the selector: the page fetches that case's histogram.
 	const other = d.cases.find((c) => c.stats && c.case_id !== h.xcb.caseId && c.kind === 'tlb') || d.cases.find((c) => c.stats && c.case_id !== h.xcb.caseId);
+	await page.selectOption('#hist-view', 'hist');
 	await page.selectOption('#hist-case', String(other.case_id));
 	await until('other case', async () => (await charts(page)).histogram?.xcb.caseId === other.case_id);
 	const hist2 = await api(`runs/${A.id}/cases/${other.case_id}/histogram`);
-	ok((await charts(page)).histogram.datasets[0].data.length === hist2.buckets.length, 'run page: choosing another case shows its histogram');
+	ok((await charts(page)).histogram.datasets[0].data.reduce((a, b) => a + b, 0) === hist2.total, 'run page: choosing another case shows its histogram');
 
 	// Fairness: one bar per initiator CPU, Jain's index from the API.
+	const k = 1e6 / d.run.tsc_khz;
 	const f = (await charts(page)).fairness;
 	const fc = d.cases.find((c) => c.case_id === f.xcb.caseId);
 	ok(f.datasets[0].data.length === fc.initiators.length && f.datasets[0].data.every((y, i) =>
@@ -398,13 +426,14 @@ async function algoCompare(A, seen) {
 	await page.screenshot({ path: path.join(OUT, 'web-compare.png'), fullPage: true });
 }
 
-async function livePage(L) {
+async function livePage(L, R) {
 	const before = await api(`runs/${L.id}`);
 	const done0 = before.cases.filter((c) => c.stats && c.stats.count > 0).length;
 	await page.goto(url(`run.html?id=${L.id}`));
 	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
 	const bar = await page.$eval('#live [role=progressbar]', (e) => ({ now: Number(e.getAttribute('aria-valuenow')), max: Number(e.getAttribute('aria-valuemax')) }));
-	const planned = Number(before.facts.cases_planned || 0);
+	// L is R's case set, sent in two halves, with its plan in a log line as the firmware does.
+	const planned = (await api(`runs/${R.id}`)).cases.length;
 	ok(bar.now === done0 && bar.max === planned && done0 < planned, `live: progress bar shows ${done0} / ${planned} cases`, { bar, done0, planned });
 	const points = async () => Object.values(await charts(page)).filter((c) => c.xcb && c.xcb.key !== undefined)
 		.reduce((n, c) => n + c.datasets.filter((s) => s.role === 'p50').reduce((m, s) => m + s.data.length, 0), 0);
@@ -415,8 +444,9 @@ async function livePage(L) {
 	const after = await api(`runs/${L.id}`);
 	const done1 = after.cases.filter((c) => c.stats && c.stats.count > 0).length;
 	const p1 = await points();
-	ok(p1 > p0 && p1 === after.cases.filter((c) => c.kind !== 'raw' && c.stats && c.stats.count > 0).length,
-		`live: charts grew from ${p0} to ${p1} points as frames arrived, without a reload`, { p0, p1, done1 });
+	const want = groupsOf(after.cases, await chosenAxes(page)).reduce((n, g) => n + g.length, 0);
+	ok(p1 > p0 && p1 === want,
+		`live: charts grew from ${p0} to ${p1} points as frames arrived, without a reload`, { p0, p1, want, done1 });
 	ok(!(await page.$('#live')) && (await page.textContent('#run-head .badge')) === 'complete', 'live: progress bar gone, status complete');
 }
 

@@ -10,6 +10,7 @@ HELLO/CASE/LOG text, RESULT, HISTO (xcb_histo.h buckets), DONE; it resends
 every frame until the daemon's cumulative ACK (+ selective bitmap) covers it.
 
   frames.py --server 127.0.0.1:PORT --token HEX [--part all|first|rest] [--cut N]
+            [--plan hello|log]
 
 --part first sends frames 0..N-1 (HELLO, the first cases); rest sends the
 others and DONE. The frames are the same every time (deterministic), so a
@@ -69,7 +70,9 @@ class Run:
         self.frame(HISTO, struct.pack('<IHHIHH', case, rep, ALL, bucket(p50 * 2), 1, 0) + struct.pack('<I', 4))
 
 
-def build(token):
+def build(token, plan='hello'):
+    """The run's frames. plan: where the number of planned cases goes — a HELLO
+    key (cases_planned) or, as firmware/bench/bench.c does, a LOG line."""
     r = Run(token)
     cases = []
     # raw IPI ping-pong floor (one CPU pair), then cross-calls, then TLB shootdowns.
@@ -88,8 +91,10 @@ def build(token):
         'fw=frames.py', 'suite=web-test', 'cpus=8', 'apic_ids=0,2,4,6,1,3,5,7', 'topology=pkgs=1,cores=4,threads=2',
         'vendor=AuthenticAMD', 'family=25', 'model=1', 'stepping=1', 'brand=Test CPU 8-Core (frames.py)',
         'apic_mode=x2apic', 'hypervisor=KVMKVMKVM', f'tsc_khz={TSC_KHZ}', 'tsc_source=cpuid15', 'pcid=1',
-        'invpcid=0', 'nic=virtio-net', 'transport=udp', f'cases_planned={len(cases)}']) + '\n')
+        'invpcid=0', 'nic=virtio-net', 'transport=udp'] + ([f'cases_planned={len(cases)}'] if plan == 'hello' else [])) + '\n')
     r.text(LOG, 'frames.py: cpus up: 8, tsc 2500000 kHz')
+    if plan == 'log':
+        r.text(LOG, f'suite web-test: {len(cases)} cases')
     for cid, c in enumerate(cases, 1):
         r.text(CASE, ''.join(f'{k}={v}\n' for k, v in dict(id=cid, **c, iters=400, reps=REPS).items()))
         inits, mask = c['inits'], c['mask']
@@ -157,8 +162,9 @@ def main():
     ap.add_argument('--token', required=True, help='run token, 16 hex digits')
     ap.add_argument('--part', choices=('all', 'first', 'rest'), default='all')
     ap.add_argument('--cut', type=int, default=0, help='frames in the first part (default: about 40 %%)')
+    ap.add_argument('--plan', choices=('hello', 'log'), default='hello', help='announce the planned cases in HELLO or a LOG line')
     a = ap.parse_args()
-    run = build(int(a.token, 16))
+    run = build(int(a.token, 16), a.plan)
     n = len(run.frames)
     cut = a.cut or n * 2 // 5
     lo, hi = {'all': (0, n), 'first': (0, cut), 'rest': (cut, n)}[a.part]

@@ -45,7 +45,7 @@ async function picker(el) {
 	const opt = (r, sel) => h('option', { value: r.id, selected: String(r.id) === String(sel) },
 		`${runName(r)} · ${r.suite || '?'} · ${r.status} · ${fmt.date(r.started || r.created)}`);
 	const sa = h('select', { name: 'a', id: 'pick-a' }, runs.map((r) => opt(r, q.a || (runs[1] || runs[0]).id)));
-	const sb = h('select', { name: 'b', id: 'pick-b' }, runs.map((r) => opt(r, q.b || runs[0].id)));
+	const sb = h('select', { name: 'b', id: 'pick-b' }, runs.map((r) => opt(r, q.b || (runs.find((x) => String(x.id) !== String(q.a || (runs[1] || runs[0]).id)) || runs[0]).id)));
 	fill(el, h('form', { class: 'card', method: 'get', action: 'compare.html', id: 'picker' },
 		h('div', { class: 'toolbar' },
 			h('label', {}, 'Baseline run (a)', sa),
@@ -68,7 +68,7 @@ async function start() {
 	fill(main, h('h1', {}, 'Compare'), pick, body);
 	if (!q.a || !q.b) {
 		await picker(pick);
-		fill(body, state('empty', 'Choose two runs above.', h('div', {}, 'Or tick two runs in the ', h('a', { href: './' }, 'runs list'), ' and press Compare.')));
+		fill(body, state('empty', q.a ? `Choose the run to compare with #${q.a} above.` : 'Choose two runs above.', h('div', {}, 'Or tick two runs in the ', h('a', { href: './' }, 'runs list'), ' and press Compare.')));
 		markReady();
 		return;
 	}

@@ -10,9 +10,11 @@ export function ns(v) {
 	return `${Math.round(v)} ns`;
 }
 
+const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }); // one instance: toLocaleString builds one per call
+
 export function int(v) {
 	if (v === null || v === undefined || Number.isNaN(v)) return '–';
-	return Number(v).toLocaleString('en-US');
+	return INT.format(Number(v));
 }
 
 export function pct(v, digits = 2) {

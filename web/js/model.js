@@ -33,13 +33,25 @@ export function summaryFacts(run, facts) {
 
 export const machineName = (run) => (run.machine ? run.machine.mac : null);
 
-// Cases the payload planned for the run: HELLO `cases_planned` (firmware) if
-// sent; else unknown (null). Cases done: cases with results.
-export function progressOf(detail) {
+// Cases the payload planned for the run: HELLO `cases_planned` if sent, else
+// the firmware's early log line "suite NAME: N cases" (bench.c), else unknown
+// (null) — then progress counts cases with results only. `events` are LOG
+// events of the run (may be omitted).
+export function plannedCases(detail, events) {
 	const f = detail.facts || {};
-	const planned = Number(f.cases_planned || f.planned_cases || 0) || null;
+	const fromHello = Number(f.cases_planned || f.planned_cases || 0);
+	if (fromHello > 0) return fromHello;
+	for (const e of events || []) {
+		const m = /^suite \S+: (\d+) cases?$/.exec(String(e.text).trim());
+		if (m) return Number(m[1]);
+	}
+	return null;
+}
+
+export function progressOf(detail, events) {
 	const cases = detail.cases || [];
 	const done = cases.filter((c) => c.stats && c.stats.count > 0).length;
+	const planned = plannedCases(detail, events);
 	return { done, planned: planned ?? (detail.run.status === 'complete' ? cases.length : null), seen: cases.length };
 }
 
@@ -73,6 +85,9 @@ export function histoPercentile(hist, q) {
 	const last = hist.buckets[hist.buckets.length - 1];
 	return last ? last.low + Math.floor((last.high - last.low) / 2) : null;
 }
+
+// A short case name for narrow tables: id, kind, algorithm, initiators, mask.
+export const caseShort = (c) => `#${c.case_id} ${c.kind}${c.algo && c.algo !== c.kind ? ` ${c.algo}` : ''} · ${c.inits ?? '?'} init · ${c.mask ?? '?'} in mask${c.wait ? ` · wait=${c.wait}` : ''}`;
 
 export const caseLabel = (c) => {
 	const parts = [c.kind, c.algo, c.delivery, c.wait && `wait=${c.wait}`,
@@ -162,4 +177,57 @@ export function jain(values) {
 	if (!v.length) return null;
 	const s = v.reduce((a, b) => a + b, 0), s2 = v.reduce((a, b) => a + b * b, 0);
 	return s2 ? (s * s) / (v.length * s2) : null;
+}
+
+// ---- latency-chart axis filters ---------------------------------------------
+// A real suite varies more axes than one chart can show (delivery, wait,
+// placement, callee work, TLB method…). The run page shows one chart per
+// (kind, algorithm) for ONE value of every other varying axis, chosen in a
+// toolbar: a case passes when it lacks the axis (e.g. a TLB-only key on a
+// cross-call case) or has the chosen value.
+
+const NOT_AXES = new Set(['id', 'kind', 'algo', 'inits', 'mask', 'iters', 'reps', 'seed']);
+// Values a reviewer looks at first (the seed's setting), where a run has them.
+const PREFERRED = { wait: 'done', delivery: 'auto', placement: 'first', overlap: 'disjoint', work_us: '0', method: 'invlpg', batch: '1' };
+
+const axisValue = (c, k) => {
+	const v = (c.config || {})[k] ?? c[k];
+	return v === null || v === undefined || v === '' ? undefined : String(v);
+};
+
+// [{key, values:[…sorted], def}] for the axes that vary WITHIN some (kind,
+// algorithm): an axis that only follows the algorithm (a TLB case's flush
+// path is "vector" exactly for the vector algorithm) is no choice.
+export function varyingAxes(cases) {
+	const vals = new Map(); // axis -> Map(value -> count)
+	const per = new Map(); // axis -> Map(kind/algo -> Set(values))
+	for (const c of cases) {
+		if (c.kind === 'raw') continue;
+		const ka = `${c.kind}/${c.algo}`;
+		for (const k of Object.keys(c.config || {})) {
+			if (NOT_AXES.has(k) || k.startsWith('x_')) continue;
+			const v = axisValue(c, k);
+			if (v === undefined) continue;
+			if (!vals.has(k)) { vals.set(k, new Map()); per.set(k, new Map()); }
+			vals.get(k).set(v, (vals.get(k).get(v) || 0) + 1);
+			if (!per.get(k).has(ka)) per.get(k).set(ka, new Set());
+			per.get(k).get(ka).add(v);
+		}
+	}
+	const out = [];
+	for (const [key, m] of vals) {
+		if (![...per.get(key).values()].some((set) => set.size > 1)) continue;
+		const values = [...m.keys()].sort((a, b) => (Number.isFinite(+a) && Number.isFinite(+b) ? a - b : a < b ? -1 : a > b ? 1 : 0));
+		const def = m.has(PREFERRED[key]) ? PREFERRED[key] : [...m.entries()].sort((a, b) => b[1] - a[1])[0][0];
+		out.push({ key, values, def });
+	}
+	return out.sort((a, b) => (a.key < b.key ? -1 : 1));
+}
+
+// The cases that pass the chosen axis values (chosen: {axis: value}).
+export function filterCases(cases, axes, chosen) {
+	return cases.filter((c) => c.kind === 'raw' || axes.every(({ key, def }) => {
+		const v = axisValue(c, key);
+		return v === undefined || v === (chosen[key] ?? def);
+	}));
 }

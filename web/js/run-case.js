@@ -7,7 +7,7 @@ import { h, fill, state, errorBox, loading, setParams } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, color, alpha } from './charts.js';
-import { caseLabel, jain } from './model.js';
+import { caseLabel, caseShort, jain } from './model.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
 
@@ -88,37 +88,69 @@ export class HistogramView {
 		const { box: el, canvas } = box(h, title, { id: 'histogram', note, tall: true });
 		fill(body, el);
 		const mids = hist.buckets.map((b) => u.conv(b.low + (b.high - b.low) / 2));
-		let data;
+		// A long tail (TCG, interrupts) spreads a few calls over decades: a log
+		// axis keeps the body of the distribution readable.
+		const log = mids.length > 1 && mids[mids.length - 1] / Math.max(mids[0], 1e-9) >= 8;
+		let chart;
 		if (cdf) {
 			let acc = 0;
-			data = hist.buckets.map((b, i) => { acc += b.count; return { x: mids[i], y: acc / hist.total }; });
-		} else {
-			data = hist.buckets.map((b, i) => ({ x: mids[i], y: b.count }));
-		}
-		const chart = make('histogram', canvas, {
-			type: cdf ? 'line' : 'bar',
-			data: { datasets: [{ label: cdf ? 'fraction of calls ≤ x' : 'calls', xcbRole: cdf ? 'cdf' : 'bars', data,
-				backgroundColor: alpha(color(0), cdf ? 0.1 : 0.75), borderColor: color(0), borderWidth: cdf ? 2 : 0,
-				stepped: cdf ? 'after' : false, pointRadius: 0, fill: cdf,
-				barPercentage: 1, categoryPercentage: 1 }] },
-			options: {
-				parsing: false,
-				scales: {
-					x: { type: 'linear', title: { display: true, text: `latency (${u.name})` }, ticks: { callback: (x) => v(u, x) } },
-					y: cdf ? { min: 0, max: 1, title: { display: true, text: 'fraction of calls' } }
-						: { beginAtZero: true, title: { display: true, text: 'calls per bucket' } },
-				},
-				plugins: {
-					legend: { display: false },
-					tooltip: { callbacks: {
+			const data = hist.buckets.map((b, i) => { acc += b.count; return { x: mids[i], y: acc / hist.total }; });
+			chart = make('histogram', canvas, {
+				type: 'line',
+				data: { datasets: [{ label: 'fraction of calls ≤ x', xcbRole: 'cdf', data, backgroundColor: alpha(color(0), 0.1),
+					borderColor: color(0), borderWidth: 2, stepped: 'after', pointRadius: 0, fill: true }] },
+				options: {
+					parsing: false,
+					scales: {
+						x: { type: log ? 'logarithmic' : 'linear', title: { display: true, text: `latency (${u.name})${log ? ', log scale' : ''}` }, ticks: { callback: (x) => v(u, x) } },
+						y: { min: 0, max: 1, title: { display: true, text: 'fraction of calls' } },
+					},
+					plugins: { legend: { display: false }, tooltip: { callbacks: {
 						title: (items) => v(u, items[0].parsed.x),
-						label: (item) => (cdf ? `${(100 * item.parsed.y).toFixed(2)} % of calls at or below` : `${fmt.int(item.parsed.y)} calls`),
-					} },
+						label: (item) => `${(100 * item.parsed.y).toFixed(2)} % of calls at or below`,
+					} } },
 				},
-			},
-		});
-		chart.$xcb = { caseId: c.case_id, buckets: hist.buckets.length, total: hist.total, view: cdf ? 'cdf' : 'hist' };
+			});
+		} else {
+			const bins = rebin(hist.buckets, mids, log);
+			chart = make('histogram', canvas, {
+				type: 'bar',
+				data: {
+					labels: bins.map((b) => v(u, b.from)),
+					datasets: [{ label: 'calls', xcbRole: 'bars', data: bins.map((b) => b.count), backgroundColor: alpha(color(0), 0.75),
+						borderWidth: 0, barPercentage: 1, categoryPercentage: 0.98 }],
+				},
+				options: {
+					scales: {
+						x: { type: 'category', title: { display: true, text: `latency (${u.name}), ${bins.length} ${log ? 'log-spaced' : 'equal'} bins` }, ticks: { maxRotation: 0, autoSkipPadding: 12 } },
+						y: { beginAtZero: true, title: { display: true, text: 'calls per bin' } },
+					},
+					plugins: { legend: { display: false }, tooltip: { callbacks: {
+						title: (items) => { const b = bins[items[0].dataIndex]; return `${v(u, b.from)} – ${v(u, b.to)}`; },
+						label: (item) => `${fmt.int(item.parsed.y)} calls`,
+					} } },
+				},
+			});
+		}
+		chart.$xcb = { caseId: c.case_id, buckets: hist.buckets.length, total: hist.total, view: cdf ? 'cdf' : 'hist', log };
 	}
+}
+
+// The daemon's buckets (≤ 0.8 % wide, sparse) regrouped into at most BINS
+// display bins between the first and last bucket, equal in width or (log)
+// in ratio; a bucket counts in the bin holding its midpoint.
+const BINS = 60;
+function rebin(buckets, mids, log) {
+	if (!buckets.length) return [];
+	// A log axis starts at the first positive value (a 0-cycle bucket joins the first bin).
+	const lo = log ? mids.find((m) => m > 0) || 1 : mids[0], hi = Math.max(mids[mids.length - 1], lo);
+	if (buckets.length <= BINS && !log) return buckets.map((b, i) => ({ from: mids[i], to: mids[i], count: b.count }));
+	const n = Math.min(BINS, buckets.length);
+	const pos = log ? (x) => (x <= lo || hi <= lo ? 0 : Math.log(x / lo) / Math.log(hi / lo)) : (x) => (hi > lo ? (x - lo) / (hi - lo) : 0);
+	const edge = (i) => (log ? lo * (hi / lo) ** (i / n) : lo + ((hi - lo) * i) / n);
+	const bins = Array.from({ length: n }, (_, i) => ({ from: edge(i), to: edge(i + 1), count: 0 }));
+	buckets.forEach((b, i) => { bins[Math.min(n - 1, Math.floor(pos(mids[i]) * n))].count += b.count; });
+	return bins;
 }
 
 // Default case to show: the slowest p50 of the most-contended setting.
@@ -163,7 +195,7 @@ export function renderFairness(container, cases, unit, st) {
 		h('thead', {}, h('tr', {}, h('th', {}, 'Case'), h('th', { class: 'num' }, 'Initiators'), h('th', { class: 'num' }, "Jain's index"), h('th', { class: 'num' }, 'slowest / fastest median'))),
 		h('tbody', {}, [...multi].sort((a, b) => fairJain(a) - fairJain(b)).slice(0, 6).map((k) =>
 			h('tr', { class: k.case_id === c.case_id ? 'picked' : '' },
-				h('td', {}, h('a', { href: '#fairness', onclick: (e) => { e.preventDefault(); sel.value = k.case_id; sel.dispatchEvent(new Event('change')); } }, caseLabel(k))),
+				h('td', {}, h('a', { href: '#fairness', title: caseLabel(k), onclick: (e) => { e.preventDefault(); sel.value = k.case_id; sel.dispatchEvent(new Event('change')); } }, caseShort(k))),
 				h('td', { class: 'num' }, k.initiators.length),
 				h('td', { class: `num ${fairJain(k) < 0.9 ? 'bad' : ''}` }, fmt.ratio(fairJain(k))),
 				h('td', { class: 'num' }, k.fairness?.p50_max_min ? `${fmt.ratio(k.fairness.p50_max_min, 2)}×` : '–'))))));

@@ -1,6 +1,7 @@
-// run-latency.js — the run page's latency charts: for each algorithm (and
-// every other fixed axis), latency vs CPUs in mask, one p50 line per number of
-// concurrent initiators with a shaded p10–p99 band, and the raw-IPI floor.
+// run-latency.js — the run page's latency charts: for each algorithm, latency
+// vs CPUs in mask, one p50 line per number of concurrent initiators with a
+// shaded p10–p99 band, and the raw-IPI floor; the other axes (delivery,
+// wait, …) are chosen in a toolbar (model.varyingAxes), one value each.
 //
 // Chart ids: "latency:<group key>"; each chart carries .$xcb = {group key,
 // fixed axes, unit} so tests can match it to the API's cases.
@@ -10,11 +11,22 @@ import * as fmt from './format.js';
 import { make, box, color, alpha, charts } from './charts.js';
 import { chartGroups, rawFloor, floorAt } from './model.js';
 
-// p10 per case id (cycles) comes from the histograms (the API's STATS has no
-// p10); where a case has none the band starts at its min, and the note says so.
-export function renderLatency(container, detail, unit, p10, { log }) {
-	const groups = chartGroups(detail.cases);
-	const floor = rawFloor(detail.cases);
+// The toolbar: one select per varying axis. onchange(key, value).
+export function axisControls(axes, chosen, onchange) {
+	if (!axes.length) return null;
+	return h('div', { class: 'toolbar', id: 'axes' },
+		h('span', { class: 'muted' }, 'Show cases with'),
+		axes.map(({ key, values, def }) => h('label', {}, key,
+			h('select', { id: `axis-${key}`, dataset: { axis: key }, onchange: (e) => onchange(key, e.target.value) },
+				values.map((v) => h('option', { value: v, selected: v === (chosen[key] ?? def) }, key === 'work_us' ? `${v} µs` : v))))));
+}
+
+// p10 per case id (cycles): STATS.p10 where the daemon gives it, else from the
+// case's histogram (see run.js loadP10); where a case has neither the band
+// starts at its min, and the note says so. `cases` are the filtered cases.
+export function renderLatency(container, cases, unit, p10, { log }) {
+	const groups = chartGroups(cases);
+	const floor = rawFloor(cases);
 	const out = [];
 	let usedMin = false;
 	for (const g of groups) {
@@ -30,7 +42,7 @@ export function renderLatency(container, detail, unit, p10, { log }) {
 			const c = color(i++);
 			const name = `${inits} initiator${inits === 1 ? '' : 's'}`;
 			const lo = measured.map((k) => {
-				const v = p10.get(k.case_id);
+				const v = k.stats.p10 ?? p10.get(k.case_id);
 				if (v === undefined || v === null) usedMin = true;
 				return { x: String(k.mask), y: unit.conv(v ?? k.stats.min) };
 			});

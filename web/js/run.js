@@ -8,8 +8,9 @@
 import { h, $, fill, state, errorBox, loading, params, setParams, header, badge, progress } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
-import { unitOf, isLive, progressOf, histoPercentile } from './model.js';
-import { renderLatency, setLogScale } from './run-latency.js';
+import { unitOf, isLive, progressOf, histoPercentile, rawFloor, varyingAxes, filterCases } from './model.js';
+import { renderLatency, setLogScale, axisControls } from './run-latency.js';
+import { destroyAll } from './charts.js';
 import { HistogramView, renderFairness } from './run-case.js';
 import { renderFacts, renderLocks, renderTlb, renderErrors, LogView } from './run-tables.js';
 
@@ -20,12 +21,15 @@ $('#top').replaceWith(header('run'));
 const p = params();
 const runId = p.get('id');
 const st = {
-	log: p.get('log') === '1',
+	// Log scale: ?log=1 / ?log=0, else chosen per run (see autoLog).
+	log: p.get('log') === null ? null : p.get('log') === '1',
 	caseId: p.get('case') !== null ? Number(p.get('case')) : null,
 	view: p.get('view') || 'hist',
 	rep: p.get('rep') || '',
 	init: p.get('init') || '',
 	fairCase: p.get('fair') !== null ? Number(p.get('fair')) : null,
+	// Chosen values of the varying axes, from ?ax.wait=done&ax.delivery=auto…
+	axes: Object.fromEntries([...p.entries()].filter(([k]) => k.startsWith('ax.')).map(([k, v]) => [k.slice(3), v])),
 };
 const p10 = new Map(); // case id -> p10 (cycles) or null; see loadP10
 const p10Count = new Map(); // case id -> stats.count the p10 was computed for
@@ -63,17 +67,17 @@ async function start() {
 	layout();
 	logView = new LogView(sec.logs);
 	histView = new HistogramView(sec.hist, runId, unit);
+	await loadLogs(); // first: the plan of a live run may be in its first log lines
 	await render(true);
-	await loadLogs();
 	markReady();
 	schedule();
 }
 
 function layout() {
 	const logToggle = h('label', { class: 'pill', style: { fontWeight: 'normal', marginLeft: '1em', cursor: 'pointer' } },
-		h('input', { type: 'checkbox', id: 'log-scale', checked: st.log, onchange: (e) => {
+		h('input', { type: 'checkbox', id: 'log-scale', checked: !!st.log, onchange: (e) => {
 			st.log = e.target.checked;
-			setParams({ log: st.log ? 1 : '' });
+			setParams({ log: st.log ? 1 : 0 });
 			setLogScale(st.log, unit);
 		} }), ' log scale');
 	fill(main,
@@ -93,7 +97,7 @@ function layout() {
 
 function renderHead() {
 	const r = detail.run;
-	const prog = progressOf(detail);
+	const prog = progressOf(detail, logView ? logView.lines : []);
 	const algos = [...new Set(detail.cases.filter((c) => c.kind === 'xcall' && c.algo).map((c) => c.algo))];
 	const pairs = [];
 	for (let i = 0; i < algos.length; i++) for (let j = i + 1; j < algos.length; j++) pairs.push([algos[i], algos[j]]);
@@ -103,7 +107,7 @@ function renderHead() {
 			h('h1', {}, `Run #${r.id}`), badge(r.status), r.label ? h('span', { class: 'pill', id: 'run-label' }, r.label) : null,
 			h('span', { class: 'grow' }),
 			h('a', { class: 'button primary', id: 'run-csv', href: api.csvUrl(`runs/${r.id}.csv`), download: `xcbench-run-${r.id}.csv` }, 'Download CSV'),
-			h('a', { class: 'button', href: './' }, 'Compare with another run…')),
+			h('a', { class: 'button', href: `compare.html?a=${r.id}` }, 'Compare with another run…')),
 		h('p', { class: 'sub' },
 			[r.suite && `suite ${r.suite}`, r.machine ? `machine ${r.machine.mac}` : 'booted directly', r.cpus && `${r.cpus} CPUs`,
 				`started ${fmt.date(r.started || r.created)}`, elapsed !== null && !Number.isNaN(elapsed) ? `ran ${fmt.duration(elapsed)}` : null,
@@ -114,7 +118,7 @@ function renderHead() {
 				h('div', { class: 'row' }, h('strong', {}, r.status === 'pending' ? 'Waiting for the first frame…' : 'Running — this page updates as frames arrive.'),
 					h('span', { class: 'muted' }, `${fmt.int(r.frames_received)} frames · last ${fmt.date(r.last_frame)}`)),
 				progress(prog.done, prog.planned || 0, true),
-				prog.planned ? null : h('div', { class: 'muted' }, 'The payload did not announce how many cases it plans (HELLO cases_planned); counting cases with results.'))
+				prog.planned ? null : h('div', { class: 'muted' }, 'The payload has not said how many cases it plans yet; counting cases with results.'))
 			: null,
 		r.status === 'lost' ? state('error', 'This run went silent before it finished.', h('div', {}, 'The machine stopped sending frames (crash, reset, network). Results so far are kept; if it resumes, the run continues here.')) : null,
 		r.error ? state('error', `The payload reported an error: ${r.error}`, h('div', {}, 'Details are under ', h('a', { href: '#errors' }, 'Errors and logs'), '.')) : null,
@@ -126,33 +130,65 @@ async function render(first) {
 	renderHead();
 	renderFacts(sec.machine, detail);
 	renderErrors(sec.errors, detail);
-	await loadP10();
-	// The grid goes into the page before the charts are made: Chart.js sizes a
-	// chart from its container, and a detached one has no size.
-	const grid = h('div', { class: 'charts' });
-	const note = h('p', { class: 'muted' });
-	fill(sec.latency, grid, note);
-	const { charts, usedMin } = renderLatency(grid, detail, unit, p10, { log: st.log });
-	if (charts.length) {
-		fill(note, 'Lines: median (p50) of each repetition\'s p50; shaded band: p10–p99',
-			usedMin ? ' (min–p99 for cases without a histogram)' : '',
-			'; dashed: the raw IPI ping-pong floor (p50 of the ', h('code', {}, 'raw'), ' cases). Hover a point for its spread.');
-	} else {
-		const live = isLive(detail.run.status);
-		fill(sec.latency, state(live ? 'loading' : 'empty',
-			live ? 'Waiting for the first results…' : 'This run has no measured cross-call or TLB cases.',
-			h('div', {}, live ? 'Charts appear as cases complete.' : 'Its cases may have failed before reporting; see Errors and logs below.')));
-	}
+	await renderLatencySection();
 	if (first || !histView.cases) histView.render(detail.cases, st);
 	renderFairness(sec.fairness, detail.cases, unit, st);
 	renderLocks(sec.locks, detail.cases, unit);
 	renderTlb(sec.tlb, detail.cases, unit);
 }
 
-// p10 of each measured case, from its merged histogram (STATS has no p10).
-// Fetched a few at a time; only again when a live case's count changed.
-async function loadP10() {
-	const need = detail.cases.filter((c) => c.stats && c.stats.count > 0 && p10Count.get(c.case_id) !== c.stats.count);
+// Latency charts of the cases that pass the axis toolbar (see model.varyingAxes).
+async function renderLatencySection() {
+	const axes = varyingAxes(detail.cases);
+	const shown = filterCases(detail.cases, axes, st.axes);
+	await loadP10(shown);
+	if (st.log === null && autoLog(shown)) {
+		st.log = true;
+		const box = $('#log-scale');
+		if (box) box.checked = true;
+	}
+	// The grid goes into the page before the charts are made: Chart.js sizes a
+	// chart from its container, and a detached one has no size.
+	const grid = h('div', { class: 'charts' });
+	const note = h('p', { class: 'muted' });
+	fill(sec.latency, axisControls(axes, st.axes, (key, value) => {
+		st.axes[key] = value;
+		setParams({ [`ax.${key}`]: value });
+		renderLatencySection();
+	}), grid, note);
+	destroyAll('latency:'); // charts of the previous axis choice
+	const { charts, usedMin } = renderLatency(grid, shown, unit, p10, { log: !!st.log });
+	if (charts.length) {
+		fill(note, 'Lines: median (p50) of each repetition\'s p50; shaded band: p10–p99',
+			usedMin ? ' (min–p99 for cases without a histogram)' : '',
+			rawFloor(detail.cases)
+				? ['; dashed: the raw IPI ping-pong floor (p50 of the ', h('code', {}, 'raw'), ' cases)']
+				: ['; no raw IPI floor: this run has no ', h('code', {}, 'raw'), ' case'],
+			'. Hover a point for its spread.');
+	} else {
+		const live = isLive(detail.run.status);
+		const measured = detail.cases.some((c) => c.kind !== 'raw' && c.stats && c.stats.count > 0);
+		if (measured) fill(grid, state('empty', 'No measured case has this combination of settings.', h('div', {}, 'Choose other values above.')));
+		else fill(grid, state(live ? 'loading' : 'empty',
+			live ? 'Waiting for the first results…' : 'This run has no measured cross-call or TLB cases.',
+			h('div', {}, live ? 'Charts appear as cases complete.' : 'Its cases may have failed before reporting; see Errors and logs below.')));
+	}
+}
+
+// Latencies spanning more than two decades (typical under TCG, or with callee
+// work next to none) are unreadable on a linear axis: start on a log one.
+function autoLog(cases) {
+	const m = cases.filter((c) => c.stats && c.stats.count > 0 && c.stats.p50 > 0);
+	if (!m.length) return false;
+	const lo = Math.min(...m.map((c) => c.stats.p50)), hi = Math.max(...m.map((c) => c.stats.p99 || c.stats.p50));
+	return hi / lo > 100;
+}
+
+// p10 of each shown case without STATS.p10, from its merged histogram.
+// Fetched a few at a time, only for the cases on screen; again only when a
+// live case's count changed.
+async function loadP10(cases) {
+	const need = cases.filter((c) => c.stats && c.stats.count > 0 && c.stats.p10 === undefined && p10Count.get(c.case_id) !== c.stats.count);
 	let i = 0;
 	const worker = async () => {
 		while (i < need.length) {

@@ -250,7 +250,10 @@ async function loadDetails() {
 			const r = need[i++];
 			try {
 				const d = await api.get(`runs/${r.id}`);
-				details.set(r.id, { facts: d.facts || {}, progress: progressOf(d), status: d.run.status });
+				// A live run's plan may only be in its first log lines (see model.plannedCases).
+				const ev = isLive(d.run.status) && !Number(d.facts?.cases_planned)
+					? (await api.get(`runs/${r.id}/events?kind=log&limit=20`)).events : [];
+				details.set(r.id, { facts: d.facts || {}, progress: progressOf(d, ev), status: d.run.status });
 			} catch (e) {
 				details.set(r.id, { facts: {}, progress: { done: 0, planned: null }, status: r.status });
 			}

@@ -1,0 +1,288 @@
+/* tests/test_madt.c — host unit tests of arch/acpi_parse.c: MADT parsing of
+ * good tables (xAPIC and x2APIC entries, disabled/hot-pluggable CPUs, LAPIC
+ * address override), and rejection of truncated and inconsistent ones —
+ * always without reading past the buffer (ASan checks that). Also the FADT
+ * PM-timer fields and the RSDP check. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "arch/acpi.h"
+
+struct tb {
+	uint8_t b[1024];
+	size_t n;
+};
+
+static void put(struct tb *t, const void *p, size_t n)
+{
+	memcpy(t->b + t->n, p, n);
+	t->n += n;
+}
+static void put8(struct tb *t, uint8_t v) { put(t, &v, 1); }
+static void put16(struct tb *t, uint16_t v) { put(t, &v, 2); }
+static void put32(struct tb *t, uint32_t v) { put(t, &v, 4); }
+static void put64(struct tb *t, uint64_t v) { put(t, &v, 8); }
+
+static void header(struct tb *t, const char *sig)
+{
+	memset(t, 0, sizeof(*t));
+	put(t, sig, 4);
+	put32(t, 0); /* length, fixed by finish() */
+	put8(t, 3);  /* revision */
+	put8(t, 0);  /* checksum */
+	put(t, "XCBNCH", 6);
+	put(t, "TESTTBL ", 8);
+	put32(t, 1);
+	put(t, "XCB ", 4);
+	put32(t, 1);
+}
+
+static void finish(struct tb *t)
+{
+	uint32_t len = (uint32_t)t->n;
+	memcpy(t->b + 4, &len, 4);
+	t->b[9] = 0;
+	t->b[9] = (uint8_t)(0x100 - acpi_checksum(t->b, t->n));
+}
+
+static void madt_start(struct tb *t)
+{
+	header(t, "APIC");
+	put32(t, 0xfee00000); /* local APIC address */
+	put32(t, 1);          /* PCAT_COMPAT */
+}
+static void lapic(struct tb *t, uint8_t uid, uint8_t id, uint32_t flags)
+{
+	put8(t, 0); put8(t, 8); put8(t, uid); put8(t, id); put32(t, flags);
+}
+static void x2apic(struct tb *t, uint32_t id, uint32_t flags, uint32_t uid)
+{
+	put8(t, 9); put8(t, 16); put16(t, 0); put32(t, id); put32(t, flags); put32(t, uid);
+}
+static void ioapic(struct tb *t)
+{
+	put8(t, 1); put8(t, 12); put8(t, 0); put8(t, 0); put32(t, 0xfec00000); put32(t, 0);
+}
+
+/* Parses from a heap copy of exactly len bytes, so ASan catches any read past it. */
+static int parse(const struct tb *t, size_t len, struct madt_info *m, char *err)
+{
+	uint8_t *copy = malloc(len ? len : 1);
+	memcpy(copy, t->b, len);
+	int rc = madt_parse(copy, len, m, err, 160);
+	free(copy);
+	return rc;
+}
+
+static struct madt_info m;
+static char err[160];
+
+static void test_good_madt(void **state)
+{
+	(void)state;
+	struct tb t;
+	madt_start(&t);
+	lapic(&t, 0, 0, 1);
+	lapic(&t, 1, 2, 1);
+	ioapic(&t);
+	lapic(&t, 2, 4, 0);   /* hot-pluggable slot, not present */
+	lapic(&t, 3, 0xff, 1); /* placeholder ID: ignored */
+	x2apic(&t, 300, 1, 9);
+	finish(&t);
+	assert_int_equal(parse(&t, t.n, &m, err), 0);
+	assert_int_equal(m.ncpus, 4);
+	assert_int_equal(m.nenabled, 3);
+	assert_int_equal(m.nioapic, 1);
+	assert_true(m.checksum_ok);
+	assert_int_equal(m.lapic_addr, 0xfee00000);
+	assert_int_equal(m.cpu[1].apic_id, 2);
+	assert_int_equal(m.cpu[1].uid, 1);
+	assert_false(m.cpu[2].enabled);
+	assert_int_equal(m.cpu[3].apic_id, 300);
+	assert_true(m.cpu[3].x2apic_entry);
+	assert_int_equal(m.cpu[3].uid, 9);
+}
+
+static void test_lapic_override_and_online_capable(void **state)
+{
+	(void)state;
+	struct tb t;
+	madt_start(&t);
+	lapic(&t, 0, 0, 1);
+	lapic(&t, 1, 1, 2); /* online capable, not enabled */
+	put8(&t, 5); put8(&t, 12); put16(&t, 0); put64(&t, 0x1fee00000ULL);
+	put8(&t, 0x7f); put8(&t, 6); put32(&t, 0); /* unknown type: skipped by length */
+	finish(&t);
+	assert_int_equal(parse(&t, t.n, &m, err), 0);
+	assert_int_equal(m.lapic_addr, 0x1fee00000ULL);
+	assert_int_equal(m.ncpus, 2);
+	assert_true(m.cpu[1].online_capable);
+	assert_false(m.cpu[1].enabled);
+}
+
+static void test_bad_checksum_only_warns(void **state)
+{
+	(void)state;
+	struct tb t;
+	madt_start(&t);
+	lapic(&t, 0, 0, 1);
+	finish(&t);
+	t.b[9] ^= 0x55;
+	assert_int_equal(parse(&t, t.n, &m, err), 0);
+	assert_false(m.checksum_ok);
+}
+
+static void test_truncated(void **state)
+{
+	(void)state;
+	struct tb t;
+	madt_start(&t);
+	lapic(&t, 0, 0, 1);
+	lapic(&t, 1, 1, 1);
+	finish(&t);
+	/* The buffer is shorter than the table's own length field. */
+	for (size_t len = 0; len < t.n; len++) {
+		assert_int_equal(parse(&t, len, &m, err), -1);
+		assert_true(strlen(err) > 0);
+	}
+	assert_int_equal(parse(&t, t.n - 1, &m, err), -1);
+	assert_non_null(strstr(err, "exceeds"));
+	/* Length field shrunk so the last entry is cut in the middle. */
+	struct tb c = t;
+	uint32_t len = (uint32_t)t.n - 3;
+	memcpy(c.b + 4, &len, 4);
+	assert_int_equal(parse(&c, c.n, &m, err), -1);
+	assert_non_null(strstr(err, "runs past the table end"));
+	/* A lone trailing byte after the last entry. */
+	c = t;
+	len = (uint32_t)t.n + 1;
+	c.n++;
+	memcpy(c.b + 4, &len, 4);
+	assert_int_equal(parse(&c, c.n, &m, err), -1);
+	assert_non_null(strstr(err, "truncated"));
+	/* Length below the MADT's fixed part. */
+	c = t;
+	len = 40;
+	memcpy(c.b + 4, &len, 4);
+	assert_int_equal(parse(&c, c.n, &m, err), -1);
+	assert_non_null(strstr(err, "below minimum"));
+}
+
+static void test_inconsistent(void **state)
+{
+	(void)state;
+	struct tb t;
+	/* An entry of length 0 would loop forever. */
+	madt_start(&t);
+	lapic(&t, 0, 0, 1);
+	put8(&t, 0); put8(&t, 0);
+	finish(&t);
+	assert_int_equal(parse(&t, t.n, &m, err), -1);
+	assert_non_null(strstr(err, "has length 0"));
+	/* A local APIC entry too short for its fields. */
+	madt_start(&t);
+	put8(&t, 0); put8(&t, 4); put8(&t, 0); put8(&t, 0);
+	finish(&t);
+	assert_int_equal(parse(&t, t.n, &m, err), -1);
+	assert_non_null(strstr(err, "need 8"));
+	/* A short x2APIC entry. */
+	madt_start(&t);
+	put8(&t, 9); put8(&t, 8); put16(&t, 0); put32(&t, 5);
+	finish(&t);
+	assert_int_equal(parse(&t, t.n, &m, err), -1);
+	/* The same APIC ID twice. */
+	madt_start(&t);
+	lapic(&t, 0, 3, 1);
+	x2apic(&t, 3, 1, 1);
+	finish(&t);
+	assert_int_equal(parse(&t, t.n, &m, err), -1);
+	assert_non_null(strstr(err, "APIC ID 3 listed twice"));
+	/* Wrong signature. */
+	madt_start(&t);
+	lapic(&t, 0, 0, 1);
+	finish(&t);
+	memcpy(t.b, "FACP", 4);
+	assert_int_equal(parse(&t, t.n, &m, err), -1);
+	assert_non_null(strstr(err, "signature"));
+	/* No enabled CPU at all. */
+	madt_start(&t);
+	lapic(&t, 0, 0, 0);
+	finish(&t);
+	assert_int_equal(parse(&t, t.n, &m, err), -1);
+	assert_non_null(strstr(err, "no enabled CPU"));
+}
+
+static void test_fuzz_never_overreads(void **state)
+{
+	(void)state;
+	struct tb t;
+	madt_start(&t);
+	for (int i = 0; i < 8; i++)
+		lapic(&t, (uint8_t)i, (uint8_t)i, 1);
+	x2apic(&t, 1000, 1, 8);
+	ioapic(&t);
+	finish(&t);
+	srand(1);
+	for (int round = 0; round < 20000; round++) {
+		struct tb c = t;
+		int flips = 1 + rand() % 4;
+		for (int f = 0; f < flips; f++)
+			c.b[44 + rand() % (int)(c.n - 44)] = (uint8_t)rand();
+		size_t len = c.n - (size_t)(rand() % 8);
+		int rc = parse(&c, len, &m, err);
+		assert_true(rc == 0 || rc == -1);
+		if (rc == 0)
+			assert_true(m.ncpus <= MADT_MAX_CPUS && m.nenabled <= m.ncpus);
+	}
+}
+
+static void test_fadt_and_rsdp(void **state)
+{
+	(void)state;
+	struct tb t;
+	header(&t, "FACP");
+	while (t.n < 244)
+		put8(&t, 0);
+	uint32_t port = 0x608, flags = 1u << 8;
+	memcpy(t.b + 76, &port, 4);
+	memcpy(t.b + 112, &flags, 4);
+	finish(&t);
+	struct fadt_info f;
+	assert_int_equal(fadt_parse(t.b, t.n, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.pm_tmr_port, 0x608);
+	assert_true(f.pm_tmr_32bit);
+	assert_int_equal(fadt_parse(t.b, 100, &f, err, sizeof(err)), -1);
+
+	uint8_t r[36] = "RSD PTR ";
+	r[15] = 0;
+	r[8] = (uint8_t)(0x100 - acpi_checksum(r, 20));
+	assert_int_equal(rsdp_check(r, 20), 0);
+	r[15] = 2; /* revision 2 needs the extended checksum and length */
+	uint32_t len = 36;
+	memcpy(r + 20, &len, 4);
+	r[8] = 0;
+	r[8] = (uint8_t)(0x100 - acpi_checksum(r, 20));
+	r[32] = (uint8_t)(0x100 - acpi_checksum(r, 36));
+	assert_int_equal(rsdp_check(r, 36), 2);
+	assert_int_equal(rsdp_check(r, 20), -1);
+	r[33] ^= 1;
+	assert_int_equal(rsdp_check(r, 36), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_madt),
+		cmocka_unit_test(test_lapic_override_and_online_capable),
+		cmocka_unit_test(test_bad_checksum_only_warns),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_inconsistent),
+		cmocka_unit_test(test_fuzz_never_overreads),
+		cmocka_unit_test(test_fadt_and_rsdp),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

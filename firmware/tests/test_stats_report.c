@@ -1,0 +1,230 @@
+/*
+ * test_stats_report.c - host unit tests (cmocka) of bench/report.c and the serial
+ * transport: frames numbered contiguously under one run token, fanned out to every
+ * transport, a failing transport dropped, long HELLO/CASE text split at line ends,
+ * histograms chunked without losing counts, the serial line decodable, DONE last
+ * with the frame count.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bench/benchenv.h"
+#include "bench/histo.h"
+#include "bench/report.h"
+#include "bench/transport.h"
+#include "xcb_proto.h"
+
+/* ---- what report.c needs from below ---- */
+static char serial_out[1 << 16];
+static unsigned serial_len;
+void benv_console(const char *s, unsigned len) { (void)s; (void)len; }
+void benv_serial(const char *s, unsigned len)
+{
+	if (serial_len + len < sizeof(serial_out)) {
+		memcpy(serial_out + serial_len, s, len);
+		serial_len += len;
+	}
+}
+void benv_relax(void) {}
+
+/* ---- a recording transport ---- */
+#define MAXF 256
+struct rec {
+	struct transport t;
+	unsigned n, flushes;
+	int fail_after;		/* send fails from this frame on (-1: never) */
+	unsigned len[MAXF];
+	uint8_t buf[MAXF][XCB_FRAME_MAX];
+};
+static int rec_send(struct transport *t, const void *f, unsigned len)
+{
+	struct rec *r = t->priv;
+	if (r->fail_after >= 0 && (int)r->n >= r->fail_after)
+		return -1;
+	assert_true(len <= TRANSPORT_MAX_FRAME);
+	memcpy(r->buf[r->n], f, len);
+	r->len[r->n++] = len;
+	return 0;
+}
+static int rec_flush(struct transport *t, unsigned ms)
+{
+	(void)ms;
+	((struct rec *)t->priv)->flushes++;
+	return 0;
+}
+static struct rec A;
+static struct transport *udp_stub;
+struct transport *transport_udp(void) { return udp_stub; }
+
+static void rec_init(struct rec *r, const char *name, int fail_after)
+{
+	memset(r, 0, sizeof(*r));
+	r->t.name = name;
+	r->t.send = rec_send;
+	r->t.flush = rec_flush;
+	r->t.priv = r;
+	r->fail_after = fail_after;
+}
+
+static void decode_ok(const struct rec *r, unsigned i, struct xcb_hdr *h, const uint8_t **p)
+{
+	assert_int_equal(xcb_decode(r->buf[i], r->len[i], h, p), XCB_OK);
+	assert_int_equal(h->seq, i);
+}
+
+static void test_token_and_transports(void **state)
+{
+	(void)state;
+	rec_init(&A, "udp", -1);
+	udp_stub = &A.t;
+	assert_int_equal(report_init("both", "00112233aabbccdd", 1), 2);
+	assert_true(report_token() == 0x00112233aabbccddull);
+	assert_string_equal(report_transport_names(), "udp+serial");
+	/* no NIC: udp falls back to serial */
+	udp_stub = NULL;
+	assert_int_equal(report_init("udp", "zz", 7), 1);
+	assert_string_equal(report_transport_names(), "serial");
+	uint64_t t1 = report_token();
+	report_init("serial", NULL, 8);
+	assert_true(report_token() != t1);	/* made up from the entropy */
+	assert_true(report_token() != 0);
+}
+
+static void test_stream(void **state)
+{
+	(void)state;
+	rec_init(&A, "udp", -1);
+	udp_stub = &A.t;
+	report_init("udp", "0000000000000042", 0);
+	/* HELLO longer than one frame: split after a '\n', never inside a line */
+	static char hello[4000];
+	unsigned n = 0;
+	for (unsigned i = 0; n < 3000; i++)
+		n += (unsigned)snprintf(hello + n, sizeof(hello) - n, "key%u=value %u\n", i, i * 7);
+	report_text(XCB_T_HELLO, hello, n);
+	report_log("a log line");
+	struct xcb_result r = { .case_id = 1, .rep = 0, .initiator = XCB_INIT_ALL, .count = 3, .p50 = 9 };
+	report_result(&r);
+	static struct histo h;
+	histo_init(&h);
+	for (uint64_t v = 1; v < 5000000; v = v * 5 / 4 + 1)
+		histo_add(&h, v);
+	histo_add(&h, 1ull << 35);
+	report_histo(1, 0, XCB_INIT_ALL, &h);
+	uint64_t samples[300];
+	for (unsigned i = 0; i < 300; i++)
+		samples[i] = 1000 + i;
+	report_samples(1, 0, 2, samples, 300);
+	report_done(XCB_DONE_OK);
+
+	struct xcb_hdr hd;
+	const uint8_t *p;
+	/* every frame decodes, seq 0.. contiguous, one token */
+	for (unsigned i = 0; i < A.n; i++) {
+		decode_ok(&A, i, &hd, &p);
+		assert_true(hd.token == 0x42);
+	}
+	/* HELLO came in pieces that reassemble to the text, each ending in '\n' */
+	char back[4000];
+	unsigned blen = 0, i = 0;
+	for (; i < A.n; i++) {
+		decode_ok(&A, i, &hd, &p);
+		if (hd.type != XCB_T_HELLO)
+			break;
+		assert_int_equal(p[hd.length - 1], '\n');
+		memcpy(back + blen, p, hd.length);
+		blen += hd.length;
+	}
+	assert_true(i >= 3);
+	assert_int_equal(blen, n);
+	assert_memory_equal(back, hello, n);
+	decode_ok(&A, i++, &hd, &p);
+	assert_int_equal(hd.type, XCB_T_LOG);
+	decode_ok(&A, i++, &hd, &p);
+	assert_int_equal(hd.type, XCB_T_RESULT);
+	struct xcb_result rr;
+	assert_int_equal(xcb_dec_result(p, hd.length, &rr), XCB_OK);
+	assert_int_equal(rr.p50, 9);
+	/* histogram chunks: counts add up to the total */
+	uint64_t hsum = 0;
+	for (; i < A.n; i++) {
+		decode_ok(&A, i, &hd, &p);
+		if (hd.type != XCB_T_HISTO)
+			break;
+		struct xcb_histo x;
+		assert_int_equal(xcb_dec_histo(p, hd.length, &x), XCB_OK);
+		for (unsigned k = 0; k < x.n; k++)
+			hsum += xcb_histo_count(&x, k);
+	}
+	assert_int_equal(hsum, h.total);
+	/* samples: 300 values in chunks of (1448-16)/8 = 179 */
+	unsigned got = 0;
+	for (; i < A.n; i++) {
+		decode_ok(&A, i, &hd, &p);
+		if (hd.type != XCB_T_SAMPLES)
+			break;
+		struct xcb_samples sm;
+		assert_int_equal(xcb_dec_samples(p, hd.length, &sm), XCB_OK);
+		assert_int_equal(sm.index, got);
+		for (unsigned k = 0; k < sm.n; k++)
+			assert_int_equal(xcb_sample(&sm, k), 1000 + got + k);
+		got += sm.n;
+	}
+	assert_int_equal(got, 300);
+	/* DONE last, counting the frames before it; the transport was flushed */
+	assert_int_equal(i, A.n - 1);
+	decode_ok(&A, i, &hd, &p);
+	assert_int_equal(hd.type, XCB_T_DONE);
+	struct xcb_done d;
+	assert_int_equal(xcb_dec_done(p, hd.length, &d), XCB_OK);
+	assert_int_equal(d.frames, A.n - 1);
+	assert_true(A.flushes >= 1);
+}
+
+/* A transport that fails is dropped; the other keeps every frame, seq unbroken. */
+static void test_failing_transport(void **state)
+{
+	(void)state;
+	rec_init(&A, "udp", 2);
+	udp_stub = &A.t;
+	serial_len = 0;
+	report_init("both", "0000000000000007", 0);
+	for (unsigned i = 0; i < 5; i++)
+		report_log("line");
+	report_done(XCB_DONE_OK);
+	assert_int_equal(A.n, 2);
+	assert_string_equal(report_transport_names(), "udp+serial");
+	/* the serial side: 6 lines, each decoding to the next seq */
+	unsigned seq = 0;
+	char *line = serial_out, *end = serial_out + serial_len;
+	while (line < end) {
+		char *nl = memchr(line, '\n', (size_t)(end - line));
+		assert_non_null(nl);
+		if (nl > line) {
+			uint8_t f[XCB_FRAME_MAX];
+			int fl = xcb_text_decode(line, (size_t)(nl - line), f, sizeof(f));
+			assert_true(fl > 0);
+			struct xcb_hdr hd;
+			const uint8_t *p;
+			assert_int_equal(xcb_decode(f, (size_t)fl, &hd, &p), XCB_OK);
+			assert_int_equal(hd.seq, seq++);
+		}
+		line = nl + 1;
+	}
+	assert_int_equal(seq, 6);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_token_and_transports),
+		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_failing_transport),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,230 @@
+/*
+ * vm_qemu.c — the QEMU side of `xcbench vm`: a virtual lab machine's
+ * identity (MAC, SMBIOS serial and UUID), the TFTP script its iPXE ROM runs,
+ * and the qemu-system-x86_64 command line, started with fork/exec.
+ *
+ * PXE boot goes through QEMU's own iPXE NIC ROM under SeaBIOS (qboot has no
+ * option ROM support): user networking's DHCP names boot.ipxe, served from
+ * our TFTP directory, which chains to the daemon's per-machine script — the
+ * same /boot.ipxe a lab machine gets from dnsmasq. Direct boot uses qboot
+ * (faster) and -kernel with the command line the daemon rendered.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vm.h"
+
+void vm_identity(struct vm *v, int idx, const char *dir)
+{
+	memset(v, 0, sizeof(*v));
+	v->idx = idx;
+	/* 52:54:00 is QEMU's prefix; 78:63 is "xc". */
+	snprintf(v->mac, sizeof(v->mac), "52:54:00:78:63:%02x", idx & 0xff);
+	snprintf(v->serial, sizeof(v->serial), "xcbench-vm-%d", idx);
+	snprintf(v->uuid, sizeof(v->uuid), "78636265-6e63-4800-8000-525400786%03x", idx & 0xfff);
+	snprintf(v->console, sizeof(v->console), "%s/vm-%d.console.log", dir, idx);
+	snprintf(v->qemu_log, sizeof(v->qemu_log), "%s/vm-%d.qemu.log", dir, idx);
+}
+
+int vm_write_tftp_script(const struct vm_opts *o)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tftp", o->dir);
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		fprintf(stderr, "xcbench vm: cannot create %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/tftp/boot.ipxe", o->dir);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "xcbench vm: cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	/* iPXE expands the ${...} settings; the daemon keys the machine by MAC.
+	 * If the chain fails, reboot: with -no-reboot that ends QEMU, so the
+	 * failure shows at once instead of as a silent timeout. */
+	fprintf(f, "#!ipxe\n"
+		   "chain http://%s:%d/boot.ipxe?mac=${mac:hexhyp}&uuid=${uuid}&serial=${serial:uristring}"
+		   " || goto failed\n"
+		   ":failed\n"
+		   "echo xcbench: cannot chain to the daemon at %s:%d\n"
+		   "sleep 3\n"
+		   "reboot\n",
+		o->guest_host, o->http_port, o->guest_host, o->http_port);
+	return fclose(f) ? -1 : 0;
+}
+
+/* The repository root, from /proc/self/exe = ROOT/host/build/xcbench. */
+static int repo_file(const char *rel, char *out, size_t len)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	snprintf(out, len, "%s/%s", dirname(dirname(dirname(exe))), rel);
+	return access(out, F_OK);
+}
+
+const char *vm_auto_accel(void)
+{
+	static char acc[16];
+	char path[4200], cmd[4300];
+	FILE *p;
+
+	if (repo_file("tools/qemu-accel", path, sizeof(path)))
+		return "tcg";   /* installed away from the tree: the safe choice */
+	snprintf(cmd, sizeof(cmd), "'%s'", path);
+	p = popen(cmd, "r");
+	if (!p)
+		return "tcg";
+	if (!fgets(acc, sizeof(acc), p))
+		acc[0] = 0;
+	pclose(p);
+	acc[strcspn(acc, "\r\n")] = 0;
+	return strcmp(acc, "kvm") == 0 ? "kvm" : "tcg";
+}
+
+static const char *nic_device(const char *nic)
+{
+	if (strcmp(nic, "e1000") == 0)
+		return "e1000";
+	if (strcmp(nic, "e1000e") == 0)
+		return "e1000e";
+	return "virtio-net-pci";
+}
+
+int vm_start(struct vm *v, const struct vm_opts *o, const char *elf)
+{
+	char smp[16], mem[16], serial[4200], smbios[160], netdev[4200], dev[96];
+	const char *qemu = getenv("XCBENCH_QEMU") ? getenv("XCBENCH_QEMU") : "qemu-system-x86_64";
+	const char *argv[48];
+	int n = 0, fd;
+	pid_t pid;
+
+	snprintf(smp, sizeof(smp), "%d", o->cpus);
+	snprintf(mem, sizeof(mem), "%d", o->mem_mb);
+	snprintf(serial, sizeof(serial), "file:%s", v->console);
+	snprintf(smbios, sizeof(smbios), "type=1,serial=%s,uuid=%s", v->serial, v->uuid);
+	if (o->boot == VM_BOOT_PXE)
+		snprintf(netdev, sizeof(netdev), "user,id=n0,tftp=%s/tftp,bootfile=boot.ipxe", o->dir);
+	else
+		snprintf(netdev, sizeof(netdev), "user,id=n0");
+	snprintf(dev, sizeof(dev), "%s,netdev=n0,mac=%s", nic_device(o->nic), v->mac);
+
+	argv[n++] = qemu;
+	argv[n++] = "-accel";
+	argv[n++] = o->accel;
+	argv[n++] = "-M";
+	argv[n++] = "q35";
+	argv[n++] = "-m";
+	argv[n++] = mem;
+	argv[n++] = "-smp";
+	argv[n++] = smp;
+	argv[n++] = "-display";
+	argv[n++] = "none";
+	argv[n++] = "-monitor";
+	argv[n++] = "none";
+	argv[n++] = "-no-reboot";
+	/* The payload ends QEMU through this port: status = (code << 1) | 1. */
+	argv[n++] = "-device";
+	argv[n++] = "isa-debug-exit,iobase=0xf4,iosize=0x04";
+	argv[n++] = "-serial";
+	argv[n++] = serial;
+	argv[n++] = "-smbios";
+	argv[n++] = smbios;
+	argv[n++] = "-netdev";
+	argv[n++] = netdev;
+	argv[n++] = "-device";
+	argv[n++] = dev;
+	if (o->boot == VM_BOOT_PXE) {
+		argv[n++] = "-boot";
+		argv[n++] = "n";
+	} else {
+		if (access("/usr/share/qemu/qboot.rom", R_OK) == 0) {
+			argv[n++] = "-bios";
+			argv[n++] = "/usr/share/qemu/qboot.rom";
+		}
+		argv[n++] = "-kernel";
+		argv[n++] = elf;
+		argv[n++] = "-append";
+		argv[n++] = v->cmdline;
+	}
+	argv[n] = NULL;
+
+	fd = open(v->qemu_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "xcbench vm: cannot write %s: %s\n", v->qemu_log, strerror(errno));
+		return -1;
+	}
+	{
+		FILE *f = fdopen(dup(fd), "w");
+
+		if (f) {	/* the command line first: what to rerun by hand */
+			for (int i = 0; i < n; i++)
+				fprintf(f, "%s'%s'", i ? " " : "", argv[i]);
+			fprintf(f, "\n");
+			fclose(f);
+		}
+	}
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "xcbench vm: fork: %s\n", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		/* Own process group: a Ctrl-C reaches us, and we stop QEMU in order. */
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execvp(qemu, (char *const *)argv);
+		fprintf(stderr, "xcbench vm: cannot run %s: %s\n", qemu, strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	v->pid = pid;
+	return 0;
+}
+
+int vm_exit_text(int status, char *buf, size_t len)
+{
+	if (WIFSIGNALED(status)) {
+		snprintf(buf, len, "QEMU killed by signal %d", WTERMSIG(status));
+		return 0;
+	}
+	if (!WIFEXITED(status)) {
+		snprintf(buf, len, "QEMU status 0x%x", status);
+		return 0;
+	}
+	int c = WEXITSTATUS(status);
+
+	if (c & 1) {
+		snprintf(buf, len, "payload exit %d", c >> 1);
+		return c == 1;
+	}
+	if (c == 127)
+		snprintf(buf, len, "QEMU could not be started (see its log)");
+	else if (c == 0)
+		snprintf(buf, len, "QEMU exited without a payload status (reset or power-off)");
+	else
+		snprintf(buf, len, "QEMU failed with status %d (see its log)", c);
+	return 0;
+}

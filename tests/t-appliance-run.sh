@@ -1,0 +1,81 @@
+#!/bin/bash
+# `make run` as a new user runs it, non-interactively: XCBENCH_RUN_ONCE=1 make run
+# on a free port with a fresh var/ directory must boot a virtual machine through
+# iPXE, print the dashboard URL of its run, and exit; that run must exist and be
+# complete in the database (checked by a daemon started afterwards on the same
+# database), and the URL's page must load. A second make run reuses the database.
+# timeout: 600
+. "$(dirname "$0")/lib.sh"
+
+for f in "$XCB_ELF" "$XCBENCHD" "$XCBENCH"; do
+	[ -e "$f" ] || { skip "make run" "$f not built"; exit 0; }
+done
+command -v qemu-system-x86_64 >/dev/null || { skip "make run" "qemu-system-x86_64 missing"; exit 0; }
+
+DIR=$(mktemp -d "$OUTDIR/appliance.XXXXXX")
+DPID=
+cleanup() {
+	[ -n "$DPID" ] && kill "$DPID" 2>/dev/null && wait "$DPID" 2>/dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$DIR"
+}
+trap cleanup EXIT
+
+PORT=$(free_port)
+# A short suite keeps the test to seconds; the flow is the same as the default's.
+export XCBENCH_PORT=$PORT XCBENCH_VAR=$DIR/var XCBENCH_RUN_ONCE=1 XCBENCH_CPUS=2 \
+	XCBENCH_SUITE=quick XCBENCH_VM_ARGS="--timeout 240 kinds=xcall reps=2 iters=20"
+
+once() {	# once N: one `make run`, output in $DIR/run-N.out; sets URL, ID
+	(cd "$ROOT" && timeout -k 10 300 make -s run) >"$DIR/run-$1.out" 2>&1
+	local rc=$?
+	sed 's/^/# /' "$DIR/run-$1.out" | grep -v '^# make\[' | tail -n 20
+	URL=$(grep -oE "Dashboard of this run: +http://127\.0\.0\.1:$PORT/run\.html\?id=[0-9]+" "$DIR/run-$1.out" |
+		grep -oE 'http://[^ ]+' | tail -n 1)
+	ID=${URL##*=}
+	return $rc
+}
+
+check "make run exits 0 with XCBENCH_RUN_ONCE=1" once 1
+check "it printed the dashboard URL of its run" test -n "$URL"
+check "the database is under XCBENCH_VAR" test -s "$DIR/var/xcbench.db"
+check "the daemon was stopped (port $PORT free again)" \
+	python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', $PORT))"
+FIRST=$ID
+
+# Look at what it left, through a daemon on the same database.
+"$XCBENCHD" --listen "127.0.0.1:$PORT" --udp "127.0.0.1:$PORT" --db "$DIR/var/xcbench.db" \
+	>"$DIR/check.log" 2>&1 &
+DPID=$!
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/api/v1/health" >/dev/null && break; sleep 0.1; done
+
+run_json=$(curl -sf "http://127.0.0.1:$PORT/api/v1/runs/${ID:-0}")
+status=$(echo "$run_json" | python3 -c 'import json,sys; r=json.load(sys.stdin)["run"]
+print(r["status"], r["frames_received"], r["frames_expected"], r["cases"], (r["machine"] or {}).get("mac"))' 2>/dev/null)
+diag "run ${ID:-?}: status frames expected cases mac = $status"
+set -- $status
+check "run $ID is complete with every frame" test "${1:-}" = complete -a "${2:-0}" = "${3:-x}" -a "${4:-0}" -gt 0
+check "run $ID came from the virtual machine's MAC (booted through /boot.ipxe)" test "${5:-}" = 52:54:00:78:63:01
+page=$(curl -sf "${URL:-http://127.0.0.1:$PORT/none}")
+check "the URL's page loads (run.html)" grep -qi '<html' <<<"$page"
+check "the run's CSV has result rows" \
+	test "$(curl -sf "http://127.0.0.1:$PORT/api/v1/runs/$ID.csv" | wc -l)" -gt 1
+notes=$(echo "$run_json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["run"]["notes"] or "")')
+check "the run's notes name its console file, which exists" test -s "$(echo "$notes" | grep -oE '/[^ ]+console\.log')"
+kill "$DPID"; wait "$DPID" 2>/dev/null; DPID=
+
+# A second make run: same database, one more run.
+check "a second make run exits 0" once 2
+check "it reports a new run ($FIRST, then $ID)" test -n "$ID" -a "$ID" != "$FIRST"
+"$XCBENCHD" --listen "127.0.0.1:$PORT" --udp "127.0.0.1:$PORT" --db "$DIR/var/xcbench.db" \
+	>>"$DIR/check.log" 2>&1 &
+DPID=$!
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/api/v1/health" >/dev/null && break; sleep 0.1; done
+n=$(curl -sf "http://127.0.0.1:$PORT/api/v1/runs?status=complete" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+check "the database holds both runs (history accumulates): $n complete" test "${n:-0}" -ge 2
+
+# Port in use: a clear message, not a hang or a crash.
+out=$(cd "$ROOT" && timeout 60 tools/run-appliance.sh 2>&1)
+rc=$?
+check "port in use: make run fails (status $rc)" test "$rc" -ne 0
+check "port in use: the message names the port and XCBENCH_PORT" \
+	grep -q "port $PORT .*in use.*XCBENCH_PORT" <<<"$out"

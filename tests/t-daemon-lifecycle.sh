@@ -1,0 +1,102 @@
+#!/bin/bash
+# timeout: 240
+# Run lifecycle and the iPXE side: /boot.ipxe renders a per-machine script
+# (queued job first, Host header for addresses, command line < 500 chars)
+# and creates the run; unknown tokens are refused without --open; a silent
+# run becomes lost and revives; ERROR marks it crashed; a daemon restarted
+# mid-run keeps deduplicating and completes the run; the CLI and the
+# remaining routes (PATCH, histogram, events, machines) answer sensibly.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon-lib.sh"
+need_host_build "daemon lifecycle"
+trap cleanup_daemon EXIT
+
+TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
+echo "life-admin" >"$TMP/token"
+head -c 4096 /dev/urandom >"$TMP/fake.elf"
+start_daemon --token-file "$TMP/token" --firmware "$TMP/fake.elf" --lost-after 2 --suite smoke \
+	|| { notok "daemon starts"; exit 1; }
+AUTH=(-H "Authorization: Bearer life-admin")
+X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
+
+# --- iPXE: default suite, then a queued job for this MAC ---
+curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=52-54-00-AB-CD-01&uuid=u-1&serial=SN%201" >"$TMP/boot1.ipxe"
+check "boot script starts with #!ipxe" [ "$(head -1 "$TMP/boot1.ipxe")" = "#!ipxe" ]
+check "kernel URL and server come from the Host header" \
+	grep -q "^kernel http://10.0.2.2:8080/firmware/xcbench.elf run=[0-9a-f]\{16\} server=10.0.2.2:$PORT suite=smoke transport=udp ip=\${net0/ip} gw=\${net0/gateway} netmask=\${net0/netmask} mac=\${net0/mac}$" "$TMP/boot1.ipxe"
+"${X[@]}" queue --mac 52:54:00:ab:cd:01 --suite quick --label nightly reps=3 work_us=500 >"$TMP/q.out"
+check "xcbench queue" grep -q "queued job 1: suite quick for 52:54:00:ab:cd:01" "$TMP/q.out"
+check "job listed as pending" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 1 ]
+curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=52:54:00:ab:cd:01" >"$TMP/boot2.ipxe"
+check "next boot of that MAC runs the job" grep -q "suite=quick .* reps=3 work_us=500$" "$TMP/boot2.ipxe"
+check "kernel line under 500 characters" [ "$(sed -n 2p "$TMP/boot2.ipxe" | wc -c)" -lt 500 ]
+check "job consumed" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 0 ]
+curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=52:54:00:ab:cd:01" >"$TMP/boot3.ipxe"
+check "and the boot after that is back to the default suite" grep -q "suite=smoke" "$TMP/boot3.ipxe"
+m=$(pyjson "$URL/api/v1/machines" '"%s %s %s %d" % (d["machines"][0]["mac"], d["machines"][0]["uuid"], d["machines"][0]["serial"], d["machines"][0]["runs"])')
+check "machine keyed by MAC with uuid/serial ($m)" [ "$m" = "52:54:00:ab:cd:01 u-1 SN 1 3" ]
+r2=$(pyjson "$URL/api/v1/runs?machine=52:54:00:ab:cd:01" '[r for r in d["runs"] if r["suite"]=="quick"][0]["label"]')
+check "the job's run carries its label" [ "$r2" = nightly ]
+check "firmware served byte for byte" cmp -s <(curl -s "$URL/firmware/xcbench.elf") "$TMP/fake.elf"
+
+# --- the token from the boot script is accepted; unknown ones are not ---
+TOK=$(sed -n 's/.* run=\([0-9a-f]*\) .*/\1/p' "$TMP/boot1.ipxe")
+check "frames with the rendered token are accepted" "$XCB_GEN" --server 127.0.0.1:$PORT --token "$TOK" --reps 3
+st=$(pyjson "$URL/api/v1/runs?token=$TOK" 'd["runs"][0]["status"] + " " + str(d["runs"][0]["machine"]["mac"])')
+check "that run is complete and belongs to the machine ($st)" [ "$st" = "complete 52:54:00:ab:cd:01" ]
+if "$XCB_GEN" --server 127.0.0.1:$PORT --token c0ffee --reps 1 >/dev/null 2>"$TMP/refused.err"; then
+	notok "unknown token refused without --open"
+else
+	check "unknown token refused without --open (counted)" [ "$(pyjson "$URL/api/v1/health" 'd["rejected"]["unknown_token"] > 0')" = True ]
+fi
+
+# --- lost, revived, crashed ---
+curl -s "${AUTH[@]}" -X POST -d '{"token":"d00d","label":"silent"}' "$URL/api/v1/runs" >/dev/null
+"$XCB_GEN" --server 127.0.0.1:$PORT --token d00d --reps 1 --no-done >/dev/null 2>&1
+sleep 4
+check "a run silent for --lost-after becomes lost" [ "$(pyjson "$URL/api/v1/runs?token=d00d" 'd["runs"][0]["status"]')" = lost ]
+"$XCB_GEN" --server 127.0.0.1:$PORT --token d00d --reps 1 >/dev/null 2>&1
+check "a late DONE completes it after all" [ "$(pyjson "$URL/api/v1/runs?token=d00d" 'd["runs"][0]["status"]')" = complete ]
+curl -s "${AUTH[@]}" -X POST -d '{"token":"dead"}' "$URL/api/v1/runs" >/dev/null
+"$XCB_GEN" --server 127.0.0.1:$PORT --token dead --reps 1 --crash >/dev/null 2>&1
+e=$(pyjson "$URL/api/v1/runs?token=dead" 'd["runs"][0]["status"] + ": " + d["runs"][0]["error"]')
+check "ERROR marks the run crashed with its summary ($e)" [ "$e" = "crashed: hang: cpu 3 waits on cpu 1 (generated)" ]
+
+# --- restart mid-run: half the frames, restart, then everything again ---
+curl -s "${AUTH[@]}" -X POST -d '{"token":"e000"}' "$URL/api/v1/runs" >/dev/null
+"$XCB_GEN" --server 127.0.0.1:$PORT --token e000 --reps 3 --no-done >"$TMP/half.out" 2>&1
+check "SIGTERM mid-run: clean shutdown" stop_daemon
+start_daemon --token-file "$TMP/token" --firmware "$TMP/fake.elf" --lost-after 2 || notok "restart"
+"$XCB_GEN" --server 127.0.0.1:$PORT --token e000 --reps 3 --loss 0.2 --dup 0.2 --seed 5 >"$TMP/full.out" 2>&1
+n=$(sed -n 's/.*frames=\([0-9]*\).*/\1/p' "$TMP/full.out")
+st=$(pyjson "$URL/api/v1/runs?token=e000" '"%s %d" % (d["runs"][0]["status"], d["runs"][0]["frames_received"])')
+check "after the restart the run completes, each frame once ($st)" [ "$st" = "complete $n" ]
+dup=$(pyjson "$URL/api/v1/health" 'd["frames"]["duplicate"] > 0 and d["frames"]["stored"] == 1')
+check "frames stored before the restart are recognised as duplicates" [ "$dup" = True ]
+
+# --- remaining routes and the CLI ---
+ID=$(pyjson "$URL/api/v1/runs?token=e000" 'd["runs"][0]["id"]')
+check "PATCH label/notes" [ "$(curl -s "${AUTH[@]}" -X PATCH -d '{"label":"a, \"quoted\" label","notes":"n"}' "$URL/api/v1/runs/$ID" | python3 -c 'import json,sys; print(json.load(sys.stdin)["run"]["label"])')" = 'a, "quoted" label' ]
+# Generator: per rep 11 buckets around p50 holding 20-3|k| (k=-5..5: 130) + 5 in
+# a tail bucket = 135; 3 reps = 405. Case 1's p50 is 1150 cycles; the bucket
+# midpoint may differ by at most 0.4 %.
+h=$(pyjson "$URL/api/v1/runs/$ID/cases/1/histogram" '"%d %s" % (d["total"], abs(d["percentiles"]["p50"] - 1150) / 1150 <= 0.004)')
+check "histogram: merged over reps, p50 from buckets within 0.4% ($h)" [ "$h" = "405 True" ]
+check "histogram of one rep" [ "$(pyjson "$URL/api/v1/runs/$ID/cases/1/histogram?rep=1" 'd["total"]')" = 135 ]
+check "histogram of a missing case: 404" [ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/runs/$ID/cases/999/histogram")" = 404 ]
+check "events route lists the LOG line" [ "$(pyjson "$URL/api/v1/runs/$ID/events?kind=log" 'd["events"][0]["text"][:10]')" = "generator:" ]
+show=$(pyjson "$URL/api/v1/runs/$ID" '"%d %s %s %d" % (len(d["cases"]), d["cases"][0]["stats"]["p50"], d["cases"][0]["ns"]["p50"], len(d["cases"][5]["initiators"]))')
+check "run detail: 48 cases with stats, ns and initiators ($show)" [ "$show" = "48 1150 575.0 1" ]
+check "xcbench runs lists it" bash -c "'$XCBENCH' --server '$URL' runs | grep -q '000000000000e000 complete'"
+check "xcbench show prints the cases" bash -c "'$XCBENCH' --server '$URL' show $ID | grep -c ' xcall ' | grep -qx 48"
+check "xcbench compare --csv" bash -c "'$XCBENCH' --server '$URL' compare $ID $ID --csv | head -1 | grep -q '^kind,algo,delivery'"
+check "xcbench compare (algorithms in one run) prints the seed table" bash -c "'$XCBENCH' --server '$URL' compare $ID $ID --algo-a locked --algo-b lockless | grep -q 'CPUs in mask'"
+for c in runs show compare export queue ingest; do
+	"$XCBENCH" $c --help >/dev/null 2>&1 || { notok "xcbench $c --help"; continue; }
+done
+ok "xcbench <each command> --help"
+check "xcbenchd --help" bash -c "'$XCBENCHD' --help | grep -q -- --lost-after"
+check "xcbench with a bad run id fails with a message" bash -c "! '$XCBENCH' --server '$URL' show 9999 2>&1 | grep -q 'HTTP 404' && false || true"
+"$XCBENCH" --server "$URL" show 9999 >/dev/null 2>"$TMP/e404"; rc=$?
+check "xcbench show 9999: exit 1 and the API's message" [ $rc = 1 ] && grep -q "run 9999 not found" "$TMP/e404"
+check "SIGTERM: clean shutdown" stop_daemon

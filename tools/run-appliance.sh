@@ -1,0 +1,114 @@
+#!/bin/bash
+# tools/run-appliance.sh — `make run`: the whole appliance on this machine.
+# Starts xcbenchd on loopback (HTTP and UDP on one port, database under var/),
+# boots one virtual lab machine through the real iPXE path (`xcbench vm`),
+# waits for its results, prints the dashboard URL of that run, and keeps the
+# daemon in the foreground until Ctrl-C. A second `make run` reuses the
+# database, so history accumulates.
+#
+# Environment (all optional):
+#   XCBENCH_PORT=8080      HTTP and UDP port on 127.0.0.1
+#   XCBENCH_VAR=var        where the database, daemon log and consoles go
+#   XCBENCH_CPUS=4         CPUs of the virtual machine
+#   XCBENCH_SUITE=default  suite it runs
+#   XCBENCH_VM_ARGS="iters=50 reps=3"  more `xcbench vm` arguments: suite
+#                          overrides, "--boot direct", ... The default trims the
+#                          default suite to ~1 minute under TCG with 4 CPUs (in
+#                          full: ~30 minutes on a 2-core host); set it empty
+#                          (XCBENCH_VM_ARGS=) for the full suite.
+#   XCBENCH_RUN_ONCE=1     exit after printing the URL (stops the daemon): for tests/CI
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PORT=${XCBENCH_PORT:-8080}
+VAR=${XCBENCH_VAR:-$ROOT/var}
+CPUS=${XCBENCH_CPUS:-4}
+SUITE=${XCBENCH_SUITE:-default}
+ONCE=${XCBENCH_RUN_ONCE:-0}
+XCBENCHD=$ROOT/host/build/xcbenchd
+XCBENCH=$ROOT/host/build/xcbench
+ELF=$ROOT/firmware/build/xcbench.elf
+
+say() { echo "make run: $*"; }
+die() { echo "make run: $*" >&2; exit 1; }
+
+case $PORT in
+'' | *[!0-9]*) die "XCBENCH_PORT='$PORT' is not a port number" ;;
+esac
+[ "$PORT" -ge 1 ] && [ "$PORT" -le 65535 ] || die "XCBENCH_PORT=$PORT is not in 1..65535"
+
+# Built already when called by `make run`; build here when run by hand.
+if [ ! -x "$XCBENCHD" ] || [ ! -x "$XCBENCH" ] || [ ! -f "$ELF" ]; then
+	say "building (make all)"
+	make -C "$ROOT" all || die "the build failed (see above)"
+fi
+
+# The port must be free for TCP (HTTP) and UDP (results), on loopback.
+if ! python3 - "$PORT" <<'PY'
+import socket, sys
+p = int(sys.argv[1])
+for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
+    s = socket.socket(socket.AF_INET, kind)
+    try:
+        s.bind(("127.0.0.1", p))
+    except OSError:
+        sys.exit(1)
+    finally:
+        s.close()
+PY
+then
+	die "port $PORT on 127.0.0.1 is in use (another xcbenchd or make run? see: ss -ltnup 'sport = :$PORT'); pick another with XCBENCH_PORT=NNNN make run"
+fi
+
+mkdir -p "$VAR" || die "cannot create $VAR"
+DB=$VAR/xcbench.db
+LOG=$VAR/xcbenchd.log
+URL=http://127.0.0.1:$PORT
+
+DPID=
+stop_daemon() {
+	[ -n "$DPID" ] || return 0
+	kill -TERM "$DPID" 2>/dev/null
+	wait "$DPID" 2>/dev/null
+	DPID=
+}
+trap 'stop_daemon' EXIT
+trap 'echo; say "stopping"; exit 130' INT TERM
+
+[ -f "$DB" ] && say "reusing $DB (runs so far accumulate)"
+"$XCBENCHD" --listen "127.0.0.1:$PORT" --udp "127.0.0.1:$PORT" --db "$DB" --open \
+	--firmware "$ELF" --web "$ROOT/web" >>"$LOG" 2>&1 &
+DPID=$!
+for _ in $(seq 100); do
+	curl -sf "$URL/api/v1/health" >/dev/null 2>&1 && break
+	kill -0 "$DPID" 2>/dev/null || break
+	sleep 0.1
+done
+if ! curl -sf "$URL/api/v1/health" >/dev/null 2>&1; then
+	tail -n 20 "$LOG" >&2
+	die "xcbenchd did not start (log above, in $LOG)"
+fi
+say "xcbenchd serves $URL/ (HTTP + UDP on 127.0.0.1:$PORT, log $LOG)"
+
+# One virtual machine through QEMU's iPXE ROM -> /boot.ipxe -> payload -> UDP.
+VMDIR=$VAR/vm
+OUT=$VAR/last-run.out
+# shellcheck disable=SC2086  # XCBENCH_VM_ARGS is a list of words on purpose
+"$XCBENCH" --server "$URL" vm --cpus "$CPUS" --suite "$SUITE" --wait --dir "$VMDIR" \
+	--label "make run" ${XCBENCH_VM_ARGS-iters=50 reps=3} | tee "$OUT"
+rc=${PIPESTATUS[0]}
+RUN_URL=$(grep -oE "$URL/run\.html\?id=[0-9]+" "$OUT" | tail -n 1)
+if [ "$rc" -ne 0 ] || [ -z "$RUN_URL" ]; then
+	echo "make run: the virtual machine's run did not complete (xcbench vm status $rc)." >&2
+	echo "make run: consoles and QEMU logs: $VMDIR; daemon log: $LOG" >&2
+	[ "$ONCE" = 1 ] && exit 1
+	echo "make run: the daemon keeps running at $URL/ for a look; Ctrl-C stops it." >&2
+else
+	echo
+	echo "  Dashboard of this run:  $RUN_URL"
+	echo "  All runs:               $URL/"
+	echo
+fi
+[ "$ONCE" = 1 ] && exit 0
+say "xcbenchd keeps serving $URL/ — Ctrl-C stops it"
+wait "$DPID"
+DPID=
