@@ -38,8 +38,8 @@ once() {	# once N: one `make run`, output in $DIR/run-N.out; sets URL, ID
 check "make run exits 0 with XCBENCH_RUN_ONCE=1" once 1
 check "it printed the dashboard URL of its run" test -n "$URL"
 check "the database is under XCBENCH_VAR" test -s "$DIR/var/xcbench.db"
-check "the daemon was stopped (port $PORT free again)" \
-	python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', $PORT))"
+check "the daemon was stopped (nothing listens on port $PORT)" \
+	python3 -c "import socket; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', $PORT)); s.listen(1)"
 FIRST=$ID
 
 # Look at what it left, through a daemon on the same database.

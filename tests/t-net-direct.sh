@@ -48,3 +48,15 @@ boot mac-select 'e1000(8254x) [0-9a-f:.]* ip 10.0.2.15' 'mac=52:54:00:aa:bb:02' 
 	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,mac=52:54:00:aa:bb:01 \
 	-netdev user,id=n1 -device e1000,netdev=n1,mac=52:54:00:aa:bb:02
 NET_NO_IP=1 boot dhcp 'virtio-net.* ip 10.0.2.15 .*(dhcp)' '' -netdev user,id=n0 -device virtio-net-pci,netdev=n0
+
+# A NIC we do not drive (rtl8139): transport=udp falls back to serial, and
+# the serial frames make a complete run.
+token=$(new_token)
+log=$NET_DIR/fallback.serial.log
+qemu_direct "$log" 2 "$(net_cmdline "$PORT" "$token")" -netdev user,id=n0 -device rtl8139,netdev=n0
+check "unsupported NIC: payload says so" grep -q 'net: no supported NIC' "$log"
+PORT2=$(net_free_port)
+net_daemon_start fallback "$PORT2" || notok "second xcbenchd starts"
+serial_ingest "$log" "$PORT2" >/dev/null
+id=$(run_id "$PORT2" "$token")
+check "unsupported NIC: run complete over the serial fallback" run_complete_ok "$PORT2" "${id:-0}"

@@ -5,6 +5,7 @@
 # also writes every frame to the serial console; those frames, replayed into a
 # second daemon, must give a run identical in content to the one the UDP
 # transport stored.
+# NET_PXE_NIC=e1000|e1000e boots through that NIC's ROM instead of virtio's.
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/netlib.sh"
@@ -40,7 +41,7 @@ timeout -k 5 "${XCB_QEMU_TIMEOUT:-180}" qemu-system-x86_64 \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-serial "file:$LOG" -monitor none -display none \
 	-netdev "user,id=n0,tftp=$TFTP,bootfile=boot.ipxe" \
-	-device "virtio-net-pci,netdev=n0,mac=$MAC" -boot n </dev/null >"$NET_DIR/qemu.out" 2>&1
+	-device "${NET_PXE_NIC:-virtio-net-pci},netdev=n0,mac=$MAC" -boot n </dev/null >"$NET_DIR/qemu.out" 2>&1
 rc=$?
 cp "$LOG" "$OUTDIR/t-net-pxe.serial.log" 2>/dev/null
 diag "qemu status $rc after $((SECONDS - t0)) s; $(grep -m1 'net: .* ip ' "$LOG")"

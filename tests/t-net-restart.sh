@@ -7,8 +7,9 @@
 # the copy the same boot wrote to the serial console (transport=both).
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
-# One algorithm: ~260 frames, still twice the transport's 128-frame window.
-NET_SUITE="suite=quick kinds=xcall algos=locked reps=2 iters=20"
+# One algorithm, 150 ms a repetition: ~200 frames (more than the transport's
+# 128-frame window) spread over seconds, so the kill lands mid-run.
+NET_SUITE="suite=quick kinds=xcall algos=locked reps=2 iters=0 time_ms=150"
 . "$(dirname "$0")/netlib.sh"
 net_require "network daemon restart"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-240}
@@ -45,6 +46,7 @@ diag "qemu status $?"
 cp "$LOG" "$OUTDIR/t-net-restart.serial.log" 2>/dev/null
 grep 'net: .*udp: sent' "$LOG" | sed 's/^/# /'
 check "payload timed out and retransmitted while the daemon was away" grep -qE 'timeouts [1-9]' "$LOG"
+check "runner paused on a full window rather than dropping" grep -qE 'window-full [1-9]' "$LOG"
 check "run complete after the restart, every frame stored" run_complete_ok "$PORT" "$ID"
 
 serial_ingest "$LOG" "$PORT_REF" >/dev/null

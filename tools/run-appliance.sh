@@ -42,14 +42,20 @@ if [ ! -x "$XCBENCHD" ] || [ ! -x "$XCBENCH" ] || [ ! -f "$ELF" ]; then
 	make -C "$ROOT" all || die "the build failed (see above)"
 fi
 
-# The port must be free for TCP (HTTP) and UDP (results), on loopback.
+# The port must be free for TCP (HTTP) and UDP (results), on loopback. TCP is
+# tried with SO_REUSEADDR, as xcbenchd binds it: connections of a previous run
+# still in TIME_WAIT do not stop it, a listener does.
 if ! python3 - "$PORT" <<'PY'
 import socket, sys
 p = int(sys.argv[1])
 for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
     s = socket.socket(socket.AF_INET, kind)
+    if kind == socket.SOCK_STREAM:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         s.bind(("127.0.0.1", p))
+        if kind == socket.SOCK_STREAM:
+            s.listen(1)
     except OSError:
         sys.exit(1)
     finally:

@@ -80,7 +80,7 @@ void smp_init_bsp(void)
 }
 
 /* Idle loop of every AP. Protocol with smp_start_on():
- *   initiator: busy = 1; work_arg = arg; work_fn = fn (RELEASE); kick IPI
+ *   initiator: busy 0 -> 1 (CAS); work_arg = arg; work_fn = fn (RELEASE); kick IPI
  *   AP:        fn = work_fn (ACQUIRE) -> sees arg and busy; runs fn;
  *              work_fn = NULL; busy = 0 (RELEASE: fn's stores are visible
  *              to whoever sees busy == 0 with an ACQUIRE load).
@@ -239,9 +239,12 @@ int smp_start_on(unsigned cpu, void (*fn)(void *), void *arg)
 	if (cpu >= XCB_MAX_CPUS || !cpumask_test_atomic(&online, cpu) || cpu == smp_cpu_id() || !fn)
 		return -1;
 	struct percpu *pc = &percpu_area[cpu];
-	if (pc->crashed || __atomic_load_n(&pc->busy, __ATOMIC_ACQUIRE))
+	uint32_t idle = 0;
+	/* Claim the CPU atomically: two initiators racing for one idle AP must
+	 * not both hand it work. ACQUIRE: its previous fn has fully returned. */
+	if (pc->crashed || !__atomic_compare_exchange_n(&pc->busy, &idle, 1, false, __ATOMIC_ACQUIRE,
+							 __ATOMIC_RELAXED))
 		return -1;
-	pc->busy = 1;
 	pc->work_arg = arg;
 	/* RELEASE: the AP that sees fn also sees arg and busy. */
 	__atomic_store_n(&pc->work_fn, fn, __ATOMIC_RELEASE);

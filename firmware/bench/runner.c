@@ -187,6 +187,11 @@ static void initiator_main(void *p)
 
 /* ---- frames ---- */
 
+/* Per-initiator algorithm/wait overrides (stress); NULL = the case's. */
+static const struct xcall_ops *const *mix_ops;
+static const enum xcall_wait *mix_waits;
+
+
 static char casebuf[1024];
 
 void runner_case_frame(const struct bcase *c)
@@ -230,6 +235,18 @@ void runner_case_frame(const struct bcase *c)
 		}
 	}
 	sb_putc(&sb, '\n');
+	if (mix_ops) {
+		/* stress: each initiator's own algorithm and wait, in x_cpus order */
+		sb_puts(&sb, "x_mix=");
+		for (unsigned k = 0; k < c->inits && k < RUN_MAX_INITS; k++) {
+			if (k)
+				sb_putc(&sb, ',');
+			sb_puts(&sb, c->kind == KIND_XCALL ? mix_ops[k]->name : case_algo_name(c));
+			sb_putc(&sb, '/');
+			sb_puts(&sb, xcall_wait_name(mix_waits ? mix_waits[k] : c->wait));
+		}
+		sb_putc(&sb, '\n');
+	}
 	report_text(XCB_T_CASE, casebuf, sb.len);
 }
 
@@ -291,9 +308,6 @@ static void watchdog_tick(void)
 }
 
 /* Runs one repetition; returns <0 when the watchdog fired. */
-/* Per-initiator algorithm/wait overrides (stress); NULL = the case's. */
-static const struct xcall_ops *const *mix_ops;
-static const enum xcall_wait *mix_waits;
 
 static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int emit_each,
 		   struct case_summary *sum, uint64_t *rep_p50, uint64_t *rep_mean)
@@ -636,9 +650,9 @@ int runner_run_custom(const struct bcase *c, const unsigned *icpus, const struct
 	}
 	if (benv_set_delivery(c->delivery) < 0)
 		benv_set_delivery(DELIV_AUTO);
-	runner_case_frame(c);
 	mix_ops = ops;
 	mix_waits = waits;
+	runner_case_frame(c);
 	memset(sum, 0, sizeof(*sum));
 	sum->c = *c;
 	sum->ran = 1;

@@ -134,11 +134,11 @@ void net_report_stats(void)
 	if (!stack.nd)
 		return;
 	net_log("net: %s: tx %llu rx %llu rx-bad %llu tx-busy %llu; udp: sent %llu retransmitted %llu "
-		"timeouts %llu acks %llu bad-acks %llu",
+		"timeouts %llu acks %llu bad-acks %llu window-full %llu",
 		stack.nd->name, (unsigned long long)stack.nd->tx_frames,
 		(unsigned long long)stack.nd->rx_frames, (unsigned long long)stack.rx_bad,
 		(unsigned long long)stack.nd->tx_busy,
 		(unsigned long long)udpt.rtx.sent, (unsigned long long)udpt.rtx.retransmitted,
 		(unsigned long long)udpt.rtx.timeouts, (unsigned long long)udpt.acks,
-		(unsigned long long)udpt.bad_acks);
+		(unsigned long long)udpt.bad_acks, (unsigned long long)udpt.window_waits);
 }

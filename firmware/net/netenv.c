@@ -31,7 +31,7 @@ volatile void *net_map_mmio(uint64_t phys, uint64_t size)
 
 void net_log(const char *fmt, ...)
 {
-	char line[200];
+	char line[256];
 	va_list ap;
 	va_start(ap, fmt);
 	int n = kvsnprintf(line, sizeof(line) - 1, fmt, ap);

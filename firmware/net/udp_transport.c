@@ -104,6 +104,8 @@ static int udpt_send(struct transport *t, const void *frame, unsigned len)
 	}
 	/* The window is full: the runner waits here (never drops) while ACKs
 	 * drain it. A daemon gone for minutes holds the benchmark for minutes. */
+	if (rtx_full(&u->rtx))
+		u->window_waits++;
 	while (rtx_full(&u->rtx) && !u->refused) {
 		service(u);
 		net_relax();

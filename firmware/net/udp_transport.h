@@ -27,6 +27,7 @@ struct udp_transport {
 	uint32_t next_seq;           /* one past the last seq pushed */
 	struct rtx rtx;
 	uint64_t acks, bad_acks;
+	uint64_t window_waits;       /* sends that waited for a full window to drain */
 };
 
 /* Logs the NIC and transport counters (one line). */

@@ -23,7 +23,7 @@
 #include "vm.h"
 
 #define VM_MAX 16
-#define EXIT_GRACE_S 15   /* a run may still complete this long after QEMU ended */
+#define EXIT_GRACE_S 5    /* a run may still complete (or show its crash) this long after QEMU ended */
 #define DONE_GRACE_S 30   /* QEMU may take this long to end after the run completed */
 
 static volatile sig_atomic_t interrupted;

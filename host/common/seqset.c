@@ -29,7 +29,8 @@ static void compact(struct seqset *s)
 	if (drop == 0)
 		return;
 	if (drop >= s->nwords) {
-		memset(s->bits, 0, s->nwords * sizeof(uint64_t));
+		if (s->nwords)
+			memset(s->bits, 0, s->nwords * sizeof(uint64_t));
 	} else {
 		memmove(s->bits, s->bits + drop, (s->nwords - drop) * sizeof(uint64_t));
 		memset(s->bits + s->nwords - drop, 0, drop * sizeof(uint64_t));

@@ -350,10 +350,15 @@ function expectColor(cell) {
 async function checkMatrices(what, cmp, seen) {
 	const ch = await charts(page);
 	const mats = Object.entries(ch).filter(([id]) => id.startsWith('matrix:')).sort();
-	ok(mats.length === cmp.pivots.length && mats.length > 0, `${what}: one heatmap per pivot (${cmp.pivots.length})`, { got: mats.length });
+	// The page shows the pivots that have the toolbar's chosen axis values.
+	const chosen = await chosenAxes(page);
+	const shown = cmp.pivots.filter((pv) => Object.entries(chosen).every(([k, v]) => !(k in pv.fixed) || String(pv.fixed[k]) === v));
+	ok(mats.length === shown.length && shown.length > 0 && shown.every((pv) => ch[`matrix:${cmp.pivots.indexOf(pv)}`]),
+		`${what}: one heatmap per pivot with ${JSON.stringify(chosen)} (${shown.length} of ${cmp.pivots.length})`, { got: mats.map(([id]) => id) });
 	let cellsOk = true, colorsOk = true, tableOk = true;
 	const why = [];
-	for (const [i, pv] of cmp.pivots.entries()) {
+	for (const pv of shown) {
+		const i = cmp.pivots.indexOf(pv);
 		const m = ch[`matrix:${i}`];
 		if (!m) { cellsOk = false; continue; }
 		const ds = m.datasets[0];
@@ -387,23 +392,35 @@ async function comparePage(A, B, seen, full) {
 	const rows = await page.$$eval('#cases tbody tr', (t) => t.length);
 	ok(rows === cmp.cases.length && rows > 0, `${what}: every matched case listed (${cmp.cases.length})`);
 	if (!full) return;
+	// xcb-gen varies callee work within each algorithm: the toolbar switches tables.
+	const axes = await chosenAxes(page);
+	ok(Object.keys(axes).join() === 'work_us', `${what}: a toolbar picks the callee work`, axes);
+	const otherWork = (await page.$$eval('#axis-work_us option', (o) => o.map((x) => x.value))).find((v) => v !== axes.work_us);
+	await page.selectOption('#axis-work_us', otherWork);
+	await until('tables for the other work', async () => (await chosenAxes(page)).work_us === otherWork);
+	await checkMatrices(`${what} work_us=${otherWork}`, cmp, seen);
+	ok(new URL(page.url()).searchParams.get('ax.work_us') === otherWork, `${what}: the table choice is bookmarkable`);
 	// Tooltip with the confidence interval on hover over a significant cell.
-	const mi = cmp.pivots.findIndex((pv) => pv.cells.flat().some((c) => c && c.significant));
-	if (mi >= 0) {
-		const pos = await page.evaluate((i) => {
-			const c = window.xcbCharts[`matrix:${i}`];
+	const pos = await page.evaluate(() => {
+		for (const [id, c] of Object.entries(window.xcbCharts)) {
+			if (!id.startsWith('matrix:')) continue;
 			const d = c.data.datasets[0].data;
 			const j = d.findIndex((p) => p.sig);
+			if (j < 0) continue;
+			c.canvas.scrollIntoView();
 			const p = c.getDatasetMeta(0).data[j].getCenterPoint();
 			const r = c.canvas.getBoundingClientRect();
-			return { x: r.left + p.x, y: r.top + p.y, cell: d[j].cell };
-		}, mi);
+			return { id, x: r.left + p.x, y: r.top + p.y, cell: d[j].cell };
+		}
+		return null;
+	});
+	if (ok(pos, `${what}: a significant cell to hover`)) {
 		await page.mouse.move(pos.x, pos.y);
-		const tip = await until('tooltip', () => page.evaluate((i) => {
-			const t = window.xcbCharts[`matrix:${i}`].tooltip;
+		const tip = await until('tooltip', () => page.evaluate((id) => {
+			const t = window.xcbCharts[id].tooltip;
 			return t && t.opacity > 0 && t.body ? t.body.flatMap((b) => b.lines).join(' | ') : null;
-		}, mi), 5000).catch(() => '');
-		ok(tip.includes('95 % CI') && tip.includes(pos.cell.ci_low.toFixed(2)), 'compare: hovering a cell shows its confidence interval', tip);
+		}, pos.id), 5000).catch(() => '');
+		ok(tip.includes('95 % CI') && tip.includes(pos.cell.ci_low.toFixed(2)), `${what}: hovering a cell shows its confidence interval`, tip);
 	}
 	const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#compare-csv')]);
 	const file = path.join(OUT, `web-compare-${A.id}-${B.id}.csv`);

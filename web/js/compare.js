@@ -7,17 +7,23 @@
 // Chart ids: "matrix:<n>" (n-th pivot of the API answer); each has .$xcb with
 // the pivot it drew.
 
-import { h, $, fill, state, errorBox, loading, params, header, badge } from './dom.js';
+import { h, $, fill, state, errorBox, loading, params, setParams, header, badge } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
-import { make, box, changeColor } from './charts.js';
+import { make, box, changeColor, destroyAll } from './charts.js';
+import { varyingAxes, filterCases } from './model.js';
 
 const main = $('#main');
 $('#top').replaceWith(header('compare'));
 
 const p = params();
 const q = { a: p.get('a') || '', b: p.get('b') || '', algo_a: p.get('algo_a') || '', algo_b: p.get('algo_b') || '' };
+// Chosen values of the table toolbar's axes (?ax.wait=done…); not sent to the API.
+q.axes = Object.fromEntries([...p.entries()].filter(([k]) => k.startsWith('ax.')).map(([k, v]) => [k.slice(3), v]));
 const SPAN = 50; // % change at which the colour saturates
+
+// What the API is asked: the runs and the algorithms (not the view's toolbar).
+const apiQ = () => ({ a: q.a, b: q.b, algo_a: q.algo_a, algo_b: q.algo_b });
 
 function qs(obj) {
 	const s = new URLSearchParams();
@@ -81,7 +87,7 @@ async function start() {
 	fill(body, loading('the comparison'));
 	let cmp;
 	try {
-		cmp = await api.get(`compare?${qs(q)}`);
+		cmp = await api.get(`compare?${qs(apiQ())}`);
 	} catch (e) {
 		fill(body, errorBox('the comparison', e));
 		picker(pick);
@@ -100,7 +106,7 @@ function render(pick, body, cmp) {
 	const sig = cmp.cases.filter((c) => c.significant);
 	const better = sig.filter((c) => c.change_pct < 0).length;
 	const worse = sig.length - better;
-	const csv = api.csvUrl(`compare.csv?${qs(q)}`);
+	const csv = api.csvUrl(`compare.csv?${qs(apiQ())}`);
 	const swap = `compare.html?${qs({ a: q.b, b: q.a, algo_a: q.algo_b, algo_b: q.algo_a })}`;
 	fill(pick,
 		h('div', { class: 'row' },
@@ -122,20 +128,42 @@ function render(pick, body, cmp) {
 		picker(h('div'));
 		return;
 	}
-	const pivots = (cmp.pivots || []).map((pv, i, all) => pivotView(pv, i, all));
+	// One heatmap per pivot is too many for a real suite (algorithms × delivery ×
+	// wait × …): a toolbar picks one value of every axis that varies within an
+	// algorithm, as on the run page; the CSV and the case table keep everything.
+	const all = cmp.pivots || [];
+	const asCases = all.map((pv) => ({ kind: (pv.fixed || {}).kind, algo: `${pv.algo_a}/${pv.algo_b}`, config: pv.fixed || {}, pv }));
+	const axes = varyingAxes(asCases);
+	const area = h('div', { id: 'pivots' });
+	const toolbar = axes.length ? h('div', { class: 'toolbar', id: 'axes' }, h('span', { class: 'muted' }, 'Show tables with'),
+		axes.map(({ key, values, def }) => h('label', {}, key,
+			h('select', { id: `axis-${key}`, dataset: { axis: key }, onchange: (e) => {
+				q.axes[key] = e.target.value;
+				setParams({ [`ax.${key}`]: e.target.value });
+				drawPivots();
+			} }, values.map((v) => h('option', { value: v, selected: v === (q.axes[key] ?? def) }, key === 'work_us' ? `${v} µs` : v)))))) : null;
+	const drawPivots = () => {
+		destroyAll('matrix:');
+		const shown = filterCases(asCases, axes, q.axes).map((c) => c.pv);
+		const views = shown.map((pv) => pivotView(pv, all.indexOf(pv), shown));
+		fill(area, views.length ? views.map((v) => v.wrap)
+			: state('empty', all.length ? 'No table has this combination of settings.' : 'No seed-style table for these cases.',
+				h('div', {}, all.length ? 'Choose other values above.' : 'The tables need cases that vary CPUs in mask and initiators; every matched case is listed below.')));
+		// Charts are made once their boxes are in the document (Chart.js needs a size).
+		for (const v of views) v.draw();
+	};
 	fill(body,
 		h('div', { class: 'legend-scale' }, 'b vs a:',
 			h('span', {}, `−${SPAN}% faster`),
 			h('span', { class: 'ramp', style: { background: `linear-gradient(to right, ${changeColor(-SPAN, true)}, ${changeColor(-1, true)}, #fff, ${changeColor(1, true)}, ${changeColor(SPAN, true)})` } }),
 			h('span', {}, `+${SPAN}% slower`),
 			h('span', { class: 'ramp', style: { width: '18px', background: changeColor(0, false) } }), 'not significant (interval includes 0)'),
-		pivots.length ? pivots.map((v) => v.wrap)
-			: state('empty', 'No seed-style table for these cases.', h('div', {}, 'The tables need cases that vary CPUs in mask and initiators; every matched case is listed below.')),
+		toolbar,
+		area,
 		h('details', { open: cmp.cases.length <= 24, id: 'cases-details' },
 			h('summary', {}, h('strong', {}, `Every matched case (${cmp.cases.length})`), h('span', { class: 'muted' }, ' — significant first, largest change first')),
 			casesTable(cmp)));
-	// Charts are made once their boxes are in the document (Chart.js needs a size).
-	for (const v of pivots) v.draw();
+	drawPivots();
 }
 
 // Title: kind, algorithm(s), and the axes that tell this table from the

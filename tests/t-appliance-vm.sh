@@ -1,0 +1,77 @@
+#!/bin/bash
+# `xcbench vm` against a real xcbenchd on loopback: several machines with
+# distinct identities (direct boot, e1000), and each way it must fail loudly —
+# a payload that crashes, a timeout (QEMU stopped, its unbooted job withdrawn),
+# bad options, no daemon, a daemon that refuses writes.
+# timeout: 300
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/netlib.sh"
+net_require "xcbench vm"
+[ -x "$XCBENCH" ] || { skip "xcbench vm" "host/build/xcbench not built"; exit 0; }
+
+PORT=$(free_port)
+net_daemon_start d "$PORT" || { notok "xcbenchd starts"; exit 1; }
+SRV=http://127.0.0.1:$PORT
+SUITE=(kinds=xcall reps=2 iters=20)
+vm() { "$XCBENCH" --server "$SRV" vm "$@"; }
+
+# Two machines, direct boot, e1000: both runs complete, identities distinct.
+vm --boot direct --nic e1000 --vms 2 --suite quick --label two --wait --timeout 120 \
+	--dir "$NET_DIR/two" "${SUITE[@]}" >"$NET_DIR/two.out" 2>&1
+rc=$?
+sed 's/^/# /' "$NET_DIR/two.out"
+check "two machines (direct, e1000): exit 0" test "$rc" = 0
+for n in 1 2; do
+	mac=52:54:00:78:63:0$n
+	id=$(grep -oE "^vm$n $mac: run [0-9]+ complete" "$NET_DIR/two.out" | grep -oE 'run [0-9]+' | cut -d' ' -f2)
+	check "vm$n: reported its run complete with the dashboard URL" \
+		grep -q "^vm$n $mac: run ${id:-x} complete, [0-9]* frames: $SRV/run.html?id=${id:-x}\$" "$NET_DIR/two.out"
+	check "vm$n: run ${id:-?} complete with every frame" run_complete_ok "$PORT" "${id:-0}"
+	s=$(api "$PORT" "/api/v1/runs/${id:-0}" | json "j['run']['suite'], j['run']['label'], j['run']['machine']['mac'], j['facts'].get('cmdline','')")
+	check "vm$n: run has the suite, label, MAC and overrides asked for" \
+		grep -qE "^quick two $mac .*iters=20" <<<"$s"
+	m=$(api "$PORT" /api/v1/machines | json "[(m['serial'], m['uuid']) for m in j['machines'] if m['mac'] == '$mac']")
+	check "vm$n: machine has SMBIOS serial xcbench-vm-$n and its own UUID ($m)" \
+		grep -q "xcbench-vm-$n', '78636265-6e63-4800-8000-52540078600$n'" <<<"$m"
+	check "vm$n: console captured" grep -q 'xcbench:' "$NET_DIR/two/vm-$n.console.log"
+done
+
+# A payload that crashes: non-zero, the machine and the reason named.
+vm --boot direct --suite quick --wait --timeout 60 --dir "$NET_DIR/crash" "${SUITE[@]}" crash=ud \
+	>"$NET_DIR/crash.out" 2>&1
+rc=$?
+sed 's/^/# /' "$NET_DIR/crash.out" | head -n 6
+check "crashing payload: exit 1" test "$rc" = 1
+check "crashing payload: says vm1 FAILED with the payload's status" \
+	grep -qE '^vm1 52:54:00:78:63:01: FAILED: .*(payload exit 3|crashed)' "$NET_DIR/crash.out"
+check "crashing payload: shows the console's last lines" grep -q '| xcbench: EXCEPTION' "$NET_DIR/crash.out"
+
+# Timeout: QEMU stopped, the job nobody booted withdrawn.
+vm --suite quick --wait --timeout 2 --dir "$NET_DIR/slow" "${SUITE[@]}" >"$NET_DIR/slow.out" 2>&1
+rc=$?
+sed 's/^/# /' "$NET_DIR/slow.out" | head -n 4
+qpid=$(grep -oE 'QEMU started \(pid [0-9]+' "$NET_DIR/slow.out" | grep -oE '[0-9]+$')
+check "timeout: exit 1 naming it" test "$rc" = 1 -a -n "$(grep 'FAILED: timed out after 2 s' "$NET_DIR/slow.out")"
+check "timeout: QEMU (pid ${qpid:-?}) is gone" test -n "$qpid" -a ! -d "/proc/${qpid:-0}"
+n=$(api "$PORT" "/api/v1/jobs?pending=1&mac=52:54:00:78:63:01" | json "len(j['jobs'])")
+check "timeout: no job left pending for the next boot of that MAC ($n)" test "$n" = 0
+
+# Usage errors: status 2 and the bad input named.
+out=$(vm --boot floppy 2>&1); rc=$?
+check "--boot floppy: status 2, named" test "$rc" = 2 -a -n "$(grep -F "'floppy'" <<<"$out")"
+out=$(vm --cpus 0 2>&1); rc=$?
+check "--cpus 0: status 2, named" test "$rc" = 2 -a -n "$(grep -F "'0'" <<<"$out")"
+out=$(vm reps 2>&1); rc=$?
+check "a bare word: status 2, 'not key=value'" test "$rc" = 2 -a -n "$(grep 'not key=value' <<<"$out")"
+check "--help: status 0" "$XCBENCH" vm --help
+
+# No daemon; a daemon that refuses writes.
+out=$("$XCBENCH" --server "http://127.0.0.1:$(free_port)" vm --boot direct 2>&1); rc=$?
+check "no daemon: exit 1, 'no xcbenchd answers'" test "$rc" = 1 -a -n "$(grep 'no xcbenchd answers' <<<"$out")"
+P2=$(free_port)
+"$XCBENCHD" --listen "127.0.0.1:$P2" --udp "127.0.0.1:$P2" --db "$NET_DIR/closed.db" >"$NET_DIR/closed.log" 2>&1 &
+NET_PIDS+=($!)
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$P2/api/v1/health" >/dev/null && break; sleep 0.1; done
+out=$("$XCBENCH" --server "http://127.0.0.1:$P2" vm --boot direct --dir "$NET_DIR/closed" 2>&1); rc=$?
+check "daemon without --open: exit 1, names --token-file" test "$rc" = 1 -a -n "$(grep -- '--token-file' <<<"$out")"
+check "daemon without --open: no QEMU was started" test -z "$(grep 'QEMU started' <<<"$out")"
