@@ -23,17 +23,20 @@ sed 's/^/# /' "$NET_DIR/two.out"
 check "two machines (direct, e1000): exit 0" test "$rc" = 0
 for n in 1 2; do
 	mac=52:54:00:78:63:0$n
-	id=$(grep -oE "^vm$n $mac: run [0-9]+ complete" "$NET_DIR/two.out" | grep -oE 'run [0-9]+' | cut -d' ' -f2)
+	id=$(grep -oE "^vm$n $mac: run [0-9]+ complete" "$NET_DIR/two.out" | grep -oE 'run [0-9]+' | cut -d' ' -f2 | tail -n 1)
 	check "vm$n: reported its run complete with the dashboard URL" \
 		grep -q "^vm$n $mac: run ${id:-x} complete, [0-9]* frames: $SRV/run.html?id=${id:-x}\$" "$NET_DIR/two.out"
 	check "vm$n: run ${id:-?} complete with every frame" run_complete_ok "$PORT" "${id:-0}"
-	s=$(api "$PORT" "/api/v1/runs/${id:-0}" | json "j['run']['suite'], j['run']['label'], j['run']['machine']['mac'], j['facts'].get('cmdline','')")
+	s=$(api "$PORT" "/api/v1/runs/${id:-0}" | json "' '.join((j['run']['suite'], j['run']['label'], j['run']['machine']['mac'], j['facts'].get('cmdline', '')))")
 	check "vm$n: run has the suite, label, MAC and overrides asked for" \
 		grep -qE "^quick two $mac .*iters=20" <<<"$s"
 	m=$(api "$PORT" /api/v1/machines | json "[(m['serial'], m['uuid']) for m in j['machines'] if m['mac'] == '$mac']")
 	check "vm$n: machine has SMBIOS serial xcbench-vm-$n and its own UUID ($m)" \
 		grep -q "xcbench-vm-$n', '78636265-6e63-4800-8000-52540078600$n'" <<<"$m"
 	check "vm$n: console captured" grep -q 'xcbench:' "$NET_DIR/two/vm-$n.console.log"
+	lines=$(wc -l <"$NET_DIR/two/vm-$n.console.log")
+	got=$(api "$PORT" "/api/v1/runs/${id:-0}/events?kind=console&limit=1000" | json "len(j['events'])")
+	check "vm$n: console attached to run ${id:-?}'s log ($got events of $lines lines)" test "${got:-0}" -gt 0 -a "${got:-0}" = "$lines"
 done
 
 # A payload that crashes: non-zero, the machine and the reason named.
@@ -45,6 +48,9 @@ check "crashing payload: exit 1" test "$rc" = 1
 check "crashing payload: says vm1 FAILED with the payload's status" \
 	grep -qE '^vm1 52:54:00:78:63:01: FAILED: .*(payload exit 3|crashed)' "$NET_DIR/crash.out"
 check "crashing payload: shows the console's last lines" grep -q '| xcbench: EXCEPTION' "$NET_DIR/crash.out"
+cid=$(grep -oE 'run [0-9]+ pending' "$NET_DIR/crash.out" | head -n1 | grep -oE '[0-9]+')
+n=$(api "$PORT" "/api/v1/runs/${cid:-0}/events?kind=console&limit=1000" | json "sum('EXCEPTION' in e['text'] for e in j['events'])")
+check "crashing payload: the exception is in run ${cid:-?}'s log (console events)" test "${n:-0}" -ge 1
 
 # Timeout: QEMU stopped, the job nobody booted withdrawn.
 vm --suite quick --wait --timeout 2 --dir "$NET_DIR/slow" "${SUITE[@]}" >"$NET_DIR/slow.out" 2>&1
@@ -63,7 +69,7 @@ out=$(vm --cpus 0 2>&1); rc=$?
 check "--cpus 0: status 2, named" test "$rc" = 2 -a -n "$(grep -F "'0'" <<<"$out")"
 out=$(vm reps 2>&1); rc=$?
 check "a bare word: status 2, 'not key=value'" test "$rc" = 2 -a -n "$(grep 'not key=value' <<<"$out")"
-check "--help: status 0" "$XCBENCH" vm --help
+check "--help: status 0" sh -c '"$0" vm --help >/dev/null' "$XCBENCH"
 
 # No daemon; a daemon that refuses writes.
 out=$("$XCBENCH" --server "http://127.0.0.1:$(free_port)" vm --boot direct 2>&1); rc=$?

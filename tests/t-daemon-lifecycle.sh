@@ -74,6 +74,28 @@ check "after the restart the run completes, each frame once ($st)" [ "$st" = "co
 dup=$(pyjson "$URL/api/v1/health" 'd["frames"]["duplicate"] > 0 and d["frames"]["stored"] == 1')
 check "frames stored before the restart are recognised as duplicates" [ "$dup" = True ]
 
+# --- ACK statuses seen by a payload: CLOSED for a complete run, REFUSED for an unknown token ---
+acks=$(python3 - "$PORT" <<'PY'
+import socket, struct, sys, zlib
+port = int(sys.argv[1])
+def frame(token, seq, payload=b"late log line"):
+    hdr = struct.pack("<IBBHQI", 0x31424358, 1, 6, len(payload), token, seq)
+    return hdr + struct.pack("<I", zlib.crc32(payload, zlib.crc32(hdr))) + payload
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(3)
+out = []
+for token in (0xe000, 0xbad70c):
+    s.sendto(frame(token, 0), ("127.0.0.1", port))
+    a = s.recv(2048)
+    magic, ver, typ, ln, tok, seq, crc = struct.unpack("<IBBHQII", a[:24])
+    out.append("%x:type%d:next%d:status%d" % (tok, typ, seq, struct.unpack("<I", a[24:28])[0]))
+print(" ".join(out))
+PY
+)
+n=$(sed -n 's/.*frames=\([0-9]*\).*/\1/p' "$TMP/full.out")
+check "ACKs: CLOSED (2) for a complete run, REFUSED (1) for an unknown token ($acks)" \
+	[ "$acks" = "e000:type9:next$n:status2 bad70c:type9:next0:status1" ]
+
 # --- remaining routes and the CLI ---
 ID=$(pyjson "$URL/api/v1/runs?token=e000" 'd["runs"][0]["id"]')
 check "PATCH label/notes" [ "$(curl -s "${AUTH[@]}" -X PATCH -d '{"label":"a, \"quoted\" label","notes":"n"}' "$URL/api/v1/runs/$ID" | python3 -c 'import json,sys; print(json.load(sys.stdin)["run"]["label"])')" = 'a, "quoted" label' ]
@@ -96,7 +118,21 @@ for c in runs show compare export queue ingest; do
 done
 ok "xcbench <each command> --help"
 check "xcbenchd --help" bash -c "'$XCBENCHD' --help | grep -q -- --lost-after"
-check "xcbench with a bad run id fails with a message" bash -c "! '$XCBENCH' --server '$URL' show 9999 2>&1 | grep -q 'HTTP 404' && false || true"
 "$XCBENCH" --server "$URL" show 9999 >/dev/null 2>"$TMP/e404"; rc=$?
-check "xcbench show 9999: exit 1 and the API's message" [ $rc = 1 ] && grep -q "run 9999 not found" "$TMP/e404"
+if [ $rc = 1 ] && grep -q "run 9999 not found" "$TMP/e404"; then
+	ok "xcbench show 9999: exit 1 and the API's message"
+else
+	notok "xcbench show 9999: exit 1 and the API's message (exit $rc)"
+fi
 check "SIGTERM: clean shutdown" stop_daemon
+
+# --- schema versions: a database from a newer xcbenchd is refused, not touched ---
+v=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA user_version").fetchone()[0])' "$DB")
+check "database migrated to the newest schema (user_version $v)" [ "$v" -ge 1 ]
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version=999"); c.commit()' "$DB"
+"$XCBENCHD" --listen 127.0.0.1:$(free_port) --udp 127.0.0.1:$(free_port) --db "$DB" >"$TMP/newer.log" 2>&1; rc=$?
+if [ $rc -ne 0 ] && grep -q "schema version 999 is newer" "$TMP/newer.log"; then
+	ok "newer schema: refused (exit $rc) with a clear message"
+else
+	notok "newer schema refused with a clear message (exit $rc)"
+fi

@@ -13,7 +13,9 @@
 # --> the payload of the suite queued for its MAC --> UDP results. QEMU's ROM
 # is iPXE itself, so XCB_CHAIN_IPXE=1 makes it take the undionly.kpxe step a
 # vendor PXE ROM takes. Both runs must be complete; they are compared through
-# the API and the CLI. Private addresses exist only inside our namespaces.
+# the API and the CLI. Then the same lab/ configuration runs as the only DHCP
+# server (a plain range, no site server) and machine 1 boots once more.
+# Private addresses exist only inside our namespaces.
 # timeout: 400
 . "$(dirname "$0")/lib.sh"
 
@@ -73,6 +75,7 @@ ip netns exec "$SITE" dnsmasq --keep-in-foreground --log-facility=- --pid-file= 
 	--port=0 --log-dhcp --no-ping --interface=site1 --bind-interfaces \
 	--dhcp-range=10.77.0.100,10.77.0.199,255.255.255.0,1h --dhcp-option=3,10.77.0.1 \
 	--dhcp-leasefile="$DIR/site.leases" >"$DIR/site-dhcp.log" 2>&1 &
+SITE_PID=$!
 PIDS+=($!)
 
 # --- xcbenchd, as a lab runs it: an admin token, no --open ---------------------
@@ -90,6 +93,7 @@ check "xcbenchd answers on 10.77.0.1:8080 inside the lab namespace" test $? = 0
 ip netns exec "$LAB" env XCB_DAEMON=10.77.0.1:8080 XCB_DHCP_RANGE=10.77.0.0,proxy XCB_INTERFACE=br0 \
 	XCB_RA_PREFIX=fd77:: XCB_CHAIN_IPXE=1 "$ROOT/lab/dnsmasq-start" \
 	--dhcp-leasefile="$DIR/lab.leases" >"$DIR/lab-dnsmasq.log" 2>&1 &
+LABDNS_PID=$!
 PIDS+=($!)
 sleep 0.5
 check "lab dnsmasq runs (proxy on 10.77.0.0, TFTP)" grep -q 'proxy on subnet 10.77.0.0' "$DIR/lab-dnsmasq.log"
@@ -103,17 +107,21 @@ for i in 0 1; do
 done
 
 # --- two machines, PXE-booting BIOS-mode through their NIC ROMs ----------------
-QPIDS=()
-for i in 1 2; do
+boot() {	# boot I LOGNAME: machine I (1 or 2) on tapI, in the background
 	ip netns exec "$LAB" timeout -k 5 240 qemu-system-x86_64 -accel "$(accel)" -M q35 -m 256 -smp 2 \
 		-display none -monitor none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		-serial "file:$DIR/vm$i.console.log" \
-		-smbios "type=1,serial=lab-machine-$i,uuid=7c0e0000-0000-4000-8000-00000000000$i" \
-		-netdev "tap,id=n0,ifname=tap$i,script=no,downscript=no" \
-		-device "virtio-net-pci,netdev=n0,mac=${MACS[$((i - 1))]}" -boot n \
-		</dev/null >"$DIR/vm$i.qemu.log" 2>&1 &
-	QPIDS+=($!)
+		-serial "file:$DIR/$2.console.log" \
+		-smbios "type=1,serial=lab-machine-$1,uuid=7c0e0000-0000-4000-8000-00000000000$1" \
+		-netdev "tap,id=n0,ifname=tap$1,script=no,downscript=no" \
+		-device "virtio-net-pci,netdev=n0,mac=${MACS[$(($1 - 1))]}" -boot n \
+		</dev/null >"$DIR/$2.qemu.log" 2>&1 &
+	QPID=$!
 	PIDS+=($!)
+}
+QPIDS=()
+for i in 1 2; do
+	boot "$i" "vm$i"
+	QPIDS+=("$QPID")
 done
 for i in 0 1; do
 	wait "${QPIDS[$i]}"
@@ -172,5 +180,33 @@ n=$(inlab "$XCBENCH" --server "$API" runs --label lab-pxe | grep -cE "^($A|$B) "
 check "CLI runs --label lab-pxe lists both runs ($n)" test "$n" = 2
 jobs=$(api "/api/v1/jobs" | python3 -c 'import json,sys; print(sum(1 for j in json.load(sys.stdin)["jobs"] if j["run_id"] in ('"$A,$B"')))')
 check "both queued jobs were consumed by those runs" test "${jobs:-0}" = 2
+
+
+# --- the same configuration as the only DHCP server (a plain range) -----------
+# A lab network of its own has no site DHCP server: XCB_DHCP_RANGE is then an
+# address range and dnsmasq answers everything, with the same iPXE split.
+kill "$SITE_PID" "$LABDNS_PID" 2>/dev/null
+wait "$SITE_PID" "$LABDNS_PID" 2>/dev/null
+ip netns exec "$LAB" env XCB_DAEMON=10.77.0.1:8080 XCB_DHCP_RANGE=10.77.0.150,10.77.0.199,255.255.255.0,1h \
+	XCB_INTERFACE=br0 XCB_RA_PREFIX=fd77:: XCB_CHAIN_IPXE=1 "$ROOT/lab/dnsmasq-start" \
+	--dhcp-leasefile="$DIR/full.leases" >"$DIR/full-dnsmasq.log" 2>&1 &
+PIDS+=($!)
+sleep 0.5
+check "full-DHCP mode: queue another suite for ${MACS[0]}" inlab "$XCBENCH" --server "$API" \
+	--token-file "$DIR/token" queue --mac "${MACS[0]}" --suite quick --label lab-full "${SUITE[@]}"
+boot 1 full
+wait "$QPID"
+rc=$?
+check "full-DHCP mode: machine 1 ended with payload status 0 (QEMU status $rc)" test "$rc" = 1
+ip4=$(grep -m1 "DHCPACK(br0) [0-9.]* ${MACS[0]}" "$DIR/full-dnsmasq.log" | grep -oE '10\.77\.0\.[0-9]+')
+check "full-DHCP mode: address from the lab dnsmasq itself (${ip4:-none})" test -n "$ip4"
+check "full-DHCP mode: ROM got undionly.kpxe by TFTP" \
+	grep -qE "sent /usr/lib/ipxe/undionly.kpxe to ${ip4:-x}( |\$)" "$DIR/full-dnsmasq.log"
+info=$(api "/api/v1/runs?machine=${MACS[0]}" | python3 -c 'import json,sys
+j=json.load(sys.stdin); r=j["runs"][0]; print(j["total"], r["status"], r["label"], r["frames_received"] == r["frames_expected"])')
+diag "machine 1: runs newest-status newest-label all-frames = $info"
+set -- $info
+check "full-DHCP mode: machine 1's new run is complete (label lab-full), its history holds 2 runs" \
+	test "${1:-0}" = 2 -a "${2:-}" = complete -a "${3:-}" = lab-full -a "${4:-}" = True
 
 cp "$DIR/lab-dnsmasq.log" "$OUTDIR/t-lab-pxe.dnsmasq.log" 2>/dev/null

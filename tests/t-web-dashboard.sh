@@ -24,12 +24,15 @@ if [ -n "$missing" ]; then
 fi
 
 tmp=$(mktemp -d "$OUTDIR/web.XXXXXX")
-daemon=""
+daemon="" driver=""
+# The browser is playwright's child on a pipe: it exits with the driver.
 cleanup() {
+	[ -n "$driver" ] && kill "$driver" 2>/dev/null && wait "$driver" 2>/dev/null
 	[ -n "$daemon" ] && kill "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap "exit 143" TERM INT  # a signal (tests/run-all timeout) still cleans up
 
 port=$(free_port)
 hex() { od -An -N8 -tx1 /dev/urandom | tr -d ' \n'; }
@@ -82,8 +85,11 @@ export XCB_LIVE_MORE="python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$po
 export XCB_BASE=$base XCB_OUT=$OUTDIR XCB_TOKEN=$admin
 export XCB_RUN_A=$tA XCB_RUN_B=$tB XCB_RUN_C=$tC XCB_RUN_R_FILE=$tmp/token-R XCB_RUN_L=$tL
 
-node "$ROOT/tests/web/dashboard.mjs"
+node "$ROOT/tests/web/dashboard.mjs" &
+driver=$!
+wait "$driver"
 rc=$?
+driver=""
 if [ $rc -ne 0 ]; then
 	echo "# xcbenchd log:"
 	tail -n 30 "$tmp/xcbenchd.log" | sed 's/^/# /'

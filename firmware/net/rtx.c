@@ -88,13 +88,29 @@ unsigned rtx_ack(struct rtx *r, uint32_t cum, uint64_t now)
 	return n;
 }
 
-void rtx_sack(struct rtx *r, uint32_t cum, const uint8_t *bits, unsigned nbits)
+void rtx_sack(struct rtx *r, uint32_t cum, const uint8_t *bits, unsigned nbits, uint64_t now)
 {
+	int any = 0;
+	uint32_t highest = 0;
 	for (unsigned i = 0; i < r->count; i++) {
 		struct rtx_slot *s = &r->slot[idx(r, i)];
 		uint32_t off = s->seq - cum - 1;   /* bit index, if within the map */
-		if (!seq_before(s->seq, cum + 1) && off < nbits && (bits[off / 8] >> (off % 8)) & 1)
+		if (!seq_before(s->seq, cum + 1) && off < nbits && (bits[off / 8] >> (off % 8)) & 1) {
 			s->sacked = 1;
+			highest = s->seq;
+			any = 1;
+		}
+	}
+	if (!any)
+		return;
+	/* A round trip: the smoothed estimate, or rto_min before the first sample. */
+	uint64_t rtt = r->have_rtt ? r->srtt : r->rto_min;
+	for (unsigned i = 0; i < r->count; i++) {
+		struct rtx_slot *s = &r->slot[idx(r, i)];
+		if (!seq_before(s->seq, highest))
+			break;
+		if (!s->sacked && now - s->sent_at >= rtt)
+			s->due_now = 1;
 	}
 }
 

@@ -62,8 +62,11 @@ unsigned rtx_ack(struct rtx *r, uint32_t cum, uint64_t now);
 
 /* A selective ACK: bit i of bits (LSB first, nbits bits) set means seq
  * cum + 1 + i is stored by the receiver, so it is not retransmitted (it stays
- * in the window until the cumulative edge passes it). */
-void rtx_sack(struct rtx *r, uint32_t cum, const uint8_t *bits, unsigned nbits);
+ * in the window until the cumulative edge passes it). A frame still missing
+ * below the highest one stored, and sent at least a round trip ago, is lost:
+ * it becomes due at once instead of waiting for its timeout (early
+ * retransmit, RFC 6675 in spirit). */
+void rtx_sack(struct rtx *r, uint32_t cum, const uint8_t *bits, unsigned nbits, uint64_t now);
 
 typedef void (*rtx_send_fn)(void *ctx, const uint8_t *frame, unsigned len);
 

@@ -42,7 +42,7 @@ static void on_udp(void *ctx, uint32_t src, uint16_t sport, uint16_t dport,
 		return;
 	}
 	rtx_ack(&u->rtx, h.seq, now);
-	rtx_sack(&u->rtx, h.seq, a.sack, sizeof(a.sack) * 8);
+	rtx_sack(&u->rtx, h.seq, a.sack, sizeof(a.sack) * 8, now);
 }
 
 /* One CPU at a time in the stack, the NIC rings and the window. report.c

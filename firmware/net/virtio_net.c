@@ -66,7 +66,7 @@
 #define VRING_DESC_F_WRITE  2
 #define VRING_AVAIL_F_NO_INTERRUPT 1
 
-#define NSLOTS   64          /* buffers posted per queue */
+#define NSLOTS   64          /* buffers posted per queue, at most (2 descriptors each) */
 #define BUF_SIZE 1536
 #define MAX_QSIZE 256        /* modern: we ask for at most this many entries */
 
@@ -74,6 +74,7 @@ struct vring_desc { uint64_t addr; uint32_t len; uint16_t flags, next; };
 
 struct vq {
 	uint16_t num, id;
+	unsigned nslots;              /* packet slots: min(NSLOTS, num / 2) */
 	volatile struct vring_desc *desc;
 	volatile uint16_t *avail;     /* flags, idx, ring[num], used_event */
 	volatile uint8_t *used;       /* flags, idx, {u32 id, u32 len}[num], avail_event */
@@ -243,8 +244,9 @@ static int setup_queue(struct vnet *v, struct vq *q, uint16_t id)
 		if (num == 0)
 			return -1;
 	}
-	if (num < 2 * NSLOTS)
+	if (num < 2)
 		return -1;
+	q->nslots = num / 2 < NSLOTS ? num / 2 : NSLOTS;
 	uint8_t *mem = net_dma_alloc(ring_bytes(num, &used_off));
 	if (!mem)
 		return -1;
@@ -334,7 +336,7 @@ static int vnet_open(struct netdev *nd)
 	v->txbuf = net_dma_alloc(BUF_SIZE * NSLOTS);
 	if (!v->rxhdr || !v->txhdr || !v->rxbuf || !v->txbuf)
 		return -1;
-	for (unsigned i = 0; i < NSLOTS; i++)
+	for (unsigned i = 0; i < v->rx.nslots; i++)
 		post_rx(v, i);
 	set_status(v, get_status(v) | VS_DRIVER_OK);
 	kick(v, &v->rx);
@@ -352,7 +354,7 @@ static int vnet_transmit(struct netdev *nd, const void *frame, unsigned len)
 		if (v->tx_busy[i])
 			return -1;
 	}
-	v->tx_next = (i + 1) % NSLOTS;
+	v->tx_next = (i + 1) % v->tx.nslots;
 	v->tx_busy[i] = 1;
 	net_memset(v->txhdr + 16 * i, 0, 16);   /* no offloads */
 	net_memcpy(v->txbuf + BUF_SIZE * i, frame, len);
@@ -370,18 +372,18 @@ static unsigned vnet_poll(struct netdev *nd, void *buf, unsigned cap)
 	struct vnet *v = nd->priv;
 	uint32_t id, len;
 	while (get_used(&v->tx, &id, &len))
-		if (id / 2 < NSLOTS)
+		if (id / 2 < v->tx.nslots)
 			v->tx_busy[id / 2] = 0;
 	if (!buf || !get_used(&v->rx, &id, &len))
 		return 0;
 	unsigned i = id / 2, n = 0;
-	if (i < NSLOTS && len > v->hdr_len) {
+	if (i < v->rx.nslots && len > v->hdr_len) {
 		n = len - v->hdr_len;
 		if (n > cap)
 			n = cap;
 		net_memcpy(buf, v->rxbuf + BUF_SIZE * i, n);
 	}
-	if (i < NSLOTS) {
+	if (i < v->rx.nslots) {
 		post_rx(v, i);
 		kick(v, &v->rx);
 	}

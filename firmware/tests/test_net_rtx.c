@@ -158,13 +158,46 @@ static void test_sack_skips_stored(void **state)
 	uint8_t bits[32] = { 0 };
 	bits[0] = 1 << 0 | 1 << 1 | 1 << 3;   /* bit i = seq 1+1+i */
 	rtx_ack(&r, 1, 1 * MS);
-	rtx_sack(&r, 1, bits, 256);
+	rtx_sack(&r, 1, bits, 256, 1 * MS);
 	assert_int_equal(rtx_service(&r, 100 * MS, 32, rec, NULL), 2);
 	assert_int_equal(sent_seq[0], 1);
 	assert_int_equal(sent_seq[1], 4);
 	/* Sacked frames stay stored until the cumulative edge passes them. */
 	assert_int_equal(rtx_inflight(&r), 5);
 	assert_int_equal(rtx_ack(&r, 6, 101 * MS), 5);
+}
+
+static void test_sack_early_retransmit(void **state)
+{
+	(void)state;
+	/* Round trip ~10 ms. */
+	for (uint32_t s = 0; s < 4; s++) {
+		push(s, s * 20 * MS);
+		rtx_ack(&r, s + 1, s * 20 * MS + 10 * MS);
+	}
+	assert_int_equal(r.srtt, 10 * MS);
+	uint64_t t0 = 100 * MS;
+	for (uint32_t s = 4; s < 10; s++)
+		push(s, t0);
+	uint8_t bits[32] = { 0 };
+	/* 2 ms later the receiver holds 6 (edge 4): too soon to call 4, 5 lost. */
+	bits[0] = 1 << 1;                              /* seq 4 + 1 + 1 = 6 */
+	rtx_ack(&r, 4, t0 + 2 * MS);
+	rtx_sack(&r, 4, bits, 256, t0 + 2 * MS);
+	assert_int_equal(rtx_service(&r, t0 + 2 * MS, 32, rec, NULL), 0);
+	/* 12 ms later it holds 6 and 8: 4, 5 and 7 are lost, sent long enough
+	 * ago; 9 (above the highest stored) is not judged. No timeout needed. */
+	bits[0] = 1 << 1 | 1 << 3;                     /* 6 and 8 */
+	rtx_ack(&r, 4, t0 + 12 * MS);
+	rtx_sack(&r, 4, bits, 256, t0 + 12 * MS);
+	assert_int_equal(rtx_service(&r, t0 + 12 * MS, 32, rec, NULL), 3);
+	assert_int_equal(sent_seq[0], 4);
+	assert_int_equal(sent_seq[1], 5);
+	assert_int_equal(sent_seq[2], 7);
+	assert_int_equal(r.timeouts, 0);
+	/* The same SACK again right away does not resend them. */
+	rtx_sack(&r, 4, bits, 256, t0 + 13 * MS);
+	assert_int_equal(rtx_service(&r, t0 + 13 * MS, 32, rec, NULL), 0);
 }
 
 static void test_seq_wraparound(void **state)
@@ -275,6 +308,7 @@ int main(void)
 		cmocka_unit_test_setup(test_burst_limit, setup),
 		cmocka_unit_test_setup(test_fast_retransmit, setup),
 		cmocka_unit_test_setup(test_sack_skips_stored, setup),
+		cmocka_unit_test_setup(test_sack_early_retransmit, setup),
 		cmocka_unit_test_setup(test_seq_wraparound, setup),
 		cmocka_unit_test_setup(test_rto_follows_rtt, setup),
 		cmocka_unit_test_setup(test_empty_window, setup),

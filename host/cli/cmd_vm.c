@@ -6,8 +6,9 @@
  * Every machine gets a queued job (suite, params, label) for its MAC, so its
  * boot script — rendered by the daemon, as for a lab machine — carries what
  * was asked for. The run is then found as the newest run of that MAC created
- * since we started (whichever job the boot consumed). Consoles go to files
- * whose paths are written into the run's notes.
+ * since we started (whichever job the boot consumed). Consoles go to files,
+ * are attached to the run's log (events of kind "console") when the machine
+ * is done, and their paths are written into the run's notes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -325,6 +326,61 @@ static void console_tail(const struct vm *v)
 		free(lines[i]);
 }
 
+/* Attaches the console to the run's log (POST .../console, kind "console"),
+ * in chunks under the daemon's body limit, each naming its first line. */
+static void upload_console(const struct vm *v)
+{
+	char path[96], *text = NULL;
+	size_t len = 0, off = 0;
+	long line = 0;
+	FILE *f = fopen(v->console, "r");
+
+	if (!f)
+		return;
+	{
+		struct buf b = { 0 };
+		char tmp[8192];
+		size_t n;
+
+		while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
+			buf_add(&b, tmp, n);
+		text = b.p;
+		len = b.len;
+	}
+	fclose(f);
+	for (size_t i = 0; i < len; i++)	/* the body travels as a C string */
+		if (!text[i])
+			text[i] = '?';
+	while (off < len) {
+		size_t n = len - off;
+		struct http_resp r;
+		char save;
+
+		if (n > 60000) {	/* cut after a newline, under 64 KiB */
+			n = 60000;
+			while (n > 1 && text[off + n - 1] != '\n')
+				n--;
+			if (n == 1)
+				n = 60000;
+		}
+		save = text[off + n];
+		text[off + n] = 0;
+		snprintf(path, sizeof(path), "/api/v1/runs/%lld/console?line=%ld", (long long)v->run_id, line);
+		if (http_call("POST", path, text + off, &r, NULL) || r.status != 200) {
+			fprintf(stderr, "xcbench vm: vm%d: could not attach the console to run %lld%s%s\n", v->idx,
+				(long long)v->run_id, r.body.p ? ": " : "", r.body.p ? r.body.p : "");
+			buf_free(&r.body);
+			break;
+		}
+		buf_free(&r.body);
+		for (size_t i = off; i < off + n; i++)
+			line += text[i] == '\n';
+		text[off + n] = save;
+		off += n;
+	}
+	free(text);
+}
+
 static void note_console(const struct vm *v)
 {
 	char path[64];
@@ -520,8 +576,10 @@ int cmd_vm(int argc, char **argv)
 
 		if (i < started) {
 			drop_job_if_pending(v);
-			if (v->run_id)
+			if (v->run_id) {
+				upload_console(v);
 				note_console(v);
+			}
 		}
 		if (v->finished > 0 && v->run_id) {
 			run_url(url, sizeof(url), v->run_id);

@@ -356,8 +356,8 @@ enum MHD_Result api_run_events(struct req *rq, int64_t id)
 	sqlite3_stmt *st;
 	json_t *arr, *run;
 
-	if (kind && strcmp(kind, "log") && strcmp(kind, "error"))
-		return reply_error(rq, 400, "kind: expected log or error, not '%s'", kind);
+	if (kind && strcmp(kind, "log") && strcmp(kind, "error") && strcmp(kind, "console"))
+		return reply_error(rq, 400, "kind: expected log, error or console, not '%s'", kind);
 	if (after && parse_u64(after, &a))
 		return reply_error(rq, 400, "after: expected a sequence number, not '%s'", after);
 	if (lim && (parse_u64(lim, &l) || l < 1 || l > 10000))

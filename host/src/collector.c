@@ -41,7 +41,9 @@ void send_ack(struct run *r)
 	if (!r->have_peer)
 		return;
 	seqset_sack(&r->stored, sack);
-	ack_to(udp_fd, &r->peer, r->token, r->stored.next, XCB_ACK_OK, sack);
+	/* CLOSED only once every frame of the run (DONE included) is stored. */
+	ack_to(udp_fd, &r->peer, r->token, r->stored.next,
+	       r->expected && r->stored.next >= r->expected ? XCB_ACK_CLOSED : XCB_ACK_OK, sack);
 }
 
 static void reject(int reason)

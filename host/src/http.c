@@ -192,6 +192,8 @@ static enum MHD_Result route_api(struct req *rq, const char *path)
 		}
 		if (n == 3 && is(seg[2], "events"))
 			return is(m, "GET") ? api_run_events(rq, id) : reply_error(rq, 405, "%s not allowed on %s", m, path);
+		if (n == 3 && is(seg[2], "console"))	/* api_console.c */
+			return is(m, "POST") ? api_run_console(rq, id) : reply_error(rq, 405, "%s not allowed on %s", m, path);
 		if (n == 5 && is(seg[2], "cases") && is(seg[4], "histogram")) {
 			uint64_t v;
 

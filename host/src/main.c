@@ -39,6 +39,7 @@ static void usage(FILE *f)
 "  --lost-after SECONDS   a run silent this long becomes 'lost' (default 120)\n"
 "  --suite NAME           suite for boots without a queued job (default 'default')\n"
 "  --threads N            HTTP worker threads (default 4)\n"
+"  --test-drop P          TEST ONLY: drop this fraction of received datagrams\n"
 "  --help                 this text\n"
 "\n"
 "API: see host/API.md. Wire protocol: proto/README.md.\n");

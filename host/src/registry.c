@@ -74,9 +74,11 @@ int reg_load(sqlite3 *db)
 
 			seqset_fill(&r->recv, n);
 			seqset_fill(&r->stored, n);
-			r->complete = 1;
+			r->expected = n;
 			continue;
 		}
+		if (sqlite3_column_type(runs, 3) != SQLITE_NULL)
+			r->expected = (uint32_t)sqlite3_column_int64(runs, 3);
 		sqlite3_bind_int64(frames, 1, r->id);
 		while (sqlite3_step(frames) == SQLITE_ROW) {
 			uint32_t seq = (uint32_t)sqlite3_column_int64(frames, 0);

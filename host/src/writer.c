@@ -14,7 +14,7 @@
 #include "util.h"
 #include "xcbd.h"
 
-#define QUEUE_MAX 200000  /* frames; beyond, the collector drops (no ACK) */
+#define QUEUE_MAX 50000   /* frames (~75 MB at most); beyond, the collector drops (no ACK) */
 #define BATCH_MAX 2048
 
 struct witem {
@@ -142,8 +142,12 @@ static void process(struct witem *batch)
 		if (!r)
 			continue;
 		seqset_add(&r->stored, it->h.seq);
-		if (it->h.type == XCB_T_DONE)
-			r->complete = 1;
+		if (it->h.type == XCB_T_DONE) {
+			struct xcb_done d;
+
+			if (xcb_dec_done(it->payload, it->h.length, &d) == XCB_OK)
+				r->expected = d.frames + 1;
+		}
 		if (r->ack_mark != mark && nacks < BATCH_MAX) {
 			r->ack_mark = mark;
 			acks[nacks++] = r;

@@ -46,7 +46,7 @@ struct run {
 	struct seqset stored;       /* committed: what ACKs report */
 	struct sockaddr_in peer;    /* where the last frame came from */
 	int have_peer;
-	int complete;
+	uint32_t expected;          /* frames in the run (DONE's count + 1); 0 = unknown */
 	unsigned ack_mark;          /* writer: ACK owed after this commit */
 	struct run *next_in_bucket;
 };

@@ -181,7 +181,7 @@ async function runsPage(A, B, L) {
 	// Filter by status (server-side) and by text (client-side).
 	const complete = (await api('runs?status=complete&limit=1000')).runs.map((r) => r.id).sort();
 	await page.selectOption('#f-status', 'complete');
-	await until('filtered rows', async () => (await page.$$('#runs tbody tr[data-status=running]')).length === 0);
+	await until('filtered rows', async () => (await page.$$('#runs tbody tr')).length > 0 && (await page.$$('#runs tbody tr:not([data-status=complete])')).length === 0);
 	const shown = (await page.$$eval('#runs tbody tr', (trs) => trs.map((t) => Number(t.dataset.run)))).sort();
 	ok(JSON.stringify(shown) === JSON.stringify(complete), 'runs page: status filter shows exactly the API\'s complete runs', { shown, complete });
 	await page.fill('#f-q', 'no-such-machine-xyz');
@@ -296,6 +296,23 @@ async function runPage(A) {
 	ok(h.xcb.buckets === hist.buckets.length && bars.length > 0 && bars.length <= Math.max(60, hist.buckets.length) &&
 		bars.reduce((a, b) => a + b, 0) === hist.total && hist.total === hist.buckets.reduce((a, b) => a + b.count, 0),
 	`run page: histogram of case ${h.xcb.caseId} holds all ${hist.total} calls of the API's ${hist.buckets.length} buckets`, { bars: bars.length, sum: bars.reduce((a, b) => a + b, 0) });
+	// The band's p10 comes from the page's own percentile code: it must agree
+	// with the daemon's percentiles of the same histogram (bucket midpoints).
+	const mine = await page.evaluate(async (hh) => {
+		const m = await import('./js/model.js');
+		return { p50: m.histoPercentile(hh, 0.5), p90: m.histoPercentile(hh, 0.9), p99: m.histoPercentile(hh, 0.99), p999: m.histoPercentile(hh, 0.999) };
+	}, hist);
+	ok(['p50', 'p90', 'p99', 'p999'].every((q) => mine[q] === hist.percentiles[q]), "run page: its percentile code agrees with the daemon's (p50…p99.9)", { mine, api: hist.percentiles });
+	const wantP50 = await page.evaluate(async (x) => (await import('./js/format.js')).ns(x), hist.percentiles.p50 * 1e6 / d.run.tsc_khz);
+	const noteText = await page.textContent('[data-chart=histogram] .note');
+	ok(noteText.includes(`p50 ${wantP50}`), `run page: histogram note gives the API's p50 in ns (${wantP50})`, noteText);
+	const edges = await page.evaluate(async (bs) => {
+		const m = await import('./js/run-case.js');
+		return bs.every((b) => m.bucketLow(b.i) === b.low && m.bucketHigh(b.i) === b.high);
+	}, hist.buckets);
+	ok(edges, "run page: its histogram bins use the daemon's bucket edges (xcb_histo.h)");
+	const p10s = await page.evaluate(() => [...window.xcbRun.p10.values()]);
+	ok(p10s.length > 0 && p10s.every((v) => v > 0), `run page: p10 of the ${p10s.length} charted cases from their histograms`);
 	await page.selectOption('#hist-view', 'cdf');
 	await until('cdf', async () => (await charts(page)).histogram?.xcb.view === 'cdf');
 	h = (await charts(page)).histogram;
@@ -475,6 +492,14 @@ async function errorStates() {
 	await page.goto(url('run.html'));
 	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
 	ok(/No run chosen/.test(await page.textContent('[data-state=error]')), 'run page: no id says what to do');
+	// A machine that fetched its boot script but never sent a frame.
+	const script = await (await fetch(new URL('boot.ipxe?mac=52:54:00:0e:b0:02', BASE))).text();
+	const tok = /run=([0-9a-f]{16})/.exec(script)[1];
+	const P = await until('pending run', () => runByToken(tok));
+	await page.goto(url(`run.html?id=${P.id}`));
+	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
+	ok(/No frame from the machine yet/.test(await page.textContent('#no-frames')) && !(await page.isVisible('#latency')),
+		'run page: a booted but silent run says what to check, not seven empty sections');
 	await page.goto(url('compare.html'));
 	await page.waitForSelector('#picker');
 	ok((await page.$$eval('#pick-a option', (o) => o.length)) >= 3, 'compare page: without a/b it offers a picker of runs');

@@ -84,7 +84,8 @@ export class HistogramView {
 		const u = this.unit;
 		const title = `${cdf ? 'CDF' : 'Histogram'} — ${caseLabel(c)}`;
 		const pct = hist.percentiles || {};
-		const note = `${fmt.int(hist.total)} calls · p50 ${v(u, pct.p50)} · p90 ${v(u, pct.p90)} · p99 ${v(u, pct.p99)} · p99.9 ${v(u, pct.p999)} (bucket midpoints, ≤ 0.4 % error)`;
+		const q = (x) => v(u, u.conv(x)); // the API's percentiles are cycles
+		const note = `${fmt.int(hist.total)} calls · p50 ${q(pct.p50)} · p90 ${q(pct.p90)} · p99 ${q(pct.p99)} · p99.9 ${q(pct.p999)} (bucket midpoints, ≤ 0.4 % error)`;
 		const { box: el, canvas } = box(h, title, { id: 'histogram', note, tall: true });
 		fill(body, el);
 		const mids = hist.buckets.map((b) => u.conv(b.low + (b.high - b.low) / 2));
@@ -112,7 +113,7 @@ export class HistogramView {
 				},
 			});
 		} else {
-			const bins = rebin(hist.buckets, mids, log);
+			const bins = rebin(hist.buckets, u);
 			chart = make('histogram', canvas, {
 				type: 'bar',
 				data: {
@@ -122,7 +123,7 @@ export class HistogramView {
 				},
 				options: {
 					scales: {
-						x: { type: 'category', title: { display: true, text: `latency (${u.name}), ${bins.length} ${log ? 'log-spaced' : 'equal'} bins` }, ticks: { maxRotation: 0, autoSkipPadding: 12 } },
+						x: { type: 'category', title: { display: true, text: `latency — ${bins.length} bins of ${bins.k} bucket${bins.k === 1 ? '' : 's'} (widths grow with latency)` }, ticks: { maxRotation: 0, autoSkipPadding: 12 } },
 						y: { beginAtZero: true, title: { display: true, text: 'calls per bin' } },
 					},
 					plugins: { legend: { display: false }, tooltip: { callbacks: {
@@ -136,20 +137,29 @@ export class HistogramView {
 	}
 }
 
-// The daemon's buckets (≤ 0.8 % wide, sparse) regrouped into at most BINS
-// display bins between the first and last bucket, equal in width or (log)
-// in ratio; a bucket counts in the bin holding its midpoint.
+// The daemon's buckets (proto/xcb_histo.h: log-linear, 128 per power of two,
+// sparse) regrouped into at most BINS display bins of k consecutive bucket
+// INDICES each: whole buckets per bin, so no bin catches a varying number of
+// them (no aliasing comb), and widths grow with latency like a log axis.
 const BINS = 60;
-function rebin(buckets, mids, log) {
+export const bucketLow = (i) => (i < 256 ? i : ((i & 127) + 128) * 2 ** ((i >> 7) - 1));
+export const bucketHigh = (i) => (i < 256 ? i : bucketLow(i) + 2 ** ((i >> 7) - 1) - 1);
+function bucketOf(v) {
+	if (v < 256) return v;
+	const shift = Math.floor(Math.log2(v)) - 7;
+	return (shift << 7) + Math.floor(v / 2 ** shift);
+}
+function rebin(buckets, u) {
 	if (!buckets.length) return [];
-	// A log axis starts at the first positive value (a 0-cycle bucket joins the first bin).
-	const lo = log ? mids.find((m) => m > 0) || 1 : mids[0], hi = Math.max(mids[mids.length - 1], lo);
-	if (buckets.length <= BINS && !log) return buckets.map((b, i) => ({ from: mids[i], to: mids[i], count: b.count }));
-	const n = Math.min(BINS, buckets.length);
-	const pos = log ? (x) => (x <= lo || hi <= lo ? 0 : Math.log(x / lo) / Math.log(hi / lo)) : (x) => (hi > lo ? (x - lo) / (hi - lo) : 0);
-	const edge = (i) => (log ? lo * (hi / lo) ** (i / n) : lo + ((hi - lo) * i) / n);
-	const bins = Array.from({ length: n }, (_, i) => ({ from: edge(i), to: edge(i + 1), count: 0 }));
-	buckets.forEach((b, i) => { bins[Math.min(n - 1, Math.floor(pos(mids[i]) * n))].count += b.count; });
+	const idx = buckets.map((b) => (Number.isInteger(b.i) ? b.i : bucketOf(b.low)));
+	const i0 = idx[0], i1 = idx[idx.length - 1];
+	const k = Math.max(1, Math.ceil((i1 - i0 + 1) / BINS));
+	const n = Math.floor((i1 - i0) / k) + 1;
+	const bins = Array.from({ length: n }, (_, j) => ({
+		from: u.conv(bucketLow(i0 + j * k)), to: u.conv(bucketHigh(i0 + j * k + k - 1)), count: 0,
+	}));
+	buckets.forEach((b, j) => { bins[Math.floor((idx[j] - i0) / k)].count += b.count; });
+	bins.k = k;
 	return bins;
 }
 

@@ -104,7 +104,7 @@ function axisY(unit, log) {
 	return {
 		type: log ? 'logarithmic' : 'linear',
 		beginAtZero: !log,
-		title: { display: true, text: `latency (${unit.name})` },
+		title: { display: true, text: unit.name === 'ns' ? 'latency' : 'latency (TSC cycles)' }, // ns ticks carry their unit
 		// On a log axis label only 1-2-5 steps, or the labels collide.
 		ticks: { callback: (v) => (log && ![1, 2, 5].includes(Number(String(v).replace(/[^1-9]/g, '')[0])) ? '' : tick(unit, v)) },
 	};

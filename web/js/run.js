@@ -82,7 +82,7 @@ function layout() {
 		} }), ' log scale');
 	fill(main,
 		h('div', { id: 'run-head' }),
-		h('nav', { class: 'row muted', style: { margin: '0.4em 0' } }, 'Jump to:',
+		h('nav', { class: 'row muted', id: 'jump', style: { margin: '0.4em 0' } }, 'Jump to:',
 			[['machine', 'Machine'], ['latency', 'Latency'], ['hist', 'Histogram / CDF'], ['fairness', 'Fairness'], ['locks', 'Lock profile'], ['tlb', 'TLB'], ['errors', 'Errors & logs']]
 				.map(([id, t]) => h('a', { href: `#${id}` }, t))),
 		section('machine', 'Machine'),
@@ -120,7 +120,7 @@ function renderHead() {
 				progress(prog.done, prog.planned || 0, true),
 				prog.planned ? null : h('div', { class: 'muted' }, 'The payload has not said how many cases it plans yet; counting cases with results.'))
 			: null,
-		r.status === 'lost' ? state('error', 'This run went silent before it finished.', h('div', {}, 'The machine stopped sending frames (crash, reset, network). Results so far are kept; if it resumes, the run continues here.')) : null,
+		r.status === 'lost' && r.frames_received ? state('error', 'This run went silent before it finished.', h('div', {}, 'The machine stopped sending frames (crash, reset, network). Results so far are kept; if it resumes, the run continues here.')) : null,
 		r.error ? state('error', `The payload reported an error: ${r.error}`, h('div', {}, 'Details are under ', h('a', { href: '#errors' }, 'Errors and logs'), '.')) : null,
 		pairs.length ? h('p', { class: 'muted' }, 'Compare algorithms within this run: ',
 			pairs.map(([a, b], i) => [i ? ' · ' : '', h('a', { href: `compare.html?a=${r.id}&b=${r.id}&algo_a=${encodeURIComponent(a)}&algo_b=${encodeURIComponent(b)}` }, `${a} → ${b}`)])) : null);
@@ -128,6 +128,20 @@ function renderHead() {
 
 async function render(first) {
 	renderHead();
+	// A run with no frame yet (booted, or registered, but silent) has nothing to
+	// chart: one box says what to check instead of seven empty sections.
+	const silent = !detail.run.frames_received && !detail.cases.length;
+	for (const id of Object.keys(sec)) $(`#${id}`)?.classList.toggle('hidden', silent && id !== 'logs');
+	$('#logs-wrap')?.classList.toggle('hidden', silent);
+	$('#jump')?.classList.toggle('hidden', silent);
+	$('#no-frames')?.remove();
+	if (silent) {
+		$('#run-head').after(h('div', { id: 'no-frames' }, state(isLive(detail.run.status) ? 'loading' : 'empty',
+			isLive(detail.run.status) ? 'No frame from the machine yet.' : 'The machine never sent a frame for this run.',
+			h('div', {}, 'It got its boot script (token ', h('code', {}, detail.run.token), '). Check its console: did the payload boot, find its NIC, and reach the daemon\'s UDP port?',
+				isLive(detail.run.status) ? ' This page updates by itself when frames arrive.' : ''))));
+		return;
+	}
 	renderFacts(sec.machine, detail);
 	renderErrors(sec.errors, detail);
 	await renderLatencySection();

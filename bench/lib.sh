@@ -1,0 +1,59 @@
+# bench/lib.sh — shared by bench/*.sh (sourced): paths, a throw-away daemon,
+# the null-acker baseline, and cleanup of every process a script starts.
+# Reuses tests/lib.sh for free_port and the QEMU helpers.
+. "$(dirname "${BASH_SOURCE[0]}")/../tests/lib.sh"
+set +u
+BENCH=$ROOT/bench
+BOUT=$ROOT/bench/out
+XCB_GEN=$ROOT/host/build/xcb-gen
+mkdir -p "$BOUT"
+PIDS=()
+bench_cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+}
+trap bench_cleanup EXIT
+
+# Python without a version-manager shim in front (seconds per call under load).
+PY=python3
+for p in /usr/bin/python3 /usr/local/bin/python3; do [ -x "$p" ] && { PY=$p; break; }; done
+
+need() { # FILE... : exit with a one-line table row when a build output is missing
+	local f
+	for f in "$@"; do
+		[ -e "$f" ] || { echo "(skipped: $f not built — run make first)"; exit 0; }
+	done
+}
+
+# null_acker: builds bench/out/null-acker (the ingest baseline) if needed.
+null_acker() {
+	local b=$BOUT/null-acker
+	if [ ! -x "$b" ] || [ "$BENCH/null-acker.c" -nt "$b" ]; then
+		gcc -O2 -Wall -Wextra -Werror -std=gnu11 -I"$ROOT/proto" -o "$b" \
+			"$BENCH/null-acker.c" "$ROOT/proto/xcb_proto.c" || return 1
+	fi
+	echo "$b"
+}
+
+# daemon DB [args]: xcbenchd on a fresh port; sets PORT URL DPID.
+daemon() {
+	local db=$1; shift
+	PORT=$(free_port)
+	URL=http://127.0.0.1:$PORT
+	"$XCBENCHD" --listen 127.0.0.1:$PORT --udp 127.0.0.1:$PORT --db "$db" "$@" >>"$db.log" 2>&1 &
+	DPID=$!
+	PIDS+=("$DPID")
+	for _ in $(seq 100); do
+		curl -sf "$URL/api/v1/health" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	echo "xcbenchd did not start: $(tail -3 "$db.log")" >&2
+	return 1
+}
+stop_daemon() { kill "$DPID" 2>/dev/null; wait "$DPID" 2>/dev/null; }
+
+now() { date +%s.%N; }
+
+# cpu_s PID: CPU seconds (user + system) the process has used so far.
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$1/stat"; }

@@ -1,0 +1,121 @@
+#!/bin/bash
+# bench/payload.sh — the payload's own costs, from QEMU boots:
+#  1. harness overhead per sample (HELLO: overhead_min/median_cycles, the
+#     cost of the timing code around an empty call), and each algorithm's
+#     one-initiator, one-target latency (all three waits) as a ratio to the
+#     raw IPI floor (kind=raw) measured in the same boot;
+#  2. boot-to-first-frame: from starting QEMU to the first frame, for a
+#     direct boot (-kernel) on the serial console and over UDP to xcbenchd,
+#     and for the full PXE chain (SeaBIOS → iPXE → TFTP → /boot.ipxe → HTTP
+#     fetch of the payload → UDP). The accelerator is tools/qemu-accel's.
+. "$(dirname "$0")/lib.sh"
+need "$XCB_ELF" "$XCBENCHD"
+T=$(mktemp -d "$BOUT/payload.XXXXXX")
+SMP=${BENCH_SMP:-2}
+ACCEL=$(accel)
+
+# first_line FILE PID: seconds until FILE has an "XCB1 " line (or PID exits).
+wait_serial_frame() {
+	local f=$1 pid=$2 t0=$3
+	while kill -0 "$pid" 2>/dev/null; do
+		grep -aq 'XCB1 ' "$f" 2>/dev/null && { echo "$(now) - $t0" | bc; return; }
+		sleep 0.02
+	done
+	grep -aq 'XCB1 ' "$f" 2>/dev/null && echo "$(now) - $t0" | bc || echo NA
+}
+# wait_daemon_frame QUERY PID T0: seconds until a run matching QUERY
+# (token=… or label=…) has a frame stored.
+wait_daemon_frame() {
+	local q="/api/v1/runs?limit=5&$1" pid=$2 t0=$3
+	for _ in $(seq 3000); do
+		if curl -sf "$URL$q" | $PY -c 'import json,sys; sys.exit(0 if any(r["frames_received"] > 0 for r in json.load(sys.stdin)["runs"]) else 1)'; then
+			echo "$(now) - $t0" | bc; return
+		fi
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo NA
+}
+qemu() { # LOG CMDLINE [args]: direct boot in the background; sets QPID
+	local log=$1 cl=$2; shift 2
+	timeout -k 5 180 qemu-system-x86_64 -accel "$ACCEL" -M q35 -m 256 -smp "$SMP" -nographic -no-reboot \
+		-bios /usr/share/qemu/qboot.rom -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-serial "file:$log" -monitor none -display none -kernel "$XCB_ELF" -append "$cl" "$@" \
+		</dev/null >/dev/null 2>&1 &
+	QPID=$!
+	PIDS+=("$QPID")
+}
+
+# 1. Same-boot ratios, serial transport; also the direct serial boot time.
+t0=$(now)
+qemu "$T/ratio.log" "suite=quick kinds=raw,xcall inits=1 masks=1 reps=5 iters=500 transport=serial"
+first_serial=$(wait_serial_frame "$T/ratio.log" "$QPID" "$t0")
+wait "$QPID"
+$PY "$ROOT/tests/engine_frames.py" "$T/ratio.log" --json >"$T/ratio.json" 2>"$T/ratio.err" || { echo "payload run failed: $(head -3 "$T/ratio.err")"; exit 1; }
+
+# 2. Direct boot over UDP to the daemon.
+daemon "$T/xcbench.db" --open --firmware "$XCB_ELF" || exit 1
+tok=0b0071000000000$((RANDOM % 9))
+t0=$(now)
+qemu "$T/udp.log" "run=$tok server=10.0.2.2:$PORT transport=udp ip=10.0.2.15 gw=10.0.2.2 netmask=255.255.255.0 suite=quick kinds=raw reps=1 iters=50" \
+	-netdev user,id=n0 -device virtio-net-pci,netdev=n0
+first_udp=$(wait_daemon_frame "token=$tok" "$QPID" "$t0")
+wait "$QPID"
+
+# 3. PXE: SeaBIOS runs QEMU's iPXE ROM; TFTP hands it a script that chains to the daemon.
+first_pxe=NA
+if [ -e /usr/share/qemu/efi-virtio.rom ] || [ -e /usr/lib/ipxe/qemu/efi-virtio.rom ]; then
+	mkdir -p "$T/tftp"
+	printf '#!ipxe\nchain http://10.0.2.2:%s/boot.ipxe?mac=${mac:hexhyp}\n' "$PORT" >"$T/tftp/boot.ipxe"
+	curl -sf -X POST -d '{"mac":"52:54:00:be:4c:01","suite":"quick","label":"pxe-bench","params":{"kinds":"raw","reps":"1","iters":"50"}}' \
+		"$URL/api/v1/jobs" >/dev/null
+	t0=$(now)
+	timeout -k 5 180 qemu-system-x86_64 -accel "$ACCEL" -M q35 -m 256 -smp "$SMP" -nographic -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial "file:$T/pxe.log" -monitor none -display none \
+		-netdev "user,id=n0,tftp=$T/tftp,bootfile=boot.ipxe" -device virtio-net-pci,netdev=n0,mac=52:54:00:be:4c:01 \
+		-boot n </dev/null >/dev/null 2>&1 &
+	QPID=$!
+	PIDS+=("$QPID")
+	first_pxe=$(wait_daemon_frame "label=pxe-bench" "$QPID" "$t0")
+	wait "$QPID"
+fi
+stop_daemon
+
+$PY - "$T/ratio.json" "$first_serial" "$first_udp" "$first_pxe" "$ACCEL" "$SMP" <<'PY'
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+fs, fu, fp, accel, smp = sys.argv[2:7]
+fs, fu, fp = ("%.2f" % float(x) if x not in ("NA", "") else "n/a" for x in (fs, fu, fp))
+h = d["hello"]
+allrows = [r for r in d["results"] if r["initiator"] == 65535]
+def p50(cid):
+    v = [r["p50"] for r in allrows if r["case_id"] == int(cid)]
+    return statistics.median(v) if v else None
+raw = [k for k, c in d["cases"].items() if c.get("kind") == "raw"]
+floor = p50(raw[0]) if raw else None
+khz = int(h.get("tsc_khz", 0)) or None
+ns = lambda cyc: "%.0f" % (cyc * 1e6 / khz) if khz and cyc else "-"
+print("### Payload: %s, -smp %s, %s, tsc %s kHz (%s)" % (accel, smp, h.get("brand", "?"), h.get("tsc_khz"), h.get("tsc_source")))
+print()
+print("Harness overhead per sample (timing an empty call): min %s, median %s cycles (%s ns median)."
+      % (h.get("overhead_min_cycles"), h.get("overhead_median_cycles"), ns(int(h.get("overhead_median_cycles", 0)))))
+print()
+print("| case (1 initiator, 1 target) | delivery | wait | p50 cycles | p50 ns | ratio to raw IPI floor |")
+print("|---|---|---|---:|---:|---:|")
+print("| raw IPI round trip (floor) | %s | %s | %s | %s | 1.00 |" % (d["cases"][raw[0]].get("delivery"), d["cases"][raw[0]].get("wait"), floor, ns(floor)) if floor else "| raw | - | - | - | - | - |")
+order = {"none": 0, "ack": 1, "done": 2}
+cs = sorted((c for c in d["cases"].values() if c.get("kind") == "xcall" and c.get("delivery") in ("unicast",)),
+            key=lambda c: (c["algo"], order.get(c["wait"], 9)))
+for c in cs:
+    v = p50(c["id"])
+    print("| %s | %s | %s | %s | %s | %s |" % (c["algo"], c["delivery"], c["wait"], v, ns(v), "%.2f" % (v / floor) if v and floor else "-"))
+print()
+print("Overhead as a share of the floor: %.1f %% (median overhead / raw p50)." % (100.0 * int(h.get("overhead_median_cycles", 0)) / floor) if floor else "")
+print()
+print("| boot to first frame | seconds |")
+print("|---|---:|")
+print("| direct (-kernel, qboot), serial console | %s |" % fs)
+print("| direct (-kernel, qboot), UDP stored by xcbenchd | %s |" % fu)
+print("| PXE (SeaBIOS, iPXE ROM, TFTP, /boot.ipxe, HTTP), UDP stored by xcbenchd | %s |" % fp)
+PY
+rm -rf "$T"

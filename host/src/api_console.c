@@ -1,0 +1,93 @@
+/*
+ * api_console.c — POST /api/v1/runs/{id}/console?line=N: attaches a
+ * machine's console text (the serial capture `xcbench vm` keeps) to the run's
+ * log, one event of kind "console" per line. The payload's own LOG frames
+ * cover the run once the network is up; the console also holds what came
+ * before (boot, a crash before the NIC worked), which is what one wants to
+ * read when a run failed.
+ *
+ * Console lines live in the events table beside the frames' LOG/ERROR events,
+ * in a sequence range of their own (CONSOLE_SEQ0 + line number) that frame
+ * sequence numbers (32 bits) never reach, so the two never collide, and the
+ * upload is idempotent: sending the same lines again (a retry, or a later
+ * upload of the whole file) replaces them and changes nothing. A body is at
+ * most BODY_MAX bytes; longer consoles go in several requests, each saying
+ * with ?line= which line it starts at.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "casekey.h"
+#include "http.h"
+#include "xcbd.h"
+
+#define CONSOLE_SEQ0 (INT64_C(1) << 40)
+#define CONSOLE_LINES_MAX 1000000
+
+struct console_task {
+	int64_t run, first;
+	const char *text;
+	size_t len;
+	int64_t stored;
+};
+
+static void console_fn(sqlite3 *db, void *arg)
+{
+	struct console_task *t = arg;
+	const char *p = t->text, *end = t->text + t->len;
+	int64_t now = now_s(), line = t->first;
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO events(run_id, seq, kind, text, received) "
+			       "VALUES (?1, ?2, 'console', ?3, ?4)", -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (p < end && line < CONSOLE_LINES_MAX) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *s;
+
+		if (n && p[n - 1] == '\r')
+			n--;
+		s = sanitize_text(p, n);
+		if (s) {
+			sqlite3_bind_int64(st, 1, t->run);
+			sqlite3_bind_int64(st, 2, CONSOLE_SEQ0 + line);
+			sqlite3_bind_text(st, 3, s, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_int64(st, 4, now);
+			if (sqlite3_step(st) == SQLITE_DONE)
+				t->stored++;
+			sqlite3_reset(st);
+			free(s);
+		}
+		line++;
+		p = nl ? nl + 1 : end;
+	}
+	sqlite3_finalize(st);
+}
+
+enum MHD_Result api_run_console(struct req *rq, int64_t id)
+{
+	struct console_task t = { .run = id };
+	const char *first = qarg(rq, "line");
+	sqlite3 *db = rdb();
+	uint64_t v = 0;
+	json_t *run;
+
+	if (!is_admin(rq))
+		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
+	if (first && (parse_u64(first, &v) || v >= CONSOLE_LINES_MAX))
+		return reply_error(rq, 400, "line: '%s' is not a line number below %d", first, CONSOLE_LINES_MAX);
+	if (!db)
+		return reply_error(rq, 503, "database unavailable");
+	run = run_json(db, id);
+	if (!run)
+		return reply_error(rq, 404, "run %lld not found", (long long)id);
+	json_decref(run);
+	t.first = (int64_t)v;
+	t.text = rq->body.p ? rq->body.p : "";
+	t.len = rq->body.len;
+	if (writer_call(console_fn, &t))
+		return reply_error(rq, 503, "shutting down");
+	return reply_json(rq, 200, json_pack("{s:I, s:I, s:I}", "run", (json_int_t)id, "first_line",
+					     (json_int_t)t.first, "lines", (json_int_t)t.stored));
+}
