@@ -4,7 +4,7 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../tests/lib.sh"
 set +u
 BENCH=$ROOT/bench
-BOUT=$ROOT/bench/out
+BOUT=$ROOT/tests/out/bench   # ignored by git, like every test output
 XCB_GEN=$ROOT/host/build/xcb-gen
 mkdir -p "$BOUT"
 PIDS=()

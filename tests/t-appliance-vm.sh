@@ -62,6 +62,20 @@ check "timeout: QEMU (pid ${qpid:-?}) is gone" test -n "$qpid" -a ! -d "/proc/${
 n=$(api "$PORT" "/api/v1/jobs?pending=1&mac=52:54:00:78:63:01" | json "len(j['jobs'])")
 check "timeout: no job left pending for the next boot of that MAC ($n)" test "$n" = 0
 
+# Lost: a daemon that drops every datagram (test-only flag) never hears the
+# payload, so its run goes "lost"; --wait says so and stops the machine.
+PL=$(free_port)
+net_daemon_start lossy "$PL" --test-drop 1 --lost-after 3 || notok "lossy xcbenchd starts"
+"$XCBENCH" --server "http://127.0.0.1:$PL" vm --boot direct --suite quick --wait --timeout 90 \
+	--dir "$NET_DIR/lost" "${SUITE[@]}" >"$NET_DIR/lost.out" 2>&1
+rc=$?
+sed 's/^/# /' "$NET_DIR/lost.out" | grep -v '^#   |' | head -n 5
+qpid=$(grep -oE 'QEMU started \(pid [0-9]+' "$NET_DIR/lost.out" | grep -oE '[0-9]+$')
+check "lost run: exit 1, the machine and 'lost' named" \
+	test "$rc" = 1 -a -n "$(grep -E '^vm1 52:54:00:78:63:01: FAILED: run [0-9]+ lost' "$NET_DIR/lost.out")"
+check "lost run: QEMU (pid ${qpid:-?}) stopped" test -n "$qpid" -a ! -d "/proc/${qpid:-0}"
+net_daemon_stop lossy
+
 # Usage errors: status 2 and the bad input named.
 out=$(vm --boot floppy 2>&1); rc=$?
 check "--boot floppy: status 2, named" test "$rc" = 2 -a -n "$(grep -F "'floppy'" <<<"$out")"

@@ -47,7 +47,7 @@ static char *fingerprint(void)
 {
 	static const char *q =
 		"SELECT (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM jobs) || '/' || "
-		"(SELECT count(*) FROM machines) || '/' || "
+		"(SELECT count(*) FROM machines) || '/' || (SELECT count(*) FROM events) || '/' || "
 		"(SELECT coalesce(group_concat(id || ':' || coalesce(label, '') || ':' || "
 		"coalesce(notes, ''), ','), '') FROM runs)";
 	sqlite3_stmt *st;

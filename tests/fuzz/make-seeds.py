@@ -67,6 +67,8 @@ reqs = [
     "PATCH /api/v1/runs/1\n\n" + '{"label":"x"}',
     "POST /api/v1/runs\n" + A + "\n" + '{"token":"00000000deadbeef","suite":"s","label":"l"}',
     "PUT /api/v1/runs\n",
+    "POST /api/v1/runs/1/console?line=3\n" + A + "\n" + "SeaBIOS\r\nxcbench: booting\nXCB1 AAAA\n",
+    "POST /api/v1/runs/2/console\n\nline without token\n",
 ]
 hd = os.path.join(here, "corpus/http")
 for i, r in enumerate(reqs):
