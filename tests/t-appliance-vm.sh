@@ -39,6 +39,13 @@ for n in 1 2; do
 	check "vm$n: console attached to run ${id:-?}'s log ($got events of $lines lines)" test "${got:-0}" -gt 0 -a "${got:-0}" = "$lines"
 done
 
+# --first: machines of their own for a second invocation.
+vm --boot direct --first 9 --suite quick --wait --timeout 60 --dir "$NET_DIR/nine" "${SUITE[@]}" \
+	>"$NET_DIR/nine.out" 2>&1
+rc=$?
+m=$(api "$PORT" /api/v1/machines | json "[m['serial'] for m in j['machines'] if m['mac'] == '52:54:00:78:63:09']")
+check "--first 9: exit 0, machine 52:54:00:78:63:09 is xcbench-vm-9 ($m)" test "$rc" = 0 -a "$m" = "['xcbench-vm-9']"
+
 # A payload that crashes: non-zero, the machine and the reason named.
 vm --boot direct --suite quick --wait --timeout 60 --dir "$NET_DIR/crash" "${SUITE[@]}" crash=ud \
 	>"$NET_DIR/crash.out" 2>&1

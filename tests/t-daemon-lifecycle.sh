@@ -105,6 +105,10 @@ check "PATCH label/notes" [ "$(curl -s "${AUTH[@]}" -X PATCH -d '{"label":"a, \"
 h=$(pyjson "$URL/api/v1/runs/$ID/cases/1/histogram" '"%d %s" % (d["total"], abs(d["percentiles"]["p50"] - 1150) / 1150 <= 0.004)')
 check "histogram: merged over reps, p50 from buckets within 0.4% ($h)" [ "$h" = "405 True" ]
 check "histogram of one rep" [ "$(pyjson "$URL/api/v1/runs/$ID/cases/1/histogram?rep=1" 'd["total"]')" = 135 ]
+# Each bucket's i is proto/xcb_histo.h's index of [low, high] (computed here
+# independently: 0..255 exact, then 128 sub-buckets per power of two).
+hb=$(pyjson "$URL/api/v1/runs/$ID/cases/1/histogram" '"%s %s" % (all((b["low"], b["high"]) == ((b["i"], b["i"]) if b["i"] < 256 else ((((b["i"] & 127) + 128) << ((b["i"] >> 7) - 1)), (((b["i"] & 127) + 129) << ((b["i"] >> 7) - 1)) - 1)) for b in d["buckets"]), d["percentiles"]["p10"] <= d["percentiles"]["p50"])')
+check "histogram buckets: i, low, high agree with xcb_histo.h; p10 <= p50 ($hb)" [ "$hb" = "True True" ]
 check "histogram of a missing case: 404" [ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/runs/$ID/cases/999/histogram")" = 404 ]
 check "events route lists the LOG line" [ "$(pyjson "$URL/api/v1/runs/$ID/events?kind=log" 'd["events"][0]["text"][:10]')" = "generator:" ]
 show=$(pyjson "$URL/api/v1/runs/$ID" '"%d %s %s %d" % (len(d["cases"]), d["cases"][0]["stats"]["p50"], d["cases"][0]["ns"]["p50"], len(d["cases"][5]["initiators"]))')
@@ -124,6 +128,30 @@ if [ $rc = 1 ] && grep -q "run 9999 not found" "$TMP/e404"; then
 else
 	notok "xcbench show 9999: exit 1 and the API's message (exit $rc)"
 fi
+# --- run summary: a facts subset, the plan and progress, without a request per run ---
+sm=$(pyjson "$URL/api/v1/runs?token=e000" '(lambda r: "%s %s %s" % (r["cases_planned"], r["cases_done"], json.dumps(r["facts"], sort_keys=True)))(d["runs"][0])')
+check "run summary: cases_planned/cases_done (2nd HELLO) and the list's facts ($sm)" \
+	[ "$sm" = '48 48 {"apic_mode": "x2apic", "brand": "Generated CPU", "cpus": "8", "hypervisor": "", "tsc_khz": "2000000", "vendor": "GenuineIntel"}' ]
+curl -s "${AUTH[@]}" -X POST -d '{"token":"f00d"}' "$URL/api/v1/runs" >/dev/null
+sm=$(pyjson "$URL/api/v1/runs?token=f00d" '(lambda r: "%s %s %s" % (r["cases_planned"], r["cases_done"], r["facts"]))(d["runs"][0])')
+check "run summary of a run with no frame yet: planned null, 0 done, no facts ($sm)" [ "$sm" = "None 0 {}" ]
+# --- p10 (not in RESULT): from each rep's histogram, median over reps. Case 1
+# rep 1 has p50 1150 = bucket 527 (1144..1151); the generator's 135 values
+# put rank ⌈13.5⌉ = 14 in bucket 527 − 3 = 524 (1120..1127), midpoint 1123;
+# reps 0 and 2 sit one bucket either side, so the median is 1123 (561.5 ns at
+# 2 GHz). Initiator rows have no histogram of their own: p10 null.
+p10=$(pyjson "$URL/api/v1/runs/$ID" '(lambda c: "%s %s %s %s" % (c["stats"]["p10"], c["ns"]["p10"], c["initiators"][0]["p10"], all(k["stats"]["min"] <= k["stats"]["p10"] <= k["stats"]["p50"] for k in d["cases"])))(d["cases"][0])')
+check "STATS.p10 from the histograms, in [min, p50] for every case ($p10)" [ "$p10" = "1123 561.5 None True" ]
+# --- compare, histogram method (1 rep each): b at 0.5 % of a. The old
+# difference form (b_lo − a_hi)/a_p50 fell below −100 % here; the interval
+# of a ratio of positive latencies cannot. ---
+curl -s "${AUTH[@]}" -X POST -d '{"token":"f001"}' "$URL/api/v1/runs" >/dev/null
+curl -s "${AUTH[@]}" -X POST -d '{"token":"f002"}' "$URL/api/v1/runs" >/dev/null
+"$XCB_GEN" --server 127.0.0.1:$PORT --runs 2 --token f001 --factor 1.0,0.005 --reps 1 >/dev/null 2>&1
+IA=$(pyjson "$URL/api/v1/runs?token=f001" 'd["runs"][0]["id"]')
+IB=$(pyjson "$URL/api/v1/runs?token=f002" 'd["runs"][0]["id"]')
+cmp=$(pyjson "$URL/api/v1/compare?a=$IA&b=$IB" '"%d %s %s lowest %s" % (len(d["cases"]), ",".join(sorted({c["method"] for c in d["cases"]})), all(-100 <= c["ci_low"] <= c["change_pct"] <= c["ci_high"] < 0 and c["significant"] for c in d["cases"]), min(c["ci_low"] for c in d["cases"]))')
+check "compare by histogram: every CI within [-100 %, change, < 0] ($cmp)" [ "${cmp% lowest *}" = "48 histogram True" ]
 check "SIGTERM: clean shutdown" stop_daemon
 
 # --- schema versions: a database from a newer xcbenchd is refused, not touched ---

@@ -40,6 +40,10 @@ ok(not run["errors"], "no ERROR frames")
 ok(all(k in run["hello"] for k in ("fw", "cpus", "tsc_khz", "apic_mode", "vendor")),
    "HELLO carries machine facts")
 ok(run["hello"].get("cpus") == "4", "HELLO says 4 CPUs")
+# The plan (a second HELLO): every case it announces ran (sent a CASE), none more.
+planned = run["hello"].get("cases_planned")
+ok(planned is not None and int(planned) == len(cases) > 0,
+   f"HELLO cases_planned={planned} equals the {len(cases)} cases that ran")
 
 # every algorithm x wait x delivery produced stats, unless the delivery is unavailable
 skipped = set(re.findall(r"delivery (\S+) not available", "\n".join(run["logs"])))
@@ -106,6 +110,13 @@ ok = (r.get("status") == "complete" and r.get("frames_received") == mine["frames
       and r.get("cases") == len(mine["cases"]) and r.get("done_status") == 0)
 print(("ok - " if ok else "not ok - ") + "the daemon stored one complete run with every frame and case"
       + ("" if ok else f" (got {r})"))
+# The run summary carries the plan and progress, and the machine facts, itself.
+f = r.get("facts") or {}
+ok = (r.get("cases_planned") == int(mine["hello"].get("cases_planned", -1)) == r.get("cases_done")
+      and all(f.get(k) == mine["hello"].get(k) for k in ("cpus", "tsc_khz", "apic_mode", "vendor"))
+      and "cmdline" not in f)
+print(("ok - " if ok else "not ok - ") + "run summary: cases_planned = cases_done, facts subset"
+      + ("" if ok else f" (got planned={r.get('cases_planned')} done={r.get('cases_done')} facts={f})"))
 PY
 else
 	skip "xcbench ingest of the capture" "host/build/xcbench or xcbenchd not built"

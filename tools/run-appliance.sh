@@ -13,8 +13,8 @@
 #   XCBENCH_SUITE=default  suite it runs
 #   XCBENCH_VM_ARGS="iters=50 reps=3"  more `xcbench vm` arguments: suite
 #                          overrides, "--boot direct", ... The default trims the
-#                          default suite to ~1 minute under TCG with 4 CPUs (in
-#                          full: ~30 minutes on a 2-core host); set it empty
+#                          default suite to ~1 minute under TCG with 4 CPUs on a
+#                          2-core host (in full: ~3 minutes); set it empty
 #                          (XCBENCH_VM_ARGS=) for the full suite.
 #   XCBENCH_RUN_ONCE=1     exit after printing the URL (stops the daemon): for tests/CI
 set -u

@@ -110,6 +110,26 @@ static void send_hello(const char *suite_name)
 	report_text(XCB_T_HELLO, hello, sb.len);
 }
 
+/*
+ * The plan, as a second HELLO (proto/README.md: HELLO keys merge, later keys
+ * win): `cases_planned` = the cases of the expanded suite this machine will run
+ * (skipped ones left out), so the daemon can show progress from the first case
+ * on. A separate frame because the count is known only after the suite is
+ * expanded, and the first HELLO goes out before (a bad command line must still
+ * leave the machine's facts behind).
+ */
+static void send_plan(void)
+{
+	static char plan[64];
+	struct strbuf sb;
+	unsigned planned = 0;
+	for (unsigned i = 0; i < ncases; i++)
+		planned += runner_case_fits(&cases[i]);
+	sb_init(&sb, plan, sizeof(plan));
+	sb_kv_u64(&sb, "cases_planned", planned);
+	report_text(XCB_T_HELLO, plan, sb.len);
+}
+
 int bench_main(void)
 {
 	const char *suite_name = cmdline_str("suite", "default");
@@ -165,6 +185,7 @@ int bench_main(void)
 		suite_for_each_case(&suite, benv_ncpus(), collect, 0);
 		ksnprintf(line, sizeof(line), "suite %s: %u cases", suite.name, ncases);
 		report_log(line);
+		send_plan();
 		run_cases(&x);
 		failed = x.stale || x.lost;
 		table_print();

@@ -617,6 +617,12 @@ static int prepare(const struct bcase *c, unsigned idx, unsigned n)
 	return 0;
 }
 
+int runner_case_fits(const struct bcase *c)
+{
+	/* idx 0: prepare() logs nothing; begin() places the case again anyway. */
+	return prepare(c, 0, 0) == 0;
+}
+
 int runner_case_begin(const struct bcase *c, unsigned idx, unsigned n, struct case_summary *sum)
 {
 	memset(sum, 0, sizeof(*sum));

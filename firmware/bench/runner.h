@@ -43,6 +43,9 @@ uint64_t runner_overhead_median(void);
  *   end:   medians over the repetitions and the console progress line.
  */
 int runner_case_begin(const struct bcase *c, unsigned i, unsigned n, struct case_summary *sum);
+/* Whether begin would run the case on this machine (1) or skip it (0); silent.
+ * bench.c counts these to announce `cases_planned` before the first case. */
+int runner_case_fits(const struct bcase *c);
 int runner_case_rep(const struct bcase *c, unsigned rep, uint64_t watchdog_ms,
 		    struct case_summary *sum);
 void runner_case_end(const struct bcase *c, unsigned i, unsigned n, struct case_summary *sum);

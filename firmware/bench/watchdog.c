@@ -62,28 +62,38 @@ static void report(unsigned late, uint64_t now)
 		       late, (unsigned long long)call, w->algo ? w->algo : "?",
 		       (unsigned long long)((now - start) / khz),
 		       (unsigned long long)(bound / khz));
-	/* Who it waits on: targets of its mask that have not finished this call. */
-	unsigned k = 0, c;
-	for_each_cpu(c, &inits) {
-		if (c == late)
-			break;
-		k++;
-	}
+	/* Who waits on whom: for every initiator with a call in flight (not only
+	 * the one that crossed the bound first — under contention a wedged CPU's
+	 * own call and its victims' calls expire at nearly the same moment, and
+	 * the culprit shows only as the target the others wait on), the targets
+	 * of its mask that have not finished its current call. */
 	if (tmasks) {
-		unsigned t;
-		n += ksnprintf(text + n, (size_t)(cap - n), "cpu%u waits on:", late);
-		int any = 0;
-		for_each_cpu(t, &tmasks[k]) {
-			uint64_t d = __atomic_load_n(&wd_done[late][t], __ATOMIC_RELAXED);
-			if (d < call) {
-				n += ksnprintf(text + n, (size_t)(cap - n), " cpu%u(done %llu/%llu)",
-					       t, (unsigned long long)d, (unsigned long long)call);
-				any = 1;
+		unsigned k = 0, i;
+		for_each_cpu(i, &inits) {
+			const struct wd_cpu *x = &wd_cpus[i];
+			uint64_t xcall = __atomic_load_n(&x->call_no, __ATOMIC_RELAXED);
+			unsigned t;
+			int any = 0;
+
+			if (__atomic_load_n(&x->call_start, __ATOMIC_RELAXED) == 0 || n >= cap - 128) {
+				k++;
+				continue;
 			}
-			if (n >= cap - 64)
-				break;
+			n += ksnprintf(text + n, (size_t)(cap - n), "cpu%u waits on:", i);
+			for_each_cpu(t, &tmasks[k]) {
+				uint64_t d = __atomic_load_n(&wd_done[i][t], __ATOMIC_RELAXED);
+				if (d < xcall) {
+					n += ksnprintf(text + n, (size_t)(cap - n), " cpu%u(done %llu/%llu)",
+						       t, (unsigned long long)d, (unsigned long long)xcall);
+					any = 1;
+				}
+				if (n >= cap - 64)
+					break;
+			}
+			n += ksnprintf(text + n, (size_t)(cap - n), any ? "\n" :
+				       " (every target ran it: waiting on acknowledgement)\n");
+			k++;
 		}
-		n += ksnprintf(text + n, (size_t)(cap - n), any ? "\n" : " (every target ran it: waiting on acknowledgement)\n");
 	}
 	/* What every CPU is doing. */
 	for (unsigned i = 0; i < benv_ncpus() && n < cap - 128; i++) {

@@ -45,6 +45,9 @@ static void usage(FILE *f)
 "\n"
 "  --cpus N          CPUs per machine (default 2)\n"
 "  --vms K           number of machines (default 1, at most %d)\n"
+"  --first N         number of the first machine (default 1): two\n"
+"                    invocations at once against one daemon need\n"
+"                    machines of their own (--first 1, --first 5, ...)\n"
 "  --suite NAME      suite to run (default 'default')\n"
 "  --label TEXT      label for the runs\n"
 "  --boot pxe|direct pxe: QEMU's iPXE ROM, TFTP script, the daemon's\n"
@@ -285,10 +288,15 @@ static void poll_run(struct vm *v, double now, double *last_print)
 	json_decref(o);
 }
 
-static void stop_qemu(struct vm *v)
+/* SIGTERM (QEMU exits cleanly on it), repeated; SIGKILL if that was ignored
+ * for 10 s. Called on every pass until the process is reaped. */
+static void stop_qemu(struct vm *v, double now)
 {
-	if (v->pid > 0)
-		kill(v->pid, SIGTERM);
+	if (v->pid <= 0)
+		return;
+	if (!v->stop_at)
+		v->stop_at = now;
+	kill(v->pid, now - v->stop_at > 10 ? SIGKILL : SIGTERM);
 }
 
 static void reap(struct vm *v, double now)
@@ -402,7 +410,8 @@ int cmd_vm(int argc, char **argv)
 		{ "cpus", 1, NULL, 'c' }, { "vms", 1, NULL, 'k' }, { "suite", 1, NULL, 's' },
 		{ "label", 1, NULL, 'l' }, { "boot", 1, NULL, 'b' }, { "accel", 1, NULL, 'a' },
 		{ "nic", 1, NULL, 'n' }, { "mem", 1, NULL, 'm' }, { "wait", 0, NULL, 'w' },
-		{ "timeout", 1, NULL, 't' }, { "dir", 1, NULL, 'd' }, { "help", 0, NULL, 'h' },
+		{ "timeout", 1, NULL, 't' }, { "dir", 1, NULL, 'd' }, { "first", 1, NULL, 'f' },
+		{ "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vm_opts o = { .cpus = 2, .vms = 1, .mem_mb = 256, .timeout_s = 900,
@@ -414,13 +423,15 @@ int cmd_vm(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	double t0m, last_print = 0;
 	int64_t t0;
-	int c, failed = 0, started = 0;
+	int c, failed = 0, started = 0, first = 1;
 
+	memset(vms, 0, sizeof(vms));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': if (parse_int("--cpus", optarg, 1, 255, &o.cpus)) return 2; break;
 		case 'k': if (parse_int("--vms", optarg, 1, VM_MAX, &o.vms)) return 2; break;
+		case 'f': if (parse_int("--first", optarg, 1, 240, &first)) return 2; break;
 		case 'm': if (parse_int("--mem", optarg, 64, 65536, &o.mem_mb)) return 2; break;
 		case 't': if (parse_int("--timeout", optarg, 1, 86400 * 7, &o.timeout_s)) return 2; break;
 		case 's': suite = optarg; break;
@@ -508,7 +519,7 @@ int cmd_vm(int argc, char **argv)
 	for (int i = 0; i < o.vms; i++) {
 		struct vm *v = &vms[i];
 
-		vm_identity(v, i + 1, o.dir);
+		vm_identity(v, first + i, o.dir);
 		if (queue_job(v, suite, label, params) ||
 		    (o.boot == VM_BOOT_DIRECT && direct_cmdline(v, &o)) || vm_start(v, &o, elf)) {
 			v->finished = -1;
@@ -557,12 +568,12 @@ int cmd_vm(int argc, char **argv)
 					 o.timeout_s, v->run_id ? v->status : "not started", (long long)v->frames);
 			}
 			if (v->finished < 0)
-				stop_qemu(v);
+				stop_qemu(v, now);
 			/* Complete: the payload normally ends QEMU itself right after. */
 			if (v->finished > 0 && !v->done_at)
 				v->done_at = now;
 			if (v->finished > 0 && v->pid > 0 && now - v->done_at > DONE_GRACE_S)
-				stop_qemu(v);
+				stop_qemu(v, now);
 			if (v->finished == 0 || v->pid > 0)
 				going = 1;
 		}
@@ -574,8 +585,8 @@ int cmd_vm(int argc, char **argv)
 	for (int i = 0; i < o.vms; i++) {
 		struct vm *v = &vms[i];
 
+		drop_job_if_pending(v);	/* no-op without a job */
 		if (i < started) {
-			drop_job_if_pending(v);
 			if (v->run_id) {
 				upload_console(v);
 				note_console(v);

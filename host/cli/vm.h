@@ -30,6 +30,7 @@ struct vm {
 	int exit_status;           /* waitpid status, valid once pid == 0 */
 	double exited_at;          /* monotonic seconds, 0 while running */
 	double done_at;            /* when the run was seen complete, 0 before */
+	double stop_at;            /* when we first asked QEMU to stop, 0 before */
 	int64_t job_id, run_id;    /* 0 = unknown yet */
 	char status[16];           /* the run's status as the API last said */
 	int64_t frames;

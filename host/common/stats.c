@@ -129,6 +129,23 @@ int stats_histo_median_ci(const uint32_t *idx, const uint64_t *cnt, size_t n,
 	return 0;
 }
 
+int stats_ratio_change_ci(double alo, double ahi, double blo, double bhi,
+			  double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (isnan(alo) || isnan(ahi) || isnan(blo) || isnan(bhi) || alo > ahi || blo > bhi ||
+	    alo <= 0)
+		return -1;
+	if (blo < 0)
+		blo = 0;
+	/* A ratio, not a difference over a's median: (blo − ahi)/a_p50 can
+	 * fall below −100 % when a's interval is wide, which no change of a
+	 * positive latency can. */
+	*lo = (blo / ahi - 1.0) * 100.0;
+	*hi = (bhi / alo - 1.0) * 100.0;
+	return 0;
+}
+
 static uint64_t splitmix64(uint64_t *s)
 {
 	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);

@@ -26,6 +26,13 @@ double stats_histo_quantile(const uint32_t *idx, const uint64_t *cnt, size_t n, 
  * of its bucket, hi the high edge (conservative). Returns -1 if empty. */
 int stats_histo_median_ci(const uint32_t *idx, const uint64_t *cnt, size_t n,
 			  double *lo, double *hi);
+/* Interval of the % change from a to b given intervals [alo, ahi] of a's and
+ * [blo, bhi] of b's median, conservatively: the extreme ratios the two allow,
+ * lo = (blo/ahi − 1)·100, hi = (bhi/alo − 1)·100. Latencies are >= 0, so
+ * lo >= −100 % always (a negative blo counts as 0). Returns -1 (lo, hi NaN)
+ * when a NaN is given, an interval is inverted, or alo <= 0 (no finite hi). */
+int stats_ratio_change_ci(double alo, double ahi, double blo, double bhi,
+			  double *lo, double *hi);
 
 #define STATS_BOOT_ITERS 2000
 /* 95 % bootstrap interval of stats_pct_change(median(a*), median(b*)) where

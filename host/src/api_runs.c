@@ -20,7 +20,8 @@
 	"r.id, r.token, r.machine_id, m.mac, r.suite, r.params, r.label, r.notes, r.status, " \
 	"r.source, r.created, r.started, r.last_frame, r.finished, r.frames_received, " \
 	"r.frames_expected, r.done_status, (SELECT count(*) FROM cases c WHERE c.run_id = r.id), " \
-	"r.cpus, r.tsc_khz, r.error "
+	"r.cpus, r.tsc_khz, r.error, r.hello, " \
+	"(SELECT count(DISTINCT s.case_id) FROM results s WHERE s.run_id = r.id) "
 #define RUN_FROM " FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
 json_t *col_json(sqlite3_stmt *st, int col)
@@ -50,12 +51,26 @@ static json_t *json_col_obj(sqlite3_stmt *st, int col)
 	return o ? o : json_object();
 }
 
+/* The HELLO keys a run list shows (machine, CPU model, hypervisor, APIC
+ * mode, TSC rate), so a list needs no request per run; strings as sent. */
+static const char *const summary_facts[] = { "vendor", "brand", "family", "model", "stepping",
+	"cpus", "hypervisor", "apic_mode", "tsc_khz" };
+
 static json_t *run_row(sqlite3_stmt *st)
 {
 	json_t *machine = sqlite3_column_type(st, 2) == SQLITE_NULL ? json_null()
 		: json_pack("{s:I, s:o}", "id", (json_int_t)sqlite3_column_int64(st, 2), "mac", col_json(st, 3));
+	json_t *hello = json_col_obj(st, 21), *facts = json_object(), *o;
+	const char *planned = json_string_value(json_object_get(hello, "cases_planned"));
+	uint64_t np;
 
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+	for (size_t i = 0; i < sizeof(summary_facts) / sizeof(*summary_facts); i++) {
+		json_t *v = json_object_get(hello, summary_facts[i]);
+
+		if (v)
+			json_object_set(facts, summary_facts[i], v);
+	}
+	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
 			 "s:o, s:o, s:I, s:o, s:o, s:o}",
 		"id", (json_int_t)sqlite3_column_int64(st, 0), "token", col_json(st, 1),
 		"machine", machine, "suite", col_json(st, 4), "params", json_col_obj(st, 5),
@@ -66,6 +81,12 @@ static json_t *run_row(sqlite3_stmt *st)
 		"frames_expected", col_json(st, 15), "done_status", col_json(st, 16),
 		"cases", (json_int_t)sqlite3_column_int64(st, 17), "cpus", col_json(st, 18),
 		"tsc_khz", col_json(st, 19), "error", col_json(st, 20));
+	json_object_set_new(o, "cases_planned", planned && parse_u64(planned, &np) == 0 && np < (1ull << 53)
+			    ? json_integer((json_int_t)np) : json_null());
+	json_object_set_new(o, "cases_done", json_integer(sqlite3_column_int64(st, 22)));
+	json_object_set_new(o, "facts", facts);
+	json_decref(hello);
+	return o;
 }
 
 json_t *run_json(sqlite3 *db, int64_t id)
@@ -283,6 +304,7 @@ static json_t *case_json(sqlite3 *db, sqlite3_stmt *st, int64_t run, double tsc_
 		json_object_set_new(o, cols[i], col_json(st, 1 + i));
 	json_object_set_new(o, "config", json_col_obj(st, 12));
 	load_results(db, run, cid, &rows, &n);
+	attach_p10(db, run, cid, rows, n);
 	json_object_set_new(o, "initiators", initiators_json(rows, n, &fair));
 	json_object_set_new(o, "fairness", fair);
 	k = pick_aggregate(rows, n);
@@ -470,14 +492,14 @@ enum MHD_Result api_histogram(struct req *rq, int64_t id, int64_t cid)
 		json_array_append_new(b, json_pack("{s:I, s:I, s:I, s:I}", "i", (json_int_t)idx[i],
 			"low", (json_int_t)xcb_histo_low(idx[i]), "high", (json_int_t)xcb_histo_high(idx[i]),
 			"count", (json_int_t)cnt[i]));
-	o = json_pack("{s:I, s:I, s:o, s:o, s:O, s:I, s:o, s:{s:f, s:f, s:f, s:f}}",
+	o = json_pack("{s:I, s:I, s:o, s:o, s:O, s:I, s:o, s:{s:f, s:f, s:f, s:f, s:f}}",
 		"run", (json_int_t)id, "case_id", (json_int_t)cid,
 		"rep", rep >= 0 ? json_integer(rep) : json_null(),
 		"initiator", init >= 0 ? json_integer(init) : json_string("all"),
 		"tsc_khz", json_object_get(run, "tsc_khz"),
 		"total", (json_int_t)stats_histo_total(cnt, n), "buckets", b,
 		"percentiles",
-		"p50", stats_histo_quantile(idx, cnt, n, 0.5), "p90", stats_histo_quantile(idx, cnt, n, 0.9),
+		"p10", stats_histo_quantile(idx, cnt, n, 0.1), "p50", stats_histo_quantile(idx, cnt, n, 0.5), "p90", stats_histo_quantile(idx, cnt, n, 0.9),
 		"p99", stats_histo_quantile(idx, cnt, n, 0.99), "p999", stats_histo_quantile(idx, cnt, n, 0.999));
 	json_decref(run);
 	free(idx);

@@ -34,13 +34,93 @@ int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows
 		r = &(*rows)[(*n)++];
 		r->rep = sqlite3_column_int(st, 0);
 		r->init = sqlite3_column_int(st, 1);
-		for (int i = 0; i < F_N; i++)
+		for (int i = 0; i < F_NCOL; i++)
 			r->v[i] = (double)sqlite3_column_int64(st, 2 + i);
 		r->v[F_MEAN] /= 1000.0;
 		r->v[F_SD] /= 1000.0;
+		r->v[F_P10] = NAN;
 	}
 	sqlite3_finalize(st);
 	return 0;
+}
+
+/* One stored histogram of a case: its (rep, initiator) and p10 (unclamped). */
+struct h10 {
+	int rep, init;
+	double p10;
+};
+
+void attach_p10(sqlite3 *db, int64_t run, int64_t case_id, struct resrow *rows, size_t n)
+{
+	sqlite3_stmt *st;
+	struct h10 *hs = NULL;
+	uint32_t *idx = NULL;
+	uint64_t *cnt = NULL;
+	size_t nh = 0, caph = 0, nb = 0, capb = 0;
+	int more, rep = -1, init = -1;
+
+	if (n == 0 || sqlite3_prepare_v2(db,
+		"SELECT rep, initiator, bucket, count FROM histograms WHERE run_id = ? AND case_id = ? "
+		"ORDER BY rep, initiator, bucket", -1, &st, NULL))
+		return;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_int64(st, 2, case_id);
+	/* One pass over the rows, grouped by (rep, initiator); a group ends when
+	 * the key changes or the rows do. */
+	do {
+		more = sqlite3_step(st) == SQLITE_ROW;
+		if (nb && (!more || sqlite3_column_int(st, 0) != rep || sqlite3_column_int(st, 1) != init)) {
+			if (nh == caph) {
+				struct h10 *p = realloc(hs, (caph = caph ? caph * 2 : 16) * sizeof(*hs));
+
+				if (!p)
+					break;
+				hs = p;
+			}
+			hs[nh++] = (struct h10){ rep, init, stats_histo_quantile(idx, cnt, nb, 0.10) };
+			nb = 0;
+		}
+		if (!more)
+			break;
+		rep = sqlite3_column_int(st, 0);
+		init = sqlite3_column_int(st, 1);
+		if (nb == capb) {
+			uint32_t *a = realloc(idx, (capb ? capb * 2 : 64) * sizeof(*idx));
+			uint64_t *b = a ? realloc(cnt, (capb ? capb * 2 : 64) * sizeof(*cnt)) : NULL;
+
+			if (a)
+				idx = a;
+			if (!a || !b)
+				break;
+			cnt = b;
+			capb = capb ? capb * 2 : 64;
+		}
+		idx[nb] = (uint32_t)sqlite3_column_int64(st, 2);
+		cnt[nb++] = (uint64_t)sqlite3_column_int64(st, 3);
+	} while (1);
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < n; i++) {
+		struct resrow *r = &rows[i];
+		const struct h10 *own = NULL, *merged = NULL;
+
+		for (size_t k = 0; k < nh; k++) {
+			if (hs[k].init != r->init)
+				continue;
+			if (hs[k].rep == r->rep)
+				own = &hs[k];
+			else if (hs[k].rep == 65535)
+				merged = &hs[k];
+		}
+		if (!own)
+			own = merged;
+		if (!own || isnan(own->p10) || r->v[F_COUNT] <= 0)
+			continue;
+		r->v[F_P10] = own->p10 < r->v[F_MIN] ? r->v[F_MIN]
+			    : own->p10 > r->v[F_MAX] ? r->v[F_MAX] : own->p10;
+	}
+	free(hs);
+	free(idx);
+	free(cnt);
 }
 
 size_t pick_aggregate(struct resrow *rows, size_t n)
@@ -58,15 +138,18 @@ size_t pick_aggregate(struct resrow *rows, size_t n)
 	return k ? k : n;
 }
 
+/* Median over rows of field f, skipping NaN (a p10 without a histogram). */
 static double med_field(const struct resrow *rows, size_t n, int f)
 {
-	double *v = malloc(n * sizeof(*v)), m;
+	double *v = malloc((n + 1) * sizeof(*v)), m;
+	size_t k = 0;
 
 	if (!v)
 		return NAN;
 	for (size_t i = 0; i < n; i++)
-		v[i] = rows[i].v[f];
-	m = stats_median(v, n);
+		if (!isnan(rows[i].v[f]))
+			v[k++] = rows[i].v[f];
+	m = stats_median(v, k);
 	free(v);
 	return m;
 }
@@ -111,6 +194,7 @@ json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **n
 	free(ss);
 	json_object_set_new(o, "count", num(cnt));
 	json_object_set_new(o, "min", num(n ? mn : NAN));
+	json_object_set_new(o, "p10", num(med_field(rows, n, F_P10)));
 	json_object_set_new(o, "p50", num(med_field(rows, n, F_P50)));
 	json_object_set_new(o, "p90", num(med_field(rows, n, F_P90)));
 	json_object_set_new(o, "p99", num(med_field(rows, n, F_P99)));
@@ -123,11 +207,12 @@ json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **n
 	json_object_set_new(o, "flags", json_integer(flags));
 	json_object_set_new(o, "reps", json_integer((json_int_t)n));
 	if (ns) {
-		static const char *const f[] = { "min", "p50", "p90", "p99", "p999", "max", "mean", "stddev" };
+		static const char *const f[] = { "min", "p10", "p50", "p90", "p99", "p999", "max", "mean",
+			"stddev" };
 
 		if (tsc_khz > 0 && n) {
 			*ns = json_object();
-			for (int k = 0; k < 8; k++) {
+			for (int k = 0; k < 9; k++) {
 				json_t *v = json_object_get(o, f[k]);
 
 				json_object_set_new(*ns, f[k], json_is_number(v)
@@ -155,8 +240,9 @@ json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness)
 			j++;
 		if (rows[i].init != 65535) {
 			a = agg_json(rows + i, j - i, 0, NULL);
-			json_array_append_new(arr, json_pack("{s:i, s:O, s:O, s:O, s:O, s:O, s:O}",
+			json_array_append_new(arr, json_pack("{s:i, s:O, s:O, s:O, s:O, s:O, s:O, s:O}",
 				"cpu", rows[i].init, "count", json_object_get(a, "count"),
+				"p10", json_object_get(a, "p10"),
 				"p50", json_object_get(a, "p50"), "p99", json_object_get(a, "p99"),
 				"max", json_object_get(a, "max"), "mean", json_object_get(a, "mean"),
 				"lock_wait_cycles", json_object_get(a, "lock_wait_cycles")));

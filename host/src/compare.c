@@ -139,13 +139,11 @@ static void compare_pair(sqlite3 *db, int64_t ra, int64_t rb, const struct side_
 
 		load_histogram(db, ra, a->case_id, -1, -1, &ia, &ca, &na);
 		load_histogram(db, rb, b->case_id, -1, -1, &ib, &cb, &nb);
+		/* Conservative: the extreme ratios the two intervals allow. */
 		if (na && nb && stats_histo_median_ci(ia, ca, na, &alo, &ahi) == 0 &&
-		    stats_histo_median_ci(ib, cb, nb, &blo, &bhi) == 0) {
-			/* Conservative: the extreme ratios the two intervals allow. */
-			lo = (blo - ahi) / a->p50 * 100.0;
-			hi = (bhi - alo) / a->p50 * 100.0;
+		    stats_histo_median_ci(ib, cb, nb, &blo, &bhi) == 0 &&
+		    stats_ratio_change_ci(alo, ahi, blo, bhi, &lo, &hi) == 0)
 			method = "histogram";
-		}
 		free(ia);
 		free(ib);
 		free(ca);

@@ -92,6 +92,39 @@ static void histo_median_interval(void **st)
 	assert_int_equal(stats_histo_median_ci(idx, cnt, 2, &lo, &hi), -1);
 }
 
+static void ratio_change_interval(void **st)
+{
+	double lo, hi;
+
+	(void)st;
+	/* a's median in [900, 1100] (point 1000), b's in [10, 950]. The old
+	 * difference form gave (10 − 1100)/1000 = −109 %; as ratios:
+	 * 10/1100 − 1 = −99.0909 % and 950/900 − 1 = +5.5556 %. */
+	assert_int_equal(stats_ratio_change_ci(900, 1100, 10, 950, &lo, &hi), 0);
+	near(lo, -99.0909, 1e-4);
+	near(hi, 5.5556, 1e-4);
+	/* Never below −100 %, whatever the widths: b's low edge 0 is −100 %
+	 * exactly, and a negative one counts as 0. */
+	assert_int_equal(stats_ratio_change_ci(1, 1e12, 0, 5, &lo, &hi), 0);
+	near(lo, -100, 0);
+	near(hi, 400, 1e-9);                       /* 5/1 − 1 */
+	assert_int_equal(stats_ratio_change_ci(100, 200, -50, 80, &lo, &hi), 0);
+	near(lo, -100, 0);
+	/* Identical point intervals: exactly the point change, −20 %. */
+	assert_int_equal(stats_ratio_change_ci(1250, 1250, 1000, 1000, &lo, &hi), 0);
+	near(lo, -20, 1e-12);
+	near(hi, -20, 1e-12);
+	/* The interval holds the point change whenever each side's interval
+	 * holds its median: a 1000 ∈ [990, 1012], b 810 ∈ [800, 820]. */
+	assert_int_equal(stats_ratio_change_ci(990, 1012, 800, 820, &lo, &hi), 0);
+	assert_true(lo <= stats_pct_change(1000, 810) && hi >= stats_pct_change(1000, 810));
+	/* No finite upper bound when a's interval reaches 0; inverted or NaN input. */
+	assert_int_equal(stats_ratio_change_ci(0, 10, 5, 6, &lo, &hi), -1);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(stats_ratio_change_ci(20, 10, 5, 6, &lo, &hi), -1);
+	assert_int_equal(stats_ratio_change_ci(10, 20, NAN, 6, &lo, &hi), -1);
+}
+
 static void bootstrap(void **st)
 {
 	double a[] = { 100, 100, 100, 100, 100 }, b[] = { 80, 80, 80, 80, 80 };
@@ -125,6 +158,7 @@ int main(void)
 		cmocka_unit_test(jain),
 		cmocka_unit_test(histo_quantiles),
 		cmocka_unit_test(histo_median_interval),
+		cmocka_unit_test(ratio_change_interval),
 		cmocka_unit_test(bootstrap),
 	};
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

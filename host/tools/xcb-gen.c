@@ -124,6 +124,8 @@ static void make_run(struct gen *g, double factor, int reps, int with_samples, i
 	     "vendor=GenuineIntel\nbrand=Generated CPU\ntsc_khz=2000000\ntsc_source=gen\n"
 	     "apic_mode=x2apic\nhypervisor=\npcid=1\ninvpcid=1\nnic=none\n");
 	text(g, XCB_T_LOG, "generator: start, with \"quotes\", commas, and ünïcode");
+	/* The plan, as the payload sends it: a second HELLO once the suite is expanded. */
+	text(g, XCB_T_HELLO, "cases_planned=48\n");
 	for (int a = 0; a < 2; a++)
 	for (int i = 0; i < 3; i++)
 	for (int m = 0; m < 4; m++)

@@ -33,13 +33,12 @@ export function summaryFacts(run, facts) {
 
 export const machineName = (run) => (run.machine ? run.machine.mac : null);
 
-// Cases the payload planned for the run: HELLO `cases_planned` if sent, else
-// the firmware's early log line "suite NAME: N cases" (bench.c), else unknown
-// (null) — then progress counts cases with results only. `events` are LOG
-// events of the run (may be omitted).
+// Cases the payload planned for the run: the run summary's `cases_planned`
+// (HELLO key) if sent, else the early log line "suite NAME: N cases" of older
+// firmware, else unknown (null) — then progress counts cases with results
+// only. `detail` needs only `run`; `events` are LOG events (may be omitted).
 export function plannedCases(detail, events) {
-	const f = detail.facts || {};
-	const fromHello = Number(f.cases_planned || f.planned_cases || 0);
+	const fromHello = Number(detail.run?.cases_planned || 0);
 	if (fromHello > 0) return fromHello;
 	for (const e of events || []) {
 		const m = /^suite \S+: (\d+) cases?$/.exec(String(e.text).trim());
@@ -50,7 +49,7 @@ export function plannedCases(detail, events) {
 
 export function progressOf(detail, events) {
 	const cases = detail.cases || [];
-	const done = cases.filter((c) => c.stats && c.stats.count > 0).length;
+	const done = detail.run.cases_done ?? cases.filter((c) => c.stats && c.stats.count > 0).length;
 	const planned = plannedCases(detail, events);
 	return { done, planned: planned ?? (detail.run.status === 'complete' ? cases.length : null), seen: cases.length };
 }

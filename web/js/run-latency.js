@@ -21,10 +21,10 @@ export function axisControls(axes, chosen, onchange) {
 				values.map((v) => h('option', { value: v, selected: v === (chosen[key] ?? def) }, key === 'work_us' ? `${v} µs` : v))))));
 }
 
-// p10 per case id (cycles): STATS.p10 where the daemon gives it, else from the
-// case's histogram (see run.js loadP10); where a case has neither the band
-// starts at its min, and the note says so. `cases` are the filtered cases.
-export function renderLatency(container, cases, unit, p10, { log }) {
+// The band runs from STATS.p10 (the daemon's, from the histograms) to p99;
+// where a case has no histogram (p10 null) it starts at the case's min, and
+// the note says so. `cases` are the filtered cases.
+export function renderLatency(container, cases, unit, { log }) {
 	const groups = chartGroups(cases);
 	const floor = rawFloor(cases);
 	const out = [];
@@ -42,7 +42,7 @@ export function renderLatency(container, cases, unit, p10, { log }) {
 			const c = color(i++);
 			const name = `${inits} initiator${inits === 1 ? '' : 's'}`;
 			const lo = measured.map((k) => {
-				const v = k.stats.p10 ?? p10.get(k.case_id);
+				const v = k.stats.p10;
 				if (v === undefined || v === null) usedMin = true;
 				return { x: String(k.mask), y: unit.conv(v ?? k.stats.min) };
 			});

@@ -8,7 +8,7 @@
 import { h, $, fill, state, errorBox, loading, params, setParams, header, badge, progress } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
-import { unitOf, isLive, progressOf, histoPercentile, rawFloor, varyingAxes, filterCases } from './model.js';
+import { unitOf, isLive, progressOf, rawFloor, varyingAxes, filterCases } from './model.js';
 import { renderLatency, setLogScale, axisControls } from './run-latency.js';
 import { destroyAll } from './charts.js';
 import { HistogramView, renderFairness } from './run-case.js';
@@ -31,8 +31,6 @@ const st = {
 	// Chosen values of the varying axes, from ?ax.wait=done&ax.delivery=auto…
 	axes: Object.fromEntries([...p.entries()].filter(([k]) => k.startsWith('ax.')).map(([k, v]) => [k.slice(3), v])),
 };
-const p10 = new Map(); // case id -> p10 (cycles) or null; see loadP10
-const p10Count = new Map(); // case id -> stats.count the p10 was computed for
 let detail = null;
 let unit = null;
 let histView = null;
@@ -155,7 +153,6 @@ async function render(first) {
 async function renderLatencySection() {
 	const axes = varyingAxes(detail.cases);
 	const shown = filterCases(detail.cases, axes, st.axes);
-	await loadP10(shown);
 	if (st.log === null && autoLog(shown)) {
 		st.log = true;
 		const box = $('#log-scale');
@@ -171,7 +168,7 @@ async function renderLatencySection() {
 		renderLatencySection();
 	}), grid, note);
 	destroyAll('latency:'); // charts of the previous axis choice
-	const { charts, usedMin } = renderLatency(grid, shown, unit, p10, { log: !!st.log });
+	const { charts, usedMin } = renderLatency(grid, shown, unit, { log: !!st.log });
 	if (charts.length) {
 		fill(note, 'Lines: median (p50) of each repetition\'s p50; shaded band: p10–p99',
 			usedMin ? ' (min–p99 for cases without a histogram)' : '',
@@ -196,27 +193,6 @@ function autoLog(cases) {
 	if (!m.length) return false;
 	const lo = Math.min(...m.map((c) => c.stats.p50)), hi = Math.max(...m.map((c) => c.stats.p99 || c.stats.p50));
 	return hi / lo > 100;
-}
-
-// p10 of each shown case without STATS.p10, from its merged histogram.
-// Fetched a few at a time, only for the cases on screen; again only when a
-// live case's count changed.
-async function loadP10(cases) {
-	const need = cases.filter((c) => c.stats && c.stats.count > 0 && c.stats.p10 === undefined && p10Count.get(c.case_id) !== c.stats.count);
-	let i = 0;
-	const worker = async () => {
-		while (i < need.length) {
-			const c = need[i++];
-			try {
-				const hist = await api.get(`runs/${runId}/cases/${c.case_id}/histogram`);
-				p10.set(c.case_id, histoPercentile(hist, 0.10));
-			} catch (e) {
-				p10.set(c.case_id, null);
-			}
-			p10Count.set(c.case_id, c.stats.count);
-		}
-	};
-	await Promise.all([worker(), worker(), worker(), worker()]);
 }
 
 async function loadLogs() {
@@ -259,5 +235,5 @@ function markReady() {
 
 // For the browser tests and the console: what this page loaded.
 // `status` is the run status the page has finished drawing.
-window.xcbRun = { ready: false, updates: 0, status: null, get detail() { return detail; }, p10 };
+window.xcbRun = { ready: false, updates: 0, status: null, get detail() { return detail; } };
 start();

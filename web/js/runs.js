@@ -8,7 +8,7 @@
 import { h, $, fill, state, errorBox, loading, params, setParams, header, badge, progress } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
-import { summaryFacts, machineName, isLive, progressOf } from './model.js';
+import { summaryFacts, machineName, isLive, plannedCases } from './model.js';
 
 const PAGE = 100;
 const POLL_MS = 3000;
@@ -27,8 +27,7 @@ const picked = new Set();
 let runs = [];
 let total = 0;
 let suites = new Set();
-const details = new Map(); // run id -> {facts, progress, status} (facts are not in the run summary)
-const machineFacts = new Map(); // machine id -> HELLO facts of its latest run
+const logPlans = new Map(); // run id -> cases planned per its log line (payloads without HELLO cases_planned)
 let pollTimer = null;
 let editing = null; // run id whose label is being edited (no redraw under the user's cursor)
 
@@ -84,9 +83,9 @@ function renderActions() {
 const COLS = [
 	{ key: 'id', title: 'Run', num: true, val: (r) => r.id, cell: (r) => h('a', { href: `run.html?id=${r.id}` }, `#${r.id}`) },
 	{ key: 'machine', title: 'Machine', val: (r) => machineName(r) || '', cell: (r) => machineName(r) ? h('span', { class: 'mono' }, machineName(r)) : h('span', { class: 'muted', title: 'Not booted through /boot.ipxe with a MAC' }, 'direct') },
-	{ key: 'cpu', title: 'CPU model', val: (r) => facts(r).cpuModel || '', cell: (r) => facts(r).cpuModel || h('span', { class: 'muted' }, factsPending(r) ? '…' : '–') },
+	{ key: 'cpu', title: 'CPU model', val: (r) => facts(r).cpuModel || '', cell: (r) => facts(r).cpuModel || h('span', { class: 'muted' }, '–') },
 	{ key: 'cpus', title: 'CPUs', num: true, val: (r) => facts(r).cpus ?? -1, cell: (r) => facts(r).cpus ?? '–' },
-	{ key: 'hv', title: 'Hypervisor', val: (r) => facts(r).hypervisor || '', cell: (r) => facts(r).hypervisor || h('span', { class: 'muted' }, factsPending(r) ? '…' : '–') },
+	{ key: 'hv', title: 'Hypervisor', val: (r) => facts(r).hypervisor || '', cell: (r) => facts(r).hypervisor || h('span', { class: 'muted' }, '–') },
 	{ key: 'suite', title: 'Suite', val: (r) => r.suite || '', cell: (r) => r.suite || '–' },
 	{ key: 'status', title: 'Status', val: (r) => r.status, cell: statusCell },
 	{ key: 'date', title: 'Date', val: (r) => r.started || r.created || '', cell: (r) => h('span', { title: `created ${r.created || '?'}\nstarted ${r.started || '–'}\nfinished ${r.finished || '–'}` }, fmt.date(r.started || r.created)) },
@@ -95,17 +94,12 @@ const COLS = [
 ];
 
 function facts(r) {
-	const d = details.get(r.id);
-	return summaryFacts(r, r.facts || (d && d.facts) || (r.machine && machineFacts.get(r.machine.id)) || {});
+	return summaryFacts(r, r.facts);
 }
 
-// Whether a row's facts are still on their way (shows "…" rather than "–").
-const factsPending = (r) => !r.facts && !details.has(r.id) && !(r.machine && machineFacts.has(r.machine.id));
-
 function statusCell(r) {
-	const d = details.get(r.id);
 	const kids = [badge(r.status)];
-	if (isLive(r.status) && d) kids.push(' ', progress(d.progress.done, d.progress.planned || 0));
+	if (isLive(r.status)) kids.push(' ', progress(r.cases_done, r.cases_planned || logPlans.get(r.id) || 0));
 	if (r.error) kids.push(h('div', { class: 'bad', title: r.error }, r.error.length > 60 ? `${r.error.slice(0, 60)}…` : r.error));
 	return h('span', {}, kids);
 }
@@ -230,36 +224,22 @@ async function load({ quiet = false } = {}) {
 	schedulePoll(runs.some((r) => isLive(r.status)));
 }
 
-// The run summary has no CPU model / hypervisor / planned cases: those are
-// HELLO facts. A run booted through iPXE has a machine, whose latest facts
-// /machines gives in one request; the others (booted directly) and live runs
-// (for their progress) are fetched one by one, a few at a time, finished
-// runs only once.
+// The run summary carries the facts a row shows and a live run's progress
+// (cases_done / cases_planned). Only a payload that announces its plan in a
+// log line rather than HELLO (older firmware) needs its first log lines
+// fetched, once per run.
 async function loadDetails() {
-	if (runs.some((r) => r.machine && !r.facts)) {
+	const need = runs.filter((r) => isLive(r.status) && !r.cases_planned && !logPlans.has(r.id));
+	if (!need.length) return;
+	await Promise.all(need.map(async (r) => {
 		try {
-			for (const m of (await api.get('machines')).machines || []) machineFacts.set(m.id, m.facts || {});
+			const ev = (await api.get(`runs/${r.id}/events?kind=log&limit=20`)).events;
+			const n = plannedCases({ run: r }, ev);
+			if (n) logPlans.set(r.id, n);
 		} catch (e) {
-			// Rows show "–" for what is missing; the table itself is fine.
+			// No plan: the bar counts cases with results only.
 		}
-	}
-	const need = runs.filter((r) => !r.facts && (isLive(r.status) || (!r.machine && (!details.has(r.id) || details.get(r.id).status !== r.status))));
-	let i = 0;
-	const worker = async () => {
-		while (i < need.length) {
-			const r = need[i++];
-			try {
-				const d = await api.get(`runs/${r.id}`);
-				// A live run's plan may only be in its first log lines (see model.plannedCases).
-				const ev = isLive(d.run.status) && !Number(d.facts?.cases_planned)
-					? (await api.get(`runs/${r.id}/events?kind=log&limit=20`)).events : [];
-				details.set(r.id, { facts: d.facts || {}, progress: progressOf(d, ev), status: d.run.status });
-			} catch (e) {
-				details.set(r.id, { facts: {}, progress: { done: 0, planned: null }, status: r.status });
-			}
-		}
-	};
-	await Promise.all([worker(), worker(), worker(), worker()]);
+	}));
 	if (editing === null) renderTable();
 }
 

@@ -1,0 +1,158 @@
+/*
+ * test_casestats.c — a case's STATS from stored RESULT rows and histograms,
+ * on a real SQLite database with the daemon's own schema (the generated
+ * migrations): p10, which RESULT does not carry, derived from the HISTO
+ * rows per (rep, initiator), clamped to the row's min/max, with the merged
+ * histogram as fallback, then the median over repetitions.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "casestats.h"
+
+extern const char *const xcb_migrations[];
+extern const int xcb_nmigrations;
+
+static sqlite3 *open_db(void)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	for (int i = 0; i < xcb_nmigrations; i++)
+		assert_int_equal(sqlite3_exec(db, xcb_migrations[i], NULL, NULL, NULL), SQLITE_OK);
+	return db;
+}
+
+static void exec(sqlite3 *db, const char *sql)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
+		fail_msg("%s: %s", sql, err);
+}
+
+/* A RESULT row of run 1 case 1 with count/min/p50/max; the rest 0. */
+static void result(sqlite3 *db, int rep, int init, int count, int min, int p50, int max)
+{
+	char sql[512];
+
+	snprintf(sql, sizeof(sql), "INSERT INTO results VALUES (1, 1, %d, %d, %d, %d, %d, %d, %d, %d, %d, "
+		 "%d000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)", rep, init, count, min, p50, p50, p50, p50, max, p50);
+	exec(db, sql);
+}
+
+static void bucket(sqlite3 *db, int rep, int init, int b, int count)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof(sql), "INSERT INTO histograms VALUES (1, 1, %d, %d, %d, %d)", rep, init, b, count);
+	exec(db, sql);
+}
+
+static double p10_of(json_t *o)
+{
+	json_t *v = json_object_get(o, "p10");
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void p10_from_histograms(void **st)
+{
+	sqlite3 *db = open_db();
+	struct resrow *rows;
+	size_t n, k;
+	json_t *stats, *ns, *inits, *fair;
+
+	(void)st;
+	exec(db, "INSERT INTO runs(id, token, created) VALUES (1, '00000000000000aa', 0)");
+	/* Values below 256 have a bucket each, so bucket = value.
+	 * rep 0: 20 calls, 3 at 100 and 17 at 200 → rank ⌈0.1·20⌉ = 2 → 100. */
+	result(db, 0, 65535, 20, 100, 200, 200);
+	bucket(db, 0, 65535, 100, 3);
+	bucket(db, 0, 65535, 200, 17);
+	/* rep 1: the same shape at 90/210, but the row's exact min is 95:
+	 * the bucket value 90 is clamped up to 95, as the payload clamps p50. */
+	result(db, 1, 65535, 20, 95, 210, 210);
+	bucket(db, 1, 65535, 90, 3);
+	bucket(db, 1, 65535, 210, 17);
+	/* rep 2: no histogram of its own; the merged one (rep 65535) counts:
+	 * 10 at 120, 90 at 220 → rank 10 → 120. */
+	result(db, 2, 65535, 100, 110, 220, 230);
+	bucket(db, 65535, 65535, 120, 10);
+	bucket(db, 65535, 65535, 220, 90);
+	/* Initiator 3, rep 0 only: 1 at 50, 9 at 60 → rank 1 → 50; initiator 4
+	 * has no histogram at all → null. */
+	result(db, 0, 3, 10, 50, 60, 60);
+	bucket(db, 0, 3, 50, 1);
+	bucket(db, 0, 3, 60, 9);
+	result(db, 0, 4, 10, 70, 80, 80);
+
+	assert_int_equal(load_results(db, 1, 1, &rows, &n), 0);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++)
+		assert_true(isnan(rows[i].v[F_P10]));   /* not in RESULT */
+	attach_p10(db, 1, 1, rows, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct resrow *r = &rows[i];
+		double want = r->init == 3 ? 50 : r->init == 4 ? NAN
+			    : r->rep == 0 ? 100 : r->rep == 1 ? 95 : 120;
+
+		if (isnan(want))
+			assert_true(isnan(r->v[F_P10]));
+		else
+			assert_true(r->v[F_P10] == want);
+	}
+	inits = initiators_json(rows, n, &fair);
+	assert_int_equal(json_array_size(inits), 2);
+	assert_true(p10_of(json_array_get(inits, 0)) == 50);
+	assert_true(json_is_null(json_object_get(json_array_get(inits, 1), "p10")));
+	k = pick_aggregate(rows, n);
+	assert_int_equal(k, 3);
+	/* STATS.p10: the median over repetitions of 100, 95, 120 → 100; ns
+	 * at 2 000 000 kHz: 100 cycles = 50 ns. */
+	stats = agg_json(rows, k, 2000000, &ns);
+	assert_true(p10_of(stats) == 100);
+	assert_true(fabs(p10_of(ns) - 50.0) < 1e-9);
+	assert_true(p10_of(stats) <= json_number_value(json_object_get(stats, "p50")));
+	json_decref(stats);
+	json_decref(ns);
+	json_decref(inits);
+	json_decref(fair);
+	free(rows);
+	sqlite3_close(db);
+}
+
+static void p10_null_without_histograms(void **st)
+{
+	sqlite3 *db = open_db();
+	struct resrow *rows;
+	size_t n;
+	json_t *stats;
+
+	(void)st;
+	exec(db, "INSERT INTO runs(id, token, created) VALUES (1, '00000000000000aa', 0)");
+	result(db, 0, 65535, 20, 100, 200, 200);
+	load_results(db, 1, 1, &rows, &n);
+	attach_p10(db, 1, 1, rows, n);
+	stats = agg_json(rows, pick_aggregate(rows, n), 0, NULL);
+	assert_true(json_is_null(json_object_get(stats, "p10")));
+	assert_true(json_number_value(json_object_get(stats, "p50")) == 200);
+	json_decref(stats);
+	free(rows);
+	sqlite3_close(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(p10_from_histograms),
+		cmocka_unit_test(p10_null_without_histograms),
+	};
+	return cmocka_run_group_tests_name("casestats", tests, NULL, NULL);
+}
