@@ -21,7 +21,8 @@
 	"r.source, r.created, r.started, r.last_frame, r.finished, r.frames_received, " \
 	"r.frames_expected, r.done_status, (SELECT count(*) FROM cases c WHERE c.run_id = r.id), " \
 	"r.cpus, r.tsc_khz, r.error, r.hello, " \
-	"(SELECT count(DISTINCT s.case_id) FROM results s WHERE s.run_id = r.id) "
+	"(SELECT count(*) FROM cases c WHERE c.run_id = r.id AND EXISTS " \
+	" (SELECT 1 FROM results s WHERE s.run_id = c.run_id AND s.case_id = c.case_id)) "
 #define RUN_FROM " FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
 json_t *col_json(sqlite3_stmt *st, int col)

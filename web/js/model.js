@@ -1,6 +1,6 @@
 // model.js — turns the API's JSON (host/API.md) into what the pages draw:
-// machine-fact names, case grouping, ns conversion, percentiles from
-// histograms, progress of a run. Pure functions, no DOM.
+// machine-fact names, case grouping, ns conversion, progress of a run.
+// Pure functions, no DOM.
 
 // CPUID hypervisor signatures -> names people use.
 const HV = [
@@ -69,20 +69,6 @@ export function unitOf(run) {
 	return k
 		? { name: 'ns', conv: (c) => (c === null || c === undefined ? null : (c * 1e6) / k) }
 		: { name: 'cycles', conv: (c) => (c === null || c === undefined ? null : c) };
-}
-
-// Percentile q (0..1) of a histogram answer (buckets ascending, high inclusive):
-// the midpoint of the bucket holding rank ceil(q * total), as the daemon does.
-export function histoPercentile(hist, q) {
-	if (!hist || !hist.total) return null;
-	const rank = Math.max(1, Math.ceil(q * hist.total));
-	let acc = 0;
-	for (const b of hist.buckets) {
-		acc += b.count;
-		if (acc >= rank) return b.low + Math.floor((b.high - b.low) / 2);
-	}
-	const last = hist.buckets[hist.buckets.length - 1];
-	return last ? last.low + Math.floor((last.high - last.low) / 2) : null;
 }
 
 // A short case name for narrow tables: id, kind, algorithm, initiators, mask.

@@ -144,14 +144,9 @@ export class HistogramView {
 const BINS = 60;
 export const bucketLow = (i) => (i < 256 ? i : ((i & 127) + 128) * 2 ** ((i >> 7) - 1));
 export const bucketHigh = (i) => (i < 256 ? i : bucketLow(i) + 2 ** ((i >> 7) - 1) - 1);
-function bucketOf(v) {
-	if (v < 256) return v;
-	const shift = Math.floor(Math.log2(v)) - 7;
-	return (shift << 7) + Math.floor(v / 2 ** shift);
-}
 function rebin(buckets, u) {
 	if (!buckets.length) return [];
-	const idx = buckets.map((b) => (Number.isInteger(b.i) ? b.i : bucketOf(b.low)));
+	const idx = buckets.map((b) => b.i); // the bucket index (host/API.md)
 	const i0 = idx[0], i1 = idx[idx.length - 1];
 	const k = Math.max(1, Math.ceil((i1 - i0 + 1) / BINS));
 	const n = Math.floor((i1 - i0) / k) + 1;
