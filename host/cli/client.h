@@ -34,6 +34,19 @@ void url_encode(struct buf *b, const char *s);
 /* Prints a JSON value as text ("-" for null). */
 const char *jstr(json_t *v, char *tmp, size_t len);
 
+/* Shared by the subcommands (subcmd.c). usage_exit ends an option loop on
+ * getopt_long's c: 'h' prints usage on stdout and gives 0, anything else
+ * (a bad option) prints it on stderr and gives 2 — the exit status. */
+int usage_exit(void (*usage)(FILE *), int c);
+/* argv[optind] must be the only argument left and a run id (> 0): 0, or
+ * 2 after an error naming cmd and the usage on stderr. */
+int one_run_id(const char *cmd, int argc, char **argv, void (*usage)(FILE *), uint64_t *id);
+/* --json: prints o indented on stdout and frees it; returns 0. */
+int print_json(json_t *o);
+/* GETs path, writing a 200 body to out as it arrives; 0, or 1 after an
+ * error (named after cmd) on stderr. */
+int http_get_to(const char *cmd, const char *path, FILE *out);
+
 /* Subcommands (one file each). Each gets argv[0] = its name. */
 int cmd_runs(int argc, char **argv);
 int cmd_show(int argc, char **argv);

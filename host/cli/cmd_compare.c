@@ -71,8 +71,7 @@ int cmd_compare(int argc, char **argv)
 		case 'b': fb = optarg; break;
 		case 'c': csv = 1; break;
 		case 'j': as_json = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: return usage_exit(usage, c);
 		}
 	}
 	if (optind != argc - 2 || parse_u64(argv[optind], &a) || parse_u64(argv[optind + 1], &b)) {
@@ -93,25 +92,17 @@ int cmd_compare(int argc, char **argv)
 		url_encode(&path, fb);
 	}
 	if (csv) {
-		struct http_resp r;
-		int rc = http_call("GET", path.p, NULL, &r, stdout);
+		int rc = http_get_to("compare", path.p, stdout);
 
-		if (rc == 0 && r.status != 200)
-			fprintf(stderr, "xcbench compare: HTTP %d: %s\n", r.status, r.body.p);
-		buf_free(&r.body);
 		buf_free(&path);
-		return rc == 0 && r.status == 200 ? 0 : 1;
+		return rc;
 	}
 	o = api_json("GET", path.p, NULL);
 	buf_free(&path);
 	if (!o)
 		return 1;
-	if (as_json) {
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		putchar('\n');
-		json_decref(o);
-		return 0;
-	}
+	if (as_json)
+		return print_json(o);
 	printf("%-60s %10s %10s %9s %20s %s\n", "CASE", "A_P50", "B_P50", "CHANGE%", "95% CI", "METHOD");
 	json_array_foreach(json_object_get(o, "cases"), i, cs) {
 		struct buf key = { 0 };

@@ -20,7 +20,6 @@ int cmd_export(int argc, char **argv)
 	};
 	const char *file = NULL;
 	char path[96], tmp[4200];
-	struct http_resp r;
 	uint64_t id;
 	FILE *out = stdout;
 	int c, rc;
@@ -29,19 +28,11 @@ int cmd_export(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'o')
 			file = optarg;
-		else if (c == 'h') {
-			usage(stdout);
-			return 0;
-		} else {
-			usage(stderr);
-			return 2;
-		}
+		else
+			return usage_exit(usage, c);
 	}
-	if (optind != argc - 1 || parse_u64(argv[optind], &id) || id == 0) {
-		fprintf(stderr, "xcbench export: expected one run id\n");
-		usage(stderr);
+	if (one_run_id("export", argc, argv, usage, &id))
 		return 2;
-	}
 	/* Write to FILE.tmp and rename on success: a failed export never
 	 * leaves a truncated file that looks complete. */
 	if (file) {
@@ -53,12 +44,7 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	snprintf(path, sizeof(path), "/api/v1/runs/%llu.csv", (unsigned long long)id);
-	rc = http_call("GET", path, NULL, &r, out);
-	if (rc == 0 && r.status != 200) {
-		fprintf(stderr, "xcbench export: HTTP %d: %s\n", r.status, r.body.p);
-		rc = 1;
-	}
-	buf_free(&r.body);
+	rc = http_get_to("export", path, out);
 	if (file) {
 		if (fclose(out) || rc) {
 			unlink(tmp);
@@ -69,5 +55,5 @@ int cmd_export(int argc, char **argv)
 			return 1;
 		}
 	}
-	return rc ? 1 : 0;
+	return rc;
 }

@@ -50,13 +50,8 @@ int cmd_ingest(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 't')
 			so.idle_timeout = atof(optarg);
-		else if (c == 'h') {
-			usage(stdout);
-			return 0;
-		} else {
-			usage(stderr);
-			return 2;
-		}
+		else
+			return usage_exit(usage, c);
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "xcbench ingest: expected one FILE (or - for standard input)\n");

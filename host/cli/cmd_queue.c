@@ -28,8 +28,7 @@ int cmd_queue(int argc, char **argv)
 		case 'm': mac = optarg; break;
 		case 's': suite = optarg; break;
 		case 'l': label = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: return usage_exit(usage, c);
 		}
 	}
 	params = json_object();

@@ -37,8 +37,7 @@ int cmd_runs(int argc, char **argv)
 		case 'i': key = "since"; break;
 		case 'n': key = "limit"; break;
 		case 'j': as_json = 1; break;
-		case 'h': usage(stdout); buf_free(&path); return 0;
-		default: usage(stderr); buf_free(&path); return 2;
+		default: buf_free(&path); return usage_exit(usage, c);
 		}
 		if (key) {
 			buf_addf(&path, "%s=", key);
@@ -55,12 +54,8 @@ int cmd_runs(int argc, char **argv)
 	buf_free(&path);
 	if (!o)
 		return 1;
-	if (as_json) {
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		putchar('\n');
-		json_decref(o);
-		return 0;
-	}
+	if (as_json)
+		return print_json(o);
 	printf("%-5s %-16s %-9s %-12s %-17s %-20s %7s %5s %s\n", "ID", "TOKEN", "STATUS", "SUITE",
 	       "MACHINE", "CREATED", "FRAMES", "CASES", "LABEL");
 	json_array_foreach(json_object_get(o, "runs"), i, r) {

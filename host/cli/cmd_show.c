@@ -27,30 +27,17 @@ int cmd_show(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 'j')
 			as_json = 1;
-		else if (c == 'h') {
-			usage(stdout);
-			return 0;
-		} else {
-			usage(stderr);
-			return 2;
-		}
+		else
+			return usage_exit(usage, c);
 	}
-	if (optind != argc - 1 || parse_u64(argv[optind], &id) || id == 0) {
-		fprintf(stderr, "xcbench show: expected one run id%s%s\n", optind < argc ? ", not " : "",
-			optind < argc ? argv[optind] : "");
-		usage(stderr);
+	if (one_run_id("show", argc, argv, usage, &id))
 		return 2;
-	}
 	snprintf(path, sizeof(path), "/api/v1/runs/%llu", (unsigned long long)id);
 	o = api_json("GET", path, NULL);
 	if (!o)
 		return 1;
-	if (as_json) {
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		putchar('\n');
-		json_decref(o);
-		return 0;
-	}
+	if (as_json)
+		return print_json(o);
 	run = json_object_get(o, "run");
 	printf("run %s  token %s  status %s  suite %s  label %s\n", jstr(json_object_get(run, "id"), t[0], 48),
 	       jstr(json_object_get(run, "token"), t[1], 48), jstr(json_object_get(run, "status"), t[2], 48),

@@ -71,18 +71,14 @@ enum MHD_Result api_run_console(struct req *rq, int64_t id)
 	const char *first = qarg(rq, "line");
 	sqlite3 *db = rdb();
 	uint64_t v = 0;
-	json_t *run;
+	enum MHD_Result res;
 
 	if (!is_admin(rq))
 		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
 	if (first && (parse_u64(first, &v) || v >= CONSOLE_LINES_MAX))
 		return reply_error(rq, 400, "line: '%s' is not a line number below %d", first, CONSOLE_LINES_MAX);
-	if (!db)
-		return reply_error(rq, 503, "database unavailable");
-	run = run_json(db, id);
-	if (!run)
-		return reply_error(rq, 404, "run %lld not found", (long long)id);
-	json_decref(run);
+	if (!run_found(rq, db, id, &res))
+		return res;
 	t.first = (int64_t)v;
 	t.text = rq->body.p ? rq->body.p : "";
 	t.len = rq->body.len;

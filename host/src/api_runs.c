@@ -104,6 +104,23 @@ json_t *run_json(sqlite3 *db, int64_t id)
 	return o;
 }
 
+int run_found(struct req *rq, sqlite3 *db, int64_t id, enum MHD_Result *res)
+{
+	json_t *run;
+
+	if (!db) {
+		*res = reply_error(rq, 503, "database unavailable");
+		return 0;
+	}
+	run = run_json(db, id);
+	if (!run) {
+		*res = reply_error(rq, 404, "run %lld not found", (long long)id);
+		return 0;
+	}
+	json_decref(run);
+	return 1;
+}
+
 /* Builds the WHERE clause of the run filters; binds with bind_filters. */
 struct filters {
 	const char *status, *suite, *label;
@@ -377,7 +394,8 @@ enum MHD_Result api_run_events(struct req *rq, int64_t id)
 	sqlite3 *db = rdb();
 	uint64_t a = 0, l = 1000;
 	sqlite3_stmt *st;
-	json_t *arr, *run;
+	enum MHD_Result res;
+	json_t *arr;
 
 	if (kind && strcmp(kind, "log") && strcmp(kind, "error") && strcmp(kind, "console"))
 		return reply_error(rq, 400, "kind: expected log, error or console, not '%s'", kind);
@@ -385,12 +403,8 @@ enum MHD_Result api_run_events(struct req *rq, int64_t id)
 		return reply_error(rq, 400, "after: expected a sequence number, not '%s'", after);
 	if (lim && (parse_u64(lim, &l) || l < 1 || l > 10000))
 		return reply_error(rq, 400, "limit: expected 1..10000");
-	if (!db)
-		return reply_error(rq, 503, "database unavailable");
-	run = run_json(db, id);
-	if (!run)
-		return reply_error(rq, 404, "run %lld not found", (long long)id);
-	json_decref(run);
+	if (!run_found(rq, db, id, &res))
+		return res;
 	if (sqlite3_prepare_v2(db, "SELECT seq, kind, text, received FROM events WHERE run_id = ?1 "
 			       "AND (?2 IS NULL OR kind = ?2) AND (?3 IS NULL OR seq > ?3) ORDER BY seq LIMIT ?4",
 			       -1, &st, NULL))
@@ -549,14 +563,10 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 	sqlite3 *db = rdb();
 	sqlite3_stmt *st;
 	struct run_csv_ctx *c;
-	json_t *run;
+	enum MHD_Result res;
 
-	if (!db)
-		return reply_error(rq, 503, "database unavailable");
-	run = run_json(db, id);
-	if (!run)
-		return reply_error(rq, 404, "run %lld not found", (long long)id);
-	json_decref(run);
+	if (!run_found(rq, db, id, &res))
+		return res;
 	if (sqlite3_prepare_v2(db,
 		"SELECT r.run_id, r.case_id, c.kind, c.algo, c.delivery, c.wait, c.inits, c.mask, "
 		"c.placement, c.overlap, c.work_us, r.rep, r.initiator, r.count, r.min, r.p50, r.p90, "
@@ -616,7 +626,8 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 {
 	struct patch_task t = { .id = id };
 	const char *why, *k;
-	json_t *body, *v, *run;
+	enum MHD_Result res;
+	json_t *body, *v;
 	sqlite3 *db = rdb();
 
 	if (!is_admin(rq))
@@ -639,16 +650,10 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 			return ret;
 		}
 	}
-	if (!db) {
+	if (!run_found(rq, db, id, &res)) {
 		json_decref(body);
-		return reply_error(rq, 503, "database unavailable");
+		return res;
 	}
-	run = run_json(db, id);
-	if (!run) {
-		json_decref(body);
-		return reply_error(rq, 404, "run %lld not found", (long long)id);
-	}
-	json_decref(run);
 	t.body = body;
 	if (writer_call(patch_fn, &t)) {
 		json_decref(body);

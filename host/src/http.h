@@ -36,6 +36,9 @@ sqlite3 *rdb(void);
 
 /* Shared JSON builders (api_runs.c). */
 json_t *run_json(sqlite3 *db, int64_t id);        /* NULL if no such run */
+/* The per-run routes' common start: 1 if the database is up and the run
+ * exists; else 0 with the 503 or 404 answer queued in *res to return. */
+int run_found(struct req *rq, sqlite3 *db, int64_t id, enum MHD_Result *res);
 json_t *iso_or_null(sqlite3_stmt *st, int col);
 json_t *col_json(sqlite3_stmt *st, int col);      /* int/real/text/null */
 int parse_id(const char *s, int64_t *id);
