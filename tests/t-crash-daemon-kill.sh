@@ -23,7 +23,7 @@ sql() { python3 -c 'import sqlite3,sys
 c = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True, timeout=10)
 for r in c.execute(sys.argv[2]): print(*r)' "$DB" "$1"; }
 
-RUNS=6 FRAMES=3000
+RUNS=6 FRAMES=5000
 python3 "$ROOT/tests/acklog-sender.py" --port "$PORT" --runs $RUNS --frames $FRAMES \
 	--token-base c4a5000000000000 --acklog "$TMP/acked" --give-up 60 >"$TMP/sender.json" 2>"$TMP/sender.err" &
 SENDER=$!; SPIDS+=("$SENDER")

@@ -45,6 +45,9 @@ static struct {
 } fv;
 static unsigned nwords;
 
+/* relaxed: pure counters that several CPUs bump at once; nothing is ordered
+ * by them, and they are read (flush_verify, flush_get_stats) only after the
+ * call that made them has completed, whose own acquire orders them. */
 static void count(uint64_t *c, uint64_t n)
 {
 	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
@@ -270,6 +273,9 @@ void flush_ipi_handler(void)
 
 static void vector_flush(const struct amask *targets, const struct flush_req *r)
 {
+	/* The lock: fv is one slot for everybody. It is held until every target
+	 * has checked out of `pending`, so the next initiator cannot overwrite
+	 * fv.req (or pending) while a target still reads it. */
 	ticket_lock(&flush_lock);
 	fv.req = r;
 	/* release: targets that see their bit see fv.req and the PTE changes
@@ -333,6 +339,8 @@ int flush_shootdown(const struct flush_cfg *c, const struct cpumask *targets)
 		plat_tw_map(p, new);
 		cur[p] = new;
 	}
+	/* relaxed: no call on r is in flight (every step waits for done), and
+	 * the release inside the next call() on r publishes it to the targets. */
 	__atomic_store_n(&r->stale, 0, __ATOMIC_RELAXED);
 	count(&st.shootdowns, 1);
 	count(&st.pages, r->n);
@@ -372,6 +380,9 @@ int flush_run(const struct flush_cfg *c, const struct cpumask *targets, uint64_t
 	return flush_verify(c, targets);
 }
 
+/* Relaxed loads and stores of the counters (see count()): they are sampled
+ * and reset only while quiescent (between cases or rounds), when no
+ * shootdown is in flight. */
 void flush_get_stats(struct flush_stats *out)
 {
 	out->shootdowns = __atomic_load_n(&st.shootdowns, __ATOMIC_RELAXED);

@@ -66,6 +66,7 @@ int plat_host_init(unsigned ncpus)
 
 uint64_t plat_host_ipis(void)
 {
+	/* relaxed: a pure counter, read by tests once the CPU threads joined. */
 	return __atomic_load_n(&ipis_sent, __ATOMIC_RELAXED);
 }
 
@@ -81,8 +82,9 @@ void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
 
 void plat_send_ipi(unsigned cpu, enum plat_ipi kind)
 {
+	/* relaxed on purpose: an IPI orders nothing (see the top of this file). */
 	__atomic_fetch_or(&cpus[cpu].pending, 1u << kind, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&ipis_sent, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ipis_sent, 1, __ATOMIC_RELAXED);	/* a counter */
 }
 
 void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
@@ -96,6 +98,7 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
 static void serve(void)
 {
 	struct hcpu *me = &cpus[my_cpu];
+	/* relaxed: the handlers' own acquires order what they read. */
 	uint32_t p = __atomic_exchange_n(&me->pending, 0, __ATOMIC_RELAXED);
 
 	if (!p)
@@ -156,6 +159,8 @@ static void *cpu_thread(void *p)
 	my_cpu = ra->cpu;
 	cpus[my_cpu].irq_on = 1;
 	ra->fn(ra->cpu, ra->arg);
+	/* release/acquire on `finished`: once a CPU sees every CPU finished,
+	 * their calls' fetch_or of our pending bits happened before it. */
 	__atomic_fetch_add(&finished, 1, __ATOMIC_RELEASE);
 	/* Keep answering calls until everyone is done: others may still be
 	 * waiting for us. */
@@ -172,6 +177,7 @@ void plat_host_run(void (*fn)(unsigned cpu, void *arg), void *arg)
 	pthread_t th[AMASK_MAX_CPUS];
 	struct run_arg ra[AMASK_MAX_CPUS];
 
+	/* relaxed: no CPU thread exists yet; pthread_create publishes it. */
 	__atomic_store_n(&finished, 0, __ATOMIC_RELAXED);
 	for (unsigned i = 0; i < ncpus_h; i++) {
 		ra[i] = (struct run_arg){ fn, arg, i };

@@ -107,8 +107,12 @@ void *plat_alloc_zeroed(unsigned long bytes)
 
 static unsigned tw_pages;
 static uint64_t *tw_frames;			/* 2 * tw_pages frames, identity-mapped */
+/* volatile: the page walker reads these PTEs behind the compiler's back,
+ * so every store must really happen (plat_tw_map). */
 static volatile uint64_t *tw_pte[PAGING_TEST_WINDOW_SIZE / PAGE_SIZE];
-static volatile uint32_t tw_faulted[XCB_MAX_CPUS];	/* each CPU writes its own */
+/* Each CPU writes its own, from its #PF handler in the middle of
+ * plat_tw_read(): volatile so the compiler re-reads it after the probe. */
+static volatile uint32_t tw_faulted[XCB_MAX_CPUS];
 static int tw_pf_ready;
 
 extern uint64_t tw_probe(const volatile uint64_t *va);

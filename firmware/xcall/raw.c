@@ -24,6 +24,8 @@ static struct raw_cpu raw[AMASK_MAX_CPUS];
 
 void xcall_raw_init_state(void)
 {
+	/* relaxed: runs at init, before any ping can be sent; the IPI vector
+	 * is registered after this (xcall_init_all), which publishes it. */
 	for (unsigned i = 0; i < AMASK_MAX_CPUS; i++)
 		__atomic_store_n(&raw[i].ping_from, RAW_NOBODY, __ATOMIC_RELAXED);
 }
@@ -35,6 +37,7 @@ uint64_t xcall_raw_roundtrip(unsigned target)
 	if (target == me || target >= plat_num_cpus())
 		return 0;
 
+	/* relaxed: the release store of ping_from below orders it. */
 	__atomic_store_n(&raw[me].pong_seen, 0, __ATOMIC_RELAXED);
 	uint64_t t0 = plat_cycles();
 	/* release: the target's acquire exchange of ping_from sees our
@@ -59,7 +62,11 @@ void xcall_raw_ipi(void)
 		__atomic_store_n(&raw[from].pong_pending, 1, __ATOMIC_RELEASE);
 		plat_send_ipi(from, PLAT_IPI_RAW);
 	}
-	/* An answer for us? Only now, in our handler, does the round trip end. */
+	/* An answer for us? Only now, in our handler, does the round trip end.
+	 * acquire: pairs with the target's release store of pong_pending above;
+	 * release: pairs with the acquire spin in xcall_raw_roundtrip(), which
+	 * runs on this same CPU (the handler interrupts it), so it only keeps
+	 * the compiler from caching or reordering, and lets TSan see the edge. */
 	if (__atomic_exchange_n(&raw[me].pong_pending, 0, __ATOMIC_ACQUIRE))
 		__atomic_store_n(&raw[me].pong_seen, 1, __ATOMIC_RELEASE);
 }

@@ -279,6 +279,10 @@ async function checkLatency(d, chosen, what) {
 }
 
 async function runPage(A) {
+	// Console lines as `xcbench vm` attaches them (stored as seq 2^40 + line).
+	const con = await fetch(new URL(`api/v1/runs/${A.id}/console?line=0`, BASE),
+		{ method: 'POST', headers: { Authorization: `Bearer ${TOKEN}` }, body: 'SeaBIOS (web test)\nxcbench: booting\n' });
+	ok(con.status === 200, 'run page: console lines attached (POST /runs/{id}/console)', con.status);
 	const d = await api(`runs/${A.id}`);
 	await page.goto(url(`run.html?id=${A.id}`));
 	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
@@ -346,6 +350,10 @@ async function runPage(A) {
 	const events = await api(`runs/${A.id}/events?limit=1000`);
 	const logLines = await page.$$eval('#log > span', (s) => s.length);
 	ok(logLines === events.events.length, `run page: the run's ${events.events.length} log lines are shown`, { logLines });
+	const conLabels = await page.$$eval('#log > span > .t', (s) => s.map((t) => t.textContent.trim()).filter((t) => !/^\d+$/.test(t)));
+	const conWant = events.events.filter((e) => e.kind === 'console').map((e) => `console ${e.seq - 2 ** 40 + 1}`);
+	ok(conWant.length === 2 && conWant[0] === 'console 1' && JSON.stringify(conLabels) === JSON.stringify(conWant),
+		'run page: console lines are labelled by their line number, not by seq 2^40 + line', { conLabels, conWant });
 
 	// CSV download equals the API's CSV.
 	const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#run-csv')]);

@@ -113,6 +113,14 @@ export function renderErrors(container, detail) {
 		flagged.length ? h('p', { class: 'bad' }, `Cases with a fired watchdog or failed invariant: ${flagged.map((c) => `#${c.case_id}${c.stats.flags & 1 ? ' (watchdog)' : ''}${c.stats.flags & 2 ? ' (invariant)' : ''}`).join(', ')}.`) : null);
 }
 
+// Console lines (`xcbench vm` uploads a machine's serial console) are stored
+// as events of kind "console" with seq = 2^40 + line (host/src/api_console.c),
+// beyond every frame's sequence number: label them by their line, counted
+// from 1 as an editor shows the capture, not by that seq.
+const CONSOLE_SEQ0 = 2 ** 40;
+const logLabel = (e) => (e.kind === 'console' && e.seq >= CONSOLE_SEQ0
+	? `console ${e.seq - CONSOLE_SEQ0 + 1}` : String(e.seq).padStart(5));
+
 export class LogView {
 	constructor(container) {
 		this.el = container;
@@ -125,7 +133,7 @@ export class LogView {
 	add(events) {
 		for (const e of events) {
 			this.after = Math.max(this.after, e.seq);
-			this.pre.append(h('span', { class: e.kind === 'error' ? 'err' : '' }, h('span', { class: 't' }, `${String(e.seq).padStart(5)}  `), `${e.text}\n`));
+			this.pre.append(h('span', { class: e.kind === 'error' ? 'err' : '' }, h('span', { class: 't' }, `${logLabel(e)}  `), `${e.text}\n`));
 			this.lines.push(e);
 		}
 		if (!this.lines.length) fill(this.el, h('p', { class: 'muted' }, 'No log lines (yet).'));

@@ -1,0 +1,38 @@
+#!/bin/bash
+# timeout: 300
+# A streamed CSV export must not grow the daemon with the row count: export
+# a 1,000,000-row run (made in SQL from one generated run) and check the
+# daemon's peak RSS rose by less than 8 MiB over its idle peak, with every
+# row delivered. (csvstream.c once kept the whole sent output buffered
+# whenever block boundaries fell mid-row: tens of MiB per million rows.)
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon-lib.sh"
+need_host_build "CSV export memory"
+trap cleanup_daemon EXIT
+start_daemon --open || { notok "daemon starts"; exit 1; }
+"$XCB_GEN" --server 127.0.0.1:$PORT --token c5e0000000000001 --reps 1 >/dev/null 2>&1
+check "seed run ingested" [ "$(pyjson "$URL/api/v1/runs" 'd["total"]')" = 1 ]
+stop_daemon
+python3 - "$DB" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("INSERT INTO runs(id, token, suite, status, created, hello, cpus, tsc_khz) "
+          "SELECT 2, 'c5e0000000000002', 'big', 'complete', created, hello, cpus, tsc_khz FROM runs WHERE id = 1")
+c.execute("INSERT INTO cases SELECT 2, case_id, kind, algo, delivery, wait, inits, mask, placement, overlap, "
+          "work_us, iters, reps, config, match_key FROM cases WHERE run_id = 1")
+c.execute("""WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM r WHERE n + 1 < 20834)
+    INSERT INTO results SELECT 2, x.case_id, r.n, 65535, x.count, x.min, x.p50 + r.n % 97, x.p90, x.p99, x.p999,
+    x.max, x.mean_x1000, x.stddev_x1000, x.ipis, x.lock_acq, x.lock_contended, x.lock_hold_cycles,
+    x.lock_wait_cycles, x.stale, x.calls_executed, x.calls_expected, x.flags
+    FROM r, (SELECT * FROM results WHERE run_id = 1 AND rep = 0 AND initiator = 65535) x
+    WHERE r.n * 48 + x.case_id <= 1000000""")
+c.commit()
+PY
+DB=$DB start_daemon --open || { notok "daemon restarts"; exit 1; }
+curl -sf "$URL/api/v1/runs/1.csv" -o /dev/null
+h0=$(awk '/VmHWM/ { print $2 }' "/proc/$DPID/status")
+rows=$(curl -sf "$URL/api/v1/runs/2.csv" | tail -n +2 | wc -l)
+h1=$(awk '/VmHWM/ { print $2 }' "/proc/$DPID/status")
+check "all 1,000,000 rows exported ($rows)" [ "$rows" -eq 1000000 ]
+check "daemon peak RSS grew by $(( (h1 - h0) / 1024 )) MiB (< 8 MiB) for a 1M-row export" [ $((h1 - h0)) -lt 8192 ]
+check "SIGTERM: clean shutdown" stop_daemon
