@@ -91,9 +91,12 @@ static void __attribute__((noreturn)) crash(struct irq_frame *f)
 		(unsigned long)f->rbx, (unsigned long)f->rcx, (unsigned long)f->rdx);
 	kprintf("xcbench:   rsi %016lx rdi %016lx rbp %016lx cr3 %016lx\n", (unsigned long)f->rsi,
 		(unsigned long)f->rdi, (unsigned long)f->rbp, (unsigned long)read_cr3());
-	/* Make the crash visible before anyone polling for it acts on it. */
-	cpumask_set_atomic(&crashed, cpu);
+	/* Make the crash visible before anyone polling for it acts on it. The
+	 * count goes up before the mask bit: whoever sees this CPU in `crashed`
+	 * then also sees a count that includes it, and can wait for the crash
+	 * hook's report of it (report count >= crash count) without racing. */
 	__atomic_fetch_add(&crash_count, 1, __ATOMIC_SEQ_CST);
+	cpumask_set_atomic(&crashed, cpu);
 	if (crash_hook)
 		crash_hook(cpu, f);
 	if (cpu == 0) {

@@ -19,7 +19,11 @@ unsigned benv_ncpus(void) { return smp_num_cpus(); }
 unsigned benv_cpu_id(void) { return smp_cpu_id(); }
 int benv_start_on(unsigned cpu, void (*fn)(void *), void *arg) { return smp_start_on(cpu, fn, arg); }
 int benv_wait_idle(unsigned cpu) { return smp_wait_idle(cpu); }
-int benv_cpu_crashed(unsigned cpu) { return READ_ONCE(percpu(cpu)->crashed) != 0; }
+/* The crashed mask, not percpu->crashed: the latter is set first thing in the
+ * exception path (its recursion guard), before the crash is counted, and a
+ * runner that acted on it could end the run before the crash hook's ERROR
+ * frame is out. */
+int benv_cpu_crashed(unsigned cpu) { return cpumask_test_atomic(idt_crashed_mask(), cpu); }
 unsigned benv_crash_count(void) { return idt_crash_count(); }
 unsigned benv_package_of(unsigned cpu) { return smp_topo(cpu)->pkg; }
 void benv_relax(void) { cpu_relax(); }
