@@ -43,9 +43,9 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "fault_cpu", "test: CPU faults in a call" },
 	/* net (NIC, addressing, UDP transport) */
 	{ "server", "IP[:PORT] of xcbenchd's UDP collector (port 8080)" },
-	{ "ip", "our IPv4 address (iPXE: ${net0/ip}); absent or empty = DHCP" },
-	{ "gw", "IPv4 gateway (iPXE: ${net0/gateway})" },
-	{ "netmask", "IPv4 netmask (iPXE: ${net0/netmask})" },
-	{ "mac", "MAC of the NIC to use (iPXE: ${net0/mac}); else the first with link" },
+	{ "ip", "our IPv4 address (iPXE: ${netX/ip}); absent or empty = DHCP" },
+	{ "gw", "IPv4 gateway (iPXE: ${netX/gateway})" },
+	{ "netmask", "IPv4 netmask (iPXE: ${netX/netmask})" },
+	{ "mac", "MAC of the NIC to use (iPXE: ${netX/mac}); else the first with link" },
 	{ NULL, NULL },
 };

@@ -23,7 +23,7 @@ X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
 curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=52-54-00-AB-CD-01&uuid=u-1&serial=SN%201" >"$TMP/boot1.ipxe"
 check "boot script starts with #!ipxe" [ "$(head -1 "$TMP/boot1.ipxe")" = "#!ipxe" ]
 check "kernel URL and server come from the Host header" \
-	grep -q "^kernel http://10.0.2.2:8080/firmware/xcbench.elf run=[0-9a-f]\{16\} server=10.0.2.2:$PORT suite=smoke transport=udp ip=\${net0/ip} gw=\${net0/gateway} netmask=\${net0/netmask} mac=\${net0/mac}$" "$TMP/boot1.ipxe"
+	grep -q "^kernel http://10.0.2.2:8080/firmware/xcbench.elf run=[0-9a-f]\{16\} server=10.0.2.2:$PORT suite=smoke transport=udp ip=\${netX/ip} gw=\${netX/gateway} netmask=\${netX/netmask} mac=\${netX/mac}$" "$TMP/boot1.ipxe"
 "${X[@]}" queue --mac 52:54:00:ab:cd:01 --suite quick --label nightly reps=3 work_us=500 >"$TMP/q.out"
 check "xcbench queue" grep -q "queued job 1: suite quick for 52:54:00:ab:cd:01" "$TMP/q.out"
 check "job listed as pending" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 1 ]

@@ -19,7 +19,7 @@ boot() {
 	log=$NET_DIR/$name.serial.log
 	register "$PORT" "$token" quick || { notok "$name: register run"; return; }
 	cmdline=$(net_cmdline "$PORT" "$token" "$extra")
-	# As iPXE renders ${net0/ip} etc. when it has no address: empty values.
+	# As iPXE renders ${netX/ip} etc. when it has no address: empty values.
 	[ -n "${NET_NO_IP:-}" ] && cmdline=${cmdline/ ip=10.0.2.15 gw=10.0.2.2 netmask=255.255.255.0/ ip= gw= netmask=}
 	local t0=$SECONDS
 	qemu_direct "$log" 2 "$cmdline" "$@"

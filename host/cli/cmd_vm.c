@@ -134,10 +134,10 @@ static int direct_cmdline(struct vm *v, const struct vm_opts *o)
 	if (eol)
 		*eol = 0;
 	v->cmdline = strdup(sp + 1);
-	replace_all(&v->cmdline, "${net0/ip}", "10.0.2.15");
-	replace_all(&v->cmdline, "${net0/gateway}", "10.0.2.2");
-	replace_all(&v->cmdline, "${net0/netmask}", "255.255.255.0");
-	replace_all(&v->cmdline, "${net0/mac}", v->mac);
+	replace_all(&v->cmdline, "${netX/ip}", "10.0.2.15");
+	replace_all(&v->cmdline, "${netX/gateway}", "10.0.2.2");
+	replace_all(&v->cmdline, "${netX/netmask}", "255.255.255.0");
+	replace_all(&v->cmdline, "${netX/mac}", v->mac);
 	if (strcmp(o->guest_host, "10.0.2.2") == 0) {
 		/* server= names the daemon as we asked it (loopback); the guest
 		 * reaches loopback at 10.0.2.2. */

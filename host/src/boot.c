@@ -135,8 +135,11 @@ enum MHD_Result boot_ipxe(struct req *rq)
 		ret = reply_error(rq, 503, "cannot create a run now");
 		goto out;
 	}
+	/* ${netX/...}: the interface iPXE opened last, i.e. the one this script
+	 * came through. ${net0/...} would be wrong on a machine that boots from
+	 * its second NIC (the payload would pick another NIC and address). */
 	buf_addf(&line, "kernel http://%s/firmware/xcbench.elf run=%016llx server=%s:%d suite=%s transport=udp "
-		 "ip=${net0/ip} gw=${net0/gateway} netmask=${net0/netmask} mac=${net0/mac}",
+		 "ip=${netX/ip} gw=${netX/gateway} netmask=${netX/netmask} mac=${netX/mac}",
 		 host, (unsigned long long)t.token, hostname, ntohs(cfg.udp.sin_port), t.suite);
 	params = t.params ? json_loads(t.params, 0, NULL) : NULL;
 	if (json_is_object(params)) {
