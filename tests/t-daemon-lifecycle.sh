@@ -50,6 +50,11 @@ else
 	check "unknown token refused without --open (counted)" [ "$(pyjson "$URL/api/v1/health" 'd["rejected"]["unknown_token"] > 0')" = True ]
 fi
 
+# --- a wrongly typed field is refused, not silently dropped ---
+code=$(curl -s -o /dev/null -w '%{http_code}' "${AUTH[@]}" -X POST -d '{"token":"b0b","label":1}' "$URL/api/v1/runs")
+check "POST runs with a non-string label: 400 ($code)" [ "$code" = 400 ]
+check "... and no run was created" [ "$(pyjson "$URL/api/v1/runs?token=b0b" 'len(d["runs"])')" = 0 ]
+
 # --- lost, revived, crashed ---
 curl -s "${AUTH[@]}" -X POST -d '{"token":"d00d","label":"silent"}' "$URL/api/v1/runs" >/dev/null
 "$XCB_GEN" --server 127.0.0.1:$PORT --token d00d --reps 1 --no-done >/dev/null 2>&1

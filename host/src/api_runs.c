@@ -712,6 +712,18 @@ enum MHD_Result api_run_create(struct req *rq)
 	body = rq->body.len ? body_json(rq, &why) : json_object();
 	if (!body)
 		return reply_error(rq, 400, "%s", why);
+	/* Known fields must be strings (or null): a silently ignored {"label": 1}
+	 * would create a run without the label its caller thinks it gave. */
+	{
+		static const char *const fields[] = { "token", "suite", "label" };
+		for (unsigned i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+			json_t *v = json_object_get(body, fields[i]);
+			if (v && !json_is_string(v) && !json_is_null(v)) {
+				json_decref(body);
+				return reply_error(rq, 400, "field '%s': expected a string", fields[i]);
+			}
+		}
+	}
 	tok = json_string_value(json_object_get(body, "token"));
 	t.suite = json_string_value(json_object_get(body, "suite"));
 	t.label = json_string_value(json_object_get(body, "label"));
