@@ -125,6 +125,7 @@ export class LogView {
 	constructor(container) {
 		this.el = container;
 		this.after = -1;
+		this.seen = new Set();
 		this.lines = [];
 		this.pre = h('pre', { class: 'log', id: 'log' });
 	}
@@ -132,7 +133,13 @@ export class LogView {
 	// New events since the last call (live tail).
 	add(events) {
 		for (const e of events) {
-			this.after = Math.max(this.after, e.seq);
+			// Console lines (seq from 2^40 up) may be attached while the run is
+			// still live: the tail keeps asking for frame events after the last
+			// frame's seq, so later payload lines still arrive, and skips the
+			// console lines it has already shown.
+			if (this.seen.has(e.seq)) continue;
+			this.seen.add(e.seq);
+			if (e.seq < CONSOLE_SEQ0) this.after = Math.max(this.after, e.seq);
 			this.pre.append(h('span', { class: e.kind === 'error' ? 'err' : '' }, h('span', { class: 't' }, `${logLabel(e)}  `), `${e.text}\n`));
 			this.lines.push(e);
 		}
