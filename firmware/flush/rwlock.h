@@ -1,0 +1,146 @@
+/*
+ * rwlock.h — the reader-writer locks of the `sync` case (seed 002: a TLB
+ * shootdown held under Xen's p2m write lock starves the toolstack's readers).
+ *
+ * Two locks behind one ops table, so the case can show what fairness buys:
+ *   fair   — a task-fair ticket rw-lock (Mellor-Crummey & Scott's idea, our
+ *            own code): every acquirer takes a ticket from one request word
+ *            and is served in arrival order; consecutive readers share the
+ *            lock. A writer waits only for those who came before it, and a
+ *            reader only for writers who came before it: no one starves.
+ *   unfair — reader-preferring: a reader gets in whenever no writer HOLDS the
+ *            lock, so a stream of readers can keep a writer out indefinitely
+ *            (the rw-lock Xen had before the seed's series).
+ *
+ * Waiters spin through plat_cpu_relax() with interrupts on: a reader waiting
+ * here may be a target of the very shootdown the writer sends while holding
+ * the lock (`inside`), and must answer that IPI or the two deadlock.
+ */
+#ifndef XCB_FLUSH_RWLOCK_H
+#define XCB_FLUSH_RWLOCK_H
+
+#include <stdint.h>
+#include "xcall/platform.h"
+
+/*
+ * Fair: `req` and `done` each count readers in the low 32 bits and writers
+ * in the high 32 bits. An acquirer's ticket is the value of `req` before its
+ * own increment: it may enter once every writer before it is done (reader),
+ * or every reader and writer before it is done (writer). Counters wrap
+ * harmlessly: only equality is ever tested.
+ */
+#define RW_READER	1ull
+#define RW_WRITER	(1ull << 32)
+
+struct rwlock {
+	uint64_t req;				/* tickets handed out */
+	uint8_t pad0[56];
+	uint64_t done;				/* tickets finished */
+	uint8_t pad1[56];
+	uint32_t unfair;			/* unfair lock: readers, and bit 31 = writer */
+	uint8_t pad2[60];
+} __attribute__((aligned(64)));
+
+#define RW_UNFAIR_WRITER	0x80000000u
+
+static inline uint32_t rw_writers(uint64_t v) { return (uint32_t)(v >> 32); }
+
+/* ---- fair ---------------------------------------------------------------- */
+
+static inline void rw_fair_read_lock(struct rwlock *l)
+{
+	/* relaxed: the ticket only says who came first; the acquire load of
+	 * `done` below orders our reads after the previous writer's section. */
+	uint64_t t = __atomic_fetch_add(&l->req, RW_READER, __ATOMIC_RELAXED);
+
+	/* acquire: pairs with the release in rw_fair_write_unlock(). */
+	while (rw_writers(__atomic_load_n(&l->done, __ATOMIC_ACQUIRE)) != rw_writers(t))
+		plat_cpu_relax();
+}
+
+static inline void rw_fair_read_unlock(struct rwlock *l)
+{
+	/* release: our reads under the lock happen before a later writer's
+	 * acquire load of `done` lets it in. */
+	__atomic_fetch_add(&l->done, RW_READER, __ATOMIC_RELEASE);
+}
+
+static inline void rw_fair_write_lock(struct rwlock *l)
+{
+	/* relaxed: as for readers; the acquire on `done` does the ordering. */
+	uint64_t t = __atomic_fetch_add(&l->req, RW_WRITER, __ATOMIC_RELAXED);
+
+	/* acquire: pairs with the releases of both unlock paths, so every
+	 * reader and writer before us has finished touching the data. */
+	while (__atomic_load_n(&l->done, __ATOMIC_ACQUIRE) != t)
+		plat_cpu_relax();
+}
+
+static inline void rw_fair_write_unlock(struct rwlock *l)
+{
+	/* release: the section's writes (the PTE changes) are visible to
+	 * whoever's acquire load of `done` lets them in next. No reader holds
+	 * the lock now, so nobody else writes `done`; an RMW needs no such
+	 * argument and costs the same on x86. */
+	__atomic_fetch_add(&l->done, RW_WRITER, __ATOMIC_RELEASE);
+}
+
+/* ---- unfair (reader-preferring) ----------------------------------------- */
+
+static inline void rw_unfair_read_lock(struct rwlock *l)
+{
+	for (;;) {
+		/* acquire: pairs with the writer's release in unlock, so the
+		 * writer's changes are visible once we are counted in. */
+		uint32_t v = __atomic_fetch_add(&l->unfair, 1, __ATOMIC_ACQUIRE);
+		if (!(v & RW_UNFAIR_WRITER))
+			return;
+		/* relaxed: backing out of a failed attempt publishes nothing. */
+		__atomic_fetch_sub(&l->unfair, 1, __ATOMIC_RELAXED);
+		while (__atomic_load_n(&l->unfair, __ATOMIC_RELAXED) & RW_UNFAIR_WRITER)
+			plat_cpu_relax();
+	}
+}
+
+static inline void rw_unfair_read_unlock(struct rwlock *l)
+{
+	/* release: our reads happen before the writer's acquire CAS sees 0. */
+	__atomic_fetch_sub(&l->unfair, 1, __ATOMIC_RELEASE);
+}
+
+static inline void rw_unfair_write_lock(struct rwlock *l)
+{
+	uint32_t zero = 0;
+
+	/* acquire: pairs with readers' release in read_unlock and the previous
+	 * writer's release; only an empty lock (no reader, no writer) is taken. */
+	while (!__atomic_compare_exchange_n(&l->unfair, &zero, RW_UNFAIR_WRITER, 0,
+					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		zero = 0;
+		plat_cpu_relax();
+	}
+}
+
+static inline void rw_unfair_write_unlock(struct rwlock *l)
+{
+	/* release: pairs with the acquire of the next reader or writer. An RMW:
+	 * readers' failed attempts may be in the counter at this moment. */
+	__atomic_fetch_and(&l->unfair, ~RW_UNFAIR_WRITER, __ATOMIC_RELEASE);
+}
+
+/* ---- ops table ---------------------------------------------------------- */
+
+struct rwlock_ops {
+	const char *name;
+	void (*read_lock)(struct rwlock *);
+	void (*read_unlock)(struct rwlock *);
+	void (*write_lock)(struct rwlock *);
+	void (*write_unlock)(struct rwlock *);
+};
+
+extern const struct rwlock_ops rwlock_fair_ops, rwlock_unfair_ops;
+
+/* The ops named `name` ("fair", "unfair"), or NULL. */
+const struct rwlock_ops *rwlock_ops_by_name(const char *name);
+
+#endif
