@@ -2,15 +2,19 @@
 # Makefile; this one only delegates, installs what a fresh Debian 12 lacks, and
 # runs the whole test suite with one summary line.
 #
-#   make          build everything (installs missing packages first)
-#   make test     build, then run every test (tests/run-all)
+#   make          build everything (builds only: a missing tool fails the build)
+#   make test     install what is missing, build, then run every test (tests/run-all)
 #   make run      the whole appliance on this machine (see README.md)
 #   make bench    the appliance's own benchmarks (bench/)
 #   make deps     install missing apt/npm packages only
+#
+# tools/deps.sh returns at once when nothing is missing (one dpkg query), so
+# the commands a new user types (test, run, bench) call it every time; a plain
+# `make` never touches the package manager.
 
 .PHONY: all deps firmware host web test unit run bench clean
 
-all: deps
+all:
 	$(MAKE) firmware host web
 
 deps:
@@ -31,14 +35,17 @@ unit:
 	$(MAKE) -C firmware tests
 	$(MAKE) -C host tests
 
-test: all
+test: deps
+	$(MAKE) all
 	$(MAKE) unit
 	tests/run-all
 
-run: all
+run: deps
+	$(MAKE) all
 	tools/run-appliance.sh
 
-bench: all
+bench: deps
+	$(MAKE) all
 	bench/run-all
 
 clean:
