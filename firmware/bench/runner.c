@@ -323,8 +323,10 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 		if (xcall_algos[a]->reset)
 			xcall_algos[a]->reset();
 	xcall_reset_counts();
-	if (c->kind == KIND_TLB)
+	if (c->kind == KIND_TLB) {
 		flush_reset();
+		flush_assign_slices(init_cpus, I);
+	}
 	wd_reset();
 
 	for (unsigned k = 0; k < I; k++) {
