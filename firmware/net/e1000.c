@@ -279,15 +279,7 @@ static int e1k_probe(struct netdev *nd, const struct pci_device *pci)
 	}
 	nd->priv = e;
 	nd->op = &e1k_ops;
-	const char *pfx = e->is_82574 ? "e1000e(82574)" : "e1000(8254x)";
-	unsigned n = 0;
-	static const char hex[] = "0123456789abcdef";
-	while (pfx[n]) { nd->name[n] = pfx[n]; n++; }
-	nd->name[n++] = ' ';
-	nd->name[n++] = hex[pci->bus >> 4]; nd->name[n++] = hex[pci->bus & 15]; nd->name[n++] = ':';
-	nd->name[n++] = hex[pci->dev >> 4]; nd->name[n++] = hex[pci->dev & 15]; nd->name[n++] = '.';
-	nd->name[n++] = hex[pci->fn & 7];
-	nd->name[n] = 0;
+	netdev_set_name(nd, e->is_82574 ? "e1000e(82574)" : "e1000(8254x)");
 	return 0;
 }
 
