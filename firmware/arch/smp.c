@@ -159,16 +159,16 @@ static volatile uint32_t *tramp_apic_slot(void)
 }
 
 /* 0: online. -1: did not answer (nothing of it remains: the number may be
- * offered again). -2: it committed but never finished its setup, so it may
- * still be using the number: no further AP may be started. */
+ * offered again). -2: no further AP may be started: out of memory, or it
+ * committed but never finished its setup, so it may still use the number. */
 static int start_ap(unsigned cpu, uint32_t apic_id, uint64_t timeout_ms, bool late)
 {
 	struct percpu *pc = &percpu_area[cpu];
 	uint8_t *stack = page_alloc(AP_STACK_PAGES);
 	uint8_t *ist = page_alloc(IST_STACK_PAGES);
 	if (!stack || !ist) {
-		kprintf("xcbench: warning: no memory for cpu %u's stacks\n", cpu);
-		return -1;
+		kprintf("xcbench: warning: no memory for cpu %u's stacks: no further AP started\n", cpu);
+		return -2;
 	}
 	memset(pc, 0, sizeof(*pc));
 	pc->apic_id = apic_id;
@@ -272,6 +272,9 @@ void smp_boot_aps(void)
 	unsigned all = m->nenabled_all + (bsp_listed ? 0 : 1);
 	if (all > num_online && (m->skip_limit || all > XCB_MAX_CPUS))
 		kprintf("xcbench: warning: %u of %u CPUs used (limit %d)\n", num_online, all, XCB_MAX_CPUS);
+	kprintf("xcbench: %u APs started, %lu KiB of AP stacks, %lu MiB free after bring-up\n", num_online - 1,
+		(unsigned long)((num_online - 1) * (AP_STACK_PAGES + IST_STACK_PAGES) * (PAGE_SIZE / 1024)),
+		(unsigned long)(mem_free_bytes() >> 20));
 	if (apic_aps_left_x2apic())
 		kprintf("xcbench: apic: %u APs left x2APIC for xAPIC (x2APIC -> disabled -> xAPIC)\n",
 			apic_aps_left_x2apic());
