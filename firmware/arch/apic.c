@@ -125,9 +125,9 @@ static bool x2apic_locked(void)
 	if (r.eax < 7)
 		return false;
 	cpuid_count(7, 0, &r);
-	if (!((r.edx >> 29) & 1) || !((rdmsr(0x10a) >> 21) & 1))
+	if (!((r.edx >> 29) & 1) || !((rdmsr(MSR_ARCH_CAPABILITIES) >> 21) & 1))
 		return false;
-	return rdmsr(0xbd) & 1;
+	return rdmsr(MSR_XAPIC_DISABLE_STATUS) & 1;
 }
 
 static void apic_enable_here(void)
