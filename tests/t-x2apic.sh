@@ -62,20 +62,23 @@ check "short quick run under x2APIC at -smp 32 exits 0 (qemu status $rc)" test "
 check "-smp 32: two x2APIC clusters" grep -qx 'xcbench: apic: 2 x2APIC clusters' "$T/q32.log"
 rows "$T/q32.log" 32
 
-# Handover: firmware left x2APIC on in every CPU.
-XCB_QEMU_TIMEOUT=60 qemu_direct "$T/h-auto.log" 4 "boot_only=1 x2apic_handover=1" -cpu max
-check "handover, apic=auto: exit 0" test $? -eq 1
-check "handover, apic=auto: x2APIC kept" grep -q '^xcbench: apic: x2APIC was on at entry (x2apic_handover=1); kept$' "$T/h-auto.log"
-read -r online listed _ _ mode <<<"$(summary_fields "$T/h-auto.log")"
-check "handover, apic=auto: 4/4 online in x2apic (got ${online:-?}/${listed:-?} $mode)" \
-	test "${online:-0}" -eq 4 -a "${listed:-0}" -eq 4 -a "$mode" = x2apic
-XCB_QEMU_TIMEOUT=60 qemu_direct "$T/h-xapic.log" 4 "boot_only=1 x2apic_handover=1 apic=xapic" -cpu max
-check "handover, apic=xapic: exit 0" test $? -eq 1
-check "handover, apic=xapic: the BSP leaves x2APIC" grep -q 'x2APIC was on at entry.*leaving it on every CPU' "$T/h-xapic.log"
-check "handover, apic=xapic: all 3 APs did the two-step" grep -qx 'xcbench: apic: 3 APs left x2APIC for xAPIC (x2APIC -> disabled -> xAPIC)' "$T/h-xapic.log"
-read -r online listed _ _ mode <<<"$(summary_fields "$T/h-xapic.log")"
-check "handover, apic=xapic: 4/4 online in xapic (got ${online:-?}/${listed:-?} $mode)" \
-	test "${online:-0}" -eq 4 -a "${listed:-0}" -eq 4 -a "$mode" = xapic
+# Handover: firmware left x2APIC on in every CPU. handover APIC EXPECT_LINE
+# MODE: boots with apic=APIC, checks the BSP's line and all 4 CPUs in MODE.
+handover() {
+	local log=$T/h-$1.log online listed mode
+	XCB_QEMU_TIMEOUT=60 qemu_direct "$log" 4 "boot_only=1 x2apic_handover=1 apic=$1" -cpu max
+	check "handover, apic=$1: exit 0" test $? -eq 1
+	check "handover, apic=$1: x2APIC at entry $2" grep -q "^xcbench: apic: x2APIC was on at entry (x2apic_handover=1); $2" "$log"
+	read -r online listed _ _ mode <<<"$(summary_fields "$log")"
+	check "handover, apic=$1: 4/4 online in $3 (got ${online:-?}/${listed:-?} $mode)" \
+		test "${online:-0}" -eq 4 -a "${listed:-0}" -eq 4 -a "$mode" = "$3"
+	HLOG=$log
+}
+handover auto "kept" x2apic
+check "handover, apic=auto: no AP left x2APIC" test -z "$(grep 'APs left x2APIC' "$HLOG")"
+handover xapic "leaving it on every CPU" xapic
+check "handover, apic=xapic: all 3 APs did the two-step" \
+	grep -qx 'xcbench: apic: 3 APs left x2APIC for xAPIC (x2APIC -> disabled -> xAPIC)' "$HLOG"
 
 # A late AP: APIC 2 answers only once the BSP gave up on it.
 XCB_QEMU_TIMEOUT=60 qemu_direct "$T/late.log" 4 "boot_only=1 ap_late=2 ap_timeout_ms=100" -cpu max

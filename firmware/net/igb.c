@@ -10,23 +10,15 @@
  *
  * Register and descriptor layouts: Intel 82576 datasheet §8 and §7.1.5/7.2.2;
  * I350 and I210 keep them for queue 0. */
-#include "netdev.h"
+#include "intel_nic.h"
 #include "netenv.h"
 #include "bytes.h"
 
-#define INTEL_VENDOR 0x8086
-
-#define CTRL     0x0000
-#define STATUS   0x0008
-#define EERD     0x0014
+#define CTRL     INTEL_CTRL
+#define STATUS   INTEL_STATUS
 #define MDIC     0x0020
-#define ICR      0x00c0
-#define IMC      0x00d8
-#define RCTL     0x0100
-#define TCTL     0x0400
-#define MTA      0x5200
-#define RAL0     0x5400
-#define RAH0     0x5404
+#define RCTL     INTEL_RCTL
+#define TCTL     INTEL_TCTL
 #define RDBAL    0xc000           /* RX queue 0 */
 #define RDBAH    0xc004
 #define RDLEN    0xc008
@@ -42,7 +34,6 @@
 #define TXDCTL   0xe028
 
 #define CTRL_SLU     (1u << 6)
-#define CTRL_RST     (1u << 26)
 #define STATUS_LU    (1u << 1)
 #define RCTL_EN      (1u << 1)
 #define RCTL_BAM     (1u << 15)
@@ -51,7 +42,6 @@
 #define TCTL_PSP     (1u << 3)
 #define TCTL_CT      (0x0fu << 4)
 #define TCTL_COLD    (0x40u << 12)
-#define RAH_AV       (1u << 31)
 #define MDIC_PHY1    (1u << 21)   /* the internal PHY is at MDIO address 1 */
 #define MDIC_WRITE   (1u << 26)
 #define MDIC_READY   (1u << 28)
@@ -94,8 +84,8 @@ struct igb {
 	uint8_t tx_free[NDESC];       /* 1: slot done (the NIC set DD), or never used */
 };
 
-static inline uint32_t rd(struct igb *e, unsigned r) { return *(volatile uint32_t *)(e->regs + r); }
-static inline void wr(struct igb *e, unsigned r, uint32_t v) { *(volatile uint32_t *)(e->regs + r) = v; }
+static inline uint32_t rd(struct igb *e, unsigned r) { return intel_rd(e->regs, r); }
+static inline void wr(struct igb *e, unsigned r, uint32_t v) { intel_wr(e->regs, r, v); }
 
 /* 82576: 10c9 (QEMU) 10e6 10e7 10e8 1526 150a 1518 150d; I350: 1521-1524;
  * I210: 1533 1536-1538 157b 157c; I211: 1539. */
@@ -120,34 +110,8 @@ static const char *family(uint16_t id)
 /* 1 when this driver handles the PCI function. */
 static int match(const struct pci_device *pci)
 {
-	if (pci->vendor != INTEL_VENDOR)
-		return 0;
-	for (unsigned i = 0; i < sizeof(igb_ids) / sizeof(igb_ids[0]); i++)
-		if (igb_ids[i] == pci->device)
-			return 1;
-	return 0;
-}
-
-static void wait_us(uint64_t us)
-{
-	uint64_t t0 = net_now_us();
-	while (net_now_us() - t0 < us)
-		net_relax();
-}
-
-/* Global reset: RX/TX off, interrupts masked, CTRL.RST, then the EEPROM
- * auto-load (a few ms) that restores RAL0/RAH0. */
-static void hw_reset(struct igb *e)
-{
-	wr(e, IMC, 0xffffffffu);
-	wr(e, RCTL, 0);
-	wr(e, TCTL, 0);
-	wr(e, CTRL, rd(e, CTRL) | CTRL_RST);
-	wait_us(10000);
-	for (int i = 0; i < 1000 && (rd(e, CTRL) & CTRL_RST); i++)
-		wait_us(100);
-	wr(e, IMC, 0xffffffffu);
-	(void)rd(e, ICR);
+	return pci->vendor == INTEL_VENDOR &&
+	       intel_id_in(igb_ids, sizeof(igb_ids) / sizeof(igb_ids[0]), pci->device);
 }
 
 /* One PHY register write through MDIC; -1 when the PHY never answers. */
@@ -157,21 +121,7 @@ static int phy_write(struct igb *e, unsigned reg, uint16_t v)
 	for (int i = 0; i < 1000; i++) {
 		if (rd(e, MDIC) & MDIC_READY)
 			return 0;
-		wait_us(10);
-	}
-	return -1;
-}
-
-/* One EEPROM word through EERD (start bit 0, done bit 1, address << 2);
- * -1 on timeout (I210/I211 without flash answer only from iNVM: RAH0). */
-static int eeprom_read(struct igb *e, unsigned word)
-{
-	wr(e, EERD, (uint32_t)word << 2 | 1);
-	for (int i = 0; i < 10000; i++) {
-		uint32_t v = rd(e, EERD);
-		if (v & 2)
-			return (int)(v >> 16);
-		wait_us(1);
+		intel_wait_us(10);
 	}
 	return -1;
 }
@@ -197,18 +147,14 @@ static void rings_init(struct igb *e)
 static int igb_open(struct netdev *nd)
 {
 	struct igb *e = nd->priv;
-	hw_reset(e);
+	intel_hw_reset(e->regs);
 	wr(e, CTRL, rd(e, CTRL) | CTRL_SLU);
 	/* The reset took the link down with it: restart autonegotiation (what
 	 * brings it back on the real parts, and the only thing that does on
 	 * QEMU's model); link_up() reports when it is done. */
 	if (phy_write(e, 0, BMCR_RESTART_AN))
 		net_log("net: igb: the PHY does not answer MDIC writes");
-	const uint8_t *m = nd->mac;
-	wr(e, RAL0, (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24);
-	wr(e, RAH0, (uint32_t)m[4] | (uint32_t)m[5] << 8 | RAH_AV);
-	for (unsigned i = 0; i < 128; i++)
-		wr(e, MTA + 4 * i, 0);
+	intel_set_mac(e->regs, nd->mac);
 
 	if (!e->rx) {
 		e->rx = net_dma_alloc(NDESC * sizeof(union rx_desc));
@@ -304,7 +250,7 @@ static void igb_close(struct netdev *nd)
 	struct igb *e = nd->priv;
 	wr(e, RCTL, 0);
 	wr(e, TCTL, 0);
-	hw_reset(e);
+	intel_hw_reset(e->regs);
 }
 
 static const struct netdev_ops igb_ops = {
@@ -313,7 +259,8 @@ static const struct netdev_ops igb_ops = {
 };
 
 /* Maps BAR0, resets, reads the MAC (RAL0/RAH0 as loaded from the NVM, else
- * EEPROM words 0-2). 0, or -1 with nothing left enabled that matters. */
+ * EEPROM words 0-2; I210/I211 without flash have only the former). 0, or
+ * -1 with nothing left enabled that matters. */
 static int igb_probe(struct netdev *nd, const struct pci_device *pci)
 {
 	int io;
@@ -327,22 +274,9 @@ static int igb_probe(struct netdev *nd, const struct pci_device *pci)
 	e->regs = (volatile uint8_t *)net_map_mmio(bar0, 128 * 1024);
 	if (!e->regs)
 		return -1;
-	hw_reset(e);
-	uint32_t lo = rd(e, RAL0), hi = rd(e, RAH0);
-	if (hi & RAH_AV) {
-		for (int i = 0; i < 4; i++)
-			nd->mac[i] = (uint8_t)(lo >> (8 * i));
-		nd->mac[4] = (uint8_t)hi;
-		nd->mac[5] = (uint8_t)(hi >> 8);
-	} else {
-		for (unsigned w = 0; w < 3; w++) {
-			int v = eeprom_read(e, w);
-			if (v < 0)
-				return -1;
-			nd->mac[2 * w] = (uint8_t)v;
-			nd->mac[2 * w + 1] = (uint8_t)(v >> 8);
-		}
-	}
+	intel_hw_reset(e->regs);
+	if (intel_read_mac(e->regs, INTEL_EERD_82574, nd->mac))
+		return -1;
 	nd->priv = e;
 	nd->op = &igb_ops;
 	netdev_set_name(nd, family(pci->device));
