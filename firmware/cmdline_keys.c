@@ -14,6 +14,8 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "crash_cpu", "logical CPU that takes crash= (0 = BSP)" },
 	{ "console", "serial|none: the text console (serial = COM1)" },
 	{ "boot_only", "1: stop after the machine report (skip the benchmark layer)" },
+	{ "x2apic_handover", "test: 1 = every CPU turns x2APIC on before the APIC set-up (firmware handover)" },
+	{ "ap_late", "test: APIC ID of an AP that answers only after its bring-up timed out" },
 	/* xcall, flush, bench, net: add yours below */
 	{ "xcall_smoke", "N: run the xcall/flush self-test (N iterations, 0 = 200) instead of the bench" },
 	/* bench (runner, suites, stress, report) */

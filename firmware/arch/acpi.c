@@ -80,6 +80,23 @@ uint64_t acpi_find_table(const char *sig)
 	return 0;
 }
 
+/* One counted warning per kind of MADT entry we did not take. */
+static void madt_warn(const struct madt_info *m)
+{
+	if (m->skip_disabled)
+		kprintf("xcbench: warning: MADT: %u disabled cpu entries skipped (not started)\n",
+			m->skip_disabled);
+	if (m->skip_dup)
+		kprintf("xcbench: warning: MADT: %u entries repeat an APIC ID already listed: skipped\n",
+			m->skip_dup);
+	if (m->skip_limit)
+		kprintf("xcbench: warning: MADT: %u enabled cpus past the limit of %d: skipped\n",
+			m->skip_limit, MADT_MAX_CPUS);
+	if (m->skip_invalid)
+		kprintf("xcbench: warning: MADT: %u entries with a placeholder APIC ID skipped\n",
+			m->skip_invalid);
+}
+
 int acpi_init(void)
 {
 	char err[160];
@@ -110,11 +127,10 @@ int acpi_init(void)
 		return -1;
 	}
 	acpi.have_madt = true;
-	if (!acpi.madt.checksum_ok)
-		kprintf("xcbench: warning: MADT checksum is wrong (using it anyway)\n");
-	kprintf("xcbench: acpi rsdp 0x%lx rev %d, madt %u cpus listed (%u enabled), lapic 0x%lx, "
+	madt_warn(&acpi.madt);
+	kprintf("xcbench: acpi rsdp 0x%lx rev %d, madt %u entries, %u cpus listed (%u enabled), lapic 0x%lx, "
 		"pm timer port 0x%x\n",
-		(unsigned long)acpi.rsdp_addr, acpi.revision, acpi.madt.ncpus, acpi.madt.nenabled,
+		(unsigned long)acpi.rsdp_addr, acpi.revision, acpi.madt.nentries, acpi.madt.ncpus, acpi.madt.nenabled,
 		(unsigned long)acpi.madt.lapic_addr, acpi.fadt.pm_tmr_port);
 	return 0;
 }

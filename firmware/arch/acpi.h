@@ -10,9 +10,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/cpumask.h"
 
 #define ACPI_HDR_LEN 36
-#define MADT_MAX_CPUS 512
+/* CPU entries kept from a MADT: as many as we can run (enabled entries are
+ * kept before disabled ones, see madt_parse). */
+#define MADT_MAX_CPUS XCB_MAX_CPUS
 
 struct madt_cpu {
 	uint32_t apic_id;
@@ -25,10 +28,17 @@ struct madt_cpu {
 struct madt_info {
 	uint64_t lapic_addr;     /* header field, or the type-5 override */
 	uint32_t flags;          /* bit 0: PC-AT 8259s present */
-	unsigned ncpus;          /* entries kept (enabled or not) */
-	unsigned nenabled;
+	unsigned ncpus;          /* entries kept (enabled first, then disabled) */
+	unsigned nenabled;       /* enabled entries kept */
+	unsigned nenabled_all;   /* distinct enabled CPUs listed, kept or not (the "M" of "N of M") */
 	unsigned nioapic;
-	bool checksum_ok;        /* a bad checksum only warns (real firmware ships them) */
+	unsigned nentries;       /* every entry of the table, any type */
+	/* Entries skipped, each counted (acpi.c warns once per kind): */
+	unsigned skip_disabled;  /* not enabled: never started (kept for the report while room) */
+	unsigned skip_dup;       /* an APIC ID already listed (e.g. a disabled x2APIC entry
+				  * repeating an xAPIC one, which Linux ignores too) */
+	unsigned skip_limit;     /* enabled CPUs past MADT_MAX_CPUS */
+	unsigned skip_invalid;   /* placeholder IDs (0xff / 0xffffffff) */
 	struct madt_cpu cpu[MADT_MAX_CPUS];
 };
 
@@ -39,10 +49,15 @@ uint8_t acpi_checksum(const void *buf, size_t len);
  * table length, or 0 with err filled. */
 uint32_t acpi_table_check(const void *buf, size_t buflen, const char *sig, uint32_t min_len,
 			  char *err, size_t errlen);
-/* Parses a MADT in buf[0..buflen). 0 ok, -1 with err (e.g. "MADT entry 3 at
- * offset 60 runs past the table end (length 200)"). Entries with APIC ID 0xff
- * (type 0) or that are neither enabled nor online-capable... are kept with
- * enabled=false so they are reported; duplicates of an APIC ID are an error. */
+/* Parses a MADT in buf[0..buflen) with any number of entries. 0 ok, -1 with
+ * err only for a structurally broken table: header or entry lengths that do
+ * not add up (e.g. "MADT entry 3 at offset 60 runs past the table end (length
+ * 200)"), a bad checksum, or no enabled CPU at all. Everything else is
+ * skipped and counted (the skip_* fields): placeholder IDs, disabled entries
+ * (never started), repeated APIC IDs (an enabled entry wins over a disabled
+ * one, else the first), enabled CPUs past MADT_MAX_CPUS. Enabled CPUs are
+ * kept first, in table order; disabled ones (hot-pluggable slots) fill what
+ * room is left, so they are reported but never push a present CPU out. */
 int madt_parse(const void *buf, size_t buflen, struct madt_info *out, char *err, size_t errlen);
 
 struct fadt_info {

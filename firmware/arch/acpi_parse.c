@@ -6,7 +6,6 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
@@ -45,24 +44,48 @@ uint32_t acpi_table_check(const void *buf, size_t buflen, const char *sig, uint3
 	return len;
 }
 
-int madt_parse(const void *buf, size_t buflen, struct madt_info *out, char *err, size_t errlen)
+/* One CPU entry (type 0 or 9) decoded; the caller checked its length. */
+static struct madt_cpu cpu_entry(const uint8_t *e)
 {
-	const uint8_t *p = buf;
-	memset(out, 0, sizeof(*out));
-	uint32_t len = acpi_table_check(buf, buflen, "APIC", ACPI_HDR_LEN + 8, err, errlen);
-	if (!len)
-		return -1;
-	out->checksum_ok = acpi_checksum(p, len) == 0;
-	out->lapic_addr = rd32(p + 36);
-	out->flags = rd32(p + 40);
-	uint32_t off = ACPI_HDR_LEN + 8;
+	struct madt_cpu c;
+	uint32_t flags;
+	if (e[0] == 0) {
+		c.uid = e[2];
+		c.apic_id = e[3];
+		flags = rd32(e + 4);
+	} else {
+		c.apic_id = rd32(e + 4);
+		flags = rd32(e + 8);
+		c.uid = rd32(e + 12);
+	}
+	c.enabled = flags & 1;
+	c.online_capable = (flags >> 1) & 1;
+	c.x2apic_entry = e[0] == 9;
+	return c;
+}
+
+static bool listed(const struct madt_info *out, uint32_t apic_id)
+{
+	for (unsigned i = 0; i < out->ncpus; i++)
+		if (out->cpu[i].apic_id == apic_id)
+			return true;
+	return false;
+}
+
+/* Checks every entry's framing (pass 0), or keeps the CPU entries whose
+ * enabled flag equals `enabled` (pass 1: enabled, pass 2: disabled). Only
+ * pass 0 can fail: it runs first and proves the later walks stay inside. */
+static int madt_walk(const uint8_t *p, uint32_t len, int pass, struct madt_info *out, char *err,
+		     size_t errlen)
+{
 	unsigned idx = 0;
-	while (off < len) {
+	for (uint32_t off = ACPI_HDR_LEN + 8; off < len; idx++) {
 		if (len - off < 2) {
 			ksnprintf(err, errlen, "MADT entry %u at offset %u truncated (table length %u)", idx, off, len);
 			return -1;
 		}
-		uint8_t type = p[off], elen = p[off + 1];
+		const uint8_t *e = p + off;
+		uint8_t type = e[0], elen = e[1];
 		if (elen < 2) {
 			ksnprintf(err, errlen, "MADT entry %u at offset %u has length %u", idx, off, elen);
 			return -1;
@@ -72,56 +95,71 @@ int madt_parse(const void *buf, size_t buflen, struct madt_info *out, char *err,
 				  off, len);
 			return -1;
 		}
-		const uint8_t *e = p + off;
 		uint32_t need = type == 0 ? 8 : type == 9 ? 16 : type == 5 ? 12 : type == 1 ? 12 : 2;
 		if (elen < need) {
 			ksnprintf(err, errlen, "MADT entry %u (type %u) at offset %u: length %u, need %u", idx, type,
 				  off, elen, need);
 			return -1;
 		}
-		if (type == 0 || type == 9) {
-			struct madt_cpu c;
-			uint32_t flags;
-			if (type == 0) {
-				c.uid = e[2];
-				c.apic_id = e[3];
-				flags = rd32(e + 4);
-			} else {
-				c.apic_id = rd32(e + 4);
-				flags = rd32(e + 8);
-				c.uid = rd32(e + 12);
-			}
-			c.enabled = flags & 1;
-			c.online_capable = (flags >> 1) & 1;
-			c.x2apic_entry = type == 9;
-			if ((type == 0 && c.apic_id == 0xff) || (type == 9 && c.apic_id == 0xffffffffu)) {
-				/* Invalid ID: firmware placeholder, not a CPU. */
-			} else {
-				for (unsigned i = 0; i < out->ncpus; i++) {
-					if (out->cpu[i].apic_id == c.apic_id) {
-						ksnprintf(err, errlen,
-							  "MADT entry %u at offset %u: APIC ID %u listed twice", idx,
-							  off, c.apic_id);
-						return -1;
-					}
-				}
-				if (out->ncpus >= MADT_MAX_CPUS) {
-					ksnprintf(err, errlen, "MADT lists more than %d CPUs", MADT_MAX_CPUS);
-					return -1;
-				}
-				out->cpu[out->ncpus++] = c;
-				if (c.enabled)
-					out->nenabled++;
-			}
-		} else if (type == 1) {
-			out->nioapic++;
-		} else if (type == 5) {
-			out->lapic_addr = rd64(e + 4);
-		}
-		(void)rd16;
 		off += elen;
-		idx++;
+		if (pass == 0) {
+			out->nentries++;
+			if (type == 1)
+				out->nioapic++;
+			else if (type == 5)
+				out->lapic_addr = rd64(e + 4);
+			continue;
+		}
+		if (type != 0 && type != 9)
+			continue;
+		struct madt_cpu c = cpu_entry(e);
+		if (c.enabled != (pass == 1))
+			continue;
+		if ((type == 0 && c.apic_id == 0xff) || (type == 9 && c.apic_id == 0xffffffffu)) {
+			out->skip_invalid++; /* firmware placeholder, not a CPU */
+			continue;
+		}
+		if (listed(out, c.apic_id)) {
+			out->skip_dup++;
+			continue;
+		}
+		if (pass == 2)
+			out->skip_disabled++;
+		if (out->ncpus >= MADT_MAX_CPUS) {
+			if (pass == 1) {
+				out->skip_limit++;
+				out->nenabled_all++;
+			}
+			continue;
+		}
+		out->cpu[out->ncpus++] = c;
+		if (c.enabled) {
+			out->nenabled++;
+			out->nenabled_all++;
+		}
 	}
+	return 0;
+}
+
+int madt_parse(const void *buf, size_t buflen, struct madt_info *out, char *err, size_t errlen)
+{
+	const uint8_t *p = buf;
+	memset(out, 0, sizeof(*out));
+	uint32_t len = acpi_table_check(buf, buflen, "APIC", ACPI_HDR_LEN + 8, err, errlen);
+	if (!len)
+		return -1;
+	out->lapic_addr = rd32(p + 36);
+	out->flags = rd32(p + 40);
+	/* Framing first (the more precise message), then the sum. */
+	if (madt_walk(p, len, 0, out, err, errlen))
+		return -1;
+	if (acpi_checksum(p, len) != 0) {
+		ksnprintf(err, errlen, "MADT checksum is wrong (bytes sum to 0x%02x, not 0)",
+			  acpi_checksum(p, len));
+		return -1;
+	}
+	madt_walk(p, len, 1, out, err, errlen);
+	madt_walk(p, len, 2, out, err, errlen);
 	if (out->nenabled == 0) {
 		ksnprintf(err, errlen, "MADT lists no enabled CPU");
 		return -1;

@@ -1,5 +1,6 @@
-/* arch/apic.c — local APIC driver: xAPIC/x2APIC, IPIs with a delivery policy,
- * start-up IPIs, one-shot timer (arch/apic.h). */
+/* arch/apic.c — local APIC driver: xAPIC/x2APIC (and the handover from
+ * firmware that left x2APIC on), IPIs with a delivery policy, x2APIC cluster
+ * masks, start-up IPIs, one-shot timer (arch/apic.h). */
 #include "arch/apic.h"
 #include "arch/cpu.h"
 #include "arch/cpuid.h"
@@ -8,7 +9,9 @@
 #include "arch/msr.h"
 #include "arch/paging.h"
 #include "arch/smp.h"
+#include "arch/mem.h"
 #include "arch/tsc.h"
+#include "lib/cmdline.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -57,18 +60,27 @@ void apic_eoi(void)
 	apic_write(APIC_EOI, 0);
 }
 
-/* Writes the ICR. In xAPIC mode the two halves are separate writes, so the
- * caller must not be interrupted between them by something that also sends
- * IPIs: we disable interrupts around the pair. The x2APIC ICR is one WRMSR.
- * x2APIC ICR writes are not serialising with earlier stores to normal memory
- * (SDM 10.12.3): an mfence first makes the data the IPI announces visible
- * before the IPI can arrive. xAPIC MMIO writes are uncached and ordered
- * after earlier stores already. */
+/* The one place an x2APIC ICR is written. WRMSR to the x2APIC MSRs is not
+ * serialising (SDM "x2APIC Register Address Space"): without a fence the IPI
+ * can reach its target before our earlier stores (the call data it announces)
+ * are visible there. MFENCE drains the store buffer; LFENCE keeps the WRMSR
+ * from starting before the MFENCE has completed (Linux: weak_wrmsr_fence()).
+ * Pairs with the target's loads after it takes the interrupt. */
+static inline void x2apic_icr_wrmsr(uint64_t icr)
+{
+	__asm__ __volatile__("mfence; lfence" ::: "memory");
+	wrmsr(MSR_X2APIC_BASE + (APIC_ICR_LO >> 4), icr);
+}
+
+/* Writes the ICR: every IPI (cross-call, kick, NMI, INIT/SIPI) goes here. In
+ * xAPIC mode the two halves are separate writes, so the caller must not be
+ * interrupted between them by something that also sends IPIs: we disable
+ * interrupts around the pair; the UC MMIO write is ordered after earlier
+ * stores already. */
 static void icr_write(uint32_t dest, uint32_t lo)
 {
 	if (mode == APIC_MODE_X2APIC) {
-		smp_mb();
-		wrmsr(MSR_X2APIC_BASE + (APIC_ICR_LO >> 4), ((uint64_t)dest << 32) | lo);
+		x2apic_icr_wrmsr(((uint64_t)dest << 32) | lo);
 	} else {
 		unsigned long f = irq_save();
 		while (mmio_read32(mmio_base + APIC_ICR_LO) & ICR_BUSY)
@@ -79,6 +91,45 @@ static void icr_write(uint32_t dest, uint32_t lo)
 	}
 }
 
+/* x2APIC -> xAPIC is not a legal transition (#GP): it goes through
+ * "disabled" (EN=0, EXTD=0) first (SDM "x2APIC State Transitions"). Used on
+ * the BSP and on every AP, which after INIT keeps the mode firmware left. */
+static unsigned ap_left_x2apic; /* APs that did the two-step (atomic) */
+static bool leave_x2apic(void)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+	if (!(base & APIC_BASE_X2APIC))
+		return false;
+	wrmsr(MSR_APIC_BASE, base & ~(uint64_t)(APIC_BASE_X2APIC | APIC_BASE_ENABLE));
+	wrmsr(MSR_APIC_BASE, (base & ~(uint64_t)APIC_BASE_X2APIC) | APIC_BASE_ENABLE);
+	return true;
+}
+
+/* Test key x2apic_handover=1: this CPU turns x2APIC on before any APIC set-up,
+ * as firmware that hands over in x2APIC mode (OVMF with > 255 vCPUs) does;
+ * the legal order is xAPIC-enabled first, then EXTD. */
+static void fake_x2apic_handover(void)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+	wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE);
+	wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE | APIC_BASE_X2APIC);
+}
+static bool handover_test;
+
+/* IA32_XAPIC_DISABLE_STATUS (MSR 0xbd) bit 0: firmware locked x2APIC on; it
+ * exists when IA32_ARCH_CAPABILITIES (0x10a, CPUID.7.0:EDX[29]) bit 21 says so. */
+static bool x2apic_locked(void)
+{
+	struct cpuid_regs r;
+	cpuid(0, &r);
+	if (r.eax < 7)
+		return false;
+	cpuid_count(7, 0, &r);
+	if (!((r.edx >> 29) & 1) || !((rdmsr(MSR_ARCH_CAPABILITIES) >> 21) & 1))
+		return false;
+	return rdmsr(MSR_XAPIC_DISABLE_STATUS) & 1;
+}
+
 static void apic_enable_here(void)
 {
 	uint64_t base = rdmsr(MSR_APIC_BASE);
@@ -87,7 +138,9 @@ static void apic_enable_here(void)
 		wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE);
 		wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE | APIC_BASE_X2APIC);
 	} else {
-		wrmsr(MSR_APIC_BASE, (base | APIC_BASE_ENABLE) & ~(uint64_t)APIC_BASE_X2APIC);
+		if (leave_x2apic() && smp_cpu_id() != 0)
+			__atomic_fetch_add(&ap_left_x2apic, 1, __ATOMIC_RELAXED);
+		wrmsr(MSR_APIC_BASE, (rdmsr(MSR_APIC_BASE) | APIC_BASE_ENABLE) & ~(uint64_t)APIC_BASE_X2APIC);
 	}
 	apic_write(APIC_TPR, 0);
 	apic_write(APIC_SVR, 0x100 | VEC_SPURIOUS); /* software enable */
@@ -117,7 +170,12 @@ static void mask_legacy_pic(void)
 
 int apic_init_bsp(const char *req)
 {
+	uint64_t hook;
+	handover_test = cmdline_u64("x2apic_handover", 0, &hook) == 0 && hook && cpu_facts.x2apic;
+	if (handover_test)
+		fake_x2apic_handover();
 	uint64_t base = rdmsr(MSR_APIC_BASE);
+	bool x2_at_entry = (base & APIC_BASE_X2APIC) != 0;
 	mmio_base = base & 0xfffff000u;
 	if (base >> 32)
 		mmio_base = (uintptr_t)(base & ~0xfffULL);
@@ -130,24 +188,37 @@ int apic_init_bsp(const char *req)
 		}
 		mode = APIC_MODE_X2APIC;
 	} else if (!strcmp(req, "xapic")) {
-		mode = APIC_MODE_XAPIC;
-		if (base & APIC_BASE_X2APIC) {
-			/* Firmware left x2APIC on: leaving it needs a full disable first. */
-			wrmsr(MSR_APIC_BASE, base & ~(uint64_t)(APIC_BASE_X2APIC | APIC_BASE_ENABLE));
+		if (x2_at_entry && x2apic_locked()) {
+			kprintf("xcbench: error: cmdline key 'apic': apic=xapic, but the firmware locked x2APIC "
+				"on (IA32_XAPIC_DISABLE_STATUS bit 0); use apic=auto or apic=x2apic\n");
+			return -1;
 		}
+		mode = APIC_MODE_XAPIC;
 	} else if (!strcmp(req, "auto")) {
-		mode = cpu_facts.x2apic ? APIC_MODE_X2APIC : APIC_MODE_XAPIC;
+		/* x2APIC on at entry is kept: leaving it may be locked, and IDs
+		 * above 254 need it anyway. */
+		mode = x2_at_entry || cpu_facts.x2apic ? APIC_MODE_X2APIC : APIC_MODE_XAPIC;
 	} else {
 		kprintf("xcbench: error: cmdline key 'apic': bad value '%s' (expected auto|xapic|x2apic)\n", req);
 		return -1;
 	}
+	if (x2_at_entry)
+		kprintf("xcbench: apic: x2APIC was on at entry%s; %s\n", handover_test ? " (x2apic_handover=1)" : "",
+			mode == APIC_MODE_X2APIC ? "kept" : "leaving it on every CPU (x2APIC -> disabled -> xAPIC)");
 	apic_enable_here();
 	return 0;
 }
 
 void apic_init_ap(void)
 {
+	if (handover_test)
+		fake_x2apic_handover();
 	apic_enable_here();
+}
+
+unsigned apic_aps_left_x2apic(void)
+{
+	return __atomic_load_n(&ap_left_x2apic, __ATOMIC_RELAXED);
 }
 
 void apic_send_init(uint32_t id)
@@ -221,67 +292,113 @@ static void send_unicast(const struct cpumask *m, uint8_t vector)
 	count(n, n);
 }
 
+/* x2APIC logical destinations: LDR = cluster << 16 | 1 << (x2APIC ID & 15),
+ * read from each CPU's own LDR at bring-up. At boot (apic_setup_clusters)
+ * the online CPUs are grouped by cluster once: every CPU points at the mask
+ * of its cluster's members, shared by them, so a send only ANDs masks. */
+void apic_setup_clusters(void)
+{
+	if (mode != APIC_MODE_X2APIC)
+		return;
+	unsigned n = smp_num_cpus(), nclusters = 0;
+	size_t bytes = (size_t)n * sizeof(struct cpumask);
+	struct cpumask *masks = page_alloc((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
+	if (!masks) {
+		kprintf("xcbench: warning: no memory for x2APIC cluster masks: cluster delivery is unicast\n");
+		return;
+	}
+	for (unsigned cpu = 0; cpu < n; cpu++) {
+		uint32_t cl = percpu(cpu)->x2apic_ldr >> 16;
+		unsigned k = 0;
+		/* The first member of each cluster found so far: O(n * clusters), once. */
+		while (k < nclusters && percpu(cpumask_first(&masks[k]))->x2apic_ldr >> 16 != cl)
+			k++;
+		if (k == nclusters)
+			nclusters++;
+		cpumask_set(&masks[k], cpu);
+		percpu(cpu)->cluster = &masks[k];
+	}
+	kprintf("xcbench: apic: %u x2APIC clusters\n", nclusters);
+}
+
 static void send_cluster(const struct cpumask *m, uint8_t vector)
 {
-	/* x2APIC LDR = cluster << 16 | 1 << (id & 15): group by cluster and send
-	 * one logical-destination IPI per cluster. */
 	struct cpumask left = *m;
 	unsigned writes = 0, targets = 0;
-	while (!cpumask_empty(&left)) {
-		unsigned first = cpumask_first(&left), cpu;
-		uint32_t cluster = percpu(first)->x2apic_ldr & 0xffff0000u, bits = 0;
-		for_each_cpu(cpu, &left) {
-			uint32_t ldr = percpu(cpu)->x2apic_ldr;
-			if ((ldr & 0xffff0000u) == cluster) {
-				bits |= ldr & 0xffffu;
-				cpumask_clear(&left, cpu);
+	for (unsigned first = cpumask_first(&left); first < XCB_MAX_CPUS; first = cpumask_first(&left)) {
+		const struct cpumask *cl = percpu(first)->cluster;
+		uint32_t dest = percpu(first)->x2apic_ldr & 0xffff0000u;
+		unsigned cpu;
+		for_each_cpu(cpu, cl)
+			if (cpumask_test(&left, cpu)) {
+				dest |= percpu(cpu)->x2apic_ldr & 0xffffu;
 				targets++;
 			}
-		}
-		icr_write(cluster | bits, ICR_FIXED | ICR_LOGICAL | vector);
+		cpumask_andnot(&left, &left, cl);
+		icr_write(dest, ICR_FIXED | ICR_LOGICAL | vector);
 		writes++;
 	}
 	count(writes, targets);
 }
 
-/* Returns the shorthand that addresses exactly m, or 0 when none does or it
- * is not safe (see the header and seed 001). */
-static uint32_t shorthand_for(const struct cpumask *m)
+/* Returns the shorthand that addresses exactly m from CPU self, or 0 when
+ * none does or it is not safe (see the header and seed 001). */
+static uint32_t shorthand_for(const struct cpumask *m, unsigned self)
 {
 	if (!smp_all_accounted())
 		return 0;
 	const struct cpumask *online = smp_online_mask();
 	if (cpumask_equal(m, online))
 		return ICR_ALL_INC_SELF;
-	struct cpumask others = *online;
-	cpumask_clear(&others, smp_cpu_id());
-	if (cpumask_equal(m, &others))
-		return ICR_ALL_BUT_SELF;
-	return 0;
+	if (cpumask_test(m, self) || cpumask_weight(m) + 1 != cpumask_weight(online))
+		return 0;
+	return ICR_ALL_BUT_SELF; /* m = online minus self: m is a subset of online */
+}
+
+/* The delivery the policy picks for m (already reduced to online CPUs). */
+static enum apic_delivery resolve(const struct cpumask *m, unsigned self, uint32_t *sh)
+{
+	enum apic_delivery d = delivery;
+	*sh = 0;
+	if (d == APIC_DELIVERY_AUTO || d == APIC_DELIVERY_SHORTHAND) {
+		*sh = shorthand_for(m, self);
+		if (*sh)
+			return APIC_DELIVERY_SHORTHAND;
+	}
+	if ((d == APIC_DELIVERY_AUTO || d == APIC_DELIVERY_CLUSTER) && mode == APIC_MODE_X2APIC &&
+	    percpu(0)->cluster)
+		return APIC_DELIVERY_CLUSTER;
+	return APIC_DELIVERY_UNICAST;
+}
+
+enum apic_delivery apic_delivery_resolve(const struct cpumask *mask, unsigned from_cpu)
+{
+	struct cpumask m;
+	cpumask_and(&m, mask, smp_online_mask());
+	uint32_t sh;
+	return resolve(&m, from_cpu, &sh);
 }
 
 void apic_send_ipi_mask(const struct cpumask *mask, uint8_t vector)
 {
 	/* Only online CPUs have an APIC ID we may target; an empty mask sends
 	 * nothing (not even a shorthand to "all others" on a 1-CPU machine). */
-	struct cpumask online_only;
-	const struct cpumask *m = &online_only;
-	cpumask_and(&online_only, mask, smp_online_mask());
-	if (cpumask_empty(m))
+	struct cpumask m;
+	cpumask_and(&m, mask, smp_online_mask());
+	if (cpumask_empty(&m))
 		return;
-	enum apic_delivery d = delivery;
-	if (d == APIC_DELIVERY_AUTO || d == APIC_DELIVERY_SHORTHAND) {
-		uint32_t sh = shorthand_for(m);
-		if (sh) {
-			icr_write(0, ICR_FIXED | sh | vector);
-			count(1, cpumask_weight(m));
-			return;
-		}
+	uint32_t sh;
+	switch (resolve(&m, smp_cpu_id(), &sh)) {
+	case APIC_DELIVERY_SHORTHAND:
+		icr_write(0, ICR_FIXED | sh | vector);
+		count(1, cpumask_weight(&m));
+		break;
+	case APIC_DELIVERY_CLUSTER:
+		send_cluster(&m, vector);
+		break;
+	default:
+		send_unicast(&m, vector);
 	}
-	if ((d == APIC_DELIVERY_AUTO || d == APIC_DELIVERY_CLUSTER) && mode == APIC_MODE_X2APIC)
-		send_cluster(m, vector);
-	else
-		send_unicast(m, vector);
 }
 
 /* ---- timer ---- */

@@ -6,8 +6,9 @@
  * IPI delivery for masks is decided HERE, by a policy the benchmark sets with
  * apic_set_delivery():
  *   UNICAST    one ICR write per destination (physical destination mode);
- *   CLUSTER    x2APIC logical cluster mode: one ICR write per 16-CPU cluster
- *              (falls back to UNICAST in xAPIC mode);
+ *   CLUSTER    x2APIC logical cluster mode: one ICR write per 16-CPU cluster,
+ *              clusters grouped once at boot (apic_setup_clusters), not per
+ *              send (falls back to UNICAST in xAPIC mode);
  *   SHORTHAND  the all-but-self (or all-including-self) destination shorthand,
  *              only when the mask is exactly that set AND smp_all_accounted()
  *              (seed 001: the shorthand also hits CPUs we did not start, so it
@@ -15,7 +16,14 @@
  *              known to us); otherwise falls back to UNICAST;
  *   AUTO       SHORTHAND when it applies, else CLUSTER in x2APIC mode, else
  *              UNICAST.
- * Each CPU counts its own ICR writes and targets (struct percpu). */
+ * apic_delivery_resolve() says which of UNICAST/CLUSTER/SHORTHAND a send of
+ * a mask would use (never AUTO): results name that, not the request.
+ * Each CPU counts its own ICR writes and targets (struct percpu).
+ *
+ * Firmware may hand over with x2APIC on: apic=auto keeps it; apic=xapic
+ * leaves it on every CPU with the legal two-step (x2APIC -> disabled ->
+ * xAPIC), or stops with an error when IA32_XAPIC_DISABLE_STATUS says it is
+ * locked. Test key x2apic_handover=1 makes every CPU turn x2APIC on first. */
 #ifndef XCB_ARCH_APIC_H
 #define XCB_ARCH_APIC_H
 #include <stdbool.h>
@@ -53,6 +61,10 @@ enum apic_delivery {
 int apic_init_bsp(const char *mode);
 /* Same mode on an AP (called on the AP itself). */
 void apic_init_ap(void);
+/* How many APs left x2APIC for xAPIC with the two-step at bring-up. */
+unsigned apic_aps_left_x2apic(void);
+/* Groups the online CPUs by x2APIC cluster (after AP bring-up; smp.c). */
+void apic_setup_clusters(void);
 enum apic_mode apic_mode(void);
 const char *apic_mode_name(void);
 uint32_t apic_read(uint32_t reg);
@@ -65,6 +77,9 @@ void apic_eoi(void);
 void apic_send_ipi(unsigned cpu, uint8_t vector);
 void apic_send_ipi_mask(const struct cpumask *mask, uint8_t vector);
 void apic_set_delivery(enum apic_delivery d);
+/* The delivery a send of mask from from_cpu uses under the current policy:
+ * UNICAST, CLUSTER or SHORTHAND, never AUTO. */
+enum apic_delivery apic_delivery_resolve(const struct cpumask *mask, unsigned from_cpu);
 enum apic_delivery apic_get_delivery(void);
 const char *apic_delivery_name(enum apic_delivery d);
 /* Parses "auto|unicast|cluster|shorthand"; -1 when unknown. */

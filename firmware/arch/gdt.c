@@ -1,4 +1,8 @@
-/* arch/gdt.c — GDT with per-CPU TSS descriptors (arch/gdt.h). */
+/* arch/gdt.c — one small GDT per CPU (null, code, data, its own TSS)
+ * (arch/gdt.h). Per-CPU tables rather than one shared table with a TSS slot
+ * per CPU: the GDT limit is 16 bits (8192 descriptors, 4095 TSSs), so a shared
+ * table could not follow XCB_MAX_CPUS past 4095; five entries per CPU scale to
+ * any count. The selectors are the same on every CPU. */
 #include "arch/gdt.h"
 #include "lib/cpumask.h"
 #include "lib/string.h"
@@ -13,23 +17,24 @@ struct tss {
 	uint16_t iomap_base;
 } __attribute__((packed));
 
-#define GDT_TSS0 3 /* first TSS slot (16 bytes = 2 entries each) */
-/* In .bss (4 KiB of zeroes would otherwise sit in the image); the code and
- * data descriptors are filled in by the first gdt_load_cpu(). */
-static uint64_t gdt[GDT_TSS0 + 2 * XCB_MAX_CPUS] __attribute__((aligned(16)));
+#define GDT_TSS0 3     /* the TSS slot (16 bytes = 2 entries) */
+#define GDT_ENTRIES 5
+/* In .bss (zeroes would otherwise sit in the image); each CPU fills its own. */
+static uint64_t gdts[XCB_MAX_CPUS][GDT_ENTRIES] __attribute__((aligned(16)));
 static struct tss tss[XCB_MAX_CPUS] __attribute__((aligned(16)));
 
 void gdt_load_cpu(unsigned cpu, uintptr_t ist_stack_top)
 {
 	struct tss *t = &tss[cpu];
+	uint64_t *gdt = gdts[cpu];
 	gdt[1] = 0x00af9a000000ffffULL; /* 0x08: 64-bit code */
 	gdt[2] = 0x00cf92000000ffffULL; /* 0x10: data */
 	memset(t, 0, sizeof(*t));
 	t->ist[IST_CRITICAL - 1] = ist_stack_top;
 	t->iomap_base = sizeof(*t);
 	uint64_t base = (uintptr_t)t, limit = sizeof(*t) - 1;
-	unsigned slot = GDT_TSS0 + 2 * cpu;
-	/* Each CPU writes only its own descriptor: no lock needed. */
+	unsigned slot = GDT_TSS0;
+	/* Each CPU writes only its own table: no lock needed. */
 	gdt[slot] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ULL << 40) |
 		    (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[slot + 1] = base >> 32;
@@ -37,7 +42,7 @@ void gdt_load_cpu(unsigned cpu, uintptr_t ist_stack_top)
 	struct {
 		uint16_t limit;
 		uint64_t base;
-	} __attribute__((packed)) gdtr = { sizeof(gdt) - 1, (uintptr_t)gdt };
+	} __attribute__((packed)) gdtr = { sizeof(gdts[0]) - 1, (uintptr_t)gdt };
 	__asm__ __volatile__(
 		"lgdt %0\n\t"
 		"pushq $0x08\n\t"

@@ -7,6 +7,8 @@
 #define  APIC_BASE_BSP     (1u << 8)
 #define  APIC_BASE_X2APIC  (1u << 10)
 #define  APIC_BASE_ENABLE  (1u << 11)
+#define MSR_XAPIC_DISABLE_STATUS 0x000000bdu /* bit 0: x2APIC locked on (legacy xAPIC disabled) */
+#define MSR_ARCH_CAPABILITIES    0x0000010au /* bit 21: MSR_XAPIC_DISABLE_STATUS exists */
 #define MSR_TSC_DEADLINE   0x000006e0u
 #define MSR_X2APIC_BASE    0x00000800u /* + (xAPIC register offset >> 4) */
 #define MSR_EFER           0xc0000080u

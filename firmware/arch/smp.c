@@ -25,12 +25,21 @@ static unsigned num_online = 1, num_listed = 1;
 static bool accounted;
 static uint8_t bsp_ist_stack[IST_STACK_PAGES * PAGE_SIZE] __attribute__((aligned(16)));
 
-/* Hand-off to the AP being started (one at a time). */
-static volatile unsigned ap_boot_cpu;
-static volatile uintptr_t ap_boot_ist;
-static volatile uint32_t ap_started;
+/* Hand-off to the AP being started, one record per attempt at the top of
+ * that attempt's own stack (never reused: the page allocator does not free),
+ * so an AP that wakes late can only ever see its own attempt's record. */
+struct ap_handoff {
+	unsigned cpu;               /* the logical number this attempt offers */
+	uint32_t apic_id;
+	bool late;                  /* test key ap_late: answer only after the timeout */
+	/* AP_WAITING -> AP_RUNNING (the AP commits, CAS) -> AP_ONLINE, or
+	 * AP_WAITING -> AP_ABANDONED (the BSP gives up, CAS): exactly one wins. */
+	volatile uint32_t state;
+};
+enum { AP_WAITING, AP_RUNNING, AP_ONLINE, AP_ABANDONED };
+static uint32_t missing[XCB_MAX_CPUS]; /* static: N-sized, not on a stack */
 
-extern char tramp_start[], tramp_end[], tramp_cr3[], tramp_stack[], tramp_entry[];
+extern char tramp_start[], tramp_end[], tramp_cr3[], tramp_stack[], tramp_entry[], tramp_apic[];
 
 unsigned smp_num_cpus(void) { return num_online; }
 unsigned smp_num_listed(void) { return num_listed; }
@@ -54,7 +63,7 @@ void cpu_init_common(unsigned cpu)
 	pc->self = pc;
 	pc->cpu = cpu;
 	wrmsr(MSR_GS_BASE, (uintptr_t)pc);
-	gdt_load_cpu(cpu, cpu == 0 ? (uintptr_t)(bsp_ist_stack + sizeof(bsp_ist_stack)) : ap_boot_ist);
+	gdt_load_cpu(cpu, cpu == 0 ? (uintptr_t)(bsp_ist_stack + sizeof(bsp_ist_stack)) : pc->ist_top);
 	idt_load();
 	/* RDTSCP returns TSC_AUX: make it the logical CPU number, so a timed
 	 * read also says where it ran. */
@@ -104,24 +113,34 @@ static void __attribute__((noreturn)) idle_loop(struct percpu *pc)
 	}
 }
 
-void ap_entry(void);
-void __attribute__((noreturn)) ap_entry(void)
+void ap_entry(struct ap_handoff *h);
+void __attribute__((noreturn)) ap_entry(struct ap_handoff *h)
 {
-	unsigned cpu = ap_boot_cpu;
+	/* Nothing shared is touched before the commit below: until then the BSP
+	 * may give up on us and hand our number to the next AP. */
+	if (h->late)
+		while (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == AP_WAITING)
+			cpu_relax();
+	uint32_t waiting = AP_WAITING;
+	/* ACQ_REL pairs with the BSP's CAS in start_ap(): one of us wins. */
+	if (!__atomic_compare_exchange_n(&h->state, &waiting, AP_RUNNING, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		cpu_stop(); /* answered after the timeout: the number is no longer ours */
+	unsigned cpu = h->cpu;
 	struct percpu *pc = &percpu_area[cpu];
 	cpu_init_common(cpu);
 	apic_init_ap();
 	topo_decode(&cpu_facts.topo, pc->apic_id, &pc->topo);
-	/* Online before "started": the BSP reads the mask after it sees started. */
+	/* Online before AP_ONLINE: the BSP reads the mask after it sees ONLINE. */
 	cpumask_set_atomic(&online, cpu);
-	__atomic_store_n(&ap_started, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&h->state, AP_ONLINE, __ATOMIC_RELEASE);
 	idle_loop(pc);
 }
 
-static bool wait_started(uint64_t us)
+static bool wait_state(struct ap_handoff *h, uint32_t want, uint64_t us)
 {
 	uint64_t end = rdtsc() + us * tsc_khz / 1000;
-	while (!__atomic_load_n(&ap_started, __ATOMIC_ACQUIRE)) {
+	while (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != want) {
 		if ((int64_t)(rdtsc() - end) > 0)
 			return false;
 		cpu_relax();
@@ -129,41 +148,72 @@ static bool wait_started(uint64_t us)
 	return true;
 }
 
-static int start_ap(unsigned cpu, uint32_t apic_id, uint64_t timeout_ms)
+static volatile uint64_t *tramp_stack_slot(void)
+{
+	return (volatile uint64_t *)(uintptr_t)(TRAMP_BASE + (tramp_stack - tramp_start));
+}
+
+static volatile uint32_t *tramp_apic_slot(void)
+{
+	return (volatile uint32_t *)(uintptr_t)(TRAMP_BASE + (tramp_apic - tramp_start));
+}
+
+/* 0: online. -1: did not answer (nothing of it remains: the number may be
+ * offered again). -2: no further AP may be started: out of memory, or it
+ * committed but never finished its setup, so it may still use the number. */
+static int start_ap(unsigned cpu, uint32_t apic_id, uint64_t timeout_ms, bool late)
 {
 	struct percpu *pc = &percpu_area[cpu];
 	uint8_t *stack = page_alloc(AP_STACK_PAGES);
 	uint8_t *ist = page_alloc(IST_STACK_PAGES);
 	if (!stack || !ist) {
-		kprintf("xcbench: warning: no memory for cpu %u's stacks\n", cpu);
-		return -1;
+		kprintf("xcbench: warning: no memory for cpu %u's stacks: no further AP started\n", cpu);
+		return -2;
 	}
 	memset(pc, 0, sizeof(*pc));
 	pc->apic_id = apic_id;
-	pc->stack_top = (uintptr_t)(stack + AP_STACK_PAGES * PAGE_SIZE);
-	ap_boot_cpu = cpu;
-	ap_boot_ist = (uintptr_t)(ist + IST_STACK_PAGES * PAGE_SIZE);
-	/* Entry as if called: RSP = 8 mod 16 (the ABI's post-call alignment). */
-	uint64_t sp = pc->stack_top - 8;
-	memcpy((void *)(uintptr_t)(TRAMP_BASE + (tramp_stack - tramp_start)), &sp, 8);
-	__atomic_store_n(&ap_started, 0, __ATOMIC_SEQ_CST);
+	pc->ist_top = (uintptr_t)(ist + IST_STACK_PAGES * PAGE_SIZE);
+	/* The record at the top of the stack, 16-aligned; the AP enters with
+	 * RSP = record - 8, as if called (the ABI's post-call alignment). */
+	uintptr_t rec = ((uintptr_t)(stack + AP_STACK_PAGES * PAGE_SIZE) - sizeof(struct ap_handoff)) &
+			~(uintptr_t)15;
+	struct ap_handoff *h = (struct ap_handoff *)rec;
+	*h = (struct ap_handoff){ .cpu = cpu, .apic_id = apic_id, .late = late,
+				  .state = AP_WAITING };
+	pc->stack_top = rec;
+	/* The stack before the ID it is for (RELEASE; the AP checks the ID,
+	 * then claims the stack); both visible before the SIPI can arrive (the
+	 * ICR write's fence). */
+	*tramp_stack_slot() = rec - 8;
+	__atomic_store_n(tramp_apic_slot(), apic_id, __ATOMIC_RELEASE);
 
 	/* INIT, 10 ms, SIPI, 200 µs, SIPI (Intel SDM MP init). A second SIPI to
 	 * a CPU already running is ignored, so it is harmless. */
 	apic_send_init(apic_id);
 	mdelay(10);
 	apic_send_sipi(apic_id, TRAMP_BASE >> 12);
-	if (!wait_started(200)) {
-		apic_send_sipi(apic_id, TRAMP_BASE >> 12);
-		if (!wait_started(timeout_ms * 1000)) {
-			/* Park it again so a late riser cannot run on stale hand-off data. */
-			apic_send_init(apic_id);
-			kprintf("xcbench: warning: apic %u did not answer INIT-SIPI-SIPI within %lu ms\n",
-				apic_id, (unsigned long)timeout_ms);
-			return -1;
-		}
+	if (wait_state(h, AP_ONLINE, 200))
+		return 0;
+	apic_send_sipi(apic_id, TRAMP_BASE >> 12);
+	if (wait_state(h, AP_ONLINE, timeout_ms * 1000))
+		return 0;
+	/* Give up: revoke the stack offer (an AP that claims it later parks in
+	 * the trampoline), then close the race with one that already claimed it. */
+	__atomic_exchange_n(tramp_stack_slot(), 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(tramp_apic_slot(), ~0u, __ATOMIC_RELAXED);
+	uint32_t waiting = AP_WAITING;
+	if (__atomic_compare_exchange_n(&h->state, &waiting, AP_ABANDONED, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		apic_send_init(apic_id); /* park it in wait-for-SIPI */
+		kprintf("xcbench: warning: apic %u did not answer INIT-SIPI-SIPI within %lu ms\n", apic_id,
+			(unsigned long)timeout_ms);
+		return -1;
 	}
-	return 0;
+	/* It committed just now: its setup is a few microseconds of our code. */
+	if (wait_state(h, AP_ONLINE, timeout_ms * 1000))
+		return 0;
+	kprintf("xcbench: error: apic %u started as cpu %u but never finished its setup\n", apic_id, cpu);
+	return -2;
 }
 
 void smp_boot_aps(void)
@@ -174,16 +224,17 @@ void smp_boot_aps(void)
 		accounted = false;
 		return;
 	}
-	uint64_t timeout_ms;
+	uint64_t timeout_ms, late_apic;
 	cmdline_u64("ap_timeout_ms", 1000, &timeout_ms);
+	cmdline_u64("ap_late", ~0ull, &late_apic);
 
 	memcpy((void *)(uintptr_t)TRAMP_BASE, tramp_start, (size_t)(tramp_end - tramp_start));
 	uint64_t cr3 = read_cr3(), entry = (uintptr_t)ap_entry;
 	memcpy((void *)(uintptr_t)(TRAMP_BASE + (tramp_cr3 - tramp_start)), &cr3, 8);
 	memcpy((void *)(uintptr_t)(TRAMP_BASE + (tramp_entry - tramp_start)), &entry, 8);
 
-	uint32_t missing[XCB_MAX_CPUS];
 	unsigned nmissing = 0;
+	bool stop = false;
 	bool bsp_listed = false;
 	const struct madt_info *m = &acpi.madt;
 	for (unsigned i = 0; i < m->ncpus; i++) {
@@ -199,8 +250,10 @@ void smp_boot_aps(void)
 			kprintf("xcbench: warning: apic %u beyond XCB_MAX_CPUS (%d)\n", c->apic_id, XCB_MAX_CPUS);
 		} else if (apic_mode() == APIC_MODE_XAPIC && c->apic_id > 254) {
 			kprintf("xcbench: warning: apic %u needs x2APIC mode\n", c->apic_id);
-		} else {
-			started = start_ap(num_online, c->apic_id, timeout_ms) == 0;
+		} else if (!stop) {
+			int rc = start_ap(num_online, c->apic_id, timeout_ms, c->apic_id == late_apic);
+			started = rc == 0;
+			stop = rc == -2;
 		}
 		if (started)
 			num_online++;
@@ -216,10 +269,20 @@ void smp_boot_aps(void)
 		topo_decode(&cpu_facts.topo, missing[i], &pc->topo);
 	}
 	num_listed = m->ncpus + (bsp_listed ? 0 : 1);
+	unsigned all = m->nenabled_all + (bsp_listed ? 0 : 1);
+	if (all > num_online && (m->skip_limit || all > XCB_MAX_CPUS))
+		kprintf("xcbench: warning: %u of %u CPUs used (limit %d)\n", num_online, all, XCB_MAX_CPUS);
+	kprintf("xcbench: %u APs started, %lu KiB of AP stacks, %lu MiB free after bring-up\n", num_online - 1,
+		(unsigned long)((num_online - 1) * (AP_STACK_PAGES + IST_STACK_PAGES) * (PAGE_SIZE / 1024)),
+		(unsigned long)(mem_free_bytes() >> 20));
+	if (apic_aps_left_x2apic())
+		kprintf("xcbench: apic: %u APs left x2APIC for xAPIC (x2APIC -> disabled -> xAPIC)\n",
+			apic_aps_left_x2apic());
+	apic_setup_clusters();
 	/* The all-but-self shorthand reaches every CPU that is present, started or
 	 * not: only safe when every enabled CPU the MADT lists is online, the BSP
 	 * is among them and nothing was cut off by our limits (seed 001). */
-	accounted = bsp_listed && num_online == m->nenabled && m->ncpus <= XCB_MAX_CPUS;
+	accounted = bsp_listed && num_online == m->nenabled && !m->skip_limit;
 }
 
 void smp_report(void)

@@ -34,6 +34,8 @@ struct percpu {
 	uint32_t x2apic_ldr;           /* logical destination (x2APIC mode) */
 	struct topo topo;
 	uintptr_t stack_top;
+	uintptr_t ist_top;             /* its IST stack (#DF, NMI, #MC) */
+	const struct cpumask *cluster; /* x2APIC: the online CPUs of its cluster (apic.c, at boot) */
 	/* smp_start_on protocol (see smp.c for the ordering argument) */
 	void (*volatile work_fn)(void *);
 	void *volatile work_arg;

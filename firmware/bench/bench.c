@@ -3,6 +3,7 @@
  */
 #include "bench/bench.h"
 #include "bench/benchenv.h"
+#include "bench/watchdog.h"
 #include "bench/report.h"
 #include "bench/runner.h"
 #include "bench/strbuf.h"
@@ -145,6 +146,7 @@ int bench_main(void)
 	/* The layers below bench: algorithms (IPI handlers) and the TLB test window. */
 	int xrc = xcall_init_all(benv_ncpus());
 	int frc = flush_init(benv_ncpus());
+	int wrc = wd_reset(); /* allocates the N^2 watchdog ledger */
 	runner_init();
 	send_hello(suite_name);
 
@@ -155,8 +157,9 @@ int bench_main(void)
 		  (unsigned long long)runner_overhead_median());
 	report_log(line);
 
-	if (xrc < 0 || frc < 0) {
-		ksnprintf(line, sizeof(line), "cannot initialise: xcall_init_all %d, flush_init %d", xrc, frc);
+	if (xrc < 0 || frc < 0 || wrc < 0) {
+		ksnprintf(line, sizeof(line), "cannot initialise: xcall_init_all %d, flush_init %d, wd_reset %d",
+			  xrc, frc, wrc);
 		report_error(line);
 		report_done(XCB_DONE_FAILED);
 		return 1;

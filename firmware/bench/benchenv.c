@@ -125,6 +125,16 @@ int benv_set_delivery(enum benv_delivery d)
 	}
 }
 
+const char *benv_delivery_used(enum benv_delivery d, const struct cpumask *targets, unsigned from)
+{
+	/* The policy is global and only CPU 0 changes it, between cases. */
+	benv_set_delivery(d);
+	enum apic_delivery used = apic_delivery_resolve(targets, from);
+	benv_set_delivery(DELIV_AUTO);
+	return used == APIC_DELIVERY_SHORTHAND ? "allbutself" : used == APIC_DELIVERY_CLUSTER ? "x2apic_cluster"
+										 : "unicast";
+}
+
 uint64_t benv_ipis_sent(unsigned cpu)
 {
 	/* Written only by that CPU; read after it finished (or racily, for a delta

@@ -45,6 +45,9 @@ enum benv_delivery { DELIV_AUTO, DELIV_UNICAST, DELIV_CLUSTER, DELIV_SHORTHAND, 
 /* Force a delivery mode for the following calls. 0, or <0 when the machine cannot
  * (e.g. cluster outside x2APIC mode); AUTO always works. */
 int benv_set_delivery(enum benv_delivery d);
+/* The delivery the APIC layer resolves d to for a send of targets from CPU
+ * from: "unicast", "x2apic_cluster" or "allbutself", never "auto". */
+const char *benv_delivery_used(enum benv_delivery d, const struct cpumask *targets, unsigned from);
 /* IPIs this CPU has sent since boot (all kinds); 0 when the APIC layer does not count. */
 uint64_t benv_ipis_sent(unsigned cpu);
 

@@ -33,7 +33,10 @@ int place_case(const struct bcase *c, unsigned ncpus, const unsigned *pkg_of,
 	/* Packages in order of first appearance: package/cross placements deal the
 	 * initiators round-robin over them, so each has a package of its own to
 	 * target within (or across). */
-	unsigned pkgs[XCB_MAX_CPUS], npkg = 0;
+	/* static: N-sized tables stay off the stack (the orchestrator is the one caller) */
+	static unsigned pkgs[XCB_MAX_CPUS], rest[XCB_MAX_CPUS];
+	static unsigned char used[XCB_MAX_CPUS];
+	unsigned npkg = 0;
 	for (unsigned cpu = 0; cpu < ncpus; cpu++) {
 		unsigned j = 0;
 		while (j < npkg && pkgs[j] != pkg_of[cpu])
@@ -63,7 +66,7 @@ int place_case(const struct bcase *c, unsigned ncpus, const unsigned *pkg_of,
 		cpumask_clear_all(&tm[k]);
 	}
 	/* The rest, in CPU order: where targets come from. */
-	unsigned rest[XCB_MAX_CPUS], nr = 0;
+	unsigned nr = 0;
 	for (unsigned cpu = 0; cpu < ncpus; cpu++)
 		if (!cpumask_test(&is, cpu))
 			rest[nr++] = cpu;
@@ -81,7 +84,8 @@ int place_case(const struct bcase *c, unsigned ncpus, const unsigned *pkg_of,
 		return 0;
 	}
 	/* package / cross: targets in the initiator's package, or in any other. */
-	unsigned char used[XCB_MAX_CPUS] = { 0 };
+	for (unsigned r = 0; r < nr; r++)
+		used[r] = 0;
 	for (unsigned k = 0; k < I; k++) {
 		unsigned got = 0;
 		for (unsigned r = 0; r < nr && got < M; r++) {

@@ -202,6 +202,8 @@ void runner_case_frame(const struct bcase *c)
 	sb_kv(&sb, "kind", kind_name(c->kind));
 	sb_kv(&sb, "algo", case_algo_name(c));
 	sb_kv(&sb, "delivery", delivery_name(c->delivery));
+	/* What the APIC layer resolves it to for the first initiator's mask. */
+	sb_kv(&sb, "x_delivery_used", benv_delivery_used(c->delivery, &targets[0], init_cpus[0]));
 	sb_kv(&sb, "wait", xcall_wait_name(c->wait));
 	sb_kv_u64(&sb, "inits", c->inits);
 	sb_kv_u64(&sb, "mask", c->mask);
@@ -323,8 +325,10 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 		if (xcall_algos[a]->reset)
 			xcall_algos[a]->reset();
 	xcall_reset_counts();
-	if (c->kind == KIND_TLB)
+	if (c->kind == KIND_TLB) {
 		flush_reset();
+		flush_assign_slices(init_cpus, I);
+	}
 	wd_reset();
 
 	for (unsigned k = 0; k < I; k++) {

@@ -78,7 +78,8 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 		c.iters = 5 + below(s->iters > 5 ? (unsigned)s->iters - 5 : 1);
 
 		/* Initiators: distinct CPUs among 1..n-1, in random order. */
-		unsigned pool[XCB_MAX_CPUS], np = 0;
+		static unsigned pool[XCB_MAX_CPUS]; /* N-sized: off the stack */
+		unsigned np = 0;
 		for (unsigned cpu = 1; cpu < n; cpu++)
 			pool[np++] = cpu;
 		unsigned maxi = np < 4 ? np : 4;

@@ -5,9 +5,10 @@
 #include "bench/report.h"
 #include "bench/benchenv.h"
 #include "lib/printf.h"
+#include "xcall/platform.h"
 
 struct wd_cpu wd_cpus[XCB_MAX_CPUS];
-uint64_t wd_done[XCB_MAX_CPUS][XCB_MAX_CPUS];
+uint64_t (*wd_done)[XCB_MAX_CPUS];
 
 static uint64_t bound;
 static struct cpumask inits;
@@ -20,15 +21,20 @@ static const char *const state_names[WD_NR] = {
 	"orchestrating (waiting for the initiators)",
 };
 
-void wd_reset(void)
+int wd_reset(void)
 {
 	unsigned n = benv_ncpus();
+	if (!wd_done)
+		wd_done = plat_alloc_zeroed((unsigned long)n * sizeof(*wd_done));
+	if (!wd_done)
+		return -1;
 	for (unsigned i = 0; i < n; i++) {
 		wd_cpus[i].call_start = 0;
 		wd_cpus[i].call_no = 0;
 		for (unsigned j = 0; j < n; j++)
 			wd_done[j][i] = 0;
 	}
+	return 0;
 }
 
 void wd_arm(uint64_t bound_cycles, const struct cpumask *initiators,

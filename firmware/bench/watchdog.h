@@ -27,8 +27,10 @@ struct wd_cpu {
 
 extern struct wd_cpu wd_cpus[XCB_MAX_CPUS];
 
-/* Calls of initiator CPU i completed by target CPU t (counted by the callee). */
-extern uint64_t wd_done[XCB_MAX_CPUS][XCB_MAX_CPUS];
+/* Calls of initiator CPU i completed by target CPU t (counted by the callee):
+ * wd_done[i][t]. N^2 (8 MiB at 1024 CPUs), so allocated by the first
+ * wd_reset(), one row per CPU, never static. */
+extern uint64_t (*wd_done)[XCB_MAX_CPUS];
 
 static inline void wd_state(unsigned cpu, enum wd_state s, uint64_t now)
 {
@@ -38,7 +40,8 @@ static inline void wd_state(unsigned cpu, enum wd_state s, uint64_t now)
 	__atomic_store_n(&wd_cpus[cpu].state, (uint32_t)s, __ATOMIC_RELAXED);
 }
 
-void wd_reset(void);
+/* Zeroes the ledger (allocating it the first time). 0, or -1 without memory. */
+int wd_reset(void);
 /* Arm with a bound in cycles for the CPUs in `initiators`, with their target masks
  * (targets[k] for the k-th initiator in ascending CPU order); 0 disarms. */
 void wd_arm(uint64_t bound_cycles, const struct cpumask *initiators,

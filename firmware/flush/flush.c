@@ -6,8 +6,8 @@
  * Window layout: page p can map frame 2p ("A") or 2p+1 ("B"); every frame
  * holds a distinct marker written once at init and never again, so a read
  * through page p tells exactly which frame the CPU's translation points at.
- * Each CPU owns a slice of pages; only that CPU changes their PTEs, so
- * concurrent initiators never race on a mapping.
+ * Each concurrent initiator owns a slice of pages (flush_assign_slices); only
+ * it changes their PTEs, so concurrent initiators never race on a mapping.
  */
 #include "flush/flush.h"
 #include "xcall/platform.h"
@@ -28,7 +28,8 @@ struct flush_req {
 	uint64_t stale;				/* this shootdown's violations (atomic) */
 } __attribute__((aligned(64)));
 
-static unsigned npages, slice, ncpus_f;
+static unsigned npages, slice, nslices, ncpus_f;
+static unsigned *slot_of;		/* per CPU: its slice; changed only while quiescent */
 static int *cur;			/* current frame of each page; owner-only */
 static struct flush_req *reqs;		/* one per CPU */
 
@@ -120,13 +121,17 @@ int flush_init(unsigned ncpus)
 	npages = (unsigned)n;
 	ncpus_f = ncpus;
 	nwords = amask_words(ncpus);
-	slice = npages / ncpus;
+	nslices = ncpus < FLUSH_MAX_SLICES ? ncpus : FLUSH_MAX_SLICES;
+	slice = npages / nslices;
 	if (slice > FLUSH_MAX_BATCH)
 		slice = FLUSH_MAX_BATCH;
 	cur = plat_alloc_zeroed(npages * sizeof(*cur));
+	slot_of = plat_alloc_zeroed(ncpus * sizeof(*slot_of));
 	reqs = plat_alloc_zeroed(ncpus * sizeof(*reqs));
-	if (!cur || !reqs)
+	if (!cur || !reqs || !slot_of)
 		return -1;
+	for (unsigned c = 0; c < ncpus; c++)
+		slot_of[c] = c % nslices;
 	for (unsigned f = 0; f < 2 * npages; f++)
 		*plat_tw_frame(f) = MARKER(f);
 	for (unsigned p = 0; p < npages; p++) {
@@ -157,6 +162,18 @@ int flush_init(unsigned ncpus)
 unsigned flush_max_batch(void)
 {
 	return slice;
+}
+
+int flush_assign_slices(const unsigned *cpus, unsigned n)
+{
+	if (n > nslices)
+		return -1;
+	/* Plain stores: quiescent (no shootdown in flight); the call that starts
+	 * the next one publishes them. */
+	for (unsigned k = 0; k < n; k++)
+		if (cpus[k] < ncpus_f)
+			slot_of[cpus[k]] = k;
+	return 0;
 }
 
 static int check_cfg(const struct flush_cfg *c)
@@ -298,7 +315,7 @@ int flush_prepare(const struct flush_cfg *c, const struct cpumask *targets)
 	unsigned me = plat_cpu_id();
 	struct flush_req *r = &reqs[me];
 
-	r->first = me * slice;
+	r->first = slot_of[me] * slice;
 	r->n = batch_of(c);
 	r->method = c->method;
 	for (unsigned i = 0; i < r->n; i++) {
@@ -324,7 +341,7 @@ int flush_shootdown(const struct flush_cfg *c, const struct cpumask *targets)
 	struct flush_req *r = &reqs[me];
 	struct amask t;
 
-	r->first = me * slice;
+	r->first = slot_of[me] * slice;
 	r->n = batch_of(c);
 	r->method = c->method;
 	for (unsigned i = 0; i < r->n; i++) {

@@ -56,9 +56,17 @@ struct flush_stats {
 /* Once, on CPU 0, after xcall_init_all(): maps the window. 0 or <0. */
 int flush_init(unsigned ncpus);
 
-/* Pages each CPU may change per shootdown (its own slice of the window, so
- * concurrent initiators never touch the same page); batch is clamped to it. */
+/* Pages each initiator may change per shootdown (its own slice of the window,
+ * so concurrent initiators never touch the same page); batch is clamped to it. */
 unsigned flush_max_batch(void);
+
+/* The window has one slice per concurrent initiator (at most
+ * FLUSH_MAX_SLICES), not per CPU, so it fits any CPU count. A CPU uses slice
+ * (cpu % slices) unless told otherwise: a case with initiators cpus[0..n)
+ * gives slice k to cpus[k] before it runs (quiescent). 0, or -1 if n is
+ * more than the slices. */
+#define FLUSH_MAX_SLICES 32
+int flush_assign_slices(const unsigned *cpus, unsigned n);
 
 /*
  * The three steps of one shootdown, all on the initiating CPU, all taking

@@ -7,7 +7,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define XCB_MAX_CPUS 256
+/* The one limit on logical CPUs: every per-CPU table, mask, stack, GDT slot
+ * and N^2 allocation is sized from it, so raising it (4096) is this line
+ * alone. A multiple of 64. */
+#define XCB_MAX_CPUS 1024
 #define CPUMASK_WORDS (XCB_MAX_CPUS / 64)
 
 struct cpumask {

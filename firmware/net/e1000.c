@@ -8,19 +8,14 @@
  * and stay off). What differs is small and keyed off a flag: the EEPROM read
  * register layout (EERD done/address bits) and which ids we claim. iPXE's
  * intel.c drives both families the same way. */
-#include "netdev.h"
+#include "intel_nic.h"
 #include "netenv.h"
 #include "bytes.h"
 
-#define INTEL_VENDOR 0x8086
-
-#define CTRL     0x0000
-#define STATUS   0x0008
-#define EERD     0x0014
-#define ICR      0x00c0
-#define IMC      0x00d8
-#define RCTL     0x0100
-#define TCTL     0x0400
+#define CTRL     INTEL_CTRL
+#define STATUS   INTEL_STATUS
+#define RCTL     INTEL_RCTL
+#define TCTL     INTEL_TCTL
 #define TIPG     0x0410
 #define RDBAL    0x2800
 #define RDBAH    0x2804
@@ -32,15 +27,11 @@
 #define TDLEN    0x3808
 #define TDH      0x3810
 #define TDT      0x3818
-#define MTA      0x5200
-#define RAL0     0x5400
-#define RAH0     0x5404
 
 #define CTRL_LRST    (1u << 3)
 #define CTRL_ASDE    (1u << 5)
 #define CTRL_SLU     (1u << 6)
 #define CTRL_ILOS    (1u << 7)
-#define CTRL_RST     (1u << 26)
 #define CTRL_PHY_RST (1u << 31)
 #define STATUS_LU    (1u << 1)
 #define RCTL_EN      (1u << 1)
@@ -50,7 +41,6 @@
 #define TCTL_PSP     (1u << 3)
 #define TCTL_CT      (0x0fu << 4)
 #define TCTL_COLD    (0x40u << 12)
-#define RAH_AV       (1u << 31)
 
 #define TXD_CMD_EOP  0x01
 #define TXD_CMD_IFCS 0x02
@@ -73,76 +63,25 @@ struct e1000 {
 	unsigned rx_next, tx_next;
 };
 
-static inline uint32_t rd(struct e1000 *e, unsigned r) { return *(volatile uint32_t *)(e->regs + r); }
-static inline void wr(struct e1000 *e, unsigned r, uint32_t v) { *(volatile uint32_t *)(e->regs + r) = v; }
+static inline uint32_t rd(struct e1000 *e, unsigned r) { return intel_rd(e->regs, r); }
+static inline void wr(struct e1000 *e, unsigned r, uint32_t v) { intel_wr(e->regs, r, v); }
 
 static const uint16_t ids_8254x[] = { 0x100e, 0x100f, 0x1004, 0x1015, 0x1016, 0x1017, 0x1075, 0x1076 };
 static const uint16_t ids_82574[] = { 0x10d3, 0x10f6 };
 
-static int in(const uint16_t *ids, unsigned n, uint16_t id)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (ids[i] == id)
-			return 1;
-	return 0;
-}
-
 static int match(const struct pci_device *pci)
 {
 	return pci->vendor == INTEL_VENDOR &&
-	       (in(ids_8254x, sizeof(ids_8254x) / 2, pci->device) ||
-		in(ids_82574, sizeof(ids_82574) / 2, pci->device));
-}
-
-static void wait_us(uint64_t us)
-{
-	uint64_t t0 = net_now_us();
-	while (net_now_us() - t0 < us)
-		net_relax();
-}
-
-/* One EEPROM word through EERD; -1 on timeout. */
-static int eeprom_read(struct e1000 *e, unsigned word)
-{
-	uint32_t done = e->is_82574 ? 1u << 1 : 1u << 4;
-	unsigned shift = e->is_82574 ? 2 : 8;
-	wr(e, EERD, (uint32_t)word << shift | 1);
-	for (int i = 0; i < 10000; i++) {
-		uint32_t v = rd(e, EERD);
-		if (v & done)
-			return (int)(v >> 16);
-		wait_us(1);
-	}
-	return -1;
-}
-
-static void hw_reset(struct e1000 *e)
-{
-	wr(e, IMC, 0xffffffffu);
-	wr(e, RCTL, 0);
-	wr(e, TCTL, 0);
-	wr(e, CTRL, rd(e, CTRL) | CTRL_RST);
-	/* RST self-clears; the datasheets ask for ≥ 1 µs before any access and
-	 * the EEPROM auto-load takes a few ms after. */
-	wait_us(10000);
-	for (int i = 0; i < 1000 && (rd(e, CTRL) & CTRL_RST); i++)
-		wait_us(100);
-	wr(e, IMC, 0xffffffffu);
-	(void)rd(e, ICR);   /* read-to-clear anything pending */
+	       (intel_id_in(ids_8254x, sizeof(ids_8254x) / 2, pci->device) ||
+		intel_id_in(ids_82574, sizeof(ids_82574) / 2, pci->device));
 }
 
 static int e1k_open(struct netdev *nd)
 {
 	struct e1000 *e = nd->priv;
-	hw_reset(e);
+	intel_hw_reset(e->regs);
 	wr(e, CTRL, (rd(e, CTRL) | CTRL_SLU | CTRL_ASDE) & ~(CTRL_LRST | CTRL_PHY_RST | CTRL_ILOS));
-
-	/* Our address in receive-address slot 0, and no multicast. */
-	const uint8_t *m = nd->mac;
-	wr(e, RAL0, (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24);
-	wr(e, RAH0, (uint32_t)m[4] | (uint32_t)m[5] << 8 | RAH_AV);
-	for (unsigned i = 0; i < 128; i++)
-		wr(e, MTA + 4 * i, 0);
+	intel_set_mac(e->regs, nd->mac);
 
 	if (!e->rx) {
 		e->rx = net_dma_alloc(NDESC * sizeof(struct rx_desc));
@@ -237,7 +176,7 @@ static void e1k_close(struct netdev *nd)
 	struct e1000 *e = nd->priv;
 	wr(e, RCTL, 0);
 	wr(e, TCTL, 0);
-	hw_reset(e);
+	intel_hw_reset(e->regs);
 }
 
 static const struct netdev_ops e1k_ops = {
@@ -255,39 +194,16 @@ static int e1k_probe(struct netdev *nd, const struct pci_device *pci)
 	struct e1000 *e = net_dma_alloc(sizeof(*e));
 	if (!e)
 		return -1;
-	e->is_82574 = in(ids_82574, sizeof(ids_82574) / 2, pci->device);
+	e->is_82574 = intel_id_in(ids_82574, sizeof(ids_82574) / 2, pci->device);
 	e->regs = (volatile uint8_t *)net_map_mmio(bar0, 128 * 1024);
 	if (!e->regs)
 		return -1;
-	hw_reset(e);
-	/* After reset the NIC has loaded RAL0/RAH0 from its EEPROM; fall back to
-	 * reading words 0-2 ourselves when the slot is not marked valid. */
-	uint32_t lo = rd(e, RAL0), hi = rd(e, RAH0);
-	if (hi & RAH_AV) {
-		for (int i = 0; i < 4; i++)
-			nd->mac[i] = (uint8_t)(lo >> (8 * i));
-		nd->mac[4] = (uint8_t)hi;
-		nd->mac[5] = (uint8_t)(hi >> 8);
-	} else {
-		for (unsigned w = 0; w < 3; w++) {
-			int v = eeprom_read(e, w);
-			if (v < 0)
-				return -1;
-			nd->mac[2 * w] = (uint8_t)v;
-			nd->mac[2 * w + 1] = (uint8_t)(v >> 8);
-		}
-	}
+	intel_hw_reset(e->regs);
+	if (intel_read_mac(e->regs, e->is_82574 ? INTEL_EERD_82574 : INTEL_EERD_8254X, nd->mac))
+		return -1;
 	nd->priv = e;
 	nd->op = &e1k_ops;
-	const char *pfx = e->is_82574 ? "e1000e(82574)" : "e1000(8254x)";
-	unsigned n = 0;
-	static const char hex[] = "0123456789abcdef";
-	while (pfx[n]) { nd->name[n] = pfx[n]; n++; }
-	nd->name[n++] = ' ';
-	nd->name[n++] = hex[pci->bus >> 4]; nd->name[n++] = hex[pci->bus & 15]; nd->name[n++] = ':';
-	nd->name[n++] = hex[pci->dev >> 4]; nd->name[n++] = hex[pci->dev & 15]; nd->name[n++] = '.';
-	nd->name[n++] = hex[pci->fn & 7];
-	nd->name[n] = 0;
+	netdev_set_name(nd, e->is_82574 ? "e1000e(82574)" : "e1000(8254x)");
 	return 0;
 }
 

@@ -91,7 +91,9 @@ struct transport *transport_udp(void)
 
 	struct netdev *nd = netdev_select(want);
 	if (!nd) {
-		net_log("net: no supported NIC (virtio-net, e1000, e1000e) came up");
+		net_log("net: no supported NIC (virtio-net, e1000, e1000e, igb) came up");
+		net_log("net: collect the results over the serial console instead (serial-over-LAN): "
+			"ipmitool -I lanplus -H BMC -U USER sol activate | xcbench ingest -");
 		return 0;
 	}
 	net_stack_init(&stack, nd);

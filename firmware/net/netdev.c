@@ -3,19 +3,41 @@
 #include "netenv.h"
 #include "bytes.h"
 
-static const struct net_driver *const drivers[] = { &virtio_net_driver, &e1000_driver };
+static const struct net_driver *const drivers[] = { &virtio_net_driver, &e1000_driver, &igb_driver };
 #define NDRIVERS (sizeof(drivers) / sizeof(drivers[0]))
 #define MAX_NICS 8
 
 static struct netdev nics[MAX_NICS];
 static unsigned nnics;
 
+void netdev_set_name(struct netdev *nd, const char *prefix)
+{
+	static const char hex[] = "0123456789abcdef";
+	const struct pci_device *pci = &nd->pci;
+	unsigned n = 0;
+	while (prefix[n] && n < sizeof(nd->name) - 10) {
+		nd->name[n] = prefix[n];
+		n++;
+	}
+	nd->name[n++] = ' ';
+	nd->name[n++] = hex[pci->bus >> 4]; nd->name[n++] = hex[pci->bus & 15]; nd->name[n++] = ':';
+	nd->name[n++] = hex[pci->dev >> 4]; nd->name[n++] = hex[pci->dev & 15]; nd->name[n++] = '.';
+	nd->name[n++] = hex[pci->fn & 7];
+	nd->name[n] = 0;
+}
+
 static int probe_one(struct pci_device *pci, void *ctx)
 {
 	(void)ctx;
 	if (nnics == MAX_NICS)
 		return 1;
-	for (unsigned i = 0; i < NDRIVERS; i++) {
+	unsigned i;
+	for (i = 0; i < NDRIVERS && !drivers[i]->match(pci); i++)
+		;
+	if (i == NDRIVERS && pci->class_rev >> 24 == 0x02)
+		net_log("net: %02x:%02x.%x: network controller %04x:%04x: no driver for it here",
+			pci->bus, pci->dev, pci->fn, pci->vendor, pci->device);
+	for (i = 0; i < NDRIVERS; i++) {
 		if (!drivers[i]->match(pci))
 			continue;
 		struct netdev *nd = &nics[nnics];

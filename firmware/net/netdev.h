@@ -49,12 +49,16 @@ struct net_driver {
 };
 
 /* The drivers we have (net/netdev.c lists them). */
-extern const struct net_driver virtio_net_driver, e1000_driver;
+extern const struct net_driver virtio_net_driver, e1000_driver, igb_driver;
+
+/* nd->name = "PREFIX BB:DD.F" (the driver's family and nd->pci's address). */
+void netdev_set_name(struct netdev *nd, const char *prefix);
 
 /* Probes every PCI function with every driver. Returns the device to use:
  * the one whose MAC equals want_mac (when given), else the first with link,
  * else the first found; NULL when no supported NIC exists. The chosen device
- * is opened; the others are left closed. */
+ * is opened; the others are left closed. Network controllers (PCI class 2)
+ * no driver claims are named on the console as vendor:device. */
 struct netdev *netdev_select(const uint8_t *want_mac);
 
 #endif

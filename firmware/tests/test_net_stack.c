@@ -67,6 +67,7 @@ int pci_scan(int (*fn)(struct pci_device *d, void *ctx), void *ctx) { (void)fn; 
 static int match_none(const struct pci_device *pci) { (void)pci; return 0; }
 const struct net_driver virtio_net_driver = { "virtio-net", match_none, NULL };
 const struct net_driver e1000_driver = { "e1000", match_none, NULL };
+const struct net_driver igb_driver = { "igb", match_none, NULL };
 
 /* ---- the simulated wire and peer ---- */
 static const uint8_t our_mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };

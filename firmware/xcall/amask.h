@@ -13,8 +13,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/cpumask.h"
 
-#define AMASK_MAX_CPUS	256
+#define AMASK_MAX_CPUS	XCB_MAX_CPUS	/* the one limit (lib/cpumask.h) */
 #define AMASK_WORDS	(AMASK_MAX_CPUS / 64)
 
 struct amask {

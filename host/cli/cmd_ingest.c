@@ -2,14 +2,17 @@
  * cmd_ingest.c — `xcbench ingest FILE|-`: turns a serial capture ("XCB1
  * <base64>" lines among console noise, e.g. a QEMU -serial file) back into
  * frames and delivers them to the daemon over UDP exactly as the payload
- * would, retransmitting until every frame is ACKed. The stored run is
+ * would, retransmitting until every frame is ACKed, batch by batch as the
+ * capture arrives (see below). The stored run is
  * therefore identical to a UDP-delivered one. Runs are registered first
  * (POST /api/v1/runs), so a daemon without --open accepts them given the
  * admin token.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -19,12 +22,167 @@
 #include "sender.h"
 #include "xcb_proto.h"
 
+/* The capture is read as it arrives (a pipe from `ipmitool ... sol
+ * activate` stays open for the whole run): frames are delivered in batches
+ * as soon as the input pauses or a window's worth has piled up, not at the
+ * end of input, so the run shows live in the dashboard. */
+#define BATCH_MAX 128
+
+struct ingest {
+	struct sender_frame *fr;  /* the batch not yet delivered */
+	size_t n, cap;
+	uint64_t tokens[64];      /* every run seen (registered when first seen) */
+	size_t ntok, nregistered;
+	size_t lines, frames, noise, bad;
+	uint64_t sent, retransmits;
+	int fd;                   /* UDP socket to the daemon, -1 until the first batch */
+	int open;                 /* the daemon takes any token */
+	struct sender_opts so;
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: xcbench ingest FILE|- [--timeout SECONDS]\n"
 		   "Reads a serial capture (XCB1 lines; other lines are ignored) and submits\n"
-		   "its frames to the daemon (UDP, retransmitted until acknowledged). Prints\n"
-		   "the id of every run it delivered.\n");
+		   "its frames to the daemon (UDP, retransmitted until acknowledged) as they\n"
+		   "arrive: '-' reads standard input, e.g. live from serial-over-LAN:\n"
+		   "  ipmitool -I lanplus -H BMC -U USER sol activate | xcbench ingest -\n"
+		   "Prints the id of every run it delivered.\n");
+}
+
+/* Asks the daemon for its UDP port and opens the socket. 0 or -1. */
+static int connect_daemon(struct ingest *g)
+{
+	char host[256], err[256];
+	struct sockaddr_in sa;
+	int port, hp;
+	json_t *health = api_json("GET", "/api/v1/health", NULL);
+
+	if (!health)
+		return -1;
+	port = (int)json_integer_value(json_object_get(health, "udp_port"));
+	g->open = json_is_true(json_object_get(health, "open"));
+	json_decref(health);
+	if (server_host(host, sizeof(host), &hp))
+		return -1;
+	if (parse_hostport(host, host, port, &sa, err, sizeof(err))) {
+		fprintf(stderr, "xcbench ingest: %s\n", err);
+		return -1;
+	}
+	sa.sin_port = htons((uint16_t)port);
+	g->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (g->fd < 0 || connect(g->fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		fprintf(stderr, "xcbench ingest: UDP socket: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Registers the runs seen since the last call (POST /api/v1/runs), unless
+ * the daemon takes any token anyway. 0 or -1. */
+static int register_new(struct ingest *g)
+{
+	for (; g->nregistered < g->ntok; g->nregistered++) {
+		char tok[17], *body;
+		struct http_resp r;
+		json_t *bo;
+
+		if (g->open)
+			continue;
+		snprintf(tok, sizeof(tok), "%016llx", (unsigned long long)g->tokens[g->nregistered]);
+		bo = json_pack("{s:s}", "token", tok);
+		body = json_dumps(bo, JSON_COMPACT);
+		json_decref(bo);
+		if (http_call("POST", "/api/v1/runs", body, &r, NULL)) {
+			free(body);
+			return -1;
+		}
+		free(body);
+		if (r.status != 201 && r.status != 409) {
+			fprintf(stderr, "xcbench ingest: cannot register run %s: HTTP %d %s\n", tok, r.status, r.body.p);
+			buf_free(&r.body);
+			return -1;
+		}
+		buf_free(&r.body);
+	}
+	return 0;
+}
+
+/* Delivers the pending batch (every frame ACKed) and empties it. 0 or -1. */
+static int flush_batch(struct ingest *g)
+{
+	struct sender_stats st;
+	int rc;
+
+	if (g->n == 0)
+		return 0;
+	if (g->fd < 0 && connect_daemon(g))
+		return -1;
+	if (register_new(g))
+		return -1;
+	rc = sender_run(g->fd, g->fr, g->n, &g->so, &st);
+	g->sent += st.sent;
+	g->retransmits += st.retransmits;
+	for (size_t i = 0; i < g->n; i++)
+		free(g->fr[i].data);
+	g->n = 0;
+	return rc;
+}
+
+/* One input line: a frame joins the batch; anything else is counted. 0 or -1. */
+static int take_line(struct ingest *g, const char *line, size_t len)
+{
+	uint8_t frame[XCB_FRAME_MAX + 8];
+	const uint8_t *p;
+	struct xcb_hdr h;
+	size_t k;
+	int fl;
+
+	g->lines++;
+	fl = xcb_text_decode(line, len, frame, sizeof(frame));
+	if (fl < 0) {
+		g->noise++;
+		return 0;
+	}
+	if (xcb_decode(frame, (size_t)fl, &h, &p) != XCB_OK || h.type == XCB_T_ACK) {
+		g->bad++; /* damaged on the line: the daemon would refuse it too */
+		return 0;
+	}
+	if (g->n == g->cap) {
+		struct sender_frame *q = realloc(g->fr, (g->cap = g->cap ? g->cap * 2 : BATCH_MAX) * sizeof(*q));
+
+		if (!q)
+			return -1;
+		g->fr = q;
+	}
+	memset(&g->fr[g->n], 0, sizeof(g->fr[g->n]));
+	g->fr[g->n].data = malloc((size_t)fl);
+	if (!g->fr[g->n].data)
+		return -1;
+	memcpy(g->fr[g->n].data, frame, (size_t)fl);
+	g->fr[g->n].len = (size_t)fl;
+	g->fr[g->n].token = h.token;
+	g->fr[g->n].seq = h.seq;
+	g->n++;
+	g->frames++;
+	for (k = 0; k < g->ntok && g->tokens[k] != h.token; k++)
+		;
+	if (k == g->ntok) {
+		if (g->ntok == 64) {
+			fprintf(stderr, "xcbench ingest: more than 64 runs in one capture\n");
+			return -1;
+		}
+		g->tokens[g->ntok++] = h.token;
+	}
+	return 0;
+}
+
+/* 1 when more input can be read at once, 0 when the writer has paused. */
+static int input_waiting(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) > 0;
 }
 
 int cmd_ingest(int argc, char **argv)
@@ -32,24 +190,15 @@ int cmd_ingest(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "timeout", 1, NULL, 't' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	struct sender_opts so = { .window = 128, .idle_timeout = 30 };
-	struct sender_frame *fr = NULL;
-	struct sender_stats st;
-	size_t n = 0, cap = 0, lines = 0, noise = 0, bad = 0, linecap = 0;
-	uint64_t tokens[64];
-	size_t ntok = 0;
-	char *line = NULL, host[256];
-	ssize_t len;
-	FILE *in;
-	int c, port, fd, rc = 1;
-	json_t *health;
-	struct sockaddr_in sa;
-	char err[256];
+	struct ingest g = { .fd = -1, .so = { .window = 128, .idle_timeout = 30 } };
+	char buf[65536], *line = NULL;
+	size_t have = 0, linecap = 0;
+	int c, in, rc = 1;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 't')
-			so.idle_timeout = atof(optarg);
+			g.so.idle_timeout = atof(optarg);
 		else
 			return usage_exit(usage, c);
 	}
@@ -58,129 +207,78 @@ int cmd_ingest(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	in = strcmp(argv[optind], "-") ? fopen(argv[optind], "r") : stdin;
-	if (!in) {
+	in = strcmp(argv[optind], "-") ? open(argv[optind], O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (in < 0) {
 		fprintf(stderr, "xcbench ingest: cannot read '%s': %s\n", argv[optind], strerror(errno));
 		return 1;
 	}
-	while ((len = getline(&line, &linecap, in)) > 0) {
-		uint8_t frame[XCB_FRAME_MAX + 8];
-		const uint8_t *p;
-		struct xcb_hdr h;
-		int fl;
+	/* read(2), not stdio: a buffered FILE would hide from poll() that a
+	 * line is already here, and hold frames back until more input came. */
+	for (;;) {
+		ssize_t r = read(in, buf, sizeof(buf));
 
-		lines++;
-		fl = xcb_text_decode(line, (size_t)len, frame, sizeof(frame));
-		if (fl < 0) {
-			noise++;
+		if (r < 0 && errno == EINTR)
 			continue;
-		}
-		if (xcb_decode(frame, (size_t)fl, &h, &p) != XCB_OK || h.type == XCB_T_ACK) {
-			bad++; /* damaged on the line: the daemon would refuse it too */
-			continue;
-		}
-		if (n == cap) {
-			struct sender_frame *q = realloc(fr, (cap = cap ? cap * 2 : 1024) * sizeof(*fr));
-
-			if (!q)
-				goto out;
-			fr = q;
-		}
-		memset(&fr[n], 0, sizeof(fr[n]));
-		fr[n].data = malloc((size_t)fl);
-		if (!fr[n].data)
+		if (r < 0) {
+			fprintf(stderr, "xcbench ingest: read: %s\n", strerror(errno));
 			goto out;
-		memcpy(fr[n].data, frame, (size_t)fl);
-		fr[n].len = (size_t)fl;
-		fr[n].token = h.token;
-		fr[n].seq = h.seq;
-		n++;
-		{
-			size_t k;
+		}
+		for (ssize_t i = 0; i < r; i++) {
+			if (have + 1 >= linecap) {
+				char *q = realloc(line, linecap = linecap ? linecap * 2 : 4096);
 
-			for (k = 0; k < ntok && tokens[k] != h.token; k++)
-				;
-			if (k == ntok) {
-				if (ntok == 64) {
-					fprintf(stderr, "xcbench ingest: more than 64 runs in one capture\n");
+				if (!q)
 					goto out;
-				}
-				tokens[ntok++] = h.token;
+				line = q;
+			}
+			line[have++] = buf[i];
+			if (buf[i] == '\n') {
+				line[have] = 0;
+				if (take_line(&g, line, have))
+					goto out;
+				have = 0;
 			}
 		}
+		if (r == 0 && have) { /* a last line without its newline */
+			line[have] = 0;
+			if (take_line(&g, line, have))
+				goto out;
+			have = 0;
+		}
+		if ((r == 0 || g.n >= BATCH_MAX || !input_waiting(in)) && flush_batch(&g))
+			goto out;
+		if (r == 0)
+			break;
 	}
 	fprintf(stderr, "xcbench ingest: %zu lines: %zu frames, %zu other lines, %zu damaged frames, %zu run(s)\n",
-		lines, n, noise, bad, ntok);
-	if (n == 0) {
+		g.lines, g.frames, g.noise, g.bad, g.ntok);
+	if (g.frames == 0) {
 		fprintf(stderr, "xcbench ingest: no XCB1 frames found in '%s'\n", argv[optind]);
 		goto out;
 	}
-	health = api_json("GET", "/api/v1/health", NULL);
-	if (!health)
-		goto out;
-	port = (int)json_integer_value(json_object_get(health, "udp_port"));
-	int open = json_is_true(json_object_get(health, "open"));
-	json_decref(health);
-	/* Register each run unless the daemon takes any token anyway. */
-	for (size_t k = 0; k < ntok && !open; k++) {
-		char tok[17], *body;
-		struct http_resp r;
-		json_t *bo;
-
-		snprintf(tok, sizeof(tok), "%016llx", (unsigned long long)tokens[k]);
-		bo = json_pack("{s:s}", "token", tok);
-		body = json_dumps(bo, JSON_COMPACT);
-		json_decref(bo);
-		if (http_call("POST", "/api/v1/runs", body, &r, NULL)) {
-			free(body);
-			goto out;
-		}
-		free(body);
-		if (r.status != 201 && r.status != 409) {
-			fprintf(stderr, "xcbench ingest: cannot register run %s: HTTP %d %s\n", tok, r.status, r.body.p);
-			buf_free(&r.body);
-			goto out;
-		}
-		buf_free(&r.body);
-	}
-	if (server_host(host, sizeof(host), &c))
-		goto out;
-	if (parse_hostport(host, host, port, &sa, err, sizeof(err))) {
-		fprintf(stderr, "xcbench ingest: %s\n", err);
-		goto out;
-	}
-	sa.sin_port = htons((uint16_t)port);
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		fprintf(stderr, "xcbench ingest: UDP socket: %s\n", strerror(errno));
-		goto out;
-	}
-	if (sender_run(fd, fr, n, &so, &st)) {
-		close(fd);
-		goto out;
-	}
-	close(fd);
-	fprintf(stderr, "xcbench ingest: all %zu frames acknowledged (%llu sent, %llu retransmitted)\n", n,
-		(unsigned long long)st.sent, (unsigned long long)st.retransmits);
-	for (size_t k = 0; k < ntok; k++) {
+	fprintf(stderr, "xcbench ingest: all %zu frames acknowledged (%llu sent, %llu retransmitted)\n", g.frames,
+		(unsigned long long)g.sent, (unsigned long long)g.retransmits);
+	for (size_t k = 0; k < g.ntok; k++) {
 		char path[96];
 		json_t *o, *r;
 
-		snprintf(path, sizeof(path), "/api/v1/runs?token=%016llx", (unsigned long long)tokens[k]);
+		snprintf(path, sizeof(path), "/api/v1/runs?token=%016llx", (unsigned long long)g.tokens[k]);
 		o = api_json("GET", path, NULL);
 		r = json_array_get(json_object_get(o, "runs"), 0);
 		if (r)
 			printf("run %lld token %016llx status %s\n", (long long)json_integer_value(json_object_get(r, "id")),
-			       (unsigned long long)tokens[k], json_string_value(json_object_get(r, "status")));
+			       (unsigned long long)g.tokens[k], json_string_value(json_object_get(r, "status")));
 		json_decref(o);
 	}
 	rc = 0;
 out:
-	for (size_t i = 0; i < n; i++)
-		free(fr[i].data);
-	free(fr);
+	for (size_t i = 0; i < g.n; i++)
+		free(g.fr[i].data);
+	free(g.fr);
 	free(line);
-	if (in != stdin)
-		fclose(in);
+	if (g.fd >= 0)
+		close(g.fd);
+	if (in != STDIN_FILENO)
+		close(in);
 	return rc;
 }
