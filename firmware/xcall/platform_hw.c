@@ -17,9 +17,13 @@
 #include "lib/cpumask.h"
 
 #define VEC_RAW 0xe4	/* raw ping-pong: its own vector, beside VEC_XCALL/VEC_FLUSH */
+#define VEC_LOCKLESS (VEC_XCALL + 1)	/* one cross-call vector per algorithm */
+#define VEC_QUEUED (VEC_XCALL + 2)
 
 static const uint8_t vectors[PLAT_IPI_NR] = {
-	[PLAT_IPI_XCALL] = VEC_XCALL,
+	[PLAT_IPI_LOCKED] = VEC_XCALL,
+	[PLAT_IPI_LOCKLESS] = VEC_LOCKLESS,
+	[PLAT_IPI_QUEUED] = VEC_QUEUED,
 	[PLAT_IPI_FLUSH] = VEC_FLUSH,
 	[PLAT_IPI_RAW] = VEC_RAW,
 };
@@ -39,14 +43,18 @@ unsigned plat_num_cpus(void) { return smp_num_cpus(); }
 		handlers[kind]();					\
 		apic_eoi();						\
 	}
-STUB(PLAT_IPI_XCALL)
+STUB(PLAT_IPI_LOCKED)
+STUB(PLAT_IPI_LOCKLESS)
+STUB(PLAT_IPI_QUEUED)
 STUB(PLAT_IPI_FLUSH)
 STUB(PLAT_IPI_RAW)
 
 void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
 {
 	static const irq_handler_t stubs[PLAT_IPI_NR] = {
-		[PLAT_IPI_XCALL] = stub_PLAT_IPI_XCALL,
+		[PLAT_IPI_LOCKED] = stub_PLAT_IPI_LOCKED,
+		[PLAT_IPI_LOCKLESS] = stub_PLAT_IPI_LOCKLESS,
+		[PLAT_IPI_QUEUED] = stub_PLAT_IPI_QUEUED,
 		[PLAT_IPI_FLUSH] = stub_PLAT_IPI_FLUSH,
 		[PLAT_IPI_RAW] = stub_PLAT_IPI_RAW,
 	};
@@ -93,6 +101,13 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
 void plat_cpu_relax(void) { cpu_relax(); }
 
 uint64_t plat_cycles(void) { return rdtsc_ordered(); }
+
+uint64_t plat_cycles_fast(void)
+{
+	uint32_t lo, hi;
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
 
 int plat_irqs_enabled(void) { return irq_enabled(); }
 unsigned long plat_irq_save(void) { return irq_save(); }
