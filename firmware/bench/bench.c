@@ -20,6 +20,7 @@
 
 static struct suite suite;
 static char hello[2048];
+static const char *spin_mode, *spin_word;	/* in force ("pause"/"plain"), as asked */
 
 static void crash_hook(unsigned cpu, unsigned vector, uint64_t error, uint64_t rip)
 {
@@ -102,6 +103,12 @@ static void send_hello(const char *suite_name)
 	sb_kv(&sb, "transport", report_transport_names());
 	sb_kv_u64(&sb, "overhead_min_cycles", runner_overhead_min());
 	sb_kv_u64(&sb, "overhead_median_cycles", runner_overhead_median());
+	sb_kv(&sb, "spin", spin_mode);
+	sb_kv(&sb, "spin_policy", spin_word);
+	sb_kv_u64(&sb, "floor_ipi_cycles", runner_floor_ipi());
+	sb_kv_u64(&sb, "floor_roundtrip_cycles", runner_floor_roundtrip());
+	if (runner_harness_bare())
+		sb_kv(&sb, "harness", "bare");
 	const char *cl = benv_cmdline_all();
 	sb_puts(&sb, "cmdline=");
 	for (; cl && *cl; cl++)
@@ -142,6 +149,15 @@ int bench_main(void)
 	/* CPU 0 is a cross-call target too (and spins waiting for the initiators):
 	 * it must take IPIs like every other CPU. */
 	benv_irq_enable();
+	/* The spin-wait policy before anything is measured (floors, overhead). */
+	const char *spin_policy = cmdline_str("spin", "auto");
+	spin_mode = benv_spin_set(spin_policy);
+	if (!spin_mode) {
+		kprintf("xcbench: warning: spin=%s unknown, using auto\n", spin_policy);
+		spin_policy = "auto";
+		spin_mode = benv_spin_set(spin_policy);
+	}
+	spin_word = spin_policy;
 	/* The layers below bench: algorithms (IPI handlers) and the TLB test window. */
 	int xrc = xcall_init_all(benv_ncpus());
 	int frc = flush_init(benv_ncpus());
@@ -149,10 +165,12 @@ int bench_main(void)
 	send_hello(suite_name);
 
 	static char line[256];
-	ksnprintf(line, sizeof(line), "run %016llx: suite %s on %u CPUs, tsc %llu kHz, harness overhead min %llu median %llu cycles",
+	ksnprintf(line, sizeof(line), "run %016llx: suite %s on %u CPUs, tsc %llu kHz, timing overhead min %llu median %llu cycles, "
+		  "spin %s (%s), floors: ipi %llu roundtrip %llu cycles",
 		  (unsigned long long)report_token(), suite_name, benv_ncpus(),
 		  (unsigned long long)benv_tsc_khz(), (unsigned long long)runner_overhead_min(),
-		  (unsigned long long)runner_overhead_median());
+		  (unsigned long long)runner_overhead_median(), spin_mode, spin_word,
+		  (unsigned long long)runner_floor_ipi(), (unsigned long long)runner_floor_roundtrip());
 	report_log(line);
 
 	if (xrc < 0 || frc < 0) {

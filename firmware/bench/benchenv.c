@@ -9,6 +9,7 @@
 #include "arch/cpuid.h"
 #include "arch/exit.h"
 #include "arch/idt.h"
+#include "arch/mem.h"
 #include "arch/serial.h"
 #include "arch/smp.h"
 #include "arch/tsc.h"
@@ -29,7 +30,36 @@ unsigned benv_package_of(unsigned cpu) { return smp_topo(cpu)->pkg; }
 void benv_relax(void) { cpu_relax(); }
 void benv_irq_enable(void) { irq_enable(); }
 
+const char *benv_spin_set(const char *policy)
+{
+	int plain;
+	if (bs_streq(policy, "auto"))
+		plain = bs_streq(cpu_facts.hypervisor, "TCGTCGTCGTCG");
+	else if (bs_streq(policy, "plain"))
+		plain = 1;
+	else if (bs_streq(policy, "pause"))
+		plain = 0;
+	else
+		return 0;
+	/* relaxed: set on CPU 0 before any AP is handed work; smp_start_on()'s
+	 * own release/acquire hand-off publishes it to the APs. */
+	__atomic_store_n(&cpu_relax_plain, plain, __ATOMIC_RELAXED);
+	return plain ? "plain" : "pause";
+}
+
 uint64_t benv_cycles(void) { return rdtsc_ordered(); }
+
+uint64_t benv_cycles_fast(void)
+{
+	uint32_t lo, hi;
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+void *benv_alloc_zeroed(unsigned long bytes)
+{
+	return page_alloc((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
+}
 uint64_t benv_tsc_khz(void) { return tsc_khz; }
 
 void benv_console(const char *s, unsigned len) { console_write(s, len); }

@@ -20,7 +20,7 @@ const char *delivery_name(enum benv_delivery d) { return d < DELIV_NR ? delivery
 const char *case_algo_name(const struct bcase *c)
 {
 	if (c->kind == KIND_RAW)
-		return "raw";
+		return c->floor == FLOOR_IPI ? "ipi" : "roundtrip";
 	if (c->kind == KIND_TLB && c->path == FLUSH_PATH_VECTOR)
 		return "vector";
 	return c->algo ? c->algo->name : "?";
@@ -31,7 +31,8 @@ int case_same_shape(const struct bcase *a, const struct bcase *b)
 	return a->kind == b->kind && a->delivery == b->delivery && a->wait == b->wait &&
 	       a->inits == b->inits && a->mask == b->mask && a->placement == b->placement &&
 	       a->overlap == b->overlap && a->work_us == b->work_us && a->path == b->path &&
-	       a->method == b->method && a->batch == b->batch && a->reps == b->reps;
+	       a->method == b->method && a->batch == b->batch && a->reps == b->reps &&
+	       a->floor == b->floor;
 }
 
 static unsigned nalgos(void)
@@ -73,6 +74,7 @@ static void defaults(struct suite *s, const char *name)
 	s->methods = ALL(FLUSH_METHOD_NR);
 	set_list(s->batches, &s->nbatches, one, 1);
 	s->iters = 1000;
+	s->warmup = 10;
 	s->time_ms = 0;
 	s->reps = 5;
 	s->samples = 0;
@@ -104,7 +106,7 @@ static void defaults(struct suite *s, const char *name)
 		set_list(s->inits, &s->ninits, onetwo, 2);
 		set_list(s->batches, &s->nbatches, b1832, 3);
 		s->iters = 200;
-		s->reps = 3;
+		s->reps = 5;	/* compared between paths and methods: >= 5 for an interval */
 	} else if (bs_streq(name, "stress")) {
 		s->duration_s = 10;
 		s->reps = 1;
@@ -215,6 +217,7 @@ int suite_load(struct suite *s, const char *name)
 	rc |= parse_numbers("work_us", s->work_us, &s->nwork, 0);
 	rc |= parse_numbers("batches", s->batches, &s->nbatches, 0);
 	rc |= cmdline_u64("iters", s->iters, &s->iters);
+	rc |= cmdline_u64("warmup", s->warmup, &s->warmup);
 	rc |= cmdline_u64("time_ms", s->time_ms, &s->time_ms);
 	rc |= cmdline_u64("reps", s->reps, &s->reps);
 	rc |= cmdline_u64("samples", s->samples, &s->samples);
@@ -252,6 +255,7 @@ static void emit(struct expand *e, struct bcase *c)
 {
 	c->id = ++e->count;
 	c->iters = e->s->iters;
+	c->warmup = e->s->warmup;
 	c->time_ms = e->s->time_ms;
 	c->reps = e->s->reps;
 	c->samples = e->s->samples != 0;
@@ -408,7 +412,10 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 			if (!(s->placements & (1u << p)))
 				continue;
 			c.placement = (enum placement)p;
-			emit(&e, &c);
+			for (unsigned f = 0; f < FLOOR_NR; f++) {
+				c.floor = (enum raw_floor)f;
+				emit(&e, &c);
+			}
 		}
 	}
 	return e.count;

@@ -16,6 +16,10 @@
 #include "bench/benchenv.h"
 
 enum case_kind { KIND_XCALL, KIND_TLB, KIND_RAW, KIND_NR };
+/* kind=raw: which floor (the case's algo name) - `ipi`: one IPI, a handler that sets
+ * a flag, the caller spinning on it (the least a wait=done call costs); `roundtrip`:
+ * the ping-pong, two IPIs. */
+enum raw_floor { FLOOR_IPI, FLOOR_ROUNDTRIP, FLOOR_NR };
 enum placement { PL_FIRST, PL_SPREAD, PL_PACKAGE, PL_CROSS, PL_NR };
 
 #define AX_MAX 16		/* values per numeric axis */
@@ -38,6 +42,7 @@ struct suite {
 	unsigned methods;		/* tlb: bit per enum flush_method */
 	unsigned batches[AX_MAX], nbatches;
 	uint64_t iters;			/* calls per initiator per rep (0: time only) */
+	uint64_t warmup;		/* untimed calls per initiator before each rep's timed ones */
 	uint64_t time_ms;		/* per-rep time budget (0: count only) */
 	uint64_t reps;
 	uint64_t samples;		/* 1: raw per-call samples too */
@@ -59,7 +64,8 @@ struct bcase {
 	enum flush_path path;
 	enum flush_method method;
 	unsigned batch;
-	uint64_t iters, time_ms, reps;
+	enum raw_floor floor;		/* kind=raw */
+	uint64_t iters, warmup, time_ms, reps;
 	int samples;
 };
 

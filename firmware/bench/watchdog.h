@@ -5,7 +5,8 @@
  * Each CPU publishes its own record (only it writes it; others read). Initiators
  * stamp call_start before each call and clear it after; callees note whose call they
  * are running. A checker (CPU 0 - between its own calls, or while it waits for the
- * others) compares now - call_start against the bound.
+ * others) compares now - call_start against the bound. Which calls each target has
+ * finished comes from the exactly-once ledger (ledger.h).
  */
 #ifndef XCB_BENCH_WATCHDOG_H
 #define XCB_BENCH_WATCHDOG_H
@@ -26,9 +27,6 @@ struct wd_cpu {
 } __attribute__((aligned(64)));		/* one line per CPU: no false sharing */
 
 extern struct wd_cpu wd_cpus[XCB_MAX_CPUS];
-
-/* Calls of initiator CPU i completed by target CPU t (counted by the callee). */
-extern uint64_t wd_done[XCB_MAX_CPUS][XCB_MAX_CPUS];
 
 static inline void wd_state(unsigned cpu, enum wd_state s, uint64_t now)
 {
