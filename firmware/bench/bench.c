@@ -158,6 +158,9 @@ int bench_main(void)
 		spin_mode = benv_spin_set(spin_policy);
 	}
 	spin_word = spin_policy;
+	/* Global pages and PCIDs where offered, as in Xen and Linux, before the
+	 * TLB window is built and anything is timed. */
+	benv_tlb_features();
 	/* The layers below bench: algorithms (IPI handlers) and the TLB test window. */
 	int xrc = xcall_init_all(benv_ncpus());
 	int frc = flush_init(benv_ncpus());

@@ -10,6 +10,7 @@
 #include "arch/exit.h"
 #include "arch/idt.h"
 #include "arch/mem.h"
+#include "arch/paging.h"
 #include "arch/serial.h"
 #include "arch/smp.h"
 #include "arch/tsc.h"
@@ -70,6 +71,28 @@ const char *benv_cmdline_all(void) { return cmdline_get(); }
 
 static void kv_bool(struct strbuf *sb, const char *k, int v) { sb_kv(sb, k, v ? "1" : "0"); }
 
+static unsigned tlb_feat = ~0u;	/* AND over every CPU of paging_tlb_features_enable() */
+
+static void tlb_feat_on(void *p)
+{
+	/* Each AP writes its own slot; CPU 0 reads it after smp_wait_idle()
+	 * (whose hand-back orders it). */
+	((unsigned *)p)[smp_cpu_id()] = paging_tlb_features_enable();
+}
+
+void benv_tlb_features(void)
+{
+	static unsigned got[XCB_MAX_CPUS];
+	unsigned n = smp_num_cpus(), all = paging_tlb_features_enable();
+
+	for (unsigned c = 1; c < n; c++)
+		if (smp_start_on(c, tlb_feat_on, got) == 0 && smp_wait_idle(c) == 0)
+			all &= got[c];
+		else
+			all = 0;
+	tlb_feat = all;
+}
+
 void benv_facts(struct strbuf *sb)
 {
 	const struct cpu_facts *f = &cpu_facts;
@@ -88,6 +111,10 @@ void benv_facts(struct strbuf *sb)
 	sb_kv(sb, "tsc_source", tsc_source ? tsc_source : "?");
 	kv_bool(sb, "pcid", f->pcid);
 	kv_bool(sb, "invpcid", f->invpcid);
+	if (tlb_feat != ~0u) {
+		kv_bool(sb, "pcid_enabled", tlb_feat & PAGING_PCIDE);
+		kv_bool(sb, "pge", tlb_feat & PAGING_PGE);
+	}
 	kv_bool(sb, "invariant_tsc", f->invariant_tsc);
 	kv_bool(sb, "x2apic", f->x2apic);
 	sb_kv(sb, "topo_source", f->topo_source ? f->topo_source : "?");

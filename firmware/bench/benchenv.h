@@ -46,6 +46,10 @@ const char *benv_cmdline_all(void);
 /* Zeroed, page-aligned memory from the page allocator, never freed; NULL if none. */
 void *benv_alloc_zeroed(unsigned long bytes);
 
+/* Global pages and PCIDs on every CPU where CPUID offers them (before any case);
+ * benv_facts() then reports `pge` and `pcid_enabled` as what every CPU has on. */
+void benv_tlb_features(void);
+
 /* ---- facts for HELLO (key=value lines) ---- */
 void benv_facts(struct strbuf *sb);
 
