@@ -29,7 +29,7 @@
 
 #define SAMPLES_MAX 1024	/* raw samples kept per initiator per rep (samples=1) */
 #define CTL_RUNS 8		/* no-flush control shootdowns per initiator per TLB rep */
-#define REP_FLOOR_N 33		/* `ipi` floor probes before each repetition */
+#define REP_FLOOR_N 65		/* `ipi` floor probes before each repetition (after 32 untimed) */
 
 /* A call's argument is a value, not a pointer: (sequence number << SLOT_BITS) | the
  * initiator's slot. So wait=none calls need no storage that outlives them, and the
@@ -459,7 +459,7 @@ static uint64_t rep_floor(const struct bcase *c)
 		return floor_ipi;
 	if (t >= benv_ncpus() || t == benv_cpu_id())
 		t = benv_cpu_id() == 1 ? 0 : 1;
-	for (unsigned i = 0; i < 8; i++)
+	for (unsigned i = 0; i < 32; i++)	/* the target may be waking from idle */
 		(void)xcall_raw_ipi_once(t);
 	for (unsigned i = 0; i < REP_FLOOR_N; i++)
 		d[i] = xcall_raw_ipi_once(t);
