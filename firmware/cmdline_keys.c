@@ -41,7 +41,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "seed", "stress random seed" },
 	{ "warmup", "untimed calls per initiator before each rep (10)" },
 	{ "spin", "auto|pause|plain: spin-wait body (auto = plain under TCG)" },
-	{ "harness", "full|bare: bare = callees keep no books (overhead runs only)" },
+	{ "harness", "full,bare: bare = callees keep no books (overhead runs only)" },
 	{ "hang_cpu", "test: CPU wedges in a call" },
 	{ "fault_cpu", "test: CPU faults in a call" },
 	/* net (NIC, addressing, UDP transport) */

@@ -50,9 +50,10 @@ struct run_ctx {
 };
 
 /*
- * Runs every collected case. Cases that differ only in the algorithm form a group
- * whose repetitions are interleaved (rep 0 of each, then rep 1 of each, ...), so a
- * comparison between algorithms is not skewed by when each one happened to run.
+ * Runs every collected case. Cases that differ only in the algorithm (or harness)
+ * form a group whose repetitions are interleaved (rep 0 of each, then rep 1 of
+ * each, ...), so a comparison between algorithms is not skewed by when each one
+ * happened to run.
  */
 static void run_cases(struct run_ctx *x)
 {
@@ -63,7 +64,7 @@ static void run_cases(struct run_ctx *x)
 			continue;
 		unsigned g[MAX_GROUP], ng = 0;
 		for (unsigned j = i; j < n && ng < MAX_GROUP; j++)
-			if (!done[j] && (j == i || case_same_shape(&cases[i], &cases[j]))) {
+			if (!done[j] && (j == i || case_same_group(&cases[i], &cases[j]))) {
 				g[ng++] = j;
 				done[j] = 1;
 			}

@@ -61,8 +61,8 @@ struct initiator {
 
 /* Read-only while a repetition runs (set by CPU 0 before `go`). */
 static uint64_t callee_work;		/* busy cycles per callee */
-static int harness_bare;		/* harness=bare: no bookkeeping at all (overhead runs) */
-static uint64_t warmup_default = 10;	/* warmup=: untimed calls before each rep's timed ones */
+static int harness_bare;		/* this rep's case is harness=bare: no bookkeeping at all */
+static int ledger_ok;			/* the ledger has memory (else every case runs bare) */
 static uint64_t floor_ipi, floor_rt;	/* this boot's floors (CPU 0 -> CPU 1), cycles */
 static uint64_t rep_floor_now;		/* the running repetition's `ipi` floor (rep_floor) */
 
@@ -107,7 +107,7 @@ uint64_t runner_overhead_min(void) { return overhead.min; }
 uint64_t runner_overhead_median(void) { return overhead.median; }
 uint64_t runner_floor_ipi(void) { return floor_ipi; }
 uint64_t runner_floor_roundtrip(void) { return floor_rt; }
-int runner_harness_bare(void) { return harness_bare; }
+int runner_harness_bare(void) { return !ledger_ok; }
 
 /* Median of `n` floor measurements CPU 0 -> CPU 1 after 128 untimed ones. */
 static uint64_t floor_of(uint64_t (*probe)(unsigned), uint64_t *d, unsigned n)
@@ -146,13 +146,7 @@ void runner_init(void)
 	void *mem = benv_alloc_zeroed(ledger_bytes(benv_ncpus(), RUN_MAX_INITS));
 	if (mem)
 		ledger_setup(mem, benv_ncpus(), RUN_MAX_INITS);
-	else
-		harness_bare = 1;
-
-	const char *hw = cmdline_str("harness", "full");
-	if (bs_streq(hw, "bare"))
-		harness_bare = 1;
-	(void)cmdline_u64("warmup", warmup_default, &warmup_default);
+	ledger_ok = mem != 0;
 
 	uint64_t h;
 	if (cmdline_u64("hang_cpu", ~0ull, &h) == 0 && h < XCB_MAX_CPUS)
@@ -342,8 +336,9 @@ void runner_case_frame(const struct bcase *c)
 	sb_kv_u64(&sb, "iters", c->iters);
 	sb_kv_u64(&sb, "warmup", c->warmup);
 	sb_kv_u64(&sb, "reps", c->reps);
-	if (harness_bare)
-		sb_kv(&sb, "x_harness", "bare");
+	/* A matching key only when bare, so ordinary cases keep theirs. */
+	if (c->kind == KIND_XCALL && (c->harness || !ledger_ok))
+		sb_kv(&sb, "harness", "bare");
 	if (c->time_ms)
 		sb_kv_u64(&sb, "x_time_ms", c->time_ms);
 	if (c->kind == KIND_TLB) {
@@ -485,6 +480,8 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 	if (c->kind == KIND_TLB)
 		flush_reset();
 	wd_reset();
+	/* read-only during the rep: set before any initiator starts */
+	harness_bare = c->harness || !ledger_ok;
 	if (!harness_bare)
 		ledger_reset();
 	callee_work = khz * c->work_us / 1000;
@@ -802,9 +799,9 @@ void runner_case_end(const struct bcase *c, unsigned idx, unsigned n, struct cas
 		ksnprintf(tlb, sizeof(tlb), " %s batch %u%s", flush_method_name(c->method), c->batch,
 			  sum->ctl_stale ? "" : " UNVERIFIED");
 	uint64_t ratio = sum->floor ? muldiv_u64(sum->p50, 100, sum->floor) : 0;
-	kprintf("case %u/%u %s %s%s %s %s i=%u m=%u %s %s w=%uus: p50 %llu cyc (%llu ns, %llu.%02llux ipi) "
+	kprintf("case %u/%u %s %s%s%s %s %s i=%u m=%u %s %s w=%uus: p50 %llu cyc (%llu ns, %llu.%02llux ipi) "
 		"p99 %llu jain %llu.%03llu stale %llu lost %llu\n",
-		idx, n, kind_name(c->kind), case_algo_name(c), tlb, delivery_name(c->delivery),
+		idx, n, kind_name(c->kind), case_algo_name(c), tlb, c->harness ? " bare" : "", delivery_name(c->delivery),
 		xcall_wait_name(c->wait), c->inits, c->mask, placement_name(c->placement),
 		c->overlap ? "overlap" : "disjoint", c->work_us,
 		(unsigned long long)sum->p50, (unsigned long long)ns_of(sum->p50),

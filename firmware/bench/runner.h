@@ -41,7 +41,8 @@ uint64_t runner_overhead_median(void);
  * a handler that sets a flag) and `roundtrip` (ping-pong, two IPIs). */
 uint64_t runner_floor_ipi(void);
 uint64_t runner_floor_roundtrip(void);
-/* harness=bare: callees keep no books (overhead measurements only; no exactly-once). */
+/* 1 when the ledger could not be allocated: every case then runs harness=bare
+ * (callees keep no books, no exactly-once check). */
 int runner_harness_bare(void);
 
 /*

@@ -12,6 +12,7 @@ static const char *const placement_names[PL_NR] = { "first", "spread", "package"
 static const char *const delivery_words[DELIV_NR] = { "auto", "unicast", "cluster", "shorthand" };
 static const char *const delivery_names[DELIV_NR] = { "auto", "unicast", "x2apic_cluster", "allbutself" };
 static const char *const overlap_names[2] = { "disjoint", "overlap" };
+static const char *const harness_names[2] = { "full", "bare" };
 
 const char *kind_name(enum case_kind k) { return k < KIND_NR ? kind_names[k] : "?"; }
 const char *placement_name(enum placement p) { return p < PL_NR ? placement_names[p] : "?"; }
@@ -32,7 +33,14 @@ int case_same_shape(const struct bcase *a, const struct bcase *b)
 	       a->inits == b->inits && a->mask == b->mask && a->placement == b->placement &&
 	       a->overlap == b->overlap && a->work_us == b->work_us && a->path == b->path &&
 	       a->method == b->method && a->batch == b->batch && a->reps == b->reps &&
-	       a->floor == b->floor;
+	       a->floor == b->floor && a->harness == b->harness;
+}
+
+int case_same_group(const struct bcase *a, const struct bcase *b)
+{
+	struct bcase t = *b;
+	t.harness = a->harness;
+	return case_same_shape(a, &t);
 }
 
 static unsigned nalgos(void)
@@ -67,6 +75,7 @@ static void defaults(struct suite *s, const char *name)
 	s->deliveries = 1u << DELIV_AUTO;
 	s->placements = 1u << PL_FIRST;
 	s->overlaps = 1u;
+	s->harnesses = 1u;
 	set_list(s->inits, &s->ninits, one, 1);
 	set_list(s->masks, &s->nmasks, pow2, 1);
 	set_list(s->work_us, &s->nwork, zero, 1);
@@ -210,6 +219,7 @@ int suite_load(struct suite *s, const char *name)
 	rc |= parse_words("deliveries", delivery_words, DELIV_NR, &s->deliveries);
 	rc |= parse_words("placements", placement_names, PL_NR, &s->placements);
 	rc |= parse_words("overlap", overlap_names, 2, &s->overlaps);
+	rc |= parse_words("harness", harness_names, 2, &s->harnesses);
 	rc |= parse_words("paths", path_names, FLUSH_PATH_NR, &s->paths);
 	rc |= parse_words("methods", method_names, FLUSH_METHOD_NR, &s->methods);
 	rc |= parse_numbers("inits", s->inits, &s->ninits, 1);
@@ -369,7 +379,13 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 					if (!(s->waits & (1u << w)))
 						continue;
 					c.wait = (enum xcall_wait)w;
-					expand_shape(&e, &c);
+					for (unsigned hw = 0; hw < 2; hw++) {
+						if (!(s->harnesses & (1u << hw)))
+							continue;
+						c.harness = hw;
+						expand_shape(&e, &c);
+					}
+					c.harness = 0;
 				}
 			}
 		}

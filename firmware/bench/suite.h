@@ -35,6 +35,7 @@ struct suite {
 	unsigned deliveries;		/* bit per enum benv_delivery */
 	unsigned placements;		/* bit per enum placement */
 	unsigned overlaps;		/* bit 0 disjoint, bit 1 overlap */
+	unsigned harnesses;		/* bit 0 full, bit 1 bare (harness=: overhead runs) */
 	unsigned inits[AX_MAX], ninits;
 	unsigned masks[AX_MAX], nmasks;
 	unsigned work_us[AX_MAX], nwork;
@@ -65,6 +66,7 @@ struct bcase {
 	enum flush_method method;
 	unsigned batch;
 	enum raw_floor floor;		/* kind=raw */
+	unsigned harness;		/* xcall: 0 full bookkeeping, 1 bare (no exactly-once) */
 	uint64_t iters, warmup, time_ms, reps;
 	int samples;
 };
@@ -80,6 +82,9 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 
 /* Same experiment except for the algorithm (and id): cases that are compared. */
 int case_same_shape(const struct bcase *a, const struct bcase *b);
+/* Same shape except (also) for the harness: cases whose repetitions are
+ * interleaved, so harness=full,bare are measured in the same stretch of time. */
+int case_same_group(const struct bcase *a, const struct bcase *b);
 
 const char *kind_name(enum case_kind k);
 const char *placement_name(enum placement p);

@@ -68,6 +68,7 @@ static void seed_tables(void)
 				if (!rows[i].ran || c->kind != KIND_XCALL || c->delivery != gc->delivery ||
 				    c->wait != gc->wait || c->placement != gc->placement ||
 				    c->overlap != gc->overlap || c->work_us != gc->work_us ||
+				    c->harness != gc->harness ||
 				    strcmp(case_algo_name(c), "locked") != 0)
 					continue;
 				done_group[i] = 1;

@@ -126,6 +126,15 @@ static void test_overrides(void **state)
 	assert_int_equal(got[0].reps, 3);
 	assert_string_equal(got[0].algo->name, "lockless");
 	assert_int_equal(got[0].overlap, 1);
+	assert_int_equal(got[0].warmup, 10);	/* untimed calls per rep, by default */
+	/* harness=full,bare (overhead runs): every xcall case twice, grouped for
+	 * interleaving (case_same_group) but never compared as one (case_same_shape) */
+	expand("suite=seed algos=lockless inits=1 masks=1 harness=full,bare warmup=3", 8, &s);
+	assert_int_equal(count(KIND_XCALL), 2);
+	assert_int_equal(got[0].harness + got[1].harness, 1);
+	assert_int_equal(got[0].warmup, 3);
+	assert_true(case_same_group(&got[0], &got[1]));
+	assert_false(case_same_shape(&got[0], &got[1]));
 	/* errors name the key */
 	cmdline_init("algos=fast");
 	assert_int_equal(suite_load(&s, "quick"), -1);
