@@ -44,4 +44,11 @@ x = [r for r in rows if run["cases"][str(r["case_id"])]["kind"] == "xcall"]
 ok(x and all(r["calls_executed"] == r["calls_expected"] for r in x),
    "every xcall round: calls executed == expected")
 ok("tlb" in kinds and "xcall" in kinds, "stress mixed cross-calls and shootdowns")
+# Judged per initiator, by sequence numbers (issue 13): every xcall round sends one
+# RESULT per initiator CPU, each with nothing lost, duplicated or out of order.
+per = [r for r in run["results"] if r["initiator"] != 0xffff and run["cases"][str(r["case_id"])]["kind"] == "xcall"]
+n_inits = sum(int(run["cases"][str(r["case_id"])]["inits"]) for r in x)
+ok(per and len(per) == n_inits, f"one RESULT per initiator of every xcall round ({len(per)} of {n_inits})")
+ok(all(r["lost"] == 0 and r["dup"] == 0 and r["ooo"] == 0 and r["calls_executed"] == r["calls_expected"] > 0
+       for r in per), "every initiator: 0 lost, 0 duplicated, 0 out of order")
 PY
