@@ -36,11 +36,10 @@ static void bump(uint64_t *p, uint64_t by)
 	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + by, __ATOMIC_RELAXED);
 }
 
-void ledger_note(struct ledger_ent *e, uint64_t seq)
+static void classify(struct ledger_ent *e, uint64_t seq)
 {
 	uint64_t hi = __atomic_load_n(&e->hi, __ATOMIC_RELAXED);
 
-	bump(&e->runs, 1);
 	if (seq > hi) {
 		uint64_t shift = seq - hi;
 		uint64_t w = shift >= 64 ? 0 : e->win << shift;
@@ -61,9 +60,20 @@ void ledger_note(struct ledger_ent *e, uint64_t seq)
 	bump(&e->ooo, 1);
 }
 
+void ledger_note(struct ledger_ent *e, uint64_t seq)
+{
+	classify(e, seq);
+	/* release: pairs with the acquire load of runs in ledger_judge(), so a
+	 * judge that sees this run counted also sees how it was classified (a
+	 * wait=ack/none call may still be landing while CPU 0 judges). */
+	__atomic_store_n(&e->runs, __atomic_load_n(&e->runs, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
+}
+
 void ledger_judge(const struct ledger_ent *e, uint64_t issued, struct ledger_verdict *v)
 {
-	uint64_t runs = __atomic_load_n(&e->runs, __ATOMIC_RELAXED);
+	/* acquire: pairs with the release in ledger_note(); runs first, so the
+	 * fields read after it are at least as new as the count. */
+	uint64_t runs = __atomic_load_n(&e->runs, __ATOMIC_ACQUIRE);
 	uint64_t dup = __atomic_load_n(&e->dup, __ATOMIC_RELAXED);
 	uint64_t hi = __atomic_load_n(&e->hi, __ATOMIC_RELAXED);
 	uint64_t distinct = runs - dup;

@@ -10,10 +10,9 @@
  *
  * Layout: one 64-byte entry per (target CPU, initiator slot), a target's entries
  * contiguous, sized from the CPU count and allocated once at boot (no static N^2
- * array). Only the target writes an entry, with relaxed stores; CPU 0 reads it only
- * after the timed calls, once the initiators' completion handshake (release/acquire
- * on `finished`, and on wait=done the algorithm's own) has ordered the callee's
- * stores before it.
+ * array). Only the target writes an entry; its last store (the run count) is a
+ * release that CPU 0's acquire load of it pairs with when it judges, after the timed
+ * calls - so a call still landing (wait=ack/none) is seen whole or not at all.
  */
 #ifndef XCB_BENCH_LEDGER_H
 #define XCB_BENCH_LEDGER_H
