@@ -8,14 +8,19 @@
  *    masks: each call runs exactly once on each target, in order per
  *    (initiator, target); wait=done means fn finished (and its writes are
  *    visible — TSan flags it otherwise) when call() returns;
- *  - all algorithms and waits mixed at once (the dispatcher);
+ *  - all algorithms and waits mixed at once (each on its own IPI vector),
+ *    and an IPI of one algorithm never runs another's handler;
  *  - queued serves calls in arrival order across initiators (FCFS);
  *    lockless serves them in initiator CPU order (the fairness objection,
  *    pinned as known behaviour);
  *  - the locked algorithm's lock profile counts every call;
  *  - raw ping-pong returns a positive round trip;
  *  - shootdowns: random paths/methods/batches/algorithms, 0 stale reads;
- *    the noflush control DOES see stale reads (proving the check works).
+ *    the noflush control DOES see stale reads (proving the check works);
+ *    a batch larger than the CPU's slice is refused, never clamped;
+ *  - lockless reset() clears the tasks bit a wait=none call leaves set.
+ * The shim's IPIs are release/acquire (as the hardware's fence makes them), so
+ * a lost call here is a failure of the algorithm, not an allowed outcome.
  * Scale with XCB_XCALL_ITERS (calls per CPU per case; default 25000: about
  * two million calls and seven million callee runs in all).
  */
@@ -439,6 +444,37 @@ static void lockless_none_cpu(unsigned me, void *unused)
 	xcall_lockless.call(&m, NULL, NULL, XCALL_WAIT_NONE);
 }
 
+/*
+ * An IPI runs only the algorithm that sent it (one vector each): a queued call
+ * sends queued IPIs only, so neither locked's nor lockless's handler (each an
+ * "anything for me?" scan of its own shared lines) runs for it.
+ */
+static void one_queued_cpu(unsigned me, void *unused)
+{
+	(void)unused;
+	if (me != 1)
+		return;
+	struct cpumask m;
+	cpumask_clear_all(&m);
+	cpumask_set(&m, 2);
+	cpumask_set(&m, 3);
+	xcall_queued.call(&m, NULL, NULL, XCALL_WAIT_DONE);
+}
+
+static void test_ipi_only_for_its_algorithm(void **st)
+{
+	(void)st;
+	uint64_t l0 = plat_host_ipis_of(PLAT_IPI_LOCKED), ll0 = plat_host_ipis_of(PLAT_IPI_LOCKLESS);
+	uint64_t q0 = plat_host_ipis_of(PLAT_IPI_QUEUED);
+
+	plat_host_run(one_queued_cpu, NULL);
+	assert_int_equal(plat_host_ipis_of(PLAT_IPI_QUEUED) - q0, 2);
+	assert_int_equal(plat_host_ipis_of(PLAT_IPI_LOCKED) - l0, 0);
+	assert_int_equal(plat_host_ipis_of(PLAT_IPI_LOCKLESS) - ll0, 0);
+	assert_int_not_equal(xcall_locked.ipi, xcall_queued.ipi);
+	assert_int_not_equal(xcall_lockless.ipi, xcall_queued.ipi);
+}
+
 static void test_lockless_reset_clears_tasks(void **st)
 {
 	(void)st;
@@ -493,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_flush_noflush_control_sees_stale),
 		cmocka_unit_test(test_flush_batch_refused_not_clamped),
 		cmocka_unit_test(test_lockless_reset_clears_tasks),
+		cmocka_unit_test(test_ipi_only_for_its_algorithm),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	printf("# %llu calls, %llu callee runs checked exactly-once (%u CPUs, %u calls/CPU/case)\n",

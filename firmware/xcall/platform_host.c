@@ -45,6 +45,7 @@ static struct hcpu *cpus;
 static plat_ipi_handler_t handlers[PLAT_IPI_NR];
 static __thread unsigned my_cpu;
 static uint64_t ipis_sent;
+static uint64_t ipis_kind[PLAT_IPI_NR];
 static unsigned finished;		/* CPUs whose fn returned (atomic) */
 
 /* TLB window */
@@ -73,6 +74,12 @@ uint64_t plat_host_ipis(void)
 	return __atomic_load_n(&ipis_sent, __ATOMIC_RELAXED);
 }
 
+uint64_t plat_host_ipis_of(unsigned kind)
+{
+	/* relaxed: as plat_host_ipis() */
+	return kind < PLAT_IPI_NR ? __atomic_load_n(&ipis_kind[kind], __ATOMIC_RELAXED) : 0;
+}
+
 unsigned plat_cpu_id(void) { return my_cpu; }
 unsigned plat_num_cpus(void) { return ncpus_h; }
 
@@ -89,6 +96,7 @@ void plat_send_ipi(unsigned cpu, enum plat_ipi kind)
 	 * platform_hw.c's fence before the ICR write (top of this file). */
 	__atomic_fetch_or(&cpus[cpu].pending, 1u << kind, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&ipis_sent, 1, __ATOMIC_RELAXED);	/* a counter */
+	__atomic_fetch_add(&ipis_kind[kind], 1, __ATOMIC_RELAXED);	/* per kind, likewise */
 }
 
 void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
