@@ -388,6 +388,17 @@ static void noflush_cpu(unsigned me, void *unused)
 		noflush_result = 99;
 }
 
+/* A mask of CPUs a and b (b < 0: just a), for the single-call tests below. */
+static struct cpumask mask_of(int a, int b)
+{
+	struct cpumask m;
+	cpumask_clear_all(&m);
+	cpumask_set(&m, (unsigned)a);
+	if (b >= 0)
+		cpumask_set(&m, (unsigned)b);
+	return m;
+}
+
 /*
  * The batch mislabel (issue 13): a shootdown asked for more pages than this
  * CPU's slice used to be clamped silently, so a case labelled batch=N changed
@@ -399,9 +410,7 @@ static void batch_cpu(unsigned me, void *unused)
 	(void)unused;
 	if (me != 0)
 		return;
-	struct cpumask m;
-	cpumask_clear_all(&m);
-	cpumask_set(&m, 1);
+	struct cpumask m = mask_of(1, -1);
 	unsigned max = flush_max_batch();
 	struct flush_cfg c = { .method = FLUSH_INVLPG, .path = FLUSH_PATH_XCALL,
 			       .change = FLUSH_REMAP, .xops = &xcall_lockless, .batch = max + 1 };
@@ -438,9 +447,7 @@ static void lockless_none_cpu(unsigned me, void *unused)
 	(void)unused;
 	if (me != 1)
 		return;
-	struct cpumask m;
-	cpumask_clear_all(&m);
-	cpumask_set(&m, 2);
+	struct cpumask m = mask_of(2, -1);
 	xcall_lockless.call(&m, NULL, NULL, XCALL_WAIT_NONE);
 }
 
@@ -454,10 +461,7 @@ static void one_queued_cpu(unsigned me, void *unused)
 	(void)unused;
 	if (me != 1)
 		return;
-	struct cpumask m;
-	cpumask_clear_all(&m);
-	cpumask_set(&m, 2);
-	cpumask_set(&m, 3);
+	struct cpumask m = mask_of(2, 3);
 	xcall_queued.call(&m, NULL, NULL, XCALL_WAIT_DONE);
 }
 
