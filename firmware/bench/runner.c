@@ -34,7 +34,7 @@
 /* A call's argument is a value, not a pointer: (sequence number << SLOT_BITS) | the
  * initiator's slot. So wait=none calls need no storage that outlives them, and the
  * callee reads nothing another CPU writes. */
-#define SLOT_BITS 5
+#define SLOT_BITS 10	/* up to 1024 initiator slots; 54 bits of sequence number */
 _Static_assert(RUN_MAX_INITS <= (1u << SLOT_BITS), "slot must fit the call argument");
 
 struct initiator {
