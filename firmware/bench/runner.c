@@ -100,8 +100,11 @@ static struct fair_acc *fair_take(void)
 
 /* Fault injection for the tests: hang_cpu=N wedges that CPU in its first callee,
  * interrupts off, the way a target lost in a broken handler would; fault_cpu=N
- * makes it take an invalid-opcode exception there instead. */
-static unsigned hang_cpu = ~0u, fault_cpu = ~0u;
+ * makes it take an invalid-opcode exception there instead; dupskip_cpu=N makes it
+ * run one call (sequence number >= 3) as if it were the previous one again - one
+ * call skipped and one duplicated, which a count of calls cannot see. */
+static unsigned hang_cpu = ~0u, fault_cpu = ~0u, dupskip_cpu = ~0u;
+static int dupskip_done;	/* written only by dupskip_cpu, once */
 
 uint64_t runner_overhead_min(void) { return overhead.min; }
 uint64_t runner_overhead_median(void) { return overhead.median; }
@@ -153,6 +156,8 @@ void runner_init(void)
 		hang_cpu = (unsigned)h;
 	if (cmdline_u64("fault_cpu", ~0ull, &h) == 0 && h < XCB_MAX_CPUS)
 		fault_cpu = (unsigned)h;
+	if (cmdline_u64("dupskip_cpu", ~0ull, &h) == 0 && h < XCB_MAX_CPUS)
+		dupskip_cpu = (unsigned)h;
 }
 
 /* ---- the calls ---- */
@@ -190,7 +195,12 @@ static void callee(void *p)
 	if (me == fault_cpu)
 		__asm__ __volatile__("ud2");
 	busy(callee_work);
-	ledger_note(ledger_at(me, slot), (uint64_t)(v >> SLOT_BITS));
+	uint64_t seq = v >> SLOT_BITS;
+	if (me == dupskip_cpu && seq >= 3 && !dupskip_done) {
+		dupskip_done = 1;
+		seq--;
+	}
+	ledger_note(ledger_at(me, slot), seq);
 	wd_state(me, (enum wd_state)prev, prev_since);
 }
 
