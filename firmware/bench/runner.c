@@ -450,25 +450,52 @@ static void watchdog_tick(void)
 	}
 }
 
+/* One floor measurement, on whichever CPU runs it: median of REP_FLOOR_N `ipi`
+ * probes to `target` after 32 untimed ones (the target may be waking from idle). */
+struct floor_job {
+	unsigned target;
+	uint64_t result;	/* written by the measuring CPU; read after it is idle */
+};
+
+static void floor_job_run(void *p)
+{
+	static uint64_t d[REP_FLOOR_N];	/* one job at a time: CPU 0 waits for it */
+	struct floor_job *j = p;
+
+	for (unsigned i = 0; i < 32; i++)
+		(void)xcall_raw_ipi_once(j->target);
+	for (unsigned i = 0; i < REP_FLOOR_N; i++)
+		d[i] = xcall_raw_ipi_once(j->target);
+	j->result = median_of(d, REP_FLOOR_N);
+}
+
 /*
- * The `ipi` floor for this repetition, measured by CPU 0 just before it, towards the
- * case's first target (another CPU if that is CPU 0): a floor from the same boot AND
- * the same stretch of time, so a host that slows down between cases (a VM's
- * neighbours) moves the call and its floor together. Everything is idle here.
+ * The `ipi` floor for this repetition, measured just before it from the case's first
+ * initiator to its first target - the path of its calls, per placement: a floor from
+ * the same boot AND the same stretch of time, so a host that slows down between cases
+ * (a VM's neighbours) moves the call and its floor together. Everything is idle here;
+ * an AP initiator measures through smp_start_on, whose hand-back (benv_wait_idle,
+ * acquire) makes its result visible to us.
  */
 static uint64_t rep_floor(const struct bcase *c)
 {
-	static uint64_t d[REP_FLOOR_N];
-	unsigned t = cpumask_first(&targets[0]);
+	struct floor_job j = { .target = cpumask_first(&targets[0]), .result = 0 };
+	unsigned src = init_cpus[0], me = benv_cpu_id();
+
 	if (c->kind == KIND_RAW || benv_ncpus() < 2)
 		return floor_ipi;
-	if (t >= benv_ncpus() || t == benv_cpu_id())
-		t = benv_cpu_id() == 1 ? 0 : 1;
-	for (unsigned i = 0; i < 32; i++)	/* the target may be waking from idle */
-		(void)xcall_raw_ipi_once(t);
-	for (unsigned i = 0; i < REP_FLOOR_N; i++)
-		d[i] = xcall_raw_ipi_once(t);
-	return median_of(d, REP_FLOOR_N);
+	if (j.target >= benv_ncpus() || j.target == src) {
+		src = me;
+		j.target = me == 1 ? 0 : 1;
+	}
+	if (src != me && (benv_start_on(src, floor_job_run, &j) < 0 || benv_wait_idle(src) < 0))
+		src = me;	/* cannot use that CPU: measure from ours */
+	if (src == me) {
+		if (j.target == me)
+			j.target = me == 1 ? 0 : 1;
+		floor_job_run(&j);
+	}
+	return j.result;
 }
 
 /* Runs one repetition; returns <0 when the watchdog fired. */
