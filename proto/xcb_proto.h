@@ -86,7 +86,7 @@ struct xcb_result {
 	uint32_t flags;          /* XCB_RF_* */
 	/* Appended after the 152 v1 bytes (XCB_RESULT_LEN_FULL); a 152-byte
 	 * RESULT decodes with these 0. */
-	uint64_t ipi_floor;      /* this boot's `ipi` floor, cycles (0: none) */
+	uint64_t ipi_floor;      /* `ipi` floor before this rep, cycles (0: none) */
 	uint64_t lost, dup, ooo; /* exactly-once by per-(initiator, target) seq */
 	uint64_t elapsed_cycles; /* wall time of the timed calls (throughput) */
 	uint64_t control_runs;   /* TLB: no-flush control shootdowns made */
