@@ -1,9 +1,14 @@
 #!/bin/bash
 # bench/payload.sh — the payload's own costs, from QEMU boots:
-#  1. harness overhead per sample (HELLO: overhead_min/median_cycles, the
-#     cost of the timing code around an empty call), and each algorithm's
-#     one-initiator, one-target latency (all three waits) as a ratio to the
-#     raw IPI floor (kind=raw) measured in the same boot;
+#  1. each algorithm's one-initiator, one-target latency (all three waits) as
+#     a ratio to the `ipi` floor of the same boot (one IPI, a handler that sets
+#     a flag: measured before every repetition, RESULT ipi_floor, and as the
+#     kind=raw algo=ipi case), beside the `roundtrip` floor; the timing cost
+#     per sample (HELLO overhead_min/median_cycles: back-to-back TSC reads);
+#     and the harness overhead 1->1 and 1->N: the same calls with the harness's
+#     bookkeeping (exactly-once ledger, watchdog record) and without it
+#     (harness=bare), at -smp 4, in ONE boot with their repetitions
+#     interleaved (a loaded host moves both alike), paired rep by rep;
 #  2. boot-to-first-frame: from starting QEMU to the first frame, for a
 #     direct boot (-kernel) on the serial console and over UDP to xcbenchd,
 #     and for the full PXE chain (SeaBIOS → iPXE → TFTP → /boot.ipxe → HTTP
@@ -52,6 +57,11 @@ qemu "$T/ratio.log" "suite=quick kinds=raw,xcall inits=1 masks=1 reps=5 iters=50
 first_serial=$(wait_serial_frame "$T/ratio.log" "$QPID" "$t0")
 wait "$QPID"
 $PY "$ROOT/tests/engine_frames.py" "$T/ratio.log" --json >"$T/ratio.json" 2>"$T/ratio.err" || { echo "payload run failed: $(head -3 "$T/ratio.err")"; exit 1; }
+# Harness overhead: full vs bare bookkeeping, 1 -> 1 and 1 -> all, one boot.
+HSMP=${BENCH_HARNESS_SMP:-4}
+SMP=$HSMP qemu "$T/harness.log" "suite=quick kinds=xcall waits=done inits=1 masks=1,all deliveries=auto reps=11 iters=300 transport=serial harness=full,bare"
+wait "$QPID"
+$PY "$ROOT/tests/engine_frames.py" "$T/harness.log" --json >"$T/harness.json" 2>/dev/null || { echo "harness run failed"; exit 1; }
 
 # 2. Direct boot over UDP to the daemon.
 daemon "$T/xcbench.db" --open --firmware "$XCB_ELF" || exit 1
@@ -81,36 +91,80 @@ if [ -e /usr/share/qemu/efi-virtio.rom ] || [ -e /usr/lib/ipxe/qemu/efi-virtio.r
 fi
 stop_daemon
 
-$PY - "$T/ratio.json" "$first_serial" "$first_udp" "$first_pxe" "$ACCEL" "$SMP" <<'PY'
+$PY - "$T/ratio.json" "$first_serial" "$first_udp" "$first_pxe" "$ACCEL" "$SMP" "$HSMP" "$T" <<'PY'
 import json, statistics, sys
 d = json.load(open(sys.argv[1]))
-fs, fu, fp, accel, smp = sys.argv[2:7]
+fs, fu, fp, accel, smp, hsmp, tdir = sys.argv[2:9]
 fs, fu, fp = ("%.2f" % float(x) if x not in ("NA", "") else "n/a" for x in (fs, fu, fp))
 h = d["hello"]
 allrows = [r for r in d["results"] if r["initiator"] == 65535]
 def p50(cid):
     v = [r["p50"] for r in allrows if r["case_id"] == int(cid)]
     return statistics.median(v) if v else None
-raw = [k for k, c in d["cases"].items() if c.get("kind") == "raw"]
-floor = p50(raw[0]) if raw else None
+def ratio(cid):
+    # median over reps of p50 / that repetition's own ipi floor (RESULT ipi_floor)
+    v = [r["p50"] / r["ipi_floor"] for r in allrows if r["case_id"] == int(cid) and r.get("ipi_floor")]
+    return statistics.median(v) if v else None
+def floor_case(name):
+    k = [k for k, c in d["cases"].items() if c.get("kind") == "raw" and c.get("algo") == name]
+    return p50(k[0]) if k else None
+fipi, frt = floor_case("ipi"), floor_case("roundtrip")
 khz = int(h.get("tsc_khz", 0)) or None
 ns = lambda cyc: "%.0f" % (cyc * 1e6 / khz) if khz and cyc else "-"
-print("### Payload: %s, -smp %s, %s, tsc %s kHz (%s)" % (accel, smp, h.get("brand", "?"), h.get("tsc_khz"), h.get("tsc_source")))
+print("### Payload: %s, -smp %s, %s, tsc %s kHz (%s), spin %s (%s)" % (accel, smp, h.get("brand", "?"), h.get("tsc_khz"),
+      h.get("tsc_source"), h.get("spin", "?"), h.get("spin_policy", "?")))
 print()
-print("Harness overhead per sample (timing an empty call): min %s, median %s cycles (%s ns median)."
+print("Floors in this boot: `ipi` (one IPI, the handler sets the caller's flag) p50 %s cycles (%s ns); "
+      "`roundtrip` (ping-pong, two IPIs) p50 %s cycles (%s ns); ratio roundtrip/ipi %s. "
+      "HELLO (CPU 0 -> 1 at start): ipi %s, roundtrip %s cycles."
+      % (fipi, ns(fipi), frt, ns(frt), "%.2f" % (frt / fipi) if fipi and frt else "-",
+         h.get("floor_ipi_cycles"), h.get("floor_roundtrip_cycles")))
+print()
+print("Timing cost per sample (back-to-back serialised TSC reads): min %s, median %s cycles (%s ns median)."
       % (h.get("overhead_min_cycles"), h.get("overhead_median_cycles"), ns(int(h.get("overhead_median_cycles", 0)))))
 print()
-print("| case (1 initiator, 1 target) | delivery | wait | p50 cycles | p50 ns | ratio to raw IPI floor |")
-print("|---|---|---|---:|---:|---:|")
-print("| raw IPI round trip (floor) | %s | %s | %s | %s | 1.00 |" % (d["cases"][raw[0]].get("delivery"), d["cases"][raw[0]].get("wait"), floor, ns(floor)) if floor else "| raw | - | - | - | - | - |")
+print("| case (1 initiator, 1 target) | delivery | wait | p50 cycles | p50 ns | x own-rep ipi floor | x ipi case | x roundtrip |")
+print("|---|---|---|---:|---:|---:|---:|---:|")
 order = {"none": 0, "ack": 1, "done": 2}
 cs = sorted((c for c in d["cases"].values() if c.get("kind") == "xcall" and c.get("delivery") in ("unicast",)),
             key=lambda c: (c["algo"], order.get(c["wait"], 9)))
+below = []
 for c in cs:
-    v = p50(c["id"])
-    print("| %s | %s | %s | %s | %s | %s |" % (c["algo"], c["delivery"], c["wait"], v, ns(v), "%.2f" % (v / floor) if v and floor else "-"))
+    v, rr = p50(c["id"]), ratio(c["id"])
+    if rr is not None and rr < 1.0 and c["wait"] == "done":
+        below.append("%s/%s" % (c["algo"], c["wait"]))
+    print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (c["algo"], c["delivery"], c["wait"], v, ns(v),
+          "%.2f" % rr if rr else "-", "%.2f" % (v / fipi) if v and fipi else "-", "%.2f" % (v / frt) if v and frt else "-"))
 print()
-print("Overhead as a share of the floor: %.1f %% (median overhead / raw p50)." % (100.0 * int(h.get("overhead_median_cycles", 0)) / floor) if floor else "")
+print("Every wait=done call at or above its `ipi` floor (the least it can cost): %s. "
+      "(wait=none returns once the call is posted and ack once the target has read it, so they are not bounded "
+      "by the floor: none overlaps a call with the delivery of the previous one.)"
+      % ("yes" if not below else "NO (" + ", ".join(below) + ")"))
+print()
+# Harness overhead: p50 with the full harness minus p50 with harness=bare, same
+# case, paired repetition by repetition (they ran back to back), median of pairs.
+hx = json.load(open(tdir + "/harness.json"))
+hrows = [r for r in hx["results"] if r["initiator"] == 65535]
+def reps_of(cid):
+    return {r["rep"]: r["p50"] for r in hrows if r["case_id"] == int(cid)}
+pairs = {}
+for cid, c in hx["cases"].items():
+    if c.get("kind") == "xcall":
+        pairs.setdefault((c["algo"], int(c["mask"])), {})[c.get("harness", "full")] = reps_of(cid)
+keys = sorted((k for k, v in pairs.items() if "full" in v and "bare" in v), key=lambda k: (k[1], k[0]))
+if keys:
+    print("Harness overhead at -smp %s (wait=done, auto delivery): p50 with the harness's bookkeeping "
+          "(ledger entry, watchdog record) minus p50 with `harness=bare`, in one boot, repetitions "
+          "interleaved and paired; median over %s pairs:" % (hsmp, hx["cases"][next(iter(hx["cases"]))].get("reps")))
+    print()
+    print("| algo | initiator -> targets | p50 full | p50 bare | overhead cycles (median of pairs) | overhead % |")
+    print("|---|---|---:|---:|---:|---:|")
+    for k in keys:
+        f, b = pairs[k]["full"], pairs[k]["bare"]
+        common = sorted(set(f) & set(b))
+        fv, bv = statistics.median(f.values()), statistics.median(b.values())
+        dv = statistics.median([f[r] - b[r] for r in common]) if common else 0
+        print("| %s | 1 -> %d | %.0f | %.0f | %+.0f | %+.1f %% |" % (k[0], k[1], fv, bv, dv, 100.0 * dv / bv if bv else 0))
 print()
 print("| boot to first frame | seconds |")
 print("|---|---:|")

@@ -41,8 +41,12 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "duration", "stress seconds" },
 	{ "watchdog_ms", "call time bound, ms" },
 	{ "seed", "stress random seed" },
+	{ "warmup", "untimed calls per initiator before each rep (10)" },
+	{ "spin", "auto|pause|plain: spin-wait body (auto = plain under TCG)" },
+	{ "harness", "full,bare: bare = callees keep no books (overhead runs only)" },
 	{ "hang_cpu", "test: CPU wedges in a call" },
 	{ "fault_cpu", "test: CPU faults in a call" },
+	{ "dupskip_cpu", "test: CPU runs one call as the previous one (skip + duplicate)" },
 	/* net (NIC, addressing, UDP transport) */
 	{ "server", "IP[:PORT] of xcbenchd's UDP collector (port 8080)" },
 	{ "ip", "our IPv4 address (iPXE: ${netX/ip}); absent or empty = DHCP" },

@@ -92,7 +92,12 @@ size_t xcb_enc_result(void *buf, size_t cap, const struct xcb_hdr *h, const stru
 		r->stale, r->calls_executed, r->calls_expected,
 	};
 
-	if (!fits(cap, XCB_RESULT_LEN))
+	const uint64_t w[7] = {
+		r->ipi_floor, r->lost, r->dup, r->ooo, r->elapsed_cycles,
+		r->control_runs, r->control_stale,
+	};
+
+	if (!fits(cap, XCB_RESULT_LEN_FULL))
 		return 0;
 	xcb_put32(p, r->case_id);
 	xcb_put16(p + 4, r->rep);
@@ -101,7 +106,9 @@ size_t xcb_enc_result(void *buf, size_t cap, const struct xcb_hdr *h, const stru
 		xcb_put64(p + 8 + 8 * i, v[i]);
 	xcb_put32(p + 144, r->flags);
 	xcb_put32(p + 148, 0);
-	return finish(buf, h, XCB_T_RESULT, XCB_RESULT_LEN);
+	for (int i = 0; i < 7; i++)
+		xcb_put64(p + XCB_RESULT_LEN + 8 * i, w[i]);
+	return finish(buf, h, XCB_T_RESULT, XCB_RESULT_LEN_FULL);
 }
 
 int xcb_dec_result(const uint8_t *p, size_t len, struct xcb_result *r)
@@ -121,6 +128,14 @@ int xcb_dec_result(const uint8_t *p, size_t len, struct xcb_result *r)
 	for (int i = 0; i < 17; i++)
 		*v[i] = xcb_get64(p + 8 + 8 * i);
 	r->flags = xcb_get32(p + 144);
+	uint64_t *w[7] = {
+		&r->ipi_floor, &r->lost, &r->dup, &r->ooo, &r->elapsed_cycles,
+		&r->control_runs, &r->control_stale,
+	};
+	/* Appended fields: present only in longer (newer) RESULTs. */
+	for (int i = 0; i < 7; i++)
+		*w[i] = len >= XCB_RESULT_LEN + 8 * (size_t)(i + 1) ?
+			xcb_get64(p + XCB_RESULT_LEN + 8 * i) : 0;
 	return XCB_OK;
 }
 

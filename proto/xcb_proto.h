@@ -84,8 +84,16 @@ struct xcb_result {
 	uint64_t stale;          /* stale-translation violations (TLB cases) */
 	uint64_t calls_executed, calls_expected;
 	uint32_t flags;          /* XCB_RF_* */
+	/* Appended after the 152 v1 bytes (XCB_RESULT_LEN_FULL); a 152-byte
+	 * RESULT decodes with these 0. */
+	uint64_t ipi_floor;      /* `ipi` floor before this rep, cycles (0: none) */
+	uint64_t lost, dup, ooo; /* exactly-once by per-(initiator, target) seq */
+	uint64_t elapsed_cycles; /* wall time of the timed calls (throughput) */
+	uint64_t control_runs;   /* TLB: no-flush control shootdowns made */
+	uint64_t control_stale;  /* ... of which saw a stale translation */
 };
-#define XCB_RESULT_LEN 152   /* v1 wire size; longer payloads: extra ignored */
+#define XCB_RESULT_LEN 152   /* v1 wire size: the least a receiver accepts */
+#define XCB_RESULT_LEN_FULL 208 /* with the appended fields; extra bytes ignored */
 #define XCB_RF_WATCHDOG  0x1u /* a call exceeded the watchdog bound */
 #define XCB_RF_INVARIANT 0x2u /* an invariant check failed */
 

@@ -19,6 +19,8 @@ RESULT_FIELDS = ("case_id rep initiator count min p50 p90 p99 p999 max mean_x100
                  "stddev_x1000 ipis lock_acq lock_contended lock_hold_cycles "
                  "lock_wait_cycles stale calls_executed calls_expected flags reserved").split()
 assert struct.calcsize(RESULT_FMT) == 152
+# Appended after the 152 v1 bytes (proto/README.md); absent fields read as 0.
+RESULT_EXT_FIELDS = "ipi_floor lost dup ooo elapsed_cycles control_runs control_stale".split()
 
 
 def kv(text):
@@ -90,6 +92,9 @@ def analyse(path):
                 problems.append(f"seq {seq}: short RESULT")
                 continue
             r = dict(zip(RESULT_FIELDS, struct.unpack_from(RESULT_FMT, p)))
+            for i, k in enumerate(RESULT_EXT_FIELDS):
+                off = 152 + 8 * i
+                r[k] = struct.unpack_from("<Q", p, off)[0] if len(p) >= off + 8 else 0
             if r["case_id"] not in run["cases"]:
                 problems.append(f"seq {seq}: RESULT for unknown case {r['case_id']}")
             run["results"].append(r)

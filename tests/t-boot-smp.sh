@@ -83,5 +83,5 @@ if [ "$(accel)" = kvm ]; then
 		test "$rc" -eq 1 -a "${online:-0}" -eq 2 -a "${listed:-0}" -eq 2 -a "$mode" = x2apic
 	check "kvm -smp 2: tsc ${khz:-?} kHz within 2% of host ${host_khz} kHz" within_pct "${khz:-0}" "$host_khz" 2
 else
-	skip "kvm -smp 2 apic=x2apic" "tools/qemu-accel says $(accel): no hardware-virtualization KVM here (QEMU 7.2 TCG has no x2APIC)"
+	skip "kvm -smp 2 apic=x2apic" "tools/qemu-accel says $(accel): no hardware-virtualization KVM here (x2APIC under TCG: t-x2apic.sh, t-boot-smp288.sh)"
 fi

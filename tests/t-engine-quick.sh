@@ -84,6 +84,28 @@ multi = [i for i, c in cases.items() if c["kind"] == "xcall" and c["inits"] == "
 per = {(r["case_id"], r["rep"]) for r in run["results"] if r["case_id"] in multi and r["initiator"] != 0xffff}
 ok(multi and all(sum(1 for r in run["results"] if (r["case_id"], r["rep"]) == k and r["initiator"] != 0xffff) == 2 for k in per),
    "2-initiator cases report per-initiator results")
+
+# Issue 13: numbers you can trust (structure only: no timing is asserted here).
+h = run["hello"]
+want = "plain" if h.get("hypervisor") == "TCGTCGTCGTCG" else "pause"
+ok(h.get("spin") == want and h.get("spin_policy") == "auto",
+   f"spin=auto: plain under TCG, pause elsewhere, stated in HELLO (spin={h.get('spin')}, hypervisor={h.get('hypervisor')})")
+ok(int(h.get("floor_ipi_cycles", 0)) > 0 and int(h.get("floor_roundtrip_cycles", 0)) > 0 and h.get("pge") in ("0", "1"),
+   "HELLO: both floors of this boot, and whether global pages / PCIDs are on")
+floors = {cases[r["case_id"]]["algo"] for r in raw if r["p50"] > 0}
+ok(floors == {"ipi", "roundtrip"}, f"both floors ran as raw cases ({sorted(floors)})")
+xrows = [r for r in run["results"] if cases[r["case_id"]]["kind"] == "xcall"]
+ok(xrows and all(r["ipi_floor"] > 0 and r["elapsed_cycles"] > 0 for r in xrows),
+   "every cross-call RESULT carries its repetition's ipi floor and elapsed time")
+ok(all(r["lost"] == 0 and r["dup"] == 0 and r["ooo"] == 0 for r in xrows),
+   "exactly once by sequence numbers: nothing lost, duplicated or out of order")
+ok(all(c.get("warmup") == "10" for c in cases.values()), "every CASE states its warm-up (10 calls)")
+ok(all(r["calls_expected"] == (int(cases[r["case_id"]]["iters"]) + 10) * int(cases[r["case_id"]]["mask"])
+       for r in xrows if r["initiator"] != 0xffff and r["count"] == int(cases[r["case_id"]]["iters"])),
+   "warm-up calls are checked but not timed: expected = (iters + warmup) x mask, count = iters")
+trows = [r for r in allrows if r["case_id"] in tlb]
+ok(trows and all(r["control_runs"] == 8 * int(cases[r["case_id"]]["inits"]) for r in trows),
+   "every TLB repetition ran its no-flush control (8 per initiator)")
 PY
 
 # The daemon's own decoder: `xcbench ingest` submits the capture to a private

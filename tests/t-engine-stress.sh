@@ -3,7 +3,8 @@
 # (mixed between concurrent initiators), waits, initiators, overlapping masks and TLB
 # shootdowns for 20 s must end with zero violations - every target ran every call
 # exactly once, no stale translation, no call outlived the watchdog - and a
-# well-formed frame stream.
+# well-formed frame stream; judged per initiator by sequence numbers, so a second
+# boot with one call skipped and one duplicated (dupskip_cpu=) fails.
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
 
@@ -44,4 +45,29 @@ x = [r for r in rows if run["cases"][str(r["case_id"])]["kind"] == "xcall"]
 ok(x and all(r["calls_executed"] == r["calls_expected"] for r in x),
    "every xcall round: calls executed == expected")
 ok("tlb" in kinds and "xcall" in kinds, "stress mixed cross-calls and shootdowns")
+# Judged per initiator, by sequence numbers (issue 13): every xcall round sends one
+# RESULT per initiator CPU, each with nothing lost, duplicated or out of order.
+per = [r for r in run["results"] if r["initiator"] != 0xffff and run["cases"][str(r["case_id"])]["kind"] == "xcall"]
+n_inits = sum(int(run["cases"][str(r["case_id"])]["inits"]) for r in x)
+ok(per and len(per) == n_inits, f"one RESULT per initiator of every xcall round ({len(per)} of {n_inits})")
+ok(all(r["lost"] == 0 and r["dup"] == 0 and r["ooo"] == 0 and r["calls_executed"] == r["calls_expected"] > 0
+       for r in per), "every initiator: 0 lost, 0 duplicated, 0 out of order")
+PY
+
+# A skipped and a duplicated call (dupskip_cpu=0: CPU 0 runs one call as if it were
+# the previous one again). Counting calls sees nothing (the count is right); the
+# sequence numbers see both, and stress fails naming the initiator. seed=7 makes
+# the rounds deterministic (its first round is a cross-call that targets CPU 0).
+XCB_QEMU_TIMEOUT=120 qemu_direct "$T/dupskip.log" 4 "suite=stress duration=2 seed=7 watchdog_ms=2000 dupskip_cpu=0"
+rc=$?
+check "stress with a skipped + duplicated call fails (qemu status $rc, payload exit 1)" test "$rc" -eq 3
+check "the console names the initiator: 1 lost, 1 duplicated" \
+	grep -aqE 'initiator cpu[0-9]+: 1 lost, 1 duplicated, 0 out of order' "$T/dupskip.log"
+python3 "$ROOT/tests/engine_frames.py" "$T/dupskip.log" --json >"$T/dupskip.json" 2>/dev/null
+python3 - "$T/dupskip.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+bad = [r for r in run["results"] if r["initiator"] != 0xffff and (r["lost"] or r["dup"])]
+print(("ok - " if len(bad) == 1 and bad[0]["lost"] == 1 and bad[0]["dup"] == 1 and bad[0]["flags"] & 2
+       else "not ok - ") + f"exactly one initiator's RESULT has lost=1 dup=1 and the invariant flag ({len(bad)} rows)")
 PY

@@ -11,9 +11,10 @@
 #   XCBENCH_VAR=var        where the database, daemon log and consoles go
 #   XCBENCH_CPUS=4         CPUs of the virtual machine
 #   XCBENCH_SUITE=default  suite it runs
-#   XCBENCH_VM_ARGS="iters=50 reps=3"  more `xcbench vm` arguments: suite
+#   XCBENCH_VM_ARGS="iters=30 reps=5"  more `xcbench vm` arguments: suite
 #                          overrides, "--boot direct", ... The default trims the
-#                          default suite to ~1 minute under TCG with 4 CPUs on a
+#                          default suite (keeping 5 reps, the least a comparison
+#                          needs for an interval) to ~1 minute under TCG with 4 CPUs on a
 #                          2-core host (in full: ~3 minutes); set it empty
 #                          (XCBENCH_VM_ARGS=) for the full suite.
 #   XCBENCH_RUN_ONCE=1     exit after printing the URL (stops the daemon): for tests/CI
@@ -100,7 +101,7 @@ VMDIR=$VAR/vm
 OUT=$VAR/last-run.out
 # shellcheck disable=SC2086  # XCBENCH_VM_ARGS is a list of words on purpose
 "$XCBENCH" --server "$URL" vm --cpus "$CPUS" --suite "$SUITE" --wait --dir "$VMDIR" \
-	--label "make run" ${XCBENCH_VM_ARGS-iters=50 reps=3} | tee "$OUT"
+	--label "make run" ${XCBENCH_VM_ARGS-iters=30 reps=5} | tee "$OUT"
 rc=${PIPESTATUS[0]}
 RUN_URL=$(grep -oE "$URL/run\.html\?id=[0-9]+" "$OUT" | tail -n 1)
 if [ "$rc" -ne 0 ] || [ -z "$RUN_URL" ]; then

@@ -110,3 +110,36 @@ bool paging_pcid_enable(void)
 	write_cr4(read_cr4() | CR4_PCIDE);
 	return true;
 }
+
+/*
+ * Global pages and PCIDs on THIS CPU where CPUID offers them, because Xen and
+ * Linux run with both: a CR3 reload then keeps the (global) kernel mappings
+ * and INVPCID works on a tagged TLB, so the TLB methods cost what they cost
+ * there. The identity map's 2 MiB pages become global (PTE_G, once, under
+ * pt_lock); the test window's 4 KiB pages never are, so a CR3 reload still
+ * drops them. Changes to the identity map after this are followed by INVLPG
+ * (paging_map_mmio), which also drops global entries.
+ */
+unsigned paging_tlb_features_enable(void)
+{
+	static bool marked;
+	struct cpuid_regs r;
+	unsigned got = 0;
+
+	cpuid(1, &r);
+	if (r.edx & (1u << 13)) {		/* CPUID.1:EDX.PGE */
+		unsigned long f = spin_lock_irqsave(&pt_lock);
+		if (!marked) {
+			for (unsigned i = 0; i < 4 * 512; i++)
+				if ((boot_pd[i] & (PTE_P | PTE_PS)) == (PTE_P | PTE_PS))
+					boot_pd[i] |= PTE_G;
+			marked = true;
+		}
+		spin_unlock_irqrestore(&pt_lock, f);
+		write_cr4(read_cr4() | CR4_PGE);
+		got |= PAGING_PGE;
+	}
+	if ((read_cr4() & CR4_PCIDE) || paging_pcid_enable())
+		got |= PAGING_PCIDE;
+	return got;
+}

@@ -40,6 +40,11 @@ int paging_map_mmio(uint64_t pa, uint64_t len);
 /* Turns on CR4.PCIDE on THIS CPU when CPUID offers PCID (CR3's PCID field is 0
  * then); run it on every CPU that should use PCIDs. */
 bool paging_pcid_enable(void);
+/* Global pages (CR4.PGE, identity map marked global) and PCIDs (CR4.PCIDE) on
+ * THIS CPU where CPUID offers them; run it on every CPU. Returns what is on. */
+#define PAGING_PGE 1u
+#define PAGING_PCIDE 2u
+unsigned paging_tlb_features_enable(void);
 
 static inline void invlpg(const volatile void *va)
 {

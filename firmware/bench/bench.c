@@ -21,6 +21,7 @@
 
 static struct suite suite;
 static char hello[2048];
+static const char *spin_mode, *spin_word;	/* in force ("pause"/"plain"), as asked */
 
 static void crash_hook(unsigned cpu, unsigned vector, uint64_t error, uint64_t rip)
 {
@@ -50,9 +51,10 @@ struct run_ctx {
 };
 
 /*
- * Runs every collected case. Cases that differ only in the algorithm form a group
- * whose repetitions are interleaved (rep 0 of each, then rep 1 of each, ...), so a
- * comparison between algorithms is not skewed by when each one happened to run.
+ * Runs every collected case. Cases that differ only in the algorithm (or harness)
+ * form a group whose repetitions are interleaved (rep 0 of each, then rep 1 of
+ * each, ...), so a comparison between algorithms is not skewed by when each one
+ * happened to run.
  */
 static void run_cases(struct run_ctx *x)
 {
@@ -63,7 +65,7 @@ static void run_cases(struct run_ctx *x)
 			continue;
 		unsigned g[MAX_GROUP], ng = 0;
 		for (unsigned j = i; j < n && ng < MAX_GROUP; j++)
-			if (!done[j] && (j == i || case_same_shape(&cases[i], &cases[j]))) {
+			if (!done[j] && (j == i || case_same_group(&cases[i], &cases[j]))) {
 				g[ng++] = j;
 				done[j] = 1;
 			}
@@ -103,6 +105,12 @@ static void send_hello(const char *suite_name)
 	sb_kv(&sb, "transport", report_transport_names());
 	sb_kv_u64(&sb, "overhead_min_cycles", runner_overhead_min());
 	sb_kv_u64(&sb, "overhead_median_cycles", runner_overhead_median());
+	sb_kv(&sb, "spin", spin_mode);
+	sb_kv(&sb, "spin_policy", spin_word);
+	sb_kv_u64(&sb, "floor_ipi_cycles", runner_floor_ipi());
+	sb_kv_u64(&sb, "floor_roundtrip_cycles", runner_floor_roundtrip());
+	if (runner_harness_bare())
+		sb_kv(&sb, "harness", "bare");
 	const char *cl = benv_cmdline_all();
 	sb_puts(&sb, "cmdline=");
 	for (; cl && *cl; cl++)
@@ -143,23 +151,36 @@ int bench_main(void)
 	/* CPU 0 is a cross-call target too (and spins waiting for the initiators):
 	 * it must take IPIs like every other CPU. */
 	benv_irq_enable();
+	/* The spin-wait policy before anything is measured (floors, overhead). */
+	const char *spin_policy = cmdline_str("spin", "auto");
+	spin_mode = benv_spin_set(spin_policy);
+	if (!spin_mode) {
+		kprintf("xcbench: warning: spin=%s unknown, using auto\n", spin_policy);
+		spin_policy = "auto";
+		spin_mode = benv_spin_set(spin_policy);
+	}
+	spin_word = spin_policy;
+	/* Global pages and PCIDs where offered, as in Xen and Linux, before the
+	 * TLB window is built and anything is timed. */
+	benv_tlb_features();
 	/* The layers below bench: algorithms (IPI handlers) and the TLB test window. */
 	int xrc = xcall_init_all(benv_ncpus());
 	int frc = flush_init(benv_ncpus());
-	int wrc = wd_reset(); /* allocates the N^2 watchdog ledger */
 	runner_init();
 	send_hello(suite_name);
 
 	static char line[256];
-	ksnprintf(line, sizeof(line), "run %016llx: suite %s on %u CPUs, tsc %llu kHz, harness overhead min %llu median %llu cycles",
+	ksnprintf(line, sizeof(line), "run %016llx: suite %s on %u CPUs, tsc %llu kHz, timing overhead min %llu median %llu cycles, "
+		  "spin %s (%s), floors: ipi %llu roundtrip %llu cycles",
 		  (unsigned long long)report_token(), suite_name, benv_ncpus(),
 		  (unsigned long long)benv_tsc_khz(), (unsigned long long)runner_overhead_min(),
-		  (unsigned long long)runner_overhead_median());
+		  (unsigned long long)runner_overhead_median(), spin_mode, spin_word,
+		  (unsigned long long)runner_floor_ipi(), (unsigned long long)runner_floor_roundtrip());
 	report_log(line);
 
-	if (xrc < 0 || frc < 0 || wrc < 0) {
-		ksnprintf(line, sizeof(line), "cannot initialise: xcall_init_all %d, flush_init %d, wd_reset %d",
-			  xrc, frc, wrc);
+	if (xrc < 0 || frc < 0) {
+		ksnprintf(line, sizeof(line), "cannot initialise: xcall_init_all %d, flush_init %d",
+			  xrc, frc);
 		report_error(line);
 		report_done(XCB_DONE_FAILED);
 		return 1;

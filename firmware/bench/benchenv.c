@@ -9,6 +9,8 @@
 #include "arch/cpuid.h"
 #include "arch/exit.h"
 #include "arch/idt.h"
+#include "arch/mem.h"
+#include "arch/paging.h"
 #include "arch/serial.h"
 #include "arch/smp.h"
 #include "arch/tsc.h"
@@ -29,7 +31,36 @@ unsigned benv_package_of(unsigned cpu) { return smp_topo(cpu)->pkg; }
 void benv_relax(void) { cpu_relax(); }
 void benv_irq_enable(void) { irq_enable(); }
 
+const char *benv_spin_set(const char *policy)
+{
+	int plain;
+	if (bs_streq(policy, "auto"))
+		plain = bs_streq(cpu_facts.hypervisor, "TCGTCGTCGTCG");
+	else if (bs_streq(policy, "plain"))
+		plain = 1;
+	else if (bs_streq(policy, "pause"))
+		plain = 0;
+	else
+		return 0;
+	/* relaxed: set on CPU 0 before any AP is handed work; smp_start_on()'s
+	 * own release/acquire hand-off publishes it to the APs. */
+	__atomic_store_n(&cpu_relax_plain, plain, __ATOMIC_RELAXED);
+	return plain ? "plain" : "pause";
+}
+
 uint64_t benv_cycles(void) { return rdtsc_ordered(); }
+
+uint64_t benv_cycles_fast(void)
+{
+	uint32_t lo, hi;
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+void *benv_alloc_zeroed(unsigned long bytes)
+{
+	return page_alloc((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
+}
 uint64_t benv_tsc_khz(void) { return tsc_khz; }
 
 void benv_console(const char *s, unsigned len) { console_write(s, len); }
@@ -39,6 +70,28 @@ void benv_serial(const char *s, unsigned len) { console_write(s, len); }
 const char *benv_cmdline_all(void) { return cmdline_get(); }
 
 static void kv_bool(struct strbuf *sb, const char *k, int v) { sb_kv(sb, k, v ? "1" : "0"); }
+
+static unsigned tlb_feat = ~0u;	/* AND over every CPU of paging_tlb_features_enable() */
+
+static void tlb_feat_on(void *p)
+{
+	/* Each AP writes its own slot; CPU 0 reads it after smp_wait_idle()
+	 * (whose hand-back orders it). */
+	((unsigned *)p)[smp_cpu_id()] = paging_tlb_features_enable();
+}
+
+void benv_tlb_features(void)
+{
+	static unsigned got[XCB_MAX_CPUS];
+	unsigned n = smp_num_cpus(), all = paging_tlb_features_enable();
+
+	for (unsigned c = 1; c < n; c++)
+		if (smp_start_on(c, tlb_feat_on, got) == 0 && smp_wait_idle(c) == 0)
+			all &= got[c];
+		else
+			all = 0;
+	tlb_feat = all;
+}
 
 void benv_facts(struct strbuf *sb)
 {
@@ -58,6 +111,10 @@ void benv_facts(struct strbuf *sb)
 	sb_kv(sb, "tsc_source", tsc_source ? tsc_source : "?");
 	kv_bool(sb, "pcid", f->pcid);
 	kv_bool(sb, "invpcid", f->invpcid);
+	if (tlb_feat != ~0u) {
+		kv_bool(sb, "pcid_enabled", tlb_feat & PAGING_PCIDE);
+		kv_bool(sb, "pge", tlb_feat & PAGING_PGE);
+	}
 	kv_bool(sb, "invariant_tsc", f->invariant_tsc);
 	kv_bool(sb, "x2apic", f->x2apic);
 	sb_kv(sb, "topo_source", f->topo_source ? f->topo_source : "?");

@@ -26,9 +26,15 @@ unsigned benv_crash_count(void);
 int benv_wait_idle(unsigned cpu);
 void benv_relax(void);
 void benv_irq_enable(void);
+/* The spin-wait policy of every wait (lib/spinlock.h cpu_relax()): "pause",
+ * "plain", or "auto" = plain under QEMU's TCG (CPUID hypervisor signature
+ * "TCGTCGTCGTCG"), pause elsewhere. Call before anything is timed. Returns
+ * the policy in force ("pause"/"plain"), or NULL for an unknown word. */
+const char *benv_spin_set(const char *policy);
 
 /* ---- time ---- */
 uint64_t benv_cycles(void);		/* serialised TSC read */
+uint64_t benv_cycles_fast(void);	/* plain RDTSC: diagnostics inside timed calls */
 uint64_t benv_tsc_khz(void);
 
 /* ---- console / serial / command line ---- */
@@ -36,6 +42,13 @@ void benv_console(const char *s, unsigned len);	/* human text to the console */
 void benv_serial(const char *s, unsigned len);	/* raw bytes to COM1 (frames) */
 /* The whole payload command line (HELLO). */
 const char *benv_cmdline_all(void);
+
+/* Zeroed, page-aligned memory from the page allocator, never freed; NULL if none. */
+void *benv_alloc_zeroed(unsigned long bytes);
+
+/* Global pages and PCIDs on every CPU where CPUID offers them (before any case);
+ * benv_facts() then reports `pge` and `pcid_enabled` as what every CPU has on. */
+void benv_tlb_features(void);
 
 /* ---- facts for HELLO (key=value lines) ---- */
 void benv_facts(struct strbuf *sb);

@@ -14,17 +14,22 @@
 
 #define REPS_KEPT 16	/* per-rep values kept for the case's medians */
 
+struct fair_acc;
+
 /* A one-line summary of a finished case, for the console table. */
 struct case_summary {
 	struct bcase c;
 	int ran;			/* 0: skipped */
 	uint64_t p50, p99, mean_milli;	/* all initiators, median over reps */
 	uint64_t count;
-	uint64_t spread_ppm, jain_ppm;	/* fairness, last rep */
-	uint64_t stale, lost;		/* stale translations; calls not run exactly once */
+	uint64_t spread_ppm, jain_ppm;	/* fairness over all reps (stats.h fairness_from_runs) */
+	uint64_t stale, lost;		/* stale translations; calls lost + duplicated + out of order */
 	uint64_t ipis;
+	uint64_t ctl_runs, ctl_stale;	/* TLB no-flush control: shootdowns, those that saw stale */
+	struct fair_acc *fair;		/* runner's per-initiator accumulation for this case */
+	uint64_t floor;			/* `ipi` floor: median of the reps' (runner.c rep_floor) */
 	unsigned kept;
-	uint64_t rep_p50[REPS_KEPT], rep_mean[REPS_KEPT];
+	uint64_t rep_p50[REPS_KEPT], rep_mean[REPS_KEPT], rep_floor[REPS_KEPT];
 };
 
 /* Once, after SMP, xcall and flush init: the harness overhead (min / median of
@@ -32,6 +37,13 @@ struct case_summary {
 void runner_init(void);
 uint64_t runner_overhead_min(void);
 uint64_t runner_overhead_median(void);
+/* This boot's floors CPU 0 -> CPU 1 (median cycles; 0 on one CPU): `ipi` (one IPI,
+ * a handler that sets a flag) and `roundtrip` (ping-pong, two IPIs). */
+uint64_t runner_floor_ipi(void);
+uint64_t runner_floor_roundtrip(void);
+/* 1 when the ledger could not be allocated: every case then runs harness=bare
+ * (callees keep no books, no exactly-once check). */
+int runner_harness_bare(void);
 
 /*
  * One case in three steps, so repetitions of related cases can be interleaved

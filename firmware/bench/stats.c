@@ -223,6 +223,25 @@ void fairness_compute(const uint64_t *medians, unsigned n, struct fairness *out)
 	out->jain_ppm = (uint64_t)u128_div(sum * sum * 1000000, sumsq * n);
 }
 
+void fairness_from_runs(const uint64_t *calls, const uint64_t *cycles,
+			const uint64_t *medians, unsigned n, struct fairness *out)
+{
+	uint64_t x[64];
+	struct fairness t;
+
+	fairness_compute(medians, n, out);
+	if (n == 0)
+		return;
+	if (n > 64)
+		n = 64;
+	/* Throughput in calls per 2^32 cycles: scale-free for Jain, so only the
+	 * resolution matters (a call per 2^32 cycles is below any real rate). */
+	for (unsigned i = 0; i < n; i++)
+		x[i] = cycles[i] ? (uint64_t)u128_div((stats_u128)calls[i] << 32, cycles[i]) : 0;
+	fairness_compute(x, n, &t);
+	out->jain_ppm = t.jain_ppm;
+}
+
 void overhead_from_deltas(uint64_t *deltas, unsigned n, struct overhead *out)
 {
 	out->min = out->median = 0;

@@ -53,6 +53,18 @@ struct fairness {
 	uint64_t jain_ppm;
 };
 void fairness_compute(const uint64_t *medians, unsigned n, struct fairness *out);
+/*
+ * Fairness of a case over ALL its repetitions (README "Fairness"): initiator i made
+ * calls[i] timed calls in cycles[i] cycles, summed over the repetitions; its
+ * throughput is x_i = calls[i] / cycles[i], and
+ *   jain_ppm   = (sum x_i)^2 / (n * sum x_i^2)       (1 = every initiator as fast)
+ *   spread_ppm = max/min of medians[i], each initiator's median latency.
+ * A latency median says how long one call takes, not how much of the machine an
+ * initiator gets: two initiators with equal medians, one of which spent most of
+ * the repetition waiting to start its calls, are not treated fairly.
+ */
+void fairness_from_runs(const uint64_t *calls, const uint64_t *cycles,
+			const uint64_t *medians, unsigned n, struct fairness *out);
 
 /* Helpers exported for tests and for cycles -> ns conversion. */
 /* Our own 128-bit division: the payload does not link libgcc's __udivti3. */

@@ -122,7 +122,8 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 		if (c.kind == KIND_TLB) {
 			c.path = (enum flush_path)below(FLUSH_PATH_NR);
 			c.method = methods[below(nmeth)];
-			c.batch = 1 + below(8);
+			unsigned maxb = flush_max_batch() < 8 ? flush_max_batch() : 8;
+			c.batch = 1 + below(maxb);
 			for (unsigned k = 0; k < c.inits; k++)
 				waits[k] = XCALL_WAIT_DONE;
 		} else {

@@ -12,6 +12,7 @@ static const char *const placement_names[PL_NR] = { "first", "spread", "package"
 static const char *const delivery_words[DELIV_NR] = { "auto", "unicast", "cluster", "shorthand" };
 static const char *const delivery_names[DELIV_NR] = { "auto", "unicast", "x2apic_cluster", "allbutself" };
 static const char *const overlap_names[2] = { "disjoint", "overlap" };
+static const char *const harness_names[2] = { "full", "bare" };
 
 const char *kind_name(enum case_kind k) { return k < KIND_NR ? kind_names[k] : "?"; }
 const char *placement_name(enum placement p) { return p < PL_NR ? placement_names[p] : "?"; }
@@ -20,7 +21,7 @@ const char *delivery_name(enum benv_delivery d) { return d < DELIV_NR ? delivery
 const char *case_algo_name(const struct bcase *c)
 {
 	if (c->kind == KIND_RAW)
-		return "raw";
+		return c->floor == FLOOR_IPI ? "ipi" : "roundtrip";
 	if (c->kind == KIND_TLB && c->path == FLUSH_PATH_VECTOR)
 		return "vector";
 	return c->algo ? c->algo->name : "?";
@@ -31,7 +32,15 @@ int case_same_shape(const struct bcase *a, const struct bcase *b)
 	return a->kind == b->kind && a->delivery == b->delivery && a->wait == b->wait &&
 	       a->inits == b->inits && a->mask == b->mask && a->placement == b->placement &&
 	       a->overlap == b->overlap && a->work_us == b->work_us && a->path == b->path &&
-	       a->method == b->method && a->batch == b->batch && a->reps == b->reps;
+	       a->method == b->method && a->batch == b->batch && a->reps == b->reps &&
+	       a->floor == b->floor && a->harness == b->harness;
+}
+
+int case_same_group(const struct bcase *a, const struct bcase *b)
+{
+	struct bcase t = *b;
+	t.harness = a->harness;
+	return case_same_shape(a, &t);
 }
 
 static unsigned nalgos(void)
@@ -66,6 +75,7 @@ static void defaults(struct suite *s, const char *name)
 	s->deliveries = 1u << DELIV_AUTO;
 	s->placements = 1u << PL_FIRST;
 	s->overlaps = 1u;
+	s->harnesses = 1u;
 	set_list(s->inits, &s->ninits, one, 1);
 	set_list(s->masks, &s->nmasks, pow2, 1);
 	set_list(s->work_us, &s->nwork, zero, 1);
@@ -73,6 +83,7 @@ static void defaults(struct suite *s, const char *name)
 	s->methods = ALL(FLUSH_METHOD_NR);
 	set_list(s->batches, &s->nbatches, one, 1);
 	s->iters = 1000;
+	s->warmup = 10;
 	s->time_ms = 0;
 	s->reps = 5;
 	s->samples = 0;
@@ -104,7 +115,7 @@ static void defaults(struct suite *s, const char *name)
 		set_list(s->inits, &s->ninits, onetwo, 2);
 		set_list(s->batches, &s->nbatches, b1832, 3);
 		s->iters = 200;
-		s->reps = 3;
+		s->reps = 5;	/* compared between paths and methods: >= 5 for an interval */
 	} else if (bs_streq(name, "stress")) {
 		s->duration_s = 10;
 		s->reps = 1;
@@ -208,6 +219,7 @@ int suite_load(struct suite *s, const char *name)
 	rc |= parse_words("deliveries", delivery_words, DELIV_NR, &s->deliveries);
 	rc |= parse_words("placements", placement_names, PL_NR, &s->placements);
 	rc |= parse_words("overlap", overlap_names, 2, &s->overlaps);
+	rc |= parse_words("harness", harness_names, 2, &s->harnesses);
 	rc |= parse_words("paths", path_names, FLUSH_PATH_NR, &s->paths);
 	rc |= parse_words("methods", method_names, FLUSH_METHOD_NR, &s->methods);
 	rc |= parse_numbers("inits", s->inits, &s->ninits, 1);
@@ -215,6 +227,7 @@ int suite_load(struct suite *s, const char *name)
 	rc |= parse_numbers("work_us", s->work_us, &s->nwork, 0);
 	rc |= parse_numbers("batches", s->batches, &s->nbatches, 0);
 	rc |= cmdline_u64("iters", s->iters, &s->iters);
+	rc |= cmdline_u64("warmup", s->warmup, &s->warmup);
 	rc |= cmdline_u64("time_ms", s->time_ms, &s->time_ms);
 	rc |= cmdline_u64("reps", s->reps, &s->reps);
 	rc |= cmdline_u64("samples", s->samples, &s->samples);
@@ -252,6 +265,7 @@ static void emit(struct expand *e, struct bcase *c)
 {
 	c->id = ++e->count;
 	c->iters = e->s->iters;
+	c->warmup = e->s->warmup;
 	c->time_ms = e->s->time_ms;
 	c->reps = e->s->reps;
 	c->samples = e->s->samples != 0;
@@ -365,7 +379,13 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 					if (!(s->waits & (1u << w)))
 						continue;
 					c.wait = (enum xcall_wait)w;
-					expand_shape(&e, &c);
+					for (unsigned hw = 0; hw < 2; hw++) {
+						if (!(s->harnesses & (1u << hw)))
+							continue;
+						c.harness = hw;
+						expand_shape(&e, &c);
+					}
+					c.harness = 0;
 				}
 			}
 		}
@@ -408,7 +428,10 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 			if (!(s->placements & (1u << p)))
 				continue;
 			c.placement = (enum placement)p;
-			emit(&e, &c);
+			for (unsigned f = 0; f < FLOOR_NR; f++) {
+				c.floor = (enum raw_floor)f;
+				emit(&e, &c);
+			}
 		}
 	}
 	return e.count;

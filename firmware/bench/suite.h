@@ -16,6 +16,10 @@
 #include "bench/benchenv.h"
 
 enum case_kind { KIND_XCALL, KIND_TLB, KIND_RAW, KIND_NR };
+/* kind=raw: which floor (the case's algo name) - `ipi`: one IPI, a handler that sets
+ * a flag, the caller spinning on it (the least a wait=done call costs); `roundtrip`:
+ * the ping-pong, two IPIs. */
+enum raw_floor { FLOOR_IPI, FLOOR_ROUNDTRIP, FLOOR_NR };
 enum placement { PL_FIRST, PL_SPREAD, PL_PACKAGE, PL_CROSS, PL_NR };
 
 #define AX_MAX 16		/* values per numeric axis */
@@ -31,6 +35,7 @@ struct suite {
 	unsigned deliveries;		/* bit per enum benv_delivery */
 	unsigned placements;		/* bit per enum placement */
 	unsigned overlaps;		/* bit 0 disjoint, bit 1 overlap */
+	unsigned harnesses;		/* bit 0 full, bit 1 bare (harness=: overhead runs) */
 	unsigned inits[AX_MAX], ninits;
 	unsigned masks[AX_MAX], nmasks;
 	unsigned work_us[AX_MAX], nwork;
@@ -38,6 +43,7 @@ struct suite {
 	unsigned methods;		/* tlb: bit per enum flush_method */
 	unsigned batches[AX_MAX], nbatches;
 	uint64_t iters;			/* calls per initiator per rep (0: time only) */
+	uint64_t warmup;		/* untimed calls per initiator before each rep's timed ones */
 	uint64_t time_ms;		/* per-rep time budget (0: count only) */
 	uint64_t reps;
 	uint64_t samples;		/* 1: raw per-call samples too */
@@ -59,7 +65,9 @@ struct bcase {
 	enum flush_path path;
 	enum flush_method method;
 	unsigned batch;
-	uint64_t iters, time_ms, reps;
+	enum raw_floor floor;		/* kind=raw */
+	unsigned harness;		/* xcall: 0 full bookkeeping, 1 bare (no exactly-once) */
+	uint64_t iters, warmup, time_ms, reps;
 	int samples;
 };
 
@@ -74,6 +82,9 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 
 /* Same experiment except for the algorithm (and id): cases that are compared. */
 int case_same_shape(const struct bcase *a, const struct bcase *b);
+/* Same shape except (also) for the harness: cases whose repetitions are
+ * interleaved, so harness=full,bare are measured in the same stretch of time. */
+int case_same_group(const struct bcase *a, const struct bcase *b);
 
 const char *kind_name(enum case_kind k);
 const char *placement_name(enum placement p);

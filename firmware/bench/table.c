@@ -68,6 +68,7 @@ static void seed_tables(void)
 				if (!rows[i].ran || c->kind != KIND_XCALL || c->delivery != gc->delivery ||
 				    c->wait != gc->wait || c->placement != gc->placement ||
 				    c->overlap != gc->overlap || c->work_us != gc->work_us ||
+				    c->harness != gc->harness ||
 				    strcmp(case_algo_name(c), "locked") != 0)
 					continue;
 				done_group[i] = 1;
@@ -117,26 +118,29 @@ static void seed_tables(void)
 
 static void raw_vs_algos(void)
 {
-	const struct case_summary *raw = 0;
+	const struct case_summary *fl[FLOOR_NR] = { 0 };
 	for (unsigned i = 0; i < nrows; i++)
-		if (rows[i].ran && rows[i].c.kind == KIND_RAW && rows[i].c.placement == PL_FIRST) {
-			raw = &rows[i];
-			break;
-		}
-	if (!raw)
-		return;
-	kprintf("\nraw IPI round trip (cpu0 <-> cpu1): p50 %llu cycles = %llu ns\n",
-		(unsigned long long)raw->p50, (unsigned long long)ns(raw->p50));
+		if (rows[i].ran && rows[i].c.kind == KIND_RAW && rows[i].c.placement == PL_FIRST &&
+		    !fl[rows[i].c.floor])
+			fl[rows[i].c.floor] = &rows[i];
+	for (unsigned f = 0; f < FLOOR_NR; f++)
+		if (fl[f])
+			kprintf("%sfloor %-9s (first placement): p50 %llu cycles = %llu ns\n", f ? "" : "\n",
+				case_algo_name(&fl[f]->c), (unsigned long long)fl[f]->p50,
+				(unsigned long long)ns(fl[f]->p50));
+	/* Each call against the `ipi` floor measured just before each of its own
+	 * repetitions (runner.c rep_floor): same boot, same stretch of time. */
 	for (unsigned i = 0; i < nrows; i++) {
 		const struct bcase *c = &rows[i].c;
 		if (!rows[i].ran || c->kind != KIND_XCALL || c->inits != 1 || c->mask != 1 ||
 		    c->work_us != 0 || c->placement != PL_FIRST || c->delivery != DELIV_AUTO)
 			continue;
-		uint64_t x100 = raw->p50 ? muldiv_u64(rows[i].p50, 100, raw->p50) : 0;
-		kprintf("  %-9s wait %-4s 1 init -> 1 target: p50 %llu cycles = %llu ns = %llu.%02llu x raw\n",
+		uint64_t f = rows[i].floor;
+		uint64_t x100 = f ? muldiv_u64(rows[i].p50, 100, f) : 0;
+		kprintf("  %-9s wait %-4s 1 init -> 1 target: p50 %llu cycles = %llu ns = %llu.%02llu x ipi (%llu)\n",
 			case_algo_name(c), xcall_wait_name(c->wait), (unsigned long long)rows[i].p50,
 			(unsigned long long)ns(rows[i].p50), (unsigned long long)(x100 / 100),
-			(unsigned long long)(x100 % 100));
+			(unsigned long long)(x100 % 100), (unsigned long long)f);
 	}
 }
 

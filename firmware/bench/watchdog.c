@@ -4,11 +4,10 @@
 #include "bench/watchdog.h"
 #include "bench/report.h"
 #include "bench/benchenv.h"
+#include "bench/ledger.h"
 #include "lib/printf.h"
-#include "xcall/platform.h"
 
 struct wd_cpu wd_cpus[XCB_MAX_CPUS];
-uint64_t (*wd_done)[XCB_MAX_CPUS];
 
 static uint64_t bound;
 static struct cpumask inits;
@@ -21,20 +20,13 @@ static const char *const state_names[WD_NR] = {
 	"orchestrating (waiting for the initiators)",
 };
 
-int wd_reset(void)
+void wd_reset(void)
 {
 	unsigned n = benv_ncpus();
-	if (!wd_done)
-		wd_done = plat_alloc_zeroed((unsigned long)n * sizeof(*wd_done));
-	if (!wd_done)
-		return -1;
 	for (unsigned i = 0; i < n; i++) {
 		wd_cpus[i].call_start = 0;
 		wd_cpus[i].call_no = 0;
-		for (unsigned j = 0; j < n; j++)
-			wd_done[j][i] = 0;
 	}
-	return 0;
 }
 
 void wd_arm(uint64_t bound_cycles, const struct cpumask *initiators,
@@ -87,7 +79,8 @@ static void report(unsigned late, uint64_t now)
 			}
 			n += ksnprintf(text + n, (size_t)(cap - n), "cpu%u waits on:", i);
 			for_each_cpu(t, &tmasks[k]) {
-				uint64_t d = __atomic_load_n(&wd_done[i][t], __ATOMIC_RELAXED);
+				/* the ledger slot of the k-th initiator is k */
+				uint64_t d = ledger_hi(t, k);
 				if (d < xcall) {
 					n += ksnprintf(text + n, (size_t)(cap - n), " cpu%u(done %llu/%llu)",
 						       t, (unsigned long long)d, (unsigned long long)xcall);

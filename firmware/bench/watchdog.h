@@ -5,7 +5,8 @@
  * Each CPU publishes its own record (only it writes it; others read). Initiators
  * stamp call_start before each call and clear it after; callees note whose call they
  * are running. A checker (CPU 0 - between its own calls, or while it waits for the
- * others) compares now - call_start against the bound.
+ * others) compares now - call_start against the bound. Which calls each target has
+ * finished comes from the exactly-once ledger (ledger.h).
  */
 #ifndef XCB_BENCH_WATCHDOG_H
 #define XCB_BENCH_WATCHDOG_H
@@ -27,11 +28,6 @@ struct wd_cpu {
 
 extern struct wd_cpu wd_cpus[XCB_MAX_CPUS];
 
-/* Calls of initiator CPU i completed by target CPU t (counted by the callee):
- * wd_done[i][t]. N^2 (8 MiB at 1024 CPUs), so allocated by the first
- * wd_reset(), one row per CPU, never static. */
-extern uint64_t (*wd_done)[XCB_MAX_CPUS];
-
 static inline void wd_state(unsigned cpu, enum wd_state s, uint64_t now)
 {
 	/* relaxed: the record is a diagnostic snapshot; the checker tolerates a torn
@@ -40,8 +36,8 @@ static inline void wd_state(unsigned cpu, enum wd_state s, uint64_t now)
 	__atomic_store_n(&wd_cpus[cpu].state, (uint32_t)s, __ATOMIC_RELAXED);
 }
 
-/* Zeroes the ledger (allocating it the first time). 0, or -1 without memory. */
-int wd_reset(void);
+/* Clears every CPU's activity record (between repetitions). */
+void wd_reset(void);
 /* Arm with a bound in cycles for the CPUs in `initiators`, with their target masks
  * (targets[k] for the k-th initiator in ascending CPU order); 0 disarms. */
 void wd_arm(uint64_t bound_cycles, const struct cpumask *initiators,

@@ -190,13 +190,16 @@ static int check_cfg(const struct flush_cfg *c)
 		return -1;
 	if (!reqs)
 		return -1;
+	/* Refused, never clamped: a shootdown asked to change N pages changes N,
+	 * or the caller learns it cannot (and labels nothing with a wrong N). */
+	if ((c->batch ? c->batch : 1) > slice)
+		return -1;
 	return 0;
 }
 
 static unsigned batch_of(const struct flush_cfg *c)
 {
-	unsigned n = c->batch ? c->batch : 1;
-	return n > slice ? slice : n;
+	return c->batch ? c->batch : 1;	/* check_cfg() bounded it by slice */
 }
 
 /* The cross-call for the untimed prime/verify steps: always "queued" (no
@@ -263,8 +266,13 @@ static void verify_cb(void *arg)
 		 * violation. */
 		if (r->method == FLUSH_NONE)
 			count(&st.stale_expected, 1);
-		else
-			stale++;
+		stale++;
+	}
+	/* Under the control the count still goes back to the caller (it is what
+	 * the control detected), but never into the violations. */
+	if (stale && r->method == FLUSH_NONE) {
+		count(&r->stale, stale);
+		return;
 	}
 	if (stale) {
 		count(&st.stale, stale);

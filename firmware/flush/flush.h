@@ -40,7 +40,7 @@ struct flush_cfg {
 	enum flush_path path;
 	enum flush_change change;
 	const struct xcall_ops *xops;	/* path XCALL only */
-	unsigned batch;			/* pages changed per shootdown, 1..FLUSH_MAX_BATCH */
+	unsigned batch;			/* pages changed per shootdown, 1..flush_max_batch() */
 };
 
 struct flush_stats {
@@ -57,7 +57,8 @@ struct flush_stats {
 int flush_init(unsigned ncpus);
 
 /* Pages each initiator may change per shootdown (its own slice of the window,
- * so concurrent initiators never touch the same page); batch is clamped to it. */
+ * so concurrent initiators never touch the same page). A larger batch is
+ * refused (<0 from the steps below), never silently clamped. */
 unsigned flush_max_batch(void);
 
 /* The window has one slice per concurrent initiator (at most
@@ -77,10 +78,12 @@ int flush_assign_slices(const unsigned *cpus, unsigned n);
  *   flush_shootdown — change the PTEs, invalidate locally, then remotely by
  *                     cfg->path/method: the part to time;
  *   flush_verify    — the caller and every target read every changed page;
- *                     returns the stale violations seen (0 unless method is
- *                     NONE, where they count as stale_expected instead).
+ *                     returns the stale reads seen: violations, or under
+ *                     method NONE (the control) the stale reads it detected,
+ *                     counted as stale_expected and never as violations.
  * Each returns <0 on a bad cfg (unknown method/path, INVPCID unsupported,
- * XCALL path without xops, unmap where faults can't be caught).
+ * XCALL path without xops, unmap where faults can't be caught, batch above
+ * flush_max_batch()).
  */
 int flush_prepare(const struct flush_cfg *cfg, const struct cpumask *targets);
 int flush_shootdown(const struct flush_cfg *cfg, const struct cpumask *targets);

@@ -1,6 +1,6 @@
 /* loader/loader.S — the multiboot v1 entry of the shipped image: inflates the
  * LZ4-compressed payload (build/payload.lz4, made by loader/lz4pack.py from
- * build/xcbench64.elf) to its link address and jumps to the payload's own
+ * build/xcbench64.elf, its calls and jumps filtered first) to its link address and jumps to the payload's own
  * 32-bit _start with the loader's EAX/EBX (multiboot magic and info).
  * Exists only because the image must stay under 64 KiB. The ELF reserves the
  * payload's whole range [1 MiB, end of .bss) as a NOBITS segment, so boot
@@ -72,6 +72,25 @@ loader_start:
 9:	/* Inflated size must be what the payload linked: else say so and stop. */
 	cmp	$PAYLOAD_END, %edi
 	jne	bad
+	/* Undo the packer's call/jump filter (lz4pack.py bcj()): after every
+	 * E8/E9 byte at image offset i, absolute -> rel32 = abs - (i + 5).
+	 * ESI runs one past the opcode, so i + 5 = ESI - PAYLOAD_BASE + 4. */
+	mov	$PAYLOAD_BASE, %esi
+	mov	$(PAYLOAD_END - 4), %ebx	/* an opcode needs 4 bytes after it */
+10:	cmp	%ebx, %esi
+	jae	12f
+	movb	(%esi), %al
+	inc	%esi
+	and	$0xfe, %al		/* E8 and E9 alike */
+	cmp	$0xe8, %al
+	jne	10b
+	mov	(%esi), %eax
+	sub	%esi, %eax
+	add	$(PAYLOAD_BASE - 4), %eax
+	mov	%eax, (%esi)
+	add	$4, %esi
+	jmp	10b
+12:
 	mov	saved_magic, %eax
 	mov	saved_mbi, %ebx
 	mov	$PAYLOAD_ENTRY, %ecx

@@ -16,3 +16,8 @@ HOST_TESTS += test_stats_report
 test_stats_report_SRCS := tests/test_stats_report.c bench/report.c bench/transport_serial.c \
 	bench/histo.c bench/strbuf.c ../proto/xcb_proto.c ../proto/xcb_text.c
 test_stats_report_SAN := address,undefined
+
+# The exactly-once ledger (layout and verdicts) and fairness over throughput.
+HOST_TESTS += test_ledger
+test_ledger_SRCS := tests/test_ledger.c bench/ledger.c bench/stats.c
+test_ledger_SAN := address,undefined

@@ -62,14 +62,15 @@ static unsigned count(enum case_kind k)
  *   1 initiator:  masks pow2 up to 3 = {1, 2, 3}                -> 3
  *   2 initiators: disjoint: (4-2)/2 = 1 -> {1}; overlap: 2 -> {1, 2} -> 3
  *   4 initiators: nothing left to target                        -> 0
- * = 6 per algorithm, 18 xcall cases, plus 1 raw (placement first) = 19. */
+ * = 6 per algorithm, 18 xcall cases, plus 2 raw floors (ipi, roundtrip; placement
+ * first) = 20. */
 static void test_seed_at_4(void **state)
 {
 	(void)state;
 	struct suite s;
-	assert_int_equal(expand("suite=seed", 4, &s), 19);
+	assert_int_equal(expand("suite=seed", 4, &s), 20);
 	assert_int_equal(count(KIND_XCALL), 18);
-	assert_int_equal(count(KIND_RAW), 1);
+	assert_int_equal(count(KIND_RAW), 2);
 	for (unsigned i = 0; i < ngot; i++) {
 		if (got[i].kind != KIND_XCALL)
 			continue;
@@ -81,8 +82,8 @@ static void test_seed_at_4(void **state)
 	}
 	/* at 16 CPUs: 1 init: 1,2,4,8,15 (5); 2: disjoint 7 -> 1,2,4,7 (4), overlap 14
 	 * -> 1,2,4,8,14 (5); 4: disjoint 3 -> 1,2,3 (3), overlap 12 -> 1,2,4,8,12 (5)
-	 * = 22 per algorithm, 66 + raw 1. */
-	assert_int_equal(expand("suite=seed", 16, &s), 67);
+	 * = 22 per algorithm, 66 + 2 raw floors. */
+	assert_int_equal(expand("suite=seed", 16, &s), 68);
 }
 
 /* quick at 4 CPUs, xcall part: 3 algos x 3 waits x deliveries:
@@ -105,7 +106,7 @@ static void test_quick_at_4(void **state)
 	assert_int_equal(sh, 9);
 	/* tlb: vector (1) + xcall x 3 algos = 4 paths, x 4 methods x 2 batches x 3 shapes */
 	assert_int_equal(count(KIND_TLB), 4 * 4 * 2 * 3);
-	assert_int_equal(count(KIND_RAW), 1);
+	assert_int_equal(count(KIND_RAW), 2);
 	/* at 2 CPUs: 2 initiators no longer fit disjoint: the explicit "1" mask stays
 	 * (the runner logs the skip), "all" resolves to nothing */
 	expand("suite=quick kinds=xcall algos=locked waits=done deliveries=unicast", 2, &s);
@@ -118,13 +119,22 @@ static void test_overrides(void **state)
 	struct suite s;
 	expand("suite=seed algos=lockless,queued inits=2 masks=1,2 work_us=0,500 overlap=overlap reps=3 iters=7",
 	       8, &s);
-	/* 2 algos x 1 init x 2 masks x 2 work + raw */
-	assert_int_equal(ngot, 9);
+	/* 2 algos x 1 init x 2 masks x 2 work + 2 raw floors */
+	assert_int_equal(ngot, 10);
 	assert_int_equal(s.reps, 3);
 	assert_int_equal(got[0].iters, 7);
 	assert_int_equal(got[0].reps, 3);
 	assert_string_equal(got[0].algo->name, "lockless");
 	assert_int_equal(got[0].overlap, 1);
+	assert_int_equal(got[0].warmup, 10);	/* untimed calls per rep, by default */
+	/* harness=full,bare (overhead runs): every xcall case twice, grouped for
+	 * interleaving (case_same_group) but never compared as one (case_same_shape) */
+	expand("suite=seed algos=lockless inits=1 masks=1 harness=full,bare warmup=3", 8, &s);
+	assert_int_equal(count(KIND_XCALL), 2);
+	assert_int_equal(got[0].harness + got[1].harness, 1);
+	assert_int_equal(got[0].warmup, 3);
+	assert_true(case_same_group(&got[0], &got[1]));
+	assert_false(case_same_shape(&got[0], &got[1]));
 	/* errors name the key */
 	cmdline_init("algos=fast");
 	assert_int_equal(suite_load(&s, "quick"), -1);

@@ -8,14 +8,19 @@
  *    masks: each call runs exactly once on each target, in order per
  *    (initiator, target); wait=done means fn finished (and its writes are
  *    visible — TSan flags it otherwise) when call() returns;
- *  - all algorithms and waits mixed at once (the dispatcher);
+ *  - all algorithms and waits mixed at once (each on its own IPI vector),
+ *    and an IPI of one algorithm never runs another's handler;
  *  - queued serves calls in arrival order across initiators (FCFS);
  *    lockless serves them in initiator CPU order (the fairness objection,
  *    pinned as known behaviour);
  *  - the locked algorithm's lock profile counts every call;
  *  - raw ping-pong returns a positive round trip;
  *  - shootdowns: random paths/methods/batches/algorithms, 0 stale reads;
- *    the noflush control DOES see stale reads (proving the check works).
+ *    the noflush control DOES see stale reads (proving the check works);
+ *    a batch larger than the CPU's slice is refused, never clamped;
+ *  - lockless reset() clears the tasks bit a wait=none call leaves set.
+ * The shim's IPIs are release/acquire (as the hardware's fence makes them), so
+ * a lost call here is a failure of the algorithm, not an allowed outcome.
  * Scale with XCB_XCALL_ITERS (calls per CPU per case; default 25000: about
  * two million calls and seven million callee runs in all).
  */
@@ -33,6 +38,7 @@
 #include "xcall/platform.h"
 #include "xcall/platform_host.h"
 #include "flush/flush.h"
+#include "xcall/xcall_internal.h"
 
 #define NCPUS 8
 
@@ -271,8 +277,12 @@ static void raw_cpu(unsigned me, void *unused)
 		uint64_t c = xcall_raw_roundtrip(1 + i % (NCPUS - 1));
 		assert_true(c > 0);
 		rt_sum += c;
+		/* the `ipi` floor: one IPI, the handler sets our flag */
+		c = xcall_raw_ipi_once(1 + i % (NCPUS - 1));
+		assert_true(c > 0);
 	}
 	assert_int_equal(xcall_raw_roundtrip(0), 0);	/* not to ourselves */
+	assert_int_equal(xcall_raw_ipi_once(0), 0);
 }
 
 static void test_raw(void **st)
@@ -359,9 +369,10 @@ static void noflush_cpu(unsigned me, void *unused)
 	/* Start from clean TLBs everywhere (earlier tests may have left CPUs
 	 * that were not targeted holding old entries)... */
 	noflush_result = flush_run(&c, &m, NULL);
-	/* ... then the control: no invalidation anywhere. */
+	/* ... then the control: no invalidation anywhere. It returns what it
+	 * detected: all 8 CPUs (initiator too) reach the old frame of 4 pages. */
 	c.method = FLUSH_NONE;
-	noflush_result |= flush_run(&c, &m, NULL);
+	noflush_result |= flush_run(&c, &m, NULL) != NCPUS * 4;
 	/* Clean up with a real flush (no stale reads allowed)... */
 	c.method = FLUSH_CR3;
 	noflush_result |= flush_run(&c, &m, NULL);
@@ -369,12 +380,112 @@ static void noflush_cpu(unsigned me, void *unused)
 	 * stale entries in place too: the control is the same for both paths. */
 	c.method = FLUSH_NONE;
 	c.path = FLUSH_PATH_VECTOR;
-	noflush_result |= flush_run(&c, &m, NULL);
+	noflush_result |= flush_run(&c, &m, NULL) != NCPUS * 4;
 	/* a bad cfg is refused */
 	c.path = FLUSH_PATH_XCALL;
 	c.xops = NULL;
 	if (flush_run(&c, &m, NULL) >= 0)
 		noflush_result = 99;
+}
+
+/* A mask of CPUs a and b (b < 0: just a), for the single-call tests below. */
+static struct cpumask mask_of(int a, int b)
+{
+	struct cpumask m;
+	cpumask_clear_all(&m);
+	cpumask_set(&m, (unsigned)a);
+	if (b >= 0)
+		cpumask_set(&m, (unsigned)b);
+	return m;
+}
+
+/*
+ * The batch mislabel (issue 13): a shootdown asked for more pages than this
+ * CPU's slice used to be clamped silently, so a case labelled batch=N changed
+ * fewer pages. Now it is refused, and an honoured batch changes exactly N.
+ */
+static int batch_result;
+static void batch_cpu(unsigned me, void *unused)
+{
+	(void)unused;
+	if (me != 0)
+		return;
+	struct cpumask m = mask_of(1, -1);
+	unsigned max = flush_max_batch();
+	struct flush_cfg c = { .method = FLUSH_INVLPG, .path = FLUSH_PATH_XCALL,
+			       .change = FLUSH_REMAP, .xops = &xcall_lockless, .batch = max + 1 };
+	struct flush_stats fs;
+
+	flush_reset();
+	batch_result = flush_run(&c, &m, NULL) < 0 ? 0 : 1;	/* refused */
+	flush_get_stats(&fs);
+	if (fs.shootdowns || fs.pages)
+		batch_result |= 2;				/* and nothing done */
+	c.batch = max;
+	if (flush_run(&c, &m, NULL) != 0)
+		batch_result |= 4;
+	flush_get_stats(&fs);
+	if (fs.shootdowns != 1 || fs.pages != max)
+		batch_result |= 8;				/* exactly N pages */
+}
+
+static void test_flush_batch_refused_not_clamped(void **st)
+{
+	(void)st;
+	assert_true(flush_max_batch() >= 2);
+	plat_host_run(batch_cpu, NULL);
+	assert_int_equal(batch_result, 0);
+}
+
+/*
+ * lockless leaves its tasks bit set after a wait=none call; reset() (between
+ * cases, quiescent) must clear it, or every receiver of the next case scans
+ * a descriptor with nothing for it.
+ */
+static void lockless_none_cpu(unsigned me, void *unused)
+{
+	(void)unused;
+	if (me != 1)
+		return;
+	struct cpumask m = mask_of(2, -1);
+	xcall_lockless.call(&m, NULL, NULL, XCALL_WAIT_NONE);
+}
+
+/*
+ * An IPI runs only the algorithm that sent it (one vector each): a queued call
+ * sends queued IPIs only, so neither locked's nor lockless's handler (each an
+ * "anything for me?" scan of its own shared lines) runs for it.
+ */
+static void one_queued_cpu(unsigned me, void *unused)
+{
+	(void)unused;
+	if (me != 1)
+		return;
+	struct cpumask m = mask_of(2, 3);
+	xcall_queued.call(&m, NULL, NULL, XCALL_WAIT_DONE);
+}
+
+static void test_ipi_only_for_its_algorithm(void **st)
+{
+	(void)st;
+	uint64_t l0 = plat_host_ipis_of(PLAT_IPI_LOCKED), ll0 = plat_host_ipis_of(PLAT_IPI_LOCKLESS);
+	uint64_t q0 = plat_host_ipis_of(PLAT_IPI_QUEUED);
+
+	plat_host_run(one_queued_cpu, NULL);
+	assert_int_equal(plat_host_ipis_of(PLAT_IPI_QUEUED) - q0, 2);
+	assert_int_equal(plat_host_ipis_of(PLAT_IPI_LOCKED) - l0, 0);
+	assert_int_equal(plat_host_ipis_of(PLAT_IPI_LOCKLESS) - ll0, 0);
+	assert_int_not_equal(xcall_locked.ipi, xcall_queued.ipi);
+	assert_int_not_equal(xcall_lockless.ipi, xcall_queued.ipi);
+}
+
+static void test_lockless_reset_clears_tasks(void **st)
+{
+	(void)st;
+	plat_host_run(lockless_none_cpu, NULL);	/* joins: the call has landed */
+	assert_true(xcall_lockless_task_pending(1));	/* left set by wait=none */
+	xcall_lockless.reset();
+	assert_false(xcall_lockless_task_pending(1));
 }
 
 static void test_flush_noflush_control_sees_stale(void **st)
@@ -420,6 +531,9 @@ int main(void)
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_flush_no_stale),
 		cmocka_unit_test(test_flush_noflush_control_sees_stale),
+		cmocka_unit_test(test_flush_batch_refused_not_clamped),
+		cmocka_unit_test(test_lockless_reset_clears_tasks),
+		cmocka_unit_test(test_ipi_only_for_its_algorithm),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	printf("# %llu calls, %llu callee runs checked exactly-once (%u CPUs, %u calls/CPU/case)\n",

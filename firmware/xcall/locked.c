@@ -57,7 +57,7 @@ static void locked_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * written just above — Xen's smp_wmb() between the data and the mask. */
 	amask_store(&slot.pending, &targets, nwords, __ATOMIC_RELEASE);
 
-	plat_send_ipi_mask(&targets, PLAT_IPI_XCALL);
+	plat_send_ipi_mask(&targets, PLAT_IPI_LOCKED);
 
 	/* acquire: pairs with each target's release clear; once empty, every
 	 * target has finished reading the slot (and, for done, finished fn and
@@ -109,6 +109,7 @@ const struct xcall_ops xcall_locked = {
 	.init = locked_init,
 	.call = locked_call,
 	.handle_ipi = locked_handle_ipi,
+	.ipi = PLAT_IPI_LOCKED,
 	.lockprof = locked_lockprof,
 	.reset = locked_reset,
 };

@@ -36,13 +36,14 @@ struct call_data {
 
 static struct call_data call_data[AMASK_MAX_CPUS];
 static struct amask tasks;	/* CPUs whose call_data may hold a call */
-static unsigned nwords;
+static unsigned nwords, ncpus_ll;
 
 static int lockless_init(unsigned ncpus)
 {
 	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
 		return -1;
 	nwords = amask_words(ncpus);
+	ncpus_ll = ncpus;
 	return 0;
 }
 
@@ -83,7 +84,7 @@ static void lockless_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * already be set (left from an earlier wait=none call). */
 	amask_set(&tasks, me, __ATOMIC_SEQ_CST);
 
-	plat_send_ipi_mask(&targets, PLAT_IPI_XCALL);
+	plat_send_ipi_mask(&targets, PLAT_IPI_LOCKLESS);
 
 	if (w == XCALL_WAIT_NONE)
 		return;	/* tasks bit stays set: cleared by a later waited call */
@@ -142,8 +143,26 @@ static void lockless_lockprof(struct xcall_lockprof *out)
 	*out = (struct xcall_lockprof){ 0 };
 }
 
+/*
+ * Quiescent (between cases: every call has landed). A wait=none call leaves
+ * its initiator's tasks bit set until that CPU's next waited call; across a
+ * case boundary that bit would make every receiver of the next case scan a
+ * descriptor that holds nothing for it — extra shared-line reads in the
+ * timed path of an unrelated case. Clear every bit whose `selected` is
+ * empty (acquire: pairs with the targets' release clears, as in call()).
+ */
 static void lockless_reset(void)
 {
+	for (unsigned i = 0; i < ncpus_ll; i++)
+		if (amask_empty(&call_data[i].selected, nwords, __ATOMIC_ACQUIRE))
+			/* release: as in call(), after the empty selected was seen. */
+			amask_clear(&tasks, i, __ATOMIC_RELEASE);
+}
+
+/* For tests: whether CPU `cpu`'s tasks bit is set. */
+int xcall_lockless_task_pending(unsigned cpu)
+{
+	return amask_test(&tasks, cpu, __ATOMIC_ACQUIRE);
 }
 
 const struct xcall_ops xcall_lockless = {
@@ -151,6 +170,7 @@ const struct xcall_ops xcall_lockless = {
 	.init = lockless_init,
 	.call = lockless_call,
 	.handle_ipi = lockless_handle_ipi,
+	.ipi = PLAT_IPI_LOCKLESS,
 	.lockprof = lockless_lockprof,
 	.reset = lockless_reset,
 };

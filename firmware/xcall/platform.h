@@ -17,7 +17,13 @@ struct amask;
 
 /* The IPI kinds we use; each is one vector on hardware. */
 enum plat_ipi {
-	PLAT_IPI_XCALL,		/* cross-call algorithms (xcall_ipi_dispatch) */
+	/* One per cross-call algorithm, so an IPI runs only the handler of the
+	 * algorithm that sent it (not every algorithm's "anything for me?"
+	 * scan, which would read the other algorithms' shared lines inside
+	 * every timed call). */
+	PLAT_IPI_LOCKED,
+	PLAT_IPI_LOCKLESS,
+	PLAT_IPI_QUEUED,
 	PLAT_IPI_FLUSH,		/* dedicated TLB-flush vector (today's Xen) */
 	PLAT_IPI_RAW,		/* raw ping-pong */
 	PLAT_IPI_NR
@@ -51,6 +57,10 @@ void *plat_alloc_zeroed(unsigned long bytes);
 
 /* Serialised cycle counter (hw: rdtsc_ordered). */
 uint64_t plat_cycles(void);
+/* Unserialised cycle counter (hw: plain RDTSC, no fences): for profiles
+ * taken inside a critical section, where a serialising read would stall
+ * the very code being profiled. May run a few instructions early or late. */
+uint64_t plat_cycles_fast(void);
 
 /* Interrupt-enable state of this CPU (simulated on the host). */
 int  plat_irqs_enabled(void);

@@ -7,12 +7,15 @@
  * exactly what a real CPU spinning with interrupts enabled does, which is
  * what keeps an A->B / B->A pair of calls from deadlocking.
  *
- * The pending bit is set and taken with RELAXED atomics on purpose: like a
- * real x2APIC ICR write, an IPI carries no memory ordering that
- * ThreadSanitizer could see, so every happens-before edge the algorithms
- * rely on must come from their OWN acquire/release operations — which is
- * what TSan then checks. (Delivery itself is still guaranteed: an RMW always
- * reads the latest value of the word.)
+ * The pending bit is set with RELEASE and taken with ACQUIRE, because that
+ * is what the hardware gives: platform_hw.c fences (MFENCE; LFENCE) before
+ * every ICR write, so a target's handler sees every store its initiator
+ * made before the IPI. With relaxed bits C11 would let the handler read the
+ * algorithm's state from before the call, find nothing for it, and return:
+ * a lost call would be an ALLOWED outcome, so the test could prove race
+ * freedom but not liveness. With the pair, a lost call is a bug the test
+ * reports. The algorithms' own acquire/release pairs (among initiators,
+ * and target -> initiator, which no IPI covers) are still what TSan checks.
  *
  * TLB model: one shared page table (window page -> frame, -1 = not present)
  * and a private software TLB per CPU that caches a translation on first use
@@ -42,6 +45,7 @@ static struct hcpu *cpus;
 static plat_ipi_handler_t handlers[PLAT_IPI_NR];
 static __thread unsigned my_cpu;
 static uint64_t ipis_sent;
+static uint64_t ipis_kind[PLAT_IPI_NR];
 static unsigned finished;		/* CPUs whose fn returned (atomic) */
 
 /* TLB window */
@@ -70,6 +74,12 @@ uint64_t plat_host_ipis(void)
 	return __atomic_load_n(&ipis_sent, __ATOMIC_RELAXED);
 }
 
+uint64_t plat_host_ipis_of(unsigned kind)
+{
+	/* relaxed: as plat_host_ipis() */
+	return kind < PLAT_IPI_NR ? __atomic_load_n(&ipis_kind[kind], __ATOMIC_RELAXED) : 0;
+}
+
 unsigned plat_cpu_id(void) { return my_cpu; }
 unsigned plat_num_cpus(void) { return ncpus_h; }
 
@@ -82,9 +92,11 @@ void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
 
 void plat_send_ipi(unsigned cpu, enum plat_ipi kind)
 {
-	/* relaxed on purpose: an IPI orders nothing (see the top of this file). */
-	__atomic_fetch_or(&cpus[cpu].pending, 1u << kind, __ATOMIC_RELAXED);
+	/* release: pairs with the acquire exchange in serve() — the model of
+	 * platform_hw.c's fence before the ICR write (top of this file). */
+	__atomic_fetch_or(&cpus[cpu].pending, 1u << kind, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&ipis_sent, 1, __ATOMIC_RELAXED);	/* a counter */
+	__atomic_fetch_add(&ipis_kind[kind], 1, __ATOMIC_RELAXED);	/* per kind, likewise */
 }
 
 void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
@@ -98,8 +110,9 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
 static void serve(void)
 {
 	struct hcpu *me = &cpus[my_cpu];
-	/* relaxed: the handlers' own acquires order what they read. */
-	uint32_t p = __atomic_exchange_n(&me->pending, 0, __ATOMIC_RELAXED);
+	/* acquire: pairs with the release or in plat_send_ipi(), so the handler
+	 * sees what the sender stored before it sent the IPI. */
+	uint32_t p = __atomic_exchange_n(&me->pending, 0, __ATOMIC_ACQUIRE);
 
 	if (!p)
 		return;
@@ -126,6 +139,8 @@ uint64_t plat_cycles(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+uint64_t plat_cycles_fast(void) { return plat_cycles(); }
 
 int plat_irqs_enabled(void) { return cpus[my_cpu].irq_on; }
 

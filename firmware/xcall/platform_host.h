@@ -20,5 +20,7 @@ void plat_host_run(void (*fn)(unsigned cpu, void *arg), void *arg);
 
 /* IPIs sent since init (all kinds, all CPUs). */
 uint64_t plat_host_ipis(void);
+/* IPIs of one kind (enum plat_ipi) sent since init, all CPUs. */
+uint64_t plat_host_ipis_of(unsigned kind);
 
 #endif

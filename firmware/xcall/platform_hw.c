@@ -17,9 +17,13 @@
 #include "lib/cpumask.h"
 
 #define VEC_RAW 0xe4	/* raw ping-pong: its own vector, beside VEC_XCALL/VEC_FLUSH */
+#define VEC_LOCKLESS (VEC_XCALL + 1)	/* one cross-call vector per algorithm */
+#define VEC_QUEUED (VEC_XCALL + 2)
 
 static const uint8_t vectors[PLAT_IPI_NR] = {
-	[PLAT_IPI_XCALL] = VEC_XCALL,
+	[PLAT_IPI_LOCKED] = VEC_XCALL,
+	[PLAT_IPI_LOCKLESS] = VEC_LOCKLESS,
+	[PLAT_IPI_QUEUED] = VEC_QUEUED,
 	[PLAT_IPI_FLUSH] = VEC_FLUSH,
 	[PLAT_IPI_RAW] = VEC_RAW,
 };
@@ -39,14 +43,18 @@ unsigned plat_num_cpus(void) { return smp_num_cpus(); }
 		handlers[kind]();					\
 		apic_eoi();						\
 	}
-STUB(PLAT_IPI_XCALL)
+STUB(PLAT_IPI_LOCKED)
+STUB(PLAT_IPI_LOCKLESS)
+STUB(PLAT_IPI_QUEUED)
 STUB(PLAT_IPI_FLUSH)
 STUB(PLAT_IPI_RAW)
 
 void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
 {
 	static const irq_handler_t stubs[PLAT_IPI_NR] = {
-		[PLAT_IPI_XCALL] = stub_PLAT_IPI_XCALL,
+		[PLAT_IPI_LOCKED] = stub_PLAT_IPI_LOCKED,
+		[PLAT_IPI_LOCKLESS] = stub_PLAT_IPI_LOCKLESS,
+		[PLAT_IPI_QUEUED] = stub_PLAT_IPI_QUEUED,
 		[PLAT_IPI_FLUSH] = stub_PLAT_IPI_FLUSH,
 		[PLAT_IPI_RAW] = stub_PLAT_IPI_RAW,
 	};
@@ -56,23 +64,12 @@ void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
 	idt_set_handler(vectors[kind], stubs[kind]);
 }
 
-/*
- * Why a full fence before every IPI: in x2APIC mode the ICR is an MSR, and
- * WRMSR to it is NOT serialising — without a fence the IPI can reach the
- * target before our earlier stores (fn/arg, the mask bits) are visible to it
- * (Linux: weak_wrmsr_fence(): MFENCE drains our stores, LFENCE keeps the
- * WRMSR from starting before the MFENCE completed). In xAPIC mode the UC
- * MMIO write already drains the store buffer; the fence then costs little
- * next to the IPI.
- */
-static inline void ipi_fence(void)
-{
-	__asm__ __volatile__("mfence; lfence" ::: "memory");
-}
-
+/* No fence here: the ordering an IPI needs (our call data visible before
+ * the target takes the interrupt) is the APIC layer's one rule, kept where
+ * the ICR is written (arch/apic.c, x2apic_icr_wrmsr(); xAPIC's UC MMIO
+ * write is ordered after earlier stores by itself). */
 void plat_send_ipi(unsigned cpu, enum plat_ipi kind)
 {
-	ipi_fence();
 	apic_send_ipi(cpu, vectors[kind]);
 }
 
@@ -84,7 +81,6 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
 		m.bits[i] = mask->w[i];
 	if (cpumask_empty(&m))
 		return;
-	ipi_fence();	/* see above */
 	apic_send_ipi_mask(&m, vectors[kind]);
 }
 
@@ -93,6 +89,13 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
 void plat_cpu_relax(void) { cpu_relax(); }
 
 uint64_t plat_cycles(void) { return rdtsc_ordered(); }
+
+uint64_t plat_cycles_fast(void)
+{
+	uint32_t lo, hi;
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
 
 int plat_irqs_enabled(void) { return irq_enabled(); }
 unsigned long plat_irq_save(void) { return irq_save(); }

@@ -31,21 +31,25 @@
 #include "xcall/amask.h"
 #include "xcall/xcall_internal.h"
 
+/* One cache line each: desc[i][t] and desc[i][t+1] go to different targets,
+ * and two per line would make target t's busy clear bounce the line target
+ * t+1 is reading (32 bytes packed, that was inside every timed call). */
 struct qdesc {
 	struct qdesc *next;	/* written before the publishing CAS */
 	xcall_fn_t fn;
 	void *arg;
 	enum xcall_wait wait;
 	uint32_t busy;		/* 1 from queueing until the target is done with it */
-};
+} __attribute__((aligned(64)));
 
 struct qhead {
 	struct qdesc *first;	/* newest first; NULL = empty */
 } __attribute__((aligned(64)));
 
 static struct qhead queue[AMASK_MAX_CPUS];
-/* ncpus x ncpus descriptors, row = initiator; allocated once at init (up to
- * 2 MiB at 256 CPUs, so not in BSS). */
+/* ncpus x ncpus descriptors, row = initiator; allocated once at init (4 MiB
+ * at 256 CPUs, so not in BSS). The allocator hands out whole pages, so the
+ * array starts line-aligned. */
 static struct qdesc *desc;
 static unsigned ncpus_q, nwords;
 
@@ -113,7 +117,7 @@ static void queued_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * has not taken the list since our descriptor went in. The CAS above
 	 * is a locked instruction on x86: it orders the push before the APIC
 	 * write. */
-	plat_send_ipi_mask(&to_ipi, PLAT_IPI_XCALL);
+	plat_send_ipi_mask(&to_ipi, PLAT_IPI_QUEUED);
 
 	if (w == XCALL_WAIT_NONE)
 		return;
@@ -188,6 +192,7 @@ const struct xcall_ops xcall_queued = {
 	.init = queued_init,
 	.call = queued_call,
 	.handle_ipi = queued_handle_ipi,
+	.ipi = PLAT_IPI_QUEUED,
 	.lockprof = queued_lockprof,
 	.reset = queued_reset,
 };

@@ -1,6 +1,9 @@
 /*
- * raw.c — "raw": a bare IPI ping-pong between two CPUs with a minimal
- * handler, the floor every cross-call algorithm is reported against.
+ * raw.c — the floors, measured with a minimal handler on their own vector:
+ *   ipi       — one IPI; the target's handler sets the caller's flag, the
+ *               caller spins on it: the least a wait=done call can cost, and
+ *               what every cross-call result is reported against;
+ *   roundtrip — a ping-pong: the target IPIs the caller back (two IPIs).
  *
  * Initiator I: note in ping_from[T] that I asks, IPI T, spin (interrupts
  * on) until its own handler has seen T's answer. T's handler: take
@@ -13,6 +16,7 @@
 #include "xcall/amask.h"
 
 #define RAW_NOBODY 0xffffffffu
+#define RAW_ONEWAY 0x80000000u	/* in ping_from: the `ipi` floor, answer by flag */
 
 struct raw_cpu {
 	uint32_t ping_from;	/* who pinged this CPU (RAW_NOBODY: nobody) */
@@ -50,13 +54,37 @@ uint64_t xcall_raw_roundtrip(unsigned target)
 	return plat_cycles() - t0;
 }
 
+uint64_t xcall_raw_ipi_once(unsigned target)
+{
+	unsigned me = plat_cpu_id();
+
+	if (target == me || target >= plat_num_cpus())
+		return 0;
+
+	/* relaxed: the release store of ping_from below orders it. */
+	__atomic_store_n(&raw[me].pong_seen, 0, __ATOMIC_RELAXED);
+	uint64_t t0 = plat_cycles();
+	/* release: the target's acquire exchange sees our reset of pong_seen
+	 * ordered before its store of the flag. */
+	__atomic_store_n(&raw[target].ping_from, me | RAW_ONEWAY, __ATOMIC_RELEASE);
+	plat_send_ipi(target, PLAT_IPI_RAW);
+	/* acquire: pairs with the target handler's release store of our flag. */
+	while (!__atomic_load_n(&raw[me].pong_seen, __ATOMIC_ACQUIRE))
+		plat_cpu_relax();
+	return plat_cycles() - t0;
+}
+
 void xcall_raw_ipi(void)
 {
 	unsigned me = plat_cpu_id();
 
 	/* A ping for us? acquire: pairs with the initiator's release. */
 	uint32_t from = __atomic_exchange_n(&raw[me].ping_from, RAW_NOBODY, __ATOMIC_ACQUIRE);
-	if (from != RAW_NOBODY) {
+	if (from != RAW_NOBODY && (from & RAW_ONEWAY)) {
+		/* The `ipi` floor: set the caller's flag, no IPI back. release:
+		 * pairs with the acquire spin in xcall_raw_ipi_once(). */
+		__atomic_store_n(&raw[from & ~RAW_ONEWAY].pong_seen, 1, __ATOMIC_RELEASE);
+	} else if (from != RAW_NOBODY) {
 		/* release: the initiator's handler sees the answer flag with
 		 * everything we did before it. */
 		__atomic_store_n(&raw[from].pong_pending, 1, __ATOMIC_RELEASE);

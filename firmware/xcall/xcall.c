@@ -1,6 +1,6 @@
 /*
- * xcall.c — the registry of cross-call algorithms, the XCALL vector's
- * dispatcher, wait-mode names and the per-CPU exactly-once counters.
+ * xcall.c — the registry of cross-call algorithms (each on its own IPI
+ * vector), wait-mode names and the per-CPU exactly-once counters.
  */
 #include "xcall/xcall.h"
 #include "xcall/platform.h"
@@ -12,8 +12,8 @@ const struct xcall_ops *const xcall_algos[] = {
 	&xcall_locked, &xcall_lockless, &xcall_queued, NULL,
 };
 
-/* Which algorithms are initialised: the dispatcher polls only those. Set
- * once at init, before any IPI can arrive. */
+/* Which algorithms are initialised. Set once at init, before any IPI can
+ * arrive. */
 static const struct xcall_ops *live[4];
 static unsigned nlive, ncpus_all;
 
@@ -66,15 +66,10 @@ int xcall_init_all(unsigned ncpus)
 	}
 	xcall_raw_init_state();
 	xcall_reset_counts();
-	plat_ipi_register(PLAT_IPI_XCALL, xcall_ipi_dispatch);
+	for (unsigned i = 0; i < nlive; i++)
+		plat_ipi_register((enum plat_ipi)live[i]->ipi, live[i]->handle_ipi);
 	plat_ipi_register(PLAT_IPI_RAW, xcall_raw_ipi);
 	return 0;
-}
-
-void xcall_ipi_dispatch(void)
-{
-	for (unsigned i = 0; i < nlive; i++)
-		live[i]->handle_ipi();
 }
 
 void xcall_count_handled(void)

@@ -55,7 +55,8 @@ struct xcall_ops {
 	int  (*init)(unsigned ncpus);		/* once, on CPU 0, before any call; 0 or <0 */
 	void (*call)(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 		     enum xcall_wait w);
-	void (*handle_ipi)(void);		/* in the target's XCALL IPI handler */
+	void (*handle_ipi)(void);		/* in the target's IPI handler (its own vector) */
+	unsigned ipi;				/* that vector: enum plat_ipi (platform.h) */
 	void (*lockprof)(struct xcall_lockprof *out);
 	void (*reset)(void);			/* clear counters between cases (quiescent) */
 };
@@ -71,18 +72,14 @@ const char *xcall_wait_name(enum xcall_wait w);
 int xcall_wait_parse(const char *s, enum xcall_wait *out);
 
 /*
- * Initialise every algorithm and register the XCALL and RAW IPI handlers
- * with the platform. Call once on CPU 0 after SMP bring-up. 0 or <0.
+ * Initialise every algorithm and register each one's IPI handler on its own
+ * vector (ops->ipi), plus the RAW floors' handler. Call once on CPU 0 after
+ * SMP bring-up. 0 or <0. An IPI runs only the algorithm that sent it, so
+ * calls of different algorithms may be in flight at once (stress mode)
+ * without one algorithm's handler touching another's shared state, and a
+ * late IPI from a previous case finds its own algorithm with nothing to do.
  */
 int xcall_init_all(unsigned ncpus);
-
-/*
- * The XCALL vector's handler: runs handle_ipi of every initialised algorithm
- * (each is a cheap "anything for me?" check when idle), so calls of
- * different algorithms may be in flight at once (stress mode) and a late
- * IPI from a previous case is never lost.
- */
-void xcall_ipi_dispatch(void);
 
 /*
  * Calls received since the last xcall_reset_counts(): how many fn
@@ -99,6 +96,9 @@ void xcall_reset_counts(void);
  * interrupts enabled. Returns 0 if target == caller or target is out of range.
  */
 uint64_t xcall_raw_roundtrip(unsigned target);
+/* The `ipi` floor: one RAW IPI to `target`, whose handler sets the caller's
+ * flag; the caller spins on it. Cycles (serialised reads), 0 as above. */
+uint64_t xcall_raw_ipi_once(unsigned target);
 void xcall_raw_ipi(void);		/* RAW vector handler (registered by init_all) */
 
 #endif

@@ -21,6 +21,9 @@ static inline void xcall_run(xcall_fn_t fn, void *arg)
 	xcall_count_handled();
 }
 
+/* lockless.c, for tests: whether CPU `cpu`'s tasks bit is set. */
+int xcall_lockless_task_pending(unsigned cpu);
+
 /* raw.c: reset the ping-pong state (xcall_init_all). */
 void xcall_raw_init_state(void);
 

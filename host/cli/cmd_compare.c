@@ -1,52 +1,101 @@
 /*
- * cmd_compare.c — `xcbench compare A B`: per-case % change of the median with
- * its 95 % interval, then the pivot tables in the shape of the seed table
- * (rows = CPUs in mask, columns = concurrent initiators). --csv prints the
- * daemon's compare.csv instead.
+ * cmd_compare.c — `xcbench compare A B`: the seed table (rows = CPUs in mask,
+ * columns = concurrent initiators, cells = % change of the median with its
+ * 95 % interval and `*` when significant) for each group of the other axes,
+ * as the payload's console prints it; --flat lists one line per matched case
+ * with its whole key; --csv prints the daemon's compare.csv instead.
  */
 #include <getopt.h>
 #include <string.h>
 
 #include "client.h"
 
+#define CELL_W 26	/* "-15.32* [-98.32, -2.21]" and room */
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: xcbench compare A B [--algo-a X --algo-b Y] [--csv] [--json]\n"
+	fprintf(f, "usage: xcbench compare A B [--algo-a X --algo-b Y] [--flat] [--csv] [--json]\n"
 		   "Compares run B against baseline run A (A = B with --algo-a/--algo-b\n"
-		   "compares two algorithms within one run). '*' marks significant changes\n"
-		   "(the 95%% interval excludes 0).\n");
+		   "compares two algorithms within one run): one table per group of the\n"
+		   "other axes, rows = CPUs in mask, columns = concurrent initiators, cells =\n"
+		   "%% change of the median with its 95%% interval; '*' marks significant\n"
+		   "changes (the interval excludes 0). Below 5 repetitions per side there is\n"
+		   "no interval. --flat: one line per case with its whole key.\n");
 }
 
-static void pivot(json_t *p)
+/* One cell: "-15.32* [-20.10, -10.20]", "+3.10 (too few reps)", or "-". */
+static void cell_text(json_t *cell, char *out, size_t cap, int *few)
+{
+	json_t *ch = json_object_get(cell, "change_pct");
+	json_t *lo = json_object_get(cell, "ci_low"), *hi = json_object_get(cell, "ci_high");
+	const char *m = json_string_value(json_object_get(cell, "method"));
+
+	if (!json_is_object(cell) || !json_is_number(ch)) {
+		snprintf(out, cap, "-");
+		return;
+	}
+	if (json_is_number(lo) && json_is_number(hi))
+		snprintf(out, cap, "%+.2f%s [%+.2f, %+.2f]", json_number_value(ch),
+			 json_is_true(json_object_get(cell, "significant")) ? "*" : "",
+			 json_number_value(lo), json_number_value(hi));
+	else if (m && strcmp(m, "too_few_reps") == 0) {
+		snprintf(out, cap, "%+.2f (too few reps)", json_number_value(ch));
+		*few = 1;
+	} else
+		snprintf(out, cap, "%+.2f (no interval)", json_number_value(ch));
+}
+
+static void pivot(json_t *p, int *few)
 {
 	json_t *rows = json_object_get(p, "rows"), *cols = json_object_get(p, "cols"), *v;
 	const char *k;
 	size_t r, c;
+	char t[64];
 
-	printf("\n%s -> %s:", json_string_value(json_object_get(p, "algo_a")),
+	printf("\n%% change of median call time (p50), %s -> %s,", json_string_value(json_object_get(p, "algo_a")),
 	       json_string_value(json_object_get(p, "algo_b")));
-	json_object_foreach(json_object_get(p, "fixed"), k, v) {
-		char t[48];
-
+	json_object_foreach(json_object_get(p, "fixed"), k, v)
 		printf(" %s=%s", k, jstr(v, t, sizeof(t)));
+	printf(":\n%-16s", "");
+	for (c = 0; c < json_array_size(cols); c++) {
+		long long n = (long long)json_integer_value(json_array_get(cols, c));
+
+		snprintf(t, sizeof(t), "%lld initiator%s", n, n == 1 ? "" : "s");
+		printf(" %-*s", CELL_W, t);
 	}
-	printf("\n%-16s", "");
-	for (c = 0; c < json_array_size(cols); c++)
-		printf(" %9lld thr", (long long)json_integer_value(json_array_get(cols, c)));
 	putchar('\n');
 	for (r = 0; r < json_array_size(rows); r++) {
 		long long m = (long long)json_integer_value(json_array_get(rows, r));
 
 		printf("%3lld CPU%s in mask", m, m == 1 ? " " : "s");
 		for (c = 0; c < json_array_size(cols); c++) {
-			json_t *cell = json_array_get(json_array_get(json_object_get(p, "cells"), r), c);
-
-			if (!json_is_object(cell) || !json_is_number(json_object_get(cell, "change_pct")))
-				printf(" %13s", "-");
-			else
-				printf(" %12.2f%s", json_number_value(json_object_get(cell, "change_pct")),
-				       json_is_true(json_object_get(cell, "significant")) ? "*" : " ");
+			cell_text(json_array_get(json_array_get(json_object_get(p, "cells"), r), c), t, sizeof(t), few);
+			printf(" %-*s", CELL_W, t);
 		}
+		putchar('\n');
+	}
+}
+
+/* --flat: one line per matched case, the whole key (never cut). */
+static void flat(json_t *o)
+{
+	json_t *cs, *v;
+	size_t i;
+	const char *k;
+	char t[4][48];
+
+	printf("%10s %10s %9s %20s %-12s %s\n", "A_P50", "B_P50", "CHANGE%", "95% CI", "METHOD", "CASE");
+	json_array_foreach(json_object_get(o, "cases"), i, cs) {
+		char ci[48];
+
+		snprintf(ci, sizeof(ci), "[%s, %s]", jstr(json_object_get(cs, "ci_low"), t[2], 48),
+			 jstr(json_object_get(cs, "ci_high"), t[3], 48));
+		printf("%10s %10s %8s%s %20s %-12s", jstr(json_object_get(cs, "a_p50"), t[0], 48),
+		       jstr(json_object_get(cs, "b_p50"), t[1], 48), jstr(json_object_get(cs, "change_pct"), t[2], 48),
+		       json_is_true(json_object_get(cs, "significant")) ? "*" : " ", ci,
+		       json_string_value(json_object_get(cs, "method")));
+		json_object_foreach(json_object_get(cs, "key"), k, v)
+			printf(" %s=%s", k, jstr(v, t[0], 48));
 		putchar('\n');
 	}
 }
@@ -55,14 +104,16 @@ int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "algo-a", 1, NULL, 'a' }, { "algo-b", 1, NULL, 'b' }, { "csv", 0, NULL, 'c' },
-		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "json", 0, NULL, 'j' }, { "flat", 0, NULL, 'f' }, { "help", 0, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *fa = NULL, *fb = NULL;
-	int c, csv = 0, as_json = 0;
+	int c, csv = 0, as_json = 0, as_flat = 0, few = 0;
 	uint64_t a, b;
 	struct buf path = { 0 };
 	json_t *o, *cs;
 	size_t i;
+
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -71,6 +122,7 @@ int cmd_compare(int argc, char **argv)
 		case 'b': fb = optarg; break;
 		case 'c': csv = 1; break;
 		case 'j': as_json = 1; break;
+		case 'f': as_flat = 1; break;
 		default: return usage_exit(usage, c);
 		}
 	}
@@ -103,30 +155,16 @@ int cmd_compare(int argc, char **argv)
 		return 1;
 	if (as_json)
 		return print_json(o);
-	printf("%-60s %10s %10s %9s %20s %s\n", "CASE", "A_P50", "B_P50", "CHANGE%", "95% CI", "METHOD");
-	json_array_foreach(json_object_get(o, "cases"), i, cs) {
-		struct buf key = { 0 };
-		json_t *v;
-		const char *k;
-		char t[5][48];
-
-		json_object_foreach(json_object_get(cs, "key"), k, v)
-			buf_addf(&key, "%s%s=%s", key.len ? " " : "", k, jstr(v, t[0], 48));
-		if (key.len > 60)
-			key.p[60] = 0;
-		snprintf(t[4], 48, "[%s, %s]", jstr(json_object_get(cs, "ci_low"), t[2], 48),
-			 jstr(json_object_get(cs, "ci_high"), t[3], 48));
-		printf("%-60s %10s %10s %8s%s %20s %s\n", key.p ? key.p : "",
-		       jstr(json_object_get(cs, "a_p50"), t[0], 48), jstr(json_object_get(cs, "b_p50"), t[1], 48),
-		       jstr(json_object_get(cs, "change_pct"), t[2], 48),
-		       json_is_true(json_object_get(cs, "significant")) ? "*" : " ", t[4],
-		       json_string_value(json_object_get(cs, "method")));
-		buf_free(&key);
-	}
-	printf("unmatched: %lld in A, %lld in B\n", (long long)json_integer_value(json_object_get(o, "unmatched_a")),
+	if (as_flat)
+		flat(o);
+	else
+		json_array_foreach(json_object_get(o, "pivots"), i, cs)
+			pivot(cs, &few);
+	if (few)
+		printf("\ntoo few repetitions for an interval: 5 or more per side are needed (reps=5)\n");
+	printf("%sunmatched: %lld in A, %lld in B\n", as_flat ? "" : "\n",
+	       (long long)json_integer_value(json_object_get(o, "unmatched_a")),
 	       (long long)json_integer_value(json_object_get(o, "unmatched_b")));
-	json_array_foreach(json_object_get(o, "pivots"), i, cs)
-		pivot(cs);
 	json_decref(o);
 	return 0;
 }

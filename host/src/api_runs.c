@@ -555,6 +555,22 @@ static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
 		csv_empty(o);
 		csv_empty(o);
 	}
+	/* migration 002: ipi_floor … control_stale (empty when not reported) */
+	for (int i = 31; i <= 37; i++) {
+		if (sqlite3_column_type(st, i) == SQLITE_NULL)
+			csv_empty(o);
+		else
+			csv_i64(o, sqlite3_column_int64(st, i));
+	}
+	if (sqlite3_column_int64(st, 31) > 0) /* ipi_ratio = p50 / ipi_floor */
+		csv_f(o, (double)sqlite3_column_int64(st, 15) / (double)sqlite3_column_int64(st, 31), 3);
+	else
+		csv_empty(o);
+	/* verified: TLB cases whose no-flush control saw nothing are "unverified" */
+	if (sqlite3_column_type(st, 36) == SQLITE_NULL || sqlite3_column_int64(st, 36) == 0)
+		csv_empty(o);
+	else
+		csv_str(o, sqlite3_column_int64(st, 37) > 0 ? "verified" : "unverified");
 	csv_end(o);
 }
 
@@ -572,7 +588,8 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 		"c.placement, c.overlap, c.work_us, r.rep, r.initiator, r.count, r.min, r.p50, r.p90, "
 		"r.p99, r.p999, r.max, r.mean_x1000, r.stddev_x1000, r.ipis, r.lock_acq, "
 		"r.lock_contended, r.lock_hold_cycles, r.lock_wait_cycles, r.stale, r.calls_executed, "
-		"r.calls_expected, r.flags "
+		"r.calls_expected, r.flags, "
+		"r.ipi_floor, r.lost, r.dup, r.ooo, r.elapsed_cycles, r.control_runs, r.control_stale "
 		"FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND c.case_id = r.case_id "
 		"WHERE r.run_id = ? ORDER BY r.case_id, r.rep, r.initiator", -1, &st, NULL))
 		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
@@ -586,7 +603,8 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 	return reply_response(rq, 200, csv_stream(st,
 		"run_id,case_id,kind,algo,delivery,wait,inits,mask,placement,overlap,work_us,rep,initiator,"
 		"count,min,p50,p90,p99,p999,max,mean,stddev,ipis,lock_acq,lock_contended,lock_hold_cycles,"
-		"lock_wait_cycles,stale,calls_executed,calls_expected,flags,tsc_khz,p50_ns,p99_ns\r\n",
+		"lock_wait_cycles,stale,calls_executed,calls_expected,flags,tsc_khz,p50_ns,p99_ns,"
+		"ipi_floor,lost,dup,ooo,elapsed_cycles,control_runs,control_stale,ipi_ratio,verified\r\n",
 		run_csv_row, c, free));
 }
 

@@ -83,7 +83,7 @@ json_t *kv_to_json(const char *text, size_t len, json_t *obj)
 
 int case_key_matches(const char *key, int without_algo)
 {
-	static const char *const skip[] = { "id", "iters", "reps", "seed", NULL };
+	static const char *const skip[] = { "id", "iters", "warmup", "reps", "seed", NULL };
 
 	for (int i = 0; skip[i]; i++)
 		if (strcmp(key, skip[i]) == 0)

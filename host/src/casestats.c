@@ -16,7 +16,9 @@ int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows
 	if (sqlite3_prepare_v2(db,
 		"SELECT rep, initiator, count, min, p50, p90, p99, p999, max, mean_x1000, stddev_x1000, "
 		"ipis, lock_acq, lock_contended, lock_hold_cycles, lock_wait_cycles, stale, "
-		"calls_executed, calls_expected, flags FROM results WHERE run_id = ? AND case_id = ? "
+		"calls_executed, calls_expected, flags, "
+		"ipi_floor, lost, dup, ooo, elapsed_cycles, control_runs, control_stale "
+		"FROM results WHERE run_id = ? AND case_id = ? "
 		"ORDER BY initiator, rep", -1, &st, NULL))
 		return -1;
 	sqlite3_bind_int64(st, 1, run);
@@ -35,7 +37,8 @@ int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows
 		r->rep = sqlite3_column_int(st, 0);
 		r->init = sqlite3_column_int(st, 1);
 		for (int i = 0; i < F_NCOL; i++)
-			r->v[i] = (double)sqlite3_column_int64(st, 2 + i);
+			r->v[i] = i >= F_IPI_FLOOR && sqlite3_column_type(st, 2 + i) == SQLITE_NULL
+				? NAN : (double)sqlite3_column_int64(st, 2 + i);
 		r->v[F_MEAN] /= 1000.0;
 		r->v[F_SD] /= 1000.0;
 		r->v[F_P10] = NAN;
@@ -163,6 +166,38 @@ static json_t *num(double v)
 	return json_real(round(v * 1000) / 1000);
 }
 
+/* Sum of a field over rows, NaN when no row has it (stored before migration 002). */
+static double sum_field(const struct resrow *rows, size_t n, int f)
+{
+	double s = NAN;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(rows[i].v[f]))
+			s = (isnan(s) ? 0 : s) + rows[i].v[f];
+	return s;
+}
+
+/*
+ * Issue 13's fields: the `ipi` floor (median over the rows) and p50's ratio to
+ * it, exactly-once counts, and for TLB cases the no-flush control. "verified"
+ * is false when the control ran and never saw a stale translation: stale = 0
+ * then proves nothing. null where the payload did not report them.
+ */
+static void trust_json(json_t *o, const struct resrow *rows, size_t n)
+{
+	double fl = med_field(rows, n, F_IPI_FLOOR), p50 = med_field(rows, n, F_P50);
+	double cr = sum_field(rows, n, F_CTL_RUNS), cs = sum_field(rows, n, F_CTL_STALE);
+
+	json_object_set_new(o, "ipi_floor", num(fl > 0 ? fl : NAN));
+	json_object_set_new(o, "ipi_ratio", num(fl > 0 ? round(p50 / fl * 1000) / 1000 : NAN));
+	json_object_set_new(o, "lost", num(sum_field(rows, n, F_LOST)));
+	json_object_set_new(o, "dup", num(sum_field(rows, n, F_DUP)));
+	json_object_set_new(o, "ooo", num(sum_field(rows, n, F_OOO)));
+	json_object_set_new(o, "control_runs", num(cr));
+	json_object_set_new(o, "control_stale", num(cs));
+	json_object_set_new(o, "verified", cr > 0 ? json_boolean(cs > 0) : json_null());
+}
+
 json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **ns)
 {
 	static const char *const sums[] = { "ipis", "lock_acq", "lock_contended", "lock_hold_cycles",
@@ -206,6 +241,7 @@ json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **n
 		json_object_set_new(o, sums[k], num(s[k]));
 	json_object_set_new(o, "flags", json_integer(flags));
 	json_object_set_new(o, "reps", json_integer((json_int_t)n));
+	trust_json(o, rows, n);
 	if (ns) {
 		static const char *const f[] = { "min", "p10", "p50", "p90", "p99", "p999", "max", "mean",
 			"stddev" };
@@ -229,8 +265,8 @@ json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **n
 json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness)
 {
 	json_t *arr = json_array();
-	double p50s[1024];
-	size_t np = 0;
+	double p50s[1024], thr[1024];
+	size_t np = 0, nt = 0;
 
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
@@ -248,6 +284,12 @@ json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness)
 				"lock_wait_cycles", json_object_get(a, "lock_wait_cycles")));
 			if (np < 1024 && json_is_number(json_object_get(a, "p50")))
 				p50s[np++] = json_number_value(json_object_get(a, "p50"));
+			/* throughput over every repetition: calls / cycles (README "Fairness") */
+			double calls = 0, cyc = sum_field(rows + i, j - i, F_ELAPSED);
+			for (size_t k = i; k < j; k++)
+				calls += rows[k].v[F_COUNT];
+			if (nt < 1024 && cyc > 0)
+				thr[nt++] = calls / cyc;
 			json_decref(a);
 		}
 		i = j;
@@ -259,8 +301,12 @@ json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness)
 			lo = p50s[i] < lo ? p50s[i] : lo;
 			hi = p50s[i] > hi ? p50s[i] : hi;
 		}
-		*fairness = json_pack("{s:o, s:o}", "p50_max_min", num(lo > 0 ? round(hi / lo * 1000) / 1000 : NAN),
-				      "jain", num(round(stats_jain(p50s, np) * 10000) / 10000));
+		/* Jain over throughput when every initiator reported its elapsed
+		 * time (payloads after issue 13), else over medians as before. */
+		int by_thr = nt == np;
+		*fairness = json_pack("{s:o, s:o, s:s}", "p50_max_min", num(lo > 0 ? round(hi / lo * 1000) / 1000 : NAN),
+				      "jain", num(round(stats_jain(by_thr ? thr : p50s, np) * 10000) / 10000),
+				      "jain_of", by_thr ? "throughput" : "p50");
 	} else {
 		*fairness = json_null();
 	}

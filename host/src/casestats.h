@@ -13,6 +13,8 @@
 enum { F_COUNT, F_MIN, F_P50, F_P90, F_P99, F_P999, F_MAX, F_MEAN, F_SD, F_IPIS,
        F_LOCK_ACQ, F_LOCK_CONT, F_LOCK_HOLD, F_LOCK_WAIT, F_STALE, F_CALLS_EXEC,
        F_CALLS_EXP, F_FLAGS,
+       /* db/migrations/002_trust.sql; NaN where NULL (stored before it) */
+       F_IPI_FLOOR, F_LOST, F_DUP, F_OOO, F_ELAPSED, F_CTL_RUNS, F_CTL_STALE,
        F_P10,                   /* not in RESULT: derived from HISTO (attach_p10) */
        F_N };
 #define F_NCOL F_P10            /* fields loaded from the results table */

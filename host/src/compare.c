@@ -1,8 +1,10 @@
 /*
  * compare.c — comparison of two runs (or two algorithms of one run): match
  * cases by their canonical key, % change of the median with a 95 % interval
- * (bootstrap over repetitions when both sides have >= 3, else a
- * distribution-free interval from the histograms), and the seed-shaped pivot
+ * (bootstrap over repetitions when both sides have >= COMPARE_MIN_REPS; with
+ * fewer there is no interval: method "too_few_reps" — a bootstrap of three
+ * values only resamples three numbers, and the calls of one repetition are
+ * not independent repetitions of the experiment), and the seed-shaped pivot
  * tables (rows = CPUs in mask, columns = initiators). See host/API.md.
  */
 #include <math.h>
@@ -121,33 +123,17 @@ static json_t *key_obj(json_t *config, int without_algo)
 }
 
 /* Fills change/CI/method of one matched pair. */
-static void compare_pair(sqlite3 *db, int64_t ra, int64_t rb, const struct side_case *a,
-			 const struct side_case *b, json_t *o)
+static void compare_pair(const struct side_case *a, const struct side_case *b, json_t *o)
 {
 	double change = stats_pct_change(a->p50, b->p50), lo = NAN, hi = NAN;
 	const char *method = "none";
 
-	if (a->nrep >= 3 && b->nrep >= 3) {
+	if (a->nrep >= COMPARE_MIN_REPS && b->nrep >= COMPARE_MIN_REPS) {
 		if (stats_bootstrap_change(a->reps, a->nrep, b->reps, b->nrep,
 					   fnv1a(a->key) ^ 0x5eed, STATS_BOOT_ITERS, &lo, &hi) == 0)
 			method = "bootstrap";
 	} else if (!isnan(change)) {
-		uint32_t *ia, *ib;
-		uint64_t *ca, *cb;
-		size_t na, nb;
-		double alo, ahi, blo, bhi;
-
-		load_histogram(db, ra, a->case_id, -1, -1, &ia, &ca, &na);
-		load_histogram(db, rb, b->case_id, -1, -1, &ib, &cb, &nb);
-		/* Conservative: the extreme ratios the two intervals allow. */
-		if (na && nb && stats_histo_median_ci(ia, ca, na, &alo, &ahi) == 0 &&
-		    stats_histo_median_ci(ib, cb, nb, &blo, &bhi) == 0 &&
-		    stats_ratio_change_ci(alo, ahi, blo, bhi, &lo, &hi) == 0)
-			method = "histogram";
-		free(ia);
-		free(ib);
-		free(ca);
-		free(cb);
+		method = "too_few_reps";	/* "too few repetitions for an interval" */
 	}
 	json_object_set_new(o, "change_pct", rnd(change, 100));
 	json_object_set_new(o, "ci_low", rnd(lo, 100));
@@ -262,10 +248,12 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 			size_t r = index_of(rows, json_integer_value(json_object_get(key, "mask")));
 			size_t k = index_of(cols, json_integer_value(json_object_get(key, "inits")));
 
-			json_array_set_new(json_array_get(cells, r), k, json_pack("{s:O, s:O, s:O, s:O}",
+			json_array_set_new(json_array_get(cells, r), k, json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O}",
 				"change_pct", json_object_get(m, "change_pct"),
 				"ci_low", json_object_get(m, "ci_low"), "ci_high", json_object_get(m, "ci_high"),
-				"significant", json_object_get(m, "significant")));
+				"significant", json_object_get(m, "significant"),
+				"method", json_object_get(m, "method"),
+				"a_reps", json_object_get(m, "a_reps"), "b_reps", json_object_get(m, "b_reps")));
 		}
 		json_object_del(g, "members");
 		json_object_set_new(g, "cells", cells);
@@ -301,7 +289,7 @@ json_t *compare_runs(sqlite3 *db, int64_t ra, int64_t rb, const char *fa, const 
 			"a_case", (json_int_t)a[i].case_id, "b_case", (json_int_t)m->case_id,
 			"a_p50", rnd(a[i].p50, 10), "b_p50", rnd(m->p50, 10),
 			"a_reps", (json_int_t)a[i].nrep, "b_reps", (json_int_t)m->nrep);
-		compare_pair(db, ra, rb, &a[i], m, c);
+		compare_pair(&a[i], m, c);
 		json_array_append_new(cases, c);
 	}
 	for (size_t j = 0; j < nb; j++)

@@ -33,7 +33,8 @@ static const char *const sql[S_N] = {
 		   "placement, overlap, work_us, iters, reps, config, match_key) "
 		   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[S_RESULT] = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		     "?, ?, ?, ?, ?, ?, ?, ?)",
+		     "?, ?, ?, ?, ?, ?, ?, ?, "
+		     "?, ?, ?, ?, ?, ?, ?)",	/* + db/migrations/002_trust.sql */
 	[S_HISTO] = "INSERT OR REPLACE INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
 	[S_SAMPLE] = "INSERT OR REPLACE INTO samples VALUES (?, ?, ?, ?, ?, ?)",
 	[S_EVENT] = "INSERT OR IGNORE INTO events(run_id, seq, kind, text, received) VALUES (?, ?, ?, ?, ?)",
@@ -218,6 +219,17 @@ static void store_result(int64_t id, const uint8_t *p, size_t n)
 	for (int i = 0; i < 17; i++)
 		bind_u64(s, 5 + i, *v[i]);
 	sqlite3_bind_int64(s, 22, r.flags);
+	/* Appended by migration 002 (proto: offsets 152-207; 0 from a 152-byte
+	 * RESULT, stored as NULL = not measured where 0 cannot be a value). */
+	const uint64_t w[] = { r.ipi_floor, r.lost, r.dup, r.ooo, r.elapsed_cycles,
+		r.control_runs, r.control_stale };
+	int wide = n >= XCB_RESULT_LEN_FULL;
+	for (int i = 0; i < 7; i++) {
+		if (wide)
+			bind_u64(s, 23 + i, w[i]);
+		else
+			sqlite3_bind_null(s, 23 + i);
+	}
 	run(s);
 }
 

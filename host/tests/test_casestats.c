@@ -43,7 +43,7 @@ static void result(sqlite3 *db, int rep, int init, int count, int min, int p50, 
 	char sql[512];
 
 	snprintf(sql, sizeof(sql), "INSERT INTO results VALUES (1, 1, %d, %d, %d, %d, %d, %d, %d, %d, %d, "
-		 "%d000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)", rep, init, count, min, p50, p50, p50, p50, max, p50);
+		 "%d000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL)", rep, init, count, min, p50, p50, p50, p50, max, p50);
 	exec(db, sql);
 }
 

@@ -24,6 +24,8 @@ static size_t sample_result(uint8_t *buf, struct xcb_result *r)
 	r->ipis = 9; r->lock_acq = 10; r->lock_contended = 11; r->lock_hold_cycles = 12;
 	r->lock_wait_cycles = 13; r->stale = 14; r->calls_executed = 15; r->calls_expected = 16;
 	r->flags = XCB_RF_WATCHDOG;
+	r->ipi_floor = 17; r->lost = 18; r->dup = 19; r->ooo = 20; r->elapsed_cycles = 21;
+	r->control_runs = 22; r->control_stale = 23;
 	return xcb_enc_result(buf, XCB_FRAME_MAX, &H, r);
 }
 
@@ -45,15 +47,18 @@ static void roundtrip_result(void **s)
 	size_t n = sample_result(buf, &in);
 
 	(void)s;
-	assert_int_equal(n, XCB_HDR_LEN + XCB_RESULT_LEN);
+	assert_int_equal(n, XCB_HDR_LEN + XCB_RESULT_LEN_FULL);
 	assert_int_equal(xcb_decode(buf, n, &h, &p), XCB_OK);
 	assert_int_equal(h.type, XCB_T_RESULT);
 	assert_int_equal(h.version, XCB_VERSION);
 	assert_true(h.token == H.token);
 	assert_int_equal(h.seq, 77);
-	assert_int_equal(h.length, XCB_RESULT_LEN);
+	assert_int_equal(h.length, XCB_RESULT_LEN_FULL);
 	assert_int_equal(xcb_dec_result(p, h.length, &out), XCB_OK);
 	assert_memory_equal(&in, &out, sizeof(in));
+	/* A v1 (152-byte) RESULT still decodes: the appended fields read 0. */
+	assert_int_equal(xcb_dec_result(p, XCB_RESULT_LEN, &out), XCB_OK);
+	assert_true(out.p50 == in.p50 && out.ipi_floor == 0 && out.control_stale == 0);
 	/* Byte order is fixed: the header starts with "XCB1". */
 	assert_memory_equal(buf, "XCB1", 4);
 }
@@ -265,7 +270,7 @@ static void oversize(void **s)
 	assert_int_equal(xcb_enc_text(buf, XCB_HDR_LEN + 3, &h, "abcd", 4), 0);
 	assert_int_equal(xcb_enc_text(buf, XCB_HDR_LEN + 4, &h, "abcd", 4), XCB_HDR_LEN + 4);
 	struct xcb_result r = { 0 };
-	assert_int_equal(xcb_enc_result(buf, XCB_HDR_LEN + XCB_RESULT_LEN - 1, &h, &r), 0);
+	assert_int_equal(xcb_enc_result(buf, XCB_HDR_LEN + XCB_RESULT_LEN_FULL - 1, &h, &r), 0);
 	/* A datagram beyond 1472 bytes, or a length field beyond 1448. */
 	assert_int_equal(xcb_decode(big, XCB_FRAME_MAX + 1, &d, &p), XCB_E_MAGIC);
 	memcpy(big, buf, XCB_HDR_LEN);

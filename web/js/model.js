@@ -133,10 +133,13 @@ export function chartGroups(cases) {
 	return out;
 }
 
-// The raw-IPI floor: p50 of the `raw` cases, as points over mask (a single
-// raw case gives a flat line). Cycles; null when the run has none.
+// The floor: p50 of the `raw` cases, as points over mask (a single raw case
+// gives a flat line). Cycles; null when the run has none. Since issue 13 a run
+// has two floors, `ipi` (one IPI, a handler that sets a flag: the least a
+// wait=done call costs) and `roundtrip` (ping-pong); the `ipi` one is drawn.
 export function rawFloor(cases) {
-	const raw = cases.filter((c) => c.kind === 'raw' && c.stats && c.stats.count > 0);
+	let raw = cases.filter((c) => c.kind === 'raw' && c.stats && c.stats.count > 0);
+	if (raw.some((c) => c.algo === 'ipi')) raw = raw.filter((c) => c.algo === 'ipi');
 	if (!raw.length) return null;
 	// Several raw cases at the same mask (placements): keep the lowest p50 — a floor.
 	const byMask = new Map();

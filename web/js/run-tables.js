@@ -13,6 +13,8 @@ const FACTS = [
 	['brand', 'CPU'], ['vendor', 'Vendor'], ['family', 'Family'], ['model', 'Model'], ['stepping', 'Stepping'],
 	['cpus', 'Logical CPUs'], ['topology', 'Topology'], ['apic_mode', 'APIC mode'], ['apic_ids', 'APIC IDs'],
 	['hypervisor', 'Hypervisor'], ['tsc_khz', 'TSC'], ['tsc_source', 'TSC found by'], ['pcid', 'PCID'], ['invpcid', 'INVPCID'],
+	['pcid_enabled', 'PCID enabled'], ['pge', 'Global pages'],
+	['spin', 'Spin-wait'], ['spin_policy', 'Spin policy asked'], ['floor_ipi_cycles', 'IPI floor (boot)'], ['floor_roundtrip_cycles', 'IPI round trip (boot)'],
 	['nic', 'NIC'], ['mac', 'MAC'], ['cases_planned', 'Cases planned'], ['transport', 'Transport'], ['fw', 'Firmware'], ['suite', 'Suite'], ['cmdline', 'Command line'],
 ];
 
@@ -28,7 +30,9 @@ export function renderFacts(container, detail) {
 		let v = f[k];
 		if (k === 'hypervisor') v = `${hypervisorName(v)}${String(v).trim() ? ` (${v})` : ''}`;
 		if (k === 'tsc_khz') v = fmt.hz(Number(v) * 1000);
-		if (k === 'pcid' || k === 'invpcid') v = v === '1' ? 'yes' : v === '0' ? 'no' : v;
+		if (k === 'pcid' || k === 'invpcid' || k === 'pcid_enabled' || k === 'pge') v = v === '1' ? 'yes' : v === '0' ? 'no' : v;
+		if (k === 'floor_ipi_cycles' || k === 'floor_roundtrip_cycles') v = `${fmt.int(Number(v))} cyc`;
+		if (k === 'spin') v = v === 'plain' ? 'plain loop (no PAUSE)' : v === 'pause' ? 'PAUSE' : v;
 		add(k, name, k === 'cmdline' || k === 'apic_ids' ? h('code', {}, v) : v);
 	}
 	for (const [k, v] of Object.entries(f)) if (!shown.has(k)) add(k, k, v); // new facts need no dashboard change
@@ -78,12 +82,18 @@ export function renderTlb(container, cases, unit) {
 	}
 	const t = (c) => (unit.name === 'ns' ? fmt.ns(unit.conv(c)) : `${fmt.int(c)} cyc`);
 	const stale = tlb.reduce((a, c) => a + (c.stats?.stale || 0), 0);
+	// A case whose no-flush control saw no stale read proves nothing with stale = 0.
+	const unverified = tlb.filter((c) => c.stats && c.stats.verified === false).length;
+	const control = (s) => (!s || s.verified === null || s.verified === undefined ? '–'
+		: s.verified ? `verified (${fmt.int(s.control_stale)}/${fmt.int(s.control_runs)})` : 'unverified');
 	fill(container,
-		h('p', { id: 'tlb-stale', class: stale ? 'bad' : 'good' }, stale
+		h('p', { id: 'tlb-stale', class: stale ? 'bad' : unverified ? 'warn' : 'good' }, stale
 			? `${fmt.int(stale)} stale translation${stale === 1 ? '' : 's'} seen by targets after a shootdown: a flush was lost. The failing cases are marked below.`
-			: 'No stale translation: every target verified that the old mapping was gone after each shootdown.'),
+			: unverified
+				? `No stale translation, but ${unverified} case${unverified === 1 ? '' : 's'} unverified: the no-flush control saw no stale read there, so 0 proves nothing.`
+				: 'No stale translation: every target verified that the old mapping was gone after each shootdown.'),
 		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'tlb' },
-			h('thead', {}, h('tr', {}, ['Case', 'flush via', 'method', 'batch', 'inits', 'CPUs in mask', 'p50', 'p99', 'calls done / expected', 'stale']
+			h('thead', {}, h('tr', {}, ['Case', 'flush via', 'method', 'batch', 'inits', 'CPUs in mask', 'p50', 'p99', 'calls done / expected', 'stale', 'no-flush control']
 				.map((x, i) => h('th', { class: i > 2 ? 'num' : null }, x)))),
 			h('tbody', {}, tlb.map((c) => {
 				const s = c.stats, cfg = c.config || {};
@@ -93,7 +103,8 @@ export function renderTlb(container, cases, unit) {
 					h('td', { class: 'num' }, cfg.batch || '–'), h('td', { class: 'num' }, c.inits ?? '–'), h('td', { class: 'num' }, c.mask ?? '–'),
 					h('td', { class: 'num' }, s ? t(s.p50) : '…'), h('td', { class: 'num' }, s ? t(s.p99) : '…'),
 					h('td', { class: `num ${s && s.calls_executed !== s.calls_expected ? 'bad' : ''}` }, s ? `${fmt.int(s.calls_executed)} / ${fmt.int(s.calls_expected)}` : '…'),
-					h('td', { class: `num ${s && s.stale ? 'bad' : ''}`, dataset: { stale: s ? s.stale : '' } }, s ? fmt.int(s.stale) : '…'));
+					h('td', { class: `num ${s && s.stale ? 'bad' : ''}`, dataset: { stale: s ? s.stale : '' } }, s ? (s.verified === false && !s.stale ? 'unverified' : fmt.int(s.stale)) : '…'),
+					h('td', { class: s && s.verified === false ? 'warn' : null, dataset: { verified: s ? String(s.verified) : '' } }, control(s)));
 			})))));
 }
 

@@ -173,7 +173,7 @@ async function renderLatencySection() {
 		fill(note, 'Lines: median (p50) of each repetition\'s p50; shaded band: p10–p99',
 			usedMin ? ' (min–p99 for cases without a histogram)' : '',
 			rawFloor(detail.cases)
-				? ['; dashed: the raw IPI ping-pong floor (p50 of the ', h('code', {}, 'raw'), ' cases)']
+				? ['; dashed: the IPI floor of this boot (p50 of the ', h('code', {}, 'raw'), ' ', h('code', {}, 'ipi'), ' case: one IPI, a handler that sets a flag)']
 				: ['; no raw IPI floor: this run has no ', h('code', {}, 'raw'), ' case'],
 			'. Hover a point for its spread.');
 	} else {

@@ -1,0 +1,100 @@
+/*
+ * ledger.c - the exactly-once ledger (ledger.h). Host-compilable: no machine here.
+ */
+#include "bench/ledger.h"
+
+static struct ledger_ent *ents;
+static unsigned ncpus_l, slots_l;
+
+unsigned long ledger_bytes(unsigned ncpus, unsigned slots)
+{
+	return (unsigned long)ncpus * slots * sizeof(struct ledger_ent);
+}
+
+void ledger_setup(void *mem, unsigned ncpus, unsigned slots)
+{
+	ents = mem;
+	ncpus_l = ncpus;
+	slots_l = slots;
+}
+
+void ledger_reset(void)
+{
+	for (unsigned long i = 0; i < (unsigned long)ncpus_l * slots_l; i++)
+		ents[i] = (struct ledger_ent){ 0 };
+}
+
+struct ledger_ent *ledger_at(unsigned target, unsigned slot)
+{
+	return &ents[(unsigned long)target * slots_l + slot];
+}
+
+/* Only the target CPU writes its entries: plain read-modify-write through relaxed
+ * atomics (so a concurrent watchdog read is not a data race). */
+static void bump(uint64_t *p, uint64_t by)
+{
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + by, __ATOMIC_RELAXED);
+}
+
+static void classify(struct ledger_ent *e, uint64_t seq)
+{
+	uint64_t hi = __atomic_load_n(&e->hi, __ATOMIC_RELAXED);
+
+	if (seq > hi) {
+		uint64_t shift = seq - hi;
+		uint64_t w = shift >= 64 ? 0 : e->win << shift;
+		__atomic_store_n(&e->win, w | 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&e->hi, seq, __ATOMIC_RELAXED);
+		return;
+	}
+	uint64_t d = hi - seq;
+	if (d >= 64) {
+		bump(&e->old, 1);
+		return;
+	}
+	if (e->win >> d & 1) {
+		bump(&e->dup, 1);
+		return;
+	}
+	__atomic_store_n(&e->win, e->win | 1ull << d, __ATOMIC_RELAXED);
+	bump(&e->ooo, 1);
+}
+
+void ledger_note(struct ledger_ent *e, uint64_t seq)
+{
+	classify(e, seq);
+	/* release: pairs with the acquire load of runs in ledger_judge(), so a
+	 * judge that sees this run counted also sees how it was classified (a
+	 * wait=ack/none call may still be landing while CPU 0 judges). */
+	__atomic_store_n(&e->runs, __atomic_load_n(&e->runs, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
+}
+
+void ledger_judge(const struct ledger_ent *e, uint64_t issued, struct ledger_verdict *v)
+{
+	/* acquire: pairs with the release in ledger_note(); runs first, so the
+	 * fields read after it are at least as new as the count. */
+	uint64_t runs = __atomic_load_n(&e->runs, __ATOMIC_ACQUIRE);
+	uint64_t dup = __atomic_load_n(&e->dup, __ATOMIC_RELAXED);
+	uint64_t hi = __atomic_load_n(&e->hi, __ATOMIC_RELAXED);
+	uint64_t distinct = runs - dup;
+
+	/* A number beyond what was issued cannot be a real call: count it as a
+	 * duplicate (some call ran under a wrong number). */
+	if (hi > issued) {
+		uint64_t extra = hi - issued;
+		extra = extra > distinct ? distinct : extra;
+		dup += extra;
+		distinct -= extra;
+	}
+	v->ran += distinct;
+	v->lost += issued > distinct ? issued - distinct : 0;
+	v->dup += dup;
+	v->ooo += __atomic_load_n(&e->ooo, __ATOMIC_RELAXED) + __atomic_load_n(&e->old, __ATOMIC_RELAXED);
+}
+
+uint64_t ledger_hi(unsigned target, unsigned slot)
+{
+	if (!ents || target >= ncpus_l || slot >= slots_l)
+		return 0;
+	return __atomic_load_n(&ledger_at(target, slot)->hi, __ATOMIC_RELAXED);
+}

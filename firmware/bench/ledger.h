@@ -1,0 +1,54 @@
+/*
+ * ledger.h - the exactly-once ledger: every call carries its own sequence number
+ * per (initiator, target), and each target records which numbers it ran.
+ *
+ * Why sequence numbers and not a count: every call of an initiator has the same fn,
+ * so with counts one lost call and one duplicated call cancel out. Why per target
+ * and padded: the callee writes its entry INSIDE the timed call; an entry that shared
+ * a cache line with another target's (the old wd_done[from][*], eight targets per
+ * line) made the harness's own cost grow with the mask size, the axis under study.
+ *
+ * Layout: one 64-byte entry per (target CPU, initiator slot), a target's entries
+ * contiguous, sized from the CPU count and allocated once at boot (no static N^2
+ * array). Only the target writes an entry; its last store (the run count) is a
+ * release that CPU 0's acquire load of it pairs with when it judges, after the timed
+ * calls - so a call still landing (wait=ack/none) is seen whole or not at all.
+ */
+#ifndef XCB_BENCH_LEDGER_H
+#define XCB_BENCH_LEDGER_H
+
+#include <stdint.h>
+
+#define LEDGER_LINE 64
+
+struct ledger_ent {
+	uint64_t hi;	/* highest sequence number run (they start at 1); 0: none */
+	uint64_t win;	/* bit d set: number hi - d has run (d < 64) */
+	uint64_t runs;	/* callee runs */
+	uint64_t dup;	/* runs of a number that had run already */
+	uint64_t ooo;	/* runs of a number after a later one had run */
+	uint64_t old;	/* runs of a number more than 64 behind hi (not told apart) */
+} __attribute__((aligned(LEDGER_LINE)));
+
+/* Per initiator: what its targets' entries add up to against what it issued. */
+struct ledger_verdict {
+	uint64_t ran;		/* distinct calls run, summed over targets */
+	uint64_t lost, dup, ooo;
+};
+
+/* Use `mem` (>= ledger_bytes(), 64-byte aligned, zeroed) for ncpus x slots entries. */
+unsigned long ledger_bytes(unsigned ncpus, unsigned slots);
+void ledger_setup(void *mem, unsigned ncpus, unsigned slots);
+/* Zero every entry (quiescent: no call in flight). */
+void ledger_reset(void);
+struct ledger_ent *ledger_at(unsigned target, unsigned slot);
+
+/* In the callee, on CPU `target`: call `seq` of initiator slot `slot` ran. */
+void ledger_note(struct ledger_ent *e, uint64_t seq);
+/* Adds to *v what entry e says about an initiator that issued `issued` calls
+ * (numbers 1..issued) to this target. */
+void ledger_judge(const struct ledger_ent *e, uint64_t issued, struct ledger_verdict *v);
+/* Highest number this target has run for that slot (watchdog: who waits on whom). */
+uint64_t ledger_hi(unsigned target, unsigned slot);
+
+#endif

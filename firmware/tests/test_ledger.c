@@ -1,0 +1,162 @@
+/*
+ * test_ledger.c - host tests of what makes the harness's numbers trustworthy
+ * (issue 13): the exactly-once ledger's layout (no two targets' entries on one
+ * cache line) and its verdicts (a skipped plus a duplicated call no longer cancel),
+ * and fairness as Jain's index over per-initiator throughput.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bench/ledger.h"
+#include "bench/stats.h"
+
+#define NCPU 16
+#define SLOTS 4
+
+/* 1 if no two of the n objects written by different CPUs share a 64-byte line.
+ * writer[i] is the CPU that writes object i (its address addr[i], size sz). */
+static int lines_private(const void *const *addr, const unsigned *writer, unsigned n, size_t sz)
+{
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = 0; j < n; j++) {
+			if (writer[i] == writer[j])
+				continue;
+			uintptr_t a0 = (uintptr_t)addr[i] / 64, a1 = ((uintptr_t)addr[i] + sz - 1) / 64;
+			uintptr_t b0 = (uintptr_t)addr[j] / 64, b1 = ((uintptr_t)addr[j] + sz - 1) / 64;
+			if (a0 <= b1 && b0 <= a1)
+				return 0;
+		}
+	return 1;
+}
+
+static void *ledger_mem(void)
+{
+	void *m = NULL;
+	assert_int_equal(posix_memalign(&m, 64, ledger_bytes(NCPU, SLOTS)), 0);
+	memset(m, 0, ledger_bytes(NCPU, SLOTS));
+	ledger_setup(m, NCPU, SLOTS);
+	return m;
+}
+
+/* The false-sharing layout check. It fails on the old ledger - a uint64_t
+ * wd_done[initiator][target], 8 targets per line, written by each target inside
+ * the timed call - and passes on the new one. */
+static void test_ledger_layout(void **st)
+{
+	(void)st;
+	static uint64_t old[NCPU][NCPU] __attribute__((aligned(64)));
+	const void *addr[NCPU * SLOTS];
+	unsigned writer[NCPU * SLOTS], n = 0;
+
+	/* Old layout: initiator 0's column, one entry per target. */
+	for (unsigned t = 0; t < NCPU; t++) {
+		addr[n] = &old[0][t];
+		writer[n++] = t;
+	}
+	assert_false(lines_private(addr, writer, n, sizeof(old[0][0])));
+
+	/* New layout: every (target, slot) entry; the writer is the target. */
+	void *m = ledger_mem();
+	n = 0;
+	for (unsigned t = 0; t < NCPU; t++)
+		for (unsigned k = 0; k < SLOTS; k++) {
+			addr[n] = ledger_at(t, k);
+			writer[n++] = t;
+		}
+	assert_true(lines_private(addr, writer, n, sizeof(struct ledger_ent)));
+	assert_int_equal(sizeof(struct ledger_ent) % 64, 0);
+	free(m);
+}
+
+/* A skipped and a duplicated call in one stress round: the old check compared
+ * counts (calls executed == calls expected) and passed; the ledger catches both. */
+static void test_ledger_skipped_and_duplicated(void **st)
+{
+	(void)st;
+	void *m = ledger_mem();
+	static const uint64_t seqs[] = { 1, 2, 4, 4, 5 };	/* 3 skipped, 4 twice */
+	struct ledger_ent *e = ledger_at(3, 1);
+	for (unsigned i = 0; i < 5; i++)
+		ledger_note(e, seqs[i]);
+
+	uint64_t issued = 5;
+	/* the old rule: runs counted, 5 == 5 - looks fine */
+	assert_true(e->runs == issued);
+
+	struct ledger_verdict v = { 0 };
+	ledger_judge(e, issued, &v);
+	assert_int_equal(v.lost, 1);
+	assert_int_equal(v.dup, 1);
+	assert_int_equal(v.ooo, 0);
+	assert_int_equal(v.ran, 4);
+
+	/* Out of order (queued's FIFO broken): 1 3 2 - nothing lost or doubled. */
+	e = ledger_at(4, 0);
+	ledger_note(e, 1);
+	ledger_note(e, 3);
+	ledger_note(e, 2);
+	v = (struct ledger_verdict){ 0 };
+	ledger_judge(e, 3, &v);
+	assert_int_equal(v.lost, 0);
+	assert_int_equal(v.dup, 0);
+	assert_int_equal(v.ooo, 1);
+
+	/* Clean, and per initiator: slot 2's entries do not see slot 1's. */
+	e = ledger_at(3, 2);
+	for (uint64_t s = 1; s <= 1000; s++)
+		ledger_note(e, s);
+	v = (struct ledger_verdict){ 0 };
+	ledger_judge(e, 1000, &v);
+	assert_true(v.lost == 0 && v.dup == 0 && v.ooo == 0 && v.ran == 1000);
+	assert_int_equal(ledger_hi(3, 2), 1000);
+
+	/* A call that never arrived at all (last one lost). */
+	v = (struct ledger_verdict){ 0 };
+	ledger_judge(e, 1001, &v);
+	assert_int_equal(v.lost, 1);
+
+	ledger_reset();
+	assert_int_equal(ledger_hi(3, 2), 0);
+	free(m);
+}
+
+/* Jain over throughput, across all repetitions: two initiators with the SAME
+ * median latency, but one made 4x the calls per cycle (the other waited behind
+ * it). The old index, over medians of the last repetition, said 1.000. */
+static void test_jain_over_throughput(void **st)
+{
+	(void)st;
+	const uint64_t meds[2] = { 5000, 5000 };
+	/* summed over 3 reps: 300 calls in 3e6 cycles vs 300 calls in 12e6 */
+	const uint64_t calls[2] = { 300, 300 }, cycles[2] = { 3000000, 12000000 };
+	struct fairness f;
+
+	fairness_compute(meds, 2, &f);
+	assert_int_equal(f.jain_ppm, 1000000);	/* the old figure: "perfectly fair" */
+
+	fairness_from_runs(calls, cycles, meds, 2, &f);
+	/* x = (1, 0.25): (1.25)^2 / (2 * 1.0625) = 0.735294 */
+	assert_true(f.jain_ppm >= 735290 && f.jain_ppm <= 735300);
+	assert_int_equal(f.spread_ppm, 1000000);	/* medians alike: max/min 1 */
+
+	/* Equal throughput: 1; medians 2:1 show in the spread, not in Jain. */
+	const uint64_t meds2[2] = { 4000, 8000 }, calls2[2] = { 100, 200 }, cyc2[2] = { 1000, 2000 };
+	fairness_from_runs(calls2, cyc2, meds2, 2, &f);
+	assert_int_equal(f.jain_ppm, 1000000);
+	assert_int_equal(f.spread_ppm, 2000000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ledger_layout),
+		cmocka_unit_test(test_ledger_skipped_and_duplicated),
+		cmocka_unit_test(test_jain_over_throughput),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
