@@ -21,7 +21,10 @@ c.execute("INSERT INTO runs(id, token, suite, status, created, hello, cpus, tsc_
 c.execute("INSERT INTO cases SELECT 2, case_id, kind, algo, delivery, wait, inits, mask, placement, overlap, "
           "work_us, iters, reps, config, match_key FROM cases WHERE run_id = 1")
 c.execute("""WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM r WHERE n + 1 < 20834)
-    INSERT INTO results SELECT 2, x.case_id, r.n, 65535, x.count, x.min, x.p50 + r.n % 97, x.p90, x.p99, x.p999,
+    INSERT INTO results(run_id, case_id, rep, initiator, count, min, p50, p90, p99, p999, max,
+        mean_x1000, stddev_x1000, ipis, lock_acq, lock_contended, lock_hold_cycles,
+        lock_wait_cycles, stale, calls_executed, calls_expected, flags)
+    SELECT 2, x.case_id, r.n, 65535, x.count, x.min, x.p50 + r.n % 97, x.p90, x.p99, x.p999,
     x.max, x.mean_x1000, x.stddev_x1000, x.ipis, x.lock_acq, x.lock_contended, x.lock_hold_cycles,
     x.lock_wait_cycles, x.stale, x.calls_executed, x.calls_expected, x.flags
     FROM r, (SELECT * FROM results WHERE run_id = 1 AND rep = 0 AND initiator = 65535) x
