@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *listen_s = "0.0.0.0:8080", *udp_s = "0.0.0.0:8080";
-	char err[512];
+	char err[1024];
 	sigset_t sigs;
 	sqlite3 *db;
 	int c, sig;
