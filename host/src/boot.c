@@ -90,6 +90,16 @@ static void boot_fn(sqlite3 *db, void *arg)
 	pthread_mutex_unlock(&reg_lock);
 }
 
+int boot_reserved_key(const char *k)
+{
+	static const char *const reserved[] = { "server", "run", "ip", "mac", "gw", "netmask", "transport" };
+
+	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+		if (strcmp(k, reserved[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static int host_ok(const char *h)
 {
 	size_t n = strlen(h);
@@ -146,8 +156,10 @@ enum MHD_Result boot_ipxe(struct req *rq)
 		const char *k;
 		json_t *v;
 
+		/* Reserved keys are refused at POST; one queued before that
+		 * rule must still not redirect the results. */
 		json_object_foreach(params, k, v)
-			if (json_is_string(v))
+			if (json_is_string(v) && !boot_reserved_key(k))
 				buf_addf(&line, " %s=%s", k, json_string_value(v));
 	}
 	json_decref(params);

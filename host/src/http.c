@@ -249,6 +249,16 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 	}
 	if (rq->too_big)
 		return reply_error(rq, 413, "request body larger than %d bytes", BODY_MAX);
+	{
+		const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host"), *why;
+		unsigned status;
+
+		if (!host_allowed(host))
+			return reply_error(rq, 421, "Host '%.100s' does not name this daemon (see --host-name)",
+					   host ? host : "");
+		if (!is(method, "GET") && !is(method, "HEAD") && (why = write_refused(rq, &status)))
+			return reply_error(rq, status, "%s", why);
+	}
 	if (strncmp(url, "/api/v1/", 8) == 0)
 		return route_api(rq, url + 8);
 	if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)

@@ -29,6 +29,10 @@ const char *qarg(struct req *rq, const char *name);
 /* 1 if this request may write (admin token or --open); else 0 and the
  * caller must return reply_error(401). */
 int is_admin(struct req *rq);
+/* http_guard.c: 1 if the Host header names this daemon. */
+int host_allowed(const char *host);
+/* NULL if this write request may go on; else the reason and *status. */
+const char *write_refused(struct req *rq, unsigned *status);
 /* Parses the JSON body as an object; NULL (and *why set) if it is not. */
 json_t *body_json(struct req *rq, const char **why);
 /* A database for this thread, or NULL (then reply 503). */
@@ -64,6 +68,9 @@ enum MHD_Result api_jobs(struct req *rq);
 enum MHD_Result api_job_create(struct req *rq);
 enum MHD_Result api_job_delete(struct req *rq, int64_t id);
 enum MHD_Result boot_ipxe(struct req *rq);
+/* 1 for the kernel-line keys the daemon itself sets (server=, run=, ...):
+ * the payload takes the last of a repeated key, so a job must not set them. */
+int boot_reserved_key(const char *k);
 enum MHD_Result boot_firmware(struct req *rq);
 enum MHD_Result static_file(struct req *rq);
 

@@ -39,6 +39,9 @@ static void usage(FILE *f)
 "  --lost-after SECONDS   a run silent this long becomes 'lost' (default 120)\n"
 "  --suite NAME           suite for boots without a queued job (default 'default')\n"
 "  --threads N            HTTP worker threads (default 4)\n"
+"  --host-name NAME       a name the Host header may use for this daemon\n"
+"                         (repeatable; IP literals are always accepted, and\n"
+"                         'localhost' on loopback or with --open)\n"
 "  --test-drop P          TEST ONLY: drop this fraction of received datagrams\n"
 "  --help                 this text\n"
 "\n"
@@ -89,6 +92,7 @@ int main(int argc, char **argv)
 		{ "suite", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "test-drop", required_argument, NULL, 'D' },
+		{ "host-name", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -130,6 +134,14 @@ int main(int argc, char **argv)
 		case 'D':
 			cfg.test_drop = atof(optarg);
 			break;
+		case 'H':
+			if (cfg.nhost_names == (int)(sizeof(cfg.host_names) / sizeof(cfg.host_names[0])) ||
+			    !optarg[0] || strlen(optarg) > 100) {
+				fprintf(stderr, "xcbenchd: --host-name: at most 16 names of 1..100 characters\n");
+				return 2;
+			}
+			cfg.host_names[cfg.nhost_names++] = optarg;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -141,6 +153,14 @@ int main(int argc, char **argv)
 	if (parse_hostport(listen_s, "0.0.0.0", 8080, &cfg.listen, err, sizeof(err)) ||
 	    parse_hostport(udp_s, "0.0.0.0", 8080, &cfg.udp, err, sizeof(err))) {
 		fprintf(stderr, "xcbenchd: %s\n", err);
+		return 2;
+	}
+	/* --open trusts every client: only loopback ones may reach it. */
+	if (cfg.open && ((ntohl(cfg.listen.sin_addr.s_addr) >> 24) != 127 ||
+			 (ntohl(cfg.udp.sin_addr.s_addr) >> 24) != 127)) {
+		fprintf(stderr, "xcbenchd: --open needs loopback --listen and --udp addresses "
+			"(127.x.x.x), not %s; use --token-file on a network\n",
+			(ntohl(cfg.listen.sin_addr.s_addr) >> 24) != 127 ? listen_s : udp_s);
 		return 2;
 	}
 	if (!cfg.web_dir)

@@ -25,6 +25,8 @@ struct xcbd_config {
 	int lost_after;        /* seconds */
 	int threads;           /* HTTP worker threads */
 	double test_drop;      /* test only: drop this fraction of datagrams */
+	const char *host_names[16]; /* --host-name: names the Host header may use */
+	int nhost_names;
 };
 extern struct xcbd_config cfg;
 
