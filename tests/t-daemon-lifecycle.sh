@@ -16,7 +16,8 @@ echo "life-admin" >"$TMP/token"
 head -c 4096 /dev/urandom >"$TMP/fake.elf"
 start_daemon --token-file "$TMP/token" --firmware "$TMP/fake.elf" --lost-after 2 --suite smoke \
 	|| { notok "daemon starts"; exit 1; }
-AUTH=(-H "Authorization: Bearer life-admin")
+AUTH=(-H "Authorization: Bearer life-admin" -H 'Content-Type: application/json')
+XCB_ADMIN=life-admin
 X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
 
 # --- iPXE: default suite, then a queued job for this MAC ---
@@ -83,7 +84,9 @@ check "frames stored before the restart are recognised as duplicates" [ "$dup" =
 acks=$(python3 - "$PORT" <<'PY'
 import socket, struct, sys, zlib
 port = int(sys.argv[1])
-def frame(token, seq, payload=b"late log line"):
+# At least as long as the 60-byte ACK: a shorter datagram with an unknown
+# token gets no REFUSED at all (no reflection amplification).
+def frame(token, seq, payload=b"late log line, long enough to be answered"):
     hdr = struct.pack("<IBBHQI", 0x31424358, 1, 6, len(payload), token, seq)
     return hdr + struct.pack("<I", zlib.crc32(payload, zlib.crc32(hdr))) + payload
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -118,7 +121,8 @@ check "histogram of a missing case: 404" [ "$(curl -s -o /dev/null -w '%{http_co
 check "events route lists the LOG line" [ "$(pyjson "$URL/api/v1/runs/$ID/events?kind=log" 'd["events"][0]["text"][:10]')" = "generator:" ]
 show=$(pyjson "$URL/api/v1/runs/$ID" '"%d %s %s %d" % (len(d["cases"]), d["cases"][0]["stats"]["p50"], d["cases"][0]["ns"]["p50"], len(d["cases"][5]["initiators"]))')
 check "run detail: 48 cases with stats, ns and initiators ($show)" [ "$show" = "48 1150 575.0 1" ]
-check "xcbench runs lists it" bash -c "'$XCBENCH' --server '$URL' runs | grep -q '000000000000e000 complete'"
+check "xcbench runs lists it (token shown to the admin)" bash -c "'$XCBENCH' --server '$URL' --token-file '$TMP/token' runs | grep -q '000000000000e000 complete'"
+check "... and not to anyone else" bash -c "! '$XCBENCH' --server '$URL' runs | grep -q '000000000000e000'"
 check "xcbench show prints the cases" bash -c "'$XCBENCH' --server '$URL' show $ID | grep -c ' xcall ' | grep -qx 48"
 check "xcbench compare --csv" bash -c "'$XCBENCH' --server '$URL' compare $ID $ID --csv | head -1 | grep -q '^kind,algo,delivery'"
 check "xcbench compare (algorithms in one run) prints the seed table" bash -c "'$XCBENCH' --server '$URL' compare $ID $ID --algo-a locked --algo-b lockless | grep -q 'CPUs in mask'"

@@ -71,9 +71,11 @@ static json_t *run_row(sqlite3_stmt *st)
 		if (v)
 			json_object_set(facts, summary_facts[i], v);
 	}
-	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+	/* No "token": it is the run's only credential on the wire (see
+	 * with_token), so a run's JSON never carries it by default. */
+	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
 			 "s:o, s:o, s:I, s:o, s:o, s:o}",
-		"id", (json_int_t)sqlite3_column_int64(st, 0), "token", col_json(st, 1),
+		"id", (json_int_t)sqlite3_column_int64(st, 0),
 		"machine", machine, "suite", col_json(st, 4), "params", json_col_obj(st, 5),
 		"label", col_json(st, 6), "notes", col_json(st, 7), "status", col_json(st, 8),
 		"source", col_json(st, 9), "created", iso_or_null(st, 10),
@@ -87,6 +89,29 @@ static json_t *run_row(sqlite3_stmt *st)
 	json_object_set_new(o, "cases_done", json_integer(sqlite3_column_int64(st, 22)));
 	json_object_set_new(o, "facts", facts);
 	json_decref(hello);
+	return o;
+}
+
+/* The token goes to admins only (the token file, or --open on loopback):
+ * whoever knows it can send frames for the run. */
+static json_t *with_token(struct req *rq, json_t *o, const char *token)
+{
+	if (o && token && is_admin(rq))
+		json_object_set_new(o, "token", json_string(token));
+	return o;
+}
+
+static json_t *run_json_for(struct req *rq, sqlite3 *db, int64_t id)
+{
+	json_t *o = run_json(db, id);
+	sqlite3_stmt *st;
+
+	if (!o || !is_admin(rq) || sqlite3_prepare_v2(db, "SELECT token FROM runs WHERE id = ?", -1, &st, NULL))
+		return o;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		with_token(rq, o, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
 	return o;
 }
 
@@ -142,6 +167,10 @@ static const char *parse_filters(struct req *rq, struct filters *f)
 	f->limit = 100;
 	if (qarg(rq, "token")) {
 		uint64_t t;
+
+		/* Otherwise anyone could test guesses against the list. */
+		if (!is_admin(rq))
+			return "token: the token filter is for admins (Authorization: Bearer)";
 
 		if (parse_hex64(qarg(rq, "token"), &t))
 			return "token: expected 1 to 16 hex digits";
@@ -238,7 +267,7 @@ enum MHD_Result api_runs(struct req *rq)
 	sqlite3_finalize(cnt);
 	arr = json_array();
 	while (sqlite3_step(st) == SQLITE_ROW)
-		json_array_append_new(arr, run_row(st));
+		json_array_append_new(arr, with_token(rq, run_row(st), (const char *)sqlite3_column_text(st, 1)));
 	sqlite3_finalize(st);
 	return reply_json(rq, 200, json_pack("{s:o, s:I, s:I, s:I}", "runs", arr, "total", (json_int_t)total,
 					     "limit", (json_int_t)f.limit, "offset", (json_int_t)f.offset));
@@ -247,10 +276,10 @@ enum MHD_Result api_runs(struct req *rq)
 static void runs_csv_row(sqlite3_stmt *st, struct buf *o, void *ctx)
 {
 	char t[32];
+	const int *admin = ctx;
 
-	(void)ctx;
 	csv_i64(o, sqlite3_column_int64(st, 0));
-	csv_str(o, (const char *)sqlite3_column_text(st, 1));
+	csv_str(o, *admin ? (const char *)sqlite3_column_text(st, 1) : NULL); /* admins only */
 	csv_str(o, (const char *)sqlite3_column_text(st, 3));
 	csv_str(o, (const char *)sqlite3_column_text(st, 4));
 	csv_str(o, (const char *)sqlite3_column_text(st, 6));
@@ -273,6 +302,7 @@ enum MHD_Result api_runs_csv(struct req *rq)
 	struct buf q = { 0 };
 	sqlite3_stmt *st;
 	const char *bad = parse_filters(rq, &f);
+	int *admin;
 
 	if (bad)
 		return reply_error(rq, 400, "%s", bad);
@@ -289,9 +319,15 @@ enum MHD_Result api_runs_csv(struct req *rq)
 	}
 	buf_free(&q);
 	bind_filters(st, &f);
+	admin = malloc(sizeof(*admin));
+	if (!admin) {
+		sqlite3_finalize(st);
+		return MHD_NO;
+	}
+	*admin = is_admin(rq);
 	return reply_response(rq, 200, csv_stream(st,
 		"id,token,machine_mac,suite,label,status,created,finished,frames_received,frames_expected,cases\r\n",
-		runs_csv_row, NULL, NULL));
+		runs_csv_row, admin, free));
 }
 
 static double run_tsc_khz(sqlite3 *db, int64_t id)
@@ -348,7 +384,7 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	run = run_json(db, id);
+	run = run_json_for(rq, db, id);
 	if (!run)
 		return reply_error(rq, 404, "run %lld not found", (long long)id);
 	tsc = run_tsc_khz(db, id);
@@ -660,7 +696,7 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 		return reply_error(rq, 503, "shutting down");
 	}
 	json_decref(body);
-	return reply_json(rq, 200, json_pack("{s:o}", "run", run_json(db, id)));
+	return reply_json(rq, 200, json_pack("{s:o}", "run", run_json_for(rq, db, id)));
 }
 
 struct create_task {
@@ -682,12 +718,9 @@ static void create_fn(sqlite3 *db, void *arg)
 		t->exists = 1;
 		return;
 	}
+	/* Registered by the caller once committed (a failed commit must
+	 * leave the registry as it was). */
 	t->id = store_create_run(db, t->token, 0, 0, t->suite, NULL, t->label);
-	if (t->id) {
-		pthread_mutex_lock(&reg_lock);
-		r = reg_add(t->token, t->id);
-		pthread_mutex_unlock(&reg_lock);
-	}
 }
 
 uint64_t fresh_token(void)
@@ -738,12 +771,17 @@ enum MHD_Result api_run_create(struct req *rq)
 		t.token = fresh_token();
 	if (writer_call(create_fn, &t)) {
 		json_decref(body);
-		return reply_error(rq, 503, "shutting down");
+		return reply_error(rq, 503, "cannot store the run now (see /api/v1/health)");
 	}
 	json_decref(body);
+	if (t.id) {
+		pthread_mutex_lock(&reg_lock);
+		reg_add(t.token, t.id);
+		pthread_mutex_unlock(&reg_lock);
+	}
 	if (t.exists)
 		return reply_error(rq, 409, "a run with token %016llx exists", (unsigned long long)t.token);
 	if (!t.id || !db)
 		return reply_error(rq, 500, "cannot create the run");
-	return reply_json(rq, 201, json_pack("{s:o}", "run", run_json(db, t.id)));
+	return reply_json(rq, 201, json_pack("{s:o}", "run", run_json_for(rq, db, t.id)));
 }
