@@ -20,7 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "ratelimit.h"
 #include "xcbd.h"
 
 int udp_fd = -1;
@@ -59,33 +59,8 @@ static void reject(int reason)
 	atomic_fetch_add(&ctr.rejected[reason < 0 ? -reason : reason], 1);
 }
 
-/* Per-source budget for REFUSED replies: a token bucket per hashed source
- * address (collisions share a bucket, which only makes it stricter). Only
- * the collector thread uses it, so no lock. */
-#define REFUSE_SLOTS 1024
-#define REFUSE_BURST 10.0
-#define REFUSE_RATE 2.0 /* per second */
-static struct { uint32_t addr; double tokens, at; } refuse_bucket[REFUSE_SLOTS];
-
-static int refuse_allowed(uint32_t addr)
-{
-	unsigned h = (addr * 2654435761u) >> 22;
-	double now = now_mono();
-
-	if (refuse_bucket[h].addr != addr || refuse_bucket[h].at == 0) {
-		refuse_bucket[h].addr = addr;
-		refuse_bucket[h].tokens = REFUSE_BURST;
-	} else {
-		refuse_bucket[h].tokens += (now - refuse_bucket[h].at) * REFUSE_RATE;
-		if (refuse_bucket[h].tokens > REFUSE_BURST)
-			refuse_bucket[h].tokens = REFUSE_BURST;
-	}
-	refuse_bucket[h].at = now;
-	if (refuse_bucket[h].tokens < 1)
-		return 0;
-	refuse_bucket[h].tokens -= 1;
-	return 1;
-}
+/* REFUSED replies per source: a burst of 10, then 2 a second. */
+static struct ratelimit refuse_rl = RATELIMIT_INIT(10, 2);
 
 static void refuse(const struct sockaddr_in *from, uint64_t token, size_t len)
 {
@@ -93,7 +68,7 @@ static void refuse(const struct sockaddr_in *from, uint64_t token, size_t len)
 	/* --open: an unknown token is a run still to start (its HELLO may be
 	 * late); say nothing, the sender retransmits. Otherwise the sender is
 	 * told once in a while, and never with more bytes than it sent. */
-	if (cfg.open || len < XCB_HDR_LEN + XCB_ACK_LEN || !refuse_allowed(from->sin_addr.s_addr))
+	if (cfg.open || len < XCB_HDR_LEN + XCB_ACK_LEN || !ratelimit_take(&refuse_rl, from->sin_addr.s_addr))
 		return;
 	ack_to(udp_fd, from, token, 0, XCB_ACK_REFUSED, NULL);
 }
@@ -167,8 +142,6 @@ static void handle(const uint8_t *buf, size_t len, const struct sockaddr_in *fro
 		reject(REJ_PEER);
 		return;
 	}
-	r->bound = from->sin_addr;
-	r->is_bound = 1;
 	r->peer = *from;
 	r->have_peer = 1;
 	if (seqset_has(&r->recv, h.seq)) {
@@ -191,6 +164,9 @@ static void handle(const uint8_t *buf, size_t len, const struct sockaddr_in *fro
 		reject(REJ_SEQ_WINDOW);
 		return;
 	}
+	/* The first frame that will be stored binds the run to its source. */
+	r->bound = from->sin_addr;
+	r->is_bound = 1;
 	pthread_mutex_unlock(&reg_lock);
 	/* Queue first, mark seen second: a frame the writer could not take
 	 * (saturated) stays unseen, so its retransmission is not a duplicate.

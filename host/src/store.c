@@ -22,7 +22,7 @@
 enum {
 	S_FRAME, S_FIND_RUN, S_NEW_RUN, S_TOUCH, S_GET_HELLO, S_SET_HELLO, S_CASE,
 	S_RESULT, S_HISTO, S_SAMPLE, S_EVENT, S_CRASH, S_DONE, S_COMPLETE, S_LOST,
-	S_STATE, S_CASE_SAME, S_N
+	S_STATE, S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS, S_N
 };
 
 static const char *const sql[S_N] = {
@@ -54,6 +54,15 @@ static const char *const sql[S_N] = {
 	[S_STATE] = "SELECT status = 'complete' OR (frames_expected IS NOT NULL AND ?2 >= frames_expected) "
 		    "FROM runs WHERE id = ?1",
 	[S_CASE_SAME] = "SELECT config = ?3 FROM cases WHERE run_id = ?1 AND case_id = ?2",
+	/* The run's first HELLO: the payload it was rendered for has booted. */
+	[S_HELLO_JOB] = "UPDATE jobs SET consumed = ?2, run_id = ?1 WHERE consumed IS NULL AND "
+			"id = (SELECT job_id FROM runs WHERE id = ?1)",
+	[S_HELLO_MACHINE] = "UPDATE machines SET uuid = COALESCE(r.boot_uuid, uuid), "
+			    "serial = COALESCE(r.boot_serial, serial), last_seen = ?2 "
+			    "FROM (SELECT machine_id, boot_uuid, boot_serial FROM runs WHERE id = ?1) AS r "
+			    "WHERE machines.id = r.machine_id",
+	[S_HELLO_OTHERS] = "UPDATE runs SET status = 'lost' WHERE status = 'pending' AND id != ?1 AND "
+			   "machine_id = (SELECT machine_id FROM runs WHERE id = ?1)",
 };
 
 static sqlite3_stmt *st[S_N];
@@ -183,6 +192,20 @@ static int facts_conflict(json_t *have, json_t *add)
 	return 0;
 }
 
+/* The first HELLO of a run boot.c rendered: its job is consumed now (not at
+ * the GET), the boot request's uuid/serial reach the machine, and the
+ * MAC's other pending runs expire. */
+static int hello_booted(int64_t id)
+{
+	for (int i = S_HELLO_JOB; i <= S_HELLO_OTHERS; i++) {
+		sqlite3_bind_int64(st[i], 1, id);
+		sqlite3_bind_int64(st[i], 2, now_s());
+		if (run(st[i]))
+			return -1;
+	}
+	return 0;
+}
+
 static int store_hello(int64_t id, const uint8_t *p, size_t n)
 {
 	sqlite3_stmt *s = st[S_GET_HELLO];
@@ -203,6 +226,11 @@ static int store_hello(int64_t id, const uint8_t *p, size_t n)
 		json_decref(add);
 		json_decref(obj);
 		return add ? STORE_REFUSED : -1;
+	}
+	if (json_object_size(obj) == 0 && hello_booted(id)) {
+		json_decref(add);
+		json_decref(obj);
+		return -1;
 	}
 	json_object_update(obj, add);
 	json_decref(add);
