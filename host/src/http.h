@@ -33,6 +33,14 @@ int is_admin(struct req *rq);
 int host_allowed(const char *host);
 /* NULL if this write request may go on; else the reason and *status. */
 const char *write_refused(struct req *rq, unsigned *status);
+/* http_limits.c: whole-request deadlines (see there). */
+void http_limits_notify(void *cls, struct MHD_Connection *c, void **ctx,
+			enum MHD_ConnectionNotificationCode code);
+void http_limits_answered(struct MHD_Connection *c);     /* a response is queued */
+void http_limits_request_done(struct MHD_Connection *c); /* the next request begins */
+unsigned long long http_limits_cut(void);                /* connections cut so far */
+int http_limits_start(void);
+void http_limits_stop(void);
 /* Parses the JSON body as an object; NULL (and *why set) if it is not. */
 json_t *body_json(struct req *rq, const char **why);
 /* A database for this thread, or NULL (then reply 503). */

@@ -39,6 +39,9 @@ static void usage(FILE *f)
 "  --lost-after SECONDS   a run silent this long becomes 'lost' (default 120)\n"
 "  --suite NAME           suite for boots without a queued job (default 'default')\n"
 "  --threads N            HTTP worker threads (default 4)\n"
+"  --request-timeout S    seconds a client has to send a whole request\n"
+"                         (headers and body; default 10; trickling cannot extend it)\n"
+"  --per-ip-connections N HTTP connections per client address (default 32)\n"
 "  --host-name NAME       a name the Host header may use for this daemon\n"
 "                         (repeatable; IP literals are always accepted, and\n"
 "                         'localhost' on loopback or with --open)\n"
@@ -93,6 +96,8 @@ int main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'T' },
 		{ "test-drop", required_argument, NULL, 'D' },
 		{ "host-name", required_argument, NULL, 'H' },
+		{ "request-timeout", required_argument, NULL, 'R' },
+		{ "per-ip-connections", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -106,6 +111,8 @@ int main(int argc, char **argv)
 	cfg.db_path = "xcbench.db";
 	cfg.lost_after = 120;
 	cfg.threads = 4;
+	cfg.request_timeout = 10;
+	cfg.per_ip_conns = 32;
 	cfg.suite = "default";
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -133,6 +140,20 @@ int main(int argc, char **argv)
 			break;
 		case 'D':
 			cfg.test_drop = atof(optarg);
+			break;
+		case 'R':
+			if (parse_u64(optarg, &v) || v == 0 || v > 3600) {
+				fprintf(stderr, "xcbenchd: --request-timeout: '%s' is not 1..3600 seconds\n", optarg);
+				return 2;
+			}
+			cfg.request_timeout = (int)v;
+			break;
+		case 'P':
+			if (parse_u64(optarg, &v) || v == 0 || v > 512) {
+				fprintf(stderr, "xcbenchd: --per-ip-connections: '%s' is not 1..512\n", optarg);
+				return 2;
+			}
+			cfg.per_ip_conns = (int)v;
 			break;
 		case 'H':
 			if (cfg.nhost_names == (int)(sizeof(cfg.host_names) / sizeof(cfg.host_names[0])) ||

@@ -24,6 +24,8 @@ struct xcbd_config {
 	int open;              /* accept unknown tokens, writes without auth */
 	int lost_after;        /* seconds */
 	int threads;           /* HTTP worker threads */
+	int request_timeout;   /* seconds to send a whole request (headers and body) */
+	int per_ip_conns;      /* HTTP connections per client address */
 	double test_drop;      /* test only: drop this fraction of datagrams */
 	const char *host_names[16]; /* --host-name: names the Host header may use */
 	int nhost_names;
