@@ -295,13 +295,43 @@ static void runs_csv_row(sqlite3_stmt *st, struct buf *o, void *ctx)
 	csv_end(o);
 }
 
+/* The filters of a runs.csv export, owned by its stream (the request's
+ * query strings are not guaranteed to outlive the handler). */
+struct runs_csv_bind {
+	struct filters f;
+	char *status, *suite, *label;
+};
+
+static void runs_csv_bind(sqlite3_stmt *st, void *ctx)
+{
+	bind_filters(st, &((struct runs_csv_bind *)ctx)->f);
+}
+
+static void runs_csv_bind_free(void *ctx)
+{
+	struct runs_csv_bind *b = ctx;
+
+	free(b->status);
+	free(b->suite);
+	free(b->label);
+	free(b);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
 enum MHD_Result api_runs_csv(struct req *rq)
 {
 	sqlite3 *db = rdb();
 	struct filters f;
-	struct buf q = { 0 };
-	sqlite3_stmt *st;
+	struct buf sql = { 0 };
 	const char *bad = parse_filters(rq, &f);
+	struct csv_query q = { .db = db, .resume = "(r.created, r.id) < (:k1, :k2)", .nkeys = 2,
+			       .keycol = { 10, 0 }, .bind = runs_csv_bind, .bind_free = runs_csv_bind_free };
+	struct runs_csv_bind *b;
+	struct MHD_Response *r;
 	int *admin;
 
 	if (bad)
@@ -310,24 +340,32 @@ enum MHD_Result api_runs_csv(struct req *rq)
 		return reply_error(rq, 503, "database unavailable");
 	if (!qarg(rq, "limit"))
 		f.limit = -1; /* CSV: everything unless asked otherwise */
-	buf_addf(&q, "SELECT " RUN_COLS RUN_FROM);
-	where(&f, &q);
-	buf_addf(&q, " ORDER BY r.created DESC, r.id DESC LIMIT :limit OFFSET :offset");
-	if (sqlite3_prepare_v2(db, q.p, -1, &st, NULL)) {
-		buf_free(&q);
-		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
-	}
-	buf_free(&q);
-	bind_filters(st, &f);
+	buf_addf(&sql, "SELECT " RUN_COLS RUN_FROM);
+	where(&f, &sql);
+	buf_addf(&sql, " AND %%s ORDER BY r.created DESC, r.id DESC LIMIT :limit OFFSET :offset");
+	b = calloc(1, sizeof(*b));
 	admin = malloc(sizeof(*admin));
-	if (!admin) {
-		sqlite3_finalize(st);
+	if (!b || !admin) {
+		free(b);
+		free(admin);
+		buf_free(&sql);
 		return MHD_NO;
 	}
+	b->f = f;
+	b->f.status = b->status = dup_or_null(f.status);
+	b->f.suite = b->suite = dup_or_null(f.suite);
+	b->f.label = b->label = dup_or_null(f.label);
+	q.sql = sql.p;
+	q.bind_ctx = b;
+	q.limit = f.limit;
+	q.offset = f.offset;
 	*admin = is_admin(rq);
-	return reply_response(rq, 200, csv_stream(st,
-		"id,token,machine_mac,suite,label,status,created,finished,frames_received,frames_expected,cases\r\n",
-		runs_csv_row, admin, free));
+	r = csv_stream(&q, "id,token,machine_mac,suite,label,status,created,finished,frames_received,"
+		       "frames_expected,cases\r\n", runs_csv_row, admin, free);
+	buf_free(&sql); /* prepared by now */
+	if (!r)
+		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
+	return reply_response(rq, 200, r);
 }
 
 static double run_tsc_khz(sqlite3 *db, int64_t id)
@@ -594,36 +632,51 @@ static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
 	csv_end(o);
 }
 
+static void run_csv_bind(sqlite3_stmt *st, void *ctx)
+{
+	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":run"), *(int64_t *)ctx);
+}
+
 enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 {
 	sqlite3 *db = rdb();
-	sqlite3_stmt *st;
 	struct run_csv_ctx *c;
+	struct MHD_Response *r;
 	enum MHD_Result res;
-
-	if (!run_found(rq, db, id, &res))
-		return res;
-	if (sqlite3_prepare_v2(db,
-		"SELECT r.run_id, r.case_id, c.kind, c.algo, c.delivery, c.wait, c.inits, c.mask, "
+	int64_t *run;
+	struct csv_query q = {
+		.db = db, .limit = -1, .bind = run_csv_bind, .bind_free = free,
+		.sql = "SELECT r.run_id, r.case_id, c.kind, c.algo, c.delivery, c.wait, c.inits, c.mask, "
 		"c.placement, c.overlap, c.work_us, r.rep, r.initiator, r.count, r.min, r.p50, r.p90, "
 		"r.p99, r.p999, r.max, r.mean_x1000, r.stddev_x1000, r.ipis, r.lock_acq, "
 		"r.lock_contended, r.lock_hold_cycles, r.lock_wait_cycles, r.stale, r.calls_executed, "
 		"r.calls_expected, r.flags "
 		"FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND c.case_id = r.case_id "
-		"WHERE r.run_id = ? ORDER BY r.case_id, r.rep, r.initiator", -1, &st, NULL))
-		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, id);
+		"WHERE r.run_id = :run AND %s ORDER BY r.case_id, r.rep, r.initiator LIMIT :limit",
+		.resume = "(r.case_id, r.rep, r.initiator) > (:k1, :k2, :k3)",
+		.nkeys = 3, .keycol = { 1, 11, 12 },
+	};
+
+	if (!run_found(rq, db, id, &res))
+		return res;
 	c = calloc(1, sizeof(*c));
-	if (!c) {
-		sqlite3_finalize(st);
+	run = malloc(sizeof(*run));
+	if (!c || !run) {
+		free(c);
+		free(run);
 		return MHD_NO;
 	}
+	*run = id;
+	q.bind_ctx = run;
 	c->tsc_khz = run_tsc_khz(db, id);
-	return reply_response(rq, 200, csv_stream(st,
+	r = csv_stream(&q,
 		"run_id,case_id,kind,algo,delivery,wait,inits,mask,placement,overlap,work_us,rep,initiator,"
 		"count,min,p50,p90,p99,p999,max,mean,stddev,ipis,lock_acq,lock_contended,lock_hold_cycles,"
 		"lock_wait_cycles,stale,calls_executed,calls_expected,flags,tsc_khz,p50_ns,p99_ns\r\n",
-		run_csv_row, c, free));
+		run_csv_row, c, free);
+	if (!r)
+		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
+	return reply_response(rq, 200, r);
 }
 
 /* ---- writes (through the writer thread) ---- */

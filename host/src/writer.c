@@ -276,7 +276,7 @@ static void process(struct witem *batch)
 
 static void *writer_main(void *unused)
 {
-	double last_lost = 0;
+	double last_lost = 0, last_ckpt = now_mono();
 
 	(void)unused;
 	for (;;) {
@@ -330,6 +330,14 @@ static void *writer_main(void *unused)
 				if (exec("COMMIT", 1))
 					rollback();
 			}
+		}
+		/* A checkpoint every few seconds besides SQLite's own (every 1000
+		 * pages at commit): with readers holding short transactions only
+		 * (csvstream.c) it completes, and journal_size_limit then trims the
+		 * file. PASSIVE: it never waits for a reader. */
+		if (now_mono() - last_ckpt >= 5.0) {
+			last_ckpt = now_mono();
+			sqlite3_wal_checkpoint_v2(wdb, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 		}
 		if (quit)
 			break;
