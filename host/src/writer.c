@@ -22,7 +22,12 @@
 #include "util.h"
 #include "xcbd.h"
 
-#define QUEUE_MAX 50000   /* frames (~75 MB at most); beyond, the collector drops (no ACK) */
+/* Beyond either bound the collector drops a frame (no ACK: it is resent).
+ * 1000 machines × a 128-frame window is 128k frames in flight: the queue
+ * holds them all, so a mass boot costs no drops; the byte bound keeps a
+ * queue of large frames to 64 MiB. */
+#define QUEUE_MAX (1u << 17)
+#define QUEUE_BYTES_MAX (64u << 20)
 #define BATCH_MAX 4096    /* 1000 machines' windows drain in a few commits */
 
 struct witem {
@@ -42,7 +47,7 @@ static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t q_cond = PTHREAD_COND_INITIALIZER;    /* work queued */
 static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER; /* a task finished */
 static struct witem *head, *tail;
-static size_t qlen;
+static size_t qlen, qbytes;   /* q_lock */
 static int stopping, running;
 static pthread_t thread;
 static sqlite3 *wdb;
@@ -108,13 +113,14 @@ int writer_frame(struct run *r, const struct xcb_hdr *h, const uint8_t *payload,
 	}
 	memcpy(it->payload, payload, h->length);
 	pthread_mutex_lock(&q_lock);
-	if (qlen >= QUEUE_MAX || stopping) {
+	if (qlen >= QUEUE_MAX || qbytes + h->length > QUEUE_BYTES_MAX || stopping) {
 		pthread_mutex_unlock(&q_lock);
 		free(it->payload);
 		free(it);
 		return -1;
 	}
 	enqueue(it);
+	qbytes += h->length;
 	atomic_store(&ctr.queued, qlen);
 	pthread_mutex_unlock(&q_lock);
 	return 0;
@@ -163,6 +169,29 @@ static int exec(const char *sql, int quiet)
 	return 0;
 }
 
+/* The per-frame savepoint, prepared once: sqlite3_exec would parse these
+ * three statements for every frame of a 564k-frame mass boot. */
+enum { SP_BEGIN, SP_RELEASE, SP_UNDO, SP_N };
+static sqlite3_stmt *sp[SP_N];
+
+static int sp_prepare(void)
+{
+	static const char *const sql[SP_N] = { "SAVEPOINT frame", "RELEASE frame", "ROLLBACK TO frame" };
+
+	for (int i = 0; i < SP_N; i++)
+		if (sqlite3_prepare_v3(wdb, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &sp[i], NULL))
+			return -1;
+	return 0;
+}
+
+static int sp_step(int i)
+{
+	int rc = sqlite3_step(sp[i]);
+
+	sqlite3_reset(sp[i]);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 static void rollback(void)
 {
 	if (!sqlite3_get_autocommit(wdb))
@@ -178,17 +207,17 @@ static int apply_frame(struct witem *it)
 	int64_t id = it->run->id;
 
 	inet_ntop(AF_INET, &it->src, peer, sizeof(peer));
-	if (exec("SAVEPOINT frame", 1))
+	if (sp_step(SP_BEGIN))
 		return -1;
 	/* r->id is only ever written on this thread (and before threads
 	 * start), so it is read here without the registry lock. */
 	it->outcome = store_frame(wdb, &it->run->id, it->run->token, &it->h, it->payload, peer);
 	it->created = id == 0 && it->run->id != 0;
 	if (it->outcome >= 0)
-		return exec("RELEASE frame", 1);
+		return sp_step(SP_RELEASE);
 	if (sqlite3_get_autocommit(wdb))
 		return -1; /* SQLite rolled the whole transaction back (SQLITE_FULL, I/O) */
-	if (exec("ROLLBACK TO frame", 1) || exec("RELEASE frame", 1))
+	if (sp_step(SP_UNDO) || sp_step(SP_RELEASE))
 		return -1;
 	if (it->created)
 		it->run->id = 0; /* the row it created is gone with the savepoint */
@@ -294,8 +323,11 @@ static void *writer_main(void *unused)
 		batch = head;
 		quit = stopping && !head;
 		if (batch) {
-			for (cut = batch; cut->next && n < BATCH_MAX; cut = cut->next)
+			for (cut = batch; cut->next && n < BATCH_MAX; cut = cut->next) {
+				qbytes -= cut->fn ? 0 : cut->h.length;
 				n++;
+			}
+			qbytes -= cut->fn ? 0 : cut->h.length;
 			head = cut->next;
 			if (!head)
 				tail = NULL;
@@ -348,7 +380,7 @@ static void *writer_main(void *unused)
 int writer_start(sqlite3 *db)
 {
 	wdb = db;
-	if (store_prepare(db))
+	if (store_prepare(db) || sp_prepare())
 		return -1;
 	running = 1;
 	if (pthread_create(&thread, NULL, writer_main, NULL)) {
@@ -373,4 +405,8 @@ void writer_stop(void)
 	running = 0;
 	pthread_mutex_unlock(&q_lock);
 	store_finalize();
+	for (int i = 0; i < SP_N; i++) {
+		sqlite3_finalize(sp[i]);
+		sp[i] = NULL;
+	}
 }
