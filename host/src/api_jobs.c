@@ -129,7 +129,7 @@ enum MHD_Result api_job_create(struct req *rq)
 			snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
 			s = num;
 		}
-		if (boot_reserved_key(k)) {
+		if (boot_reserved_key(k, s)) {
 			ret = reply_error(rq, 400, "params.%s: reserved; the daemon sets it on the boot line", k);
 			goto out;
 		}

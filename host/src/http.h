@@ -77,8 +77,9 @@ enum MHD_Result api_job_create(struct req *rq);
 enum MHD_Result api_job_delete(struct req *rq, int64_t id);
 enum MHD_Result boot_ipxe(struct req *rq);
 /* 1 for the kernel-line keys the daemon itself sets (server=, run=, ...):
- * the payload takes the last of a repeated key, so a job must not set them. */
-int boot_reserved_key(const char *k);
+ * the payload takes the last of a repeated key, so a job must not set them
+ * (v: the value; transport=both is allowed, it still reports to us). */
+int boot_reserved_key(const char *k, const char *v);
 enum MHD_Result boot_firmware(struct req *rq);
 enum MHD_Result static_file(struct req *rq);
 
