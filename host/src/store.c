@@ -7,8 +7,10 @@
  * Results are insert-once: a frame with a new seq that would change a row
  * already stored (a second RESULT for the same case/rep/initiator, a CASE
  * with another config, a HELLO changing a fact, a second DONE) is refused
- * (STORE_REFUSED) and the writer rolls it back alone; so is anything for a
- * complete run or past its DONE count. Nothing is ever REPLACEd.
+ * (STORE_REFUSED); so is anything for a complete run or past its DONE
+ * count. Nothing is ever REPLACEd. Each frame is checked before it writes
+ * a row (cheap primary-key lookups), so a refused frame leaves nothing but
+ * its ledger row, which is deleted again: no savepoint per frame needed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +24,8 @@
 enum {
 	S_FRAME, S_FIND_RUN, S_NEW_RUN, S_TOUCH, S_GET_HELLO, S_SET_HELLO, S_CASE,
 	S_RESULT, S_HISTO, S_SAMPLE, S_EVENT, S_CRASH, S_DONE, S_COMPLETE, S_LOST,
-	S_STATE, S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS, S_N
+	S_STATE, S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS,
+	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_N
 };
 
 static const char *const sql[S_N] = {
@@ -51,8 +54,10 @@ static const char *const sql[S_N] = {
 		       "AND frames_received >= frames_expected",
 	[S_LOST] = "UPDATE runs SET status = 'lost' WHERE status IN ('pending', 'running') "
 		   "AND COALESCE(last_frame, created) < ?",
-	[S_STATE] = "SELECT status = 'complete' OR (frames_expected IS NOT NULL AND ?2 >= frames_expected) "
-		    "FROM runs WHERE id = ?1",
+	/* Closed for new frames: complete, past DONE's count, or a second DONE
+	 * (?3 = the frame's type; a run has one DONE). */
+	[S_STATE] = "SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
+		    "(?2 >= frames_expected OR ?3 = 8)) FROM runs WHERE id = ?1",
 	[S_CASE_SAME] = "SELECT config = ?3 FROM cases WHERE run_id = ?1 AND case_id = ?2",
 	/* The run's first HELLO: the payload it was rendered for has booted. */
 	[S_HELLO_JOB] = "UPDATE jobs SET consumed = ?2, run_id = ?1 WHERE consumed IS NULL AND "
@@ -63,6 +68,12 @@ static const char *const sql[S_N] = {
 			    "WHERE machines.id = r.machine_id",
 	[S_HELLO_OTHERS] = "UPDATE runs SET status = 'lost' WHERE status = 'pending' AND id != ?1 AND "
 			   "machine_id = (SELECT machine_id FROM runs WHERE id = ?1)",
+	[S_FRAME_DEL] = "DELETE FROM frames WHERE run_id = ? AND seq = ?",
+	[S_RESULT_HAS] = "SELECT 1 FROM results WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ?",
+	[S_HISTO_HAS] = "SELECT 1 FROM histograms WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ? "
+			"AND bucket BETWEEN ? AND ? LIMIT 1",
+	[S_SAMPLE_HAS] = "SELECT 1 FROM samples WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ? "
+			 "AND idx BETWEEN ? AND ? LIMIT 1",
 };
 
 static sqlite3_stmt *st[S_N];
@@ -86,22 +97,34 @@ void store_finalize(void)
 	}
 }
 
-/* Steps a statement to completion and resets it. 0, STORE_REFUSED for a
- * constraint (the row exists: insert-once), or -1. A full disk or an I/O
- * error is not logged here: the writer logs the state change once. */
+/* Steps a statement to completion and resets it: 0 or -1. A full disk or
+ * an I/O error is not logged here: the writer logs the state change once.
+ * (A constraint here would be a frame the checks let through: -1, and the
+ * writer rolls the batch back rather than keep half a frame.) */
 static int run(sqlite3_stmt *s)
 {
 	int rc = sqlite3_step(s), e = rc & 0xff;
 
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW && e != SQLITE_CONSTRAINT && e != SQLITE_FULL &&
-	    e != SQLITE_IOERR)
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW && e != SQLITE_FULL && e != SQLITE_IOERR)
 		fprintf(stderr, "xcbenchd: %s: %s\n", sqlite3_sql(s),
 			sqlite3_errmsg(sqlite3_db_handle(s)));
 	sqlite3_reset(s);
 	sqlite3_clear_bindings(s);
-	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
-		return 0;
-	return e == SQLITE_CONSTRAINT ? STORE_REFUSED : -1;
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* 1 if a row exists in [lo, hi] of the 4-key statement s (bound here). */
+static int has_rows(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+		    int64_t lo, int64_t hi)
+{
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int64(s, 2, cid);
+	sqlite3_bind_int64(s, 3, rep);
+	sqlite3_bind_int64(s, 4, init);
+	sqlite3_bind_int64(s, 5, lo);
+	sqlite3_bind_int64(s, 6, hi);
+	return sqlite3_step(s) == SQLITE_ROW ? (sqlite3_reset(s), sqlite3_clear_bindings(s), 1)
+		: (sqlite3_reset(s), sqlite3_clear_bindings(s), 0);
 }
 
 /* The first column of a one-row query as a number (-1: no row or error). */
@@ -261,8 +284,21 @@ static int store_case(int64_t id, const uint8_t *p, size_t n)
 
 	if (!cfg_obj)
 		return -1;
-	case_match_key(cfg_obj, 0, &key);
 	dump = json_dumps(cfg_obj, JSON_COMPACT | JSON_SORT_KEYS);
+	/* Stored already? The same config is a harmless repeat (nothing to
+	 * write); another one would rewrite what results refer to. */
+	s = st[S_CASE_SAME];
+	sqlite3_bind_int64(s, 1, id);
+	bind_json_int(s, 2, cfg_obj, "id");
+	sqlite3_bind_text(s, 3, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
+	rc = (int)query_int(s);
+	if (rc != -1) {
+		free(dump);
+		json_decref(cfg_obj);
+		return rc == 1 ? 0 : STORE_REFUSED;
+	}
+	s = st[S_CASE];
+	case_match_key(cfg_obj, 0, &key);
 	sqlite3_bind_int64(s, 1, id);
 	bind_json_int(s, 2, cfg_obj, "id");
 	for (int i = 0; i < 11; i++) {
@@ -274,15 +310,6 @@ static int store_case(int64_t id, const uint8_t *p, size_t n)
 	sqlite3_bind_text(s, 14, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 15, key.p, -1, SQLITE_TRANSIENT);
 	rc = run(s);
-	if (rc == 0 && sqlite3_changes(sqlite3_db_handle(s)) == 0) {
-		/* The case is there already: the same config is a harmless
-		 * repeat, another one would rewrite what results refer to. */
-		s = st[S_CASE_SAME];
-		sqlite3_bind_int64(s, 1, id);
-		bind_json_int(s, 2, cfg_obj, "id");
-		sqlite3_bind_text(s, 3, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
-		rc = query_int(s) == 1 ? 0 : STORE_REFUSED;
-	}
 	free(dump);
 	buf_free(&key);
 	json_decref(cfg_obj);
@@ -299,7 +326,9 @@ static int store_result(int64_t id, const uint8_t *p, size_t n)
 		&r.calls_expected };
 
 	if (xcb_dec_result(p, n, &r))
-		return -1;
+		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	if (has_rows(st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0))
+		return STORE_REFUSED;
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int64(s, 2, r.case_id);
 	sqlite3_bind_int64(s, 3, r.rep);
@@ -317,7 +346,9 @@ static int store_histo(int64_t id, const uint8_t *p, size_t n)
 	int rc = 0;
 
 	if (xcb_dec_histo(p, n, &x))
-		return -1;
+		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	if (has_rows(st[S_HISTO_HAS], id, x.case_id, x.rep, x.initiator, x.first, (int64_t)x.first + x.n - 1))
+		return STORE_REFUSED;
 	for (unsigned i = 0; i < x.n; i++) {
 		uint32_t c = xcb_histo_count(&x, i);
 
@@ -342,7 +373,9 @@ static int store_samples(int64_t id, const uint8_t *p, size_t n)
 	int rc = 0;
 
 	if (xcb_dec_samples(p, n, &x))
-		return -1;
+		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	if (has_rows(st[S_SAMPLE_HAS], id, x.case_id, x.rep, x.initiator, x.index, (int64_t)x.index + x.n - 1))
+		return STORE_REFUSED;
 	for (unsigned i = 0; i < x.n; i++) {
 		sqlite3_bind_int64(s, 1, id);
 		sqlite3_bind_int64(s, 2, x.case_id);
@@ -391,16 +424,21 @@ static int store_done(int64_t id, const uint8_t *p, size_t n)
 	int rc;
 
 	if (xcb_dec_done(p, n, &d))
-		return -1;
+		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
 	/* Stored as the run's total: DONE's count plus DONE itself. */
 	sqlite3_bind_int64(s, 1, (sqlite3_int64)d.frames + 1);
 	sqlite3_bind_int64(s, 2, d.status);
 	sqlite3_bind_int64(s, 3, id);
 	rc = run(s);
-	/* A run has one DONE: a second one (another seq) would recount it. */
-	if (rc == 0 && sqlite3_changes(sqlite3_db_handle(s)) == 0)
-		rc = STORE_REFUSED;
 	return rc;
+}
+
+/* Takes back the ledger row of a refused frame (nothing else was written). */
+static int unledger(int64_t id, uint32_t seq)
+{
+	sqlite3_bind_int64(st[S_FRAME_DEL], 1, id);
+	sqlite3_bind_int64(st[S_FRAME_DEL], 2, seq);
+	return run(st[S_FRAME_DEL]) ? -1 : STORE_REFUSED;
 }
 
 int store_frame(sqlite3 *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
@@ -414,11 +452,6 @@ int store_frame(sqlite3 *db, int64_t *run_id, uint64_t token, const struct xcb_h
 		*run_id = find_or_create(db, token);
 	if (!*run_id)
 		return -1;
-	s = st[S_STATE];
-	sqlite3_bind_int64(s, 1, *run_id);
-	sqlite3_bind_int64(s, 2, h->seq);
-	if (query_int(s) == 1)
-		return STORE_REFUSED; /* complete, or past its DONE: immutable */
 	s = st[S_FRAME];
 	sqlite3_bind_int64(s, 1, *run_id);
 	sqlite3_bind_int64(s, 2, h->seq);
@@ -428,7 +461,14 @@ int store_frame(sqlite3 *db, int64_t *run_id, uint64_t token, const struct xcb_h
 		return -1;
 	if (sqlite3_changes(db) == 0)
 		return 0; /* already stored: a duplicate changes nothing */
+	s = st[S_STATE];
+	sqlite3_bind_int64(s, 1, *run_id);
+	sqlite3_bind_int64(s, 2, h->seq);
+	sqlite3_bind_int64(s, 3, h->type);
+	if (query_int(s) == 1)
+		return unledger(*run_id, h->seq); /* complete, past its DONE, or a second DONE */
 
+	/* Each refuses (STORE_REFUSED) before it writes a row. */
 	switch (h->type) {
 	case XCB_T_HELLO: rc = store_hello(*run_id, p, h->length); break;
 	case XCB_T_CASE: rc = store_case(*run_id, p, h->length); break;
@@ -439,6 +479,8 @@ int store_frame(sqlite3 *db, int64_t *run_id, uint64_t token, const struct xcb_h
 	case XCB_T_ERROR: rc = store_event(*run_id, h->seq, 1, p, h->length); break;
 	case XCB_T_DONE: rc = store_done(*run_id, p, h->length); break;
 	}
+	if (rc == STORE_REFUSED)
+		return unledger(*run_id, h->seq);
 	if (rc)
 		return rc;
 	s = st[S_TOUCH];
@@ -446,8 +488,8 @@ int store_frame(sqlite3 *db, int64_t *run_id, uint64_t token, const struct xcb_h
 	sqlite3_bind_int64(s, 2, *run_id);
 	if (peer)
 		sqlite3_bind_text(s, 3, peer, -1, SQLITE_TRANSIENT);
-	if ((rc = run(s)))
-		return rc;
+	if (run(s))
+		return -1;
 	s = st[S_COMPLETE];
 	sqlite3_bind_int64(s, 1, now);
 	sqlite3_bind_int64(s, 2, *run_id);

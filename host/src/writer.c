@@ -9,8 +9,8 @@
  * back: nothing is ACKed, the registry forgets the frames (their
  * retransmissions are new again), /health says degraded with the reason,
  * and the next batch simply tries again, so the daemon recovers by itself
- * once there is space. A frame that would change a stored row is rolled
- * back alone (a savepoint per frame) and counted as a conflict.
+ * once there is space. A frame that would change a stored row is refused
+ * before it writes anything (store.c) and counted as a conflict.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -169,67 +169,26 @@ static int exec(const char *sql, int quiet)
 	return 0;
 }
 
-/* The per-frame savepoint, prepared once: sqlite3_exec would parse these
- * three statements for every frame of a 564k-frame mass boot. */
-enum { SP_BEGIN, SP_RELEASE, SP_UNDO, SP_N };
-static sqlite3_stmt *sp[SP_N];
-
-static int sp_prepare(void)
-{
-	static const char *const sql[SP_N] = { "SAVEPOINT frame", "RELEASE frame", "ROLLBACK TO frame" };
-
-	for (int i = 0; i < SP_N; i++)
-		if (sqlite3_prepare_v3(wdb, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &sp[i], NULL))
-			return -1;
-	return 0;
-}
-
-static int sp_step(int i)
-{
-	int rc = sqlite3_step(sp[i]);
-
-	sqlite3_reset(sp[i]);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
 static void rollback(void)
 {
 	if (!sqlite3_get_autocommit(wdb))
 		exec("ROLLBACK", 1);
 }
 
-/* Applies one frame inside its own savepoint: a refused frame (or a
- * statement that failed without breaking the transaction) is undone alone.
- * Returns 0, or -1 when the transaction itself is lost. */
+/* Applies one frame. store.c checks a frame before its first write, so a
+ * refused frame has written nothing. Returns 0, or -1 when the batch must
+ * be rolled back (the database failed, or SQLite already rolled it back). */
 static int apply_frame(struct witem *it)
 {
 	char peer[INET_ADDRSTRLEN];
 	int64_t id = it->run->id;
 
 	inet_ntop(AF_INET, &it->src, peer, sizeof(peer));
-	if (sp_step(SP_BEGIN))
-		return -1;
 	/* r->id is only ever written on this thread (and before threads
 	 * start), so it is read here without the registry lock. */
 	it->outcome = store_frame(wdb, &it->run->id, it->run->token, &it->h, it->payload, peer);
 	it->created = id == 0 && it->run->id != 0;
-	if (it->outcome >= 0)
-		return sp_step(SP_RELEASE);
-	if (sqlite3_get_autocommit(wdb))
-		return -1; /* SQLite rolled the whole transaction back (SQLITE_FULL, I/O) */
-	if (sp_step(SP_UNDO) || sp_step(SP_RELEASE))
-		return -1;
-	if (it->created)
-		it->run->id = 0; /* the row it created is gone with the savepoint */
-	if (it->outcome == -1) {
-		int e = sqlite3_errcode(wdb) & 0xff;
-
-		/* Out of space or I/O: every other frame would fail the same. */
-		if (e == SQLITE_FULL || e == SQLITE_IOERR || e == SQLITE_CANTOPEN || e == SQLITE_READONLY ||
-		    e == SQLITE_NOMEM || e == SQLITE_CORRUPT)
-			return -1;
-	}
-	return 0;
+	return it->outcome == -1 || sqlite3_get_autocommit(wdb) ? -1 : 0;
 }
 
 static void process(struct witem *batch)
@@ -380,7 +339,7 @@ static void *writer_main(void *unused)
 int writer_start(sqlite3 *db)
 {
 	wdb = db;
-	if (store_prepare(db) || sp_prepare())
+	if (store_prepare(db))
 		return -1;
 	running = 1;
 	if (pthread_create(&thread, NULL, writer_main, NULL)) {
@@ -405,8 +364,4 @@ void writer_stop(void)
 	running = 0;
 	pthread_mutex_unlock(&q_lock);
 	store_finalize();
-	for (int i = 0; i < SP_N; i++) {
-		sqlite3_finalize(sp[i]);
-		sp[i] = NULL;
-	}
 }
