@@ -47,7 +47,7 @@ for s in conns:
         gone = True
     (s.close() if gone else alive.append(s))
 print("# 520 trickling connections from 127.0.0.2: %d kept open by the daemon" % len(alive))
-tap(len(alive) <= 32, "at most 32 connections per address (%d)" % len(alive))
+tap(len(alive) <= 64, "at most 64 connections per address, the default (%d)" % len(alive))
 
 # Everyone else is served at once, while the trickle goes on.
 def others_served():

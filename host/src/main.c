@@ -41,7 +41,7 @@ static void usage(FILE *f)
 "  --threads N            HTTP worker threads (default 4)\n"
 "  --request-timeout S    seconds a client has to send a whole request\n"
 "                         (headers and body; default 10; trickling cannot extend it)\n"
-"  --per-ip-connections N HTTP connections per client address (default 32)\n"
+"  --per-ip-connections N HTTP connections per client address (default 64)\n"
 "  --host-name NAME       a name the Host header may use for this daemon\n"
 "                         (repeatable; IP literals are always accepted, and\n"
 "                         'localhost' on loopback or with --open)\n"
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
 	cfg.lost_after = 120;
 	cfg.threads = 4;
 	cfg.request_timeout = 10;
-	cfg.per_ip_conns = 32;
+	cfg.per_ip_conns = 64;
 	cfg.suite = "default";
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {

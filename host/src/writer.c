@@ -197,6 +197,7 @@ static void process(struct witem *batch)
 	struct run *acks[BATCH_MAX];
 	int nacks = 0, failed;
 	const char *why = NULL;
+	char whybuf[200];
 
 	failed = exec("BEGIN", 1);
 	for (struct witem *it = batch; it && !failed; it = it->next) {
@@ -210,7 +211,9 @@ static void process(struct witem *batch)
 	if (!failed && exec("COMMIT", 1))
 		failed = 1;
 	if (failed) {
-		why = sqlite3_errmsg(wdb);
+		/* Copied: the ROLLBACK may replace SQLite's message buffer. */
+		snprintf(whybuf, sizeof(whybuf), "%s", sqlite3_errmsg(wdb));
+		why = whybuf;
 		rollback();
 		for (struct witem *it = batch; it; it = it->next) {
 			if (it->fn || !it->run)
