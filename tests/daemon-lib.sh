@@ -47,6 +47,16 @@ cleanup_daemon() {
 }
 
 # jq-like checks with Python: pyjson URL 'python expression over d' → prints result.
+# With XCB_ADMIN set (the admin token of a --token-file daemon) it asks as
+# admin: run tokens and the ?token= filter are for admins only.
 pyjson() {
-	curl -s "$1" | python3 -c "import json,sys; d=json.load(sys.stdin); print($2)"
+	curl -s ${XCB_ADMIN:+-H "Authorization: Bearer $XCB_ADMIN"} "$1" |
+		python3 -c "import json,sys; d=json.load(sys.stdin); print($2)"
+}
+
+# dbq FILE SQL: rows of a read-only query on a database, space-separated.
+dbq() {
+	python3 -c 'import sqlite3,sys
+c = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True, timeout=10)
+for r in c.execute(sys.argv[2]): print(*r)' "$1" "$2"
 }

@@ -78,9 +78,9 @@ check "bad run id: 400" [ "$(code "$URL/api/v1/runs/abc")" = 400 ]
 check "missing run: 404" [ "$(code "$URL/api/v1/runs/999")" = 404 ]
 check "bad filter: 400" [ "$(code "$URL/api/v1/runs?status=bogus")" = 400 ]
 check "compare without b: 400" [ "$(code "$URL/api/v1/compare?a=1")" = 400 ]
-check "write without token: 401" [ "$(code -X POST -d '{"mac":"52:54:00:00:00:01","suite":"q"}' "$URL/api/v1/jobs")" = 401 ]
-check "write with a wrong token: 401" [ "$(code -H 'Authorization: Bearer nope' -X POST -d '{}' "$URL/api/v1/runs")" = 401 ]
-A=(-H 'Authorization: Bearer s3cret-token')
+check "write without token: 401" [ "$(code -H 'Content-Type: application/json' -X POST -d '{"mac":"52:54:00:00:00:01","suite":"q"}' "$URL/api/v1/jobs")" = 401 ]
+check "write with a wrong token: 401" [ "$(code -H 'Authorization: Bearer nope' -H 'Content-Type: application/json' -X POST -d '{}' "$URL/api/v1/runs")" = 401 ]
+A=(-H 'Authorization: Bearer s3cret-token' -H 'Content-Type: application/json')
 check "bad JSON body: 400" [ "$(code "${A[@]}" -X POST -d '{not json' "$URL/api/v1/jobs")" = 400 ]
 check "bad MAC: 400" [ "$(code "${A[@]}" -X POST -d '{"mac":"zz","suite":"q"}' "$URL/api/v1/jobs")" = 400 ]
 check "params too long for the command line: 400" [ "$(code "${A[@]}" -X POST -d "{\"mac\":\"52:54:00:00:00:01\",\"suite\":\"q\",\"params\":{\"a\":\"$(printf 'x%.0s' $(seq 60))\",\"b\":\"$(printf 'y%.0s' $(seq 60))\",\"c\":\"$(printf 'z%.0s' $(seq 60))\"}}" "$URL/api/v1/jobs")" = 400 ]

@@ -16,34 +16,47 @@ echo "life-admin" >"$TMP/token"
 head -c 4096 /dev/urandom >"$TMP/fake.elf"
 start_daemon --token-file "$TMP/token" --firmware "$TMP/fake.elf" --lost-after 2 --suite smoke \
 	|| { notok "daemon starts"; exit 1; }
-AUTH=(-H "Authorization: Bearer life-admin")
+AUTH=(-H "Authorization: Bearer life-admin" -H 'Content-Type: application/json')
+XCB_ADMIN=life-admin
 X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
 
 # --- iPXE: default suite, then a queued job for this MAC ---
-curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=52-54-00-AB-CD-01&uuid=u-1&serial=SN%201" >"$TMP/boot1.ipxe"
+# A GET is safe to repeat: it consumes nothing, the MAC keeps one pending run
+# (the same token again), and the job is consumed by the payload's HELLO.
+tok_of() { sed -n 's/.* run=\([0-9a-f]*\) .*/\1/p' "$1"; }
+boot() { curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=$1" >"$2"; }
+boot "52-54-00-AB-CD-01&uuid=u-1&serial=SN%201" "$TMP/boot1.ipxe"
 check "boot script starts with #!ipxe" [ "$(head -1 "$TMP/boot1.ipxe")" = "#!ipxe" ]
 check "kernel URL and server come from the Host header" \
 	grep -q "^kernel http://10.0.2.2:8080/firmware/xcbench.elf run=[0-9a-f]\{16\} server=10.0.2.2:$PORT suite=smoke transport=udp ip=\${netX/ip} gw=\${netX/gateway} netmask=\${netX/netmask} mac=\${netX/mac}$" "$TMP/boot1.ipxe"
+boot "52:54:00:ab:cd:01&serial=EVIL" "$TMP/boot1b.ipxe"
+check "a repeated GET gets the same pending run (same token)" [ "$(tok_of "$TMP/boot1.ipxe")" = "$(tok_of "$TMP/boot1b.ipxe")" ]
+m=$(pyjson "$URL/api/v1/machines" '"%s %s %s" % (d["machines"][0]["mac"], d["machines"][0]["uuid"], d["machines"][0]["serial"])')
+check "a GET does not write uuid/serial to the machine ($m)" [ "$m" = "52:54:00:ab:cd:01 None None" ]
 "${X[@]}" queue --mac 52:54:00:ab:cd:01 --suite quick --label nightly reps=3 work_us=500 >"$TMP/q.out"
 check "xcbench queue" grep -q "queued job 1: suite quick for 52:54:00:ab:cd:01" "$TMP/q.out"
 check "job listed as pending" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 1 ]
-curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=52:54:00:ab:cd:01" >"$TMP/boot2.ipxe"
+boot "52:54:00:ab:cd:01&uuid=u-1&serial=SN%201" "$TMP/boot2.ipxe"
 check "next boot of that MAC runs the job" grep -q "suite=quick .* reps=3 work_us=500$" "$TMP/boot2.ipxe"
 check "kernel line under 500 characters" [ "$(sed -n 2p "$TMP/boot2.ipxe" | wc -c)" -lt 500 ]
-check "job consumed" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 0 ]
-curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=52:54:00:ab:cd:01" >"$TMP/boot3.ipxe"
+boot "52:54:00:ab:cd:01" "$TMP/boot2b.ipxe"
+check "repeated: the same job and token" cmp -s "$TMP/boot2.ipxe" "$TMP/boot2b.ipxe"
+check "the GETs did not consume the job" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 1 ]
+check "one pending run for the MAC" [ "$(pyjson "$URL/api/v1/runs?machine=52:54:00:ab:cd:01&status=pending" 'd["total"]')" = 1 ]
+TOK=$(tok_of "$TMP/boot2.ipxe")
+check "frames with the rendered token are accepted" "$XCB_GEN" --server 127.0.0.1:$PORT --token "$TOK" --reps 3
+st=$(pyjson "$URL/api/v1/runs?token=$TOK" 'd["runs"][0]["status"] + " " + str(d["runs"][0]["machine"]["mac"])')
+check "that run is complete and belongs to the machine ($st)" [ "$st" = "complete 52:54:00:ab:cd:01" ]
+check "its HELLO consumed the job" [ "$(pyjson "$URL/api/v1/jobs" '"%s %s" % (d["jobs"][0]["consumed"] is not None, d["jobs"][0]["run_id"])')" = "True $(pyjson "$URL/api/v1/runs?token=$TOK" 'd["runs"][0]["id"]')" ]
+boot "52:54:00:ab:cd:01" "$TMP/boot3.ipxe"
 check "and the boot after that is back to the default suite" grep -q "suite=smoke" "$TMP/boot3.ipxe"
 m=$(pyjson "$URL/api/v1/machines" '"%s %s %s %d" % (d["machines"][0]["mac"], d["machines"][0]["uuid"], d["machines"][0]["serial"], d["machines"][0]["runs"])')
-check "machine keyed by MAC with uuid/serial ($m)" [ "$m" = "52:54:00:ab:cd:01 u-1 SN 1 3" ]
+check "machine keyed by MAC with uuid/serial from the HELLO'd boot ($m)" [ "$m" = "52:54:00:ab:cd:01 u-1 SN 1 3" ]
 r2=$(pyjson "$URL/api/v1/runs?machine=52:54:00:ab:cd:01" '[r for r in d["runs"] if r["suite"]=="quick"][0]["label"]')
 check "the job's run carries its label" [ "$r2" = nightly ]
 check "firmware served byte for byte" cmp -s <(curl -s "$URL/firmware/xcbench.elf") "$TMP/fake.elf"
 
-# --- the token from the boot script is accepted; unknown ones are not ---
-TOK=$(sed -n 's/.* run=\([0-9a-f]*\) .*/\1/p' "$TMP/boot1.ipxe")
-check "frames with the rendered token are accepted" "$XCB_GEN" --server 127.0.0.1:$PORT --token "$TOK" --reps 3
-st=$(pyjson "$URL/api/v1/runs?token=$TOK" 'd["runs"][0]["status"] + " " + str(d["runs"][0]["machine"]["mac"])')
-check "that run is complete and belongs to the machine ($st)" [ "$st" = "complete 52:54:00:ab:cd:01" ]
+# --- unknown tokens are refused ---
 if "$XCB_GEN" --server 127.0.0.1:$PORT --token c0ffee --reps 1 >/dev/null 2>"$TMP/refused.err"; then
 	notok "unknown token refused without --open"
 else
@@ -83,7 +96,9 @@ check "frames stored before the restart are recognised as duplicates" [ "$dup" =
 acks=$(python3 - "$PORT" <<'PY'
 import socket, struct, sys, zlib
 port = int(sys.argv[1])
-def frame(token, seq, payload=b"late log line"):
+# At least as long as the 60-byte ACK: a shorter datagram with an unknown
+# token gets no REFUSED at all (no reflection amplification).
+def frame(token, seq, payload=b"late log line, long enough to be answered"):
     hdr = struct.pack("<IBBHQI", 0x31424358, 1, 6, len(payload), token, seq)
     return hdr + struct.pack("<I", zlib.crc32(payload, zlib.crc32(hdr))) + payload
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -118,7 +133,8 @@ check "histogram of a missing case: 404" [ "$(curl -s -o /dev/null -w '%{http_co
 check "events route lists the LOG line" [ "$(pyjson "$URL/api/v1/runs/$ID/events?kind=log" 'd["events"][0]["text"][:10]')" = "generator:" ]
 show=$(pyjson "$URL/api/v1/runs/$ID" '"%d %s %s %d" % (len(d["cases"]), d["cases"][0]["stats"]["p50"], d["cases"][0]["ns"]["p50"], len(d["cases"][5]["initiators"]))')
 check "run detail: 48 cases with stats, ns and initiators ($show)" [ "$show" = "48 1150 575.0 1" ]
-check "xcbench runs lists it" bash -c "'$XCBENCH' --server '$URL' runs | grep -q '000000000000e000 complete'"
+check "xcbench runs lists it (token shown to the admin)" bash -c "'$XCBENCH' --server '$URL' --token-file '$TMP/token' runs | grep -q '000000000000e000 complete'"
+check "... and not to anyone else" bash -c "! '$XCBENCH' --server '$URL' runs | grep -q '000000000000e000'"
 check "xcbench show prints the cases" bash -c "'$XCBENCH' --server '$URL' show $ID | grep -c ' xcall ' | grep -qx 48"
 check "xcbench compare --csv" bash -c "'$XCBENCH' --server '$URL' compare $ID $ID --csv | head -1 | grep -q '^kind,algo,delivery'"
 check "xcbench compare (algorithms in one run) prints the seed table" bash -c "'$XCBENCH' --server '$URL' compare $ID $ID --algo-a locked --algo-b lockless | grep -q 'CPUs in mask'"

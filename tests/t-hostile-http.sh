@@ -23,7 +23,7 @@ ln -s "$TMP/private.txt" "$TMP/web/link.txt"
 start_daemon --token-file "$TMP/token" --web "$TMP/web" || { notok "daemon starts"; exit 1; }
 
 # Something to attack: two runs (one crashed) registered with the token.
-A=(-H "Authorization: Bearer h0stile-admin-token")
+A=(-H "Authorization: Bearer h0stile-admin-token" -H 'Content-Type: application/json')
 for t in 00000000000a0001 00000000000a0002; do
 	curl -sf "${A[@]}" -X POST -d "{\"token\":\"$t\",\"label\":\"base\"}" "$URL/api/v1/runs" >/dev/null
 done
@@ -58,7 +58,10 @@ def req(method, path, body=None, headers=None):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
         c.putrequest(method, path, skip_accept_encoding=True)
-        for k, v in (headers or {}).items():
+        headers = dict(headers or {})
+        if body is not None and "Content-Type" not in headers:
+            headers["Content-Type"] = "application/json"  # writes need it (a browser's text/plain is refused)
+        for k, v in headers.items():
             c.putheader(k, v)
         if body is not None:
             c.putheader("Content-Length", str(len(body)))

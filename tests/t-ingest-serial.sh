@@ -12,7 +12,8 @@ trap cleanup_daemon EXIT
 TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
 echo "ingest-admin" >"$TMP/token"
 start_daemon --token-file "$TMP/token" || { notok "daemon starts"; exit 1; }
-AUTH=(-H "Authorization: Bearer ingest-admin")
+AUTH=(-H "Authorization: Bearer ingest-admin" -H 'Content-Type: application/json')
+XCB_ADMIN=ingest-admin # the ?token= filter is for admins
 
 # Reference: run b000 over UDP (registered first: the daemon is not --open).
 check "register the UDP run" [ "$(curl -s -o /dev/null -w '%{http_code}' "${AUTH[@]}" -X POST -d '{"token":"b000"}' "$URL/api/v1/runs")" = 201 ]

@@ -70,6 +70,16 @@ diag "results: $rows rows over UDP, $(($(wc -l <"$NET_DIR/serial.csv") - 1)) ove
 check "UDP run has results" test "$rows" -gt 0
 if cmp -s "$NET_DIR/udp.csv" "$NET_DIR/serial.csv"; then ok "results over UDP identical to serial"
 else notok "results over UDP identical to serial"; diff "$NET_DIR/udp.csv" "$NET_DIR/serial.csv" | head -5 | sed 's/^/#   /'; fi
+# The CSV names the delivery the payload used, never `auto`; what the case
+# asked for stays beside it (delivery_requested).
+deliv=$(python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+used = sorted({r["delivery"] for r in rows if r["kind"] == "xcall"})
+asked = sorted({r["delivery_requested"] for r in rows if r["kind"] == "xcall"})
+print("used=%s asked=%s" % (",".join(used), ",".join(asked)))
+sys.exit(0 if used and "auto" not in used and "" not in used else 1)' "$NET_DIR/udp.csv")
+check "CSV delivery column is the mode used ($deliv)" test $? -eq 0
 s1=$(run_summary "$PORT" "$ID" | cut -d' ' -f2-)
 s2=$(run_summary "$PORT2" "${ID2:-0}" | cut -d' ' -f2-)
 check "same frame counts over UDP and serial ($s1)" test "$s1" = "$s2"

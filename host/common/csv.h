@@ -2,6 +2,9 @@
  * csv.h — RFC 4180 records: a field is quoted when it holds ',', '"', CR or
  * LF (and '"' doubled inside); records end with CRLF. Each csv_* call
  * appends one field and a ','; csv_end turns the last ',' into CRLF.
+ * Spreadsheet-safe: a text field starting with = + - @ TAB or CR (and not
+ * a plain number) gets a leading ' so Excel/LibreOffice show it as text
+ * instead of evaluating it (labels and wire strings are anyone's input).
  */
 #ifndef XCB_CSV_H
 #define XCB_CSV_H

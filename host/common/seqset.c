@@ -44,7 +44,7 @@ int seqset_add(struct seqset *s, uint32_t seq)
 
 	if (seqset_has(s, seq))
 		return 0;
-	if (seq - s->next >= SEQSET_WINDOW)
+	if (seq - s->next >= (s->window ? s->window : SEQSET_WINDOW))
 		return -1;
 	off = seq - s->base;
 	w = off / 64;
@@ -98,6 +98,41 @@ void seqset_remove(struct seqset *s, uint32_t seq)
 	off = seq - s->base;
 	s->bits[off / 64] &= ~(1ull << (off % 64));
 	s->count--;
+}
+
+int seqset_copy(struct seqset *dst, const struct seqset *src)
+{
+	uint64_t *p = NULL;
+
+	if (src->nwords) {
+		p = malloc(src->nwords * sizeof(uint64_t));
+		if (!p) {
+			free(dst->bits);
+			dst->bits = NULL;
+			dst->nwords = 0;
+			dst->next = dst->base = src->next;
+			dst->count = src->next;
+			return -1;
+		}
+		memcpy(p, src->bits, src->nwords * sizeof(uint64_t));
+	}
+	free(dst->bits);
+	dst->bits = p;
+	dst->nwords = src->nwords;
+	dst->next = src->next;
+	dst->base = src->base;
+	dst->count = src->count;
+	return 0;
+}
+
+void seqset_shrink(struct seqset *s)
+{
+	if (s->count > s->next)
+		return; /* seqs above next are present: the bitmap is needed */
+	free(s->bits);
+	s->bits = NULL;
+	s->nwords = 0;
+	s->base = s->next;
 }
 
 void seqset_free(struct seqset *s)

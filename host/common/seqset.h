@@ -16,6 +16,7 @@
 #define SEQSET_WINDOW (1u << 20)
 
 struct seqset {
+	uint32_t window;  /* how far ahead of next a seq may be; 0 = SEQSET_WINDOW */
 	uint32_t next;    /* every seq < next is present */
 	uint32_t base;    /* seq of bit 0 of bits[0]; multiple of 64, <= next */
 	uint32_t nwords;
@@ -32,6 +33,11 @@ void seqset_fill(struct seqset *s, uint32_t n);
 void seqset_sack(const struct seqset *s, uint8_t sack[32]);
 /* Forgets seq (>= next only; used when a frame could not be queued). */
 void seqset_remove(struct seqset *s, uint32_t seq);
+/* Makes dst the same set as src (its own window kept). 0, or -1 (no memory:
+ * dst is then src's contiguous part only, never more than src). */
+int seqset_copy(struct seqset *dst, const struct seqset *src);
+/* Frees the bitmap of a set that will not change again (nothing above next). */
+void seqset_shrink(struct seqset *s);
 void seqset_free(struct seqset *s);
 
 #endif

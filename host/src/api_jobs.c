@@ -129,6 +129,10 @@ enum MHD_Result api_job_create(struct req *rq)
 			snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
 			s = num;
 		}
+		if (boot_reserved_key(k, s)) {
+			ret = reply_error(rq, 400, "params.%s: reserved; the daemon sets it on the boot line", k);
+			goto out;
+		}
 		if (!word_ok(k, "_") || !s || !word_ok(s, "_.,:-+/")) {
 			ret = reply_error(rq, 400, "params.%s: keys [a-z0-9_], values without spaces or quotes", k);
 			goto out;

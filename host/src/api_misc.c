@@ -10,7 +10,9 @@
 
 enum MHD_Result api_health(struct req *rq)
 {
-	static const char *const extra[] = { "unknown_token", "seq_window", "busy" };
+	static const char *const extra[] = REJ_NAMES;
+	char why[256];
+	int degraded = writer_degraded(why, sizeof(why));
 	json_t *rej = json_object(), *runs = json_object(), *o;
 	unsigned long long total = 0;
 	sqlite3 *db = rdb();
@@ -33,7 +35,7 @@ enum MHD_Result api_health(struct req *rq)
 		sqlite3_finalize(st);
 	}
 	o = json_pack("{s:s, s:s, s:I, s:b, s:i, s:s, s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o}",
-		      "status", db ? "ok" : "degraded", "version", XCBD_VERSION,
+		      "status", db && !degraded ? "ok" : "degraded", "version", XCBD_VERSION,
 		      "uptime_s", (json_int_t)(now_s() - start_time), "open", cfg.open,
 		      "udp_port", ntohs(cfg.udp.sin_port), "db", cfg.db_path,
 		      "frames",
@@ -43,6 +45,8 @@ enum MHD_Result api_health(struct req *rq)
 		      "acks_sent", (json_int_t)atomic_load(&ctr.acks_sent),
 		      "queued", (json_int_t)atomic_load(&ctr.queued),
 		      "rejected", rej, "runs", runs);
+	if (degraded || !db)
+		json_object_set_new(o, "reason", json_string(degraded ? why : "database unavailable"));
 	return reply_json(rq, 200, o);
 }
 

@@ -71,9 +71,11 @@ static json_t *run_row(sqlite3_stmt *st)
 		if (v)
 			json_object_set(facts, summary_facts[i], v);
 	}
-	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+	/* No "token": it is the run's only credential on the wire (see
+	 * with_token), so a run's JSON never carries it by default. */
+	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
 			 "s:o, s:o, s:I, s:o, s:o, s:o}",
-		"id", (json_int_t)sqlite3_column_int64(st, 0), "token", col_json(st, 1),
+		"id", (json_int_t)sqlite3_column_int64(st, 0),
 		"machine", machine, "suite", col_json(st, 4), "params", json_col_obj(st, 5),
 		"label", col_json(st, 6), "notes", col_json(st, 7), "status", col_json(st, 8),
 		"source", col_json(st, 9), "created", iso_or_null(st, 10),
@@ -87,6 +89,29 @@ static json_t *run_row(sqlite3_stmt *st)
 	json_object_set_new(o, "cases_done", json_integer(sqlite3_column_int64(st, 22)));
 	json_object_set_new(o, "facts", facts);
 	json_decref(hello);
+	return o;
+}
+
+/* The token goes to admins only (the token file, or --open on loopback):
+ * whoever knows it can send frames for the run. */
+static json_t *with_token(struct req *rq, json_t *o, const char *token)
+{
+	if (o && token && is_admin(rq))
+		json_object_set_new(o, "token", json_string(token));
+	return o;
+}
+
+static json_t *run_json_for(struct req *rq, sqlite3 *db, int64_t id)
+{
+	json_t *o = run_json(db, id);
+	sqlite3_stmt *st;
+
+	if (!o || !is_admin(rq) || sqlite3_prepare_v2(db, "SELECT token FROM runs WHERE id = ?", -1, &st, NULL))
+		return o;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		with_token(rq, o, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
 	return o;
 }
 
@@ -142,6 +167,10 @@ static const char *parse_filters(struct req *rq, struct filters *f)
 	f->limit = 100;
 	if (qarg(rq, "token")) {
 		uint64_t t;
+
+		/* Otherwise anyone could test guesses against the list. */
+		if (!is_admin(rq))
+			return "token: the token filter is for admins (Authorization: Bearer)";
 
 		if (parse_hex64(qarg(rq, "token"), &t))
 			return "token: expected 1 to 16 hex digits";
@@ -238,7 +267,7 @@ enum MHD_Result api_runs(struct req *rq)
 	sqlite3_finalize(cnt);
 	arr = json_array();
 	while (sqlite3_step(st) == SQLITE_ROW)
-		json_array_append_new(arr, run_row(st));
+		json_array_append_new(arr, with_token(rq, run_row(st), (const char *)sqlite3_column_text(st, 1)));
 	sqlite3_finalize(st);
 	return reply_json(rq, 200, json_pack("{s:o, s:I, s:I, s:I}", "runs", arr, "total", (json_int_t)total,
 					     "limit", (json_int_t)f.limit, "offset", (json_int_t)f.offset));
@@ -247,10 +276,10 @@ enum MHD_Result api_runs(struct req *rq)
 static void runs_csv_row(sqlite3_stmt *st, struct buf *o, void *ctx)
 {
 	char t[32];
+	const int *admin = ctx;
 
-	(void)ctx;
 	csv_i64(o, sqlite3_column_int64(st, 0));
-	csv_str(o, (const char *)sqlite3_column_text(st, 1));
+	csv_str(o, *admin ? (const char *)sqlite3_column_text(st, 1) : NULL); /* admins only */
 	csv_str(o, (const char *)sqlite3_column_text(st, 3));
 	csv_str(o, (const char *)sqlite3_column_text(st, 4));
 	csv_str(o, (const char *)sqlite3_column_text(st, 6));
@@ -266,13 +295,44 @@ static void runs_csv_row(sqlite3_stmt *st, struct buf *o, void *ctx)
 	csv_end(o);
 }
 
+/* The filters of a runs.csv export, owned by its stream (the request's
+ * query strings are not guaranteed to outlive the handler). */
+struct runs_csv_bind {
+	struct filters f;
+	char *status, *suite, *label;
+};
+
+static void runs_csv_bind(sqlite3_stmt *st, void *ctx)
+{
+	bind_filters(st, &((struct runs_csv_bind *)ctx)->f);
+}
+
+static void runs_csv_bind_free(void *ctx)
+{
+	struct runs_csv_bind *b = ctx;
+
+	free(b->status);
+	free(b->suite);
+	free(b->label);
+	free(b);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
 enum MHD_Result api_runs_csv(struct req *rq)
 {
 	sqlite3 *db = rdb();
 	struct filters f;
-	struct buf q = { 0 };
-	sqlite3_stmt *st;
+	struct buf sql = { 0 };
 	const char *bad = parse_filters(rq, &f);
+	struct csv_query q = { .db = db, .resume = "(r.created, r.id) < (:k1, :k2)", .nkeys = 2,
+			       .keycol = { 10, 0 }, .bind = runs_csv_bind, .bind_free = runs_csv_bind_free };
+	struct runs_csv_bind *b;
+	struct MHD_Response *r;
+	int *admin;
 
 	if (bad)
 		return reply_error(rq, 400, "%s", bad);
@@ -280,18 +340,32 @@ enum MHD_Result api_runs_csv(struct req *rq)
 		return reply_error(rq, 503, "database unavailable");
 	if (!qarg(rq, "limit"))
 		f.limit = -1; /* CSV: everything unless asked otherwise */
-	buf_addf(&q, "SELECT " RUN_COLS RUN_FROM);
-	where(&f, &q);
-	buf_addf(&q, " ORDER BY r.created DESC, r.id DESC LIMIT :limit OFFSET :offset");
-	if (sqlite3_prepare_v2(db, q.p, -1, &st, NULL)) {
-		buf_free(&q);
-		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
+	buf_addf(&sql, "SELECT " RUN_COLS RUN_FROM);
+	where(&f, &sql);
+	buf_addf(&sql, " AND %%s ORDER BY r.created DESC, r.id DESC LIMIT :limit OFFSET :offset");
+	b = calloc(1, sizeof(*b));
+	admin = malloc(sizeof(*admin));
+	if (!b || !admin) {
+		free(b);
+		free(admin);
+		buf_free(&sql);
+		return MHD_NO;
 	}
-	buf_free(&q);
-	bind_filters(st, &f);
-	return reply_response(rq, 200, csv_stream(st,
-		"id,token,machine_mac,suite,label,status,created,finished,frames_received,frames_expected,cases\r\n",
-		runs_csv_row, NULL, NULL));
+	b->f = f;
+	b->f.status = b->status = dup_or_null(f.status);
+	b->f.suite = b->suite = dup_or_null(f.suite);
+	b->f.label = b->label = dup_or_null(f.label);
+	q.sql = sql.p;
+	q.bind_ctx = b;
+	q.limit = f.limit;
+	q.offset = f.offset;
+	*admin = is_admin(rq);
+	r = csv_stream(&q, "id,token,machine_mac,suite,label,status,created,finished,frames_received,"
+		       "frames_expected,cases\r\n", runs_csv_row, admin, free);
+	buf_free(&sql); /* prepared by now */
+	if (!r)
+		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
+	return reply_response(rq, 200, r);
 }
 
 static double run_tsc_khz(sqlite3 *db, int64_t id)
@@ -320,7 +394,10 @@ static json_t *case_json(sqlite3 *db, sqlite3_stmt *st, int64_t run, double tsc_
 
 	for (int i = 0; i < 11; i++)
 		json_object_set_new(o, cols[i], col_json(st, 1 + i));
-	json_object_set_new(o, "config", json_col_obj(st, 12));
+	json_t *cfg = json_col_obj(st, 12), *used = json_object_get(cfg, "x_delivery_used");
+	/* The delivery the payload resolved (never `auto`); `delivery` is what was asked. */
+	json_object_set_new(o, "delivery_used", used ? json_incref(used) : col_json(st, 3));
+	json_object_set_new(o, "config", cfg);
 	load_results(db, run, cid, &rows, &n);
 	attach_p10(db, run, cid, rows, n);
 	json_object_set_new(o, "initiators", initiators_json(rows, n, &fair));
@@ -348,7 +425,7 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	run = run_json(db, id);
+	run = run_json_for(rq, db, id);
 	if (!run)
 		return reply_error(rq, 404, "run %lld not found", (long long)id);
 	tsc = run_tsc_khz(db, id);
@@ -555,7 +632,7 @@ static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
 		csv_empty(o);
 		csv_empty(o);
 	}
-	/* migration 002: ipi_floor … control_stale (empty when not reported) */
+	/* migration 003: ipi_floor … control_stale (empty when not reported) */
 	for (int i = 31; i <= 37; i++) {
 		if (sqlite3_column_type(st, i) == SQLITE_NULL)
 			csv_empty(o);
@@ -571,41 +648,62 @@ static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
 		csv_empty(o);
 	else
 		csv_str(o, sqlite3_column_int64(st, 37) > 0 ? "verified" : "unverified");
+	csv_str(o, (const char *)sqlite3_column_text(st, 38)); /* delivery_requested */
 	csv_end(o);
+}
+
+static void run_csv_bind(sqlite3_stmt *st, void *ctx)
+{
+	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":run"), *(int64_t *)ctx);
 }
 
 enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 {
 	sqlite3 *db = rdb();
-	sqlite3_stmt *st;
 	struct run_csv_ctx *c;
+	struct MHD_Response *r;
 	enum MHD_Result res;
-
-	if (!run_found(rq, db, id, &res))
-		return res;
-	if (sqlite3_prepare_v2(db,
-		"SELECT r.run_id, r.case_id, c.kind, c.algo, c.delivery, c.wait, c.inits, c.mask, "
+	int64_t *run;
+	struct csv_query q = {
+		.db = db, .limit = -1, .bind = run_csv_bind, .bind_free = free,
+		/* delivery: the mode the payload actually used (CASE key
+		 * x_delivery_used), never `auto`; what was asked is the last column. */
+		.sql = "SELECT r.run_id, r.case_id, c.kind, c.algo, "
+		"COALESCE(json_extract(c.config, '$.x_delivery_used'), c.delivery), c.wait, c.inits, c.mask, "
 		"c.placement, c.overlap, c.work_us, r.rep, r.initiator, r.count, r.min, r.p50, r.p90, "
 		"r.p99, r.p999, r.max, r.mean_x1000, r.stddev_x1000, r.ipis, r.lock_acq, "
 		"r.lock_contended, r.lock_hold_cycles, r.lock_wait_cycles, r.stale, r.calls_executed, "
 		"r.calls_expected, r.flags, "
-		"r.ipi_floor, r.lost, r.dup, r.ooo, r.elapsed_cycles, r.control_runs, r.control_stale "
+		"r.ipi_floor, r.lost, r.dup, r.ooo, r.elapsed_cycles, r.control_runs, r.control_stale, "
+		"c.delivery "
 		"FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND c.case_id = r.case_id "
-		"WHERE r.run_id = ? ORDER BY r.case_id, r.rep, r.initiator", -1, &st, NULL))
-		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, id);
+		"WHERE r.run_id = :run AND %s ORDER BY r.case_id, r.rep, r.initiator LIMIT :limit",
+		.resume = "(r.case_id, r.rep, r.initiator) > (:k1, :k2, :k3)",
+		.nkeys = 3, .keycol = { 1, 11, 12 },
+	};
+
+	if (!run_found(rq, db, id, &res))
+		return res;
 	c = calloc(1, sizeof(*c));
-	if (!c) {
-		sqlite3_finalize(st);
+	run = malloc(sizeof(*run));
+	if (!c || !run) {
+		free(c);
+		free(run);
 		return MHD_NO;
 	}
+	*run = id;
+	q.bind_ctx = run;
 	c->tsc_khz = run_tsc_khz(db, id);
-	return reply_response(rq, 200, csv_stream(st,
+	r = csv_stream(&q,
 		"run_id,case_id,kind,algo,delivery,wait,inits,mask,placement,overlap,work_us,rep,initiator,"
 		"count,min,p50,p90,p99,p999,max,mean,stddev,ipis,lock_acq,lock_contended,lock_hold_cycles,"
 		"lock_wait_cycles,stale,calls_executed,calls_expected,flags,tsc_khz,p50_ns,p99_ns,"
-		"ipi_floor,lost,dup,ooo,elapsed_cycles,control_runs,control_stale,ipi_ratio,verified\r\n",
-		run_csv_row, c, free));
+		"ipi_floor,lost,dup,ooo,elapsed_cycles,control_runs,control_stale,ipi_ratio,verified,"
+		"delivery_requested\r\n",
+		run_csv_row, c, free);
+	if (!r)
+		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
+	return reply_response(rq, 200, r);
 }
 
 /* ---- writes (through the writer thread) ---- */
@@ -678,7 +776,7 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 		return reply_error(rq, 503, "shutting down");
 	}
 	json_decref(body);
-	return reply_json(rq, 200, json_pack("{s:o}", "run", run_json(db, id)));
+	return reply_json(rq, 200, json_pack("{s:o}", "run", run_json_for(rq, db, id)));
 }
 
 struct create_task {
@@ -700,12 +798,9 @@ static void create_fn(sqlite3 *db, void *arg)
 		t->exists = 1;
 		return;
 	}
+	/* Registered by the caller once committed (a failed commit must
+	 * leave the registry as it was). */
 	t->id = store_create_run(db, t->token, 0, 0, t->suite, NULL, t->label);
-	if (t->id) {
-		pthread_mutex_lock(&reg_lock);
-		r = reg_add(t->token, t->id);
-		pthread_mutex_unlock(&reg_lock);
-	}
 }
 
 uint64_t fresh_token(void)
@@ -756,12 +851,17 @@ enum MHD_Result api_run_create(struct req *rq)
 		t.token = fresh_token();
 	if (writer_call(create_fn, &t)) {
 		json_decref(body);
-		return reply_error(rq, 503, "shutting down");
+		return reply_error(rq, 503, "cannot store the run now (see /api/v1/health)");
 	}
 	json_decref(body);
+	if (t.id) {
+		pthread_mutex_lock(&reg_lock);
+		reg_add(t.token, t.id);
+		pthread_mutex_unlock(&reg_lock);
+	}
 	if (t.exists)
 		return reply_error(rq, 409, "a run with token %016llx exists", (unsigned long long)t.token);
 	if (!t.id || !db)
 		return reply_error(rq, 500, "cannot create the run");
-	return reply_json(rq, 201, json_pack("{s:o}", "run", run_json(db, t.id)));
+	return reply_json(rq, 201, json_pack("{s:o}", "run", run_json_for(rq, db, t.id)));
 }

@@ -6,6 +6,7 @@
  * booting machine demonstrably reaches us at (10.0.2.2 under QEMU user
  * networking), whatever our own interfaces are.
  */
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,16 +16,24 @@
 
 #include "casekey.h"
 #include "http.h"
+#include "ratelimit.h"
 #include "xcbd.h"
 
 #define CMDLINE_MAX 500 /* iPXE cuts the kernel line at 511 */
 
 struct boot_task {
-	const char *mac, *uuid, *serial;
+	const char *mac, *uuid, *serial, *host, *hostname;
+	char peer[INET_ADDRSTRLEN];
 	uint64_t token;
 	int64_t run_id, job_id;
+	int fresh;                 /* a new run (register its token once committed) */
+	struct buf line;           /* the kernel line, rendered before any write */
 	char *suite, *params, *label;
 };
+
+/* A burst of 30 boots per source address, then 2 a second: a lab boots
+ * each machine from its own address, QEMU's user networking all from one. */
+static struct ratelimit boot_rl = RATELIMIT_INIT(30, 2);
 
 static char *col_dup(sqlite3_stmt *st, int c)
 {
@@ -33,61 +42,122 @@ static char *col_dup(sqlite3_stmt *st, int c)
 	return s ? strdup(s) : NULL;
 }
 
+static int64_t one_int(sqlite3 *db, const char *sql, const char *text, int64_t a, int64_t b)
+{
+	sqlite3_stmt *st;
+	int64_t v = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (text)
+		sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, a);
+	sqlite3_bind_int64(st, 3, b);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void render_line(struct boot_task *t);
+
+/* The job to run: the oldest one not yet consumed (by a HELLO). */
+static void pick_job(sqlite3 *db, struct boot_task *t)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ? AND "
+			       "consumed IS NULL ORDER BY id LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(st, 1, t->mac, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		t->job_id = sqlite3_column_int64(st, 0);
+		t->suite = col_dup(st, 1);
+		t->params = col_dup(st, 2);
+		t->label = col_dup(st, 3);
+	}
+	sqlite3_finalize(st);
+}
+
+/* The pending run this request may have again: same MAC, same job, asked
+ * for from the same address. 0 if none. */
+static int64_t reusable_run(sqlite3 *db, struct boot_task *t, int64_t machine)
+{
+	sqlite3_stmt *st;
+	int64_t id = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT id, token FROM runs WHERE machine_id = ? AND status = 'pending' "
+			       "AND job_id IS ? AND boot_peer IS ? ORDER BY id DESC LIMIT 1", -1, &st, NULL))
+		return 0;
+	sqlite3_bind_int64(st, 1, machine);
+	if (t->job_id)
+		sqlite3_bind_int64(st, 2, t->job_id);
+	sqlite3_bind_text(st, 3, t->peer, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		t->token = strtoull((const char *)sqlite3_column_text(st, 1), NULL, 16);
+	}
+	sqlite3_finalize(st);
+	return id;
+}
+
 static void boot_fn(sqlite3 *db, void *arg)
 {
 	struct boot_task *t = arg;
-	int64_t machine = 0, now = now_s();
+	int64_t machine, now = now_s();
 	sqlite3_stmt *st;
 
-	if (t->mac) {
-		if (sqlite3_prepare_v2(db, "INSERT INTO machines(mac, uuid, serial, first_seen, last_seen) "
-				       "VALUES (?1, ?2, ?3, ?4, ?4) ON CONFLICT(mac) DO UPDATE SET "
-				       "uuid = COALESCE(?2, uuid), serial = COALESCE(?3, serial), last_seen = ?4",
-				       -1, &st, NULL) == SQLITE_OK) {
-			sqlite3_bind_text(st, 1, t->mac, -1, SQLITE_TRANSIENT);
-			if (t->uuid)
-				sqlite3_bind_text(st, 2, t->uuid, -1, SQLITE_TRANSIENT);
-			if (t->serial)
-				sqlite3_bind_text(st, 3, t->serial, -1, SQLITE_TRANSIENT);
-			sqlite3_bind_int64(st, 4, now);
-			sqlite3_step(st);
-			sqlite3_finalize(st);
-		}
-		if (sqlite3_prepare_v2(db, "SELECT id FROM machines WHERE mac = ?", -1, &st, NULL) == SQLITE_OK) {
-			sqlite3_bind_text(st, 1, t->mac, -1, SQLITE_TRANSIENT);
-			if (sqlite3_step(st) == SQLITE_ROW)
-				machine = sqlite3_column_int64(st, 0);
-			sqlite3_finalize(st);
-		}
-		if (sqlite3_prepare_v2(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ? AND "
-				       "consumed IS NULL ORDER BY id LIMIT 1", -1, &st, NULL) == SQLITE_OK) {
-			sqlite3_bind_text(st, 1, t->mac, -1, SQLITE_TRANSIENT);
-			if (sqlite3_step(st) == SQLITE_ROW) {
-				t->job_id = sqlite3_column_int64(st, 0);
-				t->suite = col_dup(st, 1);
-				t->params = col_dup(st, 2);
-				t->label = col_dup(st, 3);
-			}
-			sqlite3_finalize(st);
-		}
-	}
+	pick_job(db, t);
 	if (!t->suite)
 		t->suite = strdup(cfg.suite);
+	render_line(t);
+	if (t->line.len >= CMDLINE_MAX)
+		return; /* refused before anything is written */
+	/* A new MAC gets its record; a known one is left as it is (uuid and
+	 * serial change with a HELLO or an admin write only). */
+	one_int(db, "INSERT INTO machines(mac, first_seen, last_seen) VALUES (?1, ?2, ?2) "
+		"ON CONFLICT(mac) DO NOTHING", t->mac, now, 0);
+	machine = one_int(db, "SELECT id FROM machines WHERE mac = ?1", t->mac, 0, 0);
+	if (!machine)
+		return;
+	t->run_id = reusable_run(db, t, machine);
+	if (t->run_id)
+		return;
+	/* One pending run per MAC: this one replaces any other (the machine
+	 * boots one script; the older run expires, as one with no HELLO does). */
+	one_int(db, "UPDATE runs SET status = 'lost' WHERE machine_id = ?2 AND status = 'pending'",
+		NULL, machine, 0);
 	t->token = fresh_token();
 	t->run_id = store_create_run(db, t->token, machine, t->job_id, t->suite, t->params, t->label);
 	if (!t->run_id)
 		return;
-	if (t->job_id && sqlite3_prepare_v2(db, "UPDATE jobs SET consumed = ?, run_id = ? WHERE id = ?",
-					    -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, now);
-		sqlite3_bind_int64(st, 2, t->run_id);
-		sqlite3_bind_int64(st, 3, t->job_id);
+	t->fresh = 1;
+	if (sqlite3_prepare_v2(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ? WHERE id = ?",
+			       -1, &st, NULL) == SQLITE_OK) {
+		if (t->uuid)
+			sqlite3_bind_text(st, 1, t->uuid, -1, SQLITE_TRANSIENT);
+		if (t->serial)
+			sqlite3_bind_text(st, 2, t->serial, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, t->peer, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 4, t->run_id);
 		sqlite3_step(st);
 		sqlite3_finalize(st);
 	}
-	pthread_mutex_lock(&reg_lock);
-	reg_add(t->token, t->run_id);
-	pthread_mutex_unlock(&reg_lock);
+}
+
+int boot_reserved_key(const char *k, const char *v)
+{
+	static const char *const reserved[] = { "server", "run", "ip", "mac", "gw", "netmask", "transport" };
+
+	/* transport=both still sends every frame to us (and a copy to the
+	 * serial console, for a capture to compare against): the one value of a
+	 * reserved key that cannot take the results elsewhere. */
+	if (strcmp(k, "transport") == 0 && v && strcmp(v, "both") == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+		if (strcmp(k, reserved[i]) == 0)
+			return 1;
+	return 0;
 }
 
 static int host_ok(const char *h)
@@ -109,57 +179,96 @@ static char *attr(struct req *rq, const char *name)
 	return s;
 }
 
+/* The kernel line of t (token as it is now: its length never changes). */
+static void render_line(struct boot_task *t)
+{
+	json_t *params;
+
+	t->line.len = 0;
+	/* ${netX/...}: the interface iPXE opened last, i.e. the one this script
+	 * came through. ${net0/...} would be wrong on a machine that boots from
+	 * its second NIC (the payload would pick another NIC and address). */
+	buf_addf(&t->line, "kernel http://%s/firmware/xcbench.elf run=%016llx server=%s:%d suite=%s transport=udp "
+		 "ip=${netX/ip} gw=${netX/gateway} netmask=${netX/netmask} mac=${netX/mac}",
+		 t->host, (unsigned long long)t->token, t->hostname, ntohs(cfg.udp.sin_port), t->suite);
+	params = t->params ? json_loads(t->params, 0, NULL) : NULL;
+	if (json_is_object(params)) {
+		const char *k;
+		json_t *v;
+
+		/* Reserved keys are refused at POST; one queued before that
+		 * rule must still not redirect the results. */
+		json_object_foreach(params, k, v)
+			if (json_is_string(v) && !boot_reserved_key(k, json_string_value(v)))
+				buf_addf(&t->line, " %s=%s", k, json_string_value(v));
+	}
+	json_decref(params);
+}
+
+static void client_ip(struct req *rq, char *out, size_t n, uint32_t *addr)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(rq->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr_in *sa = ci ? (const struct sockaddr_in *)ci->client_addr : NULL;
+
+	*addr = 0;
+	snprintf(out, n, "?");
+	if (sa && sa->sin_family == AF_INET) {
+		*addr = sa->sin_addr.s_addr;
+		inet_ntop(AF_INET, &sa->sin_addr, out, (socklen_t)n);
+	}
+}
+
 enum MHD_Result boot_ipxe(struct req *rq)
 {
 	const char *host = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, "Host"), *mac_in = qarg(rq, "mac");
 	struct boot_task t = { 0 };
 	char mac[18], hostname[80], *colon;
-	struct buf s = { 0 }, line = { 0 };
+	struct buf s = { 0 };
 	enum MHD_Result ret;
-	json_t *params;
+	uint32_t src;
 
 	if (!host || !host_ok(host))
 		return reply_error(rq, 400, "missing or unusable Host header");
-	if (mac_in) {
-		if (norm_mac(mac_in, mac))
-			return reply_error(rq, 400, "mac: '%s' is not a MAC address", mac_in);
-		t.mac = mac;
-	}
+	if (!mac_in)
+		return reply_error(rq, 400, "mac: required (iPXE: ?mac=${mac:hexhyp})");
+	if (norm_mac(mac_in, mac))
+		return reply_error(rq, 400, "mac: '%s' is not a MAC address", mac_in);
+	client_ip(rq, t.peer, sizeof(t.peer), &src);
+	if (!ratelimit_take(&boot_rl, src))
+		return reply_error(rq, 429, "too many boot requests from %s; retry in a few seconds", t.peer);
+	t.mac = mac;
 	snprintf(hostname, sizeof(hostname), "%s", host);
 	colon = strrchr(hostname, ':');
 	if (colon && !strchr(hostname, ']'))
 		*colon = 0;
+	t.host = host;
+	t.hostname = hostname;
 	t.uuid = attr(rq, "uuid");
 	t.serial = attr(rq, "serial");
-	if (writer_call(boot_fn, &t) || !t.run_id) {
+	if (writer_call(boot_fn, &t)) {
+		ret = reply_error(rq, 503, "cannot create a run now (see /api/v1/health)");
+		goto out;
+	}
+	if (t.line.len >= CMDLINE_MAX) {
+		ret = reply_error(rq, 500, "boot command line would be %zu characters (max %d): "
+				  "the job's params are too long; nothing was changed", t.line.len, CMDLINE_MAX);
+		goto out;
+	}
+	if (!t.run_id) {
 		ret = reply_error(rq, 503, "cannot create a run now");
 		goto out;
 	}
-	/* ${netX/...}: the interface iPXE opened last, i.e. the one this script
-	 * came through. ${net0/...} would be wrong on a machine that boots from
-	 * its second NIC (the payload would pick another NIC and address). */
-	buf_addf(&line, "kernel http://%s/firmware/xcbench.elf run=%016llx server=%s:%d suite=%s transport=udp "
-		 "ip=${netX/ip} gw=${netX/gateway} netmask=${netX/netmask} mac=${netX/mac}",
-		 host, (unsigned long long)t.token, hostname, ntohs(cfg.udp.sin_port), t.suite);
-	params = t.params ? json_loads(t.params, 0, NULL) : NULL;
-	if (json_is_object(params)) {
-		const char *k;
-		json_t *v;
-
-		json_object_foreach(params, k, v)
-			if (json_is_string(v))
-				buf_addf(&line, " %s=%s", k, json_string_value(v));
+	if (t.fresh) {
+		pthread_mutex_lock(&reg_lock);
+		reg_add(t.token, t.run_id);
+		pthread_mutex_unlock(&reg_lock);
 	}
-	json_decref(params);
-	if (line.len >= CMDLINE_MAX) {
-		ret = reply_error(rq, 500, "boot command line would be %zu characters (max %d)", line.len, CMDLINE_MAX);
-		goto out;
-	}
-	buf_addf(&s, "#!ipxe\n%s\nboot\n", line.p);
+	render_line(&t);
+	buf_addf(&s, "#!ipxe\n%s\nboot\n", t.line.p);
 	ret = reply_text(rq, 200, "text/plain", s.p);
 out:
 	buf_free(&s);
-	buf_free(&line);
+	buf_free(&t.line);
 	free((char *)t.uuid);
 	free((char *)t.serial);
 	free(t.suite);

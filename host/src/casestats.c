@@ -166,7 +166,7 @@ static json_t *num(double v)
 	return json_real(round(v * 1000) / 1000);
 }
 
-/* Sum of a field over rows, NaN when no row has it (stored before migration 002). */
+/* Sum of a field over rows, NaN when no row has it (stored before migration 003). */
 static double sum_field(const struct resrow *rows, size_t n, int f)
 {
 	double s = NAN;

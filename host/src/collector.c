@@ -4,6 +4,13 @@
  * --open, drops duplicates, and queues new frames for the writer. ACKs for
  * new frames are sent by the writer after the commit; a duplicate of an
  * already committed frame is re-ACKed here at once (its ACK was lost).
+ *
+ * Hostile peers: a run is bound to the address of its first valid frame
+ * (frames from elsewhere are counted and dropped, without a reply); a
+ * finished run takes nothing but duplicates; an unknown token allocates
+ * nothing and gets at most a rate-limited REFUSED no larger than its
+ * datagram (the source of a UDP datagram can be forged: no amplification).
+ * With --open (loopback only) a new run starts only at its HELLO, seq 0.
  */
 #include <errno.h>
 #include <poll.h>
@@ -13,6 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "ratelimit.h"
 #include "xcbd.h"
 
 int udp_fd = -1;
@@ -49,6 +57,20 @@ void send_ack(struct run *r)
 static void reject(int reason)
 {
 	atomic_fetch_add(&ctr.rejected[reason < 0 ? -reason : reason], 1);
+}
+
+/* REFUSED replies per source: a burst of 10, then 2 a second. */
+static struct ratelimit refuse_rl = RATELIMIT_INIT(10, 2);
+
+static void refuse(const struct sockaddr_in *from, uint64_t token, size_t len)
+{
+	reject(REJ_UNKNOWN_TOKEN);
+	/* --open: an unknown token is a run still to start (its HELLO may be
+	 * late); say nothing, the sender retransmits. Otherwise the sender is
+	 * told once in a while, and never with more bytes than it sent. */
+	if (cfg.open || len < XCB_HDR_LEN + XCB_ACK_LEN || !ratelimit_take(&refuse_rl, from->sin_addr.s_addr))
+		return;
+	ack_to(udp_fd, from, token, 0, XCB_ACK_REFUSED, NULL);
 }
 
 /* Per-type payload checks, so the writer only ever sees well-formed frames. */
@@ -106,12 +128,18 @@ static void handle(const uint8_t *buf, size_t len, const struct sockaddr_in *fro
 	}
 	pthread_mutex_lock(&reg_lock);
 	r = reg_find(h.token);
-	if (!r && cfg.open)
+	if (!r && cfg.open && h.type == XCB_T_HELLO && h.seq == 0)
 		r = reg_add(h.token, 0); /* the writer creates the run row */
 	if (!r) {
 		pthread_mutex_unlock(&reg_lock);
-		reject(REJ_UNKNOWN_TOKEN);
-		ack_to(udp_fd, from, h.token, 0, XCB_ACK_REFUSED, NULL);
+		refuse(from, h.token, len);
+		return;
+	}
+	if (r->is_bound && r->bound.s_addr != from->sin_addr.s_addr) {
+		/* Not the machine: no reply, nothing changes (a lab machine
+		 * keeps its address for the boot; a new boot is a new run). */
+		pthread_mutex_unlock(&reg_lock);
+		reject(REJ_PEER);
 		return;
 	}
 	r->peer = *from;
@@ -124,16 +152,26 @@ static void handle(const uint8_t *buf, size_t len, const struct sockaddr_in *fro
 		pthread_mutex_unlock(&reg_lock);
 		return;
 	}
-	if (h.seq - r->recv.next >= SEQSET_WINDOW) {
+	if (r->closed || (r->expected && h.seq >= r->expected)) {
+		/* Finished (DONE stored, every frame before it too), or past
+		 * the frame count DONE gave: nothing new belongs to it. */
+		pthread_mutex_unlock(&reg_lock);
+		reject(REJ_CLOSED);
+		return;
+	}
+	if (h.seq - r->recv.next >= RUN_WINDOW) {
 		pthread_mutex_unlock(&reg_lock);
 		reject(REJ_SEQ_WINDOW);
 		return;
 	}
+	/* The first frame that will be stored binds the run to its source. */
+	r->bound = from->sin_addr;
+	r->is_bound = 1;
 	pthread_mutex_unlock(&reg_lock);
 	/* Queue first, mark seen second: a frame the writer could not take
 	 * (saturated) stays unseen, so its retransmission is not a duplicate.
 	 * Only this thread adds to r->recv, so nothing races in between. */
-	if (writer_frame(r, &h, payload)) {
+	if (writer_frame(r, &h, payload, from->sin_addr)) {
 		reject(REJ_BUSY);
 		return;
 	}
@@ -190,14 +228,19 @@ static void *collector_main(void *unused)
 
 int collector_start(void)
 {
-	int one = 1, rcvbuf = 8 << 20;
+	/* 1000 machines × a 128-frame window of ~1 KiB frames can arrive at
+	 * once: the socket must hold a whole burst while the writer commits. */
+	int one = 1, rcvbuf = 64 << 20;
 
 	udp_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (udp_fd < 0)
 		return -1;
 	setsockopt(udp_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	/* A burst of retransmissions must not overflow the socket buffer. */
-	setsockopt(udp_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	/* SO_RCVBUFFORCE (root) may exceed net.core.rmem_max; else SO_RCVBUF,
+	 * which the kernel caps at rmem_max. */
+	if (setsockopt(udp_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
+		setsockopt(udp_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	if (bind(udp_fd, (struct sockaddr *)&cfg.udp, sizeof(cfg.udp))) {
 		fprintf(stderr, "xcbenchd: cannot bind UDP port %d: %s\n",
 			ntohs(cfg.udp.sin_port), strerror(errno));

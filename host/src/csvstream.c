@@ -1,15 +1,26 @@
 /*
  * csvstream.c — CSV responses streamed with a libmicrohttpd content-reader
- * callback: rows are pulled from a live SQLite statement only as fast as the
- * client reads, so exporting a run of millions of rows needs constant memory.
+ * callback: rows are pulled from SQLite only as fast as the client reads, so
+ * exporting a run of millions of rows needs constant memory.
+ *
+ * Each refill is its own short read transaction: the statement is reset
+ * after one block of rows (which ends the transaction) and the next block
+ * resumes after the last row's key (keyset paging over the query's unique
+ * ORDER BY). A client that stalls mid-download used to hold one snapshot
+ * for as long as it liked: the WAL could not be checkpointed (5.6 → 156
+ * MiB) and every other request on that HTTP thread read the stale snapshot.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "http.h"
 
 struct stream {
-	sqlite3_stmt *st;      /* NULL: everything is already in out */
+	struct csv_query q;
+	sqlite3_stmt *first, *next; /* prepared once each; reset between blocks */
+	sqlite3_value *key[CSV_KEYS_MAX];
+	int64_t rows;                /* rows sent so far */
 	csv_row_fn fn;
 	void *ctx;
 	void (*ctx_free)(void *);
@@ -17,6 +28,86 @@ struct stream {
 	size_t off;
 	int done;
 };
+
+static sqlite3_stmt *prepare(struct stream *s, const char *pred)
+{
+	sqlite3_stmt *st = NULL;
+	char *sql = NULL;
+
+	if (asprintf(&sql, s->q.sql, pred) < 0)
+		return NULL;
+	if (sqlite3_prepare_v3(s->q.db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK)
+		st = NULL;
+	free(sql);
+	return st;
+}
+
+static void bind_int(sqlite3_stmt *st, const char *name, int64_t v)
+{
+	int i = sqlite3_bind_parameter_index(st, name);
+
+	if (i)
+		sqlite3_bind_int64(st, i, v);
+}
+
+/* The statement for the next block, bound and positioned. */
+static sqlite3_stmt *block(struct stream *s)
+{
+	int resumed = s->rows > 0;
+	sqlite3_stmt *st;
+	char name[16];
+
+	if (!resumed)
+		st = s->first ? s->first : (s->first = prepare(s, "1"));
+	else
+		st = s->next ? s->next : (s->next = prepare(s, s->q.resume));
+	if (!st)
+		return NULL;
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (s->q.bind)
+		s->q.bind(st, s->q.bind_ctx);
+	/* The query's own LIMIT/OFFSET apply to the whole export. */
+	bind_int(st, ":limit", s->q.limit < 0 ? -1 : s->q.limit - s->rows);
+	bind_int(st, ":offset", resumed ? 0 : s->q.offset);
+	for (int k = 0; resumed && k < s->q.nkeys; k++) {
+		snprintf(name, sizeof(name), ":k%d", k + 1);
+		if (sqlite3_bind_parameter_index(st, name))
+			sqlite3_bind_value(st, sqlite3_bind_parameter_index(st, name), s->key[k]);
+	}
+	return st;
+}
+
+static void keep_key(struct stream *s, sqlite3_stmt *st)
+{
+	for (int k = 0; k < s->q.nkeys; k++) {
+		sqlite3_value_free(s->key[k]);
+		s->key[k] = sqlite3_value_dup(sqlite3_column_value(st, s->q.keycol[k]));
+	}
+}
+
+static void refill(struct stream *s, size_t max)
+{
+	sqlite3_stmt *st;
+
+	if (s->done || s->out.len >= max)
+		return;
+	st = block(s);
+	if (!st) {
+		s->done = 1;
+		return;
+	}
+	while (s->out.len < max) {
+		if (sqlite3_step(st) != SQLITE_ROW) {
+			s->done = 1;
+			break;
+		}
+		s->fn(st, &s->out, s->ctx);
+		s->rows++;
+		keep_key(s, st);
+	}
+	sqlite3_reset(st); /* ends this block's read transaction */
+}
 
 static ssize_t reader(void *cls, uint64_t pos, char *dst, size_t max)
 {
@@ -34,14 +125,7 @@ static ssize_t reader(void *cls, uint64_t pos, char *dst, size_t max)
 		s->off = 0;
 	}
 	/* Refill up to one block: at most one client read ahead is buffered. */
-	while (!s->done && s->out.len - s->off < max) {
-		int rc = sqlite3_step(s->st);
-
-		if (rc == SQLITE_ROW)
-			s->fn(s->st, &s->out, s->ctx);
-		else
-			s->done = 1;
-	}
+	refill(s, max);
 	avail = s->out.len - s->off;
 	if (avail == 0)
 		return s->done ? MHD_CONTENT_READER_END_OF_STREAM : 0;
@@ -60,7 +144,12 @@ static void stream_free(void *cls)
 {
 	struct stream *s = cls;
 
-	sqlite3_finalize(s->st);
+	sqlite3_finalize(s->first);
+	sqlite3_finalize(s->next);
+	for (int k = 0; k < CSV_KEYS_MAX; k++)
+		sqlite3_value_free(s->key[k]);
+	if (s->q.bind_free)
+		s->q.bind_free(s->q.bind_ctx);
 	if (s->ctx_free)
 		s->ctx_free(s->ctx);
 	buf_free(&s->out);
@@ -80,21 +169,30 @@ static struct MHD_Response *make(struct stream *s)
 	return r;
 }
 
-struct MHD_Response *csv_stream(sqlite3_stmt *st, const char *header, csv_row_fn fn,
+struct MHD_Response *csv_stream(const struct csv_query *q, const char *header, csv_row_fn fn,
 				void *ctx, void (*ctx_free)(void *))
 {
 	struct stream *s = calloc(1, sizeof(*s));
 
-	if (!s) {
-		sqlite3_finalize(st);
+	if (!s || q->nkeys > CSV_KEYS_MAX) {
+		free(s);
+		if (q->bind_free)
+			q->bind_free(q->bind_ctx);
 		if (ctx_free)
 			ctx_free(ctx);
 		return NULL;
 	}
-	s->st = st;
+	s->q = *q;
 	s->fn = fn;
 	s->ctx = ctx;
 	s->ctx_free = ctx_free;
+	/* Prepared now: a query that cannot run is a 500, not an empty CSV. */
+	s->first = prepare(s, "1");
+	s->next = prepare(s, q->resume);
+	if (!s->first || !s->next) {
+		stream_free(s);
+		return NULL;
+	}
 	buf_add(&s->out, header, strlen(header));
 	return make(s);
 }

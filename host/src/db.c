@@ -49,6 +49,38 @@ static int migrate(sqlite3 *db, char *err, size_t errlen)
 	return 0;
 }
 
+/* A damaged file must not be served as healthy: a broken runs page made
+ * registered runs vanish from the registry, so their valid frames were
+ * REFUSED while /health said "ok". quick_check reads every page (O(size),
+ * without the index cross-checks of integrity_check). */
+static int check_intact(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	const char *first = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "database '%s' is unreadable (%s)", path, sqlite3_errmsg(db));
+		goto corrupt;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		first = (const char *)sqlite3_column_text(st, 0);
+	if (rc == SQLITE_ROW && first && strcmp(first, "ok") == 0) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	snprintf(err, errlen, "database '%s' is corrupt (quick_check: %s)", path,
+		 first ? first : sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+corrupt:
+	snprintf(err + strlen(err), errlen - strlen(err),
+		 "; refusing to start. Recover the readable rows into a new file with "
+		 "sqlite3 '%s' .recover | sqlite3 recovered.db, or restore a backup, "
+		 "then start with --db pointing at it", path);
+	return -1;
+}
+
 sqlite3 *db_open_rw(const char *path, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
@@ -65,7 +97,15 @@ sqlite3 *db_open_rw(const char *path, char *err, size_t errlen)
 	/* WAL: readers see the last commit while the writer appends;
 	 * synchronous=NORMAL: a commit survives a daemon crash (not a power
 	 * cut of the last few), at a fraction of FULL's fsyncs. */
-	if (sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL, &msg) ||
+	if (check_intact(db, path, err, errlen)) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	/* journal_size_limit: the WAL is truncated back to 64 MiB after a
+	 * checkpoint, so one burst (or a reader that held a snapshot) does not
+	 * leave a huge file behind for good. */
+	if (sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+			 "PRAGMA journal_size_limit=67108864;", NULL, NULL, &msg) ||
 	    migrate(db, err, errlen)) {
 		if (msg)
 			snprintf(err, errlen, "database '%s': %s", path, msg);

@@ -25,6 +25,7 @@ enum MHD_Result reply_response(struct req *rq, unsigned status, struct MHD_Respo
 
 	if (!r)
 		return MHD_NO;
+	http_limits_answered(rq->conn);
 	MHD_add_response_header(r, "Cache-Control", "no-store");
 	ret = MHD_queue_response(rq->conn, status, r);
 	MHD_destroy_response(r);
@@ -249,6 +250,19 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 	}
 	if (rq->too_big)
 		return reply_error(rq, 413, "request body larger than %d bytes", BODY_MAX);
+	{
+		const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host"), *why;
+		unsigned status;
+
+		if (!host_allowed(host))
+			return reply_error(rq, 421, "Host '%.100s' does not name this daemon (see --host-name)",
+					   host ? host : "");
+		/* Only a write that would be allowed (admin, or --open) needs
+		 * the check: the others get their 401/404/405 from the routes. */
+		if (!is(method, "GET") && !is(method, "HEAD") && is_admin(rq) &&
+		    (why = write_refused(rq, &status)))
+			return reply_error(rq, status, "%s", why);
+	}
 	if (strncmp(url, "/api/v1/", 8) == 0)
 		return route_api(rq, url + 8);
 	if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
@@ -268,8 +282,8 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	struct req *rq = *con_cls;
 
 	(void)cls;
-	(void)conn;
 	(void)toe;
+	http_limits_request_done(conn);
 	if (rq) {
 		buf_free(&rq->body);
 		free(rq);
@@ -279,15 +293,24 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 
 int http_start(void)
 {
+	if (http_limits_start())
+		return -1;
+	/* Idle timeout as before, plus a per-address cap so one host cannot
+	 * take every connection (the global cap stays below the fd limit),
+	 * plus the whole-request deadline of http_limits.c. */
 	mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG,
 			       0, NULL, NULL, handler, NULL,
 			       MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&cfg.listen,
 			       MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg.threads,
 			       MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+			       MHD_OPTION_NOTIFY_CONNECTION, http_limits_notify, NULL,
 			       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)60,
 			       MHD_OPTION_CONNECTION_LIMIT, (unsigned int)512,
+			       MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg.per_ip_conns,
 			       MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
 			       MHD_OPTION_END);
+	if (!mhd)
+		http_limits_stop();
 	return mhd ? 0 : -1;
 }
 
@@ -296,4 +319,5 @@ void http_stop(void)
 	if (mhd)
 		MHD_stop_daemon(mhd);
 	mhd = NULL;
+	http_limits_stop();
 }

@@ -34,11 +34,17 @@ static void usage(FILE *f)
 "  --firmware FILE        payload served at /firmware/xcbench.elf\n"
 "                         (default: the repository's firmware/build/xcbench.elf)\n"
 "  --token-file FILE      admin token for write routes (Authorization: Bearer)\n"
-"  --open                 accept frames with unknown run tokens, and writes\n"
-"                         without a token (for a loopback/dev setup)\n"
+"  --open                 accept new runs from unknown tokens (at their HELLO),\n"
+"                         and writes without a token: loopback addresses only\n"
 "  --lost-after SECONDS   a run silent this long becomes 'lost' (default 120)\n"
 "  --suite NAME           suite for boots without a queued job (default 'default')\n"
 "  --threads N            HTTP worker threads (default 4)\n"
+"  --request-timeout S    seconds a client has to send a whole request\n"
+"                         (headers and body; default 10; trickling cannot extend it)\n"
+"  --per-ip-connections N HTTP connections per client address (default 64)\n"
+"  --host-name NAME       a name the Host header may use for this daemon\n"
+"                         (repeatable; IP literals are always accepted, and\n"
+"                         'localhost' on loopback or with --open)\n"
 "  --test-drop P          TEST ONLY: drop this fraction of received datagrams\n"
 "  --help                 this text\n"
 "\n"
@@ -89,11 +95,14 @@ int main(int argc, char **argv)
 		{ "suite", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "test-drop", required_argument, NULL, 'D' },
+		{ "host-name", required_argument, NULL, 'H' },
+		{ "request-timeout", required_argument, NULL, 'R' },
+		{ "per-ip-connections", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *listen_s = "0.0.0.0:8080", *udp_s = "0.0.0.0:8080";
-	char err[512];
+	char err[1024];
 	sigset_t sigs;
 	sqlite3 *db;
 	int c, sig;
@@ -102,6 +111,8 @@ int main(int argc, char **argv)
 	cfg.db_path = "xcbench.db";
 	cfg.lost_after = 120;
 	cfg.threads = 4;
+	cfg.request_timeout = 10;
+	cfg.per_ip_conns = 64;
 	cfg.suite = "default";
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -130,6 +141,28 @@ int main(int argc, char **argv)
 		case 'D':
 			cfg.test_drop = atof(optarg);
 			break;
+		case 'R':
+			if (parse_u64(optarg, &v) || v == 0 || v > 3600) {
+				fprintf(stderr, "xcbenchd: --request-timeout: '%s' is not 1..3600 seconds\n", optarg);
+				return 2;
+			}
+			cfg.request_timeout = (int)v;
+			break;
+		case 'P':
+			if (parse_u64(optarg, &v) || v == 0 || v > 512) {
+				fprintf(stderr, "xcbenchd: --per-ip-connections: '%s' is not 1..512\n", optarg);
+				return 2;
+			}
+			cfg.per_ip_conns = (int)v;
+			break;
+		case 'H':
+			if (cfg.nhost_names == (int)(sizeof(cfg.host_names) / sizeof(cfg.host_names[0])) ||
+			    !optarg[0] || strlen(optarg) > 100) {
+				fprintf(stderr, "xcbenchd: --host-name: at most 16 names of 1..100 characters\n");
+				return 2;
+			}
+			cfg.host_names[cfg.nhost_names++] = optarg;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -141,6 +174,14 @@ int main(int argc, char **argv)
 	if (parse_hostport(listen_s, "0.0.0.0", 8080, &cfg.listen, err, sizeof(err)) ||
 	    parse_hostport(udp_s, "0.0.0.0", 8080, &cfg.udp, err, sizeof(err))) {
 		fprintf(stderr, "xcbenchd: %s\n", err);
+		return 2;
+	}
+	/* --open trusts every client: only loopback ones may reach it. */
+	if (cfg.open && ((ntohl(cfg.listen.sin_addr.s_addr) >> 24) != 127 ||
+			 (ntohl(cfg.udp.sin_addr.s_addr) >> 24) != 127)) {
+		fprintf(stderr, "xcbenchd: --open needs loopback --listen and --udp addresses "
+			"(127.x.x.x), not %s; use --token-file on a network\n",
+			(ntohl(cfg.listen.sin_addr.s_addr) >> 24) != 127 ? listen_s : udp_s);
 		return 2;
 	}
 	if (!cfg.web_dir)

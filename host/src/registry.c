@@ -5,6 +5,7 @@
  * the collector (dedupe), the writer (commit → ACK) and HTTP (token creation)
  * all touch runs, and each holds the lock only for a few bit operations.
  */
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,9 +44,19 @@ struct run *reg_add(uint64_t token, int64_t id)
 		return NULL;
 	r->token = token;
 	r->id = id;
+	r->recv.window = r->stored.window = RUN_WINDOW;
 	r->next_in_bucket = buckets[h];
 	buckets[h] = r;
 	return r;
+}
+
+void reg_maybe_close(struct run *r)
+{
+	if (r->closed || !r->expected || r->stored.next < r->expected)
+		return;
+	r->closed = 1;
+	seqset_shrink(&r->recv);
+	seqset_shrink(&r->stored);
 }
 
 /* Loads every run; for runs still open, the seqs already stored (so a daemon
@@ -55,7 +66,7 @@ int reg_load(sqlite3 *db)
 	sqlite3_stmt *runs, *frames;
 	int rc = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, token, status, frames_expected FROM runs", -1, &runs, NULL))
+	if (sqlite3_prepare_v2(db, "SELECT id, token, status, frames_expected, peer FROM runs", -1, &runs, NULL))
 		return -1;
 	if (sqlite3_prepare_v2(db, "SELECT seq FROM frames WHERE run_id = ?", -1, &frames, NULL)) {
 		sqlite3_finalize(runs);
@@ -68,6 +79,9 @@ int reg_load(sqlite3 *db)
 
 		if (!r)
 			goto out;
+		if (sqlite3_column_type(runs, 4) == SQLITE_TEXT &&
+		    inet_pton(AF_INET, (const char *)sqlite3_column_text(runs, 4), &r->bound) == 1)
+			r->is_bound = 1;
 		if (strcmp(st, "complete") == 0 && sqlite3_column_type(runs, 3) != SQLITE_NULL) {
 			/* frames_expected counts DONE too: seqs 0..n-1 are all stored. */
 			uint32_t n = (uint32_t)sqlite3_column_int64(runs, 3);
@@ -75,6 +89,7 @@ int reg_load(sqlite3 *db)
 			seqset_fill(&r->recv, n);
 			seqset_fill(&r->stored, n);
 			r->expected = n;
+			reg_maybe_close(r);
 			continue;
 		}
 		if (sqlite3_column_type(runs, 3) != SQLITE_NULL)
@@ -87,6 +102,7 @@ int reg_load(sqlite3 *db)
 			seqset_add(&r->stored, seq);
 		}
 		sqlite3_reset(frames);
+		reg_maybe_close(r);
 	}
 	rc = 0;
 out:

@@ -3,6 +3,14 @@
  * thread, with statements prepared once. The frames table is the dedupe
  * ledger: a (run, seq) already there changes nothing, so replaying a frame
  * (retransmission, daemon restart, `xcbench ingest` twice) is harmless.
+ *
+ * Results are insert-once: a frame with a new seq that would change a row
+ * already stored (a second RESULT for the same case/rep/initiator, a CASE
+ * with another config, a HELLO changing a fact, a second DONE) is refused
+ * (STORE_REFUSED); so is anything for a complete run or past its DONE
+ * count. Nothing is ever REPLACEd. Each frame is checked before it writes
+ * a row (cheap primary-key lookups), so a refused frame leaves nothing but
+ * its ledger row, which is deleted again: no savepoint per frame needed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +23,9 @@
 
 enum {
 	S_FRAME, S_FIND_RUN, S_NEW_RUN, S_TOUCH, S_GET_HELLO, S_SET_HELLO, S_CASE,
-	S_RESULT, S_HISTO, S_SAMPLE, S_EVENT, S_CRASH, S_DONE, S_COMPLETE, S_LOST, S_N
+	S_RESULT, S_HISTO, S_SAMPLE, S_EVENT, S_CRASH, S_DONE, S_COMPLETE, S_LOST,
+	S_STATE, S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS,
+	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_N
 };
 
 static const char *const sql[S_N] = {
@@ -25,26 +35,46 @@ static const char *const sql[S_N] = {
 		      "VALUES (?, ?, ?, ?, COALESCE(?, '{}'), ?, ?)",
 	[S_TOUCH] = "UPDATE runs SET frames_received = frames_received + 1, last_frame = ?1, "
 		    "started = COALESCE(started, ?1), status = CASE WHEN status IN ('pending', 'lost') "
-		    "THEN 'running' ELSE status END WHERE id = ?2",
+		    "THEN 'running' ELSE status END, peer = COALESCE(peer, ?3) WHERE id = ?2",
 	[S_GET_HELLO] = "SELECT hello FROM runs WHERE id = ?",
 	[S_SET_HELLO] = "UPDATE runs SET hello = ?, cpus = COALESCE(?, cpus), tsc_khz = COALESCE(?, tsc_khz), "
 			"source = COALESCE(?, source), suite = COALESCE(suite, ?) WHERE id = ?",
-	[S_CASE] = "INSERT OR REPLACE INTO cases(run_id, case_id, kind, algo, delivery, wait, inits, mask, "
+	[S_CASE] = "INSERT INTO cases(run_id, case_id, kind, algo, delivery, wait, inits, mask, "
 		   "placement, overlap, work_us, iters, reps, config, match_key) "
-		   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	[S_RESULT] = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+	[S_RESULT] = "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
 		     "?, ?, ?, ?, ?, ?, ?, ?, "
-		     "?, ?, ?, ?, ?, ?, ?)",	/* + db/migrations/002_trust.sql */
-	[S_HISTO] = "INSERT OR REPLACE INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
-	[S_SAMPLE] = "INSERT OR REPLACE INTO samples VALUES (?, ?, ?, ?, ?, ?)",
+		     "?, ?, ?, ?, ?, ?, ?)",	/* + db/migrations/003_trust.sql */
+	[S_HISTO] = "INSERT INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
+	[S_SAMPLE] = "INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?)",
 	[S_EVENT] = "INSERT OR IGNORE INTO events(run_id, seq, kind, text, received) VALUES (?, ?, ?, ?, ?)",
 	[S_CRASH] = "UPDATE runs SET status = 'crashed', error = COALESCE(error, ?) WHERE id = ?",
-	[S_DONE] = "UPDATE runs SET frames_expected = ?, done_status = ? WHERE id = ?",
+	[S_DONE] = "UPDATE runs SET frames_expected = ?, done_status = ? WHERE id = ? AND frames_expected IS NULL",
 	[S_COMPLETE] = "UPDATE runs SET status = CASE WHEN status = 'crashed' THEN status ELSE 'complete' END, "
 		       "finished = COALESCE(finished, ?) WHERE id = ? AND frames_expected IS NOT NULL "
 		       "AND frames_received >= frames_expected",
 	[S_LOST] = "UPDATE runs SET status = 'lost' WHERE status IN ('pending', 'running') "
 		   "AND COALESCE(last_frame, created) < ?",
+	/* Closed for new frames: complete, past DONE's count, or a second DONE
+	 * (?3 = the frame's type; a run has one DONE). */
+	[S_STATE] = "SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
+		    "(?2 >= frames_expected OR ?3 = 8)) FROM runs WHERE id = ?1",
+	[S_CASE_SAME] = "SELECT config = ?3 FROM cases WHERE run_id = ?1 AND case_id = ?2",
+	/* The run's first HELLO: the payload it was rendered for has booted. */
+	[S_HELLO_JOB] = "UPDATE jobs SET consumed = ?2, run_id = ?1 WHERE consumed IS NULL AND "
+			"id = (SELECT job_id FROM runs WHERE id = ?1)",
+	[S_HELLO_MACHINE] = "UPDATE machines SET uuid = COALESCE(r.boot_uuid, uuid), "
+			    "serial = COALESCE(r.boot_serial, serial), last_seen = ?2 "
+			    "FROM (SELECT machine_id, boot_uuid, boot_serial FROM runs WHERE id = ?1) AS r "
+			    "WHERE machines.id = r.machine_id",
+	[S_HELLO_OTHERS] = "UPDATE runs SET status = 'lost' WHERE status = 'pending' AND id != ?1 AND "
+			   "machine_id = (SELECT machine_id FROM runs WHERE id = ?1)",
+	[S_FRAME_DEL] = "DELETE FROM frames WHERE run_id = ? AND seq = ?",
+	[S_RESULT_HAS] = "SELECT 1 FROM results WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ?",
+	[S_HISTO_HAS] = "SELECT 1 FROM histograms WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ? "
+			"AND bucket BETWEEN ? AND ? LIMIT 1",
+	[S_SAMPLE_HAS] = "SELECT 1 FROM samples WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ? "
+			 "AND idx BETWEEN ? AND ? LIMIT 1",
 };
 
 static sqlite3_stmt *st[S_N];
@@ -68,17 +98,44 @@ void store_finalize(void)
 	}
 }
 
-/* Steps a statement to completion and resets it; logs failures. */
+/* Steps a statement to completion and resets it: 0 or -1. A full disk or
+ * an I/O error is not logged here: the writer logs the state change once.
+ * (A constraint here would be a frame the checks let through: -1, and the
+ * writer rolls the batch back rather than keep half a frame.) */
 static int run(sqlite3_stmt *s)
 {
-	int rc = sqlite3_step(s);
+	int rc = sqlite3_step(s), e = rc & 0xff;
 
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW && e != SQLITE_FULL && e != SQLITE_IOERR)
 		fprintf(stderr, "xcbenchd: %s: %s\n", sqlite3_sql(s),
 			sqlite3_errmsg(sqlite3_db_handle(s)));
 	sqlite3_reset(s);
 	sqlite3_clear_bindings(s);
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* 1 if a row exists in [lo, hi] of the 4-key statement s (bound here). */
+static int has_rows(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+		    int64_t lo, int64_t hi)
+{
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int64(s, 2, cid);
+	sqlite3_bind_int64(s, 3, rep);
+	sqlite3_bind_int64(s, 4, init);
+	sqlite3_bind_int64(s, 5, lo);
+	sqlite3_bind_int64(s, 6, hi);
+	return sqlite3_step(s) == SQLITE_ROW ? (sqlite3_reset(s), sqlite3_clear_bindings(s), 1)
+		: (sqlite3_reset(s), sqlite3_clear_bindings(s), 0);
+}
+
+/* The first column of a one-row query as a number (-1: no row or error). */
+static int64_t query_int(sqlite3_stmt *s)
+{
+	int64_t v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return v;
 }
 
 static void bind_u64(sqlite3_stmt *s, int i, uint64_t v)
@@ -143,11 +200,42 @@ static void bind_json_text(sqlite3_stmt *s, int i, json_t *o, const char *k)
 		sqlite3_bind_text(s, i, str, -1, SQLITE_TRANSIENT);
 }
 
-static void store_hello(int64_t id, const uint8_t *p, size_t n)
+/* 1 if a key of add is in have with another value (HELLO facts are
+ * insert-once too: a later HELLO may add keys, never change one). */
+static int facts_conflict(json_t *have, json_t *add)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(add, k, v) {
+		json_t *old = json_object_get(have, k);
+
+		if (old && !json_equal(old, v))
+			return 1;
+	}
+	return 0;
+}
+
+/* The first HELLO of a run boot.c rendered: its job is consumed now (not at
+ * the GET), the boot request's uuid/serial reach the machine, and the
+ * MAC's other pending runs expire. */
+static int hello_booted(int64_t id)
+{
+	for (int i = S_HELLO_JOB; i <= S_HELLO_OTHERS; i++) {
+		sqlite3_bind_int64(st[i], 1, id);
+		sqlite3_bind_int64(st[i], 2, now_s());
+		if (run(st[i]))
+			return -1;
+	}
+	return 0;
+}
+
+static int store_hello(int64_t id, const uint8_t *p, size_t n)
 {
 	sqlite3_stmt *s = st[S_GET_HELLO];
-	json_t *obj = NULL;
+	json_t *obj = NULL, *add;
 	char *dump;
+	int rc;
 
 	sqlite3_bind_int64(s, 1, id);
 	if (sqlite3_step(s) == SQLITE_ROW)
@@ -157,7 +245,19 @@ static void store_hello(int64_t id, const uint8_t *p, size_t n)
 		json_decref(obj);
 		obj = json_object();
 	}
-	kv_to_json((const char *)p, n, obj);
+	add = kv_to_json((const char *)p, n, NULL);
+	if (!add || facts_conflict(obj, add)) {
+		json_decref(add);
+		json_decref(obj);
+		return add ? STORE_REFUSED : -1;
+	}
+	if (json_object_size(obj) == 0 && hello_booted(id)) {
+		json_decref(add);
+		json_decref(obj);
+		return -1;
+	}
+	json_object_update(obj, add);
+	json_decref(add);
 	dump = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
 	s = st[S_SET_HELLO];
 	sqlite3_bind_text(s, 1, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
@@ -166,12 +266,13 @@ static void store_hello(int64_t id, const uint8_t *p, size_t n)
 	bind_json_text(s, 4, obj, "transport");
 	bind_json_text(s, 5, obj, "suite");
 	sqlite3_bind_int64(s, 6, id);
-	run(s);
+	rc = run(s);
 	free(dump);
 	json_decref(obj);
+	return rc;
 }
 
-static void store_case(int64_t id, const uint8_t *p, size_t n)
+static int store_case(int64_t id, const uint8_t *p, size_t n)
 {
 	static const char *const cols[] = { "kind", "algo", "delivery", "wait", "inits", "mask",
 		"placement", "overlap", "work_us", "iters", "reps" };
@@ -180,11 +281,25 @@ static void store_case(int64_t id, const uint8_t *p, size_t n)
 	json_t *cfg_obj = kv_to_json((const char *)p, n, NULL);
 	struct buf key = { 0 };
 	char *dump;
+	int rc;
 
 	if (!cfg_obj)
-		return;
-	case_match_key(cfg_obj, 0, &key);
+		return -1;
 	dump = json_dumps(cfg_obj, JSON_COMPACT | JSON_SORT_KEYS);
+	/* Stored already? The same config is a harmless repeat (nothing to
+	 * write); another one would rewrite what results refer to. */
+	s = st[S_CASE_SAME];
+	sqlite3_bind_int64(s, 1, id);
+	bind_json_int(s, 2, cfg_obj, "id");
+	sqlite3_bind_text(s, 3, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
+	rc = (int)query_int(s);
+	if (rc != -1) {
+		free(dump);
+		json_decref(cfg_obj);
+		return rc == 1 ? 0 : STORE_REFUSED;
+	}
+	s = st[S_CASE];
+	case_match_key(cfg_obj, 0, &key);
 	sqlite3_bind_int64(s, 1, id);
 	bind_json_int(s, 2, cfg_obj, "id");
 	for (int i = 0; i < 11; i++) {
@@ -195,13 +310,14 @@ static void store_case(int64_t id, const uint8_t *p, size_t n)
 	}
 	sqlite3_bind_text(s, 14, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s, 15, key.p, -1, SQLITE_TRANSIENT);
-	run(s);
+	rc = run(s);
 	free(dump);
 	buf_free(&key);
 	json_decref(cfg_obj);
+	return rc;
 }
 
-static void store_result(int64_t id, const uint8_t *p, size_t n)
+static int store_result(int64_t id, const uint8_t *p, size_t n)
 {
 	sqlite3_stmt *s = st[S_RESULT];
 	struct xcb_result r;
@@ -211,7 +327,9 @@ static void store_result(int64_t id, const uint8_t *p, size_t n)
 		&r.calls_expected };
 
 	if (xcb_dec_result(p, n, &r))
-		return;
+		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	if (has_rows(st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0))
+		return STORE_REFUSED;
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int64(s, 2, r.case_id);
 	sqlite3_bind_int64(s, 3, r.rep);
@@ -219,7 +337,7 @@ static void store_result(int64_t id, const uint8_t *p, size_t n)
 	for (int i = 0; i < 17; i++)
 		bind_u64(s, 5 + i, *v[i]);
 	sqlite3_bind_int64(s, 22, r.flags);
-	/* Appended by migration 002 (proto: offsets 152-207; 0 from a 152-byte
+	/* Appended by migration 003 (proto: offsets 152-207; 0 from a 152-byte
 	 * RESULT, stored as NULL = not measured where 0 cannot be a value). */
 	const uint64_t w[] = { r.ipi_floor, r.lost, r.dup, r.ooo, r.elapsed_cycles,
 		r.control_runs, r.control_stale };
@@ -230,16 +348,19 @@ static void store_result(int64_t id, const uint8_t *p, size_t n)
 		else
 			sqlite3_bind_null(s, 23 + i);
 	}
-	run(s);
+	return run(s);
 }
 
-static void store_histo(int64_t id, const uint8_t *p, size_t n)
+static int store_histo(int64_t id, const uint8_t *p, size_t n)
 {
 	sqlite3_stmt *s = st[S_HISTO];
 	struct xcb_histo x;
+	int rc = 0;
 
 	if (xcb_dec_histo(p, n, &x))
-		return;
+		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	if (has_rows(st[S_HISTO_HAS], id, x.case_id, x.rep, x.initiator, x.first, (int64_t)x.first + x.n - 1))
+		return STORE_REFUSED;
 	for (unsigned i = 0; i < x.n; i++) {
 		uint32_t c = xcb_histo_count(&x, i);
 
@@ -251,17 +372,22 @@ static void store_histo(int64_t id, const uint8_t *p, size_t n)
 		sqlite3_bind_int64(s, 4, x.initiator);
 		sqlite3_bind_int64(s, 5, x.first + i);
 		sqlite3_bind_int64(s, 6, c);
-		run(s);
+		if ((rc = run(s)))
+			break;
 	}
+	return rc;
 }
 
-static void store_samples(int64_t id, const uint8_t *p, size_t n)
+static int store_samples(int64_t id, const uint8_t *p, size_t n)
 {
 	sqlite3_stmt *s = st[S_SAMPLE];
 	struct xcb_samples x;
+	int rc = 0;
 
 	if (xcb_dec_samples(p, n, &x))
-		return;
+		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	if (has_rows(st[S_SAMPLE_HAS], id, x.case_id, x.rep, x.initiator, x.index, (int64_t)x.index + x.n - 1))
+		return STORE_REFUSED;
 	for (unsigned i = 0; i < x.n; i++) {
 		sqlite3_bind_int64(s, 1, id);
 		sqlite3_bind_int64(s, 2, x.case_id);
@@ -269,24 +395,27 @@ static void store_samples(int64_t id, const uint8_t *p, size_t n)
 		sqlite3_bind_int64(s, 4, x.initiator);
 		sqlite3_bind_int64(s, 5, (sqlite3_int64)x.index + i);
 		bind_u64(s, 6, xcb_sample(&x, i));
-		run(s);
+		if ((rc = run(s)))
+			break;
 	}
+	return rc;
 }
 
-static void store_event(int64_t id, uint32_t seq, int error, const uint8_t *p, size_t n)
+static int store_event(int64_t id, uint32_t seq, int error, const uint8_t *p, size_t n)
 {
 	sqlite3_stmt *s = st[S_EVENT];
 	char *text = sanitize_text((const char *)p, n);
+	int rc;
 
 	if (!text)
-		return;
+		return -1;
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int64(s, 2, seq);
 	sqlite3_bind_text(s, 3, error ? "error" : "log", -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 4, text, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s, 5, now_s());
-	run(s);
-	if (error) {
+	rc = run(s);
+	if (error && rc == 0) {
 		char *nl = strchr(text, '\n');
 
 		if (nl)
@@ -294,16 +423,42 @@ static void store_event(int64_t id, uint32_t seq, int error, const uint8_t *p, s
 		s = st[S_CRASH];
 		sqlite3_bind_text(s, 1, text, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int64(s, 2, id);
-		run(s);
+		rc = run(s);
 	}
 	free(text);
+	return rc;
+}
+
+static int store_done(int64_t id, const uint8_t *p, size_t n)
+{
+	sqlite3_stmt *s = st[S_DONE];
+	struct xcb_done d;
+	int rc;
+
+	if (xcb_dec_done(p, n, &d))
+		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	/* Stored as the run's total: DONE's count plus DONE itself. */
+	sqlite3_bind_int64(s, 1, (sqlite3_int64)d.frames + 1);
+	sqlite3_bind_int64(s, 2, d.status);
+	sqlite3_bind_int64(s, 3, id);
+	rc = run(s);
+	return rc;
+}
+
+/* Takes back the ledger row of a refused frame (nothing else was written). */
+static int unledger(int64_t id, uint32_t seq)
+{
+	sqlite3_bind_int64(st[S_FRAME_DEL], 1, id);
+	sqlite3_bind_int64(st[S_FRAME_DEL], 2, seq);
+	return run(st[S_FRAME_DEL]) ? -1 : STORE_REFUSED;
 }
 
 int store_frame(sqlite3 *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
-		const uint8_t *p)
+		const uint8_t *p, const char *peer)
 {
 	sqlite3_stmt *s;
 	int64_t now = now_s();
+	int rc = 0;
 
 	if (!*run_id)
 		*run_id = find_or_create(db, token);
@@ -318,38 +473,39 @@ int store_frame(sqlite3 *db, int64_t *run_id, uint64_t token, const struct xcb_h
 		return -1;
 	if (sqlite3_changes(db) == 0)
 		return 0; /* already stored: a duplicate changes nothing */
+	s = st[S_STATE];
+	sqlite3_bind_int64(s, 1, *run_id);
+	sqlite3_bind_int64(s, 2, h->seq);
+	sqlite3_bind_int64(s, 3, h->type);
+	if (query_int(s) == 1)
+		return unledger(*run_id, h->seq); /* complete, past its DONE, or a second DONE */
 
+	/* Each refuses (STORE_REFUSED) before it writes a row. */
 	switch (h->type) {
-	case XCB_T_HELLO: store_hello(*run_id, p, h->length); break;
-	case XCB_T_CASE: store_case(*run_id, p, h->length); break;
-	case XCB_T_RESULT: store_result(*run_id, p, h->length); break;
-	case XCB_T_HISTO: store_histo(*run_id, p, h->length); break;
-	case XCB_T_SAMPLES: store_samples(*run_id, p, h->length); break;
-	case XCB_T_LOG: store_event(*run_id, h->seq, 0, p, h->length); break;
-	case XCB_T_ERROR: store_event(*run_id, h->seq, 1, p, h->length); break;
-	case XCB_T_DONE: {
-		struct xcb_done d;
-
-		if (xcb_dec_done(p, h->length, &d) == 0) {
-			s = st[S_DONE];
-			/* Stored as the run's total: DONE's count plus DONE itself. */
-			sqlite3_bind_int64(s, 1, (sqlite3_int64)d.frames + 1);
-			sqlite3_bind_int64(s, 2, d.status);
-			sqlite3_bind_int64(s, 3, *run_id);
-			run(s);
-		}
-		break;
+	case XCB_T_HELLO: rc = store_hello(*run_id, p, h->length); break;
+	case XCB_T_CASE: rc = store_case(*run_id, p, h->length); break;
+	case XCB_T_RESULT: rc = store_result(*run_id, p, h->length); break;
+	case XCB_T_HISTO: rc = store_histo(*run_id, p, h->length); break;
+	case XCB_T_SAMPLES: rc = store_samples(*run_id, p, h->length); break;
+	case XCB_T_LOG: rc = store_event(*run_id, h->seq, 0, p, h->length); break;
+	case XCB_T_ERROR: rc = store_event(*run_id, h->seq, 1, p, h->length); break;
+	case XCB_T_DONE: rc = store_done(*run_id, p, h->length); break;
 	}
-	}
+	if (rc == STORE_REFUSED)
+		return unledger(*run_id, h->seq);
+	if (rc)
+		return rc;
 	s = st[S_TOUCH];
 	sqlite3_bind_int64(s, 1, now);
 	sqlite3_bind_int64(s, 2, *run_id);
-	run(s);
+	if (peer)
+		sqlite3_bind_text(s, 3, peer, -1, SQLITE_TRANSIENT);
+	if (run(s))
+		return -1;
 	s = st[S_COMPLETE];
 	sqlite3_bind_int64(s, 1, now);
 	sqlite3_bind_int64(s, 2, *run_id);
-	run(s);
-	return 1;
+	return run(s) ? -1 : 1;
 }
 
 void store_mark_lost(sqlite3 *db, int lost_after)

@@ -4,7 +4,15 @@
  * batch), applies it in ONE transaction, commits, and only then ACKs the
  * frames: an ACK promises the frame is on disk, so the payload may forget it.
  * Batching turns thousands of frames/s into a few commits/s.
+ *
+ * When the database fails (disk full, I/O error) the whole batch is rolled
+ * back: nothing is ACKed, the registry forgets the frames (their
+ * retransmissions are new again), /health says degraded with the reason,
+ * and the next batch simply tries again, so the daemon recovers by itself
+ * once there is space. A frame that would change a stored row is refused
+ * before it writes anything (store.c) and counted as a conflict.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,27 +22,66 @@
 #include "util.h"
 #include "xcbd.h"
 
-#define QUEUE_MAX 50000   /* frames (~75 MB at most); beyond, the collector drops (no ACK) */
-#define BATCH_MAX 2048
+/* Beyond either bound the collector drops a frame (no ACK: it is resent).
+ * 1000 machines × a 128-frame window is 128k frames in flight: the queue
+ * holds them all, so a mass boot costs no drops; the byte bound keeps a
+ * queue of large frames to 64 MiB. */
+#define QUEUE_MAX (1u << 17)
+#define QUEUE_BYTES_MAX (64u << 20)
+#define BATCH_MAX 4096    /* 1000 machines' windows drain in a few commits */
 
 struct witem {
 	struct witem *next;
 	struct run *run;         /* frame: its run; task: NULL */
 	struct xcb_hdr h;
 	uint8_t *payload;
+	struct in_addr src;      /* frame: where it came from (the run's bound peer) */
+	int outcome;             /* frame: store_frame's answer, or -1 if rolled back */
+	int created;             /* frame: this batch created the run's row */
 	wtask_fn fn;             /* task */
 	void *arg;
-	int *done;
+	int *done;               /* task: 1 committed, -1 rolled back */
 };
 
 static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t q_cond = PTHREAD_COND_INITIALIZER;    /* work queued */
 static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER; /* a task finished */
 static struct witem *head, *tail;
-static size_t qlen;
+static size_t qlen, qbytes;   /* q_lock */
 static int stopping, running;
 static pthread_t thread;
 static sqlite3 *wdb;
+
+/* Health: set by the writer thread, read by HTTP threads (api_health). */
+static pthread_mutex_t health_lock = PTHREAD_MUTEX_INITIALIZER; /* pairs: degraded, reason */
+static int degraded;
+static char reason[256];
+
+int writer_degraded(char *buf, size_t n)
+{
+	int d;
+
+	pthread_mutex_lock(&health_lock);
+	d = degraded;
+	if (d)
+		snprintf(buf, n, "%s", reason);
+	pthread_mutex_unlock(&health_lock);
+	return d;
+}
+
+/* Logs the transitions only: a full disk must not fill the log as well. */
+static void set_health(const char *why)
+{
+	pthread_mutex_lock(&health_lock);
+	if (why && !degraded)
+		fprintf(stderr, "xcbenchd: database writes failing (%s): nothing is ACKed until they succeed\n", why);
+	else if (!why && degraded)
+		fprintf(stderr, "xcbenchd: database writes succeed again\n");
+	degraded = why != NULL;
+	if (why)
+		snprintf(reason, sizeof(reason), "database writes failing: %s", why);
+	pthread_mutex_unlock(&health_lock);
+}
 
 static void enqueue(struct witem *it)
 {
@@ -48,7 +95,8 @@ static void enqueue(struct witem *it)
 	pthread_cond_signal(&q_cond);
 }
 
-int writer_frame(struct run *r, const struct xcb_hdr *h, const uint8_t *payload)
+int writer_frame(struct run *r, const struct xcb_hdr *h, const uint8_t *payload,
+		 struct in_addr src)
 {
 	struct witem *it = malloc(sizeof(*it));
 
@@ -57,6 +105,7 @@ int writer_frame(struct run *r, const struct xcb_hdr *h, const uint8_t *payload)
 	memset(it, 0, sizeof(*it));
 	it->run = r;
 	it->h = *h;
+	it->src = src;
 	it->payload = malloc(h->length ? h->length : 1);
 	if (!it->payload) {
 		free(it);
@@ -64,13 +113,14 @@ int writer_frame(struct run *r, const struct xcb_hdr *h, const uint8_t *payload)
 	}
 	memcpy(it->payload, payload, h->length);
 	pthread_mutex_lock(&q_lock);
-	if (qlen >= QUEUE_MAX || stopping) {
+	if (qlen >= QUEUE_MAX || qbytes + h->length > QUEUE_BYTES_MAX || stopping) {
 		pthread_mutex_unlock(&q_lock);
 		free(it->payload);
 		free(it);
 		return -1;
 	}
 	enqueue(it);
+	qbytes += h->length;
 	atomic_store(&ctr.queued, qlen);
 	pthread_mutex_unlock(&q_lock);
 	return 0;
@@ -91,7 +141,7 @@ int writer_call(wtask_fn fn, void *arg)
 	while (!done)
 		pthread_cond_wait(&done_cond, &q_lock);
 	pthread_mutex_unlock(&q_lock);
-	return 0;
+	return done == 1 ? 0 : -1;
 }
 
 size_t writer_queued(void)
@@ -104,34 +154,79 @@ size_t writer_queued(void)
 	return n;
 }
 
-static void exec(const char *sql)
+/* 0, or -1 with the error logged unless quiet (a failing disk logs once,
+ * through set_health). */
+static int exec(const char *sql, int quiet)
 {
 	char *msg = NULL;
 
 	if (sqlite3_exec(wdb, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		fprintf(stderr, "xcbenchd: %s: %s\n", sql, msg ? msg : "?");
+		if (!quiet)
+			fprintf(stderr, "xcbenchd: %s: %s\n", sql, msg ? msg : "?");
 		sqlite3_free(msg);
+		return -1;
 	}
+	return 0;
+}
+
+static void rollback(void)
+{
+	if (!sqlite3_get_autocommit(wdb))
+		exec("ROLLBACK", 1);
+}
+
+/* Applies one frame. store.c checks a frame before its first write, so a
+ * refused frame has written nothing. Returns 0, or -1 when the batch must
+ * be rolled back (the database failed, or SQLite already rolled it back). */
+static int apply_frame(struct witem *it)
+{
+	char peer[INET_ADDRSTRLEN];
+	int64_t id = it->run->id;
+
+	inet_ntop(AF_INET, &it->src, peer, sizeof(peer));
+	/* r->id is only ever written on this thread (and before threads
+	 * start), so it is read here without the registry lock. */
+	it->outcome = store_frame(wdb, &it->run->id, it->run->token, &it->h, it->payload, peer);
+	it->created = id == 0 && it->run->id != 0;
+	return it->outcome == -1 || sqlite3_get_autocommit(wdb) ? -1 : 0;
 }
 
 static void process(struct witem *batch)
 {
 	static unsigned mark;
 	struct run *acks[BATCH_MAX];
-	int nacks = 0;
+	int nacks = 0, failed;
+	const char *why = NULL;
+	char whybuf[200];
 
-	exec("BEGIN");
-	for (struct witem *it = batch; it; it = it->next) {
-		if (it->fn) {
+	failed = exec("BEGIN", 1);
+	for (struct witem *it = batch; it && !failed; it = it->next) {
+		if (it->fn)
 			it->fn(wdb, it->arg);
-			continue;
-		}
-		/* r->id is only ever written on this thread (and before threads
-		 * start), so it is read here without the registry lock. */
-		if (store_frame(wdb, &it->run->id, it->run->token, &it->h, it->payload) == 1)
-			atomic_fetch_add(&ctr.stored, 1);
+		else
+			failed = apply_frame(it);
+		if (sqlite3_get_autocommit(wdb))
+			failed = 1;
 	}
-	exec("COMMIT");
+	if (!failed && exec("COMMIT", 1))
+		failed = 1;
+	if (failed) {
+		/* Copied: the ROLLBACK may replace SQLite's message buffer. */
+		snprintf(whybuf, sizeof(whybuf), "%s", sqlite3_errmsg(wdb));
+		why = whybuf;
+		rollback();
+		for (struct witem *it = batch; it; it = it->next) {
+			if (it->fn || !it->run)
+				continue;
+			it->outcome = -1;
+			if (it->created)
+				it->run->id = 0; /* its row was rolled back */
+		}
+	}
+	set_health(failed ? why : NULL);
+	for (struct witem *it = batch; it; it = it->next)
+		if (it->fn)
+			it->outcome = failed ? -1 : 1;
 
 	/* Committed: record it and ACK each touched run once (cumulative). */
 	mark++;
@@ -141,6 +236,17 @@ static void process(struct witem *batch)
 
 		if (!r)
 			continue;
+		if (it->outcome < 0) {
+			/* Not stored: forget it was seen, so its retransmission (or,
+			 * for a refused forgery, the real frame with that seq) is
+			 * new again. Frames of r still queued may be queued twice
+			 * that way; the frames ledger makes the second a duplicate. */
+			seqset_copy(&r->recv, &r->stored);
+			atomic_fetch_add(&ctr.rejected[it->outcome == STORE_REFUSED ? REJ_CONFLICT : REJ_STORE], 1);
+			continue;
+		}
+		if (it->outcome == 1)
+			atomic_fetch_add(&ctr.stored, 1);
 		seqset_add(&r->stored, it->h.seq);
 		if (it->h.type == XCB_T_DONE) {
 			struct xcb_done d;
@@ -148,6 +254,7 @@ static void process(struct witem *batch)
 			if (xcb_dec_done(it->payload, it->h.length, &d) == XCB_OK)
 				r->expected = d.frames + 1;
 		}
+		reg_maybe_close(r);
 		if (r->ack_mark != mark && nacks < BATCH_MAX) {
 			r->ack_mark = mark;
 			acks[nacks++] = r;
@@ -160,7 +267,7 @@ static void process(struct witem *batch)
 
 static void *writer_main(void *unused)
 {
-	double last_lost = 0;
+	double last_lost = 0, last_ckpt = now_mono();
 
 	(void)unused;
 	for (;;) {
@@ -178,8 +285,11 @@ static void *writer_main(void *unused)
 		batch = head;
 		quit = stopping && !head;
 		if (batch) {
-			for (cut = batch; cut->next && n < BATCH_MAX; cut = cut->next)
+			for (cut = batch; cut->next && n < BATCH_MAX; cut = cut->next) {
+				qbytes -= cut->fn ? 0 : cut->h.length;
 				n++;
+			}
+			qbytes -= cut->fn ? 0 : cut->h.length;
 			head = cut->next;
 			if (!head)
 				tail = NULL;
@@ -196,7 +306,8 @@ static void *writer_main(void *unused)
 				struct witem *next = it->next;
 
 				if (it->fn) {
-					*it->done = 1; /* it lives on the caller's stack */
+					/* it lives on the caller's stack */
+					*it->done = it->outcome == 1 ? 1 : -1;
 				} else {
 					free(it->payload);
 					free(it);
@@ -208,9 +319,19 @@ static void *writer_main(void *unused)
 		}
 		if (now_mono() - last_lost >= 1.0) {
 			last_lost = now_mono();
-			exec("BEGIN");
-			store_mark_lost(wdb, cfg.lost_after);
-			exec("COMMIT");
+			if (exec("BEGIN", 1) == 0) {
+				store_mark_lost(wdb, cfg.lost_after);
+				if (exec("COMMIT", 1))
+					rollback();
+			}
+		}
+		/* A checkpoint every few seconds besides SQLite's own (every 1000
+		 * pages at commit): with readers holding short transactions only
+		 * (csvstream.c) it completes, and journal_size_limit then trims the
+		 * file. PASSIVE: it never waits for a reader. */
+		if (now_mono() - last_ckpt >= 5.0) {
+			last_ckpt = now_mono();
+			sqlite3_wal_checkpoint_v2(wdb, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 		}
 		if (quit)
 			break;

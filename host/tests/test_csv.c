@@ -55,12 +55,36 @@ static void only_quote(void **st)
 	buf_free(&b);
 }
 
+/* Formula injection: every text cell a spreadsheet would evaluate is
+ * prefixed with ', quoted or not; numbers written as text stay numbers. */
+static void formulas_neutralised(void **st)
+{
+	struct buf b = { 0 };
+
+	(void)st;
+	csv_str(&b, "=HYPERLINK(\"http://x\")");
+	csv_str(&b, "+1+cmd|' /C calc'!A0");
+	csv_str(&b, "-2+3");
+	csv_str(&b, "@SUM(A1)");
+	csv_str(&b, "\tx");
+	csv_str(&b, "\r=1");
+	csv_str(&b, "-5");
+	csv_str(&b, "+1.5e3");
+	csv_str(&b, "a=b");
+	csv_str(&b, "-");
+	csv_end(&b);
+	assert_string_equal(b.p, "\"'=HYPERLINK(\"\"http://x\"\")\",'+1+cmd|' /C calc'!A0,'-2+3,'@SUM(A1),"
+			    "'\tx,\"'\r=1\",-5,+1.5e3,a=b,'-\r\n");
+	buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(plain_and_quoted),
 		cmocka_unit_test(numbers),
 		cmocka_unit_test(only_quote),
+		cmocka_unit_test(formulas_neutralised),
 	};
 	return cmocka_run_group_tests_name("csv", tests, NULL, NULL);
 }

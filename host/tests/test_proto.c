@@ -29,6 +29,27 @@ static size_t sample_result(uint8_t *buf, struct xcb_result *r)
 	return xcb_enc_result(buf, XCB_FRAME_MAX, &H, r);
 }
 
+/* Field by field: struct xcb_result has tail padding after flags, which the
+ * decoder never writes, so a memcmp of the whole struct compared garbage
+ * (it failed on a fresh clone: "difference at offset 148"). */
+static void assert_result_equal(const struct xcb_result *a, const struct xcb_result *b)
+{
+	assert_int_equal(a->case_id, b->case_id);
+	assert_int_equal(a->rep, b->rep);
+	assert_int_equal(a->initiator, b->initiator);
+	assert_true(a->count == b->count && a->min == b->min && a->p50 == b->p50);
+	assert_true(a->p90 == b->p90 && a->p99 == b->p99 && a->p999 == b->p999 && a->max == b->max);
+	assert_true(a->mean_x1000 == b->mean_x1000 && a->stddev_x1000 == b->stddev_x1000);
+	assert_true(a->ipis == b->ipis && a->lock_acq == b->lock_acq);
+	assert_true(a->lock_contended == b->lock_contended && a->lock_hold_cycles == b->lock_hold_cycles);
+	assert_true(a->lock_wait_cycles == b->lock_wait_cycles && a->stale == b->stale);
+	assert_true(a->calls_executed == b->calls_executed && a->calls_expected == b->calls_expected);
+	assert_int_equal(a->flags, b->flags);
+	assert_true(a->ipi_floor == b->ipi_floor && a->lost == b->lost && a->dup == b->dup);
+	assert_true(a->ooo == b->ooo && a->elapsed_cycles == b->elapsed_cycles);
+	assert_true(a->control_runs == b->control_runs && a->control_stale == b->control_stale);
+}
+
 static void crc_known_vector(void **s)
 {
 	(void)s;
@@ -54,8 +75,11 @@ static void roundtrip_result(void **s)
 	assert_true(h.token == H.token);
 	assert_int_equal(h.seq, 77);
 	assert_int_equal(h.length, XCB_RESULT_LEN_FULL);
+	/* Poison the decoder's output (padding included), as a fresh stack
+	 * would: only the fields may be compared. */
+	memset(&out, 0xa5, sizeof(out));
 	assert_int_equal(xcb_dec_result(p, h.length, &out), XCB_OK);
-	assert_memory_equal(&in, &out, sizeof(in));
+	assert_result_equal(&in, &out);
 	/* A v1 (152-byte) RESULT still decodes: the appended fields read 0. */
 	assert_int_equal(xcb_dec_result(p, XCB_RESULT_LEN, &out), XCB_OK);
 	assert_true(out.p50 == in.p50 && out.ipi_floor == 0 && out.control_stale == 0);
@@ -152,7 +176,10 @@ static void roundtrip_histo_samples_done_ack(void **s)
 	n = xcb_enc_ack(buf, sizeof(buf), &H, &ak);
 	assert_int_equal(xcb_decode(buf, n, &h, &p), XCB_OK);
 	assert_int_equal(xcb_dec_ack(p, h.length, &ako), XCB_OK);
-	assert_memory_equal(&ak, &ako, sizeof(ak));
+	/* Fields, not the struct's bytes (no padding today, but a field added
+	 * later must not make this compare garbage). */
+	assert_int_equal(ak.status, ako.status);
+	assert_memory_equal(ak.sack, ako.sack, sizeof(ak.sack));
 }
 
 static void every_truncation_fails(void **s)

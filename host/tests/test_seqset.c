@@ -124,6 +124,49 @@ static void shuffled_stream(void **st)
 	seqset_free(&s);
 }
 
+/* A per-set window bounds the bitmap: a forged far-ahead seq is refused
+ * instead of allocating (it took 2 x 128 KiB a frame with the global one). */
+static void own_window_bounds_memory(void **st)
+{
+	struct seqset s = { .window = 4096 };
+
+	(void)st;
+	assert_int_equal(seqset_add(&s, 4095), 1);
+	assert_int_equal(seqset_add(&s, 4096), -1);
+	assert_int_equal(seqset_add(&s, (1u << 20) - 1), -1);
+	assert_true(s.nwords * sizeof(uint64_t) <= 4096 / 8);
+	seqset_free(&s);
+}
+
+/* copy makes an exact twin; shrink frees the bitmap of a finished set. */
+static void copy_and_shrink(void **st)
+{
+	struct seqset a = { .window = 4096 }, b = { .window = 4096 };
+
+	(void)st;
+	for (uint32_t q = 0; q < 100; q++)
+		seqset_add(&a, q);
+	seqset_add(&a, 150);
+	seqset_add(&b, 7); /* b had its own content: replaced */
+	seqset_add(&b, 300);
+	assert_int_equal(seqset_copy(&b, &a), 0);
+	assert_int_equal(b.next, 100);
+	assert_true(seqset_has(&b, 150) && !seqset_has(&b, 120) && !seqset_has(&b, 300));
+	assert_true(b.count == a.count);
+	seqset_shrink(&b); /* 150 is above next: kept */
+	assert_true(seqset_has(&b, 150));
+	for (uint32_t q = 100; q < 150; q++)
+		seqset_add(&b, q);
+	assert_int_equal(b.next, 151);
+	seqset_shrink(&b);
+	assert_null(b.bits);
+	assert_true(seqset_has(&b, 150) && !seqset_has(&b, 151));
+	assert_int_equal(seqset_add(&b, 151), 1);
+	assert_int_equal(b.next, 152);
+	seqset_free(&a);
+	seqset_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +175,8 @@ int main(void)
 		cmocka_unit_test(window_bound),
 		cmocka_unit_test(fill_and_remove),
 		cmocka_unit_test(shuffled_stream),
+		cmocka_unit_test(own_window_bounds_memory),
+		cmocka_unit_test(copy_and_shrink),
 	};
 	return cmocka_run_group_tests_name("seqset", tests, NULL, NULL);
 }

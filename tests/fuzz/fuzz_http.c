@@ -163,6 +163,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		body = nl ? nl + 1 : NULL;
 	}
+	/* A real client always names the host, and the daemon answers 421 to a
+	 * request that does not (http_guard.c): give inputs without one the
+	 * daemon's own address, so the fuzzer still reaches the routes. */
+	{
+		int has_host = 0;
+
+		for (size_t i = 0; i < nhdrs; i++)
+			has_host |= strcasecmp(hdrs[i].k, "Host") == 0;
+		if (!has_host && nhdrs < MAX_KV) {
+			hdrs[nhdrs].k = "Host";
+			hdrs[nhdrs].v = "127.0.0.1:8080";
+			nhdrs++;
+		}
+	}
 	if (body && *body == '\n')
 		body++;
 	/* The body is binary: it runs to the end of the input, NULs included. */

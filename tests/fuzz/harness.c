@@ -66,7 +66,7 @@ static void store_seed(sqlite3 *db, void *arg)
 
 #define PUT(expr) do { \
 		n = (expr); \
-		if (!n || xcb_decode(buf, n, &h, &payload) || store_frame(db, &id, s->token, &h, payload) != 1) { \
+		if (!n || xcb_decode(buf, n, &h, &payload) || store_frame(db, &id, s->token, &h, payload, NULL) != 1) { \
 			fprintf(stderr, "harness: seed frame %u not stored\n", h.seq); \
 			exit(1); \
 		} \

@@ -61,6 +61,10 @@ struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_Accep
 		case MHD_OPTION_SOCK_ADDR:
 			(void)va_arg(ap, void *);
 			break;
+		case MHD_OPTION_NOTIFY_CONNECTION: /* no sockets: never called */
+			(void)va_arg(ap, MHD_NotifyConnectionCallback);
+			(void)va_arg(ap, void *);
+			break;
 		case MHD_OPTION_THREAD_POOL_SIZE:
 		case MHD_OPTION_CONNECTION_TIMEOUT:
 		case MHD_OPTION_CONNECTION_LIMIT:
@@ -95,6 +99,14 @@ const char *MHD_lookup_connection_value(struct MHD_Connection *c, enum MHD_Value
 			if (strcasecmp(c->hdrs[i].k, key) == 0)
 				return c->hdrs[i].v;
 	}
+	return NULL;
+}
+
+/* No socket behind a stub connection: no address, fd or socket context. */
+const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *c,
+						       enum MHD_ConnectionInfoType info, ...)
+{
+	(void)c, (void)info;
 	return NULL;
 }
 

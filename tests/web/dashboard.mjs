@@ -64,7 +64,13 @@ async function until(what, fn, ms = 20000) {
 		await sleep(150);
 	}
 }
-const runByToken = async (tok) => (await api('runs?limit=1000')).runs.find((r) => r.token === tok);
+// Run tokens are for admins only (the daemon's admin token), as in the API.
+async function apiAdmin(p) {
+	const r = await fetch(new URL(`api/v1/${p}`, BASE), { headers: { Authorization: `Bearer ${process.env.XCB_TOKEN}` } });
+	if (!r.ok) throw new Error(`GET ${p}: HTTP ${r.status}`);
+	return r.json();
+}
+const runByToken = async (tok) => (await apiAdmin('runs?limit=1000')).runs.find((r) => r.token === tok);
 
 // ---- browser ----------------------------------------------------------------
 
@@ -281,7 +287,9 @@ async function checkLatency(d, chosen, what) {
 async function runPage(A) {
 	// Console lines as `xcbench vm` attaches them (stored as seq 2^40 + line).
 	const con = await fetch(new URL(`api/v1/runs/${A.id}/console?line=0`, BASE),
-		{ method: 'POST', headers: { Authorization: `Bearer ${TOKEN}` }, body: 'SeaBIOS (web test)\nxcbench: booting\n' });
+		// Content-Type as xcbench vm sends it: a write with a browser's text/plain is refused.
+		{ method: 'POST', headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+		  body: 'SeaBIOS (web test)\nxcbench: booting\n' });
 	ok(con.status === 200, 'run page: console lines attached (POST /runs/{id}/console)', con.status);
 	const d = await api(`runs/${A.id}`);
 	await page.goto(url(`run.html?id=${A.id}`));

@@ -1,0 +1,84 @@
+#!/bin/bash
+# timeout: 180
+# Forged results. Every run token used to be in the anonymous run list and
+# runs.csv, and a token was all a frame needed: RESULT/CASE were REPLACEd on a
+# complete run (p50 1200→99999, lockless→locked) and an ERROR turned it
+# crashed. Now tokens are for admins only, a run is bound to the source of
+# its first frame, a finished run takes only duplicates, and a frame that
+# would change a stored row is refused and counted.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon-lib.sh"
+need_host_build "forged frames"
+trap cleanup_daemon EXIT
+
+TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
+echo "forge-admin" >"$TMP/token"
+start_daemon --token-file "$TMP/token" || { notok "daemon starts"; exit 1; }
+A=(-H "Authorization: Bearer forge-admin" -H 'Content-Type: application/json')
+H=(python3 "$ROOT/tests/hostile.py")
+S=127.0.0.1:$PORT
+TOK=f02e000000000001
+curl -s -o /dev/null "${A[@]}" -X POST -d "{\"token\":\"$TOK\"}" "$URL/api/v1/runs"
+"${H[@]}" run $S $TOK >/dev/null
+XCB_ADMIN=forge-admin
+ID=$(pyjson "$URL/api/v1/runs?token=$TOK" 'd["runs"][0]["id"]')
+XCB_ADMIN=
+state() { XCB_ADMIN=forge-admin pyjson "$URL/api/v1/runs/$ID" '"%s %s %s" % (d["run"]["status"], d["cases"][0]["algo"], d["cases"][0]["stats"]["p50"])'; }
+check "the real run is complete (p50 1200, lockless)" [ "$(state)" = "complete lockless 1200" ]
+
+# --- the token is a secret ---
+for path in "/api/v1/runs" "/api/v1/runs.csv" "/api/v1/runs/$ID" "/api/v1/runs/$ID.csv" \
+	"/api/v1/compare?a=$ID&b=$ID" "/api/v1/compare.csv?a=$ID&b=$ID" "/api/v1/machines" "/api/v1/jobs" "/api/v1/health"; do
+	body=$(curl -s "$URL$path")
+	check "anonymous $path does not show the token" [ -n "$body" -a -z "$(grep -i "$TOK" <<<"$body")" ]
+done
+check "anonymous ?token= filter refused (400)" [ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/runs?token=$TOK")" = 400 ]
+check "the admin sees it" grep -q "$TOK" <(curl -s "${A[@]}" "$URL/api/v1/runs")
+check "runs.csv keeps its token column, empty for anonymous" \
+	[ "$(curl -s "$URL/api/v1/runs.csv" | sed -n 2p | cut -d, -f1-2)" = "$ID," ]
+
+# --- forged frames on the finished run (same source, token known) ---
+r1=$("${H[@]}" frame $S $TOK 4 result 99999)
+r2=$("${H[@]}" frame $S $TOK 2 result 99999)
+r3=$("${H[@]}" frame $S $TOK 9 case 'id=1\nkind=xcall\nalgo=locked\n')
+r4=$("${H[@]}" frame $S $TOK 5 error 'forged crash')
+diag "replies: new seq '$r1', old seq '$r2', case '$r3', error '$r4'"
+check "nothing changed: still complete, lockless, p50 1200 ($(state))" [ "$(state)" = "complete lockless 1200" ]
+check "frames past DONE refused (counted as closed)" [ "$(pyjson "$URL/api/v1/health" 'd["rejected"]["closed"]')" = 3 ]
+check "a replayed seq is only a duplicate (re-ACKed CLOSED)" [ "${r2%% *}" = closed ]
+check "no event from the forged ERROR" [ "$(pyjson "$URL/api/v1/runs/$ID/events" 'len(d["events"])')" = 0 ]
+
+# --- insert-once on a running run ---
+T2=f02e000000000002
+curl -s -o /dev/null "${A[@]}" -X POST -d "{\"token\":\"$T2\"}" "$URL/api/v1/runs"
+"${H[@]}" frame $S $T2 0 hello 'cpus=4\ntsc_khz=2000000\n' >/dev/null
+"${H[@]}" frame $S $T2 1 case 'id=1\nkind=xcall\nalgo=lockless\nmask=2\n' >/dev/null
+"${H[@]}" frame $S $T2 2 result 1200 >/dev/null
+ID2=$(XCB_ADMIN=forge-admin pyjson "$URL/api/v1/runs?token=$T2" 'd["runs"][0]["id"]')
+s2() { pyjson "$URL/api/v1/runs/$ID2" '"%s %s %s %s" % (d["run"]["status"], d["cases"][0]["algo"], d["cases"][0]["stats"]["p50"], d["run"]["cpus"])'; }
+check "running run stored (lockless, p50 1200, 4 cpus)" [ "$(s2)" = "running lockless 1200 4" ]
+c1=$("${H[@]}" frame $S $T2 3 result 99999)
+c2=$("${H[@]}" frame $S $T2 4 case 'id=1\nkind=xcall\nalgo=locked\nmask=2\n')
+c3=$("${H[@]}" frame $S $T2 5 hello 'cpus=64\n')
+c4=$("${H[@]}" frame $S $T2 6 case 'id=1\nkind=xcall\nalgo=lockless\nmask=2\n')
+diag "replies: result '$c1', case '$c2', hello '$c3', same case '$c4'"
+check "a second RESULT for the same key is refused, not REPLACEd ($(s2))" [ "$(s2)" = "running lockless 1200 4" ]
+check "refusals are counted as conflicts (3)" [ "$(pyjson "$URL/api/v1/health" 'd["rejected"]["conflict"]')" = 3 ]
+check "refused frames are not ACKed (the cumulative edge stays at 3)" [ "$c3" = none -o "${c3#* }" = next=3 ]
+check "the same CASE again is harmless (stored, ACKed)" [ "${c4%% *}" = ok ]
+
+# --- bound to the first frame's source ---
+if ip -4 addr show lo | grep -q '127.0.0.1/8'; then
+	w=$("${H[@]}" frame $S $T2 7 log 'from elsewhere' --src 127.0.0.2)
+	check "a frame from another address gets no reply ($w)" [ "$w" = none ]
+	check "... and is counted as wrong_source" [ "$(pyjson "$URL/api/v1/health" 'd["rejected"]["wrong_source"]')" = 1 ]
+	check "... and stores nothing" [ "$(pyjson "$URL/api/v1/runs/$ID2/events" 'len(d["events"])')" = 0 ]
+	stop_daemon
+	DB=$DB start_daemon --token-file "$TMP/token" || { notok "daemon restarts"; exit 1; }
+	w=$("${H[@]}" frame 127.0.0.1:$PORT $T2 7 log 'from elsewhere' --src 127.0.0.2)
+	check "the binding survives a restart ($w)" [ "$w" = none ]
+	w=$("${H[@]}" frame 127.0.0.1:$PORT $T2 7 log 'from the machine')
+	check "the machine itself goes on (${w%% *})" [ "${w%% *}" = ok ]
+else
+	skip "source binding" "loopback is not 127.0.0.1/8"
+fi
