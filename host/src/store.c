@@ -283,8 +283,16 @@ static int store_case(int64_t id, const uint8_t *p, size_t n)
 	char *dump;
 	int rc;
 
-	if (!cfg_obj)
-		return -1;
+	const char *cid = cfg_obj ? json_string_value(json_object_get(cfg_obj, "id")) : NULL;
+	uint64_t cid_v;
+
+	/* A CASE must name its case (a number that fits RESULT's u32 case_id):
+	 * refused, not written, so a malformed frame with a valid CRC can never
+	 * make the whole batch fail a constraint (found by fuzz_frame). */
+	if (!cid || parse_u64(cid, &cid_v) || cid_v > UINT32_MAX) {
+		json_decref(cfg_obj);
+		return STORE_REFUSED;
+	}
 	dump = json_dumps(cfg_obj, JSON_COMPACT | JSON_SORT_KEYS);
 	/* Stored already? The same config is a harmless repeat (nothing to
 	 * write); another one would rewrite what results refer to. */
