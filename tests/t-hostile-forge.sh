@@ -66,10 +66,11 @@ check "a second RESULT for the same key is refused, not REPLACEd ($(s2))" [ "$(s
 check "refusals are counted as conflicts (3)" [ "$(pyjson "$URL/api/v1/health" 'd["rejected"]["conflict"]')" = 3 ]
 check "refused frames are not ACKed (the cumulative edge stays at 3)" [ "$c3" = none -o "${c3#* }" = next=3 ]
 check "the same CASE again is harmless (stored, ACKed)" [ "${c4%% *}" = ok ]
-# A CASE that names no case: refused like a conflict, never a failed batch
+# A CASE whose last id is no number (the first one passes the collector):
+# refused like a conflict, never a failed batch
 # (which would stall every run's ACKs: fuzz_frame found it).
-c5=$("${H[@]}" frame $S $T2 7 case 'kind=xcall\nalgo=locked\n')
-check "a CASE without an id is refused, not ACKed ($c5)" [ "$c5" = none -o "${c5#* }" = next=7 ]
+c5=$("${H[@]}" frame $S $T2 7 case 'id=7\nid=x\nkind=xcall\nalgo=locked\n')
+check "a CASE whose last id is no number is refused, not ACKed ($c5)" [ "$c5" = none -o "${c5#* }" = next=7 ]
 r=$(pyjson "$URL/api/v1/health" '"%d %d" % (d["rejected"]["conflict"], d["rejected"]["store_failed"])')
 check "... and is no failed write (conflict, store_failed: $r)" [ "${r#* }" = 0 ]
 
