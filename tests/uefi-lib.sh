@@ -27,6 +27,7 @@ ovmf_args() {
 # uefi_clean RAW OUT: the serial log without the firmware's terminal escapes
 # and CRs, so the payload's lines match ^xcbench: as on BIOS.
 uefi_clean() {
+	[ -f "$1" ] || { : >"$2"; return; }
 	sed -e 's/\x1b\[[0-9;=?]*[a-zA-Z]//g' -e 's/\r//g' "$1" >"$2"
 }
 
