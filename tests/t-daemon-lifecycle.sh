@@ -24,12 +24,16 @@ curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=52-54-00-AB-CD-01&uuid=u-1&
 check "boot script starts with #!ipxe" [ "$(head -1 "$TMP/boot1.ipxe")" = "#!ipxe" ]
 check "kernel URL and server come from the Host header" \
 	grep -q "^kernel http://10.0.2.2:8080/firmware/xcbench.elf run=[0-9a-f]\{16\} server=10.0.2.2:$PORT suite=smoke transport=udp ip=\${netX/ip} gw=\${netX/gateway} netmask=\${netX/netmask} mac=\${netX/mac}$" "$TMP/boot1.ipxe"
+check "one script for BIOS and UEFI: \${platform} picks xcbench.efi, same arguments" \
+	bash -c "grep -qx 'iseq \${platform} efi && goto xcb_efi ||' '$TMP/boot1.ipxe' &&
+		[ \"\$(grep '^kernel ' '$TMP/boot1.ipxe' | sed 's/xcbench\.ef\?l\?[if] / /' | sort -u | wc -l)\" = 1 ] &&
+		grep -q '^kernel http://10.0.2.2:8080/firmware/xcbench.efi run=' '$TMP/boot1.ipxe'"
 "${X[@]}" queue --mac 52:54:00:ab:cd:01 --suite quick --label nightly reps=3 work_us=500 >"$TMP/q.out"
 check "xcbench queue" grep -q "queued job 1: suite quick for 52:54:00:ab:cd:01" "$TMP/q.out"
 check "job listed as pending" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 1 ]
 curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=52:54:00:ab:cd:01" >"$TMP/boot2.ipxe"
 check "next boot of that MAC runs the job" grep -q "suite=quick .* reps=3 work_us=500$" "$TMP/boot2.ipxe"
-check "kernel line under 500 characters" [ "$(sed -n 2p "$TMP/boot2.ipxe" | wc -c)" -lt 500 ]
+check "kernel line under 500 characters" [ "$(grep -m1 '^kernel ' "$TMP/boot2.ipxe" | wc -c)" -lt 500 ]
 check "job consumed" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 0 ]
 curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=52:54:00:ab:cd:01" >"$TMP/boot3.ipxe"
 check "and the boot after that is back to the default suite" grep -q "suite=smoke" "$TMP/boot3.ipxe"
@@ -40,7 +44,7 @@ check "the job's run carries its label" [ "$r2" = nightly ]
 check "firmware served byte for byte" cmp -s <(curl -s "$URL/firmware/xcbench.elf") "$TMP/fake.elf"
 
 # --- the token from the boot script is accepted; unknown ones are not ---
-TOK=$(sed -n 's/.* run=\([0-9a-f]*\) .*/\1/p' "$TMP/boot1.ipxe")
+TOK=$(sed -n 's/.* run=\([0-9a-f]*\) .*/\1/p' "$TMP/boot1.ipxe" | head -1)
 check "frames with the rendered token are accepted" "$XCB_GEN" --server 127.0.0.1:$PORT --token "$TOK" --reps 3
 st=$(pyjson "$URL/api/v1/runs?token=$TOK" 'd["runs"][0]["status"] + " " + str(d["runs"][0]["machine"]["mac"])')
 check "that run is complete and belongs to the machine ($st)" [ "$st" = "complete 52:54:00:ab:cd:01" ]

@@ -65,6 +65,7 @@ enum MHD_Result api_job_create(struct req *rq);
 enum MHD_Result api_job_delete(struct req *rq, int64_t id);
 enum MHD_Result boot_ipxe(struct req *rq);
 enum MHD_Result boot_firmware(struct req *rq);
+enum MHD_Result boot_firmware_efi(struct req *rq);
 enum MHD_Result static_file(struct req *rq);
 
 /* csv.c: streamed CSV responses. A row callback appends one record per
