@@ -4,7 +4,7 @@
 
 import { h, fill, state } from './dom.js';
 import * as fmt from './format.js';
-import { caseLabel, hypervisorName } from './model.js';
+import { caseLabel, hypervisorName, bootFirmware } from './model.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
 
@@ -12,6 +12,7 @@ const hasStats = (c) => c.stats && c.stats.count > 0;
 const FACTS = [
 	['brand', 'CPU'], ['vendor', 'Vendor'], ['family', 'Family'], ['model', 'Model'], ['stepping', 'Stepping'],
 	['cpus', 'Logical CPUs'], ['topology', 'Topology'], ['apic_mode', 'APIC mode'], ['apic_ids', 'APIC IDs'],
+	['boot_fw', 'Boot firmware'], ['loader', 'Loader'],
 	['hypervisor', 'Hypervisor'], ['tsc_khz', 'TSC'], ['tsc_source', 'TSC found by'], ['pcid', 'PCID'], ['invpcid', 'INVPCID'],
 	['nic', 'NIC'], ['mac', 'MAC'], ['cases_planned', 'Cases planned'], ['transport', 'Transport'], ['fw', 'Firmware'], ['suite', 'Suite'], ['cmdline', 'Command line'],
 ];
@@ -27,6 +28,7 @@ export function renderFacts(container, detail) {
 		shown.add(k);
 		let v = f[k];
 		if (k === 'hypervisor') v = `${hypervisorName(v)}${String(v).trim() ? ` (${v})` : ''}`;
+		if (k === 'boot_fw') { v = bootFirmware(f) || v; ['uefi', 'boot_fw_vendor', 'boot_fw_rev'].forEach((x) => shown.add(x)); }
 		if (k === 'tsc_khz') v = fmt.hz(Number(v) * 1000);
 		if (k === 'pcid' || k === 'invpcid') v = v === '1' ? 'yes' : v === '0' ? 'no' : v;
 		add(k, name, k === 'cmdline' || k === 'apic_ids' ? h('code', {}, v) : v);
