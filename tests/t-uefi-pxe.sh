@@ -47,6 +47,8 @@ uefi_pxe() {
 	check "$name: the payload names its loader iPXE (EFI) and the firmware UEFI" \
 		bash -c "grep -q '^xcbench: payload .* booting (loader \"iPXE (EFI)\")' '$NET_DIR/$name.console' &&
 			grep -q '^xcbench: boot firmware UEFI ' '$NET_DIR/$name.console'"
+	check "$name: the NIC runs on the BARs OVMF assigned (none placed by the payload)" \
+		bash -c "grep -q '^net: ' '$NET_DIR/$name.console' && ! grep -q 'left unassigned by the firmware' '$NET_DIR/$name.console'"
 	id=$(run_of "$first")
 	check "$name: run ${id:-?} complete over UDP, every frame stored" run_complete_ok "$PORT" "${id:-0}"
 	results_csv "$PORT" "${id:-0}" >"$NET_DIR/$name.csv"
