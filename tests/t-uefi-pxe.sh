@@ -88,3 +88,16 @@ check "uefi direct (xcbench vm --boot direct --firmware uefi): run ${id:-?} comp
 check "uefi direct: QEMU got OVMF and -kernel xcbench.efi" \
 	bash -c "head -1 '$NET_DIR/direct/vm-4.qemu.log' | grep -q \"'-kernel' '[^']*/xcbench.efi'\" &&
 		head -1 '$NET_DIR/direct/vm-4.qemu.log' | grep -q OVMF_CODE_4M.fd"
+
+# make run on UEFI: XCBENCH_FIRMWARE=uefi (tools/run-appliance.sh, as `make
+# run` calls it after building), a daemon and database of its own.
+RPORT=$(net_free_port)
+XCBENCH_FIRMWARE=uefi XCBENCH_PORT=$RPORT XCBENCH_VAR=$NET_DIR/run-var XCBENCH_RUN_ONCE=1 XCBENCH_CPUS=2 \
+	XCBENCH_SUITE=quick XCBENCH_VM_ARGS="--timeout 240 kinds=xcall reps=2 iters=20" \
+	"$ROOT/tools/run-appliance.sh" >"$NET_DIR/make-run.out" 2>&1
+rc=$?
+check "XCBENCH_FIRMWARE=uefi make run: exits 0 with the run's dashboard URL (status $rc)" \
+	bash -c "[ $rc = 0 ] && grep -q 'Dashboard of this run:  http://127.0.0.1:$RPORT/run.html?id=1' '$NET_DIR/make-run.out'"
+check "XCBENCH_FIRMWARE=uefi make run: the machine booted UEFI PXE (OVMF, xcbench.efi)" \
+	bash -c "grep -q 'UEFI PXE (OVMF, iPXE) boot' '$NET_DIR/make-run.out' &&
+		grep -aq 'xcbench: boot firmware UEFI' '$NET_DIR/run-var/vm/vm-1.console.log'"
