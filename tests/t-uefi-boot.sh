@@ -2,8 +2,9 @@
 # UEFI direct boot of xcbench.efi under OVMF (TCG): the image itself (PE32+
 # EFI application, at most 64 KiB), then -smp 1/2/4 — every CPU online with
 # its APIC ID, TSC within 2 % of the host's, exit status, the firmware facts
-# (UEFI, vendor, RSDP from the configuration table) — and crash=pf reported
-# with a non-zero status.
+# (UEFI, vendor, RSDP from the configuration table) — crash=pf reported
+# with a non-zero status, and a boot from a FAT ESP through the UEFI shell
+# where ExitBootServices refuses a stale map key twice.
 # timeout: 400
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/boot-lib.sh"
@@ -67,3 +68,32 @@ cp "$log" "$OUTDIR/t-uefi-boot-crash.serial.log" 2>/dev/null
 check "uefi crash=pf on cpu 1: non-zero exit, QEMU status 7 (payload exit 3), got $rc" test "$rc" -eq 7
 check "uefi crash=pf: the page fault is reported (vector 14, cpu 1)" \
 	grep -qE '^xcbench: EXCEPTION .*\(vector 14\) error 0x[0-9a-f]+ cpu 1 ' "$log"
+
+# From a FAT ESP through the UEFI shell (startup.nsh), with the firmware's
+# ExitBootServices refusing a stale map key twice (firmware/tests/
+# efi_stalekey.c changes the map right before each of the next two calls):
+# the payload maps again, exits at the third try and boots.
+ESP=$T/esp
+mkdir -p "$ESP"
+cp "$XCB_EFI" "$ESP/xcbench.efi"
+cp "$ROOT/firmware/build/efi-stalekey.efi" "$ESP/stalekey.efi"
+printf '%s\r\n' 'fs0:' 'stalekey.efi' 'xcbench.efi boot_only=1' >"$ESP/startup.nsh"
+log=$T/stale.log
+
+# shellcheck disable=SC2046
+timeout -k 5 "$XCB_QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg -M q35 -m 256 -smp 2 -nographic -no-reboot \
+	$(ovmf_args "$T/stale.vars") -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-serial "file:$log.raw" -monitor none -display none -net none \
+	-drive "file=fat:rw:$ESP,format=raw,media=disk" </dev/null >/dev/null 2>&1
+rc=$?
+uefi_clean "$log.raw" "$log"
+cp "$log" "$OUTDIR/t-uefi-boot-stalekey.serial.log" 2>/dev/null
+check "ESP + shell, stale map key twice: the harness is in place" \
+	grep -q '^efi-stalekey: the next 2 ExitBootServices calls will see a stale key' "$log"
+check "stale map key: ExitBootServices retried, ok at the third attempt" \
+	grep -qx 'xcbench: efi: ExitBootServices ok at attempt 3 (map key stale 2 times)' "$log"
+read -r online listed khz src mode <<<"$(summary_fields "$log")"
+check "stale map key: then a normal boot (2/2 online, got ${online:-?}/${listed:-?}; exit status $rc)" \
+	test "$rc" -eq 1 -a "${online:-0}" -eq 2 -a "$(grep -c '^xcbench: exit 0$' "$log")" -eq 1
+check "the direct boots left the firmware at the first attempt" \
+	grep -qx 'xcbench: efi: ExitBootServices ok at attempt 1 (map key stale 0 times)' "$T/smp2.log"

@@ -74,12 +74,16 @@ struct efi_boot_services {
 	void *protocols_per_handle, *locate_handle_buffer, *locate_protocol;
 	void *install_multiple, *uninstall_multiple;
 	efi_status(EFIAPI *calculate_crc32)(const void *data, uint64_t size, uint32_t *crc);
+	void *copy_mem, *set_mem;
+	efi_status(EFIAPI *create_event_ex)(uint32_t type, uint64_t tpl, void *notify, void *ctx,
+					    const struct efi_guid *group, void **event);
 };
 _Static_assert(offsetof(struct efi_boot_services, allocate_pages) == 0x28, "AllocatePages");
 _Static_assert(offsetof(struct efi_boot_services, handle_protocol) == 0x98, "HandleProtocol");
 _Static_assert(offsetof(struct efi_boot_services, install_configuration_table) == 0xc0, "InstallConfigurationTable");
 _Static_assert(offsetof(struct efi_boot_services, exit_boot_services) == 0xe8, "ExitBootServices");
 _Static_assert(offsetof(struct efi_boot_services, calculate_crc32) == 0x158, "CalculateCrc32");
+_Static_assert(offsetof(struct efi_boot_services, create_event_ex) == 0x170, "CreateEventEx");
 
 struct efi_config_table {
 	struct efi_guid guid;

@@ -197,7 +197,8 @@ efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
 	 * nothing here prints or allocates; the map buffer is ours already. */
 	uint64_t size = 0, key = 0, dsize = 0;
 	uint32_t dver;
-	for (int attempt = 0;; attempt++) {
+	int attempt;
+	for (attempt = 0;; attempt++) {
 		size = sizeof(map_buf);
 		s = bs->get_memory_map(&size, (struct efi_memory_descriptor *)map_buf, &key, &dsize, &dver);
 		if (s && attempt == 0)
@@ -214,6 +215,7 @@ efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
 	}
 	__asm__ __volatile__("cli");
 	st = NULL; /* the firmware is gone: COM1 only from here */
+	kprintf("xcbench: efi: ExitBootServices ok at attempt %d (map key stale %d times)\n", attempt + 1, attempt);
 	convert_map(size, dsize);
 	handover.magic = XCB_EFI_MAGIC;
 	efi_enter_kernel(XCB_EFI_MAGIC, (uint32_t)(uintptr_t)&handover);
