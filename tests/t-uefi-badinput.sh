@@ -3,8 +3,8 @@
 # (startup.nsh on a FAT ESP, the route a UEFI machine's own disk takes):
 # an unknown LoadOptions key, a corrupt image (bytes flipped inside the
 # compressed payload), a machine without an ACPI RSDP (firmware/tests/
-# efi_noacpi.c removes it from the configuration table first) and a
-# truncated image. Each must print a clear message and return an EFI error
+# efi_noacpi.c removes it from the configuration table first), the payload's
+# memory at 1 MiB already taken (efi_hold1m.c) and a truncated image. Each must print a clear message and return an EFI error
 # status to the shell (which prints it: %lasterror%), never hang — the shell
 # going on to the next line is the proof.
 # timeout: 300
@@ -18,6 +18,7 @@ ESP=$T/esp
 mkdir -p "$ESP"
 cp "$XCB_EFI" "$ESP/xcbench.efi"
 cp "$ROOT/firmware/build/efi-noacpi.efi" "$ESP/noacpi.efi"
+cp "$ROOT/firmware/build/efi-hold1m.efi" "$ESP/hold1m.efi"
 size=$(stat -c %s "$XCB_EFI")
 python3 - "$XCB_EFI" "$ESP/corrupt.efi" <<'PY'
 import sys
@@ -38,6 +39,9 @@ printf '%s\r\n' 'fs0:' \
 	'noacpi.efi' \
 	'xcbench.efi boot_only=1' \
 	'echo "xcbench-test: no-rsdp status %lasterror%"' \
+	'hold1m.efi' \
+	'xcbench.efi boot_only=1' \
+	'echo "xcbench-test: no-memory status %lasterror%"' \
 	'trunc.efi boot_only=1' \
 	'echo "xcbench-test: truncated status %lasterror%"' \
 	'reset -s' >"$ESP/startup.nsh"
@@ -80,6 +84,11 @@ check "no RSDP: the harness removed it" grep -q '^efi-noacpi: ACPI RSDP entries 
 check "no RSDP: clear error line" \
 	grep -q '^xcbench: efi: error: no ACPI RSDP in the EFI configuration table' "$log"
 check "no RSDP: EFI_NOT_FOUND returned (got ${s:-none})" test "${s^^}" = 0XE
+s=$(status no-memory)
+check "payload memory taken: the harness holds 1 MiB" grep -q '^efi-hold1m: the page at 1 MiB is taken' "$log"
+check "payload memory taken: clear error line" \
+	grep -q "^xcbench: efi: error: the payload's memory at 1 MiB is not free" "$log"
+check "payload memory taken: AllocatePages' EFI_NOT_FOUND returned (got ${s:-none})" test "${s^^}" = 0XE
 t=$(sed -nE 's/^(Script Error Status: .*|xcbench-test: truncated status .*)$/\1/p' "$log" | head -1)
 check "truncated image: the firmware refuses it with an error status (${t:-nothing})" \
 	bash -c "[ -n '$t' ] && ! grep -qx 'xcbench-test: truncated status 0x0' '$log'"

@@ -201,8 +201,11 @@ efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
 	for (attempt = 0;; attempt++) {
 		size = sizeof(map_buf);
 		s = bs->get_memory_map(&size, (struct efi_memory_descriptor *)map_buf, &key, &dsize, &dver);
-		if (s && attempt == 0)
+		if (s && attempt == 0) {
+			if (tramp_allocated)
+				bs->free_pages(TRAMP_PAGE, 1);
 			return fail(s, "GetMemoryMap failed (map larger than 16 KiB?)");
+		}
 		if (!s && attempt == 0 && !tramp_allocated && !tramp_page_ok(size, dsize))
 			return fail(EFI_OUT_OF_RESOURCES, "the AP trampoline page 0x8000 is used by the firmware");
 		if (!s && bs->exit_boot_services(image, key) == EFI_SUCCESS)
