@@ -101,3 +101,20 @@ check "XCBENCH_FIRMWARE=uefi make run: exits 0 with the run's dashboard URL (sta
 check "XCBENCH_FIRMWARE=uefi make run: the machine booted UEFI PXE (OVMF, xcbench.efi)" \
 	bash -c "grep -q 'UEFI PXE (OVMF, iPXE) boot' '$NET_DIR/make-run.out' &&
 		grep -aq 'xcbench: boot firmware UEFI' '$NET_DIR/run-var/vm/vm-1.console.log'"
+
+# A UEFI machine without COM1 (-serial none: no UART at all) still delivers
+# its run over UDP: the payload's console waits for no absent port.
+mkdir -p "$NET_DIR/tftp-nocom"
+printf '#!ipxe\nchain http://10.0.2.2:%s/boot.ipxe?mac=${mac:hexhyp}\n' "$PORT" >"$NET_DIR/tftp-nocom/boot.ipxe"
+api "$PORT" /api/v1/jobs -X POST -H 'Content-Type: application/json' -o /dev/null \
+	-d '{"mac": "52:54:00:78:63:09", "suite": "quick", "label": "no-com1", "params": {"kinds": "xcall", "reps": "1", "iters": "20"}}'
+# shellcheck disable=SC2046
+timeout -k 5 180 qemu-system-x86_64 -accel tcg -M q35 -m 256 -smp 2 -display none -no-reboot \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial none -monitor none $(ovmf_args "$NET_DIR/nocom.vars") \
+	-netdev "user,id=n0,tftp=$NET_DIR/tftp-nocom,bootfile=boot.ipxe" \
+	-device virtio-net-pci,netdev=n0,mac=52:54:00:78:63:09,romfile=/usr/lib/ipxe/qemu/efi-virtio.rom,bootindex=1 \
+	</dev/null >/dev/null 2>&1
+rc=$?
+id=$(run_of 9)
+check "no COM1: the payload ended QEMU with status 0 (QEMU status $rc)" test "$rc" = 1
+check "no COM1: run ${id:-?} complete over UDP" run_complete_ok "$PORT" "${id:-0}"
