@@ -36,7 +36,9 @@ static const struct efi_guid ipxe_download_guid = { 0x3eaeaebd, 0xdecf, 0x493b,
  * entry64.S zeroes .bss before kmain runs. */
 static struct boot_info handover __attribute__((section(".data.efi_handover")));
 static struct efi_system_table *st;
-static unsigned char map_buf[16384] __attribute__((aligned(8), section(".data.efi_map")));
+/* Read by convert_map() before entry64.S zeroes .bss: .bss is fine here.
+ * 64 KiB: a big server's map (hundreds of 48-byte descriptors) fits. */
+static unsigned char map_buf[65536] __attribute__((aligned(8)));
 
 static void efi_console(const char *s, size_t len)
 {
@@ -204,7 +206,7 @@ efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
 		if (s && attempt == 0) {
 			if (tramp_allocated)
 				bs->free_pages(TRAMP_PAGE, 1);
-			return fail(s, "GetMemoryMap failed (map larger than 16 KiB?)");
+			return fail(s, "GetMemoryMap failed (a map larger than 64 KiB?)");
 		}
 		if (!s && attempt == 0 && !tramp_allocated && !tramp_page_ok(size, dsize))
 			return fail(EFI_OUT_OF_RESOURCES, "the AP trampoline page 0x8000 is used by the firmware");
