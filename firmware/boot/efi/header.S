@@ -4,7 +4,7 @@
  *
  *   file 0x000 / RVA 0x0000   MZ stub, PE signature, COFF + optional header,
  *                             two section headers (this file, 512 bytes)
- *   file 0x200 / RVA 0x1000   .text: stub code, data, payload.lz4 (RWX: one
+ *   file 0x200 / RVA 0x1000   .text: stub code, data, the payload (RWX: one
  *                             section keeps the image small; Secure Boot
  *                             is off for an unsigned image anyway)
  *   after it  / next page     .reloc: one empty block. The code needs no
@@ -81,15 +81,15 @@ optional_end:
 	.long	0, 10
 	.word	0
 
-	/* The payload exactly as the BIOS image carries it (LZ4 block); test
-	 * harnesses (firmware/tests/efi_*.c) reuse this header without one. */
-#ifdef PAYLOAD_LZ4
+	/* The payload, raw DEFLATE (build/payload-efi.deflate); test harnesses
+	 * (firmware/tests/efi_*.c) reuse this header without one. */
+#ifdef PAYLOAD_DATA
 	.section .rodata.efi_payload, "a"
-	.globl	efi_payload_lz4, efi_payload_lz4_end
-	.hidden	efi_payload_lz4, efi_payload_lz4_end
-efi_payload_lz4:
-	.incbin	PAYLOAD_LZ4
-efi_payload_lz4_end:
+	.globl	efi_payload, efi_payload_end
+	.hidden	efi_payload, efi_payload_end
+efi_payload:
+	.incbin	PAYLOAD_DATA
+efi_payload_end:
 #endif
 
 	.section .note.GNU-stack, "", @progbits

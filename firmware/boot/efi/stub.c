@@ -5,22 +5,23 @@
  * it at two bases and refuses a difference), which is why the image needs no
  * base relocations.
  *
- * Its one job: put the very payload the BIOS image carries (LZ4, inflated to
- * its link address at 1 MiB) in place and hand over to the payload's own EFI
+ * Its one job: put the payload (the BIOS image's kernel plus its EFI half,
+ * DEFLATE-compressed: boot/efi/inflate.c) at its link address, 1 MiB, and
+ * hand over to the payload's own EFI
  * half (boot/efi/main.c), which runs at its link address and so may use the
  * whole kernel library (command line, printf). Before that it reserves the
  * payload's range as loader data, refuses a truncated or corrupt image
  * (bounds-checked inflate + the CRC32 the build recorded), and on any error
  * prints on the EFI console and COM1 and returns an EFI error status. */
-#include <stdbool.h>
 #include "boot/efi/efi.h"
+#include "boot/efi/inflate.h"
 
 /* Filled in by the Makefile from the payload as linked. */
 #ifndef PAYLOAD_BASE
 #error "build through firmware/Makefile"
 #endif
 
-extern const uint8_t efi_payload_lz4[], efi_payload_lz4_end[];
+extern const uint8_t efi_payload[], efi_payload_end[];
 
 static struct efi_system_table *st;
 
@@ -65,51 +66,6 @@ static efi_status fail(const char *msg, efi_status status)
 	return status;
 }
 
-/* An LZ4 length continued in bytes of 255 (nibble 15); false when the input
- * ends first. */
-static bool lz4_len(const uint8_t **ip, const uint8_t *iend, uint64_t *len)
-{
-	unsigned b;
-	if (*len != 15)
-		return true;
-	do {
-		if (*ip >= iend)
-			return false;
-		b = *(*ip)++;
-		*len += b;
-	} while (b == 255);
-	return true;
-}
-
-static int64_t lz4_inflate(const uint8_t *in, uint64_t in_len, uint8_t *out, uint64_t cap)
-{
-	const uint8_t *ip = in, *iend = in + in_len;
-	uint64_t op = 0;
-	while (ip < iend) {
-		unsigned token = *ip++;
-		uint64_t lit = token >> 4;
-		if (!lz4_len(&ip, iend, &lit) || lit > (uint64_t)(iend - ip) || lit > cap - op)
-			return -1;
-		for (uint64_t i = 0; i < lit; i++)
-			out[op++] = *ip++;
-		if (ip >= iend)
-			break; /* the last sequence carries literals only */
-		if (iend - ip < 2)
-			return -1;
-		uint64_t off = ip[0] | (uint64_t)ip[1] << 8;
-		ip += 2;
-		uint64_t len = token & 15;
-		if (!lz4_len(&ip, iend, &len))
-			return -1;
-		len += 4;
-		if (!off || off > op || len > cap - op)
-			return -1;
-		for (uint64_t i = 0; i < len; i++, op++) /* may overlap its own output */
-			out[op] = out[op - off];
-	}
-	return (int64_t)op;
-}
-
 EFIAPI efi_status efi_stub_entry(efi_handle image, struct efi_system_table *systab)
 {
 	st = systab;
@@ -126,8 +82,8 @@ EFIAPI efi_status efi_stub_entry(efi_handle image, struct efi_system_table *syst
 	for (uint64_t i = 0; i < pages * 4096; i++)
 		((volatile uint8_t *)base)[i] = 0; /* .bss starts zeroed */
 
-	uint64_t in_len = (uint64_t)(efi_payload_lz4_end - efi_payload_lz4);
-	int64_t n = lz4_inflate(efi_payload_lz4, in_len, (uint8_t *)base, PAYLOAD_SIZE);
+	uint64_t in_len = (uint64_t)(efi_payload_end - efi_payload);
+	int64_t n = inflate_raw(efi_payload, in_len, (uint8_t *)base, PAYLOAD_SIZE);
 	uint32_t crc = 0;
 	if (n != PAYLOAD_SIZE ||
 	    bs->calculate_crc32((const void *)base, PAYLOAD_SIZE, &crc) != EFI_SUCCESS ||
