@@ -35,6 +35,7 @@ export function summaryFacts(run, facts) {
 	const f = facts || run.facts || {};
 	return {
 		boot: f.boot_fw && f.boot_fw !== '?' ? [f.boot_fw, f.loader && f.loader !== '?' ? f.loader : null].filter(Boolean).join(' · ') : null,
+		bootDetail: bootFirmware(f),
 		cpuModel: f.brand || [f.vendor, f.family && `family ${f.family}`, f.model && `model ${f.model}`].filter(Boolean).join(' ') || null,
 		cpus: run.cpus ?? (f.cpus ? Number(f.cpus) : null),
 		hypervisor: hypervisorName(f.hypervisor),
