@@ -14,7 +14,7 @@ const FACTS = [
 	['cpus', 'Logical CPUs'], ['topology', 'Topology'], ['apic_mode', 'APIC mode'], ['apic_ids', 'APIC IDs'],
 	['boot_fw', 'Boot firmware'], ['loader', 'Loader'],
 	['hypervisor', 'Hypervisor'], ['tsc_khz', 'TSC'], ['tsc_source', 'TSC found by'], ['pcid', 'PCID'], ['invpcid', 'INVPCID'],
-	['nic', 'NIC'], ['mac', 'MAC'], ['cases_planned', 'Cases planned'], ['transport', 'Transport'], ['fw', 'Firmware'], ['suite', 'Suite'], ['cmdline', 'Command line'],
+	['nic', 'NIC'], ['mac', 'MAC'], ['cases_planned', 'Cases planned'], ['transport', 'Transport'], ['fw', 'Payload version'], ['suite', 'Suite'], ['cmdline', 'Command line'],
 ];
 
 export function renderFacts(container, detail) {
