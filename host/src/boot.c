@@ -112,11 +112,25 @@ static char *attr(struct req *rq, const char *name)
 	return s;
 }
 
+/* The script around the kernel line (which names xcbench.elf): iPXE's EFI
+ * build cannot load multiboot, its BIOS build cannot run PE32+, so
+ * ${platform} (pcbios|efi) picks the image; the arguments are the same. A
+ * failed boot ends the script (iPXE stops at the first failing command). */
+static void script_both(struct buf *s, const char *line)
+{
+	const char *elf = strstr(line, "/firmware/xcbench.elf ");
+	int upto = elf ? (int)(elf - line) + (int)strlen("/firmware/xcbench.") : 0;
+
+	buf_addf(s, "#!ipxe\niseq ${platform} efi && goto xcb_efi ||\n%s\nboot\n:xcb_efi\n", line);
+	if (elf)
+		buf_addf(s, "%.*sefi%s\nboot\n", upto, line, line + upto + 3);
+}
+
 enum MHD_Result boot_ipxe(struct req *rq)
 {
 	const char *host = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, "Host"), *mac_in = qarg(rq, "mac");
 	struct boot_task t = { 0 };
-	char mac[18], hostname[80], *colon, *efi;
+	char mac[18], hostname[80], *colon;
 	struct buf s = { 0 }, line = { 0 };
 	enum MHD_Result ret;
 	json_t *params;
@@ -158,13 +172,7 @@ enum MHD_Result boot_ipxe(struct req *rq)
 		ret = reply_error(rq, 500, "boot command line would be %zu characters (max %d)", line.len, CMDLINE_MAX);
 		goto out;
 	}
-	/* iPXE's EFI build cannot load multiboot, its BIOS build cannot run
-	 * PE32+: each takes its own image with the same arguments. A failed
-	 * boot ends the script (iPXE stops at the first failing command). */
-	buf_addf(&s, "#!ipxe\niseq ${platform} efi && goto xcb_efi ||\n%s\nboot\n:xcb_efi\n", line.p);
-	efi = strstr(line.p, "/firmware/xcbench.elf ");
-	memcpy(efi + strlen("/firmware/xcbench."), "efi", 3);
-	buf_addf(&s, "%s\nboot\n", line.p);
+	script_both(&s, line.p);
 	ret = reply_text(rq, 200, "text/plain", s.p);
 out:
 	buf_free(&s);
