@@ -12,7 +12,9 @@
 #  2. boot-to-first-frame: from starting QEMU to the first frame, for a
 #     direct boot (-kernel) on the serial console and over UDP to xcbenchd,
 #     and for the full PXE chain (SeaBIOS → iPXE → TFTP → /boot.ipxe → HTTP
-#     fetch of the payload → UDP). The accelerator is tools/qemu-accel's.
+#     fetch of the payload → UDP), and the same two on UEFI: OVMF -kernel
+#     xcbench.efi, and OVMF → QEMU's EFI iPXE ROM → TFTP → /boot.ipxe →
+#     xcbench.efi → UDP. The accelerator is tools/qemu-accel's.
 . "$(dirname "$0")/lib.sh"
 need "$XCB_ELF" "$XCBENCHD"
 T=$(mktemp -d "$BOUT/payload.XXXXXX")
@@ -30,13 +32,16 @@ wait_serial_frame() {
 }
 # wait_daemon_frame QUERY PID T0: seconds until a run matching QUERY
 # (token=… or label=…) has a frame stored.
+# A short run may be over (QEMU gone) between one poll and the next, so a
+# QEMU that has exited gets one last look before NA.
 wait_daemon_frame() {
-	local q="/api/v1/runs?limit=5&$1" pid=$2 t0=$3
+	local q="/api/v1/runs?limit=5&$1" pid=$2 t0=$3 last=0
 	for _ in $(seq 3000); do
 		if curl -sf "$URL$q" | $PY -c 'import json,sys; sys.exit(0 if any(r["frames_received"] > 0 for r in json.load(sys.stdin)["runs"]) else 1)'; then
 			echo "$(now) - $t0" | bc; return
 		fi
-		kill -0 "$pid" 2>/dev/null || break
+		[ "$last" = 1 ] && break
+		kill -0 "$pid" 2>/dev/null || last=1
 		sleep 0.05
 	done
 	echo NA
@@ -89,13 +94,45 @@ if [ -e /usr/share/qemu/efi-virtio.rom ] || [ -e /usr/lib/ipxe/qemu/efi-virtio.r
 	first_pxe=$(wait_daemon_frame "label=pxe-bench" "$QPID" "$t0")
 	wait "$QPID"
 fi
+# 4. UEFI: OVMF (a fresh copy of its variable store each boot), xcbench.efi.
+first_uefi=NA first_uefi_pxe=NA
+OVMF=/usr/share/OVMF
+XCB_EFI=$ROOT/firmware/build/xcbench.efi
+if [ -r "$OVMF/OVMF_CODE_4M.fd" ] && [ -r "$XCB_EFI" ] && [ -r /usr/lib/ipxe/qemu/efi-virtio.rom ]; then
+	uefi() { # LOG [args]: OVMF boot in the background; sets QPID
+		local log=$1; shift
+		cp "$OVMF/OVMF_VARS_4M.fd" "$log.vars"
+		timeout -k 5 180 qemu-system-x86_64 -accel "$ACCEL" -M q35 -m 256 -smp "$SMP" -nographic -no-reboot \
+			-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF/OVMF_CODE_4M.fd" \
+			-drive "if=pflash,format=raw,unit=1,file=$log.vars" \
+			-device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial "file:$log" -monitor none -display none \
+			"$@" </dev/null >/dev/null 2>&1 &
+		QPID=$!
+		PIDS+=("$QPID")
+	}
+	mkdir -p "$T/tftp"
+	[ -e "$T/tftp/boot.ipxe" ] || printf '#!ipxe\nchain http://10.0.2.2:%s/boot.ipxe?mac=${mac:hexhyp}\n' "$PORT" >"$T/tftp/boot.ipxe"
+	tok=0b0071000000001$((RANDOM % 9))
+	t0=$(now)
+	uefi "$T/uefi.log" -kernel "$XCB_EFI" -netdev user,id=n0 -device virtio-net-pci,netdev=n0,romfile= \
+		-append "run=$tok server=10.0.2.2:$PORT transport=udp ip=10.0.2.15 gw=10.0.2.2 netmask=255.255.255.0 suite=quick kinds=raw reps=1 iters=50"
+	first_uefi=$(wait_daemon_frame "token=$tok" "$QPID" "$t0")
+	wait "$QPID"
+	curl -sf -X POST -d '{"mac":"52:54:00:be:4c:02","suite":"quick","label":"uefi-pxe-bench","params":{"kinds":"raw","reps":"1","iters":"50"}}' \
+		"$URL/api/v1/jobs" >/dev/null
+	t0=$(now)
+	uefi "$T/uefi-pxe.log" -netdev "user,id=n0,tftp=$T/tftp,bootfile=boot.ipxe" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:be:4c:02,romfile=/usr/lib/ipxe/qemu/efi-virtio.rom,bootindex=1
+	first_uefi_pxe=$(wait_daemon_frame "label=uefi-pxe-bench" "$QPID" "$t0")
+	wait "$QPID"
+fi
 stop_daemon
 
-$PY - "$T/ratio.json" "$first_serial" "$first_udp" "$first_pxe" "$ACCEL" "$SMP" "$HSMP" "$T" <<'PY'
+$PY - "$T/ratio.json" "$first_serial" "$first_udp" "$first_pxe" "$ACCEL" "$SMP" "$HSMP" "$T" "$first_uefi" "$first_uefi_pxe" <<'PY'
 import json, statistics, sys
 d = json.load(open(sys.argv[1]))
-fs, fu, fp, accel, smp, hsmp, tdir = sys.argv[2:9]
-fs, fu, fp = ("%.2f" % float(x) if x not in ("NA", "") else "n/a" for x in (fs, fu, fp))
+fs, fu, fp, accel, smp, hsmp, tdir, ue, up = sys.argv[2:11]
+fs, fu, fp, ue, up = ("%.2f" % float(x) if x not in ("NA", "") else "n/a" for x in (fs, fu, fp, ue, up))
 h = d["hello"]
 allrows = [r for r in d["results"] if r["initiator"] == 65535]
 def p50(cid):
@@ -171,5 +208,7 @@ print("|---|---:|")
 print("| direct (-kernel, qboot), serial console | %s |" % fs)
 print("| direct (-kernel, qboot), UDP stored by xcbenchd | %s |" % fu)
 print("| PXE (SeaBIOS, iPXE ROM, TFTP, /boot.ipxe, HTTP), UDP stored by xcbenchd | %s |" % fp)
+print("| UEFI direct (OVMF, -kernel xcbench.efi), UDP stored by xcbenchd | %s |" % ue)
+print("| UEFI PXE (OVMF, EFI iPXE ROM, TFTP, /boot.ipxe, HTTP xcbench.efi), UDP stored by xcbenchd | %s |" % up)
 PY
 rm -rf "$T"

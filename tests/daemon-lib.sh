@@ -46,6 +46,12 @@ cleanup_daemon() {
 	return 0
 }
 
+# boot_token FILE: the run token of a /boot.ipxe script (its two kernel
+# lines, BIOS and UEFI, carry the same one).
+boot_token() {
+	sed -n 's/.* run=\([0-9a-f]*\) .*/\1/p' "$1" | head -1
+}
+
 # jq-like checks with Python: pyjson URL 'python expression over d' → prints result.
 # With XCB_ADMIN set (the admin token of a --token-file daemon) it asks as
 # admin: run tokens and the ?token= filter are for admins only.

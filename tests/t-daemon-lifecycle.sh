@@ -23,27 +23,30 @@ X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
 # --- iPXE: default suite, then a queued job for this MAC ---
 # A GET is safe to repeat: it consumes nothing, the MAC keeps one pending run
 # (the same token again), and the job is consumed by the payload's HELLO.
-tok_of() { sed -n 's/.* run=\([0-9a-f]*\) .*/\1/p' "$1"; }
 boot() { curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=$1" >"$2"; }
 boot "52-54-00-AB-CD-01&uuid=u-1&serial=SN%201" "$TMP/boot1.ipxe"
 check "boot script starts with #!ipxe" [ "$(head -1 "$TMP/boot1.ipxe")" = "#!ipxe" ]
 check "kernel URL and server come from the Host header" \
 	grep -q "^kernel http://10.0.2.2:8080/firmware/xcbench.elf run=[0-9a-f]\{16\} server=10.0.2.2:$PORT suite=smoke transport=udp ip=\${netX/ip} gw=\${netX/gateway} netmask=\${netX/netmask} mac=\${netX/mac}$" "$TMP/boot1.ipxe"
 boot "52:54:00:ab:cd:01&serial=EVIL" "$TMP/boot1b.ipxe"
-check "a repeated GET gets the same pending run (same token)" [ "$(tok_of "$TMP/boot1.ipxe")" = "$(tok_of "$TMP/boot1b.ipxe")" ]
+check "a repeated GET gets the same pending run (same token)" [ "$(boot_token "$TMP/boot1.ipxe")" = "$(boot_token "$TMP/boot1b.ipxe")" ]
 m=$(pyjson "$URL/api/v1/machines" '"%s %s %s" % (d["machines"][0]["mac"], d["machines"][0]["uuid"], d["machines"][0]["serial"])')
 check "a GET does not write uuid/serial to the machine ($m)" [ "$m" = "52:54:00:ab:cd:01 None None" ]
+check "one script for BIOS and UEFI: \${platform} picks xcbench.efi, same arguments" \
+	bash -c "grep -qx 'iseq \${platform} efi && goto xcb_efi ||' '$TMP/boot1.ipxe' &&
+		[ \"\$(grep '^kernel ' '$TMP/boot1.ipxe' | sed 's/xcbench\.ef\?l\?[if] / /' | sort -u | wc -l)\" = 1 ] &&
+		grep -q '^kernel http://10.0.2.2:8080/firmware/xcbench.efi run=' '$TMP/boot1.ipxe'"
 "${X[@]}" queue --mac 52:54:00:ab:cd:01 --suite quick --label nightly reps=3 work_us=500 >"$TMP/q.out"
 check "xcbench queue" grep -q "queued job 1: suite quick for 52:54:00:ab:cd:01" "$TMP/q.out"
 check "job listed as pending" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 1 ]
 boot "52:54:00:ab:cd:01&uuid=u-1&serial=SN%201" "$TMP/boot2.ipxe"
 check "next boot of that MAC runs the job" grep -q "suite=quick .* reps=3 work_us=500$" "$TMP/boot2.ipxe"
-check "kernel line under 500 characters" [ "$(sed -n 2p "$TMP/boot2.ipxe" | wc -c)" -lt 500 ]
+check "kernel line under 500 characters" [ "$(grep -m1 '^kernel ' "$TMP/boot2.ipxe" | wc -c)" -lt 500 ]
 boot "52:54:00:ab:cd:01" "$TMP/boot2b.ipxe"
 check "repeated: the same job and token" cmp -s "$TMP/boot2.ipxe" "$TMP/boot2b.ipxe"
 check "the GETs did not consume the job" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 1 ]
 check "one pending run for the MAC" [ "$(pyjson "$URL/api/v1/runs?machine=52:54:00:ab:cd:01&status=pending" 'd["total"]')" = 1 ]
-TOK=$(tok_of "$TMP/boot2.ipxe")
+TOK=$(boot_token "$TMP/boot2.ipxe")
 check "frames with the rendered token are accepted" "$XCB_GEN" --server 127.0.0.1:$PORT --token "$TOK" --reps 3
 st=$(pyjson "$URL/api/v1/runs?token=$TOK" 'd["runs"][0]["status"] + " " + str(d["runs"][0]["machine"]["mac"])')
 check "that run is complete and belongs to the machine ($st)" [ "$st" = "complete 52:54:00:ab:cd:01" ]

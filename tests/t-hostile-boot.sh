@@ -20,7 +20,6 @@ XCB_ADMIN=boot-admin
 MAC=52:54:00:b0:07:01
 rss() { awk '/^VmRSS/ {print int($2 / 1024)}' /proc/$DPID/status; }
 get() { curl -s -o "$2" -w '%{http_code}' ${3:+--interface $3} -H "Host: 10.0.2.2:8080" "$URL/boot.ipxe?mac=$1"; }
-tok_of() { sed -n 's/.* run=\([0-9a-f]*\) .*/\1/p' "$1"; }
 
 curl -s -o /dev/null "${A[@]}" -X POST -d "{\"mac\":\"$MAC\",\"suite\":\"quick\",\"label\":\"the job\"}" "$URL/api/v1/jobs"
 get $MAC "$TMP/first.ipxe" >/dev/null
@@ -30,22 +29,22 @@ for i in $(seq 50); do
 done
 check "50 more GETs ($answered answered, the rest rate-limited): still one pending run for the MAC" \
 	[ "$answered" -ge 20 -a "$(pyjson "$URL/api/v1/runs?machine=$MAC" 'd["total"]')" = 1 ]
-check "... with the same token each time" [ "$(tok_of "$TMP/first.ipxe")" = "$(tok_of "$TMP/again.ipxe")" ]
+check "... with the same token each time" [ "$(boot_token "$TMP/first.ipxe")" = "$(boot_token "$TMP/again.ipxe")" ]
 check "... and the job is still queued" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 1 ]
 check "... and the machine record has no serial/uuid from them" \
 	[ "$(pyjson "$URL/api/v1/machines" '"%s %s" % (d["machines"][0]["serial"], d["machines"][0]["uuid"])')" = "None None" ]
 if get $MAC "$TMP/other.ipxe" 127.0.0.2 >/dev/null && [ -s "$TMP/other.ipxe" ]; then
-	check "a GET from another address never gets that token" [ "$(tok_of "$TMP/other.ipxe")" != "$(tok_of "$TMP/first.ipxe")" ]
+	check "a GET from another address never gets that token" [ "$(boot_token "$TMP/other.ipxe")" != "$(boot_token "$TMP/first.ipxe")" ]
 	check "... and still one pending run per MAC (it replaced the first)" \
 		[ "$(pyjson "$URL/api/v1/runs?machine=$MAC&status=pending" 'd["total"]')" = 1 ]
 else
 	skip "GET from 127.0.0.2" "cannot bind 127.0.0.2"
 fi
 # The payload's HELLO (from the machine) is what consumes the job.
-"$XCB_GEN" --server 127.0.0.1:$PORT --token "$(tok_of "$TMP/first.ipxe")" --reps 1 >/dev/null 2>&1
+"$XCB_GEN" --server 127.0.0.1:$PORT --token "$(boot_token "$TMP/first.ipxe")" --reps 1 >/dev/null 2>&1
 check "the HELLO consumed the job" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 0 ]
 check "... for the booted run" [ "$(pyjson "$URL/api/v1/jobs" 'd["jobs"][0]["run_id"]')" = \
-	"$(pyjson "$URL/api/v1/runs?token=$(tok_of "$TMP/first.ipxe")" 'd["runs"][0]["id"]')" ]
+	"$(pyjson "$URL/api/v1/runs?token=$(boot_token "$TMP/first.ipxe")" 'd["runs"][0]["id"]')" ]
 
 # --- a too-long boot line: refused before anything is written ---
 LMAC=52:54:00:b0:07:02

@@ -6,13 +6,18 @@
 #   netns "lab":  bridge br0 (10.77.0.1/24, fd77::1/64), the site's veth,
 #                 xcbenchd (10.77.0.1:8080, admin token, not --open),
 #                 lab/dnsmasq-start in proxy-DHCP mode + TFTP,
-#                 two QEMU machines on tap devices (SeaBIOS, NIC ROM)
+#                 two QEMU machines on tap devices: machine 1 BIOS
+#                 (SeaBIOS, NIC ROM), machine 2 UEFI (OVMF, EFI NIC ROM)
 #
-# Each machine PXE-boots BIOS-mode: ROM --DHCP + ProxyDHCP--> undionly.kpxe
+# Machine 1 PXE-boots BIOS-mode: ROM --DHCP + ProxyDHCP--> undionly.kpxe
 # (TFTP) --DHCP again, now iPXE--> http://10.77.0.1:8080/boot.ipxe?mac=…
-# --> the payload of the suite queued for its MAC --> UDP results. QEMU's ROM
-# is iPXE itself, so XCB_CHAIN_IPXE=1 makes it take the undionly.kpxe step a
-# vendor PXE ROM takes. Both runs must be complete; they are compared through
+# --> the payload (xcbench.elf) of the suite queued for its MAC --> UDP
+# results. QEMU's BIOS ROM is iPXE itself, so XCB_CHAIN_IPXE=1 makes it take
+# the undionly.kpxe step a vendor PXE ROM takes. Machine 2 is the same on
+# UEFI with the firmware's own network stack (OVMF's virtio-net driver and
+# PXE, no iPXE ROM: what a server's UEFI PXE is): DHCP + ProxyDHCP (port
+# 4011) --> snponly.efi (TFTP) --> the same boot URL, whose ${platform} test
+# gives it xcbench.efi. Both runs must be complete; they are compared through
 # the API and the CLI. Then the same lab/ configuration runs as the only DHCP
 # server (a plain range, no site server) and machine 1 boots once more.
 # Private addresses exist only inside our namespaces.
@@ -25,6 +30,10 @@ for c in ip dnsmasq qemu-system-x86_64 curl python3; do
 	command -v "$c" >/dev/null || need "$c missing"
 done
 [ -r /usr/lib/ipxe/undionly.kpxe ] || need "/usr/lib/ipxe/undionly.kpxe missing (Debian package ipxe)"
+OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+for f in "$OVMF_CODE" "$OVMF_VARS" /usr/lib/ipxe/snponly.efi "$ROOT/firmware/build/xcbench.efi"; do
+	[ -r "$f" ] || need "$f missing (make deps: ovmf, ipxe, ipxe-qemu; make -C firmware)"
+done
 [ -c /dev/net/tun ] || need "/dev/net/tun missing"
 [ "$(id -u)" = 0 ] || need "needs root for network namespaces and tap devices"
 
@@ -107,22 +116,32 @@ for i in 0 1; do
 done
 
 # --- two machines, PXE-booting BIOS-mode through their NIC ROMs ----------------
-boot() {	# boot I LOGNAME: machine I (1 or 2) on tapI, in the background
+boot() {	# boot I LOGNAME [uefi]: machine I (1 or 2) on tapI, in the background
+	local fw=(-boot n) nic=""
+	if [ "${3:-}" = uefi ]; then
+		# OVMF (a variable store of its own) with no NIC ROM (romfile=):
+		# its own virtio-net driver and PXE client, first in its boot order
+		# (bootindex: OVMF ignores -boot).
+		cp "$OVMF_VARS" "$DIR/$2.vars.fd"
+		fw=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE"
+			-drive "if=pflash,format=raw,unit=1,file=$DIR/$2.vars.fd")
+		nic=",romfile=,bootindex=1"
+	fi
 	ip netns exec "$LAB" timeout -k 5 240 qemu-system-x86_64 -accel "$(accel)" -M q35 -m 256 -smp 2 \
 		-display none -monitor none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-serial "file:$DIR/$2.console.log" \
 		-smbios "type=1,serial=lab-machine-$1,uuid=7c0e0000-0000-4000-8000-00000000000$1" \
 		-netdev "tap,id=n0,ifname=tap$1,script=no,downscript=no" \
-		-device "virtio-net-pci,netdev=n0,mac=${MACS[$(($1 - 1))]}" -boot n \
+		-device "virtio-net-pci,netdev=n0,mac=${MACS[$(($1 - 1))]}$nic" "${fw[@]}" \
 		</dev/null >"$DIR/$2.qemu.log" 2>&1 &
 	QPID=$!
 	PIDS+=($!)
 }
 QPIDS=()
-for i in 1 2; do
-	boot "$i" "vm$i"
-	QPIDS+=("$QPID")
-done
+boot 1 vm1
+QPIDS+=("$QPID")
+boot 2 vm2 uefi
+QPIDS+=("$QPID")
 for i in 0 1; do
 	wait "${QPIDS[$i]}"
 	rc=$?
@@ -130,16 +149,24 @@ for i in 0 1; do
 done
 
 # --- what happened on the wire --------------------------------------------------
-for mac in "${MACS[@]}"; do
+LOADERS=(undionly.kpxe snponly.efi)
+for i in 0 1; do
+	mac=${MACS[$i]}
 	ip4=$(grep -m1 "DHCPACK(site1) [0-9.]* $mac" "$DIR/site-dhcp.log" | grep -oE '10\.77\.0\.[0-9]+')
 	check "$mac: address from the site's DHCP server (${ip4:-none})" test -n "$ip4"
-	check "$mac: ROM got undionly.kpxe by TFTP from the lab" grep -qE "sent /usr/lib/ipxe/undionly.kpxe to ${ip4:-x}( |\$)" "$DIR/lab-dnsmasq.log"
+	check "$mac: ROM got ${LOADERS[$i]} by TFTP from the lab" \
+		grep -qE "sent /usr/lib/ipxe/${LOADERS[$i]} to ${ip4:-x}( |\$)" "$DIR/lab-dnsmasq.log"
 done
 n=$(grep -cF 'bootfile name: http://10.77.0.1:8080/boot.ipxe?mac=${mac:hexhyp}&uuid=${uuid}&serial=${serial:uristring}' "$DIR/lab-dnsmasq.log")
 check "iPXE (undionly) was handed the daemon's boot URL ($n replies)" test "$n" -ge 2
-for i in 1 2; do
-	check "machine $i: console shows the payload loaded by iPXE" grep -q 'loader "iPXE' "$DIR/vm$i.console.log"
-done
+check "machine 1 (BIOS): console shows the payload loaded by iPXE on BIOS" \
+	bash -c "grep -q 'loader \"iPXE' '$DIR/vm1.console.log' && ! grep -q 'boot firmware UEFI' '$DIR/vm1.console.log'"
+check "machine 2 (UEFI): console shows xcbench.efi loaded by snponly.efi (iPXE's EFI build) on UEFI" \
+	bash -c "grep -q 'firmware/xcbench.efi' '$DIR/vm2.console.log' && grep -q 'loader \"iPXE (EFI)\"' '$DIR/vm2.console.log' &&
+		grep -q 'xcbench: boot firmware UEFI' '$DIR/vm2.console.log'"
+fw=$(api "/api/v1/runs?limit=10" | python3 -c 'import json,sys
+print(" ".join(r["facts"].get("boot_fw", "-") for r in sorted(json.load(sys.stdin)["runs"], key=lambda r: r["machine"]["mac"])))')
+check "the runs list says BIOS for machine 1 and UEFI for machine 2 ($fw)" test "$fw" = "BIOS UEFI"
 
 # --- the runs, through the API ----------------------------------------------------
 IDS=()

@@ -74,7 +74,7 @@ register $tA gen baseline
 register $tB gen faster
 register $tC gen noise
 register $tL web-test live
-tR=\$(curl -sf '${base}boot.ipxe?mac=52:54:00:0e:b0:01' | grep -oE 'run=[0-9a-f]{16}' | cut -d= -f2)
+tR=\$(curl -sf '${base}boot.ipxe?mac=52:54:00:0e:b0:01' | grep -oE 'run=[0-9a-f]{16}' | head -1 | cut -d= -f2)
 echo \$tR >'$tmp/token-R'
 '$XCBGEN' --server 127.0.0.1:$port --runs 3 --token $tA --factor 1.0,0.7,1.002 --reps 5 >'$tmp/gen.out'
 python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token \$tR

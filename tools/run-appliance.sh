@@ -17,6 +17,9 @@
 #                          needs for an interval) to ~1 minute under TCG with 4 CPUs on a
 #                          2-core host (in full: ~3 minutes); set it empty
 #                          (XCBENCH_VM_ARGS=) for the full suite.
+#   XCBENCH_FIRMWARE=bios  the virtual machine's firmware: bios (SeaBIOS, the
+#                          default) or uefi (OVMF + QEMU's EFI iPXE ROM, which
+#                          boots xcbench.efi through the same /boot.ipxe)
 #   XCBENCH_RUN_ONCE=1     exit after printing the URL (stops the daemon): for tests/CI
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +28,7 @@ VAR=${XCBENCH_VAR:-$ROOT/var}
 CPUS=${XCBENCH_CPUS:-4}
 SUITE=${XCBENCH_SUITE:-default}
 ONCE=${XCBENCH_RUN_ONCE:-0}
+FIRMWARE=${XCBENCH_FIRMWARE:-bios}
 XCBENCHD=$ROOT/host/build/xcbenchd
 XCBENCH=$ROOT/host/build/xcbench
 ELF=$ROOT/firmware/build/xcbench.elf
@@ -32,6 +36,10 @@ ELF=$ROOT/firmware/build/xcbench.elf
 say() { echo "make run: $*"; }
 die() { echo "make run: $*" >&2; exit 1; }
 
+case $FIRMWARE in
+bios | uefi) ;;
+*) die "XCBENCH_FIRMWARE='$FIRMWARE' is not bios or uefi" ;;
+esac
 case $PORT in
 '' | *[!0-9]*) die "XCBENCH_PORT='$PORT' is not a port number" ;;
 esac
@@ -101,7 +109,7 @@ VMDIR=$VAR/vm
 OUT=$VAR/last-run.out
 # shellcheck disable=SC2086  # XCBENCH_VM_ARGS is a list of words on purpose
 "$XCBENCH" --server "$URL" vm --cpus "$CPUS" --suite "$SUITE" --wait --dir "$VMDIR" \
-	--label "make run" ${XCBENCH_VM_ARGS-iters=30 reps=5} | tee "$OUT"
+	--firmware "$FIRMWARE" --label "make run" ${XCBENCH_VM_ARGS-iters=30 reps=5} | tee "$OUT"
 rc=${PIPESTATUS[0]}
 RUN_URL=$(grep -oE "$URL/run\.html\?id=[0-9]+" "$OUT" | tail -n 1)
 if [ "$rc" -ne 0 ] || [ -z "$RUN_URL" ]; then

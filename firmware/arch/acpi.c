@@ -3,6 +3,7 @@
  * they are mapped first. */
 #include "arch/acpi.h"
 #include "arch/paging.h"
+#include "boot/bootinfo.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -25,6 +26,9 @@ static uint64_t scan_rsdp(uint64_t start, uint64_t len)
 
 static uint64_t find_rsdp(void)
 {
+	/* UEFI: from the configuration table (boot/efi/main.c, below 4 GiB). */
+	if (boot_info.rsdp && rsdp_check((const void *)(uintptr_t)boot_info.rsdp, 36) >= 0)
+		return boot_info.rsdp;
 	uint64_t ebda = (uint64_t)(*(const volatile uint16_t *)0x40e) << 4;
 	uint64_t a = 0;
 	if (ebda >= 0x80000 && ebda < 0xa0000)

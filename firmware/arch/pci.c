@@ -1,6 +1,7 @@
 /* PCI configuration mechanism 1, bus scan, BARs and capability walk. */
 #include "pci.h"
 #include "io.h"
+#include "lib/printf.h"
 
 #define PCI_CONF_ADDR 0xcf8
 #define PCI_CONF_DATA 0xcfc
@@ -136,7 +137,11 @@ uint64_t pci_bar_size(const struct pci_device *d, unsigned n)
 
 /* ---- BAR assignment, for firmware that leaves BARs unassigned ----
  * qboot (QEMU's fast -kernel BIOS) assigns no BARs at all; SeaBIOS, UEFI and
- * real firmware assign all of them. So only BARs still at 0 are placed, above
+ * real firmware assign all of them (OVMF puts 64-bit ones above 4 GiB: the
+ * whole 64-bit value counts, so a BAR at 0x8_0000_0000 is assigned). A BAR
+ * the firmware assigned is never moved — the firmware may still route it
+ * (bridge windows, SMM, an IOMMU map) — and sizing one restores it at once.
+ * So only BARs still at 0 are placed, each said on the console, above
  * everything already assigned, inside windows that are free on both QEMU
  * chipsets and typical PCs: memory 0xe0000000-0xfe000000 (above q35's
  * MMCONFIG, below the IOAPIC/HPET/LAPIC/flash region) and I/O 0xc000-0xffff. */
@@ -191,6 +196,8 @@ int pci_assign_bars(const struct pci_device *d)
 			if (is64)
 				pci_write32(d, PCI_BAR0 + 4 * (n + 1), 0);
 			*next = base + size;
+			kprintf("pci: %02x:%02x.%x bar %u placed at 0x%lx (left unassigned by the firmware)\n",
+				d->bus, d->dev, d->fn, n, (unsigned long)base);
 			placed++;
 		}
 		if (is64)

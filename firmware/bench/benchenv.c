@@ -14,6 +14,7 @@
 #include "arch/serial.h"
 #include "arch/smp.h"
 #include "arch/tsc.h"
+#include "boot/bootinfo.h"
 #include "lib/cmdline.h"
 #include "lib/printf.h"
 
@@ -118,6 +119,18 @@ void benv_facts(struct strbuf *sb)
 	kv_bool(sb, "invariant_tsc", f->invariant_tsc);
 	kv_bool(sb, "x2apic", f->x2apic);
 	sb_kv(sb, "topo_source", f->topo_source ? f->topo_source : "?");
+	/* Boot firmware and loader (boot/bootinfo.h): BIOS or UEFI + vendor. */
+	sb_kv(sb, "boot_fw", boot_info.firmware[0] ? boot_info.firmware : "?");
+	if (boot_info.uefi_revision) {
+		char rev[32];
+		ksnprintf(rev, sizeof(rev), "%u.%u", boot_info.uefi_revision >> 16,
+			  (boot_info.uefi_revision & 0xffff) / 10);
+		sb_kv(sb, "uefi", rev);
+		sb_kv(sb, "boot_fw_vendor", boot_info.fw_vendor);
+		ksnprintf(rev, sizeof(rev), "0x%x", boot_info.fw_revision);
+		sb_kv(sb, "boot_fw_rev", rev);
+	}
+	sb_kv(sb, "loader", boot_info.loader[0] ? boot_info.loader : "?");
 
 	unsigned n = smp_num_cpus(), pkgs = 0, maxcore = 0, maxthr = 0;
 	sb_puts(sb, "apic_ids=");

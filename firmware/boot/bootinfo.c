@@ -1,5 +1,5 @@
 /* boot/bootinfo.c — copy the multiboot v1 info (cmdline, memory map, loader
- * name) into boot_info. */
+ * name) into boot_info; the UEFI path (boot/efi/main.c) hands a ready one. */
 #include "boot/bootinfo.h"
 #include "lib/string.h"
 
@@ -29,9 +29,14 @@ static void add_range(uint64_t base, uint64_t len, uint32_t type)
 
 void boot_info_parse(uint32_t magic, uint32_t mbi)
 {
+	if (magic == XCB_EFI_MAGIC && mbi) {
+		boot_info = *(const struct boot_info *)(uintptr_t)mbi;
+		return;
+	}
 	boot_info.magic = magic;
 	if (magic != MULTIBOOT_BOOTLOADER_MAGIC || !mbi)
 		return;
+	xcb_strlcpy(boot_info.firmware, "BIOS", sizeof(boot_info.firmware));
 	const struct mb_info *mb = (const struct mb_info *)(uintptr_t)mbi;
 	if ((mb->flags & (1u << 2)) && mb->cmdline)
 		xcb_strlcpy(boot_info.cmdline, (const char *)(uintptr_t)mb->cmdline, sizeof(boot_info.cmdline));

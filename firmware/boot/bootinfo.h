@@ -5,6 +5,8 @@
 #include <stdint.h>
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002u
+/* boot/efi/main.c's handover: EBX points at a ready struct boot_info. */
+#define XCB_EFI_MAGIC 0x58434245u /* "XCBE" */
 #define BOOT_MEM_MAX 64
 #define BOOT_MEM_USABLE 1
 
@@ -20,10 +22,17 @@ struct boot_info {
 	unsigned nmem;
 	struct boot_mem_range mem[BOOT_MEM_MAX];
 	uint64_t usable_bytes;
+	/* Boot firmware: "BIOS" (multiboot) or "UEFI" with the system table's
+	 * vendor and revisions; rsdp from the EFI configuration table (0: scan). */
+	char firmware[8];
+	char fw_vendor[48];
+	uint32_t fw_revision, uefi_revision;
+	uint64_t rsdp;
 };
 
 extern struct boot_info boot_info;
-/* Copies from the multiboot info at physical address mbi. */
+/* Copies from the multiboot info at physical address mbi, or the EFI
+ * handover (magic XCB_EFI_MAGIC). */
 void boot_info_parse(uint32_t magic, uint32_t mbi);
 
 /* Linker symbols bounding the loaded image (.text to the end of .bss). */

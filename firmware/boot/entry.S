@@ -2,6 +2,7 @@
  * identity map of the first 4 GiB with 2 MiB pages, enter long mode and call
  * kmain(magic, mbi). The image is linked as ELF64 and shipped as elf32-i386
  * (QEMU and iPXE only accept 32-bit multiboot ELFs). */
+#include "boot/idmap.h"
 	.set MB_MAGIC, 0x1badb002
 	.set MB_FLAGS, 0x00000003      /* page-align modules, want memory info */
 
@@ -38,26 +39,7 @@ _start:
 	bt	$29, %edx
 	jnc	no_long_mode
 
-	/* PML4[0] -> PDPT; PDPT[0..3] -> four page directories; 2048 x 2 MiB. */
-	mov	$boot_pdpt, %eax
-	or	$3, %eax
-	mov	%eax, boot_pml4
-	mov	$boot_pd, %eax
-	or	$3, %eax
-	mov	$boot_pdpt, %edi
-	mov	$4, %ecx
-1:	mov	%eax, (%edi)
-	add	$4096, %eax
-	add	$8, %edi
-	loop	1b
-	mov	$boot_pd, %edi
-	mov	$0x83, %eax             /* present, writable, 2 MiB */
-	mov	$2048, %ecx
-2:	mov	%eax, (%edi)
-	movl	$0, 4(%edi)
-	add	$0x200000, %eax
-	add	$8, %edi
-	loop	2b
+	BUILD_IDMAP %edi               /* boot/idmap.h */
 
 	mov	%cr4, %eax
 	or	$0x20, %eax             /* PAE */
@@ -90,6 +72,8 @@ no_long_mode:
 	jmp	5b
 
 	.code64
+	/* Also the UEFI path's way in (boot/efi/entry64.S jumps here). */
+	.globl start64
 start64:
 	mov	$0x10, %eax
 	mov	%eax, %ds
@@ -110,6 +94,7 @@ start64:
 msg_no_lm:
 	.asciz "xcbench: this CPU has no long mode (x86-64); halting\n"
 	.align 8
+	.globl boot_gdt                 /* also loaded by boot/efi/entry64.S */
 boot_gdt:
 	.quad 0
 	.quad 0x00af9a000000ffff        /* 0x08: 64-bit code */

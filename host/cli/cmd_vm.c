@@ -53,6 +53,9 @@ static void usage(FILE *f)
 "  --boot pxe|direct pxe: QEMU's iPXE ROM, TFTP script, the daemon's\n"
 "                    /boot.ipxe (default); direct: -kernel with the command\n"
 "                    line the daemon renders\n"
+"  --firmware bios|uefi  bios (default): SeaBIOS/qboot and xcbench.elf;\n"
+"                    uefi: OVMF (ovmf package, a variable store per\n"
+"                    machine), QEMU's EFI iPXE ROM and xcbench.efi\n"
 "  --accel auto|kvm|tcg  auto: KVM only on real VMX/SVM (tools/qemu-accel)\n"
 "  --nic virtio|e1000|e1000e  the machines' NIC (default virtio)\n"
 "  --mem MB          memory per machine (default 256)\n"
@@ -160,7 +163,7 @@ out:
 	return rc;
 }
 
-static int fetch_firmware(const char *dest)
+static int fetch_firmware(const char *dest, const char *route)
 {
 	struct http_resp r;
 	FILE *f = fopen(dest, "w");
@@ -170,10 +173,10 @@ static int fetch_firmware(const char *dest)
 		fprintf(stderr, "xcbench vm: cannot write %s: %s\n", dest, strerror(errno));
 		return -1;
 	}
-	rc = http_call("GET", "/firmware/xcbench.elf", NULL, &r, f);
+	rc = http_call("GET", route, NULL, &r, f);
 	fclose(f);
 	if (rc == 0 && r.status != 200) {
-		fprintf(stderr, "xcbench vm: GET /firmware/xcbench.elf: HTTP %d: %s\n", r.status, r.body.p);
+		fprintf(stderr, "xcbench vm: GET %s: HTTP %d: %s\n", route, r.status, r.body.p);
 		rc = -1;
 	}
 	buf_free(&r.body);
@@ -411,7 +414,7 @@ int cmd_vm(int argc, char **argv)
 		{ "label", 1, NULL, 'l' }, { "boot", 1, NULL, 'b' }, { "accel", 1, NULL, 'a' },
 		{ "nic", 1, NULL, 'n' }, { "mem", 1, NULL, 'm' }, { "wait", 0, NULL, 'w' },
 		{ "timeout", 1, NULL, 't' }, { "dir", 1, NULL, 'd' }, { "first", 1, NULL, 'f' },
-		{ "help", 0, NULL, 'h' },
+		{ "firmware", 1, NULL, 'F' }, { "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vm_opts o = { .cpus = 2, .vms = 1, .mem_mb = 256, .timeout_s = 900,
@@ -451,6 +454,13 @@ int cmd_vm(int argc, char **argv)
 				return 2;
 			}
 			o.accel = optarg;
+			break;
+		case 'F':
+			if (strcmp(optarg, "bios") && strcmp(optarg, "uefi")) {
+				fprintf(stderr, "xcbench vm: --firmware: '%s' is not bios or uefi\n", optarg);
+				return 2;
+			}
+			o.uefi = strcmp(optarg, "uefi") == 0;
 			break;
 		case 'n':
 			if (strcmp(optarg, "virtio") && strcmp(optarg, "e1000") && strcmp(optarg, "e1000e")) {
@@ -504,8 +514,8 @@ int cmd_vm(int argc, char **argv)
 	if (o.boot == VM_BOOT_PXE && vm_write_tftp_script(&o))
 		return 1;
 	if (o.boot == VM_BOOT_DIRECT) {
-		snprintf(elf, sizeof(elf), "%s/xcbench.elf", o.dir);
-		if (fetch_firmware(elf))
+		snprintf(elf, sizeof(elf), "%s/xcbench.%s", o.dir, o.uefi ? "efi" : "elf");
+		if (fetch_firmware(elf, o.uefi ? "/firmware/xcbench.efi" : "/firmware/xcbench.elf"))
 			return 1;
 	}
 
@@ -514,7 +524,8 @@ int cmd_vm(int argc, char **argv)
 	t0 = now_s();
 	t0m = mono();
 	printf("xcbench vm: %d machine%s, %d CPUs each, %s boot, %s, %s NIC, suite %s; daemon %s; files in %s\n",
-	       o.vms, o.vms > 1 ? "s" : "", o.cpus, o.boot == VM_BOOT_PXE ? "PXE (iPXE)" : "direct",
+	       o.vms, o.vms > 1 ? "s" : "", o.cpus, o.boot == VM_BOOT_PXE ? (o.uefi ? "UEFI PXE (OVMF, iPXE)" : "PXE (iPXE)")
+	       : (o.uefi ? "UEFI direct (OVMF)" : "direct"),
 	       o.accel, o.nic, suite, opt_server, o.dir);
 	for (int i = 0; i < o.vms; i++) {
 		struct vm *v = &vms[i];

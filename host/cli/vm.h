@@ -14,6 +14,7 @@ enum vm_boot { VM_BOOT_PXE, VM_BOOT_DIRECT };
 struct vm_opts {
 	int cpus, vms, mem_mb, timeout_s, wait;
 	enum vm_boot boot;
+	int uefi;              /* --firmware uefi: OVMF, EFI iPXE ROM, xcbench.efi */
 	const char *accel;     /* kvm|tcg (auto already resolved) */
 	const char *nic;       /* virtio|e1000|e1000e */
 	const char *dir;       /* consoles, TFTP script, payload copy */
@@ -43,7 +44,8 @@ struct vm {
 void vm_identity(struct vm *v, int idx, const char *dir);
 /* Writes DIR/tftp/boot.ipxe, the script QEMU's iPXE ROM fetches by TFTP. */
 int vm_write_tftp_script(const struct vm_opts *o);
-/* Starts QEMU for v (fork/exec); elf is the payload for direct boot. */
+/* Starts QEMU for v (fork/exec); elf is the payload for direct boot
+ * (xcbench.elf, or xcbench.efi with o->uefi). */
 int vm_start(struct vm *v, const struct vm_opts *o, const char *elf);
 /* Resolves --accel auto through tools/qemu-accel. */
 const char *vm_auto_accel(void);

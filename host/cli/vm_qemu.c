@@ -8,6 +8,13 @@
  * our TFTP directory, which chains to the daemon's per-machine script — the
  * same /boot.ipxe a lab machine gets from dnsmasq. Direct boot uses qboot
  * (faster) and -kernel with the command line the daemon rendered.
+ *
+ * --firmware uefi: OVMF (Debian's ovmf package; code read-only, a copy of the
+ * variable store per machine, as OVMF writes boot entries into it). PXE then
+ * runs QEMU's EFI iPXE ROM for the NIC (romfile=, /usr/lib/ipxe/qemu/efi-*),
+ * the same TFTP script and /boot.ipxe, whose ${platform} test picks
+ * xcbench.efi; direct boot hands xcbench.efi to OVMF through -kernel (OVMF
+ * runs a PE32+ -kernel with LoadImage, -append as its LoadOptions).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -96,18 +103,62 @@ const char *vm_auto_accel(void)
 	return strcmp(acc, "kvm") == 0 ? "kvm" : "tcg";
 }
 
-static const char *nic_device(const char *nic)
+#define OVMF_CODE "/usr/share/OVMF/OVMF_CODE_4M.fd"
+#define OVMF_VARS "/usr/share/OVMF/OVMF_VARS_4M.fd"
+
+static const char *env_or(const char *name, const char *dflt)
 {
-	if (strcmp(nic, "e1000") == 0)
-		return "e1000";
-	if (strcmp(nic, "e1000e") == 0)
-		return "e1000e";
-	return "virtio-net-pci";
+	const char *v = getenv(name);
+
+	return v && *v ? v : dflt;
+}
+
+/* cp src dst, for the per-machine OVMF variable store. */
+static int copy_file(const char *src, const char *dst)
+{
+	char buf[65536];
+	ssize_t n = 0;
+	int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, rc = -1;
+
+	if (in >= 0)
+		out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			break;
+	if (out >= 0 && n == 0)
+		rc = close(out);
+	else if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	if (rc)
+		fprintf(stderr, "xcbench vm: cannot copy %s to %s: %s (OVMF: make deps installs ovmf)\n",
+			src, dst, strerror(errno));
+	return rc;
+}
+
+/* --nic → QEMU device, and QEMU's EFI iPXE ROM for it (the default ROMs
+ * are BIOS-only builds). Unknown names are virtio (cmd_vm.c checks). */
+static const struct nic_kind {
+	const char *name, *device, *efi_rom;
+} nic_kinds[] = {
+	{ "virtio", "virtio-net-pci", "/usr/lib/ipxe/qemu/efi-virtio.rom" },
+	{ "e1000", "e1000", "/usr/lib/ipxe/qemu/efi-e1000.rom" },
+	{ "e1000e", "e1000e", "/usr/lib/ipxe/qemu/efi-e1000e.rom" },
+};
+
+static const struct nic_kind *nic_kind(const char *nic)
+{
+	for (size_t i = 0; i < sizeof(nic_kinds) / sizeof(nic_kinds[0]); i++)
+		if (strcmp(nic, nic_kinds[i].name) == 0)
+			return &nic_kinds[i];
+	return &nic_kinds[0];
 }
 
 int vm_start(struct vm *v, const struct vm_opts *o, const char *elf)
 {
-	char smp[16], mem[16], serial[4200], smbios[160], netdev[4200], dev[96];
+	char smp[16], mem[16], serial[4200], smbios[160], netdev[4200], dev[200];
+	char code[4300], vars[4300], varsfile[4200];
 	const char *qemu = getenv("XCBENCH_QEMU") ? getenv("XCBENCH_QEMU") : "qemu-system-x86_64";
 	const char *argv[48];
 	int n = 0, fd;
@@ -121,7 +172,18 @@ int vm_start(struct vm *v, const struct vm_opts *o, const char *elf)
 		snprintf(netdev, sizeof(netdev), "user,id=n0,tftp=%s/tftp,bootfile=boot.ipxe", o->dir);
 	else
 		snprintf(netdev, sizeof(netdev), "user,id=n0");
-	snprintf(dev, sizeof(dev), "%s,netdev=n0,mac=%s", nic_device(o->nic), v->mac);
+	snprintf(dev, sizeof(dev), "%s,netdev=n0,mac=%s", nic_kind(o->nic)->device, v->mac);
+	if (o->uefi) {
+		/* bootindex: OVMF's boot order comes from it, not from -boot. */
+		snprintf(dev + strlen(dev), sizeof(dev) - strlen(dev), ",romfile=%s%s", nic_kind(o->nic)->efi_rom,
+			 o->boot == VM_BOOT_PXE ? ",bootindex=1" : "");
+		snprintf(varsfile, sizeof(varsfile), "%s/vm-%d.ovmf-vars.fd", o->dir, v->idx);
+		if (copy_file(env_or("XCBENCH_OVMF_VARS", OVMF_VARS), varsfile))
+			return -1;
+		snprintf(code, sizeof(code), "if=pflash,format=raw,unit=0,readonly=on,file=%s",
+			 env_or("XCBENCH_OVMF_CODE", OVMF_CODE));
+		snprintf(vars, sizeof(vars), "if=pflash,format=raw,unit=1,file=%s", varsfile);
+	}
 
 	argv[n++] = qemu;
 	argv[n++] = "-accel";
@@ -148,11 +210,17 @@ int vm_start(struct vm *v, const struct vm_opts *o, const char *elf)
 	argv[n++] = netdev;
 	argv[n++] = "-device";
 	argv[n++] = dev;
+	if (o->uefi) {
+		argv[n++] = "-drive";
+		argv[n++] = code;
+		argv[n++] = "-drive";
+		argv[n++] = vars;
+	}
 	if (o->boot == VM_BOOT_PXE) {
 		argv[n++] = "-boot";
 		argv[n++] = "n";
 	} else {
-		if (access("/usr/share/qemu/qboot.rom", R_OK) == 0) {
+		if (!o->uefi && access("/usr/share/qemu/qboot.rom", R_OK) == 0) {
 			argv[n++] = "-bios";
 			argv[n++] = "/usr/share/qemu/qboot.rom";
 		}

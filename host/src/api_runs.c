@@ -53,9 +53,10 @@ static json_t *json_col_obj(sqlite3_stmt *st, int col)
 }
 
 /* The HELLO keys a run list shows (machine, CPU model, hypervisor, APIC
- * mode, TSC rate), so a list needs no request per run; strings as sent. */
+ * mode, TSC rate, boot firmware and loader), so a list needs no request per
+ * run; strings as sent. */
 static const char *const summary_facts[] = { "vendor", "brand", "family", "model", "stepping",
-	"cpus", "hypervisor", "apic_mode", "tsc_khz" };
+	"cpus", "hypervisor", "apic_mode", "tsc_khz", "boot_fw", "uefi", "boot_fw_vendor", "boot_fw_rev", "loader" };
 
 static json_t *run_row(sqlite3_stmt *st)
 {

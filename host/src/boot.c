@@ -1,7 +1,10 @@
 /*
  * boot.c — the iPXE side: GET /boot.ipxe renders a per-machine script (the
  * oldest queued job for the MAC, else the default suite) with a fresh run
- * token, and GET /firmware/xcbench.elf serves the payload. The addresses in
+ * token, and GET /firmware/xcbench.elf (BIOS, multiboot) and
+ * /firmware/xcbench.efi (UEFI, PE32+; next to --firmware) serve the payload.
+ * One script for both: iPXE's ${platform} (pcbios or efi) picks the image,
+ * the command line is the same. The addresses in
  * the script come from the request's Host header: that is the address the
  * booting machine demonstrably reaches us at (10.0.2.2 under QEMU user
  * networking), whatever our own interfaces are.
@@ -218,6 +221,20 @@ static void client_ip(struct req *rq, char *out, size_t n, uint32_t *addr)
 	}
 }
 
+/* The script around the kernel line (which names xcbench.elf): iPXE's EFI
+ * build cannot load multiboot, its BIOS build cannot run PE32+, so
+ * ${platform} (pcbios|efi) picks the image; the arguments are the same. A
+ * failed boot ends the script (iPXE stops at the first failing command). */
+static void script_both(struct buf *s, const char *line)
+{
+	const char *elf = strstr(line, "/firmware/xcbench.elf ");
+	int upto = elf ? (int)(elf - line) + (int)strlen("/firmware/xcbench.") : 0;
+
+	buf_addf(s, "#!ipxe\niseq ${platform} efi && goto xcb_efi ||\n%s\nboot\n:xcb_efi\n", line);
+	if (elf)
+		buf_addf(s, "%.*sefi%s\nboot\n", upto, line, line + upto + 3);
+}
+
 enum MHD_Result boot_ipxe(struct req *rq)
 {
 	const char *host = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, "Host"), *mac_in = qarg(rq, "mac");
@@ -264,7 +281,7 @@ enum MHD_Result boot_ipxe(struct req *rq)
 		pthread_mutex_unlock(&reg_lock);
 	}
 	render_line(&t);
-	buf_addf(&s, "#!ipxe\n%s\nboot\n", t.line.p);
+	script_both(&s, t.line.p);
 	ret = reply_text(rq, 200, "text/plain", s.p);
 out:
 	buf_free(&s);
@@ -277,16 +294,16 @@ out:
 	return ret;
 }
 
-enum MHD_Result boot_firmware(struct req *rq)
+static enum MHD_Result serve_file(struct req *rq, const char *path)
 {
-	int fd = open(cfg.firmware, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct MHD_Response *r;
 	struct stat sb;
 
 	if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
 		if (fd >= 0)
 			close(fd);
-		return reply_error(rq, 404, "firmware not built (%s)", cfg.firmware);
+		return reply_error(rq, 404, "firmware not built (%s)", path);
 	}
 	r = MHD_create_response_from_fd((uint64_t)sb.st_size, fd);
 	if (!r) {
@@ -295,4 +312,20 @@ enum MHD_Result boot_firmware(struct req *rq)
 	}
 	MHD_add_response_header(r, "Content-Type", "application/octet-stream");
 	return reply_response(rq, 200, r);
+}
+
+enum MHD_Result boot_firmware(struct req *rq)
+{
+	return serve_file(rq, cfg.firmware);
+}
+
+/* The UEFI image lives next to the BIOS one (--firmware names that). */
+enum MHD_Result boot_firmware_efi(struct req *rq)
+{
+	const char *slash = strrchr(cfg.firmware, '/');
+	int dir = slash ? (int)(slash - cfg.firmware + 1) : 0;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%.*sxcbench.efi", dir, cfg.firmware);
+	return serve_file(rq, path);
 }

@@ -271,6 +271,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 		return is(method, "GET") || is(method, "HEAD") ? boot_ipxe(rq) : reply_error(rq, 405, "%s not allowed", method);
 	if (strcmp(url, "/firmware/xcbench.elf") == 0)
 		return is(method, "GET") || is(method, "HEAD") ? boot_firmware(rq) : reply_error(rq, 405, "%s not allowed", method);
+	if (strcmp(url, "/firmware/xcbench.efi") == 0)
+		return is(method, "GET") || is(method, "HEAD") ? boot_firmware_efi(rq) : reply_error(rq, 405, "%s not allowed", method);
 	if (!is(method, "GET") && !is(method, "HEAD"))
 		return reply_error(rq, 405, "%s not allowed on static files", method);
 	return static_file(rq);

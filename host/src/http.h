@@ -81,6 +81,7 @@ enum MHD_Result boot_ipxe(struct req *rq);
  * (v: the value; transport=both is allowed, it still reports to us). */
 int boot_reserved_key(const char *k, const char *v);
 enum MHD_Result boot_firmware(struct req *rq);
+enum MHD_Result boot_firmware_efi(struct req *rq);
 enum MHD_Result static_file(struct req *rq);
 
 /* csvstream.c: streamed CSV responses. A row callback appends one record

@@ -21,10 +21,21 @@ export function hypervisorName(sig) {
 	return s.trim();
 }
 
+// Boot firmware in words: "UEFI 2.7 (EDK II rev 0x10000)", "BIOS", or null
+// for payloads that predate the boot_fw HELLO key.
+export function bootFirmware(f) {
+	if (!f || !f.boot_fw || f.boot_fw === '?') return null;
+	if (f.boot_fw !== 'UEFI') return f.boot_fw;
+	const vendor = [f.boot_fw_vendor, f.boot_fw_rev && `rev ${f.boot_fw_rev}`].filter(Boolean).join(' ');
+	return `UEFI${f.uefi ? ` ${f.uefi}` : ''}${vendor ? ` (${vendor})` : ''}`;
+}
+
 // The facts a run summary row shows. `facts` is a HELLO key map (strings).
 export function summaryFacts(run, facts) {
 	const f = facts || run.facts || {};
 	return {
+		boot: f.boot_fw && f.boot_fw !== '?' ? [f.boot_fw, f.loader && f.loader !== '?' ? f.loader : null].filter(Boolean).join(' · ') : null,
+		bootDetail: bootFirmware(f),
 		cpuModel: f.brand || [f.vendor, f.family && `family ${f.family}`, f.model && `model ${f.model}`].filter(Boolean).join(' ') || null,
 		cpus: run.cpus ?? (f.cpus ? Number(f.cpus) : null),
 		hypervisor: hypervisorName(f.hypervisor),

@@ -4,7 +4,7 @@
 
 import { h, fill, state } from './dom.js';
 import * as fmt from './format.js';
-import { caseLabel, hypervisorName } from './model.js';
+import { caseLabel, hypervisorName, bootFirmware } from './model.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
 
@@ -12,10 +12,11 @@ const hasStats = (c) => c.stats && c.stats.count > 0;
 const FACTS = [
 	['brand', 'CPU'], ['vendor', 'Vendor'], ['family', 'Family'], ['model', 'Model'], ['stepping', 'Stepping'],
 	['cpus', 'Logical CPUs'], ['topology', 'Topology'], ['apic_mode', 'APIC mode'], ['apic_ids', 'APIC IDs'],
+	['boot_fw', 'Boot firmware'], ['loader', 'Loader'],
 	['hypervisor', 'Hypervisor'], ['tsc_khz', 'TSC'], ['tsc_source', 'TSC found by'], ['pcid', 'PCID'], ['invpcid', 'INVPCID'],
 	['pcid_enabled', 'PCID enabled'], ['pge', 'Global pages'],
 	['spin', 'Spin-wait'], ['spin_policy', 'Spin policy asked'], ['floor_ipi_cycles', 'IPI floor (boot)'], ['floor_roundtrip_cycles', 'IPI round trip (boot)'],
-	['nic', 'NIC'], ['mac', 'MAC'], ['cases_planned', 'Cases planned'], ['transport', 'Transport'], ['fw', 'Firmware'], ['suite', 'Suite'], ['cmdline', 'Command line'],
+	['nic', 'NIC'], ['mac', 'MAC'], ['cases_planned', 'Cases planned'], ['transport', 'Transport'], ['fw', 'Payload version'], ['suite', 'Suite'], ['cmdline', 'Command line'],
 ];
 
 export function renderFacts(container, detail) {
@@ -29,6 +30,7 @@ export function renderFacts(container, detail) {
 		shown.add(k);
 		let v = f[k];
 		if (k === 'hypervisor') v = `${hypervisorName(v)}${String(v).trim() ? ` (${v})` : ''}`;
+		if (k === 'boot_fw') { v = bootFirmware(f) || v; ['uefi', 'boot_fw_vendor', 'boot_fw_rev'].forEach((x) => shown.add(x)); }
 		if (k === 'tsc_khz') v = fmt.hz(Number(v) * 1000);
 		if (k === 'pcid' || k === 'invpcid' || k === 'pcid_enabled' || k === 'pge') v = v === '1' ? 'yes' : v === '0' ? 'no' : v;
 		if (k === 'floor_ipi_cycles' || k === 'floor_roundtrip_cycles') v = `${fmt.int(Number(v))} cyc`;

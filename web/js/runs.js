@@ -85,6 +85,7 @@ const COLS = [
 	{ key: 'machine', title: 'Machine', val: (r) => machineName(r) || '', cell: (r) => machineName(r) ? h('span', { class: 'mono' }, machineName(r)) : h('span', { class: 'muted', title: 'Not booted through /boot.ipxe with a MAC' }, 'direct') },
 	{ key: 'cpu', title: 'CPU model', val: (r) => facts(r).cpuModel || '', cell: (r) => facts(r).cpuModel || h('span', { class: 'muted' }, '–') },
 	{ key: 'cpus', title: 'CPUs', num: true, val: (r) => facts(r).cpus ?? -1, cell: (r) => facts(r).cpus ?? '–' },
+	{ key: 'boot', title: 'Boot', val: (r) => facts(r).boot || '', cell: (r) => (facts(r).boot ? h('span', { title: facts(r).bootDetail || '' }, facts(r).boot) : h('span', { class: 'muted' }, '–')) },
 	{ key: 'hv', title: 'Hypervisor', val: (r) => facts(r).hypervisor || '', cell: (r) => facts(r).hypervisor || h('span', { class: 'muted' }, '–') },
 	{ key: 'suite', title: 'Suite', val: (r) => r.suite || '', cell: (r) => r.suite || '–' },
 	{ key: 'status', title: 'Status', val: (r) => r.status, cell: statusCell },
@@ -138,7 +139,7 @@ function visibleRuns() {
 	if (q) {
 		list = list.filter((r) => {
 			const f = facts(r);
-			return [r.id, machineName(r), f.cpuModel, f.hypervisor, r.suite, r.status, r.label, r.token, r.notes]
+			return [r.id, machineName(r), f.cpuModel, f.hypervisor, f.boot, r.suite, r.status, r.label, r.token, r.notes]
 				.some((x) => x !== null && x !== undefined && String(x).toLowerCase().includes(q));
 		});
 	}
