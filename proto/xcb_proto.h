@@ -70,6 +70,14 @@ struct xcb_hdr {
 };
 
 #define XCB_INIT_ALL 0xffffu /* initiator field: all initiators aggregated */
+/* Pseudo-initiators (kind=sync, seed 002): rows of the writer's distributions,
+ * not of a CPU. Every initiator >= XCB_INIT_PSEUDO is one of these (or ALL);
+ * per-initiator views (fairness) leave them out. Names: xcb_initiator_name(). */
+#define XCB_INIT_PSEUDO     0xfff0u
+#define XCB_INIT_W_HOLD     0xfff0u /* writer: write-lock hold time */
+#define XCB_INIT_W_E2E      0xfff1u /* writer: lock request to invalidation effective */
+#define XCB_INIT_W_EFFECT   0xfff2u /* writer: PTE change to invalidation effective */
+#define XCB_INIT_R_BATCH    0xfff3u /* readers: read-lock wait per batch */
 
 /* RESULT: statistics of one (case, repetition, initiator). All latencies in
  * TSC cycles (ns derive from tsc_khz in HELLO); mean/stddev in 1/1000 cycle. */
@@ -191,6 +199,9 @@ int xcb_kv_next(const char *text, size_t len, size_t *pos,
 
 /* Short stable name of a reason ("short", "magic", ... ; "ok" for 0). */
 const char *xcb_err_name(int err);
+/* Name of a pseudo-initiator ("all", "writer_hold", ...), or NULL for a CPU
+ * index (or an unassigned pseudo value). */
+const char *xcb_initiator_name(unsigned initiator);
 /* Name of a frame type ("hello", "case", ...; "?" if unknown). */
 const char *xcb_type_name(unsigned type);
 
