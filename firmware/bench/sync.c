@@ -29,12 +29,12 @@
 #include "lib/string.h"
 
 #define CTL_RUNS 8		/* control writes per repetition */
-#define BATCH_KEPT 64		/* per-batch waits kept per reader for the histogram */
+#define BATCH_KEPT 256		/* per-batch waits kept per reader (the batch row's samples) */
 
 enum { PH_WARM, PH_TIMED, PH_CTL, PH_STOP };
 
 struct reader {
-	struct stats st, bst;		/* wait per acquisition, per batch */
+	struct stats st;		/* wait per acquisition */
 	struct histo h;
 	uint64_t bs[BATCH_KEPT];
 	uint64_t wait;			/* total timed wait */
@@ -47,7 +47,8 @@ static struct rwlock lock;
 static const struct rwlock_ops *lops;
 static uint64_t p2m;			/* the data the lock guards */
 /* Read-only while readers run (set before they start): */
-static int lazy, skip;
+static int lazy;
+static int skip;			/* lazy control: entries skip the flush */
 static uint64_t entry_cyc, nreads;
 static unsigned phase, ready;		/* writer -> readers; readers -> writer */
 
@@ -66,13 +67,14 @@ static void reader_main(void *p)
 	/* release: pairs with the writer's acquire count of `ready`. */
 	__atomic_fetch_add(&ready, 1, __ATOMIC_RELEASE);
 	for (;;) {
-		/* acquire: pairs with the writer's release of each phase; nothing
-		 * else is published by it (the lock orders the data). */
-		unsigned ph = __atomic_load_n(&phase, __ATOMIC_ACQUIRE);
 		uint64_t bw = 0;
-		if (ph == PH_STOP)
-			break;
+		int timed = 0;
 		for (uint64_t i = 0; i < nreads; i++) {
+			/* relaxed: the phase only says whether to keep this sample;
+			 * nothing is published with it (the lock orders the data). */
+			unsigned ph = __atomic_load_n(&phase, __ATOMIC_RELAXED);
+			if (ph == PH_STOP)
+				goto out;
 			uint64_t t0 = benv_cycles();
 			lops->read_lock(&lock);
 			uint64_t t1 = benv_cycles();
@@ -82,22 +84,24 @@ static void reader_main(void *p)
 			lops->read_unlock(&lock);
 			bw += t1 - t0;
 			if (ph == PH_TIMED) {
+				timed = 1;
 				stats_add(&r->st, t1 - t0);
-				r->wait += t1 - t0;
 				histo_add(&r->h, t1 - t0);
+				r->wait += t1 - t0;
 			}
 			/* The entry boundary, outside the lock as VMENTER is. */
 			if (lazy && t1 - last >= entry_cyc) {
-				lazy_entry(skip);
+				/* relaxed: the writer flips it between phases;
+				 * atomic so the load stays in the loop. */
+				lazy_entry(__atomic_load_n(&skip, __ATOMIC_RELAXED));
 				last = t1;
 			}
 		}
-		if (ph == PH_TIMED) {
-			stats_add(&r->bst, bw);
-			if (r->nb < BATCH_KEPT)
-				r->bs[r->nb++] = bw;
-		}
+		/* A batch that overlapped the timed writes counts whole. */
+		if (timed && r->nb < BATCH_KEPT)
+			r->bs[r->nb++] = bw;
 	}
+out:
 	/* release: the writer reads our stats after it sees this (acquire). */
 	__atomic_store_n(&r->finished, 1, __ATOMIC_RELEASE);
 }
@@ -183,7 +187,8 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 	histo_init(&all);
 	for_each_cpu(cpu, t) {
 		struct reader *r = &rd[cpu];
-		memset(r, 0, sizeof(*r));	/* stats_init and histo_init, in one */
+		memset(r, 0, sizeof(*r));
+		stats_init(&r->st);
 		histo_init(&r->h);
 		if (benv_start_on(cpu, reader_main, r) < 0)
 			return -1;
@@ -207,13 +212,15 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 			t0 = benv_cycles() - t0;
 			__atomic_store_n(&phase, PH_CTL, __ATOMIC_RELEASE);
 			f.method = FLUSH_NONE;
-			skip = 1;	/* relaxed: a late reader flushes once more, harmlessly */
+			/* relaxed: a reader that still sees 0 flushes once more,
+			 * harmlessly (the control then detects a little less). */
+			__atomic_store_n(&skip, 1, __ATOMIC_RELAXED);
 		}
 		uint64_t x = ipis;
 		s = write_once(m, &f, t, d, &ipis);
 		if (k < c->warmup)
 			continue;
-		if (skip) {
+		if (f.method == FLUSH_NONE) {
 			ctl += s > 0;
 			ipis = x;
 			continue;
@@ -243,9 +250,10 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 		wait += r->wait;
 		stats_merge(&ra, &r->st);
 		histo_merge(&all, &r->h);
-		stats_merge(&wst[W_BATCH], &r->bst);
-		for (unsigned k = 0; k < r->nb; k++)
+		for (unsigned k = 0; k < r->nb; k++) {
+			stats_add(&wst[W_BATCH], r->bs[k]);
 			histo_add(&wh[W_BATCH], r->bs[k]);
+		}
 	}
 	b.lock_wait_cycles = wait;
 	b.ipis = ipis;
