@@ -38,7 +38,9 @@ int case_same_shape(const struct bcase *a, const struct bcase *b)
 	       a->overlap == b->overlap && a->work_us == b->work_us && a->path == b->path &&
 	       a->method == b->method && a->batch == b->batch && a->reps == b->reps &&
 	       a->floor == b->floor && a->harness == b->harness && a->rwlock == b->rwlock &&
-	       (a->kind != KIND_SYNC || a->algo == b->algo) && a->batch_reads == b->batch_reads && a->entry_us == b->entry_us;
+	       a->batch_reads == b->batch_reads && a->entry_us == b->entry_us &&
+	       /* sync: the algo is the mode; the shootdown's algorithm is shape */
+	       (a->kind != KIND_SYNC || a->algo == b->algo);
 }
 
 int case_same_group(const struct bcase *a, const struct bcase *b)

@@ -66,15 +66,15 @@ static void reader_main(void *p)
 	benv_irq_enable();
 	/* release: pairs with the writer's acquire count of `ready`. */
 	__atomic_fetch_add(&ready, 1, __ATOMIC_RELEASE);
-	for (;;) {
+	for (unsigned ph = PH_WARM; ph != PH_STOP;) {
 		uint64_t bw = 0;
 		int timed = 0;
 		for (uint64_t i = 0; i < nreads; i++) {
 			/* relaxed: the phase only says whether to keep this sample;
 			 * nothing is published with it (the lock orders the data). */
-			unsigned ph = __atomic_load_n(&phase, __ATOMIC_RELAXED);
+			ph = __atomic_load_n(&phase, __ATOMIC_RELAXED);
 			if (ph == PH_STOP)
-				goto out;
+				break;
 			uint64_t t0 = benv_cycles();
 			lops->read_lock(&lock);
 			uint64_t t1 = benv_cycles();
@@ -97,18 +97,18 @@ static void reader_main(void *p)
 				last = t1;
 			}
 		}
-		/* A batch that overlapped the timed writes counts whole. */
+		/* A batch that overlapped the timed writes counts whole (one the
+		 * end of the repetition cut short, as far as it got). */
 		if (timed && r->nb < BATCH_KEPT)
 			r->bs[r->nb++] = bw;
 	}
-out:
 	/* release: the writer reads our stats after it sees this (acquire). */
 	__atomic_store_n(&r->finished, 1, __ATOMIC_RELEASE);
 }
 
 /* One write: stale reads seen after it (<0: refused); d[W_*] its times. */
-static __attribute__((noinline)) int write_once(enum sync_mode m, const struct flush_cfg *f, const struct cpumask *t,
-		      uint64_t *d, uint64_t *ipis)
+static __attribute__((noinline)) int write_once(enum sync_mode m, const struct flush_cfg *f,
+						const struct cpumask *t, uint64_t *d, uint64_t *ipis)
 {
 	uint64_t g = 0, te = 0;
 	if (flush_prepare(f, t) < 0)	/* targets load the old translations */
@@ -202,15 +202,17 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 	int s = 0;
 	for (uint64_t k = 0; k < c->warmup + c->iters + CTL_RUNS && s >= 0; k++) {
 		if (k == c->warmup) {
-			/* release: readers record from their next batch on. */
-			__atomic_store_n(&phase, PH_TIMED, __ATOMIC_RELEASE);
+			/* relaxed, like every phase store: it publishes nothing
+			 * (readers only decide whether to keep a sample by it; their
+			 * results come back through `finished`). */
+			__atomic_store_n(&phase, PH_TIMED, __ATOMIC_RELAXED);
 			ipis = 0;
 			t0 = benv_cycles();
 		}
 		if (k == c->warmup + c->iters) {
 			/* The control: the same writes without invalidation. */
 			t0 = benv_cycles() - t0;
-			__atomic_store_n(&phase, PH_CTL, __ATOMIC_RELEASE);
+			__atomic_store_n(&phase, PH_CTL, __ATOMIC_RELAXED);
 			f.method = FLUSH_NONE;
 			/* relaxed: a reader that still sees 0 flushes once more,
 			 * harmlessly (the control then detects a little less). */
@@ -232,7 +234,7 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 			histo_add(&wh[w], d[w]);
 		}
 	}
-	__atomic_store_n(&phase, PH_STOP, __ATOMIC_RELEASE);
+	__atomic_store_n(&phase, PH_STOP, __ATOMIC_RELAXED);
 
 	/* Per reader, then all readers (with the case's verdicts and the rw-lock
 	 * profile: acquisitions = reads + writes, the writer's total hold, the
