@@ -338,18 +338,3 @@ const char *xcb_type_name(unsigned type)
 
 	return type <= XCB_T_MAX ? names[type] : "?";
 }
-
-/* The one table of pseudo-initiators (xcb_proto.h XCB_INIT_*): the host
- * renders these names wherever an initiator is shown. */
-const char *xcb_initiator_name(unsigned initiator)
-{
-	static const char *const names[] = {
-		"writer_hold", "writer_e2e", "writer_effective", "reader_batch",
-	};
-
-	if (initiator == XCB_INIT_ALL)
-		return "all";
-	if (initiator >= XCB_INIT_PSEUDO && initiator - XCB_INIT_PSEUDO < sizeof(names) / sizeof(names[0]))
-		return names[initiator - XCB_INIT_PSEUDO];
-	return NULL;
-}

@@ -79,6 +79,22 @@ struct xcb_hdr {
 #define XCB_INIT_W_EFFECT   0xfff2u /* writer: PTE change to invalidation effective */
 #define XCB_INIT_R_BATCH    0xfff3u /* readers: read-lock wait per batch */
 
+/* The one table of their names: "all", "writer_hold", ..., or NULL for a CPU
+ * index (or an unassigned pseudo value). Inline, so that a receiver needs no
+ * more of proto/ than this header to render an initiator. */
+static inline const char *xcb_initiator_name(unsigned initiator)
+{
+	static const char *const names[] = {
+		"writer_hold", "writer_e2e", "writer_effective", "reader_batch",
+	};
+
+	if (initiator == XCB_INIT_ALL)
+		return "all";
+	if (initiator >= XCB_INIT_PSEUDO && initiator - XCB_INIT_PSEUDO < sizeof(names) / sizeof(names[0]))
+		return names[initiator - XCB_INIT_PSEUDO];
+	return (const char *)0;
+}
+
 /* RESULT: statistics of one (case, repetition, initiator). All latencies in
  * TSC cycles (ns derive from tsc_khz in HELLO); mean/stddev in 1/1000 cycle. */
 struct xcb_result {
@@ -199,9 +215,6 @@ int xcb_kv_next(const char *text, size_t len, size_t *pos,
 
 /* Short stable name of a reason ("short", "magic", ... ; "ok" for 0). */
 const char *xcb_err_name(int err);
-/* Name of a pseudo-initiator ("all", "writer_hold", ...), or NULL for a CPU
- * index (or an unassigned pseudo value). */
-const char *xcb_initiator_name(unsigned initiator);
 /* Name of a frame type ("hello", "case", ...; "?" if unknown). */
 const char *xcb_type_name(unsigned type);
 
