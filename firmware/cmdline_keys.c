@@ -19,10 +19,10 @@ const struct cmdline_key cmdline_keys[] = {
 	/* xcall, flush, bench, net: add yours below */
 	{ "xcall_smoke", "N: run the xcall/flush self-test (N iterations, 0 = 200) instead of the bench" },
 	/* bench (runner, suites, stress, report) */
-	{ "suite", "quick|default|seed|tlb|stress" },
+	{ "suite", "quick|default|seed|tlb|ept|stress" },
 	{ "run", "run token (16 hex digits)" },
 	{ "transport", "serial|udp|both" },
-	{ "kinds", "xcall,tlb,raw" },
+	{ "kinds", "xcall,tlb,raw,sync" },
 	{ "algos", "locked,lockless,queued" },
 	{ "waits", "none,ack,done" },
 	{ "deliveries", "auto,unicast,cluster,shorthand" },
@@ -34,6 +34,10 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "batches", "tlb pages per shootdown" },
 	{ "paths", "tlb: vector,xcall" },
 	{ "methods", "tlb: invlpg,cr3,invpcid,none" },
+	{ "modes", "sync: inside,after,lazy" },
+	{ "rwlocks", "sync: fair,unfair" },
+	{ "batch_reads", "sync: reads per batch" },
+	{ "entry_us", "sync: lazy entry period us" },
 	{ "iters", "calls per initiator per rep" },
 	{ "time_ms", "ms budget per rep" },
 	{ "reps", "repetitions" },

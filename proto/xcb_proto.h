@@ -70,6 +70,30 @@ struct xcb_hdr {
 };
 
 #define XCB_INIT_ALL 0xffffu /* initiator field: all initiators aggregated */
+/* Pseudo-initiators (kind=sync, seed 002): rows of the writer's distributions,
+ * not of a CPU. Every initiator >= XCB_INIT_PSEUDO is one of these (or ALL);
+ * per-initiator views (fairness) leave them out. Names: xcb_initiator_name(). */
+#define XCB_INIT_PSEUDO     0xfff0u
+#define XCB_INIT_W_HOLD     0xfff0u /* writer: write-lock hold time */
+#define XCB_INIT_W_E2E      0xfff1u /* writer: lock request to invalidation effective */
+#define XCB_INIT_W_EFFECT   0xfff2u /* writer: PTE change to invalidation effective */
+#define XCB_INIT_R_BATCH    0xfff3u /* readers: read-lock wait per batch */
+
+/* The one table of their names: "all", "writer_hold", ..., or NULL for a CPU
+ * index (or an unassigned pseudo value). Inline, so that a receiver needs no
+ * more of proto/ than this header to render an initiator. */
+static inline const char *xcb_initiator_name(unsigned initiator)
+{
+	static const char *const names[] = {
+		"writer_hold", "writer_e2e", "writer_effective", "reader_batch",
+	};
+
+	if (initiator == XCB_INIT_ALL)
+		return "all";
+	if (initiator >= XCB_INIT_PSEUDO && initiator - XCB_INIT_PSEUDO < sizeof(names) / sizeof(names[0]))
+		return names[initiator - XCB_INIT_PSEUDO];
+	return (const char *)0;
+}
 
 /* RESULT: statistics of one (case, repetition, initiator). All latencies in
  * TSC cycles (ns derive from tsc_khz in HELLO); mean/stddev in 1/1000 cycle. */

@@ -20,6 +20,7 @@
 #include "bench/report.h"
 #include "bench/stats.h"
 #include "bench/strbuf.h"
+#include "bench/sync.h"
 #include "bench/watchdog.h"
 #include "flush/flush.h"
 #include "lib/cmdline.h"
@@ -353,7 +354,14 @@ void runner_case_frame(const struct bcase *c)
 		sb_kv(&sb, "harness", "bare");
 	if (c->time_ms)
 		sb_kv_u64(&sb, "x_time_ms", c->time_ms);
-	if (c->kind == KIND_TLB) {
+	if (c->kind == KIND_SYNC) {
+		/* The shootdown's algorithm (the algo slot holds the mode). */
+		sb_kv(&sb, "xcall", c->algo ? c->algo->name : "-");
+		sb_kv(&sb, "rwlock", c->rwlock ? "unfair" : "fair");
+		sb_kv_u64(&sb, "batch_reads", c->batch_reads);
+		sb_kv_u64(&sb, "entry_us", c->entry_us);
+	}
+	if (c->kind == KIND_TLB || c->kind == KIND_SYNC) {
 		sb_kv(&sb, "flush", flush_path_name(c->path));
 		sb_kv(&sb, "method", flush_method_name(c->method));
 		/* The batch actually used: prepare() refuses a case whose batch the
@@ -394,7 +402,7 @@ void runner_case_frame(const struct bcase *c)
 	report_text(XCB_T_CASE, casebuf, sb.len);
 }
 
-static void fill_result(struct xcb_result *r, const struct bcase *c, unsigned rep,
+void runner_fill_result(struct xcb_result *r, const struct bcase *c, unsigned rep,
 			unsigned initiator, const struct stats *st, const struct histo *h)
 {
 	r->case_id = c->id;
@@ -668,7 +676,7 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 	for (unsigned k = 0; k < I; k++) {
 		struct initiator *in = &ini[k];
 		memset(&r, 0, sizeof(r));
-		fill_result(&r, c, rep, in->cpu, &in->st, in->h);
+		runner_fill_result(&r, c, rep, in->cpu, &in->st, in->h);
 		if (fa && k < RUN_MAX_INITS) {
 			fa->calls[k] += in->done;
 			fa->cycles[k] += in->elapsed;
@@ -724,7 +732,7 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 		fa->nrep++;
 	}
 	memset(&r, 0, sizeof(r));
-	fill_result(&r, c, rep, XCB_INIT_ALL, &all, &hall);
+	runner_fill_result(&r, c, rep, XCB_INIT_ALL, &all, &hall);
 	r.ipis = ipis;
 	r.calls_expected = expected;
 	r.calls_executed = executed;
@@ -793,7 +801,11 @@ static int rep_into(const struct bcase *c, unsigned rep, uint64_t watchdog_ms, i
 		    struct case_summary *sum)
 {
 	uint64_t p50 = 0, mean = 0;
-	if (run_rep(c, rep, wd_bound(c, watchdog_ms), emit_each, sum, &p50, &mean) < 0)
+	if (c->kind == KIND_SYNC) {	/* its own scenario: bench/sync.c */
+		rep_floor_now = 0;
+		if (sync_rep(c, rep, &targets[0], sum, &p50, &mean) < 0)
+			return -1;
+	} else if (run_rep(c, rep, wd_bound(c, watchdog_ms), emit_each, sum, &p50, &mean) < 0)
 		return -1;
 	if (sum->kept < REPS_KEPT) {
 		sum->rep_p50[sum->kept] = p50;
@@ -867,13 +879,18 @@ static int prepare(const struct bcase *c, unsigned idx, unsigned n)
 			      placement_name(c->placement), benv_ncpus());
 		return 1;
 	}
-	if (c->kind == KIND_TLB && !flush_method_supported(c->method)) {
+	if (c->kind == KIND_SYNC && init_cpus[0] != benv_cpu_id()) {
+		if (idx)
+			logf_("case %u/%u skipped: sync: the writer must be CPU %u", idx, n, benv_cpu_id());
+		return 1;
+	}
+	if ((c->kind == KIND_TLB || c->kind == KIND_SYNC) && !flush_method_supported(c->method)) {
 		if (idx)
 			logf_("case %u/%u skipped: %s not supported by this CPU", idx, n,
 			      flush_method_name(c->method));
 		return 1;
 	}
-	if (c->kind == KIND_TLB && (c->batch ? c->batch : 1) > flush_max_batch()) {
+	if ((c->kind == KIND_TLB || c->kind == KIND_SYNC) && (c->batch ? c->batch : 1) > flush_max_batch()) {
 		/* Refused, never clamped: a case labelled batch=N must change N pages. */
 		if (idx)
 			logf_("case %u/%u refused: batch %u exceeds the %u pages each CPU may change "

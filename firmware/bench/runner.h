@@ -62,6 +62,13 @@ int runner_case_rep(const struct bcase *c, unsigned rep, uint64_t watchdog_ms,
 		    struct case_summary *sum);
 void runner_case_end(const struct bcase *c, unsigned i, unsigned n, struct case_summary *sum);
 
+/* A RESULT's statistics fields from stats and histogram (sync.c's rows too). */
+struct xcb_result;
+struct histo;
+struct stats;
+void runner_fill_result(struct xcb_result *r, const struct bcase *c, unsigned rep,
+			unsigned initiator, const struct stats *st, const struct histo *h);
+
 /* Emit the CASE frame of `c` (for the CPUs last placed). */
 void runner_case_frame(const struct bcase *c);
 

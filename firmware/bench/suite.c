@@ -6,7 +6,9 @@
 #include "lib/cmdline.h"
 #include "lib/printf.h"
 
-static const char *const kind_names[KIND_NR] = { "xcall", "tlb", "raw" };
+static const char *const kind_names[KIND_NR] = { "xcall", "tlb", "raw", "sync" };
+static const char *const mode_names[SYNC_NR] = { "inside", "after", "lazy" };
+static const char *const rwlock_names[2] = { "fair", "unfair" };
 static const char *const placement_names[PL_NR] = { "first", "spread", "package", "cross" };
 /* Words accepted on the command line, and the names CASE frames carry (proto/README). */
 static const char *const delivery_words[DELIV_NR] = { "auto", "unicast", "cluster", "shorthand" };
@@ -22,6 +24,8 @@ const char *case_algo_name(const struct bcase *c)
 {
 	if (c->kind == KIND_RAW)
 		return c->floor == FLOOR_IPI ? "ipi" : "roundtrip";
+	if (c->kind == KIND_SYNC)
+		return c->mode < SYNC_NR ? mode_names[c->mode] : "?";
 	if (c->kind == KIND_TLB && c->path == FLUSH_PATH_VECTOR)
 		return "vector";
 	return c->algo ? c->algo->name : "?";
@@ -33,7 +37,10 @@ int case_same_shape(const struct bcase *a, const struct bcase *b)
 	       a->inits == b->inits && a->mask == b->mask && a->placement == b->placement &&
 	       a->overlap == b->overlap && a->work_us == b->work_us && a->path == b->path &&
 	       a->method == b->method && a->batch == b->batch && a->reps == b->reps &&
-	       a->floor == b->floor && a->harness == b->harness;
+	       a->floor == b->floor && a->harness == b->harness && a->rwlock == b->rwlock &&
+	       a->batch_reads == b->batch_reads && a->entry_us == b->entry_us &&
+	       /* sync: the algo is the mode; the shootdown's algorithm is shape */
+	       (a->kind != KIND_SYNC || a->algo == b->algo);
 }
 
 int case_same_group(const struct bcase *a, const struct bcase *b)
@@ -69,7 +76,11 @@ static void defaults(struct suite *s, const char *name)
 	static const unsigned ipow2[] = { INITS_POW2 };
 
 	s->name = name;
-	s->kinds = ALL(KIND_NR);
+	s->kinds = ALL(KIND_NR) & ~(1u << KIND_SYNC);	/* sync: suite=ept or kinds= */
+	s->modes = ALL(SYNC_NR);
+	s->rwlocks = 1u;
+	s->batch_reads = 1024;	/* the seed's toolstack: 1024 GFNs mapped per batch */
+	s->entry_us = 50;
 	s->algos = ALL(nalgos());
 	s->waits = ALL(XCALL_WAIT_NR);
 	s->deliveries = 1u << DELIV_AUTO;
@@ -116,6 +127,17 @@ static void defaults(struct suite *s, const char *name)
 		set_list(s->batches, &s->nbatches, b1832, 3);
 		s->iters = 200;
 		s->reps = 5;	/* compared between paths and methods: >= 5 for an interval */
+	} else if (bs_streq(name, "ept")) {
+		/* Seed 002: a shootdown held under a write lock (inside), deferred after
+		 * it (after), or lazy at the targets' next entry - x CPUs in mask; the
+		 * shootdown Xen's: on_selected_cpus() (xcall path, `locked`), invlpg. */
+		s->kinds = (1u << KIND_SYNC) | (1u << KIND_RAW);
+		s->algos = 1u;
+		s->paths = 1u << FLUSH_PATH_XCALL;
+		s->methods = 1u << FLUSH_INVLPG;
+		s->iters = 100;
+		s->warmup = 5;
+		s->reps = 5;
 	} else if (bs_streq(name, "stress")) {
 		s->duration_s = 10;
 		s->reps = 1;
@@ -190,16 +212,16 @@ static int parse_numbers(const char *key, unsigned *dst, unsigned *n, int words)
 
 int suite_load(struct suite *s, const char *name)
 {
-	static const char *const known[] = { "quick", "default", "seed", "tlb", "stress" };
+	static const char *const known[] = { "quick", "default", "seed", "tlb", "ept", "stress" };
 	int found = 0;
-	for (unsigned i = 0; i < 5; i++)
+	for (unsigned i = 0; i < 6; i++)
 		if (bs_streq(name, known[i])) {
 			name = known[i];
 			found = 1;
 		}
 	if (!found) {
 		kprintf("xcbench: error: cmdline key 'suite': unknown suite '%s' "
-			"(one of: quick default seed tlb stress)\n", name);
+			"(one of: quick default seed tlb ept stress)\n", name);
 		return -1;
 	}
 	defaults(s, name);
@@ -222,6 +244,10 @@ int suite_load(struct suite *s, const char *name)
 	rc |= parse_words("harness", harness_names, 2, &s->harnesses);
 	rc |= parse_words("paths", path_names, FLUSH_PATH_NR, &s->paths);
 	rc |= parse_words("methods", method_names, FLUSH_METHOD_NR, &s->methods);
+	rc |= parse_words("modes", mode_names, SYNC_NR, &s->modes);
+	rc |= parse_words("rwlocks", rwlock_names, 2, &s->rwlocks);
+	rc |= cmdline_u64("batch_reads", s->batch_reads, &s->batch_reads);
+	rc |= cmdline_u64("entry_us", s->entry_us, &s->entry_us);
 	rc |= parse_numbers("inits", s->inits, &s->ninits, 1);
 	rc |= parse_numbers("masks", s->masks, &s->nmasks, 1);
 	rc |= parse_numbers("work_us", s->work_us, &s->nwork, 0);
@@ -327,6 +353,8 @@ static void expand_shape(struct expand *e, struct bcase *c)
 	unsigned inits[AX_MAX], ni = resolve_inits(s, e->ncpus, inits);
 	for (unsigned ii = 0; ii < ni; ii++) {
 		c->inits = inits[ii];
+		if (c->kind == KIND_SYNC && c->inits != 1)
+			continue;	/* one writer */
 		for (unsigned ov = 0; ov < 2; ov++) {
 			if (!(s->overlaps & (1u << ov)))
 				continue;
@@ -390,10 +418,18 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 			}
 		}
 	}
-	if (s->kinds & (1u << KIND_TLB)) {
-		c.kind = KIND_TLB;
+	/* TLB cases, and sync cases (seed 002) whose shootdown has the same axes
+	 * plus the rw-lock and the mode, innermost: a group of interleaved cases
+	 * (bench.c) is then the three modes of one shape. */
+	for (unsigned k = KIND_TLB; k <= KIND_SYNC; k += KIND_SYNC - KIND_TLB) {
+		if (!(s->kinds & (1u << k)))
+			continue;
+		c.kind = (enum case_kind)k;
 		c.delivery = DELIV_AUTO;
 		c.wait = XCALL_WAIT_DONE;
+		unsigned sync = k == KIND_SYNC, nl = sync ? 2 : 1, nmd = sync ? SYNC_NR : 1;
+		c.batch_reads = sync ? (unsigned)s->batch_reads : 0;
+		c.entry_us = sync ? (unsigned)s->entry_us : 0;
 		for (unsigned p = 0; p < FLUSH_PATH_NR; p++) {
 			if (!(s->paths & (1u << p)))
 				continue;
@@ -403,17 +439,27 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 					continue;
 				c.algo = p == FLUSH_PATH_VECTOR ? 0 : xcall_algos[a];
 				for (unsigned m = 0; m < FLUSH_METHOD_NR; m++) {
-					if (!(s->methods & (1u << m)))
+					/* sync: method none is its control, not a case */
+					if (!(s->methods & (1u << m)) || (sync && m == FLUSH_NONE))
 						continue;
 					c.method = (enum flush_method)m;
-					for (unsigned b = 0; b < s->nbatches; b++) {
-						c.batch = s->batches[b];
-						expand_shape(&e, &c);
-					}
+					for (unsigned b = 0; b < s->nbatches; b++)
+						for (unsigned l = 0; l < nl; l++)
+							for (unsigned md = 0; md < nmd; md++) {
+								if (sync && (!(s->rwlocks & (1u << l)) ||
+									     !(s->modes & (1u << md))))
+									continue;
+								c.batch = s->batches[b];
+								c.rwlock = l;
+								c.mode = (enum sync_mode)md;
+								expand_shape(&e, &c);
+							}
 				}
 			}
 		}
 	}
+	c.batch_reads = c.entry_us = c.rwlock = 0;
+	c.mode = SYNC_INSIDE;
 	if (s->kinds & (1u << KIND_RAW)) {
 		/* The floor: one initiator, one target, per placement. */
 		c.kind = KIND_RAW;

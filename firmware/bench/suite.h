@@ -1,8 +1,8 @@
 /*
- * suite.h - what to run: the axes of a suite (`suite=quick|default|seed|tlb|stress`,
+ * suite.h - what to run: the axes of a suite (`suite=quick|default|seed|tlb|ept|stress`,
  * each axis overridable on the command line) and the cases they expand to.
  *
- * A case = kind (xcall|tlb|raw) x algorithm x delivery x wait x initiators x CPUs in
+ * A case = kind (xcall|tlb|raw|sync) x algorithm x delivery x wait x initiators x CPUs in
  * mask x placement x overlap x callee work (x flush path, method, batch for tlb).
  * Cases that cannot run on this machine are not lost silently: the runner skips them
  * with a LOG line saying why.
@@ -15,7 +15,10 @@
 #include "flush/flush.h"
 #include "bench/benchenv.h"
 
-enum case_kind { KIND_XCALL, KIND_TLB, KIND_RAW, KIND_NR };
+enum case_kind { KIND_XCALL, KIND_TLB, KIND_RAW, KIND_SYNC, KIND_NR };
+/* kind=sync (seed 002, bench/sync.c): where the writer invalidates, relative to its
+ * write lock - the case's algo name. */
+enum sync_mode { SYNC_INSIDE, SYNC_AFTER, SYNC_LAZY, SYNC_NR };
 /* kind=raw: which floor (the case's algo name) - `ipi`: one IPI, a handler that sets
  * a flag, the caller spinning on it (the least a wait=done call costs); `roundtrip`:
  * the ping-pong, two IPIs. */
@@ -42,6 +45,8 @@ struct suite {
 	unsigned paths;			/* tlb: bit per enum flush_path */
 	unsigned methods;		/* tlb: bit per enum flush_method */
 	unsigned batches[AX_MAX], nbatches;
+	unsigned modes, rwlocks;	/* sync: bit per enum sync_mode; bit 0 fair, 1 unfair */
+	uint64_t batch_reads, entry_us;	/* sync: read acquisitions per batch; lazy entry period */
 	uint64_t iters;			/* calls per initiator per rep (0: time only) */
 	uint64_t warmup;		/* untimed calls per initiator before each rep's timed ones */
 	uint64_t time_ms;		/* per-rep time budget (0: count only) */
@@ -67,6 +72,9 @@ struct bcase {
 	unsigned batch;
 	enum raw_floor floor;		/* kind=raw */
 	unsigned harness;		/* xcall: 0 full bookkeeping, 1 bare (no exactly-once) */
+	enum sync_mode mode;		/* sync: the case's algo */
+	unsigned rwlock;		/* sync: 0 fair, 1 unfair */
+	unsigned batch_reads, entry_us;	/* sync */
 	uint64_t iters, warmup, time_ms, reps;
 	int samples;
 };

@@ -341,13 +341,12 @@ int flush_prepare(const struct flush_cfg *c, const struct cpumask *targets)
 	return 0;
 }
 
-int flush_shootdown(const struct flush_cfg *c, const struct cpumask *targets)
+int flush_change(const struct flush_cfg *c)
 {
 	if (check_cfg(c))
 		return -1;
 	unsigned me = plat_cpu_id();
 	struct flush_req *r = &reqs[me];
-	struct amask t;
 
 	r->first = slot_of[me] * slice;
 	r->n = batch_of(c);
@@ -371,6 +370,16 @@ int flush_shootdown(const struct flush_cfg *c, const struct cpumask *targets)
 	count(&st.pages, r->n);
 
 	invalidate(r);				/* our own TLB first */
+	return 0;
+}
+
+int flush_remote(const struct flush_cfg *c, const struct cpumask *targets)
+{
+	struct flush_req *r = &reqs[plat_cpu_id()];
+	struct amask t;
+
+	if (check_cfg(c))
+		return -1;
 	if (xcall_prepare_targets(&t, targets))
 		return 0;			/* nobody else to tell */
 	if (c->path == FLUSH_PATH_VECTOR)
@@ -378,6 +387,11 @@ int flush_shootdown(const struct flush_cfg *c, const struct cpumask *targets)
 	else	/* wait=done: the flush is over only when every target flushed */
 		c->xops->call(targets, invalidate_cb, r, XCALL_WAIT_DONE);
 	return 0;
+}
+
+int flush_shootdown(const struct flush_cfg *c, const struct cpumask *targets)
+{
+	return flush_change(c) < 0 ? -1 : flush_remote(c, targets);
 }
 
 int flush_verify(const struct flush_cfg *c, const struct cpumask *targets)

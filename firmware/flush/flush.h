@@ -88,6 +88,12 @@ int flush_assign_slices(const unsigned *cpus, unsigned n);
 int flush_prepare(const struct flush_cfg *cfg, const struct cpumask *targets);
 int flush_shootdown(const struct flush_cfg *cfg, const struct cpumask *targets);
 int flush_verify(const struct flush_cfg *cfg, const struct cpumask *targets);
+/* flush_shootdown() in its two halves, for a caller that holds a lock over
+ * the PTE change but may invalidate elsewhere (the `sync` case: inside or
+ * after the write lock): flush_change changes the PTEs and invalidates this
+ * CPU's TLB; flush_remote invalidates the targets by cfg->path/method. */
+int flush_change(const struct flush_cfg *cfg);
+int flush_remote(const struct flush_cfg *cfg, const struct cpumask *targets);
 
 /* All three; *cycles (if not NULL) gets the flush_shootdown() time.
  * Returns stale violations (>= 0) or <0 on a bad cfg. */

@@ -86,6 +86,40 @@ static void test_seed_at_4(void **state)
 	assert_int_equal(expand("suite=seed", 16, &s), 68);
 }
 
+/* ept (seed 002) at 8 CPUs: one writer, masks pow2 up to 7 = {1, 2, 4, 7}, x 3 modes
+ * (inside, after, lazy: the case's algo), xcall path through locked, invlpg, fair
+ * lock; + 2 raw floors. The three modes of one mask are the same shape (bench.c
+ * interleaves their repetitions, and compare matches them).
+ * The default suite runs no sync case; inits= other than 1 gives none. */
+static void test_ept_at_8(void **state)
+{
+	(void)state;
+	static const char *const modes[] = { "inside", "after", "lazy" };
+	struct suite s;
+	assert_int_equal(expand("suite=ept", 8, &s), 14);
+	assert_int_equal(count(KIND_SYNC), 12);
+	for (unsigned i = 0; i < 12; i++) {
+		assert_int_equal(got[i].kind, KIND_SYNC);
+		assert_int_equal(got[i].inits, 1);
+		assert_ptr_equal(got[i].algo, &fake_locked);
+		assert_int_equal(got[i].path, FLUSH_PATH_XCALL);
+		assert_int_equal(got[i].method, FLUSH_INVLPG);
+		assert_int_equal(got[i].rwlock, 0);
+		assert_int_equal(got[i].batch_reads, 1024);
+		assert_string_equal(case_algo_name(&got[i]), modes[got[i].mode]);
+		for (unsigned j = 0; j < 12; j++)
+			assert_int_equal(case_same_shape(&got[i], &got[j]), got[i].mask == got[j].mask);
+	}
+	expand("suite=ept modes=lazy rwlocks=fair,unfair batch_reads=64 entry_us=10", 8, &s);
+	assert_int_equal(count(KIND_SYNC), 8);
+	assert_int_equal(got[0].entry_us, 10);
+	assert_int_equal(got[0].batch_reads, 64);
+	expand("suite=ept inits=2", 8, &s);
+	assert_int_equal(count(KIND_SYNC), 0);
+	expand("suite=default", 8, &s);
+	assert_int_equal(count(KIND_SYNC), 0);
+}
+
 /* quick at 4 CPUs, xcall part: 3 algos x 3 waits x deliveries:
  *   auto, unicast, cluster: inits 1 x masks {1, all=3} + inits 2 x {1, all=1 -> dup} = 3 each
  *   shorthand: only 1 initiator x mask 3 (every other CPU)                         = 1
@@ -243,6 +277,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_at_4),
 		cmocka_unit_test(test_quick_at_4),
+		cmocka_unit_test(test_ept_at_8),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_placement),
 	};

@@ -403,6 +403,7 @@ static json_t *case_json(sqlite3 *db, sqlite3_stmt *st, int64_t run, double tsc_
 	attach_p10(db, run, cid, rows, n);
 	json_object_set_new(o, "initiators", initiators_json(rows, n, &fair));
 	json_object_set_new(o, "fairness", fair);
+	json_object_set_new(o, "pseudo", pseudo_json(rows, n));
 	k = pick_aggregate(rows, n);
 	json_object_set_new(o, "stats", agg_json(rows, k, tsc_khz, &ns));
 	json_object_set_new(o, "ns", ns);
@@ -614,8 +615,9 @@ static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
 	for (int i = 2; i <= 10; i++)
 		csv_str(o, (const char *)sqlite3_column_text(st, i));
 	csv_i64(o, sqlite3_column_int64(st, 11)); /* rep */
-	if (sqlite3_column_int64(st, 12) == 65535)
-		csv_str(o, "all");
+	/* all (65535), a pseudo-initiator by its proto name, or a CPU */
+	if (xcb_initiator_name((unsigned)sqlite3_column_int64(st, 12)))
+		csv_str(o, xcb_initiator_name((unsigned)sqlite3_column_int64(st, 12)));
 	else
 		csv_i64(o, sqlite3_column_int64(st, 12));
 	for (int i = 13; i <= 19; i++) /* count … max */

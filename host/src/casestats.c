@@ -5,6 +5,7 @@
 
 #include "casestats.h"
 #include "stats.h"
+#include "xcb_proto.h"
 
 int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n)
 {
@@ -274,7 +275,9 @@ json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness)
 
 		while (j < n && rows[j].init == rows[i].init)
 			j++;
-		if (rows[i].init != 65535) {
+		/* CPUs only: not all (65535), nor the pseudo-initiators of
+		 * proto's XCB_INIT_W_* (pseudo_json), which are no CPU's fairness */
+		if (rows[i].init < (int)XCB_INIT_PSEUDO) {
 			a = agg_json(rows + i, j - i, 0, NULL);
 			json_array_append_new(arr, json_pack("{s:i, s:O, s:O, s:O, s:O, s:O, s:O, s:O}",
 				"cpu", rows[i].init, "count", json_object_get(a, "count"),
@@ -311,4 +314,24 @@ json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness)
 		*fairness = json_null();
 	}
 	return arr;
+}
+
+json_t *pseudo_json(const struct resrow *rows, size_t n)
+{
+	json_t *o = NULL;
+
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		const char *name = xcb_initiator_name((unsigned)rows[i].init);
+
+		while (j < n && rows[j].init == rows[i].init)
+			j++;
+		if (rows[i].init >= (int)XCB_INIT_PSEUDO && rows[i].init != (int)XCB_INIT_ALL && name) {
+			if (!o)
+				o = json_object();
+			json_object_set_new(o, name, agg_json(rows + i, j - i, 0, NULL));
+		}
+		i = j;
+	}
+	return o ? o : json_null();
 }

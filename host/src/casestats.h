@@ -42,4 +42,8 @@ json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **n
 /* Per-initiator list and fairness over the non-aggregate rows. */
 json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness);
 
+/* The pseudo-initiators' rows (kind=sync: writer hold, end-to-end, effective,
+ * reader batch; proto xcb_initiator_name) as {name: stats}, or null. */
+json_t *pseudo_json(const struct resrow *rows, size_t n);
+
 #endif

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "casestats.h"
+#include "xcb_proto.h"
 
 extern const char *const xcb_migrations[];
 extern const int xcb_nmigrations;
@@ -128,6 +129,40 @@ static void p10_from_histograms(void **st)
 	sqlite3_close(db);
 }
 
+/* kind=sync's pseudo-initiators (proto XCB_INIT_W_*): named under "pseudo",
+ * never in the per-initiator (fairness) list. */
+static void pseudo_initiators_apart(void **st)
+{
+	sqlite3 *db = open_db();
+	struct resrow *rows;
+	size_t n;
+	json_t *inits, *fair, *ps;
+
+	(void)st;
+	exec(db, "INSERT INTO runs(id, token, created) VALUES (1, '00000000000000aa', 0)");
+	result(db, 0, 1, 10, 50, 60, 60);
+	result(db, 0, 2, 10, 70, 80, 80);
+	result(db, 0, 65535, 20, 50, 70, 80);
+	result(db, 0, 0xfff0, 5, 900, 1000, 1100);
+	result(db, 0, 0xfff3, 2, 4000, 5000, 5000);
+	load_results(db, 1, 1, &rows, &n);
+	inits = initiators_json(rows, n, &fair);
+	assert_int_equal(json_array_size(inits), 2);
+	assert_false(json_is_null(fair));
+	ps = pseudo_json(rows, n);
+	assert_int_equal(json_object_size(ps), 2);
+	assert_true(json_number_value(json_object_get(json_object_get(ps, "writer_hold"), "p50")) == 1000);
+	assert_non_null(json_object_get(ps, "reader_batch"));
+	assert_int_equal(pick_aggregate(rows, n), 1);
+	assert_string_equal(xcb_initiator_name(0xfff1), "writer_e2e");
+	assert_null(xcb_initiator_name(7));
+	json_decref(inits);
+	json_decref(fair);
+	json_decref(ps);
+	free(rows);
+	sqlite3_close(db);
+}
+
 static void p10_null_without_histograms(void **st)
 {
 	sqlite3 *db = open_db();
@@ -153,6 +188,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(p10_from_histograms),
 		cmocka_unit_test(p10_null_without_histograms),
+		cmocka_unit_test(pseudo_initiators_apart),
 	};
 	return cmocka_run_group_tests_name("casestats", tests, NULL, NULL);
 }

@@ -104,7 +104,9 @@ export function chartGroups(cases) {
 	for (const c of cases) {
 		if (c.kind === 'raw') continue;
 		if (c.mask === null || c.mask === undefined) continue;
-		const cfg = { ...(c.config || {}), kind: c.kind, algo: c.algo, delivery: c.delivery, wait: c.wait,
+		// kind=sync (seed 002): the algo is the invalidation mode, one line each
+		// on one chart of reader wait, so it is a series, not a chart axis.
+		const cfg = { ...(c.config || {}), kind: c.kind, algo: c.kind === 'sync' ? null : c.algo, delivery: c.delivery, wait: c.wait,
 			placement: c.placement, overlap: c.overlap, work_us: c.work_us };
 		const fixed = Object.entries(cfg)
 			.filter(([k, v]) => !SERIES_AXES.has(k) && !k.startsWith('x_') && v !== null && v !== undefined && v !== '')
@@ -117,11 +119,12 @@ export function chartGroups(cases) {
 	for (const g of groups.values()) {
 		g.series = new Map();
 		for (const c of g.cases) {
-			const k = c.inits ?? 1;
+			const k = c.kind === 'sync' ? c.algo : c.inits ?? 1;
 			if (!g.series.has(k)) g.series.set(k, []);
 			g.series.get(k).push(c);
 		}
-		g.series = new Map([...g.series.entries()].sort((a, b) => a[0] - b[0]));
+		// inits in order; sync modes as the payload ran them (inside, after, lazy)
+		if (g.fixed.kind !== 'sync') g.series = new Map([...g.series.entries()].sort((a, b) => a[0] - b[0]));
 		for (const list of g.series.values()) list.sort((a, b) => a.mask - b.mask);
 		out.push(g);
 	}
@@ -135,7 +138,7 @@ export function chartGroups(cases) {
 		const f = g.fixed;
 		const rest = Object.entries(f).filter(([k]) => !['kind', 'algo'].includes(k));
 		const diff = rest.filter(([k]) => varies(g, k)).map(([k, v]) => show(k, v));
-		g.title = `${f.kind === 'tlb' ? 'TLB shootdown' : f.kind || 'case'}${f.algo ? ` — ${f.algo}` : ''}${diff.length ? ` · ${diff.join(' · ')}` : ''}`;
+		g.title = `${f.kind === 'tlb' ? 'TLB shootdown' : f.kind === 'sync' ? 'sync: readers\' lock wait (inside / after / lazy)' : f.kind || 'case'}${f.algo ? ` — ${f.algo}` : ''}${diff.length ? ` · ${diff.join(' · ')}` : ''}`;
 		g.subtitle = rest.filter(([k]) => !varies(g, k)).map(([k, v]) => show(k, v)).join(' · ');
 	}
 	// Stable, readable order: kind, then algorithm, then the rest of the key.

@@ -40,7 +40,7 @@ export function renderLatency(container, cases, unit, { log }) {
 			const measured = list.filter(hasStats);
 			if (!measured.length) { i++; continue; }
 			const c = color(i++);
-			const name = `${inits} initiator${inits === 1 ? '' : 's'}`;
+			const name = typeof inits === 'string' ? inits : `${inits} initiator${inits === 1 ? '' : 's'}`; // sync: the mode
 			const lo = measured.map((k) => {
 				const v = k.stats.p10;
 				if (v === undefined || v === null) usedMin = true;

@@ -1,0 +1,127 @@
+#!/bin/bash
+# t-sync-ept.sh - issue 16 (seed 002): suite=ept boots at -smp 4 and -smp 8 (TCG)
+# and completes; every sync case (inside / after / lazy) has reader statistics (one
+# RESULT per reader CPU and all readers) and writer statistics (the pseudo-initiators
+# writer_hold, writer_e2e, writer_effective, reader_batch); no stale translation is
+# used after a flush - for lazy, after the target's next entry - and every case's
+# no-flush control (lazy: entries that skip the flush) saw stale reads, so the zero
+# means something; lazy sends no shootdown IPI. Then through xcbenchd: the CSV names
+# the pseudo-initiators and says "verified", the API keeps them out of per-initiator
+# fairness, and `xcbench compare --algo-a inside --algo-b lazy` prints the table.
+# Structure only: no timing is asserted. A trimmed suite (iters=20 reps=2) keeps it
+# well under a minute per boot.
+# timeout: 400
+. "$(dirname "$0")/lib.sh"
+
+T=$(mktemp -d "$OUTDIR/sync-ept.XXXXXX")
+cleanup() { [ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null; }
+trap cleanup EXIT
+
+if [ ! -f "$XCB_ELF" ]; then
+	notok "payload built ($XCB_ELF missing: make -C firmware)"
+	exit 1
+fi
+
+check_run() { # SMP JSON
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+smp, run = int(sys.argv[1]), json.load(open(sys.argv[2]))
+def ok(cond, name):
+    print(("ok - " if cond else "not ok - ") + f"-smp {smp}: " + name)
+cases = {int(k): v for k, v in run["cases"].items()}
+sync = {i: c for i, c in cases.items() if c["kind"] == "sync"}
+ok(run["done"] is not None and run["done"]["status"] == 0 and not run["errors"], "DONE ok, no ERROR frames")
+ok(set(c["kind"] for c in cases.values()) == {"sync", "raw"}, "suite=ept runs sync cases (and the floors)")
+ok({c["algo"] for c in sync.values()} == {"inside", "after", "lazy"}, "every mode ran: inside, after, lazy")
+masks = sorted({int(c["mask"]) for c in sync.values()})
+ok(masks and masks[-1] == smp - 1, f"masks up to every other CPU ({masks})")
+ok(all(c.get("rwlock") == "fair" and c.get("xcall") == "locked" and c.get("flush") == "xcall"
+       and c.get("method") == "invlpg" and c.get("batch_reads") == "1024" for c in sync.values()),
+   "CASE: fair rw-lock, shootdown through xcall/locked with invlpg, 1024 reads per batch")
+rows = {}
+for r in run["results"]:
+    rows.setdefault((r["case_id"], r["rep"]), {})[r["initiator"]] = r
+PSEUDO = {0xfff0: "writer_hold", 0xfff1: "writer_e2e", 0xfff2: "writer_effective", 0xfff3: "reader_batch"}
+bad = []
+for i, c in sync.items():
+    readers = [int(x) for x in c["x_cpus"].split(":")[1].split(",")]
+    for rep in range(int(c["reps"])):
+        got = rows.get((i, rep), {})
+        want = readers + [0xffff] + list(PSEUDO)
+        if any(k not in got or got[k]["count"] == 0 for k in want):
+            bad.append(f"case {i} rep {rep}: rows {sorted(got)}")
+            continue
+        if got[0xfff0]["count"] != int(c["iters"]):
+            bad.append(f"case {i} rep {rep}: {got[0xfff0]['count']} writes timed")
+ok(not bad, "every case and rep: a row per reader, all readers, and the 4 writer/batch pseudo-initiators"
+   + (f" ({bad[:3]})" if bad else ""))
+allr = [r for r in run["results"] if r["case_id"] in sync and r["initiator"] == 0xffff]
+ok(all(r["stale"] == 0 for r in run["results"]), "0 stale uses after a flush (lazy: after the entry) in every row")
+unver = [(r["case_id"], r["rep"]) for r in allr if r["control_runs"] != 8 or r["control_stale"] == 0]
+ok(not unver, "every case's no-flush control saw stale reads (8 runs; lazy: entries skip the flush)"
+   + (f" (unverified: {unver[:4]})" if unver else ""))
+lazy = [r for r in allr if sync[r["case_id"]]["algo"] == "lazy"]
+eager = [r for r in allr if sync[r["case_id"]]["algo"] != "lazy"]
+ok(lazy and all(r["ipis"] == 0 for r in lazy), "lazy sends no IPI in the timed writes")
+ok(eager and all(r["ipis"] > 0 for r in eager), "inside/after send the shootdown's IPIs")
+ok(all(r["lock_hold_cycles"] > 0 and r["lock_acq"] > r["count"] for r in allr),
+   "rw-lock profile: writer hold time, acquisitions = reads + writes")
+PY
+}
+
+for smp in 4 8; do
+	args="suite=ept iters=20 warmup=2 reps=2"
+	[ "$smp" = 8 ] && args="$args masks=1,all"	# both ends of the axis: keeps it short
+	XCB_QEMU_TIMEOUT=170 qemu_direct "$T/console$smp.log" "$smp" "$args"
+	rc=$?
+	check "-smp $smp: suite=ept exits 0 (qemu status $rc)" test "$rc" -eq 1
+	python3 "$ROOT/tests/engine_frames.py" "$T/console$smp.log" --json >"$T/run$smp.json" 2>"$T/frames$smp.err"
+	check "-smp $smp: serial frames decode (CRC, seq, HISTO sums = RESULT counts)" test $? -eq 0
+	sed 's/^/# /' "$T/frames$smp.err" | head -5
+	check_run "$smp" "$T/run$smp.json"
+done
+
+if [ ! -x "$XCBENCH" ] || [ ! -x "$XCBENCHD" ]; then
+	skip "daemon: CSV, API, compare of the sync run" "host/build/xcbench or xcbenchd not built"
+	exit 0
+fi
+PORT=$(free_port)
+URL="http://127.0.0.1:$PORT"
+"$XCBENCHD" --listen "127.0.0.1:$PORT" --udp "127.0.0.1:$PORT" --db "$T/xcbench.db" --open \
+	>"$T/xcbenchd.log" 2>&1 &
+DPID=$!
+for _ in $(seq 50); do
+	curl -sf "$URL/api/v1/runs" >/dev/null 2>&1 && break
+	sleep 0.2
+done
+timeout 120 "$XCBENCH" --server "$URL" ingest "$T/console8.log" --timeout 60 >"$T/ingest.out" 2>&1
+check "xcbench ingest stores the -smp 8 run" test $? -eq 0
+ID=$(curl -sf "$URL/api/v1/runs" | python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["id"])')
+curl -sf "$URL/api/v1/runs/$ID.csv" >"$T/run.csv"
+curl -sf "$URL/api/v1/runs/$ID" >"$T/api.json"
+python3 - "$T/run.csv" "$T/api.json" <<'PY'
+import csv, json, sys
+def ok(cond, name):
+    print(("ok - " if cond else "not ok - ") + name)
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+sync = [r for r in rows if r["kind"] == "sync"]
+names = {r["initiator"] for r in sync}
+ok({"all", "writer_hold", "writer_e2e", "writer_effective", "reader_batch"} <= names,
+   f"CSV names the pseudo-initiators ({sorted(names)[:8]})")
+allr = [r for r in sync if r["initiator"] == "all"]
+ok(allr and all(r["verified"] == "verified" and r["stale"] == "0" and int(r["control_stale"]) > 0 for r in allr),
+   "CSV: every sync case's all-readers row is verified (control_runs, control_stale), stale 0")
+ok(all(int(r["lock_hold_cycles"]) > 0 for r in allr) and
+   all(int(r["count"]) > 0 for r in sync if r["initiator"] == "writer_hold"),
+   "CSV carries the writer's hold (lock_hold_cycles, writer_hold rows)")
+cases = [c for c in json.load(open(sys.argv[2]))["cases"] if c["kind"] == "sync"]
+ok(cases and all(isinstance(c.get("pseudo"), dict) and c["pseudo"]["writer_hold"]["count"] > 0 for c in cases),
+   "API: each sync case has its pseudo-initiators' stats under 'pseudo'")
+ok(all(all(i["cpu"] < 0xfff0 for i in c["initiators"]) for c in cases),
+   "API: pseudo-initiators stay out of the per-initiator (fairness) list")
+PY
+"$XCBENCH" --server "$URL" compare "$ID" "$ID" --algo-a inside --algo-b lazy >"$T/compare.out" 2>&1
+rc=$?
+sed 's/^/# /' "$T/compare.out" | head -12
+check "xcbench compare --algo-a inside --algo-b lazy matches every mask (rc $rc)" \
+	sh -c "test $rc -eq 0 && grep -Eq '^ *1 ' '$T/compare.out' && grep -Eq '^ *7 ' '$T/compare.out'"
