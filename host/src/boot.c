@@ -1,13 +1,16 @@
 /*
  * boot.c — the iPXE side: GET /boot.ipxe renders a per-machine script (the
  * oldest queued job for the MAC, else the default suite) with a fresh run
- * token, and GET /firmware/xcbench.elf (BIOS, multiboot) and
+ * token, GET /boot.json says the same boot as data (the kernel URL and its
+ * arguments for one firmware kind: what `xcbench vm --boot direct` hands
+ * QEMU), and GET /firmware/xcbench.elf (BIOS, multiboot) and
  * /firmware/xcbench.efi (UEFI, PE32+; next to --firmware) serve the payload.
- * One script for both: iPXE's ${platform} (pcbios or efi) picks the image,
- * the command line is the same. The addresses in
- * the script come from the request's Host header: that is the address the
- * booting machine demonstrably reaches us at (10.0.2.2 under QEMU user
- * networking), whatever our own interfaces are.
+ * Both answers come from one place: boot_fws[] (which image for which
+ * firmware) and boot_args() (the arguments). One script for both firmware
+ * kinds: iPXE's ${platform} (pcbios or efi) picks the image, the command line
+ * is the same. The addresses come from the request's Host header: that is
+ * the address the booting machine demonstrably reaches us at (10.0.2.2 under
+ * QEMU user networking), whatever our own interfaces are.
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -24,13 +27,45 @@
 
 #define CMDLINE_MAX 500 /* iPXE cuts the kernel line at 511 */
 
+/* The firmware kinds a machine boots with: the first is the script's
+ * default, the others are picked by iPXE's ${platform}. Their images are
+ * the /firmware/ routes http.c serves (boot_firmware, boot_firmware_efi). */
+static const struct boot_fw {
+	const char *name;       /* ?firmware= of /boot.json, and the run's word for it */
+	const char *platform;   /* iPXE's ${platform} */
+	const char *image;      /* the payload's route */
+} boot_fws[] = {
+	{ "bios", "pcbios", "/firmware/xcbench.elf" },
+	{ "uefi", "efi", "/firmware/xcbench.efi" },
+};
+#define BOOT_FWS (sizeof(boot_fws) / sizeof(boot_fws[0]))
+
+/* The payload's network arguments: what iPXE fills in from the interface
+ * the script came through. ${netX/...} is the interface iPXE opened last,
+ * i.e. that one: ${net0/...} would be wrong on a machine that boots from its
+ * second NIC (the payload would pick another NIC and address). /boot.json
+ * takes the values as query arguments of the same names instead (a client
+ * that boots the payload itself knows them), mac= defaulting to ?mac=. */
+enum { NET_IP, NET_GW, NET_NETMASK, NET_MAC, NET_ARGS };
+static const struct net_arg {
+	const char *key;        /* on the payload's command line and in ?KEY= */
+	const char *ipxe;       /* the iPXE setting that fills it in */
+} net_args[NET_ARGS] = {
+	[NET_IP] = { "ip", "${netX/ip}" },
+	[NET_GW] = { "gw", "${netX/gateway}" },
+	[NET_NETMASK] = { "netmask", "${netX/netmask}" },
+	[NET_MAC] = { "mac", "${netX/mac}" },
+};
+
 struct boot_task {
 	const char *mac, *uuid, *serial, *host, *hostname;
 	char peer[INET_ADDRSTRLEN];
 	uint64_t token;
 	int64_t run_id, job_id;
 	int fresh;                 /* a new run (register its token once committed) */
-	struct buf line;           /* the kernel line, rendered before any write */
+	struct buf args;           /* the kernel arguments, rendered before any write */
+	size_t line_len;           /* the longest kernel line they make in the script */
+	const char *net[NET_ARGS]; /* /boot.json: given network values, else NULL */
 	char *suite, *params, *label;
 };
 
@@ -62,7 +97,7 @@ static int64_t one_int(sqlite3 *db, const char *sql, const char *text, int64_t a
 	return v;
 }
 
-static void render_line(struct boot_task *t);
+static void boot_args(struct boot_task *t);
 
 /* The job to run: the oldest one not yet consumed (by a HELLO). */
 static void pick_job(sqlite3 *db, struct boot_task *t)
@@ -113,8 +148,8 @@ static void boot_fn(sqlite3 *db, void *arg)
 	pick_job(db, t);
 	if (!t->suite)
 		t->suite = strdup(cfg.suite);
-	render_line(t);
-	if (t->line.len >= CMDLINE_MAX)
+	boot_args(t);
+	if (t->line_len >= CMDLINE_MAX)
 		return; /* refused before anything is written */
 	/* A new MAC gets its record; a known one is left as it is (uuid and
 	 * serial change with a HELLO or an admin write only). */
@@ -182,18 +217,24 @@ static char *attr(struct req *rq, const char *name)
 	return s;
 }
 
-/* The kernel line of t (token as it is now: its length never changes). */
-static void render_line(struct boot_task *t)
+/* The kernel line's length for image (as script_both writes it). */
+static size_t line_len(const struct boot_task *t, const char *image)
+{
+	return strlen("kernel http://") + strlen(t->host) + strlen(image) + 1 + t->args.len;
+}
+
+/* The kernel arguments of t (token as it is now: its length never changes),
+ * the same for every firmware kind; t->line_len is the longest kernel line
+ * they make in the script (the one iPXE must not cut). */
+static void boot_args(struct boot_task *t)
 {
 	json_t *params;
 
-	t->line.len = 0;
-	/* ${netX/...}: the interface iPXE opened last, i.e. the one this script
-	 * came through. ${net0/...} would be wrong on a machine that boots from
-	 * its second NIC (the payload would pick another NIC and address). */
-	buf_addf(&t->line, "kernel http://%s/firmware/xcbench.elf run=%016llx server=%s:%d suite=%s transport=udp "
-		 "ip=${netX/ip} gw=${netX/gateway} netmask=${netX/netmask} mac=${netX/mac}",
-		 t->host, (unsigned long long)t->token, t->hostname, ntohs(cfg.udp.sin_port), t->suite);
+	t->args.len = 0;
+	buf_addf(&t->args, "run=%016llx server=%s:%d suite=%s transport=udp",
+		 (unsigned long long)t->token, t->hostname, ntohs(cfg.udp.sin_port), t->suite);
+	for (int i = 0; i < NET_ARGS; i++)
+		buf_addf(&t->args, " %s=%s", net_args[i].key, t->net[i] ? t->net[i] : net_args[i].ipxe);
 	params = t->params ? json_loads(t->params, 0, NULL) : NULL;
 	if (json_is_object(params)) {
 		const char *k;
@@ -203,9 +244,13 @@ static void render_line(struct boot_task *t)
 		 * rule must still not redirect the results. */
 		json_object_foreach(params, k, v)
 			if (json_is_string(v) && !boot_reserved_key(k, json_string_value(v)))
-				buf_addf(&t->line, " %s=%s", k, json_string_value(v));
+				buf_addf(&t->args, " %s=%s", k, json_string_value(v));
 	}
 	json_decref(params);
+	t->line_len = 0;
+	for (size_t i = 0; i < BOOT_FWS; i++)
+		if (line_len(t, boot_fws[i].image) > t->line_len)
+			t->line_len = line_len(t, boot_fws[i].image);
 }
 
 static void client_ip(struct req *rq, char *out, size_t n, uint32_t *addr)
@@ -221,24 +266,38 @@ static void client_ip(struct req *rq, char *out, size_t n, uint32_t *addr)
 	}
 }
 
-/* The script around the kernel line (which names xcbench.elf): iPXE's EFI
- * build cannot load multiboot, its BIOS build cannot run PE32+, so
- * ${platform} (pcbios|efi) picks the image; the arguments are the same. A
- * failed boot ends the script (iPXE stops at the first failing command). */
-static void script_both(struct buf *s, const char *line)
+/* The script: iPXE's EFI build cannot load multiboot, its BIOS build cannot
+ * run PE32+, so ${platform} picks each firmware kind's image; the arguments
+ * are the same. A failed boot ends the script (iPXE stops at the first
+ * failing command). */
+static void script_both(struct buf *s, const struct boot_task *t)
 {
-	const char *elf = strstr(line, "/firmware/xcbench.elf ");
-	int upto = elf ? (int)(elf - line) + (int)strlen("/firmware/xcbench.") : 0;
-
-	buf_addf(s, "#!ipxe\niseq ${platform} efi && goto xcb_efi ||\n%s\nboot\n:xcb_efi\n", line);
-	if (elf)
-		buf_addf(s, "%.*sefi%s\nboot\n", upto, line, line + upto + 3);
+	buf_addf(s, "#!ipxe\n");
+	for (size_t i = 1; i < BOOT_FWS; i++)
+		buf_addf(s, "iseq ${platform} %s && goto xcb_%s ||\n", boot_fws[i].platform, boot_fws[i].platform);
+	for (size_t i = 0; i < BOOT_FWS; i++)
+		buf_addf(s, "%s%s%skernel http://%s%s %s\nboot\n", i ? ":xcb_" : "", i ? boot_fws[i].platform : "",
+			 i ? "\n" : "", t->host, boot_fws[i].image, t->args.p);
 }
 
-enum MHD_Result boot_ipxe(struct req *rq)
+/* /boot.json's answer for firmware kind fw. */
+static json_t *boot_spec(const struct boot_task *t, const struct boot_fw *fw)
+{
+	struct buf url = { 0 };
+	json_t *o;
+
+	buf_addf(&url, "http://%s%s", t->host, fw->image);
+	o = json_pack("{s:s, s:s, s:s, s:s, s:{s:I}}", "firmware", fw->name, "image", fw->image,
+		      "kernel", url.p, "args", t->args.p, "run", "id", (json_int_t)t->run_id);
+	buf_free(&url);
+	return o;
+}
+
+/* The checks and the run behind both answers: a 200 answer is built from t
+ * by the caller (fw NULL: the script, else fw's JSON). */
+static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const struct boot_fw *fw)
 {
 	const char *host = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, "Host"), *mac_in = qarg(rq, "mac");
-	struct boot_task t = { 0 };
 	char mac[18], hostname[80], *colon;
 	struct buf s = { 0 };
 	enum MHD_Result ret;
@@ -250,48 +309,89 @@ enum MHD_Result boot_ipxe(struct req *rq)
 		return reply_error(rq, 400, "mac: required (iPXE: ?mac=${mac:hexhyp})");
 	if (norm_mac(mac_in, mac))
 		return reply_error(rq, 400, "mac: '%s' is not a MAC address", mac_in);
-	client_ip(rq, t.peer, sizeof(t.peer), &src);
+	client_ip(rq, t->peer, sizeof(t->peer), &src);
 	if (!ratelimit_take(&boot_rl, src))
-		return reply_error(rq, 429, "too many boot requests from %s; retry in a few seconds", t.peer);
-	t.mac = mac;
+		return reply_error(rq, 429, "too many boot requests from %s; retry in a few seconds", t->peer);
+	t->mac = mac;
+	if (fw && !t->net[NET_MAC])
+		t->net[NET_MAC] = mac;
 	snprintf(hostname, sizeof(hostname), "%s", host);
 	colon = strrchr(hostname, ':');
 	if (colon && !strchr(hostname, ']'))
 		*colon = 0;
-	t.host = host;
-	t.hostname = hostname;
-	t.uuid = attr(rq, "uuid");
-	t.serial = attr(rq, "serial");
-	if (writer_call(boot_fn, &t)) {
+	t->host = host;
+	t->hostname = hostname;
+	t->uuid = attr(rq, "uuid");
+	t->serial = attr(rq, "serial");
+	if (writer_call(boot_fn, t)) {
 		ret = reply_error(rq, 503, "cannot create a run now (see /api/v1/health)");
 		goto out;
 	}
-	if (t.line.len >= CMDLINE_MAX) {
+	if (t->line_len >= CMDLINE_MAX) {
 		ret = reply_error(rq, 500, "boot command line would be %zu characters (max %d): "
-				  "the job's params are too long; nothing was changed", t.line.len, CMDLINE_MAX);
+				  "the job's params are too long; nothing was changed", t->line_len, CMDLINE_MAX);
 		goto out;
 	}
-	if (!t.run_id) {
+	if (!t->run_id) {
 		ret = reply_error(rq, 503, "cannot create a run now");
 		goto out;
 	}
-	if (t.fresh) {
+	if (t->fresh) {
 		pthread_mutex_lock(&reg_lock);
-		reg_add(t.token, t.run_id);
+		reg_add(t->token, t->run_id);
 		pthread_mutex_unlock(&reg_lock);
 	}
-	render_line(&t);
-	script_both(&s, t.line.p);
-	ret = reply_text(rq, 200, "text/plain", s.p);
+	boot_args(t);
+	if (fw) {
+		ret = reply_json(rq, 200, boot_spec(t, fw));
+	} else {
+		script_both(&s, t);
+		ret = reply_text(rq, 200, "text/plain", s.p);
+	}
 out:
 	buf_free(&s);
-	buf_free(&t.line);
-	free((char *)t.uuid);
-	free((char *)t.serial);
-	free(t.suite);
-	free(t.params);
-	free(t.label);
+	buf_free(&t->args);
+	free((char *)t->uuid);
+	free((char *)t->serial);
+	free(t->suite);
+	free(t->params);
+	free(t->label);
 	return ret;
+}
+
+enum MHD_Result boot_ipxe(struct req *rq)
+{
+	struct boot_task t = { 0 };
+
+	return boot_answer(rq, &t, NULL);
+}
+
+enum MHD_Result boot_json(struct req *rq)
+{
+	const char *name = qarg(rq, "firmware");
+	const struct boot_fw *fw = NULL;
+	struct boot_task t = { 0 };
+	struct in_addr a;
+
+	for (size_t i = 0; i < BOOT_FWS; i++)
+		if (!name || strcmp(name, boot_fws[i].name) == 0) {
+			fw = &boot_fws[i];
+			break;
+		}
+	if (!fw)
+		return reply_error(rq, 400, "firmware: '%s' is not bios or uefi", name);
+	/* Checked as the payload will read them: dotted quads and a MAC
+	 * (nothing else reaches its command line). Absent: iPXE's settings. */
+	for (int i = 0; i < NET_ARGS; i++) {
+		const char *v = qarg(rq, net_args[i].key);
+
+		if (i == NET_MAC)
+			continue;	/* ?mac= names the machine (boot_answer) */
+		if (v && inet_pton(AF_INET, v, &a) != 1)
+			return reply_error(rq, 400, "%s: '%s' is not an IPv4 address", net_args[i].key, v);
+		t.net[i] = v;
+	}
+	return boot_answer(rq, &t, fw);
 }
 
 static enum MHD_Result serve_file(struct req *rq, const char *path)

@@ -269,6 +269,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 		return reply_error(rq, 404, "no such API route: %s", url);
 	if (strcmp(url, "/boot.ipxe") == 0)
 		return is(method, "GET") || is(method, "HEAD") ? boot_ipxe(rq) : reply_error(rq, 405, "%s not allowed", method);
+	if (strcmp(url, "/boot.json") == 0)
+		return is(method, "GET") || is(method, "HEAD") ? boot_json(rq) : reply_error(rq, 405, "%s not allowed", method);
 	if (strcmp(url, "/firmware/xcbench.elf") == 0)
 		return is(method, "GET") || is(method, "HEAD") ? boot_firmware(rq) : reply_error(rq, 405, "%s not allowed", method);
 	if (strcmp(url, "/firmware/xcbench.efi") == 0)
