@@ -66,6 +66,12 @@ static char *admin_token(void)
 int http_call(const char *method, const char *path, const char *body, struct http_resp *resp,
 	      FILE *out)
 {
+	return http_call_as(NULL, method, path, body, resp, out);
+}
+
+int http_call_as(const char *host_hdr, const char *method, const char *path, const char *body,
+		 struct http_resp *resp, FILE *out)
+{
 	char host[256], port_s[16], tmp[16384], *tok;
 	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *ai;
 	struct buf req = { 0 }, head = { 0 };
@@ -90,8 +96,11 @@ int http_call(const char *method, const char *path, const char *body, struct htt
 		return -1;
 	}
 	freeaddrinfo(ai);
-	buf_addf(&req, "%s %s HTTP/1.0\r\nHost: %s:%d\r\nConnection: close\r\nUser-Agent: xcbench\r\n",
-		 method, path, host, port);
+	if (host_hdr)
+		buf_addf(&req, "%s %s HTTP/1.0\r\nHost: %s\r\n", method, path, host_hdr);
+	else
+		buf_addf(&req, "%s %s HTTP/1.0\r\nHost: %s:%d\r\n", method, path, host, port);
+	buf_addf(&req, "Connection: close\r\nUser-Agent: xcbench\r\n");
 	tok = admin_token();
 	if (tok && tok[0])
 		buf_addf(&req, "Authorization: Bearer %s\r\n", tok);

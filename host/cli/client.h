@@ -24,6 +24,11 @@ struct http_resp {
  * written there as it arrives (constant memory). */
 int http_call(const char *method, const char *path, const char *body, struct http_resp *resp,
 	      FILE *out);
+/* http_call with another Host header (host_hdr "HOST:PORT"; NULL: the
+ * server's): the daemon builds boot answers from the Host a machine uses,
+ * and a virtual machine reaches a loopback daemon under another address. */
+int http_call_as(const char *host_hdr, const char *method, const char *path, const char *body,
+		 struct http_resp *resp, FILE *out);
 /* GET/POST returning parsed JSON of a 2xx answer; prints the API's error and
  * returns NULL otherwise. */
 json_t *api_json(const char *method, const char *path, json_t *body);

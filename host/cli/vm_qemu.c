@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,12 +156,27 @@ static const struct nic_kind *nic_kind(const char *nic)
 	return &nic_kinds[0];
 }
 
+#define ARGV_MAX 48
+
+/* Appends the NULL-ended arguments to argv[*n], keeping room for the
+ * final NULL (the longest command line vm_start builds has 34 words). */
+static void push(const char **argv, int *n, ...)
+{
+	va_list ap;
+	const char *a;
+
+	va_start(ap, n);
+	while ((a = va_arg(ap, const char *)) && *n < ARGV_MAX - 1)
+		argv[(*n)++] = a;
+	va_end(ap);
+}
+
 int vm_start(struct vm *v, const struct vm_opts *o, const char *elf)
 {
 	char smp[16], mem[16], serial[4200], smbios[160], netdev[4200], dev[200];
 	char code[4300], vars[4300], varsfile[4200];
 	const char *qemu = getenv("XCBENCH_QEMU") ? getenv("XCBENCH_QEMU") : "qemu-system-x86_64";
-	const char *argv[48];
+	const char *argv[ARGV_MAX];
 	int n = 0, fd;
 	pid_t pid;
 
@@ -185,49 +201,19 @@ int vm_start(struct vm *v, const struct vm_opts *o, const char *elf)
 		snprintf(vars, sizeof(vars), "if=pflash,format=raw,unit=1,file=%s", varsfile);
 	}
 
-	argv[n++] = qemu;
-	argv[n++] = "-accel";
-	argv[n++] = o->accel;
-	argv[n++] = "-M";
-	argv[n++] = "q35";
-	argv[n++] = "-m";
-	argv[n++] = mem;
-	argv[n++] = "-smp";
-	argv[n++] = smp;
-	argv[n++] = "-display";
-	argv[n++] = "none";
-	argv[n++] = "-monitor";
-	argv[n++] = "none";
-	argv[n++] = "-no-reboot";
+	push(argv, &n, qemu, "-accel", o->accel, "-M", "q35", "-m", mem, "-smp", smp, "-display", "none",
+	     "-monitor", "none", "-no-reboot", NULL);
 	/* The payload ends QEMU through this port: status = (code << 1) | 1. */
-	argv[n++] = "-device";
-	argv[n++] = "isa-debug-exit,iobase=0xf4,iosize=0x04";
-	argv[n++] = "-serial";
-	argv[n++] = serial;
-	argv[n++] = "-smbios";
-	argv[n++] = smbios;
-	argv[n++] = "-netdev";
-	argv[n++] = netdev;
-	argv[n++] = "-device";
-	argv[n++] = dev;
-	if (o->uefi) {
-		argv[n++] = "-drive";
-		argv[n++] = code;
-		argv[n++] = "-drive";
-		argv[n++] = vars;
-	}
+	push(argv, &n, "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-serial", serial,
+	     "-smbios", smbios, "-netdev", netdev, "-device", dev, NULL);
+	if (o->uefi)
+		push(argv, &n, "-drive", code, "-drive", vars, NULL);
 	if (o->boot == VM_BOOT_PXE) {
-		argv[n++] = "-boot";
-		argv[n++] = "n";
+		push(argv, &n, "-boot", "n", NULL);
 	} else {
-		if (!o->uefi && access("/usr/share/qemu/qboot.rom", R_OK) == 0) {
-			argv[n++] = "-bios";
-			argv[n++] = "/usr/share/qemu/qboot.rom";
-		}
-		argv[n++] = "-kernel";
-		argv[n++] = elf;
-		argv[n++] = "-append";
-		argv[n++] = v->cmdline;
+		if (!o->uefi && access("/usr/share/qemu/qboot.rom", R_OK) == 0)
+			push(argv, &n, "-bios", "/usr/share/qemu/qboot.rom", NULL);
+		push(argv, &n, "-kernel", elf, "-append", v->cmdline, NULL);
 	}
 	argv[n] = NULL;
 
@@ -269,7 +255,52 @@ int vm_start(struct vm *v, const struct vm_opts *o, const char *elf)
 	}
 	close(fd);
 	v->pid = pid;
+	v->started = 1;
 	return 0;
+}
+
+void vm_reap(struct vm *v, double now)
+{
+	int st;
+
+	if (v->pid > 0 && waitpid(v->pid, &st, WNOHANG) == v->pid) {
+		v->pid = 0;
+		v->exit_status = st;
+		v->exited_at = now;
+	}
+}
+
+void vm_stop(struct vm *v, double now)
+{
+	if (v->pid <= 0)
+		return;
+	if (!v->stop_at)
+		v->stop_at = now;
+	kill(v->pid, now - v->stop_at > 10 ? SIGKILL : SIGTERM);
+}
+
+void vm_console_tail(const struct vm *v, FILE *out)
+{
+	char line[512], *lines[8] = { 0 };
+	FILE *f = fopen(v->console, "r");
+	int n = 0;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		free(lines[n % 8]);
+		lines[n % 8] = strdup(line);
+		n++;
+	}
+	fclose(f);
+	fprintf(out, "  last console lines (%s):\n", v->console);
+	for (int i = n > 8 ? n - 8 : 0; i < n; i++) {
+		fprintf(out, "  | %s", lines[i % 8]);
+		if (!strchr(lines[i % 8], '\n'))
+			fprintf(out, "\n");
+	}
+	for (int i = 0; i < 8; i++)
+		free(lines[i]);
 }
 
 int vm_exit_text(int status, char *buf, size_t len)

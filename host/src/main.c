@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <signal.h>
@@ -45,6 +46,9 @@ static void usage(FILE *f)
 "  --host-name NAME       a name the Host header may use for this daemon\n"
 "                         (repeatable; IP literals are always accepted, and\n"
 "                         'localhost' on loopback or with --open)\n"
+"  --ready-fd N           write \"ready http=PORT udp=PORT\\n\" to file descriptor N\n"
+"                         (then close it) once HTTP and UDP listen: scripts\n"
+"                         wait on it instead of polling /api/v1/health\n"
 "  --test-drop P          TEST ONLY: drop this fraction of received datagrams\n"
 "  --help                 this text\n"
 "\n"
@@ -98,6 +102,7 @@ int main(int argc, char **argv)
 		{ "host-name", required_argument, NULL, 'H' },
 		{ "request-timeout", required_argument, NULL, 'R' },
 		{ "per-ip-connections", required_argument, NULL, 'P' },
+		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -105,7 +110,7 @@ int main(int argc, char **argv)
 	char err[1024];
 	sigset_t sigs;
 	sqlite3 *db;
-	int c, sig;
+	int c, sig, ready_fd = -1;
 	uint64_t v;
 
 	cfg.db_path = "xcbench.db";
@@ -154,6 +159,15 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			cfg.per_ip_conns = (int)v;
+			break;
+		case 'r':
+			/* Checked now: a typo must fail at once, not leave the
+			 * waiting script hanging. */
+			if (parse_u64(optarg, &v) || v > 1024 || fcntl((int)v, F_GETFD) < 0) {
+				fprintf(stderr, "xcbenchd: --ready-fd: '%s' is not an open file descriptor\n", optarg);
+				return 2;
+			}
+			ready_fd = (int)v;
 			break;
 		case 'H':
 			if (cfg.nhost_names == (int)(sizeof(cfg.host_names) / sizeof(cfg.host_names[0])) ||
@@ -231,6 +245,12 @@ int main(int argc, char **argv)
 		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
 		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), cfg.db_path,
 		cfg.open ? " (open)" : "");
+	if (ready_fd >= 0) {
+		/* Both sockets are bound and listening (http_start and
+		 * collector_start returned): a client may connect now. */
+		dprintf(ready_fd, "ready http=%d udp=%d\n", ntohs(cfg.listen.sin_port), ntohs(cfg.udp.sin_port));
+		close(ready_fd);
+	}
 
 	sigwait(&sigs, &sig);
 	fprintf(stderr, "xcbenchd: signal %d: shutting down\n", sig);
