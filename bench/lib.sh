@@ -41,13 +41,11 @@ daemon() {
 	local db=$1; shift
 	PORT=$(free_port)
 	URL=http://127.0.0.1:$PORT
-	"$XCBENCHD" --listen 127.0.0.1:$PORT --udp 127.0.0.1:$PORT --db "$db" "$@" >>"$db.log" 2>&1 &
-	DPID=$!
+	xcbd_start "$db.log" "$PORT" --db "$db" "$@"
+	local rc=$?
+	DPID=$XCBD_PID
 	PIDS+=("$DPID")
-	for _ in $(seq 100); do
-		curl -sf "$URL/api/v1/health" >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
+	[ "$rc" = 0 ] && return 0
 	echo "xcbenchd did not start: $(tail -3 "$db.log")" >&2
 	return 1
 }

@@ -17,13 +17,10 @@ start_daemon() {
 	DB=${DB:-$TMP/xcbench.db}
 	PORT=$(free_port)
 	URL=http://127.0.0.1:$PORT
-	"$XCBENCHD" --listen 127.0.0.1:$PORT --udp 127.0.0.1:$PORT --db "$DB" "$@" \
-		>>"$TMP/daemon.log" 2>&1 &
-	DPID=$!
-	for _ in $(seq 100); do
-		curl -sf "$URL/api/v1/health" >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
+	xcbd_start "$TMP/daemon.log" "$PORT" --db "$DB" "$@"
+	local rc=$?
+	DPID=$XCBD_PID
+	[ "$rc" = 0 ] && return 0
 	diag "xcbenchd did not come up; log:"
 	sed 's/^/# /' "$TMP/daemon.log"
 	return 1

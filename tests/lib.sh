@@ -19,15 +19,8 @@ diag()  { echo "# $*"; }
 # accel: the QEMU accelerator for this host (tools/qemu-accel decides).
 accel() { "$ROOT/tools/qemu-accel"; }
 
-# free_port: an unused TCP+UDP port on loopback.
-free_port() {
-	python3 -c 'import socket
-while True:
-    t=socket.socket(); t.bind(("127.0.0.1",0)); p=t.getsockname()[1]
-    u=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)
-    try: u.bind(("127.0.0.1",p)); print(p); break
-    except OSError: pass'
-}
+# free_port and xcbd_start (the daemon and its port, for tests and tools).
+. "$ROOT/tests/lib/daemon.sh"
 
 # qemu_direct LOG SMP "CMDLINE" [extra qemu args...]: boots the payload with
 # -kernel, serial to LOG, exits through isa-debug-exit. Returns QEMU's status

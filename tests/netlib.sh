@@ -42,18 +42,12 @@ net_require() {
 # net_daemon_start NAME PORT [xcbenchd args...]: HTTP and UDP both on
 # 127.0.0.1:PORT, database NET_DIR/NAME.db, --open. Sets DPID_<NAME>.
 net_daemon_start() {
-	local name=$1 port=$2; shift 2
-	"$XCBENCHD" --listen "127.0.0.1:$port" --udp "127.0.0.1:$port" \
-		--db "$NET_DIR/$name.db" --firmware "$XCB_ELF" --open "$@" \
-		>>"$NET_DIR/$name.daemon.log" 2>&1 &
-	local pid=$!
-	NET_PIDS+=("$pid")
-	eval "DPID_$name=$pid"
-	for _ in $(seq 100); do
-		curl -sf "http://127.0.0.1:$port/api/v1/health" >/dev/null 2>&1 && return 0
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
+	local name=$1 port=$2 rc; shift 2
+	xcbd_start "$NET_DIR/$name.daemon.log" "$port" --db "$NET_DIR/$name.db" --firmware "$XCB_ELF" --open "$@"
+	rc=$?
+	NET_PIDS+=("$XCBD_PID")
+	eval "DPID_$name=$XCBD_PID"
+	[ "$rc" = 0 ] && return 0
 	diag "xcbenchd $name did not come up; its log:"
 	sed 's/^/#   /' "$NET_DIR/$name.daemon.log"
 	return 1
@@ -74,16 +68,6 @@ api() { local port=$1 path=$2; shift 2; curl -sf "$@" "http://127.0.0.1:$port$pa
 
 # json EXPR: evaluates a Python expression over the JSON on stdin (as `j`).
 json() { "$NET_PY" -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
-
-# net_free_port: free_port (lib.sh) through NET_PY.
-net_free_port() {
-	"$NET_PY" -c 'import socket
-while True:
-    t=socket.socket(); t.bind(("127.0.0.1",0)); p=t.getsockname()[1]
-    u=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)
-    try: u.bind(("127.0.0.1",p)); print(p); break
-    except OSError: pass'
-}
 
 new_token() { od -An -N8 -tx8 /dev/urandom | tr -d ' \n'; }
 

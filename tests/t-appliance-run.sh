@@ -43,10 +43,8 @@ check "the daemon was stopped (nothing listens on port $PORT)" \
 FIRST=$ID
 
 # Look at what it left, through a daemon on the same database.
-"$XCBENCHD" --listen "127.0.0.1:$PORT" --udp "127.0.0.1:$PORT" --db "$DIR/var/xcbench.db" \
-	>"$DIR/check.log" 2>&1 &
-DPID=$!
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/api/v1/health" >/dev/null && break; sleep 0.1; done
+xcbd_start "$DIR/check.log" "$PORT" --db "$DIR/var/xcbench.db"
+DPID=$XCBD_PID
 
 run_json=$(curl -sf "http://127.0.0.1:$PORT/api/v1/runs/${ID:-0}")
 status=$(echo "$run_json" | python3 -c 'import json,sys; r=json.load(sys.stdin)["run"]
@@ -66,10 +64,8 @@ kill "$DPID"; wait "$DPID" 2>/dev/null; DPID=
 # A second make run: same database, one more run.
 check "a second make run exits 0" once 2
 check "it reports a new run ($FIRST, then $ID)" test -n "$ID" -a "$ID" != "$FIRST"
-"$XCBENCHD" --listen "127.0.0.1:$PORT" --udp "127.0.0.1:$PORT" --db "$DIR/var/xcbench.db" \
-	>>"$DIR/check.log" 2>&1 &
-DPID=$!
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/api/v1/health" >/dev/null && break; sleep 0.1; done
+xcbd_start "$DIR/check.log" "$PORT" --db "$DIR/var/xcbench.db"
+DPID=$XCBD_PID
 n=$(curl -sf "http://127.0.0.1:$PORT/api/v1/runs?status=complete" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
 check "the database holds both runs (history accumulates): $n complete" test "${n:-0}" -ge 2
 

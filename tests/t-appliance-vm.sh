@@ -98,9 +98,8 @@ check "--help: status 0" sh -c '"$0" vm --help >/dev/null' "$XCBENCH"
 out=$("$XCBENCH" --server "http://127.0.0.1:$(free_port)" vm --boot direct 2>&1); rc=$?
 check "no daemon: exit 1, 'no xcbenchd answers'" test "$rc" = 1 -a -n "$(grep 'no xcbenchd answers' <<<"$out")"
 P2=$(free_port)
-"$XCBENCHD" --listen "127.0.0.1:$P2" --udp "127.0.0.1:$P2" --db "$NET_DIR/closed.db" >"$NET_DIR/closed.log" 2>&1 &
-NET_PIDS+=($!)
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$P2/api/v1/health" >/dev/null && break; sleep 0.1; done
+xcbd_start "$NET_DIR/closed.log" "$P2" --db "$NET_DIR/closed.db"
+NET_PIDS+=("$XCBD_PID")
 out=$("$XCBENCH" --server "http://127.0.0.1:$P2" vm --boot direct --dir "$NET_DIR/closed" 2>&1); rc=$?
 check "daemon without --open: exit 1, names --token-file" test "$rc" = 1 -a -n "$(grep -- '--token-file' <<<"$out")"
 check "daemon without --open: no QEMU was started" test -z "$(grep 'QEMU started' <<<"$out")"

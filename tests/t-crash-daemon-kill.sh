@@ -49,9 +49,8 @@ diag "killed xcbenchd with $(wc -l <"$TMP/acked-before-kill") frames ACKed to th
 
 # Restart on the same port and database; the sender is still frozen, so
 # whatever is in the database now was there before the kill.
-"$XCBENCHD" --listen 127.0.0.1:$PORT --udp 127.0.0.1:$PORT --db "$DB" --open >>"$TMP/daemon.log" 2>&1 &
-DPID=$!
-for _ in $(seq 100); do curl -sf "$URL/api/v1/health" >/dev/null 2>&1 && break; sleep 0.1; done
+xcbd_start "$TMP/daemon.log" "$PORT" --db "$DB" --open
+DPID=$XCBD_PID
 check "daemon restarts on the killed database" curl -sf "$URL/api/v1/health" -o /dev/null
 check "PRAGMA integrity_check ok after kill -9" [ "$(sql 'PRAGMA integrity_check')" = ok ]
 sql "SELECT r.token, f.seq FROM frames f JOIN runs r ON r.id = f.run_id WHERE r.token LIKE 'c4a5%'" \

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/netlib.sh"
 net_require "payload crash reaches the daemon"
 
-PORT=$(net_free_port)
+PORT=$(free_port)
 net_daemon_start crash "$PORT" || { notok "daemon starts"; exit 1; }
 
 # boot NAME KEYS REGEX: one VM (4 CPUs: CPU 0 watches, stress never initiates

@@ -112,13 +112,8 @@ PY
 # xcbenchd on loopback, which must store it as one complete run with every case.
 if [ -x "$XCBENCH" ] && [ -x "$XCBENCHD" ]; then
 	PORT=$(free_port)
-	"$XCBENCHD" --listen "127.0.0.1:$PORT" --udp "127.0.0.1:$PORT" --db "$T/xcbench.db" \
-		--open >"$T/xcbenchd.log" 2>&1 &
-	DPID=$!
-	for _ in $(seq 50); do
-		curl -sf "http://127.0.0.1:$PORT/api/v1/runs" >/dev/null 2>&1 && break
-		sleep 0.2
-	done
+	xcbd_start "$T/xcbenchd.log" "$PORT" --db "$T/xcbench.db" --open
+	DPID=$XCBD_PID
 	timeout 120 "$XCBENCH" --server "http://127.0.0.1:$PORT" ingest "$T/console.log" --timeout 60 \
 		>"$T/ingest.out" 2>&1
 	check "xcbench ingest delivers the capture" test $? -eq 0

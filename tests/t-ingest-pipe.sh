@@ -23,7 +23,7 @@ diag "capture: $total frames"
 half=$(( total / 2 ))
 cut_line=$(grep -n 'XCB1 ' "$cap" | sed -n "${half}p" | cut -d: -f1)
 
-PORT=$(net_free_port)
+PORT=$(free_port)
 net_daemon_start d "$PORT" || { notok "xcbenchd starts"; exit 1; }
 fifo=$NET_DIR/sol.fifo
 mkfifo "$fifo"

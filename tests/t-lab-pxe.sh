@@ -89,12 +89,11 @@ PIDS+=($!)
 
 # --- xcbenchd, as a lab runs it: an admin token, no --open ---------------------
 od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$DIR/token"
-ip netns exec "$LAB" "$XCBENCHD" --listen 10.77.0.1:8080 --udp 10.77.0.1:8080 --db "$DIR/lab.db" \
-	--token-file "$DIR/token" --firmware "$XCB_ELF" >"$DIR/xcbenchd.log" 2>&1 &
-PIDS+=($!)
+XCBD_WRAP="ip netns exec $LAB" XCBD_LISTEN=10.77.0.1 xcbd_start "$DIR/xcbenchd.log" 8080 --db "$DIR/lab.db" \
+	--token-file "$DIR/token" --firmware "$XCB_ELF"
+PIDS+=("$XCBD_PID")
 API=http://10.77.0.1:8080
 api() { inlab curl -sf "$API$1"; }
-for _ in $(seq 100); do api /api/v1/health >/dev/null && break; sleep 0.1; done
 api /api/v1/health >/dev/null
 check "xcbenchd answers on 10.77.0.1:8080 inside the lab namespace" test $? = 0
 

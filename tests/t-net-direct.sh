@@ -7,7 +7,7 @@
 . "$(dirname "$0")/netlib.sh"
 net_require "network direct boot"
 
-PORT=$(net_free_port)
+PORT=$(free_port)
 net_daemon_start d "$PORT" || { notok "xcbenchd starts"; exit 1; }
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-180}
 
@@ -56,7 +56,7 @@ token=$(new_token)
 log=$NET_DIR/fallback.serial.log
 qemu_direct "$log" 2 "$(net_cmdline "$PORT" "$token")" -netdev user,id=n0 -device rtl8139,netdev=n0
 check "unsupported NIC: payload says so" grep -q 'net: no supported NIC' "$log"
-PORT2=$(net_free_port)
+PORT2=$(free_port)
 net_daemon_start fallback "$PORT2" || notok "second xcbenchd starts"
 serial_ingest "$log" "$PORT2" >/dev/null
 id=$(run_id "$PORT2" "$token")

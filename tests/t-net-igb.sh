@@ -8,7 +8,7 @@
 . "$(dirname "$0")/netlib.sh"
 net_require "igb direct boot"
 
-PORT=$(net_free_port)
+PORT=$(free_port)
 net_daemon_start d "$PORT" || { notok "xcbenchd starts"; exit 1; }
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-180}
 

@@ -12,8 +12,8 @@ NET_SUITE="suite=quick kinds=xcall algos=locked reps=2 iters=20"
 net_require "network loss"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-240}
 
-PORT=$(net_free_port)
-PORT_REF=$(net_free_port)
+PORT=$(free_port)
+PORT_REF=$(free_port)
 net_daemon_start lossy "$PORT" || { notok "xcbenchd starts"; exit 1; }
 net_daemon_start ref "$PORT_REF" || { notok "reference xcbenchd starts"; exit 1; }
 
@@ -47,7 +47,7 @@ lossy_boot() {
 	check "$name: same frame count as the lossless copy ($a)" test "$a" = "$b"
 }
 
-PROXY_PORT=$(net_free_port)
+PROXY_PORT=$(free_port)
 net_lossy_proxy "$PROXY_PORT" "$PORT"
 lossy_boot netem-like "$PORT" "$PROXY_PORT"
 kill "$PROXY_PID"; wait "$PROXY_PID" 2>/dev/null
@@ -56,7 +56,7 @@ check "relay lost, duplicated and reordered datagrams" \
 	grep -qE "'lost': [1-9].*'dup': [1-9].*'reordered': [1-9]" "$NET_DIR/proxy.log"
 
 # The daemon's own drop injection (test-only flag).
-PORT_DROP=$(net_free_port)
+PORT_DROP=$(free_port)
 if net_daemon_start drop "$PORT_DROP" --test-drop 0.2; then
 	lossy_boot daemon-drop "$PORT_DROP" "$PORT_DROP"
 else

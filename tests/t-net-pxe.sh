@@ -16,8 +16,8 @@ if [ ! -e "$ROMS/efi-virtio.rom" ] && [ ! -e /usr/lib/ipxe/qemu/efi-virtio.rom ]
 fi
 
 MAC=52:54:00:be:ef:01
-PORT=$(net_free_port)
-PORT2=$(net_free_port)
+PORT=$(free_port)
+PORT2=$(free_port)
 net_daemon_start pxe "$PORT" || { notok "xcbenchd starts"; exit 1; }
 net_daemon_start serial "$PORT2" || { notok "second xcbenchd starts"; exit 1; }
 

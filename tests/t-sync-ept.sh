@@ -87,13 +87,8 @@ if [ ! -x "$XCBENCH" ] || [ ! -x "$XCBENCHD" ]; then
 fi
 PORT=$(free_port)
 URL="http://127.0.0.1:$PORT"
-"$XCBENCHD" --listen "127.0.0.1:$PORT" --udp "127.0.0.1:$PORT" --db "$T/xcbench.db" --open \
-	>"$T/xcbenchd.log" 2>&1 &
-DPID=$!
-for _ in $(seq 50); do
-	curl -sf "$URL/api/v1/runs" >/dev/null 2>&1 && break
-	sleep 0.2
-done
+xcbd_start "$T/xcbenchd.log" "$PORT" --db "$T/xcbench.db" --open
+DPID=$XCBD_PID
 timeout 120 "$XCBENCH" --server "$URL" ingest "$T/console8.log" --timeout 60 >"$T/ingest.out" 2>&1
 check "xcbench ingest stores the -smp 8 run" test $? -eq 0
 ID=$(curl -sf "$URL/api/v1/runs" | python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["id"])')

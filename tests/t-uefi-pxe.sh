@@ -15,7 +15,7 @@ net_require "UEFI PXE boot"
 uefi_require "UEFI PXE boot"
 [ -r /usr/lib/ipxe/qemu/efi-e1000e.rom ] || { skip "UEFI PXE boot" "EFI iPXE ROMs (ipxe-qemu) missing"; exit 0; }
 
-PORT=$(net_free_port)
+PORT=$(free_port)
 net_daemon_start uefi "$PORT" || { notok "xcbenchd starts"; exit 1; }
 SUITE=(--suite quick kinds=xcall reps=2 iters=20)
 
@@ -91,7 +91,7 @@ check "uefi direct: QEMU got OVMF and -kernel xcbench.efi" \
 
 # make run on UEFI: XCBENCH_FIRMWARE=uefi (tools/run-appliance.sh, as `make
 # run` calls it after building), a daemon and database of its own.
-RPORT=$(net_free_port)
+RPORT=$(free_port)
 XCBENCH_FIRMWARE=uefi XCBENCH_PORT=$RPORT XCBENCH_VAR=$NET_DIR/run-var XCBENCH_RUN_ONCE=1 XCBENCH_CPUS=2 \
 	XCBENCH_SUITE=quick XCBENCH_VM_ARGS="--timeout 240 kinds=xcall reps=2 iters=20" \
 	"$ROOT/tools/run-appliance.sh" >"$NET_DIR/make-run.out" 2>&1

@@ -38,16 +38,12 @@ port=$(free_port)
 hex() { od -An -N8 -tx1 /dev/urandom | tr -d ' \n'; }
 admin=$(hex)
 echo "$admin" >"$tmp/admin-token"
-"$XCBENCHD" --listen "127.0.0.1:$port" --udp "127.0.0.1:$port" --db "$tmp/xcbench.db" \
-	--web "$ROOT/web" --token-file "$tmp/admin-token" --lost-after 600 >"$tmp/xcbenchd.log" 2>&1 &
-daemon=$!
+xcbd_start "$tmp/xcbenchd.log" "$port" --db "$tmp/xcbench.db" \
+	--web "$ROOT/web" --token-file "$tmp/admin-token" --lost-after 600
+ready=$?
+daemon=$XCBD_PID
 base="http://127.0.0.1:$port/"
-for _ in $(seq 100); do
-	curl -sf "${base}api/v1/health" >/dev/null && break
-	kill -0 "$daemon" 2>/dev/null || break
-	sleep 0.1
-done
-if ! curl -sf "${base}api/v1/health" >/dev/null; then
+if [ "$ready" != 0 ] || ! curl -sf "${base}api/v1/health" >/dev/null; then
 	notok "xcbenchd answers on 127.0.0.1:$port"
 	sed 's/^/# /' "$tmp/xcbenchd.log"
 	exit 1

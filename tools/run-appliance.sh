@@ -32,6 +32,8 @@ FIRMWARE=${XCBENCH_FIRMWARE:-bios}
 XCBENCHD=$ROOT/host/build/xcbenchd
 XCBENCH=$ROOT/host/build/xcbench
 ELF=$ROOT/firmware/build/xcbench.elf
+# xcbd_start: the daemon, started as the tests start it (waits on --ready-fd).
+. "$ROOT/tests/lib/daemon.sh"
 
 say() { echo "make run: $*"; }
 die() { echo "make run: $*" >&2; exit 1; }
@@ -90,28 +92,28 @@ trap 'stop_daemon' EXIT
 trap 'echo; say "stopping"; exit 130' INT TERM
 
 [ -f "$DB" ] && say "reusing $DB (runs so far accumulate)"
-"$XCBENCHD" --listen "127.0.0.1:$PORT" --udp "127.0.0.1:$PORT" --db "$DB" --open \
-	--firmware "$ELF" --web "$ROOT/web" >>"$LOG" 2>&1 &
-DPID=$!
-for _ in $(seq 100); do
-	curl -sf "$URL/api/v1/health" >/dev/null 2>&1 && break
-	kill -0 "$DPID" 2>/dev/null || break
-	sleep 0.1
-done
-if ! curl -sf "$URL/api/v1/health" >/dev/null 2>&1; then
+xcbd_start "$LOG" "$PORT" --db "$DB" --open --firmware "$ELF" --web "$ROOT/web"
+ready=$?
+DPID=$XCBD_PID
+if [ "$ready" != 0 ]; then
 	tail -n 20 "$LOG" >&2
 	die "xcbenchd did not start (log above, in $LOG)"
 fi
 say "xcbenchd serves $URL/ (HTTP + UDP on 127.0.0.1:$PORT, log $LOG)"
 
 # One virtual machine through QEMU's iPXE ROM -> /boot.ipxe -> payload -> UDP.
+# Progress shows on stderr; the outcome (--json) lands in $OUT.
 VMDIR=$VAR/vm
-OUT=$VAR/last-run.out
+OUT=$VAR/last-run.json
 # shellcheck disable=SC2086  # XCBENCH_VM_ARGS is a list of words on purpose
-"$XCBENCH" --server "$URL" vm --cpus "$CPUS" --suite "$SUITE" --wait --dir "$VMDIR" \
-	--firmware "$FIRMWARE" --label "make run" ${XCBENCH_VM_ARGS-iters=30 reps=5} | tee "$OUT"
-rc=${PIPESTATUS[0]}
-RUN_URL=$(grep -oE "$URL/run\.html\?id=[0-9]+" "$OUT" | tail -n 1)
+"$XCBENCH" --server "$URL" vm --json --cpus "$CPUS" --suite "$SUITE" --wait --dir "$VMDIR" \
+	--firmware "$FIRMWARE" --label "make run" ${XCBENCH_VM_ARGS-iters=30 reps=5} 2>&1 >"$OUT"
+rc=$?
+# The run of the one machine, when it completed: its id, then its URL.
+RUN_ID=$(python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["machines"][0]
+print(m["run"]["id"] if m["state"] == "done" and m["run"] else "")' "$OUT" 2>/dev/null)
+RUN_URL=${RUN_ID:+$URL/run.html?id=$RUN_ID}
 if [ "$rc" -ne 0 ] || [ -z "$RUN_URL" ]; then
 	echo "make run: the virtual machine's run did not complete (xcbench vm status $rc)." >&2
 	echo "make run: consoles and QEMU logs: $VMDIR; daemon log: $LOG" >&2
