@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "cmdopt.h"
 #include "util.h"
 
 extern const char *opt_server;     /* --server URL (default http://127.0.0.1:8080) */
@@ -39,15 +40,19 @@ void url_encode(struct buf *b, const char *s);
 /* Prints a JSON value as text ("-" for null). */
 const char *jstr(json_t *v, char *tmp, size_t len);
 
-/* Shared by the subcommands (subcmd.c). usage_exit ends an option loop on
- * getopt_long's c: 'h' prints usage on stdout and gives 0, anything else
- * (a bad option) prints it on stderr and gives 2 — the exit status. */
-int usage_exit(void (*usage)(FILE *), int c);
-/* argv[optind] must be the only argument left and a run id (> 0): 0, or
- * 2 after an error naming cmd and the usage on stderr. */
-int one_run_id(const char *cmd, int argc, char **argv, void (*usage)(FILE *), uint64_t *id);
+/* Shared by the subcommands (subcmd.c; their option loops: cmdopt.h).
+ * argv[optind] must be the only argument left and a run id (> 0): 0, or
+ * 2 after an error naming cmd, and its usage, on stderr. */
+int one_run_id(const struct cmd *cmd, int argc, char **argv, uint64_t *id);
 /* --json: prints o indented on stdout and frees it; returns 0. */
 int print_json(json_t *o);
+/* The arguments from optind on, each KEY=VALUE, into params (strings): 0,
+ * or 2 after naming the first that is not (cmd, on stderr). */
+int kv_args(const char *cmd, int argc, char **argv, json_t *params);
+/* GETs path: the answer for the caller to print as text; NULL when there
+ * is nothing left to do: *rc = 1 after an error (printed), *rc = 0 after
+ * printing the answer as JSON (as_json). */
+json_t *get_answer(const char *path, int as_json, int *rc);
 /* GETs path, writing a 200 body to out as it arrives; 0, or 1 after an
  * error (named after cmd) on stderr. */
 int http_get_to(const char *cmd, const char *path, FILE *out);

@@ -12,16 +12,13 @@
 
 #define CELL_W 26	/* "-15.32* [-98.32, -2.21]" and room */
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: xcbench compare A B [--algo-a X --algo-b Y] [--flat] [--csv] [--json]\n"
+static const char usage[] = "usage: xcbench compare A B [--algo-a X --algo-b Y] [--flat] [--csv] [--json]\n"
 		   "Compares run B against baseline run A (A = B with --algo-a/--algo-b\n"
 		   "compares two algorithms within one run): one table per group of the\n"
 		   "other axes, rows = CPUs in mask, columns = concurrent initiators, cells =\n"
-		   "%% change of the median with its 95%% interval; '*' marks significant\n"
+		   "% change of the median with its 95% interval; '*' marks significant\n"
 		   "changes (the interval excludes 0). Below 5 repetitions per side there is\n"
-		   "no interval. --flat: one line per case with its whole key.\n");
-}
+		   "no interval. --flat: one line per case with its whole key.\n";
 
 /* One cell: "-15.32* [-20.10, -10.20]", "+3.10 (too few reps)", or "-". */
 static void cell_text(json_t *cell, char *out, size_t cap, int *few)
@@ -107,8 +104,9 @@ int cmd_compare(int argc, char **argv)
 		{ "json", 0, NULL, 'j' }, { "flat", 0, NULL, 'f' }, { "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct cmd cmd = { "xcbench compare", usage, opts, NULL };
 	const char *fa = NULL, *fb = NULL;
-	int c, csv = 0, as_json = 0, as_flat = 0, few = 0;
+	int c, rc, csv = 0, as_json = 0, as_flat = 0, few = 0;
 	uint64_t a, b;
 	struct buf path = { 0 };
 	json_t *o, *cs;
@@ -116,20 +114,20 @@ int cmd_compare(int argc, char **argv)
 
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
 		switch (c) {
 		case 'a': fa = optarg; break;
 		case 'b': fb = optarg; break;
 		case 'c': csv = 1; break;
 		case 'j': as_json = 1; break;
 		case 'f': as_flat = 1; break;
-		default: return usage_exit(usage, c);
 		}
 	}
+	if (c == CMD_EXIT)
+		return rc;
 	if (optind != argc - 2 || parse_u64(argv[optind], &a) || parse_u64(argv[optind + 1], &b)) {
 		fprintf(stderr, "xcbench compare: expected two run ids\n");
-		usage(stderr);
-		return 2;
+		return cmd_usage_error(&cmd);
 	}
 	if (!fa != !fb) {
 		fprintf(stderr, "xcbench compare: --algo-a and --algo-b go together\n");
@@ -149,12 +147,10 @@ int cmd_compare(int argc, char **argv)
 		buf_free(&path);
 		return rc;
 	}
-	o = api_json("GET", path.p, NULL);
+	o = get_answer(path.p, as_json, &rc);
 	buf_free(&path);
 	if (!o)
-		return 1;
-	if (as_json)
-		return print_json(o);
+		return rc;
 	if (as_flat)
 		flat(o);
 	else

@@ -6,18 +6,16 @@
 
 #include "client.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: xcbench export RUN [-o FILE]\n"
+static const char usage[] = "usage: xcbench export RUN [-o FILE]\n"
 		   "Writes the run's results (one row per case x repetition x initiator) as\n"
-		   "CSV to FILE (default: standard output). See host/API.md for the columns.\n");
-}
+		   "CSV to FILE (default: standard output). See host/API.md for the columns.\n";
 
 int cmd_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", 1, NULL, 'o' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
+	static const struct cmd cmd = { "xcbench export", usage, opts, "o:h" };
 	const char *file = NULL;
 	char path[96], tmp[4200];
 	uint64_t id;
@@ -25,13 +23,11 @@ int cmd_export(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		if (c == 'o')
-			file = optarg;
-		else
-			return usage_exit(usage, c);
-	}
-	if (one_run_id("export", argc, argv, usage, &id))
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0)
+		file = optarg;	/* -o, the one option */
+	if (c == CMD_EXIT)
+		return rc;
+	if (one_run_id(&cmd, argc, argv, &id))
 		return 2;
 	/* Write to FILE.tmp and rename on success: a failed export never
 	 * leaves a truncated file that looks complete. */

@@ -40,15 +40,12 @@ struct ingest {
 	struct sender_opts so;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: xcbench ingest FILE|- [--timeout SECONDS]\n"
+static const char usage[] = "usage: xcbench ingest FILE|- [--timeout SECONDS]\n"
 		   "Reads a serial capture (XCB1 lines; other lines are ignored) and submits\n"
 		   "its frames to the daemon (UDP, retransmitted until acknowledged) as they\n"
 		   "arrive: '-' reads standard input, e.g. live from serial-over-LAN:\n"
 		   "  ipmitool -I lanplus -H BMC -U USER sol activate | xcbench ingest -\n"
-		   "Prints the id of every run it delivered.\n");
-}
+		   "Prints the id of every run it delivered.\n";
 
 /* Asks the daemon for its UDP port and opens the socket. 0 or -1. */
 static int connect_daemon(struct ingest *g)
@@ -190,22 +187,20 @@ int cmd_ingest(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "timeout", 1, NULL, 't' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
+	static const struct cmd cmd = { "xcbench ingest", usage, opts, NULL };
 	struct ingest g = { .fd = -1, .so = { .window = 128, .idle_timeout = 30 } };
 	char buf[65536], *line = NULL;
 	size_t have = 0, linecap = 0;
 	int c, in, rc = 1;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 't')
-			g.so.idle_timeout = atof(optarg);
-		else
-			return usage_exit(usage, c);
-	}
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0)
+		g.so.idle_timeout = atof(optarg);	/* --timeout, the one option */
+	if (c == CMD_EXIT)
+		return rc;
 	if (optind != argc - 1) {
 		fprintf(stderr, "xcbench ingest: expected one FILE (or - for standard input)\n");
-		usage(stderr);
-		return 2;
+		return cmd_usage_error(&cmd);
 	}
 	in = strcmp(argv[optind], "-") ? open(argv[optind], O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
 	if (in < 0) {

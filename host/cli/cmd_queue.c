@@ -4,13 +4,10 @@
 
 #include "client.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: xcbench queue --mac MAC --suite NAME [--label L] [key=value...]\n"
+static const char usage[] = "usage: xcbench queue --mac MAC --suite NAME [--label L] [key=value...]\n"
 		   "Queues a suite for the next iPXE boot of the machine with that MAC; the\n"
 		   "key=value pairs go on the payload's command line. Needs the admin token\n"
-		   "(--token-file) unless the daemon runs with --open.\n");
-}
+		   "(--token-file) unless the daemon runs with --open.\n";
 
 int cmd_queue(int argc, char **argv)
 {
@@ -18,36 +15,29 @@ int cmd_queue(int argc, char **argv)
 		{ "mac", 1, NULL, 'm' }, { "suite", 1, NULL, 's' }, { "label", 1, NULL, 'l' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
+	static const struct cmd cmd = { "xcbench queue", usage, opts, NULL };
 	const char *mac = NULL, *suite = NULL, *label = NULL;
 	json_t *params, *body, *o, *job;
-	int c;
+	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
 		switch (c) {
 		case 'm': mac = optarg; break;
 		case 's': suite = optarg; break;
 		case 'l': label = optarg; break;
-		default: return usage_exit(usage, c);
 		}
+	}
+	if (c == CMD_EXIT)
+		return rc;
+	if (!mac || !suite) {
+		fprintf(stderr, "xcbench queue: --mac and --suite are required\n");
+		return cmd_usage_error(&cmd);
 	}
 	params = json_object();
-	if (!mac || !suite) {
+	if (kv_args("queue", argc, argv, params)) {
 		json_decref(params);
-		fprintf(stderr, "xcbench queue: --mac and --suite are required\n");
-		usage(stderr);
 		return 2;
-	}
-	for (int i = optind; i < argc; i++) {
-		char *eq = strchr(argv[i], '=');
-
-		if (!eq || eq == argv[i]) {
-			fprintf(stderr, "xcbench queue: '%s' is not key=value\n", argv[i]);
-			json_decref(params);
-			return 2;
-		}
-		*eq = 0;
-		json_object_set_new(params, argv[i], json_string(eq + 1));
 	}
 	body = json_pack("{s:s, s:s, s:o}", "mac", mac, "suite", suite, "params", params);
 	if (label)

@@ -4,58 +4,51 @@
 
 #include "client.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: xcbench runs [--status S] [--machine ID|MAC] [--suite NAME] [--label L]\n"
+static const char usage[] = "usage: xcbench runs [--status S] [--machine ID|MAC] [--suite NAME] [--label L]\n"
 		   "                    [--since TIME] [--limit N] [--json]\n"
-		   "Lists runs, newest first.\n");
-}
+		   "Lists runs, newest first.\n";
 
 int cmd_runs(int argc, char **argv)
 {
+	/* Every option but --json is the list's query argument of the same name. */
 	static const struct option opts[] = {
 		{ "status", 1, NULL, 's' }, { "machine", 1, NULL, 'm' }, { "suite", 1, NULL, 'S' },
 		{ "label", 1, NULL, 'l' }, { "since", 1, NULL, 'i' }, { "limit", 1, NULL, 'n' },
 		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
+	static const struct cmd cmd = { "xcbench runs", usage, opts, NULL };
 	struct buf path = { 0 };
-	int c, as_json = 0;
+	int c, rc, as_json = 0;
 	json_t *o, *r;
 	size_t i;
 	char t[64];
 
 	buf_addf(&path, "/api/v1/runs?");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		const char *key = NULL;
-
-		switch (c) {
-		case 's': key = "status"; break;
-		case 'm': key = "machine"; break;
-		case 'S': key = "suite"; break;
-		case 'l': key = "label"; break;
-		case 'i': key = "since"; break;
-		case 'n': key = "limit"; break;
-		case 'j': as_json = 1; break;
-		default: buf_free(&path); return usage_exit(usage, c);
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
+		if (c == 'j') {
+			as_json = 1;
+			continue;
 		}
-		if (key) {
-			buf_addf(&path, "%s=", key);
-			url_encode(&path, optarg);
-			buf_addf(&path, "&");
-		}
+		for (i = 0; opts[i].val != c; i++)
+			;
+		buf_addf(&path, "%s=", opts[i].name);
+		url_encode(&path, optarg);
+		buf_addf(&path, "&");
+	}
+	if (c == CMD_EXIT) {
+		buf_free(&path);
+		return rc;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "xcbench runs: unexpected argument '%s'\n", argv[optind]);
 		buf_free(&path);
 		return 2;
 	}
-	o = api_json("GET", path.p, NULL);
+	o = get_answer(path.p, as_json, &rc);
 	buf_free(&path);
 	if (!o)
-		return 1;
-	if (as_json)
-		return print_json(o);
+		return rc;
 	printf("%-5s %-16s %-9s %-12s %-17s %-20s %7s %5s %s\n", "ID", "TOKEN", "STATUS", "SUITE",
 	       "MACHINE", "CREATED", "FRAMES", "CASES", "LABEL");
 	json_array_foreach(json_object_get(o, "runs"), i, r) {

@@ -4,19 +4,17 @@
 
 #include "client.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: xcbench show RUN [--json]\n"
+static const char usage[] = "usage: xcbench show RUN [--json]\n"
 		   "Shows one run: status, machine facts and every case with its median\n"
-		   "and tail latency (cycles; ns when the machine reported its TSC rate).\n");
-}
+		   "and tail latency (cycles; ns when the machine reported its TSC rate).\n";
 
 int cmd_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	int c, as_json = 0;
+	static const struct cmd cmd = { "xcbench show", usage, opts, NULL };
+	int c, rc, as_json = 0;
 	char path[128], t[13][48];
 	json_t *o, *run, *v, *cs;
 	const char *k;
@@ -24,20 +22,16 @@ int cmd_show(int argc, char **argv)
 	uint64_t id;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'j')
-			as_json = 1;
-		else
-			return usage_exit(usage, c);
-	}
-	if (one_run_id("show", argc, argv, usage, &id))
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0)
+		as_json = 1;	/* --json, the one option */
+	if (c == CMD_EXIT)
+		return rc;
+	if (one_run_id(&cmd, argc, argv, &id))
 		return 2;
 	snprintf(path, sizeof(path), "/api/v1/runs/%llu", (unsigned long long)id);
-	o = api_json("GET", path, NULL);
+	o = get_answer(path, as_json, &rc);
 	if (!o)
-		return 1;
-	if (as_json)
-		return print_json(o);
+		return rc;
 	run = json_object_get(o, "run");
 	printf("run %s  token %s  status %s  suite %s  label %s\n", jstr(json_object_get(run, "id"), t[0], 48),
 	       jstr(json_object_get(run, "token"), t[1], 48), jstr(json_object_get(run, "status"), t[2], 48),

@@ -20,13 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "client.h"
 #include "vm.h"
 
 #define VM_MAX 16
+#define VM_MAX_S "16" /* VM_MAX in the usage text */
 #define EXIT_GRACE_S 5    /* a run may still complete (or show its crash) this long after QEMU ended */
 #define DONE_GRACE_S 30   /* QEMU may take this long to end after the run completed */
 #define POLL_US (500 * 1000)
@@ -57,9 +57,14 @@ static const char *const state_names[] = {
 	[VM_FAILED] = "failed", [VM_SKIPPED] = "skipped",
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+/* The options that take one of a few words, and those words (the index
+ * of the word given lands in parse_args' pick[]; the first is the default). */
+static const char *const boots[] = { "pxe", "direct", NULL }, *const accels[] = { "auto", "kvm", "tcg", NULL },
+		     *const firmwares[] = { "bios", "uefi", NULL }, *const nics[] = { "virtio", "e1000", "e1000e", NULL };
+static const struct { int c; const char *opt; const char *const *words; } choices[] = {
+	{ 'b', "--boot", boots }, { 'a', "--accel", accels }, { 'F', "--firmware", firmwares }, { 'n', "--nic", nics },
+};
+static const char usage[] =
 "usage: xcbench vm [options] [key=value...]\n"
 "Boots virtual lab machines in QEMU against xcbenchd (--server) and follows\n"
 "their runs. Each machine has its own MAC (52:54:00:78:63:NN), SMBIOS serial\n"
@@ -67,7 +72,7 @@ static void usage(FILE *f)
 "the payload's command line (suite overrides such as reps=3 iters=100).\n"
 "\n"
 "  --cpus N          CPUs per machine (default 2)\n"
-"  --vms K           number of machines (default 1, at most %d)\n"
+"  --vms K           number of machines (default 1, at most " VM_MAX_S ")\n"
 "  --first N         number of the first machine (default 1): two\n"
 "                    invocations at once against one daemon need\n"
 "                    machines of their own (--first 1, --first 5, ...)\n"
@@ -93,33 +98,11 @@ static void usage(FILE *f)
 "                    files); progress and the summary go to stderr\n"
 "\n"
 "Needs write access to the daemon's API (--open, or --token-file). The\n"
-"machines reach a loopback daemon at 10.0.2.2 (QEMU user networking).\n",
-		VM_MAX);
-}
-
-static int parse_int(const char *opt, const char *s, int lo, int hi, int *out)
-{
-	uint64_t v;
-
-	if (parse_u64(s, &v) || v < (uint64_t)lo || v > (uint64_t)hi) {
-		fprintf(stderr, "xcbench vm: %s: '%s' is not a number in %d..%d\n", opt, s, lo, hi);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
+"machines reach a loopback daemon at 10.0.2.2 (QEMU user networking).\n";
 
 static int is_loopback(const char *h)
 {
 	return strncmp(h, "127.", 4) == 0 || strcmp(h, "localhost") == 0;
-}
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* The index of arg in names (NULL-ended), or -1 after naming opt, arg and
@@ -331,59 +314,41 @@ static int parse_args(int argc, char **argv, struct fleet *f, int *first, int *j
 		{ "firmware", 1, NULL, 'F' }, { "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const boots[] = { "pxe", "direct", NULL }, *const accels[] = { "auto", "kvm", "tcg", NULL },
-			     *const firmwares[] = { "bios", "uefi", NULL },
-			     *const nics[] = { "virtio", "e1000", "e1000e", NULL };
+	static const struct cmd cmd = { "xcbench vm", usage, opts, NULL };
+	int pick[4] = { 0 };	/* choices[]: the word given, by index */
 	struct vm_opts *o = &f->o;
-	int c, i;
+	int c, i, rc;
 
 	*stop = 1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
 		switch (c) {
-		case 'c': if (parse_int("--cpus", optarg, 1, 255, &o->cpus)) return 2; break;
-		case 'k': if (parse_int("--vms", optarg, 1, VM_MAX, &o->vms)) return 2; break;
-		case 'f': if (parse_int("--first", optarg, 1, 240, first)) return 2; break;
-		case 'm': if (parse_int("--mem", optarg, 64, 65536, &o->mem_mb)) return 2; break;
-		case 't': if (parse_int("--timeout", optarg, 1, 86400 * 7, &o->timeout_s)) return 2; break;
+		case 'c': if (cmd_int(&cmd, "--cpus", optarg, 1, 255, &o->cpus)) return 2; break;
+		case 'k': if (cmd_int(&cmd, "--vms", optarg, 1, VM_MAX, &o->vms)) return 2; break;
+		case 'f': if (cmd_int(&cmd, "--first", optarg, 1, 240, first)) return 2; break;
+		case 'm': if (cmd_int(&cmd, "--mem", optarg, 64, 65536, &o->mem_mb)) return 2; break;
+		case 't': if (cmd_int(&cmd, "--timeout", optarg, 1, 86400 * 7, &o->timeout_s)) return 2; break;
 		case 's': f->suite = optarg; break;
 		case 'l': f->label = optarg; break;
 		case 'w': o->wait = 1; break;
 		case 'd': o->dir = optarg; break;
 		case 'j': *json = 1; break;
-		case 'b':
-			if ((i = choice("--boot", optarg, boots)) < 0)
+		case 'b': case 'a': case 'F': case 'n':
+			for (i = 0; choices[i].c != c; i++)
+				;
+			if ((pick[i] = choice(choices[i].opt, optarg, choices[i].words)) < 0)
 				return 2;
-			o->boot = i ? VM_BOOT_DIRECT : VM_BOOT_PXE;
 			break;
-		case 'a':
-			if ((i = choice("--accel", optarg, accels)) < 0)
-				return 2;
-			o->accel = accels[i];
-			break;
-		case 'F':
-			if ((i = choice("--firmware", optarg, firmwares)) < 0)
-				return 2;
-			o->uefi = i == 1;
-			break;
-		case 'n':
-			if ((i = choice("--nic", optarg, nics)) < 0)
-				return 2;
-			o->nic = nics[i];
-			break;
-		default: return usage_exit(usage, c);
 		}
 	}
-	for (i = optind; i < argc; i++) {
-		char *eq = strchr(argv[i], '=');
-
-		if (!eq || eq == argv[i]) {
-			fprintf(stderr, "xcbench vm: '%s' is not key=value (see --help)\n", argv[i]);
-			return 2;
-		}
-		*eq = 0;
-		json_object_set_new(f->params, argv[i], json_string(eq + 1));
-	}
+	if (c == CMD_EXIT)
+		return rc;
+	o->boot = pick[0] ? VM_BOOT_DIRECT : VM_BOOT_PXE;
+	o->accel = accels[pick[1]];
+	o->uefi = pick[2] == 1;
+	o->nic = nics[pick[3]];
+	if (kv_args("vm", argc, argv, f->params))
+		return 2;
 	*stop = 0;
 	return 0;
 }
@@ -427,8 +392,7 @@ static int prepare(struct fleet *f, char *dirbuf, size_t len)
 
 int cmd_vm(int argc, char **argv)
 {
-	struct fleet f = { .o = { .cpus = 2, .vms = 1, .mem_mb = 256, .timeout_s = 900, .boot = VM_BOOT_PXE,
-				  .accel = "auto", .nic = "virtio" },
+	struct fleet f = { .o = { .cpus = 2, .vms = 1, .mem_mb = 256, .timeout_s = 900 },
 			   .suite = "default", .params = json_object(), .say = stdout };
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct vm vms[VM_MAX];
@@ -449,7 +413,7 @@ int cmd_vm(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	f.t0 = now_s();
-	f.t0m = mono();
+	f.t0m = now_mono();
 	fprintf(f.say, "xcbench vm: %d machine%s, %d CPUs each, %s boot, %s, %s NIC, suite %s; daemon %s; files in %s\n",
 		f.o.vms, f.o.vms > 1 ? "s" : "",
 		f.o.cpus, f.o.boot == VM_BOOT_PXE ? (f.o.uefi ? "UEFI PXE (OVMF, iPXE)" : "PXE (iPXE)")
@@ -459,7 +423,7 @@ int cmd_vm(int argc, char **argv)
 		vm_identity(&vms[i], first + i, f.o.dir);
 
 	while (going) {
-		double now = mono();
+		double now = now_mono();
 
 		going = 0;
 		for (int i = 0; i < f.o.vms; i++) {

@@ -1,31 +1,21 @@
 /*
- * subcmd.c — the parts every xcbench subcommand's main function shares:
- * ending its option loop (--help / bad option), taking a run id argument,
- * printing an answer as JSON, and streaming a CSV answer to a file.
+ * subcmd.c — the parts every xcbench subcommand's main function shares
+ * beyond its option loop (common/cmdopt.c): taking a run id argument or
+ * key=value arguments, getting an answer and printing it as JSON, and
+ * streaming a CSV answer to a file.
  */
 #include <getopt.h>
+#include <string.h>
 
 #include "client.h"
 
-int usage_exit(void (*usage)(FILE *), int c)
-{
-	if (c == 'h') {
-		usage(stdout);
-		return 0;
-	}
-	/* getopt_long has already named the bad option on stderr. */
-	usage(stderr);
-	return 2;
-}
-
-int one_run_id(const char *cmd, int argc, char **argv, void (*usage)(FILE *), uint64_t *id)
+int one_run_id(const struct cmd *cmd, int argc, char **argv, uint64_t *id)
 {
 	if (optind == argc - 1 && parse_u64(argv[optind], id) == 0 && *id != 0)
 		return 0;
-	fprintf(stderr, "xcbench %s: expected one run id%s%s\n", cmd, optind < argc ? ", not " : "",
+	fprintf(stderr, "%s: expected one run id%s%s\n", cmd->name, optind < argc ? ", not " : "",
 		optind < argc ? argv[optind] : "");
-	usage(stderr);
-	return 2;
+	return cmd_usage_error(cmd);
 }
 
 int print_json(json_t *o)
@@ -47,4 +37,31 @@ int http_get_to(const char *cmd, const char *path, FILE *out)
 	}
 	buf_free(&r.body);
 	return rc ? 1 : 0;
+}
+
+int kv_args(const char *cmd, int argc, char **argv, json_t *params)
+{
+	for (int i = optind; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!eq || eq == argv[i]) {
+			fprintf(stderr, "xcbench %s: '%s' is not key=value (see --help)\n", cmd, argv[i]);
+			return 2;
+		}
+		*eq = 0;
+		json_object_set_new(params, argv[i], json_string(eq + 1));
+	}
+	return 0;
+}
+
+json_t *get_answer(const char *path, int as_json, int *rc)
+{
+	json_t *o = api_json("GET", path, NULL);
+
+	*rc = o ? 0 : 1;
+	if (o && as_json) {
+		print_json(o);
+		return NULL;
+	}
+	return o;
 }

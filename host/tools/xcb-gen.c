@@ -16,15 +16,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cmdopt.h"
 #include "gen.h"
 #include "sender.h"
 #include "util.h"
 #include "xcb_histo.h"
 #include "xcb_proto.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char usage[] =
 "usage: xcb-gen [options]   (test-only frame generator)\n"
 "  --server HOST:PORT  xcbenchd UDP address (default 127.0.0.1:8080)\n"
 "  --runs N            runs to generate (default 1)\n"
@@ -37,8 +36,7 @@ static void usage(FILE *f)
 "  --loss P --dup P --reorder P --ack-loss P   fault injection (0..1)\n"
 "  --seed N            fault-injection seed\n"
 "  --serial FILE       write a serial capture instead of sending ('-' = stdout)\n"
-"Prints one line per run: token=HEX frames=N results=N cases=N histo_chunks=N samples=N\n");
-}
+"Prints one line per run: token=HEX frames=N results=N cases=N histo_chunks=N samples=N\n";
 
 int main(int argc, char **argv)
 {
@@ -50,22 +48,23 @@ int main(int argc, char **argv)
 		{ "seed", 1, NULL, 'e' }, { "serial", 1, NULL, 'x' }, { "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct cmd cmd = { "xcb-gen", usage, opts, NULL };
 	const char *server = "127.0.0.1:8080", *serial = NULL, *factors = "1.0";
 	struct sender_opts so = { .window = 128, .idle_timeout = 30 };
 	struct sender_stats st;
 	struct sender_frame *all = NULL;
 	size_t nall = 0;
 	uint64_t token = 0;
-	int runs = 1, reps = 5, with_samples = 0, crash = 0, no_done = 0, c;
+	int runs = 1, reps = 5, with_samples = 0, crash = 0, no_done = 0, c, rc;
 	char err[256];
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
 		switch (c) {
 		case 's': server = optarg; break;
-		case 'n': runs = atoi(optarg); break;
+		case 'n': if (cmd_int(&cmd, "--runs", optarg, 1, 64, &runs)) return 2; break;
 		case 't': if (parse_hex64(optarg, &token)) { fprintf(stderr, "xcb-gen: bad token\n"); return 2; } break;
 		case 'f': factors = optarg; break;
-		case 'r': reps = atoi(optarg); break;
+		case 'r': if (cmd_int(&cmd, "--reps", optarg, 1, 1000, &reps)) return 2; break;
 		case 'S': with_samples = 1; break;
 		case 'c': crash = 1; break;
 		case 'N': no_done = 1; break;
@@ -75,14 +74,10 @@ int main(int argc, char **argv)
 		case 'a': so.ack_loss = atof(optarg); break;
 		case 'e': so.seed = strtoull(optarg, NULL, 0); break;
 		case 'x': serial = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
 		}
 	}
-	if (runs < 1 || runs > 64 || reps < 1 || reps > 1000) {
-		fprintf(stderr, "xcb-gen: --runs 1..64, --reps 1..1000\n");
-		return 2;
-	}
+	if (c == CMD_EXIT)
+		return rc;
 	if (!token) {
 		FILE *r = fopen("/dev/urandom", "r");
 

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmdopt.h"
 #include "gen.h"
 #include "rtx.h"
 #include "udp_transport.h" /* UDPT_WINDOW, UDPT_RTO_MIN_US, UDPT_RTO_MAX_US, UDPT_BURST */
@@ -115,9 +116,7 @@ static void service(struct machine *m, uint64_t now)
 		m->done = 1;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char usage[] =
 "usage: xcb-load [options]   (test-only: many simulated machines at once)\n"
 "  --server HOST:PORT  xcbenchd UDP address (default 127.0.0.1:8080)\n"
 "  --machines N        machines booted at once (default 1000)\n"
@@ -126,8 +125,7 @@ static void usage(FILE *f)
 "  --give-up S         a machine fails after S s without ACK progress (default 120)\n"
 "Each machine sends one 48-case run (HELLO first, as the payload: the daemon\n"
 "must be --open or have the tokens registered) with firmware/net/rtx.c.\n"
-"Prints one JSON line; exit 0 when every machine's every frame is ACKed.\n");
-}
+"Prints one JSON line; exit 0 when every machine's every frame is ACKed.\n";
 
 int main(int argc, char **argv)
 {
@@ -136,9 +134,10 @@ int main(int argc, char **argv)
 		{ "token", 1, NULL, 't' }, { "give-up", 1, NULL, 'g' }, { "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct cmd cmd = { "xcb-load", usage, opts, NULL };
 	const char *server = "127.0.0.1:8080";
-	uint64_t token = 0x10ad0000000000ull, t0, v;
-	int n = 1000, reps = 2, c, ep, left, complete = 0, failed = 0;
+	uint64_t token = 0x10ad0000000000ull, t0;
+	int n = 1000, reps = 2, c, rc, ep, left, complete = 0, failed = 0;
 	double give_up = 120;
 	struct gen g = { 0 };
 	struct machine *ms;
@@ -147,17 +146,17 @@ int main(int argc, char **argv)
 	char err[256];
 	uint64_t sent = 0, retx = 0, timeouts = 0;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
 		switch (c) {
 		case 's': server = optarg; break;
-		case 'n': if (parse_u64(optarg, &v) || v < 1 || v > 10000) goto bad; n = (int)v; break;
-		case 'r': if (parse_u64(optarg, &v) || v < 1 || v > 199) goto bad; reps = (int)v; break;
+		case 'n': if (cmd_int(&cmd, "--machines", optarg, 1, 10000, &n)) return 2; break;
+		case 'r': if (cmd_int(&cmd, "--reps", optarg, 1, 199, &reps)) return 2; break;
 		case 't': if (parse_hex64(optarg, &token)) goto bad; break;
 		case 'g': give_up = atof(optarg); if (give_up <= 0) goto bad; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
 		}
 	}
+	if (c == CMD_EXIT)
+		return rc;
 	if (parse_hostport(server, "127.0.0.1", 8080, &sa, err, sizeof(err))) {
 		fprintf(stderr, "xcb-load: %s\n", err);
 		return 2;
