@@ -26,6 +26,18 @@ start_daemon() {
 	return 1
 }
 
+# admin_daemon TOKEN [xcbenchd options...]: start_daemon with TOKEN as its
+# admin token (--token-file TMP/token); ADMIN holds the curl arguments of an
+# admin write. A daemon that does not start ends the script (a failure).
+admin_daemon() {
+	local tok=$1
+	shift
+	TMP=${TMP:-$(mktemp -d "$OUTDIR/daemon.XXXXXX")}
+	echo "$tok" >"$TMP/token"
+	ADMIN=(-H "Authorization: Bearer $tok" -H 'Content-Type: application/json')
+	start_daemon --token-file "$TMP/token" "$@" || { notok "daemon starts"; exit 1; }
+}
+
 # stop_daemon: SIGTERM and wait (returns xcbenchd's exit status).
 stop_daemon() {
 	local rc=0

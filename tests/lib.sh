@@ -16,6 +16,14 @@ skip()  { echo "ok - $1 # SKIP $2"; }
 check() { local n=$1; shift; if "$@"; then ok "$n"; else notok "$n"; fi; }
 diag()  { echo "# $*"; }
 
+# need_payload: the payload must be built (a failure, not a skip: `make
+# test` builds it first, so a missing one is a broken build).
+need_payload() {
+	[ -f "$XCB_ELF" ] && return 0
+	notok "payload built ($XCB_ELF missing: make -C firmware)"
+	exit 1
+}
+
 # accel: the QEMU accelerator for this host (tools/qemu-accel decides).
 accel() { "$ROOT/tools/qemu-accel"; }
 

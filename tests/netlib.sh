@@ -53,6 +53,16 @@ net_daemon_start() {
 	return 1
 }
 
+# net_daemon NAME VAR [xcbenchd args...]: net_daemon_start on a free port,
+# which VAR is set to; a daemon that does not start ends the script (a
+# failure).
+net_daemon() {
+	local name=$1 var=$2
+	shift 2
+	printf -v "$var" %s "$(free_port)"
+	net_daemon_start "$name" "${!var}" "$@" || { notok "xcbenchd $name starts"; exit 1; }
+}
+
 # net_daemon_stop NAME: SIGTERM and wait (the daemon commits what it has).
 net_daemon_stop() {
 	local pid

@@ -41,22 +41,31 @@ for n in 1 2; do
 	check "vm$n: console attached to run ${id:-?}'s log ($got events of $lines lines)" test "${got:-0}" -gt 0 -a "${got:-0}" = "$lines"
 done
 
-# --first: machines of their own for a second invocation.
-vm --boot direct --first 9 --suite quick --wait --timeout 60 --dir "$NET_DIR/nine" "${SUITE[@]}" \
-	>"$NET_DIR/nine.out" 2>&1
+# --first: machines of their own for a second invocation; --json: the
+# outcome on stdout (progress on stderr).
+vm --boot direct --first 9 --suite quick --wait --timeout 60 --dir "$NET_DIR/nine" --json "${SUITE[@]}" \
+	>"$NET_DIR/nine.json" 2>"$NET_DIR/nine.out"
 rc=$?
 m=$(api "$PORT" /api/v1/machines | json "[m['serial'] for m in j['machines'] if m['mac'] == '52:54:00:78:63:09']")
 check "--first 9: exit 0, machine 52:54:00:78:63:09 is xcbench-vm-9 ($m)" test "$rc" = 0 -a "$m" = "['xcbench-vm-9']"
+id=$(api "$PORT" "/api/v1/runs?machine=52:54:00:78:63:09" | json "j['runs'][0]['id']")
+got=$(json "(j['ok'], len(j['machines']), j['machines'][0]['mac'], j['machines'][0]['state'], j['machines'][0]['run']['id'], j['machines'][0]['run']['url'], j['machines'][0]['run']['status'], j['machines'][0]['run']['frames'] > 0, j['machines'][0]['error'])" <"$NET_DIR/nine.json")
+check "--json: ok, the machine done with its run $id (URL, complete, frames) and no error ($got)" \
+	test "$got" = "(True, 1, '52:54:00:78:63:09', 'done', ${id:-0}, '$SRV/run.html?id=${id:-0}', 'complete', True, None)"
+check "--json: the progress went to stderr" grep -q '^vm9 52:54:00:78:63:09: run [0-9]* complete' "$NET_DIR/nine.out"
 
 # A payload that crashes: non-zero, the machine and the reason named.
-vm --boot direct --suite quick --wait --timeout 60 --dir "$NET_DIR/crash" "${SUITE[@]}" crash=ud \
-	>"$NET_DIR/crash.out" 2>&1
+vm --boot direct --suite quick --wait --timeout 60 --dir "$NET_DIR/crash" --json "${SUITE[@]}" crash=ud \
+	>"$NET_DIR/crash.json" 2>"$NET_DIR/crash.out"
 rc=$?
 sed 's/^/# /' "$NET_DIR/crash.out" | head -n 6
 check "crashing payload: exit 1" test "$rc" = 1
 check "crashing payload: says vm1 FAILED with the payload's status" \
 	grep -qE '^vm1 52:54:00:78:63:01: FAILED: .*(payload exit 3|crashed)' "$NET_DIR/crash.out"
 check "crashing payload: shows the console's last lines" grep -q '| xcbench: EXCEPTION' "$NET_DIR/crash.out"
+got=$(json "(j['ok'], j['machines'][0]['state'], j['machines'][0]['error'])" <"$NET_DIR/crash.json")
+check "crashing payload: --json says failed, with the reason ($got)" \
+	grep -qE "^\(False, 'failed', '.*(payload exit 3|crashed)" <<<"$got"
 cid=$(grep -oE 'run [0-9]+ pending' "$NET_DIR/crash.out" | head -n1 | grep -oE '[0-9]+')
 n=$(api "$PORT" "/api/v1/runs/${cid:-0}/events?kind=console&limit=1000" | json "sum('EXCEPTION' in e['text'] for e in j['events'])")
 check "crashing payload: the exception is in run ${cid:-?}'s log (console events)" test "${n:-0}" -ge 1

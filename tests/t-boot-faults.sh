@@ -10,12 +10,18 @@ export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-60}
 export XCBENCH_ACCEL=tcg
 T=$(mktemp -d "$OUTDIR/t-boot-faults.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-[ -f "$XCB_ELF" ] || { notok "payload built ($XCB_ELF missing)"; exit 1; }
+need_payload
+
+# boot NAME SMP CMDLINE: one boot; its console in $log (T/NAME.log), QEMU's
+# status in $rc.
+boot() {
+	log=$T/$1.log
+	qemu_direct "$log" "$2" "$3"
+	rc=$?
+}
 
 # crash=pf on the BSP: reads PAGING_TEST_WINDOW+0x1000, which nothing maps.
-log=$T/pf.log
-qemu_direct "$log" 2 "crash=pf boot_only=1"
-rc=$?
+boot pf 2 "crash=pf boot_only=1"
 cp "$log" "$OUTDIR/t-boot-faults-pf.serial.log"
 check "crash=pf: exits with code 3 (QEMU status 7), not a hang (got $rc)" test "$rc" -eq 7
 check "crash=pf: report names #PF, vector 14, cpu 0" \
@@ -24,9 +30,7 @@ check "crash=pf: report gives RIP and CR2 = the faulting address" \
 	grep -qE '^xcbench:   rip 0x[0-9a-f]{16} cr2 0x0000008000001000 ' "$log"
 
 # crash=ud on an AP: the AP reports and parks, the BSP notices and exits 3.
-log=$T/ud.log
-qemu_direct "$log" 2 "crash=ud crash_cpu=1 boot_only=1"
-rc=$?
+boot ud 2 "crash=ud crash_cpu=1 boot_only=1"
 cp "$log" "$OUTDIR/t-boot-faults-ud.serial.log"
 check "crash=ud on cpu 1: exits with code 3 (got $rc)" test "$rc" -eq 7
 check "crash=ud on cpu 1: report names #UD on cpu 1" \
@@ -34,29 +38,21 @@ check "crash=ud on cpu 1: report names #UD on cpu 1" \
 check "crash=ud on cpu 1: the BSP saw the AP crash" grep -qx 'xcbench: cpu 1 crashed (reported above)' "$log"
 
 # A bad value is an error that names the key; exit code 2 (status 5).
-log=$T/bad.log
-qemu_direct "$log" 1 "apic=bogus boot_only=1"
-rc=$?
+boot bad 1 "apic=bogus boot_only=1"
 check "apic=bogus: exit code 2 (got $rc)" test "$rc" -eq 5
 check "apic=bogus: error names the key and value" \
 	grep -qF "xcbench: error: cmdline key 'apic': bad value 'bogus'" "$log"
-log=$T/badnum.log
-qemu_direct "$log" 1 "ap_timeout_ms=12q boot_only=1"
-rc=$?
+boot badnum 1 "ap_timeout_ms=12q boot_only=1"
 check "ap_timeout_ms=12q: error names the key" grep -qF "xcbench: error: cmdline key 'ap_timeout_ms': bad number '12q'" "$log"
 
 # An unknown key warns and the boot carries on.
-log=$T/unknown.log
-qemu_direct "$log" 1 "no_such_key=1 boot_only=1"
-rc=$?
+boot unknown 1 "no_such_key=1 boot_only=1"
 check "unknown key: still exits 0 (got $rc)" test "$rc" -eq 1
 check "unknown key: warning names it" grep -qF "xcbench: warning: unknown cmdline key 'no_such_key'" "$log"
 
 # TCG has no x2APIC (QEMU 7.2): asking for it is refused, not ignored.
 if grep -qE '^xcbench: hypervisor .*x2apic no' "$log"; then
-	log=$T/x2.log
-	qemu_direct "$log" 1 "apic=x2apic boot_only=1"
-	rc=$?
+	boot x2 1 "apic=x2apic boot_only=1"
 	check "apic=x2apic without x2APIC: exit code 2 (got $rc) with a reason" \
 		bash -c "test $rc -eq 5 && grep -q 'apic=x2apic but this CPU has no x2APIC' '$log'"
 else

@@ -10,8 +10,7 @@
 . "$(dirname "$0")/netlib.sh"
 net_require "payload crash reaches the daemon"
 
-PORT=$(free_port)
-net_daemon_start crash "$PORT" || { notok "daemon starts"; exit 1; }
+net_daemon crash PORT
 
 # boot NAME KEYS REGEX: one VM (4 CPUs: CPU 0 watches, stress never initiates
 # from it), then checks the run in the daemon.

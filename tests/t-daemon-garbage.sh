@@ -11,10 +11,9 @@ need_host_build "daemon hostile input"
 trap cleanup_daemon EXIT
 
 TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
-echo "s3cret-token" >"$TMP/token"
 mkdir -p "$TMP/web" && echo '<h1>dash</h1>' >"$TMP/web/index.html"
 echo 'private' >"$TMP/private.txt"
-start_daemon --token-file "$TMP/token" --web "$TMP/web" || { notok "daemon starts"; exit 1; }
+admin_daemon s3cret-token --web "$TMP/web"
 
 python3 - "$PORT" <<'PY' >"$TMP/sent.txt"
 import random, socket, struct, sys, time, zlib
@@ -80,13 +79,12 @@ check "bad filter: 400" [ "$(code "$URL/api/v1/runs?status=bogus")" = 400 ]
 check "compare without b: 400" [ "$(code "$URL/api/v1/compare?a=1")" = 400 ]
 check "write without token: 401" [ "$(code -H 'Content-Type: application/json' -X POST -d '{"mac":"52:54:00:00:00:01","suite":"q"}' "$URL/api/v1/jobs")" = 401 ]
 check "write with a wrong token: 401" [ "$(code -H 'Authorization: Bearer nope' -H 'Content-Type: application/json' -X POST -d '{}' "$URL/api/v1/runs")" = 401 ]
-A=(-H 'Authorization: Bearer s3cret-token' -H 'Content-Type: application/json')
-check "bad JSON body: 400" [ "$(code "${A[@]}" -X POST -d '{not json' "$URL/api/v1/jobs")" = 400 ]
-check "bad MAC: 400" [ "$(code "${A[@]}" -X POST -d '{"mac":"zz","suite":"q"}' "$URL/api/v1/jobs")" = 400 ]
-check "params too long for the command line: 400" [ "$(code "${A[@]}" -X POST -d "{\"mac\":\"52:54:00:00:00:01\",\"suite\":\"q\",\"params\":{\"a\":\"$(printf 'x%.0s' $(seq 60))\",\"b\":\"$(printf 'y%.0s' $(seq 60))\",\"c\":\"$(printf 'z%.0s' $(seq 60))\"}}" "$URL/api/v1/jobs")" = 400 ]
-check "body over 64 KiB: 413" [ "$(head -c 70000 /dev/zero | tr '\0' a | code "${A[@]}" -X POST --data-binary @- "$URL/api/v1/jobs")" = 413 ]
+check "bad JSON body: 400" [ "$(code "${ADMIN[@]}" -X POST -d '{not json' "$URL/api/v1/jobs")" = 400 ]
+check "bad MAC: 400" [ "$(code "${ADMIN[@]}" -X POST -d '{"mac":"zz","suite":"q"}' "$URL/api/v1/jobs")" = 400 ]
+check "params too long for the command line: 400" [ "$(code "${ADMIN[@]}" -X POST -d "{\"mac\":\"52:54:00:00:00:01\",\"suite\":\"q\",\"params\":{\"a\":\"$(printf 'x%.0s' $(seq 60))\",\"b\":\"$(printf 'y%.0s' $(seq 60))\",\"c\":\"$(printf 'z%.0s' $(seq 60))\"}}" "$URL/api/v1/jobs")" = 400 ]
+check "body over 64 KiB: 413" [ "$(head -c 70000 /dev/zero | tr '\0' a | code "${ADMIN[@]}" -X POST --data-binary @- "$URL/api/v1/jobs")" = 413 ]
 check "wrong method: 405" [ "$(code -X DELETE "$URL/api/v1/runs")" = 405 ]
-check "valid job with the token: 201" [ "$(code "${A[@]}" -X POST -d '{"mac":"52-54-00-00-00-01","suite":"quick","params":{"reps":"3"}}' "$URL/api/v1/jobs")" = 201 ]
+check "valid job with the token: 201" [ "$(code "${ADMIN[@]}" -X POST -d '{"mac":"52-54-00-00-00-01","suite":"quick","params":{"reps":"3"}}' "$URL/api/v1/jobs")" = 201 ]
 check "static index served" [ "$(code "$URL/")" = 200 ]
 check "path escape refused (..)" [ "$(code --path-as-is "$URL/../private.txt")" = 404 ]
 check "path escape refused (%2e%2e)" [ "$(code --path-as-is "$URL/%2e%2e/private.txt")" = 404 ]

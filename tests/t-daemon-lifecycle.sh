@@ -12,11 +12,8 @@ need_host_build "daemon lifecycle"
 trap cleanup_daemon EXIT
 
 TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
-echo "life-admin" >"$TMP/token"
 head -c 4096 /dev/urandom >"$TMP/fake.elf"
-start_daemon --token-file "$TMP/token" --firmware "$TMP/fake.elf" --lost-after 2 --suite smoke \
-	|| { notok "daemon starts"; exit 1; }
-AUTH=(-H "Authorization: Bearer life-admin" -H 'Content-Type: application/json')
+admin_daemon life-admin --firmware "$TMP/fake.elf" --lost-after 2 --suite smoke
 XCB_ADMIN=life-admin
 X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
 
@@ -44,6 +41,36 @@ check "next boot of that MAC runs the job" grep -q "suite=quick .* reps=3 work_u
 check "kernel line under 500 characters" [ "$(grep -m1 '^kernel ' "$TMP/boot2.ipxe" | wc -c)" -lt 500 ]
 boot "52:54:00:ab:cd:01" "$TMP/boot2b.ipxe"
 check "repeated: the same job and token" cmp -s "$TMP/boot2.ipxe" "$TMP/boot2b.ipxe"
+# /boot.json: the same boot as data (what `xcbench vm --boot direct` boots).
+bootjson() { curl -s -o "$2" -w '%{http_code}' -H 'Host: 10.0.2.2:8080' "$URL/boot.json?mac=52:54:00:ab:cd:01$1"; }
+# same_boot SCRIPT JSON FW NET: JSON's kernel URL, image, arguments and run
+# are the script's FW kernel line and run, with the MAC and (NET=1) the
+# guest's addresses asked for, else empty ones (DHCP), where the script has
+# iPXE's settings.
+same_boot() {
+	python3 - "$@" "$(pyjson "$URL/api/v1/runs?machine=52:54:00:ab:cd:01&status=pending" 'd["runs"][0]["id"]')" <<'PY'
+import json, sys
+script, j, fw, net, run = open(sys.argv[1]).read().splitlines(), json.load(open(sys.argv[2])), sys.argv[3], sys.argv[4], int(sys.argv[5])
+image = "/firmware/xcbench." + ("efi" if fw == "uefi" else "elf")
+url, args = [l for l in script if l.startswith("kernel ") and image + " " in l][0][len("kernel "):].split(" ", 1)
+for k, v in (("${netX/ip}", "10.0.2.15"), ("${netX/gateway}", "10.0.2.2"), ("${netX/netmask}", "255.255.255.0")):
+    args = args.replace(k, v if net == "1" else "")
+args = args.replace("${netX/mac}", "52:54:00:ab:cd:01")
+sys.exit(0 if (j["firmware"], j["image"], j["kernel"], j["args"], j["run"]["id"]) == (fw, image, url, args, run) else 1)
+PY
+}
+# boot_json_is FW NET QUERY: GET /boot.json with QUERY answers 200 and same_boot.
+boot_json_is() {
+	[ "$(bootjson "$3" "$TMP/b.json")" = 200 ] && same_boot "$TMP/boot2.ipxe" "$TMP/b.json" "$1" "$2"
+}
+check "/boot.json?firmware=uefi&ip=…: the script's UEFI kernel line and run, the guest's addresses filled in" \
+	boot_json_is uefi 1 "&firmware=uefi&ip=10.0.2.15&gw=10.0.2.2&netmask=255.255.255.0"
+check "/boot.json (bios by default, no addresses): the script's BIOS kernel line, empty addresses (DHCP)" \
+	boot_json_is bios 0 ""
+check "/boot.json?firmware=floppy: 400" [ "$(bootjson "&firmware=floppy" /dev/null)" = 400 ]
+check "/boot.json?ip=10.0.2: 400" [ "$(bootjson "&ip=10.0.2" /dev/null)" = 400 ]
+check "/boot.json?gw=\${netX/gateway}: 400 (only addresses reach the command line)" \
+	[ "$(bootjson "&gw=%24%7BnetX%2Fgateway%7D" /dev/null)" = 400 ]
 check "the GETs did not consume the job" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 1 ]
 check "one pending run for the MAC" [ "$(pyjson "$URL/api/v1/runs?machine=52:54:00:ab:cd:01&status=pending" 'd["total"]')" = 1 ]
 TOK=$(boot_token "$TMP/boot2.ipxe")
@@ -67,24 +94,24 @@ else
 fi
 
 # --- a wrongly typed field is refused, not silently dropped ---
-code=$(curl -s -o /dev/null -w '%{http_code}' "${AUTH[@]}" -X POST -d '{"token":"b0b","label":1}' "$URL/api/v1/runs")
+code=$(curl -s -o /dev/null -w '%{http_code}' "${ADMIN[@]}" -X POST -d '{"token":"b0b","label":1}' "$URL/api/v1/runs")
 check "POST runs with a non-string label: 400 ($code)" [ "$code" = 400 ]
 check "... and no run was created" [ "$(pyjson "$URL/api/v1/runs?token=b0b" 'len(d["runs"])')" = 0 ]
 
 # --- lost, revived, crashed ---
-curl -s "${AUTH[@]}" -X POST -d '{"token":"d00d","label":"silent"}' "$URL/api/v1/runs" >/dev/null
+curl -s "${ADMIN[@]}" -X POST -d '{"token":"d00d","label":"silent"}' "$URL/api/v1/runs" >/dev/null
 "$XCB_GEN" --server 127.0.0.1:$PORT --token d00d --reps 1 --no-done >/dev/null 2>&1
 sleep 4
 check "a run silent for --lost-after becomes lost" [ "$(pyjson "$URL/api/v1/runs?token=d00d" 'd["runs"][0]["status"]')" = lost ]
 "$XCB_GEN" --server 127.0.0.1:$PORT --token d00d --reps 1 >/dev/null 2>&1
 check "a late DONE completes it after all" [ "$(pyjson "$URL/api/v1/runs?token=d00d" 'd["runs"][0]["status"]')" = complete ]
-curl -s "${AUTH[@]}" -X POST -d '{"token":"dead"}' "$URL/api/v1/runs" >/dev/null
+curl -s "${ADMIN[@]}" -X POST -d '{"token":"dead"}' "$URL/api/v1/runs" >/dev/null
 "$XCB_GEN" --server 127.0.0.1:$PORT --token dead --reps 1 --crash >/dev/null 2>&1
 e=$(pyjson "$URL/api/v1/runs?token=dead" 'd["runs"][0]["status"] + ": " + d["runs"][0]["error"]')
 check "ERROR marks the run crashed with its summary ($e)" [ "$e" = "crashed: hang: cpu 3 waits on cpu 1 (generated)" ]
 
 # --- restart mid-run: half the frames, restart, then everything again ---
-curl -s "${AUTH[@]}" -X POST -d '{"token":"e000"}' "$URL/api/v1/runs" >/dev/null
+curl -s "${ADMIN[@]}" -X POST -d '{"token":"e000"}' "$URL/api/v1/runs" >/dev/null
 "$XCB_GEN" --server 127.0.0.1:$PORT --token e000 --reps 3 --no-done >"$TMP/half.out" 2>&1
 check "SIGTERM mid-run: clean shutdown" stop_daemon
 start_daemon --token-file "$TMP/token" --firmware "$TMP/fake.elf" --lost-after 2 || notok "restart"
@@ -121,7 +148,7 @@ check "ACKs: CLOSED (2) for a complete run, REFUSED (1) for an unknown token ($a
 
 # --- remaining routes and the CLI ---
 ID=$(pyjson "$URL/api/v1/runs?token=e000" 'd["runs"][0]["id"]')
-check "PATCH label/notes" [ "$(curl -s "${AUTH[@]}" -X PATCH -d '{"label":"a, \"quoted\" label","notes":"n"}' "$URL/api/v1/runs/$ID" | python3 -c 'import json,sys; print(json.load(sys.stdin)["run"]["label"])')" = 'a, "quoted" label' ]
+check "PATCH label/notes" [ "$(curl -s "${ADMIN[@]}" -X PATCH -d '{"label":"a, \"quoted\" label","notes":"n"}' "$URL/api/v1/runs/$ID" | python3 -c 'import json,sys; print(json.load(sys.stdin)["run"]["label"])')" = 'a, "quoted" label' ]
 # Generator: per rep 11 buckets around p50 holding 20-3|k| (k=-5..5: 130) + 5 in
 # a tail bucket = 135; 3 reps = 405. Case 1's p50 is 1150 cycles; the bucket
 # midpoint may differ by at most 0.4 %.
@@ -156,7 +183,7 @@ fi
 sm=$(pyjson "$URL/api/v1/runs?token=e000" '(lambda r: "%s %s %s" % (r["cases_planned"], r["cases_done"], json.dumps(r["facts"], sort_keys=True)))(d["runs"][0])')
 check "run summary: cases_planned/cases_done (2nd HELLO) and the list's facts ($sm)" \
 	[ "$sm" = '48 48 {"apic_mode": "x2apic", "brand": "Generated CPU", "cpus": "8", "hypervisor": "", "tsc_khz": "2000000", "vendor": "GenuineIntel"}' ]
-curl -s "${AUTH[@]}" -X POST -d '{"token":"f00d"}' "$URL/api/v1/runs" >/dev/null
+curl -s "${ADMIN[@]}" -X POST -d '{"token":"f00d"}' "$URL/api/v1/runs" >/dev/null
 sm=$(pyjson "$URL/api/v1/runs?token=f00d" '(lambda r: "%s %s %s" % (r["cases_planned"], r["cases_done"], r["facts"]))(d["runs"][0])')
 check "run summary of a run with no frame yet: planned null, 0 done, no facts ($sm)" [ "$sm" = "None 0 {}" ]
 # --- p10 (not in RESULT): from each rep's histogram, median over reps. Case 1
@@ -169,8 +196,8 @@ check "STATS.p10 from the histograms, in [min, p50] for every case ($p10)" [ "$p
 # --- compare with 1 rep each: b at 0.5 % of a. Below 5 repetitions per side
 # there is no interval (issue 13: "too few repetitions for an interval"), only
 # the change, never significant. ---
-curl -s "${AUTH[@]}" -X POST -d '{"token":"f001"}' "$URL/api/v1/runs" >/dev/null
-curl -s "${AUTH[@]}" -X POST -d '{"token":"f002"}' "$URL/api/v1/runs" >/dev/null
+curl -s "${ADMIN[@]}" -X POST -d '{"token":"f001"}' "$URL/api/v1/runs" >/dev/null
+curl -s "${ADMIN[@]}" -X POST -d '{"token":"f002"}' "$URL/api/v1/runs" >/dev/null
 "$XCB_GEN" --server 127.0.0.1:$PORT --runs 2 --token f001 --factor 1.0,0.005 --reps 1 >/dev/null 2>&1
 IA=$(pyjson "$URL/api/v1/runs?token=f001" 'd["runs"][0]["id"]')
 IB=$(pyjson "$URL/api/v1/runs?token=f002" 'd["runs"][0]["id"]')
@@ -188,3 +215,16 @@ if [ $rc -ne 0 ] && grep -q "schema version 999 is newer" "$TMP/newer.log"; then
 else
 	notok "newer schema refused with a clear message (exit $rc)"
 fi
+
+# --ready-fd: a descriptor that is not open is refused before anything
+# starts (a waiting script would otherwise hang); an open one gets the ports
+# once both sockets listen (every xcbd_start above waited on it).
+"$XCBENCHD" --ready-fd 97 --db "$TMP/ready.db" >"$TMP/ready.log" 2>&1 97>&-; rc=$?
+check "--ready-fd 97 (not open): exit 2, named (got $rc)" \
+	bash -c '[ "$1" = 2 ] && grep -q "ready-fd: .97. is not an open file descriptor" "$2" && [ ! -e "$3" ]' _ "$rc" "$TMP/ready.log" "$TMP/ready.db"
+P=$(free_port)
+xcbd_start "$TMP/ready2.log" "$P" --db "$TMP/ready2.db"; rc=$?
+RPID=$XCBD_PID
+check "--ready-fd: the daemon says ready, and it answers at once" \
+	bash -c '[ "$1" = 0 ] && curl -sf "http://127.0.0.1:$2/api/v1/health" -o /dev/null' _ "$rc" "$P"
+kill "$RPID"; wait "$RPID" 2>/dev/null

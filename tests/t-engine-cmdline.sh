@@ -9,10 +9,7 @@
 T=$(mktemp -d "$OUTDIR/engine-cmdline.XXXXXX")
 trap 'wait 2>/dev/null' EXIT
 
-if [ ! -f "$XCB_ELF" ]; then
-	notok "payload built ($XCB_ELF missing: make -C firmware)"
-	exit 1
-fi
+need_payload
 
 bad() { # NAME CMDLINE EXPECTED-TEXT
 	local name=$1 cl=$2 want=$3

@@ -12,10 +12,7 @@ T=$(mktemp -d "$OUTDIR/engine-quick.XXXXXX")
 cleanup() { [ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null; }
 trap cleanup EXIT
 
-if [ ! -f "$XCB_ELF" ]; then
-	notok "payload built ($XCB_ELF missing: make -C firmware)"
-	exit 1
-fi
+need_payload
 
 XCB_QEMU_TIMEOUT=240 qemu_direct "$T/console.log" 4 "suite=quick"
 rc=$?

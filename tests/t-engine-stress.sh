@@ -11,10 +11,7 @@
 T=$(mktemp -d "$OUTDIR/engine-stress.XXXXXX")
 trap 'wait 2>/dev/null' EXIT
 
-if [ ! -f "$XCB_ELF" ]; then
-	notok "payload built ($XCB_ELF missing: make -C firmware)"
-	exit 1
-fi
+need_payload
 
 XCB_QEMU_TIMEOUT=200 qemu_direct "$T/console.log" 4 "suite=stress duration=20"
 rc=$?

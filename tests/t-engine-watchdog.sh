@@ -12,10 +12,7 @@
 T=$(mktemp -d "$OUTDIR/engine-watchdog.XXXXXX")
 trap 'wait 2>/dev/null' EXIT
 
-if [ ! -f "$XCB_ELF" ]; then
-	notok "payload built ($XCB_ELF missing: make -C firmware)"
-	exit 1
-fi
+need_payload
 
 verify() { # NAME LOG CPU
 	local name=$1 log=$2 cpu=$3

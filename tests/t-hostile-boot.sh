@@ -12,16 +12,13 @@
 need_host_build "boot request replay"
 trap cleanup_daemon EXIT
 
-TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
-echo "boot-admin" >"$TMP/token"
-start_daemon --token-file "$TMP/token" || { notok "daemon starts"; exit 1; }
-A=(-H "Authorization: Bearer boot-admin" -H 'Content-Type: application/json')
+admin_daemon boot-admin
 XCB_ADMIN=boot-admin
 MAC=52:54:00:b0:07:01
 rss() { awk '/^VmRSS/ {print int($2 / 1024)}' /proc/$DPID/status; }
 get() { curl -s -o "$2" -w '%{http_code}' ${3:+--interface $3} -H "Host: 10.0.2.2:8080" "$URL/boot.ipxe?mac=$1"; }
 
-curl -s -o /dev/null "${A[@]}" -X POST -d "{\"mac\":\"$MAC\",\"suite\":\"quick\",\"label\":\"the job\"}" "$URL/api/v1/jobs"
+curl -s -o /dev/null "${ADMIN[@]}" -X POST -d "{\"mac\":\"$MAC\",\"suite\":\"quick\",\"label\":\"the job\"}" "$URL/api/v1/jobs"
 get $MAC "$TMP/first.ipxe" >/dev/null
 answered=0
 for i in $(seq 50); do

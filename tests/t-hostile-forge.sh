@@ -11,14 +11,11 @@
 need_host_build "forged frames"
 trap cleanup_daemon EXIT
 
-TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
-echo "forge-admin" >"$TMP/token"
-start_daemon --token-file "$TMP/token" || { notok "daemon starts"; exit 1; }
-A=(-H "Authorization: Bearer forge-admin" -H 'Content-Type: application/json')
+admin_daemon forge-admin
 H=(python3 "$ROOT/tests/hostile.py")
 S=127.0.0.1:$PORT
 TOK=f02e000000000001
-curl -s -o /dev/null "${A[@]}" -X POST -d "{\"token\":\"$TOK\"}" "$URL/api/v1/runs"
+curl -s -o /dev/null "${ADMIN[@]}" -X POST -d "{\"token\":\"$TOK\"}" "$URL/api/v1/runs"
 "${H[@]}" run $S $TOK >/dev/null
 XCB_ADMIN=forge-admin
 ID=$(pyjson "$URL/api/v1/runs?token=$TOK" 'd["runs"][0]["id"]')
@@ -33,7 +30,7 @@ for path in "/api/v1/runs" "/api/v1/runs.csv" "/api/v1/runs/$ID" "/api/v1/runs/$
 	check "anonymous $path does not show the token" [ -n "$body" -a -z "$(grep -i "$TOK" <<<"$body")" ]
 done
 check "anonymous ?token= filter refused (400)" [ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/runs?token=$TOK")" = 400 ]
-check "the admin sees it" grep -q "$TOK" <(curl -s "${A[@]}" "$URL/api/v1/runs")
+check "the admin sees it" grep -q "$TOK" <(curl -s "${ADMIN[@]}" "$URL/api/v1/runs")
 check "runs.csv keeps its token column, empty for anonymous" \
 	[ "$(curl -s "$URL/api/v1/runs.csv" | sed -n 2p | cut -d, -f1-2)" = "$ID," ]
 
@@ -50,7 +47,7 @@ check "no event from the forged ERROR" [ "$(pyjson "$URL/api/v1/runs/$ID/events"
 
 # --- insert-once on a running run ---
 T2=f02e000000000002
-curl -s -o /dev/null "${A[@]}" -X POST -d "{\"token\":\"$T2\"}" "$URL/api/v1/runs"
+curl -s -o /dev/null "${ADMIN[@]}" -X POST -d "{\"token\":\"$T2\"}" "$URL/api/v1/runs"
 "${H[@]}" frame $S $T2 0 hello 'cpus=4\ntsc_khz=2000000\n' >/dev/null
 "${H[@]}" frame $S $T2 1 case 'id=1\nkind=xcall\nalgo=lockless\nmask=2\n' >/dev/null
 "${H[@]}" frame $S $T2 2 result 1200 >/dev/null

@@ -16,21 +16,19 @@ need_host_build "hostile HTTP"
 trap cleanup_daemon EXIT
 
 TMP=$(mktemp -d "$OUTDIR/hostile-http.XXXXXX")
-echo "h0stile-admin-token" >"$TMP/token"
 mkdir -p "$TMP/web/js" && echo '<h1>dash</h1>' >"$TMP/web/index.html" && echo '//' >"$TMP/web/js/a.js"
 echo 'PRIVATE-XCB-MARKER' >"$TMP/private.txt"
 ln -s "$TMP/private.txt" "$TMP/web/link.txt"
-start_daemon --token-file "$TMP/token" --web "$TMP/web" || { notok "daemon starts"; exit 1; }
+admin_daemon h0stile-admin-token --web "$TMP/web"
 
 # Something to attack: two runs (one crashed) registered with the token.
-A=(-H "Authorization: Bearer h0stile-admin-token" -H 'Content-Type: application/json')
 for t in 00000000000a0001 00000000000a0002; do
-	curl -sf "${A[@]}" -X POST -d "{\"token\":\"$t\",\"label\":\"base\"}" "$URL/api/v1/runs" >/dev/null
+	curl -sf "${ADMIN[@]}" -X POST -d "{\"token\":\"$t\",\"label\":\"base\"}" "$URL/api/v1/runs" >/dev/null
 done
 "$XCB_GEN" --server 127.0.0.1:$PORT --token 00000000000a0001 --reps 3 >/dev/null 2>"$TMP/gen.log" &&
 "$XCB_GEN" --server 127.0.0.1:$PORT --token 00000000000a0002 --reps 1 --crash >/dev/null 2>>"$TMP/gen.log"
 check "two runs ingested to attack" [ "$(pyjson "$URL/api/v1/runs" 'd["total"]')" = 2 ]
-curl -sf "${A[@]}" -X POST -d '{"mac":"52:54:00:00:00:09","suite":"quick"}' "$URL/api/v1/jobs" >/dev/null
+curl -sf "${ADMIN[@]}" -X POST -d '{"mac":"52:54:00:00:00:09","suite":"quick"}' "$URL/api/v1/jobs" >/dev/null
 
 python3 - "$PORT" "$DB" "$DPID" <<'PY'
 import hashlib, http.client, json, os, socket, sqlite3, sys, time, urllib.parse

@@ -23,8 +23,7 @@ diag "capture: $total frames"
 half=$(( total / 2 ))
 cut_line=$(grep -n 'XCB1 ' "$cap" | sed -n "${half}p" | cut -d: -f1)
 
-PORT=$(free_port)
-net_daemon_start d "$PORT" || { notok "xcbenchd starts"; exit 1; }
+net_daemon d PORT
 fifo=$NET_DIR/sol.fifo
 mkfifo "$fifo"
 "$XCBENCH" --server "http://127.0.0.1:$PORT" ingest - --timeout 60 <"$fifo" >"$NET_DIR/ingest.out" 2>&1 &

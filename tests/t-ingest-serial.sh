@@ -9,14 +9,11 @@
 need_host_build "serial ingest"
 trap cleanup_daemon EXIT
 
-TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
-echo "ingest-admin" >"$TMP/token"
-start_daemon --token-file "$TMP/token" || { notok "daemon starts"; exit 1; }
-AUTH=(-H "Authorization: Bearer ingest-admin" -H 'Content-Type: application/json')
+admin_daemon ingest-admin
 XCB_ADMIN=ingest-admin # the ?token= filter is for admins
 
 # Reference: run b000 over UDP (registered first: the daemon is not --open).
-check "register the UDP run" [ "$(curl -s -o /dev/null -w '%{http_code}' "${AUTH[@]}" -X POST -d '{"token":"b000"}' "$URL/api/v1/runs")" = 201 ]
+check "register the UDP run" [ "$(curl -s -o /dev/null -w '%{http_code}' "${ADMIN[@]}" -X POST -d '{"token":"b000"}' "$URL/api/v1/runs")" = 201 ]
 check "UDP delivery of the reference run" "$XCB_GEN" --server 127.0.0.1:$PORT --token b000 --samples --crash --loss 0.1 --seed 3 >/dev/null 2>"$TMP/gen.err"
 
 # The same run as a serial capture, token b001.

@@ -7,8 +7,7 @@
 . "$(dirname "$0")/netlib.sh"
 net_require "network direct boot"
 
-PORT=$(free_port)
-net_daemon_start d "$PORT" || { notok "xcbenchd starts"; exit 1; }
+net_daemon d PORT
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-180}
 
 # boot NAME EXPECT_NIC_TEXT EXTRA_CMDLINE QEMU_ARGS...

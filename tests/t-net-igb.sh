@@ -8,8 +8,7 @@
 . "$(dirname "$0")/netlib.sh"
 net_require "igb direct boot"
 
-PORT=$(free_port)
-net_daemon_start d "$PORT" || { notok "xcbenchd starts"; exit 1; }
+net_daemon d PORT
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-180}
 
 token=$(new_token)

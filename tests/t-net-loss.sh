@@ -12,10 +12,8 @@ NET_SUITE="suite=quick kinds=xcall algos=locked reps=2 iters=20"
 net_require "network loss"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-240}
 
-PORT=$(free_port)
-PORT_REF=$(free_port)
-net_daemon_start lossy "$PORT" || { notok "xcbenchd starts"; exit 1; }
-net_daemon_start ref "$PORT_REF" || { notok "reference xcbenchd starts"; exit 1; }
+net_daemon lossy PORT
+net_daemon ref PORT_REF
 
 # lossy_boot NAME DAEMON_PORT PAYLOAD_PORT: one boot, checks, comparison.
 lossy_boot() {

@@ -16,10 +16,8 @@ if [ ! -e "$ROMS/efi-virtio.rom" ] && [ ! -e /usr/lib/ipxe/qemu/efi-virtio.rom ]
 fi
 
 MAC=52:54:00:be:ef:01
-PORT=$(free_port)
-PORT2=$(free_port)
-net_daemon_start pxe "$PORT" || { notok "xcbenchd starts"; exit 1; }
-net_daemon_start serial "$PORT2" || { notok "second xcbenchd starts"; exit 1; }
+net_daemon pxe PORT
+net_daemon serial PORT2
 
 # The job the next boot of this MAC consumes (suite params win over the
 # defaults because the payload takes the last of a repeated key).

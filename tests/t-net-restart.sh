@@ -14,10 +14,8 @@ NET_SUITE="suite=quick kinds=xcall algos=locked reps=2 iters=0 time_ms=150"
 net_require "network daemon restart"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-240}
 
-PORT=$(free_port)
-PORT_REF=$(free_port)
-net_daemon_start d "$PORT" || { notok "xcbenchd starts"; exit 1; }
-net_daemon_start ref "$PORT_REF" || { notok "reference xcbenchd starts"; exit 1; }
+net_daemon d PORT
+net_daemon ref PORT_REF
 TOKEN=$(new_token)
 register "$PORT" "$TOKEN" quick
 ID=$(run_id "$PORT" "$TOKEN")

@@ -17,10 +17,7 @@ T=$(mktemp -d "$OUTDIR/sync-ept.XXXXXX")
 cleanup() { [ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null; }
 trap cleanup EXIT
 
-if [ ! -f "$XCB_ELF" ]; then
-	notok "payload built ($XCB_ELF missing: make -C firmware)"
-	exit 1
-fi
+need_payload
 
 check_run() { # SMP JSON
 	python3 - "$1" "$2" <<'PY'

@@ -45,7 +45,8 @@ static const struct boot_fw {
  * i.e. that one: ${net0/...} would be wrong on a machine that boots from its
  * second NIC (the payload would pick another NIC and address). /boot.json
  * takes the values as query arguments of the same names instead (a client
- * that boots the payload itself knows them), mac= defaulting to ?mac=. */
+ * that boots the payload itself knows them; an absent one is empty, which
+ * the payload takes as "ask DHCP"), mac= being ?mac=. */
 enum { NET_IP, NET_GW, NET_NETMASK, NET_MAC, NET_ARGS };
 static const struct net_arg {
 	const char *key;        /* on the payload's command line and in ?KEY= */
@@ -313,7 +314,7 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 	if (!ratelimit_take(&boot_rl, src))
 		return reply_error(rq, 429, "too many boot requests from %s; retry in a few seconds", t->peer);
 	t->mac = mac;
-	if (fw && !t->net[NET_MAC])
+	if (fw)
 		t->net[NET_MAC] = mac;
 	snprintf(hostname, sizeof(hostname), "%s", host);
 	colon = strrchr(hostname, ':');
@@ -380,8 +381,8 @@ enum MHD_Result boot_json(struct req *rq)
 		}
 	if (!fw)
 		return reply_error(rq, 400, "firmware: '%s' is not bios or uefi", name);
-	/* Checked as the payload will read them: dotted quads and a MAC
-	 * (nothing else reaches its command line). Absent: iPXE's settings. */
+	/* Checked as the payload will read them: dotted quads (nothing else
+	 * reaches its command line); absent, empty (DHCP). */
 	for (int i = 0; i < NET_ARGS; i++) {
 		const char *v = qarg(rq, net_args[i].key);
 
@@ -389,7 +390,7 @@ enum MHD_Result boot_json(struct req *rq)
 			continue;	/* ?mac= names the machine (boot_answer) */
 		if (v && inet_pton(AF_INET, v, &a) != 1)
 			return reply_error(rq, 400, "%s: '%s' is not an IPv4 address", net_args[i].key, v);
-		t.net[i] = v;
+		t.net[i] = v ? v : "";
 	}
 	return boot_answer(rq, &t, fw);
 }
