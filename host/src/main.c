@@ -160,15 +160,18 @@ int main(int argc, char **argv)
 			}
 			cfg.per_ip_conns = (int)v;
 			break;
-		case 'r':
+		case 'r': {
+			uint64_t fd;
+
 			/* Checked now: a typo must fail at once, not leave the
 			 * waiting script hanging. */
-			if (parse_u64(optarg, &v) || v > 1024 || fcntl((int)v, F_GETFD) < 0) {
+			if (parse_u64(optarg, &fd) || fd > 1024 || fcntl((int)fd, F_GETFD) < 0) {
 				fprintf(stderr, "xcbenchd: --ready-fd: '%s' is not an open file descriptor\n", optarg);
 				return 2;
 			}
-			ready_fd = (int)v;
+			ready_fd = (int)fd;
 			break;
+		}
 		case 'H':
 			if (cfg.nhost_names == (int)(sizeof(cfg.host_names) / sizeof(cfg.host_names[0])) ||
 			    !optarg[0] || strlen(optarg) > 100) {
