@@ -100,6 +100,8 @@ static const char usage[] =
 "Needs write access to the daemon's API (--open, or --token-file). The\n"
 "machines reach a loopback daemon at 10.0.2.2 (QEMU user networking).\n";
 
+/* 1 when --server names this machine's loopback (the guest cannot reach it
+ * there: QEMU user networking puts the host at VM_GUEST_GW). */
 static int is_loopback(const char *h)
 {
 	return strncmp(h, "127.", 4) == 0 || strcmp(h, "localhost") == 0;
@@ -120,13 +122,14 @@ static int choice(const char *opt, const char *arg, const char *const *names)
 	return -1;
 }
 
+/* 1 for the states a machine never leaves. */
 static int is_final(enum vm_state s)
 {
 	return s == VM_DONE || s == VM_FAILED || s == VM_SKIPPED;
 }
 
 /* Records why v failed; the state a failure goes to (QEMU is stopped there). */
-static enum vm_state fail(struct vm *v, const char *fmt, ...)
+static enum vm_state __attribute__((format(printf, 2, 3))) fail(struct vm *v, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -197,7 +200,7 @@ static enum vm_state follow_run(struct vm *v, struct fleet *f, double now)
 static enum vm_state unless_stopped(struct vm *v, struct fleet *f, double now, enum vm_state s)
 {
 	if (interrupted || f->start_failed)
-		return fail(v, interrupted ? "interrupted" : "stopped: another machine could not be started");
+		return fail(v, "%s", interrupted ? "interrupted" : "stopped: another machine could not be started");
 	if (now - f->t0m > f->o.timeout_s)
 		return fail(v, "timed out after %d s (run %s, %lld frames)", f->o.timeout_s,
 			    v->run_id ? v->status : "not started", (long long)v->frames);
