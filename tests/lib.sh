@@ -24,6 +24,17 @@ need_payload() {
 	exit 1
 }
 
+# frames_json LOG JSON [LINES]: decodes the serial frames of a console log
+# (tests/engine_frames.py: CRC, contiguous seq, HELLO first, DONE last) into
+# JSON; what it found wrong becomes diagnostics (at most LINES). Its status.
+frames_json() {
+	local rc
+	python3 "$ROOT/tests/engine_frames.py" "$1" --json >"$2" 2>"$2.err"
+	rc=$?
+	sed 's/^/# /' "$2.err" | head -n "${3:-1000}"
+	return $rc
+}
+
 # accel: the QEMU accelerator for this host (tools/qemu-accel decides).
 accel() { "$ROOT/tools/qemu-accel"; }
 

@@ -16,8 +16,7 @@ need_payload
 
 verify() { # NAME LOG CPU
 	local name=$1 log=$2 cpu=$3
-	python3 "$ROOT/tests/engine_frames.py" "$log" --json >"$T/$name.json" 2>"$T/$name.err"
-	check "$name: frames decode" test $? -eq 0
+	check "$name: frames decode" frames_json "$log" "$T/$name.json"
 	python3 - "$T/$name.json" "$cpu" "$name" <<'PY'
 import json, re, sys
 run, cpu, name = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
@@ -53,8 +52,7 @@ XCB_QEMU_TIMEOUT=120 qemu_direct "$T/fault.log" 4 "suite=stress duration=30 watc
 rc=$?
 # XCB_EXIT_CRASH (3) -> qemu status 7
 check "a faulting cpu3 ends the run with the crash exit code (qemu $rc)" test "$rc" -eq 7
-python3 "$ROOT/tests/engine_frames.py" "$T/fault.log" --json >"$T/fault.json" 2>"$T/fault.err"
-check "fault: frames decode" test $? -eq 0
+check "fault: frames decode" frames_json "$T/fault.log" "$T/fault.json"
 python3 - "$T/fault.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))
