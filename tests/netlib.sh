@@ -125,6 +125,22 @@ run_complete_ok() {
 # comparing two stores of the same frames.
 results_csv() { api "$1" "/api/v1/runs/$2.csv" | cut -d, -f2-; }
 
+# same_results NAME PORT ID REF_PORT REF_ID PREFIX: one TAP line NAME: run ID
+# (at PORT) stored results, and the very same as run REF_ID (at REF_PORT, the
+# serial copy of the same boot); the CSVs stay in PREFIXudp.csv and
+# PREFIXserial.csv, their first differences become diagnostics.
+same_results() {
+	local name=$1 a=${6}udp.csv b=${6}serial.csv
+	results_csv "$2" "$3" >"$a"
+	results_csv "$4" "$5" >"$b"
+	if [ -s "$a" ] && cmp -s "$a" "$b"; then
+		ok "$name ($(($(wc -l <"$a") - 1)) rows)"
+	else
+		notok "$name"
+		diff "$a" "$b" | head -5 | sed 's/^/#   /'
+	fi
+}
+
 # NET_CMDLINE PORT TOKEN [more]: the command line a direct boot gets; the
 # addresses are QEMU user networking's (guest 10.0.2.15, host 10.0.2.2).
 net_cmdline() {

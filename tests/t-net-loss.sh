@@ -31,14 +31,8 @@ lossy_boot() {
 	serial_ingest "$log" "$PORT_REF" >/dev/null
 	id2=$(run_id "$PORT_REF" "$token")
 	check "$name: lossless serial copy complete" run_complete_ok "$PORT_REF" "${id2:-0}"
-	results_csv "$dport" "${id:-0}" >"$NET_DIR/$name.udp.csv"
-	results_csv "$PORT_REF" "${id2:-0}" >"$NET_DIR/$name.serial.csv"
-	if [ -s "$NET_DIR/$name.udp.csv" ] && cmp -s "$NET_DIR/$name.udp.csv" "$NET_DIR/$name.serial.csv"; then
-		ok "$name: stored results identical to the lossless copy ($(($(wc -l <"$NET_DIR/$name.udp.csv") - 1)) rows)"
-	else
-		notok "$name: stored results identical to the lossless copy"
-		diff "$NET_DIR/$name.udp.csv" "$NET_DIR/$name.serial.csv" | head -5 | sed 's/^/#   /'
-	fi
+	same_results "$name: stored results identical to the lossless copy" \
+		"$dport" "${id:-0}" "$PORT_REF" "${id2:-0}" "$NET_DIR/$name."
 	local a b
 	a=$(run_summary "$dport" "${id:-0}" | cut -d' ' -f2-)
 	b=$(run_summary "$PORT_REF" "${id2:-0}" | cut -d' ' -f2-)

@@ -61,13 +61,10 @@ check "serial log has the run's frames" grep -q '^XCB1 ' "$LOG"
 check "serial frames replayed into a second daemon" serial_ingest "$LOG" "$PORT2"
 ID2=$(run_id "$PORT2" "$TOKEN")
 check "serial run complete" run_complete_ok "$PORT2" "${ID2:-0}"
-results_csv "$PORT" "$ID" >"$NET_DIR/udp.csv"
-results_csv "$PORT2" "${ID2:-0}" >"$NET_DIR/serial.csv"
+same_results "results over UDP identical to serial" "$PORT" "$ID" "$PORT2" "${ID2:-0}" "$NET_DIR/"
 rows=$(($(wc -l <"$NET_DIR/udp.csv") - 1))
 diag "results: $rows rows over UDP, $(($(wc -l <"$NET_DIR/serial.csv") - 1)) over serial"
 check "UDP run has results" test "$rows" -gt 0
-if cmp -s "$NET_DIR/udp.csv" "$NET_DIR/serial.csv"; then ok "results over UDP identical to serial"
-else notok "results over UDP identical to serial"; diff "$NET_DIR/udp.csv" "$NET_DIR/serial.csv" | head -5 | sed 's/^/#   /'; fi
 # The CSV names the delivery the payload used, never `auto`; what the case
 # asked for stays beside it (delivery_requested).
 deliv=$(python3 -c '

@@ -49,11 +49,4 @@ check "run complete after the restart, every frame stored" run_complete_ok "$POR
 
 serial_ingest "$LOG" "$PORT_REF" >/dev/null
 ID2=$(run_id "$PORT_REF" "$TOKEN")
-results_csv "$PORT" "$ID" >"$NET_DIR/udp.csv"
-results_csv "$PORT_REF" "${ID2:-0}" >"$NET_DIR/serial.csv"
-if [ -s "$NET_DIR/udp.csv" ] && cmp -s "$NET_DIR/udp.csv" "$NET_DIR/serial.csv"; then
-	ok "results identical to the serial copy ($(($(wc -l <"$NET_DIR/udp.csv") - 1)) rows)"
-else
-	notok "results identical to the serial copy"
-	diff "$NET_DIR/udp.csv" "$NET_DIR/serial.csv" | head -5 | sed 's/^/#   /'
-fi
+same_results "results identical to the serial copy" "$PORT" "$ID" "$PORT_REF" "${ID2:-0}" "$NET_DIR/"
