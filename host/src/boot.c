@@ -31,7 +31,7 @@
  * default, the others are picked by iPXE's ${platform}. Their images are
  * the /firmware/ routes http.c serves (boot_firmware, boot_firmware_efi). */
 static const struct boot_fw {
-	const char *name;       /* ?firmware= of /boot.json, and the run's word for it */
+	const char *name;       /* ?firmware= of /boot.json (xcbench vm --firmware) */
 	const char *platform;   /* iPXE's ${platform} */
 	const char *image;      /* the payload's route */
 } boot_fws[] = {
@@ -276,9 +276,11 @@ static void script_both(struct buf *s, const struct boot_task *t)
 	buf_addf(s, "#!ipxe\n");
 	for (size_t i = 1; i < BOOT_FWS; i++)
 		buf_addf(s, "iseq ${platform} %s && goto xcb_%s ||\n", boot_fws[i].platform, boot_fws[i].platform);
-	for (size_t i = 0; i < BOOT_FWS; i++)
-		buf_addf(s, "%s%s%skernel http://%s%s %s\nboot\n", i ? ":xcb_" : "", i ? boot_fws[i].platform : "",
-			 i ? "\n" : "", t->host, boot_fws[i].image, t->args.p);
+	for (size_t i = 0; i < BOOT_FWS; i++) {
+		if (i)
+			buf_addf(s, ":xcb_%s\n", boot_fws[i].platform);
+		buf_addf(s, "kernel http://%s%s %s\nboot\n", t->host, boot_fws[i].image, t->args.p);
+	}
 }
 
 /* /boot.json's answer for firmware kind fw. */
@@ -294,8 +296,8 @@ static json_t *boot_spec(const struct boot_task *t, const struct boot_fw *fw)
 	return o;
 }
 
-/* The checks and the run behind both answers: a 200 answer is built from t
- * by the caller (fw NULL: the script, else fw's JSON). */
+/* Both answers: the checks, the run (boot_fn), then the script (fw NULL) or
+ * fw's JSON. */
 static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const struct boot_fw *fw)
 {
 	const char *host = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, "Host"), *mac_in = qarg(rq, "mac");
