@@ -9,3 +9,7 @@ test_net_rtx_SAN := address,undefined
 test_net_stack_SRCS := tests/test_net_stack.c net/stack.c net/udp_transport.c net/net_init.c \
 	net/netdev.c net/rtx.c net/eth.c net/arp.c net/ipv4.c net/udp.c net/dhcp.c ../proto/xcb_proto.c
 test_net_stack_SAN := address,undefined
+# lib/hex.h: the digit table the drivers' device names and kprintf share.
+HOST_TESTS += test_hex
+test_hex_SRCS := tests/test_hex.c lib/printf.c lib/string.c
+test_hex_SAN := address,undefined
