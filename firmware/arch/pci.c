@@ -206,11 +206,12 @@ int pci_assign_bars(const struct pci_device *d)
 	return placed;
 }
 
-void pci_enable(const struct pci_device *d)
+uint16_t pci_enable(const struct pci_device *d)
 {
 	pci_assign_bars(d);
 	uint16_t cmd = pci_read16(d, PCI_COMMAND);
 	pci_write16(d, PCI_COMMAND, cmd | PCI_CMD_IO | PCI_CMD_MEM | PCI_CMD_MASTER | PCI_CMD_INTX_OFF);
+	return cmd;
 }
 
 unsigned pci_find_cap(const struct pci_device *d, uint8_t id, unsigned from)

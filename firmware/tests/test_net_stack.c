@@ -381,16 +381,23 @@ static void test_transport_daemon_away(void **state)
 	assert_true(ut.rtx.timeouts <= 300 * 1000000ull / UDPT_RTO_MAX_US + 20);
 }
 
+/* A transport to the peer with frame 0 sent and a flush of flush_ms that
+ * must fail: the peer is silent, or refuses (set up by the caller). */
+static struct transport *send_one_unacked(unsigned flush_ms)
+{
+	net_resolve(&ns, PEER_IP, 1000000);
+	struct transport *t = udp_transport_init(&ut, &ns, PEER_IP, PORT);
+	uint8_t f[XCB_FRAME_MAX];
+	assert_int_equal(t->send(t, f, make_frame(f, 0)), 0);
+	assert_int_equal(t->flush(t, flush_ms), -1);
+	return t;
+}
+
 static void test_transport_flush_timeout(void **state)
 {
 	(void)state;
 	peer.silent_until = UINT64_MAX;
-	net_resolve(&ns, PEER_IP, 1000000);
-	struct transport *t = udp_transport_init(&ut, &ns, PEER_IP, PORT);
-	uint8_t f[XCB_FRAME_MAX];
-	unsigned len = make_frame(f, 0);
-	assert_int_equal(t->send(t, f, len), 0);
-	assert_int_equal(t->flush(t, 2000), -1);
+	send_one_unacked(2000);
 	assert_int_equal(rtx_inflight(&ut.rtx), 1);   /* still kept */
 }
 
@@ -398,12 +405,8 @@ static void test_transport_refused(void **state)
 {
 	(void)state;
 	peer.refuse = 1;
-	net_resolve(&ns, PEER_IP, 1000000);
-	struct transport *t = udp_transport_init(&ut, &ns, PEER_IP, PORT);
+	struct transport *t = send_one_unacked(1000);
 	uint8_t f[XCB_FRAME_MAX];
-	unsigned len = make_frame(f, 0);
-	assert_int_equal(t->send(t, f, len), 0);
-	assert_int_equal(t->flush(t, 1000), -1);
 	assert_int_equal(t->send(t, f, make_frame(f, 1)), -1);
 }
 
@@ -448,6 +451,26 @@ static void test_transport_udp_from_cmdline(void **state)
 	cmd_keys[0] = NULL;
 }
 
+/* The console name: the driver's family, then the PCI address in hex; a
+ * prefix too long for the name is cut so the address always fits. */
+static void test_netdev_name(void **state)
+{
+	(void)state;
+	struct netdev nd;
+	memset(&nd, 0, sizeof(nd));
+	nd.pci.bus = 0xab;
+	nd.pci.dev = 0x1f;
+	nd.pci.fn = 5;
+	netdev_set_name(&nd, "virtio-net(1.0)");
+	assert_string_equal(nd.name, "virtio-net(1.0) ab:1f.5");
+	nd.pci.bus = 0;
+	nd.pci.dev = 3;
+	nd.pci.fn = 0;
+	netdev_set_name(&nd, "a-family-name-longer-than-the-room-left");
+	assert_string_equal(nd.name, "a-family-name-longer-t 00:03.0");
+	assert_true(strlen(nd.name) < sizeof(nd.name));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +486,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_transport_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transport_ignores_foreign_acks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transport_udp_from_cmdline, setup, teardown),
+		cmocka_unit_test(test_netdev_name),
 	};
 	return cmocka_run_group_tests_name("net_stack", tests, NULL, NULL);
 }
