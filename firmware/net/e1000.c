@@ -124,7 +124,7 @@ static int e1k_probe(struct netdev *nd, const struct pci_device *pci)
 {
 	int e82574 = is_82574(pci->device);
 	return intel_probe(nd, pci, sizeof(struct intel_nic), e82574 ? INTEL_EERD_82574 : INTEL_EERD_8254X,
-			   RX_BASE, TX_BASE, &e1k_ops, e82574 ? "e1000e(82574)" : "e1000(8254x)");
+			   RX_BASE, TX_BASE, &e1k_ops, e82574 ? "e1000e" : "e1000", e82574 ? "82574" : "8254x");
 }
 
 const struct net_driver e1000_driver = { "e1000", match, e1k_probe };

@@ -77,16 +77,16 @@ static const uint16_t igb_ids[] = {
 	0x1533, 0x1536, 0x1537, 0x1538, 0x157b, 0x157c, 0x1539,
 };
 
-/* The family name for the console ("igb(82576)"). */
-static const char *family(uint16_t id)
+/* The model, for the console ("igb(82576)"). */
+static const char *model(uint16_t id)
 {
 	if (id >= 0x1521 && id <= 0x1524)
-		return "igb(i350)";
+		return "i350";
 	if (id == 0x1539)
-		return "igb(i211)";
+		return "i211";
 	if (id >= 0x1533)
-		return "igb(i210)";
-	return "igb(82576)";
+		return "i210";
+	return "82576";
 }
 
 /* 1 when this driver handles the PCI function. */
@@ -199,7 +199,7 @@ static const struct netdev_ops igb_ops = {
 static int igb_probe(struct netdev *nd, const struct pci_device *pci)
 {
 	return intel_probe(nd, pci, sizeof(struct igb), INTEL_EERD_82574, RX_BASE, TX_BASE,
-			   &igb_ops, family(pci->device));
+			   &igb_ops, "igb", model(pci->device));
 }
 
 const struct net_driver igb_driver = { "igb", match, igb_probe };

@@ -94,7 +94,7 @@ int intel_id_in(const uint16_t *ids, unsigned n, uint16_t id)
 
 int intel_probe(struct netdev *nd, const struct pci_device *pci, unsigned priv_size,
 		enum intel_eerd eerd, unsigned rx_base, unsigned tx_base,
-		const struct netdev_ops *ops, const char *name)
+		const struct netdev_ops *ops, const char *family, const char *model)
 {
 	int io, rc = -ENODEV;
 	uint16_t cmd = pci_enable(pci);   /* assigns BARs when the firmware did not */
@@ -119,7 +119,7 @@ int intel_probe(struct netdev *nd, const struct pci_device *pci, unsigned priv_s
 		goto err_cmd;
 	nd->priv = n;
 	nd->op = ops;
-	netdev_set_name(nd, name);
+	netdev_set_name(nd, family, model);
 	return 0;
 
 err_cmd:

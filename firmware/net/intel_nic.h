@@ -68,10 +68,10 @@ int intel_id_in(const uint16_t *ids, unsigned n, uint16_t id);
 /* Enables the function, maps BAR 0, allocates priv_size bytes of driver
  * state (a struct intel_nic first) with the queue bases, resets, reads the
  * MAC (RAL0/RAH0 as the NVM loaded them, else EEPROM words 0-2) and fills
- * nd's op, priv, mac and name. 0 or -E, the command register restored. */
+ * nd's op, priv, mac and name (netdev_set_name). 0 or -E, the command register restored. */
 int intel_probe(struct netdev *nd, const struct pci_device *pci, unsigned priv_size,
 		enum intel_eerd eerd, unsigned rx_base, unsigned tx_base,
-		const struct netdev_ops *ops, const char *name);
+		const struct netdev_ops *ops, const char *family, const char *model);
 /* The first half of open: reset, CTRL |= set & ~clear, our address in slot
  * 0 and no multicast, the rings (allocated on the first open, kept) with
  * both indices at 0. 0, or -ENOMEM with the device still quiet. */

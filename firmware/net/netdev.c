@@ -12,13 +12,23 @@ static const struct net_driver *const drivers[] = { &virtio_net_driver, &e1000_d
 static struct netdev nics[MAX_NICS];
 static unsigned nnics;
 
-void netdev_set_name(struct netdev *nd, const char *prefix)
+/* Appends s at p, stopping at end; returns where it stopped. */
+static char *put_str(char *p, const char *s, const char *end)
+{
+	while (*s && p < end)
+		*p++ = *s++;
+	return p;
+}
+
+void netdev_set_name(struct netdev *nd, const char *family, const char *model)
 {
 	const struct pci_device *pci = &nd->pci;
-	char *p = nd->name;
-	/* Room for " BB:DD.F" and the NUL after the prefix. */
-	while (*prefix && p < nd->name + sizeof(nd->name) - 10)
-		*p++ = *prefix++;
+	/* Room for ") BB:DD.F" and the NUL after the family and model. */
+	char *p = nd->name, *end = nd->name + sizeof(nd->name) - 11;
+	p = put_str(p, family, end);
+	*p++ = '(';
+	p = put_str(p, model, end);
+	*p++ = ')';
 	*p++ = ' ';
 	p = hex_byte(p, pci->bus);
 	*p++ = ':';

@@ -32,7 +32,7 @@ struct netdev_ops {
 };
 
 struct netdev {
-	char name[32];                  /* "virtio-net(1.0) 00:03.0" */
+	char name[32];                  /* "virtio-net(1.0) 00:03.0" (netdev_set_name) */
 	const struct netdev_ops *op;
 	uint8_t mac[ETH_ALEN];
 	struct pci_device pci;
@@ -60,8 +60,9 @@ extern const struct net_driver virtio_net_driver, e1000_driver, igb_driver;
  * already. One block, so a failure leaves none half made. 0 or -ENOMEM. */
 int netdev_dma_once(uint8_t **const parts[], const unsigned bytes[], unsigned n);
 
-/* nd->name = "PREFIX BB:DD.F" (the driver's family and nd->pci's address). */
-void netdev_set_name(struct netdev *nd, const char *prefix);
+/* nd->name = "FAMILY(MODEL) BB:DD.F": the driver's family, the model or
+ * transport it found, and nd->pci's address ("igb(i350) 01:00.0"). */
+void netdev_set_name(struct netdev *nd, const char *family, const char *model);
 
 /* Probes every PCI function with every driver. Returns the device to use:
  * the one whose MAC equals want_mac (when given), else the first with link,

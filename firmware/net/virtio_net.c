@@ -36,7 +36,6 @@ struct vnet {
 	uint8_t *rxhdr, *rxbuf, *txhdr, *txbuf;   /* allocated on the first open */
 	uint8_t tx_busy[NSLOTS];
 	unsigned tx_next;
-	char prefix[24];                          /* "virtio-net(1.0)" */
 };
 
 static int match(const struct pci_device *pci)
@@ -187,19 +186,6 @@ static const struct netdev_ops vnet_ops = {
 	.link_up = vnet_link_up, .close = vnet_close,
 };
 
-/* v->prefix = "virtio-net(" + the transport's name + ")". */
-static void set_prefix(struct vnet *v)
-{
-	static const char head[] = "virtio-net(";
-	char *p = v->prefix, *end = v->prefix + sizeof(v->prefix) - 2;
-	net_memcpy(p, head, sizeof(head) - 1);
-	p += sizeof(head) - 1;
-	for (const char *s = v->vd.op->name; *s && p < end; s++)
-		*p++ = *s;
-	*p++ = ')';
-	*p = 0;
-}
-
 /* The transport (1.0 preferred when the device offers it, else legacy),
  * then the MAC from device config; features are negotiated in open, and a
  * device without VIRTIO_NET_F_MAC fails there. 0 or -E. */
@@ -218,8 +204,7 @@ static int vnet_probe(struct netdev *nd, const struct pci_device *pci)
 		return rc;
 	nd->priv = v;
 	nd->op = &vnet_ops;
-	set_prefix(v);
-	netdev_set_name(nd, v->prefix);
+	netdev_set_name(nd, "virtio-net", v->vd.op->name);
 	for (int i = 0; i < ETH_ALEN; i++)
 		nd->mac[i] = v->vd.op->config8(&v->vd, (unsigned)i);
 	return 0;

@@ -451,8 +451,8 @@ static void test_transport_udp_from_cmdline(void **state)
 	cmd_keys[0] = NULL;
 }
 
-/* The console name: the driver's family, then the PCI address in hex; a
- * prefix too long for the name is cut so the address always fits. */
+/* The console name: the driver's family and model, then the PCI address in
+ * hex; names too long are cut so the address always fits. */
 static void test_netdev_name(void **state)
 {
 	(void)state;
@@ -461,13 +461,13 @@ static void test_netdev_name(void **state)
 	nd.pci.bus = 0xab;
 	nd.pci.dev = 0x1f;
 	nd.pci.fn = 5;
-	netdev_set_name(&nd, "virtio-net(1.0)");
+	netdev_set_name(&nd, "virtio-net", "1.0");
 	assert_string_equal(nd.name, "virtio-net(1.0) ab:1f.5");
 	nd.pci.bus = 0;
 	nd.pci.dev = 3;
 	nd.pci.fn = 0;
-	netdev_set_name(&nd, "a-family-name-longer-than-the-room-left");
-	assert_string_equal(nd.name, "a-family-name-longer-t 00:03.0");
+	netdev_set_name(&nd, "a-family-name-long", "than-the-room-left");
+	assert_string_equal(nd.name, "a-family-name-long(th) 00:03.0");
 	assert_true(strlen(nd.name) < sizeof(nd.name));
 }
 
