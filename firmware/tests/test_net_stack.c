@@ -456,36 +456,41 @@ static void test_transport_udp_from_cmdline(void **state)
 static void test_netdev_name(void **state)
 {
 	(void)state;
-	struct netdev nd;
-	memset(&nd, 0, sizeof(nd));
-	nd.pci.bus = 0xab;
-	nd.pci.dev = 0x1f;
-	nd.pci.fn = 5;
-	netdev_set_name(&nd, "virtio-net", "1.0");
-	assert_string_equal(nd.name, "virtio-net(1.0) ab:1f.5");
-	nd.pci.bus = 0;
-	nd.pci.dev = 3;
-	nd.pci.fn = 0;
-	netdev_set_name(&nd, "a-family-name-long", "than-the-room-left");
-	assert_string_equal(nd.name, "a-family-name-long(th) 00:03.0");
-	assert_true(strlen(nd.name) < sizeof(nd.name));
+	static const struct {
+		uint8_t bus, dev, fn;
+		const char *family, *model, *want;
+	} cases[] = {
+		{ 0xab, 0x1f, 5, "virtio-net", "1.0", "virtio-net(1.0) ab:1f.5" },
+		{ 0, 3, 0, "a-family-name-long", "than-the-room-left", "a-family-name-long(th) 00:03.0" },
+	};
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct netdev nd;
+		memset(&nd, 0, sizeof(nd));
+		nd.pci.bus = cases[i].bus;
+		nd.pci.dev = cases[i].dev;
+		nd.pci.fn = cases[i].fn;
+		netdev_set_name(&nd, cases[i].family, cases[i].model);
+		assert_string_equal(nd.name, cases[i].want);
+	}
 }
 
 int main(void)
 {
+	/* Every case but the name test runs on a fresh wire, peer and clock. */
+#define WIRED(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_arp_answered_while_polling, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_udp_send_resolves_first, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_off_subnet_goes_to_gateway, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_resolve_times_out, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dhcp, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_lossless, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_lossy, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_daemon_away, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_flush_timeout, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_ignores_foreign_acks, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_udp_from_cmdline, setup, teardown),
+		WIRED(test_arp_answered_while_polling),
+		WIRED(test_udp_send_resolves_first),
+		WIRED(test_off_subnet_goes_to_gateway),
+		WIRED(test_resolve_times_out),
+		WIRED(test_dhcp),
+		WIRED(test_transport_lossless),
+		WIRED(test_transport_lossy),
+		WIRED(test_transport_daemon_away),
+		WIRED(test_transport_flush_timeout),
+		WIRED(test_transport_refused),
+		WIRED(test_transport_ignores_foreign_acks),
+		WIRED(test_transport_udp_from_cmdline),
 		cmocka_unit_test(test_netdev_name),
 	};
 	return cmocka_run_group_tests_name("net_stack", tests, NULL, NULL);
