@@ -44,16 +44,7 @@ static int teardown(void **state)
 		free(allocs[--nallocs]);
 	return 0;
 }
-volatile void *net_map_mmio(uint64_t phys, uint64_t size) { (void)size; return (volatile void *)(uintptr_t)phys; }
-void net_log(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	printf("# ");
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-}
+/* net_log, net_map_mmio: tests/netenv_host.c */
 const char *net_cmdline(const char *key)
 {
 	for (int i = 0; i < 8 && cmd_keys[i]; i++)
