@@ -55,8 +55,10 @@ struct apic_ops {
 
 /* ---- xAPIC: registers in the 4 KiB MMIO page at IA32_APIC_BASE ---- */
 
+/* Register reg (its MMIO offset), read and written as 32-bit UC accesses. */
 static uint32_t xapic_read(uint32_t reg) { return mmio_read32(mmio_base + reg); }
 static void xapic_write(uint32_t reg, uint32_t v) { mmio_write32(mmio_base + reg, v); }
+/* The 8-bit APIC ID, in the ID register's top byte. */
 static uint32_t xapic_id(void) { return xapic_read(APIC_ID) >> 24; }
 
 /* The two ICR halves are separate writes, so nothing that also sends IPIs
@@ -103,6 +105,7 @@ static const struct apic_ops xapic_ops = {
 
 /* ---- x2APIC: registers are MSRs 0x800 + offset / 16 ---- */
 
+/* Register reg (named by its xAPIC offset) through its MSR. */
 static uint32_t x2apic_read(uint32_t reg) { return (uint32_t)rdmsr(MSR_X2APIC_BASE + (reg >> 4)); }
 static void x2apic_write(uint32_t reg, uint32_t v) { wrmsr(MSR_X2APIC_BASE + (reg >> 4), v); }
 static uint32_t x2apic_id(void) { return x2apic_read(APIC_ID); }   /* all 32 bits */
@@ -140,6 +143,7 @@ static const struct apic_ops x2apic_ops = {
  * the start-up handshake that brings them up (arch/smp.c), which orders it. */
 static const struct apic_ops *ops = &xapic_ops;
 
+/* The public accessors (arch/apic.h), through the chosen table. */
 enum apic_mode apic_mode(void) { return ops->mode; }
 const char *apic_mode_name(void) { return ops->name; }
 uint32_t apic_read(uint32_t reg) { return ops->read(reg); }
@@ -170,6 +174,8 @@ static bool x2apic_locked(void)
 	return rdmsr(MSR_XAPIC_DISABLE_STATUS) & 1;
 }
 
+/* This CPU's APIC in the chosen mode, software-enabled, timer and error
+ * LVTs masked (LINT0/1 too on APs), and its ID and LDR noted in percpu. */
 static void apic_enable_here(void)
 {
 	if (ops->enter() && smp_cpu_id() != 0)
@@ -268,6 +274,7 @@ void apic_send_sipi(uint32_t id, uint8_t page)
 	ops->icr_write(id, ICR_STARTUP | page);
 }
 
+/* Adds to this CPU's IPI statistics (ICR writes, CPUs targeted). */
 static void count(unsigned writes, unsigned targets)
 {
 	/* Only this CPU writes its counters; readers tolerate a stale value. */
@@ -295,6 +302,7 @@ void apic_kick(unsigned cpu)
 void apic_set_delivery(enum apic_delivery d) { delivery = d; }
 enum apic_delivery apic_get_delivery(void) { return delivery; }
 
+/* One physical-destination ICR write per CPU in m. */
 static void send_unicast(const struct cpumask *m, uint8_t vector)
 {
 	unsigned cpu, n = 0;
@@ -334,6 +342,7 @@ void apic_setup_clusters(void)
 	kprintf("xcbench: apic: %u x2APIC clusters\n", nclusters);
 }
 
+/* One logical ICR write per x2APIC cluster with CPUs in m. */
 static void send_cluster(const struct cpumask *m, uint8_t vector)
 {
 	struct cpumask left = *m;

@@ -38,6 +38,7 @@ struct vnet {
 	unsigned tx_next;
 };
 
+/* 1 for a virtio-net function: the 1.0 id, or a transitional one of type 1. */
 static int match(const struct pci_device *pci)
 {
 	if (pci->vendor != VIRTIO_VENDOR)
@@ -63,6 +64,7 @@ static int alloc_buffers(struct vnet *v)
 	return netdev_dma_once(parts, bytes, 4);
 }
 
+/* Gives RX slot i (header + frame buffer, device-writable) to the device. */
 static void post_rx(struct vnet *v, unsigned i)
 {
 	volatile struct vring_desc *d = v->rx.desc;
@@ -116,6 +118,8 @@ err_fail:
 	return rc;
 }
 
+/* Queues one frame as a header + frame chain in the next TX slot; -1 while
+ * the device still holds that slot (after one reclaiming poll). */
 static int vnet_transmit(struct netdev *nd, const void *frame, unsigned len)
 {
 	struct vnet *v = nd->priv;
@@ -140,6 +144,8 @@ static int vnet_transmit(struct netdev *nd, const void *frame, unsigned len)
 	return 0;
 }
 
+/* Reclaims finished TX slots; then one received frame, header stripped,
+ * into buf (its slot posted again), or 0 when none. */
 static unsigned vnet_poll(struct netdev *nd, void *buf, unsigned cap)
 {
 	struct vnet *v = nd->priv;
@@ -165,6 +171,7 @@ static unsigned vnet_poll(struct netdev *nd, void *buf, unsigned cap)
 	return n ? n : 1;
 }
 
+/* The link bit of the config status; up when the device has no status. */
 static int vnet_link_up(struct netdev *nd)
 {
 	struct vnet *v = nd->priv;
@@ -175,6 +182,7 @@ static int vnet_link_up(struct netdev *nd)
 		VNET_S_LINK_UP) != 0;
 }
 
+/* Device reset: no more DMA into our rings. */
 static void vnet_close(struct netdev *nd)
 {
 	struct vnet *v = nd->priv;
