@@ -14,6 +14,10 @@ test_net_stack_SAN := address,undefined
 HOST_TESTS += test_net_virtio
 test_net_virtio_SRCS := tests/test_net_virtio.c tests/netenv_host.c net/virtio_net.c net/virtio.c net/netdev.c
 test_net_virtio_SAN := address,undefined
+# e1000/e1000e/igb over a register file in memory.
+HOST_TESTS += test_net_intel
+test_net_intel_SRCS := tests/test_net_intel.c tests/netenv_host.c net/e1000.c net/igb.c net/intel_nic.c net/netdev.c
+test_net_intel_SAN := address,undefined
 # lib/hex.h: the digit table the drivers' device names and kprintf share.
 HOST_TESTS += test_hex
 test_hex_SRCS := tests/test_hex.c lib/printf.c lib/string.c

@@ -19,6 +19,7 @@
 #include "../net/udp.h"
 #include "../net/bytes.h"
 #include "../net/netenv.h"
+#include "netenv_host.h"
 #include "../../proto/xcb_proto.h"
 
 /* ---- netenv for the host ---- */
@@ -26,25 +27,13 @@ static uint64_t now_us;
 static const char *cmd_keys[8], *cmd_vals[8];
 uint64_t net_now_us(void) { return now_us; }
 void net_relax(void) { now_us += 250; }
-/* The payload never frees DMA memory; the tests free it after each case. */
-static void *allocs[64];
-static unsigned nallocs;
-void *net_dma_alloc(unsigned long bytes)
-{
-	void *p = aligned_alloc(4096, (bytes + 4095) & ~4095ul);
-	assert_non_null(p);
-	assert_true(nallocs < 64);
-	memset(p, 0, bytes);
-	return allocs[nallocs++] = p;
-}
 static int teardown(void **state)
 {
 	(void)state;
-	while (nallocs)
-		free(allocs[--nallocs]);
+	dma_free_all();
 	return 0;
 }
-/* net_log, net_map_mmio: tests/netenv_host.c */
+/* net_dma_alloc, net_log, net_map_mmio: tests/netenv_host.c */
 const char *net_cmdline(const char *key)
 {
 	for (int i = 0; i < 8 && cmd_keys[i]; i++)

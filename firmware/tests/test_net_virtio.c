@@ -19,28 +19,15 @@
 
 #include "../net/netdev.h"
 #include "../net/netenv.h"
+#include "netenv_host.h"
 #include "../net/virtio.h"
 #include "../lib/errno.h"
 
-/* ---- netenv for the host: allocations counted, one can be made to fail ---- */
+/* ---- netenv for the host: a clock that runs while the driver waits ---- */
 static uint64_t now_us;
 uint64_t net_now_us(void) { return now_us; }
 void net_relax(void) { now_us += 10; }
-static void *allocs[32];
-static unsigned nallocs, fail_alloc_at;   /* fail the allocation with this number (1-based); 0: none */
-void *net_dma_alloc(unsigned long bytes)
-{
-	if (fail_alloc_at && nallocs + 1 == fail_alloc_at) {
-		fail_alloc_at = 0;
-		return NULL;
-	}
-	void *p = aligned_alloc(4096, (bytes + 4095) & ~4095ul);
-	assert_non_null(p);
-	assert_true(nallocs < 32);
-	memset(p, 0, bytes);
-	return allocs[nallocs++] = p;
-}
-/* net_log, net_map_mmio: tests/netenv_host.c */
+/* net_dma_alloc, net_log, net_map_mmio: tests/netenv_host.c */
 const char *net_cmdline(const char *key) { (void)key; return NULL; }
 
 /* ---- PCI: one transitional virtio-net function (subsystem id 1) ---- */
@@ -151,7 +138,7 @@ static int setup(void **state)
 	dev.features = F_MAC | F_STATUS | 1ull << 40;   /* and one we never take */
 	dev.qsize[0] = dev.qsize[1] = 256;
 	dev.link = 1;
-	fail_alloc_at = 0;
+	dma_fail_at = 0;
 	pci_cmd = 0x0007;
 	memset(&nd, 0, sizeof(nd));
 	nd.pci = pci;
@@ -162,8 +149,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	while (nallocs)
-		free(allocs[--nallocs]);
+	dma_free_all();
 	return 0;
 }
 
@@ -222,21 +208,21 @@ static void test_open_missing_queue_unwinds(void **state)
 static void test_open_out_of_memory_then_reopen(void **state)
 {
 	(void)state;
-	unsigned base = nallocs;                    /* the probe's state */
-	fail_alloc_at = base + 1;                   /* the buffer block */
+	unsigned base = dma_nallocs;        /* the probe's state */
+	dma_fail_at = base + 1;             /* the buffer block */
 	assert_int_equal(nd.op->open(&nd), -ENOMEM);
 	assert_int_equal(dev.status, 0);
 	assert_true(dev.status_or & VIRTIO_S_FAILED);
-	fail_alloc_at = base + 2;                   /* buffers got, then the RX ring fails */
+	dma_fail_at = base + 2;             /* buffers got, then the RX ring fails */
 	assert_int_equal(nd.op->open(&nd), -ENOMEM);
 	assert_int_equal(dev.status, 0);
 	assert_int_equal(nd.op->open(&nd), 0);
-	unsigned used = nallocs;
+	unsigned used = dma_nallocs;
 	assert_int_equal(used, base + 3);           /* buffers + two rings, each once */
 	nd.op->close(&nd);
 	assert_int_equal(dev.status, 0);
 	assert_int_equal(nd.op->open(&nd), 0);
-	assert_int_equal(nallocs, used);
+	assert_int_equal(dma_nallocs, used);
 	assert_int_equal(dev.q[0]->avail[1], 64);   /* rings start empty again */
 	assert_int_equal(dev.q[0]->last_used, 0);
 }
