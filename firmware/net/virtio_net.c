@@ -196,26 +196,35 @@ static const struct netdev_ops vnet_ops = {
 
 /* The transport (1.0 preferred when the device offers it, else legacy),
  * then the MAC from device config; features are negotiated in open, and a
- * device without VIRTIO_NET_F_MAC fails there. 0 or -E. */
+ * device without VIRTIO_NET_F_MAC fails there. 0, or -E with the command
+ * register as it was. */
 static int vnet_probe(struct netdev *nd, const struct pci_device *pci)
 {
 	struct vnet *v = net_dma_alloc(sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	pci_enable(pci);                 /* assigns BARs when the firmware did not */
-	/* Nothing to unwind on failure: v is the allocator's for good, the
-	 * mappings are page-table entries, and the device was not touched. */
-	if (virtio_pci_modern_probe(&v->vd, pci) != 0 && virtio_pci_legacy_probe(&v->vd, pci) != 0)
-		return -ENODEV;
-	int rc = virtio_reset(&v->vd);
+	uint16_t cmd = pci_enable(pci);  /* assigns BARs when the firmware did not */
+	/* v stays the allocator's for good and mappings are page-table
+	 * entries: the function's decoding and bus mastering are what a
+	 * failure puts back. */
+	int rc = virtio_pci_modern_probe(&v->vd, pci);
 	if (rc)
-		return rc;
+		rc = virtio_pci_legacy_probe(&v->vd, pci);
+	if (rc)
+		goto err_cmd;
+	rc = virtio_reset(&v->vd);
+	if (rc)
+		goto err_cmd;
 	nd->priv = v;
 	nd->op = &vnet_ops;
 	netdev_set_name(nd, "virtio-net", v->vd.op->name);
 	for (int i = 0; i < ETH_ALEN; i++)
 		nd->mac[i] = v->vd.op->config8(&v->vd, (unsigned)i);
 	return 0;
+
+err_cmd:
+	pci_write16(pci, PCI_COMMAND, cmd);
+	return rc;
 }
 
 const struct net_driver virtio_net_driver = { "virtio-net", match, vnet_probe };

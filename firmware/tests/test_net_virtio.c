@@ -31,8 +31,20 @@ void net_relax(void) { now_us += 10; }
 const char *net_cmdline(const char *key) { (void)key; return NULL; }
 
 /* ---- PCI: one transitional virtio-net function (subsystem id 1) ---- */
-static uint16_t pci_cmd;
-uint16_t pci_enable(const struct pci_device *d) { (void)d; return pci_cmd; }
+static uint16_t pci_cmd;        /* the command register */
+uint16_t pci_enable(const struct pci_device *d)
+{
+	(void)d;
+	uint16_t old = pci_cmd;
+	pci_cmd |= PCI_CMD_IO | PCI_CMD_MEM | PCI_CMD_MASTER;
+	return old;
+}
+void pci_write16(const struct pci_device *d, unsigned off, uint16_t v)
+{
+	(void)d;
+	assert_int_equal(off, PCI_COMMAND);
+	pci_cmd = v;
+}
 uint16_t pci_read16(const struct pci_device *d, unsigned off) { (void)d; return off == PCI_SUBSYS_ID ? 1 : 0; }
 int pci_scan(int (*fn)(struct pci_device *d, void *ctx), void *ctx) { (void)fn; (void)ctx; return 0; }
 static int match_none(const struct pci_device *pci) { (void)pci; return 0; }
@@ -51,9 +63,11 @@ static struct {
 	struct virtqueue *q[2];     /* as enabled by the driver */
 	unsigned notified[2];
 	uint16_t link;              /* config status (VIRTIO_NET_S_LINK_UP = 1) */
+	int no_transport;           /* the legacy probe fails too */
+	int stuck;                  /* a reset never reads back 0 */
 } dev;
 
-static uint8_t sim_get_status(struct virtio_dev *vd) { (void)vd; return dev.status; }
+static uint8_t sim_get_status(struct virtio_dev *vd) { (void)vd; return dev.stuck ? 0x80 : dev.status; }
 static void sim_set_status(struct virtio_dev *vd, uint8_t s)
 {
 	(void)vd;
@@ -107,6 +121,8 @@ int virtio_pci_modern_probe(struct virtio_dev *vd, const struct pci_device *pci)
 int virtio_pci_legacy_probe(struct virtio_dev *vd, const struct pci_device *pci)
 {
 	(void)pci;
+	if (dev.no_transport)
+		return -ENODEV;
 	vd->op = &sim_ops;
 	return 0;
 }
@@ -139,7 +155,7 @@ static int setup(void **state)
 	dev.qsize[0] = dev.qsize[1] = 256;
 	dev.link = 1;
 	dma_fail_at = 0;
-	pci_cmd = 0x0007;
+	pci_cmd = 0;
 	memset(&nd, 0, sizeof(nd));
 	nd.pci = pci;
 	assert_true(virtio_net_driver.match(&pci));
@@ -159,6 +175,24 @@ static void test_probe_names_and_mac(void **state)
 	assert_string_equal(nd.name, "virtio-net(sim) 00:03.0");
 	assert_memory_equal(nd.mac, dev_mac, 6);
 	assert_int_equal(dev.status, 0);   /* probed, left reset */
+}
+
+/* No transport, or a device whose reset never completes: probe fails and
+ * the function is left as found (no bus mastering). */
+static void test_probe_failures_restore_command(void **state)
+{
+	(void)state;
+	struct netdev other;
+	memset(&other, 0, sizeof(other));
+	pci_cmd = 0;
+	dev.no_transport = 1;
+	assert_int_equal(virtio_net_driver.probe(&other, &pci), -ENODEV);
+	assert_int_equal(pci_cmd, 0);
+	dev.no_transport = 0;
+	dev.stuck = 1;
+	assert_int_equal(virtio_net_driver.probe(&other, &pci), -ETIMEDOUT);
+	assert_int_equal(pci_cmd, 0);
+	assert_null(other.op);
 }
 
 static void test_open_handshake(void **state)
@@ -273,6 +307,7 @@ int main(void)
 #define DEV(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		DEV(test_probe_names_and_mac),
+		DEV(test_probe_failures_restore_command),
 		DEV(test_open_handshake),
 		DEV(test_open_no_mac_unwinds),
 		DEV(test_open_missing_queue_unwinds),
