@@ -6,14 +6,10 @@
  * truncation and many corruptions of a stream must end in -1 or in output
  * within bounds (ASan watches), and a too-small output buffer must be
  * refused. bcj.c against hand-made filtered code. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cmocka.h>
+#include "tests/xcb_test.h"
 #include <zlib.h>
 #include "compress/bcj.h"
 #include "compress/inflate.h"
@@ -169,14 +165,9 @@ static void test_truncated_and_corrupt(void **state)
 	free(bad);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_block_types),
-		cmocka_unit_test(test_payload),
-		cmocka_unit_test(test_bios_payload),
-		cmocka_unit_test(test_bcj),
-		cmocka_unit_test(test_truncated_and_corrupt),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+XCB_TEST_MAIN(
+	cmocka_unit_test(test_block_types),
+	cmocka_unit_test(test_payload),
+	cmocka_unit_test(test_bios_payload),
+	cmocka_unit_test(test_bcj),
+	cmocka_unit_test(test_truncated_and_corrupt))
