@@ -180,6 +180,27 @@ nf-api-jobs-deep        GET    anon   /api/v1/jobs/1/x
 nf-api-v2               GET    anon   /api/v2/runs
 nf-api-bare             GET    anon   /api
 nf-static               GET    anon   /no-such-page.html
+rt-bad-id-deep          GET    anon   /api/v1/runs/abc/nope
+rt-bad-id-4             GET    anon   /api/v1/runs/abc/x/y
+rt-bad-id-csv-deep      GET    anon   /api/v1/runs/abc.csv/events
+rt-csv-id-deep          GET    anon   /api/v1/runs/1.csv/events
+rt-dot-csv              GET    anon   /api/v1/runs/.csv
+rt-bad-case-short       GET    anon   /api/v1/runs/1/cases/abc
+rt-bad-case-other       GET    anon   /api/v1/runs/1/cases/abc/x
+rt-big-case             GET    anon   /api/v1/runs/1/cases/4294967296/histogram
+rt-bad-job-deep         GET    anon   /api/v1/jobs/abc/x
+rt-job-zero             DELETE anon   /api/v1/jobs/0
+rt-double-slash         GET    anon   /api/v1//runs//3
+rt-trailing-slash       GET    anon   /api/v1/runs/3/
+rt-compare-deep         GET    anon   /api/v1/compare/x
+rt-health-deep          GET    anon   /api/v1/health/x
+rt-runs-csv-405         PATCH  anon   /api/v1/runs.csv
+rt-events-405-bad-id    POST   anon   /api/v1/runs/abc/events
+rt-console-bad-id       POST   anon   /api/v1/runs/abc/console
+rt-histo-405-bad-case   POST   anon   /api/v1/runs/1/cases/abc/histogram
+rt-firmware-other       GET    anon   /firmware/other.elf
+rt-api-prefix           GET    anon   /api/runs
+rt-api-v1-bare          GET    anon   /api/v1
 REQ
 # A path longer than the router's copy of it (512 bytes).
 fetch nf-long GET anon "/api/v1/runs/1/$(printf 'x%.0s' $(seq 600))"
