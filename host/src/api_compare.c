@@ -7,7 +7,9 @@
 #include "casekey.h"
 #include "compare.h"
 #include "csv.h"
+#include "csvstream.h"
 #include "http.h"
+#include "runs_json.h"
 
 static const char *const axes[] = { "kind", "algo", "delivery", "wait", "inits", "mask",
 	"placement", "overlap", "work_us" };

@@ -1,4 +1,5 @@
-/* casestats.c — aggregation of a case's RESULT rows (see casestats.h). */
+/* casestats.c — aggregation of a case's RESULT rows (see casestats.h); the
+ * rows come from runs_db.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,113 +8,41 @@
 #include "stats.h"
 #include "xcb_proto.h"
 
-int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n)
+void p10s_add(int rep, int init, const uint32_t *idx, const uint64_t *cnt, size_t n, void *ctx)
 {
-	sqlite3_stmt *st;
-	size_t cap = 0;
+	struct p10s *s = ctx;
 
-	*rows = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(db,
-		"SELECT rep, initiator, count, min, p50, p90, p99, p999, max, mean_x1000, stddev_x1000, "
-		"ipis, lock_acq, lock_contended, lock_hold_cycles, lock_wait_cycles, stale, "
-		"calls_executed, calls_expected, flags, "
-		"ipi_floor, lost, dup, ooo, elapsed_cycles, control_runs, control_stale "
-		"FROM results WHERE run_id = ? AND case_id = ? "
-		"ORDER BY initiator, rep", -1, &st, NULL))
-		return -1;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_int64(st, 2, case_id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct resrow *r;
+	if (n == 0)
+		return;
+	if (s->n == s->cap) {
+		struct h10 *p = realloc(s->h, (s->cap ? s->cap * 2 : 16) * sizeof(*s->h));
 
-		if (*n == cap) {
-			struct resrow *p = realloc(*rows, (cap = cap ? cap * 2 : 16) * sizeof(**rows));
-
-			if (!p)
-				break;
-			*rows = p;
-		}
-		r = &(*rows)[(*n)++];
-		r->rep = sqlite3_column_int(st, 0);
-		r->init = sqlite3_column_int(st, 1);
-		for (int i = 0; i < F_NCOL; i++)
-			r->v[i] = i >= F_IPI_FLOOR && sqlite3_column_type(st, 2 + i) == SQLITE_NULL
-				? NAN : (double)sqlite3_column_int64(st, 2 + i);
-		r->v[F_MEAN] /= 1000.0;
-		r->v[F_SD] /= 1000.0;
-		r->v[F_P10] = NAN;
+		if (!p)
+			return;
+		s->h = p;
+		s->cap = s->cap ? s->cap * 2 : 16;
 	}
-	sqlite3_finalize(st);
-	return 0;
+	s->h[s->n++] = (struct h10){ rep, init, stats_histo_quantile(idx, cnt, n, 0.10) };
 }
 
-/* One stored histogram of a case: its (rep, initiator) and p10 (unclamped). */
-struct h10 {
-	int rep, init;
-	double p10;
-};
-
-void attach_p10(sqlite3 *db, int64_t run, int64_t case_id, struct resrow *rows, size_t n)
+void p10s_clear(struct p10s *s)
 {
-	sqlite3_stmt *st;
-	struct h10 *hs = NULL;
-	uint32_t *idx = NULL;
-	uint64_t *cnt = NULL;
-	size_t nh = 0, caph = 0, nb = 0, capb = 0;
-	int more, rep = -1, init = -1;
+	s->n = 0;
+}
 
-	if (n == 0 || sqlite3_prepare_v2(db,
-		"SELECT rep, initiator, bucket, count FROM histograms WHERE run_id = ? AND case_id = ? "
-		"ORDER BY rep, initiator, bucket", -1, &st, NULL))
-		return;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_int64(st, 2, case_id);
-	/* One pass over the rows, grouped by (rep, initiator); a group ends when
-	 * the key changes or the rows do. */
-	do {
-		more = sqlite3_step(st) == SQLITE_ROW;
-		if (nb && (!more || sqlite3_column_int(st, 0) != rep || sqlite3_column_int(st, 1) != init)) {
-			if (nh == caph) {
-				struct h10 *p = realloc(hs, (caph = caph ? caph * 2 : 16) * sizeof(*hs));
-
-				if (!p)
-					break;
-				hs = p;
-			}
-			hs[nh++] = (struct h10){ rep, init, stats_histo_quantile(idx, cnt, nb, 0.10) };
-			nb = 0;
-		}
-		if (!more)
-			break;
-		rep = sqlite3_column_int(st, 0);
-		init = sqlite3_column_int(st, 1);
-		if (nb == capb) {
-			uint32_t *a = realloc(idx, (capb ? capb * 2 : 64) * sizeof(*idx));
-			uint64_t *b = a ? realloc(cnt, (capb ? capb * 2 : 64) * sizeof(*cnt)) : NULL;
-
-			if (a)
-				idx = a;
-			if (!a || !b)
-				break;
-			cnt = b;
-			capb = capb ? capb * 2 : 64;
-		}
-		idx[nb] = (uint32_t)sqlite3_column_int64(st, 2);
-		cnt[nb++] = (uint64_t)sqlite3_column_int64(st, 3);
-	} while (1);
-	sqlite3_finalize(st);
+void p10s_apply(const struct p10s *s, struct resrow *rows, size_t n)
+{
 	for (size_t i = 0; i < n; i++) {
 		struct resrow *r = &rows[i];
 		const struct h10 *own = NULL, *merged = NULL;
 
-		for (size_t k = 0; k < nh; k++) {
-			if (hs[k].init != r->init)
+		for (size_t k = 0; k < s->n; k++) {
+			if (s->h[k].init != r->init)
 				continue;
-			if (hs[k].rep == r->rep)
-				own = &hs[k];
-			else if (hs[k].rep == 65535)
-				merged = &hs[k];
+			if (s->h[k].rep == r->rep)
+				own = &s->h[k];
+			else if (s->h[k].rep == 65535)
+				merged = &s->h[k];
 		}
 		if (!own)
 			own = merged;
@@ -122,9 +51,19 @@ void attach_p10(sqlite3 *db, int64_t run, int64_t case_id, struct resrow *rows, 
 		r->v[F_P10] = own->p10 < r->v[F_MIN] ? r->v[F_MIN]
 			    : own->p10 > r->v[F_MAX] ? r->v[F_MAX] : own->p10;
 	}
-	free(hs);
-	free(idx);
-	free(cnt);
+}
+
+void attach_p10(sqlite3 *db, int64_t run, int64_t case_id, struct resrow *rows, size_t n)
+{
+	struct histo_cursor c;
+	struct p10s s = { 0 };
+
+	if (n == 0 || histos_open(db, run, case_id, &c))
+		return;
+	histos_take(&c, case_id, p10s_add, &s);
+	histos_close(&c);
+	p10s_apply(&s, rows, n);
+	free(s.h);
 }
 
 size_t pick_aggregate(struct resrow *rows, size_t n)
