@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "casestats.h"
 #include "routes.h"
 #include "runs_db.h"
 #include "runs_filter.h"
@@ -85,44 +84,6 @@ static void error_one(const struct event_row *e, void *arr)
 	json_array_append_new(arr, event_json(e, 0));
 }
 
-/* The run's cases, each with its stats: three queries (cases, RESULT rows,
- * histograms) stepped together in case order, whatever the number of cases. */
-static json_t *cases_json(sqlite3 *db, int64_t id, double tsc_khz)
-{
-	struct case_cursor cc;
-	struct result_cursor rc;
-	struct histo_cursor hc;
-	struct case_row c;
-	struct p10s p10 = { 0 };
-	json_t *cases = json_array();
-
-	if (cases_open(db, id, &cc))
-		return cases;
-	if (results_open(db, id, -1, &rc))
-		goto err_results;
-	if (histos_open(db, id, -1, &hc))
-		goto err_histos;
-	while (cases_next(&cc, &c)) {
-		struct resrow *rows;
-		size_t n;
-
-		results_take(&rc, c.case_id, &rows, &n);
-		p10s_clear(&p10);
-		histos_take(&hc, c.case_id, p10s_add, &p10);
-		p10s_apply(&p10, rows, n);
-		json_array_append_new(cases, case_json(&c, rows, n, tsc_khz));
-		free(rows);
-		case_row_free(&c);
-	}
-	free(p10.h);
-	histos_close(&hc);
-err_histos:
-	results_close(&rc);
-err_results:
-	cases_close(&cc);
-	return cases;
-}
-
 enum MHD_Result api_run(struct req *rq, int64_t id)
 {
 	sqlite3 *db = rdb();
@@ -140,7 +101,7 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 	events_list(db, id, "error", -1, 100, error_one, errors);
 	/* tsc_khz as a number (0 when unknown: no ns twins). */
 	o = json_pack("{s:o, s:o, s:o, s:o, s:I}", "run", run, "facts", json_text_or_empty(r.hello),
-		      "cases", cases_json(db, id, r.tsc_khz.d), "errors", errors,
+		      "cases", run_cases_json(db, id, r.tsc_khz.d), "errors", errors,
 		      "logs", (json_int_t)events_count(db, id, "log"));
 	run_row_free(&r);
 	return reply_json(rq, 200, o);

@@ -86,6 +86,44 @@ json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, doubl
 	return o;
 }
 
+/* The run's cases, each with its stats: three queries (cases, RESULT rows,
+ * histograms) stepped together in case order, whatever the number of cases. */
+json_t *run_cases_json(sqlite3 *db, int64_t id, double tsc_khz)
+{
+	struct case_cursor cc;
+	struct result_cursor rc;
+	struct histo_cursor hc;
+	struct case_row c;
+	struct p10s p10 = { 0 };
+	json_t *cases = json_array();
+
+	if (cases_open(db, id, &cc))
+		return cases;
+	if (results_open(db, id, -1, &rc))
+		goto err_results;
+	if (histos_open(db, id, -1, &hc))
+		goto err_histos;
+	while (cases_next(&cc, &c)) {
+		struct resrow *rows;
+		size_t n;
+
+		results_take(&rc, c.case_id, &rows, &n);
+		p10s_clear(&p10);
+		histos_take(&hc, c.case_id, p10s_add, &p10);
+		p10s_apply(&p10, rows, n);
+		json_array_append_new(cases, case_json(&c, rows, n, tsc_khz));
+		free(rows);
+		case_row_free(&c);
+	}
+	free(p10.h);
+	histos_close(&hc);
+err_histos:
+	results_close(&rc);
+err_results:
+	cases_close(&cc);
+	return cases;
+}
+
 json_t *event_json(const struct event_row *e, int with_kind)
 {
 	if (!with_kind)

@@ -21,6 +21,9 @@ json_t *run_json(sqlite3 *db, int64_t id);
  * fairness, pseudo-initiators, STATS (ns too with tsc_khz > 0) and the
  * median per repetition, from its RESULT rows (F_P10 attached; reordered). */
 json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, double tsc_khz);
+/* Every case of run id as case_json: three queries (cases, RESULT rows,
+ * histograms) stepped together, whatever the number of cases. */
+json_t *run_cases_json(sqlite3 *db, int64_t id, double tsc_khz);
 /* An event: {seq, kind, text, received}, or without kind (a run's errors). */
 json_t *event_json(const struct event_row *e, int with_kind);
 /* GET /runs/{id}/cases/{case}/histogram: rep/init -1 = all. */

@@ -3,7 +3,9 @@
  * on a real SQLite database with the daemon's own schema (the generated
  * migrations): p10, which RESULT does not carry, derived from the HISTO
  * rows per (rep, initiator), clamped to the row's min/max, with the merged
- * histogram as fallback, then the median over repetitions.
+ * histogram as fallback, then the median over repetitions. And a run's
+ * cases as the run page gets them: the same JSON as case by case, from a
+ * number of queries that does not grow with the cases.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -15,6 +17,7 @@
 #include <cmocka.h>
 
 #include "casestats.h"
+#include "runs_json.h"
 #include "xcb_proto.h"
 
 extern const char *const xcb_migrations[];
@@ -183,12 +186,108 @@ static void p10_null_without_histograms(void **st)
 	sqlite3_close(db);
 }
 
+/* Statements run on db (sqlite3_trace_v2: one SQLITE_TRACE_STMT per run of
+ * a statement). */
+static int trace_count(unsigned type, void *ctx, void *p, void *x)
+{
+	(void)type, (void)p, (void)x;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* Run `run` with ncases cases, each 3 reps x (initiators 0, 1, all), each row
+ * with a histogram; distinct values per case. */
+static void store_run(sqlite3 *db, int run, int ncases)
+{
+	char sql[512];
+
+	snprintf(sql, sizeof(sql), "INSERT INTO runs(id, token, created, tsc_khz) VALUES (%d, '%016x', 0, 2000000)",
+		 run, run);
+	exec(db, sql);
+	for (int c = 1; c <= ncases; c++) {
+		snprintf(sql, sizeof(sql), "INSERT INTO cases(run_id, case_id, kind, algo, inits, mask, config, match_key) "
+			 "VALUES (%d, %d, 'xcall', 'locked', 2, %d, '{\"algo\":\"locked\",\"mask\":\"%d\"}', 'm%d')",
+			 run, c, c, c, c);
+		exec(db, sql);
+		for (int rep = 0; rep < 3; rep++)
+			for (int init = 0; init < 3; init++) {
+				int in = init == 2 ? 65535 : init, v = 100 * c + 10 * rep + init;
+
+				snprintf(sql, sizeof(sql), "INSERT INTO results VALUES (%d, %d, %d, %d, 10, %d, %d, %d, %d, %d, %d, "
+					 "%d000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, %d, 0, 0, 0, 1000, NULL, NULL)",
+					 run, c, rep, in, v, v + 5, v + 6, v + 7, v + 8, v + 9, v + 5, v / 2);
+				exec(db, sql);
+				snprintf(sql, sizeof(sql), "INSERT INTO histograms VALUES (%d, %d, %d, %d, %d, 3), "
+					 "(%d, %d, %d, %d, %d, 7)", run, c, rep, in, v, run, c, rep, in, v + 5);
+				exec(db, sql);
+			}
+	}
+}
+
+/* The same cases, one at a time (load_results and attach_p10 per case). */
+static json_t *cases_one_by_one(sqlite3 *db, int64_t run)
+{
+	struct case_cursor cc;
+	struct case_row c;
+	json_t *arr = json_array();
+
+	assert_int_equal(cases_open(db, run, &cc), 0);
+	while (cases_next(&cc, &c)) {
+		struct resrow *rows;
+		size_t n;
+
+		assert_int_equal(load_results(db, run, c.case_id, &rows, &n), 0);
+		attach_p10(db, run, c.case_id, rows, n);
+		json_array_append_new(arr, case_json(&c, rows, n, 2000000));
+		free(rows);
+		case_row_free(&c);
+	}
+	cases_close(&cc);
+	return arr;
+}
+
+static void run_cases_constant_queries(void **st)
+{
+	sqlite3 *db = open_db();
+	int queries[2];
+
+	(void)st;
+	store_run(db, 1, 1);
+	store_run(db, 2, 12);
+	for (int r = 1; r <= 2; r++) {
+		json_t *all, *each;
+		char *a, *b;
+
+		queries[r - 1] = 0;
+		sqlite3_trace_v2(db, SQLITE_TRACE_STMT, trace_count, &queries[r - 1]);
+		all = run_cases_json(db, r, 2000000);
+		sqlite3_trace_v2(db, 0, NULL, NULL);
+		each = cases_one_by_one(db, r);
+		assert_int_equal(json_array_size(all), r == 1 ? 1 : 12);
+		a = json_dumps(all, JSON_COMPACT);
+		b = json_dumps(each, JSON_COMPACT);
+		assert_string_equal(a, b);
+		/* p10 came from the histograms: 3 at v, 7 at v+5 → rank 1 → v. */
+		assert_true(json_number_value(json_object_get(json_object_get(json_array_get(all, 0), "stats"),
+							      "p10")) > 0);
+		free(a);
+		free(b);
+		json_decref(all);
+		json_decref(each);
+	}
+	/* cases, RESULT rows, histograms: one statement each, for 1 case or 12. */
+	assert_int_equal(queries[0], 3);
+	assert_int_equal(queries[1], 3);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(p10_from_histograms),
 		cmocka_unit_test(p10_null_without_histograms),
 		cmocka_unit_test(pseudo_initiators_apart),
+		cmocka_unit_test(run_cases_constant_queries),
 	};
 	return cmocka_run_group_tests_name("casestats", tests, NULL, NULL);
 }
