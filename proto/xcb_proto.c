@@ -82,60 +82,62 @@ size_t xcb_enc_text(void *buf, size_t cap, const struct xcb_hdr *h,
 	return xcb_enc_frame(buf, cap, h, text, len);
 }
 
+/* The RESULT layout, from xcb_schema.h: each field's offset (struct member =
+ * wire offset; its width is the distance to the next one) and which one is
+ * the reserved PAD. A byte table, not a copy per field: small in the image. */
+#define RESULT_AT(name, bits, part) offsetof(struct xcb_result, name),
+static const uint8_t result_at[XCB_N_RESULT_FIELDS + 1] = {
+	XCB_RESULT_FIELDS(RESULT_AT) sizeof(struct xcb_result)
+};
+#undef RESULT_AT
+#define IS_PAD_KEY 0
+#define IS_PAD_V1 0
+#define IS_PAD_EXT 0
+#define IS_PAD_PAD 1
+#define RESULT_PAD(name, bits, part) | ((uint32_t)IS_PAD_##part << XCB_RI_##name)
+static const uint32_t result_pad = 0 XCB_RESULT_FIELDS(RESULT_PAD);
+#undef RESULT_PAD
+_Static_assert(XCB_N_RESULT_FIELDS <= 32, "result_pad is one bit per field");
+
 size_t xcb_enc_result(void *buf, size_t cap, const struct xcb_hdr *h, const struct xcb_result *r)
 {
 	uint8_t *p = (uint8_t *)buf + XCB_HDR_LEN;
-	const uint64_t v[17] = {
-		r->count, r->min, r->p50, r->p90, r->p99, r->p999, r->max,
-		r->mean_x1000, r->stddev_x1000, r->ipis, r->lock_acq,
-		r->lock_contended, r->lock_hold_cycles, r->lock_wait_cycles,
-		r->stale, r->calls_executed, r->calls_expected,
-	};
-
-	const uint64_t w[7] = {
-		r->ipi_floor, r->lost, r->dup, r->ooo, r->elapsed_cycles,
-		r->control_runs, r->control_stale,
-	};
 
 	if (!fits(cap, XCB_RESULT_LEN_FULL))
 		return 0;
-	xcb_put32(p, r->case_id);
-	xcb_put16(p + 4, r->rep);
-	xcb_put16(p + 6, r->initiator);
-	for (int i = 0; i < 17; i++)
-		xcb_put64(p + 8 + 8 * i, v[i]);
-	xcb_put32(p + 144, r->flags);
-	xcb_put32(p + 148, 0);
-	for (int i = 0; i < 7; i++)
-		xcb_put64(p + XCB_RESULT_LEN + 8 * i, w[i]);
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		unsigned at = result_at[i], w = result_at[i + 1] - at;
+		const uint8_t *m = (const uint8_t *)r + at;
+		uint64_t v = w == 8 ? *(const uint64_t *)m : w == 4 ? *(const uint32_t *)m : *(const uint16_t *)m;
+
+		if (result_pad >> i & 1)
+			v = 0; /* reserved: 0 whatever the caller left there */
+		for (unsigned k = 0; k < w; k++, v >>= 8)
+			p[at + k] = (uint8_t)v;
+	}
 	return finish(buf, h, XCB_T_RESULT, XCB_RESULT_LEN_FULL);
 }
 
 int xcb_dec_result(const uint8_t *p, size_t len, struct xcb_result *r)
 {
-	uint64_t *v[17] = {
-		&r->count, &r->min, &r->p50, &r->p90, &r->p99, &r->p999, &r->max,
-		&r->mean_x1000, &r->stddev_x1000, &r->ipis, &r->lock_acq,
-		&r->lock_contended, &r->lock_hold_cycles, &r->lock_wait_cycles,
-		&r->stale, &r->calls_executed, &r->calls_expected,
-	};
-
 	if (len < XCB_RESULT_LEN)
 		return XCB_E_PAYLOAD;
-	r->case_id = xcb_get32(p);
-	r->rep = xcb_get16(p + 4);
-	r->initiator = xcb_get16(p + 6);
-	for (int i = 0; i < 17; i++)
-		*v[i] = xcb_get64(p + 8 + 8 * i);
-	r->flags = xcb_get32(p + 144);
-	uint64_t *w[7] = {
-		&r->ipi_floor, &r->lost, &r->dup, &r->ooo, &r->elapsed_cycles,
-		&r->control_runs, &r->control_stale,
-	};
-	/* Appended fields: present only in longer (newer) RESULTs. */
-	for (int i = 0; i < 7; i++)
-		*w[i] = len >= XCB_RESULT_LEN + 8 * (size_t)(i + 1) ?
-			xcb_get64(p + XCB_RESULT_LEN + 8 * i) : 0;
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		unsigned at = result_at[i], w = result_at[i + 1] - at;
+		uint8_t *m = (uint8_t *)r + at;
+		uint64_t v = 0;
+
+		/* Appended fields: present only in longer (newer) RESULTs. */
+		if (at + w <= len && !(result_pad >> i & 1))
+			for (unsigned k = w; k--;)
+				v = v << 8 | p[at + k];
+		if (w == 8)
+			*(uint64_t *)m = v;
+		else if (w == 4)
+			*(uint32_t *)m = (uint32_t)v;
+		else
+			*(uint16_t *)m = (uint16_t)v;
+	}
 	return XCB_OK;
 }
 
