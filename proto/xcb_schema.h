@@ -189,6 +189,13 @@
 #define XCB_WIRE_NAME(e, wire, cli) wire,
 #define XCB_CLI_WORD(e, wire, cli) cli,
 #define XCB__ONE(...) +1
+#define XCB__CLI_ITEM(e, wire, cli) "," cli
+/* "word,word,...": the command-line words of a list, as one string constant
+ * (the firmware's cmdline_keys.c help texts). */
+#define XCB_CLI_LIST(LIST) (LIST(XCB__CLI_ITEM) + 1)
+/* For the firmware's asserts that its enums equal the schema's (two enum
+ * types compared without -Wenum-compare). */
+#define XCB_ENUM_EQ(a, b) ((int)(a) == (int)(b))
 /* Number of entries of any of the lists above: XCB_COUNT(XCB_VOCAB_WAIT). */
 #define XCB_COUNT(LIST) (0 LIST(XCB__ONE))
 
@@ -218,6 +225,8 @@ enum xcb_result_index { XCB_RESULT_FIELDS(XCB__RI_ENUM) XCB_N_RESULT_FIELDS };
 /* A CASE key's text, checked at compile time: XCB_KEY(kind) is "kind" and
  * fails to build for a key the schema does not list. Costs nothing. */
 #define XCB_KEY(key) ((void)XCB_AX_##key, #key)
+/* "key=" likewise, for a value written piece by piece. */
+#define XCB_KEY_EQ(key) ((void)XCB_AX_##key, #key "=")
 
 /* Per-part and per-store switches: XCB_IF_COL(store)(text) keeps text for a
  * COL axis; XCB_IF_STORED(part)(text) for a RESULT field with a column. */
@@ -263,7 +272,7 @@ enum xcb_result_index { XCB_RESULT_FIELDS(XCB__RI_ENUM) XCB_N_RESULT_FIELDS };
 #define XCB_RESULT_LEN      (0 XCB_RESULT_FIELDS(XCB__W_V1))
 #define XCB_RESULT_LEN_FULL (0 XCB_RESULT_FIELDS(XCB__W_ALL))
 
-/* ---- the descriptors (xcb_schema.c), for code that walks the schema at run
+/* ---- the descriptors (xcb_schema_desc.c), for code that walks the schema at run
  * time: the daemon's store and GET /api/v1/schema, the unit tests. ---- */
 enum xcb_type_id { XCB_TY_TEXT, XCB_TY_INT };
 enum xcb_role { XCB_ROLE_ID, XCB_ROLE_IDENT, XCB_ROLE_CHART, XCB_ROLE_AXIS,
@@ -287,6 +296,9 @@ struct xcb_field {
 	enum xcb_part part;
 };
 extern const struct xcb_field xcb_result_fields[XCB_N_RESULT_FIELDS];
+struct xcb_result;
+/* Field i (enum xcb_result_index) of a decoded RESULT, whatever its width. */
+uint64_t xcb_result_get(const struct xcb_result *r, unsigned i);
 
 struct xcb_vocab {
 	const char *name;
