@@ -239,6 +239,9 @@ enum xcb_result_index { XCB_RESULT_FIELDS(XCB__RI_ENUM) XCB_N_RESULT_FIELDS };
 #define XCB__STORED_PAD(...)
 #define XCB_IF_STORED(part) XCB__STORED_##part
 
+/* The SQL column that holds the ID role's key (cases, results, histograms...). */
+#define XCB_SQL_CASE_ID "case_id"
+
 /* SQL text, derived (string-literal pieces, each with a leading ", "):
  *   XCB_SQL_CASE_COLS      ", kind, algo, delivery, ..."   the COL axes
  *   XCB_SQL_CASE_PARAMS    ", ?, ?, ..."                    one per COL axis

@@ -163,6 +163,8 @@ static enum MHD_Result route_api(struct req *rq, const char *path)
 	n = split(copy, seg, 8);
 	if (n == 1 && is(seg[0], "health"))
 		return is(m, "GET") ? api_health(rq) : reply_error(rq, 405, "%s not allowed on %s", m, path);
+	if (n == 1 && is(seg[0], "schema"))	/* api_schema.c */
+		return is(m, "GET") ? api_schema(rq) : reply_error(rq, 405, "%s not allowed on %s", m, path);
 	if (n == 1 && is(seg[0], "machines"))
 		return is(m, "GET") ? api_machines(rq) : reply_error(rq, 405, "%s not allowed on %s", m, path);
 	if (n == 1 && is(seg[0], "runs")) {
