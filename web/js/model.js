@@ -201,6 +201,16 @@ export function axisRules(schema) {
 	};
 }
 
+// A case's annotations ([[key, value]], sorted): the keys the schema calls
+// notes (role `note`), and unlisted ones with the annotation prefix — what
+// the payload recorded about the case without making it part of the match.
+export function caseNotes(c, schema) {
+	const role = new Map(schema.case_keys.map((k) => [k.key, k.role]));
+	return Object.entries(c.config || {})
+		.filter(([k]) => (role.has(k) ? role.get(k) === 'note' : k.startsWith(schema.annotation_prefix)))
+		.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 const axisValue = (c, k) => {
 	const v = (c.config || {})[k] ?? c[k];
 	return v === null || v === undefined || v === '' ? undefined : String(v);
