@@ -141,6 +141,25 @@ int xcb_dec_result(const uint8_t *p, size_t len, struct xcb_result *r)
 	return XCB_OK;
 }
 
+/* HISTO and SAMPLES chunks start alike: u32 case_id, u16 rep, u16 initiator
+ * (the row's key, as in RESULT) and u32 where the chunk starts (first bucket,
+ * or index of the first value). */
+static void put_chunk_key(uint8_t *p, uint32_t case_id, uint16_t rep, uint16_t initiator, uint32_t at)
+{
+	xcb_put32(p, case_id);
+	xcb_put16(p + 4, rep);
+	xcb_put16(p + 6, initiator);
+	xcb_put32(p + 8, at);
+}
+
+static void get_chunk_key(const uint8_t *p, uint32_t *case_id, uint16_t *rep, uint16_t *initiator, uint32_t *at)
+{
+	*case_id = xcb_get32(p);
+	*rep = xcb_get16(p + 4);
+	*initiator = xcb_get16(p + 6);
+	*at = xcb_get32(p + 8);
+}
+
 size_t xcb_enc_histo(void *buf, size_t cap, const struct xcb_hdr *h, const struct xcb_histo *x)
 {
 	uint8_t *p = (uint8_t *)buf + XCB_HDR_LEN;
@@ -148,10 +167,7 @@ size_t xcb_enc_histo(void *buf, size_t cap, const struct xcb_hdr *h, const struc
 
 	if (x->n > XCB_HISTO_CHUNK || !fits(cap, len))
 		return 0;
-	xcb_put32(p, x->case_id);
-	xcb_put16(p + 4, x->rep);
-	xcb_put16(p + 6, x->initiator);
-	xcb_put32(p + 8, x->first);
+	put_chunk_key(p, x->case_id, x->rep, x->initiator, x->first);
 	xcb_put16(p + 12, x->n);
 	xcb_put16(p + 14, 0);
 	for (unsigned i = 0; i < x->n; i++)
@@ -163,10 +179,7 @@ int xcb_dec_histo(const uint8_t *p, size_t len, struct xcb_histo *x)
 {
 	if (len < XCB_HISTO_HDR_LEN)
 		return XCB_E_PAYLOAD;
-	x->case_id = xcb_get32(p);
-	x->rep = xcb_get16(p + 4);
-	x->initiator = xcb_get16(p + 6);
-	x->first = xcb_get32(p + 8);
+	get_chunk_key(p, &x->case_id, &x->rep, &x->initiator, &x->first);
 	x->n = xcb_get16(p + 12);
 	x->counts = NULL;
 	x->raw = p + XCB_HISTO_HDR_LEN;
@@ -186,10 +199,7 @@ size_t xcb_enc_samples(void *buf, size_t cap, const struct xcb_hdr *h, const str
 
 	if ((s->width != 4 && s->width != 8) || !fits(cap, len))
 		return 0;
-	xcb_put32(p, s->case_id);
-	xcb_put16(p + 4, s->rep);
-	xcb_put16(p + 6, s->initiator);
-	xcb_put32(p + 8, s->index);
+	put_chunk_key(p, s->case_id, s->rep, s->initiator, s->index);
 	p[12] = s->width;
 	p[13] = 0;
 	xcb_put16(p + 14, s->n);
@@ -206,10 +216,7 @@ int xcb_dec_samples(const uint8_t *p, size_t len, struct xcb_samples *s)
 {
 	if (len < XCB_SAMPLES_HDR_LEN)
 		return XCB_E_PAYLOAD;
-	s->case_id = xcb_get32(p);
-	s->rep = xcb_get16(p + 4);
-	s->initiator = xcb_get16(p + 6);
-	s->index = xcb_get32(p + 8);
+	get_chunk_key(p, &s->case_id, &s->rep, &s->initiator, &s->index);
 	s->width = p[12];
 	s->n = xcb_get16(p + 14);
 	s->values = NULL;

@@ -43,7 +43,7 @@ static const char *const sql[S_N] = {
 	/* The column lists are the schema's (xcb_schema.h): its COL axes, its
 	 * RESULT fields (db/schema.sql + migrations hold the columns; test_schema
 	 * checks they agree). */
-	[S_CASE] = "INSERT INTO cases(run_id, case_id" XCB_SQL_CASE_COLS ", config, match_key) "
+	[S_CASE] = "INSERT INTO cases(run_id, " XCB_SQL_CASE_ID XCB_SQL_CASE_COLS ", config, match_key) "
 		   "VALUES (?, ?" XCB_SQL_CASE_PARAMS ", ?, ?) ON CONFLICT DO NOTHING",
 	[S_RESULT] = "INSERT INTO results(run_id" XCB_SQL_RESULT_COLS ") VALUES (?" XCB_SQL_RESULT_PARAMS ")",
 	[S_HISTO] = "INSERT INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
@@ -115,18 +115,36 @@ static int run(sqlite3_stmt *s)
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* 1 if a row exists in [lo, hi] of the 4-key statement s (bound here). */
-static int has_rows(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
-		    int64_t lo, int64_t hi)
+/* A u64 as an SQLite integer (signed 64-bit; latencies never reach 2^63). */
+static int64_t sql_i64(uint64_t v)
+{
+	return (int64_t)(v > INT64_MAX ? INT64_MAX : v);
+}
+
+/* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6: lo/hi
+ * for has_rows, position/value for put_point. */
+static void bind_key(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+		     int64_t a, int64_t b)
 {
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int64(s, 2, cid);
 	sqlite3_bind_int64(s, 3, rep);
 	sqlite3_bind_int64(s, 4, init);
-	sqlite3_bind_int64(s, 5, lo);
-	sqlite3_bind_int64(s, 6, hi);
-	return sqlite3_step(s) == SQLITE_ROW ? (sqlite3_reset(s), sqlite3_clear_bindings(s), 1)
-		: (sqlite3_reset(s), sqlite3_clear_bindings(s), 0);
+	sqlite3_bind_int64(s, 5, a);
+	sqlite3_bind_int64(s, 6, b);
+}
+
+/* 1 if a row exists in [lo, hi] of the 4-key statement s (bound here). */
+static int has_rows(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+		    int64_t lo, int64_t hi)
+{
+	int found;
+
+	bind_key(s, id, cid, rep, init, lo, hi);
+	found = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return found;
 }
 
 /* The first column of a one-row query as a number (-1: no row or error). */
@@ -141,8 +159,7 @@ static int64_t query_int(sqlite3_stmt *s)
 
 static void bind_u64(sqlite3_stmt *s, int i, uint64_t v)
 {
-	/* SQLite integers are signed 64-bit; latencies never reach 2^63. */
-	sqlite3_bind_int64(s, i, (sqlite3_int64)(v > INT64_MAX ? INT64_MAX : v));
+	sqlite3_bind_int64(s, i, sql_i64(v));
 }
 
 int64_t store_create_run(sqlite3 *db, uint64_t token, int64_t machine_id, int64_t job_id,
@@ -370,12 +387,7 @@ static int store_histo(int64_t id, const uint8_t *p, size_t n)
 
 		if (!c)
 			continue; /* only non-empty buckets are stored */
-		sqlite3_bind_int64(s, 1, id);
-		sqlite3_bind_int64(s, 2, x.case_id);
-		sqlite3_bind_int64(s, 3, x.rep);
-		sqlite3_bind_int64(s, 4, x.initiator);
-		sqlite3_bind_int64(s, 5, x.first + i);
-		sqlite3_bind_int64(s, 6, c);
+		bind_key(s, id, x.case_id, x.rep, x.initiator, x.first + i, c);
 		if ((rc = run(s)))
 			break;
 	}
@@ -393,12 +405,7 @@ static int store_samples(int64_t id, const uint8_t *p, size_t n)
 	if (has_rows(st[S_SAMPLE_HAS], id, x.case_id, x.rep, x.initiator, x.index, (int64_t)x.index + x.n - 1))
 		return STORE_REFUSED;
 	for (unsigned i = 0; i < x.n; i++) {
-		sqlite3_bind_int64(s, 1, id);
-		sqlite3_bind_int64(s, 2, x.case_id);
-		sqlite3_bind_int64(s, 3, x.rep);
-		sqlite3_bind_int64(s, 4, x.initiator);
-		sqlite3_bind_int64(s, 5, (sqlite3_int64)x.index + i);
-		bind_u64(s, 6, xcb_sample(&x, i));
+		bind_key(s, id, x.case_id, x.rep, x.initiator, (int64_t)x.index + i, sql_i64(xcb_sample(&x, i)));
 		if ((rc = run(s)))
 			break;
 	}
