@@ -198,6 +198,7 @@ static const struct route {
 	enum MHD_Result (*h2)(struct req *rq, int64_t a, int64_t b);
 } routes[] = {
 	{ "GET", "health", .h0 = api_health },
+	{ "GET", "schema", .h0 = api_schema },	/* api_schema.c */
 	{ "GET", "machines", .h0 = api_machines },
 	{ "GET", "runs", .h0 = api_runs },
 	{ "POST", "runs", .h0 = api_run_create },

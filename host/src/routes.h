@@ -1,7 +1,7 @@
 /*
  * routes.h — the route handlers that http.c's route table names, one file
  * each: api_misc.c, api_runs.c, api_csv.c, api_run_write.c, api_console.c,
- * api_compare.c, api_jobs.c, boot.c, static.c.
+ * api_compare.c, api_schema.c, api_jobs.c, boot.c, static.c.
  */
 #ifndef XCB_ROUTES_H
 #define XCB_ROUTES_H
@@ -22,6 +22,7 @@ enum MHD_Result api_run_events(struct req *rq, int64_t id);
 enum MHD_Result api_run_console(struct req *rq, int64_t id);
 enum MHD_Result api_histogram(struct req *rq, int64_t id, int64_t case_id);
 enum MHD_Result api_compare(struct req *rq, int csv);
+enum MHD_Result api_schema(struct req *rq);             /* api_schema.c */
 enum MHD_Result api_jobs(struct req *rq);
 enum MHD_Result api_job_create(struct req *rq);
 enum MHD_Result api_job_delete(struct req *rq, int64_t id);
