@@ -14,6 +14,7 @@
 #include "runs_db.h"
 #include "runs_filter.h"
 #include "xcb_proto.h"
+#include "xcb_schema.h"
 
 /* A text cell of a stored value (NULL: empty). */
 static void csv_val(struct buf *o, const struct dbval *v)
@@ -136,6 +137,35 @@ struct run_csv_ctx {
 	double tsc_khz;
 };
 
+/* The case columns of the run's CSV: the schema's matched axes that have
+ * their own SQL column (kind ... work_us); other keys stay in the config. */
+#define CSV_AXIS(key) xcb_axis_matches(#key, 0)
+
+/* Stored in 1/1000 cycle, exported in cycles (3 decimals) as mean, stddev. */
+static const char *csv_scaled(int i)
+{
+	return i == RV_mean_x1000 ? "mean" : i == RV_stddev_x1000 ? "stddev" : NULL;
+}
+
+/* The header: ids, case columns, rep, initiator, the RESULT fields (v1
+ * first), the ns columns after the v1 ones, then the derived ones. */
+static void run_csv_header(struct buf *h)
+{
+	buf_addf(h, "run_id,case_id");
+#define CASE_COLUMN(key) if (CSV_AXIS(key)) buf_addf(h, "," #key);
+	CASE_COLUMNS
+#undef CASE_COLUMN
+	buf_addf(h, ",rep,initiator");
+	for (int i = 0; i < RV_NCOL; i++)
+		if (!rv_appended[i])
+			buf_addf(h, ",%s", csv_scaled(i) ? csv_scaled(i) : rv_names[i]);
+	buf_addf(h, ",tsc_khz,p50_ns,p99_ns");
+	for (int i = 0; i < RV_NCOL; i++)
+		if (rv_appended[i])
+			buf_addf(h, ",%s", rv_names[i]);
+	buf_addf(h, ",ipi_ratio,verified,delivery_requested\r\n");
+}
+
 static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
 {
 	struct run_csv_ctx *c = vctx;
@@ -146,9 +176,9 @@ static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
 	export_row_read(st, &r);
 	csv_i64(o, r.run_id);
 	csv_i64(o, r.case_id);
-#define CSV_AXIS_(name) csv_val(o, &r.name);
-	CASE_AXES(CSV_AXIS_)
-#undef CSV_AXIS_
+#define CASE_COLUMN(key) if (CSV_AXIS(key)) csv_val(o, &r.key);
+	CASE_COLUMNS
+#undef CASE_COLUMN
 	csv_i64(o, r.rep);
 	/* all (65535), a pseudo-initiator by its proto name, or a CPU */
 	init = xcb_initiator_name((unsigned)r.initiator);
@@ -156,33 +186,36 @@ static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
 		csv_str(o, init);
 	else
 		csv_i64(o, r.initiator);
-	for (int i = F_COUNT; i <= F_MAX; i++)
-		csv_i64(o, v[i].i);
-	csv_f(o, v[F_MEAN].i / 1000.0, 3);
-	csv_f(o, v[F_SD].i / 1000.0, 3);
-	for (int i = F_IPIS; i <= F_FLAGS; i++)
-		csv_i64(o, v[i].i);
+	for (int i = 0; i < RV_NCOL; i++) {
+		if (rv_appended[i])
+			continue;
+		if (csv_scaled(i))
+			csv_f(o, v[i].i / 1000.0, 3);
+		else
+			csv_i64(o, v[i].i);
+	}
 	if (c->tsc_khz > 0) {
 		csv_f(o, c->tsc_khz, 0);
-		csv_f(o, v[F_P50].i * 1e6 / c->tsc_khz, 1);
-		csv_f(o, v[F_P99].i * 1e6 / c->tsc_khz, 1);
+		csv_f(o, v[RV_p50].i * 1e6 / c->tsc_khz, 1);
+		csv_f(o, v[RV_p99].i * 1e6 / c->tsc_khz, 1);
 	} else {
 		csv_empty(o);
 		csv_empty(o);
 		csv_empty(o);
 	}
-	/* migration 003: ipi_floor … control_stale (empty when not reported) */
-	for (int i = F_FIRST_NULLABLE; i < F_NCOL; i++)
-		csv_i64_or_empty(o, &v[i]);
-	if (v[F_IPI_FLOOR].i > 0) /* ipi_ratio = p50 / ipi_floor */
-		csv_f(o, (double)v[F_P50].i / (double)v[F_IPI_FLOOR].i, 3);
+	/* the appended fields (migration 003): empty when not reported */
+	for (int i = 0; i < RV_NCOL; i++)
+		if (rv_appended[i])
+			csv_i64_or_empty(o, &v[i]);
+	if (v[RV_ipi_floor].i > 0) /* ipi_ratio = p50 / ipi_floor */
+		csv_f(o, (double)v[RV_p50].i / (double)v[RV_ipi_floor].i, 3);
 	else
 		csv_empty(o);
 	/* verified: TLB cases whose no-flush control saw nothing are "unverified" */
-	if (v[F_CTL_RUNS].type == SQLITE_NULL || v[F_CTL_RUNS].i == 0)
+	if (v[RV_control_runs].type == SQLITE_NULL || v[RV_control_runs].i == 0)
 		csv_empty(o);
 	else
-		csv_str(o, v[F_CTL_STALE].i > 0 ? "verified" : "unverified");
+		csv_str(o, v[RV_control_stale].i > 0 ? "verified" : "unverified");
 	csv_val(o, &r.delivery_requested);
 	csv_end(o);
 	export_row_free(&r);
@@ -199,7 +232,7 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 	struct run_csv_ctx *c;
 	struct MHD_Response *r;
 	struct run_row run;
-	struct buf sql = { 0 };
+	struct buf sql = { 0 }, header = { 0 };
 	int64_t *bound;
 	struct csv_query q = {
 		.db = db, .limit = -1, .bind = run_csv_bind, .bind_free = free,
@@ -221,14 +254,11 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 	q.sql = sql.p;
 	c->tsc_khz = run.tsc_khz.d;
 	run_row_free(&run);
-	r = csv_stream(&q,
-		"run_id,case_id,kind,algo,delivery,wait,inits,mask,placement,overlap,work_us,rep,initiator,"
-		"count,min,p50,p90,p99,p999,max,mean,stddev,ipis,lock_acq,lock_contended,lock_hold_cycles,"
-		"lock_wait_cycles,stale,calls_executed,calls_expected,flags,tsc_khz,p50_ns,p99_ns,"
-		"ipi_floor,lost,dup,ooo,elapsed_cycles,control_runs,control_stale,ipi_ratio,verified,"
-		"delivery_requested\r\n",
+	run_csv_header(&header);
+	r = csv_stream(&q, header.p ? header.p : "",
 		run_csv_row, c, free);
 	buf_free(&sql); /* prepared by now */
+	buf_free(&header);
 	if (!r)
 		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
 	return reply_response(rq, 200, r);

@@ -46,10 +46,10 @@ void p10s_apply(const struct p10s *s, struct resrow *rows, size_t n)
 		}
 		if (!own)
 			own = merged;
-		if (!own || isnan(own->p10) || r->v[F_COUNT] <= 0)
+		if (!own || isnan(own->p10) || r->v[RV_count] <= 0)
 			continue;
-		r->v[F_P10] = own->p10 < r->v[F_MIN] ? r->v[F_MIN]
-			    : own->p10 > r->v[F_MAX] ? r->v[F_MAX] : own->p10;
+		r->v[RV_p10] = own->p10 < r->v[RV_min] ? r->v[RV_min]
+			    : own->p10 > r->v[RV_max] ? r->v[RV_max] : own->p10;
 	}
 }
 
@@ -125,14 +125,14 @@ static double sum_field(const struct resrow *rows, size_t n, int f)
  */
 static void trust_json(json_t *o, const struct resrow *rows, size_t n)
 {
-	double fl = med_field(rows, n, F_IPI_FLOOR), p50 = med_field(rows, n, F_P50);
-	double cr = sum_field(rows, n, F_CTL_RUNS), cs = sum_field(rows, n, F_CTL_STALE);
+	double fl = med_field(rows, n, RV_ipi_floor), p50 = med_field(rows, n, RV_p50);
+	double cr = sum_field(rows, n, RV_control_runs), cs = sum_field(rows, n, RV_control_stale);
 
 	json_object_set_new(o, "ipi_floor", num(fl > 0 ? fl : NAN));
 	json_object_set_new(o, "ipi_ratio", num(fl > 0 ? round(p50 / fl * 1000) / 1000 : NAN));
-	json_object_set_new(o, "lost", num(sum_field(rows, n, F_LOST)));
-	json_object_set_new(o, "dup", num(sum_field(rows, n, F_DUP)));
-	json_object_set_new(o, "ooo", num(sum_field(rows, n, F_OOO)));
+	json_object_set_new(o, "lost", num(sum_field(rows, n, RV_lost)));
+	json_object_set_new(o, "dup", num(sum_field(rows, n, RV_dup)));
+	json_object_set_new(o, "ooo", num(sum_field(rows, n, RV_ooo)));
 	json_object_set_new(o, "control_runs", num(cr));
 	json_object_set_new(o, "control_stale", num(cs));
 	json_object_set_new(o, "verified", cr > 0 ? json_boolean(cs > 0) : json_null());
@@ -140,9 +140,9 @@ static void trust_json(json_t *o, const struct resrow *rows, size_t n)
 
 json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **ns)
 {
-	static const char *const sums[] = { "ipis", "lock_acq", "lock_contended", "lock_hold_cycles",
-		"lock_wait_cycles", "stale", "calls_executed", "calls_expected" };
-	double cnt = 0, mn = INFINITY, mx = 0, mean, sd, s[8] = { 0 };
+	/* Summed over the rows, under their field names: ipis ... calls_expected. */
+	enum { NSUM = RV_calls_expected - RV_ipis + 1 };
+	double cnt = 0, mn = INFINITY, mx = 0, mean, sd, s[NSUM] = { 0 };
 	double *nn = calloc(n + 1, sizeof(double)), *mm = calloc(n + 1, sizeof(double)),
 	       *ss = calloc(n + 1, sizeof(double));
 	unsigned flags = 0;
@@ -151,17 +151,17 @@ json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **n
 	for (size_t i = 0; i < n && nn && mm && ss; i++) {
 		const double *v = rows[i].v;
 
-		cnt += v[F_COUNT];
-		if (v[F_MIN] < mn)
-			mn = v[F_MIN];
-		if (v[F_MAX] > mx)
-			mx = v[F_MAX];
-		for (int k = 0; k < 8; k++)
-			s[k] += v[F_IPIS + k];
-		flags |= (unsigned)v[F_FLAGS];
-		nn[i] = v[F_COUNT];
-		mm[i] = v[F_MEAN];
-		ss[i] = v[F_SD];
+		cnt += v[RV_count];
+		if (v[RV_min] < mn)
+			mn = v[RV_min];
+		if (v[RV_max] > mx)
+			mx = v[RV_max];
+		for (int k = 0; k < NSUM; k++)
+			s[k] += v[RV_ipis + k];
+		flags |= (unsigned)v[RV_flags];
+		nn[i] = v[RV_count];
+		mm[i] = v[RV_mean_x1000];
+		ss[i] = v[RV_stddev_x1000];
 	}
 	stats_pool(nn, mm, ss, n, &mean, &sd);
 	free(nn);
@@ -169,16 +169,16 @@ json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **n
 	free(ss);
 	json_object_set_new(o, "count", num(cnt));
 	json_object_set_new(o, "min", num(n ? mn : NAN));
-	json_object_set_new(o, "p10", num(med_field(rows, n, F_P10)));
-	json_object_set_new(o, "p50", num(med_field(rows, n, F_P50)));
-	json_object_set_new(o, "p90", num(med_field(rows, n, F_P90)));
-	json_object_set_new(o, "p99", num(med_field(rows, n, F_P99)));
-	json_object_set_new(o, "p999", num(med_field(rows, n, F_P999)));
+	json_object_set_new(o, "p10", num(med_field(rows, n, RV_p10)));
+	json_object_set_new(o, "p50", num(med_field(rows, n, RV_p50)));
+	json_object_set_new(o, "p90", num(med_field(rows, n, RV_p90)));
+	json_object_set_new(o, "p99", num(med_field(rows, n, RV_p99)));
+	json_object_set_new(o, "p999", num(med_field(rows, n, RV_p999)));
 	json_object_set_new(o, "max", num(n ? mx : NAN));
 	json_object_set_new(o, "mean", num(mean));
 	json_object_set_new(o, "stddev", num(sd));
-	for (int k = 0; k < 8; k++)
-		json_object_set_new(o, sums[k], num(s[k]));
+	for (int k = 0; k < NSUM; k++)
+		json_object_set_new(o, rv_names[RV_ipis + k], num(s[k]));
 	json_object_set_new(o, "flags", json_integer(flags));
 	json_object_set_new(o, "reps", json_integer((json_int_t)n));
 	trust_json(o, rows, n);
@@ -227,9 +227,9 @@ json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness)
 			if (np < 1024 && json_is_number(json_object_get(a, "p50")))
 				p50s[np++] = json_number_value(json_object_get(a, "p50"));
 			/* throughput over every repetition: calls / cycles (README "Fairness") */
-			double calls = 0, cyc = sum_field(rows + i, j - i, F_ELAPSED);
+			double calls = 0, cyc = sum_field(rows + i, j - i, RV_elapsed_cycles);
 			for (size_t k = i; k < j; k++)
-				calls += rows[k].v[F_COUNT];
+				calls += rows[k].v[RV_count];
 			if (nt < 1024 && cyc > 0)
 				thr[nt++] = calls / cyc;
 			json_decref(a);

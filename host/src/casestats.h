@@ -25,7 +25,7 @@ struct p10s {
 /* histo_fn: adds one histogram's p10 to the struct p10s at ctx. */
 void p10s_add(int rep, int init, const uint32_t *idx, const uint64_t *cnt, size_t n, void *ctx);
 void p10s_clear(struct p10s *s);
-/* Sets each row's F_P10 from the case's histograms in s (the RESULT frame
+/* Sets each row's RV_p10 from the case's histograms in s (the RESULT frame
  * has no p10, and the wire format stays as it is): the 10th percentile of the
  * row's own (rep, initiator) histogram — the midpoint of the bucket holding
  * rank ⌈0.1·N⌉, clamped to the row's min/max, exactly as the payload

@@ -90,7 +90,7 @@ static int load_side(sqlite3 *db, int64_t run, const char *algo, int without_alg
 		k = pick_aggregate(rows, nr);
 		c->reps = malloc((k + 1) * sizeof(double));
 		for (size_t i = 0; i < k && c->reps; i++)
-			c->reps[c->nrep++] = rows[i].v[F_P50];
+			c->reps[c->nrep++] = rows[i].v[RV_p50];
 		c->p50 = stats_median(c->reps, c->nrep);
 		free(rows);
 		case_row_free(&row);

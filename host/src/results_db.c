@@ -11,15 +11,22 @@
 
 /* ---- RESULT rows ---- */
 
-#define RESULT_SQL_(f, col) ", " #col
+#define RV_APPENDED_V1 0
+#define RV_APPENDED_EXT 1
+#define RV_APPENDED_(name, bits, part) RV_IF_VALUE(part)(RV_APPENDED_##part,)
+const unsigned char rv_appended[RV_NCOL] = { XCB_RESULT_FIELDS(RV_APPENDED_) };
+#undef RV_APPENDED_
+#define RV_NAME_(name, bits, part) RV_IF_VALUE(part)(#name,)
+const char *const rv_names[RV_NCOL] = { XCB_RESULT_FIELDS(RV_NAME_) };
+#undef RV_NAME_
 enum { RR_CASE_ID, RR_REP, RR_INIT, RR_FIRST_FIELD };
 
 int results_open(sqlite3 *db, int64_t run, int64_t case_id, struct result_cursor *c)
 {
 	const char *sql = case_id < 0
-		? "SELECT case_id, rep, initiator" RESULT_COLUMNS(RESULT_SQL_) " FROM results "
+		? "SELECT case_id, rep, initiator" RV_SQL_COLS " FROM results "
 		  "WHERE run_id = ?1 ORDER BY case_id, initiator, rep"
-		: "SELECT case_id, rep, initiator" RESULT_COLUMNS(RESULT_SQL_) " FROM results "
+		: "SELECT case_id, rep, initiator" RV_SQL_COLS " FROM results "
 		  "WHERE run_id = ?1 AND case_id = ?2 ORDER BY initiator, rep";
 
 	c->more = 0;
@@ -56,13 +63,13 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 		r = &(*rows)[(*n)++];
 		r->rep = sqlite3_column_int(c->st, RR_REP);
 		r->init = sqlite3_column_int(c->st, RR_INIT);
-		for (int i = 0; i < F_NCOL; i++)
-			r->v[i] = i >= F_FIRST_NULLABLE &&
+		for (int i = 0; i < RV_NCOL; i++)
+			r->v[i] = rv_appended[i] &&
 				  sqlite3_column_type(c->st, RR_FIRST_FIELD + i) == SQLITE_NULL
 				? NAN : (double)sqlite3_column_int64(c->st, RR_FIRST_FIELD + i);
-		r->v[F_MEAN] /= 1000.0;
-		r->v[F_SD] /= 1000.0;
-		r->v[F_P10] = NAN;
+		r->v[RV_mean_x1000] /= 1000.0;
+		r->v[RV_stddev_x1000] /= 1000.0;
+		r->v[RV_p10] = NAN;
 	}
 	return 0;
 }
@@ -90,9 +97,10 @@ int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows
 
 /* The export's columns: ids, the axes, rep and initiator, then the fields. */
 enum { ER_RUN_ID, ER_CASE_ID, ER_FIRST_AXIS };
-#define EXPORT_NAXES_(name) +1
-enum { ER_REP = ER_FIRST_AXIS CASE_AXES(EXPORT_NAXES_), ER_INIT, ER_FIRST_FIELD,
-       ER_DELIVERY_REQUESTED = ER_FIRST_FIELD + F_NCOL };
+#define CASE_COLUMN(key) +1
+enum { ER_REP = ER_FIRST_AXIS CASE_COLUMNS, ER_INIT, ER_FIRST_FIELD,
+       ER_DELIVERY_REQUESTED = ER_FIRST_FIELD + RV_NCOL };
+#undef CASE_COLUMN
 
 const char results_export_resume[] = "(r.case_id, r.rep, r.initiator) > (:k1, :k2, :k3)";
 const int results_export_keycol[RESULTS_EXPORT_NKEYS] = { ER_CASE_ID, ER_REP, ER_INIT };
@@ -102,20 +110,13 @@ const int results_export_keycol[RESULTS_EXPORT_NKEYS] = { ER_CASE_ID, ER_REP, ER
 
 void results_export_sql(struct buf *sql)
 {
-	static const char *const axes[] = {
-#define AXIS_NAME_(name) #name,
-		CASE_AXES(AXIS_NAME_)
-#undef AXIS_NAME_
-	};
-
 	buf_addf(sql, "SELECT r.run_id, r.case_id");
-	for (size_t i = 0; i < sizeof(axes) / sizeof(*axes); i++)
-		buf_addf(sql, strcmp(axes[i], "delivery") ? ", c.%s" : ", " EXPORT_DELIVERY, axes[i]);
-	buf_addf(sql, ", r.rep, r.initiator");
-#define EXPORT_FIELD_SQL_(f, col) buf_addf(sql, ", r." #col);
-	RESULT_COLUMNS(EXPORT_FIELD_SQL_)
-#undef EXPORT_FIELD_SQL_
-	buf_addf(sql, ", c.delivery FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND "
+#define CASE_COLUMN(key) \
+	buf_addf(sql, "%s", strcmp(#key, XCB_KEY(delivery)) ? ", c." #key : ", " EXPORT_DELIVERY);
+	CASE_COLUMNS
+#undef CASE_COLUMN
+	buf_addf(sql, ", r.rep, r.initiator" RV_SQL_COLS_R
+		 ", c.delivery FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND "
 		 "c.case_id = r.case_id WHERE r.run_id = :run AND %%s "
 		 "ORDER BY r.case_id, r.rep, r.initiator LIMIT :limit");
 }
@@ -126,22 +127,22 @@ void export_row_read(sqlite3_stmt *st, struct export_row *r)
 
 	r->run_id = sqlite3_column_int64(st, ER_RUN_ID);
 	r->case_id = sqlite3_column_int64(st, ER_CASE_ID);
-#define EXPORT_AXIS_READ_(name) dbval_read(st, col++, &r->name);
-	CASE_AXES(EXPORT_AXIS_READ_)
-#undef EXPORT_AXIS_READ_
+#define CASE_COLUMN(key) dbval_read(st, col++, &r->key);
+	CASE_COLUMNS
+#undef CASE_COLUMN
 	r->rep = sqlite3_column_int64(st, ER_REP);
 	r->initiator = sqlite3_column_int64(st, ER_INIT);
-	for (int i = 0; i < F_NCOL; i++)
+	for (int i = 0; i < RV_NCOL; i++)
 		dbval_read(st, ER_FIRST_FIELD + i, &r->v[i]);
 	dbval_read(st, ER_DELIVERY_REQUESTED, &r->delivery_requested);
 }
 
 void export_row_free(struct export_row *r)
 {
-#define EXPORT_AXIS_FREE_(name) dbval_free(&r->name);
-	CASE_AXES(EXPORT_AXIS_FREE_)
-#undef EXPORT_AXIS_FREE_
-	for (int i = 0; i < F_NCOL; i++)
+#define CASE_COLUMN(key) dbval_free(&r->key);
+	CASE_COLUMNS
+#undef CASE_COLUMN
+	for (int i = 0; i < RV_NCOL; i++)
 		dbval_free(&r->v[i]);
 	dbval_free(&r->delivery_requested);
 }

@@ -12,30 +12,39 @@
 
 #include "runs_db.h"
 #include "util.h"
+#include "xcb_schema.h"
 
 /* ---- RESULT rows ---- */
-/* The results table's measured columns in RESULT order: (field, column).
- * From ipi_floor on (db/migrations/003_trust.sql) NULL where stored before. */
-#define RESULT_COLUMNS(X) \
-	X(F_COUNT, count) X(F_MIN, min) X(F_P50, p50) X(F_P90, p90) X(F_P99, p99) \
-	X(F_P999, p999) X(F_MAX, max) X(F_MEAN, mean_x1000) X(F_SD, stddev_x1000) \
-	X(F_IPIS, ipis) X(F_LOCK_ACQ, lock_acq) X(F_LOCK_CONT, lock_contended) \
-	X(F_LOCK_HOLD, lock_hold_cycles) X(F_LOCK_WAIT, lock_wait_cycles) X(F_STALE, stale) \
-	X(F_CALLS_EXEC, calls_executed) X(F_CALLS_EXP, calls_expected) X(F_FLAGS, flags) \
-	X(F_IPI_FLOOR, ipi_floor) X(F_LOST, lost) X(F_DUP, dup) X(F_OOO, ooo) \
-	X(F_ELAPSED, elapsed_cycles) X(F_CTL_RUNS, control_runs) X(F_CTL_STALE, control_stale)
-#define RESULT_ENUM_(f, col) f,
-enum { RESULT_COLUMNS(RESULT_ENUM_)
-       F_P10,                   /* not in RESULT: derived from HISTO (casestats.c) */
-       F_N };
-#define F_NCOL F_P10            /* fields loaded from the results table */
-#define F_FIRST_NULLABLE F_IPI_FLOOR
+/* A RESULT's value fields: the schema's (xcb_schema.h XCB_RESULT_FIELDS)
+ * without the row key (case, rep, initiator) and the padding, in wire order,
+ * each a column of SQL results: RV_count ... RV_control_stale. The appended
+ * ones (EXT, issue 13) are NULL in rows stored before migration 003. */
+#define RV_IF_VALUE_KEY(...)
+#define RV_IF_VALUE_PAD(...)
+#define RV_IF_VALUE_V1(...) __VA_ARGS__
+#define RV_IF_VALUE_EXT(...) __VA_ARGS__
+#define RV_IF_VALUE(part) RV_IF_VALUE_##part
+#define RV_ENUM_(name, bits, part) RV_IF_VALUE(part)(RV_##name,)
+enum { XCB_RESULT_FIELDS(RV_ENUM_)
+       RV_p10,                  /* not in RESULT: derived from HISTO (casestats.c) */
+       RV_N };
+#undef RV_ENUM_
+#define RV_NCOL RV_p10          /* fields loaded from the results table */
+/* 1 for the appended (EXT) fields: NULL, not 0, where not measured. */
+extern const unsigned char rv_appended[RV_NCOL];
+/* Their names (the schema's, the SQL columns'). */
+extern const char *const rv_names[RV_NCOL];
+/* The SQL column list of the value fields: ", count, min, ...". */
+#define RV_SQL_(name, bits, part) RV_IF_VALUE(part)(", " #name)
+#define RV_SQL_COLS XCB_RESULT_FIELDS(RV_SQL_)
+#define RV_SQL_R_(name, bits, part) RV_IF_VALUE(part)(", r." #name)
+#define RV_SQL_COLS_R XCB_RESULT_FIELDS(RV_SQL_R_)
 
 /* One RESULT row as numbers, for the statistics. */
 struct resrow {
 	int rep, init;          /* init 65535 = all initiators */
-	double v[F_N];          /* F_MEAN/F_SD already divided by 1000; NaN where NULL
-				 * from F_FIRST_NULLABLE on; F_P10 NaN until attached */
+	double v[RV_N];         /* mean/stddev already divided by 1000; NaN where an
+				 * appended field is NULL; RV_p10 NaN until attached */
 };
 struct result_cursor {
 	sqlite3_stmt *st;
@@ -59,13 +68,14 @@ extern const char results_export_resume[];
 enum { RESULTS_EXPORT_NKEYS = 3 };
 extern const int results_export_keycol[RESULTS_EXPORT_NKEYS];
 void results_export_sql(struct buf *sql);
-#define EXPORT_AXIS_(name) struct dbval name;
+#define CASE_COLUMN(key) struct dbval key;
 struct export_row {
 	int64_t run_id, case_id, rep, initiator;
-	CASE_AXES(EXPORT_AXIS_)
-	struct dbval v[F_NCOL];         /* the results columns as stored */
+	CASE_COLUMNS                    /* the case's columns (delivery: as used) */
+	struct dbval v[RV_NCOL];        /* the results columns as stored */
 	struct dbval delivery_requested;
 };
+#undef CASE_COLUMN
 void export_row_read(sqlite3_stmt *st, struct export_row *r);
 void export_row_free(struct export_row *r);
 

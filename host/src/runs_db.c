@@ -215,14 +215,15 @@ void runs_export_sql(const struct run_filters *f, struct buf *sql)
 
 /* ---- cases ---- */
 
-#define CASE_SQL_(name) #name ", "
 enum { CC_CASE_ID, CC_FIRST_COLUMN };
 
 int cases_open(sqlite3 *db, int64_t run, struct case_cursor *c)
 {
-	if (sqlite3_prepare_v2(db, "SELECT case_id, " CASE_COLUMNS(CASE_SQL_) "config FROM cases "
+#define CASE_COLUMN(key) #key ", "
+	if (sqlite3_prepare_v2(db, "SELECT " XCB_SQL_CASE_ID ", " CASE_COLUMNS "config FROM cases "
 			       "WHERE run_id = ? ORDER BY case_id", -1, &c->st, NULL))
 		return -1;
+#undef CASE_COLUMN
 	sqlite3_bind_int64(c->st, 1, run);
 	return 0;
 }
@@ -234,18 +235,18 @@ int cases_next(struct case_cursor *c, struct case_row *row)
 	if (!c->st || sqlite3_step(c->st) != SQLITE_ROW)
 		return 0;
 	row->case_id = sqlite3_column_int64(c->st, CC_CASE_ID);
-#define CASE_READ_(name) dbval_read(c->st, col++, &row->name);
-	CASE_COLUMNS(CASE_READ_)
-#undef CASE_READ_
+#define CASE_COLUMN(key) dbval_read(c->st, col++, &row->key);
+	CASE_COLUMNS
+#undef CASE_COLUMN
 	row->config = text_dup(c->st, col);
 	return 1;
 }
 
 void case_row_free(struct case_row *c)
 {
-#define CASE_FREE_(name) dbval_free(&c->name);
-	CASE_COLUMNS(CASE_FREE_)
-#undef CASE_FREE_
+#define CASE_COLUMN(key) dbval_free(&c->key);
+	CASE_COLUMNS
+#undef CASE_COLUMN
 	free(c->config);
 	c->config = NULL;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "util.h"
+#include "xcb_schema.h"
 
 /* A column as SQLite stored it: the API keeps its type (a number stays a
  * number, text stays text, NULL is null). */
@@ -65,17 +66,20 @@ void runs_bind(sqlite3_stmt *st, const struct run_filters *f);
 void run_row_read(sqlite3_stmt *st, struct run_row *r);
 
 /* ---- cases ---- */
-/* The case axes the cases table has a column for, in the API's order; a
- * case's other keys are only in its config. */
-#define CASE_AXES(X) X(kind) X(algo) X(delivery) X(wait) X(inits) X(mask) \
-	X(placement) X(overlap) X(work_us)
-#define CASE_COLUMNS(X) CASE_AXES(X) X(iters) X(reps)
-#define CASE_FIELD_(name) struct dbval name;
+/* CASE_COLUMNS expands CASE_COLUMN(key) once per case axis with its own
+ * column in SQL cases (xcb_schema.h: store COL), in the schema's order
+ * (kind ... reps); a case's other keys are only in its config. Define
+ * CASE_COLUMN, expand, undefine. */
+#define CASE_COL_(key, type, role, store, pref, vocab) XCB_IF_COL(store)(CASE_COLUMN(key))
+#define CASE_COLUMNS XCB_CASE_AXES(CASE_COL_)
+
+#define CASE_COLUMN(key) struct dbval key;
 struct case_row {
 	int64_t case_id;
-	CASE_COLUMNS(CASE_FIELD_)
+	CASE_COLUMNS
 	char *config;                   /* JSON object text: every key as sent */
 };
+#undef CASE_COLUMN
 void case_row_free(struct case_row *c);
 struct case_cursor {
 	sqlite3_stmt *st;

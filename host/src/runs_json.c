@@ -65,9 +65,9 @@ json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, doubl
 	json_t *o = json_pack("{s:I}", "case_id", (json_int_t)c->case_id), *ns, *fair, *cfg, *used, *arr;
 	size_t k;
 
-#define CASE_JSON_(name) json_object_set_new(o, #name, dbval_json(&c->name));
-	CASE_COLUMNS(CASE_JSON_)
-#undef CASE_JSON_
+#define CASE_COLUMN(key) json_object_set_new(o, #key, dbval_json(&c->key));
+	CASE_COLUMNS
+#undef CASE_COLUMN
 	cfg = json_text_or_empty(c->config);
 	used = json_object_get(cfg, "x_delivery_used");
 	/* The delivery the payload resolved (never `auto`); `delivery` is what was asked. */
@@ -81,7 +81,7 @@ json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, doubl
 	json_object_set_new(o, "ns", ns);
 	arr = json_array();
 	for (size_t i = 0; i < k; i++)
-		json_array_append_new(arr, json_integer((json_int_t)rows[i].v[F_P50]));
+		json_array_append_new(arr, json_integer((json_int_t)rows[i].v[RV_p50]));
 	json_object_set_new(o, "rep_p50", arr);
 	return o;
 }

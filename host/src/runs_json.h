@@ -19,7 +19,7 @@ json_t *run_row_json(const struct run_row *r);
 json_t *run_json(sqlite3 *db, int64_t id);
 /* One case of GET /runs/{id}: its columns, config, per-initiator stats,
  * fairness, pseudo-initiators, STATS (ns too with tsc_khz > 0) and the
- * median per repetition, from its RESULT rows (F_P10 attached; reordered). */
+ * median per repetition, from its RESULT rows (RV_p10 attached; reordered). */
 json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, double tsc_khz);
 /* Every case of run id as case_json: three queries (cases, RESULT rows,
  * histograms) stepped together, whatever the number of cases. */

@@ -100,7 +100,7 @@ static void p10_from_histograms(void **st)
 	assert_int_equal(load_results(db, 1, 1, &rows, &n), 0);
 	assert_int_equal(n, 5);
 	for (size_t i = 0; i < n; i++)
-		assert_true(isnan(rows[i].v[F_P10]));   /* not in RESULT */
+		assert_true(isnan(rows[i].v[RV_p10]));   /* not in RESULT */
 	attach_p10(db, 1, 1, rows, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct resrow *r = &rows[i];
@@ -108,9 +108,9 @@ static void p10_from_histograms(void **st)
 			    : r->rep == 0 ? 100 : r->rep == 1 ? 95 : 120;
 
 		if (isnan(want))
-			assert_true(isnan(r->v[F_P10]));
+			assert_true(isnan(r->v[RV_p10]));
 		else
-			assert_true(r->v[F_P10] == want);
+			assert_true(r->v[RV_p10] == want);
 	}
 	inits = initiators_json(rows, n, &fair);
 	assert_int_equal(json_array_size(inits), 2);
