@@ -66,15 +66,60 @@ static double p10_of(json_t *o)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* Each test's database (run 1 stored, no rows yet), its case's RESULT rows
+ * once loaded, and the JSON it made: the teardown frees them all. */
+struct fx {
+	sqlite3 *db;
+	struct resrow *rows;
+	size_t n;
+	json_t *made[8];
+	int nmade;
+};
+
+static int fx_setup(void **st)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->db = open_db();
+	exec(f->db, "INSERT INTO runs(id, token, created) VALUES (1, '00000000000000aa', 0)");
+	*st = f;
+	return 0;
+}
+
+static int fx_teardown(void **st)
+{
+	struct fx *f = *st;
+
+	while (f->nmade)
+		json_decref(f->made[--f->nmade]);
+	free(f->rows);
+	sqlite3_close(f->db);
+	free(f);
+	return 0;
+}
+
+/* j, freed by the teardown. */
+static json_t *made(struct fx *f, json_t *j)
+{
+	assert_true(f->nmade < 8);
+	return f->made[f->nmade++] = j;
+}
+
+/* Loads run 1 case 1's rows into f, p10 attached. */
+static void load_case(struct fx *f)
+{
+	assert_int_equal(load_results(f->db, 1, 1, &f->rows, &f->n), 0);
+	attach_p10(f->db, 1, 1, f->rows, f->n);
+}
+
 static void p10_from_histograms(void **st)
 {
-	sqlite3 *db = open_db();
-	struct resrow *rows;
-	size_t n, k;
+	struct fx *f = *st;
+	sqlite3 *db = f->db;
+	size_t k;
 	json_t *stats, *ns, *inits, *fair;
 
-	(void)st;
-	exec(db, "INSERT INTO runs(id, token, created) VALUES (1, '00000000000000aa', 0)");
 	/* Values below 256 have a bucket each, so bucket = value.
 	 * rep 0: 20 calls, 3 at 100 and 17 at 200 → rank ⌈0.1·20⌉ = 2 → 100. */
 	result(db, 0, 65535, 20, 100, 200, 200);
@@ -97,13 +142,13 @@ static void p10_from_histograms(void **st)
 	bucket(db, 0, 3, 60, 9);
 	result(db, 0, 4, 10, 70, 80, 80);
 
-	assert_int_equal(load_results(db, 1, 1, &rows, &n), 0);
-	assert_int_equal(n, 5);
-	for (size_t i = 0; i < n; i++)
-		assert_true(isnan(rows[i].v[RV_p10]));   /* not in RESULT */
-	attach_p10(db, 1, 1, rows, n);
-	for (size_t i = 0; i < n; i++) {
-		const struct resrow *r = &rows[i];
+	assert_int_equal(load_results(db, 1, 1, &f->rows, &f->n), 0);
+	assert_int_equal(f->n, 5);
+	for (size_t i = 0; i < f->n; i++)
+		assert_true(isnan(f->rows[i].v[RV_p10]));   /* not in RESULT */
+	attach_p10(db, 1, 1, f->rows, f->n);
+	for (size_t i = 0; i < f->n; i++) {
+		const struct resrow *r = &f->rows[i];
 		double want = r->init == 3 ? 50 : r->init == 4 ? NAN
 			    : r->rep == 0 ? 100 : r->rep == 1 ? 95 : 120;
 
@@ -112,78 +157,58 @@ static void p10_from_histograms(void **st)
 		else
 			assert_true(r->v[RV_p10] == want);
 	}
-	inits = initiators_json(rows, n, &fair);
+	inits = made(f, initiators_json(f->rows, f->n, &fair));
+	made(f, fair);
 	assert_int_equal(json_array_size(inits), 2);
 	assert_true(p10_of(json_array_get(inits, 0)) == 50);
 	assert_true(json_is_null(json_object_get(json_array_get(inits, 1), "p10")));
-	k = pick_aggregate(rows, n);
+	k = pick_aggregate(f->rows, f->n);
 	assert_int_equal(k, 3);
 	/* STATS.p10: the median over repetitions of 100, 95, 120 → 100; ns
 	 * at 2 000 000 kHz: 100 cycles = 50 ns. */
-	stats = agg_json(rows, k, 2000000, &ns);
+	stats = made(f, agg_json(f->rows, k, 2000000, &ns));
+	made(f, ns);
 	assert_true(p10_of(stats) == 100);
 	assert_true(fabs(p10_of(ns) - 50.0) < 1e-9);
 	assert_true(p10_of(stats) <= json_number_value(json_object_get(stats, "p50")));
-	json_decref(stats);
-	json_decref(ns);
-	json_decref(inits);
-	json_decref(fair);
-	free(rows);
-	sqlite3_close(db);
 }
 
 /* kind=sync's pseudo-initiators (proto XCB_INIT_W_*): named under "pseudo",
  * never in the per-initiator (fairness) list. */
 static void pseudo_initiators_apart(void **st)
 {
-	sqlite3 *db = open_db();
-	struct resrow *rows;
-	size_t n;
+	struct fx *f = *st;
 	json_t *inits, *fair, *ps;
 
-	(void)st;
-	exec(db, "INSERT INTO runs(id, token, created) VALUES (1, '00000000000000aa', 0)");
-	result(db, 0, 1, 10, 50, 60, 60);
-	result(db, 0, 2, 10, 70, 80, 80);
-	result(db, 0, 65535, 20, 50, 70, 80);
-	result(db, 0, 0xfff0, 5, 900, 1000, 1100);
-	result(db, 0, 0xfff3, 2, 4000, 5000, 5000);
-	load_results(db, 1, 1, &rows, &n);
-	inits = initiators_json(rows, n, &fair);
+	result(f->db, 0, 1, 10, 50, 60, 60);
+	result(f->db, 0, 2, 10, 70, 80, 80);
+	result(f->db, 0, 65535, 20, 50, 70, 80);
+	result(f->db, 0, 0xfff0, 5, 900, 1000, 1100);
+	result(f->db, 0, 0xfff3, 2, 4000, 5000, 5000);
+	load_case(f);
+	inits = made(f, initiators_json(f->rows, f->n, &fair));
+	made(f, fair);
 	assert_int_equal(json_array_size(inits), 2);
 	assert_false(json_is_null(fair));
-	ps = pseudo_json(rows, n);
+	ps = made(f, pseudo_json(f->rows, f->n));
 	assert_int_equal(json_object_size(ps), 2);
 	assert_true(json_number_value(json_object_get(json_object_get(ps, "writer_hold"), "p50")) == 1000);
 	assert_non_null(json_object_get(ps, "reader_batch"));
-	assert_int_equal(pick_aggregate(rows, n), 1);
+	assert_int_equal(pick_aggregate(f->rows, f->n), 1);
 	assert_string_equal(xcb_initiator_name(0xfff1), "writer_e2e");
 	assert_null(xcb_initiator_name(7));
-	json_decref(inits);
-	json_decref(fair);
-	json_decref(ps);
-	free(rows);
-	sqlite3_close(db);
 }
 
 static void p10_null_without_histograms(void **st)
 {
-	sqlite3 *db = open_db();
-	struct resrow *rows;
-	size_t n;
+	struct fx *f = *st;
 	json_t *stats;
 
-	(void)st;
-	exec(db, "INSERT INTO runs(id, token, created) VALUES (1, '00000000000000aa', 0)");
-	result(db, 0, 65535, 20, 100, 200, 200);
-	load_results(db, 1, 1, &rows, &n);
-	attach_p10(db, 1, 1, rows, n);
-	stats = agg_json(rows, pick_aggregate(rows, n), 0, NULL);
+	result(f->db, 0, 65535, 20, 100, 200, 200);
+	load_case(f);
+	stats = made(f, agg_json(f->rows, pick_aggregate(f->rows, f->n), 0, NULL));
 	assert_true(json_is_null(json_object_get(stats, "p10")));
 	assert_true(json_number_value(json_object_get(stats, "p50")) == 200);
-	json_decref(stats);
-	free(rows);
-	sqlite3_close(db);
 }
 
 /* Statements run on db (sqlite3_trace_v2: one SQLITE_TRACE_STMT per run of
@@ -284,9 +309,9 @@ static void run_cases_constant_queries(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(p10_from_histograms),
-		cmocka_unit_test(p10_null_without_histograms),
-		cmocka_unit_test(pseudo_initiators_apart),
+		cmocka_unit_test_setup_teardown(p10_from_histograms, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(p10_null_without_histograms, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(pseudo_initiators_apart, fx_setup, fx_teardown),
 		cmocka_unit_test(run_cases_constant_queries),
 	};
 	return cmocka_run_group_tests_name("casestats", tests, NULL, NULL);
