@@ -31,6 +31,7 @@ static void csv_i64_or_empty(struct buf *o, const struct dbval *v)
 		csv_i64(o, v->i);
 }
 
+/* A time cell (ISO), empty where NULL. */
 static void csv_time(struct buf *o, const struct dbval *v)
 {
 	char t[32];
@@ -38,6 +39,7 @@ static void csv_time(struct buf *o, const struct dbval *v)
 	csv_str(o, v->type == SQLITE_NULL ? NULL : iso_time(v->i, t, sizeof(t)));
 }
 
+/* csv_row_fn of runs.csv: one run (ctx: 1 if the client is an admin). */
 static void runs_csv_row(sqlite3_stmt *st, struct buf *o, void *ctx)
 {
 	const int *admin = ctx;
@@ -67,11 +69,13 @@ struct runs_csv_bind {
 	char *status, *suite, *label;
 };
 
+/* Binds the export's filters (struct runs_csv_bind). */
 static void runs_csv_bind(sqlite3_stmt *st, void *ctx)
 {
 	runs_bind(st, &((struct runs_csv_bind *)ctx)->f);
 }
 
+/* Frees a struct runs_csv_bind and its strings. */
 static void runs_csv_bind_free(void *ctx)
 {
 	struct runs_csv_bind *b = ctx;
@@ -82,11 +86,13 @@ static void runs_csv_bind_free(void *ctx)
 	free(b);
 }
 
+/* strdup, NULL staying NULL. */
 static char *dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
 }
 
+/* GET /api/v1/runs.csv: the run list's filters, every run unless limit=. */
 enum MHD_Result api_runs_csv(struct req *rq)
 {
 	sqlite3 *db = rdb();
@@ -166,6 +172,7 @@ static void run_csv_header(struct buf *h)
 	buf_addf(h, ",ipi_ratio,verified,delivery_requested\r\n");
 }
 
+/* csv_row_fn of /runs/{id}.csv: one RESULT with its case's columns. */
 static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
 {
 	struct run_csv_ctx *c = vctx;
@@ -221,11 +228,13 @@ static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
 	export_row_free(&r);
 }
 
+/* Binds :run (ctx: the run id). */
 static void run_csv_bind(sqlite3_stmt *st, void *ctx)
 {
 	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":run"), *(int64_t *)ctx);
 }
 
+/* GET /api/v1/runs/{id}.csv: one row per RESULT (host/API.md "CSV"). */
 enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 {
 	sqlite3 *db = rdb();

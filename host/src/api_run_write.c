@@ -17,6 +17,7 @@ struct patch_task {
 	int found;
 };
 
+/* Writer task: sets the label and/or notes the body gives. */
 static void patch_fn(sqlite3 *db, void *arg)
 {
 	struct patch_task *t = arg;
@@ -41,6 +42,7 @@ static void patch_fn(sqlite3 *db, void *arg)
 	}
 }
 
+/* PATCH /api/v1/runs/{id} {"label", "notes"}: strings or null. */
 enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 {
 	struct patch_task t = { .id = id };
@@ -89,6 +91,7 @@ struct create_task {
 	int exists;
 };
 
+/* Writer task: creates the run row of a token the registry does not know. */
 static void create_fn(sqlite3 *db, void *arg)
 {
 	struct create_task *t = arg;
@@ -106,6 +109,7 @@ static void create_fn(sqlite3 *db, void *arg)
 	t->id = store_create_run(db, t->token, 0, 0, t->suite, NULL, t->label);
 }
 
+/* POST /api/v1/runs {"token", "suite", "label"}: registers a run. */
 enum MHD_Result api_run_create(struct req *rq)
 {
 	struct create_task t = { 0 };

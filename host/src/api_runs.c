@@ -51,6 +51,7 @@ struct list_ctx {
 	json_t *arr;
 };
 
+/* run_fn: one run of the list, its token for admins. */
 static void list_one(const struct run_row *r, void *vctx)
 {
 	struct list_ctx *c = vctx;
@@ -58,6 +59,7 @@ static void list_one(const struct run_row *r, void *vctx)
 	json_array_append_new(c->arr, with_token(c->rq, run_row_json(r), r->token));
 }
 
+/* GET /api/v1/runs: the filtered page of runs, and how many match. */
 enum MHD_Result api_runs(struct req *rq)
 {
 	sqlite3 *db = rdb();
@@ -79,11 +81,14 @@ enum MHD_Result api_runs(struct req *rq)
 					     "limit", (json_int_t)f.limit, "offset", (json_int_t)f.offset));
 }
 
+/* event_fn: one ERROR event of a run (no kind: they all are). */
 static void error_one(const struct event_row *e, void *arr)
 {
 	json_array_append_new(arr, event_json(e, 0));
 }
 
+/* GET /api/v1/runs/{id}: the run, its facts, cases with stats, errors, and
+ * how many log lines: 6 queries whatever the number of cases. */
 enum MHD_Result api_run(struct req *rq, int64_t id)
 {
 	sqlite3 *db = rdb();
@@ -107,11 +112,13 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 	return reply_json(rq, 200, o);
 }
 
+/* event_fn: one event of the events route. */
 static void event_one(const struct event_row *e, void *arr)
 {
 	json_array_append_new(arr, event_json(e, 1));
 }
 
+/* GET /api/v1/runs/{id}/events?kind=&after=&limit= */
 enum MHD_Result api_run_events(struct req *rq, int64_t id)
 {
 	const char *kind = qarg(rq, "kind"), *after = qarg(rq, "after"), *lim = qarg(rq, "limit");
@@ -136,6 +143,7 @@ enum MHD_Result api_run_events(struct req *rq, int64_t id)
 	return reply_json(rq, 200, json_pack("{s:o}", "events", arr));
 }
 
+/* GET /api/v1/runs/{id}/cases/{case}/histogram?rep=&initiator= */
 enum MHD_Result api_histogram(struct req *rq, int64_t id, int64_t cid)
 {
 	const char *reps = qarg(rq, "rep"), *inits = qarg(rq, "initiator");

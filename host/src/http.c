@@ -152,6 +152,7 @@ static int is(const char *m, const char *want)
 	return strcmp(m, want) == 0;
 }
 
+/* A case id: 0 .. 2^32-1 (CASE ids are u32 on the wire). */
 static int parse_case(const char *s, int64_t *id)
 {
 	uint64_t v;
@@ -177,6 +178,7 @@ static const struct param params[] = {
 	{ "{job}", parse_id, "bad job id '%s'", 0 },
 };
 
+/* The compare route's two answers (api_compare.c). */
 static enum MHD_Result compare_json(struct req *rq)
 {
 	return api_compare(rq, 0);
@@ -263,6 +265,8 @@ static enum match match(const struct route *r, char **seg, int n, int64_t *arg, 
 	return failed ? BAD_PARAM : MATCH;
 }
 
+/* Answers an /api/v1/ path with the first route that matches it: 400 for
+ * a bad parameter, 405 when only other methods match, else 404. */
 static enum MHD_Result route_api(struct req *rq, const char *path)
 {
 	char copy[512], *seg[8], bad[600] = "";

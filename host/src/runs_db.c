@@ -27,6 +27,7 @@ void dbval_free(struct dbval *v)
 	v->s = NULL;
 }
 
+/* A copy of column col's text, or NULL. */
 static char *text_dup(sqlite3_stmt *st, int col)
 {
 	const char *s = (const char *)sqlite3_column_text(st, col);
@@ -137,6 +138,7 @@ static void where(const struct run_filters *f, struct buf *b)
 		buf_addf(b, " AND r.token = :token");
 }
 
+/* Binds v to the named parameter if the statement has it. */
 static void bind_text(sqlite3_stmt *st, const char *name, const char *v)
 {
 	int i = sqlite3_bind_parameter_index(st, name);
@@ -145,6 +147,7 @@ static void bind_text(sqlite3_stmt *st, const char *name, const char *v)
 		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
 }
 
+/* Binds v to the named parameter if the statement has it. */
 static void bind_i64(sqlite3_stmt *st, const char *name, int64_t v)
 {
 	int i = sqlite3_bind_parameter_index(st, name);
