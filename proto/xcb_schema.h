@@ -64,7 +64,8 @@
 	X(pages,           INT,  AXIS,  JSON, 0,          0)           \
 	X(x_control_runs,  INT,  NOTE,  JSON, 0,          0)           \
 	X(x_cpus,          TEXT, NOTE,  JSON, 0,          0)           \
-	X(x_mix,           TEXT, NOTE,  JSON, 0,          0)
+	X(x_mix,           TEXT, NOTE,  JSON, 0,          0)           \
+	X(x_boot,          TEXT, NOTE,  JSON, 0,          "boot")
 
 /* ---- RESULT fields, in wire order: X(name, bits, part) ----
  *  part   KEY   identifies the row (case, repetition, initiator)
@@ -168,6 +169,11 @@
 	X(XCB_RWLOCK_FAIR,   "fair",   "fair") \
 	X(XCB_RWLOCK_UNFAIR, "unfair", "unfair")
 
+/* Which firmware booted the payload (the EFI entry path or multiboot). */
+#define XCB_VOCAB_BOOT(X) \
+	X(XCB_BOOT_BIOS, "bios", "bios") \
+	X(XCB_BOOT_UEFI, "uefi", "uefi")
+
 /* Every vocabulary: X(name, LIST, enum tag). name is what XCB_CASE_AXES's
  * vocabulary column and GET /api/v1/schema call it. */
 #define XCB_VOCABS(X) \
@@ -182,7 +188,8 @@
 	X(placement, XCB_VOCAB_PLACEMENT, xcb_placement) \
 	X(overlap,   XCB_VOCAB_OVERLAP,   xcb_overlap)   \
 	X(harness,   XCB_VOCAB_HARNESS,   xcb_harness)   \
-	X(rwlock,    XCB_VOCAB_RWLOCK,    xcb_rwlock)
+	X(rwlock,    XCB_VOCAB_RWLOCK,    xcb_rwlock)    \
+	X(boot,      XCB_VOCAB_BOOT,      xcb_boot)
 
 /* ---- expansion helpers (for the derived lists) ---- */
 #define XCB_ENUMERATOR(e, wire, cli) e,
