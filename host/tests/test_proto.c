@@ -43,7 +43,7 @@ static void assert_result_equal(const struct xcb_result *a, const struct xcb_res
 struct frame_fx {
 	uint8_t buf[XCB_FRAME_MAX];
 	struct xcb_result r;
-	struct xcb_hdr h;
+	struct xcb_hdr h;        /* what xcb_decode() fills in */
 	const uint8_t *p;
 	size_t n;
 };
@@ -193,20 +193,16 @@ static void roundtrip_histo_samples_done_ack(void **s)
 static void every_truncation_fails(void **s)
 {
 	struct frame_fx *f = *s;
-	uint8_t *buf = f->buf;
-	const uint8_t *p;
-	struct xcb_hdr h;
-	size_t n = f->n;
 
-	for (size_t k = 0; k < n; k++) {
-		int e = xcb_decode(buf, k, &h, &p);
+	for (size_t k = 0; k < f->n; k++) {
+		int e = xcb_decode(f->buf, k, &f->h, &f->p);
 
 		assert_int_equal(e, k < XCB_HDR_LEN ? XCB_E_SHORT : XCB_E_LENGTH);
-		assert_null(p);
+		assert_null(f->p);
 	}
 	/* Trailing bytes are refused as well. */
-	buf[n] = 0;
-	assert_int_equal(xcb_decode(buf, n + 1, &h, &p), XCB_E_LENGTH);
+	f->buf[f->n] = 0;
+	assert_int_equal(xcb_decode(f->buf, f->n + 1, &f->h, &f->p), XCB_E_LENGTH);
 	/* A payload shorter than its type's size (with a valid header/CRC). */
 	{
 		struct xcb_hdr hh = H;
@@ -214,72 +210,65 @@ static void every_truncation_fails(void **s)
 		size_t m;
 
 		hh.type = XCB_T_RESULT;
-		m = xcb_enc_frame(b2, sizeof(b2), &hh, buf + XCB_HDR_LEN, XCB_RESULT_LEN - 1);
-		assert_int_equal(xcb_decode(b2, m, &h, &p), XCB_OK);
-		assert_int_equal(xcb_dec_result(p, h.length, &f->r), XCB_E_PAYLOAD);
+		m = xcb_enc_frame(b2, sizeof(b2), &hh, f->buf + XCB_HDR_LEN, XCB_RESULT_LEN - 1);
+		assert_int_equal(xcb_decode(b2, m, &f->h, &f->p), XCB_OK);
+		assert_int_equal(xcb_dec_result(f->p, f->h.length, &f->r), XCB_E_PAYLOAD);
 		hh.type = XCB_T_DONE;
 		m = xcb_enc_frame(b2, sizeof(b2), &hh, "abc", 3);
-		assert_int_equal(xcb_decode(b2, m, &h, &p), XCB_OK);
+		assert_int_equal(xcb_decode(b2, m, &f->h, &f->p), XCB_OK);
 		struct xcb_done d;
-		assert_int_equal(xcb_dec_done(p, h.length, &d), XCB_E_PAYLOAD);
+		assert_int_equal(xcb_dec_done(f->p, f->h.length, &d), XCB_E_PAYLOAD);
 		struct xcb_histo x;
-		assert_int_equal(xcb_dec_histo(p, 3, &x), XCB_E_PAYLOAD);
+		assert_int_equal(xcb_dec_histo(f->p, 3, &x), XCB_E_PAYLOAD);
 		struct xcb_samples sm;
-		assert_int_equal(xcb_dec_samples(p, 3, &sm), XCB_E_PAYLOAD);
+		assert_int_equal(xcb_dec_samples(f->p, 3, &sm), XCB_E_PAYLOAD);
 		struct xcb_ack a;
-		assert_int_equal(xcb_dec_ack(p, 3, &a), XCB_E_PAYLOAD);
+		assert_int_equal(xcb_dec_ack(f->p, 3, &a), XCB_E_PAYLOAD);
 	}
 }
 
 static void every_corruption_fails(void **s)
 {
 	struct frame_fx *f = *s;
-	uint8_t *buf = f->buf;
-	const uint8_t *p;
-	struct xcb_hdr h;
-	size_t n = f->n;
 
 	/* Any single flipped bit anywhere is caught (by one check or another). */
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < f->n; k++) {
 		for (int bit = 0; bit < 8; bit++) {
-			buf[k] ^= (uint8_t)(1 << bit);
-			assert_int_not_equal(xcb_decode(buf, n, &h, &p), XCB_OK);
-			buf[k] ^= (uint8_t)(1 << bit);
+			f->buf[k] ^= (uint8_t)(1 << bit);
+			assert_int_not_equal(xcb_decode(f->buf, f->n, &f->h, &f->p), XCB_OK);
+			f->buf[k] ^= (uint8_t)(1 << bit);
 		}
 	}
-	assert_int_equal(xcb_decode(buf, n, &h, &p), XCB_OK);
-	buf[n - 1] ^= 1;
-	assert_int_equal(xcb_decode(buf, n, &h, &p), XCB_E_CRC);
+	assert_int_equal(xcb_decode(f->buf, f->n, &f->h, &f->p), XCB_OK);
+	f->buf[f->n - 1] ^= 1;
+	assert_int_equal(xcb_decode(f->buf, f->n, &f->h, &f->p), XCB_E_CRC);
 }
 
 static void bad_magic_version_type(void **s)
 {
 	struct frame_fx *f = *s;
-	uint8_t *buf = f->buf;
-	struct xcb_hdr h, hh = H;
-	const uint8_t *p;
-	size_t n = f->n;
+	struct xcb_hdr hh = H;
 	uint32_t crc;
 
-	buf[0] = 'Y';
-	assert_int_equal(xcb_decode(buf, n, &h, &p), XCB_E_MAGIC);
-	buf[0] = 'X';
-	buf[4] = 2; /* version 2, with a CRC that matches: still refused */
-	crc = xcb_crc32(xcb_crc32(0, buf, 20), buf + XCB_HDR_LEN, n - XCB_HDR_LEN);
-	xcb_put32(buf + 20, crc);
-	assert_int_equal(xcb_decode(buf, n, &h, &p), XCB_E_VERSION);
-	assert_int_equal(h.version, 2);
+	f->buf[0] = 'Y';
+	assert_int_equal(xcb_decode(f->buf, f->n, &f->h, &f->p), XCB_E_MAGIC);
+	f->buf[0] = 'X';
+	f->buf[4] = 2; /* version 2, with a CRC that matches: still refused */
+	crc = xcb_crc32(xcb_crc32(0, f->buf, 20), f->buf + XCB_HDR_LEN, f->n - XCB_HDR_LEN);
+	xcb_put32(f->buf + 20, crc);
+	assert_int_equal(xcb_decode(f->buf, f->n, &f->h, &f->p), XCB_E_VERSION);
+	assert_int_equal(f->h.version, 2);
 	/* Unknown type with a valid CRC. */
-	n = sample_result(buf, &f->r);
-	buf[5] = 200;
-	crc = xcb_crc32(xcb_crc32(0, buf, 20), buf + XCB_HDR_LEN, n - XCB_HDR_LEN);
-	xcb_put32(buf + 20, crc);
-	assert_int_equal(xcb_decode(buf, n, &h, &p), XCB_E_TYPE);
+	f->n = sample_result(f->buf, &f->r);
+	f->buf[5] = 200;
+	crc = xcb_crc32(xcb_crc32(0, f->buf, 20), f->buf + XCB_HDR_LEN, f->n - XCB_HDR_LEN);
+	xcb_put32(f->buf + 20, crc);
+	assert_int_equal(xcb_decode(f->buf, f->n, &f->h, &f->p), XCB_E_TYPE);
 	/* Encoders refuse unknown types too. */
 	hh.type = 0;
-	assert_int_equal(xcb_enc_frame(buf, sizeof(f->buf), &hh, "x", 1), 0);
+	assert_int_equal(xcb_enc_frame(f->buf, sizeof(f->buf), &hh, "x", 1), 0);
 	hh.type = 10;
-	assert_int_equal(xcb_enc_frame(buf, sizeof(f->buf), &hh, "x", 1), 0);
+	assert_int_equal(xcb_enc_frame(f->buf, sizeof(f->buf), &hh, "x", 1), 0);
 	assert_string_equal(xcb_err_name(XCB_E_CRC), "crc");
 	assert_string_equal(xcb_err_name(5), "?");
 	assert_string_equal(xcb_type_name(XCB_T_HISTO), "histo");
@@ -320,47 +309,45 @@ static void oversize(void **s)
 static void text_framing(void **s)
 {
 	struct frame_fx *f = *s;
-	uint8_t *buf = f->buf, out[XCB_FRAME_MAX];
+	uint8_t out[XCB_FRAME_MAX];
 	char line[XCB_TEXT_MAX + 64];
-	struct xcb_hdr h;
-	const uint8_t *p;
-	size_t n = f->n, l;
+	size_t l;
 	int got;
 
-	l = xcb_text_encode(line, sizeof(line), buf, n);
+	l = xcb_text_encode(line, sizeof(line), f->buf, f->n);
 	assert_true(l > 5);
 	assert_memory_equal(line, "XCB1 ", 5);
 	assert_int_equal(line[l - 1], '\n');
 	got = xcb_text_decode(line, l, out, sizeof(out));
-	assert_int_equal(got, (int)n);
-	assert_memory_equal(out, buf, n);
+	assert_int_equal(got, (int)f->n);
+	assert_memory_equal(out, f->buf, f->n);
 	/* Every length mod 3 (padding variants) round-trips. */
 	for (size_t k = XCB_HDR_LEN; k < XCB_HDR_LEN + 6; k++) {
 		struct xcb_hdr hh = H;
 
 		hh.type = XCB_T_LOG;
-		n = xcb_enc_text(buf, sizeof(f->buf), &hh, "abcdef", k - XCB_HDR_LEN);
-		l = xcb_text_encode(line, sizeof(line), buf, n);
-		assert_int_equal(xcb_text_decode(line, l, out, sizeof(out)), (int)n);
-		assert_int_equal(xcb_decode(out, n, &h, &p), XCB_OK);
+		f->n = xcb_enc_text(f->buf, sizeof(f->buf), &hh, "abcdef", k - XCB_HDR_LEN);
+		l = xcb_text_encode(line, sizeof(line), f->buf, f->n);
+		assert_int_equal(xcb_text_decode(line, l, out, sizeof(out)), (int)f->n);
+		assert_int_equal(xcb_decode(out, f->n, &f->h, &f->p), XCB_OK);
 	}
 	/* Noise before the prefix, CR LF, trailing junk after whitespace. */
 	char noisy[XCB_TEXT_MAX + 64] = "\x1b[0m[  1.23] ";
 	size_t pre = strlen(noisy);
 	memcpy(noisy + pre, line, l - 1);
 	memcpy(noisy + pre + l - 1, "\r junk\n", 7);
-	assert_int_equal(xcb_text_decode(noisy, pre + l + 6, out, sizeof(out)), (int)n);
-	assert_memory_equal(out, buf, n);
+	assert_int_equal(xcb_text_decode(noisy, pre + l + 6, out, sizeof(out)), (int)f->n);
+	assert_memory_equal(out, f->buf, f->n);
 	/* No prefix, or damaged base64: never a frame that validates. */
 	assert_true(xcb_text_decode("hello world\n", 12, out, sizeof(out)) < 0);
 	assert_true(xcb_text_decode("XCB1 \n", 6, out, sizeof(out)) < 0);
 	assert_true(xcb_text_decode("XCB1 A\n", 7, out, sizeof(out)) < 0);
 	line[10] = line[10] == 'A' ? 'B' : 'A';
 	got = xcb_text_decode(line, l, out, sizeof(out));
-	assert_true(got < 0 || xcb_decode(out, (size_t)got, &h, &p) != XCB_OK);
+	assert_true(got < 0 || xcb_decode(out, (size_t)got, &f->h, &f->p) != XCB_OK);
 	/* A too-small output buffer is refused, not overrun. */
 	assert_true(xcb_text_decode(noisy, pre + l + 6, out, 10) < 0);
-	assert_int_equal(xcb_text_encode(line, 10, buf, n), 0);
+	assert_int_equal(xcb_text_encode(line, 10, f->buf, f->n), 0);
 }
 
 static void kv_parser(void **s)
