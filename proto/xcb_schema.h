@@ -8,9 +8,9 @@
  * lists of its own. Adding a case field is one line here plus the code that
  * measures it (and, only if it needs a stored SQL column, a migration).
  *
- * Freestanding like xcb_proto.h: macros, enums and declarations only; the
- * descriptor tables live in xcb_schema.c (the firmware's --gc-sections drops
- * the ones it never reads).
+ * Freestanding like xcb_proto.h: macros, enums and declarations only. The
+ * vocabulary name tables are in xcb_schema.c (firmware and host), the
+ * descriptors the host walks in xcb_schema_desc.c (never in the image).
  *
  * Macro names and argument lists are stable (other files expand them):
  * entries may be added, never reordered within RESULT (the wire order).
@@ -35,7 +35,7 @@
  *  vocabulary             name of its XCB_VOCABS entry, or 0 (free value)
  * Keys not listed here still travel (proto/README.md: unknown keys are
  * stored); they match unless they start with "x_". The order is the order
- * the firmware emits them and the order of the SQL column lists. */
+ * of the SQL column lists and of GET /api/v1/schema. */
 #define XCB_CASE_AXES(X) \
 	X(id,              INT,  ID,    JSON, 0,          0)           \
 	X(kind,            TEXT, IDENT, COL,  0,          "kind")      \
