@@ -8,9 +8,9 @@
  * lists of its own. Adding a case field is one line here plus the code that
  * measures it (and, only if it needs a stored SQL column, a migration).
  *
- * Freestanding like xcb_proto.h: macros, enums and declarations only; the
- * descriptor tables live in xcb_schema.c (the firmware's --gc-sections drops
- * the ones it never reads).
+ * Freestanding like xcb_proto.h: macros, enums and declarations only. The
+ * vocabulary name tables are in xcb_schema.c (firmware and host), the
+ * descriptors the host walks in xcb_schema_desc.c (never in the image).
  *
  * Macro names and argument lists are stable (other files expand them):
  * entries may be added, never reordered within RESULT (the wire order).
@@ -35,7 +35,7 @@
  *  vocabulary             name of its XCB_VOCABS entry, or 0 (free value)
  * Keys not listed here still travel (proto/README.md: unknown keys are
  * stored); they match unless they start with "x_". The order is the order
- * the firmware emits them and the order of the SQL column lists. */
+ * of the SQL column lists and of GET /api/v1/schema. */
 #define XCB_CASE_AXES(X) \
 	X(id,              INT,  ID,    JSON, 0,          0)           \
 	X(kind,            TEXT, IDENT, COL,  0,          "kind")      \
@@ -64,7 +64,8 @@
 	X(pages,           INT,  AXIS,  JSON, 0,          0)           \
 	X(x_control_runs,  INT,  NOTE,  JSON, 0,          0)           \
 	X(x_cpus,          TEXT, NOTE,  JSON, 0,          0)           \
-	X(x_mix,           TEXT, NOTE,  JSON, 0,          0)
+	X(x_mix,           TEXT, NOTE,  JSON, 0,          0)           \
+	X(x_boot,          TEXT, NOTE,  JSON, 0,          "boot")
 
 /* ---- RESULT fields, in wire order: X(name, bits, part) ----
  *  part   KEY   identifies the row (case, repetition, initiator)
@@ -168,6 +169,11 @@
 	X(XCB_RWLOCK_FAIR,   "fair",   "fair") \
 	X(XCB_RWLOCK_UNFAIR, "unfair", "unfair")
 
+/* Which firmware booted the payload (the EFI entry path or multiboot). */
+#define XCB_VOCAB_BOOT(X) \
+	X(XCB_BOOT_BIOS, "bios", "bios") \
+	X(XCB_BOOT_UEFI, "uefi", "uefi")
+
 /* Every vocabulary: X(name, LIST, enum tag). name is what XCB_CASE_AXES's
  * vocabulary column and GET /api/v1/schema call it. */
 #define XCB_VOCABS(X) \
@@ -182,7 +188,8 @@
 	X(placement, XCB_VOCAB_PLACEMENT, xcb_placement) \
 	X(overlap,   XCB_VOCAB_OVERLAP,   xcb_overlap)   \
 	X(harness,   XCB_VOCAB_HARNESS,   xcb_harness)   \
-	X(rwlock,    XCB_VOCAB_RWLOCK,    xcb_rwlock)
+	X(rwlock,    XCB_VOCAB_RWLOCK,    xcb_rwlock)    \
+	X(boot,      XCB_VOCAB_BOOT,      xcb_boot)
 
 /* ---- expansion helpers (for the derived lists) ---- */
 #define XCB_ENUMERATOR(e, wire, cli) e,

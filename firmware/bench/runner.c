@@ -349,6 +349,7 @@ void runner_case_frame(const struct bcase *c)
 	sb_kv_u64(&sb, XCB_KEY(iters), c->iters);
 	sb_kv_u64(&sb, XCB_KEY(warmup), c->warmup);
 	sb_kv_u64(&sb, XCB_KEY(reps), c->reps);
+	sb_kv(&sb, XCB_KEY(x_boot), xcb_boot_names[benv_booted_uefi() ? XCB_BOOT_UEFI : XCB_BOOT_BIOS]);
 	/* A matching key only when bare, so ordinary cases keep theirs. */
 	if (c->kind == KIND_XCALL && (c->harness || !ledger_ok))
 		sb_kv(&sb, XCB_KEY(harness), xcb_harness_names[XCB_HARNESS_BARE]);

@@ -372,44 +372,56 @@ static int store_result(int64_t id, const uint8_t *p, size_t n)
 	return run(s);
 }
 
-static int store_histo(int64_t id, const uint8_t *p, size_t n)
+/* A HISTO or SAMPLES chunk: n points at positions at.. under one row key,
+ * refused when any of them is stored already (insert-once); value(chunk, i)
+ * reads point i. Histograms keep only non-empty buckets (skip_zero). */
+struct chunk {
+	uint32_t case_id;
+	unsigned rep, initiator, n;
+	int64_t at;
+	uint64_t (*value)(const void *chunk, unsigned i);
+	const void *raw;
+	int skip_zero;
+};
+
+static int store_chunk(int64_t id, sqlite3_stmt *s, sqlite3_stmt *has, const struct chunk *c)
 {
-	sqlite3_stmt *s = st[S_HISTO];
-	struct xcb_histo x;
 	int rc = 0;
 
-	if (xcb_dec_histo(p, n, &x))
-		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
-	if (has_rows(st[S_HISTO_HAS], id, x.case_id, x.rep, x.initiator, x.first, (int64_t)x.first + x.n - 1))
+	if (has_rows(has, id, c->case_id, c->rep, c->initiator, c->at, c->at + c->n - 1))
 		return STORE_REFUSED;
-	for (unsigned i = 0; i < x.n; i++) {
-		uint32_t c = xcb_histo_count(&x, i);
+	for (unsigned i = 0; i < c->n && rc == 0; i++) {
+		uint64_t v = c->value(c->raw, i);
 
-		if (!c)
-			continue; /* only non-empty buckets are stored */
-		bind_key(s, id, x.case_id, x.rep, x.initiator, x.first + i, c);
-		if ((rc = run(s)))
-			break;
+		if (v || !c->skip_zero) {
+			bind_key(s, id, c->case_id, c->rep, c->initiator, c->at + i, sql_i64(v));
+			rc = run(s);
+		}
 	}
 	return rc;
 }
 
+static uint64_t histo_value(const void *x, unsigned i) { return xcb_histo_count(x, i); }
+static uint64_t sample_value(const void *x, unsigned i) { return xcb_sample(x, i); }
+
+static int store_histo(int64_t id, const uint8_t *p, size_t n)
+{
+	struct xcb_histo x;
+
+	if (xcb_dec_histo(p, n, &x))
+		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	return store_chunk(id, st[S_HISTO], st[S_HISTO_HAS], &(struct chunk){ x.case_id, x.rep, x.initiator,
+		x.n, x.first, histo_value, &x, 1 });
+}
+
 static int store_samples(int64_t id, const uint8_t *p, size_t n)
 {
-	sqlite3_stmt *s = st[S_SAMPLE];
 	struct xcb_samples x;
-	int rc = 0;
 
 	if (xcb_dec_samples(p, n, &x))
 		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
-	if (has_rows(st[S_SAMPLE_HAS], id, x.case_id, x.rep, x.initiator, x.index, (int64_t)x.index + x.n - 1))
-		return STORE_REFUSED;
-	for (unsigned i = 0; i < x.n; i++) {
-		bind_key(s, id, x.case_id, x.rep, x.initiator, (int64_t)x.index + i, sql_i64(xcb_sample(&x, i)));
-		if ((rc = run(s)))
-			break;
-	}
-	return rc;
+	return store_chunk(id, st[S_SAMPLE], st[S_SAMPLE_HAS], &(struct chunk){ x.case_id, x.rep, x.initiator,
+		x.n, x.index, sample_value, &x, 0 });
 }
 
 static int store_event(int64_t id, uint32_t seq, int error, const uint8_t *p, size_t n)
