@@ -120,28 +120,30 @@ static void p10_from_histograms(void **st)
 	size_t k;
 	json_t *stats, *ns, *inits, *fair;
 
-	/* Values below 256 have a bucket each, so bucket = value.
-	 * rep 0: 20 calls, 3 at 100 and 17 at 200 → rank ⌈0.1·20⌉ = 2 → 100. */
-	result(db, 0, 65535, 20, 100, 200, 200);
-	bucket(db, 0, 65535, 100, 3);
-	bucket(db, 0, 65535, 200, 17);
-	/* rep 1: the same shape at 90/210, but the row's exact min is 95:
-	 * the bucket value 90 is clamped up to 95, as the payload clamps p50. */
-	result(db, 1, 65535, 20, 95, 210, 210);
-	bucket(db, 1, 65535, 90, 3);
-	bucket(db, 1, 65535, 210, 17);
-	/* rep 2: no histogram of its own; the merged one (rep 65535) counts:
-	 * 10 at 120, 90 at 220 → rank 10 → 120. */
-	result(db, 2, 65535, 100, 110, 220, 230);
-	bucket(db, 65535, 65535, 120, 10);
-	bucket(db, 65535, 65535, 220, 90);
-	/* Initiator 3, rep 0 only: 1 at 50, 9 at 60 → rank 1 → 50; initiator 4
-	 * has no histogram at all → null. */
-	result(db, 0, 3, 10, 50, 60, 60);
-	bucket(db, 0, 3, 50, 1);
-	bucket(db, 0, 3, 60, 9);
-	result(db, 0, 4, 10, 70, 80, 80);
+	/* Values below 256 have a bucket each, so bucket = value. */
+	static const struct { int rep, init, count, min, p50, max; } res[] = {
+		/* 3 at 100, 17 at 200 → rank ⌈0.1·20⌉ = 2 → 100 */
+		{ 0, 65535, 20, 100, 200, 200 },
+		/* the same shape at 90/210, but the row's exact min is 95: the
+		 * bucket value 90 is clamped up to 95, as the payload clamps p50 */
+		{ 1, 65535, 20, 95, 210, 210 },
+		/* no histogram of its own: the merged one (rep 65535) counts,
+		 * 10 at 120, 90 at 220 → rank 10 → 120 */
+		{ 2, 65535, 100, 110, 220, 230 },
+		/* initiator 3, rep 0 only: 1 at 50, 9 at 60 → rank 1 → 50 */
+		{ 0, 3, 10, 50, 60, 60 },
+		/* initiator 4 has no histogram at all → null */
+		{ 0, 4, 10, 70, 80, 80 },
+	};
+	static const struct { int rep, init, bucket, count; } hist[] = {
+		{ 0, 65535, 100, 3 }, { 0, 65535, 200, 17 }, { 1, 65535, 90, 3 }, { 1, 65535, 210, 17 },
+		{ 65535, 65535, 120, 10 }, { 65535, 65535, 220, 90 }, { 0, 3, 50, 1 }, { 0, 3, 60, 9 },
+	};
 
+	for (size_t i = 0; i < sizeof(res) / sizeof(*res); i++)
+		result(db, res[i].rep, res[i].init, res[i].count, res[i].min, res[i].p50, res[i].max);
+	for (size_t i = 0; i < sizeof(hist) / sizeof(*hist); i++)
+		bucket(db, hist[i].rep, hist[i].init, hist[i].bucket, hist[i].count);
 	assert_int_equal(load_results(db, 1, 1, &f->rows, &f->n), 0);
 	assert_int_equal(f->n, 5);
 	for (size_t i = 0; i < f->n; i++)
