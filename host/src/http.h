@@ -1,6 +1,7 @@
 /*
  * http.h — the HTTP server (http.c) and what every route file shares: the
- * request, reply helpers, query parsing, the admin check, request guards.
+ * request, reply helpers, query parsing, the admin check (http_reply.c),
+ * request guards (http_guard.c, http_limits.c).
  * The route handlers are in routes.h, streamed CSV in csvstream.h.
  */
 #ifndef XCB_HTTP_H
