@@ -1,8 +1,10 @@
 /* cmdline_keys.c — THE table of known command-line keys. Every layer adds its
  * keys here (one line each, keep them sorted by layer); anything else on the
- * command line gets a warning and is ignored (lib/cmdline.h). */
+ * command line gets a warning and is ignored (lib/cmdline.h). The words a
+ * vocabulary key takes are proto/xcb_schema.h's (XCB_CLI_LIST). */
 #include <stddef.h>
 #include "lib/cmdline.h"
+#include "xcb_schema.h"
 
 const struct cmdline_key cmdline_keys[] = {
 	/* arch (foundation) */
@@ -22,20 +24,20 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "suite", "quick|default|seed|tlb|ept|stress" },
 	{ "run", "run token (16 hex digits)" },
 	{ "transport", "serial|udp|both" },
-	{ "kinds", "xcall,tlb,raw,sync" },
-	{ "algos", "locked,lockless,queued" },
-	{ "waits", "none,ack,done" },
-	{ "deliveries", "auto,unicast,cluster,shorthand" },
-	{ "placements", "first,spread,package,cross" },
-	{ "overlap", "disjoint,overlap" },
+	{ "kinds", XCB_CLI_LIST(XCB_VOCAB_KIND) },
+	{ "algos", XCB_CLI_LIST(XCB_VOCAB_ALGO) },
+	{ "waits", XCB_CLI_LIST(XCB_VOCAB_WAIT) },
+	{ "deliveries", XCB_CLI_LIST(XCB_VOCAB_DELIVERY) },
+	{ "placements", XCB_CLI_LIST(XCB_VOCAB_PLACEMENT) },
+	{ "overlap", XCB_CLI_LIST(XCB_VOCAB_OVERLAP) },
 	{ "inits", "initiators: 1,2,4|pow2" },
 	{ "masks", "CPUs in mask: 1,2|all|pow2" },
 	{ "work_us", "callee busy us: 0,500" },
 	{ "batches", "tlb pages per shootdown" },
-	{ "paths", "tlb: vector,xcall" },
-	{ "methods", "tlb: invlpg,cr3,invpcid,none" },
-	{ "modes", "sync: inside,after,lazy" },
-	{ "rwlocks", "sync: fair,unfair" },
+	{ "paths", XCB_CLI_LIST(XCB_VOCAB_FLUSH) },
+	{ "methods", XCB_CLI_LIST(XCB_VOCAB_METHOD) },
+	{ "modes", XCB_CLI_LIST(XCB_VOCAB_SYNC_MODE) },
+	{ "rwlocks", XCB_CLI_LIST(XCB_VOCAB_RWLOCK) },
 	{ "batch_reads", "sync: reads per batch" },
 	{ "entry_us", "sync: lazy entry period us" },
 	{ "iters", "calls per initiator per rep" },

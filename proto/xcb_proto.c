@@ -82,61 +82,82 @@ size_t xcb_enc_text(void *buf, size_t cap, const struct xcb_hdr *h,
 	return xcb_enc_frame(buf, cap, h, text, len);
 }
 
+/* The RESULT layout, from xcb_schema.h: each field's offset (struct member =
+ * wire offset; its width is the distance to the next one) and which one is
+ * the reserved PAD. A byte table, not a copy per field: small in the image. */
+#define RESULT_AT(name, bits, part) offsetof(struct xcb_result, name),
+static const uint8_t result_at[XCB_N_RESULT_FIELDS + 1] = {
+	XCB_RESULT_FIELDS(RESULT_AT) sizeof(struct xcb_result)
+};
+#undef RESULT_AT
+#define IS_PAD_KEY 0
+#define IS_PAD_V1 0
+#define IS_PAD_EXT 0
+#define IS_PAD_PAD 1
+#define RESULT_PAD(name, bits, part) | ((uint32_t)IS_PAD_##part << XCB_RI_##name)
+static const uint32_t result_pad = 0 XCB_RESULT_FIELDS(RESULT_PAD);
+#undef RESULT_PAD
+_Static_assert(XCB_N_RESULT_FIELDS <= 32, "result_pad is one bit per field");
+
 size_t xcb_enc_result(void *buf, size_t cap, const struct xcb_hdr *h, const struct xcb_result *r)
 {
 	uint8_t *p = (uint8_t *)buf + XCB_HDR_LEN;
-	const uint64_t v[17] = {
-		r->count, r->min, r->p50, r->p90, r->p99, r->p999, r->max,
-		r->mean_x1000, r->stddev_x1000, r->ipis, r->lock_acq,
-		r->lock_contended, r->lock_hold_cycles, r->lock_wait_cycles,
-		r->stale, r->calls_executed, r->calls_expected,
-	};
-
-	const uint64_t w[7] = {
-		r->ipi_floor, r->lost, r->dup, r->ooo, r->elapsed_cycles,
-		r->control_runs, r->control_stale,
-	};
 
 	if (!fits(cap, XCB_RESULT_LEN_FULL))
 		return 0;
-	xcb_put32(p, r->case_id);
-	xcb_put16(p + 4, r->rep);
-	xcb_put16(p + 6, r->initiator);
-	for (int i = 0; i < 17; i++)
-		xcb_put64(p + 8 + 8 * i, v[i]);
-	xcb_put32(p + 144, r->flags);
-	xcb_put32(p + 148, 0);
-	for (int i = 0; i < 7; i++)
-		xcb_put64(p + XCB_RESULT_LEN + 8 * i, w[i]);
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		unsigned at = result_at[i], w = result_at[i + 1] - at;
+		const uint8_t *m = (const uint8_t *)r + at;
+		uint64_t v = w == 8 ? *(const uint64_t *)m : w == 4 ? *(const uint32_t *)m : *(const uint16_t *)m;
+
+		if (result_pad >> i & 1)
+			v = 0; /* reserved: 0 whatever the caller left there */
+		for (unsigned k = 0; k < w; k++, v >>= 8)
+			p[at + k] = (uint8_t)v;
+	}
 	return finish(buf, h, XCB_T_RESULT, XCB_RESULT_LEN_FULL);
 }
 
 int xcb_dec_result(const uint8_t *p, size_t len, struct xcb_result *r)
 {
-	uint64_t *v[17] = {
-		&r->count, &r->min, &r->p50, &r->p90, &r->p99, &r->p999, &r->max,
-		&r->mean_x1000, &r->stddev_x1000, &r->ipis, &r->lock_acq,
-		&r->lock_contended, &r->lock_hold_cycles, &r->lock_wait_cycles,
-		&r->stale, &r->calls_executed, &r->calls_expected,
-	};
-
 	if (len < XCB_RESULT_LEN)
 		return XCB_E_PAYLOAD;
-	r->case_id = xcb_get32(p);
-	r->rep = xcb_get16(p + 4);
-	r->initiator = xcb_get16(p + 6);
-	for (int i = 0; i < 17; i++)
-		*v[i] = xcb_get64(p + 8 + 8 * i);
-	r->flags = xcb_get32(p + 144);
-	uint64_t *w[7] = {
-		&r->ipi_floor, &r->lost, &r->dup, &r->ooo, &r->elapsed_cycles,
-		&r->control_runs, &r->control_stale,
-	};
-	/* Appended fields: present only in longer (newer) RESULTs. */
-	for (int i = 0; i < 7; i++)
-		*w[i] = len >= XCB_RESULT_LEN + 8 * (size_t)(i + 1) ?
-			xcb_get64(p + XCB_RESULT_LEN + 8 * i) : 0;
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		unsigned at = result_at[i], w = result_at[i + 1] - at;
+		uint8_t *m = (uint8_t *)r + at;
+		uint64_t v = 0;
+
+		/* Appended fields: present only in longer (newer) RESULTs. */
+		if (at + w <= len && !(result_pad >> i & 1))
+			for (unsigned k = w; k--;)
+				v = v << 8 | p[at + k];
+		if (w == 8)
+			*(uint64_t *)m = v;
+		else if (w == 4)
+			*(uint32_t *)m = (uint32_t)v;
+		else
+			*(uint16_t *)m = (uint16_t)v;
+	}
 	return XCB_OK;
+}
+
+/* HISTO and SAMPLES chunks start alike: u32 case_id, u16 rep, u16 initiator
+ * (the row's key, as in RESULT) and u32 where the chunk starts (first bucket,
+ * or index of the first value). */
+static void put_chunk_key(uint8_t *p, uint32_t case_id, uint16_t rep, uint16_t initiator, uint32_t at)
+{
+	xcb_put32(p, case_id);
+	xcb_put16(p + 4, rep);
+	xcb_put16(p + 6, initiator);
+	xcb_put32(p + 8, at);
+}
+
+static void get_chunk_key(const uint8_t *p, uint32_t *case_id, uint16_t *rep, uint16_t *initiator, uint32_t *at)
+{
+	*case_id = xcb_get32(p);
+	*rep = xcb_get16(p + 4);
+	*initiator = xcb_get16(p + 6);
+	*at = xcb_get32(p + 8);
 }
 
 size_t xcb_enc_histo(void *buf, size_t cap, const struct xcb_hdr *h, const struct xcb_histo *x)
@@ -146,10 +167,7 @@ size_t xcb_enc_histo(void *buf, size_t cap, const struct xcb_hdr *h, const struc
 
 	if (x->n > XCB_HISTO_CHUNK || !fits(cap, len))
 		return 0;
-	xcb_put32(p, x->case_id);
-	xcb_put16(p + 4, x->rep);
-	xcb_put16(p + 6, x->initiator);
-	xcb_put32(p + 8, x->first);
+	put_chunk_key(p, x->case_id, x->rep, x->initiator, x->first);
 	xcb_put16(p + 12, x->n);
 	xcb_put16(p + 14, 0);
 	for (unsigned i = 0; i < x->n; i++)
@@ -161,10 +179,7 @@ int xcb_dec_histo(const uint8_t *p, size_t len, struct xcb_histo *x)
 {
 	if (len < XCB_HISTO_HDR_LEN)
 		return XCB_E_PAYLOAD;
-	x->case_id = xcb_get32(p);
-	x->rep = xcb_get16(p + 4);
-	x->initiator = xcb_get16(p + 6);
-	x->first = xcb_get32(p + 8);
+	get_chunk_key(p, &x->case_id, &x->rep, &x->initiator, &x->first);
 	x->n = xcb_get16(p + 12);
 	x->counts = NULL;
 	x->raw = p + XCB_HISTO_HDR_LEN;
@@ -184,10 +199,7 @@ size_t xcb_enc_samples(void *buf, size_t cap, const struct xcb_hdr *h, const str
 
 	if ((s->width != 4 && s->width != 8) || !fits(cap, len))
 		return 0;
-	xcb_put32(p, s->case_id);
-	xcb_put16(p + 4, s->rep);
-	xcb_put16(p + 6, s->initiator);
-	xcb_put32(p + 8, s->index);
+	put_chunk_key(p, s->case_id, s->rep, s->initiator, s->index);
 	p[12] = s->width;
 	p[13] = 0;
 	xcb_put16(p + 14, s->n);
@@ -204,10 +216,7 @@ int xcb_dec_samples(const uint8_t *p, size_t len, struct xcb_samples *s)
 {
 	if (len < XCB_SAMPLES_HDR_LEN)
 		return XCB_E_PAYLOAD;
-	s->case_id = xcb_get32(p);
-	s->rep = xcb_get16(p + 4);
-	s->initiator = xcb_get16(p + 6);
-	s->index = xcb_get32(p + 8);
+	get_chunk_key(p, &s->case_id, &s->rep, &s->initiator, &s->index);
 	s->width = p[12];
 	s->n = xcb_get16(p + 14);
 	s->values = NULL;

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xcb_schema.h"
+
 #define XCB_MAGIC        0x31424358u /* bytes 'X' 'C' 'B' '1' on the wire */
 #define XCB_VERSION      1
 #define XCB_HDR_LEN      24          /* bytes */
@@ -95,29 +97,18 @@ static inline const char *xcb_initiator_name(unsigned initiator)
 	return (const char *)0;
 }
 
-/* RESULT: statistics of one (case, repetition, initiator). All latencies in
- * TSC cycles (ns derive from tsc_khz in HELLO); mean/stddev in 1/1000 cycle. */
+/* RESULT: statistics of one (case, repetition, initiator). The fields, their
+ * widths and order are xcb_schema.h's XCB_RESULT_FIELDS: one member each, in
+ * wire order, without padding (so the members' offsets are the wire's). */
+#define XCB__RESULT_MEMBER(name, bits, part) uint##bits##_t name;
 struct xcb_result {
-	uint32_t case_id;
-	uint16_t rep;
-	uint16_t initiator;      /* CPU index, or XCB_INIT_ALL */
-	uint64_t count, min, p50, p90, p99, p999, max;
-	uint64_t mean_x1000, stddev_x1000;
-	uint64_t ipis;
-	uint64_t lock_acq, lock_contended, lock_hold_cycles, lock_wait_cycles;
-	uint64_t stale;          /* stale-translation violations (TLB cases) */
-	uint64_t calls_executed, calls_expected;
-	uint32_t flags;          /* XCB_RF_* */
-	/* Appended after the 152 v1 bytes (XCB_RESULT_LEN_FULL); a 152-byte
-	 * RESULT decodes with these 0. */
-	uint64_t ipi_floor;      /* `ipi` floor before this rep, cycles (0: none) */
-	uint64_t lost, dup, ooo; /* exactly-once by per-(initiator, target) seq */
-	uint64_t elapsed_cycles; /* wall time of the timed calls (throughput) */
-	uint64_t control_runs;   /* TLB: no-flush control shootdowns made */
-	uint64_t control_stale;  /* ... of which saw a stale translation */
+	XCB_RESULT_FIELDS(XCB__RESULT_MEMBER)
 };
-#define XCB_RESULT_LEN 152   /* v1 wire size: the least a receiver accepts */
-#define XCB_RESULT_LEN_FULL 208 /* with the appended fields; extra bytes ignored */
+#undef XCB__RESULT_MEMBER
+/* XCB_RESULT_LEN (152, v1: the least a receiver accepts) and
+ * XCB_RESULT_LEN_FULL (208, with the appended fields; extra bytes ignored)
+ * derive from the widths in xcb_schema.h. */
+_Static_assert(sizeof(struct xcb_result) == XCB_RESULT_LEN_FULL, "struct xcb_result has padding");
 #define XCB_RF_WATCHDOG  0x1u /* a call exceeded the watchdog bound */
 #define XCB_RF_INVARIANT 0x2u /* an invariant check failed */
 

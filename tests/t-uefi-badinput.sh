@@ -23,7 +23,7 @@ size=$(stat -c %s "$XCB_EFI")
 python3 - "$XCB_EFI" "$ESP/corrupt.efi" <<'PY'
 import sys
 b = bytearray(open(sys.argv[1], "rb").read())
-mid = len(b) // 2            # inside the LZ4 payload (most of the image)
+mid = len(b) // 2            # inside the DEFLATE payload (most of the image)
 for i in range(mid, mid + 16):
     b[i] ^= 0x5a
 open(sys.argv[2], "wb").write(b)

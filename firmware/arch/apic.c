@@ -1,6 +1,10 @@
 /* arch/apic.c — local APIC driver: xAPIC/x2APIC (and the handover from
  * firmware that left x2APIC on), IPIs with a delivery policy, x2APIC cluster
- * masks, start-up IPIs, one-shot timer (arch/apic.h). */
+ * masks, start-up IPIs, one-shot timer (arch/apic.h).
+ *
+ * The two register interfaces are two ops tables (xapic_ops: MMIO,
+ * x2apic_ops: MSRs), one chosen by apic_init_bsp; everything above the
+ * register accesses is written once, against the table. */
 #include "arch/apic.h"
 #include "arch/cpu.h"
 #include "arch/cpuid.h"
@@ -15,7 +19,6 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-static enum apic_mode mode;
 static uintptr_t mmio_base = 0xfee00000;
 static enum apic_delivery delivery = APIC_DELIVERY_AUTO;
 uint64_t apic_timer_khz;
@@ -31,64 +34,45 @@ uint64_t apic_timer_khz;
 #define ICR_ALL_INC_SELF (2u << 18)
 #define ICR_ALL_BUT_SELF (3u << 18)
 
-enum apic_mode apic_mode(void) { return mode; }
-const char *apic_mode_name(void) { return mode == APIC_MODE_X2APIC ? "x2apic" : "xapic"; }
+/* What differs between the two modes: register access, the ICR, the ID
+ * register's format, how a CPU enters the mode, and what the mode offers. */
+struct apic_ops {
+	enum apic_mode mode;
+	const char *name;
+	uint32_t (*read)(uint32_t reg);
+	void (*write)(uint32_t reg, uint32_t v);
+	/* Every IPI (cross-call, kick, NMI, INIT/SIPI) goes here: dest is an
+	 * APIC ID (physical) or a logical destination, lo the ICR low word. */
+	void (*icr_write)(uint32_t dest, uint32_t lo);
+	/* This CPU's APIC ID as the ID register holds it. */
+	uint32_t (*id)(void);
+	/* Puts this CPU's APIC in this mode (IA32_APIC_BASE); true when that
+	 * meant leaving x2APIC, which firmware had left on. */
+	bool (*enter)(void);
+	bool init_deassert;    /* INIT wants its level de-assert (82489DX-era APICs) */
+	bool clusters;         /* logical cluster destinations (LDR) exist */
+};
 
-uint32_t apic_read(uint32_t reg)
-{
-	if (mode == APIC_MODE_X2APIC)
-		return (uint32_t)rdmsr(MSR_X2APIC_BASE + (reg >> 4));
-	return mmio_read32(mmio_base + reg);
-}
+/* ---- xAPIC: registers in the 4 KiB MMIO page at IA32_APIC_BASE ---- */
 
-void apic_write(uint32_t reg, uint32_t v)
-{
-	if (mode == APIC_MODE_X2APIC)
-		wrmsr(MSR_X2APIC_BASE + (reg >> 4), v);
-	else
-		mmio_write32(mmio_base + reg, v);
-}
+/* Register reg (its MMIO offset), read and written as 32-bit UC accesses. */
+static uint32_t xapic_read(uint32_t reg) { return mmio_read32(mmio_base + reg); }
+static void xapic_write(uint32_t reg, uint32_t v) { mmio_write32(mmio_base + reg, v); }
+/* The 8-bit APIC ID, in the ID register's top byte. */
+static uint32_t xapic_id(void) { return xapic_read(APIC_ID) >> 24; }
 
-uint32_t apic_id_self(void)
+/* The two ICR halves are separate writes, so nothing that also sends IPIs
+ * may run between them on this CPU: interrupts are off around the pair. The
+ * UC MMIO write is ordered after earlier stores already: no fence (pairs
+ * with the target's loads after it takes the interrupt). */
+static void xapic_icr_write(uint32_t dest, uint32_t lo)
 {
-	uint32_t id = apic_read(APIC_ID);
-	return mode == APIC_MODE_X2APIC ? id : id >> 24;
-}
-
-void apic_eoi(void)
-{
-	apic_write(APIC_EOI, 0);
-}
-
-/* The one place an x2APIC ICR is written. WRMSR to the x2APIC MSRs is not
- * serialising (SDM "x2APIC Register Address Space"): without a fence the IPI
- * can reach its target before our earlier stores (the call data it announces)
- * are visible there. MFENCE drains the store buffer; LFENCE keeps the WRMSR
- * from starting before the MFENCE has completed (Linux: weak_wrmsr_fence()).
- * Pairs with the target's loads after it takes the interrupt. */
-static inline void x2apic_icr_wrmsr(uint64_t icr)
-{
-	__asm__ __volatile__("mfence; lfence" ::: "memory");
-	wrmsr(MSR_X2APIC_BASE + (APIC_ICR_LO >> 4), icr);
-}
-
-/* Writes the ICR: every IPI (cross-call, kick, NMI, INIT/SIPI) goes here. In
- * xAPIC mode the two halves are separate writes, so the caller must not be
- * interrupted between them by something that also sends IPIs: we disable
- * interrupts around the pair; the UC MMIO write is ordered after earlier
- * stores already. */
-static void icr_write(uint32_t dest, uint32_t lo)
-{
-	if (mode == APIC_MODE_X2APIC) {
-		x2apic_icr_wrmsr(((uint64_t)dest << 32) | lo);
-	} else {
-		unsigned long f = irq_save();
-		while (mmio_read32(mmio_base + APIC_ICR_LO) & ICR_BUSY)
-			cpu_relax();
-		mmio_write32(mmio_base + APIC_ICR_HI, dest << 24);
-		mmio_write32(mmio_base + APIC_ICR_LO, lo);
-		irq_restore(f);
-	}
+	unsigned long f = irq_save();
+	while (xapic_read(APIC_ICR_LO) & ICR_BUSY)
+		cpu_relax();
+	xapic_write(APIC_ICR_HI, dest << 24);
+	xapic_write(APIC_ICR_LO, lo);
+	irq_restore(f);
 }
 
 /* x2APIC -> xAPIC is not a legal transition (#GP): it goes through
@@ -105,15 +89,75 @@ static bool leave_x2apic(void)
 	return true;
 }
 
-/* Test key x2apic_handover=1: this CPU turns x2APIC on before any APIC set-up,
- * as firmware that hands over in x2APIC mode (OVMF with > 255 vCPUs) does;
- * the legal order is xAPIC-enabled first, then EXTD. */
-static void fake_x2apic_handover(void)
+/* xAPIC-enabled, x2APIC off (after the two-step when firmware left it on). */
+static bool xapic_enter(void)
+{
+	bool left = leave_x2apic();
+	wrmsr(MSR_APIC_BASE, (rdmsr(MSR_APIC_BASE) | APIC_BASE_ENABLE) & ~(uint64_t)APIC_BASE_X2APIC);
+	return left;
+}
+
+static const struct apic_ops xapic_ops = {
+	.mode = APIC_MODE_XAPIC, .name = "xapic",
+	.read = xapic_read, .write = xapic_write, .icr_write = xapic_icr_write,
+	.id = xapic_id, .enter = xapic_enter, .init_deassert = true, .clusters = false,
+};
+
+/* ---- x2APIC: registers are MSRs 0x800 + offset / 16 ---- */
+
+/* Register reg (named by its xAPIC offset) through its MSR. */
+static uint32_t x2apic_read(uint32_t reg) { return (uint32_t)rdmsr(MSR_X2APIC_BASE + (reg >> 4)); }
+static void x2apic_write(uint32_t reg, uint32_t v) { wrmsr(MSR_X2APIC_BASE + (reg >> 4), v); }
+static uint32_t x2apic_id(void) { return x2apic_read(APIC_ID); }   /* all 32 bits */
+
+/* The one place an x2APIC ICR is written. WRMSR to the x2APIC MSRs is not
+ * serialising (SDM "x2APIC Register Address Space"): without a fence the IPI
+ * can reach its target before our earlier stores (the call data it announces)
+ * are visible there. MFENCE drains the store buffer; LFENCE keeps the WRMSR
+ * from starting before the MFENCE has completed (Linux: weak_wrmsr_fence()).
+ * Pairs with the target's loads after it takes the interrupt. One 64-bit
+ * write: no interrupt can split it. */
+static void x2apic_icr_wrmsr(uint32_t dest, uint32_t lo)
+{
+	__asm__ __volatile__("mfence; lfence" ::: "memory");
+	wrmsr(MSR_X2APIC_BASE + (APIC_ICR_LO >> 4), ((uint64_t)dest << 32) | lo);
+}
+
+/* xAPIC-enabled must be set before (or with) the x2APIC bit (SDM "x2APIC
+ * State Transitions"). */
+static bool x2apic_enter(void)
 {
 	uint64_t base = rdmsr(MSR_APIC_BASE);
 	wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE);
 	wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE | APIC_BASE_X2APIC);
+	return false;
 }
+
+static const struct apic_ops x2apic_ops = {
+	.mode = APIC_MODE_X2APIC, .name = "x2apic",
+	.read = x2apic_read, .write = x2apic_write, .icr_write = x2apic_icr_wrmsr,
+	.id = x2apic_id, .enter = x2apic_enter, .init_deassert = false, .clusters = true,
+};
+
+/* Chosen once, by apic_init_bsp, before any AP starts: the APs read it after
+ * the start-up handshake that brings them up (arch/smp.c), which orders it. */
+static const struct apic_ops *ops = &xapic_ops;
+
+/* The public accessors (arch/apic.h), through the chosen table. */
+enum apic_mode apic_mode(void) { return ops->mode; }
+const char *apic_mode_name(void) { return ops->name; }
+uint32_t apic_read(uint32_t reg) { return ops->read(reg); }
+void apic_write(uint32_t reg, uint32_t v) { ops->write(reg, v); }
+uint32_t apic_id_self(void) { return ops->id(); }
+
+void apic_eoi(void)
+{
+	apic_write(APIC_EOI, 0);
+}
+
+/* Test key x2apic_handover=1: every CPU turns x2APIC on (x2apic_enter)
+ * before any APIC set-up, as firmware that hands over in x2APIC mode (OVMF
+ * with > 255 vCPUs) does. */
 static bool handover_test;
 
 /* IA32_XAPIC_DISABLE_STATUS (MSR 0xbd) bit 0: firmware locked x2APIC on; it
@@ -130,18 +174,12 @@ static bool x2apic_locked(void)
 	return rdmsr(MSR_XAPIC_DISABLE_STATUS) & 1;
 }
 
+/* This CPU's APIC in the chosen mode, software-enabled, timer and error
+ * LVTs masked (LINT0/1 too on APs), and its ID and LDR noted in percpu. */
 static void apic_enable_here(void)
 {
-	uint64_t base = rdmsr(MSR_APIC_BASE);
-	if (mode == APIC_MODE_X2APIC) {
-		/* xAPIC-enabled must be set before (or with) the x2APIC bit. */
-		wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE);
-		wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE | APIC_BASE_X2APIC);
-	} else {
-		if (leave_x2apic() && smp_cpu_id() != 0)
-			__atomic_fetch_add(&ap_left_x2apic, 1, __ATOMIC_RELAXED);
-		wrmsr(MSR_APIC_BASE, (rdmsr(MSR_APIC_BASE) | APIC_BASE_ENABLE) & ~(uint64_t)APIC_BASE_X2APIC);
-	}
+	if (ops->enter() && smp_cpu_id() != 0)
+		__atomic_fetch_add(&ap_left_x2apic, 1, __ATOMIC_RELAXED);
 	apic_write(APIC_TPR, 0);
 	apic_write(APIC_SVR, 0x100 | VEC_SPURIOUS); /* software enable */
 	apic_write(APIC_LVT_TIMER, 1u << 16);       /* masked */
@@ -154,7 +192,7 @@ static void apic_enable_here(void)
 	apic_eoi();
 	struct percpu *pc = this_cpu();
 	pc->apic_id = apic_id_self();
-	pc->x2apic_ldr = mode == APIC_MODE_X2APIC ? apic_read(APIC_LDR) : 0;
+	pc->x2apic_ldr = ops->clusters ? apic_read(APIC_LDR) : 0;
 }
 
 static void mask_legacy_pic(void)
@@ -173,7 +211,7 @@ int apic_init_bsp(const char *req)
 	uint64_t hook;
 	handover_test = cmdline_u64("x2apic_handover", 0, &hook) == 0 && hook && cpu_facts.x2apic;
 	if (handover_test)
-		fake_x2apic_handover();
+		x2apic_enter();
 	uint64_t base = rdmsr(MSR_APIC_BASE);
 	bool x2_at_entry = (base & APIC_BASE_X2APIC) != 0;
 	mmio_base = base & 0xfffff000u;
@@ -186,25 +224,25 @@ int apic_init_bsp(const char *req)
 			kprintf("xcbench: error: apic=x2apic but this CPU has no x2APIC (CPUID.1:ECX[21])\n");
 			return -1;
 		}
-		mode = APIC_MODE_X2APIC;
+		ops = &x2apic_ops;
 	} else if (!strcmp(req, "xapic")) {
 		if (x2_at_entry && x2apic_locked()) {
 			kprintf("xcbench: error: cmdline key 'apic': apic=xapic, but the firmware locked x2APIC "
 				"on (IA32_XAPIC_DISABLE_STATUS bit 0); use apic=auto or apic=x2apic\n");
 			return -1;
 		}
-		mode = APIC_MODE_XAPIC;
+		ops = &xapic_ops;
 	} else if (!strcmp(req, "auto")) {
 		/* x2APIC on at entry is kept: leaving it may be locked, and IDs
 		 * above 254 need it anyway. */
-		mode = x2_at_entry || cpu_facts.x2apic ? APIC_MODE_X2APIC : APIC_MODE_XAPIC;
+		ops = x2_at_entry || cpu_facts.x2apic ? &x2apic_ops : &xapic_ops;
 	} else {
 		kprintf("xcbench: error: cmdline key 'apic': bad value '%s' (expected auto|xapic|x2apic)\n", req);
 		return -1;
 	}
 	if (x2_at_entry)
 		kprintf("xcbench: apic: x2APIC was on at entry%s; %s\n", handover_test ? " (x2apic_handover=1)" : "",
-			mode == APIC_MODE_X2APIC ? "kept" : "leaving it on every CPU (x2APIC -> disabled -> xAPIC)");
+			ops == &x2apic_ops ? "kept" : "leaving it on every CPU (x2APIC -> disabled -> xAPIC)");
 	apic_enable_here();
 	return 0;
 }
@@ -212,7 +250,7 @@ int apic_init_bsp(const char *req)
 void apic_init_ap(void)
 {
 	if (handover_test)
-		fake_x2apic_handover();
+		x2apic_enter();
 	apic_enable_here();
 }
 
@@ -223,19 +261,20 @@ unsigned apic_aps_left_x2apic(void)
 
 void apic_send_init(uint32_t id)
 {
-	icr_write(id, ICR_INIT | ICR_LEVEL | ICR_ASSERT);
-	if (mode == APIC_MODE_XAPIC) {
+	ops->icr_write(id, ICR_INIT | ICR_LEVEL | ICR_ASSERT);
+	if (ops->init_deassert) {
 		/* De-assert for old (82489DX-era) APICs; ignored by modern ones. */
 		udelay(200);
-		icr_write(id, ICR_INIT | ICR_LEVEL);
+		ops->icr_write(id, ICR_INIT | ICR_LEVEL);
 	}
 }
 
 void apic_send_sipi(uint32_t id, uint8_t page)
 {
-	icr_write(id, ICR_STARTUP | page);
+	ops->icr_write(id, ICR_STARTUP | page);
 }
 
+/* Adds to this CPU's IPI statistics (ICR writes, CPUs targeted). */
 static void count(unsigned writes, unsigned targets)
 {
 	/* Only this CPU writes its counters; readers tolerate a stale value. */
@@ -246,47 +285,29 @@ static void count(unsigned writes, unsigned targets)
 
 void apic_send_ipi(unsigned cpu, uint8_t vector)
 {
-	icr_write(percpu(cpu)->apic_id, ICR_FIXED | vector);
+	ops->icr_write(percpu(cpu)->apic_id, ICR_FIXED | vector);
 	count(1, 1);
 }
 
 void apic_send_nmi(unsigned cpu)
 {
-	icr_write(percpu(cpu)->apic_id, ICR_NMI);
+	ops->icr_write(percpu(cpu)->apic_id, ICR_NMI);
 }
 
 void apic_kick(unsigned cpu)
 {
-	icr_write(percpu(cpu)->apic_id, ICR_FIXED | VEC_KICK);
+	ops->icr_write(percpu(cpu)->apic_id, ICR_FIXED | VEC_KICK);
 }
 
 void apic_set_delivery(enum apic_delivery d) { delivery = d; }
 enum apic_delivery apic_get_delivery(void) { return delivery; }
 
-const char *apic_delivery_name(enum apic_delivery d)
-{
-	switch (d) {
-	case APIC_DELIVERY_UNICAST: return "unicast";
-	case APIC_DELIVERY_CLUSTER: return "cluster";
-	case APIC_DELIVERY_SHORTHAND: return "shorthand";
-	default: return "auto";
-	}
-}
-
-int apic_delivery_parse(const char *s)
-{
-	static const char *const names[] = { "auto", "unicast", "cluster", "shorthand" };
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
-
+/* One physical-destination ICR write per CPU in m. */
 static void send_unicast(const struct cpumask *m, uint8_t vector)
 {
 	unsigned cpu, n = 0;
 	for_each_cpu(cpu, m) {
-		icr_write(percpu(cpu)->apic_id, ICR_FIXED | vector);
+		ops->icr_write(percpu(cpu)->apic_id, ICR_FIXED | vector);
 		n++;
 	}
 	count(n, n);
@@ -298,7 +319,7 @@ static void send_unicast(const struct cpumask *m, uint8_t vector)
  * of its cluster's members, shared by them, so a send only ANDs masks. */
 void apic_setup_clusters(void)
 {
-	if (mode != APIC_MODE_X2APIC)
+	if (!ops->clusters)
 		return;
 	unsigned n = smp_num_cpus(), nclusters = 0;
 	size_t bytes = (size_t)n * sizeof(struct cpumask);
@@ -321,6 +342,7 @@ void apic_setup_clusters(void)
 	kprintf("xcbench: apic: %u x2APIC clusters\n", nclusters);
 }
 
+/* One logical ICR write per x2APIC cluster with CPUs in m. */
 static void send_cluster(const struct cpumask *m, uint8_t vector)
 {
 	struct cpumask left = *m;
@@ -335,7 +357,7 @@ static void send_cluster(const struct cpumask *m, uint8_t vector)
 				targets++;
 			}
 		cpumask_andnot(&left, &left, cl);
-		icr_write(dest, ICR_FIXED | ICR_LOGICAL | vector);
+		ops->icr_write(dest, ICR_FIXED | ICR_LOGICAL | vector);
 		writes++;
 	}
 	count(writes, targets);
@@ -365,8 +387,8 @@ static enum apic_delivery resolve(const struct cpumask *m, unsigned self, uint32
 		if (*sh)
 			return APIC_DELIVERY_SHORTHAND;
 	}
-	if ((d == APIC_DELIVERY_AUTO || d == APIC_DELIVERY_CLUSTER) && mode == APIC_MODE_X2APIC &&
-	    percpu(0)->cluster)
+	/* cluster is set only where the mode has clusters (apic_setup_clusters). */
+	if ((d == APIC_DELIVERY_AUTO || d == APIC_DELIVERY_CLUSTER) && percpu(0)->cluster)
 		return APIC_DELIVERY_CLUSTER;
 	return APIC_DELIVERY_UNICAST;
 }
@@ -390,7 +412,7 @@ void apic_send_ipi_mask(const struct cpumask *mask, uint8_t vector)
 	uint32_t sh;
 	switch (resolve(&m, smp_cpu_id(), &sh)) {
 	case APIC_DELIVERY_SHORTHAND:
-		icr_write(0, ICR_FIXED | sh | vector);
+		ops->icr_write(0, ICR_FIXED | sh | vector);
 		count(1, cpumask_weight(&m));
 		break;
 	case APIC_DELIVERY_CLUSTER:

@@ -81,9 +81,6 @@ void apic_set_delivery(enum apic_delivery d);
  * UNICAST, CLUSTER or SHORTHAND, never AUTO. */
 enum apic_delivery apic_delivery_resolve(const struct cpumask *mask, unsigned from_cpu);
 enum apic_delivery apic_get_delivery(void);
-const char *apic_delivery_name(enum apic_delivery d);
-/* Parses "auto|unicast|cluster|shorthand"; -1 when unknown. */
-int apic_delivery_parse(const char *s);
 
 /* NMI to one CPU (e.g. a watchdog making a wedged CPU report where it is:
  * idt_set_handler(2, fn) first, or it takes the exception report). */

@@ -84,6 +84,13 @@ int pci_scan(int (*fn)(struct pci_device *d, void *ctx), void *ctx)
 	return 0;
 }
 
+/* 1 when a BAR whose low dword is lo is a 64-bit memory BAR (memory type 2
+ * in bits 2:1): the next BAR holds its high half. Bit 0 set is I/O space. */
+static int bar_is64(uint32_t lo)
+{
+	return !(lo & 1) && ((lo >> 1) & 3) == 2;
+}
+
 uint64_t pci_bar(const struct pci_device *d, unsigned n, int *is_io)
 {
 	uint32_t lo = pci_read32(d, PCI_BAR0 + 4 * n);
@@ -95,7 +102,7 @@ uint64_t pci_bar(const struct pci_device *d, unsigned n, int *is_io)
 	if (is_io)
 		*is_io = 0;
 	uint64_t base = lo & ~0xfu;
-	if (((lo >> 1) & 3) == 2 && n < 5)   /* 64-bit memory BAR: high half next */
+	if (bar_is64(lo) && n < 5)
 		base |= (uint64_t)pci_read32(d, PCI_BAR0 + 4 * (n + 1)) << 32;
 	return base;
 }
@@ -111,14 +118,14 @@ uint64_t pci_bar_size(const struct pci_device *d, unsigned n)
 	uint32_t mlo = pci_read32(d, off);
 	pci_write32(d, off, lo);
 	uint64_t mask;
-	if ((mlo & ~0xfu) == 0 && !(((lo >> 1) & 3) == 2 && !(lo & 1))) {
+	if ((mlo & ~0xfu) == 0 && !bar_is64(lo)) {
 		pci_write16(d, PCI_COMMAND, cmd);
 		return 0;    /* not implemented: no address bit sticks */
 	}
 	if (lo & 1) {
 		mask = 0xffff0000u | (mlo & ~3u);
 		mask |= 0xffffffff00000000ull;
-	} else if (((lo >> 1) & 3) == 2 && n < 5) {
+	} else if (bar_is64(lo) && n < 5) {
 		uint32_t hi = pci_read32(d, off + 4);
 		pci_write32(d, off + 4, 0xffffffffu);
 		uint32_t mhi = pci_read32(d, off + 4);
@@ -152,6 +159,8 @@ uint64_t pci_bar_size(const struct pci_device *d, unsigned n)
 
 static uint64_t next_mem, next_io;
 
+/* pci_scan callback: raises next_mem / next_io above every BAR already
+ * assigned inside the windows, so placed BARs never overlap them. */
 static int note_assigned(struct pci_device *d, void *ctx)
 {
 	(void)ctx;
@@ -161,11 +170,12 @@ static int note_assigned(struct pci_device *d, void *ctx)
 		int io;
 		uint32_t lo = pci_read32(d, PCI_BAR0 + 4 * n);
 		uint64_t base = pci_bar(d, n, &io), size;
-		if (!io && ((lo >> 1) & 3) == 2)
+		int is64 = bar_is64(lo);
+		if (is64)
 			n++;     /* the high half of a 64-bit BAR */
 		if (!base)
 			continue;
-		size = pci_bar_size(d, io ? n : (((lo >> 1) & 3) == 2 ? n - 1 : n));
+		size = pci_bar_size(d, is64 ? n - 1 : n);
 		if (io && base >= IO_WIN_LO && base + size > next_io && base < IO_WIN_HI)
 			next_io = base + size;
 		if (!io && base >= MEM_WIN_LO && base < MEM_WIN_HI && base + size > next_mem)
@@ -184,7 +194,7 @@ int pci_assign_bars(const struct pci_device *d)
 	int placed = 0;
 	for (unsigned n = 0; n < 6; n++) {
 		uint32_t lo = pci_read32(d, PCI_BAR0 + 4 * n);
-		int io = lo & 1, is64 = !io && ((lo >> 1) & 3) == 2;
+		int io = lo & 1, is64 = bar_is64(lo);
 		uint64_t size = pci_bar_size(d, n);
 		if (size && !pci_bar(d, n, 0)) {
 			uint64_t *next = io ? &next_io : &next_mem;
@@ -206,11 +216,12 @@ int pci_assign_bars(const struct pci_device *d)
 	return placed;
 }
 
-void pci_enable(const struct pci_device *d)
+uint16_t pci_enable(const struct pci_device *d)
 {
 	pci_assign_bars(d);
 	uint16_t cmd = pci_read16(d, PCI_COMMAND);
 	pci_write16(d, PCI_COMMAND, cmd | PCI_CMD_IO | PCI_CMD_MEM | PCI_CMD_MASTER | PCI_CMD_INTX_OFF);
+	return cmd;
 }
 
 unsigned pci_find_cap(const struct pci_device *d, uint8_t id, unsigned from)

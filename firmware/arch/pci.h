@@ -54,8 +54,10 @@ int pci_assign_bars(const struct pci_device *d);
 
 /* Assigns missing BARs (pci_assign_bars), then enables memory and I/O
  * decoding and bus mastering (DMA), INTx off: our drivers poll. Call before
- * reading BARs. */
-void pci_enable(const struct pci_device *d);
+ * reading BARs. Returns the command register as it was, which a probe that
+ * fails writes back (pci_write16(d, PCI_COMMAND, old)): no DMA from a
+ * device nobody drives. */
+uint16_t pci_enable(const struct pci_device *d);
 
 /* Offset of the first capability with id at or after `from` (0 = start of
  * the list), or 0 when there is none. Next one: pci_find_cap(d, id, off). */

@@ -42,6 +42,8 @@ void benv_console(const char *s, unsigned len);	/* human text to the console */
 void benv_serial(const char *s, unsigned len);	/* raw bytes to COM1 (frames) */
 /* The whole payload command line (HELLO). */
 const char *benv_cmdline_all(void);
+/* 1 when UEFI booted the payload (boot/efi/'s handover), 0 for BIOS (multiboot). */
+int benv_booted_uefi(void);
 
 /* Zeroed, page-aligned memory from the page allocator, never freed; NULL if none. */
 void *benv_alloc_zeroed(unsigned long bytes);

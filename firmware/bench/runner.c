@@ -334,44 +334,45 @@ void runner_case_frame(const struct bcase *c)
 {
 	struct strbuf sb;
 	sb_init(&sb, casebuf, sizeof(casebuf));
-	sb_kv_u64(&sb, "id", c->id);
-	sb_kv(&sb, "kind", kind_name(c->kind));
-	sb_kv(&sb, "algo", case_algo_name(c));
-	sb_kv(&sb, "delivery", delivery_name(c->delivery));
+	sb_kv_u64(&sb, XCB_KEY(id), c->id);
+	sb_kv(&sb, XCB_KEY(kind), kind_name(c->kind));
+	sb_kv(&sb, XCB_KEY(algo), case_algo_name(c));
+	sb_kv(&sb, XCB_KEY(delivery), delivery_name(c->delivery));
 	/* What the APIC layer resolves it to for the first initiator's mask. */
-	sb_kv(&sb, "x_delivery_used", benv_delivery_used(c->delivery, &targets[0], init_cpus[0]));
-	sb_kv(&sb, "wait", xcall_wait_name(c->wait));
-	sb_kv_u64(&sb, "inits", c->inits);
-	sb_kv_u64(&sb, "mask", c->mask);
-	sb_kv(&sb, "placement", placement_name(c->placement));
-	sb_kv(&sb, "overlap", c->overlap ? "overlap" : "disjoint");
-	sb_kv_u64(&sb, "work_us", c->work_us);
-	sb_kv_u64(&sb, "iters", c->iters);
-	sb_kv_u64(&sb, "warmup", c->warmup);
-	sb_kv_u64(&sb, "reps", c->reps);
+	sb_kv(&sb, XCB_KEY(x_delivery_used), benv_delivery_used(c->delivery, &targets[0], init_cpus[0]));
+	sb_kv(&sb, XCB_KEY(wait), xcall_wait_name(c->wait));
+	sb_kv_u64(&sb, XCB_KEY(inits), c->inits);
+	sb_kv_u64(&sb, XCB_KEY(mask), c->mask);
+	sb_kv(&sb, XCB_KEY(placement), placement_name(c->placement));
+	sb_kv(&sb, XCB_KEY(overlap), xcb_overlap_names[c->overlap ? XCB_OVERLAP_OVERLAP : XCB_OVERLAP_DISJOINT]);
+	sb_kv_u64(&sb, XCB_KEY(work_us), c->work_us);
+	sb_kv_u64(&sb, XCB_KEY(iters), c->iters);
+	sb_kv_u64(&sb, XCB_KEY(warmup), c->warmup);
+	sb_kv_u64(&sb, XCB_KEY(reps), c->reps);
+	sb_kv(&sb, XCB_KEY(x_boot), xcb_boot_names[benv_booted_uefi() ? XCB_BOOT_UEFI : XCB_BOOT_BIOS]);
 	/* A matching key only when bare, so ordinary cases keep theirs. */
 	if (c->kind == KIND_XCALL && (c->harness || !ledger_ok))
-		sb_kv(&sb, "harness", "bare");
+		sb_kv(&sb, XCB_KEY(harness), xcb_harness_names[XCB_HARNESS_BARE]);
 	if (c->time_ms)
-		sb_kv_u64(&sb, "x_time_ms", c->time_ms);
+		sb_kv_u64(&sb, XCB_KEY(x_time_ms), c->time_ms);
 	if (c->kind == KIND_SYNC) {
 		/* The shootdown's algorithm (the algo slot holds the mode). */
-		sb_kv(&sb, "xcall", c->algo ? c->algo->name : "-");
-		sb_kv(&sb, "rwlock", c->rwlock ? "unfair" : "fair");
-		sb_kv_u64(&sb, "batch_reads", c->batch_reads);
-		sb_kv_u64(&sb, "entry_us", c->entry_us);
+		sb_kv(&sb, XCB_KEY(xcall), c->algo ? c->algo->name : "-");
+		sb_kv(&sb, XCB_KEY(rwlock), xcb_rwlock_names[c->rwlock ? XCB_RWLOCK_UNFAIR : XCB_RWLOCK_FAIR]);
+		sb_kv_u64(&sb, XCB_KEY(batch_reads), c->batch_reads);
+		sb_kv_u64(&sb, XCB_KEY(entry_us), c->entry_us);
 	}
 	if (c->kind == KIND_TLB || c->kind == KIND_SYNC) {
-		sb_kv(&sb, "flush", flush_path_name(c->path));
-		sb_kv(&sb, "method", flush_method_name(c->method));
+		sb_kv(&sb, XCB_KEY(flush), flush_path_name(c->path));
+		sb_kv(&sb, XCB_KEY(method), flush_method_name(c->method));
 		/* The batch actually used: prepare() refuses a case whose batch the
 		 * flush layer cannot honour, so this is never a clamped request. */
-		sb_kv_u64(&sb, "batch", c->batch);
-		sb_kv_u64(&sb, "pages", c->batch);
-		sb_kv_u64(&sb, "x_control_runs", CTL_RUNS);
+		sb_kv_u64(&sb, XCB_KEY(batch), c->batch);
+		sb_kv_u64(&sb, XCB_KEY(pages), c->batch);
+		sb_kv_u64(&sb, XCB_KEY(x_control_runs), CTL_RUNS);
 	}
 	/* The CPUs actually used: an annotation (x_), not part of the matching key. */
-	sb_puts(&sb, "x_cpus=");
+	sb_puts(&sb, XCB_KEY_EQ(x_cpus));
 	for (unsigned k = 0; k < c->inits && k < RUN_MAX_INITS; k++) {
 		unsigned t;
 		if (k)
@@ -389,7 +390,7 @@ void runner_case_frame(const struct bcase *c)
 	sb_putc(&sb, '\n');
 	if (mix_ops) {
 		/* stress: each initiator's own algorithm and wait, in x_cpus order */
-		sb_puts(&sb, "x_mix=");
+		sb_puts(&sb, XCB_KEY_EQ(x_mix));
 		for (unsigned k = 0; k < c->inits && k < RUN_MAX_INITS; k++) {
 			if (k)
 				sb_putc(&sb, ',');

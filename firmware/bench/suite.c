@@ -5,29 +5,34 @@
 #include "bench/strbuf.h"
 #include "lib/cmdline.h"
 #include "lib/printf.h"
+#include "xcb_schema.h"
 
-static const char *const kind_names[KIND_NR] = { "xcall", "tlb", "raw", "sync" };
-static const char *const mode_names[SYNC_NR] = { "inside", "after", "lazy" };
-static const char *const rwlock_names[2] = { "fair", "unfair" };
-static const char *const placement_names[PL_NR] = { "first", "spread", "package", "cross" };
-/* Words accepted on the command line, and the names CASE frames carry (proto/README). */
-static const char *const delivery_words[DELIV_NR] = { "auto", "unicast", "cluster", "shorthand" };
-static const char *const delivery_names[DELIV_NR] = { "auto", "unicast", "x2apic_cluster", "allbutself" };
-static const char *const overlap_names[2] = { "disjoint", "overlap" };
-static const char *const harness_names[2] = { "full", "bare" };
+/* The names are proto/xcb_schema.h's vocabularies (wire names in CASE frames,
+ * command-line words in parse_words); the enums here must equal the schema's. */
+_Static_assert(XCB_ENUM_EQ(KIND_XCALL, XCB_KIND_XCALL) && XCB_ENUM_EQ(KIND_TLB, XCB_KIND_TLB) && XCB_ENUM_EQ(KIND_RAW, XCB_KIND_RAW) &&
+	       XCB_ENUM_EQ(KIND_SYNC, XCB_KIND_SYNC) && XCB_ENUM_EQ(KIND_NR, XCB_N_kind), "enum case_kind != schema kind");
+_Static_assert(XCB_ENUM_EQ(SYNC_INSIDE, XCB_SYNC_INSIDE) && XCB_ENUM_EQ(SYNC_AFTER, XCB_SYNC_AFTER) && XCB_ENUM_EQ(SYNC_LAZY, XCB_SYNC_LAZY) &&
+	       XCB_ENUM_EQ(SYNC_NR, XCB_N_sync_mode), "enum sync_mode != schema sync_mode");
+_Static_assert(XCB_ENUM_EQ(FLOOR_IPI, XCB_FLOOR_IPI) && XCB_ENUM_EQ(FLOOR_ROUNDTRIP, XCB_FLOOR_ROUNDTRIP) && XCB_ENUM_EQ(FLOOR_NR, XCB_N_floor),
+	       "enum raw_floor != schema floor");
+_Static_assert(XCB_ENUM_EQ(PL_FIRST, XCB_PL_FIRST) && XCB_ENUM_EQ(PL_SPREAD, XCB_PL_SPREAD) && XCB_ENUM_EQ(PL_PACKAGE, XCB_PL_PACKAGE) &&
+	       XCB_ENUM_EQ(PL_CROSS, XCB_PL_CROSS) && XCB_ENUM_EQ(PL_NR, XCB_N_placement), "enum placement != schema placement");
+_Static_assert(XCB_ENUM_EQ(DELIV_AUTO, XCB_DELIV_AUTO) && XCB_ENUM_EQ(DELIV_UNICAST, XCB_DELIV_UNICAST) &&
+	       XCB_ENUM_EQ(DELIV_CLUSTER, XCB_DELIV_CLUSTER) && XCB_ENUM_EQ(DELIV_SHORTHAND, XCB_DELIV_SHORTHAND) &&
+	       XCB_ENUM_EQ(DELIV_NR, XCB_N_delivery), "enum benv_delivery != schema delivery");
 
-const char *kind_name(enum case_kind k) { return k < KIND_NR ? kind_names[k] : "?"; }
-const char *placement_name(enum placement p) { return p < PL_NR ? placement_names[p] : "?"; }
-const char *delivery_name(enum benv_delivery d) { return d < DELIV_NR ? delivery_names[d] : "?"; }
+const char *kind_name(enum case_kind k) { return k < KIND_NR ? xcb_kind_names[k] : "?"; }
+const char *placement_name(enum placement p) { return p < PL_NR ? xcb_placement_names[p] : "?"; }
+const char *delivery_name(enum benv_delivery d) { return d < DELIV_NR ? xcb_delivery_names[d] : "?"; }
 
 const char *case_algo_name(const struct bcase *c)
 {
 	if (c->kind == KIND_RAW)
-		return c->floor == FLOOR_IPI ? "ipi" : "roundtrip";
+		return xcb_floor_names[c->floor == FLOOR_IPI ? XCB_FLOOR_IPI : XCB_FLOOR_ROUNDTRIP];
 	if (c->kind == KIND_SYNC)
-		return c->mode < SYNC_NR ? mode_names[c->mode] : "?";
+		return c->mode < SYNC_NR ? xcb_sync_mode_names[c->mode] : "?";
 	if (c->kind == KIND_TLB && c->path == FLUSH_PATH_VECTOR)
-		return "vector";
+		return xcb_flush_names[XCB_FLUSH_VECTOR];
 	return c->algo ? c->algo->name : "?";
 }
 
@@ -156,8 +161,9 @@ static void defaults(struct suite *s, const char *name)
 	}
 }
 
-/* key=word,word,...: a bitmask over `names` (or "all"). */
-static int parse_words(const char *key, const char *const *names, unsigned n, unsigned *out)
+/* key=word,word,...: a bitmask over `words` (or "all"): a vocabulary's
+ * command-line words (proto/xcb_schema.h). */
+static int parse_words(const char *key, const char *const *words, unsigned n, unsigned *out)
 {
 	struct cmdline_items it;
 	if (cmdline_list(key, &it) == 0)
@@ -170,13 +176,13 @@ static int parse_words(const char *key, const char *const *names, unsigned n, un
 		}
 		unsigned j;
 		for (j = 0; j < n; j++)
-			if (names[j] && bs_streq(it.item[i], names[j]))
+			if (words[j] && bs_streq(it.item[i], words[j]))
 				break;
 		if (j == n) {
 			kprintf("xcbench: error: cmdline key '%s': unknown value '%s' (one of:", key, it.item[i]);
 			for (j = 0; j < n; j++)
-				if (names[j])
-					kprintf(" %s", names[j]);
+				if (words[j])
+					kprintf(" %s", words[j]);
 			kprintf(" all)\n");
 			return -1;
 		}
@@ -230,22 +236,23 @@ int suite_load(struct suite *s, const char *name)
 	unsigned na = nalgos();
 	for (unsigned i = 0; i < na && i < 32; i++)
 		algo_names[i] = xcall_algos[i]->name;
-	static const char *const wait_names[XCALL_WAIT_NR] = { "none", "ack", "done" };
-	static const char *const path_names[FLUSH_PATH_NR] = { "vector", "xcall" };
-	static const char *const method_names[FLUSH_METHOD_NR] = { "invlpg", "cr3", "invpcid", "none" };
 
 	int rc = 0;
-	rc |= parse_words("kinds", kind_names, KIND_NR, &s->kinds);
+	/* The schema's words equal its names but for delivery (host/tests/test_schema
+	 * checks): only delivery needs its own table in the image. */
+#define WORDS(v) xcb_##v##_names, XCB_N_##v
+	rc |= parse_words("kinds", WORDS(kind), &s->kinds);
 	rc |= parse_words("algos", algo_names, na, &s->algos);
-	rc |= parse_words("waits", wait_names, XCALL_WAIT_NR, &s->waits);
-	rc |= parse_words("deliveries", delivery_words, DELIV_NR, &s->deliveries);
-	rc |= parse_words("placements", placement_names, PL_NR, &s->placements);
-	rc |= parse_words("overlap", overlap_names, 2, &s->overlaps);
-	rc |= parse_words("harness", harness_names, 2, &s->harnesses);
-	rc |= parse_words("paths", path_names, FLUSH_PATH_NR, &s->paths);
-	rc |= parse_words("methods", method_names, FLUSH_METHOD_NR, &s->methods);
-	rc |= parse_words("modes", mode_names, SYNC_NR, &s->modes);
-	rc |= parse_words("rwlocks", rwlock_names, 2, &s->rwlocks);
+	rc |= parse_words("waits", WORDS(wait), &s->waits);
+	rc |= parse_words("deliveries", xcb_delivery_words, XCB_N_delivery, &s->deliveries);
+	rc |= parse_words("placements", WORDS(placement), &s->placements);
+	rc |= parse_words("overlap", WORDS(overlap), &s->overlaps);
+	rc |= parse_words("harness", WORDS(harness), &s->harnesses);
+	rc |= parse_words("paths", WORDS(flush), &s->paths);
+	rc |= parse_words("methods", WORDS(method), &s->methods);
+	rc |= parse_words("modes", WORDS(sync_mode), &s->modes);
+	rc |= parse_words("rwlocks", WORDS(rwlock), &s->rwlocks);
+#undef WORDS
 	rc |= cmdline_u64("batch_reads", s->batch_reads, &s->batch_reads);
 	rc |= cmdline_u64("entry_us", s->entry_us, &s->entry_us);
 	rc |= parse_numbers("inits", s->inits, &s->ninits, 1);

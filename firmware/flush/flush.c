@@ -10,6 +10,7 @@
  * it changes their PTEs, so concurrent initiators never race on a mapping.
  */
 #include "flush/flush.h"
+#include "xcb_schema.h"
 #include "xcall/platform.h"
 #include "xcall/amask.h"
 #include "xcall/ticketlock.h"
@@ -54,8 +55,12 @@ static void count(uint64_t *c, uint64_t n)
 	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
 }
 
-static const char *const method_names[FLUSH_METHOD_NR] = { "invlpg", "cr3", "invpcid", "none" };
-static const char *const path_names[FLUSH_PATH_NR] = { "vector", "xcall" };
+/* The names are proto/xcb_schema.h's (method, flush); the enums equal its. */
+_Static_assert(XCB_ENUM_EQ(FLUSH_INVLPG, XCB_METHOD_INVLPG) && XCB_ENUM_EQ(FLUSH_CR3, XCB_METHOD_CR3) &&
+	       XCB_ENUM_EQ(FLUSH_INVPCID, XCB_METHOD_INVPCID) && XCB_ENUM_EQ(FLUSH_NONE, XCB_METHOD_NONE) &&
+	       XCB_ENUM_EQ(FLUSH_METHOD_NR, XCB_N_method), "enum flush_method != schema method");
+_Static_assert(XCB_ENUM_EQ(FLUSH_PATH_VECTOR, XCB_FLUSH_VECTOR) && XCB_ENUM_EQ(FLUSH_PATH_XCALL, XCB_FLUSH_XCALL) &&
+	       XCB_ENUM_EQ(FLUSH_PATH_NR, XCB_N_flush), "enum flush_path != schema flush");
 
 static int streq(const char *a, const char *b)
 {
@@ -66,18 +71,18 @@ static int streq(const char *a, const char *b)
 
 const char *flush_method_name(enum flush_method m)
 {
-	return (unsigned)m < FLUSH_METHOD_NR ? method_names[m] : "?";
+	return (unsigned)m < FLUSH_METHOD_NR ? xcb_method_names[m] : "?";
 }
 
 const char *flush_path_name(enum flush_path p)
 {
-	return (unsigned)p < FLUSH_PATH_NR ? path_names[p] : "?";
+	return (unsigned)p < FLUSH_PATH_NR ? xcb_flush_names[p] : "?";
 }
 
 int flush_method_parse(const char *s, enum flush_method *out)
 {
 	for (unsigned i = 0; i < FLUSH_METHOD_NR; i++)
-		if (streq(s, method_names[i])) {
+		if (streq(s, xcb_method_names[i])) {
 			*out = (enum flush_method)i;
 			return 0;
 		}
@@ -87,7 +92,7 @@ int flush_method_parse(const char *s, enum flush_method *out)
 int flush_path_parse(const char *s, enum flush_path *out)
 {
 	for (unsigned i = 0; i < FLUSH_PATH_NR; i++)
-		if (streq(s, path_names[i])) {
+		if (streq(s, xcb_flush_names[i])) {
 			*out = (enum flush_path)i;
 			return 0;
 		}

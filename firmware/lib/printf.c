@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "lib/printf.h"
+#include "lib/hex.h"
 #include "lib/string.h"
 #include "lib/spinlock.h"
 
@@ -40,9 +41,8 @@ static int fmt_num(struct out *o, uint64_t v, bool neg, unsigned base, bool uppe
 {
 	char tmp[24];
 	int n = 0;
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	do {
-		tmp[n++] = digits[v % base];
+		tmp[n++] = hex_digit((unsigned)(v % base), upper);
 		v /= base;
 	} while (v);
 	while (n < prec && n < (int)sizeof(tmp))

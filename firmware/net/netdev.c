@@ -2,6 +2,8 @@
 #include "netdev.h"
 #include "netenv.h"
 #include "bytes.h"
+#include "../lib/hex.h"
+#include "../lib/errno.h"
 
 static const struct net_driver *const drivers[] = { &virtio_net_driver, &e1000_driver, &igb_driver };
 #define NDRIVERS (sizeof(drivers) / sizeof(drivers[0]))
@@ -10,20 +12,47 @@ static const struct net_driver *const drivers[] = { &virtio_net_driver, &e1000_d
 static struct netdev nics[MAX_NICS];
 static unsigned nnics;
 
-void netdev_set_name(struct netdev *nd, const char *prefix)
+/* Appends s at p, stopping at end; returns where it stopped. */
+static char *put_str(char *p, const char *s, const char *end)
 {
-	static const char hex[] = "0123456789abcdef";
+	while (*s && p < end)
+		*p++ = *s++;
+	return p;
+}
+
+void netdev_set_name(struct netdev *nd, const char *family, const char *model)
+{
 	const struct pci_device *pci = &nd->pci;
-	unsigned n = 0;
-	while (prefix[n] && n < sizeof(nd->name) - 10) {
-		nd->name[n] = prefix[n];
-		n++;
+	/* Room for ") BB:DD.F" and the NUL after the family and model. */
+	char *p = nd->name, *end = nd->name + sizeof(nd->name) - 11;
+	p = put_str(p, family, end);
+	*p++ = '(';
+	p = put_str(p, model, end);
+	*p++ = ')';
+	*p++ = ' ';
+	p = hex_byte(p, pci->bus);
+	*p++ = ':';
+	p = hex_byte(p, pci->dev);
+	*p++ = '.';
+	*p++ = hex_digit(pci->fn & 7, 0);
+	*p = 0;
+}
+
+int netdev_dma_once(uint8_t **const parts[], const unsigned bytes[], unsigned n)
+{
+	if (*parts[0])
+		return 0;
+	unsigned long total = 0;
+	for (unsigned i = 0; i < n; i++)
+		total += bytes[i];
+	uint8_t *p = net_dma_alloc(total);
+	if (!p)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		*parts[i] = p;
+		p += bytes[i];
 	}
-	nd->name[n++] = ' ';
-	nd->name[n++] = hex[pci->bus >> 4]; nd->name[n++] = hex[pci->bus & 15]; nd->name[n++] = ':';
-	nd->name[n++] = hex[pci->dev >> 4]; nd->name[n++] = hex[pci->dev & 15]; nd->name[n++] = '.';
-	nd->name[n++] = hex[pci->fn & 7];
-	nd->name[n] = 0;
+	return 0;
 }
 
 static int probe_one(struct pci_device *pci, void *ctx)
@@ -43,13 +72,14 @@ static int probe_one(struct pci_device *pci, void *ctx)
 		struct netdev *nd = &nics[nnics];
 		net_memset(nd, 0, sizeof(*nd));
 		nd->pci = *pci;
-		if (drivers[i]->probe(nd, pci) == 0) {
+		int rc = drivers[i]->probe(nd, pci);
+		if (rc == 0) {
 			net_log("net: %s mac %02x:%02x:%02x:%02x:%02x:%02x", nd->name,
 				nd->mac[0], nd->mac[1], nd->mac[2], nd->mac[3], nd->mac[4], nd->mac[5]);
 			nnics++;
 		} else {
-			net_log("net: %s %02x:%02x.%x: probe failed", drivers[i]->name,
-				pci->bus, pci->dev, pci->fn);
+			net_log("net: %s %02x:%02x.%x: probe failed (%d)", drivers[i]->name,
+				pci->bus, pci->dev, pci->fn, rc);
 		}
 		break;
 	}
@@ -59,8 +89,9 @@ static int probe_one(struct pci_device *pci, void *ctx)
 /* Opens nd and waits up to wait_us for its link. 1 link up, 0 down, -1 open failed. */
 static int open_and_wait(struct netdev *nd, uint64_t wait_us)
 {
-	if (nd->op->open(nd) != 0) {
-		net_log("net: %s: open failed", nd->name);
+	int rc = nd->op->open(nd);
+	if (rc) {
+		net_log("net: %s: open failed (%d)", nd->name, rc);
 		return -1;
 	}
 	uint64_t t0 = net_now_us();

@@ -16,7 +16,8 @@
 struct netdev;
 
 struct netdev_ops {
-	/* Rings set up, receiver and transmitter on. 0 or -1. */
+	/* Rings set up, receiver and transmitter on. 0, or a negative
+	 * lib/errno.h code with the device left quiet. */
 	int  (*open)(struct netdev *nd);
 	/* Queues one frame (len ≤ ETH_MAX_FRAME, no FCS; the driver pads short
 	 * ones). 0, or -1 when the TX ring is full (the caller polls and retries). */
@@ -31,7 +32,7 @@ struct netdev_ops {
 };
 
 struct netdev {
-	char name[32];                  /* "virtio-net(1.0) 00:03.0" */
+	char name[32];                  /* "virtio-net(1.0) 00:03.0" (netdev_set_name) */
 	const struct netdev_ops *op;
 	uint8_t mac[ETH_ALEN];
 	struct pci_device pci;
@@ -44,15 +45,24 @@ struct net_driver {
 	const char *name;
 	/* 1 when this driver handles the PCI function. */
 	int (*match)(const struct pci_device *pci);
-	/* Fills nd (op, mac, priv, name) for a matched function; 0 or -1. */
+	/* Fills nd (op, mac, priv, name) for a matched function; 0, or a
+	 * negative lib/errno.h code with the function's command register as
+	 * it was. */
 	int (*probe)(struct netdev *nd, const struct pci_device *pci);
 };
 
 /* The drivers we have (net/netdev.c lists them). */
 extern const struct net_driver virtio_net_driver, e1000_driver, igb_driver;
 
-/* nd->name = "PREFIX BB:DD.F" (the driver's family and nd->pci's address). */
-void netdev_set_name(struct netdev *nd, const char *prefix);
+/* A driver's DMA buffers, allocated on its first open and kept for reopens
+ * (the page allocator never frees): one block cut into n parts of bytes[i]
+ * each, in order, *parts[i] pointing at each; nothing when *parts[0] is set
+ * already. One block, so a failure leaves none half made. 0 or -ENOMEM. */
+int netdev_dma_once(uint8_t **const parts[], const unsigned bytes[], unsigned n);
+
+/* nd->name = "FAMILY(MODEL) BB:DD.F": the driver's family, the model or
+ * transport it found, and nd->pci's address ("igb(i350) 01:00.0"). */
+void netdev_set_name(struct netdev *nd, const char *family, const char *model);
 
 /* Probes every PCI function with every driver. Returns the device to use:
  * the one whose MAC equals want_mac (when given), else the first with link,

@@ -19,6 +19,7 @@
 #include "../net/udp.h"
 #include "../net/bytes.h"
 #include "../net/netenv.h"
+#include "netenv_host.h"
 #include "../../proto/xcb_proto.h"
 
 /* ---- netenv for the host ---- */
@@ -26,34 +27,13 @@ static uint64_t now_us;
 static const char *cmd_keys[8], *cmd_vals[8];
 uint64_t net_now_us(void) { return now_us; }
 void net_relax(void) { now_us += 250; }
-/* The payload never frees DMA memory; the tests free it after each case. */
-static void *allocs[64];
-static unsigned nallocs;
-void *net_dma_alloc(unsigned long bytes)
-{
-	void *p = aligned_alloc(4096, (bytes + 4095) & ~4095ul);
-	assert_non_null(p);
-	assert_true(nallocs < 64);
-	memset(p, 0, bytes);
-	return allocs[nallocs++] = p;
-}
 static int teardown(void **state)
 {
 	(void)state;
-	while (nallocs)
-		free(allocs[--nallocs]);
+	dma_free_all();
 	return 0;
 }
-volatile void *net_map_mmio(uint64_t phys, uint64_t size) { (void)size; return (volatile void *)(uintptr_t)phys; }
-void net_log(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	printf("# ");
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-}
+/* net_dma_alloc, net_log, net_map_mmio: tests/netenv_host.c */
 const char *net_cmdline(const char *key)
 {
 	for (int i = 0; i < 8 && cmd_keys[i]; i++)
@@ -381,16 +361,23 @@ static void test_transport_daemon_away(void **state)
 	assert_true(ut.rtx.timeouts <= 300 * 1000000ull / UDPT_RTO_MAX_US + 20);
 }
 
+/* A transport to the peer with frame 0 sent and a flush of flush_ms that
+ * must fail: the peer is silent, or refuses (set up by the caller). */
+static struct transport *send_one_unacked(unsigned flush_ms)
+{
+	net_resolve(&ns, PEER_IP, 1000000);
+	struct transport *t = udp_transport_init(&ut, &ns, PEER_IP, PORT);
+	uint8_t f[XCB_FRAME_MAX];
+	assert_int_equal(t->send(t, f, make_frame(f, 0)), 0);
+	assert_int_equal(t->flush(t, flush_ms), -1);
+	return t;
+}
+
 static void test_transport_flush_timeout(void **state)
 {
 	(void)state;
 	peer.silent_until = UINT64_MAX;
-	net_resolve(&ns, PEER_IP, 1000000);
-	struct transport *t = udp_transport_init(&ut, &ns, PEER_IP, PORT);
-	uint8_t f[XCB_FRAME_MAX];
-	unsigned len = make_frame(f, 0);
-	assert_int_equal(t->send(t, f, len), 0);
-	assert_int_equal(t->flush(t, 2000), -1);
+	send_one_unacked(2000);
 	assert_int_equal(rtx_inflight(&ut.rtx), 1);   /* still kept */
 }
 
@@ -398,12 +385,8 @@ static void test_transport_refused(void **state)
 {
 	(void)state;
 	peer.refuse = 1;
-	net_resolve(&ns, PEER_IP, 1000000);
-	struct transport *t = udp_transport_init(&ut, &ns, PEER_IP, PORT);
+	struct transport *t = send_one_unacked(1000);
 	uint8_t f[XCB_FRAME_MAX];
-	unsigned len = make_frame(f, 0);
-	assert_int_equal(t->send(t, f, len), 0);
-	assert_int_equal(t->flush(t, 1000), -1);
 	assert_int_equal(t->send(t, f, make_frame(f, 1)), -1);
 }
 
@@ -448,21 +431,47 @@ static void test_transport_udp_from_cmdline(void **state)
 	cmd_keys[0] = NULL;
 }
 
+/* The console name: the driver's family and model, then the PCI address in
+ * hex; names too long are cut so the address always fits. */
+static void test_netdev_name(void **state)
+{
+	(void)state;
+	static const struct {
+		uint8_t bus, dev, fn;
+		const char *family, *model, *want;
+	} cases[] = {
+		{ 0xab, 0x1f, 5, "virtio-net", "1.0", "virtio-net(1.0) ab:1f.5" },
+		{ 0, 3, 0, "a-family-name-long", "than-the-room-left", "a-family-name-long(th) 00:03.0" },
+	};
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct netdev nd;
+		memset(&nd, 0, sizeof(nd));
+		nd.pci.bus = cases[i].bus;
+		nd.pci.dev = cases[i].dev;
+		nd.pci.fn = cases[i].fn;
+		netdev_set_name(&nd, cases[i].family, cases[i].model);
+		assert_string_equal(nd.name, cases[i].want);
+	}
+}
+
 int main(void)
 {
+	/* Every case but the name test runs on a fresh wire, peer and clock. */
+#define WIRED(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_arp_answered_while_polling, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_udp_send_resolves_first, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_off_subnet_goes_to_gateway, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_resolve_times_out, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dhcp, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_lossless, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_lossy, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_daemon_away, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_flush_timeout, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_ignores_foreign_acks, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transport_udp_from_cmdline, setup, teardown),
+		WIRED(test_arp_answered_while_polling),
+		WIRED(test_udp_send_resolves_first),
+		WIRED(test_off_subnet_goes_to_gateway),
+		WIRED(test_resolve_times_out),
+		WIRED(test_dhcp),
+		WIRED(test_transport_lossless),
+		WIRED(test_transport_lossy),
+		WIRED(test_transport_daemon_away),
+		WIRED(test_transport_flush_timeout),
+		WIRED(test_transport_refused),
+		WIRED(test_transport_ignores_foreign_acks),
+		WIRED(test_transport_udp_from_cmdline),
+		cmocka_unit_test(test_netdev_name),
 	};
 	return cmocka_run_group_tests_name("net_stack", tests, NULL, NULL);
 }

@@ -34,6 +34,7 @@
 #include <cmocka.h>
 
 #include "lib/cpumask.h"
+#include "xcb_schema.h"
 #include "xcall/xcall.h"
 #include "xcall/platform.h"
 #include "xcall/platform_host.h"
@@ -306,6 +307,14 @@ static void test_names(void **st)
 	assert_int_equal(w, XCALL_WAIT_DONE);
 	assert_int_equal(xcall_wait_parse("al", &w), -1);
 	assert_string_equal(xcall_wait_name(XCALL_WAIT_ACK), "ack");
+	/* The algorithms name themselves; the schema's algo vocabulary (API,
+	 * command-line help) must list exactly them, in xcall_algos order. */
+	unsigned n = 0;
+	while (xcall_algos[n])
+		n++;
+	assert_int_equal(n, XCB_N_algo);
+	for (unsigned i = 0; i < n; i++)
+		assert_string_equal(xcall_algos[i]->name, xcb_algo_names[i]);
 }
 
 /* ---- TLB shootdowns on the software TLB ------------------------------ */

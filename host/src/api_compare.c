@@ -7,10 +7,25 @@
 #include "casekey.h"
 #include "compare.h"
 #include "csv.h"
+#include "csvstream.h"
 #include "http.h"
+#include "runs_json.h"
+#include "xcb_schema.h"
 
-static const char *const axes[] = { "kind", "algo", "delivery", "wait", "inits", "mask",
-	"placement", "overlap", "work_us" };
+/* The CSV's own columns: the schema's matched axes with an SQL column
+ * (kind ... work_us); every other matched key goes in `other`. */
+static int csv_axis(const struct xcb_axis *a)
+{
+	return a->column && xcb_axis_matches(a->key, 0);
+}
+
+/* 1 if key is one of the CSV's axis columns. */
+static int csv_axis_key(const char *k)
+{
+	const struct xcb_axis *a = xcb_axis_find(k, strlen(k));
+
+	return a && csv_axis(a);
+}
 
 static void csv_json(struct buf *b, json_t *v)
 {
@@ -32,21 +47,20 @@ static struct buf to_csv(json_t *o)
 	json_t *c;
 	size_t i;
 
-	buf_addf(&b, "kind,algo,delivery,wait,inits,mask,placement,overlap,work_us,other,a_case,b_case,"
-		 "a_p50,b_p50,change_pct,ci_low,ci_high,significant,method\r\n");
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (csv_axis(&xcb_axes[a]))
+			buf_addf(&b, "%s,", xcb_axes[a].key);
+	buf_addf(&b, "other,a_case,b_case,a_p50,b_p50,change_pct,ci_low,ci_high,significant,method\r\n");
 	json_array_foreach(json_object_get(o, "cases"), i, c) {
 		json_t *key = json_object_get(c, "key"), *v;
 		struct buf other = { 0 };
 		const char *k;
 
-		for (int a = 0; a < 9; a++)
-			csv_json(&b, json_object_get(key, axes[a]));
+		for (unsigned a = 0; a < XCB_N_AXES; a++)
+			if (csv_axis(&xcb_axes[a]))
+				csv_json(&b, json_object_get(key, xcb_axes[a].key));
 		json_object_foreach(key, k, v) {
-			int known = 0;
-
-			for (int a = 0; a < 9; a++)
-				known |= strcmp(k, axes[a]) == 0;
-			if (known)
+			if (csv_axis_key(k))
 				continue;
 			if (json_is_string(v))
 				buf_addf(&other, "%s%s=%s", other.len ? ";" : "", k, json_string_value(v));

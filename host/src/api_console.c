@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "casekey.h"
-#include "http.h"
-#include "xcbd.h"
+#include "routes.h"
+#include "writer.h"
 
 #define CONSOLE_SEQ0 (INT64_C(1) << 40)
 #define CONSOLE_LINES_MAX 1000000

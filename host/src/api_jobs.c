@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http.h"
-#include "xcbd.h"
+#include "routes.h"
+#include "sqljson.h"
+#include "writer.h"
 
 /* The payload command line without params is at most ~330 characters (a
  * 64-character host, twice); params must fit in what is left under 500. */

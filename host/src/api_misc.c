@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http.h"
+#include "routes.h"
+#include "sqljson.h"
+#include "writer.h"
 #include "xcbd.h"
 
 enum MHD_Result api_health(struct req *rq)

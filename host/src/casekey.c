@@ -4,6 +4,7 @@
 
 #include "casekey.h"
 #include "xcb_proto.h"
+#include "xcb_schema.h"
 
 char *sanitize_text(const char *p, size_t n)
 {
@@ -81,18 +82,11 @@ json_t *kv_to_json(const char *text, size_t len, json_t *obj)
 	return obj;
 }
 
+/* The rule is the schema's (xcb_schema.h: roles IDENT, CHART, AXIS match;
+ * unlisted keys unless x_*), so the daemon and the web agree on it. */
 int case_key_matches(const char *key, int without_algo)
 {
-	static const char *const skip[] = { "id", "iters", "warmup", "reps", "seed", NULL };
-
-	for (int i = 0; skip[i]; i++)
-		if (strcmp(key, skip[i]) == 0)
-			return 0;
-	if (strncmp(key, "x_", 2) == 0)
-		return 0;
-	if (without_algo && strcmp(key, "algo") == 0)
-		return 0;
-	return 1;
+	return xcb_axis_matches(key, without_algo);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -1,7 +1,7 @@
 /*
  * casekey.h — the text payloads (HELLO/CASE key=value lines) as JSON, and
- * the canonical matching key of a case used by comparisons (proto/README.md:
- * every key except id, iters, reps, seed and x_*; optionally without algo).
+ * the canonical matching key of a case used by comparisons (proto/README.md;
+ * which keys match is xcb_schema.h's: xcb_axis_matches; optionally without algo).
  */
 #ifndef XCB_CASEKEY_H
 #define XCB_CASEKEY_H

@@ -1,4 +1,5 @@
-/* casestats.c — aggregation of a case's RESULT rows (see casestats.h). */
+/* casestats.c — aggregation of a case's RESULT rows (see casestats.h); the
+ * rows come from runs_db.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,124 +8,62 @@
 #include "stats.h"
 #include "xcb_proto.h"
 
-int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n)
+void p10s_add(int rep, int init, const uint32_t *idx, const uint64_t *cnt, size_t n, void *ctx)
 {
-	sqlite3_stmt *st;
-	size_t cap = 0;
+	struct p10s *s = ctx;
 
-	*rows = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(db,
-		"SELECT rep, initiator, count, min, p50, p90, p99, p999, max, mean_x1000, stddev_x1000, "
-		"ipis, lock_acq, lock_contended, lock_hold_cycles, lock_wait_cycles, stale, "
-		"calls_executed, calls_expected, flags, "
-		"ipi_floor, lost, dup, ooo, elapsed_cycles, control_runs, control_stale "
-		"FROM results WHERE run_id = ? AND case_id = ? "
-		"ORDER BY initiator, rep", -1, &st, NULL))
-		return -1;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_int64(st, 2, case_id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct resrow *r;
+	if (n == 0)
+		return;
+	if (s->n == s->cap) {
+		struct h10 *p = realloc(s->h, (s->cap ? s->cap * 2 : 16) * sizeof(*s->h));
 
-		if (*n == cap) {
-			struct resrow *p = realloc(*rows, (cap = cap ? cap * 2 : 16) * sizeof(**rows));
-
-			if (!p)
-				break;
-			*rows = p;
-		}
-		r = &(*rows)[(*n)++];
-		r->rep = sqlite3_column_int(st, 0);
-		r->init = sqlite3_column_int(st, 1);
-		for (int i = 0; i < F_NCOL; i++)
-			r->v[i] = i >= F_IPI_FLOOR && sqlite3_column_type(st, 2 + i) == SQLITE_NULL
-				? NAN : (double)sqlite3_column_int64(st, 2 + i);
-		r->v[F_MEAN] /= 1000.0;
-		r->v[F_SD] /= 1000.0;
-		r->v[F_P10] = NAN;
+		if (!p)
+			return;
+		s->h = p;
+		s->cap = s->cap ? s->cap * 2 : 16;
 	}
-	sqlite3_finalize(st);
-	return 0;
+	s->h[s->n++] = (struct h10){ rep, init, stats_histo_quantile(idx, cnt, n, 0.10) };
 }
 
-/* One stored histogram of a case: its (rep, initiator) and p10 (unclamped). */
-struct h10 {
-	int rep, init;
-	double p10;
-};
-
-void attach_p10(sqlite3 *db, int64_t run, int64_t case_id, struct resrow *rows, size_t n)
+void p10s_clear(struct p10s *s)
 {
-	sqlite3_stmt *st;
-	struct h10 *hs = NULL;
-	uint32_t *idx = NULL;
-	uint64_t *cnt = NULL;
-	size_t nh = 0, caph = 0, nb = 0, capb = 0;
-	int more, rep = -1, init = -1;
+	s->n = 0;
+}
 
-	if (n == 0 || sqlite3_prepare_v2(db,
-		"SELECT rep, initiator, bucket, count FROM histograms WHERE run_id = ? AND case_id = ? "
-		"ORDER BY rep, initiator, bucket", -1, &st, NULL))
-		return;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_int64(st, 2, case_id);
-	/* One pass over the rows, grouped by (rep, initiator); a group ends when
-	 * the key changes or the rows do. */
-	do {
-		more = sqlite3_step(st) == SQLITE_ROW;
-		if (nb && (!more || sqlite3_column_int(st, 0) != rep || sqlite3_column_int(st, 1) != init)) {
-			if (nh == caph) {
-				struct h10 *p = realloc(hs, (caph = caph ? caph * 2 : 16) * sizeof(*hs));
-
-				if (!p)
-					break;
-				hs = p;
-			}
-			hs[nh++] = (struct h10){ rep, init, stats_histo_quantile(idx, cnt, nb, 0.10) };
-			nb = 0;
-		}
-		if (!more)
-			break;
-		rep = sqlite3_column_int(st, 0);
-		init = sqlite3_column_int(st, 1);
-		if (nb == capb) {
-			uint32_t *a = realloc(idx, (capb ? capb * 2 : 64) * sizeof(*idx));
-			uint64_t *b = a ? realloc(cnt, (capb ? capb * 2 : 64) * sizeof(*cnt)) : NULL;
-
-			if (a)
-				idx = a;
-			if (!a || !b)
-				break;
-			cnt = b;
-			capb = capb ? capb * 2 : 64;
-		}
-		idx[nb] = (uint32_t)sqlite3_column_int64(st, 2);
-		cnt[nb++] = (uint64_t)sqlite3_column_int64(st, 3);
-	} while (1);
-	sqlite3_finalize(st);
+void p10s_apply(const struct p10s *s, struct resrow *rows, size_t n)
+{
 	for (size_t i = 0; i < n; i++) {
 		struct resrow *r = &rows[i];
 		const struct h10 *own = NULL, *merged = NULL;
 
-		for (size_t k = 0; k < nh; k++) {
-			if (hs[k].init != r->init)
+		for (size_t k = 0; k < s->n; k++) {
+			if (s->h[k].init != r->init)
 				continue;
-			if (hs[k].rep == r->rep)
-				own = &hs[k];
-			else if (hs[k].rep == 65535)
-				merged = &hs[k];
+			if (s->h[k].rep == r->rep)
+				own = &s->h[k];
+			else if (s->h[k].rep == 65535)
+				merged = &s->h[k];
 		}
 		if (!own)
 			own = merged;
-		if (!own || isnan(own->p10) || r->v[F_COUNT] <= 0)
+		if (!own || isnan(own->p10) || r->v[RV_count] <= 0)
 			continue;
-		r->v[F_P10] = own->p10 < r->v[F_MIN] ? r->v[F_MIN]
-			    : own->p10 > r->v[F_MAX] ? r->v[F_MAX] : own->p10;
+		r->v[RV_p10] = own->p10 < r->v[RV_min] ? r->v[RV_min]
+			    : own->p10 > r->v[RV_max] ? r->v[RV_max] : own->p10;
 	}
-	free(hs);
-	free(idx);
-	free(cnt);
+}
+
+void attach_p10(sqlite3 *db, int64_t run, int64_t case_id, struct resrow *rows, size_t n)
+{
+	struct histo_cursor c;
+	struct p10s s = { 0 };
+
+	if (n == 0 || histos_open(db, run, case_id, &c))
+		return;
+	histos_take(&c, case_id, p10s_add, &s);
+	histos_close(&c);
+	p10s_apply(&s, rows, n);
+	free(s.h);
 }
 
 size_t pick_aggregate(struct resrow *rows, size_t n)
@@ -186,14 +125,14 @@ static double sum_field(const struct resrow *rows, size_t n, int f)
  */
 static void trust_json(json_t *o, const struct resrow *rows, size_t n)
 {
-	double fl = med_field(rows, n, F_IPI_FLOOR), p50 = med_field(rows, n, F_P50);
-	double cr = sum_field(rows, n, F_CTL_RUNS), cs = sum_field(rows, n, F_CTL_STALE);
+	double fl = med_field(rows, n, RV_ipi_floor), p50 = med_field(rows, n, RV_p50);
+	double cr = sum_field(rows, n, RV_control_runs), cs = sum_field(rows, n, RV_control_stale);
 
 	json_object_set_new(o, "ipi_floor", num(fl > 0 ? fl : NAN));
 	json_object_set_new(o, "ipi_ratio", num(fl > 0 ? round(p50 / fl * 1000) / 1000 : NAN));
-	json_object_set_new(o, "lost", num(sum_field(rows, n, F_LOST)));
-	json_object_set_new(o, "dup", num(sum_field(rows, n, F_DUP)));
-	json_object_set_new(o, "ooo", num(sum_field(rows, n, F_OOO)));
+	json_object_set_new(o, "lost", num(sum_field(rows, n, RV_lost)));
+	json_object_set_new(o, "dup", num(sum_field(rows, n, RV_dup)));
+	json_object_set_new(o, "ooo", num(sum_field(rows, n, RV_ooo)));
 	json_object_set_new(o, "control_runs", num(cr));
 	json_object_set_new(o, "control_stale", num(cs));
 	json_object_set_new(o, "verified", cr > 0 ? json_boolean(cs > 0) : json_null());
@@ -201,9 +140,9 @@ static void trust_json(json_t *o, const struct resrow *rows, size_t n)
 
 json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **ns)
 {
-	static const char *const sums[] = { "ipis", "lock_acq", "lock_contended", "lock_hold_cycles",
-		"lock_wait_cycles", "stale", "calls_executed", "calls_expected" };
-	double cnt = 0, mn = INFINITY, mx = 0, mean, sd, s[8] = { 0 };
+	/* Summed over the rows, under their field names: ipis ... calls_expected. */
+	enum { NSUM = RV_calls_expected - RV_ipis + 1 };
+	double cnt = 0, mn = INFINITY, mx = 0, mean, sd, s[NSUM] = { 0 };
 	double *nn = calloc(n + 1, sizeof(double)), *mm = calloc(n + 1, sizeof(double)),
 	       *ss = calloc(n + 1, sizeof(double));
 	unsigned flags = 0;
@@ -212,17 +151,17 @@ json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **n
 	for (size_t i = 0; i < n && nn && mm && ss; i++) {
 		const double *v = rows[i].v;
 
-		cnt += v[F_COUNT];
-		if (v[F_MIN] < mn)
-			mn = v[F_MIN];
-		if (v[F_MAX] > mx)
-			mx = v[F_MAX];
-		for (int k = 0; k < 8; k++)
-			s[k] += v[F_IPIS + k];
-		flags |= (unsigned)v[F_FLAGS];
-		nn[i] = v[F_COUNT];
-		mm[i] = v[F_MEAN];
-		ss[i] = v[F_SD];
+		cnt += v[RV_count];
+		if (v[RV_min] < mn)
+			mn = v[RV_min];
+		if (v[RV_max] > mx)
+			mx = v[RV_max];
+		for (int k = 0; k < NSUM; k++)
+			s[k] += v[RV_ipis + k];
+		flags |= (unsigned)v[RV_flags];
+		nn[i] = v[RV_count];
+		mm[i] = v[RV_mean_x1000];
+		ss[i] = v[RV_stddev_x1000];
 	}
 	stats_pool(nn, mm, ss, n, &mean, &sd);
 	free(nn);
@@ -230,16 +169,16 @@ json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **n
 	free(ss);
 	json_object_set_new(o, "count", num(cnt));
 	json_object_set_new(o, "min", num(n ? mn : NAN));
-	json_object_set_new(o, "p10", num(med_field(rows, n, F_P10)));
-	json_object_set_new(o, "p50", num(med_field(rows, n, F_P50)));
-	json_object_set_new(o, "p90", num(med_field(rows, n, F_P90)));
-	json_object_set_new(o, "p99", num(med_field(rows, n, F_P99)));
-	json_object_set_new(o, "p999", num(med_field(rows, n, F_P999)));
+	json_object_set_new(o, "p10", num(med_field(rows, n, RV_p10)));
+	json_object_set_new(o, "p50", num(med_field(rows, n, RV_p50)));
+	json_object_set_new(o, "p90", num(med_field(rows, n, RV_p90)));
+	json_object_set_new(o, "p99", num(med_field(rows, n, RV_p99)));
+	json_object_set_new(o, "p999", num(med_field(rows, n, RV_p999)));
 	json_object_set_new(o, "max", num(n ? mx : NAN));
 	json_object_set_new(o, "mean", num(mean));
 	json_object_set_new(o, "stddev", num(sd));
-	for (int k = 0; k < 8; k++)
-		json_object_set_new(o, sums[k], num(s[k]));
+	for (int k = 0; k < NSUM; k++)
+		json_object_set_new(o, rv_names[RV_ipis + k], num(s[k]));
 	json_object_set_new(o, "flags", json_integer(flags));
 	json_object_set_new(o, "reps", json_integer((json_int_t)n));
 	trust_json(o, rows, n);
@@ -288,9 +227,9 @@ json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness)
 			if (np < 1024 && json_is_number(json_object_get(a, "p50")))
 				p50s[np++] = json_number_value(json_object_get(a, "p50"));
 			/* throughput over every repetition: calls / cycles (README "Fairness") */
-			double calls = 0, cyc = sum_field(rows + i, j - i, F_ELAPSED);
+			double calls = 0, cyc = sum_field(rows + i, j - i, RV_elapsed_cycles);
 			for (size_t k = i; k < j; k++)
-				calls += rows[k].v[F_COUNT];
+				calls += rows[k].v[RV_count];
 			if (nt < 1024 && cyc > 0)
 				thr[nt++] = calls / cyc;
 			json_decref(a);

@@ -9,30 +9,31 @@
 #include <jansson.h>
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdint.h>
 
-enum { F_COUNT, F_MIN, F_P50, F_P90, F_P99, F_P999, F_MAX, F_MEAN, F_SD, F_IPIS,
-       F_LOCK_ACQ, F_LOCK_CONT, F_LOCK_HOLD, F_LOCK_WAIT, F_STALE, F_CALLS_EXEC,
-       F_CALLS_EXP, F_FLAGS,
-       /* db/migrations/002_trust.sql; NaN where NULL (stored before it) */
-       F_IPI_FLOOR, F_LOST, F_DUP, F_OOO, F_ELAPSED, F_CTL_RUNS, F_CTL_STALE,
-       F_P10,                   /* not in RESULT: derived from HISTO (attach_p10) */
-       F_N };
-#define F_NCOL F_P10            /* fields loaded from the results table */
+#include "results_db.h"
 
-struct resrow {
-	int rep, init;          /* init 65535 = all initiators */
-	double v[F_N];          /* F_MEAN/F_SD already divided by 1000; F_P10 NaN until attach_p10 */
+/* Each (rep, initiator) histogram's p10 of one case (collected from
+ * histos_take through p10s_add), to attach to the case's RESULT rows. */
+struct p10s {
+	struct h10 {
+		int rep, init;
+		double p10;     /* unclamped */
+	} *h;
+	size_t n, cap;
 };
-
-/* All rows of (run, case), ordered by initiator then rep. */
-int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n);
-/* Sets each row's F_P10 from the stored histograms (the RESULT frame has no
- * p10, and the wire format stays as it is): the 10th percentile of the
+/* histo_fn: adds one histogram's p10 to the struct p10s at ctx. */
+void p10s_add(int rep, int init, const uint32_t *idx, const uint64_t *cnt, size_t n, void *ctx);
+void p10s_clear(struct p10s *s);
+/* Sets each row's RV_p10 from the case's histograms in s (the RESULT frame
+ * has no p10, and the wire format stays as it is): the 10th percentile of the
  * row's own (rep, initiator) histogram — the midpoint of the bucket holding
  * rank ⌈0.1·N⌉, clamped to the row's min/max, exactly as the payload
  * computes p50…p999 — or, when the payload sent only a histogram merged
  * over repetitions (rep 65535) for that initiator, that one's. NaN where
  * neither exists. */
+void p10s_apply(const struct p10s *s, struct resrow *rows, size_t n);
+/* The same from the stored histograms of (run, case) (one query). */
 void attach_p10(sqlite3 *db, int64_t run, int64_t case_id, struct resrow *rows, size_t n);
 /* The aggregate rows: the all-initiator ones, or every row if there are none.
  * Returns how many were put first in rows (rows is reordered). */

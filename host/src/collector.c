@@ -2,8 +2,10 @@
  * collector.c — the UDP side: one thread receives datagrams, validates them
  * (xcb_decode + per-type payload checks), refuses unknown tokens unless
  * --open, drops duplicates, and queues new frames for the writer. ACKs for
- * new frames are sent by the writer after the commit; a duplicate of an
- * already committed frame is re-ACKed here at once (its ACK was lost).
+ * new frames are sent after the commit, by the writer through collector_ack
+ * (main.c hands it to writer_start: the writer never calls the collector by
+ * name); a duplicate of an already committed frame is re-ACKed here at once
+ * (its ACK was lost).
  *
  * Hostile peers: a run is bound to the address of its first valid frame
  * (frames from elsewhere are counted and dropped, without a reply); a
@@ -20,10 +22,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "collector.h"
 #include "ratelimit.h"
+#include "registry.h"
+#include "writer.h"
 #include "xcbd.h"
 
-int udp_fd = -1;
+static int udp_fd = -1;
 static pthread_t thread;
 static atomic_int stop;
 
@@ -42,7 +47,7 @@ static void ack_to(int fd, const struct sockaddr_in *to, uint64_t token, uint32_
 		atomic_fetch_add(&ctr.acks_sent, 1);
 }
 
-void send_ack(struct run *r)
+void collector_ack(struct run *r)
 {
 	uint8_t sack[32];
 
@@ -147,7 +152,7 @@ static void handle(const uint8_t *buf, size_t len, const struct sockaddr_in *fro
 	if (seqset_has(&r->recv, h.seq)) {
 		atomic_fetch_add(&ctr.duplicate, 1);
 		if (seqset_has(&r->stored, h.seq))
-			send_ack(r);
+			collector_ack(r);
 		/* else: still queued; its commit will ACK it. */
 		pthread_mutex_unlock(&reg_lock);
 		return;

@@ -14,8 +14,10 @@
 #include "casekey.h"
 #include "casestats.h"
 #include "compare.h"
-#include "http.h"
+#include "results_db.h"
+#include "runs_db.h"
 #include "stats.h"
+#include "util.h"
 
 struct side_case {
 	int64_t case_id;
@@ -37,20 +39,26 @@ static void free_side(struct side_case *c, size_t n)
 	free(c);
 }
 
+/* The cases of run (of algorithm algo, if set) with their repetitions'
+ * medians: two queries (cases, RESULT rows) stepped in case order. */
 static int load_side(sqlite3 *db, int64_t run, const char *algo, int without_algo,
 		     struct side_case **out, size_t *n)
 {
-	sqlite3_stmt *st;
+	struct case_cursor cc;
+	struct result_cursor rc;
+	struct case_row row;
 	size_t cap = 0;
 
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT case_id, config FROM cases WHERE run_id = ? ORDER BY case_id",
-			       -1, &st, NULL))
+	if (cases_open(db, run, &cc))
 		return -1;
-	sqlite3_bind_int64(st, 1, run);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		json_t *cfgj = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
+	if (results_open(db, run, -1, &rc)) {
+		cases_close(&cc);
+		return -1;
+	}
+	while (cases_next(&cc, &row)) {
+		json_t *cfgj = row.config ? json_loads(row.config, 0, NULL) : NULL;
 		const char *a = json_string_value(json_object_get(cfgj, "algo"));
 		struct buf key = { 0 };
 		struct resrow *rows;
@@ -59,6 +67,7 @@ static int load_side(sqlite3 *db, int64_t run, const char *algo, int without_alg
 
 		if (!cfgj || (algo && (!a || strcmp(a, algo)))) {
 			json_decref(cfgj);
+			case_row_free(&row);
 			continue;
 		}
 		if (*n == cap) {
@@ -66,25 +75,28 @@ static int load_side(sqlite3 *db, int64_t run, const char *algo, int without_alg
 
 			if (!p) {
 				json_decref(cfgj);
+				case_row_free(&row);
 				break;
 			}
 			*out = p;
 		}
 		c = &(*out)[(*n)++];
 		memset(c, 0, sizeof(*c));
-		c->case_id = sqlite3_column_int64(st, 0);
+		c->case_id = row.case_id;
 		c->config = cfgj;
 		case_match_key(cfgj, without_algo, &key);
 		c->key = key.p;
-		load_results(db, run, c->case_id, &rows, &nr);
+		results_take(&rc, c->case_id, &rows, &nr);
 		k = pick_aggregate(rows, nr);
 		c->reps = malloc((k + 1) * sizeof(double));
 		for (size_t i = 0; i < k && c->reps; i++)
-			c->reps[c->nrep++] = rows[i].v[F_P50];
+			c->reps[c->nrep++] = rows[i].v[RV_p50];
 		c->p50 = stats_median(c->reps, c->nrep);
 		free(rows);
+		case_row_free(&row);
 	}
-	sqlite3_finalize(st);
+	results_close(&rc);
+	cases_close(&cc);
 	return 0;
 }
 

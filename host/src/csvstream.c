@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http.h"
+#include "csvstream.h"
 
 struct stream {
 	struct csv_query q;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db.h"
 #include "xcbd.h"
 
 /* Generated from db/schema.sql and db/migrations/NNN_*.sql (host/Makefile). */

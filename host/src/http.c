@@ -1,140 +1,22 @@
 /*
  * http.c — the libmicrohttpd server: an internal thread pool over epoll,
- * request bodies collected up to BODY_MAX, and the route table. Each worker
+ * request bodies collected up to BODY_MAX, and the route tables. Each worker
  * thread reads through its own read-only SQLite connection (db_ro), so HTTP
  * never waits for the writer and never shares a connection across threads.
+ * What the handlers use to answer is http_reply.c.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "http.h"
+#include "routes.h"
 #include "xcbd.h"
 
 static struct MHD_Daemon *mhd;
 
-sqlite3 *rdb(void)
-{
-	return db_ro();
-}
-
-enum MHD_Result reply_response(struct req *rq, unsigned status, struct MHD_Response *r)
-{
-	enum MHD_Result ret;
-
-	if (!r)
-		return MHD_NO;
-	http_limits_answered(rq->conn);
-	MHD_add_response_header(r, "Cache-Control", "no-store");
-	ret = MHD_queue_response(rq->conn, status, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-enum MHD_Result reply_text(struct req *rq, unsigned status, const char *ctype, const char *text)
-{
-	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
-								 MHD_RESPMEM_MUST_COPY);
-
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, "Content-Type", ctype);
-	return reply_response(rq, status, r);
-}
-
-enum MHD_Result reply_json(struct req *rq, unsigned status, json_t *obj)
-{
-	char *s = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
-	enum MHD_Result ret;
-
-	json_decref(obj);
-	if (!s)
-		return reply_text(rq, 500, "application/json",
-				  "{\"error\":\"cannot encode JSON\",\"status\":500}");
-	ret = reply_text(rq, status, "application/json", s);
-	free(s);
-	return ret;
-}
-
-enum MHD_Result reply_error(struct req *rq, unsigned status, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	json_t *obj;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	obj = json_pack("{s:s, s:i}", "error", msg, "status", (int)status);
-	if (!obj) {
-		/* msg echoes request bytes that are not UTF-8 (jansson refuses
-		 * them): mask them rather than turn a 4xx into a 500 (fuzz_http). */
-		for (char *p = msg; *p; p++)
-			if ((unsigned char)*p >= 0x80)
-				*p = '?';
-		obj = json_pack("{s:s, s:i}", "error", msg, "status", (int)status);
-	}
-	return reply_json(rq, status, obj);
-}
-
-const char *qarg(struct req *rq, const char *name)
-{
-	const char *v = MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, name);
-
-	return v && v[0] ? v : NULL;
-}
-
-int is_admin(struct req *rq)
-{
-	const char *auth;
-	size_t n, m, diff = 0;
-
-	if (cfg.open)
-		return 1;
-	if (!cfg.admin_token)
-		return 0;
-	auth = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, "Authorization");
-	if (!auth || strncmp(auth, "Bearer ", 7) != 0)
-		return 0;
-	auth += 7;
-	n = strlen(auth);
-	m = strlen(cfg.admin_token);
-	/* Constant-time compare: the token must not leak through timing. */
-	for (size_t i = 0; i < m; i++)
-		diff |= (unsigned char)(i < n ? auth[i] : 0) ^ (unsigned char)cfg.admin_token[i];
-	return diff == 0 && n == m;
-}
-
-json_t *body_json(struct req *rq, const char **why)
-{
-	json_error_t e;
-	json_t *o;
-
-	if (!rq->body.len) {
-		*why = "empty body: expected a JSON object";
-		return NULL;
-	}
-	o = json_loadb(rq->body.p, rq->body.len, 0, &e);
-	if (!json_is_object(o)) {
-		json_decref(o);
-		*why = "body is not a JSON object";
-		return NULL;
-	}
-	return o;
-}
-
-int parse_id(const char *s, int64_t *id)
-{
-	uint64_t v;
-
-	if (parse_u64(s, &v) || v == 0 || v > INT64_MAX)
-		return -1;
-	*id = (int64_t)v;
-	return 0;
-}
-
-/* Splits "/api/v1/a/b/c" after the prefix into at most 8 segments. */
+/* Splits "/api/v1/a/b/c" after the prefix into at most 8 segments (empty
+ * segments vanish: "runs//1/" is "runs/1"). */
 static int split(char *path, char **seg, int max)
 {
 	int n = 0;
@@ -149,78 +31,170 @@ static int is(const char *m, const char *want)
 	return strcmp(m, want) == 0;
 }
 
+/* A case id: 0 .. 2^32-1 (CASE ids are u32 on the wire). */
+static int parse_case(const char *s, int64_t *id)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v) || v > UINT32_MAX)
+		return -1;
+	*id = (int64_t)v;
+	return 0;
+}
+
+/* A path parameter: how it parses, what a bad one answers, and whether it
+ * is checked as soon as the segments before it match (a bad run id is a 400
+ * under every runs/ path) or only once the whole pattern matches. */
+struct param {
+	const char *name;
+	int (*parse)(const char *s, int64_t *v);
+	const char *bad;
+	int eager;
+};
+static const struct param params[] = {
+	{ "{run}", parse_id, "bad run id '%s'", 1 },
+	{ "{case}", parse_case, "bad case id '%s'", 0 },
+	{ "{job}", parse_id, "bad job id '%s'", 0 },
+};
+
+/* The compare route's two answers (api_compare.c). */
+static enum MHD_Result compare_json(struct req *rq)
+{
+	return api_compare(rq, 0);
+}
+
+static enum MHD_Result compare_csv(struct req *rq)
+{
+	return api_compare(rq, 1);
+}
+
+/* The API: method, path after /api/v1/ (segments; "{x}" a parameter,
+ * "{x}.csv" one with that suffix), and the handler taking 0, 1 or 2 of the
+ * parameters. The first route whose path matches answers; a path that
+ * matches with another method only is a 405. */
+static const struct route {
+	const char *method, *pattern;
+	enum MHD_Result (*h0)(struct req *rq);
+	enum MHD_Result (*h1)(struct req *rq, int64_t a);
+	enum MHD_Result (*h2)(struct req *rq, int64_t a, int64_t b);
+} routes[] = {
+	{ "GET", "health", .h0 = api_health },
+	{ "GET", "schema", .h0 = api_schema },	/* api_schema.c */
+	{ "GET", "machines", .h0 = api_machines },
+	{ "GET", "runs", .h0 = api_runs },
+	{ "POST", "runs", .h0 = api_run_create },
+	{ "GET", "runs.csv", .h0 = api_runs_csv },
+	{ "GET", "runs/{run}.csv", .h1 = api_run_csv },
+	{ "GET", "runs/{run}", .h1 = api_run },
+	{ "PATCH", "runs/{run}", .h1 = api_run_patch },
+	{ "GET", "runs/{run}/events", .h1 = api_run_events },
+	{ "POST", "runs/{run}/console", .h1 = api_run_console },
+	{ "GET", "runs/{run}/cases/{case}/histogram", .h2 = api_histogram },
+	{ "GET", "compare", .h0 = compare_json },
+	{ "GET", "compare.csv", .h0 = compare_csv },
+	{ "GET", "jobs", .h0 = api_jobs },
+	{ "POST", "jobs", .h0 = api_job_create },
+	{ "DELETE", "jobs/{job}", .h1 = api_job_delete },
+};
+
+/* What matching a route against the segments found. */
+enum match { NO_MATCH, MATCH, BAD_PARAM };
+
+/* Matches r against seg[0..n): MATCH with the parameters in arg[]; or
+ * BAD_PARAM with the 400 message in bad: an eager parameter whose segments
+ * before it matched, or any parameter of a whole match; else NO_MATCH. */
+static enum match match(const struct route *r, char **seg, int n, int64_t *arg, char *bad, size_t badlen)
+{
+	char pat[128], *ps[8], val[512];
+	const struct param *failed = NULL;
+	int np, na = 0;
+
+	snprintf(pat, sizeof(pat), "%s", r->pattern);
+	np = split(pat, ps, 8);
+	if (np > n)
+		return NO_MATCH;
+	for (int i = 0; i < np; i++) {
+		const struct param *p = NULL;
+		size_t sl = strlen(seg[i]), pl;
+
+		for (size_t k = 0; k < sizeof(params) / sizeof(*params) && !p; k++)
+			if (strncmp(ps[i], params[k].name, strlen(params[k].name)) == 0)
+				p = &params[k];
+		if (!p) {
+			if (!is(ps[i], seg[i]))
+				return NO_MATCH;
+			continue;
+		}
+		/* "{run}.csv": the segment ends with the suffix and holds more. */
+		pl = strlen(ps[i] + strlen(p->name));
+		if (pl && (sl <= pl || strcmp(seg[i] + sl - pl, ps[i] + strlen(p->name))))
+			return NO_MATCH;
+		snprintf(val, sizeof(val), "%.*s", (int)(sl - pl), seg[i]);
+		if (!failed && p->parse(val, &arg[na])) {
+			failed = p;
+			snprintf(bad, badlen, p->bad, val);
+			/* A bare eager parameter is wrong whatever follows it. */
+			if (p->eager && !pl)
+				return BAD_PARAM;
+		}
+		na++;
+	}
+	if (np != n)
+		return NO_MATCH;
+	return failed ? BAD_PARAM : MATCH;
+}
+
+/* Answers an /api/v1/ path with the first route that matches it: 400 for
+ * a bad parameter, 405 when only other methods match, else 404. */
 static enum MHD_Result route_api(struct req *rq, const char *path)
 {
-	char copy[512], *seg[8];
-	const char *m = rq->method;
-	int64_t id, cid;
-	int n;
-	size_t l;
+	char copy[512], *seg[8], bad[600] = "";
+	const struct route *allowed = NULL;
+	int n, bad_param = 0;
+	int64_t arg[2];
 
 	if (strlen(path) >= sizeof(copy))
 		return reply_error(rq, 404, "no such API route");
 	snprintf(copy, sizeof(copy), "%s", path);
 	n = split(copy, seg, 8);
-	if (n == 1 && is(seg[0], "health"))
-		return is(m, "GET") ? api_health(rq) : reply_error(rq, 405, "%s not allowed on %s", m, path);
-	if (n == 1 && is(seg[0], "machines"))
-		return is(m, "GET") ? api_machines(rq) : reply_error(rq, 405, "%s not allowed on %s", m, path);
-	if (n == 1 && is(seg[0], "runs")) {
-		if (is(m, "GET"))
-			return api_runs(rq);
-		if (is(m, "POST"))
-			return api_run_create(rq);
-		return reply_error(rq, 405, "%s not allowed on %s", m, path);
-	}
-	if (n == 1 && is(seg[0], "runs.csv"))
-		return is(m, "GET") ? api_runs_csv(rq) : reply_error(rq, 405, "%s not allowed on %s", m, path);
-	if (n >= 2 && is(seg[0], "runs")) {
-		l = strlen(seg[1]);
-		if (n == 2 && l > 4 && strcmp(seg[1] + l - 4, ".csv") == 0) {
-			seg[1][l - 4] = 0;
-			if (parse_id(seg[1], &id))
-				return reply_error(rq, 400, "bad run id '%s'", seg[1]);
-			return is(m, "GET") ? api_run_csv(rq, id) : reply_error(rq, 405, "%s not allowed on %s", m, path);
-		}
-		if (parse_id(seg[1], &id))
-			return reply_error(rq, 400, "bad run id '%s'", seg[1]);
-		if (n == 2) {
-			if (is(m, "GET"))
-				return api_run(rq, id);
-			if (is(m, "PATCH"))
-				return api_run_patch(rq, id);
-			return reply_error(rq, 405, "%s not allowed on %s", m, path);
-		}
-		if (n == 3 && is(seg[2], "events"))
-			return is(m, "GET") ? api_run_events(rq, id) : reply_error(rq, 405, "%s not allowed on %s", m, path);
-		if (n == 3 && is(seg[2], "console"))	/* api_console.c */
-			return is(m, "POST") ? api_run_console(rq, id) : reply_error(rq, 405, "%s not allowed on %s", m, path);
-		if (n == 5 && is(seg[2], "cases") && is(seg[4], "histogram")) {
-			uint64_t v;
+	for (size_t i = 0; i < sizeof(routes) / sizeof(*routes) && !bad_param; i++) {
+		const struct route *r = &routes[i];
 
-			if (parse_u64(seg[3], &v) || v > UINT32_MAX)
-				return reply_error(rq, 400, "bad case id '%s'", seg[3]);
-			cid = (int64_t)v;
-			return is(m, "GET") ? api_histogram(rq, id, cid) : reply_error(rq, 405, "%s not allowed on %s", m, path);
+		switch (match(r, seg, n, arg, bad, sizeof(bad))) {
+		case NO_MATCH:
+			continue;
+		case BAD_PARAM:
+			/* Unless an earlier route took the path (another method):
+			 * "runs/1.csv" is no bad "runs/{run}". */
+			bad_param = !allowed;
+			continue;
+		case MATCH:
+			break;
 		}
+		if (!is(rq->method, r->method)) {
+			allowed = r;
+			continue;
+		}
+		return r->h0 ? r->h0(rq) : r->h1 ? r->h1(rq, arg[0]) : r->h2(rq, arg[0], arg[1]);
 	}
-	if (n == 1 && (is(seg[0], "compare") || is(seg[0], "compare.csv")))
-		return is(m, "GET") ? api_compare(rq, is(seg[0], "compare.csv"))
-				    : reply_error(rq, 405, "%s not allowed on %s", m, path);
-	if (n == 1 && is(seg[0], "jobs")) {
-		if (is(m, "GET"))
-			return api_jobs(rq);
-		if (is(m, "POST"))
-			return api_job_create(rq);
-		return reply_error(rq, 405, "%s not allowed on %s", m, path);
-	}
-	if (n == 2 && is(seg[0], "jobs")) {
-		if (parse_id(seg[1], &id))
-			return reply_error(rq, 400, "bad job id '%s'", seg[1]);
-		return is(m, "DELETE") ? api_job_delete(rq, id) : reply_error(rq, 405, "%s not allowed on %s", m, path);
-	}
+	if (bad_param)
+		return reply_error(rq, 400, "%s", bad);
+	if (allowed)
+		return reply_error(rq, 405, "%s not allowed on %s", rq->method, path);
 	return reply_error(rq, 404, "no such API route: %s", path);
 }
+
+/* Outside /api/: the iPXE routes (boot.c), exact paths, GET or HEAD;
+ * everything else is a static file. */
+static const struct {
+	const char *path;
+	enum MHD_Result (*fn)(struct req *rq);
+} boot_routes[] = {
+	{ "/boot.ipxe", boot_ipxe },
+	{ "/boot.json", boot_json },
+	{ "/firmware/xcbench.elf", boot_firmware },
+	{ "/firmware/xcbench.efi", boot_firmware_efi },
+};
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url,
 			       const char *method, const char *version, const char *upload,
@@ -267,14 +241,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 		return route_api(rq, url + 8);
 	if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
 		return reply_error(rq, 404, "no such API route: %s", url);
-	if (strcmp(url, "/boot.ipxe") == 0)
-		return is(method, "GET") || is(method, "HEAD") ? boot_ipxe(rq) : reply_error(rq, 405, "%s not allowed", method);
-	if (strcmp(url, "/boot.json") == 0)
-		return is(method, "GET") || is(method, "HEAD") ? boot_json(rq) : reply_error(rq, 405, "%s not allowed", method);
-	if (strcmp(url, "/firmware/xcbench.elf") == 0)
-		return is(method, "GET") || is(method, "HEAD") ? boot_firmware(rq) : reply_error(rq, 405, "%s not allowed", method);
-	if (strcmp(url, "/firmware/xcbench.efi") == 0)
-		return is(method, "GET") || is(method, "HEAD") ? boot_firmware_efi(rq) : reply_error(rq, 405, "%s not allowed", method);
+	for (size_t i = 0; i < sizeof(boot_routes) / sizeof(*boot_routes); i++)
+		if (strcmp(url, boot_routes[i].path) == 0)
+			return is(method, "GET") || is(method, "HEAD") ? boot_routes[i].fn(rq)
+				: reply_error(rq, 405, "%s not allowed", method);
 	if (!is(method, "GET") && !is(method, "HEAD"))
 		return reply_error(rq, 405, "%s not allowed on static files", method);
 	return static_file(rq);

@@ -9,12 +9,18 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "collector.h"
+#include "db.h"
+#include "http.h"
+#include "registry.h"
 #include "util.h"
+#include "writer.h"
 #include "xcbd.h"
 
 struct xcbd_config cfg;
@@ -70,6 +76,26 @@ static char *repo_path(const char *rel)
 	return out;
 }
 
+/* A numeric option: arg as lo..hi into *out, or -1 after printing why (fmt,
+ * with one %s for arg, says what was expected). */
+static int __attribute__((format(printf, 5, 6)))
+opt_int(const char *arg, uint64_t lo, uint64_t hi, int *out, const char *fmt, ...)
+{
+	uint64_t v;
+	va_list ap;
+
+	if (parse_u64(arg, &v) == 0 && v >= lo && v <= hi) {
+		*out = (int)v;
+		return 0;
+	}
+	fputs("xcbenchd: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
 static char *read_token(const char *path)
 {
 	char buf[512];
@@ -111,7 +137,6 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	sqlite3 *db;
 	int c, sig, ready_fd = -1;
-	uint64_t v;
 
 	cfg.db_path = "xcbench.db";
 	cfg.lost_after = 120;
@@ -130,35 +155,26 @@ int main(int argc, char **argv)
 		case 'o': cfg.open = 1; break;
 		case 's': cfg.suite = optarg; break;
 		case 'L':
-			if (parse_u64(optarg, &v) || v == 0 || v > 86400 * 30) {
-				fprintf(stderr, "xcbenchd: --lost-after: '%s' is not a number of seconds (1..2592000)\n", optarg);
+			if (opt_int(optarg, 1, 86400 * 30, &cfg.lost_after,
+				    "--lost-after: '%s' is not a number of seconds (1..2592000)", optarg))
 				return 2;
-			}
-			cfg.lost_after = (int)v;
 			break;
 		case 'T':
-			if (parse_u64(optarg, &v) || v == 0 || v > 64) {
-				fprintf(stderr, "xcbenchd: --threads: '%s' is not 1..64\n", optarg);
+			if (opt_int(optarg, 1, 64, &cfg.threads, "--threads: '%s' is not 1..64", optarg))
 				return 2;
-			}
-			cfg.threads = (int)v;
 			break;
 		case 'D':
 			cfg.test_drop = atof(optarg);
 			break;
 		case 'R':
-			if (parse_u64(optarg, &v) || v == 0 || v > 3600) {
-				fprintf(stderr, "xcbenchd: --request-timeout: '%s' is not 1..3600 seconds\n", optarg);
+			if (opt_int(optarg, 1, 3600, &cfg.request_timeout,
+				    "--request-timeout: '%s' is not 1..3600 seconds", optarg))
 				return 2;
-			}
-			cfg.request_timeout = (int)v;
 			break;
 		case 'P':
-			if (parse_u64(optarg, &v) || v == 0 || v > 512) {
-				fprintf(stderr, "xcbenchd: --per-ip-connections: '%s' is not 1..512\n", optarg);
+			if (opt_int(optarg, 1, 512, &cfg.per_ip_conns,
+				    "--per-ip-connections: '%s' is not 1..512", optarg))
 				return 2;
-			}
-			cfg.per_ip_conns = (int)v;
 			break;
 		case 'r': {
 			uint64_t fd;
@@ -233,7 +249,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xcbenchd: cannot load runs: %s\n", sqlite3_errmsg(db));
 		return 1;
 	}
-	if (writer_start(db) || collector_start()) {
+	/* The writer ACKs what it commits through the collector's socket. */
+	if (writer_start(db, collector_ack) || collector_start()) {
 		fprintf(stderr, "xcbenchd: start-up failed\n");
 		writer_stop();
 		return 1;

@@ -8,8 +8,10 @@
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
-#include "xcbd.h"
+#include "registry.h"
+#include "util.h"
 
 #define NBUCKETS 4096
 
@@ -123,4 +125,14 @@ void reg_free_all(void)
 			free(r);
 		}
 	}
+}
+
+uint64_t fresh_token(void)
+{
+	uint64_t t = 0;
+
+	while (t == 0)
+		if (getrandom(&t, sizeof(t), 0) != sizeof(t))
+			t = (uint64_t)now_s() * 0x9e3779b97f4a7c15ull ^ (uint64_t)rand();
+	return t;
 }

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "http.h"
+#include "routes.h"
 #include "xcbd.h"
 
 static const char *mime(const char *path)

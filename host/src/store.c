@@ -20,6 +20,7 @@
 #include "util.h"
 #include "xcbd.h"
 #include "xcb_histo.h"
+#include "xcb_schema.h"
 
 enum {
 	S_FRAME, S_FIND_RUN, S_NEW_RUN, S_TOUCH, S_GET_HELLO, S_SET_HELLO, S_CASE,
@@ -39,12 +40,12 @@ static const char *const sql[S_N] = {
 	[S_GET_HELLO] = "SELECT hello FROM runs WHERE id = ?",
 	[S_SET_HELLO] = "UPDATE runs SET hello = ?, cpus = COALESCE(?, cpus), tsc_khz = COALESCE(?, tsc_khz), "
 			"source = COALESCE(?, source), suite = COALESCE(suite, ?) WHERE id = ?",
-	[S_CASE] = "INSERT INTO cases(run_id, case_id, kind, algo, delivery, wait, inits, mask, "
-		   "placement, overlap, work_us, iters, reps, config, match_key) "
-		   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-	[S_RESULT] = "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		     "?, ?, ?, ?, ?, ?, ?, ?, "
-		     "?, ?, ?, ?, ?, ?, ?)",	/* + db/migrations/003_trust.sql */
+	/* The column lists are the schema's (xcb_schema.h): its COL axes, its
+	 * RESULT fields (db/schema.sql + migrations hold the columns; test_schema
+	 * checks they agree). */
+	[S_CASE] = "INSERT INTO cases(run_id, " XCB_SQL_CASE_ID XCB_SQL_CASE_COLS ", config, match_key) "
+		   "VALUES (?, ?" XCB_SQL_CASE_PARAMS ", ?, ?) ON CONFLICT DO NOTHING",
+	[S_RESULT] = "INSERT INTO results(run_id" XCB_SQL_RESULT_COLS ") VALUES (?" XCB_SQL_RESULT_PARAMS ")",
 	[S_HISTO] = "INSERT INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
 	[S_SAMPLE] = "INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?)",
 	[S_EVENT] = "INSERT OR IGNORE INTO events(run_id, seq, kind, text, received) VALUES (?, ?, ?, ?, ?)",
@@ -114,18 +115,36 @@ static int run(sqlite3_stmt *s)
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* 1 if a row exists in [lo, hi] of the 4-key statement s (bound here). */
-static int has_rows(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
-		    int64_t lo, int64_t hi)
+/* A u64 as an SQLite integer (signed 64-bit; latencies never reach 2^63). */
+static int64_t sql_i64(uint64_t v)
+{
+	return (int64_t)(v > INT64_MAX ? INT64_MAX : v);
+}
+
+/* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6: lo/hi
+ * for has_rows, position/value for put_point. */
+static void bind_key(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+		     int64_t a, int64_t b)
 {
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int64(s, 2, cid);
 	sqlite3_bind_int64(s, 3, rep);
 	sqlite3_bind_int64(s, 4, init);
-	sqlite3_bind_int64(s, 5, lo);
-	sqlite3_bind_int64(s, 6, hi);
-	return sqlite3_step(s) == SQLITE_ROW ? (sqlite3_reset(s), sqlite3_clear_bindings(s), 1)
-		: (sqlite3_reset(s), sqlite3_clear_bindings(s), 0);
+	sqlite3_bind_int64(s, 5, a);
+	sqlite3_bind_int64(s, 6, b);
+}
+
+/* 1 if a row exists in [lo, hi] of the 4-key statement s (bound here). */
+static int has_rows(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+		    int64_t lo, int64_t hi)
+{
+	int found;
+
+	bind_key(s, id, cid, rep, init, lo, hi);
+	found = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return found;
 }
 
 /* The first column of a one-row query as a number (-1: no row or error). */
@@ -140,8 +159,7 @@ static int64_t query_int(sqlite3_stmt *s)
 
 static void bind_u64(sqlite3_stmt *s, int i, uint64_t v)
 {
-	/* SQLite integers are signed 64-bit; latencies never reach 2^63. */
-	sqlite3_bind_int64(s, i, (sqlite3_int64)(v > INT64_MAX ? INT64_MAX : v));
+	sqlite3_bind_int64(s, i, sql_i64(v));
 }
 
 int64_t store_create_run(sqlite3 *db, uint64_t token, int64_t machine_id, int64_t job_id,
@@ -274,9 +292,6 @@ static int store_hello(int64_t id, const uint8_t *p, size_t n)
 
 static int store_case(int64_t id, const uint8_t *p, size_t n)
 {
-	static const char *const cols[] = { "kind", "algo", "delivery", "wait", "inits", "mask",
-		"placement", "overlap", "work_us", "iters", "reps" };
-	static const int numeric[] = { 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1 };
 	sqlite3_stmt *s = st[S_CASE];
 	json_t *cfg_obj = kv_to_json((const char *)p, n, NULL);
 	struct buf key = { 0 };
@@ -310,14 +325,19 @@ static int store_case(int64_t id, const uint8_t *p, size_t n)
 	case_match_key(cfg_obj, 0, &key);
 	sqlite3_bind_int64(s, 1, id);
 	bind_json_int(s, 2, cfg_obj, "id");
-	for (int i = 0; i < 11; i++) {
-		if (numeric[i])
-			bind_json_int(s, 3 + i, cfg_obj, cols[i]);
+	int at = 3; /* the schema's COL axes, in XCB_SQL_CASE_COLS order */
+	for (unsigned i = 0; i < XCB_N_AXES; i++) {
+		const struct xcb_axis *a = &xcb_axes[i];
+
+		if (!a->column)
+			continue;
+		if (a->type == XCB_TY_INT)
+			bind_json_int(s, at++, cfg_obj, a->key);
 		else
-			bind_json_text(s, 3 + i, cfg_obj, cols[i]);
+			bind_json_text(s, at++, cfg_obj, a->key);
 	}
-	sqlite3_bind_text(s, 14, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(s, 15, key.p, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, at++, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, at, key.p, -1, SQLITE_TRANSIENT);
 	rc = run(s);
 	free(dump);
 	buf_free(&key);
@@ -329,84 +349,79 @@ static int store_result(int64_t id, const uint8_t *p, size_t n)
 {
 	sqlite3_stmt *s = st[S_RESULT];
 	struct xcb_result r;
-	const uint64_t *v[] = { &r.count, &r.min, &r.p50, &r.p90, &r.p99, &r.p999, &r.max,
-		&r.mean_x1000, &r.stddev_x1000, &r.ipis, &r.lock_acq, &r.lock_contended,
-		&r.lock_hold_cycles, &r.lock_wait_cycles, &r.stale, &r.calls_executed,
-		&r.calls_expected };
+	int at = 2, wide = n >= XCB_RESULT_LEN_FULL;
 
 	if (xcb_dec_result(p, n, &r))
 		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
 	if (has_rows(st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0))
 		return STORE_REFUSED;
 	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, r.case_id);
-	sqlite3_bind_int64(s, 3, r.rep);
-	sqlite3_bind_int64(s, 4, r.initiator);
-	for (int i = 0; i < 17; i++)
-		bind_u64(s, 5 + i, *v[i]);
-	sqlite3_bind_int64(s, 22, r.flags);
-	/* Appended by migration 003 (proto: offsets 152-207; 0 from a 152-byte
-	 * RESULT, stored as NULL = not measured where 0 cannot be a value). */
-	const uint64_t w[] = { r.ipi_floor, r.lost, r.dup, r.ooo, r.elapsed_cycles,
-		r.control_runs, r.control_stale };
-	int wide = n >= XCB_RESULT_LEN_FULL;
-	for (int i = 0; i < 7; i++) {
-		if (wide)
-			bind_u64(s, 23 + i, w[i]);
+	/* Every field with a column, in XCB_SQL_RESULT_COLS order. The appended
+	 * ones decode as 0 from a v1 RESULT and are stored as NULL (not
+	 * measured), where 0 could not be told from a value. */
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		enum xcb_part part = xcb_result_fields[i].part;
+
+		if (part == XCB_PART_PAD)
+			continue;
+		if (part == XCB_PART_EXT && !wide)
+			sqlite3_bind_null(s, at++);
 		else
-			sqlite3_bind_null(s, 23 + i);
+			bind_u64(s, at++, xcb_result_get(&r, i));
 	}
 	return run(s);
 }
 
-static int store_histo(int64_t id, const uint8_t *p, size_t n)
+/* A HISTO or SAMPLES chunk: n points at positions at.. under one row key,
+ * refused when any of them is stored already (insert-once); value(chunk, i)
+ * reads point i. Histograms keep only non-empty buckets (skip_zero). */
+struct chunk {
+	uint32_t case_id;
+	unsigned rep, initiator, n;
+	int64_t at;
+	uint64_t (*value)(const void *chunk, unsigned i);
+	const void *raw;
+	int skip_zero;
+};
+
+static int store_chunk(int64_t id, sqlite3_stmt *s, sqlite3_stmt *has, const struct chunk *c)
 {
-	sqlite3_stmt *s = st[S_HISTO];
-	struct xcb_histo x;
 	int rc = 0;
 
-	if (xcb_dec_histo(p, n, &x))
-		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
-	if (has_rows(st[S_HISTO_HAS], id, x.case_id, x.rep, x.initiator, x.first, (int64_t)x.first + x.n - 1))
+	if (has_rows(has, id, c->case_id, c->rep, c->initiator, c->at, c->at + c->n - 1))
 		return STORE_REFUSED;
-	for (unsigned i = 0; i < x.n; i++) {
-		uint32_t c = xcb_histo_count(&x, i);
+	for (unsigned i = 0; i < c->n && rc == 0; i++) {
+		uint64_t v = c->value(c->raw, i);
 
-		if (!c)
-			continue; /* only non-empty buckets are stored */
-		sqlite3_bind_int64(s, 1, id);
-		sqlite3_bind_int64(s, 2, x.case_id);
-		sqlite3_bind_int64(s, 3, x.rep);
-		sqlite3_bind_int64(s, 4, x.initiator);
-		sqlite3_bind_int64(s, 5, x.first + i);
-		sqlite3_bind_int64(s, 6, c);
-		if ((rc = run(s)))
-			break;
+		if (v || !c->skip_zero) {
+			bind_key(s, id, c->case_id, c->rep, c->initiator, c->at + i, sql_i64(v));
+			rc = run(s);
+		}
 	}
 	return rc;
 }
 
+static uint64_t histo_value(const void *x, unsigned i) { return xcb_histo_count(x, i); }
+static uint64_t sample_value(const void *x, unsigned i) { return xcb_sample(x, i); }
+
+static int store_histo(int64_t id, const uint8_t *p, size_t n)
+{
+	struct xcb_histo x;
+
+	if (xcb_dec_histo(p, n, &x))
+		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	return store_chunk(id, st[S_HISTO], st[S_HISTO_HAS], &(struct chunk){ x.case_id, x.rep, x.initiator,
+		x.n, x.first, histo_value, &x, 1 });
+}
+
 static int store_samples(int64_t id, const uint8_t *p, size_t n)
 {
-	sqlite3_stmt *s = st[S_SAMPLE];
 	struct xcb_samples x;
-	int rc = 0;
 
 	if (xcb_dec_samples(p, n, &x))
 		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
-	if (has_rows(st[S_SAMPLE_HAS], id, x.case_id, x.rep, x.initiator, x.index, (int64_t)x.index + x.n - 1))
-		return STORE_REFUSED;
-	for (unsigned i = 0; i < x.n; i++) {
-		sqlite3_bind_int64(s, 1, id);
-		sqlite3_bind_int64(s, 2, x.case_id);
-		sqlite3_bind_int64(s, 3, x.rep);
-		sqlite3_bind_int64(s, 4, x.initiator);
-		sqlite3_bind_int64(s, 5, (sqlite3_int64)x.index + i);
-		bind_u64(s, 6, xcb_sample(&x, i));
-		if ((rc = run(s)))
-			break;
-	}
-	return rc;
+	return store_chunk(id, st[S_SAMPLE], st[S_SAMPLE_HAS], &(struct chunk){ x.case_id, x.rep, x.initiator,
+		x.n, x.index, sample_value, &x, 0 });
 }
 
 static int store_event(int64_t id, uint32_t seq, int error, const uint8_t *p, size_t n)

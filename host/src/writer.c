@@ -19,7 +19,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "registry.h"
+#include "store.h"
 #include "util.h"
+#include "writer.h"
 #include "xcbd.h"
 
 /* Beyond either bound the collector drops a frame (no ACK: it is resent).
@@ -51,6 +54,7 @@ static size_t qlen, qbytes;   /* q_lock */
 static int stopping, running;
 static pthread_t thread;
 static sqlite3 *wdb;
+static writer_ack_fn ack_fn; /* set before pthread_create (which orders it), never changed */
 
 /* Health: set by the writer thread, read by HTTP threads (api_health). */
 static pthread_mutex_t health_lock = PTHREAD_MUTEX_INITIALIZER; /* pairs: degraded, reason */
@@ -261,7 +265,7 @@ static void process(struct witem *batch)
 		}
 	}
 	for (int i = 0; i < nacks; i++)
-		send_ack(acks[i]);
+		ack_fn(acks[i]);
 	pthread_mutex_unlock(&reg_lock);
 }
 
@@ -339,9 +343,10 @@ static void *writer_main(void *unused)
 	return NULL;
 }
 
-int writer_start(sqlite3 *db)
+int writer_start(sqlite3 *db, writer_ack_fn ack)
 {
 	wdb = db;
+	ack_fn = ack;
 	if (store_prepare(db))
 		return -1;
 	running = 1;

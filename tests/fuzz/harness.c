@@ -13,8 +13,14 @@
 
 #include <arpa/inet.h>
 
+#include "collector.h"
+#include "db.h"
 #include "harness.h"
+#include "http.h"
+#include "registry.h"
+#include "store.h"
 #include "util.h"
+#include "writer.h"
 #include "xcbd.h"
 #include "xcb_histo.h"
 #include "xcb_proto.h"
@@ -155,7 +161,7 @@ void harness_init(int open)
 	start_time = now_s();
 
 	wdb = db_open_rw(db, err, sizeof(err));
-	if (!wdb || reg_load(wdb) || writer_start(wdb) || http_start()) {
+	if (!wdb || reg_load(wdb) || writer_start(wdb, collector_ack) || http_start()) {
 		fprintf(stderr, "harness: cannot start: %s\n", wdb ? "writer/http" : err);
 		exit(1);
 	}

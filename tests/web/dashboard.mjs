@@ -292,8 +292,22 @@ async function runPage(A) {
 		  body: 'SeaBIOS (web test)\nxcbench: booting\n' });
 	ok(con.status === 200, 'run page: console lines attached (POST /runs/{id}/console)', con.status);
 	const d = await api(`runs/${A.id}`);
+	// The axis toolbar's rules come from the one schema (GET /api/v1/schema).
+	const schema = await api('schema');
+	ok(schema.case_keys.some((k) => k.key === 'flush' && k.role === 'axis') && schema.vocabularies.delivery.aliases.shorthand === 'allbutself',
+		'GET /api/v1/schema: case keys with roles, vocabularies with aliases', schema.case_keys.map((k) => k.key));
+	const schemaGets = [];
+	const onReq = (r) => { if (new URL(r.url()).pathname.endsWith('/api/v1/schema')) schemaGets.push(r.url()); };
+	page.on('request', onReq);
 	await page.goto(url(`run.html?id=${A.id}`));
 	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
+	page.off('request', onReq);
+	ok(schemaGets.length === 1, 'run page: reads the schema once (GET /api/v1/schema)', schemaGets);
+	// Annotations by the schema's roles: listed notes and unlisted x_* keys, never an axis.
+	const notes = await page.evaluate(async (sch) => (await import('./js/model.js')).caseNotes(
+		{ config: { id: '3', wait: 'done', x_delivery_used: 'unicast', x_brand_new: '1', brand_new: '2' } }, sch), schema);
+	ok(JSON.stringify(notes) === JSON.stringify([['x_brand_new', '1'], ['x_delivery_used', 'unicast']]),
+		'run page: case annotations are the schema\'s notes (and unlisted x_* keys)', notes);
 	const chosen = await chosenAxes(page);
 	// R's TLB cases vary the flush path within one algorithm; nothing else varies.
 	ok(Object.keys(chosen).join() === 'flush' && ['vector', 'xcall'].includes(chosen.flush), 'run page: a toolbar offers the axes that vary within an algorithm (TLB flush path)', chosen);

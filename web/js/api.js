@@ -51,6 +51,15 @@ async function request(method, path, body, headers = {}) {
 
 export const get = (path) => request('GET', path);
 
+// The one schema (GET /api/v1/schema: proto/xcb_schema.h): case keys and their
+// roles, RESULT fields, vocabularies. Fetched once per page; a failed fetch is
+// forgotten, so the next call asks again.
+let schemaP = null;
+export function schema() {
+	if (!schemaP) schemaP = get('schema').catch((e) => { schemaP = null; throw e; });
+	return schemaP;
+}
+
 // Write token (daemons not started with --open): kept in this browser only.
 const TOKEN_KEY = 'xcbench.token';
 export const token = {

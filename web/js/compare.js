@@ -20,6 +20,7 @@ const p = params();
 const q = { a: p.get('a') || '', b: p.get('b') || '', algo_a: p.get('algo_a') || '', algo_b: p.get('algo_b') || '' };
 // Chosen values of the table toolbar's axes (?ax.wait=done…); not sent to the API.
 q.axes = Object.fromEntries([...p.entries()].filter(([k]) => k.startsWith('ax.')).map(([k, v]) => [k.slice(3), v]));
+let schema = null; // api.schema(): which case keys are axes
 const SPAN = 50; // % change at which the colour saturates
 
 // What the API is asked: the runs and the algorithms (not the view's toolbar).
@@ -87,7 +88,7 @@ async function start() {
 	fill(body, loading('the comparison'));
 	let cmp;
 	try {
-		cmp = await api.get(`compare?${qs(apiQ())}`);
+		[cmp, schema] = await Promise.all([api.get(`compare?${qs(apiQ())}`), api.schema()]);
 	} catch (e) {
 		fill(body, errorBox('the comparison', e));
 		picker(pick);
@@ -133,7 +134,7 @@ function render(pick, body, cmp) {
 	// algorithm, as on the run page; the CSV and the case table keep everything.
 	const all = cmp.pivots || [];
 	const asCases = all.map((pv) => ({ kind: (pv.fixed || {}).kind, algo: `${pv.algo_a}/${pv.algo_b}`, config: pv.fixed || {}, pv }));
-	const axes = varyingAxes(asCases);
+	const axes = varyingAxes(asCases, schema);
 	const area = h('div', { id: 'pivots' });
 	const toolbar = axes.length ? h('div', { class: 'toolbar', id: 'axes' }, h('span', { class: 'muted' }, 'Show tables with'),
 		axes.map(({ key, values, def }) => h('label', {}, key,

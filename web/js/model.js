@@ -188,26 +188,46 @@ export function jain(values) {
 // toolbar: a case passes when it lacks the axis (e.g. a TLB-only key on a
 // cross-call case) or has the chosen value.
 
-const NOT_AXES = new Set(['id', 'kind', 'algo', 'inits', 'mask', 'iters', 'reps', 'seed']);
-// Values a reviewer looks at first (the seed's setting), where a run has them.
-const PREFERRED = { wait: 'done', delivery: 'auto', placement: 'first', overlap: 'disjoint', work_us: '0', method: 'invlpg', batch: '1' };
+// Which keys are choices, and the value each starts on, come from the schema
+// (api.schema(), GET /api/v1/schema): a key is an axis when its role is
+// `axis`; a key the schema does not list is one unless it is an annotation
+// (`x_…`). `preferred`: the values a reviewer looks at first (the seed's).
+export function axisRules(schema) {
+	const byKey = new Map(schema.case_keys.map((k) => [k.key, k]));
+	const prefix = schema.annotation_prefix;
+	return {
+		isAxis: (k) => (byKey.has(k) ? byKey.get(k).role === 'axis' : !k.startsWith(prefix)),
+		preferred: (k) => byKey.get(k)?.preferred ?? undefined,
+	};
+}
+
+// A case's annotations ([[key, value]], sorted): the keys the schema calls
+// notes (role `note`), and unlisted ones with the annotation prefix — what
+// the payload recorded about the case without making it part of the match.
+export function caseNotes(c, schema) {
+	const role = new Map(schema.case_keys.map((k) => [k.key, k.role]));
+	return Object.entries(c.config || {})
+		.filter(([k]) => (role.has(k) ? role.get(k) === 'note' : k.startsWith(schema.annotation_prefix)))
+		.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
 
 const axisValue = (c, k) => {
 	const v = (c.config || {})[k] ?? c[k];
 	return v === null || v === undefined || v === '' ? undefined : String(v);
 };
 
-// [{key, values:[…sorted], def}] for the axes that vary WITHIN some (kind,
+// [{key, values:[…sorted], def}] for the axes (schema: axisRules) that vary WITHIN some (kind,
 // algorithm): an axis that only follows the algorithm (a TLB case's flush
 // path is "vector" exactly for the vector algorithm) is no choice.
-export function varyingAxes(cases) {
+export function varyingAxes(cases, schema) {
+	const rules = axisRules(schema);
 	const vals = new Map(); // axis -> Map(value -> count)
 	const per = new Map(); // axis -> Map(kind/algo -> Set(values))
 	for (const c of cases) {
 		if (c.kind === 'raw') continue;
 		const ka = `${c.kind}/${c.algo}`;
 		for (const k of Object.keys(c.config || {})) {
-			if (NOT_AXES.has(k) || k.startsWith('x_')) continue;
+			if (!rules.isAxis(k)) continue;
 			const v = axisValue(c, k);
 			if (v === undefined) continue;
 			if (!vals.has(k)) { vals.set(k, new Map()); per.set(k, new Map()); }
@@ -220,7 +240,8 @@ export function varyingAxes(cases) {
 	for (const [key, m] of vals) {
 		if (![...per.get(key).values()].some((set) => set.size > 1)) continue;
 		const values = [...m.keys()].sort((a, b) => (Number.isFinite(+a) && Number.isFinite(+b) ? a - b : a < b ? -1 : a > b ? 1 : 0));
-		const def = m.has(PREFERRED[key]) ? PREFERRED[key] : [...m.entries()].sort((a, b) => b[1] - a[1])[0][0];
+		const pref = rules.preferred(key);
+		const def = m.has(pref) ? pref : [...m.entries()].sort((a, b) => b[1] - a[1])[0][0];
 		out.push({ key, values, def });
 	}
 	return out.sort((a, b) => (a.key < b.key ? -1 : 1));

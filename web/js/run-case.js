@@ -7,7 +7,7 @@ import { h, fill, state, errorBox, loading, setParams } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, color, alpha } from './charts.js';
-import { caseLabel, caseShort, jain } from './model.js';
+import { caseLabel, caseShort, jain, caseNotes } from './model.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
 
@@ -61,8 +61,14 @@ export class HistogramView {
 				h('option', { value: '' }, 'all'),
 				(c.initiators || []).map((x) => h('option', { value: x.cpu, selected: String(x.cpu) === String(st.init) }, `CPU ${x.cpu}`)))));
 		const body = h('div', {}, loading('the histogram'));
-		fill(this.el, controls, body);
 		const my = ++this.seq;
+		// The case's annotations (schema role `note`: x_delivery_used, x_cpus, …).
+		const schema = await api.schema();
+		if (my !== this.seq) return;
+		const long = (v) => (String(v).length > 80 ? `${String(v).slice(0, 79)}…` : String(v));
+		const notes = caseNotes(c, schema);
+		fill(this.el, controls, notes.length ? h('p', { class: 'sub', id: 'case-notes' }, 'Recorded with this case: ',
+			notes.map(([k, v], i) => h('span', { dataset: { note: k } }, i ? ' · ' : '', h('code', {}, k), `=${long(v)}`))) : null, body);
 		const qs = new URLSearchParams();
 		if (st.rep !== '') qs.set('rep', st.rep);
 		if (st.init !== '') qs.set('initiator', st.init);

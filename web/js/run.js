@@ -31,6 +31,7 @@ const st = {
 	// Chosen values of the varying axes, from ?ax.wait=done&ax.delivery=auto…
 	axes: Object.fromEntries([...p.entries()].filter(([k]) => k.startsWith('ax.')).map(([k, v]) => [k.slice(3), v])),
 };
+let schema = null; // api.schema(): which case keys are axes
 let detail = null;
 let unit = null;
 let histView = null;
@@ -53,7 +54,7 @@ async function start() {
 	document.title = `xcbench — run #${runId}`;
 	fill(main, h('h1', {}, `Run #${runId}`), loading(`run #${runId}`));
 	try {
-		detail = await api.get(`runs/${runId}`);
+		[detail, schema] = await Promise.all([api.get(`runs/${runId}`), api.schema()]);
 	} catch (e) {
 		fill(main, h('h1', {}, `Run #${runId}`), e.status === 404
 			? state('error', `There is no run #${runId}.`, h('div', {}, 'It may have been deleted, or the address is mistyped. Go to the ', h('a', { href: './' }, 'runs list'), '.'))
@@ -151,7 +152,7 @@ async function render(first) {
 
 // Latency charts of the cases that pass the axis toolbar (see model.varyingAxes).
 async function renderLatencySection() {
-	const axes = varyingAxes(detail.cases);
+	const axes = varyingAxes(detail.cases, schema);
 	const shown = filterCases(detail.cases, axes, st.axes);
 	if (st.log === null && autoLog(shown)) {
 		st.log = true;

@@ -1,0 +1,164 @@
+/*
+ * api_run_write.c — the run write routes, through the writer thread:
+ * PATCH /api/v1/runs/{id} (label, notes) and POST /api/v1/runs (register a
+ * token, so its frames are accepted without --open).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "registry.h"
+#include "routes.h"
+#include "store.h"
+#include "writer.h"
+
+struct patch_task {
+	int64_t id;
+	json_t *body;
+	int found;
+};
+
+/* Writer task: sets the label and/or notes the body gives. */
+static void patch_fn(sqlite3 *db, void *arg)
+{
+	struct patch_task *t = arg;
+	static const char *const fields[] = { "label", "notes" };
+	sqlite3_stmt *st;
+
+	for (int i = 0; i < 2; i++) {
+		json_t *v = json_object_get(t->body, fields[i]);
+		char sql[64];
+
+		if (!v)
+			continue;
+		snprintf(sql, sizeof(sql), "UPDATE runs SET %s = ? WHERE id = ?", fields[i]);
+		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL))
+			continue;
+		if (json_is_string(v))
+			sqlite3_bind_text(st, 1, json_string_value(v), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 2, t->id);
+		sqlite3_step(st);
+		t->found |= sqlite3_changes(db) > 0;
+		sqlite3_finalize(st);
+	}
+}
+
+/* PATCH /api/v1/runs/{id} {"label", "notes"}: strings or null. */
+enum MHD_Result api_run_patch(struct req *rq, int64_t id)
+{
+	struct patch_task t = { .id = id };
+	const char *why, *k;
+	enum MHD_Result res;
+	json_t *body, *v;
+	sqlite3 *db = rdb();
+
+	if (!is_admin(rq))
+		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
+	body = body_json(rq, &why);
+	if (!body)
+		return reply_error(rq, 400, "%s", why);
+	json_object_foreach(body, k, v) {
+		if ((strcmp(k, "label") && strcmp(k, "notes")) || !(json_is_string(v) || json_is_null(v))) {
+			/* k belongs to body: reply before freeing it (fuzz_http). */
+			enum MHD_Result ret = reply_error(rq, 400, "field '%s': only \"label\" and \"notes\" (strings or null) may be changed", k);
+
+			json_decref(body);
+			return ret;
+		}
+		if (json_is_string(v) && strlen(json_string_value(v)) > 4096) {
+			enum MHD_Result ret = reply_error(rq, 400, "field '%s' longer than 4096 bytes", k);
+
+			json_decref(body);
+			return ret;
+		}
+	}
+	if (!run_found(rq, db, id, &res)) {
+		json_decref(body);
+		return res;
+	}
+	t.body = body;
+	if (writer_call(patch_fn, &t)) {
+		json_decref(body);
+		return reply_error(rq, 503, "shutting down");
+	}
+	json_decref(body);
+	return reply_json(rq, 200, json_pack("{s:o}", "run", run_json_for(rq, db, id)));
+}
+
+struct create_task {
+	uint64_t token;
+	const char *suite, *label;
+	int64_t id;
+	int exists;
+};
+
+/* Writer task: creates the run row of a token the registry does not know. */
+static void create_fn(sqlite3 *db, void *arg)
+{
+	struct create_task *t = arg;
+	struct run *r;
+
+	pthread_mutex_lock(&reg_lock);
+	r = reg_find(t->token);
+	pthread_mutex_unlock(&reg_lock);
+	if (r) {
+		t->exists = 1;
+		return;
+	}
+	/* Registered by the caller once committed (a failed commit must
+	 * leave the registry as it was). */
+	t->id = store_create_run(db, t->token, 0, 0, t->suite, NULL, t->label);
+}
+
+/* POST /api/v1/runs {"token", "suite", "label"}: registers a run. */
+enum MHD_Result api_run_create(struct req *rq)
+{
+	struct create_task t = { 0 };
+	const char *why, *tok;
+	json_t *body;
+	sqlite3 *db = rdb();
+
+	if (!is_admin(rq))
+		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
+	body = rq->body.len ? body_json(rq, &why) : json_object();
+	if (!body)
+		return reply_error(rq, 400, "%s", why);
+	/* Known fields must be strings (or null): a silently ignored {"label": 1}
+	 * would create a run without the label its caller thinks it gave. */
+	{
+		static const char *const fields[] = { "token", "suite", "label" };
+		for (unsigned i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+			json_t *v = json_object_get(body, fields[i]);
+			if (v && !json_is_string(v) && !json_is_null(v)) {
+				json_decref(body);
+				return reply_error(rq, 400, "field '%s': expected a string", fields[i]);
+			}
+		}
+	}
+	tok = json_string_value(json_object_get(body, "token"));
+	t.suite = json_string_value(json_object_get(body, "suite"));
+	t.label = json_string_value(json_object_get(body, "label"));
+	if (tok && (parse_hex64(tok, &t.token) || t.token == 0)) {
+		/* tok belongs to body: reply before freeing it (fuzz_http). */
+		enum MHD_Result ret = reply_error(rq, 400, "token: expected 1 to 16 hex digits (not all zero), not '%s'", tok);
+
+		json_decref(body);
+		return ret;
+	}
+	if (!tok)
+		t.token = fresh_token();
+	if (writer_call(create_fn, &t)) {
+		json_decref(body);
+		return reply_error(rq, 503, "cannot store the run now (see /api/v1/health)");
+	}
+	json_decref(body);
+	if (t.id) {
+		pthread_mutex_lock(&reg_lock);
+		reg_add(t.token, t.id);
+		pthread_mutex_unlock(&reg_lock);
+	}
+	if (t.exists)
+		return reply_error(rq, 409, "a run with token %016llx exists", (unsigned long long)t.token);
+	if (!t.id || !db)
+		return reply_error(rq, 500, "cannot create the run");
+	return reply_json(rq, 201, json_pack("{s:o}", "run", run_json_for(rq, db, t.id)));
+}

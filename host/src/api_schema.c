@@ -1,0 +1,82 @@
+/*
+ * api_schema.c — GET /api/v1/schema: proto/xcb_schema.h as JSON, so that the
+ * web (and any other client) reads the case keys, their roles, the RESULT
+ * fields and the vocabularies from the one definition instead of keeping
+ * lists of its own. Static data: no database.
+ */
+#include <string.h>
+
+#include "http.h"
+#include "xcb_proto.h"
+#include "xcb_schema.h"
+
+/* A C string or JSON null. */
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* [{key, type, role, column, matching, preferred, vocabulary}, ...] in the
+ * order the payload emits them. */
+static json_t *case_keys_json(void)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < XCB_N_AXES; i++) {
+		const struct xcb_axis *x = &xcb_axes[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o, s:b, s:o, s:o}",
+			"key", x->key, "type", xcb_type_text(x->type), "role", xcb_role_text(x->role),
+			"column", str_or_null(x->role == XCB_ROLE_ID ? XCB_SQL_CASE_ID : x->column ? x->key : NULL),
+			"matching", xcb_axis_matches(x->key, 0),
+			"preferred", str_or_null(x->preferred), "vocabulary", str_or_null(x->vocabulary)));
+	}
+	return a;
+}
+
+/* [{name, bits, offset, part, column}, ...] in wire order. */
+static json_t *result_fields_json(void)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		const struct xcb_field *f = &xcb_result_fields[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:s, s:o}", "name", f->name,
+			"bits", (int)f->bits, "offset", (int)f->offset, "part", xcb_part_text(f->part),
+			"column", str_or_null(f->part == XCB_PART_PAD ? NULL : f->name)));
+	}
+	return a;
+}
+
+/* {name: {values: [wire names], aliases: {command-line word: wire name}}}. */
+static json_t *vocabularies_json(void)
+{
+	json_t *o = json_object();
+
+	for (unsigned i = 0; i < xcb_n_vocabs; i++) {
+		const struct xcb_vocab *v = &xcb_vocabs[i];
+		json_t *values = json_array(), *aliases = json_object();
+
+		for (unsigned k = 0; k < v->n; k++) {
+			json_array_append_new(values, json_string(v->names[k]));
+			if (strcmp(v->words[k], v->names[k]))
+				json_object_set_new(aliases, v->words[k], json_string(v->names[k]));
+		}
+		json_object_set_new(o, v->name, json_pack("{s:o, s:o}", "values", values, "aliases", aliases));
+	}
+	return o;
+}
+
+enum MHD_Result api_schema(struct req *rq)
+{
+	json_t *o = json_pack("{s:o, s:s, s:o, s:i, s:i, s:o}",
+		"case_keys", case_keys_json(),
+		/* keys the schema does not list: matched unless they start so */
+		"annotation_prefix", "x_",
+		"result_fields", result_fields_json(),
+		"result_len", XCB_RESULT_LEN, "result_len_full", XCB_RESULT_LEN_FULL,
+		"vocabularies", vocabularies_json());
+
+	return o ? reply_json(rq, 200, o) : reply_error(rq, 500, "out of memory");
+}

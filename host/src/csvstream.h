@@ -1,0 +1,34 @@
+/*
+ * csvstream.h — streamed CSV responses (csvstream.c). A row callback appends
+ * one record per statement row; the response pulls rows as the client
+ * reads, each block of rows in its own short read transaction (keyset
+ * paging).
+ */
+#ifndef XCB_CSVSTREAM_H
+#define XCB_CSVSTREAM_H
+
+#include <microhttpd.h>
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "util.h"
+
+typedef void (*csv_row_fn)(sqlite3_stmt *st, struct buf *out, void *ctx);
+#define CSV_KEYS_MAX 4
+struct csv_query {
+	sqlite3 *db;            /* this thread's read-only connection */
+	const char *sql;        /* one %s: where the resume predicate goes ("1" at first) */
+	const char *resume;     /* rows after the last one sent, over :k1..:kN */
+	int nkeys, keycol[CSV_KEYS_MAX]; /* result columns holding the unique ORDER BY key */
+	void (*bind)(sqlite3_stmt *st, void *bind_ctx); /* the query's own parameters */
+	void *bind_ctx;
+	void (*bind_free)(void *);
+	int64_t limit, offset;  /* the export's :limit (-1 all) and :offset */
+};
+/* NULL if the query does not prepare (q's and ctx's free functions are
+ * called in every case once the stream is done with them). */
+struct MHD_Response *csv_stream(const struct csv_query *q, const char *header, csv_row_fn fn,
+				void *ctx, void (*ctx_free)(void *));
+struct MHD_Response *csv_buffer(struct buf *all); /* takes ownership of all */
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * http_reply.c — what a route handler uses to read its request and answer
+ * it: query arguments, the JSON body, the admin check, ids, its thread's
+ * database, and the replies (JSON, errors as JSON, text, any response).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "http.h"
+#include "xcbd.h"
+
+sqlite3 *rdb(void)
+{
+	return db_ro();
+}
+
+enum MHD_Result reply_response(struct req *rq, unsigned status, struct MHD_Response *r)
+{
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	http_limits_answered(rq->conn);
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	ret = MHD_queue_response(rq->conn, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+enum MHD_Result reply_text(struct req *rq, unsigned status, const char *ctype, const char *text)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
+								 MHD_RESPMEM_MUST_COPY);
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", ctype);
+	return reply_response(rq, status, r);
+}
+
+enum MHD_Result reply_json(struct req *rq, unsigned status, json_t *obj)
+{
+	char *s = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
+	enum MHD_Result ret;
+
+	json_decref(obj);
+	if (!s)
+		return reply_text(rq, 500, "application/json",
+				  "{\"error\":\"cannot encode JSON\",\"status\":500}");
+	ret = reply_text(rq, status, "application/json", s);
+	free(s);
+	return ret;
+}
+
+enum MHD_Result reply_error(struct req *rq, unsigned status, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	json_t *obj;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	obj = json_pack("{s:s, s:i}", "error", msg, "status", (int)status);
+	if (!obj) {
+		/* msg echoes request bytes that are not UTF-8 (jansson refuses
+		 * them): mask them rather than turn a 4xx into a 500 (fuzz_http). */
+		for (char *p = msg; *p; p++)
+			if ((unsigned char)*p >= 0x80)
+				*p = '?';
+		obj = json_pack("{s:s, s:i}", "error", msg, "status", (int)status);
+	}
+	return reply_json(rq, status, obj);
+}
+
+const char *qarg(struct req *rq, const char *name)
+{
+	const char *v = MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND, name);
+
+	return v && v[0] ? v : NULL;
+}
+
+int is_admin(struct req *rq)
+{
+	const char *auth;
+	size_t n, m, diff = 0;
+
+	if (cfg.open)
+		return 1;
+	if (!cfg.admin_token)
+		return 0;
+	auth = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, "Authorization");
+	if (!auth || strncmp(auth, "Bearer ", 7) != 0)
+		return 0;
+	auth += 7;
+	n = strlen(auth);
+	m = strlen(cfg.admin_token);
+	/* Constant-time compare: the token must not leak through timing. */
+	for (size_t i = 0; i < m; i++)
+		diff |= (unsigned char)(i < n ? auth[i] : 0) ^ (unsigned char)cfg.admin_token[i];
+	return diff == 0 && n == m;
+}
+
+json_t *body_json(struct req *rq, const char **why)
+{
+	json_error_t e;
+	json_t *o;
+
+	if (!rq->body.len) {
+		*why = "empty body: expected a JSON object";
+		return NULL;
+	}
+	o = json_loadb(rq->body.p, rq->body.len, 0, &e);
+	if (!json_is_object(o)) {
+		json_decref(o);
+		*why = "body is not a JSON object";
+		return NULL;
+	}
+	return o;
+}
+
+int parse_id(const char *s, int64_t *id)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v) || v == 0 || v > INT64_MAX)
+		return -1;
+	*id = (int64_t)v;
+	return 0;
+}

@@ -1,0 +1,264 @@
+/*
+ * results_db.c — the read-side SQL of RESULT rows, histograms and the run's
+ * CSV export rows (see results_db.h). Column positions are named here, next
+ * to the SQL they index, and nowhere else.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results_db.h"
+
+/* ---- RESULT rows ---- */
+
+#define RV_APPENDED_V1 0
+#define RV_APPENDED_EXT 1
+#define RV_APPENDED_(name, bits, part) RV_IF_VALUE(part)(RV_APPENDED_##part,)
+const unsigned char rv_appended[RV_NCOL] = { XCB_RESULT_FIELDS(RV_APPENDED_) };
+#undef RV_APPENDED_
+#define RV_NAME_(name, bits, part) RV_IF_VALUE(part)(#name,)
+const char *const rv_names[RV_NCOL] = { XCB_RESULT_FIELDS(RV_NAME_) };
+#undef RV_NAME_
+enum { RR_CASE_ID, RR_REP, RR_INIT, RR_FIRST_FIELD };
+
+int results_open(sqlite3 *db, int64_t run, int64_t case_id, struct result_cursor *c)
+{
+	const char *sql = case_id < 0
+		? "SELECT case_id, rep, initiator" RV_SQL_COLS " FROM results "
+		  "WHERE run_id = ?1 ORDER BY case_id, initiator, rep"
+		: "SELECT case_id, rep, initiator" RV_SQL_COLS " FROM results "
+		  "WHERE run_id = ?1 AND case_id = ?2 ORDER BY initiator, rep";
+
+	c->more = 0;
+	if (sqlite3_prepare_v2(db, sql, -1, &c->st, NULL)) {
+		c->st = NULL;
+		return -1;
+	}
+	sqlite3_bind_int64(c->st, 1, run);
+	if (case_id >= 0)
+		sqlite3_bind_int64(c->st, 2, case_id);
+	c->more = sqlite3_step(c->st) == SQLITE_ROW;
+	return 0;
+}
+
+int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows, size_t *n)
+{
+	size_t cap = 0;
+
+	*rows = NULL;
+	*n = 0;
+	while (c->more && sqlite3_column_int64(c->st, RR_CASE_ID) < case_id)
+		c->more = sqlite3_step(c->st) == SQLITE_ROW;
+	for (; c->more && sqlite3_column_int64(c->st, RR_CASE_ID) == case_id;
+	     c->more = sqlite3_step(c->st) == SQLITE_ROW) {
+		struct resrow *r;
+
+		if (*n == cap) {
+			struct resrow *p = realloc(*rows, (cap = cap ? cap * 2 : 16) * sizeof(**rows));
+
+			if (!p)
+				return -1;
+			*rows = p;
+		}
+		r = &(*rows)[(*n)++];
+		r->rep = sqlite3_column_int(c->st, RR_REP);
+		r->init = sqlite3_column_int(c->st, RR_INIT);
+		for (int i = 0; i < RV_NCOL; i++)
+			r->v[i] = rv_appended[i] &&
+				  sqlite3_column_type(c->st, RR_FIRST_FIELD + i) == SQLITE_NULL
+				? NAN : (double)sqlite3_column_int64(c->st, RR_FIRST_FIELD + i);
+		r->v[RV_mean_x1000] /= 1000.0;
+		r->v[RV_stddev_x1000] /= 1000.0;
+		r->v[RV_p10] = NAN;
+	}
+	return 0;
+}
+
+void results_close(struct result_cursor *c)
+{
+	sqlite3_finalize(c->st);
+	c->st = NULL;
+	c->more = 0;
+}
+
+int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n)
+{
+	struct result_cursor c;
+	int rc;
+
+	*rows = NULL;
+	*n = 0;
+	if (results_open(db, run, case_id, &c))
+		return -1;
+	rc = results_take(&c, case_id, rows, n);
+	results_close(&c);
+	return rc;
+}
+
+/* The export's columns: ids, the axes, rep and initiator, then the fields. */
+enum { ER_RUN_ID, ER_CASE_ID, ER_FIRST_AXIS };
+#define CASE_COLUMN(key) +1
+enum { ER_REP = ER_FIRST_AXIS CASE_COLUMNS, ER_INIT, ER_FIRST_FIELD,
+       ER_DELIVERY_REQUESTED = ER_FIRST_FIELD + RV_NCOL };
+#undef CASE_COLUMN
+
+const char results_export_resume[] = "(r.case_id, r.rep, r.initiator) > (:k1, :k2, :k3)";
+const int results_export_keycol[RESULTS_EXPORT_NKEYS] = { ER_CASE_ID, ER_REP, ER_INIT };
+
+/* The delivery the payload resolved (CASE key x_delivery_used), never `auto`. */
+#define EXPORT_DELIVERY "COALESCE(json_extract(c.config, '$.x_delivery_used'), c.delivery)"
+
+void results_export_sql(struct buf *sql)
+{
+	buf_addf(sql, "SELECT r.run_id, r.case_id");
+#define CASE_COLUMN(key) \
+	buf_addf(sql, "%s", strcmp(#key, XCB_KEY(delivery)) ? ", c." #key : ", " EXPORT_DELIVERY);
+	CASE_COLUMNS
+#undef CASE_COLUMN
+	buf_addf(sql, ", r.rep, r.initiator" RV_SQL_COLS_R
+		 ", c.delivery FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND "
+		 "c.case_id = r.case_id WHERE r.run_id = :run AND %%s "
+		 "ORDER BY r.case_id, r.rep, r.initiator LIMIT :limit");
+}
+
+void export_row_read(sqlite3_stmt *st, struct export_row *r)
+{
+	int col = ER_FIRST_AXIS;
+
+	r->run_id = sqlite3_column_int64(st, ER_RUN_ID);
+	r->case_id = sqlite3_column_int64(st, ER_CASE_ID);
+#define CASE_COLUMN(key) dbval_read(st, col++, &r->key);
+	CASE_COLUMNS
+#undef CASE_COLUMN
+	r->rep = sqlite3_column_int64(st, ER_REP);
+	r->initiator = sqlite3_column_int64(st, ER_INIT);
+	for (int i = 0; i < RV_NCOL; i++)
+		dbval_read(st, ER_FIRST_FIELD + i, &r->v[i]);
+	dbval_read(st, ER_DELIVERY_REQUESTED, &r->delivery_requested);
+}
+
+void export_row_free(struct export_row *r)
+{
+#define CASE_COLUMN(key) dbval_free(&r->key);
+	CASE_COLUMNS
+#undef CASE_COLUMN
+	for (int i = 0; i < RV_NCOL; i++)
+		dbval_free(&r->v[i]);
+	dbval_free(&r->delivery_requested);
+}
+
+/* ---- histograms ---- */
+
+enum { HC_CASE_ID, HC_REP, HC_INIT, HC_BUCKET, HC_COUNT };
+
+int histos_open(sqlite3 *db, int64_t run, int64_t case_id, struct histo_cursor *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (sqlite3_prepare_v2(db, "SELECT case_id, rep, initiator, bucket, count FROM histograms "
+			       "WHERE run_id = ?1 AND (?2 < 0 OR case_id = ?2) "
+			       "ORDER BY case_id, rep, initiator, bucket", -1, &c->st, NULL)) {
+		c->st = NULL;
+		return -1;
+	}
+	sqlite3_bind_int64(c->st, 1, run);
+	sqlite3_bind_int64(c->st, 2, case_id);
+	c->more = sqlite3_step(c->st) == SQLITE_ROW;
+	return 0;
+}
+
+/* Room for one more bucket: 0 or -1. */
+static int histo_grow(struct histo_cursor *c, size_t n)
+{
+	size_t cap = c->cap ? c->cap * 2 : 64;
+	uint32_t *a;
+	uint64_t *b;
+
+	if (n < c->cap)
+		return 0;
+	a = realloc(c->idx, cap * sizeof(*a));
+	if (!a)
+		return -1;
+	c->idx = a;
+	b = realloc(c->cnt, cap * sizeof(*b));
+	if (!b)
+		return -1;
+	c->cnt = b;
+	c->cap = cap;
+	return 0;
+}
+
+void histos_take(struct histo_cursor *c, int64_t case_id, histo_fn fn, void *ctx)
+{
+	while (c->more && sqlite3_column_int64(c->st, HC_CASE_ID) < case_id)
+		c->more = sqlite3_step(c->st) == SQLITE_ROW;
+	/* One group per (rep, initiator): it ends when the key or the case
+	 * changes, or the rows end. */
+	while (c->more && sqlite3_column_int64(c->st, HC_CASE_ID) == case_id) {
+		int rep = sqlite3_column_int(c->st, HC_REP), init = sqlite3_column_int(c->st, HC_INIT);
+		size_t n = 0;
+
+		for (; c->more && sqlite3_column_int64(c->st, HC_CASE_ID) == case_id &&
+		       sqlite3_column_int(c->st, HC_REP) == rep && sqlite3_column_int(c->st, HC_INIT) == init;
+		     c->more = sqlite3_step(c->st) == SQLITE_ROW) {
+			if (histo_grow(c, n))
+				return;
+			c->idx[n] = (uint32_t)sqlite3_column_int64(c->st, HC_BUCKET);
+			c->cnt[n++] = (uint64_t)sqlite3_column_int64(c->st, HC_COUNT);
+		}
+		fn(rep, init, c->idx, c->cnt, n, ctx);
+	}
+}
+
+void histos_close(struct histo_cursor *c)
+{
+	sqlite3_finalize(c->st);
+	free(c->idx);
+	free(c->cnt);
+	memset(c, 0, sizeof(*c));
+}
+
+int load_histogram(sqlite3 *db, int64_t run, int64_t cid, int rep, int init,
+		   uint32_t **idx, uint64_t **cnt, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	/* rep/init -1 = "all": prefer the payload's own merged rows (65535),
+	 * else sum the individual ones. */
+	const char *sql =
+		"WITH h AS (SELECT * FROM histograms WHERE run_id = ?1 AND case_id = ?2), "
+		"r AS (SELECT * FROM h WHERE CASE WHEN ?3 >= 0 THEN rep = ?3 "
+		"  WHEN EXISTS (SELECT 1 FROM h WHERE rep = 65535) THEN rep = 65535 ELSE rep != 65535 END), "
+		"i AS (SELECT * FROM r WHERE CASE WHEN ?4 >= 0 THEN initiator = ?4 "
+		"  WHEN EXISTS (SELECT 1 FROM r WHERE initiator = 65535) THEN initiator = 65535 "
+		"  ELSE initiator != 65535 END) "
+		"SELECT bucket, sum(count) FROM i GROUP BY bucket ORDER BY bucket";
+
+	*idx = NULL;
+	*cnt = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL))
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_int64(st, 2, cid);
+	sqlite3_bind_int(st, 3, rep);
+	sqlite3_bind_int(st, 4, init);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			uint32_t *a = realloc(*idx, cap * sizeof(**idx));
+			uint64_t *b = a ? realloc(*cnt, cap * sizeof(**cnt)) : NULL;
+
+			if (a)
+				*idx = a;
+			if (!a || !b)
+				break;
+			*cnt = b;
+		}
+		(*idx)[*n] = (uint32_t)sqlite3_column_int64(st, 0);
+		(*cnt)[*n] = (uint64_t)sqlite3_column_int64(st, 1);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+

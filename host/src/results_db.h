@@ -1,0 +1,104 @@
+/*
+ * results_db.h — read access to a run's RESULT rows, histograms and CSV
+ * export rows (results_db.c), in the style of runs_db.h: named fields,
+ * cursors stepped in case order.
+ */
+#ifndef XCB_RESULTS_DB_H
+#define XCB_RESULTS_DB_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runs_db.h"
+#include "util.h"
+#include "xcb_schema.h"
+
+/* ---- RESULT rows ---- */
+/* A RESULT's value fields: the schema's (xcb_schema.h XCB_RESULT_FIELDS)
+ * without the row key (case, rep, initiator) and the padding, in wire order,
+ * each a column of SQL results: RV_count ... RV_control_stale. The appended
+ * ones (EXT, issue 13) are NULL in rows stored before migration 003. */
+#define RV_IF_VALUE_KEY(...)
+#define RV_IF_VALUE_PAD(...)
+#define RV_IF_VALUE_V1(...) __VA_ARGS__
+#define RV_IF_VALUE_EXT(...) __VA_ARGS__
+#define RV_IF_VALUE(part) RV_IF_VALUE_##part
+#define RV_ENUM_(name, bits, part) RV_IF_VALUE(part)(RV_##name,)
+enum { XCB_RESULT_FIELDS(RV_ENUM_)
+       RV_p10,                  /* not in RESULT: derived from HISTO (casestats.c) */
+       RV_N };
+#undef RV_ENUM_
+#define RV_NCOL RV_p10          /* fields loaded from the results table */
+/* 1 for the appended (EXT) fields: NULL, not 0, where not measured. */
+extern const unsigned char rv_appended[RV_NCOL];
+/* Their names (the schema's, the SQL columns'). */
+extern const char *const rv_names[RV_NCOL];
+/* The SQL column list of the value fields: ", count, min, ...". */
+#define RV_SQL_(name, bits, part) RV_IF_VALUE(part)(", " #name)
+#define RV_SQL_COLS XCB_RESULT_FIELDS(RV_SQL_)
+#define RV_SQL_R_(name, bits, part) RV_IF_VALUE(part)(", r." #name)
+#define RV_SQL_COLS_R XCB_RESULT_FIELDS(RV_SQL_R_)
+
+/* One RESULT row as numbers, for the statistics. */
+struct resrow {
+	int rep, init;          /* init 65535 = all initiators */
+	double v[RV_N];         /* mean/stddev already divided by 1000; NaN where an
+				 * appended field is NULL; RV_p10 NaN until attached */
+};
+struct result_cursor {
+	sqlite3_stmt *st;
+	int more;               /* st holds an unconsumed row */
+};
+/* The RESULT rows of run (case_id < 0: of every case), in case order. */
+int results_open(sqlite3 *db, int64_t run, int64_t case_id, struct result_cursor *c);
+/* The rows of case_id, ordered by initiator then rep (*rows malloc'd, may be
+ * NULL when *n is 0); rows of earlier cases are skipped, later ones kept for
+ * the next call: call with ascending case ids. 0, or -1 out of memory. */
+int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows, size_t *n);
+void results_close(struct result_cursor *c);
+/* All rows of (run, case), ordered by initiator then rep (one query). */
+int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n);
+
+/* The run's CSV export (one row per RESULT, with its case's axes) for a
+ * streamed export: SQL (one %s for the resume predicate), the predicate, its
+ * key columns, and the row. The delivery axis is the one the payload used
+ * (x_delivery_used), what was asked is delivery_requested. */
+extern const char results_export_resume[];
+enum { RESULTS_EXPORT_NKEYS = 3 };
+extern const int results_export_keycol[RESULTS_EXPORT_NKEYS];
+void results_export_sql(struct buf *sql);
+#define CASE_COLUMN(key) struct dbval key;
+struct export_row {
+	int64_t run_id, case_id, rep, initiator;
+	CASE_COLUMNS                    /* the case's columns (delivery: as used) */
+	struct dbval v[RV_NCOL];        /* the results columns as stored */
+	struct dbval delivery_requested;
+};
+#undef CASE_COLUMN
+void export_row_read(sqlite3_stmt *st, struct export_row *r);
+void export_row_free(struct export_row *r);
+
+/* ---- histograms ---- */
+/* One stored histogram: its (rep, initiator) and buckets (index, count). */
+typedef void (*histo_fn)(int rep, int init, const uint32_t *idx, const uint64_t *cnt, size_t n,
+			 void *ctx);
+struct histo_cursor {
+	sqlite3_stmt *st;
+	int more;
+	uint32_t *idx;
+	uint64_t *cnt;
+	size_t cap;
+};
+/* The histograms of run (case_id < 0: of every case), in case order. */
+int histos_open(sqlite3 *db, int64_t run, int64_t case_id, struct histo_cursor *c);
+/* fn once per (rep, initiator) histogram of case_id, in that order; as
+ * results_take, with ascending case ids. */
+void histos_take(struct histo_cursor *c, int64_t case_id, histo_fn fn, void *ctx);
+void histos_close(struct histo_cursor *c);
+/* A case's histogram as parallel arrays, merged as API.md says (rep/init -1 =
+ * all: the payload's own merged rows when it sent them, else the sum). */
+int load_histogram(sqlite3 *db, int64_t run, int64_t cid, int rep, int init,
+		   uint32_t **idx, uint64_t **cnt, size_t *n);
+
+#endif

@@ -1,0 +1,47 @@
+/* runs_filter.c — the run list's query parameters (see runs_filter.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "runs_filter.h"
+
+const char *run_filters_parse(struct req *rq, struct run_filters *f)
+{
+	const char *m = qarg(rq, "machine"), *s = qarg(rq, "since"), *l = qarg(rq, "limit"),
+		   *o = qarg(rq, "offset");
+	uint64_t v;
+
+	memset(f, 0, sizeof(*f));
+	f->status = qarg(rq, "status");
+	f->suite = qarg(rq, "suite");
+	f->label = qarg(rq, "label");
+	f->limit = 100;
+	if (qarg(rq, "token")) {
+		uint64_t t;
+
+		/* Otherwise anyone could test guesses against the list. */
+		if (!is_admin(rq))
+			return "token: the token filter is for admins (Authorization: Bearer)";
+
+		if (parse_hex64(qarg(rq, "token"), &t))
+			return "token: expected 1 to 16 hex digits";
+		snprintf(f->token, sizeof(f->token), "%016llx", (unsigned long long)t);
+	}
+	if (m && parse_id(m, &f->machine) && norm_mac(m, f->mac))
+		return "machine: expected a machine id or a MAC address";
+	if (s && (f->since = parse_time(s)) < 0)
+		return "since: expected an ISO time (2026-11-29T23:55:00Z) or unix seconds";
+	if (l) {
+		if (parse_u64(l, &v) || v < 1 || v > 1000)
+			return "limit: expected 1..1000";
+		f->limit = (int64_t)v;
+	}
+	if (o) {
+		if (parse_u64(o, &v) || v > INT32_MAX)
+			return "offset: expected a non-negative number";
+		f->offset = (int64_t)v;
+	}
+	if (f->status && strcmp(f->status, "pending") && strcmp(f->status, "running") &&
+	    strcmp(f->status, "complete") && strcmp(f->status, "lost") && strcmp(f->status, "crashed"))
+		return "status: expected pending, running, complete, lost or crashed";
+	return NULL;
+}

@@ -1,0 +1,16 @@
+/*
+ * runs_filter.h — the run list's query parameters (runs_filter.c), shared by
+ * GET /api/v1/runs and /api/v1/runs.csv.
+ */
+#ifndef XCB_RUNS_FILTER_H
+#define XCB_RUNS_FILTER_H
+
+#include "http.h"
+#include "runs_db.h"
+
+/* Fills f from rq's query (machine, status, suite, label, since, token,
+ * limit, offset); NULL, or what is wrong (the 400 message). The strings of
+ * f point into rq. */
+const char *run_filters_parse(struct req *rq, struct run_filters *f);
+
+#endif

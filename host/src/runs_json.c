@@ -1,0 +1,155 @@
+/* runs_json.c — the JSON of runs, cases, events and histograms (see runs_json.h). */
+#include <stdlib.h>
+
+#include "casestats.h"
+#include "runs_json.h"
+#include "sqljson.h"
+#include "stats.h"
+#include "xcb_histo.h"
+
+/* The HELLO keys a run list shows (machine, CPU model, hypervisor, APIC
+ * mode, TSC rate, boot firmware and loader), so a list needs no request per
+ * run; strings as sent. */
+static const char *const summary_facts[] = { "vendor", "brand", "family", "model", "stepping",
+	"cpus", "hypervisor", "apic_mode", "tsc_khz", "boot_fw", "uefi", "boot_fw_vendor", "boot_fw_rev", "loader" };
+
+json_t *run_row_json(const struct run_row *r)
+{
+	json_t *machine = r->machine_id.type == SQLITE_NULL ? json_null()
+		: json_pack("{s:I, s:o}", "id", (json_int_t)r->machine_id.i, "mac", dbval_json(&r->mac));
+	json_t *hello = json_text_or_empty(r->hello), *facts = json_object(), *o;
+	const char *planned = json_string_value(json_object_get(hello, "cases_planned"));
+	uint64_t np;
+
+	for (size_t i = 0; i < sizeof(summary_facts) / sizeof(*summary_facts); i++) {
+		json_t *v = json_object_get(hello, summary_facts[i]);
+
+		if (v)
+			json_object_set(facts, summary_facts[i], v);
+	}
+	/* No "token": it is the run's only credential on the wire, so a run's
+	 * JSON never carries it by default. */
+	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+			 "s:o, s:o, s:I, s:o, s:o, s:o}",
+		"id", (json_int_t)r->id,
+		"machine", machine, "suite", dbval_json(&r->suite), "params", json_text_or_empty(r->params),
+		"label", dbval_json(&r->label), "notes", dbval_json(&r->notes), "status", dbval_json(&r->status),
+		"source", dbval_json(&r->source), "created", dbval_iso(&r->created),
+		"started", dbval_iso(&r->started), "last_frame", dbval_iso(&r->last_frame),
+		"finished", dbval_iso(&r->finished), "frames_received", dbval_json(&r->frames_received),
+		"frames_expected", dbval_json(&r->frames_expected), "done_status", dbval_json(&r->done_status),
+		"cases", (json_int_t)r->cases, "cpus", dbval_json(&r->cpus),
+		"tsc_khz", dbval_json(&r->tsc_khz), "error", dbval_json(&r->error));
+	json_object_set_new(o, "cases_planned", planned && parse_u64(planned, &np) == 0 && np < (1ull << 53)
+			    ? json_integer((json_int_t)np) : json_null());
+	json_object_set_new(o, "cases_done", json_integer(r->cases_done));
+	json_object_set_new(o, "facts", facts);
+	json_decref(hello);
+	return o;
+}
+
+json_t *run_json(sqlite3 *db, int64_t id)
+{
+	struct run_row r;
+	json_t *o;
+
+	if (run_get(db, id, &r) != 1)
+		return NULL;
+	o = run_row_json(&r);
+	run_row_free(&r);
+	return o;
+}
+
+json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, double tsc_khz)
+{
+	json_t *o = json_pack("{s:I}", "case_id", (json_int_t)c->case_id), *ns, *fair, *cfg, *used, *arr;
+	size_t k;
+
+#define CASE_COLUMN(key) json_object_set_new(o, #key, dbval_json(&c->key));
+	CASE_COLUMNS
+#undef CASE_COLUMN
+	cfg = json_text_or_empty(c->config);
+	used = json_object_get(cfg, "x_delivery_used");
+	/* The delivery the payload resolved (never `auto`); `delivery` is what was asked. */
+	json_object_set_new(o, "delivery_used", used ? json_incref(used) : dbval_json(&c->delivery));
+	json_object_set_new(o, "config", cfg);
+	json_object_set_new(o, "initiators", initiators_json(rows, n, &fair));
+	json_object_set_new(o, "fairness", fair);
+	json_object_set_new(o, "pseudo", pseudo_json(rows, n));
+	k = pick_aggregate(rows, n);
+	json_object_set_new(o, "stats", agg_json(rows, k, tsc_khz, &ns));
+	json_object_set_new(o, "ns", ns);
+	arr = json_array();
+	for (size_t i = 0; i < k; i++)
+		json_array_append_new(arr, json_integer((json_int_t)rows[i].v[RV_p50]));
+	json_object_set_new(o, "rep_p50", arr);
+	return o;
+}
+
+/* The run's cases, each with its stats: three queries (cases, RESULT rows,
+ * histograms) stepped together in case order, whatever the number of cases. */
+json_t *run_cases_json(sqlite3 *db, int64_t id, double tsc_khz)
+{
+	struct case_cursor cc;
+	struct result_cursor rc;
+	struct histo_cursor hc;
+	struct case_row c;
+	struct p10s p10 = { 0 };
+	json_t *cases = json_array();
+
+	if (cases_open(db, id, &cc))
+		return cases;
+	if (results_open(db, id, -1, &rc))
+		goto err_results;
+	if (histos_open(db, id, -1, &hc))
+		goto err_histos;
+	while (cases_next(&cc, &c)) {
+		struct resrow *rows;
+		size_t n;
+
+		results_take(&rc, c.case_id, &rows, &n);
+		p10s_clear(&p10);
+		histos_take(&hc, c.case_id, p10s_add, &p10);
+		p10s_apply(&p10, rows, n);
+		json_array_append_new(cases, case_json(&c, rows, n, tsc_khz));
+		free(rows);
+		case_row_free(&c);
+	}
+	free(p10.h);
+	histos_close(&hc);
+err_histos:
+	results_close(&rc);
+err_results:
+	cases_close(&cc);
+	return cases;
+}
+
+json_t *event_json(const struct event_row *e, int with_kind)
+{
+	if (!with_kind)
+		return json_pack("{s:o, s:o, s:o}", "seq", dbval_json(&e->seq), "text", dbval_json(&e->text),
+				 "received", dbval_iso(&e->received));
+	return json_pack("{s:o, s:o, s:o, s:o}", "seq", dbval_json(&e->seq), "kind", dbval_json(&e->kind),
+			 "text", dbval_json(&e->text), "received", dbval_iso(&e->received));
+}
+
+json_t *histogram_json(int64_t run, int64_t cid, int rep, int init, json_t *tsc_khz,
+		       const uint32_t *idx, const uint64_t *cnt, size_t n)
+{
+	json_t *b = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(b, json_pack("{s:I, s:I, s:I, s:I}", "i", (json_int_t)idx[i],
+			"low", (json_int_t)xcb_histo_low(idx[i]), "high", (json_int_t)xcb_histo_high(idx[i]),
+			"count", (json_int_t)cnt[i]));
+	return json_pack("{s:I, s:I, s:o, s:o, s:O, s:I, s:o, s:{s:f, s:f, s:f, s:f, s:f}}",
+		"run", (json_int_t)run, "case_id", (json_int_t)cid,
+		"rep", rep >= 0 ? json_integer(rep) : json_null(),
+		"initiator", init >= 0 ? json_integer(init) : json_string("all"),
+		"tsc_khz", tsc_khz,
+		"total", (json_int_t)stats_histo_total(cnt, n), "buckets", b,
+		"percentiles",
+		"p10", stats_histo_quantile(idx, cnt, n, 0.1), "p50", stats_histo_quantile(idx, cnt, n, 0.5),
+		"p90", stats_histo_quantile(idx, cnt, n, 0.9), "p99", stats_histo_quantile(idx, cnt, n, 0.99),
+		"p999", stats_histo_quantile(idx, cnt, n, 0.999));
+}

@@ -1,0 +1,336 @@
+/*
+ * test_schema.c — proto/xcb_schema.h, the SQL schema and the wire agree:
+ * the database as the daemon migrates it (db_open_rw: db/schema.sql + every
+ * db/migrations file) has exactly the schema's columns; a CASE and a RESULT
+ * with a distinct value in every field go through the real encoder, decoder
+ * and store (store_frame) and come back out of SQL unchanged; the
+ * vocabularies and axis descriptors are self-consistent.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "db.h"
+#include "store.h"
+#include "util.h"
+#include "xcbd.h"
+#include "xcb_proto.h"
+#include "xcb_schema.h"
+
+/* The daemon's configuration (main.c defines it there; db.c reads it). */
+struct xcbd_config cfg;
+
+/* A fresh database in a temporary directory, migrated by the daemon's code. */
+struct fixture {
+	char dir[64], path[96];
+	sqlite3 *db;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	char err[512];
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_schema.XXXXXX");
+	if (!f || !mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/x.db", f->dir);
+	f->db = db_open_rw(f->path, err, sizeof(err));
+	if (!f->db) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char side[128];
+
+	store_finalize();
+	sqlite3_close(f->db);
+	unlink(f->path);
+	snprintf(side, sizeof(side), "%s-wal", f->path);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", f->path);
+	unlink(side);
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+/* The columns of a table, in order, as one "a,b,c" string (malloc'd). */
+static char *table_columns(sqlite3 *db, const char *table)
+{
+	struct buf b = { 0 };
+	sqlite3_stmt *st;
+	char sql[128];
+
+	snprintf(sql, sizeof(sql), "SELECT name FROM pragma_table_info('%s') ORDER BY cid", table);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		buf_addf(&b, "%s%s", b.len ? "," : "", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return b.p;
+}
+
+/* ", a, b" (an XCB_SQL_* list) as "a,b". */
+static void strip_list(const char *in, char *out, size_t cap)
+{
+	size_t o = 0;
+
+	for (const char *p = in; *p && o + 1 < cap; p++)
+		if (*p != ' ')
+			out[o++] = *p;
+	out[o] = 0;
+	if (out[0] == ',')
+		memmove(out, out + 1, o);
+}
+
+static void sql_columns_are_the_schemas(void **state)
+{
+	struct fixture *f = *state;
+	char want[4096], list[2048];
+	char *got;
+
+	/* results: run_id, then every stored RESULT field in wire order. */
+	strip_list(XCB_SQL_RESULT_COLS, list, sizeof(list));
+	snprintf(want, sizeof(want), "run_id,%s", list);
+	got = table_columns(f->db, "results");
+	assert_string_equal(got, want);
+	free(got);
+	/* cases: run_id, the ID column, the COL axes, config, match_key. */
+	strip_list(XCB_SQL_CASE_COLS, list, sizeof(list));
+	snprintf(want, sizeof(want), "run_id,%s,%s,config,match_key", XCB_SQL_CASE_ID, list);
+	got = table_columns(f->db, "cases");
+	assert_string_equal(got, want);
+	free(got);
+	/* And the descriptors say the same as the macros. */
+	struct buf b = { 0 };
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++)
+		if (xcb_result_fields[i].part != XCB_PART_PAD)
+			buf_addf(&b, ", %s", xcb_result_fields[i].name);
+	assert_string_equal(b.p, XCB_SQL_RESULT_COLS);
+	buf_free(&b);
+	for (unsigned i = 0; i < XCB_N_AXES; i++)
+		if (xcb_axes[i].column)
+			buf_addf(&b, ", %s", xcb_axes[i].key);
+	assert_string_equal(b.p, XCB_SQL_CASE_COLS);
+	buf_free(&b);
+}
+
+static void result_layout(void **state)
+{
+	unsigned off = 0;
+
+	(void)state;
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		const struct xcb_field *fd = &xcb_result_fields[i];
+
+		assert_int_equal(fd->offset, off); /* struct offset = running wire offset */
+		assert_true(fd->bits == 16 || fd->bits == 32 || fd->bits == 64);
+		assert_int_equal(off % (fd->bits / 8), 0);
+		off += fd->bits / 8;
+		if (fd->part != XCB_PART_EXT)
+			assert_true(off <= XCB_RESULT_LEN);
+		else
+			assert_true(fd->offset >= XCB_RESULT_LEN);
+	}
+	assert_int_equal(off, XCB_RESULT_LEN_FULL);
+	assert_int_equal(XCB_RESULT_LEN, 152);  /* the v1 wire size (proto/README.md) */
+	assert_int_equal(XCB_RESULT_LEN_FULL, 208);
+}
+
+/* Distinct, width-filling values: every byte of field i is i + 1. */
+static void distinct_result(struct xcb_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		const struct xcb_field *fd = &xcb_result_fields[i];
+		uint8_t *m = (uint8_t *)r + fd->offset;
+		uint64_t v = 0;
+
+		if (fd->part == XCB_PART_PAD)
+			v = 0xdeadbeef; /* what a caller may leave: must not reach the wire */
+		else /* every byte i + 1: distinct per field, < 2^63 (SQLite-safe) */
+			v = (uint64_t)(i + 1) * 0x0101010101010101ull >> (64 - fd->bits);
+		memcpy(m, &v, fd->bits / 8);
+	}
+	r->initiator = 3; /* a CPU: the store's key */
+}
+
+static void round_trip_every_field(void **state)
+{
+	uint8_t buf[XCB_FRAME_MAX];
+	const uint8_t *p;
+	struct xcb_hdr h = { .token = 1, .seq = 0 };
+	struct xcb_result in, out, v1;
+	size_t n;
+
+	(void)state;
+	distinct_result(&in);
+	n = xcb_enc_result(buf, sizeof(buf), &h, &in);
+	assert_int_equal(n, XCB_HDR_LEN + XCB_RESULT_LEN_FULL);
+	assert_int_equal(xcb_decode(buf, n, &h, &p), XCB_OK);
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		const struct xcb_field *fd = &xcb_result_fields[i];
+		uint64_t wire = 0;
+
+		for (unsigned k = fd->bits / 8; k--;)
+			wire = wire << 8 | p[fd->offset + k];
+		/* little-endian at the schema's offset; PAD sent as 0 */
+		assert_true(wire == (fd->part == XCB_PART_PAD ? 0 : xcb_result_get(&in, i)));
+	}
+	assert_int_equal(xcb_dec_result(p, h.length, &out), XCB_OK);
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++)
+		if (xcb_result_fields[i].part != XCB_PART_PAD)
+			assert_true(xcb_result_get(&out, i) == xcb_result_get(&in, i));
+	/* A v1 RESULT: the appended fields decode as 0, the rest as sent. */
+	assert_int_equal(xcb_dec_result(p, XCB_RESULT_LEN, &v1), XCB_OK);
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		enum xcb_part part = xcb_result_fields[i].part;
+
+		if (part == XCB_PART_EXT || part == XCB_PART_PAD)
+			assert_true(xcb_result_get(&v1, i) == 0);
+		else
+			assert_true(xcb_result_get(&v1, i) == xcb_result_get(&in, i));
+	}
+}
+
+/* One frame through the real store; 1 = stored. */
+static int store(sqlite3 *db, int64_t *run, unsigned type, uint32_t seq, const void *pl, size_t len)
+{
+	uint8_t buf[XCB_FRAME_MAX];
+	struct xcb_hdr h = { .type = (uint8_t)type, .token = 0x5c4e3a, .seq = seq };
+	const uint8_t *p;
+	size_t n = type == XCB_T_RESULT ? xcb_enc_result(buf, sizeof(buf), &h, pl)
+					 : xcb_enc_text(buf, sizeof(buf), &h, pl, len);
+
+	assert_true(n > 0);
+	assert_int_equal(xcb_decode(buf, n, &h, &p), XCB_OK);
+	return store_frame(db, run, h.token, &h, p, "127.0.0.1");
+}
+
+static void store_keeps_every_field(void **state)
+{
+	struct fixture *f = *state;
+	struct xcb_result in;
+	struct buf cfg = { 0 };
+	sqlite3_stmt *st;
+	int64_t run = 0;
+
+	assert_int_equal(store_prepare(f->db), 0);
+	/* A CASE with a distinct value for every schema key of a column. */
+	buf_addf(&cfg, "id=1\n");
+	for (unsigned i = 0; i < XCB_N_AXES; i++)
+		if (xcb_axes[i].column)
+			buf_addf(&cfg, xcb_axes[i].type == XCB_TY_INT ? "%s=%u\n" : "%s=v%u\n", xcb_axes[i].key, 100 + i);
+	assert_int_equal(store(f->db, &run, XCB_T_CASE, 0, cfg.p, cfg.len), 1);
+	buf_free(&cfg);
+	distinct_result(&in);
+	in.case_id = 1;
+	assert_int_equal(store(f->db, &run, XCB_T_RESULT, 1, &in, 0), 1);
+
+	assert_int_equal(sqlite3_prepare_v2(f->db, "SELECT 0" XCB_SQL_CASE_COLS " FROM cases", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	for (unsigned i = 0, col = 1; i < XCB_N_AXES; i++) {
+		char want[32];
+
+		if (!xcb_axes[i].column)
+			continue;
+		if (xcb_axes[i].type == XCB_TY_INT) {
+			assert_int_equal(sqlite3_column_type(st, (int)col), SQLITE_INTEGER);
+			assert_int_equal(sqlite3_column_int64(st, (int)col), 100 + i);
+		} else {
+			snprintf(want, sizeof(want), "v%u", 100 + i);
+			assert_string_equal((const char *)sqlite3_column_text(st, (int)col), want);
+		}
+		col++;
+	}
+	sqlite3_finalize(st);
+
+	assert_int_equal(sqlite3_prepare_v2(f->db, "SELECT 0" XCB_SQL_RESULT_COLS " FROM results", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	for (unsigned i = 0, col = 1; i < XCB_N_RESULT_FIELDS; i++) {
+		if (xcb_result_fields[i].part == XCB_PART_PAD)
+			continue;
+		assert_true((uint64_t)sqlite3_column_int64(st, (int)col) == xcb_result_get(&in, i));
+		col++;
+	}
+	sqlite3_finalize(st);
+}
+
+static void vocabularies(void **state)
+{
+	(void)state;
+	assert_true(xcb_n_vocabs > 0);
+	for (unsigned i = 0; i < xcb_n_vocabs; i++) {
+		const struct xcb_vocab *v = &xcb_vocabs[i];
+		int aliased = 0;
+
+		assert_ptr_equal(xcb_vocab_find(v->name), v);
+		for (unsigned a = 0; a < v->n; a++) {
+			aliased |= strcmp(v->words[a], v->names[a]) != 0;
+			for (unsigned b = a + 1; b < v->n; b++) {
+				assert_true(strcmp(v->names[a], v->names[b]) != 0);
+				assert_true(strcmp(v->words[a], v->words[b]) != 0);
+			}
+		}
+		/* The firmware parses every other vocabulary by its names alone
+		 * (bench/suite.c), so only delivery may have aliases. */
+		assert_int_equal(aliased, strcmp(v->name, "delivery") == 0);
+	}
+	assert_string_equal(xcb_delivery_names[XCB_DELIV_SHORTHAND], "allbutself");
+	assert_string_equal(xcb_delivery_words[XCB_DELIV_SHORTHAND], "shorthand");
+	assert_string_equal(XCB_CLI_LIST(XCB_VOCAB_DELIVERY), "auto,unicast,cluster,shorthand");
+	assert_null(xcb_vocab_find("nonesuch"));
+}
+
+static void axes(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < XCB_N_AXES; i++) {
+		const struct xcb_axis *a = &xcb_axes[i];
+		int note = strncmp(a->key, "x_", 2) == 0;
+
+		assert_ptr_equal(xcb_axis_find(a->key, strlen(a->key)), a);
+		if (a->vocabulary)
+			assert_non_null(xcb_vocab_find(a->vocabulary));
+		/* x_* is exactly the NOTE role, the rule for unlisted keys too */
+		assert_int_equal(note, a->role == XCB_ROLE_NOTE);
+		/* a preferred value is a choice's: only AXIS keys have one */
+		if (a->preferred)
+			assert_int_equal(a->role, XCB_ROLE_AXIS);
+	}
+	assert_string_equal(XCB_KEY(x_cpus), "x_cpus");
+	assert_string_equal(XCB_KEY_EQ(x_cpus), "x_cpus=");
+	assert_true(xcb_axis_matches("delivery", 0));
+	assert_true(xcb_axis_matches("algo", 0));
+	assert_false(xcb_axis_matches("algo", 1));
+	assert_false(xcb_axis_matches("warmup", 0));
+	assert_false(xcb_axis_matches("x_new_note", 0));
+	assert_true(xcb_axis_matches("new_axis", 0));
+	assert_null(xcb_axis_find("kin", 3));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(sql_columns_are_the_schemas, setup, teardown),
+		cmocka_unit_test(result_layout),
+		cmocka_unit_test(round_trip_every_field),
+		cmocka_unit_test_setup_teardown(store_keeps_every_field, setup, teardown),
+		cmocka_unit_test(vocabularies),
+		cmocka_unit_test(axes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
