@@ -30,7 +30,7 @@ static uint8_t frame[XCB_FRAME_MAX];
 static void report_lock(void)
 {
 	while (__atomic_exchange_n(&report_lock_word, 1, __ATOMIC_ACQUIRE))
-		benv_relax();
+		plat_cpu_relax();
 }
 
 static int report_trylock_bounded(void)
@@ -38,7 +38,7 @@ static int report_trylock_bounded(void)
 	for (unsigned long i = 0; i < 50000000ul; i++) {
 		if (!__atomic_exchange_n(&report_lock_word, 1, __ATOMIC_ACQUIRE))
 			return 1;
-		benv_relax();
+		plat_cpu_relax();
 	}
 	return 0;
 }

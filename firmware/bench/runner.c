@@ -129,8 +129,8 @@ void runner_init(void)
 	static uint64_t d[256];
 	/* Back-to-back serialised reads: what every timed call pays on top. */
 	for (unsigned i = 0; i < 256; i++) {
-		uint64_t a = benv_cycles();
-		uint64_t b = benv_cycles();
+		uint64_t a = plat_cycles();
+		uint64_t b = plat_cycles();
 		d[i] = b - a;
 	}
 	overhead_from_deltas(d, 256, &overhead);
@@ -139,7 +139,7 @@ void runner_init(void)
 	 * floor_ipi, the least a wait=done call can cost (one IPI, a handler that
 	 * sets a flag, the caller spinning on it). The kind=raw cases measure both
 	 * floors again per placement. */
-	if (benv_ncpus() >= 2) {
+	if (plat_num_cpus() >= 2) {
 		floor_ipi = floor_of(xcall_raw_ipi_once, d, 256);
 		floor_rt = floor_of(xcall_raw_roundtrip, d, 256);
 	}
@@ -147,9 +147,9 @@ void runner_init(void)
 	/* The ledger: one padded line per (target CPU, initiator slot), sized from the
 	 * CPU count. Without memory for it the exactly-once check cannot run: say so
 	 * in every result rather than judge from nothing (ledger_ok). */
-	void *mem = benv_alloc_zeroed(ledger_bytes(benv_ncpus(), RUN_MAX_INITS));
+	void *mem = plat_alloc_zeroed(ledger_bytes(plat_num_cpus(), RUN_MAX_INITS));
 	if (mem)
-		ledger_setup(mem, benv_ncpus(), RUN_MAX_INITS);
+		ledger_setup(mem, plat_num_cpus(), RUN_MAX_INITS);
 	ledger_ok = mem != 0;
 
 	uint64_t h;
@@ -167,16 +167,16 @@ static void busy(uint64_t cycles)
 {
 	if (!cycles)
 		return;
-	uint64_t end = benv_cycles() + cycles;
-	while (benv_cycles() < end)
-		benv_relax();
+	uint64_t end = plat_cycles() + cycles;
+	while (plat_cycles() < end)
+		plat_cpu_relax();
 }
 
 static void callee(void *p)
 {
 	uintptr_t v = (uintptr_t)p;
 	unsigned slot = (unsigned)(v & ((1u << SLOT_BITS) - 1));
-	unsigned me = benv_cpu_id();
+	unsigned me = plat_cpu_id();
 
 	if (harness_bare) {
 		busy(callee_work);
@@ -189,10 +189,10 @@ static void callee(void *p)
 	uint64_t prev_since = wd_cpus[me].since;
 
 	wd_cpus[me].peer = init_cpus[slot];
-	wd_state(me, WD_CALLEE, benv_cycles_fast());
+	wd_state(me, WD_CALLEE, plat_cycles_fast());
 	if (me == hang_cpu)
 		for (;;)
-			benv_relax();
+			plat_cpu_relax();
 	if (me == fault_cpu)
 		__asm__ __volatile__("ud2");
 	busy(callee_work);
@@ -213,9 +213,9 @@ static int one_call(struct initiator *in, unsigned raw_target, uint64_t *d)
 	uint64_t seq = ++in->seq;
 	if (c->kind == KIND_XCALL) {
 		void *arg = (void *)(uintptr_t)(seq << SLOT_BITS | in->slot);
-		uint64_t t0 = benv_cycles();
+		uint64_t t0 = plat_cycles();
 		in->ops->call(in->targets, callee, arg, in->wait);
-		*d = benv_cycles() - t0;
+		*d = plat_cycles() - t0;
 	} else if (c->kind == KIND_TLB) {
 		/* prepare (targets load the old translation) and verify are untimed;
 		 * d is the shootdown itself. */
@@ -255,19 +255,19 @@ static void initiator_main(void *p)
 {
 	struct initiator *in = p;
 	const struct bcase *c = in->c;
-	unsigned me = benv_cpu_id();
+	unsigned me = plat_cpu_id();
 	struct wd_cpu *w = &wd_cpus[me];
 	unsigned raw_target = cpumask_first(in->targets);
 
 	/* Spin with interrupts on: we must keep answering calls aimed at us. */
-	benv_irq_enable();
+	plat_irq_enable();
 	w->algo = c->kind == KIND_XCALL && in->ops ? in->ops->name : case_algo_name(c);
-	wd_state(me, WD_WAITING_START, benv_cycles());
+	wd_state(me, WD_WAITING_START, plat_cycles());
 	/* release: CPU 0 sees our setup (wd record) before it counts us ready. */
 	__atomic_fetch_add(&ready, 1, __ATOMIC_RELEASE);
 	/* acquire: pairs with CPU 0's release of `go` (deadline, targets published). */
 	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
-		benv_relax();
+		plat_cpu_relax();
 
 	uint64_t ipi0 = benv_ipis_sent(me);
 	enum wd_state busy = c->kind == KIND_TLB ? WD_FLUSHING :
@@ -276,7 +276,7 @@ static void initiator_main(void *p)
 	 * first IPI of a case are not the algorithm's steady state). They count
 	 * for the exactly-once ledger like any other call. */
 	for (uint64_t k = 0; k < c->warmup && !in->bad_cfg; k++) {
-		uint64_t t0 = benv_cycles(), d;
+		uint64_t t0 = plat_cycles(), d;
 		if (__atomic_load_n(&abort_run, __ATOMIC_RELAXED) || (in->deadline && t0 > in->deadline))
 			break;
 		__atomic_store_n(&w->call_no, in->seq + 1, __ATOMIC_RELAXED);
@@ -285,11 +285,11 @@ static void initiator_main(void *p)
 		in->bad_cfg = one_call(in, raw_target, &d) < 0;
 		__atomic_store_n(&w->call_start, 0, __ATOMIC_RELAXED);
 	}
-	uint64_t i, t_begin = benv_cycles();
+	uint64_t i, t_begin = plat_cycles();
 	for (i = 0; !in->bad_cfg && (!c->iters || i < c->iters); i++) {
 		if (__atomic_load_n(&abort_run, __ATOMIC_RELAXED))
 			break;
-		uint64_t t0 = benv_cycles();
+		uint64_t t0 = plat_cycles();
 		if (in->deadline && t0 > in->deadline)
 			break;
 		/* Watchdog record: call_no before call_start, so a checker that sees the
@@ -311,12 +311,12 @@ static void initiator_main(void *p)
 		if (in->samples && i < SAMPLES_MAX)
 			in->samples[i] = d;
 	}
-	in->elapsed = benv_cycles() - t_begin;
+	in->elapsed = plat_cycles() - t_begin;
 	in->done = i;
 	in->ipis = benv_ipis_sent(me) - ipi0;	/* warm-up included, control not */
 	if (c->kind == KIND_TLB && !in->bad_cfg)
 		tlb_control(in);
-	wd_state(me, WD_FINISHED, benv_cycles());
+	wd_state(me, WD_FINISHED, plat_cycles());
 	/* release: CPU 0 reads our stats after it sees finished (acquire). */
 	__atomic_store_n(&in->finished, 1, __ATOMIC_RELEASE);
 }
@@ -424,7 +424,7 @@ void runner_fill_result(struct xcb_result *r, const struct bcase *c, unsigned re
 
 static uint64_t ns_of(uint64_t cycles)
 {
-	uint64_t khz = benv_tsc_khz();
+	uint64_t khz = plat_tsc_khz();
 	return khz ? muldiv_u64(cycles, 1000000, khz) : 0;
 }
 
@@ -490,11 +490,11 @@ static void floor_job_run(void *p)
 static uint64_t rep_floor(const struct bcase *c)
 {
 	struct floor_job j = { .target = cpumask_first(&targets[0]), .result = 0 };
-	unsigned src = init_cpus[0], me = benv_cpu_id();
+	unsigned src = init_cpus[0], me = plat_cpu_id();
 
-	if (c->kind == KIND_RAW || benv_ncpus() < 2)
+	if (c->kind == KIND_RAW || plat_num_cpus() < 2)
 		return floor_ipi;
-	if (j.target >= benv_ncpus() || j.target == src) {
+	if (j.target >= plat_num_cpus() || j.target == src) {
 		src = me;
 		j.target = me == 1 ? 0 : 1;
 	}
@@ -514,7 +514,7 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 		   struct case_summary *sum, uint64_t *rep_p50, uint64_t *rep_mean)
 {
 	unsigned I = c->inits;
-	uint64_t khz = benv_tsc_khz();
+	uint64_t khz = plat_tsc_khz();
 	struct cpumask imask;
 	cpumask_clear_all(&imask);
 
@@ -570,7 +570,7 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 	unsigned aps = 0;
 	int self = -1;
 	for (unsigned k = 0; k < I; k++) {
-		if (init_cpus[k] == benv_cpu_id()) {
+		if (init_cpus[k] == plat_cpu_id()) {
 			self = (int)k;
 			continue;
 		}
@@ -582,16 +582,16 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 		}
 		aps++;
 	}
-	uint64_t t_wait = benv_cycles();
+	uint64_t t_wait = plat_cycles();
 	/* acquire: pairs with each initiator's release increment. */
 	while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < aps) {
-		benv_relax();
-		if (wd_cycles && benv_cycles() - t_wait > wd_cycles) {
+		plat_cpu_relax();
+		if (wd_cycles && plat_cycles() - t_wait > wd_cycles) {
 			report_error("watchdog: initiators never reached the start barrier");
 			return -1;
 		}
 	}
-	uint64_t deadline = c->time_ms ? benv_cycles() + khz * c->time_ms : 0;
+	uint64_t deadline = c->time_ms ? plat_cycles() + khz * c->time_ms : 0;
 	for (unsigned k = 0; k < I; k++)
 		ini[k].deadline = deadline;
 	/* release: every initiator sees its deadline and args before it leaves the
@@ -608,7 +608,7 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 	}
 
 	/* Wait for the others, checking that no call outlives the bound. */
-	wd_state(benv_cpu_id(), WD_WATCHING, benv_cycles());
+	wd_state(plat_cpu_id(), WD_WATCHING, plat_cycles());
 	for (;;) {
 		unsigned fin = 0;
 		for (unsigned k = 0; k < I; k++)
@@ -621,10 +621,10 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 				 * will never finish its calls */
 				/* Let its crash hook finish its ERROR frame first (bounded:
 				 * it may have died in a way that never gets there). */
-				uint64_t t = benv_cycles();
+				uint64_t t = plat_cycles();
 				while (report_emergencies() < benv_crash_count() &&
-				       benv_cycles() - t < khz * 2000)
-					benv_relax();
+				       plat_cycles() - t < khz * 2000)
+					plat_cpu_relax();
 				logf_("case %u: initiator cpu%u crashed: ending the run", c->id, init_cpus[k]);
 				__atomic_store_n(&abort_run, 1, __ATOMIC_RELAXED);
 				return -1;
@@ -633,7 +633,7 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 			__atomic_store_n(&abort_run, 1, __ATOMIC_RELAXED);
 			return -1;
 		}
-		benv_relax();
+		plat_cpu_relax();
 	}
 	if (wd_fired())
 		return -1;
@@ -645,7 +645,7 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 	struct ledger_verdict vd[RUN_MAX_INITS];
 	uint64_t expected = 0, executed = 0;
 	if (judged) {
-		uint64_t t = benv_cycles();
+		uint64_t t = plat_cycles();
 		for (;;) {
 			expected = executed = 0;
 			for (unsigned k = 0; k < I; k++) {
@@ -656,13 +656,13 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 				expected += ini[k].seq * cpumask_weight(&targets[k]);
 				executed += vd[k].ran;
 			}
-			if (executed >= expected || (wd_cycles && benv_cycles() - t > wd_cycles))
+			if (executed >= expected || (wd_cycles && plat_cycles() - t > wd_cycles))
 				break;
-			benv_relax();
+			plat_cpu_relax();
 		}
 	}
 	for (unsigned k = 0; k < I; k++)
-		if (init_cpus[k] != benv_cpu_id())
+		if (init_cpus[k] != plat_cpu_id())
 			benv_wait_idle(init_cpus[k]);
 
 	/* Results: per initiator, then all together. */
@@ -794,7 +794,7 @@ static uint64_t wd_bound(const struct bcase *c, uint64_t watchdog_ms)
 	uint64_t floor_ms = 4 * (uint64_t)c->work_us * c->inits / 1000 + 1000;
 	if (watchdog_ms && watchdog_ms < floor_ms)
 		watchdog_ms = floor_ms;
-	return benv_tsc_khz() * watchdog_ms;
+	return plat_tsc_khz() * watchdog_ms;
 }
 
 static int rep_into(const struct bcase *c, unsigned rep, uint64_t watchdog_ms, int emit_each,
@@ -870,18 +870,18 @@ static int prepare(const struct bcase *c, unsigned idx, unsigned n)
 {
 	static unsigned pkg_of[XCB_MAX_CPUS];
 	const char *why = 0;
-	for (unsigned cpu = 0; cpu < benv_ncpus(); cpu++)
+	for (unsigned cpu = 0; cpu < plat_num_cpus(); cpu++)
 		pkg_of[cpu] = benv_package_of(cpu);
-	if (place_case(c, benv_ncpus(), pkg_of, init_cpus, targets, &why) < 0) {
+	if (place_case(c, plat_num_cpus(), pkg_of, init_cpus, targets, &why) < 0) {
 		if (idx)
 			logf_("case %u/%u skipped: %s (%s %s inits=%u mask=%u %s, %u CPUs)", idx, n, why,
 			      kind_name(c->kind), case_algo_name(c), c->inits, c->mask,
-			      placement_name(c->placement), benv_ncpus());
+			      placement_name(c->placement), plat_num_cpus());
 		return 1;
 	}
-	if (c->kind == KIND_SYNC && init_cpus[0] != benv_cpu_id()) {
+	if (c->kind == KIND_SYNC && init_cpus[0] != plat_cpu_id()) {
 		if (idx)
-			logf_("case %u/%u skipped: sync: the writer must be CPU %u", idx, n, benv_cpu_id());
+			logf_("case %u/%u skipped: sync: the writer must be CPU %u", idx, n, plat_cpu_id());
 		return 1;
 	}
 	if ((c->kind == KIND_TLB || c->kind == KIND_SYNC) && !flush_method_supported(c->method)) {
@@ -894,7 +894,7 @@ static int prepare(const struct bcase *c, unsigned idx, unsigned n)
 		/* Refused, never clamped: a case labelled batch=N must change N pages. */
 		if (idx)
 			logf_("case %u/%u refused: batch %u exceeds the %u pages each CPU may change "
-			      "per shootdown on %u CPUs", idx, n, c->batch, flush_max_batch(), benv_ncpus());
+			      "per shootdown on %u CPUs", idx, n, c->batch, flush_max_batch(), plat_num_cpus());
 		return 1;
 	}
 	int rc = benv_set_delivery(c->delivery);

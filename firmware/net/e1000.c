@@ -84,10 +84,10 @@ static int e1k_open(struct netdev *nd)
 	intel_set_mac(e->regs, nd->mac);
 
 	if (!e->rx) {
-		e->rx = net_dma_alloc(NDESC * sizeof(struct rx_desc));
-		e->tx = net_dma_alloc(NDESC * sizeof(struct tx_desc));
-		e->rxbuf = net_dma_alloc(NDESC * BUF_SIZE);
-		e->txbuf = net_dma_alloc(NDESC * BUF_SIZE);
+		e->rx = plat_alloc_zeroed(NDESC * sizeof(struct rx_desc));
+		e->tx = plat_alloc_zeroed(NDESC * sizeof(struct tx_desc));
+		e->rxbuf = plat_alloc_zeroed(NDESC * BUF_SIZE);
+		e->txbuf = plat_alloc_zeroed(NDESC * BUF_SIZE);
 		if (!e->rx || !e->tx || !e->rxbuf || !e->txbuf)
 			return -1;
 	}
@@ -191,7 +191,7 @@ static int e1k_probe(struct netdev *nd, const struct pci_device *pci)
 	uint64_t bar0 = pci_bar(pci, 0, &io);
 	if (!bar0 || io)
 		return -1;
-	struct e1000 *e = net_dma_alloc(sizeof(*e));
+	struct e1000 *e = plat_alloc_zeroed(sizeof(*e));
 	if (!e)
 		return -1;
 	e->is_82574 = intel_id_in(ids_82574, sizeof(ids_82574) / 2, pci->device);

@@ -157,10 +157,10 @@ static int igb_open(struct netdev *nd)
 	intel_set_mac(e->regs, nd->mac);
 
 	if (!e->rx) {
-		e->rx = net_dma_alloc(NDESC * sizeof(union rx_desc));
-		e->tx = net_dma_alloc(NDESC * sizeof(union tx_desc));
-		e->rxbuf = net_dma_alloc(NDESC * BUF_SIZE);
-		e->txbuf = net_dma_alloc(NDESC * BUF_SIZE);
+		e->rx = plat_alloc_zeroed(NDESC * sizeof(union rx_desc));
+		e->tx = plat_alloc_zeroed(NDESC * sizeof(union tx_desc));
+		e->rxbuf = plat_alloc_zeroed(NDESC * BUF_SIZE);
+		e->txbuf = plat_alloc_zeroed(NDESC * BUF_SIZE);
 		if (!e->rx || !e->tx || !e->rxbuf || !e->txbuf)
 			return -1;
 	}
@@ -268,7 +268,7 @@ static int igb_probe(struct netdev *nd, const struct pci_device *pci)
 	uint64_t bar0 = pci_bar(pci, 0, &io);
 	if (!bar0 || io)
 		return -1;
-	struct igb *e = net_dma_alloc(sizeof(*e));
+	struct igb *e = plat_alloc_zeroed(sizeof(*e));
 	if (!e)
 		return -1;
 	e->regs = (volatile uint8_t *)net_map_mmio(bar0, 128 * 1024);

@@ -4,9 +4,9 @@
 
 void intel_wait_us(uint64_t us)
 {
-	uint64_t t0 = net_now_us();
-	while (net_now_us() - t0 < us)
-		net_relax();
+	uint64_t t0 = plat_now_us();
+	while (plat_now_us() - t0 < us)
+		plat_cpu_relax();
 }
 
 void intel_hw_reset(volatile uint8_t *regs)

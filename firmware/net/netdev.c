@@ -63,11 +63,11 @@ static int open_and_wait(struct netdev *nd, uint64_t wait_us)
 		net_log("net: %s: open failed", nd->name);
 		return -1;
 	}
-	uint64_t t0 = net_now_us();
+	uint64_t t0 = plat_now_us();
 	while (!nd->op->link_up(nd)) {
-		if (net_now_us() - t0 >= wait_us)
+		if (plat_now_us() - t0 >= wait_us)
 			return 0;
-		net_relax();
+		plat_cpu_relax();
 	}
 	return 1;
 }

@@ -130,7 +130,7 @@ static void reset(struct vnet *v)
 	set_status(v, 0);
 	/* Modern devices may finish the reset later: 0 reads back once done. */
 	for (int i = 0; i < 1000000 && get_status(v) != 0; i++)
-		net_relax();
+		plat_cpu_relax();
 }
 
 static uint8_t cfg8(struct vnet *v, unsigned off)
@@ -247,7 +247,7 @@ static int setup_queue(struct vnet *v, struct vq *q, uint16_t id)
 	if (num < 2)
 		return -1;
 	q->nslots = num / 2 < NSLOTS ? num / 2 : NSLOTS;
-	uint8_t *mem = net_dma_alloc(ring_bytes(num, &used_off));
+	uint8_t *mem = plat_alloc_zeroed(ring_bytes(num, &used_off));
 	if (!mem)
 		return -1;
 	q->num = (uint16_t)num;
@@ -330,10 +330,10 @@ static int vnet_open(struct netdev *nd)
 		set_status(v, VS_FAILED);
 		return -1;
 	}
-	v->rxhdr = net_dma_alloc(16 * NSLOTS);
-	v->txhdr = net_dma_alloc(16 * NSLOTS);
-	v->rxbuf = net_dma_alloc(BUF_SIZE * NSLOTS);
-	v->txbuf = net_dma_alloc(BUF_SIZE * NSLOTS);
+	v->rxhdr = plat_alloc_zeroed(16 * NSLOTS);
+	v->txhdr = plat_alloc_zeroed(16 * NSLOTS);
+	v->rxbuf = plat_alloc_zeroed(BUF_SIZE * NSLOTS);
+	v->txbuf = plat_alloc_zeroed(BUF_SIZE * NSLOTS);
 	if (!v->rxhdr || !v->txhdr || !v->rxbuf || !v->txbuf)
 		return -1;
 	for (unsigned i = 0; i < v->rx.nslots; i++)
@@ -425,7 +425,7 @@ static void fmt_name(char *dst, const char *prefix, const struct pci_device *pci
 
 static int vnet_probe(struct netdev *nd, const struct pci_device *pci)
 {
-	struct vnet *v = net_dma_alloc(sizeof(*v));
+	struct vnet *v = plat_alloc_zeroed(sizeof(*v));
 	if (!v)
 		return -1;
 	pci_enable(pci);                 /* assigns BARs when the firmware did not */

@@ -1,8 +1,8 @@
 /*
- * platform_hw.c — platform.h for the payload: logical CPU ids from arch/smp,
- * IPIs through the APIC layer on dedicated vectors (delivery — unicast,
- * cluster, shorthand — is chosen there, never here), `pause`, serialised
- * TSC reads, and the 4 KiB TLB test window of arch/paging.
+ * platform_hw.c — xcall/platform.h for the payload: IPIs through the APIC
+ * layer on dedicated vectors (delivery — unicast, cluster, shorthand — is
+ * chosen there, never here) and the 4 KiB TLB test window of arch/paging.
+ * (CPU ids, spin and clock: lib/platform.h, arch/platform.c.)
  */
 #include "xcall/platform.h"
 #include "xcall/amask.h"
@@ -28,9 +28,6 @@ static const uint8_t vectors[PLAT_IPI_NR] = {
 	[PLAT_IPI_RAW] = VEC_RAW,
 };
 static plat_ipi_handler_t handlers[PLAT_IPI_NR];
-
-unsigned plat_cpu_id(void) { return smp_cpu_id(); }
-unsigned plat_num_cpus(void) { return smp_num_cpus(); }
 
 /* The vector stubs: the algorithm's handler first, EOI last — a second IPI
  * of the same vector that arrives meanwhile stays latched in the IRR and is
@@ -82,28 +79,6 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
 	if (cpumask_empty(&m))
 		return;
 	apic_send_ipi_mask(&m, vectors[kind]);
-}
-
-/* Interrupts are enabled while we spin (the callers' rule), so IPIs arrive
- * on their own; pause just eases the spin on the sibling thread and bus. */
-void plat_cpu_relax(void) { cpu_relax(); }
-
-uint64_t plat_cycles(void) { return rdtsc_ordered(); }
-
-uint64_t plat_cycles_fast(void)
-{
-	uint32_t lo, hi;
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
-int plat_irqs_enabled(void) { return irq_enabled(); }
-unsigned long plat_irq_save(void) { return irq_save(); }
-void plat_irq_restore(unsigned long flags) { irq_restore(flags); }
-
-void *plat_alloc_zeroed(unsigned long bytes)
-{
-	return page_alloc((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
 }
 
 /* ---- TLB test window -------------------------------------------------- */
