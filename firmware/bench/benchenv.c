@@ -20,6 +20,7 @@
 
 int benv_start_on(unsigned cpu, void (*fn)(void *), void *arg) { return smp_start_on(cpu, fn, arg); }
 int benv_wait_idle(unsigned cpu) { return smp_wait_idle(cpu); }
+int benv_run_all(void (*fn)(void *), void *arg) { return smp_run_all(fn, arg); }
 /* The crashed mask, not percpu->crashed: the latter is set first thing in the
  * exception path (its recursion guard), before the crash is counted, and a
  * runner that acted on it could end the run before the crash hook's ERROR

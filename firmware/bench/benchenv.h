@@ -25,6 +25,9 @@ int benv_cpu_crashed(unsigned cpu);
 unsigned benv_crash_count(void);
 /* Wait until that AP's function returned (0), or it crashed (-1). */
 int benv_wait_idle(unsigned cpu);
+/* Run fn(arg) on every online CPU, the caller included, and wait for all.
+ * 0, or -1 if any CPU crashed. */
+int benv_run_all(void (*fn)(void *), void *arg);
 /* The spin-wait policy of every wait (lib/spinlock.h cpu_relax()): "pause",
  * "plain", or "auto" = plain under QEMU's TCG (CPUID hypervisor signature
  * "TCGTCGTCGTCG"), pause elsewhere. Call before anything is timed. Returns

@@ -32,11 +32,8 @@
 #define CTL_RUNS 8		/* no-flush control shootdowns per initiator per TLB rep */
 #define REP_FLOOR_N 65		/* `ipi` floor probes before each repetition (after 32 untimed) */
 
-/* A call's argument is a value, not a pointer: (sequence number << SLOT_BITS) | the
- * initiator's slot. So wait=none calls need no storage that outlives them, and the
- * callee reads nothing another CPU writes. */
-#define SLOT_BITS 10	/* up to 1024 initiator slots; 54 bits of sequence number */
-_Static_assert(RUN_MAX_INITS <= (1u << SLOT_BITS), "slot must fit the call argument");
+/* A call's argument is the value ledger_arg(slot, seq) (ledger.h). */
+_Static_assert(RUN_MAX_INITS <= LEDGER_MAX_SLOTS, "slot must fit the call argument");
 
 struct initiator {
 	const struct bcase *c;
@@ -174,8 +171,7 @@ static void busy(uint64_t cycles)
 
 static void callee(void *p)
 {
-	uintptr_t v = (uintptr_t)p;
-	unsigned slot = (unsigned)(v & ((1u << SLOT_BITS) - 1));
+	unsigned slot = ledger_arg_slot(p);
 	unsigned me = plat_cpu_id();
 
 	if (harness_bare) {
@@ -196,7 +192,7 @@ static void callee(void *p)
 	if (me == fault_cpu)
 		__asm__ __volatile__("ud2");
 	busy(callee_work);
-	uint64_t seq = v >> SLOT_BITS;
+	uint64_t seq = ledger_arg_seq(p);
 	if (me == dupskip_cpu && seq >= 3 && !dupskip_done) {
 		dupskip_done = 1;
 		seq--;
@@ -212,7 +208,7 @@ static int one_call(struct initiator *in, unsigned raw_target, uint64_t *d)
 	const struct bcase *c = in->c;
 	uint64_t seq = ++in->seq;
 	if (c->kind == KIND_XCALL) {
-		void *arg = (void *)(uintptr_t)(seq << SLOT_BITS | in->slot);
+		void *arg = ledger_arg(in->slot, seq);
 		uint64_t t0 = plat_cycles();
 		in->ops->call(in->targets, callee, arg, in->wait);
 		*d = plat_cycles() - t0;
@@ -523,7 +519,6 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 	for (unsigned a = 0; xcall_algos[a]; a++)
 		if (xcall_algos[a]->reset)
 			xcall_algos[a]->reset();
-	xcall_reset_counts();
 	if (c->kind == KIND_TLB) {
 		flush_reset();
 		flush_assign_slices(init_cpus, I);
@@ -649,11 +644,8 @@ static int run_rep(const struct bcase *c, unsigned rep, uint64_t wd_cycles, int 
 		for (;;) {
 			expected = executed = 0;
 			for (unsigned k = 0; k < I; k++) {
-				unsigned tg;
 				vd[k] = (struct ledger_verdict){ 0 };
-				for_each_cpu(tg, &targets[k])
-					ledger_judge(ledger_at(tg, k), ini[k].seq, &vd[k]);
-				expected += ini[k].seq * cpumask_weight(&targets[k]);
+				expected += ledger_judge_mask(&targets[k], k, ini[k].seq, &vd[k]);
 				executed += vd[k].ran;
 			}
 			if (executed >= expected || (wd_cycles && plat_cycles() - t > wd_cycles))
