@@ -148,7 +148,7 @@ static __attribute__((noinline)) void emit(const struct bcase *c, unsigned rep, 
 					   const struct stats *st, const struct histo *h,
 					   struct xcb_result *r)
 {
-	runner_fill_result(r, c, rep, init, st, h);
+	runner_fill_result(r, c, rep, init, st, h, 0);
 	report_result(r);
 	report_histo(c->id, (uint16_t)rep, (uint16_t)init, h);
 	report_poll();
