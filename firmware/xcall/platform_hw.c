@@ -27,38 +27,29 @@ static const uint8_t vectors[PLAT_IPI_NR] = {
 	[PLAT_IPI_FLUSH] = VEC_FLUSH,
 	[PLAT_IPI_RAW] = VEC_RAW,
 };
-static plat_ipi_handler_t handlers[PLAT_IPI_NR];
+/* Handlers by vector - VEC_BASE: the one stub finds its handler in one load. */
+#define VEC_BASE VEC_XCALL
+#define VEC_SPAN 16
+_Static_assert(VEC_RAW - VEC_BASE < VEC_SPAN && VEC_FLUSH - VEC_BASE < VEC_SPAN &&
+	       VEC_QUEUED - VEC_BASE < VEC_SPAN, "the IPI vectors must fit the handler table");
+static plat_ipi_handler_t handlers[VEC_SPAN];
 
-/* The vector stubs: the algorithm's handler first, EOI last — a second IPI
+/* The vector stub: the algorithm's handler first, EOI last — a second IPI
  * of the same vector that arrives meanwhile stays latched in the IRR and is
  * delivered after the EOI, so no call is lost between "I scanned" and "I
  * returned". */
-#define STUB(kind)							\
-	static void stub_##kind(struct irq_frame *f)			\
-	{								\
-		(void)f;						\
-		handlers[kind]();					\
-		apic_eoi();						\
-	}
-STUB(PLAT_IPI_LOCKED)
-STUB(PLAT_IPI_LOCKLESS)
-STUB(PLAT_IPI_QUEUED)
-STUB(PLAT_IPI_FLUSH)
-STUB(PLAT_IPI_RAW)
+static void ipi_stub(struct irq_frame *f)
+{
+	handlers[f->vector - VEC_BASE]();
+	apic_eoi();
+}
 
 void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
 {
-	static const irq_handler_t stubs[PLAT_IPI_NR] = {
-		[PLAT_IPI_LOCKED] = stub_PLAT_IPI_LOCKED,
-		[PLAT_IPI_LOCKLESS] = stub_PLAT_IPI_LOCKLESS,
-		[PLAT_IPI_QUEUED] = stub_PLAT_IPI_QUEUED,
-		[PLAT_IPI_FLUSH] = stub_PLAT_IPI_FLUSH,
-		[PLAT_IPI_RAW] = stub_PLAT_IPI_RAW,
-	};
-	handlers[kind] = fn;
+	handlers[vectors[kind] - VEC_BASE] = fn;
 	/* idt_set_handler() publishes with release: the stub never sees a
-	 * NULL handlers[kind]. */
-	idt_set_handler(vectors[kind], stubs[kind]);
+	 * a NULL handler. */
+	idt_set_handler(vectors[kind], ipi_stub);
 }
 
 /* No fence here: the ordering an IPI needs (our call data visible before

@@ -22,6 +22,19 @@ static inline void xcall_run(xcall_fn_t fn, void *arg)
 		fn(arg);
 }
 
+/* An algorithm's ops table from its functions, named <algo>_init, _call,
+ * _handle_ipi, _lockprof and _reset, on IPI kind `ipi_kind` (xcall.h). */
+#define XCALL_OPS_DEFINE(algo, ipi_kind)					\
+	const struct xcall_ops xcall_##algo = {					\
+		.name = #algo,							\
+		.init = algo##_init,						\
+		.call = algo##_call,						\
+		.handle_ipi = algo##_handle_ipi,				\
+		.ipi = ipi_kind,						\
+		.lockprof = algo##_lockprof,					\
+		.reset = algo##_reset,						\
+	}
+
 /* lockless.c, for tests: whether CPU `cpu`'s tasks bit is set. */
 int xcall_lockless_task_pending(unsigned cpu);
 
