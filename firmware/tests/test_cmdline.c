@@ -1,13 +1,9 @@
 /* tests/test_cmdline.c — host unit tests of lib/cmdline.c (and the console
  * capture in lib/printf.c): splitting, image-name dropping, numbers, choices,
  * lists, unknown-key warnings and errors that name the key. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <cmocka.h>
+#include "tests/xcb_test.h"
 #include "lib/cmdline.h"
 #include "lib/printf.h"
 
@@ -153,17 +149,12 @@ static void test_ksnprintf(void **state)
 	assert_string_equal(b, "0x1000 abc +3   -42 42   |");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_image_name_dropped, setup),
-		cmocka_unit_test_setup(test_values, setup),
-		cmocka_unit_test_setup(test_numbers, setup),
-		cmocka_unit_test_setup(test_choice, setup),
-		cmocka_unit_test_setup(test_list, setup),
-		cmocka_unit_test_setup(test_unknown_keys, setup),
-		cmocka_unit_test_setup(test_long_line_truncated_safely, setup),
-		cmocka_unit_test_setup(test_ksnprintf, setup),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+XCB_TEST_MAIN(
+	cmocka_unit_test_setup(test_image_name_dropped, setup),
+	cmocka_unit_test_setup(test_values, setup),
+	cmocka_unit_test_setup(test_numbers, setup),
+	cmocka_unit_test_setup(test_choice, setup),
+	cmocka_unit_test_setup(test_list, setup),
+	cmocka_unit_test_setup(test_unknown_keys, setup),
+	cmocka_unit_test_setup(test_long_line_truncated_safely, setup),
+	cmocka_unit_test_setup(test_ksnprintf, setup))

@@ -1,12 +1,8 @@
 /* tests/test_cpumask.c — host unit tests of lib/cpumask.h: set/clear/test,
  * weight, iteration across word boundaries, and/or/andnot/equal, and the
  * atomic variants under concurrent use (pthreads). */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
 #include <pthread.h>
-#include <cmocka.h>
+#include "tests/xcb_test.h"
 #include "lib/cpumask.h"
 
 static void test_basic(void **state)
@@ -83,12 +79,7 @@ static void test_atomic(void **state)
 	assert_true(cpumask_test_atomic(&shared, 255));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_basic),
-		cmocka_unit_test(test_ops),
-		cmocka_unit_test(test_atomic),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+XCB_TEST_MAIN(
+	cmocka_unit_test(test_basic),
+	cmocka_unit_test(test_ops),
+	cmocka_unit_test(test_atomic))

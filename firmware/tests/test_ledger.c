@@ -4,13 +4,9 @@
  * cache line) and its verdicts (a skipped plus a duplicated call no longer cancel),
  * and fairness as Jain's index over per-initiator throughput.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cmocka.h>
+#include "tests/xcb_test.h"
 
 #include "bench/ledger.h"
 #include "bench/stats.h"
@@ -184,14 +180,9 @@ static void test_jain_over_throughput(void **st)
 	assert_int_equal(f.spread_ppm, 2000000);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ledger_layout),
-		cmocka_unit_test(test_ledger_skipped_and_duplicated),
-		cmocka_unit_test(test_ledger_subset),
-		cmocka_unit_test(test_ledger_arg),
-		cmocka_unit_test(test_jain_over_throughput),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+XCB_TEST_MAIN(
+	cmocka_unit_test(test_ledger_layout),
+	cmocka_unit_test(test_ledger_skipped_and_duplicated),
+	cmocka_unit_test(test_ledger_subset),
+	cmocka_unit_test(test_ledger_arg),
+	cmocka_unit_test(test_jain_over_throughput))

@@ -6,13 +6,9 @@
  * the limit), and rejection of truncated, inconsistent or badly summed ones —
  * always without reading past the buffer (ASan checks that). Also the FADT
  * PM-timer fields and the RSDP check. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cmocka.h>
+#include "tests/xcb_test.h"
 #include "arch/acpi.h"
 
 struct tb {
@@ -20,6 +16,7 @@ struct tb {
 	size_t n;
 };
 
+/* Appends n bytes to the table (little-endian, as the host and ACPI are). */
 static void put(struct tb *t, const void *p, size_t n)
 {
 	memcpy(t->b + t->n, p, n);
@@ -30,6 +27,7 @@ static void put16(struct tb *t, uint16_t v) { put(t, &v, 2); }
 static void put32(struct tb *t, uint32_t v) { put(t, &v, 4); }
 static void put64(struct tb *t, uint64_t v) { put(t, &v, 8); }
 
+/* Starts t as an ACPI table with signature sig: the 36-byte header. */
 static void header(struct tb *t, const char *sig)
 {
 	memset(t, 0, sizeof(*t));
@@ -44,20 +42,34 @@ static void header(struct tb *t, const char *sig)
 	put32(t, 1);
 }
 
-static void finish(struct tb *t)
+/* Writes len into the table's length field (no new checksum). */
+static void set_length(struct tb *t, uint32_t len)
 {
-	uint32_t len = (uint32_t)t->n;
 	memcpy(t->b + 4, &len, 4);
+}
+
+/* Sets the checksum byte so the table sums to zero. */
+static void resum(struct tb *t)
+{
 	t->b[9] = 0;
 	t->b[9] = (uint8_t)(0x100 - acpi_checksum(t->b, t->n));
 }
 
+/* The table as written so far: its length and checksum filled in. */
+static void finish(struct tb *t)
+{
+	set_length(t, (uint32_t)t->n);
+	resum(t);
+}
+
+/* Starts t as a MADT: header, local APIC address, flags. */
 static void madt_start(struct tb *t)
 {
 	header(t, "APIC");
 	put32(t, 0xfee00000); /* local APIC address */
 	put32(t, 1);          /* PCAT_COMPAT */
 }
+/* MADT entries: a local APIC (type 0), an x2APIC (type 9), an I/O APIC (type 1). */
 static void lapic(struct tb *t, uint8_t uid, uint8_t id, uint32_t flags)
 {
 	put8(t, 0); put8(t, 8); put8(t, uid); put8(t, id); put32(t, flags);
@@ -69,6 +81,14 @@ static void x2apic(struct tb *t, uint32_t id, uint32_t flags, uint32_t uid)
 static void ioapic(struct tb *t)
 {
 	put8(t, 1); put8(t, 12); put8(t, 0); put8(t, 0); put32(t, 0xfec00000); put32(t, 0);
+}
+
+/* The smallest MADT: one local APIC entry (CPU 0, APIC ID 0) with flags. */
+static void one_cpu_madt(struct tb *t, uint32_t flags)
+{
+	madt_start(t);
+	lapic(t, 0, 0, flags);
+	finish(t);
 }
 
 /* Parses from a heap copy of exactly len bytes, so ASan catches any read past it. */
@@ -83,6 +103,15 @@ static int parse(const struct tb *t, size_t len, struct madt_info *m, char *err)
 
 static struct madt_info m;
 static char err[160];
+
+/* The first len bytes of t must be refused, with a message that names why
+ * (any message when why is NULL). */
+static void refused(const struct tb *t, size_t len, const char *why)
+{
+	assert_int_equal(parse(t, len, &m, err), -1);
+	if (why)
+		assert_non_null(strstr(err, why));
+}
 
 static void test_good_madt(void **state)
 {
@@ -235,12 +264,9 @@ static void test_bad_checksum_rejected(void **state)
 {
 	(void)state;
 	struct tb t;
-	madt_start(&t);
-	lapic(&t, 0, 0, 1);
-	finish(&t);
+	one_cpu_madt(&t, 1);
 	t.b[9] ^= 0x55;
-	assert_int_equal(parse(&t, t.n, &m, err), -1);
-	assert_non_null(strstr(err, "checksum"));
+	refused(&t, t.n, "checksum");
 }
 
 static void test_truncated(void **state)
@@ -256,27 +282,20 @@ static void test_truncated(void **state)
 		assert_int_equal(parse(&t, len, &m, err), -1);
 		assert_true(strlen(err) > 0);
 	}
-	assert_int_equal(parse(&t, t.n - 1, &m, err), -1);
-	assert_non_null(strstr(err, "exceeds"));
+	refused(&t, t.n - 1, "exceeds");
 	/* Length field shrunk so the last entry is cut in the middle. */
 	struct tb c = t;
-	uint32_t len = (uint32_t)t.n - 3;
-	memcpy(c.b + 4, &len, 4);
-	assert_int_equal(parse(&c, c.n, &m, err), -1);
-	assert_non_null(strstr(err, "runs past the table end"));
+	set_length(&c, (uint32_t)t.n - 3);
+	refused(&c, c.n, "runs past the table end");
 	/* A lone trailing byte after the last entry. */
 	c = t;
-	len = (uint32_t)t.n + 1;
 	c.n++;
-	memcpy(c.b + 4, &len, 4);
-	assert_int_equal(parse(&c, c.n, &m, err), -1);
-	assert_non_null(strstr(err, "truncated"));
+	set_length(&c, (uint32_t)c.n);
+	refused(&c, c.n, "truncated");
 	/* Length below the MADT's fixed part. */
 	c = t;
-	len = 40;
-	memcpy(c.b + 4, &len, 4);
-	assert_int_equal(parse(&c, c.n, &m, err), -1);
-	assert_non_null(strstr(err, "below minimum"));
+	set_length(&c, 40);
+	refused(&c, c.n, "below minimum");
 }
 
 static void test_inconsistent(void **state)
@@ -288,32 +307,24 @@ static void test_inconsistent(void **state)
 	lapic(&t, 0, 0, 1);
 	put8(&t, 0); put8(&t, 0);
 	finish(&t);
-	assert_int_equal(parse(&t, t.n, &m, err), -1);
-	assert_non_null(strstr(err, "has length 0"));
+	refused(&t, t.n, "has length 0");
 	/* A local APIC entry too short for its fields. */
 	madt_start(&t);
 	put8(&t, 0); put8(&t, 4); put8(&t, 0); put8(&t, 0);
 	finish(&t);
-	assert_int_equal(parse(&t, t.n, &m, err), -1);
-	assert_non_null(strstr(err, "need 8"));
+	refused(&t, t.n, "need 8");
 	/* A short x2APIC entry. */
 	madt_start(&t);
 	put8(&t, 9); put8(&t, 8); put16(&t, 0); put32(&t, 5);
 	finish(&t);
-	assert_int_equal(parse(&t, t.n, &m, err), -1);
+	refused(&t, t.n, NULL);
 	/* Wrong signature. */
-	madt_start(&t);
-	lapic(&t, 0, 0, 1);
-	finish(&t);
+	one_cpu_madt(&t, 1);
 	memcpy(t.b, "FACP", 4);
-	assert_int_equal(parse(&t, t.n, &m, err), -1);
-	assert_non_null(strstr(err, "signature"));
+	refused(&t, t.n, "signature");
 	/* No enabled CPU at all. */
-	madt_start(&t);
-	lapic(&t, 0, 0, 0);
-	finish(&t);
-	assert_int_equal(parse(&t, t.n, &m, err), -1);
-	assert_non_null(strstr(err, "no enabled CPU"));
+	one_cpu_madt(&t, 0);
+	refused(&t, t.n, "no enabled CPU");
 }
 
 static void test_fuzz_never_overreads(void **state)
@@ -334,10 +345,8 @@ static void test_fuzz_never_overreads(void **state)
 			c.b[44 + rand() % (int)(c.n - 44)] = (uint8_t)rand();
 		/* Half the rounds re-sum the table, so the walk itself gets fuzzed
 		 * and not just the checksum test. */
-		if (round & 1) {
-			c.b[9] = 0;
-			c.b[9] = (uint8_t)(0x100 - acpi_checksum(c.b, c.n));
-		}
+		if (round & 1)
+			resum(&c);
 		size_t len = c.n - (size_t)(rand() % 8);
 		int rc = parse(&c, len, &m, err);
 		assert_true(rc == 0 || rc == -1);
@@ -379,19 +388,14 @@ static void test_fadt_and_rsdp(void **state)
 	assert_int_equal(rsdp_check(r, 36), -1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_good_madt),
-		cmocka_unit_test(test_lapic_override_and_online_capable),
-		cmocka_unit_test(test_600_entries),
-		cmocka_unit_test(test_duplicates_skipped),
-		cmocka_unit_test(test_past_the_limit),
-		cmocka_unit_test(test_bad_checksum_rejected),
-		cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_inconsistent),
-		cmocka_unit_test(test_fuzz_never_overreads),
-		cmocka_unit_test(test_fadt_and_rsdp),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+XCB_TEST_MAIN(
+	cmocka_unit_test(test_good_madt),
+	cmocka_unit_test(test_lapic_override_and_online_capable),
+	cmocka_unit_test(test_600_entries),
+	cmocka_unit_test(test_duplicates_skipped),
+	cmocka_unit_test(test_past_the_limit),
+	cmocka_unit_test(test_bad_checksum_rejected),
+	cmocka_unit_test(test_truncated),
+	cmocka_unit_test(test_inconsistent),
+	cmocka_unit_test(test_fuzz_never_overreads),
+	cmocka_unit_test(test_fadt_and_rsdp))

@@ -3,11 +3,7 @@
  * exact running statistics, fairness, harness-overhead reduction, histogram
  * filling and percentiles, each against values worked out by hand.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "tests/xcb_test.h"
 
 #include "bench/stats.h"
 #include "bench/histo.h"
@@ -282,22 +278,17 @@ static void test_histo_merge_chunks(void **state)
 	assert_int_equal(histo_next_chunk(&H2, &pos, 4, 358, &first, &n), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_textbook),
-		cmocka_unit_test(test_large_offset),
-		cmocka_unit_test(test_negative_offsets),
-		cmocka_unit_test(test_single),
-		cmocka_unit_test(test_merge),
-		cmocka_unit_test(test_helpers),
-		cmocka_unit_test(test_fairness),
-		cmocka_unit_test(test_overhead),
-		cmocka_unit_test(test_histo_exact),
-		cmocka_unit_test(test_histo_buckets),
-		cmocka_unit_test(test_histo_error),
-		cmocka_unit_test(test_histo_merge_chunks),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+XCB_TEST_MAIN(
+	cmocka_unit_test(test_empty),
+	cmocka_unit_test(test_textbook),
+	cmocka_unit_test(test_large_offset),
+	cmocka_unit_test(test_negative_offsets),
+	cmocka_unit_test(test_single),
+	cmocka_unit_test(test_merge),
+	cmocka_unit_test(test_helpers),
+	cmocka_unit_test(test_fairness),
+	cmocka_unit_test(test_overhead),
+	cmocka_unit_test(test_histo_exact),
+	cmocka_unit_test(test_histo_buckets),
+	cmocka_unit_test(test_histo_error),
+	cmocka_unit_test(test_histo_merge_chunks))

@@ -5,13 +5,9 @@
  * histograms chunked without losing counts, the serial line decodable, DONE last
  * with the frame count.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <cmocka.h>
+#include "tests/xcb_test.h"
 
 #include "bench/benchenv.h"
 #include "bench/histo.h"
@@ -71,10 +67,21 @@ static void rec_init(struct rec *r, const char *name, int fail_after)
 	r->fail_after = fail_after;
 }
 
+/* r's frame i decodes, and is numbered i (contiguous from 0). */
 static void decode_ok(const struct rec *r, unsigned i, struct xcb_hdr *h, const uint8_t **p)
 {
 	assert_int_equal(xcb_decode(r->buf[i], r->len[i], h, p), XCB_OK);
 	assert_int_equal(h->seq, i);
+}
+
+/* Decodes r's frame i into h/p (as decode_ok()) when there is one: whether
+ * it is of the given type; for walking a run of frames of one type. */
+static int frame_is(const struct rec *r, unsigned i, unsigned type, struct xcb_hdr *h, const uint8_t **p)
+{
+	if (i >= r->n)
+		return 0;
+	decode_ok(r, i, h, p);
+	return h->type == type;
 }
 
 static void test_token_and_transports(void **state)
@@ -132,10 +139,7 @@ static void test_stream(void **state)
 	/* HELLO came in pieces that reassemble to the text, each ending in '\n' */
 	char back[4000];
 	unsigned blen = 0, i = 0;
-	for (; i < A.n; i++) {
-		decode_ok(&A, i, &hd, &p);
-		if (hd.type != XCB_T_HELLO)
-			break;
+	for (; frame_is(&A, i, XCB_T_HELLO, &hd, &p); i++) {
 		assert_int_equal(p[hd.length - 1], '\n');
 		memcpy(back + blen, p, hd.length);
 		blen += hd.length;
@@ -152,10 +156,7 @@ static void test_stream(void **state)
 	assert_int_equal(rr.p50, 9);
 	/* histogram chunks: counts add up to the total */
 	uint64_t hsum = 0;
-	for (; i < A.n; i++) {
-		decode_ok(&A, i, &hd, &p);
-		if (hd.type != XCB_T_HISTO)
-			break;
+	for (; frame_is(&A, i, XCB_T_HISTO, &hd, &p); i++) {
 		struct xcb_histo x;
 		assert_int_equal(xcb_dec_histo(p, hd.length, &x), XCB_OK);
 		for (unsigned k = 0; k < x.n; k++)
@@ -164,10 +165,7 @@ static void test_stream(void **state)
 	assert_int_equal(hsum, h.total);
 	/* samples: 300 values in chunks of (1448-16)/8 = 179 */
 	unsigned got = 0;
-	for (; i < A.n; i++) {
-		decode_ok(&A, i, &hd, &p);
-		if (hd.type != XCB_T_SAMPLES)
-			break;
+	for (; frame_is(&A, i, XCB_T_SAMPLES, &hd, &p); i++) {
 		struct xcb_samples sm;
 		assert_int_equal(xcb_dec_samples(p, hd.length, &sm), XCB_OK);
 		assert_int_equal(sm.index, got);
@@ -219,12 +217,7 @@ static void test_failing_transport(void **state)
 	assert_int_equal(seq, 6);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_token_and_transports),
-		cmocka_unit_test(test_stream),
-		cmocka_unit_test(test_failing_transport),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+XCB_TEST_MAIN(
+	cmocka_unit_test(test_token_and_transports),
+	cmocka_unit_test(test_stream),
+	cmocka_unit_test(test_failing_transport))

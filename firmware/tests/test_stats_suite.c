@@ -4,12 +4,8 @@
  * count, command-line overrides and their errors, and which CPUs initiate and
  * target for each placement - all counted by hand.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <string.h>
-#include <cmocka.h>
+#include "tests/xcb_test.h"
 
 #include "bench/placement.h"
 #include "bench/suite.h"
@@ -198,29 +194,38 @@ static unsigned bits(const struct cpumask *m)
 	return (unsigned)m->bits[0];
 }
 
+/* test_placement's machine: 8 CPUs in two packages of 4; place_case()
+ * writes the initiators to ic, their targets to tm. */
+static const unsigned pkg[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+static unsigned ic[RUN_MAX_INITS];
+static struct cpumask tm[RUN_MAX_INITS];
+
+/* Places the case mk() makes of the arguments on that machine: it must fit,
+ * and initiator k must target the CPUs in want_tm[k] (unless want_tm is NULL). */
+static void place8(unsigned inits, unsigned mask, enum placement p, unsigned overlap,
+		   const unsigned *want_tm)
+{
+	struct bcase c = mk(inits, mask, p, overlap);
+	const char *why = NULL;
+	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+	for (unsigned k = 0; want_tm && k < inits; k++)
+		assert_int_equal(bits(&tm[k]), want_tm[k]);
+}
+
 static void test_placement(void **state)
 {
 	(void)state;
-	unsigned pkg[8] = { 0, 0, 0, 0, 1, 1, 1, 1 }, ic[RUN_MAX_INITS];
-	struct cpumask tm[RUN_MAX_INITS];
 	const char *why = NULL;
 	struct bcase c;
 
 	/* first, disjoint: initiators 0,1; targets 2,3 and 4,5 */
-	c = mk(2, 2, PL_FIRST, 0);
-	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+	place8(2, 2, PL_FIRST, 0, (const unsigned[]){ 0x0c, 0x30 });
 	assert_int_equal(ic[0], 0);
 	assert_int_equal(ic[1], 1);
-	assert_int_equal(bits(&tm[0]), 0x0c);
-	assert_int_equal(bits(&tm[1]), 0x30);
 	/* first, overlap: both target 2,3 */
-	c = mk(2, 2, PL_FIRST, 1);
-	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
-	assert_int_equal(bits(&tm[0]), 0x0c);
-	assert_int_equal(bits(&tm[1]), 0x0c);
+	place8(2, 2, PL_FIRST, 1, (const unsigned[]){ 0x0c, 0x0c });
 	/* spread: initiators 0 and 4; the rest 1,2,3,5,6,7, interleaved: idx 0,3 / 1,4... */
-	c = mk(2, 2, PL_SPREAD, 0);
-	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+	place8(2, 2, PL_SPREAD, 0, NULL);
 	assert_int_equal(ic[0], 0);
 	assert_int_equal(ic[1], 4);
 	assert_int_equal(bits(&tm[0]) & bits(&tm[1]), 0);
@@ -228,28 +233,16 @@ static void test_placement(void **state)
 	assert_false(bits(&tm[0]) & 0x11);
 	/* same package: one initiator per package (0 and 4), each targeting its own
 	 * package's next CPUs */
-	c = mk(2, 2, PL_PACKAGE, 1);
-	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+	place8(2, 2, PL_PACKAGE, 1, (const unsigned[]){ 0x06, 0x60 });
 	assert_int_equal(ic[0], 0);
 	assert_int_equal(ic[1], 4);
-	assert_int_equal(bits(&tm[0]), 0x06);
-	assert_int_equal(bits(&tm[1]), 0x60);
 	/* 3 initiators over 2 packages: 0, 4, 1; disjoint targets stay in-package */
-	c = mk(3, 1, PL_PACKAGE, 0);
-	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+	place8(3, 1, PL_PACKAGE, 0, (const unsigned[]){ 0x04, 0x20, 0x08 });
 	assert_int_equal(ic[2], 1);
-	assert_int_equal(bits(&tm[0]), 0x04);
-	assert_int_equal(bits(&tm[1]), 0x20);
-	assert_int_equal(bits(&tm[2]), 0x08);
 	/* cross, 2 initiators: 0 targets package 1, 4 targets package 0 */
-	c = mk(2, 2, PL_CROSS, 0);
-	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
-	assert_int_equal(bits(&tm[0]), 0x60);
-	assert_int_equal(bits(&tm[1]), 0x06);
+	place8(2, 2, PL_CROSS, 0, (const unsigned[]){ 0x60, 0x06 });
 	/* cross package: targets in package 1 */
-	c = mk(1, 3, PL_CROSS, 0);
-	assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
-	assert_int_equal(bits(&tm[0]), 0x70);
+	place8(1, 3, PL_CROSS, 0, (const unsigned[]){ 0x70 });
 	/* does not fit: 2 x (3 + 1) = 8 > 7; one package: cross impossible */
 	c = mk(2, 3, PL_FIRST, 0);
 	assert_int_equal(place_case(&c, 7, pkg, ic, tm, &why), -1);
@@ -262,8 +255,7 @@ static void test_placement(void **state)
 	for (unsigned I = 1; I <= 4; I++)
 		for (unsigned M = 1; I + M <= 8; M++)
 			for (unsigned p = 0; p < 2; p++) {
-				c = mk(I, M, (enum placement)p, 1);
-				assert_int_equal(place_case(&c, 8, pkg, ic, tm, &why), 0);
+				place8(I, M, (enum placement)p, 1, NULL);
 				for (unsigned k = 0; k < I; k++) {
 					assert_int_equal(__builtin_popcount(bits(&tm[k])), M);
 					for (unsigned j = 0; j < I; j++)
@@ -272,14 +264,9 @@ static void test_placement(void **state)
 			}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_seed_at_4),
-		cmocka_unit_test(test_quick_at_4),
-		cmocka_unit_test(test_ept_at_8),
-		cmocka_unit_test(test_overrides),
-		cmocka_unit_test(test_placement),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+XCB_TEST_MAIN(
+	cmocka_unit_test(test_seed_at_4),
+	cmocka_unit_test(test_quick_at_4),
+	cmocka_unit_test(test_ept_at_8),
+	cmocka_unit_test(test_overrides),
+	cmocka_unit_test(test_placement))

@@ -1,11 +1,7 @@
 /* tests/test_topology.c — host unit tests of arch/topology.c: APIC ID →
  * package/core/thread from CPUID leaf 0Bh/1Fh register values (as real and
  * QEMU CPUs report them) and from the legacy leaves. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "tests/xcb_test.h"
 #include "arch/topology.h"
 
 /* One sub-leaf: EAX = shift, ECX = type << 8 | level number. */
@@ -110,12 +106,7 @@ static void test_legacy(void **state)
 	assert_int_equal(t.thread, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_leaf0b_smt_core), cmocka_unit_test(test_leaf0b_qemu_2x2x2),
-		cmocka_unit_test(test_no_smt_level),    cmocka_unit_test(test_leaf1f_with_die),
-		cmocka_unit_test(test_invalid_leaves),  cmocka_unit_test(test_legacy),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+XCB_TEST_MAIN(
+	cmocka_unit_test(test_leaf0b_smt_core), cmocka_unit_test(test_leaf0b_qemu_2x2x2),
+	cmocka_unit_test(test_no_smt_level),    cmocka_unit_test(test_leaf1f_with_die),
+	cmocka_unit_test(test_invalid_leaves),  cmocka_unit_test(test_legacy))

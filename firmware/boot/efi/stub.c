@@ -6,7 +6,7 @@
  * base relocations.
  *
  * Its one job: put the payload (the BIOS image's kernel plus its EFI half,
- * DEFLATE-compressed: boot/efi/inflate.c) at its link address, 1 MiB, and
+ * DEFLATE-compressed: compress/inflate.c) at its link address, 1 MiB, and
  * hand over to the payload's own EFI
  * half (boot/efi/main.c), which runs at its link address and so may use the
  * whole kernel library (command line, printf). Before that it reserves the
@@ -14,7 +14,7 @@
  * (bounds-checked inflate + the CRC32 the build recorded), and on any error
  * prints on the EFI console and COM1 and returns an EFI error status. */
 #include "boot/efi/efi.h"
-#include "boot/efi/inflate.h"
+#include "compress/inflate.h"
 
 /* Filled in by the Makefile from the payload as linked. */
 #ifndef PAYLOAD_BASE
