@@ -16,8 +16,9 @@
 /* A call's argument is the value ledger_arg(slot, seq) (ledger.h). */
 _Static_assert(RUN_MAX_INITS <= LEDGER_MAX_SLOTS, "slot must fit the call argument");
 
-/* What every callee reads: set by CPU 0 before the barrier opens (initiator_go's
- * release), read-only while a repetition runs. */
+/* What every callee reads: set by CPU 0 before the barrier opens, read-only while
+ * a repetition runs. It reaches a target through initiator_go's release (to the
+ * initiators) and then each call's own release/acquire (initiator to target). */
 static struct {
 	uint64_t work;			/* busy cycles per callee */
 	int bare;			/* harness=bare: no bookkeeping at all */
