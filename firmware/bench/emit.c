@@ -157,7 +157,7 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 		r.control_runs = in->ctl_runs;
 		r.control_stale = in->ctl_stale;
 		if (x->judged) {
-			r.calls_expected = in->seq * cpumask_weight(in->targets);
+			r.calls_expected = x->vd[k].expected;
 			r.calls_executed = x->vd[k].ran;
 			r.lost = x->vd[k].lost;
 			r.dup = x->vd[k].dup;

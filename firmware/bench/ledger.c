@@ -92,6 +92,7 @@ void ledger_judge(const struct ledger_ent *e, uint64_t issued, uint64_t last,
 		dup += extra;
 		distinct -= extra;
 	}
+	v->expected += issued;
 	v->ran += distinct;
 	v->lost += issued > distinct ? issued - distinct : 0;
 	v->dup += dup;
@@ -105,11 +106,10 @@ uint64_t ledger_hi(unsigned target, unsigned slot)
 	return __atomic_load_n(&ledger_at(target, slot)->hi, __ATOMIC_RELAXED);
 }
 
-uint64_t ledger_judge_mask(const struct cpumask *targets, unsigned slot, uint64_t issued,
-			   struct ledger_verdict *v)
+void ledger_judge_mask(const struct cpumask *targets, unsigned slot, uint64_t issued,
+		       struct ledger_verdict *v)
 {
 	unsigned t;
 	for_each_cpu(t, targets)
 		ledger_judge(ledger_at(t, slot), issued, issued, v);
-	return issued * cpumask_weight(targets);
 }

@@ -41,6 +41,7 @@ struct ledger_ent {
 
 /* Per initiator: what its targets' entries add up to against what it issued. */
 struct ledger_verdict {
+	uint64_t expected;	/* calls issued, summed over targets */
 	uint64_t ran;		/* distinct calls run, summed over targets */
 	uint64_t lost, dup, ooo;
 };
@@ -79,10 +80,10 @@ void ledger_note(struct ledger_ent *e, uint64_t seq);
 void ledger_judge(const struct ledger_ent *e, uint64_t issued, uint64_t last,
 		  struct ledger_verdict *v);
 /* ledger_judge() over every target in the mask of slot `slot` (a fixed mask:
- * `issued` calls to each); returns the calls it expected, issued x targets. */
+ * `issued` calls to each). */
 struct cpumask;
-uint64_t ledger_judge_mask(const struct cpumask *targets, unsigned slot, uint64_t issued,
-			   struct ledger_verdict *v);
+void ledger_judge_mask(const struct cpumask *targets, unsigned slot, uint64_t issued,
+		       struct ledger_verdict *v);
 /* Highest number this target has run for that slot (watchdog: who waits on whom). */
 uint64_t ledger_hi(unsigned target, unsigned slot);
 

@@ -243,7 +243,8 @@ static void rep_check(struct rep_ctx *x)
 			x->expected = x->executed = 0;
 			for (unsigned k = 0; k < n; k++) {
 				x->vd[k] = (struct ledger_verdict){ 0 };
-				x->expected += ledger_judge_mask(ini[k].targets, k, ini[k].seq, &x->vd[k]);
+				ledger_judge_mask(ini[k].targets, k, ini[k].seq, &x->vd[k]);
+				x->expected += x->vd[k].expected;
 				x->executed += x->vd[k].ran;
 			}
 			if (x->executed >= x->expected || (x->wd_cycles && plat_cycles() - t > x->wd_cycles))

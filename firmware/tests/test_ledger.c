@@ -75,6 +75,7 @@ static void expect_verdict(const struct ledger_ent *e, uint64_t issued, uint64_t
 {
 	struct ledger_verdict v = { 0 };
 	ledger_judge(e, issued, last, &v);
+	assert_int_equal(v.expected, issued);
 	assert_int_equal(v.ran, ran);
 	assert_int_equal(v.lost, lost);
 	assert_int_equal(v.dup, dup);
