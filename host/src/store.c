@@ -404,24 +404,24 @@ static int store_chunk(int64_t id, sqlite3_stmt *s, sqlite3_stmt *has, const str
 static uint64_t histo_value(const void *x, unsigned i) { return xcb_histo_count(x, i); }
 static uint64_t sample_value(const void *x, unsigned i) { return xcb_sample(x, i); }
 
-static int store_histo(int64_t id, const uint8_t *p, size_t n)
+/* HISTO or SAMPLES (type): decoded into a chunk and stored by store_chunk. */
+static int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n)
 {
 	struct xcb_histo x;
+	struct xcb_samples y;
+	struct chunk c;
 
-	if (xcb_dec_histo(p, n, &x))
-		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
-	return store_chunk(id, st[S_HISTO], st[S_HISTO_HAS], &(struct chunk){ x.case_id, x.rep, x.initiator,
-		x.n, x.first, histo_value, &x, 1 });
-}
-
-static int store_samples(int64_t id, const uint8_t *p, size_t n)
-{
-	struct xcb_samples x;
-
-	if (xcb_dec_samples(p, n, &x))
-		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
-	return store_chunk(id, st[S_SAMPLE], st[S_SAMPLE_HAS], &(struct chunk){ x.case_id, x.rep, x.initiator,
-		x.n, x.index, sample_value, &x, 0 });
+	/* malformed: nothing written (the collector checks first) */
+	if (type == XCB_T_HISTO) {
+		if (xcb_dec_histo(p, n, &x))
+			return STORE_REFUSED;
+		c = (struct chunk){ x.case_id, x.rep, x.initiator, x.n, x.first, histo_value, &x, 1 };
+		return store_chunk(id, st[S_HISTO], st[S_HISTO_HAS], &c);
+	}
+	if (xcb_dec_samples(p, n, &y))
+		return STORE_REFUSED;
+	c = (struct chunk){ y.case_id, y.rep, y.initiator, y.n, y.index, sample_value, &y, 0 };
+	return store_chunk(id, st[S_SAMPLE], st[S_SAMPLE_HAS], &c);
 }
 
 static int store_event(int64_t id, uint32_t seq, int error, const uint8_t *p, size_t n)
@@ -508,8 +508,8 @@ int store_frame(sqlite3 *db, int64_t *run_id, uint64_t token, const struct xcb_h
 	case XCB_T_HELLO: rc = store_hello(*run_id, p, h->length); break;
 	case XCB_T_CASE: rc = store_case(*run_id, p, h->length); break;
 	case XCB_T_RESULT: rc = store_result(*run_id, p, h->length); break;
-	case XCB_T_HISTO: rc = store_histo(*run_id, p, h->length); break;
-	case XCB_T_SAMPLES: rc = store_samples(*run_id, p, h->length); break;
+	case XCB_T_HISTO:
+	case XCB_T_SAMPLES: rc = store_points(*run_id, h->type, p, h->length); break;
 	case XCB_T_LOG: rc = store_event(*run_id, h->seq, 0, p, h->length); break;
 	case XCB_T_ERROR: rc = store_event(*run_id, h->seq, 1, p, h->length); break;
 	case XCB_T_DONE: rc = store_done(*run_id, p, h->length); break;
