@@ -18,7 +18,7 @@
 #include "lib/cmdline.h"
 #include "lib/printf.h"
 #include "lib/string.h"
-#include "xcall/smoke.h"
+#include "bench/smoke.h"
 
 #ifndef XCB_FW_VERSION
 #define XCB_FW_VERSION "dev"

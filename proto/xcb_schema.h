@@ -36,6 +36,9 @@
  * Keys not listed here still travel (proto/README.md: unknown keys are
  * stored); they match unless they start with "x_". The order is the order
  * of the SQL column lists and of GET /api/v1/schema. */
+/* The prefix of an annotation key: never matched, listed or not. */
+#define XCB_NOTE_PREFIX "x_"
+
 #define XCB_CASE_AXES(X) \
 	X(id,              INT,  ID,    JSON, 0,          0)           \
 	X(kind,            TEXT, IDENT, COL,  0,          "kind")      \

@@ -63,8 +63,14 @@ int xcb_axis_matches(const char *key, int without_algo)
 	while (key[len])
 		len++;
 	a = xcb_axis_find(key, len);
-	if (!a)
-		return !(key[0] == 'x' && key[1] == '_');
+	if (!a) {
+		const char *pre = XCB_NOTE_PREFIX;
+		size_t i = 0;
+
+		while (pre[i] && key[i] == pre[i])
+			i++;
+		return pre[i] != 0; /* matched unless the whole prefix is there */
+	}
 	if (without_algo && a == &xcb_axes[XCB_AX_algo])
 		return 0;
 	return a->role == XCB_ROLE_IDENT || a->role == XCB_ROLE_CHART || a->role == XCB_ROLE_AXIS;

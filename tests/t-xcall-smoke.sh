@@ -1,6 +1,6 @@
 #!/bin/bash
 # t-xcall-smoke.sh — the cross-call and TLB-shootdown engines on (emulated)
-# hardware: boots the payload at -smp 4 with xcall_smoke=N (xcall/smoke.c) and
+# hardware: boots the payload at -smp 4 with xcall_smoke=N (bench/smoke.c) and
 # checks the raw IPI ping-pong, every algorithm x wait at one initiator and one
 # target, all CPUs initiating random masks at once (exactly-once), and every
 # shootdown path x method x change: no stale translation after a real flush,

@@ -39,6 +39,21 @@ static uint32_t pm_read(void)
 	return inl((uint16_t)acpi.fadt.pm_tmr_port);
 }
 
+/* The tight-pair bound for a timer read: how long the fastest of 20 reads
+ * takes between two serialised TSC reads, times 4, plus slack. */
+static uint64_t pair_bound(uint32_t (*read)(void))
+{
+	uint64_t best = ~0ULL;
+	for (int i = 0; i < 20; i++) {
+		uint64_t a = rdtsc_ordered();
+		(void)read();
+		uint64_t b = rdtsc_ordered();
+		if (b - a < best)
+			best = b - a;
+	}
+	return best * 4 + 200;
+}
+
 static int stamp_pm(struct stamp *s, uint64_t max_gap)
 {
 	for (int i = 0; i < 100; i++) {
@@ -57,16 +72,7 @@ static int stamp_pm(struct stamp *s, uint64_t max_gap)
 static uint64_t try_pmtimer(uint64_t ms)
 {
 	uint32_t mask = acpi.fadt.pm_tmr_32bit ? 0xffffffffu : 0xffffffu;
-	/* The tight-pair bound: measure how long a read takes, allow 4x. */
-	uint64_t best = ~0ULL;
-	for (int i = 0; i < 20; i++) {
-		uint64_t a = rdtsc_ordered();
-		(void)pm_read();
-		uint64_t b = rdtsc_ordered();
-		if (b - a < best)
-			best = b - a;
-	}
-	uint64_t gap = best * 4 + 200;
+	uint64_t gap = pair_bound(pm_read);
 	struct stamp s0, s1;
 	if (stamp_pm(&s0, gap))
 		return 0;
@@ -86,11 +92,11 @@ static uint64_t try_pmtimer(uint64_t ms)
 	return (s1.tsc - s0.tsc) * PM_HZ / ticks / 1000;
 }
 
-static uint16_t pit_read(void)
+static uint32_t pit_read(void)
 {
 	outb(0x43, 0x80); /* latch channel 2 */
 	uint8_t lo = inb(0x42), hi = inb(0x42);
-	return (uint16_t)(lo | hi << 8);
+	return (uint32_t)(lo | hi << 8);	/* 16 bits */
 }
 
 static uint64_t try_pit(uint64_t ms)
@@ -101,15 +107,7 @@ static uint64_t try_pit(uint64_t ms)
 	outb(0x43, 0xb4);
 	outb(0x42, 0xff);
 	outb(0x42, 0xff);
-	uint64_t best = ~0ULL;
-	for (int i = 0; i < 20; i++) {
-		uint64_t a = rdtsc_ordered();
-		(void)pit_read();
-		uint64_t b = rdtsc_ordered();
-		if (b - a < best)
-			best = b - a;
-	}
-	uint64_t gap = best * 4 + 200;
+	uint64_t gap = pair_bound(pit_read);
 	struct stamp s0 = { 0, 0 };
 	int ok = 0;
 	for (int i = 0; i < 100 && !ok; i++) {

@@ -100,7 +100,7 @@ static void send_hello(const char *suite_name)
 	sb_init(&sb, hello, sizeof(hello));
 	sb_kv(&sb, "fw", XCB_FW_VERSION);
 	sb_kv(&sb, "suite", suite_name);
-	sb_kv_u64(&sb, "cpus", benv_ncpus());
+	sb_kv_u64(&sb, "cpus", plat_num_cpus());
 	benv_facts(&sb);
 	sb_kv(&sb, "transport", report_transport_names());
 	sb_kv_u64(&sb, "overhead_min_cycles", runner_overhead_min());
@@ -146,11 +146,11 @@ int bench_main(void)
 	 * script), else serial. Not both by default: on real hardware a 115200-baud
 	 * line needs ~0.1 s per frame and would pace the whole run. */
 	const char *tdefault = cmdline_has("server") ? "udp" : "serial";
-	report_init(cmdline_str("transport", tdefault), cmdline_str("run", 0), benv_cycles());
+	report_init(cmdline_str("transport", tdefault), cmdline_str("run", 0), plat_cycles());
 	benv_set_crash_hook(crash_hook);
 	/* CPU 0 is a cross-call target too (and spins waiting for the initiators):
 	 * it must take IPIs like every other CPU. */
-	benv_irq_enable();
+	plat_irq_enable();
 	/* The spin-wait policy before anything is measured (floors, overhead). */
 	const char *spin_policy = cmdline_str("spin", "auto");
 	spin_mode = benv_spin_set(spin_policy);
@@ -164,16 +164,16 @@ int bench_main(void)
 	 * TLB window is built and anything is timed. */
 	benv_tlb_features();
 	/* The layers below bench: algorithms (IPI handlers) and the TLB test window. */
-	int xrc = xcall_init_all(benv_ncpus());
-	int frc = flush_init(benv_ncpus());
+	int xrc = xcall_init_all(plat_num_cpus());
+	int frc = flush_init(plat_num_cpus());
 	runner_init();
 	send_hello(suite_name);
 
 	static char line[256];
 	ksnprintf(line, sizeof(line), "run %016llx: suite %s on %u CPUs, tsc %llu kHz, timing overhead min %llu median %llu cycles, "
 		  "spin %s (%s), floors: ipi %llu roundtrip %llu cycles",
-		  (unsigned long long)report_token(), suite_name, benv_ncpus(),
-		  (unsigned long long)benv_tsc_khz(), (unsigned long long)runner_overhead_min(),
+		  (unsigned long long)report_token(), suite_name, plat_num_cpus(),
+		  (unsigned long long)plat_tsc_khz(), (unsigned long long)runner_overhead_min(),
 		  (unsigned long long)runner_overhead_median(), spin_mode, spin_word,
 		  (unsigned long long)runner_floor_ipi(), (unsigned long long)runner_floor_roundtrip());
 	report_log(line);
@@ -199,14 +199,14 @@ int bench_main(void)
 		rawonly.kinds = 1u << KIND_RAW;
 		rawonly.reps = 1;
 		rawonly.iters = 100;
-		suite_for_each_case(&rawonly, benv_ncpus(), collect, 0);
+		suite_for_each_case(&rawonly, plat_num_cpus(), collect, 0);
 		run_cases(&x);
 		struct stress_result sr = { 0 };
 		if (!x.aborted)
 			failed = stress_run(&suite, ncases + 1, &sr) != 0;
 		x.aborted |= sr.watchdog;
 	} else {
-		suite_for_each_case(&suite, benv_ncpus(), collect, 0);
+		suite_for_each_case(&suite, plat_num_cpus(), collect, 0);
 		ksnprintf(line, sizeof(line), "suite %s: %u cases", suite.name, ncases);
 		report_log(line);
 		send_plan();

@@ -18,10 +18,9 @@
 #include "lib/cmdline.h"
 #include "lib/printf.h"
 
-unsigned benv_ncpus(void) { return smp_num_cpus(); }
-unsigned benv_cpu_id(void) { return smp_cpu_id(); }
 int benv_start_on(unsigned cpu, void (*fn)(void *), void *arg) { return smp_start_on(cpu, fn, arg); }
 int benv_wait_idle(unsigned cpu) { return smp_wait_idle(cpu); }
+int benv_run_all(void (*fn)(void *), void *arg) { return smp_run_all(fn, arg); }
 /* The crashed mask, not percpu->crashed: the latter is set first thing in the
  * exception path (its recursion guard), before the crash is counted, and a
  * runner that acted on it could end the run before the crash hook's ERROR
@@ -29,8 +28,6 @@ int benv_wait_idle(unsigned cpu) { return smp_wait_idle(cpu); }
 int benv_cpu_crashed(unsigned cpu) { return cpumask_test_atomic(idt_crashed_mask(), cpu); }
 unsigned benv_crash_count(void) { return idt_crash_count(); }
 unsigned benv_package_of(unsigned cpu) { return smp_topo(cpu)->pkg; }
-void benv_relax(void) { cpu_relax(); }
-void benv_irq_enable(void) { irq_enable(); }
 
 const char *benv_spin_set(const char *policy)
 {
@@ -49,20 +46,6 @@ const char *benv_spin_set(const char *policy)
 	return plain ? "plain" : "pause";
 }
 
-uint64_t benv_cycles(void) { return rdtsc_ordered(); }
-
-uint64_t benv_cycles_fast(void)
-{
-	uint32_t lo, hi;
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
-void *benv_alloc_zeroed(unsigned long bytes)
-{
-	return page_alloc((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
-}
-uint64_t benv_tsc_khz(void) { return tsc_khz; }
 
 void benv_console(const char *s, unsigned len) { console_write(s, len); }
 /* Frames go through the console lock too, so a frame line is never split by

@@ -1,20 +1,21 @@
 /*
- * benchenv.h - everything bench/ needs from arch/ and lib/, in one place, so the
+ * benchenv.h - what only bench/ needs from arch/ and lib/, in one place, so the
  * runner reads as benchmark logic and the mapping onto the foundation's API lives in
- * one file (bench/benchenv.c). Host tests that link report.c provide their own
- * stand-ins for the few functions it uses.
+ * one file (bench/benchenv.c): starting work on a CPU, crashes, topology, machine
+ * facts, IPI delivery, the tick, the console and the end. CPU id, spin, clock and
+ * memory are the common platform layer (lib/platform.h, included here). Host tests
+ * that link report.c provide their own stand-ins for the few functions it uses.
  */
 #ifndef XCB_BENCH_BENCHENV_H
 #define XCB_BENCH_BENCHENV_H
 
 #include <stdint.h>
+#include "lib/platform.h"
 
 struct strbuf;
 struct cpumask;
 
 /* ---- CPUs ---- */
-unsigned benv_ncpus(void);
-unsigned benv_cpu_id(void);
 /* Run fn(arg) on AP `cpu` (which must be idle). 0, or <0 if it cannot. */
 int benv_start_on(unsigned cpu, void (*fn)(void *), void *arg);
 /* Physical package of a CPU (topology placements). */
@@ -24,18 +25,14 @@ int benv_cpu_crashed(unsigned cpu);
 unsigned benv_crash_count(void);
 /* Wait until that AP's function returned (0), or it crashed (-1). */
 int benv_wait_idle(unsigned cpu);
-void benv_relax(void);
-void benv_irq_enable(void);
+/* Run fn(arg) on every online CPU, the caller included, and wait for all.
+ * 0, or -1 if any CPU crashed. */
+int benv_run_all(void (*fn)(void *), void *arg);
 /* The spin-wait policy of every wait (lib/spinlock.h cpu_relax()): "pause",
  * "plain", or "auto" = plain under QEMU's TCG (CPUID hypervisor signature
  * "TCGTCGTCGTCG"), pause elsewhere. Call before anything is timed. Returns
  * the policy in force ("pause"/"plain"), or NULL for an unknown word. */
 const char *benv_spin_set(const char *policy);
-
-/* ---- time ---- */
-uint64_t benv_cycles(void);		/* serialised TSC read */
-uint64_t benv_cycles_fast(void);	/* plain RDTSC: diagnostics inside timed calls */
-uint64_t benv_tsc_khz(void);
 
 /* ---- console / serial / command line ---- */
 void benv_console(const char *s, unsigned len);	/* human text to the console */
@@ -44,9 +41,6 @@ void benv_serial(const char *s, unsigned len);	/* raw bytes to COM1 (frames) */
 const char *benv_cmdline_all(void);
 /* 1 when UEFI booted the payload (boot/efi/'s handover), 0 for BIOS (multiboot). */
 int benv_booted_uefi(void);
-
-/* Zeroed, page-aligned memory from the page allocator, never freed; NULL if none. */
-void *benv_alloc_zeroed(unsigned long bytes);
 
 /* Global pages and PCIDs on every CPU where CPUID offers them (before any case);
  * benv_facts() then reports `pge` and `pcid_enabled` as what every CPU has on. */

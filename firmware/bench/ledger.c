@@ -2,6 +2,7 @@
  * ledger.c - the exactly-once ledger (ledger.h). Host-compilable: no machine here.
  */
 #include "bench/ledger.h"
+#include "lib/cpumask.h"
 
 static struct ledger_ent *ents;
 static unsigned ncpus_l, slots_l;
@@ -69,7 +70,8 @@ void ledger_note(struct ledger_ent *e, uint64_t seq)
 	__atomic_store_n(&e->runs, __atomic_load_n(&e->runs, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
 }
 
-void ledger_judge(const struct ledger_ent *e, uint64_t issued, struct ledger_verdict *v)
+void ledger_judge(const struct ledger_ent *e, uint64_t issued, uint64_t last,
+		  struct ledger_verdict *v)
 {
 	/* acquire: pairs with the release in ledger_note(); runs first, so the
 	 * fields read after it are at least as new as the count. */
@@ -79,13 +81,18 @@ void ledger_judge(const struct ledger_ent *e, uint64_t issued, struct ledger_ver
 	uint64_t distinct = runs - dup;
 
 	/* A number beyond what was issued cannot be a real call: count it as a
-	 * duplicate (some call ran under a wrong number). */
-	if (hi > issued) {
-		uint64_t extra = hi - issued;
+	 * duplicate (some call ran under a wrong number). The window says which
+	 * numbers above `last` ran; beyond it, assume all of them did. */
+	if (hi > last) {
+		uint64_t over = hi - last;
+		uint64_t extra = over >= 64 ? over
+			: (uint64_t)__builtin_popcountll(__atomic_load_n(&e->win, __ATOMIC_RELAXED) &
+							 ((1ull << over) - 1));
 		extra = extra > distinct ? distinct : extra;
 		dup += extra;
 		distinct -= extra;
 	}
+	v->expected += issued;
 	v->ran += distinct;
 	v->lost += issued > distinct ? issued - distinct : 0;
 	v->dup += dup;
@@ -97,4 +104,12 @@ uint64_t ledger_hi(unsigned target, unsigned slot)
 	if (!ents || target >= ncpus_l || slot >= slots_l)
 		return 0;
 	return __atomic_load_n(&ledger_at(target, slot)->hi, __ATOMIC_RELAXED);
+}
+
+void ledger_judge_mask(const struct cpumask *targets, unsigned slot, uint64_t issued,
+		       struct ledger_verdict *v)
+{
+	unsigned t;
+	for_each_cpu(t, targets)
+		ledger_judge(ledger_at(t, slot), issued, issued, v);
 }

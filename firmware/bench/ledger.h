@@ -8,6 +8,15 @@
  * a cache line with another target's (the old wd_done[from][*], eight targets per
  * line) made the harness's own cost grow with the mask size, the axis under study.
  *
+ * The one exactly-once ledger of the tree: the runner's timed cases, the payload's
+ * smoke test (bench/smoke.c) and the algorithms' host test (tests/test_xcall.c) all
+ * book their calls here; the watchdog reads it to say who waits on whom. The
+ * algorithms themselves keep no books (xcall/ runs fn and nothing else), so the
+ * cost of checking is the harness's, in the callee it passes, never the
+ * algorithm's. Numbers rise per initiator slot; a target may see a subset of them
+ * (a mask that changes from call to call): ledger_judge() takes how many went to
+ * this target and the highest number the slot issued.
+ *
  * Layout: one 64-byte entry per (target CPU, initiator slot), a target's entries
  * contiguous, sized from the CPU count and allocated once at boot (no static N^2
  * array). Only the target writes an entry; its last store (the run count) is a
@@ -32,9 +41,29 @@ struct ledger_ent {
 
 /* Per initiator: what its targets' entries add up to against what it issued. */
 struct ledger_verdict {
+	uint64_t expected;	/* calls issued, summed over targets */
 	uint64_t ran;		/* distinct calls run, summed over targets */
 	uint64_t lost, dup, ooo;
 };
+
+/* A call's argument is a value, not a pointer: (sequence number << LEDGER_SLOT_BITS)
+ * | the initiator's slot. So wait=none calls need no storage that outlives them, and
+ * the callee reads nothing another CPU writes. */
+#define LEDGER_SLOT_BITS 10	/* up to 1024 initiator slots; 54 bits of sequence number */
+#define LEDGER_MAX_SLOTS (1u << LEDGER_SLOT_BITS)
+
+static inline void *ledger_arg(unsigned slot, uint64_t seq)
+{
+	return (void *)(uintptr_t)(seq << LEDGER_SLOT_BITS | slot);
+}
+static inline unsigned ledger_arg_slot(const void *arg)
+{
+	return (unsigned)((uintptr_t)arg & (LEDGER_MAX_SLOTS - 1));
+}
+static inline uint64_t ledger_arg_seq(const void *arg)
+{
+	return (uint64_t)(uintptr_t)arg >> LEDGER_SLOT_BITS;
+}
 
 /* Use `mem` (>= ledger_bytes(), 64-byte aligned, zeroed) for ncpus x slots entries. */
 unsigned long ledger_bytes(unsigned ncpus, unsigned slots);
@@ -45,9 +74,16 @@ struct ledger_ent *ledger_at(unsigned target, unsigned slot);
 
 /* In the callee, on CPU `target`: call `seq` of initiator slot `slot` ran. */
 void ledger_note(struct ledger_ent *e, uint64_t seq);
-/* Adds to *v what entry e says about an initiator that issued `issued` calls
- * (numbers 1..issued) to this target. */
-void ledger_judge(const struct ledger_ent *e, uint64_t issued, struct ledger_verdict *v);
+/* Adds to *v what entry e says about an initiator that issued `issued` calls to
+ * this target, numbered at most `last` (a fixed mask: issued == last, numbers
+ * 1..issued; a changing one: a subset of 1..last). */
+void ledger_judge(const struct ledger_ent *e, uint64_t issued, uint64_t last,
+		  struct ledger_verdict *v);
+/* ledger_judge() over every target in the mask of slot `slot` (a fixed mask:
+ * `issued` calls to each). */
+struct cpumask;
+void ledger_judge_mask(const struct cpumask *targets, unsigned slot, uint64_t issued,
+		       struct ledger_verdict *v);
 /* Highest number this target has run for that slot (watchdog: who waits on whom). */
 uint64_t ledger_hi(unsigned target, unsigned slot);
 

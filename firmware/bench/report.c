@@ -7,6 +7,7 @@
 #include "bench/histo.h"
 #include "bench/strbuf.h"
 #include "bench/benchenv.h"
+#include "lib/string.h"
 
 #define MAX_TRANSPORTS 2
 
@@ -30,7 +31,7 @@ static uint8_t frame[XCB_FRAME_MAX];
 static void report_lock(void)
 {
 	while (__atomic_exchange_n(&report_lock_word, 1, __ATOMIC_ACQUIRE))
-		benv_relax();
+		plat_cpu_relax();
 }
 
 static int report_trylock_bounded(void)
@@ -38,7 +39,7 @@ static int report_trylock_bounded(void)
 	for (unsigned long i = 0; i < 50000000ul; i++) {
 		if (!__atomic_exchange_n(&report_lock_word, 1, __ATOMIC_ACQUIRE))
 			return 1;
-		benv_relax();
+		plat_cpu_relax();
 	}
 	return 0;
 }
@@ -74,17 +75,6 @@ static void set_transports(struct transport **t, unsigned n)
 	set_names();
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int report_init(const char *spec, const char *run, uint64_t entropy)
 {
 	struct transport *t[MAX_TRANSPORTS] = { 0 };
@@ -108,7 +98,7 @@ int report_init(const char *spec, const char *run, uint64_t entropy)
 	token = 0;
 	int ok = run && bs_strlen(run) == 16;
 	for (unsigned i = 0; ok && i < 16; i++) {
-		int v = hexval(run[i]);
+		int v = xcb_digit(run[i], 16);
 		if (v < 0)
 			ok = 0;
 		else
@@ -179,32 +169,38 @@ void report_text(enum xcb_type type, const char *text, unsigned len)
 	report_unlock();
 }
 
+/* The console copy of a LOG / ERROR line: `prefix` + text + newline. Returns the
+ * text's length. */
+static unsigned console_line(const char *prefix, unsigned plen, const char *text)
+{
+	unsigned len = bs_strlen(text);
+	benv_console(prefix, plen);
+	benv_console(text, len);
+	benv_console("\n", 1);
+	return len;
+}
+
+/* An ERROR line on the console, counted; returns its length. */
+static unsigned error_line(const char *text)
+{
+	unsigned len = console_line("ERROR: ", 7, text);
+	__atomic_fetch_add(&nerrors, 1, __ATOMIC_RELAXED);	/* a counter */
+	return len;
+}
+
 void report_log(const char *line)
 {
-	unsigned len = bs_strlen(line);
-	benv_console("# ", 2);
-	benv_console(line, len);
-	benv_console("\n", 1);
-	report_text(XCB_T_LOG, line, len);
+	report_text(XCB_T_LOG, line, console_line("# ", 2, line));
 }
 
 void report_error(const char *text)
 {
-	unsigned len = bs_strlen(text);
-	benv_console("ERROR: ", 7);
-	benv_console(text, len);
-	benv_console("\n", 1);
-	__atomic_fetch_add(&nerrors, 1, __ATOMIC_RELAXED);
-	report_text(XCB_T_ERROR, text, len);
+	report_text(XCB_T_ERROR, text, error_line(text));
 }
 
 void report_error_emergency(const char *text)
 {
-	unsigned len = bs_strlen(text);
-	benv_console("ERROR: ", 7);
-	benv_console(text, len);
-	benv_console("\n", 1);
-	__atomic_fetch_add(&nerrors, 1, __ATOMIC_RELAXED);
+	unsigned len = error_line(text);
 	/* A CPU that faulted inside the lock would hold it forever: give up after a
 	 * bounded wait and send anyway (a garbled seq beats a silent hang). */
 	int locked = report_trylock_bounded();

@@ -31,14 +31,14 @@ static unsigned below(unsigned n)
 
 int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *out)
 {
-	unsigned n = benv_ncpus();
+	unsigned n = plat_num_cpus();
 	static char line[256];
 	memset(out, 0, sizeof(*out));
 	if (n < 2) {
 		report_log("stress: needs at least 2 CPUs; nothing to do");
 		return 0;
 	}
-	rng = s->seed ? s->seed : (benv_cycles() | 1);
+	rng = s->seed ? s->seed : (plat_cycles() | 1);
 	uint64_t seed = rng;
 	unsigned nalg = 0;
 	while (xcall_algos[nalg])
@@ -54,15 +54,15 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 		  (unsigned long long)s->watchdog_ms);
 	report_log(line);
 
-	uint64_t khz = benv_tsc_khz();
-	uint64_t end = benv_cycles() + khz * 1000 * s->duration_s;
+	uint64_t khz = plat_tsc_khz();
+	uint64_t end = plat_cycles() + khz * 1000 * s->duration_s;
 	unsigned icpus[RUN_MAX_INITS];
 	struct cpumask tm[RUN_MAX_INITS];
 	const struct xcall_ops *ops[RUN_MAX_INITS];
 	enum xcall_wait waits[RUN_MAX_INITS];
 	uint32_t id = first_id;
 
-	while (benv_cycles() < end) {
+	while (plat_cycles() < end) {
 		struct bcase c = { 0 };
 		struct case_summary sum;
 		c.id = id++;

@@ -59,11 +59,11 @@ static struct histo wh[W_NR];
 static void reader_main(void *p)
 {
 	struct reader *r = p;
-	uint64_t last = benv_cycles();
+	uint64_t last = plat_cycles();
 
 	/* Interrupts on: the writer's prime/verify calls and (inside/after) its
 	 * shootdown target us, also while we wait for the lock it holds. */
-	benv_irq_enable();
+	plat_irq_enable();
 	/* release: pairs with the writer's acquire count of `ready`. */
 	__atomic_fetch_add(&ready, 1, __ATOMIC_RELEASE);
 	for (unsigned ph = PH_WARM; ph != PH_STOP;) {
@@ -75,9 +75,9 @@ static void reader_main(void *p)
 			ph = __atomic_load_n(&phase, __ATOMIC_RELAXED);
 			if (ph == PH_STOP)
 				break;
-			uint64_t t0 = benv_cycles();
+			uint64_t t0 = plat_cycles();
 			lops->read_lock(&lock);
-			uint64_t t1 = benv_cycles();
+			uint64_t t1 = plat_cycles();
 			/* relaxed: the lock's acquire/release order it against the
 			 * writer's increment. */
 			(void)__atomic_load_n(&p2m, __ATOMIC_RELAXED);
@@ -113,29 +113,29 @@ static __attribute__((noinline)) int write_once(enum sync_mode m, const struct f
 	uint64_t g = 0, te = 0;
 	if (flush_prepare(f, t) < 0)	/* targets load the old translations */
 		return -1;
-	uint64_t i0 = benv_ipis_sent(benv_cpu_id()), t0 = benv_cycles();
+	uint64_t i0 = benv_ipis_sent(plat_cpu_id()), t0 = plat_cycles();
 	lops->write_lock(&lock);
-	uint64_t t1 = benv_cycles();
+	uint64_t t1 = plat_cycles();
 	if (m == SYNC_LAZY)
 		lazy_begin();
 	flush_change(f);		/* the PTEs, and our own TLB */
 	/* relaxed: published to readers by write_unlock's release. */
 	__atomic_store_n(&p2m, p2m + 1, __ATOMIC_RELAXED);
-	uint64_t tc = benv_cycles();
+	uint64_t tc = plat_cycles();
 	if (m == SYNC_INSIDE) {
 		flush_remote(f, t);
-		te = benv_cycles();
+		te = plat_cycles();
 	}
 	if (m == SYNC_LAZY)
 		g = lazy_publish(t);	/* marks the targets; no IPI */
-	uint64_t t2 = benv_cycles();
+	uint64_t t2 = plat_cycles();
 	lops->write_unlock(&lock);
 	if (m == SYNC_AFTER)
 		flush_remote(f, t);
 	if (m == SYNC_LAZY)		/* the last target's entry has flushed */
 		lazy_wait(t, g);
-	uint64_t t3 = benv_cycles();
-	*ipis += benv_ipis_sent(benv_cpu_id()) - i0;
+	uint64_t t3 = plat_cycles();
+	*ipis += benv_ipis_sent(plat_cpu_id()) - i0;
 	d[W_HOLD] = t2 - t1;
 	d[W_E2E] = t3 - t0;
 	d[W_EFF] = (te ? te : t3) - tc;
@@ -148,7 +148,7 @@ static __attribute__((noinline)) void emit(const struct bcase *c, unsigned rep, 
 					   const struct stats *st, const struct histo *h,
 					   struct xcb_result *r)
 {
-	runner_fill_result(r, c, rep, init, st, h);
+	runner_fill_result(r, c, rep, init, st, h, 0);
 	report_result(r);
 	report_histo(c->id, (uint16_t)rep, (uint16_t)init, h);
 	report_poll();
@@ -162,8 +162,8 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 	enum sync_mode m = c->mode;
 	struct flush_cfg f = { c->method, c->path, FLUSH_REMAP, c->algo, c->batch };
 
-	if (!rd && (lazy_init(benv_ncpus()) < 0 ||
-		    !(rd = benv_alloc_zeroed(benv_ncpus() * (unsigned long)sizeof(*rd)))))
+	if (!rd && (lazy_init(plat_num_cpus()) < 0 ||
+		    !(rd = plat_alloc_zeroed(plat_num_cpus() * (unsigned long)sizeof(*rd)))))
 		return -1;
 	/* Quiescent: nobody else runs, so plain resets are safe; the readers'
 	 * start (smp_start_on) publishes them. */
@@ -171,12 +171,12 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 	memset(&lock, 0, sizeof(lock));
 	lazy_reset();
 	flush_reset();
-	flush_assign_slices(&(unsigned){ benv_cpu_id() }, 1);
+	flush_assign_slices(&(unsigned){ plat_cpu_id() }, 1);
 	lazy = m == SYNC_LAZY;
 	skip = 0;
 	if (lazy)
 		f.method = FLUSH_CR3;	/* lazy_entry() flushes the whole TLB */
-	entry_cyc = benv_tsc_khz() * c->entry_us / 1000;
+	entry_cyc = plat_tsc_khz() * c->entry_us / 1000;
 	nreads = c->batch_reads ? c->batch_reads : 1;
 	phase = PH_WARM;
 	ready = 0;
@@ -196,7 +196,7 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 	}
 	/* acquire: pairs with each reader's release increment. */
 	while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < n)
-		benv_relax();
+		plat_cpu_relax();
 
 	uint64_t d[W_NR], ipis = 0, stale = 0, ctl = 0, t0 = 0, hold = 0, wait = 0;
 	int s = 0;
@@ -207,11 +207,11 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 			 * results come back through `finished`). */
 			__atomic_store_n(&phase, PH_TIMED, __ATOMIC_RELAXED);
 			ipis = 0;
-			t0 = benv_cycles();
+			t0 = plat_cycles();
 		}
 		if (k == c->warmup + c->iters) {
 			/* The control: the same writes without invalidation. */
-			t0 = benv_cycles() - t0;
+			t0 = plat_cycles() - t0;
 			__atomic_store_n(&phase, PH_CTL, __ATOMIC_RELAXED);
 			f.method = FLUSH_NONE;
 			/* relaxed: a reader that still sees 0 flushes once more,
@@ -246,7 +246,7 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 		struct reader *r = &rd[cpu];
 		/* acquire: pairs with the reader's release of `finished`. */
 		while (!__atomic_load_n(&r->finished, __ATOMIC_ACQUIRE))
-			benv_relax();
+			plat_cpu_relax();
 		benv_wait_idle(cpu);
 		emit(c, rep, cpu, &r->st, &r->h, &b);
 		wait += r->wait;

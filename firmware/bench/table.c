@@ -22,7 +22,7 @@ void table_add(const struct case_summary *s)
 
 static uint64_t ns(uint64_t cyc)
 {
-	uint64_t khz = benv_tsc_khz();
+	uint64_t khz = plat_tsc_khz();
 	return khz ? muldiv_u64(cyc, 1000000, khz) : 0;
 }
 

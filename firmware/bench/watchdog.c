@@ -22,7 +22,7 @@ static const char *const state_names[WD_NR] = {
 
 void wd_reset(void)
 {
-	unsigned n = benv_ncpus();
+	unsigned n = plat_num_cpus();
 	for (unsigned i = 0; i < n; i++) {
 		wd_cpus[i].call_start = 0;
 		wd_cpus[i].call_no = 0;
@@ -50,7 +50,7 @@ static char text[4096];
 static void report(unsigned late, uint64_t now)
 {
 	int n = 0, cap = (int)sizeof(text);
-	uint64_t khz = benv_tsc_khz() ? benv_tsc_khz() : 1;
+	uint64_t khz = plat_tsc_khz() ? plat_tsc_khz() : 1;
 	const struct wd_cpu *w = &wd_cpus[late];
 	uint64_t start = __atomic_load_n(&w->call_start, __ATOMIC_RELAXED);
 	uint64_t call = __atomic_load_n(&w->call_no, __ATOMIC_RELAXED);
@@ -95,7 +95,7 @@ static void report(unsigned late, uint64_t now)
 		}
 	}
 	/* What every CPU is doing. */
-	for (unsigned i = 0; i < benv_ncpus() && n < cap - 128; i++) {
+	for (unsigned i = 0; i < plat_num_cpus() && n < cap - 128; i++) {
 		const struct wd_cpu *x = &wd_cpus[i];
 		uint32_t st = __atomic_load_n(&x->state, __ATOMIC_RELAXED);
 		n += ksnprintf(text + n, (size_t)(cap - n), "cpu%u: %s", i,
@@ -116,7 +116,7 @@ int wd_check(void)
 {
 	if (!bound || wd_fired())
 		return wd_fired();
-	uint64_t now = benv_cycles();
+	uint64_t now = plat_cycles();
 	unsigned c;
 	for_each_cpu(c, &inits) {
 		uint64_t start = __atomic_load_n(&wd_cpus[c].call_start, __ATOMIC_RELAXED);

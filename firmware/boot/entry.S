@@ -3,6 +3,7 @@
  * kmain(magic, mbi). The image is linked as ELF64 and shipped as elf32-i386
  * (QEMU and iPXE only accept 32-bit multiboot ELFs). */
 #include "boot/idmap.h"
+#include "boot/longmode.h"
 	.set MB_MAGIC, 0x1badb002
 	.set MB_FLAGS, 0x00000003      /* page-align modules, want memory info */
 
@@ -41,18 +42,7 @@ _start:
 
 	BUILD_IDMAP %edi               /* boot/idmap.h */
 
-	mov	%cr4, %eax
-	or	$0x20, %eax             /* PAE */
-	mov	%eax, %cr4
-	mov	$boot_pml4, %eax
-	mov	%eax, %cr3
-	mov	$0xc0000080, %ecx       /* EFER.LME */
-	rdmsr
-	or	$0x100, %eax
-	wrmsr
-	mov	%cr0, %eax
-	or	$0x80000001, %eax       /* PG | PE */
-	mov	%eax, %cr0
+	ENTER_LONG_MODE $boot_pml4, $0x80000001   /* boot/longmode.h; PG | PE */
 	lgdt	boot_gdtr
 	ljmp	$0x08, $start64
 

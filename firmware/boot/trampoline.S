@@ -16,6 +16,7 @@
  * An AP that arrives late, after the BSP revoked its offer, finds 0 and
  * parks, so it can never run on a stack or a CPU number meant for someone
  * else. */
+#include "boot/longmode.h"
 	.set TRAMP_BASE, 0x8000
 #define T(x) ((x) - tramp_start + TRAMP_BASE)
 
@@ -39,18 +40,7 @@ tramp32:
 	mov	%ax, %ds
 	mov	%ax, %es
 	mov	%ax, %ss
-	mov	%cr4, %eax
-	or	$0x20, %eax             /* PAE */
-	mov	%eax, %cr4
-	mov	T(tramp_cr3), %eax
-	mov	%eax, %cr3
-	mov	$0xc0000080, %ecx       /* EFER.LME */
-	rdmsr
-	or	$0x100, %eax
-	wrmsr
-	mov	%cr0, %eax
-	or	$0x80000000, %eax       /* PG */
-	mov	%eax, %cr0
+	ENTER_LONG_MODE T(tramp_cr3), $0x80000000   /* boot/longmode.h; PG */
 	ljmp	$0x18, $T(tramp64)
 
 	.code64

@@ -321,16 +321,26 @@ static void vector_flush(const struct amask *targets, const struct flush_req *r)
 
 /* ---- the three steps -------------------------------------------------- */
 
-int flush_prepare(const struct flush_cfg *c, const struct cpumask *targets)
+/* This CPU's request, filled in for cfg c (its own slice of the window); NULL
+ * when the flush layer refuses c. */
+static struct flush_req *own_req(const struct flush_cfg *c)
 {
 	if (check_cfg(c))
-		return -1;
+		return NULL;
 	unsigned me = plat_cpu_id();
 	struct flush_req *r = &reqs[me];
 
 	r->first = slot_of[me] * slice;
 	r->n = batch_of(c);
 	r->method = c->method;
+	return r;
+}
+
+int flush_prepare(const struct flush_cfg *c, const struct cpumask *targets)
+{
+	struct flush_req *r = own_req(c);
+	if (!r)
+		return -1;
 	for (unsigned i = 0; i < r->n; i++) {
 		unsigned p = r->first + i;
 		/* An unmapped page (previous unmap shootdown) gets frame A
@@ -348,14 +358,9 @@ int flush_prepare(const struct flush_cfg *c, const struct cpumask *targets)
 
 int flush_change(const struct flush_cfg *c)
 {
-	if (check_cfg(c))
+	struct flush_req *r = own_req(c);
+	if (!r)
 		return -1;
-	unsigned me = plat_cpu_id();
-	struct flush_req *r = &reqs[me];
-
-	r->first = slot_of[me] * slice;
-	r->n = batch_of(c);
-	r->method = c->method;
 	for (unsigned i = 0; i < r->n; i++) {
 		unsigned p = r->first + i;
 		int old = cur[p];

@@ -4,21 +4,18 @@
  */
 #include "flush/rwlock.h"
 
-const struct rwlock_ops rwlock_fair_ops = {
-	.name = "fair",
-	.read_lock = rw_fair_read_lock,
-	.read_unlock = rw_fair_read_unlock,
-	.write_lock = rw_fair_write_lock,
-	.write_unlock = rw_fair_write_unlock,
-};
+/* A lock's ops table from its inline functions rw_<kind>_read_lock, ... */
+#define RWLOCK_OPS_DEFINE(kind)						\
+	const struct rwlock_ops rwlock_##kind##_ops = {			\
+		.name = #kind,						\
+		.read_lock = rw_##kind##_read_lock,			\
+		.read_unlock = rw_##kind##_read_unlock,			\
+		.write_lock = rw_##kind##_write_lock,			\
+		.write_unlock = rw_##kind##_write_unlock,		\
+	}
 
-const struct rwlock_ops rwlock_unfair_ops = {
-	.name = "unfair",
-	.read_lock = rw_unfair_read_lock,
-	.read_unlock = rw_unfair_read_unlock,
-	.write_lock = rw_unfair_write_lock,
-	.write_unlock = rw_unfair_write_unlock,
-};
+RWLOCK_OPS_DEFINE(fair);
+RWLOCK_OPS_DEFINE(unfair);
 
 static const struct rwlock_ops *const all_ops[] = { &rwlock_fair_ops, &rwlock_unfair_ops };
 

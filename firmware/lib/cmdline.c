@@ -118,16 +118,10 @@ int cmdline_parse_u64(const char *s, uint64_t *out)
 			return -1;
 	}
 	for (; *s; s++) {
-		unsigned d;
-		char c = *s;
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = (unsigned)(c - 'a' + 10);
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = (unsigned)(c - 'A' + 10);
-		else
+		int dv = xcb_digit(*s, base);
+		if (dv < 0)
 			break;
+		unsigned d = (unsigned)dv;
 		if (v > (UINT64_MAX - d) / base)
 			return -1; /* overflow */
 		v = v * base + d;

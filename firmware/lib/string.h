@@ -22,4 +22,13 @@ char *strchr(const char *s, int c);
  * returns strlen(src) like BSD strlcpy. Available on both sides. */
 size_t xcb_strlcpy(char *dst, const char *src, size_t size);
 
+/* The value of `c` as a digit of `base` (10 or 16, either case), or -1. */
+static inline int xcb_digit(char c, unsigned base)
+{
+	int d = c >= '0' && c <= '9' ? c - '0'
+		: c >= 'a' && c <= 'f' ? c - 'a' + 10
+		: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+	return d < (int)base ? d : -1;
+}
+
 #endif

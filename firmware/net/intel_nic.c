@@ -18,9 +18,9 @@
 
 void intel_wait_us(uint64_t us)
 {
-	uint64_t t0 = net_now_us();
-	while (net_now_us() - t0 < us)
-		net_relax();
+	uint64_t t0 = plat_now_us();
+	while (plat_now_us() - t0 < us)
+		plat_cpu_relax();
 }
 
 void intel_hw_reset(volatile uint8_t *regs)
@@ -101,7 +101,7 @@ int intel_probe(struct netdev *nd, const struct pci_device *pci, unsigned priv_s
 	uint64_t bar0 = pci_bar(pci, 0, &io);
 	if (!bar0 || io)
 		goto err_cmd;
-	struct intel_nic *n = net_dma_alloc(priv_size);
+	struct intel_nic *n = plat_alloc_zeroed(priv_size);
 	rc = -ENOMEM;
 	if (!n)
 		goto err_cmd;

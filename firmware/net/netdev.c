@@ -45,7 +45,7 @@ int netdev_dma_once(uint8_t **const parts[], const unsigned bytes[], unsigned n)
 	unsigned long total = 0;
 	for (unsigned i = 0; i < n; i++)
 		total += bytes[i];
-	uint8_t *p = net_dma_alloc(total);
+	uint8_t *p = plat_alloc_zeroed(total);
 	if (!p)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
@@ -94,11 +94,11 @@ static int open_and_wait(struct netdev *nd, uint64_t wait_us)
 		net_log("net: %s: open failed (%d)", nd->name, rc);
 		return -1;
 	}
-	uint64_t t0 = net_now_us();
+	uint64_t t0 = plat_now_us();
 	while (!nd->op->link_up(nd)) {
-		if (net_now_us() - t0 >= wait_us)
+		if (plat_now_us() - t0 >= wait_us)
 			return 0;
-		net_relax();
+		plat_cpu_relax();
 	}
 	return 1;
 }

@@ -1,26 +1,11 @@
-/* net/'s view of the payload (netenv.h) mapped onto arch/ and lib/: TSC time,
- * the page allocator, uncached MMIO mappings, the console and the command
- * line. The only net/ file that includes arch/ beyond pci.h and io.h. */
+/* net/'s own view of the payload (netenv.h) mapped onto arch/ and lib/:
+ * uncached MMIO mappings, the console and the command line. The only net/
+ * file that includes arch/ beyond pci.h and io.h. */
 #include <stdarg.h>
 #include "netenv.h"
-#include "../arch/tsc.h"
-#include "../arch/mem.h"
 #include "../arch/paging.h"
 #include "../lib/printf.h"
 #include "../lib/cmdline.h"
-
-uint64_t net_now_us(void)
-{
-	/* tsc_khz is calibrated before the network comes up; cycles / (kHz /
-	 * 1000) = µs. Split to avoid overflowing rdtsc() * 1000 on long uptimes. */
-	uint64_t t = rdtsc(), khz = tsc_khz ? tsc_khz : 1000000;
-	return t / khz * 1000 + t % khz * 1000 / khz;
-}
-
-void *net_dma_alloc(unsigned long bytes)
-{
-	return page_alloc((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
-}
 
 volatile void *net_map_mmio(uint64_t phys, uint64_t size)
 {
@@ -48,9 +33,4 @@ void net_log(const char *fmt, ...)
 const char *net_cmdline(const char *key)
 {
 	return cmdline_str(key, 0);
-}
-
-void net_relax(void)
-{
-	__asm__ volatile("pause" ::: "memory");
 }

@@ -1,19 +1,15 @@
-/* What net/ needs from the rest of the payload, in one place: a microsecond
- * clock, DMA-able memory, MMIO mappings, a log line and a pause. The firmware
- * implementation (net/netenv.c) maps these onto arch/ and lib/; host unit
- * tests provide their own, so stack and transport logic runs under ASan. */
+/* What only net/ needs from the rest of the payload, in one place: MMIO
+ * mappings, a log line and the command line. The clock (plat_now_us), DMA-able
+ * memory (plat_alloc_zeroed: identity-mapped) and the polling pause
+ * (plat_cpu_relax) are the common platform layer, lib/platform.h, included
+ * here. The firmware implementation (net/netenv.c) maps these onto arch/ and
+ * lib/; host unit tests provide their own, so stack and transport logic runs
+ * under ASan. */
 #ifndef NET_NETENV_H
 #define NET_NETENV_H
 
 #include <stdint.h>
-
-/* Monotonic time in microseconds (TSC-based in the payload). */
-uint64_t net_now_us(void);
-
-/* Zeroed, page-aligned memory that devices can DMA to: the payload's memory
- * is identity-mapped, so the returned pointer is also the bus address.
- * NULL when memory is exhausted. */
-void *net_dma_alloc(unsigned long bytes);
+#include "../lib/platform.h"
 
 /* Uncached virtual address for a device's register window. */
 volatile void *net_map_mmio(uint64_t phys, uint64_t size);
@@ -24,8 +20,5 @@ void net_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Looks up key=value on the payload command line; NULL when absent. The
  * returned string is NUL-terminated and stays valid. */
 const char *net_cmdline(const char *key);
-
-/* Body of a polling wait loop. */
-void net_relax(void);
 
 #endif

@@ -33,7 +33,7 @@ static int xmit(struct net_stack *s, const void *frame, unsigned len)
 		}
 		s->nd->tx_busy++;
 		net_poll(s);
-		net_relax();
+		plat_cpu_relax();
 	}
 	return -2;
 }
@@ -110,7 +110,7 @@ static void arp_request(struct net_stack *s, uint32_t ip)
 {
 	uint8_t req[ETH_MIN_FRAME];
 	arp_build(req, ARP_OP_REQUEST, s->nd->mac, s->ip, 0, ip);
-	s->last_arp_req_us = net_now_us();
+	s->last_arp_req_us = plat_now_us();
 	xmit(s, req, sizeof(req));
 }
 
@@ -126,7 +126,7 @@ int net_udp_send(struct net_stack *s, uint32_t dst, uint16_t sport, uint16_t dpo
 		uint32_t hop = net_next_hop(s, dst);
 		mac = arp_cache_get(&s->arp, hop);
 		if (!mac) {
-			if (net_now_us() - s->last_arp_req_us >= ARP_RETRY_US || s->last_arp_req_us == 0)
+			if (plat_now_us() - s->last_arp_req_us >= ARP_RETRY_US || s->last_arp_req_us == 0)
 				arp_request(s, hop);
 			return -1;
 		}
@@ -151,15 +151,15 @@ int net_udp_send(struct net_stack *s, uint32_t dst, uint16_t sport, uint16_t dpo
 int net_resolve(struct net_stack *s, uint32_t ip, uint64_t timeout_us)
 {
 	uint32_t hop = net_next_hop(s, ip);
-	uint64_t t0 = net_now_us();
+	uint64_t t0 = plat_now_us();
 	s->last_arp_req_us = 0;
 	while (!arp_cache_get(&s->arp, hop)) {
-		if (net_now_us() - t0 >= timeout_us)
+		if (plat_now_us() - t0 >= timeout_us)
 			return -1;
-		if (s->last_arp_req_us == 0 || net_now_us() - s->last_arp_req_us >= ARP_RETRY_US)
+		if (s->last_arp_req_us == 0 || plat_now_us() - s->last_arp_req_us >= ARP_RETRY_US)
 			arp_request(s, hop);
 		net_poll(s);
-		net_relax();
+		plat_cpu_relax();
 	}
 	return 0;
 }
@@ -170,18 +170,18 @@ static int dhcp_step(struct net_stack *s, uint8_t type, uint32_t req_ip, uint32_
 {
 	uint8_t msg[DHCP_MAX_LEN];
 	uint64_t wait = 500000;   /* 0.5 s, doubling per retry (RFC 2131 4.1, shorter) */
-	while (net_now_us() < deadline) {
+	while (plat_now_us() < deadline) {
 		s->dhcp_type = 0;
 		unsigned len = dhcp_build(msg, type, s->dhcp_xid, s->nd->mac, req_ip, server_id);
 		net_udp_send(s, 0xffffffffu, DHCP_CLIENT_PORT, DHCP_SERVER_PORT, msg, len);
-		uint64_t t0 = net_now_us();
-		while (net_now_us() - t0 < wait && net_now_us() < deadline) {
+		uint64_t t0 = plat_now_us();
+		while (plat_now_us() - t0 < wait && plat_now_us() < deadline) {
 			net_poll(s);
 			if (type == DHCPDISCOVER && s->dhcp_type == DHCPOFFER)
 				return 0;
 			if (type == DHCPREQUEST && (s->dhcp_type == DHCPACK || s->dhcp_type == DHCPNAK))
 				return s->dhcp_type == DHCPACK ? 0 : -1;
-			net_relax();
+			plat_cpu_relax();
 		}
 		if (wait < 4000000)
 			wait *= 2;
@@ -191,12 +191,12 @@ static int dhcp_step(struct net_stack *s, uint8_t type, uint32_t req_ip, uint32_
 
 int net_dhcp(struct net_stack *s, uint64_t timeout_us)
 {
-	uint64_t deadline = net_now_us() + timeout_us;
+	uint64_t deadline = plat_now_us() + timeout_us;
 	const uint8_t *m = s->nd->mac;
 	s->ip = 0;
-	while (net_now_us() < deadline) {
+	while (plat_now_us() < deadline) {
 		/* xid from the MAC and the clock: distinct per machine and attempt. */
-		s->dhcp_xid = (uint32_t)net_now_us() ^ (uint32_t)(m[2] << 24 | m[3] << 16 | m[4] << 8 | m[5]);
+		s->dhcp_xid = (uint32_t)plat_now_us() ^ (uint32_t)(m[2] << 24 | m[3] << 16 | m[4] << 8 | m[5]);
 		if (s->dhcp_xid == 0)
 			s->dhcp_xid = 1;
 		if (dhcp_step(s, DHCPDISCOVER, 0, 0, deadline) != 0)

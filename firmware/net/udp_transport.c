@@ -31,7 +31,7 @@ static void on_udp(void *ctx, uint32_t src, uint16_t sport, uint16_t dport,
 		return;
 	}
 	u->acks++;
-	uint64_t now = net_now_us();
+	uint64_t now = plat_now_us();
 	if (a.status == XCB_ACK_REFUSED) {
 		u->refused = 1;
 		return;
@@ -61,7 +61,7 @@ static int take(struct udp_transport *u, int wait)
 			return 1;
 		if (!wait)
 			return 0;
-		net_relax();
+		plat_cpu_relax();
 	}
 	return 0;
 }
@@ -76,7 +76,7 @@ static void drop(struct udp_transport *u, int held)
 static void service(struct udp_transport *u)
 {
 	net_poll(u->ns);
-	rtx_service(&u->rtx, net_now_us(), UDPT_BURST, tx_raw, u);
+	rtx_service(&u->rtx, plat_now_us(), UDPT_BURST, tx_raw, u);
 }
 
 static void udpt_poll(struct transport *t)
@@ -108,9 +108,9 @@ static int udpt_send(struct transport *t, const void *frame, unsigned len)
 		u->window_waits++;
 	while (rtx_full(&u->rtx) && !u->refused) {
 		service(u);
-		net_relax();
+		plat_cpu_relax();
 	}
-	const uint8_t *kept = u->refused ? 0 : rtx_push(&u->rtx, seq, frame, len, net_now_us());
+	const uint8_t *kept = u->refused ? 0 : rtx_push(&u->rtx, seq, frame, len, plat_now_us());
 	if (kept) {
 		u->next_seq = seq + 1;
 		tx_raw(u, kept, len);
@@ -124,7 +124,7 @@ static int udpt_send(struct transport *t, const void *frame, unsigned len)
 static int udpt_flush(struct transport *t, unsigned timeout_ms)
 {
 	struct udp_transport *u = t->priv;
-	uint64_t t0 = net_now_us();
+	uint64_t t0 = plat_now_us();
 	for (;;) {
 		/* Lock per round, not for the whole wait: a sender on another CPU
 		 * (the watchdog reporting a hang) gets its turn. */
@@ -134,9 +134,9 @@ static int udpt_flush(struct transport *t, unsigned timeout_ms)
 		drop(u, held);
 		if (!left)
 			break;
-		if (timeout_ms && net_now_us() - t0 >= (uint64_t)timeout_ms * 1000)
+		if (timeout_ms && plat_now_us() - t0 >= (uint64_t)timeout_ms * 1000)
 			return -1;
-		net_relax();
+		plat_cpu_relax();
 	}
 	if (timeout_ms == 0)
 		net_report_stats();   /* the final flush: DONE is acknowledged */
@@ -147,8 +147,8 @@ struct transport *udp_transport_init(struct udp_transport *u, struct net_stack *
 				     uint32_t server, uint16_t port)
 {
 	net_memset(u, 0, sizeof(*u));
-	struct rtx_slot *slots = net_dma_alloc(sizeof(struct rtx_slot) * UDPT_WINDOW);
-	uint8_t *store = net_dma_alloc((unsigned long)UDPT_WINDOW * TRANSPORT_MAX_FRAME);
+	struct rtx_slot *slots = plat_alloc_zeroed(sizeof(struct rtx_slot) * UDPT_WINDOW);
+	uint8_t *store = plat_alloc_zeroed((unsigned long)UDPT_WINDOW * TRANSPORT_MAX_FRAME);
 	if (!slots || !store)
 		return 0;
 	rtx_init(&u->rtx, slots, store, UDPT_WINDOW, TRANSPORT_MAX_FRAME,

@@ -33,7 +33,7 @@ struct udp_transport {
 /* Logs the NIC and transport counters (one line). */
 void net_report_stats(void);
 
-/* Sets up t over ns (storage from net_dma_alloc); returns &u->t or NULL. */
+/* Sets up t over ns (storage from plat_alloc_zeroed); returns &u->t or NULL. */
 struct transport *udp_transport_init(struct udp_transport *u, struct net_stack *ns,
 				     uint32_t server, uint16_t port);
 

@@ -12,7 +12,7 @@ int virtio_reset(struct virtio_dev *vd)
 	for (int i = 0; i < 1000000; i++) {
 		if (vd->op->get_status(vd) == 0)
 			return 0;
-		net_relax();
+		plat_cpu_relax();
 	}
 	return -ETIMEDOUT;
 }
@@ -49,7 +49,7 @@ int virtq_setup(struct virtio_dev *vd, struct virtqueue *q, uint16_t id, unsigne
 	if (bytes > q->mem_bytes) {
 		/* First open (or a device that grew its queue): the old block, if
 		 * any, stays unused; the page allocator has no free. */
-		uint8_t *mem = net_dma_alloc(bytes);
+		uint8_t *mem = plat_alloc_zeroed(bytes);
 		if (!mem)
 			return -ENOMEM;
 		q->mem = mem;

@@ -81,7 +81,7 @@ struct virtio_dev {
 	} u;
 };
 
-/* Fills vd (zeroed, as net_dma_alloc returns it) for pci when it has a
+/* Fills vd (zeroed, as plat_alloc_zeroed returns it) for pci when it has a
  * virtio 1.0 register layout: 0, or -ENODEV. */
 int virtio_pci_modern_probe(struct virtio_dev *vd, const struct pci_device *pci);
 /* Fills vd for a transitional device (ids 0x1000-0x103f) with its legacy

@@ -200,7 +200,7 @@ static const struct netdev_ops vnet_ops = {
  * register as it was. */
 static int vnet_probe(struct netdev *nd, const struct pci_device *pci)
 {
-	struct vnet *v = net_dma_alloc(sizeof(*v));
+	struct vnet *v = plat_alloc_zeroed(sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	uint16_t cmd = pci_enable(pci);  /* assigns BARs when the firmware did not */

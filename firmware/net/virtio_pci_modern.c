@@ -148,7 +148,7 @@ static volatile uint8_t *map_cap(const struct pci_device *pci, unsigned cap)
 
 int virtio_pci_modern_probe(struct virtio_dev *vd, const struct pci_device *pci)
 {
-	/* vd comes zeroed (net_dma_alloc), so a capability not found is NULL. */
+	/* vd comes zeroed (plat_alloc_zeroed), so a capability not found is NULL. */
 	for (unsigned cap = pci_find_cap(pci, PCI_CAP_ID_VNDR, 0); cap;
 	     cap = pci_find_cap(pci, PCI_CAP_ID_VNDR, cap)) {
 		uint8_t type = pci_read8(pci, cap + 3);

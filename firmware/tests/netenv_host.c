@@ -17,7 +17,7 @@
 static void *allocs[MAX_ALLOCS];
 unsigned dma_nallocs, dma_fail_at;
 
-void *net_dma_alloc(unsigned long bytes)
+void *plat_alloc_zeroed(unsigned long bytes)
 {
 	if (dma_fail_at && dma_nallocs + 1 == dma_fail_at) {
 		dma_fail_at = 0;

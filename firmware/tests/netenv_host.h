@@ -4,7 +4,7 @@
 #ifndef TESTS_NETENV_HOST_H
 #define TESTS_NETENV_HOST_H
 
-/* How many net_dma_alloc calls have returned memory (and not been freed). */
+/* How many plat_alloc_zeroed calls have returned memory (and not been freed). */
 extern unsigned dma_nallocs;
 /* When non-zero: allocation number dma_fail_at (1-based, as dma_nallocs
  * counts) returns NULL, once; the switch then resets to 0. */

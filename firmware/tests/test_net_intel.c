@@ -22,10 +22,10 @@
 
 /* ---- netenv for the host: a clock that runs while the driver waits ---- */
 static uint64_t now_us;
-uint64_t net_now_us(void) { return now_us; }
-void net_relax(void) { now_us += 50; }
+uint64_t plat_now_us(void) { return now_us; }
+void plat_cpu_relax(void) { now_us += 50; }
 const char *net_cmdline(const char *key) { (void)key; return NULL; }
-/* net_dma_alloc, net_log, net_map_mmio: tests/netenv_host.c */
+/* plat_alloc_zeroed, net_log, net_map_mmio: tests/netenv_host.c */
 
 /* ---- PCI: one function whose BAR 0 is regs ---- */
 static _Alignas(4096) uint8_t regs[128 * 1024];

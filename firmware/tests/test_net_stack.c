@@ -3,7 +3,7 @@
  * this file: a "wire" whose far end is a peer host (ARP, a DHCP server, and
  * a collector that stores frames by seq and ACKs cumulatively with SACK bits,
  * like xcbenchd). The peer can lose, duplicate and go silent; time is a fake
- * clock that advances whenever the code under test waits (net_relax). */
+ * clock that advances whenever the code under test waits (plat_cpu_relax). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -25,15 +25,15 @@
 /* ---- netenv for the host ---- */
 static uint64_t now_us;
 static const char *cmd_keys[8], *cmd_vals[8];
-uint64_t net_now_us(void) { return now_us; }
-void net_relax(void) { now_us += 250; }
+uint64_t plat_now_us(void) { return now_us; }
+void plat_cpu_relax(void) { now_us += 250; }
 static int teardown(void **state)
 {
 	(void)state;
 	dma_free_all();
 	return 0;
 }
-/* net_dma_alloc, net_log, net_map_mmio: tests/netenv_host.c */
+/* plat_alloc_zeroed, net_log, net_map_mmio: tests/netenv_host.c */
 const char *net_cmdline(const char *key)
 {
 	for (int i = 0; i < 8 && cmd_keys[i]; i++)
@@ -349,7 +349,7 @@ static void test_transport_daemon_away(void **state)
 {
 	(void)state;
 	/* The daemon is gone for 5 simulated minutes right from the start: the
-	 * window fills, send blocks (the clock runs on in net_relax), and when it
+	 * window fills, send blocks (the clock runs on in plat_cpu_relax), and when it
 	 * comes back everything arrives. */
 	peer.silent_until = now_us + 300ull * 1000000;
 	net_resolve(&ns, PEER_IP, 1000000);

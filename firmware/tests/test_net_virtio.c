@@ -25,9 +25,9 @@
 
 /* ---- netenv for the host: a clock that runs while the driver waits ---- */
 static uint64_t now_us;
-uint64_t net_now_us(void) { return now_us; }
-void net_relax(void) { now_us += 10; }
-/* net_dma_alloc, net_log, net_map_mmio: tests/netenv_host.c */
+uint64_t plat_now_us(void) { return now_us; }
+void plat_cpu_relax(void) { now_us += 10; }
+/* plat_alloc_zeroed, net_log, net_map_mmio: tests/netenv_host.c */
 const char *net_cmdline(const char *key) { (void)key; return NULL; }
 
 /* ---- PCI: one transitional virtio-net function (subsystem id 1) ---- */

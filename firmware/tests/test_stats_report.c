@@ -26,7 +26,7 @@ void benv_serial(const char *s, unsigned len)
 		serial_len += len;
 	}
 }
-void benv_relax(void) {}
+void plat_cpu_relax(void) {}
 
 /* ---- a recording transport ---- */
 #define MAXF 256

@@ -40,20 +40,29 @@
 #include "xcall/platform_host.h"
 #include "flush/flush.h"
 #include "xcall/xcall_internal.h"
+#include "bench/ledger.h"
 
 #define NCPUS 8
 
 static unsigned iters = 25000;
 
-/* ---- per-test bookkeeping (plain: each cell has one writer; the main
- * thread reads after pthread_join) ----------------------------------- */
-/* Order is only promised per algorithm (mixed mode may have an async call
- * of one algorithm still queued while a later one of another completes), so
- * sequences are kept per algorithm. */
-static uint64_t expected[NCPUS][NCPUS];	/* [initiator][target], by initiator */
-static uint64_t executed[NCPUS][NCPUS];	/* [target][initiator], by target */
-static uint64_t last_seq[3][NCPUS][NCPUS];	/* [algo][target][initiator], by target */
-static uint64_t errors[NCPUS];		/* by target (order/dup) or initiator (done) */
+/* ---- per-test bookkeeping ------------------------------------------
+ * Exactly once is the tree's one ledger's (bench/ledger.h): the callee
+ * notes (slot, number) in its own entry, the main thread judges after
+ * pthread_join. Order is only promised per algorithm (mixed mode may have an
+ * async call of one algorithm still queued while a later one of another
+ * completes), so a slot is (algorithm, initiator); numbers rise per
+ * initiator, and each target sees a subset of them (random masks). */
+#define NALGO 3
+#define SLOT(a, from) ((a) * NCPUS + (from))
+static uint64_t sent[NALGO * NCPUS][NCPUS];	/* [slot][target], by the initiator */
+static uint64_t last_sent[NALGO * NCPUS];	/* highest number of the slot, likewise */
+/* wait=done probe, PLAIN on purpose: the target writes the number it ran,
+ * the initiator reads it once call() returned, and TSan reports the pair
+ * unless the algorithm ordered the target's fn before that return. */
+static uint64_t done_seen[NALGO][NCPUS][NCPUS];	/* [algo][target][initiator] */
+static uint64_t errors[NCPUS];			/* by initiator (done) */
+static void *ledger_mem;
 
 static const struct xcall_ops *algo;	/* NULL: mixed */
 static enum xcall_wait wait_mode;
@@ -68,11 +77,15 @@ static uint64_t rnd(uint64_t *s)
 
 static void reset_book(void)
 {
-	memset(expected, 0, sizeof(expected));
-	memset(executed, 0, sizeof(executed));
-	memset(last_seq, 0, sizeof(last_seq));
+	memset(sent, 0, sizeof(sent));
+	memset(last_sent, 0, sizeof(last_sent));
+	memset(done_seen, 0, sizeof(done_seen));
 	memset(errors, 0, sizeof(errors));
-	xcall_reset_counts();
+	if (!ledger_mem) {
+		assert_int_equal(posix_memalign(&ledger_mem, 64, ledger_bytes(NCPUS, NALGO * NCPUS)), 0);
+		ledger_setup(ledger_mem, NCPUS, NALGO * NCPUS);
+	}
+	ledger_reset();
 }
 
 static unsigned algo_index(const struct xcall_ops *ops)
@@ -83,17 +96,14 @@ static unsigned algo_index(const struct xcall_ops *ops)
 	return i;
 }
 
-/* arg encodes (seq, algo, initiator): valid after the initiator moved on. */
+/* arg = ledger_arg(slot, seq): valid after the initiator moved on. */
 static void record(void *arg)
 {
-	uintptr_t v = (uintptr_t)arg;
-	unsigned from = v & 0xff, a = (v >> 8) & 3, me = plat_cpu_id();
-	uint64_t seq = v >> 10;
+	unsigned slot = ledger_arg_slot(arg), me = plat_cpu_id();
+	uint64_t seq = ledger_arg_seq(arg);
 
-	if (seq <= last_seq[a][me][from])	/* duplicate or out of order */
-		errors[me]++;
-	last_seq[a][me][from] = seq;
-	executed[me][from]++;
+	ledger_note(ledger_at(me, slot), seq);
+	done_seen[slot / NCPUS][me][slot % NCPUS] = seq;
 }
 
 static void random_mask(struct cpumask *m, unsigned me, uint64_t *s)
@@ -120,13 +130,14 @@ static void stress_cpu(unsigned me, void *unused)
 
 		random_mask(&m, me, &s);
 		for_each_cpu(t, &m)
-			expected[me][t]++;
-		ops->call(&m, record, (void *)(uintptr_t)(seq << 10 | a << 8 | me), w);
+			sent[SLOT(a, me)][t]++;
+		last_sent[SLOT(a, me)] = seq;
+		ops->call(&m, record, ledger_arg(SLOT(a, me), seq), w);
 		if (w == XCALL_WAIT_DONE) {
 			/* done: every target ran it, and TSan checks that the
 			 * algorithm made the target's write visible to us. */
 			for_each_cpu(t, &m)
-				if (last_seq[a][t][me] != seq)
+				if (done_seen[a][t][me] != seq)
 					errors[me]++;
 		}
 	}
@@ -136,17 +147,21 @@ static uint64_t total_calls, total_runs;	/* reported at the end */
 
 static void check_book(void)
 {
-	uint64_t total = 0, handled = 0;
+	uint64_t total = 0;
 
-	for (unsigned i = 0; i < NCPUS; i++) {
+	for (unsigned i = 0; i < NCPUS; i++)
 		assert_int_equal(errors[i], 0);
+	for (unsigned k = 0; k < NALGO * NCPUS; k++)
 		for (unsigned t = 0; t < NCPUS; t++) {
-			assert_int_equal(executed[t][i], expected[i][t]);
-			total += expected[i][t];
+			struct ledger_verdict v = { 0 };
+			ledger_judge(ledger_at(t, k), sent[k][t], last_sent[k], &v);
+			assert_int_equal(v.lost, 0);
+			assert_int_equal(v.dup, 0);
+			assert_int_equal(v.ooo, 0);	/* in order per (algorithm, initiator) */
+			assert_int_equal(v.ran, sent[k][t]);
+			assert_int_equal(ledger_at(t, k)->runs, sent[k][t]);
+			total += sent[k][t];
 		}
-		handled += xcall_handled(i);
-	}
-	assert_int_equal(handled, total);
 	assert_true(total > 0);
 	total_calls += (uint64_t)NCPUS * iters;
 	total_runs += total;
@@ -197,7 +212,7 @@ static void order_cpu(unsigned me, void *unused)
 		while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) < NCPUS - 1)
 			plat_cpu_relax();
 		plat_irq_restore(f);
-		while (xcall_handled(0) < NCPUS - 1)
+		while (order_n < NCPUS - 1)	/* log_order() runs on this thread */
 			plat_cpu_relax();
 		return;
 	}
@@ -228,7 +243,6 @@ static void run_order(const struct xcall_ops *ops, int expect_fifo)
 		}
 		order_n = 0;
 		turn = 0;
-		xcall_reset_counts();
 		plat_host_run(order_cpu, NULL);
 		assert_int_equal(order_n, NCPUS - 1);
 		for (unsigned i = 0; i < NCPUS - 1; i++)

@@ -104,12 +104,4 @@ static void locked_reset(void)
 	ticket_prof_reset(&call_lock);
 }
 
-const struct xcall_ops xcall_locked = {
-	.name = "locked",
-	.init = locked_init,
-	.call = locked_call,
-	.handle_ipi = locked_handle_ipi,
-	.ipi = PLAT_IPI_LOCKED,
-	.lockprof = locked_lockprof,
-	.reset = locked_reset,
-};
+XCALL_OPS_DEFINE(locked, PLAT_IPI_LOCKED);

@@ -165,12 +165,4 @@ int xcall_lockless_task_pending(unsigned cpu)
 	return amask_test(&tasks, cpu, __ATOMIC_ACQUIRE);
 }
 
-const struct xcall_ops xcall_lockless = {
-	.name = "lockless",
-	.init = lockless_init,
-	.call = lockless_call,
-	.handle_ipi = lockless_handle_ipi,
-	.ipi = PLAT_IPI_LOCKLESS,
-	.lockprof = lockless_lockprof,
-	.reset = lockless_reset,
-};
+XCALL_OPS_DEFINE(lockless, PLAT_IPI_LOCKLESS);

@@ -1,17 +1,20 @@
 /*
- * platform.h — everything the cross-call and flush algorithms need from
- * below, and nothing else. Implemented twice:
- *   platform_hw.c   — the payload: arch/smp, arch/apic IPIs on dedicated
- *                     vectors, pause, rdtsc_ordered, real page tables.
+ * xcall/platform.h — what only the cross-call and flush algorithms need from
+ * below: IPI kinds on their own vectors and the 4 KiB TLB test window. CPU id,
+ * spin, clock, interrupt state and memory are the common platform layer
+ * (lib/platform.h, included here for the algorithms). Implemented twice:
+ *   platform_hw.c   — the payload: arch/apic IPIs on dedicated vectors,
+ *                     real page tables.
  *   platform_host.c — host tests: pthreads as CPUs, an IPI is a bit in the
  *                     target's pending word that the target polls; a
  *                     software TLB per thread over a shared page table.
- * The shim is deliberately thin so the SAME algorithm files build for both.
+ * The layer is deliberately thin so the SAME algorithm files build for both.
  */
 #ifndef XCB_XCALL_PLATFORM_H
 #define XCB_XCALL_PLATFORM_H
 
 #include <stdint.h>
+#include "lib/platform.h"
 
 struct amask;
 
@@ -31,10 +34,6 @@ enum plat_ipi {
 
 typedef void (*plat_ipi_handler_t)(void);
 
-/* Logical CPU id of the caller (0 = BSP) and how many CPUs are online. */
-unsigned plat_cpu_id(void);
-unsigned plat_num_cpus(void);
-
 /* Install the handler for an IPI kind (hw: IDT vector + EOI after it). */
 void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn);
 
@@ -42,30 +41,6 @@ void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn);
 void plat_send_ipi(unsigned cpu, enum plat_ipi kind);
 /* Send to every CPU set in `mask` (a private snapshot, never the caller). */
 void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind);
-
-/*
- * Body of every spin-wait loop. hw: `pause` (interrupts are on, so IPIs
- * arrive by themselves). host: also services this thread's pending IPIs if
- * its simulated interrupt flag is set — exactly what a real CPU spinning
- * with interrupts enabled does.
- */
-void plat_cpu_relax(void);
-
-/* Zeroed memory for init-time tables (hw: page allocator; host: calloc).
- * Never freed; NULL if none is left. */
-void *plat_alloc_zeroed(unsigned long bytes);
-
-/* Serialised cycle counter (hw: rdtsc_ordered). */
-uint64_t plat_cycles(void);
-/* Unserialised cycle counter (hw: plain RDTSC, no fences): for profiles
- * taken inside a critical section, where a serialising read would stall
- * the very code being profiled. May run a few instructions early or late. */
-uint64_t plat_cycles_fast(void);
-
-/* Interrupt-enable state of this CPU (simulated on the host). */
-int  plat_irqs_enabled(void);
-unsigned long plat_irq_save(void);		/* disable, return old state */
-void plat_irq_restore(unsigned long flags);
 
 /* ---- TLB test window (4 KiB pages) for the flush layer ---------------- */
 

@@ -1,5 +1,6 @@
 /*
- * platform_host.c — platform.h for host tests: pthreads as CPUs.
+ * platform_host.c — lib/platform.h and xcall/platform.h for host tests:
+ * pthreads as CPUs; cycles are CLOCK_MONOTONIC nanoseconds.
  *
  * An IPI sets a bit in the target's `pending` word; the target notices it
  * in plat_cpu_relax() (every spin loop calls it) when its simulated
@@ -8,9 +9,10 @@
  * what keeps an A->B / B->A pair of calls from deadlocking.
  *
  * The pending bit is set with RELEASE and taken with ACQUIRE, because that
- * is what the hardware gives: platform_hw.c fences (MFENCE; LFENCE) before
- * every ICR write, so a target's handler sees every store its initiator
- * made before the IPI. With relaxed bits C11 would let the handler read the
+ * is what the hardware gives: the APIC layer orders every ICR write after
+ * the sender's earlier stores (arch/apic.c: MFENCE; LFENCE before the x2APIC
+ * WRMSR, xAPIC's UC MMIO write by itself), so a target's handler sees every
+ * store its initiator made before the IPI. With relaxed bits C11 would let the handler read the
  * algorithm's state from before the call, find nothing for it, and return:
  * a lost call would be an ALLOWED outcome, so the test could prove race
  * freedom but not liveness. With the pair, a lost call is a bug the test
@@ -30,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/platform.h"
 #include "xcall/platform.h"
 #include "xcall/platform_host.h"
 #include "xcall/amask.h"
@@ -93,7 +96,7 @@ void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
 void plat_send_ipi(unsigned cpu, enum plat_ipi kind)
 {
 	/* release: pairs with the acquire exchange in serve() — the model of
-	 * platform_hw.c's fence before the ICR write (top of this file). */
+	 * the APIC layer's fence before the ICR write (top of this file). */
 	__atomic_fetch_or(&cpus[cpu].pending, 1u << kind, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&ipis_sent, 1, __ATOMIC_RELAXED);	/* a counter */
 	__atomic_fetch_add(&ipis_kind[kind], 1, __ATOMIC_RELAXED);	/* per kind, likewise */
@@ -141,8 +144,12 @@ uint64_t plat_cycles(void)
 }
 
 uint64_t plat_cycles_fast(void) { return plat_cycles(); }
+uint64_t plat_tsc_khz(void) { return 1000000; }	/* ns per ms */
+uint64_t plat_now_us(void) { return plat_cycles() / 1000; }
 
 int plat_irqs_enabled(void) { return cpus[my_cpu].irq_on; }
+
+void plat_irq_enable(void) { cpus[my_cpu].irq_on = 1; }
 
 unsigned long plat_irq_save(void)
 {

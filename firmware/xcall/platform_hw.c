@@ -1,8 +1,8 @@
 /*
- * platform_hw.c — platform.h for the payload: logical CPU ids from arch/smp,
- * IPIs through the APIC layer on dedicated vectors (delivery — unicast,
- * cluster, shorthand — is chosen there, never here), `pause`, serialised
- * TSC reads, and the 4 KiB TLB test window of arch/paging.
+ * platform_hw.c — xcall/platform.h for the payload: IPIs through the APIC
+ * layer on dedicated vectors (delivery — unicast, cluster, shorthand — is
+ * chosen there, never here) and the 4 KiB TLB test window of arch/paging.
+ * (CPU ids, spin and clock: lib/platform.h, arch/platform.c.)
  */
 #include "xcall/platform.h"
 #include "xcall/amask.h"
@@ -27,41 +27,29 @@ static const uint8_t vectors[PLAT_IPI_NR] = {
 	[PLAT_IPI_FLUSH] = VEC_FLUSH,
 	[PLAT_IPI_RAW] = VEC_RAW,
 };
-static plat_ipi_handler_t handlers[PLAT_IPI_NR];
+/* Handlers by vector - VEC_BASE: the one stub finds its handler in one load. */
+#define VEC_BASE VEC_XCALL
+#define VEC_SPAN 16
+_Static_assert(VEC_RAW - VEC_BASE < VEC_SPAN && VEC_FLUSH - VEC_BASE < VEC_SPAN &&
+	       VEC_QUEUED - VEC_BASE < VEC_SPAN, "the IPI vectors must fit the handler table");
+static plat_ipi_handler_t handlers[VEC_SPAN];
 
-unsigned plat_cpu_id(void) { return smp_cpu_id(); }
-unsigned plat_num_cpus(void) { return smp_num_cpus(); }
-
-/* The vector stubs: the algorithm's handler first, EOI last — a second IPI
+/* The vector stub: the algorithm's handler first, EOI last — a second IPI
  * of the same vector that arrives meanwhile stays latched in the IRR and is
  * delivered after the EOI, so no call is lost between "I scanned" and "I
  * returned". */
-#define STUB(kind)							\
-	static void stub_##kind(struct irq_frame *f)			\
-	{								\
-		(void)f;						\
-		handlers[kind]();					\
-		apic_eoi();						\
-	}
-STUB(PLAT_IPI_LOCKED)
-STUB(PLAT_IPI_LOCKLESS)
-STUB(PLAT_IPI_QUEUED)
-STUB(PLAT_IPI_FLUSH)
-STUB(PLAT_IPI_RAW)
+static void ipi_stub(struct irq_frame *f)
+{
+	handlers[f->vector - VEC_BASE]();
+	apic_eoi();
+}
 
 void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
 {
-	static const irq_handler_t stubs[PLAT_IPI_NR] = {
-		[PLAT_IPI_LOCKED] = stub_PLAT_IPI_LOCKED,
-		[PLAT_IPI_LOCKLESS] = stub_PLAT_IPI_LOCKLESS,
-		[PLAT_IPI_QUEUED] = stub_PLAT_IPI_QUEUED,
-		[PLAT_IPI_FLUSH] = stub_PLAT_IPI_FLUSH,
-		[PLAT_IPI_RAW] = stub_PLAT_IPI_RAW,
-	};
-	handlers[kind] = fn;
+	handlers[vectors[kind] - VEC_BASE] = fn;
 	/* idt_set_handler() publishes with release: the stub never sees a
-	 * NULL handlers[kind]. */
-	idt_set_handler(vectors[kind], stubs[kind]);
+	 * a NULL handler. */
+	idt_set_handler(vectors[kind], ipi_stub);
 }
 
 /* No fence here: the ordering an IPI needs (our call data visible before
@@ -82,28 +70,6 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
 	if (cpumask_empty(&m))
 		return;
 	apic_send_ipi_mask(&m, vectors[kind]);
-}
-
-/* Interrupts are enabled while we spin (the callers' rule), so IPIs arrive
- * on their own; pause just eases the spin on the sibling thread and bus. */
-void plat_cpu_relax(void) { cpu_relax(); }
-
-uint64_t plat_cycles(void) { return rdtsc_ordered(); }
-
-uint64_t plat_cycles_fast(void)
-{
-	uint32_t lo, hi;
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
-int plat_irqs_enabled(void) { return irq_enabled(); }
-unsigned long plat_irq_save(void) { return irq_save(); }
-void plat_irq_restore(unsigned long flags) { irq_restore(flags); }
-
-void *plat_alloc_zeroed(unsigned long bytes)
-{
-	return page_alloc((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
 }
 
 /* ---- TLB test window -------------------------------------------------- */

@@ -187,12 +187,4 @@ static void queued_reset(void)
 {
 }
 
-const struct xcall_ops xcall_queued = {
-	.name = "queued",
-	.init = queued_init,
-	.call = queued_call,
-	.handle_ipi = queued_handle_ipi,
-	.ipi = PLAT_IPI_QUEUED,
-	.lockprof = queued_lockprof,
-	.reset = queued_reset,
-};
+XCALL_OPS_DEFINE(queued, PLAT_IPI_QUEUED);

@@ -34,7 +34,10 @@ void xcall_raw_init_state(void)
 		__atomic_store_n(&raw[i].ping_from, RAW_NOBODY, __ATOMIC_RELAXED);
 }
 
-uint64_t xcall_raw_roundtrip(unsigned target)
+/* One probe to `target`: `mode` 0 is the ping-pong (the target IPIs us back and
+ * our own handler sets pong_seen), RAW_ONEWAY the `ipi` floor (the target's
+ * handler sets our pong_seen itself). Cycles, 0 for ourselves or no such CPU. */
+static uint64_t raw_probe(unsigned target, uint32_t mode)
 {
 	unsigned me = plat_cpu_id();
 
@@ -44,35 +47,20 @@ uint64_t xcall_raw_roundtrip(unsigned target)
 	/* relaxed: the release store of ping_from below orders it. */
 	__atomic_store_n(&raw[me].pong_seen, 0, __ATOMIC_RELAXED);
 	uint64_t t0 = plat_cycles();
-	/* release: the target's acquire exchange of ping_from sees our
-	 * reset of pong_seen ordered before its answer. */
-	__atomic_store_n(&raw[target].ping_from, me, __ATOMIC_RELEASE);
+	/* release: the target's acquire exchange of ping_from sees our reset of
+	 * pong_seen ordered before its answer (ping-pong) or its store of our
+	 * flag (one-way). */
+	__atomic_store_n(&raw[target].ping_from, me | mode, __ATOMIC_RELEASE);
 	plat_send_ipi(target, PLAT_IPI_RAW);
-	/* acquire: pairs with our own handler's release store. */
+	/* acquire: pairs with the release store of pong_seen - our own handler's
+	 * (ping-pong) or the target handler's (one-way). */
 	while (!__atomic_load_n(&raw[me].pong_seen, __ATOMIC_ACQUIRE))
 		plat_cpu_relax();
 	return plat_cycles() - t0;
 }
 
-uint64_t xcall_raw_ipi_once(unsigned target)
-{
-	unsigned me = plat_cpu_id();
-
-	if (target == me || target >= plat_num_cpus())
-		return 0;
-
-	/* relaxed: the release store of ping_from below orders it. */
-	__atomic_store_n(&raw[me].pong_seen, 0, __ATOMIC_RELAXED);
-	uint64_t t0 = plat_cycles();
-	/* release: the target's acquire exchange sees our reset of pong_seen
-	 * ordered before its store of the flag. */
-	__atomic_store_n(&raw[target].ping_from, me | RAW_ONEWAY, __ATOMIC_RELEASE);
-	plat_send_ipi(target, PLAT_IPI_RAW);
-	/* acquire: pairs with the target handler's release store of our flag. */
-	while (!__atomic_load_n(&raw[me].pong_seen, __ATOMIC_ACQUIRE))
-		plat_cpu_relax();
-	return plat_cycles() - t0;
-}
+uint64_t xcall_raw_roundtrip(unsigned target) { return raw_probe(target, 0); }
+uint64_t xcall_raw_ipi_once(unsigned target) { return raw_probe(target, RAW_ONEWAY); }
 
 void xcall_raw_ipi(void)
 {
@@ -82,7 +70,7 @@ void xcall_raw_ipi(void)
 	uint32_t from = __atomic_exchange_n(&raw[me].ping_from, RAW_NOBODY, __ATOMIC_ACQUIRE);
 	if (from != RAW_NOBODY && (from & RAW_ONEWAY)) {
 		/* The `ipi` floor: set the caller's flag, no IPI back. release:
-		 * pairs with the acquire spin in xcall_raw_ipi_once(). */
+		 * pairs with the acquire spin in raw_probe(). */
 		__atomic_store_n(&raw[from & ~RAW_ONEWAY].pong_seen, 1, __ATOMIC_RELEASE);
 	} else if (from != RAW_NOBODY) {
 		/* release: the initiator's handler sees the answer flag with
@@ -92,7 +80,7 @@ void xcall_raw_ipi(void)
 	}
 	/* An answer for us? Only now, in our handler, does the round trip end.
 	 * acquire: pairs with the target's release store of pong_pending above;
-	 * release: pairs with the acquire spin in xcall_raw_roundtrip(), which
+	 * release: pairs with the acquire spin in raw_probe(), which
 	 * runs on this same CPU (the handler interrupts it), so it only keeps
 	 * the compiler from caching or reordering, and lets TSan see the edge. */
 	if (__atomic_exchange_n(&raw[me].pong_pending, 0, __ATOMIC_ACQUIRE))

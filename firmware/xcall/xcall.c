@@ -1,6 +1,6 @@
 /*
  * xcall.c — the registry of cross-call algorithms (each on its own IPI
- * vector), wait-mode names and the per-CPU exactly-once counters.
+ * vector) and wait-mode names.
  */
 #include "xcall/xcall.h"
 #include "xcb_schema.h"
@@ -17,10 +17,6 @@ const struct xcall_ops *const xcall_algos[] = {
  * arrive. */
 static const struct xcall_ops *live[4];
 static unsigned nlive, ncpus_all;
-
-/* fn invocations per CPU; each CPU bumps only its own (relaxed: a pure
- * counter), readers sample it after the calls are known complete. */
-static struct { uint64_t n; } __attribute__((aligned(64))) handled[AMASK_MAX_CPUS];
 
 static int streq(const char *a, const char *b)
 {
@@ -68,29 +64,10 @@ int xcall_init_all(unsigned ncpus)
 		live[nlive++] = xcall_algos[i];
 	}
 	xcall_raw_init_state();
-	xcall_reset_counts();
 	for (unsigned i = 0; i < nlive; i++)
 		plat_ipi_register((enum plat_ipi)live[i]->ipi, live[i]->handle_ipi);
 	plat_ipi_register(PLAT_IPI_RAW, xcall_raw_ipi);
 	return 0;
-}
-
-void xcall_count_handled(void)
-{
-	unsigned me = plat_cpu_id();
-	__atomic_store_n(&handled[me].n, __atomic_load_n(&handled[me].n, __ATOMIC_RELAXED) + 1,
-			 __ATOMIC_RELAXED);
-}
-
-uint64_t xcall_handled(unsigned cpu)
-{
-	return cpu < AMASK_MAX_CPUS ? __atomic_load_n(&handled[cpu].n, __ATOMIC_RELAXED) : 0;
-}
-
-void xcall_reset_counts(void)
-{
-	for (unsigned i = 0; i < AMASK_MAX_CPUS; i++)
-		__atomic_store_n(&handled[i].n, 0, __ATOMIC_RELAXED);
 }
 
 int xcall_prepare_targets(struct amask *out, const struct cpumask *mask)

@@ -17,7 +17,9 @@
  *    to it — that is what avoids A->B / B->A deadlock). The calling CPU is
  *    removed from the mask if present (it never calls itself). An empty mask
  *    returns at once.
- *  - fn runs on each target in IPI context (interrupts off), exactly once;
+ *  - fn runs on each target in IPI context (interrupts off), exactly once
+ *    (the algorithms keep no books: a caller that checks it passes a callee
+ *    that notes its sequence number in bench/ledger.h's ledger);
  *    it must not make cross-calls itself (it could not serve the IPIs its
  *    own targets might be waiting on) and must be short.
  *  - fn may be NULL (a "ping": targets just acknowledge).
@@ -80,14 +82,6 @@ int xcall_wait_parse(const char *s, enum xcall_wait *out);
  * late IPI from a previous case finds its own algorithm with nothing to do.
  */
 int xcall_init_all(unsigned ncpus);
-
-/*
- * Calls received since the last xcall_reset_counts(): how many fn
- * invocations CPU `cpu` ran (all algorithms). For exactly-once checks.
- */
-uint64_t xcall_handled(unsigned cpu);
-void xcall_count_handled(void);		/* algorithms call this per fn run */
-void xcall_reset_counts(void);
 
 /*
  * raw: bare IPI ping-pong, the floor. The caller (on some CPU) sends a RAW

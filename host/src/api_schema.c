@@ -73,7 +73,7 @@ enum MHD_Result api_schema(struct req *rq)
 	json_t *o = json_pack("{s:o, s:s, s:o, s:i, s:i, s:o}",
 		"case_keys", case_keys_json(),
 		/* keys the schema does not list: matched unless they start so */
-		"annotation_prefix", "x_",
+		"annotation_prefix", XCB_NOTE_PREFIX,
 		"result_fields", result_fields_json(),
 		"result_len", XCB_RESULT_LEN, "result_len_full", XCB_RESULT_LEN_FULL,
 		"vocabularies", vocabularies_json());

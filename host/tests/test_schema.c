@@ -299,7 +299,7 @@ static void axes(void **state)
 	(void)state;
 	for (unsigned i = 0; i < XCB_N_AXES; i++) {
 		const struct xcb_axis *a = &xcb_axes[i];
-		int note = strncmp(a->key, "x_", 2) == 0;
+		int note = strncmp(a->key, XCB_NOTE_PREFIX, strlen(XCB_NOTE_PREFIX)) == 0;
 
 		assert_ptr_equal(xcb_axis_find(a->key, strlen(a->key)), a);
 		if (a->vocabulary)

@@ -280,7 +280,9 @@ const cellLabels = {
 
 function casesTable(cmp) {
 	const keys = [...new Set(cmp.cases.flatMap((c) => Object.keys(c.key)))];
-	const order = ['kind', 'algo', 'delivery', 'wait', 'inits', 'mask', 'placement', 'overlap', 'work_us'];
+	// The schema's matched keys with their own column first (kind … work_us, as
+	// the CSV), in its order; any other matched key after them, by name.
+	const order = schema.case_keys.filter((k) => k.column && k.matching).map((k) => k.key);
 	keys.sort((x, y) => ((order.indexOf(x) + 1 || 99) - (order.indexOf(y) + 1 || 99)) || (x < y ? -1 : 1));
 	const sorted = [...cmp.cases].sort((x, y) => (y.significant - x.significant) || Math.abs(y.change_pct) - Math.abs(x.change_pct));
 	return h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'cases' },

@@ -1,15 +1,17 @@
 /*
  * smoke.c — the payload's quick self-test of xcall/ and flush/ (see
- * smoke.h). Runs on CPU 0 and, for the concurrent part, on every CPU via
- * smp_run_all(). Interrupts are enabled throughout, as call() requires.
+ * smoke.h). Runs on CPU 0 and, for the concurrent part, on every CPU
+ * (benv_run_all). Interrupts are enabled throughout, as call() requires.
+ * It lives in bench/, above both engines it drives (xcall/ depends on
+ * nothing above it), and checks exactly-once with the bench's ledger
+ * (ledger.h): one slot per initiator CPU, numbers per initiator.
  */
-#include "xcall/smoke.h"
+#include "bench/smoke.h"
+#include "bench/benchenv.h"
+#include "bench/ledger.h"
+#include "bench/stats.h"
 #include "xcall/xcall.h"
-#include "xcall/platform.h"
 #include "flush/flush.h"
-#include "arch/cpu.h"
-#include "arch/smp.h"
-#include "arch/tsc.h"
 #include "lib/cpumask.h"
 #include "lib/printf.h"
 
@@ -24,29 +26,44 @@ static void fail(const char *what)
 	kprintf("xcbench: xcall smoke FAIL %s\n", what);
 }
 
+static uint64_t ns_of(uint64_t cycles)
+{
+	uint64_t khz = plat_tsc_khz();
+	return khz ? muldiv_u64(cycles, 1000000, khz) : 0;
+}
+
 /* min / median / mean of samples[0..n) (sorts them). */
 static void report(const char *what, unsigned n)
 {
 	uint64_t sum = 0;
 
-	for (unsigned gap = n / 2; gap; gap /= 2)	/* shell sort: no libc */
-		for (unsigned i = gap; i < n; i++)
-			for (unsigned j = i; j >= gap && samples[j - gap] > samples[j]; j -= gap) {
-				uint64_t t = samples[j];
-				samples[j] = samples[j - gap];
-				samples[j - gap] = t;
-			}
+	sort_u64(samples, n);
 	for (unsigned i = 0; i < n; i++)
 		sum += samples[i];
 	uint64_t med = samples[n / 2], mean = n ? sum / n : 0;
 	kprintf("xcbench: xcall %-22s n %u min %llu p50 %llu mean %llu cycles (p50 %llu ns)\n",
 		what, n, (unsigned long long)samples[0], (unsigned long long)med,
-		(unsigned long long)mean, (unsigned long long)tsc_to_ns(med));
+		(unsigned long long)mean, (unsigned long long)ns_of(med));
 }
 
-static void nop_fn(void *arg)
+/* The callee: books its call in this CPU's ledger entry for the initiator
+ * (ledger.h; only this CPU writes it). */
+static void note_fn(void *arg)
 {
-	(void)arg;
+	ledger_note(ledger_at(plat_cpu_id(), ledger_arg_slot(arg)), ledger_arg_seq(arg));
+}
+
+/* ledger_judge() of slot `slot` at every target: 0 when each ran exactly the
+ * sent[t] calls numbered at most `last` sent to it, once. */
+static uint64_t misjudged(unsigned slot, const uint64_t *sent, uint64_t last, unsigned n)
+{
+	uint64_t bad = 0;
+	for (unsigned t = 0; t < n; t++) {
+		struct ledger_verdict v = { 0 };
+		ledger_judge(ledger_at(t, slot), sent[t], last, &v);
+		bad += v.lost + v.dup + v.ooo + (v.ran != sent[t]);
+	}
+	return bad;
 }
 
 /* ---- all CPUs at once ------------------------------------------------- */
@@ -55,31 +72,32 @@ static unsigned conc_iters;
 static const struct xcall_ops *conc_ops;
 static enum xcall_wait conc_wait;
 #define SMOKE_CPUS 64	/* the concurrent part uses CPUs 0..63 */
+/* Per initiator (each CPU writes its own row; CPU 0 reads them after
+ * benv_run_all() returned): calls sent to each target, cycles in call(). */
 static uint64_t sent_to[SMOKE_CPUS][SMOKE_CPUS] __attribute__((aligned(64)));
-/* Per initiator: total cycles in call(). Each CPU writes its own row. */
 static uint64_t init_cycles[SMOKE_CPUS][8] __attribute__((aligned(64)));
 
 static void conc_cpu(void *arg)
 {
 	(void)arg;
-	unsigned me = smp_cpu_id(), n = smp_num_cpus();
-	uint64_t s = 0x9e3779b97f4a7c15ull ^ (me * 0x1000193u + rdtsc());
+	unsigned me = plat_cpu_id(), n = plat_num_cpus();
+	uint64_t s = 0x9e3779b97f4a7c15ull ^ (me * 0x1000193u + plat_cycles_fast());
 	struct cpumask m;
 
-	for (unsigned i = 0; i < conc_iters; i++) {
+	for (unsigned i = 1; i <= conc_iters; i++) {
 		cpumask_clear_all(&m);
 		while (cpumask_empty(&m)) {
 			s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-			for (unsigned c = 0; c < n && c < 64; c++)
+			for (unsigned c = 0; c < n && c < SMOKE_CPUS; c++)
 				if (c != me && (s >> c) & 1)
 					cpumask_set(&m, c);
 		}
 		unsigned t;
 		for_each_cpu(t, &m)
 			sent_to[me][t]++;
-		uint64_t t0 = rdtsc_ordered();
-		conc_ops->call(&m, nop_fn, NULL, conc_wait);
-		init_cycles[me][0] += rdtsc_ordered() - t0;
+		uint64_t t0 = plat_cycles();
+		conc_ops->call(&m, note_fn, ledger_arg(me, i), conc_wait);
+		init_cycles[me][0] += plat_cycles() - t0;
 	}
 	/* Our last wait=none calls may still be queued: a ping with done
 	 * (same algorithm, so FIFO/reuse rules put it behind them). */
@@ -103,31 +121,28 @@ static void concurrent(unsigned n, unsigned iters)
 				for (unsigned j = 0; j < n; j++)
 					sent_to[i][j] = 0;
 			}
-			xcall_reset_counts();
+			ledger_reset();
 			conc_ops = xcall_algos[a];
 			conc_wait = (enum xcall_wait)w;
 			conc_iters = iters;
-			uint64_t t0 = rdtsc_ordered();
-			if (smp_run_all(conc_cpu, NULL) < 0) {
+			uint64_t t0 = plat_cycles();
+			if (benv_run_all(conc_cpu, NULL) < 0) {
 				fail("a CPU crashed in the concurrent test");
 				return;
 			}
-			uint64_t t1 = rdtsc_ordered();
-			/* Every target ran exactly what was sent to it, plus
-			 * one closing ping from each other CPU. */
+			uint64_t t1 = plat_cycles();
+			/* Every target ran each numbered call sent to it exactly
+			 * once (the closing pings are not booked). */
 			uint64_t bad = 0, total = 0;
-			for (unsigned t = 0; t < n; t++) {
-				uint64_t want = n - 1;
-				for (unsigned i = 0; i < n; i++)
-					want += sent_to[i][t];
-				total += want;
-				if (xcall_handled(t) != want)
-					bad++;
+			for (unsigned i = 0; i < n; i++) {
+				bad += misjudged(i, sent_to[i], iters, n);
+				for (unsigned t = 0; t < n; t++)
+					total += sent_to[i][t];
 			}
 			kprintf("xcbench: xcall concurrent %s/%s: %u cpus x %u calls, %llu runs, %llu ms, %s\n",
 				conc_ops->name, xcall_wait_name(conc_wait), n, iters,
 				(unsigned long long)total,
-				(unsigned long long)(tsc_to_ns(t1 - t0) / 1000000),
+				(unsigned long long)(ns_of(t1 - t0) / 1000000),
 				bad ? "COUNT MISMATCH" : "exactly once");
 			if (bad)
 				fail("exactly-once on hardware");
@@ -137,7 +152,7 @@ static void concurrent(unsigned n, unsigned iters)
 			unsigned len = 0;
 			for (unsigned i = 0; i < n && len < sizeof(line) - 24; i++)
 				len += (unsigned)ksnprintf(line + len, sizeof(line) - len, " %llu",
-					(unsigned long long)(tsc_to_ns(init_cycles[i][0] / iters) / 1000));
+					(unsigned long long)(ns_of(init_cycles[i][0] / iters) / 1000));
 			kprintf("xcbench: xcall concurrent %s/%s: mean us per initiator cpu0..:%s\n",
 				conc_ops->name, xcall_wait_name(conc_wait), line);
 		}
@@ -194,10 +209,10 @@ static void shootdowns(unsigned n, unsigned iters)
 
 int xcall_smoke(unsigned iters)
 {
-	unsigned n = smp_num_cpus();
-	unsigned long flags = irq_save();
+	unsigned n = plat_num_cpus();
+	unsigned long flags = plat_irq_save();
 
-	irq_enable();	/* call() spins with interrupts on: it must serve IPIs */
+	plat_irq_enable();	/* call() spins with interrupts on: it must serve IPIs */
 	if (!iters)
 		iters = 200;
 	if (iters > MAX_SAMPLES)
@@ -206,12 +221,18 @@ int xcall_smoke(unsigned iters)
 	kprintf("xcbench: xcall smoke: %u cpus, %u iterations\n", n, iters);
 	if (n < 2) {
 		kprintf("xcbench: xcall smoke SKIP (needs 2 CPUs)\n");
-		irq_restore(flags);
+		plat_irq_restore(flags);
 		return 0;
 	}
-	if (xcall_init_all(n) < 0 || flush_init(n) < 0) {
+	/* The ledger: one slot per initiator CPU of the concurrent part (CPU 0 is
+	 * slot 0 of the 1:1 part). Memory for it is part of "init". */
+	unsigned slots = n < SMOKE_CPUS ? n : SMOKE_CPUS;
+	void *book = plat_alloc_zeroed(ledger_bytes(n, slots));
+	if (book)
+		ledger_setup(book, n, slots);
+	if (!book || xcall_init_all(n) < 0 || flush_init(n) < 0) {
 		fail("init");
-		irq_restore(flags);
+		plat_irq_restore(flags);
 		return -1;
 	}
 
@@ -233,17 +254,18 @@ int xcall_smoke(unsigned iters)
 			const struct xcall_ops *ops = xcall_algos[a];
 			char what[40];
 			for (unsigned i = 0; i < 20; i++)
-				ops->call(&one, nop_fn, NULL, (enum xcall_wait)w);
+				ops->call(&one, NULL, NULL, (enum xcall_wait)w);
 			ops->call(&one, NULL, NULL, XCALL_WAIT_DONE);
-			xcall_reset_counts();
-			for (unsigned i = 0; i < iters; i++) {
-				uint64_t t0 = rdtsc_ordered();
-				ops->call(&one, nop_fn, NULL, (enum xcall_wait)w);
-				samples[i] = rdtsc_ordered() - t0;
+			ledger_reset();
+			for (unsigned i = 1; i <= iters; i++) {
+				uint64_t t0 = plat_cycles();
+				ops->call(&one, note_fn, ledger_arg(0, i), (enum xcall_wait)w);
+				samples[i - 1] = plat_cycles() - t0;
 			}
 			ops->call(&one, NULL, NULL, XCALL_WAIT_DONE);	/* drain */
-			if (xcall_handled(1) != iters + 1)
-				fail("1:1 call count");
+			uint64_t sent[2] = { 0, iters };	/* to CPU 0, CPU 1 */
+			if (misjudged(0, sent, iters, 2))
+				fail("1:1 exactly once");
 			ksnprintf(what, sizeof(what), "%s/%s 1->1", ops->name,
 				  xcall_wait_name((enum xcall_wait)w));
 			report(what, iters);
@@ -257,6 +279,6 @@ int xcall_smoke(unsigned iters)
 
 	if (!fails)
 		kprintf("xcbench: xcall smoke PASS\n");
-	irq_restore(flags);
+	plat_irq_restore(flags);
 	return fails ? -1 : 0;
 }

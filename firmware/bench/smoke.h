@@ -8,8 +8,8 @@
  * Returns 0 on pass. `iters` scales every loop (0: default 200; the
  * all-CPUs part uses at most 50).
  */
-#ifndef XCB_XCALL_SMOKE_H
-#define XCB_XCALL_SMOKE_H
+#ifndef XCB_BENCH_SMOKE_H
+#define XCB_BENCH_SMOKE_H
 
 int xcall_smoke(unsigned iters);
 

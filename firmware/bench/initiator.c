@@ -1,0 +1,254 @@
+/*
+ * initiator.c - the initiator side of a repetition: the start barrier, the timed
+ * call loop (warm-up first), one call / shootdown / floor probe, the TLB no-flush
+ * control, and the callee every cross-call runs, which books its call in the ledger.
+ *
+ * Inside the timed region the harness writes nothing another CPU reads: the callee
+ * gets its (initiator slot, sequence number) as the call's argument VALUE and notes
+ * it in its own padded ledger line; CPU 0 checks the ledger after the timed calls.
+ */
+#include "bench/rep.h"
+#include "bench/benchenv.h"
+#include "bench/watchdog.h"
+#include "lib/cmdline.h"
+#include "xcall/xcall.h"
+
+/* A call's argument is the value ledger_arg(slot, seq) (ledger.h). */
+_Static_assert(RUN_MAX_INITS <= LEDGER_MAX_SLOTS, "slot must fit the call argument");
+
+/* What every callee reads: set by CPU 0 before the barrier opens, read-only while
+ * a repetition runs. It reaches a target through initiator_go's release (to the
+ * initiators) and then each call's own release/acquire (initiator to target). */
+static struct {
+	uint64_t work;			/* busy cycles per callee */
+	int bare;			/* harness=bare: no bookkeeping at all */
+	const unsigned *init_cpus;	/* slot -> initiating CPU (watchdog peer) */
+} callee_cfg;
+
+/* Start barrier: initiators count themselves in `ready`, then spin until `go`. */
+static unsigned ready;
+static int go;
+/* Set by CPU 0 when the watchdog fired: initiators stop after their current call. */
+static int abort_run;
+
+/* Fault injection for the tests: hang_cpu=N wedges that CPU in its first callee,
+ * interrupts off, the way a target lost in a broken handler would; fault_cpu=N
+ * makes it take an invalid-opcode exception there instead; dupskip_cpu=N makes it
+ * run one call (sequence number >= 3) as if it were the previous one again - one
+ * call skipped and one duplicated, which a count of calls cannot see. */
+static unsigned hang_cpu = ~0u, fault_cpu = ~0u, dupskip_cpu = ~0u;
+static int dupskip_done;	/* written only by dupskip_cpu, once */
+
+static unsigned cpu_key(const char *key)
+{
+	uint64_t v;
+	return cmdline_u64(key, ~0ull, &v) == 0 && v < XCB_MAX_CPUS ? (unsigned)v : ~0u;
+}
+
+void initiator_init_faults(void)
+{
+	hang_cpu = cpu_key("hang_cpu");
+	fault_cpu = cpu_key("fault_cpu");
+	dupskip_cpu = cpu_key("dupskip_cpu");
+}
+
+void initiator_arm_callee(uint64_t work_cycles, int bare, const unsigned *init_cpus)
+{
+	callee_cfg.work = work_cycles;
+	callee_cfg.bare = bare;
+	callee_cfg.init_cpus = init_cpus;
+}
+
+void initiator_barrier_close(void)
+{
+	/* relaxed: no initiator is running (CPU 0 starts them afterwards, and
+	 * benv_start_on's hand-off publishes these stores to them). */
+	__atomic_store_n(&ready, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&go, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&abort_run, 0, __ATOMIC_RELAXED);
+}
+
+unsigned initiator_ready(void)
+{
+	/* acquire: pairs with each initiator's release increment in initiator_main. */
+	return __atomic_load_n(&ready, __ATOMIC_ACQUIRE);
+}
+
+void initiator_go(void)
+{
+	/* release: pairs with the initiators' acquire spin on `go`; every initiator
+	 * sees its deadline and args (and callee_cfg) before it leaves the barrier. */
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+}
+
+void initiator_abort(void)
+{
+	/* relaxed: a stop hint polled between calls; nothing is published with it. */
+	__atomic_store_n(&abort_run, 1, __ATOMIC_RELAXED);
+}
+
+/* ---- the calls ---- */
+
+static void busy(uint64_t cycles)
+{
+	if (!cycles)
+		return;
+	uint64_t end = plat_cycles() + cycles;
+	while (plat_cycles() < end)
+		plat_cpu_relax();
+}
+
+static void callee(void *p)
+{
+	unsigned slot = ledger_arg_slot(p);
+	unsigned me = plat_cpu_id();
+
+	if (callee_cfg.bare) {
+		busy(callee_cfg.work);
+		return;
+	}
+	/* Everything below writes only this CPU's own lines (its watchdog record,
+	 * its ledger entries), and reads only what CPU 0 set before `go`. The
+	 * record's timestamp is unserialised: it is a diagnostic. */
+	uint32_t prev = __atomic_load_n(&wd_cpus[me].state, __ATOMIC_RELAXED);
+	uint64_t prev_since = wd_cpus[me].since;
+
+	wd_cpus[me].peer = callee_cfg.init_cpus[slot];
+	wd_state(me, WD_CALLEE, plat_cycles_fast());
+	if (me == hang_cpu)
+		for (;;)
+			plat_cpu_relax();
+	if (me == fault_cpu)
+		__asm__ __volatile__("ud2");
+	busy(callee_cfg.work);
+	uint64_t seq = ledger_arg_seq(p);
+	if (me == dupskip_cpu && seq >= 3 && !dupskip_done) {
+		dupskip_done = 1;
+		seq--;
+	}
+	ledger_note(ledger_at(me, slot), seq);
+	wd_state(me, (enum wd_state)prev, prev_since);
+}
+
+/* One call / shootdown / floor probe of initiator `in`; *d gets its time. <0: the
+ * flush layer refused the configuration. */
+static int one_call(struct initiator *in, unsigned raw_target, uint64_t *d)
+{
+	const struct bcase *c = in->c;
+	uint64_t seq = ++in->seq;
+	if (c->kind == KIND_XCALL) {
+		void *arg = ledger_arg(in->slot, seq);
+		uint64_t t0 = plat_cycles();
+		in->ops->call(in->targets, callee, arg, in->wait);
+		*d = plat_cycles() - t0;
+	} else if (c->kind == KIND_TLB) {
+		/* prepare (targets load the old translation) and verify are untimed;
+		 * d is the shootdown itself. */
+		*d = 0;
+		int r = flush_run(&in->fcfg, in->targets, d);
+		if (r < 0)
+			return -1;
+		if (r > 0 && c->method != FLUSH_NONE)
+			in->stale += (uint64_t)r;
+	} else if (c->floor == FLOOR_IPI) {
+		*d = xcall_raw_ipi_once(raw_target);
+	} else {
+		*d = xcall_raw_roundtrip(raw_target);
+	}
+	return 0;
+}
+
+/* The no-flush control of a TLB repetition, untimed, after the timed shootdowns:
+ * the same path and targets without any invalidation. If no target then reads the
+ * old frame, the platform did not keep the primed translations, and stale = 0 in
+ * this case proves nothing (the result is "unverified"). */
+static void tlb_control(struct initiator *in)
+{
+	struct flush_cfg ctl = in->fcfg;
+	ctl.method = FLUSH_NONE;
+	for (unsigned i = 0; i < CTL_RUNS; i++) {
+		uint64_t d;
+		int r = flush_run(&ctl, in->targets, &d);
+		if (r < 0)
+			return;
+		in->ctl_runs++;
+		in->ctl_stale += r > 0;
+	}
+}
+
+/* One call of the loop with its watchdog record around it; 0 ok, <0 refused.
+ * call_no before call_start, so a checker that sees the start also sees which
+ * call it is (both relaxed: x86 keeps store order, and the report is diagnostic).
+ * call_no counts warm-up calls too: it is the sequence number the targets' ledger
+ * entries are compared with. */
+static int watched_call(struct initiator *in, struct wd_cpu *w, enum wd_state busy_state,
+			unsigned raw_target, uint64_t t0, uint64_t *d)
+{
+	__atomic_store_n(&w->call_no, in->seq + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->call_start, t0, __ATOMIC_RELAXED);
+	wd_state(in->cpu, busy_state, t0);
+	int r = one_call(in, raw_target, d);
+	__atomic_store_n(&w->call_start, 0, __ATOMIC_RELAXED);
+	return r;
+}
+
+/* Whether the loop must stop before a call started at t0. */
+static int must_stop(const struct initiator *in, uint64_t t0)
+{
+	return __atomic_load_n(&abort_run, __ATOMIC_RELAXED) || (in->deadline && t0 > in->deadline);
+}
+
+void initiator_main(void *p)
+{
+	struct initiator *in = p;
+	const struct bcase *c = in->c;
+	unsigned me = plat_cpu_id();
+	struct wd_cpu *w = &wd_cpus[me];
+	unsigned raw_target = cpumask_first(in->targets);
+
+	/* Spin with interrupts on: we must keep answering calls aimed at us. */
+	plat_irq_enable();
+	w->algo = c->kind == KIND_XCALL && in->ops ? in->ops->name : case_algo_name(c);
+	wd_state(me, WD_WAITING_START, plat_cycles());
+	/* release: CPU 0 sees our setup (wd record) before it counts us ready
+	 * (its acquire load in initiator_ready). */
+	__atomic_fetch_add(&ready, 1, __ATOMIC_RELEASE);
+	/* acquire: pairs with CPU 0's release of `go` (deadline, targets published). */
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		plat_cpu_relax();
+
+	uint64_t ipi0 = benv_ipis_sent(me);
+	enum wd_state busy_state = c->kind == KIND_TLB ? WD_FLUSHING :
+				   c->kind == KIND_RAW ? WD_RAW : WD_CALLING;
+	/* Warm-up: untimed calls first (cold caches, TLB, branch predictors and the
+	 * first IPI of a case are not the algorithm's steady state). They count
+	 * for the exactly-once ledger like any other call. */
+	for (uint64_t k = 0; k < c->warmup && !in->bad_cfg; k++) {
+		uint64_t t0 = plat_cycles(), d;
+		if (must_stop(in, t0))
+			break;
+		in->bad_cfg = watched_call(in, w, busy_state, raw_target, t0, &d) < 0;
+	}
+	uint64_t i, t_begin = plat_cycles();
+	for (i = 0; !in->bad_cfg && (!c->iters || i < c->iters); i++) {
+		uint64_t t0 = plat_cycles(), d;
+		if (must_stop(in, t0))
+			break;
+		if (watched_call(in, w, busy_state, raw_target, t0, &d) < 0) {
+			in->bad_cfg = 1;
+			break;
+		}
+		stats_add(&in->st, d);
+		histo_add(in->h, d);
+		if (in->samples && i < SAMPLES_MAX)
+			in->samples[i] = d;
+	}
+	in->elapsed = plat_cycles() - t_begin;
+	in->done = i;
+	in->ipis = benv_ipis_sent(me) - ipi0;	/* warm-up included, control not */
+	if (c->kind == KIND_TLB && !in->bad_cfg)
+		tlb_control(in);
+	wd_state(me, WD_FINISHED, plat_cycles());
+	/* release: CPU 0 reads our stats after it sees finished (acquire). */
+	__atomic_store_n(&in->finished, 1, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,268 @@
+/*
+ * rep.c - one repetition of a cross-call, TLB or raw case, on CPU 0, as five steps
+ * over a struct rep_ctx (rep.h):
+ *   setup:     quiesce the algorithms' counters, arm the ledger, the watchdog and
+ *              the callees, measure this repetition's `ipi` floor, fill in every
+ *              initiator;
+ *   start:     start the AP initiators at the barrier, open it together (CPU 0
+ *              initiates too when the placement picks it, under a watchdog tick);
+ *   supervise: wait for every initiator, watching for hangs and crashes;
+ *   check:     exactly once, from the ledger, once the last calls have landed;
+ *   emit:      the RESULT frames (emit.c).
+ *
+ * CPU 0 orchestrates. It is an initiator too when the placement picks it (the seed's
+ * 2 initiators x disjoint masks need all 4 CPUs of -smp 4); then it checks the
+ * watchdog between its own calls and afterwards while it waits for the others.
+ */
+#include "bench/rep.h"
+#include "bench/benchenv.h"
+#include "bench/report.h"
+#include "bench/watchdog.h"
+#include "lib/string.h"
+#include "xcall/xcall.h"
+
+#define REP_FLOOR_N 65		/* `ipi` floor probes before each repetition (after 32 untimed) */
+
+static struct initiator ini[RUN_MAX_INITS];
+static struct histo hist[RUN_MAX_INITS];
+static struct histo hall;
+static uint64_t samples[RUN_MAX_INITS][SAMPLES_MAX];
+
+/* One floor measurement, on whichever CPU runs it: median of REP_FLOOR_N `ipi`
+ * probes to `target` after 32 untimed ones (the target may be waking from idle). */
+struct floor_job {
+	unsigned target;
+	uint64_t result;	/* written by the measuring CPU; read after it is idle */
+};
+
+static void floor_job_run(void *p)
+{
+	static uint64_t d[REP_FLOOR_N];	/* one job at a time: CPU 0 waits for it */
+	struct floor_job *j = p;
+
+	for (unsigned i = 0; i < 32; i++)
+		(void)xcall_raw_ipi_once(j->target);
+	for (unsigned i = 0; i < REP_FLOOR_N; i++)
+		d[i] = xcall_raw_ipi_once(j->target);
+	sort_u64(d, REP_FLOOR_N);
+	j->result = d[REP_FLOOR_N / 2];
+}
+
+/*
+ * The `ipi` floor for this repetition, measured just before it from the case's first
+ * initiator to its first target - the path of its calls, per placement: a floor from
+ * the same boot AND the same stretch of time, so a host that slows down between cases
+ * (a VM's neighbours) moves the call and its floor together. Everything is idle here;
+ * an AP initiator measures through smp_start_on, whose hand-back (benv_wait_idle,
+ * acquire) makes its result visible to us.
+ */
+static uint64_t rep_floor(const struct rep_ctx *x)
+{
+	struct floor_job j = { .target = cpumask_first(&x->cpus->targets[0]), .result = 0 };
+	unsigned src = x->cpus->init_cpus[0], me = plat_cpu_id();
+
+	if (x->c->kind == KIND_RAW || plat_num_cpus() < 2)
+		return runner_floor_ipi();
+	if (j.target >= plat_num_cpus() || j.target == src) {
+		src = me;
+		j.target = me == 1 ? 0 : 1;
+	}
+	if (src != me && (benv_start_on(src, floor_job_run, &j) < 0 || benv_wait_idle(src) < 0))
+		src = me;	/* cannot use that CPU: measure from ours */
+	if (src == me) {
+		if (j.target == me)
+			j.target = me == 1 ? 0 : 1;
+		floor_job_run(&j);
+	}
+	return j.result;
+}
+
+/*
+ * Watchdog tick on CPU 0 while CPU 0 itself initiates. Interrupt context: CPU 0 holds
+ * no lock here (its call loop sends no frames), so reporting is safe; a call that
+ * outlived the bound may never return, so end the run from here.
+ */
+static void watchdog_tick(void)
+{
+	if (wd_check()) {
+		report_done(XCB_DONE_ABORTED);
+		benv_exit(1);
+	}
+}
+
+/* setup: everything the initiators and callees read, before any of them starts. */
+static void rep_setup(struct rep_ctx *x)
+{
+	const struct bcase *c = x->c;
+	const struct case_cpus *cpus = x->cpus;
+	struct cpumask imask;
+
+	/* Quiescent here (every initiator finished, every call landed): reset every
+	 * algorithm's counters, not just this case's - stress mixes them. */
+	for (unsigned a = 0; xcall_algos[a]; a++)
+		if (xcall_algos[a]->reset)
+			xcall_algos[a]->reset();
+	if (c->kind == KIND_TLB) {
+		flush_reset();
+		flush_assign_slices(cpus->init_cpus, c->inits);
+	}
+	wd_reset();
+	x->bare = c->harness || runner_harness_bare();
+	if (!x->bare)
+		ledger_reset();
+	initiator_arm_callee(plat_tsc_khz() * c->work_us / 1000, x->bare, cpus->init_cpus);
+	x->ipi_floor = rep_floor(x);
+	if (x->sum->kept < REPS_KEPT)
+		x->sum->rep_floor[x->sum->kept] = x->ipi_floor;
+
+	cpumask_clear_all(&imask);
+	for (unsigned k = 0; k < c->inits; k++) {
+		struct initiator *in = &ini[k];
+		memset(in, 0, sizeof(*in));
+		in->c = c;
+		in->ops = cpus->mix_ops ? cpus->mix_ops[k] : c->algo;
+		in->wait = cpus->mix_waits ? cpus->mix_waits[k] : c->wait;
+		in->cpu = cpus->init_cpus[k];
+		in->slot = k;
+		in->targets = &cpus->targets[k];
+		in->fcfg.method = c->method;
+		in->fcfg.path = c->path;
+		in->fcfg.change = FLUSH_REMAP;
+		in->fcfg.xops = in->ops;
+		in->fcfg.batch = c->batch ? c->batch : 1;
+		stats_init(&in->st);
+		in->h = &hist[k];
+		histo_init(in->h);
+		in->samples = c->samples ? samples[k] : 0;
+		cpumask_set(&imask, in->cpu);
+	}
+	wd_arm(x->wd_cycles, &imask, cpus->targets);
+	initiator_barrier_close();
+}
+
+/* start: the AP initiators to the barrier, then all of them at once; CPU 0 runs
+ * its own initiator here, if it has one. <0: an initiator could not start. */
+static int rep_start(struct rep_ctx *x)
+{
+	const struct bcase *c = x->c;
+	unsigned aps = 0, me = plat_cpu_id();
+	uint64_t khz = plat_tsc_khz();
+
+	x->self = -1;
+	for (unsigned k = 0; k < c->inits; k++) {
+		if (ini[k].cpu == me) {
+			x->self = (int)k;
+			continue;
+		}
+		if (benv_start_on(ini[k].cpu, initiator_main, &ini[k]) < 0) {
+			runner_logf("case %u: cannot start cpu%u (busy or crashed)", c->id, ini[k].cpu);
+			initiator_abort();
+			initiator_go();
+			return -1;
+		}
+		aps++;
+	}
+	uint64_t t_wait = plat_cycles();
+	while (initiator_ready() < aps) {
+		plat_cpu_relax();
+		if (x->wd_cycles && plat_cycles() - t_wait > x->wd_cycles) {
+			report_error("watchdog: initiators never reached the start barrier");
+			return -1;
+		}
+	}
+	uint64_t deadline = c->time_ms ? plat_cycles() + khz * c->time_ms : 0;
+	for (unsigned k = 0; k < c->inits; k++)
+		ini[k].deadline = deadline;
+	initiator_go();
+	if (x->self >= 0) {
+		/* We are an initiator ourselves, so nobody watches while we call: a
+		 * timer tick does (interrupts stay on while we spin in a call). */
+		unsigned period = (unsigned)(x->wd_cycles / (khz ? khz : 1) / 4);
+		if (x->wd_cycles)
+			benv_tick_start(period ? period : 1, watchdog_tick);
+		initiator_main(&ini[x->self]);
+		benv_tick_stop();
+	}
+	return 0;
+}
+
+/* An initiator that crashed: its exception report (ERROR frame) is out already, or
+ * soon - let its crash hook finish it first (bounded: it may have died in a way that
+ * never gets there); it will never finish its calls. */
+static void initiator_crashed(const struct rep_ctx *x, unsigned cpu)
+{
+	uint64_t t = plat_cycles();
+	while (report_emergencies() < benv_crash_count() &&
+	       plat_cycles() - t < plat_tsc_khz() * 2000)
+		plat_cpu_relax();
+	runner_logf("case %u: initiator cpu%u crashed: ending the run", x->c->id, cpu);
+}
+
+/* supervise: wait for every initiator, checking that no call outlives the bound.
+ * <0: the watchdog fired or an initiator crashed (the run must end). */
+static int rep_supervise(struct rep_ctx *x)
+{
+	unsigned n = x->c->inits;
+
+	wd_state(plat_cpu_id(), WD_WATCHING, plat_cycles());
+	for (;;) {
+		unsigned fin = 0;
+		for (unsigned k = 0; k < n; k++)
+			/* acquire: pairs with the initiator's release of `finished`
+			 * (its results are complete). */
+			fin += (unsigned)__atomic_load_n(&ini[k].finished, __ATOMIC_ACQUIRE);
+		if (fin == n)
+			break;
+		for (unsigned k = 0; k < n; k++)
+			if (!ini[k].finished && benv_cpu_crashed(ini[k].cpu)) {
+				initiator_crashed(x, ini[k].cpu);
+				initiator_abort();
+				return -1;
+			}
+		if (wd_check()) {
+			initiator_abort();
+			return -1;
+		}
+		plat_cpu_relax();
+	}
+	return wd_fired() ? -1 : 0;
+}
+
+/* check: exactly once, after the timed calls: each target ran each numbered call of
+ * each initiator once (ledger.h). With wait=none the last calls may still be
+ * running: give them the watchdog bound to land. Then every AP is idle again. */
+static void rep_check(struct rep_ctx *x)
+{
+	unsigned n = x->c->inits;
+
+	x->judged = x->c->kind == KIND_XCALL && !x->bare;
+	x->expected = x->executed = 0;
+	if (x->judged) {
+		uint64_t t = plat_cycles();
+		for (;;) {
+			x->expected = x->executed = 0;
+			for (unsigned k = 0; k < n; k++) {
+				x->vd[k] = (struct ledger_verdict){ 0 };
+				ledger_judge_mask(ini[k].targets, k, ini[k].seq, &x->vd[k]);
+				x->expected += x->vd[k].expected;
+				x->executed += x->vd[k].ran;
+			}
+			if (x->executed >= x->expected || (x->wd_cycles && plat_cycles() - t > x->wd_cycles))
+				break;
+			plat_cpu_relax();
+		}
+	}
+	for (unsigned k = 0; k < n; k++)
+		if (ini[k].cpu != plat_cpu_id())
+			benv_wait_idle(ini[k].cpu);
+}
+
+int rep_run(struct rep_ctx *x)
+{
+	rep_setup(x);
+	if (rep_start(x) < 0 || rep_supervise(x) < 0)
+		return -1;
+	rep_check(x);
+	rep_emit(x, ini, x->c->inits, &hall);
+	return 0;
+}

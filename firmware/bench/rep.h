@@ -1,0 +1,106 @@
+/*
+ * rep.h - the runner's inside, shared by its files only (not for the rest of
+ * bench/): where a case runs (struct case_cpus), one repetition as a struct
+ * rep_ctx going through setup / start / supervise / check / emit (rep.c), the
+ * initiator side started on each CPU and its start barrier (initiator.c), and the
+ * frames (emit.c). runner.c owns the case around them: placement, medians,
+ * fairness.
+ */
+#ifndef XCB_BENCH_REP_H
+#define XCB_BENCH_REP_H
+
+#include <stdint.h>
+#include "bench/histo.h"
+#include "bench/ledger.h"
+#include "bench/runner.h"
+#include "bench/stats.h"
+#include "flush/flush.h"
+#include "lib/cpumask.h"
+
+#define SAMPLES_MAX 1024	/* raw samples kept per initiator per rep (samples=1) */
+#define CTL_RUNS 8		/* no-flush control shootdowns per initiator per TLB rep */
+
+/* Where a case runs: set by placement (runner.c) or by stress (runner_run_custom),
+ * read by every repetition and by the CASE frame. */
+struct case_cpus {
+	unsigned init_cpus[RUN_MAX_INITS];
+	struct cpumask targets[RUN_MAX_INITS];	/* targets[k]: the k-th initiator's */
+	/* Per-initiator algorithm/wait overrides (stress); NULL = the case's. */
+	const struct xcall_ops *const *mix_ops;
+	const enum xcall_wait *mix_waits;
+};
+
+/* One initiator of a repetition: set up by CPU 0 before it starts the CPU. */
+struct initiator {
+	const struct bcase *c;
+	const struct xcall_ops *ops;	/* the case's algorithm, or per initiator (stress) */
+	enum xcall_wait wait;
+	unsigned cpu, slot;
+	const struct cpumask *targets;
+	struct flush_cfg fcfg;
+	uint64_t deadline;	/* cycles; 0 = none */
+	/* results, written by the initiator's CPU, read by CPU 0 after `finished` */
+	struct stats st;
+	struct histo *h;
+	uint64_t *samples;
+	uint64_t seq;		/* calls issued, warm-up included (the last number used) */
+	uint64_t done;		/* timed calls made */
+	uint64_t elapsed;	/* cycles the timed calls took, all together */
+	uint64_t ipis;
+	uint64_t stale;
+	uint64_t ctl_runs, ctl_stale;	/* TLB no-flush control: runs, runs that saw stale */
+	int bad_cfg;		/* the flush layer refused the configuration */
+	int finished;
+} __attribute__((aligned(64)));	/* each initiator writes its own: no shared line */
+
+/* Fairness over every repetition of a case (runner.c keeps a ring of them; the
+ * emit step adds each repetition's per-initiator calls, cycles and p50). */
+struct fair_acc {
+	uint64_t calls[RUN_MAX_INITS], cycles[RUN_MAX_INITS];
+	uint64_t p50[RUN_MAX_INITS][REPS_KEPT];
+	unsigned nrep, ninit;
+};
+
+/* One repetition, on CPU 0, from setup to emit. */
+struct rep_ctx {
+	const struct bcase *c;
+	const struct case_cpus *cpus;
+	unsigned rep;
+	uint64_t wd_cycles;		/* the watchdog bound; 0 = none */
+	int emit_each;			/* histograms and samples per initiator too */
+	struct case_summary *sum;
+	uint64_t ipi_floor;		/* setup: this repetition's `ipi` floor */
+	int bare;			/* setup: harness=bare, no bookkeeping */
+	int self;			/* start: CPU 0's own initiator index, or -1 */
+	/* check: the ledger's verdicts (judged: xcall with full bookkeeping) */
+	int judged;
+	uint64_t expected, executed;
+	struct ledger_verdict vd[RUN_MAX_INITS];
+	/* emit: the all-initiators p50 and mean of this repetition */
+	uint64_t p50, mean;
+};
+
+/* rep.c: one repetition of a non-sync case; <0 when the watchdog fired. */
+int rep_run(struct rep_ctx *x);
+
+/* ---- initiator.c ---- */
+/* Once at boot: the fault-injection keys (hang_cpu, fault_cpu, dupskip_cpu). */
+void initiator_init_faults(void);
+/* Before the start barrier opens: what every callee of the repetition reads. */
+void initiator_arm_callee(uint64_t work_cycles, int bare, const unsigned *init_cpus);
+/* The start barrier and the abort flag: CPU 0 closes it, the APs count in, CPU 0
+ * opens it (release: the initiators' setup and deadline go with it). */
+void initiator_barrier_close(void);
+unsigned initiator_ready(void);
+void initiator_go(void);
+void initiator_abort(void);
+/* An initiator's body (smp start function; CPU 0 calls it directly). */
+void initiator_main(void *in);
+
+/* ---- emit.c ---- */
+/* The RESULT frames (per initiator, then all), histograms, and the summary. */
+void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo *hall);
+/* A LOG line, printf-style. */
+void runner_logf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

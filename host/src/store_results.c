@@ -1,0 +1,148 @@
+/*
+ * store_results.c — the frames that carry measurements: CASE (a case's
+ * config and matching key), RESULT (one repetition of one initiator) and
+ * the HISTO / SAMPLES chunks. Each is insert-once: it refuses
+ * (STORE_REFUSED) before it writes a row that would change a stored one.
+ */
+#include <stdlib.h>
+
+#include "casekey.h"
+#include "store.h"
+#include "store_sql.h"
+#include "util.h"
+#include "xcb_histo.h"
+#include "xcb_schema.h"
+
+int store_case(int64_t id, const uint8_t *p, size_t n)
+{
+	sqlite3_stmt *s = store_st[S_CASE];
+	json_t *cfg_obj = kv_to_json((const char *)p, n, NULL);
+	struct buf key = { 0 };
+	char *dump;
+	int rc;
+
+	const char *cid = cfg_obj ? json_string_value(json_object_get(cfg_obj, "id")) : NULL;
+	uint64_t cid_v;
+
+	/* A CASE must name its case (a number that fits RESULT's u32 case_id):
+	 * refused, not written, so a malformed frame with a valid CRC can never
+	 * make the whole batch fail a constraint (found by fuzz_frame). */
+	if (!cid || parse_u64(cid, &cid_v) || cid_v > UINT32_MAX) {
+		json_decref(cfg_obj);
+		return STORE_REFUSED;
+	}
+	dump = json_dumps(cfg_obj, JSON_COMPACT | JSON_SORT_KEYS);
+	/* Stored already? The same config is a harmless repeat (nothing to
+	 * write); another one would rewrite what results refer to. */
+	s = store_st[S_CASE_SAME];
+	sqlite3_bind_int64(s, 1, id);
+	store_bind_json_int(s, 2, cfg_obj, "id");
+	sqlite3_bind_text(s, 3, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
+	rc = (int)store_query_int(s);
+	if (rc != -1) {
+		free(dump);
+		json_decref(cfg_obj);
+		return rc == 1 ? 0 : STORE_REFUSED;
+	}
+	s = store_st[S_CASE];
+	case_match_key(cfg_obj, 0, &key);
+	sqlite3_bind_int64(s, 1, id);
+	store_bind_json_int(s, 2, cfg_obj, "id");
+	int at = 3; /* the schema's COL axes, in XCB_SQL_CASE_COLS order */
+	for (unsigned i = 0; i < XCB_N_AXES; i++) {
+		const struct xcb_axis *a = &xcb_axes[i];
+
+		if (!a->column)
+			continue;
+		if (a->type == XCB_TY_INT)
+			store_bind_json_int(s, at++, cfg_obj, a->key);
+		else
+			store_bind_json_text(s, at++, cfg_obj, a->key);
+	}
+	sqlite3_bind_text(s, at++, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, at, key.p, -1, SQLITE_TRANSIENT);
+	rc = store_step(s);
+	free(dump);
+	buf_free(&key);
+	json_decref(cfg_obj);
+	return rc;
+}
+
+int store_result(int64_t id, const uint8_t *p, size_t n)
+{
+	sqlite3_stmt *s = store_st[S_RESULT];
+	struct xcb_result r;
+	int at = 2, wide = n >= XCB_RESULT_LEN_FULL;
+
+	if (xcb_dec_result(p, n, &r))
+		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	if (store_has_rows(store_st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0))
+		return STORE_REFUSED;
+	sqlite3_bind_int64(s, 1, id);
+	/* Every field with a column, in XCB_SQL_RESULT_COLS order. The appended
+	 * ones decode as 0 from a v1 RESULT and are stored as NULL (not
+	 * measured), where 0 could not be told from a value. */
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		enum xcb_part part = xcb_result_fields[i].part;
+
+		if (part == XCB_PART_PAD)
+			continue;
+		if (part == XCB_PART_EXT && !wide)
+			sqlite3_bind_null(s, at++);
+		else
+			store_bind_u64(s, at++, xcb_result_get(&r, i));
+	}
+	return store_step(s);
+}
+
+/* A HISTO or SAMPLES chunk: n points at positions at.. under one row key,
+ * refused when any of them is stored already (insert-once); value(chunk, i)
+ * reads point i. Histograms keep only non-empty buckets (skip_zero). */
+struct chunk {
+	uint32_t case_id;
+	unsigned rep, initiator, n;
+	int64_t at;
+	uint64_t (*value)(const void *chunk, unsigned i);
+	const void *raw;
+	int skip_zero;
+};
+
+static int store_chunk(int64_t id, sqlite3_stmt *s, sqlite3_stmt *has, const struct chunk *c)
+{
+	int rc = 0;
+
+	if (store_has_rows(has, id, c->case_id, c->rep, c->initiator, c->at, c->at + c->n - 1))
+		return STORE_REFUSED;
+	for (unsigned i = 0; i < c->n && rc == 0; i++) {
+		uint64_t v = c->value(c->raw, i);
+
+		if (v || !c->skip_zero) {
+			store_bind_key(s, id, c->case_id, c->rep, c->initiator, c->at + i, store_i64(v));
+			rc = store_step(s);
+		}
+	}
+	return rc;
+}
+
+static uint64_t histo_value(const void *x, unsigned i) { return xcb_histo_count(x, i); }
+static uint64_t sample_value(const void *x, unsigned i) { return xcb_sample(x, i); }
+
+/* HISTO or SAMPLES (type): decoded into a chunk and stored by store_chunk. */
+int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n)
+{
+	struct xcb_histo x;
+	struct xcb_samples y;
+	struct chunk c;
+
+	/* malformed: nothing written (the collector checks first) */
+	if (type == XCB_T_HISTO) {
+		if (xcb_dec_histo(p, n, &x))
+			return STORE_REFUSED;
+		c = (struct chunk){ x.case_id, x.rep, x.initiator, x.n, x.first, histo_value, &x, 1 };
+		return store_chunk(id, store_st[S_HISTO], store_st[S_HISTO_HAS], &c);
+	}
+	if (xcb_dec_samples(p, n, &y))
+		return STORE_REFUSED;
+	c = (struct chunk){ y.case_id, y.rep, y.initiator, y.n, y.index, sample_value, &y, 0 };
+	return store_chunk(id, store_st[S_SAMPLE], store_st[S_SAMPLE_HAS], &c);
+}

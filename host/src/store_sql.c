@@ -1,0 +1,162 @@
+/*
+ * store_sql.c — the writer's SQL: every statement the store runs, prepared
+ * once, and the binding helpers its frame handlers share (store_sql.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "store.h"
+#include "store_sql.h"
+#include "util.h"
+#include "xcb_schema.h"
+
+static const char *const sql[S_N] = {
+	[S_FRAME] = "INSERT OR IGNORE INTO frames(run_id, seq, type, received) VALUES (?, ?, ?, ?)",
+	[S_FIND_RUN] = "SELECT id FROM runs WHERE token = ?",
+	[S_NEW_RUN] = "INSERT INTO runs(token, machine_id, job_id, suite, params, label, created) "
+		      "VALUES (?, ?, ?, ?, COALESCE(?, '{}'), ?, ?)",
+	[S_TOUCH] = "UPDATE runs SET frames_received = frames_received + 1, last_frame = ?1, "
+		    "started = COALESCE(started, ?1), status = CASE WHEN status IN ('pending', 'lost') "
+		    "THEN 'running' ELSE status END, peer = COALESCE(peer, ?3) WHERE id = ?2",
+	[S_GET_HELLO] = "SELECT hello FROM runs WHERE id = ?",
+	[S_SET_HELLO] = "UPDATE runs SET hello = ?, cpus = COALESCE(?, cpus), tsc_khz = COALESCE(?, tsc_khz), "
+			"source = COALESCE(?, source), suite = COALESCE(suite, ?) WHERE id = ?",
+	/* The column lists are the schema's (xcb_schema.h): its COL axes, its
+	 * RESULT fields (db/schema.sql + migrations hold the columns; test_schema
+	 * checks they agree). */
+	[S_CASE] = "INSERT INTO cases(run_id, " XCB_SQL_CASE_ID XCB_SQL_CASE_COLS ", config, match_key) "
+		   "VALUES (?, ?" XCB_SQL_CASE_PARAMS ", ?, ?) ON CONFLICT DO NOTHING",
+	[S_RESULT] = "INSERT INTO results(run_id" XCB_SQL_RESULT_COLS ") VALUES (?" XCB_SQL_RESULT_PARAMS ")",
+	[S_HISTO] = "INSERT INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
+	[S_SAMPLE] = "INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?)",
+	[S_EVENT] = "INSERT OR IGNORE INTO events(run_id, seq, kind, text, received) VALUES (?, ?, ?, ?, ?)",
+	[S_CRASH] = "UPDATE runs SET status = 'crashed', error = COALESCE(error, ?) WHERE id = ?",
+	[S_DONE] = "UPDATE runs SET frames_expected = ?, done_status = ? WHERE id = ? AND frames_expected IS NULL",
+	[S_COMPLETE] = "UPDATE runs SET status = CASE WHEN status = 'crashed' THEN status ELSE 'complete' END, "
+		       "finished = COALESCE(finished, ?) WHERE id = ? AND frames_expected IS NOT NULL "
+		       "AND frames_received >= frames_expected",
+	[S_LOST] = "UPDATE runs SET status = 'lost' WHERE status IN ('pending', 'running') "
+		   "AND COALESCE(last_frame, created) < ?",
+	/* Closed for new frames: complete, past DONE's count, or a second DONE
+	 * (?3 = the frame's type; a run has one DONE). */
+	[S_STATE] = "SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
+		    "(?2 >= frames_expected OR ?3 = 8)) FROM runs WHERE id = ?1",
+	[S_CASE_SAME] = "SELECT config = ?3 FROM cases WHERE run_id = ?1 AND case_id = ?2",
+	/* The run's first HELLO: the payload it was rendered for has booted. */
+	[S_HELLO_JOB] = "UPDATE jobs SET consumed = ?2, run_id = ?1 WHERE consumed IS NULL AND "
+			"id = (SELECT job_id FROM runs WHERE id = ?1)",
+	[S_HELLO_MACHINE] = "UPDATE machines SET uuid = COALESCE(r.boot_uuid, uuid), "
+			    "serial = COALESCE(r.boot_serial, serial), last_seen = ?2 "
+			    "FROM (SELECT machine_id, boot_uuid, boot_serial FROM runs WHERE id = ?1) AS r "
+			    "WHERE machines.id = r.machine_id",
+	[S_HELLO_OTHERS] = "UPDATE runs SET status = 'lost' WHERE status = 'pending' AND id != ?1 AND "
+			   "machine_id = (SELECT machine_id FROM runs WHERE id = ?1)",
+	[S_FRAME_DEL] = "DELETE FROM frames WHERE run_id = ? AND seq = ?",
+	[S_RESULT_HAS] = "SELECT 1 FROM results WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ?",
+	[S_HISTO_HAS] = "SELECT 1 FROM histograms WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ? "
+			"AND bucket BETWEEN ? AND ? LIMIT 1",
+	[S_SAMPLE_HAS] = "SELECT 1 FROM samples WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ? "
+			 "AND idx BETWEEN ? AND ? LIMIT 1",
+};
+
+sqlite3_stmt *store_st[S_N];
+
+int store_prepare(sqlite3 *db)
+{
+	for (int i = 0; i < S_N; i++) {
+		if (sqlite3_prepare_v3(db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &store_st[i], NULL)) {
+			fprintf(stderr, "xcbenchd: prepare: %s\n", sqlite3_errmsg(db));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void store_finalize(void)
+{
+	for (int i = 0; i < S_N; i++) {
+		sqlite3_finalize(store_st[i]);
+		store_st[i] = NULL;
+	}
+}
+
+/* Steps a statement to completion and resets it: 0 or -1. A full disk or
+ * an I/O error is not logged here: the writer logs the state change once.
+ * (A constraint here would be a frame the checks let through: -1, and the
+ * writer rolls the batch back rather than keep half a frame.) */
+int store_step(sqlite3_stmt *s)
+{
+	int rc = sqlite3_step(s), e = rc & 0xff;
+
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW && e != SQLITE_FULL && e != SQLITE_IOERR)
+		fprintf(stderr, "xcbenchd: %s: %s\n", sqlite3_sql(s),
+			sqlite3_errmsg(sqlite3_db_handle(s)));
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* A u64 as an SQLite integer (signed 64-bit; latencies never reach 2^63). */
+int64_t store_i64(uint64_t v)
+{
+	return (int64_t)(v > INT64_MAX ? INT64_MAX : v);
+}
+
+/* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6: lo/hi
+ * for has_rows, position/value for put_point. */
+void store_bind_key(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+		     int64_t a, int64_t b)
+{
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int64(s, 2, cid);
+	sqlite3_bind_int64(s, 3, rep);
+	sqlite3_bind_int64(s, 4, init);
+	sqlite3_bind_int64(s, 5, a);
+	sqlite3_bind_int64(s, 6, b);
+}
+
+/* 1 if a row exists in [lo, hi] of the 4-key statement s (bound here). */
+int store_has_rows(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+		    int64_t lo, int64_t hi)
+{
+	int found;
+
+	store_bind_key(s, id, cid, rep, init, lo, hi);
+	found = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return found;
+}
+
+/* The first column of a one-row query as a number (-1: no row or error). */
+int64_t store_query_int(sqlite3_stmt *s)
+{
+	int64_t v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return v;
+}
+
+void store_bind_u64(sqlite3_stmt *s, int i, uint64_t v)
+{
+	sqlite3_bind_int64(s, i, store_i64(v));
+}
+
+
+void store_bind_json_int(sqlite3_stmt *s, int i, json_t *o, const char *k)
+{
+	uint64_t v;
+	const char *str = json_string_value(json_object_get(o, k));
+
+	if (str && parse_u64(str, &v) == 0)
+		store_bind_u64(s, i, v);
+}
+
+void store_bind_json_text(sqlite3_stmt *s, int i, json_t *o, const char *k)
+{
+	const char *str = json_string_value(json_object_get(o, k));
+
+	if (str)
+		sqlite3_bind_text(s, i, str, -1, SQLITE_TRANSIENT);
+}

@@ -1,0 +1,48 @@
+/*
+ * store_sql.h — the writer's prepared statements and the small binding
+ * helpers shared by store.c (run state, HELLO, events, DONE) and
+ * store_results.c (CASE, RESULT, HISTO, SAMPLES). Internal to the store:
+ * everything here runs on the writer thread only (store.h is the API).
+ */
+#ifndef XCB_STORE_SQL_H
+#define XCB_STORE_SQL_H
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+	S_FRAME, S_FIND_RUN, S_NEW_RUN, S_TOUCH, S_GET_HELLO, S_SET_HELLO, S_CASE,
+	S_RESULT, S_HISTO, S_SAMPLE, S_EVENT, S_CRASH, S_DONE, S_COMPLETE, S_LOST,
+	S_STATE, S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS,
+	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_N
+};
+
+/* Prepared once by store_prepare() on the writer's connection (store_sql.c). */
+extern sqlite3_stmt *store_st[S_N];
+
+/* Steps a statement to completion and resets it: 0 or -1. */
+int store_step(sqlite3_stmt *s);
+/* A u64 as an SQLite integer (clamped to INT64_MAX). */
+int64_t store_i64(uint64_t v);
+/* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6. */
+void store_bind_key(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+		    int64_t a, int64_t b);
+/* 1 if a row exists in [lo, hi] of the 4-key statement s. */
+int store_has_rows(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+		   int64_t lo, int64_t hi);
+/* The first column of a one-row query as a number (-1: no row or error). */
+int64_t store_query_int(sqlite3_stmt *s);
+void store_bind_u64(sqlite3_stmt *s, int i, uint64_t v);
+/* Binds o[k] (a decimal string in a frame's key=value JSON) as an integer
+ * or as text; an absent or malformed value stays NULL. */
+void store_bind_json_int(sqlite3_stmt *s, int i, json_t *o, const char *k);
+void store_bind_json_text(sqlite3_stmt *s, int i, json_t *o, const char *k);
+
+/* store_results.c: one frame each; 0 stored, -1 error, STORE_REFUSED. */
+int store_case(int64_t id, const uint8_t *p, size_t n);
+int store_result(int64_t id, const uint8_t *p, size_t n);
+int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n); /* HISTO or SAMPLES */
+
+#endif
