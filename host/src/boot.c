@@ -23,6 +23,9 @@
 #include "casekey.h"
 #include "http.h"
 #include "ratelimit.h"
+#include "registry.h"
+#include "store.h"
+#include "writer.h"
 #include "xcbd.h"
 
 #define CMDLINE_MAX 500 /* iPXE cuts the kernel line at 511 */
@@ -397,24 +400,14 @@ enum MHD_Result boot_json(struct req *rq)
 	return boot_answer(rq, &t, fw);
 }
 
+/* A payload image, or a 404 that says which file is missing. */
 static enum MHD_Result serve_file(struct req *rq, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct MHD_Response *r;
-	struct stat sb;
+	enum MHD_Result res;
 
-	if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		if (fd >= 0)
-			close(fd);
-		return reply_error(rq, 404, "firmware not built (%s)", path);
-	}
-	r = MHD_create_response_from_fd((uint64_t)sb.st_size, fd);
-	if (!r) {
-		close(fd);
-		return MHD_NO;
-	}
-	MHD_add_response_header(r, "Content-Type", "application/octet-stream");
-	return reply_response(rq, 200, r);
+	if (reply_file(rq, path, "application/octet-stream", &res))
+		return res;
+	return reply_error(rq, 404, "firmware not built (%s)", path);
 }
 
 enum MHD_Result boot_firmware(struct req *rq)

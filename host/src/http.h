@@ -32,6 +32,10 @@ enum MHD_Result reply_error(struct req *rq, unsigned status, const char *fmt, ..
 	__attribute__((format(printf, 3, 4)));
 enum MHD_Result reply_text(struct req *rq, unsigned status, const char *ctype, const char *text);
 enum MHD_Result reply_response(struct req *rq, unsigned status, struct MHD_Response *r);
+/* Sends the regular file at path as ctype (200, streamed from its fd). 1 if
+ * it answered (*res is the result), 0 if path is no readable regular file:
+ * the caller replies with its own 404, which names what is missing. */
+int reply_file(struct req *rq, const char *path, const char *ctype, enum MHD_Result *res);
 /* A query argument, NULL when absent or empty. */
 const char *qarg(struct req *rq, const char *name);
 /* 1 if this request may write (admin token or --open); else 0 and the

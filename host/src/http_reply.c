@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "http.h"
@@ -130,4 +133,27 @@ int parse_id(const char *s, int64_t *id)
 		return -1;
 	*id = (int64_t)v;
 	return 0;
+}
+
+int reply_file(struct req *rq, const char *path, const char *ctype, enum MHD_Result *res)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct MHD_Response *r;
+	struct stat sb;
+
+	if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	/* libmicrohttpd owns fd from here (it closes it with the response). */
+	r = MHD_create_response_from_fd((uint64_t)sb.st_size, fd);
+	if (!r) {
+		close(fd);
+		*res = MHD_NO;
+		return 1;
+	}
+	MHD_add_response_header(r, "Content-Type", ctype);
+	*res = reply_response(rq, 200, r);
+	return 1;
 }

@@ -35,10 +35,9 @@ enum MHD_Result static_file(struct req *rq)
 {
 	char root[PATH_MAX], want[PATH_MAX * 2], real[PATH_MAX];
 	const char *url = rq->url;
-	struct MHD_Response *r;
+	enum MHD_Result res;
 	struct stat sb;
 	size_t rl;
-	int fd;
 
 	if (!realpath(cfg.web_dir, root))
 		return reply_error(rq, 404, "no dashboard installed (%s)", cfg.web_dir);
@@ -55,17 +54,7 @@ enum MHD_Result static_file(struct req *rq)
 		if (stat(real, &sb))
 			return reply_error(rq, 404, "not found: %s", url);
 	}
-	fd = open(real, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		if (fd >= 0)
-			close(fd);
-		return reply_error(rq, 404, "not found: %s", url);
-	}
-	r = MHD_create_response_from_fd((uint64_t)sb.st_size, fd);
-	if (!r) {
-		close(fd);
-		return MHD_NO;
-	}
-	MHD_add_response_header(r, "Content-Type", mime(real));
-	return reply_response(rq, 200, r);
+	if (reply_file(rq, real, mime(real), &res))
+		return res;
+	return reply_error(rq, 404, "not found: %s", url);
 }

@@ -42,11 +42,5 @@ struct xcbd_counters {
 extern struct xcbd_counters ctr;
 extern int64_t start_time;
 
-/* Transitional: boot.c and store.c (other owners' files, edited on their
- * branches) still take these from here. Once they include what they use,
- * this block goes. */
-#include "registry.h"
-#include "store.h"
-#include "writer.h"
 
 #endif
