@@ -3,6 +3,33 @@
 #include <string.h>
 
 #include "client.h"
+#include "xcb_schema.h"
+
+/* The case table's columns are the schema's matched axes that have their
+ * own column in the API's cases (kind, algo, delivery ... work_us): adding
+ * one there adds it here. */
+static int shown(const struct xcb_axis *a)
+{
+	return a->column && (a->role == XCB_ROLE_IDENT || a->role == XCB_ROLE_CHART ||
+			     a->role == XCB_ROLE_AXIS);
+}
+
+/* One cell (v) or, with v NULL, its heading: numbers right-aligned. */
+static void print_cell(const struct xcb_axis *a, json_t *v)
+{
+	char up[32], tmp[48];
+	size_t n = strlen(a->key);
+	int w = n > 9 ? (int)n : a->type == XCB_TY_INT ? 5 : 9;
+
+	for (size_t i = 0; i < n && i + 1 < sizeof(up); i++)
+		up[i] = (char)(a->key[i] >= 'a' && a->key[i] <= 'z' ? a->key[i] - 32 : a->key[i]);
+	up[n < sizeof(up) ? n : sizeof(up) - 1] = 0;
+	const char *text = v ? jstr(v, tmp, sizeof(tmp)) : up;
+	if (a->type == XCB_TY_INT)
+		printf(" %*s", w, text);
+	else
+		printf(" %-*s", w, text);
+}
 
 static const char usage[] = "usage: xcbench show RUN [--json]\n"
 		   "Shows one run: status, machine facts and every case with its median\n"
@@ -44,20 +71,21 @@ int cmd_show(int argc, char **argv)
 	printf("facts:");
 	json_object_foreach(json_object_get(o, "facts"), k, v)
 		printf(" %s=%s", k, jstr(v, t[0], 48));
-	printf("\n\n%5s %-6s %-9s %-10s %-5s %5s %5s %-9s %8s %10s %10s %10s %4s\n", "CASE", "KIND", "ALGO",
-	       "DELIVERY", "WAIT", "INITS", "MASK", "PLACEMENT", "WORK_US", "P50", "P99", "P50_NS", "REPS");
+	printf("\n\n%5s", "CASE");
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (shown(&xcb_axes[a]))
+			print_cell(&xcb_axes[a], NULL);
+	printf(" %10s %10s %10s %4s\n", "P50", "P99", "P50_NS", "REPS");
 	json_array_foreach(json_object_get(o, "cases"), i, cs) {
 		json_t *st = json_object_get(cs, "stats"), *ns = json_object_get(cs, "ns");
 
-		printf("%5s %-6s %-9s %-10s %-5s %5s %5s %-9s %8s %10s %10s %10s %4s\n",
-		       jstr(json_object_get(cs, "case_id"), t[0], 48), jstr(json_object_get(cs, "kind"), t[1], 48),
-		       jstr(json_object_get(cs, "algo"), t[2], 48), jstr(json_object_get(cs, "delivery"), t[3], 48),
-		       jstr(json_object_get(cs, "wait"), t[4], 48), jstr(json_object_get(cs, "inits"), t[5], 48),
-		       jstr(json_object_get(cs, "mask"), t[6], 48), jstr(json_object_get(cs, "placement"), t[7], 48),
-		       json_is_integer(json_object_get(cs, "work_us")) ? (snprintf(path, 32, "%lld",
-			       (long long)json_integer_value(json_object_get(cs, "work_us"))), path) : "-",
-		       jstr(json_object_get(st, "p50"), t[8], 48), jstr(json_object_get(st, "p99"), t[9], 48),
-		       jstr(json_object_get(ns, "p50"), t[10], 48), jstr(json_object_get(st, "reps"), t[11], 48));
+		printf("%5s", jstr(json_object_get(cs, "case_id"), t[0], 48));
+		for (unsigned a = 0; a < XCB_N_AXES; a++)
+			if (shown(&xcb_axes[a]))
+				print_cell(&xcb_axes[a], json_object_get(cs, xcb_axes[a].key));
+		printf(" %10s %10s %10s %4s\n", jstr(json_object_get(st, "p50"), t[8], 48),
+		       jstr(json_object_get(st, "p99"), t[9], 48), jstr(json_object_get(ns, "p50"), t[10], 48),
+		       jstr(json_object_get(st, "reps"), t[11], 48));
 	}
 	json_decref(o);
 	return 0;
