@@ -31,15 +31,17 @@
 #define CMDLINE_MAX 500 /* iPXE cuts the kernel line at 511 */
 
 /* The firmware kinds a machine boots with: the first is the script's
- * default, the others are picked by iPXE's ${platform}. Their images are
- * the /firmware/ routes http.c serves (boot_firmware, boot_firmware_efi). */
+ * default, the others are picked by iPXE's ${platform}. http.c hands every
+ * /firmware/ path to boot_firmware(), which serves the entry whose image
+ * route it is: the routes are named here only. */
 static const struct boot_fw {
 	const char *name;       /* ?firmware= of /boot.json (xcbench vm --firmware) */
 	const char *platform;   /* iPXE's ${platform} */
 	const char *image;      /* the payload's route */
+	const char *file;       /* beside --firmware; NULL: --firmware itself */
 } boot_fws[] = {
-	{ "bios", "pcbios", "/firmware/xcbench.elf" },
-	{ "uefi", "efi", "/firmware/xcbench.efi" },
+	{ "bios", "pcbios", "/firmware/xcbench.elf", NULL },
+	{ "uefi", "efi", "/firmware/xcbench.efi", "xcbench.efi" },
 };
 #define BOOT_FWS (sizeof(boot_fws) / sizeof(boot_fws[0]))
 
@@ -410,18 +412,34 @@ static enum MHD_Result serve_file(struct req *rq, const char *path)
 	return reply_error(rq, 404, "firmware not built (%s)", path);
 }
 
-enum MHD_Result boot_firmware(struct req *rq)
+/* The boot_fws[] entry whose image route url is, or NULL. */
+static const struct boot_fw *fw_of_image(const char *url)
 {
-	return serve_file(rq, cfg.firmware);
+	for (size_t i = 0; i < BOOT_FWS; i++)
+		if (strcmp(url, boot_fws[i].image) == 0)
+			return &boot_fws[i];
+	return NULL;
 }
 
-/* The UEFI image lives next to the BIOS one (--firmware names that). */
-enum MHD_Result boot_firmware_efi(struct req *rq)
+/* 1 if url is a payload image's route: http.c routes it to boot_firmware. */
+int boot_is_payload(const char *url)
 {
+	return fw_of_image(url) != NULL;
+}
+
+/* GET /firmware/...: the image of the boot_fws[] entry whose route this
+ * is. --firmware names the BIOS image; the others live next to it. */
+enum MHD_Result boot_firmware(struct req *rq)
+{
+	const struct boot_fw *fw = fw_of_image(rq->url);
 	const char *slash = strrchr(cfg.firmware, '/');
 	int dir = slash ? (int)(slash - cfg.firmware + 1) : 0;
 	char path[4096];
 
-	snprintf(path, sizeof(path), "%.*sxcbench.efi", dir, cfg.firmware);
+	if (!fw)
+		return reply_error(rq, 404, "no such payload: %s", rq->url);
+	if (!fw->file)
+		return serve_file(rq, cfg.firmware);
+	snprintf(path, sizeof(path), "%.*s%s", dir, cfg.firmware, fw->file);
 	return serve_file(rq, path);
 }

@@ -184,16 +184,17 @@ static enum MHD_Result route_api(struct req *rq, const char *path)
 	return reply_error(rq, 404, "no such API route: %s", path);
 }
 
-/* Outside /api/: the iPXE routes (boot.c), exact paths, GET or HEAD;
+/* Outside /api/: the iPXE routes (boot.c), GET or HEAD: exact paths, or
+ * the payload images, whose routes boot.c's table names (boot_is_payload);
  * everything else is a static file. */
 static const struct {
 	const char *path;
 	enum MHD_Result (*fn)(struct req *rq);
+	int (*match)(const char *url);	/* instead of path */
 } boot_routes[] = {
-	{ "/boot.ipxe", boot_ipxe },
-	{ "/boot.json", boot_json },
-	{ "/firmware/xcbench.elf", boot_firmware },
-	{ "/firmware/xcbench.efi", boot_firmware_efi },
+	{ "/boot.ipxe", boot_ipxe, NULL },
+	{ "/boot.json", boot_json, NULL },
+	{ NULL, boot_firmware, boot_is_payload },
 };
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const char *url,
@@ -242,7 +243,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 	if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
 		return reply_error(rq, 404, "no such API route: %s", url);
 	for (size_t i = 0; i < sizeof(boot_routes) / sizeof(*boot_routes); i++)
-		if (strcmp(url, boot_routes[i].path) == 0)
+		if (boot_routes[i].match ? boot_routes[i].match(url) : strcmp(url, boot_routes[i].path) == 0)
 			return is(method, "GET") || is(method, "HEAD") ? boot_routes[i].fn(rq)
 				: reply_error(rq, 405, "%s not allowed", method);
 	if (!is(method, "GET") && !is(method, "HEAD"))

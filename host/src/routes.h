@@ -33,7 +33,7 @@ enum MHD_Result boot_json(struct req *rq);   /* /boot.json: the same boot as dat
  * (v: the value; transport=both is allowed, it still reports to us). */
 int boot_reserved_key(const char *k, const char *v);
 enum MHD_Result boot_firmware(struct req *rq);
-enum MHD_Result boot_firmware_efi(struct req *rq);
+int boot_is_payload(const char *url);
 enum MHD_Result static_file(struct req *rq);
 
 #endif
