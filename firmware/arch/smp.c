@@ -323,13 +323,28 @@ bool smp_is_idle(unsigned cpu)
 int smp_wait_idle(unsigned cpu)
 {
 	struct percpu *pc = &percpu_area[cpu];
+	/* A crash counts once the CPU is in idt_crashed_mask(), not at
+	 * pc->crashed: that is set first thing in the exception path (its
+	 * recursion guard), before the report is printed, and a caller that
+	 * acted on it (main.c exits at once) could end the machine with the
+	 * report unwritten. The mask bit is set after the report (idt.c), with
+	 * a seq_cst RMW that the atomic test below reads. A CPU that faulted
+	 * inside its report never sets the bit: after pc->crashed has stood for
+	 * a second it counts as crashed too, so this never hangs. */
+	uint64_t since = 0;
 	/* ACQUIRE pairs with the AP's RELEASE of busy: fn's results are visible. */
 	while (__atomic_load_n(&pc->busy, __ATOMIC_ACQUIRE)) {
-		if (READ_ONCE(pc->crashed))
+		if (cpumask_test_atomic(idt_crashed_mask(), cpu))
 			return -1;
+		if (READ_ONCE(pc->crashed)) {
+			if (!since)
+				since = rdtsc();
+			else if (tsc_to_ns(rdtsc() - since) > 1000000000ull)
+				return -1;
+		}
 		cpu_relax();
 	}
-	return pc->crashed ? -1 : 0;
+	return cpumask_test_atomic(idt_crashed_mask(), cpu) ? -1 : 0;
 }
 
 int smp_run_all(void (*fn)(void *), void *arg)

@@ -4,9 +4,10 @@
  * packer's call/jump filter (compress/bcj.c). */
 #include "compress/bcj.h"
 #include "compress/inflate.h"
+#include "xcb_proto.h"
 
 /* Filled in by the Makefile from the payload as linked. */
-#if !defined(PAYLOAD_BASE) || !defined(PAYLOAD_SIZE)
+#if !defined(PAYLOAD_BASE) || !defined(PAYLOAD_SIZE) || !defined(PAYLOAD_CRC32)
 #error "build through firmware/Makefile"
 #endif
 
@@ -15,8 +16,11 @@ extern const uint8_t payload_deflate[], payload_deflate_end[];
 
 int loader_unpack(void);
 
-/* Puts the payload at PAYLOAD_BASE; 0, or -1 when the image is corrupt (the
- * stream is bad or does not inflate to exactly the bytes that were built).
+/* Puts the payload at PAYLOAD_BASE; 0, or -1 when the image is corrupt: the
+ * stream is bad, or does not inflate to exactly the bytes that were built.
+ * The length alone would not tell: bytes flipped inside a stored (not
+ * compressed) DEFLATE block inflate to the right length, so the payload's
+ * CRC-32 as built is checked too (the UEFI stub checks the same).
  * The payload's .bss is not ours to clear: boot/entry.S zeroes it. */
 int loader_unpack(void)
 {
@@ -26,5 +30,5 @@ int loader_unpack(void)
 	if (n != PAYLOAD_SIZE)
 		return -1;
 	bcj_decode(dst, PAYLOAD_SIZE);
-	return 0;
+	return xcb_crc32(0, dst, PAYLOAD_SIZE) == PAYLOAD_CRC32 ? 0 : -1;
 }
