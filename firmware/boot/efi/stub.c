@@ -14,6 +14,7 @@
  * (bounds-checked inflate + the CRC32 the build recorded), and on any error
  * prints on the EFI console and COM1 and returns an EFI error status. */
 #include "boot/efi/efi.h"
+#include "compress/bcj.h"
 #include "compress/inflate.h"
 
 /* Filled in by the Makefile from the payload as linked. */
@@ -85,6 +86,9 @@ EFIAPI efi_status efi_stub_entry(efi_handle image, struct efi_system_table *syst
 	uint64_t in_len = (uint64_t)(efi_payload_end - efi_payload);
 	int64_t n = inflate_raw(efi_payload, in_len, (uint8_t *)base, PAYLOAD_SIZE);
 	uint32_t crc = 0;
+	/* Undo the packer's call/jump filter before the CRC, which is over the
+	 * payload as linked (a short stream is unfiltered too, then refused). */
+	bcj_decode((uint8_t *)base, PAYLOAD_SIZE);
 	if (n != PAYLOAD_SIZE ||
 	    bs->calculate_crc32((const void *)base, PAYLOAD_SIZE, &crc) != EFI_SUCCESS ||
 	    crc != PAYLOAD_CRC32) {
