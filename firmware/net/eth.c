@@ -1,6 +1,7 @@
 /* Ethernet II framing: header build/parse and MAC-address text parsing. */
 #include "eth.h"
 #include "bytes.h"
+#include "lib/string.h"
 
 const uint8_t eth_broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
@@ -24,18 +25,10 @@ int eth_parse(const uint8_t *frame, unsigned len, struct eth_hdr_view *v)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9') return c - '0';
-	if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-	return -1;
-}
-
 int eth_parse_mac(const char *s, uint8_t mac[ETH_ALEN])
 {
 	for (int i = 0; i < ETH_ALEN; i++) {
-		int hi = hexval(s[0]), lo = hi < 0 ? -1 : hexval(s[1]);
+		int hi = xcb_digit(s[0], 16), lo = hi < 0 ? -1 : xcb_digit(s[1], 16);
 		if (hi < 0 || lo < 0)
 			return -1;
 		mac[i] = (uint8_t)(hi << 4 | lo);
