@@ -227,4 +227,12 @@ xcbd_start "$TMP/ready2.log" "$P" --db "$TMP/ready2.db"; rc=$?
 RPID=$XCBD_PID
 check "--ready-fd: the daemon says ready, and it answers at once" \
 	bash -c '[ "$1" = 0 ] && curl -sf "http://127.0.0.1:$2/api/v1/health" -o /dev/null' _ "$rc" "$P"
+# A second daemon on the same UDP port (its own HTTP port) must fail, not
+# share it: with SO_REUSEADDR both bound, and Linux gave the newer socket
+# every datagram, so the first daemon's runs stalled unseen.
+P2=$(free_port)
+timeout 20 "$XCBENCHD" --listen "127.0.0.1:$P2" --udp "127.0.0.1:$P" --db "$TMP/ready3.db" \
+	>"$TMP/ready3.log" 2>&1 </dev/null; rc=$?
+check "a second daemon on a UDP port in use exits, naming it (exit $rc)" \
+	bash -c '[ "$1" != 0 ] && [ "$1" != 124 ] && grep -q "cannot bind UDP port $2" "$3"' _ "$rc" "$P" "$TMP/ready3.log"
 kill "$RPID"; wait "$RPID" 2>/dev/null

@@ -235,12 +235,15 @@ int collector_start(void)
 {
 	/* 1000 machines × a 128-frame window of ~1 KiB frames can arrive at
 	 * once: the socket must hold a whole burst while the writer commits. */
-	int one = 1, rcvbuf = 64 << 20;
+	int rcvbuf = 64 << 20;
 
 	udp_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (udp_fd < 0)
 		return -1;
-	setsockopt(udp_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* No SO_REUSEADDR: UDP has no TIME_WAIT to skip on a restart, and with
+	 * it a second daemon on the same port binds too and silently takes
+	 * the datagrams (Linux hands them to the newer socket): a run stalls
+	 * with its frames going to a daemon that does not know its token. */
 	/* A burst of retransmissions must not overflow the socket buffer. */
 	/* SO_RCVBUFFORCE (root) may exceed net.core.rmem_max; else SO_RCVBUF,
 	 * which the kernel caps at rmem_max. */

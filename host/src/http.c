@@ -16,12 +16,15 @@
 static struct MHD_Daemon *mhd;
 
 /* Splits "/api/v1/a/b/c" after the prefix into at most 8 segments (empty
- * segments vanish: "runs//1/" is "runs/1"). */
+ * segments vanish: "runs//1/" is "runs/1"). strtok_r, never strtok: the
+ * worker threads route at once, and strtok's one hidden position is shared
+ * by all of them (t-load-ingest-api saw "runs/8/events" answer 404). */
 static int split(char *path, char **seg, int max)
 {
+	char *save = NULL;
 	int n = 0;
 
-	for (char *p = strtok(path, "/"); p && n < max; p = strtok(NULL, "/"))
+	for (char *p = strtok_r(path, "/", &save); p && n < max; p = strtok_r(NULL, "/", &save))
 		seg[n++] = p;
 	return n;
 }
