@@ -34,7 +34,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "masks", "CPUs in mask: 1,2|all|pow2" },
 	{ "work_us", "callee busy us: 0,500" },
 	{ "batches", "tlb pages per shootdown" },
-	{ "paths", XCB_CLI_LIST(XCB_VOCAB_FLUSH) },
+	{ "flush", XCB_CLI_LIST(XCB_VOCAB_FLUSH) },
 	{ "methods", XCB_CLI_LIST(XCB_VOCAB_METHOD) },
 	{ "modes", XCB_CLI_LIST(XCB_VOCAB_SYNC_MODE) },
 	{ "rwlocks", XCB_CLI_LIST(XCB_VOCAB_RWLOCK) },

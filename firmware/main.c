@@ -89,7 +89,7 @@ void kmain(uint32_t magic, uint32_t mbi)
 	smp_init_bsp(); /* GS base, GDT/TSS, IDT: exceptions are reported from here on */
 	kprintf("xcbench: payload %s booting (loader \"%s\")\n", XCB_FW_VERSION,
 		boot_info.loader[0] ? boot_info.loader : "unknown");
-	if (!strcmp(boot_info.firmware, "UEFI"))
+	if (boot_info.firmware == XCB_BOOT_UEFI)
 		kprintf("xcbench: boot firmware UEFI %u.%u, \"%s\" rev 0x%x, rsdp 0x%lx\n",
 			boot_info.uefi_revision >> 16, (boot_info.uefi_revision & 0xffff) / 10,
 			boot_info.fw_vendor, boot_info.fw_revision, (unsigned long)boot_info.rsdp);

@@ -92,7 +92,7 @@ static const uint8_t result_at[XCB_N_RESULT_FIELDS + 1] = {
 #undef RESULT_AT
 #define IS_PAD_KEY 0
 #define IS_PAD_V1 0
-#define IS_PAD_EXT 0
+#define IS_PAD_APPENDED 0
 #define IS_PAD_PAD 1
 #define RESULT_PAD(name, bits, part) | ((uint32_t)IS_PAD_##part << XCB_RI_##name)
 static const uint32_t result_pad = 0 XCB_RESULT_FIELDS(RESULT_PAD);

@@ -3,7 +3,7 @@
  * CASE key (axis), every RESULT field and every vocabulary (the words a CASE
  * value may take). Everything else is derived from these X-macro tables: the
  * RESULT encoder/decoder (xcb_proto.c), the firmware's CASE emission and
- * name/parse tables, the daemon's SQL column lists, the matching key, the
+ * enums and names (XCB_NAME, XCB_PARSE), the daemon's SQL column lists, the matching key, the
  * compare CSV and GET /api/v1/schema, which the web reads instead of keeping
  * lists of its own. Adding a case field is one line here plus the code that
  * measures it (and, only if it needs a stored SQL column, a migration).
@@ -24,7 +24,7 @@
 /* ---- case axes: X(key, type, role, store, preferred, vocabulary) ----
  *  type   TEXT | INT      the value's kind (CASE values are text on the wire)
  *  role   ID              names the case within its run (stored as case_id)
- *         IDENT           what the experiment is (kind, algo): matched, a chart each
+ *         IDENTITY           what the experiment is (kind, algo): matched, a chart each
  *         CHART           a chart's series / x axis (inits, mask): matched
  *         AXIS            every other matched axis: the web's axis chooser
  *         PARAM           how long it ran (iters, reps...): not matched
@@ -41,8 +41,8 @@
 
 #define XCB_CASE_AXES(X) \
 	X(id,              INT,  ID,    JSON, 0,          0)           \
-	X(kind,            TEXT, IDENT, COL,  0,          "kind")      \
-	X(algo,            TEXT, IDENT, COL,  0,          0)           \
+	X(kind,            TEXT, IDENTITY, COL,  0,          "kind")      \
+	X(algo,            TEXT, IDENTITY, COL,  0,          0)           \
 	X(delivery,        TEXT, AXIS,  COL,  "auto",     "delivery")  \
 	X(x_delivery_used, TEXT, NOTE,  JSON, 0,          "delivery")  \
 	X(wait,            TEXT, AXIS,  COL,  "done",     "wait")      \
@@ -57,7 +57,7 @@
 	X(seed,            INT,  PARAM, JSON, 0,          0)           \
 	X(harness,         TEXT, AXIS,  JSON, 0,          "harness")   \
 	X(x_time_ms,       INT,  NOTE,  JSON, 0,          0)           \
-	X(xcall,           TEXT, AXIS,  JSON, 0,          "algo")      \
+	X(xcall_algo,      TEXT, AXIS,  JSON, 0,          "algo")      \
 	X(rwlock,          TEXT, AXIS,  JSON, 0,          "rwlock")    \
 	X(batch_reads,     INT,  AXIS,  JSON, 0,          0)           \
 	X(entry_us,        INT,  AXIS,  JSON, 0,          0)           \
@@ -74,7 +74,7 @@
  *  part   KEY   identifies the row (case, repetition, initiator)
  *         V1    the 152-byte v1 body: every receiver gets these
  *         PAD   reserved, sent as 0, no column
- *         EXT   appended after v1 (issue 13): a 152-byte RESULT decodes
+ *         APPENDED   appended after v1 (issue 13): a 152-byte RESULT decodes
  *               them as 0 and the daemon stores them as NULL (not measured)
  * The wire offset of a field is the sum of the widths before it; struct
  * xcb_result (xcb_proto.h) has one member per field, in this order, with no
@@ -104,27 +104,31 @@
 	X(calls_expected,   64, V1)                                             \
 	X(flags,            32, V1)  /* XCB_RF_* */                             \
 	X(pad0,             32, PAD)                                            \
-	X(ipi_floor,        64, EXT) /* `ipi` floor before this rep (0: none) */ \
-	X(lost,             64, EXT) /* exactly-once by per-(init, target) seq */ \
-	X(dup,              64, EXT)                                            \
-	X(ooo,              64, EXT)                                            \
-	X(elapsed_cycles,   64, EXT) /* wall time of the timed calls */         \
-	X(control_runs,     64, EXT) /* TLB: no-flush control shootdowns */     \
-	X(control_stale,    64, EXT) /* ... of which saw a stale translation */
+	X(ipi_floor,        64, APPENDED) /* `ipi` floor before this rep (0: none) */ \
+	X(lost,             64, APPENDED) /* exactly-once by per-(init, target) seq */ \
+	X(dup,              64, APPENDED)                                            \
+	X(ooo,              64, APPENDED)                                            \
+	X(elapsed_cycles,   64, APPENDED) /* wall time of the timed calls */         \
+	X(control_runs,     64, APPENDED) /* TLB: no-flush control shootdowns */     \
+	X(control_stale,    64, APPENDED) /* ... of which saw a stale translation */
 
 /* ---- vocabularies: X(ENUMERATOR, "wire name", "command-line word") ----
  * The wire name is what CASE frames carry and the daemon stores (the API
  * shows it); the command-line word is what the firmware's command line
  * accepts (an alias where it differs: delivery's `shorthand` is sent as
- * `allbutself`). Each list's order is its enum (below), which the firmware's
- * own enums must equal (static asserts beside each name function). */
+ * `allbutself`). Each list's order is its enum (below), which the firmware
+ * uses as its own type: there is no second copy to keep in step. */
 #define XCB_VOCAB_KIND(X) \
 	X(XCB_KIND_XCALL, "xcall", "xcall") \
 	X(XCB_KIND_TLB,   "tlb",   "tlb")   \
 	X(XCB_KIND_RAW,   "raw",   "raw")   \
 	X(XCB_KIND_SYNC,  "sync",  "sync")
-/* kind=xcall (and tlb via xcall, sync's `xcall` key): the cross-call
- * algorithms (each firmware/xcall/ ops table names itself). */
+/* The case key `algo` names one thing per kind, from that kind's vocabulary:
+ * kind=xcall and kind=tlb with flush=xcall: this one (the cross-call
+ * algorithm; each firmware/xcall/ ops table names itself); kind=tlb with
+ * flush=vector: `vector` (the flush vocabulary: no cross-call algorithm);
+ * kind=raw: floor; kind=sync: sync_mode. A sync case's own cross-call
+ * algorithm (its shootdown's) is the key xcall_algo. */
 #define XCB_VOCAB_ALGO(X) \
 	X(XCB_ALGO_LOCKED,   "locked",   "locked")   \
 	X(XCB_ALGO_LOCKLESS, "lockless", "lockless") \
@@ -143,10 +147,10 @@
 	X(XCB_WAIT_ACK,  "ack",  "ack")  \
 	X(XCB_WAIT_DONE, "done", "done")
 #define XCB_VOCAB_DELIVERY(X) \
-	X(XCB_DELIV_AUTO,      "auto",           "auto")    \
-	X(XCB_DELIV_UNICAST,   "unicast",        "unicast") \
-	X(XCB_DELIV_CLUSTER,   "x2apic_cluster", "cluster") \
-	X(XCB_DELIV_SHORTHAND, "allbutself",     "shorthand")
+	X(XCB_DELIVERY_AUTO,      "auto",           "auto")    \
+	X(XCB_DELIVERY_UNICAST,   "unicast",        "unicast") \
+	X(XCB_DELIVERY_CLUSTER,   "x2apic_cluster", "cluster") \
+	X(XCB_DELIVERY_SHORTHAND, "allbutself",     "shorthand")
 /* TLB: how a target invalidates (cmdline methods=). */
 #define XCB_VOCAB_METHOD(X) \
 	X(XCB_METHOD_INVLPG,  "invlpg",  "invlpg")  \
@@ -203,16 +207,13 @@
 /* "word,word,...": the command-line words of a list, as one string constant
  * (the firmware's cmdline_keys.c help texts). */
 #define XCB_CLI_LIST(LIST) (LIST(XCB__CLI_ITEM) + 1)
-/* For the firmware's asserts that its enums equal the schema's (two enum
- * types compared without -Wenum-compare). */
-#define XCB_ENUM_EQ(a, b) ((int)(a) == (int)(b))
 /* Number of entries of any of the lists above: XCB_COUNT(XCB_VOCAB_WAIT). */
 #define XCB_COUNT(LIST) (0 LIST(XCB__ONE))
 
-/* One enum per vocabulary: enum xcb_wait { XCB_WAIT_NONE, ..., } and its
- * count XCB_N_wait (a macro-free constant, usable in array sizes). */
-#define XCB__VOCAB_ENUM(name, LIST, tag) enum tag { LIST(XCB_ENUMERATOR) }; \
-	enum { XCB_N_##name = XCB_COUNT(LIST) };
+/* One enum per vocabulary, which the firmware and the host use as their own
+ * type: enum xcb_wait { XCB_WAIT_NONE, ..., XCB_N_wait }, its last enumerator
+ * the count (of the same enum type, so `w < XCB_N_wait` compares one type). */
+#define XCB__VOCAB_ENUM(name, LIST, tag) enum tag { LIST(XCB_ENUMERATOR) XCB_N_##name };
 XCB_VOCABS(XCB__VOCAB_ENUM)
 #undef XCB__VOCAB_ENUM
 
@@ -223,6 +224,17 @@ XCB_VOCABS(XCB__VOCAB_ENUM)
 	extern const char *const xcb_##name##_words[XCB_N_##name];
 XCB_VOCABS(XCB__VOCAB_DECL)
 #undef XCB__VOCAB_DECL
+
+/* One name and one parse for every vocabulary (xcb_schema.c), used by the
+ * firmware and the host alike instead of a pair per enum:
+ *   XCB_NAME(wait, XCB_WAIT_DONE)  "done" (a value out of range: "?")
+ *   XCB_PARSE(wait, "done")        XCB_WAIT_DONE (not a wire name: -1)
+ *   XCB_PARSE_WORD(delivery, "shorthand")  by command-line word instead */
+const char *xcb_vocab_name(const char *const *names, unsigned n, unsigned i);
+int xcb_vocab_index(const char *const *names, unsigned n, const char *s);
+#define XCB_NAME(vocab, v) xcb_vocab_name(xcb_##vocab##_names, XCB_N_##vocab, (unsigned)(v))
+#define XCB_PARSE(vocab, s) xcb_vocab_index(xcb_##vocab##_names, XCB_N_##vocab, (s))
+#define XCB_PARSE_WORD(vocab, s) xcb_vocab_index(xcb_##vocab##_words, XCB_N_##vocab, (s))
 
 /* Case-axis and result-field indexes: XCB_AX_kind, XCB_RI_p50. */
 #define XCB__AX_ENUM(key, type, role, store, pref, vocab) XCB_AX_##key,
@@ -245,7 +257,7 @@ enum xcb_result_index { XCB_RESULT_FIELDS(XCB__RI_ENUM) XCB_N_RESULT_FIELDS };
 #define XCB_IF_COL(store) XCB__COL_##store
 #define XCB__STORED_KEY(...) __VA_ARGS__
 #define XCB__STORED_V1(...) __VA_ARGS__
-#define XCB__STORED_EXT(...) __VA_ARGS__
+#define XCB__STORED_APPENDED(...) __VA_ARGS__
 #define XCB__STORED_PAD(...)
 #define XCB_IF_STORED(part) XCB__STORED_##part
 
@@ -279,7 +291,7 @@ enum xcb_result_index { XCB_RESULT_FIELDS(XCB__RI_ENUM) XCB_N_RESULT_FIELDS };
 #define XCB__V1_KEY 1
 #define XCB__V1_V1 1
 #define XCB__V1_PAD 1
-#define XCB__V1_EXT 0
+#define XCB__V1_APPENDED 0
 #define XCB__W_V1_(part, bits) + XCB__V1_##part * (bits) / 8
 #define XCB__W_V1(name, bits, part) XCB__W_V1_(part, bits)
 #define XCB_RESULT_LEN      (0 XCB_RESULT_FIELDS(XCB__W_V1))
@@ -288,9 +300,9 @@ enum xcb_result_index { XCB_RESULT_FIELDS(XCB__RI_ENUM) XCB_N_RESULT_FIELDS };
 /* ---- the descriptors (xcb_schema_desc.c), for code that walks the schema at run
  * time: the daemon's store and GET /api/v1/schema, the unit tests. ---- */
 enum xcb_type_id { XCB_TY_TEXT, XCB_TY_INT };
-enum xcb_role { XCB_ROLE_ID, XCB_ROLE_IDENT, XCB_ROLE_CHART, XCB_ROLE_AXIS,
+enum xcb_role { XCB_ROLE_ID, XCB_ROLE_IDENTITY, XCB_ROLE_CHART, XCB_ROLE_AXIS,
 		XCB_ROLE_PARAM, XCB_ROLE_NOTE };
-enum xcb_part { XCB_PART_KEY, XCB_PART_V1, XCB_PART_PAD, XCB_PART_EXT };
+enum xcb_part { XCB_PART_KEY, XCB_PART_V1, XCB_PART_PAD, XCB_PART_APPENDED };
 
 struct xcb_axis {
 	const char *key;
@@ -328,7 +340,7 @@ const char *xcb_role_text(enum xcb_role r);      /* "id" "identity" "chart" "axi
 const char *xcb_part_text(enum xcb_part p);      /* "key" "v1" "pad" "appended" */
 /* The schema entry of a CASE key, or 0 for a key the schema does not list. */
 const struct xcb_axis *xcb_axis_find(const char *key, size_t len);
-/* Is a CASE key part of the matching key? Listed keys by role (IDENT, CHART,
+/* Is a CASE key part of the matching key? Listed keys by role (IDENTITY, CHART,
  * AXIS); unlisted ones unless they start with "x_". without_algo also drops
  * algo (comparing algorithms within one run). */
 int xcb_axis_matches(const char *key, int without_algo);

@@ -73,7 +73,7 @@ int xcb_axis_matches(const char *key, int without_algo)
 	}
 	if (without_algo && a == &xcb_axes[XCB_AX_algo])
 		return 0;
-	return a->role == XCB_ROLE_IDENT || a->role == XCB_ROLE_CHART || a->role == XCB_ROLE_AXIS;
+	return a->role == XCB_ROLE_IDENTITY || a->role == XCB_ROLE_CHART || a->role == XCB_ROLE_AXIS;
 }
 
 const struct xcb_vocab *xcb_vocab_find(const char *name)

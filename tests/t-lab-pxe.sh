@@ -165,7 +165,7 @@ check "machine 2 (UEFI): console shows xcbench.efi loaded by snponly.efi (iPXE's
 		grep -q 'xcbench: boot firmware UEFI' '$DIR/vm2.console.log'"
 fw=$(api "/api/v1/runs?limit=10" | python3 -c 'import json,sys
 print(" ".join(r["facts"].get("boot_fw", "-") for r in sorted(json.load(sys.stdin)["runs"], key=lambda r: r["machine"]["mac"])))')
-check "the runs list says BIOS for machine 1 and UEFI for machine 2 ($fw)" test "$fw" = "BIOS UEFI"
+check "the runs list says bios for machine 1 and uefi for machine 2 ($fw)" test "$fw" = "bios uefi"
 
 # --- the runs, through the API ----------------------------------------------------
 IDS=()

@@ -32,7 +32,7 @@ ok(set(c["kind"] for c in cases.values()) == {"sync", "raw"}, "suite=ept runs sy
 ok({c["algo"] for c in sync.values()} == {"inside", "after", "lazy"}, "every mode ran: inside, after, lazy")
 masks = sorted({int(c["mask"]) for c in sync.values()})
 ok(masks and masks[-1] == smp - 1, f"masks up to every other CPU ({masks})")
-ok(all(c.get("rwlock") == "fair" and c.get("xcall") == "locked" and c.get("flush") == "xcall"
+ok(all(c.get("rwlock") == "fair" and c.get("xcall_algo") == "locked" and c.get("flush") == "xcall"
        and c.get("method") == "invlpg" and c.get("batch_reads") == "1024" for c in sync.values()),
    "CASE: fair rw-lock, shootdown through xcall/locked with invlpg, 1024 reads per batch")
 rows = {}

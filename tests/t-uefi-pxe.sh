@@ -74,12 +74,12 @@ for n in virtio e1000e; do
 done
 
 # What the dashboard shows: the run page's facts and the runs list's.
-facts=$(api "$PORT" "/api/v1/runs/$ID_virtio" | json "' '.join(j['facts'].get(k, '-') for k in ('boot_fw', 'uefi', 'boot_fw_vendor', 'loader'))")
-check "run page facts: boot firmware UEFI, spec revision, vendor, loader ($facts)" \
-	test "$facts" = "UEFI 2.7 EDK II iPXE (EFI)"
+facts=$(api "$PORT" "/api/v1/runs/$ID_virtio" | json "' '.join(j['facts'].get(k, '-') for k in ('boot_fw', 'uefi_rev', 'boot_fw_vendor', 'loader'))")
+check "run page facts: boot firmware uefi, spec revision, vendor, loader ($facts)" \
+	test "$facts" = "uefi 2.7 EDK II iPXE (EFI)"
 list=$(api "$PORT" "/api/v1/runs?limit=10" | json "' '.join('%s:%s' % (r['id'], r['facts'].get('boot_fw', '-')) for r in j['runs'])")
-check "runs list facts say UEFI for the UEFI runs and BIOS for the BIOS one ($list)" \
-	bash -c "grep -qw '$ID_virtio:UEFI' <<<'$list' && grep -qw '$ID_e1000e:UEFI' <<<'$list' && grep -qw '$ID_bios:BIOS' <<<'$list'"
+check "runs list facts say uefi for the UEFI runs and bios for the BIOS one ($list)" \
+	bash -c "grep -qw '$ID_virtio:uefi' <<<'$list' && grep -qw '$ID_e1000e:uefi' <<<'$list' && grep -qw '$ID_bios:bios' <<<'$list'"
 
 # Direct boot on UEFI: OVMF runs xcbench.efi given as -kernel.
 vm direct 4 --firmware uefi --boot direct

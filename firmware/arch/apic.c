@@ -20,7 +20,7 @@
 #include "lib/string.h"
 
 static uintptr_t mmio_base = 0xfee00000;
-static enum apic_delivery delivery = APIC_DELIVERY_AUTO;
+static enum xcb_delivery delivery = XCB_DELIVERY_AUTO;
 uint64_t apic_timer_khz;
 
 #define ICR_FIXED 0x000u
@@ -299,8 +299,8 @@ void apic_kick(unsigned cpu)
 	ops->icr_write(percpu(cpu)->apic_id, ICR_FIXED | VEC_KICK);
 }
 
-void apic_set_delivery(enum apic_delivery d) { delivery = d; }
-enum apic_delivery apic_get_delivery(void) { return delivery; }
+void apic_set_delivery(enum xcb_delivery d) { delivery = d; }
+enum xcb_delivery apic_get_delivery(void) { return delivery; }
 
 /* One physical-destination ICR write per CPU in m. */
 static void send_unicast(const struct cpumask *m, uint8_t vector)
@@ -378,22 +378,22 @@ static uint32_t shorthand_for(const struct cpumask *m, unsigned self)
 }
 
 /* The delivery the policy picks for m (already reduced to online CPUs). */
-static enum apic_delivery resolve(const struct cpumask *m, unsigned self, uint32_t *sh)
+static enum xcb_delivery resolve(const struct cpumask *m, unsigned self, uint32_t *sh)
 {
-	enum apic_delivery d = delivery;
+	enum xcb_delivery d = delivery;
 	*sh = 0;
-	if (d == APIC_DELIVERY_AUTO || d == APIC_DELIVERY_SHORTHAND) {
+	if (d == XCB_DELIVERY_AUTO || d == XCB_DELIVERY_SHORTHAND) {
 		*sh = shorthand_for(m, self);
 		if (*sh)
-			return APIC_DELIVERY_SHORTHAND;
+			return XCB_DELIVERY_SHORTHAND;
 	}
 	/* cluster is set only where the mode has clusters (apic_setup_clusters). */
-	if ((d == APIC_DELIVERY_AUTO || d == APIC_DELIVERY_CLUSTER) && percpu(0)->cluster)
-		return APIC_DELIVERY_CLUSTER;
-	return APIC_DELIVERY_UNICAST;
+	if ((d == XCB_DELIVERY_AUTO || d == XCB_DELIVERY_CLUSTER) && percpu(0)->cluster)
+		return XCB_DELIVERY_CLUSTER;
+	return XCB_DELIVERY_UNICAST;
 }
 
-enum apic_delivery apic_delivery_resolve(const struct cpumask *mask, unsigned from_cpu)
+enum xcb_delivery apic_delivery_resolve(const struct cpumask *mask, unsigned from_cpu)
 {
 	struct cpumask m;
 	cpumask_and(&m, mask, smp_online_mask());
@@ -411,11 +411,11 @@ void apic_send_ipi_mask(const struct cpumask *mask, uint8_t vector)
 		return;
 	uint32_t sh;
 	switch (resolve(&m, smp_cpu_id(), &sh)) {
-	case APIC_DELIVERY_SHORTHAND:
+	case XCB_DELIVERY_SHORTHAND:
 		ops->icr_write(0, ICR_FIXED | sh | vector);
 		count(1, cpumask_weight(&m));
 		break;
-	case APIC_DELIVERY_CLUSTER:
+	case XCB_DELIVERY_CLUSTER:
 		send_cluster(&m, vector);
 		break;
 	default:

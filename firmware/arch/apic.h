@@ -29,15 +29,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "lib/cpumask.h"
+#include "xcb_schema.h"	/* enum xcb_delivery */
 
 enum apic_mode { APIC_MODE_XAPIC = 1, APIC_MODE_X2APIC = 2 };
 
-enum apic_delivery {
-	APIC_DELIVERY_AUTO = 0,
-	APIC_DELIVERY_UNICAST,
-	APIC_DELIVERY_CLUSTER,
-	APIC_DELIVERY_SHORTHAND,
-};
 
 /* xAPIC register offsets (x2APIC MSR = 0x800 + offset/16). */
 #define APIC_ID 0x020
@@ -76,11 +71,11 @@ void apic_eoi(void);
 /* Fixed-vector IPIs, by logical CPU number. */
 void apic_send_ipi(unsigned cpu, uint8_t vector);
 void apic_send_ipi_mask(const struct cpumask *mask, uint8_t vector);
-void apic_set_delivery(enum apic_delivery d);
+void apic_set_delivery(enum xcb_delivery d);
 /* The delivery a send of mask from from_cpu uses under the current policy:
  * UNICAST, CLUSTER or SHORTHAND, never AUTO. */
-enum apic_delivery apic_delivery_resolve(const struct cpumask *mask, unsigned from_cpu);
-enum apic_delivery apic_get_delivery(void);
+enum xcb_delivery apic_delivery_resolve(const struct cpumask *mask, unsigned from_cpu);
+enum xcb_delivery apic_get_delivery(void);
 
 /* NMI to one CPU (e.g. a watchdog making a wedged CPU report where it is:
  * idt_set_handler(2, fn) first, or it takes the exception report). */

@@ -196,7 +196,7 @@ int bench_main(void)
 	if (bs_streq(suite.name, "stress")) {
 		/* The raw floor first, as in every suite, then the random rounds. */
 		struct suite rawonly = suite;
-		rawonly.kinds = 1u << KIND_RAW;
+		rawonly.kinds = 1u << XCB_KIND_RAW;
 		rawonly.reps = 1;
 		rawonly.iters = 100;
 		suite_for_each_case(&rawonly, plat_num_cpus(), collect, 0);

@@ -52,7 +52,7 @@ void benv_console(const char *s, unsigned len) { console_write(s, len); }
  * another CPU's kprintf (the console sink is COM1). */
 void benv_serial(const char *s, unsigned len) { console_write(s, len); }
 const char *benv_cmdline_all(void) { return cmdline_get(); }
-int benv_booted_uefi(void) { return boot_info.magic == XCB_EFI_MAGIC; }
+int benv_boot_firmware(void) { return boot_info.firmware; }
 
 static void kv_bool(struct strbuf *sb, const char *k, int v) { sb_kv(sb, k, v ? "1" : "0"); }
 
@@ -103,13 +103,14 @@ void benv_facts(struct strbuf *sb)
 	kv_bool(sb, "invariant_tsc", f->invariant_tsc);
 	kv_bool(sb, "x2apic", f->x2apic);
 	sb_kv(sb, "topo_source", f->topo_source ? f->topo_source : "?");
-	/* Boot firmware and loader (boot/bootinfo.h): BIOS or UEFI + vendor. */
-	sb_kv(sb, "boot_fw", boot_info.firmware[0] ? boot_info.firmware : "?");
+	/* Boot firmware (the schema's boot vocabulary: bios, uefi) and loader
+	 * (boot/bootinfo.h); UEFI's revision and vendor. */
+	sb_kv(sb, "boot_fw", XCB_NAME(boot, boot_info.firmware) /* "?": none */);
 	if (boot_info.uefi_revision) {
 		char rev[32];
 		ksnprintf(rev, sizeof(rev), "%u.%u", boot_info.uefi_revision >> 16,
 			  (boot_info.uefi_revision & 0xffff) / 10);
-		sb_kv(sb, "uefi", rev);
+		sb_kv(sb, "uefi_rev", rev);
 		sb_kv(sb, "boot_fw_vendor", boot_info.fw_vendor);
 		ksnprintf(rev, sizeof(rev), "0x%x", boot_info.fw_revision);
 		sb_kv(sb, "boot_fw_rev", rev);
@@ -155,38 +156,37 @@ void benv_facts(struct strbuf *sb)
 	kv_bool(sb, "all_accounted", smp_all_accounted());
 }
 
-int benv_set_delivery(enum benv_delivery d)
+int benv_set_delivery(enum xcb_delivery d)
 {
 	switch (d) {
-	case DELIV_UNICAST:
-		apic_set_delivery(APIC_DELIVERY_UNICAST);
+	case XCB_DELIVERY_UNICAST:
+		apic_set_delivery(XCB_DELIVERY_UNICAST);
 		return 0;
-	case DELIV_CLUSTER:
+	case XCB_DELIVERY_CLUSTER:
 		/* The APIC layer would fall back to unicast in xAPIC mode; refuse instead
 		 * so a result is never labelled with a delivery it did not use. */
 		if (apic_mode() != APIC_MODE_X2APIC)
 			return -1;
-		apic_set_delivery(APIC_DELIVERY_CLUSTER);
+		apic_set_delivery(XCB_DELIVERY_CLUSTER);
 		return 0;
-	case DELIV_SHORTHAND:
+	case XCB_DELIVERY_SHORTHAND:
 		if (!smp_all_accounted())
 			return -1;
-		apic_set_delivery(APIC_DELIVERY_SHORTHAND);
+		apic_set_delivery(XCB_DELIVERY_SHORTHAND);
 		return 0;
 	default:
-		apic_set_delivery(APIC_DELIVERY_AUTO);
+		apic_set_delivery(XCB_DELIVERY_AUTO);
 		return 0;
 	}
 }
 
-const char *benv_delivery_used(enum benv_delivery d, const struct cpumask *targets, unsigned from)
+const char *benv_delivery_used(enum xcb_delivery d, const struct cpumask *targets, unsigned from)
 {
 	/* The policy is global and only CPU 0 changes it, between cases. */
 	benv_set_delivery(d);
-	enum apic_delivery used = apic_delivery_resolve(targets, from);
-	benv_set_delivery(DELIV_AUTO);
-	return used == APIC_DELIVERY_SHORTHAND ? "allbutself" : used == APIC_DELIVERY_CLUSTER ? "x2apic_cluster"
-										 : "unicast";
+	enum xcb_delivery used = apic_delivery_resolve(targets, from);
+	benv_set_delivery(XCB_DELIVERY_AUTO);
+	return XCB_NAME(delivery, used);
 }
 
 uint64_t benv_ipis_sent(unsigned cpu)

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include "lib/platform.h"
+#include "xcb_schema.h"	/* enum xcb_delivery */
 
 struct strbuf;
 struct cpumask;
@@ -39,8 +40,9 @@ void benv_console(const char *s, unsigned len);	/* human text to the console */
 void benv_serial(const char *s, unsigned len);	/* raw bytes to COM1 (frames) */
 /* The whole payload command line (HELLO). */
 const char *benv_cmdline_all(void);
-/* 1 when UEFI booted the payload (boot/efi/'s handover), 0 for BIOS (multiboot). */
-int benv_booted_uefi(void);
+/* Which firmware booted the payload: enum xcb_boot (boot_info's one answer),
+ * or -1 when no known loader started it. */
+int benv_boot_firmware(void);
 
 /* Global pages and PCIDs on every CPU where CPUID offers them (before any case);
  * benv_facts() then reports `pge` and `pcid_enabled` as what every CPU has on. */
@@ -50,13 +52,13 @@ void benv_tlb_features(void);
 void benv_facts(struct strbuf *sb);
 
 /* ---- IPI delivery (decided in the APIC layer) ---- */
-enum benv_delivery { DELIV_AUTO, DELIV_UNICAST, DELIV_CLUSTER, DELIV_SHORTHAND, DELIV_NR };
+/* enum xcb_delivery: proto/xcb_schema.h's delivery vocabulary. */
 /* Force a delivery mode for the following calls. 0, or <0 when the machine cannot
  * (e.g. cluster outside x2APIC mode); AUTO always works. */
-int benv_set_delivery(enum benv_delivery d);
+int benv_set_delivery(enum xcb_delivery d);
 /* The delivery the APIC layer resolves d to for a send of targets from CPU
  * from: "unicast", "x2apic_cluster" or "allbutself", never "auto". */
-const char *benv_delivery_used(enum benv_delivery d, const struct cpumask *targets, unsigned from);
+const char *benv_delivery_used(enum xcb_delivery d, const struct cpumask *targets, unsigned from);
 /* IPIs this CPU has sent since boot (all kinds); 0 when the APIC layer does not count. */
 uint64_t benv_ipis_sent(unsigned cpu);
 

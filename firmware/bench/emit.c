@@ -31,41 +31,41 @@ void runner_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 	const unsigned *init_cpus = cpus->init_cpus;
 	const struct cpumask *targets = cpus->targets;
 	const struct xcall_ops *const *mix_ops = cpus->mix_ops;
-	const enum xcall_wait *mix_waits = cpus->mix_waits;
+	const enum xcb_wait *mix_waits = cpus->mix_waits;
 	int ledger_ok = !runner_harness_bare();
 	struct strbuf sb;
 	sb_init(&sb, casebuf, sizeof(casebuf));
 	sb_kv_u64(&sb, XCB_KEY(id), c->id);
-	sb_kv(&sb, XCB_KEY(kind), kind_name(c->kind));
+	sb_kv(&sb, XCB_KEY(kind), XCB_NAME(kind, c->kind));
 	sb_kv(&sb, XCB_KEY(algo), case_algo_name(c));
-	sb_kv(&sb, XCB_KEY(delivery), delivery_name(c->delivery));
+	sb_kv(&sb, XCB_KEY(delivery), XCB_NAME(delivery, c->delivery));
 	/* What the APIC layer resolves it to for the first initiator's mask. */
 	sb_kv(&sb, XCB_KEY(x_delivery_used), benv_delivery_used(c->delivery, &targets[0], init_cpus[0]));
-	sb_kv(&sb, XCB_KEY(wait), xcall_wait_name(c->wait));
+	sb_kv(&sb, XCB_KEY(wait), XCB_NAME(wait, c->wait));
 	sb_kv_u64(&sb, XCB_KEY(inits), c->inits);
 	sb_kv_u64(&sb, XCB_KEY(mask), c->mask);
-	sb_kv(&sb, XCB_KEY(placement), placement_name(c->placement));
+	sb_kv(&sb, XCB_KEY(placement), XCB_NAME(placement, c->placement));
 	sb_kv(&sb, XCB_KEY(overlap), xcb_overlap_names[c->overlap ? XCB_OVERLAP_OVERLAP : XCB_OVERLAP_DISJOINT]);
 	sb_kv_u64(&sb, XCB_KEY(work_us), c->work_us);
 	sb_kv_u64(&sb, XCB_KEY(iters), c->iters);
 	sb_kv_u64(&sb, XCB_KEY(warmup), c->warmup);
 	sb_kv_u64(&sb, XCB_KEY(reps), c->reps);
-	sb_kv(&sb, XCB_KEY(x_boot), xcb_boot_names[benv_booted_uefi() ? XCB_BOOT_UEFI : XCB_BOOT_BIOS]);
+	sb_kv(&sb, XCB_KEY(x_boot), XCB_NAME(boot, benv_boot_firmware()));
 	/* A matching key only when bare, so ordinary cases keep theirs. */
-	if (c->kind == KIND_XCALL && (c->harness || !ledger_ok))
+	if (c->kind == XCB_KIND_XCALL && (c->harness || !ledger_ok))
 		sb_kv(&sb, XCB_KEY(harness), xcb_harness_names[XCB_HARNESS_BARE]);
 	if (c->time_ms)
 		sb_kv_u64(&sb, XCB_KEY(x_time_ms), c->time_ms);
-	if (c->kind == KIND_SYNC) {
-		/* The shootdown's algorithm (the algo slot holds the mode). */
-		sb_kv(&sb, XCB_KEY(xcall), c->algo ? c->algo->name : "-");
+	if (c->kind == XCB_KIND_SYNC) {
+		/* The shootdown's cross-call algorithm (algo is the sync mode). */
+		sb_kv(&sb, XCB_KEY(xcall_algo), c->algo ? c->algo->name : "-");
 		sb_kv(&sb, XCB_KEY(rwlock), xcb_rwlock_names[c->rwlock ? XCB_RWLOCK_UNFAIR : XCB_RWLOCK_FAIR]);
 		sb_kv_u64(&sb, XCB_KEY(batch_reads), c->batch_reads);
 		sb_kv_u64(&sb, XCB_KEY(entry_us), c->entry_us);
 	}
-	if (c->kind == KIND_TLB || c->kind == KIND_SYNC) {
-		sb_kv(&sb, XCB_KEY(flush), flush_path_name(c->path));
-		sb_kv(&sb, XCB_KEY(method), flush_method_name(c->method));
+	if (c->kind == XCB_KIND_TLB || c->kind == XCB_KIND_SYNC) {
+		sb_kv(&sb, XCB_KEY(flush), XCB_NAME(flush, c->flush));
+		sb_kv(&sb, XCB_KEY(method), XCB_NAME(method, c->method));
 		/* The batch actually used: prepare() refuses a case whose batch the
 		 * flush layer cannot honour, so this is never a clamped request. */
 		sb_kv_u64(&sb, XCB_KEY(batch), c->batch);
@@ -95,9 +95,9 @@ void runner_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 		for (unsigned k = 0; k < c->inits && k < RUN_MAX_INITS; k++) {
 			if (k)
 				sb_putc(&sb, ',');
-			sb_puts(&sb, c->kind == KIND_XCALL ? mix_ops[k]->name : case_algo_name(c));
+			sb_puts(&sb, c->kind == XCB_KIND_XCALL ? mix_ops[k]->name : case_algo_name(c));
 			sb_putc(&sb, '/');
-			sb_puts(&sb, xcall_wait_name(mix_waits ? mix_waits[k] : c->wait));
+			sb_puts(&sb, XCB_NAME(wait, mix_waits ? mix_waits[k] : c->wait));
 		}
 		sb_putc(&sb, '\n');
 	}
@@ -212,7 +212,7 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 	r.control_runs = ctl_runs;
 	r.control_stale = ctl_stale;
 	struct xcall_lockprof lp = { 0 };
-	if (c->kind == KIND_TLB) {
+	if (c->kind == XCB_KIND_TLB) {
 		struct flush_stats fs;
 		flush_get_stats(&fs);
 		lp = fs.lock;

@@ -136,21 +136,21 @@ static int one_call(struct initiator *in, unsigned raw_target, uint64_t *d)
 {
 	const struct bcase *c = in->c;
 	uint64_t seq = ++in->seq;
-	if (c->kind == KIND_XCALL) {
+	if (c->kind == XCB_KIND_XCALL) {
 		void *arg = ledger_arg(in->slot, seq);
 		uint64_t t0 = plat_cycles();
 		in->ops->call(in->targets, callee, arg, in->wait);
 		*d = plat_cycles() - t0;
-	} else if (c->kind == KIND_TLB) {
+	} else if (c->kind == XCB_KIND_TLB) {
 		/* prepare (targets load the old translation) and verify are untimed;
 		 * d is the shootdown itself. */
 		*d = 0;
 		int r = flush_run(&in->fcfg, in->targets, d);
 		if (r < 0)
 			return -1;
-		if (r > 0 && c->method != FLUSH_NONE)
+		if (r > 0 && c->method != XCB_METHOD_NONE)
 			in->stale += (uint64_t)r;
-	} else if (c->floor == FLOOR_IPI) {
+	} else if (c->floor == XCB_FLOOR_IPI) {
 		*d = xcall_raw_ipi_once(raw_target);
 	} else {
 		*d = xcall_raw_roundtrip(raw_target);
@@ -165,7 +165,7 @@ static int one_call(struct initiator *in, unsigned raw_target, uint64_t *d)
 static void tlb_control(struct initiator *in)
 {
 	struct flush_cfg ctl = in->fcfg;
-	ctl.method = FLUSH_NONE;
+	ctl.method = XCB_METHOD_NONE;
 	for (unsigned i = 0; i < CTL_RUNS; i++) {
 		uint64_t d;
 		int r = flush_run(&ctl, in->targets, &d);
@@ -208,7 +208,7 @@ void initiator_main(void *p)
 
 	/* Spin with interrupts on: we must keep answering calls aimed at us. */
 	plat_irq_enable();
-	w->algo = c->kind == KIND_XCALL && in->ops ? in->ops->name : case_algo_name(c);
+	w->algo = c->kind == XCB_KIND_XCALL && in->ops ? in->ops->name : case_algo_name(c);
 	wd_state(me, WD_WAITING_START, plat_cycles());
 	/* release: CPU 0 sees our setup (wd record) before it counts us ready
 	 * (its acquire load in initiator_ready). */
@@ -218,8 +218,8 @@ void initiator_main(void *p)
 		plat_cpu_relax();
 
 	uint64_t ipi0 = benv_ipis_sent(me);
-	enum wd_state busy_state = c->kind == KIND_TLB ? WD_FLUSHING :
-				   c->kind == KIND_RAW ? WD_RAW : WD_CALLING;
+	enum wd_state busy_state = c->kind == XCB_KIND_TLB ? WD_FLUSHING :
+				   c->kind == XCB_KIND_RAW ? WD_RAW : WD_CALLING;
 	/* Warm-up: untimed calls first (cold caches, TLB, branch predictors and the
 	 * first IPI of a case are not the algorithm's steady state). They count
 	 * for the exactly-once ledger like any other call. */
@@ -246,7 +246,7 @@ void initiator_main(void *p)
 	in->elapsed = plat_cycles() - t_begin;
 	in->done = i;
 	in->ipis = benv_ipis_sent(me) - ipi0;	/* warm-up included, control not */
-	if (c->kind == KIND_TLB && !in->bad_cfg)
+	if (c->kind == XCB_KIND_TLB && !in->bad_cfg)
 		tlb_control(in);
 	wd_state(me, WD_FINISHED, plat_cycles());
 	/* release: CPU 0 reads our stats after it sees finished (acquire). */

@@ -45,9 +45,9 @@ int place_case(const struct bcase *c, unsigned ncpus, const unsigned *pkg_of,
 			pkgs[npkg++] = pkg_of[cpu];
 	}
 	for (unsigned k = 0; k < I; k++) {
-		if (c->placement == PL_SPREAD) {
+		if (c->placement == XCB_PL_SPREAD) {
 			icpus[k] = spread(k, I, ncpus);
-		} else if (c->placement == PL_FIRST) {
+		} else if (c->placement == XCB_PL_FIRST) {
 			icpus[k] = k;
 		} else {
 			/* the lowest free CPU of package k mod npkg (any free one if full) */
@@ -71,11 +71,11 @@ int place_case(const struct bcase *c, unsigned ncpus, const unsigned *pkg_of,
 		if (!cpumask_test(&is, cpu))
 			rest[nr++] = cpu;
 
-	if (c->placement == PL_FIRST || c->placement == PL_SPREAD) {
+	if (c->placement == XCB_PL_FIRST || c->placement == XCB_PL_SPREAD) {
 		for (unsigned k = 0; k < I; k++)
 			for (unsigned j = 0; j < M; j++) {
 				unsigned idx;
-				if (c->placement == PL_FIRST)
+				if (c->placement == XCB_PL_FIRST)
 					idx = c->overlap ? j : k * M + j;
 				else /* spread: interleave the initiators' targets over the rest */
 					idx = c->overlap ? spread(j, M, nr) : spread(j * I + k, M * I, nr);
@@ -90,14 +90,14 @@ int place_case(const struct bcase *c, unsigned ncpus, const unsigned *pkg_of,
 		unsigned got = 0;
 		for (unsigned r = 0; r < nr && got < M; r++) {
 			int same = pkg_of[rest[r]] == pkg_of[icpus[k]];
-			if ((c->placement == PL_PACKAGE) != same || (!c->overlap && used[r]))
+			if ((c->placement == XCB_PL_PACKAGE) != same || (!c->overlap && used[r]))
 				continue;
 			used[r] = 1;
 			cpumask_set(&tm[k], rest[r]);
 			got++;
 		}
 		if (got < M) {
-			*why = c->placement == PL_PACKAGE ? "not enough CPUs in the initiator's package"
+			*why = c->placement == XCB_PL_PACKAGE ? "not enough CPUs in the initiator's package"
 							  : "not enough CPUs in other packages";
 			return -1;
 		}

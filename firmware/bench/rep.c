@@ -61,7 +61,7 @@ static uint64_t rep_floor(const struct rep_ctx *x)
 	struct floor_job j = { .target = cpumask_first(&x->cpus->targets[0]), .result = 0 };
 	unsigned src = x->cpus->init_cpus[0], me = plat_cpu_id();
 
-	if (x->c->kind == KIND_RAW || plat_num_cpus() < 2)
+	if (x->c->kind == XCB_KIND_RAW || plat_num_cpus() < 2)
 		return runner_floor_ipi();
 	if (j.target >= plat_num_cpus() || j.target == src) {
 		src = me;
@@ -102,7 +102,7 @@ static void rep_setup(struct rep_ctx *x)
 	for (unsigned a = 0; xcall_algos[a]; a++)
 		if (xcall_algos[a]->reset)
 			xcall_algos[a]->reset();
-	if (c->kind == KIND_TLB) {
+	if (c->kind == XCB_KIND_TLB) {
 		flush_reset();
 		flush_assign_slices(cpus->init_cpus, c->inits);
 	}
@@ -126,7 +126,7 @@ static void rep_setup(struct rep_ctx *x)
 		in->slot = k;
 		in->targets = &cpus->targets[k];
 		in->fcfg.method = c->method;
-		in->fcfg.path = c->path;
+		in->fcfg.flush = c->flush;
 		in->fcfg.change = FLUSH_REMAP;
 		in->fcfg.xops = in->ops;
 		in->fcfg.batch = c->batch ? c->batch : 1;
@@ -235,7 +235,7 @@ static void rep_check(struct rep_ctx *x)
 {
 	unsigned n = x->c->inits;
 
-	x->judged = x->c->kind == KIND_XCALL && !x->bare;
+	x->judged = x->c->kind == XCB_KIND_XCALL && !x->bare;
 	x->expected = x->executed = 0;
 	if (x->judged) {
 		uint64_t t = plat_cycles();

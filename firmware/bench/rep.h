@@ -27,14 +27,14 @@ struct case_cpus {
 	struct cpumask targets[RUN_MAX_INITS];	/* targets[k]: the k-th initiator's */
 	/* Per-initiator algorithm/wait overrides (stress); NULL = the case's. */
 	const struct xcall_ops *const *mix_ops;
-	const enum xcall_wait *mix_waits;
+	const enum xcb_wait *mix_waits;
 };
 
 /* One initiator of a repetition: set up by CPU 0 before it starts the CPU. */
 struct initiator {
 	const struct bcase *c;
 	const struct xcall_ops *ops;	/* the case's algorithm, or per initiator (stress) */
-	enum xcall_wait wait;
+	enum xcb_wait wait;
 	unsigned cpu, slot;
 	const struct cpumask *targets;
 	struct flush_cfg fcfg;

@@ -116,7 +116,7 @@ static int rep_into(const struct bcase *c, unsigned rep, uint64_t watchdog_ms, i
 	static struct rep_ctx x;
 	x = (struct rep_ctx){ .c = c, .cpus = &cpus, .rep = rep, .sum = sum,
 			      .wd_cycles = wd_bound(c, watchdog_ms), .emit_each = emit_each };
-	if (c->kind == KIND_SYNC) {	/* its own scenario: bench/sync.c */
+	if (c->kind == XCB_KIND_SYNC) {	/* its own scenario: bench/sync.c */
 		if (sync_rep(c, rep, &cpus.targets[0], sum, &x.p50, &x.mean) < 0)
 			return -1;
 	} else if (rep_run(&x) < 0)
@@ -162,14 +162,14 @@ void runner_case_end(const struct bcase *c, unsigned idx, unsigned n, struct cas
 	if (!n)
 		return;
 	char tlb[64] = "";
-	if (c->kind == KIND_TLB)
-		ksnprintf(tlb, sizeof(tlb), " %s batch %u%s", flush_method_name(c->method), c->batch,
+	if (c->kind == XCB_KIND_TLB)
+		ksnprintf(tlb, sizeof(tlb), " %s batch %u%s", XCB_NAME(method, c->method), c->batch,
 			  sum->ctl_stale ? "" : " UNVERIFIED");
 	uint64_t ratio = sum->floor ? muldiv_u64(sum->p50, 100, sum->floor) : 0;
 	kprintf("case %u/%u %s %s%s%s %s %s i=%u m=%u %s %s w=%uus: p50 %llu cyc (%llu ns, %llu.%02llux ipi) "
 		"p99 %llu jain %llu.%03llu stale %llu lost %llu\n",
-		idx, n, kind_name(c->kind), case_algo_name(c), tlb, c->harness ? " bare" : "", delivery_name(c->delivery),
-		xcall_wait_name(c->wait), c->inits, c->mask, placement_name(c->placement),
+		idx, n, XCB_NAME(kind, c->kind), case_algo_name(c), tlb, c->harness ? " bare" : "", XCB_NAME(delivery, c->delivery),
+		XCB_NAME(wait, c->wait), c->inits, c->mask, XCB_NAME(placement, c->placement),
 		c->overlap ? "overlap" : "disjoint", c->work_us,
 		(unsigned long long)sum->p50, (unsigned long long)ns_of(sum->p50),
 		(unsigned long long)(ratio / 100), (unsigned long long)(ratio % 100),
@@ -189,22 +189,22 @@ static int prepare(const struct bcase *c, unsigned idx, unsigned n)
 	if (place_case(c, plat_num_cpus(), pkg_of, cpus.init_cpus, cpus.targets, &why) < 0) {
 		if (idx)
 			runner_logf("case %u/%u skipped: %s (%s %s inits=%u mask=%u %s, %u CPUs)", idx, n, why,
-			      kind_name(c->kind), case_algo_name(c), c->inits, c->mask,
-			      placement_name(c->placement), plat_num_cpus());
+			      XCB_NAME(kind, c->kind), case_algo_name(c), c->inits, c->mask,
+			      XCB_NAME(placement, c->placement), plat_num_cpus());
 		return 1;
 	}
-	if (c->kind == KIND_SYNC && cpus.init_cpus[0] != plat_cpu_id()) {
+	if (c->kind == XCB_KIND_SYNC && cpus.init_cpus[0] != plat_cpu_id()) {
 		if (idx)
 			runner_logf("case %u/%u skipped: sync: the writer must be CPU %u", idx, n, plat_cpu_id());
 		return 1;
 	}
-	if ((c->kind == KIND_TLB || c->kind == KIND_SYNC) && !flush_method_supported(c->method)) {
+	if ((c->kind == XCB_KIND_TLB || c->kind == XCB_KIND_SYNC) && !flush_method_supported(c->method)) {
 		if (idx)
 			runner_logf("case %u/%u skipped: %s not supported by this CPU", idx, n,
-			      flush_method_name(c->method));
+			      XCB_NAME(method, c->method));
 		return 1;
 	}
-	if ((c->kind == KIND_TLB || c->kind == KIND_SYNC) && (c->batch ? c->batch : 1) > flush_max_batch()) {
+	if ((c->kind == XCB_KIND_TLB || c->kind == XCB_KIND_SYNC) && (c->batch ? c->batch : 1) > flush_max_batch()) {
 		/* Refused, never clamped: a case labelled batch=N must change N pages. */
 		if (idx)
 			runner_logf("case %u/%u refused: batch %u exceeds the %u pages each CPU may change "
@@ -212,11 +212,11 @@ static int prepare(const struct bcase *c, unsigned idx, unsigned n)
 		return 1;
 	}
 	int rc = benv_set_delivery(c->delivery);
-	benv_set_delivery(DELIV_AUTO);
+	benv_set_delivery(XCB_DELIVERY_AUTO);
 	if (rc < 0) {
 		if (idx)
 			runner_logf("case %u/%u skipped: delivery %s not available (APIC mode)", idx, n,
-			      delivery_name(c->delivery));
+			      XCB_NAME(delivery, c->delivery));
 		return 1;
 	}
 	return 0;
@@ -248,12 +248,12 @@ int runner_case_rep(const struct bcase *c, unsigned rep, uint64_t watchdog_ms,
 		return 0;
 	benv_set_delivery(c->delivery);
 	int rc = rep_into(c, rep, watchdog_ms, 1, sum);
-	benv_set_delivery(DELIV_AUTO);
+	benv_set_delivery(XCB_DELIVERY_AUTO);
 	return rc;
 }
 
 int runner_run_custom(const struct bcase *c, const unsigned *icpus, const struct cpumask *tm,
-		      const struct xcall_ops *const *ops, const enum xcall_wait *waits,
+		      const struct xcall_ops *const *ops, const enum xcb_wait *waits,
 		      uint64_t watchdog_ms, struct case_summary *sum)
 {
 	for (unsigned k = 0; k < c->inits && k < RUN_MAX_INITS; k++) {
@@ -261,7 +261,7 @@ int runner_run_custom(const struct bcase *c, const unsigned *icpus, const struct
 		cpus.targets[k] = tm[k];
 	}
 	if (benv_set_delivery(c->delivery) < 0)
-		benv_set_delivery(DELIV_AUTO);
+		benv_set_delivery(XCB_DELIVERY_AUTO);
 	cpus.mix_ops = ops;
 	cpus.mix_waits = waits;
 	runner_case_frame(c, &cpus);
@@ -275,6 +275,6 @@ int runner_run_custom(const struct bcase *c, const unsigned *icpus, const struct
 	runner_case_end(c, 0, 0, sum);
 	cpus.mix_ops = 0;
 	cpus.mix_waits = 0;
-	benv_set_delivery(DELIV_AUTO);
+	benv_set_delivery(XCB_DELIVERY_AUTO);
 	return rc;
 }

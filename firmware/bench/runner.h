@@ -79,7 +79,7 @@ void runner_case_frame(const struct bcase *c, const struct case_cpus *cpus);
  * different algorithm and wait per initiator (ops/waits may be NULL). CASE frame and
  * one all-initiators RESULT per rep, no histograms. 0, or <0 when the watchdog fired. */
 int runner_run_custom(const struct bcase *c, const unsigned *icpus, const struct cpumask *tm,
-		      const struct xcall_ops *const *ops, const enum xcall_wait *waits,
+		      const struct xcall_ops *const *ops, const enum xcb_wait *waits,
 		      uint64_t watchdog_ms, struct case_summary *sum);
 
 #endif

@@ -70,7 +70,7 @@ static uint64_t misjudged(unsigned slot, const uint64_t *sent, uint64_t last, un
 
 static unsigned conc_iters;
 static const struct xcall_ops *conc_ops;
-static enum xcall_wait conc_wait;
+static enum xcb_wait conc_wait;
 #define SMOKE_CPUS 64	/* the concurrent part uses CPUs 0..63 */
 /* Per initiator (each CPU writes its own row; CPU 0 reads them after
  * benv_run_all() returned): calls sent to each target, cycles in call(). */
@@ -105,7 +105,7 @@ static void conc_cpu(void *arg)
 	for (unsigned c = 0; c < n; c++)
 		if (c != me)
 			cpumask_set(&m, c);
-	conc_ops->call(&m, NULL, NULL, XCALL_WAIT_DONE);
+	conc_ops->call(&m, NULL, NULL, XCB_WAIT_DONE);
 }
 
 static void concurrent(unsigned n, unsigned iters)
@@ -115,7 +115,7 @@ static void concurrent(unsigned n, unsigned iters)
 		return;
 	}
 	for (unsigned a = 0; xcall_algos[a]; a++)
-		for (unsigned w = 0; w < XCALL_WAIT_NR; w++) {
+		for (unsigned w = 0; w < XCB_N_wait; w++) {
 			for (unsigned i = 0; i < n; i++) {
 				init_cycles[i][0] = 0;
 				for (unsigned j = 0; j < n; j++)
@@ -123,7 +123,7 @@ static void concurrent(unsigned n, unsigned iters)
 			}
 			ledger_reset();
 			conc_ops = xcall_algos[a];
-			conc_wait = (enum xcall_wait)w;
+			conc_wait = (enum xcb_wait)w;
 			conc_iters = iters;
 			uint64_t t0 = plat_cycles();
 			if (benv_run_all(conc_cpu, NULL) < 0) {
@@ -140,7 +140,7 @@ static void concurrent(unsigned n, unsigned iters)
 					total += sent_to[i][t];
 			}
 			kprintf("xcbench: xcall concurrent %s/%s: %u cpus x %u calls, %llu runs, %llu ms, %s\n",
-				conc_ops->name, xcall_wait_name(conc_wait), n, iters,
+				conc_ops->name, XCB_NAME(wait, conc_wait), n, iters,
 				(unsigned long long)total,
 				(unsigned long long)(ns_of(t1 - t0) / 1000000),
 				bad ? "COUNT MISMATCH" : "exactly once");
@@ -154,7 +154,7 @@ static void concurrent(unsigned n, unsigned iters)
 				len += (unsigned)ksnprintf(line + len, sizeof(line) - len, " %llu",
 					(unsigned long long)(ns_of(init_cycles[i][0] / iters) / 1000));
 			kprintf("xcbench: xcall concurrent %s/%s: mean us per initiator cpu0..:%s\n",
-				conc_ops->name, xcall_wait_name(conc_wait), line);
+				conc_ops->name, XCB_NAME(wait, conc_wait), line);
 		}
 }
 
@@ -167,19 +167,19 @@ static void shootdowns(unsigned n, unsigned iters)
 	for (unsigned c = 1; c < n; c++)
 		cpumask_set(&others, c);
 
-	for (unsigned p = 0; p < FLUSH_PATH_NR; p++)
-		for (unsigned m = 0; m < FLUSH_METHOD_NR; m++)
+	for (unsigned p = 0; p < XCB_N_flush; p++)
+		for (unsigned m = 0; m < XCB_N_method; m++)
 			for (unsigned ch = 0; ch < 2; ch++) {
 				struct flush_cfg c = {
-					.method = (enum flush_method)m,
-					.path = (enum flush_path)p,
+					.method = (enum xcb_method)m,
+					.flush = (enum xcb_flush)p,
 					.change = (enum flush_change)ch,
 					.xops = xcall_find("queued"),
 					.batch = 4,
 				};
 				if (!flush_method_supported(c.method)) {
 					kprintf("xcbench: xcall flush %s/%s: not supported here\n",
-						flush_path_name(c.path), flush_method_name(c.method));
+						XCB_NAME(flush, c.flush), XCB_NAME(method, c.method));
 					continue;
 				}
 				struct flush_stats fs;
@@ -194,8 +194,8 @@ static void shootdowns(unsigned n, unsigned iters)
 					}
 				flush_get_stats(&fs);
 				char what[40];
-				ksnprintf(what, sizeof(what), "flush %s/%s/%s", flush_path_name(c.path),
-					  flush_method_name(c.method), ch ? "unmap" : "remap");
+				ksnprintf(what, sizeof(what), "flush %s/%s/%s", XCB_NAME(flush, c.flush),
+					  XCB_NAME(method, c.method), ch ? "unmap" : "remap");
 				report(what, k);
 				kprintf("xcbench: xcall %s: %llu shootdowns, %llu reads verified, %llu faults, "
 					"stale %llu, stale (noflush control) %llu\n", what,
@@ -250,24 +250,24 @@ int xcall_smoke(unsigned iters)
 	cpumask_clear_all(&one);
 	cpumask_set(&one, 1);
 	for (unsigned a = 0; xcall_algos[a]; a++)
-		for (unsigned w = 0; w < XCALL_WAIT_NR; w++) {
+		for (unsigned w = 0; w < XCB_N_wait; w++) {
 			const struct xcall_ops *ops = xcall_algos[a];
 			char what[40];
 			for (unsigned i = 0; i < 20; i++)
-				ops->call(&one, NULL, NULL, (enum xcall_wait)w);
-			ops->call(&one, NULL, NULL, XCALL_WAIT_DONE);
+				ops->call(&one, NULL, NULL, (enum xcb_wait)w);
+			ops->call(&one, NULL, NULL, XCB_WAIT_DONE);
 			ledger_reset();
 			for (unsigned i = 1; i <= iters; i++) {
 				uint64_t t0 = plat_cycles();
-				ops->call(&one, note_fn, ledger_arg(0, i), (enum xcall_wait)w);
+				ops->call(&one, note_fn, ledger_arg(0, i), (enum xcb_wait)w);
 				samples[i - 1] = plat_cycles() - t0;
 			}
-			ops->call(&one, NULL, NULL, XCALL_WAIT_DONE);	/* drain */
+			ops->call(&one, NULL, NULL, XCB_WAIT_DONE);	/* drain */
 			uint64_t sent[2] = { 0, iters };	/* to CPU 0, CPU 1 */
 			if (misjudged(0, sent, iters, 2))
 				fail("1:1 exactly once");
 			ksnprintf(what, sizeof(what), "%s/%s 1->1", ops->name,
-				  xcall_wait_name((enum xcall_wait)w));
+				  XCB_NAME(wait, (enum xcb_wait)w));
 			report(what, iters);
 		}
 

@@ -43,11 +43,11 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 	unsigned nalg = 0;
 	while (xcall_algos[nalg])
 		nalg++;
-	enum flush_method methods[FLUSH_METHOD_NR];
+	enum xcb_method methods[XCB_N_method];
 	unsigned nmeth = 0;
-	for (unsigned m = 0; m < FLUSH_METHOD_NR; m++)
-		if (m != FLUSH_NONE && (s->methods & (1u << m)) && flush_method_supported((enum flush_method)m))
-			methods[nmeth++] = (enum flush_method)m;
+	for (unsigned m = 0; m < XCB_N_method; m++)
+		if (m != XCB_METHOD_NONE && (s->methods & (1u << m)) && flush_method_supported((enum xcb_method)m))
+			methods[nmeth++] = (enum xcb_method)m;
 
 	ksnprintf(line, sizeof(line), "stress: %llu s on %u CPUs, seed %llu, watchdog %llu ms",
 		  (unsigned long long)s->duration_s, n, (unsigned long long)seed,
@@ -59,7 +59,7 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 	unsigned icpus[RUN_MAX_INITS];
 	struct cpumask tm[RUN_MAX_INITS];
 	const struct xcall_ops *ops[RUN_MAX_INITS];
-	enum xcall_wait waits[RUN_MAX_INITS];
+	enum xcb_wait waits[RUN_MAX_INITS];
 	uint32_t id = first_id;
 
 	while (plat_cycles() < end) {
@@ -68,12 +68,12 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 		c.id = id++;
 		/* A quarter of the rounds are shootdowns, the second one always (so even
 		 * a short run covers both kinds). */
-		int tlb_ok = nmeth && (s->kinds & (1u << KIND_TLB));
-		c.kind = tlb_ok && (below(4) == 0 || out->rounds == 1) ? KIND_TLB : KIND_XCALL;
-		if (!(s->kinds & (1u << KIND_XCALL)) && tlb_ok)
-			c.kind = KIND_TLB;
-		c.delivery = DELIV_AUTO;
-		c.placement = PL_FIRST;
+		int tlb_ok = nmeth && (s->kinds & (1u << XCB_KIND_TLB));
+		c.kind = tlb_ok && (below(4) == 0 || out->rounds == 1) ? XCB_KIND_TLB : XCB_KIND_XCALL;
+		if (!(s->kinds & (1u << XCB_KIND_XCALL)) && tlb_ok)
+			c.kind = XCB_KIND_TLB;
+		c.delivery = XCB_DELIVERY_AUTO;
+		c.placement = XCB_PL_FIRST;
 		c.reps = 1;
 		c.iters = 5 + below(s->iters > 5 ? (unsigned)s->iters - 5 : 1);
 
@@ -112,20 +112,20 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 				cpumask_set(&tm[k], icpus[k] == 0 ? 1 : 0);
 			/* TLB rounds use one algorithm (the flush path is per case); xcall
 			 * rounds mix algorithms between initiators. */
-			ops[k] = xcall_algos[c.kind == KIND_TLB ? a0 : below(nalg)];
-			waits[k] = (enum xcall_wait)below(XCALL_WAIT_NR);
+			ops[k] = xcall_algos[c.kind == XCB_KIND_TLB ? a0 : below(nalg)];
+			waits[k] = (enum xcb_wait)below(XCB_N_wait);
 		}
 		c.algo = ops[0];
 		c.wait = waits[0];
 		c.mask = cpumask_weight(&tm[0]);
 		c.overlap = 1;
-		if (c.kind == KIND_TLB) {
-			c.path = (enum flush_path)below(FLUSH_PATH_NR);
+		if (c.kind == XCB_KIND_TLB) {
+			c.flush = (enum xcb_flush)below(XCB_N_flush);
 			c.method = methods[below(nmeth)];
 			unsigned maxb = flush_max_batch() < 8 ? flush_max_batch() : 8;
 			c.batch = 1 + below(maxb);
 			for (unsigned k = 0; k < c.inits; k++)
-				waits[k] = XCALL_WAIT_DONE;
+				waits[k] = XCB_WAIT_DONE;
 		} else {
 			c.work_us = below(4) == 0 ? below(50) : 0;
 		}

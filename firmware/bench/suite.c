@@ -7,31 +7,16 @@
 #include "lib/printf.h"
 #include "xcb_schema.h"
 
-/* The names are proto/xcb_schema.h's vocabularies (wire names in CASE frames,
- * command-line words in parse_words); the enums here must equal the schema's. */
-_Static_assert(XCB_ENUM_EQ(KIND_XCALL, XCB_KIND_XCALL) && XCB_ENUM_EQ(KIND_TLB, XCB_KIND_TLB) && XCB_ENUM_EQ(KIND_RAW, XCB_KIND_RAW) &&
-	       XCB_ENUM_EQ(KIND_SYNC, XCB_KIND_SYNC) && XCB_ENUM_EQ(KIND_NR, XCB_N_kind), "enum case_kind != schema kind");
-_Static_assert(XCB_ENUM_EQ(SYNC_INSIDE, XCB_SYNC_INSIDE) && XCB_ENUM_EQ(SYNC_AFTER, XCB_SYNC_AFTER) && XCB_ENUM_EQ(SYNC_LAZY, XCB_SYNC_LAZY) &&
-	       XCB_ENUM_EQ(SYNC_NR, XCB_N_sync_mode), "enum sync_mode != schema sync_mode");
-_Static_assert(XCB_ENUM_EQ(FLOOR_IPI, XCB_FLOOR_IPI) && XCB_ENUM_EQ(FLOOR_ROUNDTRIP, XCB_FLOOR_ROUNDTRIP) && XCB_ENUM_EQ(FLOOR_NR, XCB_N_floor),
-	       "enum raw_floor != schema floor");
-_Static_assert(XCB_ENUM_EQ(PL_FIRST, XCB_PL_FIRST) && XCB_ENUM_EQ(PL_SPREAD, XCB_PL_SPREAD) && XCB_ENUM_EQ(PL_PACKAGE, XCB_PL_PACKAGE) &&
-	       XCB_ENUM_EQ(PL_CROSS, XCB_PL_CROSS) && XCB_ENUM_EQ(PL_NR, XCB_N_placement), "enum placement != schema placement");
-_Static_assert(XCB_ENUM_EQ(DELIV_AUTO, XCB_DELIV_AUTO) && XCB_ENUM_EQ(DELIV_UNICAST, XCB_DELIV_UNICAST) &&
-	       XCB_ENUM_EQ(DELIV_CLUSTER, XCB_DELIV_CLUSTER) && XCB_ENUM_EQ(DELIV_SHORTHAND, XCB_DELIV_SHORTHAND) &&
-	       XCB_ENUM_EQ(DELIV_NR, XCB_N_delivery), "enum benv_delivery != schema delivery");
-
-const char *kind_name(enum case_kind k) { return k < KIND_NR ? xcb_kind_names[k] : "?"; }
-const char *placement_name(enum placement p) { return p < PL_NR ? xcb_placement_names[p] : "?"; }
-const char *delivery_name(enum benv_delivery d) { return d < DELIV_NR ? xcb_delivery_names[d] : "?"; }
+/* The vocabularies are proto/xcb_schema.h's enums and names (XCB_NAME: wire
+ * names in CASE frames; command-line words in parse_words). */
 
 const char *case_algo_name(const struct bcase *c)
 {
-	if (c->kind == KIND_RAW)
-		return xcb_floor_names[c->floor == FLOOR_IPI ? XCB_FLOOR_IPI : XCB_FLOOR_ROUNDTRIP];
-	if (c->kind == KIND_SYNC)
-		return c->mode < SYNC_NR ? xcb_sync_mode_names[c->mode] : "?";
-	if (c->kind == KIND_TLB && c->path == FLUSH_PATH_VECTOR)
+	if (c->kind == XCB_KIND_RAW)
+		return xcb_floor_names[c->floor == XCB_FLOOR_IPI ? XCB_FLOOR_IPI : XCB_FLOOR_ROUNDTRIP];
+	if (c->kind == XCB_KIND_SYNC)
+		return c->mode < XCB_N_sync_mode ? xcb_sync_mode_names[c->mode] : "?";
+	if (c->kind == XCB_KIND_TLB && c->flush == XCB_FLUSH_VECTOR)
 		return xcb_flush_names[XCB_FLUSH_VECTOR];
 	return c->algo ? c->algo->name : "?";
 }
@@ -40,12 +25,12 @@ int case_same_shape(const struct bcase *a, const struct bcase *b)
 {
 	return a->kind == b->kind && a->delivery == b->delivery && a->wait == b->wait &&
 	       a->inits == b->inits && a->mask == b->mask && a->placement == b->placement &&
-	       a->overlap == b->overlap && a->work_us == b->work_us && a->path == b->path &&
+	       a->overlap == b->overlap && a->work_us == b->work_us && a->flush == b->flush &&
 	       a->method == b->method && a->batch == b->batch && a->reps == b->reps &&
 	       a->floor == b->floor && a->harness == b->harness && a->rwlock == b->rwlock &&
 	       a->batch_reads == b->batch_reads && a->entry_us == b->entry_us &&
 	       /* sync: the algo is the mode; the shootdown's algorithm is shape */
-	       (a->kind != KIND_SYNC || a->algo == b->algo);
+	       (a->kind != XCB_KIND_SYNC || a->algo == b->algo);
 }
 
 int case_same_group(const struct bcase *a, const struct bcase *b)
@@ -81,22 +66,22 @@ static void defaults(struct suite *s, const char *name)
 	static const unsigned ipow2[] = { INITS_POW2 };
 
 	s->name = name;
-	s->kinds = ALL(KIND_NR) & ~(1u << KIND_SYNC);	/* sync: suite=ept or kinds= */
-	s->modes = ALL(SYNC_NR);
+	s->kinds = ALL(XCB_N_kind) & ~(1u << XCB_KIND_SYNC);	/* sync: suite=ept or kinds= */
+	s->modes = ALL(XCB_N_sync_mode);
 	s->rwlocks = 1u;
 	s->batch_reads = 1024;	/* the seed's toolstack: 1024 GFNs mapped per batch */
 	s->entry_us = 50;
 	s->algos = ALL(nalgos());
-	s->waits = ALL(XCALL_WAIT_NR);
-	s->deliveries = 1u << DELIV_AUTO;
-	s->placements = 1u << PL_FIRST;
+	s->waits = ALL(XCB_N_wait);
+	s->deliveries = 1u << XCB_DELIVERY_AUTO;
+	s->placements = 1u << XCB_PL_FIRST;
 	s->overlaps = 1u;
 	s->harnesses = 1u;
 	set_list(s->inits, &s->ninits, one, 1);
 	set_list(s->masks, &s->nmasks, pow2, 1);
 	set_list(s->work_us, &s->nwork, zero, 1);
-	s->paths = ALL(FLUSH_PATH_NR);
-	s->methods = ALL(FLUSH_METHOD_NR);
+	s->flushes = ALL(XCB_N_flush);
+	s->methods = ALL(XCB_N_method);
 	set_list(s->batches, &s->nbatches, one, 1);
 	s->iters = 1000;
 	s->warmup = 10;
@@ -109,7 +94,7 @@ static void defaults(struct suite *s, const char *name)
 
 	if (bs_streq(name, "quick")) {
 		/* Every algorithm x wait x delivery, a few calls each: seconds under TCG. */
-		s->deliveries = ALL(DELIV_NR);
+		s->deliveries = ALL(XCB_N_delivery);
 		set_list(s->inits, &s->ninits, onetwo, 2);
 		set_list(s->masks, &s->nmasks, one_all, 2);
 		set_list(s->batches, &s->nbatches, b18, 2);
@@ -118,8 +103,8 @@ static void defaults(struct suite *s, const char *name)
 	} else if (bs_streq(name, "seed")) {
 		/* The seed thread's table: 1/2/4 initiators x 1, 2, 4, ... CPUs in mask,
 		 * locked vs lockless vs queued, 500 us callee work, wait for completion. */
-		s->kinds = (1u << KIND_XCALL) | (1u << KIND_RAW);
-		s->waits = 1u << XCALL_WAIT_DONE;
+		s->kinds = (1u << XCB_KIND_XCALL) | (1u << XCB_KIND_RAW);
+		s->waits = 1u << XCB_WAIT_DONE;
 		s->overlaps = 3u;
 		set_list(s->inits, &s->ninits, seed_inits, 3);
 		set_list(s->work_us, &s->nwork, w500, 1);
@@ -127,7 +112,7 @@ static void defaults(struct suite *s, const char *name)
 		s->time_ms = 3000;
 		s->reps = 5;
 	} else if (bs_streq(name, "tlb")) {
-		s->kinds = (1u << KIND_TLB) | (1u << KIND_RAW);
+		s->kinds = (1u << XCB_KIND_TLB) | (1u << XCB_KIND_RAW);
 		set_list(s->inits, &s->ninits, onetwo, 2);
 		set_list(s->batches, &s->nbatches, b1832, 3);
 		s->iters = 200;
@@ -136,10 +121,10 @@ static void defaults(struct suite *s, const char *name)
 		/* Seed 002: a shootdown held under a write lock (inside), deferred after
 		 * it (after), or lazy at the targets' next entry - x CPUs in mask; the
 		 * shootdown Xen's: on_selected_cpus() (xcall path, `locked`), invlpg. */
-		s->kinds = (1u << KIND_SYNC) | (1u << KIND_RAW);
+		s->kinds = (1u << XCB_KIND_SYNC) | (1u << XCB_KIND_RAW);
 		s->algos = 1u;
-		s->paths = 1u << FLUSH_PATH_XCALL;
-		s->methods = 1u << FLUSH_INVLPG;
+		s->flushes = 1u << XCB_FLUSH_XCALL;
+		s->methods = 1u << XCB_METHOD_INVLPG;
 		s->iters = 100;
 		s->warmup = 5;
 		s->reps = 5;
@@ -151,12 +136,12 @@ static void defaults(struct suite *s, const char *name)
 		/* default: the seed's matrix with and without callee work, plus the TLB
 		 * and raw floors, each repetition bounded by a time budget so a 64-CPU
 		 * machine finishes in well under an hour. */
-		s->waits = 1u << XCALL_WAIT_DONE;
+		s->waits = 1u << XCB_WAIT_DONE;
 		s->overlaps = 3u;
 		set_list(s->inits, &s->ninits, ipow2, 1);
 		set_list(s->work_us, &s->nwork, w0_500, 2);
 		set_list(s->batches, &s->nbatches, b18, 2);
-		s->methods = (1u << FLUSH_INVLPG) | (1u << FLUSH_NONE);
+		s->methods = (1u << XCB_METHOD_INVLPG) | (1u << XCB_METHOD_NONE);
 		s->time_ms = 300;
 	}
 }
@@ -248,7 +233,7 @@ int suite_load(struct suite *s, const char *name)
 	rc |= parse_words("placements", WORDS(placement), &s->placements);
 	rc |= parse_words("overlap", WORDS(overlap), &s->overlaps);
 	rc |= parse_words("harness", WORDS(harness), &s->harnesses);
-	rc |= parse_words("paths", WORDS(flush), &s->paths);
+	rc |= parse_words("flush", WORDS(flush), &s->flushes);
 	rc |= parse_words("methods", WORDS(method), &s->methods);
 	rc |= parse_words("modes", WORDS(sync_mode), &s->modes);
 	rc |= parse_words("rwlocks", WORDS(rwlock), &s->rwlocks);
@@ -360,7 +345,7 @@ static void expand_shape(struct expand *e, struct bcase *c)
 	unsigned inits[AX_MAX], ni = resolve_inits(s, e->ncpus, inits);
 	for (unsigned ii = 0; ii < ni; ii++) {
 		c->inits = inits[ii];
-		if (c->kind == KIND_SYNC && c->inits != 1)
+		if (c->kind == XCB_KIND_SYNC && c->inits != 1)
 			continue;	/* one writer */
 		for (unsigned ov = 0; ov < 2; ov++) {
 			if (!(s->overlaps & (1u << ov)))
@@ -374,17 +359,17 @@ static void expand_shape(struct expand *e, struct bcase *c)
 				c->mask = masks[mi];
 				/* The all-but-self shorthand only exists for one initiator whose
 				 * mask is every other CPU (the safety rule of seed 001). */
-				if (c->delivery == DELIV_SHORTHAND &&
+				if (c->delivery == XCB_DELIVERY_SHORTHAND &&
 				    !(c->inits == 1 && c->mask == e->ncpus - 1))
 					continue;
-				for (unsigned p = 0; p < PL_NR; p++) {
+				for (unsigned p = 0; p < XCB_N_placement; p++) {
 					if (!(s->placements & (1u << p)))
 						continue;
-					c->placement = (enum placement)p;
+					c->placement = (enum xcb_placement)p;
 					for (unsigned w = 0; w < s->nwork; w++) {
-						c->work_us = c->kind == KIND_XCALL ? s->work_us[w] : 0;
+						c->work_us = c->kind == XCB_KIND_XCALL ? s->work_us[w] : 0;
 						emit(e, c);
-						if (c->kind != KIND_XCALL)
+						if (c->kind != XCB_KIND_XCALL)
 							break;
 					}
 				}
@@ -400,20 +385,20 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 	struct bcase c = { 0 };
 	unsigned na = nalgos();
 
-	if (s->kinds & (1u << KIND_XCALL)) {
-		c.kind = KIND_XCALL;
+	if (s->kinds & (1u << XCB_KIND_XCALL)) {
+		c.kind = XCB_KIND_XCALL;
 		for (unsigned a = 0; a < na; a++) {
 			if (!(s->algos & (1u << a)))
 				continue;
 			c.algo = xcall_algos[a];
-			for (unsigned d = 0; d < DELIV_NR; d++) {
+			for (unsigned d = 0; d < XCB_N_delivery; d++) {
 				if (!(s->deliveries & (1u << d)))
 					continue;
-				c.delivery = (enum benv_delivery)d;
-				for (unsigned w = 0; w < XCALL_WAIT_NR; w++) {
+				c.delivery = (enum xcb_delivery)d;
+				for (unsigned w = 0; w < XCB_N_wait; w++) {
 					if (!(s->waits & (1u << w)))
 						continue;
-					c.wait = (enum xcall_wait)w;
+					c.wait = (enum xcb_wait)w;
 					for (unsigned hw = 0; hw < 2; hw++) {
 						if (!(s->harnesses & (1u << hw)))
 							continue;
@@ -428,28 +413,28 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 	/* TLB cases, and sync cases (seed 002) whose shootdown has the same axes
 	 * plus the rw-lock and the mode, innermost: a group of interleaved cases
 	 * (bench.c) is then the three modes of one shape. */
-	for (unsigned k = KIND_TLB; k <= KIND_SYNC; k += KIND_SYNC - KIND_TLB) {
+	for (unsigned k = XCB_KIND_TLB; k <= XCB_KIND_SYNC; k += XCB_KIND_SYNC - XCB_KIND_TLB) {
 		if (!(s->kinds & (1u << k)))
 			continue;
-		c.kind = (enum case_kind)k;
-		c.delivery = DELIV_AUTO;
-		c.wait = XCALL_WAIT_DONE;
-		unsigned sync = k == KIND_SYNC, nl = sync ? 2 : 1, nmd = sync ? SYNC_NR : 1;
+		c.kind = (enum xcb_kind)k;
+		c.delivery = XCB_DELIVERY_AUTO;
+		c.wait = XCB_WAIT_DONE;
+		unsigned sync = k == XCB_KIND_SYNC, nl = sync ? 2 : 1, nmd = sync ? XCB_N_sync_mode : 1;
 		c.batch_reads = sync ? (unsigned)s->batch_reads : 0;
 		c.entry_us = sync ? (unsigned)s->entry_us : 0;
-		for (unsigned p = 0; p < FLUSH_PATH_NR; p++) {
-			if (!(s->paths & (1u << p)))
+		for (unsigned p = 0; p < XCB_N_flush; p++) {
+			if (!(s->flushes & (1u << p)))
 				continue;
-			c.path = (enum flush_path)p;
+			c.flush = (enum xcb_flush)p;
 			for (unsigned a = 0; a < na; a++) {
-				if (p == FLUSH_PATH_VECTOR ? a > 0 : !(s->algos & (1u << a)))
+				if (p == XCB_FLUSH_VECTOR ? a > 0 : !(s->algos & (1u << a)))
 					continue;
-				c.algo = p == FLUSH_PATH_VECTOR ? 0 : xcall_algos[a];
-				for (unsigned m = 0; m < FLUSH_METHOD_NR; m++) {
+				c.algo = p == XCB_FLUSH_VECTOR ? 0 : xcall_algos[a];
+				for (unsigned m = 0; m < XCB_N_method; m++) {
 					/* sync: method none is its control, not a case */
-					if (!(s->methods & (1u << m)) || (sync && m == FLUSH_NONE))
+					if (!(s->methods & (1u << m)) || (sync && m == XCB_METHOD_NONE))
 						continue;
-					c.method = (enum flush_method)m;
+					c.method = (enum xcb_method)m;
 					for (unsigned b = 0; b < s->nbatches; b++)
 						for (unsigned l = 0; l < nl; l++)
 							for (unsigned md = 0; md < nmd; md++) {
@@ -458,7 +443,7 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 									continue;
 								c.batch = s->batches[b];
 								c.rwlock = l;
-								c.mode = (enum sync_mode)md;
+								c.mode = (enum xcb_sync_mode)md;
 								expand_shape(&e, &c);
 							}
 				}
@@ -466,23 +451,23 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 		}
 	}
 	c.batch_reads = c.entry_us = c.rwlock = 0;
-	c.mode = SYNC_INSIDE;
-	if (s->kinds & (1u << KIND_RAW)) {
+	c.mode = XCB_SYNC_INSIDE;
+	if (s->kinds & (1u << XCB_KIND_RAW)) {
 		/* The floor: one initiator, one target, per placement. */
-		c.kind = KIND_RAW;
+		c.kind = XCB_KIND_RAW;
 		c.algo = 0;
-		c.delivery = DELIV_AUTO;
-		c.wait = XCALL_WAIT_DONE;
+		c.delivery = XCB_DELIVERY_AUTO;
+		c.wait = XCB_WAIT_DONE;
 		c.inits = 1;
 		c.mask = 1;
 		c.overlap = 0;
 		c.work_us = 0;
-		for (unsigned p = 0; p < PL_NR; p++) {
+		for (unsigned p = 0; p < XCB_N_placement; p++) {
 			if (!(s->placements & (1u << p)))
 				continue;
-			c.placement = (enum placement)p;
-			for (unsigned f = 0; f < FLOOR_NR; f++) {
-				c.floor = (enum raw_floor)f;
+			c.placement = (enum xcb_placement)p;
+			for (unsigned f = 0; f < XCB_N_floor; f++) {
+				c.floor = (enum xcb_floor)f;
 				emit(&e, &c);
 			}
 		}

@@ -15,15 +15,13 @@
 #include "flush/flush.h"
 #include "bench/benchenv.h"
 
-enum case_kind { KIND_XCALL, KIND_TLB, KIND_RAW, KIND_SYNC, KIND_NR };
-/* kind=sync (seed 002, bench/sync.c): where the writer invalidates, relative to its
- * write lock - the case's algo name. */
-enum sync_mode { SYNC_INSIDE, SYNC_AFTER, SYNC_LAZY, SYNC_NR };
-/* kind=raw: which floor (the case's algo name) - `ipi`: one IPI, a handler that sets
- * a flag, the caller spinning on it (the least a wait=done call costs); `roundtrip`:
- * the ping-pong, two IPIs. */
-enum raw_floor { FLOOR_IPI, FLOOR_ROUNDTRIP, FLOOR_NR };
-enum placement { PL_FIRST, PL_SPREAD, PL_PACKAGE, PL_CROSS, PL_NR };
+/* The case's vocabularies are proto/xcb_schema.h's enums, used as they are:
+ * enum xcb_kind, xcb_delivery, xcb_wait, xcb_placement, xcb_flush, xcb_method,
+ * xcb_floor (kind=raw: `ipi`, one IPI to a handler that sets a flag the caller
+ * spins on, the least a wait=done call costs; `roundtrip`, the ping-pong, two
+ * IPIs) and xcb_sync_mode (kind=sync, seed 002, bench/sync.c: where the writer
+ * invalidates, relative to its write lock). */
+#include "xcb_schema.h"
 
 #define AX_MAX 16		/* values per numeric axis */
 #define MASK_ALL 0xffffffu	/* masks= "all": every CPU left after the initiators */
@@ -32,20 +30,20 @@ enum placement { PL_FIRST, PL_SPREAD, PL_PACKAGE, PL_CROSS, PL_NR };
 
 struct suite {
 	const char *name;
-	unsigned kinds;			/* bit per enum case_kind */
+	unsigned kinds;			/* bit per enum xcb_kind */
 	unsigned algos;			/* bit per xcall_algos[] index */
-	unsigned waits;			/* bit per enum xcall_wait */
-	unsigned deliveries;		/* bit per enum benv_delivery */
-	unsigned placements;		/* bit per enum placement */
+	unsigned waits;			/* bit per enum xcb_wait */
+	unsigned deliveries;		/* bit per enum xcb_delivery */
+	unsigned placements;		/* bit per enum xcb_placement */
 	unsigned overlaps;		/* bit 0 disjoint, bit 1 overlap */
 	unsigned harnesses;		/* bit 0 full, bit 1 bare (harness=: overhead runs) */
 	unsigned inits[AX_MAX], ninits;
 	unsigned masks[AX_MAX], nmasks;
 	unsigned work_us[AX_MAX], nwork;
-	unsigned paths;			/* tlb: bit per enum flush_path */
-	unsigned methods;		/* tlb: bit per enum flush_method */
+	unsigned flushes;			/* tlb: bit per enum xcb_flush */
+	unsigned methods;		/* tlb: bit per enum xcb_method */
 	unsigned batches[AX_MAX], nbatches;
-	unsigned modes, rwlocks;	/* sync: bit per enum sync_mode; bit 0 fair, 1 unfair */
+	unsigned modes, rwlocks;	/* sync: bit per enum xcb_sync_mode; bit 0 fair, 1 unfair */
 	uint64_t batch_reads, entry_us;	/* sync: read acquisitions per batch; lazy entry period */
 	uint64_t iters;			/* calls per initiator per rep (0: time only) */
 	uint64_t warmup;		/* untimed calls per initiator before each rep's timed ones */
@@ -59,20 +57,20 @@ struct suite {
 
 struct bcase {
 	uint32_t id;
-	enum case_kind kind;
+	enum xcb_kind kind;
 	const struct xcall_ops *algo;	/* xcall; tlb via xcall; NULL otherwise */
-	enum benv_delivery delivery;
-	enum xcall_wait wait;
+	enum xcb_delivery delivery;
+	enum xcb_wait wait;
 	unsigned inits, mask;		/* mask = target CPUs per initiator */
-	enum placement placement;
+	enum xcb_placement placement;
 	unsigned overlap;		/* 0 disjoint, 1 overlap */
 	unsigned work_us;
-	enum flush_path path;
-	enum flush_method method;
+	enum xcb_flush flush;
+	enum xcb_method method;
 	unsigned batch;
-	enum raw_floor floor;		/* kind=raw */
+	enum xcb_floor floor;		/* kind=raw */
 	unsigned harness;		/* xcall: 0 full bookkeeping, 1 bare (no exactly-once) */
-	enum sync_mode mode;		/* sync: the case's algo */
+	enum xcb_sync_mode mode;		/* sync: the case's algo */
 	unsigned rwlock;		/* sync: 0 fair, 1 unfair */
 	unsigned batch_reads, entry_us;	/* sync */
 	uint64_t iters, warmup, time_ms, reps;
@@ -94,9 +92,6 @@ int case_same_shape(const struct bcase *a, const struct bcase *b);
  * interleaved, so harness=full,bare are measured in the same stretch of time. */
 int case_same_group(const struct bcase *a, const struct bcase *b);
 
-const char *kind_name(enum case_kind k);
-const char *placement_name(enum placement p);
-const char *delivery_name(enum benv_delivery d);
 const char *case_algo_name(const struct bcase *c);
 
 #endif

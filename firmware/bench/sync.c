@@ -107,7 +107,7 @@ static void reader_main(void *p)
 }
 
 /* One write: stale reads seen after it (<0: refused); d[W_*] its times. */
-static __attribute__((noinline)) int write_once(enum sync_mode m, const struct flush_cfg *f,
+static __attribute__((noinline)) int write_once(enum xcb_sync_mode m, const struct flush_cfg *f,
 						const struct cpumask *t, uint64_t *d, uint64_t *ipis)
 {
 	uint64_t g = 0, te = 0;
@@ -116,23 +116,23 @@ static __attribute__((noinline)) int write_once(enum sync_mode m, const struct f
 	uint64_t i0 = benv_ipis_sent(plat_cpu_id()), t0 = plat_cycles();
 	lops->write_lock(&lock);
 	uint64_t t1 = plat_cycles();
-	if (m == SYNC_LAZY)
+	if (m == XCB_SYNC_LAZY)
 		lazy_begin();
 	flush_change(f);		/* the PTEs, and our own TLB */
 	/* relaxed: published to readers by write_unlock's release. */
 	__atomic_store_n(&p2m, p2m + 1, __ATOMIC_RELAXED);
 	uint64_t tc = plat_cycles();
-	if (m == SYNC_INSIDE) {
+	if (m == XCB_SYNC_INSIDE) {
 		flush_remote(f, t);
 		te = plat_cycles();
 	}
-	if (m == SYNC_LAZY)
+	if (m == XCB_SYNC_LAZY)
 		g = lazy_publish(t);	/* marks the targets; no IPI */
 	uint64_t t2 = plat_cycles();
 	lops->write_unlock(&lock);
-	if (m == SYNC_AFTER)
+	if (m == XCB_SYNC_AFTER)
 		flush_remote(f, t);
-	if (m == SYNC_LAZY)		/* the last target's entry has flushed */
+	if (m == XCB_SYNC_LAZY)		/* the last target's entry has flushed */
 		lazy_wait(t, g);
 	uint64_t t3 = plat_cycles();
 	*ipis += benv_ipis_sent(plat_cpu_id()) - i0;
@@ -159,8 +159,8 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 {
 	static struct histo all;
 	unsigned n = 0, cpu;
-	enum sync_mode m = c->mode;
-	struct flush_cfg f = { c->method, c->path, FLUSH_REMAP, c->algo, c->batch };
+	enum xcb_sync_mode m = c->mode;
+	struct flush_cfg f = { c->method, c->flush, FLUSH_REMAP, c->algo, c->batch };
 
 	if (!rd && (lazy_init(plat_num_cpus()) < 0 ||
 		    !(rd = plat_alloc_zeroed(plat_num_cpus() * (unsigned long)sizeof(*rd)))))
@@ -172,10 +172,10 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 	lazy_reset();
 	flush_reset();
 	flush_assign_slices(&(unsigned){ plat_cpu_id() }, 1);
-	lazy = m == SYNC_LAZY;
+	lazy = m == XCB_SYNC_LAZY;
 	skip = 0;
 	if (lazy)
-		f.method = FLUSH_CR3;	/* lazy_entry() flushes the whole TLB */
+		f.method = XCB_METHOD_CR3;	/* lazy_entry() flushes the whole TLB */
 	entry_cyc = plat_tsc_khz() * c->entry_us / 1000;
 	nreads = c->batch_reads ? c->batch_reads : 1;
 	phase = PH_WARM;
@@ -213,7 +213,7 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 			/* The control: the same writes without invalidation. */
 			t0 = plat_cycles() - t0;
 			__atomic_store_n(&phase, PH_CTL, __ATOMIC_RELAXED);
-			f.method = FLUSH_NONE;
+			f.method = XCB_METHOD_NONE;
 			/* relaxed: a reader that still sees 0 flushes once more,
 			 * harmlessly (the control then detects a little less). */
 			__atomic_store_n(&skip, 1, __ATOMIC_RELAXED);
@@ -222,7 +222,7 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 		s = write_once(m, &f, t, d, &ipis);
 		if (k < c->warmup)
 			continue;
-		if (f.method == FLUSH_NONE) {
+		if (f.method == XCB_METHOD_NONE) {
 			ctl += s > 0;
 			ipis = x;
 			continue;

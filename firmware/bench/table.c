@@ -30,7 +30,7 @@ static const struct case_summary *find(const struct bcase *shape, const char *al
 {
 	for (unsigned i = 0; i < nrows; i++)
 		if (rows[i].ran && case_same_shape(&rows[i].c, shape) &&
-		    rows[i].c.algo && rows[i].c.kind != KIND_RAW &&
+		    rows[i].c.algo && rows[i].c.kind != XCB_KIND_RAW &&
 		    strcmp(case_algo_name(&rows[i].c), algo) == 0)
 			return &rows[i];
 	return 0;
@@ -58,14 +58,14 @@ static void seed_tables(void)
 		int done_group[TABLE_MAX] = { 0 };
 		for (unsigned g = 0; g < nrows; g++) {
 			const struct bcase *gc = &rows[g].c;
-			if (done_group[g] || !rows[g].ran || gc->kind != KIND_XCALL ||
+			if (done_group[g] || !rows[g].ran || gc->kind != XCB_KIND_XCALL ||
 			    strcmp(case_algo_name(gc), "locked") != 0)
 				continue;
 			/* collect inits and masks of this group */
 			unsigned inits[16], ni = 0, masks[32], nm = 0;
 			for (unsigned i = g; i < nrows; i++) {
 				const struct bcase *c = &rows[i].c;
-				if (!rows[i].ran || c->kind != KIND_XCALL || c->delivery != gc->delivery ||
+				if (!rows[i].ran || c->kind != XCB_KIND_XCALL || c->delivery != gc->delivery ||
 				    c->wait != gc->wait || c->placement != gc->placement ||
 				    c->overlap != gc->overlap || c->work_us != gc->work_us ||
 				    c->harness != gc->harness ||
@@ -83,8 +83,8 @@ static void seed_tables(void)
 					masks[nm++] = c->mask;
 			}
 			kprintf("\n%% change of median call time (p50), %s vs locked (%s, wait %s, %s %s, work %u us):\n",
-				algos[ai], delivery_name(gc->delivery), xcall_wait_name(gc->wait),
-				placement_name(gc->placement), gc->overlap ? "overlap" : "disjoint",
+				algos[ai], XCB_NAME(delivery, gc->delivery), XCB_NAME(wait, gc->wait),
+				XCB_NAME(placement, gc->placement), gc->overlap ? "overlap" : "disjoint",
 				gc->work_us);
 			char hdr[256];
 			int n = ksnprintf(hdr, sizeof(hdr), "%-16s", "");
@@ -118,12 +118,12 @@ static void seed_tables(void)
 
 static void raw_vs_algos(void)
 {
-	const struct case_summary *fl[FLOOR_NR] = { 0 };
+	const struct case_summary *fl[XCB_N_floor] = { 0 };
 	for (unsigned i = 0; i < nrows; i++)
-		if (rows[i].ran && rows[i].c.kind == KIND_RAW && rows[i].c.placement == PL_FIRST &&
+		if (rows[i].ran && rows[i].c.kind == XCB_KIND_RAW && rows[i].c.placement == XCB_PL_FIRST &&
 		    !fl[rows[i].c.floor])
 			fl[rows[i].c.floor] = &rows[i];
-	for (unsigned f = 0; f < FLOOR_NR; f++)
+	for (unsigned f = 0; f < XCB_N_floor; f++)
 		if (fl[f])
 			kprintf("%sfloor %-9s (first placement): p50 %llu cycles = %llu ns\n", f ? "" : "\n",
 				case_algo_name(&fl[f]->c), (unsigned long long)fl[f]->p50,
@@ -132,13 +132,13 @@ static void raw_vs_algos(void)
 	 * repetitions (runner.c rep_floor): same boot, same stretch of time. */
 	for (unsigned i = 0; i < nrows; i++) {
 		const struct bcase *c = &rows[i].c;
-		if (!rows[i].ran || c->kind != KIND_XCALL || c->inits != 1 || c->mask != 1 ||
-		    c->work_us != 0 || c->placement != PL_FIRST || c->delivery != DELIV_AUTO)
+		if (!rows[i].ran || c->kind != XCB_KIND_XCALL || c->inits != 1 || c->mask != 1 ||
+		    c->work_us != 0 || c->placement != XCB_PL_FIRST || c->delivery != XCB_DELIVERY_AUTO)
 			continue;
 		uint64_t f = rows[i].floor;
 		uint64_t x100 = f ? muldiv_u64(rows[i].p50, 100, f) : 0;
 		kprintf("  %-9s wait %-4s 1 init -> 1 target: p50 %llu cycles = %llu ns = %llu.%02llu x ipi (%llu)\n",
-			case_algo_name(c), xcall_wait_name(c->wait), (unsigned long long)rows[i].p50,
+			case_algo_name(c), XCB_NAME(wait, c->wait), (unsigned long long)rows[i].p50,
 			(unsigned long long)ns(rows[i].p50), (unsigned long long)(x100 / 100),
 			(unsigned long long)(x100 % 100), (unsigned long long)f);
 	}
@@ -157,12 +157,12 @@ void table_print(void)
 			continue;
 		}
 		char tlb[40] = "";
-		if (c->kind == KIND_TLB)
-			ksnprintf(tlb, sizeof(tlb), "  %s %u", flush_method_name(c->method), c->batch);
+		if (c->kind == XCB_KIND_TLB)
+			ksnprintf(tlb, sizeof(tlb), "  %s %u", XCB_NAME(method, c->method), c->batch);
 		kprintf("%4u %-5s %-9s %-14s %-4s %5u %4u %-9s %-8s %7u %11llu %9llu %11llu %1llu.%03llu %6llu %4llu%s\n",
-			c->id, kind_name(c->kind), case_algo_name(c), delivery_name(c->delivery),
-			c->kind == KIND_RAW ? "-" : xcall_wait_name(c->wait), c->inits, c->mask,
-			placement_name(c->placement), c->overlap ? "overlap" : "disjoint", c->work_us,
+			c->id, XCB_NAME(kind, c->kind), case_algo_name(c), XCB_NAME(delivery, c->delivery),
+			c->kind == XCB_KIND_RAW ? "-" : XCB_NAME(wait, c->wait), c->inits, c->mask,
+			XCB_NAME(placement, c->placement), c->overlap ? "overlap" : "disjoint", c->work_us,
 			(unsigned long long)r->p50, (unsigned long long)ns(r->p50),
 			(unsigned long long)r->p99, (unsigned long long)(r->jain_ppm / 1000000),
 			(unsigned long long)(r->jain_ppm / 1000 % 1000), (unsigned long long)r->stale,

@@ -3,7 +3,7 @@
 #include "boot/bootinfo.h"
 #include "lib/string.h"
 
-struct boot_info boot_info;
+struct boot_info boot_info = { .firmware = -1 };
 
 struct mb_info {
 	uint32_t flags, mem_lower, mem_upper, boot_device, cmdline, mods_count, mods_addr;
@@ -36,7 +36,7 @@ void boot_info_parse(uint32_t magic, uint32_t mbi)
 	boot_info.magic = magic;
 	if (magic != MULTIBOOT_BOOTLOADER_MAGIC || !mbi)
 		return;
-	xcb_strlcpy(boot_info.firmware, "BIOS", sizeof(boot_info.firmware));
+	boot_info.firmware = XCB_BOOT_BIOS;
 	const struct mb_info *mb = (const struct mb_info *)(uintptr_t)mbi;
 	if ((mb->flags & (1u << 2)) && mb->cmdline)
 		xcb_strlcpy(boot_info.cmdline, (const char *)(uintptr_t)mb->cmdline, sizeof(boot_info.cmdline));

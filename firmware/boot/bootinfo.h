@@ -3,6 +3,7 @@
 #ifndef XCB_BOOT_BOOTINFO_H
 #define XCB_BOOT_BOOTINFO_H
 #include <stdint.h>
+#include "xcb_schema.h"	/* enum xcb_boot */
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002u
 /* boot/efi/main.c's handover: EBX points at a ready struct boot_info. */
@@ -22,9 +23,11 @@ struct boot_info {
 	unsigned nmem;
 	struct boot_mem_range mem[BOOT_MEM_MAX];
 	uint64_t usable_bytes;
-	/* Boot firmware: "BIOS" (multiboot) or "UEFI" with the system table's
-	 * vendor and revisions; rsdp from the EFI configuration table (0: scan). */
-	char firmware[8];
+	/* Boot firmware: enum xcb_boot (proto/xcb_schema.h), the one answer to
+	 * "booted by UEFI?", set by the entry path that ran (multiboot: BIOS; the
+	 * EFI handover: UEFI, with the system table's vendor and revisions), -1
+	 * when neither did; rsdp from the EFI configuration table (0: scan). */
+	int firmware;
 	char fw_vendor[48];
 	uint32_t fw_revision, uefi_revision;
 	uint64_t rsdp;

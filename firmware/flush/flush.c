@@ -23,7 +23,7 @@
  * (through the call's arg) only while the call is in flight. */
 struct flush_req {
 	unsigned first, n;			/* pages [first, first+n) */
-	enum flush_method method;
+	enum xcb_method method;
 	int old_frame[FLUSH_MAX_BATCH];		/* before the change */
 	int new_frame[FLUSH_MAX_BATCH];		/* after (-1: unmapped) */
 	uint64_t stale;				/* this shootdown's violations (atomic) */
@@ -55,63 +55,20 @@ static void count(uint64_t *c, uint64_t n)
 	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
 }
 
-/* The names are proto/xcb_schema.h's (method, flush); the enums equal its. */
-_Static_assert(XCB_ENUM_EQ(FLUSH_INVLPG, XCB_METHOD_INVLPG) && XCB_ENUM_EQ(FLUSH_CR3, XCB_METHOD_CR3) &&
-	       XCB_ENUM_EQ(FLUSH_INVPCID, XCB_METHOD_INVPCID) && XCB_ENUM_EQ(FLUSH_NONE, XCB_METHOD_NONE) &&
-	       XCB_ENUM_EQ(FLUSH_METHOD_NR, XCB_N_method), "enum flush_method != schema method");
-_Static_assert(XCB_ENUM_EQ(FLUSH_PATH_VECTOR, XCB_FLUSH_VECTOR) && XCB_ENUM_EQ(FLUSH_PATH_XCALL, XCB_FLUSH_XCALL) &&
-	       XCB_ENUM_EQ(FLUSH_PATH_NR, XCB_N_flush), "enum flush_path != schema flush");
 
-static int streq(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
-const char *flush_method_name(enum flush_method m)
-{
-	return (unsigned)m < FLUSH_METHOD_NR ? xcb_method_names[m] : "?";
-}
-
-const char *flush_path_name(enum flush_path p)
-{
-	return (unsigned)p < FLUSH_PATH_NR ? xcb_flush_names[p] : "?";
-}
-
-int flush_method_parse(const char *s, enum flush_method *out)
-{
-	for (unsigned i = 0; i < FLUSH_METHOD_NR; i++)
-		if (streq(s, xcb_method_names[i])) {
-			*out = (enum flush_method)i;
-			return 0;
-		}
-	return -1;
-}
-
-int flush_path_parse(const char *s, enum flush_path *out)
-{
-	for (unsigned i = 0; i < FLUSH_PATH_NR; i++)
-		if (streq(s, xcb_flush_names[i])) {
-			*out = (enum flush_path)i;
-			return 0;
-		}
-	return -1;
-}
-
-static enum plat_tlb_op tlb_op(enum flush_method m)
+static enum plat_tlb_op tlb_op(enum xcb_method m)
 {
 	switch (m) {
-	case FLUSH_INVLPG:  return PLAT_TLB_INVLPG;
-	case FLUSH_CR3:     return PLAT_TLB_CR3;
-	case FLUSH_INVPCID: return PLAT_TLB_INVPCID;
+	case XCB_METHOD_INVLPG:  return PLAT_TLB_INVLPG;
+	case XCB_METHOD_CR3:     return PLAT_TLB_CR3;
+	case XCB_METHOD_INVPCID: return PLAT_TLB_INVPCID;
 	default:            return PLAT_TLB_NONE;
 	}
 }
 
-int flush_method_supported(enum flush_method m)
+int flush_method_supported(enum xcb_method m)
 {
-	return (unsigned)m < FLUSH_METHOD_NR && plat_tlb_supported(tlb_op(m));
+	return (unsigned)m < XCB_N_method && plat_tlb_supported(tlb_op(m));
 }
 
 int flush_init(unsigned ncpus)
@@ -183,11 +140,11 @@ int flush_assign_slices(const unsigned *cpus, unsigned n)
 
 static int check_cfg(const struct flush_cfg *c)
 {
-	if ((unsigned)c->method >= FLUSH_METHOD_NR || (unsigned)c->path >= FLUSH_PATH_NR)
+	if ((unsigned)c->method >= XCB_N_method || (unsigned)c->flush >= XCB_N_flush)
 		return -1;
 	if (!flush_method_supported(c->method))
 		return -1;
-	if (c->path == FLUSH_PATH_XCALL && !c->xops)
+	if (c->flush == XCB_FLUSH_XCALL && !c->xops)
 		return -1;
 	if (c->change == FLUSH_UNMAP && !plat_tw_fault_safe())
 		return -1;
@@ -269,13 +226,13 @@ static void verify_cb(void *arg)
 		 * older one), or faults on a page that IS mapped. Under the
 		 * noflush control that is the expected outcome, else a
 		 * violation. */
-		if (r->method == FLUSH_NONE)
+		if (r->method == XCB_METHOD_NONE)
 			count(&st.stale_expected, 1);
 		stale++;
 	}
 	/* Under the control the count still goes back to the caller (it is what
 	 * the control detected), but never into the violations. */
-	if (stale && r->method == FLUSH_NONE) {
+	if (stale && r->method == XCB_METHOD_NONE) {
 		count(&r->stale, stale);
 		return;
 	}
@@ -352,7 +309,7 @@ int flush_prepare(const struct flush_cfg *c, const struct cpumask *targets)
 		}
 	}
 	prime_cb(r);
-	helper_ops(c)->call(targets, prime_cb, r, XCALL_WAIT_DONE);
+	helper_ops(c)->call(targets, prime_cb, r, XCB_WAIT_DONE);
 	return 0;
 }
 
@@ -392,10 +349,10 @@ int flush_remote(const struct flush_cfg *c, const struct cpumask *targets)
 		return -1;
 	if (xcall_prepare_targets(&t, targets))
 		return 0;			/* nobody else to tell */
-	if (c->path == FLUSH_PATH_VECTOR)
+	if (c->flush == XCB_FLUSH_VECTOR)
 		vector_flush(&t, r);
 	else	/* wait=done: the flush is over only when every target flushed */
-		c->xops->call(targets, invalidate_cb, r, XCALL_WAIT_DONE);
+		c->xops->call(targets, invalidate_cb, r, XCB_WAIT_DONE);
 	return 0;
 }
 
@@ -413,7 +370,7 @@ int flush_verify(const struct flush_cfg *c, const struct cpumask *targets)
 	verify_cb(r);
 	/* done: after it returns every target has counted into r->stale,
 	 * and the acquire inside call() makes those counts visible. */
-	helper_ops(c)->call(targets, verify_cb, r, XCALL_WAIT_DONE);
+	helper_ops(c)->call(targets, verify_cb, r, XCB_WAIT_DONE);
 	return (int)__atomic_load_n(&r->stale, __ATOMIC_RELAXED);
 }
 

@@ -29,15 +29,14 @@
 
 struct cpumask;
 
-enum flush_method { FLUSH_INVLPG, FLUSH_CR3, FLUSH_INVPCID, FLUSH_NONE, FLUSH_METHOD_NR };
-enum flush_path   { FLUSH_PATH_VECTOR, FLUSH_PATH_XCALL, FLUSH_PATH_NR };
+/* enum xcb_method, enum xcb_flush: proto/xcb_schema.h's vocabularies. */
 enum flush_change { FLUSH_REMAP, FLUSH_UNMAP };	/* PTE -> other frame, or cleared */
 
 #define FLUSH_MAX_BATCH 64	/* most page changes in one shootdown */
 
 struct flush_cfg {
-	enum flush_method method;
-	enum flush_path path;
+	enum xcb_method method;
+	enum xcb_flush flush;
 	enum flush_change change;
 	const struct xcall_ops *xops;	/* path XCALL only */
 	unsigned batch;			/* pages changed per shootdown, 1..flush_max_batch() */
@@ -49,7 +48,7 @@ struct flush_stats {
 	uint64_t verified;		/* (target, page) reads checked */
 	uint64_t faults;		/* reads that faulted as expected (unmap) */
 	uint64_t stale;			/* VIOLATIONS: old frame still reached (must be 0) */
-	uint64_t stale_expected;	/* old frame reached under FLUSH_NONE (control) */
+	uint64_t stale_expected;	/* old frame reached under XCB_METHOD_NONE (control) */
 	struct xcall_lockprof lock;	/* the global flush lock (path VECTOR) */
 };
 
@@ -76,7 +75,7 @@ int flush_assign_slices(const unsigned *cpus, unsigned n);
  *   flush_prepare   — make the batch mapped and have the caller and every
  *                     target load its translations (untimed);
  *   flush_shootdown — change the PTEs, invalidate locally, then remotely by
- *                     cfg->path/method: the part to time;
+ *                     cfg->flush/method: the part to time;
  *   flush_verify    — the caller and every target read every changed page;
  *                     returns the stale reads seen: violations, or under
  *                     method NONE (the control) the stale reads it detected,
@@ -91,7 +90,7 @@ int flush_verify(const struct flush_cfg *cfg, const struct cpumask *targets);
 /* flush_shootdown() in its two halves, for a caller that holds a lock over
  * the PTE change but may invalidate elsewhere (the `sync` case: inside or
  * after the write lock): flush_change changes the PTEs and invalidates this
- * CPU's TLB; flush_remote invalidates the targets by cfg->path/method. */
+ * CPU's TLB; flush_remote invalidates the targets by cfg->flush/method. */
 int flush_change(const struct flush_cfg *cfg);
 int flush_remote(const struct flush_cfg *cfg, const struct cpumask *targets);
 
@@ -105,10 +104,7 @@ void flush_reset(void);
 /* Handler of the dedicated FLUSH vector (registered by flush_init). */
 void flush_ipi_handler(void);
 
-int flush_method_supported(enum flush_method m);
-const char *flush_method_name(enum flush_method m);	/* invlpg cr3 invpcid none */
-const char *flush_path_name(enum flush_path p);		/* vector xcall */
-int flush_method_parse(const char *s, enum flush_method *out);
-int flush_path_parse(const char *s, enum flush_path *out);
+/* Names: XCB_NAME(method, m), XCB_NAME(flush, p) (proto/xcb_schema.h). */
+int flush_method_supported(enum xcb_method m);
 
 #endif

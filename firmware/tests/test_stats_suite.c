@@ -16,11 +16,6 @@ static const struct xcall_ops fake_locked = { .name = "locked" };
 static const struct xcall_ops fake_lockless = { .name = "lockless" };
 static const struct xcall_ops fake_queued = { .name = "queued" };
 const struct xcall_ops *const xcall_algos[] = { &fake_locked, &fake_lockless, &fake_queued, NULL };
-const char *xcall_wait_name(enum xcall_wait w)
-{
-	static const char *const n[] = { "none", "ack", "done" };
-	return w < XCALL_WAIT_NR ? n[w] : "?";
-}
 
 #define MAXC 512
 static struct bcase got[MAXC];
@@ -46,7 +41,7 @@ static unsigned expand(const char *cmdline, unsigned ncpus, struct suite *s)
 	return n;
 }
 
-static unsigned count(enum case_kind k)
+static unsigned count(enum xcb_kind k)
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < ngot; i++)
@@ -65,13 +60,13 @@ static void test_seed_at_4(void **state)
 	(void)state;
 	struct suite s;
 	assert_int_equal(expand("suite=seed", 4, &s), 20);
-	assert_int_equal(count(KIND_XCALL), 18);
-	assert_int_equal(count(KIND_RAW), 2);
+	assert_int_equal(count(XCB_KIND_XCALL), 18);
+	assert_int_equal(count(XCB_KIND_RAW), 2);
 	for (unsigned i = 0; i < ngot; i++) {
-		if (got[i].kind != KIND_XCALL)
+		if (got[i].kind != XCB_KIND_XCALL)
 			continue;
 		assert_int_equal(got[i].work_us, 500);
-		assert_int_equal(got[i].wait, XCALL_WAIT_DONE);
+		assert_int_equal(got[i].wait, XCB_WAIT_DONE);
 		assert_true(got[i].inits == 1 || got[i].inits == 2);
 		assert_true(got[i].inits * (got[i].overlap ? 1 : got[i].mask) + got[i].inits <= 4 ||
 			    got[i].inits + got[i].mask <= 4);
@@ -93,13 +88,13 @@ static void test_ept_at_8(void **state)
 	static const char *const modes[] = { "inside", "after", "lazy" };
 	struct suite s;
 	assert_int_equal(expand("suite=ept", 8, &s), 14);
-	assert_int_equal(count(KIND_SYNC), 12);
+	assert_int_equal(count(XCB_KIND_SYNC), 12);
 	for (unsigned i = 0; i < 12; i++) {
-		assert_int_equal(got[i].kind, KIND_SYNC);
+		assert_int_equal(got[i].kind, XCB_KIND_SYNC);
 		assert_int_equal(got[i].inits, 1);
 		assert_ptr_equal(got[i].algo, &fake_locked);
-		assert_int_equal(got[i].path, FLUSH_PATH_XCALL);
-		assert_int_equal(got[i].method, FLUSH_INVLPG);
+		assert_int_equal(got[i].flush, XCB_FLUSH_XCALL);
+		assert_int_equal(got[i].method, XCB_METHOD_INVLPG);
 		assert_int_equal(got[i].rwlock, 0);
 		assert_int_equal(got[i].batch_reads, 1024);
 		assert_string_equal(case_algo_name(&got[i]), modes[got[i].mode]);
@@ -107,13 +102,13 @@ static void test_ept_at_8(void **state)
 			assert_int_equal(case_same_shape(&got[i], &got[j]), got[i].mask == got[j].mask);
 	}
 	expand("suite=ept modes=lazy rwlocks=fair,unfair batch_reads=64 entry_us=10", 8, &s);
-	assert_int_equal(count(KIND_SYNC), 8);
+	assert_int_equal(count(XCB_KIND_SYNC), 8);
 	assert_int_equal(got[0].entry_us, 10);
 	assert_int_equal(got[0].batch_reads, 64);
 	expand("suite=ept inits=2", 8, &s);
-	assert_int_equal(count(KIND_SYNC), 0);
+	assert_int_equal(count(XCB_KIND_SYNC), 0);
 	expand("suite=default", 8, &s);
-	assert_int_equal(count(KIND_SYNC), 0);
+	assert_int_equal(count(XCB_KIND_SYNC), 0);
 }
 
 /* quick at 4 CPUs, xcall part: 3 algos x 3 waits x deliveries:
@@ -125,18 +120,18 @@ static void test_quick_at_4(void **state)
 	(void)state;
 	struct suite s;
 	expand("suite=quick", 4, &s);
-	assert_int_equal(count(KIND_XCALL), 90);
+	assert_int_equal(count(XCB_KIND_XCALL), 90);
 	unsigned sh = 0;
 	for (unsigned i = 0; i < ngot; i++)
-		if (got[i].delivery == DELIV_SHORTHAND) {
+		if (got[i].delivery == XCB_DELIVERY_SHORTHAND) {
 			sh++;
 			assert_int_equal(got[i].inits, 1);
 			assert_int_equal(got[i].mask, 3);
 		}
 	assert_int_equal(sh, 9);
 	/* tlb: vector (1) + xcall x 3 algos = 4 paths, x 4 methods x 2 batches x 3 shapes */
-	assert_int_equal(count(KIND_TLB), 4 * 4 * 2 * 3);
-	assert_int_equal(count(KIND_RAW), 2);
+	assert_int_equal(count(XCB_KIND_TLB), 4 * 4 * 2 * 3);
+	assert_int_equal(count(XCB_KIND_RAW), 2);
 	/* at 2 CPUs: 2 initiators no longer fit disjoint: the explicit "1" mask stays
 	 * (the runner logs the skip), "all" resolves to nothing */
 	expand("suite=quick kinds=xcall algos=locked waits=done deliveries=unicast", 2, &s);
@@ -160,7 +155,7 @@ static void test_overrides(void **state)
 	/* harness=full,bare (overhead runs): every xcall case twice, grouped for
 	 * interleaving (case_same_group) but never compared as one (case_same_shape) */
 	expand("suite=seed algos=lockless inits=1 masks=1 harness=full,bare warmup=3", 8, &s);
-	assert_int_equal(count(KIND_XCALL), 2);
+	assert_int_equal(count(XCB_KIND_XCALL), 2);
 	assert_int_equal(got[0].harness + got[1].harness, 1);
 	assert_int_equal(got[0].warmup, 3);
 	assert_true(case_same_group(&got[0], &got[1]));
@@ -178,10 +173,10 @@ static void test_overrides(void **state)
 	assert_int_equal(s.duration_s, 10);
 }
 
-static struct bcase mk(unsigned inits, unsigned mask, enum placement p, unsigned overlap)
+static struct bcase mk(unsigned inits, unsigned mask, enum xcb_placement p, unsigned overlap)
 {
 	struct bcase c = { 0 };
-	c.kind = KIND_XCALL;
+	c.kind = XCB_KIND_XCALL;
 	c.inits = inits;
 	c.mask = mask;
 	c.placement = p;
@@ -202,7 +197,7 @@ static struct cpumask tm[RUN_MAX_INITS];
 
 /* Places the case mk() makes of the arguments on that machine: it must fit,
  * and initiator k must target the CPUs in want_tm[k] (unless want_tm is NULL). */
-static void place8(unsigned inits, unsigned mask, enum placement p, unsigned overlap,
+static void place8(unsigned inits, unsigned mask, enum xcb_placement p, unsigned overlap,
 		   const unsigned *want_tm)
 {
 	struct bcase c = mk(inits, mask, p, overlap);
@@ -219,13 +214,13 @@ static void test_placement(void **state)
 	struct bcase c;
 
 	/* first, disjoint: initiators 0,1; targets 2,3 and 4,5 */
-	place8(2, 2, PL_FIRST, 0, (const unsigned[]){ 0x0c, 0x30 });
+	place8(2, 2, XCB_PL_FIRST, 0, (const unsigned[]){ 0x0c, 0x30 });
 	assert_int_equal(ic[0], 0);
 	assert_int_equal(ic[1], 1);
 	/* first, overlap: both target 2,3 */
-	place8(2, 2, PL_FIRST, 1, (const unsigned[]){ 0x0c, 0x0c });
+	place8(2, 2, XCB_PL_FIRST, 1, (const unsigned[]){ 0x0c, 0x0c });
 	/* spread: initiators 0 and 4; the rest 1,2,3,5,6,7, interleaved: idx 0,3 / 1,4... */
-	place8(2, 2, PL_SPREAD, 0, NULL);
+	place8(2, 2, XCB_PL_SPREAD, 0, NULL);
 	assert_int_equal(ic[0], 0);
 	assert_int_equal(ic[1], 4);
 	assert_int_equal(bits(&tm[0]) & bits(&tm[1]), 0);
@@ -233,29 +228,29 @@ static void test_placement(void **state)
 	assert_false(bits(&tm[0]) & 0x11);
 	/* same package: one initiator per package (0 and 4), each targeting its own
 	 * package's next CPUs */
-	place8(2, 2, PL_PACKAGE, 1, (const unsigned[]){ 0x06, 0x60 });
+	place8(2, 2, XCB_PL_PACKAGE, 1, (const unsigned[]){ 0x06, 0x60 });
 	assert_int_equal(ic[0], 0);
 	assert_int_equal(ic[1], 4);
 	/* 3 initiators over 2 packages: 0, 4, 1; disjoint targets stay in-package */
-	place8(3, 1, PL_PACKAGE, 0, (const unsigned[]){ 0x04, 0x20, 0x08 });
+	place8(3, 1, XCB_PL_PACKAGE, 0, (const unsigned[]){ 0x04, 0x20, 0x08 });
 	assert_int_equal(ic[2], 1);
 	/* cross, 2 initiators: 0 targets package 1, 4 targets package 0 */
-	place8(2, 2, PL_CROSS, 0, (const unsigned[]){ 0x60, 0x06 });
+	place8(2, 2, XCB_PL_CROSS, 0, (const unsigned[]){ 0x60, 0x06 });
 	/* cross package: targets in package 1 */
-	place8(1, 3, PL_CROSS, 0, (const unsigned[]){ 0x70 });
+	place8(1, 3, XCB_PL_CROSS, 0, (const unsigned[]){ 0x70 });
 	/* does not fit: 2 x (3 + 1) = 8 > 7; one package: cross impossible */
-	c = mk(2, 3, PL_FIRST, 0);
+	c = mk(2, 3, XCB_PL_FIRST, 0);
 	assert_int_equal(place_case(&c, 7, pkg, ic, tm, &why), -1);
 	assert_non_null(why);
 	unsigned onepkg[4] = { 0 };
-	c = mk(1, 1, PL_CROSS, 0);
+	c = mk(1, 1, XCB_PL_CROSS, 0);
 	assert_int_equal(place_case(&c, 4, onepkg, ic, tm, &why), -1);
 	assert_non_null(strstr(why, "other packages"));
 	/* an initiator never targets itself or another initiator */
 	for (unsigned I = 1; I <= 4; I++)
 		for (unsigned M = 1; I + M <= 8; M++)
 			for (unsigned p = 0; p < 2; p++) {
-				place8(I, M, (enum placement)p, 1, NULL);
+				place8(I, M, (enum xcb_placement)p, 1, NULL);
 				for (unsigned k = 0; k < I; k++) {
 					assert_int_equal(__builtin_popcount(bits(&tm[k])), M);
 					for (unsigned j = 0; j < I; j++)

@@ -23,7 +23,7 @@ static struct {
 	 * in `pending` with acquire. */
 	xcall_fn_t fn;
 	void *arg;
-	enum xcall_wait wait;
+	enum xcb_wait wait;
 	/* Targets that have not checked in yet; each target clears its own
 	 * bit, the initiator polls for empty. Own cache line: it is the one
 	 * every target writes. */
@@ -41,7 +41,7 @@ static int locked_init(unsigned ncpus)
 }
 
 static void locked_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
-			enum xcall_wait w)
+			enum xcb_wait w)
 {
 	struct amask targets;
 
@@ -81,7 +81,7 @@ static void locked_handle_ipi(void)
 	xcall_fn_t fn = slot.fn;
 	void *arg = slot.arg;
 
-	if (slot.wait == XCALL_WAIT_DONE) {
+	if (slot.wait == XCB_WAIT_DONE) {
 		xcall_run(fn, arg);
 		/* release: fn's effects are visible before the initiator sees
 		 * us checked in (Xen: smp_mb() before cpumask_clear_cpu()). */

@@ -29,7 +29,7 @@ struct call_data {
 	 * target only after it saw its bit in `selected` (acquire). */
 	xcall_fn_t fn;
 	void *arg;
-	enum xcall_wait wait;
+	enum xcb_wait wait;
 	/* Targets still to check in; own cache line, every target writes it. */
 	struct amask selected __attribute__((aligned(64)));
 } __attribute__((aligned(64)));
@@ -48,7 +48,7 @@ static int lockless_init(unsigned ncpus)
 }
 
 static void lockless_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
-			  enum xcall_wait w)
+			  enum xcb_wait w)
 {
 	unsigned me = plat_cpu_id();
 	struct call_data *d = &call_data[me];
@@ -86,7 +86,7 @@ static void lockless_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 
 	plat_send_ipi_mask(&targets, PLAT_IPI_LOCKLESS);
 
-	if (w == XCALL_WAIT_NONE)
+	if (w == XCB_WAIT_NONE)
 		return;	/* tasks bit stays set: cleared by a later waited call */
 
 	/* acquire: pairs with the targets' release clears (ack: after they
@@ -124,7 +124,7 @@ static void lockless_handle_ipi(void)
 		xcall_fn_t fn = d->fn;
 		void *arg = d->arg;
 
-		if (d->wait == XCALL_WAIT_DONE) {
+		if (d->wait == XCB_WAIT_DONE) {
 			xcall_run(fn, arg);
 			/* release: fn's effects before our check-in. */
 			amask_clear(&d->selected, me, __ATOMIC_RELEASE);

@@ -38,7 +38,7 @@ struct qdesc {
 	struct qdesc *next;	/* written before the publishing CAS */
 	xcall_fn_t fn;
 	void *arg;
-	enum xcall_wait wait;
+	enum xcb_wait wait;
 	uint32_t busy;		/* 1 from queueing until the target is done with it */
 } __attribute__((aligned(64)));
 
@@ -88,7 +88,7 @@ static int qpush(struct qhead *q, struct qdesc *d)
 }
 
 static void queued_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
-			enum xcall_wait w)
+			enum xcb_wait w)
 {
 	unsigned me = plat_cpu_id(), t;
 	struct amask targets, to_ipi = { { 0 } };
@@ -119,7 +119,7 @@ static void queued_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * write. */
 	plat_send_ipi_mask(&to_ipi, PLAT_IPI_QUEUED);
 
-	if (w == XCALL_WAIT_NONE)
+	if (w == XCB_WAIT_NONE)
 		return;
 
 	/* acquire: pairs with each target's release of busy (ack: fn/arg
@@ -163,7 +163,7 @@ static void queued_handle_ipi(void)
 			xcall_fn_t fn = d->fn;
 			void *arg = d->arg;
 
-			if (d->wait == XCALL_WAIT_DONE) {
+			if (d->wait == XCB_WAIT_DONE) {
 				xcall_run(fn, arg);
 				/* release: fn's effects before the initiator
 				 * sees the call done. */

@@ -33,24 +33,6 @@ const struct xcall_ops *xcall_find(const char *name)
 	return NULL;
 }
 
-/* The names are proto/xcb_schema.h's (wait); the enum equals its. */
-_Static_assert(XCB_ENUM_EQ(XCALL_WAIT_NONE, XCB_WAIT_NONE) && XCB_ENUM_EQ(XCALL_WAIT_ACK, XCB_WAIT_ACK) &&
-	       XCB_ENUM_EQ(XCALL_WAIT_DONE, XCB_WAIT_DONE) && XCB_ENUM_EQ(XCALL_WAIT_NR, XCB_N_wait), "enum xcall_wait != schema wait");
-
-const char *xcall_wait_name(enum xcall_wait w)
-{
-	return (unsigned)w < XCALL_WAIT_NR ? xcb_wait_names[w] : "?";
-}
-
-int xcall_wait_parse(const char *s, enum xcall_wait *out)
-{
-	for (unsigned i = 0; i < XCALL_WAIT_NR; i++)
-		if (streq(s, xcb_wait_names[i])) {
-			*out = (enum xcall_wait)i;
-			return 0;
-		}
-	return -1;
-}
 
 int xcall_init_all(unsigned ncpus)
 {
@@ -81,7 +63,7 @@ int xcall_prepare_targets(struct amask *out, const struct cpumask *mask)
 	return !any;
 }
 
-_Static_assert(XCB_ENUM_EQ(AMASK_MAX_CPUS, XCB_MAX_CPUS), "amask and cpumask must agree");
+_Static_assert((int)AMASK_MAX_CPUS == (int)XCB_MAX_CPUS, "amask and cpumask must agree");
 
 void amask_from_cpumask(struct amask *dst, const struct cpumask *src, unsigned ncpus)
 {

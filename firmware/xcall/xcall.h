@@ -31,16 +31,14 @@
 #define XCB_XCALL_H
 
 #include <stdint.h>
+#include "xcb_schema.h"
 
 struct cpumask;
 
-/* How long call() waits; the seed's "tristate" (Jan Beulich's suggestion). */
-enum xcall_wait {
-	XCALL_WAIT_NONE,	/* return once the call is posted (locked: see locked.c) */
-	XCALL_WAIT_ACK,		/* ... once every target has picked fn/arg up */
-	XCALL_WAIT_DONE,	/* ... once every target has finished fn */
-	XCALL_WAIT_NR
-};
+/* How long call() waits is proto/xcb_schema.h's enum xcb_wait, the seed's
+ * "tristate" (Jan Beulich's suggestion): XCB_WAIT_NONE returns once the call
+ * is posted (locked: see locked.c), XCB_WAIT_ACK once every target has picked
+ * fn/arg up, XCB_WAIT_DONE once every target has finished fn. */
 
 typedef void (*xcall_fn_t)(void *arg);
 
@@ -56,7 +54,7 @@ struct xcall_ops {
 	const char *name;			/* "locked", "lockless", "queued" */
 	int  (*init)(unsigned ncpus);		/* once, on CPU 0, before any call; 0 or <0 */
 	void (*call)(const struct cpumask *mask, xcall_fn_t fn, void *arg,
-		     enum xcall_wait w);
+		     enum xcb_wait w);
 	void (*handle_ipi)(void);		/* in the target's IPI handler (its own vector) */
 	unsigned ipi;				/* that vector: enum plat_ipi (platform.h) */
 	void (*lockprof)(struct xcall_lockprof *out);
@@ -69,9 +67,7 @@ extern const struct xcall_ops *const xcall_algos[];	/* NULL-terminated */
 /* Find an algorithm by name; NULL if unknown. */
 const struct xcall_ops *xcall_find(const char *name);
 
-/* "none"/"ack"/"done" <-> enum. parse returns 0, or -1 on an unknown word. */
-const char *xcall_wait_name(enum xcall_wait w);
-int xcall_wait_parse(const char *s, enum xcall_wait *out);
+/* A wait's name: XCB_NAME(wait, w) (proto/xcb_schema.h). */
 
 /*
  * Initialise every algorithm and register each one's IPI handler on its own

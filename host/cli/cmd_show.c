@@ -10,7 +10,7 @@
  * one there adds it here. */
 static int shown(const struct xcb_axis *a)
 {
-	return a->column && (a->role == XCB_ROLE_IDENT || a->role == XCB_ROLE_CHART ||
+	return a->column && (a->role == XCB_ROLE_IDENTITY || a->role == XCB_ROLE_CHART ||
 			     a->role == XCB_ROLE_AXIS);
 }
 

@@ -169,7 +169,7 @@ static void run_csv_header(struct buf *h)
 	for (int i = 0; i < RV_NCOL; i++)
 		if (rv_appended[i])
 			buf_addf(h, ",%s", rv_names[i]);
-	buf_addf(h, ",ipi_ratio,verified,delivery_requested\r\n");
+	buf_addf(h, ",ipi_ratio,verified,delivery_used\r\n");
 }
 
 /* csv_row_fn of /runs/{id}.csv: one RESULT with its case's columns. */
@@ -223,7 +223,7 @@ static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
 		csv_empty(o);
 	else
 		csv_str(o, v[RV_control_stale].i > 0 ? "verified" : "unverified");
-	csv_val(o, &r.delivery_requested);
+	csv_val(o, &r.delivery_used);
 	csv_end(o);
 	export_row_free(&r);
 }

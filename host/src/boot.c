@@ -7,8 +7,9 @@
  * /firmware/xcbench.efi (UEFI, PE32+; next to --firmware) serve the payload.
  * Both answers come from one place: boot_fws[] (which image for which
  * firmware) and boot_args() (the arguments). One script for both firmware
- * kinds: iPXE's ${platform} (pcbios or efi) picks the image, the command line
- * is the same. The addresses come from the request's Host header: that is
+ * kinds: iPXE's ${platform} picks the image (boot_fws[] maps its words to
+ * the schema's boot vocabulary, the only place they appear), the command
+ * line is the same. The addresses come from the request's Host header: that is
  * the address the booting machine demonstrably reaches us at (10.0.2.2 under
  * QEMU user networking), whatever our own interfaces are.
  */
@@ -27,6 +28,7 @@
 #include "store.h"
 #include "writer.h"
 #include "xcbd.h"
+#include "xcb_schema.h"
 
 #define CMDLINE_MAX 500 /* iPXE cuts the kernel line at 511 */
 
@@ -35,13 +37,13 @@
  * /firmware/ path to boot_firmware(), which serves the entry whose image
  * route it is: the routes are named here only. */
 static const struct boot_fw {
-	const char *name;       /* ?firmware= of /boot.json (xcbench vm --firmware) */
-	const char *platform;   /* iPXE's ${platform} */
+	enum xcb_boot boot;     /* its name is ?firmware= of /boot.json (xcbench vm --firmware) */
+	const char *platform;   /* iPXE's ${platform}: its word for that firmware */
 	const char *image;      /* the payload's route */
 	const char *file;       /* beside --firmware; NULL: --firmware itself */
 } boot_fws[] = {
-	{ "bios", "pcbios", "/firmware/xcbench.elf", NULL },
-	{ "uefi", "efi", "/firmware/xcbench.efi", "xcbench.efi" },
+	{ XCB_BOOT_BIOS, "pcbios", "/firmware/xcbench.elf", NULL },
+	{ XCB_BOOT_UEFI, "efi", "/firmware/xcbench.efi", "xcbench.efi" },
 };
 #define BOOT_FWS (sizeof(boot_fws) / sizeof(boot_fws[0]))
 
@@ -295,7 +297,7 @@ static json_t *boot_spec(const struct boot_task *t, const struct boot_fw *fw)
 	json_t *o;
 
 	buf_addf(&url, "http://%s%s", t->host, fw->image);
-	o = json_pack("{s:s, s:s, s:s, s:s, s:{s:I}}", "firmware", fw->name, "image", fw->image,
+	o = json_pack("{s:s, s:s, s:s, s:s, s:{s:I}}", "firmware", XCB_NAME(boot, fw->boot), "image", fw->image,
 		      "kernel", url.p, "args", t->args.p, "run", "id", (json_int_t)t->run_id);
 	buf_free(&url);
 	return o;
@@ -382,7 +384,7 @@ enum MHD_Result boot_json(struct req *rq)
 	struct in_addr a;
 
 	for (size_t i = 0; i < BOOT_FWS; i++)
-		if (!name || strcmp(name, boot_fws[i].name) == 0) {
+		if (!name || XCB_PARSE(boot, name) == (int)boot_fws[i].boot) {
 			fw = &boot_fws[i];
 			break;
 		}

@@ -82,7 +82,7 @@ json_t *kv_to_json(const char *text, size_t len, json_t *obj)
 	return obj;
 }
 
-/* The rule is the schema's (xcb_schema.h: roles IDENT, CHART, AXIS match;
+/* The rule is the schema's (xcb_schema.h: roles IDENTITY, CHART, AXIS match;
  * unlisted keys unless x_*), so the daemon and the web agree on it. */
 int case_key_matches(const char *key, int without_algo)
 {

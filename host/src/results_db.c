@@ -12,7 +12,7 @@
 /* ---- RESULT rows ---- */
 
 #define RV_APPENDED_V1 0
-#define RV_APPENDED_EXT 1
+#define RV_APPENDED_APPENDED 1
 #define RV_APPENDED_(name, bits, part) RV_IF_VALUE(part)(RV_APPENDED_##part,)
 const unsigned char rv_appended[RV_NCOL] = { XCB_RESULT_FIELDS(RV_APPENDED_) };
 #undef RV_APPENDED_
@@ -99,24 +99,24 @@ int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows
 enum { ER_RUN_ID, ER_CASE_ID, ER_FIRST_AXIS };
 #define CASE_COLUMN(key) +1
 enum { ER_REP = ER_FIRST_AXIS CASE_COLUMNS, ER_INIT, ER_FIRST_FIELD,
-       ER_DELIVERY_REQUESTED = ER_FIRST_FIELD + RV_NCOL };
+       ER_DELIVERY_USED = ER_FIRST_FIELD + RV_NCOL };
 #undef CASE_COLUMN
 
 const char results_export_resume[] = "(r.case_id, r.rep, r.initiator) > (:k1, :k2, :k3)";
 const int results_export_keycol[RESULTS_EXPORT_NKEYS] = { ER_CASE_ID, ER_REP, ER_INIT };
 
-/* The delivery the payload resolved (CASE key x_delivery_used), never `auto`. */
-#define EXPORT_DELIVERY "COALESCE(json_extract(c.config, '$.x_delivery_used'), c.delivery)"
+/* delivery_used: the delivery the payload resolved (CASE key x_delivery_used,
+ * never `auto`), as the API's cases name it; `delivery` is what was asked. */
+#define EXPORT_DELIVERY_USED "COALESCE(json_extract(c.config, '$.x_delivery_used'), c.delivery)"
 
 void results_export_sql(struct buf *sql)
 {
 	buf_addf(sql, "SELECT r.run_id, r.case_id");
-#define CASE_COLUMN(key) \
-	buf_addf(sql, "%s", strcmp(#key, XCB_KEY(delivery)) ? ", c." #key : ", " EXPORT_DELIVERY);
+#define CASE_COLUMN(key) buf_addf(sql, ", c." #key);
 	CASE_COLUMNS
 #undef CASE_COLUMN
 	buf_addf(sql, ", r.rep, r.initiator" RV_SQL_COLS_R
-		 ", c.delivery FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND "
+		 ", " EXPORT_DELIVERY_USED " FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND "
 		 "c.case_id = r.case_id WHERE r.run_id = :run AND %%s "
 		 "ORDER BY r.case_id, r.rep, r.initiator LIMIT :limit");
 }
@@ -134,7 +134,7 @@ void export_row_read(sqlite3_stmt *st, struct export_row *r)
 	r->initiator = sqlite3_column_int64(st, ER_INIT);
 	for (int i = 0; i < RV_NCOL; i++)
 		dbval_read(st, ER_FIRST_FIELD + i, &r->v[i]);
-	dbval_read(st, ER_DELIVERY_REQUESTED, &r->delivery_requested);
+	dbval_read(st, ER_DELIVERY_USED, &r->delivery_used);
 }
 
 void export_row_free(struct export_row *r)
@@ -144,7 +144,7 @@ void export_row_free(struct export_row *r)
 #undef CASE_COLUMN
 	for (int i = 0; i < RV_NCOL; i++)
 		dbval_free(&r->v[i]);
-	dbval_free(&r->delivery_requested);
+	dbval_free(&r->delivery_used);
 }
 
 /* ---- histograms ---- */

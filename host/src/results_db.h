@@ -18,11 +18,11 @@
 /* A RESULT's value fields: the schema's (xcb_schema.h XCB_RESULT_FIELDS)
  * without the row key (case, rep, initiator) and the padding, in wire order,
  * each a column of SQL results: RV_count ... RV_control_stale. The appended
- * ones (EXT, issue 13) are NULL in rows stored before migration 003. */
+ * ones (APPENDED, issue 13) are NULL in rows stored before migration 003. */
 #define RV_IF_VALUE_KEY(...)
 #define RV_IF_VALUE_PAD(...)
 #define RV_IF_VALUE_V1(...) __VA_ARGS__
-#define RV_IF_VALUE_EXT(...) __VA_ARGS__
+#define RV_IF_VALUE_APPENDED(...) __VA_ARGS__
 #define RV_IF_VALUE(part) RV_IF_VALUE_##part
 #define RV_ENUM_(name, bits, part) RV_IF_VALUE(part)(RV_##name,)
 enum { XCB_RESULT_FIELDS(RV_ENUM_)
@@ -30,7 +30,7 @@ enum { XCB_RESULT_FIELDS(RV_ENUM_)
        RV_N };
 #undef RV_ENUM_
 #define RV_NCOL RV_p10          /* fields loaded from the results table */
-/* 1 for the appended (EXT) fields: NULL, not 0, where not measured. */
+/* 1 for the appended (APPENDED) fields: NULL, not 0, where not measured. */
 extern const unsigned char rv_appended[RV_NCOL];
 /* Their names (the schema's, the SQL columns'). */
 extern const char *const rv_names[RV_NCOL];
@@ -62,8 +62,8 @@ int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows
 
 /* The run's CSV export (one row per RESULT, with its case's axes) for a
  * streamed export: SQL (one %s for the resume predicate), the predicate, its
- * key columns, and the row. The delivery axis is the one the payload used
- * (x_delivery_used), what was asked is delivery_requested. */
+ * key columns, and the row. Delivery as the API's cases name it: `delivery`
+ * what was asked, `delivery_used` what the payload resolved it to. */
 extern const char results_export_resume[];
 enum { RESULTS_EXPORT_NKEYS = 3 };
 extern const int results_export_keycol[RESULTS_EXPORT_NKEYS];
@@ -71,9 +71,9 @@ void results_export_sql(struct buf *sql);
 #define CASE_COLUMN(key) struct dbval key;
 struct export_row {
 	int64_t run_id, case_id, rep, initiator;
-	CASE_COLUMNS                    /* the case's columns (delivery: as used) */
+	CASE_COLUMNS                    /* the case's columns (delivery: as asked) */
 	struct dbval v[RV_NCOL];        /* the results columns as stored */
-	struct dbval delivery_requested;
+	struct dbval delivery_used;     /* as resolved (x_delivery_used) */
 };
 #undef CASE_COLUMN
 void export_row_read(sqlite3_stmt *st, struct export_row *r);

@@ -11,7 +11,7 @@
  * mode, TSC rate, boot firmware and loader), so a list needs no request per
  * run; strings as sent. */
 static const char *const summary_facts[] = { "vendor", "brand", "family", "model", "stepping",
-	"cpus", "hypervisor", "apic_mode", "tsc_khz", "boot_fw", "uefi", "boot_fw_vendor", "boot_fw_rev", "loader" };
+	"cpus", "hypervisor", "apic_mode", "tsc_khz", "boot_fw", "uefi_rev", "boot_fw_vendor", "boot_fw_rev", "loader" };
 
 json_t *run_row_json(const struct run_row *r)
 {

@@ -87,7 +87,7 @@ int store_result(int64_t id, const uint8_t *p, size_t n)
 
 		if (part == XCB_PART_PAD)
 			continue;
-		if (part == XCB_PART_EXT && !wide)
+		if (part == XCB_PART_APPENDED && !wide)
 			sqlite3_bind_null(s, at++);
 		else
 			store_bind_u64(s, at++, xcb_result_get(&r, i));

@@ -139,7 +139,7 @@ static void result_layout(void **state)
 		assert_true(fd->bits == 16 || fd->bits == 32 || fd->bits == 64);
 		assert_int_equal(off % (fd->bits / 8), 0);
 		off += fd->bits / 8;
-		if (fd->part != XCB_PART_EXT)
+		if (fd->part != XCB_PART_APPENDED)
 			assert_true(off <= XCB_RESULT_LEN);
 		else
 			assert_true(fd->offset >= XCB_RESULT_LEN);
@@ -198,7 +198,7 @@ static void round_trip_every_field(void **state)
 	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
 		enum xcb_part part = xcb_result_fields[i].part;
 
-		if (part == XCB_PART_EXT || part == XCB_PART_PAD)
+		if (part == XCB_PART_APPENDED || part == XCB_PART_PAD)
 			assert_true(xcb_result_get(&v1, i) == 0);
 		else
 			assert_true(xcb_result_get(&v1, i) == xcb_result_get(&in, i));
@@ -288,10 +288,19 @@ static void vocabularies(void **state)
 		 * (bench/suite.c), so only delivery may have aliases. */
 		assert_int_equal(aliased, strcmp(v->name, "delivery") == 0);
 	}
-	assert_string_equal(xcb_delivery_names[XCB_DELIV_SHORTHAND], "allbutself");
-	assert_string_equal(xcb_delivery_words[XCB_DELIV_SHORTHAND], "shorthand");
+	assert_string_equal(xcb_delivery_names[XCB_DELIVERY_SHORTHAND], "allbutself");
+	assert_string_equal(xcb_delivery_words[XCB_DELIVERY_SHORTHAND], "shorthand");
 	assert_string_equal(XCB_CLI_LIST(XCB_VOCAB_DELIVERY), "auto,unicast,cluster,shorthand");
 	assert_null(xcb_vocab_find("nonesuch"));
+	/* the one generic name/parse every vocabulary uses */
+	assert_string_equal(XCB_NAME(wait, XCB_WAIT_ACK), "ack");
+	assert_string_equal(XCB_NAME(wait, XCB_N_wait), "?");
+	assert_int_equal(XCB_PARSE(wait, "done"), XCB_WAIT_DONE);
+	assert_int_equal(XCB_PARSE(wait, "don"), -1);
+	assert_int_equal(XCB_PARSE(wait, "doner"), -1);
+	assert_int_equal(XCB_PARSE(delivery, "allbutself"), XCB_DELIVERY_SHORTHAND);
+	assert_int_equal(XCB_PARSE_WORD(delivery, "shorthand"), XCB_DELIVERY_SHORTHAND);
+	assert_int_equal(XCB_PARSE_WORD(delivery, "allbutself"), -1);
 }
 
 static void axes(void **state)

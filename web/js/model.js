@@ -21,20 +21,28 @@ export function hypervisorName(sig) {
 	return s.trim();
 }
 
+// The HELLO boot_fw word (the schema's boot vocabulary: bios, uefi; payloads
+// before it sent BIOS, UEFI) in upper case, or null when absent or unknown.
+function bootWord(f) {
+	return f && f.boot_fw && f.boot_fw !== '?' ? f.boot_fw.toUpperCase() : null;
+}
+
 // Boot firmware in words: "UEFI 2.7 (EDK II rev 0x10000)", "BIOS", or null
-// for payloads that predate the boot_fw HELLO key.
+// for payloads that predate the boot_fw HELLO key. The UEFI revision is
+// uefi_rev (uefi before it was renamed).
 export function bootFirmware(f) {
-	if (!f || !f.boot_fw || f.boot_fw === '?') return null;
-	if (f.boot_fw !== 'UEFI') return f.boot_fw;
+	const fw = bootWord(f);
+	if (fw !== 'UEFI') return fw;
+	const rev = f.uefi_rev || f.uefi;
 	const vendor = [f.boot_fw_vendor, f.boot_fw_rev && `rev ${f.boot_fw_rev}`].filter(Boolean).join(' ');
-	return `UEFI${f.uefi ? ` ${f.uefi}` : ''}${vendor ? ` (${vendor})` : ''}`;
+	return `UEFI${rev ? ` ${rev}` : ''}${vendor ? ` (${vendor})` : ''}`;
 }
 
 // The facts a run summary row shows. `facts` is a HELLO key map (strings).
 export function summaryFacts(run, facts) {
 	const f = facts || run.facts || {};
 	return {
-		boot: f.boot_fw && f.boot_fw !== '?' ? [f.boot_fw, f.loader && f.loader !== '?' ? f.loader : null].filter(Boolean).join(' · ') : null,
+		boot: bootWord(f) ? [bootWord(f), f.loader && f.loader !== '?' ? f.loader : null].filter(Boolean).join(' · ') : null,
 		bootDetail: bootFirmware(f),
 		cpuModel: f.brand || [f.vendor, f.family && `family ${f.family}`, f.model && `model ${f.model}`].filter(Boolean).join(' ') || null,
 		cpus: run.cpus ?? (f.cpus ? Number(f.cpus) : null),
@@ -96,10 +104,15 @@ export const caseLabel = (c) => {
 };
 
 // Group cases for latency charts: one chart per (kind, algo, and every other
-// axis but inits/mask), one series per inits, points over mask. Returns
+// matched axis), one series per inits, points over mask. Which keys make a
+// chart comes from the schema (api.schema()): roles `identity` and `axis`,
+// and unlisted keys that are not annotations; never `chart` (the series and
+// points), `param` (how long it ran) or `note`. Returns
 // [{key, title, cases:[...], series: Map(inits -> cases sorted by mask)}].
-const SERIES_AXES = new Set(['id', 'inits', 'mask', 'iters', 'reps', 'seed']);
-export function chartGroups(cases) {
+export function chartGroups(cases, schema) {
+	const role = new Map(schema.case_keys.map((k) => [k.key, k.role]));
+	const fixesChart = (k) => (role.has(k) ? role.get(k) === 'identity' || role.get(k) === 'axis'
+		: !k.startsWith(schema.annotation_prefix));
 	const groups = new Map();
 	for (const c of cases) {
 		if (c.kind === 'raw') continue;
@@ -109,7 +122,7 @@ export function chartGroups(cases) {
 		const cfg = { ...(c.config || {}), kind: c.kind, algo: c.kind === 'sync' ? null : c.algo, delivery: c.delivery, wait: c.wait,
 			placement: c.placement, overlap: c.overlap, work_us: c.work_us };
 		const fixed = Object.entries(cfg)
-			.filter(([k, v]) => !SERIES_AXES.has(k) && !k.startsWith('x_') && v !== null && v !== undefined && v !== '')
+			.filter(([k, v]) => fixesChart(k) && v !== null && v !== undefined && v !== '')
 			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 		const key = fixed.map(([k, v]) => `${k}=${v}`).join('&');
 		if (!groups.has(key)) groups.set(key, { key, fixed: Object.fromEntries(fixed), cases: [] });

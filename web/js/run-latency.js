@@ -24,8 +24,8 @@ export function axisControls(axes, chosen, onchange) {
 // The band runs from STATS.p10 (the daemon's, from the histograms) to p99;
 // where a case has no histogram (p10 null) it starts at the case's min, and
 // the note says so. `cases` are the filtered cases.
-export function renderLatency(container, cases, unit, { log }) {
-	const groups = chartGroups(cases);
+export function renderLatency(container, cases, unit, { log, schema }) {
+	const groups = chartGroups(cases, schema);
 	const floor = rawFloor(cases);
 	const out = [];
 	let usedMin = false;

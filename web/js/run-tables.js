@@ -30,7 +30,7 @@ export function renderFacts(container, detail) {
 		shown.add(k);
 		let v = f[k];
 		if (k === 'hypervisor') v = `${hypervisorName(v)}${String(v).trim() ? ` (${v})` : ''}`;
-		if (k === 'boot_fw') { v = bootFirmware(f) || v; ['uefi', 'boot_fw_vendor', 'boot_fw_rev'].forEach((x) => shown.add(x)); }
+		if (k === 'boot_fw') { v = bootFirmware(f) || v; ['uefi', 'uefi_rev', 'boot_fw_vendor', 'boot_fw_rev'].forEach((x) => shown.add(x)); }
 		if (k === 'tsc_khz') v = fmt.hz(Number(v) * 1000);
 		if (k === 'pcid' || k === 'invpcid' || k === 'pcid_enabled' || k === 'pge') v = v === '1' ? 'yes' : v === '0' ? 'no' : v;
 		if (k === 'floor_ipi_cycles' || k === 'floor_roundtrip_cycles') v = `${fmt.int(Number(v))} cyc`;
@@ -95,7 +95,7 @@ export function renderTlb(container, cases, unit) {
 				? `No stale translation, but ${unverified} case${unverified === 1 ? '' : 's'} unverified: the no-flush control saw no stale read there, so 0 proves nothing.`
 				: 'No stale translation: every target verified that the old mapping was gone after each shootdown.'),
 		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'tlb' },
-			h('thead', {}, h('tr', {}, ['Case', 'flush via', 'method', 'batch', 'inits', 'CPUs in mask', 'p50', 'p99', 'calls done / expected', 'stale', 'no-flush control']
+			h('thead', {}, h('tr', {}, ['Case', 'flush', 'method', 'batch', 'inits', 'CPUs in mask', 'p50', 'p99', 'calls done / expected', 'stale', 'no-flush control']
 				.map((x, i) => h('th', { class: i > 2 ? 'num' : null }, x)))),
 			h('tbody', {}, tlb.map((c) => {
 				const s = c.stats, cfg = c.config || {};

@@ -169,7 +169,7 @@ async function renderLatencySection() {
 		renderLatencySection();
 	}), grid, note);
 	destroyAll('latency:'); // charts of the previous axis choice
-	const { charts, usedMin } = renderLatency(grid, shown, unit, { log: !!st.log });
+	const { charts, usedMin } = renderLatency(grid, shown, unit, { log: !!st.log, schema });
 	if (charts.length) {
 		fill(note, 'Lines: median (p50) of each repetition\'s p50; shaded band: p10–p99',
 			usedMin ? ' (min–p99 for cases without a histogram)' : '',

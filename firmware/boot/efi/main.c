@@ -164,7 +164,7 @@ efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
 	if (unknown)
 		return fail(EFI_INVALID_PARAMETER, "unknown command-line key(s) above; firmware/cmdline_keys.c lists them");
 
-	xcb_strlcpy(handover.firmware, "UEFI", sizeof(handover.firmware));
+	handover.firmware = XCB_BOOT_UEFI;
 	ucs2_to_ascii(st->firmware_vendor, sizeof(handover.fw_vendor) - 1, handover.fw_vendor,
 		      sizeof(handover.fw_vendor));
 	handover.fw_revision = st->firmware_revision;
