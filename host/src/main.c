@@ -9,12 +9,12 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdopt.h"
 #include "collector.h"
 #include "db.h"
 #include "http.h"
@@ -27,9 +27,7 @@ struct xcbd_config cfg;
 struct xcbd_counters ctr;
 int64_t start_time;
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char usage_text[] =
 "usage: xcbenchd [options]\n"
 "Collects xcbench results (UDP), stores them in SQLite, serves the API,\n"
 "dashboard, CSV and iPXE boot scripts (HTTP).\n"
@@ -58,8 +56,7 @@ static void usage(FILE *f)
 "  --test-drop P          TEST ONLY: drop this fraction of received datagrams\n"
 "  --help                 this text\n"
 "\n"
-"API: see host/API.md. Wire protocol: proto/README.md.\n");
-}
+"API: see host/API.md. Wire protocol: proto/README.md.\n";
 
 /* The repository root, from /proc/self/exe = ROOT/host/build/xcbenchd. */
 static char *repo_path(const char *rel)
@@ -74,26 +71,6 @@ static char *repo_path(const char *rel)
 	if (asprintf(&out, "%s/%s", root, rel) < 0)
 		return NULL;
 	return out;
-}
-
-/* A numeric option: arg as lo..hi into *out, or -1 after printing why (fmt,
- * with one %s for arg, says what was expected). */
-static int __attribute__((format(printf, 5, 6)))
-opt_int(const char *arg, uint64_t lo, uint64_t hi, int *out, const char *fmt, ...)
-{
-	uint64_t v;
-	va_list ap;
-
-	if (parse_u64(arg, &v) == 0 && v >= lo && v <= hi) {
-		*out = (int)v;
-		return 0;
-	}
-	fputs("xcbenchd: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
 }
 
 static char *read_token(const char *path)
@@ -111,7 +88,41 @@ static char *read_token(const char *path)
 	return buf[0] ? strdup(buf) : NULL;
 }
 
-int main(int argc, char **argv)
+/* What parse_args leaves for the later steps besides cfg. */
+struct start_opts {
+	const char *listen_s, *udp_s;
+	int ready_fd;                   /* --ready-fd, or -1 */
+};
+
+/* --ready-fd: checked now, so that a typo fails at once instead of leaving
+ * the waiting script hanging. 0, or -1 after saying why. */
+static int parse_ready_fd(const char *arg, int *out)
+{
+	uint64_t fd;
+
+	if (parse_u64(arg, &fd) || fd > 1024 || fcntl((int)fd, F_GETFD) < 0) {
+		fprintf(stderr, "xcbenchd: --ready-fd: '%s' is not an open file descriptor\n", arg);
+		return -1;
+	}
+	*out = (int)fd;
+	return 0;
+}
+
+/* --host-name (repeatable): 0, or -1 after saying why. */
+static int add_host_name(const char *arg)
+{
+	if (cfg.nhost_names == (int)(sizeof(cfg.host_names) / sizeof(cfg.host_names[0])) ||
+	    !arg[0] || strlen(arg) > 100) {
+		fprintf(stderr, "xcbenchd: --host-name: at most 16 names of 1..100 characters\n");
+		return -1;
+	}
+	cfg.host_names[cfg.nhost_names++] = arg;
+	return 0;
+}
+
+/* Step 1: the command line into cfg and *o (defaults first). -1 to go on, or
+ * the exit status (0 after --help, 2 after a usage error, already reported). */
+static int parse_args(int argc, char **argv, struct start_opts *o)
 {
 	static const struct option opts[] = {
 		{ "listen", required_argument, NULL, 'l' },
@@ -132,90 +143,67 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *listen_s = "0.0.0.0:8080", *udp_s = "0.0.0.0:8080";
-	char err[1024];
-	sigset_t sigs;
-	sqlite3 *db;
-	int c, sig, ready_fd = -1;
+	static const struct cmd cmd = { "xcbenchd", usage_text, opts, NULL };
+	int c, rc = 0;
 
+	o->listen_s = "0.0.0.0:8080";
+	o->udp_s = "0.0.0.0:8080";
+	o->ready_fd = -1;
 	cfg.db_path = "xcbench.db";
 	cfg.lost_after = 120;
 	cfg.threads = 4;
 	cfg.request_timeout = 10;
 	cfg.per_ip_conns = 64;
 	cfg.suite = "default";
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) != -1) {
+		int bad = 0;
+
 		switch (c) {
-		case 'l': listen_s = optarg; break;
-		case 'u': udp_s = optarg; break;
+		case CMD_EXIT: return rc;
+		case 'l': o->listen_s = optarg; break;
+		case 'u': o->udp_s = optarg; break;
 		case 'd': cfg.db_path = optarg; break;
 		case 'w': cfg.web_dir = optarg; break;
 		case 'f': cfg.firmware = optarg; break;
 		case 't': cfg.token_file = optarg; break;
 		case 'o': cfg.open = 1; break;
 		case 's': cfg.suite = optarg; break;
-		case 'L':
-			if (opt_int(optarg, 1, 86400 * 30, &cfg.lost_after,
-				    "--lost-after: '%s' is not a number of seconds (1..2592000)", optarg))
-				return 2;
-			break;
-		case 'T':
-			if (opt_int(optarg, 1, 64, &cfg.threads, "--threads: '%s' is not 1..64", optarg))
-				return 2;
-			break;
-		case 'D':
-			cfg.test_drop = atof(optarg);
-			break;
-		case 'R':
-			if (opt_int(optarg, 1, 3600, &cfg.request_timeout,
-				    "--request-timeout: '%s' is not 1..3600 seconds", optarg))
-				return 2;
-			break;
-		case 'P':
-			if (opt_int(optarg, 1, 512, &cfg.per_ip_conns,
-				    "--per-ip-connections: '%s' is not 1..512", optarg))
-				return 2;
-			break;
-		case 'r': {
-			uint64_t fd;
-
-			/* Checked now: a typo must fail at once, not leave the
-			 * waiting script hanging. */
-			if (parse_u64(optarg, &fd) || fd > 1024 || fcntl((int)fd, F_GETFD) < 0) {
-				fprintf(stderr, "xcbenchd: --ready-fd: '%s' is not an open file descriptor\n", optarg);
-				return 2;
-			}
-			ready_fd = (int)fd;
-			break;
+		case 'L': bad = cmd_int(&cmd, "--lost-after", optarg, 1, 86400 * 30, &cfg.lost_after); break;
+		case 'T': bad = cmd_int(&cmd, "--threads", optarg, 1, 64, &cfg.threads); break;
+		case 'D': cfg.test_drop = atof(optarg); break;
+		case 'R': bad = cmd_int(&cmd, "--request-timeout", optarg, 1, 3600, &cfg.request_timeout); break;
+		case 'P': bad = cmd_int(&cmd, "--per-ip-connections", optarg, 1, 512, &cfg.per_ip_conns); break;
+		case 'r': bad = parse_ready_fd(optarg, &o->ready_fd); break;
+		case 'H': bad = add_host_name(optarg); break;
 		}
-		case 'H':
-			if (cfg.nhost_names == (int)(sizeof(cfg.host_names) / sizeof(cfg.host_names[0])) ||
-			    !optarg[0] || strlen(optarg) > 100) {
-				fprintf(stderr, "xcbenchd: --host-name: at most 16 names of 1..100 characters\n");
-				return 2;
-			}
-			cfg.host_names[cfg.nhost_names++] = optarg;
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
+		if (bad)
+			return 2;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "xcbenchd: unexpected argument '%s' (see --help)\n", argv[optind]);
 		return 2;
 	}
-	if (parse_hostport(listen_s, "0.0.0.0", 8080, &cfg.listen, err, sizeof(err)) ||
-	    parse_hostport(udp_s, "0.0.0.0", 8080, &cfg.udp, err, sizeof(err))) {
+	return -1;
+}
+
+/* Step 2: the addresses, --open's loopback rule, the default paths and the
+ * admin token. 0, or -1 after saying why. */
+static int check_config(const struct start_opts *o)
+{
+	char err[1024];
+
+	if (parse_hostport(o->listen_s, "0.0.0.0", 8080, &cfg.listen, err, sizeof(err)) ||
+	    parse_hostport(o->udp_s, "0.0.0.0", 8080, &cfg.udp, err, sizeof(err))) {
 		fprintf(stderr, "xcbenchd: %s\n", err);
-		return 2;
+		return -1;
 	}
 	/* --open trusts every client: only loopback ones may reach it. */
 	if (cfg.open && ((ntohl(cfg.listen.sin_addr.s_addr) >> 24) != 127 ||
 			 (ntohl(cfg.udp.sin_addr.s_addr) >> 24) != 127)) {
 		fprintf(stderr, "xcbenchd: --open needs loopback --listen and --udp addresses "
 			"(127.x.x.x), not %s; use --token-file on a network\n",
-			(ntohl(cfg.listen.sin_addr.s_addr) >> 24) != 127 ? listen_s : udp_s);
-		return 2;
+			(ntohl(cfg.listen.sin_addr.s_addr) >> 24) != 127 ? o->listen_s : o->udp_s);
+		return -1;
 	}
 	if (!cfg.web_dir)
 		cfg.web_dir = repo_path("web");
@@ -226,41 +214,50 @@ int main(int argc, char **argv)
 		if (!cfg.admin_token) {
 			fprintf(stderr, "xcbenchd: --token-file '%s': cannot read a token: %s\n",
 				cfg.token_file, errno ? strerror(errno) : "empty file");
-			return 2;
+			return -1;
 		}
 	}
 	if (!cfg.open && !cfg.admin_token)
 		fprintf(stderr, "xcbenchd: note: no --token-file and not --open: write routes are refused\n");
+	return 0;
+}
 
-	/* Block the stop signals in every thread; main waits for them. */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGINT);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-	signal(SIGPIPE, SIG_IGN);
+/* Step 3: the database, the registry, the writer, the UDP collector and
+ * HTTP, in that order (each needs the ones before). The database, or NULL
+ * after saying why (what started is stopped again). */
+static sqlite3 *start_services(void)
+{
+	char err[1024];
+	sqlite3 *db;
 
 	start_time = now_s();
 	db = db_open_rw(cfg.db_path, err, sizeof(err));
 	if (!db) {
 		fprintf(stderr, "xcbenchd: %s\n", err);
-		return 1;
+		return NULL;
 	}
 	if (reg_load(db)) {
 		fprintf(stderr, "xcbenchd: cannot load runs: %s\n", sqlite3_errmsg(db));
-		return 1;
+		return NULL;
 	}
 	/* The writer ACKs what it commits through the collector's socket. */
 	if (writer_start(db, collector_ack) || collector_start()) {
 		fprintf(stderr, "xcbenchd: start-up failed\n");
 		writer_stop();
-		return 1;
+		return NULL;
 	}
 	if (http_start()) {
 		fprintf(stderr, "xcbenchd: cannot listen on HTTP port %d\n", ntohs(cfg.listen.sin_port));
 		collector_stop();
 		writer_stop();
-		return 1;
+		return NULL;
 	}
+	return db;
+}
+
+/* Step 4: say where we listen, on stderr and on --ready-fd. */
+static void announce(int ready_fd)
+{
 	fprintf(stderr, "xcbenchd %s: http %s:%d udp %s:%d db %s%s\n", XCBD_VERSION,
 		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
 		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), cfg.db_path,
@@ -271,15 +268,46 @@ int main(int argc, char **argv)
 		dprintf(ready_fd, "ready http=%d udp=%d\n", ntohs(cfg.listen.sin_port), ntohs(cfg.udp.sin_port));
 		close(ready_fd);
 	}
+}
 
-	sigwait(&sigs, &sig);
-	fprintf(stderr, "xcbenchd: signal %d: shutting down\n", sig);
+/* Step 5: stop taking datagrams and requests first, then let the writer
+ * commit what is queued. */
+static void stop_services(sqlite3 *db)
+{
 	http_stop();
 	collector_stop();
 	writer_stop();     /* commits everything still queued */
 	sqlite3_close(db);
 	reg_free_all();
 	free(cfg.admin_token);
+}
+
+int main(int argc, char **argv)
+{
+	struct start_opts o;
+	sigset_t sigs;
+	sqlite3 *db;
+	int rc, sig;
+
+	rc = parse_args(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	if (check_config(&o))
+		return 2;
+	/* Block the stop signals in every thread (the services' threads inherit
+	 * the mask): main waits for them. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	db = start_services();
+	if (!db)
+		return 1;
+	announce(o.ready_fd);
+	sigwait(&sigs, &sig);
+	fprintf(stderr, "xcbenchd: signal %d: shutting down\n", sig);
+	stop_services(db);
 	fprintf(stderr, "xcbenchd: stopped cleanly\n");
 	return 0;
 }
