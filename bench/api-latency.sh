@@ -5,7 +5,7 @@
 # histograms, copied 999 times in SQL), from one client on loopback, sequential
 # requests on a kept-alive connection: p50 / p99 per call, against the
 # cheapest route (/api/v1/health) as the HTTP floor.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 need "$XCBENCHD" "$XCB_GEN"
 T=$(mktemp -d "$BOUT/api.XXXXXX")
 DB=$T/xcbench.db

@@ -6,7 +6,7 @@
 # peak must not grow with the row count: the ratio row says so.
 # The big runs are made in SQL from one generated run (cases and rows like
 # the real ones); ingesting a million rows over UDP would measure ingest.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 need "$XCBENCHD" "$XCB_GEN"
 T=$(mktemp -d "$BOUT/csv.XXXXXX")
 DB=$T/xcbench.db

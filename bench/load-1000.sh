@@ -5,7 +5,7 @@
 # daemon. Reports the wall time until every frame is ACKed (ACK = committed)
 # and the retransmit ratio (retransmissions per frame): the price of the
 # payload's timer against a daemon that ACKs only after its commit.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 XCB_LOAD=$ROOT/host/build/xcb-load
 need "$XCBENCHD" "$XCB_LOAD"
 N=${BENCH_MACHINES:-1000}

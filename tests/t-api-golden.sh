@@ -13,8 +13,8 @@
 #
 # XCB_GOLDEN_UPDATE=1 tests/t-api-golden.sh rewrites the goldens (only when a
 # response is meant to change: the API only grows).
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "API golden responses"
 trap cleanup_daemon EXIT
 

@@ -5,7 +5,7 @@
 # complete in the database (checked by a daemon started afterwards on the same
 # database), and the URL's page must load. A second make run reuses the database.
 # timeout: 600
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 
 for f in "$XCB_ELF" "$XCBENCHD" "$XCBENCH"; do
 	[ -e "$f" ] || { skip "make run" "$f not built"; exit 0; }

@@ -4,8 +4,8 @@
 # a payload that crashes, a timeout (QEMU stopped, its unbooted job withdrawn),
 # bad options, no daemon, a daemon that refuses writes.
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/netlib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/net.sh"
 net_require "xcbench vm"
 [ -x "$XCBENCH" ] || { skip "xcbench vm" "host/build/xcbench not built"; exit 0; }
 

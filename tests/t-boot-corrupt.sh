@@ -5,7 +5,7 @@
 # with its message and exit code 1 — never jump into a half-written
 # payload, never hang.
 # timeout: 120
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-60}
 T=$(mktemp -d "$OUTDIR/t-boot-corrupt.XXXXXX")
 trap 'rm -rf "$T"' EXIT

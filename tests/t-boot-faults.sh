@@ -4,8 +4,8 @@
 # hang); a bad command-line value is an error naming the key; an unknown key
 # only warns; apic=x2apic without x2APIC is refused.
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/boot-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/boot.sh"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-60}
 export XCBENCH_ACCEL=tcg
 T=$(mktemp -d "$OUTDIR/t-boot-faults.XXXXXX")

@@ -3,8 +3,8 @@
 # -kernel): SeaBIOS + QEMU's e1000 iPXE ROM, TFTP from QEMU's user-mode
 # network (no host network involved), "kernel ... boot_only=1; boot".
 # timeout: 180
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/boot-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/boot.sh"
 T=$(mktemp -d "$OUTDIR/t-boot-ipxe.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 [ -f "$XCB_ELF" ] || { notok "payload built ($XCB_ELF missing)"; exit 1; }

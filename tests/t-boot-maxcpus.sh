@@ -2,8 +2,8 @@
 # The MADT lists CPUs QEMU does not start (-smp 2,maxcpus=4): the present CPUs
 # boot, the rest are reported "not online", and the payload still exits 0.
 # timeout: 180
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/boot-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/boot.sh"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-60}
 T=$(mktemp -d "$OUTDIR/t-boot-maxcpus.XXXXXX")
 trap 'rm -rf "$T"' EXIT

@@ -3,8 +3,8 @@
 # (every CPU online with its APIC ID, TSC within 2% of the host's, exit
 # status), a 2x2x2 topology, and KVM -smp 2 apic=x2apic where KVM is real.
 # timeout: 600
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/boot-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/boot.sh"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-60}
 T=$(mktemp -d "$OUTDIR/t-boot-smp.XXXXXX")
 trap 'rm -rf "$T"' EXIT

@@ -6,8 +6,8 @@
 # bits), the IDs above 255 are reported, and the CPUs are grouped into 18
 # x2APIC clusters of 16.
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/boot-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/boot.sh"
 T=$(mktemp -d "$OUTDIR/t-boot-smp288.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 [ -f "$XCB_ELF" ] || { notok "payload built ($XCB_ELF missing)"; exit 1; }

@@ -9,8 +9,8 @@
 # whole key. Runs come from the test generator (host/tools/xcb-gen): the same
 # axes a `make run` database has for two algorithms (inits 1/2/4, masks
 # 1/2/4/8, work 0/500), with 3 repetitions as `make run` used to and with 5.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "compare table"
 trap cleanup_daemon EXIT
 
@@ -31,7 +31,7 @@ sed 's/^/# /' "$TMP/t3.txt" | head -12
 # The table's shape, parsed the way a reader reads it.
 python3 - "$TMP/t3.txt" "$TMP/t5.txt" "$TMP/flat.txt" <<'PY'
 import re, sys
-def tap(ok, what): print(("ok - " if ok else "not ok - ") + what)
+from tap import ok as tap
 def tables(path):
     out, cur = [], None
     for line in open(path):

@@ -6,8 +6,8 @@
 # (PRAGMA integrity_check), every frame that was ACKed before the kill is in
 # the database, and the senders, retransmitting as a payload does, complete
 # every run against the restarted daemon with nothing lost or doubled.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "daemon kill -9"
 TMP=$(mktemp -d "$OUTDIR/crash-kill.XXXXXX")
 SPIDS=()

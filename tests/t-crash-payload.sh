@@ -6,8 +6,8 @@
 # over UDP to xcbenchd → the report arrives as an ERROR frame, the run is
 # marked crashed, and the run's API (what the run page shows) carries the
 # report: run.error is its first line, errors[] the whole text, which CPU.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/netlib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/net.sh"
 net_require "payload crash reaches the daemon"
 
 net_daemon crash PORT
@@ -37,7 +37,8 @@ boot() {
 import json, re, sys
 d, name, want = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
 run, errs = d["run"], d.get("errors") or []
-def tap(c, n): print(("ok - " if c else "not ok - ") + name + ": " + n)
+from tap import prefixed
+tap = prefixed(name + ": ")
 print("# run %s: status %s, frames %s/%s, error %r" % (run["id"], run["status"], run["frames_received"],
       run["frames_expected"], run["error"]))
 tap(run["status"] == "crashed", "run marked crashed (status %s)" % run["status"])

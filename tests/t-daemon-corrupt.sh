@@ -4,8 +4,8 @@
 # runs leaf page used to give /health "ok" while a valid registered run's
 # frames were answered REFUSED. Now xcbenchd runs PRAGMA quick_check first and
 # exits with a message naming the file and how to recover it.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "corrupt database"
 trap cleanup_daemon EXIT
 

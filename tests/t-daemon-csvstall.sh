@@ -6,8 +6,8 @@
 # from 5.6 to 156 MiB (nothing could be checkpointed past the reader). Now
 # each block of rows is its own short transaction, the writer checkpoints
 # periodically and journal_size_limit trims the WAL.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "stalled CSV download"
 STALL=
 trap '[ -n "$STALL" ] && kill $STALL 2>/dev/null; cleanup_daemon' EXIT

@@ -6,8 +6,8 @@
 # their retransmissions were dropped as duplicates). Now a failed write rolls
 # back, ACKs nothing, /health says degraded with the reason, and once there
 # is space again the sender's retransmissions complete every run.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "disk full"
 SENDER=
 cleanup() {

@@ -5,8 +5,8 @@
 # answering, and every one is counted as rejected under the right reason.
 # Malformed HTTP requests get JSON errors with the right status; no path
 # escapes web/.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "daemon hostile input"
 trap cleanup_daemon EXIT
 

@@ -6,8 +6,8 @@
 # run becomes lost and revives; ERROR marks it crashed; a daemon restarted
 # mid-run keeps deduplicating and completes the run; the CLI and the
 # remaining routes (PATCH, histogram, events, machines) answer sensibly.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "daemon lifecycle"
 trap cleanup_daemon EXIT
 

@@ -5,8 +5,8 @@
 # ACKs (retransmitting until ACKed, as the payload does) → every frame is
 # stored exactly once, the runs complete, the CSV parses with the expected
 # row count, and compare returns the expected % changes.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "daemon lossy delivery"
 trap cleanup_daemon EXIT
 

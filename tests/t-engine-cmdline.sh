@@ -4,7 +4,7 @@
 # failed), and the payload exits with the configuration error code - it never runs
 # a half-understood suite. Also: suite=quick at -smp 2 (the smallest machine) runs.
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 
 T=$(mktemp -d "$OUTDIR/engine-cmdline.XXXXXX")
 trap 'wait 2>/dev/null' EXIT
@@ -18,7 +18,7 @@ bad() { # NAME CMDLINE EXPECTED-TEXT
 	# exit code 2 (XCB_EXIT_CONFIG) -> qemu status (2 << 1) | 1 = 5
 	check "$name: exits with the configuration error (qemu $rc)" test "$rc" -eq 5
 	check "$name: the console names the problem" grep -aqF "$want" "$T/$name.log"
-	python3 "$ROOT/tests/engine_frames.py" "$T/$name.log" --json >"$T/$name.json" 2>/dev/null
+	python3 "$ROOT/tests/lib/engine_frames.py" "$T/$name.log" --json >"$T/$name.json" 2>/dev/null
 	check "$name: frames decode" test $? -eq 0
 	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
 sys.exit(0 if r["errors"] and r["done"] and r["done"]["status"] == 2 and not r["cases"] else 1)' "$T/$name.json"
@@ -32,7 +32,7 @@ bad masks "suite=seed masks=2,zero" "cmdline key 'masks': bad value 'zero'"
 XCB_QEMU_TIMEOUT=200 qemu_direct "$T/smp2.log" 2 "suite=quick kinds=xcall,raw iters=10 reps=1"
 rc=$?
 check "suite=quick at -smp 2 exits 0 (qemu $rc)" test "$rc" -eq 1
-python3 "$ROOT/tests/engine_frames.py" "$T/smp2.log" >/dev/null 2>&1
+python3 "$ROOT/tests/lib/engine_frames.py" "$T/smp2.log" >/dev/null 2>&1
 check "suite=quick at -smp 2: frames decode" test $? -eq 0
 check "suite=quick at -smp 2: 2-initiator cases skipped with a reason" \
 	grep -aq 'skipped: mask does not fit the CPU count' "$T/smp2.log"

@@ -6,7 +6,7 @@
 # exactly once, no stale translation was seen, and the serial frames decode (CRC,
 # contiguous seq, HELLO first, DONE last) - with `xcbench ingest` too when built.
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 
 T=$(mktemp -d "$OUTDIR/engine-quick.XXXXXX")
 cleanup() { [ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null; }
@@ -25,8 +25,7 @@ check "serial frames decode (CRC, contiguous seq, HELLO first, DONE last)" frame
 python3 - "$T/run.json" <<'PY'
 import json, re, sys
 run = json.load(open(sys.argv[1]))
-def ok(cond, name):
-    print(("ok - " if cond else "not ok - ") + name)
+from tap import ok
 cases = {int(k): v for k, v in run["cases"].items()}
 allrows = [r for r in run["results"] if r["initiator"] == 0xffff]
 print(f"# {len(cases)} cases, {len(run['results'])} RESULT frames, hello tsc_khz={run['hello'].get('tsc_khz')}")
@@ -116,18 +115,18 @@ if [ -x "$XCBENCH" ] && [ -x "$XCBENCHD" ]; then
 	curl -sf "http://127.0.0.1:$PORT/api/v1/runs" >"$T/runs.json"
 	python3 - "$T/runs.json" "$T/run.json" <<'PY'
 import json, sys
+from tap import ok as tap
 runs, mine = json.load(open(sys.argv[1]))["runs"], json.load(open(sys.argv[2]))
 r = runs[0] if len(runs) == 1 else {}
 ok = (r.get("status") == "complete" and r.get("frames_received") == mine["frames"]
       and r.get("cases") == len(mine["cases"]) and r.get("done_status") == 0)
-print(("ok - " if ok else "not ok - ") + "the daemon stored one complete run with every frame and case"
-      + ("" if ok else f" (got {r})"))
+tap(ok, "the daemon stored one complete run with every frame and case" + ("" if ok else f" (got {r})"))
 # The run summary carries the plan and progress, and the machine facts, itself.
 f = r.get("facts") or {}
 ok = (r.get("cases_planned") == int(mine["hello"].get("cases_planned", -1)) == r.get("cases_done")
       and all(f.get(k) == mine["hello"].get(k) for k in ("cpus", "tsc_khz", "apic_mode", "vendor"))
       and "cmdline" not in f)
-print(("ok - " if ok else "not ok - ") + "run summary: cases_planned = cases_done, facts subset"
+tap(ok, "run summary: cases_planned = cases_done, facts subset"
       + ("" if ok else f" (got planned={r.get('cases_planned')} done={r.get('cases_done')} facts={f})"))
 PY
 else

@@ -6,7 +6,7 @@
 # well-formed frame stream; judged per initiator by sequence numbers, so a second
 # boot with one call skipped and one duplicated (dupskip_cpu=) fails.
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 
 T=$(mktemp -d "$OUTDIR/engine-stress.XXXXXX")
 trap 'wait 2>/dev/null' EXIT
@@ -27,8 +27,7 @@ check "serial frames decode" frames_json "$T/console.log" "$T/run.json"
 python3 - "$T/run.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))
-def ok(cond, name):
-    print(("ok - " if cond else "not ok - ") + name)
+from tap import ok
 rows = [r for r in run["results"] if r["initiator"] == 0xffff]
 kinds = {c["kind"] for c in run["cases"].values()}
 print(f"# {len(run['cases'])} rounds/cases, kinds {sorted(kinds)}, "
@@ -58,11 +57,12 @@ rc=$?
 check "stress with a skipped + duplicated call fails (qemu status $rc, payload exit 1)" test "$rc" -eq 3
 check "the console names the initiator: 1 lost, 1 duplicated" \
 	grep -aqE 'initiator cpu[0-9]+: 1 lost, 1 duplicated, 0 out of order' "$T/dupskip.log"
-python3 "$ROOT/tests/engine_frames.py" "$T/dupskip.log" --json >"$T/dupskip.json" 2>/dev/null
+python3 "$ROOT/tests/lib/engine_frames.py" "$T/dupskip.log" --json >"$T/dupskip.json" 2>/dev/null
 python3 - "$T/dupskip.json" <<'PY'
 import json, sys
+from tap import ok
 run = json.load(open(sys.argv[1]))
 bad = [r for r in run["results"] if r["initiator"] != 0xffff and (r["lost"] or r["dup"])]
-print(("ok - " if len(bad) == 1 and bad[0]["lost"] == 1 and bad[0]["dup"] == 1 and bad[0]["flags"] & 2
-       else "not ok - ") + f"exactly one initiator's RESULT has lost=1 dup=1 and the invariant flag ({len(bad)} rows)")
+ok(len(bad) == 1 and bad[0]["lost"] == 1 and bad[0]["dup"] == 1 and bad[0]["flags"] & 2,
+   f"exactly one initiator's RESULT has lost=1 dup=1 and the invariant flag ({len(bad)} rows)")
 PY

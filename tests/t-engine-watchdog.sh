@@ -7,7 +7,7 @@
 # an exception mid-call (fault_cpu=N) is reported as an ERROR frame by the crash
 # hook before the run ends.
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 
 T=$(mktemp -d "$OUTDIR/engine-watchdog.XXXXXX")
 trap 'wait 2>/dev/null' EXIT
@@ -20,8 +20,8 @@ verify() { # NAME LOG CPU
 	python3 - "$T/$name.json" "$cpu" "$name" <<'PY'
 import json, re, sys
 run, cpu, name = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
-def ok(c, n):
-    print(("ok - " if c else "not ok - ") + name + ": " + n)
+from tap import prefixed
+ok = prefixed(name + ": ")
 errs = [e for e in run["errors"] if e.startswith("watchdog:")]
 ok(len(errs) == 1, "exactly one watchdog ERROR frame")
 e = errs[0] if errs else ""
@@ -56,8 +56,8 @@ check "fault: frames decode" frames_json "$T/fault.log" "$T/fault.json"
 python3 - "$T/fault.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))
-def ok(c, n):
-    print(("ok - " if c else "not ok - ") + "fault: " + n)
+from tap import prefixed
+ok = prefixed("fault: ")
 ex = [e for e in run["errors"] if e.startswith("exception: cpu3 vector 6")]
 print("# " + (ex[0] if ex else f"errors: {run['errors']}"))
 ok(len(ex) == 1, "one ERROR frame names cpu3 and the invalid-opcode vector")

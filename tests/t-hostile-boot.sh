@@ -7,8 +7,8 @@
 # daemon from 7 to 85 MiB. Now a GET consumes nothing and writes nothing of
 # the machine, repeats get the same pending run, sources are rate-limited,
 # every check precedes the first write, and memory stays bounded.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "boot request replay"
 trap cleanup_daemon EXIT
 

@@ -7,8 +7,8 @@
 # Now a run's receive state is bounded by its window, unknown tokens
 # allocate nothing, and REFUSED is rate-limited and never larger than the
 # datagram that caused it.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "datagram floods"
 trap cleanup_daemon EXIT
 H=(python3 "$ROOT/tests/hostile.py")

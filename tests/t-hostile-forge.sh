@@ -6,8 +6,8 @@
 # crashed. Now tokens are for admins only, a run is bound to the source of
 # its first frame, a finished run takes only duplicates, and a frame that
 # would change a stored row is refused and counted.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "forged frames"
 trap cleanup_daemon EXIT
 

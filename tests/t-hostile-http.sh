@@ -10,8 +10,8 @@
 # Then the legitimate writes with hostile *content* (SQL and CRLF in labels,
 # iPXE script injection through boot.ipxe parameters) store it verbatim and
 # render it harmlessly.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "hostile HTTP"
 trap cleanup_daemon EXIT
 
@@ -36,9 +36,10 @@ port, dbpath, dpid = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 TOKEN = "h0stile-admin-token"
 n_ok = n_bad = 0
 
+import tap as taplib
 def tap(cond, name):
     global n_ok, n_bad
-    print(("ok - " if cond else "not ok - ") + name, flush=True)
+    taplib.ok(cond, name)
     if cond: n_ok += 1
     else: n_bad += 1
 

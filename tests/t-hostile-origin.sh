@@ -5,8 +5,8 @@
 # set server= (the payload takes the last one), a DNS-rebound Host answered
 # 200, --open took a 0.0.0.0 listen address, and CSV cells starting with
 # = + - @ went out as formulas.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "origin safety"
 trap cleanup_daemon EXIT
 

@@ -5,8 +5,8 @@
 # for 80 s. Now each address has a connection cap (--per-ip-connections) and
 # each request a whole deadline (--request-timeout) that a trickle cannot
 # extend.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "trickling connections"
 trap cleanup_daemon EXIT
 
@@ -19,8 +19,7 @@ python3 - "$PORT" <<'PY'
 import socket, subprocess, sys, time
 port = int(sys.argv[1])
 url = "http://127.0.0.1:%d/api/v1/health" % port
-def tap(ok, name):
-    print(("ok - " if ok else "not ok - ") + name, flush=True)
+from tap import ok as tap
 
 # 520 connections from 127.0.0.2, each sending a request one byte at a time.
 conns, refused = [], 0

@@ -6,8 +6,8 @@
 # those frames (the writer still has the FIFO open, so ingest cannot have seen
 # the end), and after the rest the run is complete.
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/netlib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/net.sh"
 net_require "ingest from a pipe"
 [ -x "$XCBENCH" ] || { skip "ingest from a pipe" "host/build/xcbench not built"; exit 0; }
 

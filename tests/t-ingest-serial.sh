@@ -4,8 +4,8 @@
 # LF endings) fed to `xcbench ingest` produces exactly the same stored run
 # as the same frames delivered over UDP; ingesting twice changes nothing; a
 # damaged line is refused, never stored.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "serial ingest"
 trap cleanup_daemon EXIT
 

@@ -5,7 +5,7 @@
 # beside xcbenchd with its database in a volume; host/Dockerfile builds from
 # Debian 12 images and Debian packages only.
 # timeout: 120
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 cd "$ROOT" || exit 1
 
 if docker compose version >/dev/null 2>&1; then

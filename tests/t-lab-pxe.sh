@@ -22,7 +22,7 @@
 # server (a plain range, no site server) and machine 1 boots once more.
 # Private addresses exist only inside our namespaces.
 # timeout: 400
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 
 need() { skip "lab PXE in network namespaces" "$1"; exit 0; }
 for f in "$XCB_ELF" "$XCBENCHD" "$XCBENCH"; do [ -e "$f" ] || need "$f not built"; done

@@ -6,8 +6,8 @@
 # 48-case run of 2 reps each (564 frames). Before: 345 of 1000 xcb-gen
 # senders delivered, 655 gave up, 280k of 564k frames stored. Now every run
 # completes and every frame is stored exactly once.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "1000 machines"
 [ -x "$ROOT/host/build/xcb-load" ] || { skip "1000 machines" "host/build/xcb-load not built"; exit 0; }
 trap cleanup_daemon EXIT

@@ -5,8 +5,8 @@
 # daemon's peak RSS rose by less than 8 MiB over its idle peak, with every
 # row delivered. (csvstream.c once kept the whole sent output buffered
 # whenever block boundaries fell mid-row: tens of MiB per million rows.)
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "CSV export memory"
 trap cleanup_daemon EXIT
 start_daemon --open || { notok "daemon starts"; exit 1; }

@@ -5,8 +5,8 @@
 # read the API and download CSV in bounded loops, all on loopback → zero
 # frames lost (every run complete, frames stored = frames the sender made,
 # RESULT rows = RESULT frames), zero API errors, the daemon still healthy.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "load: 32 senders + 50 HTTP clients"
 TMP=$(mktemp -d "$OUTDIR/load.XXXXXX")
 GPIDS=()
@@ -37,6 +37,7 @@ check "the clients really ran (${nreq:-0} requests)" [ "${nreq:-0}" -ge $((CLIEN
 
 # Zero frames lost: each run's stored frames = what its generator made.
 python3 - "$URL" "$TMP" "$SENDERS" <<'PY'
+from tap import ok
 import json, re, sys, urllib.request
 url, tmp, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 want = {}
@@ -53,8 +54,8 @@ for tok, (frames, results) in want.items():
     rows = urllib.request.urlopen("%s/api/v1/runs/%d.csv" % (url, r["id"])).read().decode().split("\r\n")
     if len([x for x in rows[1:] if x]) != results:
         bad.append("%s: %d CSV rows, %d RESULT frames" % (tok, len(rows) - 2, results))
-print(("ok - " if not bad else "not ok - ") + "zero frames lost: %d runs complete, stored frames = sent frames, CSV rows = RESULT frames%s"
-      % (len(want), (": " + "; ".join(bad[:5])) if bad else ""))
+ok(not bad, "zero frames lost: %d runs complete, stored frames = sent frames, CSV rows = RESULT frames%s"
+   % (len(want), (": " + "; ".join(bad[:5])) if bad else ""))
 PY
 h=$(pyjson "$URL/api/v1/health" '"%d %d %d" % (d["rejected"]["total"], d["frames"]["queued"], d["runs"]["complete"])')
 check "health after the load: 0 rejected, queue drained, all runs complete ($h)" [ "$h" = "0 0 $((SENDERS + 2))" ]

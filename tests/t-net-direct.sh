@@ -3,8 +3,8 @@
 # and legacy transports), e1000 and e1000e, each run stored complete in a real
 # xcbenchd; the NIC chosen by mac= among two; DHCP when ip= is absent.
 # timeout: 600
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/netlib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/net.sh"
 net_require "network direct boot"
 
 net_daemon d PORT

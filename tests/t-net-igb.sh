@@ -4,8 +4,8 @@
 # console. An unsupported NIC (rtl8139) is named by vendor:device, with the
 # serial-over-LAN way to collect the results instead.
 # timeout: 400
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/netlib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/net.sh"
 net_require "igb direct boot"
 
 net_daemon d PORT

@@ -5,10 +5,10 @@
 # frames over serial too (transport=both): the run stored over the lossy path
 # must be complete and identical to the lossless serial copy.
 # timeout: 400
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 # One algorithm: ~260 frames, still twice the transport's 128-frame window.
 NET_SUITE="suite=quick kinds=xcall algos=locked reps=2 iters=20"
-. "$(dirname "$0")/netlib.sh"
+. "$(dirname "$0")/lib/net.sh"
 net_require "network loss"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-240}
 

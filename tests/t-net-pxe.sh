@@ -7,8 +7,8 @@
 # transport stored.
 # NET_PXE_NIC=e1000|e1000e boots through that NIC's ROM instead of virtio's.
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/netlib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/net.sh"
 net_require "network PXE boot"
 ROMS=/usr/share/qemu
 if [ ! -e "$ROMS/efi-virtio.rom" ] && [ ! -e /usr/lib/ipxe/qemu/efi-virtio.rom ]; then

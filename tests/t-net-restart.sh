@@ -6,11 +6,11 @@
 # its window is full, so the run completes with every frame — identical to
 # the copy the same boot wrote to the serial console (transport=both).
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 # One algorithm, 150 ms a repetition: ~200 frames (more than the transport's
 # 128-frame window) spread over seconds, so the kill lands mid-run.
 NET_SUITE="suite=quick kinds=xcall algos=locked reps=2 iters=0 time_ms=150"
-. "$(dirname "$0")/netlib.sh"
+. "$(dirname "$0")/lib/net.sh"
 net_require "network daemon restart"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-240}
 

@@ -6,9 +6,9 @@
 # daemon's API gives it back in each case's config — a case field added in
 # proto/xcb_schema.h and the firmware only.
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/daemon-lib.sh"
-. "$(dirname "$0")/uefi-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
+. "$(dirname "$0")/lib/uefi.sh"
 need_host_build "schema end to end"
 trap cleanup_daemon EXIT
 # --open: loopback writes (the ingest) need no token.

@@ -11,7 +11,7 @@
 # Structure only: no timing is asserted. A trimmed suite (iters=20 reps=2) keeps it
 # well under a minute per boot.
 # timeout: 400
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 
 T=$(mktemp -d "$OUTDIR/sync-ept.XXXXXX")
 cleanup() { [ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null; }
@@ -23,8 +23,8 @@ check_run() { # SMP JSON
 	python3 - "$1" "$2" <<'PY'
 import json, sys
 smp, run = int(sys.argv[1]), json.load(open(sys.argv[2]))
-def ok(cond, name):
-    print(("ok - " if cond else "not ok - ") + f"-smp {smp}: " + name)
+from tap import prefixed
+ok = prefixed(f"-smp {smp}: ")
 cases = {int(k): v for k, v in run["cases"].items()}
 sync = {i: c for i, c in cases.items() if c["kind"] == "sync"}
 ok(run["done"] is not None and run["done"]["status"] == 0 and not run["errors"], "DONE ok, no ERROR frames")
@@ -92,8 +92,7 @@ curl -sf "$URL/api/v1/runs/$ID.csv" >"$T/run.csv"
 curl -sf "$URL/api/v1/runs/$ID" >"$T/api.json"
 python3 - "$T/run.csv" "$T/api.json" <<'PY'
 import csv, json, sys
-def ok(cond, name):
-    print(("ok - " if cond else "not ok - ") + name)
+from tap import ok
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 sync = [r for r in rows if r["kind"] == "sync"]
 names = {r["initiator"] for r in sync}

@@ -8,8 +8,8 @@
 # status to the shell (which prints it: %lasterror%), never hang — the shell
 # going on to the next line is the proof.
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/uefi-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/uefi.sh"
 uefi_require "UEFI bad input"
 T=$(mktemp -d "$OUTDIR/t-uefi-badinput.XXXXXX")
 QPID=

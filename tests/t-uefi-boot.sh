@@ -6,9 +6,9 @@
 # with a non-zero status, and a boot from a FAT ESP through the UEFI shell
 # where ExitBootServices refuses a stale map key twice.
 # timeout: 400
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/boot-lib.sh"
-. "$(dirname "$0")/uefi-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/boot.sh"
+. "$(dirname "$0")/lib/uefi.sh"
 uefi_require "UEFI direct boot"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-120}
 T=$(mktemp -d "$OUTDIR/t-uefi-boot.XXXXXX")

@@ -8,9 +8,9 @@
 # and the same case set. Also: `--boot direct --firmware uefi` (OVMF -kernel),
 # and the run's facts (API run page + runs list) name UEFI and the loader.
 # timeout: 420
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/netlib.sh"
-. "$(dirname "$0")/uefi-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/net.sh"
+. "$(dirname "$0")/lib/uefi.sh"
 net_require "UEFI PXE boot"
 uefi_require "UEFI PXE boot"
 [ -r /usr/lib/ipxe/qemu/efi-e1000e.rom ] || { skip "UEFI PXE boot" "EFI iPXE ROMs (ipxe-qemu) missing"; exit 0; }

@@ -7,7 +7,7 @@
 # /usr/bin/chromium) load every page and compare what it drew with the API.
 # Screenshots: tests/out/web-{runs,run,compare,compare-runs,live}.png.
 # timeout: 300
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 
 XCBGEN=$ROOT/host/build/xcb-gen
 missing=""

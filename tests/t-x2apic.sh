@@ -9,8 +9,8 @@
 # its bring-up timed out (ap_late) leaves no trace: its logical number goes to
 # the next AP.
 # timeout: 900
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/boot-lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/boot.sh"
 T=$(mktemp -d "$OUTDIR/t-x2apic.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 [ -f "$XCB_ELF" ] || { notok "payload built ($XCB_ELF missing)"; exit 1; }
@@ -18,12 +18,13 @@ export XCBENCH_ACCEL=tcg  # x2APIC under TCG is what this checks
 
 # rows LOG SMP: the quick run's cases and rows, checked per delivery.
 rows() {
-	python3 "$ROOT/tests/engine_frames.py" "$1" --json >"$1.json" 2>"$1.err"
+	python3 "$ROOT/tests/lib/engine_frames.py" "$1" --json >"$1.json" 2>"$1.err"
 	check "-smp $2: serial frames decode" test $? -eq 0
 	python3 - "$1.json" "$2" <<'PY'
 import json, sys
 run, smp = json.load(open(sys.argv[1])), sys.argv[2]
-def ok(cond, name): print(("ok - " if cond else "not ok - ") + f"-smp {smp}: " + name)
+from tap import prefixed
+ok = prefixed(f"-smp {smp}: ")
 cases = {int(k): v for k, v in run["cases"].items()}
 rows = [r for r in run["results"] if r["initiator"] == 0xffff]
 ok(run["hello"].get("apic_mode") == "x2apic", f"HELLO apic_mode x2apic (got {run['hello'].get('apic_mode')})")

@@ -6,7 +6,7 @@
 # shootdown path x method x change: no stale translation after a real flush,
 # while the noflush control DOES see stale ones (so the check can fail).
 # timeout: 600
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/tap.sh"
 
 log=$OUTDIR/t-xcall-smoke.serial.log
 iters=${XCB_XCALL_SMOKE_ITERS:-20}

@@ -5,7 +5,7 @@
 # (tests/fuzz/corpus/TARGET/, copied: the repository's seeds are not
 # rewritten). A new crash input is saved under regress/ so the next run
 # replays it, and the test fails. TAP lines on stdout.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/tap.sh"
 target=$1 secs=$2
 FZ=$ROOT/tests/fuzz
 bin=$FZ/build/fuzz_$target

@@ -1,5 +1,5 @@
 # tests/lib/daemon.sh — the one way scripts start an xcbenchd and pick its
-# port: the test helpers (lib.sh, daemon-lib.sh, netlib.sh) and
+# port: the test helpers (tap.sh, test-daemon.sh, net.sh) and
 # tools/run-appliance.sh source it. Defines functions only (no TAP, no
 # traps, no set -u), so a tool may source it as well as a test.
 #

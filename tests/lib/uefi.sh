@@ -1,5 +1,5 @@
-# tests/uefi-lib.sh — helpers for the UEFI (OVMF) tests, t-uefi-*.sh. Source
-# after lib.sh. OVMF from Debian's ovmf package; every VM gets its own copy
+# tests/lib/uefi.sh — helpers for the UEFI (OVMF) tests, t-uefi-*.sh. Source
+# after tap.sh. OVMF from Debian's ovmf package; every VM gets its own copy
 # of the variable store (OVMF writes boot entries into it).
 XCB_EFI=$ROOT/firmware/build/xcbench.efi
 OVMF_CODE=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}

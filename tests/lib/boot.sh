@@ -1,5 +1,5 @@
-# tests/boot-lib.sh — helpers shared by the t-boot-*.sh payload boot tests.
-# Source after lib.sh.
+# tests/lib/boot.sh — helpers shared by the t-boot-*.sh payload boot tests.
+# Source after tap.sh.
 
 # host_tsc_khz: the host's TSC frequency, measured (rdtsc against
 # CLOCK_MONOTONIC over 200 ms, median of 5) — TCG guests read the host TSC.

@@ -1,5 +1,5 @@
-# Helpers shared by tests/t-daemon-*.sh and tests/t-ingest-*.sh (sourced
-# after lib.sh): start a real xcbenchd on loopback with a temp database, and
+# tests/lib/test-daemon.sh — helpers shared by tests/t-daemon-*.sh and tests/t-ingest-*.sh (sourced
+# after tap.sh): start a real xcbenchd on loopback with a temp database, and
 # stop it on exit.
 XCB_GEN=$ROOT/host/build/xcb-gen
 

@@ -1,6 +1,6 @@
 # Helpers shared by the network tests (tests/t-net-*.sh): a throw-away
 # xcbenchd on loopback, its API, and QEMU boots whose user-mode network
-# reaches that daemon at 10.0.2.2. Source after lib.sh. Not a test itself
+# reaches that daemon at 10.0.2.2. Source after tap.sh. Not a test itself
 # (tests/run-all only runs t-*.sh).
 
 # XCB_ELF_OVERRIDE: boot another payload build (e.g. make -C firmware B=/tmp/x).

@@ -1,9 +1,12 @@
-# Shared helpers for tests/t-*.sh integration scripts. Source it:
-#   . "$(dirname "$0")/lib.sh"
+# tests/lib/tap.sh — the base of every tests/t-*.sh script: TAP lines (ok,
+# notok, skip, check, diag: defined here once), paths. Source it first:
+#   . "$(dirname "$0")/lib/tap.sh"
 # Results are TAP lines, counted by tests/run-all.
 set -u
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 OUTDIR=$ROOT/tests/out
+# The Python side of the TAP helpers (tests/lib/tap.py: from tap import ok).
+export PYTHONPATH=$ROOT/tests/lib${PYTHONPATH:+:$PYTHONPATH}
 mkdir -p "$OUTDIR"
 XCB_ELF=$ROOT/firmware/build/xcbench.elf
 XCBENCHD=$ROOT/host/build/xcbenchd
@@ -25,11 +28,11 @@ need_payload() {
 }
 
 # frames_json LOG JSON [LINES]: decodes the serial frames of a console log
-# (tests/engine_frames.py: CRC, contiguous seq, HELLO first, DONE last) into
+# (tests/lib/engine_frames.py: CRC, contiguous seq, HELLO first, DONE last) into
 # JSON; what it found wrong becomes diagnostics (at most LINES). Its status.
 frames_json() {
 	local rc
-	python3 "$ROOT/tests/engine_frames.py" "$1" --json >"$2" 2>"$2.err"
+	python3 "$ROOT/tests/lib/engine_frames.py" "$1" --json >"$2" 2>"$2.err"
 	rc=$?
 	sed 's/^/# /' "$2.err" | head -n "${3:-1000}"
 	return $rc
