@@ -38,6 +38,7 @@ unit:
 test: deps
 	$(MAKE) all
 	$(MAKE) unit
+	tools/check-layering
 	tests/run-all
 
 run: deps

@@ -18,6 +18,7 @@
 #include "lib/cmdline.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "bench/benchenv.h"
 #include "bench/smoke.h"
 
 #ifndef XCB_FW_VERSION
@@ -102,13 +103,13 @@ void kmain(uint32_t magic, uint32_t mbi)
 	if (!strcmp(cmdline_str("console", "serial"), "none"))
 		console_set_sink(NULL);
 
-	mem_init();
+	mem_init(boot_info.mem, boot_info.nmem, boot_info.usable_bytes);
 	paging_init();
 	cpuid_report();
 	kprintf("xcbench: memory %lu MiB usable, %lu MiB free for buffers\n",
 		(unsigned long)(mem_usable_bytes() >> 20), (unsigned long)(mem_free_bytes() >> 20));
 
-	if (acpi_init())
+	if (acpi_init(boot_info.rsdp))
 		kprintf("xcbench: warning: no usable MADT: running on the boot CPU only\n");
 	if (apic_init_bsp(cmdline_str("apic", "auto")))
 		machine_exit(XCB_EXIT_CONFIG);
@@ -138,8 +139,11 @@ void kmain(uint32_t magic, uint32_t mbi)
 	else if (cmdline_has("xcall_smoke")) /* xcall/flush self-test instead of the bench */
 		rc = cmdline_u64("xcall_smoke", 0, &smoke_iters) < 0 ? XCB_EXIT_CONFIG
 		     : xcall_smoke((unsigned)smoke_iters) ? XCB_EXIT_FAIL : XCB_EXIT_OK;
-	else if (bench_main)
+	else if (bench_main) {
+		benv_set_boot(&(struct benv_boot){ boot_info.firmware, boot_info.loader, boot_info.fw_vendor,
+						   boot_info.fw_revision, boot_info.uefi_revision });
 		rc = bench_main();
+	}
 	if (idt_crash_count())
 		rc = XCB_EXIT_CRASH;
 	machine_exit(rc);

@@ -3,7 +3,6 @@
  * they are mapped first. */
 #include "arch/acpi.h"
 #include "arch/paging.h"
-#include "boot/bootinfo.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -24,11 +23,12 @@ static uint64_t scan_rsdp(uint64_t start, uint64_t len)
 	return 0;
 }
 
-static uint64_t find_rsdp(void)
+static uint64_t find_rsdp(uint64_t hint)
 {
-	/* UEFI: from the configuration table (boot/efi/main.c, below 4 GiB). */
-	if (boot_info.rsdp && rsdp_check((const void *)(uintptr_t)boot_info.rsdp, 36) >= 0)
-		return boot_info.rsdp;
+	/* UEFI: from the configuration table (boot/efi/main.c, below 4 GiB; main.c
+	 * passes boot_info.rsdp in). */
+	if (hint && rsdp_check((const void *)(uintptr_t)hint, 36) >= 0)
+		return hint;
 	uint64_t ebda = (uint64_t)(*(const volatile uint16_t *)0x40e) << 4;
 	uint64_t a = 0;
 	if (ebda >= 0x80000 && ebda < 0xa0000)
@@ -101,10 +101,10 @@ static void madt_warn(const struct madt_info *m)
 			m->skip_invalid);
 }
 
-int acpi_init(void)
+int acpi_init(uint64_t rsdp_hint)
 {
 	char err[160];
-	acpi.rsdp_addr = find_rsdp();
+	acpi.rsdp_addr = find_rsdp(rsdp_hint);
 	if (!acpi.rsdp_addr) {
 		kprintf("xcbench: error: no ACPI RSDP found (EBDA, 0xe0000-0xfffff)\n");
 		return -1;

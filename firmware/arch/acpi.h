@@ -83,8 +83,10 @@ struct acpi_state {
 	struct fadt_info fadt;
 };
 extern struct acpi_state acpi;
-/* Finds and parses everything; prints one summary line; 0 ok, -1 no usable MADT. */
-int acpi_init(void);
+/* Finds and parses everything; prints one summary line; 0 ok, -1 no usable MADT.
+ * rsdp_hint: the RSDP the boot found (UEFI's configuration table), tried
+ * first, or 0 to scan the EBDA and the BIOS area. */
+int acpi_init(uint64_t rsdp_hint);
 /* Physical address of the first table with this signature (e.g. "MCFG"), or 0. */
 uint64_t acpi_find_table(const char *sig);
 

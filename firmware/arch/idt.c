@@ -4,7 +4,7 @@
 #include "arch/cpu.h"
 #include "arch/exit.h"
 #include "arch/gdt.h"
-#include "arch/smp.h"
+#include "arch/percpu.h"
 #include "lib/printf.h"
 
 struct idt_gate {

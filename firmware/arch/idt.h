@@ -20,11 +20,7 @@
 #include <stdint.h>
 #include "lib/cpumask.h"
 
-#define VEC_XCALL 0xe0   /* suggested: cross-call function IPI */
-#define VEC_FLUSH 0xe8   /* suggested: dedicated TLB-shootdown IPI */
-#define VEC_KICK 0xf0    /* wakes an idle AP (smp_start_on) */
-#define VEC_TIMER 0xf8   /* APIC timer (watchdog) */
-#define VEC_SPURIOUS 0xff
+#include "arch/vectors.h"	/* VEC_*: the vector plan */
 
 struct irq_frame {
 	uint64_t r15, r14, r13, r12, r11, r10, r9, r8, rbp, rdi, rsi, rdx, rcx, rbx, rax;

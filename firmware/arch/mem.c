@@ -1,6 +1,5 @@
 /* arch/mem.c — bump page allocator over the usable RAM ranges (arch/mem.h). */
 #include "arch/mem.h"
-#include "boot/bootinfo.h"
 #include "lib/printf.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
@@ -35,10 +34,13 @@ static void add_free(uint64_t s, uint64_t e)
 		free_ranges[nfree++] = (struct range){ s, e };
 }
 
-void mem_init(void)
+static uint64_t usable;
+
+void mem_init(const struct boot_mem_range *map, unsigned n, uint64_t usable_bytes)
 {
-	for (unsigned i = 0; i < boot_info.nmem; i++) {
-		const struct boot_mem_range *r = &boot_info.mem[i];
+	usable = usable_bytes;
+	for (unsigned i = 0; i < n; i++) {
+		const struct boot_mem_range *r = &map[i];
 		if (r->type == BOOT_MEM_USABLE)
 			add_free(r->base, r->base + r->len);
 	}
@@ -72,5 +74,5 @@ uint64_t mem_free_bytes(void)
 
 uint64_t mem_usable_bytes(void)
 {
-	return boot_info.usable_bytes;
+	return usable;
 }

@@ -1,6 +1,6 @@
 /* PCI configuration mechanism 1, bus scan, BARs and capability walk. */
-#include "pci.h"
-#include "io.h"
+#include "arch/pci.h"
+#include "arch/io.h"
 #include "lib/printf.h"
 
 #define PCI_CONF_ADDR 0xcf8

@@ -15,14 +15,9 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define TRAMP_BASE 0x8000u
 #define AP_STACK_PAGES 4
 #define IST_STACK_PAGES 2
 
-struct percpu percpu_area[XCB_MAX_CPUS];
-static struct cpumask online;
-static unsigned num_online = 1, num_listed = 1;
-static bool accounted;
 static uint8_t bsp_ist_stack[IST_STACK_PAGES * PAGE_SIZE] __attribute__((aligned(16)));
 
 /* Hand-off to the AP being started, one record per attempt at the top of
@@ -40,22 +35,6 @@ enum { AP_WAITING, AP_RUNNING, AP_ONLINE, AP_ABANDONED };
 static uint32_t missing[XCB_MAX_CPUS]; /* static: N-sized, not on a stack */
 
 extern char tramp_start[], tramp_end[], tramp_cr3[], tramp_stack[], tramp_entry[], tramp_apic[];
-
-unsigned smp_num_cpus(void) { return num_online; }
-unsigned smp_num_listed(void) { return num_listed; }
-const struct cpumask *smp_online_mask(void) { return &online; }
-bool smp_cpu_online(unsigned cpu) { return cpumask_test(&online, cpu); }
-uint32_t smp_apic_id(unsigned cpu) { return percpu_area[cpu].apic_id; }
-const struct topo *smp_topo(unsigned cpu) { return &percpu_area[cpu].topo; }
-bool smp_all_accounted(void) { return accounted; }
-
-int smp_cpu_of_apic(uint32_t apic_id)
-{
-	for (unsigned c = 0; c < num_online; c++)
-		if (percpu_area[c].apic_id == apic_id)
-			return (int)c;
-	return -1;
-}
 
 void cpu_init_common(unsigned cpu)
 {
@@ -84,7 +63,7 @@ void smp_init_bsp(void)
 {
 	idt_init();
 	cpu_init_common(0);
-	cpumask_set(&online, 0);
+	cpumask_set(&cpu_table.online, 0);
 	idt_set_handler(VEC_KICK, kick_handler);
 }
 
@@ -132,7 +111,7 @@ void __attribute__((noreturn)) ap_entry(struct ap_handoff *h)
 	apic_init_ap();
 	topo_decode(&cpu_facts.topo, pc->apic_id, &pc->topo);
 	/* Online before AP_ONLINE: the BSP reads the mask after it sees ONLINE. */
-	cpumask_set_atomic(&online, cpu);
+	cpumask_set_atomic(&cpu_table.online, cpu);
 	__atomic_store_n(&h->state, AP_ONLINE, __ATOMIC_RELEASE);
 	idle_loop(pc);
 }
@@ -150,12 +129,12 @@ static bool wait_state(struct ap_handoff *h, uint32_t want, uint64_t us)
 
 static volatile uint64_t *tramp_stack_slot(void)
 {
-	return (volatile uint64_t *)(uintptr_t)(TRAMP_BASE + (tramp_stack - tramp_start));
+	return (volatile uint64_t *)(uintptr_t)(SMP_TRAMP_BASE + (tramp_stack - tramp_start));
 }
 
 static volatile uint32_t *tramp_apic_slot(void)
 {
-	return (volatile uint32_t *)(uintptr_t)(TRAMP_BASE + (tramp_apic - tramp_start));
+	return (volatile uint32_t *)(uintptr_t)(SMP_TRAMP_BASE + (tramp_apic - tramp_start));
 }
 
 /* 0: online. -1: did not answer (nothing of it remains: the number may be
@@ -191,10 +170,10 @@ static int start_ap(unsigned cpu, uint32_t apic_id, uint64_t timeout_ms, bool la
 	 * a CPU already running is ignored, so it is harmless. */
 	apic_send_init(apic_id);
 	mdelay(10);
-	apic_send_sipi(apic_id, TRAMP_BASE >> 12);
+	apic_send_sipi(apic_id, SMP_TRAMP_BASE >> 12);
 	if (wait_state(h, AP_ONLINE, 200))
 		return 0;
-	apic_send_sipi(apic_id, TRAMP_BASE >> 12);
+	apic_send_sipi(apic_id, SMP_TRAMP_BASE >> 12);
 	if (wait_state(h, AP_ONLINE, timeout_ms * 1000))
 		return 0;
 	/* Give up: revoke the stack offer (an AP that claims it later parks in
@@ -221,17 +200,17 @@ void smp_boot_aps(void)
 	struct percpu *bsp = &percpu_area[0];
 	topo_decode(&cpu_facts.topo, bsp->apic_id, &bsp->topo);
 	if (!acpi.have_madt) {
-		accounted = false;
+		cpu_table.accounted = false;
 		return;
 	}
 	uint64_t timeout_ms, late_apic;
 	cmdline_u64("ap_timeout_ms", 1000, &timeout_ms);
 	cmdline_u64("ap_late", ~0ull, &late_apic);
 
-	memcpy((void *)(uintptr_t)TRAMP_BASE, tramp_start, (size_t)(tramp_end - tramp_start));
+	memcpy((void *)(uintptr_t)SMP_TRAMP_BASE, tramp_start, (size_t)(tramp_end - tramp_start));
 	uint64_t cr3 = read_cr3(), entry = (uintptr_t)ap_entry;
-	memcpy((void *)(uintptr_t)(TRAMP_BASE + (tramp_cr3 - tramp_start)), &cr3, 8);
-	memcpy((void *)(uintptr_t)(TRAMP_BASE + (tramp_entry - tramp_start)), &entry, 8);
+	memcpy((void *)(uintptr_t)(SMP_TRAMP_BASE + (tramp_cr3 - tramp_start)), &cr3, 8);
+	memcpy((void *)(uintptr_t)(SMP_TRAMP_BASE + (tramp_entry - tramp_start)), &entry, 8);
 
 	unsigned nmissing = 0;
 	bool stop = false;
@@ -246,34 +225,34 @@ void smp_boot_aps(void)
 		bool started = false;
 		if (!c->enabled) {
 			/* Not present (e.g. a hot-pluggable slot): listed, never started. */
-		} else if (num_online >= XCB_MAX_CPUS) {
+		} else if (cpu_table.num_online >= XCB_MAX_CPUS) {
 			kprintf("xcbench: warning: apic %u beyond XCB_MAX_CPUS (%d)\n", c->apic_id, XCB_MAX_CPUS);
 		} else if (apic_mode() == APIC_MODE_XAPIC && c->apic_id > 254) {
 			kprintf("xcbench: warning: apic %u needs x2APIC mode\n", c->apic_id);
 		} else if (!stop) {
-			int rc = start_ap(num_online, c->apic_id, timeout_ms, c->apic_id == late_apic);
+			int rc = start_ap(cpu_table.num_online, c->apic_id, timeout_ms, c->apic_id == late_apic);
 			started = rc == 0;
 			stop = rc == -2;
 		}
 		if (started)
-			num_online++;
+			cpu_table.num_online++;
 		else if (nmissing < XCB_MAX_CPUS)
 			missing[nmissing++] = c->apic_id;
 	}
 	/* Not-online CPUs take the numbers after the online ones (reporting only). */
-	for (unsigned i = 0; i < nmissing && num_online + i < XCB_MAX_CPUS; i++) {
-		struct percpu *pc = &percpu_area[num_online + i];
+	for (unsigned i = 0; i < nmissing && cpu_table.num_online + i < XCB_MAX_CPUS; i++) {
+		struct percpu *pc = &percpu_area[cpu_table.num_online + i];
 		memset(pc, 0, sizeof(*pc));
-		pc->cpu = num_online + i;
+		pc->cpu = cpu_table.num_online + i;
 		pc->apic_id = missing[i];
 		topo_decode(&cpu_facts.topo, missing[i], &pc->topo);
 	}
-	num_listed = m->ncpus + (bsp_listed ? 0 : 1);
+	cpu_table.num_listed = m->ncpus + (bsp_listed ? 0 : 1);
 	unsigned all = m->nenabled_all + (bsp_listed ? 0 : 1);
-	if (all > num_online && (m->skip_limit || all > XCB_MAX_CPUS))
-		kprintf("xcbench: warning: %u of %u CPUs used (limit %d)\n", num_online, all, XCB_MAX_CPUS);
-	kprintf("xcbench: %u APs started, %lu KiB of AP stacks, %lu MiB free after bring-up\n", num_online - 1,
-		(unsigned long)((num_online - 1) * (AP_STACK_PAGES + IST_STACK_PAGES) * (PAGE_SIZE / 1024)),
+	if (all > cpu_table.num_online && (m->skip_limit || all > XCB_MAX_CPUS))
+		kprintf("xcbench: warning: %u of %u CPUs used (limit %d)\n", cpu_table.num_online, all, XCB_MAX_CPUS);
+	kprintf("xcbench: %u APs started, %lu KiB of AP stacks, %lu MiB free after bring-up\n", cpu_table.num_online - 1,
+		(unsigned long)((cpu_table.num_online - 1) * (AP_STACK_PAGES + IST_STACK_PAGES) * (PAGE_SIZE / 1024)),
 		(unsigned long)(mem_free_bytes() >> 20));
 	if (apic_aps_left_x2apic())
 		kprintf("xcbench: apic: %u APs left x2APIC for xAPIC (x2APIC -> disabled -> xAPIC)\n",
@@ -282,14 +261,14 @@ void smp_boot_aps(void)
 	/* The all-but-self shorthand reaches every CPU that is present, started or
 	 * not: only safe when every enabled CPU the MADT lists is online, the BSP
 	 * is among them and nothing was cut off by our limits (seed 001). */
-	accounted = bsp_listed && num_online == m->nenabled && !m->skip_limit;
+	cpu_table.accounted = bsp_listed && cpu_table.num_online == m->nenabled && !m->skip_limit;
 }
 
 void smp_report(void)
 {
-	for (unsigned c = 0; c < num_listed && c < XCB_MAX_CPUS; c++) {
+	for (unsigned c = 0; c < cpu_table.num_listed && c < XCB_MAX_CPUS; c++) {
 		const struct percpu *pc = &percpu_area[c];
-		if (cpumask_test(&online, c))
+		if (cpumask_test(&cpu_table.online, c))
 			kprintf("xcbench: cpu %u apic %u pkg %u core %u thread %u online\n", c, pc->apic_id,
 				pc->topo.pkg, pc->topo.core, pc->topo.thread);
 		else
@@ -299,7 +278,7 @@ void smp_report(void)
 
 int smp_start_on(unsigned cpu, void (*fn)(void *), void *arg)
 {
-	if (cpu >= XCB_MAX_CPUS || !cpumask_test_atomic(&online, cpu) || cpu == smp_cpu_id() || !fn)
+	if (cpu >= XCB_MAX_CPUS || !cpumask_test_atomic(&cpu_table.online, cpu) || cpu == smp_cpu_id() || !fn)
 		return -1;
 	struct percpu *pc = &percpu_area[cpu];
 	uint32_t idle = 0;
@@ -351,11 +330,11 @@ int smp_run_all(void (*fn)(void *), void *arg)
 {
 	unsigned self = smp_cpu_id(), cpu;
 	int rc = 0;
-	for_each_cpu(cpu, &online)
+	for_each_cpu(cpu, &cpu_table.online)
 		if (cpu != self && smp_start_on(cpu, fn, arg))
 			rc = -1;
 	fn(arg);
-	for_each_cpu(cpu, &online)
+	for_each_cpu(cpu, &cpu_table.online)
 		if (cpu != self && smp_wait_idle(cpu))
 			rc = -1;
 	return rc;

@@ -14,7 +14,6 @@
 #include "arch/serial.h"
 #include "arch/smp.h"
 #include "arch/tsc.h"
-#include "boot/bootinfo.h"
 #include "lib/cmdline.h"
 #include "lib/printf.h"
 
@@ -52,7 +51,9 @@ void benv_console(const char *s, unsigned len) { console_write(s, len); }
  * another CPU's kprintf (the console sink is COM1). */
 void benv_serial(const char *s, unsigned len) { console_write(s, len); }
 const char *benv_cmdline_all(void) { return cmdline_get(); }
-int benv_boot_firmware(void) { return boot_info.firmware; }
+static struct benv_boot boot = { .firmware = -1, .loader = "", .fw_vendor = "" };
+void benv_set_boot(const struct benv_boot *b) { boot = *b; }
+int benv_boot_firmware(void) { return boot.firmware; }
 
 static void kv_bool(struct strbuf *sb, const char *k, int v) { sb_kv(sb, k, v ? "1" : "0"); }
 
@@ -105,17 +106,17 @@ void benv_facts(struct strbuf *sb)
 	sb_kv(sb, "topo_source", f->topo_source ? f->topo_source : "?");
 	/* Boot firmware (the schema's boot vocabulary: bios, uefi) and loader
 	 * (boot/bootinfo.h); UEFI's revision and vendor. */
-	sb_kv(sb, "boot_fw", XCB_NAME(boot, boot_info.firmware) /* "?": none */);
-	if (boot_info.uefi_revision) {
+	sb_kv(sb, "boot_fw", XCB_NAME(boot, boot.firmware) /* "?": none */);
+	if (boot.uefi_revision) {
 		char rev[32];
-		ksnprintf(rev, sizeof(rev), "%u.%u", boot_info.uefi_revision >> 16,
-			  (boot_info.uefi_revision & 0xffff) / 10);
+		ksnprintf(rev, sizeof(rev), "%u.%u", boot.uefi_revision >> 16,
+			  (boot.uefi_revision & 0xffff) / 10);
 		sb_kv(sb, "uefi_rev", rev);
-		sb_kv(sb, "boot_fw_vendor", boot_info.fw_vendor);
-		ksnprintf(rev, sizeof(rev), "0x%x", boot_info.fw_revision);
+		sb_kv(sb, "boot_fw_vendor", boot.fw_vendor);
+		ksnprintf(rev, sizeof(rev), "0x%x", boot.fw_revision);
 		sb_kv(sb, "boot_fw_rev", rev);
 	}
-	sb_kv(sb, "loader", boot_info.loader[0] ? boot_info.loader : "?");
+	sb_kv(sb, "loader", boot.loader[0] ? boot.loader : "?");
 
 	unsigned n = smp_num_cpus(), pkgs = 0, maxcore = 0, maxthr = 0;
 	sb_puts(sb, "apic_ids=");

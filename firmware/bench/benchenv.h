@@ -40,8 +40,16 @@ void benv_console(const char *s, unsigned len);	/* human text to the console */
 void benv_serial(const char *s, unsigned len);	/* raw bytes to COM1 (frames) */
 /* The whole payload command line (HELLO). */
 const char *benv_cmdline_all(void);
-/* Which firmware booted the payload: enum xcb_boot (boot_info's one answer),
- * or -1 when no known loader started it. */
+/* What the boot found, for HELLO and the x_boot key: main.c passes it in
+ * (boot/ sits above bench/) before the benchmark starts. */
+struct benv_boot {
+	int firmware;                       /* enum xcb_boot, or -1: no known loader */
+	const char *loader;                 /* the loader's name, "" unknown */
+	const char *fw_vendor;              /* UEFI's vendor, "" for BIOS */
+	uint32_t fw_revision, uefi_revision; /* UEFI's; 0 for BIOS */
+};
+void benv_set_boot(const struct benv_boot *b);
+/* Which firmware booted the payload: enum xcb_boot, or -1. */
 int benv_boot_firmware(void);
 
 /* Global pages and PCIDs on every CPU where CPUID offers them (before any case);

@@ -3,7 +3,7 @@
  * See report.h. One static frame buffer, used under report_lock.
  */
 #include "bench/report.h"
-#include "bench/transport.h"
+#include "lib/transport.h"
 #include "bench/histo.h"
 #include "bench/strbuf.h"
 #include "bench/benchenv.h"

@@ -4,7 +4,7 @@
  * flush returns at once. The line is written with one benv_serial() call so console
  * text from other CPUs cannot land inside it.
  */
-#include "bench/transport.h"
+#include "lib/transport.h"
 #include "bench/benchenv.h"
 #include "xcb_proto.h"
 

@@ -3,18 +3,13 @@
 #ifndef XCB_BOOT_BOOTINFO_H
 #define XCB_BOOT_BOOTINFO_H
 #include <stdint.h>
+#include "arch/mem.h"	/* struct boot_mem_range: the map main.c hands mem_init */
 #include "xcb_schema.h"	/* enum xcb_boot */
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2badb002u
 /* boot/efi/main.c's handover: EBX points at a ready struct boot_info. */
 #define XCB_EFI_MAGIC 0x58434245u /* "XCBE" */
 #define BOOT_MEM_MAX 64
-#define BOOT_MEM_USABLE 1
-
-struct boot_mem_range {
-	uint64_t base, len;
-	uint32_t type; /* multiboot/E820 type: 1 usable, 3 ACPI, 4 NVS, ... */
-};
 
 struct boot_info {
 	uint32_t magic;
@@ -38,7 +33,5 @@ extern struct boot_info boot_info;
  * handover (magic XCB_EFI_MAGIC). */
 void boot_info_parse(uint32_t magic, uint32_t mbi);
 
-/* Linker symbols bounding the loaded image (.text to the end of .bss). */
-extern char __image_start[], __image_end[];
 
 #endif

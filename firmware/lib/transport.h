@@ -1,5 +1,6 @@
 /*
- * transport.h - how encoded protocol frames leave the payload.
+ * lib/transport.h - how encoded protocol frames leave the payload: the interface
+ * below both bench/ (which sends through it) and net/ (which implements one).
  *
  * The runner never knows where its results go: bench/report.c encodes each frame once
  * (proto/ encoders, sequence number, run token) and hands the same bytes to every
@@ -11,8 +12,8 @@
  *   udp    (net/, the network engineer): one frame per datagram, cumulative ACKs,
  *                                      retransmit with backoff until acknowledged.
  */
-#ifndef XCB_BENCH_TRANSPORT_H
-#define XCB_BENCH_TRANSPORT_H
+#ifndef XCB_LIB_TRANSPORT_H
+#define XCB_LIB_TRANSPORT_H
 
 /* The largest frame a transport must accept: one UDP datagram on a 1500-byte MTU. */
 #define TRANSPORT_MAX_FRAME 1472u
@@ -46,4 +47,4 @@ struct transport *transport_serial(void);
  */
 struct transport *transport_udp(void);
 
-#endif /* XCB_BENCH_TRANSPORT_H */
+#endif /* XCB_LIB_TRANSPORT_H */

@@ -1,6 +1,6 @@
 /* ARP: frame building, the reply for our own address, and a small cache. */
-#include "arp.h"
-#include "bytes.h"
+#include "net/arp.h"
+#include "net/bytes.h"
 
 void arp_cache_put(struct arp_cache *c, uint32_t ip, const uint8_t mac[ETH_ALEN])
 {

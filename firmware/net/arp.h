@@ -4,7 +4,7 @@
 #define NET_ARP_H
 
 #include <stdint.h>
-#include "eth.h"
+#include "net/eth.h"
 
 #define ARP_OP_REQUEST 1
 #define ARP_OP_REPLY   2

@@ -1,6 +1,6 @@
 /* DHCP message encoding/decoding (BOOTP header + options). */
-#include "dhcp.h"
-#include "bytes.h"
+#include "net/dhcp.h"
+#include "net/bytes.h"
 
 #define BOOTP_LEN    236
 #define DHCP_MAGIC   0x63825363u

@@ -6,7 +6,7 @@
 #define NET_DHCP_H
 
 #include <stdint.h>
-#include "eth.h"
+#include "net/eth.h"
 
 #define DHCP_SERVER_PORT 67
 #define DHCP_CLIENT_PORT 68

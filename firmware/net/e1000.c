@@ -9,7 +9,7 @@
  * register layout (EERD done/address bits) and which ids we claim. iPXE's
  * intel.c drives both families the same way. What igb shares with both is in
  * net/intel_nic.c. */
-#include "intel_nic.h"
+#include "net/intel_nic.h"
 
 #define TIPG     0x0410
 #define RX_BASE  0x2800           /* RDBAL; RDT at +INTEL_Q_TAIL */

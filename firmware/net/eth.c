@@ -1,6 +1,6 @@
 /* Ethernet II framing: header build/parse and MAC-address text parsing. */
-#include "eth.h"
-#include "bytes.h"
+#include "net/eth.h"
+#include "net/bytes.h"
 #include "lib/string.h"
 
 const uint8_t eth_broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };

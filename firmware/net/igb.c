@@ -11,9 +11,9 @@
  * Register and descriptor layouts: Intel 82576 datasheet §8 and §7.1.5/7.2.2;
  * I350 and I210 keep them for queue 0. What e1000.c shares is in
  * net/intel_nic.c. */
-#include "intel_nic.h"
-#include "netenv.h"
-#include "../lib/errno.h"
+#include "net/intel_nic.h"
+#include "net/netenv.h"
+#include "lib/errno.h"
 
 #define MDIC     0x0020
 #define RX_BASE  0xc000           /* RX queue 0: RDBAL; RDT at +INTEL_Q_TAIL */

@@ -1,8 +1,8 @@
 /* Helpers shared by the Intel gigabit drivers (net/intel_nic.h). */
-#include "intel_nic.h"
-#include "netenv.h"
-#include "bytes.h"
-#include "../lib/errno.h"
+#include "net/intel_nic.h"
+#include "net/netenv.h"
+#include "net/bytes.h"
+#include "lib/errno.h"
 
 #define STATUS_LU    (1u << 1)
 #define RCTL_EN      (1u << 1)

@@ -9,7 +9,7 @@
 #define NET_INTEL_NIC_H
 
 #include <stdint.h>
-#include "netdev.h"
+#include "net/netdev.h"
 
 #define INTEL_VENDOR 0x8086
 

@@ -1,6 +1,6 @@
 /* IPv4 header checksum, build and parse, and dotted-quad parsing. */
-#include "ipv4.h"
-#include "bytes.h"
+#include "net/ipv4.h"
+#include "net/bytes.h"
 
 uint32_t csum_add(uint32_t sum, const uint8_t *p, unsigned len)
 {

@@ -3,10 +3,11 @@
  * address from the command line (iPXE passes what it got) or from DHCP, finds
  * the server's next hop, and returns the transport. bench/report.c calls
  * transport_udp() when transport=udp|both. */
-#include "udp_transport.h"
-#include "ipv4.h"
-#include "netenv.h"
-#include "bytes.h"
+#include "net/net_init.h"
+#include "net/udp_transport.h"
+#include "net/ipv4.h"
+#include "net/netenv.h"
+#include "net/bytes.h"
 
 #define DEFAULT_PORT      8080
 #define DHCP_TIMEOUT_US   15000000ull

@@ -1,9 +1,9 @@
 /* The driver registry and the choice of the NIC the payload talks through. */
-#include "netdev.h"
-#include "netenv.h"
-#include "bytes.h"
-#include "../lib/hex.h"
-#include "../lib/errno.h"
+#include "net/netdev.h"
+#include "net/netenv.h"
+#include "net/bytes.h"
+#include "lib/hex.h"
+#include "lib/errno.h"
 
 static const struct net_driver *const drivers[] = { &virtio_net_driver, &e1000_driver, &igb_driver };
 #define NDRIVERS (sizeof(drivers) / sizeof(drivers[0]))

@@ -10,8 +10,8 @@
 #define NET_NETDEV_H
 
 #include <stdint.h>
-#include "eth.h"
-#include "../arch/pci.h"
+#include "net/eth.h"
+#include "arch/pci.h"
 
 struct netdev;
 

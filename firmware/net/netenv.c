@@ -2,10 +2,10 @@
  * uncached MMIO mappings, the console and the command line. The only net/
  * file that includes arch/ beyond pci.h and io.h. */
 #include <stdarg.h>
-#include "netenv.h"
-#include "../arch/paging.h"
-#include "../lib/printf.h"
-#include "../lib/cmdline.h"
+#include "net/netenv.h"
+#include "arch/paging.h"
+#include "lib/printf.h"
+#include "lib/cmdline.h"
 
 volatile void *net_map_mmio(uint64_t phys, uint64_t size)
 {

@@ -9,7 +9,7 @@
 #define NET_NETENV_H
 
 #include <stdint.h>
-#include "../lib/platform.h"
+#include "lib/platform.h"
 
 /* Uncached virtual address for a device's register window. */
 volatile void *net_map_mmio(uint64_t phys, uint64_t size);

@@ -1,6 +1,6 @@
 /* Retransmit window: storage until ACKed, per-frame timers, backoff. */
-#include "rtx.h"
-#include "bytes.h"
+#include "net/rtx.h"
+#include "net/bytes.h"
 
 /* Sequence numbers wrap; a before b when the signed distance is negative. */
 static inline int seq_before(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }

@@ -1,10 +1,10 @@
 /* IPv4 host on one NIC: receive dispatch (ARP, UDP), UDP send with ARP
  * next-hop resolution, and the DHCP exchange. */
-#include "stack.h"
-#include "ipv4.h"
-#include "udp.h"
-#include "netenv.h"
-#include "bytes.h"
+#include "net/stack.h"
+#include "net/ipv4.h"
+#include "net/udp.h"
+#include "net/netenv.h"
+#include "net/bytes.h"
 
 #define RX_BATCH        32
 #define ARP_RETRY_US    200000u  /* one request per 200 ms per unresolved hop */

@@ -5,9 +5,9 @@
 #define NET_STACK_H
 
 #include <stdint.h>
-#include "netdev.h"
-#include "arp.h"
-#include "dhcp.h"
+#include "net/netdev.h"
+#include "net/arp.h"
+#include "net/dhcp.h"
 
 typedef void (*net_udp_rx_fn)(void *ctx, uint32_t src, uint16_t sport, uint16_t dport,
 			      const uint8_t *payload, unsigned len);

@@ -1,7 +1,7 @@
 /* UDP header and checksum (RFC 768, with the IPv4 pseudo-header). */
-#include "udp.h"
-#include "ipv4.h"
-#include "bytes.h"
+#include "net/udp.h"
+#include "net/ipv4.h"
+#include "net/bytes.h"
 
 static uint32_t pseudo_sum(uint32_t src, uint32_t dst, unsigned udp_len)
 {

@@ -1,8 +1,9 @@
 /* The UDP transport: struct transport ops over the stack and the rtx window. */
-#include "udp_transport.h"
-#include "netenv.h"
-#include "bytes.h"
-#include "../../proto/xcb_proto.h"
+#include "net/udp_transport.h"
+#include "net/net_init.h"	/* net_report_stats */
+#include "net/netenv.h"
+#include "net/bytes.h"
+#include "xcb_proto.h"
 
 static void tx_raw(void *ctx, const uint8_t *frame, unsigned len)
 {

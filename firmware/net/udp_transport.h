@@ -5,9 +5,9 @@
 #define NET_UDP_TRANSPORT_H
 
 #include <stdint.h>
-#include "../bench/transport.h"
-#include "stack.h"
-#include "rtx.h"
+#include "lib/transport.h"
+#include "net/stack.h"
+#include "net/rtx.h"
 
 #define UDPT_WINDOW     128        /* frames kept unacked (× 1472 B = 184 KiB) */
 #define UDPT_RTO_MIN_US 50000      /* first retransmit after 50 ms */
@@ -29,9 +29,6 @@ struct udp_transport {
 	uint64_t acks, bad_acks;
 	uint64_t window_waits;       /* sends that waited for a full window to drain */
 };
-
-/* Logs the NIC and transport counters (one line). */
-void net_report_stats(void);
 
 /* Sets up t over ns (storage from plat_alloc_zeroed); returns &u->t or NULL. */
 struct transport *udp_transport_init(struct udp_transport *u, struct net_stack *ns,

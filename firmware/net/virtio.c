@@ -1,9 +1,9 @@
 /* Transport-independent virtio (net/virtio.h): the status handshake and the
  * split virtqueues, each through the device's transport ops. */
-#include "virtio.h"
-#include "netenv.h"
-#include "bytes.h"
-#include "../lib/errno.h"
+#include "net/virtio.h"
+#include "net/netenv.h"
+#include "net/bytes.h"
+#include "lib/errno.h"
 
 int virtio_reset(struct virtio_dev *vd)
 {

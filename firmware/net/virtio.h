@@ -11,7 +11,7 @@
 #define NET_VIRTIO_H
 
 #include <stdint.h>
-#include "../arch/pci.h"
+#include "arch/pci.h"
 
 #define VIRTIO_VENDOR 0x1af4
 

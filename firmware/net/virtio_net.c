@@ -6,11 +6,11 @@
  * two-descriptor chain: the virtio-net header, then the frame; that layout is
  * valid without VIRTIO_F_ANY_LAYOUT, so any legacy device accepts it. No
  * interrupts: VRING_AVAIL_F_NO_INTERRUPT is set and the used rings are polled. */
-#include "netdev.h"
-#include "netenv.h"
-#include "bytes.h"
-#include "virtio.h"
-#include "../lib/errno.h"
+#include "net/netdev.h"
+#include "net/netenv.h"
+#include "net/bytes.h"
+#include "net/virtio.h"
+#include "lib/errno.h"
 
 #define VIRTIO_NET_LEGACY_ID   0x1000   /* transitional: 0x1000, subsystem id 1 */
 #define VIRTIO_NET_MODERN_ID   0x1041   /* 0x1040 + device type 1 */

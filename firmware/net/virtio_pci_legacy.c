@@ -1,10 +1,10 @@
 /* The legacy virtio PCI transport (virtio 0.9.5; 1.0 section 4.1.4.8):
  * every register in I/O BAR 0 — QEMU's transitional default and
  * disable-modern=on. Queue sizes are the device's, 32 feature bits. */
-#include "virtio.h"
-#include "netenv.h"
-#include "../arch/io.h"
-#include "../lib/errno.h"
+#include "net/virtio.h"
+#include "net/netenv.h"
+#include "arch/io.h"
+#include "lib/errno.h"
 
 #define VL_DEV_FEATURES   0x00
 #define VL_DRV_FEATURES   0x04

@@ -2,9 +2,9 @@
  * through vendor capabilities in memory BARs — disable-legacy=on, and virtio
  * devices on real clouds. 64 feature bits with VERSION_1 required, the
  * FEATURES_OK handshake, driver-chosen queue sizes, one doorbell per queue. */
-#include "virtio.h"
-#include "netenv.h"
-#include "../lib/errno.h"
+#include "net/virtio.h"
+#include "net/netenv.h"
+#include "lib/errno.h"
 
 /* common configuration (4.1.4.3) */
 #define VM_DFSELECT  0x00

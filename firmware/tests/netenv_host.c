@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../net/netenv.h"
-#include "netenv_host.h"
+#include "net/netenv.h"
+#include "tests/netenv_host.h"
 
 #define MAX_ALLOCS 64
 

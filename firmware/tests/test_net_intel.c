@@ -15,10 +15,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../net/intel_nic.h"
-#include "../net/netenv.h"
-#include "netenv_host.h"
-#include "../lib/errno.h"
+#include "net/intel_nic.h"
+#include "net/netenv.h"
+#include "tests/netenv_host.h"
+#include "lib/errno.h"
 
 /* ---- netenv for the host: a clock that runs while the driver waits ---- */
 static uint64_t now_us;

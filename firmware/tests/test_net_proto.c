@@ -9,12 +9,12 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../net/eth.h"
-#include "../net/arp.h"
-#include "../net/ipv4.h"
-#include "../net/udp.h"
-#include "../net/dhcp.h"
-#include "../net/bytes.h"
+#include "net/eth.h"
+#include "net/arp.h"
+#include "net/ipv4.h"
+#include "net/udp.h"
+#include "net/dhcp.h"
+#include "net/bytes.h"
 
 static const uint8_t mac_a[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 static const uint8_t mac_b[6] = { 0x52, 0x55, 0x0a, 0x00, 0x02, 0x02 };

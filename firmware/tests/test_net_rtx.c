@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../net/rtx.h"
+#include "net/rtx.h"
 
 #define CAP 8
 #define FMAX 64

@@ -13,14 +13,14 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../net/stack.h"
-#include "../net/udp_transport.h"
-#include "../net/ipv4.h"
-#include "../net/udp.h"
-#include "../net/bytes.h"
-#include "../net/netenv.h"
-#include "netenv_host.h"
-#include "../../proto/xcb_proto.h"
+#include "net/stack.h"
+#include "net/udp_transport.h"
+#include "net/ipv4.h"
+#include "net/udp.h"
+#include "net/bytes.h"
+#include "net/netenv.h"
+#include "tests/netenv_host.h"
+#include "xcb_proto.h"
 
 /* ---- netenv for the host ---- */
 static uint64_t now_us;

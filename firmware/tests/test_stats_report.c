@@ -12,7 +12,7 @@
 #include "bench/benchenv.h"
 #include "bench/histo.h"
 #include "bench/report.h"
-#include "bench/transport.h"
+#include "lib/transport.h"
 #include "xcb_proto.h"
 
 /* ---- what report.c needs from below ---- */

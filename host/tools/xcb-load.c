@@ -24,8 +24,8 @@
 
 #include "cmdopt.h"
 #include "gen.h"
-#include "rtx.h"
-#include "udp_transport.h" /* UDPT_WINDOW, UDPT_RTO_MIN_US, UDPT_RTO_MAX_US, UDPT_BURST */
+#include "net/rtx.h"
+#include "net/udp_transport.h" /* UDPT_WINDOW, UDPT_RTO_MIN_US, UDPT_RTO_MAX_US, UDPT_BURST */
 #include "util.h"
 #include "xcb_proto.h"
 

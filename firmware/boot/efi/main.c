@@ -10,13 +10,13 @@
  * and the EFI console and returned to the caller (iPXE, shell, boot manager)
  * as an EFI status: a UEFI machine never hangs on bad input. */
 #include "arch/serial.h"
+#include "arch/smp.h"	/* SMP_TRAMP_BASE */
 #include "boot/bootinfo.h"
 #include "boot/efi/efi.h"
 #include "lib/cmdline.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
-#define TRAMP_PAGE 0x8000u /* arch/smp.c's TRAMP_BASE: SIPI needs it below 1 MiB */
 
 efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab);
 void efi_enter_kernel(uint32_t magic, uint32_t info) __attribute__((noreturn));
@@ -127,7 +127,7 @@ static bool tramp_page_ok(uint64_t size, uint64_t dsize)
 {
 	for (uint64_t off = 0; off + dsize <= size; off += dsize) {
 		const struct efi_memory_descriptor *d = (const void *)(map_buf + off);
-		if (TRAMP_PAGE >= d->phys_start && TRAMP_PAGE < d->phys_start + (d->npages << 12))
+		if (SMP_TRAMP_BASE >= d->phys_start && SMP_TRAMP_BASE < d->phys_start + (d->npages << 12))
 			return e820_type(d->type) == BOOT_MEM_USABLE;
 	}
 	return false;
@@ -190,7 +190,7 @@ efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
 	if (handover.rsdp >= (4ull << 30))
 		return fail(EFI_UNSUPPORTED, "the ACPI RSDP lies above 4 GiB (the kernel maps 0-4 GiB)");
 
-	uint64_t tramp = TRAMP_PAGE;
+	uint64_t tramp = SMP_TRAMP_BASE;
 	bool tramp_allocated = bs->allocate_pages(EFI_ALLOCATE_ADDRESS, EFI_LOADER_DATA, 1, &tramp) == EFI_SUCCESS;
 
 	/* Map, then ExitBootServices with its key. A key gone stale (an event
@@ -205,7 +205,7 @@ efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
 		s = bs->get_memory_map(&size, (struct efi_memory_descriptor *)map_buf, &key, &dsize, &dver);
 		if (s && attempt == 0) {
 			if (tramp_allocated)
-				bs->free_pages(TRAMP_PAGE, 1);
+				bs->free_pages(SMP_TRAMP_BASE, 1);
 			return fail(s, "GetMemoryMap failed (a map larger than 64 KiB?)");
 		}
 		if (!s && attempt == 0 && !tramp_allocated && !tramp_page_ok(size, dsize))
