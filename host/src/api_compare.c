@@ -8,7 +8,7 @@
 #include "compare.h"
 #include "csv.h"
 #include "csvstream.h"
-#include "http.h"
+#include "http_reply.h"
 #include "runs_json.h"
 #include "xcb_schema.h"
 

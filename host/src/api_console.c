@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "casekey.h"
+#include "api_runs.h"
 #include "routes.h"
 #include "writer.h"
 

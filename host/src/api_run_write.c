@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "registry.h"
+#include "api_runs.h"
 #include "routes.h"
 #include "store.h"
 #include "writer.h"

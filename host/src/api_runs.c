@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_runs.h"
 #include "routes.h"
 #include "runs_db.h"
 #include "runs_filter.h"

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "http.h"
+#include "http_reply.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
 

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "casekey.h"
-#include "http.h"
+#include "http_reply.h"
 #include "ratelimit.h"
 #include "registry.h"
 #include "store.h"

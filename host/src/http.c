@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "http.h"
+#include "http_guard.h"
+#include "http_limits.h"
 #include "routes.h"
 #include "xcbd.h"
 

@@ -20,7 +20,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "http.h"
+#include "http_guard.h"
+#include "http_reply.h"
 #include "xcbd.h"
 
 /* host without its :port (IPv6 literals keep their brackets). */

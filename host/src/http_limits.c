@@ -14,7 +14,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "http.h"
+#include "http_limits.h"
+#include "util.h"
 #include "xcbd.h"
 
 struct slot {

@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "http.h"
+#include "http_limits.h"
+#include "http_reply.h"
 #include "xcbd.h"
 
 sqlite3 *rdb(void)

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "http.h"
+#include "http_reply.h"
 
 enum MHD_Result api_health(struct req *rq);
 enum MHD_Result api_machines(struct req *rq);

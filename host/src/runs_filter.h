@@ -5,7 +5,7 @@
 #ifndef XCB_RUNS_FILTER_H
 #define XCB_RUNS_FILTER_H
 
-#include "http.h"
+#include "http_reply.h"
 #include "runs_db.h"
 
 /* Fills f from rq's query (machine, status, suite, label, since, token,

@@ -185,6 +185,9 @@ static int unledger(int64_t id, uint32_t seq)
 	return store_step(store_st[S_FRAME_DEL]) ? -1 : STORE_REFUSED;
 }
 
+int store_open(sqlite3 *db) { return store_prepare(db); }
+void store_close(void) { store_finalize(); }
+
 int store_frame(sqlite3 *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
 		const uint8_t *p, const char *peer)
 {

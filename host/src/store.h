@@ -9,9 +9,10 @@
 
 #include "xcb_proto.h"
 
-/* Prepares the statements on the writer's connection: 0 or -1. */
-int store_prepare(sqlite3 *db);
-void store_finalize(void);
+/* Readies the store on the writer's connection (its statements): 0 or -1;
+ * store_close lets them go. */
+int store_open(sqlite3 *db);
+void store_close(void);
 /* Returns 1 stored, 0 duplicate, -1 error (the database failed), -2 refused
  * (the frame would change a stored row, or the run is finished: nothing of
  * it is written). Creates the run row if id == 0. */

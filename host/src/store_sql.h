@@ -19,8 +19,11 @@ enum {
 	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_N
 };
 
-/* Prepared once by store_prepare() on the writer's connection (store_sql.c). */
+/* Prepared once by store_prepare() on the writer's connection (store_sql.c;
+ * store_open calls it), finalized by store_finalize(). */
 extern sqlite3_stmt *store_st[S_N];
+int store_prepare(sqlite3 *db);
+void store_finalize(void);
 
 /* Steps a statement to completion and resets it: 0 or -1. */
 int store_step(sqlite3_stmt *s);

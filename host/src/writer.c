@@ -347,7 +347,7 @@ int writer_start(sqlite3 *db, writer_ack_fn ack)
 {
 	wdb = db;
 	ack_fn = ack;
-	if (store_prepare(db))
+	if (store_open(db))
 		return -1;
 	running = 1;
 	if (pthread_create(&thread, NULL, writer_main, NULL)) {
@@ -371,5 +371,5 @@ void writer_stop(void)
 	pthread_mutex_lock(&q_lock);
 	running = 0;
 	pthread_mutex_unlock(&q_lock);
-	store_finalize();
+	store_close();
 }

@@ -55,7 +55,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 	char side[128];
 
-	store_finalize();
+	store_close();
 	sqlite3_close(f->db);
 	unlink(f->path);
 	snprintf(side, sizeof(side), "%s-wal", f->path);
@@ -227,7 +227,7 @@ static void store_keeps_every_field(void **state)
 	sqlite3_stmt *st;
 	int64_t run = 0;
 
-	assert_int_equal(store_prepare(f->db), 0);
+	assert_int_equal(store_open(f->db), 0);
 	/* A CASE with a distinct value for every schema key of a column. */
 	buf_addf(&cfg, "id=1\n");
 	for (unsigned i = 0; i < XCB_N_AXES; i++)

@@ -1,0 +1,19 @@
+/*
+ * api_runs.h — what the per-run route files share from api_runs.c.
+ */
+#ifndef XCB_API_RUNS_H
+#define XCB_API_RUNS_H
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "http_reply.h"
+
+/* The per-run routes' common start: 1 if the database is up and the run
+ * exists; else 0 with the 503 or 404 answer queued in *res. */
+int run_found(struct req *rq, sqlite3 *db, int64_t id, enum MHD_Result *res);
+/* The RUN object of id as rq may see it (its token for admins), or NULL. */
+json_t *run_json_for(struct req *rq, sqlite3 *db, int64_t id);
+
+#endif

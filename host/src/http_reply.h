@@ -1,0 +1,37 @@
+/*
+ * http_reply.h — what every route handler shares (http_reply.c): replies,
+ * query and JSON-body parsing, the admin check, the thread's read-only
+ * database, ids.
+ */
+#ifndef XCB_HTTP_REPLY_H
+#define XCB_HTTP_REPLY_H
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "http.h"
+
+enum MHD_Result reply_json(struct req *rq, unsigned status, json_t *obj); /* steals obj */
+enum MHD_Result reply_error(struct req *rq, unsigned status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+enum MHD_Result reply_text(struct req *rq, unsigned status, const char *ctype, const char *text);
+enum MHD_Result reply_response(struct req *rq, unsigned status, struct MHD_Response *r);
+/* Sends the regular file at path as ctype (200, streamed from its fd). 1 if
+ * it answered (*res is the result), 0 if path is no readable regular file:
+ * the caller replies with its own 404, which names what is missing. */
+int reply_file(struct req *rq, const char *path, const char *ctype, enum MHD_Result *res);
+/* A query argument, NULL when absent or empty. */
+const char *qarg(struct req *rq, const char *name);
+/* 1 if this request may write (admin token or --open); else 0 and the
+ * caller must return reply_error(401). */
+int is_admin(struct req *rq);
+/* Parses the JSON body as an object; NULL (and *why set) if it is not. */
+json_t *body_json(struct req *rq, const char **why);
+/* A database for this thread, or NULL (then reply 503). */
+sqlite3 *rdb(void);
+/* A positive decimal id: 0, or -1. */
+int parse_id(const char *s, int64_t *id);
+
+#endif
