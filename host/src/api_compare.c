@@ -86,7 +86,7 @@ static struct buf to_csv(json_t *o)
 enum MHD_Result api_compare(struct req *rq, int csv)
 {
 	const char *as = qarg(rq, "a"), *bs = qarg(rq, "b"), *fa = qarg(rq, "algo_a"), *fb = qarg(rq, "algo_b");
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	int64_t a, b;
 	json_t *ra, *rb, *o;
 

@@ -41,7 +41,7 @@ static void free_side(struct side_case *c, size_t n)
 
 /* The cases of run (of algorithm algo, if set) with their repetitions'
  * medians: two queries (cases, RESULT rows) stepped in case order. */
-static int load_side(sqlite3 *db, int64_t run, const char *algo, int without_algo,
+static int load_side(struct dbi *db, int64_t run, const char *algo, int without_algo,
 		     struct side_case **out, size_t *n)
 {
 	struct case_cursor cc;
@@ -275,7 +275,7 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 	return out;
 }
 
-json_t *compare_runs(sqlite3 *db, int64_t ra, int64_t rb, const char *fa, const char *fb)
+json_t *compare_runs(struct dbi *db, int64_t ra, int64_t rb, const char *fa, const char *fb)
 {
 	int without_algo = fa || fb;
 	struct side_case *a, *b;

@@ -3,7 +3,7 @@
 #define XCB_COMPARE_H
 
 #include <jansson.h>
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stdint.h>
 
 /* Fewest repetitions per side for an interval (bootstrap); below it a
@@ -12,6 +12,6 @@
 
 /* The "cases", "unmatched_*", "pivots", "algo_*", "confidence" members of
  * the compare response. fa/fb: algorithm filters (NULL: none). */
-json_t *compare_runs(sqlite3 *db, int64_t ra, int64_t rb, const char *fa, const char *fb);
+json_t *compare_runs(struct dbi *db, int64_t ra, int64_t rb, const char *fa, const char *fb);
 
 #endif
