@@ -10,7 +10,7 @@
 #include "bench/rep.h"
 #include "bench/benchenv.h"
 #include "bench/watchdog.h"
-#include "lib/cmdline.h"
+#include "bench/faults.h"
 #include "xcall/xcall.h"
 
 /* A call's argument is the value ledger_arg(slot, seq) (ledger.h). */
@@ -31,26 +31,8 @@ static int go;
 /* Set by CPU 0 when the watchdog fired: initiators stop after their current call. */
 static int abort_run;
 
-/* Fault injection for the tests: hang_cpu=N wedges that CPU in its first callee,
- * interrupts off, the way a target lost in a broken handler would; fault_cpu=N
- * makes it take an invalid-opcode exception there instead; dupskip_cpu=N makes it
- * run one call (sequence number >= 3) as if it were the previous one again - one
- * call skipped and one duplicated, which a count of calls cannot see. */
-static unsigned hang_cpu = ~0u, fault_cpu = ~0u, dupskip_cpu = ~0u;
+/* dupskip_cpu (faults.h) runs one call as the previous one, once. */
 static int dupskip_done;	/* written only by dupskip_cpu, once */
-
-static unsigned cpu_key(const char *key)
-{
-	uint64_t v;
-	return cmdline_u64(key, ~0ull, &v) == 0 && v < XCB_MAX_CPUS ? (unsigned)v : ~0u;
-}
-
-void initiator_init_faults(void)
-{
-	hang_cpu = cpu_key("hang_cpu");
-	fault_cpu = cpu_key("fault_cpu");
-	dupskip_cpu = cpu_key("dupskip_cpu");
-}
 
 void initiator_arm_callee(uint64_t work_cycles, int bare, const unsigned *init_cpus)
 {
@@ -115,14 +97,14 @@ static void callee(void *p)
 
 	wd_cpus[me].peer = callee_cfg.init_cpus[slot];
 	wd_state(me, WD_CALLEE, plat_cycles_fast());
-	if (me == hang_cpu)
+	if (me == faults.hang_cpu)
 		for (;;)
 			plat_cpu_relax();
-	if (me == fault_cpu)
+	if (me == faults.fault_cpu)
 		__asm__ __volatile__("ud2");
 	busy(callee_cfg.work);
 	uint64_t seq = ledger_arg_seq(p);
-	if (me == dupskip_cpu && seq >= 3 && !dupskip_done) {
+	if (me == faults.dupskip_cpu && seq >= 3 && !dupskip_done) {
 		dupskip_done = 1;
 		seq--;
 	}

@@ -67,6 +67,7 @@ struct rep_ctx {
 	const struct case_cpus *cpus;
 	unsigned rep;
 	uint64_t wd_cycles;		/* the watchdog bound; 0 = none */
+	uint64_t bound;			/* setup: every wait's bound (wd_cycles, or REP_BOUND_MS) */
 	int emit_each;			/* histograms and samples per initiator too */
 	struct case_summary *sum;
 	uint64_t ipi_floor;		/* setup: this repetition's `ipi` floor */
@@ -84,8 +85,6 @@ struct rep_ctx {
 int rep_run(struct rep_ctx *x);
 
 /* ---- initiator.c ---- */
-/* Once at boot: the fault-injection keys (hang_cpu, fault_cpu, dupskip_cpu). */
-void initiator_init_faults(void);
 /* Before the start barrier opens: what every callee of the repetition reads. */
 void initiator_arm_callee(uint64_t work_cycles, int bare, const unsigned *init_cpus);
 /* The start barrier and the abort flag: CPU 0 closes it, the APs count in, CPU 0
