@@ -140,7 +140,7 @@ static void rep_setup(struct rep_ctx *x)
 		cpumask_set(&imask, in->cpu);
 	}
 	wd_arm(x->wd_cycles, &imask, cpus->targets);
-	initiator_barrier_close();
+	initiator_barrier_close(c->inits);
 }
 
 /* The start barrier, bounded (x->bound, with or without the watchdog): <0 after a

@@ -46,6 +46,7 @@ struct initiator {
 	uint64_t seq;		/* calls issued, warm-up included (the last number used) */
 	uint64_t done;		/* timed calls made */
 	uint64_t elapsed;	/* cycles the timed calls took, all together */
+	struct fair_win win;	/* calls and cycles in the shared window (stats.h) */
 	uint64_t ipis;
 	uint64_t stale;
 	uint64_t ctl_runs, ctl_stale;	/* TLB no-flush control: runs, runs that saw stale */
@@ -87,9 +88,11 @@ int rep_run(struct rep_ctx *x);
 /* ---- initiator.c ---- */
 /* Before the start barrier opens: what every callee of the repetition reads. */
 void initiator_arm_callee(uint64_t work_cycles, int bare, const unsigned *init_cpus);
-/* The start barrier and the abort flag: CPU 0 closes it, the APs count in, CPU 0
- * opens it (release: the initiators' setup and deadline go with it). */
-void initiator_barrier_close(void);
+/* The start barrier and the abort flag: CPU 0 closes it for n initiators, the APs
+ * count in, CPU 0 opens it (release: the initiators' setup and deadline go with
+ * it). The same close resets the shared window and the end-of-timed-calls count
+ * that the TLB control waits for. */
+void initiator_barrier_close(unsigned n);
 unsigned initiator_ready(void);
 void initiator_go(void);
 void initiator_abort(void);
