@@ -18,6 +18,8 @@ int plat_host_init(unsigned ncpus);
  */
 void plat_host_run(void (*fn)(unsigned cpu, void *arg), void *arg);
 
+/* IPIs sent and not yet served to the end (0 between plat_host_run()s). */
+uint64_t plat_host_inflight(void);
 /* IPIs sent since init (all kinds, all CPUs). */
 uint64_t plat_host_ipis(void);
 /* IPIs of one kind (enum plat_ipi) sent since init, all CPUs. */
