@@ -27,8 +27,9 @@
  * a batch larger than the slice is refused), lockless reset().
  *
  * XCB_XCALL_ITERS scales it (calls per CPU per stress case, default 4000);
- * XCB_XCALL_ONLY=name checks one algorithm alone (the template and fault
- * tests, tests/t-xcall-*.sh).
+ * XCB_XCALL_ONLY=name checks one algorithm alone and XCB_XCALL_PHASES=
+ * stress|quiet one phase (the template and fault tests, tests/t-xcall-*.sh;
+ * faulty builds in tests/faults/).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -56,6 +57,7 @@
 static unsigned iters = 4000;
 static unsigned bound_s = 300;
 static const char *only;		/* XCB_XCALL_ONLY */
+static int no_stress, no_quiet;		/* XCB_XCALL_PHASES=stress|quiet (default both) */
 
 /* ---- the time bound ------------------------------------------------
  * One watcher thread. A step arms it with what it waits for; past the
@@ -399,9 +401,11 @@ static void test_algo_wait(void **st)
 			unsigned saved = iters;
 			if (shape != SHAPE_RANDOM)
 				iters = iters / 4 + 1;
-			run_stress(c->ops, c->w);
+			if (!no_stress)
+				run_stress(c->ops, c->w);
 			iters = saved;
-			run_quiet(c->ops, c->w);
+			if (!no_quiet)
+				run_quiet(c->ops, c->w);
 		}
 	}
 	if (c->ops->set_group)
@@ -789,6 +793,11 @@ int main(void)
 	only = getenv("XCB_XCALL_ONLY");
 	if (only && !*only)
 		only = NULL;
+	e = getenv("XCB_XCALL_PHASES");
+	if (e && *e) {
+		no_stress = !strstr(e, "stress");
+		no_quiet = !strstr(e, "quiet");
+	}
 
 	pthread_t guard;
 	if (pthread_create(&guard, NULL, guard_thread, NULL) || pthread_detach(guard))

@@ -100,6 +100,11 @@ uint64_t plat_host_ipis_of(unsigned kind)
 }
 
 unsigned plat_cpu_id(void) { return my_cpu; }
+
+int plat_host_in_handler(void)
+{
+	return cpus[my_cpu].in_handler;	/* this thread's own */
+}
 unsigned plat_num_cpus(void) { return ncpus_h; }
 
 void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
