@@ -139,6 +139,43 @@ static json_t *side_runs(sqlite3 *db, const struct compare_side *s, int64_t *mis
 	return arr;
 }
 
+static json_t *where_json(const struct compare_side *s)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < s->nwhere; i++)
+		json_object_set_new(o, s->where[i].key, json_string(s->where[i].value));
+	return o;
+}
+
+/* GET /api/v1/calibrate?runs=1,2,3,4[&fdr=&min_effect=]: A/A calibration. */
+enum MHD_Result api_calibrate(struct req *rq)
+{
+	const char *rs = qarg(rq, "runs");
+	sqlite3 *db = rdb();
+	struct compare_side side;
+	double fdr, me;
+	json_t *o, *runs;
+	int64_t missing = 0;
+
+	memset(&side, 0, sizeof(side));
+	if (!rs || compare_parse_runs(rs, &side) || side.nruns < 2 || side.nruns > COMPARE_MAX_CALIB)
+		return reply_error(rq, 400, "runs: expected 2 to %d distinct run ids (1,2,3,4), boots of one configuration",
+				   COMPARE_MAX_CALIB);
+	if (num_arg(rq, "fdr", 0.0001, 0.5, COMPARE_FDR, &fdr))
+		return reply_error(rq, 400, "fdr: expected a false discovery rate in 0.0001..0.5");
+	if (num_arg(rq, "min_effect", 0, 1000, COMPARE_MIN_EFFECT, &me))
+		return reply_error(rq, 400, "min_effect: expected a %% change in 0..1000");
+	if (!db)
+		return reply_error(rq, 503, "database unavailable");
+	runs = side_runs(db, &side, &missing);
+	if (!runs)
+		return reply_error(rq, 404, "run %lld not found", (long long)missing);
+	o = compare_calibrate(db, side.runs, side.nruns, fdr, me);
+	json_object_set_new(o, "runs", runs);
+	return reply_json(rq, 200, o);
+}
+
 enum MHD_Result api_compare(struct req *rq, int csv)
 {
 	const char *as = qarg(rq, "a"), *bs = qarg(rq, "b"), *fa = qarg(rq, "algo_a"), *fb = qarg(rq, "algo_b");
@@ -180,6 +217,8 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 	json_object_set(o, "b", json_array_get(rb, 0));
 	json_object_set_new(o, "a_runs", ra);
 	json_object_set_new(o, "b_runs", rb);
+	json_object_set_new(o, "a_where", where_json(&c.a));
+	json_object_set_new(o, "b_where", where_json(&c.b));
 	cond = compare_conditions(db, &c);
 	json_object_update(o, cond);
 	json_decref(cond);

@@ -57,4 +57,10 @@ json_t *compare_runs(sqlite3 *db, const struct compare_req *rq);
  * (compare_cond.c): {"conditions": [...], "mismatches": [...]}. */
 json_t *compare_conditions(sqlite3 *db, const struct compare_req *rq);
 
+/* A/A calibration over runs[0..n) (2 <= n <= COMPARE_MAX_CALIB), all of one
+ * configuration (compare_calib.c): every half-split compared as groups and
+ * every pair as single boots, with the share of cases each marks. */
+#define COMPARE_MAX_CALIB 12
+json_t *compare_calibrate(sqlite3 *db, const int64_t *runs, size_t n, double fdr, double min_effect);
+
 #endif
