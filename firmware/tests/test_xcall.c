@@ -784,7 +784,7 @@ static void ctl_only_cpu(unsigned me, void *unused)
 	for (unsigned c = 1; c < NCPUS; c++)
 		cpumask_set(&m, c);
 	struct flush_cfg c = { .method = FLUSH_CR3, .path = FLUSH_PATH_XCALL,
-			       .change = FLUSH_REMAP, .xops = &xcall_queued, .batch = 4 };
+			       .change = FLUSH_REMAP, .xops = xcall_find("queued"), .batch = 4 };
 	(void)flush_run(&c, &m, NULL);	/* clean TLBs */
 	c.method = FLUSH_NONE;
 	ctl_only_result = flush_run(&c, &m, NULL);

@@ -169,7 +169,13 @@ static void run_csv_header(struct buf *h)
 	for (int i = 0; i < RV_NCOL; i++)
 		if (rv_appended[i])
 			buf_addf(h, ",%s", rv_names[i]);
-	buf_addf(h, ",ipi_ratio,verified,delivery_requested\r\n");
+	buf_addf(h, ",ipi_ratio,verified,delivery_requested");
+	/* then every matched axis kept only in the case's config (issue 25:
+	 * every axis the schema matches on is a column) */
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (results_export_jaxis(a))
+			buf_addf(h, ",%s", xcb_axes[a].key);
+	buf_addf(h, "\r\n");
 }
 
 /* csv_row_fn of /runs/{id}.csv: one RESULT with its case's columns. */
@@ -224,6 +230,9 @@ static void run_csv_row(struct dbi_stmt *st, struct buf *o, void *vctx)
 	else
 		csv_str(o, v[RV_control_stale].i > 0 ? "verified" : "unverified");
 	csv_val(o, &r.delivery_requested);
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (results_export_jaxis(a))
+			csv_val(o, &r.jaxis[a]);
 	csv_end(o);
 	export_row_free(&r);
 }
