@@ -57,7 +57,7 @@
 	X(seed,            INT,  PARAM, JSON, 0,          0)           \
 	X(harness,         TEXT, AXIS,  JSON, 0,          "harness")   \
 	X(x_time_ms,       INT,  NOTE,  JSON, 0,          0)           \
-	X(xcall_algo,      TEXT, AXIS,  JSON, 0,          "algo")      \
+	X(xcall_algo,      TEXT, AXIS,  JSON, 0,          0)           \
 	X(rwlock,          TEXT, AXIS,  JSON, 0,          "rwlock")    \
 	X(batch_reads,     INT,  AXIS,  JSON, 0,          0)           \
 	X(entry_us,        INT,  AXIS,  JSON, 0,          0)           \
@@ -124,15 +124,13 @@
 	X(XCB_KIND_RAW,   "raw",   "raw")   \
 	X(XCB_KIND_SYNC,  "sync",  "sync")
 /* The case key `algo` names one thing per kind, from that kind's vocabulary:
- * kind=xcall and kind=tlb with flush=xcall: this one (the cross-call
- * algorithm; each firmware/xcall/ ops table names itself); kind=tlb with
+ * kind=xcall and kind=tlb with flush=xcall: the cross-call algorithm, which
+ * is NO vocabulary here: each firmware/xcall/ file declares itself
+ * (XCALL_ALGO), the payload lists them in HELLO (algos=, algo.NAME= its
+ * description) and the host learns them from there; kind=tlb with
  * flush=vector: `vector` (the flush vocabulary: no cross-call algorithm);
  * kind=raw: floor; kind=sync: sync_mode. A sync case's own cross-call
  * algorithm (its shootdown's) is the key xcall_algo. */
-#define XCB_VOCAB_ALGO(X) \
-	X(XCB_ALGO_LOCKED,   "locked",   "locked")   \
-	X(XCB_ALGO_LOCKLESS, "lockless", "lockless") \
-	X(XCB_ALGO_QUEUED,   "queued",   "queued")
 /* kind=raw: the floors (the case's algo). */
 #define XCB_VOCAB_FLOOR(X) \
 	X(XCB_FLOOR_IPI,       "ipi",       "ipi")      \
@@ -157,7 +155,7 @@
 	X(XCB_METHOD_CR3,     "cr3",     "cr3")     \
 	X(XCB_METHOD_INVPCID, "invpcid", "invpcid") \
 	X(XCB_METHOD_NONE,    "none",    "none")
-/* TLB: the shootdown's path (CASE key flush, cmdline paths=). */
+/* TLB: the shootdown's path (CASE key flush, cmdline flush=). */
 #define XCB_VOCAB_FLUSH(X) \
 	X(XCB_FLUSH_VECTOR, "vector", "vector") \
 	X(XCB_FLUSH_XCALL,  "xcall",  "xcall")
@@ -185,7 +183,6 @@
  * vocabulary column and GET /api/v1/schema call it. */
 #define XCB_VOCABS(X) \
 	X(kind,      XCB_VOCAB_KIND,      xcb_kind)      \
-	X(algo,      XCB_VOCAB_ALGO,      xcb_algo)      \
 	X(floor,     XCB_VOCAB_FLOOR,     xcb_floor)     \
 	X(sync_mode, XCB_VOCAB_SYNC_MODE, xcb_sync_mode) \
 	X(wait,      XCB_VOCAB_WAIT,      xcb_wait)      \

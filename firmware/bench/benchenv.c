@@ -50,7 +50,7 @@ void benv_console(const char *s, unsigned len) { console_write(s, len); }
 /* Frames go through the console lock too, so a frame line is never split by
  * another CPU's kprintf (the console sink is COM1). */
 void benv_serial(const char *s, unsigned len) { console_write(s, len); }
-const char *benv_cmdline_all(void) { return cmdline_get(); }
+const char *benv_cmdline_all(void) { return cmdline_shown(); }
 static struct benv_boot boot = { .firmware = -1, .loader = "", .fw_vendor = "" };
 void benv_set_boot(const struct benv_boot *b) { boot = *b; }
 int benv_boot_firmware(void) { return boot.firmware; }
@@ -104,8 +104,8 @@ void benv_facts(struct strbuf *sb)
 	kv_bool(sb, "invariant_tsc", f->invariant_tsc);
 	kv_bool(sb, "x2apic", f->x2apic);
 	sb_kv(sb, "topo_source", f->topo_source ? f->topo_source : "?");
-	/* Boot firmware (the schema's boot vocabulary: bios, uefi) and loader
-	 * (boot/bootinfo.h); UEFI's revision and vendor. */
+	/* Boot firmware (the schema's boot vocabulary: bios, uefi) and loader, as
+	 * main.c passed them in (benv_set_boot); UEFI's revision and vendor. */
 	sb_kv(sb, "boot_fw", XCB_NAME(boot, boot.firmware) /* "?": none */);
 	if (boot.uefi_revision) {
 		char rev[32];
@@ -245,6 +245,9 @@ void benv_set_crash_hook(benv_crash_fn hook)
 	crash_fn = hook;
 	idt_set_crash_hook(crash_adapter);
 }
+
+_Static_assert(BENV_EXIT_FAIL == XCB_EXIT_FAIL && BENV_EXIT_CRASH == XCB_EXIT_CRASH,
+	       "bench's exit codes are arch/exit.h's");
 
 void benv_exit(int code)
 {

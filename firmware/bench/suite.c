@@ -396,7 +396,8 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 					continue;
 				c.delivery = (enum xcb_delivery)d;
 				for (unsigned w = 0; w < XCB_N_wait; w++) {
-					if (!(s->waits & (1u << w)))
+					/* only the waits the algorithm declares (xcall.h) */
+					if (!(s->waits & (1u << w)) || !(c.algo->waits & XCALL_WAIT_BIT(w)))
 						continue;
 					c.wait = (enum xcb_wait)w;
 					for (unsigned hw = 0; hw < 2; hw++) {

@@ -5,15 +5,15 @@
 #define XCB_API_RUNS_H
 
 #include <jansson.h>
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stdint.h>
 
 #include "http_reply.h"
 
 /* The per-run routes' common start: 1 if the database is up and the run
  * exists; else 0 with the 503 or 404 answer queued in *res. */
-int run_found(struct req *rq, sqlite3 *db, int64_t id, enum MHD_Result *res);
+int run_found(struct req *rq, struct dbi *db, int64_t id, enum MHD_Result *res);
 /* The RUN object of id as rq may see it (its token for admins), or NULL. */
-json_t *run_json_for(struct req *rq, sqlite3 *db, int64_t id);
+json_t *run_json_for(struct req *rq, struct dbi *db, int64_t id);
 
 #endif

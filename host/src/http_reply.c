@@ -16,7 +16,7 @@
 #include "http_reply.h"
 #include "xcbd.h"
 
-sqlite3 *rdb(void)
+struct dbi *rdb(void)
 {
 	return db_ro();
 }

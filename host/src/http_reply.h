@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 #include <microhttpd.h>
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stdint.h>
 
 #include "http.h"
@@ -30,7 +30,7 @@ int is_admin(struct req *rq);
 /* Parses the JSON body as an object; NULL (and *why set) if it is not. */
 json_t *body_json(struct req *rq, const char **why);
 /* A database for this thread, or NULL (then reply 503). */
-sqlite3 *rdb(void);
+struct dbi *rdb(void);
 /* A positive decimal id: 0, or -1. */
 int parse_id(const char *s, int64_t *id);
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bootnet.h"
 #include "cmdopt.h"
 #include "collector.h"
 #include "db.h"
@@ -50,6 +51,11 @@ static const char usage_text[] =
 "  --host-name NAME       a name the Host header may use for this daemon\n"
 "                         (repeatable; IP literals are always accepted, and\n"
 "                         'localhost' on loopback or with --open)\n"
+"  --boot-from CIDR      a network whose boot requests may be handed a queued\n"
+"                         job (repeatable; default: this host's non-loopback\n"
+"                         IPv4 subnets and 127.0.0.1, QEMU user networking's\n"
+"                         source). A machine with a known boot address gets\n"
+"                         its jobs only from that address\n"
 "  --ready-fd N           write \"ready http=PORT udp=PORT\\n\" to file descriptor N\n"
 "                         (then close it) once HTTP and UDP listen: scripts\n"
 "                         wait on it instead of polling /api/v1/health\n"
@@ -120,6 +126,18 @@ static int add_host_name(const char *arg)
 	return 0;
 }
 
+/* --boot-from (repeatable): 0, or -1 after saying why. */
+static int add_boot_net(const char *arg)
+{
+	char err[256];
+
+	if (bootnet_add(arg, err, sizeof(err))) {
+		fprintf(stderr, "xcbenchd: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* Step 1: the command line into cfg and *o (defaults first). -1 to go on, or
  * the exit status (0 after --help, 2 after a usage error, already reported). */
 static int parse_args(int argc, char **argv, struct start_opts *o)
@@ -140,6 +158,7 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 		{ "request-timeout", required_argument, NULL, 'R' },
 		{ "per-ip-connections", required_argument, NULL, 'P' },
 		{ "ready-fd", required_argument, NULL, 'r' },
+		{ "boot-from", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -175,6 +194,7 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 		case 'P': bad = cmd_int(&cmd, "--per-ip-connections", optarg, 1, 512, &cfg.per_ip_conns); break;
 		case 'r': bad = parse_ready_fd(optarg, &o->ready_fd); break;
 		case 'H': bad = add_host_name(optarg); break;
+		case 'B': bad = add_boot_net(optarg); break;
 		}
 		if (bad)
 			return 2;
@@ -217,6 +237,7 @@ static int check_config(const struct start_opts *o)
 			return -1;
 		}
 	}
+	bootnet_default(0);
 	if (!cfg.open && !cfg.admin_token)
 		fprintf(stderr, "xcbenchd: note: no --token-file and not --open: write routes are refused\n");
 	return 0;
@@ -225,10 +246,10 @@ static int check_config(const struct start_opts *o)
 /* Step 3: the database, the registry, the writer, the UDP collector and
  * HTTP, in that order (each needs the ones before). The database, or NULL
  * after saying why (what started is stopped again). */
-static sqlite3 *start_services(void)
+static struct dbi *start_services(void)
 {
 	char err[1024];
-	sqlite3 *db;
+	struct dbi *db;
 
 	start_time = now_s();
 	db = db_open_rw(cfg.db_path, err, sizeof(err));
@@ -237,7 +258,7 @@ static sqlite3 *start_services(void)
 		return NULL;
 	}
 	if (reg_load(db)) {
-		fprintf(stderr, "xcbenchd: cannot load runs: %s\n", sqlite3_errmsg(db));
+		fprintf(stderr, "xcbenchd: cannot load runs: %s\n", dbi_errmsg(db));
 		return NULL;
 	}
 	/* The writer ACKs what it commits through the collector's socket. */
@@ -258,10 +279,14 @@ static sqlite3 *start_services(void)
 /* Step 4: say where we listen, on stderr and on --ready-fd. */
 static void announce(int ready_fd)
 {
+	char err[1024];
+
 	fprintf(stderr, "xcbenchd %s: http %s:%d udp %s:%d db %s%s\n", XCBD_VERSION,
 		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
 		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), cfg.db_path,
 		cfg.open ? " (open)" : "");
+	bootnet_describe(err, sizeof(err));
+	fprintf(stderr, "xcbenchd: jobs are handed to boot requests from %s\n", err);
 	if (ready_fd >= 0) {
 		/* Both sockets are bound and listening (http_start and
 		 * collector_start returned): a client may connect now. */
@@ -272,12 +297,12 @@ static void announce(int ready_fd)
 
 /* Step 5: stop taking datagrams and requests first, then let the writer
  * commit what is queued. */
-static void stop_services(sqlite3 *db)
+static void stop_services(struct dbi *db)
 {
 	http_stop();
 	collector_stop();
 	writer_stop();     /* commits everything still queued */
-	sqlite3_close(db);
+	dbi_close(db);
 	reg_free_all();
 	free(cfg.admin_token);
 }
@@ -286,7 +311,7 @@ int main(int argc, char **argv)
 {
 	struct start_opts o;
 	sigset_t sigs;
-	sqlite3 *db;
+	struct dbi *db;
 	int rc, sig;
 
 	rc = parse_args(argc, argv, &o);
