@@ -62,138 +62,179 @@ static int fmt_num(struct out *o, uint64_t v, bool neg, unsigned base, bool uppe
 	return 0;
 }
 
-static void format(struct out *o, const char *fmt, va_list ap)
+/* One conversion's specification: %[flags][width][.prec][length]conv. */
+struct spec {
+	bool left;          /* '-' (or a negative '*' width) */
+	char pad, sign;     /* '0' or ' '; '+', ' ' or 0 */
+	int width, prec;    /* prec -1: none */
+	int lng;            /* 0 int, 1 long, 2 long long (z j t), -1 short, -2 char */
+	char conv;          /* 0 when the format ended inside the specification */
+};
+
+/* A decimal number or '*' (from the arguments) at *fmt; -1 for '*' that is
+ * negative is the caller's business. */
+static int parse_count(const char **fmt, va_list *ap)
 {
+	int n = 0;
+
+	if (**fmt == '*') {
+		(*fmt)++;
+		return va_arg(*ap, int);
+	}
+	while (**fmt >= '0' && **fmt <= '9')
+		n = n * 10 + (*(*fmt)++ - '0');
+	return n;
+}
+
+/* Parses the specification after a '%'; *fmt ends on its conversion. */
+static struct spec parse_spec(const char **fmt, va_list *ap)
+{
+	struct spec sp = { false, ' ', 0, 0, -1, 0, 0 };
+
+	for (;; (*fmt)++) {
+		if (**fmt == '-')
+			sp.left = true;
+		else if (**fmt == '0')
+			sp.pad = '0';
+		else if (**fmt == '+')
+			sp.sign = '+';
+		else if (**fmt == ' ')
+			sp.sign = sp.sign ? sp.sign : ' ';
+		else
+			break;
+	}
+	sp.width = parse_count(fmt, ap);
+	if (sp.width < 0) {
+		sp.left = true;
+		sp.width = -sp.width;
+	}
+	if (**fmt == '.') {
+		(*fmt)++;
+		sp.prec = parse_count(fmt, ap);
+	}
+	for (;; (*fmt)++) {
+		if (**fmt == 'l')
+			sp.lng++;
+		else if (**fmt == 'h')
+			sp.lng--;
+		else if (**fmt == 'z' || **fmt == 'j' || **fmt == 't')
+			sp.lng = 2;
+		else
+			break;
+	}
+	if (sp.left)
+		sp.pad = ' ';
+	sp.conv = **fmt;
+	return sp;
+}
+
+/* %d %i: the argument of sp's length, sign-extended. */
+static void fmt_signed(struct out *o, const struct spec *sp, va_list *ap)
+{
+	int64_t v;
+
+	if (sp->lng >= 1)
+		v = sp->lng == 1 ? va_arg(*ap, long) : va_arg(*ap, long long);
+	else
+		v = va_arg(*ap, int);
+	if (sp->lng == -1)
+		v = (short)v;
+	else if (sp->lng <= -2)
+		v = (signed char)v;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	fmt_num(o, u, v < 0, 10, false, sp->width, sp->prec, sp->left, sp->prec >= 0 ? ' ' : sp->pad, sp->sign);
+}
+
+/* %u %x %X %o: the argument of sp's length, zero-extended. */
+static void fmt_unsigned(struct out *o, const struct spec *sp, va_list *ap)
+{
+	uint64_t v;
+
+	if (sp->lng >= 1)
+		v = sp->lng == 1 ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned long long);
+	else
+		v = va_arg(*ap, unsigned int);
+	if (sp->lng == -1)
+		v = (unsigned short)v;
+	else if (sp->lng <= -2)
+		v = (unsigned char)v;
+	unsigned base = sp->conv == 'u' ? 10 : sp->conv == 'o' ? 8 : 16;
+	fmt_num(o, v, false, base, sp->conv == 'X', sp->width, sp->prec, sp->left, sp->prec >= 0 ? ' ' : sp->pad, 0);
+}
+
+/* %s (at most prec characters) and %c, padded to the width. */
+static void fmt_text(struct out *o, const struct spec *sp, const char *s, int n)
+{
+	if (!sp->left)
+		out_pad(o, ' ', sp->width - n);
+	for (int i = 0; i < n; i++)
+		out_c(o, s[i]);
+	if (sp->left)
+		out_pad(o, ' ', sp->width - n);
+}
+
+/* One conversion, its specification parsed. */
+static void fmt_conv(struct out *o, const struct spec *sp, va_list *ap)
+{
+	switch (sp->conv) {
+	case 'd':
+	case 'i':
+		fmt_signed(o, sp, ap);
+		break;
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o':
+		fmt_unsigned(o, sp, ap);
+		break;
+	case 'p':
+		out_c(o, '0');
+		out_c(o, 'x');
+		fmt_num(o, (uintptr_t)va_arg(*ap, void *), false, 16, false, sp->width > 2 ? sp->width - 2 : 0,
+			-1, sp->left, sp->pad, 0);
+		break;
+	case 'c': {
+		char ch = (char)va_arg(*ap, int);
+		fmt_text(o, sp, &ch, 1);
+		break;
+	}
+	case 's': {
+		const char *s = va_arg(*ap, const char *);
+		if (!s)
+			s = "(null)";
+		fmt_text(o, sp, s, (int)(sp->prec >= 0 ? strnlen(s, (size_t)sp->prec) : strlen(s)));
+		break;
+	}
+	case '%':
+		out_c(o, '%');
+		break;
+	default:
+		/* Unknown conversion: print it verbatim so the mistake is visible. */
+		out_c(o, '%');
+		out_c(o, sp->conv);
+		break;
+	}
+}
+
+static void format(struct out *o, const char *fmt, va_list ap_in)
+{
+	va_list ap;
+
+	/* A copy the helpers can take the address of (a va_list parameter is
+	 * an array that decayed to a pointer on x86-64). */
+	va_copy(ap, ap_in);
 	for (; *fmt; fmt++) {
 		if (*fmt != '%') {
 			out_c(o, *fmt);
 			continue;
 		}
 		fmt++;
-		bool left = false;
-		char pad = ' ', sign = 0;
-		for (;; fmt++) {
-			if (*fmt == '-')
-				left = true;
-			else if (*fmt == '0')
-				pad = '0';
-			else if (*fmt == '+')
-				sign = '+';
-			else if (*fmt == ' ')
-				sign = sign ? sign : ' ';
-			else
-				break;
-		}
-		int width = 0, prec = -1;
-		if (*fmt == '*') {
-			width = va_arg(ap, int);
-			if (width < 0) {
-				left = true;
-				width = -width;
-			}
-			fmt++;
-		} else {
-			while (*fmt >= '0' && *fmt <= '9')
-				width = width * 10 + (*fmt++ - '0');
-		}
-		if (*fmt == '.') {
-			fmt++;
-			prec = 0;
-			if (*fmt == '*') {
-				prec = va_arg(ap, int);
-				fmt++;
-			} else {
-				while (*fmt >= '0' && *fmt <= '9')
-					prec = prec * 10 + (*fmt++ - '0');
-			}
-		}
-		int lng = 0; /* 0 int, 1 long, 2 long long, -1 short, -2 char */
-		for (;; fmt++) {
-			if (*fmt == 'l')
-				lng++;
-			else if (*fmt == 'h')
-				lng--;
-			else if (*fmt == 'z' || *fmt == 'j' || *fmt == 't')
-				lng = 2;
-			else
-				break;
-		}
-		if (left)
-			pad = ' ';
-		char c = *fmt;
-		if (!c)
+		struct spec sp = parse_spec(&fmt, &ap);
+		if (!sp.conv)
 			break;
-		switch (c) {
-		case 'd':
-		case 'i': {
-			int64_t v;
-			if (lng >= 1)
-				v = lng == 1 ? va_arg(ap, long) : va_arg(ap, long long);
-			else
-				v = va_arg(ap, int);
-			if (lng == -1)
-				v = (short)v;
-			else if (lng <= -2)
-				v = (signed char)v;
-			uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-			fmt_num(o, u, v < 0, 10, false, width, prec, left, prec >= 0 ? ' ' : pad, sign);
-			break;
-		}
-		case 'u':
-		case 'x':
-		case 'X':
-		case 'o': {
-			uint64_t v;
-			if (lng >= 1)
-				v = lng == 1 ? va_arg(ap, unsigned long) : va_arg(ap, unsigned long long);
-			else
-				v = va_arg(ap, unsigned int);
-			if (lng == -1)
-				v = (unsigned short)v;
-			else if (lng <= -2)
-				v = (unsigned char)v;
-			unsigned base = c == 'u' ? 10 : c == 'o' ? 8 : 16;
-			fmt_num(o, v, false, base, c == 'X', width, prec, left, prec >= 0 ? ' ' : pad, 0);
-			break;
-		}
-		case 'p':
-			out_c(o, '0');
-			out_c(o, 'x');
-			fmt_num(o, (uintptr_t)va_arg(ap, void *), false, 16, false, width > 2 ? width - 2 : 0,
-				-1, left, pad, 0);
-			break;
-		case 'c': {
-			char ch = (char)va_arg(ap, int);
-			if (!left)
-				out_pad(o, ' ', width - 1);
-			out_c(o, ch);
-			if (left)
-				out_pad(o, ' ', width - 1);
-			break;
-		}
-		case 's': {
-			const char *s = va_arg(ap, const char *);
-			if (!s)
-				s = "(null)";
-			int n = (int)(prec >= 0 ? strnlen(s, (size_t)prec) : strlen(s));
-			if (!left)
-				out_pad(o, ' ', width - n);
-			for (int i = 0; i < n; i++)
-				out_c(o, s[i]);
-			if (left)
-				out_pad(o, ' ', width - n);
-			break;
-		}
-		case '%':
-			out_c(o, '%');
-			break;
-		default:
-			/* Unknown conversion: print it verbatim so the mistake is visible. */
-			out_c(o, '%');
-			out_c(o, c);
-			break;
-		}
+		fmt_conv(o, &sp, &ap);
 	}
+	va_end(ap);
 }
 
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)

@@ -159,6 +159,9 @@ static void test_ksnprintf(void **state)
 	assert_string_equal(b, "hel");
 	ksnprintf(b, sizeof(b), "%p %.3s %+d %5d %-5d|", (void *)0x1000, "abcdef", 3, -42, 42);
 	assert_string_equal(b, "0x1000 abc +3   -42 42   |");
+	/* widths and precisions from the arguments (a negative width: left), lengths */
+	ksnprintf(b, sizeof(b), "%*d|%*d|%.*s|%hhu|%hd|%5.3d|%-3c|", 4, 7, -3, 1, 2, "xyz", 300, 70000, 5, 'q');
+	assert_string_equal(b, "   7|1  |xy|44|4464|  005|q  |");
 }
 
 XCB_TEST_MAIN(
