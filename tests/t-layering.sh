@@ -33,15 +33,14 @@ feed() {
 	diag "$out"
 	check "$name: fails (status $rc) and names it" bash -c "[ $rc -eq 1 ] && grep -q -- '$want' <<<'$out'"
 }
-feed firmware/arch/tsc.c '#include "boot/bootinfo.h"' \
-	'firmware/arch/tsc.c:.*firmware/arch (floor 2) includes firmware/boot (floor 6): up a floor' "an upward include (arch/ -> boot/)"
-feed firmware/net/udp.c '#include "bench/suite.h"' \
-	'firmware/net/udp.c:.*includes firmware/bench .*beside it' "an include beside (net/ -> bench/)"
-feed firmware/arch/apic.c '#include "arch/smp.h"' \
-	'firmware/arch/apic.c:.*firmware/arch/apic (floor .*) includes firmware/arch/smp .*up a floor' "an upward include inside arch/ (apic -> smp)"
-feed host/src/api_runs.c '#include "store_sql.h"' \
-	'host/src/api_runs.c:.*store_sql.h is private to host/src/store' "a private header from outside its module"
-feed firmware/net/arp.c '#include "../lib/string.h"' \
-	'firmware/net/arp.c:.*include style: write "lib/string.h"' "a relative include"
-feed host/common/csv.c '#include "store.h"' \
-	'host/common/csv.c:.*host/common (floor 1) includes host/src (floor 2): up a floor' "an upward include on the host (common -> src)"
+# One violation a line: FILE|LINE appended|what the report must say|name.
+while IFS='|' read -r file line want name; do
+	feed "$file" "$line" "$want" "$name"
+done <<'EOF'
+firmware/arch/tsc.c|#include "boot/bootinfo.h"|firmware/arch/tsc.c:.*firmware/arch (floor 2) includes firmware/boot (floor 6): up a floor|an upward include (arch/ -> boot/)
+firmware/net/udp.c|#include "bench/suite.h"|firmware/net/udp.c:.*includes firmware/bench .*beside it|an include beside (net/ -> bench/)
+firmware/arch/apic.c|#include "arch/smp.h"|firmware/arch/apic.c:.*firmware/arch/apic (floor .*) includes firmware/arch/smp .*up a floor|an upward include inside arch/ (apic -> smp)
+host/src/api_runs.c|#include "store_sql.h"|host/src/api_runs.c:.*store_sql.h is private to host/src/store|a private header from outside its module
+firmware/net/arp.c|#include "../lib/string.h"|firmware/net/arp.c:.*include style: write "lib/string.h"|a relative include
+host/common/csv.c|#include "store.h"|host/common/csv.c:.*host/common (floor 1) includes host/src (floor 2): up a floor|an upward include on the host (common -> src)
+EOF

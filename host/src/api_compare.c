@@ -43,6 +43,14 @@ static void csv_json(struct buf *b, json_t *v)
 		csv_empty(b);
 }
 
+/* The compare CSV's columns after the axes and `other`: keys of each JSON
+ * case, in this order (named once, for the header and the rows). */
+static const char *const compare_cols[] = {
+	"a_case", "b_case", "a_p50", "b_p50", "change_pct", "ci_low", "ci_high",
+	"significant", "method", "p", "q", "a_boots", "b_boots",
+};
+#define N_COMPARE_COLS (sizeof(compare_cols) / sizeof(compare_cols[0]))
+
 static struct buf to_csv(json_t *o)
 {
 	struct buf b = { 0 };
@@ -52,7 +60,10 @@ static struct buf to_csv(json_t *o)
 	for (unsigned a = 0; a < XCB_N_AXES; a++)
 		if (csv_axis(&xcb_axes[a]))
 			buf_addf(&b, "%s,", xcb_axes[a].key);
-	buf_addf(&b, "other,a_case,b_case,a_p50,b_p50,change_pct,ci_low,ci_high,significant,method,p,q,a_boots,b_boots\r\n");
+	buf_addf(&b, "other");
+	for (size_t k = 0; k < N_COMPARE_COLS; k++)
+		buf_addf(&b, ",%s", compare_cols[k]);
+	buf_addf(&b, "\r\n");
 	json_array_foreach(json_object_get(o, "cases"), i, c) {
 		json_t *key = json_object_get(c, "key"), *v;
 		struct buf other = { 0 };
@@ -71,19 +82,8 @@ static struct buf to_csv(json_t *o)
 		}
 		csv_str(&b, other.p ? other.p : "");
 		buf_free(&other);
-		csv_json(&b, json_object_get(c, "a_case"));
-		csv_json(&b, json_object_get(c, "b_case"));
-		csv_json(&b, json_object_get(c, "a_p50"));
-		csv_json(&b, json_object_get(c, "b_p50"));
-		csv_json(&b, json_object_get(c, "change_pct"));
-		csv_json(&b, json_object_get(c, "ci_low"));
-		csv_json(&b, json_object_get(c, "ci_high"));
-		csv_json(&b, json_object_get(c, "significant"));
-		csv_json(&b, json_object_get(c, "method"));
-		csv_json(&b, json_object_get(c, "p"));
-		csv_json(&b, json_object_get(c, "q"));
-		csv_json(&b, json_object_get(c, "a_boots"));
-		csv_json(&b, json_object_get(c, "b_boots"));
+		for (size_t k = 0; k < N_COMPARE_COLS; k++)
+			csv_json(&b, json_object_get(c, compare_cols[k]));
 		csv_end(&b);
 	}
 	return b;
