@@ -289,18 +289,12 @@ void apic_send_ipi(unsigned cpu, uint8_t vector)
 	count(1, 1);
 }
 
-void apic_send_nmi(unsigned cpu)
-{
-	ops->icr_write(percpu(cpu)->apic_id, ICR_NMI);
-}
-
 void apic_kick(unsigned cpu)
 {
 	ops->icr_write(percpu(cpu)->apic_id, ICR_FIXED | VEC_KICK);
 }
 
 void apic_set_delivery(enum xcb_delivery d) { delivery = d; }
-enum xcb_delivery apic_get_delivery(void) { return delivery; }
 
 /* One physical-destination ICR write per CPU in m. */
 static void send_unicast(const struct cpumask *m, uint8_t vector)

@@ -75,11 +75,7 @@ void apic_set_delivery(enum xcb_delivery d);
 /* The delivery a send of mask from from_cpu uses under the current policy:
  * UNICAST, CLUSTER or SHORTHAND, never AUTO. */
 enum xcb_delivery apic_delivery_resolve(const struct cpumask *mask, unsigned from_cpu);
-enum xcb_delivery apic_get_delivery(void);
 
-/* NMI to one CPU (e.g. a watchdog making a wedged CPU report where it is:
- * idt_set_handler(2, fn) first, or it takes the exception report). */
-void apic_send_nmi(unsigned cpu);
 /* Wake-up IPI (VEC_KICK) to an idle AP; not counted in the IPI statistics. */
 void apic_kick(unsigned cpu);
 /* Start-up IPIs by APIC ID (smp.c). */

@@ -15,11 +15,5 @@ static inline void io_delay(void) { outb(0x80, 0); }
 /* MMIO: volatile accesses the compiler may neither merge nor reorder. */
 static inline uint32_t mmio_read32(uintptr_t a) { return *(volatile uint32_t *)a; }
 static inline void mmio_write32(uintptr_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
-static inline uint16_t mmio_read16(uintptr_t a) { return *(volatile uint16_t *)a; }
-static inline void mmio_write16(uintptr_t a, uint16_t v) { *(volatile uint16_t *)a = v; }
-static inline uint8_t mmio_read8(uintptr_t a) { return *(volatile uint8_t *)a; }
-static inline void mmio_write8(uintptr_t a, uint8_t v) { *(volatile uint8_t *)a = v; }
-static inline uint64_t mmio_read64(uintptr_t a) { return *(volatile uint64_t *)a; }
-static inline void mmio_write64(uintptr_t a, uint64_t v) { *(volatile uint64_t *)a = v; }
 
 #endif

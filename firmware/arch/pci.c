@@ -49,15 +49,6 @@ void pci_write16(const struct pci_device *d, unsigned off, uint16_t v)
 	pci_write32(d, off, w);
 }
 
-void pci_write8(const struct pci_device *d, unsigned off, uint8_t v)
-{
-	uint32_t w = pci_read32(d, off), sh = (off & 3) * 8;
-	if ((off & ~3u) == PCI_COMMAND)
-		w &= 0x0000ffff;
-	w = (w & ~(0xffu << sh)) | (uint32_t)v << sh;
-	pci_write32(d, off, w);
-}
-
 int pci_scan(int (*fn)(struct pci_device *d, void *ctx), void *ctx)
 {
 	for (unsigned bus = 0; bus < 256; bus++) {

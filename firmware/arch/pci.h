@@ -33,7 +33,6 @@ struct pci_device {
 uint8_t  pci_read8(const struct pci_device *d, unsigned off);
 uint16_t pci_read16(const struct pci_device *d, unsigned off);
 uint32_t pci_read32(const struct pci_device *d, unsigned off);
-void     pci_write8(const struct pci_device *d, unsigned off, uint8_t v);
 void     pci_write16(const struct pci_device *d, unsigned off, uint16_t v);
 void     pci_write32(const struct pci_device *d, unsigned off, uint32_t v);
 

@@ -62,11 +62,8 @@ static inline struct percpu *percpu(unsigned cpu) { return &percpu_area[cpu]; }
 unsigned smp_num_cpus(void);          /* online CPUs */
 unsigned smp_num_listed(void);        /* every CPU the MADT listed */
 const struct cpumask *smp_online_mask(void);
-bool smp_cpu_online(unsigned cpu);
 uint32_t smp_apic_id(unsigned cpu);
 const struct topo *smp_topo(unsigned cpu);
-/* Logical number of an APIC ID, or -1. */
-int smp_cpu_of_apic(uint32_t apic_id);
 /* True when every CPU the MADT listed as enabled is online and all listed
  * CPUs fit our tables: the condition for the all-but-self shorthand. */
 bool smp_all_accounted(void);

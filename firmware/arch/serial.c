@@ -32,10 +32,3 @@ void serial_write(const char *s, size_t len)
 	for (size_t i = 0; i < len; i++)
 		serial_putc(s[i]);
 }
-
-int serial_getc(void)
-{
-	if (!port || !(inb(port + 5) & 1))
-		return -1;
-	return inb(port);
-}

@@ -9,7 +9,5 @@ void serial_init(uint16_t port);
 void serial_putc(char c);
 /* Console sink: writes len bytes (no "\r" translation). */
 void serial_write(const char *s, size_t len);
-/* Non-blocking read: a byte, or -1 when nothing is waiting. */
-int serial_getc(void);
 
 #endif

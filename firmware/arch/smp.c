@@ -294,11 +294,6 @@ int smp_start_on(unsigned cpu, void (*fn)(void *), void *arg)
 	return 0;
 }
 
-bool smp_is_idle(unsigned cpu)
-{
-	return !__atomic_load_n(&percpu_area[cpu].busy, __ATOMIC_ACQUIRE);
-}
-
 int smp_wait_idle(unsigned cpu)
 {
 	struct percpu *pc = &percpu_area[cpu];

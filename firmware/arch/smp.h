@@ -36,7 +36,6 @@ void smp_report(void);
 int smp_start_on(unsigned cpu, void (*fn)(void *), void *arg);
 /* Waits until cpu's fn returned. 0 ok, -1 if that CPU crashed. */
 int smp_wait_idle(unsigned cpu);
-bool smp_is_idle(unsigned cpu);
 /* Runs fn(arg) on every online CPU (APs and the caller) and waits for all.
  * Returns 0, or -1 if any CPU crashed. */
 int smp_run_all(void (*fn)(void *), void *arg);

@@ -39,7 +39,6 @@ static inline uint64_t rdtscp(uint32_t *aux)
 
 int tsc_init(void);
 static inline uint64_t tsc_to_ns(uint64_t cycles) { return tsc_khz ? cycles * 1000000ULL / tsc_khz : 0; }
-static inline uint64_t ns_to_tsc(uint64_t ns) { return ns * tsc_khz / 1000000ULL; }
 void udelay(uint64_t us);
 void mdelay(uint64_t ms);
 

@@ -103,11 +103,6 @@ void http_limits_request_done(struct MHD_Connection *c)
 	pthread_mutex_unlock(&lim_lock);
 }
 
-unsigned long long http_limits_cut(void)
-{
-	return atomic_load(&cut);
-}
-
 static void *sweep(void *unused)
 {
 	struct timespec ts = { 0, 200 * 1000 * 1000 };

@@ -10,7 +10,6 @@ void http_limits_notify(void *cls, struct MHD_Connection *c, void **ctx,
 			enum MHD_ConnectionNotificationCode code);
 void http_limits_answered(struct MHD_Connection *c);     /* a response is queued */
 void http_limits_request_done(struct MHD_Connection *c); /* the next request begins */
-unsigned long long http_limits_cut(void);                /* connections cut so far */
 int http_limits_start(void);
 void http_limits_stop(void);
 

@@ -148,16 +148,6 @@ int writer_call(wtask_fn fn, void *arg)
 	return done == 1 ? 0 : -1;
 }
 
-size_t writer_queued(void)
-{
-	size_t n;
-
-	pthread_mutex_lock(&q_lock);
-	n = qlen;
-	pthread_mutex_unlock(&q_lock);
-	return n;
-}
-
 /* 0, or -1 with the error logged unless quiet (a failing disk logs once,
  * through set_health). */
 static int exec(const char *sql, int quiet)

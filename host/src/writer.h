@@ -33,7 +33,5 @@ int writer_call(wtask_fn fn, void *arg);
 void writer_stop(void);
 /* 1 while the last write failed (disk full, I/O error): reason in buf. */
 int writer_degraded(char *buf, size_t n);
-/* Items queued now. */
-size_t writer_queued(void);
 
 #endif

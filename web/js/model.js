@@ -75,12 +75,6 @@ export function progressOf(detail, events) {
 
 export const isLive = (status) => status === 'running' || status === 'pending';
 
-// cycles -> ns with the run's TSC frequency (null when unknown).
-export function toNs(cycles, tscKhz) {
-	if (cycles === null || cycles === undefined || !tscKhz) return null;
-	return (cycles * 1e6) / tscKhz;
-}
-
 // A latency accessor: ns where the run knows its TSC rate, cycles otherwise,
 // so every chart of one run uses one unit.
 export function unitOf(run) {
