@@ -1,5 +1,6 @@
 /* ARP: frame building, the reply for our own address, and a small cache. */
 #include "net/arp.h"
+#include "lib/errno.h"
 #include "net/bytes.h"
 
 void arp_cache_put(struct arp_cache *c, uint32_t ip, const uint8_t mac[ETH_ALEN])
@@ -51,14 +52,14 @@ int arp_input(struct arp_cache *c, const uint8_t *p, unsigned len,
 {
 	if (len < ARP_PKT_LEN || get_be16(p) != 1 || get_be16(p + 2) != ETH_P_IP ||
 	    p[4] != ETH_ALEN || p[5] != 4)
-		return -1;
+		return -EBADMSG;
 	uint16_t op = get_be16(p + 6);
 	const uint8_t *smac = p + 8;
 	uint32_t sip = get_be32(p + 14), tip = get_be32(p + 24);
 	int for_us = our_ip != 0 && tip == our_ip;
 
 	if (op != ARP_OP_REQUEST && op != ARP_OP_REPLY)
-		return -1;
+		return -EBADMSG;
 	/* A zero sender address is an address probe (RFC 5227): nothing to learn. */
 	if (sip != 0 && (for_us || arp_cache_get(c, sip)))
 		arp_cache_put(c, sip, smac);

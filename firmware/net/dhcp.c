@@ -1,5 +1,6 @@
 /* DHCP message encoding/decoding (BOOTP header + options). */
 #include "net/dhcp.h"
+#include "lib/errno.h"
 #include "net/bytes.h"
 
 #define BOOTP_LEN    236
@@ -47,7 +48,7 @@ int dhcp_parse(const uint8_t *b, unsigned len, uint32_t xid, const uint8_t mac[E
 	if (len < BOOTP_LEN + 4 || b[0] != 2 || b[1] != 1 || b[2] != ETH_ALEN ||
 	    get_be32(b + 4) != xid || net_memcmp(b + 28, mac, ETH_ALEN) != 0 ||
 	    get_be32(b + BOOTP_LEN) != DHCP_MAGIC)
-		return -1;
+		return -EBADMSG;
 	int type = -1;
 	l->ip = get_be32(b + 16);
 	l->netmask = l->gateway = l->server_id = 0;
@@ -60,7 +61,7 @@ int dhcp_parse(const uint8_t *b, unsigned len, uint32_t xid, const uint8_t mac[E
 		if (code == OPT_END)
 			break;
 		if (o >= end || o + 1 + *o > end)
-			return -1;           /* option runs past the message */
+			return -EBADMSG;           /* option runs past the message */
 		uint8_t olen = *o++;
 		switch (code) {
 		case OPT_MSGTYPE: if (olen >= 1) type = o[0]; break;

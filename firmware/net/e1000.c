@@ -10,6 +10,7 @@
  * intel.c drives both families the same way. What igb shares with both is in
  * net/intel_nic.c. */
 #include "net/intel_nic.h"
+#include "lib/errno.h"
 
 #define TIPG     0x0410
 #define RX_BASE  0x2800           /* RDBAL; RDT at +INTEL_Q_TAIL */
@@ -84,7 +85,7 @@ static int e1k_transmit(struct netdev *nd, const void *frame, unsigned len)
 	struct intel_nic *n = nd->priv;
 	volatile struct tx_desc *d = tx_desc(n, n->tx_next);
 	if (len > INTEL_BUF_SIZE || !(d->status & INTEL_DESC_DD))
-		return -1;   /* the NIC has not finished with this slot yet */
+		return -EAGAIN;   /* the NIC has not finished with this slot yet */
 	intel_tx_copy(n, frame, len);
 	d->len = (uint16_t)len;
 	d->cso = 0;

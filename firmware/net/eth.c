@@ -1,5 +1,6 @@
 /* Ethernet II framing: header build/parse and MAC-address text parsing. */
 #include "net/eth.h"
+#include "lib/errno.h"
 #include "net/bytes.h"
 #include "lib/string.h"
 
@@ -16,7 +17,7 @@ void eth_build(uint8_t *buf, const uint8_t dst[ETH_ALEN], const uint8_t src[ETH_
 int eth_parse(const uint8_t *frame, unsigned len, struct eth_hdr_view *v)
 {
 	if (len < ETH_HLEN)
-		return -1;
+		return -EBADMSG;
 	v->dst = frame;
 	v->src = frame + ETH_ALEN;
 	v->type = get_be16(frame + 12);
@@ -30,14 +31,14 @@ int eth_parse_mac(const char *s, uint8_t mac[ETH_ALEN])
 	for (int i = 0; i < ETH_ALEN; i++) {
 		int hi = xcb_digit(s[0], 16), lo = hi < 0 ? -1 : xcb_digit(s[1], 16);
 		if (hi < 0 || lo < 0)
-			return -1;
+			return -EBADMSG;
 		mac[i] = (uint8_t)(hi << 4 | lo);
 		s += 2;
 		if (i < ETH_ALEN - 1) {
 			if (*s != ':' && *s != '-')
-				return -1;
+				return -EBADMSG;
 			s++;
 		}
 	}
-	return *s == '\0' ? 0 : -1;
+	return *s == '\0' ? 0 : -EBADMSG;
 }

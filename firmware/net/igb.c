@@ -158,7 +158,7 @@ static int igb_transmit(struct netdev *nd, const void *frame, unsigned len)
 	if (!e->tx_free[i] && (d->wb.status & INTEL_DESC_DD))
 		e->tx_free[i] = 1;
 	if (len > INTEL_BUF_SIZE || !e->tx_free[i])
-		return -1;
+		return -EAGAIN;
 	e->tx_free[i] = 0;
 	d->rd.addr = (uintptr_t)intel_tx_copy(&e->nic, frame, len);
 	d->rd.cmd_type_len = len | TXD_DTYP_DATA | TXD_DEXT | TXD_EOP | TXD_IFCS | TXD_RS;

@@ -1,5 +1,6 @@
 /* IPv4 header checksum, build and parse, and dotted-quad parsing. */
 #include "net/ipv4.h"
+#include "lib/errno.h"
 #include "net/bytes.h"
 
 uint32_t csum_add(uint32_t sum, const uint8_t *p, unsigned len)
@@ -40,15 +41,15 @@ void ipv4_build(uint8_t *h, uint8_t proto, uint32_t src, uint32_t dst,
 int ipv4_parse(const uint8_t *p, unsigned len, struct ipv4_view *v)
 {
 	if (len < IPV4_HLEN || (p[0] >> 4) != 4)
-		return -1;
+		return -EBADMSG;
 	unsigned ihl = (p[0] & 0xf) * 4u, total = get_be16(p + 2);
 	if (ihl < IPV4_HLEN || total < ihl || total > len)
-		return -1;
+		return -EBADMSG;
 	/* A correct header sums (with its checksum field) to 0xffff. */
 	if (csum_fold(csum_add(0, p, ihl)) != 0)
-		return -1;
+		return -EBADMSG;
 	if (get_be16(p + 6) & 0x3fff)   /* MF set or a non-zero offset */
-		return -1;
+		return -EBADMSG;
 	v->proto = p[9];
 	v->src = get_be32(p + 12);
 	v->dst = get_be32(p + 16);
@@ -67,15 +68,15 @@ int ipv4_parse_addr(const char *s, uint32_t *ip, const char **end)
 			digits++;
 		}
 		if (digits == 0 || digits > 3 || n > 255)
-			return -1;
+			return -EBADMSG;
 		a = a << 8 | n;
 		if (i < 3 && *s++ != '.')
-			return -1;
+			return -EBADMSG;
 	}
 	if (end)
 		*end = s;
 	else if (*s)
-		return -1;
+		return -EBADMSG;
 	*ip = a;
 	return 0;
 }

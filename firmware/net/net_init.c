@@ -4,6 +4,7 @@
  * the server's next hop, and returns the transport. bench/report.c calls
  * transport_udp() when transport=udp|both. */
 #include "net/net_init.h"
+#include "lib/errno.h"
 #include "net/udp_transport.h"
 #include "net/ipv4.h"
 #include "net/netenv.h"
@@ -34,20 +35,20 @@ static int parse_server(const char *s, uint32_t *ip, uint16_t *port)
 {
 	const char *end;
 	if (ipv4_parse_addr(s, ip, &end) != 0)
-		return -1;
+		return -EINVAL;
 	*port = DEFAULT_PORT;
 	if (*end == 0)
 		return 0;
 	if (*end++ != ':' || *end == 0)
-		return -1;
+		return -EINVAL;
 	unsigned p = 0;
 	for (; *end; end++) {
 		if (*end < '0' || *end > '9' || p > 65535)
-			return -1;
+			return -EINVAL;
 		p = p * 10 + (unsigned)(*end - '0');
 	}
 	if (p == 0 || p > 65535)
-		return -1;
+		return -EINVAL;
 	*port = (uint16_t)p;
 	return 0;
 }
@@ -61,7 +62,7 @@ static int addr_key(const char *key, uint32_t *out)
 		return 0;
 	if (ipv4_parse_addr(v, out, 0) != 0) {
 		net_log("net: error: %s=%s is not an IPv4 address", key, v);
-		return -1;
+		return -EINVAL;
 	}
 	return 1;
 }

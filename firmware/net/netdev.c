@@ -92,7 +92,7 @@ static int open_and_wait(struct netdev *nd, uint64_t wait_us)
 	int rc = nd->op->open(nd);
 	if (rc) {
 		net_log("net: %s: open failed (%d)", nd->name, rc);
-		return -1;
+		return rc < 0 ? rc : -EIO;
 	}
 	uint64_t t0 = plat_now_us();
 	while (!nd->op->link_up(nd)) {

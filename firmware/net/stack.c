@@ -1,6 +1,7 @@
 /* IPv4 host on one NIC: receive dispatch (ARP, UDP), UDP send with ARP
  * next-hop resolution, and the DHCP exchange. */
 #include "net/stack.h"
+#include "lib/errno.h"
 #include "net/ipv4.h"
 #include "net/udp.h"
 #include "net/netenv.h"
@@ -128,7 +129,7 @@ int net_udp_send(struct net_stack *s, uint32_t dst, uint16_t sport, uint16_t dpo
 		if (!mac) {
 			if (plat_now_us() - s->last_arp_req_us >= ARP_RETRY_US || s->last_arp_req_us == 0)
 				arp_request(s, hop);
-			return -1;
+			return -EAGAIN;
 		}
 	}
 	/* A local copy of the MAC: net_poll inside xmit may rewrite the cache. */
@@ -155,7 +156,7 @@ int net_resolve(struct net_stack *s, uint32_t ip, uint64_t timeout_us)
 	s->last_arp_req_us = 0;
 	while (!arp_cache_get(&s->arp, hop)) {
 		if (plat_now_us() - t0 >= timeout_us)
-			return -1;
+			return -ETIMEDOUT;
 		if (s->last_arp_req_us == 0 || plat_now_us() - s->last_arp_req_us >= ARP_RETRY_US)
 			arp_request(s, hop);
 		net_poll(s);
@@ -180,13 +181,13 @@ static int dhcp_step(struct net_stack *s, uint8_t type, uint32_t req_ip, uint32_
 			if (type == DHCPDISCOVER && s->dhcp_type == DHCPOFFER)
 				return 0;
 			if (type == DHCPREQUEST && (s->dhcp_type == DHCPACK || s->dhcp_type == DHCPNAK))
-				return s->dhcp_type == DHCPACK ? 0 : -1;
+				return s->dhcp_type == DHCPACK ? 0 : -ECONNREFUSED;
 			plat_cpu_relax();
 		}
 		if (wait < 4000000)
 			wait *= 2;
 	}
-	return -1;
+	return -ETIMEDOUT;
 }
 
 int net_dhcp(struct net_stack *s, uint64_t timeout_us)
@@ -212,5 +213,5 @@ int net_dhcp(struct net_stack *s, uint64_t timeout_us)
 		/* NAK or no answer to REQUEST: start over. */
 	}
 	s->dhcp_xid = 0;
-	return -1;
+	return -ETIMEDOUT;
 }

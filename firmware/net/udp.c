@@ -1,5 +1,6 @@
 /* UDP header and checksum (RFC 768, with the IPv4 pseudo-header). */
 #include "net/udp.h"
+#include "lib/errno.h"
 #include "net/ipv4.h"
 #include "net/bytes.h"
 
@@ -25,13 +26,13 @@ void udp_build(uint8_t *u, uint32_t src, uint32_t dst, uint16_t sport, uint16_t 
 int udp_parse(const uint8_t *u, unsigned len, uint32_t src, uint32_t dst, struct udp_view *v)
 {
 	if (len < UDP_HLEN)
-		return -1;
+		return -EBADMSG;
 	unsigned ulen = get_be16(u + 4);
 	if (ulen < UDP_HLEN || ulen > len)
-		return -1;
+		return -EBADMSG;
 	if (get_be16(u + 6) != 0 &&
 	    csum_fold(csum_add(pseudo_sum(src, dst, ulen), u, ulen)) != 0)
-		return -1;
+		return -EBADMSG;
 	v->sport = get_be16(u);
 	v->dport = get_be16(u + 2);
 	v->payload = u + UDP_HLEN;

@@ -1,5 +1,6 @@
 /* The UDP transport: struct transport ops over the stack and the rtx window. */
 #include "net/udp_transport.h"
+#include "lib/errno.h"
 #include "net/net_init.h"	/* net_report_stats */
 #include "net/netenv.h"
 #include "net/bytes.h"
@@ -95,7 +96,7 @@ static int udpt_send(struct transport *t, const void *frame, unsigned len)
 	struct udp_transport *u = t->priv;
 	const uint8_t *f = frame;
 	if (len < XCB_HDR_LEN || len > TRANSPORT_MAX_FRAME)
-		return -1;
+		return -EINVAL;
 	int held = take(u, 1);
 	uint64_t token = xcb_get64(f + 8);
 	uint32_t seq = xcb_get32(f + 16);
@@ -119,7 +120,7 @@ static int udpt_send(struct transport *t, const void *frame, unsigned len)
 		net_poll(u->ns);
 	}
 	drop(u, held);
-	return kept ? 0 : -1;
+	return kept ? 0 : u->refused ? -ECONNREFUSED : -EAGAIN;
 }
 
 static int udpt_flush(struct transport *t, unsigned timeout_ms)
@@ -136,12 +137,12 @@ static int udpt_flush(struct transport *t, unsigned timeout_ms)
 		if (!left)
 			break;
 		if (timeout_ms && plat_now_us() - t0 >= (uint64_t)timeout_ms * 1000)
-			return -1;
+			return -ETIMEDOUT;
 		plat_cpu_relax();
 	}
 	if (timeout_ms == 0)
 		net_report_stats();   /* the final flush: DONE is acknowledged */
-	return u->refused ? -1 : 0;
+	return u->refused ? -ECONNREFUSED : 0;
 }
 
 struct transport *udp_transport_init(struct udp_transport *u, struct net_stack *ns,

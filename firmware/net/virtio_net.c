@@ -125,11 +125,11 @@ static int vnet_transmit(struct netdev *nd, const void *frame, unsigned len)
 	struct vnet *v = nd->priv;
 	unsigned i = v->tx_next;
 	if (len > BUF_SIZE)
-		return -1;
+		return -EINVAL;
 	if (v->tx_busy[i]) {
 		nd->op->poll(nd, 0, 0);   /* reclaim, then look again */
 		if (v->tx_busy[i])
-			return -1;
+			return -EAGAIN;
 	}
 	v->tx_next = (i + 1) % v->tx_slots;
 	v->tx_busy[i] = 1;

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "net/eth.h"
+#include "lib/errno.h"
 #include "net/arp.h"
 #include "net/ipv4.h"
 #include "net/udp.h"
@@ -34,7 +35,7 @@ static void test_eth_roundtrip(void **state)
 	assert_memory_equal(v.src, mac_a, 6);
 	assert_int_equal(v.type, ETH_P_IP);
 	assert_int_equal(v.payload_len, 46);
-	assert_int_equal(eth_parse(f, 13, &v), -1);
+	assert_int_equal(eth_parse(f, 13, &v), -EBADMSG);
 }
 
 static void test_mac_parse(void **state)
@@ -45,10 +46,10 @@ static void test_mac_parse(void **state)
 	assert_memory_equal(m, mac_a, 6);
 	assert_int_equal(eth_parse_mac("52-54-00-12-34-56", m), 0);
 	assert_memory_equal(m, mac_a, 6);
-	assert_int_equal(eth_parse_mac("52:54:00:12:34", m), -1);
-	assert_int_equal(eth_parse_mac("52:54:00:12:34:56:", m), -1);
-	assert_int_equal(eth_parse_mac("52:54:00:12:34:5g", m), -1);
-	assert_int_equal(eth_parse_mac("", m), -1);
+	assert_int_equal(eth_parse_mac("52:54:00:12:34", m), -EBADMSG);
+	assert_int_equal(eth_parse_mac("52:54:00:12:34:56:", m), -EBADMSG);
+	assert_int_equal(eth_parse_mac("52:54:00:12:34:5g", m), -EBADMSG);
+	assert_int_equal(eth_parse_mac("", m), -EBADMSG);
 }
 
 static void test_ip_addr_parse(void **state)
@@ -63,11 +64,11 @@ static void test_ip_addr_parse(void **state)
 	assert_int_equal(ipv4_parse_addr("10.0.2.2:8080", &ip, &end), 0);
 	assert_int_equal(ip, IP_B);
 	assert_string_equal(end, ":8080");
-	assert_int_equal(ipv4_parse_addr("10.0.2.2:8080", &ip, NULL), -1);
-	assert_int_equal(ipv4_parse_addr("10.0.2", &ip, NULL), -1);
-	assert_int_equal(ipv4_parse_addr("10.0.2.256", &ip, NULL), -1);
-	assert_int_equal(ipv4_parse_addr("1.2.3.4.5", &ip, NULL), -1);
-	assert_int_equal(ipv4_parse_addr("a.b.c.d", &ip, NULL), -1);
+	assert_int_equal(ipv4_parse_addr("10.0.2.2:8080", &ip, NULL), -EBADMSG);
+	assert_int_equal(ipv4_parse_addr("10.0.2", &ip, NULL), -EBADMSG);
+	assert_int_equal(ipv4_parse_addr("10.0.2.256", &ip, NULL), -EBADMSG);
+	assert_int_equal(ipv4_parse_addr("1.2.3.4.5", &ip, NULL), -EBADMSG);
+	assert_int_equal(ipv4_parse_addr("a.b.c.d", &ip, NULL), -EBADMSG);
 }
 
 static void test_arp_request_frame(void **state)
@@ -112,9 +113,9 @@ static void test_arp_reply_for_us(void **state)
 	assert_int_equal(arp_input(&c2, req + 14, 46, mac_a, IP_A, reply), 0);
 	assert_null(arp_cache_get(&c2, IP_B));
 	/* Malformed: short, or not Ethernet/IPv4. */
-	assert_int_equal(arp_input(&c2, req + 14, 27, mac_a, IP_A, reply), -1);
+	assert_int_equal(arp_input(&c2, req + 14, 27, mac_a, IP_A, reply), -EBADMSG);
 	req[14 + 1] = 2;
-	assert_int_equal(arp_input(&c2, req + 14, 46, mac_a, IP_A, reply), -1);
+	assert_int_equal(arp_input(&c2, req + 14, 46, mac_a, IP_A, reply), -EBADMSG);
 }
 
 static void test_arp_reply_learnt(void **state)
@@ -196,18 +197,18 @@ static void test_ipv4_rejects(void **state)
 	uint8_t pkt[128], bad[128];
 	struct ipv4_view ip;
 	unsigned len = build_vector(pkt);
-	assert_int_equal(ipv4_parse(pkt, len - 1, &ip), -1);       /* truncated */
-	assert_int_equal(ipv4_parse(pkt, 19, &ip), -1);
+	assert_int_equal(ipv4_parse(pkt, len - 1, &ip), -EBADMSG);       /* truncated */
+	assert_int_equal(ipv4_parse(pkt, 19, &ip), -EBADMSG);
 	memcpy(bad, pkt, len); bad[8] ^= 1;                           /* header bit flip */
-	assert_int_equal(ipv4_parse(bad, len, &ip), -1);
+	assert_int_equal(ipv4_parse(bad, len, &ip), -EBADMSG);
 	memcpy(bad, pkt, len); bad[0] = 0x65;                         /* version 6 */
-	assert_int_equal(ipv4_parse(bad, len, &ip), -1);
+	assert_int_equal(ipv4_parse(bad, len, &ip), -EBADMSG);
 	/* A fragment (MF set), with a correct checksum, is still refused. */
 	memcpy(bad, pkt, len);
 	put_be16(bad + 6, 0x2000);
 	put_be16(bad + 10, 0);
 	put_be16(bad + 10, csum_fold(csum_add(0, bad, 20)));
-	assert_int_equal(ipv4_parse(bad, len, &ip), -1);
+	assert_int_equal(ipv4_parse(bad, len, &ip), -EBADMSG);
 }
 
 static void test_udp_rejects(void **state)
@@ -219,11 +220,11 @@ static void test_udp_rejects(void **state)
 	uint8_t *up = pkt + IPV4_HLEN;
 	unsigned ulen = len - IPV4_HLEN;
 	up[10] ^= 0x40;                                  /* payload corrupted */
-	assert_int_equal(udp_parse(up, ulen, IP_A, IP_B, &u), -1);
+	assert_int_equal(udp_parse(up, ulen, IP_A, IP_B, &u), -EBADMSG);
 	up[10] ^= 0x40;
-	assert_int_equal(udp_parse(up, ulen, IP_A, IP4(10, 0, 2, 3), &u), -1); /* wrong pseudo-header */
-	assert_int_equal(udp_parse(up, ulen - 1, IP_A, IP_B, &u), -1);         /* shorter than its length */
-	assert_int_equal(udp_parse(up, 7, IP_A, IP_B, &u), -1);
+	assert_int_equal(udp_parse(up, ulen, IP_A, IP4(10, 0, 2, 3), &u), -EBADMSG); /* wrong pseudo-header */
+	assert_int_equal(udp_parse(up, ulen - 1, IP_A, IP_B, &u), -EBADMSG);         /* shorter than its length */
+	assert_int_equal(udp_parse(up, 7, IP_A, IP_B, &u), -EBADMSG);
 	/* Checksum 0 means "none": accepted even with other bytes changed. */
 	put_be16(up + 6, 0);
 	up[10] ^= 0x40;
@@ -305,14 +306,14 @@ static void test_dhcp_parse(void **state)
 	n = make_reply(b, DHCPACK, 42, mac_a);
 	assert_int_equal(dhcp_parse(b, n, 42, mac_a, &l), DHCPACK);
 	/* Not ours: other xid, other MAC. */
-	assert_int_equal(dhcp_parse(b, n, 43, mac_a, &l), -1);
-	assert_int_equal(dhcp_parse(b, n, 42, mac_b, &l), -1);
+	assert_int_equal(dhcp_parse(b, n, 43, mac_a, &l), -EBADMSG);
+	assert_int_equal(dhcp_parse(b, n, 42, mac_b, &l), -EBADMSG);
 	/* An option running past the end is malformed, never read beyond. */
 	n = make_reply(b, DHCPACK, 42, mac_a);
 	assert_int_equal(dhcp_parse(b, 244, 42, mac_a, &l), DHCPACK);  /* ends after type */
 	b[245] = 200;                                 /* netmask option claims 200 bytes */
-	assert_int_equal(dhcp_parse(b, n, 42, mac_a, &l), -1);
-	assert_int_equal(dhcp_parse(b, 100, 42, mac_a, &l), -1);
+	assert_int_equal(dhcp_parse(b, n, 42, mac_a, &l), -EBADMSG);
+	assert_int_equal(dhcp_parse(b, 100, 42, mac_a, &l), -EBADMSG);
 }
 
 int main(void)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "lib/errno.h"
 #include "net/stack.h"
 #include "net/udp_transport.h"
 #include "net/ipv4.h"
@@ -260,9 +261,9 @@ static void test_arp_answered_while_polling(void **state)
 static void test_udp_send_resolves_first(void **state)
 {
 	(void)state;
-	assert_int_equal(net_udp_send(&ns, PEER_IP, 1234, 9, "x", 1), -1);   /* ARP went out */
+	assert_int_equal(net_udp_send(&ns, PEER_IP, 1234, 9, "x", 1), -EAGAIN);   /* ARP went out */
 	assert_int_equal(peer.arp_requests, 1);
-	assert_int_equal(net_udp_send(&ns, PEER_IP, 1234, 9, "x", 1), -1);   /* rate-limited */
+	assert_int_equal(net_udp_send(&ns, PEER_IP, 1234, 9, "x", 1), -EAGAIN);   /* rate-limited */
 	assert_int_equal(peer.arp_requests, 1);
 	net_poll(&ns);                                                          /* the reply */
 	assert_int_equal(net_udp_send(&ns, PEER_IP, 1234, 9, "x", 1), 0);
@@ -284,7 +285,7 @@ static void test_resolve_times_out(void **state)
 {
 	(void)state;
 	uint64_t t0 = now_us;
-	assert_int_equal(net_resolve(&ns, IP4(10, 0, 2, 77), 1000000), -1);
+	assert_int_equal(net_resolve(&ns, IP4(10, 0, 2, 77), 1000000), -ETIMEDOUT);
 	assert_true(now_us - t0 >= 1000000);
 	assert_true(peer.arp_requests >= 4);   /* retried, rate-limited */
 }
@@ -369,7 +370,7 @@ static struct transport *send_one_unacked(unsigned flush_ms)
 	struct transport *t = udp_transport_init(&ut, &ns, PEER_IP, PORT);
 	uint8_t f[XCB_FRAME_MAX];
 	assert_int_equal(t->send(t, f, make_frame(f, 0)), 0);
-	assert_int_equal(t->flush(t, flush_ms), -1);
+	assert_int_equal(t->flush(t, flush_ms), peer.refuse ? -ECONNREFUSED : -ETIMEDOUT);
 	return t;
 }
 
@@ -387,7 +388,7 @@ static void test_transport_refused(void **state)
 	peer.refuse = 1;
 	struct transport *t = send_one_unacked(1000);
 	uint8_t f[XCB_FRAME_MAX];
-	assert_int_equal(t->send(t, f, make_frame(f, 1)), -1);
+	assert_int_equal(t->send(t, f, make_frame(f, 1)), -ECONNREFUSED);
 }
 
 static void test_transport_ignores_foreign_acks(void **state)
