@@ -4,6 +4,7 @@
  * histograms and samples, and LOG lines.
  */
 #include <stdarg.h>
+#include "bench/emit.h"
 #include "bench/rep.h"
 #include "bench/benchenv.h"
 #include "bench/placement.h"
@@ -13,7 +14,7 @@
 #include "lib/string.h"
 #include "xcall/xcall.h"
 
-void runner_logf(const char *fmt, ...)
+void emit_logf(const char *fmt, ...)
 {
 	static char line[512];
 	va_list ap;
@@ -25,7 +26,7 @@ void runner_logf(const char *fmt, ...)
 
 static char casebuf[1024];
 
-void runner_case_frame(const struct bcase *c, const struct case_cpus *cpus)
+void emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 {
 	/* The CPUs last placed (or stress's), under the names the lines below use. */
 	const unsigned *init_cpus = cpus->init_cpus;
@@ -108,7 +109,7 @@ void runner_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 	report_text(XCB_T_CASE, casebuf, sb.len);
 }
 
-void runner_fill_result(struct xcb_result *r, const struct bcase *c, unsigned rep,
+void emit_fill_result(struct xcb_result *r, const struct bcase *c, unsigned rep,
 			unsigned initiator, const struct stats *st, const struct histo *h,
 			uint64_t ipi_floor)
 {
@@ -149,7 +150,7 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 	for (unsigned k = 0; k < n; k++) {
 		struct initiator *in = &ini[k];
 		memset(&r, 0, sizeof(r));
-		runner_fill_result(&r, c, rep, in->cpu, &in->st, in->h, x->ipi_floor);
+		emit_fill_result(&r, c, rep, in->cpu, &in->st, in->h, x->ipi_floor);
 		if (fa && k < RUN_MAX_INITS) {
 			/* The shared window's (README "Fairness"), not its own span. */
 			fa->calls[k] += in->win.calls;
@@ -183,9 +184,9 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 					       in->done < SAMPLES_MAX ? (uint32_t)in->done : SAMPLES_MAX);
 		}
 		if (in->bad_cfg)
-			runner_logf("case %u: the flush layer refused this configuration", c->id);
+			emit_logf("case %u: the flush layer refused this configuration", c->id);
 		if (r.lost || r.dup || r.ooo)
-			runner_logf("case %u rep %u: initiator cpu%u: %llu lost, %llu duplicated, %llu out of order",
+			emit_logf("case %u rep %u: initiator cpu%u: %llu lost, %llu duplicated, %llu out of order",
 			      c->id, rep, in->cpu, (unsigned long long)r.lost, (unsigned long long)r.dup,
 			      (unsigned long long)r.ooo);
 		stats_merge(&all, &in->st);
@@ -206,7 +207,7 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 		fa->nrep++;
 	}
 	memset(&r, 0, sizeof(r));
-	runner_fill_result(&r, c, rep, XCB_INIT_ALL, &all, hall, x->ipi_floor);
+	emit_fill_result(&r, c, rep, XCB_INIT_ALL, &all, hall, x->ipi_floor);
 	r.ipis = ipis;
 	r.calls_expected = x->expected;
 	r.calls_executed = x->executed;
@@ -224,7 +225,7 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 		/* The flush layer's own count is authoritative (it sees every target). */
 		r.stale = fs.stale;
 		if (!ctl_stale)
-			runner_logf("case %u rep %u: UNVERIFIED: the no-flush control saw no stale read in %llu "
+			emit_logf("case %u rep %u: UNVERIFIED: the no-flush control saw no stale read in %llu "
 			      "shootdowns, so stale=0 proves nothing here", c->id, rep,
 			      (unsigned long long)ctl_runs);
 	} else {
@@ -253,7 +254,7 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 	if (r.p99 > sum->p99)
 		sum->p99 = r.p99;
 	if (r.flags & XCB_RF_INVARIANT)
-		runner_logf("case %u rep %u: INVARIANT FAILED: ran %llu of %llu calls (%llu lost, %llu duplicated, "
+		emit_logf("case %u rep %u: INVARIANT FAILED: ran %llu of %llu calls (%llu lost, %llu duplicated, "
 		      "%llu out of order), %llu stale",
 		      c->id, rep, (unsigned long long)x->executed, (unsigned long long)x->expected,
 		      (unsigned long long)lost, (unsigned long long)dup, (unsigned long long)ooo,

@@ -16,6 +16,7 @@
  */
 #include "bench/rep.h"
 #include "bench/benchenv.h"
+#include "bench/emit.h"
 #include "bench/report.h"
 #include "bench/watchdog.h"
 #include "lib/printf.h"
@@ -188,7 +189,7 @@ static int rep_start(struct rep_ctx *x)
 			continue;
 		}
 		if (benv_start_on(ini[k].cpu, initiator_main, &ini[k]) < 0) {
-			runner_logf("case %u: cannot start cpu%u (busy or crashed)", c->id, ini[k].cpu);
+			emit_logf("case %u: cannot start cpu%u (busy or crashed)", c->id, ini[k].cpu);
 			initiator_abort();
 			initiator_go();
 			return -1;
@@ -222,7 +223,7 @@ static void initiator_crashed(const struct rep_ctx *x, unsigned cpu)
 	while (report_emergencies() < benv_crash_count() &&
 	       plat_cycles() - t < plat_tsc_khz() * 2000)
 		plat_cpu_relax();
-	runner_logf("case %u: initiator cpu%u crashed: ending the run", x->c->id, cpu);
+	emit_logf("case %u: initiator cpu%u crashed: ending the run", x->c->id, cpu);
 }
 
 /* supervise: wait for every initiator, checking that no call outlives the bound.
@@ -279,7 +280,7 @@ static void check_late(const struct rep_ctx *x)
 		}
 	}
 	if (x->executed < x->expected)
-		runner_logf("%s", t);
+		emit_logf("%s", t);
 }
 
 /* check: exactly once, after the timed calls: each target ran each numbered call of

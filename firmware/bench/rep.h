@@ -102,7 +102,5 @@ void initiator_main(void *in);
 /* ---- emit.c ---- */
 /* The RESULT frames (per initiator, then all), histograms, and the summary. */
 void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo *hall);
-/* A LOG line, printf-style. */
-void runner_logf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -189,26 +189,26 @@ static int prepare(const struct bcase *c, unsigned idx, unsigned n)
 		pkg_of[cpu] = benv_package_of(cpu);
 	if (place_case(c, plat_num_cpus(), pkg_of, cpus.init_cpus, cpus.targets, &why) < 0) {
 		if (idx)
-			runner_logf("case %u/%u skipped: %s (%s %s inits=%u mask=%u %s, %u CPUs)", idx, n, why,
+			emit_logf("case %u/%u skipped: %s (%s %s inits=%u mask=%u %s, %u CPUs)", idx, n, why,
 			      XCB_NAME(kind, c->kind), case_algo_name(c), c->inits, c->mask,
 			      XCB_NAME(placement, c->placement), plat_num_cpus());
 		return 1;
 	}
 	if (c->kind == XCB_KIND_SYNC && cpus.init_cpus[0] != plat_cpu_id()) {
 		if (idx)
-			runner_logf("case %u/%u skipped: sync: the writer must be CPU %u", idx, n, plat_cpu_id());
+			emit_logf("case %u/%u skipped: sync: the writer must be CPU %u", idx, n, plat_cpu_id());
 		return 1;
 	}
 	if ((c->kind == XCB_KIND_TLB || c->kind == XCB_KIND_SYNC) && !flush_method_supported(c->method)) {
 		if (idx)
-			runner_logf("case %u/%u skipped: %s not supported by this CPU", idx, n,
+			emit_logf("case %u/%u skipped: %s not supported by this CPU", idx, n,
 			      XCB_NAME(method, c->method));
 		return 1;
 	}
 	if ((c->kind == XCB_KIND_TLB || c->kind == XCB_KIND_SYNC) && (c->batch ? c->batch : 1) > flush_max_batch()) {
 		/* Refused, never clamped: a case labelled batch=N must change N pages. */
 		if (idx)
-			runner_logf("case %u/%u refused: batch %u exceeds the %u pages each CPU may change "
+			emit_logf("case %u/%u refused: batch %u exceeds the %u pages each CPU may change "
 			      "per shootdown on %u CPUs", idx, n, c->batch, flush_max_batch(), plat_num_cpus());
 		return 1;
 	}
@@ -216,7 +216,7 @@ static int prepare(const struct bcase *c, unsigned idx, unsigned n)
 	benv_set_delivery(XCB_DELIVERY_AUTO);
 	if (rc < 0) {
 		if (idx)
-			runner_logf("case %u/%u skipped: delivery %s not available (APIC mode)", idx, n,
+			emit_logf("case %u/%u skipped: delivery %s not available (APIC mode)", idx, n,
 			      XCB_NAME(delivery, c->delivery));
 		return 1;
 	}
@@ -237,7 +237,7 @@ int runner_case_begin(const struct bcase *c, unsigned idx, unsigned n, struct ca
 		return 1;
 	sum->fair = fair_take();
 	sum->ran = 1;
-	runner_case_frame(c, &cpus);
+	emit_case_frame(c, &cpus);
 	return 0;
 }
 
@@ -265,7 +265,7 @@ int runner_run_custom(const struct bcase *c, const unsigned *icpus, const struct
 		benv_set_delivery(XCB_DELIVERY_AUTO);
 	cpus.mix_ops = ops;
 	cpus.mix_waits = waits;
-	runner_case_frame(c, &cpus);
+	emit_case_frame(c, &cpus);
 	memset(sum, 0, sizeof(*sum));
 	sum->c = *c;
 	sum->ran = 1;

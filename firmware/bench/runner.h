@@ -62,18 +62,9 @@ int runner_case_rep(const struct bcase *c, unsigned rep, uint64_t watchdog_ms,
 		    struct case_summary *sum);
 void runner_case_end(const struct bcase *c, unsigned i, unsigned n, struct case_summary *sum);
 
-/* A RESULT's statistics fields from stats and histogram (sync.c's rows too), with
- * the repetition's `ipi` floor (0: none measured). */
-struct xcb_result;
-struct histo;
-struct stats;
-void runner_fill_result(struct xcb_result *r, const struct bcase *c, unsigned rep,
-			unsigned initiator, const struct stats *st, const struct histo *h,
-			uint64_t ipi_floor);
-
-/* Emit the CASE frame of `c` for the CPUs it runs on (emit.c). */
-struct case_cpus;
-void runner_case_frame(const struct bcase *c, const struct case_cpus *cpus);
+/* The frames a case sends (emit_case_frame, emit_fill_result, emit_logf) are
+ * emit.c's: bench/emit.h. */
+#include "bench/emit.h"
 
 /* Stress: run `c` on the given initiator CPUs / target masks, optionally with a
  * different algorithm and wait per initiator (ops/waits may be NULL). CASE frame and

@@ -29,6 +29,7 @@
  */
 #include "bench/sync.h"
 #include "bench/benchenv.h"
+#include "bench/emit.h"
 #include "bench/faults.h"
 #include "bench/histo.h"
 #include "bench/report.h"
@@ -454,7 +455,7 @@ static __attribute__((noinline)) void emit(const struct bcase *c, unsigned rep, 
 					   const struct stats *st, const struct histo *h,
 					   struct xcb_result *r)
 {
-	runner_fill_result(r, c, rep, init, st, h, 0);
+	emit_fill_result(r, c, rep, init, st, h, 0);
 	report_result(r);
 	report_histo(c->id, (uint16_t)rep, (uint16_t)init, h);
 	report_poll();
