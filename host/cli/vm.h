@@ -20,7 +20,7 @@ enum vm_boot { VM_BOOT_PXE, VM_BOOT_DIRECT };
 #define VM_GUEST_IP "10.0.2.15"
 #define VM_GUEST_NETMASK "255.255.255.0"
 
-/* Where one machine is (cmd_vm.c's vm_next() moves it; vm_state_name()). */
+/* Where one machine is (cmd_vm.c's vm_next() moves it; its name: state_names[] there). */
 enum vm_state {
 	VM_NEW,        /* nothing done yet: queue its job, start QEMU */
 	VM_BOOTING,    /* QEMU runs, no run of its MAC seen yet */

@@ -20,7 +20,7 @@ struct cond {
 static const struct cond conds[] = {
 	{ "payload", "fw", "payload commit" },
 	{ "firmware", "boot_fw", "boot firmware" },
-	{ "uefi", "uefi", "UEFI" },
+	{ "uefi", "uefi_rev", "UEFI" },
 	{ "cpus", "cpus", "CPUs" },
 	{ "suite", NULL, "suite" },
 	{ "params", NULL, "suite parameters" },
