@@ -13,7 +13,7 @@
 enum MHD_Result api_health(struct req *rq)
 {
 	static const char *const extra[] = REJ_NAMES;
-	char why[256];
+	char why[256], db_shown[512];
 	int degraded = writer_degraded(why, sizeof(why));
 	json_t *rej = json_object(), *runs = json_object(), *o;
 	unsigned long long total = 0;
@@ -28,6 +28,7 @@ enum MHD_Result api_health(struct req *rq)
 		total += v;
 	}
 	json_object_set_new(rej, "total", json_integer((json_int_t)total));
+	dbi_url_redact(cfg.db_path, db_shown, sizeof(db_shown));
 	for (const char *const *s = (const char *const[]){ "pending", "running", "complete", "lost", "crashed", NULL }; *s; s++)
 		json_object_set_new(runs, *s, json_integer(0));
 	if (db && dbi_prepare(db, "SELECT status, count(*) FROM runs GROUP BY status", &st) == DBI_OK) {
@@ -39,7 +40,7 @@ enum MHD_Result api_health(struct req *rq)
 	o = json_pack("{s:s, s:s, s:I, s:b, s:i, s:s, s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o}",
 		      "status", db && !degraded ? "ok" : "degraded", "version", XCBD_VERSION,
 		      "uptime_s", (json_int_t)(now_s() - start_time), "open", cfg.open,
-		      "udp_port", ntohs(cfg.udp.sin_port), "db", cfg.db_path,
+		      "udp_port", ntohs(cfg.udp.sin_port), "db", db_shown,
 		      "frames",
 		      "received", (json_int_t)atomic_load(&ctr.received),
 		      "stored", (json_int_t)atomic_load(&ctr.stored),

@@ -131,7 +131,7 @@ static int64_t reusable_run(struct dbi *db, struct boot_task *t, int64_t machine
 	int64_t id = 0;
 
 	if (dbi_prepare(db, "SELECT id, token FROM runs WHERE machine_id = ? AND status = 'pending' "
-			       "AND job_id IS ? AND boot_peer IS ? ORDER BY id DESC LIMIT 1", &st))
+			       "AND job_id IS NOT DISTINCT FROM ? AND boot_peer IS NOT DISTINCT FROM ? ORDER BY id DESC LIMIT 1", &st))
 		return 0;
 	dbi_bind_i64(st, 1, machine);
 	if (t->job_id)

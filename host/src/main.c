@@ -36,7 +36,10 @@ static void usage(FILE *f)
 "\n"
 "  --listen [HOST:]PORT   HTTP address (default 0.0.0.0:8080)\n"
 "  --udp [HOST:]PORT      UDP collector address (default 0.0.0.0:8080)\n"
-"  --db FILE              SQLite database (default ./xcbench.db)\n"
+"  --db FILE|URL          the store: a SQLite file (default ./xcbench.db), or a\n"
+"                         PostgreSQL server, postgresql://user@host/dbname (its\n"
+"                         password from PGPASSFILE, ~/.pgpass or PGPASSWORD, never\n"
+"                         in the URL)\n"
 "  --web DIR              dashboard files (default: the repository's web/)\n"
 "  --firmware FILE        payload served at /firmware/xcbench.elf\n"
 "                         (default: the repository's firmware/build/xcbench.elf)\n"
@@ -136,6 +139,7 @@ int main(int argc, char **argv)
 	char err[1024];
 	sigset_t sigs;
 	struct dbi *db;
+	char db_shown[512];
 	int c, sig, ready_fd = -1;
 
 	cfg.db_path = "xcbench.db";
@@ -261,9 +265,10 @@ int main(int argc, char **argv)
 		writer_stop();
 		return 1;
 	}
+	dbi_url_redact(cfg.db_path, db_shown, sizeof(db_shown));
 	fprintf(stderr, "xcbenchd %s: http %s:%d udp %s:%d db %s%s\n", XCBD_VERSION,
 		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
-		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), cfg.db_path,
+		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), db_shown,
 		cfg.open ? " (open)" : "");
 	if (ready_fd >= 0) {
 		/* Both sockets are bound and listening (http_start and

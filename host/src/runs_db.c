@@ -104,7 +104,7 @@ int run_exists(struct dbi *db, int64_t id)
 /* The WHERE clause of f; runs_bind binds it. */
 static void where(const struct run_filters *f, struct buf *b)
 {
-	buf_addf(b, " WHERE 1");
+	buf_addf(b, " WHERE TRUE");
 	if (f->machine)
 		buf_addf(b, " AND r.machine_id = :machine");
 	if (f->mac[0])
@@ -253,7 +253,8 @@ int events_list(struct dbi *db, int64_t run, const char *kind, int64_t after, in
 	struct dbi_stmt *st;
 
 	if (dbi_prepare(db, "SELECT seq, kind, text, received FROM events WHERE run_id = ?1 "
-			       "AND (?2 IS NULL OR kind = ?2) AND (?3 IS NULL OR seq > ?3) ORDER BY seq LIMIT ?4", &st))
+			       "AND (CAST(?2 AS TEXT) IS NULL OR kind = ?2) AND (CAST(?3 AS BIGINT) IS NULL OR seq > ?3) "
+			       "ORDER BY seq LIMIT ?4", &st))
 		return -1;
 	dbi_bind_i64(st, 1, run);
 	if (kind)

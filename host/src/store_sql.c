@@ -11,7 +11,7 @@
 #include "xcb_schema.h"
 
 static const char *const sql[S_N] = {
-	[S_FRAME] = "INSERT OR IGNORE INTO frames(run_id, seq, type, received) VALUES (?, ?, ?, ?)",
+	[S_FRAME] = "INSERT INTO frames(run_id, seq, type, received) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
 	[S_FIND_RUN] = "SELECT id FROM runs WHERE token = ?",
 	[S_NEW_RUN] = "INSERT INTO runs(token, machine_id, job_id, suite, params, label, created) "
 		      "VALUES (?, ?, ?, ?, COALESCE(?, '{}'), ?, ?)",
@@ -29,7 +29,7 @@ static const char *const sql[S_N] = {
 	[S_RESULT] = "INSERT INTO results(run_id" XCB_SQL_RESULT_COLS ") VALUES (?" XCB_SQL_RESULT_PARAMS ")",
 	[S_HISTO] = "INSERT INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
 	[S_SAMPLE] = "INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?)",
-	[S_EVENT] = "INSERT OR IGNORE INTO events(run_id, seq, kind, text, received) VALUES (?, ?, ?, ?, ?)",
+	[S_EVENT] = "INSERT INTO events(run_id, seq, kind, text, received) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
 	[S_CRASH] = "UPDATE runs SET status = 'crashed', error = COALESCE(error, ?) WHERE id = ?",
 	[S_DONE] = "UPDATE runs SET frames_expected = ?, done_status = ? WHERE id = ? AND frames_expected IS NULL",
 	[S_COMPLETE] = "UPDATE runs SET status = CASE WHEN status = 'crashed' THEN status ELSE 'complete' END, "
