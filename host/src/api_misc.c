@@ -48,6 +48,7 @@ enum MHD_Result api_health(struct req *rq)
 		      "acks_sent", (json_int_t)atomic_load(&ctr.acks_sent),
 		      "queued", (json_int_t)atomic_load(&ctr.queued),
 		      "rejected", rej, "runs", runs);
+	json_object_set_new(o, "lab", cfg.lab ? json_string(cfg.lab) : json_null());
 	if (degraded || !db)
 		json_object_set_new(o, "reason", json_string(degraded ? why : "database unavailable"));
 	return reply_json(rq, 200, o);
@@ -66,7 +67,7 @@ enum MHD_Result api_machines(struct req *rq)
 		"(SELECT count(*) FROM runs r WHERE r.machine_id = m.id), "
 		"(SELECT max(r.id) FROM runs r WHERE r.machine_id = m.id), "
 		"(SELECT r.hello FROM runs r WHERE r.machine_id = m.id AND r.hello != '{}' "
-		" ORDER BY r.id DESC LIMIT 1) "
+		" ORDER BY r.id DESC LIMIT 1), m.lab "
 		"FROM machines m ORDER BY m.last_seen DESC, m.id DESC", &st))
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	arr = json_array();
@@ -74,8 +75,8 @@ enum MHD_Result api_machines(struct req *rq)
 		const char *facts = dbi_column_text(st, 8);
 		json_t *f = facts ? json_loads(facts, 0, NULL) : NULL;
 
-		json_array_append_new(arr, json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
-			"id", (json_int_t)dbi_column_i64(st, 0),
+		json_array_append_new(arr, json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
+			"id", (json_int_t)dbi_column_i64(st, 0), "lab", col_json(st, 9),
 			"mac", col_json(st, 1), "uuid", col_json(st, 2), "serial", col_json(st, 3),
 			"first_seen", iso_or_null(st, 4), "last_seen", iso_or_null(st, 5),
 			"runs", (json_int_t)dbi_column_i64(st, 6),

@@ -48,6 +48,9 @@ static void usage(FILE *f)
 "                         and writes without a token: loopback addresses only\n"
 "  --lost-after SECONDS   a run silent this long becomes 'lost' (default 120)\n"
 "  --suite NAME           suite for boots without a queued job (default 'default')\n"
+"  --lab NAME             this daemon's lab, when several share one --db: its\n"
+"                         runs and machines carry NAME; it collects, boots and\n"
+"                         serves jobs for its own lab only, and lists all labs\n"
 "  --threads N            HTTP worker threads (default 4)\n"
 "  --request-timeout S    seconds a client has to send a whole request\n"
 "                         (headers and body; default 10; trickling cannot extend it)\n"
@@ -126,6 +129,7 @@ int main(int argc, char **argv)
 		{ "open", no_argument, NULL, 'o' },
 		{ "lost-after", required_argument, NULL, 'L' },
 		{ "suite", required_argument, NULL, 's' },
+		{ "lab", required_argument, NULL, 'B' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "test-drop", required_argument, NULL, 'D' },
 		{ "host-name", required_argument, NULL, 'H' },
@@ -158,6 +162,15 @@ int main(int argc, char **argv)
 		case 't': cfg.token_file = optarg; break;
 		case 'o': cfg.open = 1; break;
 		case 's': cfg.suite = optarg; break;
+		case 'B':
+			/* A name for URLs, logs and the run list's filter. */
+			if (!optarg[0] || strlen(optarg) > 32 ||
+			    strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(optarg)) {
+				fprintf(stderr, "xcbenchd: --lab: '%s' is not 1..32 of [A-Za-z0-9._-]\n", optarg);
+				return 2;
+			}
+			cfg.lab = optarg;
+			break;
 		case 'L':
 			if (opt_int(optarg, 1, 86400 * 30, &cfg.lost_after,
 				    "--lost-after: '%s' is not a number of seconds (1..2592000)", optarg))
