@@ -213,6 +213,11 @@ static int p_prepare(struct dbi *db, const char *sql, struct dbi_stmt **out)
 		free(st);
 		return DBI_ERROR;
 	}
+	/* A number the text skips (?2 without ?1) still needs a type; its
+	 * value is never read. */
+	for (int i = 1; i <= st->q.nparams; i++)
+		if (!st->q.used[i])
+			st->type[i] = OID_TEXT;
 	snprintf(st->name, sizeof(st->name), "x%u", ++p->next_name);
 	st->base.db = db;
 	*out = &st->base;
@@ -274,6 +279,10 @@ static int put(struct dbi_stmt *s, int i, char *text, Oid t)
 	if (i < 1 || i > st->q.nparams) {
 		free(text);
 		return DBI_ERROR;
+	}
+	if (!st->q.used[i]) {
+		free(text);
+		return DBI_OK;
 	}
 	free(st->val[i]);
 	st->val[i] = text;

@@ -71,7 +71,7 @@ static size_t json_extract(const char *s, struct buf *out)
 int pg_sql_rewrite(const char *sql, struct pg_sql *q)
 {
 	struct buf out = { 0 };
-	char *names[PARAMS_MAX + 1] = { 0 }, limit[PARAMS_MAX + 1] = { 0 }, w[8];
+	char *names[PARAMS_MAX + 1] = { 0 }, limit[PARAMS_MAX + 1] = { 0 }, used[PARAMS_MAX + 1] = { 0 }, w[8];
 	int n = 0;
 	const char *s = sql;
 
@@ -134,6 +134,7 @@ int pg_sql_rewrite(const char *sql, struct pg_sql *q)
 		last_word(&out, w, sizeof(w));
 		if (!strcmp(w, "LIMIT"))
 			limit[idx] = 1;
+		used[idx] = 1;
 		buf_addf(&out, "$%d", idx);
 		if (idx > n)
 			n = idx;
@@ -142,8 +143,10 @@ int pg_sql_rewrite(const char *sql, struct pg_sql *q)
 	q->nparams = n;
 	q->names = calloc((size_t)n + 1, sizeof(*q->names));
 	q->is_limit = calloc((size_t)n + 1, 1);
-	if (!q->sql || !q->names || !q->is_limit)
+	q->used = calloc((size_t)n + 1, 1);
+	if (!q->sql || !q->names || !q->is_limit || !q->used)
 		goto fail_q;
+	memcpy(q->used, used, (size_t)n + 1);
 	memcpy(q->names, names, ((size_t)n + 1) * sizeof(*names));
 	memcpy(q->is_limit, limit, (size_t)n + 1);
 	return 0;
@@ -155,6 +158,7 @@ fail_q:
 		free(names[i]);
 	free(q->names);
 	free(q->is_limit);
+	free(q->used);
 	memset(q, 0, sizeof(*q));
 	return -1;
 }
@@ -165,6 +169,7 @@ void pg_sql_free(struct pg_sql *q)
 		free(q->names[i]);
 	free(q->names);
 	free(q->is_limit);
+	free(q->used);
 	free(q->sql);
 	memset(q, 0, sizeof(*q));
 }

@@ -11,6 +11,7 @@ struct pg_sql {
 	int nparams;            /* the highest parameter number */
 	char **names;           /* [1..nparams]: ":name" of a named one, else NULL */
 	char *is_limit;         /* [1..nparams]: 1 if a LIMIT's value */
+	char *used;             /* [1..nparams]: 1 if the text refers to it (?2 alone leaves 1 unused) */
 };
 
 /* Rewrites sql into *q: 0, or -1 (out of memory, too many parameters). */
