@@ -5,8 +5,9 @@
 #include "client.h"
 
 static const char usage[] = "usage: xcbench runs [--status S] [--machine ID|MAC] [--suite NAME] [--label L]\n"
-		   "                    [--since TIME] [--limit N] [--json]\n"
-		   "Lists runs, newest first.\n";
+		   "                    [--lab NAME] [--since TIME] [--limit N] [--json]\n"
+		   "Lists runs, newest first, of every lab sharing the daemon's database\n"
+		   "(--lab NAME: that lab's only).\n";
 
 int cmd_runs(int argc, char **argv)
 {
@@ -14,7 +15,7 @@ int cmd_runs(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "status", 1, NULL, 's' }, { "machine", 1, NULL, 'm' }, { "suite", 1, NULL, 'S' },
 		{ "label", 1, NULL, 'l' }, { "since", 1, NULL, 'i' }, { "limit", 1, NULL, 'n' },
-		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "lab", 1, NULL, 'b' }, { "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	static const struct cmd cmd = { "xcbench runs", usage, opts, NULL };
 	struct buf path = { 0 };
@@ -49,18 +50,19 @@ int cmd_runs(int argc, char **argv)
 	buf_free(&path);
 	if (!o)
 		return rc;
-	printf("%-5s %-16s %-9s %-12s %-17s %-20s %7s %5s %s\n", "ID", "TOKEN", "STATUS", "SUITE",
-	       "MACHINE", "CREATED", "FRAMES", "CASES", "LABEL");
+	printf("%-5s %-16s %-9s %-12s %-17s %-20s %7s %5s %-8s %s\n", "ID", "TOKEN", "STATUS", "SUITE",
+	       "MACHINE", "CREATED", "FRAMES", "CASES", "LAB", "LABEL");
 	json_array_foreach(json_object_get(o, "runs"), i, r) {
-		char a[32], b[32], d[32], e[32], f[32], g[32], h[32];
+		char a[32], b[32], d[32], e[32], f[32], g[32], h[32], l[40];
 
-		printf("%-5s %-16s %-9s %-12s %-17s %-20s %7s %5s %s\n", jstr(json_object_get(r, "id"), a, 32),
+		printf("%-5s %-16s %-9s %-12s %-17s %-20s %7s %5s %-8s %s\n", jstr(json_object_get(r, "id"), a, 32),
 		       jstr(json_object_get(r, "token"), t, 64), jstr(json_object_get(r, "status"), f, 32),
 		       jstr(json_object_get(r, "suite"), g, 32),
 		       jstr(json_object_get(json_object_get(r, "machine"), "mac"), b, 32),
 		       jstr(json_object_get(r, "created"), d, 32),
 		       jstr(json_object_get(r, "frames_received"), e, 32),
 		       jstr(json_object_get(r, "cases"), h, 32),
+		       jstr(json_object_get(r, "lab"), l, 40),
 		       json_is_string(json_object_get(r, "label")) ? json_string_value(json_object_get(r, "label")) : "");
 	}
 	printf("(%lld runs in all)\n", (long long)json_integer_value(json_object_get(o, "total")));
