@@ -53,6 +53,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "hang_cpu", "test: CPU wedges in a call" },
 	{ "fault_cpu", "test: CPU faults in a call" },
 	{ "dupskip_cpu", "test: CPU runs one call as the previous one (skip + duplicate)" },
+	{ "startfail_cpu", "test: starting work on that CPU fails" },
 	/* net (NIC, addressing, UDP transport) */
 	{ "server", "IP[:PORT] of xcbenchd's UDP collector (port 8080)" },
 	{ "ip", "our IPv4 address (iPXE: ${netX/ip}); absent or empty = DHCP" },

@@ -245,6 +245,9 @@ void benv_set_crash_hook(benv_crash_fn hook)
 	idt_set_crash_hook(crash_adapter);
 }
 
+_Static_assert(BENV_EXIT_FAIL == XCB_EXIT_FAIL && BENV_EXIT_CRASH == XCB_EXIT_CRASH,
+	       "bench's exit codes are arch/exit.h's");
+
 void benv_exit(int code)
 {
 	machine_exit(code);

@@ -69,6 +69,10 @@ void benv_tick_stop(void);
 /* Called on the faulting CPU after arch/ printed its exception report. */
 typedef void (*benv_crash_fn)(unsigned cpu, unsigned vector, uint64_t error, uint64_t rip);
 void benv_set_crash_hook(benv_crash_fn hook);
+/* The exit codes bench/ ends the run with from interrupt context (arch/exit.h's
+ * XCB_EXIT_FAIL and XCB_EXIT_CRASH: asserted in benchenv.c). */
+#define BENV_EXIT_FAIL 1
+#define BENV_EXIT_CRASH 3
 /* Power off / exit QEMU with `code` (isa-debug-exit), or halt forever. */
 void benv_exit(int code) __attribute__((noreturn));
 

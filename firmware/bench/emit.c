@@ -151,8 +151,9 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 		memset(&r, 0, sizeof(r));
 		runner_fill_result(&r, c, rep, in->cpu, &in->st, in->h, x->ipi_floor);
 		if (fa && k < RUN_MAX_INITS) {
-			fa->calls[k] += in->done;
-			fa->cycles[k] += in->elapsed;
+			/* The shared window's (README "Fairness"), not its own span. */
+			fa->calls[k] += in->win.calls;
+			fa->cycles[k] += in->win.cycles;
 			if (fa->nrep < REPS_KEPT)
 				fa->p50[k][fa->nrep] = r.p50;
 		}

@@ -66,6 +66,13 @@ static unsigned tw_pages;
 static int *pt;				/* shared page table (atomic ints) */
 static uint64_t *frames;		/* 2*tw_pages markers */
 static int *tlb;			/* [cpu][page]: cached frame, -2 = none */
+static uint64_t tlb_nocache;		/* CPUs that cache nothing (test control) */
+
+void plat_host_tlb_nocache(uint64_t mask)
+{
+	/* relaxed: set by the test between runs (thread creation orders it). */
+	__atomic_store_n(&tlb_nocache, mask, __ATOMIC_RELAXED);
+}
 
 int plat_host_init(unsigned ncpus)
 {
@@ -302,6 +309,8 @@ int plat_tw_read(unsigned page, uint64_t *val)
 {
 	int *e = &tlb[(size_t)my_cpu * tw_pages + page];
 
+	if (my_cpu < 64 && (__atomic_load_n(&tlb_nocache, __ATOMIC_RELAXED) >> my_cpu & 1))
+		*e = -2;			/* this CPU keeps nothing */
 	if (*e == -2) {				/* TLB miss: walk */
 		int f = __atomic_load_n(&pt[page], __ATOMIC_ACQUIRE);
 		if (f < 0)

@@ -28,4 +28,9 @@ uint64_t plat_host_ipis(void);
 /* IPIs of one kind (enum plat_ipi) sent since init, all CPUs. */
 uint64_t plat_host_ipis_of(unsigned kind);
 
+/* Test control: CPUs in `mask` (bit = CPU, first 64) keep no translation in
+ * their TLB (every read walks the page table), as a platform that drops primed
+ * translations would; 0 = every CPU caches (the default). */
+void plat_host_tlb_nocache(uint64_t mask);
+
 #endif

@@ -79,77 +79,77 @@ struct boot_task {
  * each machine from its own address, QEMU's user networking all from one. */
 static struct ratelimit boot_rl = RATELIMIT_INIT(30, 2);
 
-static char *col_dup(sqlite3_stmt *st, int c)
+static char *col_dup(struct dbi_stmt *st, int c)
 {
-	const char *s = (const char *)sqlite3_column_text(st, c);
+	const char *s = dbi_column_text(st, c);
 
 	return s ? strdup(s) : NULL;
 }
 
-static int64_t one_int(sqlite3 *db, const char *sql, const char *text, int64_t a, int64_t b)
+static int64_t one_int(struct dbi *db, const char *sql, const char *text, int64_t a, int64_t b)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int64_t v = 0;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (dbi_prepare(db, sql, &st) != DBI_OK)
 		return 0;
 	if (text)
-		sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, a);
-	sqlite3_bind_int64(st, 3, b);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+		dbi_bind_text(st, 1, text, -1);
+	dbi_bind_i64(st, 2, a);
+	dbi_bind_i64(st, 3, b);
+	if (dbi_step(st) == DBI_ROW)
+		v = dbi_column_i64(st, 0);
+	dbi_finalize(st);
 	return v;
 }
 
 static void boot_args(struct boot_task *t);
 
 /* The job to run: the oldest one not yet consumed (by a HELLO). */
-static void pick_job(sqlite3 *db, struct boot_task *t)
+static void pick_job(struct dbi *db, struct boot_task *t)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ? AND "
-			       "consumed IS NULL ORDER BY id LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+	if (dbi_prepare(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ? AND "
+			       "consumed IS NULL ORDER BY id LIMIT 1", &st) != DBI_OK)
 		return;
-	sqlite3_bind_text(st, 1, t->mac, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		t->job_id = sqlite3_column_int64(st, 0);
+	dbi_bind_text(st, 1, t->mac, -1);
+	if (dbi_step(st) == DBI_ROW) {
+		t->job_id = dbi_column_i64(st, 0);
 		t->suite = col_dup(st, 1);
 		t->params = col_dup(st, 2);
 		t->label = col_dup(st, 3);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 }
 
 /* The pending run this request may have again: same MAC, same job, asked
  * for from the same address. 0 if none. */
-static int64_t reusable_run(sqlite3 *db, struct boot_task *t, int64_t machine)
+static int64_t reusable_run(struct dbi *db, struct boot_task *t, int64_t machine)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int64_t id = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, token FROM runs WHERE machine_id = ? AND status = 'pending' "
-			       "AND job_id IS ? AND boot_peer IS ? ORDER BY id DESC LIMIT 1", -1, &st, NULL))
+	if (dbi_prepare(db, "SELECT id, token FROM runs WHERE machine_id = ? AND status = 'pending' "
+			       "AND job_id IS ? AND boot_peer IS ? ORDER BY id DESC LIMIT 1", &st))
 		return 0;
-	sqlite3_bind_int64(st, 1, machine);
+	dbi_bind_i64(st, 1, machine);
 	if (t->job_id)
-		sqlite3_bind_int64(st, 2, t->job_id);
-	sqlite3_bind_text(st, 3, t->peer, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		t->token = strtoull((const char *)sqlite3_column_text(st, 1), NULL, 16);
+		dbi_bind_i64(st, 2, t->job_id);
+	dbi_bind_text(st, 3, t->peer, -1);
+	if (dbi_step(st) == DBI_ROW) {
+		id = dbi_column_i64(st, 0);
+		t->token = strtoull(dbi_column_text(st, 1), NULL, 16);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return id;
 }
 
-static void boot_fn(sqlite3 *db, void *arg)
+static void boot_fn(struct dbi *db, void *arg)
 {
 	struct boot_task *t = arg;
 	int64_t machine, now = now_s();
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
 	pick_job(db, t);
 	if (!t->suite)
@@ -176,16 +176,15 @@ static void boot_fn(sqlite3 *db, void *arg)
 	if (!t->run_id)
 		return;
 	t->fresh = 1;
-	if (sqlite3_prepare_v2(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ? WHERE id = ?",
-			       -1, &st, NULL) == SQLITE_OK) {
+	if (dbi_prepare(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ? WHERE id = ?", &st) == DBI_OK) {
 		if (t->uuid)
-			sqlite3_bind_text(st, 1, t->uuid, -1, SQLITE_TRANSIENT);
+			dbi_bind_text(st, 1, t->uuid, -1);
 		if (t->serial)
-			sqlite3_bind_text(st, 2, t->serial, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 3, t->peer, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 4, t->run_id);
-		sqlite3_step(st);
-		sqlite3_finalize(st);
+			dbi_bind_text(st, 2, t->serial, -1);
+		dbi_bind_text(st, 3, t->peer, -1);
+		dbi_bind_i64(st, 4, t->run_id);
+		dbi_step(st);
+		dbi_finalize(st);
 	}
 }
 

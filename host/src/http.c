@@ -95,6 +95,7 @@ static const struct route {
 	{ "GET", "runs/{run}/cases/{case}/histogram", .h2 = api_histogram },
 	{ "GET", "compare", .h0 = compare_json },
 	{ "GET", "compare.csv", .h0 = compare_csv },
+	{ "GET", "calibrate", .h0 = api_calibrate },
 	{ "GET", "jobs", .h0 = api_jobs },
 	{ "POST", "jobs", .h0 = api_job_create },
 	{ "DELETE", "jobs/{job}", .h1 = api_job_delete },

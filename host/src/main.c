@@ -135,7 +135,7 @@ int main(int argc, char **argv)
 	const char *listen_s = "0.0.0.0:8080", *udp_s = "0.0.0.0:8080";
 	char err[1024];
 	sigset_t sigs;
-	sqlite3 *db;
+	struct dbi *db;
 	int c, sig, ready_fd = -1;
 
 	cfg.db_path = "xcbench.db";
@@ -246,7 +246,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (reg_load(db)) {
-		fprintf(stderr, "xcbenchd: cannot load runs: %s\n", sqlite3_errmsg(db));
+		fprintf(stderr, "xcbenchd: cannot load runs: %s\n", dbi_errmsg(db));
 		return 1;
 	}
 	/* The writer ACKs what it commits through the collector's socket. */
@@ -277,7 +277,7 @@ int main(int argc, char **argv)
 	http_stop();
 	collector_stop();
 	writer_stop();     /* commits everything still queued */
-	sqlite3_close(db);
+	dbi_close(db);
 	reg_free_all();
 	free(cfg.admin_token);
 	fprintf(stderr, "xcbenchd: stopped cleanly\n");
