@@ -38,21 +38,21 @@ static void fold_hello(json_t *by_name, const char *hello, json_int_t id)
 	json_decref(h);
 }
 
-json_t *algos_db_learned(sqlite3 *db)
+json_t *algos_db_learned(struct dbi *db)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	json_t *by_name, *arr;
 	const char *key;
 	json_t *v;
 
-	if (!db || sqlite3_prepare_v2(db, "SELECT id, hello FROM runs WHERE hello LIKE '%\"algos\"%' "
-				      "ORDER BY id DESC", -1, &st, NULL) != SQLITE_OK)
+	if (!db || dbi_prepare(db, "SELECT id, hello FROM runs WHERE hello LIKE '%\"algos\"%' "
+				      "ORDER BY id DESC", &st) != DBI_OK)
 		return NULL;
 	by_name = json_object();
-	while (sqlite3_step(st) == SQLITE_ROW)
-		fold_hello(by_name, (const char *)sqlite3_column_text(st, 1),
-			   (json_int_t)sqlite3_column_int64(st, 0));
-	sqlite3_finalize(st);
+	while (dbi_step(st) == DBI_ROW)
+		fold_hello(by_name, dbi_column_text(st, 1),
+			   (json_int_t)dbi_column_i64(st, 0));
+	dbi_finalize(st);
 	/* jansson keeps insertion order: sort the names for a stable answer */
 	arr = json_array();
 	const char *names[256];

@@ -7,11 +7,11 @@
 #define XCB_ALGOS_DB_H
 
 #include <jansson.h>
-#include <sqlite3.h>
+#include "dbi.h"
 
 /* [{name, description, runs, last_run}, ...] sorted by name: every
  * algorithm any stored run's HELLO listed, its description from the
  * newest run that gave one. NULL on a database error. */
-json_t *algos_db_learned(sqlite3 *db);
+json_t *algos_db_learned(struct dbi *db);
 
 #endif
