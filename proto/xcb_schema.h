@@ -153,8 +153,12 @@
 	X(XCB_METHOD_NONE,    "none",    "none")
 /* TLB: the shootdown's path (CASE key flush, cmdline paths=). */
 #define XCB_VOCAB_FLUSH(X) \
-	X(XCB_FLUSH_VECTOR, "vector", "vector") \
-	X(XCB_FLUSH_XCALL,  "xcall",  "xcall")
+	X(XCB_FLUSH_VECTOR,           "vector",           "vector")           \
+	X(XCB_FLUSH_XCALL,            "xcall",            "xcall")            \
+	X(XCB_FLUSH_CONCURRENT,       "concurrent",       "concurrent")       \
+	X(XCB_FLUSH_EARLY_ACK,        "early_ack",        "early_ack")        \
+	X(XCB_FLUSH_EARLY_ACK_READER, "early_ack_reader", "early_ack_reader") \
+	X(XCB_FLUSH_CONSOLIDATED,     "consolidated",     "consolidated")
 #define XCB_VOCAB_PLACEMENT(X) \
 	X(XCB_PL_FIRST,   "first",   "first")   \
 	X(XCB_PL_SPREAD,  "spread",  "spread")  \

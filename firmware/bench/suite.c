@@ -31,8 +31,9 @@ const char *case_algo_name(const struct bcase *c)
 		return xcb_floor_names[c->floor == FLOOR_IPI ? XCB_FLOOR_IPI : XCB_FLOOR_ROUNDTRIP];
 	if (c->kind == KIND_SYNC)
 		return c->mode < SYNC_NR ? xcb_sync_mode_names[c->mode] : "?";
-	if (c->kind == KIND_TLB && c->path == FLUSH_PATH_VECTOR)
-		return xcb_flush_names[XCB_FLUSH_VECTOR];
+	/* a shootdown path that uses no cross-call algorithm is the algo */
+	if (c->kind == KIND_TLB && c->path != FLUSH_PATH_XCALL)
+		return (unsigned)c->path < XCB_N_flush ? xcb_flush_names[c->path] : "?";
 	return c->algo ? c->algo->name : "?";
 }
 
@@ -95,7 +96,7 @@ static void defaults(struct suite *s, const char *name)
 	set_list(s->inits, &s->ninits, one, 1);
 	set_list(s->masks, &s->nmasks, pow2, 1);
 	set_list(s->work_us, &s->nwork, zero, 1);
-	s->paths = ALL(FLUSH_PATH_NR);
+	s->paths = FLUSH_PATHS_DEFAULT;
 	s->methods = ALL(FLUSH_METHOD_NR);
 	set_list(s->batches, &s->nbatches, one, 1);
 	s->iters = 1000;
@@ -443,9 +444,10 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 				continue;
 			c.path = (enum flush_path)p;
 			for (unsigned a = 0; a < na; a++) {
-				if (p == FLUSH_PATH_VECTOR ? a > 0 : !(s->algos & (1u << a)))
+				/* only the xcall path runs through an algorithm */
+				if (p != FLUSH_PATH_XCALL ? a > 0 : !(s->algos & (1u << a)))
 					continue;
-				c.algo = p == FLUSH_PATH_VECTOR ? 0 : xcall_algos[a];
+				c.algo = p != FLUSH_PATH_XCALL ? 0 : xcall_algos[a];
 				for (unsigned m = 0; m < FLUSH_METHOD_NR; m++) {
 					/* sync: method none is its control, not a case */
 					if (!(s->methods & (1u << m)) || (sync && m == FLUSH_NONE))
