@@ -44,6 +44,7 @@ int case_same_shape(const struct bcase *a, const struct bcase *b)
 	       a->overlap == b->overlap && a->work_us == b->work_us && a->path == b->path &&
 	       a->method == b->method && a->batch == b->batch && a->reps == b->reps &&
 	       a->floor == b->floor && a->harness == b->harness && a->rwlock == b->rwlock &&
+	       a->idle == b->idle &&
 	       a->batch_reads == b->batch_reads && a->entry_us == b->entry_us &&
 	       /* sync: the algo is the mode; the shootdown's algorithm is shape */
 	       (a->kind != KIND_SYNC || a->algo == b->algo);
@@ -93,6 +94,7 @@ static void defaults(struct suite *s, const char *name)
 	s->placements = 1u << PL_FIRST;
 	s->overlaps = 1u;
 	s->harnesses = 1u;
+	s->idles = 1u << XCB_IDLE_HLT;
 	set_list(s->inits, &s->ninits, one, 1);
 	set_list(s->masks, &s->nmasks, pow2, 1);
 	set_list(s->work_us, &s->nwork, zero, 1);
@@ -249,6 +251,7 @@ int suite_load(struct suite *s, const char *name)
 	rc |= parse_words("placements", WORDS(placement), &s->placements);
 	rc |= parse_words("overlap", WORDS(overlap), &s->overlaps);
 	rc |= parse_words("harness", WORDS(harness), &s->harnesses);
+	rc |= parse_words("idles", WORDS(idle), &s->idles);
 	rc |= parse_words("paths", WORDS(flush), &s->paths);
 	rc |= parse_words("methods", WORDS(method), &s->methods);
 	rc |= parse_words("modes", WORDS(sync_mode), &s->modes);
@@ -420,7 +423,13 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 						if (!(s->harnesses & (1u << hw)))
 							continue;
 						c.harness = hw;
-						expand_shape(&e, &c);
+						for (unsigned id = 0; id < XCB_N_idle; id++) {
+							if (!(s->idles & (1u << id)))
+								continue;
+							c.idle = id;
+							expand_shape(&e, &c);
+						}
+						c.idle = XCB_IDLE_HLT;
 					}
 					c.harness = 0;
 				}
