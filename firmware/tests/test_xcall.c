@@ -135,8 +135,9 @@ struct miss {
 };
 static struct miss missed[NCPUS];		/* [initiator], written by it */
 
-enum shape { SHAPE_ONE, SHAPE_ALL, SHAPE_RANDOM, SHAPE_NR };
-static const char *const shape_names[SHAPE_NR] = { "one", "all", "random" };
+/* SELF (every CPU, the caller too) only for algorithms with .runs_self. */
+enum shape { SHAPE_ONE, SHAPE_ALL, SHAPE_RANDOM, SHAPE_SELF, SHAPE_NR };
+static const char *const shape_names[SHAPE_NR] = { "one", "all", "random", "self" };
 
 static const struct xcall_ops *algo;	/* NULL: mixed */
 static enum xcall_wait wait_mode;
@@ -202,9 +203,9 @@ static void make_mask(struct cpumask *m, unsigned me, uint64_t *s)
 		cpumask_set(m, t >= me ? t + 1 : t);
 		return;
 	}
-	if (shape == SHAPE_ALL) {
+	if (shape == SHAPE_ALL || shape == SHAPE_SELF) {
 		for (unsigned c = 0; c < NCPUS; c++)
-			if (c != me)
+			if (c != me || shape == SHAPE_SELF)
 				cpumask_set(m, c);
 		return;
 	}
@@ -398,6 +399,8 @@ static void test_algo_wait(void **st)
 		if (c->ops->set_group)
 			c->ops->set_group(cur_group);
 		for (shape = 0; shape < SHAPE_NR; shape++) {
+			if (shape == SHAPE_SELF && !c->ops->runs_self)
+				continue;
 			unsigned saved = iters;
 			if (shape != SHAPE_RANDOM)
 				iters = iters / 4 + 1;
@@ -412,8 +415,8 @@ static void test_algo_wait(void **st)
 		c->ops->set_group(0);
 	cur_group = 0;
 	shape = SHAPE_RANDOM;
-	printf("# checked %s wait=%s: stress and quiet x shapes one,all,random%s\n", c->ops->name,
-	       xcall_wait_name(c->w), c->ops->set_group ? " x G=default,3" : "");
+	printf("# checked %s wait=%s: stress and quiet x shapes one,all,random%s%s\n", c->ops->name,
+	       xcall_wait_name(c->w), c->ops->runs_self ? ",self" : "", c->ops->set_group ? " x G=default,3" : "");
 }
 
 static void test_mixed(void **st)
