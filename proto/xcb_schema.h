@@ -57,6 +57,7 @@
 	X(seed,            INT,  PARAM, JSON, 0,          0)           \
 	X(harness,         TEXT, AXIS,  JSON, 0,          "harness")   \
 	X(idle,            TEXT, AXIS,  JSON, 0,          "idle")      \
+	X(group,           INT,  AXIS,  JSON, 0,          0)           \
 	X(x_time_ms,       INT,  NOTE,  JSON, 0,          0)           \
 	X(xcall,           TEXT, AXIS,  JSON, 0,          0)           \
 	X(rwlock,          TEXT, AXIS,  JSON, 0,          "rwlock")    \

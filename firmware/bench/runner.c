@@ -257,7 +257,11 @@ int runner_case_rep(const struct bcase *c, unsigned rep, uint64_t watchdog_ms,
 	/* The targets idle as the case says during its repetition only. */
 	if (c->kind == KIND_XCALL)
 		benv_set_idle(c->idle);
+	if (c->kind == KIND_XCALL && c->algo && c->algo->set_group)
+		c->algo->set_group(c->group);
 	int rc = rep_into(c, rep, watchdog_ms, 1, sum);
+	if (c->kind == KIND_XCALL && c->algo && c->algo->set_group)
+		c->algo->set_group(0);
 	benv_set_idle(XCB_IDLE_HLT);
 	benv_set_delivery(DELIV_AUTO);
 	return rc;

@@ -44,7 +44,7 @@ int case_same_shape(const struct bcase *a, const struct bcase *b)
 	       a->overlap == b->overlap && a->work_us == b->work_us && a->path == b->path &&
 	       a->method == b->method && a->batch == b->batch && a->reps == b->reps &&
 	       a->floor == b->floor && a->harness == b->harness && a->rwlock == b->rwlock &&
-	       a->idle == b->idle &&
+	       a->idle == b->idle && a->group == b->group &&
 	       a->batch_reads == b->batch_reads && a->entry_us == b->entry_us &&
 	       /* sync: the algo is the mode; the shootdown's algorithm is shape */
 	       (a->kind != KIND_SYNC || a->algo == b->algo);
@@ -98,6 +98,7 @@ static void defaults(struct suite *s, const char *name)
 	set_list(s->inits, &s->ninits, one, 1);
 	set_list(s->masks, &s->nmasks, pow2, 1);
 	set_list(s->work_us, &s->nwork, zero, 1);
+	set_list(s->groups, &s->ngroups, zero, 1);
 	s->paths = FLUSH_PATHS_DEFAULT;
 	s->methods = ALL(FLUSH_METHOD_NR);
 	set_list(s->batches, &s->nbatches, one, 1);
@@ -209,7 +210,7 @@ static int parse_numbers(const char *key, unsigned *dst, unsigned *n, int words)
 		else if (words && bs_streq(it.item[i], "pow2"))
 			v = bs_streq(key, "masks") ? MASK_POW2 : INITS_POW2;
 		else if (cmdline_parse_u64(it.item[i], &v) < 0 || v > 100000000u ||
-			 (v == 0 && !bs_streq(key, "work_us"))) {
+			 (v == 0 && !bs_streq(key, "work_us") && !bs_streq(key, "groups"))) {
 			kprintf("xcbench: error: cmdline key '%s': bad value '%s'\n", key, it.item[i]);
 			return -1;
 		}
@@ -262,6 +263,7 @@ int suite_load(struct suite *s, const char *name)
 	rc |= parse_numbers("inits", s->inits, &s->ninits, 1);
 	rc |= parse_numbers("masks", s->masks, &s->nmasks, 1);
 	rc |= parse_numbers("work_us", s->work_us, &s->nwork, 0);
+	rc |= parse_numbers("groups", s->groups, &s->ngroups, 0);
 	rc |= parse_numbers("batches", s->batches, &s->nbatches, 0);
 	rc |= cmdline_u64("iters", s->iters, &s->iters);
 	rc |= cmdline_u64("warmup", s->warmup, &s->warmup);
@@ -427,7 +429,13 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 							if (!(s->idles & (1u << id)))
 								continue;
 							c.idle = id;
-							expand_shape(&e, &c);
+							/* G only where the algorithm has groups */
+							unsigned ng = c.algo->set_group ? s->ngroups : 1;
+							for (unsigned g = 0; g < ng; g++) {
+								c.group = c.algo->set_group ? s->groups[g] : 0;
+								expand_shape(&e, &c);
+							}
+							c.group = 0;
 						}
 						c.idle = XCB_IDLE_HLT;
 					}

@@ -93,8 +93,9 @@ struct xcall_ops {
 	/* 1: a caller in its own mask runs fn too (instead of being removed). */
 	unsigned runs_self;
 	/* Optional (NULL: flat): the group size G of a hierarchical
-	 * algorithm, set between cases on CPU 0; 0 = its default. */
-	void (*set_group)(unsigned g);
+	 * algorithm, set between cases on CPU 0; 0 = its default. Returns
+	 * the G now in effect (the CASE's `group`). */
+	unsigned (*set_group)(unsigned g);
 };
 
 /*

@@ -1,14 +1,16 @@
 #!/bin/bash
-# t-xcall-idle.sh — the targets' idle state as an axis (idles=hlt,mwait,poll,
-# CASE key `idle`, sent only when not hlt): under TCG with -cpu max (which
-# offers MONITOR/MWAIT) every mode runs a cross-call case, each exactly once
-# per target; with the default CPU model mwait is refused by name (CPUID has
-# no MONITOR/MWAIT) while hlt and poll still run.
+# t-xcall-axes.sh — the algorithm axes, on the payload under TCG:
+#  - the targets' idle state (idles=hlt,mwait,poll, CASE key `idle`, sent
+#    only when not hlt): with -cpu max (which offers MONITOR/MWAIT) every
+#    state runs a cross-call case, each call exactly once per target; with
+#    the default CPU model mwait is refused by name while hlt and poll run;
+#  - tree's group size (groups=2,4,0: CASE key `group`, the G in effect, 8
+#    for 0 = the default; only on algorithms with groups).
 # timeout: 600
 . "$(dirname "$0")/lib.sh"
 
 need_payload
-T=$(mktemp -d "$OUTDIR/xcall-idle.XXXXXX")
+T=$(mktemp -d "$OUTDIR/xcall-axes.XXXXXX")
 args="suite=quick kinds=xcall algos=lockless,tree waits=done deliveries=unicast idles=hlt,mwait,poll"
 
 XCB_QEMU_TIMEOUT=300 qemu_direct "$T/max.log" 2 "$args" -cpu max
@@ -41,3 +43,20 @@ if grep -q "xcbench: hypervisor.*monitor no\|idle mwait not offered" "$T/dflt.lo
 else
 	skip "mwait refused where CPUID lacks it" "this QEMU's default model offers MONITOR/MWAIT"
 fi
+
+XCB_QEMU_TIMEOUT=300 qemu_direct "$T/g.log" 4 "suite=quick kinds=xcall algos=lockless,tree waits=done deliveries=unicast inits=1 masks=all groups=2,0"
+rc=$?
+check "groups=2,0 exits 0 (qemu status $rc)" [ "$rc" -eq 1 ]
+check "serial frames decode" frames_json "$T/g.log" "$T/g.json"
+python3 - "$T/g.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+def ok(c, m): print(("ok - " if c else "not ok - ") + m)
+cases = [c for c in run["cases"].values() if c["kind"] == "xcall"]
+g = sorted(c.get("group") for c in cases if c["algo"] == "tree")
+ok(g == ["2", "8"], f"tree: one case per G, the default named as 8 ({g})")
+ok(all("group" not in c for c in cases if c["algo"] == "lockless"), "lockless (flat) carries no group")
+ids = {int(c["id"]) for c in cases}
+rows = [r for r in run["results"] if r["case_id"] in ids]
+ok(rows and all(r["calls_executed"] == r["calls_expected"] > 0 for r in rows), "every G: every call ran exactly once")
+PY
