@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "machines_db.h"
 #include "registry.h"
 #include "routes.h"
 #include "store.h"
@@ -87,6 +88,7 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 struct create_task {
 	uint64_t token;
 	const char *suite, *label;
+	char mac[18];                   /* "" or the machine the run is for */
 	int64_t id;
 	int exists;
 };
@@ -106,10 +108,12 @@ static void create_fn(sqlite3 *db, void *arg)
 	}
 	/* Registered by the caller once committed (a failed commit must
 	 * leave the registry as it was). */
-	t->id = store_create_run(db, t->token, 0, 0, t->suite, NULL, t->label);
+	t->id = store_create_run(db, t->token, t->mac[0] ? machine_ensure(db, t->mac, now_s()) : 0, 0,
+				 t->suite, NULL, t->label);
 }
 
-/* POST /api/v1/runs {"token", "suite", "label"}: registers a run. */
+/* POST /api/v1/runs {"token", "suite", "label", "mac"}: registers a run (of
+ * the machine with that MAC, e.g. a serial capture from a lab machine). */
 enum MHD_Result api_run_create(struct req *rq)
 {
 	struct create_task t = { 0 };
@@ -125,7 +129,7 @@ enum MHD_Result api_run_create(struct req *rq)
 	/* Known fields must be strings (or null): a silently ignored {"label": 1}
 	 * would create a run without the label its caller thinks it gave. */
 	{
-		static const char *const fields[] = { "token", "suite", "label" };
+		static const char *const fields[] = { "token", "suite", "label", "mac" };
 		for (unsigned i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 			json_t *v = json_object_get(body, fields[i]);
 			if (v && !json_is_string(v) && !json_is_null(v)) {
@@ -143,6 +147,11 @@ enum MHD_Result api_run_create(struct req *rq)
 
 		json_decref(body);
 		return ret;
+	}
+	if (json_is_string(json_object_get(body, "mac")) &&
+	    norm_mac(json_string_value(json_object_get(body, "mac")), t.mac)) {
+		json_decref(body);
+		return reply_error(rq, 400, "mac: expected a MAC address (aa:bb:cc:dd:ee:ff)");
 	}
 	if (!tok)
 		t.token = fresh_token();

@@ -82,7 +82,7 @@ function renderActions() {
 // Columns: key, title, value for sorting, cell renderer.
 const COLS = [
 	{ key: 'id', title: 'Run', num: true, val: (r) => r.id, cell: (r) => h('a', { href: `run.html?id=${r.id}` }, `#${r.id}`) },
-	{ key: 'machine', title: 'Machine', val: (r) => machineName(r) || '', cell: (r) => machineName(r) ? h('span', { class: 'mono' }, machineName(r)) : h('span', { class: 'muted', title: 'Not booted through /boot.ipxe with a MAC' }, 'direct') },
+	{ key: 'machine', title: 'Machine', val: (r) => machineName(r) || '', cell: (r) => machineName(r) ? h('a', { class: 'mono', href: `machine.html?id=${r.machine.id}`, title: 'its history' }, machineName(r)) : h('span', { class: 'muted', title: 'Not booted through /boot.ipxe with a MAC' }, 'direct') },
 	{ key: 'cpu', title: 'CPU model', val: (r) => facts(r).cpuModel || '', cell: (r) => facts(r).cpuModel || h('span', { class: 'muted' }, '–') },
 	{ key: 'cpus', title: 'CPUs', num: true, val: (r) => facts(r).cpus ?? -1, cell: (r) => facts(r).cpus ?? '–' },
 	{ key: 'boot', title: 'Boot', val: (r) => facts(r).boot || '', cell: (r) => (facts(r).boot ? h('span', { title: facts(r).bootDetail || '' }, facts(r).boot) : h('span', { class: 'muted' }, '–')) },

@@ -1,0 +1,55 @@
+#!/bin/bash
+# t-web-history.sh — issue 25's pages in headless Chromium against a real
+# xcbenchd: the machine page (facts over time, runs, the trend chart of a
+# case's p50 across the machine's runs, labels on the points) and the
+# compare page's honesty (a single pair shows the within-boot warning; a
+# group does not, names both groups and calibrates on a button). The runs
+# are the six real boots of tests/fixtures/aa, ingested as captures of one
+# machine (xcbench ingest --mac) and labelled through PATCH. Every check
+# compares what the page drew with the API. Screenshots:
+# tests/out/web-machine.png, web-compare-pair.png, web-compare-groups.png.
+# timeout: 240
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon-lib.sh"
+
+missing=""
+command -v node >/dev/null || missing="$missing node"
+[ -x /usr/bin/chromium ] || missing="$missing /usr/bin/chromium"
+[ -f "$ROOT/web/vendor/chart.umd.min.js" ] || missing="$missing web/vendor (make -C web)"
+[ -d "$ROOT/web/node_modules/playwright-core" ] || missing="$missing playwright-core (make -C web)"
+[ -x "$XCBENCHD" ] && [ -x "$XCBENCH" ] || missing="$missing host build (make -C host)"
+if [ -n "$missing" ]; then
+	skip "machine page browser tests" "missing:$missing"
+	exit 0
+fi
+driver=""
+cleanup() {
+	[ -n "$driver" ] && kill "$driver" 2>/dev/null && wait "$driver" 2>/dev/null
+	cleanup_daemon
+}
+trap cleanup EXIT
+trap "exit 143" TERM INT
+
+admin_daemon history-admin --web "$ROOT/web"
+MAC=52:54:00:25:00:01
+for i in 1 2 3 4 5 6; do
+	zcat "$ROOT/tests/fixtures/aa/boot$i.serial.log.gz" >"$TMP/boot$i.log"
+	"$XCBENCH" --server "$URL" --token-file "$TMP/token" ingest --mac $MAC "$TMP/boot$i.log" >/dev/null 2>"$TMP/ing.err" ||
+		sed 's/^/# /' "$TMP/ing.err"
+done
+MID=$(pyjson "$URL/api/v1/machines" '[m["id"] for m in d["machines"] if m["mac"] == "'$MAC'"][0]')
+n=$(pyjson "$URL/api/v1/runs?machine=$MID" 'len(d["runs"])')
+check "ingest --mac: the six boots are runs of machine $MAC ($n)" [ "$n" = 6 ]
+mapfile -t ID < <(pyjson "$URL/api/v1/runs?machine=$MID" '"\n".join(str(r["id"]) for r in sorted(d["runs"], key=lambda r: r["id"]))')
+for k in 0 1 2 3 4 5; do
+	curl -sf -X PATCH "${ADMIN[@]}" -d "{\"label\":\"boot $((k + 1))\"}" "$URL/api/v1/runs/${ID[$k]}" >/dev/null
+done
+
+export XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_MACHINE=$MID XCB_RUNS="${ID[*]}"
+node "$ROOT/tests/web/history.mjs" &
+driver=$!
+wait "$driver"
+rc=$?
+driver=""
+[ $rc = 0 ] || tail -n 20 "$TMP/daemon.log" | sed 's/^/# /'
+check "SIGTERM: clean shutdown" stop_daemon
