@@ -45,6 +45,20 @@ for k in 0 1 2 3 4 5; do
 	curl -sf -X PATCH "${ADMIN[@]}" -d "{\"label\":\"boot $((k + 1))\"}" "$URL/api/v1/runs/${ID[$k]}" >/dev/null
 done
 
+# Baselines: the first three boots become the machine + suite's baseline.
+X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
+"${X[@]}" baseline "${ID[0]},${ID[1]},${ID[2]}" >"$TMP/bl.txt" 2>&1
+check "xcbench baseline marks three boots ($(head -1 "$TMP/bl.txt"))" grep -q "suite seed: runs ${ID[0]},${ID[1]},${ID[2]}" "$TMP/bl.txt"
+"${X[@]}" check --baseline stored "${ID[3]},${ID[4]},${ID[5]}" >"$TMP/chk.txt" 2>&1
+rc=$?
+check "check --baseline stored: the other three boots against it, exit 0 ($rc)" [ "$rc" = 0 ]
+"${X[@]}" compare --baseline stored "${ID[3]}" --format text >"$TMP/cmp.txt" 2>&1
+check "compare --baseline stored names the stored runs as A" grep -q "^A: runs ${ID[0]}, ${ID[1]}, ${ID[2]} (3 boots)" "$TMP/cmp.txt"
+"${X[@]}" baseline "${ID[0]},999" >/dev/null 2>"$TMP/bl2.err"
+check "a baseline of a missing run is refused, naming it" grep -q "run 999 not found" "$TMP/bl2.err"
+c=$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/compare?a=baseline&b=999")
+check "compare?a=baseline of an unknown run: 404 ($c)" [ "$c" = 404 ]
+
 export XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_MACHINE=$MID XCB_RUNS="${ID[*]}"
 node "$ROOT/tests/web/history.mjs" &
 driver=$!

@@ -18,6 +18,7 @@ static const struct {
 	{ "show", "one run: facts, cases, stats", cmd_show },
 	{ "compare", "compare two runs or groups of runs (or two algorithms)", cmd_compare },
 	{ "check", "CI verdict: exit 1 when B regressed against --baseline A", cmd_check },
+	{ "baseline", "mark runs as the baseline of their machine + suite (or list them)", cmd_baseline },
 	{ "calibrate", "the false-positive rate of comparisons on N boots of one configuration", cmd_calibrate },
 	{ "export", "one run's results as CSV", cmd_export },
 	{ "queue", "queue a suite for the next boot of a MAC", cmd_queue },

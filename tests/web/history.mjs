@@ -52,6 +52,9 @@ try {
 	ok(JSON.stringify(factRows) === JSON.stringify(RUNS.map((r) => `#${r}`)), 'facts over time: one row per run, oldest first', factRows);
 	const runRows = await page.$$eval('#runs tbody tr', (t) => t.length);
 	ok(runRows === 6, `runs section lists its 6 runs (${runRows})`);
+	const bl = (await api(`baselines?machine=${MID}`)).baselines;
+	const marked = await page.$$eval('#runs tbody tr', (t) => t.filter((r) => r.querySelector('.badge.baseline')).map((r) => Number(r.querySelector('a').textContent.slice(1))));
+	ok(bl.length === 1 && JSON.stringify(marked.sort()) === JSON.stringify([...bl[0].runs].sort()), `the baseline's runs are marked (${marked})`, { bl, marked });
 	const tr = await page.evaluate(() => window.xcbCharts.trend && { xcb: window.xcbCharts.trend.$xcb, n: window.xcbCharts.trend.data.datasets.length });
 	ok(tr && tr.xcb.points.length === 6, `trend chart: one point per run (${tr && tr.xcb.points.length})`);
 	// the points are the API's: median of each run's repetitions' p50, in ns

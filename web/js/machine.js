@@ -44,10 +44,11 @@ async function start() {
 		fill(facts, errorBox('its runs', e));
 		return done();
 	}
+	const baselines = (await api.get(`baselines?machine=${m.id}`).catch(() => ({ baselines: [] }))).baselines || [];
 	const details = (await Promise.all(runs.filter((r) => r.cases > 0).map((r) => api.get(`runs/${r.id}`).catch(() => null)))).filter(Boolean);
-	window.xcbMachine.data = { machine: m, runs, details };
+	window.xcbMachine.data = { machine: m, runs, details, baselines };
 	drawFacts(facts, m, runs);
-	drawRuns(runsEl, runs);
+	drawRuns(runsEl, runs, baselines);
 	drawTrend(trendEl, details, schema);
 	done();
 }
@@ -69,10 +70,15 @@ function drawFacts(el, m, runs) {
 				HISTORY_FACTS.map((k) => h('td', { class: changed.has(k) ? 'warn changed' : null, title: changed.has(k) ? 'changed since the run before' : null }, String(val(k, facts))))))))));
 }
 
-function drawRuns(el, runs) {
+function drawRuns(el, runs, baselines) {
 	const ids = runs.map((r) => r.id);
+	const inBaseline = (r) => baselines.find((b) => b.suite === r.suite && b.runs.includes(r.id));
 	fill(el,
 		h('h2', {}, `Runs (${runs.length})`),
+		h('p', { class: 'sub', id: 'baselines' }, baselines.length
+			? ['Baselines: ', baselines.map((b, i) => [i ? '; ' : '', `${b.suite}: runs ${b.runs.map((x) => `#${x}`).join(', ')} `,
+				h('a', { href: `compare.html?a=${b.runs.join(',')}&b=${ids.filter((x) => !b.runs.includes(x)).slice(0, 3).join(',')}` }, 'compare the newest against it')])]
+			: 'No baseline yet (xcbench baseline RUN,RUN,… marks one; xcbench check --baseline stored then compares against it).'),
 		h('p', { class: 'sub' }, 'Newest first. ',
 			ids.length >= 4 ? h('a', { href: `compare.html?a=${ids.slice(ids.length / 2).join(',')}&b=${ids.slice(0, ids.length / 2).join(',')}`, id: 'compare-halves' },
 				'Compare the older half with the newer half (groups)') : 'Four runs or more can be compared as groups.'),
@@ -84,7 +90,7 @@ function drawRuns(el, runs) {
 					h('td', {}, h('a', { href: `run.html?id=${r.id}` }, `#${r.id}`)),
 					h('td', {}, fmt.date(r.started || r.created)),
 					h('td', {}, r.suite || '–'),
-					h('td', {}, r.label || ''),
+					h('td', {}, r.label || '', inBaseline(r) ? h('span', { class: 'badge baseline', title: `baseline of suite ${r.suite}` }, ' baseline') : null),
 					h('td', {}, badge(r.status)),
 					h('td', {}, s.boot || '–'),
 					h('td', { class: 'num' }, s.cpus ?? '–'),
