@@ -19,7 +19,7 @@ struct bl_task {
 	int rc;
 };
 
-static void set_fn(sqlite3 *db, void *arg)
+static void set_fn(struct dbi *db, void *arg)
 {
 	struct bl_task *t = arg;
 
@@ -30,7 +30,7 @@ enum MHD_Result api_baselines(struct req *rq)
 {
 	const char *m = qarg(rq, "machine");
 	int64_t mid = 0;
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 
 	if (m && parse_id(m, &mid))
 		return reply_error(rq, 400, "machine: expected a machine id");
@@ -45,7 +45,7 @@ enum MHD_Result api_baseline_set(struct req *rq)
 	const char *why = NULL;
 	char suite[128], err[128];
 	json_t *body, *runs, *v, *list;
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	size_t i;
 
 	if (!is_admin(rq))

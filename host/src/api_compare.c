@@ -123,7 +123,7 @@ static int num_arg(struct req *rq, const char *name, double lo, double hi, doubl
 
 /* The runs of one side as a JSON array of run objects; NULL (and *missing
  * set) when one does not exist. */
-static json_t *side_runs(sqlite3 *db, const struct compare_side *s, int64_t *missing)
+static json_t *side_runs(struct dbi *db, const struct compare_side *s, int64_t *missing)
 {
 	json_t *arr = json_array();
 
@@ -153,7 +153,7 @@ static json_t *where_json(const struct compare_side *s)
 enum MHD_Result api_calibrate(struct req *rq)
 {
 	const char *rs = qarg(rq, "runs");
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	struct compare_side side;
 	double fdr, me;
 	json_t *o, *runs;
@@ -180,7 +180,7 @@ enum MHD_Result api_calibrate(struct req *rq)
 enum MHD_Result api_compare(struct req *rq, int csv)
 {
 	const char *as = qarg(rq, "a"), *bs = qarg(rq, "b"), *fa = qarg(rq, "algo_a"), *fb = qarg(rq, "algo_b");
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	struct compare_req c;
 	int64_t missing = 0;
 	json_t *ra, *rb, *o, *cond;

@@ -6,14 +6,14 @@
 #include "baselines_db.h"
 #include "sqljson.h"
 
-int baseline_key(sqlite3 *db, const int64_t *runs, size_t n, int64_t *machine, char *suite, size_t cap,
+int baseline_key(struct dbi *db, const int64_t *runs, size_t n, int64_t *machine, char *suite, size_t cap,
 		 char *why)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
 	*machine = 0;
 	suite[0] = 0;
-	if (sqlite3_prepare_v2(db, "SELECT machine_id, suite FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {
+	if (dbi_prepare(db, "SELECT machine_id, suite FROM runs WHERE id = ?", &st) != DBI_OK) {
 		snprintf(why, 128, "query failed");
 		return -1;
 	}
@@ -21,14 +21,14 @@ int baseline_key(sqlite3 *db, const int64_t *runs, size_t n, int64_t *machine, c
 		const char *s;
 		int64_t m;
 
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, runs[i]);
-		if (sqlite3_step(st) != SQLITE_ROW) {
+		dbi_reset(st);
+		dbi_bind_i64(st, 1, runs[i]);
+		if (dbi_step(st) != DBI_ROW) {
 			snprintf(why, 128, "run %lld not found", (long long)runs[i]);
 			goto err;
 		}
-		m = sqlite3_column_int64(st, 0);
-		s = (const char *)sqlite3_column_text(st, 1);
+		m = dbi_column_i64(st, 0);
+		s = dbi_column_text(st, 1);
 		if (!m || !s) {
 			snprintf(why, 128, "run %lld has no machine or no suite", (long long)runs[i]);
 			goto err;
@@ -41,74 +41,73 @@ int baseline_key(sqlite3 *db, const int64_t *runs, size_t n, int64_t *machine, c
 		*machine = m;
 		snprintf(suite, cap, "%s", s);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return 0;
 err:
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return -1;
 }
 
-int baseline_set(sqlite3 *db, int64_t machine, const char *suite, const int64_t *runs, size_t n, int64_t now)
+int baseline_set(struct dbi *db, int64_t machine, const char *suite, const int64_t *runs, size_t n, int64_t now)
 {
 	json_t *arr = json_array();
 	char *txt;
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int rc = -1;
 
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(arr, json_integer(runs[i]));
 	txt = json_dumps(arr, JSON_COMPACT);
 	json_decref(arr);
-	if (txt && sqlite3_prepare_v2(db, "INSERT INTO baselines(machine_id, suite, runs, set_at) VALUES (?, ?, ?, ?) "
-				      "ON CONFLICT(machine_id, suite) DO UPDATE SET runs = excluded.runs, set_at = excluded.set_at",
-				      -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, machine);
-		sqlite3_bind_text(st, 2, suite, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, txt, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, now);
-		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-		sqlite3_finalize(st);
+	if (txt && dbi_prepare(db, "INSERT INTO baselines(machine_id, suite, runs, set_at) VALUES (?, ?, ?, ?) "
+				      "ON CONFLICT(machine_id, suite) DO UPDATE SET runs = excluded.runs, set_at = excluded.set_at", &st) == DBI_OK) {
+		dbi_bind_i64(st, 1, machine);
+		dbi_bind_text(st, 2, suite, -1);
+		dbi_bind_text(st, 3, txt, -1);
+		dbi_bind_i64(st, 4, now);
+		rc = dbi_step(st) == DBI_DONE ? 0 : -1;
+		dbi_finalize(st);
 	}
 	free(txt);
 	return rc;
 }
 
-json_t *baselines_list(sqlite3 *db, int64_t machine)
+json_t *baselines_list(struct dbi *db, int64_t machine)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	json_t *out = json_array();
 
-	if (sqlite3_prepare_v2(db, "SELECT b.machine_id, m.mac, b.suite, b.runs, b.set_at FROM baselines b "
+	if (dbi_prepare(db, "SELECT b.machine_id, m.mac, b.suite, b.runs, b.set_at FROM baselines b "
 			       "JOIN machines m ON m.id = b.machine_id WHERE ?1 = 0 OR b.machine_id = ?1 "
-			       "ORDER BY b.machine_id, b.suite", -1, &st, NULL) != SQLITE_OK)
+			       "ORDER BY b.machine_id, b.suite", &st) != DBI_OK)
 		return out;
-	sqlite3_bind_int64(st, 1, machine);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	dbi_bind_i64(st, 1, machine);
+	while (dbi_step(st) == DBI_ROW) {
 		struct dbval at;
-		json_t *runs = json_loads((const char *)sqlite3_column_text(st, 3), 0, NULL);
+		json_t *runs = json_loads(dbi_column_text(st, 3), 0, NULL);
 
 		dbval_read(st, 4, &at);
 		json_array_append_new(out, json_pack("{s:{s:I, s:s}, s:s, s:o, s:o}",
-			"machine", "id", (json_int_t)sqlite3_column_int64(st, 0), "mac", (const char *)sqlite3_column_text(st, 1),
-			"suite", (const char *)sqlite3_column_text(st, 2), "runs", runs ? runs : json_array(),
+			"machine", "id", (json_int_t)dbi_column_i64(st, 0), "mac", dbi_column_text(st, 1),
+			"suite", dbi_column_text(st, 2), "runs", runs ? runs : json_array(),
 			"set_at", dbval_iso(&at)));
 		dbval_free(&at);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return out;
 }
 
-size_t baseline_get(sqlite3 *db, int64_t machine, const char *suite, int64_t *runs, size_t cap)
+size_t baseline_get(struct dbi *db, int64_t machine, const char *suite, int64_t *runs, size_t cap)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	size_t n = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT runs FROM baselines WHERE machine_id = ? AND suite = ?", -1, &st, NULL) != SQLITE_OK)
+	if (dbi_prepare(db, "SELECT runs FROM baselines WHERE machine_id = ? AND suite = ?", &st) != DBI_OK)
 		return 0;
-	sqlite3_bind_int64(st, 1, machine);
-	sqlite3_bind_text(st, 2, suite, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		json_t *arr = json_loads((const char *)sqlite3_column_text(st, 0), 0, NULL), *v;
+	dbi_bind_i64(st, 1, machine);
+	dbi_bind_text(st, 2, suite, -1);
+	if (dbi_step(st) == DBI_ROW) {
+		json_t *arr = json_loads(dbi_column_text(st, 0), 0, NULL), *v;
 		size_t i;
 
 		json_array_foreach(arr, i, v)
@@ -116,6 +115,6 @@ size_t baseline_get(sqlite3 *db, int64_t machine, const char *suite, int64_t *ru
 				runs[n++] = json_integer_value(v);
 		json_decref(arr);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return n;
 }

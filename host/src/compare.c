@@ -102,7 +102,7 @@ static json_t *matchable(json_t *cfg, const struct compare_req *rq)
 
 /* The cases of run that pass side's restrictions, with their repetitions'
  * medians: two queries (cases, RESULT rows) stepped in case order. */
-static int load_side(sqlite3 *db, int64_t run, const struct compare_side *side,
+static int load_side(struct dbi *db, int64_t run, const struct compare_side *side,
 		     const struct compare_req *rq, struct side_case **out, size_t *n)
 {
 	struct case_cursor cc;
@@ -213,7 +213,7 @@ static void group_add(struct group *g, struct side_case *c, size_t n)
 	}
 }
 
-static void load_group(sqlite3 *db, const struct compare_side *s, const struct compare_req *rq,
+static void load_group(struct dbi *db, const struct compare_side *s, const struct compare_req *rq,
 		       struct group *g)
 {
 	memset(g, 0, sizeof(*g));
@@ -479,7 +479,7 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 }
 
 
-json_t *compare_runs(sqlite3 *db, const struct compare_req *rq)
+json_t *compare_runs(struct dbi *db, const struct compare_req *rq)
 {
 	int between = rq->a.nruns >= 2 && rq->b.nruns >= 2;
 	struct group a, b;

@@ -4,7 +4,7 @@
 #define XCB_COMPARE_H
 
 #include <jansson.h>
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,16 +51,16 @@ int compare_parse_where(const char *s, struct compare_side *side);
 /* The "cases", "unmatched_*", "pivots", "algo_*", "confidence", "level",
  * "warnings", "summary", "fdr", "min_effect_pct" members of the compare
  * response (host/API.md). */
-json_t *compare_runs(sqlite3 *db, const struct compare_req *rq);
+json_t *compare_runs(struct dbi *db, const struct compare_req *rq);
 
 /* The runs' conditions side by side, and a line per difference
  * (compare_cond.c): {"conditions": [...], "mismatches": [...]}. */
-json_t *compare_conditions(sqlite3 *db, const struct compare_req *rq);
+json_t *compare_conditions(struct dbi *db, const struct compare_req *rq);
 
 /* A/A calibration over runs[0..n) (2 <= n <= COMPARE_MAX_CALIB), all of one
  * configuration (compare_calib.c): every half-split compared as groups and
  * every pair as single boots, with the share of cases each marks. */
 #define COMPARE_MAX_CALIB 12
-json_t *compare_calibrate(sqlite3 *db, const int64_t *runs, size_t n, double fdr, double min_effect);
+json_t *compare_calibrate(struct dbi *db, const int64_t *runs, size_t n, double fdr, double min_effect);
 
 #endif

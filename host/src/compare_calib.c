@@ -35,7 +35,7 @@ static json_t *tally_json(const struct tally *t)
 			 "familywise_rate", t->comparisons ? (double)t->any / (double)t->comparisons : 0.0);
 }
 
-json_t *compare_calibrate(sqlite3 *db, const int64_t *runs, size_t n, double fdr, double min_effect)
+json_t *compare_calibrate(struct dbi *db, const int64_t *runs, size_t n, double fdr, double min_effect)
 {
 	struct compare_req rq;
 	struct tally grp = { 0 }, pair = { 0 };

@@ -37,7 +37,7 @@ static char *cond_value(const struct run_row *r, json_t *hello, const struct con
 	json_t *v;
 
 	if (strcmp(c->name, "suite") == 0)
-		return strdup(r->suite.type == SQLITE_TEXT ? r->suite.s : "");
+		return strdup(r->suite.type == DBI_TEXT ? r->suite.s : "");
 	if (strcmp(c->name, "params") == 0) {
 		json_t *p = r->params ? json_loads(r->params, 0, NULL) : NULL;
 		char *t;
@@ -75,7 +75,7 @@ static void add_distinct(json_t *arr, const char *value)
 	json_array_append_new(arr, json_string(value));
 }
 
-static void side_values(sqlite3 *db, const struct compare_side *s, json_t *vals[NCOND])
+static void side_values(struct dbi *db, const struct compare_side *s, json_t *vals[NCOND])
 {
 	for (size_t k = 0; k < NCOND; k++)
 		vals[k] = json_array();
@@ -125,7 +125,7 @@ static void join(struct buf *b, json_t *arr)
 		buf_addf(b, "%s%s", i ? "|" : "", *json_string_value(e) ? json_string_value(e) : "(none)");
 }
 
-json_t *compare_conditions(sqlite3 *db, const struct compare_req *rq)
+json_t *compare_conditions(struct dbi *db, const struct compare_req *rq)
 {
 	json_t *va[NCOND], *vb[NCOND], *list = json_array(), *mism = json_array();
 

@@ -3,12 +3,12 @@
 #ifndef XCB_MACHINES_DB_H
 #define XCB_MACHINES_DB_H
 
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stdint.h>
 
 /* The id of the machine record of mac (canonical "aa:bb:.."), created
  * (first_seen = last_seen = now) if it is new; 0 if the query failed.
  * Writer thread only. */
-int64_t machine_ensure(sqlite3 *db, const char *mac, int64_t now);
+int64_t machine_ensure(struct dbi *db, const char *mac, int64_t now);
 
 #endif
