@@ -1,11 +1,12 @@
 /*
  * api_run_write.c — the run write routes, through the writer thread:
- * PATCH /api/v1/runs/{id} (label, notes) and POST /api/v1/runs (register a
+ * PATCH /api/v1/runs/{id} (label, notes, tags, meta) and POST /api/v1/runs (register a
  * token, so its frames are accepted without --open).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "labels_db.h"
 #include "machines_db.h"
 #include "registry.h"
 #include "routes.h"
@@ -18,13 +19,15 @@ struct patch_task {
 	int found;
 };
 
-/* Writer task: sets the label and/or notes the body gives. */
+/* Writer task: sets the label and/or notes the body gives, and its tags
+ * and key=value fields (labels_db.h). */
 static void patch_fn(struct dbi *db, void *arg)
 {
 	struct patch_task *t = arg;
 	static const char *const fields[] = { "label", "notes" };
 	struct dbi_stmt *st;
 
+	labels_set(db, t->id, json_object_get(t->body, "tags"), json_object_get(t->body, "meta"));
 	for (int i = 0; i < 2; i++) {
 		json_t *v = json_object_get(t->body, fields[i]);
 		char sql[64];
@@ -57,10 +60,17 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 	body = body_json(rq, &why);
 	if (!body)
 		return reply_error(rq, 400, "%s", why);
+	why = labels_check(json_object_get(body, "tags"), json_object_get(body, "meta"));
+	if (why) {
+		json_decref(body);
+		return reply_error(rq, 400, "%s", why);
+	}
 	json_object_foreach(body, k, v) {
+		if (strcmp(k, "tags") == 0 || strcmp(k, "meta") == 0)
+			continue;	/* checked above */
 		if ((strcmp(k, "label") && strcmp(k, "notes")) || !(json_is_string(v) || json_is_null(v))) {
 			/* k belongs to body: reply before freeing it (fuzz_http). */
-			enum MHD_Result ret = reply_error(rq, 400, "field '%s': only \"label\" and \"notes\" (strings or null) may be changed", k);
+			enum MHD_Result ret = reply_error(rq, 400, "field '%s': only \"label\" and \"notes\" (strings or null), \"tags\" and \"meta\" may be changed", k);
 
 			json_decref(body);
 			return ret;
