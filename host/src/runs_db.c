@@ -118,6 +118,8 @@ static void where(const struct run_filters *f, struct buf *b)
 	/* issue 25: labels as metadata (run_tags, run_meta: labels_db.h) */
 	if (f->q)
 		buf_addf(b, " AND (lower(COALESCE(r.label, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(r.notes, '')) LIKE :q ESCAPE '\\'"
+			 " OR lower(COALESCE(r.suite, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(m.mac, '')) LIKE :q ESCAPE '\\'"
+			 " OR lower(r.hello) LIKE :q ESCAPE '\\'"
 			 " OR EXISTS (SELECT 1 FROM run_tags qt WHERE qt.run_id = r.id AND lower(qt.tag) LIKE :q ESCAPE '\\')"
 			 " OR EXISTS (SELECT 1 FROM run_meta qm WHERE qm.run_id = r.id AND"
 			 " lower(qm.key || '=' || qm.value) LIKE :q ESCAPE '\\'))");

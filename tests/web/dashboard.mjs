@@ -191,7 +191,17 @@ async function runsPage(A, B, L) {
 	const shown = (await page.$$eval('#runs tbody tr', (trs) => trs.map((t) => Number(t.dataset.run)))).sort();
 	ok(JSON.stringify(shown) === JSON.stringify(complete), 'runs page: status filter shows exactly the API\'s complete runs', { shown, complete });
 	await page.fill('#f-q', 'no-such-machine-xyz');
+	await page.waitForSelector('[data-state=empty]', { timeout: 10000 }).catch(() => {});
 	ok(await page.isVisible('[data-state=empty]'), 'runs page: a search with no match says so');
+	// The search is the daemon's (issue 25): the pager counts what it found
+	// and the CSV link carries it.
+	await page.fill('#f-q', 'baseline');
+	await until('searched rows', async () => (await page.$$('#runs tbody tr')).length > 0);
+	const found = (await api('runs?status=complete&q=baseline&limit=1000'));
+	const pager = await page.textContent('#pager');
+	const csvHref = await page.getAttribute('#runs-csv', 'href');
+	ok(pager.includes(`of ${found.total}`) && (await page.$$('#runs tbody tr')).length === found.runs.length && /[?&]q=baseline/.test(csvHref),
+		'runs page: the search is server-side (pager total and CSV link follow it)', { pager, total: found.total, csvHref });
 	await page.goto(url('/'));
 	await page.waitForSelector('#runs tbody tr');
 
