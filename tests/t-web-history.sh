@@ -7,7 +7,8 @@
 # are the six real boots of tests/fixtures/aa, ingested as captures of one
 # machine (xcbench ingest --mac) and labelled through PATCH. Every check
 # compares what the page drew with the API. Screenshots:
-# tests/out/web-machine.png, web-compare-pair.png, web-compare-groups.png.
+# tests/out/web-machine.png, web-compare-pair.png, web-compare-groups.png,
+# web-compare-export.png (the self-contained HTML export, opened from disk).
 # timeout: 240
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/daemon-lib.sh"
@@ -59,6 +60,14 @@ check "a baseline of a missing run is refused, naming it" grep -q "run 999 not f
 c=$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/compare?a=baseline&b=999")
 check "compare?a=baseline of an unknown run: 404 ($c)" [ "$c" = 404 ]
 
+# The self-contained HTML export of the planted comparison.
+"${X[@]}" compare --baseline "${ID[0]},${ID[1]},${ID[2]}" "${ID[0]},${ID[1]},${ID[2]}" --a-where work_us=0 --b-where work_us=5 \
+	--html "$OUTDIR/compare-export.html" >/dev/null 2>&1
+check "compare --html writes one file" [ -s "$OUTDIR/compare-export.html" ]
+check "... that needs no other file (no src=, no link, no script)" \
+	bash -c "! grep -qiE '<script|<link|src=|url\\(' '$OUTDIR/compare-export.html'"
+
+export XCB_HTML=$OUTDIR/compare-export.html
 export XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_MACHINE=$MID XCB_RUNS="${ID[*]}"
 node "$ROOT/tests/web/history.mjs" &
 driver=$!

@@ -102,6 +102,17 @@ try {
 		cal.includes(`single pairs mark ${(100 * capi.pairs.false_positive_rate).toFixed(1)} %`),
 		'the Calibrate button (same conditions: both sides\' 6 boots) shows the A/A rates of the API', cal);
 	await page.screenshot({ path: path.join(OUT, 'web-compare-groups.png'), fullPage: false });
+
+	// ---- the HTML export, opened from disk with the network cut ------------
+	await ctx.setOffline(true);
+	await page.goto(`file://${process.env.XCB_HTML}`);
+	const dots = await page.$$eval('svg circle', (c) => c.length);
+	const starred = await page.$$eval('td.up', (c) => c.length);
+	const plant = await api(`compare?a=${A}&b=${A}&a_where=work_us=0&b_where=work_us=5`);
+	ok(dots === plant.cases.length && starred === plant.summary.slower,
+		`HTML export, offline: a dot per case (${dots}) and the marked-slower cells (${starred}) as the API`, { dots, starred, api: plant.summary });
+	await page.screenshot({ path: path.join(OUT, 'web-compare-export.png'), fullPage: true });
+	await ctx.setOffline(false);
 	ok(errors.length === 0, 'no console errors', errors.join('\n'));
 } catch (e) {
 	ok(false, 'browser test ran to the end', e.stack || String(e));
