@@ -377,6 +377,13 @@ async function runPage(A) {
 	const tlb = d.cases.filter((c) => c.kind === 'tlb');
 	const stale = await page.$$eval('#tlb td[data-stale]', (tds) => tds.map((t) => Number(t.dataset.stale)));
 	ok(stale.length === tlb.length && tlb.length > 0 && tlb.every((c, i) => c.stats.stale === stale[i]), 'run page: TLB table with the stale-translation count per case', stale);
+	// issue 25: every axis that tells TLB rows apart is a column (overlap among them)
+	const tlbCols = await page.$$eval('#tlb th[data-axis]', (ths) => ths.map((t) => t.dataset.axis));
+	const varying = [...new Set(tlb.flatMap((c) => Object.keys(c.config)))].filter((k) => !k.startsWith('x_') &&
+		!['id', 'kind', 'algo', 'iters', 'warmup', 'reps', 'seed'].includes(k) && new Set(tlb.map((c) => String(c.config[k]))).size > 1);
+	ok(tlbCols.includes('overlap') && varying.every((k) => tlbCols.includes(k)), 'run page: the TLB table has a column for every axis that varies, and overlap', { tlbCols, varying });
+	const calls = await page.$$eval('#tlb tbody tr', (trs) => trs.map((t) => t.children[t.children.length - 3].textContent));
+	ok(!calls.includes('0 / 0'), 'run page: no TLB row reads "0 / 0" for calls it does not count', calls);
 
 	// Errors & logs.
 	const events = await api(`runs/${A.id}/events?limit=1000`);
