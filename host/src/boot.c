@@ -23,6 +23,7 @@
 #include "bind_db.h"
 #include "bootnet.h"
 #include "casekey.h"
+#include "labels_db.h"
 #include "http.h"
 #include "labs_db.h"
 #include "ratelimit.h"
@@ -203,6 +204,8 @@ static void boot_fn(struct dbi *db, void *arg)
 	t->run_id = store_create_run(db, t->token, machine, t->job_id, t->suite, t->params, t->label);
 	if (!t->run_id)
 		return;
+	if (t->job_id)
+		labels_from_job(db, t->job_id, t->run_id);	/* issue 25: the job's tags and fields */
 	t->fresh = 1;
 	if (dbi_prepare(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ?, "
 			       "boot_trusted = ? WHERE id = ?", &st) == DBI_OK) {
