@@ -20,6 +20,7 @@
 #include "arch/percpu.h"
 #include "arch/topology.h"
 #include "lib/cpumask.h"
+#include "xcb_schema.h"	/* enum xcb_idle */
 
 /* Where the AP trampoline is copied (SIPI needs a page below 1 MiB): the
  * UEFI entry (boot/efi/main.c) reserves this page before ExitBootServices. */
@@ -44,3 +45,12 @@ int smp_run_all(void (*fn)(void *), void *arg);
 void cpu_init_common(unsigned cpu);
 
 #endif
+/* What an idle AP does between jobs (and so what a cross-call target does
+ * between calls): HLT (the default: "sti; hlt"), MWAIT on its job word
+ * (where CPUID offers MONITOR/MWAIT), or POLL (spins with interrupts on,
+ * Linux's idle=poll). Set on CPU 0 between cases; an AP takes it at its next
+ * wake-up. The policy is proto/xcb_schema.h's enum xcb_idle. */
+/* 1 if this CPU can idle that way. */
+bool smp_idle_supported(enum xcb_idle m);
+/* Set the policy: 0, or -1 (policy unchanged) when not supported. */
+int smp_set_idle(enum xcb_idle m);

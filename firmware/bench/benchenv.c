@@ -4,6 +4,7 @@
  */
 #include "bench/benchenv.h"
 #include "bench/strbuf.h"
+#include "xcb_schema.h"
 #include "arch/apic.h"
 #include "arch/cpu.h"
 #include "arch/cpuid.h"
@@ -179,6 +180,16 @@ int benv_set_delivery(enum xcb_delivery d)
 		apic_set_delivery(XCB_DELIVERY_AUTO);
 		return 0;
 	}
+}
+
+int benv_set_idle(unsigned idle)
+{
+	return smp_set_idle((enum xcb_idle)idle);
+}
+
+int benv_idle_supported(unsigned idle)
+{
+	return idle < XCB_N_idle && smp_idle_supported((enum xcb_idle)idle);
 }
 
 const char *benv_delivery_used(enum xcb_delivery d, const struct cpumask *targets, unsigned from)

@@ -89,7 +89,9 @@ static void pick_targets(struct round *r, const struct stress_env *e)
 		/* TLB rounds use one algorithm (the flush path is per case); xcall
 		 * rounds mix algorithms between initiators. */
 		r->ops[k] = xcall_algos[r->c.kind == XCB_KIND_TLB ? a0 : below(e->nalg)];
-		r->waits[k] = (enum xcb_wait)below(XCB_N_wait);
+		do	/* a wait the algorithm supports (xcall.h) */
+			r->waits[k] = (enum xcb_wait)below(XCB_N_wait);
+		while (!(r->ops[k]->waits & XCALL_WAIT_BIT(r->waits[k])));
 	}
 }
 
@@ -119,7 +121,9 @@ static void make_round(struct round *r, const struct suite *s, const struct stre
 	c->mask = cpumask_weight(&r->tm[0]);
 	c->overlap = 1;
 	if (c->kind == XCB_KIND_TLB) {
-		c->flush = (enum xcb_flush)below(XCB_N_flush);
+		do	/* any path but the unsafe demonstration (flush.h) */
+			c->flush = (enum xcb_flush)below(XCB_N_flush);
+		while (!(FLUSH_PATHS_DEFAULT & (1u << c->flush)));
 		c->method = e->methods[below(e->nmeth)];
 		unsigned maxb = flush_max_batch() < 8 ? flush_max_batch() : 8;
 		c->batch = 1 + below(maxb);

@@ -29,7 +29,15 @@
 
 struct cpumask;
 
-/* enum xcb_method, enum xcb_flush: proto/xcb_schema.h's vocabularies. */
+/* enum xcb_method, enum xcb_flush: proto/xcb_schema.h's vocabularies. The
+ * paths beyond vector and xcall (paths.c): CONCURRENT (local and remote
+ * invalidation overlapped: Linux 5.12), EARLY_ACK (targets acknowledge on
+ * entering the handler, before invalidating: EuroSys'20), EARLY_ACK_READER
+ * (the same with a reader inside the window: the unsafe case, its violations
+ * are the point), CONSOLIDATED (call data and flush information in one cache
+ * line per target). */
+/* The paths a run takes unless asked: all but the unsafe demonstration. */
+#define FLUSH_PATHS_DEFAULT ((1u << XCB_N_flush) - 1 - (1u << XCB_FLUSH_EARLY_ACK_READER))
 enum flush_change { FLUSH_REMAP, FLUSH_UNMAP };	/* PTE -> other frame, or cleared */
 
 #define FLUSH_MAX_BATCH 64	/* most page changes in one shootdown */

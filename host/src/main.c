@@ -35,7 +35,10 @@ static const char usage_text[] =
 "\n"
 "  --listen [HOST:]PORT   HTTP address (default 0.0.0.0:8080)\n"
 "  --udp [HOST:]PORT      UDP collector address (default 0.0.0.0:8080)\n"
-"  --db FILE              SQLite database (default ./xcbench.db)\n"
+"  --db FILE|URL          the store: a SQLite file (default ./xcbench.db), or a\n"
+"                         PostgreSQL server, postgresql://user@host/dbname (its\n"
+"                         password from PGPASSFILE, ~/.pgpass or PGPASSWORD, never\n"
+"                         in the URL)\n"
 "  --web DIR              dashboard files (default: the repository's web/)\n"
 "  --firmware FILE        payload served at /firmware/xcbench.elf\n"
 "                         (default: the repository's firmware/build/xcbench.elf)\n"
@@ -44,6 +47,9 @@ static const char usage_text[] =
 "                         and writes without a token: loopback addresses only\n"
 "  --lost-after SECONDS   a run silent this long becomes 'lost' (default 120)\n"
 "  --suite NAME           suite for boots without a queued job (default 'default')\n"
+"  --lab NAME             this daemon's lab, when several share one --db: its\n"
+"                         runs and machines carry NAME; it collects, boots and\n"
+"                         serves jobs for its own lab only, and lists all labs\n"
 "  --threads N            HTTP worker threads (default 4)\n"
 "  --request-timeout S    seconds a client has to send a whole request\n"
 "                         (headers and body; default 10; trickling cannot extend it)\n"
@@ -138,6 +144,19 @@ static int add_boot_net(const char *arg)
 	return 0;
 }
 
+/* --lab: a name for URLs, logs and the run list's filter. 0, or -1 after
+ * saying why. */
+static int set_lab(const char *arg)
+{
+	if (!arg[0] || strlen(arg) > 32 ||
+	    strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(arg)) {
+		fprintf(stderr, "xcbenchd: --lab: '%s' is not 1..32 of [A-Za-z0-9._-]\n", arg);
+		return -1;
+	}
+	cfg.lab = arg;
+	return 0;
+}
+
 /* Step 1: the command line into cfg and *o (defaults first). -1 to go on, or
  * the exit status (0 after --help, 2 after a usage error, already reported). */
 static int parse_args(int argc, char **argv, struct start_opts *o)
@@ -152,6 +171,7 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 		{ "open", no_argument, NULL, 'o' },
 		{ "lost-after", required_argument, NULL, 'L' },
 		{ "suite", required_argument, NULL, 's' },
+		{ "lab", required_argument, NULL, 'a' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "test-drop", required_argument, NULL, 'D' },
 		{ "host-name", required_argument, NULL, 'H' },
@@ -184,6 +204,7 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 		case 'd': cfg.db_path = optarg; break;
 		case 'w': cfg.web_dir = optarg; break;
 		case 'f': cfg.firmware = optarg; break;
+		case 'a': bad = set_lab(optarg); break;
 		case 't': cfg.token_file = optarg; break;
 		case 'o': cfg.open = 1; break;
 		case 's': cfg.suite = optarg; break;
@@ -279,11 +300,12 @@ static struct dbi *start_services(void)
 /* Step 4: say where we listen, on stderr and on --ready-fd. */
 static void announce(int ready_fd)
 {
-	char err[1024];
+	char err[1024], db_shown[512];
 
+	dbi_url_redact(cfg.db_path, db_shown, sizeof(db_shown));
 	fprintf(stderr, "xcbenchd %s: http %s:%d udp %s:%d db %s%s\n", XCBD_VERSION,
 		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
-		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), cfg.db_path,
+		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), db_shown,
 		cfg.open ? " (open)" : "");
 	bootnet_describe(err, sizeof(err));
 	fprintf(stderr, "xcbenchd: jobs are handed to boot requests from %s\n", err);
