@@ -42,6 +42,16 @@ int case_same_group(const struct bcase *a, const struct bcase *b)
 	return case_same_shape(a, &t);
 }
 
+/* The bit of the algorithm called name in suite.algos (its place in the sorted
+ * registry), or 0 when none is linked in. */
+static unsigned algo_bit(const char *name)
+{
+	for (unsigned i = 0; xcall_algos[i]; i++)
+		if (bs_streq(xcall_algos[i]->name, name))
+			return 1u << i;
+	return 0;
+}
+
 static unsigned nalgos(void)
 {
 	unsigned n = 0;
@@ -126,7 +136,8 @@ static void defaults(struct suite *s, const char *name)
 		 * it (after), or lazy at the targets' next entry - x CPUs in mask; the
 		 * shootdown Xen's: on_selected_cpus() (xcall path, `locked`), invlpg. */
 		s->kinds = (1u << XCB_KIND_SYNC) | (1u << XCB_KIND_RAW);
-		s->algos = 1u;
+		/* by name: the registry is sorted, and `concurrent` sorts first */
+		s->algos = algo_bit("locked");
 		s->flushes = 1u << XCB_FLUSH_XCALL;
 		s->methods = 1u << XCB_METHOD_INVLPG;
 		s->iters = 100;
@@ -384,6 +395,127 @@ static void expand_shape(struct expand *e, struct bcase *c)
 	}
 }
 
+/* kind=xcall: algorithm x delivery x wait (those the algorithm declares) x
+ * harness x idle x group, each over the shapes. */
+static void expand_xcall(struct expand *e, struct bcase *c, unsigned na)
+{
+	const struct suite *s = e->s;
+
+	if (!(s->kinds & (1u << XCB_KIND_XCALL)))
+		return;
+	c->kind = XCB_KIND_XCALL;
+	for (unsigned a = 0; a < na; a++) {
+		if (!(s->algos & (1u << a)))
+			continue;
+		c->algo = xcall_algos[a];
+		for (unsigned d = 0; d < XCB_N_delivery; d++) {
+			if (!(s->deliveries & (1u << d)))
+				continue;
+			c->delivery = (enum xcb_delivery)d;
+			for (unsigned w = 0; w < XCB_N_wait; w++) {
+				/* only the waits the algorithm declares (xcall.h) */
+				if (!(s->waits & (1u << w)) || !(c->algo->waits & XCALL_WAIT_BIT(w)))
+					continue;
+				c->wait = (enum xcb_wait)w;
+				for (unsigned hw = 0; hw < 2; hw++) {
+					if (!(s->harnesses & (1u << hw)))
+						continue;
+					c->harness = hw;
+					for (unsigned id = 0; id < XCB_N_idle; id++) {
+						if (!(s->idles & (1u << id)))
+							continue;
+						c->idle = id;
+						/* G only where the algorithm has groups */
+						unsigned ng = c->algo->set_group ? s->ngroups : 1;
+						for (unsigned g = 0; g < ng; g++) {
+							c->group = c->algo->set_group ? s->groups[g] : 0;
+							expand_shape(e, c);
+						}
+						c->group = 0;
+					}
+					c->idle = XCB_IDLE_HLT;
+				}
+				c->harness = 0;
+			}
+		}
+	}
+}
+
+/* TLB cases, and sync cases (seed 002) whose shootdown has the same axes
+ * plus the rw-lock and the mode, innermost: a group of interleaved cases
+ * (bench.c) is then the three modes of one shape. */
+static void expand_tlb_sync(struct expand *e, struct bcase *c, unsigned na)
+{
+	const struct suite *s = e->s;
+
+	for (unsigned k = XCB_KIND_TLB; k <= XCB_KIND_SYNC; k += XCB_KIND_SYNC - XCB_KIND_TLB) {
+		if (!(s->kinds & (1u << k)))
+			continue;
+		c->kind = (enum xcb_kind)k;
+		c->delivery = XCB_DELIVERY_AUTO;
+		c->wait = XCB_WAIT_DONE;
+		unsigned sync = k == XCB_KIND_SYNC, nl = sync ? 2 : 1, nmd = sync ? XCB_N_sync_mode : 1;
+		c->batch_reads = sync ? (unsigned)s->batch_reads : 0;
+		c->entry_us = sync ? (unsigned)s->entry_us : 0;
+		for (unsigned p = 0; p < XCB_N_flush; p++) {
+			if (!(s->flushes & (1u << p)))
+				continue;
+			c->flush = (enum xcb_flush)p;
+			for (unsigned a = 0; a < na; a++) {
+				/* only the xcall path runs through an algorithm */
+				if (p != XCB_FLUSH_XCALL ? a > 0 : !(s->algos & (1u << a)))
+					continue;
+				c->algo = p != XCB_FLUSH_XCALL ? 0 : xcall_algos[a];
+				for (unsigned m = 0; m < XCB_N_method; m++) {
+					/* sync: method none is its control, not a case */
+					if (!(s->methods & (1u << m)) || (sync && m == XCB_METHOD_NONE))
+						continue;
+					c->method = (enum xcb_method)m;
+					for (unsigned b = 0; b < s->nbatches; b++)
+						for (unsigned l = 0; l < nl; l++)
+							for (unsigned md = 0; md < nmd; md++) {
+								if (sync && (!(s->rwlocks & (1u << l)) ||
+									     !(s->modes & (1u << md))))
+									continue;
+								c->batch = s->batches[b];
+								c->rwlock = l;
+								c->mode = (enum xcb_sync_mode)md;
+								expand_shape(e, c);
+							}
+				}
+			}
+		}
+	}
+	c->batch_reads = c->entry_us = c->rwlock = 0;
+	c->mode = XCB_SYNC_INSIDE;
+}
+
+/* The floors: one initiator, one target, per placement. */
+static void expand_raw(struct expand *e, struct bcase *c)
+{
+	const struct suite *s = e->s;
+
+	if (!(s->kinds & (1u << XCB_KIND_RAW)))
+		return;
+	c->kind = XCB_KIND_RAW;
+	c->algo = 0;
+	c->delivery = XCB_DELIVERY_AUTO;
+	c->wait = XCB_WAIT_DONE;
+	c->inits = 1;
+	c->mask = 1;
+	c->overlap = 0;
+	c->work_us = 0;
+	for (unsigned p = 0; p < XCB_N_placement; p++) {
+		if (!(s->placements & (1u << p)))
+			continue;
+		c->placement = (enum xcb_placement)p;
+		for (unsigned f = 0; f < XCB_N_floor; f++) {
+			c->floor = (enum xcb_floor)f;
+			emit(e, c);
+		}
+	}
+}
+
 unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 			     void (*fn)(const struct bcase *c, void *ctx), void *ctx)
 {
@@ -391,106 +523,9 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 	struct bcase c = { 0 };
 	unsigned na = nalgos();
 
-	if (s->kinds & (1u << XCB_KIND_XCALL)) {
-		c.kind = XCB_KIND_XCALL;
-		for (unsigned a = 0; a < na; a++) {
-			if (!(s->algos & (1u << a)))
-				continue;
-			c.algo = xcall_algos[a];
-			for (unsigned d = 0; d < XCB_N_delivery; d++) {
-				if (!(s->deliveries & (1u << d)))
-					continue;
-				c.delivery = (enum xcb_delivery)d;
-				for (unsigned w = 0; w < XCB_N_wait; w++) {
-					/* only the waits the algorithm declares (xcall.h) */
-					if (!(s->waits & (1u << w)) || !(c.algo->waits & XCALL_WAIT_BIT(w)))
-						continue;
-					c.wait = (enum xcb_wait)w;
-					for (unsigned hw = 0; hw < 2; hw++) {
-						if (!(s->harnesses & (1u << hw)))
-							continue;
-						c.harness = hw;
-						for (unsigned id = 0; id < XCB_N_idle; id++) {
-							if (!(s->idles & (1u << id)))
-								continue;
-							c.idle = id;
-							/* G only where the algorithm has groups */
-							unsigned ng = c.algo->set_group ? s->ngroups : 1;
-							for (unsigned g = 0; g < ng; g++) {
-								c.group = c.algo->set_group ? s->groups[g] : 0;
-								expand_shape(&e, &c);
-							}
-							c.group = 0;
-						}
-						c.idle = XCB_IDLE_HLT;
-					}
-					c.harness = 0;
-				}
-			}
-		}
-	}
-	/* TLB cases, and sync cases (seed 002) whose shootdown has the same axes
-	 * plus the rw-lock and the mode, innermost: a group of interleaved cases
-	 * (bench.c) is then the three modes of one shape. */
-	for (unsigned k = XCB_KIND_TLB; k <= XCB_KIND_SYNC; k += XCB_KIND_SYNC - XCB_KIND_TLB) {
-		if (!(s->kinds & (1u << k)))
-			continue;
-		c.kind = (enum xcb_kind)k;
-		c.delivery = XCB_DELIVERY_AUTO;
-		c.wait = XCB_WAIT_DONE;
-		unsigned sync = k == XCB_KIND_SYNC, nl = sync ? 2 : 1, nmd = sync ? XCB_N_sync_mode : 1;
-		c.batch_reads = sync ? (unsigned)s->batch_reads : 0;
-		c.entry_us = sync ? (unsigned)s->entry_us : 0;
-		for (unsigned p = 0; p < XCB_N_flush; p++) {
-			if (!(s->flushes & (1u << p)))
-				continue;
-			c.flush = (enum xcb_flush)p;
-			for (unsigned a = 0; a < na; a++) {
-				/* only the xcall path runs through an algorithm */
-				if (p != XCB_FLUSH_XCALL ? a > 0 : !(s->algos & (1u << a)))
-					continue;
-				c.algo = p != XCB_FLUSH_XCALL ? 0 : xcall_algos[a];
-				for (unsigned m = 0; m < XCB_N_method; m++) {
-					/* sync: method none is its control, not a case */
-					if (!(s->methods & (1u << m)) || (sync && m == XCB_METHOD_NONE))
-						continue;
-					c.method = (enum xcb_method)m;
-					for (unsigned b = 0; b < s->nbatches; b++)
-						for (unsigned l = 0; l < nl; l++)
-							for (unsigned md = 0; md < nmd; md++) {
-								if (sync && (!(s->rwlocks & (1u << l)) ||
-									     !(s->modes & (1u << md))))
-									continue;
-								c.batch = s->batches[b];
-								c.rwlock = l;
-								c.mode = (enum xcb_sync_mode)md;
-								expand_shape(&e, &c);
-							}
-				}
-			}
-		}
-	}
-	c.batch_reads = c.entry_us = c.rwlock = 0;
-	c.mode = XCB_SYNC_INSIDE;
-	if (s->kinds & (1u << XCB_KIND_RAW)) {
-		/* The floor: one initiator, one target, per placement. */
-		c.kind = XCB_KIND_RAW;
-		c.algo = 0;
-		c.delivery = XCB_DELIVERY_AUTO;
-		c.wait = XCB_WAIT_DONE;
-		c.inits = 1;
-		c.mask = 1;
-		c.overlap = 0;
-		c.work_us = 0;
-		for (unsigned p = 0; p < XCB_N_placement; p++) {
-			if (!(s->placements & (1u << p)))
-				continue;
-			c.placement = (enum xcb_placement)p;
-			for (unsigned f = 0; f < XCB_N_floor; f++) {
-				c.floor = (enum xcb_floor)f;
-				emit(&e, &c);
-			}
-		}
-	}
+	/* In this order: the case ids follow it. */
+	expand_xcall(&e, &c, na);
+	expand_tlb_sync(&e, &c, na);
+	expand_raw(&e, &c);
 	return e.count;
 }
