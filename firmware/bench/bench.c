@@ -152,20 +152,11 @@ static void send_plan(void)
 	report_text(XCB_T_HELLO, plan, sb.len);
 }
 
-int bench_main(void)
+/* Spin policy (spin=, before anything is measured: floors, overhead). */
+static void set_spin(void)
 {
-	const char *suite_name = cmdline_str("suite", "default");
-	/* Default: UDP when the daemon told us where it is (server=, from the iPXE
-	 * script), else serial. Not both by default: on real hardware a 115200-baud
-	 * line needs ~0.1 s per frame and would pace the whole run. */
-	const char *tdefault = cmdline_has("server") ? "udp" : "serial";
-	report_init(cmdline_str("transport", tdefault), cmdline_str("run", 0), plat_cycles());
-	benv_set_crash_hook(crash_hook);
-	/* CPU 0 is a cross-call target too (and spins waiting for the initiators):
-	 * it must take IPIs like every other CPU. */
-	plat_irq_enable();
-	/* The spin-wait policy before anything is measured (floors, overhead). */
 	const char *spin_policy = cmdline_str("spin", "auto");
+
 	spin_mode = benv_spin_set(spin_policy);
 	if (!spin_mode) {
 		kprintf("xcbench: warning: spin=%s unknown, using auto\n", spin_policy);
@@ -173,6 +164,25 @@ int bench_main(void)
 		spin_mode = benv_spin_set(spin_policy);
 	}
 	spin_word = spin_policy;
+}
+
+/* Everything before the first case: the transports, the crash hook, IRQs,
+ * the spin policy, TLB features, the layers below bench, the runner, HELLO
+ * and the run's first LOG line. 0, or -1 after an ERROR frame and DONE. */
+static int set_up(const char *suite_name)
+{
+	static char line[256];
+	/* Default: UDP when the daemon told us where it is (server=, from the iPXE
+	 * script), else serial. Not both by default: on real hardware a 115200-baud
+	 * line needs ~0.1 s per frame and would pace the whole run. */
+	const char *tdefault = cmdline_has("server") ? "udp" : "serial";
+
+	report_init(cmdline_str("transport", tdefault), cmdline_str("run", 0), plat_cycles());
+	benv_set_crash_hook(crash_hook);
+	/* CPU 0 is a cross-call target too (and spins waiting for the initiators):
+	 * it must take IPIs like every other CPU. */
+	plat_irq_enable();
+	set_spin();
 	/* Global pages and PCIDs where offered, as in Xen and Linux, before the
 	 * TLB window is built and anything is timed. */
 	benv_tlb_features();
@@ -182,7 +192,6 @@ int bench_main(void)
 	runner_init();
 	send_hello(suite_name);
 
-	static char line[256];
 	ksnprintf(line, sizeof(line), "run %016llx: suite %s on %u CPUs, tsc %llu kHz, timing overhead min %llu median %llu cycles, "
 		  "spin %s (%s), floors: ipi %llu roundtrip %llu cycles",
 		  (unsigned long long)report_token(), suite_name, plat_num_cpus(),
@@ -190,43 +199,65 @@ int bench_main(void)
 		  (unsigned long long)runner_overhead_median(), spin_mode, spin_word,
 		  (unsigned long long)runner_floor_ipi(), (unsigned long long)runner_floor_roundtrip());
 	report_log(line);
-
 	if (xrc < 0 || frc < 0) {
 		ksnprintf(line, sizeof(line), "cannot initialise: xcall_init_all %d%s%s, flush_init %d",
 			  xrc, *xcall_init_error() ? " " : "", xcall_init_error(), frc);
 		report_error(line);
 		report_done(XCB_DONE_FAILED);
-		return 1;
+		return -1;
 	}
+	return 0;
+}
+
+/* suite=stress: the raw floor first, as in every suite, then the random
+ * rounds. 1 if a round failed. */
+static int run_stress(struct run_ctx *x)
+{
+	struct suite rawonly = suite;
+	struct stress_result sr = { 0 };
+	int failed = 0;
+
+	rawonly.kinds = 1u << XCB_KIND_RAW;
+	rawonly.reps = 1;
+	rawonly.iters = 100;
+	suite_for_each_case(&rawonly, plat_num_cpus(), collect, 0);
+	run_cases(x);
+	if (!x->aborted)
+		failed = stress_run(&suite, ncases + 1, &sr) != 0;
+	x->aborted |= sr.watchdog;
+	return failed;
+}
+
+/* Every other suite: its cases, planned, run, and the console table. 1 if
+ * a case saw a stale translation or a lost call. */
+static int run_suite(struct run_ctx *x)
+{
+	static char line[128];
+
+	suite_for_each_case(&suite, plat_num_cpus(), collect, 0);
+	ksnprintf(line, sizeof(line), "suite %s: %u cases", suite.name, ncases);
+	report_log(line);
+	send_plan();
+	run_cases(x);
+	table_print();
+	return x->stale || x->lost;
+}
+
+int bench_main(void)
+{
+	static char line[256];
+	const char *suite_name = cmdline_str("suite", "default");
+	struct run_ctx x = { 0 };
+	int failed;
+
+	if (set_up(suite_name))
+		return 1;
 	if (suite_load(&suite, suite_name) < 0) {
 		report_error("bad command line: see the console for the key and value");
 		report_done(XCB_DONE_FAILED);
 		return 2;
 	}
-
-	struct run_ctx x = { 0 };
-	int failed = 0;
-	if (bs_streq(suite.name, "stress")) {
-		/* The raw floor first, as in every suite, then the random rounds. */
-		struct suite rawonly = suite;
-		rawonly.kinds = 1u << XCB_KIND_RAW;
-		rawonly.reps = 1;
-		rawonly.iters = 100;
-		suite_for_each_case(&rawonly, plat_num_cpus(), collect, 0);
-		run_cases(&x);
-		struct stress_result sr = { 0 };
-		if (!x.aborted)
-			failed = stress_run(&suite, ncases + 1, &sr) != 0;
-		x.aborted |= sr.watchdog;
-	} else {
-		suite_for_each_case(&suite, plat_num_cpus(), collect, 0);
-		ksnprintf(line, sizeof(line), "suite %s: %u cases", suite.name, ncases);
-		report_log(line);
-		send_plan();
-		run_cases(&x);
-		failed = x.stale || x.lost;
-		table_print();
-	}
+	failed = bs_streq(suite.name, "stress") ? run_stress(&x) : run_suite(&x);
 	if (x.aborted)
 		failed = 1;
 	ksnprintf(line, sizeof(line), "done: %s (%u ERROR frames, %llu stale, %llu lost)",
