@@ -56,16 +56,22 @@ void runner_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 		sb_kv(&sb, XCB_KEY(harness), xcb_harness_names[XCB_HARNESS_BARE]);
 	if (c->time_ms)
 		sb_kv_u64(&sb, XCB_KEY(x_time_ms), c->time_ms);
+	/* A lazy sync case sends no shootdown: no path, method or algorithm of one
+	 * (a label it does not use would make two identical cases look different). */
+	int lazy = c->kind == KIND_SYNC && c->mode == SYNC_LAZY;
 	if (c->kind == KIND_SYNC) {
 		/* The shootdown's algorithm (the algo slot holds the mode). */
-		sb_kv(&sb, XCB_KEY(xcall), c->algo ? c->algo->name : "-");
+		if (!lazy)
+			sb_kv(&sb, XCB_KEY(xcall), c->algo ? c->algo->name : "-");
 		sb_kv(&sb, XCB_KEY(rwlock), xcb_rwlock_names[c->rwlock ? XCB_RWLOCK_UNFAIR : XCB_RWLOCK_FAIR]);
 		sb_kv_u64(&sb, XCB_KEY(batch_reads), c->batch_reads);
 		sb_kv_u64(&sb, XCB_KEY(entry_us), c->entry_us);
 	}
 	if (c->kind == KIND_TLB || c->kind == KIND_SYNC) {
-		sb_kv(&sb, XCB_KEY(flush), flush_path_name(c->path));
-		sb_kv(&sb, XCB_KEY(method), flush_method_name(c->method));
+		if (!lazy) {
+			sb_kv(&sb, XCB_KEY(flush), flush_path_name(c->path));
+			sb_kv(&sb, XCB_KEY(method), flush_method_name(c->method));
+		}
 		/* The batch actually used: prepare() refuses a case whose batch the
 		 * flush layer cannot honour, so this is never a clamped request. */
 		sb_kv_u64(&sb, XCB_KEY(batch), c->batch);

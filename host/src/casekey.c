@@ -89,6 +89,22 @@ int case_key_matches(const char *key, int without_algo)
 	return xcb_axis_matches(key, without_algo);
 }
 
+/* Matching across algorithms (without_algo), a sync case's shootdown keys go
+ * with its algo: a lazy case sends no shootdown and has none of them (issue 21),
+ * and compare --algo-a inside --algo-b lazy must still pair the same masks. */
+int case_config_key_matches(json_t *config, const char *key, int without_algo)
+{
+	if (!case_key_matches(key, without_algo))
+		return 0;
+	if (without_algo) {
+		const char *kind = json_string_value(json_object_get(config, "kind"));
+		if (kind && !strcmp(kind, "sync") &&
+		    (!strcmp(key, "xcall") || !strcmp(key, "flush") || !strcmp(key, "method")))
+			return 0;
+	}
+	return 1;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -102,7 +118,7 @@ void case_match_key(json_t *config, int without_algo, struct buf *out)
 	json_t *v;
 
 	json_object_foreach(config, k, v) {
-		if (n < 256 && case_key_matches(k, without_algo))
+		if (n < 256 && case_config_key_matches(config, k, without_algo))
 			keys[n++] = k;
 	}
 	qsort(keys, n, sizeof(keys[0]), cmp_str);

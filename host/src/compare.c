@@ -128,7 +128,7 @@ static json_t *key_obj(json_t *config, int without_algo)
 	const char *k;
 
 	json_object_foreach(config, k, v) {
-		if (case_key_matches(k, without_algo) && json_is_string(v))
+		if (case_config_key_matches(config, k, without_algo) && json_is_string(v))
 			json_object_set_new(o, k, num_or_str(json_string_value(v)));
 	}
 	return o;
