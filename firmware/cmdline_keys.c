@@ -25,7 +25,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "run", "run token (16 hex digits)" },
 	{ "transport", "serial|udp|both" },
 	{ "kinds", XCB_CLI_LIST(XCB_VOCAB_KIND) },
-	{ "algos", XCB_CLI_LIST(XCB_VOCAB_ALGO) },
+	{ "algos", "the registered cross-call algorithms to run, comma-separated (HELLO algos= lists them)" },
 	{ "waits", XCB_CLI_LIST(XCB_VOCAB_WAIT) },
 	{ "deliveries", XCB_CLI_LIST(XCB_VOCAB_DELIVERY) },
 	{ "placements", XCB_CLI_LIST(XCB_VOCAB_PLACEMENT) },

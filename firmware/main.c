@@ -101,7 +101,7 @@ void kmain(uint32_t magic, uint32_t mbi)
 		cmdline_init_noname(boot_info.cmdline);
 	else
 		cmdline_init(boot_info.cmdline);
-	kprintf("xcbench: cmdline \"%s\"\n", cmdline_get());
+	kprintf("xcbench: cmdline \"%s\"\n", cmdline_shown()); /* run=, server= masked */
 	cmdline_check_keys();
 	machine_exit_init();
 	if (!strcmp(cmdline_str("console", "serial"), "none"))

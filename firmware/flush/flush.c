@@ -213,7 +213,7 @@ static unsigned batch_of(const struct flush_cfg *c)
 static const struct xcall_ops *helper_ops(const struct flush_cfg *c)
 {
 	(void)c;
-	return &xcall_queued;
+	return xcall_find("queued");
 }
 
 /* ---- what runs on each CPU ------------------------------------------- */

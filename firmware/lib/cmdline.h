@@ -36,6 +36,10 @@ int cmdline_init_noname(const char *s);
 size_t cmdline_image_name_len(const char *s, const char *image);
 /* The whole line as given (after dropping the image name). */
 const char *cmdline_get(void);
+/* The same line with the values of secret keys masked (run=* server=*,
+ * proto/xcb_secret.h): what the console log and the HELLO cmdline fact show,
+ * since both reach anonymous readers. */
+const char *cmdline_shown(void);
 /* Warns ("xcbench: warning: unknown cmdline key 'x'") for each word whose key
  * is not in cmdline_keys[]; returns how many were unknown. */
 int cmdline_check_keys(void);

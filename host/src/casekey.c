@@ -5,6 +5,7 @@
 #include "casekey.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
+#include "xcb_secret.h"
 
 char *sanitize_text(const char *p, size_t n)
 {
@@ -43,6 +44,7 @@ char *sanitize_text(const char *p, size_t n)
 		i += len;
 	}
 	out[o] = 0;
+	xcb_mask_secrets(out, o);
 	return out;
 }
 
@@ -74,7 +76,8 @@ json_t *kv_to_json(const char *text, size_t len, json_t *obj)
 			continue;
 		memcpy(key, k, kl);
 		key[kl] = 0;
-		val = sanitize_text(v, vl);
+		/* A fact named run= or server= is a credential: kept, masked. */
+		val = xcb_is_secret_key(k, kl) ? sanitize_text("*", 1) : sanitize_text(v, vl);
 		if (val)
 			json_object_set_new(obj, key, json_string(val));
 		free(val);
@@ -89,20 +92,27 @@ int case_key_matches(const char *key, int without_algo)
 	return xcb_axis_matches(key, without_algo);
 }
 
-/* Matching across algorithms (without_algo), a sync case's shootdown keys go
- * with its algo: a lazy case sends no shootdown and has none of them (issue 21),
- * and compare --algo-a inside --algo-b lazy must still pair the same masks. */
+/* The keys of a sync case that belong to its algo (its mode): the shootdown's
+ * algorithm, path and method - inside/after have them, lazy (no shootdown,
+ * issue 21) has none. */
+static int algo_companion(json_t *config, const char *key)
+{
+	const char *kind = json_string_value(json_object_get(config, "kind"));
+	return kind && !strcmp(kind, "sync") &&
+	       (!strcmp(key, "xcall") || !strcmp(key, "flush") || !strcmp(key, "method"));
+}
+
 int case_config_key_matches(json_t *config, const char *key, int without_algo)
 {
-	if (!case_key_matches(key, without_algo))
-		return 0;
-	if (without_algo) {
-		const char *kind = json_string_value(json_object_get(config, "kind"));
-		if (kind && !strcmp(kind, "sync") &&
-		    (!strcmp(key, "xcall") || !strcmp(key, "flush") || !strcmp(key, "method")))
-			return 0;
-	}
-	return 1;
+	return case_key_matches(key, without_algo) && !(without_algo && algo_companion(config, key));
+}
+
+void case_drop_algo_companions(json_t *config)
+{
+	static const char *const keys[] = { "xcall", "flush", "method" };
+	for (unsigned i = 0; i < 3; i++)
+		if (algo_companion(config, keys[i]))
+			json_object_del(config, keys[i]);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -12,7 +12,9 @@
 #include "util.h"
 
 /* Copies text into valid UTF-8 without control characters (except \n, \t):
- * anything else becomes '?'. Returns a malloc'd NUL-terminated string. */
+ * anything else becomes '?'; the values of run= and server= words become '*'
+ * (xcb_mask_secrets: every machine text the daemon stores goes through here,
+ * and anonymous readers see it). Returns a malloc'd NUL-terminated string. */
 char *sanitize_text(const char *p, size_t n);
 /* key=value lines → JSON object of strings (later keys win); merges into obj
  * when obj is given. Keys must be [A-Za-z0-9_.-]; other lines are skipped. */
@@ -24,5 +26,8 @@ int case_key_matches(const char *key, int without_algo);
 /* ... of this case's (config's) match: case_key_matches, and across algorithms
  * not a sync case's shootdown keys (xcall, flush, method: lazy has none). */
 int case_config_key_matches(json_t *config, const char *key, int without_algo);
+/* Deletes from config the keys that go with its algo (a sync case's xcall,
+ * flush, method): comparing across algorithms ignores them with the algo. */
+void case_drop_algo_companions(json_t *config);
 
 #endif
