@@ -29,6 +29,7 @@ static struct initiator ini[RUN_MAX_INITS];
 static struct histo hist[RUN_MAX_INITS];
 static struct histo hall;
 static uint64_t samples[RUN_MAX_INITS][SAMPLES_MAX];
+static uint64_t probes[PAIRS_MAX], pratios[PAIRS_MAX];	/* the one initiator's pairs */
 
 /* One floor measurement, on whichever CPU runs it: median of REP_FLOOR_N `ipi`
  * probes to `target` after 32 untimed ones (the target may be waking from idle). */
@@ -137,6 +138,12 @@ static void rep_setup(struct rep_ctx *x)
 		in->h = &hist[k];
 		histo_init(in->h);
 		in->samples = c->samples ? samples[k] : 0;
+		/* Paired probes only where no other initiator can ping the same
+		 * target (raw.c keeps one ping slot per target): one initiator. */
+		if (c->kind == KIND_XCALL && c->inits == 1 && plat_num_cpus() > 1) {
+			in->probe = probes;
+			in->pratio = pratios;
+		}
 		cpumask_set(&imask, in->cpu);
 	}
 	wd_arm(x->wd_cycles, &imask, cpus->targets);
