@@ -58,7 +58,9 @@ struct initiator {
 	uint64_t stale;
 	uint64_t ctl_runs, ctl_stale;	/* TLB no-flush control: runs, runs that saw stale */
 	int bad_cfg;		/* the flush layer refused the configuration */
-	int finished;
+	/* On a line of its own: CPU 0 polls it while the initiator writes its
+	 * statistics above after every call (no line transfer inside a call). */
+	int finished __attribute__((aligned(64)));
 } __attribute__((aligned(64)));	/* each initiator writes its own: no shared line */
 
 /* Fairness over every repetition of a case (runner.c keeps a ring of them; the
