@@ -18,11 +18,10 @@
 #include <string.h>
 
 #include "casekey.h"
+#include "console.h"
 #include "routes.h"
 #include "writer.h"
 
-#define CONSOLE_SEQ0 (INT64_C(1) << 40)
-#define CONSOLE_LINES_MAX 1000000
 
 struct console_task {
 	int64_t run, first;
@@ -31,16 +30,15 @@ struct console_task {
 	int64_t stored;
 };
 
-static void console_fn(sqlite3 *db, void *arg)
+int64_t console_store(sqlite3 *db, int64_t run, int64_t first, const char *text, size_t len)
 {
-	struct console_task *t = arg;
-	const char *p = t->text, *end = t->text + t->len;
-	int64_t now = now_s(), line = t->first;
+	const char *p = text, *end = text + len;
+	int64_t now = now_s(), line = first, stored = 0;
 	sqlite3_stmt *st;
 
 	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO events(run_id, seq, kind, text, received) "
 			       "VALUES (?1, ?2, 'console', ?3, ?4)", -1, &st, NULL) != SQLITE_OK)
-		return;
+		return 0;
 	while (p < end && line < CONSOLE_LINES_MAX) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -50,12 +48,12 @@ static void console_fn(sqlite3 *db, void *arg)
 			n--;
 		s = sanitize_text(p, n);
 		if (s) {
-			sqlite3_bind_int64(st, 1, t->run);
+			sqlite3_bind_int64(st, 1, run);
 			sqlite3_bind_int64(st, 2, CONSOLE_SEQ0 + line);
 			sqlite3_bind_text(st, 3, s, -1, SQLITE_TRANSIENT);
 			sqlite3_bind_int64(st, 4, now);
 			if (sqlite3_step(st) == SQLITE_DONE)
-				t->stored++;
+				stored++;
 			sqlite3_reset(st);
 			free(s);
 		}
@@ -63,6 +61,14 @@ static void console_fn(sqlite3 *db, void *arg)
 		p = nl ? nl + 1 : end;
 	}
 	sqlite3_finalize(st);
+	return stored;
+}
+
+static void console_fn(sqlite3 *db, void *arg)
+{
+	struct console_task *t = arg;
+
+	t->stored = console_store(db, t->run, t->first, t->text, t->len);
 }
 
 enum MHD_Result api_run_console(struct req *rq, int64_t id)

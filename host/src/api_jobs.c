@@ -1,11 +1,14 @@
 /*
  * api_jobs.c — queued boot requests: POST /api/v1/jobs (a suite for a MAC),
- * GET /api/v1/jobs, DELETE /api/v1/jobs/{id}. /boot.ipxe consumes them.
+ * GET /api/v1/jobs, DELETE /api/v1/jobs/{id}. /boot.ipxe consumes them;
+ * job_runner.c drives their lifecycle (api_machines.c: one job, cancel).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "job_runner.h"
+#include "jobs_db.h"
 #include "routes.h"
 #include "sqljson.h"
 #include "writer.h"
@@ -30,14 +33,17 @@ static json_t *job_row(sqlite3_stmt *st)
 	const char *p = (const char *)sqlite3_column_text(st, 3);
 	json_t *params = p ? json_loads(p, 0, NULL) : NULL;
 
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"id", (json_int_t)sqlite3_column_int64(st, 0), "mac", col_json(st, 1),
 		"suite", col_json(st, 2), "params", params ? params : json_object(),
 		"label", col_json(st, 4), "created", iso_or_null(st, 5),
 		"consumed", iso_or_null(st, 6), "run_id", col_json(st, 7));
+
+	jobs_db_life_add(o, st, 8); /* the lifecycle (jobs_db.h) */
+	return o;
 }
 
-#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id"
+#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, " JOBS_DB_LIFE_COLS
 
 enum MHD_Result api_jobs(struct req *rq)
 {
@@ -68,6 +74,7 @@ enum MHD_Result api_jobs(struct req *rq)
 struct job_task {
 	const char *mac, *suite, *label;
 	char *params;
+	struct job_policy policy;
 	int64_t id;
 };
 
@@ -88,6 +95,8 @@ static void job_fn(sqlite3 *db, void *arg)
 	if (sqlite3_step(st) == SQLITE_DONE)
 		t->id = sqlite3_last_insert_rowid(db);
 	sqlite3_finalize(st);
+	if (t->id)
+		jobs_db_policy_store(db, t->id, &t->policy);
 }
 
 enum MHD_Result api_job_create(struct req *rq)
@@ -95,7 +104,7 @@ enum MHD_Result api_job_create(struct req *rq)
 	struct job_task t = { 0 };
 	const char *why, *mac_in, *k;
 	json_t *body, *params, *v;
-	char mac[18];
+	char mac[18], pwhy[200];
 	size_t plen = 0;
 	sqlite3 *db = rdb();
 	sqlite3_stmt *st;
@@ -116,6 +125,10 @@ enum MHD_Result api_job_create(struct req *rq)
 	}
 	if (!t.suite || !word_ok(t.suite, "_.-")) {
 		ret = reply_error(rq, 400, "suite: expected a name of letters, digits, '_', '.', '-'");
+		goto out;
+	}
+	if (jobs_db_policy_parse(body, &t.policy, pwhy, sizeof(pwhy))) {
+		ret = reply_error(rq, 400, "%s", pwhy);
 		goto out;
 	}
 	if (params && !json_is_object(params)) {
@@ -177,6 +190,7 @@ enum MHD_Result api_job_create(struct req *rq)
 	else
 		ret = reply_error(rq, 500, "job vanished");
 	sqlite3_finalize(st);
+	job_runner_kick(); /* after the answer's read: it shows the job as queued */
 out:
 	free(t.params);
 	json_decref(body);
@@ -199,6 +213,8 @@ static void del_fn(sqlite3 *db, void *arg)
 	sqlite3_step(st);
 	t->done = sqlite3_changes(db) > 0;
 	sqlite3_finalize(st);
+	if (t->done)
+		jobs_db_forget(db, t->id);
 }
 
 enum MHD_Result api_job_delete(struct req *rq, int64_t id)

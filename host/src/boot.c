@@ -22,6 +22,7 @@
 
 #include "casekey.h"
 #include "http.h"
+#include "jobs_db.h"
 #include "ratelimit.h"
 #include "registry.h"
 #include "store.h"
@@ -105,13 +106,15 @@ static int64_t one_int(sqlite3 *db, const char *sql, const char *text, int64_t a
 
 static void boot_args(struct boot_task *t);
 
-/* The job to run: the oldest one not yet consumed (by a HELLO). */
+/* The job to run: the oldest one not yet consumed (by a HELLO) that has
+ * not ended (cancelled, timed out: job_runner.c). */
 static void pick_job(sqlite3 *db, struct boot_task *t)
 {
 	sqlite3_stmt *st;
 
 	if (sqlite3_prepare_v2(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ? AND "
-			       "consumed IS NULL ORDER BY id LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+			       "consumed IS NULL AND stage IN ('queued', 'powering_on', 'booting', 'running') "
+			       "ORDER BY id LIMIT 1", -1, &st, NULL) != SQLITE_OK)
 		return;
 	sqlite3_bind_text(st, 1, t->mac, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -164,6 +167,8 @@ static void boot_fn(sqlite3 *db, void *arg)
 	machine = one_int(db, "SELECT id FROM machines WHERE mac = ?1", t->mac, 0, 0);
 	if (!machine)
 		return;
+	if (t->job_id) /* the job's lifecycle: booting (job_runner.c) */
+		jobs_db_booted(db, t->job_id, now);
 	t->run_id = reusable_run(db, t, machine);
 	if (t->run_id)
 		return;

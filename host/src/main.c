@@ -18,6 +18,7 @@
 #include "collector.h"
 #include "db.h"
 #include "http.h"
+#include "job_runner.h"
 #include "registry.h"
 #include "util.h"
 #include "writer.h"
@@ -261,6 +262,9 @@ int main(int argc, char **argv)
 		writer_stop();
 		return 1;
 	}
+	/* After HTTP: a job's boot request must find the server up. */
+	if (job_runner_start())
+		fprintf(stderr, "xcbenchd: cannot start the job runner: jobs wait\n");
 	fprintf(stderr, "xcbenchd %s: http %s:%d udp %s:%d db %s%s\n", XCBD_VERSION,
 		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
 		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), cfg.db_path,
@@ -274,6 +278,7 @@ int main(int argc, char **argv)
 
 	sigwait(&sigs, &sig);
 	fprintf(stderr, "xcbenchd: signal %d: shutting down\n", sig);
+	job_runner_stop(); /* before the writer: it writes through it */
 	http_stop();
 	collector_stop();
 	writer_stop();     /* commits everything still queued */
