@@ -117,6 +117,14 @@ enum MHD_Result api_machine_power_set(struct req *rq, int64_t m)
 	c.sol = json_is_true(v);
 	if (!c.driver[0])
 		snprintf(c.driver, sizeof(c.driver), "manual");
+	/* No password_file: keep the stored one (the pages never see it, so
+	 * they cannot send it back). */
+	if (!json_object_get(body, "password_file") && rdb()) {
+		struct power_cfg old;
+
+		if (jobs_db_power_cfg(rdb(), c.mac, &old) == 0)
+			memcpy(c.password_file, old.password_file, sizeof(c.password_file));
+	}
 	if (power_check(&c, err, sizeof(err))) {
 		ret = reply_error(rq, 400, "%s", err);
 		goto out;
