@@ -25,7 +25,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "run", "run token (16 hex digits)" },
 	{ "transport", "serial|udp|both" },
 	{ "kinds", XCB_CLI_LIST(XCB_VOCAB_KIND) },
-	{ "algos", XCB_CLI_LIST(XCB_VOCAB_ALGO) },
+	{ "algos", "the registered cross-call algorithms to run, comma-separated (HELLO algos= lists them)" },
 	{ "waits", XCB_CLI_LIST(XCB_VOCAB_WAIT) },
 	{ "deliveries", XCB_CLI_LIST(XCB_VOCAB_DELIVERY) },
 	{ "placements", XCB_CLI_LIST(XCB_VOCAB_PLACEMENT) },
@@ -53,6 +53,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "hang_cpu", "test: CPU wedges in a call" },
 	{ "fault_cpu", "test: CPU faults in a call" },
 	{ "dupskip_cpu", "test: CPU runs one call as the previous one (skip + duplicate)" },
+	{ "startfail_cpu", "test: starting work on that CPU fails" },
 	/* net (NIC, addressing, UDP transport) */
 	{ "server", "IP[:PORT] of xcbenchd's UDP collector (port 8080)" },
 	{ "ip", "our IPv4 address (iPXE: ${netX/ip}); absent or empty = DHCP" },

@@ -57,7 +57,7 @@
 	X(seed,            INT,  PARAM, JSON, 0,          0)           \
 	X(harness,         TEXT, AXIS,  JSON, 0,          "harness")   \
 	X(x_time_ms,       INT,  NOTE,  JSON, 0,          0)           \
-	X(xcall,           TEXT, AXIS,  JSON, 0,          "algo")      \
+	X(xcall,           TEXT, AXIS,  JSON, 0,          0)           \
 	X(rwlock,          TEXT, AXIS,  JSON, 0,          "rwlock")    \
 	X(batch_reads,     INT,  AXIS,  JSON, 0,          0)           \
 	X(entry_us,        INT,  AXIS,  JSON, 0,          0)           \
@@ -124,11 +124,9 @@
 	X(XCB_KIND_RAW,   "raw",   "raw")   \
 	X(XCB_KIND_SYNC,  "sync",  "sync")
 /* kind=xcall (and tlb via xcall, sync's `xcall` key): the cross-call
- * algorithms (each firmware/xcall/ ops table names itself). */
-#define XCB_VOCAB_ALGO(X) \
-	X(XCB_ALGO_LOCKED,   "locked",   "locked")   \
-	X(XCB_ALGO_LOCKLESS, "lockless", "lockless") \
-	X(XCB_ALGO_QUEUED,   "queued",   "queued")
+ * algorithms are NO vocabulary here: each firmware/xcall/ file declares
+ * itself (XCALL_ALGO), the payload lists them in HELLO (algos=, algo.NAME=
+ * its description) and the host learns them from there. */
 /* kind=raw: the floors (the case's algo). */
 #define XCB_VOCAB_FLOOR(X) \
 	X(XCB_FLOOR_IPI,       "ipi",       "ipi")      \
@@ -181,7 +179,6 @@
  * vocabulary column and GET /api/v1/schema call it. */
 #define XCB_VOCABS(X) \
 	X(kind,      XCB_VOCAB_KIND,      xcb_kind)      \
-	X(algo,      XCB_VOCAB_ALGO,      xcb_algo)      \
 	X(floor,     XCB_VOCAB_FLOOR,     xcb_floor)     \
 	X(sync_mode, XCB_VOCAB_SYNC_MODE, xcb_sync_mode) \
 	X(wait,      XCB_VOCAB_WAIT,      xcb_wait)      \

@@ -27,7 +27,10 @@ p50_of() { # p50 cycles of a smoke line whose label is $1
 }
 v=$(p50_of "raw roundtrip 0<->1")
 check "raw IPI round trip measured (p50 ${v:-none} cycles)" [ "${v:-0}" -gt 0 ]
-for a in locked lockless queued; do
+# The algorithms are the payload's registry, as it printed it (no list here).
+algos=$(sed -n 's/^xcbench: xcall algos: //p' "$log" | tr -d '\r')
+check "payload lists its algorithms (${algos:-none})" [ -n "$algos" ]
+for a in $algos; do
 	for w in none ack done; do
 		v=$(p50_of "$a/$w 1->1")
 		check "$a/$w 1 initiator -> 1 target (p50 ${v:-none} cycles)" [ "${v:-0}" -gt 0 ]

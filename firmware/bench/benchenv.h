@@ -37,7 +37,8 @@ const char *benv_spin_set(const char *policy);
 /* ---- console / serial / command line ---- */
 void benv_console(const char *s, unsigned len);	/* human text to the console */
 void benv_serial(const char *s, unsigned len);	/* raw bytes to COM1 (frames) */
-/* The whole payload command line (HELLO). */
+/* The whole payload command line for the HELLO fact, run= and server= masked
+ * (it reaches anonymous readers; lib/cmdline.h cmdline_shown). */
 const char *benv_cmdline_all(void);
 /* 1 when UEFI booted the payload (boot/efi/'s handover), 0 for BIOS (multiboot). */
 int benv_booted_uefi(void);
@@ -69,6 +70,10 @@ void benv_tick_stop(void);
 /* Called on the faulting CPU after arch/ printed its exception report. */
 typedef void (*benv_crash_fn)(unsigned cpu, unsigned vector, uint64_t error, uint64_t rip);
 void benv_set_crash_hook(benv_crash_fn hook);
+/* The exit codes bench/ ends the run with from interrupt context (arch/exit.h's
+ * XCB_EXIT_FAIL and XCB_EXIT_CRASH: asserted in benchenv.c). */
+#define BENV_EXIT_FAIL 1
+#define BENV_EXIT_CRASH 3
 /* Power off / exit QEMU with `code` (isa-debug-exit), or halt forever. */
 void benv_exit(int code) __attribute__((noreturn));
 

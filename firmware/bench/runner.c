@@ -8,6 +8,7 @@
  * emit.c's, the initiators' side initiator.c's.
  */
 #include "bench/rep.h"
+#include "bench/faults.h"
 #include "bench/benchenv.h"
 #include "bench/placement.h"
 #include "bench/report.h"
@@ -88,7 +89,7 @@ void runner_init(void)
 	if (mem)
 		ledger_setup(mem, plat_num_cpus(), RUN_MAX_INITS);
 	ledger_ok = mem != 0;
-	initiator_init_faults();
+	faults_init();
 }
 
 /* ---- one case ---- */
@@ -117,7 +118,7 @@ static int rep_into(const struct bcase *c, unsigned rep, uint64_t watchdog_ms, i
 	x = (struct rep_ctx){ .c = c, .cpus = &cpus, .rep = rep, .sum = sum,
 			      .wd_cycles = wd_bound(c, watchdog_ms), .emit_each = emit_each };
 	if (c->kind == KIND_SYNC) {	/* its own scenario: bench/sync.c */
-		if (sync_rep(c, rep, &cpus.targets[0], sum, &x.p50, &x.mean) < 0)
+		if (sync_rep(c, rep, &cpus.targets[0], x.wd_cycles, sum, &x.p50, &x.mean) < 0)
 			return -1;
 	} else if (rep_run(&x) < 0)
 		return -1;

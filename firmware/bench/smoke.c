@@ -231,10 +231,16 @@ int xcall_smoke(unsigned iters)
 	if (book)
 		ledger_setup(book, n, slots);
 	if (!book || xcall_init_all(n) < 0 || flush_init(n) < 0) {
+		kprintf("xcbench: xcall smoke: %s\n", xcall_init_error());
 		fail("init");
 		plat_irq_restore(flags);
 		return -1;
 	}
+	/* The registry, so the test checks each algorithm without a list. */
+	kprintf("xcbench: xcall algos:");
+	for (unsigned a = 0; xcall_algos[a]; a++)
+		kprintf(" %s", xcall_algos[a]->name);
+	kprintf("\n");
 
 	/* The floor: bare IPI ping-pong CPU 0 <-> CPU 1. */
 	/* Warm-up rounds everywhere below: under TCG the first runs of a code

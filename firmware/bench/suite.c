@@ -411,7 +411,8 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 					continue;
 				c.delivery = (enum benv_delivery)d;
 				for (unsigned w = 0; w < XCALL_WAIT_NR; w++) {
-					if (!(s->waits & (1u << w)))
+					/* only the waits the algorithm declares (xcall.h) */
+					if (!(s->waits & (1u << w)) || !(c.algo->waits & XCALL_WAIT_BIT(w)))
 						continue;
 					c.wait = (enum xcall_wait)w;
 					for (unsigned hw = 0; hw < 2; hw++) {

@@ -213,7 +213,7 @@ static unsigned batch_of(const struct flush_cfg *c)
 static const struct xcall_ops *helper_ops(const struct flush_cfg *c)
 {
 	(void)c;
-	return &xcall_queued;
+	return xcall_find("queued");
 }
 
 /* ---- what runs on each CPU ------------------------------------------- */
@@ -411,6 +411,13 @@ int flush_verify(const struct flush_cfg *c, const struct cpumask *targets)
 	struct flush_req *r = &reqs[plat_cpu_id()];
 
 	verify_cb(r);
+	/* The no-flush control counts the targets' stale reads only: the
+	 * initiator did not flush its own TLB either, so its own stale read says
+	 * nothing about whether the targets kept the primed translations (a
+	 * control that passed on it alone would call an unverified case
+	 * verified). relaxed: no call on r is in flight. */
+	if (c->method == FLUSH_NONE)
+		__atomic_store_n(&r->stale, 0, __ATOMIC_RELAXED);
 	/* done: after it returns every target has counted into r->stale,
 	 * and the acquire inside call() makes those counts visible. */
 	helper_ops(c)->call(targets, verify_cb, r, XCALL_WAIT_DONE);

@@ -16,7 +16,9 @@ static const struct {
 } cmds[] = {
 	{ "runs", "list runs (filters: --status --machine --suite --label --since)", cmd_runs },
 	{ "show", "one run: facts, cases, stats", cmd_show },
-	{ "compare", "compare two runs (or two algorithms of one run)", cmd_compare },
+	{ "compare", "compare two runs or groups of runs (or two algorithms)", cmd_compare },
+	{ "check", "CI verdict: exit 1 when B regressed against --baseline A", cmd_check },
+	{ "calibrate", "the false-positive rate of comparisons on N boots of one configuration", cmd_calibrate },
 	{ "export", "one run's results as CSV", cmd_export },
 	{ "queue", "queue a suite for the next boot of a MAC", cmd_queue },
 	{ "ingest", "submit a serial capture (XCB1 lines) as a run", cmd_ingest },

@@ -30,14 +30,14 @@ struct console_task {
 	int64_t stored;
 };
 
-int64_t console_store(sqlite3 *db, int64_t run, int64_t first, const char *text, size_t len)
+int64_t console_store(struct dbi *db, int64_t run, int64_t first, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
 	int64_t now = now_s(), line = first, stored = 0;
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO events(run_id, seq, kind, text, received) "
-			       "VALUES (?1, ?2, 'console', ?3, ?4)", -1, &st, NULL) != SQLITE_OK)
+	if (dbi_prepare(db, "INSERT OR REPLACE INTO events(run_id, seq, kind, text, received) "
+			       "VALUES (?1, ?2, 'console', ?3, ?4)", &st) != DBI_OK)
 		return 0;
 	while (p < end && line < CONSOLE_LINES_MAX) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -48,23 +48,23 @@ int64_t console_store(sqlite3 *db, int64_t run, int64_t first, const char *text,
 			n--;
 		s = sanitize_text(p, n);
 		if (s) {
-			sqlite3_bind_int64(st, 1, run);
-			sqlite3_bind_int64(st, 2, CONSOLE_SEQ0 + line);
-			sqlite3_bind_text(st, 3, s, -1, SQLITE_TRANSIENT);
-			sqlite3_bind_int64(st, 4, now);
-			if (sqlite3_step(st) == SQLITE_DONE)
+			dbi_bind_i64(st, 1, run);
+			dbi_bind_i64(st, 2, CONSOLE_SEQ0 + line);
+			dbi_bind_text(st, 3, s, -1);
+			dbi_bind_i64(st, 4, now);
+			if (dbi_step(st) == DBI_DONE)
 				stored++;
-			sqlite3_reset(st);
+			dbi_reset(st);
 			free(s);
 		}
 		line++;
 		p = nl ? nl + 1 : end;
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return stored;
 }
 
-static void console_fn(sqlite3 *db, void *arg)
+static void console_fn(struct dbi *db, void *arg)
 {
 	struct console_task *t = arg;
 
@@ -75,7 +75,7 @@ enum MHD_Result api_run_console(struct req *rq, int64_t id)
 {
 	struct console_task t = { .run = id };
 	const char *first = qarg(rq, "line");
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	uint64_t v = 0;
 	enum MHD_Result res;
 

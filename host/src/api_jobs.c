@@ -28,13 +28,13 @@ static int word_ok(const char *s, const char *extra)
 	return 1;
 }
 
-static json_t *job_row(sqlite3_stmt *st)
+static json_t *job_row(struct dbi_stmt *st)
 {
-	const char *p = (const char *)sqlite3_column_text(st, 3);
+	const char *p = dbi_column_text(st, 3);
 	json_t *params = p ? json_loads(p, 0, NULL) : NULL;
 
 	json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"id", (json_int_t)sqlite3_column_int64(st, 0), "mac", col_json(st, 1),
+		"id", (json_int_t)dbi_column_i64(st, 0), "mac", col_json(st, 1),
 		"suite", col_json(st, 2), "params", params ? params : json_object(),
 		"label", col_json(st, 4), "created", iso_or_null(st, 5),
 		"consumed", iso_or_null(st, 6), "run_id", col_json(st, 7));
@@ -48,8 +48,8 @@ static json_t *job_row(sqlite3_stmt *st)
 enum MHD_Result api_jobs(struct req *rq)
 {
 	const char *m = qarg(rq, "mac"), *pending = qarg(rq, "pending");
-	sqlite3 *db = rdb();
-	sqlite3_stmt *st;
+	struct dbi *db = rdb();
+	struct dbi_stmt *st;
 	char mac[18];
 	json_t *arr;
 
@@ -57,17 +57,17 @@ enum MHD_Result api_jobs(struct req *rq)
 		return reply_error(rq, 400, "mac: '%s' is not a MAC address", m);
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	if (sqlite3_prepare_v2(db, "SELECT " JOB_COLS " FROM jobs WHERE (?1 IS NULL OR mac = ?1) "
-			       "AND (?2 IS NULL OR consumed IS NULL) ORDER BY id DESC LIMIT 1000", -1, &st, NULL))
-		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
+	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE (?1 IS NULL OR mac = ?1) "
+			       "AND (?2 IS NULL OR consumed IS NULL) ORDER BY id DESC LIMIT 1000", &st))
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	if (m)
-		sqlite3_bind_text(st, 1, mac, -1, SQLITE_TRANSIENT);
+		dbi_bind_text(st, 1, mac, -1);
 	if (pending && strcmp(pending, "0"))
-		sqlite3_bind_int(st, 2, 1);
+		dbi_bind_i64(st, 2, 1);
 	arr = json_array();
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (dbi_step(st) == DBI_ROW)
 		json_array_append_new(arr, job_row(st));
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return reply_json(rq, 200, json_pack("{s:o}", "jobs", arr));
 }
 
@@ -78,23 +78,22 @@ struct job_task {
 	int64_t id;
 };
 
-static void job_fn(sqlite3 *db, void *arg)
+static void job_fn(struct dbi *db, void *arg)
 {
 	struct job_task *t = arg;
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO jobs(mac, suite, params, label, created) VALUES (?, ?, ?, ?, ?)",
-			       -1, &st, NULL))
+	if (dbi_prepare(db, "INSERT INTO jobs(mac, suite, params, label, created) VALUES (?, ?, ?, ?, ?)", &st))
 		return;
-	sqlite3_bind_text(st, 1, t->mac, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, t->suite, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, t->params, -1, SQLITE_TRANSIENT);
+	dbi_bind_text(st, 1, t->mac, -1);
+	dbi_bind_text(st, 2, t->suite, -1);
+	dbi_bind_text(st, 3, t->params, -1);
 	if (t->label)
-		sqlite3_bind_text(st, 4, t->label, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 5, now_s());
-	if (sqlite3_step(st) == SQLITE_DONE)
-		t->id = sqlite3_last_insert_rowid(db);
-	sqlite3_finalize(st);
+		dbi_bind_text(st, 4, t->label, -1);
+	dbi_bind_i64(st, 5, now_s());
+	if (dbi_step(st) == DBI_DONE)
+		t->id = dbi_last_id(db);
+	dbi_finalize(st);
 	if (t->id)
 		jobs_db_policy_store(db, t->id, &t->policy);
 }
@@ -106,8 +105,8 @@ enum MHD_Result api_job_create(struct req *rq)
 	json_t *body, *params, *v;
 	char mac[18], pwhy[200];
 	size_t plen = 0;
-	sqlite3 *db = rdb();
-	sqlite3_stmt *st;
+	struct dbi *db = rdb();
+	struct dbi_stmt *st;
 	enum MHD_Result ret;
 
 	if (!is_admin(rq))
@@ -180,16 +179,16 @@ enum MHD_Result api_job_create(struct req *rq)
 		ret = reply_error(rq, 503, "cannot queue the job now");
 		goto out;
 	}
-	if (sqlite3_prepare_v2(db, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", -1, &st, NULL)) {
+	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", &st)) {
 		ret = reply_error(rq, 500, "query failed");
 		goto out;
 	}
-	sqlite3_bind_int64(st, 1, t.id);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	dbi_bind_i64(st, 1, t.id);
+	if (dbi_step(st) == DBI_ROW)
 		ret = reply_json(rq, 201, json_pack("{s:o}", "job", job_row(st)));
 	else
 		ret = reply_error(rq, 500, "job vanished");
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	job_runner_kick(); /* after the answer's read: it shows the job as queued */
 out:
 	free(t.params);
@@ -202,17 +201,17 @@ struct del_task {
 	int done;
 };
 
-static void del_fn(sqlite3 *db, void *arg)
+static void del_fn(struct dbi *db, void *arg)
 {
 	struct del_task *t = arg;
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL", -1, &st, NULL))
+	if (dbi_prepare(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL", &st))
 		return;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_step(st);
-	t->done = sqlite3_changes(db) > 0;
-	sqlite3_finalize(st);
+	dbi_bind_i64(st, 1, t->id);
+	dbi_step(st);
+	t->done = dbi_changes(db) > 0;
+	dbi_finalize(st);
 	if (t->done)
 		jobs_db_forget(db, t->id);
 }

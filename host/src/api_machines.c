@@ -35,7 +35,7 @@ int parse_mac_param(const char *s, int64_t *v)
 
 enum MHD_Result api_machine(struct req *rq, int64_t m)
 {
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	char mac[18];
 	json_t *o;
 
@@ -179,7 +179,7 @@ enum MHD_Result api_machine_power(struct req *rq, int64_t m)
 
 enum MHD_Result api_job(struct req *rq, int64_t id)
 {
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	json_t *o;
 
 	if (!db)
@@ -207,7 +207,7 @@ enum MHD_Result api_job_cancel(struct req *rq, int64_t id)
 
 enum MHD_Result api_lab(struct req *rq)
 {
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	const char *f = qarg(rq, "failing");
 	uint64_t n = 3;
 

@@ -18,11 +18,11 @@ struct patch_task {
 };
 
 /* Writer task: sets the label and/or notes the body gives. */
-static void patch_fn(sqlite3 *db, void *arg)
+static void patch_fn(struct dbi *db, void *arg)
 {
 	struct patch_task *t = arg;
 	static const char *const fields[] = { "label", "notes" };
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
 	for (int i = 0; i < 2; i++) {
 		json_t *v = json_object_get(t->body, fields[i]);
@@ -31,14 +31,14 @@ static void patch_fn(sqlite3 *db, void *arg)
 		if (!v)
 			continue;
 		snprintf(sql, sizeof(sql), "UPDATE runs SET %s = ? WHERE id = ?", fields[i]);
-		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL))
+		if (dbi_prepare(db, sql, &st))
 			continue;
 		if (json_is_string(v))
-			sqlite3_bind_text(st, 1, json_string_value(v), -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 2, t->id);
-		sqlite3_step(st);
-		t->found |= sqlite3_changes(db) > 0;
-		sqlite3_finalize(st);
+			dbi_bind_text(st, 1, json_string_value(v), -1);
+		dbi_bind_i64(st, 2, t->id);
+		dbi_step(st);
+		t->found |= dbi_changes(db) > 0;
+		dbi_finalize(st);
 	}
 }
 
@@ -49,7 +49,7 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 	const char *why, *k;
 	enum MHD_Result res;
 	json_t *body, *v;
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 
 	if (!is_admin(rq))
 		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
@@ -92,7 +92,7 @@ struct create_task {
 };
 
 /* Writer task: creates the run row of a token the registry does not know. */
-static void create_fn(sqlite3 *db, void *arg)
+static void create_fn(struct dbi *db, void *arg)
 {
 	struct create_task *t = arg;
 	struct run *r;
@@ -115,7 +115,7 @@ enum MHD_Result api_run_create(struct req *rq)
 	struct create_task t = { 0 };
 	const char *why, *tok;
 	json_t *body;
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 
 	if (!is_admin(rq))
 		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");

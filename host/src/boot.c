@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bind_db.h"
+#include "bootnet.h"
 #include "casekey.h"
 #include "http.h"
 #include "jobs_db.h"
@@ -70,6 +72,8 @@ struct boot_task {
 	uint64_t token;
 	int64_t run_id, job_id;
 	int fresh;                 /* a new run (register its token once committed) */
+	int allowed;               /* peer is in an allowed boot network (--boot-from) */
+	int too_many;              /* refused: peer has JOBLESS_MAX pending job-less runs */
 	struct buf args;           /* the kernel arguments, rendered before any write */
 	size_t line_len;           /* the longest kernel line they make in the script */
 	const char *net[NET_ARGS]; /* /boot.json: given network values, else NULL */
@@ -80,79 +84,91 @@ struct boot_task {
  * each machine from its own address, QEMU's user networking all from one. */
 static struct ratelimit boot_rl = RATELIMIT_INIT(30, 2);
 
-static char *col_dup(sqlite3_stmt *st, int c)
+/* Pending runs without a job one boot address may hold (issue 26: an <img>
+ * on a foreign page, or a script, made a run per GET). A boot burst is 30
+ * (boot_rl) and a pending run expires after --lost-after: 64 is twice a
+ * burst, far above what a lab machine (one pending run per MAC) needs, and
+ * QEMU user networking's VMs of one host all come from 127.0.0.1. */
+#define JOBLESS_MAX 64
+
+static char *col_dup(struct dbi_stmt *st, int c)
 {
-	const char *s = (const char *)sqlite3_column_text(st, c);
+	const char *s = dbi_column_text(st, c);
 
 	return s ? strdup(s) : NULL;
 }
 
-static int64_t one_int(sqlite3 *db, const char *sql, const char *text, int64_t a, int64_t b)
+static int64_t one_int(struct dbi *db, const char *sql, const char *text, int64_t a, int64_t b)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int64_t v = 0;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (dbi_prepare(db, sql, &st) != DBI_OK)
 		return 0;
 	if (text)
-		sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, a);
-	sqlite3_bind_int64(st, 3, b);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+		dbi_bind_text(st, 1, text, -1);
+	dbi_bind_i64(st, 2, a);
+	dbi_bind_i64(st, 3, b);
+	if (dbi_step(st) == DBI_ROW)
+		v = dbi_column_i64(st, 0);
+	dbi_finalize(st);
 	return v;
 }
 
 static void boot_args(struct boot_task *t);
 
-/* The job to run: the oldest one not yet consumed (by a HELLO) that has
- * not ended (cancelled, timed out: job_runner.c). */
-static void pick_job(sqlite3 *db, struct boot_task *t)
+/* The job to run: the oldest one not yet consumed (by a HELLO), if this
+ * request may have it (bind_db.c: the machine's known boot address, else an
+ * allowed network), not bound by a power driver to a boot now over, and not
+ * ended (cancelled, timed out: job_runner.c). */
+static void pick_job(struct dbi *db, struct boot_task *t)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ? AND "
-			       "consumed IS NULL AND stage IN ('queued', 'powering_on', 'booting', 'running') "
-			       "ORDER BY id LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+	if (!bind_may_take_job(db, t->mac, t->peer, t->allowed))
 		return;
-	sqlite3_bind_text(st, 1, t->mac, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		t->job_id = sqlite3_column_int64(st, 0);
+	if (dbi_prepare(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ?1 AND "
+			       "consumed IS NULL AND (bound_until IS NULL OR bound_until >= ?2) "
+			       "AND stage IN ('queued', 'powering_on', 'booting', 'running') ORDER BY id LIMIT 1", &st) != DBI_OK)
+		return;
+	dbi_bind_text(st, 1, t->mac, -1);
+	dbi_bind_i64(st, 2, now_s());
+	if (dbi_step(st) == DBI_ROW) {
+		t->job_id = dbi_column_i64(st, 0);
 		t->suite = col_dup(st, 1);
 		t->params = col_dup(st, 2);
 		t->label = col_dup(st, 3);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 }
 
 /* The pending run this request may have again: same MAC, same job, asked
  * for from the same address. 0 if none. */
-static int64_t reusable_run(sqlite3 *db, struct boot_task *t, int64_t machine)
+static int64_t reusable_run(struct dbi *db, struct boot_task *t, int64_t machine)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int64_t id = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, token FROM runs WHERE machine_id = ? AND status = 'pending' "
-			       "AND job_id IS ? AND boot_peer IS ? ORDER BY id DESC LIMIT 1", -1, &st, NULL))
+	if (dbi_prepare(db, "SELECT id, token FROM runs WHERE machine_id = ? AND status = 'pending' "
+			       "AND job_id IS ? AND boot_peer IS ? ORDER BY id DESC LIMIT 1", &st))
 		return 0;
-	sqlite3_bind_int64(st, 1, machine);
+	dbi_bind_i64(st, 1, machine);
 	if (t->job_id)
-		sqlite3_bind_int64(st, 2, t->job_id);
-	sqlite3_bind_text(st, 3, t->peer, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		t->token = strtoull((const char *)sqlite3_column_text(st, 1), NULL, 16);
+		dbi_bind_i64(st, 2, t->job_id);
+	dbi_bind_text(st, 3, t->peer, -1);
+	if (dbi_step(st) == DBI_ROW) {
+		id = dbi_column_i64(st, 0);
+		t->token = strtoull(dbi_column_text(st, 1), NULL, 16);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return id;
 }
 
-static void boot_fn(sqlite3 *db, void *arg)
+static void boot_fn(struct dbi *db, void *arg)
 {
 	struct boot_task *t = arg;
 	int64_t machine, now = now_s();
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
 	pick_job(db, t);
 	if (!t->suite)
@@ -160,17 +176,23 @@ static void boot_fn(sqlite3 *db, void *arg)
 	boot_args(t);
 	if (t->line_len >= CMDLINE_MAX)
 		return; /* refused before anything is written */
+	if (t->job_id) /* the job's lifecycle: booting (job_runner.c) */
+		jobs_db_booted(db, t->job_id, now);
+	/* A repeat gets its pending run again; a new job-less run needs room
+	 * under the address's limit, checked before anything is written. */
+	machine = one_int(db, "SELECT id FROM machines WHERE mac = ?1", t->mac, 0, 0);
+	if (machine && (t->run_id = reusable_run(db, t, machine)) != 0)
+		return;
+	if (!t->job_id && bind_pending_jobless(db, t->peer) >= JOBLESS_MAX) {
+		t->too_many = 1;
+		return;
+	}
 	/* A new MAC gets its record; a known one is left as it is (uuid and
 	 * serial change with a HELLO or an admin write only). */
 	one_int(db, "INSERT INTO machines(mac, first_seen, last_seen) VALUES (?1, ?2, ?2) "
 		"ON CONFLICT(mac) DO NOTHING", t->mac, now, 0);
 	machine = one_int(db, "SELECT id FROM machines WHERE mac = ?1", t->mac, 0, 0);
 	if (!machine)
-		return;
-	if (t->job_id) /* the job's lifecycle: booting (job_runner.c) */
-		jobs_db_booted(db, t->job_id, now);
-	t->run_id = reusable_run(db, t, machine);
-	if (t->run_id)
 		return;
 	/* One pending run per MAC: this one replaces any other (the machine
 	 * boots one script; the older run expires, as one with no HELLO does). */
@@ -181,16 +203,17 @@ static void boot_fn(sqlite3 *db, void *arg)
 	if (!t->run_id)
 		return;
 	t->fresh = 1;
-	if (sqlite3_prepare_v2(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ? WHERE id = ?",
-			       -1, &st, NULL) == SQLITE_OK) {
+	if (dbi_prepare(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ?, "
+			       "boot_trusted = ? WHERE id = ?", &st) == DBI_OK) {
 		if (t->uuid)
-			sqlite3_bind_text(st, 1, t->uuid, -1, SQLITE_TRANSIENT);
+			dbi_bind_text(st, 1, t->uuid, -1);
 		if (t->serial)
-			sqlite3_bind_text(st, 2, t->serial, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 3, t->peer, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 4, t->run_id);
-		sqlite3_step(st);
-		sqlite3_finalize(st);
+			dbi_bind_text(st, 2, t->serial, -1);
+		dbi_bind_text(st, 3, t->peer, -1);
+		dbi_bind_i64(st, 4, t->allowed);
+		dbi_bind_i64(st, 5, t->run_id);
+		dbi_step(st);
+		dbi_finalize(st);
 	}
 }
 
@@ -325,6 +348,7 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 	client_ip(rq, t->peer, sizeof(t->peer), &src);
 	if (!ratelimit_take(&boot_rl, src))
 		return reply_error(rq, 429, "too many boot requests from %s; retry in a few seconds", t->peer);
+	t->allowed = src && bootnet_allows(src);
 	t->mac = mac;
 	if (fw)
 		t->net[NET_MAC] = mac;
@@ -343,6 +367,11 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 	if (t->line_len >= CMDLINE_MAX) {
 		ret = reply_error(rq, 500, "boot command line would be %zu characters (max %d): "
 				  "the job's params are too long; nothing was changed", t->line_len, CMDLINE_MAX);
+		goto out;
+	}
+	if (t->too_many) {
+		ret = reply_error(rq, 429, "%s has %d pending runs without a job; they expire after %d s "
+				  "(--lost-after)", t->peer, JOBLESS_MAX, cfg.lost_after);
 		goto out;
 	}
 	if (!t->run_id) {

@@ -6,7 +6,7 @@
 #ifndef XCB_CONSOLE_H
 #define XCB_CONSOLE_H
 
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +17,6 @@
 
 /* In the writer: stores text's lines as lines first, first+1, ... of run's
  * console (replacing what those lines held). How many were stored. */
-int64_t console_store(sqlite3 *db, int64_t run, int64_t first, const char *text, size_t len);
+int64_t console_store(struct dbi *db, int64_t run, int64_t first, const char *text, size_t len);
 
 #endif

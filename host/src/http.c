@@ -96,6 +96,7 @@ static const struct route {
 	{ "GET", "runs/{run}/cases/{case}/histogram", .h2 = api_histogram },
 	{ "GET", "compare", .h0 = compare_json },
 	{ "GET", "compare.csv", .h0 = compare_csv },
+	{ "GET", "calibrate", .h0 = api_calibrate },
 	{ "GET", "jobs", .h0 = api_jobs },
 	{ "POST", "jobs", .h0 = api_job_create },
 	{ "DELETE", "jobs/{job}", .h1 = api_job_delete },
@@ -105,6 +106,7 @@ static const struct route {
 	{ "PUT", "machines/{mac}/power", .h1 = api_machine_power_set },
 	{ "POST", "machines/{mac}/power", .h1 = api_machine_power },
 	{ "GET", "lab", .h0 = api_lab },
+	{ "POST", "jobs/{job}/requeue", .h1 = api_job_requeue },	/* api_job_bind.c */
 };
 
 /* What matching a route against the segments found. */

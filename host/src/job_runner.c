@@ -52,6 +52,15 @@ static int is_manual(const struct power_cfg *c)
 	return !c->driver[0] || strcmp(c->driver, "manual") == 0;
 }
 
+static int bound_of(const struct job_row *j, const struct power_cfg *c, enum job_stage s)
+{
+	int b = j->bound[s - JOB_POWERING_ON];
+
+	if (b > 0)
+		return b;
+	return is_manual(c) ? 0 : default_bound[s - JOB_POWERING_ON];
+}
+
 /* Applies a change and its event; 1 if applied. */
 static int change(const struct job_row *j, int stage, int attempt, const char *reason)
 {
@@ -111,6 +120,9 @@ static int power_on(const struct job_row *j, const struct power_cfg *c, int cycl
 		a = POWER_CYCLE;
 	else if (a == POWER_CYCLE)
 		a = POWER_ON; /* cycling a machine that is off only switches it on */
+	/* The job goes to the boot this power-on starts, and to no later
+	 * one: its two stages' bounds from now (issue 26's bind_db.h). */
+	ch.boot_until = now_s() + bound_of(j, c, JOB_POWERING_ON) + bound_of(j, c, JOB_BOOTING);
 	rc = power(c, a, msg, sizeof(msg));
 	if (rc < 0) {
 		snprintf(ev, sizeof(ev), "power %s: %s", power_action_name(a), msg);
@@ -140,15 +152,6 @@ static void end_action(const struct job_row *j, const struct power_cfg *c)
 	else
 		snprintf(ev, sizeof(ev), "end: powered off: %s", msg);
 	jobs_db_change(&ch);
-}
-
-static int bound_of(const struct job_row *j, const struct power_cfg *c, enum job_stage s)
-{
-	int b = j->bound[s - JOB_POWERING_ON];
-
-	if (b > 0)
-		return b;
-	return is_manual(c) ? 0 : default_bound[s - JOB_POWERING_ON];
 }
 
 /* A stage over its bound: the next attempt with a power cycle, or the end. */
@@ -247,7 +250,7 @@ static void step(const struct job_row *j, const struct power_cfg *c, int64_t now
 /* One pass over every job with work left. */
 static void pass(void)
 {
-	sqlite3 *db = db_ro();
+	struct dbi *db = db_ro();
 	struct job_row *rows;
 	size_t n;
 	char (*held)[18];

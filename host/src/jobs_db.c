@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bind_db.h"
 #include "jobs_db.h"
 #include "sqljson.h"
 #include "util.h"
@@ -36,28 +37,28 @@ int job_stage_final(enum job_stage s)
 	return s >= JOB_COMPLETE;
 }
 
-static void copy_col(sqlite3_stmt *st, int col, char *dst, size_t n)
+static void copy_col(struct dbi_stmt *st, int col, char *dst, size_t n)
 {
-	const char *s = (const char *)sqlite3_column_text(st, col);
+	const char *s = dbi_column_text(st, col);
 
 	snprintf(dst, n, "%s", s ? s : "");
 }
 
-int jobs_db_open_jobs(sqlite3 *ro, struct job_row **rows, size_t *n)
+int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	size_t cap = 0;
 
 	*rows = NULL;
 	*n = 0;
-	if (!ro || sqlite3_prepare_v2(ro,
+	if (!ro || dbi_prepare(ro,
 		"SELECT j.id, j.mac, j.stage, j.stage_since, j.attempt, j.attempts, j.bound_power, "
 		"j.bound_boot, j.bound_run, j.end_action, j.powered, j.booted, j.consumed, j.ended, "
 		"j.run_id, r.status, j.created FROM jobs j LEFT JOIN runs r ON r.id = j.run_id "
 		"WHERE j.stage IN ('queued', 'powering_on', 'booting', 'running') OR j.ended IS NULL "
-		"ORDER BY j.id LIMIT 10000", -1, &st, NULL) != SQLITE_OK)
+		"ORDER BY j.id LIMIT 10000", &st) != DBI_OK)
 		return -1;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (dbi_step(st) == DBI_ROW) {
 		struct job_row *r;
 		char stage[16], end[8];
 
@@ -70,66 +71,66 @@ int jobs_db_open_jobs(sqlite3 *ro, struct job_row **rows, size_t *n)
 		}
 		r = &(*rows)[(*n)++];
 		memset(r, 0, sizeof(*r));
-		r->id = sqlite3_column_int64(st, 0);
+		r->id = dbi_column_i64(st, 0);
 		copy_col(st, 1, r->mac, sizeof(r->mac));
 		copy_col(st, 2, stage, sizeof(stage));
 		r->stage = job_stage_parse(stage) < 0 ? JOB_FAILED : (enum job_stage)job_stage_parse(stage);
-		r->stage_since = sqlite3_column_int64(st, 3);
-		r->attempt = sqlite3_column_int(st, 4);
-		r->attempts = sqlite3_column_int(st, 5);
+		r->stage_since = dbi_column_i64(st, 3);
+		r->attempt = dbi_column_int(st, 4);
+		r->attempts = dbi_column_int(st, 5);
 		for (int i = 0; i < 3; i++)
-			r->bound[i] = sqlite3_column_type(st, 6 + i) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 6 + i);
+			r->bound[i] = dbi_column_type(st, 6 + i) == DBI_NULL ? -1 : dbi_column_int(st, 6 + i);
 		copy_col(st, 9, end, sizeof(end));
 		r->end_off = strcmp(end, "leave") != 0;
-		r->powered = sqlite3_column_int64(st, 10);
-		r->booted = sqlite3_column_int64(st, 11);
-		r->consumed = sqlite3_column_int64(st, 12);
-		r->ended = sqlite3_column_int64(st, 13);
-		r->run_id = sqlite3_column_int64(st, 14);
+		r->powered = dbi_column_i64(st, 10);
+		r->booted = dbi_column_i64(st, 11);
+		r->consumed = dbi_column_i64(st, 12);
+		r->ended = dbi_column_i64(st, 13);
+		r->run_id = dbi_column_i64(st, 14);
 		copy_col(st, 15, r->run_status, sizeof(r->run_status));
-		r->created = sqlite3_column_int64(st, 16);
+		r->created = dbi_column_i64(st, 16);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return 0;
 }
 
 #define POWER_COLS "power_driver, power_host, power_port, power_user, power_password_file, power_command, power_sol"
 
-static void power_from_row(sqlite3_stmt *st, int first, struct power_cfg *c)
+static void power_from_row(struct dbi_stmt *st, int first, struct power_cfg *c)
 {
 	copy_col(st, first, c->driver, sizeof(c->driver));
 	copy_col(st, first + 1, c->host, sizeof(c->host));
-	c->port = sqlite3_column_int(st, first + 2);
+	c->port = dbi_column_int(st, first + 2);
 	copy_col(st, first + 3, c->user, sizeof(c->user));
 	copy_col(st, first + 4, c->password_file, sizeof(c->password_file));
 	copy_col(st, first + 5, c->command, sizeof(c->command));
-	c->sol = sqlite3_column_int(st, first + 6);
+	c->sol = dbi_column_int(st, first + 6);
 }
 
-int jobs_db_power_cfg(sqlite3 *ro, const char *mac, struct power_cfg *c)
+int jobs_db_power_cfg(struct dbi *ro, const char *mac, struct power_cfg *c)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->mac, sizeof(c->mac), "%s", mac);
-	if (!ro || sqlite3_prepare_v2(ro, "SELECT " POWER_COLS " FROM machines WHERE mac = ?", -1, &st, NULL))
+	if (!ro || dbi_prepare(ro, "SELECT " POWER_COLS " FROM machines WHERE mac = ?", &st))
 		return -1;
-	sqlite3_bind_text(st, 1, mac, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	dbi_bind_text(st, 1, mac, -1);
+	if (dbi_step(st) == DBI_ROW)
 		power_from_row(st, 0, c);
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return 0;
 }
 
 /* One statement with text/int64 arguments: "t" binds a string (NULL as
- * NULL), "i" an int64, in order. SQLITE_DONE/ROW as 0, else -1. */
-static int exec_args(sqlite3 *db, const char *sql, const char *types, ...)
+ * NULL), "i" an int64, in order. DBI_DONE/ROW as 0, else -1. */
+static int exec_args(struct dbi *db, const char *sql, const char *types, ...)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	va_list ap;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (dbi_prepare(db, sql, &st) != DBI_OK)
 		return -1;
 	va_start(ap, types);
 	for (int i = 0; types[i]; i++) {
@@ -137,32 +138,32 @@ static int exec_args(sqlite3 *db, const char *sql, const char *types, ...)
 			const char *s = va_arg(ap, const char *);
 
 			if (s)
-				sqlite3_bind_text(st, i + 1, s, -1, SQLITE_TRANSIENT);
+				dbi_bind_text(st, i + 1, s, -1);
 		} else {
-			sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t));
+			dbi_bind_i64(st, i + 1, va_arg(ap, int64_t));
 		}
 	}
 	va_end(ap);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+	rc = dbi_step(st);
+	dbi_finalize(st);
+	return rc == DBI_DONE || rc == DBI_ROW ? 0 : -1;
 }
 
-static void change_fn(sqlite3 *db, void *arg)
+static void change_fn(struct dbi *db, void *arg)
 {
 	struct job_change *c = arg;
 	int64_t now = now_s();
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int attempt = 0, cur = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT stage, attempt FROM jobs WHERE id = ?", -1, &st, NULL))
+	if (dbi_prepare(db, "SELECT stage, attempt FROM jobs WHERE id = ?", &st))
 		return;
-	sqlite3_bind_int64(st, 1, c->id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		cur = job_stage_parse((const char *)sqlite3_column_text(st, 0));
-		attempt = sqlite3_column_int(st, 1);
+	dbi_bind_i64(st, 1, c->id);
+	if (dbi_step(st) == DBI_ROW) {
+		cur = job_stage_parse(dbi_column_text(st, 0));
+		attempt = dbi_column_int(st, 1);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	if (cur < 0 || cur != (int)c->expect)
 		return;
 	if (c->attempt >= 0)
@@ -177,6 +178,8 @@ static void change_fn(sqlite3 *db, void *arg)
 		return;
 	if (c->mark_powered && exec_args(db, "UPDATE jobs SET powered = ? WHERE id = ?", "ii", now, c->id))
 		return;
+	if (c->mark_powered && c->boot_until)
+		bind_job_to_boot(db, c->id, c->boot_until);
 	if (c->mark_ended && exec_args(db, "UPDATE jobs SET ended = ? WHERE id = ?", "ii", now, c->id))
 		return;
 	if (c->reason &&
@@ -193,7 +196,7 @@ int jobs_db_change(struct job_change *c)
 	return writer_call(change_fn, c);
 }
 
-void jobs_db_booted(sqlite3 *db, int64_t job_id, int64_t now)
+void jobs_db_booted(struct dbi *db, int64_t job_id, int64_t now)
 {
 	/* The first boot request of the attempt (iPXE may ask again). */
 	exec_args(db, "UPDATE jobs SET booted = ? WHERE id = ? AND booted IS NULL", "ii", now, job_id);
@@ -203,7 +206,7 @@ struct pstate_task {
 	const char *mac, *state, *error;
 };
 
-static void pstate_fn(sqlite3 *db, void *arg)
+static void pstate_fn(struct dbi *db, void *arg)
 {
 	struct pstate_task *t = arg;
 
@@ -224,7 +227,7 @@ struct setpower_task {
 	int ok;
 };
 
-static void setpower_fn(sqlite3 *db, void *arg)
+static void setpower_fn(struct dbi *db, void *arg)
 {
 	struct setpower_task *t = arg;
 	const struct power_cfg *c = t->c;
@@ -258,21 +261,21 @@ struct cancel_task {
 	int result;
 };
 
-static void cancel_fn(sqlite3 *db, void *arg)
+static void cancel_fn(struct dbi *db, void *arg)
 {
 	struct cancel_task *t = arg;
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int stage = -1, attempt = 0;
 
 	t->result = -1;
-	if (sqlite3_prepare_v2(db, "SELECT stage, attempt FROM jobs WHERE id = ?", -1, &st, NULL))
+	if (dbi_prepare(db, "SELECT stage, attempt FROM jobs WHERE id = ?", &st))
 		return;
-	sqlite3_bind_int64(st, 1, t->id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		stage = job_stage_parse((const char *)sqlite3_column_text(st, 0));
-		attempt = sqlite3_column_int(st, 1);
+	dbi_bind_i64(st, 1, t->id);
+	if (dbi_step(st) == DBI_ROW) {
+		stage = job_stage_parse(dbi_column_text(st, 0));
+		attempt = dbi_column_int(st, 1);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	if (stage < 0)
 		return;
 	t->result = 0;
@@ -295,24 +298,24 @@ int jobs_db_cancel(int64_t id, const char *why)
 	return t.result;
 }
 
-json_t *jobs_db_events_json(sqlite3 *ro, int64_t id)
+json_t *jobs_db_events_json(struct dbi *ro, int64_t id)
 {
 	json_t *arr = json_array();
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
-	if (sqlite3_prepare_v2(ro, "SELECT at, stage, attempt, reason FROM job_events WHERE job_id = ? "
-			       "ORDER BY id LIMIT 10000", -1, &st, NULL))
+	if (dbi_prepare(ro, "SELECT at, stage, attempt, reason FROM job_events WHERE job_id = ? "
+			       "ORDER BY id LIMIT 10000", &st))
 		return arr;
-	sqlite3_bind_int64(st, 1, id);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	dbi_bind_i64(st, 1, id);
+	while (dbi_step(st) == DBI_ROW)
 		json_array_append_new(arr, json_pack("{s:o, s:I, s:o, s:I, s:o}", "at", iso_or_null(st, 0),
-			"t", (json_int_t)sqlite3_column_int64(st, 0), "stage", col_json(st, 1),
-			"attempt", (json_int_t)sqlite3_column_int64(st, 2), "reason", col_json(st, 3)));
-	sqlite3_finalize(st);
+			"t", (json_int_t)dbi_column_i64(st, 0), "stage", col_json(st, 1),
+			"attempt", (json_int_t)dbi_column_i64(st, 2), "reason", col_json(st, 3)));
+	dbi_finalize(st);
 	return arr;
 }
 
-void jobs_db_life_add(json_t *obj, sqlite3_stmt *st, int first)
+void jobs_db_life_add(json_t *obj, struct dbi_stmt *st, int first)
 {
 	json_t *t = json_object();
 	static const char *const names[3] = { "powering_on", "booting", "running" };
@@ -329,30 +332,30 @@ void jobs_db_life_add(json_t *obj, sqlite3_stmt *st, int first)
 	json_object_set_new(obj, "ended", iso_or_null(st, first + 9));
 }
 
-json_t *jobs_db_job_json(sqlite3 *ro, int64_t id)
+json_t *jobs_db_job_json(struct dbi *ro, int64_t id)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	json_t *o = NULL;
 
-	if (sqlite3_prepare_v2(ro, "SELECT id, mac, suite, label, created, consumed, run_id, "
-			       JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", -1, &st, NULL))
+	if (dbi_prepare(ro, "SELECT id, mac, suite, label, created, consumed, run_id, "
+			       JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", &st))
 		return NULL;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)sqlite3_column_int64(st, 0),
+	dbi_bind_i64(st, 1, id);
+	if (dbi_step(st) == DBI_ROW) {
+		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 0),
 			      "mac", col_json(st, 1), "suite", col_json(st, 2), "label", col_json(st, 3),
 			      "created", iso_or_null(st, 4), "consumed", iso_or_null(st, 5), "run_id", col_json(st, 6));
 		jobs_db_life_add(o, st, 7);
 		json_object_set_new(o, "events", jobs_db_events_json(ro, id));
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return o;
 }
 
 /* The power settings as the API shows them: the password file's path is
  * the administrator's to know, its content never leaves the daemon; the
  * answer says only whether one is set. */
-static json_t *power_json(sqlite3_stmt *st, int first)
+static json_t *power_json(struct dbi_stmt *st, int first)
 {
 	struct power_cfg c;
 
@@ -364,75 +367,75 @@ static json_t *power_json(sqlite3_stmt *st, int first)
 		"state", col_json(st, first + 7), "error", col_json(st, first + 8), "checked", iso_or_null(st, first + 9));
 }
 
-json_t *jobs_db_machine_json(sqlite3 *ro, const char *mac)
+json_t *jobs_db_machine_json(struct dbi *ro, const char *mac)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	json_t *o = NULL, *jobs;
 
-	if (sqlite3_prepare_v2(ro, "SELECT id, mac, first_seen, last_seen, " POWER_COLS
-			       ", power_state, power_error, power_checked FROM machines WHERE mac = ?", -1, &st, NULL))
+	if (dbi_prepare(ro, "SELECT id, mac, first_seen, last_seen, " POWER_COLS
+			       ", power_state, power_error, power_checked FROM machines WHERE mac = ?", &st))
 		return NULL;
-	sqlite3_bind_text(st, 1, mac, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		o = json_pack("{s:I, s:o, s:o, s:o, s:o}", "id", (json_int_t)sqlite3_column_int64(st, 0),
+	dbi_bind_text(st, 1, mac, -1);
+	if (dbi_step(st) == DBI_ROW)
+		o = json_pack("{s:I, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 0),
 			      "mac", col_json(st, 1), "first_seen", iso_or_null(st, 2), "last_seen", iso_or_null(st, 3),
 			      "power", power_json(st, 4));
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	if (!o)
 		return NULL;
 	jobs = json_array();
-	if (sqlite3_prepare_v2(ro, "SELECT id FROM jobs WHERE mac = ? ORDER BY id DESC LIMIT 50", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, mac, -1, SQLITE_TRANSIENT);
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			json_t *j = jobs_db_job_json(ro, sqlite3_column_int64(st, 0));
+	if (dbi_prepare(ro, "SELECT id FROM jobs WHERE mac = ? ORDER BY id DESC LIMIT 50", &st) == DBI_OK) {
+		dbi_bind_text(st, 1, mac, -1);
+		while (dbi_step(st) == DBI_ROW) {
+			json_t *j = jobs_db_job_json(ro, dbi_column_i64(st, 0));
 
 			if (j)
 				json_array_append_new(jobs, j);
 		}
-		sqlite3_finalize(st);
+		dbi_finalize(st);
 	}
 	json_object_set_new(o, "jobs", jobs);
 	return o;
 }
 
-json_t *jobs_db_lifecycle_json(sqlite3 *ro, int64_t id)
+json_t *jobs_db_lifecycle_json(struct dbi *ro, int64_t id)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	json_t *o = json_object();
 
-	if (sqlite3_prepare_v2(ro, "SELECT " JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", -1, &st, NULL))
+	if (dbi_prepare(ro, "SELECT " JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", &st))
 		return o;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	dbi_bind_i64(st, 1, id);
+	if (dbi_step(st) == DBI_ROW)
 		jobs_db_life_add(o, st, 0);
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return o;
 }
 
 /* How many of mac's latest ended jobs failed (timed out, failed) in a row. */
-static int fail_streak(sqlite3 *ro, const char *mac)
+static int fail_streak(struct dbi *ro, const char *mac)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int n = 0;
 
-	if (sqlite3_prepare_v2(ro, "SELECT stage FROM jobs WHERE mac = ? AND stage IN "
-			       "('complete', 'failed', 'timed_out') ORDER BY id DESC LIMIT 100", -1, &st, NULL))
+	if (dbi_prepare(ro, "SELECT stage FROM jobs WHERE mac = ? AND stage IN "
+			       "('complete', 'failed', 'timed_out') ORDER BY id DESC LIMIT 100", &st))
 		return 0;
-	sqlite3_bind_text(st, 1, mac, -1, SQLITE_TRANSIENT);
-	while (sqlite3_step(st) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "complete"))
+	dbi_bind_text(st, 1, mac, -1);
+	while (dbi_step(st) == DBI_ROW && strcmp(dbi_column_text(st, 0), "complete"))
 		n++;
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return n;
 }
 
-json_t *jobs_db_lab_json(sqlite3 *ro, int streak_mark)
+json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 {
 	json_t *arr = json_array();
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int64_t now = now_s();
 
 	/* Every machine the daemon knows, and every MAC a job names. */
-	if (sqlite3_prepare_v2(ro,
+	if (dbi_prepare(ro,
 		"WITH macs AS (SELECT mac FROM machines UNION SELECT mac FROM jobs) "
 		"SELECT k.mac, m.power_driver, m.power_state, m.power_error, m.last_seen, "
 		" j.id, j.stage, j.stage_since, j.attempt, j.attempts, j.suite, j.reason, "
@@ -442,44 +445,44 @@ json_t *jobs_db_lab_json(sqlite3 *ro, int streak_mark)
 		"LEFT JOIN jobs j ON j.id = (SELECT id FROM jobs a WHERE a.mac = k.mac AND a.stage IN "
 		"  ('queued', 'powering_on', 'booting', 'running') ORDER BY (a.stage = 'queued'), a.id LIMIT 1) "
 		"LEFT JOIN runs r ON r.id = (SELECT max(id) FROM runs x WHERE x.machine_id = m.id) "
-		"ORDER BY k.mac LIMIT 5000", -1, &st, NULL))
+		"ORDER BY k.mac LIMIT 5000", &st))
 		return arr;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *mac = (const char *)sqlite3_column_text(st, 0);
-		const char *stage = (const char *)sqlite3_column_text(st, 6);
-		const char *err = (const char *)sqlite3_column_text(st, 3);
-		const char *run_status = (const char *)sqlite3_column_text(st, 13);
+	while (dbi_step(st) == DBI_ROW) {
+		const char *mac = dbi_column_text(st, 0);
+		const char *stage = dbi_column_text(st, 6);
+		const char *err = dbi_column_text(st, 3);
+		const char *run_status = dbi_column_text(st, 13);
 		const char *state = "idle";
-		int64_t since = sqlite3_column_int64(st, 4);
+		int64_t since = dbi_column_i64(st, 4);
 		int streak = fail_streak(ro, mac);
 		json_t *m, *job = json_null(), *run = json_null();
 
-		if (sqlite3_column_int64(st, 15) > since)
-			since = sqlite3_column_int64(st, 15);
+		if (dbi_column_i64(st, 15) > since)
+			since = dbi_column_i64(st, 15);
 		if (stage && strcmp(stage, "queued")) {
 			state = stage;
-			since = sqlite3_column_int64(st, 7);
+			since = dbi_column_i64(st, 7);
 		} else if (err) {
 			state = "unreachable";
 		} else if (run_status && strcmp(run_status, "running") == 0) {
 			state = "running";
 		}
-		if (sqlite3_column_type(st, 5) != SQLITE_NULL)
-			job = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)sqlite3_column_int64(st, 5),
+		if (dbi_column_type(st, 5) != DBI_NULL)
+			job = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 5),
 					"stage", col_json(st, 6), "since", iso_or_null(st, 7), "attempt", col_json(st, 8),
 					"attempts", col_json(st, 9), "suite", col_json(st, 10), "reason", col_json(st, 11));
-		if (sqlite3_column_type(st, 12) != SQLITE_NULL)
-			run = json_pack("{s:I, s:o, s:o}", "id", (json_int_t)sqlite3_column_int64(st, 12),
+		if (dbi_column_type(st, 12) != DBI_NULL)
+			run = json_pack("{s:I, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 12),
 					"status", col_json(st, 13), "at", iso_or_null(st, 14));
 		m = json_pack("{s:s, s:s, s:o, s:o, s:o, s:I, s:o, s:o, s:i, s:b}", "mac", mac, "state", state,
-			      "driver", sqlite3_column_type(st, 1) == SQLITE_NULL ? json_string("manual") : col_json(st, 1),
+			      "driver", dbi_column_type(st, 1) == DBI_NULL ? json_string("manual") : col_json(st, 1),
 			      "power_state", col_json(st, 2), "power_error", col_json(st, 3),
 			      "in_state_s", (json_int_t)(since && now > since ? now - since : 0),
 			      "job", job, "last_run", run, "failed_streak", streak,
 			      "failing", streak_mark > 0 && streak >= streak_mark);
 		json_array_append_new(arr, m);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return arr;
 }
 
@@ -538,24 +541,24 @@ int jobs_db_policy_parse(json_t *body, struct job_policy *p, char *why, size_t w
 	return 0;
 }
 
-void jobs_db_policy_store(sqlite3 *db, int64_t id, const struct job_policy *p)
+void jobs_db_policy_store(struct dbi *db, int64_t id, const struct job_policy *p)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "UPDATE jobs SET attempts = ?, bound_power = ?, bound_boot = ?, bound_run = ?, "
-			       "end_action = ?, stage_since = created WHERE id = ?", -1, &st, NULL))
+	if (dbi_prepare(db, "UPDATE jobs SET attempts = ?, bound_power = ?, bound_boot = ?, bound_run = ?, "
+			       "end_action = ?, stage_since = created WHERE id = ?", &st))
 		return;
-	sqlite3_bind_int(st, 1, p->attempts);
+	dbi_bind_i64(st, 1, p->attempts);
 	for (int i = 0; i < 3; i++)
 		if (p->bound[i] > 0)
-			sqlite3_bind_int(st, 2 + i, p->bound[i]);
-	sqlite3_bind_text(st, 5, p->end_off ? "off" : "leave", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, id);
-	sqlite3_step(st);
-	sqlite3_finalize(st);
+			dbi_bind_i64(st, 2 + i, p->bound[i]);
+	dbi_bind_text(st, 5, p->end_off ? "off" : "leave", -1);
+	dbi_bind_i64(st, 6, id);
+	dbi_step(st);
+	dbi_finalize(st);
 }
 
-void jobs_db_forget(sqlite3 *db, int64_t id)
+void jobs_db_forget(struct dbi *db, int64_t id)
 {
 	exec_args(db, "DELETE FROM job_events WHERE job_id = ?", "i", id);
 }

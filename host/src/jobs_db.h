@@ -7,7 +7,7 @@
 #define XCB_JOBS_DB_H
 
 #include <jansson.h>
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stdint.h>
 
 #include "power.h"
@@ -38,10 +38,10 @@ struct job_row {
 
 /* The jobs the runner still has work on: not final, or final with the end
  * action not yet run; oldest first. *rows is malloc'ed. 0 or -1. */
-int jobs_db_open_jobs(sqlite3 *ro, struct job_row **rows, size_t *n);
+int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n);
 /* The power settings of mac (machines row); an unknown machine or one
  * without a driver is manual. 0, or -1 on a database error. */
-int jobs_db_power_cfg(sqlite3 *ro, const char *mac, struct power_cfg *c);
+int jobs_db_power_cfg(struct dbi *ro, const char *mac, struct power_cfg *c);
 
 /* A change to one job, applied by the writer in one transaction with its
  * event (reason non-NULL). Only if the job's stage is still `expect` (so a
@@ -54,12 +54,14 @@ struct job_change {
 	const char *reason;      /* the event's text (and the job's reason on a stage change) */
 	int reset_boot;          /* a new attempt: forget its boot, HELLO, run and power-on */
 	int mark_powered, mark_ended;
+	int64_t boot_until;      /* with mark_powered: the job goes only to a boot before
+				  * this time (bind_db.h's hook, issue 26); 0: any time */
 	int applied;             /* out: 1 if it was applied */
 };
 int jobs_db_change(struct job_change *c);
 
 /* boot.c, in the writer: the job's /boot.ipxe for this attempt. */
-void jobs_db_booted(sqlite3 *db, int64_t job_id, int64_t now);
+void jobs_db_booted(struct dbi *db, int64_t job_id, int64_t now);
 
 /* Stores what the last driver call on mac said (state "on"/"off" or NULL,
  * error NULL on success). */
@@ -73,19 +75,19 @@ int jobs_db_set_power(const struct power_cfg *c);
 int jobs_db_cancel(int64_t id, const char *why);
 
 /* JSON for the API (HTTP threads' read-only connections). */
-json_t *jobs_db_job_json(sqlite3 *ro, int64_t id);        /* with its events; NULL if none */
-json_t *jobs_db_events_json(sqlite3 *ro, int64_t id);
-json_t *jobs_db_machine_json(sqlite3 *ro, const char *mac); /* power (no password), jobs; NULL if none */
-json_t *jobs_db_lab_json(sqlite3 *ro, int fail_streak);     /* the overview */
+json_t *jobs_db_job_json(struct dbi *ro, int64_t id);        /* with its events; NULL if none */
+json_t *jobs_db_events_json(struct dbi *ro, int64_t id);
+json_t *jobs_db_machine_json(struct dbi *ro, const char *mac); /* power (no password), jobs; NULL if none */
+json_t *jobs_db_lab_json(struct dbi *ro, int fail_streak);     /* the overview */
 /* The lifecycle fields of a job row (api_jobs.c adds them to its JSON). */
-json_t *jobs_db_lifecycle_json(sqlite3 *ro, int64_t id);
+json_t *jobs_db_lifecycle_json(struct dbi *ro, int64_t id);
 /* The SQL columns of the lifecycle fields and their JSON (api_jobs.c's
  * list reads them with the rest of the row, from column `first` on). */
 #define JOBS_DB_LIFE_COLS "stage, stage_since, attempt, attempts, bound_power, bound_boot, bound_run, end_action, reason, ended"
-void jobs_db_life_add(json_t *obj, sqlite3_stmt *st, int first);
+void jobs_db_life_add(json_t *obj, struct dbi_stmt *st, int first);
 
 /* In the writer: a deleted job's events go with it. */
-void jobs_db_forget(sqlite3 *db, int64_t id);
+void jobs_db_forget(struct dbi *db, int64_t id);
 
 /* Options a job may carry (api_jobs.c stores them at creation). */
 struct job_policy {
@@ -97,6 +99,6 @@ struct job_policy {
  * "end" ("off"|"leave") into p (defaults first): 0, or -1 with why. */
 int jobs_db_policy_parse(json_t *body, struct job_policy *p, char *why, size_t whylen);
 /* In the writer, right after the job's INSERT. */
-void jobs_db_policy_store(sqlite3 *db, int64_t id, const struct job_policy *p);
+void jobs_db_policy_store(struct dbi *db, int64_t id, const struct job_policy *p);
 
 #endif

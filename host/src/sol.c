@@ -50,7 +50,7 @@ struct store_task {
 	int64_t stored;
 };
 
-static void store_fn(sqlite3 *db, void *arg)
+static void store_fn(struct dbi *db, void *arg)
 {
 	struct store_task *t = arg;
 
@@ -60,16 +60,16 @@ static void store_fn(sqlite3 *db, void *arg)
 /* The job's run (the latest one its boots created), or 0. */
 static int64_t job_run(int64_t job)
 {
-	sqlite3 *db = db_ro();
-	sqlite3_stmt *st;
+	struct dbi *db = db_ro();
+	struct dbi_stmt *st;
 	int64_t id = 0;
 
-	if (!db || sqlite3_prepare_v2(db, "SELECT max(id) FROM runs WHERE job_id = ?", -1, &st, NULL))
+	if (!db || dbi_prepare(db, "SELECT max(id) FROM runs WHERE job_id = ?", &st))
 		return 0;
-	sqlite3_bind_int64(st, 1, job);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	dbi_bind_i64(st, 1, job);
+	if (dbi_step(st) == DBI_ROW)
+		id = dbi_column_i64(st, 0);
+	dbi_finalize(st);
 	return id;
 }
 

@@ -43,12 +43,22 @@ static const char *const sql[S_N] = {
 		    "(?2 >= frames_expected OR ?3 = 8)) FROM runs WHERE id = ?1",
 	[S_CASE_SAME] = "SELECT config = ?3 FROM cases WHERE run_id = ?1 AND case_id = ?2",
 	/* The run's first HELLO: the payload it was rendered for has booted. */
-	[S_HELLO_JOB] = "UPDATE jobs SET consumed = ?2, run_id = ?1 WHERE consumed IS NULL AND "
+	/* (boot.c rendered the job only to the machine's known address or an
+	 * allowed network; the job records the address that asked: issue 26.) */
+	[S_HELLO_JOB] = "UPDATE jobs SET consumed = ?2, run_id = ?1, "
+			"consumed_by = (SELECT boot_peer FROM runs WHERE id = ?1) WHERE consumed IS NULL AND "
 			"id = (SELECT job_id FROM runs WHERE id = ?1)",
-	[S_HELLO_MACHINE] = "UPDATE machines SET uuid = COALESCE(r.boot_uuid, uuid), "
-			    "serial = COALESCE(r.boot_serial, serial), last_seen = ?2 "
-			    "FROM (SELECT machine_id, boot_uuid, boot_serial FROM runs WHERE id = ?1) AS r "
-			    "WHERE machines.id = r.machine_id",
+	/* uuid/serial fill in what the record lacks, from a boot request of an
+	 * allowed network only: once known, no GET rewrites them (an admin
+	 * write can). The known boot address: the first allowed boot whose
+	 * HELLO (?3, its source) came from the address that asked. */
+	[S_HELLO_MACHINE] = "UPDATE machines SET "
+			    "uuid = COALESCE(uuid, CASE WHEN r.boot_trusted THEN r.boot_uuid END), "
+			    "serial = COALESCE(serial, CASE WHEN r.boot_trusted THEN r.boot_serial END), "
+			    "boot_addr = COALESCE(boot_addr, CASE WHEN r.boot_trusted AND r.boot_peer = ?3 "
+			    "THEN r.boot_peer END), last_seen = ?2 "
+			    "FROM (SELECT machine_id, boot_uuid, boot_serial, boot_peer, boot_trusted FROM runs "
+			    "WHERE id = ?1) AS r WHERE machines.id = r.machine_id",
 	[S_HELLO_OTHERS] = "UPDATE runs SET status = 'lost' WHERE status = 'pending' AND id != ?1 AND "
 			   "machine_id = (SELECT machine_id FROM runs WHERE id = ?1)",
 	[S_FRAME_DEL] = "DELETE FROM frames WHERE run_id = ? AND seq = ?",
@@ -59,13 +69,13 @@ static const char *const sql[S_N] = {
 			 "AND idx BETWEEN ? AND ? LIMIT 1",
 };
 
-sqlite3_stmt *store_st[S_N];
+struct dbi_stmt *store_st[S_N];
 
-int store_prepare(sqlite3 *db)
+int store_prepare(struct dbi *db)
 {
 	for (int i = 0; i < S_N; i++) {
-		if (sqlite3_prepare_v3(db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &store_st[i], NULL)) {
-			fprintf(stderr, "xcbenchd: prepare: %s\n", sqlite3_errmsg(db));
+		if (dbi_prepare(db, sql[i], &store_st[i])) {
+			fprintf(stderr, "xcbenchd: prepare: %s\n", dbi_errmsg(db));
 			return -1;
 		}
 	}
@@ -75,7 +85,7 @@ int store_prepare(sqlite3 *db)
 void store_finalize(void)
 {
 	for (int i = 0; i < S_N; i++) {
-		sqlite3_finalize(store_st[i]);
+		dbi_finalize(store_st[i]);
 		store_st[i] = NULL;
 	}
 }
@@ -84,16 +94,16 @@ void store_finalize(void)
  * an I/O error is not logged here: the writer logs the state change once.
  * (A constraint here would be a frame the checks let through: -1, and the
  * writer rolls the batch back rather than keep half a frame.) */
-int store_step(sqlite3_stmt *s)
+int store_step(struct dbi_stmt *s)
 {
-	int rc = sqlite3_step(s), e = rc & 0xff;
+	int rc = dbi_step(s);
 
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW && e != SQLITE_FULL && e != SQLITE_IOERR)
-		fprintf(stderr, "xcbenchd: %s: %s\n", sqlite3_sql(s),
-			sqlite3_errmsg(sqlite3_db_handle(s)));
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+	if (rc != DBI_DONE && rc != DBI_ROW && rc != DBI_IOERR)
+		fprintf(stderr, "xcbenchd: %s: %s\n", dbi_sql(s),
+			dbi_errmsg(dbi_db(s)));
+	dbi_reset(s);
+	dbi_clear(s);
+	return rc == DBI_DONE || rc == DBI_ROW ? 0 : -1;
 }
 
 /* A u64 as an SQLite integer (signed 64-bit; latencies never reach 2^63). */
@@ -104,47 +114,47 @@ int64_t store_i64(uint64_t v)
 
 /* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6: lo/hi
  * for has_rows, position/value for put_point. */
-void store_bind_key(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+void store_bind_key(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
 		     int64_t a, int64_t b)
 {
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, cid);
-	sqlite3_bind_int64(s, 3, rep);
-	sqlite3_bind_int64(s, 4, init);
-	sqlite3_bind_int64(s, 5, a);
-	sqlite3_bind_int64(s, 6, b);
+	dbi_bind_i64(s, 1, id);
+	dbi_bind_i64(s, 2, cid);
+	dbi_bind_i64(s, 3, rep);
+	dbi_bind_i64(s, 4, init);
+	dbi_bind_i64(s, 5, a);
+	dbi_bind_i64(s, 6, b);
 }
 
 /* 1 if a row exists in [lo, hi] of the 4-key statement s (bound here). */
-int store_has_rows(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+int store_has_rows(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
 		    int64_t lo, int64_t hi)
 {
 	int found;
 
 	store_bind_key(s, id, cid, rep, init, lo, hi);
-	found = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
+	found = dbi_step(s) == DBI_ROW;
+	dbi_reset(s);
+	dbi_clear(s);
 	return found;
 }
 
 /* The first column of a one-row query as a number (-1: no row or error). */
-int64_t store_query_int(sqlite3_stmt *s)
+int64_t store_query_int(struct dbi_stmt *s)
 {
-	int64_t v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+	int64_t v = dbi_step(s) == DBI_ROW ? dbi_column_i64(s, 0) : -1;
 
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
+	dbi_reset(s);
+	dbi_clear(s);
 	return v;
 }
 
-void store_bind_u64(sqlite3_stmt *s, int i, uint64_t v)
+void store_bind_u64(struct dbi_stmt *s, int i, uint64_t v)
 {
-	sqlite3_bind_int64(s, i, store_i64(v));
+	dbi_bind_i64(s, i, store_i64(v));
 }
 
 
-void store_bind_json_int(sqlite3_stmt *s, int i, json_t *o, const char *k)
+void store_bind_json_int(struct dbi_stmt *s, int i, json_t *o, const char *k)
 {
 	uint64_t v;
 	const char *str = json_string_value(json_object_get(o, k));
@@ -153,10 +163,10 @@ void store_bind_json_int(sqlite3_stmt *s, int i, json_t *o, const char *k)
 		store_bind_u64(s, i, v);
 }
 
-void store_bind_json_text(sqlite3_stmt *s, int i, json_t *o, const char *k)
+void store_bind_json_text(struct dbi_stmt *s, int i, json_t *o, const char *k)
 {
 	const char *str = json_string_value(json_object_get(o, k));
 
 	if (str)
-		sqlite3_bind_text(s, i, str, -1, SQLITE_TRANSIENT);
+		dbi_bind_text(s, i, str, -1);
 }
