@@ -104,6 +104,13 @@ try {
 	await page.waitForFunction(() => /status: (on|off)/.test(document.querySelector('#power-result')?.textContent || ''), null, { timeout: 20000 });
 	ok(st === 'present', `power status through the page: ${(await page.textContent('#power-result'))}`);
 	await page.screenshot({ path: path.join(OUT, 'web-machine.png'), fullPage: true });
+
+	// The run page shows the job that made the run, with its events.
+	await page.goto(new URL(`run.html?id=${job.run_id}`, BASE).toString());
+	await page.waitForSelector(`#run-job .card.job[data-job="${job.id}"]`, { timeout: 20000 });
+	const runRows = await page.$$eval('#run-job table.events tr', (tr) => tr.length);
+	ok(runRows === job.events.length, `run ${job.run_id}'s page shows job ${job.id} with its ${runRows} events`);
+	await page.screenshot({ path: path.join(OUT, 'web-run-job.png'), fullPage: true });
 	ok(errors.length === 0, 'no errors in the browser console', errors.join('\n'));
 } catch (e) {
 	ok(false, `lab pages: ${e.message}`);
