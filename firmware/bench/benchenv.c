@@ -52,7 +52,7 @@ void benv_console(const char *s, unsigned len) { console_write(s, len); }
 /* Frames go through the console lock too, so a frame line is never split by
  * another CPU's kprintf (the console sink is COM1). */
 void benv_serial(const char *s, unsigned len) { console_write(s, len); }
-const char *benv_cmdline_all(void) { return cmdline_get(); }
+const char *benv_cmdline_all(void) { return cmdline_shown(); }
 int benv_booted_uefi(void) { return boot_info.magic == XCB_EFI_MAGIC; }
 
 static void kv_bool(struct strbuf *sb, const char *k, int v) { sb_kv(sb, k, v ? "1" : "0"); }

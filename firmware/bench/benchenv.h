@@ -37,7 +37,8 @@ const char *benv_spin_set(const char *policy);
 /* ---- console / serial / command line ---- */
 void benv_console(const char *s, unsigned len);	/* human text to the console */
 void benv_serial(const char *s, unsigned len);	/* raw bytes to COM1 (frames) */
-/* The whole payload command line (HELLO). */
+/* The whole payload command line for the HELLO fact, run= and server= masked
+ * (it reaches anonymous readers; lib/cmdline.h cmdline_shown). */
 const char *benv_cmdline_all(void);
 /* 1 when UEFI booted the payload (boot/efi/'s handover), 0 for BIOS (multiboot). */
 int benv_booted_uefi(void);

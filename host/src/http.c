@@ -99,6 +99,7 @@ static const struct route {
 	{ "GET", "jobs", .h0 = api_jobs },
 	{ "POST", "jobs", .h0 = api_job_create },
 	{ "DELETE", "jobs/{job}", .h1 = api_job_delete },
+	{ "POST", "jobs/{job}/requeue", .h1 = api_job_requeue },	/* api_job_bind.c */
 };
 
 /* What matching a route against the segments found. */

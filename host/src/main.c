@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bootnet.h"
 #include "collector.h"
 #include "db.h"
 #include "http.h"
@@ -52,6 +53,11 @@ static void usage(FILE *f)
 "  --host-name NAME       a name the Host header may use for this daemon\n"
 "                         (repeatable; IP literals are always accepted, and\n"
 "                         'localhost' on loopback or with --open)\n"
+"  --boot-from CIDR      a network whose boot requests may be handed a queued\n"
+"                         job (repeatable; default: this host's non-loopback\n"
+"                         IPv4 subnets and 127.0.0.1, QEMU user networking's\n"
+"                         source). A machine with a known boot address gets\n"
+"                         its jobs only from that address\n"
 "  --ready-fd N           write \"ready http=PORT udp=PORT\\n\" to file descriptor N\n"
 "                         (then close it) once HTTP and UDP listen: scripts\n"
 "                         wait on it instead of polling /api/v1/health\n"
@@ -129,6 +135,7 @@ int main(int argc, char **argv)
 		{ "request-timeout", required_argument, NULL, 'R' },
 		{ "per-ip-connections", required_argument, NULL, 'P' },
 		{ "ready-fd", required_argument, NULL, 'r' },
+		{ "boot-from", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -196,6 +203,12 @@ int main(int argc, char **argv)
 			}
 			cfg.host_names[cfg.nhost_names++] = optarg;
 			break;
+		case 'B':
+			if (bootnet_add(optarg, err, sizeof(err))) {
+				fprintf(stderr, "xcbenchd: %s\n", err);
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -229,6 +242,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	bootnet_default(0);
 	if (!cfg.open && !cfg.admin_token)
 		fprintf(stderr, "xcbenchd: note: no --token-file and not --open: write routes are refused\n");
 
@@ -265,6 +279,8 @@ int main(int argc, char **argv)
 		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
 		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), cfg.db_path,
 		cfg.open ? " (open)" : "");
+	bootnet_describe(err, sizeof(err));
+	fprintf(stderr, "xcbenchd: jobs are handed to boot requests from %s\n", err);
 	if (ready_fd >= 0) {
 		/* Both sockets are bound and listening (http_start and
 		 * collector_start returned): a client may connect now. */

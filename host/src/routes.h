@@ -27,6 +27,7 @@ enum MHD_Result api_schema(struct req *rq);             /* api_schema.c */
 enum MHD_Result api_jobs(struct req *rq);
 enum MHD_Result api_job_create(struct req *rq);
 enum MHD_Result api_job_delete(struct req *rq, int64_t id);
+enum MHD_Result api_job_requeue(struct req *rq, int64_t id);  /* api_job_bind.c */
 enum MHD_Result boot_ipxe(struct req *rq);
 enum MHD_Result boot_json(struct req *rq);   /* /boot.json: the same boot as data */
 /* 1 for the kernel-line keys the daemon itself sets (server=, run=, ...):
