@@ -15,6 +15,7 @@
 #include "arch/smp.h"
 #include "arch/tsc.h"
 #include "lib/cpumask.h"
+#include "lib/printf.h"
 
 #define VEC_RAW 0xe4	/* raw ping-pong: its own vector, beside VEC_FLUSH */
 /* Every IPI vector lies in [VEC_BASE, VEC_BASE + VEC_SPAN): the one stub
@@ -81,8 +82,20 @@ void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
  * the target takes the interrupt) is the APIC layer's one rule, kept where
  * the ICR is written (arch/apic.c, x2apic_icr_wrmsr(); xAPIC's UC MMIO
  * write is ordered after earlier stores by itself). */
+/* A kind nobody allocated has no vector: say so instead of sending vector 0
+ * (#DE on the target, a hang at the watchdog). */
+static int unallocated(enum plat_ipi kind)
+{
+	if ((unsigned)kind < PLAT_IPI_NR && vectors[kind])
+		return 0;
+	kprintf("xcall: IPI kind %u sent but never allocated (xcall_init_all/plat_ipi_alloc)\n", (unsigned)kind);
+	return 1;
+}
+
 void plat_send_ipi(unsigned cpu, enum plat_ipi kind)
 {
+	if (unallocated(kind))
+		return;
 	apic_send_ipi(cpu, vectors[kind]);
 }
 
@@ -92,7 +105,7 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
 
 	for (unsigned i = 0; i < AMASK_WORDS; i++)
 		m.bits[i] = mask->w[i];
-	if (cpumask_empty(&m))
+	if (cpumask_empty(&m) || unallocated(kind))
 		return;
 	apic_send_ipi_mask(&m, vectors[kind]);
 }
