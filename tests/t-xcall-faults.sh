@@ -16,7 +16,7 @@ check "fault builds of test_xcall (make -C firmware faults)" [ $? -eq 0 ]
 F=$ROOT/firmware/build/faults
 
 out=$OUTDIR/t-xcall-faults.skip.log
-XCB_XCALL_ONLY=tree XCB_XCALL_PHASES=quiet XCB_XCALL_BOUND_S=5 timeout 300 "$F/test_xcall_skip_forward" >"$out" 2>&1
+XCB_XCALL_ONLY=tree XCB_XCALL_PHASES=quiet XCB_XCALL_BOUND_S=10 timeout 300 "$F/test_xcall_skip_forward" >"$out" 2>&1
 rc=$?
 check "skipped forward: the run fails on its time bound (rc $rc, not a hang)" [ "$rc" -eq 3 ]
 line=$(grep -m1 "^test_xcall: TIME BOUND" "$out")

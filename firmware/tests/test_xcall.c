@@ -346,6 +346,7 @@ static void quiet_detail(char *buf, size_t n)
 static unsigned quiet_calls = 60;
 
 static unsigned quiet_turn;		/* whose turn to initiate (atomic) */
+static char quiet_what[160];		/* the phase, for the bound (set before the run) */
 
 static void quiet_cpu(unsigned me, void *unused)
 {
@@ -364,6 +365,9 @@ static void quiet_cpu(unsigned me, void *unused)
 		inflight.initiator = me;
 		inflight.mask = m;
 		__atomic_store_n(&inflight_seq, seq, __ATOMIC_RELEASE);
+		/* The bound is per call (re-armed): a loaded host slows the
+		 * phase, never one call by seconds. */
+		guard_arm(quiet_detail, "%s", quiet_what);
 		one_call(algo, wait_mode, me, seq, &m);
 		if (wait_mode != XCALL_WAIT_DONE) {
 			/* drain: a waited ping of the same algorithm lands after it
@@ -385,7 +389,8 @@ static void run_quiet(const struct xcall_ops *ops, enum xcall_wait w)
 	algo = ops;
 	wait_mode = w;
 	quiet_turn = 0;
-	guard_arm(quiet_detail, "quiet %s: each CPU in turn, %u calls", what, quiet_calls);
+	snprintf(quiet_what, sizeof(quiet_what), "quiet %s: each CPU in turn, %u calls", what, quiet_calls);
+	guard_arm(quiet_detail, "%s", quiet_what);
 	plat_host_run(quiet_cpu, NULL);
 	guard_disarm();
 	check_book(what);
