@@ -6,8 +6,9 @@
 #include "client.h"
 
 static const char usage[] = "usage: xcbench runs [--status S] [--machine ID|MAC] [--suite NAME] [--label TEXT]\n"
-		   "                    [--tag TAG] [--since TIME] [--limit N] [--offset N] [--json]\n"
-		   "Lists runs, newest first. --label TEXT finds TEXT (any case) in the label,\n"
+		   "                    [--tag TAG] [--lab NAME] [--since TIME] [--limit N] [--offset N] [--json]\n"
+		   "Lists runs, newest first, of every lab sharing the daemon's database\n"
+		   "(--lab NAME: that lab's only). --label TEXT finds TEXT (any case) in the label,\n"
 		   "the notes, a tag or a key=value field (\"patch\" finds \"patch v3\");\n"
 		   "--tag TAG: runs with exactly that tag. --limit (default 100) and --offset\n"
 		   "page through the list; the last line says which runs of how many.\n";
@@ -35,7 +36,7 @@ int cmd_runs(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "status", 1, NULL, 's' }, { "machine", 1, NULL, 'm' }, { "suite", 1, NULL, 'S' },
 		{ "label", 1, NULL, 'l' }, { "tag", 1, NULL, 't' }, { "since", 1, NULL, 'i' },
-		{ "limit", 1, NULL, 'n' }, { "offset", 1, NULL, 'o' },
+		{ "limit", 1, NULL, 'n' }, { "offset", 1, NULL, 'o' }, { "lab", 1, NULL, 'b' },
 		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	static const struct cmd cmd = { "xcbench runs", usage, opts, NULL };
@@ -73,10 +74,10 @@ int cmd_runs(int argc, char **argv)
 	/* the token column only for an admin (the API gives it to admins only) */
 	int tok = json_is_string(json_object_get(json_array_get(json_object_get(o, "runs"), 0), "token"));
 
-	printf("%-5s %s%-9s %-8s %-17s %-20s %-8s %4s %5s %s\n", "ID", tok ? "TOKEN            " : "", "STATUS",
-	       "SUITE", "MACHINE", "CREATED", "FIRMWARE", "CPUS", "CASES", "LABEL / TAGS / FIELDS");
+	printf("%-5s %s%-9s %-8s %-17s %-20s %-8s %4s %5s %-8s %s\n", "ID", tok ? "TOKEN            " : "", "STATUS",
+	       "SUITE", "MACHINE", "CREATED", "FIRMWARE", "CPUS", "CASES", "LAB", "LABEL / TAGS / FIELDS");
 	json_array_foreach(json_object_get(o, "runs"), i, r) {
-		char a[32], b[32], d[32], f[32], g[32], h[32], cp[32];
+		char a[32], b[32], d[32], f[32], g[32], h[32], cp[32], lb[40];
 		const char *fw = json_string_value(json_object_get(json_object_get(r, "facts"), "boot_fw"));
 		struct buf l = { 0 };
 
@@ -85,11 +86,12 @@ int cmd_runs(int argc, char **argv)
 
 		if (tok)
 			snprintf(tk, sizeof(tk), "%-16s ", json_string_value(json_object_get(r, "token")) ?: "-");
-		printf("%-5s %s%-9s %-8s %-17s %-20s %-8s %4s %5s %s\n", jstr(json_object_get(r, "id"), a, 32), tk,
+		printf("%-5s %s%-9s %-8s %-17s %-20s %-8s %4s %5s %-8s %s\n", jstr(json_object_get(r, "id"), a, 32), tk,
 		       jstr(json_object_get(r, "status"), f, 32), jstr(json_object_get(r, "suite"), g, 32),
 		       jstr(json_object_get(json_object_get(r, "machine"), "mac"), b, 32),
 		       jstr(json_object_get(r, "created"), d, 32), fw ? fw : "-",
-		       jstr(json_object_get(r, "cpus"), cp, 32), jstr(json_object_get(r, "cases"), h, 32), l.p);
+		       jstr(json_object_get(r, "cpus"), cp, 32), jstr(json_object_get(r, "cases"), h, 32),
+		       jstr(json_object_get(r, "lab"), lb, 40), l.p);
 		buf_free(&l);
 	}
 	n = json_array_size(json_object_get(o, "runs"));

@@ -59,8 +59,8 @@ enum MHD_Result api_jobs(struct req *rq)
 		return reply_error(rq, 400, "mac: '%s' is not a MAC address", m);
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE (?1 IS NULL OR mac = ?1) "
-			       "AND (?2 IS NULL OR consumed IS NULL) ORDER BY id DESC LIMIT 1000", &st))
+	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE (CAST(?1 AS TEXT) IS NULL OR mac = ?1) "
+			       "AND (CAST(?2 AS BIGINT) IS NULL OR consumed IS NULL) ORDER BY id DESC LIMIT 1000", &st))
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	if (m)
 		dbi_bind_text(st, 1, mac, -1);

@@ -14,6 +14,7 @@ const char *run_filters_parse(struct req *rq, struct run_filters *f)
 	f->status = qarg(rq, "status");
 	f->suite = qarg(rq, "suite");
 	f->label = qarg(rq, "label");
+	f->lab = qarg(rq, "lab");
 	f->q = qarg(rq, "q");
 	f->tag = qarg(rq, "tag");
 	if (f->q && !*f->q)
