@@ -23,6 +23,8 @@ const runId = p.get('id');
 const st = {
 	// Log scale: ?log=1 / ?log=0, else chosen per run (see autoLog).
 	log: p.get('log') === null ? null : p.get('log') === '1',
+	// One y range for every latency panel unless ?yrange=each.
+	shared: p.get('yrange') !== 'each',
 	caseId: p.get('case') !== null ? Number(p.get('case')) : null,
 	view: p.get('view') || 'hist',
 	rep: p.get('rep') || '',
@@ -77,15 +79,21 @@ function layout() {
 		h('input', { type: 'checkbox', id: 'log-scale', checked: !!st.log, onchange: (e) => {
 			st.log = e.target.checked;
 			setParams({ log: st.log ? 1 : 0 });
-			setLogScale(st.log, unit);
+			setLogScale(st.log, unit, st.shared);
 		} }), ' log scale');
+	const sharedBox = h('label', { class: 'pill', style: { fontWeight: 'normal', marginLeft: '0.6em', cursor: 'pointer' }, title: 'One y range for every panel: panels, and two runs opened with the same choices, compare by eye' },
+		h('input', { type: 'checkbox', id: 'same-range', checked: st.shared, onchange: (e) => {
+			st.shared = e.target.checked;
+			setParams({ yrange: st.shared ? '' : 'each' });
+			renderLatencySection();
+		} }), ' same y range on every panel');
 	fill(main,
 		h('div', { id: 'run-head' }),
 		h('nav', { class: 'row muted', id: 'jump', style: { margin: '0.4em 0' } }, 'Jump to:',
 			[['machine', 'Machine'], ['latency', 'Latency'], ['hist', 'Histogram / CDF'], ['fairness', 'Fairness'], ['locks', 'Lock profile'], ['tlb', 'TLB'], ['errors', 'Errors & logs']]
 				.map(([id, t]) => h('a', { href: `#${id}` }, t))),
 		section('machine', 'Machine'),
-		section('latency', 'Latency vs CPUs in mask', logToggle),
+		section('latency', 'Latency vs CPUs in mask', logToggle, sharedBox),
 		section('hist', 'Histogram / CDF of one case'),
 		section('fairness', 'Fairness across initiators'),
 		section('locks', 'Lock profile'),
@@ -169,7 +177,7 @@ async function renderLatencySection() {
 		renderLatencySection();
 	}), grid, note);
 	destroyAll('latency:'); // charts of the previous axis choice
-	const { charts, usedMin } = renderLatency(grid, shown, unit, { log: !!st.log });
+	const { charts, usedMin } = renderLatency(grid, shown, unit, { log: !!st.log, shared: st.shared });
 	if (charts.length) {
 		fill(note, 'Lines: median (p50) of each repetition\'s p50; shaded band: p10–p99',
 			usedMin ? ' (min–p99 for cases without a histogram)' : '',
