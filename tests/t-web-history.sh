@@ -68,7 +68,7 @@ check "... that needs no other file (no src=, no link, no script)" \
 	bash -c "! grep -qiE '<script|<link|src=|url\\(' '$OUTDIR/compare-export.html'"
 
 export XCB_HTML=$OUTDIR/compare-export.html
-export XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_MACHINE=$MID XCB_RUNS="${ID[*]}"
+export XCB_TOKEN=history-admin XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_MACHINE=$MID XCB_RUNS="${ID[*]}"
 node "$ROOT/tests/web/history.mjs" &
 driver=$!
 wait "$driver"
