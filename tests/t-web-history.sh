@@ -55,6 +55,12 @@ rc=$?
 check "check --baseline stored: the other three boots against it, exit 0 ($rc)" [ "$rc" = 0 ]
 "${X[@]}" compare --baseline stored "${ID[3]}" --format text >"$TMP/cmp.txt" 2>&1
 check "compare --baseline stored names the stored runs as A" grep -q "^A: runs ${ID[0]}, ${ID[1]}, ${ID[2]} (3 boots)" "$TMP/cmp.txt"
+"${X[@]}" check --baseline last:3 "${ID[3]},${ID[4]},${ID[5]}" --format text >"$TMP/last.txt" 2>&1
+rc=$?
+check "check --baseline last:3: the three boots before B of its machine + suite, exit 0 ($rc)" \
+	bash -c "[ $rc = 0 ] && grep -q '^summary: 0 of 24 matched cases changed' '$TMP/last.txt'"
+"${X[@]}" compare --baseline last:3 "${ID[3]}" --format text >"$TMP/last2.txt" 2>&1
+check "compare --baseline last:3 names them as A" grep -q "^A: runs ${ID[0]}, ${ID[1]}, ${ID[2]} (3 boots)" "$TMP/last2.txt"
 "${X[@]}" baseline "${ID[0]},999" >/dev/null 2>"$TMP/bl2.err"
 check "a baseline of a missing run is refused, naming it" grep -q "run 999 not found" "$TMP/bl2.err"
 c=$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/compare?a=baseline&b=999")

@@ -186,19 +186,31 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 	json_t *ra, *rb, *o, *cond;
 
 	memset(&c, 0, sizeof(c));
-	if (bs && compare_parse_runs(bs, &c.b) == 0 && as && strcmp(as, "baseline") == 0) {
-		/* a=baseline: the stored baseline of b's (first run's) machine + suite */
+	if (bs && compare_parse_runs(bs, &c.b) == 0 && as && (strcmp(as, "baseline") == 0 || strncmp(as, "last:", 5) == 0)) {
+		/* a=baseline: the stored baseline of b's (first run's) machine +
+		 * suite; a=last:N: the N complete runs of that machine + suite
+		 * before b's first run */
 		int64_t machine;
 		char suite[128], why[128];
+		uint64_t n = 0;
 
 		if (!db)
 			return reply_error(rq, 503, "database unavailable");
+		if (as[0] == 'l' && (parse_u64(as + 5, &n) || n < 1 || n > COMPARE_MAX_RUNS))
+			return reply_error(rq, 400, "a=last:N: N is 1..%d", COMPARE_MAX_RUNS);
 		if (baseline_key(db, c.b.runs, 1, &machine, suite, sizeof(suite), why))
-			return reply_error(rq, 404, "a=baseline: %s", why);
-		c.a.nruns = baseline_get(db, machine, suite, c.a.runs, COMPARE_MAX_RUNS);
-		if (!c.a.nruns)
-			return reply_error(rq, 404, "a=baseline: machine %lld has no baseline for suite '%s' (xcbench baseline RUNS)",
-					   (long long)machine, suite);
+			return reply_error(rq, 404, "a=%s: %s", as, why);
+		if (n) {
+			c.a.nruns = runs_last_before(db, machine, suite, c.b.runs[0], (size_t)n, c.a.runs);
+			if (!c.a.nruns)
+				return reply_error(rq, 404, "a=%s: no complete run of machine %lld and suite '%s' before run %lld",
+						   as, (long long)machine, suite, (long long)c.b.runs[0]);
+		} else {
+			c.a.nruns = baseline_get(db, machine, suite, c.a.runs, COMPARE_MAX_RUNS);
+			if (!c.a.nruns)
+				return reply_error(rq, 404, "a=baseline: machine %lld has no baseline for suite '%s' (xcbench baseline RUNS)",
+						   (long long)machine, suite);
+		}
 	} else if (!as || compare_parse_runs(as, &c.a))
 		return reply_error(rq, 400, "a: expected a run id or a list of distinct run ids (1,2,3; at most %d), not '%s'",
 				   COMPARE_MAX_RUNS, as ? as : "");

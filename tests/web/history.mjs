@@ -81,8 +81,10 @@ try {
 	page.once('dialog', (d) => d.accept(process.env.XCB_TOKEN));
 	for (const r of RUNS.slice(3)) await page.check(`#runs tr[data-run="${r}"] input.pick`);
 	await page.click('#mark-baseline');
-	await page.waitForFunction(() => /baseline of suite/.test(document.querySelector('#baseline-status')?.textContent || '') ||
-		document.querySelectorAll('#runs .badge.baseline').length === 3, null, { timeout: 15000 }).catch(() => {});
+	// done when the redrawn table marks the new baseline's runs
+	await page.waitForFunction((want) => JSON.stringify([...document.querySelectorAll('#runs tbody tr')]
+		.filter((r) => r.querySelector('.badge.baseline')).map((r) => Number(r.dataset.run)).sort()) === want,
+	JSON.stringify(RUNS.slice(3)), { timeout: 15000 }).catch(() => {});
 	const bl2 = (await api(`baselines?machine=${MID}`)).baselines;
 	const marked2 = await page.$$eval('#runs tbody tr', (t) => t.filter((r) => r.querySelector('.badge.baseline')).map((r) => Number(r.dataset.run)));
 	ok(bl2.length === 1 && JSON.stringify(bl2[0].runs) === JSON.stringify(RUNS.slice(3)) && JSON.stringify(marked2.sort()) === JSON.stringify(RUNS.slice(3)),
