@@ -12,7 +12,7 @@
 
 static const char usage[] =
 	"usage: xcbench calibrate RUN,RUN,RUN,RUN[,...] [--fdr Q] [--min-effect PCT] [--json]\n"
-	"Takes N (2..12) boots of ONE configuration (same build, machine, suite and\n"
+	"Takes N (2..10) boots of ONE configuration (same build, machine, suite and\n"
 	"parameters) and reports the false-positive rate the comparison shows on\n"
 	"them: every split of the boots into two halves compared as groups, and\n"
 	"every pair of single boots. Any case marked is a false positive. Boot the\n"
