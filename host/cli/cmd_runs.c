@@ -7,11 +7,11 @@
 
 static const char usage[] = "usage: xcbench runs [--status S] [--machine ID|MAC] [--suite NAME] [--label TEXT]\n"
 		   "                    [--tag TAG] [--lab NAME] [--since TIME] [--limit N] [--offset N] [--json]\n"
-		   "Lists runs, newest first, of every lab sharing the daemon's database\n"
-		   "(--lab NAME: that lab's only). --label TEXT finds TEXT (any case) in the label,\n"
+		   "Lists runs, newest first. --label TEXT finds TEXT (any case) in the label,\n"
 		   "the notes, a tag or a key=value field (\"patch\" finds \"patch v3\");\n"
 		   "--tag TAG: runs with exactly that tag. --limit (default 100) and --offset\n"
-		   "page through the list; the last line says which runs of how many.\n";
+		   "page through the list; the last line says which runs of how many.\n"
+		   "Every lab sharing the daemon's database is listed (--lab NAME: that lab's only).\n";
 
 /* A run's tags and key=value fields after its label, as one text. */
 static void labels(json_t *r, struct buf *b)
