@@ -61,9 +61,10 @@ int cmd_check(int argc, char **argv)
 	ca.b = argv[optind];
 	if (strcmp(ca.a, "stored") == 0)
 		ca.a = "baseline";	/* the API's name for the stored baseline */
-	if ((strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && compare_run_list(ca.a)) || compare_run_list(ca.b)) {
+	if ((strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a)) ||
+	    (strncmp(ca.b, "label:", 6) && compare_run_list(ca.b))) {
 		fprintf(stderr, "xcbench check: a side is a run id or a list of run ids (1,2,3), not '%s'\n",
-			strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && compare_run_list(ca.a) ? ca.a : ca.b);
+			strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a) ? ca.a : ca.b);
 		return 2;
 	}
 	if (strcmp(format, "text") && strcmp(format, "markdown")) {
