@@ -162,10 +162,13 @@ async function render(first) {
 async function renderLatencySection() {
 	const axes = varyingAxes(detail.cases, schema);
 	const shown = filterCases(detail.cases, axes, st.axes);
+	let autoNote = '';
 	if (st.log === null && autoLog(shown)) {
 		st.log = true;
 		const box = $('#log-scale');
 		if (box) box.checked = true;
+		// said, not silent: another run's page may open on a linear axis
+		autoNote = ' Log scale chosen for this run: its latencies span more than 100×; untick it (or open with ?log=0) to compare with a linear page.';
 	}
 	// The grid goes into the page before the charts are made: Chart.js sizes a
 	// chart from its container, and a detached one has no size.
@@ -184,7 +187,7 @@ async function renderLatencySection() {
 			rawFloor(detail.cases)
 				? ['; dashed: the IPI floor of this boot (p50 of the ', h('code', {}, 'raw'), ' ', h('code', {}, 'ipi'), ' case: one IPI, a handler that sets a flag)']
 				: ['; no raw IPI floor: this run has no ', h('code', {}, 'raw'), ' case'],
-			'. Hover a point for its spread.');
+			'. Hover a point for its spread.', autoNote);
 	} else {
 		const live = isLive(detail.run.status);
 		const measured = detail.cases.some((c) => c.kind !== 'raw' && c.stats && c.stats.count > 0);
