@@ -119,6 +119,13 @@ ok(cases and all(isinstance(c.get("pseudo"), dict) and c["pseudo"]["writer_hold"
 ok(all(all(i["cpu"] < 0xfff0 for i in c["initiators"]) for c in cases),
    "API: pseudo-initiators stay out of the per-initiator (fairness) list")
 PY
+# Seed 002's figures in `xcbench show`: the writer's statistics and the
+# readers' wait per batch, under each sync case.
+"$XCBENCH" --server "$URL" show "$ID" >"$T/show.out" 2>&1
+n=$(grep -c "readers' wait per batch *p50 [0-9]" "$T/show.out")
+check "xcbench show: writer's hold, end-to-end, time to effective and readers' wait per batch ($n sync cases)" \
+	[ "$n" -gt 0 ] && [ "$(grep -c "writer's lock hold *p50 [0-9]" "$T/show.out")" -eq "$n" ] &&
+	[ "$(grep -c "time to effective invalidation *p50 [0-9]" "$T/show.out")" -eq "$n" ]
 "$XCBENCH" --server "$URL" compare "$ID" "$ID" --algo-a inside --algo-b lazy >"$T/compare.out" 2>&1
 rc=$?
 sed 's/^/# /' "$T/compare.out" | head -12

@@ -87,6 +87,16 @@ static unsigned nalgos(void)
 
 #define ALL(n) ((1u << (n)) - 1)
 
+/* The algos= bit of a registered algorithm by name (0 if none): suites name
+ * what they need, never a position in the registry (sorted by name). */
+static unsigned algo_bit(const char *name)
+{
+	for (unsigned a = 0; xcall_algos[a]; a++)
+		if (bs_streq(xcall_algos[a]->name, name))
+			return 1u << a;
+	return 0;
+}
+
 static void set_list(unsigned *dst, unsigned *n, const unsigned *v, unsigned k)
 {
 	for (unsigned i = 0; i < k; i++)
@@ -161,7 +171,7 @@ static void defaults(struct suite *s, const char *name)
 		 * it (after), or lazy at the targets' next entry - x CPUs in mask; the
 		 * shootdown Xen's: on_selected_cpus() (xcall path, `locked`), invlpg. */
 		s->kinds = (1u << KIND_SYNC) | (1u << KIND_RAW);
-		s->algos = 1u;
+		s->algos = algo_bit("locked");	/* Xen's on_selected_cpus() */
 		s->paths = 1u << FLUSH_PATH_XCALL;
 		s->methods = 1u << FLUSH_INVLPG;
 		s->iters = 100;

@@ -18,11 +18,10 @@
 #include <string.h>
 
 #include "casekey.h"
+#include "console.h"
 #include "routes.h"
 #include "writer.h"
 
-#define CONSOLE_SEQ0 (INT64_C(1) << 40)
-#define CONSOLE_LINES_MAX 1000000
 
 struct console_task {
 	int64_t run, first;
@@ -31,17 +30,16 @@ struct console_task {
 	int64_t stored;
 };
 
-static void console_fn(struct dbi *db, void *arg)
+int64_t console_store(struct dbi *db, int64_t run, int64_t first, const char *text, size_t len)
 {
-	struct console_task *t = arg;
-	const char *p = t->text, *end = t->text + t->len;
-	int64_t now = now_s(), line = t->first;
+	const char *p = text, *end = text + len;
+	int64_t now = now_s(), line = first, stored = 0;
 	struct dbi_stmt *st;
 
 	if (dbi_prepare(db, "INSERT INTO events(run_id, seq, kind, text, received) "
 			       "VALUES (?1, ?2, 'console', ?3, ?4) ON CONFLICT (run_id, seq) DO UPDATE SET "
 			       "kind = excluded.kind, text = excluded.text, received = excluded.received", &st) != DBI_OK)
-		return;
+		return 0;
 	while (p < end && line < CONSOLE_LINES_MAX) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -51,12 +49,12 @@ static void console_fn(struct dbi *db, void *arg)
 			n--;
 		s = sanitize_text(p, n);
 		if (s) {
-			dbi_bind_i64(st, 1, t->run);
+			dbi_bind_i64(st, 1, run);
 			dbi_bind_i64(st, 2, CONSOLE_SEQ0 + line);
 			dbi_bind_text(st, 3, s, -1);
 			dbi_bind_i64(st, 4, now);
 			if (dbi_step(st) == DBI_DONE)
-				t->stored++;
+				stored++;
 			dbi_reset(st);
 			free(s);
 		}
@@ -64,6 +62,14 @@ static void console_fn(struct dbi *db, void *arg)
 		p = nl ? nl + 1 : end;
 	}
 	dbi_finalize(st);
+	return stored;
+}
+
+static void console_fn(struct dbi *db, void *arg)
+{
+	struct console_task *t = arg;
+
+	t->stored = console_store(db, t->run, t->first, t->text, t->len);
 }
 
 enum MHD_Result api_run_console(struct req *rq, int64_t id)

@@ -1,12 +1,15 @@
 /*
  * api_jobs.c — queued boot requests: POST /api/v1/jobs (a suite for a MAC),
- * GET /api/v1/jobs, DELETE /api/v1/jobs/{id}. /boot.ipxe consumes them.
+ * GET /api/v1/jobs, DELETE /api/v1/jobs/{id}. /boot.ipxe consumes them;
+ * job_runner.c drives their lifecycle (api_machines.c: one job, cancel).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "labels_db.h"
+#include "job_runner.h"
+#include "jobs_db.h"
 #include "routes.h"
 #include "sqljson.h"
 #include "writer.h"
@@ -42,10 +45,11 @@ static json_t *job_row(struct dbi_stmt *st)
 
 	json_object_set_new(o, "tags", tags ? tags : json_array());
 	json_object_set_new(o, "meta", meta ? meta : json_object());
+	jobs_db_life_add(o, st, 10); /* the lifecycle (jobs_db.h) */
 	return o;
 }
 
-#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, tags, meta"
+#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, tags, meta, " JOBS_DB_LIFE_COLS
 
 enum MHD_Result api_jobs(struct req *rq)
 {
@@ -76,6 +80,7 @@ enum MHD_Result api_jobs(struct req *rq)
 struct job_task {
 	const char *mac, *suite, *label;
 	char *params, *tags, *meta;     /* JSON texts (labels_db.h), NULL: none */
+	struct job_policy policy;
 	int64_t id;
 };
 
@@ -100,6 +105,8 @@ static void job_fn(struct dbi *db, void *arg)
 	if (dbi_step(st) == DBI_DONE)
 		t->id = dbi_last_id(db);
 	dbi_finalize(st);
+	if (t->id)
+		jobs_db_policy_store(db, t->id, &t->policy);
 }
 
 enum MHD_Result api_job_create(struct req *rq)
@@ -107,7 +114,7 @@ enum MHD_Result api_job_create(struct req *rq)
 	struct job_task t = { 0 };
 	const char *why, *mac_in, *k;
 	json_t *body, *params, *v;
-	char mac[18];
+	char mac[18], pwhy[200];
 	size_t plen = 0;
 	struct dbi *db = rdb();
 	struct dbi_stmt *st;
@@ -128,6 +135,10 @@ enum MHD_Result api_job_create(struct req *rq)
 	}
 	if (!t.suite || !word_ok(t.suite, "_.-")) {
 		ret = reply_error(rq, 400, "suite: expected a name of letters, digits, '_', '.', '-'");
+		goto out;
+	}
+	if (jobs_db_policy_parse(body, &t.policy, pwhy, sizeof(pwhy))) {
+		ret = reply_error(rq, 400, "%s", pwhy);
 		goto out;
 	}
 	if (params && !json_is_object(params)) {
@@ -199,6 +210,7 @@ enum MHD_Result api_job_create(struct req *rq)
 	else
 		ret = reply_error(rq, 500, "job vanished");
 	dbi_finalize(st);
+	job_runner_kick(); /* after the answer's read: it shows the job as queued */
 out:
 	free(t.params);
 	free(t.tags);
@@ -223,6 +235,8 @@ static void del_fn(struct dbi *db, void *arg)
 	dbi_step(st);
 	t->done = dbi_changes(db) > 0;
 	dbi_finalize(st);
+	if (t->done)
+		jobs_db_forget(db, t->id);
 }
 
 enum MHD_Result api_job_delete(struct req *rq, int64_t id)

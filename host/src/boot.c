@@ -26,6 +26,7 @@
 #include "labels_db.h"
 #include "http.h"
 #include "labs_db.h"
+#include "jobs_db.h"
 #include "ratelimit.h"
 #include "registry.h"
 #include "store.h"
@@ -121,7 +122,8 @@ static void boot_args(struct boot_task *t);
 
 /* The job to run: the oldest one not yet consumed (by a HELLO), if this
  * request may have it (bind_db.c: the machine's known boot address, else an
- * allowed network), and not bound by a power driver to a boot now over. */
+ * allowed network), not bound by a power driver to a boot now over, and not
+ * ended (cancelled, timed out: job_runner.c). */
 static void pick_job(struct dbi *db, struct boot_task *t)
 {
 	struct dbi_stmt *st;
@@ -130,7 +132,7 @@ static void pick_job(struct dbi *db, struct boot_task *t)
 		return;
 	if (dbi_prepare(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ?1 AND "
 			       "consumed IS NULL AND (bound_until IS NULL OR bound_until >= ?2) "
-			       "ORDER BY id LIMIT 1", &st) != DBI_OK)
+			       "AND stage IN ('queued', 'powering_on', 'booting', 'running') ORDER BY id LIMIT 1", &st) != DBI_OK)
 		return;
 	dbi_bind_text(st, 1, t->mac, -1);
 	dbi_bind_i64(st, 2, now_s());
@@ -179,6 +181,8 @@ static void boot_fn(struct dbi *db, void *arg)
 	boot_args(t);
 	if (t->line_len >= CMDLINE_MAX)
 		return; /* refused before anything is written */
+	if (t->job_id) /* the job's lifecycle: booting (job_runner.c) */
+		jobs_db_booted(db, t->job_id, now);
 	/* A repeat gets its pending run again; a new job-less run needs room
 	 * under the address's limit, checked before anything is written. */
 	machine = one_int(db, "SELECT id FROM machines WHERE mac = ?1", t->mac, 0, 0);

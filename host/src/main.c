@@ -19,6 +19,7 @@
 #include "collector.h"
 #include "db.h"
 #include "http.h"
+#include "job_runner.h"
 #include "registry.h"
 #include "util.h"
 #include "writer.h"
@@ -293,6 +294,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	dbi_url_redact(cfg.db_path, db_shown, sizeof(db_shown));
+	/* After HTTP: a job's boot request must find the server up. */
+	if (job_runner_start())
+		fprintf(stderr, "xcbenchd: cannot start the job runner: jobs wait\n");
 	fprintf(stderr, "xcbenchd %s: http %s:%d udp %s:%d db %s%s\n", XCBD_VERSION,
 		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
 		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), db_shown,
@@ -308,6 +312,7 @@ int main(int argc, char **argv)
 
 	sigwait(&sigs, &sig);
 	fprintf(stderr, "xcbenchd: signal %d: shutting down\n", sig);
+	job_runner_stop(); /* before the writer: it writes through it */
 	http_stop();
 	collector_stop();
 	writer_stop();     /* commits everything still queued */
