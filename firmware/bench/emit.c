@@ -289,8 +289,6 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 
 	x->p50 = r.p50;
 	x->mean = r.mean_x1000;
-	if (sum->kept < REPS_KEPT)
-		sum->rep_pratio[sum->kept] = x->ratio_paired;
 	sum->unstable += x->unstable;
 	sum->count += r.count;
 	sum->stale += r.stale;

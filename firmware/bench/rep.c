@@ -161,8 +161,8 @@ static int barrier_wait(struct rep_ctx *x, unsigned aps)
 		plat_cpu_relax();
 		if (plat_cycles() - t0 <= x->bound)
 			continue;
-		int n = ksnprintf(t, sizeof(t), "watchdog: case %u rep %u: initiators never reached the "
-				  "start barrier within %llu ms:", x->c->id, x->rep,
+		int n = ksnprintf(t, sizeof(t), "watchdog: case %u rep %u: not at the start "
+				  "barrier in %llu ms:", x->c->id, x->rep,
 				  (unsigned long long)(x->bound / (plat_tsc_khz() ? plat_tsc_khz() : 1)));
 		for (unsigned k = 0; k < x->c->inits && n < (int)sizeof(t) - 48; k++) {
 			unsigned cpu = ini[k].cpu;
@@ -278,21 +278,18 @@ static int rep_supervise(struct rep_ctx *x)
 static void check_late(const struct rep_ctx *x)
 {
 	static char t[512];
-	int n = ksnprintf(t, sizeof(t), "case %u rep %u: after %llu ms, %llu of %llu calls have run; waiting on:",
-			  x->c->id, x->rep,
-			  (unsigned long long)(x->bound / (plat_tsc_khz() ? plat_tsc_khz() : 1)),
-			  (unsigned long long)x->executed, (unsigned long long)x->expected);
+	int n = ksnprintf(t, sizeof(t), "case %u rep %u: %llu of %llu calls ran in %llu ms; waiting on:",
+			  x->c->id, x->rep, (unsigned long long)x->executed, (unsigned long long)x->expected,
+			  (unsigned long long)(x->bound / (plat_tsc_khz() ? plat_tsc_khz() : 1)));
 	for (unsigned k = 0; k < x->c->inits; k++) {
 		unsigned tc;
 		for_each_cpu(tc, ini[k].targets) {
 			struct ledger_verdict v = { 0 };
 			ledger_judge(ledger_at(tc, k), ini[k].seq, ini[k].seq, &v);
 			if (v.ran < v.expected && n < (int)sizeof(t) - 64)
-				n += ksnprintf(t + n, sizeof(t) - (size_t)n,
-					       " cpu%u(ran %llu of cpu%u's %llu, highest #%llu)", tc,
-					       (unsigned long long)v.ran, ini[k].cpu,
-					       (unsigned long long)v.expected,
-					       (unsigned long long)ledger_hi(tc, k));
+				n += ksnprintf(t + n, sizeof(t) - (size_t)n, " cpu%u(ran %llu of cpu%u's %llu)",
+					       tc, (unsigned long long)v.ran, ini[k].cpu,
+					       (unsigned long long)v.expected);
 		}
 	}
 	if (x->executed < x->expected)

@@ -159,8 +159,6 @@ void runner_case_end(const struct bcase *c, unsigned idx, unsigned n, struct cas
 	sum->mean_milli = median_of(v, sum->kept);
 	memcpy(v, sum->rep_floor, sizeof(v));
 	sum->floor = median_of(v, sum->kept);
-	memcpy(v, sum->rep_pratio, sizeof(v));
-	sum->pratio = median_of(v, sum->kept);
 	case_fairness(sum);
 	if (!n)
 		return;
@@ -171,18 +169,14 @@ void runner_case_end(const struct bcase *c, unsigned idx, unsigned n, struct cas
 	/* "Not measured" is left out, never printed as 0: a case without a floor
 	 * (sync) has no ratio, one without initiators' throughput no Jain. */
 	char rt[32] = "", jn[32] = "-";
-	char rt2[64] = "";
 	if (sum->floor) {
 		uint64_t ratio = muldiv_u64(sum->p50, 100, sum->floor);
 		ksnprintf(rt, sizeof(rt), ", %llu.%02llux ipi", (unsigned long long)(ratio / 100),
 			  (unsigned long long)(ratio % 100));
 	}
-	/* The paired ratio (median of call/probe pairs from the same moment),
-	 * and whether the host moved under the case. */
-	if (sum->pratio)
-		ksnprintf(rt2, sizeof(rt2), " paired %llu.%02llux%s", (unsigned long long)(sum->pratio / 1000),
-			  (unsigned long long)(sum->pratio / 10 % 100),
-			  sum->unstable ? " UNSTABLE HOST" : "");
+	/* The host moved under the case (its paired probes spread: RESULT flag 4);
+	 * the paired ratio itself is in the RESULTs (ratio_paired_x1000). */
+	const char *rt2 = sum->unstable ? " UNSTABLE HOST" : "";
 	if (sum->jain_ppm)	/* Jain >= 1/n whenever it is measured */
 		ksnprintf(jn, sizeof(jn), "%llu.%03llu", (unsigned long long)(sum->jain_ppm / 1000000),
 			  (unsigned long long)(sum->jain_ppm / 1000 % 1000));
