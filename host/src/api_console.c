@@ -19,6 +19,8 @@
 
 #include "casekey.h"
 #include "routes.h"
+#include "run_limits.h"
+#include "store.h"
 #include "writer.h"
 
 #define CONSOLE_SEQ0 (INT64_C(1) << 40)
@@ -29,13 +31,33 @@ struct console_task {
 	const char *text;
 	size_t len;
 	int64_t stored;
+	int64_t refused;       /* lines past the run's console limit */
 };
+
+/* The console bytes run holds below line first (the lines from first on
+ * are being replaced by this upload). */
+static int64_t console_used(sqlite3 *db, int64_t run, int64_t first)
+{
+	sqlite3_stmt *st;
+	int64_t n = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(length(text)), 0) FROM events WHERE run_id = ?1 "
+			       "AND seq >= ?2 AND seq < ?3", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_int64(st, 2, CONSOLE_SEQ0);
+	sqlite3_bind_int64(st, 3, CONSOLE_SEQ0 + first);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
 
 static void console_fn(sqlite3 *db, void *arg)
 {
 	struct console_task *t = arg;
 	const char *p = t->text, *end = t->text + t->len;
-	int64_t now = now_s(), line = t->first;
+	int64_t now = now_s(), line = t->first, used = console_used(db, t->run, t->first);
 	sqlite3_stmt *st;
 
 	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO events(run_id, seq, kind, text, received) "
@@ -49,7 +71,11 @@ static void console_fn(sqlite3 *db, void *arg)
 		if (n && p[n - 1] == '\r')
 			n--;
 		s = sanitize_text(p, n);
-		if (s) {
+		if (s && used + (int64_t)strlen(s) > run_limits[LIM_CONSOLE].max) {
+			/* Past the run's console limit: the rest is refused. */
+			t->refused++;
+		} else if (s) {
+			used += (int64_t)strlen(s);
 			sqlite3_bind_int64(st, 1, t->run);
 			sqlite3_bind_int64(st, 2, CONSOLE_SEQ0 + line);
 			sqlite3_bind_text(st, 3, s, -1, SQLITE_TRANSIENT);
@@ -63,6 +89,8 @@ static void console_fn(sqlite3 *db, void *arg)
 		p = nl ? nl + 1 : end;
 	}
 	sqlite3_finalize(st);
+	if (t->refused)
+		store_note_limit(db, t->run, LIM_CONSOLE);
 }
 
 enum MHD_Result api_run_console(struct req *rq, int64_t id)
@@ -84,6 +112,10 @@ enum MHD_Result api_run_console(struct req *rq, int64_t id)
 	t.len = rq->body.len;
 	if (writer_call(console_fn, &t))
 		return reply_error(rq, 503, "shutting down");
+	if (t.refused)
+		return reply_error(rq, 413, "run %lld: %lld console lines refused past the limit of %lld bytes "
+				   "(--run-limit console=N); %lld stored", (long long)id, (long long)t.refused,
+				   (long long)run_limits[LIM_CONSOLE].max, (long long)t.stored);
 	return reply_json(rq, 200, json_pack("{s:I, s:I, s:I}", "run", (json_int_t)id, "first_line",
 					     (json_int_t)t.first, "lines", (json_int_t)t.stored));
 }

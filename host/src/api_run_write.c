@@ -144,6 +144,13 @@ enum MHD_Result api_run_create(struct req *rq)
 		json_decref(body);
 		return ret;
 	}
+	/* The suite as a job's (api_jobs.c): a name, not any text (issue 26). */
+	if (t.suite && (!t.suite[0] || strlen(t.suite) > 64 ||
+			strspn(t.suite, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+				strlen(t.suite))) {
+		json_decref(body);
+		return reply_error(rq, 400, "suite: expected a name of letters, digits, '_', '.', '-' (1..64)");
+	}
 	if (!tok)
 		t.token = fresh_token();
 	if (writer_call(create_fn, &t)) {

@@ -68,6 +68,19 @@ int store_case(int64_t id, const uint8_t *p, size_t n)
 	return rc;
 }
 
+/* 1 if the run has described case cid (its CASE frame is stored): results
+ * of a case nobody described could never be read as a case (issue 26). A
+ * frame that overtook its CASE on a lossy link is refused too, unACKed, and
+ * stored when resent after it (counted apart: rejected.no_case). */
+static int case_known(int64_t id, uint32_t cid)
+{
+	sqlite3_stmt *s = store_st[S_CASE_HAS];
+
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int64(s, 2, cid);
+	return store_query_int(s) == 1;
+}
+
 int store_result(int64_t id, const uint8_t *p, size_t n)
 {
 	sqlite3_stmt *s = store_st[S_RESULT];
@@ -76,6 +89,8 @@ int store_result(int64_t id, const uint8_t *p, size_t n)
 
 	if (xcb_dec_result(p, n, &r))
 		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	if (!case_known(id, r.case_id))
+		return STORE_NO_CASE;
 	if (store_has_rows(store_st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0))
 		return STORE_REFUSED;
 	sqlite3_bind_int64(s, 1, id);
@@ -111,6 +126,8 @@ static int store_chunk(int64_t id, sqlite3_stmt *s, sqlite3_stmt *has, const str
 {
 	int rc = 0;
 
+	if (!case_known(id, c->case_id))
+		return STORE_NO_CASE;
 	if (store_has_rows(has, id, c->case_id, c->rep, c->initiator, c->at, c->at + c->n - 1))
 		return STORE_REFUSED;
 	for (unsigned i = 0; i < c->n && rc == 0; i++) {
