@@ -14,7 +14,7 @@
 need_host_build "per-run limits"
 trap cleanup_daemon EXIT
 
-admin_daemon limits-admin --run-limit cases=50 --run-limit results=100 --run-limit histo=2000 \
+admin_daemon limits-admin --run-limit cases=50 --run-limit frames=100 --run-limit histo=2000 \
 	--run-limit samples=1000 --run-limit events=40 --run-limit facts=30 --run-limit console=10000
 XCB_ADMIN=limits-admin
 F=(python3 "$ROOT/tests/runflood.py" 127.0.0.1:$PORT)
@@ -36,7 +36,7 @@ dbsize() { dbq "$DB" "SELECT page_count * page_size FROM pragma_page_count(), pr
 # Each kind: flood, then check what was kept, the refusal and its event.
 # kind N table/count-SQL limit "event text"
 for spec in "case 200|SELECT count(*) FROM cases WHERE run_id = ID|50|50 cases" \
-	"result 300|SELECT count(*) FROM results WHERE run_id = ID|100|100 result rows" \
+	"result 300|SELECT frames_received FROM runs WHERE id = ID|100|100 frames" \
 	"histo 40|SELECT count(*) FROM histograms WHERE run_id = ID|2000|2000 histogram rows" \
 	"samples 40|SELECT count(*) FROM samples WHERE run_id = ID|1000|1000 sample rows" \
 	"log 100|SELECT count(*) FROM events WHERE run_id = ID AND seq < 4294967296|40|40 log and error lines" \

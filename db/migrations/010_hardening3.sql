@@ -16,12 +16,9 @@ ALTER TABLE jobs ADD COLUMN consumed_by TEXT;
 ALTER TABLE jobs ADD COLUMN bound_until INTEGER;
 ALTER TABLE runs ADD COLUMN boot_trusted INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN use_cases INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE runs ADD COLUMN use_results INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN use_histo INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN use_samples INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN use_events INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN limited INTEGER NOT NULL DEFAULT 0;
--- Live job-less runs per address (the per-address limits): by boot request,
--- and by first frame (--open runs started by a HELLO).
+-- Job-less pending runs per boot address (the per-address limit).
 CREATE INDEX runs_boot_peer ON runs(boot_peer, status) WHERE job_id IS NULL;
-CREATE INDEX runs_peer_live ON runs(peer, status) WHERE job_id IS NULL;

@@ -60,7 +60,7 @@ static void usage(FILE *f)
 "                         source). A machine with a known boot address gets\n"
 "                         its jobs only from that address\n"
 "  --run-limit KIND=N    what one run may store (repeatable): cases (4096),\n"
-"                         results (262144 rows), histo (1048576 rows), samples\n"
+"                         frames (524288), histo (1048576 rows), samples\n"
 "                         (1048576 rows), events (16384 log/error lines), facts\n"
 "                         (256 HELLO keys), console (4194304 bytes); past it a\n"
 "                         frame is refused, counted, and the run's events say so\n"

@@ -1,7 +1,6 @@
 /*
  * run_limits.c — the per-run limits (run_limits.h): names, defaults, the
- * --run-limit parser. A real run (the quick suite: 18 cases, ~200 result
- * rows, a few thousand histogram rows, ~40 facts, a few dozen log lines)
+ * --run-limit parser. A real run (the quick suite: 18 cases, 2,203 frames, a few thousand histogram rows, ~40 facts, a few dozen log lines)
  * stays orders of magnitude below each default; a flood stops at them.
  */
 #include <stdio.h>
@@ -13,9 +12,9 @@
 struct run_limit run_limits[LIM_N] = {
 	/* The payload's own table holds 4096 cases (firmware/bench/bench.c). */
 	[LIM_CASES] = { "cases", "cases", 4096 },
-	/* 64 result rows (reps x initiators, and their merges) a case at 4096
-	 * cases; a 288-CPU case with inits=288 and 5 reps needs ~1,700. */
-	[LIM_RESULTS] = { "results", "result rows", 262144 },
+	/* Every stored frame (it bounds RESULT rows too, one a frame): the
+	 * quick suite is 2,203 frames, a 4096-case run ~100 a case. */
+	[LIM_FRAMES] = { "frames", "frames", 524288 },
 	/* Non-empty buckets: ~50 per (case, rep, initiator) in practice; 2^20
 	 * rows is ~20 MB of database. */
 	[LIM_HISTO] = { "histo", "histogram rows", 1048576 },
@@ -45,7 +44,7 @@ int run_limit_set(const char *spec, char *err, size_t errlen)
 		run_limits[i].max = (int64_t)v;
 		return 0;
 	}
-	snprintf(err, errlen, "--run-limit: '%s': expected KIND=N, KIND one of cases, results, histo, "
+	snprintf(err, errlen, "--run-limit: '%s': expected KIND=N, KIND one of cases, frames, histo, "
 		 "samples, events, facts, console", spec);
 	return -1;
 }

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum run_limit_kind { LIM_CASES, LIM_RESULTS, LIM_HISTO, LIM_SAMPLES, LIM_EVENTS, LIM_FACTS, LIM_CONSOLE, LIM_N };
+enum run_limit_kind { LIM_CASES, LIM_FRAMES, LIM_HISTO, LIM_SAMPLES, LIM_EVENTS, LIM_FACTS, LIM_CONSOLE, LIM_N };
 
 struct run_limit {
 	const char *name;  /* KIND of --run-limit */

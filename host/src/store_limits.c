@@ -20,13 +20,13 @@
  * at 2^40 (api_console.c). */
 #define LIMIT_SEQ0 (INT64_C(1) << 41)
 
-/* The limit a frame type counts against, or -1 (HELLO: facts, checked in
- * store_hello after the merge; DONE: one a run). */
+/* The limit a frame type counts against besides frames, or -1 (HELLO:
+ * facts, checked in store_hello; DONE: one a run). */
 static int kind_of(unsigned type)
 {
 	switch (type) {
 	case XCB_T_CASE: return LIM_CASES;
-	case XCB_T_RESULT: return LIM_RESULTS;
+	case XCB_T_RESULT: return LIM_FRAMES;
 	case XCB_T_HISTO: return LIM_HISTO;
 	case XCB_T_SAMPLES: return LIM_SAMPLES;
 	case XCB_T_LOG:
@@ -55,14 +55,22 @@ int store_limit_check(int64_t id, unsigned type, const uint8_t *p, size_t n, int
 	int64_t used;
 
 	if (k < 0)
-		return 0;
+		k = LIM_FRAMES;
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int(s, 2, k);
 	used = store_query_int(s);
 	if (used < 0)
 		return 0; /* no run row: store_frame fails on its own */
-	if (used + rows_max(type, p, n) <= run_limits[k].max)
-		return 0;
+	if (used + rows_max(type, p, n) <= run_limits[k].max) {
+		if (k == LIM_FRAMES)
+			return 0;
+		/* ... and the frame itself under the frames limit. */
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_int(s, 2, LIM_FRAMES);
+		if (store_query_int(s) + 1 <= run_limits[LIM_FRAMES].max)
+			return 0;
+		k = LIM_FRAMES;
+	}
 	*which = k;
 	return STORE_LIMIT;
 }
@@ -72,8 +80,8 @@ int store_limit_add(int64_t id, unsigned type, int64_t rows)
 	sqlite3_stmt *s = store_st[S_USE];
 	int k = kind_of(type);
 
-	if (k < 0 || rows <= 0)
-		return 0;
+	if (k < 0 || k == LIM_FRAMES || rows <= 0)
+		return 0; /* frames: S_TOUCH counts them (frames_received) */
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int(s, 2, k);
 	sqlite3_bind_int64(s, 3, rows);

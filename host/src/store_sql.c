@@ -68,9 +68,9 @@ static const char *const sql[S_N] = {
 	[S_SAMPLE_HAS] = "SELECT 1 FROM samples WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ? "
 			 "AND idx BETWEEN ? AND ? LIMIT 1",
 	/* The per-run limits (store_limits.c; ?2 = enum run_limit_kind). */
-	[S_USAGE] = "SELECT CASE ?2 WHEN 0 THEN use_cases WHEN 1 THEN use_results WHEN 2 THEN use_histo "
+	[S_USAGE] = "SELECT CASE ?2 WHEN 0 THEN use_cases WHEN 1 THEN frames_received WHEN 2 THEN use_histo "
 		    "WHEN 3 THEN use_samples ELSE use_events END FROM runs WHERE id = ?1",
-	[S_USE] = "UPDATE runs SET use_cases = use_cases + (?2 = 0) * ?3, use_results = use_results + (?2 = 1) * ?3, "
+	[S_USE] = "UPDATE runs SET use_cases = use_cases + (?2 = 0) * ?3, "
 		  "use_histo = use_histo + (?2 = 2) * ?3, use_samples = use_samples + (?2 = 3) * ?3, "
 		  "use_events = use_events + (?2 = 4) * ?3 WHERE id = ?1",
 	[S_LIMITED] = "UPDATE runs SET limited = limited + 1 WHERE id = ?",
