@@ -56,8 +56,10 @@
 	X(reps,            INT,  PARAM, COL,  0,          0)           \
 	X(seed,            INT,  PARAM, JSON, 0,          0)           \
 	X(harness,         TEXT, AXIS,  JSON, 0,          "harness")   \
+	X(idle,            TEXT, AXIS,  JSON, 0,          "idle")      \
+	X(group,           INT,  AXIS,  JSON, 0,          0)           \
 	X(x_time_ms,       INT,  NOTE,  JSON, 0,          0)           \
-	X(xcall,           TEXT, AXIS,  JSON, 0,          "algo")      \
+	X(xcall,           TEXT, AXIS,  JSON, 0,          0)           \
 	X(rwlock,          TEXT, AXIS,  JSON, 0,          "rwlock")    \
 	X(batch_reads,     INT,  AXIS,  JSON, 0,          0)           \
 	X(entry_us,        INT,  AXIS,  JSON, 0,          0)           \
@@ -124,11 +126,9 @@
 	X(XCB_KIND_RAW,   "raw",   "raw")   \
 	X(XCB_KIND_SYNC,  "sync",  "sync")
 /* kind=xcall (and tlb via xcall, sync's `xcall` key): the cross-call
- * algorithms (each firmware/xcall/ ops table names itself). */
-#define XCB_VOCAB_ALGO(X) \
-	X(XCB_ALGO_LOCKED,   "locked",   "locked")   \
-	X(XCB_ALGO_LOCKLESS, "lockless", "lockless") \
-	X(XCB_ALGO_QUEUED,   "queued",   "queued")
+ * algorithms are NO vocabulary here: each firmware/xcall/ file declares
+ * itself (XCALL_ALGO), the payload lists them in HELLO (algos=, algo.NAME=
+ * its description) and the host learns them from there. */
 /* kind=raw: the floors (the case's algo). */
 #define XCB_VOCAB_FLOOR(X) \
 	X(XCB_FLOOR_IPI,       "ipi",       "ipi")      \
@@ -155,8 +155,12 @@
 	X(XCB_METHOD_NONE,    "none",    "none")
 /* TLB: the shootdown's path (CASE key flush, cmdline paths=). */
 #define XCB_VOCAB_FLUSH(X) \
-	X(XCB_FLUSH_VECTOR, "vector", "vector") \
-	X(XCB_FLUSH_XCALL,  "xcall",  "xcall")
+	X(XCB_FLUSH_VECTOR,           "vector",           "vector")           \
+	X(XCB_FLUSH_XCALL,            "xcall",            "xcall")            \
+	X(XCB_FLUSH_CONCURRENT,       "concurrent",       "concurrent")       \
+	X(XCB_FLUSH_EARLY_ACK,        "early_ack",        "early_ack")        \
+	X(XCB_FLUSH_EARLY_ACK_READER, "early_ack_reader", "early_ack_reader") \
+	X(XCB_FLUSH_CONSOLIDATED,     "consolidated",     "consolidated")
 #define XCB_VOCAB_PLACEMENT(X) \
 	X(XCB_PL_FIRST,   "first",   "first")   \
 	X(XCB_PL_SPREAD,  "spread",  "spread")  \
@@ -165,6 +169,12 @@
 #define XCB_VOCAB_OVERLAP(X) \
 	X(XCB_OVERLAP_DISJOINT, "disjoint", "disjoint") \
 	X(XCB_OVERLAP_OVERLAP,  "overlap",  "overlap")
+/* What targets do between calls (cmdline idles=; CASE key idle, sent only
+ * when not hlt so earlier runs' cases keep matching). */
+#define XCB_VOCAB_IDLE(X) \
+	X(XCB_IDLE_HLT,   "hlt",   "hlt")   \
+	X(XCB_IDLE_MWAIT, "mwait", "mwait") \
+	X(XCB_IDLE_POLL,  "poll",  "poll")
 #define XCB_VOCAB_HARNESS(X) \
 	X(XCB_HARNESS_FULL, "full", "full") \
 	X(XCB_HARNESS_BARE, "bare", "bare")
@@ -181,7 +191,6 @@
  * vocabulary column and GET /api/v1/schema call it. */
 #define XCB_VOCABS(X) \
 	X(kind,      XCB_VOCAB_KIND,      xcb_kind)      \
-	X(algo,      XCB_VOCAB_ALGO,      xcb_algo)      \
 	X(floor,     XCB_VOCAB_FLOOR,     xcb_floor)     \
 	X(sync_mode, XCB_VOCAB_SYNC_MODE, xcb_sync_mode) \
 	X(wait,      XCB_VOCAB_WAIT,      xcb_wait)      \
@@ -191,6 +200,7 @@
 	X(placement, XCB_VOCAB_PLACEMENT, xcb_placement) \
 	X(overlap,   XCB_VOCAB_OVERLAP,   xcb_overlap)   \
 	X(harness,   XCB_VOCAB_HARNESS,   xcb_harness)   \
+	X(idle,      XCB_VOCAB_IDLE,      xcb_idle)      \
 	X(rwlock,    XCB_VOCAB_RWLOCK,    xcb_rwlock)    \
 	X(boot,      XCB_VOCAB_BOOT,      xcb_boot)
 

@@ -20,7 +20,7 @@
 #endif
 
 static struct suite suite;
-static char hello[2048];
+static char hello[4096];
 static const char *spin_mode, *spin_word;	/* in force ("pause"/"plain"), as asked */
 
 static void crash_hook(unsigned cpu, unsigned vector, uint64_t error, uint64_t rip)
@@ -103,6 +103,19 @@ static void send_hello(const char *suite_name)
 	sb_kv_u64(&sb, "cpus", plat_num_cpus());
 	benv_facts(&sb);
 	sb_kv(&sb, "transport", report_transport_names());
+	/* The algorithms this payload carries, from the registry (xcall.h):
+	 * the host learns them here and has no list of its own. */
+	sb_puts(&sb, "algos=");
+	for (unsigned a = 0; xcall_algos[a]; a++) {
+		if (a)
+			sb_putc(&sb, ',');
+		sb_puts(&sb, xcall_algos[a]->name);
+	}
+	sb_putc(&sb, '\n');
+	for (unsigned a = 0; xcall_algos[a]; a++) {
+		sb_puts(&sb, "algo.");
+		sb_kv(&sb, xcall_algos[a]->name, xcall_algos[a]->desc);
+	}
 	sb_kv_u64(&sb, "overhead_min_cycles", runner_overhead_min());
 	sb_kv_u64(&sb, "overhead_median_cycles", runner_overhead_median());
 	sb_kv(&sb, "spin", spin_mode);
@@ -179,8 +192,8 @@ int bench_main(void)
 	report_log(line);
 
 	if (xrc < 0 || frc < 0) {
-		ksnprintf(line, sizeof(line), "cannot initialise: xcall_init_all %d, flush_init %d",
-			  xrc, frc);
+		ksnprintf(line, sizeof(line), "cannot initialise: xcall_init_all %d%s%s, flush_init %d",
+			  xrc, *xcall_init_error() ? " " : "", xcall_init_error(), frc);
 		report_error(line);
 		report_done(XCB_DONE_FAILED);
 		return 1;

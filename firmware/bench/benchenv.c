@@ -4,6 +4,7 @@
  */
 #include "bench/benchenv.h"
 #include "bench/strbuf.h"
+#include "xcb_schema.h"
 #include "arch/apic.h"
 #include "arch/cpu.h"
 #include "arch/cpuid.h"
@@ -179,6 +180,21 @@ int benv_set_delivery(enum benv_delivery d)
 	}
 }
 
+/* The names are the schema's idle vocabulary; the enums equal it. */
+_Static_assert(XCB_ENUM_EQ(SMP_IDLE_HLT, XCB_IDLE_HLT) && XCB_ENUM_EQ(SMP_IDLE_MWAIT, XCB_IDLE_MWAIT) &&
+	       XCB_ENUM_EQ(SMP_IDLE_POLL, XCB_IDLE_POLL) && XCB_ENUM_EQ(SMP_IDLE_NR, XCB_N_idle),
+	       "enum smp_idle != schema idle");
+
+int benv_set_idle(unsigned idle)
+{
+	return smp_set_idle((enum smp_idle)idle);
+}
+
+int benv_idle_supported(unsigned idle)
+{
+	return idle < SMP_IDLE_NR && smp_idle_supported((enum smp_idle)idle);
+}
+
 const char *benv_delivery_used(enum benv_delivery d, const struct cpumask *targets, unsigned from)
 {
 	/* The policy is global and only CPU 0 changes it, between cases. */
@@ -244,6 +260,9 @@ void benv_set_crash_hook(benv_crash_fn hook)
 	crash_fn = hook;
 	idt_set_crash_hook(crash_adapter);
 }
+
+_Static_assert(BENV_EXIT_FAIL == XCB_EXIT_FAIL && BENV_EXIT_CRASH == XCB_EXIT_CRASH,
+	       "bench's exit codes are arch/exit.h's");
 
 void benv_exit(int code)
 {

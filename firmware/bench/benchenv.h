@@ -55,6 +55,10 @@ enum benv_delivery { DELIV_AUTO, DELIV_UNICAST, DELIV_CLUSTER, DELIV_SHORTHAND, 
 /* Force a delivery mode for the following calls. 0, or <0 when the machine cannot
  * (e.g. cluster outside x2APIC mode); AUTO always works. */
 int benv_set_delivery(enum benv_delivery d);
+/* The targets' idle state (enum xcb_idle): 0, or -1 where this CPU lacks it
+ * (mwait without MONITOR/MWAIT): the policy then stays as it was. */
+int benv_set_idle(unsigned idle);
+int benv_idle_supported(unsigned idle);
 /* The delivery the APIC layer resolves d to for a send of targets from CPU
  * from: "unicast", "x2apic_cluster" or "allbutself", never "auto". */
 const char *benv_delivery_used(enum benv_delivery d, const struct cpumask *targets, unsigned from);
@@ -70,6 +74,10 @@ void benv_tick_stop(void);
 /* Called on the faulting CPU after arch/ printed its exception report. */
 typedef void (*benv_crash_fn)(unsigned cpu, unsigned vector, uint64_t error, uint64_t rip);
 void benv_set_crash_hook(benv_crash_fn hook);
+/* The exit codes bench/ ends the run with from interrupt context (arch/exit.h's
+ * XCB_EXIT_FAIL and XCB_EXIT_CRASH: asserted in benchenv.c). */
+#define BENV_EXIT_FAIL 1
+#define BENV_EXIT_CRASH 3
 /* Power off / exit QEMU with `code` (isa-debug-exit), or halt forever. */
 void benv_exit(int code) __attribute__((noreturn));
 

@@ -40,7 +40,11 @@ void runner_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 	sb_kv(&sb, XCB_KEY(algo), case_algo_name(c));
 	sb_kv(&sb, XCB_KEY(delivery), delivery_name(c->delivery));
 	/* What the APIC layer resolves it to for the first initiator's mask. */
-	sb_kv(&sb, XCB_KEY(x_delivery_used), benv_delivery_used(c->delivery, &targets[0], init_cpus[0]));
+	/* An algorithm that sends one unicast IPI per CPU it picks (a tree's
+	 * leaders) uses unicast whatever the policy (xcall.h: sends). */
+	sb_kv(&sb, XCB_KEY(x_delivery_used), c->algo && c->kind != KIND_RAW && c->kind != KIND_SYNC &&
+		c->algo->sends == XCALL_SENDS_UNICAST ? "unicast"
+		: benv_delivery_used(c->delivery, &targets[0], init_cpus[0]));
 	sb_kv(&sb, XCB_KEY(wait), xcall_wait_name(c->wait));
 	sb_kv_u64(&sb, XCB_KEY(inits), c->inits);
 	sb_kv_u64(&sb, XCB_KEY(mask), c->mask);
@@ -52,6 +56,14 @@ void runner_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 	sb_kv_u64(&sb, XCB_KEY(reps), c->reps);
 	sb_kv(&sb, XCB_KEY(x_boot), xcb_boot_names[benv_booted_uefi() ? XCB_BOOT_UEFI : XCB_BOOT_BIOS]);
 	/* A matching key only when bare, so ordinary cases keep theirs. */
+	/* Likewise the targets' idle state: sent only when not the default. */
+	if (c->kind == KIND_XCALL && c->idle != XCB_IDLE_HLT)
+		sb_kv(&sb, XCB_KEY(idle), xcb_idle_names[c->idle]);
+	/* The G a hierarchical algorithm ran with (its default when 0 asked). */
+	if (c->kind == KIND_XCALL && c->algo && c->algo->set_group) {
+		sb_kv_u64(&sb, XCB_KEY(group), c->algo->set_group(c->group));
+		c->algo->set_group(0);
+	}
 	if (c->kind == KIND_XCALL && (c->harness || !ledger_ok))
 		sb_kv(&sb, XCB_KEY(harness), xcb_harness_names[XCB_HARNESS_BARE]);
 	if (c->time_ms)
@@ -147,8 +159,9 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 		memset(&r, 0, sizeof(r));
 		runner_fill_result(&r, c, rep, in->cpu, &in->st, in->h, x->ipi_floor);
 		if (fa && k < RUN_MAX_INITS) {
-			fa->calls[k] += in->done;
-			fa->cycles[k] += in->elapsed;
+			/* The shared window's (README "Fairness"), not its own span. */
+			fa->calls[k] += in->win.calls;
+			fa->cycles[k] += in->win.cycles;
 			if (fa->nrep < REPS_KEPT)
 				fa->p50[k][fa->nrep] = r.p50;
 		}

@@ -10,7 +10,7 @@
 #include "bench/rep.h"
 #include "bench/benchenv.h"
 #include "bench/watchdog.h"
-#include "lib/cmdline.h"
+#include "bench/faults.h"
 #include "xcall/xcall.h"
 
 /* A call's argument is the value ledger_arg(slot, seq) (ledger.h). */
@@ -30,27 +30,16 @@ static unsigned ready;
 static int go;
 /* Set by CPU 0 when the watchdog fired: initiators stop after their current call. */
 static int abort_run;
+/* The shared window (README "Fairness"): closed by the first initiator to finish
+ * its timed calls; read by the others between calls (a line written once per
+ * repetition). On its own line: `ready`/`go` are spun on at the start. */
+static int win_closed __attribute__((aligned(64)));
+/* Initiators still in their timed calls: the TLB control waits for 0, so its
+ * IPIs and lock never land inside another initiator's timed shootdown. */
+static unsigned timed_left __attribute__((aligned(64)));
 
-/* Fault injection for the tests: hang_cpu=N wedges that CPU in its first callee,
- * interrupts off, the way a target lost in a broken handler would; fault_cpu=N
- * makes it take an invalid-opcode exception there instead; dupskip_cpu=N makes it
- * run one call (sequence number >= 3) as if it were the previous one again - one
- * call skipped and one duplicated, which a count of calls cannot see. */
-static unsigned hang_cpu = ~0u, fault_cpu = ~0u, dupskip_cpu = ~0u;
+/* dupskip_cpu (faults.h) runs one call as the previous one, once. */
 static int dupskip_done;	/* written only by dupskip_cpu, once */
-
-static unsigned cpu_key(const char *key)
-{
-	uint64_t v;
-	return cmdline_u64(key, ~0ull, &v) == 0 && v < XCB_MAX_CPUS ? (unsigned)v : ~0u;
-}
-
-void initiator_init_faults(void)
-{
-	hang_cpu = cpu_key("hang_cpu");
-	fault_cpu = cpu_key("fault_cpu");
-	dupskip_cpu = cpu_key("dupskip_cpu");
-}
 
 void initiator_arm_callee(uint64_t work_cycles, int bare, const unsigned *init_cpus)
 {
@@ -59,10 +48,12 @@ void initiator_arm_callee(uint64_t work_cycles, int bare, const unsigned *init_c
 	callee_cfg.init_cpus = init_cpus;
 }
 
-void initiator_barrier_close(void)
+void initiator_barrier_close(unsigned n)
 {
 	/* relaxed: no initiator is running (CPU 0 starts them afterwards, and
 	 * benv_start_on's hand-off publishes these stores to them). */
+	__atomic_store_n(&win_closed, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&timed_left, n, __ATOMIC_RELAXED);
 	__atomic_store_n(&ready, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&go, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&abort_run, 0, __ATOMIC_RELAXED);
@@ -115,14 +106,14 @@ static void callee(void *p)
 
 	wd_cpus[me].peer = callee_cfg.init_cpus[slot];
 	wd_state(me, WD_CALLEE, plat_cycles_fast());
-	if (me == hang_cpu)
+	if (me == faults.hang_cpu)
 		for (;;)
 			plat_cpu_relax();
-	if (me == fault_cpu)
+	if (me == faults.fault_cpu)
 		__asm__ __volatile__("ud2");
 	busy(callee_cfg.work);
 	uint64_t seq = ledger_arg_seq(p);
-	if (me == dupskip_cpu && seq >= 3 && !dupskip_done) {
+	if (me == faults.dupskip_cpu && seq >= 3 && !dupskip_done) {
 		dupskip_done = 1;
 		seq--;
 	}
@@ -242,12 +233,29 @@ void initiator_main(void *p)
 		histo_add(in->h, d);
 		if (in->samples && i < SAMPLES_MAX)
 			in->samples[i] = d;
+		/* relaxed: a hint read between calls; the window's figures are
+		 * our own. */
+		fair_win_step(&in->win, i + 1, plat_cycles() - t_begin,
+			      __atomic_load_n(&win_closed, __ATOMIC_RELAXED));
 	}
 	in->elapsed = plat_cycles() - t_begin;
 	in->done = i;
 	in->ipis = benv_ipis_sent(me) - ipi0;	/* warm-up included, control not */
-	if (c->kind == KIND_TLB && !in->bad_cfg)
+	/* The first to finish closes the shared window (its own figures are its
+	 * whole span); relaxed, as above. */
+	fair_win_step(&in->win, i, in->elapsed, 1);
+	__atomic_store_n(&win_closed, 1, __ATOMIC_RELAXED);
+	/* release: pairs with the acquire below (nothing else rides on it). */
+	__atomic_fetch_sub(&timed_left, 1, __ATOMIC_RELEASE);
+	if (c->kind == KIND_TLB && !in->bad_cfg) {
+		/* The control runs when no initiator is timed any more (bounded:
+		 * CPU 0 aborts the repetition when a call outlives the watchdog). */
+		wd_state(me, WD_FINISHED, plat_cycles());
+		while (__atomic_load_n(&timed_left, __ATOMIC_ACQUIRE) &&
+		       !__atomic_load_n(&abort_run, __ATOMIC_RELAXED))
+			plat_cpu_relax();
 		tlb_control(in);
+	}
 	wd_state(me, WD_FINISHED, plat_cycles());
 	/* release: CPU 0 reads our stats after it sees finished (acquire). */
 	__atomic_store_n(&in->finished, 1, __ATOMIC_RELEASE);

@@ -18,9 +18,11 @@
 #include "bench/benchenv.h"
 #include "bench/report.h"
 #include "bench/watchdog.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 #include "xcall/xcall.h"
 
+#define REP_BOUND_MS 2000 	/* the bound of the start barrier and the check when watchdog_ms=0 */
 #define REP_FLOOR_N 65		/* `ipi` floor probes before each repetition (after 32 untimed) */
 
 static struct initiator ini[RUN_MAX_INITS];
@@ -107,6 +109,7 @@ static void rep_setup(struct rep_ctx *x)
 		flush_assign_slices(cpus->init_cpus, c->inits);
 	}
 	wd_reset();
+	x->bound = x->wd_cycles ? x->wd_cycles : plat_tsc_khz() * REP_BOUND_MS;
 	x->bare = c->harness || runner_harness_bare();
 	if (!x->bare)
 		ledger_reset();
@@ -137,7 +140,37 @@ static void rep_setup(struct rep_ctx *x)
 		cpumask_set(&imask, in->cpu);
 	}
 	wd_arm(x->wd_cycles, &imask, cpus->targets);
-	initiator_barrier_close();
+	initiator_barrier_close(c->inits);
+}
+
+/* The start barrier, bounded (x->bound, with or without the watchdog): <0 after a
+ * report naming the initiators that never counted in. */
+static int barrier_wait(struct rep_ctx *x, unsigned aps)
+{
+	static char t[512];
+	uint64_t t0 = plat_cycles();
+
+	while (initiator_ready() < aps) {
+		plat_cpu_relax();
+		if (plat_cycles() - t0 <= x->bound)
+			continue;
+		int n = ksnprintf(t, sizeof(t), "watchdog: case %u rep %u: initiators never reached the "
+				  "start barrier within %llu ms:", x->c->id, x->rep,
+				  (unsigned long long)(x->bound / (plat_tsc_khz() ? plat_tsc_khz() : 1)));
+		for (unsigned k = 0; k < x->c->inits && n < (int)sizeof(t) - 48; k++) {
+			unsigned cpu = ini[k].cpu;
+			/* relaxed: a diagnostic (the state is set before the count). */
+			if (cpu != plat_cpu_id() &&
+			    __atomic_load_n(&wd_cpus[cpu].state, __ATOMIC_RELAXED) != WD_WAITING_START)
+				n += ksnprintf(t + n, sizeof(t) - (size_t)n, " cpu%u%s", cpu,
+					       benv_cpu_crashed(cpu) ? "(crashed)" : "");
+		}
+		report_error(t);
+		initiator_abort();
+		initiator_go();	/* the ones that did arrive leave at once */
+		return -1;
+	}
+	return 0;
 }
 
 /* start: the AP initiators to the barrier, then all of them at once; CPU 0 runs
@@ -162,14 +195,8 @@ static int rep_start(struct rep_ctx *x)
 		}
 		aps++;
 	}
-	uint64_t t_wait = plat_cycles();
-	while (initiator_ready() < aps) {
-		plat_cpu_relax();
-		if (x->wd_cycles && plat_cycles() - t_wait > x->wd_cycles) {
-			report_error("watchdog: initiators never reached the start barrier");
-			return -1;
-		}
-	}
+	if (barrier_wait(x, aps) < 0)
+		return -1;
 	uint64_t deadline = c->time_ms ? plat_cycles() + khz * c->time_ms : 0;
 	for (unsigned k = 0; k < c->inits; k++)
 		ini[k].deadline = deadline;
@@ -228,9 +255,37 @@ static int rep_supervise(struct rep_ctx *x)
 	return wd_fired() ? -1 : 0;
 }
 
+/* The check's bound ran out: name each target that has not run every call of
+ * each initiator (highest number run against the last issued). A LOG line: the
+ * verdicts (lost calls) follow in the RESULT frames. */
+static void check_late(const struct rep_ctx *x)
+{
+	static char t[512];
+	int n = ksnprintf(t, sizeof(t), "case %u rep %u: after %llu ms, %llu of %llu calls have run; waiting on:",
+			  x->c->id, x->rep,
+			  (unsigned long long)(x->bound / (plat_tsc_khz() ? plat_tsc_khz() : 1)),
+			  (unsigned long long)x->executed, (unsigned long long)x->expected);
+	for (unsigned k = 0; k < x->c->inits; k++) {
+		unsigned tc;
+		for_each_cpu(tc, ini[k].targets) {
+			struct ledger_verdict v = { 0 };
+			ledger_judge(ledger_at(tc, k), ini[k].seq, ini[k].seq, &v);
+			if (v.ran < v.expected && n < (int)sizeof(t) - 64)
+				n += ksnprintf(t + n, sizeof(t) - (size_t)n,
+					       " cpu%u(ran %llu of cpu%u's %llu, highest #%llu)", tc,
+					       (unsigned long long)v.ran, ini[k].cpu,
+					       (unsigned long long)v.expected,
+					       (unsigned long long)ledger_hi(tc, k));
+		}
+	}
+	if (x->executed < x->expected)
+		runner_logf("%s", t);
+}
+
 /* check: exactly once, after the timed calls: each target ran each numbered call of
  * each initiator once (ledger.h). With wait=none the last calls may still be
- * running: give them the watchdog bound to land. Then every AP is idle again. */
+ * running: give them x->bound to land (the watchdog's, or the check's own when
+ * watchdog_ms=0: a lost call never lands). Then every AP is idle again. */
 static void rep_check(struct rep_ctx *x)
 {
 	unsigned n = x->c->inits;
@@ -247,8 +302,12 @@ static void rep_check(struct rep_ctx *x)
 				x->expected += x->vd[k].expected;
 				x->executed += x->vd[k].ran;
 			}
-			if (x->executed >= x->expected || (x->wd_cycles && plat_cycles() - t > x->wd_cycles))
+			if (x->executed >= x->expected)
 				break;
+			if (plat_cycles() - t > x->bound) {
+				check_late(x);
+				break;
+			}
 			plat_cpu_relax();
 		}
 	}

@@ -46,6 +46,7 @@ struct initiator {
 	uint64_t seq;		/* calls issued, warm-up included (the last number used) */
 	uint64_t done;		/* timed calls made */
 	uint64_t elapsed;	/* cycles the timed calls took, all together */
+	struct fair_win win;	/* calls and cycles in the shared window (stats.h) */
 	uint64_t ipis;
 	uint64_t stale;
 	uint64_t ctl_runs, ctl_stale;	/* TLB no-flush control: runs, runs that saw stale */
@@ -67,6 +68,7 @@ struct rep_ctx {
 	const struct case_cpus *cpus;
 	unsigned rep;
 	uint64_t wd_cycles;		/* the watchdog bound; 0 = none */
+	uint64_t bound;			/* setup: every wait's bound (wd_cycles, or REP_BOUND_MS) */
 	int emit_each;			/* histograms and samples per initiator too */
 	struct case_summary *sum;
 	uint64_t ipi_floor;		/* setup: this repetition's `ipi` floor */
@@ -84,13 +86,13 @@ struct rep_ctx {
 int rep_run(struct rep_ctx *x);
 
 /* ---- initiator.c ---- */
-/* Once at boot: the fault-injection keys (hang_cpu, fault_cpu, dupskip_cpu). */
-void initiator_init_faults(void);
 /* Before the start barrier opens: what every callee of the repetition reads. */
 void initiator_arm_callee(uint64_t work_cycles, int bare, const unsigned *init_cpus);
-/* The start barrier and the abort flag: CPU 0 closes it, the APs count in, CPU 0
- * opens it (release: the initiators' setup and deadline go with it). */
-void initiator_barrier_close(void);
+/* The start barrier and the abort flag: CPU 0 closes it for n initiators, the APs
+ * count in, CPU 0 opens it (release: the initiators' setup and deadline go with
+ * it). The same close resets the shared window and the end-of-timed-calls count
+ * that the TLB control waits for. */
+void initiator_barrier_close(unsigned n);
 unsigned initiator_ready(void);
 void initiator_go(void);
 void initiator_abort(void);

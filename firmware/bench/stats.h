@@ -66,6 +66,28 @@ void fairness_compute(const uint64_t *medians, unsigned n, struct fairness *out)
 void fairness_from_runs(const uint64_t *calls, const uint64_t *cycles,
 			const uint64_t *medians, unsigned n, struct fairness *out);
 
+/*
+ * The shared window of one repetition, per initiator: how many timed calls it had
+ * made, in how many cycles since its timed start, when the window closed - when
+ * the first initiator finished its timed calls (it closes the window itself). With
+ * fixed call counts the favoured initiator finishes first and the rest then run
+ * uncontended: counting their calls over their own elapsed time would make an
+ * unfair split look fair. fair_win_step() after every timed call: `closed` is
+ * whether the window has closed (a flag the first finisher sets).
+ */
+struct fair_win {
+	uint64_t calls, cycles;
+	int noted;
+};
+static inline void fair_win_step(struct fair_win *w, uint64_t calls, uint64_t cycles, int closed)
+{
+	if (closed && !w->noted) {
+		w->calls = calls;
+		w->cycles = cycles;
+		w->noted = 1;
+	}
+}
+
 /* Helpers exported for tests and for cycles -> ns conversion. */
 /* Our own 128-bit division: the payload does not link libgcc's __udivti3. */
 stats_u128 u128_div(stats_u128 num, stats_u128 den);

@@ -13,6 +13,15 @@
  * unverified. Every write is primed and verified as a TLB case's shootdown
  * (flush_prepare / flush_verify, untimed, outside the lock).
  *
+ * Every wait on another CPU is bounded (the watchdog bound, or SYNC_BOUND_MS when
+ * watchdog_ms=0): the readers' start and finish are polled loops with a deadline;
+ * the writer's own waits (its write lock, its shootdown, the lazy entries, prime
+ * and verify) are watched by an APIC-timer tick on the writer's CPU, which ends
+ * the run with a report naming the readers waited on.
+ *
+ * The steps: sync_setup, sync_start (readers to their loop), sync_writes (warm-up,
+ * timed, control), sync_collect (readers finish), sync_emit (the frames).
+ *
  * RESULT rows: one per reader CPU and XCB_INIT_ALL (all readers): read-lock
  * wait per acquisition; pseudo-initiators (proto: XCB_INIT_W_*) carry the
  * writer's hold, end-to-end and time-to-effective-invalidation, and the
@@ -20,16 +29,20 @@
  */
 #include "bench/sync.h"
 #include "bench/benchenv.h"
+#include "bench/faults.h"
 #include "bench/histo.h"
 #include "bench/report.h"
 #include "bench/stats.h"
+#include "bench/watchdog.h"
 #include "flush/flush.h"
 #include "flush/lazy.h"
 #include "flush/rwlock.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 
 #define CTL_RUNS 8		/* control writes per repetition */
 #define BATCH_KEPT 256		/* per-batch waits kept per reader (the batch row's samples) */
+#define SYNC_BOUND_MS 5000 	/* the bound of every wait when watchdog_ms=0 */
 
 enum { PH_WARM, PH_TIMED, PH_CTL, PH_STOP };
 
@@ -39,15 +52,19 @@ struct reader {
 	uint64_t bs[BATCH_KEPT];
 	uint64_t wait;			/* total timed wait */
 	unsigned nb;
+	int ready;			/* release: in its loop */
 	int finished;			/* release: stats above are final */
 } __attribute__((aligned(64)));	/* each reader writes only its own */
 
 static struct reader *rd;		/* per CPU, allocated on first use */
 static struct rwlock lock;
-static const struct rwlock_ops *lops;
-static uint64_t p2m;			/* the data the lock guards */
+/* Each on its own line: readers load both inside their timed wait, and the
+ * writer stores p2m under the write lock - sharing a line with the ops pointer
+ * would add a line transfer to every reader's read (seed 002 measures these). */
+static const struct rwlock_ops *lops __attribute__((aligned(64)));
+static uint64_t p2m __attribute__((aligned(64)));	/* the data the lock guards */
 /* Read-only while readers run (set before they start): */
-static int lazy;
+static int lazy __attribute__((aligned(64)));
 static int skip;			/* lazy control: entries skip the flush */
 static uint64_t entry_cyc, nreads;
 static unsigned phase, ready;		/* writer -> readers; readers -> writer */
@@ -56,16 +73,47 @@ enum { W_HOLD, W_E2E, W_EFF, W_BATCH, W_NR };
 static struct stats wst[W_NR];
 static struct histo wh[W_NR];
 
+static char text[3072];		/* the reports' text (one at a time, CPU 0) */
+
+/* One repetition's state, CPU 0's (the tick reads it too). */
+static struct sync_ctx {
+	const struct bcase *c;
+	unsigned rep, writer;
+	const struct cpumask *t;
+	struct case_summary *sum;
+	enum sync_mode m;
+	struct flush_cfg f;
+	uint64_t bound;			/* cycles */
+	struct cpumask started;		/* readers started */
+	unsigned n;
+	/* sync_writes' results */
+	uint64_t ipis, stale, ctl, elapsed, hold;
+	int s;
+} sx;
+
+static void reader_fault(unsigned me)
+{
+	if (me == faults.hang_cpu) {
+		(void)plat_irq_save();	/* wedged, interrupts off: no IPI gets in */
+		for (;;)
+			plat_cpu_relax();
+	}
+	if (me == faults.fault_cpu)
+		__asm__ __volatile__("ud2");
+}
+
 static void reader_main(void *p)
 {
 	struct reader *r = p;
-	uint64_t last = plat_cycles();
+	unsigned me = plat_cpu_id();
+	uint64_t last = plat_cycles(), t1 = last;
 
 	/* Interrupts on: the writer's prime/verify calls and (inside/after) its
 	 * shootdown target us, also while we wait for the lock it holds. */
 	plat_irq_enable();
-	/* release: pairs with the writer's acquire count of `ready`. */
-	__atomic_fetch_add(&ready, 1, __ATOMIC_RELEASE);
+	wd_state(me, WD_READ_OUT, last);
+	/* release: pairs with the writer's acquire of `ready` (sync_start). */
+	__atomic_store_n(&r->ready, 1, __ATOMIC_RELEASE);
 	for (unsigned ph = PH_WARM; ph != PH_STOP;) {
 		uint64_t bw = 0;
 		int timed = 0;
@@ -75,19 +123,25 @@ static void reader_main(void *p)
 			ph = __atomic_load_n(&phase, __ATOMIC_RELAXED);
 			if (ph == PH_STOP)
 				break;
+			/* Our watchdog record (our own line, read only by the writer's
+			 * tick after the bound): outside the timed wait. */
+			wd_state(me, WD_READ_WAIT, t1);
 			uint64_t t0 = plat_cycles();
 			lops->read_lock(&lock);
-			uint64_t t1 = plat_cycles();
+			t1 = plat_cycles();
+			wd_state(me, WD_READ_IN, t1);
 			/* relaxed: the lock's acquire/release order it against the
 			 * writer's increment. */
 			(void)__atomic_load_n(&p2m, __ATOMIC_RELAXED);
 			lops->read_unlock(&lock);
+			wd_state(me, WD_READ_OUT, t1);
 			bw += t1 - t0;
 			if (ph == PH_TIMED) {
 				timed = 1;
 				stats_add(&r->st, t1 - t0);
 				histo_add(&r->h, t1 - t0);
 				r->wait += t1 - t0;
+				reader_fault(me);
 			}
 			/* The entry boundary, outside the lock as VMENTER is. */
 			if (lazy && t1 - last >= entry_cyc) {
@@ -102,18 +156,210 @@ static void reader_main(void *p)
 		if (timed && r->nb < BATCH_KEPT)
 			r->bs[r->nb++] = bw;
 	}
+	wd_state(me, WD_FINISHED, plat_cycles());
 	/* release: the writer reads our stats after it sees this (acquire). */
 	__atomic_store_n(&r->finished, 1, __ATOMIC_RELEASE);
 }
 
-/* One write: stale reads seen after it (<0: refused); d[W_*] its times. */
-static __attribute__((noinline)) int write_once(enum sync_mode m, const struct flush_cfg *f,
-						const struct cpumask *t, uint64_t *d, uint64_t *ipis)
+/* ---- the report: who the writer waits on ---- */
+
+/* Appends " cpuN" for every started reader the writer waits on: crashed ones, and
+ * those whose state has not changed for half the bound (a live reader changes it
+ * on every read) - not counting readers that only wait for the lock, unless
+ * nobody else is stuck. */
+static int waits_on(char *b, int n, int cap, uint64_t now)
 {
-	uint64_t g = 0, te = 0;
+	unsigned cpu, named = 0;
+	for (int pass = 0; pass < 2 && !named; pass++)
+		for_each_cpu(cpu, &sx.started) {
+			uint32_t st = __atomic_load_n(&wd_cpus[cpu].state, __ATOMIC_RELAXED);
+			uint64_t since = __atomic_load_n(&wd_cpus[cpu].since, __ATOMIC_RELAXED);
+			int stuck = st != WD_FINISHED && now > since && now - since > sx.bound / 2 &&
+				    (pass || st != WD_READ_WAIT);
+			if ((benv_cpu_crashed(cpu) || stuck) && n < cap - 64) {
+				n += ksnprintf(b + n, (size_t)(cap - n), " cpu%u(%s)", cpu,
+					       benv_cpu_crashed(cpu) ? "crashed" : wd_state_name(st));
+				named++;
+			}
+		}
+	if (!named)
+		n += ksnprintf(b + n, (size_t)(cap - n), " (no reader is stuck)");
+	return n;
+}
+
+/* ERROR frame + console: what the writer was doing, whom it waits on, and what
+ * every CPU is doing. `what` says which wait ran out. */
+static void sync_report(const char *what, uint64_t now)
+{
+	uint64_t khz = plat_tsc_khz() ? plat_tsc_khz() : 1;
+	const struct wd_cpu *w = &wd_cpus[sx.writer];
+	int n = 0, cap = (int)sizeof(text);
+	uint64_t start = __atomic_load_n(&w->call_start, __ATOMIC_RELAXED);
+
+	n += ksnprintf(text + n, (size_t)(cap - n),
+		       "watchdog: sync case %u rep %u: %s (writer cpu%u, write #%llu, %llu ms; bound %llu ms)\n"
+		       "cpu%u waits on:", sx.c->id, sx.rep, what, sx.writer,
+		       (unsigned long long)w->call_no,
+		       (unsigned long long)(start && now > start ? (now - start) / khz : 0),
+		       (unsigned long long)(sx.bound / khz), sx.writer);
+	n = waits_on(text, n, cap, now);
+	n += ksnprintf(text + n, (size_t)(cap - n), "\n");
+	n = wd_describe(text, n, cap, now);
+	report_error(text);
+}
+
+/* Bounded: give a crashed reader's exception report time to go out first. */
+static void wait_crash_reports(void)
+{
+	uint64_t t = plat_cycles();
+	while (report_emergencies() < benv_crash_count() && plat_cycles() - t < plat_tsc_khz() * 2000)
+		plat_cpu_relax();
+}
+
+/* The writer's watchdog tick (interrupt context, on the writer's CPU, which holds
+ * no report lock here: its write loop sends no frames). A write that outlived the
+ * bound, or a crashed reader, may never let the writer return: end the run here. */
+static void sync_tick(void)
+{
+	uint64_t now = plat_cycles();
+	uint64_t start = __atomic_load_n(&wd_cpus[sx.writer].call_start, __ATOMIC_RELAXED);
+	unsigned cpu;
+	int crashed = 0;
+
+	for_each_cpu(cpu, &sx.started)
+		crashed |= benv_cpu_crashed(cpu);
+	if (crashed) {
+		wait_crash_reports();
+		sync_report("a reader crashed", plat_cycles());
+	} else if (start && now > start && now - start > sx.bound) {
+		sync_report(wd_state_name(__atomic_load_n(&wd_cpus[sx.writer].state, __ATOMIC_RELAXED)),
+			    now);
+	} else {
+		return;
+	}
+	report_done(XCB_DONE_ABORTED);
+	benv_exit(crashed ? BENV_EXIT_CRASH : BENV_EXIT_FAIL);
+}
+
+/* Polls until every started reader's flag (ready or finished) is set, within the
+ * bound; a crashed reader ends the wait at once. 0, or <0 after a report naming
+ * the readers that never got there. */
+static int wait_readers(int finished, const char *what)
+{
+	uint64_t t = plat_cycles();
+	unsigned cpu;
+
+	for (;;) {
+		unsigned late = 0, crashed = 0;
+		for_each_cpu(cpu, &sx.started) {
+			/* acquire: pairs with the reader's release of the flag
+			 * (its setup, or its final stats). */
+			const int *f = finished ? &rd[cpu].finished : &rd[cpu].ready;
+			if (!__atomic_load_n(f, __ATOMIC_ACQUIRE)) {
+				late++;
+				crashed += benv_cpu_crashed(cpu) != 0;
+			}
+		}
+		if (!late)
+			return 0;
+		if (crashed || plat_cycles() - t > sx.bound) {
+			if (crashed)
+				wait_crash_reports();
+			int n = ksnprintf(text, sizeof(text), "watchdog: sync case %u rep %u: %s:",
+					  sx.c->id, sx.rep, what);
+			for_each_cpu(cpu, &sx.started) {
+				const int *f = finished ? &rd[cpu].finished : &rd[cpu].ready;
+				if (!__atomic_load_n(f, __ATOMIC_ACQUIRE) && n < (int)sizeof(text) - 64)
+					n += ksnprintf(text + n, sizeof(text) - (size_t)n, " cpu%u%s", cpu,
+						       benv_cpu_crashed(cpu) ? "(crashed)" : "");
+			}
+			n += ksnprintf(text + n, sizeof(text) - (size_t)n, "\n");
+			wd_describe(text, n, (int)sizeof(text), plat_cycles());
+			report_error(text);
+			return -1;
+		}
+		plat_cpu_relax();
+	}
+}
+
+/* ---- the steps ---- */
+
+/* setup: the lock, the lazy and flush layers, the phases and every statistic
+ * (quiescent: nobody else runs, so plain resets are safe; the readers' start
+ * publishes them). <0: no memory. */
+static int sync_setup(struct sync_ctx *s)
+{
+	unsigned ncpu = plat_num_cpus();
+	if (!rd && (lazy_init(ncpu) < 0 || !(rd = plat_alloc_zeroed(ncpu * (unsigned long)sizeof(*rd)))))
+		return -1;
+	lops = s->c->rwlock ? &rwlock_unfair_ops : &rwlock_fair_ops;
+	memset(&lock, 0, sizeof(lock));
+	lazy_reset();
+	flush_reset();
+	flush_assign_slices(&s->writer, 1);
+	lazy = s->m == SYNC_LAZY;
+	skip = 0;
+	if (lazy)
+		s->f.method = FLUSH_CR3;	/* lazy_entry() flushes the whole TLB */
+	entry_cyc = plat_tsc_khz() * s->c->entry_us / 1000;
+	nreads = s->c->batch_reads ? s->c->batch_reads : 1;
+	phase = PH_WARM;
+	ready = 0;
+	for (unsigned k = 0; k < W_NR; k++) {
+		stats_init(&wst[k]);
+		histo_init(&wh[k]);
+	}
+	wd_reset();
+	wd_state(s->writer, WD_SYNC_VERIFY, plat_cycles());
+	return 0;
+}
+
+/* start: every reader into its loop. A reader that cannot start stops the ones
+ * already started (they would spin forever); one that never reaches its loop
+ * is named. <0 on either. */
+static int sync_start(struct sync_ctx *s)
+{
+	unsigned cpu;
+	cpumask_clear_all(&s->started);
+	for_each_cpu(cpu, s->t) {
+		struct reader *r = &rd[cpu];
+		memset(r, 0, sizeof(*r));
+		stats_init(&r->st);
+		histo_init(&r->h);
+		if (cpu == faults.startfail_cpu || benv_start_on(cpu, reader_main, r) < 0) {
+			ksnprintf(text, sizeof(text), "sync case %u rep %u: cannot start reader cpu%u "
+				  "(busy or crashed): stopping the %u readers started",
+				  s->c->id, s->rep, cpu, s->n);
+			report_error(text);
+			/* relaxed: readers poll it; nothing is published with it. */
+			__atomic_store_n(&phase, PH_STOP, __ATOMIC_RELAXED);
+			(void)wait_readers(1, "started readers did not stop");
+			return -1;
+		}
+		cpumask_set(&s->started, cpu);
+		s->n++;
+	}
+	return wait_readers(0, "readers never reached their loop");
+}
+
+/* One write: stale reads seen after it (<0: refused); d[W_*] its times. The
+ * writer's record says which step it is in (the tick names it). */
+static __attribute__((noinline)) int write_once(struct sync_ctx *s, uint64_t k, uint64_t *d)
+{
+	const struct flush_cfg *f = &s->f;
+	const struct cpumask *t = s->t;
+	enum sync_mode m = s->m;
+	struct wd_cpu *w = &wd_cpus[s->writer];
+	uint64_t g = 0, te = 0, ts = plat_cycles();
+
+	/* relaxed: diagnostics for our own tick (same CPU). */
+	__atomic_store_n(&w->call_no, k + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->call_start, ts, __ATOMIC_RELAXED);
+	wd_state(s->writer, WD_SYNC_VERIFY, ts);
 	if (flush_prepare(f, t) < 0)	/* targets load the old translations */
 		return -1;
-	uint64_t i0 = benv_ipis_sent(plat_cpu_id()), t0 = plat_cycles();
+	wd_state(s->writer, WD_SYNC_LOCK, ts);
+	uint64_t i0 = benv_ipis_sent(s->writer), t0 = plat_cycles();
 	lops->write_lock(&lock);
 	uint64_t t1 = plat_cycles();
 	if (m == SYNC_LAZY)
@@ -123,6 +369,7 @@ static __attribute__((noinline)) int write_once(enum sync_mode m, const struct f
 	__atomic_store_n(&p2m, p2m + 1, __ATOMIC_RELAXED);
 	uint64_t tc = plat_cycles();
 	if (m == SYNC_INSIDE) {
+		wd_state(s->writer, WD_SYNC_SHOOT, ts);
 		flush_remote(f, t);
 		te = plat_cycles();
 	}
@@ -130,16 +377,75 @@ static __attribute__((noinline)) int write_once(enum sync_mode m, const struct f
 		g = lazy_publish(t);	/* marks the targets; no IPI */
 	uint64_t t2 = plat_cycles();
 	lops->write_unlock(&lock);
-	if (m == SYNC_AFTER)
+	if (m == SYNC_AFTER) {
+		wd_state(s->writer, WD_SYNC_SHOOT, ts);
 		flush_remote(f, t);
-	if (m == SYNC_LAZY)		/* the last target's entry has flushed */
+	}
+	if (m == SYNC_LAZY) {		/* the last target's entry has flushed */
+		wd_state(s->writer, WD_SYNC_LAZY, ts);
 		lazy_wait(t, g);
+	}
 	uint64_t t3 = plat_cycles();
-	*ipis += benv_ipis_sent(plat_cpu_id()) - i0;
+	s->ipis += benv_ipis_sent(s->writer) - i0;
 	d[W_HOLD] = t2 - t1;
 	d[W_E2E] = t3 - t0;
 	d[W_EFF] = (te ? te : t3) - tc;
-	return flush_verify(f, t);
+	wd_state(s->writer, WD_SYNC_VERIFY, ts);
+	int r = flush_verify(f, t);
+	__atomic_store_n(&w->call_start, 0, __ATOMIC_RELAXED);
+	return r;
+}
+
+/* writes: `warmup` untimed, `iters` timed, then CTL_RUNS control writes without
+ * invalidation, under the writer's watchdog tick. */
+static void sync_writes(struct sync_ctx *s)
+{
+	const struct bcase *c = s->c;
+	uint64_t d[W_NR], t0 = 0, khz = plat_tsc_khz() ? plat_tsc_khz() : 1;
+	unsigned period = (unsigned)(s->bound / khz / 4);
+
+	benv_tick_start(period ? period : 1, sync_tick);
+	s->s = 0;
+	for (uint64_t k = 0; k < c->warmup + c->iters + CTL_RUNS && s->s >= 0; k++) {
+		if (k == c->warmup) {
+			/* relaxed, like every phase store: it publishes nothing
+			 * (readers only decide whether to keep a sample by it; their
+			 * results come back through `finished`). */
+			__atomic_store_n(&phase, PH_TIMED, __ATOMIC_RELAXED);
+			s->ipis = 0;
+			t0 = plat_cycles();
+		}
+		if (k == c->warmup + c->iters) {
+			/* The control: the same writes without invalidation. */
+			s->elapsed = plat_cycles() - t0;
+			t0 = 0;
+			__atomic_store_n(&phase, PH_CTL, __ATOMIC_RELAXED);
+			s->f.method = FLUSH_NONE;
+			/* relaxed: a reader that still sees 0 flushes once more,
+			 * harmlessly (the control then detects a little less). */
+			__atomic_store_n(&skip, 1, __ATOMIC_RELAXED);
+		}
+		uint64_t x = s->ipis;
+		s->s = write_once(s, k, d);
+		if (k < c->warmup)
+			continue;
+		if (s->f.method == FLUSH_NONE) {
+			s->ctl += s->s > 0;
+			s->ipis = x;
+			continue;
+		}
+		s->stale += s->s > 0 ? (uint64_t)s->s : 0;
+		s->hold += d[W_HOLD];
+		for (unsigned w = 0; w < W_BATCH; w++) {
+			stats_add(&wst[w], d[w]);
+			histo_add(&wh[w], d[w]);
+		}
+	}
+	/* Refused mid-way: the timed writes' span so far (never an absolute TSC). */
+	if (t0)
+		s->elapsed = plat_cycles() - t0;
+	benv_tick_stop();
+	__atomic_store_n(&phase, PH_STOP, __ATOMIC_RELAXED);
 }
 
 /* One RESULT and its HISTO: r has the fields besides the statistics, which
@@ -154,101 +460,25 @@ static __attribute__((noinline)) void emit(const struct bcase *c, unsigned rep, 
 	report_poll();
 }
 
-int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
-	     struct case_summary *sum, uint64_t *p50, uint64_t *mean)
+/* emit: per reader, then all readers (with the case's verdicts and the rw-lock
+ * profile: acquisitions = reads + writes, the writer's total hold, the readers'
+ * total wait), then the writer's pseudo-initiators. Readers have finished. */
+static void sync_emit(struct sync_ctx *s, uint64_t *p50, uint64_t *mean)
 {
 	static struct histo all;
-	unsigned n = 0, cpu;
-	enum sync_mode m = c->mode;
-	struct flush_cfg f = { c->method, c->path, FLUSH_REMAP, c->algo, c->batch };
-
-	if (!rd && (lazy_init(plat_num_cpus()) < 0 ||
-		    !(rd = plat_alloc_zeroed(plat_num_cpus() * (unsigned long)sizeof(*rd)))))
-		return -1;
-	/* Quiescent: nobody else runs, so plain resets are safe; the readers'
-	 * start (smp_start_on) publishes them. */
-	lops = c->rwlock ? &rwlock_unfair_ops : &rwlock_fair_ops;
-	memset(&lock, 0, sizeof(lock));
-	lazy_reset();
-	flush_reset();
-	flush_assign_slices(&(unsigned){ plat_cpu_id() }, 1);
-	lazy = m == SYNC_LAZY;
-	skip = 0;
-	if (lazy)
-		f.method = FLUSH_CR3;	/* lazy_entry() flushes the whole TLB */
-	entry_cyc = plat_tsc_khz() * c->entry_us / 1000;
-	nreads = c->batch_reads ? c->batch_reads : 1;
-	phase = PH_WARM;
-	ready = 0;
-	for (unsigned k = 0; k < W_NR; k++) {
-		stats_init(&wst[k]);
-		histo_init(&wh[k]);
-	}
-	histo_init(&all);
-	for_each_cpu(cpu, t) {
-		struct reader *r = &rd[cpu];
-		memset(r, 0, sizeof(*r));
-		stats_init(&r->st);
-		histo_init(&r->h);
-		if (benv_start_on(cpu, reader_main, r) < 0)
-			return -1;
-		n++;
-	}
-	/* acquire: pairs with each reader's release increment. */
-	while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < n)
-		plat_cpu_relax();
-
-	uint64_t d[W_NR], ipis = 0, stale = 0, ctl = 0, t0 = 0, hold = 0, wait = 0;
-	int s = 0;
-	for (uint64_t k = 0; k < c->warmup + c->iters + CTL_RUNS && s >= 0; k++) {
-		if (k == c->warmup) {
-			/* relaxed, like every phase store: it publishes nothing
-			 * (readers only decide whether to keep a sample by it; their
-			 * results come back through `finished`). */
-			__atomic_store_n(&phase, PH_TIMED, __ATOMIC_RELAXED);
-			ipis = 0;
-			t0 = plat_cycles();
-		}
-		if (k == c->warmup + c->iters) {
-			/* The control: the same writes without invalidation. */
-			t0 = plat_cycles() - t0;
-			__atomic_store_n(&phase, PH_CTL, __ATOMIC_RELAXED);
-			f.method = FLUSH_NONE;
-			/* relaxed: a reader that still sees 0 flushes once more,
-			 * harmlessly (the control then detects a little less). */
-			__atomic_store_n(&skip, 1, __ATOMIC_RELAXED);
-		}
-		uint64_t x = ipis;
-		s = write_once(m, &f, t, d, &ipis);
-		if (k < c->warmup)
-			continue;
-		if (f.method == FLUSH_NONE) {
-			ctl += s > 0;
-			ipis = x;
-			continue;
-		}
-		stale += s > 0 ? (uint64_t)s : 0;
-		hold += d[W_HOLD];
-		for (unsigned w = 0; w < W_BATCH; w++) {
-			stats_add(&wst[w], d[w]);
-			histo_add(&wh[w], d[w]);
-		}
-	}
-	__atomic_store_n(&phase, PH_STOP, __ATOMIC_RELAXED);
-
-	/* Per reader, then all readers (with the case's verdicts and the rw-lock
-	 * profile: acquisitions = reads + writes, the writer's total hold, the
-	 * readers' total wait), then the writer's pseudo-initiators. */
+	const struct bcase *c = s->c;
+	struct case_summary *sum = s->sum;
 	struct stats ra;
-	struct xcb_result b = { .elapsed_cycles = t0 };
+	struct xcb_result b = { .elapsed_cycles = s->elapsed };
+	uint64_t wait = 0;
+	unsigned cpu;
+
 	stats_init(&ra);
-	for_each_cpu(cpu, t) {
+	histo_init(&all);
+	for_each_cpu(cpu, s->t) {
 		struct reader *r = &rd[cpu];
-		/* acquire: pairs with the reader's release of `finished`. */
-		while (!__atomic_load_n(&r->finished, __ATOMIC_ACQUIRE))
-			plat_cpu_relax();
 		benv_wait_idle(cpu);
-		emit(c, rep, cpu, &r->st, &r->h, &b);
+		emit(c, s->rep, cpu, &r->st, &r->h, &b);
 		wait += r->wait;
 		stats_merge(&ra, &r->st);
 		histo_merge(&all, &r->h);
@@ -258,25 +488,44 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
 		}
 	}
 	b.lock_wait_cycles = wait;
-	b.ipis = ipis;
-	b.stale = stale;
-	b.control_runs = s < 0 ? 0 : CTL_RUNS;
-	b.control_stale = ctl;
+	b.ipis = s->ipis;
+	b.stale = s->stale;
+	b.control_runs = s->s < 0 ? 0 : CTL_RUNS;
+	b.control_stale = s->ctl;
 	b.lock_acq = ra.n + wst[W_HOLD].n;
-	b.lock_hold_cycles = hold;
-	b.flags = stale ? XCB_RF_INVARIANT : 0;
-	emit(c, rep, XCB_INIT_ALL, &ra, &all, &b);
+	b.lock_hold_cycles = s->hold;
+	b.flags = s->stale ? XCB_RF_INVARIANT : 0;
+	emit(c, s->rep, XCB_INIT_ALL, &ra, &all, &b);
 	*p50 = b.p50;
 	*mean = b.mean_x1000;
 	sum->count += ra.n;
-	sum->stale += stale;
-	sum->ipis += ipis;
+	sum->stale += s->stale;
+	sum->ipis += s->ipis;
 	sum->ctl_runs += b.control_runs;
-	sum->ctl_stale += ctl;
+	sum->ctl_stale += s->ctl;
 	if (b.p99 > sum->p99)
 		sum->p99 = b.p99;
-	b = (struct xcb_result){ .elapsed_cycles = t0, .ipis = ipis };
+	b = (struct xcb_result){ .elapsed_cycles = s->elapsed, .ipis = s->ipis };
 	for (unsigned w = 0; w < W_NR; w++)
-		emit(c, rep, XCB_INIT_W_HOLD + w, &wst[w], &wh[w], &b);
-	return s < 0 ? -1 : 0;
+		emit(c, s->rep, XCB_INIT_W_HOLD + w, &wst[w], &wh[w], &b);
+}
+
+int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t, uint64_t wd_cycles,
+	     struct case_summary *sum, uint64_t *p50, uint64_t *mean)
+{
+	struct sync_ctx *s = &sx;
+
+	*s = (struct sync_ctx){ .c = c, .rep = rep, .writer = plat_cpu_id(), .t = t, .sum = sum,
+				.m = c->mode,
+				.f = { c->method, c->path, FLUSH_REMAP, c->algo, c->batch },
+				.bound = wd_cycles ? wd_cycles : plat_tsc_khz() * SYNC_BOUND_MS };
+	if (sync_setup(s) < 0)
+		return -1;
+	if (sync_start(s) < 0)
+		return -1;
+	sync_writes(s);
+	if (wait_readers(1, "readers never finished") < 0)
+		return -1;
+	sync_emit(s, p50, mean);
+	return s->s < 0 ? -1 : 0;
 }

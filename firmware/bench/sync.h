@@ -8,9 +8,11 @@
 #include "bench/runner.h"
 
 /* One repetition of a sync case: the writer is the calling CPU (CPU 0), `t` the
- * targets, who are also the readers. Emits its RESULT and HISTO frames; *p50 and
- * *mean get the all-readers wait. 0, or <0 when it cannot run (no memory). */
-int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t,
+ * targets, who are also the readers; every wait is bounded by wd_cycles (0: the
+ * case's own bound). Emits its RESULT and HISTO frames; *p50 and *mean get the
+ * all-readers wait. 0, or <0 when it cannot run (no memory, a reader that could
+ * not start or never finished: reported). */
+int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t, uint64_t wd_cycles,
 	     struct case_summary *sum, uint64_t *p50, uint64_t *mean);
 
 #endif

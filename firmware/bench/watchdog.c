@@ -18,7 +18,40 @@ static const char *const state_names[WD_NR] = {
 	"idle", "waiting for the start barrier", "initiating a call", "running a callee",
 	"in a TLB shootdown", "in a raw IPI ping-pong", "finished its calls",
 	"orchestrating (waiting for the initiators)",
+	"writing: waiting for the write lock", "writing: in its shootdown",
+	"writing: waiting for the readers' lazy entries", "writing: priming/verifying the targets",
+	"reading: waiting for the read lock", "reading: in its read section",
+	"reading: between reads",
 };
+
+_Static_assert(sizeof(state_names) / sizeof(state_names[0]) == WD_NR, "a name per state");
+
+const char *wd_state_name(uint32_t s)
+{
+	return s < WD_NR ? state_names[s] : "?";
+}
+
+int wd_describe(char *text, int n, int cap, uint64_t now)
+{
+	uint64_t khz = plat_tsc_khz() ? plat_tsc_khz() : 1;
+	for (unsigned i = 0; i < plat_num_cpus() && n < cap - 128; i++) {
+		const struct wd_cpu *x = &wd_cpus[i];
+		uint32_t st = __atomic_load_n(&x->state, __ATOMIC_RELAXED);
+		uint64_t since = __atomic_load_n(&x->since, __ATOMIC_RELAXED);
+		n += ksnprintf(text + n, (size_t)(cap - n), "cpu%u: %s", i, wd_state_name(st));
+		if (benv_cpu_crashed(i))
+			n += ksnprintf(text + n, (size_t)(cap - n), " (crashed)");
+		if (st == WD_CALLEE)
+			n += ksnprintf(text + n, (size_t)(cap - n), " for cpu%u", x->peer);
+		if (x->call_start)
+			n += ksnprintf(text + n, (size_t)(cap - n), ", own call #%llu in flight %llu ms",
+				       (unsigned long long)x->call_no,
+				       (unsigned long long)((now - x->call_start) / khz));
+		n += ksnprintf(text + n, (size_t)(cap - n), ", for %llu ms\n",
+			       (unsigned long long)(now > since ? (now - since) / khz : 0));
+	}
+	return n;
+}
 
 void wd_reset(void)
 {
@@ -95,20 +128,7 @@ static void report(unsigned late, uint64_t now)
 		}
 	}
 	/* What every CPU is doing. */
-	for (unsigned i = 0; i < plat_num_cpus() && n < cap - 128; i++) {
-		const struct wd_cpu *x = &wd_cpus[i];
-		uint32_t st = __atomic_load_n(&x->state, __ATOMIC_RELAXED);
-		n += ksnprintf(text + n, (size_t)(cap - n), "cpu%u: %s", i,
-			       st < WD_NR ? state_names[st] : "?");
-		if (st == WD_CALLEE)
-			n += ksnprintf(text + n, (size_t)(cap - n), " for cpu%u", x->peer);
-		if (x->call_start)
-			n += ksnprintf(text + n, (size_t)(cap - n), ", own call #%llu in flight %llu ms",
-				       (unsigned long long)x->call_no,
-				       (unsigned long long)((now - x->call_start) / khz));
-		n += ksnprintf(text + n, (size_t)(cap - n), ", for %llu ms\n",
-			       (unsigned long long)((now - x->since) / khz));
-	}
+	n = wd_describe(text, n, cap, now);
 	report_error(text);
 }
 

@@ -15,7 +15,10 @@
 #include "lib/cpumask.h"
 
 enum wd_state { WD_IDLE, WD_WAITING_START, WD_CALLING, WD_CALLEE, WD_FLUSHING, WD_RAW,
-		WD_FINISHED, WD_WATCHING, WD_NR };
+		WD_FINISHED, WD_WATCHING,
+		/* kind=sync (bench/sync.c): the writer's steps, a reader's places */
+		WD_SYNC_LOCK, WD_SYNC_SHOOT, WD_SYNC_LAZY, WD_SYNC_VERIFY,
+		WD_READ_WAIT, WD_READ_IN, WD_READ_OUT, WD_NR };
 
 struct wd_cpu {
 	uint32_t state;			/* enum wd_state */
@@ -46,5 +49,10 @@ void wd_arm(uint64_t bound_cycles, const struct cpumask *initiators,
  * return 1. Cheap when nothing is late. */
 int wd_check(void);
 int wd_fired(void);
+/* Appends "what every CPU is doing" (one line per CPU, state and for how long) to
+ * buf[n..cap); returns the new length. */
+int wd_describe(char *buf, int n, int cap, uint64_t now);
+/* The name of a state ("running a callee", ...). */
+const char *wd_state_name(uint32_t s);
 
 #endif

@@ -181,9 +181,53 @@ static void test_jain_over_throughput(void **st)
 	assert_int_equal(f.spread_ppm, 2000000);
 }
 
+/*
+ * Jain over the shared window (issue 21): two initiators with fixed call counts
+ * (100 each), contended rates 2:1 - A completes a call every 10 cycles, B every 20
+ * while A runs; once A is done B runs uncontended, a call every 10. Over each one's
+ * own elapsed time the index reads 0.96 ("fair"); over the window in which both
+ * ran it is the true 0.90.
+ */
+static void test_jain_shared_window(void **st)
+{
+	(void)st;
+	const uint64_t meds[2] = { 10, 20 };
+	struct fair_win w[2] = { { 0 } };
+	uint64_t tot_calls[2] = { 0 }, tot_cyc[2] = { 0 };
+	uint64_t t[2] = { 0 }, done[2] = { 0 };
+	int closed = 0;
+
+	/* Virtual time, one event at a time: whoever's next call completes first. */
+	while (done[0] < 100 || done[1] < 100) {
+		unsigned i = done[0] >= 100 ? 1 : done[1] >= 100 ? 0 : (t[0] + 10 <= t[1] + (closed ? 10 : 20) ? 0 : 1);
+		t[i] += i == 0 || closed ? 10 : 20;
+		done[i]++;
+		fair_win_step(&w[i], done[i], t[i], closed);
+		if (done[i] == 100 && !closed) {	/* the first finisher closes it */
+			closed = 1;
+			fair_win_step(&w[i], done[i], t[i], closed);
+		}
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		fair_win_step(&w[i], done[i], t[i], 1);
+		tot_calls[i] = done[i];
+		tot_cyc[i] = t[i];
+	}
+	struct fairness f;
+	fairness_from_runs(tot_calls, tot_cyc, meds, 2, &f);
+	print_message("# own elapsed: jain %.3f; shared window: ", f.jain_ppm / 1e6);
+	assert_true(f.jain_ppm > 950000);	/* the biased figure: 0.96 */
+	uint64_t wc[2] = { w[0].calls, w[1].calls }, wy[2] = { w[0].cycles, w[1].cycles };
+	fairness_from_runs(wc, wy, meds, 2, &f);
+	print_message("jain %.3f\n", f.jain_ppm / 1e6);
+	assert_true(f.jain_ppm <= 920000);	/* rates 2:1: 0.90 */
+	assert_true(f.jain_ppm >= 890000);
+}
+
 XCB_TEST_MAIN(
 	cmocka_unit_test(test_ledger_layout),
 	cmocka_unit_test(test_ledger_skipped_and_duplicated),
 	cmocka_unit_test(test_ledger_subset),
 	cmocka_unit_test(test_ledger_arg),
-	cmocka_unit_test(test_jain_over_throughput))
+	cmocka_unit_test(test_jain_over_throughput),
+	cmocka_unit_test(test_jain_shared_window))

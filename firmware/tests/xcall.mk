@@ -1,6 +1,28 @@
 # xcall.mk — host tests of the cross-call algorithms and TLB-shootdown logic
 # (firmware/xcall, firmware/flush) over the pthread shim, under ThreadSanitizer.
+# Every algorithm file in xcall/ is linked in by the glob (its XCALL_ALGO()
+# entry puts it in the registry), so test_xcall checks a new one with no edit
+# here: only the payload's platform (platform_hw.c) is left out.
+XCALL_HOST_SRCS := $(filter-out xcall/platform_hw.c,$(sort $(wildcard xcall/*.c)))
 HOST_TESTS += test_xcall
-test_xcall_SRCS := tests/test_xcall.c xcall/xcall.c xcall/locked.c xcall/lockless.c xcall/queued.c xcall/raw.c xcall/platform_host.c flush/flush.c bench/ledger.c ../proto/xcb_schema.c
+test_xcall_SRCS := tests/test_xcall.c $(XCALL_HOST_SRCS) $(sort $(wildcard flush/*.c)) bench/ledger.c ../proto/xcb_schema.c
 test_xcall_SAN := thread
 test_xcall_LIBS := -lpthread
+
+# Injected faults (tests/faults/*.c, tests/t-xcall-faults.sh): test_xcall
+# built with one algorithm replaced by a faulty copy (or extra ones added),
+# under build/faults/ — not build/tests/, whose binaries must pass.
+FAULT_BASE := tests/test_xcall.c $(sort $(wildcard flush/*.c)) bench/ledger.c ../proto/xcb_schema.c
+FAULT_skip_forward := $(filter-out xcall/tree.c,$(XCALL_HOST_SRCS)) tests/faults/skip_forward.c
+FAULT_run_twice := $(filter-out xcall/lockless.c,$(XCALL_HOST_SRCS)) tests/faults/run_twice.c
+FAULT_pool_hog := $(XCALL_HOST_SRCS) tests/faults/pool_hog.c
+FAULTS := skip_forward run_twice pool_hog
+define FAULT_RULE
+$(B)/faults/test_xcall_$(1): $$(FAULT_BASE) $$(FAULT_$(1)) $$(wildcard xcall/*.h flush/*.h bench/ledger.h)
+	@mkdir -p $(B)/faults
+	@echo "  HOSTCC  $$@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -fsanitize=thread -o $$@ $$(FAULT_BASE) $$(FAULT_$(1)) -lcmocka -lpthread
+endef
+$(foreach f,$(FAULTS),$(eval $(call FAULT_RULE,$(f))))
+faults: $(addprefix $(B)/faults/test_xcall_,$(FAULTS))
+.PHONY: faults

@@ -32,8 +32,12 @@ static struct {
 
 static unsigned nwords;
 
-static int locked_init(unsigned ncpus)
+/* Our IPI kind (the registry's, given to init). */
+static unsigned locked_ipi;
+
+static int locked_init(unsigned ncpus, const unsigned *ipi)
 {
+	locked_ipi = ipi[0];
 	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
 		return -1;
 	nwords = amask_words(ncpus);
@@ -57,7 +61,7 @@ static void locked_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * written just above — Xen's smp_wmb() between the data and the mask. */
 	amask_store(&slot.pending, &targets, nwords, __ATOMIC_RELEASE);
 
-	plat_send_ipi_mask(&targets, PLAT_IPI_LOCKED);
+	plat_send_ipi_mask(&targets, (enum plat_ipi)locked_ipi);
 
 	/* acquire: pairs with each target's release clear; once empty, every
 	 * target has finished reading the slot (and, for done, finished fn and
@@ -104,4 +108,6 @@ static void locked_reset(void)
 	ticket_prof_reset(&call_lock);
 }
 
-XCALL_OPS_DEFINE(locked, PLAT_IPI_LOCKED);
+XCALL_ALGO(locked,
+	.desc = "one global ticket lock around one call slot (Xen before 2026)",
+	.nipi = 1, .waits = XCALL_WAITS_ALL, .sends = XCALL_SENDS_MASK);

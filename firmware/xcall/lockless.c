@@ -38,8 +38,12 @@ static struct call_data call_data[AMASK_MAX_CPUS];
 static struct amask tasks;	/* CPUs whose call_data may hold a call */
 static unsigned nwords, ncpus_ll;
 
-static int lockless_init(unsigned ncpus)
+/* Our IPI kind (the registry's, given to init). */
+static unsigned lockless_ipi;
+
+static int lockless_init(unsigned ncpus, const unsigned *ipi)
 {
+	lockless_ipi = ipi[0];
 	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
 		return -1;
 	nwords = amask_words(ncpus);
@@ -84,7 +88,7 @@ static void lockless_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * already be set (left from an earlier wait=none call). */
 	amask_set(&tasks, me, __ATOMIC_SEQ_CST);
 
-	plat_send_ipi_mask(&targets, PLAT_IPI_LOCKLESS);
+	plat_send_ipi_mask(&targets, (enum plat_ipi)lockless_ipi);
 
 	if (w == XCALL_WAIT_NONE)
 		return;	/* tasks bit stays set: cleared by a later waited call */
@@ -165,4 +169,6 @@ int xcall_lockless_task_pending(unsigned cpu)
 	return amask_test(&tasks, cpu, __ATOMIC_ACQUIRE);
 }
 
-XCALL_OPS_DEFINE(lockless, PLAT_IPI_LOCKLESS);
+XCALL_ALGO(lockless,
+	.desc = "per-CPU call data + a global mask of initiators, scanned in CPU order (Xen 2026 series)",
+	.nipi = 1, .waits = XCALL_WAITS_ALL, .sends = XCALL_SENDS_MASK);

@@ -18,19 +18,27 @@
 
 struct amask;
 
-/* The IPI kinds we use; each is one vector on hardware. */
+/*
+ * The IPI kinds; each is one vector on hardware. Two are fixed; the rest
+ * are a pool the registry hands out, nipi per cross-call algorithm
+ * (xcall.c: xcall_init_all), so an IPI runs only the handler of the
+ * algorithm that sent it (not every algorithm's "anything for me?" scan,
+ * which would read the other algorithms' shared lines inside every timed
+ * call). The pool has the same size on hardware and in the host shim, so a
+ * host test exhausts it exactly where the payload would.
+ */
 enum plat_ipi {
-	/* One per cross-call algorithm, so an IPI runs only the handler of the
-	 * algorithm that sent it (not every algorithm's "anything for me?"
-	 * scan, which would read the other algorithms' shared lines inside
-	 * every timed call). */
-	PLAT_IPI_LOCKED,
-	PLAT_IPI_LOCKLESS,
-	PLAT_IPI_QUEUED,
 	PLAT_IPI_FLUSH,		/* dedicated TLB-flush vector (today's Xen) */
 	PLAT_IPI_RAW,		/* raw ping-pong */
-	PLAT_IPI_NR
+	PLAT_IPI_POOL0,		/* first pool kind */
+	PLAT_IPI_POOL = 14,	/* pool kinds: 0xe0..0xef less RAW's and FLUSH's */
+	PLAT_IPI_NR = PLAT_IPI_POOL0 + PLAT_IPI_POOL
 };
+
+/* Hand out the next free pool kind, or -1 when the pool is exhausted. */
+int plat_ipi_alloc(void);
+/* Return every pool kind (xcall_init_all, before allocating afresh). */
+void plat_ipi_pool_reset(void);
 
 typedef void (*plat_ipi_handler_t)(void);
 

@@ -2,13 +2,21 @@
  * platform_host.c — lib/platform.h and xcall/platform.h for host tests:
  * pthreads as CPUs; cycles are CLOCK_MONOTONIC nanoseconds.
  *
- * An IPI sets a bit in the target's `pending` word; the target notices it
- * in plat_cpu_relax() (every spin loop calls it) when its simulated
- * interrupt flag is on, and runs the registered handler with the flag off —
- * exactly what a real CPU spinning with interrupts enabled does, which is
- * what keeps an A->B / B->A pair of calls from deadlocking.
+ * An IPI adds one to the target's pending count of its kind; the target
+ * notices it in plat_cpu_relax() (every spin loop calls it) when its
+ * simulated interrupt flag is on, and runs the registered handler once with
+ * the flag off — several IPIs of one kind that arrived meanwhile coalesce,
+ * as in the APIC's IRR — exactly what a real CPU spinning with interrupts
+ * enabled does, which is what keeps an A->B / B->A pair of calls from
+ * deadlocking.
  *
- * The pending bit is set with RELEASE and taken with ACQUIRE, because that
+ * Any thread may send — an initiator, or a target's handler forwarding (a
+ * tree's leader) — and a test ends only when none is in flight: `inflight`
+ * counts IPIs sent and not yet handled to the end, so a forwarded IPI that
+ * arrives after every CPU's fn returned is still served in its own test,
+ * never left over to be run as a duplicate in the next one.
+ *
+ * The pending count is raised with RELEASE and taken with ACQUIRE, because that
  * is what the hardware gives: the APIC layer orders every ICR write after
  * the sender's earlier stores (arch/apic.c: MFENCE; LFENCE before the x2APIC
  * WRMSR, xAPIC's UC MMIO write by itself), so a target's handler sees every
@@ -38,7 +46,7 @@
 #include "xcall/amask.h"
 
 struct hcpu {
-	uint32_t pending;		/* IPI kinds waiting (atomic) */
+	uint32_t pending[PLAT_IPI_NR];	/* IPIs waiting, per kind (atomic) */
 	int irq_on;			/* simulated IF; this thread only */
 	int in_handler;
 } __attribute__((aligned(64)));
@@ -50,12 +58,21 @@ static __thread unsigned my_cpu;
 static uint64_t ipis_sent;
 static uint64_t ipis_kind[PLAT_IPI_NR];
 static unsigned finished;		/* CPUs whose fn returned (atomic) */
+static uint64_t inflight;		/* IPIs sent, not yet served to the end (atomic) */
+static unsigned pool_used;		/* pool kinds handed out (init, CPU 0) */
 
 /* TLB window */
 static unsigned tw_pages;
 static int *pt;				/* shared page table (atomic ints) */
 static uint64_t *frames;		/* 2*tw_pages markers */
 static int *tlb;			/* [cpu][page]: cached frame, -2 = none */
+static uint64_t tlb_nocache;		/* CPUs that cache nothing (test control) */
+
+void plat_host_tlb_nocache(uint64_t mask)
+{
+	/* relaxed: set by the test between runs (thread creation orders it). */
+	__atomic_store_n(&tlb_nocache, mask, __ATOMIC_RELAXED);
+}
 
 int plat_host_init(unsigned ncpus)
 {
@@ -71,6 +88,12 @@ int plat_host_init(unsigned ncpus)
 	return 0;
 }
 
+uint64_t plat_host_inflight(void)
+{
+	/* acquire: pairs with serve()'s release decrement. */
+	return __atomic_load_n(&inflight, __ATOMIC_ACQUIRE);
+}
+
 uint64_t plat_host_ipis(void)
 {
 	/* relaxed: a pure counter, read by tests once the CPU threads joined. */
@@ -84,6 +107,11 @@ uint64_t plat_host_ipis_of(unsigned kind)
 }
 
 unsigned plat_cpu_id(void) { return my_cpu; }
+
+int plat_host_in_handler(void)
+{
+	return cpus[my_cpu].in_handler;	/* this thread's own */
+}
 unsigned plat_num_cpus(void) { return ncpus_h; }
 
 void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
@@ -93,11 +121,34 @@ void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
 	handlers[kind] = fn;
 }
 
+void plat_ipi_pool_reset(void)
+{
+	pool_used = 0;
+	for (unsigned k = PLAT_IPI_POOL0; k < PLAT_IPI_NR; k++)
+		handlers[k] = NULL;
+}
+
+int plat_ipi_alloc(void)
+{
+	/* The same pool size as the payload's (platform.h). */
+	return pool_used == PLAT_IPI_POOL ? -1 : (int)(PLAT_IPI_POOL0 + pool_used++);
+}
+
 void plat_send_ipi(unsigned cpu, enum plat_ipi kind)
 {
+	if ((unsigned)kind >= PLAT_IPI_NR || !handlers[kind] || cpu >= ncpus_h) {
+		fprintf(stderr, "platform_host: IPI kind %u to CPU %u from CPU %u: %s\n", (unsigned)kind, cpu,
+			my_cpu, cpu >= ncpus_h ? "no such CPU" : "kind not allocated/registered");
+		abort();
+	}
+	/* Counted in flight before it can be seen: pairs with the acq_rel
+	 * decrement in serve(), after the handler (which may itself send,
+	 * counting its own first), so inflight == 0 means none pending and none
+	 * being handled. */
+	__atomic_fetch_add(&inflight, 1, __ATOMIC_RELAXED);
 	/* release: pairs with the acquire exchange in serve() — the model of
 	 * the APIC layer's fence before the ICR write (top of this file). */
-	__atomic_fetch_or(&cpus[cpu].pending, 1u << kind, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&cpus[cpu].pending[kind], 1, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&ipis_sent, 1, __ATOMIC_RELAXED);	/* a counter */
 	__atomic_fetch_add(&ipis_kind[kind], 1, __ATOMIC_RELAXED);	/* per kind, likewise */
 }
@@ -113,19 +164,25 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
 static void serve(void)
 {
 	struct hcpu *me = &cpus[my_cpu];
-	/* acquire: pairs with the release or in plat_send_ipi(), so the handler
-	 * sees what the sender stored before it sent the IPI. */
-	uint32_t p = __atomic_exchange_n(&me->pending, 0, __ATOMIC_ACQUIRE);
 
-	if (!p)
-		return;
-	me->irq_on = 0;
-	me->in_handler = 1;
-	for (unsigned k = 0; k < PLAT_IPI_NR; k++)
-		if ((p & (1u << k)) && handlers[k])
-			handlers[k]();
-	me->in_handler = 0;
-	me->irq_on = 1;
+	for (unsigned k = 0; k < PLAT_IPI_NR; k++) {
+		/* relaxed peek first: most kinds are idle. */
+		if (!__atomic_load_n(&me->pending[k], __ATOMIC_RELAXED))
+			continue;
+		/* acquire: pairs with the release add in plat_send_ipi(), so the
+		 * handler sees what the sender stored before it sent the IPI. */
+		uint32_t n = __atomic_exchange_n(&me->pending[k], 0, __ATOMIC_ACQUIRE);
+		if (!n)
+			continue;
+		me->irq_on = 0;
+		me->in_handler = 1;
+		handlers[k]();	/* registered for every kind that is sent (plat_send_ipi) */
+		me->in_handler = 0;
+		me->irq_on = 1;
+		/* release: the handler's effects (and its own sends' increments)
+		 * before the drop; pairs with the acquire loads in cpu_thread(). */
+		__atomic_fetch_sub(&inflight, n, __ATOMIC_RELEASE);
+	}
 }
 
 void plat_cpu_relax(void)
@@ -182,15 +239,14 @@ static void *cpu_thread(void *p)
 	cpus[my_cpu].irq_on = 1;
 	ra->fn(ra->cpu, ra->arg);
 	/* release/acquire on `finished`: once a CPU sees every CPU finished,
-	 * their calls' fetch_or of our pending bits happened before it. */
+	 * every call any fn made has been sent (and counted in inflight). */
 	__atomic_fetch_add(&finished, 1, __ATOMIC_RELEASE);
-	/* Keep answering calls until everyone is done: others may still be
-	 * waiting for us. */
-	while (__atomic_load_n(&finished, __ATOMIC_ACQUIRE) < ncpus_h)
+	/* Keep answering until everyone is done and nothing is in flight:
+	 * others may still be waiting for us, and a handler anywhere may still
+	 * forward an IPI to us (a tree's leader). */
+	while (__atomic_load_n(&finished, __ATOMIC_ACQUIRE) < ncpus_h ||
+	       __atomic_load_n(&inflight, __ATOMIC_ACQUIRE))
 		plat_cpu_relax();
-	/* Calls posted before the last CPU finished are in `pending` now
-	 * (their sender's fetch_or happened before its finish increment). */
-	serve();
 	return NULL;
 }
 
@@ -210,6 +266,12 @@ void plat_host_run(void (*fn)(unsigned cpu, void *arg), void *arg)
 	}
 	for (unsigned i = 0; i < ncpus_h; i++)
 		pthread_join(th[i], NULL);
+	/* acquire: as in cpu_thread (and joined: nothing can send now). */
+	if (__atomic_load_n(&inflight, __ATOMIC_ACQUIRE)) {
+		fprintf(stderr, "platform_host: %llu IPIs still in flight after every CPU exited\n",
+			(unsigned long long)inflight);
+		abort();
+	}
 	my_cpu = 0;
 	cpus[0].irq_on = 1;
 }
@@ -247,6 +309,8 @@ int plat_tw_read(unsigned page, uint64_t *val)
 {
 	int *e = &tlb[(size_t)my_cpu * tw_pages + page];
 
+	if (my_cpu < 64 && (__atomic_load_n(&tlb_nocache, __ATOMIC_RELAXED) >> my_cpu & 1))
+		*e = -2;			/* this CPU keeps nothing */
 	if (*e == -2) {				/* TLB miss: walk */
 		int f = __atomic_load_n(&pt[page], __ATOMIC_ACQUIRE);
 		if (f < 0)

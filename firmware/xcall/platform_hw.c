@@ -16,23 +16,46 @@
 #include "arch/tsc.h"
 #include "lib/cpumask.h"
 
-#define VEC_RAW 0xe4	/* raw ping-pong: its own vector, beside VEC_XCALL/VEC_FLUSH */
-#define VEC_LOCKLESS (VEC_XCALL + 1)	/* one cross-call vector per algorithm */
-#define VEC_QUEUED (VEC_XCALL + 2)
-
-static const uint8_t vectors[PLAT_IPI_NR] = {
-	[PLAT_IPI_LOCKED] = VEC_XCALL,
-	[PLAT_IPI_LOCKLESS] = VEC_LOCKLESS,
-	[PLAT_IPI_QUEUED] = VEC_QUEUED,
-	[PLAT_IPI_FLUSH] = VEC_FLUSH,
-	[PLAT_IPI_RAW] = VEC_RAW,
-};
-/* Handlers by vector - VEC_BASE: the one stub finds its handler in one load. */
+#define VEC_RAW 0xe4	/* raw ping-pong: its own vector, beside VEC_FLUSH */
+/* Every IPI vector lies in [VEC_BASE, VEC_BASE + VEC_SPAN): the one stub
+ * finds its handler in one load. The pool is the span less the fixed two. */
 #define VEC_BASE VEC_XCALL
 #define VEC_SPAN 16
 _Static_assert(VEC_RAW - VEC_BASE < VEC_SPAN && VEC_FLUSH - VEC_BASE < VEC_SPAN &&
-	       VEC_QUEUED - VEC_BASE < VEC_SPAN, "the IPI vectors must fit the handler table");
+	       VEC_RAW != VEC_FLUSH, "the fixed IPI vectors must lie in the handler table");
+_Static_assert(PLAT_IPI_POOL == VEC_SPAN - 2, "the pool is the span less RAW and FLUSH");
+
+/* vectors[kind]: fixed for FLUSH and RAW, filled in for pool kinds as
+ * plat_ipi_alloc() hands them out (0 = not allocated: sending on it is a
+ * bug, caught in plat_send_ipi*). CPU 0 writes it at init, before the APs
+ * send anything. */
+static uint8_t vectors[PLAT_IPI_NR] = {
+	[PLAT_IPI_FLUSH] = VEC_FLUSH,
+	[PLAT_IPI_RAW] = VEC_RAW,
+};
+static unsigned pool_used;
 static plat_ipi_handler_t handlers[VEC_SPAN];
+
+void plat_ipi_pool_reset(void)
+{
+	for (unsigned k = PLAT_IPI_POOL0; k < PLAT_IPI_NR; k++)
+		vectors[k] = 0;
+	pool_used = 0;
+}
+
+int plat_ipi_alloc(void)
+{
+	if (pool_used == PLAT_IPI_POOL)
+		return -1;
+	/* The pool's n-th vector: the n-th of the span that is not fixed. */
+	unsigned n = pool_used, v = VEC_BASE;
+	for (;; v++)
+		if (v != VEC_RAW && v != VEC_FLUSH && n-- == 0)
+			break;
+	unsigned kind = PLAT_IPI_POOL0 + pool_used++;
+	vectors[kind] = (uint8_t)v;
+	return (int)kind;
+}
 
 /* The vector stub: the algorithm's handler first, EOI last — a second IPI
  * of the same vector that arrives meanwhile stays latched in the IRR and is
@@ -46,6 +69,8 @@ static void ipi_stub(struct irq_frame *f)
 
 void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
 {
+	if ((unsigned)kind >= PLAT_IPI_NR || !vectors[kind])
+		return;		/* xcall_init_all() registers only what it allocated */
 	handlers[vectors[kind] - VEC_BASE] = fn;
 	/* idt_set_handler() publishes with release: the stub never sees a
 	 * a NULL handler. */

@@ -58,8 +58,12 @@ static struct qdesc *desc_of(unsigned initiator, unsigned target)
 	return &desc[initiator * ncpus_q + target];
 }
 
-static int queued_init(unsigned ncpus)
+/* Our IPI kind (the registry's, given to init). */
+static unsigned queued_ipi;
+
+static int queued_init(unsigned ncpus, const unsigned *ipi)
 {
+	queued_ipi = ipi[0];
 	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
 		return -1;
 	if (!desc || ncpus_q != ncpus) {
@@ -117,7 +121,7 @@ static void queued_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * has not taken the list since our descriptor went in. The CAS above
 	 * is a locked instruction on x86: it orders the push before the APIC
 	 * write. */
-	plat_send_ipi_mask(&to_ipi, PLAT_IPI_QUEUED);
+	plat_send_ipi_mask(&to_ipi, (enum plat_ipi)queued_ipi);
 
 	if (w == XCALL_WAIT_NONE)
 		return;
@@ -187,4 +191,6 @@ static void queued_reset(void)
 {
 }
 
-XCALL_OPS_DEFINE(queued, PLAT_IPI_QUEUED);
+XCALL_ALGO(queued,
+	.desc = "per-target FIFO of per-call descriptors, IPI only to an empty queue (Linux)",
+	.nipi = 1, .waits = XCALL_WAITS_ALL, .sends = XCALL_SENDS_MASK);

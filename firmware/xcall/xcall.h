@@ -2,10 +2,9 @@
  * xcall.h — the cross-call (IPI function call) interface every algorithm
  * implements, and the "raw" IPI ping-pong floor.
  *
- * Algorithms (one file each): "locked" (one global ticket lock around one
- * call slot: Xen before 2026), "lockless" (per-CPU call data + a global mask
- * of active initiators: the 2026 series), "queued" (per-target FIFO of
- * per-call descriptors, IPI only when the queue was empty: Linux).
+ * Algorithms are one file each in this directory, each declaring itself
+ * with XCALL_ALGO() (its name and one-line description live there, and
+ * only there); xcall_algos lists what is linked in.
  *
  * The same files compile for the payload and for the host (pthread shim,
  * see platform.h); they talk to the machine only through platform.h.
@@ -15,8 +14,9 @@
  *  - call() may be made from any CPU, concurrently, with interrupts ENABLED
  *    (the initiator spins with interrupts on, so it keeps serving IPIs sent
  *    to it — that is what avoids A->B / B->A deadlock). The calling CPU is
- *    removed from the mask if present (it never calls itself). An empty mask
- *    returns at once.
+ *    removed from the mask if present (it never IPIs itself); an algorithm
+ *    with .runs_self runs fn on it directly instead. An empty mask returns
+ *    at once.
  *  - fn runs on each target in IPI context (interrupts off), exactly once
  *    (the algorithms keep no books: a caller that checks it passes a callee
  *    that notes its sequence number in bench/ledger.h's ledger);
@@ -52,19 +52,63 @@ struct xcall_lockprof {
 	uint64_t wait_cycles;	/* total TSC cycles spent waiting to take it */
 };
 
+/* The waits an algorithm supports, as a bit set: XCALL_WAITS_ALL, or e.g.
+ * XCALL_WAIT_BIT(XCALL_WAIT_DONE). The suite and the free checks run only
+ * these; a `waits=` word outside them is skipped for that algorithm. */
+#define XCALL_WAIT_BIT(w) (1u << (w))
+#define XCALL_WAITS_ALL (XCALL_WAIT_BIT(XCALL_WAIT_NONE) | XCALL_WAIT_BIT(XCALL_WAIT_ACK) | \
+			 XCALL_WAIT_BIT(XCALL_WAIT_DONE))
+
+/* How an algorithm's sends reach the targets: through the APIC layer's mask
+ * policy (delivery= decides unicast / cluster / shorthand), or one unicast
+ * IPI per CPU it chooses (a tree's leaders): the CASE's x_delivery_used. */
+enum xcall_sends { XCALL_SENDS_MASK, XCALL_SENDS_UNICAST };
+
+/* Most IPI vectors one algorithm may ask for (xcall_ops.nipi). */
+#define XCALL_MAX_IPI 2
+
+typedef void (*xcall_ipi_fn_t)(void);
+
+/*
+ * One algorithm, declared once in its own file with XCALL_ALGO()
+ * (xcall_internal.h): a linker-table entry, so nothing else lists it — not
+ * a registry array, not a vector table, not the tests, not the host
+ * (docs/ADDING-AN-ALGORITHM.md).
+ */
 struct xcall_ops {
-	const char *name;			/* "locked", "lockless", "queued" */
-	int  (*init)(unsigned ncpus);		/* once, on CPU 0, before any call; 0 or <0 */
+	const char *name;			/* [a-z0-9_]+, unique: cmdline algos=, CASE algo */
+	const char *desc;			/* one line, for HELLO, the API and --help */
+	unsigned nipi;				/* IPI vectors it needs from the pool (1..XCALL_MAX_IPI) */
+	unsigned waits;				/* XCALL_WAIT_BIT() set it supports */
+	enum xcall_sends sends;			/* delivery its sends really use */
+	/* Once, on CPU 0, before any call; ipi[0..nipi-1] are the IPI kinds
+	 * (enum plat_ipi) the registry allocated for it: send on those. */
+	int  (*init)(unsigned ncpus, const unsigned *ipi);
 	void (*call)(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 		     enum xcall_wait w);
-	void (*handle_ipi)(void);		/* in the target's IPI handler (its own vector) */
-	unsigned ipi;				/* that vector: enum plat_ipi (platform.h) */
+	/* handle_ipi[k] runs in the target's IPI handler of kind ipi[k]. */
+	xcall_ipi_fn_t handle_ipi[XCALL_MAX_IPI];
 	void (*lockprof)(struct xcall_lockprof *out);
 	void (*reset)(void);			/* clear counters between cases (quiescent) */
+	/* 1: a caller in its own mask runs fn too (instead of being removed). */
+	unsigned runs_self;
+	/* Optional (NULL: flat): the group size G of a hierarchical
+	 * algorithm, set between cases on CPU 0; 0 = its default. Returns
+	 * the G now in effect (the CASE's `group`). */
+	unsigned (*set_group)(unsigned g);
 };
 
-extern const struct xcall_ops xcall_locked, xcall_lockless, xcall_queued;
-extern const struct xcall_ops *const xcall_algos[];	/* NULL-terminated */
+/*
+ * The registered algorithms, sorted by name (so every list derived from it
+ * — suite order, HELLO, tests — is the same whatever the link order):
+ * xcall_algos[i] for i < xcall_algo_count(), then NULL. The first use sorts
+ * the table; make it on CPU 0 before the APs run (suite_load, xcall_init_all).
+ */
+const struct xcall_ops *const *xcall_algo_list(void);
+#define xcall_algos (xcall_algo_list())
+unsigned xcall_algo_count(void);
+/* Most algorithms the registry takes (a bigger table is an init error). */
+#define XCALL_MAX_ALGOS 24
 
 /* Find an algorithm by name; NULL if unknown. */
 const struct xcall_ops *xcall_find(const char *name);
@@ -74,14 +118,18 @@ const char *xcall_wait_name(enum xcall_wait w);
 int xcall_wait_parse(const char *s, enum xcall_wait *out);
 
 /*
- * Initialise every algorithm and register each one's IPI handler on its own
- * vector (ops->ipi), plus the RAW floors' handler. Call once on CPU 0 after
+ * Initialise every algorithm: allocate its IPI vectors from the pool
+ * (platform.h: plat_ipi_alloc), register its handlers on them, then call its
+ * init; plus the RAW floors' handler. Call once on CPU 0 after
  * SMP bring-up. 0 or <0. An IPI runs only the algorithm that sent it, so
  * calls of different algorithms may be in flight at once (stress mode)
  * without one algorithm's handler touching another's shared state, and a
  * late IPI from a previous case finds its own algorithm with nothing to do.
  */
 int xcall_init_all(unsigned ncpus);
+/* Why the last xcall_init_all() failed, in words naming the algorithm
+ * ("" when it did not): e.g. the IPI vector pool exhausted. */
+const char *xcall_init_error(void);
 
 /*
  * raw: bare IPI ping-pong, the floor. The caller (on some CPU) sends a RAW

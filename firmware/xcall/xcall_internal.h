@@ -22,21 +22,50 @@ static inline void xcall_run(xcall_fn_t fn, void *arg)
 		fn(arg);
 }
 
-/* An algorithm's ops table from its functions, named <algo>_init, _call,
- * _handle_ipi, _lockprof and _reset, on IPI kind `ipi_kind` (xcall.h). */
-#define XCALL_OPS_DEFINE(algo, ipi_kind)					\
+/*
+ * The one declaration of an algorithm, at the end of its file: its ops
+ * table from its functions, named <algo>_init, _call, _handle_ipi,
+ * _lockprof and _reset, plus the fields given (.desc, .nipi, .waits,
+ * .sends — every one of them, see struct xcall_ops), and its linker-table
+ * entry. The name is the file's identifier `algo` (a second algorithm of
+ * the same name fails to link: xcall_<algo> defined twice).
+ */
+#define XCALL_ALGO(algo, ...)							\
 	const struct xcall_ops xcall_##algo = {					\
 		.name = #algo,							\
 		.init = algo##_init,						\
 		.call = algo##_call,						\
-		.handle_ipi = algo##_handle_ipi,				\
-		.ipi = ipi_kind,						\
+		.handle_ipi = { algo##_handle_ipi },				\
 		.lockprof = algo##_lockprof,					\
 		.reset = algo##_reset,						\
-	}
+		__VA_ARGS__							\
+	};									\
+	XCALL_TABLE_ENTRY(algo)
+
+/*
+ * Just the linker-table entry, for an ops table written out by hand (an
+ * algorithm with two vectors, a test's stand-in): a pointer in section
+ * `xcall_algos` (registry.c walks __start_/__stop_xcall_algos; the payload's
+ * boot/linker.ld KEEPs it). A pointer, not the table itself: 8 bytes with
+ * 8-byte alignment leave no padding between entries, whatever the compiler
+ * does with big objects' alignment. (ASan leaves variables with a section
+ * of their own unpadded.)
+ */
+#define XCALL_TABLE_ENTRY(algo)							\
+	static const struct xcall_ops *const xcall_entry_##algo			\
+		__attribute__((used, section("xcall_algos"), aligned(8))) = &xcall_##algo
+
+/* The IPI kinds given to init(), for an algorithm that keeps one. */
+#define XCALL_IPI_NONE 0xffffffffu
 
 /* lockless.c, for tests: whether CPU `cpu`'s tasks bit is set. */
 int xcall_lockless_task_pending(unsigned cpu);
+
+/* The k-th IPI kind (enum plat_ipi) xcall_init_all() gave `ops`, or -1. */
+int xcall_algo_ipi(const struct xcall_ops *ops, unsigned k);
+
+/* registry.c: entries beyond XCALL_MAX_ALGOS (xcall_init_all refuses them). */
+unsigned xcall_algo_overflow(void);
 
 /* raw.c: reset the ping-pong state (xcall_init_all). */
 void xcall_raw_init_state(void);

@@ -36,32 +36,33 @@ struct console_task {
 
 /* The console bytes run holds below line first (the lines from first on
  * are being replaced by this upload). */
-static int64_t console_used(sqlite3 *db, int64_t run, int64_t first)
+static int64_t console_used(struct dbi *db, int64_t run, int64_t first)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int64_t n = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(length(text)), 0) FROM events WHERE run_id = ?1 "
-			       "AND seq >= ?2 AND seq < ?3", -1, &st, NULL) != SQLITE_OK)
+	if (dbi_prepare(db, "SELECT coalesce(sum(length(text)), 0) FROM events WHERE run_id = ?1 "
+			       "AND seq >= ?2 AND seq < ?3", &st) != DBI_OK)
 		return 0;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_int64(st, 2, CONSOLE_SEQ0);
-	sqlite3_bind_int64(st, 3, CONSOLE_SEQ0 + first);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	dbi_bind_i64(st, 1, run);
+	dbi_bind_i64(st, 2, CONSOLE_SEQ0);
+	dbi_bind_i64(st, 3, CONSOLE_SEQ0 + first);
+	if (dbi_step(st) == DBI_ROW)
+		n = dbi_column_i64(st, 0);
+	dbi_finalize(st);
 	return n;
 }
 
-static void console_fn(sqlite3 *db, void *arg)
+static void console_fn(struct dbi *db, void *arg)
 {
 	struct console_task *t = arg;
 	const char *p = t->text, *end = t->text + t->len;
 	int64_t now = now_s(), line = t->first, used = console_used(db, t->run, t->first);
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO events(run_id, seq, kind, text, received) "
-			       "VALUES (?1, ?2, 'console', ?3, ?4)", -1, &st, NULL) != SQLITE_OK)
+	if (dbi_prepare(db, "INSERT INTO events(run_id, seq, kind, text, received) "
+			       "VALUES (?1, ?2, 'console', ?3, ?4) ON CONFLICT (run_id, seq) DO UPDATE SET "
+			       "kind = excluded.kind, text = excluded.text, received = excluded.received", &st) != DBI_OK)
 		return;
 	while (p < end && line < CONSOLE_LINES_MAX) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -74,21 +75,22 @@ static void console_fn(sqlite3 *db, void *arg)
 		if (s && used + (int64_t)strlen(s) > run_limits[LIM_CONSOLE].max) {
 			/* Past the run's console limit: the rest is refused. */
 			t->refused++;
+			free(s);
 		} else if (s) {
 			used += (int64_t)strlen(s);
-			sqlite3_bind_int64(st, 1, t->run);
-			sqlite3_bind_int64(st, 2, CONSOLE_SEQ0 + line);
-			sqlite3_bind_text(st, 3, s, -1, SQLITE_TRANSIENT);
-			sqlite3_bind_int64(st, 4, now);
-			if (sqlite3_step(st) == SQLITE_DONE)
+			dbi_bind_i64(st, 1, t->run);
+			dbi_bind_i64(st, 2, CONSOLE_SEQ0 + line);
+			dbi_bind_text(st, 3, s, -1);
+			dbi_bind_i64(st, 4, now);
+			if (dbi_step(st) == DBI_DONE)
 				t->stored++;
-			sqlite3_reset(st);
+			dbi_reset(st);
 			free(s);
 		}
 		line++;
 		p = nl ? nl + 1 : end;
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	if (t->refused)
 		store_note_limit(db, t->run, LIM_CONSOLE);
 }
@@ -97,7 +99,7 @@ enum MHD_Result api_run_console(struct req *rq, int64_t id)
 {
 	struct console_task t = { .run = id };
 	const char *first = qarg(rq, "line");
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	uint64_t v = 0;
 	enum MHD_Result res;
 

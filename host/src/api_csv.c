@@ -25,7 +25,7 @@ static void csv_val(struct buf *o, const struct dbval *v)
 /* A number cell, empty where NULL. */
 static void csv_i64_or_empty(struct buf *o, const struct dbval *v)
 {
-	if (v->type == SQLITE_NULL)
+	if (v->type == DBI_NULL)
 		csv_empty(o);
 	else
 		csv_i64(o, v->i);
@@ -36,11 +36,11 @@ static void csv_time(struct buf *o, const struct dbval *v)
 {
 	char t[32];
 
-	csv_str(o, v->type == SQLITE_NULL ? NULL : iso_time(v->i, t, sizeof(t)));
+	csv_str(o, v->type == DBI_NULL ? NULL : iso_time(v->i, t, sizeof(t)));
 }
 
 /* csv_row_fn of runs.csv: one run (ctx: 1 if the client is an admin). */
-static void runs_csv_row(sqlite3_stmt *st, struct buf *o, void *ctx)
+static void runs_csv_row(struct dbi_stmt *st, struct buf *o, void *ctx)
 {
 	const int *admin = ctx;
 	struct run_row r;
@@ -66,11 +66,11 @@ static void runs_csv_row(sqlite3_stmt *st, struct buf *o, void *ctx)
  * query strings are not guaranteed to outlive the handler). */
 struct runs_csv_bind {
 	struct run_filters f;
-	char *status, *suite, *label;
+	char *status, *suite, *label, *q, *tag;
 };
 
 /* Binds the export's filters (struct runs_csv_bind). */
-static void runs_csv_bind(sqlite3_stmt *st, void *ctx)
+static void runs_csv_bind(struct dbi_stmt *st, void *ctx)
 {
 	runs_bind(st, &((struct runs_csv_bind *)ctx)->f);
 }
@@ -83,6 +83,8 @@ static void runs_csv_bind_free(void *ctx)
 	free(b->status);
 	free(b->suite);
 	free(b->label);
+	free(b->q);
+	free(b->tag);
 	free(b);
 }
 
@@ -95,7 +97,7 @@ static char *dup_or_null(const char *s)
 /* GET /api/v1/runs.csv: the run list's filters, every run unless limit=. */
 enum MHD_Result api_runs_csv(struct req *rq)
 {
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	struct run_filters f;
 	struct buf sql = { 0 };
 	const char *bad = run_filters_parse(rq, &f);
@@ -121,6 +123,8 @@ enum MHD_Result api_runs_csv(struct req *rq)
 	b->f.status = b->status = dup_or_null(f.status);
 	b->f.suite = b->suite = dup_or_null(f.suite);
 	b->f.label = b->label = dup_or_null(f.label);
+	b->f.q = b->q = dup_or_null(f.q);
+	b->f.tag = b->tag = dup_or_null(f.tag);
 	q.sql = sql.p;
 	q.bind_ctx = b;
 	q.limit = f.limit;
@@ -130,7 +134,7 @@ enum MHD_Result api_runs_csv(struct req *rq)
 		       "frames_expected,cases\r\n", runs_csv_row, admin, free);
 	buf_free(&sql); /* prepared by now */
 	if (!r)
-		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	return reply_response(rq, 200, r);
 err_alloc:
 	free(b);
@@ -169,11 +173,17 @@ static void run_csv_header(struct buf *h)
 	for (int i = 0; i < RV_NCOL; i++)
 		if (rv_appended[i])
 			buf_addf(h, ",%s", rv_names[i]);
-	buf_addf(h, ",ipi_ratio,verified,delivery_requested\r\n");
+	buf_addf(h, ",ipi_ratio,verified,delivery_requested");
+	/* then every matched axis kept only in the case's config (issue 25:
+	 * every axis the schema matches on is a column) */
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (results_export_jaxis(a))
+			buf_addf(h, ",%s", xcb_axes[a].key);
+	buf_addf(h, "\r\n");
 }
 
 /* csv_row_fn of /runs/{id}.csv: one RESULT with its case's columns. */
-static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
+static void run_csv_row(struct dbi_stmt *st, struct buf *o, void *vctx)
 {
 	struct run_csv_ctx *c = vctx;
 	struct export_row r;
@@ -219,25 +229,28 @@ static void run_csv_row(sqlite3_stmt *st, struct buf *o, void *vctx)
 	else
 		csv_empty(o);
 	/* verified: TLB cases whose no-flush control saw nothing are "unverified" */
-	if (v[RV_control_runs].type == SQLITE_NULL || v[RV_control_runs].i == 0)
+	if (v[RV_control_runs].type == DBI_NULL || v[RV_control_runs].i == 0)
 		csv_empty(o);
 	else
 		csv_str(o, v[RV_control_stale].i > 0 ? "verified" : "unverified");
 	csv_val(o, &r.delivery_requested);
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (results_export_jaxis(a))
+			csv_val(o, &r.jaxis[a]);
 	csv_end(o);
 	export_row_free(&r);
 }
 
 /* Binds :run (ctx: the run id). */
-static void run_csv_bind(sqlite3_stmt *st, void *ctx)
+static void run_csv_bind(struct dbi_stmt *st, void *ctx)
 {
-	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":run"), *(int64_t *)ctx);
+	dbi_bind_i64(st, dbi_param_index(st, ":run"), *(int64_t *)ctx);
 }
 
 /* GET /api/v1/runs/{id}.csv: one row per RESULT (host/API.md "CSV"). */
 enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 {
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	struct run_csv_ctx *c;
 	struct MHD_Response *r;
 	struct run_row run;
@@ -269,7 +282,7 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 	buf_free(&sql); /* prepared by now */
 	buf_free(&header);
 	if (!r)
-		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	return reply_response(rq, 200, r);
 err_alloc:
 	run_row_free(&run);

@@ -13,7 +13,7 @@ struct requeue_task {
 	int forget, rc;
 };
 
-static void requeue_fn(sqlite3 *db, void *arg)
+static void requeue_fn(struct dbi *db, void *arg)
 {
 	struct requeue_task *t = arg;
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "labels_db.h"
 #include "routes.h"
 #include "sqljson.h"
 #include "writer.h"
@@ -25,25 +26,32 @@ static int word_ok(const char *s, const char *extra)
 	return 1;
 }
 
-static json_t *job_row(sqlite3_stmt *st)
+static json_t *job_row(struct dbi_stmt *st)
 {
-	const char *p = (const char *)sqlite3_column_text(st, 3);
+	const char *p = dbi_column_text(st, 3);
 	json_t *params = p ? json_loads(p, 0, NULL) : NULL;
 
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"id", (json_int_t)sqlite3_column_int64(st, 0), "mac", col_json(st, 1),
+	json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"id", (json_int_t)dbi_column_i64(st, 0), "mac", col_json(st, 1),
 		"suite", col_json(st, 2), "params", params ? params : json_object(),
 		"label", col_json(st, 4), "created", iso_or_null(st, 5),
 		"consumed", iso_or_null(st, 6), "run_id", col_json(st, 7));
+	/* issue 25: the tags and key=value fields its run will carry */
+	json_t *tags = dbi_column_text(st, 8) ? json_loads(dbi_column_text(st, 8), 0, NULL) : NULL;
+	json_t *meta = dbi_column_text(st, 9) ? json_loads(dbi_column_text(st, 9), 0, NULL) : NULL;
+
+	json_object_set_new(o, "tags", tags ? tags : json_array());
+	json_object_set_new(o, "meta", meta ? meta : json_object());
+	return o;
 }
 
-#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id"
+#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, tags, meta"
 
 enum MHD_Result api_jobs(struct req *rq)
 {
 	const char *m = qarg(rq, "mac"), *pending = qarg(rq, "pending");
-	sqlite3 *db = rdb();
-	sqlite3_stmt *st;
+	struct dbi *db = rdb();
+	struct dbi_stmt *st;
 	char mac[18];
 	json_t *arr;
 
@@ -51,43 +59,47 @@ enum MHD_Result api_jobs(struct req *rq)
 		return reply_error(rq, 400, "mac: '%s' is not a MAC address", m);
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	if (sqlite3_prepare_v2(db, "SELECT " JOB_COLS " FROM jobs WHERE (?1 IS NULL OR mac = ?1) "
-			       "AND (?2 IS NULL OR consumed IS NULL) ORDER BY id DESC LIMIT 1000", -1, &st, NULL))
-		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
+	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE (CAST(?1 AS TEXT) IS NULL OR mac = ?1) "
+			       "AND (CAST(?2 AS BIGINT) IS NULL OR consumed IS NULL) ORDER BY id DESC LIMIT 1000", &st))
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	if (m)
-		sqlite3_bind_text(st, 1, mac, -1, SQLITE_TRANSIENT);
+		dbi_bind_text(st, 1, mac, -1);
 	if (pending && strcmp(pending, "0"))
-		sqlite3_bind_int(st, 2, 1);
+		dbi_bind_i64(st, 2, 1);
 	arr = json_array();
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (dbi_step(st) == DBI_ROW)
 		json_array_append_new(arr, job_row(st));
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return reply_json(rq, 200, json_pack("{s:o}", "jobs", arr));
 }
 
 struct job_task {
 	const char *mac, *suite, *label;
-	char *params;
+	char *params, *tags, *meta;     /* JSON texts (labels_db.h), NULL: none */
 	int64_t id;
 };
 
-static void job_fn(sqlite3 *db, void *arg)
+static void job_fn(struct dbi *db, void *arg)
 {
 	struct job_task *t = arg;
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO jobs(mac, suite, params, label, created) VALUES (?, ?, ?, ?, ?)",
-			       -1, &st, NULL))
+	if (dbi_prepare(db, "INSERT INTO jobs(mac, suite, params, label, created, tags, meta) "
+			"VALUES (?, ?, ?, ?, ?, COALESCE(?, '[]'), COALESCE(?, '{}'))", &st))
 		return;
-	sqlite3_bind_text(st, 1, t->mac, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, t->suite, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, t->params, -1, SQLITE_TRANSIENT);
+	if (t->tags)
+		dbi_bind_text(st, 6, t->tags, -1);
+	if (t->meta)
+		dbi_bind_text(st, 7, t->meta, -1);
+	dbi_bind_text(st, 1, t->mac, -1);
+	dbi_bind_text(st, 2, t->suite, -1);
+	dbi_bind_text(st, 3, t->params, -1);
 	if (t->label)
-		sqlite3_bind_text(st, 4, t->label, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 5, now_s());
-	if (sqlite3_step(st) == SQLITE_DONE)
-		t->id = sqlite3_last_insert_rowid(db);
-	sqlite3_finalize(st);
+		dbi_bind_text(st, 4, t->label, -1);
+	dbi_bind_i64(st, 5, now_s());
+	if (dbi_step(st) == DBI_DONE)
+		t->id = dbi_last_id(db);
+	dbi_finalize(st);
 }
 
 enum MHD_Result api_job_create(struct req *rq)
@@ -97,8 +109,8 @@ enum MHD_Result api_job_create(struct req *rq)
 	json_t *body, *params, *v;
 	char mac[18];
 	size_t plen = 0;
-	sqlite3 *db = rdb();
-	sqlite3_stmt *st;
+	struct dbi *db = rdb();
+	struct dbi_stmt *st;
 	enum MHD_Result ret;
 
 	if (!is_admin(rq))
@@ -165,23 +177,35 @@ enum MHD_Result api_job_create(struct req *rq)
 		t.params = json_dumps(norm, JSON_COMPACT | JSON_SORT_KEYS);
 		json_decref(norm);
 	}
+	/* issue 25: the tags and key=value fields the run will carry */
+	why = labels_check(json_object_get(body, "tags"), json_object_get(body, "meta"));
+	if (why) {
+		ret = reply_error(rq, 400, "%s", why);
+		goto out;
+	}
+	if (json_object_get(body, "tags"))
+		t.tags = json_dumps(json_object_get(body, "tags"), JSON_COMPACT);
+	if (json_object_get(body, "meta"))
+		t.meta = json_dumps(json_object_get(body, "meta"), JSON_COMPACT);
 	t.mac = mac;
 	if (writer_call(job_fn, &t) || !t.id || !db) {
 		ret = reply_error(rq, 503, "cannot queue the job now");
 		goto out;
 	}
-	if (sqlite3_prepare_v2(db, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", -1, &st, NULL)) {
+	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", &st)) {
 		ret = reply_error(rq, 500, "query failed");
 		goto out;
 	}
-	sqlite3_bind_int64(st, 1, t.id);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	dbi_bind_i64(st, 1, t.id);
+	if (dbi_step(st) == DBI_ROW)
 		ret = reply_json(rq, 201, json_pack("{s:o}", "job", job_row(st)));
 	else
 		ret = reply_error(rq, 500, "job vanished");
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 out:
 	free(t.params);
+	free(t.tags);
+	free(t.meta);
 	json_decref(body);
 	return ret;
 }
@@ -191,17 +215,17 @@ struct del_task {
 	int done;
 };
 
-static void del_fn(sqlite3 *db, void *arg)
+static void del_fn(struct dbi *db, void *arg)
 {
 	struct del_task *t = arg;
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL", -1, &st, NULL))
+	if (dbi_prepare(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL", &st))
 		return;
-	sqlite3_bind_int64(st, 1, t->id);
-	sqlite3_step(st);
-	t->done = sqlite3_changes(db) > 0;
-	sqlite3_finalize(st);
+	dbi_bind_i64(st, 1, t->id);
+	dbi_step(st);
+	t->done = dbi_changes(db) > 0;
+	dbi_finalize(st);
 }
 
 enum MHD_Result api_job_delete(struct req *rq, int64_t id)

@@ -13,12 +13,12 @@
 enum MHD_Result api_health(struct req *rq)
 {
 	static const char *const extra[] = REJ_NAMES;
-	char why[256];
+	char why[256], db_shown[512];
 	int degraded = writer_degraded(why, sizeof(why));
 	json_t *rej = json_object(), *runs = json_object(), *o;
 	unsigned long long total = 0;
-	sqlite3 *db = rdb();
-	sqlite3_stmt *st;
+	struct dbi *db = rdb();
+	struct dbi_stmt *st;
 
 	for (int i = 1; i < REJ_NREASONS; i++) {
 		unsigned long long v = atomic_load(&ctr.rejected[i]);
@@ -28,18 +28,19 @@ enum MHD_Result api_health(struct req *rq)
 		total += v;
 	}
 	json_object_set_new(rej, "total", json_integer((json_int_t)total));
+	dbi_url_redact(cfg.db_path, db_shown, sizeof(db_shown));
 	for (const char *const *s = (const char *const[]){ "pending", "running", "complete", "lost", "crashed", NULL }; *s; s++)
 		json_object_set_new(runs, *s, json_integer(0));
-	if (db && sqlite3_prepare_v2(db, "SELECT status, count(*) FROM runs GROUP BY status", -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW)
-			json_object_set_new(runs, (const char *)sqlite3_column_text(st, 0),
-					    json_integer(sqlite3_column_int64(st, 1)));
-		sqlite3_finalize(st);
+	if (db && dbi_prepare(db, "SELECT status, count(*) FROM runs GROUP BY status", &st) == DBI_OK) {
+		while (dbi_step(st) == DBI_ROW)
+			json_object_set_new(runs, dbi_column_text(st, 0),
+					    json_integer(dbi_column_i64(st, 1)));
+		dbi_finalize(st);
 	}
 	o = json_pack("{s:s, s:s, s:I, s:b, s:i, s:s, s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o}",
 		      "status", db && !degraded ? "ok" : "degraded", "version", XCBD_VERSION,
 		      "uptime_s", (json_int_t)(now_s() - start_time), "open", cfg.open,
-		      "udp_port", ntohs(cfg.udp.sin_port), "db", cfg.db_path,
+		      "udp_port", ntohs(cfg.udp.sin_port), "db", db_shown,
 		      "frames",
 		      "received", (json_int_t)atomic_load(&ctr.received),
 		      "stored", (json_int_t)atomic_load(&ctr.stored),
@@ -47,6 +48,7 @@ enum MHD_Result api_health(struct req *rq)
 		      "acks_sent", (json_int_t)atomic_load(&ctr.acks_sent),
 		      "queued", (json_int_t)atomic_load(&ctr.queued),
 		      "rejected", rej, "runs", runs);
+	json_object_set_new(o, "lab", cfg.lab ? json_string(cfg.lab) : json_null());
 	if (degraded || !db)
 		json_object_set_new(o, "reason", json_string(degraded ? why : "database unavailable"));
 	return reply_json(rq, 200, o);
@@ -54,32 +56,32 @@ enum MHD_Result api_health(struct req *rq)
 
 enum MHD_Result api_machines(struct req *rq)
 {
-	sqlite3 *db = rdb();
-	sqlite3_stmt *st;
+	struct dbi *db = rdb();
+	struct dbi_stmt *st;
 	json_t *arr;
 
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	if (sqlite3_prepare_v2(db,
+	if (dbi_prepare(db,
 		"SELECT m.id, m.mac, m.uuid, m.serial, m.first_seen, m.last_seen, "
 		"(SELECT count(*) FROM runs r WHERE r.machine_id = m.id), "
 		"(SELECT max(r.id) FROM runs r WHERE r.machine_id = m.id), "
 		"(SELECT r.hello FROM runs r WHERE r.machine_id = m.id AND r.hello != '{}' "
-		" ORDER BY r.id DESC LIMIT 1) "
-		"FROM machines m ORDER BY m.last_seen DESC, m.id DESC", -1, &st, NULL))
-		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
+		" ORDER BY r.id DESC LIMIT 1), m.lab "
+		"FROM machines m ORDER BY m.last_seen DESC, m.id DESC", &st))
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	arr = json_array();
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *facts = (const char *)sqlite3_column_text(st, 8);
+	while (dbi_step(st) == DBI_ROW) {
+		const char *facts = dbi_column_text(st, 8);
 		json_t *f = facts ? json_loads(facts, 0, NULL) : NULL;
 
-		json_array_append_new(arr, json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
-			"id", (json_int_t)sqlite3_column_int64(st, 0),
+		json_array_append_new(arr, json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
+			"id", (json_int_t)dbi_column_i64(st, 0), "lab", col_json(st, 9),
 			"mac", col_json(st, 1), "uuid", col_json(st, 2), "serial", col_json(st, 3),
 			"first_seen", iso_or_null(st, 4), "last_seen", iso_or_null(st, 5),
-			"runs", (json_int_t)sqlite3_column_int64(st, 6),
+			"runs", (json_int_t)dbi_column_i64(st, 6),
 			"last_run", col_json(st, 7), "facts", f ? f : json_object()));
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return reply_json(rq, 200, json_pack("{s:o}", "machines", arr));
 }

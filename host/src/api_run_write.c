@@ -1,11 +1,13 @@
 /*
  * api_run_write.c — the run write routes, through the writer thread:
- * PATCH /api/v1/runs/{id} (label, notes) and POST /api/v1/runs (register a
+ * PATCH /api/v1/runs/{id} (label, notes, tags, meta) and POST /api/v1/runs (register a
  * token, so its frames are accepted without --open).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "labels_db.h"
+#include "machines_db.h"
 #include "registry.h"
 #include "routes.h"
 #include "store.h"
@@ -17,13 +19,15 @@ struct patch_task {
 	int found;
 };
 
-/* Writer task: sets the label and/or notes the body gives. */
-static void patch_fn(sqlite3 *db, void *arg)
+/* Writer task: sets the label and/or notes the body gives, and its tags
+ * and key=value fields (labels_db.h). */
+static void patch_fn(struct dbi *db, void *arg)
 {
 	struct patch_task *t = arg;
 	static const char *const fields[] = { "label", "notes" };
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
+	labels_set(db, t->id, json_object_get(t->body, "tags"), json_object_get(t->body, "meta"));
 	for (int i = 0; i < 2; i++) {
 		json_t *v = json_object_get(t->body, fields[i]);
 		char sql[64];
@@ -31,14 +35,14 @@ static void patch_fn(sqlite3 *db, void *arg)
 		if (!v)
 			continue;
 		snprintf(sql, sizeof(sql), "UPDATE runs SET %s = ? WHERE id = ?", fields[i]);
-		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL))
+		if (dbi_prepare(db, sql, &st))
 			continue;
 		if (json_is_string(v))
-			sqlite3_bind_text(st, 1, json_string_value(v), -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 2, t->id);
-		sqlite3_step(st);
-		t->found |= sqlite3_changes(db) > 0;
-		sqlite3_finalize(st);
+			dbi_bind_text(st, 1, json_string_value(v), -1);
+		dbi_bind_i64(st, 2, t->id);
+		dbi_step(st);
+		t->found |= dbi_changes(db) > 0;
+		dbi_finalize(st);
 	}
 }
 
@@ -49,17 +53,24 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 	const char *why, *k;
 	enum MHD_Result res;
 	json_t *body, *v;
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 
 	if (!is_admin(rq))
 		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
 	body = body_json(rq, &why);
 	if (!body)
 		return reply_error(rq, 400, "%s", why);
+	why = labels_check(json_object_get(body, "tags"), json_object_get(body, "meta"));
+	if (why) {
+		json_decref(body);
+		return reply_error(rq, 400, "%s", why);
+	}
 	json_object_foreach(body, k, v) {
+		if (strcmp(k, "tags") == 0 || strcmp(k, "meta") == 0)
+			continue;	/* checked above */
 		if ((strcmp(k, "label") && strcmp(k, "notes")) || !(json_is_string(v) || json_is_null(v))) {
 			/* k belongs to body: reply before freeing it (fuzz_http). */
-			enum MHD_Result ret = reply_error(rq, 400, "field '%s': only \"label\" and \"notes\" (strings or null) may be changed", k);
+			enum MHD_Result ret = reply_error(rq, 400, "field '%s': only \"label\" and \"notes\" (strings or null), \"tags\" and \"meta\" may be changed", k);
 
 			json_decref(body);
 			return ret;
@@ -87,12 +98,13 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 struct create_task {
 	uint64_t token;
 	const char *suite, *label;
+	char mac[18];                   /* "" or the machine the run is for */
 	int64_t id;
 	int exists;
 };
 
 /* Writer task: creates the run row of a token the registry does not know. */
-static void create_fn(sqlite3 *db, void *arg)
+static void create_fn(struct dbi *db, void *arg)
 {
 	struct create_task *t = arg;
 	struct run *r;
@@ -106,16 +118,18 @@ static void create_fn(sqlite3 *db, void *arg)
 	}
 	/* Registered by the caller once committed (a failed commit must
 	 * leave the registry as it was). */
-	t->id = store_create_run(db, t->token, 0, 0, t->suite, NULL, t->label);
+	t->id = store_create_run(db, t->token, t->mac[0] ? machine_ensure(db, t->mac, now_s()) : 0, 0,
+				 t->suite, NULL, t->label);
 }
 
-/* POST /api/v1/runs {"token", "suite", "label"}: registers a run. */
+/* POST /api/v1/runs {"token", "suite", "label", "mac"}: registers a run (of
+ * the machine with that MAC, e.g. a serial capture from a lab machine). */
 enum MHD_Result api_run_create(struct req *rq)
 {
 	struct create_task t = { 0 };
 	const char *why, *tok;
 	json_t *body;
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 
 	if (!is_admin(rq))
 		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
@@ -125,7 +139,7 @@ enum MHD_Result api_run_create(struct req *rq)
 	/* Known fields must be strings (or null): a silently ignored {"label": 1}
 	 * would create a run without the label its caller thinks it gave. */
 	{
-		static const char *const fields[] = { "token", "suite", "label" };
+		static const char *const fields[] = { "token", "suite", "label", "mac" };
 		for (unsigned i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 			json_t *v = json_object_get(body, fields[i]);
 			if (v && !json_is_string(v) && !json_is_null(v)) {
@@ -150,6 +164,11 @@ enum MHD_Result api_run_create(struct req *rq)
 				strlen(t.suite))) {
 		json_decref(body);
 		return reply_error(rq, 400, "suite: expected a name of letters, digits, '_', '.', '-' (1..64)");
+	}
+	if (json_is_string(json_object_get(body, "mac")) &&
+	    norm_mac(json_string_value(json_object_get(body, "mac")), t.mac)) {
+		json_decref(body);
+		return reply_error(rq, 400, "mac: expected a MAC address (aa:bb:cc:dd:ee:ff)");
 	}
 	if (!tok)
 		t.token = fresh_token();

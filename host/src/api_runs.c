@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "labels_db.h"
 #include "routes.h"
 #include "runs_db.h"
 #include "runs_filter.h"
@@ -21,7 +22,7 @@ static json_t *with_token(struct req *rq, json_t *o, const char *token)
 	return o;
 }
 
-json_t *run_json_for(struct req *rq, sqlite3 *db, int64_t id)
+json_t *run_json_for(struct req *rq, struct dbi *db, int64_t id)
 {
 	struct run_row r;
 	json_t *o;
@@ -30,10 +31,16 @@ json_t *run_json_for(struct req *rq, sqlite3 *db, int64_t id)
 		return NULL;
 	o = with_token(rq, run_row_json(&r), r.token);
 	run_row_free(&r);
+	{
+		json_t *one = json_pack("[O]", o);
+
+		labels_attach(db, one);
+		json_decref(one);
+	}
 	return o;
 }
 
-int run_found(struct req *rq, sqlite3 *db, int64_t id, enum MHD_Result *res)
+int run_found(struct req *rq, struct dbi *db, int64_t id, enum MHD_Result *res)
 {
 	if (!db) {
 		*res = reply_error(rq, 503, "database unavailable");
@@ -62,7 +69,7 @@ static void list_one(const struct run_row *r, void *vctx)
 /* GET /api/v1/runs: the filtered page of runs, and how many match. */
 enum MHD_Result api_runs(struct req *rq)
 {
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	struct run_filters f;
 	const char *bad = run_filters_parse(rq, &f);
 	struct list_ctx c = { .rq = rq };
@@ -75,8 +82,9 @@ enum MHD_Result api_runs(struct req *rq)
 	c.arr = json_array();
 	if (runs_list(db, &f, list_one, &c, &total)) {
 		json_decref(c.arr);
-		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	}
+	labels_attach(db, c.arr);	/* one query for the page */
 	return reply_json(rq, 200, json_pack("{s:o, s:I, s:I, s:I}", "runs", c.arr, "total", (json_int_t)total,
 					     "limit", (json_int_t)f.limit, "offset", (json_int_t)f.offset));
 }
@@ -91,7 +99,7 @@ static void error_one(const struct event_row *e, void *arr)
  * how many log lines: 6 queries whatever the number of cases. */
 enum MHD_Result api_run(struct req *rq, int64_t id)
 {
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	struct run_row r;
 	json_t *run, *o, *errors;
 	int found;
@@ -102,6 +110,12 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 	if (found != 1)
 		return reply_error(rq, 404, "run %lld not found", (long long)id);
 	run = with_token(rq, run_row_json(&r), r.token);
+	{
+		json_t *one = json_pack("[O]", run);
+
+		labels_attach(db, one);
+		json_decref(one);
+	}
 	errors = json_array();
 	events_list(db, id, "error", -1, 100, error_one, errors);
 	/* tsc_khz as a number (0 when unknown: no ns twins). */
@@ -122,7 +136,7 @@ static void event_one(const struct event_row *e, void *arr)
 enum MHD_Result api_run_events(struct req *rq, int64_t id)
 {
 	const char *kind = qarg(rq, "kind"), *after = qarg(rq, "after"), *lim = qarg(rq, "limit");
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	uint64_t a = 0, l = 1000;
 	enum MHD_Result res;
 	json_t *arr;
@@ -138,7 +152,7 @@ enum MHD_Result api_run_events(struct req *rq, int64_t id)
 	arr = json_array();
 	if (events_list(db, id, kind, after ? (int64_t)a : -1, (int64_t)l, event_one, arr)) {
 		json_decref(arr);
-		return reply_error(rq, 500, "query failed: %s", sqlite3_errmsg(db));
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	}
 	return reply_json(rq, 200, json_pack("{s:o}", "events", arr));
 }
@@ -147,7 +161,7 @@ enum MHD_Result api_run_events(struct req *rq, int64_t id)
 enum MHD_Result api_histogram(struct req *rq, int64_t id, int64_t cid)
 {
 	const char *reps = qarg(rq, "rep"), *inits = qarg(rq, "initiator");
-	sqlite3 *db = rdb();
+	struct dbi *db = rdb();
 	uint64_t v, *cnt;
 	uint32_t *idx;
 	int rep = -1, init = -1;

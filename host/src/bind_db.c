@@ -13,51 +13,50 @@
 /* Runs sql with ?1 text (or NULL) and ?2, ?3 integers; the first column of
  * its first row (def if none), or, for a statement without rows, the
  * number of rows it changed. -1 on error. */
-static int64_t run1(sqlite3 *db, const char *sql, const char *text, int64_t a, int64_t b, int64_t def)
+static int64_t run1(struct dbi *db, const char *sql, const char *text, int64_t a, int64_t b, int64_t def)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int64_t v = def;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (dbi_prepare(db, sql, &st) != DBI_OK)
 		return -1;
 	if (text)
-		sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, a);
-	sqlite3_bind_int64(st, 3, b);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	else if (rc == SQLITE_DONE && sqlite3_column_count(st) == 0)
-		v = sqlite3_changes(db);
-	else if (rc != SQLITE_DONE)
+		dbi_bind_text(st, 1, text, -1);
+	dbi_bind_i64(st, 2, a);
+	dbi_bind_i64(st, 3, b);
+	rc = dbi_step(st);
+	if (rc == DBI_ROW)
+		v = dbi_column_i64(st, 0);
+	else if (rc == DBI_DONE && dbi_column_count(st) == 0)
+		v = dbi_changes(db);
+	else if (rc != DBI_DONE)
 		v = -1;
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return v;
 }
 
-int bind_may_take_job(sqlite3 *db, const char *mac, const char *peer, int allowed)
+int bind_may_take_job(struct dbi *db, const char *mac, const char *peer, int allowed)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int ok = allowed;
 
-	if (sqlite3_prepare_v2(db, "SELECT boot_addr FROM machines WHERE mac = ? AND boot_addr IS NOT NULL",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (dbi_prepare(db, "SELECT boot_addr FROM machines WHERE mac = ? AND boot_addr IS NOT NULL", &st) != DBI_OK)
 		return 0;
-	sqlite3_bind_text(st, 1, mac, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		ok = strcmp((const char *)sqlite3_column_text(st, 0), peer) == 0;
-	sqlite3_finalize(st);
+	dbi_bind_text(st, 1, mac, -1);
+	if (dbi_step(st) == DBI_ROW)
+		ok = strcmp(dbi_column_text(st, 0), peer) == 0;
+	dbi_finalize(st);
 	return ok;
 }
 
-int bind_job_to_boot(sqlite3 *db, int64_t job_id, int64_t until)
+int bind_job_to_boot(struct dbi *db, int64_t job_id, int64_t until)
 {
 	return run1(db, "UPDATE jobs SET bound_until = ?3 WHERE id = ?2 AND consumed IS NULL",
 		    NULL, job_id, until, 0) == 1 ? 0 : -1;
 }
 
-int bind_requeue(sqlite3 *db, int64_t job_id, int forget_addr)
+int bind_requeue(struct dbi *db, int64_t job_id, int forget_addr)
 {
 	int64_t n;
 
@@ -70,7 +69,7 @@ int bind_requeue(sqlite3 *db, int64_t job_id, int forget_addr)
 	return n < 0 ? -1 : n > 0;
 }
 
-int64_t bind_pending_jobless(sqlite3 *db, const char *peer)
+int64_t bind_pending_jobless(struct dbi *db, const char *peer)
 {
 	return run1(db, "SELECT count(*) FROM runs WHERE boot_peer = ?1 AND status = 'pending' AND job_id IS NULL",
 		    peer, 0, 0, 0);

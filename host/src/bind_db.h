@@ -7,25 +7,25 @@
 #ifndef XCB_BIND_DB_H
 #define XCB_BIND_DB_H
 
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stdint.h>
 
 /* 1 if a boot request for mac from peer may be handed the MAC's job: from
  * the machine's known boot address if it has one, else from an allowed
  * network (allowed: bootnet_allows(peer)). */
-int bind_may_take_job(sqlite3 *db, const char *mac, const char *peer, int allowed);
+int bind_may_take_job(struct dbi *db, const char *mac, const char *peer, int allowed);
 /* The hook for a power driver (issue 23's job runner): call it on the writer
  * (writer_call) right before powering the machine on for job_id; the job is
  * then rendered only to a boot request until `until` (unix seconds), and
  * still only to the machine's address or an allowed network. 0, or -1 if
  * the job is not pending. */
-int bind_job_to_boot(sqlite3 *db, int64_t job_id, int64_t until);
+int bind_job_to_boot(struct dbi *db, int64_t job_id, int64_t until);
 /* POST /api/v1/jobs/{id}/requeue: the consumed job is pending again (its run
  * keeps its results; the job forgets it); forget_addr also forgets the
  * machine's known boot address (a machine that moved). 1 requeued, 0 no
  * consumed job of that id, -1 error. */
-int bind_requeue(sqlite3 *db, int64_t job_id, int forget_addr);
+int bind_requeue(struct dbi *db, int64_t job_id, int forget_addr);
 /* How many job-less runs from boot address peer are still pending. */
-int64_t bind_pending_jobless(sqlite3 *db, const char *peer);
+int64_t bind_pending_jobless(struct dbi *db, const char *peer);
 
 #endif

@@ -23,7 +23,9 @@
 #include "bind_db.h"
 #include "bootnet.h"
 #include "casekey.h"
+#include "labels_db.h"
 #include "http.h"
+#include "labs_db.h"
 #include "run_limits.h"
 #include "ratelimit.h"
 #include "registry.h"
@@ -78,34 +80,34 @@ struct boot_task {
 	size_t line_len;           /* the longest kernel line they make in the script */
 	const char *net[NET_ARGS]; /* /boot.json: given network values, else NULL */
 	char *suite, *params, *label;
+	char other_lab[40];        /* the MAC is that lab's (--lab): refused */
 };
 
 /* A burst of 30 boots per source address, then 2 a second: a lab boots
  * each machine from its own address, QEMU's user networking all from one. */
 static struct ratelimit boot_rl = RATELIMIT_INIT(30, 2);
 
-
-static char *col_dup(sqlite3_stmt *st, int c)
+static char *col_dup(struct dbi_stmt *st, int c)
 {
-	const char *s = (const char *)sqlite3_column_text(st, c);
+	const char *s = dbi_column_text(st, c);
 
 	return s ? strdup(s) : NULL;
 }
 
-static int64_t one_int(sqlite3 *db, const char *sql, const char *text, int64_t a, int64_t b)
+static int64_t one_int(struct dbi *db, const char *sql, const char *text, int64_t a, int64_t b)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int64_t v = 0;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (dbi_prepare(db, sql, &st) != DBI_OK)
 		return 0;
 	if (text)
-		sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, a);
-	sqlite3_bind_int64(st, 3, b);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+		dbi_bind_text(st, 1, text, -1);
+	dbi_bind_i64(st, 2, a);
+	dbi_bind_i64(st, 3, b);
+	if (dbi_step(st) == DBI_ROW)
+		v = dbi_column_i64(st, 0);
+	dbi_finalize(st);
 	return v;
 }
 
@@ -114,55 +116,57 @@ static void boot_args(struct boot_task *t);
 /* The job to run: the oldest one not yet consumed (by a HELLO), if this
  * request may have it (bind_db.c: the machine's known boot address, else an
  * allowed network), and not bound by a power driver to a boot now over. */
-static void pick_job(sqlite3 *db, struct boot_task *t)
+static void pick_job(struct dbi *db, struct boot_task *t)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
 	if (!bind_may_take_job(db, t->mac, t->peer, t->allowed))
 		return;
-	if (sqlite3_prepare_v2(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ?1 AND "
+	if (dbi_prepare(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ?1 AND "
 			       "consumed IS NULL AND (bound_until IS NULL OR bound_until >= ?2) "
-			       "ORDER BY id LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+			       "ORDER BY id LIMIT 1", &st) != DBI_OK)
 		return;
-	sqlite3_bind_text(st, 1, t->mac, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, now_s());
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		t->job_id = sqlite3_column_int64(st, 0);
+	dbi_bind_text(st, 1, t->mac, -1);
+	dbi_bind_i64(st, 2, now_s());
+	if (dbi_step(st) == DBI_ROW) {
+		t->job_id = dbi_column_i64(st, 0);
 		t->suite = col_dup(st, 1);
 		t->params = col_dup(st, 2);
 		t->label = col_dup(st, 3);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 }
 
 /* The pending run this request may have again: same MAC, same job, asked
  * for from the same address. 0 if none. */
-static int64_t reusable_run(sqlite3 *db, struct boot_task *t, int64_t machine)
+static int64_t reusable_run(struct dbi *db, struct boot_task *t, int64_t machine)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int64_t id = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, token FROM runs WHERE machine_id = ? AND status = 'pending' "
-			       "AND job_id IS ? AND boot_peer IS ? ORDER BY id DESC LIMIT 1", -1, &st, NULL))
+	if (dbi_prepare(db, "SELECT id, token FROM runs WHERE machine_id = ? AND status = 'pending' "
+			       "AND job_id IS NOT DISTINCT FROM ? AND boot_peer IS NOT DISTINCT FROM ? ORDER BY id DESC LIMIT 1", &st))
 		return 0;
-	sqlite3_bind_int64(st, 1, machine);
+	dbi_bind_i64(st, 1, machine);
 	if (t->job_id)
-		sqlite3_bind_int64(st, 2, t->job_id);
-	sqlite3_bind_text(st, 3, t->peer, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		t->token = strtoull((const char *)sqlite3_column_text(st, 1), NULL, 16);
+		dbi_bind_i64(st, 2, t->job_id);
+	dbi_bind_text(st, 3, t->peer, -1);
+	if (dbi_step(st) == DBI_ROW) {
+		id = dbi_column_i64(st, 0);
+		t->token = strtoull(dbi_column_text(st, 1), NULL, 16);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return id;
 }
 
-static void boot_fn(sqlite3 *db, void *arg)
+static void boot_fn(struct dbi *db, void *arg)
 {
 	struct boot_task *t = arg;
 	int64_t machine, now = now_s();
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
+	if (lab_machine_elsewhere(db, t->mac, t->other_lab, sizeof(t->other_lab)))
+		return; /* another lab's machine: nothing written */
 	pick_job(db, t);
 	if (!t->suite)
 		t->suite = strdup(cfg.suite);
@@ -185,6 +189,7 @@ static void boot_fn(sqlite3 *db, void *arg)
 	machine = one_int(db, "SELECT id FROM machines WHERE mac = ?1", t->mac, 0, 0);
 	if (!machine)
 		return;
+	lab_machine_adopt(db, machine);
 	/* One pending run per MAC: this one replaces any other (the machine
 	 * boots one script; the older run expires, as one with no HELLO does). */
 	one_int(db, "UPDATE runs SET status = 'lost' WHERE machine_id = ?2 AND status = 'pending'",
@@ -193,18 +198,20 @@ static void boot_fn(sqlite3 *db, void *arg)
 	t->run_id = store_create_run(db, t->token, machine, t->job_id, t->suite, t->params, t->label);
 	if (!t->run_id)
 		return;
+	if (t->job_id)
+		labels_from_job(db, t->job_id, t->run_id);	/* issue 25: the job's tags and fields */
 	t->fresh = 1;
-	if (sqlite3_prepare_v2(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ?, "
-			       "boot_trusted = ? WHERE id = ?", -1, &st, NULL) == SQLITE_OK) {
+	if (dbi_prepare(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ?, "
+			       "boot_trusted = ? WHERE id = ?", &st) == DBI_OK) {
 		if (t->uuid)
-			sqlite3_bind_text(st, 1, t->uuid, -1, SQLITE_TRANSIENT);
+			dbi_bind_text(st, 1, t->uuid, -1);
 		if (t->serial)
-			sqlite3_bind_text(st, 2, t->serial, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 3, t->peer, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int(st, 4, t->allowed);
-		sqlite3_bind_int64(st, 5, t->run_id);
-		sqlite3_step(st);
-		sqlite3_finalize(st);
+			dbi_bind_text(st, 2, t->serial, -1);
+		dbi_bind_text(st, 3, t->peer, -1);
+		dbi_bind_i64(st, 4, t->allowed);
+		dbi_bind_i64(st, 5, t->run_id);
+		dbi_step(st);
+		dbi_finalize(st);
 	}
 }
 
@@ -361,6 +368,11 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 	t->serial = attr(rq, "serial");
 	if (writer_call(boot_fn, t)) {
 		ret = reply_error(rq, 503, "cannot create a run now (see /api/v1/health)");
+		goto out;
+	}
+	if (t->other_lab[0]) {
+		ret = reply_error(rq, 409, "machine %s belongs to lab '%s': boot it from that lab's daemon",
+				  mac, t->other_lab);
 		goto out;
 	}
 	if (t->line_len >= CMDLINE_MAX) {

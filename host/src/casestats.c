@@ -53,7 +53,7 @@ void p10s_apply(const struct p10s *s, struct resrow *rows, size_t n)
 	}
 }
 
-void attach_p10(sqlite3 *db, int64_t run, int64_t case_id, struct resrow *rows, size_t n)
+void attach_p10(struct dbi *db, int64_t run, int64_t case_id, struct resrow *rows, size_t n)
 {
 	struct histo_cursor c;
 	struct p10s s = { 0 };

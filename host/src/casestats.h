@@ -7,7 +7,7 @@
 #define XCB_CASESTATS_H
 
 #include <jansson.h>
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,7 +34,7 @@ void p10s_clear(struct p10s *s);
  * neither exists. */
 void p10s_apply(const struct p10s *s, struct resrow *rows, size_t n);
 /* The same from the stored histograms of (run, case) (one query). */
-void attach_p10(sqlite3 *db, int64_t run, int64_t case_id, struct resrow *rows, size_t n);
+void attach_p10(struct dbi *db, int64_t run, int64_t case_id, struct resrow *rows, size_t n);
 /* The aggregate rows: the all-initiator ones, or every row if there are none.
  * Returns how many were put first in rows (rows is reordered). */
 size_t pick_aggregate(struct resrow *rows, size_t n);

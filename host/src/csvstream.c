@@ -1,6 +1,6 @@
 /*
  * csvstream.c — CSV responses streamed with a libmicrohttpd content-reader
- * callback: rows are pulled from SQLite only as fast as the client reads, so
+ * callback: rows are pulled from the store only as fast as the client reads, so
  * exporting a run of millions of rows needs constant memory.
  *
  * Each refill is its own short read transaction: the statement is reset
@@ -18,8 +18,8 @@
 
 struct stream {
 	struct csv_query q;
-	sqlite3_stmt *first, *next; /* prepared once each; reset between blocks */
-	sqlite3_value *key[CSV_KEYS_MAX];
+	struct dbi_stmt *first, *next; /* prepared once each; reset between blocks */
+	struct dbval key[CSV_KEYS_MAX]; /* the last row's keys */
 	int64_t rows;                /* rows sent so far */
 	csv_row_fn fn;
 	void *ctx;
@@ -29,42 +29,42 @@ struct stream {
 	int done;
 };
 
-static sqlite3_stmt *prepare(struct stream *s, const char *pred)
+static struct dbi_stmt *prepare(struct stream *s, const char *pred)
 {
-	sqlite3_stmt *st = NULL;
+	struct dbi_stmt *st = NULL;
 	char *sql = NULL;
 
 	if (asprintf(&sql, s->q.sql, pred) < 0)
 		return NULL;
-	if (sqlite3_prepare_v3(s->q.db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK)
+	if (dbi_prepare(s->q.db, sql, &st) != DBI_OK)
 		st = NULL;
 	free(sql);
 	return st;
 }
 
-static void bind_int(sqlite3_stmt *st, const char *name, int64_t v)
+static void bind_int(struct dbi_stmt *st, const char *name, int64_t v)
 {
-	int i = sqlite3_bind_parameter_index(st, name);
+	int i = dbi_param_index(st, name);
 
 	if (i)
-		sqlite3_bind_int64(st, i, v);
+		dbi_bind_i64(st, i, v);
 }
 
 /* The statement for the next block, bound and positioned. */
-static sqlite3_stmt *block(struct stream *s)
+static struct dbi_stmt *block(struct stream *s)
 {
 	int resumed = s->rows > 0;
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	char name[16];
 
 	if (!resumed)
-		st = s->first ? s->first : (s->first = prepare(s, "1"));
+		st = s->first ? s->first : (s->first = prepare(s, "TRUE"));
 	else
 		st = s->next ? s->next : (s->next = prepare(s, s->q.resume));
 	if (!st)
 		return NULL;
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	dbi_reset(st);
+	dbi_clear(st);
 	if (s->q.bind)
 		s->q.bind(st, s->q.bind_ctx);
 	/* The query's own LIMIT/OFFSET apply to the whole export. */
@@ -72,23 +72,23 @@ static sqlite3_stmt *block(struct stream *s)
 	bind_int(st, ":offset", resumed ? 0 : s->q.offset);
 	for (int k = 0; resumed && k < s->q.nkeys; k++) {
 		snprintf(name, sizeof(name), ":k%d", k + 1);
-		if (sqlite3_bind_parameter_index(st, name))
-			sqlite3_bind_value(st, sqlite3_bind_parameter_index(st, name), s->key[k]);
+		if (dbi_param_index(st, name))
+			dbi_bind_value(st, dbi_param_index(st, name), &s->key[k]);
 	}
 	return st;
 }
 
-static void keep_key(struct stream *s, sqlite3_stmt *st)
+static void keep_key(struct stream *s, struct dbi_stmt *st)
 {
 	for (int k = 0; k < s->q.nkeys; k++) {
-		sqlite3_value_free(s->key[k]);
-		s->key[k] = sqlite3_value_dup(sqlite3_column_value(st, s->q.keycol[k]));
+		dbval_free(&s->key[k]);
+		dbval_read(st, s->q.keycol[k], &s->key[k]);
 	}
 }
 
 static void refill(struct stream *s, size_t max)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
 	if (s->done || s->out.len >= max)
 		return;
@@ -98,7 +98,7 @@ static void refill(struct stream *s, size_t max)
 		return;
 	}
 	while (s->out.len < max) {
-		if (sqlite3_step(st) != SQLITE_ROW) {
+		if (dbi_step(st) != DBI_ROW) {
 			s->done = 1;
 			break;
 		}
@@ -106,7 +106,7 @@ static void refill(struct stream *s, size_t max)
 		s->rows++;
 		keep_key(s, st);
 	}
-	sqlite3_reset(st); /* ends this block's read transaction */
+	dbi_reset(st); /* ends this block's read transaction */
 }
 
 static ssize_t reader(void *cls, uint64_t pos, char *dst, size_t max)
@@ -144,10 +144,10 @@ static void stream_free(void *cls)
 {
 	struct stream *s = cls;
 
-	sqlite3_finalize(s->first);
-	sqlite3_finalize(s->next);
+	dbi_finalize(s->first);
+	dbi_finalize(s->next);
 	for (int k = 0; k < CSV_KEYS_MAX; k++)
-		sqlite3_value_free(s->key[k]);
+		dbval_free(&s->key[k]);
 	if (s->q.bind_free)
 		s->q.bind_free(s->q.bind_ctx);
 	if (s->ctx_free)
@@ -187,7 +187,7 @@ struct MHD_Response *csv_stream(const struct csv_query *q, const char *header, c
 	s->ctx = ctx;
 	s->ctx_free = ctx_free;
 	/* Prepared now: a query that cannot run is a 500, not an empty CSV. */
-	s->first = prepare(s, "1");
+	s->first = prepare(s, "TRUE");
 	s->next = prepare(s, q->resume);
 	if (!s->first || !s->next) {
 		stream_free(s);

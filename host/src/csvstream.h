@@ -8,19 +8,19 @@
 #define XCB_CSVSTREAM_H
 
 #include <microhttpd.h>
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stdint.h>
 
 #include "util.h"
 
-typedef void (*csv_row_fn)(sqlite3_stmt *st, struct buf *out, void *ctx);
+typedef void (*csv_row_fn)(struct dbi_stmt *st, struct buf *out, void *ctx);
 #define CSV_KEYS_MAX 4
 struct csv_query {
-	sqlite3 *db;            /* this thread's read-only connection */
+	struct dbi *db;            /* this thread's read-only connection */
 	const char *sql;        /* one %s: where the resume predicate goes ("1" at first) */
 	const char *resume;     /* rows after the last one sent, over :k1..:kN */
 	int nkeys, keycol[CSV_KEYS_MAX]; /* result columns holding the unique ORDER BY key */
-	void (*bind)(sqlite3_stmt *st, void *bind_ctx); /* the query's own parameters */
+	void (*bind)(struct dbi_stmt *st, void *bind_ctx); /* the query's own parameters */
 	void *bind_ctx;
 	void (*bind_free)(void *);
 	int64_t limit, offset;  /* the export's :limit (-1 all) and :offset */

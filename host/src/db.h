@@ -1,18 +1,23 @@
 /*
  * db.h — opening the store (db.c): the writer's read-write connection and
- * one read-only connection per HTTP thread.
+ * one read-only connection per HTTP thread, on whichever engine --db names
+ * (dbi.h).
  */
 #ifndef XCB_DB_H
 #define XCB_DB_H
 
-#include <sqlite3.h>
 #include <stddef.h>
+
+#include "dbi.h"
 
 /* The read-write connection, migrated to the newest schema; NULL with the
  * reason in err. */
-sqlite3 *db_open_rw(const char *path, char *err, size_t errlen);
+struct dbi *db_open_rw(const char *url, char *err, size_t errlen);
+/* Applies the migrations db lacks (each in its own transaction): 0, or -1
+ * with the reason in err. */
+int db_migrate(struct dbi *db, char *err, size_t errlen);
 /* This thread's read-only connection (opened on first use), or NULL. */
-sqlite3 *db_ro(void);
+struct dbi *db_ro(void);
 /* Closes this thread's read-only connection. */
 void db_ro_close(void);
 

@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 #include <microhttpd.h>
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stdint.h>
 
 #include "util.h"
@@ -58,13 +58,13 @@ void http_limits_stop(void);
 /* Parses the JSON body as an object; NULL (and *why set) if it is not. */
 json_t *body_json(struct req *rq, const char **why);
 /* A database for this thread, or NULL (then reply 503). */
-sqlite3 *rdb(void);
+struct dbi *rdb(void);
 /* A positive decimal id: 0, or -1. */
 int parse_id(const char *s, int64_t *id);
 /* The per-run routes' common start (api_runs.c): 1 if the database is up
  * and the run exists; else 0 with the 503 or 404 answer queued in *res. */
-int run_found(struct req *rq, sqlite3 *db, int64_t id, enum MHD_Result *res);
+int run_found(struct req *rq, struct dbi *db, int64_t id, enum MHD_Result *res);
 /* The RUN object of id as rq may see it (its token for admins), or NULL. */
-json_t *run_json_for(struct req *rq, sqlite3 *db, int64_t id);
+json_t *run_json_for(struct req *rq, struct dbi *db, int64_t id);
 
 #endif

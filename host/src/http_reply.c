@@ -15,7 +15,7 @@
 #include "http.h"
 #include "xcbd.h"
 
-sqlite3 *rdb(void)
+struct dbi *rdb(void)
 {
 	return db_ro();
 }

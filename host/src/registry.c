@@ -11,6 +11,7 @@
 #include <sys/random.h>
 
 #include "registry.h"
+#include "xcbd.h"
 #include "util.h"
 
 #define NBUCKETS 4096
@@ -63,30 +64,33 @@ void reg_maybe_close(struct run *r)
 
 /* Loads every run; for runs still open, the seqs already stored (so a daemon
  * restarted mid-run keeps deduplicating and ACKs correctly). */
-int reg_load(sqlite3 *db)
+int reg_load(struct dbi *db)
 {
-	sqlite3_stmt *runs, *frames;
+	struct dbi_stmt *runs, *frames;
 	int rc = -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, token, status, frames_expected, peer FROM runs", -1, &runs, NULL))
+	/* This lab's runs only: another lab's daemon collects its own. */
+	if (dbi_prepare(db, "SELECT id, token, status, frames_expected, peer FROM runs "
+			"WHERE lab IS NOT DISTINCT FROM CAST(? AS TEXT)", &runs))
 		return -1;
-	if (sqlite3_prepare_v2(db, "SELECT seq FROM frames WHERE run_id = ?", -1, &frames, NULL)) {
-		sqlite3_finalize(runs);
+	dbi_bind_text(runs, 1, cfg.lab, -1);
+	if (dbi_prepare(db, "SELECT seq FROM frames WHERE run_id = ?", &frames)) {
+		dbi_finalize(runs);
 		return -1;
 	}
-	while (sqlite3_step(runs) == SQLITE_ROW) {
-		uint64_t token = strtoull((const char *)sqlite3_column_text(runs, 1), NULL, 16);
-		struct run *r = reg_add(token, sqlite3_column_int64(runs, 0));
-		const char *st = (const char *)sqlite3_column_text(runs, 2);
+	while (dbi_step(runs) == DBI_ROW) {
+		uint64_t token = strtoull(dbi_column_text(runs, 1), NULL, 16);
+		struct run *r = reg_add(token, dbi_column_i64(runs, 0));
+		const char *st = dbi_column_text(runs, 2);
 
 		if (!r)
 			goto out;
-		if (sqlite3_column_type(runs, 4) == SQLITE_TEXT &&
-		    inet_pton(AF_INET, (const char *)sqlite3_column_text(runs, 4), &r->bound) == 1)
+		if (dbi_column_type(runs, 4) == DBI_TEXT &&
+		    inet_pton(AF_INET, dbi_column_text(runs, 4), &r->bound) == 1)
 			r->is_bound = 1;
-		if (strcmp(st, "complete") == 0 && sqlite3_column_type(runs, 3) != SQLITE_NULL) {
+		if (strcmp(st, "complete") == 0 && dbi_column_type(runs, 3) != DBI_NULL) {
 			/* frames_expected counts DONE too: seqs 0..n-1 are all stored. */
-			uint32_t n = (uint32_t)sqlite3_column_int64(runs, 3);
+			uint32_t n = (uint32_t)dbi_column_i64(runs, 3);
 
 			seqset_fill(&r->recv, n);
 			seqset_fill(&r->stored, n);
@@ -94,22 +98,22 @@ int reg_load(sqlite3 *db)
 			reg_maybe_close(r);
 			continue;
 		}
-		if (sqlite3_column_type(runs, 3) != SQLITE_NULL)
-			r->expected = (uint32_t)sqlite3_column_int64(runs, 3);
-		sqlite3_bind_int64(frames, 1, r->id);
-		while (sqlite3_step(frames) == SQLITE_ROW) {
-			uint32_t seq = (uint32_t)sqlite3_column_int64(frames, 0);
+		if (dbi_column_type(runs, 3) != DBI_NULL)
+			r->expected = (uint32_t)dbi_column_i64(runs, 3);
+		dbi_bind_i64(frames, 1, r->id);
+		while (dbi_step(frames) == DBI_ROW) {
+			uint32_t seq = (uint32_t)dbi_column_i64(frames, 0);
 
 			seqset_add(&r->recv, seq);
 			seqset_add(&r->stored, seq);
 		}
-		sqlite3_reset(frames);
+		dbi_reset(frames);
 		reg_maybe_close(r);
 	}
 	rc = 0;
 out:
-	sqlite3_finalize(runs);
-	sqlite3_finalize(frames);
+	dbi_finalize(runs);
+	dbi_finalize(frames);
 	return rc;
 }
 

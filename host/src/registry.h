@@ -7,7 +7,7 @@
 
 #include <netinet/in.h>
 #include <pthread.h>
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stdint.h>
 
 #include "seqset.h"
@@ -44,7 +44,7 @@ struct run *reg_add(uint64_t token, int64_t id);
  * when it is whole and frees what only an open run needs. reg_lock held. */
 void reg_maybe_close(struct run *r);
 /* Loads every stored run at start, before the threads: 0 or -1. */
-int reg_load(sqlite3 *db);
+int reg_load(struct dbi *db);
 /* Frees every run (at exit, after the threads). */
 void reg_free_all(void);
 /* A new run token: random, never 0 (a run's only credential on the wire). */

@@ -21,7 +21,7 @@ const char *const rv_names[RV_NCOL] = { XCB_RESULT_FIELDS(RV_NAME_) };
 #undef RV_NAME_
 enum { RR_CASE_ID, RR_REP, RR_INIT, RR_FIRST_FIELD };
 
-int results_open(sqlite3 *db, int64_t run, int64_t case_id, struct result_cursor *c)
+int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cursor *c)
 {
 	const char *sql = case_id < 0
 		? "SELECT case_id, rep, initiator" RV_SQL_COLS " FROM results "
@@ -30,14 +30,14 @@ int results_open(sqlite3 *db, int64_t run, int64_t case_id, struct result_cursor
 		  "WHERE run_id = ?1 AND case_id = ?2 ORDER BY initiator, rep";
 
 	c->more = 0;
-	if (sqlite3_prepare_v2(db, sql, -1, &c->st, NULL)) {
+	if (dbi_prepare(db, sql, &c->st)) {
 		c->st = NULL;
 		return -1;
 	}
-	sqlite3_bind_int64(c->st, 1, run);
+	dbi_bind_i64(c->st, 1, run);
 	if (case_id >= 0)
-		sqlite3_bind_int64(c->st, 2, case_id);
-	c->more = sqlite3_step(c->st) == SQLITE_ROW;
+		dbi_bind_i64(c->st, 2, case_id);
+	c->more = dbi_step(c->st) == DBI_ROW;
 	return 0;
 }
 
@@ -47,10 +47,10 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 
 	*rows = NULL;
 	*n = 0;
-	while (c->more && sqlite3_column_int64(c->st, RR_CASE_ID) < case_id)
-		c->more = sqlite3_step(c->st) == SQLITE_ROW;
-	for (; c->more && sqlite3_column_int64(c->st, RR_CASE_ID) == case_id;
-	     c->more = sqlite3_step(c->st) == SQLITE_ROW) {
+	while (c->more && dbi_column_i64(c->st, RR_CASE_ID) < case_id)
+		c->more = dbi_step(c->st) == DBI_ROW;
+	for (; c->more && dbi_column_i64(c->st, RR_CASE_ID) == case_id;
+	     c->more = dbi_step(c->st) == DBI_ROW) {
 		struct resrow *r;
 
 		if (*n == cap) {
@@ -61,12 +61,12 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 			*rows = p;
 		}
 		r = &(*rows)[(*n)++];
-		r->rep = sqlite3_column_int(c->st, RR_REP);
-		r->init = sqlite3_column_int(c->st, RR_INIT);
+		r->rep = dbi_column_int(c->st, RR_REP);
+		r->init = dbi_column_int(c->st, RR_INIT);
 		for (int i = 0; i < RV_NCOL; i++)
 			r->v[i] = rv_appended[i] &&
-				  sqlite3_column_type(c->st, RR_FIRST_FIELD + i) == SQLITE_NULL
-				? NAN : (double)sqlite3_column_int64(c->st, RR_FIRST_FIELD + i);
+				  dbi_column_type(c->st, RR_FIRST_FIELD + i) == DBI_NULL
+				? NAN : (double)dbi_column_i64(c->st, RR_FIRST_FIELD + i);
 		r->v[RV_mean_x1000] /= 1000.0;
 		r->v[RV_stddev_x1000] /= 1000.0;
 		r->v[RV_p10] = NAN;
@@ -76,12 +76,12 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 
 void results_close(struct result_cursor *c)
 {
-	sqlite3_finalize(c->st);
+	dbi_finalize(c->st);
 	c->st = NULL;
 	c->more = 0;
 }
 
-int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n)
+int load_results(struct dbi *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n)
 {
 	struct result_cursor c;
 	int rc;
@@ -115,26 +115,41 @@ void results_export_sql(struct buf *sql)
 	buf_addf(sql, "%s", strcmp(#key, XCB_KEY(delivery)) ? ", c." #key : ", " EXPORT_DELIVERY);
 	CASE_COLUMNS
 #undef CASE_COLUMN
-	buf_addf(sql, ", r.rep, r.initiator" RV_SQL_COLS_R
-		 ", c.delivery FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND "
+	buf_addf(sql, ", r.rep, r.initiator" RV_SQL_COLS_R ", c.delivery");
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (results_export_jaxis(a))
+			buf_addf(sql, ", json_extract(c.config, '$.%s')", xcb_axes[a].key);
+	buf_addf(sql, " FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND "
 		 "c.case_id = r.case_id WHERE r.run_id = :run AND %%s "
 		 "ORDER BY r.case_id, r.rep, r.initiator LIMIT :limit");
 }
 
-void export_row_read(sqlite3_stmt *st, struct export_row *r)
+void export_row_read(struct dbi_stmt *st, struct export_row *r)
 {
 	int col = ER_FIRST_AXIS;
 
-	r->run_id = sqlite3_column_int64(st, ER_RUN_ID);
-	r->case_id = sqlite3_column_int64(st, ER_CASE_ID);
+	r->run_id = dbi_column_i64(st, ER_RUN_ID);
+	r->case_id = dbi_column_i64(st, ER_CASE_ID);
 #define CASE_COLUMN(key) dbval_read(st, col++, &r->key);
 	CASE_COLUMNS
 #undef CASE_COLUMN
-	r->rep = sqlite3_column_int64(st, ER_REP);
-	r->initiator = sqlite3_column_int64(st, ER_INIT);
+	r->rep = dbi_column_i64(st, ER_REP);
+	r->initiator = dbi_column_i64(st, ER_INIT);
 	for (int i = 0; i < RV_NCOL; i++)
 		dbval_read(st, ER_FIRST_FIELD + i, &r->v[i]);
 	dbval_read(st, ER_DELIVERY_REQUESTED, &r->delivery_requested);
+	col = ER_DELIVERY_REQUESTED + 1;
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (results_export_jaxis(a))
+			dbval_read(st, col++, &r->jaxis[a]);
+		else
+			memset(&r->jaxis[a], 0, sizeof(r->jaxis[a]));
+}
+
+int results_export_jaxis(unsigned a)
+{
+	return a < XCB_N_AXES && !xcb_axes[a].column && xcb_axes[a].role != XCB_ROLE_ID &&
+	       xcb_axis_matches(xcb_axes[a].key, 0);
 }
 
 void export_row_free(struct export_row *r)
@@ -145,24 +160,26 @@ void export_row_free(struct export_row *r)
 	for (int i = 0; i < RV_NCOL; i++)
 		dbval_free(&r->v[i]);
 	dbval_free(&r->delivery_requested);
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		dbval_free(&r->jaxis[a]);
 }
 
 /* ---- histograms ---- */
 
 enum { HC_CASE_ID, HC_REP, HC_INIT, HC_BUCKET, HC_COUNT };
 
-int histos_open(sqlite3 *db, int64_t run, int64_t case_id, struct histo_cursor *c)
+int histos_open(struct dbi *db, int64_t run, int64_t case_id, struct histo_cursor *c)
 {
 	memset(c, 0, sizeof(*c));
-	if (sqlite3_prepare_v2(db, "SELECT case_id, rep, initiator, bucket, count FROM histograms "
+	if (dbi_prepare(db, "SELECT case_id, rep, initiator, bucket, count FROM histograms "
 			       "WHERE run_id = ?1 AND (?2 < 0 OR case_id = ?2) "
-			       "ORDER BY case_id, rep, initiator, bucket", -1, &c->st, NULL)) {
+			       "ORDER BY case_id, rep, initiator, bucket", &c->st)) {
 		c->st = NULL;
 		return -1;
 	}
-	sqlite3_bind_int64(c->st, 1, run);
-	sqlite3_bind_int64(c->st, 2, case_id);
-	c->more = sqlite3_step(c->st) == SQLITE_ROW;
+	dbi_bind_i64(c->st, 1, run);
+	dbi_bind_i64(c->st, 2, case_id);
+	c->more = dbi_step(c->st) == DBI_ROW;
 	return 0;
 }
 
@@ -189,21 +206,21 @@ static int histo_grow(struct histo_cursor *c, size_t n)
 
 void histos_take(struct histo_cursor *c, int64_t case_id, histo_fn fn, void *ctx)
 {
-	while (c->more && sqlite3_column_int64(c->st, HC_CASE_ID) < case_id)
-		c->more = sqlite3_step(c->st) == SQLITE_ROW;
+	while (c->more && dbi_column_i64(c->st, HC_CASE_ID) < case_id)
+		c->more = dbi_step(c->st) == DBI_ROW;
 	/* One group per (rep, initiator): it ends when the key or the case
 	 * changes, or the rows end. */
-	while (c->more && sqlite3_column_int64(c->st, HC_CASE_ID) == case_id) {
-		int rep = sqlite3_column_int(c->st, HC_REP), init = sqlite3_column_int(c->st, HC_INIT);
+	while (c->more && dbi_column_i64(c->st, HC_CASE_ID) == case_id) {
+		int rep = dbi_column_int(c->st, HC_REP), init = dbi_column_int(c->st, HC_INIT);
 		size_t n = 0;
 
-		for (; c->more && sqlite3_column_int64(c->st, HC_CASE_ID) == case_id &&
-		       sqlite3_column_int(c->st, HC_REP) == rep && sqlite3_column_int(c->st, HC_INIT) == init;
-		     c->more = sqlite3_step(c->st) == SQLITE_ROW) {
+		for (; c->more && dbi_column_i64(c->st, HC_CASE_ID) == case_id &&
+		       dbi_column_int(c->st, HC_REP) == rep && dbi_column_int(c->st, HC_INIT) == init;
+		     c->more = dbi_step(c->st) == DBI_ROW) {
 			if (histo_grow(c, n))
 				return;
-			c->idx[n] = (uint32_t)sqlite3_column_int64(c->st, HC_BUCKET);
-			c->cnt[n++] = (uint64_t)sqlite3_column_int64(c->st, HC_COUNT);
+			c->idx[n] = (uint32_t)dbi_column_i64(c->st, HC_BUCKET);
+			c->cnt[n++] = (uint64_t)dbi_column_i64(c->st, HC_COUNT);
 		}
 		fn(rep, init, c->idx, c->cnt, n, ctx);
 	}
@@ -211,16 +228,16 @@ void histos_take(struct histo_cursor *c, int64_t case_id, histo_fn fn, void *ctx
 
 void histos_close(struct histo_cursor *c)
 {
-	sqlite3_finalize(c->st);
+	dbi_finalize(c->st);
 	free(c->idx);
 	free(c->cnt);
 	memset(c, 0, sizeof(*c));
 }
 
-int load_histogram(sqlite3 *db, int64_t run, int64_t cid, int rep, int init,
+int load_histogram(struct dbi *db, int64_t run, int64_t cid, int rep, int init,
 		   uint32_t **idx, uint64_t **cnt, size_t *n)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	size_t cap = 0;
 	/* rep/init -1 = "all": prefer the payload's own merged rows (65535),
 	 * else sum the individual ones. */
@@ -236,13 +253,13 @@ int load_histogram(sqlite3 *db, int64_t run, int64_t cid, int rep, int init,
 	*idx = NULL;
 	*cnt = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL))
+	if (dbi_prepare(db, sql, &st))
 		return -1;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_int64(st, 2, cid);
-	sqlite3_bind_int(st, 3, rep);
-	sqlite3_bind_int(st, 4, init);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	dbi_bind_i64(st, 1, run);
+	dbi_bind_i64(st, 2, cid);
+	dbi_bind_i64(st, 3, rep);
+	dbi_bind_i64(st, 4, init);
+	while (dbi_step(st) == DBI_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 64;
 			uint32_t *a = realloc(*idx, cap * sizeof(**idx));
@@ -254,11 +271,11 @@ int load_histogram(sqlite3 *db, int64_t run, int64_t cid, int rep, int init,
 				break;
 			*cnt = b;
 		}
-		(*idx)[*n] = (uint32_t)sqlite3_column_int64(st, 0);
-		(*cnt)[*n] = (uint64_t)sqlite3_column_int64(st, 1);
+		(*idx)[*n] = (uint32_t)dbi_column_i64(st, 0);
+		(*cnt)[*n] = (uint64_t)dbi_column_i64(st, 1);
 		(*n)++;
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return 0;
 }
 

@@ -6,7 +6,7 @@
 #ifndef XCB_RESULTS_DB_H
 #define XCB_RESULTS_DB_H
 
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,18 +47,18 @@ struct resrow {
 				 * appended field is NULL; RV_p10 NaN until attached */
 };
 struct result_cursor {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int more;               /* st holds an unconsumed row */
 };
 /* The RESULT rows of run (case_id < 0: of every case), in case order. */
-int results_open(sqlite3 *db, int64_t run, int64_t case_id, struct result_cursor *c);
+int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cursor *c);
 /* The rows of case_id, ordered by initiator then rep (*rows malloc'd, may be
  * NULL when *n is 0); rows of earlier cases are skipped, later ones kept for
  * the next call: call with ascending case ids. 0, or -1 out of memory. */
 int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows, size_t *n);
 void results_close(struct result_cursor *c);
 /* All rows of (run, case), ordered by initiator then rep (one query). */
-int load_results(sqlite3 *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n);
+int load_results(struct dbi *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n);
 
 /* The run's CSV export (one row per RESULT, with its case's axes) for a
  * streamed export: SQL (one %s for the resume predicate), the predicate, its
@@ -74,9 +74,15 @@ struct export_row {
 	CASE_COLUMNS                    /* the case's columns (delivery: as used) */
 	struct dbval v[RV_NCOL];        /* the results columns as stored */
 	struct dbval delivery_requested;
+	/* the matched axes kept only in cases.config (results_export_jaxis),
+	 * in the schema's order */
+	struct dbval jaxis[XCB_N_AXES];
 };
 #undef CASE_COLUMN
-void export_row_read(sqlite3_stmt *st, struct export_row *r);
+void export_row_read(struct dbi_stmt *st, struct export_row *r);
+/* 1 if schema axis a is one of the export's config-only matched axes
+ * (export_row.jaxis[a]): every matched axis is a column of the run CSV. */
+int results_export_jaxis(unsigned a);
 void export_row_free(struct export_row *r);
 
 /* ---- histograms ---- */
@@ -84,21 +90,21 @@ void export_row_free(struct export_row *r);
 typedef void (*histo_fn)(int rep, int init, const uint32_t *idx, const uint64_t *cnt, size_t n,
 			 void *ctx);
 struct histo_cursor {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int more;
 	uint32_t *idx;
 	uint64_t *cnt;
 	size_t cap;
 };
 /* The histograms of run (case_id < 0: of every case), in case order. */
-int histos_open(sqlite3 *db, int64_t run, int64_t case_id, struct histo_cursor *c);
+int histos_open(struct dbi *db, int64_t run, int64_t case_id, struct histo_cursor *c);
 /* fn once per (rep, initiator) histogram of case_id, in that order; as
  * results_take, with ascending case ids. */
 void histos_take(struct histo_cursor *c, int64_t case_id, histo_fn fn, void *ctx);
 void histos_close(struct histo_cursor *c);
 /* A case's histogram as parallel arrays, merged as API.md says (rep/init -1 =
  * all: the payload's own merged rows when it sent them, else the sum). */
-int load_histogram(sqlite3 *db, int64_t run, int64_t cid, int rep, int init,
+int load_histogram(struct dbi *db, int64_t run, int64_t cid, int rep, int init,
 		   uint32_t **idx, uint64_t **cnt, size_t *n);
 
 #endif

@@ -10,27 +10,10 @@
 
 #include "runs_db.h"
 
-void dbval_read(sqlite3_stmt *st, int col, struct dbval *v)
-{
-	const char *s;
-
-	v->type = sqlite3_column_type(st, col);
-	v->i = sqlite3_column_int64(st, col);
-	v->d = sqlite3_column_double(st, col);
-	s = v->type == SQLITE_NULL ? NULL : (const char *)sqlite3_column_text(st, col);
-	v->s = s ? strdup(s) : NULL;
-}
-
-void dbval_free(struct dbval *v)
-{
-	free(v->s);
-	v->s = NULL;
-}
-
 /* A copy of column col's text, or NULL. */
-static char *text_dup(sqlite3_stmt *st, int col)
+static char *text_dup(struct dbi_stmt *st, int col)
 {
-	const char *s = (const char *)sqlite3_column_text(st, col);
+	const char *s = dbi_column_text(st, col);
 
 	return s ? strdup(s) : NULL;
 }
@@ -41,14 +24,15 @@ static char *text_dup(sqlite3_stmt *st, int col)
 enum { RC_ID, RC_TOKEN, RC_MACHINE, RC_MAC, RC_SUITE, RC_PARAMS, RC_LABEL, RC_NOTES, RC_STATUS,
        RC_SOURCE, RC_CREATED, RC_STARTED, RC_LAST_FRAME, RC_FINISHED, RC_FRAMES_RECEIVED,
        RC_FRAMES_EXPECTED, RC_DONE_STATUS, RC_CASES, RC_CPUS, RC_TSC_KHZ, RC_ERROR, RC_HELLO,
-       RC_CASES_DONE };
+       RC_CASES_DONE, RC_LAB };
 #define RUN_COLS \
 	"r.id, r.token, r.machine_id, m.mac, r.suite, r.params, r.label, r.notes, r.status, " \
 	"r.source, r.created, r.started, r.last_frame, r.finished, r.frames_received, " \
 	"r.frames_expected, r.done_status, (SELECT count(*) FROM cases c WHERE c.run_id = r.id), " \
 	"r.cpus, r.tsc_khz, r.error, r.hello, " \
 	"(SELECT count(*) FROM cases c WHERE c.run_id = r.id AND EXISTS " \
-	" (SELECT 1 FROM results s WHERE s.run_id = c.run_id AND s.case_id = c.case_id)) "
+	" (SELECT 1 FROM results s WHERE s.run_id = c.run_id AND s.case_id = c.case_id)), " \
+	"r.lab "
 #define RUN_FROM " FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
 /* The run row's stored values: column and field, for reading and freeing. */
@@ -62,20 +46,20 @@ static const struct {
 	RV_(RC_CREATED, created), RV_(RC_STARTED, started), RV_(RC_LAST_FRAME, last_frame),
 	RV_(RC_FINISHED, finished), RV_(RC_FRAMES_RECEIVED, frames_received),
 	RV_(RC_FRAMES_EXPECTED, frames_expected), RV_(RC_DONE_STATUS, done_status),
-	RV_(RC_CPUS, cpus), RV_(RC_TSC_KHZ, tsc_khz), RV_(RC_ERROR, error),
+	RV_(RC_CPUS, cpus), RV_(RC_TSC_KHZ, tsc_khz), RV_(RC_ERROR, error), RV_(RC_LAB, lab),
 };
 #undef RV_
 #define RUN_VAL(r, i) ((struct dbval *)((char *)(r) + run_vals[i].off))
 #define NRUN_VALS (sizeof(run_vals) / sizeof(*run_vals))
 
-void run_row_read(sqlite3_stmt *st, struct run_row *r)
+void run_row_read(struct dbi_stmt *st, struct run_row *r)
 {
-	r->id = sqlite3_column_int64(st, RC_ID);
+	r->id = dbi_column_i64(st, RC_ID);
 	r->token = text_dup(st, RC_TOKEN);
 	r->params = text_dup(st, RC_PARAMS);
 	r->hello = text_dup(st, RC_HELLO);
-	r->cases = sqlite3_column_int64(st, RC_CASES);
-	r->cases_done = sqlite3_column_int64(st, RC_CASES_DONE);
+	r->cases = dbi_column_i64(st, RC_CASES);
+	r->cases_done = dbi_column_i64(st, RC_CASES_DONE);
 	for (size_t i = 0; i < NRUN_VALS; i++)
 		dbval_read(st, run_vals[i].col, RUN_VAL(r, i));
 }
@@ -90,38 +74,38 @@ void run_row_free(struct run_row *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int run_get(sqlite3 *db, int64_t id, struct run_row *r)
+int run_get(struct dbi *db, int64_t id, struct run_row *r)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int found;
 
-	if (sqlite3_prepare_v2(db, "SELECT " RUN_COLS RUN_FROM "WHERE r.id = ?", -1, &st, NULL))
+	if (dbi_prepare(db, "SELECT " RUN_COLS RUN_FROM "WHERE r.id = ?", &st))
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	found = sqlite3_step(st) == SQLITE_ROW;
+	dbi_bind_i64(st, 1, id);
+	found = dbi_step(st) == DBI_ROW;
 	if (found)
 		run_row_read(st, r);
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return found;
 }
 
-int run_exists(sqlite3 *db, int64_t id)
+int run_exists(struct dbi *db, int64_t id)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int found;
 
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE id = ?", -1, &st, NULL))
+	if (dbi_prepare(db, "SELECT 1 FROM runs WHERE id = ?", &st))
 		return 0;
-	sqlite3_bind_int64(st, 1, id);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
+	dbi_bind_i64(st, 1, id);
+	found = dbi_step(st) == DBI_ROW;
+	dbi_finalize(st);
 	return found;
 }
 
 /* The WHERE clause of f; runs_bind binds it. */
 static void where(const struct run_filters *f, struct buf *b)
 {
-	buf_addf(b, " WHERE 1");
+	buf_addf(b, " WHERE TRUE");
 	if (f->machine)
 		buf_addf(b, " AND r.machine_id = :machine");
 	if (f->mac[0])
@@ -132,49 +116,77 @@ static void where(const struct run_filters *f, struct buf *b)
 		buf_addf(b, " AND r.suite = :suite");
 	if (f->label)
 		buf_addf(b, " AND r.label = :label");
+	/* issue 25: labels as metadata (run_tags, run_meta: labels_db.h) */
+	if (f->q)
+		buf_addf(b, " AND (lower(COALESCE(r.label, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(r.notes, '')) LIKE :q ESCAPE '\\'"
+			 " OR lower(COALESCE(r.suite, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(m.mac, '')) LIKE :q ESCAPE '\\'"
+			 " OR lower(r.hello) LIKE :q ESCAPE '\\'"
+			 " OR EXISTS (SELECT 1 FROM run_tags qt WHERE qt.run_id = r.id AND lower(qt.tag) LIKE :q ESCAPE '\\')"
+			 " OR EXISTS (SELECT 1 FROM run_meta qm WHERE qm.run_id = r.id AND"
+			 " lower(qm.key || '=' || qm.value) LIKE :q ESCAPE '\\'))");
+	if (f->tag)
+		buf_addf(b, " AND EXISTS (SELECT 1 FROM run_tags tt WHERE tt.run_id = r.id AND tt.tag = :tag)");
 	if (f->since)
 		buf_addf(b, " AND r.created >= :since");
 	if (f->token[0])
 		buf_addf(b, " AND r.token = :token");
+	if (f->lab)
+		buf_addf(b, " AND r.lab = :lab");
 }
 
 /* Binds v to the named parameter if the statement has it. */
-static void bind_text(sqlite3_stmt *st, const char *name, const char *v)
+static void bind_text(struct dbi_stmt *st, const char *name, const char *v)
 {
-	int i = sqlite3_bind_parameter_index(st, name);
+	int i = dbi_param_index(st, name);
 
 	if (i)
-		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+		dbi_bind_text(st, i, v, -1);
 }
 
 /* Binds v to the named parameter if the statement has it. */
-static void bind_i64(sqlite3_stmt *st, const char *name, int64_t v)
+static void bind_i64(struct dbi_stmt *st, const char *name, int64_t v)
 {
-	int i = sqlite3_bind_parameter_index(st, name);
+	int i = dbi_param_index(st, name);
 
 	if (i)
-		sqlite3_bind_int64(st, i, v);
+		dbi_bind_i64(st, i, v);
 }
 
-void runs_bind(sqlite3_stmt *st, const struct run_filters *f)
+void runs_bind(struct dbi_stmt *st, const struct run_filters *f)
 {
 	bind_i64(st, ":machine", f->machine);
 	bind_text(st, ":mac", f->mac);
 	bind_text(st, ":status", f->status);
 	bind_text(st, ":suite", f->suite);
 	bind_text(st, ":label", f->label);
+	bind_text(st, ":tag", f->tag);
+	if (f->q) {
+		/* "%q%" in lower case, LIKE's own % _ and the escape escaped */
+		struct buf pat = { 0 };
+
+		buf_addf(&pat, "%%");
+		for (const char *c = f->q; *c; c++) {
+			if (*c == '%' || *c == '_' || *c == '\\')
+				buf_addf(&pat, "\\");
+			buf_addf(&pat, "%c", *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		}
+		buf_addf(&pat, "%%");
+		bind_text(st, ":q", pat.p);
+		buf_free(&pat);
+	}
 	bind_i64(st, ":since", f->since);
 	bind_text(st, ":token", f->token);
+	bind_text(st, ":lab", f->lab);
 	bind_i64(st, ":limit", f->limit);
 	bind_i64(st, ":offset", f->offset);
 }
 
 #define RUNS_ORDER " ORDER BY r.created DESC, r.id DESC LIMIT :limit OFFSET :offset"
 
-int runs_list(sqlite3 *db, const struct run_filters *f, run_fn fn, void *ctx, int64_t *total)
+int runs_list(struct dbi *db, const struct run_filters *f, run_fn fn, void *ctx, int64_t *total)
 {
 	struct buf q = { 0 }, c = { 0 };
-	sqlite3_stmt *st = NULL, *cnt = NULL;
+	struct dbi_stmt *st = NULL, *cnt = NULL;
 	int rc = -1;
 
 	*total = 0;
@@ -183,14 +195,14 @@ int runs_list(sqlite3 *db, const struct run_filters *f, run_fn fn, void *ctx, in
 	buf_addf(&q, RUNS_ORDER);
 	buf_addf(&c, "SELECT count(*)" RUN_FROM);
 	where(f, &c);
-	if (!q.p || !c.p || sqlite3_prepare_v2(db, q.p, -1, &st, NULL) ||
-	    sqlite3_prepare_v2(db, c.p, -1, &cnt, NULL))
+	if (!q.p || !c.p || dbi_prepare(db, q.p, &st) ||
+	    dbi_prepare(db, c.p, &cnt))
 		goto err_prepare;
 	runs_bind(st, f);
 	runs_bind(cnt, f);
-	if (sqlite3_step(cnt) == SQLITE_ROW)
-		*total = sqlite3_column_int64(cnt, 0);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	if (dbi_step(cnt) == DBI_ROW)
+		*total = dbi_column_i64(cnt, 0);
+	while (dbi_step(st) == DBI_ROW) {
 		struct run_row r;
 
 		run_row_read(st, &r);
@@ -199,8 +211,8 @@ int runs_list(sqlite3 *db, const struct run_filters *f, run_fn fn, void *ctx, in
 	}
 	rc = 0;
 err_prepare:
-	sqlite3_finalize(cnt);
-	sqlite3_finalize(st);
+	dbi_finalize(cnt);
+	dbi_finalize(st);
 	buf_free(&q);
 	buf_free(&c);
 	return rc;
@@ -220,14 +232,14 @@ void runs_export_sql(const struct run_filters *f, struct buf *sql)
 
 enum { CC_CASE_ID, CC_FIRST_COLUMN };
 
-int cases_open(sqlite3 *db, int64_t run, struct case_cursor *c)
+int cases_open(struct dbi *db, int64_t run, struct case_cursor *c)
 {
 #define CASE_COLUMN(key) #key ", "
-	if (sqlite3_prepare_v2(db, "SELECT " XCB_SQL_CASE_ID ", " CASE_COLUMNS "config FROM cases "
-			       "WHERE run_id = ? ORDER BY case_id", -1, &c->st, NULL))
+	if (dbi_prepare(db, "SELECT " XCB_SQL_CASE_ID ", " CASE_COLUMNS "config FROM cases "
+			       "WHERE run_id = ? ORDER BY case_id", &c->st))
 		return -1;
 #undef CASE_COLUMN
-	sqlite3_bind_int64(c->st, 1, run);
+	dbi_bind_i64(c->st, 1, run);
 	return 0;
 }
 
@@ -235,9 +247,9 @@ int cases_next(struct case_cursor *c, struct case_row *row)
 {
 	int col = CC_FIRST_COLUMN;
 
-	if (!c->st || sqlite3_step(c->st) != SQLITE_ROW)
+	if (!c->st || dbi_step(c->st) != DBI_ROW)
 		return 0;
-	row->case_id = sqlite3_column_int64(c->st, CC_CASE_ID);
+	row->case_id = dbi_column_i64(c->st, CC_CASE_ID);
 #define CASE_COLUMN(key) dbval_read(c->st, col++, &row->key);
 	CASE_COLUMNS
 #undef CASE_COLUMN
@@ -256,7 +268,7 @@ void case_row_free(struct case_row *c)
 
 void cases_close(struct case_cursor *c)
 {
-	sqlite3_finalize(c->st);
+	dbi_finalize(c->st);
 	c->st = NULL;
 }
 
@@ -264,22 +276,22 @@ void cases_close(struct case_cursor *c)
 
 enum { EC_SEQ, EC_KIND, EC_TEXT, EC_RECEIVED };
 
-int events_list(sqlite3 *db, int64_t run, const char *kind, int64_t after, int64_t limit,
+int events_list(struct dbi *db, int64_t run, const char *kind, int64_t after, int64_t limit,
 		event_fn fn, void *ctx)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "SELECT seq, kind, text, received FROM events WHERE run_id = ?1 "
-			       "AND (?2 IS NULL OR kind = ?2) AND (?3 IS NULL OR seq > ?3) ORDER BY seq LIMIT ?4",
-			       -1, &st, NULL))
+	if (dbi_prepare(db, "SELECT seq, kind, text, received FROM events WHERE run_id = ?1 "
+			       "AND (CAST(?2 AS TEXT) IS NULL OR kind = ?2) AND (CAST(?3 AS BIGINT) IS NULL OR seq > ?3) "
+			       "ORDER BY seq LIMIT ?4", &st))
 		return -1;
-	sqlite3_bind_int64(st, 1, run);
+	dbi_bind_i64(st, 1, run);
 	if (kind)
-		sqlite3_bind_text(st, 2, kind, -1, SQLITE_TRANSIENT);
+		dbi_bind_text(st, 2, kind, -1);
 	if (after >= 0)
-		sqlite3_bind_int64(st, 3, after);
-	sqlite3_bind_int64(st, 4, limit);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+		dbi_bind_i64(st, 3, after);
+	dbi_bind_i64(st, 4, limit);
+	while (dbi_step(st) == DBI_ROW) {
 		struct event_row e;
 
 		dbval_read(st, EC_SEQ, &e.seq);
@@ -292,22 +304,21 @@ int events_list(sqlite3 *db, int64_t run, const char *kind, int64_t after, int64
 		dbval_free(&e.text);
 		dbval_free(&e.received);
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 	return 0;
 }
 
-int64_t events_count(sqlite3 *db, int64_t run, const char *kind)
+int64_t events_count(struct dbi *db, int64_t run, const char *kind)
 {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int64_t n = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM events WHERE run_id = ? AND kind = ?",
-			       -1, &st, NULL))
+	if (dbi_prepare(db, "SELECT count(*) FROM events WHERE run_id = ? AND kind = ?", &st))
 		return 0;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_text(st, 2, kind, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	dbi_bind_i64(st, 1, run);
+	dbi_bind_text(st, 2, kind, -1);
+	if (dbi_step(st) == DBI_ROW)
+		n = dbi_column_i64(st, 0);
+	dbi_finalize(st);
 	return n;
 }

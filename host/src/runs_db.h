@@ -9,24 +9,14 @@
 #ifndef XCB_RUNS_DB_H
 #define XCB_RUNS_DB_H
 
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stddef.h>
 #include <stdint.h>
 
 #include "util.h"
 #include "xcb_schema.h"
 
-/* A column as SQLite stored it: the API keeps its type (a number stays a
- * number, text stays text, NULL is null). */
-struct dbval {
-	int type;       /* SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT or SQLITE_NULL */
-	int64_t i;      /* sqlite3_column_int64 */
-	double d;       /* sqlite3_column_double */
-	char *s;        /* SQLite's text of any non-NULL value (owned), else NULL */
-};
-/* Reads column col of st into v (free with dbval_free). */
-void dbval_read(sqlite3_stmt *st, int col, struct dbval *v);
-void dbval_free(struct dbval *v);
+/* A column's value: struct dbval (dbi.h). */
 
 /* ---- runs ---- */
 struct run_row {
@@ -35,26 +25,30 @@ struct run_row {
 	struct dbval machine_id, mac, suite, label, notes, status, source;
 	struct dbval created, started, last_frame, finished;
 	struct dbval frames_received, frames_expected, done_status, cpus, tsc_khz, error;
+	struct dbval lab;               /* the lab whose daemon collected it (NULL: none) */
 	char *params, *hello;           /* JSON object texts */
 	int64_t cases, cases_done;      /* cases stored; of those, with a RESULT */
 };
 void run_row_free(struct run_row *r);
 /* 1 with *r filled, 0 no such run, -1 the query failed. */
-int run_get(sqlite3 *db, int64_t id, struct run_row *r);
+int run_get(struct dbi *db, int64_t id, struct run_row *r);
 /* 1 if run id exists, 0 if not (or the query failed). */
-int run_exists(sqlite3 *db, int64_t id);
+int run_exists(struct dbi *db, int64_t id);
 
 /* The run list's filters (parsed by runs_filter.c). */
 struct run_filters {
-	const char *status, *suite, *label;
+	const char *status, *suite, *label, *lab;
+	const char *q;                  /* substring (any case) of label, notes, suite, MAC, a HELLO
+	                                 * fact, a tag or a key=value field */
+	const char *tag;                /* one of its tags, exactly */
 	char mac[18], token[17];
 	int64_t machine, since;
 	int64_t limit, offset;          /* limit -1: all */
 };
 typedef void (*run_fn)(const struct run_row *r, void *ctx);
 /* Calls fn for each run f selects (newest first, f's page); *total: how
- * many f selects in all. 0, or -1 if the query failed (sqlite3_errmsg). */
-int runs_list(sqlite3 *db, const struct run_filters *f, run_fn fn, void *ctx, int64_t *total);
+ * many f selects in all. 0, or -1 if the query failed (dbi_errmsg). */
+int runs_list(struct dbi *db, const struct run_filters *f, run_fn fn, void *ctx, int64_t *total);
 /* For a streamed export (csvstream.h): the list's SQL with one %s where the
  * resume predicate goes, that predicate, its key columns, the binding of f,
  * and the row reader. */
@@ -62,8 +56,8 @@ void runs_export_sql(const struct run_filters *f, struct buf *sql);
 extern const char runs_export_resume[];
 enum { RUNS_EXPORT_NKEYS = 2 };
 extern const int runs_export_keycol[RUNS_EXPORT_NKEYS];
-void runs_bind(sqlite3_stmt *st, const struct run_filters *f);
-void run_row_read(sqlite3_stmt *st, struct run_row *r);
+void runs_bind(struct dbi_stmt *st, const struct run_filters *f);
+void run_row_read(struct dbi_stmt *st, struct run_row *r);
 
 /* ---- cases ---- */
 /* CASE_COLUMNS expands CASE_COLUMN(key) once per case axis with its own
@@ -82,10 +76,10 @@ struct case_row {
 #undef CASE_COLUMN
 void case_row_free(struct case_row *c);
 struct case_cursor {
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 };
 /* Every case of run, in case_id order. 0 or -1. */
-int cases_open(sqlite3 *db, int64_t run, struct case_cursor *c);
+int cases_open(struct dbi *db, int64_t run, struct case_cursor *c);
 /* 1 with *row filled (free it), 0 at the end. */
 int cases_next(struct case_cursor *c, struct case_row *row);
 void cases_close(struct case_cursor *c);
@@ -97,9 +91,9 @@ struct event_row {
 typedef void (*event_fn)(const struct event_row *e, void *ctx);
 /* fn for each event of run (kind NULL: any; after < 0: from the first), in
  * seq order, at most limit. 0 or -1 (the query failed). */
-int events_list(sqlite3 *db, int64_t run, const char *kind, int64_t after, int64_t limit,
+int events_list(struct dbi *db, int64_t run, const char *kind, int64_t after, int64_t limit,
 		event_fn fn, void *ctx);
 /* How many events of kind run has. */
-int64_t events_count(sqlite3 *db, int64_t run, const char *kind);
+int64_t events_count(struct dbi *db, int64_t run, const char *kind);
 
 #endif

@@ -15,7 +15,7 @@ static const char *const summary_facts[] = { "vendor", "brand", "family", "model
 
 json_t *run_row_json(const struct run_row *r)
 {
-	json_t *machine = r->machine_id.type == SQLITE_NULL ? json_null()
+	json_t *machine = r->machine_id.type == DBI_NULL ? json_null()
 		: json_pack("{s:I, s:o}", "id", (json_int_t)r->machine_id.i, "mac", dbval_json(&r->mac));
 	json_t *hello = json_text_or_empty(r->hello), *facts = json_object(), *o;
 	const char *planned = json_string_value(json_object_get(hello, "cases_planned"));
@@ -29,10 +29,10 @@ json_t *run_row_json(const struct run_row *r)
 	}
 	/* No "token": it is the run's only credential on the wire, so a run's
 	 * JSON never carries it by default. */
-	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
 			 "s:o, s:o, s:I, s:o, s:o, s:o}",
 		"id", (json_int_t)r->id,
-		"machine", machine, "suite", dbval_json(&r->suite), "params", json_text_or_empty(r->params),
+		"lab", dbval_json(&r->lab), "machine", machine, "suite", dbval_json(&r->suite), "params", json_text_or_empty(r->params),
 		"label", dbval_json(&r->label), "notes", dbval_json(&r->notes), "status", dbval_json(&r->status),
 		"source", dbval_json(&r->source), "created", dbval_iso(&r->created),
 		"started", dbval_iso(&r->started), "last_frame", dbval_iso(&r->last_frame),
@@ -48,7 +48,7 @@ json_t *run_row_json(const struct run_row *r)
 	return o;
 }
 
-json_t *run_json(sqlite3 *db, int64_t id)
+json_t *run_json(struct dbi *db, int64_t id)
 {
 	struct run_row r;
 	json_t *o;
@@ -88,7 +88,7 @@ json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, doubl
 
 /* The run's cases, each with its stats: three queries (cases, RESULT rows,
  * histograms) stepped together in case order, whatever the number of cases. */
-json_t *run_cases_json(sqlite3 *db, int64_t id, double tsc_khz)
+json_t *run_cases_json(struct dbi *db, int64_t id, double tsc_khz)
 {
 	struct case_cursor cc;
 	struct result_cursor rc;

@@ -6,7 +6,7 @@
 #define XCB_RUNS_JSON_H
 
 #include <jansson.h>
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,14 +16,14 @@
 /* The RUN object, without its token (admins get it: api_runs.c). */
 json_t *run_row_json(const struct run_row *r);
 /* The RUN object of run id, or NULL if there is none. */
-json_t *run_json(sqlite3 *db, int64_t id);
+json_t *run_json(struct dbi *db, int64_t id);
 /* One case of GET /runs/{id}: its columns, config, per-initiator stats,
  * fairness, pseudo-initiators, STATS (ns too with tsc_khz > 0) and the
  * median per repetition, from its RESULT rows (RV_p10 attached; reordered). */
 json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, double tsc_khz);
 /* Every case of run id as case_json: three queries (cases, RESULT rows,
  * histograms) stepped together, whatever the number of cases. */
-json_t *run_cases_json(sqlite3 *db, int64_t id, double tsc_khz);
+json_t *run_cases_json(struct dbi *db, int64_t id, double tsc_khz);
 /* An event: {seq, kind, text, received}, or without kind (a run's errors). */
 json_t *event_json(const struct event_row *e, int with_kind);
 /* GET /runs/{id}/cases/{case}/histogram: rep/init -1 = all. */

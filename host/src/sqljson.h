@@ -6,14 +6,14 @@
 #define XCB_SQLJSON_H
 
 #include <jansson.h>
-#include <sqlite3.h>
+#include "dbi.h"
 
 #include "runs_db.h"
 
 /* Column col of st: integer, real, text or null. */
-json_t *col_json(sqlite3_stmt *st, int col);
+json_t *col_json(struct dbi_stmt *st, int col);
 /* Column col of st (unix seconds) as an ISO time, or null. */
-json_t *iso_or_null(sqlite3_stmt *st, int col);
+json_t *iso_or_null(struct dbi_stmt *st, int col);
 /* The same for a value read by runs_db.c. */
 json_t *dbval_json(const struct dbval *v);
 json_t *dbval_iso(const struct dbval *v);

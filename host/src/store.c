@@ -23,59 +23,68 @@
 #include "util.h"
 #include "xcbd.h"
 
-int64_t store_create_run(sqlite3 *db, uint64_t token, int64_t machine_id, int64_t job_id,
+int64_t store_create_run(struct dbi *db, uint64_t token, int64_t machine_id, int64_t job_id,
 			 const char *suite, const char *params, const char *label)
 {
-	sqlite3_stmt *s = store_st[S_NEW_RUN];
+	struct dbi_stmt *s = store_st[S_NEW_RUN];
 	char hex[17];
 
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)token);
-	sqlite3_bind_text(s, 1, hex, -1, SQLITE_TRANSIENT);
+	dbi_bind_text(s, 1, hex, -1);
 	if (machine_id)
-		sqlite3_bind_int64(s, 2, machine_id);
+		dbi_bind_i64(s, 2, machine_id);
 	if (job_id)
-		sqlite3_bind_int64(s, 3, job_id);
+		dbi_bind_i64(s, 3, job_id);
 	if (suite)
-		sqlite3_bind_text(s, 4, suite, -1, SQLITE_TRANSIENT);
+		dbi_bind_text(s, 4, suite, -1);
 	if (params)
-		sqlite3_bind_text(s, 5, params, -1, SQLITE_TRANSIENT);
+		dbi_bind_text(s, 5, params, -1);
 	if (label)
-		sqlite3_bind_text(s, 6, label, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(s, 7, now_s());
+		dbi_bind_text(s, 6, label, -1);
+	dbi_bind_i64(s, 7, now_s());
+	dbi_bind_text(s, 8, cfg.lab, -1);
 	if (store_step(s))
 		return 0;
-	return sqlite3_last_insert_rowid(db);
+	return dbi_last_id(db);
 }
 
 /* Takes back the ledger row of a refused frame (nothing else was written). */
 static int unledger(int64_t id, uint32_t seq)
 {
-	sqlite3_bind_int64(store_st[S_FRAME_DEL], 1, id);
-	sqlite3_bind_int64(store_st[S_FRAME_DEL], 2, seq);
+	dbi_bind_i64(store_st[S_FRAME_DEL], 1, id);
+	dbi_bind_i64(store_st[S_FRAME_DEL], 2, seq);
 	return store_step(store_st[S_FRAME_DEL]) ? -1 : STORE_REFUSED;
 }
 
-/* The run of token, created if new (--open: a HELLO starts it); 0 on error,
- * -1 when peer already has OPEN_RUNS_PER_ADDR live runs it started that way. */
-static int64_t find_or_create(sqlite3 *db, uint64_t token, const char *peer)
+/* The run of token, created if new (--open: a HELLO starts it); 0 if it
+ * cannot be, STORE_REFUSED when the token is another lab's run (that lab's
+ * daemon collects it), STORE_LIMIT when peer already has OPEN_RUNS_PER_ADDR
+ * live runs it started that way. */
+static int64_t find_or_create(struct dbi *db, uint64_t token, const char *peer)
 {
-	sqlite3_stmt *s = store_st[S_FIND_RUN];
+	struct dbi_stmt *s = store_st[S_FIND_RUN];
 	char hex[17];
 	int64_t id = 0;
+	int ours = 1;
 
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)token);
-	sqlite3_bind_text(s, 1, hex, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		id = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
+	dbi_bind_text(s, 1, hex, -1);
+	dbi_bind_text(s, 2, cfg.lab, -1);
+	if (dbi_step(s) == DBI_ROW) {
+		id = dbi_column_i64(s, 0);
+		ours = dbi_column_int(s, 1);
+	}
+	dbi_reset(s);
+	dbi_clear(s);
+	if (id && !ours)
+		return STORE_REFUSED;
 	if (id)
 		return id;
 	if (peer) {
 		s = store_st[S_OPEN_LIVE];
-		sqlite3_bind_text(s, 1, peer, -1, SQLITE_TRANSIENT);
+		dbi_bind_text(s, 1, peer, -1);
 		if (store_query_int(s) >= OPEN_RUNS_PER_ADDR)
-			return -1;
+			return STORE_LIMIT;
 	}
 	return store_create_run(db, token, 0, 0, NULL, NULL, NULL);
 }
@@ -126,10 +135,10 @@ static int64_t facts_after(json_t *have, json_t *add)
 static int hello_booted(int64_t id, const char *peer)
 {
 	for (int i = S_HELLO_JOB; i <= S_HELLO_OTHERS; i++) {
-		sqlite3_bind_int64(store_st[i], 1, id);
-		sqlite3_bind_int64(store_st[i], 2, now_s());
-		if (peer && sqlite3_bind_parameter_count(store_st[i]) >= 3)
-			sqlite3_bind_text(store_st[i], 3, peer, -1, SQLITE_TRANSIENT);
+		dbi_bind_i64(store_st[i], 1, id);
+		dbi_bind_i64(store_st[i], 2, now_s());
+		if (peer && i == S_HELLO_MACHINE)	/* the one with ?3 */
+			dbi_bind_text(store_st[i], 3, peer, -1);
 		if (store_step(store_st[i]))
 			return -1;
 	}
@@ -138,15 +147,15 @@ static int hello_booted(int64_t id, const char *peer)
 
 static int store_hello(int64_t id, const uint8_t *p, size_t n, const char *peer)
 {
-	sqlite3_stmt *s = store_st[S_GET_HELLO];
+	struct dbi_stmt *s = store_st[S_GET_HELLO];
 	json_t *obj = NULL, *add;
 	char *dump;
 	int rc;
 
-	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		obj = json_loads((const char *)sqlite3_column_text(s, 0), 0, NULL);
-	sqlite3_reset(s);
+	dbi_bind_i64(s, 1, id);
+	if (dbi_step(s) == DBI_ROW)
+		obj = json_loads(dbi_column_text(s, 0), 0, NULL);
+	dbi_reset(s);
 	if (!json_is_object(obj)) {
 		json_decref(obj);
 		obj = json_object();
@@ -172,12 +181,12 @@ static int store_hello(int64_t id, const uint8_t *p, size_t n, const char *peer)
 
 	dump = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
 	s = store_st[S_SET_HELLO];
-	sqlite3_bind_text(s, 1, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
+	dbi_bind_text(s, 1, dump ? dump : "{}", -1);
 	store_bind_json_int(s, 2, obj, "cpus");
 	store_bind_json_int(s, 3, obj, "tsc_khz");
 	store_bind_json_text(s, 4, obj, "transport");
 	store_bind_json_text(s, 5, obj, "suite");
-	sqlite3_bind_int64(s, 6, id);
+	dbi_bind_i64(s, 6, id);
 	rc = store_step(s);
 	free(dump);
 	json_decref(obj);
@@ -186,26 +195,27 @@ static int store_hello(int64_t id, const uint8_t *p, size_t n, const char *peer)
 
 static int store_event(int64_t id, uint32_t seq, int error, const uint8_t *p, size_t n)
 {
-	sqlite3_stmt *s = store_st[S_EVENT];
+	struct dbi_stmt *s = store_st[S_EVENT];
 	char *text = sanitize_text((const char *)p, n);
 	int rc;
 
 	if (!text)
 		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, seq);
-	sqlite3_bind_text(s, 3, error ? "error" : "log", -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(s, 5, now_s());
+	dbi_bind_i64(s, 1, id);
+	dbi_bind_i64(s, 2, seq);
+	dbi_bind_text(s, 3, error ? "error" : "log", -1);
+	dbi_bind_text(s, 4, text, -1);
+	dbi_bind_i64(s, 5, now_s());
 	rc = store_step(s);
+	store_rows += rc == 0; /* one event row (run_limits.h: events) */
 	if (error && rc == 0) {
 		char *nl = strchr(text, '\n');
 
 		if (nl)
 			*nl = 0;
 		s = store_st[S_CRASH];
-		sqlite3_bind_text(s, 1, text, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(s, 2, id);
+		dbi_bind_text(s, 1, text, -1);
+		dbi_bind_i64(s, 2, id);
 		rc = store_step(s);
 	}
 	free(text);
@@ -214,55 +224,56 @@ static int store_event(int64_t id, uint32_t seq, int error, const uint8_t *p, si
 
 static int store_done(int64_t id, const uint8_t *p, size_t n)
 {
-	sqlite3_stmt *s = store_st[S_DONE];
+	struct dbi_stmt *s = store_st[S_DONE];
 	struct xcb_done d;
 	int rc;
 
 	if (xcb_dec_done(p, n, &d))
 		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
 	/* Stored as the run's total: DONE's count plus DONE itself. */
-	sqlite3_bind_int64(s, 1, (sqlite3_int64)d.frames + 1);
-	sqlite3_bind_int64(s, 2, d.status);
-	sqlite3_bind_int64(s, 3, id);
+	dbi_bind_i64(s, 1, (int64_t)d.frames + 1);
+	dbi_bind_i64(s, 2, d.status);
+	dbi_bind_i64(s, 3, id);
 	rc = store_step(s);
 	return rc;
 }
 
-int store_frame(sqlite3 *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
+int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
 		const uint8_t *p, const char *peer)
 {
-	sqlite3_stmt *s;
+	struct dbi_stmt *s;
 	int64_t now = now_s();
-	int rc = 0, which = 0, changes;
+	int rc = 0, which = 0;
+	int64_t changes;
 
 	if (!*run_id) {
 		int64_t id = find_or_create(db, token, peer);
 
-		if (id < 0)
-			return STORE_LIMIT; /* nothing written; the sender retries, refused again */
+		if (id == STORE_REFUSED || id == STORE_LIMIT)
+			return (int)id; /* nothing written; the sender retries, refused again */
 		*run_id = id;
 	}
 	if (!*run_id)
 		return -1;
 	s = store_st[S_FRAME];
-	sqlite3_bind_int64(s, 1, *run_id);
-	sqlite3_bind_int64(s, 2, h->seq);
-	sqlite3_bind_int64(s, 3, h->type);
-	sqlite3_bind_int64(s, 4, now);
+	dbi_bind_i64(s, 1, *run_id);
+	dbi_bind_i64(s, 2, h->seq);
+	dbi_bind_i64(s, 3, h->type);
+	dbi_bind_i64(s, 4, now);
 	if (store_step(s))
 		return -1;
-	if (sqlite3_changes(db) == 0)
+	if (dbi_changes(db) == 0)
 		return 0; /* already stored: a duplicate changes nothing */
 	s = store_st[S_STATE];
-	sqlite3_bind_int64(s, 1, *run_id);
-	sqlite3_bind_int64(s, 2, h->seq);
-	sqlite3_bind_int64(s, 3, h->type);
+	dbi_bind_i64(s, 1, *run_id);
+	dbi_bind_i64(s, 2, h->seq);
+	dbi_bind_i64(s, 3, h->type);
 	if (store_query_int(s) == 1)
 		return unledger(*run_id, h->seq); /* complete, past its DONE, or a second DONE */
 
 	if (store_limit_check(*run_id, h->type, p, h->length, &which) == STORE_LIMIT)
 		return limit_refuse(*run_id, h->seq, which);
-	changes = sqlite3_total_changes(db);
+	changes = store_rows;
 	/* Each refuses (STORE_REFUSED) before it writes a row. */
 	switch (h->type) {
 	case XCB_T_HELLO: rc = store_hello(*run_id, p, h->length, peer); break;
@@ -283,26 +294,27 @@ int store_frame(sqlite3 *db, int64_t *run_id, uint64_t token, const struct xcb_h
 	}
 	if (rc)
 		return rc;
-	if (store_limit_add(*run_id, h->type, sqlite3_total_changes(db) - changes))
+	if (store_limit_add(*run_id, h->type, store_rows - changes))
 		return -1;
 	s = store_st[S_TOUCH];
-	sqlite3_bind_int64(s, 1, now);
-	sqlite3_bind_int64(s, 2, *run_id);
+	dbi_bind_i64(s, 1, now);
+	dbi_bind_i64(s, 2, *run_id);
 	if (peer)
-		sqlite3_bind_text(s, 3, peer, -1, SQLITE_TRANSIENT);
+		dbi_bind_text(s, 3, peer, -1);
 	if (store_step(s))
 		return -1;
 	s = store_st[S_COMPLETE];
-	sqlite3_bind_int64(s, 1, now);
-	sqlite3_bind_int64(s, 2, *run_id);
+	dbi_bind_i64(s, 1, now);
+	dbi_bind_i64(s, 2, *run_id);
 	return store_step(s) ? -1 : 1;
 }
 
-void store_mark_lost(sqlite3 *db, int lost_after)
+void store_mark_lost(struct dbi *db, int lost_after)
 {
-	sqlite3_stmt *s = store_st[S_LOST];
+	struct dbi_stmt *s = store_st[S_LOST];
 
 	(void)db;
-	sqlite3_bind_int64(s, 1, now_s() - lost_after);
+	dbi_bind_i64(s, 1, now_s() - lost_after);
+	dbi_bind_text(s, 2, cfg.lab, -1);
 	store_step(s);
 }

@@ -50,14 +50,14 @@ static int64_t rows_max(unsigned type, const uint8_t *p, size_t n)
 
 int store_limit_check(int64_t id, unsigned type, const uint8_t *p, size_t n, int *which)
 {
-	sqlite3_stmt *s = store_st[S_USAGE];
+	struct dbi_stmt *s = store_st[S_USAGE];
 	int k = kind_of(type);
 	int64_t used;
 
 	if (k < 0)
 		k = LIM_FRAMES;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int(s, 2, k);
+	dbi_bind_i64(s, 1, id);
+	dbi_bind_i64(s, 2, k);
 	used = store_query_int(s);
 	if (used < 0)
 		return 0; /* no run row: store_frame fails on its own */
@@ -65,8 +65,8 @@ int store_limit_check(int64_t id, unsigned type, const uint8_t *p, size_t n, int
 		if (k == LIM_FRAMES)
 			return 0;
 		/* ... and the frame itself under the frames limit. */
-		sqlite3_bind_int64(s, 1, id);
-		sqlite3_bind_int(s, 2, LIM_FRAMES);
+		dbi_bind_i64(s, 1, id);
+		dbi_bind_i64(s, 2, LIM_FRAMES);
 		if (store_query_int(s) + 1 <= run_limits[LIM_FRAMES].max)
 			return 0;
 		k = LIM_FRAMES;
@@ -77,37 +77,37 @@ int store_limit_check(int64_t id, unsigned type, const uint8_t *p, size_t n, int
 
 int store_limit_add(int64_t id, unsigned type, int64_t rows)
 {
-	sqlite3_stmt *s = store_st[S_USE];
+	struct dbi_stmt *s = store_st[S_USE];
 	int k = kind_of(type);
 
 	if (k < 0 || k == LIM_FRAMES || rows <= 0)
 		return 0; /* frames: S_TOUCH counts them (frames_received) */
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int(s, 2, k);
-	sqlite3_bind_int64(s, 3, rows);
+	dbi_bind_i64(s, 1, id);
+	dbi_bind_i64(s, 2, k);
+	dbi_bind_i64(s, 3, rows);
 	return store_step(s);
 }
 
 int store_limit_hit(int64_t id, int which)
 {
-	sqlite3_stmt *s = store_st[S_LIMITED];
+	struct dbi_stmt *s = store_st[S_LIMITED];
 	char text[200];
 
-	sqlite3_bind_int64(s, 1, id);
+	dbi_bind_i64(s, 1, id);
 	if (store_step(s))
 		return -1;
 	snprintf(text, sizeof(text), "limit: %lld %s per run reached (--run-limit %s=N): "
 		 "further ones are refused", (long long)run_limits[which].max, run_limits[which].what,
 		 run_limits[which].name);
 	s = store_st[S_LIMIT_EVENT];
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, LIMIT_SEQ0 + which);
-	sqlite3_bind_text(s, 3, text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(s, 4, now_s());
+	dbi_bind_i64(s, 1, id);
+	dbi_bind_i64(s, 2, LIMIT_SEQ0 + which);
+	dbi_bind_text(s, 3, text, -1);
+	dbi_bind_i64(s, 4, now_s());
 	return store_step(s);
 }
 
-int store_note_limit(sqlite3 *db, int64_t id, int which)
+int store_note_limit(struct dbi *db, int64_t id, int which)
 {
 	(void)db; /* the statements are prepared on the writer's connection */
 	return store_limit_hit(id, which);

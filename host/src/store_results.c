@@ -15,7 +15,7 @@
 
 int store_case(int64_t id, const uint8_t *p, size_t n)
 {
-	sqlite3_stmt *s = store_st[S_CASE];
+	struct dbi_stmt *s = store_st[S_CASE];
 	json_t *cfg_obj = kv_to_json((const char *)p, n, NULL);
 	struct buf key = { 0 };
 	char *dump;
@@ -35,9 +35,9 @@ int store_case(int64_t id, const uint8_t *p, size_t n)
 	/* Stored already? The same config is a harmless repeat (nothing to
 	 * write); another one would rewrite what results refer to. */
 	s = store_st[S_CASE_SAME];
-	sqlite3_bind_int64(s, 1, id);
+	dbi_bind_i64(s, 1, id);
 	store_bind_json_int(s, 2, cfg_obj, "id");
-	sqlite3_bind_text(s, 3, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
+	dbi_bind_text(s, 3, dump ? dump : "{}", -1);
 	rc = (int)store_query_int(s);
 	if (rc != -1) {
 		free(dump);
@@ -46,7 +46,7 @@ int store_case(int64_t id, const uint8_t *p, size_t n)
 	}
 	s = store_st[S_CASE];
 	case_match_key(cfg_obj, 0, &key);
-	sqlite3_bind_int64(s, 1, id);
+	dbi_bind_i64(s, 1, id);
 	store_bind_json_int(s, 2, cfg_obj, "id");
 	int at = 3; /* the schema's COL axes, in XCB_SQL_CASE_COLS order */
 	for (unsigned i = 0; i < XCB_N_AXES; i++) {
@@ -59,9 +59,10 @@ int store_case(int64_t id, const uint8_t *p, size_t n)
 		else
 			store_bind_json_text(s, at++, cfg_obj, a->key);
 	}
-	sqlite3_bind_text(s, at++, dump ? dump : "{}", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(s, at, key.p, -1, SQLITE_TRANSIENT);
+	dbi_bind_text(s, at++, dump ? dump : "{}", -1);
+	dbi_bind_text(s, at, key.p, -1);
 	rc = store_step(s);
+	store_rows += rc == 0;
 	free(dump);
 	buf_free(&key);
 	json_decref(cfg_obj);
@@ -74,16 +75,16 @@ int store_case(int64_t id, const uint8_t *p, size_t n)
  * stored when resent after it (counted apart: rejected.no_case). */
 static int case_known(int64_t id, uint32_t cid)
 {
-	sqlite3_stmt *s = store_st[S_CASE_HAS];
+	struct dbi_stmt *s = store_st[S_CASE_HAS];
 
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, cid);
+	dbi_bind_i64(s, 1, id);
+	dbi_bind_i64(s, 2, cid);
 	return store_query_int(s) == 1;
 }
 
 int store_result(int64_t id, const uint8_t *p, size_t n)
 {
-	sqlite3_stmt *s = store_st[S_RESULT];
+	struct dbi_stmt *s = store_st[S_RESULT];
 	struct xcb_result r;
 	int at = 2, wide = n >= XCB_RESULT_LEN_FULL;
 
@@ -93,7 +94,7 @@ int store_result(int64_t id, const uint8_t *p, size_t n)
 		return STORE_NO_CASE;
 	if (store_has_rows(store_st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0))
 		return STORE_REFUSED;
-	sqlite3_bind_int64(s, 1, id);
+	dbi_bind_i64(s, 1, id);
 	/* Every field with a column, in XCB_SQL_RESULT_COLS order. The appended
 	 * ones decode as 0 from a v1 RESULT and are stored as NULL (not
 	 * measured), where 0 could not be told from a value. */
@@ -103,11 +104,14 @@ int store_result(int64_t id, const uint8_t *p, size_t n)
 		if (part == XCB_PART_PAD)
 			continue;
 		if (part == XCB_PART_EXT && !wide)
-			sqlite3_bind_null(s, at++);
+			dbi_bind_null(s, at++);
 		else
 			store_bind_u64(s, at++, xcb_result_get(&r, i));
 	}
-	return store_step(s);
+	if (store_step(s))
+		return -1;
+	store_rows++;
+	return 0;
 }
 
 /* A HISTO or SAMPLES chunk: n points at positions at.. under one row key,
@@ -122,7 +126,7 @@ struct chunk {
 	int skip_zero;
 };
 
-static int store_chunk(int64_t id, sqlite3_stmt *s, sqlite3_stmt *has, const struct chunk *c)
+static int store_chunk(int64_t id, struct dbi_stmt *s, struct dbi_stmt *has, const struct chunk *c)
 {
 	int rc = 0;
 
@@ -136,6 +140,7 @@ static int store_chunk(int64_t id, sqlite3_stmt *s, sqlite3_stmt *has, const str
 		if (v || !c->skip_zero) {
 			store_bind_key(s, id, c->case_id, c->rep, c->initiator, c->at + i, store_i64(v));
 			rc = store_step(s);
+			store_rows += rc == 0;
 		}
 	}
 	return rc;

@@ -11,10 +11,11 @@
 #include "xcb_schema.h"
 
 static const char *const sql[S_N] = {
-	[S_FRAME] = "INSERT OR IGNORE INTO frames(run_id, seq, type, received) VALUES (?, ?, ?, ?)",
-	[S_FIND_RUN] = "SELECT id FROM runs WHERE token = ?",
-	[S_NEW_RUN] = "INSERT INTO runs(token, machine_id, job_id, suite, params, label, created) "
-		      "VALUES (?, ?, ?, ?, COALESCE(?, '{}'), ?, ?)",
+	[S_FRAME] = "INSERT INTO frames(run_id, seq, type, received) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+	/* A token is global: its run may be another lab's (?2: ours). */
+	[S_FIND_RUN] = "SELECT id, lab IS NOT DISTINCT FROM CAST(?2 AS TEXT) FROM runs WHERE token = ?1",
+	[S_NEW_RUN] = "INSERT INTO runs(token, machine_id, job_id, suite, params, label, created, lab) "
+		      "VALUES (?, ?, ?, ?, COALESCE(?, '{}'), ?, ?, ?)",
 	[S_TOUCH] = "UPDATE runs SET frames_received = frames_received + 1, last_frame = ?1, "
 		    "started = COALESCE(started, ?1), status = CASE WHEN status IN ('pending', 'lost') "
 		    "THEN 'running' ELSE status END, peer = COALESCE(peer, ?3) WHERE id = ?2",
@@ -29,14 +30,15 @@ static const char *const sql[S_N] = {
 	[S_RESULT] = "INSERT INTO results(run_id" XCB_SQL_RESULT_COLS ") VALUES (?" XCB_SQL_RESULT_PARAMS ")",
 	[S_HISTO] = "INSERT INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
 	[S_SAMPLE] = "INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?)",
-	[S_EVENT] = "INSERT OR IGNORE INTO events(run_id, seq, kind, text, received) VALUES (?, ?, ?, ?, ?)",
+	[S_EVENT] = "INSERT INTO events(run_id, seq, kind, text, received) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
 	[S_CRASH] = "UPDATE runs SET status = 'crashed', error = COALESCE(error, ?) WHERE id = ?",
 	[S_DONE] = "UPDATE runs SET frames_expected = ?, done_status = ? WHERE id = ? AND frames_expected IS NULL",
 	[S_COMPLETE] = "UPDATE runs SET status = CASE WHEN status = 'crashed' THEN status ELSE 'complete' END, "
 		       "finished = COALESCE(finished, ?) WHERE id = ? AND frames_expected IS NOT NULL "
 		       "AND frames_received >= frames_expected",
+	/* Only this lab's runs: another lab's daemon keeps its own. */
 	[S_LOST] = "UPDATE runs SET status = 'lost' WHERE status IN ('pending', 'running') "
-		   "AND COALESCE(last_frame, created) < ?",
+		   "AND COALESCE(last_frame, created) < ?1 AND lab IS NOT DISTINCT FROM CAST(?2 AS TEXT)",
 	/* Closed for new frames: complete, past DONE's count, or a second DONE
 	 * (?3 = the frame's type; a run has one DONE). */
 	[S_STATE] = "SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
@@ -53,9 +55,9 @@ static const char *const sql[S_N] = {
 	 * write can). The known boot address: the first allowed boot whose
 	 * HELLO (?3, its source) came from the address that asked. */
 	[S_HELLO_MACHINE] = "UPDATE machines SET "
-			    "uuid = COALESCE(uuid, CASE WHEN r.boot_trusted THEN r.boot_uuid END), "
-			    "serial = COALESCE(serial, CASE WHEN r.boot_trusted THEN r.boot_serial END), "
-			    "boot_addr = COALESCE(boot_addr, CASE WHEN r.boot_trusted AND r.boot_peer = ?3 "
+			    "uuid = COALESCE(uuid, CASE WHEN r.boot_trusted = 1 THEN r.boot_uuid END), "
+			    "serial = COALESCE(serial, CASE WHEN r.boot_trusted = 1 THEN r.boot_serial END), "
+			    "boot_addr = COALESCE(boot_addr, CASE WHEN r.boot_trusted = 1 AND r.boot_peer = CAST(?3 AS TEXT) "
 			    "THEN r.boot_peer END), last_seen = ?2 "
 			    "FROM (SELECT machine_id, boot_uuid, boot_serial, boot_peer, boot_trusted FROM runs "
 			    "WHERE id = ?1) AS r WHERE machines.id = r.machine_id",
@@ -68,13 +70,15 @@ static const char *const sql[S_N] = {
 	[S_SAMPLE_HAS] = "SELECT 1 FROM samples WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ? "
 			 "AND idx BETWEEN ? AND ? LIMIT 1",
 	/* The per-run limits (store_limits.c; ?2 = enum run_limit_kind). */
-	[S_USAGE] = "SELECT CASE ?2 WHEN 0 THEN use_cases WHEN 1 THEN frames_received WHEN 2 THEN use_histo "
-		    "WHEN 3 THEN use_samples ELSE use_events END FROM runs WHERE id = ?1",
-	[S_USE] = "UPDATE runs SET use_cases = use_cases + (?2 = 0) * ?3, "
-		  "use_histo = use_histo + (?2 = 2) * ?3, use_samples = use_samples + (?2 = 3) * ?3, "
-		  "use_events = use_events + (?2 = 4) * ?3 WHERE id = ?1",
+	[S_USAGE] = "SELECT CASE CAST(?2 AS INTEGER) WHEN 0 THEN use_cases WHEN 1 THEN frames_received "
+		    "WHEN 2 THEN use_histo WHEN 3 THEN use_samples ELSE use_events END FROM runs WHERE id = ?1",
+	[S_USE] = "UPDATE runs SET use_cases = use_cases + CASE WHEN ?2 = 0 THEN ?3 ELSE 0 END, "
+		  "use_histo = use_histo + CASE WHEN ?2 = 2 THEN ?3 ELSE 0 END, "
+		  "use_samples = use_samples + CASE WHEN ?2 = 3 THEN ?3 ELSE 0 END, "
+		  "use_events = use_events + CASE WHEN ?2 = 4 THEN ?3 ELSE 0 END WHERE id = ?1",
 	[S_LIMITED] = "UPDATE runs SET limited = limited + 1 WHERE id = ?",
-	[S_LIMIT_EVENT] = "INSERT OR IGNORE INTO events(run_id, seq, kind, text, received) VALUES (?, ?, 'log', ?, ?)",
+	[S_LIMIT_EVENT] = "INSERT INTO events(run_id, seq, kind, text, received) VALUES (?, ?, 'log', ?, ?) "
+			  "ON CONFLICT DO NOTHING",
 	/* RESULT/HISTO/SAMPLES only for a case the run described (CASE first). */
 	[S_CASE_HAS] = "SELECT 1 FROM cases WHERE run_id = ? AND case_id = ?",
 	/* --open: live runs a source started by HELLO alone (no job, no boot). */
@@ -82,13 +86,14 @@ static const char *const sql[S_N] = {
 			"AND status IN ('pending', 'running')",
 };
 
-sqlite3_stmt *store_st[S_N];
+struct dbi_stmt *store_st[S_N];
+int64_t store_rows;
 
-int store_prepare(sqlite3 *db)
+int store_prepare(struct dbi *db)
 {
 	for (int i = 0; i < S_N; i++) {
-		if (sqlite3_prepare_v3(db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &store_st[i], NULL)) {
-			fprintf(stderr, "xcbenchd: prepare: %s\n", sqlite3_errmsg(db));
+		if (dbi_prepare(db, sql[i], &store_st[i])) {
+			fprintf(stderr, "xcbenchd: prepare: %s\n", dbi_errmsg(db));
 			return -1;
 		}
 	}
@@ -98,7 +103,7 @@ int store_prepare(sqlite3 *db)
 void store_finalize(void)
 {
 	for (int i = 0; i < S_N; i++) {
-		sqlite3_finalize(store_st[i]);
+		dbi_finalize(store_st[i]);
 		store_st[i] = NULL;
 	}
 }
@@ -107,16 +112,16 @@ void store_finalize(void)
  * an I/O error is not logged here: the writer logs the state change once.
  * (A constraint here would be a frame the checks let through: -1, and the
  * writer rolls the batch back rather than keep half a frame.) */
-int store_step(sqlite3_stmt *s)
+int store_step(struct dbi_stmt *s)
 {
-	int rc = sqlite3_step(s), e = rc & 0xff;
+	int rc = dbi_step(s);
 
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW && e != SQLITE_FULL && e != SQLITE_IOERR)
-		fprintf(stderr, "xcbenchd: %s: %s\n", sqlite3_sql(s),
-			sqlite3_errmsg(sqlite3_db_handle(s)));
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+	if (rc != DBI_DONE && rc != DBI_ROW && rc != DBI_IOERR)
+		fprintf(stderr, "xcbenchd: %s: %s\n", dbi_sql(s),
+			dbi_errmsg(dbi_db(s)));
+	dbi_reset(s);
+	dbi_clear(s);
+	return rc == DBI_DONE || rc == DBI_ROW ? 0 : -1;
 }
 
 /* A u64 as an SQLite integer (signed 64-bit; latencies never reach 2^63). */
@@ -127,47 +132,47 @@ int64_t store_i64(uint64_t v)
 
 /* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6: lo/hi
  * for has_rows, position/value for put_point. */
-void store_bind_key(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+void store_bind_key(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
 		     int64_t a, int64_t b)
 {
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, cid);
-	sqlite3_bind_int64(s, 3, rep);
-	sqlite3_bind_int64(s, 4, init);
-	sqlite3_bind_int64(s, 5, a);
-	sqlite3_bind_int64(s, 6, b);
+	dbi_bind_i64(s, 1, id);
+	dbi_bind_i64(s, 2, cid);
+	dbi_bind_i64(s, 3, rep);
+	dbi_bind_i64(s, 4, init);
+	dbi_bind_i64(s, 5, a);
+	dbi_bind_i64(s, 6, b);
 }
 
 /* 1 if a row exists in [lo, hi] of the 4-key statement s (bound here). */
-int store_has_rows(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+int store_has_rows(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
 		    int64_t lo, int64_t hi)
 {
 	int found;
 
 	store_bind_key(s, id, cid, rep, init, lo, hi);
-	found = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
+	found = dbi_step(s) == DBI_ROW;
+	dbi_reset(s);
+	dbi_clear(s);
 	return found;
 }
 
 /* The first column of a one-row query as a number (-1: no row or error). */
-int64_t store_query_int(sqlite3_stmt *s)
+int64_t store_query_int(struct dbi_stmt *s)
 {
-	int64_t v = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+	int64_t v = dbi_step(s) == DBI_ROW ? dbi_column_i64(s, 0) : -1;
 
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
+	dbi_reset(s);
+	dbi_clear(s);
 	return v;
 }
 
-void store_bind_u64(sqlite3_stmt *s, int i, uint64_t v)
+void store_bind_u64(struct dbi_stmt *s, int i, uint64_t v)
 {
-	sqlite3_bind_int64(s, i, store_i64(v));
+	dbi_bind_i64(s, i, store_i64(v));
 }
 
 
-void store_bind_json_int(sqlite3_stmt *s, int i, json_t *o, const char *k)
+void store_bind_json_int(struct dbi_stmt *s, int i, json_t *o, const char *k)
 {
 	uint64_t v;
 	const char *str = json_string_value(json_object_get(o, k));
@@ -176,10 +181,10 @@ void store_bind_json_int(sqlite3_stmt *s, int i, json_t *o, const char *k)
 		store_bind_u64(s, i, v);
 }
 
-void store_bind_json_text(sqlite3_stmt *s, int i, json_t *o, const char *k)
+void store_bind_json_text(struct dbi_stmt *s, int i, json_t *o, const char *k)
 {
 	const char *str = json_string_value(json_object_get(o, k));
 
 	if (str)
-		sqlite3_bind_text(s, i, str, -1, SQLITE_TRANSIENT);
+		dbi_bind_text(s, i, str, -1);
 }

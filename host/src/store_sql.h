@@ -8,7 +8,7 @@
 #define XCB_STORE_SQL_H
 
 #include <jansson.h>
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,30 +21,34 @@ enum {
 };
 
 /* Prepared once by store_prepare() on the writer's connection (store_sql.c). */
-extern sqlite3_stmt *store_st[S_N];
+extern struct dbi_stmt *store_st[S_N];
 
 /* Steps a statement to completion and resets it: 0 or -1. */
-int store_step(sqlite3_stmt *s);
+int store_step(struct dbi_stmt *s);
 /* A u64 as an SQLite integer (clamped to INT64_MAX). */
 int64_t store_i64(uint64_t v);
 /* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6. */
-void store_bind_key(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+void store_bind_key(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
 		    int64_t a, int64_t b);
 /* 1 if a row exists in [lo, hi] of the 4-key statement s. */
-int store_has_rows(sqlite3_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+int store_has_rows(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
 		   int64_t lo, int64_t hi);
 /* The first column of a one-row query as a number (-1: no row or error). */
-int64_t store_query_int(sqlite3_stmt *s);
-void store_bind_u64(sqlite3_stmt *s, int i, uint64_t v);
+int64_t store_query_int(struct dbi_stmt *s);
+void store_bind_u64(struct dbi_stmt *s, int i, uint64_t v);
 /* Binds o[k] (a decimal string in a frame's key=value JSON) as an integer
  * or as text; an absent or malformed value stays NULL. */
-void store_bind_json_int(sqlite3_stmt *s, int i, json_t *o, const char *k);
-void store_bind_json_text(sqlite3_stmt *s, int i, json_t *o, const char *k);
+void store_bind_json_int(struct dbi_stmt *s, int i, json_t *o, const char *k);
+void store_bind_json_text(struct dbi_stmt *s, int i, json_t *o, const char *k);
 
 /* store_results.c: one frame each; 0 stored, -1 error, STORE_REFUSED. */
 int store_case(int64_t id, const uint8_t *p, size_t n);
 int store_result(int64_t id, const uint8_t *p, size_t n);
 int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n); /* HISTO or SAMPLES */
+
+/* Data rows the frame handlers have written (writer thread only): a frame's
+ * rows are the difference around its handler (store_limits.c counts them). */
+extern int64_t store_rows;
 
 /* store_limits.c: the per-run limits (run_limits.h). STORE_LIMIT with the limit
  * in *which if the frame's rows would pass it, else 0. */

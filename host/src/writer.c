@@ -53,7 +53,7 @@ static struct witem *head, *tail;
 static size_t qlen, qbytes;   /* q_lock */
 static int stopping, running;
 static pthread_t thread;
-static sqlite3 *wdb;
+static struct dbi *wdb;
 static writer_ack_fn ack_fn; /* set before pthread_create (which orders it), never changed */
 
 /* Health: set by the writer thread, read by HTTP threads (api_health). */
@@ -162,12 +162,9 @@ size_t writer_queued(void)
  * through set_health). */
 static int exec(const char *sql, int quiet)
 {
-	char *msg = NULL;
-
-	if (sqlite3_exec(wdb, sql, NULL, NULL, &msg) != SQLITE_OK) {
+	if (dbi_exec(wdb, sql) != DBI_OK) {
 		if (!quiet)
-			fprintf(stderr, "xcbenchd: %s: %s\n", sql, msg ? msg : "?");
-		sqlite3_free(msg);
+			fprintf(stderr, "xcbenchd: %s: %s\n", sql, dbi_errmsg(wdb));
 		return -1;
 	}
 	return 0;
@@ -175,7 +172,7 @@ static int exec(const char *sql, int quiet)
 
 static void rollback(void)
 {
-	if (!sqlite3_get_autocommit(wdb))
+	if (!!dbi_in_txn(wdb))
 		exec("ROLLBACK", 1);
 }
 
@@ -192,7 +189,7 @@ static int apply_frame(struct witem *it)
 	 * start), so it is read here without the registry lock. */
 	it->outcome = store_frame(wdb, &it->run->id, it->run->token, &it->h, it->payload, peer);
 	it->created = id == 0 && it->run->id != 0;
-	return it->outcome == -1 || sqlite3_get_autocommit(wdb) ? -1 : 0;
+	return it->outcome == -1 || !dbi_in_txn(wdb) ? -1 : 0;
 }
 
 static void process(struct witem *batch)
@@ -209,14 +206,14 @@ static void process(struct witem *batch)
 			it->fn(wdb, it->arg);
 		else
 			failed = apply_frame(it);
-		if (sqlite3_get_autocommit(wdb))
+		if (!dbi_in_txn(wdb))
 			failed = 1;
 	}
 	if (!failed && exec("COMMIT", 1))
 		failed = 1;
 	if (failed) {
 		/* Copied: the ROLLBACK may replace SQLite's message buffer. */
-		snprintf(whybuf, sizeof(whybuf), "%s", sqlite3_errmsg(wdb));
+		snprintf(whybuf, sizeof(whybuf), "%s", dbi_errmsg(wdb));
 		why = whybuf;
 		rollback();
 		for (struct witem *it = batch; it; it = it->next) {
@@ -337,7 +334,7 @@ static void *writer_main(void *unused)
 		 * file. PASSIVE: it never waits for a reader. */
 		if (now_mono() - last_ckpt >= 5.0) {
 			last_ckpt = now_mono();
-			sqlite3_wal_checkpoint_v2(wdb, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+			dbi_idle(wdb);
 		}
 		if (quit)
 			break;
@@ -345,7 +342,7 @@ static void *writer_main(void *unused)
 	return NULL;
 }
 
-int writer_start(sqlite3 *db, writer_ack_fn ack)
+int writer_start(struct dbi *db, writer_ack_fn ack)
 {
 	wdb = db;
 	ack_fn = ack;

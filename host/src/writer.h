@@ -7,20 +7,20 @@
 #define XCB_WRITER_H
 
 #include <netinet/in.h>
-#include <sqlite3.h>
+#include "dbi.h"
 #include <stddef.h>
 #include <stdint.h>
 
 #include "registry.h"
 #include "xcb_proto.h"
 
-typedef void (*wtask_fn)(sqlite3 *db, void *arg);
+typedef void (*wtask_fn)(struct dbi *db, void *arg);
 /* Tells r's peer what is committed (cumulative ACK); called with reg_lock
  * held, once per touched run after each commit. */
 typedef void (*writer_ack_fn)(struct run *r);
 
 /* Starts the thread on db; ack is how committed frames are acknowledged. */
-int writer_start(sqlite3 *db, writer_ack_fn ack);
+int writer_start(struct dbi *db, writer_ack_fn ack);
 /* Queues a frame already validated by the collector (copied); src is where
  * it came from (recorded as the run's peer). 0, or -1 when the queue is full. */
 int writer_frame(struct run *r, const struct xcb_hdr *h, const uint8_t *payload,

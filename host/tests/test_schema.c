@@ -5,6 +5,10 @@
  * with a distinct value in every field go through the real encoder, decoder
  * and store (store_frame) and come back out of SQL unchanged; the
  * vocabularies and axis descriptors are self-consistent.
+ *
+ * With XCB_TEST_PG set to a postgresql:// URL (tests/t-pg-schema.sh) the
+ * same tests run on PostgreSQL: each empties that database's public schema
+ * and migrates it from scratch.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,7 +33,7 @@ struct xcbd_config cfg;
 /* A fresh database in a temporary directory, migrated by the daemon's code. */
 struct fixture {
 	char dir[64], path[96];
-	sqlite3 *db;
+	struct dbi *db;
 };
 
 static int setup(void **state)
@@ -37,13 +41,33 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 	char err[512];
 
-	snprintf(f->dir, sizeof(f->dir), "/tmp/test_schema.XXXXXX");
-	if (!f || !mkdtemp(f->dir))
+	const char *pg = getenv("XCB_TEST_PG");
+
+	if (!f)
 		return -1;
-	snprintf(f->path, sizeof(f->path), "%s/x.db", f->dir);
-	f->db = db_open_rw(f->path, err, sizeof(err));
+	if (pg) {
+		struct dbi *db = dbi_open(pg, DBI_RW, err, sizeof(err));
+
+		if (!db || dbi_exec(db, "DROP SCHEMA public CASCADE; CREATE SCHEMA public")) {
+			fprintf(stderr, "%s\n", db ? dbi_errmsg(db) : err);
+			dbi_close(db);
+			free(f);
+			return -1;
+		}
+		dbi_close(db);
+		f->db = db_open_rw(pg, err, sizeof(err));
+	} else {
+		snprintf(f->dir, sizeof(f->dir), "/tmp/test_schema.XXXXXX");
+		if (!mkdtemp(f->dir)) {
+			free(f);
+			return -1;
+		}
+		snprintf(f->path, sizeof(f->path), "%s/x.db", f->dir);
+		f->db = db_open_rw(f->path, err, sizeof(err));
+	}
 	if (!f->db) {
 		fprintf(stderr, "%s\n", err);
+		free(f);
 		return -1;
 	}
 	*state = f;
@@ -56,7 +80,11 @@ static int teardown(void **state)
 	char side[128];
 
 	store_finalize();
-	sqlite3_close(f->db);
+	dbi_close(f->db);
+	if (!f->dir[0]) {
+		free(f);
+		return 0;
+	}
 	unlink(f->path);
 	snprintf(side, sizeof(side), "%s-wal", f->path);
 	unlink(side);
@@ -68,17 +96,21 @@ static int teardown(void **state)
 }
 
 /* The columns of a table, in order, as one "a,b,c" string (malloc'd). */
-static char *table_columns(sqlite3 *db, const char *table)
+static char *table_columns(struct dbi *db, const char *table)
 {
 	struct buf b = { 0 };
-	sqlite3_stmt *st;
-	char sql[128];
+	struct dbi_stmt *st;
+	char sql[256];
 
-	snprintf(sql, sizeof(sql), "SELECT name FROM pragma_table_info('%s') ORDER BY cid", table);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		buf_addf(&b, "%s%s", b.len ? "," : "", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	if (dbi_engine(db) == DBI_PG)
+		snprintf(sql, sizeof(sql), "SELECT column_name FROM information_schema.columns "
+			 "WHERE table_schema = 'public' AND table_name = '%s' ORDER BY ordinal_position", table);
+	else
+		snprintf(sql, sizeof(sql), "SELECT name FROM pragma_table_info('%s') ORDER BY cid", table);
+	assert_int_equal(dbi_prepare(db, sql, &st), DBI_OK);
+	while (dbi_step(st) == DBI_ROW)
+		buf_addf(&b, "%s%s", b.len ? "," : "", dbi_column_text(st, 0));
+	dbi_finalize(st);
 	return b.p;
 }
 
@@ -206,7 +238,7 @@ static void round_trip_every_field(void **state)
 }
 
 /* One frame through the real store; 1 = stored. */
-static int store(sqlite3 *db, int64_t *run, unsigned type, uint32_t seq, const void *pl, size_t len)
+static int store(struct dbi *db, int64_t *run, unsigned type, uint32_t seq, const void *pl, size_t len)
 {
 	uint8_t buf[XCB_FRAME_MAX];
 	struct xcb_hdr h = { .type = (uint8_t)type, .token = 0x5c4e3a, .seq = seq };
@@ -224,7 +256,7 @@ static void store_keeps_every_field(void **state)
 	struct fixture *f = *state;
 	struct xcb_result in;
 	struct buf cfg = { 0 };
-	sqlite3_stmt *st;
+	struct dbi_stmt *st;
 	int64_t run = 0;
 
 	assert_int_equal(store_prepare(f->db), 0);
@@ -239,33 +271,33 @@ static void store_keeps_every_field(void **state)
 	in.case_id = 1;
 	assert_int_equal(store(f->db, &run, XCB_T_RESULT, 1, &in, 0), 1);
 
-	assert_int_equal(sqlite3_prepare_v2(f->db, "SELECT 0" XCB_SQL_CASE_COLS " FROM cases", -1, &st, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(dbi_prepare(f->db, "SELECT 0" XCB_SQL_CASE_COLS " FROM cases", &st), DBI_OK);
+	assert_int_equal(dbi_step(st), DBI_ROW);
 	for (unsigned i = 0, col = 1; i < XCB_N_AXES; i++) {
 		char want[32];
 
 		if (!xcb_axes[i].column)
 			continue;
 		if (xcb_axes[i].type == XCB_TY_INT) {
-			assert_int_equal(sqlite3_column_type(st, (int)col), SQLITE_INTEGER);
-			assert_int_equal(sqlite3_column_int64(st, (int)col), 100 + i);
+			assert_int_equal(dbi_column_type(st, (int)col), DBI_INT);
+			assert_int_equal(dbi_column_i64(st, (int)col), 100 + i);
 		} else {
 			snprintf(want, sizeof(want), "v%u", 100 + i);
-			assert_string_equal((const char *)sqlite3_column_text(st, (int)col), want);
+			assert_string_equal(dbi_column_text(st, (int)col), want);
 		}
 		col++;
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 
-	assert_int_equal(sqlite3_prepare_v2(f->db, "SELECT 0" XCB_SQL_RESULT_COLS " FROM results", -1, &st, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(dbi_prepare(f->db, "SELECT 0" XCB_SQL_RESULT_COLS " FROM results", &st), DBI_OK);
+	assert_int_equal(dbi_step(st), DBI_ROW);
 	for (unsigned i = 0, col = 1; i < XCB_N_RESULT_FIELDS; i++) {
 		if (xcb_result_fields[i].part == XCB_PART_PAD)
 			continue;
-		assert_true((uint64_t)sqlite3_column_int64(st, (int)col) == xcb_result_get(&in, i));
+		assert_true((uint64_t)dbi_column_i64(st, (int)col) == xcb_result_get(&in, i));
 		col++;
 	}
-	sqlite3_finalize(st);
+	dbi_finalize(st);
 }
 
 static void vocabularies(void **state)

@@ -1,0 +1,28 @@
+/*
+ * faults.h - the fault-injection keys of the tests, read once at boot and then
+ * read-only: the harness's own checks (watchdog, ledger, bounded waits) are
+ * tested by making a CPU misbehave on purpose.
+ *
+ *   hang_cpu=N       that CPU wedges, interrupts off: in its first callee (xcall,
+ *                    tlb), or in its first timed read (sync reader)
+ *   fault_cpu=N      that CPU takes an invalid-opcode exception at the same place
+ *   dupskip_cpu=N    that CPU runs one call (sequence number >= 3) as the previous
+ *                    one again: one call skipped, one duplicated
+ *   startfail_cpu=N  CPU 0 treats starting work on that CPU as failed (a sync
+ *                    reader that cannot start: the readers already started must
+ *                    be stopped, not left spinning)
+ * ~0u = not set.
+ */
+#ifndef XCB_BENCH_FAULTS_H
+#define XCB_BENCH_FAULTS_H
+
+struct bench_faults {
+	unsigned hang_cpu, fault_cpu, dupskip_cpu, startfail_cpu;
+};
+
+extern struct bench_faults faults;
+
+/* Once at boot, before any case: parse the keys. */
+void faults_init(void);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * pool_hog.c — an injected fault for tests/t-xcall-faults.sh: seven extra
+ * algorithms of two IPI vectors each, beside the real ones: more vectors
+ * than the pool has (platform.h PLAT_IPI_POOL). xcall_init_all() must refuse
+ * with an error naming the algorithm that did not fit — never hand out a
+ * silent vector 0.
+ */
+#include "xcall/xcall_internal.h"
+
+static int hog_init(unsigned ncpus, const unsigned *ipi)
+{
+	(void)ncpus;
+	(void)ipi;
+	return 0;
+}
+static void hog_call(const struct cpumask *m, xcall_fn_t fn, void *arg, enum xcall_wait w)
+{
+	(void)m, (void)fn, (void)arg, (void)w;
+}
+static void hog_ipi(void) { }
+static void hog_lockprof(struct xcall_lockprof *out) { *out = (struct xcall_lockprof){ 0 }; }
+static void hog_reset(void) { }
+
+#define HOG(n)									\
+	const struct xcall_ops xcall_hog##n = {					\
+		.name = "hog" #n, .desc = "takes two vectors", .nipi = 2,	\
+		.waits = XCALL_WAITS_ALL, .sends = XCALL_SENDS_MASK,		\
+		.init = hog_init, .call = hog_call,				\
+		.handle_ipi = { hog_ipi, hog_ipi },				\
+		.lockprof = hog_lockprof, .reset = hog_reset,			\
+	};									\
+	XCALL_TABLE_ENTRY(hog##n)
+HOG(0); HOG(1); HOG(2); HOG(3); HOG(4); HOG(5); HOG(6);

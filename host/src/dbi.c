@@ -1,0 +1,129 @@
+/*
+ * dbi.c — the storage seam's front (dbi.h): picks the engine from the
+ * --db value and dispatches each call through its operations table
+ * (dbi_engine.h). Also the engine-independent helpers: values, bindings
+ * of a value, URL redaction.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbi_engine.h"
+
+int dbi_url_is_pg(const char *url)
+{
+	return strncmp(url, "postgresql://", 13) == 0 || strncmp(url, "postgres://", 11) == 0;
+}
+
+struct dbi *dbi_open(const char *url, int flags, char *err, size_t errlen)
+{
+	if (dbi_url_is_pg(url))
+		return dbi_pg_open(url, flags, err, errlen);
+	return dbi_sqlite_open(url, flags, err, errlen);
+}
+
+/* "scheme://user:secret@host" -> "scheme://user:***@host"; a path as is. */
+void dbi_url_redact(const char *url, char *out, size_t n)
+{
+	const char *p = dbi_url_is_pg(url) ? strstr(url, "://") + 3 : NULL;
+	const char *at = p ? strchr(p, '@') : NULL;
+	const char *colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
+
+	if (!colon) {
+		snprintf(out, n, "%s", url);
+		return;
+	}
+	snprintf(out, n, "%.*s:***%s", (int)(colon - url), url, at);
+}
+
+void dbi_close(struct dbi *db)
+{
+	if (db)
+		db->ops->close(db);
+}
+
+enum dbi_engine dbi_engine(const struct dbi *db) { return db->ops->engine; }
+const char *dbi_errmsg(struct dbi *db) { return db ? db->ops->errmsg(db) : "no database"; }
+int dbi_exec(struct dbi *db, const char *sql) { return db->ops->exec(db, sql); }
+int dbi_in_txn(struct dbi *db) { return db->ops->in_txn(db); }
+int64_t dbi_changes(struct dbi *db) { return db->ops->changes(db); }
+int64_t dbi_last_id(struct dbi *db) { return db->ops->last_id(db); }
+int dbi_user_version(struct dbi *db) { return db->ops->user_version(db); }
+int dbi_set_user_version(struct dbi *db, int v) { return db->ops->set_user_version(db, v); }
+int dbi_ping(struct dbi *db) { return db->ops->ping(db); }
+void dbi_idle(struct dbi *db) { db->ops->idle(db); }
+
+int dbi_prepare(struct dbi *db, const char *sql, struct dbi_stmt **st)
+{
+	*st = NULL;
+	return db ? db->ops->prepare(db, sql, st) : DBI_ERROR;
+}
+
+void dbi_finalize(struct dbi_stmt *st)
+{
+	if (st)
+		st->db->ops->finalize(st);
+}
+
+int64_t dbi_executions(struct dbi *db) { return db->executions; }
+
+void dbi_reset(struct dbi_stmt *st)
+{
+	st->stepped = 0;
+	st->db->ops->reset(st);
+}
+
+void dbi_clear(struct dbi_stmt *st) { st->db->ops->clear(st); }
+int dbi_param_index(struct dbi_stmt *st, const char *name) { return st->db->ops->param_index(st, name); }
+int dbi_bind_i64(struct dbi_stmt *st, int i, int64_t v) { return st->db->ops->bind_i64(st, i, v); }
+int dbi_bind_double(struct dbi_stmt *st, int i, double v) { return st->db->ops->bind_double(st, i, v); }
+int dbi_bind_null(struct dbi_stmt *st, int i) { return st->db->ops->bind_null(st, i); }
+int dbi_step(struct dbi_stmt *st)
+{
+	if (!st->stepped) {
+		st->stepped = 1;
+		st->db->executions++;
+	}
+	return st->db->ops->step(st);
+}
+
+int dbi_column_count(struct dbi_stmt *st) { return st->db->ops->column_count(st); }
+int dbi_column_type(struct dbi_stmt *st, int col) { return st->db->ops->column_type(st, col); }
+int64_t dbi_column_i64(struct dbi_stmt *st, int col) { return st->db->ops->column_i64(st, col); }
+int dbi_column_int(struct dbi_stmt *st, int col) { return (int)st->db->ops->column_i64(st, col); }
+double dbi_column_double(struct dbi_stmt *st, int col) { return st->db->ops->column_double(st, col); }
+const char *dbi_column_text(struct dbi_stmt *st, int col) { return st->db->ops->column_text(st, col); }
+const char *dbi_sql(struct dbi_stmt *st) { return st->db->ops->sql(st); }
+struct dbi *dbi_db(struct dbi_stmt *st) { return st->db; }
+
+int dbi_bind_text(struct dbi_stmt *st, int i, const char *s, int len)
+{
+	return s ? st->db->ops->bind_text(st, i, s, len) : st->db->ops->bind_null(st, i);
+}
+
+int dbi_bind_value(struct dbi_stmt *st, int i, const struct dbval *v)
+{
+	switch (v->type) {
+	case DBI_INT: return dbi_bind_i64(st, i, v->i);
+	case DBI_FLOAT: return dbi_bind_double(st, i, v->d);
+	case DBI_TEXT: return dbi_bind_text(st, i, v->s, -1);
+	default: return dbi_bind_null(st, i);
+	}
+}
+
+void dbval_read(struct dbi_stmt *st, int col, struct dbval *v)
+{
+	const char *s;
+
+	v->type = dbi_column_type(st, col);
+	v->i = dbi_column_i64(st, col);
+	v->d = dbi_column_double(st, col);
+	s = v->type == DBI_NULL ? NULL : dbi_column_text(st, col);
+	v->s = s ? strdup(s) : NULL;
+}
+
+void dbval_free(struct dbval *v)
+{
+	free(v->s);
+	v->s = NULL;
+}

@@ -1,0 +1,121 @@
+/*
+ * dbi.h — the storage seam: every SQL statement of the daemon goes through
+ * this interface, whatever engine holds the data (dbi.c dispatches to
+ * dbi_sqlite.c, the embedded default, or dbi_pg.c, a PostgreSQL server).
+ *
+ * The calls mirror SQLite's prepared-statement API one for one, so that
+ * converting data-access code is mechanical (docs/ARCHITECTURE.md, "The
+ * storage seam", lists the renames; host/tools/dbi-convert.sed applies
+ * them). SQL is written once, in the subset both engines accept:
+ *   - parameters as ?, ?N or :name (the PostgreSQL engine renumbers them);
+ *   - INSERT ... ON CONFLICT DO NOTHING, never INSERT OR IGNORE;
+ *   - a parameter only tested with IS NULL is CAST (AS TEXT, AS BIGINT):
+ *     PostgreSQL types each parameter from where it is used;
+ *   - standard functions only (count, sum, min, max, COALESCE, CASE,
+ *     EXISTS, LIMIT/OFFSET); a new id is read with dbi_last_id.
+ * A connection belongs to one thread at a time (like SQLite's NOMUTEX).
+ */
+#ifndef XCB_DBI_H
+#define XCB_DBI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct dbi;
+struct dbi_stmt;
+
+enum dbi_engine { DBI_SQLITE, DBI_PG };
+
+/* Column and value types (SQLite's storage classes; PostgreSQL's numeric
+ * columns map to INT or FLOAT, the others to TEXT). */
+enum { DBI_NULL, DBI_INT, DBI_FLOAT, DBI_TEXT };
+
+/* Results of dbi_step and friends. DBI_IOERR: the store is unusable right
+ * now (disk full, I/O error, server gone): the caller degrades and retries
+ * instead of logging each statement. */
+enum { DBI_OK = 0, DBI_ERROR = 1, DBI_IOERR = 2, DBI_ROW = 100, DBI_DONE = 101 };
+
+/* Open flags. */
+enum { DBI_RO = 1, DBI_RW = 2 };
+
+/* A value as the store holds it: the API keeps its type (a number stays a
+ * number, text stays text, NULL is null). */
+struct dbval {
+	int type;       /* DBI_INT, DBI_FLOAT, DBI_TEXT or DBI_NULL */
+	int64_t i;      /* the value as an integer */
+	double d;       /* the value as a double */
+	char *s;        /* its text, for any non-NULL value (owned), else NULL */
+};
+/* Reads column col of st into v (free with dbval_free). */
+void dbval_read(struct dbi_stmt *st, int col, struct dbval *v);
+void dbval_free(struct dbval *v);
+
+/* ---- connections ---- */
+
+/* Opens url: "postgresql://..." or "postgres://..." (a password comes from
+ * PGPASSFILE, ~/.pgpass or the environment, never from the url), or else a
+ * SQLite file path. NULL with the reason in err. DBI_RO: a reader. */
+struct dbi *dbi_open(const char *url, int flags, char *err, size_t errlen);
+void dbi_close(struct dbi *db);
+enum dbi_engine dbi_engine(const struct dbi *db);
+/* 1 if url names a PostgreSQL server. */
+int dbi_url_is_pg(const char *url);
+/* url with any password replaced by "***", for logs and the API. */
+void dbi_url_redact(const char *url, char *out, size_t n);
+/* The last error of db (valid until its next call). */
+const char *dbi_errmsg(struct dbi *db);
+/* Runs one or more statements without results: DBI_OK, DBI_ERROR or
+ * DBI_IOERR (dbi_errmsg says why). */
+int dbi_exec(struct dbi *db, const char *sql);
+/* 1 inside BEGIN ... COMMIT. 0 after a failure rolled the transaction back
+ * (SQLite does on a full disk) or outside one. */
+int dbi_in_txn(struct dbi *db);
+/* Rows changed by the last INSERT/UPDATE/DELETE statement. */
+int64_t dbi_changes(struct dbi *db);
+/* The id the last INSERT gave its row (an INTEGER PRIMARY KEY). */
+int64_t dbi_last_id(struct dbi *db);
+/* The schema version (migrations applied), or -1; and setting it (inside
+ * the migration's transaction). */
+int dbi_user_version(struct dbi *db);
+int dbi_set_user_version(struct dbi *db, int v);
+/* 1 if the connection is usable (a PostgreSQL engine reconnects here when
+ * it was lost). */
+int dbi_ping(struct dbi *db);
+/* Statements executed on db so far (each first step after a prepare or a
+ * reset counts once): what a test counts to prove a page costs a constant
+ * number of queries. */
+int64_t dbi_executions(struct dbi *db);
+/* Housekeeping while the writer is idle (SQLite: a passive checkpoint). */
+void dbi_idle(struct dbi *db);
+
+/* ---- statements ---- */
+
+/* DBI_OK with *st, or DBI_ERROR / DBI_IOERR with *st NULL. */
+int dbi_prepare(struct dbi *db, const char *sql, struct dbi_stmt **st);
+void dbi_finalize(struct dbi_stmt *st);
+/* Back to before the first step, bindings kept. */
+void dbi_reset(struct dbi_stmt *st);
+/* Every parameter back to NULL. */
+void dbi_clear(struct dbi_stmt *st);
+/* The index (1-based) of parameter :name, or 0. */
+int dbi_param_index(struct dbi_stmt *st, const char *name);
+/* Binding parameter i (1-based); text is copied. */
+int dbi_bind_i64(struct dbi_stmt *st, int i, int64_t v);
+int dbi_bind_double(struct dbi_stmt *st, int i, double v);
+int dbi_bind_text(struct dbi_stmt *st, int i, const char *s, int len); /* len -1: to NUL */
+int dbi_bind_null(struct dbi_stmt *st, int i);
+int dbi_bind_value(struct dbi_stmt *st, int i, const struct dbval *v);
+/* DBI_ROW (a row is readable), DBI_DONE, DBI_ERROR or DBI_IOERR. */
+int dbi_step(struct dbi_stmt *st);
+int dbi_column_count(struct dbi_stmt *st);
+int dbi_column_type(struct dbi_stmt *st, int col);
+int64_t dbi_column_i64(struct dbi_stmt *st, int col);
+int dbi_column_int(struct dbi_stmt *st, int col);
+double dbi_column_double(struct dbi_stmt *st, int col);
+/* The column as text (valid until the next step), NULL for NULL. */
+const char *dbi_column_text(struct dbi_stmt *st, int col);
+/* The statement's SQL as prepared, and its connection. */
+const char *dbi_sql(struct dbi_stmt *st);
+struct dbi *dbi_db(struct dbi_stmt *st);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * dbi_engine.h — what an engine of the storage seam provides (internal to
+ * dbi*.c): one table of operations. dbi.c dispatches every dbi_* call
+ * through it; dbi_sqlite.c and dbi_pg.c each define one.
+ */
+#ifndef XCB_DBI_ENGINE_H
+#define XCB_DBI_ENGINE_H
+
+#include "dbi.h"
+
+struct dbi_ops {
+	enum dbi_engine engine;
+	void (*close)(struct dbi *db);
+	const char *(*errmsg)(struct dbi *db);
+	int (*exec)(struct dbi *db, const char *sql);
+	int (*in_txn)(struct dbi *db);
+	int64_t (*changes)(struct dbi *db);
+	int64_t (*last_id)(struct dbi *db);
+	int (*user_version)(struct dbi *db);
+	int (*set_user_version)(struct dbi *db, int v);
+	int (*ping)(struct dbi *db);
+	void (*idle)(struct dbi *db);
+	int (*prepare)(struct dbi *db, const char *sql, struct dbi_stmt **st);
+	void (*finalize)(struct dbi_stmt *st);
+	void (*reset)(struct dbi_stmt *st);
+	void (*clear)(struct dbi_stmt *st);
+	int (*param_index)(struct dbi_stmt *st, const char *name);
+	int (*bind_i64)(struct dbi_stmt *st, int i, int64_t v);
+	int (*bind_double)(struct dbi_stmt *st, int i, double v);
+	int (*bind_text)(struct dbi_stmt *st, int i, const char *s, int len);
+	int (*bind_null)(struct dbi_stmt *st, int i);
+	int (*step)(struct dbi_stmt *st);
+	int (*column_count)(struct dbi_stmt *st);
+	int (*column_type)(struct dbi_stmt *st, int col);
+	int64_t (*column_i64)(struct dbi_stmt *st, int col);
+	double (*column_double)(struct dbi_stmt *st, int col);
+	const char *(*column_text)(struct dbi_stmt *st, int col);
+	const char *(*sql)(struct dbi_stmt *st);
+};
+
+/* Every engine's connection and statement start with these. */
+struct dbi {
+	const struct dbi_ops *ops;
+	int64_t executions;     /* dbi_executions */
+};
+struct dbi_stmt {
+	struct dbi *db;
+	int stepped;            /* stepped since the prepare or the last reset */
+};
+
+/* The engines' openers (NULL with err filled). */
+struct dbi *dbi_sqlite_open(const char *path, int flags, char *err, size_t errlen);
+struct dbi *dbi_pg_open(const char *url, int flags, char *err, size_t errlen);
+
+#endif

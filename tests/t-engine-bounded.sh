@@ -1,0 +1,73 @@
+#!/bin/bash
+# t-engine-bounded.sh - issue 21: every wait on another CPU is bounded and ends with
+# a report naming the CPU waited on. One boot per hang:
+#  - a sync reader wedged with interrupts off (hang_cpu): the writer's shootdown
+#    never completes; the writer's watchdog tick names the reader;
+#  - a sync reader that crashes (fault_cpu): named as crashed, crash exit code;
+#  - a sync reader that cannot start (startfail_cpu): the readers already started
+#    are stopped (not left spinning) and the run ends naming the CPU;
+#  - a lost call with watchdog_ms=0 (dupskip_cpu): the check gives up after its own
+#    bound, names the target that did not run every call, and the verdict says
+#    1 lost, 1 duplicated.
+# Each QEMU boot is bounded by XCB_QEMU_TIMEOUT: a hang shows as 124/137.
+# timeout: 300
+. "$(dirname "$0")/lib.sh"
+
+T=$(mktemp -d "$OUTDIR/engine-bounded.XXXXXX")
+need_payload
+
+# boot NAME SMP CMDLINE: boots; prints QEMU's status; decodes the frames.
+boot() {
+	local name=$1 smp=$2 cl=$3
+	XCB_QEMU_TIMEOUT=90 qemu_direct "$T/$name.log" "$smp" "$cl"
+	local rc=$?
+	check "$name: the run ends by itself (qemu $rc)" test "$rc" -ne 124 -a "$rc" -ne 137 -a "$rc" -ne 1
+	check "$name: frames decode" frames_json "$T/$name.log" "$T/$name.json" 5
+	return 0
+}
+
+# verify NAME PYTHON-REGEX WHAT: exactly one ERROR frame matching, DONE not ok.
+verify() {
+	python3 - "$T/$1.json" "$1" "$2" "$3" <<'PY'
+import json, re, sys
+run, name, rx, what = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4]
+def ok(c, n):
+    print(("ok - " if c else "not ok - ") + name + ": " + n)
+hits = [e for e in run["errors"] if re.search(rx, e, re.S)]
+for e in run["errors"]:
+    print("# " + e.split("\n")[0])
+ok(len(hits) == 1, what)
+ok(run["done"] is not None and run["done"]["status"] != 0, "DONE sent, status not ok")
+PY
+}
+
+SYNC="suite=ept iters=20 reps=1 watchdog_ms=1000"
+
+boot wedged 3 "$SYNC modes=inside masks=1 hang_cpu=1"
+verify wedged '^watchdog: sync case \d+ rep 0: writing: .*\ncpu0 waits on: cpu1\(reading' \
+	"the writer's report names the wedged reader cpu1 (and only it)"
+grep -aq '^cpu1: reading' "$T/wedged.log" && ok "wedged: console says what cpu1 was doing" \
+	|| notok "wedged: console says what cpu1 was doing"
+
+boot crashed 3 "$SYNC modes=after masks=2 fault_cpu=2"
+verify crashed '^watchdog: sync case \d+ rep 0: a reader crashed.*\ncpu0 waits on: cpu2\(crashed\)' \
+	"the report names cpu2 as crashed"
+python3 - "$T/crashed.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+ex = [e for e in run["errors"] if e.startswith("exception: cpu2 vector 6")]
+print(("ok - " if len(ex) == 1 else "not ok - ") + "crashed: the exception report (cpu2, #UD) came first")
+PY
+
+boot nostart 3 "suite=ept iters=20 reps=1 watchdog_ms=0 modes=lazy masks=2 startfail_cpu=2"
+verify nostart '^sync case \d+ rep 0: cannot start reader cpu2 .*stopping the 1 readers started' \
+	"a failed reader start names cpu2 and stops the reader already started"
+grep -aq 'did not stop' "$T/nostart.log" && notok "nostart: the started reader cpu1 stopped" \
+	|| ok "nostart: the started reader cpu1 stopped"
+
+boot lost 2 "suite=quick kinds=xcall algos=locked waits=done deliveries=unicast inits=1 masks=1 iters=20 reps=1 dupskip_cpu=1 watchdog_ms=0"
+grep -aEq '^# case 1 rep 0: after [0-9]+ ms, 29 of 30 calls have run; waiting on: cpu1\(ran 29 of cpu0' "$T/lost.log" \
+	&& ok "lost: with watchdog_ms=0 the check ends after its own bound, naming cpu1" \
+	|| notok "lost: with watchdog_ms=0 the check ends after its own bound, naming cpu1"
+grep -aq 'initiator cpu0: 1 lost, 1 duplicated' "$T/lost.log" && ok "lost: the verdict: 1 lost, 1 duplicated" \
+	|| notok "lost: the verdict: 1 lost, 1 duplicated"
