@@ -19,10 +19,11 @@ admin_daemon limits-admin --run-limit cases=50 --run-limit frames=100 --run-limi
 XCB_ADMIN=limits-admin
 F=(python3 "$ROOT/tests/runflood.py" 127.0.0.1:$PORT)
 H=(python3 "$ROOT/tests/hostile.py")
-n=0
-# fresh: an anonymous boot's token and run id, for a new MAC.
+# fresh: an anonymous boot's token and run id, for a new MAC (the counter
+# lives in a file: fresh runs in a subshell).
 fresh() {
-	n=$((n + 1))
+	local n=$(($(cat "$TMP/macs" 2>/dev/null || echo 0) + 1))
+	echo $n >"$TMP/macs"
 	curl -s "$URL/boot.json?mac=52:54:00:26:00:$(printf %02x $n)" |
 		python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["args"].split("run=")[1].split()[0], d["run"]["id"])'
 }
@@ -131,4 +132,23 @@ nr=$(q "SELECT count(*) FROM runs")
 check "--open: 1100 HELLOs from one address start 1024 runs ($nr)" [ "$nr" = 1024 ]
 check "... the others counted (rejected.run_limit $(pyjson "$URL/api/v1/health" 'd["rejected"]["run_limit"]'))" \
 	[ "$(pyjson "$URL/api/v1/health" 'd["rejected"]["run_limit"]')" -ge 1 ]
+stop_daemon
+
+# A pending run that never sent a frame expires after --lost-after: its
+# token then takes nothing (a boot that never said HELLO, or a GET's).
+DB=$TMP/expire.db
+start_daemon --token-file "$TMP/token" --lost-after 2 || { notok "expiry daemon starts"; exit 1; }
+read -r T ID < <(fresh)
+read -r T2 ID2 < <(fresh)
+"${H[@]}" frame 127.0.0.1:$PORT "$T2" 0 hello 'cpus=2\n' >/dev/null
+for _ in $(seq 60); do [ "$(q "SELECT status FROM runs WHERE id = $ID")" = lost ] && break; sleep 0.2; done
+sleep 1.5
+check "a pending run with no frame expires (lost, '$(q "SELECT error FROM runs WHERE id = $ID")')" \
+	[ "$(q "SELECT status || ' ' || substr(error, 1, 7) FROM runs WHERE id = $ID")" = "lost expired" ]
+r=$("${H[@]}" frame 127.0.0.1:$PORT "$T" 0 hello 'cpus=2\n')
+sleep 0.5
+check "... its late HELLO is refused ($r): nothing stored" [ "$(q "SELECT frames_received FROM runs WHERE id = $ID")" = 0 ]
+check "a run that sent a frame is only lost, not expired" [ "$(q "SELECT status || coalesce(error, '') FROM runs WHERE id = $ID2")" = lost ]
+r=$("${H[@]}" frame 127.0.0.1:$PORT "$T2" 1 log 'back again')
+check "... and resumes ($r)" [ "$(q "SELECT frames_received FROM runs WHERE id = $ID2")" = 2 ]
 stop_daemon

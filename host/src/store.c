@@ -314,6 +314,11 @@ void store_mark_lost(struct dbi *db, int lost_after)
 	struct dbi_stmt *s = store_st[S_LOST];
 
 	(void)db;
+	/* Runs that never sent a frame expire first (S_EXPIRE), then the
+	 * silent ones become lost (they may resume). */
+	dbi_bind_i64(store_st[S_EXPIRE], 1, now_s() - lost_after);
+	dbi_bind_text(store_st[S_EXPIRE], 2, cfg.lab, -1);
+	store_step(store_st[S_EXPIRE]);
 	dbi_bind_i64(s, 1, now_s() - lost_after);
 	dbi_bind_text(s, 2, cfg.lab, -1);
 	store_step(s);

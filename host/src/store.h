@@ -21,7 +21,8 @@ enum { STORE_REFUSED = -2, STORE_LIMIT = -3 /* refused: past a per-run limit (ru
        STORE_NO_CASE = -4 /* refused: a RESULT/HISTO/SAMPLES before its case's CASE (resent later) */ };
 int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
 		const uint8_t *payload, const char *peer);
-/* Marks the runs silent for lost_after seconds as lost. */
+/* Marks the runs silent for lost_after seconds as lost; those that never
+ * sent a frame expire (their token takes nothing more). */
 void store_mark_lost(struct dbi *db, int lost_after);
 /* Inserts a pending run; its id, or 0. */
 int64_t store_create_run(struct dbi *db, uint64_t token, int64_t machine_id, int64_t job_id,

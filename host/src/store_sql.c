@@ -42,7 +42,14 @@ static const char *const sql[S_N] = {
 	/* Closed for new frames: complete, past DONE's count, or a second DONE
 	 * (?3 = the frame's type; a run has one DONE). */
 	[S_STATE] = "SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
-		    "(?2 >= frames_expected OR ?3 = 8)) FROM runs WHERE id = ?1",
+		    "(?2 >= frames_expected OR ?3 = 8)) OR (status = 'lost' AND frames_received = 0 AND "
+		    "error = '" STORE_EXPIRED "') FROM runs WHERE id = ?1",
+	/* A run that never sent a frame (a boot whose payload never said HELLO,
+	 * or one replaced by another address's GET) expires after
+	 * --lost-after: its token takes nothing any more (issue 26). */
+	[S_EXPIRE] = "UPDATE runs SET status = 'lost', error = '" STORE_EXPIRED "' WHERE status IN "
+		     "('pending', 'lost') AND frames_received = 0 AND error IS NULL AND created < ?1 "
+		     "AND lab IS NOT DISTINCT FROM CAST(?2 AS TEXT)",
 	[S_CASE_SAME] = "SELECT config = ?3 FROM cases WHERE run_id = ?1 AND case_id = ?2",
 	/* The run's first HELLO: the payload it was rendered for has booted. */
 	/* (boot.c rendered the job only to the machine's known address or an

@@ -17,8 +17,11 @@ enum {
 	S_RESULT, S_HISTO, S_SAMPLE, S_EVENT, S_CRASH, S_DONE, S_COMPLETE, S_LOST,
 	S_STATE, S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS,
 	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_USAGE, S_USE, S_LIMITED,
-	S_LIMIT_EVENT, S_CASE_HAS, S_OPEN_LIVE, S_N
+	S_LIMIT_EVENT, S_CASE_HAS, S_OPEN_LIVE, S_EXPIRE, S_N
 };
+
+/* The error of a run that expired without a frame (S_EXPIRE, S_STATE). */
+#define STORE_EXPIRED "expired: no frame within --lost-after of its boot"
 
 /* Prepared once by store_prepare() on the writer's connection (store_sql.c). */
 extern struct dbi_stmt *store_st[S_N];
