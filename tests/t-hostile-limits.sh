@@ -56,6 +56,16 @@ done
 rl=$(pyjson "$URL/api/v1/health" 'd["rejected"]["run_limit"]')
 check "/health counts them (rejected.run_limit = $rl)" [ "$rl" -ge 6 ]
 
+# The run detail pages its cases (?cases_after=, ?cases_limit=; at most 1000
+# a GET), so no GET builds a whole large run in memory.
+read -r T ID < <(fresh)
+"${F[@]}" "$T" case 45 >/dev/null
+page() { pyjson "$URL/api/v1/runs/$ID?cases_limit=20${1:+&cases_after=$1}" '"%d %d %s" % (len(d["cases"]), d["cases"][0]["case_id"], d["cases_next"])'; }
+p1=$(page) p2=$(page 20) p3=$(page 40)
+check "cases paged 20 at a time: '$p1' '$p2' '$p3'" [ "$p1|$p2|$p3" = "20 1 20|20 21 40|5 41 None" ]
+check "a whole run of 45 cases has no cases_next" [ "$(pyjson "$URL/api/v1/runs/$ID" '"%d %s" % (len(d["cases"]), "cases_next" in d)')" = "45 False" ]
+check "cases_limit=0 / 1001 / x: 400" [ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/runs/$ID?cases_limit=0")$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/runs/$ID?cases_limit=1001")$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/runs/$ID?cases_after=x")" = 400400400 ]
+
 # The database grows no further: the same sender, 4x as much again.
 read -r T ID < <(fresh)
 "${F[@]}" "$T" histo 40 >/dev/null
