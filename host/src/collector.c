@@ -92,7 +92,13 @@ static int check_payload(const struct xcb_hdr *h, const uint8_t *p)
 	case XCB_T_RESULT: return xcb_dec_result(p, h->length, &u.r);
 	case XCB_T_HISTO: return xcb_dec_histo(p, h->length, &u.x);
 	case XCB_T_SAMPLES: return xcb_dec_samples(p, h->length, &u.s);
-	case XCB_T_DONE: return xcb_dec_done(p, h->length, &u.d);
+	case XCB_T_DONE:
+		/* DONE counts the frames before it, so its count is its own seq
+		 * (proto/README.md), and its status is one of XCB_DONE_*: a
+		 * frames=0xffffffff would hold the run open forever. */
+		if (xcb_dec_done(p, h->length, &u.d))
+			return XCB_E_PAYLOAD;
+		return u.d.frames == h->seq && u.d.status <= XCB_DONE_FAILED ? XCB_OK : XCB_E_PAYLOAD;
 	case XCB_T_ACK: return XCB_E_TYPE; /* only the daemon sends ACKs */
 	case XCB_T_CASE: {
 		/* A case without a numeric id could never be referenced. */

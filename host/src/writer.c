@@ -243,7 +243,9 @@ static void process(struct witem *batch)
 			 * new again. Frames of r still queued may be queued twice
 			 * that way; the frames ledger makes the second a duplicate. */
 			seqset_copy(&r->recv, &r->stored);
-			atomic_fetch_add(&ctr.rejected[it->outcome == STORE_REFUSED ? REJ_CONFLICT : REJ_STORE], 1);
+			atomic_fetch_add(&ctr.rejected[it->outcome == STORE_REFUSED ? REJ_CONFLICT :
+						       it->outcome == STORE_LIMIT ? REJ_LIMIT :
+						       it->outcome == STORE_NO_CASE ? REJ_NO_CASE : REJ_STORE], 1);
 			continue;
 		}
 		if (it->outcome == 1)
