@@ -96,7 +96,7 @@ void kmain(uint32_t magic, uint32_t mbi)
 	else if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
 		kprintf("xcbench: warning: not started by a multiboot loader (magic 0x%x)\n", magic);
 	cmdline_init(boot_info.cmdline);
-	kprintf("xcbench: cmdline \"%s\"\n", cmdline_get());
+	kprintf("xcbench: cmdline \"%s\"\n", cmdline_shown()); /* run=, server= masked */
 	cmdline_check_keys();
 	machine_exit_init();
 	if (!strcmp(cmdline_str("console", "serial"), "none"))

@@ -2,8 +2,10 @@
 #include "lib/cmdline.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "xcb_secret.h"
 
 static char line[CMDLINE_MAX];
+static char shown[CMDLINE_MAX]; /* line, secrets masked (cmdline_shown) */
 static char words[CMDLINE_MAX];
 static const char *key_of[CMDLINE_MAX_WORDS];
 static const char *val_of[CMDLINE_MAX_WORDS];
@@ -18,6 +20,7 @@ int cmdline_init(const char *s)
 {
 	nwords = 0;
 	line[0] = 0;
+	shown[0] = 0;
 	if (!s)
 		return 0;
 	while (is_space(*s))
@@ -37,6 +40,8 @@ int cmdline_init(const char *s)
 	}
 	xcb_strlcpy(line, s, sizeof(line));
 	xcb_strlcpy(words, line, sizeof(words));
+	xcb_strlcpy(shown, line, sizeof(shown));
+	xcb_mask_secrets(shown, strlen(shown));
 
 	char *p = words;
 	while (*p && nwords < CMDLINE_MAX_WORDS) {
@@ -64,6 +69,11 @@ int cmdline_init(const char *s)
 const char *cmdline_get(void)
 {
 	return line;
+}
+
+const char *cmdline_shown(void)
+{
+	return shown;
 }
 
 static bool known(const char *k)

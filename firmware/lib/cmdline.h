@@ -26,6 +26,10 @@ extern const struct cmdline_key cmdline_keys[];
 int cmdline_init(const char *s);
 /* The whole line as given (after dropping the image name). */
 const char *cmdline_get(void);
+/* The same line with the values of secret keys masked (run=* server=*,
+ * proto/xcb_secret.h): what the console log and the HELLO cmdline fact show,
+ * since both reach anonymous readers. */
+const char *cmdline_shown(void);
 /* Warns ("xcbench: warning: unknown cmdline key 'x'") for each word whose key
  * is not in cmdline_keys[]; returns how many were unknown. */
 int cmdline_check_keys(void);

@@ -39,6 +39,18 @@ static void test_image_name_dropped(void **state)
 	assert_int_equal(cmdline_init("xcbench.elf"), 0);
 }
 
+/* The line shown on the console and in HELLO hides the token and server. */
+static void test_shown_masks_secrets(void **state)
+{
+	(void)state;
+	cmdline_init("xcbench.elf run=986b604c0c857f56 server=10.0.2.2:8080 suite=quick");
+	assert_string_equal(cmdline_get(), "run=986b604c0c857f56 server=10.0.2.2:8080 suite=quick");
+	assert_string_equal(cmdline_shown(), "run=* server=* suite=quick");
+	assert_string_equal(cmdline_str("run", ""), "986b604c0c857f56");
+	cmdline_init(NULL);
+	assert_string_equal(cmdline_shown(), "");
+}
+
 static void test_values(void **state)
 {
 	(void)state;
@@ -157,4 +169,5 @@ XCB_TEST_MAIN(
 	cmocka_unit_test_setup(test_list, setup),
 	cmocka_unit_test_setup(test_unknown_keys, setup),
 	cmocka_unit_test_setup(test_long_line_truncated_safely, setup),
-	cmocka_unit_test_setup(test_ksnprintf, setup))
+	cmocka_unit_test_setup(test_ksnprintf, setup),
+	cmocka_unit_test_setup(test_shown_masks_secrets, setup))

@@ -9,16 +9,34 @@
 #include <string.h>
 
 #include "client.h"
+#include "compare_text.h"
 
 #define CELL_W 26	/* "-15.32* [-98.32, -2.21]" and room */
 
-static const char usage[] = "usage: xcbench compare A B [--algo-a X --algo-b Y] [--flat] [--csv] [--json]\n"
-		   "Compares run B against baseline run A (A = B with --algo-a/--algo-b\n"
-		   "compares two algorithms within one run): one table per group of the\n"
-		   "other axes, rows = CPUs in mask, columns = concurrent initiators, cells =\n"
-		   "% change of the median with its 95% interval; '*' marks significant\n"
-		   "changes (the interval excludes 0). Below 5 repetitions per side there is\n"
-		   "no interval. --flat: one line per case with its whole key.\n";
+static const char usage[] =
+	"usage: xcbench compare A B [options]      (A, B: a run id or a list 1,2,3)\n"
+	"       xcbench compare --baseline A|stored B [options]\n"
+	"Compares B against the baseline A (stored: the baseline of B's machine and\n"
+	"suite, set by `xcbench baseline`). A side of several runs (boots of one\n"
+	"configuration) is compared between boots: each boot's median, Welch's\n"
+	"interval, so the interval carries the boot-to-boot variation; one run a\n"
+	"side compares repetitions within one boot and says so. Benjamini-Hochberg\n"
+	"controls the false discovery rate across the table; a change below the\n"
+	"minimum effect is never marked. '*' marks a significant change.\n"
+	"  --format text|markdown  the paste-ready report (<= 80 columns): both sides\n"
+	"                     named, absolute p50 (ns), %% change, interval, summary\n"
+	"  --format seed      (default) the seed's pivot: rows = CPUs in mask,\n"
+	"                     columns = initiators, cells = %% change [interval]\n"
+	"  --flat             one line per case with its whole key\n"
+	"  --csv, --json      the daemon's answer as CSV / JSON\n"
+	"  --html FILE        also write the comparison as one self-contained HTML\n"
+	"                     file (charts as inline SVG) to attach or archive\n"
+	"  --algo-a X --algo-b Y   two algorithms (A = B compares within runs)\n"
+	"  --a-where K=V[,K=V] --b-where K=V   restrict a side (the keys are then\n"
+	"                     not matched: --a-where work_us=0 --b-where work_us=5)\n"
+	"  --fdr Q            false discovery rate (default 0.05)\n"
+	"  --min-effect PCT   smallest |%% change| called a change (default 5)\n"
+	"Exit status: 0, 1 on an error, 3 when no case matched.\n";
 
 /* One cell: "-15.32* [-20.10, -10.20]", "+3.10 (too few reps)", or "-". */
 static void cell_text(json_t *cell, char *out, size_t cap, int *few)
@@ -102,22 +120,31 @@ int cmd_compare(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "algo-a", 1, NULL, 'a' }, { "algo-b", 1, NULL, 'b' }, { "csv", 0, NULL, 'c' },
 		{ "json", 0, NULL, 'j' }, { "flat", 0, NULL, 'f' }, { "help", 0, NULL, 'h' },
+		{ "a-where", 1, NULL, 'A' }, { "b-where", 1, NULL, 'B' }, { "baseline", 1, NULL, 'L' },
+		{ "fdr", 1, NULL, 'q' }, { "min-effect", 1, NULL, 'm' }, { "format", 1, NULL, 'F' },
+		{ "html", 1, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cmd cmd = { "xcbench compare", usage, opts, NULL };
-	const char *fa = NULL, *fb = NULL;
-	int c, rc, csv = 0, as_json = 0, as_flat = 0, few = 0;
-	uint64_t a, b;
+	struct cmp_args ca = { 0 };
+	const char *format = "seed", *baseline = NULL, *html = NULL;
+	int c, rc, csv = 0, as_json = 0, as_flat = 0, few = 0, npos;
 	struct buf path = { 0 };
 	json_t *o, *cs;
 	size_t i;
 
-
 	optind = 1;
 	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
 		switch (c) {
-		case 'a': fa = optarg; break;
-		case 'b': fb = optarg; break;
+		case 'a': ca.algo_a = optarg; break;
+		case 'b': ca.algo_b = optarg; break;
+		case 'A': ca.a_where = optarg; break;
+		case 'B': ca.b_where = optarg; break;
+		case 'L': baseline = optarg; break;
+		case 'q': ca.fdr = optarg; break;
+		case 'm': ca.min_effect = optarg; break;
+		case 'F': format = optarg; break;
+		case 'H': html = optarg; break;
 		case 'c': csv = 1; break;
 		case 'j': as_json = 1; break;
 		case 'f': as_flat = 1; break;
@@ -125,22 +152,30 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (c == CMD_EXIT)
 		return rc;
-	if (optind != argc - 2 || parse_u64(argv[optind], &a) || parse_u64(argv[optind + 1], &b)) {
-		fprintf(stderr, "xcbench compare: expected two run ids\n");
+	npos = argc - optind;
+	if (baseline ? npos != 1 : npos != 2) {
+		fprintf(stderr, "xcbench compare: expected %s\n", baseline ? "one side (B) after --baseline A"
+									: "two sides (A B), each a run id or a list 1,2,3");
 		return cmd_usage_error(&cmd);
 	}
-	if (!fa != !fb) {
+	ca.a = baseline ? baseline : argv[optind];
+	ca.b = argv[argc - 1];
+	if (strcmp(ca.a, "stored") == 0)
+		ca.a = "baseline";	/* the API's name for the stored baseline */
+	if ((strcmp(ca.a, "baseline") && compare_run_list(ca.a)) || compare_run_list(ca.b)) {
+		fprintf(stderr, "xcbench compare: a side is a run id or a list of run ids (1,2,3), not '%s'\n",
+			strcmp(ca.a, "baseline") && compare_run_list(ca.a) ? ca.a : ca.b);
+		return 2;
+	}
+	if (!ca.algo_a != !ca.algo_b) {
 		fprintf(stderr, "xcbench compare: --algo-a and --algo-b go together\n");
 		return 2;
 	}
-	buf_addf(&path, "/api/v1/compare%s?a=%llu&b=%llu", csv ? ".csv" : "", (unsigned long long)a,
-		 (unsigned long long)b);
-	if (fa) {
-		buf_addf(&path, "&algo_a=");
-		url_encode(&path, fa);
-		buf_addf(&path, "&algo_b=");
-		url_encode(&path, fb);
+	if (strcmp(format, "seed") && strcmp(format, "text") && strcmp(format, "markdown")) {
+		fprintf(stderr, "xcbench compare: --format is text, markdown or seed, not '%s'\n", format);
+		return 2;
 	}
+	compare_path(&ca, csv, &path);
 	if (csv) {
 		int rc = http_get_to("compare", path.p, stdout);
 
@@ -151,16 +186,29 @@ int cmd_compare(int argc, char **argv)
 	buf_free(&path);
 	if (!o)
 		return rc;
-	if (as_flat)
+	if (html && compare_html(o, html)) {
+		json_decref(o);
+		return 1;
+	}
+	if (as_flat) {
 		flat(o);
-	else
+	} else if (strcmp(format, "seed") == 0) {
 		json_array_foreach(json_object_get(o, "pivots"), i, cs)
 			pivot(cs, &few);
-	if (few)
-		printf("\ntoo few repetitions for an interval: 5 or more per side are needed (reps=5)\n");
-	printf("%sunmatched: %lld in A, %lld in B\n", as_flat ? "" : "\n",
-	       (long long)json_integer_value(json_object_get(o, "unmatched_a")),
-	       (long long)json_integer_value(json_object_get(o, "unmatched_b")));
+		if (few)
+			printf("\ntoo few repetitions for an interval: 5 or more per side are needed (reps=5)\n");
+		putchar('\n');
+	} else {
+		compare_report(o, strcmp(format, "markdown") == 0 ? CMP_MARKDOWN : CMP_TEXT, 0);
+	}
+	compare_warnings(o);
+	compare_summary(o);
+	rc = json_array_size(json_object_get(o, "cases")) ? 0 : 3;
+	if (rc)
+		fprintf(stderr, "xcbench compare: no case matched (unmatched: %lld in A, %lld in B): check the run ids, "
+			"--algo-a/--algo-b and --a-where/--b-where\n",
+			(long long)json_integer_value(json_object_get(o, "unmatched_a")),
+			(long long)json_integer_value(json_object_get(o, "unmatched_b")));
 	json_decref(o);
-	return 0;
+	return rc;
 }

@@ -2,8 +2,11 @@
  * api_compare.c — GET /api/v1/compare and /api/v1/compare.csv: validates
  * the parameters and renders compare_runs() as JSON or CSV.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "baselines_db.h"
 #include "casekey.h"
 #include "compare.h"
 #include "csv.h"
@@ -50,7 +53,7 @@ static struct buf to_csv(json_t *o)
 	for (unsigned a = 0; a < XCB_N_AXES; a++)
 		if (csv_axis(&xcb_axes[a]))
 			buf_addf(&b, "%s,", xcb_axes[a].key);
-	buf_addf(&b, "other,a_case,b_case,a_p50,b_p50,change_pct,ci_low,ci_high,significant,method\r\n");
+	buf_addf(&b, "other,a_case,b_case,a_p50,b_p50,change_pct,ci_low,ci_high,significant,method,p,q,a_boots,b_boots\r\n");
 	json_array_foreach(json_object_get(o, "cases"), i, c) {
 		json_t *key = json_object_get(c, "key"), *v;
 		struct buf other = { 0 };
@@ -78,36 +81,164 @@ static struct buf to_csv(json_t *o)
 		csv_json(&b, json_object_get(c, "ci_high"));
 		csv_json(&b, json_object_get(c, "significant"));
 		csv_json(&b, json_object_get(c, "method"));
+		csv_json(&b, json_object_get(c, "p"));
+		csv_json(&b, json_object_get(c, "q"));
+		csv_json(&b, json_object_get(c, "a_boots"));
+		csv_json(&b, json_object_get(c, "b_boots"));
 		csv_end(&b);
 	}
 	return b;
+}
+
+/* Side X's restrictions: X_where=k=v,... plus algo_X=NAME. */
+static int side_where(struct req *rq, const char *algo_param, const char *where_param,
+		      struct compare_side *side)
+{
+	const char *algo = qarg(rq, algo_param), *w = qarg(rq, where_param);
+
+	if (compare_parse_where(w, side))
+		return -1;
+	if (algo) {
+		if (side->nwhere == COMPARE_MAX_WHERE || strlen(algo) > 64)
+			return -1;
+		snprintf(side->where[side->nwhere].key, sizeof(side->where[0].key), "algo");
+		snprintf(side->where[side->nwhere].value, sizeof(side->where[0].value), "%s", algo);
+		side->nwhere++;
+	}
+	return 0;
+}
+
+/* A number parameter in [lo, hi], or def when absent; -1 when malformed. */
+static int num_arg(struct req *rq, const char *name, double lo, double hi, double def, double *out)
+{
+	const char *s = qarg(rq, name);
+	char *end;
+
+	*out = def;
+	if (!s)
+		return 0;
+	*out = strtod(s, &end);
+	return *s && !*end && *out >= lo && *out <= hi ? 0 : -1;
+}
+
+/* The runs of one side as a JSON array of run objects; NULL (and *missing
+ * set) when one does not exist. */
+static json_t *side_runs(struct dbi *db, const struct compare_side *s, int64_t *missing)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < s->nruns; i++) {
+		json_t *r = run_json(db, s->runs[i]);
+
+		if (!r) {
+			*missing = s->runs[i];
+			json_decref(arr);
+			return NULL;
+		}
+		json_array_append_new(arr, r);
+	}
+	return arr;
+}
+
+static json_t *where_json(const struct compare_side *s)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < s->nwhere; i++)
+		json_object_set_new(o, s->where[i].key, json_string(s->where[i].value));
+	return o;
+}
+
+/* GET /api/v1/calibrate?runs=1,2,3,4[&fdr=&min_effect=]: A/A calibration. */
+enum MHD_Result api_calibrate(struct req *rq)
+{
+	const char *rs = qarg(rq, "runs");
+	struct dbi *db = rdb();
+	struct compare_side side;
+	double fdr, me;
+	json_t *o, *runs;
+	int64_t missing = 0;
+
+	memset(&side, 0, sizeof(side));
+	if (!rs || compare_parse_runs(rs, &side) || side.nruns < 2 || side.nruns > COMPARE_MAX_CALIB)
+		return reply_error(rq, 400, "runs: expected 2 to %d distinct run ids (1,2,3,4), boots of one configuration",
+				   COMPARE_MAX_CALIB);
+	if (num_arg(rq, "fdr", 0.0001, 0.5, COMPARE_FDR, &fdr))
+		return reply_error(rq, 400, "fdr: expected a false discovery rate in 0.0001..0.5");
+	if (num_arg(rq, "min_effect", 0, 1000, COMPARE_MIN_EFFECT, &me))
+		return reply_error(rq, 400, "min_effect: expected a %% change in 0..1000");
+	if (!db)
+		return reply_error(rq, 503, "database unavailable");
+	runs = side_runs(db, &side, &missing);
+	if (!runs)
+		return reply_error(rq, 404, "run %lld not found", (long long)missing);
+	o = compare_calibrate(db, side.runs, side.nruns, fdr, me);
+	json_object_set_new(o, "runs", runs);
+	return reply_json(rq, 200, o);
 }
 
 enum MHD_Result api_compare(struct req *rq, int csv)
 {
 	const char *as = qarg(rq, "a"), *bs = qarg(rq, "b"), *fa = qarg(rq, "algo_a"), *fb = qarg(rq, "algo_b");
 	struct dbi *db = rdb();
-	int64_t a, b;
-	json_t *ra, *rb, *o;
+	struct compare_req c;
+	int64_t missing = 0;
+	json_t *ra, *rb, *o, *cond;
 
-	if (!as || parse_id(as, &a))
-		return reply_error(rq, 400, "a: expected a run id, not '%s'", as ? as : "");
-	if (!bs || parse_id(bs, &b))
-		return reply_error(rq, 400, "b: expected a run id, not '%s'", bs ? bs : "");
+	memset(&c, 0, sizeof(c));
+	if (bs && compare_parse_runs(bs, &c.b) == 0 && as && strcmp(as, "baseline") == 0) {
+		/* a=baseline: the stored baseline of b's (first run's) machine + suite */
+		int64_t machine;
+		char suite[128], why[128];
+
+		if (!db)
+			return reply_error(rq, 503, "database unavailable");
+		if (baseline_key(db, c.b.runs, 1, &machine, suite, sizeof(suite), why))
+			return reply_error(rq, 404, "a=baseline: %s", why);
+		c.a.nruns = baseline_get(db, machine, suite, c.a.runs, COMPARE_MAX_RUNS);
+		if (!c.a.nruns)
+			return reply_error(rq, 404, "a=baseline: machine %lld has no baseline for suite '%s' (xcbench baseline RUNS)",
+					   (long long)machine, suite);
+	} else if (!as || compare_parse_runs(as, &c.a))
+		return reply_error(rq, 400, "a: expected a run id or a list of distinct run ids (1,2,3; at most %d), not '%s'",
+				   COMPARE_MAX_RUNS, as ? as : "");
+	if (!bs || compare_parse_runs(bs, &c.b))
+		return reply_error(rq, 400, "b: expected a run id or a list of distinct run ids (1,2,3; at most %d), not '%s'",
+				   COMPARE_MAX_RUNS, bs ? bs : "");
 	if ((fa && !fb) || (fb && !fa))
 		return reply_error(rq, 400, "algo_a and algo_b go together");
+	if (side_where(rq, "algo_a", "a_where", &c.a) || side_where(rq, "algo_b", "b_where", &c.b))
+		return reply_error(rq, 400, "a_where/b_where: expected key=value[,key=value] (at most %d)",
+				   COMPARE_MAX_WHERE);
+	if (num_arg(rq, "fdr", 0.0001, 0.5, COMPARE_FDR, &c.fdr))
+		return reply_error(rq, 400, "fdr: expected a false discovery rate in 0.0001..0.5");
+	if (num_arg(rq, "min_effect", 0, 1000, COMPARE_MIN_EFFECT, &c.min_effect))
+		return reply_error(rq, 400, "min_effect: expected a %% change in 0..1000");
+	c.algo_a = fa;
+	c.algo_b = fb;
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	ra = run_json(db, a);
-	rb = run_json(db, b);
+	ra = side_runs(db, &c.a, &missing);
+	rb = ra ? side_runs(db, &c.b, &missing) : NULL;
 	if (!ra || !rb) {
 		json_decref(ra);
-		json_decref(rb);
-		return reply_error(rq, 404, "run %lld not found", (long long)(ra ? b : a));
+		return reply_error(rq, 404, "run %lld not found", (long long)missing);
 	}
-	o = compare_runs(db, a, b, fa, fb);
-	json_object_set_new(o, "a", ra);
-	json_object_set_new(o, "b", rb);
+	o = compare_runs(db, &c);
+	/* "a"/"b": the first run of each side (a pair's answer as before);
+	 * "a_runs"/"b_runs": every run of the side. */
+	json_object_set(o, "a", json_array_get(ra, 0));
+	json_object_set(o, "b", json_array_get(rb, 0));
+	json_object_set_new(o, "a_runs", ra);
+	json_object_set_new(o, "b_runs", rb);
+	json_object_set_new(o, "a_where", where_json(&c.a));
+	json_object_set_new(o, "b_where", where_json(&c.b));
+	cond = compare_conditions(db, &c);
+	json_object_update(o, cond);
+	json_decref(cond);
+	if (json_array_size(json_object_get(o, "mismatches")))
+		json_array_append_new(json_object_get(o, "warnings"),
+				      json_string("the two sides differ in conditions: see mismatches"));
 	if (csv) {
 		struct buf all = to_csv(o);
 

@@ -66,7 +66,7 @@ static void runs_csv_row(struct dbi_stmt *st, struct buf *o, void *ctx)
  * query strings are not guaranteed to outlive the handler). */
 struct runs_csv_bind {
 	struct run_filters f;
-	char *status, *suite, *label;
+	char *status, *suite, *label, *q, *tag;
 };
 
 /* Binds the export's filters (struct runs_csv_bind). */
@@ -83,6 +83,8 @@ static void runs_csv_bind_free(void *ctx)
 	free(b->status);
 	free(b->suite);
 	free(b->label);
+	free(b->q);
+	free(b->tag);
 	free(b);
 }
 
@@ -121,6 +123,8 @@ enum MHD_Result api_runs_csv(struct req *rq)
 	b->f.status = b->status = dup_or_null(f.status);
 	b->f.suite = b->suite = dup_or_null(f.suite);
 	b->f.label = b->label = dup_or_null(f.label);
+	b->f.q = b->q = dup_or_null(f.q);
+	b->f.tag = b->tag = dup_or_null(f.tag);
 	q.sql = sql.p;
 	q.bind_ctx = b;
 	q.limit = f.limit;
@@ -169,7 +173,13 @@ static void run_csv_header(struct buf *h)
 	for (int i = 0; i < RV_NCOL; i++)
 		if (rv_appended[i])
 			buf_addf(h, ",%s", rv_names[i]);
-	buf_addf(h, ",ipi_ratio,verified,delivery_requested\r\n");
+	buf_addf(h, ",ipi_ratio,verified,delivery_requested");
+	/* then every matched axis kept only in the case's config (issue 25:
+	 * every axis the schema matches on is a column) */
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (results_export_jaxis(a))
+			buf_addf(h, ",%s", xcb_axes[a].key);
+	buf_addf(h, "\r\n");
 }
 
 /* csv_row_fn of /runs/{id}.csv: one RESULT with its case's columns. */
@@ -224,6 +234,9 @@ static void run_csv_row(struct dbi_stmt *st, struct buf *o, void *vctx)
 	else
 		csv_str(o, v[RV_control_stale].i > 0 ? "verified" : "unverified");
 	csv_val(o, &r.delivery_requested);
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (results_export_jaxis(a))
+			csv_val(o, &r.jaxis[a]);
 	csv_end(o);
 	export_row_free(&r);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "labels_db.h"
 #include "routes.h"
 #include "sqljson.h"
 #include "writer.h"
@@ -30,14 +31,21 @@ static json_t *job_row(struct dbi_stmt *st)
 	const char *p = dbi_column_text(st, 3);
 	json_t *params = p ? json_loads(p, 0, NULL) : NULL;
 
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"id", (json_int_t)dbi_column_i64(st, 0), "mac", col_json(st, 1),
 		"suite", col_json(st, 2), "params", params ? params : json_object(),
 		"label", col_json(st, 4), "created", iso_or_null(st, 5),
 		"consumed", iso_or_null(st, 6), "run_id", col_json(st, 7));
+	/* issue 25: the tags and key=value fields its run will carry */
+	json_t *tags = dbi_column_text(st, 8) ? json_loads(dbi_column_text(st, 8), 0, NULL) : NULL;
+	json_t *meta = dbi_column_text(st, 9) ? json_loads(dbi_column_text(st, 9), 0, NULL) : NULL;
+
+	json_object_set_new(o, "tags", tags ? tags : json_array());
+	json_object_set_new(o, "meta", meta ? meta : json_object());
+	return o;
 }
 
-#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id"
+#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, tags, meta"
 
 enum MHD_Result api_jobs(struct req *rq)
 {
@@ -67,7 +75,7 @@ enum MHD_Result api_jobs(struct req *rq)
 
 struct job_task {
 	const char *mac, *suite, *label;
-	char *params;
+	char *params, *tags, *meta;     /* JSON texts (labels_db.h), NULL: none */
 	int64_t id;
 };
 
@@ -76,8 +84,13 @@ static void job_fn(struct dbi *db, void *arg)
 	struct job_task *t = arg;
 	struct dbi_stmt *st;
 
-	if (dbi_prepare(db, "INSERT INTO jobs(mac, suite, params, label, created) VALUES (?, ?, ?, ?, ?)", &st))
+	if (dbi_prepare(db, "INSERT INTO jobs(mac, suite, params, label, created, tags, meta) "
+			"VALUES (?, ?, ?, ?, ?, COALESCE(?, '[]'), COALESCE(?, '{}'))", &st))
 		return;
+	if (t->tags)
+		dbi_bind_text(st, 6, t->tags, -1);
+	if (t->meta)
+		dbi_bind_text(st, 7, t->meta, -1);
 	dbi_bind_text(st, 1, t->mac, -1);
 	dbi_bind_text(st, 2, t->suite, -1);
 	dbi_bind_text(st, 3, t->params, -1);
@@ -161,6 +174,16 @@ enum MHD_Result api_job_create(struct req *rq)
 		t.params = json_dumps(norm, JSON_COMPACT | JSON_SORT_KEYS);
 		json_decref(norm);
 	}
+	/* issue 25: the tags and key=value fields the run will carry */
+	why = labels_check(json_object_get(body, "tags"), json_object_get(body, "meta"));
+	if (why) {
+		ret = reply_error(rq, 400, "%s", why);
+		goto out;
+	}
+	if (json_object_get(body, "tags"))
+		t.tags = json_dumps(json_object_get(body, "tags"), JSON_COMPACT);
+	if (json_object_get(body, "meta"))
+		t.meta = json_dumps(json_object_get(body, "meta"), JSON_COMPACT);
 	t.mac = mac;
 	if (writer_call(job_fn, &t) || !t.id || !db) {
 		ret = reply_error(rq, 503, "cannot queue the job now");
@@ -178,6 +201,8 @@ enum MHD_Result api_job_create(struct req *rq)
 	dbi_finalize(st);
 out:
 	free(t.params);
+	free(t.tags);
+	free(t.meta);
 	json_decref(body);
 	return ret;
 }

@@ -20,7 +20,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bind_db.h"
+#include "bootnet.h"
 #include "casekey.h"
+#include "labels_db.h"
 #include "http.h"
 #include "labs_db.h"
 #include "ratelimit.h"
@@ -70,6 +73,8 @@ struct boot_task {
 	uint64_t token;
 	int64_t run_id, job_id;
 	int fresh;                 /* a new run (register its token once committed) */
+	int allowed;               /* peer is in an allowed boot network (--boot-from) */
+	int too_many;              /* refused: peer has JOBLESS_MAX pending job-less runs */
 	struct buf args;           /* the kernel arguments, rendered before any write */
 	size_t line_len;           /* the longest kernel line they make in the script */
 	const char *net[NET_ARGS]; /* /boot.json: given network values, else NULL */
@@ -80,6 +85,13 @@ struct boot_task {
 /* A burst of 30 boots per source address, then 2 a second: a lab boots
  * each machine from its own address, QEMU's user networking all from one. */
 static struct ratelimit boot_rl = RATELIMIT_INIT(30, 2);
+
+/* Pending runs without a job one boot address may hold (issue 26: an <img>
+ * on a foreign page, or a script, made a run per GET). A boot burst is 30
+ * (boot_rl) and a pending run expires after --lost-after: 64 is twice a
+ * burst, far above what a lab machine (one pending run per MAC) needs, and
+ * QEMU user networking's VMs of one host all come from 127.0.0.1. */
+#define JOBLESS_MAX 64
 
 static char *col_dup(struct dbi_stmt *st, int c)
 {
@@ -107,15 +119,21 @@ static int64_t one_int(struct dbi *db, const char *sql, const char *text, int64_
 
 static void boot_args(struct boot_task *t);
 
-/* The job to run: the oldest one not yet consumed (by a HELLO). */
+/* The job to run: the oldest one not yet consumed (by a HELLO), if this
+ * request may have it (bind_db.c: the machine's known boot address, else an
+ * allowed network), and not bound by a power driver to a boot now over. */
 static void pick_job(struct dbi *db, struct boot_task *t)
 {
 	struct dbi_stmt *st;
 
-	if (dbi_prepare(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ? AND "
-			       "consumed IS NULL ORDER BY id LIMIT 1", &st) != DBI_OK)
+	if (!bind_may_take_job(db, t->mac, t->peer, t->allowed))
+		return;
+	if (dbi_prepare(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ?1 AND "
+			       "consumed IS NULL AND (bound_until IS NULL OR bound_until >= ?2) "
+			       "ORDER BY id LIMIT 1", &st) != DBI_OK)
 		return;
 	dbi_bind_text(st, 1, t->mac, -1);
+	dbi_bind_i64(st, 2, now_s());
 	if (dbi_step(st) == DBI_ROW) {
 		t->job_id = dbi_column_i64(st, 0);
 		t->suite = col_dup(st, 1);
@@ -161,6 +179,15 @@ static void boot_fn(struct dbi *db, void *arg)
 	boot_args(t);
 	if (t->line_len >= CMDLINE_MAX)
 		return; /* refused before anything is written */
+	/* A repeat gets its pending run again; a new job-less run needs room
+	 * under the address's limit, checked before anything is written. */
+	machine = one_int(db, "SELECT id FROM machines WHERE mac = ?1", t->mac, 0, 0);
+	if (machine && (t->run_id = reusable_run(db, t, machine)) != 0)
+		return;
+	if (!t->job_id && bind_pending_jobless(db, t->peer) >= JOBLESS_MAX) {
+		t->too_many = 1;
+		return;
+	}
 	/* A new MAC gets its record; a known one is left as it is (uuid and
 	 * serial change with a HELLO or an admin write only). */
 	one_int(db, "INSERT INTO machines(mac, first_seen, last_seen) VALUES (?1, ?2, ?2) "
@@ -169,9 +196,6 @@ static void boot_fn(struct dbi *db, void *arg)
 	if (!machine)
 		return;
 	lab_machine_adopt(db, machine);
-	t->run_id = reusable_run(db, t, machine);
-	if (t->run_id)
-		return;
 	/* One pending run per MAC: this one replaces any other (the machine
 	 * boots one script; the older run expires, as one with no HELLO does). */
 	one_int(db, "UPDATE runs SET status = 'lost' WHERE machine_id = ?2 AND status = 'pending'",
@@ -180,14 +204,18 @@ static void boot_fn(struct dbi *db, void *arg)
 	t->run_id = store_create_run(db, t->token, machine, t->job_id, t->suite, t->params, t->label);
 	if (!t->run_id)
 		return;
+	if (t->job_id)
+		labels_from_job(db, t->job_id, t->run_id);	/* issue 25: the job's tags and fields */
 	t->fresh = 1;
-	if (dbi_prepare(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ? WHERE id = ?", &st) == DBI_OK) {
+	if (dbi_prepare(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ?, "
+			       "boot_trusted = ? WHERE id = ?", &st) == DBI_OK) {
 		if (t->uuid)
 			dbi_bind_text(st, 1, t->uuid, -1);
 		if (t->serial)
 			dbi_bind_text(st, 2, t->serial, -1);
 		dbi_bind_text(st, 3, t->peer, -1);
-		dbi_bind_i64(st, 4, t->run_id);
+		dbi_bind_i64(st, 4, t->allowed);
+		dbi_bind_i64(st, 5, t->run_id);
 		dbi_step(st);
 		dbi_finalize(st);
 	}
@@ -324,6 +352,7 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 	client_ip(rq, t->peer, sizeof(t->peer), &src);
 	if (!ratelimit_take(&boot_rl, src))
 		return reply_error(rq, 429, "too many boot requests from %s; retry in a few seconds", t->peer);
+	t->allowed = src && bootnet_allows(src);
 	t->mac = mac;
 	if (fw)
 		t->net[NET_MAC] = mac;
@@ -347,6 +376,11 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 	if (t->line_len >= CMDLINE_MAX) {
 		ret = reply_error(rq, 500, "boot command line would be %zu characters (max %d): "
 				  "the job's params are too long; nothing was changed", t->line_len, CMDLINE_MAX);
+		goto out;
+	}
+	if (t->too_many) {
+		ret = reply_error(rq, 429, "%s has %d pending runs without a job; they expire after %d s "
+				  "(--lost-after)", t->peer, JOBLESS_MAX, cfg.lost_after);
 		goto out;
 	}
 	if (!t->run_id) {

@@ -5,6 +5,7 @@
 #include "casekey.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
+#include "xcb_secret.h"
 
 char *sanitize_text(const char *p, size_t n)
 {
@@ -43,6 +44,7 @@ char *sanitize_text(const char *p, size_t n)
 		i += len;
 	}
 	out[o] = 0;
+	xcb_mask_secrets(out, o);
 	return out;
 }
 
@@ -74,7 +76,8 @@ json_t *kv_to_json(const char *text, size_t len, json_t *obj)
 			continue;
 		memcpy(key, k, kl);
 		key[kl] = 0;
-		val = sanitize_text(v, vl);
+		/* A fact named run= or server= is a credential: kept, masked. */
+		val = xcb_is_secret_key(k, kl) ? sanitize_text("*", 1) : sanitize_text(v, vl);
 		if (val)
 			json_object_set_new(obj, key, json_string(val));
 		free(val);

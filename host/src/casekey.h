@@ -12,7 +12,9 @@
 #include "util.h"
 
 /* Copies text into valid UTF-8 without control characters (except \n, \t):
- * anything else becomes '?'. Returns a malloc'd NUL-terminated string. */
+ * anything else becomes '?'; the values of run= and server= words become '*'
+ * (xcb_mask_secrets: every machine text the daemon stores goes through here,
+ * and anonymous readers see it). Returns a malloc'd NUL-terminated string. */
 char *sanitize_text(const char *p, size_t n);
 /* key=value lines → JSON object of strings (later keys win); merges into obj
  * when obj is given. Keys must be [A-Za-z0-9_.-]; other lines are skipped. */

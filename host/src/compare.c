@@ -1,11 +1,19 @@
 /*
- * compare.c — comparison of two runs (or two algorithms of one run): match
- * cases by their canonical key, % change of the median with a 95 % interval
- * (bootstrap over repetitions when both sides have >= COMPARE_MIN_REPS; with
- * fewer there is no interval: method "too_few_reps" — a bootstrap of three
- * values only resamples three numbers, and the calls of one repetition are
- * not independent repetitions of the experiment), and the seed-shaped pivot
- * tables (rows = CPUs in mask, columns = initiators). See host/API.md.
+ * compare.c — comparison of two groups of runs (boots), or of two algorithms
+ * within them: match cases by their canonical key, then, per matched case,
+ *  - with >= 2 boots on each side (level "between_boot"): each boot's value
+ *    is the median of its repetitions' p50; Welch's test on the log of those
+ *    values gives the % change of the geometric mean, its 95 % interval and
+ *    a p-value, so the interval carries the boot-to-boot variation;
+ *  - with 1 boot on a side (level "within_boot"): the % change of the
+ *    repetitions' medians with a bootstrap interval over repetitions (both
+ *    sides >= COMPARE_MIN_REPS, else method "too_few_reps", no interval) and
+ *    Welch's p over the repetitions' log p50 — intervals that understate the
+ *    variation between boots, which the answer says (COMPARE_WITHIN_BOOT_WARNING).
+ * Benjamini–Hochberg adjusts the p-values across the whole table (q); a case
+ * is "significant" only when q <= fdr, |change| >= min_effect and its
+ * interval excludes 0. Then the seed-shaped pivot tables (rows = CPUs in
+ * mask, columns = initiators). See host/API.md and the README's method.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -14,19 +22,37 @@
 #include "casekey.h"
 #include "casestats.h"
 #include "compare.h"
+#include "fdr.h"
 #include "results_db.h"
 #include "runs_db.h"
 #include "stats.h"
 #include "util.h"
 
+/* One case of one run. */
 struct side_case {
 	int64_t case_id;
 	json_t *config;
 	char *key;
-	double p50;
+	double p50;             /* median of the repetitions' p50 */
 	double *reps;
 	size_t nrep;
+};
+
+/* One case of a side, over its boots. */
+struct gcase {
+	char *key;              /* matching key, then "#occurrence" */
+	json_t *config;         /* from the first boot that has it */
+	int64_t case_id;        /* in the first boot that has it */
+	double *boot;           /* per boot: side_case.p50 */
+	size_t nboot;
+	double *reps;           /* every repetition's p50, pooled (one boot: its own) */
+	size_t nrep;
 	int used;
+};
+
+struct group {
+	struct gcase *c;
+	size_t n, cap;
 };
 
 static void free_side(struct side_case *c, size_t n)
@@ -39,10 +65,45 @@ static void free_side(struct side_case *c, size_t n)
 	free(c);
 }
 
-/* The cases of run (of algorithm algo, if set) with their repetitions'
+static void free_group(struct group *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		free(g->c[i].key);
+		json_decref(g->c[i].config);
+		free(g->c[i].boot);
+		free(g->c[i].reps);
+	}
+	free(g->c);
+}
+
+static int where_ok(json_t *cfg, const struct compare_side *s)
+{
+	for (size_t i = 0; i < s->nwhere; i++) {
+		const char *v = json_string_value(json_object_get(cfg, s->where[i].key));
+
+		if (!v || strcmp(v, s->where[i].value))
+			return 0;
+	}
+	return 1;
+}
+
+/* The config without the keys both sides restrict (they differ by design),
+ * as the matching key sees it. */
+static json_t *matchable(json_t *cfg, const struct compare_req *rq)
+{
+	json_t *c = json_copy(cfg);
+
+	for (size_t i = 0; i < rq->a.nwhere; i++)
+		json_object_del(c, rq->a.where[i].key);
+	for (size_t i = 0; i < rq->b.nwhere; i++)
+		json_object_del(c, rq->b.where[i].key);
+	return c;
+}
+
+/* The cases of run that pass side's restrictions, with their repetitions'
  * medians: two queries (cases, RESULT rows) stepped in case order. */
-static int load_side(struct dbi *db, int64_t run, const char *algo, int without_algo,
-		     struct side_case **out, size_t *n)
+static int load_side(struct dbi *db, int64_t run, const struct compare_side *side,
+		     const struct compare_req *rq, struct side_case **out, size_t *n)
 {
 	struct case_cursor cc;
 	struct result_cursor rc;
@@ -58,14 +119,13 @@ static int load_side(struct dbi *db, int64_t run, const char *algo, int without_
 		return -1;
 	}
 	while (cases_next(&cc, &row)) {
-		json_t *cfgj = row.config ? json_loads(row.config, 0, NULL) : NULL;
-		const char *a = json_string_value(json_object_get(cfgj, "algo"));
+		json_t *cfgj = row.config ? json_loads(row.config, 0, NULL) : NULL, *m;
 		struct buf key = { 0 };
 		struct resrow *rows;
 		size_t nr, k;
 		struct side_case *c;
 
-		if (!cfgj || (algo && (!a || strcmp(a, algo)))) {
+		if (!cfgj || !where_ok(cfgj, side)) {
 			json_decref(cfgj);
 			case_row_free(&row);
 			continue;
@@ -84,7 +144,9 @@ static int load_side(struct dbi *db, int64_t run, const char *algo, int without_
 		memset(c, 0, sizeof(*c));
 		c->case_id = row.case_id;
 		c->config = cfgj;
-		case_match_key(cfgj, without_algo, &key);
+		m = matchable(cfgj, rq);
+		case_match_key(m, 0, &key);
+		json_decref(m);
 		c->key = key.p;
 		results_take(&rc, c->case_id, &rows, &nr);
 		k = pick_aggregate(rows, nr);
@@ -98,6 +160,71 @@ static int load_side(struct dbi *db, int64_t run, const char *algo, int without_
 	results_close(&rc);
 	cases_close(&cc);
 	return 0;
+}
+
+static int push_d(double **v, size_t *n, double x)
+{
+	double *p = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!p)
+		return -1;
+	p[(*n)++] = x;
+	*v = p;
+	return 0;
+}
+
+/* Adds one run's cases to the group: the k-th case of a key in a run is
+ * the k-th of that key in every other run ("#k" in the group's key). */
+static void group_add(struct group *g, struct side_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct buf k = { 0 };
+		size_t occ = 0, j;
+		struct gcase *gc = NULL;
+
+		for (j = 0; j < i; j++)
+			occ += strcmp(c[j].key, c[i].key) == 0;
+		buf_addf(&k, "%s#%zu", c[i].key, occ);
+		for (j = 0; j < g->n && !gc; j++)
+			if (strcmp(g->c[j].key, k.p) == 0)
+				gc = &g->c[j];
+		if (!gc) {
+			if (g->n == g->cap) {
+				struct gcase *p = realloc(g->c, (g->cap = g->cap ? 2 * g->cap : 32) * sizeof(*p));
+
+				if (!p) {
+					buf_free(&k);
+					return;
+				}
+				g->c = p;
+			}
+			gc = &g->c[g->n++];
+			memset(gc, 0, sizeof(*gc));
+			gc->key = k.p;
+			gc->config = json_incref(c[i].config);
+			gc->case_id = c[i].case_id;
+		} else {
+			buf_free(&k);
+		}
+		if (!isnan(c[i].p50))
+			push_d(&gc->boot, &gc->nboot, c[i].p50);
+		for (size_t r = 0; r < c[i].nrep; r++)
+			push_d(&gc->reps, &gc->nrep, c[i].reps[r]);
+	}
+}
+
+static void load_group(struct dbi *db, const struct compare_side *s, const struct compare_req *rq,
+		       struct group *g)
+{
+	memset(g, 0, sizeof(*g));
+	for (size_t r = 0; r < s->nruns; r++) {
+		struct side_case *c;
+		size_t n;
+
+		if (load_side(db, s->runs[r], s, rq, &c, &n) == 0)
+			group_add(g, c, n);
+		free_side(c, n);
+	}
 }
 
 static uint64_t fnv1a(const char *s)
@@ -122,36 +249,110 @@ static json_t *rnd(double v, double scale)
 }
 
 /* The matched axes as JSON (numbers where numeric). */
-static json_t *key_obj(json_t *config, int without_algo)
+static json_t *key_obj(json_t *config, const struct compare_req *rq)
 {
-	json_t *o = json_object(), *v;
+	json_t *o = json_object(), *v, *m = matchable(config, rq);
 	const char *k;
 
-	json_object_foreach(config, k, v) {
-		if (case_key_matches(k, without_algo) && json_is_string(v))
+	json_object_foreach(m, k, v) {
+		if (case_key_matches(k, 0) && json_is_string(v))
 			json_object_set_new(o, k, num_or_str(json_string_value(v)));
 	}
+	json_decref(m);
 	return o;
 }
 
-/* Fills change/CI/method of one matched pair. */
-static void compare_pair(const struct side_case *a, const struct side_case *b, json_t *o)
+static double geomean(const double *v, size_t n)
 {
-	double change = stats_pct_change(a->p50, b->p50), lo = NAN, hi = NAN;
-	const char *method = "none";
+	double s = 0;
 
-	if (a->nrep >= COMPARE_MIN_REPS && b->nrep >= COMPARE_MIN_REPS) {
-		if (stats_bootstrap_change(a->reps, a->nrep, b->reps, b->nrep,
-					   fnv1a(a->key) ^ 0x5eed, STATS_BOOT_ITERS, &lo, &hi) == 0)
-			method = "bootstrap";
-	} else if (!isnan(change)) {
-		method = "too_few_reps";	/* "too few repetitions for an interval" */
+	for (size_t i = 0; i < n; i++)
+		s += log(v[i]);
+	return n ? exp(s / n) : NAN;
+}
+
+/* Fills a_p50/b_p50, change/CI/method and p of one matched pair; the
+ * significance is decided once q is known (finish_table). */
+static void compare_pair(const struct gcase *a, const struct gcase *b, int between, json_t *o)
+{
+	double change, lo = NAN, hi = NAN, ap, bp;
+	const char *method = "none";
+	struct fdr_welch w;
+
+	if (between) {
+		ap = geomean(a->boot, a->nboot);
+		bp = geomean(b->boot, b->nboot);
+		if (fdr_welch_log(a->boot, a->nboot, b->boot, b->nboot, 0.95, &w) == 0) {
+			method = "between_boot";
+			lo = w.lo;
+			hi = w.hi;
+		}
+		change = stats_pct_change(ap, bp);
+	} else {
+		ap = stats_median(a->reps, a->nrep);
+		bp = stats_median(b->reps, b->nrep);
+		change = stats_pct_change(ap, bp);
+		w.p = NAN;
+		if (a->nrep >= COMPARE_MIN_REPS && b->nrep >= COMPARE_MIN_REPS) {
+			if (stats_bootstrap_change(a->reps, a->nrep, b->reps, b->nrep,
+						   fnv1a(a->key) ^ 0x5eed, STATS_BOOT_ITERS, &lo, &hi) == 0)
+				method = "bootstrap";
+			fdr_welch_log(a->reps, a->nrep, b->reps, b->nrep, 0.95, &w);
+		} else if (!isnan(change)) {
+			method = "too_few_reps";	/* "too few repetitions for an interval" */
+		}
 	}
+	json_object_set_new(o, "a_p50", rnd(ap, 10));
+	json_object_set_new(o, "b_p50", rnd(bp, 10));
 	json_object_set_new(o, "change_pct", rnd(change, 100));
 	json_object_set_new(o, "ci_low", rnd(lo, 100));
 	json_object_set_new(o, "ci_high", rnd(hi, 100));
-	json_object_set_new(o, "significant", json_boolean(!isnan(lo) && !isnan(hi) && (lo > 0 || hi < 0)));
+	json_object_set_new(o, "p", isnan(w.p) ? json_null() : json_real(w.p));
 	json_object_set_new(o, "method", json_string(method));
+}
+
+/* Benjamini–Hochberg over every case's p, then each case's verdict:
+ * significant when q <= fdr, |change| >= min_effect and the interval
+ * excludes 0; and the summary of the table. */
+static json_t *finish_table(json_t *cases, const struct compare_req *rq)
+{
+	size_t n = json_array_size(cases), i, tested = 0, faster = 0, slower = 0, small = 0;
+	double *p = malloc((n + 1) * sizeof(*p)), *q = malloc((n + 1) * sizeof(*q));
+	json_t *c;
+
+	if (!p || !q) {
+		free(p);
+		free(q);
+		return json_object();
+	}
+	json_array_foreach(cases, i, c) {
+		json_t *pv = json_object_get(c, "p");
+
+		p[i] = json_is_number(pv) ? json_number_value(pv) : NAN;
+		tested += !isnan(p[i]);
+	}
+	fdr_bh_adjust(p, n, q);
+	json_array_foreach(cases, i, c) {
+		json_t *lo = json_object_get(c, "ci_low"), *hi = json_object_get(c, "ci_high");
+		double ch = json_number_value(json_object_get(c, "change_pct"));
+		int excl = json_is_number(lo) && json_is_number(hi) &&
+			   (json_number_value(lo) > 0 || json_number_value(hi) < 0);
+		int disc = !isnan(q[i]) && q[i] <= rq->fdr && excl;
+		int sig = disc && fabs(ch) >= rq->min_effect;
+
+		json_object_set_new(c, "p", isnan(p[i]) ? json_null() : json_real(round(p[i] * 1e6) / 1e6));
+		json_object_set_new(c, "q", isnan(q[i]) ? json_null() : json_real(round(q[i] * 1e6) / 1e6));
+		json_object_set_new(c, "significant", json_boolean(sig));
+		small += disc && !sig;
+		faster += sig && ch < 0;
+		slower += sig && ch > 0;
+	}
+	free(p);
+	free(q);
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "cases", (json_int_t)n,
+			 "tested", (json_int_t)tested, "flagged", (json_int_t)(faster + slower),
+			 "faster", (json_int_t)faster, "slower", (json_int_t)slower,
+			 "below_min_effect", (json_int_t)small);
 }
 
 /* ---- pivots ---- */
@@ -260,7 +461,9 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 			size_t r = index_of(rows, json_integer_value(json_object_get(key, "mask")));
 			size_t k = index_of(cols, json_integer_value(json_object_get(key, "inits")));
 
-			json_array_set_new(json_array_get(cells, r), k, json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O}",
+			json_array_set_new(json_array_get(cells, r), k, json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O}",
+				"a_p50", json_object_get(m, "a_p50"), "b_p50", json_object_get(m, "b_p50"),
+				"q", json_object_get(m, "q"),
 				"change_pct", json_object_get(m, "change_pct"),
 				"ci_low", json_object_get(m, "ci_low"), "ci_high", json_object_get(m, "ci_high"),
 				"significant", json_object_get(m, "significant"),
@@ -275,43 +478,104 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 	return out;
 }
 
-json_t *compare_runs(struct dbi *db, int64_t ra, int64_t rb, const char *fa, const char *fb)
-{
-	int without_algo = fa || fb;
-	struct side_case *a, *b;
-	size_t na, nb, unmatched_a = 0, unmatched_b = 0;
-	json_t *cases = json_array(), *o;
 
-	load_side(db, ra, fa, without_algo, &a, &na);
-	load_side(db, rb, fb, without_algo, &b, &nb);
-	for (size_t i = 0; i < na; i++) {
-		struct side_case *m = NULL;
+json_t *compare_runs(struct dbi *db, const struct compare_req *rq)
+{
+	int between = rq->a.nruns >= 2 && rq->b.nruns >= 2;
+	struct group a, b;
+	size_t unmatched_a = 0, unmatched_b = 0;
+	json_t *cases = json_array(), *o, *warn = json_array(), *summary;
+
+	load_group(db, &rq->a, rq, &a);
+	load_group(db, &rq->b, rq, &b);
+	for (size_t i = 0; i < a.n; i++) {
+		struct gcase *m = NULL;
 		json_t *c;
 
-		for (size_t j = 0; j < nb && !m; j++)
-			if (!b[j].used && strcmp(a[i].key, b[j].key) == 0)
-				m = &b[j];
+		for (size_t j = 0; j < b.n && !m; j++)
+			if (!b.c[j].used && strcmp(a.c[i].key, b.c[j].key) == 0)
+				m = &b.c[j];
 		if (!m) {
 			unmatched_a++;
 			continue;
 		}
 		m->used = 1;
-		c = json_pack("{s:o, s:I, s:I, s:o, s:o, s:I, s:I}",
-			"key", key_obj(a[i].config, without_algo),
-			"a_case", (json_int_t)a[i].case_id, "b_case", (json_int_t)m->case_id,
-			"a_p50", rnd(a[i].p50, 10), "b_p50", rnd(m->p50, 10),
-			"a_reps", (json_int_t)a[i].nrep, "b_reps", (json_int_t)m->nrep);
-		compare_pair(&a[i], m, c);
+		c = json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:I}",
+			"key", key_obj(a.c[i].config, rq),
+			"a_case", (json_int_t)a.c[i].case_id, "b_case", (json_int_t)m->case_id,
+			"a_reps", (json_int_t)a.c[i].nrep, "b_reps", (json_int_t)m->nrep,
+			"a_boots", (json_int_t)a.c[i].nboot, "b_boots", (json_int_t)m->nboot);
+		compare_pair(&a.c[i], m, between && a.c[i].nboot >= 2 && m->nboot >= 2, c);
 		json_array_append_new(cases, c);
 	}
-	for (size_t j = 0; j < nb; j++)
-		unmatched_b += !b[j].used;
-	free_side(a, na);
-	free_side(b, nb);
+	for (size_t j = 0; j < b.n; j++)
+		unmatched_b += !b.c[j].used;
+	free_group(&a);
+	free_group(&b);
+	summary = finish_table(cases, rq);
+	if (!between)
+		json_array_append_new(warn, json_string(COMPARE_WITHIN_BOOT_WARNING));
 	o = json_pack("{s:o, s:o, s:f, s:o, s:I, s:I}",
-		"algo_a", fa ? json_string(fa) : json_null(), "algo_b", fb ? json_string(fb) : json_null(),
+		"algo_a", rq->algo_a ? json_string(rq->algo_a) : json_null(),
+		"algo_b", rq->algo_b ? json_string(rq->algo_b) : json_null(),
 		"confidence", 0.95, "cases", cases,
 		"unmatched_a", (json_int_t)unmatched_a, "unmatched_b", (json_int_t)unmatched_b);
-	json_object_set_new(o, "pivots", pivots(cases, fa, fb));
+	json_object_set_new(o, "level", json_string(between ? "between_boot" : "within_boot"));
+	json_object_set_new(o, "boots_a", json_integer((json_int_t)rq->a.nruns));
+	json_object_set_new(o, "boots_b", json_integer((json_int_t)rq->b.nruns));
+	json_object_set_new(o, "fdr", json_real(rq->fdr));
+	json_object_set_new(o, "min_effect_pct", json_real(rq->min_effect));
+	json_object_set_new(o, "method_text", json_string(between
+		? "Welch's t on the log of each boot's median p50 (95 % interval of the % change of the "
+		  "geometric mean); Benjamini-Hochberg across the table"
+		: "bootstrap over repetitions of one boot (95 % interval of the % change of the median); "
+		  "Welch's t over repetitions for p; Benjamini-Hochberg across the table"));
+	json_object_set_new(o, "summary", summary);
+	json_object_set_new(o, "warnings", warn);
+	json_object_set_new(o, "pivots", pivots(cases, rq->algo_a, rq->algo_b));
 	return o;
+}
+
+int compare_parse_runs(const char *s, struct compare_side *side)
+{
+	side->nruns = 0;
+	while (s && *s) {
+		const char *e = strchr(s, ',');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		char t[24];
+		uint64_t v;
+
+		if (len == 0 || len >= sizeof(t) || side->nruns == COMPARE_MAX_RUNS)
+			return -1;
+		memcpy(t, s, len);
+		t[len] = 0;
+		if (parse_u64(t, &v) || v == 0 || v > INT64_MAX)
+			return -1;
+		for (size_t i = 0; i < side->nruns; i++)
+			if (side->runs[i] == (int64_t)v)
+				return -1;
+		side->runs[side->nruns++] = (int64_t)v;
+		s = e ? e + 1 : NULL;
+	}
+	return side->nruns ? 0 : -1;
+}
+
+int compare_parse_where(const char *s, struct compare_side *side)
+{
+	while (s && *s) {
+		const char *e = strchr(s, ','), *eq = strchr(s, '=');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		struct compare_where *w;
+
+		if (!eq || eq >= s + len || eq == s || side->nwhere == COMPARE_MAX_WHERE ||
+		    (size_t)(eq - s) > 64 || len - (size_t)(eq - s) - 1 > 64 || len == (size_t)(eq - s) + 1)
+			return -1;
+		w = &side->where[side->nwhere++];
+		memcpy(w->key, s, (size_t)(eq - s));
+		w->key[eq - s] = 0;
+		memcpy(w->value, eq + 1, len - (size_t)(eq - s) - 1);
+		w->value[len - (size_t)(eq - s) - 1] = 0;
+		s = e ? e + 1 : NULL;
+	}
+	return 0;
 }

@@ -1,17 +1,66 @@
-/* compare.h — comparing two runs or two algorithms (compare.c, host/API.md). */
+/* compare.h — comparing two groups of runs, or two algorithms (compare.c,
+ * host/API.md "compare"). */
 #ifndef XCB_COMPARE_H
 #define XCB_COMPARE_H
 
 #include <jansson.h>
 #include "dbi.h"
+#include <stddef.h>
 #include <stdint.h>
 
-/* Fewest repetitions per side for an interval (bootstrap); below it a
- * comparison says "too few repetitions for an interval" (method too_few_reps). */
+/* Fewest repetitions per side for a within-boot interval (one boot a side);
+ * below it a comparison says "too few repetitions for an interval" (method
+ * too_few_reps). */
 #define COMPARE_MIN_REPS 5
+/* Most runs (boots) on one side, and most key=value restrictions a side. */
+#define COMPARE_MAX_RUNS 64
+#define COMPARE_MAX_WHERE 8
+/* The defaults: false discovery rate across the table, smallest |% change|
+ * ever called a change. */
+#define COMPARE_FDR 0.05
+#define COMPARE_MIN_EFFECT 5.0
+/* The warning every view shows when a side has one boot. */
+#define COMPARE_WITHIN_BOOT_WARNING \
+	"1 boot per side: no between-boot variance, intervals are within-boot only"
 
-/* The "cases", "unmatched_*", "pivots", "algo_*", "confidence" members of
- * the compare response. fa/fb: algorithm filters (NULL: none). */
-json_t *compare_runs(struct dbi *db, int64_t ra, int64_t rb, const char *fa, const char *fb);
+/* One side's restriction: only cases whose config has key = value; the
+ * key is then left out of the matching key (algo_a=locked is
+ * {"algo","locked"}). */
+struct compare_where {
+	char key[65], value[65];
+};
+
+struct compare_side {
+	int64_t runs[COMPARE_MAX_RUNS];
+	size_t nruns;
+	struct compare_where where[COMPARE_MAX_WHERE];
+	size_t nwhere;
+};
+
+struct compare_req {
+	struct compare_side a, b;
+	double fdr, min_effect;     /* COMPARE_FDR, COMPARE_MIN_EFFECT unless set */
+	const char *algo_a, *algo_b; /* echoed as algo_a/algo_b (pivot headers) */
+};
+
+/* "1,2,3" into side->runs; -1 on a bad or repeated id or too many. */
+int compare_parse_runs(const char *s, struct compare_side *side);
+/* "k=v,k=v" appended to side->where; -1 when malformed. */
+int compare_parse_where(const char *s, struct compare_side *side);
+
+/* The "cases", "unmatched_*", "pivots", "algo_*", "confidence", "level",
+ * "warnings", "summary", "fdr", "min_effect_pct" members of the compare
+ * response (host/API.md). */
+json_t *compare_runs(struct dbi *db, const struct compare_req *rq);
+
+/* The runs' conditions side by side, and a line per difference
+ * (compare_cond.c): {"conditions": [...], "mismatches": [...]}. */
+json_t *compare_conditions(struct dbi *db, const struct compare_req *rq);
+
+/* A/A calibration over runs[0..n) (2 <= n <= COMPARE_MAX_CALIB), all of one
+ * configuration (compare_calib.c): every half-split compared as groups and
+ * every pair as single boots, with the share of cases each marks. */
+#define COMPARE_MAX_CALIB 12
+json_t *compare_calibrate(struct dbi *db, const int64_t *runs, size_t n, double fdr, double min_effect);
 
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bootnet.h"
 #include "collector.h"
 #include "db.h"
 #include "http.h"
@@ -58,6 +59,11 @@ static void usage(FILE *f)
 "  --host-name NAME       a name the Host header may use for this daemon\n"
 "                         (repeatable; IP literals are always accepted, and\n"
 "                         'localhost' on loopback or with --open)\n"
+"  --boot-from CIDR      a network whose boot requests may be handed a queued\n"
+"                         job (repeatable; default: this host's non-loopback\n"
+"                         IPv4 subnets and 127.0.0.1, QEMU user networking's\n"
+"                         source). A machine with a known boot address gets\n"
+"                         its jobs only from that address\n"
 "  --ready-fd N           write \"ready http=PORT udp=PORT\\n\" to file descriptor N\n"
 "                         (then close it) once HTTP and UDP listen: scripts\n"
 "                         wait on it instead of polling /api/v1/health\n"
@@ -129,13 +135,14 @@ int main(int argc, char **argv)
 		{ "open", no_argument, NULL, 'o' },
 		{ "lost-after", required_argument, NULL, 'L' },
 		{ "suite", required_argument, NULL, 's' },
-		{ "lab", required_argument, NULL, 'B' },
+		{ "lab", required_argument, NULL, 'a' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "test-drop", required_argument, NULL, 'D' },
 		{ "host-name", required_argument, NULL, 'H' },
 		{ "request-timeout", required_argument, NULL, 'R' },
 		{ "per-ip-connections", required_argument, NULL, 'P' },
 		{ "ready-fd", required_argument, NULL, 'r' },
+		{ "boot-from", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -162,7 +169,7 @@ int main(int argc, char **argv)
 		case 't': cfg.token_file = optarg; break;
 		case 'o': cfg.open = 1; break;
 		case 's': cfg.suite = optarg; break;
-		case 'B':
+		case 'a':
 			/* A name for URLs, logs and the run list's filter. */
 			if (!optarg[0] || strlen(optarg) > 32 ||
 			    strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(optarg)) {
@@ -213,6 +220,12 @@ int main(int argc, char **argv)
 			}
 			cfg.host_names[cfg.nhost_names++] = optarg;
 			break;
+		case 'B':
+			if (bootnet_add(optarg, err, sizeof(err))) {
+				fprintf(stderr, "xcbenchd: %s\n", err);
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -246,6 +259,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	bootnet_default(0);
 	if (!cfg.open && !cfg.admin_token)
 		fprintf(stderr, "xcbenchd: note: no --token-file and not --open: write routes are refused\n");
 
@@ -283,6 +297,8 @@ int main(int argc, char **argv)
 		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
 		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), db_shown,
 		cfg.open ? " (open)" : "");
+	bootnet_describe(err, sizeof(err));
+	fprintf(stderr, "xcbenchd: jobs are handed to boot requests from %s\n", err);
 	if (ready_fd >= 0) {
 		/* Both sockets are bound and listening (http_start and
 		 * collector_start returned): a client may connect now. */

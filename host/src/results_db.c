@@ -115,8 +115,11 @@ void results_export_sql(struct buf *sql)
 	buf_addf(sql, "%s", strcmp(#key, XCB_KEY(delivery)) ? ", c." #key : ", " EXPORT_DELIVERY);
 	CASE_COLUMNS
 #undef CASE_COLUMN
-	buf_addf(sql, ", r.rep, r.initiator" RV_SQL_COLS_R
-		 ", c.delivery FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND "
+	buf_addf(sql, ", r.rep, r.initiator" RV_SQL_COLS_R ", c.delivery");
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (results_export_jaxis(a))
+			buf_addf(sql, ", json_extract(c.config, '$.%s')", xcb_axes[a].key);
+	buf_addf(sql, " FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND "
 		 "c.case_id = r.case_id WHERE r.run_id = :run AND %%s "
 		 "ORDER BY r.case_id, r.rep, r.initiator LIMIT :limit");
 }
@@ -135,6 +138,18 @@ void export_row_read(struct dbi_stmt *st, struct export_row *r)
 	for (int i = 0; i < RV_NCOL; i++)
 		dbval_read(st, ER_FIRST_FIELD + i, &r->v[i]);
 	dbval_read(st, ER_DELIVERY_REQUESTED, &r->delivery_requested);
+	col = ER_DELIVERY_REQUESTED + 1;
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (results_export_jaxis(a))
+			dbval_read(st, col++, &r->jaxis[a]);
+		else
+			memset(&r->jaxis[a], 0, sizeof(r->jaxis[a]));
+}
+
+int results_export_jaxis(unsigned a)
+{
+	return a < XCB_N_AXES && !xcb_axes[a].column && xcb_axes[a].role != XCB_ROLE_ID &&
+	       xcb_axis_matches(xcb_axes[a].key, 0);
 }
 
 void export_row_free(struct export_row *r)
@@ -145,6 +160,8 @@ void export_row_free(struct export_row *r)
 	for (int i = 0; i < RV_NCOL; i++)
 		dbval_free(&r->v[i]);
 	dbval_free(&r->delivery_requested);
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		dbval_free(&r->jaxis[a]);
 }
 
 /* ---- histograms ---- */

@@ -74,9 +74,15 @@ struct export_row {
 	CASE_COLUMNS                    /* the case's columns (delivery: as used) */
 	struct dbval v[RV_NCOL];        /* the results columns as stored */
 	struct dbval delivery_requested;
+	/* the matched axes kept only in cases.config (results_export_jaxis),
+	 * in the schema's order */
+	struct dbval jaxis[XCB_N_AXES];
 };
 #undef CASE_COLUMN
 void export_row_read(struct dbi_stmt *st, struct export_row *r);
+/* 1 if schema axis a is one of the export's config-only matched axes
+ * (export_row.jaxis[a]): every matched axis is a column of the run CSV. */
+int results_export_jaxis(unsigned a);
 void export_row_free(struct export_row *r);
 
 /* ---- histograms ---- */

@@ -22,10 +22,14 @@ enum MHD_Result api_run_events(struct req *rq, int64_t id);
 enum MHD_Result api_run_console(struct req *rq, int64_t id);
 enum MHD_Result api_histogram(struct req *rq, int64_t id, int64_t case_id);
 enum MHD_Result api_compare(struct req *rq, int csv);
+enum MHD_Result api_calibrate(struct req *rq);
+enum MHD_Result api_baselines(struct req *rq);      /* api_baselines.c */
+enum MHD_Result api_baseline_set(struct req *rq);
 enum MHD_Result api_schema(struct req *rq);             /* api_schema.c */
 enum MHD_Result api_jobs(struct req *rq);
 enum MHD_Result api_job_create(struct req *rq);
 enum MHD_Result api_job_delete(struct req *rq, int64_t id);
+enum MHD_Result api_job_requeue(struct req *rq, int64_t id);  /* api_job_bind.c */
 enum MHD_Result boot_ipxe(struct req *rq);
 enum MHD_Result boot_json(struct req *rq);   /* /boot.json: the same boot as data */
 /* 1 for the kernel-line keys the daemon itself sets (server=, run=, ...):

@@ -116,6 +116,16 @@ static void where(const struct run_filters *f, struct buf *b)
 		buf_addf(b, " AND r.suite = :suite");
 	if (f->label)
 		buf_addf(b, " AND r.label = :label");
+	/* issue 25: labels as metadata (run_tags, run_meta: labels_db.h) */
+	if (f->q)
+		buf_addf(b, " AND (lower(COALESCE(r.label, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(r.notes, '')) LIKE :q ESCAPE '\\'"
+			 " OR lower(COALESCE(r.suite, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(m.mac, '')) LIKE :q ESCAPE '\\'"
+			 " OR lower(r.hello) LIKE :q ESCAPE '\\'"
+			 " OR EXISTS (SELECT 1 FROM run_tags qt WHERE qt.run_id = r.id AND lower(qt.tag) LIKE :q ESCAPE '\\')"
+			 " OR EXISTS (SELECT 1 FROM run_meta qm WHERE qm.run_id = r.id AND"
+			 " lower(qm.key || '=' || qm.value) LIKE :q ESCAPE '\\'))");
+	if (f->tag)
+		buf_addf(b, " AND EXISTS (SELECT 1 FROM run_tags tt WHERE tt.run_id = r.id AND tt.tag = :tag)");
 	if (f->since)
 		buf_addf(b, " AND r.created >= :since");
 	if (f->token[0])
@@ -149,6 +159,21 @@ void runs_bind(struct dbi_stmt *st, const struct run_filters *f)
 	bind_text(st, ":status", f->status);
 	bind_text(st, ":suite", f->suite);
 	bind_text(st, ":label", f->label);
+	bind_text(st, ":tag", f->tag);
+	if (f->q) {
+		/* "%q%" in lower case, LIKE's own % _ and the escape escaped */
+		struct buf pat = { 0 };
+
+		buf_addf(&pat, "%%");
+		for (const char *c = f->q; *c; c++) {
+			if (*c == '%' || *c == '_' || *c == '\\')
+				buf_addf(&pat, "\\");
+			buf_addf(&pat, "%c", *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		}
+		buf_addf(&pat, "%%");
+		bind_text(st, ":q", pat.p);
+		buf_free(&pat);
+	}
 	bind_i64(st, ":since", f->since);
 	bind_text(st, ":token", f->token);
 	bind_text(st, ":lab", f->lab);

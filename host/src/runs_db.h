@@ -38,6 +38,9 @@ int run_exists(struct dbi *db, int64_t id);
 /* The run list's filters (parsed by runs_filter.c). */
 struct run_filters {
 	const char *status, *suite, *label, *lab;
+	const char *q;                  /* substring (any case) of label, notes, suite, MAC, a HELLO
+	                                 * fact, a tag or a key=value field */
+	const char *tag;                /* one of its tags, exactly */
 	char mac[18], token[17];
 	int64_t machine, since;
 	int64_t limit, offset;          /* limit -1: all */

@@ -89,19 +89,22 @@ static int facts_conflict(json_t *have, json_t *add)
 
 /* The first HELLO of a run boot.c rendered: its job is consumed now (not at
  * the GET), the boot request's uuid/serial reach the machine, and the
- * MAC's other pending runs expire. */
-static int hello_booted(int64_t id)
+ * MAC's other pending runs expire; peer (the HELLO's source) may become
+ * the machine's known boot address (S_HELLO_MACHINE). */
+static int hello_booted(int64_t id, const char *peer)
 {
 	for (int i = S_HELLO_JOB; i <= S_HELLO_OTHERS; i++) {
 		dbi_bind_i64(store_st[i], 1, id);
 		dbi_bind_i64(store_st[i], 2, now_s());
+		if (peer && i == S_HELLO_MACHINE)	/* the one with ?3 */
+			dbi_bind_text(store_st[i], 3, peer, -1);
 		if (store_step(store_st[i]))
 			return -1;
 	}
 	return 0;
 }
 
-static int store_hello(int64_t id, const uint8_t *p, size_t n)
+static int store_hello(int64_t id, const uint8_t *p, size_t n, const char *peer)
 {
 	struct dbi_stmt *s = store_st[S_GET_HELLO];
 	json_t *obj = NULL, *add;
@@ -122,7 +125,7 @@ static int store_hello(int64_t id, const uint8_t *p, size_t n)
 		json_decref(obj);
 		return add ? STORE_REFUSED : -1;
 	}
-	if (json_object_size(obj) == 0 && hello_booted(id)) {
+	if (json_object_size(obj) == 0 && hello_booted(id, peer)) {
 		json_decref(add);
 		json_decref(obj);
 		return -1;
@@ -229,7 +232,7 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 
 	/* Each refuses (STORE_REFUSED) before it writes a row. */
 	switch (h->type) {
-	case XCB_T_HELLO: rc = store_hello(*run_id, p, h->length); break;
+	case XCB_T_HELLO: rc = store_hello(*run_id, p, h->length, peer); break;
 	case XCB_T_CASE: rc = store_case(*run_id, p, h->length); break;
 	case XCB_T_RESULT: rc = store_result(*run_id, p, h->length); break;
 	case XCB_T_HISTO:

@@ -45,12 +45,22 @@ static const char *const sql[S_N] = {
 		    "(?2 >= frames_expected OR ?3 = 8)) FROM runs WHERE id = ?1",
 	[S_CASE_SAME] = "SELECT config = ?3 FROM cases WHERE run_id = ?1 AND case_id = ?2",
 	/* The run's first HELLO: the payload it was rendered for has booted. */
-	[S_HELLO_JOB] = "UPDATE jobs SET consumed = ?2, run_id = ?1 WHERE consumed IS NULL AND "
+	/* (boot.c rendered the job only to the machine's known address or an
+	 * allowed network; the job records the address that asked: issue 26.) */
+	[S_HELLO_JOB] = "UPDATE jobs SET consumed = ?2, run_id = ?1, "
+			"consumed_by = (SELECT boot_peer FROM runs WHERE id = ?1) WHERE consumed IS NULL AND "
 			"id = (SELECT job_id FROM runs WHERE id = ?1)",
-	[S_HELLO_MACHINE] = "UPDATE machines SET uuid = COALESCE(r.boot_uuid, uuid), "
-			    "serial = COALESCE(r.boot_serial, serial), last_seen = ?2 "
-			    "FROM (SELECT machine_id, boot_uuid, boot_serial FROM runs WHERE id = ?1) AS r "
-			    "WHERE machines.id = r.machine_id",
+	/* uuid/serial fill in what the record lacks, from a boot request of an
+	 * allowed network only: once known, no GET rewrites them (an admin
+	 * write can). The known boot address: the first allowed boot whose
+	 * HELLO (?3, its source) came from the address that asked. */
+	[S_HELLO_MACHINE] = "UPDATE machines SET "
+			    "uuid = COALESCE(uuid, CASE WHEN r.boot_trusted THEN r.boot_uuid END), "
+			    "serial = COALESCE(serial, CASE WHEN r.boot_trusted THEN r.boot_serial END), "
+			    "boot_addr = COALESCE(boot_addr, CASE WHEN r.boot_trusted AND r.boot_peer = ?3 "
+			    "THEN r.boot_peer END), last_seen = ?2 "
+			    "FROM (SELECT machine_id, boot_uuid, boot_serial, boot_peer, boot_trusted FROM runs "
+			    "WHERE id = ?1) AS r WHERE machines.id = r.machine_id",
 	[S_HELLO_OTHERS] = "UPDATE runs SET status = 'lost' WHERE status = 'pending' AND id != ?1 AND "
 			   "machine_id = (SELECT machine_id FROM runs WHERE id = ?1)",
 	[S_FRAME_DEL] = "DELETE FROM frames WHERE run_id = ? AND seq = ?",

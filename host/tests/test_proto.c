@@ -13,6 +13,7 @@
 #include "xcb_histo.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
+#include "xcb_secret.h"
 
 static const struct xcb_hdr H = { .token = 0x0123456789abcdefull, .seq = 77 };
 
@@ -394,6 +395,33 @@ static void histo_buckets(void **s)
 	assert_int_equal(xcb_histo_high(XCB_HISTO_BUCKETS - 1), UINT64_MAX);
 }
 
+/* run= and server= values masked wherever a word starts; others kept. */
+static void mask_secrets(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "suite=quick run=00000000000fe001 iters=3", "suite=quick run=* iters=3" },
+		{ "run=986b604c0c857f56 server=10.0.2.2:8080", "run=* server=*" },
+		{ "xcbench: cmdline \"a=1 server=h:1\"", "xcbench: cmdline \"a=1 server=*\"" },
+		{ "cmdline=run=ab\tx=1", "cmdline=run=*\tx=1" },
+		{ "rerun=1 runs=2 myserver=3 run= server", "rerun=1 runs=2 myserver=3 run= server" },
+		{ "", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[128];
+		size_t n = strlen(cases[i][0]);
+
+		memcpy(buf, cases[i][0], n + 1);
+		assert_int_equal(xcb_mask_secrets(buf, n), strlen(cases[i][1]));
+		assert_string_equal(buf, cases[i][1]);
+	}
+	assert_true(xcb_is_secret_key("run", 3));
+	assert_true(xcb_is_secret_key("server", 6));
+	assert_false(xcb_is_secret_key("ru", 2));
+	assert_false(xcb_is_secret_key("runs", 4));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +436,7 @@ int main(void)
 		cmocka_unit_test_setup(text_framing, frame_setup),
 		cmocka_unit_test(kv_parser),
 		cmocka_unit_test(histo_buckets),
+		cmocka_unit_test(mask_secrets),
 	};
 	return cmocka_run_group_tests_name("proto", tests, NULL, NULL);
 }

@@ -80,7 +80,8 @@ export function header(here) {
 		h('a', { class: 'brand', href: './' }, 'xcbench'),
 		h('nav', {},
 			link('runs', './', 'Runs'),
-			link('compare', 'compare.html', 'Compare')),
+			link('compare', 'compare.html', 'Compare'),
+			link('machine', 'machine.html', 'Machines')),
 		h('span', { class: 'spacer' }),
 		h('a', { href: 'api/v1/runs.csv', download: '' }, 'All runs (CSV)'));
 }

@@ -1,0 +1,99 @@
+/*
+ * cmd_check.c — `xcbench check --baseline A B`: the CI verdict. Compares B
+ * against the baseline A as `compare` does (groups of boots where given,
+ * Benjamini–Hochberg across the table) with the threshold as the minimum
+ * effect, lists the cases that became significantly slower, and exits 1
+ * when there is one: a job can gate a patch on it.
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "client.h"
+#include "compare_text.h"
+
+static const char usage[] =
+	"usage: xcbench check --baseline A|stored B [--threshold PCT] [--fdr Q]\n"
+	"                     [--a-where K=V,..] [--b-where K=V,..] [--format text|markdown] [--json]\n"
+	"(stored: the baseline `xcbench baseline` set for B's machine and suite.)\n"
+	"Exits 1 when a case of B (a run id or a list 1,2,3) is significantly slower\n"
+	"than in the baseline A by at least PCT %% (default 5): significant after\n"
+	"Benjamini-Hochberg at FDR Q (default 0.05) with its 95 %% interval above 0.\n"
+	"Give several boots a side: with one, the interval is within-boot only and\n"
+	"cries wolf (the output warns). Lists the regressed cases and a summary.\n"
+	"Exit status: 0 no regression, 1 regression, 2 usage or server error,\n"
+	"3 no case matched.\n";
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "baseline", 1, NULL, 'L' }, { "threshold", 1, NULL, 't' }, { "fdr", 1, NULL, 'q' },
+		{ "a-where", 1, NULL, 'A' }, { "b-where", 1, NULL, 'B' }, { "format", 1, NULL, 'F' },
+		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	static const struct cmd cmd = { "xcbench check", usage, opts, NULL };
+	struct cmp_args ca = { 0 };
+	const char *format = "text";
+	int c, rc, as_json = 0;
+	struct buf path = { 0 };
+	json_t *o, *s;
+	long long slower;
+
+	ca.min_effect = "5";
+	optind = 1;
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
+		switch (c) {
+		case 'L': ca.a = optarg; break;
+		case 't': ca.min_effect = optarg; break;
+		case 'q': ca.fdr = optarg; break;
+		case 'A': ca.a_where = optarg; break;
+		case 'B': ca.b_where = optarg; break;
+		case 'F': format = optarg; break;
+		case 'j': as_json = 1; break;
+		}
+	}
+	if (c == CMD_EXIT)
+		return rc;
+	if (!ca.a || optind != argc - 1) {
+		fprintf(stderr, "xcbench check: expected --baseline A and one side B\n");
+		return cmd_usage_error(&cmd);
+	}
+	ca.b = argv[optind];
+	if (strcmp(ca.a, "stored") == 0)
+		ca.a = "baseline";	/* the API's name for the stored baseline */
+	if ((strcmp(ca.a, "baseline") && compare_run_list(ca.a)) || compare_run_list(ca.b)) {
+		fprintf(stderr, "xcbench check: a side is a run id or a list of run ids (1,2,3), not '%s'\n",
+			strcmp(ca.a, "baseline") && compare_run_list(ca.a) ? ca.a : ca.b);
+		return 2;
+	}
+	if (strcmp(format, "text") && strcmp(format, "markdown")) {
+		fprintf(stderr, "xcbench check: --format is text or markdown, not '%s'\n", format);
+		return 2;
+	}
+	compare_path(&ca, 0, &path);
+	o = get_answer(path.p, 0, &rc);
+	buf_free(&path);
+	if (!o)
+		return 2;
+	s = json_object_get(o, "summary");
+	slower = (long long)json_integer_value(json_object_get(s, "slower"));
+	if (as_json) {
+		json_object_set_new(o, "verdict", json_string(slower ? "regression" : "pass"));
+		print_json(o);
+		return slower ? 1 : 0;
+	}
+	if (json_array_size(json_object_get(o, "cases")) == 0) {
+		compare_summary(o);
+		fprintf(stderr, "xcbench check: no case matched: nothing was checked\n");
+		json_decref(o);
+		return 3;
+	}
+	if (slower)
+		compare_report(o, strcmp(format, "markdown") == 0 ? CMP_MARKDOWN : CMP_TEXT, 1);
+	compare_warnings(o);
+	compare_summary(o);
+	printf("check: %s: %lld of %lld cases significantly slower by >= %s %%\n",
+	       slower ? "REGRESSION" : "pass", slower,
+	       (long long)json_integer_value(json_object_get(s, "cases")), ca.min_effect);
+	json_decref(o);
+	return slower ? 1 : 0;
+}

@@ -1,0 +1,348 @@
+/*
+ * compare_text.c — the paste-ready comparison report (compare_text.h): what
+ * a reviewer pastes into a reply. Every line is at most 80 columns with no
+ * trailing spaces; long lines wrap at a space with an indent.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "client.h"
+#include "compare_text.h"
+
+#define WIDTH 80
+
+void compare_path(const struct cmp_args *c, int csv, struct buf *path)
+{
+	buf_addf(path, "/api/v1/compare%s?a=", csv ? ".csv" : "");
+	url_encode(path, c->a);
+	buf_addf(path, "&b=");
+	url_encode(path, c->b);
+#define ARG(name, v) do { if (v) { buf_addf(path, "&" name "="); url_encode(path, v); } } while (0)
+	ARG("algo_a", c->algo_a);
+	ARG("algo_b", c->algo_b);
+	ARG("a_where", c->a_where);
+	ARG("b_where", c->b_where);
+	ARG("fdr", c->fdr);
+	ARG("min_effect", c->min_effect);
+#undef ARG
+}
+
+int compare_run_list(const char *s)
+{
+	int n = 0;
+
+	while (*s) {
+		uint64_t v;
+		char t[24];
+		size_t len = strcspn(s, ",");
+
+		if (len == 0 || len >= sizeof(t))
+			return -1;
+		memcpy(t, s, len);
+		t[len] = 0;
+		if (parse_u64(t, &v) || v == 0)
+			return -1;
+		n++;
+		s += len;
+		if (*s == ',' && !*++s)
+			return -1;
+	}
+	return n ? 0 : -1;
+}
+
+/* Prints text wrapped at WIDTH (compare_text.h): the first line after first, the rest
+ * after indent; words split at spaces; never a trailing space. */
+void compare_wrap(const char *first, const char *indent, const char *text)
+{
+	size_t col = strlen(first), ind = strlen(indent);
+	const char *p = text;
+	int start = 1;
+
+	fputs(first, stdout);
+	while (*p) {
+		size_t w;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		w = strcspn(p, " ");
+		if (!start && col + 1 + w > WIDTH) {
+			printf("\n%s", indent);
+			col = ind;
+			start = 1;
+		}
+		if (!start) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(p, 1, w, stdout);
+		col += w;
+		p += w;
+		start = 0;
+	}
+	putchar('\n');
+}
+
+static const char *sval(json_t *v)
+{
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* The distinct values of one condition on one side ("a" or "b"), joined. */
+static void cond_text(json_t *o, const char *name, const char *side, struct buf *b)
+{
+	size_t i, j;
+	json_t *c, *v;
+
+	json_array_foreach(json_object_get(o, "conditions"), i, c) {
+		if (strcmp(sval(json_object_get(c, "name")) ?: "", name))
+			continue;
+		json_array_foreach(json_object_get(c, side), j, v)
+			buf_addf(b, "%s%s", j ? "|" : "", *json_string_value(v) ? json_string_value(v) : "-");
+		return;
+	}
+	buf_addf(b, "-");
+}
+
+/* "A: runs 1, 2, 3 (3 boots) ..." naming one side. */
+static void side_header(json_t *o, const char *side, const char *label, int md)
+{
+	char key[16];
+	json_t *runs, *r;
+	struct buf b = { 0 }, t = { 0 };
+	size_t i, n;
+	const char *first = NULL, *last = NULL;
+
+	snprintf(key, sizeof(key), "%s_runs", side);
+	runs = json_object_get(o, key);
+	n = json_array_size(runs);
+	buf_addf(&b, "run%s", n == 1 ? "" : "s");
+	json_array_foreach(runs, i, r)
+		buf_addf(&b, "%s %lld", i ? "," : "", (long long)json_integer_value(json_object_get(r, "id")));
+	buf_addf(&b, " (%zu boot%s);", n, n == 1 ? "" : "s");
+	{
+		/* labels and machines: distinct, in run order */
+		struct buf lab = { 0 }, mac = { 0 };
+
+		json_array_foreach(runs, i, r) {
+			const char *l = sval(json_object_get(r, "label"));
+			const char *m = sval(json_object_get(json_object_get(r, "machine"), "mac"));
+			const char *cr = sval(json_object_get(r, "created"));
+
+			if (l && (!lab.p || !strstr(lab.p, l)))
+				buf_addf(&lab, "%s\"%s\"", lab.len ? ", " : "", l);
+			if (m && (!mac.p || !strstr(mac.p, m)))
+				buf_addf(&mac, "%s%s", mac.len ? ", " : "", m);
+			if (cr) {
+				if (!first || strcmp(cr, first) < 0)
+					first = cr;
+				if (!last || strcmp(cr, last) > 0)
+					last = cr;
+			}
+		}
+		buf_addf(&b, " label %s; machine %s;", lab.p ? lab.p : "-", mac.p ? mac.p : "-");
+		buf_free(&lab);
+		buf_free(&mac);
+	}
+	snprintf(key, sizeof(key), "%s_where", side);
+	if (json_object_size(json_object_get(o, key))) {
+		const char *k;
+		json_t *v;
+
+		buf_addf(&b, " only");
+		json_object_foreach(json_object_get(o, key), k, v)
+			buf_addf(&b, " %s=%s", k, json_string_value(v));
+		buf_addf(&b, ";");
+	}
+	buf_addf(&b, " firmware ");
+	cond_text(o, "firmware", side, &b);
+	buf_addf(&b, "; ");
+	cond_text(o, "cpus", side, &b);
+	buf_addf(&b, " CPUs; suite ");
+	cond_text(o, "suite", side, &b);
+	buf_addf(&b, "; payload ");
+	cond_text(o, "payload", side, &b);
+	if (first)
+		buf_addf(&b, "; %.16s%s%.16s", first, strcmp(first, last) ? " to " : "",
+			 strcmp(first, last) ? last : "");
+	buf_addf(&t, md ? "- **%s:** " : "%s: ", label);
+	compare_wrap(t.p, md ? "  " : "   ", b.p);
+	buf_free(&b);
+	buf_free(&t);
+}
+
+/* A latency in cycles as ns with the side's TSC rate (kHz). */
+static double to_ns(json_t *cycles, double khz)
+{
+	return json_is_number(cycles) && khz > 0 ? json_number_value(cycles) * 1e6 / khz : NAN;
+}
+
+static double side_khz(json_t *o, const char *side)
+{
+	json_t *r = json_object_get(o, side);
+	json_t *k = json_object_get(r, "tsc_khz");
+	double v = json_is_number(k) ? json_number_value(k) : 0;
+
+	if (!(v > 0) && sval(json_object_get(json_object_get(r, "facts"), "tsc_khz")))
+		v = atof(sval(json_object_get(json_object_get(r, "facts"), "tsc_khz")));
+	return v;
+}
+
+/* The group a case belongs to: every key but mask and inits, as text. */
+static void group_of(json_t *key, struct buf *b)
+{
+	const char *k;
+	json_t *v;
+	char t[64];
+
+	json_object_foreach(key, k, v) {
+		if (strcmp(k, "mask") == 0 || strcmp(k, "inits") == 0)
+			continue;
+		buf_addf(b, "%s%s=%s", b->len ? " " : "", k, jstr(v, t, sizeof(t)));
+	}
+	if (!b->p)
+		buf_addf(b, "(all)");
+}
+
+static void num(char *out, size_t cap, json_t *v, const char *fmt)
+{
+	if (json_is_number(v))
+		snprintf(out, cap, fmt, json_number_value(v));
+	else
+		snprintf(out, cap, "-");
+}
+
+/* One table row's cells as text. */
+struct row {
+	char mask[8], inits[8], a[16], b[16], ch[16], ci[28], boots[12];
+};
+
+static void row_of(json_t *c, double ka, double kb, struct row *r)
+{
+	json_t *key = json_object_get(c, "key");
+	double an = to_ns(json_object_get(c, "a_p50"), ka), bn = to_ns(json_object_get(c, "b_p50"), kb);
+	json_t *lo = json_object_get(c, "ci_low"), *hi = json_object_get(c, "ci_high");
+	const char *m = sval(json_object_get(c, "method"));
+	char l[12], h[12];
+
+	num(r->mask, sizeof(r->mask), json_object_get(key, "mask"), "%.0f");
+	num(r->inits, sizeof(r->inits), json_object_get(key, "inits"), "%.0f");
+	snprintf(r->a, sizeof(r->a), isnan(an) ? "-" : "%.0f", an);
+	snprintf(r->b, sizeof(r->b), isnan(bn) ? "-" : "%.0f", bn);
+	if (json_is_number(json_object_get(c, "change_pct")))
+		snprintf(r->ch, sizeof(r->ch), "%+.2f%%%s", json_number_value(json_object_get(c, "change_pct")),
+			 json_is_true(json_object_get(c, "significant")) ? "*" : "");
+	else
+		snprintf(r->ch, sizeof(r->ch), "-");
+	if (json_is_number(lo) && json_is_number(hi)) {
+		snprintf(l, sizeof(l), "%+.2f", json_number_value(lo));
+		snprintf(h, sizeof(h), "%+.2f", json_number_value(hi));
+		snprintf(r->ci, sizeof(r->ci), "[%s, %s]", l, h);
+	} else {
+		snprintf(r->ci, sizeof(r->ci), "%s", m && strcmp(m, "too_few_reps") == 0 ? "(too few reps)" : "-");
+	}
+	snprintf(r->boots, sizeof(r->boots), "%lld/%lld", (long long)json_integer_value(json_object_get(c, "a_boots")),
+		 (long long)json_integer_value(json_object_get(c, "b_boots")));
+}
+
+/* Columns: mask inits A B change interval; widths fit 80 with room. */
+static void print_row(const struct row *r, int md)
+{
+	if (md)
+		printf("| %s | %s | %s | %s | %s | %s |\n", r->mask, r->inits, r->a, r->b, r->ch, r->ci);
+	else
+		printf("%5s %6s %13s %13s %10s %18s\n", r->mask, r->inits, r->a, r->b, r->ch, r->ci);
+}
+
+size_t compare_report(json_t *o, enum cmp_format f, int only_slower)
+{
+	int md = f == CMP_MARKDOWN;
+	json_t *cases = json_object_get(o, "cases"), *c, *groups = json_object();
+	double ka = side_khz(o, "a"), kb = side_khz(o, "b");
+	const char *gk;
+	json_t *members;
+	size_t i, shown = 0;
+	struct buf t = { 0 };
+
+	if (md)
+		printf("### xcbench compare: B against baseline A\n\n");
+	else
+		printf("xcbench compare: B against baseline A\n");
+	side_header(o, "a", "A", md);
+	side_header(o, "b", "B", md);
+	buf_addf(&t, "%s; 95 %% intervals; '*' = significant: Benjamini-Hochberg q <= %.2g and |change| >= %.3g%%",
+		 sval(json_object_get(o, "method_text")) ?: "",
+		 json_number_value(json_object_get(o, "fdr")), json_number_value(json_object_get(o, "min_effect_pct")));
+	compare_wrap(md ? "- method: " : "method: ", md ? "  " : "   ", t.p);
+	buf_free(&t);
+	/* group the cases, in their order */
+	json_array_foreach(cases, i, c) {
+		struct buf g = { 0 };
+		double ch = json_number_value(json_object_get(c, "change_pct"));
+
+		if (only_slower && !(json_is_true(json_object_get(c, "significant")) && ch > 0))
+			continue;
+		group_of(json_object_get(c, "key"), &g);
+		members = json_object_get(groups, g.p);
+		if (!members) {
+			members = json_array();
+			json_object_set_new(groups, g.p, members);
+		}
+		json_array_append(members, c);
+		buf_free(&g);
+	}
+	json_object_foreach(groups, gk, members) {
+		struct row hdr = { "mask", "inits", "A p50 ns", "B p50 ns", "change", "95% interval", "" };
+
+		putchar('\n');
+		compare_wrap(md ? "Group: " : "", md ? "" : "  ", gk);
+		if (md)
+			putchar('\n');
+		print_row(&hdr, md);
+		if (md)
+			printf("|---:|---:|---:|---:|---:|---:|\n");
+		json_array_foreach(members, i, c) {
+			struct row r;
+
+			row_of(c, ka, kb, &r);
+			print_row(&r, md);
+			shown++;
+		}
+	}
+	json_decref(groups);
+	putchar('\n');
+	return shown;
+}
+
+void compare_warnings(json_t *o)
+{
+	size_t i, j;
+	json_t *w;
+
+	json_array_foreach(json_object_get(o, "warnings"), i, w)
+		compare_wrap("warning: ", "   ", json_string_value(w));
+	json_array_foreach(json_object_get(o, "mismatches"), j, w)
+		compare_wrap("warning: ", "   ", json_string_value(w));
+}
+
+void compare_summary(json_t *o)
+{
+	json_t *s = json_object_get(o, "summary");
+	struct buf b = { 0 };
+
+#define I(k) (long long)json_integer_value(json_object_get(s, k))
+	buf_addf(&b, "%lld of %lld matched cases changed (%lld slower, %lld faster) at FDR %.2g, min effect %.3g%%, "
+		 "%lld boot%s vs %lld; %lld below the min effect; unmatched: %lld in A, %lld in B",
+		 I("flagged"), I("cases"), I("slower"), I("faster"), json_number_value(json_object_get(o, "fdr")),
+		 json_number_value(json_object_get(o, "min_effect_pct")),
+		 (long long)json_integer_value(json_object_get(o, "boots_a")),
+		 json_integer_value(json_object_get(o, "boots_a")) == 1 ? "" : "s",
+		 (long long)json_integer_value(json_object_get(o, "boots_b")), I("below_min_effect"),
+		 (long long)json_integer_value(json_object_get(o, "unmatched_a")),
+		 (long long)json_integer_value(json_object_get(o, "unmatched_b")));
+#undef I
+	compare_wrap("summary: ", "   ", b.p);
+	buf_free(&b);
+}

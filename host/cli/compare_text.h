@@ -1,0 +1,46 @@
+/*
+ * compare_text.h — what `xcbench compare`, `check` and `calibrate` share:
+ * the request of a comparison (two sides, each a run list with key=value
+ * restrictions), its API path, and the paste-ready report of an answer
+ * (compare_text.c): a header naming both sides, one table per group of
+ * the other axes with absolute p50 values, % change and interval, the
+ * warnings and a summary line; plain text or Markdown, at most 80 columns,
+ * numbers right-aligned, no trailing spaces.
+ */
+#ifndef XCB_COMPARE_TEXT_H
+#define XCB_COMPARE_TEXT_H
+
+#include <jansson.h>
+
+#include "util.h"
+
+struct cmp_args {
+	const char *a, *b;              /* "1" or "1,2,3" */
+	const char *algo_a, *algo_b;
+	const char *a_where, *b_where;  /* "k=v,k=v" */
+	const char *fdr, *min_effect;   /* as typed; NULL: the daemon's default */
+};
+
+/* /api/v1/compare[.csv]?a=…&b=…&… into path. */
+void compare_path(const struct cmp_args *c, int csv, struct buf *path);
+/* A run list: "1" or "1,2,3" of ids > 0; 0, or -1. */
+int compare_run_list(const char *s);
+
+enum cmp_format { CMP_TEXT, CMP_MARKDOWN };
+/* The whole report of answer o on stdout. only_slower: list only the cases
+ * that are significantly slower (check). Returns the number of cases. */
+size_t compare_report(json_t *o, enum cmp_format f, int only_slower);
+/* The warnings of o, one "warning: …" line each (wrapped at 80), on stdout. */
+void compare_warnings(json_t *o);
+/* The summary line of o (wrapped at 80) on stdout. */
+void compare_summary(json_t *o);
+
+/* Prints text wrapped at 80 columns at spaces: the first line after first,
+ * the rest after indent; no trailing spaces. */
+void compare_wrap(const char *first, const char *indent, const char *text);
+
+/* The comparison as one self-contained HTML file at path (compare_html.c):
+ * 0, or -1 after naming the file on stderr. */
+int compare_html(json_t *o, const char *path);
+
+#endif

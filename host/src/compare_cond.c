@@ -1,0 +1,160 @@
+/*
+ * compare_cond.c — the conditions of the two sides of a comparison side by
+ * side (payload commit, boot firmware, CPUs, suite, suite parameters, CPU
+ * model, hypervisor, and any case flagged `unstable`), with one line per
+ * condition that differs between the sides or within one: a comparison
+ * across different conditions measures the conditions too, and every view
+ * says so.
+ */
+#include <string.h>
+
+#include "compare.h"
+#include "runs_db.h"
+#include "sqljson.h"
+#include "util.h"
+
+/* A condition: its name in the answer, and where it is read. */
+struct cond {
+	const char *name, *hello, *what;
+};
+static const struct cond conds[] = {
+	{ "payload", "fw", "payload commit" },
+	{ "firmware", "boot_fw", "boot firmware" },
+	{ "uefi", "uefi", "UEFI" },
+	{ "cpus", "cpus", "CPUs" },
+	{ "suite", NULL, "suite" },
+	{ "params", NULL, "suite parameters" },
+	{ "cpu", "brand", "CPU model" },
+	{ "hypervisor", "hypervisor", "hypervisor" },
+	{ "unstable", "unstable_host", "unstable host" },
+};
+#define NCOND (sizeof(conds) / sizeof(conds[0]))
+
+/* The run's value of condition c as text ("" when it has none). The suite
+ * parameters leave out run= (each boot's own id). */
+static char *cond_value(const struct run_row *r, json_t *hello, const struct cond *c)
+{
+	json_t *v;
+
+	if (strcmp(c->name, "suite") == 0)
+		return strdup(r->suite.type == DBI_TEXT ? r->suite.s : "");
+	if (strcmp(c->name, "params") == 0) {
+		json_t *p = r->params ? json_loads(r->params, 0, NULL) : NULL;
+		char *t;
+
+		if (!json_is_object(p)) {
+			json_decref(p);
+			return strdup("");
+		}
+		json_object_del(p, "run");
+		t = json_object_size(p) ? json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS) : strdup("");
+		json_decref(p);
+		return t;
+	}
+	v = json_object_get(hello, c->hello);
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	if (json_is_integer(v)) {
+		struct buf b = { 0 };
+
+		buf_addf(&b, "%lld", (long long)json_integer_value(v));
+		return b.p;
+	}
+	return strdup("");
+}
+
+/* Adds value to the set arr (a JSON array of distinct strings). */
+static void add_distinct(json_t *arr, const char *value)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(arr, i, e)
+		if (strcmp(json_string_value(e), value) == 0)
+			return;
+	json_array_append_new(arr, json_string(value));
+}
+
+static void side_values(struct dbi *db, const struct compare_side *s, json_t *vals[NCOND])
+{
+	for (size_t k = 0; k < NCOND; k++)
+		vals[k] = json_array();
+	for (size_t i = 0; i < s->nruns; i++) {
+		struct run_row r;
+		json_t *hello;
+
+		if (run_get(db, s->runs[i], &r) != 1)
+			continue;
+		hello = r.hello ? json_loads(r.hello, 0, NULL) : NULL;
+		for (size_t k = 0; k < NCOND; k++) {
+			char *v = cond_value(&r, hello, &conds[k]);
+
+			if (v)
+				add_distinct(vals[k], v);
+			free(v);
+		}
+		json_decref(hello);
+		run_row_free(&r);
+	}
+}
+
+static int same_sets(json_t *x, json_t *y)
+{
+	size_t i, j;
+	json_t *e, *f;
+
+	if (json_array_size(x) != json_array_size(y))
+		return 0;
+	json_array_foreach(x, i, e) {
+		int found = 0;
+
+		json_array_foreach(y, j, f)
+			found |= strcmp(json_string_value(e), json_string_value(f)) == 0;
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+static void join(struct buf *b, json_t *arr)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(arr, i, e)
+		buf_addf(b, "%s%s", i ? "|" : "", *json_string_value(e) ? json_string_value(e) : "(none)");
+}
+
+json_t *compare_conditions(struct dbi *db, const struct compare_req *rq)
+{
+	json_t *va[NCOND], *vb[NCOND], *list = json_array(), *mism = json_array();
+
+	side_values(db, &rq->a, va);
+	side_values(db, &rq->b, vb);
+	for (size_t k = 0; k < NCOND; k++) {
+		int same = same_sets(va[k], vb[k]) && json_array_size(va[k]) <= 1;
+		int all_empty = json_array_size(va[k]) == 1 && json_array_size(vb[k]) == 1 &&
+				!*json_string_value(json_array_get(va[k], 0)) &&
+				!*json_string_value(json_array_get(vb[k], 0));
+
+		/* "unstable": flagged only when a run says so */
+		if (strcmp(conds[k].name, "unstable") == 0 && all_empty) {
+			json_decref(va[k]);
+			json_decref(vb[k]);
+			continue;
+		}
+		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:o, s:b}", "name", conds[k].name,
+			"what", conds[k].what, "a", va[k], "b", vb[k], "same", same));
+		if (!same) {
+			struct buf line = { 0 };
+
+			buf_addf(&line, "%s differs: ", conds[k].what);
+			join(&line, va[k]);
+			buf_addf(&line, " vs ");
+			join(&line, vb[k]);
+			json_array_append_new(mism, json_string(line.p));
+			buf_free(&line);
+		}
+	}
+	return json_pack("{s:o, s:o}", "conditions", list, "mismatches", mism);
+}

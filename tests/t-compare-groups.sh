@@ -1,0 +1,163 @@
+#!/bin/bash
+# timeout: 180
+# Honest significance (issue 25), on six REAL boots of one configuration
+# (tests/fixtures/aa: QEMU TCG, -smp 4, suite=seed, locked/lockless/queued,
+# inits 1-3, masks 1-3, callee work 0 and 5 us, 5 repetitions).
+#  - A/A as groups (boots 1-3 vs 4-6, between-boot level): Benjamini-Hochberg
+#    at FDR q = 0.05 with every null true bounds the chance of marking any
+#    case at 5 %, so at most 5 % of the cases (here: at most 1 of 24) may be
+#    marked; the A/A calibration over every split says the same.
+#  - A/A as a single pair: the "within-boot only" warning in the API and
+#    the CLI (the page: tests/t-web-history.sh).
+#  - The planted difference (work_us=0 vs 5 on one algorithm, lockless, the
+#    same boots) is marked by the group comparison; the A/A of the same
+#    cases is not; `xcbench check --baseline` exits 0 on the A/A and 1 on
+#    the planted regression.
+#  - `compare --format text|markdown`: <= 80 columns, no trailing spaces,
+#    numbers right-aligned, both sides named, a summary line.
+#  - The run CSV has a column for every matched axis of GET /api/v1/schema.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon-lib.sh"
+need_host_build "compare groups"
+trap cleanup_daemon EXIT
+
+admin_daemon groups-admin
+for i in 1 2 3 4 5 6; do
+	zcat "$ROOT/tests/fixtures/aa/boot$i.serial.log.gz" >"$TMP/boot$i.log"
+	"$XCBENCH" --server "$URL" --token-file "$TMP/token" ingest "$TMP/boot$i.log" >/dev/null 2>"$TMP/ing$i.err" ||
+		sed 's/^/# /' "$TMP/ing$i.err"
+done
+n=$(pyjson "$URL/api/v1/runs" 'len([r for r in d["runs"] if r["status"] == "complete"])')
+check "six captured boots stored as complete runs ($n)" [ "$n" = 6 ]
+# ids in boot order (ingested one after another: 1..6)
+mapfile -t ID < <(pyjson "$URL/api/v1/runs" '"\n".join(str(r["id"]) for r in sorted(d["runs"], key=lambda r: r["id"]))')
+A="${ID[0]},${ID[1]},${ID[2]}" B="${ID[3]},${ID[4]},${ID[5]}"
+
+curl -s "$URL/api/v1/compare?a=$A&b=$B" >"$TMP/aa.json"
+curl -s "$URL/api/v1/compare?a=${ID[0]}&b=${ID[3]}" >"$TMP/pair.json"
+W='a_where=algo=lockless,work_us=0'
+curl -s "$URL/api/v1/compare?a=$A&b=$A&$W&b_where=algo=lockless,work_us=5" >"$TMP/plant.json"
+curl -s "$URL/api/v1/compare?a=$A&b=$B&$W&b_where=algo=lockless,work_us=0" >"$TMP/aa1.json"
+curl -s "$URL/api/v1/compare?a=$A&b=$A&a_where=work_us=0&b_where=work_us=5" >"$TMP/plant3.json"
+curl -s "$URL/api/v1/calibrate?runs=$A,$B" >"$TMP/calib.json"
+python3 - "$TMP" <<'PY'
+import json, sys
+t = sys.argv[1]
+def tap(ok, what): print(("ok - " if ok else "not ok - ") + what)
+J = lambda n: json.load(open(f"{t}/{n}.json"))
+aa, pair, plant, aa1, plant3, cal = J("aa"), J("pair"), J("plant"), J("aa1"), J("plant3"), J("calib")
+s = aa["summary"]
+W = "1 boot per side: no between-boot variance, intervals are within-boot only"
+tap(aa["level"] == "between_boot" and aa["boots_a"] == 3 and aa["boots_b"] == 3 and s["cases"] == 24,
+    f"A/A as groups: 3 boots a side, between-boot level, {s['cases']} matched cases")
+tap(all(c["method"] == "between_boot" and c["a_boots"] == 3 and c["b_boots"] == 3 and c["q"] is not None
+        for c in aa["cases"]), "every case: a between-boot interval and a BH q")
+tap(s["flagged"] <= int(0.05 * s["cases"]),
+    f"A/A as groups: {s['flagged']} of {s['cases']} marked, at most the FDR's 5 % ({int(0.05 * s['cases'])})")
+tap(W not in aa["warnings"], "groups: no within-boot warning")
+tap(not aa["mismatches"] and all(c["same"] for c in aa["conditions"]),
+    "same configuration: no condition mismatch")
+ps = pair["summary"]
+tap(pair["level"] == "within_boot" and W in pair["warnings"],
+    f"A/A as a single pair: level within_boot and the warning (it marks {ps['flagged']} of {ps['cases']})")
+pl = plant["summary"]
+tap(pl["cases"] == 4 and pl["slower"] >= 2,
+    f"planted +5 us callee work on lockless: {pl['slower']} of {pl['cases']} marked slower")
+tap(all(c["change_pct"] > 0 for c in plant["cases"]), "planted: every case's change is an increase")
+tap(aa1["summary"]["flagged"] == 0, f"the same lockless cases A/A: {aa1['summary']['flagged']} marked")
+p3 = plant3["summary"]
+tap(p3["slower"] >= p3["cases"] // 2, f"planted on every algorithm: {p3['slower']} of {p3['cases']} marked slower")
+g, pr = cal["groups"], cal["pairs"]
+tap(g["comparisons"] == 10 and g["false_positive_rate"] <= 0.05,
+    f"calibrate: every 3-vs-3 split ({g['comparisons']}) marks {100 * g['false_positive_rate']:.2f} % of cases (<= 5 %)")
+tap(pr["comparisons"] == 15 and pr["false_positive_rate"] > g["false_positive_rate"],
+    f"calibrate: single pairs mark {100 * pr['false_positive_rate']:.1f} % (within-boot intervals cry wolf)")
+PY
+
+X=("$XCBENCH" --server "$URL")
+"${X[@]}" compare "${ID[0]}" "${ID[3]}" >"$TMP/pair-seed.txt" 2>&1
+# joined: the warning wraps at 80 columns
+joined() { tr -s '\n ' ' ' <"$1"; }
+check "CLI: a single pair prints the within-boot warning (seed view)" \
+	grep -q "warning: 1 boot per side: no between-boot variance, intervals are within-boot only" <(joined "$TMP/pair-seed.txt")
+"${X[@]}" compare "${ID[0]}" "${ID[3]}" --format text >"$TMP/pair-text.txt" 2>&1
+check "CLI: and in the text report" grep -q "intervals are within-boot only" <(joined "$TMP/pair-text.txt")
+"${X[@]}" compare "$A" "$B" --format text >"$TMP/aa.txt" 2>&1
+"${X[@]}" compare --baseline "$A" "$A" --a-where algo=lockless,work_us=0 --b-where algo=lockless,work_us=5 \
+	--format markdown >"$TMP/plant.md" 2>&1
+sed 's/^/# /' "$TMP/aa.txt" | head -16
+python3 - "$TMP/aa.txt" "$TMP/plant.md" "$TMP/pair-text.txt" <<'PY'
+import re, sys
+def tap(ok, what): print(("ok - " if ok else "not ok - ") + what)
+for path in sys.argv[1:]:
+    lines = open(path).read().split("\n")
+    name = path.rsplit("/", 1)[1]
+    tap(max(len(l) for l in lines) <= 80, f"{name}: at most 80 columns ({max(len(l) for l in lines)})")
+    tap(not any(l != l.rstrip() for l in lines), f"{name}: no trailing spaces")
+    tap(any(l.startswith(("A: run", "- **A:** run")) for l in lines) and
+        any(l.startswith(("B: run", "- **B:** run")) for l in lines), f"{name}: a header naming both sides")
+    tap(any(l.startswith("summary: ") and "matched cases changed" in l for l in lines), f"{name}: a summary line")
+text = open(sys.argv[1]).read().split("\n")
+rows = [l for l in text if re.match(r"^\s+\d+\s+\d+\s+\d+\s+\d+\s+[+-]", l)]
+hdr = [l for l in text if l.lstrip().startswith("mask")]
+# right-aligned: every row's numeric fields end in the same columns as the header's titles
+ends = lambda l: [m.end() for m in re.finditer(r"\S+(?: \S+)*?(?=\s{2,}|$)", l)]
+def field_ends(l):
+    return [m.end() for m in re.finditer(r"(\[[^\]]*\]|\S+)", l)]
+h = field_ends(hdr[0].replace("A p50 ns", "A_p50_ns").replace("B p50 ns", "B_p50_ns").replace("95% interval", "95%_interval"))
+tap(len(rows) == 24 and all(field_ends(r) == h for r in rows),
+    f"text: {len(rows)} rows, every number right-aligned under its title (ends {h})")
+tap(all(re.search(r"\b\d+\s+\d+\s+[+-]\d+\.\d\d%\*? +\[[+-]\d+\.\d\d, [+-]\d+\.\d\d\]$", r) for r in rows),
+    "text: absolute p50 (ns) of both sides beside the % change and its interval")
+md = open(sys.argv[2]).read()
+tap("|---:|---:|---:|---:|---:|---:|" in md and md.count("*|") + md.count("* |") >= 2,
+    "markdown: a right-aligned table with the planted cases starred")
+PY
+
+"${X[@]}" check --baseline "$A" "$B" >"$TMP/check-aa.txt" 2>&1
+rc=$?
+check "check --baseline on the A/A: exit 0 ($rc; $(tail -1 "$TMP/check-aa.txt"))" [ "$rc" = 0 ]
+"${X[@]}" check --baseline "$A" "$A" --a-where algo=lockless,work_us=0 --b-where algo=lockless,work_us=5 >"$TMP/check-pl.txt" 2>&1
+rc=$?
+check "check --baseline on the planted regression: exit 1 ($rc; $(tail -1 "$TMP/check-pl.txt"))" [ "$rc" = 1 ]
+"${X[@]}" compare "${ID[0]}" "${ID[0]}" --algo-a nosuch --algo-b locked >/dev/null 2>"$TMP/nosuch.err"
+rc=$?
+check "compare --algo-a nosuch: exit 3 with a clear error ($rc)" [ "$rc" = 3 ] && grep -q "no case matched" "$TMP/nosuch.err"
+"${X[@]}" calibrate "$A,$B" >"$TMP/calib.txt" 2>&1
+check "xcbench calibrate prints both rates" grep -q "groups (3 vs 3 boots)" "$TMP/calib.txt"
+sed 's/^/# /' "$TMP/calib.txt"
+
+# The run CSV: a column for every matched axis, the list derived from the schema.
+curl -s "$URL/api/v1/runs/${ID[0]}.csv" | head -1 >"$TMP/csvhdr"
+curl -s "$URL/api/v1/schema" >"$TMP/schema.json"
+python3 - "$TMP/csvhdr" "$TMP/schema.json" <<'PY'
+import json, sys
+hdr = open(sys.argv[1]).read().strip().split(",")
+axes = [k["key"] for k in json.load(open(sys.argv[2]))["case_keys"] if k["matching"]]
+missing = [a for a in axes if a not in hdr]
+print(("ok - " if axes and not missing else "not ok - ") +
+      f"run CSV: a column for each of the schema's {len(axes)} matched axes (missing: {missing})")
+PY
+# xcbench show: a column for every matched axis some case has (the list
+# derived from the schema here), on the golden capture with TLB and sync
+# cases; "-" where a case has no such axis.
+zcat "$ROOT/tests/fixtures/qemu-smp4.serial.log.gz" >"$TMP/smp4.log"
+"$XCBENCH" --server "$URL" --token-file "$TMP/token" ingest "$TMP/smp4.log" >/dev/null 2>&1
+Q=$(pyjson "$URL/api/v1/runs?limit=1" 'd["runs"][0]["id"]')
+"${X[@]}" show "$Q" >"$TMP/show.txt" 2>&1
+curl -s "$URL/api/v1/runs/$Q" >"$TMP/run.json"
+python3 - "$TMP/show.txt" "$TMP/schema.json" "$TMP/run.json" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().split("\n")
+hdr = next(l for l in lines if l.lstrip().startswith("CASE")).split()
+axes = [k["key"] for k in json.load(open(sys.argv[2]))["case_keys"] if k["matching"]]
+cases = json.load(open(sys.argv[3]))["cases"]
+have = [a for a in axes if any(a in c["config"] for c in cases)]
+missing = [a for a in have if a.upper() not in hdr]
+print(("ok - " if have and not missing and {"BATCH", "METHOD", "FLUSH", "PAGES"} <= set(hdr) else "not ok - ") +
+      f"xcbench show: a column for each of the {len(have)} matched axes the run's cases have (missing: {missing})")
+PY
+"${X[@]}" export 999 >/dev/null 2>"$TMP/exp.err"
+check "export of a missing run: the error in words, not JSON ($(cat "$TMP/exp.err"))" \
+	bash -c "grep -q 'run 999 not found' '$TMP/exp.err' && ! grep -q '{' '$TMP/exp.err'"
+check "SIGTERM: clean shutdown" stop_daemon
