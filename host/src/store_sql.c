@@ -55,9 +55,9 @@ static const char *const sql[S_N] = {
 	 * write can). The known boot address: the first allowed boot whose
 	 * HELLO (?3, its source) came from the address that asked. */
 	[S_HELLO_MACHINE] = "UPDATE machines SET "
-			    "uuid = COALESCE(uuid, CASE WHEN r.boot_trusted THEN r.boot_uuid END), "
-			    "serial = COALESCE(serial, CASE WHEN r.boot_trusted THEN r.boot_serial END), "
-			    "boot_addr = COALESCE(boot_addr, CASE WHEN r.boot_trusted AND r.boot_peer = ?3 "
+			    "uuid = COALESCE(uuid, CASE WHEN r.boot_trusted != 0 THEN r.boot_uuid END), "
+			    "serial = COALESCE(serial, CASE WHEN r.boot_trusted != 0 THEN r.boot_serial END), "
+			    "boot_addr = COALESCE(boot_addr, CASE WHEN r.boot_trusted != 0 AND r.boot_peer = ?3 "
 			    "THEN r.boot_peer END), last_seen = ?2 "
 			    "FROM (SELECT machine_id, boot_uuid, boot_serial, boot_peer, boot_trusted FROM runs "
 			    "WHERE id = ?1) AS r WHERE machines.id = r.machine_id",

@@ -10,7 +10,8 @@
  * cases, results, histograms, samples and events), so a copy stopped
  * half-way leaves whole runs only and the next copy finishes it. Ids are
  * the destination's: a run's id and its machine's are mapped; a run's job
- * is not copied (the queue is the source lab's, and done). The counts of
+ * is not copied (the queue is the source lab's, and done), nor are the
+ * machines' baselines (they name the source's run ids: set them again). The counts of
  * every table are checked per run after its commit.
  */
 #include <getopt.h>
@@ -30,13 +31,13 @@ extern const int xcb_nmigrations;
 
 /* The tables keyed by run, copied row by row with run_id mapped. */
 static const char *const child_tables[] = { "frames", "cases", "results", "histograms",
-					    "samples", "events" };
+					    "samples", "events", "run_tags", "run_meta" };
 #define NCHILD (sizeof(child_tables) / sizeof(child_tables[0]))
 
 static const char usage[] =
 "usage: xcb-copy --from FILE.db --db URL|FILE --lab NAME [--quiet]\n"
 "Copies every run of the SQLite database FILE.db (with its machine, frames,\n"
-"cases, results, histograms, samples and events) into the store --db names\n"
+"cases, results, histograms, samples, events, tags and meta) into the store --db names\n"
 "(postgresql://user@host/dbname: its password from PGPASSFILE, ~/.pgpass or\n"
 "PGPASSWORD), migrated first. Runs without a lab get NAME. A run whose token\n"
 "is there already is skipped: copying again adds nothing. Prints progress\n"
