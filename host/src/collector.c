@@ -178,15 +178,19 @@ static void handle(const uint8_t *buf, size_t len, const struct sockaddr_in *fro
 	/* The first frame that will be stored binds the run to its source. */
 	r->bound = from->sin_addr;
 	r->is_bound = 1;
-	pthread_mutex_unlock(&reg_lock);
-	/* Queue first, mark seen second: a frame the writer could not take
-	 * (saturated) stays unseen, so its retransmission is not a duplicate.
-	 * Only this thread adds to r->recv, so nothing races in between. */
+	/* Queue first, mark seen second, both under reg_lock: a frame the
+	 * writer could not take (saturated) stays unseen, so its
+	 * retransmission is not a duplicate; and a batch that fails resets
+	 * r->recv to r->stored under reg_lock (writer.c), so it cannot land
+	 * between the two and leave a frame seen that was never stored (a
+	 * writer failing at once, PostgreSQL away, did: the run stalled).
+	 * writer_frame takes q_lock after reg_lock; nothing takes them in the
+	 * other order. */
 	if (writer_frame(r, &h, payload, from->sin_addr)) {
+		pthread_mutex_unlock(&reg_lock);
 		reject(REJ_BUSY);
 		return;
 	}
-	pthread_mutex_lock(&reg_lock);
 	added = seqset_add(&r->recv, h.seq);
 	pthread_mutex_unlock(&reg_lock);
 	(void)added;
