@@ -86,7 +86,7 @@ int store_result(int64_t id, const uint8_t *p, size_t n)
 {
 	struct dbi_stmt *s = store_st[S_RESULT];
 	struct xcb_result r;
-	int at = 2, wide = n >= XCB_RESULT_LEN_FULL;
+	int at = 2;
 
 	if (xcb_dec_result(p, n, &r))
 		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
@@ -95,15 +95,16 @@ int store_result(int64_t id, const uint8_t *p, size_t n)
 	if (store_has_rows(store_st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0))
 		return STORE_REFUSED;
 	dbi_bind_i64(s, 1, id);
-	/* Every field with a column, in XCB_SQL_RESULT_COLS order. The appended
-	 * ones decode as 0 from a v1 RESULT and are stored as NULL (not
-	 * measured), where 0 could not be told from a value. */
+	/* Every field with a column, in XCB_SQL_RESULT_COLS order. An appended
+	 * one the RESULT does not reach (an older sender's) decodes as 0 and is
+	 * stored as NULL (not measured), where 0 could not be told from a value. */
 	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
 		enum xcb_part part = xcb_result_fields[i].part;
+		int present = xcb_result_fields[i].offset + xcb_result_fields[i].bits / 8 <= n;
 
 		if (part == XCB_PART_PAD)
 			continue;
-		if (part == XCB_PART_EXT && !wide)
+		if (part == XCB_PART_EXT && !present)
 			dbi_bind_null(s, at++);
 		else
 			store_bind_u64(s, at++, xcb_result_get(&r, i));
