@@ -27,6 +27,8 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "kinds", XCB_CLI_LIST(XCB_VOCAB_KIND) },
 	{ "algos", "the registered cross-call algorithms to run, comma-separated (HELLO algos= lists them)" },
 	{ "waits", XCB_CLI_LIST(XCB_VOCAB_WAIT) },
+	{ "idles", XCB_CLI_LIST(XCB_VOCAB_IDLE) },
+	{ "groups", "G of hierarchical algorithms (tree): 4,8,16; 0 = its default" },
 	{ "deliveries", XCB_CLI_LIST(XCB_VOCAB_DELIVERY) },
 	{ "placements", XCB_CLI_LIST(XCB_VOCAB_PLACEMENT) },
 	{ "overlap", XCB_CLI_LIST(XCB_VOCAB_OVERLAP) },

@@ -56,6 +56,8 @@
 	X(reps,            INT,  PARAM, COL,  0,          0)           \
 	X(seed,            INT,  PARAM, JSON, 0,          0)           \
 	X(harness,         TEXT, AXIS,  JSON, 0,          "harness")   \
+	X(idle,            TEXT, AXIS,  JSON, 0,          "idle")      \
+	X(group,           INT,  AXIS,  JSON, 0,          0)           \
 	X(x_time_ms,       INT,  NOTE,  JSON, 0,          0)           \
 	X(xcall,           TEXT, AXIS,  JSON, 0,          0)           \
 	X(rwlock,          TEXT, AXIS,  JSON, 0,          "rwlock")    \
@@ -153,8 +155,12 @@
 	X(XCB_METHOD_NONE,    "none",    "none")
 /* TLB: the shootdown's path (CASE key flush, cmdline paths=). */
 #define XCB_VOCAB_FLUSH(X) \
-	X(XCB_FLUSH_VECTOR, "vector", "vector") \
-	X(XCB_FLUSH_XCALL,  "xcall",  "xcall")
+	X(XCB_FLUSH_VECTOR,           "vector",           "vector")           \
+	X(XCB_FLUSH_XCALL,            "xcall",            "xcall")            \
+	X(XCB_FLUSH_CONCURRENT,       "concurrent",       "concurrent")       \
+	X(XCB_FLUSH_EARLY_ACK,        "early_ack",        "early_ack")        \
+	X(XCB_FLUSH_EARLY_ACK_READER, "early_ack_reader", "early_ack_reader") \
+	X(XCB_FLUSH_CONSOLIDATED,     "consolidated",     "consolidated")
 #define XCB_VOCAB_PLACEMENT(X) \
 	X(XCB_PL_FIRST,   "first",   "first")   \
 	X(XCB_PL_SPREAD,  "spread",  "spread")  \
@@ -163,6 +169,12 @@
 #define XCB_VOCAB_OVERLAP(X) \
 	X(XCB_OVERLAP_DISJOINT, "disjoint", "disjoint") \
 	X(XCB_OVERLAP_OVERLAP,  "overlap",  "overlap")
+/* What targets do between calls (cmdline idles=; CASE key idle, sent only
+ * when not hlt so earlier runs' cases keep matching). */
+#define XCB_VOCAB_IDLE(X) \
+	X(XCB_IDLE_HLT,   "hlt",   "hlt")   \
+	X(XCB_IDLE_MWAIT, "mwait", "mwait") \
+	X(XCB_IDLE_POLL,  "poll",  "poll")
 #define XCB_VOCAB_HARNESS(X) \
 	X(XCB_HARNESS_FULL, "full", "full") \
 	X(XCB_HARNESS_BARE, "bare", "bare")
@@ -188,6 +200,7 @@
 	X(placement, XCB_VOCAB_PLACEMENT, xcb_placement) \
 	X(overlap,   XCB_VOCAB_OVERLAP,   xcb_overlap)   \
 	X(harness,   XCB_VOCAB_HARNESS,   xcb_harness)   \
+	X(idle,      XCB_VOCAB_IDLE,      xcb_idle)      \
 	X(rwlock,    XCB_VOCAB_RWLOCK,    xcb_rwlock)    \
 	X(boot,      XCB_VOCAB_BOOT,      xcb_boot)
 

@@ -138,4 +138,26 @@ missing = [a for a in axes if a not in hdr]
 print(("ok - " if axes and not missing else "not ok - ") +
       f"run CSV: a column for each of the schema's {len(axes)} matched axes (missing: {missing})")
 PY
+# xcbench show: a column for every matched axis some case has (the list
+# derived from the schema here), on the golden capture with TLB and sync
+# cases; "-" where a case has no such axis.
+zcat "$ROOT/tests/fixtures/qemu-smp4.serial.log.gz" >"$TMP/smp4.log"
+"$XCBENCH" --server "$URL" --token-file "$TMP/token" ingest "$TMP/smp4.log" >/dev/null 2>&1
+Q=$(pyjson "$URL/api/v1/runs?limit=1" 'd["runs"][0]["id"]')
+"${X[@]}" show "$Q" >"$TMP/show.txt" 2>&1
+curl -s "$URL/api/v1/runs/$Q" >"$TMP/run.json"
+python3 - "$TMP/show.txt" "$TMP/schema.json" "$TMP/run.json" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().split("\n")
+hdr = next(l for l in lines if l.lstrip().startswith("CASE")).split()
+axes = [k["key"] for k in json.load(open(sys.argv[2]))["case_keys"] if k["matching"]]
+cases = json.load(open(sys.argv[3]))["cases"]
+have = [a for a in axes if any(a in c["config"] for c in cases)]
+missing = [a for a in have if a.upper() not in hdr]
+print(("ok - " if have and not missing and {"BATCH", "METHOD", "FLUSH", "PAGES"} <= set(hdr) else "not ok - ") +
+      f"xcbench show: a column for each of the {len(have)} matched axes the run's cases have (missing: {missing})")
+PY
+"${X[@]}" export 999 >/dev/null 2>"$TMP/exp.err"
+check "export of a missing run: the error in words, not JSON ($(cat "$TMP/exp.err"))" \
+	bash -c "grep -q 'run 999 not found' '$TMP/exp.err' && ! grep -q '{' '$TMP/exp.err'"
 check "SIGTERM: clean shutdown" stop_daemon

@@ -41,7 +41,7 @@ done
 
 # Real flushes: every "... shootdowns ..." line of a method other than none
 # must say "stale 0"; there must be such lines for both paths.
-for p in vector xcall; do
+for p in vector xcall concurrent early_ack consolidated; do
 	n=$(grep -cE "xcall flush $p/(invlpg|cr3|invpcid)/(remap|unmap): [1-9][0-9]* shootdowns" "$log")
 	bad=$(grep -E "xcall flush $p/(invlpg|cr3|invpcid)/" "$log" | grep -c "stale [1-9]")
 	check "flush path $p: $n method/change cases ran, none saw a stale translation" \
@@ -49,7 +49,11 @@ for p in vector xcall; do
 	f=$(grep -E "xcall flush $p/(invlpg|cr3|invpcid)/unmap:" "$log" | grep -c " 0 faults")
 	check "flush path $p: unmapped pages fault (caught) on every CPU" [ "$f" -eq 0 ]
 done
-ctl=$(grep -E "xcall flush [a-z]+/none/" "$log" | sed -n 's/.*stale (noflush control) \([0-9]*\).*/\1/p' |
+# The unsafe case: early acknowledgement with a reader inside the window
+# reaches old frames after the initiator returned (violations, caught).
+n=$(grep -E "xcall flush early_ack_reader/(invlpg|cr3|invpcid)/" "$log" | grep -c "stale [1-9]")
+check "early_ack_reader: the window reader's stale reads are caught ($n method/change cases)" [ "$n" -ge 4 ]
+ctl=$(grep -E "xcall flush [a-z_]+/none/" "$log" | sed -n 's/.*stale (noflush control) \([0-9]*\).*/\1/p' |
 	awk '{s += $1} END {print s + 0}')
 check "noflush control: targets still reach old frames ($ctl stale reads)" [ "$ctl" -gt 0 ]
 grep -E "xcall (raw|[a-z]+/[a-z]+ 1->1|concurrent .*per initiator)" "$log" | sed 's/^/# /'

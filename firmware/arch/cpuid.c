@@ -44,6 +44,7 @@ void cpuid_collect(void)
 	f->stepping = r.eax & 0xf;
 	f->x2apic = (r.ecx >> 21) & 1;
 	f->pcid = (r.ecx >> 17) & 1;
+	f->monitor = (r.ecx >> 3) & 1;
 	f->tsc_deadline = (r.ecx >> 24) & 1;
 	bool htt = (r.edx >> 28) & 1;
 	uint32_t logical = htt ? (r.ebx >> 16) & 0xff : 1;

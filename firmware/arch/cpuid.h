@@ -13,6 +13,7 @@ struct cpu_facts {
 	uint32_t family, model, stepping;
 	uint32_t max_leaf, max_ext_leaf;
 	bool x2apic, pcid, invpcid, invariant_tsc, tsc_deadline, rdtscp, pdpe1gb;
+	bool monitor;                /* MONITOR/MWAIT (CPUID.1:ECX[3]): idle=mwait */
 	struct topo_shifts topo;     /* how APIC IDs split into pkg/core/thread */
 	const char *topo_source;     /* "leaf1f", "leaf0b", "legacy" */
 };

@@ -95,13 +95,55 @@ void smp_init_bsp(void)
  *              to whoever sees busy == 0 with an ACQUIRE load).
  * The check and the halt are atomic w.r.t. the kick (interrupts are off
  * between them, and "sti; hlt" takes a pending interrupt only after hlt). */
+static uint32_t idle_mode;	/* enum smp_idle; CPU 0 writes, APs read (relaxed) */
+
+bool smp_idle_supported(enum smp_idle m)
+{
+	return m == SMP_IDLE_HLT || m == SMP_IDLE_POLL || (m == SMP_IDLE_MWAIT && cpu_facts.monitor);
+}
+
+int smp_set_idle(enum smp_idle m)
+{
+	if ((unsigned)m >= SMP_IDLE_NR || !smp_idle_supported(m))
+		return -1;
+	/* relaxed: a policy, taken at the AP's next wake-up; nothing is
+	 * published with it. */
+	__atomic_store_n(&idle_mode, (uint32_t)m, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Wait for a job (or any interrupt) the chosen way; interrupts are off on
+ * entry and exit. The job word is re-checked after arming, so a job posted
+ * before the wait is never slept through: HLT and MWAIT take the kick IPI
+ * (sti's one-instruction shadow covers the hlt/mwait), MWAIT also wakes on
+ * the store to the monitored job word, POLL sees it. */
+static void idle_wait(struct percpu *pc)
+{
+	switch (__atomic_load_n(&idle_mode, __ATOMIC_RELAXED)) {
+	case SMP_IDLE_MWAIT:
+		__asm__ __volatile__("monitor" :: "a"(&pc->work_fn), "c"(0), "d"(0) : "memory");
+		if (!__atomic_load_n(&pc->work_fn, __ATOMIC_ACQUIRE))
+			__asm__ __volatile__("sti; mwait; cli" :: "a"(0), "c"(0) : "memory");
+		return;
+	case SMP_IDLE_POLL:
+		irq_enable();	/* interrupts on while spinning: IPIs are served at once */
+		while (!__atomic_load_n(&pc->work_fn, __ATOMIC_ACQUIRE) &&
+		       __atomic_load_n(&idle_mode, __ATOMIC_RELAXED) == SMP_IDLE_POLL)
+			cpu_relax();
+		irq_disable();
+		return;
+	default:
+		safe_halt_cli();
+	}
+}
+
 static void __attribute__((noreturn)) idle_loop(struct percpu *pc)
 {
 	irq_disable();
 	for (;;) {
 		void (*fn)(void *) = __atomic_load_n(&pc->work_fn, __ATOMIC_ACQUIRE);
 		if (!fn) {
-			safe_halt_cli();
+			idle_wait(pc);
 			continue;
 		}
 		void *arg = pc->work_arg;

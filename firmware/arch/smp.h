@@ -89,6 +89,16 @@ void smp_report(void);
 int smp_start_on(unsigned cpu, void (*fn)(void *), void *arg);
 /* Waits until cpu's fn returned. 0 ok, -1 if that CPU crashed. */
 int smp_wait_idle(unsigned cpu);
+/* What an idle AP does between jobs (and so what a cross-call target does
+ * between calls): HLT (the default: "sti; hlt"), MWAIT on its job word
+ * (where CPUID offers MONITOR/MWAIT), or POLL (spins with interrupts on,
+ * Linux's idle=poll). Set on CPU 0 between cases; an AP takes it at its next
+ * wake-up. The order is proto/xcb_schema.h's idle vocabulary. */
+enum smp_idle { SMP_IDLE_HLT, SMP_IDLE_MWAIT, SMP_IDLE_POLL, SMP_IDLE_NR };
+/* 1 if this CPU can idle that way. */
+bool smp_idle_supported(enum smp_idle m);
+/* Set the policy: 0, or -1 (policy unchanged) when not supported. */
+int smp_set_idle(enum smp_idle m);
 bool smp_is_idle(unsigned cpu);
 /* Runs fn(arg) on every online CPU (APs and the caller) and waits for all.
  * Returns 0, or -1 if any CPU crashed. */

@@ -4,6 +4,7 @@
  */
 #include "bench/benchenv.h"
 #include "bench/strbuf.h"
+#include "xcb_schema.h"
 #include "arch/apic.h"
 #include "arch/cpu.h"
 #include "arch/cpuid.h"
@@ -177,6 +178,21 @@ int benv_set_delivery(enum benv_delivery d)
 		apic_set_delivery(APIC_DELIVERY_AUTO);
 		return 0;
 	}
+}
+
+/* The names are the schema's idle vocabulary; the enums equal it. */
+_Static_assert(XCB_ENUM_EQ(SMP_IDLE_HLT, XCB_IDLE_HLT) && XCB_ENUM_EQ(SMP_IDLE_MWAIT, XCB_IDLE_MWAIT) &&
+	       XCB_ENUM_EQ(SMP_IDLE_POLL, XCB_IDLE_POLL) && XCB_ENUM_EQ(SMP_IDLE_NR, XCB_N_idle),
+	       "enum smp_idle != schema idle");
+
+int benv_set_idle(unsigned idle)
+{
+	return smp_set_idle((enum smp_idle)idle);
+}
+
+int benv_idle_supported(unsigned idle)
+{
+	return idle < SMP_IDLE_NR && smp_idle_supported((enum smp_idle)idle);
 }
 
 const char *benv_delivery_used(enum benv_delivery d, const struct cpumask *targets, unsigned from)

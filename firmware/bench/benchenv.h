@@ -55,6 +55,10 @@ enum benv_delivery { DELIV_AUTO, DELIV_UNICAST, DELIV_CLUSTER, DELIV_SHORTHAND, 
 /* Force a delivery mode for the following calls. 0, or <0 when the machine cannot
  * (e.g. cluster outside x2APIC mode); AUTO always works. */
 int benv_set_delivery(enum benv_delivery d);
+/* The targets' idle state (enum xcb_idle): 0, or -1 where this CPU lacks it
+ * (mwait without MONITOR/MWAIT): the policy then stays as it was. */
+int benv_set_idle(unsigned idle);
+int benv_idle_supported(unsigned idle);
 /* The delivery the APIC layer resolves d to for a send of targets from CPU
  * from: "unicast", "x2apic_cluster" or "allbutself", never "auto". */
 const char *benv_delivery_used(enum benv_delivery d, const struct cpumask *targets, unsigned from);

@@ -56,6 +56,14 @@ void runner_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 	sb_kv_u64(&sb, XCB_KEY(reps), c->reps);
 	sb_kv(&sb, XCB_KEY(x_boot), xcb_boot_names[benv_booted_uefi() ? XCB_BOOT_UEFI : XCB_BOOT_BIOS]);
 	/* A matching key only when bare, so ordinary cases keep theirs. */
+	/* Likewise the targets' idle state: sent only when not the default. */
+	if (c->kind == KIND_XCALL && c->idle != XCB_IDLE_HLT)
+		sb_kv(&sb, XCB_KEY(idle), xcb_idle_names[c->idle]);
+	/* The G a hierarchical algorithm ran with (its default when 0 asked). */
+	if (c->kind == KIND_XCALL && c->algo && c->algo->set_group) {
+		sb_kv_u64(&sb, XCB_KEY(group), c->algo->set_group(c->group));
+		c->algo->set_group(0);
+	}
 	if (c->kind == KIND_XCALL && (c->harness || !ledger_ok))
 		sb_kv(&sb, XCB_KEY(harness), xcb_harness_names[XCB_HARNESS_BARE]);
 	if (c->time_ms)

@@ -212,6 +212,12 @@ static int prepare(const struct bcase *c, unsigned idx, unsigned n)
 			      "per shootdown on %u CPUs", idx, n, c->batch, flush_max_batch(), plat_num_cpus());
 		return 1;
 	}
+	if (c->kind == KIND_XCALL && !benv_idle_supported(c->idle)) {
+		if (idx)
+			runner_logf("case %u/%u skipped: idle %s not offered by this CPU (CPUID MONITOR/MWAIT)", idx, n,
+				    xcb_idle_names[c->idle]);
+		return 1;
+	}
 	int rc = benv_set_delivery(c->delivery);
 	benv_set_delivery(DELIV_AUTO);
 	if (rc < 0) {
@@ -248,7 +254,15 @@ int runner_case_rep(const struct bcase *c, unsigned rep, uint64_t watchdog_ms,
 	if (prepare(c, 0, 0))
 		return 0;
 	benv_set_delivery(c->delivery);
+	/* The targets idle as the case says during its repetition only. */
+	if (c->kind == KIND_XCALL)
+		benv_set_idle(c->idle);
+	if (c->kind == KIND_XCALL && c->algo && c->algo->set_group)
+		c->algo->set_group(c->group);
 	int rc = rep_into(c, rep, watchdog_ms, 1, sum);
+	if (c->kind == KIND_XCALL && c->algo && c->algo->set_group)
+		c->algo->set_group(0);
+	benv_set_idle(XCB_IDLE_HLT);
 	benv_set_delivery(DELIV_AUTO);
 	return rc;
 }

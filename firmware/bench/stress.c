@@ -113,14 +113,18 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 			/* TLB rounds use one algorithm (the flush path is per case); xcall
 			 * rounds mix algorithms between initiators. */
 			ops[k] = xcall_algos[c.kind == KIND_TLB ? a0 : below(nalg)];
-			waits[k] = (enum xcall_wait)below(XCALL_WAIT_NR);
+			do	/* a wait the algorithm supports (xcall.h) */
+				waits[k] = (enum xcall_wait)below(XCALL_WAIT_NR);
+			while (!(ops[k]->waits & XCALL_WAIT_BIT(waits[k])));
 		}
 		c.algo = ops[0];
 		c.wait = waits[0];
 		c.mask = cpumask_weight(&tm[0]);
 		c.overlap = 1;
 		if (c.kind == KIND_TLB) {
-			c.path = (enum flush_path)below(FLUSH_PATH_NR);
+			do	/* any path but the unsafe demonstration (flush.h) */
+				c.path = (enum flush_path)below(FLUSH_PATH_NR);
+			while (!(FLUSH_PATHS_DEFAULT & (1u << c.path)));
 			c.method = methods[below(nmeth)];
 			unsigned maxb = flush_max_batch() < 8 ? flush_max_batch() : 8;
 			c.batch = 1 + below(maxb);

@@ -31,8 +31,9 @@ const char *case_algo_name(const struct bcase *c)
 		return xcb_floor_names[c->floor == FLOOR_IPI ? XCB_FLOOR_IPI : XCB_FLOOR_ROUNDTRIP];
 	if (c->kind == KIND_SYNC)
 		return c->mode < SYNC_NR ? xcb_sync_mode_names[c->mode] : "?";
-	if (c->kind == KIND_TLB && c->path == FLUSH_PATH_VECTOR)
-		return xcb_flush_names[XCB_FLUSH_VECTOR];
+	/* a shootdown path that uses no cross-call algorithm is the algo */
+	if (c->kind == KIND_TLB && c->path != FLUSH_PATH_XCALL)
+		return (unsigned)c->path < XCB_N_flush ? xcb_flush_names[c->path] : "?";
 	return c->algo ? c->algo->name : "?";
 }
 
@@ -43,6 +44,7 @@ int case_same_shape(const struct bcase *a, const struct bcase *b)
 	       a->overlap == b->overlap && a->work_us == b->work_us && a->path == b->path &&
 	       a->method == b->method && a->batch == b->batch && a->reps == b->reps &&
 	       a->floor == b->floor && a->harness == b->harness && a->rwlock == b->rwlock &&
+	       a->idle == b->idle && a->group == b->group &&
 	       a->batch_reads == b->batch_reads && a->entry_us == b->entry_us &&
 	       /* sync: the algo is the mode; the shootdown's algorithm is shape */
 	       (a->kind != KIND_SYNC || a->algo == b->algo);
@@ -92,10 +94,12 @@ static void defaults(struct suite *s, const char *name)
 	s->placements = 1u << PL_FIRST;
 	s->overlaps = 1u;
 	s->harnesses = 1u;
+	s->idles = 1u << XCB_IDLE_HLT;
 	set_list(s->inits, &s->ninits, one, 1);
 	set_list(s->masks, &s->nmasks, pow2, 1);
 	set_list(s->work_us, &s->nwork, zero, 1);
-	s->paths = ALL(FLUSH_PATH_NR);
+	set_list(s->groups, &s->ngroups, zero, 1);
+	s->paths = FLUSH_PATHS_DEFAULT;
 	s->methods = ALL(FLUSH_METHOD_NR);
 	set_list(s->batches, &s->nbatches, one, 1);
 	s->iters = 1000;
@@ -206,7 +210,7 @@ static int parse_numbers(const char *key, unsigned *dst, unsigned *n, int words)
 		else if (words && bs_streq(it.item[i], "pow2"))
 			v = bs_streq(key, "masks") ? MASK_POW2 : INITS_POW2;
 		else if (cmdline_parse_u64(it.item[i], &v) < 0 || v > 100000000u ||
-			 (v == 0 && !bs_streq(key, "work_us"))) {
+			 (v == 0 && !bs_streq(key, "work_us") && !bs_streq(key, "groups"))) {
 			kprintf("xcbench: error: cmdline key '%s': bad value '%s'\n", key, it.item[i]);
 			return -1;
 		}
@@ -248,6 +252,7 @@ int suite_load(struct suite *s, const char *name)
 	rc |= parse_words("placements", WORDS(placement), &s->placements);
 	rc |= parse_words("overlap", WORDS(overlap), &s->overlaps);
 	rc |= parse_words("harness", WORDS(harness), &s->harnesses);
+	rc |= parse_words("idles", WORDS(idle), &s->idles);
 	rc |= parse_words("paths", WORDS(flush), &s->paths);
 	rc |= parse_words("methods", WORDS(method), &s->methods);
 	rc |= parse_words("modes", WORDS(sync_mode), &s->modes);
@@ -258,6 +263,7 @@ int suite_load(struct suite *s, const char *name)
 	rc |= parse_numbers("inits", s->inits, &s->ninits, 1);
 	rc |= parse_numbers("masks", s->masks, &s->nmasks, 1);
 	rc |= parse_numbers("work_us", s->work_us, &s->nwork, 0);
+	rc |= parse_numbers("groups", s->groups, &s->ngroups, 0);
 	rc |= parse_numbers("batches", s->batches, &s->nbatches, 0);
 	rc |= cmdline_u64("iters", s->iters, &s->iters);
 	rc |= cmdline_u64("warmup", s->warmup, &s->warmup);
@@ -419,7 +425,19 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 						if (!(s->harnesses & (1u << hw)))
 							continue;
 						c.harness = hw;
-						expand_shape(&e, &c);
+						for (unsigned id = 0; id < XCB_N_idle; id++) {
+							if (!(s->idles & (1u << id)))
+								continue;
+							c.idle = id;
+							/* G only where the algorithm has groups */
+							unsigned ng = c.algo->set_group ? s->ngroups : 1;
+							for (unsigned g = 0; g < ng; g++) {
+								c.group = c.algo->set_group ? s->groups[g] : 0;
+								expand_shape(&e, &c);
+							}
+							c.group = 0;
+						}
+						c.idle = XCB_IDLE_HLT;
 					}
 					c.harness = 0;
 				}
@@ -443,9 +461,10 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 				continue;
 			c.path = (enum flush_path)p;
 			for (unsigned a = 0; a < na; a++) {
-				if (p == FLUSH_PATH_VECTOR ? a > 0 : !(s->algos & (1u << a)))
+				/* only the xcall path runs through an algorithm */
+				if (p != FLUSH_PATH_XCALL ? a > 0 : !(s->algos & (1u << a)))
 					continue;
-				c.algo = p == FLUSH_PATH_VECTOR ? 0 : xcall_algos[a];
+				c.algo = p != FLUSH_PATH_XCALL ? 0 : xcall_algos[a];
 				for (unsigned m = 0; m < FLUSH_METHOD_NR; m++) {
 					/* sync: method none is its control, not a case */
 					if (!(s->methods & (1u << m)) || (sync && m == FLUSH_NONE))

@@ -39,6 +39,8 @@ struct suite {
 	unsigned placements;		/* bit per enum placement */
 	unsigned overlaps;		/* bit 0 disjoint, bit 1 overlap */
 	unsigned harnesses;		/* bit 0 full, bit 1 bare (harness=: overhead runs) */
+	unsigned idles;			/* xcall: bit per xcb_idle (idles=: what targets do between calls) */
+	unsigned groups[AX_MAX], ngroups; /* xcall, hierarchical algorithms: G (groups=; 0 = its default) */
 	unsigned inits[AX_MAX], ninits;
 	unsigned masks[AX_MAX], nmasks;
 	unsigned work_us[AX_MAX], nwork;
@@ -72,6 +74,8 @@ struct bcase {
 	unsigned batch;
 	enum raw_floor floor;		/* kind=raw */
 	unsigned harness;		/* xcall: 0 full bookkeeping, 1 bare (no exactly-once) */
+	unsigned idle;			/* xcall: enum xcb_idle = enum smp_idle (hlt, mwait, poll) */
+	unsigned group;			/* xcall: G of a hierarchical algorithm (0: its default) */
 	enum sync_mode mode;		/* sync: the case's algo */
 	unsigned rwlock;		/* sync: 0 fair, 1 unfair */
 	unsigned batch_reads, entry_us;	/* sync */

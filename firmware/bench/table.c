@@ -50,11 +50,24 @@ static void pct(char *buf, unsigned cap, uint64_t base, uint64_t v)
 		  (unsigned long long)(h % 100));
 }
 
+/* The algo column's width: the longest registered name (or the floors'). */
+static int algo_width(void)
+{
+	int w = 9;
+	for (unsigned a = 0; xcall_algos[a]; a++)
+		if ((int)strlen(xcall_algos[a]->name) > w)
+			w = (int)strlen(xcall_algos[a]->name);
+	return w;
+}
+
 static void seed_tables(void)
 {
-	/* One table per (algorithm != locked) x shape group (everything but inits/mask). */
-	static const char *const algos[] = { "lockless", "queued" };
-	for (unsigned ai = 0; ai < 2; ai++) {
+	/* One table per (registered algorithm != locked, the baseline) x shape
+	 * group (everything but inits/mask). */
+	for (unsigned ai = 0; xcall_algos[ai]; ai++) {
+		const char *name = xcall_algos[ai]->name;
+		if (!strcmp(name, "locked"))
+			continue;
 		int done_group[TABLE_MAX] = { 0 };
 		for (unsigned g = 0; g < nrows; g++) {
 			const struct bcase *gc = &rows[g].c;
@@ -83,7 +96,7 @@ static void seed_tables(void)
 					masks[nm++] = c->mask;
 			}
 			kprintf("\n%% change of median call time (p50), %s vs locked (%s, wait %s, %s %s, work %u us):\n",
-				algos[ai], delivery_name(gc->delivery), xcall_wait_name(gc->wait),
+				name, delivery_name(gc->delivery), xcall_wait_name(gc->wait),
 				placement_name(gc->placement), gc->overlap ? "overlap" : "disjoint",
 				gc->work_us);
 			char hdr[256];
@@ -102,7 +115,7 @@ static void seed_tables(void)
 					shape.inits = inits[k];
 					shape.mask = masks[m];
 					const struct case_summary *l = find(&shape, "locked");
-					const struct case_summary *x = find(&shape, algos[ai]);
+					const struct case_summary *x = find(&shape, name);
 					char p[32];
 					if (l && x)
 						pct(p, sizeof(p), l->p50, x->p50);
@@ -125,7 +138,7 @@ static void raw_vs_algos(void)
 			fl[rows[i].c.floor] = &rows[i];
 	for (unsigned f = 0; f < FLOOR_NR; f++)
 		if (fl[f])
-			kprintf("%sfloor %-9s (first placement): p50 %llu cycles = %llu ns\n", f ? "" : "\n",
+			kprintf("%sfloor %-*s (first placement): p50 %llu cycles = %llu ns\n", f ? "" : "\n", algo_width(),
 				case_algo_name(&fl[f]->c), (unsigned long long)fl[f]->p50,
 				(unsigned long long)ns(fl[f]->p50));
 	/* Each call against the `ipi` floor measured just before each of its own
@@ -137,8 +150,8 @@ static void raw_vs_algos(void)
 			continue;
 		uint64_t f = rows[i].floor;
 		uint64_t x100 = f ? muldiv_u64(rows[i].p50, 100, f) : 0;
-		kprintf("  %-9s wait %-4s 1 init -> 1 target: p50 %llu cycles = %llu ns = %llu.%02llu x ipi (%llu)\n",
-			case_algo_name(c), xcall_wait_name(c->wait), (unsigned long long)rows[i].p50,
+		kprintf("  %-*s wait %-4s 1 init -> 1 target: p50 %llu cycles = %llu ns = %llu.%02llu x ipi (%llu)\n",
+			algo_width(), case_algo_name(c), xcall_wait_name(c->wait), (unsigned long long)rows[i].p50,
 			(unsigned long long)ns(rows[i].p50), (unsigned long long)(x100 / 100),
 			(unsigned long long)(x100 % 100), (unsigned long long)f);
 	}
@@ -147,8 +160,9 @@ static void raw_vs_algos(void)
 void table_print(void)
 {
 	unsigned skipped = 0;
-	kprintf("\n  id kind  algo      delivery       wait inits mask placement overlap  work_us"
-		"      p50cyc     p50ns      p99cyc  jain  stale lost  (tlb: method batch)\n");
+	int aw = algo_width();
+	kprintf("\n  id kind  %-*s delivery       wait inits mask placement overlap  work_us"
+		"      p50cyc     p50ns      p99cyc  jain  stale lost  (tlb: method batch)\n", aw, "algo");
 	for (unsigned i = 0; i < nrows; i++) {
 		const struct case_summary *r = &rows[i];
 		const struct bcase *c = &r->c;
@@ -159,8 +173,8 @@ void table_print(void)
 		char tlb[40] = "";
 		if (c->kind == KIND_TLB)
 			ksnprintf(tlb, sizeof(tlb), "  %s %u", flush_method_name(c->method), c->batch);
-		kprintf("%4u %-5s %-9s %-14s %-4s %5u %4u %-9s %-8s %7u %11llu %9llu %11llu %1llu.%03llu %6llu %4llu%s\n",
-			c->id, kind_name(c->kind), case_algo_name(c), delivery_name(c->delivery),
+		kprintf("%4u %-5s %-*s %-14s %-4s %5u %4u %-9s %-8s %7u %11llu %9llu %11llu %1llu.%03llu %6llu %4llu%s\n",
+			c->id, kind_name(c->kind), aw, case_algo_name(c), delivery_name(c->delivery),
 			c->kind == KIND_RAW ? "-" : xcall_wait_name(c->wait), c->inits, c->mask,
 			placement_name(c->placement), c->overlap ? "overlap" : "disjoint", c->work_us,
 			(unsigned long long)r->p50, (unsigned long long)ns(r->p50),

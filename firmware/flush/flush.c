@@ -15,19 +15,9 @@
 #include "xcall/amask.h"
 #include "xcall/ticketlock.h"
 #include "xcall/xcall_internal.h"
+#include "flush/flush_internal.h"
 
-#define MARKER(frame)	(0x58434246ull << 32 | (uint64_t)(frame))	/* "XCBF" */
 #define WINDOW_PAGES	512	/* one page table: 2 MiB of VA, 4 MiB of frames */
-
-/* One shootdown's description, owned by its initiator; targets read it
- * (through the call's arg) only while the call is in flight. */
-struct flush_req {
-	unsigned first, n;			/* pages [first, first+n) */
-	enum flush_method method;
-	int old_frame[FLUSH_MAX_BATCH];		/* before the change */
-	int new_frame[FLUSH_MAX_BATCH];		/* after (-1: unmapped) */
-	uint64_t stale;				/* this shootdown's violations (atomic) */
-} __attribute__((aligned(64)));
 
 static unsigned npages, slice, nslices, ncpus_f;
 static unsigned *slot_of;		/* per CPU: its slice; changed only while quiescent */
@@ -60,6 +50,10 @@ _Static_assert(XCB_ENUM_EQ(FLUSH_INVLPG, XCB_METHOD_INVLPG) && XCB_ENUM_EQ(FLUSH
 	       XCB_ENUM_EQ(FLUSH_INVPCID, XCB_METHOD_INVPCID) && XCB_ENUM_EQ(FLUSH_NONE, XCB_METHOD_NONE) &&
 	       XCB_ENUM_EQ(FLUSH_METHOD_NR, XCB_N_method), "enum flush_method != schema method");
 _Static_assert(XCB_ENUM_EQ(FLUSH_PATH_VECTOR, XCB_FLUSH_VECTOR) && XCB_ENUM_EQ(FLUSH_PATH_XCALL, XCB_FLUSH_XCALL) &&
+	       XCB_ENUM_EQ(FLUSH_PATH_CONCURRENT, XCB_FLUSH_CONCURRENT) &&
+	       XCB_ENUM_EQ(FLUSH_PATH_EARLY_ACK, XCB_FLUSH_EARLY_ACK) &&
+	       XCB_ENUM_EQ(FLUSH_PATH_EARLY_ACK_READER, XCB_FLUSH_EARLY_ACK_READER) &&
+	       XCB_ENUM_EQ(FLUSH_PATH_CONSOLIDATED, XCB_FLUSH_CONSOLIDATED) &&
 	       XCB_ENUM_EQ(FLUSH_PATH_NR, XCB_N_flush), "enum flush_path != schema flush");
 
 static int streq(const char *a, const char *b)
@@ -161,7 +155,7 @@ int flush_init(unsigned ncpus)
 		plat_tlb_flush(PLAT_TLB_INVLPG, p);
 	}
 	plat_ipi_register(PLAT_IPI_FLUSH, flush_ipi_handler);
-	return 0;
+	return flush_paths_init(ncpus);
 }
 
 unsigned flush_max_batch(void)
@@ -188,6 +182,8 @@ static int check_cfg(const struct flush_cfg *c)
 	if (!flush_method_supported(c->method))
 		return -1;
 	if (c->path == FLUSH_PATH_XCALL && !c->xops)
+		return -1;
+	if (flush_path_is_direct(c->path) && !flush_paths_supported(c->path))
 		return -1;
 	if (c->change == FLUSH_UNMAP && !plat_tw_fault_safe())
 		return -1;
@@ -227,7 +223,7 @@ static void prime_cb(void *arg)
 		(void)plat_tw_read(r->first + i, &v);	/* loads the translation */
 }
 
-static void invalidate(const struct flush_req *r)
+void flush_invalidate(const struct flush_req *r)
 {
 	enum plat_tlb_op op = tlb_op(r->method);
 
@@ -243,7 +239,13 @@ static void invalidate(const struct flush_req *r)
 
 static void invalidate_cb(void *arg)
 {
-	invalidate(arg);
+	flush_invalidate(arg);
+}
+
+void flush_count_violation(struct flush_req *r, uint64_t n)
+{
+	count(&st.stale, n);
+	count(&r->stale, n);
 }
 
 static void verify_cb(void *arg)
@@ -295,7 +297,7 @@ void flush_ipi_handler(void)
 	 * is the current request. */
 	if (!amask_test(&fv.pending, me, __ATOMIC_ACQUIRE))
 		return;
-	invalidate(fv.req);
+	flush_invalidate(fv.req);
 	/* release: our invalidation is complete before the initiator (and
 	 * then the next flush) sees us done — Xen clears flush_cpumask last. */
 	amask_clear(&fv.pending, me, __ATOMIC_RELEASE);
@@ -379,7 +381,10 @@ int flush_change(const struct flush_cfg *c)
 	count(&st.shootdowns, 1);
 	count(&st.pages, r->n);
 
-	invalidate(r);				/* our own TLB first */
+	/* Our own TLB first — except on the concurrent path, which overlaps it
+	 * with the targets' (flush_paths_remote). */
+	if (c->path != FLUSH_PATH_CONCURRENT)
+		flush_invalidate(r);
 	return 0;
 }
 
@@ -394,6 +399,8 @@ int flush_remote(const struct flush_cfg *c, const struct cpumask *targets)
 		return 0;			/* nobody else to tell */
 	if (c->path == FLUSH_PATH_VECTOR)
 		vector_flush(&t, r);
+	else if (flush_path_is_direct(c->path))
+		flush_paths_remote(c->path, &t, r);
 	else	/* wait=done: the flush is over only when every target flushed */
 		c->xops->call(targets, invalidate_cb, r, XCALL_WAIT_DONE);
 	return 0;
@@ -410,6 +417,8 @@ int flush_verify(const struct flush_cfg *c, const struct cpumask *targets)
 		return -1;
 	struct flush_req *r = &reqs[plat_cpu_id()];
 
+	if (c->path == FLUSH_PATH_EARLY_ACK_READER)
+		flush_paths_settle(r);		/* its window readers counted */
 	verify_cb(r);
 	/* The no-flush control counts the targets' stale reads only: the
 	 * initiator did not flush its own TLB either, so its own stale read says

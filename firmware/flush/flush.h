@@ -30,7 +30,15 @@
 struct cpumask;
 
 enum flush_method { FLUSH_INVLPG, FLUSH_CR3, FLUSH_INVPCID, FLUSH_NONE, FLUSH_METHOD_NR };
-enum flush_path   { FLUSH_PATH_VECTOR, FLUSH_PATH_XCALL, FLUSH_PATH_NR };
+/* paths.c: CONCURRENT (local and remote invalidation overlapped: Linux
+ * 5.12), EARLY_ACK (targets acknowledge on entering the handler, before
+ * invalidating: EuroSys'20), EARLY_ACK_READER (the same with a reader inside
+ * the window: the unsafe case, its violations are the point), CONSOLIDATED
+ * (call data and flush information in one cache line per target). */
+enum flush_path   { FLUSH_PATH_VECTOR, FLUSH_PATH_XCALL, FLUSH_PATH_CONCURRENT, FLUSH_PATH_EARLY_ACK,
+		    FLUSH_PATH_EARLY_ACK_READER, FLUSH_PATH_CONSOLIDATED, FLUSH_PATH_NR };
+/* The paths a run takes unless asked: all but the unsafe demonstration. */
+#define FLUSH_PATHS_DEFAULT ((1u << FLUSH_PATH_NR) - 1 - (1u << FLUSH_PATH_EARLY_ACK_READER))
 enum flush_change { FLUSH_REMAP, FLUSH_UNMAP };	/* PTE -> other frame, or cleared */
 
 #define FLUSH_MAX_BATCH 64	/* most page changes in one shootdown */

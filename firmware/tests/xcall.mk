@@ -5,14 +5,14 @@
 # here: only the payload's platform (platform_hw.c) is left out.
 XCALL_HOST_SRCS := $(filter-out xcall/platform_hw.c,$(sort $(wildcard xcall/*.c)))
 HOST_TESTS += test_xcall
-test_xcall_SRCS := tests/test_xcall.c $(XCALL_HOST_SRCS) flush/flush.c bench/ledger.c ../proto/xcb_schema.c
+test_xcall_SRCS := tests/test_xcall.c $(XCALL_HOST_SRCS) $(sort $(wildcard flush/*.c)) bench/ledger.c ../proto/xcb_schema.c
 test_xcall_SAN := thread
 test_xcall_LIBS := -lpthread
 
 # Injected faults (tests/faults/*.c, tests/t-xcall-faults.sh): test_xcall
 # built with one algorithm replaced by a faulty copy (or extra ones added),
 # under build/faults/ — not build/tests/, whose binaries must pass.
-FAULT_BASE := tests/test_xcall.c flush/flush.c bench/ledger.c ../proto/xcb_schema.c
+FAULT_BASE := tests/test_xcall.c $(sort $(wildcard flush/*.c)) bench/ledger.c ../proto/xcb_schema.c
 FAULT_skip_forward := $(filter-out xcall/tree.c,$(XCALL_HOST_SRCS)) tests/faults/skip_forward.c
 FAULT_run_twice := $(filter-out xcall/lockless.c,$(XCALL_HOST_SRCS)) tests/faults/run_twice.c
 FAULT_pool_hog := $(XCALL_HOST_SRCS) tests/faults/pool_hog.c

@@ -72,9 +72,10 @@ static int tree_init(unsigned ncpus, const unsigned *ipi)
 }
 
 /* Group size: between cases (quiescent), on CPU 0. 0 = the default. */
-static void tree_set_group(unsigned g)
+static unsigned tree_set_group(unsigned g)
 {
 	group_size = g ? g : TREE_G_DEFAULT;
+	return group_size;
 }
 
 /* The leader of `me`'s group: the highest leader bit at or below me. */

@@ -14,8 +14,9 @@
  *  - call() may be made from any CPU, concurrently, with interrupts ENABLED
  *    (the initiator spins with interrupts on, so it keeps serving IPIs sent
  *    to it — that is what avoids A->B / B->A deadlock). The calling CPU is
- *    removed from the mask if present (it never calls itself). An empty mask
- *    returns at once.
+ *    removed from the mask if present (it never IPIs itself); an algorithm
+ *    with .runs_self runs fn on it directly instead. An empty mask returns
+ *    at once.
  *  - fn runs on each target in IPI context (interrupts off), exactly once
  *    (the algorithms keep no books: a caller that checks it passes a callee
  *    that notes its sequence number in bench/ledger.h's ledger);
@@ -89,9 +90,12 @@ struct xcall_ops {
 	xcall_ipi_fn_t handle_ipi[XCALL_MAX_IPI];
 	void (*lockprof)(struct xcall_lockprof *out);
 	void (*reset)(void);			/* clear counters between cases (quiescent) */
+	/* 1: a caller in its own mask runs fn too (instead of being removed). */
+	unsigned runs_self;
 	/* Optional (NULL: flat): the group size G of a hierarchical
-	 * algorithm, set between cases on CPU 0; 0 = its default. */
-	void (*set_group)(unsigned g);
+	 * algorithm, set between cases on CPU 0; 0 = its default. Returns
+	 * the G now in effect (the CASE's `group`). */
+	unsigned (*set_group)(unsigned g);
 };
 
 /*

@@ -69,5 +69,7 @@ int cmd_machine(int argc, char **argv);
 int cmd_job(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_baseline(int argc, char **argv);
+int cmd_label(int argc, char **argv);
 
 #endif

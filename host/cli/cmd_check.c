@@ -12,8 +12,9 @@
 #include "compare_text.h"
 
 static const char usage[] =
-	"usage: xcbench check --baseline A B [--threshold PCT] [--fdr Q]\n"
+	"usage: xcbench check --baseline A|stored B [--threshold PCT] [--fdr Q]\n"
 	"                     [--a-where K=V,..] [--b-where K=V,..] [--format text|markdown] [--json]\n"
+	"(stored: the baseline `xcbench baseline` set for B's machine and suite.)\n"
 	"Exits 1 when a case of B (a run id or a list 1,2,3) is significantly slower\n"
 	"than in the baseline A by at least PCT %% (default 5): significant after\n"
 	"Benjamini-Hochberg at FDR Q (default 0.05) with its 95 %% interval above 0.\n"
@@ -57,9 +58,11 @@ int cmd_check(int argc, char **argv)
 		return cmd_usage_error(&cmd);
 	}
 	ca.b = argv[optind];
-	if (compare_run_list(ca.a) || compare_run_list(ca.b)) {
+	if (strcmp(ca.a, "stored") == 0)
+		ca.a = "baseline";	/* the API's name for the stored baseline */
+	if ((strcmp(ca.a, "baseline") && compare_run_list(ca.a)) || compare_run_list(ca.b)) {
 		fprintf(stderr, "xcbench check: a side is a run id or a list of run ids (1,2,3), not '%s'\n",
-			compare_run_list(ca.a) ? ca.a : ca.b);
+			strcmp(ca.a, "baseline") && compare_run_list(ca.a) ? ca.a : ca.b);
 		return 2;
 	}
 	if (strcmp(format, "text") && strcmp(format, "markdown")) {

@@ -15,8 +15,9 @@
 
 static const char usage[] =
 	"usage: xcbench compare A B [options]      (A, B: a run id or a list 1,2,3)\n"
-	"       xcbench compare --baseline A B [options]\n"
-	"Compares B against the baseline A. A side of several runs (boots of one\n"
+	"       xcbench compare --baseline A|stored B [options]\n"
+	"Compares B against the baseline A (stored: the baseline of B's machine and\n"
+	"suite, set by `xcbench baseline`). A side of several runs (boots of one\n"
 	"configuration) is compared between boots: each boot's median, Welch's\n"
 	"interval, so the interval carries the boot-to-boot variation; one run a\n"
 	"side compares repetitions within one boot and says so. Benjamini-Hochberg\n"
@@ -28,6 +29,8 @@ static const char usage[] =
 	"                     columns = initiators, cells = %% change [interval]\n"
 	"  --flat             one line per case with its whole key\n"
 	"  --csv, --json      the daemon's answer as CSV / JSON\n"
+	"  --html FILE        also write the comparison as one self-contained HTML\n"
+	"                     file (charts as inline SVG) to attach or archive\n"
 	"  --algo-a X --algo-b Y   two algorithms (A = B compares within runs)\n"
 	"  --a-where K=V[,K=V] --b-where K=V   restrict a side (the keys are then\n"
 	"                     not matched: --a-where work_us=0 --b-where work_us=5)\n"
@@ -119,11 +122,12 @@ int cmd_compare(int argc, char **argv)
 		{ "json", 0, NULL, 'j' }, { "flat", 0, NULL, 'f' }, { "help", 0, NULL, 'h' },
 		{ "a-where", 1, NULL, 'A' }, { "b-where", 1, NULL, 'B' }, { "baseline", 1, NULL, 'L' },
 		{ "fdr", 1, NULL, 'q' }, { "min-effect", 1, NULL, 'm' }, { "format", 1, NULL, 'F' },
+		{ "html", 1, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cmd cmd = { "xcbench compare", usage, opts, NULL };
 	struct cmp_args ca = { 0 };
-	const char *format = "seed", *baseline = NULL;
+	const char *format = "seed", *baseline = NULL, *html = NULL;
 	int c, rc, csv = 0, as_json = 0, as_flat = 0, few = 0, npos;
 	struct buf path = { 0 };
 	json_t *o, *cs;
@@ -140,6 +144,7 @@ int cmd_compare(int argc, char **argv)
 		case 'q': ca.fdr = optarg; break;
 		case 'm': ca.min_effect = optarg; break;
 		case 'F': format = optarg; break;
+		case 'H': html = optarg; break;
 		case 'c': csv = 1; break;
 		case 'j': as_json = 1; break;
 		case 'f': as_flat = 1; break;
@@ -155,9 +160,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	ca.a = baseline ? baseline : argv[optind];
 	ca.b = argv[argc - 1];
-	if (compare_run_list(ca.a) || compare_run_list(ca.b)) {
+	if (strcmp(ca.a, "stored") == 0)
+		ca.a = "baseline";	/* the API's name for the stored baseline */
+	if ((strcmp(ca.a, "baseline") && compare_run_list(ca.a)) || compare_run_list(ca.b)) {
 		fprintf(stderr, "xcbench compare: a side is a run id or a list of run ids (1,2,3), not '%s'\n",
-			compare_run_list(ca.a) ? ca.a : ca.b);
+			strcmp(ca.a, "baseline") && compare_run_list(ca.a) ? ca.a : ca.b);
 		return 2;
 	}
 	if (!ca.algo_a != !ca.algo_b) {
@@ -179,6 +186,10 @@ int cmd_compare(int argc, char **argv)
 	buf_free(&path);
 	if (!o)
 		return rc;
+	if (html && compare_html(o, html)) {
+		json_decref(o);
+		return 1;
+	}
 	if (as_flat) {
 		flat(o);
 	} else if (strcmp(format, "seed") == 0) {

@@ -38,14 +38,16 @@ struct ingest {
 	int fd;                   /* UDP socket to the daemon, -1 until the first batch */
 	int open;                 /* the daemon takes any token */
 	struct sender_opts so;
+	const char *mac;          /* --mac: the machine the runs are of */
 };
 
-static const char usage[] = "usage: xcbench ingest FILE|- [--timeout SECONDS]\n"
+static const char usage[] = "usage: xcbench ingest FILE|- [--timeout SECONDS] [--mac MAC]\n"
 		   "Reads a serial capture (XCB1 lines; other lines are ignored) and submits\n"
 		   "its frames to the daemon (UDP, retransmitted until acknowledged) as they\n"
 		   "arrive: '-' reads standard input, e.g. live from serial-over-LAN:\n"
 		   "  ipmitool -I lanplus -H BMC -U USER sol activate | xcbench ingest -\n"
-		   "Prints the id of every run it delivered.\n";
+		   "--mac MAC: the runs are of the machine with that MAC (its history and\n"
+		   "machine page list them). Prints the id of every run it delivered.\n";
 
 /* Asks the daemon for its UDP port and opens the socket. 0 or -1. */
 static int connect_daemon(struct ingest *g)
@@ -84,10 +86,12 @@ static int register_new(struct ingest *g)
 		struct http_resp r;
 		json_t *bo;
 
-		if (g->open)
+		if (g->open && !g->mac)
 			continue;
 		snprintf(tok, sizeof(tok), "%016llx", (unsigned long long)g->tokens[g->nregistered]);
 		bo = json_pack("{s:s}", "token", tok);
+		if (g->mac)
+			json_object_set_new(bo, "mac", json_string(g->mac));
 		body = json_dumps(bo, JSON_COMPACT);
 		json_decref(bo);
 		if (http_call("POST", "/api/v1/runs", body, &r, NULL)) {
@@ -185,7 +189,8 @@ static int input_waiting(int fd)
 int cmd_ingest(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "timeout", 1, NULL, 't' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "timeout", 1, NULL, 't' }, { "mac", 1, NULL, 'm' }, { "help", 0, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cmd cmd = { "xcbench ingest", usage, opts, NULL };
 	struct ingest g = { .fd = -1, .so = { .window = 128, .idle_timeout = 30 } };
@@ -194,8 +199,12 @@ int cmd_ingest(int argc, char **argv)
 	int c, in, rc = 1;
 
 	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0)
-		g.so.idle_timeout = atof(optarg);	/* --timeout, the one option */
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
+		if (c == 'm')
+			g.mac = optarg;
+		else
+			g.so.idle_timeout = atof(optarg);	/* --timeout */
+	}
 	if (c == CMD_EXIT)
 		return rc;
 	if (optind != argc - 1) {

@@ -1,27 +1,49 @@
-/* cmd_runs.c — `xcbench runs`: the run list as a table (or JSON). */
+/* cmd_runs.c — `xcbench runs`: the run list as a table (or JSON), filtered
+ * and paged by the daemon. */
 #include <getopt.h>
 #include <string.h>
 
 #include "client.h"
 
-static const char usage[] = "usage: xcbench runs [--status S] [--machine ID|MAC] [--suite NAME] [--label L]\n"
-		   "                    [--since TIME] [--limit N] [--json]\n"
-		   "Lists runs, newest first.\n";
+static const char usage[] = "usage: xcbench runs [--status S] [--machine ID|MAC] [--suite NAME] [--label TEXT]\n"
+		   "                    [--tag TAG] [--lab NAME] [--since TIME] [--limit N] [--offset N] [--json]\n"
+		   "Lists runs, newest first. --label TEXT finds TEXT (any case) in the label,\n"
+		   "the notes, a tag or a key=value field (\"patch\" finds \"patch v3\");\n"
+		   "--tag TAG: runs with exactly that tag. --limit (default 100) and --offset\n"
+		   "page through the list; the last line says which runs of how many.\n"
+		   "Every lab sharing the daemon's database is listed (--lab NAME: that lab's only).\n";
+
+/* A run's tags and key=value fields after its label, as one text. */
+static void labels(json_t *r, struct buf *b)
+{
+	json_t *v;
+	size_t i;
+	const char *k;
+
+	if (json_is_string(json_object_get(r, "label")))
+		buf_addf(b, "%s", json_string_value(json_object_get(r, "label")));
+	json_array_foreach(json_object_get(r, "tags"), i, v)
+		buf_addf(b, "%s#%s", b->len ? " " : "", json_string_value(v));
+	json_object_foreach(json_object_get(r, "meta"), k, v)
+		buf_addf(b, "%s%s=%s", b->len ? " " : "", k, json_string_value(v));
+	if (!b->p)
+		buf_addf(b, "%s", "");
+}
 
 int cmd_runs(int argc, char **argv)
 {
-	/* Every option but --json is the list's query argument of the same name. */
+	/* Every option but --json is the list's query argument (--label: q). */
 	static const struct option opts[] = {
 		{ "status", 1, NULL, 's' }, { "machine", 1, NULL, 'm' }, { "suite", 1, NULL, 'S' },
-		{ "label", 1, NULL, 'l' }, { "since", 1, NULL, 'i' }, { "limit", 1, NULL, 'n' },
+		{ "label", 1, NULL, 'l' }, { "tag", 1, NULL, 't' }, { "since", 1, NULL, 'i' },
+		{ "limit", 1, NULL, 'n' }, { "offset", 1, NULL, 'o' }, { "lab", 1, NULL, 'b' },
 		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	static const struct cmd cmd = { "xcbench runs", usage, opts, NULL };
 	struct buf path = { 0 };
 	int c, rc, as_json = 0;
 	json_t *o, *r;
-	size_t i;
-	char t[64];
+	size_t i, n;
 
 	buf_addf(&path, "/api/v1/runs?");
 	optind = 1;
@@ -32,7 +54,7 @@ int cmd_runs(int argc, char **argv)
 		}
 		for (i = 0; opts[i].val != c; i++)
 			;
-		buf_addf(&path, "%s=", opts[i].name);
+		buf_addf(&path, "%s=", c == 'l' ? "q" : opts[i].name);
 		url_encode(&path, optarg);
 		buf_addf(&path, "&");
 	}
@@ -49,21 +71,40 @@ int cmd_runs(int argc, char **argv)
 	buf_free(&path);
 	if (!o)
 		return rc;
-	printf("%-5s %-16s %-9s %-12s %-17s %-20s %7s %5s %s\n", "ID", "TOKEN", "STATUS", "SUITE",
-	       "MACHINE", "CREATED", "FRAMES", "CASES", "LABEL");
-	json_array_foreach(json_object_get(o, "runs"), i, r) {
-		char a[32], b[32], d[32], e[32], f[32], g[32], h[32];
+	/* the token column only for an admin (the API gives it to admins only) */
+	int tok = json_is_string(json_object_get(json_array_get(json_object_get(o, "runs"), 0), "token"));
 
-		printf("%-5s %-16s %-9s %-12s %-17s %-20s %7s %5s %s\n", jstr(json_object_get(r, "id"), a, 32),
-		       jstr(json_object_get(r, "token"), t, 64), jstr(json_object_get(r, "status"), f, 32),
-		       jstr(json_object_get(r, "suite"), g, 32),
+	printf("%-5s %s%-9s %-8s %-17s %-20s %-8s %4s %5s %-8s %s\n", "ID", tok ? "TOKEN            " : "", "STATUS",
+	       "SUITE", "MACHINE", "CREATED", "FIRMWARE", "CPUS", "CASES", "LAB", "LABEL / TAGS / FIELDS");
+	json_array_foreach(json_object_get(o, "runs"), i, r) {
+		char a[32], b[32], d[32], f[32], g[32], h[32], cp[32], lb[40];
+		const char *fw = json_string_value(json_object_get(json_object_get(r, "facts"), "boot_fw"));
+		struct buf l = { 0 };
+
+		labels(r, &l);
+		char tk[40] = "";
+
+		if (tok)
+			snprintf(tk, sizeof(tk), "%-16s ", json_string_value(json_object_get(r, "token")) ?: "-");
+		printf("%-5s %s%-9s %-8s %-17s %-20s %-8s %4s %5s %-8s %s\n", jstr(json_object_get(r, "id"), a, 32), tk,
+		       jstr(json_object_get(r, "status"), f, 32), jstr(json_object_get(r, "suite"), g, 32),
 		       jstr(json_object_get(json_object_get(r, "machine"), "mac"), b, 32),
-		       jstr(json_object_get(r, "created"), d, 32),
-		       jstr(json_object_get(r, "frames_received"), e, 32),
-		       jstr(json_object_get(r, "cases"), h, 32),
-		       json_is_string(json_object_get(r, "label")) ? json_string_value(json_object_get(r, "label")) : "");
+		       jstr(json_object_get(r, "created"), d, 32), fw ? fw : "-",
+		       jstr(json_object_get(r, "cpus"), cp, 32), jstr(json_object_get(r, "cases"), h, 32),
+		       jstr(json_object_get(r, "lab"), lb, 40), l.p);
+		buf_free(&l);
 	}
-	printf("(%lld runs in all)\n", (long long)json_integer_value(json_object_get(o, "total")));
+	n = json_array_size(json_object_get(o, "runs"));
+	{
+		long long off = (long long)json_integer_value(json_object_get(o, "offset"));
+		long long total = (long long)json_integer_value(json_object_get(o, "total"));
+
+		if (n)
+			printf("(runs %lld-%lld of %lld%s)\n", off + 1, off + (long long)n, total,
+			       off + (long long)n < total ? "; --offset for more" : "");
+		else
+			printf("(no run of %lld matches)\n", total);
+	}
 	json_decref(o);
 	return 0;
 }

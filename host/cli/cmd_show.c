@@ -5,13 +5,21 @@
 #include "client.h"
 #include "xcb_schema.h"
 
-/* The case table's columns are the schema's matched axes that have their
- * own column in the API's cases (kind, algo, delivery ... work_us): adding
- * one there adds it here. */
-static int shown(const struct xcb_axis *a)
+/* The case table's columns are every axis the schema matches on that some
+ * case of the run has (kind, algo, delivery ... work_us, and batch, method,
+ * flush, pages … of TLB cases): two cases that differ only in one of them
+ * are told apart. Adding one to the schema adds it here. */
+static int matched(const struct xcb_axis *a)
 {
-	return a->column && (a->role == XCB_ROLE_IDENT || a->role == XCB_ROLE_CHART ||
-			     a->role == XCB_ROLE_AXIS);
+	return a->role == XCB_ROLE_IDENT || a->role == XCB_ROLE_CHART || a->role == XCB_ROLE_AXIS;
+}
+
+/* A case's value of axis a: its own member, else its config's; NULL if none. */
+static json_t *axis_value(json_t *cs, const struct xcb_axis *a)
+{
+	json_t *v = json_object_get(cs, a->key);
+
+	return v && !json_is_null(v) ? v : json_object_get(json_object_get(cs, "config"), a->key);
 }
 
 /* One cell (v) or, with v NULL, its heading: numbers right-aligned. */
@@ -43,6 +51,7 @@ int cmd_show(int argc, char **argv)
 	static const struct cmd cmd = { "xcbench show", usage, opts, NULL };
 	int c, rc, as_json = 0;
 	char path[128], t[13][48];
+	int shown[XCB_N_AXES];
 	json_t *o, *run, *v, *cs;
 	const char *k;
 	size_t i;
@@ -71,9 +80,18 @@ int cmd_show(int argc, char **argv)
 	printf("facts:");
 	json_object_foreach(json_object_get(o, "facts"), k, v)
 		printf(" %s=%s", k, jstr(v, t[0], 48));
+	{
+		json_t *c2;
+		size_t j;
+
+		memset(shown, 0, sizeof(shown));
+		for (unsigned a = 0; a < XCB_N_AXES; a++)
+			json_array_foreach(json_object_get(o, "cases"), j, c2)
+				shown[a] |= matched(&xcb_axes[a]) && axis_value(c2, &xcb_axes[a]) != NULL;
+	}
 	printf("\n\n%5s", "CASE");
 	for (unsigned a = 0; a < XCB_N_AXES; a++)
-		if (shown(&xcb_axes[a]))
+		if (shown[a])
 			print_cell(&xcb_axes[a], NULL);
 	printf(" %10s %10s %10s %4s\n", "P50", "P99", "P50_NS", "REPS");
 	json_array_foreach(json_object_get(o, "cases"), i, cs) {
@@ -81,8 +99,13 @@ int cmd_show(int argc, char **argv)
 
 		printf("%5s", jstr(json_object_get(cs, "case_id"), t[0], 48));
 		for (unsigned a = 0; a < XCB_N_AXES; a++)
-			if (shown(&xcb_axes[a]))
-				print_cell(&xcb_axes[a], json_object_get(cs, xcb_axes[a].key));
+			if (shown[a]) {
+				json_t *v = axis_value(cs, &xcb_axes[a]);
+				json_t *dash = json_string("-");
+
+				print_cell(&xcb_axes[a], v ? v : dash);	/* "-": not applicable */
+				json_decref(dash);
+			}
 		printf(" %10s %10s %10s %4s\n", jstr(json_object_get(st, "p50"), t[8], 48),
 		       jstr(json_object_get(st, "p99"), t[9], 48), jstr(json_object_get(ns, "p50"), t[10], 48),
 		       jstr(json_object_get(st, "reps"), t[11], 48));

@@ -39,4 +39,8 @@ void compare_summary(json_t *o);
  * the rest after indent; no trailing spaces. */
 void compare_wrap(const char *first, const char *indent, const char *text);
 
+/* The comparison as one self-contained HTML file at path (compare_html.c):
+ * 0, or -1 after naming the file on stderr. */
+int compare_html(json_t *o, const char *path);
+
 #endif

@@ -32,7 +32,12 @@ int http_get_to(const char *cmd, const char *path, FILE *out)
 	int rc = http_call("GET", path, NULL, &r, out);
 
 	if (rc == 0 && r.status != 200) {
-		fprintf(stderr, "xcbench %s: HTTP %d: %s\n", cmd, r.status, r.body.p);
+		/* the API's error message, as `show` prints it, not its JSON */
+		json_t *e = r.body.p ? json_loads(r.body.p, 0, NULL) : NULL;
+		const char *msg = json_string_value(json_object_get(e, "error"));
+
+		fprintf(stderr, "xcbench %s: HTTP %d: %s\n", cmd, r.status, msg ? msg : r.body.p ? r.body.p : "");
+		json_decref(e);
 		rc = 1;
 	}
 	buf_free(&r.body);

@@ -14,10 +14,12 @@ static const struct {
 	const char *name, *summary;
 	int (*fn)(int argc, char **argv);
 } cmds[] = {
-	{ "runs", "list runs (filters: --status --machine --suite --label --since)", cmd_runs },
+	{ "runs", "list runs (filters: --status --machine --suite --label --tag --since; paged)", cmd_runs },
+	{ "label", "set a run's label, tags and key=value fields", cmd_label },
 	{ "show", "one run: facts, cases, stats", cmd_show },
 	{ "compare", "compare two runs or groups of runs (or two algorithms)", cmd_compare },
 	{ "check", "CI verdict: exit 1 when B regressed against --baseline A", cmd_check },
+	{ "baseline", "mark runs as the baseline of their machine + suite (or list them)", cmd_baseline },
 	{ "calibrate", "the false-positive rate of comparisons on N boots of one configuration", cmd_calibrate },
 	{ "export", "one run's results as CSV", cmd_export },
 	{ "queue", "queue a suite for the next boot of a MAC", cmd_queue },

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baselines_db.h"
 #include "casekey.h"
 #include "compare.h"
 #include "csv.h"
@@ -185,7 +186,20 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 	json_t *ra, *rb, *o, *cond;
 
 	memset(&c, 0, sizeof(c));
-	if (!as || compare_parse_runs(as, &c.a))
+	if (bs && compare_parse_runs(bs, &c.b) == 0 && as && strcmp(as, "baseline") == 0) {
+		/* a=baseline: the stored baseline of b's (first run's) machine + suite */
+		int64_t machine;
+		char suite[128], why[128];
+
+		if (!db)
+			return reply_error(rq, 503, "database unavailable");
+		if (baseline_key(db, c.b.runs, 1, &machine, suite, sizeof(suite), why))
+			return reply_error(rq, 404, "a=baseline: %s", why);
+		c.a.nruns = baseline_get(db, machine, suite, c.a.runs, COMPARE_MAX_RUNS);
+		if (!c.a.nruns)
+			return reply_error(rq, 404, "a=baseline: machine %lld has no baseline for suite '%s' (xcbench baseline RUNS)",
+					   (long long)machine, suite);
+	} else if (!as || compare_parse_runs(as, &c.a))
 		return reply_error(rq, 400, "a: expected a run id or a list of distinct run ids (1,2,3; at most %d), not '%s'",
 				   COMPARE_MAX_RUNS, as ? as : "");
 	if (!bs || compare_parse_runs(bs, &c.b))

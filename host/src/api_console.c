@@ -36,8 +36,9 @@ int64_t console_store(struct dbi *db, int64_t run, int64_t first, const char *te
 	int64_t now = now_s(), line = first, stored = 0;
 	struct dbi_stmt *st;
 
-	if (dbi_prepare(db, "INSERT OR REPLACE INTO events(run_id, seq, kind, text, received) "
-			       "VALUES (?1, ?2, 'console', ?3, ?4)", &st) != DBI_OK)
+	if (dbi_prepare(db, "INSERT INTO events(run_id, seq, kind, text, received) "
+			       "VALUES (?1, ?2, 'console', ?3, ?4) ON CONFLICT (run_id, seq) DO UPDATE SET "
+			       "kind = excluded.kind, text = excluded.text, received = excluded.received", &st) != DBI_OK)
 		return 0;
 	while (p < end && line < CONSOLE_LINES_MAX) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));

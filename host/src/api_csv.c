@@ -66,7 +66,7 @@ static void runs_csv_row(struct dbi_stmt *st, struct buf *o, void *ctx)
  * query strings are not guaranteed to outlive the handler). */
 struct runs_csv_bind {
 	struct run_filters f;
-	char *status, *suite, *label;
+	char *status, *suite, *label, *q, *tag;
 };
 
 /* Binds the export's filters (struct runs_csv_bind). */
@@ -83,6 +83,8 @@ static void runs_csv_bind_free(void *ctx)
 	free(b->status);
 	free(b->suite);
 	free(b->label);
+	free(b->q);
+	free(b->tag);
 	free(b);
 }
 
@@ -121,6 +123,8 @@ enum MHD_Result api_runs_csv(struct req *rq)
 	b->f.status = b->status = dup_or_null(f.status);
 	b->f.suite = b->suite = dup_or_null(f.suite);
 	b->f.label = b->label = dup_or_null(f.label);
+	b->f.q = b->q = dup_or_null(f.q);
+	b->f.tag = b->tag = dup_or_null(f.tag);
 	q.sql = sql.p;
 	q.bind_ctx = b;
 	q.limit = f.limit;

@@ -9,6 +9,7 @@
 
 #include "job_runner.h"
 #include "jobs_db.h"
+#include "labels_db.h"
 #include "routes.h"
 #include "sqljson.h"
 #include "writer.h"
@@ -38,12 +39,17 @@ static json_t *job_row(struct dbi_stmt *st)
 		"suite", col_json(st, 2), "params", params ? params : json_object(),
 		"label", col_json(st, 4), "created", iso_or_null(st, 5),
 		"consumed", iso_or_null(st, 6), "run_id", col_json(st, 7));
+	/* issue 25: the tags and key=value fields its run will carry */
+	json_t *tags = dbi_column_text(st, 8) ? json_loads(dbi_column_text(st, 8), 0, NULL) : NULL;
+	json_t *meta = dbi_column_text(st, 9) ? json_loads(dbi_column_text(st, 9), 0, NULL) : NULL;
 
-	jobs_db_life_add(o, st, 8); /* the lifecycle (jobs_db.h) */
+	json_object_set_new(o, "tags", tags ? tags : json_array());
+	json_object_set_new(o, "meta", meta ? meta : json_object());
+	jobs_db_life_add(o, st, 10); /* the lifecycle (jobs_db.h) */
 	return o;
 }
 
-#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, " JOBS_DB_LIFE_COLS
+#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, tags, meta, " JOBS_DB_LIFE_COLS
 
 enum MHD_Result api_jobs(struct req *rq)
 {
@@ -57,8 +63,8 @@ enum MHD_Result api_jobs(struct req *rq)
 		return reply_error(rq, 400, "mac: '%s' is not a MAC address", m);
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE (?1 IS NULL OR mac = ?1) "
-			       "AND (?2 IS NULL OR consumed IS NULL) ORDER BY id DESC LIMIT 1000", &st))
+	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE (CAST(?1 AS TEXT) IS NULL OR mac = ?1) "
+			       "AND (CAST(?2 AS BIGINT) IS NULL OR consumed IS NULL) ORDER BY id DESC LIMIT 1000", &st))
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	if (m)
 		dbi_bind_text(st, 1, mac, -1);
@@ -73,7 +79,7 @@ enum MHD_Result api_jobs(struct req *rq)
 
 struct job_task {
 	const char *mac, *suite, *label;
-	char *params;
+	char *params, *tags, *meta;     /* JSON texts (labels_db.h), NULL: none */
 	struct job_policy policy;
 	int64_t id;
 };
@@ -83,8 +89,13 @@ static void job_fn(struct dbi *db, void *arg)
 	struct job_task *t = arg;
 	struct dbi_stmt *st;
 
-	if (dbi_prepare(db, "INSERT INTO jobs(mac, suite, params, label, created) VALUES (?, ?, ?, ?, ?)", &st))
+	if (dbi_prepare(db, "INSERT INTO jobs(mac, suite, params, label, created, tags, meta) "
+			"VALUES (?, ?, ?, ?, ?, COALESCE(?, '[]'), COALESCE(?, '{}'))", &st))
 		return;
+	if (t->tags)
+		dbi_bind_text(st, 6, t->tags, -1);
+	if (t->meta)
+		dbi_bind_text(st, 7, t->meta, -1);
 	dbi_bind_text(st, 1, t->mac, -1);
 	dbi_bind_text(st, 2, t->suite, -1);
 	dbi_bind_text(st, 3, t->params, -1);
@@ -174,6 +185,16 @@ enum MHD_Result api_job_create(struct req *rq)
 		t.params = json_dumps(norm, JSON_COMPACT | JSON_SORT_KEYS);
 		json_decref(norm);
 	}
+	/* issue 25: the tags and key=value fields the run will carry */
+	why = labels_check(json_object_get(body, "tags"), json_object_get(body, "meta"));
+	if (why) {
+		ret = reply_error(rq, 400, "%s", why);
+		goto out;
+	}
+	if (json_object_get(body, "tags"))
+		t.tags = json_dumps(json_object_get(body, "tags"), JSON_COMPACT);
+	if (json_object_get(body, "meta"))
+		t.meta = json_dumps(json_object_get(body, "meta"), JSON_COMPACT);
 	t.mac = mac;
 	if (writer_call(job_fn, &t) || !t.id || !db) {
 		ret = reply_error(rq, 503, "cannot queue the job now");
@@ -192,6 +213,8 @@ enum MHD_Result api_job_create(struct req *rq)
 	job_runner_kick(); /* after the answer's read: it shows the job as queued */
 out:
 	free(t.params);
+	free(t.tags);
+	free(t.meta);
 	json_decref(body);
 	return ret;
 }

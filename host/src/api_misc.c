@@ -13,7 +13,7 @@
 enum MHD_Result api_health(struct req *rq)
 {
 	static const char *const extra[] = REJ_NAMES;
-	char why[256];
+	char why[256], db_shown[512];
 	int degraded = writer_degraded(why, sizeof(why));
 	json_t *rej = json_object(), *runs = json_object(), *o;
 	unsigned long long total = 0;
@@ -28,6 +28,7 @@ enum MHD_Result api_health(struct req *rq)
 		total += v;
 	}
 	json_object_set_new(rej, "total", json_integer((json_int_t)total));
+	dbi_url_redact(cfg.db_path, db_shown, sizeof(db_shown));
 	for (const char *const *s = (const char *const[]){ "pending", "running", "complete", "lost", "crashed", NULL }; *s; s++)
 		json_object_set_new(runs, *s, json_integer(0));
 	if (db && dbi_prepare(db, "SELECT status, count(*) FROM runs GROUP BY status", &st) == DBI_OK) {
@@ -39,7 +40,7 @@ enum MHD_Result api_health(struct req *rq)
 	o = json_pack("{s:s, s:s, s:I, s:b, s:i, s:s, s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o}",
 		      "status", db && !degraded ? "ok" : "degraded", "version", XCBD_VERSION,
 		      "uptime_s", (json_int_t)(now_s() - start_time), "open", cfg.open,
-		      "udp_port", ntohs(cfg.udp.sin_port), "db", cfg.db_path,
+		      "udp_port", ntohs(cfg.udp.sin_port), "db", db_shown,
 		      "frames",
 		      "received", (json_int_t)atomic_load(&ctr.received),
 		      "stored", (json_int_t)atomic_load(&ctr.stored),
@@ -47,6 +48,7 @@ enum MHD_Result api_health(struct req *rq)
 		      "acks_sent", (json_int_t)atomic_load(&ctr.acks_sent),
 		      "queued", (json_int_t)atomic_load(&ctr.queued),
 		      "rejected", rej, "runs", runs);
+	json_object_set_new(o, "lab", cfg.lab ? json_string(cfg.lab) : json_null());
 	if (degraded || !db)
 		json_object_set_new(o, "reason", json_string(degraded ? why : "database unavailable"));
 	return reply_json(rq, 200, o);
@@ -65,7 +67,7 @@ enum MHD_Result api_machines(struct req *rq)
 		"(SELECT count(*) FROM runs r WHERE r.machine_id = m.id), "
 		"(SELECT max(r.id) FROM runs r WHERE r.machine_id = m.id), "
 		"(SELECT r.hello FROM runs r WHERE r.machine_id = m.id AND r.hello != '{}' "
-		" ORDER BY r.id DESC LIMIT 1) "
+		" ORDER BY r.id DESC LIMIT 1), m.lab "
 		"FROM machines m ORDER BY m.last_seen DESC, m.id DESC", &st))
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	arr = json_array();
@@ -73,8 +75,8 @@ enum MHD_Result api_machines(struct req *rq)
 		const char *facts = dbi_column_text(st, 8);
 		json_t *f = facts ? json_loads(facts, 0, NULL) : NULL;
 
-		json_array_append_new(arr, json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
-			"id", (json_int_t)dbi_column_i64(st, 0),
+		json_array_append_new(arr, json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
+			"id", (json_int_t)dbi_column_i64(st, 0), "lab", col_json(st, 9),
 			"mac", col_json(st, 1), "uuid", col_json(st, 2), "serial", col_json(st, 3),
 			"first_seen", iso_or_null(st, 4), "last_seen", iso_or_null(st, 5),
 			"runs", (json_int_t)dbi_column_i64(st, 6),

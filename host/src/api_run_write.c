@@ -1,11 +1,13 @@
 /*
  * api_run_write.c — the run write routes, through the writer thread:
- * PATCH /api/v1/runs/{id} (label, notes) and POST /api/v1/runs (register a
+ * PATCH /api/v1/runs/{id} (label, notes, tags, meta) and POST /api/v1/runs (register a
  * token, so its frames are accepted without --open).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "labels_db.h"
+#include "machines_db.h"
 #include "registry.h"
 #include "routes.h"
 #include "store.h"
@@ -17,13 +19,15 @@ struct patch_task {
 	int found;
 };
 
-/* Writer task: sets the label and/or notes the body gives. */
+/* Writer task: sets the label and/or notes the body gives, and its tags
+ * and key=value fields (labels_db.h). */
 static void patch_fn(struct dbi *db, void *arg)
 {
 	struct patch_task *t = arg;
 	static const char *const fields[] = { "label", "notes" };
 	struct dbi_stmt *st;
 
+	labels_set(db, t->id, json_object_get(t->body, "tags"), json_object_get(t->body, "meta"));
 	for (int i = 0; i < 2; i++) {
 		json_t *v = json_object_get(t->body, fields[i]);
 		char sql[64];
@@ -56,10 +60,17 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 	body = body_json(rq, &why);
 	if (!body)
 		return reply_error(rq, 400, "%s", why);
+	why = labels_check(json_object_get(body, "tags"), json_object_get(body, "meta"));
+	if (why) {
+		json_decref(body);
+		return reply_error(rq, 400, "%s", why);
+	}
 	json_object_foreach(body, k, v) {
+		if (strcmp(k, "tags") == 0 || strcmp(k, "meta") == 0)
+			continue;	/* checked above */
 		if ((strcmp(k, "label") && strcmp(k, "notes")) || !(json_is_string(v) || json_is_null(v))) {
 			/* k belongs to body: reply before freeing it (fuzz_http). */
-			enum MHD_Result ret = reply_error(rq, 400, "field '%s': only \"label\" and \"notes\" (strings or null) may be changed", k);
+			enum MHD_Result ret = reply_error(rq, 400, "field '%s': only \"label\" and \"notes\" (strings or null), \"tags\" and \"meta\" may be changed", k);
 
 			json_decref(body);
 			return ret;
@@ -87,6 +98,7 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 struct create_task {
 	uint64_t token;
 	const char *suite, *label;
+	char mac[18];                   /* "" or the machine the run is for */
 	int64_t id;
 	int exists;
 };
@@ -106,10 +118,12 @@ static void create_fn(struct dbi *db, void *arg)
 	}
 	/* Registered by the caller once committed (a failed commit must
 	 * leave the registry as it was). */
-	t->id = store_create_run(db, t->token, 0, 0, t->suite, NULL, t->label);
+	t->id = store_create_run(db, t->token, t->mac[0] ? machine_ensure(db, t->mac, now_s()) : 0, 0,
+				 t->suite, NULL, t->label);
 }
 
-/* POST /api/v1/runs {"token", "suite", "label"}: registers a run. */
+/* POST /api/v1/runs {"token", "suite", "label", "mac"}: registers a run (of
+ * the machine with that MAC, e.g. a serial capture from a lab machine). */
 enum MHD_Result api_run_create(struct req *rq)
 {
 	struct create_task t = { 0 };
@@ -125,7 +139,7 @@ enum MHD_Result api_run_create(struct req *rq)
 	/* Known fields must be strings (or null): a silently ignored {"label": 1}
 	 * would create a run without the label its caller thinks it gave. */
 	{
-		static const char *const fields[] = { "token", "suite", "label" };
+		static const char *const fields[] = { "token", "suite", "label", "mac" };
 		for (unsigned i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 			json_t *v = json_object_get(body, fields[i]);
 			if (v && !json_is_string(v) && !json_is_null(v)) {
@@ -143,6 +157,11 @@ enum MHD_Result api_run_create(struct req *rq)
 
 		json_decref(body);
 		return ret;
+	}
+	if (json_is_string(json_object_get(body, "mac")) &&
+	    norm_mac(json_string_value(json_object_get(body, "mac")), t.mac)) {
+		json_decref(body);
+		return reply_error(rq, 400, "mac: expected a MAC address (aa:bb:cc:dd:ee:ff)");
 	}
 	if (!tok)
 		t.token = fresh_token();

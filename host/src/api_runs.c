@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "labels_db.h"
 #include "routes.h"
 #include "runs_db.h"
 #include "runs_filter.h"
@@ -30,6 +31,12 @@ json_t *run_json_for(struct req *rq, struct dbi *db, int64_t id)
 		return NULL;
 	o = with_token(rq, run_row_json(&r), r.token);
 	run_row_free(&r);
+	{
+		json_t *one = json_pack("[O]", o);
+
+		labels_attach(db, one);
+		json_decref(one);
+	}
 	return o;
 }
 
@@ -77,6 +84,7 @@ enum MHD_Result api_runs(struct req *rq)
 		json_decref(c.arr);
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	}
+	labels_attach(db, c.arr);	/* one query for the page */
 	return reply_json(rq, 200, json_pack("{s:o, s:I, s:I, s:I}", "runs", c.arr, "total", (json_int_t)total,
 					     "limit", (json_int_t)f.limit, "offset", (json_int_t)f.offset));
 }
@@ -102,6 +110,12 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 	if (found != 1)
 		return reply_error(rq, 404, "run %lld not found", (long long)id);
 	run = with_token(rq, run_row_json(&r), r.token);
+	{
+		json_t *one = json_pack("[O]", run);
+
+		labels_attach(db, one);
+		json_decref(one);
+	}
 	errors = json_array();
 	events_list(db, id, "error", -1, 100, error_one, errors);
 	/* tsc_khz as a number (0 when unknown: no ns twins). */

@@ -2,10 +2,12 @@
  * api_schema.c — GET /api/v1/schema: proto/xcb_schema.h as JSON, so that the
  * web (and any other client) reads the case keys, their roles, the RESULT
  * fields and the vocabularies from the one definition instead of keeping
- * lists of its own. Static data: no database.
+ * lists of its own. Static data, except the algorithms: the host has no
+ * list of those, it knows what the payloads' HELLOs told it (algos_db.c).
  */
 #include <string.h>
 
+#include "algos_db.h"
 #include "http.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
@@ -77,6 +79,21 @@ enum MHD_Result api_schema(struct req *rq)
 		"result_fields", result_fields_json(),
 		"result_len", XCB_RESULT_LEN, "result_len_full", XCB_RESULT_LEN_FULL,
 		"vocabularies", vocabularies_json());
+	/* The algorithms learned from HELLOs, and as the `algo` vocabulary
+	 * (the command-line word is the name) for clients that look words up
+	 * there. */
+	json_t *learned = algos_db_learned(rdb()), *values = json_array(), *a;
+	size_t i;
+	json_array_foreach(learned, i, a)
+		json_array_append(values, json_object_get(a, "name"));
+	if (o) {
+		json_object_set_new(o, "algorithms", learned ? learned : json_array());
+		json_object_set_new(json_object_get(o, "vocabularies"), "algo",
+				    json_pack("{s:o, s:{}}", "values", values, "aliases"));
+	} else {
+		json_decref(learned);
+		json_decref(values);
+	}
 
 	return o ? reply_json(rq, 200, o) : reply_error(rq, 500, "out of memory");
 }

@@ -23,8 +23,10 @@
 #include "bind_db.h"
 #include "bootnet.h"
 #include "casekey.h"
+#include "labels_db.h"
 #include "http.h"
 #include "jobs_db.h"
+#include "labs_db.h"
 #include "ratelimit.h"
 #include "registry.h"
 #include "store.h"
@@ -78,6 +80,7 @@ struct boot_task {
 	size_t line_len;           /* the longest kernel line they make in the script */
 	const char *net[NET_ARGS]; /* /boot.json: given network values, else NULL */
 	char *suite, *params, *label;
+	char other_lab[40];        /* the MAC is that lab's (--lab): refused */
 };
 
 /* A burst of 30 boots per source address, then 2 a second: a lab boots
@@ -150,7 +153,7 @@ static int64_t reusable_run(struct dbi *db, struct boot_task *t, int64_t machine
 	int64_t id = 0;
 
 	if (dbi_prepare(db, "SELECT id, token FROM runs WHERE machine_id = ? AND status = 'pending' "
-			       "AND job_id IS ? AND boot_peer IS ? ORDER BY id DESC LIMIT 1", &st))
+			       "AND job_id IS NOT DISTINCT FROM ? AND boot_peer IS NOT DISTINCT FROM ? ORDER BY id DESC LIMIT 1", &st))
 		return 0;
 	dbi_bind_i64(st, 1, machine);
 	if (t->job_id)
@@ -170,6 +173,8 @@ static void boot_fn(struct dbi *db, void *arg)
 	int64_t machine, now = now_s();
 	struct dbi_stmt *st;
 
+	if (lab_machine_elsewhere(db, t->mac, t->other_lab, sizeof(t->other_lab)))
+		return; /* another lab's machine: nothing written */
 	pick_job(db, t);
 	if (!t->suite)
 		t->suite = strdup(cfg.suite);
@@ -194,6 +199,7 @@ static void boot_fn(struct dbi *db, void *arg)
 	machine = one_int(db, "SELECT id FROM machines WHERE mac = ?1", t->mac, 0, 0);
 	if (!machine)
 		return;
+	lab_machine_adopt(db, machine);
 	/* One pending run per MAC: this one replaces any other (the machine
 	 * boots one script; the older run expires, as one with no HELLO does). */
 	one_int(db, "UPDATE runs SET status = 'lost' WHERE machine_id = ?2 AND status = 'pending'",
@@ -202,6 +208,8 @@ static void boot_fn(struct dbi *db, void *arg)
 	t->run_id = store_create_run(db, t->token, machine, t->job_id, t->suite, t->params, t->label);
 	if (!t->run_id)
 		return;
+	if (t->job_id)
+		labels_from_job(db, t->job_id, t->run_id);	/* issue 25: the job's tags and fields */
 	t->fresh = 1;
 	if (dbi_prepare(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ?, "
 			       "boot_trusted = ? WHERE id = ?", &st) == DBI_OK) {
@@ -362,6 +370,11 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 	t->serial = attr(rq, "serial");
 	if (writer_call(boot_fn, t)) {
 		ret = reply_error(rq, 503, "cannot create a run now (see /api/v1/health)");
+		goto out;
+	}
+	if (t->other_lab[0]) {
+		ret = reply_error(rq, 409, "machine %s belongs to lab '%s': boot it from that lab's daemon",
+				  mac, t->other_lab);
 		goto out;
 	}
 	if (t->line_len >= CMDLINE_MAX) {

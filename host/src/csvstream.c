@@ -58,7 +58,7 @@ static struct dbi_stmt *block(struct stream *s)
 	char name[16];
 
 	if (!resumed)
-		st = s->first ? s->first : (s->first = prepare(s, "1"));
+		st = s->first ? s->first : (s->first = prepare(s, "TRUE"));
 	else
 		st = s->next ? s->next : (s->next = prepare(s, s->q.resume));
 	if (!st)
@@ -187,7 +187,7 @@ struct MHD_Response *csv_stream(const struct csv_query *q, const char *header, c
 	s->ctx = ctx;
 	s->ctx_free = ctx_free;
 	/* Prepared now: a query that cannot run is a 500, not an empty CSV. */
-	s->first = prepare(s, "1");
+	s->first = prepare(s, "TRUE");
 	s->next = prepare(s, q->resume);
 	if (!s->first || !s->next) {
 		stream_free(s);

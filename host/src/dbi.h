@@ -9,6 +9,8 @@
  * them). SQL is written once, in the subset both engines accept:
  *   - parameters as ?, ?N or :name (the PostgreSQL engine renumbers them);
  *   - INSERT ... ON CONFLICT DO NOTHING, never INSERT OR IGNORE;
+ *   - a parameter only tested with IS NULL is CAST (AS TEXT, AS BIGINT):
+ *     PostgreSQL types each parameter from where it is used;
  *   - standard functions only (count, sum, min, max, COALESCE, CASE,
  *     EXISTS, LIMIT/OFFSET); a new id is read with dbi_last_id.
  * A connection belongs to one thread at a time (like SQLite's NOMUTEX).

@@ -1,12 +1,550 @@
-/* dbi_pg.c — the PostgreSQL engine of the storage seam (placeholder). */
+/*
+ * dbi_pg.c — the PostgreSQL engine of the storage seam (dbi.h), over
+ * libpq. The daemon's SQL is written once (dbi.h says in what subset); this
+ * file makes it PostgreSQL's at prepare time (dbi_pg_sql.c renumbers the
+ * parameters) and maps the values back to SQLite's storage classes, so the
+ * API renders the same bytes on both engines.
+ *
+ * A statement is sent with its text on its first execution (one round
+ * trip) and prepared on the server from its second, so a one-shot read
+ * costs no extra round trip and the writer's statements are parsed once.
+ * A lost connection (server restarted) is DBI_IOERR; dbi_ping reconnects,
+ * and statements prepared on the old connection are prepared again (the
+ * connection's generation tells them).
+ */
+#include <libpq-fe.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "dbi_engine.h"
+#include "dbi_pg_sql.h"
+
+/* Type OIDs (pg_type.h is a server header). */
+enum { OID_BOOL = 16, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_TEXT = 25, OID_OID = 26,
+       OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700 };
+
+struct pg {
+	struct dbi base;
+	PGconn *c;
+	int flags;
+	unsigned gen;           /* bumped by each reconnection */
+	unsigned next_name;     /* server-side statement names x1, x2, ... */
+	int64_t changes;
+	char err[512];
+};
+
+struct pg_stmt {
+	struct dbi_stmt base;
+	char *sql;              /* as written */
+	struct pg_sql q;        /* rewritten: $N parameters, which are LIMITs */
+	char **val;             /* [1..q.nparams]: bound text, NULL = SQL NULL */
+	Oid *type;              /* [1..]: INT8/FLOAT8 when bound as numbers (kept) */
+	char name[24];
+	unsigned prepared_gen;  /* == pg->gen when prepared on this connection */
+	int execs;
+	int retyped;            /* untyped parameters were made text */
+	PGresult *res;
+	int row, nrows;
+	char boolbuf[2];
+};
+#define PG(db) ((struct pg *)(db))
+#define PST(st) ((struct pg_stmt *)(st))
+
+static void set_err(struct pg *p, const char *msg)
+{
+	size_t n;
+
+	snprintf(p->err, sizeof(p->err), "%s", msg && *msg ? msg : PQerrorMessage(p->c));
+	n = strlen(p->err);
+	while (n && (p->err[n - 1] == '\n' || p->err[n - 1] == ' '))
+		p->err[--n] = 0;
+}
+
+/* The seam's code for a failed result: the connection gone is DBI_IOERR
+ * (the writer degrades and retries), anything else DBI_ERROR. */
+static int fail(struct pg *p, PGresult *r)
+{
+	static int trace = -1;
+
+	set_err(p, r ? PQresultErrorMessage(r) : NULL);
+	/* XCB_DB_TRACE=1: every failed statement on stderr (callers log only
+	 * what they act on). */
+	if (trace < 0)
+		trace = getenv("XCB_DB_TRACE") != NULL;
+	if (trace)
+		fprintf(stderr, "xcbenchd: postgresql: %s\n", p->err);
+	if (PQstatus(p->c) != CONNECTION_OK)
+		return DBI_IOERR;
+	return DBI_ERROR;
+}
+
+static void p_close(struct dbi *db)
+{
+	PQfinish(PG(db)->c);
+	free(db);
+}
+
+static const char *p_errmsg(struct dbi *db)
+{
+	return PG(db)->err[0] ? PG(db)->err : "no error";
+}
+
+static int p_exec(struct dbi *db, const char *sql)
+{
+	struct pg *p = PG(db);
+	PGresult *r = PQexec(p->c, sql);
+	int st = PQresultStatus(r), rc = DBI_OK;
+
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+		rc = fail(p, r);
+	PQclear(r);
+	return rc;
+}
+
+/* In a transaction, also when a failed statement aborted it (the caller
+ * still owes the ROLLBACK). */
+static int p_in_txn(struct dbi *db)
+{
+	int t = PQtransactionStatus(PG(db)->c);
+
+	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR || t == PQTRANS_ACTIVE;
+}
+
+static int64_t p_changes(struct dbi *db)
+{
+	return PG(db)->changes;
+}
+
+/* One row, one column, as a number (-1 on failure). */
+static int64_t query_int(struct pg *p, const char *sql)
+{
+	PGresult *r = PQexec(p->c, sql);
+	int64_t v = -1;
+
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+		v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	else
+		fail(p, r);
+	PQclear(r);
+	return v;
+}
+
+/* lastval(): the session's last identity value, which is the last INSERT's
+ * id for the tables with one (the SQLite rowid's counterpart). */
+static int64_t p_last_id(struct dbi *db)
+{
+	return query_int(PG(db), "SELECT lastval()");
+}
+
+static int p_user_version(struct dbi *db)
+{
+	struct pg *p = PG(db);
+	PGresult *r = PQexec(p->c, "SELECT to_regclass('xcb_schema_version') IS NOT NULL");
+	int have;
+
+	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+		fail(p, r);
+		PQclear(r);
+		return -1;
+	}
+	have = PQgetvalue(r, 0, 0)[0] == 't';
+	PQclear(r);
+	return have ? (int)query_int(p, "SELECT COALESCE(max(v), 0) FROM xcb_schema_version") : 0;
+}
+
+static int p_set_user_version(struct dbi *db, int v)
+{
+	char sql[200];
+
+	snprintf(sql, sizeof(sql), "CREATE TABLE IF NOT EXISTS xcb_schema_version (v BIGINT NOT NULL); "
+		 "DELETE FROM xcb_schema_version; INSERT INTO xcb_schema_version VALUES (%d)", v);
+	return p_exec(db, sql);
+}
+
+/* Reconnects a lost connection: 1 when usable. */
+static int p_ping(struct dbi *db)
+{
+	struct pg *p = PG(db);
+
+	if (PQstatus(p->c) == CONNECTION_OK) {
+		/* A server restarted under an idle connection is only seen
+		 * when it is used. */
+		PGresult *r = PQexec(p->c, "SELECT 1");
+		int ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+
+		PQclear(r);
+		if (ok)
+			return 1;
+	}
+	PQreset(p->c);
+	if (PQstatus(p->c) != CONNECTION_OK) {
+		set_err(p, NULL);
+		return 0;
+	}
+	p->gen++;
+	return 1;
+}
+
+static void p_idle(struct dbi *db)
+{
+	(void)db;
+}
+
+static int p_prepare(struct dbi *db, const char *sql, struct dbi_stmt **out)
+{
+	struct pg *p = PG(db);
+	struct pg_stmt *st = calloc(1, sizeof(*st));
+
+	if (!st || !(st->sql = strdup(sql)) || pg_sql_rewrite(sql, &st->q)) {
+		if (st)
+			free(st->sql);
+		free(st);
+		snprintf(p->err, sizeof(p->err), "cannot rewrite SQL for PostgreSQL: %s", sql);
+		return DBI_ERROR;
+	}
+	st->val = calloc((size_t)st->q.nparams + 1, sizeof(*st->val));
+	st->type = calloc((size_t)st->q.nparams + 1, sizeof(*st->type));
+	if (!st->val || !st->type) {
+		pg_sql_free(&st->q);
+		free(st->val);
+		free(st->type);
+		free(st->sql);
+		free(st);
+		return DBI_ERROR;
+	}
+	/* A number the text skips (?2 without ?1) still needs a type; its
+	 * value is never read. */
+	for (int i = 1; i <= st->q.nparams; i++)
+		if (!st->q.used[i])
+			st->type[i] = OID_TEXT;
+	snprintf(st->name, sizeof(st->name), "x%u", ++p->next_name);
+	st->base.db = db;
+	*out = &st->base;
+	return DBI_OK;
+}
+
+static void p_reset(struct dbi_stmt *s)
+{
+	struct pg_stmt *st = PST(s);
+
+	PQclear(st->res);
+	st->res = NULL;
+	st->row = -1;
+	st->nrows = 0;
+}
+
+static void p_clear(struct dbi_stmt *s)
+{
+	struct pg_stmt *st = PST(s);
+
+	for (int i = 1; i <= st->q.nparams; i++) {
+		free(st->val[i]);
+		st->val[i] = NULL;
+	}
+}
+
+static void p_finalize(struct dbi_stmt *s)
+{
+	struct pg_stmt *st = PST(s);
+	struct pg *p = PG(s->db);
+
+	p_reset(s);
+	p_clear(s);
+	if (st->prepared_gen && st->prepared_gen == p->gen + 1 && PQstatus(p->c) == CONNECTION_OK) {
+		char sql[48];
+		PGresult *r;
+
+		snprintf(sql, sizeof(sql), "DEALLOCATE %s", st->name);
+		r = PQexec(p->c, sql);
+		PQclear(r);
+	}
+	pg_sql_free(&st->q);
+	free(st->val);
+	free(st->type);
+	free(st->sql);
+	free(st);
+}
+
+static int p_param_index(struct dbi_stmt *s, const char *name)
+{
+	return pg_sql_param_index(&PST(s)->q, name);
+}
+
+/* Stores parameter i's text (taken), typed t (0: the server infers it). */
+static int put(struct dbi_stmt *s, int i, char *text, Oid t)
+{
+	struct pg_stmt *st = PST(s);
+
+	if (i < 1 || i > st->q.nparams) {
+		free(text);
+		return DBI_ERROR;
+	}
+	if (!st->q.used[i]) {
+		free(text);
+		return DBI_OK;
+	}
+	free(st->val[i]);
+	st->val[i] = text;
+	if (t)
+		st->type[i] = t;
+	return DBI_OK;
+}
+
+static int p_bind_i64(struct dbi_stmt *s, int i, int64_t v)
+{
+	char *t = NULL;
+
+	/* SQLite's LIMIT -1 is "no limit"; PostgreSQL's is LIMIT NULL. */
+	if (v < 0 && i >= 1 && i <= PST(s)->q.nparams && PST(s)->q.is_limit[i])
+		return put(s, i, NULL, OID_INT8);
+	if (asprintf(&t, "%lld", (long long)v) < 0)
+		return DBI_ERROR;
+	return put(s, i, t, OID_INT8);
+}
+
+static int p_bind_double(struct dbi_stmt *s, int i, double v)
+{
+	char *t = NULL;
+
+	if (asprintf(&t, "%.17g", v) < 0)
+		return DBI_ERROR;
+	return put(s, i, t, OID_FLOAT8);
+}
+
+static int p_bind_text(struct dbi_stmt *s, int i, const char *v, int len)
+{
+	char *t = len < 0 ? strdup(v) : strndup(v, (size_t)len);
+
+	return t ? put(s, i, t, 0) : DBI_ERROR;
+}
+
+static int p_bind_null(struct dbi_stmt *s, int i)
+{
+	return put(s, i, NULL, 0);
+}
+
+/* 1 if r failed on a parameter's type (42P18 indeterminate, 42P08
+ * ambiguous). */
+static int untyped(PGresult *r)
+{
+	const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+
+	return code && (!strcmp(code, "42P18") || !strcmp(code, "42P08"));
+}
+
+/* Sends the statement with its parameters and keeps the result. */
+static int execute(struct pg_stmt *st)
+{
+	struct pg *p = PG(st->base.db);
+	int n = st->q.nparams, rs;
+	const char *vals[n + 1];
+	PGresult *r;
+
+	for (int i = 1; i <= n; i++)
+		vals[i] = st->val[i];
+	/* Its second execution: worth a server-side plan. */
+	if (st->execs >= 1 && st->prepared_gen != p->gen + 1) {
+		r = PQprepare(p->c, st->name, st->q.sql, n, st->type + 1);
+		if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+			int rc = fail(p, r);
+
+			PQclear(r);
+			return rc;
+		}
+		PQclear(r);
+		st->prepared_gen = p->gen + 1;
+	}
+	if (st->prepared_gen == p->gen + 1)
+		r = PQexecPrepared(p->c, st->name, n, vals + 1, NULL, NULL, 0);
+	else
+		r = PQexecParams(p->c, st->q.sql, n, st->type + 1, vals + 1, NULL, NULL, 0);
+	st->execs++;
+	rs = PQresultStatus(r);
+	if (rs == PGRES_TUPLES_OK) {
+		st->res = r;
+		st->nrows = PQntuples(r);
+		st->row = -1;
+		p->changes = st->nrows;
+		return DBI_OK;
+	}
+	if (rs == PGRES_COMMAND_OK) {
+		p->changes = strtoll(PQcmdTuples(r), NULL, 10);
+		st->res = r;
+		st->nrows = 0;
+		st->row = -1;
+		return DBI_OK;
+	}
+	/* A parameter of unknown type (one only tested with IS NULL, say).
+	 * Outside a transaction (the readers), once more
+	 * with the untyped ones as text; the writer's statements type theirs
+	 * (a failure there would have aborted its transaction). */
+	if (!st->retyped && PQtransactionStatus(p->c) == PQTRANS_IDLE && untyped(r)) {
+		PQclear(r);
+		st->retyped = 1;
+		for (int i = 1; i <= n; i++)
+			if (!st->type[i])
+				st->type[i] = OID_TEXT;
+		st->execs = 0;
+		return execute(st);
+	}
+	rs = fail(p, r);
+	PQclear(r);
+	return rs;
+}
+
+static int p_step(struct dbi_stmt *s)
+{
+	struct pg_stmt *st = PST(s);
+
+	if (!st->res) {
+		int rc = execute(st);
+
+		if (rc != DBI_OK)
+			return rc;
+	}
+	if (st->row + 1 < st->nrows) {
+		st->row++;
+		return DBI_ROW;
+	}
+	st->row = st->nrows;
+	return DBI_DONE;
+}
+
+static int readable(struct pg_stmt *st, int c)
+{
+	return st->res && st->row >= 0 && st->row < st->nrows && c >= 0 && c < PQnfields(st->res);
+}
+
+static int p_column_count(struct dbi_stmt *s)
+{
+	return PST(s)->res ? PQnfields(PST(s)->res) : 0;
+}
+
+/* Numbers as SQLite stores them: an integer, or a real when it has a
+ * fraction (sum() of integers is NUMERIC here, INTEGER there). */
+static int p_column_type(struct dbi_stmt *s, int c)
+{
+	struct pg_stmt *st = PST(s);
+	const char *v;
+
+	if (!readable(st, c) || PQgetisnull(st->res, st->row, c))
+		return DBI_NULL;
+	switch (PQftype(st->res, c)) {
+	case OID_BOOL: case OID_INT2: case OID_INT4: case OID_INT8: case OID_OID:
+		return DBI_INT;
+	case OID_FLOAT4: case OID_FLOAT8:
+		return DBI_FLOAT;
+	case OID_NUMERIC:
+		v = PQgetvalue(st->res, st->row, c);
+		return strpbrk(v, ".eEN") ? DBI_FLOAT : DBI_INT;
+	default:
+		return DBI_TEXT;
+	}
+}
+
+static const char *p_column_text(struct dbi_stmt *s, int c)
+{
+	struct pg_stmt *st = PST(s);
+	const char *v;
+
+	if (!readable(st, c) || PQgetisnull(st->res, st->row, c))
+		return NULL;
+	v = PQgetvalue(st->res, st->row, c);
+	if (PQftype(st->res, c) == OID_BOOL) {
+		st->boolbuf[0] = v[0] == 't' ? '1' : '0';
+		st->boolbuf[1] = 0;
+		return st->boolbuf;
+	}
+	return v;
+}
+
+static int64_t p_column_i64(struct dbi_stmt *s, int c)
+{
+	const char *v = p_column_text(s, c);
+
+	if (!v)
+		return 0;
+	if (p_column_type(s, c) == DBI_FLOAT)
+		return (int64_t)strtod(v, NULL);
+	return strtoll(v, NULL, 10);
+}
+
+static double p_column_double(struct dbi_stmt *s, int c)
+{
+	const char *v = p_column_text(s, c);
+
+	return v ? strtod(v, NULL) : 0.0;
+}
+
+static const char *p_sql(struct dbi_stmt *s)
+{
+	return PST(s)->sql;
+}
+
+static const struct dbi_ops pg_ops = {
+	.engine = DBI_PG, .close = p_close, .errmsg = p_errmsg, .exec = p_exec,
+	.in_txn = p_in_txn, .changes = p_changes, .last_id = p_last_id,
+	.user_version = p_user_version, .set_user_version = p_set_user_version,
+	.ping = p_ping, .idle = p_idle, .prepare = p_prepare, .finalize = p_finalize,
+	.reset = p_reset, .clear = p_clear, .param_index = p_param_index,
+	.bind_i64 = p_bind_i64, .bind_double = p_bind_double, .bind_text = p_bind_text,
+	.bind_null = p_bind_null, .step = p_step, .column_count = p_column_count,
+	.column_type = p_column_type, .column_i64 = p_column_i64,
+	.column_double = p_column_double, .column_text = p_column_text, .sql = p_sql,
+};
+
+/* A password in the URL would sit in the process list and in shell
+ * histories: refused, the libpq password file or PGPASSWORD give it. */
+static int url_has_password(const char *url)
+{
+	const char *p = strstr(url, "://"), *at, *slash;
+
+	if (!p)
+		return 0;
+	p += 3;
+	at = strchr(p, '@');
+	slash = strchr(p, '/');
+	if (at && (!slash || at < slash) && memchr(p, ':', (size_t)(at - p)))
+		return 1;
+	return strstr(url, "password=") != NULL;
+}
+
+static void quiet(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
 
 struct dbi *dbi_pg_open(const char *url, int flags, char *err, size_t errlen)
 {
-	(void)url;
-	(void)flags;
-	snprintf(err, errlen, "this xcbenchd has no PostgreSQL engine yet");
-	return NULL;
+	struct pg *p;
+	char redacted[512];
+
+	dbi_url_redact(url, redacted, sizeof(redacted));
+	if (url_has_password(url)) {
+		snprintf(err, errlen, "database '%s': a password in the URL is refused; put it in "
+			 "a password file (PGPASSFILE, ~/.pgpass) or PGPASSWORD", redacted);
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	p->base.ops = &pg_ops;
+	p->flags = flags;
+	p->c = PQconnectdb(url);
+	if (PQstatus(p->c) != CONNECTION_OK) {
+		set_err(p, NULL);
+		snprintf(err, errlen, "cannot connect to database '%s': %s", redacted, p->err);
+		PQfinish(p->c);
+		free(p);
+		return NULL;
+	}
+	/* Notices (CREATE TABLE IF NOT EXISTS ...) are not the daemon's log. */
+	PQsetNoticeProcessor(p->c, quiet, NULL);
+	if (!(flags & DBI_RW))
+		p_exec(&p->base, "SET default_transaction_read_only = on");
+	return &p->base;
 }

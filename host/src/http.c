@@ -97,6 +97,8 @@ static const struct route {
 	{ "GET", "compare", .h0 = compare_json },
 	{ "GET", "compare.csv", .h0 = compare_csv },
 	{ "GET", "calibrate", .h0 = api_calibrate },
+	{ "GET", "baselines", .h0 = api_baselines },
+	{ "POST", "baselines", .h0 = api_baseline_set },
 	{ "GET", "jobs", .h0 = api_jobs },
 	{ "POST", "jobs", .h0 = api_job_create },
 	{ "DELETE", "jobs/{job}", .h1 = api_job_delete },

@@ -38,7 +38,10 @@ static void usage(FILE *f)
 "\n"
 "  --listen [HOST:]PORT   HTTP address (default 0.0.0.0:8080)\n"
 "  --udp [HOST:]PORT      UDP collector address (default 0.0.0.0:8080)\n"
-"  --db FILE              SQLite database (default ./xcbench.db)\n"
+"  --db FILE|URL          the store: a SQLite file (default ./xcbench.db), or a\n"
+"                         PostgreSQL server, postgresql://user@host/dbname (its\n"
+"                         password from PGPASSFILE, ~/.pgpass or PGPASSWORD, never\n"
+"                         in the URL)\n"
 "  --web DIR              dashboard files (default: the repository's web/)\n"
 "  --firmware FILE        payload served at /firmware/xcbench.elf\n"
 "                         (default: the repository's firmware/build/xcbench.elf)\n"
@@ -47,6 +50,9 @@ static void usage(FILE *f)
 "                         and writes without a token: loopback addresses only\n"
 "  --lost-after SECONDS   a run silent this long becomes 'lost' (default 120)\n"
 "  --suite NAME           suite for boots without a queued job (default 'default')\n"
+"  --lab NAME             this daemon's lab, when several share one --db: its\n"
+"                         runs and machines carry NAME; it collects, boots and\n"
+"                         serves jobs for its own lab only, and lists all labs\n"
 "  --threads N            HTTP worker threads (default 4)\n"
 "  --request-timeout S    seconds a client has to send a whole request\n"
 "                         (headers and body; default 10; trickling cannot extend it)\n"
@@ -130,6 +136,7 @@ int main(int argc, char **argv)
 		{ "open", no_argument, NULL, 'o' },
 		{ "lost-after", required_argument, NULL, 'L' },
 		{ "suite", required_argument, NULL, 's' },
+		{ "lab", required_argument, NULL, 'a' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "test-drop", required_argument, NULL, 'D' },
 		{ "host-name", required_argument, NULL, 'H' },
@@ -144,6 +151,7 @@ int main(int argc, char **argv)
 	char err[1024];
 	sigset_t sigs;
 	struct dbi *db;
+	char db_shown[512];
 	int c, sig, ready_fd = -1;
 
 	cfg.db_path = "xcbench.db";
@@ -162,6 +170,15 @@ int main(int argc, char **argv)
 		case 't': cfg.token_file = optarg; break;
 		case 'o': cfg.open = 1; break;
 		case 's': cfg.suite = optarg; break;
+		case 'a':
+			/* A name for URLs, logs and the run list's filter. */
+			if (!optarg[0] || strlen(optarg) > 32 ||
+			    strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(optarg)) {
+				fprintf(stderr, "xcbenchd: --lab: '%s' is not 1..32 of [A-Za-z0-9._-]\n", optarg);
+				return 2;
+			}
+			cfg.lab = optarg;
+			break;
 		case 'L':
 			if (opt_int(optarg, 1, 86400 * 30, &cfg.lost_after,
 				    "--lost-after: '%s' is not a number of seconds (1..2592000)", optarg))
@@ -279,9 +296,10 @@ int main(int argc, char **argv)
 	/* After HTTP: a job's boot request must find the server up. */
 	if (job_runner_start())
 		fprintf(stderr, "xcbenchd: cannot start the job runner: jobs wait\n");
+	dbi_url_redact(cfg.db_path, db_shown, sizeof(db_shown));
 	fprintf(stderr, "xcbenchd %s: http %s:%d udp %s:%d db %s%s\n", XCBD_VERSION,
 		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
-		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), cfg.db_path,
+		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), db_shown,
 		cfg.open ? " (open)" : "");
 	bootnet_describe(err, sizeof(err));
 	fprintf(stderr, "xcbenchd: jobs are handed to boot requests from %s\n", err);

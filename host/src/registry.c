@@ -11,6 +11,7 @@
 #include <sys/random.h>
 
 #include "registry.h"
+#include "xcbd.h"
 #include "util.h"
 
 #define NBUCKETS 4096
@@ -68,8 +69,11 @@ int reg_load(struct dbi *db)
 	struct dbi_stmt *runs, *frames;
 	int rc = -1;
 
-	if (dbi_prepare(db, "SELECT id, token, status, frames_expected, peer FROM runs", &runs))
+	/* This lab's runs only: another lab's daemon collects its own. */
+	if (dbi_prepare(db, "SELECT id, token, status, frames_expected, peer FROM runs "
+			"WHERE lab IS NOT DISTINCT FROM CAST(? AS TEXT)", &runs))
 		return -1;
+	dbi_bind_text(runs, 1, cfg.lab, -1);
 	if (dbi_prepare(db, "SELECT seq FROM frames WHERE run_id = ?", &frames)) {
 		dbi_finalize(runs);
 		return -1;

@@ -23,6 +23,8 @@ enum MHD_Result api_run_console(struct req *rq, int64_t id);
 enum MHD_Result api_histogram(struct req *rq, int64_t id, int64_t case_id);
 enum MHD_Result api_compare(struct req *rq, int csv);
 enum MHD_Result api_calibrate(struct req *rq);
+enum MHD_Result api_baselines(struct req *rq);      /* api_baselines.c */
+enum MHD_Result api_baseline_set(struct req *rq);
 enum MHD_Result api_schema(struct req *rq);             /* api_schema.c */
 enum MHD_Result api_jobs(struct req *rq);
 enum MHD_Result api_job_create(struct req *rq);

@@ -24,14 +24,15 @@ static char *text_dup(struct dbi_stmt *st, int col)
 enum { RC_ID, RC_TOKEN, RC_MACHINE, RC_MAC, RC_SUITE, RC_PARAMS, RC_LABEL, RC_NOTES, RC_STATUS,
        RC_SOURCE, RC_CREATED, RC_STARTED, RC_LAST_FRAME, RC_FINISHED, RC_FRAMES_RECEIVED,
        RC_FRAMES_EXPECTED, RC_DONE_STATUS, RC_CASES, RC_CPUS, RC_TSC_KHZ, RC_ERROR, RC_HELLO,
-       RC_CASES_DONE };
+       RC_CASES_DONE, RC_LAB };
 #define RUN_COLS \
 	"r.id, r.token, r.machine_id, m.mac, r.suite, r.params, r.label, r.notes, r.status, " \
 	"r.source, r.created, r.started, r.last_frame, r.finished, r.frames_received, " \
 	"r.frames_expected, r.done_status, (SELECT count(*) FROM cases c WHERE c.run_id = r.id), " \
 	"r.cpus, r.tsc_khz, r.error, r.hello, " \
 	"(SELECT count(*) FROM cases c WHERE c.run_id = r.id AND EXISTS " \
-	" (SELECT 1 FROM results s WHERE s.run_id = c.run_id AND s.case_id = c.case_id)) "
+	" (SELECT 1 FROM results s WHERE s.run_id = c.run_id AND s.case_id = c.case_id)), " \
+	"r.lab "
 #define RUN_FROM " FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
 /* The run row's stored values: column and field, for reading and freeing. */
@@ -45,7 +46,7 @@ static const struct {
 	RV_(RC_CREATED, created), RV_(RC_STARTED, started), RV_(RC_LAST_FRAME, last_frame),
 	RV_(RC_FINISHED, finished), RV_(RC_FRAMES_RECEIVED, frames_received),
 	RV_(RC_FRAMES_EXPECTED, frames_expected), RV_(RC_DONE_STATUS, done_status),
-	RV_(RC_CPUS, cpus), RV_(RC_TSC_KHZ, tsc_khz), RV_(RC_ERROR, error),
+	RV_(RC_CPUS, cpus), RV_(RC_TSC_KHZ, tsc_khz), RV_(RC_ERROR, error), RV_(RC_LAB, lab),
 };
 #undef RV_
 #define RUN_VAL(r, i) ((struct dbval *)((char *)(r) + run_vals[i].off))
@@ -104,7 +105,7 @@ int run_exists(struct dbi *db, int64_t id)
 /* The WHERE clause of f; runs_bind binds it. */
 static void where(const struct run_filters *f, struct buf *b)
 {
-	buf_addf(b, " WHERE 1");
+	buf_addf(b, " WHERE TRUE");
 	if (f->machine)
 		buf_addf(b, " AND r.machine_id = :machine");
 	if (f->mac[0])
@@ -115,10 +116,22 @@ static void where(const struct run_filters *f, struct buf *b)
 		buf_addf(b, " AND r.suite = :suite");
 	if (f->label)
 		buf_addf(b, " AND r.label = :label");
+	/* issue 25: labels as metadata (run_tags, run_meta: labels_db.h) */
+	if (f->q)
+		buf_addf(b, " AND (lower(COALESCE(r.label, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(r.notes, '')) LIKE :q ESCAPE '\\'"
+			 " OR lower(COALESCE(r.suite, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(m.mac, '')) LIKE :q ESCAPE '\\'"
+			 " OR lower(r.hello) LIKE :q ESCAPE '\\'"
+			 " OR EXISTS (SELECT 1 FROM run_tags qt WHERE qt.run_id = r.id AND lower(qt.tag) LIKE :q ESCAPE '\\')"
+			 " OR EXISTS (SELECT 1 FROM run_meta qm WHERE qm.run_id = r.id AND"
+			 " lower(qm.key || '=' || qm.value) LIKE :q ESCAPE '\\'))");
+	if (f->tag)
+		buf_addf(b, " AND EXISTS (SELECT 1 FROM run_tags tt WHERE tt.run_id = r.id AND tt.tag = :tag)");
 	if (f->since)
 		buf_addf(b, " AND r.created >= :since");
 	if (f->token[0])
 		buf_addf(b, " AND r.token = :token");
+	if (f->lab)
+		buf_addf(b, " AND r.lab = :lab");
 }
 
 /* Binds v to the named parameter if the statement has it. */
@@ -146,8 +159,24 @@ void runs_bind(struct dbi_stmt *st, const struct run_filters *f)
 	bind_text(st, ":status", f->status);
 	bind_text(st, ":suite", f->suite);
 	bind_text(st, ":label", f->label);
+	bind_text(st, ":tag", f->tag);
+	if (f->q) {
+		/* "%q%" in lower case, LIKE's own % _ and the escape escaped */
+		struct buf pat = { 0 };
+
+		buf_addf(&pat, "%%");
+		for (const char *c = f->q; *c; c++) {
+			if (*c == '%' || *c == '_' || *c == '\\')
+				buf_addf(&pat, "\\");
+			buf_addf(&pat, "%c", *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		}
+		buf_addf(&pat, "%%");
+		bind_text(st, ":q", pat.p);
+		buf_free(&pat);
+	}
 	bind_i64(st, ":since", f->since);
 	bind_text(st, ":token", f->token);
+	bind_text(st, ":lab", f->lab);
 	bind_i64(st, ":limit", f->limit);
 	bind_i64(st, ":offset", f->offset);
 }
@@ -253,7 +282,8 @@ int events_list(struct dbi *db, int64_t run, const char *kind, int64_t after, in
 	struct dbi_stmt *st;
 
 	if (dbi_prepare(db, "SELECT seq, kind, text, received FROM events WHERE run_id = ?1 "
-			       "AND (?2 IS NULL OR kind = ?2) AND (?3 IS NULL OR seq > ?3) ORDER BY seq LIMIT ?4", &st))
+			       "AND (CAST(?2 AS TEXT) IS NULL OR kind = ?2) AND (CAST(?3 AS BIGINT) IS NULL OR seq > ?3) "
+			       "ORDER BY seq LIMIT ?4", &st))
 		return -1;
 	dbi_bind_i64(st, 1, run);
 	if (kind)

@@ -25,6 +25,7 @@ struct run_row {
 	struct dbval machine_id, mac, suite, label, notes, status, source;
 	struct dbval created, started, last_frame, finished;
 	struct dbval frames_received, frames_expected, done_status, cpus, tsc_khz, error;
+	struct dbval lab;               /* the lab whose daemon collected it (NULL: none) */
 	char *params, *hello;           /* JSON object texts */
 	int64_t cases, cases_done;      /* cases stored; of those, with a RESULT */
 };
@@ -36,7 +37,10 @@ int run_exists(struct dbi *db, int64_t id);
 
 /* The run list's filters (parsed by runs_filter.c). */
 struct run_filters {
-	const char *status, *suite, *label;
+	const char *status, *suite, *label, *lab;
+	const char *q;                  /* substring (any case) of label, notes, suite, MAC, a HELLO
+	                                 * fact, a tag or a key=value field */
+	const char *tag;                /* one of its tags, exactly */
 	char mac[18], token[17];
 	int64_t machine, since;
 	int64_t limit, offset;          /* limit -1: all */

@@ -14,6 +14,13 @@ const char *run_filters_parse(struct req *rq, struct run_filters *f)
 	f->status = qarg(rq, "status");
 	f->suite = qarg(rq, "suite");
 	f->label = qarg(rq, "label");
+	f->lab = qarg(rq, "lab");
+	f->q = qarg(rq, "q");
+	f->tag = qarg(rq, "tag");
+	if (f->q && !*f->q)
+		f->q = NULL;
+	if (f->q && strlen(f->q) > 200)
+		return "q: at most 200 characters";
 	f->limit = 100;
 	if (qarg(rq, "token")) {
 		uint64_t t;

@@ -29,10 +29,10 @@ json_t *run_row_json(const struct run_row *r)
 	}
 	/* No "token": it is the run's only credential on the wire, so a run's
 	 * JSON never carries it by default. */
-	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
 			 "s:o, s:o, s:I, s:o, s:o, s:o}",
 		"id", (json_int_t)r->id,
-		"machine", machine, "suite", dbval_json(&r->suite), "params", json_text_or_empty(r->params),
+		"lab", dbval_json(&r->lab), "machine", machine, "suite", dbval_json(&r->suite), "params", json_text_or_empty(r->params),
 		"label", dbval_json(&r->label), "notes", dbval_json(&r->notes), "status", dbval_json(&r->status),
 		"source", dbval_json(&r->source), "created", dbval_iso(&r->created),
 		"started", dbval_iso(&r->started), "last_frame", dbval_iso(&r->last_frame),

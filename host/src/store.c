@@ -41,23 +41,33 @@ int64_t store_create_run(struct dbi *db, uint64_t token, int64_t machine_id, int
 	if (label)
 		dbi_bind_text(s, 6, label, -1);
 	dbi_bind_i64(s, 7, now_s());
+	dbi_bind_text(s, 8, cfg.lab, -1);
 	if (store_step(s))
 		return 0;
 	return dbi_last_id(db);
 }
 
+/* The run of token, created if new (--open); 0 if it cannot be, or
+ * STORE_REFUSED when the token is another lab's run (that lab's daemon
+ * collects it). */
 static int64_t find_or_create(struct dbi *db, uint64_t token)
 {
 	struct dbi_stmt *s = store_st[S_FIND_RUN];
 	char hex[17];
 	int64_t id = 0;
+	int ours = 1;
 
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)token);
 	dbi_bind_text(s, 1, hex, -1);
-	if (dbi_step(s) == DBI_ROW)
+	dbi_bind_text(s, 2, cfg.lab, -1);
+	if (dbi_step(s) == DBI_ROW) {
 		id = dbi_column_i64(s, 0);
+		ours = dbi_column_int(s, 1);
+	}
 	dbi_reset(s);
 	dbi_clear(s);
+	if (id && !ours)
+		return STORE_REFUSED;
 	return id ? id : store_create_run(db, token, 0, 0, NULL, NULL, NULL);
 }
 
@@ -195,8 +205,13 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 	int64_t now = now_s();
 	int rc = 0;
 
-	if (!*run_id)
-		*run_id = find_or_create(db, token);
+	if (!*run_id) {
+		int64_t id = find_or_create(db, token);
+
+		if (id == STORE_REFUSED)
+			return STORE_REFUSED;
+		*run_id = id;
+	}
 	if (!*run_id)
 		return -1;
 	s = store_st[S_FRAME];
@@ -249,5 +264,6 @@ void store_mark_lost(struct dbi *db, int lost_after)
 
 	(void)db;
 	dbi_bind_i64(s, 1, now_s() - lost_after);
+	dbi_bind_text(s, 2, cfg.lab, -1);
 	store_step(s);
 }

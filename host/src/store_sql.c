@@ -11,10 +11,11 @@
 #include "xcb_schema.h"
 
 static const char *const sql[S_N] = {
-	[S_FRAME] = "INSERT OR IGNORE INTO frames(run_id, seq, type, received) VALUES (?, ?, ?, ?)",
-	[S_FIND_RUN] = "SELECT id FROM runs WHERE token = ?",
-	[S_NEW_RUN] = "INSERT INTO runs(token, machine_id, job_id, suite, params, label, created) "
-		      "VALUES (?, ?, ?, ?, COALESCE(?, '{}'), ?, ?)",
+	[S_FRAME] = "INSERT INTO frames(run_id, seq, type, received) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+	/* A token is global: its run may be another lab's (?2: ours). */
+	[S_FIND_RUN] = "SELECT id, lab IS NOT DISTINCT FROM CAST(?2 AS TEXT) FROM runs WHERE token = ?1",
+	[S_NEW_RUN] = "INSERT INTO runs(token, machine_id, job_id, suite, params, label, created, lab) "
+		      "VALUES (?, ?, ?, ?, COALESCE(?, '{}'), ?, ?, ?)",
 	[S_TOUCH] = "UPDATE runs SET frames_received = frames_received + 1, last_frame = ?1, "
 		    "started = COALESCE(started, ?1), status = CASE WHEN status IN ('pending', 'lost') "
 		    "THEN 'running' ELSE status END, peer = COALESCE(peer, ?3) WHERE id = ?2",
@@ -29,14 +30,15 @@ static const char *const sql[S_N] = {
 	[S_RESULT] = "INSERT INTO results(run_id" XCB_SQL_RESULT_COLS ") VALUES (?" XCB_SQL_RESULT_PARAMS ")",
 	[S_HISTO] = "INSERT INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
 	[S_SAMPLE] = "INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?)",
-	[S_EVENT] = "INSERT OR IGNORE INTO events(run_id, seq, kind, text, received) VALUES (?, ?, ?, ?, ?)",
+	[S_EVENT] = "INSERT INTO events(run_id, seq, kind, text, received) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
 	[S_CRASH] = "UPDATE runs SET status = 'crashed', error = COALESCE(error, ?) WHERE id = ?",
 	[S_DONE] = "UPDATE runs SET frames_expected = ?, done_status = ? WHERE id = ? AND frames_expected IS NULL",
 	[S_COMPLETE] = "UPDATE runs SET status = CASE WHEN status = 'crashed' THEN status ELSE 'complete' END, "
 		       "finished = COALESCE(finished, ?) WHERE id = ? AND frames_expected IS NOT NULL "
 		       "AND frames_received >= frames_expected",
+	/* Only this lab's runs: another lab's daemon keeps its own. */
 	[S_LOST] = "UPDATE runs SET status = 'lost' WHERE status IN ('pending', 'running') "
-		   "AND COALESCE(last_frame, created) < ?",
+		   "AND COALESCE(last_frame, created) < ?1 AND lab IS NOT DISTINCT FROM CAST(?2 AS TEXT)",
 	/* Closed for new frames: complete, past DONE's count, or a second DONE
 	 * (?3 = the frame's type; a run has one DONE). */
 	[S_STATE] = "SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "

@@ -17,6 +17,7 @@
 struct xcbd_config {
 	struct sockaddr_in listen, udp;
 	const char *db_path, *web_dir, *firmware, *token_file, *suite;
+	const char *lab;       /* --lab: this daemon's lab (NULL: none) */
 	char *admin_token;     /* NULL: writes refused unless open */
 	int open;              /* accept unknown tokens, writes without auth */
 	int lost_after;        /* seconds */

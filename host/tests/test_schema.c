@@ -5,6 +5,10 @@
  * with a distinct value in every field go through the real encoder, decoder
  * and store (store_frame) and come back out of SQL unchanged; the
  * vocabularies and axis descriptors are self-consistent.
+ *
+ * With XCB_TEST_PG set to a postgresql:// URL (tests/t-pg-schema.sh) the
+ * same tests run on PostgreSQL: each empties that database's public schema
+ * and migrates it from scratch.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,13 +41,33 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 	char err[512];
 
-	snprintf(f->dir, sizeof(f->dir), "/tmp/test_schema.XXXXXX");
-	if (!f || !mkdtemp(f->dir))
+	const char *pg = getenv("XCB_TEST_PG");
+
+	if (!f)
 		return -1;
-	snprintf(f->path, sizeof(f->path), "%s/x.db", f->dir);
-	f->db = db_open_rw(f->path, err, sizeof(err));
+	if (pg) {
+		struct dbi *db = dbi_open(pg, DBI_RW, err, sizeof(err));
+
+		if (!db || dbi_exec(db, "DROP SCHEMA public CASCADE; CREATE SCHEMA public")) {
+			fprintf(stderr, "%s\n", db ? dbi_errmsg(db) : err);
+			dbi_close(db);
+			free(f);
+			return -1;
+		}
+		dbi_close(db);
+		f->db = db_open_rw(pg, err, sizeof(err));
+	} else {
+		snprintf(f->dir, sizeof(f->dir), "/tmp/test_schema.XXXXXX");
+		if (!mkdtemp(f->dir)) {
+			free(f);
+			return -1;
+		}
+		snprintf(f->path, sizeof(f->path), "%s/x.db", f->dir);
+		f->db = db_open_rw(f->path, err, sizeof(err));
+	}
 	if (!f->db) {
 		fprintf(stderr, "%s\n", err);
+		free(f);
 		return -1;
 	}
 	*state = f;
@@ -57,6 +81,10 @@ static int teardown(void **state)
 
 	store_finalize();
 	dbi_close(f->db);
+	if (!f->dir[0]) {
+		free(f);
+		return 0;
+	}
 	unlink(f->path);
 	snprintf(side, sizeof(side), "%s-wal", f->path);
 	unlink(side);
@@ -72,9 +100,13 @@ static char *table_columns(struct dbi *db, const char *table)
 {
 	struct buf b = { 0 };
 	struct dbi_stmt *st;
-	char sql[128];
+	char sql[256];
 
-	snprintf(sql, sizeof(sql), "SELECT name FROM pragma_table_info('%s') ORDER BY cid", table);
+	if (dbi_engine(db) == DBI_PG)
+		snprintf(sql, sizeof(sql), "SELECT column_name FROM information_schema.columns "
+			 "WHERE table_schema = 'public' AND table_name = '%s' ORDER BY ordinal_position", table);
+	else
+		snprintf(sql, sizeof(sql), "SELECT name FROM pragma_table_info('%s') ORDER BY cid", table);
 	assert_int_equal(dbi_prepare(db, sql, &st), DBI_OK);
 	while (dbi_step(st) == DBI_ROW)
 		buf_addf(&b, "%s%s", b.len ? "," : "", dbi_column_text(st, 0));

@@ -191,7 +191,17 @@ async function runsPage(A, B, L) {
 	const shown = (await page.$$eval('#runs tbody tr', (trs) => trs.map((t) => Number(t.dataset.run)))).sort();
 	ok(JSON.stringify(shown) === JSON.stringify(complete), 'runs page: status filter shows exactly the API\'s complete runs', { shown, complete });
 	await page.fill('#f-q', 'no-such-machine-xyz');
+	await page.waitForSelector('[data-state=empty]', { timeout: 10000 }).catch(() => {});
 	ok(await page.isVisible('[data-state=empty]'), 'runs page: a search with no match says so');
+	// The search is the daemon's (issue 25): the pager counts what it found
+	// and the CSV link carries it.
+	await page.fill('#f-q', 'baseline');
+	await until('searched rows', async () => (await page.$$('#runs tbody tr')).length > 0);
+	const found = (await api('runs?status=complete&q=baseline&limit=1000'));
+	const pager = await page.textContent('#pager');
+	const csvHref = await page.getAttribute('#runs-csv', 'href');
+	ok(pager.includes(`of ${found.total}`) && (await page.$$('#runs tbody tr')).length === found.runs.length && /[?&]q=baseline/.test(csvHref),
+		'runs page: the search is server-side (pager total and CSV link follow it)', { pager, total: found.total, csvHref });
 	await page.goto(url('/'));
 	await page.waitForSelector('#runs tbody tr');
 
@@ -367,6 +377,13 @@ async function runPage(A) {
 	const tlb = d.cases.filter((c) => c.kind === 'tlb');
 	const stale = await page.$$eval('#tlb td[data-stale]', (tds) => tds.map((t) => Number(t.dataset.stale)));
 	ok(stale.length === tlb.length && tlb.length > 0 && tlb.every((c, i) => c.stats.stale === stale[i]), 'run page: TLB table with the stale-translation count per case', stale);
+	// issue 25: every axis that tells TLB rows apart is a column (overlap among them)
+	const tlbCols = await page.$$eval('#tlb th[data-axis]', (ths) => ths.map((t) => t.dataset.axis));
+	const varying = [...new Set(tlb.flatMap((c) => Object.keys(c.config)))].filter((k) => !k.startsWith('x_') &&
+		!['id', 'kind', 'algo', 'iters', 'warmup', 'reps', 'seed'].includes(k) && new Set(tlb.map((c) => String(c.config[k]))).size > 1);
+	ok(tlbCols.includes('overlap') && varying.every((k) => tlbCols.includes(k)), 'run page: the TLB table has a column for every axis that varies, and overlap', { tlbCols, varying });
+	const calls = await page.$$eval('#tlb tbody tr', (trs) => trs.map((t) => t.children[t.children.length - 3].textContent));
+	ok(!calls.includes('0 / 0'), 'run page: no TLB row reads "0 / 0" for calls it does not count', calls);
 
 	// Errors & logs.
 	const events = await api(`runs/${A.id}/events?limit=1000`);

@@ -1,4 +1,5 @@
-// compare.js — the Compare page (/compare.html?a=RUN&b=RUN[&algo_a=X&algo_b=Y]):
+// compare.js — the Compare page (/compare.html?a=RUNS&b=RUNS[&algo_a=X&algo_b=Y]
+// [&a_where=K=V&b_where=K=V]; RUNS: one run or a group 1,2,3 of boots):
 // the seed's table (rows = CPUs in mask, columns = concurrent initiators,
 // cells = % change of the median, b against baseline a) as a colour-scaled
 // heatmap with the confidence interval on hover — only significant cells are
@@ -17,14 +18,15 @@ const main = $('#main');
 $('#top').replaceWith(header('compare'));
 
 const p = params();
-const q = { a: p.get('a') || '', b: p.get('b') || '', algo_a: p.get('algo_a') || '', algo_b: p.get('algo_b') || '' };
+const q = { a: p.get('a') || '', b: p.get('b') || '', algo_a: p.get('algo_a') || '', algo_b: p.get('algo_b') || '',
+	a_where: p.get('a_where') || '', b_where: p.get('b_where') || '' };
 // Chosen values of the table toolbar's axes (?ax.wait=done…); not sent to the API.
 q.axes = Object.fromEntries([...p.entries()].filter(([k]) => k.startsWith('ax.')).map(([k, v]) => [k.slice(3), v]));
 let schema = null; // api.schema(): which case keys are axes
 const SPAN = 50; // % change at which the colour saturates
 
 // What the API is asked: the runs and the algorithms (not the view's toolbar).
-const apiQ = () => ({ a: q.a, b: q.b, algo_a: q.algo_a, algo_b: q.algo_b });
+const apiQ = () => ({ a: q.a, b: q.b, algo_a: q.algo_a, algo_b: q.algo_b, a_where: q.a_where, b_where: q.b_where });
 
 function qs(obj) {
 	const s = new URLSearchParams();
@@ -57,6 +59,8 @@ async function picker(el) {
 		h('div', { class: 'toolbar' },
 			h('label', {}, 'Baseline run (a)', sa),
 			h('label', {}, 'Compared run (b)', sb),
+			h('label', {}, 'or a group of runs (a)', h('input', { type: 'text', id: 'group-a', placeholder: 'e.g. 1,2,3', size: 10 })),
+			h('label', {}, 'group (b)', h('input', { type: 'text', id: 'group-b', placeholder: 'e.g. 4,5,6', size: 10 })),
 			h('label', {}, 'Algorithm in a (optional)', h('input', { type: 'text', name: 'algo_a', value: q.algo_a, placeholder: 'e.g. locked', size: 12 })),
 			h('label', {}, 'Algorithm in b (optional)', h('input', { type: 'text', name: 'algo_b', value: q.algo_b, placeholder: 'e.g. lockless', size: 12 })),
 			h('button', { class: 'primary', type: 'submit' }, 'Compare')),
@@ -65,6 +69,11 @@ async function picker(el) {
 		// Drop empty optional fields so the URL stays short.
 		e.preventDefault();
 		const f = new FormData(e.target);
+		// A typed group of boots replaces the picked run of its side.
+		for (const side of ['a', 'b']) {
+			const g = el.querySelector(`#group-${side}`).value.replace(/\s+/g, '');
+			if (g) f.set(side, g);
+		}
 		window.location.href = `compare.html?${qs(Object.fromEntries(f.entries()))}`;
 	});
 }
@@ -100,29 +109,73 @@ async function start() {
 	markReady();
 }
 
+const sideName = (runs) => (runs.length === 1 ? runName(runs[0]) : `runs ${runs.map((r) => `#${r.id}`).join(', ')} (${runs.length} boots)`);
+
+// The warnings every view shows: one boot a side (within-boot intervals
+// only), and conditions that differ between the sides.
+function warnings(cmp) {
+	const w = [...(cmp.warnings || []).filter((x) => !/differ in conditions/.test(x)), ...(cmp.mismatches || [])];
+	return w.length ? h('div', { class: 'card warn', id: 'compare-warnings', role: 'alert' },
+		w.map((x) => h('div', { class: 'warning' }, `⚠ ${x}`))) : null;
+}
+
+// The boots a calibration takes: a's and b's together when they are
+// different runs of the same conditions (an A/A), else a's.
+function calibrationRuns(cmp, aRuns, bRuns) {
+	const ids = new Set(aRuns.map((r) => r.id));
+	const both = [...aRuns, ...bRuns.filter((r) => !ids.has(r.id))];
+	return !(cmp.mismatches || []).length && !cmp.algo_a && !q.a_where && !q.b_where && both.length <= 12 && both.length > aRuns.length ? both : aRuns;
+}
+
+// The A/A calibration of a side's boots (GET /api/v1/calibrate), on demand.
+function calibrateButton(runs) {
+	const out = h('span', { id: 'calibrate-result', class: 'muted' });
+	if (runs.length < 2) return null;
+	const btn = h('button', { id: 'calibrate', type: 'button', onclick: async () => {
+		btn.disabled = true;
+		out.textContent = ' comparing every split and pair of these boots…';
+		try {
+			const c = await api.get(`calibrate?runs=${runs.map((r) => r.id).join(',')}`);
+			window.xcbCompare.calibration = c;
+			const pc = (t) => `${(100 * t.false_positive_rate).toFixed(1)} %`;
+			out.textContent = ` A/A on these ${c.boots} boots: groups of ${c.boots_per_side} mark ${c.groups.comparisons ? pc(c.groups) : '– (needs 4 boots)'} of cases, single pairs mark ${pc(c.pairs)} (every mark is a false positive).`;
+		} catch (e) {
+			out.textContent = ` calibration failed: ${e.message}`;
+		}
+		btn.disabled = false;
+	} }, `Calibrate (A/A on these ${runs.length} boots)`);
+	return h('span', {}, btn, out);
+}
+
 function render(pick, body, cmp) {
 	const algos = cmp.algo_a || cmp.algo_b ? ` (${cmp.algo_a} → ${cmp.algo_b})` : '';
-	const same = cmp.a.id === cmp.b.id;
-	document.title = `xcbench — ${same ? `run #${cmp.a.id}${algos}` : `#${cmp.a.id} → #${cmp.b.id}`}`;
+	const aRuns = cmp.a_runs || [cmp.a], bRuns = cmp.b_runs || [cmp.b];
+	const same = q.a === q.b;
+	document.title = `xcbench — ${same ? `${sideName(aRuns)}${algos}` : `${sideName(aRuns)} → ${sideName(bRuns)}`}`;
 	const sig = cmp.cases.filter((c) => c.significant);
 	const better = sig.filter((c) => c.change_pct < 0).length;
 	const worse = sig.length - better;
+	const link = (runs) => (runs.length === 1 ? h('a', { href: `run.html?id=${runs[0].id}` }, runName(runs[0]))
+		: h('span', {}, 'runs ', runs.map((r, i) => [i ? ', ' : '', h('a', { href: `run.html?id=${r.id}` }, `#${r.id}`)]), ` (${runs.length} boots)`));
 	const csv = api.csvUrl(`compare.csv?${qs(apiQ())}`);
-	const swap = `compare.html?${qs({ a: q.b, b: q.a, algo_a: q.algo_b, algo_b: q.algo_a })}`;
+	const swap = `compare.html?${qs({ a: q.b, b: q.a, algo_a: q.algo_b, algo_b: q.algo_a, a_where: q.b_where, b_where: q.a_where })}`;
 	fill(pick,
 		h('div', { class: 'row' },
-			h('span', {}, 'Baseline ', h('a', { href: `run.html?id=${cmp.a.id}` }, runName(cmp.a)), ' ', badge(cmp.a.status), cmp.algo_a ? h('strong', {}, ` ${cmp.algo_a}`) : null),
+			h('span', {}, 'Baseline ', link(aRuns), ' ', aRuns.length === 1 ? badge(cmp.a.status) : null, cmp.algo_a ? h('strong', {}, ` ${cmp.algo_a}`) : null, q.a_where ? h('strong', {}, ` ${q.a_where}`) : null),
 			h('span', {}, '→'),
-			h('span', {}, h('a', { href: `run.html?id=${cmp.b.id}` }, runName(cmp.b)), ' ', badge(cmp.b.status), cmp.algo_b ? h('strong', {}, ` ${cmp.algo_b}`) : null),
+			h('span', {}, link(bRuns), ' ', bRuns.length === 1 ? badge(cmp.b.status) : null, cmp.algo_b ? h('strong', {}, ` ${cmp.algo_b}`) : null, q.b_where ? h('strong', {}, ` ${q.b_where}`) : null),
 			h('span', { class: 'grow' }),
 			h('a', { class: 'button', href: swap, id: 'swap' }, 'Swap a ↔ b'),
 			h('a', { class: 'button', href: 'compare.html' }, 'Other runs…'),
-			h('a', { class: 'button primary', href: csv, download: `xcbench-compare-${cmp.a.id}-${cmp.b.id}.csv`, id: 'compare-csv' }, 'Download CSV')),
+			h('a', { class: 'button primary', href: csv, download: `xcbench-compare-${q.a.replace(/,/g, '+')}-${q.b.replace(/,/g, '+')}.csv`, id: 'compare-csv' }, 'Download CSV')),
 		h('p', { class: 'sub', id: 'summary' },
 			`${cmp.cases.length} matched case${cmp.cases.length === 1 ? '' : 's'}: `,
 			h('span', { class: 'good' }, `${better} significantly faster`), ', ', h('span', { class: 'bad' }, `${worse} significantly slower`),
-			`, ${cmp.cases.length - sig.length} within noise (${Math.round((cmp.confidence || 0.95) * 100)} % confidence)`,
-			cmp.unmatched_a || cmp.unmatched_b ? ` · unmatched: ${cmp.unmatched_a} in a, ${cmp.unmatched_b} in b` : ''));
+			`, ${cmp.cases.length - sig.length} not marked`,
+			` · ${cmp.level === 'between_boot' ? `between boots (${cmp.boots_a} vs ${cmp.boots_b})` : 'within one boot'}; 95 % intervals; marked = Benjamini–Hochberg q ≤ ${cmp.fdr} across the table and |change| ≥ ${cmp.min_effect_pct} %`,
+			cmp.unmatched_a || cmp.unmatched_b ? ` · unmatched: ${cmp.unmatched_a} in a, ${cmp.unmatched_b} in b` : ''),
+		warnings(cmp),
+		h('div', { class: 'row' }, calibrateButton(calibrationRuns(cmp, aRuns, bRuns))));
 	if (!cmp.cases.length) {
 		fill(body, state('empty', 'No case of one run matches a case of the other.',
 			h('div', {}, 'Cases match when every axis (kind, algorithm, delivery, wait, initiators, mask, placement, …) is the same. Compare runs of the same suite, or two algorithms of one run (name them above).')));
@@ -158,7 +211,7 @@ function render(pick, body, cmp) {
 			h('span', {}, `−${SPAN}% faster`),
 			h('span', { class: 'ramp', style: { background: `linear-gradient(to right, ${changeColor(-SPAN, true)}, ${changeColor(-1, true)}, #fff, ${changeColor(1, true)}, ${changeColor(SPAN, true)})` } }),
 			h('span', {}, `+${SPAN}% slower`),
-			h('span', { class: 'ramp', style: { width: '18px', background: changeColor(0, false) } }), 'not significant (interval includes 0)'),
+			h('span', { class: 'ramp', style: { width: '18px', background: changeColor(0, false) } }), 'not marked (q > FDR, |change| below the minimum, or the interval includes 0)'),
 		toolbar,
 		area,
 		h('details', { open: cmp.cases.length <= 24, id: 'cases-details' },
@@ -286,14 +339,16 @@ function casesTable(cmp) {
 	keys.sort((x, y) => ((order.indexOf(x) + 1 || 99) - (order.indexOf(y) + 1 || 99)) || (x < y ? -1 : 1));
 	const sorted = [...cmp.cases].sort((x, y) => (y.significant - x.significant) || Math.abs(y.change_pct) - Math.abs(x.change_pct));
 	return h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'cases' },
-		h('thead', {}, h('tr', {}, keys.map((k) => h('th', {}, k)), ['a p50', 'b p50', 'change', '95 % CI', 'method', 'reps a/b'].map((x) => h('th', { class: 'num' }, x)))),
+		h('thead', {}, h('tr', {}, keys.map((k) => h('th', {}, k)), ['a p50', 'b p50', 'change', '95 % CI', 'q (BH)', 'method', 'boots a/b', 'reps a/b'].map((x) => h('th', { class: 'num' }, x)))),
 		h('tbody', {}, sorted.map((c) => h('tr', {},
 			keys.map((k) => h('td', {}, c.key[k] ?? '–')),
 			h('td', { class: 'num' }, h('a', { href: `run.html?id=${cmp.a.id}&case=${c.a_case}#hist` }, `${fmt.int(c.a_p50)} cyc`)),
 			h('td', { class: 'num' }, h('a', { href: `run.html?id=${cmp.b.id}&case=${c.b_case}#hist` }, `${fmt.int(c.b_p50)} cyc`)),
 			h('td', { class: `num ${c.significant ? (c.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns'}` }, fmt.pct(c.change_pct)),
 			h('td', { class: 'num' }, ciText(c)),
+			h('td', { class: 'num' }, c.q === null || c.q === undefined ? '–' : c.q.toFixed(3)),
 			h('td', { class: 'num' }, c.method),
+			h('td', { class: 'num' }, `${c.a_boots ?? '–'}/${c.b_boots ?? '–'}`),
 			h('td', { class: 'num' }, `${c.a_reps ?? '–'}/${c.b_reps ?? '–'}`))))));
 }
 

@@ -76,8 +76,26 @@ export function renderLocks(container, cases, unit) {
 		})))));
 }
 
+// The TLB table's axis columns: the shootdown's own (flush path, method,
+// batch, pages), then where and how it runs (overlap, placement, delivery,
+// wait, initiators, mask), then any other matched key that varies among the
+// TLB cases: every axis that tells two rows apart is a column.
+const TLB_AXES = ['flush', 'method', 'batch', 'pages', 'overlap', 'placement', 'delivery', 'wait', 'inits', 'mask'];
+const NUM_AXES = new Set(['batch', 'pages', 'inits', 'mask', 'work_us', 'batch_reads', 'entry_us']);
+const AXIS_TITLE = { flush: 'flush via', mask: 'CPUs in mask' };
+const NOT_AXES = new Set(['id', 'kind', 'algo', 'iters', 'warmup', 'reps', 'seed']);
+const axisOf = (c, k) => (c[k] !== undefined && c[k] !== null ? c[k] : (c.config || {})[k]);
+function tlbAxes(tlb) {
+	const present = (k) => tlb.some((c) => axisOf(c, k) !== undefined && axisOf(c, k) !== null);
+	const varying = [...new Set(tlb.flatMap((c) => Object.keys(c.config || {})))]
+		.filter((k) => !k.startsWith('x_') && !NOT_AXES.has(k) && !TLB_AXES.includes(k) && new Set(tlb.map((c) => String(axisOf(c, k)))).size > 1)
+		.sort();
+	return [...TLB_AXES.filter(present), ...varying];
+}
+
 export function renderTlb(container, cases, unit) {
 	const tlb = cases.filter((c) => c.kind === 'tlb');
+	const axes = tlbAxes(tlb);
 	if (!tlb.length) {
 		fill(container, state('empty', 'This run has no TLB shootdown cases.', h('div', {}, 'Run a suite with TLB cases (the default suite has them) to see shootdown latency and the stale-translation check.')));
 		return;
@@ -95,16 +113,19 @@ export function renderTlb(container, cases, unit) {
 				? `No stale translation, but ${unverified} case${unverified === 1 ? '' : 's'} unverified: the no-flush control saw no stale read there, so 0 proves nothing.`
 				: 'No stale translation: every target verified that the old mapping was gone after each shootdown.'),
 		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'tlb' },
-			h('thead', {}, h('tr', {}, ['Case', 'flush via', 'method', 'batch', 'inits', 'CPUs in mask', 'p50', 'p99', 'calls done / expected', 'stale', 'no-flush control']
-				.map((x, i) => h('th', { class: i > 2 ? 'num' : null }, x)))),
+			h('thead', {}, h('tr', {}, h('th', {}, 'Case'), axes.map((k) => h('th', { class: NUM_AXES.has(k) ? 'num' : null, dataset: { axis: k } }, AXIS_TITLE[k] || k)),
+				['p50', 'p99', 'calls done / expected', 'stale', 'no-flush control'].map((x) => h('th', { class: 'num' }, x)))),
 			h('tbody', {}, tlb.map((c) => {
-				const s = c.stats, cfg = c.config || {};
+				const s = c.stats;
+				// A shootdown's calls are counted by its TLB ledger; a row with no
+				// cross-call counted says "not applicable", never "0 / 0".
+				const na = s && !s.calls_expected && !s.calls_executed;
 				return h('tr', { dataset: { case: c.case_id } },
 					h('td', {}, `#${c.case_id} ${c.algo || ''}`),
-					h('td', {}, cfg.flush || '–'), h('td', {}, cfg.method || '–'),
-					h('td', { class: 'num' }, cfg.batch || '–'), h('td', { class: 'num' }, c.inits ?? '–'), h('td', { class: 'num' }, c.mask ?? '–'),
+					axes.map((k) => h('td', { class: NUM_AXES.has(k) ? 'num' : null }, axisOf(c, k) ?? '–')),
 					h('td', { class: 'num' }, s ? t(s.p50) : '…'), h('td', { class: 'num' }, s ? t(s.p99) : '…'),
-					h('td', { class: `num ${s && s.calls_executed !== s.calls_expected ? 'bad' : ''}` }, s ? `${fmt.int(s.calls_executed)} / ${fmt.int(s.calls_expected)}` : '…'),
+					h('td', { class: `num ${s && s.calls_executed !== s.calls_expected ? 'bad' : ''}`, title: na ? 'not applicable: no cross-call counted for this case' : null },
+						!s ? '…' : na ? 'n/a' : `${fmt.int(s.calls_executed)} / ${fmt.int(s.calls_expected)}`),
 					h('td', { class: `num ${s && s.stale ? 'bad' : ''}`, dataset: { stale: s ? s.stale : '' } }, s ? (s.verified === false && !s.stale ? 'unverified' : fmt.int(s.stale)) : '…'),
 					h('td', { class: s && s.verified === false ? 'warn' : null, dataset: { verified: s ? String(s.verified) : '' } }, control(s)));
 			})))));

@@ -29,6 +29,7 @@ let total = 0;
 let suites = new Set();
 const logPlans = new Map(); // run id -> cases planned per its log line (payloads without HELLO cases_planned)
 let pollTimer = null;
+let searchTimer = null;
 let editing = null; // run id whose label is being edited (no redraw under the user's cursor)
 
 const main = $('#main');
@@ -53,7 +54,12 @@ function renderFilters() {
 	if (view.suite && !suites.has(view.suite)) suite.append(h('option', { value: view.suite, selected: true }, view.suite));
 	const since = h('input', { type: 'date', id: 'f-since', value: view.since, onchange: (e) => update({ since: e.target.value, offset: 0 }, true) });
 	const q = h('input', { type: 'search', id: 'f-q', placeholder: 'machine, CPU, label, hypervisor…', value: view.q, size: 30,
-		oninput: (e) => update({ q: e.target.value }, false) });
+		oninput: (e) => {
+			// searched by the daemon (label, tags, fields, machine, CPU, …), so
+			// paging and the CSV see the same runs; debounced while typing
+			clearTimeout(searchTimer);
+			searchTimer = setTimeout(() => update({ q: e.target.value, offset: 0 }, true), 250);
+		} });
 	fill(els.filters,
 		h('label', {}, 'Search', q),
 		h('label', {}, 'Status', status),
@@ -75,6 +81,7 @@ function renderActions() {
 	if (view.status) qs.set('status', view.status);
 	if (view.suite) qs.set('suite', view.suite);
 	if (view.since) qs.set('since', `${view.since}T00:00:00Z`);
+	if (view.q.trim()) qs.set('q', view.q.trim());
 	fill(els.actions, cmp, h('span', { class: 'muted' }, hint), h('span', { class: 'grow' }),
 		h('a', { class: 'button', href: api.csvUrl(`runs.csv${qs.toString() ? `?${qs}` : ''}`), download: '', id: 'runs-csv' }, 'These runs as CSV'));
 }
@@ -82,7 +89,7 @@ function renderActions() {
 // Columns: key, title, value for sorting, cell renderer.
 const COLS = [
 	{ key: 'id', title: 'Run', num: true, val: (r) => r.id, cell: (r) => h('a', { href: `run.html?id=${r.id}` }, `#${r.id}`) },
-	{ key: 'machine', title: 'Machine', val: (r) => machineName(r) || '', cell: (r) => machineName(r) ? h('span', { class: 'mono' }, machineName(r)) : h('span', { class: 'muted', title: 'Not booted through /boot.ipxe with a MAC' }, 'direct') },
+	{ key: 'machine', title: 'Machine', val: (r) => machineName(r) || '', cell: (r) => machineName(r) ? h('a', { class: 'mono', href: `machine.html?id=${r.machine.id}`, title: 'its history' }, machineName(r)) : h('span', { class: 'muted', title: 'Not booted through /boot.ipxe with a MAC' }, 'direct') },
 	{ key: 'cpu', title: 'CPU model', val: (r) => facts(r).cpuModel || '', cell: (r) => facts(r).cpuModel || h('span', { class: 'muted' }, '–') },
 	{ key: 'cpus', title: 'CPUs', num: true, val: (r) => facts(r).cpus ?? -1, cell: (r) => facts(r).cpus ?? '–' },
 	{ key: 'boot', title: 'Boot', val: (r) => facts(r).boot || '', cell: (r) => (facts(r).boot ? h('span', { title: facts(r).bootDetail || '' }, facts(r).boot) : h('span', { class: 'muted' }, '–')) },
@@ -128,21 +135,17 @@ function labelCell(r) {
 		return h('span', { class: 'label-edit' }, input, h('button', { onclick: save, class: 'primary' }, 'Save'),
 			h('button', { onclick: () => { editing = null; renderTable(); } }, 'Cancel'));
 	}
-	return h('span', {}, r.label ? h('span', { class: 'run-label' }, r.label) : h('span', { class: 'muted' }, '—'), ' ',
+	const tags = (r.tags || []).map((t) => h('span', { class: 'badge tag', title: 'tag' }, `#${t}`));
+	const meta = Object.entries(r.meta || {}).map(([k, v]) => h('span', { class: 'badge meta', title: 'field' }, `${k}=${v}`));
+	return h('span', {}, r.label ? h('span', { class: 'run-label' }, r.label) : h('span', { class: 'muted' }, '—'), ' ', ...tags, ...meta, ' ',
 		h('button', { class: 'edit-label', title: 'Edit label', 'aria-label': `Edit label of run ${r.id}`,
 			onclick: () => { editing = r.id; renderTable(); } }, '✎'));
 }
 
+// The page as the daemon filtered it (status, suite, since, the search
+// text: GET /api/v1/runs?q=), sorted by the chosen column.
 function visibleRuns() {
-	const q = view.q.trim().toLowerCase();
-	let list = runs;
-	if (q) {
-		list = list.filter((r) => {
-			const f = facts(r);
-			return [r.id, machineName(r), f.cpuModel, f.hypervisor, f.boot, r.suite, r.status, r.label, r.token, r.notes]
-				.some((x) => x !== null && x !== undefined && String(x).toLowerCase().includes(q));
-		});
-	}
+	const list = runs;
 	const col = COLS.find((c) => c.key === view.sort && c.val) || COLS.find((c) => c.key === 'date');
 	const dir = view.dir === 'asc' ? 1 : -1;
 	return [...list].sort((a, b) => {
@@ -153,7 +156,7 @@ function visibleRuns() {
 
 function renderTable() {
 	if (!runs.length) {
-		const filtered = view.status || view.suite || view.since;
+		const filtered = view.status || view.suite || view.since || view.q;
 		fill(els.body, filtered
 			? state('empty', 'No run matches these filters.', h('div', {}, 'Clear the filters above to see every run.'))
 			: state('empty', 'No runs yet.', h('div', {}, 'Boot a machine into xcbench (',
@@ -205,6 +208,7 @@ async function load({ quiet = false } = {}) {
 	if (view.status) qs.set('status', view.status);
 	if (view.suite) qs.set('suite', view.suite);
 	if (view.since) qs.set('since', `${view.since}T00:00:00Z`);
+	if (view.q.trim()) qs.set('q', view.q.trim());
 	let res;
 	try {
 		res = await api.get(`runs?${qs}`);

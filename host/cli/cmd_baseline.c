@@ -1,0 +1,82 @@
+/*
+ * cmd_baseline.c — `xcbench baseline RUNS` marks runs (boots of one machine
+ * and suite) as the baseline of that machine + suite; `xcbench baseline`
+ * lists the baselines. `compare --baseline stored B` and `check --baseline
+ * stored B` compare B against the baseline of B's machine + suite.
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "client.h"
+#include "compare_text.h"
+
+static const char usage[] =
+	"usage: xcbench baseline [RUN,RUN,...] [--json]\n"
+	"With runs (the boots of one machine and one suite): marks them as the\n"
+	"baseline of that machine + suite (admin token: --token-file). Without:\n"
+	"lists every baseline. `xcbench check --baseline stored B` then compares\n"
+	"B against the baseline of B's machine and suite.\n";
+
+static void print_one(json_t *b)
+{
+	json_t *r;
+	size_t i;
+
+	printf("machine %s suite %s: runs", json_string_value(json_object_get(json_object_get(b, "machine"), "mac")),
+	       json_string_value(json_object_get(b, "suite")));
+	json_array_foreach(json_object_get(b, "runs"), i, r)
+		printf("%s%lld", i ? "," : " ", (long long)json_integer_value(r));
+	printf(" (set %s)\n", json_string_value(json_object_get(b, "set_at")) ?: "-");
+}
+
+int cmd_baseline(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	static const struct cmd cmd = { "xcbench baseline", usage, opts, NULL };
+	int c, rc, as_json = 0;
+	json_t *o, *b;
+	size_t i;
+
+	optind = 1;
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0)
+		as_json = 1;
+	if (c == CMD_EXIT)
+		return rc;
+	if (optind == argc) {
+		o = get_answer("/api/v1/baselines", as_json, &rc);
+		if (!o)
+			return rc;
+		json_array_foreach(json_object_get(o, "baselines"), i, b)
+			print_one(b);
+		if (!json_array_size(json_object_get(o, "baselines")))
+			printf("no baselines (xcbench baseline RUN,RUN,... marks one)\n");
+		json_decref(o);
+		return 0;
+	}
+	if (optind != argc - 1 || compare_run_list(argv[optind])) {
+		fprintf(stderr, "xcbench baseline: expected one list of run ids (1,2,3)\n");
+		return cmd_usage_error(&cmd);
+	}
+	{
+		json_t *body = json_pack("{s:[]}", "runs");
+		const char *s = argv[optind];
+
+		while (*s) {
+			json_array_append_new(json_object_get(body, "runs"), json_integer(strtoll(s, NULL, 10)));
+			s += strcspn(s, ",");
+			s += *s == ',';
+		}
+		o = api_json("POST", "/api/v1/baselines", body);
+		json_decref(body);
+	}
+	if (!o)
+		return 1;
+	if (as_json)
+		return print_json(o);
+	printf("baseline set: ");
+	print_one(json_object_get(o, "baseline"));
+	json_decref(o);
+	return 0;
+}

@@ -1,0 +1,128 @@
+/*
+ * cmd_label.c — `xcbench label RUN …`: a run's labels as metadata after the
+ * fact (PATCH /api/v1/runs/{id}): its free-text label, tags (--tag adds,
+ * --untag removes) and key=value fields (kernel=…, series=…, version=…;
+ * KEY= removes one).
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "client.h"
+
+static const char usage[] =
+	"usage: xcbench label RUN [--label TEXT] [--notes TEXT] [--tag T]... [--untag T]...\n"
+	"                     [KEY=VALUE]... [KEY=]...\n"
+	"Sets a run's label and notes, adds or removes tags, and sets (KEY=VALUE)\n"
+	"or removes (KEY=) key=value fields, e.g.\n"
+	"  xcbench label 12 --tag lockless --tag v3 series=lockless-ipi version=3 kernel=6.12\n"
+	"Needs the admin token (--token-file). `xcbench runs --tag v3` and\n"
+	"`--label lockless` find it; `queue --tag/--meta` sets them before the boot.\n";
+
+int cmd_label(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "label", 1, NULL, 'l' }, { "notes", 1, NULL, 'n' }, { "tag", 1, NULL, 't' },
+		{ "untag", 1, NULL, 'u' }, { "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct cmd cmd = { "xcbench label", usage, opts, NULL };
+	json_t *body = json_object(), *add = json_array(), *del = json_array(), *meta = json_object(), *cur, *o, *v;
+	int c, rc = 0, as_json = 0;
+	uint64_t id;
+	char path[64];
+	size_t i;
+
+	optind = 1;
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
+		switch (c) {
+		case 'l': json_object_set_new(body, "label", json_string(optarg)); break;
+		case 'n': json_object_set_new(body, "notes", json_string(optarg)); break;
+		case 't': json_array_append_new(add, json_string(optarg)); break;
+		case 'u': json_array_append_new(del, json_string(optarg)); break;
+		case 'j': as_json = 1; break;
+		}
+	}
+	if (c == CMD_EXIT)
+		goto out;
+	if (optind >= argc || parse_u64(argv[optind], &id) || id == 0) {
+		fprintf(stderr, "xcbench label: expected a run id first\n");
+		rc = cmd_usage_error(&cmd);
+		goto out;
+	}
+	for (int k = optind + 1; k < argc; k++) {
+		const char *eq = strchr(argv[k], '=');
+		char key[64];
+
+		if (!eq || eq == argv[k] || (size_t)(eq - argv[k]) >= sizeof(key)) {
+			fprintf(stderr, "xcbench label: '%s' is not KEY=VALUE (or KEY= to remove)\n", argv[k]);
+			rc = 2;
+			goto out;
+		}
+		memcpy(key, argv[k], (size_t)(eq - argv[k]));
+		key[eq - argv[k]] = 0;
+		json_object_set_new(meta, key, eq[1] ? json_string(eq + 1) : json_null());
+	}
+	snprintf(path, sizeof(path), "/api/v1/runs/%llu", (unsigned long long)id);
+	if (json_array_size(add) || json_array_size(del)) {
+		/* the whole new set of tags: the run's, plus --tag, minus --untag */
+		json_t *tags = json_array();
+
+		cur = api_json("GET", path, NULL);
+		if (!cur) {
+			json_decref(tags);
+			rc = 1;
+			goto out;
+		}
+		json_array_foreach(json_object_get(json_object_get(cur, "run"), "tags"), i, v)
+			json_array_append(tags, v);
+		json_decref(cur);
+		json_array_extend(tags, add);
+		for (size_t k = json_array_size(tags); k-- > 0;) {
+			int drop = 0;
+			json_t *d;
+			size_t j;
+
+			json_array_foreach(del, j, d)
+				drop |= json_equal(d, json_array_get(tags, k));
+			for (j = 0; j < k && !drop; j++)
+				drop |= json_equal(json_array_get(tags, j), json_array_get(tags, k));
+			if (drop)
+				json_array_remove(tags, k);
+		}
+		json_object_set_new(body, "tags", tags);
+	}
+	if (json_object_size(meta))
+		json_object_set(body, "meta", meta);
+	if (!json_object_size(body)) {
+		fprintf(stderr, "xcbench label: nothing to change (--label, --tag, --untag, KEY=VALUE)\n");
+		rc = 2;
+		goto out;
+	}
+	o = api_json("PATCH", path, body);
+	if (!o) {
+		rc = 1;
+		goto out;
+	}
+	if (as_json) {
+		print_json(o);
+	} else {
+		json_t *r = json_object_get(o, "run");
+		const char *k;
+
+		printf("run %llu: label %s; tags", (unsigned long long)id,
+		       json_is_string(json_object_get(r, "label")) ? json_string_value(json_object_get(r, "label")) : "-");
+		json_array_foreach(json_object_get(r, "tags"), i, v)
+			printf(" %s", json_string_value(v));
+		printf(";");
+		json_object_foreach(json_object_get(r, "meta"), k, v)
+			printf(" %s=%s", k, json_string_value(v));
+		putchar('\n');
+		json_decref(o);
+	}
+out:
+	json_decref(body);
+	json_decref(add);
+	json_decref(del);
+	json_decref(meta);
+	return rc;
+}

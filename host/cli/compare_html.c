@@ -1,0 +1,201 @@
+/*
+ * compare_html.c — `xcbench compare … --html FILE`: a comparison as ONE
+ * self-contained HTML file to attach or archive: both sides named, the
+ * method and warnings, the summary, and per group of the other axes a
+ * forest plot (inline SVG: each case's % change as a dot with its 95 %
+ * interval as a bar, zero line, marked cases coloured) beside a table of
+ * absolute p50 values, % change, interval and q. No script, no external
+ * file: it opens the same anywhere, years later.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "client.h"
+#include "compare_text.h"
+
+/* Writes s HTML-escaped. */
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static double num(json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *side_list(json_t *o, const char *key, struct buf *b)
+{
+	json_t *r, *w = json_object_get(o, key[0] == 'a' ? "a_where" : "b_where"), *v;
+	size_t i;
+	const char *k;
+
+	json_array_foreach(json_object_get(o, key), i, r) {
+		const char *l = json_string_value(json_object_get(r, "label"));
+
+		buf_addf(b, "%s#%lld%s%s%s", i ? ", " : "", (long long)json_integer_value(json_object_get(r, "id")),
+			 l ? " \xe2\x80\x9c" : "", l ? l : "", l ? "\xe2\x80\x9d" : "");
+	}
+	json_object_foreach(w, k, v)
+		buf_addf(b, "%s%s=%s", strchr(b->p ? b->p : "", ';') ? " " : "; only ", k, json_string_value(v));
+	return b->p ? b->p : "";
+}
+
+/* The group of a case (every key but mask and inits) into b. */
+static void group_key(json_t *key, struct buf *b)
+{
+	const char *k;
+	json_t *v;
+	char t[64];
+
+	json_object_foreach(key, k, v)
+		if (strcmp(k, "mask") && strcmp(k, "inits"))
+			buf_addf(b, "%s%s=%s", b->len ? " " : "", k, jstr(v, t, sizeof(t)));
+	if (!b->p)
+		buf_addf(b, "(all)");
+}
+
+/* One forest plot: rows = the group's cases. */
+static void forest(FILE *f, json_t *members)
+{
+	size_t n = json_array_size(members), i;
+	double lo = -10, hi = 10;
+	const int W = 520, L = 110, R = 20, ROW = 22, TOP = 24;
+	json_t *c;
+
+	json_array_foreach(members, i, c) {
+		double a = num(json_object_get(c, "ci_low")), b = num(json_object_get(c, "ci_high"));
+		double ch = num(json_object_get(c, "change_pct"));
+
+		if (!isnan(a) && a < lo) lo = a;
+		if (!isnan(b) && b > hi) hi = b;
+		if (!isnan(ch) && ch < lo) lo = ch;
+		if (!isnan(ch) && ch > hi) hi = ch;
+	}
+	lo = floor(lo / 10) * 10;
+	hi = ceil(hi / 10) * 10;
+#define X(v) (L + ((v) - lo) / (hi - lo) * (W - L - R))
+	fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%zu' role='img' "
+		   "aria-label='%% change with 95%% interval per case'>\n", W, TOP + n * ROW + 28);
+	fprintf(f, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%zu' stroke='#9ca3af' stroke-dasharray='3,3'/>\n",
+		X(0), TOP - 6, X(0), TOP + n * ROW);
+	for (double t = lo; t <= hi + 1e-9; t += (hi - lo) / 4)
+		fprintf(f, "<text x='%.1f' y='%zu' font-size='10' text-anchor='middle' fill='#6b7280'>%+.0f%%</text>\n",
+			X(t), TOP + n * ROW + 14, t);
+	fprintf(f, "<text x='%d' y='12' font-size='10' fill='#6b7280'>CPUs in mask, initiators</text>\n", 4);
+	json_array_foreach(members, i, c) {
+		json_t *key = json_object_get(c, "key");
+		double a = num(json_object_get(c, "ci_low")), b = num(json_object_get(c, "ci_high"));
+		double ch = num(json_object_get(c, "change_pct"));
+		int sig = json_is_true(json_object_get(c, "significant"));
+		const char *col = !sig ? "#6b7280" : ch < 0 ? "#15803d" : "#b91c1c";
+		double y = TOP + i * ROW + ROW / 2.0;
+
+		fprintf(f, "<text x='4' y='%.1f' font-size='11' dominant-baseline='middle'>%lld CPU, %lld init</text>\n", y,
+			(long long)json_integer_value(json_object_get(key, "mask")),
+			(long long)json_integer_value(json_object_get(key, "inits")));
+		if (!isnan(a) && !isnan(b))
+			fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='%s' stroke-width='3'/>\n", X(a), y,
+				X(b), y, col);
+		if (!isnan(ch))
+			fprintf(f, "<circle cx='%.1f' cy='%.1f' r='4' fill='%s'><title>%+.2f%% [%+.2f, %+.2f]%s</title></circle>\n",
+				X(ch), y, col, ch, a, b, sig ? " marked" : "");
+	}
+	fputs("</svg>\n", f);
+#undef X
+}
+
+int compare_html(json_t *o, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	json_t *groups = json_object(), *c, *members, *w, *s = json_object_get(o, "summary");
+	struct buf a = { 0 }, b = { 0 };
+	const char *gk;
+	size_t i;
+
+	if (!f) {
+		fprintf(stderr, "xcbench compare: cannot write '%s'\n", path);
+		json_decref(groups);
+		return -1;
+	}
+	json_array_foreach(json_object_get(o, "cases"), i, c) {
+		struct buf g = { 0 };
+
+		group_key(json_object_get(c, "key"), &g);
+		members = json_object_get(groups, g.p);
+		if (!members) {
+			members = json_array();
+			json_object_set_new(groups, g.p, members);
+		}
+		json_array_append(members, c);
+		buf_free(&g);
+	}
+	fputs("<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>\n<title>xcbench comparison</title>\n"
+	      "<style>body{font:14px system-ui,sans-serif;margin:2em;color:#111827}"
+	      "table{border-collapse:collapse;margin:.5em 0}td,th{padding:3px 8px;border-bottom:1px solid #e5e7eb}"
+	      "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}.warn{color:#b45309}"
+	      ".up{color:#b91c1c;font-weight:600}.down{color:#15803d;font-weight:600}"
+	      ".g{display:flex;gap:2em;flex-wrap:wrap;align-items:flex-start}h2{font-size:1.05em;margin-top:1.6em}"
+	      "</style></head><body>\n<h1>xcbench comparison: B against baseline A</h1>\n", f);
+	fputs("<p><b>A</b>: ", f);
+	esc(f, side_list(o, "a_runs", &a));
+	fputs("<br><b>B</b>: ", f);
+	esc(f, side_list(o, "b_runs", &b));
+	fputs("</p>\n<p>", f);
+	esc(f, json_string_value(json_object_get(o, "method_text")));
+	fprintf(f, "; marked: Benjamini&ndash;Hochberg q &le; %.2g and |change| &ge; %.3g%%.</p>\n",
+		num(json_object_get(o, "fdr")), num(json_object_get(o, "min_effect_pct")));
+	json_array_foreach(json_object_get(o, "warnings"), i, w) {
+		fputs("<p class='warn'>&#9888; ", f);
+		esc(f, json_string_value(w));
+		fputs("</p>\n", f);
+	}
+	json_array_foreach(json_object_get(o, "mismatches"), i, w) {
+		fputs("<p class='warn'>&#9888; ", f);
+		esc(f, json_string_value(w));
+		fputs("</p>\n", f);
+	}
+	fprintf(f, "<p id='summary'><b>%lld of %lld matched cases changed</b> (%lld slower, %lld faster); "
+		   "unmatched: %lld in A, %lld in B.</p>\n",
+		(long long)json_integer_value(json_object_get(s, "flagged")), (long long)json_integer_value(json_object_get(s, "cases")),
+		(long long)json_integer_value(json_object_get(s, "slower")), (long long)json_integer_value(json_object_get(s, "faster")),
+		(long long)json_integer_value(json_object_get(o, "unmatched_a")),
+		(long long)json_integer_value(json_object_get(o, "unmatched_b")));
+	json_object_foreach(groups, gk, members) {
+		fputs("<h2>", f);
+		esc(f, gk);
+		fputs("</h2>\n<div class='g'>\n", f);
+		forest(f, members);
+		fputs("<table><tr><th class='n'>CPUs in mask</th><th class='n'>initiators</th><th class='n'>A p50 (cycles)</th>"
+		      "<th class='n'>B p50 (cycles)</th><th class='n'>change</th><th class='n'>95% interval</th><th class='n'>q</th></tr>\n", f);
+		json_array_foreach(members, i, c) {
+			json_t *key = json_object_get(c, "key");
+			double ch = num(json_object_get(c, "change_pct"));
+			int sig = json_is_true(json_object_get(c, "significant"));
+
+			fprintf(f, "<tr><td class='n'>%lld</td><td class='n'>%lld</td><td class='n'>%.0f</td><td class='n'>%.0f</td>"
+				   "<td class='n %s'>%+.2f%%%s</td><td class='n'>[%+.2f, %+.2f]</td><td class='n'>%.3f</td></tr>\n",
+				(long long)json_integer_value(json_object_get(key, "mask")),
+				(long long)json_integer_value(json_object_get(key, "inits")),
+				num(json_object_get(c, "a_p50")), num(json_object_get(c, "b_p50")),
+				sig ? (ch > 0 ? "up" : "down") : "", ch, sig ? "*" : "",
+				num(json_object_get(c, "ci_low")), num(json_object_get(c, "ci_high")), num(json_object_get(c, "q")));
+		}
+		fputs("</table>\n</div>\n", f);
+	}
+	fputs("<p style='color:#6b7280'>Made by xcbench compare --html; every number is the daemon's /api/v1/compare answer.</p>\n"
+	      "</body></html>\n", f);
+	buf_free(&a);
+	buf_free(&b);
+	json_decref(groups);
+	return fclose(f) ? -1 : 0;
+}

@@ -1,0 +1,120 @@
+/* baselines_db.c — baselines of a machine + suite (baselines_db.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baselines_db.h"
+#include "sqljson.h"
+
+int baseline_key(struct dbi *db, const int64_t *runs, size_t n, int64_t *machine, char *suite, size_t cap,
+		 char *why)
+{
+	struct dbi_stmt *st;
+
+	*machine = 0;
+	suite[0] = 0;
+	if (dbi_prepare(db, "SELECT machine_id, suite FROM runs WHERE id = ?", &st) != DBI_OK) {
+		snprintf(why, 128, "query failed");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *s;
+		int64_t m;
+
+		dbi_reset(st);
+		dbi_bind_i64(st, 1, runs[i]);
+		if (dbi_step(st) != DBI_ROW) {
+			snprintf(why, 128, "run %lld not found", (long long)runs[i]);
+			goto err;
+		}
+		m = dbi_column_i64(st, 0);
+		s = dbi_column_text(st, 1);
+		if (!m || !s) {
+			snprintf(why, 128, "run %lld has no machine or no suite", (long long)runs[i]);
+			goto err;
+		}
+		if (i && (m != *machine || strcmp(s, suite))) {
+			snprintf(why, 128, "run %lld is of another machine or suite than run %lld", (long long)runs[i],
+				 (long long)runs[0]);
+			goto err;
+		}
+		*machine = m;
+		snprintf(suite, cap, "%s", s);
+	}
+	dbi_finalize(st);
+	return 0;
+err:
+	dbi_finalize(st);
+	return -1;
+}
+
+int baseline_set(struct dbi *db, int64_t machine, const char *suite, const int64_t *runs, size_t n, int64_t now)
+{
+	json_t *arr = json_array();
+	char *txt;
+	struct dbi_stmt *st;
+	int rc = -1;
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, json_integer(runs[i]));
+	txt = json_dumps(arr, JSON_COMPACT);
+	json_decref(arr);
+	if (txt && dbi_prepare(db, "INSERT INTO baselines(machine_id, suite, runs, set_at) VALUES (?, ?, ?, ?) "
+				      "ON CONFLICT(machine_id, suite) DO UPDATE SET runs = excluded.runs, set_at = excluded.set_at", &st) == DBI_OK) {
+		dbi_bind_i64(st, 1, machine);
+		dbi_bind_text(st, 2, suite, -1);
+		dbi_bind_text(st, 3, txt, -1);
+		dbi_bind_i64(st, 4, now);
+		rc = dbi_step(st) == DBI_DONE ? 0 : -1;
+		dbi_finalize(st);
+	}
+	free(txt);
+	return rc;
+}
+
+json_t *baselines_list(struct dbi *db, int64_t machine)
+{
+	struct dbi_stmt *st;
+	json_t *out = json_array();
+
+	if (dbi_prepare(db, "SELECT b.machine_id, m.mac, b.suite, b.runs, b.set_at FROM baselines b "
+			       "JOIN machines m ON m.id = b.machine_id WHERE ?1 = 0 OR b.machine_id = ?1 "
+			       "ORDER BY b.machine_id, b.suite", &st) != DBI_OK)
+		return out;
+	dbi_bind_i64(st, 1, machine);
+	while (dbi_step(st) == DBI_ROW) {
+		struct dbval at;
+		json_t *runs = json_loads(dbi_column_text(st, 3), 0, NULL);
+
+		dbval_read(st, 4, &at);
+		json_array_append_new(out, json_pack("{s:{s:I, s:s}, s:s, s:o, s:o}",
+			"machine", "id", (json_int_t)dbi_column_i64(st, 0), "mac", dbi_column_text(st, 1),
+			"suite", dbi_column_text(st, 2), "runs", runs ? runs : json_array(),
+			"set_at", dbval_iso(&at)));
+		dbval_free(&at);
+	}
+	dbi_finalize(st);
+	return out;
+}
+
+size_t baseline_get(struct dbi *db, int64_t machine, const char *suite, int64_t *runs, size_t cap)
+{
+	struct dbi_stmt *st;
+	size_t n = 0;
+
+	if (dbi_prepare(db, "SELECT runs FROM baselines WHERE machine_id = ? AND suite = ?", &st) != DBI_OK)
+		return 0;
+	dbi_bind_i64(st, 1, machine);
+	dbi_bind_text(st, 2, suite, -1);
+	if (dbi_step(st) == DBI_ROW) {
+		json_t *arr = json_loads(dbi_column_text(st, 0), 0, NULL), *v;
+		size_t i;
+
+		json_array_foreach(arr, i, v)
+			if (n < cap && json_is_integer(v))
+				runs[n++] = json_integer_value(v);
+		json_decref(arr);
+	}
+	dbi_finalize(st);
+	return n;
+}

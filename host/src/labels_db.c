@@ -1,0 +1,154 @@
+/* labels_db.c — tags and key=value fields of runs (labels_db.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "labels_db.h"
+#include "util.h"
+
+static int chars_ok(const char *s, size_t max, const char *extra)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > max)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      strchr(extra, *s)))
+			return 0;
+	return 1;
+}
+
+const char *labels_check(json_t *tags, json_t *meta)
+{
+	size_t i;
+	json_t *v;
+	const char *k;
+
+	if (tags && !json_is_array(tags))
+		return "tags: expected an array of strings";
+	if (json_array_size(tags) > LABEL_MAX_TAGS)
+		return "tags: at most 32";
+	json_array_foreach(tags, i, v)
+		if (!json_is_string(v) || !chars_ok(json_string_value(v), 64, "._:/+-"))
+			return "tags: each 1-64 characters of letters, digits and ._:/+-";
+	if (meta && !json_is_object(meta))
+		return "meta: expected an object of key: string (or null to remove)";
+	if (json_object_size(meta) > LABEL_MAX_META)
+		return "meta: at most 32 keys";
+	json_object_foreach(meta, k, v) {
+		if (!chars_ok(k, 32, "._-"))
+			return "meta: each key 1-32 characters of letters, digits and ._-";
+		if (!(json_is_null(v) || (json_is_string(v) && strlen(json_string_value(v)) <= 200)))
+			return "meta: each value a string of at most 200 bytes, or null";
+	}
+	return NULL;
+}
+
+/* Runs sql with (run, a, b) bound (b may be NULL). */
+static int exec3(struct dbi *db, const char *sql, int64_t run, const char *a, const char *b)
+{
+	struct dbi_stmt *st;
+	int rc;
+
+	if (dbi_prepare(db, sql, &st))
+		return -1;
+	dbi_bind_i64(st, 1, run);
+	if (a)
+		dbi_bind_text(st, 2, a, -1);
+	if (b)
+		dbi_bind_text(st, 3, b, -1);
+	rc = dbi_step(st) == DBI_DONE ? 0 : -1;
+	dbi_finalize(st);
+	return rc;
+}
+
+int labels_set(struct dbi *db, int64_t run, json_t *tags, json_t *meta)
+{
+	size_t i;
+	json_t *v;
+	const char *k;
+	int rc = 0;
+
+	if (tags) {
+		rc |= exec3(db, "DELETE FROM run_tags WHERE run_id = ?1", run, NULL, NULL);
+		json_array_foreach(tags, i, v)
+			rc |= exec3(db, "INSERT INTO run_tags(run_id, tag) VALUES (?1, ?2) ON CONFLICT DO NOTHING", run,
+				    json_string_value(v), NULL);
+	}
+	json_object_foreach(meta, k, v) {
+		rc |= exec3(db, "DELETE FROM run_meta WHERE run_id = ?1 AND key = ?2", run, k, NULL);
+		if (json_is_string(v))
+			rc |= exec3(db, "INSERT INTO run_meta(run_id, key, value) VALUES (?1, ?2, ?3)", run, k,
+				    json_string_value(v));
+	}
+	return rc ? -1 : 0;
+}
+
+int labels_from_job(struct dbi *db, int64_t job, int64_t run)
+{
+	struct dbi_stmt *st;
+	json_t *tags = NULL, *meta = NULL;
+	int rc = 0;
+
+	if (dbi_prepare(db, "SELECT tags, meta FROM jobs WHERE id = ?", &st))
+		return -1;
+	dbi_bind_i64(st, 1, job);
+	if (dbi_step(st) == DBI_ROW) {
+		const char *t = dbi_column_text(st, 0), *m = dbi_column_text(st, 1);
+
+		tags = t ? json_loads(t, 0, NULL) : NULL;
+		meta = m ? json_loads(m, 0, NULL) : NULL;
+	}
+	dbi_finalize(st);
+	/* stored by POST /api/v1/jobs after labels_check; checked again, as a
+	 * row could predate the rule */
+	if ((json_array_size(tags) || json_object_size(meta)) && !labels_check(tags, meta))
+		rc = labels_set(db, run, json_array_size(tags) ? tags : NULL, meta);
+	json_decref(tags);
+	json_decref(meta);
+	return rc;
+}
+
+void labels_attach(struct dbi *db, json_t *runs)
+{
+	struct buf in = { 0 }, sql = { 0 };
+	struct dbi_stmt *st;
+	json_t *r, *byid = json_object();
+	size_t i;
+
+	json_array_foreach(runs, i, r) {
+		char key[24];
+		json_int_t id = json_integer_value(json_object_get(r, "id"));
+
+		json_object_set_new(r, "tags", json_array());
+		json_object_set_new(r, "meta", json_object());
+		snprintf(key, sizeof(key), "%lld", (long long)id);
+		json_object_set(byid, key, r);
+		/* ids are the store's integers: safe as literals */
+		buf_addf(&in, "%s%lld", in.len ? "," : "", (long long)id);
+	}
+	if (!in.p)
+		goto out;
+	buf_addf(&sql, "SELECT run_id, tag, NULL FROM run_tags WHERE run_id IN (%s) "
+		 "UNION ALL SELECT run_id, key, value FROM run_meta WHERE run_id IN (%s) ORDER BY 1, 2", in.p, in.p);
+	if (!sql.p || dbi_prepare(db, sql.p, &st))
+		goto out;
+	while (dbi_step(st) == DBI_ROW) {
+		char key[24];
+		const char *a = dbi_column_text(st, 1), *b = dbi_column_text(st, 2);
+
+		snprintf(key, sizeof(key), "%lld", (long long)dbi_column_i64(st, 0));
+		r = json_object_get(byid, key);
+		if (!r || !a)
+			continue;
+		if (b)
+			json_object_set_new(json_object_get(r, "meta"), a, json_string(b));
+		else
+			json_array_append_new(json_object_get(r, "tags"), json_string(a));
+	}
+	dbi_finalize(st);
+out:
+	json_decref(byid);
+	buf_free(&in);
+	buf_free(&sql);
+}

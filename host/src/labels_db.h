@@ -1,0 +1,31 @@
+/* labels_db.h — a run's labels as metadata (issue 25; migration 009): several
+ * tags and key=value fields (kernel=…, series=…, version=…) besides its one
+ * free-text label; validated here, stored in run_tags / run_meta, copied from
+ * the job a run was booted for. */
+#ifndef XCB_LABELS_DB_H
+#define XCB_LABELS_DB_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "dbi.h"
+
+#define LABEL_MAX_TAGS 32
+#define LABEL_MAX_META 32
+
+/* NULL if tags (a JSON array) and meta (a JSON object of string or null
+ * values; either may be NULL) are acceptable, else the reason: a tag is 1-64
+ * characters of letters, digits and ._:/+-; a key 1-32 of letters, digits,
+ * ._-; a value at most 200 bytes of text. */
+const char *labels_check(json_t *tags, json_t *meta);
+/* Writer thread: replaces the run's tags with tags (when not NULL) and sets
+ * (or, for null, removes) each key of meta. 0 or -1. */
+int labels_set(struct dbi *db, int64_t run, json_t *tags, json_t *meta);
+/* Writer thread: gives the run the tags and meta of the job (its JSON
+ * columns, as queued). 0 or -1. */
+int labels_from_job(struct dbi *db, int64_t job, int64_t run);
+/* Sets "tags" ([…], sorted) and "meta" ({…}) on every run object of runs (a
+ * JSON array of run objects with "id"): one query for them all. */
+void labels_attach(struct dbi *db, json_t *runs);
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * labs_db.h — which lab a machine belongs to (labs_db.c), for a daemon that
+ * serves one lab (--lab) of a database several share: it boots, and serves
+ * the jobs of, its own lab's machines only.
+ */
+#ifndef XCB_LABS_DB_H
+#define XCB_LABS_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dbi.h"
+
+/* 1 if machine mac is known with a lab other than cfg.lab (its name in
+ * other), else 0. */
+int lab_machine_elsewhere(struct dbi *db, const char *mac, char *other, size_t n);
+/* Gives machine id this daemon's lab if it has none yet (a machine first
+ * booted by a daemon without --lab, or created before labs). */
+void lab_machine_adopt(struct dbi *db, int64_t id);
+
+#endif

@@ -1,0 +1,94 @@
+# tests/lib/pg.sh — a throwaway PostgreSQL cluster for a test: initdb in a
+# temporary directory, started with pg_ctl as an unprivileged user (the
+# `postgres` account when run as root), listening on a Unix socket only
+# (listen_addresses empty) whose port number comes from free_port, with
+# scram-sha-256 authentication and the password in a libpq password file
+# (PGPASSFILE) — the way a daemon is meant to get it. Defines functions
+# only, like tests/lib/daemon.sh (which it needs, for free_port).
+#
+#   pg_start            the cluster; sets PG_DIR, PG_PORT, PG_BIN, PGPASSFILE
+#   pg_url DBNAME       a postgresql:// URL for DBNAME (no password in it)
+#   pg_createdb DBNAME  a new database, owned by the test user
+#   pg_psql DBNAME SQL  runs SQL, prints the rows unaligned (-At)
+#   pg_kill9            SIGKILL to the postmaster (no shutdown checkpoint)
+#   pg_restart          starts it again on the same directory and port
+#   pg_stop             stops it and removes everything
+#   pg_available        0 if PostgreSQL's server binaries are installed
+
+pg_bindir() {
+	local d
+	for d in /usr/lib/postgresql/*/bin; do
+		[ -x "$d/initdb" ] && echo "$d"
+	done | sort -V | tail -1
+}
+
+pg_available() {
+	[ -n "$(pg_bindir)" ]
+}
+
+# Runs a command as the cluster's owner.
+pg_as() {
+	if [ "$(id -u)" = 0 ]; then
+		runuser -u postgres -- "$@"
+	else
+		"$@"
+	fi
+}
+
+pg_start() {
+	local pw
+	PG_BIN=$(pg_bindir)
+	[ -n "$PG_BIN" ] || return 1
+	PG_DIR=$(mktemp -d /tmp/xcb-pg.XXXXXX) || return 1
+	chmod 755 "$PG_DIR"
+	PG_PORT=$(free_port)
+	pw=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+	printf '%s\n' "$pw" >"$PG_DIR/pw"
+	[ "$(id -u)" = 0 ] && chown postgres "$PG_DIR" "$PG_DIR/pw"
+	pg_as "$PG_BIN/initdb" -D "$PG_DIR/data" -U xcb --pwfile="$PG_DIR/pw" \
+		--auth=scram-sha-256 -E UTF8 --locale=C >"$PG_DIR/initdb.log" 2>&1 || return 1
+	rm -f "$PG_DIR/pw"
+	# The password file is the client's (root's or the test user's), 0600
+	# as libpq requires; any socket directory and database, user xcb.
+	printf '*:%s:*:xcb:%s\n' "$PG_PORT" "$pw" >"$PG_DIR/pgpass"
+	chmod 600 "$PG_DIR/pgpass"
+	export PGPASSFILE="$PG_DIR/pgpass"
+	pg_restart
+}
+
+pg_restart() {
+	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
+		-o "-k $PG_DIR -p $PG_PORT -c listen_addresses= -c max_connections=200" start >/dev/null
+}
+
+pg_url() {
+	echo "postgresql://xcb@/$1?host=$PG_DIR&port=$PG_PORT"
+}
+
+pg_psql() {
+	"$PG_BIN/psql" -X -q -At -v ON_ERROR_STOP=1 "$(pg_url "$1")" -c "$2"
+}
+
+pg_createdb() {
+	pg_psql postgres "CREATE DATABASE \"$1\""
+}
+
+pg_kill9() {
+	local pid kids k
+	pid=$(head -1 "$PG_DIR/data/postmaster.pid" 2>/dev/null)
+	[ -n "$pid" ] || return 1
+	kids=$(ps -o pid= --ppid "$pid")
+	kill -9 "$pid"
+	# Its backends exit when they see the postmaster gone; the restart
+	# refuses while they still hold the old shared memory.
+	for k in $pid $kids; do
+		while kill -0 "$k" 2>/dev/null; do sleep 0.05; done
+	done
+}
+
+pg_stop() {
+	[ -n "${PG_DIR:-}" ] || return 0
+	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null 2>&1
+	rm -rf "$PG_DIR"
+	PG_DIR=
+}

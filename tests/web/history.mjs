@@ -1,0 +1,123 @@
+// history.mjs — drives machine.html and compare.html in headless Chromium
+// (playwright-core, /usr/bin/chromium) for tests/t-web-history.sh, which owns
+// the daemon and the runs; prints TAP lines. Every check compares what the
+// page drew (window.xcbCharts, the DOM) with what the API says.
+//
+// Environment: XCB_BASE (the daemon), XCB_OUT (screenshots, profile),
+// XCB_MACHINE (the machine id), XCB_RUNS (its six run ids, boot order).
+
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(path.join(ROOT, 'web/package.json'));
+const { chromium } = require('playwright-core');
+
+const BASE = process.env.XCB_BASE, OUT = process.env.XCB_OUT, MID = process.env.XCB_MACHINE;
+const RUNS = process.env.XCB_RUNS.split(' ').map(Number);
+let failed = 0;
+const ok = (cond, name, diag) => {
+	console.log(`${cond ? 'ok' : 'not ok'} - ${name}`);
+	if (!cond) {
+		failed++;
+		if (diag !== undefined) console.log(`# ${String(typeof diag === 'string' ? diag : JSON.stringify(diag)).split('\n').join('\n# ')}`);
+	}
+	return cond;
+};
+const api = async (p) => (await fetch(new URL(`api/v1/${p}`, BASE))).json();
+const url = (p) => new URL(p, BASE).toString();
+const median = (v) => { const s = [...v].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+
+const profile = fs.mkdtempSync(path.join(OUT, 'chromium-history-'));
+const ctx = await chromium.launchPersistentContext(profile, {
+	executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1366, height: 900 },
+	args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const errors = [];
+const page = ctx.pages()[0] || (await ctx.newPage());
+page.on('console', (m) => { if (m.type() === 'error') errors.push(`${page.url()}: ${m.text()}`); });
+page.on('pageerror', (e) => errors.push(`${page.url()}: uncaught ${e.message}`));
+const ready = () => page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: 30000 });
+
+try {
+	// ---- machine page ----------------------------------------------------
+	await page.goto(url(`machine.html?id=${MID}`));
+	await ready();
+	const machines = (await api('machines')).machines;
+	const m = machines.find((x) => String(x.id) === MID);
+	ok((await page.textContent('#machine-title')).includes(m.mac), `machine page names the machine (${m.mac})`);
+	const factRows = await page.$$eval('#facts tbody tr', (t) => t.map((r) => r.querySelector('a').textContent));
+	ok(JSON.stringify(factRows) === JSON.stringify(RUNS.map((r) => `#${r}`)), 'facts over time: one row per run, oldest first', factRows);
+	const runRows = await page.$$eval('#runs tbody tr', (t) => t.length);
+	ok(runRows === 6, `runs section lists its 6 runs (${runRows})`);
+	const bl = (await api(`baselines?machine=${MID}`)).baselines;
+	const marked = await page.$$eval('#runs tbody tr', (t) => t.filter((r) => r.querySelector('.badge.baseline')).map((r) => Number(r.querySelector('a').textContent.slice(1))));
+	ok(bl.length === 1 && JSON.stringify(marked.sort()) === JSON.stringify([...bl[0].runs].sort()), `the baseline's runs are marked (${marked})`, { bl, marked });
+	const tr = await page.evaluate(() => window.xcbCharts.trend && { xcb: window.xcbCharts.trend.$xcb, n: window.xcbCharts.trend.data.datasets.length });
+	ok(tr && tr.xcb.points.length === 6, `trend chart: one point per run (${tr && tr.xcb.points.length})`);
+	// the points are the API's: median of each run's repetitions' p50, in ns
+	const key = tr.xcb.key;
+	let same = true, diag = [];
+	for (const pt of tr.xcb.points) {
+		const d = await api(`runs/${pt.run}`);
+		const c = d.cases.find((x) => {
+			const cfg = x.config;
+			return Object.keys(cfg).filter((k) => !k.startsWith('x_') && !['id', 'iters', 'warmup', 'reps', 'seed'].includes(k)).sort().map((k) => `${k}=${cfg[k]}`).join('&') === key;
+		});
+		const want = c && median(c.rep_p50) * 1e6 / d.run.tsc_khz;
+		if (!c || Math.abs(want - pt.p50) > 1e-6 * want || !(pt.lo <= pt.p50 && pt.p50 <= pt.hi)) { same = false; diag.push({ pt, want }); }
+	}
+	ok(same, `trend points = median of each run's repetition p50 (ns), inside their spread (${key})`, diag);
+	ok(JSON.stringify(tr.xcb.points.map((p) => p.label)) === JSON.stringify(RUNS.map((_, i) => `boot ${i + 1}`)), 'trend points carry the runs\' labels', tr.xcb.points.map((p) => p.label));
+	// choose another case: the chart follows and the URL keeps it
+	const opts = await page.$$eval('#trend-case option', (o) => o.map((x) => x.value));
+	await page.selectOption('#trend-case', opts[3]);
+	const k2 = await page.evaluate(() => window.xcbCharts.trend.$xcb.key);
+	ok(k2 === opts[3] && page.url().includes('case='), 'choosing another case redraws the trend and keeps it in the URL');
+	await page.selectOption('#trend-case', opts[0]);
+	await page.screenshot({ path: path.join(OUT, 'web-machine.png'), fullPage: true });
+
+	// ---- compare: a single pair warns, a group does not --------------------
+	await page.goto(url(`compare.html?a=${RUNS[0]}&b=${RUNS[3]}`));
+	await ready();
+	const w = await page.textContent('#compare-warnings').catch(() => '');
+	ok(w.includes('1 boot per side: no between-boot variance, intervals are within-boot only'), 'compare page, one run a side: the within-boot warning', w);
+	await page.screenshot({ path: path.join(OUT, 'web-compare-pair.png'), fullPage: false });
+	const A = RUNS.slice(0, 3).join(','), B = RUNS.slice(3).join(',');
+	await page.goto(url(`compare.html?a=${A}&b=${B}`));
+	await ready();
+	const cmp = await api(`compare?a=${A}&b=${B}`);
+	const w2 = await page.$('#compare-warnings');
+	ok(!w2, 'compare page, 3 boots a side: no warning');
+	const sum = await page.textContent('#summary');
+	ok(sum.includes('between boots (3 vs 3)') && sum.includes(`${cmp.summary.slower} significantly slower`) && sum.includes('Benjamini–Hochberg'),
+		'compare page names the level, the counts and the method', sum);
+	await page.click('#calibrate');
+	await page.waitForFunction(() => window.xcbCompare.calibration, null, { timeout: 30000 });
+	const cal = await page.textContent('#calibrate-result');
+	const capi = await api(`calibrate?runs=${A},${B}`);
+	ok(cal.includes(`groups of 3 mark ${(100 * capi.groups.false_positive_rate).toFixed(1)} %`) &&
+		cal.includes(`single pairs mark ${(100 * capi.pairs.false_positive_rate).toFixed(1)} %`),
+		'the Calibrate button (same conditions: both sides\' 6 boots) shows the A/A rates of the API', cal);
+	await page.screenshot({ path: path.join(OUT, 'web-compare-groups.png'), fullPage: false });
+
+	// ---- the HTML export, opened from disk with the network cut ------------
+	await ctx.setOffline(true);
+	await page.goto(`file://${process.env.XCB_HTML}`);
+	const dots = await page.$$eval('svg circle', (c) => c.length);
+	const starred = await page.$$eval('td.up', (c) => c.length);
+	const plant = await api(`compare?a=${A}&b=${A}&a_where=work_us=0&b_where=work_us=5`);
+	ok(dots === plant.cases.length && starred === plant.summary.slower,
+		`HTML export, offline: a dot per case (${dots}) and the marked-slower cells (${starred}) as the API`, { dots, starred, api: plant.summary });
+	await page.screenshot({ path: path.join(OUT, 'web-compare-export.png'), fullPage: true });
+	await ctx.setOffline(false);
+	ok(errors.length === 0, 'no console errors', errors.join('\n'));
+} catch (e) {
+	ok(false, 'browser test ran to the end', e.stack || String(e));
+} finally {
+	await ctx.close().catch(() => {});
+	fs.rmSync(profile, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

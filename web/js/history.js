@@ -1,0 +1,74 @@
+// history.js — a machine's runs as history (machine.html): which facts
+// changed from run to run, the matching key of a case (the schema's rule,
+// as the daemon's compare uses it), and the trend of one case's p50 across
+// runs with the spread of its repetitions. Pure functions, no DOM.
+
+import { toNs } from './model.js';
+
+// The HELLO facts a machine's history shows, in this order.
+export const HISTORY_FACTS = ['brand', 'cpus', 'hypervisor', 'apic_mode', 'boot_fw', 'uefi', 'tsc_khz', 'loader'];
+
+// [{run, facts: {k: v}, changed: Set(k)}] oldest first: a fact is "changed"
+// where it differs from the previous run's (tsc_khz: by more than 0.1 %,
+// a calibration's jitter is no change).
+export function factsOverTime(runs) {
+	const out = [];
+	let prev = null;
+	for (const r of [...runs].sort((a, b) => a.id - b.id)) {
+		const f = r.facts || {};
+		const changed = new Set();
+		for (const k of HISTORY_FACTS) {
+			if (!prev) continue;
+			const a = prev[k], b = f[k];
+			if (k === 'tsc_khz' && a && b) {
+				if (Math.abs(a - b) > 0.001 * a) changed.add(k);
+			} else if ((a ?? '') !== (b ?? '')) changed.add(k);
+		}
+		out.push({ run: r, facts: f, changed });
+		prev = f;
+	}
+	return out;
+}
+
+// The matching key of a case config: every key the schema matches on, and
+// unlisted keys but annotations, sorted, "k=v&k=v" (host casekey.c).
+export function matchKey(config, schema) {
+	const byKey = new Map(schema.case_keys.map((k) => [k.key, k]));
+	const keys = Object.keys(config || {}).filter((k) => (byKey.has(k) ? byKey.get(k).matching : !k.startsWith(schema.annotation_prefix)));
+	return keys.sort().map((k) => `${k}=${config[k]}`).join('&');
+}
+
+const median = (v) => {
+	const s = [...v].sort((a, b) => a - b);
+	return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null;
+};
+
+// One point per run that has the case: {run, label, p50, lo, hi} in ns
+// (cycles where the run has no TSC rate): p50 = the median of its
+// repetitions' p50, lo/hi = their smallest and largest (the within-boot
+// spread; the spread of the points is the between-boot one).
+export function trend(details, key, schema) {
+	const pts = [];
+	for (const d of [...details].sort((a, b) => a.run.id - b.run.id)) {
+		const c = (d.cases || []).find((x) => matchKey(x.config, schema) === key);
+		if (!c) continue;
+		const khz = d.run.tsc_khz;
+		const reps = (c.rep_p50 || []).filter((v) => v !== null && v !== undefined);
+		const conv = (v) => (khz ? toNs(v, khz) : v);
+		if (!reps.length && !c.stats) continue;
+		const src = reps.length ? reps : [c.stats.p50];
+		pts.push({ run: d.run, label: d.run.label || '', p50: conv(median(src)), lo: conv(Math.min(...src)), hi: conv(Math.max(...src)), reps: src.length });
+	}
+	return pts;
+}
+
+// The keys of the cases that most runs have, most common first (the
+// trend's choices), with a short name each.
+export function trendKeys(details, schema) {
+	const count = new Map();
+	for (const d of details) for (const c of d.cases || []) {
+		const k = matchKey(c.config, schema);
+		count.set(k, (count.get(k) || 0) + 1);
+	}
+	return [...count.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, n]) => ({ key: k, runs: n }));
+}
