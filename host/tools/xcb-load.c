@@ -172,7 +172,7 @@ int main(int argc, char **argv)
 	struct sockaddr_in sa;
 	struct rlimit rl;
 	char err[256];
-	uint64_t sent = 0, retx = 0, timeouts = 0;
+	uint64_t sent = 0, retx = 0, timeouts = 0, retx_timer = 0;
 
 	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
 		switch (c) {
@@ -268,11 +268,13 @@ int main(int argc, char **argv)
 		sent += ms[i].rtx.sent + ms[i].rtx.retransmitted;
 		retx += ms[i].rtx.retransmitted;
 		timeouts += ms[i].rtx.timeouts;
+		retx_timer += ms[i].rtx.retx_timer;
 	}
 	printf("{\"machines\": %d, \"complete\": %d, \"failed\": %d, \"frames\": %llu, \"sent\": %llu, "
-	       "\"retransmitted\": %llu, \"timeouts\": %llu, \"seconds\": %.2f, \"retransmit_ratio\": %.4f}\n",
+	       "\"retransmitted\": %llu, \"retx_timer\": %llu, \"timeouts\": %llu, \"seconds\": %.2f, "
+	       "\"retransmit_ratio\": %.4f}\n",
 	       n, complete, failed, (unsigned long long)((uint64_t)n * g.n), (unsigned long long)sent,
-	       (unsigned long long)retx, (unsigned long long)timeouts, (double)(now_us() - t0) / 1e6,
+	       (unsigned long long)retx, (unsigned long long)retx_timer, (unsigned long long)timeouts, (double)(now_us() - t0) / 1e6,
 	       (double)retx / ((double)n * (double)g.n));
 	return failed ? 1 : 0;
 bad:
