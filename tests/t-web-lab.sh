@@ -48,7 +48,7 @@ check "machine set: command driver" "$XCBENCH" --server "http://127.0.0.1:$PORT"
 	--command "$NET_DIR/power.sh {action}" --password-file "$NET_DIR/pass"
 
 export XCB_BASE=http://127.0.0.1:$PORT/ XCB_OUT=$OUTDIR XCB_MAC=$MAC XCB_SECRET=$SECRET
-export XCB_QUEUE="$XCBENCH --server http://127.0.0.1:$PORT queue --mac $MAC --suite web-lab --boot-timeout 60 --run-timeout 60 >/dev/null"
+export XCB_QUEUE="$XCBENCH --server http://127.0.0.1:$PORT queue --mac $MAC --suite quick --boot-timeout 60 --run-timeout 60 >/dev/null"
 node "$ROOT/tests/web/lab.mjs"
 rc=$?
 [ $rc -ne 0 ] && tail -n 20 "$NET_DIR/lab.daemon.log" | sed 's/^/# /' && sed 's/^/# machine: /' "$NET_DIR/machine.log"

@@ -182,8 +182,6 @@ static int waits_on(char *b, int n, int cap, uint64_t now)
 				named++;
 			}
 		}
-	if (!named)
-		n += ksnprintf(b + n, (size_t)(cap - n), " (none stuck)");
 	return n;
 }
 
@@ -272,8 +270,6 @@ static int wait_readers(int finished, const char *what)
 					n += ksnprintf(text + n, sizeof(text) - (size_t)n, " cpu%u%s", cpu,
 						       benv_cpu_crashed(cpu) ? "(crashed)" : "");
 			}
-			n += ksnprintf(text + n, sizeof(text) - (size_t)n, "\n");
-			wd_describe(text, n, (int)sizeof(text), plat_cycles());
 			report_error(text);
 			return -1;
 		}

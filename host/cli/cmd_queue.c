@@ -49,6 +49,8 @@ int cmd_queue(int argc, char **argv)
 				fprintf(stderr, "xcbench queue: --meta expects KEY=VALUE, not '%s'\n", optarg);
 				json_decref(tags);
 				json_decref(meta);
+				json_decref(policy);
+				json_decref(timeouts);
 				return 2;
 			}
 			memcpy(k, optarg, (size_t)(eq - optarg));
@@ -115,16 +117,19 @@ out:
 		return 2;
 	}
 	body = json_pack("{s:s, s:s, s:o}", "mac", mac, "suite", suite, "params", params);
-	json_object_update(body, policy);
-	json_decref(policy);
 	if (label)
 		json_object_set_new(body, "label", json_string(label));
 	if (json_array_size(tags))
 		json_object_set(body, "tags", tags);
 	if (json_object_size(meta))
 		json_object_set(body, "meta", meta);
+	if (json_object_size(timeouts))
+		json_object_set(policy, "timeouts", timeouts);
+	json_object_update(body, policy);
 	json_decref(tags);
 	json_decref(meta);
+	json_decref(policy);
+	json_decref(timeouts);
 	o = api_json("POST", "/api/v1/jobs", body);
 	json_decref(body);
 	if (!o)

@@ -157,7 +157,10 @@ enum MHD_Result api_job_create(struct req *rq)
 			ret = reply_error(rq, 400, "params.%s: reserved; the daemon sets it on the boot line", k);
 			goto out;
 		}
-		if (!word_ok(k, "_") || !s || !word_ok(s, "_.,:-+/")) {
+		/* Keys as the payload's table spells them: lower-case only
+		 * (SERVER= was accepted, issue 26). */
+		if (!word_ok(k, "_") || strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(k) ||
+		    !s || !word_ok(s, "_.,:-+/")) {
 			ret = reply_error(rq, 400, "params.%s: keys [a-z0-9_], values without spaces or quotes", k);
 			goto out;
 		}
@@ -229,7 +232,8 @@ static void del_fn(struct dbi *db, void *arg)
 	struct del_task *t = arg;
 	struct dbi_stmt *st;
 
-	if (dbi_prepare(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL", &st))
+	if (dbi_prepare(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL "
+			"AND stage NOT IN ('powering_on', 'booting', 'running')", &st))
 		return;
 	dbi_bind_i64(st, 1, t->id);
 	dbi_step(st);
@@ -248,6 +252,7 @@ enum MHD_Result api_job_delete(struct req *rq, int64_t id)
 	if (writer_call(del_fn, &t))
 		return reply_error(rq, 503, "shutting down");
 	if (!t.done)
-		return reply_error(rq, 404, "no pending job %lld", (long long)id);
+		return reply_error(rq, 404, "no pending job %lld (one the daemon is powering or booting: "
+				   "POST /api/v1/jobs/%lld/cancel)", (long long)id, (long long)id);
 	return reply_json(rq, 200, json_pack("{s:I}", "deleted", (json_int_t)id));
 }
