@@ -78,13 +78,11 @@ int cmd_queue(int argc, char **argv)
 		}
 	}
 out:
-	if (json_object_size(timeouts))
-		json_object_set(policy, "timeouts", timeouts);
-	json_decref(timeouts);
 	if (c == CMD_EXIT) {
 		json_decref(tags);
 		json_decref(meta);
 		json_decref(policy);
+		json_decref(timeouts);
 		return rc;
 	}
 	if (suite) {
@@ -98,6 +96,7 @@ out:
 			json_decref(tags);
 			json_decref(meta);
 			json_decref(policy);
+			json_decref(timeouts);
 			return 2;
 		}
 	}
@@ -106,6 +105,7 @@ out:
 		json_decref(tags);
 		json_decref(meta);
 		json_decref(policy);
+		json_decref(timeouts);
 		return cmd_usage_error(&cmd);
 	}
 	params = json_object();
@@ -114,6 +114,7 @@ out:
 		json_decref(tags);
 		json_decref(meta);
 		json_decref(policy);
+		json_decref(timeouts);
 		return 2;
 	}
 	body = json_pack("{s:s, s:s, s:o}", "mac", mac, "suite", suite, "params", params);
