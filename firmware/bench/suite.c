@@ -37,7 +37,7 @@ const char *case_algo_name(const struct bcase *c)
 	return c->algo ? c->algo->name : "?";
 }
 
-int case_same_shape(const struct bcase *a, const struct bcase *b)
+static int shape_eq(const struct bcase *a, const struct bcase *b)
 {
 	return a->kind == b->kind && a->delivery == b->delivery && a->wait == b->wait &&
 	       a->inits == b->inits && a->mask == b->mask && a->placement == b->placement &&
@@ -48,6 +48,26 @@ int case_same_shape(const struct bcase *a, const struct bcase *b)
 	       a->batch_reads == b->batch_reads && a->entry_us == b->entry_us &&
 	       /* sync: the algo is the mode; the shootdown's algorithm is shape */
 	       (a->kind != KIND_SYNC || a->algo == b->algo);
+}
+
+/* A lazy sync case sends no shootdown: its path, method and algorithm are not
+ * axes of it (suite.c gives it fixed ones, the CASE frame leaves them out). */
+static int sync_lazy(const struct bcase *c)
+{
+	return c->kind == KIND_SYNC && c->mode == SYNC_LAZY;
+}
+
+int case_same_shape(const struct bcase *a, const struct bcase *b)
+{
+	if (sync_lazy(a) != sync_lazy(b) && a->kind == KIND_SYNC && b->kind == KIND_SYNC) {
+		/* lazy beside inside/after: the same shape but for the shootdown */
+		struct bcase x = *a, y = *b;
+		x.path = y.path;
+		x.method = y.method;
+		x.algo = y.algo;
+		return shape_eq(&x, &y);
+	}
+	return shape_eq(a, b);
 }
 
 int case_same_group(const struct bcase *a, const struct bcase *b)
@@ -66,6 +86,16 @@ static unsigned nalgos(void)
 }
 
 #define ALL(n) ((1u << (n)) - 1)
+
+/* The algos= bit of a registered algorithm by name (0 if none): suites name
+ * what they need, never a position in the registry (sorted by name). */
+static unsigned algo_bit(const char *name)
+{
+	for (unsigned a = 0; xcall_algos[a]; a++)
+		if (bs_streq(xcall_algos[a]->name, name))
+			return 1u << a;
+	return 0;
+}
 
 static void set_list(unsigned *dst, unsigned *n, const unsigned *v, unsigned k)
 {
@@ -141,7 +171,7 @@ static void defaults(struct suite *s, const char *name)
 		 * it (after), or lazy at the targets' next entry - x CPUs in mask; the
 		 * shootdown Xen's: on_selected_cpus() (xcall path, `locked`), invlpg. */
 		s->kinds = (1u << KIND_SYNC) | (1u << KIND_RAW);
-		s->algos = 1u;
+		s->algos = algo_bit("locked");	/* Xen's on_selected_cpus() */
 		s->paths = 1u << FLUSH_PATH_XCALL;
 		s->methods = 1u << FLUSH_INVLPG;
 		s->iters = 100;
@@ -298,6 +328,7 @@ struct expand {
 	unsigned count;
 	void (*fn)(const struct bcase *c, void *ctx);
 	void *ctx;
+	uint32_t lazy_seen[AX_MAX];	/* per batch index: rw-locks whose lazy case is out */
 };
 
 static void emit(struct expand *e, struct bcase *c)
@@ -399,6 +430,22 @@ static void expand_shape(struct expand *e, struct bcase *c)
 	}
 }
 
+/* A lazy sync case: once per batch and rw-lock (and, in expand_shape, per mask),
+ * not once per shootdown path / method / algorithm it does not use - the first
+ * combination the loops reach emits it, with fixed values for those (lazy_entry
+ * flushes the whole TLB: method cr3; no path, no algorithm). */
+static void expand_lazy(struct expand *e, struct bcase *c, unsigned b, unsigned l)
+{
+	if (b >= AX_MAX || (e->lazy_seen[b] >> l & 1))
+		return;
+	e->lazy_seen[b] |= 1u << l;
+	struct bcase x = *c;
+	x.path = FLUSH_PATH_VECTOR;
+	x.method = FLUSH_CR3;
+	x.algo = 0;
+	expand_shape(e, &x);
+}
+
 unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 			     void (*fn)(const struct bcase *c, void *ctx), void *ctx)
 {
@@ -479,7 +526,10 @@ unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
 								c.batch = s->batches[b];
 								c.rwlock = l;
 								c.mode = (enum sync_mode)md;
-								expand_shape(&e, &c);
+								if (sync_lazy(&c))
+									expand_lazy(&e, &c, b, l);
+								else
+									expand_shape(&e, &c);
 							}
 				}
 			}

@@ -29,8 +29,7 @@ int cmd_queue(int argc, char **argv)
 	static const struct cmd cmd = { "xcbench queue", usage, opts, NULL };
 	const char *mac = NULL, *suite = NULL, *label = NULL;
 	json_t *params, *body, *o, *job, *tags = json_array(), *meta = json_object();
-	/* the lifecycle policy (issue 23): attempts, timeouts, end */
-	json_t *policy = json_object(), *timeouts = json_object();
+	json_t *timeouts = json_object(), *policy = json_object();
 	int c, rc, v;
 	/* the suites the payload knows (firmware/bench/suite.c) */
 	static const char *const suites[] = { "quick", "default", "seed", "tlb", "ept", "stress" };
@@ -42,25 +41,6 @@ int cmd_queue(int argc, char **argv)
 		case 's': suite = optarg; break;
 		case 'l': label = optarg; break;
 		case 't': json_array_append_new(tags, json_string(optarg)); break;
-		case 'a':
-		case 'P':
-		case 'B':
-		case 'R':
-			if (cmd_int(&cmd, c == 'a' ? "--attempts" : c == 'P' ? "--power-timeout" : c == 'B' ? "--boot-timeout"
-				    : "--run-timeout", optarg, 1, c == 'a' ? 10 : 604800, &v)) {
-				json_decref(tags);
-				json_decref(meta);
-				json_decref(policy);
-				json_decref(timeouts);
-				return 2;
-			}
-			if (c == 'a')
-				json_object_set_new(policy, "attempts", json_integer(v));
-			else
-				json_object_set_new(timeouts, c == 'P' ? "powering_on" : c == 'B' ? "booting" : "running",
-						    json_integer(v));
-			break;
-		case 'e': json_object_set_new(policy, "end", json_string(optarg)); break;
 		case 'M': {
 			const char *eq = strchr(optarg, '=');
 			char k[64];
@@ -78,13 +58,33 @@ int cmd_queue(int argc, char **argv)
 			json_object_set_new(meta, k, json_string(eq + 1));
 			break;
 		}
+		case 'a':
+		case 'P':
+		case 'B':
+		case 'R':
+			if (cmd_int(&cmd, c == 'a' ? "--attempts" : c == 'P' ? "--power-timeout" : c == 'B' ? "--boot-timeout"
+				    : "--run-timeout", optarg, 1, c == 'a' ? 10 : 604800, &v)) {
+				c = CMD_EXIT;
+				rc = 2;
+				goto out;
+			}
+			if (c == 'a')
+				json_object_set_new(policy, "attempts", json_integer(v));
+			else
+				json_object_set_new(timeouts, c == 'P' ? "powering_on" : c == 'B' ? "booting" : "running",
+						    json_integer(v));
+			break;
+		case 'e': json_object_set_new(policy, "end", json_string(optarg)); break;
 		}
 	}
+out:
+	if (json_object_size(timeouts))
+		json_object_set(policy, "timeouts", timeouts);
+	json_decref(timeouts);
 	if (c == CMD_EXIT) {
 		json_decref(tags);
 		json_decref(meta);
 		json_decref(policy);
-		json_decref(timeouts);
 		return rc;
 	}
 	if (suite) {
@@ -98,7 +98,6 @@ int cmd_queue(int argc, char **argv)
 			json_decref(tags);
 			json_decref(meta);
 			json_decref(policy);
-			json_decref(timeouts);
 			return 2;
 		}
 	}
@@ -107,7 +106,6 @@ int cmd_queue(int argc, char **argv)
 		json_decref(tags);
 		json_decref(meta);
 		json_decref(policy);
-		json_decref(timeouts);
 		return cmd_usage_error(&cmd);
 	}
 	params = json_object();
@@ -116,7 +114,6 @@ int cmd_queue(int argc, char **argv)
 		json_decref(tags);
 		json_decref(meta);
 		json_decref(policy);
-		json_decref(timeouts);
 		return 2;
 	}
 	body = json_pack("{s:s, s:s, s:o}", "mac", mac, "suite", suite, "params", params);

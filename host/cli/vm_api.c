@@ -144,6 +144,8 @@ int vm_poll_run(struct vm *v)
 	snprintf(v->status, sizeof(v->status), "%s", st);
 	v->frames = json_integer_value(json_object_get(run, "frames_received"));
 	v->cases = json_integer_value(json_object_get(run, "cases"));
+	v->cases_done = json_integer_value(json_object_get(run, "cases_done"));
+	v->cases_planned = json_integer_value(json_object_get(run, "cases_planned"));
 	err = json_string_value(json_object_get(run, "error"));
 	snprintf(v->run_error, sizeof(v->run_error), "%s", err ? err : "");
 	json_decref(o);

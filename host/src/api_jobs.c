@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "labels_db.h"
 #include "job_runner.h"
 #include "jobs_db.h"
-#include "labels_db.h"
 #include "routes.h"
 #include "sqljson.h"
 #include "writer.h"
@@ -157,7 +157,10 @@ enum MHD_Result api_job_create(struct req *rq)
 			ret = reply_error(rq, 400, "params.%s: reserved; the daemon sets it on the boot line", k);
 			goto out;
 		}
-		if (!word_ok(k, "_") || !s || !word_ok(s, "_.,:-+/")) {
+		/* Keys as the payload's table spells them: lower-case only
+		 * (SERVER= was accepted, issue 26). */
+		if (!word_ok(k, "_") || strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(k) ||
+		    !s || !word_ok(s, "_.,:-+/")) {
 			ret = reply_error(rq, 400, "params.%s: keys [a-z0-9_], values without spaces or quotes", k);
 			goto out;
 		}

@@ -25,8 +25,10 @@
 #include "casekey.h"
 #include "labels_db.h"
 #include "http.h"
-#include "jobs_db.h"
 #include "labs_db.h"
+#include "jobs_db.h"
+
+#include "run_limits.h"
 #include "ratelimit.h"
 #include "registry.h"
 #include "store.h"
@@ -75,7 +77,7 @@ struct boot_task {
 	int64_t run_id, job_id;
 	int fresh;                 /* a new run (register its token once committed) */
 	int allowed;               /* peer is in an allowed boot network (--boot-from) */
-	int too_many;              /* refused: peer has JOBLESS_MAX pending job-less runs */
+	int too_many;              /* refused: peer has RUNS_PER_ADDR pending job-less runs */
 	struct buf args;           /* the kernel arguments, rendered before any write */
 	size_t line_len;           /* the longest kernel line they make in the script */
 	const char *net[NET_ARGS]; /* /boot.json: given network values, else NULL */
@@ -86,13 +88,6 @@ struct boot_task {
 /* A burst of 30 boots per source address, then 2 a second: a lab boots
  * each machine from its own address, QEMU's user networking all from one. */
 static struct ratelimit boot_rl = RATELIMIT_INIT(30, 2);
-
-/* Pending runs without a job one boot address may hold (issue 26: an <img>
- * on a foreign page, or a script, made a run per GET). A boot burst is 30
- * (boot_rl) and a pending run expires after --lost-after: 64 is twice a
- * burst, far above what a lab machine (one pending run per MAC) needs, and
- * QEMU user networking's VMs of one host all come from 127.0.0.1. */
-#define JOBLESS_MAX 64
 
 static char *col_dup(struct dbi_stmt *st, int c)
 {
@@ -188,7 +183,7 @@ static void boot_fn(struct dbi *db, void *arg)
 	machine = one_int(db, "SELECT id FROM machines WHERE mac = ?1", t->mac, 0, 0);
 	if (machine && (t->run_id = reusable_run(db, t, machine)) != 0)
 		return;
-	if (!t->job_id && bind_pending_jobless(db, t->peer) >= JOBLESS_MAX) {
+	if (!t->job_id && bind_pending_jobless(db, t->peer) >= RUNS_PER_ADDR) {
 		t->too_many = 1;
 		return;
 	}
@@ -240,11 +235,18 @@ int boot_reserved_key(const char *k, const char *v)
 	return 0;
 }
 
+/* A Host the payload can use: an IPv4 address or a name, with an optional
+ * port (the payload speaks IPv4 only: "[::1]:1" rendered server=[::1]:1:P). */
 static int host_ok(const char *h)
 {
-	size_t n = strlen(h);
+	size_t n = strlen(h), name = strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-");
 
-	return n > 0 && n <= 64 && strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]") == n;
+	if (n == 0 || n > 64 || name == 0)
+		return 0;
+	if (name == n)
+		return 1;
+	return h[name] == ':' && n - name - 1 >= 1 && n - name - 1 <= 5 &&
+	       strspn(h + name + 1, "0123456789") == n - name - 1;
 }
 
 /* Attribute strings from the query: printable, bounded, or dropped. */
@@ -348,7 +350,8 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 	uint32_t src;
 
 	if (!host || !host_ok(host))
-		return reply_error(rq, 400, "missing or unusable Host header");
+		return reply_error(rq, 400, "missing or unusable Host header (an IPv4 address or a name, "
+				   "with an optional port: the payload speaks IPv4)");
 	if (!mac_in)
 		return reply_error(rq, 400, "mac: required (iPXE: ?mac=${mac:hexhyp})");
 	if (norm_mac(mac_in, mac))
@@ -362,7 +365,7 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 		t->net[NET_MAC] = mac;
 	snprintf(hostname, sizeof(hostname), "%s", host);
 	colon = strrchr(hostname, ':');
-	if (colon && !strchr(hostname, ']'))
+	if (colon)
 		*colon = 0;
 	t->host = host;
 	t->hostname = hostname;
@@ -384,7 +387,7 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 	}
 	if (t->too_many) {
 		ret = reply_error(rq, 429, "%s has %d pending runs without a job; they expire after %d s "
-				  "(--lost-after)", t->peer, JOBLESS_MAX, cfg.lost_after);
+				  "(--lost-after)", t->peer, RUNS_PER_ADDR, cfg.lost_after);
 		goto out;
 	}
 	if (!t->run_id) {

@@ -16,7 +16,10 @@
 #define CONSOLE_LINES_MAX 1000000
 
 /* In the writer: stores text's lines as lines first, first+1, ... of run's
- * console (replacing what those lines held). How many were stored. */
-int64_t console_store(struct dbi *db, int64_t run, int64_t first, const char *text, size_t len);
+ * console (replacing what those lines held), up to the run's console limit
+ * (run_limits.h; the limit event noted once reached). How many were
+ * stored; *refused (if not NULL): how many lines the limit refused. */
+int64_t console_store(struct dbi *db, int64_t run, int64_t first, const char *text, size_t len,
+		      int64_t *refused);
 
 #endif

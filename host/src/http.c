@@ -297,6 +297,7 @@ int http_start(void)
 			       MHD_OPTION_CONNECTION_LIMIT, (unsigned int)512,
 			       MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg.per_ip_conns,
 			       MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
+			       MHD_OPTION_UNESCAPE_CALLBACK, http_unescape, NULL,
 			       MHD_OPTION_END);
 	if (!mhd)
 		http_limits_stop();

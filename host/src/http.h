@@ -42,6 +42,8 @@ const char *qarg(struct req *rq, const char *name);
  * caller must return reply_error(401). */
 int is_admin(struct req *rq);
 /* http_guard.c: 1 if the Host header names this daemon. */
+/* MHD_OPTION_UNESCAPE_CALLBACK: %XX decoding that keeps %00 (http_guard.c). */
+size_t http_unescape(void *cls, struct MHD_Connection *c, char *s);
 int host_allowed(const char *host);
 /* NULL if this write request may go on; else the reason and *status. */
 const char *write_refused(struct req *rq, unsigned *status);

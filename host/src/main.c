@@ -21,6 +21,7 @@
 #include "http.h"
 #include "job_runner.h"
 #include "registry.h"
+#include "run_limits.h"
 #include "util.h"
 #include "writer.h"
 #include "xcbd.h"
@@ -65,6 +66,11 @@ static void usage(FILE *f)
 "                         IPv4 subnets and 127.0.0.1, QEMU user networking's\n"
 "                         source). A machine with a known boot address gets\n"
 "                         its jobs only from that address\n"
+"  --run-limit KIND=N    what one run may store (repeatable): cases (4096),\n"
+"                         frames (524288), histo (1048576 rows), samples\n"
+"                         (1048576 rows), events (16384 log/error lines), facts\n"
+"                         (256 HELLO keys), console (4194304 bytes); past it a\n"
+"                         frame is refused, counted, and the run's events say so\n"
 "  --ready-fd N           write \"ready http=PORT udp=PORT\\n\" to file descriptor N\n"
 "                         (then close it) once HTTP and UDP listen: scripts\n"
 "                         wait on it instead of polling /api/v1/health\n"
@@ -144,6 +150,7 @@ int main(int argc, char **argv)
 		{ "per-ip-connections", required_argument, NULL, 'P' },
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "boot-from", required_argument, NULL, 'B' },
+		{ "run-limit", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -221,6 +228,12 @@ int main(int argc, char **argv)
 			}
 			cfg.host_names[cfg.nhost_names++] = optarg;
 			break;
+		case 'M':
+			if (run_limit_set(optarg, err, sizeof(err))) {
+				fprintf(stderr, "xcbenchd: %s\n", err);
+				return 2;
+			}
+			break;
 		case 'B':
 			if (bootnet_add(optarg, err, sizeof(err))) {
 				fprintf(stderr, "xcbenchd: %s\n", err);
@@ -293,10 +306,10 @@ int main(int argc, char **argv)
 		writer_stop();
 		return 1;
 	}
+	dbi_url_redact(cfg.db_path, db_shown, sizeof(db_shown));
 	/* After HTTP: a job's boot request must find the server up. */
 	if (job_runner_start())
 		fprintf(stderr, "xcbenchd: cannot start the job runner: jobs wait\n");
-	dbi_url_redact(cfg.db_path, db_shown, sizeof(db_shown));
 	fprintf(stderr, "xcbenchd %s: http %s:%d udp %s:%d db %s%s\n", XCBD_VERSION,
 		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
 		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), db_shown,

@@ -58,7 +58,7 @@ static void store_fn(struct dbi *db, void *arg)
 {
 	struct store_task *t = arg;
 
-	t->stored = console_store(db, t->run, t->first, t->text, t->len);
+	t->stored = console_store(db, t->run, t->first, t->text, t->len, NULL);
 }
 
 /* The job's run (the latest one its boots created), or 0. */

@@ -10,9 +10,13 @@
  *
  * One thread, one epoll over all sockets. Prints one JSON line: machines,
  * complete, failed, frames, sent, retransmitted, timeouts, seconds.
+ * SIGUSR1: one line {"acked": N} on stderr, the frames the daemon has
+ * ACKed so far (cumulatively or selectively), for a test that compares what
+ * was promised with what is stored at a given moment.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +45,30 @@ struct machine {
 };
 
 static const struct gen *tmpl; /* the run every machine sends, token 0 */
+static volatile sig_atomic_t report_acked; /* SIGUSR1 */
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	report_acked = 1;
+}
+
+/* Frames ACKed so far: those released from the windows (cumulative ACKs)
+ * and those still in them that a SACK said are stored. */
+static void print_acked(const struct machine *ms, int n)
+{
+	unsigned long long acked = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct rtx *r = &ms[i].rtx;
+
+		acked += ms[i].next - r->count;
+		for (unsigned k = 0; k < r->count; k++)
+			acked += r->slot[(r->head + k) % r->cap].sacked;
+	}
+	fprintf(stderr, "{\"acked\": %llu}\n", acked);
+	fflush(stderr);
+}
 static unsigned frame_max;
 
 static uint64_t now_us(void)
@@ -195,6 +223,7 @@ int main(int argc, char **argv)
 		rtx_init(&m->rtx, m->slot, m->store, UDPT_WINDOW, frame_max, UDPT_RTO_MIN_US, UDPT_RTO_MAX_US);
 		m->last_progress = t0;
 	}
+	signal(SIGUSR1, on_usr1);
 	for (left = n; left > 0;) {
 		struct epoll_event ev[256];
 		uint64_t now = now_us(), wait = UINT64_MAX;
@@ -217,6 +246,10 @@ int main(int argc, char **argv)
 			d = rtx_next_due(&m->rtx, now);
 			if (d < wait)
 				wait = d;
+		}
+		if (report_acked) {
+			report_acked = 0;
+			print_acked(ms, n);
 		}
 		if (left == 0)
 			break;
