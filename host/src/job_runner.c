@@ -203,8 +203,11 @@ static void step(const struct job_row *j, const struct power_cfg *c, int64_t now
 
 			next.stage = JOB_POWERING_ON;
 			next.attempt = 1;
-			if (c->sol)
+			if (c->sol) {
 				sol_ensure(j->id, c);
+				if (sol_wait_active(j->id, 5000) == 0)
+					event(&next, "serial-over-LAN: no session within 5 s; powering on without it");
+			}
 			power_on(&next, c, 0);
 		}
 		return;

@@ -562,3 +562,24 @@ void jobs_db_forget(struct dbi *db, int64_t id)
 {
 	exec_args(db, "DELETE FROM job_events WHERE job_id = ?", "i", id);
 }
+
+struct note_task {
+	int64_t id;
+	const char *reason;
+	int ok;
+};
+
+static void note_fn(struct dbi *db, void *arg)
+{
+	struct note_task *t = arg;
+
+	t->ok = exec_args(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) "
+			  "SELECT id, ?, stage, attempt, ? FROM jobs WHERE id = ?", "iti", now_s(), t->reason, t->id) == 0;
+}
+
+int jobs_db_note(int64_t id, const char *reason)
+{
+	struct note_task t = { id, reason, 0 };
+
+	return writer_call(note_fn, &t) || !t.ok ? -1 : 0;
+}

@@ -60,6 +60,10 @@ struct job_change {
 };
 int jobs_db_change(struct job_change *c);
 
+/* An event on job id in whatever stage it is (sol.c: the console of a
+ * machine that never made a run). 0 or -1. */
+int jobs_db_note(int64_t id, const char *reason);
+
 /* boot.c, in the writer: the job's /boot.ipxe for this attempt. */
 void jobs_db_booted(struct dbi *db, int64_t job_id, int64_t now);
 

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -18,18 +19,21 @@
 
 #include "console.h"
 #include "db.h"
+#include "jobs_db.h"
 #include "sol.h"
 #include "runproc.h"
 #include "writer.h"
 
 #define LINE_MAX_BYTES 2048
 #define PENDING_MAX (256 * 1024) /* console kept while no run exists yet */
+#define NOTE_LINES 30             /* of it, what a job without a run keeps */
 
 struct sol {
 	int64_t job;
 	struct power_cfg cfg;
 	pthread_t thr;
 	atomic_int stop;          /* set by sol_stop, read by the thread */
+	atomic_int active;        /* set by the thread once ipmitool says the session is up */
 	struct sol *next;
 	/* The thread's own: */
 	char *pending;            /* complete lines not yet stored */
@@ -111,6 +115,10 @@ static int client_noise(const char *l, size_t n)
 
 static void add_line(struct sol *s)
 {
+	static const char up[] = "[SOL Session operational";
+
+	if (s->llen >= sizeof(up) - 1 && memcmp(s->line, up, sizeof(up) - 1) == 0)
+		atomic_store(&s->active, 1);
 	if (client_noise(s->line, s->llen)) {
 		s->llen = 0;
 		return;
@@ -169,6 +177,29 @@ static void feed(struct sol *s, const char *p, size_t n)
 	}
 }
 
+/* A machine that never asked for its boot script has no run to hold its
+ * console: the last lines it printed become an event of the job, so the
+ * job still shows where it stopped (a firmware without a NIC ROM, a hang
+ * before iPXE). */
+static void note_unbooted(struct sol *s)
+{
+	const char *p = s->pending + s->plen;
+	char *text;
+	int lines = 0;
+
+	/* The last NOTE_LINES lines (pending ends with a newline). */
+	while (p > s->pending && lines <= NOTE_LINES)
+		if (*--p == '\n')
+			lines++;
+	if (p > s->pending)
+		p++;
+	if (asprintf(&text, "console over serial-over-LAN, no run (the machine has not asked for /boot.ipxe):\n%.*s",
+		     (int)(s->pending + s->plen - p), p) < 0)
+		return;
+	jobs_db_note(s->job, text);
+	free(text);
+}
+
 /* One session: until it ends or the capture is stopped. */
 static void session(struct sol *s)
 {
@@ -212,6 +243,8 @@ static void *sol_thread(void *arg)
 	if (s->llen)
 		add_line(s);
 	flush(s);
+	if (!s->run && s->plen)
+		note_unbooted(s);
 	db_ro_close();
 	return NULL;
 }
@@ -237,6 +270,23 @@ void sol_ensure(int64_t job, const struct power_cfg *c)
 		}
 	}
 	pthread_mutex_unlock(&mu);
+}
+
+int sol_wait_active(int64_t job, int timeout_ms)
+{
+	for (int waited = 0; waited <= timeout_ms; waited += 50) {
+		int up = -1;
+
+		pthread_mutex_lock(&mu);
+		for (struct sol *s = list; s; s = s->next)
+			if (s->job == job)
+				up = atomic_load(&s->active);
+		pthread_mutex_unlock(&mu);
+		if (up != 0)
+			return up;
+		usleep(50000);
+	}
+	return 0;
 }
 
 static void finish(struct sol *s)
