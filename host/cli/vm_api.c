@@ -45,8 +45,17 @@ void vm_drop_job(struct vm *v)
 	buf_free(&q);
 	json_array_foreach(json_object_get(o, "jobs"), i, j)
 		if (json_integer_value(json_object_get(j, "id")) == v->job_id) {
-			snprintf(path, sizeof(path), "/api/v1/jobs/%lld", (long long)v->job_id);
-			json_decref(api_json("DELETE", path, NULL));
+			/* A queued job is deleted; one its boot request already moved on
+			 * (stage booting: the job lifecycle) is cancelled, which the
+			 * daemon allows at any stage before the end. */
+			const char *stage = json_string_value(json_object_get(j, "stage"));
+			int queued = !stage || strcmp(stage, "queued") == 0;
+
+			json_t *none = queued ? NULL : json_object();
+
+			snprintf(path, sizeof(path), "/api/v1/jobs/%lld%s", (long long)v->job_id, queued ? "" : "/cancel");
+			json_decref(api_json(queued ? "DELETE" : "POST", path, none));
+			json_decref(none);
 		}
 	json_decref(o);
 }

@@ -64,7 +64,8 @@ enum MHD_Result api_jobs(struct req *rq)
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
 	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE (CAST(?1 AS TEXT) IS NULL OR mac = ?1) "
-			       "AND (CAST(?2 AS BIGINT) IS NULL OR consumed IS NULL) ORDER BY id DESC LIMIT 1000", &st))
+			       "AND (CAST(?2 AS BIGINT) IS NULL OR (consumed IS NULL AND stage IN ('queued', 'powering_on', 'booting', 'running'))) "
+			       "ORDER BY id DESC LIMIT 1000", &st))
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	if (m)
 		dbi_bind_text(st, 1, mac, -1);
