@@ -124,10 +124,13 @@ out:
 		json_object_set(body, "tags", tags);
 	if (json_object_size(meta))
 		json_object_set(body, "meta", meta);
+	if (json_object_size(timeouts))
+		json_object_set(policy, "timeouts", timeouts);
 	json_object_update(body, policy);
 	json_decref(tags);
 	json_decref(meta);
 	json_decref(policy);
+	json_decref(timeouts);
 	o = api_json("POST", "/api/v1/jobs", body);
 	json_decref(body);
 	if (!o)
