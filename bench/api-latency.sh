@@ -5,21 +5,25 @@
 # histograms, copied 999 times in SQL), from one client on loopback, sequential
 # requests on a kept-alive connection: p50 / p99 per call, against the
 # cheapest route (/api/v1/health) as the HTTP floor.
-. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
 need "$XCBENCHD" "$XCB_GEN"
 T=$(mktemp -d "$BOUT/api.XXXXXX")
 DB=$T/xcbench.db
 N=${BENCH_API_REQUESTS:-200}
+RUNS=${BENCH_API_RUNS:-1000}
 
 daemon "$DB" --open || exit 1
 "$XCB_GEN" --server 127.0.0.1:$PORT --token a910000000000001 --reps 5 >/dev/null 2>&1 || { echo "seed run failed"; exit 1; }
 stop_daemon
-$PY - "$DB" <<'PY'
+# The seed run alone, for the PostgreSQL side (grown there with SQL).
+cp "$DB" "$T/seed.db"
+$PY - "$DB" "$RUNS" <<'PY'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
+nruns = int(sys.argv[2])
 cols = lambda t: [r[1] for r in c.execute("PRAGMA table_info(%s)" % t)]
 rc = [x for x in cols("runs") if x not in ("id", "token")]
-for i in range(2, 1001):
+for i in range(2, nruns + 1):
     c.execute("INSERT INTO runs(id, token, %s) SELECT ?, printf('%%016x', ?), %s FROM runs WHERE id = 1"
               % (", ".join(rc), ", ".join(rc)), (i, 0xa91 << 40 | i))
     for t in ("frames", "cases", "results", "histograms", "samples", "events"):
@@ -29,15 +33,16 @@ c.commit()
 open(sys.argv[1] + ".sizes", "w").write("%d runs, %d cases, %d result rows, %d histogram rows" % tuple(
     c.execute("SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM cases), (SELECT count(*) FROM results), (SELECT count(*) FROM histograms)").fetchone()))
 PY
-daemon "$DB" --open || exit 1
-$PY - "$PORT" "$N" "$(cat "$DB.sizes")" <<'PY'
+# measure PORT OUT: one line per call into OUT: name, p50, p99, bytes.
+measure() {
+	$PY - "$1" "$N" "$RUNS" >"$2" <<'PY'
 import http.client, json, sys, time
-port, n, sizes = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+port, n, nruns = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 def t(path):
     ms = []
     for i in range(n):
-        p = path.replace("{id}", str(1 + (i * 37) % 1000))
+        p = path.replace("{id}", str(1 + (i * 37) % nruns))
         t0 = time.perf_counter()
         c.request("GET", p)
         r = c.getresponse()
@@ -54,14 +59,57 @@ rows = [("health (HTTP floor)", "/api/v1/health"),
         ("index: GET runs?limit=1000", "/api/v1/runs?limit=1000"),
         ("run page CSV: runs/{id}.csv", "/api/v1/runs/{id}.csv"),
         ("compare a=b (48 cases, bootstrap)", "/api/v1/compare?a={id}&b=1")]
-res = [(name, path) + t(path) for name, path in rows]
-floor = res[0][2]
+for name, path in rows:
+    print(json.dumps((name,) + t(path)))
+PY
+}
+daemon "$DB" --open || exit 1
+measure "$PORT" "$T/sqlite.res" || exit 1
+stop_daemon
+
+# The same database on PostgreSQL (a throwaway cluster, tests/lib/pg.sh):
+# the seed run copied with xcb-copy, then grown to RUNS runs in SQL.
+: >"$T/pg.res"
+. "$ROOT/tests/lib/pg.sh"
+if pg_available && [ -x "$ROOT/host/build/xcb-copy" ] && pg_start; then
+	trap 'pg_stop; bench_cleanup' EXIT
+	pg_createdb bench
+	PGDB=$(pg_url bench)
+	"$ROOT/host/build/xcb-copy" --quiet --from "$T/seed.db" --db "$PGDB" --lab bench >/dev/null || exit 1
+	cols() { pg_psql bench "SELECT string_agg(column_name, ', ' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '$1' AND column_name NOT IN ($2)"; }
+	rc=$(cols runs "'id', 'token'")
+	{
+		echo "INSERT INTO runs(id, token, $rc) SELECT g, lpad(to_hex((2705::bigint << 40) | g), 16, '0'), $rc FROM runs, generate_series(2, $RUNS) g WHERE id = 1;"
+		echo "SELECT setval(pg_get_serial_sequence('runs', 'id'), $RUNS);"
+		for t in frames cases results histograms samples events; do
+			cc=$(cols "$t" "'run_id'")
+			echo "INSERT INTO $t(run_id, $cc) SELECT g, $cc FROM $t, generate_series(2, $RUNS) g WHERE run_id = 1;"
+		done
+		echo "ANALYZE;"
+	} >"$T/grow.sql"
+	"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$PGDB" -f "$T/grow.sql" >/dev/null || exit 1
+	daemon "$PGDB" --open || exit 1
+	measure "$PORT" "$T/pg.res" || exit 1
+	stop_daemon
+	pg_stop
+fi
+$PY - "$T/sqlite.res" "$T/pg.res" "$N" "$(cat "$DB.sizes")" <<'PY'
+import json, sys
+lite = [json.loads(l) for l in open(sys.argv[1])]
+pg = {r[0]: r for r in (json.loads(l) for l in open(sys.argv[2]))}
+n, sizes = int(sys.argv[3]), sys.argv[4]
+floor = lite[0][1]
 print("### API latency: %d sequential requests per call, one kept-alive client; database: %s" % (n, sizes))
 print()
-print("| call | p50 ms | p99 ms | p50 / health p50 | reply bytes |")
-print("|---|---:|---:|---:|---:|")
-for name, path, p50, p99, size in res:
-    print("| %s | %.2f | %.2f | %.1f | %d |" % (name, p50, p99, p50 / floor, size))
+print("| call | SQLite p50 ms | SQLite p99 ms | p50 / health p50 | reply bytes | PostgreSQL p50 ms | PostgreSQL p99 ms | PostgreSQL / SQLite p50 |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for name, p50, p99, size in lite:
+    g = pg.get(name)
+    print("| %s | %.2f | %.2f | %.1f | %d | %s | %s | %s |" % (name, p50, p99, p50 / floor, size,
+          "%.2f" % g[1] if g else "-", "%.2f" % g[2] if g else "-", "%.2fx" % (g[1] / p50) if g else "-"))
+if not pg:
+    print()
+    print("(PostgreSQL column empty: no PostgreSQL server binaries or no xcb-copy here)")
 PY
 stop_daemon
 rm -rf "$T"

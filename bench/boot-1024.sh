@@ -10,7 +10,7 @@
 # SeaBIOS, not qboot: with this many vCPUs qboot hands the multiboot loader
 # no memory map (mmap_length 0); SeaBIOS does, and it starts every AP itself
 # first and hands over in x2APIC mode, as big servers' firmware does.
-. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
 need "$XCB_ELF"
 T=$(mktemp -d "$BOUT/boot-1024.XXXXXX")
 fail=0

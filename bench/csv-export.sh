@@ -6,7 +6,7 @@
 # peak must not grow with the row count: the ratio row says so.
 # The big runs are made in SQL from one generated run (cases and rows like
 # the real ones); ingesting a million rows over UDP would measure ingest.
-. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
 need "$XCBENCHD" "$XCB_GEN"
 T=$(mktemp -d "$BOUT/csv.XXXXXX")
 DB=$T/xcbench.db
@@ -15,23 +15,37 @@ daemon "$DB" --open || exit 1
 "$XCB_GEN" --server 127.0.0.1:$PORT --token c5f0000000000001 --reps 1 >/dev/null 2>&1 || { echo "seed run failed"; exit 1; }
 stop_daemon
 # Runs 2 and 3: run 1's 48 cases, results rep 0..N-1 (all-initiator rows).
-$PY - "$DB" <<'PY'
-import sqlite3, sys, time
+# The column lists are the migrated database's own (PRAGMA table_info: the
+# schema as xcbenchd made it from db/, which test_schema checks against
+# proto/xcb_schema.h), never a list written here: one written by hand
+# exported 0 rows once the RESULT fields grew.
+# BENCH_CSV_ROWS: the two sizes (default 100000 1000000).
+read -r ROWS1 ROWS2 <<<"${BENCH_CSV_ROWS:-100000 1000000}"
+$PY - "$DB" "$ROWS1" "$ROWS2" <<'PY'
+import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
-for rid, token, rows in ((2, "c5f0000000000002", 100000), (3, "c5f0000000000003", 1000000)):
+cols = lambda t: [r[1] for r in c.execute("PRAGMA table_info(%s)" % t)]
+res, cas = cols("results"), cols("cases")
+# run_id, rep and initiator are this row's; p50 varies with the rep; the
+# rest is the seed row's, whatever the schema holds.
+sel = {"run_id": "?", "rep": "r.n", "initiator": "65535", "p50": "x.p50 + r.n % 97"}
+res_sel = ", ".join(sel.get(k, "x." + k) for k in res)
+cas_sel = ", ".join("?" if k == "run_id" else k for k in cas)
+for rid, token, rows in ((2, "c5f0000000000002", int(sys.argv[2])), (3, "c5f0000000000003", int(sys.argv[3]))):
     reps = -(-rows // 48)
     c.execute("INSERT INTO runs(id, token, suite, status, created, hello, cpus, tsc_khz, frames_received) "
               "SELECT ?, ?, 'bench', 'complete', created, hello, cpus, tsc_khz, 0 FROM runs WHERE id = 1", (rid, token))
-    c.execute("INSERT INTO cases SELECT ?, case_id, kind, algo, delivery, wait, inits, mask, placement, overlap, "
-              "work_us, iters, reps, config, match_key FROM cases WHERE run_id = 1", (rid,))
+    c.execute("INSERT INTO cases(%s) SELECT %s FROM cases WHERE run_id = 1" % (", ".join(cas), cas_sel), (rid,))
     c.execute("""WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM r WHERE n + 1 < ?)
-        INSERT INTO results SELECT ?, x.case_id, r.n, 65535, x.count, x.min, x.p50 + r.n % 97, x.p90, x.p99, x.p999,
-        x.max, x.mean_x1000, x.stddev_x1000, x.ipis, x.lock_acq, x.lock_contended, x.lock_hold_cycles,
-        x.lock_wait_cycles, x.stale, x.calls_executed, x.calls_expected, x.flags
+        INSERT INTO results(%s) SELECT %s
         FROM r, (SELECT * FROM results WHERE run_id = 1 AND rep = 0 AND initiator = 65535) x
-        WHERE r.n * 48 + x.case_id <= ?""", (reps, rid, rows))
+        WHERE r.n * 48 + x.case_id <= ?""" % (", ".join(res), res_sel), (reps, rid, rows))
+    got = c.execute("SELECT count(*) FROM results WHERE run_id = ?", (rid,)).fetchone()[0]
+    if got < rows * 0.9:
+        sys.exit("csv-export: made %d RESULT rows for run %d, wanted %d" % (got, rid, rows))
 c.commit()
 PY
+[ $? = 0 ] || exit 1
 
 hwm() { awk '/VmHWM/ { print $2 }' "/proc/$1/status"; }
 # export ID: prints "rows seconds idle_hwm_kB peak_hwm_kB"
@@ -48,9 +62,11 @@ export_run() {
 }
 read -r r1 s1 i1 p1 < <(export_run 2)
 read -r r2 s2 i2 p2 < <(export_run 3)
-$PY - "$r1" "$s1" "$i1" "$p1" "$r2" "$s2" "$i2" "$p2" <<'PY'
+$PY - "$r1" "$s1" "$i1" "$p1" "$r2" "$s2" "$i2" "$p2" <<'PY' || exit 1
 import sys
 r1, s1, i1, p1, r2, s2, i2, p2 = (float(x) for x in sys.argv[1:])
+if not (r1 > 0 and r2 > 0 and s1 > 0 and s2 > 0):
+    sys.exit("csv-export: an export returned no rows (%d, %d)" % (r1, r2))
 print("### CSV export: GET /api/v1/runs/{id}.csv, streamed")
 print()
 print("| rows | seconds | rows/s | MB/s | daemon peak RSS over idle |")

@@ -5,7 +5,7 @@
 # the daemon ACKs only after the SQLite commit, so this is the stored rate.
 # The baseline is the same senders against bench/null-acker.c, which ACKs
 # each valid frame at once and stores nothing: the rate the senders produce.
-. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
 need "$XCBENCHD" "$XCB_GEN"
 S=${BENCH_SENDERS:-4} R=${BENCH_RUNS:-2} REPS=${BENCH_REPS:-20} TRIALS=${BENCH_TRIALS:-3}
 T=$(mktemp -d "$BOUT/ingest.XXXXXX")

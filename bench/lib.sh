@@ -38,15 +38,17 @@ null_acker() {
 
 # daemon DB [args]: xcbenchd on a fresh port; sets PORT URL DPID.
 daemon() {
-	local db=$1; shift
+	local db=$1 log=$1.log; shift
+	# A PostgreSQL URL is no file name: its log goes beside the others.
+	case $db in postgres*) log=$BOUT/daemon-pg.$$.log ;; esac
 	PORT=$(free_port)
 	URL=http://127.0.0.1:$PORT
-	xcbd_start "$db.log" "$PORT" --db "$db" "$@"
+	xcbd_start "$log" "$PORT" --db "$db" "$@"
 	local rc=$?
 	DPID=$XCBD_PID
 	PIDS+=("$DPID")
 	[ "$rc" = 0 ] && return 0
-	echo "xcbenchd did not start: $(tail -3 "$db.log")" >&2
+	echo "xcbenchd did not start: $(tail -3 "$log")" >&2
 	return 1
 }
 stop_daemon() { kill "$DPID" 2>/dev/null; wait "$DPID" 2>/dev/null; }

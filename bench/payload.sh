@@ -15,7 +15,7 @@
 #     fetch of the payload → UDP), and the same two on UEFI: OVMF -kernel
 #     xcbench.efi, and OVMF → QEMU's EFI iPXE ROM → TFTP → /boot.ipxe →
 #     xcbench.efi → UDP. The accelerator is tools/qemu-accel's.
-. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
 need "$XCB_ELF" "$XCBENCHD"
 T=$(mktemp -d "$BOUT/payload.XXXXXX")
 SMP=${BENCH_SMP:-2}

@@ -12,7 +12,7 @@
 # Under TCG a vCPU is a host thread: with fewer host cores than vCPUs the
 # absolute numbers are the emulator's, the ratio between the two algorithms
 # in the same boot is the result.
-. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
 need "$XCB_ELF"
 T=$(mktemp -d "$BOUT/tree-crossover.XXXXXX")
 SMP=${BENCH_SMP:-64}

@@ -54,6 +54,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "harness", "full,bare: bare = callees keep no books (overhead runs only)" },
 	{ "hang_cpu", "test: CPU wedges in a call" },
 	{ "fault_cpu", "test: CPU faults in a call" },
+	{ "fwddrop_cpu", "test: IPIs forwarded from a handler to CPU N are lost (a tree leader's forward)" },
 	{ "dupskip_cpu", "test: CPU runs one call as the previous one (skip + duplicate)" },
 	{ "startfail_cpu", "test: starting work on that CPU fails" },
 	/* net (NIC, addressing, UDP transport) */

@@ -96,7 +96,12 @@ void kmain(uint32_t magic, uint32_t mbi)
 			boot_info.fw_vendor, boot_info.fw_revision, (unsigned long)boot_info.rsdp);
 	else if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
 		kprintf("xcbench: warning: not started by a multiboot loader (magic 0x%x)\n", magic);
-	cmdline_init(boot_info.cmdline);
+	/* UEFI: boot/efi/ removed the image name if there was one (LoadOptions may
+	 * have none); multiboot loaders always put it first. */
+	if (boot_info.firmware == XCB_BOOT_UEFI)
+		cmdline_init_noname(boot_info.cmdline);
+	else
+		cmdline_init(boot_info.cmdline);
 	kprintf("xcbench: cmdline \"%s\"\n", cmdline_shown()); /* run=, server= masked */
 	cmdline_check_keys();
 	machine_exit_init();

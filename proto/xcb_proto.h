@@ -106,11 +106,15 @@ struct xcb_result {
 };
 #undef XCB__RESULT_MEMBER
 /* XCB_RESULT_LEN (152, v1: the least a receiver accepts) and
- * XCB_RESULT_LEN_FULL (208, with the appended fields; extra bytes ignored)
+ * XCB_RESULT_LEN_FULL (224, with the appended fields; extra bytes ignored)
  * derive from the widths in xcb_schema.h. */
 _Static_assert(sizeof(struct xcb_result) == XCB_RESULT_LEN_FULL, "struct xcb_result has padding");
 #define XCB_RF_WATCHDOG  0x1u /* a call exceeded the watchdog bound */
 #define XCB_RF_INVARIANT 0x2u /* an invariant check failed */
+/* The host moved under the repetition: its paired `ipi` probes (floor_paired)
+ * spread by more than XCB_UNSTABLE_FACTOR (upper over lower quartile). */
+#define XCB_RF_UNSTABLE  0x4u
+#define XCB_UNSTABLE_FACTOR 2
 
 /* HISTO: a chunk of one histogram (bucket scheme: xcb_histo.h). Counts of
  * buckets first .. first+n-1; zero runs may be skipped by sending chunks. */

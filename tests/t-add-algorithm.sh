@@ -82,6 +82,9 @@ if [ -x "$XCBENCH" ] && [ -x "$XCBENCHD" ]; then
 		"any(c.get('algo') == '$NAME' for c in d['cases'])")" = True
 	check "GET /api/v1/compare (the compare page's data): lockless vs $NAME in run $ID" test "$(pyjson \
 		"$URL/api/v1/compare?a=$ID&b=$ID&algo_a=lockless&algo_b=$NAME" "len(d.get('rows', d.get('cases', []))) > 0")" = True
+	"$XCBENCH" --server "$URL" show "$ID" >"$T/show.out" 2>&1
+	check "xcbench show $ID lists $NAME with its description" grep -qE "^  $NAME +the template" "$T/show.out"
+	check "xcbench show $ID: $NAME's case in the table" grep -qE "^ +[0-9]+ xcall +$NAME " "$T/show.out"
 else
 	skip "the daemon learns $NAME" "host/build/xcbench or xcbenchd not built"
 fi

@@ -159,6 +159,12 @@ missing = [a for a in have if a.upper() not in hdr]
 ok(have and not missing and {"BATCH", "METHOD", "FLUSH", "PAGES"} <= set(hdr),
    f"xcbench show: a column for each of the {len(have)} matched axes the run's cases have (missing: {missing})")
 PY
+# Conditions: the golden capture (payload 2d77dc2, suite quick) against a
+# boot of the A/A set (20780d8, seed) is flagged in the API and the CLI.
+m=$(pyjson "$URL/api/v1/compare?a=$Q&b=${ID[0]}" '" | ".join(d["mismatches"])')
+check "differing conditions are listed ($m)" bash -c "grep -q 'payload commit differs: 2d77dc2 vs 20780d8' <<<'$m' && grep -q 'suite differs: quick vs seed' <<<'$m'"
+"${X[@]}" compare "$Q" "${ID[0]}" --format text >"$TMP/mism.txt" 2>&1
+check "... and the CLI warns of them" grep -q "^warning: payload commit differs: 2d77dc2 vs 20780d8" "$TMP/mism.txt"
 "${X[@]}" export 999 >/dev/null 2>"$TMP/exp.err"
 check "export of a missing run: the error in words, not JSON ($(cat "$TMP/exp.err"))" \
 	bash -c "grep -q 'run 999 not found' '$TMP/exp.err' && ! grep -q '{' '$TMP/exp.err'"

@@ -33,8 +33,11 @@ check "one script for BIOS and UEFI: \${platform} picks xcbench.efi, same argume
 	bash -c "grep -qx 'iseq \${platform} efi && goto xcb_efi ||' '$TMP/boot1.ipxe' &&
 		[ \"\$(grep '^kernel ' '$TMP/boot1.ipxe' | sed 's/xcbench\.ef\?l\?[if] / /' | sort -u | wc -l)\" = 1 ] &&
 		grep -q '^kernel http://10.0.2.2:8080/firmware/xcbench.efi run=' '$TMP/boot1.ipxe'"
-"${X[@]}" queue --mac 52:54:00:ab:cd:01 --suite quick --label nightly reps=3 work_us=500 >"$TMP/q.out"
+"${X[@]}" queue --mac 52:54:00:ab:cd:01 --suite quick --label nightly --attempts 3 --boot-timeout 77 --end leave \
+	reps=3 work_us=500 >"$TMP/q.out"
 check "xcbench queue" grep -q "queued job 1: suite quick for 52:54:00:ab:cd:01" "$TMP/q.out"
+pol=$(pyjson "$URL/api/v1/jobs" '"%s %s %s %s" % (d["jobs"][0]["attempts"], d["jobs"][0]["timeouts"]["booting"], d["jobs"][0]["timeouts"]["running"], d["jobs"][0]["end"])')
+check "queue's lifecycle options reach the job ($pol)" [ "$pol" = "3 77 None leave" ]
 check "job listed as pending" [ "$(pyjson "$URL/api/v1/jobs?pending=1" 'len(d["jobs"])')" = 1 ]
 boot "52:54:00:ab:cd:01&uuid=u-1&serial=SN%201" "$TMP/boot2.ipxe"
 check "next boot of that MAC runs the job" grep -q "suite=quick .* reps=3 work_us=500$" "$TMP/boot2.ipxe"

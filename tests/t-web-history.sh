@@ -55,6 +55,20 @@ rc=$?
 check "check --baseline stored: the other three boots against it, exit 0 ($rc)" [ "$rc" = 0 ]
 "${X[@]}" compare --baseline stored "${ID[3]}" --format text >"$TMP/cmp.txt" 2>&1
 check "compare --baseline stored names the stored runs as A" grep -q "^A: runs ${ID[0]}, ${ID[1]}, ${ID[2]} (3 boots)" "$TMP/cmp.txt"
+"${X[@]}" check --baseline last:3 "${ID[3]},${ID[4]},${ID[5]}" --format text >"$TMP/last.txt" 2>&1
+rc=$?
+check "check --baseline last:3: the three boots before B of its machine + suite, exit 0 ($rc)" \
+	bash -c "[ $rc = 0 ] && grep -q '^summary: 0 of 24 matched cases changed' '$TMP/last.txt'"
+"${X[@]}" compare --baseline last:3 "${ID[3]}" --format text >"$TMP/last2.txt" 2>&1
+check "compare --baseline last:3 names them as A" grep -q "^A: runs ${ID[0]}, ${ID[1]}, ${ID[2]} (3 boots)" "$TMP/last2.txt"
+# A side by label or tag: the first three boots tagged "base", the others "patch".
+for k in 0 1 2; do "${X[@]}" label "${ID[$k]}" --tag base >/dev/null; done
+for k in 3 4 5; do "${X[@]}" label "${ID[$k]}" --tag patch >/dev/null; done
+"${X[@]}" compare label:base label:patch --format text >"$TMP/lab.txt" 2>&1
+check "compare label:base label:patch: the tagged groups, 3 boots a side" \
+	bash -c "grep -q '^A: runs ${ID[0]}, ${ID[1]}, ${ID[2]} (3 boots)' '$TMP/lab.txt' && grep -q '^B: runs ${ID[3]}, ${ID[4]}, ${ID[5]} (3 boots)' '$TMP/lab.txt'"
+c=$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/compare?a=label:nosuch&b=${ID[0]}")
+check "a label no run has: 404 ($c)" [ "$c" = 404 ]
 "${X[@]}" baseline "${ID[0]},999" >/dev/null 2>"$TMP/bl2.err"
 check "a baseline of a missing run is refused, naming it" grep -q "run 999 not found" "$TMP/bl2.err"
 c=$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/compare?a=baseline&b=999")
@@ -68,7 +82,7 @@ check "... that needs no other file (no src=, no link, no script)" \
 	bash -c "! grep -qiE '<script|<link|src=|url\\(' '$OUTDIR/compare-export.html'"
 
 export XCB_HTML=$OUTDIR/compare-export.html
-export XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_MACHINE=$MID XCB_RUNS="${ID[*]}"
+export XCB_TOKEN=history-admin XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_MACHINE=$MID XCB_RUNS="${ID[*]}"
 node "$ROOT/tests/web/history.mjs" &
 driver=$!
 wait "$driver"

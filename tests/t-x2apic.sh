@@ -42,8 +42,16 @@ ok(used and None not in used and "auto" not in used, f"every case names the deli
 # Forced deliveries resolve to themselves; a shorthand case only where its mask is all-but-self.
 ok(all(c["x_delivery_used"] == "unicast" for c in cases.values() if c["delivery"] == "unicast"),
    "unicast cases used unicast")
-ok(all(c["x_delivery_used"] == "x2apic_cluster" for c in cases.values() if c["delivery"] == "x2apic_cluster"),
-   "cluster cases used cluster multicast")
+# An algorithm that chooses its own IPIs (tree: one unicast per group leader,
+# XCALL_SENDS_UNICAST) labels every case unicast, whatever delivery was asked;
+# every other algorithm's cluster cases must use cluster multicast.
+algos = {c["algo"] for c in cases.values() if c["kind"] == "xcall"}
+own = {a for a in algos if all(c["x_delivery_used"] == "unicast" for c in cases.values()
+                                if c["kind"] == "xcall" and c["algo"] == a)}
+ok(own != algos, f"the delivery policy reaches some algorithm (own sends: {sorted(own)})")
+ok(all(c["x_delivery_used"] == "x2apic_cluster" for c in cases.values()
+       if c["delivery"] == "x2apic_cluster" and c.get("algo") not in own),
+   f"cluster cases used cluster multicast (but {sorted(own)}, whose sends are their own)")
 ok(any(c["x_delivery_used"] == "allbutself" for c in cases.values()), "some case used the all-but-self shorthand")
 PY
 }

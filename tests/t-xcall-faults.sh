@@ -7,7 +7,9 @@
 #   run_twice     lockless runs each callee twice: the ledger reports dup,
 #                 naming algorithm, initiator and target;
 #   pool_hog      more IPI vectors asked for than the pool has: init refuses,
-#                 naming the algorithm that did not fit.
+#                 naming the algorithm that did not fit;
+# and on the payload (TCG, -smp 8): fwddrop_cpu=3 loses a tree leader's
+# forward to CPU 3 — the watchdog names cpu3, and only cpu3, as waited on.
 # timeout: 600
 . "$(dirname "$0")/lib/tap.sh"
 
@@ -16,7 +18,7 @@ check "fault builds of test_xcall (make -C firmware faults)" [ $? -eq 0 ]
 F=$ROOT/firmware/build/faults
 
 out=$OUTDIR/t-xcall-faults.skip.log
-XCB_XCALL_ONLY=tree XCB_XCALL_PHASES=quiet XCB_XCALL_BOUND_S=5 timeout 300 "$F/test_xcall_skip_forward" >"$out" 2>&1
+XCB_XCALL_ONLY=tree XCB_XCALL_PHASES=quiet XCB_XCALL_BOUND_S=10 timeout 300 "$F/test_xcall_skip_forward" >"$out" 2>&1
 rc=$?
 check "skipped forward: the run fails on its time bound (rc $rc, not a hang)" [ "$rc" -eq 3 ]
 line=$(grep -m1 "^test_xcall: TIME BOUND" "$out")
@@ -42,3 +44,18 @@ line=$(grep -m1 "init failed" "$out")
 diag "$line"
 check "vector pool exhausted: the error names the algorithm and the pool" \
 	grep -qE "xcall: [a-z0-9_]+: IPI vector pool exhausted" <<<"$line"
+
+if [ -f "$XCB_ELF" ]; then
+	log=$OUTDIR/t-xcall-faults.fwddrop.log
+	XCB_QEMU_TIMEOUT=120 qemu_direct "$log" 8 \
+		"suite=quick kinds=xcall algos=tree waits=done deliveries=unicast inits=1 masks=all watchdog_ms=2000 fwddrop_cpu=3"
+	rc=$?
+	check "payload, lost forward: the watchdog ends the run (qemu $rc)" [ "$rc" -ne 1 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]
+	line=$(grep -a -m1 "^cpu0 waits on:" "$log" | tr -d '\r')
+	diag "$(grep -a -m1 '^ERROR: watchdog' "$log")"
+	diag "$line"
+	check "payload, lost forward: the watchdog names exactly cpu3 ($line)" \
+		[ "$line" = "cpu0 waits on: cpu3(done 0/1)" ]
+else
+	skip "payload, lost forward" "$XCB_ELF not built"
+fi

@@ -180,8 +180,9 @@ static volatile uint32_t *tramp_apic_slot(void)
 }
 
 /* 0: online. -1: did not answer (nothing of it remains: the number may be
- * offered again). -2: no further AP may be started: out of memory, or it
- * committed but never finished its setup, so it may still use the number. */
+ * offered again). -2: out of memory: no further AP may be started. -3: it
+ * committed but never finished its setup, so it may still use the number and
+ * its record: no further AP, and nobody else gets that number. */
 static int start_ap(unsigned cpu, uint32_t apic_id, uint64_t timeout_ms, bool late)
 {
 	struct percpu *pc = &percpu_area[cpu];
@@ -234,7 +235,7 @@ static int start_ap(unsigned cpu, uint32_t apic_id, uint64_t timeout_ms, bool la
 	if (wait_state(h, AP_ONLINE, timeout_ms * 1000))
 		return 0;
 	kprintf("xcbench: error: apic %u started as cpu %u but never finished its setup\n", apic_id, cpu);
-	return -2;
+	return -3;
 }
 
 void smp_boot_aps(void)
@@ -254,7 +255,7 @@ void smp_boot_aps(void)
 	memcpy((void *)(uintptr_t)(SMP_TRAMP_BASE + (tramp_cr3 - tramp_start)), &cr3, 8);
 	memcpy((void *)(uintptr_t)(SMP_TRAMP_BASE + (tramp_entry - tramp_start)), &entry, 8);
 
-	unsigned nmissing = 0;
+	unsigned nmissing = 0, held = 0;	/* held: a committed AP keeps its number */
 	bool stop = false;
 	bool bsp_listed = false;
 	const struct madt_info *m = &acpi.madt;
@@ -274,7 +275,13 @@ void smp_boot_aps(void)
 		} else if (!stop) {
 			int rc = start_ap(cpu_table.num_online, c->apic_id, timeout_ms, c->apic_id == late_apic);
 			started = rc == 0;
-			stop = rc == -2;
+			stop = rc <= -2;
+			if (rc == -3) {
+				/* Its record (number num_online, its APIC ID set) is
+				 * the AP's now: the missing ones number after it. */
+				held = 1;
+				continue;
+			}
 		}
 		if (started)
 			cpu_table.num_online++;
@@ -282,10 +289,10 @@ void smp_boot_aps(void)
 			missing[nmissing++] = c->apic_id;
 	}
 	/* Not-online CPUs take the numbers after the online ones (reporting only). */
-	for (unsigned i = 0; i < nmissing && cpu_table.num_online + i < XCB_MAX_CPUS; i++) {
-		struct percpu *pc = &percpu_area[cpu_table.num_online + i];
+	for (unsigned i = 0; i < nmissing && cpu_table.num_online + held + i < XCB_MAX_CPUS; i++) {
+		struct percpu *pc = &percpu_area[cpu_table.num_online + held + i];
 		memset(pc, 0, sizeof(*pc));
-		pc->cpu = cpu_table.num_online + i;
+		pc->cpu = cpu_table.num_online + held + i;
 		pc->apic_id = missing[i];
 		topo_decode(&cpu_facts.topo, missing[i], &pc->topo);
 	}

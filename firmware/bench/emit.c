@@ -69,16 +69,22 @@ void emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 		sb_kv(&sb, XCB_KEY(harness), xcb_harness_names[XCB_HARNESS_BARE]);
 	if (c->time_ms)
 		sb_kv_u64(&sb, XCB_KEY(x_time_ms), c->time_ms);
+	/* A lazy sync case sends no shootdown: no path, method or algorithm of one
+	 * (a label it does not use would make two identical cases look different). */
+	int lazy = c->kind == XCB_KIND_SYNC && c->mode == XCB_SYNC_LAZY;
 	if (c->kind == XCB_KIND_SYNC) {
 		/* The shootdown's algorithm (the algo slot holds the mode). */
-		sb_kv(&sb, XCB_KEY(xcall_algo), c->algo ? c->algo->name : "-");
+		if (!lazy)
+			sb_kv(&sb, XCB_KEY(xcall_algo), c->algo ? c->algo->name : "-");
 		sb_kv(&sb, XCB_KEY(rwlock), xcb_rwlock_names[c->rwlock ? XCB_RWLOCK_UNFAIR : XCB_RWLOCK_FAIR]);
 		sb_kv_u64(&sb, XCB_KEY(batch_reads), c->batch_reads);
 		sb_kv_u64(&sb, XCB_KEY(entry_us), c->entry_us);
 	}
 	if (c->kind == XCB_KIND_TLB || c->kind == XCB_KIND_SYNC) {
-		sb_kv(&sb, XCB_KEY(flush), XCB_NAME(flush, c->flush));
-		sb_kv(&sb, XCB_KEY(method), XCB_NAME(method, c->method));
+		if (!lazy) {
+			sb_kv(&sb, XCB_KEY(flush), XCB_NAME(flush, c->flush));
+			sb_kv(&sb, XCB_KEY(method), XCB_NAME(method, c->method));
+		}
 		/* The batch actually used: prepare() refuses a case whose batch the
 		 * flush layer cannot honour, so this is never a clamped request. */
 		sb_kv_u64(&sb, XCB_KEY(batch), c->batch);
@@ -136,6 +142,24 @@ void emit_fill_result(struct xcb_result *r, const struct bcase *c, unsigned rep,
 	r->ipi_floor = ipi_floor;
 }
 
+/* The paired floor of initiator in: median probe, median call/probe ratio, and
+ * whether the probes spread by more than XCB_UNSTABLE_FACTOR (upper quartile
+ * over lower: a floor that moved while the calls ran). All 0 without probes. */
+static void paired_floor(struct initiator *in, uint64_t *floor, uint64_t *ratio, int *unstable)
+{
+	unsigned n = in->npairs;
+	*floor = *ratio = 0;
+	*unstable = 0;
+	if (!in->probe || !n)
+		return;
+	sort_u64(in->probe, n);
+	sort_u64(in->pratio, n);
+	*floor = in->probe[n / 2];
+	*ratio = in->pratio[n / 2];
+	uint64_t lo = in->probe[n / 4], hi = in->probe[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1];
+	*unstable = hi > lo * XCB_UNSTABLE_FACTOR;
+}
+
 /* The RESULT frames of repetition x: one per initiator (always: stress is judged
  * per initiator too), then all initiators together; histograms and samples where
  * x->emit_each; the ledger's verdicts (x->vd) go into them; the case summary
@@ -171,6 +195,15 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 		r.elapsed_cycles = in->elapsed;
 		r.control_runs = in->ctl_runs;
 		r.control_stale = in->ctl_stale;
+		int unstable;
+		paired_floor(in, &r.floor_paired, &r.ratio_paired_x1000, &unstable);
+		if (unstable)
+			r.flags |= XCB_RF_UNSTABLE;
+		if (r.floor_paired) {	/* one initiator: its pairs are the repetition's */
+			x->floor_paired = r.floor_paired;
+			x->ratio_paired = r.ratio_paired_x1000;
+			x->unstable = unstable;
+		}
 		if (x->judged) {
 			r.calls_expected = x->vd[k].expected;
 			r.calls_executed = x->vd[k].ran;
@@ -225,6 +258,10 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 	r.elapsed_cycles = elapsed;
 	r.control_runs = ctl_runs;
 	r.control_stale = ctl_stale;
+	r.floor_paired = x->floor_paired;
+	r.ratio_paired_x1000 = x->ratio_paired;
+	if (x->unstable)
+		r.flags |= XCB_RF_UNSTABLE;
 	struct xcall_lockprof lp = { 0 };
 	if (c->kind == XCB_KIND_TLB) {
 		struct flush_stats fs;
@@ -253,6 +290,7 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 
 	x->p50 = r.p50;
 	x->mean = r.mean_x1000;
+	sum->unstable += x->unstable;
 	sum->count += r.count;
 	sum->stale += r.stale;
 	sum->lost += lost + dup + ooo;

@@ -183,6 +183,22 @@ static int watched_call(struct initiator *in, struct wd_cpu *w, enum wd_state bu
 	return r;
 }
 
+/* A paired floor probe after timed call d (untimed for the call's statistics):
+ * one `ipi` to the first target, under the watchdog record like a call. */
+static void paired_probe(struct initiator *in, struct wd_cpu *w, unsigned raw_target, uint64_t d)
+{
+	uint64_t t0 = plat_cycles();
+	/* relaxed, as in watched_call: a diagnostic record. */
+	__atomic_store_n(&w->call_start, t0, __ATOMIC_RELAXED);
+	wd_state(in->cpu, WD_RAW, t0);
+	uint64_t p = xcall_raw_ipi_once(raw_target);
+	__atomic_store_n(&w->call_start, 0, __ATOMIC_RELAXED);
+	if (!p)
+		return;
+	in->probe[in->npairs] = p;
+	in->pratio[in->npairs++] = d * 1000 / p;
+}
+
 /* Whether the loop must stop before a call started at t0. */
 static int must_stop(const struct initiator *in, uint64_t t0)
 {
@@ -233,6 +249,8 @@ void initiator_main(void *p)
 		histo_add(in->h, d);
 		if (in->samples && i < SAMPLES_MAX)
 			in->samples[i] = d;
+		if (in->probe && (i + 1) % PAIR_EVERY == 0 && in->npairs < PAIRS_MAX)
+			paired_probe(in, w, raw_target, d);
 		/* relaxed: a hint read between calls; the window's figures are
 		 * our own. */
 		fair_win_step(&in->win, i + 1, plat_cycles() - t_begin,

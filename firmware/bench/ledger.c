@@ -99,6 +99,29 @@ void ledger_judge(const struct ledger_ent *e, uint64_t issued, uint64_t last,
 	v->ooo += __atomic_load_n(&e->ooo, __ATOMIC_RELAXED) + __atomic_load_n(&e->old, __ATOMIC_RELAXED);
 }
 
+void ledger_judge_sent(const struct ledger_ent *e, uint64_t issued, uint64_t last,
+		       uint64_t sent_win, struct ledger_verdict *v)
+{
+	struct ledger_verdict t = { 0 };
+	ledger_judge(e, issued, last, &t);
+	/* relaxed: ledger_judge's acquire of runs ordered these loads. */
+	uint64_t hi = __atomic_load_n(&e->hi, __ATOMIC_RELAXED);
+	uint64_t win = __atomic_load_n(&e->win, __ATOMIC_RELAXED), ran_win;
+	/* The target's window re-anchored at `last` (bit d: number last - d). */
+	if (hi <= last)
+		ran_win = last - hi >= 64 ? 0 : win << (last - hi);
+	else
+		ran_win = hi - last >= 64 ? 0 : win >> (hi - last);
+	uint64_t valid = last >= 64 ? ~0ull : (1ull << last) - 1;	/* numbers >= 1 */
+	uint64_t wrong = (uint64_t)__builtin_popcountll(ran_win & ~sent_win & valid);
+	uint64_t ran = t.ran > wrong ? t.ran - wrong : 0;
+	v->expected += t.expected;
+	v->ran += ran;
+	v->lost += issued > ran ? issued - ran : 0;
+	v->dup += t.dup + wrong;
+	v->ooo += t.ooo;
+}
+
 uint64_t ledger_hi(unsigned target, unsigned slot)
 {
 	if (!ents || target >= ncpus_l || slot >= slots_l)

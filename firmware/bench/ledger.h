@@ -79,6 +79,13 @@ void ledger_note(struct ledger_ent *e, uint64_t seq);
  * 1..issued; a changing one: a subset of 1..last). */
 void ledger_judge(const struct ledger_ent *e, uint64_t issued, uint64_t last,
 		  struct ledger_verdict *v);
+/* ledger_judge() for a mask that changes from call to call, with the numbers
+ * too: bit d of sent_win set = number last - d was sent to this target (d < 64).
+ * Within that window a number the target ran but was never sent counts as a
+ * duplicate (a call delivered to the wrong target) and one sent but not run as
+ * lost - the pair that cancels in a count of calls. Older numbers: by count. */
+void ledger_judge_sent(const struct ledger_ent *e, uint64_t issued, uint64_t last,
+		       uint64_t sent_win, struct ledger_verdict *v);
 /* ledger_judge() over every target in the mask of slot `slot` (a fixed mask:
  * `issued` calls to each). */
 struct cpumask;

@@ -19,6 +19,8 @@
 
 #define SAMPLES_MAX 1024	/* raw samples kept per initiator per rep (samples=1) */
 #define CTL_RUNS 8		/* no-flush control shootdowns per initiator per TLB rep */
+#define PAIR_EVERY 4		/* one paired `ipi` probe after every PAIR_EVERY-th timed call */
+#define PAIRS_MAX 256		/* paired probes kept per rep (1-initiator xcall cases) */
 
 /* Where a case runs: set by placement (runner.c) or by stress (runner_run_custom),
  * read by every repetition and by the CASE frame. */
@@ -47,11 +49,18 @@ struct initiator {
 	uint64_t done;		/* timed calls made */
 	uint64_t elapsed;	/* cycles the timed calls took, all together */
 	struct fair_win win;	/* calls and cycles in the shared window (stats.h) */
+	/* Paired floor probes (one-initiator xcall cases; NULL otherwise): the
+	 * `ipi` probe after every PAIR_EVERY-th timed call, and that call's cost
+	 * over it x 1000. The floor from the same moment as the call. */
+	uint64_t *probe, *pratio;
+	unsigned npairs;
 	uint64_t ipis;
 	uint64_t stale;
 	uint64_t ctl_runs, ctl_stale;	/* TLB no-flush control: runs, runs that saw stale */
 	int bad_cfg;		/* the flush layer refused the configuration */
-	int finished;
+	/* On a line of its own: CPU 0 polls it while the initiator writes its
+	 * statistics above after every call (no line transfer inside a call). */
+	int finished __attribute__((aligned(64)));
 } __attribute__((aligned(64)));	/* each initiator writes its own: no shared line */
 
 /* Fairness over every repetition of a case (runner.c keeps a ring of them; the
@@ -78,8 +87,11 @@ struct rep_ctx {
 	int judged;
 	uint64_t expected, executed;
 	struct ledger_verdict vd[RUN_MAX_INITS];
-	/* emit: the all-initiators p50 and mean of this repetition */
+	/* emit: the all-initiators p50 and mean of this repetition, and its paired
+	 * floor and ratio (median probe, median call/probe x 1000; 0: none) */
 	uint64_t p50, mean;
+	uint64_t floor_paired, ratio_paired;
+	int unstable;
 };
 
 /* rep.c: one repetition of a non-sync case; <0 when the watchdog fired. */

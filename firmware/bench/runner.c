@@ -166,16 +166,27 @@ void runner_case_end(const struct bcase *c, unsigned idx, unsigned n, struct cas
 	if (c->kind == XCB_KIND_TLB)
 		ksnprintf(tlb, sizeof(tlb), " %s batch %u%s", XCB_NAME(method, c->method), c->batch,
 			  sum->ctl_stale ? "" : " UNVERIFIED");
-	uint64_t ratio = sum->floor ? muldiv_u64(sum->p50, 100, sum->floor) : 0;
-	kprintf("case %u/%u %s %s%s%s %s %s i=%u m=%u %s %s w=%uus: p50 %llu cyc (%llu ns, %llu.%02llux ipi) "
-		"p99 %llu jain %llu.%03llu stale %llu lost %llu\n",
+	/* "Not measured" is left out, never printed as 0: a case without a floor
+	 * (sync) has no ratio, one without initiators' throughput no Jain. */
+	char rt[32] = "", jn[32] = "-";
+	if (sum->floor) {
+		uint64_t ratio = muldiv_u64(sum->p50, 100, sum->floor);
+		ksnprintf(rt, sizeof(rt), ", %llu.%02llux ipi", (unsigned long long)(ratio / 100),
+			  (unsigned long long)(ratio % 100));
+	}
+	/* The host moved under the case (its paired probes spread: RESULT flag 4);
+	 * the paired ratio itself is in the RESULTs (ratio_paired_x1000). */
+	const char *rt2 = sum->unstable ? " UNSTABLE HOST" : "";
+	if (sum->jain_ppm)	/* Jain >= 1/n whenever it is measured */
+		ksnprintf(jn, sizeof(jn), "%llu.%03llu", (unsigned long long)(sum->jain_ppm / 1000000),
+			  (unsigned long long)(sum->jain_ppm / 1000 % 1000));
+	kprintf("case %u/%u %s %s%s%s %s %s i=%u m=%u %s %s w=%uus: p50 %llu cyc (%llu ns%s)%s "
+		"p99 %llu jain %s stale %llu lost %llu\n",
 		idx, n, XCB_NAME(kind, c->kind), case_algo_name(c), tlb, c->harness ? " bare" : "", XCB_NAME(delivery, c->delivery),
 		XCB_NAME(wait, c->wait), c->inits, c->mask, XCB_NAME(placement, c->placement),
 		c->overlap ? "overlap" : "disjoint", c->work_us,
-		(unsigned long long)sum->p50, (unsigned long long)ns_of(sum->p50),
-		(unsigned long long)(ratio / 100), (unsigned long long)(ratio % 100),
-		(unsigned long long)sum->p99, (unsigned long long)(sum->jain_ppm / 1000000),
-		(unsigned long long)(sum->jain_ppm / 1000 % 1000),
+		(unsigned long long)sum->p50, (unsigned long long)ns_of(sum->p50), rt, rt2,
+		(unsigned long long)sum->p99, jn,
 		(unsigned long long)sum->stale, (unsigned long long)sum->lost);
 }
 

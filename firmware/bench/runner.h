@@ -28,6 +28,7 @@ struct case_summary {
 	uint64_t ctl_runs, ctl_stale;	/* TLB no-flush control: shootdowns, those that saw stale */
 	struct fair_acc *fair;		/* runner's per-initiator accumulation for this case */
 	uint64_t floor;			/* `ipi` floor: median of the reps' (runner.c rep_floor) */
+	unsigned unstable;		/* reps flagged XCB_RF_UNSTABLE */
 	unsigned kept;
 	uint64_t rep_p50[REPS_KEPT], rep_mean[REPS_KEPT], rep_floor[REPS_KEPT];
 };

@@ -53,14 +53,18 @@ static void note_fn(void *arg)
 	ledger_note(ledger_at(plat_cpu_id(), ledger_arg_slot(arg)), ledger_arg_seq(arg));
 }
 
-/* ledger_judge() of slot `slot` at every target: 0 when each ran exactly the
- * sent[t] calls numbered at most `last` sent to it, once. */
-static uint64_t misjudged(unsigned slot, const uint64_t *sent, uint64_t last, unsigned n)
+/* ledger_judge_sent() of slot `slot` at every target: 0 when each ran exactly
+ * the sent[t] calls numbered at most `last` sent to it, once - and, within the
+ * last 64 numbers, exactly those sent to it (win[t], ledger.h; NULL: every
+ * number of the window went to every target). */
+static uint64_t misjudged(unsigned slot, const uint64_t *sent, const uint64_t *win, uint64_t last,
+			  unsigned n)
 {
 	uint64_t bad = 0;
 	for (unsigned t = 0; t < n; t++) {
 		struct ledger_verdict v = { 0 };
-		ledger_judge(ledger_at(t, slot), sent[t], last, &v);
+		uint64_t all = last >= 64 ? ~0ull : (1ull << last) - 1;
+		ledger_judge_sent(ledger_at(t, slot), sent[t], last, win ? win[t] : all, &v);
 		bad += v.lost + v.dup + v.ooo + (v.ran != sent[t]);
 	}
 	return bad;
@@ -75,6 +79,8 @@ static enum xcb_wait conc_wait;
 /* Per initiator (each CPU writes its own row; CPU 0 reads them after
  * benv_run_all() returned): calls sent to each target, cycles in call(). */
 static uint64_t sent_to[SMOKE_CPUS][SMOKE_CPUS] __attribute__((aligned(64)));
+/* ... and which of the last 64 numbers went to each (bit d: number i - d). */
+static uint64_t sent_win[SMOKE_CPUS][SMOKE_CPUS] __attribute__((aligned(64)));
 static uint64_t init_cycles[SMOKE_CPUS][8] __attribute__((aligned(64)));
 
 static void conc_cpu(void *arg)
@@ -93,8 +99,12 @@ static void conc_cpu(void *arg)
 					cpumask_set(&m, c);
 		}
 		unsigned t;
-		for_each_cpu(t, &m)
+		for (unsigned c = 0; c < n && c < SMOKE_CPUS; c++)
+			sent_win[me][c] <<= 1;
+		for_each_cpu(t, &m) {
 			sent_to[me][t]++;
+			sent_win[me][t] |= 1;
+		}
 		uint64_t t0 = plat_cycles();
 		conc_ops->call(&m, note_fn, ledger_arg(me, i), conc_wait);
 		init_cycles[me][0] += plat_cycles() - t0;
@@ -119,7 +129,7 @@ static void concurrent(unsigned n, unsigned iters)
 			for (unsigned i = 0; i < n; i++) {
 				init_cycles[i][0] = 0;
 				for (unsigned j = 0; j < n; j++)
-					sent_to[i][j] = 0;
+					sent_to[i][j] = sent_win[i][j] = 0;
 			}
 			ledger_reset();
 			conc_ops = xcall_algos[a];
@@ -135,7 +145,7 @@ static void concurrent(unsigned n, unsigned iters)
 			 * once (the closing pings are not booked). */
 			uint64_t bad = 0, total = 0;
 			for (unsigned i = 0; i < n; i++) {
-				bad += misjudged(i, sent_to[i], iters, n);
+				bad += misjudged(i, sent_to[i], sent_win[i], iters, n);
 				for (unsigned t = 0; t < n; t++)
 					total += sent_to[i][t];
 			}
@@ -275,7 +285,7 @@ int xcall_smoke(unsigned iters)
 			}
 			ops->call(&one, NULL, NULL, XCB_WAIT_DONE);	/* drain */
 			uint64_t sent[2] = { 0, iters };	/* to CPU 0, CPU 1 */
-			if (misjudged(0, sent, iters, 2))
+			if (misjudged(0, sent, NULL, iters, 2))
 				fail("1:1 exactly once");
 			ksnprintf(what, sizeof(what), "%s/%s 1->1", ops->name,
 				  XCB_NAME(wait, (enum xcb_wait)w));

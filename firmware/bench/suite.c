@@ -22,7 +22,7 @@ const char *case_algo_name(const struct bcase *c)
 	return c->algo ? c->algo->name : "?";
 }
 
-int case_same_shape(const struct bcase *a, const struct bcase *b)
+static int shape_eq(const struct bcase *a, const struct bcase *b)
 {
 	return a->kind == b->kind && a->delivery == b->delivery && a->wait == b->wait &&
 	       a->inits == b->inits && a->mask == b->mask && a->placement == b->placement &&
@@ -35,21 +35,31 @@ int case_same_shape(const struct bcase *a, const struct bcase *b)
 	       (a->kind != XCB_KIND_SYNC || a->algo == b->algo);
 }
 
+/* A lazy sync case sends no shootdown: its path, method and algorithm are not
+ * axes of it (suite.c gives it fixed ones, the CASE frame leaves them out). */
+static int sync_lazy(const struct bcase *c)
+{
+	return c->kind == XCB_KIND_SYNC && c->mode == XCB_SYNC_LAZY;
+}
+
+int case_same_shape(const struct bcase *a, const struct bcase *b)
+{
+	if (sync_lazy(a) != sync_lazy(b) && a->kind == XCB_KIND_SYNC && b->kind == XCB_KIND_SYNC) {
+		/* lazy beside inside/after: the same shape but for the shootdown */
+		struct bcase x = *a, y = *b;
+		x.flush = y.flush;
+		x.method = y.method;
+		x.algo = y.algo;
+		return shape_eq(&x, &y);
+	}
+	return shape_eq(a, b);
+}
+
 int case_same_group(const struct bcase *a, const struct bcase *b)
 {
 	struct bcase t = *b;
 	t.harness = a->harness;
 	return case_same_shape(a, &t);
-}
-
-/* The bit of the algorithm called name in suite.algos (its place in the sorted
- * registry), or 0 when none is linked in. */
-static unsigned algo_bit(const char *name)
-{
-	for (unsigned i = 0; xcall_algos[i]; i++)
-		if (bs_streq(xcall_algos[i]->name, name))
-			return 1u << i;
-	return 0;
 }
 
 static unsigned nalgos(void)
@@ -61,6 +71,16 @@ static unsigned nalgos(void)
 }
 
 #define ALL(n) ((1u << (n)) - 1)
+
+/* The algos= bit of a registered algorithm by name (0 if none): suites name
+ * what they need, never a position in the registry (sorted by name). */
+static unsigned algo_bit(const char *name)
+{
+	for (unsigned a = 0; xcall_algos[a]; a++)
+		if (bs_streq(xcall_algos[a]->name, name))
+			return 1u << a;
+	return 0;
+}
 
 static void set_list(unsigned *dst, unsigned *n, const unsigned *v, unsigned k)
 {
@@ -294,6 +314,7 @@ struct expand {
 	unsigned count;
 	void (*fn)(const struct bcase *c, void *ctx);
 	void *ctx;
+	uint32_t lazy_seen[AX_MAX];	/* per batch index: rw-locks whose lazy case is out */
 };
 
 static void emit(struct expand *e, struct bcase *c)
@@ -395,6 +416,22 @@ static void expand_shape(struct expand *e, struct bcase *c)
 	}
 }
 
+/* A lazy sync case: once per batch and rw-lock (and, in expand_shape, per mask),
+ * not once per shootdown path / method / algorithm it does not use - the first
+ * combination the loops reach emits it, with fixed values for those (lazy_entry
+ * flushes the whole TLB: method cr3; no path, no algorithm). */
+static void expand_lazy(struct expand *e, struct bcase *c, unsigned b, unsigned l)
+{
+	if (b >= AX_MAX || (e->lazy_seen[b] >> l & 1))
+		return;
+	e->lazy_seen[b] |= 1u << l;
+	struct bcase x = *c;
+	x.flush = XCB_FLUSH_VECTOR;
+	x.method = XCB_METHOD_CR3;
+	x.algo = 0;
+	expand_shape(e, &x);
+}
+
 /* kind=xcall: algorithm x delivery x wait (those the algorithm declares) x
  * harness x idle x group, each over the shapes. */
 static void expand_xcall(struct expand *e, struct bcase *c, unsigned na)
@@ -480,7 +517,10 @@ static void expand_tlb_sync(struct expand *e, struct bcase *c, unsigned na)
 								c->batch = s->batches[b];
 								c->rwlock = l;
 								c->mode = (enum xcb_sync_mode)md;
-								expand_shape(e, c);
+								if (sync_lazy(c))
+									expand_lazy(e, c, b, l);
+								else
+									expand_shape(e, c);
 							}
 				}
 			}

@@ -183,8 +183,6 @@ static int waits_on(char *b, int n, int cap, uint64_t now)
 				named++;
 			}
 		}
-	if (!named)
-		n += ksnprintf(b + n, (size_t)(cap - n), " (no reader is stuck)");
 	return n;
 }
 
@@ -198,11 +196,10 @@ static void sync_report(const char *what, uint64_t now)
 	uint64_t start = __atomic_load_n(&w->call_start, __ATOMIC_RELAXED);
 
 	n += ksnprintf(text + n, (size_t)(cap - n),
-		       "watchdog: sync case %u rep %u: %s (writer cpu%u, write #%llu, %llu ms; bound %llu ms)\n"
+		       "watchdog: sync case %u rep %u: %s (cpu%u write #%llu, %llu ms)\n"
 		       "cpu%u waits on:", sx.c->id, sx.rep, what, sx.writer,
 		       (unsigned long long)w->call_no,
-		       (unsigned long long)(start && now > start ? (now - start) / khz : 0),
-		       (unsigned long long)(sx.bound / khz), sx.writer);
+		       (unsigned long long)(start && now > start ? (now - start) / khz : 0), sx.writer);
 	n = waits_on(text, n, cap, now);
 	n += ksnprintf(text + n, (size_t)(cap - n), "\n");
 	n = wd_describe(text, n, cap, now);
@@ -274,8 +271,6 @@ static int wait_readers(int finished, const char *what)
 					n += ksnprintf(text + n, sizeof(text) - (size_t)n, " cpu%u%s", cpu,
 						       benv_cpu_crashed(cpu) ? "(crashed)" : "");
 			}
-			n += ksnprintf(text + n, sizeof(text) - (size_t)n, "\n");
-			wd_describe(text, n, (int)sizeof(text), plat_cycles());
 			report_error(text);
 			return -1;
 		}
@@ -328,8 +323,8 @@ static int sync_start(struct sync_ctx *s)
 		stats_init(&r->st);
 		histo_init(&r->h);
 		if (cpu == faults.startfail_cpu || benv_start_on(cpu, reader_main, r) < 0) {
-			ksnprintf(text, sizeof(text), "sync case %u rep %u: cannot start reader cpu%u "
-				  "(busy or crashed): stopping the %u readers started",
+			ksnprintf(text, sizeof(text), "sync case %u rep %u: cannot start reader cpu%u; "
+				  "stopping the %u started",
 				  s->c->id, s->rep, cpu, s->n);
 			report_error(text);
 			/* relaxed: readers poll it; nothing is published with it. */
@@ -340,7 +335,7 @@ static int sync_start(struct sync_ctx *s)
 		cpumask_set(&s->started, cpu);
 		s->n++;
 	}
-	return wait_readers(0, "readers never reached their loop");
+	return wait_readers(0, "readers not started");
 }
 
 /* One write: stale reads seen after it (<0: refused); d[W_*] its times. The

@@ -173,13 +173,16 @@ void table_print(void)
 		char tlb[40] = "";
 		if (c->kind == XCB_KIND_TLB)
 			ksnprintf(tlb, sizeof(tlb), "  %s %u", XCB_NAME(method, c->method), c->batch);
-		kprintf("%4u %-5s %-*s %-14s %-4s %5u %4u %-9s %-8s %7u %11llu %9llu %11llu %1llu.%03llu %6llu %4llu%s\n",
+		char jn[16] = "    -";	/* not measured (sync): never "0.000" */
+		if (r->jain_ppm)
+			ksnprintf(jn, sizeof(jn), "%1llu.%03llu", (unsigned long long)(r->jain_ppm / 1000000),
+				  (unsigned long long)(r->jain_ppm / 1000 % 1000));
+		kprintf("%4u %-5s %-*s %-14s %-4s %5u %4u %-9s %-8s %7u %11llu %9llu %11llu %s %6llu %4llu%s\n",
 			c->id, XCB_NAME(kind, c->kind), aw, case_algo_name(c), XCB_NAME(delivery, c->delivery),
 			c->kind == XCB_KIND_RAW ? "-" : XCB_NAME(wait, c->wait), c->inits, c->mask,
 			XCB_NAME(placement, c->placement), c->overlap ? "overlap" : "disjoint", c->work_us,
 			(unsigned long long)r->p50, (unsigned long long)ns(r->p50),
-			(unsigned long long)r->p99, (unsigned long long)(r->jain_ppm / 1000000),
-			(unsigned long long)(r->jain_ppm / 1000 % 1000), (unsigned long long)r->stale,
+			(unsigned long long)r->p99, jn, (unsigned long long)r->stale,
 			(unsigned long long)r->lost, tlb);
 	}
 	if (skipped)

@@ -18,10 +18,8 @@ static const char *const state_names[WD_NR] = {
 	"idle", "waiting for the start barrier", "initiating a call", "running a callee",
 	"in a TLB shootdown", "in a raw IPI ping-pong", "finished its calls",
 	"orchestrating (waiting for the initiators)",
-	"writing: waiting for the write lock", "writing: in its shootdown",
-	"writing: waiting for the readers' lazy entries", "writing: priming/verifying the targets",
-	"reading: waiting for the read lock", "reading: in its read section",
-	"reading: between reads",
+	"writer: write_lock", "writer: shootdown", "writer: lazy_wait", "writer: prime/verify",
+	"reader: read_lock", "reader: read section", "reader: between reads",
 };
 
 _Static_assert(sizeof(state_names) / sizeof(state_names[0]) == WD_NR, "a name per state");
@@ -39,8 +37,6 @@ int wd_describe(char *text, int n, int cap, uint64_t now)
 		uint32_t st = __atomic_load_n(&x->state, __ATOMIC_RELAXED);
 		uint64_t since = __atomic_load_n(&x->since, __ATOMIC_RELAXED);
 		n += ksnprintf(text + n, (size_t)(cap - n), "cpu%u: %s", i, wd_state_name(st));
-		if (benv_cpu_crashed(i))
-			n += ksnprintf(text + n, (size_t)(cap - n), " (crashed)");
 		if (st == WD_CALLEE)
 			n += ksnprintf(text + n, (size_t)(cap - n), " for cpu%u", x->peer);
 		if (x->call_start)

@@ -61,6 +61,13 @@ struct cline {
 
 #define CONSOLIDATED_MAX_CPUS 256	/* ncpus^2 lines: 4 MiB at 256 */
 
+/* How long a window reader waits for its owner to return from the
+ * shootdown. The owner needs only every early ack, so microseconds on a
+ * machine; generous because host tests run 8 CPU threads on 2 loaded cores
+ * (10 ms missed there, and a reader that gives up proves nothing). Its
+ * owner's settle() waits twice as long. */
+#define READER_BOUND_MS 2000
+
 static struct fdesc *desc;		/* [initiator] */
 static struct cline *lines;		/* [initiator * ncpus + target], or NULL */
 static struct amask active;
@@ -113,14 +120,14 @@ static void copy_req(struct flush_req *dst, const struct flush_req *src, int fra
 
 /*
  * The window reader (early_ack_reader), on the target after its early ack
- * and before its invalidation: wait (bounded: 10 ms) until the owner has
+ * and before its invalidation: wait (bounded: READER_BOUND_MS) until the owner has
  * returned from this shootdown, then read every changed page through our
  * TLB. A read that does not show the new frame's marker (or the fault of an
  * unmapped page) used a translation the owner believes gone: a violation.
  */
 static void window_read(struct fdesc *d, struct flush_req *owner_req, const struct flush_req *mine, uint64_t seq)
 {
-	uint64_t t0 = plat_cycles(), bound = 10 * plat_tsc_khz(), bad = 0;
+	uint64_t t0 = plat_cycles(), bound = READER_BOUND_MS * plat_tsc_khz(), bad = 0;
 	int returned = 0;
 
 	/* acquire: pairs with the owner's release of `returned`. */
@@ -266,7 +273,7 @@ void flush_paths_remote(enum xcb_flush p, const struct amask *targets, struct fl
 void flush_paths_settle(struct flush_req *r)
 {
 	struct fdesc *d = &desc[plat_cpu_id()];
-	uint64_t t0 = plat_cycles(), bound = 100 * plat_tsc_khz();
+	uint64_t t0 = plat_cycles(), bound = 2 * READER_BOUND_MS * plat_tsc_khz();
 
 	(void)r;
 	/* acquire: pairs with each reader's release decrement, so their

@@ -16,6 +16,56 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* Lower-case ASCII. */
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+size_t cmdline_image_name_len(const char *s, const char *image)
+{
+	size_t n = 0, lead = 0;
+	if (!s)
+		return 0;
+	while (is_space(s[lead]))
+		lead++;
+	s += lead;
+	bool eq = false, sep = false;
+	while (s[n] && !is_space(s[n])) {
+		eq |= s[n] == '=';
+		sep |= s[n] == '\\' || s[n] == '/' || s[n] == ':';
+		n++;
+	}
+	if (!n || eq)
+		return 0;
+	/* A file: a path, or a name ending in .efi (iPXE passes the image's
+	 * name, the shell its path) - or exactly the name the firmware loaded. */
+	bool efi = n > 4 && s[n - 4] == '.' && lower(s[n - 3]) == 'e' && lower(s[n - 2]) == 'f' &&
+		   lower(s[n - 1]) == 'i';
+	bool same = image && *image && strlen(image) == n;
+	for (size_t i = 0; same && i < n; i++)
+		same = lower(s[i]) == lower(image[i]);
+	if (!sep && !efi && !same)
+		return 0;
+	while (is_space(s[n]))
+		n++;
+	return lead + n;
+}
+
+/* Copies and splits s, which has no image name in front. */
+static int split(const char *s);
+
+int cmdline_init_noname(const char *s)
+{
+	nwords = 0;
+	line[0] = 0;
+	if (!s)
+		return 0;
+	while (is_space(*s))
+		s++;
+	return split(s);
+}
+
 int cmdline_init(const char *s)
 {
 	nwords = 0;
@@ -38,6 +88,11 @@ int cmdline_init(const char *s)
 		while (is_space(*s))
 			s++;
 	}
+	return split(s);
+}
+
+static int split(const char *s)
+{
 	xcb_strlcpy(line, s, sizeof(line));
 	xcb_strlcpy(words, line, sizeof(words));
 	xcb_strlcpy(shown, line, sizeof(shown));

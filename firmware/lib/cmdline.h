@@ -22,8 +22,18 @@ struct cmdline_key {
 /* Terminated by { NULL, NULL }; defined in firmware/cmdline_keys.c. */
 extern const struct cmdline_key cmdline_keys[];
 
-/* Copies and splits s (may be NULL). Returns the number of key words. */
+/* Copies and splits s (may be NULL), dropping a first word without '=' (the
+ * image name multiboot loaders put first). Returns the number of key words. */
 int cmdline_init(const char *s);
+/* The same for a line that has no image name in front (UEFI LoadOptions once
+ * boot/efi/ has detected and removed one): every word is a key. */
+int cmdline_init_noname(const char *s);
+/* UEFI LoadOptions come with an image name in front (iPXE, the shell) or without
+ * (OVMF's -kernel): detect it rather than assume. The length to skip (the name
+ * and the spaces after it), or 0: the first word is a name when it has no '='
+ * and is a path (\ / :), ends in ".efi", or equals `image` (the file name the
+ * firmware loaded, or NULL); ignoring case. */
+size_t cmdline_image_name_len(const char *s, const char *image);
 /* The whole line as given (after dropping the image name). */
 const char *cmdline_get(void);
 /* The same line with the values of secret keys masked (run=* server=*,

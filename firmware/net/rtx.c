@@ -52,10 +52,16 @@ static void rtt_sample(struct rtx *r, uint64_t m)
 	}
 }
 
+/* What the measured round trip asks for. Capped at RTX_RTT_CAP x rto_max,
+ * not at rto_max: rto_max bounds the backoff of a daemon that went away
+ * (it must be found again soon), while a daemon that is there but ACKs
+ * late (1000 machines' windows queued ahead of its commits) has told us its
+ * delay, and a timer shorter than that delay only resends what it holds. */
 static uint64_t base_rto(const struct rtx *r)
 {
+	uint64_t cap = r->rto_max * RTX_RTT_CAP;
 	uint64_t rto = r->have_rtt ? r->srtt + 4 * r->rttvar : r->rto_min;
-	return rto < r->rto_min ? r->rto_min : rto > r->rto_max ? r->rto_max : rto;
+	return rto < r->rto_min ? r->rto_min : rto > cap ? cap : rto;
 }
 
 unsigned rtx_ack(struct rtx *r, uint32_t cum, uint64_t now)
@@ -65,20 +71,32 @@ unsigned rtx_ack(struct rtx *r, uint32_t cum, uint64_t now)
 	uint64_t sent_at = 0;
 	while (r->count && seq_before(r->slot[r->head].seq, cum)) {
 		const struct rtx_slot *s = &r->slot[r->head];
-		/* The newest frame this ACK covers, if sent only once, times the path. */
-		sample = !s->resent;
-		sent_at = s->sent_at;
+		/* The OLDEST frame this ACK covers that was sent only once (Karn)
+		 * times the path: a receiver that ACKs a batch at its commit
+		 * answers its first frame last, relative to when it was sent, so
+		 * the newest frame would under-measure what a frame waits. */
+		if (!sample && !s->resent) {
+			sample = 1;
+			sent_at = s->sent_at;
+		}
 		r->head = (r->head + 1) % r->cap;
 		r->count--;
 		n++;
 	}
 	if (n) {
-		if (sample && now >= sent_at)
+		/* Karn: a backed-off rto is kept until a frame sent once gives a
+		 * new sample; progress with retransmitted frames alone says the
+		 * receiver is there, not how long it takes (resetting rto then
+		 * made the rest of the window, still queued at the receiver, due
+		 * at once: t-load-1000's repeats). */
+		if (sample && now >= sent_at) {
 			rtt_sample(r, now - sent_at);
-		r->rto = base_rto(r);
+			r->rto = base_rto(r);
+		}
 		r->backed_off = 0;
 		r->dup_acks = 0;
 		r->last_ack = cum;
+		r->progress_at = now;
 	} else if (r->count && cum == r->last_ack) {
 		/* The receiver keeps answering with the same edge: the frame at
 		 * that edge is lost while later ones arrive. */
@@ -114,11 +132,18 @@ void rtx_sack(struct rtx *r, uint32_t cum, const uint8_t *bits, unsigned nbits, 
 	}
 }
 
-static int is_due(uint64_t rto, const struct rtx_slot *s, uint64_t now)
+/* The moment a frame's timer runs from: its last send, or the last ACK
+ * progress if later (the receiver is answering: give it one rto from then). */
+static uint64_t timer_start(const struct rtx *r, const struct rtx_slot *s)
+{
+	return s->sent_at > r->progress_at ? s->sent_at : r->progress_at;
+}
+
+static int is_due(const struct rtx *r, uint64_t rto, const struct rtx_slot *s, uint64_t now)
 {
 	if (s->sacked)
 		return 0;
-	return s->due_now || now - s->sent_at >= rto;
+	return s->due_now || now - timer_start(r, s) >= rto;
 }
 
 unsigned rtx_service(struct rtx *r, uint64_t now, unsigned max, rtx_send_fn send, void *ctx)
@@ -135,22 +160,32 @@ unsigned rtx_service(struct rtx *r, uint64_t now, unsigned max, rtx_send_fn send
 	for (unsigned i = 0; i < scan && i < r->count && sent < max; i++) {
 		unsigned k = idx(r, i);
 		struct rtx_slot *s = &r->slot[k];
-		if (!is_due(rto, s, now))
+		if (!is_due(r, rto, s, now))
 			continue;
 		if (i == 0 && !s->due_now) {
 			/* The oldest frame timed out: back off (Karn/Jacobson style
 			 * doubling, capped so a daemon back after minutes is found
 			 * within rto_max). */
+			uint64_t cap = base_rto(r) > r->rto_max ? base_rto(r) : r->rto_max;
 			r->timeouts++;
 			r->backed_off = 1;
-			r->rto = r->rto * 2 > r->rto_max ? r->rto_max : r->rto * 2;
+			r->rto = r->rto * 2 > cap ? cap : r->rto * 2;
 		}
+		if (!s->due_now)
+			r->retx_timer++;
 		s->due_now = 0;
 		s->resent = 1;
 		s->sent_at = now;
 		send(ctx, data(r, k), s->len);
 		r->retransmitted++;
 		sent++;
+		/* The oldest frame just timed out: it goes alone, as the probe.
+		 * The frames sent with it are most likely where it is (queued at
+		 * a slow receiver, or lost with a dead one); its ACK, or its
+		 * SACK, says which, and sending them all now was most of the
+		 * repeats at 1000 machines. */
+		if (r->backed_off)
+			break;
 	}
 	return sent;
 }
@@ -162,9 +197,9 @@ uint64_t rtx_next_due(const struct rtx *r, uint64_t now)
 		const struct rtx_slot *s = &r->slot[idx(r, i)];
 		if (s->sacked)
 			continue;
-		if (is_due(r->rto, s, now))
+		if (is_due(r, r->rto, s, now))
 			return 0;
-		uint64_t left = s->sent_at + r->rto - now;
+		uint64_t left = timer_start(r, s) + r->rto - now;
 		if (left < best)
 			best = left;
 	}

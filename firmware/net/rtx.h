@@ -7,10 +7,16 @@
  * received") covers it. A frame is due for retransmission when rto has passed
  * since it was last sent. rto follows the measured round trip (RFC 6298:
  * srtt + 4 rttvar, samples only from frames sent once — Karn's rule — kept
- * within [rto_min, rto_max]), so a slow path (TCG, a busy host, a payload that
- * polls only between cases) does not cause spurious resends. Timeouts double
- * rto up to rto_max, and any ACK that makes progress ends the backoff (the
- * daemon is back, or the loss burst is over). While backed off only the oldest frame is retransmitted, as a probe
+ * within [rto_min, RTX_RTT_CAP x rto_max]; the sample is the oldest frame an
+ * ACK covers, which waited longest), so a slow path (TCG, a busy host, a
+ * payload that polls only between cases, a daemon with 1000 machines' frames
+ * queued before its commit) does not cause spurious resends. Timeouts double
+ * rto up to rto_max (or the measured rto, if larger); an ACK that makes
+ * progress ends the probing, and the backed-off rto stays until a frame sent
+ * once gives a new sample (Karn). As TCP restarts its timer on every ACK that
+ * makes progress (RFC 6298 5.3), a frame is due when rto has passed since it
+ * was sent AND since the last progress: a receiver that commits in batches
+ * answers the rest of a window one batch later, not a timeout later. While backed off only the oldest frame is retransmitted, as a probe
  * (a daemon away for minutes gets one datagram per rto_max, not the whole
  * window). Three duplicate ACKs make the oldest frame due at once (fast
  * retransmit), so a single lost frame under steady traffic costs one RTT, not
@@ -19,6 +25,10 @@
 #define NET_RTX_H
 
 #include <stdint.h>
+
+/* The measured rto may reach this many times rto_max (a receiver that is
+ * there but slow); the backoff of one that is gone stops at rto_max. */
+#define RTX_RTT_CAP 16
 
 struct rtx_slot {
 	uint32_t seq;
@@ -38,9 +48,11 @@ struct rtx {
 	uint64_t srtt, rttvar;   /* smoothed round trip and its variation, µs */
 	int have_rtt, backed_off;
 	uint32_t last_ack;       /* highest cumulative ACK seen */
+	uint64_t progress_at;    /* µs: the last ACK that released frames */
 	unsigned dup_acks;
 	/* counters for the final report */
 	uint64_t sent, retransmitted, timeouts;
+	uint64_t retx_timer;     /* ... of those, resent because rto passed (not fast/early) */
 };
 
 /* slots: cap entries; store: cap * frame_max bytes (both owned by the caller). */

@@ -26,6 +26,31 @@ static int setup(void **state)
 	return 0;
 }
 
+/* UEFI LoadOptions (issue 21): an image name is detected, not assumed - OVMF's
+ * -kernel passes none, so "bogus boot_only=1" keeps "bogus" as a key (then
+ * refused as unknown), where cmdline_init dropped it as a name. */
+static void test_efi_image_name_detected(void **state)
+{
+	(void)state;
+	assert_int_equal(cmdline_image_name_len("bogus boot_only=1", NULL), 0);
+	assert_int_equal(cmdline_image_name_len("bogus boot_only=1", ""), 0);
+	assert_int_equal(cmdline_image_name_len("boot_only=1 x=2", NULL), 0);
+	assert_int_equal(cmdline_image_name_len("xcbench.efi boot_only=1", NULL), 12);
+	assert_int_equal(cmdline_image_name_len("XCBENCH.EFI  a=1", NULL), 13);
+	assert_int_equal(cmdline_image_name_len("fs0:\\EFI\\xcb a=1", NULL), 13);
+	assert_int_equal(cmdline_image_name_len("  /boot/x a=1", NULL), 10);
+	assert_int_equal(cmdline_image_name_len("xcbench a=1", "XCBench"), 8);	/* the loaded file */
+	assert_int_equal(cmdline_image_name_len("xcbench.efi", NULL), 11);
+	assert_int_equal(cmdline_image_name_len("", NULL), 0);
+	assert_int_equal(cmdline_image_name_len(NULL, NULL), 0);
+	/* the payload side: no name in front, every word a key */
+	assert_int_equal(cmdline_init_noname("bogus boot_only=1"), 2);
+	assert_string_equal(cmdline_get(), "bogus boot_only=1");
+	assert_int_equal(cmdline_check_keys(), 1);
+	assert_non_null(strstr(captured, "'bogus'"));
+	assert_int_equal(cmdline_init("bogus boot_only=1"), 1);	/* multiboot: a name */
+}
+
 static void test_image_name_dropped(void **state)
 {
 	(void)state;
@@ -165,6 +190,7 @@ static void test_ksnprintf(void **state)
 }
 
 XCB_TEST_MAIN(
+	cmocka_unit_test_setup(test_efi_image_name_detected, setup),
 	cmocka_unit_test_setup(test_image_name_dropped, setup),
 	cmocka_unit_test_setup(test_values, setup),
 	cmocka_unit_test_setup(test_numbers, setup),

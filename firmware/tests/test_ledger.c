@@ -144,6 +144,36 @@ static void test_ledger_subset(void **st)
 	free(m);
 }
 
+/* Random masks (issue 21): call 3 was sent to this target and lost, call 4 went
+ * to another target but ran here. By count the two cancel (3 sent, 3 ran: "ok");
+ * with the numbers sent (bits of last - d) one is lost and one a wrong run. */
+static void test_ledger_wrong_target_and_lost(void **st)
+{
+	(void)st;
+	void *m = ledger_mem();
+	struct ledger_ent *e = ledger_at(2, 0);
+	ledger_note(e, 1);
+	ledger_note(e, 2);
+	ledger_note(e, 4);
+	struct ledger_verdict v = { 0 };
+	ledger_judge(e, 3, 4, &v);
+	assert_int_equal(v.lost + v.dup, 0);	/* the blind spot */
+	/* sent: 1, 2, 3 of last = 4 -> bits d = 3, 2, 1 */
+	uint64_t sent = 1ull << 3 | 1ull << 2 | 1ull << 1;
+	v = (struct ledger_verdict){ 0 };
+	ledger_judge_sent(e, 3, 4, sent, &v);
+	assert_int_equal(v.expected, 3);
+	assert_int_equal(v.ran, 2);
+	assert_int_equal(v.lost, 1);
+	assert_int_equal(v.dup, 1);
+	/* The honest case: what was sent ran, nothing else. */
+	v = (struct ledger_verdict){ 0 };
+	ledger_judge_sent(e, 3, 4, 1ull << 3 | 1ull << 2 | 1ull, &v);
+	assert_int_equal(v.lost + v.dup + v.ooo, 0);
+	assert_int_equal(v.ran, 3);
+	free(m);
+}
+
 /* The call argument carries (slot, number) as a value, both ways. */
 static void test_ledger_arg(void **st)
 {
@@ -228,6 +258,7 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_ledger_layout),
 	cmocka_unit_test(test_ledger_skipped_and_duplicated),
 	cmocka_unit_test(test_ledger_subset),
+	cmocka_unit_test(test_ledger_wrong_target_and_lost),
 	cmocka_unit_test(test_ledger_arg),
 	cmocka_unit_test(test_jain_over_throughput),
 	cmocka_unit_test(test_jain_shared_window))

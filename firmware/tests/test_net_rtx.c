@@ -108,12 +108,19 @@ static void test_timeout_and_backoff(void **state)
 		assert_int_equal(r.rto, expect[i] * MS);
 	}
 	assert_int_equal(r.timeouts, 7);
-	/* The daemon is back: progress resets the backoff, and seq 1 goes at once. */
+	/* The daemon is back: progress ends the probing. seq 0 was resent, so
+	 * its ACK is no sample (Karn) and the backed-off rto stays; seq 1's
+	 * timer restarts from the progress (RFC 6298 5.3), not from its send. */
 	assert_int_equal(rtx_ack(&r, 1, now), 1);
-	assert_int_equal(r.rto, 50 * MS);
+	assert_int_equal(r.rto, 1000 * MS);
+	assert_int_equal(rtx_service(&r, now + 999 * MS, 32, rec, NULL), 0);
 	unsigned before = nsent;
-	assert_int_equal(rtx_service(&r, now, 32, rec, NULL), 1);
+	assert_int_equal(rtx_service(&r, now + 1000 * MS, 32, rec, NULL), 1);
 	assert_int_equal(sent_seq[before], 1);
+	/* A frame sent once and ACKed is a sample again: rto follows it. */
+	push(2, now + 1000 * MS);
+	assert_int_equal(rtx_ack(&r, 3, now + 1010 * MS), 2);
+	assert_int_equal(r.rto, 50 * MS);
 }
 
 static void test_burst_limit(void **state)
@@ -121,16 +128,23 @@ static void test_burst_limit(void **state)
 	(void)state;
 	for (uint32_t s = 0; s < CAP; s++)
 		push(s, 0);
-	assert_int_equal(rtx_service(&r, 60 * MS, 3, rec, NULL), 3);
+	/* A timeout sends the oldest frame alone (the probe), not the window. */
+	assert_int_equal(rtx_service(&r, 60 * MS, 32, rec, NULL), 1);
 	assert_int_equal(sent_seq[0], 0);
-	assert_int_equal(sent_seq[2], 2);
-	/* Backed off now: the rest wait for an ACK (a probe-only phase)... */
 	assert_int_equal(rtx_service(&r, 100 * MS, 32, rec, NULL), 0);
-	/* ...and go at once when one makes progress (they are long overdue). */
-	assert_int_equal(rtx_ack(&r, 3, 101 * MS), 3);
-	assert_int_equal(rtx_service(&r, 101 * MS, 32, rec, NULL), CAP - 3);
-	assert_int_equal(sent_seq[3], 3);
-	assert_int_equal(sent_seq[CAP - 1], CAP - 1);
+	/* The receiver answers: it has the newest frame only, so 1..CAP-2 are
+	 * lost (early retransmit) and go out at most `max` per call. */
+	uint8_t bits[2] = { 0 };
+	unsigned off = (CAP - 1) - 1 - 1; /* seq CAP-1, past cum 1 */
+	bits[off / 8] |= (uint8_t)(1u << (off % 8));
+	assert_int_equal(rtx_ack(&r, 1, 101 * MS), 1);
+	rtx_sack(&r, 1, bits, 16, 101 * MS);
+	unsigned before = nsent;
+	assert_int_equal(rtx_service(&r, 101 * MS, 3, rec, NULL), 3);
+	assert_int_equal(sent_seq[before], 1);
+	assert_int_equal(sent_seq[before + 2], 3);
+	assert_int_equal(rtx_service(&r, 101 * MS, 32, rec, NULL), CAP - 2 - 3);
+	assert_int_equal(sent_seq[nsent - 1], CAP - 2);
 }
 
 static void test_fast_retransmit(void **state)

@@ -89,6 +89,14 @@ static void guard_disarm(void)
 	pthread_mutex_unlock(&g_mu);
 }
 
+/* plat_host_run() under the time bound, saying what it waits for. */
+static void run_bounded(void (*fn)(unsigned, void *), const char *what)
+{
+	guard_arm(NULL, "%s", what);
+	plat_host_run(fn, NULL);
+	guard_disarm();
+}
+
 static void *guard_thread(void *unused)
 {
 	(void)unused;
@@ -338,6 +346,7 @@ static void quiet_detail(char *buf, size_t n)
 static unsigned quiet_calls = 60;
 
 static unsigned quiet_turn;		/* whose turn to initiate (atomic) */
+static char quiet_what[160];		/* the phase, for the bound (set before the run) */
 
 static void quiet_cpu(unsigned me, void *unused)
 {
@@ -356,6 +365,9 @@ static void quiet_cpu(unsigned me, void *unused)
 		inflight.initiator = me;
 		inflight.mask = m;
 		__atomic_store_n(&inflight_seq, seq, __ATOMIC_RELEASE);
+		/* The bound is per call (re-armed): a loaded host slows the
+		 * phase, never one call by seconds. */
+		guard_arm(quiet_detail, "%s", quiet_what);
 		one_call(algo, wait_mode, me, seq, &m);
 		if (wait_mode != XCB_WAIT_DONE) {
 			/* drain: a waited ping of the same algorithm lands after it
@@ -377,7 +389,8 @@ static void run_quiet(const struct xcall_ops *ops, enum xcb_wait w)
 	algo = ops;
 	wait_mode = w;
 	quiet_turn = 0;
-	guard_arm(quiet_detail, "quiet %s: each CPU in turn, %u calls", what, quiet_calls);
+	snprintf(quiet_what, sizeof(quiet_what), "quiet %s: each CPU in turn, %u calls", what, quiet_calls);
+	guard_arm(quiet_detail, "%s", quiet_what);
 	plat_host_run(quiet_cpu, NULL);
 	guard_disarm();
 	check_book(what);
@@ -480,7 +493,7 @@ static void run_order(const struct xcall_ops *ops, int expect_fifo)
 		}
 		order_n = 0;
 		turn = 0;
-		plat_host_run(order_cpu, NULL);
+		run_bounded(order_cpu, "arrival order: CPUs 1..7 posting to CPU 0 in turn");
 		assert_int_equal(order_n, NCPUS - 1);
 		for (unsigned i = 0; i < NCPUS - 1; i++)
 			assert_int_equal(order_log[i], expect_fifo ? perm[i] : i + 1);
@@ -542,7 +555,7 @@ static void test_raw(void **st)
 {
 	(void)st;
 	rt_sum = 0;
-	plat_host_run(raw_cpu, NULL);
+	run_bounded(raw_cpu, "raw ping-pong and ipi floors from CPU 0");
 	assert_true(rt_sum > 0);
 }
 
@@ -611,7 +624,7 @@ static void test_flush_no_stale(void **st)
 	memset(flush_bad, 0, sizeof(flush_bad));
 	flush_reset();
 	flush_iters = iters / 10 + 20;	/* enough for every path/change to occur */
-	plat_host_run(flush_cpu, NULL);
+	run_bounded(flush_cpu, "random shootdowns on every CPU");
 	for (unsigned i = 0; i < NCPUS; i++)
 		assert_int_equal(flush_bad[i], 0);
 	flush_get_stats(&fs);
@@ -698,7 +711,7 @@ static void test_flush_early_ack_safe_and_unsafe(void **st)
 	struct flush_stats fs;
 
 	flush_reset();
-	plat_host_run(early_cpu, NULL);
+	run_bounded(early_cpu, "early_ack shootdowns from CPU 0 (safe, control, reader)");
 	if (early_result)
 		fail_msg("early_ack: safe shootdowns %s, control %s, clean-up %s", early_result & 1 ? "saw stale" : "clean",
 			 early_result & 2 ? "did NOT see stale (verification not real)" : "saw stale",
@@ -758,7 +771,7 @@ static void test_flush_batch_refused_not_clamped(void **st)
 {
 	(void)st;
 	assert_true(flush_max_batch() >= 2);
-	plat_host_run(batch_cpu, NULL);
+	run_bounded(batch_cpu, "the batch-refusal shootdowns from CPU 0");
 	assert_int_equal(batch_result, 0);
 }
 
@@ -800,7 +813,7 @@ static void test_ipi_only_for_its_algorithm(void **st)
 		one_ops = xcall_algos[i];
 		for (unsigned k = 0; k < PLAT_IPI_NR; k++)
 			before[k] = plat_host_ipis_of(k);
-		plat_host_run(one_call_cpu, NULL);
+		run_bounded(one_call_cpu, "one call from CPU 1 to CPUs 2,3");
 		for (unsigned k = 0; k < PLAT_IPI_NR; k++) {
 			uint64_t d = plat_host_ipis_of(k) - before[k];
 			int mine = 0;
@@ -819,7 +832,7 @@ static void test_ipi_only_for_its_algorithm(void **st)
 static void test_lockless_reset_clears_tasks(void **st)
 {
 	(void)st;
-	plat_host_run(lockless_none_cpu, NULL);	/* joins: the call has landed */
+	run_bounded(lockless_none_cpu, "lockless wait=none call from CPU 1");	/* joins: the call has landed */
 	assert_true(xcall_lockless_task_pending(1));	/* left set by wait=none */
 	xcall_find("lockless")->reset();
 	assert_false(xcall_lockless_task_pending(1));
@@ -852,7 +865,7 @@ static void test_flush_control_counts_targets_only(void **st)
 	(void)st;
 	flush_reset();
 	plat_host_tlb_nocache(((1ull << NCPUS) - 1) & ~1ull);	/* every CPU but 0 */
-	plat_host_run(ctl_only_cpu, NULL);
+	run_bounded(ctl_only_cpu, "the no-flush control from CPU 0 over non-caching targets");
 	plat_host_tlb_nocache(0);
 	assert_int_equal(ctl_only_result, 0);	/* nothing detected: unverified */
 }
@@ -863,7 +876,7 @@ static void test_flush_noflush_control_sees_stale(void **st)
 	struct flush_stats fs;
 
 	flush_reset();
-	plat_host_run(noflush_cpu, NULL);
+	run_bounded(noflush_cpu, "the no-flush control shootdowns from CPU 0");
 	assert_int_equal(noflush_result, 0);	/* NONE: not violations ... */
 	flush_get_stats(&fs);
 	assert_int_equal(fs.stale, 0);

@@ -15,6 +15,8 @@
 #include "arch/smp.h"
 #include "arch/tsc.h"
 #include "lib/cpumask.h"
+#include "lib/printf.h"
+#include "lib/cmdline.h"
 
 #define VEC_RAW 0xe4	/* raw ping-pong: its own vector, beside VEC_FLUSH */
 /* Every IPI vector lies in [VEC_BASE, VEC_BASE + VEC_SPAN): the one stub
@@ -36,8 +38,17 @@ static uint8_t vectors[PLAT_IPI_NR] = {
 static unsigned pool_used;
 static plat_ipi_handler_t handlers[VEC_SPAN];
 
+/* Test key fwddrop_cpu=N (a fault for tests/t-xcall-faults.sh): IPIs sent
+ * from inside an IPI handler to CPU N are dropped — a tree leader's forward
+ * lost — so the watchdog must name CPU N alone. ~0u: off. Set at init. */
+static unsigned fwddrop_cpu = ~0u;
+/* Per CPU: inside the stub (IF off, no nesting); each CPU its own byte. */
+static volatile uint8_t in_stub[XCB_MAX_CPUS];
+
 void plat_ipi_pool_reset(void)
 {
+	uint64_t v;
+	fwddrop_cpu = cmdline_u64("fwddrop_cpu", ~0ull, &v) == 0 && v < XCB_MAX_CPUS ? (unsigned)v : ~0u;
 	for (unsigned k = PLAT_IPI_POOL0; k < PLAT_IPI_NR; k++)
 		vectors[k] = 0;
 	pool_used = 0;
@@ -63,7 +74,11 @@ int plat_ipi_alloc(void)
  * returned". */
 static void ipi_stub(struct irq_frame *f)
 {
+	unsigned me = smp_cpu_id();
+
+	in_stub[me] = 1;
 	handlers[f->vector - VEC_BASE]();
+	in_stub[me] = 0;
 	apic_eoi();
 }
 
@@ -81,8 +96,22 @@ void plat_ipi_register(enum plat_ipi kind, plat_ipi_handler_t fn)
  * the target takes the interrupt) is the APIC layer's one rule, kept where
  * the ICR is written (arch/apic.c, x2apic_icr_wrmsr(); xAPIC's UC MMIO
  * write is ordered after earlier stores by itself). */
+/* A kind nobody allocated has no vector: say so instead of sending vector 0
+ * (#DE on the target, a hang at the watchdog). */
+static int unallocated(enum plat_ipi kind)
+{
+	if ((unsigned)kind < PLAT_IPI_NR && vectors[kind])
+		return 0;
+	kprintf("xcall: IPI kind %u sent but never allocated (xcall_init_all/plat_ipi_alloc)\n", (unsigned)kind);
+	return 1;
+}
+
 void plat_send_ipi(unsigned cpu, enum plat_ipi kind)
 {
+	if (unallocated(kind))
+		return;
+	if (cpu == fwddrop_cpu && in_stub[smp_cpu_id()])
+		return;		/* the injected fault (fwddrop_cpu=) */
 	apic_send_ipi(cpu, vectors[kind]);
 }
 
@@ -92,7 +121,7 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
 
 	for (unsigned i = 0; i < AMASK_WORDS; i++)
 		m.bits[i] = mask->w[i];
-	if (cpumask_empty(&m))
+	if (cpumask_empty(&m) || unallocated(kind))
 		return;
 	apic_send_ipi_mask(&m, vectors[kind]);
 }

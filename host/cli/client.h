@@ -65,6 +65,8 @@ int cmd_export(int argc, char **argv);
 int cmd_queue(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 int cmd_vm(int argc, char **argv);   /* cmd_vm.c, vm_qemu.c */
+int cmd_machine(int argc, char **argv);
+int cmd_job(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);

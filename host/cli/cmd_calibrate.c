@@ -5,18 +5,88 @@
  * pair comparison mark although nothing changed.
  */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "client.h"
 #include "compare_text.h"
 
 static const char usage[] =
 	"usage: xcbench calibrate RUN,RUN,RUN,RUN[,...] [--fdr Q] [--min-effect PCT] [--json]\n"
-	"Takes N (2..12) boots of ONE configuration (same build, machine, suite and\n"
+	"       xcbench calibrate --boot N [--fdr Q] [--min-effect PCT] [--json] -- VM-OPTIONS...\n"
+	"Takes N (2..10) boots of ONE configuration (same build, machine, suite and\n"
 	"parameters) and reports the false-positive rate the comparison shows on\n"
 	"them: every split of the boots into two halves compared as groups, and\n"
-	"every pair of single boots. Any case marked is a false positive. Boot the\n"
-	"runs first, e.g. `xcbench vm --suite seed --vms 6` (one run per boot).\n";
+	"every pair of single boots. Any case marked is a false positive.\n"
+	"--boot N (4..10) boots them first, one after another: `xcbench vm --wait\n"
+	"VM-OPTIONS` N times on virtual machine 1 (e.g. -- --cpus 4 --suite seed\n"
+	"--boot direct), then calibrates its N newest complete runs.\n";
+
+/* --boot N: N boots of one configuration, one after another (a side's boots
+ * must not compete for the host), with `xcbench vm` on machine 1; their run
+ * ids, oldest first, into list. 0, or the status of the failed boot. */
+static int boot_runs(int n, int argc, char **argv, struct buf *list)
+{
+	char **av = calloc((size_t)argc + 4, sizeof(char *));
+	json_t *o, *r;
+	size_t i;
+	int k = 0, rc = 0;
+
+	if (!av)
+		return 1;
+	av[k++] = "vm";
+	av[k++] = "--wait";
+	av[k++] = "--first";
+	av[k++] = "1";
+	for (int j = 0; j < argc; j++)
+		av[k++] = argv[j];
+	/* vm's progress lines go to stderr: stdout is the calibration's */
+	fflush(stdout);
+	int saved = dup(STDOUT_FILENO);
+
+	if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		free(av);
+		return 1;
+	}
+	for (int b = 1; b <= n && !rc; b++) {
+		/* fresh copies each time: `vm` parses key=value in place */
+		char **cp = calloc((size_t)k + 1, sizeof(char *));
+
+		if (!cp) {
+			rc = 1;
+			break;
+		}
+		for (int j = 0; j < k; j++)
+			cp[j] = strdup(av[j]);
+		fprintf(stderr, "xcbench calibrate: boot %d of %d\n", b, n);
+		rc = cmd_vm(k, cp);
+		for (int j = 0; j < k; j++)
+			free(cp[j]);
+		free(cp);
+	}
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	free(av);
+	if (rc)
+		return rc;
+	/* machine 1's MAC (vm_identity): its n newest complete runs */
+	{
+		char path[128];
+
+		snprintf(path, sizeof(path), "/api/v1/runs?machine=52:54:00:78:63:01&status=complete&limit=%d", n);
+		o = api_json("GET", path, NULL);
+	}
+	if (!o)
+		return 1;
+	for (i = json_array_size(json_object_get(o, "runs")); i-- > 0;) {
+		r = json_array_get(json_object_get(o, "runs"), i);
+		buf_addf(list, "%s%lld", list->len ? "," : "", (long long)json_integer_value(json_object_get(r, "id")));
+	}
+	json_decref(o);
+	return 0;
+}
 
 static void line(const char *what, json_t *t)
 {
@@ -36,12 +106,14 @@ int cmd_calibrate(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "fdr", 1, NULL, 'q' }, { "min-effect", 1, NULL, 'm' }, { "json", 0, NULL, 'j' },
+		{ "boot", 1, NULL, 'b' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	static const struct cmd cmd = { "xcbench calibrate", usage, opts, NULL };
 	const char *fdr = NULL, *me = NULL;
-	int c, rc, as_json = 0;
-	struct buf path = { 0 };
+	int c, rc, as_json = 0, boot = 0;
+	struct buf path = { 0 }, booted = { 0 };
+	const char *runs;
 	json_t *o;
 	char grp[64];
 
@@ -51,16 +123,35 @@ int cmd_calibrate(int argc, char **argv)
 		case 'q': fdr = optarg; break;
 		case 'm': me = optarg; break;
 		case 'j': as_json = 1; break;
+		case 'b':
+			if (cmd_int(&cmd, "--boot", optarg, 4, 10, &boot))
+				return 2;
+			break;
 		}
 	}
 	if (c == CMD_EXIT)
 		return rc;
-	if (optind != argc - 1 || compare_run_list(argv[optind])) {
-		fprintf(stderr, "xcbench calibrate: expected one list of run ids (1,2,3,4)\n");
+	if (boot) {
+		/* everything after the options (after --) is for xcbench vm */
+		rc = boot_runs(boot, argc - optind, argv + optind, &booted);
+		if (rc) {
+			buf_free(&booted);
+			return rc;
+		}
+		runs = booted.p;
+	} else if (optind != argc - 1 || compare_run_list(argv[optind])) {
+		fprintf(stderr, "xcbench calibrate: expected one list of run ids (1,2,3,4), or --boot N\n");
 		return cmd_usage_error(&cmd);
+	} else {
+		runs = argv[optind];
+	}
+	if (!runs || compare_run_list(runs)) {
+		fprintf(stderr, "xcbench calibrate: the boots left no complete runs to calibrate\n");
+		buf_free(&booted);
+		return 1;
 	}
 	buf_addf(&path, "/api/v1/calibrate?runs=");
-	url_encode(&path, argv[optind]);
+	url_encode(&path, runs);
 	if (fdr) {
 		buf_addf(&path, "&fdr=");
 		url_encode(&path, fdr);
@@ -69,9 +160,10 @@ int cmd_calibrate(int argc, char **argv)
 		buf_addf(&path, "&min_effect=");
 		url_encode(&path, me);
 	}
-	fprintf(stderr, "xcbench calibrate: comparing every split and pair of %s ...\n", argv[optind]);
+	fprintf(stderr, "xcbench calibrate: comparing every split and pair of %s ...\n", runs);
 	o = get_answer(path.p, as_json, &rc);
 	buf_free(&path);
+	buf_free(&booted);
 	if (!o)
 		return rc;
 	printf("A/A calibration of %lld boots of one configuration (FDR %.2g, min effect %.3g%%):\n",

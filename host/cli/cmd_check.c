@@ -12,9 +12,10 @@
 #include "compare_text.h"
 
 static const char usage[] =
-	"usage: xcbench check --baseline A|stored B [--threshold PCT] [--fdr Q]\n"
+	"usage: xcbench check --baseline A|stored|last:N B [--threshold PCT] [--fdr Q]\n"
 	"                     [--a-where K=V,..] [--b-where K=V,..] [--format text|markdown] [--json]\n"
-	"(stored: the baseline `xcbench baseline` set for B's machine and suite.)\n"
+	"(stored: the baseline `xcbench baseline` set for B's machine and suite;\n"
+	"last:N: the N complete runs of B's machine and suite before B.)\n"
 	"Exits 1 when a case of B (a run id or a list 1,2,3) is significantly slower\n"
 	"than in the baseline A by at least PCT %% (default 5): significant after\n"
 	"Benjamini-Hochberg at FDR Q (default 0.05) with its 95 %% interval above 0.\n"
@@ -60,9 +61,10 @@ int cmd_check(int argc, char **argv)
 	ca.b = argv[optind];
 	if (strcmp(ca.a, "stored") == 0)
 		ca.a = "baseline";	/* the API's name for the stored baseline */
-	if ((strcmp(ca.a, "baseline") && compare_run_list(ca.a)) || compare_run_list(ca.b)) {
+	if ((strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a)) ||
+	    (strncmp(ca.b, "label:", 6) && compare_run_list(ca.b))) {
 		fprintf(stderr, "xcbench check: a side is a run id or a list of run ids (1,2,3), not '%s'\n",
-			strcmp(ca.a, "baseline") && compare_run_list(ca.a) ? ca.a : ca.b);
+			strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a) ? ca.a : ca.b);
 		return 2;
 	}
 	if (strcmp(format, "text") && strcmp(format, "markdown")) {

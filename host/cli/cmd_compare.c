@@ -14,10 +14,12 @@
 #define CELL_W 26	/* "-15.32* [-98.32, -2.21]" and room */
 
 static const char usage[] =
-	"usage: xcbench compare A B [options]      (A, B: a run id or a list 1,2,3)\n"
-	"       xcbench compare --baseline A|stored B [options]\n"
-	"Compares B against the baseline A (stored: the baseline of B's machine and\n"
-	"suite, set by `xcbench baseline`). A side of several runs (boots of one\n"
+	"usage: xcbench compare A B [options]   (A, B: run id, list 1,2,3, label:NAME)\n"
+	"       xcbench compare --baseline A|stored|last:N B [options]\n"
+	"label:NAME: the complete runs with that label or tag. Compares B against\n"
+	"the baseline A (stored: the baseline of B's machine and\n"
+	"suite, set by `xcbench baseline`; last:N: the N complete runs of B's\n"
+	"machine and suite before B). A side of several runs (boots of one\n"
 	"configuration) is compared between boots: each boot's median, Welch's\n"
 	"interval, so the interval carries the boot-to-boot variation; one run a\n"
 	"side compares repetitions within one boot and says so. Benjamini-Hochberg\n"
@@ -162,9 +164,10 @@ int cmd_compare(int argc, char **argv)
 	ca.b = argv[argc - 1];
 	if (strcmp(ca.a, "stored") == 0)
 		ca.a = "baseline";	/* the API's name for the stored baseline */
-	if ((strcmp(ca.a, "baseline") && compare_run_list(ca.a)) || compare_run_list(ca.b)) {
+	if ((strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a)) ||
+	    (strncmp(ca.b, "label:", 6) && compare_run_list(ca.b))) {
 		fprintf(stderr, "xcbench compare: a side is a run id or a list of run ids (1,2,3), not '%s'\n",
-			strcmp(ca.a, "baseline") && compare_run_list(ca.a) ? ca.a : ca.b);
+			strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a) ? ca.a : ca.b);
 		return 2;
 	}
 	if (!ca.algo_a != !ca.algo_b) {

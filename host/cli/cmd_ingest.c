@@ -186,6 +186,8 @@ static int input_waiting(int fd)
 	return poll(&p, 1, 0) > 0;
 }
 
+#define LINE_KEEP (8 * XCB_TEXT_MAX) /* 15.7 KB */
+
 int cmd_ingest(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -228,6 +230,12 @@ int cmd_ingest(int argc, char **argv)
 			goto out;
 		}
 		for (ssize_t i = 0; i < r; i++) {
+			/* A line keeps its first LINE_KEEP bytes (a frame line is
+			 * XCB_TEXT_MAX plus what the console put before it): a line
+			 * without an end costs no more memory than that (a 50 MB
+			 * one took 50 MB, issue 26). */
+			if (have + 1 >= LINE_KEEP && buf[i] != '\n')
+				continue;
 			if (have + 1 >= linecap) {
 				char *q = realloc(line, linecap = linecap ? linecap * 2 : 4096);
 

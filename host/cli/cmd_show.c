@@ -1,4 +1,6 @@
-/* cmd_show.c — `xcbench show RUN`: run summary, machine facts, case table. */
+/* cmd_show.c — `xcbench show RUN`: run summary, machine facts, the
+ * algorithms the payload carried (from its HELLO), case table, and for
+ * sync cases (seed 002) the writer's and the readers' own statistics. */
 #include <getopt.h>
 #include <string.h>
 
@@ -37,6 +39,51 @@ static void print_cell(const struct xcb_axis *a, json_t *v)
 		printf(" %*s", w, text);
 	else
 		printf(" %-*s", w, text);
+}
+
+/* The algorithms the payload listed in HELLO (algos=, algo.NAME=), one a
+ * line with its description: the host has no list of its own. */
+static void print_algorithms(json_t *facts)
+{
+	const char *list = json_string_value(json_object_get(facts, "algos"));
+	char name[64], key[80];
+
+	if (!list)
+		return;
+	printf("algorithms:\n");
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		if (n && n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = 0;
+			snprintf(key, sizeof(key), "algo.%s", name);
+			const char *d = json_string_value(json_object_get(facts, key));
+			printf("  %-12s %s\n", name, d ? d : "");
+		}
+		p += n + (p[n] == ',');
+	}
+}
+
+/* A sync case's pseudo-initiators (writer_hold, writer_e2e,
+ * writer_effective, reader_batch): the seed's figures, in cycles. */
+static void print_pseudo(json_t *cs)
+{
+	static const char *const what[][2] = {
+		{ "writer_hold", "writer's lock hold" }, { "writer_e2e", "writer end-to-end" },
+		{ "writer_effective", "time to effective invalidation" },
+		{ "reader_batch", "readers' wait per batch" },
+	};
+	json_t *ps = json_object_get(cs, "pseudo");
+	char a[48], b[48];
+
+	if (!json_is_object(ps))
+		return;
+	for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++) {
+		json_t *st = json_object_get(ps, what[k][0]);
+		if (st)
+			printf("%5s   %-32s p50 %s  p99 %s cycles\n", "", what[k][1],
+			       jstr(json_object_get(st, "p50"), a, sizeof(a)), jstr(json_object_get(st, "p99"), b, sizeof(b)));
+	}
 }
 
 static const char usage[] = "usage: xcbench show RUN [--json]\n"
@@ -79,7 +126,8 @@ int cmd_show(int argc, char **argv)
 		printf("ERROR: %s\n", json_string_value(json_object_get(run, "error")));
 	printf("facts:");
 	json_object_foreach(json_object_get(o, "facts"), k, v)
-		printf(" %s=%s", k, jstr(v, t[0], 48));
+		if (strcmp(k, "algos") && strncmp(k, "algo.", 5))	/* below, one a line */
+			printf(" %s=%s", k, jstr(v, t[0], 48));
 	{
 		json_t *c2;
 		size_t j;
@@ -89,7 +137,9 @@ int cmd_show(int argc, char **argv)
 			json_array_foreach(json_object_get(o, "cases"), j, c2)
 				shown[a] |= matched(&xcb_axes[a]) && axis_value(c2, &xcb_axes[a]) != NULL;
 	}
-	printf("\n\n%5s", "CASE");
+	printf("\n");
+	print_algorithms(json_object_get(o, "facts"));
+	printf("\n%5s", "CASE");
 	for (unsigned a = 0; a < XCB_N_AXES; a++)
 		if (shown[a])
 			print_cell(&xcb_axes[a], NULL);
@@ -109,6 +159,7 @@ int cmd_show(int argc, char **argv)
 		printf(" %10s %10s %10s %4s\n", jstr(json_object_get(st, "p50"), t[8], 48),
 		       jstr(json_object_get(st, "p99"), t[9], 48), jstr(json_object_get(ns, "p50"), t[10], 48),
 		       jstr(json_object_get(st, "reps"), t[11], 48));
+		print_pseudo(cs);
 	}
 	json_decref(o);
 	return 0;

@@ -58,6 +58,8 @@ struct vm {
 	char status[16];           /* the run's status as the API last said */
 	int64_t frames;
 	int64_t cases;
+	int64_t cases_done, cases_planned; /* with a RESULT; announced (0: unknown) */
+	double running_since;      /* monotonic when first seen with a case done, 0 before */
 	char run_error[200];       /* the run's error text ("" when none) */
 	enum vm_state state;
 	int started;               /* QEMU was started (it has a console) */

@@ -46,8 +46,17 @@ void vm_drop_job(struct vm *v)
 	buf_free(&q);
 	json_array_foreach(json_object_get(o, "jobs"), i, j)
 		if (json_integer_value(json_object_get(j, "id")) == v->job_id) {
-			snprintf(path, sizeof(path), "/api/v1/jobs/%lld", (long long)v->job_id);
-			json_decref(api_json("DELETE", path, NULL));
+			/* A queued job is deleted; one its boot request already moved on
+			 * (stage booting: the job lifecycle) is cancelled, which the
+			 * daemon allows at any stage before the end. */
+			const char *stage = json_string_value(json_object_get(j, "stage"));
+			int queued = !stage || strcmp(stage, "queued") == 0;
+
+			json_t *none = queued ? NULL : json_object();
+
+			snprintf(path, sizeof(path), "/api/v1/jobs/%lld%s", (long long)v->job_id, queued ? "" : "/cancel");
+			json_decref(api_json(queued ? "DELETE" : "POST", path, none));
+			json_decref(none);
 		}
 	json_decref(o);
 }
@@ -145,6 +154,8 @@ int vm_poll_run(struct vm *v)
 	snprintf(v->status, sizeof(v->status), "%s", st);
 	v->frames = json_integer_value(json_object_get(run, "frames_received"));
 	v->cases = json_integer_value(json_object_get(run, "cases"));
+	v->cases_done = json_integer_value(json_object_get(run, "cases_done"));
+	v->cases_planned = json_integer_value(json_object_get(run, "cases_planned"));
 	err = json_string_value(json_object_get(run, "error"));
 	snprintf(v->run_error, sizeof(v->run_error), "%s", err ? err : "");
 	json_decref(o);

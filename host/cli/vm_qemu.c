@@ -146,6 +146,7 @@ static const struct nic_kind {
 	{ "virtio", "virtio-net-pci", "/usr/lib/ipxe/qemu/efi-virtio.rom" },
 	{ "e1000", "e1000", "/usr/lib/ipxe/qemu/efi-e1000.rom" },
 	{ "e1000e", "e1000e", "/usr/lib/ipxe/qemu/efi-e1000e.rom" },
+	{ "igb", "igb", NULL },	/* direct boot only (cmd_vm.c refuses PXE/UEFI) */
 };
 
 static const struct nic_kind *nic_kind(const char *nic)

@@ -24,6 +24,8 @@ static const struct {
 	{ "export", "one run's results as CSV", cmd_export },
 	{ "queue", "queue a suite for the next boot of a MAC", cmd_queue },
 	{ "ingest", "submit a serial capture (XCB1 lines) as a run", cmd_ingest },
+	{ "machine", "a lab machine's power driver (set), power action (power), jobs (show)", cmd_machine },
+	{ "job", "one job's lifecycle and events (show), or cancel it", cmd_job },
 	{ "vm", "boot virtual lab machines in QEMU (PXE or direct) and follow their runs", cmd_vm },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))

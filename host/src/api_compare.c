@@ -12,6 +12,7 @@
 #include "csv.h"
 #include "csvstream.h"
 #include "http_reply.h"
+#include "labels_db.h"
 #include "runs_json.h"
 #include "xcb_schema.h"
 
@@ -186,25 +187,56 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 	json_t *ra, *rb, *o, *cond;
 
 	memset(&c, 0, sizeof(c));
-	if (bs && compare_parse_runs(bs, &c.b) == 0 && as && strcmp(as, "baseline") == 0) {
-		/* a=baseline: the stored baseline of b's (first run's) machine + suite */
+	/* a side "label:X": the complete runs labelled or tagged X (labels_db.h) */
+	if ((as && strncmp(as, "label:", 6) == 0) || (bs && strncmp(bs, "label:", 6) == 0)) {
+		if (!db)
+			return reply_error(rq, 503, "database unavailable");
+		for (int side = 0; side < 2; side++) {
+			const char *spec = side ? bs : as;
+			struct compare_side *cs = side ? &c.b : &c.a;
+
+			if (!spec || strncmp(spec, "label:", 6))
+				continue;
+			cs->nruns = runs_labelled(db, spec + 6, cs->runs, COMPARE_MAX_RUNS);
+			if (!cs->nruns)
+				return reply_error(rq, 404, "%s=%s: no complete run has that label or tag", side ? "b" : "a", spec);
+		}
+	}
+	/* b first: a may be relative to it */
+	if (!c.b.nruns && (!bs || compare_parse_runs(bs, &c.b)))
+		return reply_error(rq, 400, "b: expected a run id, a list of distinct run ids (1,2,3; at most %d) "
+				   "or label:NAME, not '%s'", COMPARE_MAX_RUNS, bs ? bs : "");
+	if (c.a.nruns) {
+		/* a=label:NAME, resolved above */
+	} else if (as && (strcmp(as, "baseline") == 0 || strncmp(as, "last:", 5) == 0)) {
+		/* a=baseline: the stored baseline of b's (first run's) machine +
+		 * suite; a=last:N: the N complete runs of that machine + suite
+		 * before b's first run */
 		int64_t machine;
 		char suite[128], why[128];
+		uint64_t n = 0;
 
 		if (!db)
 			return reply_error(rq, 503, "database unavailable");
+		if (as[0] == 'l' && (parse_u64(as + 5, &n) || n < 1 || n > COMPARE_MAX_RUNS))
+			return reply_error(rq, 400, "a=last:N: N is 1..%d", COMPARE_MAX_RUNS);
 		if (baseline_key(db, c.b.runs, 1, &machine, suite, sizeof(suite), why))
-			return reply_error(rq, 404, "a=baseline: %s", why);
-		c.a.nruns = baseline_get(db, machine, suite, c.a.runs, COMPARE_MAX_RUNS);
-		if (!c.a.nruns)
-			return reply_error(rq, 404, "a=baseline: machine %lld has no baseline for suite '%s' (xcbench baseline RUNS)",
-					   (long long)machine, suite);
-	} else if (!as || compare_parse_runs(as, &c.a))
-		return reply_error(rq, 400, "a: expected a run id or a list of distinct run ids (1,2,3; at most %d), not '%s'",
-				   COMPARE_MAX_RUNS, as ? as : "");
-	if (!bs || compare_parse_runs(bs, &c.b))
-		return reply_error(rq, 400, "b: expected a run id or a list of distinct run ids (1,2,3; at most %d), not '%s'",
-				   COMPARE_MAX_RUNS, bs ? bs : "");
+			return reply_error(rq, 404, "a=%s: %s", as, why);
+		if (n) {
+			c.a.nruns = runs_last_before(db, machine, suite, c.b.runs[0], (size_t)n, c.a.runs);
+			if (!c.a.nruns)
+				return reply_error(rq, 404, "a=%s: no complete run of machine %lld and suite '%s' before run %lld",
+						   as, (long long)machine, suite, (long long)c.b.runs[0]);
+		} else {
+			c.a.nruns = baseline_get(db, machine, suite, c.a.runs, COMPARE_MAX_RUNS);
+			if (!c.a.nruns)
+				return reply_error(rq, 404, "a=baseline: machine %lld has no baseline for suite '%s' (xcbench baseline RUNS)",
+						   (long long)machine, suite);
+		}
+	} else if (!as || compare_parse_runs(as, &c.a)) {
+		return reply_error(rq, 400, "a: expected a run id, a list of distinct run ids (1,2,3; at most %d), "
+				   "label:NAME, baseline or last:N, not '%s'", COMPARE_MAX_RUNS, as ? as : "");
+	}
 	if ((fa && !fb) || (fb && !fa))
 		return reply_error(rq, 400, "algo_a and algo_b go together");
 	if (side_where(rq, "algo_a", "a_where", &c.a) || side_where(rq, "algo_b", "b_where", &c.b))

@@ -19,30 +19,51 @@
 
 #include "casekey.h"
 #include "api_runs.h"
+#include "console.h"
 #include "routes.h"
+#include "run_limits.h"
+#include "store.h"
 #include "writer.h"
 
-#define CONSOLE_SEQ0 (INT64_C(1) << 40)
-#define CONSOLE_LINES_MAX 1000000
 
 struct console_task {
 	int64_t run, first;
 	const char *text;
 	size_t len;
 	int64_t stored;
+	int64_t refused;       /* lines past the run's console limit */
 };
 
-static void console_fn(struct dbi *db, void *arg)
+/* The console bytes run holds below line first (the lines from first on
+ * are being replaced by this upload). */
+static int64_t console_used(struct dbi *db, int64_t run, int64_t first)
 {
-	struct console_task *t = arg;
-	const char *p = t->text, *end = t->text + t->len;
-	int64_t now = now_s(), line = t->first;
+	struct dbi_stmt *st;
+	int64_t n = 0;
+
+	if (dbi_prepare(db, "SELECT coalesce(sum(length(text)), 0) FROM events WHERE run_id = ?1 "
+			       "AND seq >= ?2 AND seq < ?3", &st) != DBI_OK)
+		return 0;
+	dbi_bind_i64(st, 1, run);
+	dbi_bind_i64(st, 2, CONSOLE_SEQ0);
+	dbi_bind_i64(st, 3, CONSOLE_SEQ0 + first);
+	if (dbi_step(st) == DBI_ROW)
+		n = dbi_column_i64(st, 0);
+	dbi_finalize(st);
+	return n;
+}
+
+int64_t console_store(struct dbi *db, int64_t run, int64_t first, const char *text, size_t len,
+		      int64_t *refused)
+{
+	const char *p = text, *end = text + len;
+	int64_t now = now_s(), line = first, stored = 0, nrefused = 0, used = console_used(db, run, first);
 	struct dbi_stmt *st;
 
 	if (dbi_prepare(db, "INSERT INTO events(run_id, seq, kind, text, received) "
 			       "VALUES (?1, ?2, 'console', ?3, ?4) ON CONFLICT (run_id, seq) DO UPDATE SET "
 			       "kind = excluded.kind, text = excluded.text, received = excluded.received", &st) != DBI_OK)
-		return;
+		return 0;
 	while (p < end && line < CONSOLE_LINES_MAX) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -51,13 +72,18 @@ static void console_fn(struct dbi *db, void *arg)
 		if (n && p[n - 1] == '\r')
 			n--;
 		s = sanitize_text(p, n);
-		if (s) {
-			dbi_bind_i64(st, 1, t->run);
+		if (s && used + (int64_t)strlen(s) > run_limits[LIM_CONSOLE].max) {
+			/* Past the run's console limit: the rest is refused. */
+			nrefused++;
+			free(s);
+		} else if (s) {
+			used += (int64_t)strlen(s);
+			dbi_bind_i64(st, 1, run);
 			dbi_bind_i64(st, 2, CONSOLE_SEQ0 + line);
 			dbi_bind_text(st, 3, s, -1);
 			dbi_bind_i64(st, 4, now);
 			if (dbi_step(st) == DBI_DONE)
-				t->stored++;
+				stored++;
 			dbi_reset(st);
 			free(s);
 		}
@@ -65,6 +91,18 @@ static void console_fn(struct dbi *db, void *arg)
 		p = nl ? nl + 1 : end;
 	}
 	dbi_finalize(st);
+	if (nrefused)
+		store_note_limit(db, run, LIM_CONSOLE);
+	if (refused)
+		*refused = nrefused;
+	return stored;
+}
+
+static void console_fn(struct dbi *db, void *arg)
+{
+	struct console_task *t = arg;
+
+	t->stored = console_store(db, t->run, t->first, t->text, t->len, &t->refused);
 }
 
 enum MHD_Result api_run_console(struct req *rq, int64_t id)
@@ -86,6 +124,10 @@ enum MHD_Result api_run_console(struct req *rq, int64_t id)
 	t.len = rq->body.len;
 	if (writer_call(console_fn, &t))
 		return reply_error(rq, 503, "shutting down");
+	if (t.refused)
+		return reply_error(rq, 413, "run %lld: %lld console lines refused past the limit of %lld bytes "
+				   "(--run-limit console=N); %lld stored", (long long)id, (long long)t.refused,
+				   (long long)run_limits[LIM_CONSOLE].max, (long long)t.stored);
 	return reply_json(rq, 200, json_pack("{s:I, s:I, s:I}", "run", (json_int_t)id, "first_line",
 					     (json_int_t)t.first, "lines", (json_int_t)t.stored));
 }

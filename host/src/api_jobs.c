@@ -1,12 +1,15 @@
 /*
  * api_jobs.c — queued boot requests: POST /api/v1/jobs (a suite for a MAC),
- * GET /api/v1/jobs, DELETE /api/v1/jobs/{id}. /boot.ipxe consumes them.
+ * GET /api/v1/jobs, DELETE /api/v1/jobs/{id}. /boot.ipxe consumes them;
+ * job_runner.c drives their lifecycle (api_machines.c: one job, cancel).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "labels_db.h"
+#include "job_runner.h"
+#include "jobs_db.h"
 #include "routes.h"
 #include "sqljson.h"
 #include "writer.h"
@@ -42,10 +45,11 @@ static json_t *job_row(struct dbi_stmt *st)
 
 	json_object_set_new(o, "tags", tags ? tags : json_array());
 	json_object_set_new(o, "meta", meta ? meta : json_object());
+	jobs_db_life_add(o, st, 10); /* the lifecycle (jobs_db.h) */
 	return o;
 }
 
-#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, tags, meta"
+#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, tags, meta, " JOBS_DB_LIFE_COLS
 
 enum MHD_Result api_jobs(struct req *rq)
 {
@@ -60,7 +64,8 @@ enum MHD_Result api_jobs(struct req *rq)
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
 	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE (CAST(?1 AS TEXT) IS NULL OR mac = ?1) "
-			       "AND (CAST(?2 AS BIGINT) IS NULL OR consumed IS NULL) ORDER BY id DESC LIMIT 1000", &st))
+			       "AND (CAST(?2 AS BIGINT) IS NULL OR (consumed IS NULL AND stage IN ('queued', 'powering_on', 'booting', 'running'))) "
+			       "ORDER BY id DESC LIMIT 1000", &st))
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	if (m)
 		dbi_bind_text(st, 1, mac, -1);
@@ -76,6 +81,7 @@ enum MHD_Result api_jobs(struct req *rq)
 struct job_task {
 	const char *mac, *suite, *label;
 	char *params, *tags, *meta;     /* JSON texts (labels_db.h), NULL: none */
+	struct job_policy policy;
 	int64_t id;
 };
 
@@ -100,6 +106,8 @@ static void job_fn(struct dbi *db, void *arg)
 	if (dbi_step(st) == DBI_DONE)
 		t->id = dbi_last_id(db);
 	dbi_finalize(st);
+	if (t->id)
+		jobs_db_policy_store(db, t->id, &t->policy);
 }
 
 enum MHD_Result api_job_create(struct req *rq)
@@ -107,7 +115,7 @@ enum MHD_Result api_job_create(struct req *rq)
 	struct job_task t = { 0 };
 	const char *why, *mac_in, *k;
 	json_t *body, *params, *v;
-	char mac[18];
+	char mac[18], pwhy[200];
 	size_t plen = 0;
 	struct dbi *db = rdb();
 	struct dbi_stmt *st;
@@ -130,6 +138,10 @@ enum MHD_Result api_job_create(struct req *rq)
 		ret = reply_error(rq, 400, "suite: expected a name of letters, digits, '_', '.', '-'");
 		goto out;
 	}
+	if (jobs_db_policy_parse(body, &t.policy, pwhy, sizeof(pwhy))) {
+		ret = reply_error(rq, 400, "%s", pwhy);
+		goto out;
+	}
 	if (params && !json_is_object(params)) {
 		ret = reply_error(rq, 400, "params: expected an object of strings");
 		goto out;
@@ -146,7 +158,10 @@ enum MHD_Result api_job_create(struct req *rq)
 			ret = reply_error(rq, 400, "params.%s: reserved; the daemon sets it on the boot line", k);
 			goto out;
 		}
-		if (!word_ok(k, "_") || !s || !word_ok(s, "_.,:-+/")) {
+		/* Keys as the payload's table spells them: lower-case only
+		 * (SERVER= was accepted, issue 26). */
+		if (!word_ok(k, "_") || strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(k) ||
+		    !s || !word_ok(s, "_.,:-+/")) {
 			ret = reply_error(rq, 400, "params.%s: keys [a-z0-9_], values without spaces or quotes", k);
 			goto out;
 		}
@@ -199,6 +214,7 @@ enum MHD_Result api_job_create(struct req *rq)
 	else
 		ret = reply_error(rq, 500, "job vanished");
 	dbi_finalize(st);
+	job_runner_kick(); /* after the answer's read: it shows the job as queued */
 out:
 	free(t.params);
 	free(t.tags);
@@ -217,12 +233,15 @@ static void del_fn(struct dbi *db, void *arg)
 	struct del_task *t = arg;
 	struct dbi_stmt *st;
 
-	if (dbi_prepare(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL", &st))
+	if (dbi_prepare(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL "
+			"AND stage NOT IN ('powering_on', 'booting', 'running')", &st))
 		return;
 	dbi_bind_i64(st, 1, t->id);
 	dbi_step(st);
 	t->done = dbi_changes(db) > 0;
 	dbi_finalize(st);
+	if (t->done)
+		jobs_db_forget(db, t->id);
 }
 
 enum MHD_Result api_job_delete(struct req *rq, int64_t id)
@@ -234,6 +253,7 @@ enum MHD_Result api_job_delete(struct req *rq, int64_t id)
 	if (writer_call(del_fn, &t))
 		return reply_error(rq, 503, "shutting down");
 	if (!t.done)
-		return reply_error(rq, 404, "no pending job %lld", (long long)id);
+		return reply_error(rq, 404, "no pending job %lld (one the daemon is powering or booting: "
+				   "POST /api/v1/jobs/%lld/cancel)", (long long)id, (long long)id);
 	return reply_json(rq, 200, json_pack("{s:I}", "deleted", (json_int_t)id));
 }

@@ -159,6 +159,13 @@ enum MHD_Result api_run_create(struct req *rq)
 		json_decref(body);
 		return ret;
 	}
+	/* The suite as a job's (api_jobs.c): a name, not any text (issue 26). */
+	if (t.suite && (!t.suite[0] || strlen(t.suite) > 64 ||
+			strspn(t.suite, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+				strlen(t.suite))) {
+		json_decref(body);
+		return reply_error(rq, 400, "suite: expected a name of letters, digits, '_', '.', '-' (1..64)");
+	}
 	if (json_is_string(json_object_get(body, "mac")) &&
 	    norm_mac(json_string_value(json_object_get(body, "mac")), t.mac)) {
 		json_decref(body);

@@ -118,3 +118,29 @@ size_t baseline_get(struct dbi *db, int64_t machine, const char *suite, int64_t 
 	dbi_finalize(st);
 	return n;
 }
+
+size_t runs_last_before(struct dbi *db, int64_t machine, const char *suite, int64_t before, size_t n,
+			int64_t *runs)
+{
+	struct dbi_stmt *st;
+	size_t k = 0;
+
+	if (dbi_prepare(db, "SELECT id FROM runs WHERE machine_id = ?1 AND suite = ?2 AND status = 'complete' "
+			"AND id < ?3 ORDER BY id DESC LIMIT ?4", &st))
+		return 0;
+	dbi_bind_i64(st, 1, machine);
+	dbi_bind_text(st, 2, suite, -1);
+	dbi_bind_i64(st, 3, before);
+	dbi_bind_i64(st, 4, (int64_t)n);
+	while (k < n && dbi_step(st) == DBI_ROW)
+		runs[k++] = dbi_column_i64(st, 0);
+	dbi_finalize(st);
+	/* oldest first, as a group is listed */
+	for (size_t i = 0; i < k / 2; i++) {
+		int64_t t = runs[i];
+
+		runs[i] = runs[k - 1 - i];
+		runs[k - 1 - i] = t;
+	}
+	return k;
+}

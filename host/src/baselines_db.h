@@ -21,4 +21,9 @@ json_t *baselines_list(struct dbi *db, int64_t machine);
  * their count, 0 when there is none. */
 size_t baseline_get(struct dbi *db, int64_t machine, const char *suite, int64_t *runs, size_t cap);
 
+/* The n newest complete runs of machine + suite created before run `before`
+ * (oldest first) into runs: how many there are (0..n). */
+size_t runs_last_before(struct dbi *db, int64_t machine, const char *suite, int64_t before, size_t n,
+			int64_t *runs);
+
 #endif

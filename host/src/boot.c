@@ -27,6 +27,9 @@
 #include "labels_db.h"
 #include "labs_db.h"
 #include "http_reply.h"
+#include "jobs_db.h"
+
+#include "run_limits.h"
 #include "ratelimit.h"
 #include "registry.h"
 #include "store.h"
@@ -76,7 +79,7 @@ struct boot_task {
 	int64_t run_id, job_id;
 	int fresh;                 /* a new run (register its token once committed) */
 	int allowed;               /* peer is in an allowed boot network (--boot-from) */
-	int too_many;              /* refused: peer has JOBLESS_MAX pending job-less runs */
+	int too_many;              /* refused: peer has RUNS_PER_ADDR pending job-less runs */
 	struct buf args;           /* the kernel arguments, rendered before any write */
 	size_t line_len;           /* the longest kernel line they make in the script */
 	const char *net[NET_ARGS]; /* /boot.json: given network values, else NULL */
@@ -87,13 +90,6 @@ struct boot_task {
 /* A burst of 30 boots per source address, then 2 a second: a lab boots
  * each machine from its own address, QEMU's user networking all from one. */
 static struct ratelimit boot_rl = RATELIMIT_INIT(30, 2);
-
-/* Pending runs without a job one boot address may hold (issue 26: an <img>
- * on a foreign page, or a script, made a run per GET). A boot burst is 30
- * (boot_rl) and a pending run expires after --lost-after: 64 is twice a
- * burst, far above what a lab machine (one pending run per MAC) needs, and
- * QEMU user networking's VMs of one host all come from 127.0.0.1. */
-#define JOBLESS_MAX 64
 
 static char *col_dup(struct dbi_stmt *st, int c)
 {
@@ -123,7 +119,8 @@ static void boot_args(struct boot_task *t);
 
 /* The job to run: the oldest one not yet consumed (by a HELLO), if this
  * request may have it (bind_db.c: the machine's known boot address, else an
- * allowed network), and not bound by a power driver to a boot now over. */
+ * allowed network), not bound by a power driver to a boot now over, and not
+ * ended (cancelled, timed out: job_runner.c). */
 static void pick_job(struct dbi *db, struct boot_task *t)
 {
 	struct dbi_stmt *st;
@@ -132,7 +129,7 @@ static void pick_job(struct dbi *db, struct boot_task *t)
 		return;
 	if (dbi_prepare(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ?1 AND "
 			       "consumed IS NULL AND (bound_until IS NULL OR bound_until >= ?2) "
-			       "ORDER BY id LIMIT 1", &st) != DBI_OK)
+			       "AND stage IN ('queued', 'powering_on', 'booting', 'running') ORDER BY id LIMIT 1", &st) != DBI_OK)
 		return;
 	dbi_bind_text(st, 1, t->mac, -1);
 	dbi_bind_i64(st, 2, now_s());
@@ -181,12 +178,14 @@ static void boot_fn(struct dbi *db, void *arg)
 	boot_args(t);
 	if (t->line_len >= CMDLINE_MAX)
 		return; /* refused before anything is written */
+	if (t->job_id) /* the job's lifecycle: booting (job_runner.c) */
+		jobs_db_booted(db, t->job_id, now);
 	/* A repeat gets its pending run again; a new job-less run needs room
 	 * under the address's limit, checked before anything is written. */
 	machine = one_int(db, "SELECT id FROM machines WHERE mac = ?1", t->mac, 0, 0);
 	if (machine && (t->run_id = reusable_run(db, t, machine)) != 0)
 		return;
-	if (!t->job_id && bind_pending_jobless(db, t->peer) >= JOBLESS_MAX) {
+	if (!t->job_id && bind_pending_jobless(db, t->peer) >= RUNS_PER_ADDR) {
 		t->too_many = 1;
 		return;
 	}
@@ -238,11 +237,18 @@ int boot_reserved_key(const char *k, const char *v)
 	return 0;
 }
 
+/* A Host the payload can use: an IPv4 address or a name, with an optional
+ * port (the payload speaks IPv4 only: "[::1]:1" rendered server=[::1]:1:P). */
 static int host_ok(const char *h)
 {
-	size_t n = strlen(h);
+	size_t n = strlen(h), name = strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-");
 
-	return n > 0 && n <= 64 && strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]") == n;
+	if (n == 0 || n > 64 || name == 0)
+		return 0;
+	if (name == n)
+		return 1;
+	return h[name] == ':' && n - name - 1 >= 1 && n - name - 1 <= 5 &&
+	       strspn(h + name + 1, "0123456789") == n - name - 1;
 }
 
 /* Attribute strings from the query: printable, bounded, or dropped. */
@@ -346,7 +352,8 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 	uint32_t src;
 
 	if (!host || !host_ok(host))
-		return reply_error(rq, 400, "missing or unusable Host header");
+		return reply_error(rq, 400, "missing or unusable Host header (an IPv4 address or a name, "
+				   "with an optional port: the payload speaks IPv4)");
 	if (!mac_in)
 		return reply_error(rq, 400, "mac: required (iPXE: ?mac=${mac:hexhyp})");
 	if (norm_mac(mac_in, mac))
@@ -360,7 +367,7 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 		t->net[NET_MAC] = mac;
 	snprintf(hostname, sizeof(hostname), "%s", host);
 	colon = strrchr(hostname, ':');
-	if (colon && !strchr(hostname, ']'))
+	if (colon)
 		*colon = 0;
 	t->host = host;
 	t->hostname = hostname;
@@ -382,7 +389,7 @@ static enum MHD_Result boot_answer(struct req *rq, struct boot_task *t, const st
 	}
 	if (t->too_many) {
 		ret = reply_error(rq, 429, "%s has %d pending runs without a job; they expire after %d s "
-				  "(--lost-after)", t->peer, JOBLESS_MAX, cfg.lost_after);
+				  "(--lost-after)", t->peer, RUNS_PER_ADDR, cfg.lost_after);
 		goto out;
 	}
 	if (!t->run_id) {

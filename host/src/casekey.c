@@ -92,6 +92,29 @@ int case_key_matches(const char *key, int without_algo)
 	return xcb_axis_matches(key, without_algo);
 }
 
+/* The keys of a sync case that belong to its algo (its mode): the shootdown's
+ * algorithm, path and method - inside/after have them, lazy (no shootdown,
+ * issue 21) has none. */
+static int algo_companion(json_t *config, const char *key)
+{
+	const char *kind = json_string_value(json_object_get(config, "kind"));
+	return kind && !strcmp(kind, "sync") &&
+	       (!strcmp(key, "xcall") || !strcmp(key, "flush") || !strcmp(key, "method"));
+}
+
+int case_config_key_matches(json_t *config, const char *key, int without_algo)
+{
+	return case_key_matches(key, without_algo) && !(without_algo && algo_companion(config, key));
+}
+
+void case_drop_algo_companions(json_t *config)
+{
+	static const char *const keys[] = { "xcall", "flush", "method" };
+	for (unsigned i = 0; i < 3; i++)
+		if (algo_companion(config, keys[i]))
+			json_object_del(config, keys[i]);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -105,7 +128,7 @@ void case_match_key(json_t *config, int without_algo, struct buf *out)
 	json_t *v;
 
 	json_object_foreach(config, k, v) {
-		if (n < 256 && case_key_matches(k, without_algo))
+		if (n < 256 && case_config_key_matches(config, k, without_algo))
 			keys[n++] = k;
 	}
 	qsort(keys, n, sizeof(keys[0]), cmp_str);

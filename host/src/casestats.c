@@ -118,6 +118,34 @@ static double sum_field(const struct resrow *rows, size_t n, int f)
 }
 
 /*
+ * Issue 21's: the floor from the same moment as the calls - the median of the
+ * repetitions' paired `ipi` probes, the median of their paired call/probe
+ * ratios - and `unstable_host`: a repetition's probes spread by more than
+ * XCB_UNSTABLE_FACTOR (flag XCB_RF_UNSTABLE), or the repetitions' paired floors
+ * did (max over min). All null where nothing was probed (not measured).
+ */
+static void paired_json(json_t *o, const struct resrow *rows, size_t n)
+{
+	double fp = med_field(rows, n, RV_floor_paired), rp = med_field(rows, n, RV_ratio_paired_x1000);
+	double lo = INFINITY, hi = 0;
+	int flagged = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double f = rows[i].v[RV_floor_paired];
+		if (isnan(f) || f <= 0)
+			continue;
+		lo = f < lo ? f : lo;
+		hi = f > hi ? f : hi;
+		flagged |= ((unsigned)rows[i].v[RV_flags] & XCB_RF_UNSTABLE) != 0;
+	}
+	int measured = hi > 0;
+	json_object_set_new(o, "floor_paired", num(measured ? fp : NAN));
+	json_object_set_new(o, "ratio_paired", num(measured && rp > 0 ? round(rp) / 1000 : NAN));
+	json_object_set_new(o, "unstable_host", measured ? json_boolean(flagged || hi > lo * XCB_UNSTABLE_FACTOR)
+							 : json_null());
+}
+
+/*
  * Issue 13's fields: the `ipi` floor (median over the rows) and p50's ratio to
  * it, exactly-once counts, and for TLB cases the no-flush control. "verified"
  * is false when the control ran and never saw a stale translation: stale = 0
@@ -130,6 +158,7 @@ static void trust_json(json_t *o, const struct resrow *rows, size_t n)
 
 	json_object_set_new(o, "ipi_floor", num(fl > 0 ? fl : NAN));
 	json_object_set_new(o, "ipi_ratio", num(fl > 0 ? round(p50 / fl * 1000) / 1000 : NAN));
+	paired_json(o, rows, n);
 	json_object_set_new(o, "lost", num(sum_field(rows, n, RV_lost)));
 	json_object_set_new(o, "dup", num(sum_field(rows, n, RV_dup)));
 	json_object_set_new(o, "ooo", num(sum_field(rows, n, RV_ooo)));

@@ -92,7 +92,13 @@ static int check_payload(const struct xcb_hdr *h, const uint8_t *p)
 	case XCB_T_RESULT: return xcb_dec_result(p, h->length, &u.r);
 	case XCB_T_HISTO: return xcb_dec_histo(p, h->length, &u.x);
 	case XCB_T_SAMPLES: return xcb_dec_samples(p, h->length, &u.s);
-	case XCB_T_DONE: return xcb_dec_done(p, h->length, &u.d);
+	case XCB_T_DONE:
+		/* DONE counts the frames before it, so its count is its own seq
+		 * (proto/README.md), and its status is one of XCB_DONE_*: a
+		 * frames=0xffffffff would hold the run open forever. */
+		if (xcb_dec_done(p, h->length, &u.d))
+			return XCB_E_PAYLOAD;
+		return u.d.frames == h->seq && u.d.status <= XCB_DONE_FAILED ? XCB_OK : XCB_E_PAYLOAD;
 	case XCB_T_ACK: return XCB_E_TYPE; /* only the daemon sends ACKs */
 	case XCB_T_CASE: {
 		/* A case without a numeric id could never be referenced. */
@@ -172,15 +178,19 @@ static void handle(const uint8_t *buf, size_t len, const struct sockaddr_in *fro
 	/* The first frame that will be stored binds the run to its source. */
 	r->bound = from->sin_addr;
 	r->is_bound = 1;
-	pthread_mutex_unlock(&reg_lock);
-	/* Queue first, mark seen second: a frame the writer could not take
-	 * (saturated) stays unseen, so its retransmission is not a duplicate.
-	 * Only this thread adds to r->recv, so nothing races in between. */
+	/* Queue first, mark seen second, both under reg_lock: a frame the
+	 * writer could not take (saturated) stays unseen, so its
+	 * retransmission is not a duplicate; and a batch that fails resets
+	 * r->recv to r->stored under reg_lock (writer.c), so it cannot land
+	 * between the two and leave a frame seen that was never stored (a
+	 * writer failing at once, PostgreSQL away, did: the run stalled).
+	 * writer_frame takes q_lock after reg_lock; nothing takes them in the
+	 * other order. */
 	if (writer_frame(r, &h, payload, from->sin_addr)) {
+		pthread_mutex_unlock(&reg_lock);
 		reject(REJ_BUSY);
 		return;
 	}
-	pthread_mutex_lock(&reg_lock);
 	added = seqset_add(&r->recv, h.seq);
 	pthread_mutex_unlock(&reg_lock);
 	(void)added;

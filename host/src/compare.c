@@ -97,6 +97,10 @@ static json_t *matchable(json_t *cfg, const struct compare_req *rq)
 		json_object_del(c, rq->a.where[i].key);
 	for (size_t i = 0; i < rq->b.nwhere; i++)
 		json_object_del(c, rq->b.where[i].key);
+	/* The algo differs by design: so do the keys that go with it (a lazy sync
+	 * case has no shootdown keys, inside/after do). */
+	if (!json_object_get(c, "algo") && json_object_get(cfg, "algo"))
+		case_drop_algo_companions(c);
 	return c;
 }
 

@@ -60,7 +60,7 @@ json_t *compare_conditions(struct dbi *db, const struct compare_req *rq);
 /* A/A calibration over runs[0..n) (2 <= n <= COMPARE_MAX_CALIB), all of one
  * configuration (compare_calib.c): every half-split compared as groups and
  * every pair as single boots, with the share of cases each marks. */
-#define COMPARE_MAX_CALIB 12
+#define COMPARE_MAX_CALIB 10	/* 126 splits x 10 runs loaded: seconds */
 json_t *compare_calibrate(struct dbi *db, const int64_t *runs, size_t n, double fdr, double min_effect);
 
 #endif

@@ -44,6 +44,7 @@ struct pg_stmt {
 	unsigned prepared_gen;  /* == pg->gen when prepared on this connection */
 	int execs;
 	int retyped;            /* untyped parameters were made text */
+	int retried;            /* executing again on a new connection */
 	PGresult *res;
 	int row, nrows;
 	char boolbuf[2];
@@ -162,6 +163,21 @@ static int p_set_user_version(struct dbi *db, int v)
 	return p_exec(db, sql);
 }
 
+/* A new connection in place of p's: 1 if it is up. Statements prepared
+ * on the old one are prepared again (p->gen). */
+static int reconnect(struct pg *p)
+{
+	PQreset(p->c);
+	if (PQstatus(p->c) != CONNECTION_OK) {
+		set_err(p, NULL);
+		return 0;
+	}
+	p->gen++;
+	if (!(p->flags & DBI_RW))
+		PQclear(PQexec(p->c, "SET default_transaction_read_only = on"));
+	return 1;
+}
+
 /* Reconnects a lost connection: 1 when usable. */
 static int p_ping(struct dbi *db)
 {
@@ -177,13 +193,7 @@ static int p_ping(struct dbi *db)
 		if (ok)
 			return 1;
 	}
-	PQreset(p->c);
-	if (PQstatus(p->c) != CONNECTION_OK) {
-		set_err(p, NULL);
-		return 0;
-	}
-	p->gen++;
-	return 1;
+	return reconnect(p);
 }
 
 static void p_idle(struct dbi *db)
@@ -341,6 +351,12 @@ static int execute(struct pg_stmt *st)
 	const char *vals[n + 1];
 	PGresult *r;
 
+	/* A reader reconnects by itself (each of its statements is its own
+	 * transaction); the writer only through dbi_ping, between batches: a
+	 * statement of a batch must never run on a new connection outside the
+	 * batch's transaction. */
+	if (!(p->flags & DBI_RW) && PQstatus(p->c) != CONNECTION_OK && !reconnect(p))
+		return DBI_IOERR;
 	for (int i = 1; i <= n; i++)
 		vals[i] = st->val[i];
 	/* Its second execution: worth a server-side plan. */
@@ -387,6 +403,17 @@ static int execute(struct pg_stmt *st)
 				st->type[i] = OID_TEXT;
 		st->execs = 0;
 		return execute(st);
+	}
+	/* A reader's connection found dead (the server restarted): once more
+	 * on a new one. */
+	if (!(p->flags & DBI_RW) && PQstatus(p->c) != CONNECTION_OK && !st->retried) {
+		PQclear(r);
+		st->retried = 1;
+		if (!reconnect(p))
+			return DBI_IOERR;
+		rs = execute(st);
+		st->retried = 0;
+		return rs;
 	}
 	rs = fail(p, r);
 	PQclear(r);

@@ -60,6 +60,7 @@ static const struct param params[] = {
 	{ "{run}", parse_id, "bad run id '%s'", 1 },
 	{ "{case}", parse_case, "bad case id '%s'", 0 },
 	{ "{job}", parse_id, "bad job id '%s'", 0 },
+	{ "{mac}", parse_mac_param, "bad MAC address '%s'", 0 },
 };
 
 /* The compare route's two answers (api_compare.c). */
@@ -103,6 +104,12 @@ static const struct route {
 	{ "GET", "jobs", .h0 = api_jobs },
 	{ "POST", "jobs", .h0 = api_job_create },
 	{ "DELETE", "jobs/{job}", .h1 = api_job_delete },
+	{ "GET", "jobs/{job}", .h1 = api_job },			/* api_machines.c */
+	{ "POST", "jobs/{job}/cancel", .h1 = api_job_cancel },
+	{ "GET", "machines/{mac}", .h1 = api_machine },
+	{ "PUT", "machines/{mac}/power", .h1 = api_machine_power_set },
+	{ "POST", "machines/{mac}/power", .h1 = api_machine_power },
+	{ "GET", "lab", .h0 = api_lab },
 	{ "POST", "jobs/{job}/requeue", .h1 = api_job_requeue },	/* api_job_bind.c */
 };
 
@@ -292,6 +299,7 @@ int http_start(void)
 			       MHD_OPTION_CONNECTION_LIMIT, (unsigned int)512,
 			       MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg.per_ip_conns,
 			       MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
+			       MHD_OPTION_UNESCAPE_CALLBACK, http_unescape, NULL,
 			       MHD_OPTION_END);
 	if (!mhd)
 		http_limits_stop();

@@ -10,6 +10,9 @@
  *    lab machine (or QEMU's 10.0.2.2) uses to reach us is not always one of
  *    our own interfaces (NAT, containers), while the boot script is built
  *    from it.
+ *  - the path and query are %-decoded here (http_unescape), except %00: a
+ *    NUL cut "/index.html%00.js" to "/index.html" and served it; kept as
+ *    the three characters, such a path matches no file and no route (404).
  *  - a write (anything but GET/HEAD) needs Content-Type: application/json
  *    and an Origin that is absent or names this same Host: a cross-origin
  *    page can only send text/plain or form bodies without a CORS preflight,
@@ -24,15 +27,22 @@
 #include "http_reply.h"
 #include "xcbd.h"
 
-/* host without its :port (IPv6 literals keep their brackets). */
-static void strip_port(const char *host, char *out, size_t n)
+/* host without its :port (IPv6 literals keep their brackets): 0, or -1
+ * when the port is not 1-5 digits ("127.0.0.1:1]" is no host, issue 26). */
+static int strip_port(const char *host, char *out, size_t n)
 {
 	char *colon;
 
 	snprintf(out, n, "%s", host);
 	colon = strrchr(out, ':');
-	if (colon && (out[0] != '[' || (colon > out && colon[-1] == ']')))
+	if (colon && (out[0] != '[' || (colon > out && colon[-1] == ']'))) {
+		size_t d = strspn(colon + 1, "0123456789");
+
+		if (d == 0 || d > 5 || colon[1 + d])
+			return -1;
 		*colon = 0;
+	}
+	return 0;
 }
 
 static int is_ip_literal(const char *h)
@@ -59,7 +69,8 @@ int host_allowed(const char *host)
 
 	if (!host || !host[0] || strlen(host) >= sizeof(h))
 		return 0;
-	strip_port(host, h, sizeof(h));
+	if (strip_port(host, h, sizeof(h)))
+		return 0;
 	n = strlen(h);
 	if (n && h[n - 1] == '.')
 		h[--n] = 0; /* "localhost." is "localhost" */
@@ -108,4 +119,30 @@ const char *write_refused(struct req *rq, unsigned *status)
 		return "cross-origin write refused: Origin null";
 	}
 	return NULL;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+size_t http_unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	char *r = s, *w = s;
+
+	(void)cls;
+	(void)c;
+	while (*r) {
+		int hi = r[0] == '%' ? hexval(r[1]) : -1, lo = hi >= 0 ? hexval(r[2]) : -1;
+
+		if (lo >= 0 && (hi || lo)) {
+			*w++ = (char)(hi << 4 | lo);
+			r += 3;
+		} else {
+			*w++ = *r++; /* not an escape, or %00: kept as it is */
+		}
+	}
+	*w = 0;
+	return (size_t)(w - s);
 }

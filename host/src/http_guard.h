@@ -7,6 +7,8 @@
 
 #include "http.h"
 
+/* MHD_OPTION_UNESCAPE_CALLBACK: %XX decoding that keeps %00. */
+size_t http_unescape(void *cls, struct MHD_Connection *c, char *s);
 /* 1 if the Host header names this daemon. */
 int host_allowed(const char *host);
 /* NULL if this write request may go on; else the reason and *status. */

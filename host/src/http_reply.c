@@ -29,6 +29,16 @@ enum MHD_Result reply_response(struct req *rq, unsigned status, struct MHD_Respo
 		return MHD_NO;
 	http_limits_answered(rq->conn);
 	MHD_add_response_header(r, "Cache-Control", "no-store");
+	/* Every answer (issue 26): no content sniffing (a stored text must never
+	 * be taken for HTML or script), no framing by another page (the runs
+	 * list has an edit control: clickjacking), and the pages load only our
+	 * own scripts. Chart.js sets canvas sizes through style attributes. */
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "X-Frame-Options", "DENY");
+	MHD_add_response_header(r, "Content-Security-Policy",
+				"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+				"img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
+				"frame-ancestors 'none'");
 	ret = MHD_queue_response(rq->conn, status, r);
 	MHD_destroy_response(r);
 	return ret;

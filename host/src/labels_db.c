@@ -152,3 +152,19 @@ out:
 	buf_free(&in);
 	buf_free(&sql);
 }
+
+size_t runs_labelled(struct dbi *db, const char *label, int64_t *runs, size_t cap)
+{
+	struct dbi_stmt *st;
+	size_t n = 0;
+
+	if (dbi_prepare(db, "SELECT id FROM runs r WHERE status = 'complete' AND (label = ?1 OR EXISTS "
+			"(SELECT 1 FROM run_tags t WHERE t.run_id = r.id AND t.tag = ?1)) ORDER BY id LIMIT ?2", &st))
+		return 0;
+	dbi_bind_text(st, 1, label, -1);
+	dbi_bind_i64(st, 2, (int64_t)cap);
+	while (n < cap && dbi_step(st) == DBI_ROW)
+		runs[n++] = dbi_column_i64(st, 0);
+	dbi_finalize(st);
+	return n;
+}

@@ -28,4 +28,8 @@ int labels_from_job(struct dbi *db, int64_t job, int64_t run);
  * JSON array of run objects with "id"): one query for them all. */
 void labels_attach(struct dbi *db, json_t *runs);
 
+/* The complete runs whose label is `label` or that carry it as a tag, oldest
+ * first, into runs (at most cap): how many. */
+size_t runs_labelled(struct dbi *db, const char *label, int64_t *runs, size_t cap);
+
 #endif

@@ -19,7 +19,9 @@
 #include "collector.h"
 #include "db.h"
 #include "http.h"
+#include "job_runner.h"
 #include "registry.h"
+#include "run_limits.h"
 #include "util.h"
 #include "writer.h"
 #include "xcbd.h"
@@ -62,6 +64,11 @@ static const char usage_text[] =
 "                         IPv4 subnets and 127.0.0.1, QEMU user networking's\n"
 "                         source). A machine with a known boot address gets\n"
 "                         its jobs only from that address\n"
+"  --run-limit KIND=N    what one run may store (repeatable): cases (4096),\n"
+"                         frames (524288), histo (1048576 rows), samples\n"
+"                         (1048576 rows), events (16384 log/error lines), facts\n"
+"                         (256 HELLO keys), console (4194304 bytes); past it a\n"
+"                         frame is refused, counted, and the run's events say so\n"
 "  --ready-fd N           write \"ready http=PORT udp=PORT\\n\" to file descriptor N\n"
 "                         (then close it) once HTTP and UDP listen: scripts\n"
 "                         wait on it instead of polling /api/v1/health\n"
@@ -144,6 +151,18 @@ static int add_boot_net(const char *arg)
 	return 0;
 }
 
+/* --run-limit KIND=N: what one run may store. 0, or -1 after saying why. */
+static int set_run_limit(const char *arg)
+{
+	char err[160];
+
+	if (run_limit_set(arg, err, sizeof(err))) {
+		fprintf(stderr, "xcbenchd: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* --lab: a name for URLs, logs and the run list's filter. 0, or -1 after
  * saying why. */
 static int set_lab(const char *arg)
@@ -179,6 +198,7 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 		{ "per-ip-connections", required_argument, NULL, 'P' },
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "boot-from", required_argument, NULL, 'B' },
+		{ "run-limit", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -216,6 +236,7 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 		case 'r': bad = parse_ready_fd(optarg, &o->ready_fd); break;
 		case 'H': bad = add_host_name(optarg); break;
 		case 'B': bad = add_boot_net(optarg); break;
+		case 'M': bad = set_run_limit(optarg); break;
 		}
 		if (bad)
 			return 2;
@@ -303,6 +324,9 @@ static void announce(int ready_fd)
 	char err[1024], db_shown[512];
 
 	dbi_url_redact(cfg.db_path, db_shown, sizeof(db_shown));
+	/* After HTTP: a job's boot request must find the server up. */
+	if (job_runner_start())
+		fprintf(stderr, "xcbenchd: cannot start the job runner: jobs wait\n");
 	fprintf(stderr, "xcbenchd %s: http %s:%d udp %s:%d db %s%s\n", XCBD_VERSION,
 		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
 		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), db_shown,
@@ -321,6 +345,7 @@ static void announce(int ready_fd)
  * commit what is queued. */
 static void stop_services(struct dbi *db)
 {
+	job_runner_stop(); /* before the writer: it writes through it */
 	http_stop();
 	collector_stop();
 	writer_stop();     /* commits everything still queued */

@@ -1,7 +1,7 @@
 /*
  * routes.h — the route handlers that http.c's route table names, one file
  * each: api_misc.c, api_runs.c, api_csv.c, api_run_write.c, api_console.c,
- * api_compare.c, api_schema.c, api_jobs.c, boot.c, static.c.
+ * api_compare.c, api_schema.c, api_jobs.c, api_machines.c, boot.c, static.c.
  */
 #ifndef XCB_ROUTES_H
 #define XCB_ROUTES_H
@@ -29,6 +29,15 @@ enum MHD_Result api_schema(struct req *rq);             /* api_schema.c */
 enum MHD_Result api_jobs(struct req *rq);
 enum MHD_Result api_job_create(struct req *rq);
 enum MHD_Result api_job_delete(struct req *rq, int64_t id);
+/* api_machines.c: the lab (issue 23) */
+enum MHD_Result api_machine(struct req *rq, int64_t mac);
+enum MHD_Result api_machine_power_set(struct req *rq, int64_t mac);
+enum MHD_Result api_machine_power(struct req *rq, int64_t mac);
+enum MHD_Result api_job(struct req *rq, int64_t id);
+enum MHD_Result api_job_cancel(struct req *rq, int64_t id);
+enum MHD_Result api_lab(struct req *rq);
+/* The {mac} path parameter: a MAC address as its 48 bits; 0 or -1. */
+int parse_mac_param(const char *s, int64_t *v);
 enum MHD_Result api_job_requeue(struct req *rq, int64_t id);  /* api_job_bind.c */
 enum MHD_Result boot_ipxe(struct req *rq);
 enum MHD_Result boot_json(struct req *rq);   /* /boot.json: the same boot as data */

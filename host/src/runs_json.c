@@ -90,6 +90,11 @@ json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, doubl
  * histograms) stepped together in case order, whatever the number of cases. */
 json_t *run_cases_json(struct dbi *db, int64_t id, double tsc_khz)
 {
+	return run_cases_page(db, id, tsc_khz, -1, INT64_MAX, NULL);
+}
+
+json_t *run_cases_page(struct dbi *db, int64_t id, double tsc_khz, int64_t after, int64_t limit, int64_t *next)
+{
 	struct case_cursor cc;
 	struct result_cursor rc;
 	struct histo_cursor hc;
@@ -103,15 +108,29 @@ json_t *run_cases_json(struct dbi *db, int64_t id, double tsc_khz)
 		goto err_results;
 	if (histos_open(db, id, -1, &hc))
 		goto err_histos;
+	if (next)
+		*next = -1;
 	while (cases_next(&cc, &c)) {
 		struct resrow *rows;
 		size_t n;
+		int64_t cid = c.case_id;
 
+		if ((int64_t)json_array_size(cases) >= limit) {
+			/* A page is full: the next one starts after the last case
+			 * shown (the cursors stop here, nothing more is read). */
+			if (next)
+				*next = after;
+			case_row_free(&c);
+			break;
+		}
 		results_take(&rc, c.case_id, &rows, &n);
 		p10s_clear(&p10);
 		histos_take(&hc, c.case_id, p10s_add, &p10);
-		p10s_apply(&p10, rows, n);
-		json_array_append_new(cases, case_json(&c, rows, n, tsc_khz));
+		if (cid > after) {
+			p10s_apply(&p10, rows, n);
+			json_array_append_new(cases, case_json(&c, rows, n, tsc_khz));
+			after = cid;
+		}
 		free(rows);
 		case_row_free(&c);
 	}

@@ -24,6 +24,9 @@ json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, doubl
 /* Every case of run id as case_json: three queries (cases, RESULT rows,
  * histograms) stepped together, whatever the number of cases. */
 json_t *run_cases_json(struct dbi *db, int64_t id, double tsc_khz);
+/* At most limit of them, those with case_id > after; *next (if given): the
+ * case_id to ask the next page after, or -1 when this page ends the run. */
+json_t *run_cases_page(struct dbi *db, int64_t id, double tsc_khz, int64_t after, int64_t limit, int64_t *next);
 /* An event: {seq, kind, text, received}, or without kind (a run's errors). */
 json_t *event_json(const struct event_row *e, int with_kind);
 /* GET /runs/{id}/cases/{case}/histogram: rep/init -1 = all. */

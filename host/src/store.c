@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "casekey.h"
+#include "run_limits.h"
 #include "store.h"
 #include "store_sql.h"
 #include "util.h"
@@ -47,10 +48,19 @@ int64_t store_create_run(struct dbi *db, uint64_t token, int64_t machine_id, int
 	return dbi_last_id(db);
 }
 
-/* The run of token, created if new (--open); 0 if it cannot be, or
- * STORE_REFUSED when the token is another lab's run (that lab's daemon
- * collects it). */
-static int64_t find_or_create(struct dbi *db, uint64_t token)
+/* Takes back the ledger row of a refused frame (nothing else was written). */
+static int unledger(int64_t id, uint32_t seq)
+{
+	dbi_bind_i64(store_st[S_FRAME_DEL], 1, id);
+	dbi_bind_i64(store_st[S_FRAME_DEL], 2, seq);
+	return store_step(store_st[S_FRAME_DEL]) ? -1 : STORE_REFUSED;
+}
+
+/* The run of token, created if new (--open: a HELLO starts it); 0 if it
+ * cannot be, STORE_REFUSED when the token is another lab's run (that lab's
+ * daemon collects it), STORE_LIMIT when peer already has OPEN_RUNS_PER_ADDR
+ * live runs it started that way. */
+static int64_t find_or_create(struct dbi *db, uint64_t token, const char *peer)
 {
 	struct dbi_stmt *s = store_st[S_FIND_RUN];
 	char hex[17];
@@ -68,7 +78,26 @@ static int64_t find_or_create(struct dbi *db, uint64_t token)
 	dbi_clear(s);
 	if (id && !ours)
 		return STORE_REFUSED;
-	return id ? id : store_create_run(db, token, 0, 0, NULL, NULL, NULL);
+	if (id)
+		return id;
+	if (peer) {
+		s = store_st[S_OPEN_LIVE];
+		dbi_bind_text(s, 1, peer, -1);
+		if (store_query_int(s) >= OPEN_RUNS_PER_ADDR)
+			return STORE_LIMIT;
+	}
+	return store_create_run(db, token, 0, 0, NULL, NULL, NULL);
+}
+
+/* A frame refused by a per-run limit: its ledger row taken back, the refusal
+ * counted in the run (and said once in its events). */
+static int limit_refuse(int64_t id, uint32_t seq, int which)
+{
+	int rc = unledger(id, seq);
+
+	if (rc != STORE_REFUSED || store_limit_hit(id, which))
+		return -1;
+	return STORE_LIMIT;
 }
 
 /* 1 if a key of add is in have with another value (HELLO facts are
@@ -85,6 +114,18 @@ static int facts_conflict(json_t *have, json_t *add)
 			return 1;
 	}
 	return 0;
+}
+
+/* How many facts have and add make together. */
+static int64_t facts_after(json_t *have, json_t *add)
+{
+	int64_t n = (int64_t)json_object_size(have);
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(add, k, v)
+		n += json_object_get(have, k) == NULL;
+	return n;
 }
 
 /* The first HELLO of a run boot.c rendered: its job is consumed now (not at
@@ -125,6 +166,11 @@ static int store_hello(int64_t id, const uint8_t *p, size_t n, const char *peer)
 		json_decref(obj);
 		return add ? STORE_REFUSED : -1;
 	}
+	if (facts_after(obj, add) > run_limits[LIM_FACTS].max) {
+		json_decref(add);
+		json_decref(obj);
+		return STORE_LIMIT; /* before anything is written */
+	}
 	if (json_object_size(obj) == 0 && hello_booted(id, peer)) {
 		json_decref(add);
 		json_decref(obj);
@@ -132,6 +178,7 @@ static int store_hello(int64_t id, const uint8_t *p, size_t n, const char *peer)
 	}
 	json_object_update(obj, add);
 	json_decref(add);
+
 	dump = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
 	s = store_st[S_SET_HELLO];
 	dbi_bind_text(s, 1, dump ? dump : "{}", -1);
@@ -160,6 +207,7 @@ static int store_event(int64_t id, uint32_t seq, int error, const uint8_t *p, si
 	dbi_bind_text(s, 4, text, -1);
 	dbi_bind_i64(s, 5, now_s());
 	rc = store_step(s);
+	store_rows += rc == 0; /* one event row (run_limits.h: events) */
 	if (error && rc == 0) {
 		char *nl = strchr(text, '\n');
 
@@ -190,14 +238,6 @@ static int store_done(int64_t id, const uint8_t *p, size_t n)
 	return rc;
 }
 
-/* Takes back the ledger row of a refused frame (nothing else was written). */
-static int unledger(int64_t id, uint32_t seq)
-{
-	dbi_bind_i64(store_st[S_FRAME_DEL], 1, id);
-	dbi_bind_i64(store_st[S_FRAME_DEL], 2, seq);
-	return store_step(store_st[S_FRAME_DEL]) ? -1 : STORE_REFUSED;
-}
-
 int store_open(struct dbi *db) { return store_prepare(db); }
 void store_close(void) { store_finalize(); }
 
@@ -206,13 +246,14 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 {
 	struct dbi_stmt *s;
 	int64_t now = now_s();
-	int rc = 0;
+	int rc = 0, which = 0;
+	int64_t changes;
 
 	if (!*run_id) {
-		int64_t id = find_or_create(db, token);
+		int64_t id = find_or_create(db, token, peer);
 
-		if (id == STORE_REFUSED)
-			return STORE_REFUSED;
+		if (id == STORE_REFUSED || id == STORE_LIMIT)
+			return (int)id; /* nothing written; the sender retries, refused again */
 		*run_id = id;
 	}
 	if (!*run_id)
@@ -233,6 +274,9 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 	if (store_query_int(s) == 1)
 		return unledger(*run_id, h->seq); /* complete, past its DONE, or a second DONE */
 
+	if (store_limit_check(*run_id, h->type, p, h->length, &which) == STORE_LIMIT)
+		return limit_refuse(*run_id, h->seq, which);
+	changes = store_rows;
 	/* Each refuses (STORE_REFUSED) before it writes a row. */
 	switch (h->type) {
 	case XCB_T_HELLO: rc = store_hello(*run_id, p, h->length, peer); break;
@@ -244,10 +288,17 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 	case XCB_T_ERROR: rc = store_event(*run_id, h->seq, 1, p, h->length); break;
 	case XCB_T_DONE: rc = store_done(*run_id, p, h->length); break;
 	}
-	if (rc == STORE_REFUSED)
-		return unledger(*run_id, h->seq);
+	if (rc == STORE_LIMIT)
+		return limit_refuse(*run_id, h->seq, LIM_FACTS);
+	if (rc == STORE_REFUSED || rc == STORE_NO_CASE) {
+		int u = unledger(*run_id, h->seq);
+
+		return u == STORE_REFUSED ? rc : u;
+	}
 	if (rc)
 		return rc;
+	if (store_limit_add(*run_id, h->type, store_rows - changes))
+		return -1;
 	s = store_st[S_TOUCH];
 	dbi_bind_i64(s, 1, now);
 	dbi_bind_i64(s, 2, *run_id);
@@ -266,6 +317,11 @@ void store_mark_lost(struct dbi *db, int lost_after)
 	struct dbi_stmt *s = store_st[S_LOST];
 
 	(void)db;
+	/* Runs that never sent a frame expire first (S_EXPIRE), then the
+	 * silent ones become lost (they may resume). */
+	dbi_bind_i64(store_st[S_EXPIRE], 1, now_s() - lost_after);
+	dbi_bind_text(store_st[S_EXPIRE], 2, cfg.lab, -1);
+	store_step(store_st[S_EXPIRE]);
 	dbi_bind_i64(s, 1, now_s() - lost_after);
 	dbi_bind_text(s, 2, cfg.lab, -1);
 	store_step(s);

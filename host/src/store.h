@@ -15,14 +15,22 @@ int store_open(struct dbi *db);
 void store_close(void);
 /* Returns 1 stored, 0 duplicate, -1 error (the database failed), -2 refused
  * (the frame would change a stored row, or the run is finished: nothing of
- * it is written). Creates the run row if id == 0. */
-enum { STORE_REFUSED = -2 };
+ * it is written), -3 refused past a per-run limit (counted in the run),
+ * -4 a RESULT/HISTO/SAMPLES before its case's CASE. Creates the run row if
+ * id == 0. */
+enum { STORE_REFUSED = -2, STORE_LIMIT = -3 /* refused: past a per-run limit (run_limits.h) */,
+       STORE_NO_CASE = -4 /* refused: a RESULT/HISTO/SAMPLES before its case's CASE (resent later) */ };
 int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
 		const uint8_t *payload, const char *peer);
-/* Marks the runs silent for lost_after seconds as lost. */
+/* Marks the runs silent for lost_after seconds as lost; those that never
+ * sent a frame expire (their token takes nothing more). */
 void store_mark_lost(struct dbi *db, int lost_after);
 /* Inserts a pending run; its id, or 0. */
 int64_t store_create_run(struct dbi *db, uint64_t token, int64_t machine_id, int64_t job_id,
 			 const char *suite, const char *params, const char *label);
+
+/* Counts a refusal by per-run limit which (run_limits.h) in run id and says
+ * so once in its events (writer thread; the console upload uses it). */
+int store_note_limit(struct dbi *db, int64_t id, int which);
 
 #endif

@@ -62,37 +62,57 @@ int store_case(int64_t id, const uint8_t *p, size_t n)
 	dbi_bind_text(s, at++, dump ? dump : "{}", -1);
 	dbi_bind_text(s, at, key.p, -1);
 	rc = store_step(s);
+	store_rows += rc == 0;
 	free(dump);
 	buf_free(&key);
 	json_decref(cfg_obj);
 	return rc;
 }
 
+/* 1 if the run has described case cid (its CASE frame is stored): results
+ * of a case nobody described could never be read as a case (issue 26). A
+ * frame that overtook its CASE on a lossy link is refused too, unACKed, and
+ * stored when resent after it (counted apart: rejected.no_case). */
+static int case_known(int64_t id, uint32_t cid)
+{
+	struct dbi_stmt *s = store_st[S_CASE_HAS];
+
+	dbi_bind_i64(s, 1, id);
+	dbi_bind_i64(s, 2, cid);
+	return store_query_int(s) == 1;
+}
+
 int store_result(int64_t id, const uint8_t *p, size_t n)
 {
 	struct dbi_stmt *s = store_st[S_RESULT];
 	struct xcb_result r;
-	int at = 2, wide = n >= XCB_RESULT_LEN_FULL;
+	int at = 2;
 
 	if (xcb_dec_result(p, n, &r))
 		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	if (!case_known(id, r.case_id))
+		return STORE_NO_CASE;
 	if (store_has_rows(store_st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0))
 		return STORE_REFUSED;
 	dbi_bind_i64(s, 1, id);
-	/* Every field with a column, in XCB_SQL_RESULT_COLS order. The appended
-	 * ones decode as 0 from a v1 RESULT and are stored as NULL (not
-	 * measured), where 0 could not be told from a value. */
+	/* Every field with a column, in XCB_SQL_RESULT_COLS order. An appended
+	 * one the RESULT does not reach (an older sender's) decodes as 0 and is
+	 * stored as NULL (not measured), where 0 could not be told from a value. */
 	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
 		enum xcb_part part = xcb_result_fields[i].part;
+		int present = xcb_result_fields[i].offset + xcb_result_fields[i].bits / 8 <= n;
 
 		if (part == XCB_PART_PAD)
 			continue;
-		if (part == XCB_PART_APPENDED && !wide)
+		if (part == XCB_PART_APPENDED && !present)
 			dbi_bind_null(s, at++);
 		else
 			store_bind_u64(s, at++, xcb_result_get(&r, i));
 	}
-	return store_step(s);
+	if (store_step(s))
+		return -1;
+	store_rows++;
+	return 0;
 }
 
 /* A HISTO or SAMPLES chunk: n points at positions at.. under one row key,
@@ -111,6 +131,8 @@ static int store_chunk(int64_t id, struct dbi_stmt *s, struct dbi_stmt *has, con
 {
 	int rc = 0;
 
+	if (!case_known(id, c->case_id))
+		return STORE_NO_CASE;
 	if (store_has_rows(has, id, c->case_id, c->rep, c->initiator, c->at, c->at + c->n - 1))
 		return STORE_REFUSED;
 	for (unsigned i = 0; i < c->n && rc == 0; i++) {
@@ -119,6 +141,7 @@ static int store_chunk(int64_t id, struct dbi_stmt *s, struct dbi_stmt *has, con
 		if (v || !c->skip_zero) {
 			store_bind_key(s, id, c->case_id, c->rep, c->initiator, c->at + i, store_i64(v));
 			rc = store_step(s);
+			store_rows += rc == 0;
 		}
 	}
 	return rc;

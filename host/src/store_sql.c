@@ -42,7 +42,14 @@ static const char *const sql[S_N] = {
 	/* Closed for new frames: complete, past DONE's count, or a second DONE
 	 * (?3 = the frame's type; a run has one DONE). */
 	[S_STATE] = "SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
-		    "(?2 >= frames_expected OR ?3 = 8)) FROM runs WHERE id = ?1",
+		    "(?2 >= frames_expected OR ?3 = 8)) OR (status = 'lost' AND frames_received = 0 AND "
+		    "error = '" STORE_EXPIRED "') FROM runs WHERE id = ?1",
+	/* A run that never sent a frame (a boot whose payload never said HELLO,
+	 * or one replaced by another address's GET) expires after
+	 * --lost-after: its token takes nothing any more (issue 26). */
+	[S_EXPIRE] = "UPDATE runs SET status = 'lost', error = '" STORE_EXPIRED "' WHERE status IN "
+		     "('pending', 'lost') AND frames_received = 0 AND error IS NULL AND created < ?1 "
+		     "AND lab IS NOT DISTINCT FROM CAST(?2 AS TEXT)",
 	[S_CASE_SAME] = "SELECT config = ?3 FROM cases WHERE run_id = ?1 AND case_id = ?2",
 	/* The run's first HELLO: the payload it was rendered for has booted. */
 	/* (boot.c rendered the job only to the machine's known address or an
@@ -55,9 +62,9 @@ static const char *const sql[S_N] = {
 	 * write can). The known boot address: the first allowed boot whose
 	 * HELLO (?3, its source) came from the address that asked. */
 	[S_HELLO_MACHINE] = "UPDATE machines SET "
-			    "uuid = COALESCE(uuid, CASE WHEN r.boot_trusted THEN r.boot_uuid END), "
-			    "serial = COALESCE(serial, CASE WHEN r.boot_trusted THEN r.boot_serial END), "
-			    "boot_addr = COALESCE(boot_addr, CASE WHEN r.boot_trusted AND r.boot_peer = ?3 "
+			    "uuid = COALESCE(uuid, CASE WHEN r.boot_trusted = 1 THEN r.boot_uuid END), "
+			    "serial = COALESCE(serial, CASE WHEN r.boot_trusted = 1 THEN r.boot_serial END), "
+			    "boot_addr = COALESCE(boot_addr, CASE WHEN r.boot_trusted = 1 AND r.boot_peer = CAST(?3 AS TEXT) "
 			    "THEN r.boot_peer END), last_seen = ?2 "
 			    "FROM (SELECT machine_id, boot_uuid, boot_serial, boot_peer, boot_trusted FROM runs "
 			    "WHERE id = ?1) AS r WHERE machines.id = r.machine_id",
@@ -69,9 +76,25 @@ static const char *const sql[S_N] = {
 			"AND bucket BETWEEN ? AND ? LIMIT 1",
 	[S_SAMPLE_HAS] = "SELECT 1 FROM samples WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ? "
 			 "AND idx BETWEEN ? AND ? LIMIT 1",
+	/* The per-run limits (store_limits.c; ?2 = enum run_limit_kind). */
+	[S_USAGE] = "SELECT CASE CAST(?2 AS INTEGER) WHEN 0 THEN use_cases WHEN 1 THEN frames_received "
+		    "WHEN 2 THEN use_histo WHEN 3 THEN use_samples ELSE use_events END FROM runs WHERE id = ?1",
+	[S_USE] = "UPDATE runs SET use_cases = use_cases + CASE WHEN ?2 = 0 THEN ?3 ELSE 0 END, "
+		  "use_histo = use_histo + CASE WHEN ?2 = 2 THEN ?3 ELSE 0 END, "
+		  "use_samples = use_samples + CASE WHEN ?2 = 3 THEN ?3 ELSE 0 END, "
+		  "use_events = use_events + CASE WHEN ?2 = 4 THEN ?3 ELSE 0 END WHERE id = ?1",
+	[S_LIMITED] = "UPDATE runs SET limited = limited + 1 WHERE id = ?",
+	[S_LIMIT_EVENT] = "INSERT INTO events(run_id, seq, kind, text, received) VALUES (?, ?, 'log', ?, ?) "
+			  "ON CONFLICT DO NOTHING",
+	/* RESULT/HISTO/SAMPLES only for a case the run described (CASE first). */
+	[S_CASE_HAS] = "SELECT 1 FROM cases WHERE run_id = ? AND case_id = ?",
+	/* --open: live runs a source started by HELLO alone (no job, no boot). */
+	[S_OPEN_LIVE] = "SELECT count(*) FROM runs WHERE peer = ? AND job_id IS NULL AND boot_peer IS NULL "
+			"AND status IN ('pending', 'running')",
 };
 
 struct dbi_stmt *store_st[S_N];
+int64_t store_rows;
 
 int store_prepare(struct dbi *db)
 {

@@ -16,11 +16,14 @@ enum {
 	S_FRAME, S_FIND_RUN, S_NEW_RUN, S_TOUCH, S_GET_HELLO, S_SET_HELLO, S_CASE,
 	S_RESULT, S_HISTO, S_SAMPLE, S_EVENT, S_CRASH, S_DONE, S_COMPLETE, S_LOST,
 	S_STATE, S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS,
-	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_N
+	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_USAGE, S_USE, S_LIMITED,
+	S_LIMIT_EVENT, S_CASE_HAS, S_OPEN_LIVE, S_EXPIRE, S_N
 };
 
-/* Prepared once by store_prepare() on the writer's connection (store_sql.c;
- * store_open calls it), finalized by store_finalize(). */
+/* The error of a run that expired without a frame (S_EXPIRE, S_STATE). */
+#define STORE_EXPIRED "expired: no frame within --lost-after of its boot"
+
+/* Prepared once by store_prepare() on the writer's connection (store_sql.c). */
 extern struct dbi_stmt *store_st[S_N];
 int store_prepare(struct dbi *db);
 void store_finalize(void);
@@ -47,5 +50,18 @@ void store_bind_json_text(struct dbi_stmt *s, int i, json_t *o, const char *k);
 int store_case(int64_t id, const uint8_t *p, size_t n);
 int store_result(int64_t id, const uint8_t *p, size_t n);
 int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n); /* HISTO or SAMPLES */
+
+/* Data rows the frame handlers have written (writer thread only): a frame's
+ * rows are the difference around its handler (store_limits.c counts them). */
+extern int64_t store_rows;
+
+/* store_limits.c: the per-run limits (run_limits.h). STORE_LIMIT with the limit
+ * in *which if the frame's rows would pass it, else 0. */
+int store_limit_check(int64_t id, unsigned type, const uint8_t *p, size_t n, int *which);
+/* Adds the rows a stored frame wrote to its run's count. 0 or -1. */
+int store_limit_add(int64_t id, unsigned type, int64_t rows);
+/* Counts a frame refused by limit which (runs.limited), and says so once in
+ * the run's events. 0 or -1. */
+int store_limit_hit(int64_t id, int which);
 
 #endif

@@ -11,6 +11,14 @@
  * and the next batch simply tries again, so the daemon recovers by itself
  * once there is space. A frame that would change a stored row is refused
  * before it writes anything (store.c) and counted as a conflict.
+ *
+ * A PostgreSQL server that goes away (restarted, killed) is the same case
+ * with one more step: the connection is gone, so after the failed batch the
+ * writer reconnects (dbi_ping) with a backoff of 50 ms doubling to 2 s, and
+ * until it has a connection every batch fails at once, unACKed. A COMMIT
+ * whose answer was lost may have committed: its frames are not ACKed, and
+ * their retransmissions find their rows (the frames ledger) and are ACKed
+ * as duplicates, so every frame is stored once.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -160,6 +168,39 @@ static int exec(const char *sql, int quiet)
 	return 0;
 }
 
+/* The connection's state (writer thread only). */
+static int conn_lost;           /* dbi_ping failed: reconnect before a batch */
+static double retry_at, backoff; /* now_mono() of the next try, its delay */
+
+/* 1 when a batch may use the connection: it is there, or a reconnection
+ * (due by now) succeeded. */
+static int connection_ready(void)
+{
+	if (!conn_lost)
+		return 1;
+	if (now_mono() < retry_at)
+		return 0;
+	if (dbi_ping(wdb)) {
+		conn_lost = 0;
+		backoff = 0;
+		fprintf(stderr, "xcbenchd: reconnected to the database\n");
+		return 1;
+	}
+	backoff = backoff ? (backoff * 2 > 2.0 ? 2.0 : backoff * 2) : 0.05;
+	retry_at = now_mono() + backoff;
+	return 0;
+}
+
+/* After a failed batch (rolled back): is the connection still there? */
+static void check_connection(void)
+{
+	if (!conn_lost && !dbi_ping(wdb)) {
+		conn_lost = 1;
+		backoff = 0.05;
+		retry_at = now_mono() + backoff;
+	}
+}
+
 static void rollback(void)
 {
 	if (!!dbi_in_txn(wdb))
@@ -190,7 +231,12 @@ static void process(struct witem *batch)
 	const char *why = NULL;
 	char whybuf[200];
 
-	failed = exec("BEGIN", 1);
+	if (!connection_ready()) {
+		snprintf(whybuf, sizeof(whybuf), "reconnecting: %s", dbi_errmsg(wdb));
+		failed = 2;
+	} else {
+		failed = exec("BEGIN", 1);
+	}
 	for (struct witem *it = batch; it && !failed; it = it->next) {
 		if (it->fn)
 			it->fn(wdb, it->arg);
@@ -203,9 +249,13 @@ static void process(struct witem *batch)
 		failed = 1;
 	if (failed) {
 		/* Copied: the ROLLBACK may replace SQLite's message buffer. */
-		snprintf(whybuf, sizeof(whybuf), "%s", dbi_errmsg(wdb));
+		if (failed != 2)
+			snprintf(whybuf, sizeof(whybuf), "%s", dbi_errmsg(wdb));
 		why = whybuf;
-		rollback();
+		if (failed != 2) {
+			rollback();
+			check_connection();
+		}
 		for (struct witem *it = batch; it; it = it->next) {
 			if (it->fn || !it->run)
 				continue;
@@ -233,7 +283,9 @@ static void process(struct witem *batch)
 			 * new again. Frames of r still queued may be queued twice
 			 * that way; the frames ledger makes the second a duplicate. */
 			seqset_copy(&r->recv, &r->stored);
-			atomic_fetch_add(&ctr.rejected[it->outcome == STORE_REFUSED ? REJ_CONFLICT : REJ_STORE], 1);
+			atomic_fetch_add(&ctr.rejected[it->outcome == STORE_REFUSED ? REJ_CONFLICT :
+						       it->outcome == STORE_LIMIT ? REJ_LIMIT :
+						       it->outcome == STORE_NO_CASE ? REJ_NO_CASE : REJ_STORE], 1);
 			continue;
 		}
 		if (it->outcome == 1)
@@ -308,7 +360,7 @@ static void *writer_main(void *unused)
 			pthread_cond_broadcast(&done_cond);
 			pthread_mutex_unlock(&q_lock);
 		}
-		if (now_mono() - last_lost >= 1.0) {
+		if (now_mono() - last_lost >= 1.0 && !conn_lost) {
 			last_lost = now_mono();
 			if (exec("BEGIN", 1) == 0) {
 				store_mark_lost(wdb, cfg.lost_after);

@@ -32,9 +32,9 @@ extern struct xcbd_config cfg;
 
 /* Reasons beyond the protocol's own (xcb_err) that the collector counts. */
 enum { REJ_UNKNOWN_TOKEN = XCB_E_NREASONS, REJ_SEQ_WINDOW, REJ_BUSY, REJ_CONFLICT, REJ_CLOSED,
-       REJ_PEER, REJ_STORE, REJ_NREASONS };
+       REJ_PEER, REJ_STORE, REJ_LIMIT, REJ_NO_CASE, REJ_NREASONS };
 /* Names of the REJ_* reasons, for /health (api_misc.c). */
-#define REJ_NAMES { "unknown_token", "seq_window", "busy", "conflict", "closed", "wrong_source", "store_failed" }
+#define REJ_NAMES { "unknown_token", "seq_window", "busy", "conflict", "closed", "wrong_source", "store_failed", "run_limit", "no_case" }
 
 struct xcbd_counters {
 	atomic_ullong received, stored, duplicate, acks_sent, queued;

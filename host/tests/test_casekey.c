@@ -26,6 +26,35 @@ static void match_key(void **st)
 	json_decref(o);
 }
 
+/* Across algorithms a sync case's shootdown keys go with the algo: inside (which
+ * has them) and lazy (which sends no shootdown and has none) pair by mask. */
+static void sync_lazy_pairs_with_inside(void **st)
+{
+	const char *in = "kind=sync\nalgo=inside\nmask=2\nxcall=locked\nflush=xcall\nmethod=invlpg\nbatch=1\n";
+	const char *lz = "kind=sync\nalgo=lazy\nmask=2\nbatch=1\n";
+	const char *tl = "kind=tlb\nalgo=locked\nmask=2\nflush=xcall\nmethod=invlpg\n";
+	json_t *a = kv_to_json(in, strlen(in), NULL), *b = kv_to_json(lz, strlen(lz), NULL);
+	json_t *c = kv_to_json(tl, strlen(tl), NULL);
+	struct buf ka = { 0 }, kb = { 0 }, kc = { 0 };
+
+	(void)st;
+	case_match_key(a, 1, &ka);
+	case_match_key(b, 1, &kb);
+	assert_string_equal(ka.p, kb.p);
+	assert_string_equal(ka.p, "batch=1&kind=sync&mask=2");
+	buf_free(&ka);
+	case_match_key(a, 0, &ka);	/* with the algo: every key */
+	assert_non_null(strstr(ka.p, "method=invlpg"));
+	case_match_key(c, 1, &kc);	/* a TLB case keeps its method and path */
+	assert_string_equal(kc.p, "flush=xcall&kind=tlb&mask=2&method=invlpg");
+	buf_free(&ka);
+	buf_free(&kb);
+	buf_free(&kc);
+	json_decref(a);
+	json_decref(b);
+	json_decref(c);
+}
+
 static void later_keys_win_and_bad_keys_skipped(void **st)
 {
 	const char *t = "a=1\nbad key=2\na=3\n\xff=4\nok=\n";
@@ -54,6 +83,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(match_key),
+		cmocka_unit_test(sync_lazy_pairs_with_inside),
 		cmocka_unit_test(later_keys_win_and_bad_keys_skipped),
 		cmocka_unit_test(sanitize),
 	};

@@ -46,7 +46,7 @@ static void result(struct dbi *db, int rep, int init, int count, int min, int p5
 	char sql[512];
 
 	snprintf(sql, sizeof(sql), "INSERT INTO results VALUES (1, 1, %d, %d, %d, %d, %d, %d, %d, %d, %d, "
-		 "%d000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL)", rep, init, count, min, p50, p50, p50, p50, max, p50);
+		 "%d000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)", rep, init, count, min, p50, p50, p50, p50, max, p50);
 	exec(db, sql);
 }
 
@@ -231,7 +231,7 @@ static void store_run(struct dbi *db, int run, int ncases)
 				int in = init == 2 ? 65535 : init, v = 100 * c + 10 * rep + init;
 
 				snprintf(sql, sizeof(sql), "INSERT INTO results VALUES (%d, %d, %d, %d, 10, %d, %d, %d, %d, %d, %d, "
-					 "%d000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, %d, 0, 0, 0, 1000, NULL, NULL)",
+					 "%d000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, %d, 0, 0, 0, 1000, NULL, NULL, NULL, NULL)",
 					 run, c, rep, in, v, v + 5, v + 6, v + 7, v + 8, v + 9, v + 5, v / 2);
 				exec(db, sql);
 				snprintf(sql, sizeof(sql), "INSERT INTO histograms VALUES (%d, %d, %d, %d, %d, 3), "

@@ -10,9 +10,13 @@
  *
  * One thread, one epoll over all sockets. Prints one JSON line: machines,
  * complete, failed, frames, sent, retransmitted, timeouts, seconds.
+ * SIGUSR1: one line {"acked": N} on stderr, the frames the daemon has
+ * ACKed so far (cumulatively or selectively), for a test that compares what
+ * was promised with what is stored at a given moment.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +45,30 @@ struct machine {
 };
 
 static const struct gen *tmpl; /* the run every machine sends, token 0 */
+static volatile sig_atomic_t report_acked; /* SIGUSR1 */
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	report_acked = 1;
+}
+
+/* Frames ACKed so far: those released from the windows (cumulative ACKs)
+ * and those still in them that a SACK said are stored. */
+static void print_acked(const struct machine *ms, int n)
+{
+	unsigned long long acked = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct rtx *r = &ms[i].rtx;
+
+		acked += ms[i].next - r->count;
+		for (unsigned k = 0; k < r->count; k++)
+			acked += r->slot[(r->head + k) % r->cap].sacked;
+	}
+	fprintf(stderr, "{\"acked\": %llu}\n", acked);
+	fflush(stderr);
+}
 static unsigned frame_max;
 
 static uint64_t now_us(void)
@@ -144,7 +172,7 @@ int main(int argc, char **argv)
 	struct sockaddr_in sa;
 	struct rlimit rl;
 	char err[256];
-	uint64_t sent = 0, retx = 0, timeouts = 0;
+	uint64_t sent = 0, retx = 0, timeouts = 0, retx_timer = 0;
 
 	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
 		switch (c) {
@@ -195,6 +223,7 @@ int main(int argc, char **argv)
 		rtx_init(&m->rtx, m->slot, m->store, UDPT_WINDOW, frame_max, UDPT_RTO_MIN_US, UDPT_RTO_MAX_US);
 		m->last_progress = t0;
 	}
+	signal(SIGUSR1, on_usr1);
 	for (left = n; left > 0;) {
 		struct epoll_event ev[256];
 		uint64_t now = now_us(), wait = UINT64_MAX;
@@ -218,6 +247,10 @@ int main(int argc, char **argv)
 			if (d < wait)
 				wait = d;
 		}
+		if (report_acked) {
+			report_acked = 0;
+			print_acked(ms, n);
+		}
 		if (left == 0)
 			break;
 		k = epoll_wait(ep, ev, 256, wait > 20000 ? 20 : (int)(wait / 1000));
@@ -235,11 +268,13 @@ int main(int argc, char **argv)
 		sent += ms[i].rtx.sent + ms[i].rtx.retransmitted;
 		retx += ms[i].rtx.retransmitted;
 		timeouts += ms[i].rtx.timeouts;
+		retx_timer += ms[i].rtx.retx_timer;
 	}
 	printf("{\"machines\": %d, \"complete\": %d, \"failed\": %d, \"frames\": %llu, \"sent\": %llu, "
-	       "\"retransmitted\": %llu, \"timeouts\": %llu, \"seconds\": %.2f, \"retransmit_ratio\": %.4f}\n",
+	       "\"retransmitted\": %llu, \"retx_timer\": %llu, \"timeouts\": %llu, \"seconds\": %.2f, "
+	       "\"retransmit_ratio\": %.4f}\n",
 	       n, complete, failed, (unsigned long long)((uint64_t)n * g.n), (unsigned long long)sent,
-	       (unsigned long long)retx, (unsigned long long)timeouts, (double)(now_us() - t0) / 1e6,
+	       (unsigned long long)retx, (unsigned long long)retx_timer, (unsigned long long)timeouts, (double)(now_us() - t0) / 1e6,
 	       (double)retx / ((double)n * (double)g.n));
 	return failed ? 1 : 0;
 bad:

@@ -58,7 +58,7 @@ pg_start() {
 
 pg_restart() {
 	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-		-o "-k $PG_DIR -p $PG_PORT -c listen_addresses= -c max_connections=200" start >/dev/null
+		-o "-k $PG_DIR -p $PG_PORT -c listen_addresses= -c max_connections=200" start >/dev/null 2>&1
 }
 
 pg_url() {

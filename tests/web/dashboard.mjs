@@ -333,6 +333,10 @@ async function runPage(A) {
 	const yTypes = Object.values(await charts(page)).filter((c) => c.xcb && c.xcb.key !== undefined).map((c) => c.yType);
 	ok(yTypes.every((t) => t === 'logarithmic'), 'run page: log-scale toggle switches every latency chart', yTypes);
 	ok(new URL(page.url()).searchParams.get('log') === '1', 'run page: log scale is bookmarkable');
+	// issue 25: one y range on every panel, so panels compare by eye
+	const ranges = Object.values(await page.evaluate(() => Object.fromEntries(Object.entries(window.xcbCharts)
+		.filter(([id]) => id.startsWith('latency:')).map(([id, c]) => [id, c.$xcb.range]))));
+	ok(ranges.length > 1 && ranges.every((r) => r && JSON.stringify(r) === JSON.stringify(ranges[0])), 'run page: every latency panel has the same y range', ranges);
 
 	// Histogram of the chosen case, then its CDF.
 	let h = (await charts(page)).histogram;

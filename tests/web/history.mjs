@@ -77,6 +77,18 @@ try {
 	const k2 = await page.evaluate(() => window.xcbCharts.trend.$xcb.key);
 	ok(k2 === opts[3] && page.url().includes('case='), 'choosing another case redraws the trend and keeps it in the URL');
 	await page.selectOption('#trend-case', opts[0]);
+	// Mark the newer three boots as the baseline from the page (token asked once).
+	page.once('dialog', (d) => d.accept(process.env.XCB_TOKEN));
+	for (const r of RUNS.slice(3)) await page.check(`#runs tr[data-run="${r}"] input.pick`);
+	await page.click('#mark-baseline');
+	// done when the redrawn table marks the new baseline's runs
+	await page.waitForFunction((want) => JSON.stringify([...document.querySelectorAll('#runs tbody tr')]
+		.filter((r) => r.querySelector('.badge.baseline')).map((r) => Number(r.dataset.run)).sort()) === want,
+	JSON.stringify(RUNS.slice(3)), { timeout: 15000 }).catch(() => {});
+	const bl2 = (await api(`baselines?machine=${MID}`)).baselines;
+	const marked2 = await page.$$eval('#runs tbody tr', (t) => t.filter((r) => r.querySelector('.badge.baseline')).map((r) => Number(r.dataset.run)));
+	ok(bl2.length === 1 && JSON.stringify(bl2[0].runs) === JSON.stringify(RUNS.slice(3)) && JSON.stringify(marked2.sort()) === JSON.stringify(RUNS.slice(3)),
+		'the page marks ticked runs as the baseline (POST with the token) and shows it', { bl2, marked2 });
 	await page.screenshot({ path: path.join(OUT, 'web-machine.png'), fullPage: true });
 
 	// ---- compare: a single pair warns, a group does not --------------------

@@ -124,7 +124,7 @@ function warnings(cmp) {
 function calibrationRuns(cmp, aRuns, bRuns) {
 	const ids = new Set(aRuns.map((r) => r.id));
 	const both = [...aRuns, ...bRuns.filter((r) => !ids.has(r.id))];
-	return !(cmp.mismatches || []).length && !cmp.algo_a && !q.a_where && !q.b_where && both.length <= 12 && both.length > aRuns.length ? both : aRuns;
+	return !(cmp.mismatches || []).length && !cmp.algo_a && !q.a_where && !q.b_where && both.length <= 10 && both.length > aRuns.length ? both : aRuns;
 }
 
 // The A/A calibration of a side's boots (GET /api/v1/calibrate), on demand.

@@ -81,7 +81,8 @@ export function header(here) {
 		h('nav', {},
 			link('runs', './', 'Runs'),
 			link('compare', 'compare.html', 'Compare'),
-			link('machine', 'machine.html', 'Machines')),
+			link('machine', 'machine.html', 'Machines'),
+			link('lab', 'lab.html', 'Lab')),
 		h('span', { class: 'spacer' }),
 		h('a', { href: 'api/v1/runs.csv', download: '' }, 'All runs (CSV)'));
 }

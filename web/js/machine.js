@@ -72,21 +72,43 @@ function drawFacts(el, m, runs) {
 
 function drawRuns(el, runs, baselines) {
 	const ids = runs.map((r) => r.id);
+	const picked = new Set();
+	const status = h('span', { class: 'muted', id: 'baseline-status' });
+	// Marks the ticked runs (boots of one suite) as this machine + suite's
+	// baseline (POST /api/v1/baselines; the daemon's admin token is asked once).
+	const mark = h('button', { id: 'mark-baseline', disabled: true, onclick: async () => {
+		mark.disabled = true;
+		try {
+			const res = await api.write('POST', 'baselines', { runs: [...picked].sort((a, b) => a - b) });
+			status.textContent = ` baseline of suite ${res.baseline.suite}: runs ${res.baseline.runs.join(', ')}`;
+			const fresh = (await api.get(`baselines?machine=${runs[0].machine.id}`)).baselines || [];
+			window.xcbMachine.data.baselines = fresh;
+			drawRuns(el, runs, fresh);
+		} catch (e) {
+			status.textContent = ` ${e.message}`;
+			mark.disabled = false;
+		}
+	} }, 'Mark the ticked runs as the baseline');
 	const inBaseline = (r) => baselines.find((b) => b.suite === r.suite && b.runs.includes(r.id));
 	fill(el,
 		h('h2', {}, `Runs (${runs.length})`),
 		h('p', { class: 'sub', id: 'baselines' }, baselines.length
 			? ['Baselines: ', baselines.map((b, i) => [i ? '; ' : '', `${b.suite}: runs ${b.runs.map((x) => `#${x}`).join(', ')} `,
-				h('a', { href: `compare.html?a=${b.runs.join(',')}&b=${ids.filter((x) => !b.runs.includes(x)).slice(0, 3).join(',')}` }, 'compare the newest against it')])]
+				h('a', { href: `compare.html?a=${b.runs.join(',')}&b=${ids.filter((x) => !b.runs.includes(x)).slice(0, 3).join(',')}` }, 'compare the newest other runs against it')])]
 			: 'No baseline yet (xcbench baseline RUN,RUN,… marks one; xcbench check --baseline stored then compares against it).'),
 		h('p', { class: 'sub' }, 'Newest first. ',
 			ids.length >= 4 ? h('a', { href: `compare.html?a=${ids.slice(ids.length / 2).join(',')}&b=${ids.slice(0, ids.length / 2).join(',')}`, id: 'compare-halves' },
-				'Compare the older half with the newer half (groups)') : 'Four runs or more can be compared as groups.'),
+				'Compare the older half with the newer half (groups)') : 'Four runs or more can be compared as groups.',
+			' ', mark, status),
 		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'runs' },
-			h('thead', {}, h('tr', {}, ['run', 'date', 'suite', 'label', 'status', 'firmware', 'CPUs', 'cases'].map((x) => h('th', {}, x)))),
+			h('thead', {}, h('tr', {}, h('th', {}, ''), ['run', 'date', 'suite', 'label', 'status', 'firmware', 'CPUs', 'cases'].map((x) => h('th', {}, x)))),
 			h('tbody', {}, runs.map((r) => {
 				const s = summaryFacts(r);
-				return h('tr', {},
+				return h('tr', { dataset: { run: r.id } },
+					h('td', {}, h('input', { type: 'checkbox', class: 'pick', 'aria-label': `Pick run ${r.id}`, onchange: (e) => {
+						if (e.target.checked) picked.add(r.id); else picked.delete(r.id);
+						mark.disabled = !picked.size;
+					} })),
 					h('td', {}, h('a', { href: `run.html?id=${r.id}` }, `#${r.id}`)),
 					h('td', {}, fmt.date(r.started || r.created)),
 					h('td', {}, r.suite || '–'),

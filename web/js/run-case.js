@@ -199,7 +199,9 @@ export function renderFairness(container, cases, unit, st) {
 	});
 	const { box: el, canvas } = box(h, `Median latency per initiator CPU — ${caseLabel(c)}`, {
 		id: 'fairness',
-		note: h('span', {}, 'Jain\'s index ', h('strong', { id: 'jain' }, fmt.ratio(j)), ' (1 = perfectly fair, 1/n = one initiator gets everything) · slowest/fastest median ',
+		note: h('span', {}, 'Jain\'s index ', h('strong', { id: 'jain' }, fmt.ratio(j)),
+			c.fairness?.jain_of === 'throughput' ? ' of the initiators\' throughput (calls per second; not of the medians drawn here)' : ' of the initiators\' medians',
+			' (1 = perfectly fair, 1/n = one initiator gets everything) · slowest/fastest median ',
 			h('strong', {}, spread ? `${fmt.ratio(spread, 2)}×` : '–'), ` · ${inits.length} initiators`),
 	});
 	const table = h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'fairness-table' },
@@ -223,7 +225,7 @@ export function renderFairness(container, cases, unit, st) {
 			],
 		},
 		options: {
-			scales: { y: { beginAtZero: true, title: { display: true, text: `p50 latency (${unit.name})` }, ticks: { callback: (x) => v(unit, x) } },
+			scales: { y: { beginAtZero: true, title: { display: true, text: 'median call time (p50) per initiator' }, ticks: { callback: (x) => v(unit, x) } },
 				x: { title: { display: true, text: 'initiator CPU' } } },
 			plugins: { legend: { display: false },
 				tooltip: { callbacks: { label: (item) => `p50 ${v(unit, item.parsed.y)} · p99 ${v(unit, unit.conv(inits[item.dataIndex].p99))} · ${fmt.int(inits[item.dataIndex].count)} calls` } } },

@@ -24,7 +24,7 @@ export function axisControls(axes, chosen, onchange) {
 // The band runs from STATS.p10 (the daemon's, from the histograms) to p99;
 // where a case has no histogram (p10 null) it starts at the case's min, and
 // the note says so. `cases` are the filtered cases.
-export function renderLatency(container, cases, unit, { log, schema }) {
+export function renderLatency(container, cases, unit, { log, schema, shared = true }) {
 	const groups = chartGroups(cases, schema);
 	const floor = rawFloor(cases);
 	const out = [];
@@ -89,15 +89,35 @@ export function renderLatency(container, cases, unit, { log, schema }) {
 		chart.$xcb = { key: g.key, fixed: g.fixed, unit: unit.name };
 		out.push(chart);
 	}
+	if (shared) shareRange(out, log);
 	return { charts: out, usedMin };
 }
 
-export function setLogScale(log, unit) {
+// One y range for every panel (issue 25): the lowest and highest value any
+// panel draws, so panels (and two runs' pages with the same choices) read
+// alike by eye; each chart's $xcb.range records it.
+export function shareRange(list, log) {
+	const ys = list.flatMap((c) => c.data.datasets.flatMap((d) => d.data.map((p) => (p && typeof p === 'object' ? p.y : p))))
+		.filter((v) => Number.isFinite(v) && (!log || v > 0));
+	if (!ys.length) return;
+	const lo = Math.min(...ys), hi = Math.max(...ys);
+	for (const c of list) {
+		c.options.scales.y.max = hi * (log ? 1.2 : 1.05);
+		c.options.scales.y.min = log ? lo / 1.2 : 0;
+		c.$xcb.range = [c.options.scales.y.min, c.options.scales.y.max];
+		c.update();
+	}
+}
+
+export function setLogScale(log, unit, shared = true) {
+	const list = [];
 	for (const [id, c] of Object.entries(charts)) {
 		if (!id.startsWith('latency:')) continue;
 		c.options.scales.y = axisY(unit, log);
 		c.update();
+		list.push(c);
 	}
+	if (shared) shareRange(list, log);
 }
 
 function axisY(unit, log) {

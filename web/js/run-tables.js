@@ -134,9 +134,14 @@ export function renderTlb(container, cases, unit) {
 // Errors (ERROR frames, from the run detail) and log lines (/events).
 export function renderErrors(container, detail) {
 	const errs = detail.errors || [];
-	const flagged = (detail.cases || []).filter((c) => c.stats && c.stats.flags);
+	const flagged = (detail.cases || []).filter((c) => c.stats && c.stats.flags & 3);
+	// Issue 21: the host moved under these cases (their paired floor probes spread).
+	const unstable = (detail.cases || []).filter((c) => c.stats && c.stats.unstable_host);
+	const unstableNote = unstable.length ? h('p', { class: 'warn', id: 'unstable-host' },
+		h('span', { class: 'badge unstable' }, 'unstable host'),
+		` The floor moved by more than 2\u00d7 during case${unstable.length === 1 ? '' : 's'} ${unstable.map((c) => `#${c.case_id}`).join(', ')}: compare their paired ratios, not their cycles.`) : null;
 	if (!errs.length && !flagged.length) {
-		fill(container, h('p', { class: 'good', id: 'no-errors' }, 'No errors: no exception, hang report or failed invariant.'));
+		fill(container, h('p', { class: 'good', id: 'no-errors' }, 'No errors: no exception, hang report or failed invariant.'), unstableNote);
 		return;
 	}
 	fill(container,
@@ -144,7 +149,8 @@ export function renderErrors(container, detail) {
 			h('strong', {}, String(e.text).split('\n')[0]),
 			h('pre', { class: 'mono', style: { whiteSpace: 'pre-wrap', margin: 0 } }, String(e.text).split('\n').slice(1).join('\n')),
 			h('div', { class: 'muted' }, `frame ${e.seq} · ${fmt.date(e.received)}`))),
-		flagged.length ? h('p', { class: 'bad' }, `Cases with a fired watchdog or failed invariant: ${flagged.map((c) => `#${c.case_id}${c.stats.flags & 1 ? ' (watchdog)' : ''}${c.stats.flags & 2 ? ' (invariant)' : ''}`).join(', ')}.`) : null);
+		flagged.length ? h('p', { class: 'bad' }, `Cases with a fired watchdog or failed invariant: ${flagged.map((c) => `#${c.case_id}${c.stats.flags & 1 ? ' (watchdog)' : ''}${c.stats.flags & 2 ? ' (invariant)' : ''}`).join(', ')}.`) : null,
+		unstableNote);
 }
 
 // Console lines (`xcbench vm` uploads a machine's serial console) are stored

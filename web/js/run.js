@@ -23,6 +23,8 @@ const runId = p.get('id');
 const st = {
 	// Log scale: ?log=1 / ?log=0, else chosen per run (see autoLog).
 	log: p.get('log') === null ? null : p.get('log') === '1',
+	// One y range for every latency panel unless ?yrange=each.
+	shared: p.get('yrange') !== 'each',
 	caseId: p.get('case') !== null ? Number(p.get('case')) : null,
 	view: p.get('view') || 'hist',
 	rep: p.get('rep') || '',
@@ -77,15 +79,21 @@ function layout() {
 		h('input', { type: 'checkbox', id: 'log-scale', checked: !!st.log, onchange: (e) => {
 			st.log = e.target.checked;
 			setParams({ log: st.log ? 1 : 0 });
-			setLogScale(st.log, unit);
+			setLogScale(st.log, unit, st.shared);
 		} }), ' log scale');
+	const sharedBox = h('label', { class: 'pill', style: { fontWeight: 'normal', marginLeft: '0.6em', cursor: 'pointer' }, title: 'One y range for every panel: panels, and two runs opened with the same choices, compare by eye' },
+		h('input', { type: 'checkbox', id: 'same-range', checked: st.shared, onchange: (e) => {
+			st.shared = e.target.checked;
+			setParams({ yrange: st.shared ? '' : 'each' });
+			renderLatencySection();
+		} }), ' same y range on every panel');
 	fill(main,
 		h('div', { id: 'run-head' }),
 		h('nav', { class: 'row muted', id: 'jump', style: { margin: '0.4em 0' } }, 'Jump to:',
 			[['machine', 'Machine'], ['latency', 'Latency'], ['hist', 'Histogram / CDF'], ['fairness', 'Fairness'], ['locks', 'Lock profile'], ['tlb', 'TLB'], ['errors', 'Errors & logs']]
 				.map(([id, t]) => h('a', { href: `#${id}` }, t))),
 		section('machine', 'Machine'),
-		section('latency', 'Latency vs CPUs in mask', logToggle),
+		section('latency', 'Latency vs CPUs in mask', logToggle, sharedBox),
 		section('hist', 'Histogram / CDF of one case'),
 		section('fairness', 'Fairness across initiators'),
 		section('locks', 'Lock profile'),
@@ -154,10 +162,13 @@ async function render(first) {
 async function renderLatencySection() {
 	const axes = varyingAxes(detail.cases, schema);
 	const shown = filterCases(detail.cases, axes, st.axes);
+	let autoNote = '';
 	if (st.log === null && autoLog(shown)) {
 		st.log = true;
 		const box = $('#log-scale');
 		if (box) box.checked = true;
+		// said, not silent: another run's page may open on a linear axis
+		autoNote = ' Log scale chosen for this run: its latencies span more than 100×; untick it (or open with ?log=0) to compare with a linear page.';
 	}
 	// The grid goes into the page before the charts are made: Chart.js sizes a
 	// chart from its container, and a detached one has no size.
@@ -169,14 +180,14 @@ async function renderLatencySection() {
 		renderLatencySection();
 	}), grid, note);
 	destroyAll('latency:'); // charts of the previous axis choice
-	const { charts, usedMin } = renderLatency(grid, shown, unit, { log: !!st.log, schema });
+	const { charts, usedMin } = renderLatency(grid, shown, unit, { log: !!st.log, schema, shared: st.shared });
 	if (charts.length) {
 		fill(note, 'Lines: median (p50) of each repetition\'s p50; shaded band: p10–p99',
 			usedMin ? ' (min–p99 for cases without a histogram)' : '',
 			rawFloor(detail.cases)
 				? ['; dashed: the IPI floor of this boot (p50 of the ', h('code', {}, 'raw'), ' ', h('code', {}, 'ipi'), ' case: one IPI, a handler that sets a flag)']
 				: ['; no raw IPI floor: this run has no ', h('code', {}, 'raw'), ' case'],
-			'. Hover a point for its spread.');
+			'. Hover a point for its spread.', autoNote);
 	} else {
 		const live = isLive(detail.run.status);
 		const measured = detail.cases.some((c) => c.kind !== 'raw' && c.stats && c.stats.count > 0);

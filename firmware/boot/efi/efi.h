@@ -124,5 +124,9 @@ _Static_assert(offsetof(struct efi_loaded_image, load_options) == 56, "LoadOptio
 
 /* The stub's handover: the payload's EFI half, called at its link address. */
 typedef efi_status (*efi_payload_main_fn)(efi_handle image, struct efi_system_table *st);
+/* What efi_payload_main returns when ExitBootServices was tried and refused for
+ * good: boot services may be half gone, so its caller (stub.c) must not call
+ * them any more (no FreePages, no console) - only return. */
+#define XCB_EFI_BS_GONE EFI_ABORTED
 
 #endif

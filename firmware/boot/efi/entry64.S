@@ -29,6 +29,24 @@ efi_enter_kernel:
 
 	mov	$boot_pml4, %eax
 	mov	%rax, %cr3
+	/* CET: firmware may leave supervisor shadow stacks on (CR4.CET, bit 23,
+	 * with IA32_S_CET.SH_STK_EN). The lretq below would then pop a return
+	 * the shadow stack never saw (#CP), and the kernel keeps no shadow
+	 * stack: turn CET off first. CR4.CET can be set only where CET exists,
+	 * so the MSR write is safe exactly when the bit is on. */
+	mov	%cr4, %rax
+	bt	$23, %rax
+	jnc	1f
+	mov	%esi, %r8d              /* wrmsr takes ECX/EDX:EAX; keep the info */
+	mov	$0x6a2, %ecx            /* IA32_S_CET */
+	xor	%eax, %eax
+	xor	%edx, %edx
+	wrmsr
+	mov	%cr4, %rax
+	btr	$23, %rax
+	mov	%rax, %cr4
+	mov	%r8d, %esi
+1:
 	lgdt	efi_gdtr
 	/* Far return to reload CS with our 64-bit code selector. */
 	pushq	$0x08

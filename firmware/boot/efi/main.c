@@ -82,6 +82,34 @@ static int ucs2_to_ascii(const char16 *s, size_t n, char *out, size_t cap)
 	return (int)o;
 }
 
+/* The last component of the last file-path node of a device path (media type 4,
+ * subtype 4: UCS-2 "\\dir\\name.efi"), as ASCII; "" when there is none. */
+static const char *image_file_name(const void *dp)
+{
+	static char name[128];
+	const uint8_t *p = dp;
+
+	name[0] = 0;
+	for (unsigned guard = 0; p && guard < 64; guard++) {
+		uint16_t len = (uint16_t)(p[2] | p[3] << 8);
+		if (p[0] == 0x7f || len < 4)
+			break;
+		if (p[0] == 4 && p[1] == 4) {
+			const char16 *u = (const char16 *)(p + 4);
+			size_t n = (len - 4) / 2, o = 0;
+			for (size_t i = 0; i < n && u[i]; i++) {
+				if (u[i] == '\\' || u[i] == '/')
+					o = 0;
+				else if (u[i] >= 0x20 && u[i] <= 0x7e && o + 1 < sizeof(name))
+					name[o++] = (char)u[i];
+			}
+			name[o] = 0;
+		}
+		p += len;
+	}
+	return name;
+}
+
 static efi_status fail(efi_status s, const char *msg)
 {
 	kprintf("xcbench: efi: error: %s (EFI status 0x%lx)\n", msg, (unsigned long)s);
@@ -152,12 +180,16 @@ efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
 	if (s)
 		return fail(s, "no LoadedImage protocol on our image handle");
 
-	/* The command line: iPXE and the shell pass "name key=value ...";
-	 * cmdline_init drops the name, as for multiboot. */
+	/* The command line: iPXE and the shell pass "name key=value ...", OVMF's
+	 * -kernel just "key=value ...": detect the name rather than assume one
+	 * (assuming it dropped a first key unseen), and hand the payload the
+	 * line without it. */
 	if (ucs2_to_ascii(li->load_options, li->load_options ? li->load_options_size / 2 : 0,
 			  handover.cmdline, sizeof(handover.cmdline)) < 0)
 		return fail(EFI_INVALID_PARAMETER, "LoadOptions are not a text command line (UCS-2, printable ASCII, < 1 KiB)");
-	cmdline_init(handover.cmdline);
+	size_t skip = cmdline_image_name_len(handover.cmdline, image_file_name(li->file_path));
+	memmove(handover.cmdline, handover.cmdline + skip, strlen(handover.cmdline + skip) + 1);
+	cmdline_init_noname(handover.cmdline);
 	/* Unknown keys: the BIOS path warns and boots; here returning to the
 	 * loader costs nothing, so a typo is an error the operator sees. */
 	int unknown = cmdline_check_keys();
@@ -215,7 +247,7 @@ efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
 		if (attempt == 8) {
 			/* Boot services may be half gone: COM1 only. */
 			st = NULL;
-			return fail(EFI_ABORTED, "ExitBootServices kept refusing the memory map key");
+			return fail(XCB_EFI_BS_GONE, "ExitBootServices kept refusing the memory map key");
 		}
 	}
 	__asm__ __volatile__("cli");

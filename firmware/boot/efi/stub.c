@@ -76,8 +76,10 @@ EFIAPI efi_status efi_stub_entry(efi_handle image, struct efi_system_table *syst
 	efi_status s;
 
 	/* The payload is linked at 1 MiB (identity-mapped, same as BIOS): its
-	 * whole range, .bss included, must be ours as loader data. */
-	s = bs->allocate_pages(EFI_ALLOCATE_ADDRESS, EFI_LOADER_DATA, pages, &base);
+	 * whole range, .bss included, must be ours - as loader CODE, since we
+	 * execute it (its EFI half, before ExitBootServices): firmware that maps
+	 * loader data no-execute would fault on the jump below. */
+	s = bs->allocate_pages(EFI_ALLOCATE_ADDRESS, EFI_LOADER_CODE, pages, &base);
 	if (s != EFI_SUCCESS)
 		return fail("the payload's memory at 1 MiB is not free (AllocatePages failed)", s);
 	for (uint64_t i = 0; i < pages * 4096; i++)
@@ -100,6 +102,9 @@ EFIAPI efi_status efi_stub_entry(efi_handle image, struct efi_system_table *syst
 	/* The payload's EFI half returns only on an error (memory map, RSDP,
 	 * command line), having said why; on success it never comes back. */
 	s = ((efi_payload_main_fn)(uintptr_t)PAYLOAD_EFI_MAIN)(image, st);
-	bs->free_pages(base, pages);
+	/* After a failed ExitBootServices only GetMemoryMap and ExitBootServices
+	 * may be called: free nothing then (XCB_EFI_BS_GONE, efi.h). */
+	if (s != XCB_EFI_BS_GONE)
+		bs->free_pages(base, pages);
 	return s;
 }

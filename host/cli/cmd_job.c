@@ -1,0 +1,81 @@
+/*
+ * cmd_job.c — `xcbench job show|cancel ID`: one job's lifecycle with its
+ * events, and cancelling it (its end action runs: a machine the daemon
+ * powered is switched off).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+
+static const char usage[] = "usage: xcbench job show ID [--json]\n"
+			    "       xcbench job cancel ID\n"
+			    "A queued job's stage, attempts and events; cancel ends it (the end\n"
+			    "action runs). Cancel needs the admin token (--token-file) unless the\n"
+			    "daemon runs with --open.\n";
+
+static void print_job(json_t *j)
+{
+	char t1[64], t2[64];
+	size_t i;
+	json_t *e;
+
+	printf("job %lld  %s on %s  stage %s  attempt %s of %s\n", (long long)json_integer_value(json_object_get(j, "id")),
+	       json_string_value(json_object_get(j, "suite")), json_string_value(json_object_get(j, "mac")),
+	       json_string_value(json_object_get(j, "stage")), jstr(json_object_get(j, "attempt"), t1, sizeof(t1)),
+	       jstr(json_object_get(j, "attempts"), t2, sizeof(t2)));
+	json_array_foreach(json_object_get(j, "events"), i, e)
+		printf("  %s  %-11s %s\n", json_string_value(json_object_get(e, "at")),
+		       json_string_value(json_object_get(e, "stage")), json_string_value(json_object_get(e, "reason")));
+}
+
+int cmd_job(int argc, char **argv)
+{
+	static const struct option opts[] = { { "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	static const struct cmd cmd = { "xcbench job", usage, opts, NULL };
+	char path[96], *end;
+	int c, rc, as_json = 0;
+	long long id;
+	json_t *o;
+
+	optind = 1;
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0)
+		if (c == 'j')
+			as_json = 1;
+	if (c == CMD_EXIT)
+		return rc;
+	if (argc - optind != 2 || (strcmp(argv[optind], "show") && strcmp(argv[optind], "cancel"))) {
+		fprintf(stderr, "xcbench job: expected show ID or cancel ID\n");
+		return cmd_usage_error(&cmd);
+	}
+	id = strtoll(argv[optind + 1], &end, 10);
+	if (*end || id <= 0) {
+		fprintf(stderr, "xcbench job: '%s' is not a job id\n", argv[optind + 1]);
+		return 2;
+	}
+	if (strcmp(argv[optind], "cancel") == 0) {
+		snprintf(path, sizeof(path), "/api/v1/jobs/%lld/cancel", id);
+		{
+			json_t *none = json_object();
+
+			o = api_json("POST", path, none);
+			json_decref(none);
+		}
+		if (!o)
+			return 1;
+		if (as_json)
+			return print_json(o);
+		printf("cancelled: ");
+		print_job(json_object_get(o, "job"));
+		json_decref(o);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/api/v1/jobs/%lld", id);
+	o = get_answer(path, as_json, &rc);
+	if (!o)
+		return rc;
+	print_job(json_object_get(o, "job"));
+	json_decref(o);
+	return 0;
+}

@@ -1,0 +1,149 @@
+/*
+ * cmd_machine.c — `xcbench machine`: a lab machine's power settings (`set`),
+ * a power action through its driver (`power`), and the machine with its
+ * power state and jobs (`show`). A password is given as a file the daemon
+ * reads (--password-file), never on this command line.
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "client.h"
+
+static const char usage[] =
+"usage: xcbench machine set MAC --power ipmi --host BMC [--port N] --user U --password-file FILE [--sol]\n"
+"       xcbench machine set MAC --power command --command 'TEMPLATE' [--password-file FILE]\n"
+"       xcbench machine set MAC --power manual\n"
+"       xcbench machine power MAC on|off|cycle|status|pxe\n"
+"       xcbench machine show MAC [--json]\n"
+"How the daemon switches a lab machine on and off for its jobs.\n"
+"  ipmi     IPMI v2 (lanplus) through ipmitool; FILE holds the BMC password,\n"
+"           is read by the daemon (an absolute path on its machine, mode 600)\n"
+"           and never shown; --sol captures the serial console into the runs\n"
+"  command  TEMPLATE runs through /bin/sh for each action: {action} ($1) is\n"
+"           on|off|cycle|status|pxe, {mac} ($2), {host} {port} {user};\n"
+"           $XCB_POWER_PASSWORD_FILE names FILE. 'status' prints on or off.\n"
+"  manual   a person powers the machine; its jobs wait for its boot\n"
+"Writes need the admin token (--token-file) unless the daemon runs with --open.\n";
+
+static const struct option opts[] = {
+	{ "power", 1, NULL, 'p' }, { "host", 1, NULL, 'H' }, { "port", 1, NULL, 'P' },
+	{ "user", 1, NULL, 'u' }, { "password-file", 1, NULL, 'f' }, { "command", 1, NULL, 'c' },
+	{ "sol", 0, NULL, 'S' }, { "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+};
+static const struct cmd cmd = { "xcbench machine", usage, opts, NULL };
+
+static int machine_set(const char *mac, json_t *body)
+{
+	char path[128];
+	json_t *o, *p;
+
+	snprintf(path, sizeof(path), "/api/v1/machines/%s/power", mac);
+	o = api_json("PUT", path, body);
+	if (!o)
+		return 1;
+	p = json_object_get(json_object_get(o, "machine"), "power");
+	printf("%s: power driver %s%s\n", mac, json_string_value(json_object_get(p, "driver")),
+	       json_is_true(json_object_get(p, "sol")) ? ", serial-over-LAN captured" : "");
+	json_decref(o);
+	return 0;
+}
+
+static int machine_power(const char *mac, const char *action)
+{
+	char path[128];
+	json_t *body = json_pack("{s:s}", "action", action), *o;
+
+	snprintf(path, sizeof(path), "/api/v1/machines/%s/power", mac);
+	o = api_json("POST", path, body);
+	json_decref(body);
+	if (!o)
+		return 1;
+	printf("%s: %s: %s\n", mac, action, json_string_value(json_object_get(o, "result")));
+	json_decref(o);
+	return 0;
+}
+
+static int machine_show(const char *mac, int as_json)
+{
+	char path[128], t1[64], t2[64], t3[64];
+	json_t *o, *m, *p, *j;
+	size_t i;
+	int rc;
+
+	snprintf(path, sizeof(path), "/api/v1/machines/%s", mac);
+	o = get_answer(path, as_json, &rc);
+	if (!o)
+		return rc;
+	m = json_object_get(o, "machine");
+	p = json_object_get(m, "power");
+	printf("machine %s\n  power: %s", mac, json_string_value(json_object_get(p, "driver")));
+	if (json_string_value(json_object_get(p, "host")))
+		printf(" %s@%s:%s", jstr(json_object_get(p, "user"), t1, sizeof(t1)),
+		       json_string_value(json_object_get(p, "host")), jstr(json_object_get(p, "port"), t2, sizeof(t2)));
+	printf(", password %s, state %s\n", json_is_true(json_object_get(p, "password_set")) ? "set" : "not set",
+	       jstr(json_object_get(p, "state"), t3, sizeof(t3)));
+	if (json_string_value(json_object_get(p, "error")))
+		printf("  last error: %s\n", json_string_value(json_object_get(p, "error")));
+	json_array_foreach(json_object_get(m, "jobs"), i, j)
+		printf("  job %lld  %-11s attempt %s  %s\n", (long long)json_integer_value(json_object_get(j, "id")),
+		       json_string_value(json_object_get(j, "stage")), jstr(json_object_get(j, "attempt"), t1, sizeof(t1)),
+		       jstr(json_object_get(j, "reason"), t2, sizeof(t2)));
+	json_decref(o);
+	return 0;
+}
+
+int cmd_machine(int argc, char **argv)
+{
+	json_t *body = json_object();
+	const char *verb, *mac;
+	int c, rc, as_json = 0, port;
+
+	optind = 1;
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
+		switch (c) {
+		case 'p': json_object_set_new(body, "driver", json_string(optarg)); break;
+		case 'H': json_object_set_new(body, "host", json_string(optarg)); break;
+		case 'P':
+			if (cmd_int(&cmd, "--port", optarg, 1, 65535, &port)) {
+				json_decref(body);
+				return 2;
+			}
+			json_object_set_new(body, "port", json_integer(port));
+			break;
+		case 'u': json_object_set_new(body, "user", json_string(optarg)); break;
+		case 'f': json_object_set_new(body, "password_file", json_string(optarg)); break;
+		case 'c': json_object_set_new(body, "command", json_string(optarg)); break;
+		case 'S': json_object_set_new(body, "sol", json_true()); break;
+		case 'j': as_json = 1; break;
+		}
+	}
+	if (c == CMD_EXIT) {
+		json_decref(body);
+		return rc;
+	}
+	if (argc - optind < 2) {
+		json_decref(body);
+		fprintf(stderr, "xcbench machine: expected set|power|show and a MAC\n");
+		return cmd_usage_error(&cmd);
+	}
+	verb = argv[optind];
+	mac = argv[optind + 1];
+	if (strcmp(verb, "set") == 0 && argc - optind == 2) {
+		if (!json_object_get(body, "driver")) {
+			json_decref(body);
+			fprintf(stderr, "xcbench machine set: --power ipmi|command|manual is required\n");
+			return 2;
+		}
+		rc = machine_set(mac, body);
+	} else if (strcmp(verb, "power") == 0 && argc - optind == 3 && json_object_size(body) == 0) {
+		rc = machine_power(mac, argv[optind + 2]);
+	} else if (strcmp(verb, "show") == 0 && argc - optind == 2 && json_object_size(body) == 0) {
+		rc = machine_show(mac, as_json);
+	} else {
+		json_decref(body);
+		fprintf(stderr, "xcbench machine: '%s' with these arguments is not set, power or show\n", verb);
+		return cmd_usage_error(&cmd);
+	}
+	json_decref(body);
+	return rc;
+}

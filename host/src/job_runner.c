@@ -1,0 +1,339 @@
+/*
+ * job_runner.c — the lab's job lifecycle (job_runner.h):
+ *
+ *   queued -> powering_on -> booting -> running -> complete
+ *     \--(manual power: its /boot.ipxe)--^
+ *                  \            \          \----> failed (the run crashed or was lost)
+ *                   \------------\----------\---> timed_out (after the last attempt)
+ *   any stage before the end --(cancel)--> cancelled
+ *
+ * powering_on: the next boot set to PXE where the driver can, then power on
+ * (or cycle, if the machine is already on). booting: its /boot.ipxe came
+ * (boot.c stamps jobs.booted). running: its HELLO (store.c consumes the
+ * job). complete/failed: its run's status. A stage over its bound starts the
+ * next attempt with a power cycle, or ends the job timed out. Every end runs
+ * the end action (power off, or leave on) once; every transition and every
+ * power action is an event.
+ *
+ * One pass every TICK_MS, over what jobs_db_open_jobs reads: the runner
+ * holds no state between passes. A job's stage, its attempt and whether its
+ * power-on went out (jobs.powered) are stored before the next step, so a
+ * daemon restarted mid-job resumes from the stored stage and never powers
+ * a machine on twice for one attempt. A machine runs one job at a time: the
+ * oldest job of a MAC that has not ended holds it.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "db.h"
+#include "job_runner.h"
+#include "jobs_db.h"
+#include "sol.h"
+#include "util.h"
+
+#define TICK_MS 500
+
+/* Stage bounds for a machine the daemon powers itself, when the job gives
+ * none: a BMC answers in seconds, iPXE and the payload's download take
+ * minutes on a slow lab network, a full suite may take half an hour. A
+ * manual machine has none: a person may come back tomorrow. */
+static const int default_bound[3] = { 120, 600, 3600 };
+
+static pthread_t thr;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER; /* pairs with stop/kicked under mu */
+static int stop, kicked, started;
+
+static int is_manual(const struct power_cfg *c)
+{
+	return !c->driver[0] || strcmp(c->driver, "manual") == 0;
+}
+
+static int bound_of(const struct job_row *j, const struct power_cfg *c, enum job_stage s)
+{
+	int b = j->bound[s - JOB_POWERING_ON];
+
+	if (b > 0)
+		return b;
+	return is_manual(c) ? 0 : default_bound[s - JOB_POWERING_ON];
+}
+
+/* Applies a change and its event; 1 if applied. */
+static int change(const struct job_row *j, int stage, int attempt, const char *reason)
+{
+	struct job_change c = { .id = j->id, .expect = j->stage, .stage = stage, .attempt = attempt,
+				.reason = reason };
+
+	return jobs_db_change(&c) == 0 && c.applied;
+}
+
+static int event(const struct job_row *j, const char *reason)
+{
+	return change(j, -1, -1, reason);
+}
+
+/* Runs action a on c, records what it said on the machine, and returns
+ * power_do's result with its message in msg. */
+static int power(const struct power_cfg *c, enum power_action a, char *msg, size_t msglen)
+{
+	int rc = power_do(c, a, msg, msglen);
+
+	if (rc < 0)
+		jobs_db_power_state(c->mac, NULL, msg);
+	else if (rc == 0)
+		jobs_db_power_state(c->mac, a == POWER_STATUS ? msg : a == POWER_OFF ? "off" : a == POWER_PXE ? NULL : "on",
+				    NULL);
+	return rc;
+}
+
+/* The attempt's power-on: next boot PXE, then on (or cycle when the machine
+ * is already on, so it boots again). Stamps jobs.powered with the event.
+ * 0, or -1 with the job failed (a driver error is a setting to fix, not
+ * something a retry mends). */
+static int power_on(const struct job_row *j, const struct power_cfg *c, int cycle)
+{
+	char msg[400], st[64], ev[600];
+	enum power_action a = cycle ? POWER_CYCLE : POWER_ON;
+	struct job_change ch = { .id = j->id, .expect = j->stage, .stage = -1, .attempt = -1,
+				 .mark_powered = 1, .reason = ev };
+	int rc;
+
+	if (is_manual(c)) {
+		power_do(c, cycle ? POWER_CYCLE : POWER_ON, msg, sizeof(msg));
+		snprintf(ev, sizeof(ev), "%s (and boot it from the network)", msg);
+		jobs_db_change(&ch);
+		return 0;
+	}
+	if (power(c, POWER_PXE, msg, sizeof(msg)) < 0)
+		event(j, (snprintf(ev, sizeof(ev), "next boot PXE: not set (%s); booting anyway", msg), ev));
+	else
+		event(j, "next boot PXE: set");
+	if (power(c, POWER_STATUS, st, sizeof(st)) < 0) {
+		snprintf(ev, sizeof(ev), "power status: %s", st);
+		change(j, JOB_FAILED, -1, ev);
+		return -1;
+	}
+	if (strcmp(st, "on") == 0)
+		a = POWER_CYCLE;
+	else if (a == POWER_CYCLE)
+		a = POWER_ON; /* cycling a machine that is off only switches it on */
+	/* The job goes to the boot this power-on starts, and to no later
+	 * one: its two stages' bounds from now (issue 26's bind_db.h). */
+	ch.boot_until = now_s() + bound_of(j, c, JOB_POWERING_ON) + bound_of(j, c, JOB_BOOTING);
+	rc = power(c, a, msg, sizeof(msg));
+	if (rc < 0) {
+		snprintf(ev, sizeof(ev), "power %s: %s", power_action_name(a), msg);
+		change(j, JOB_FAILED, -1, ev);
+		return -1;
+	}
+	snprintf(ev, sizeof(ev), "power %s (was %s): %s", power_action_name(a), st, msg);
+	jobs_db_change(&ch);
+	return 0;
+}
+
+/* The job's end action, once. */
+static void end_action(const struct job_row *j, const struct power_cfg *c)
+{
+	char msg[400], ev[600];
+	struct job_change ch = { .id = j->id, .expect = j->stage, .stage = -1, .attempt = -1,
+				 .mark_ended = 1, .reason = ev };
+
+	sol_stop(j->id);
+	if (!j->end_off)
+		snprintf(ev, sizeof(ev), "end: left on (end action 'leave')");
+	else if (is_manual(c) || !j->powered)
+		snprintf(ev, sizeof(ev), "end: %s", is_manual(c) ? "manual driver, left as it is"
+							 : "never powered on, nothing to switch off");
+	else if (power(c, POWER_OFF, msg, sizeof(msg)) < 0)
+		snprintf(ev, sizeof(ev), "end: power off failed: %s", msg);
+	else
+		snprintf(ev, sizeof(ev), "end: powered off: %s", msg);
+	jobs_db_change(&ch);
+}
+
+/* A stage over its bound: the next attempt with a power cycle, or the end. */
+static void timed_out(const struct job_row *j, const struct power_cfg *c, int bound)
+{
+	char ev[300];
+	struct job_row next = *j;
+
+	if (j->attempt >= j->attempts) {
+		snprintf(ev, sizeof(ev), "no progress in %s for %d s; attempt %d of %d: timed out",
+			 job_stage_name(j->stage), bound, j->attempt, j->attempts);
+		change(j, JOB_TIMED_OUT, -1, ev);
+		return;
+	}
+	snprintf(ev, sizeof(ev), "no progress in %s for %d s; power cycle for attempt %d of %d",
+		 job_stage_name(j->stage), bound, j->attempt + 1, j->attempts);
+	{
+		struct job_change ch = { .id = j->id, .expect = j->stage, .stage = JOB_POWERING_ON,
+					 .attempt = j->attempt + 1, .reason = ev, .reset_boot = 1 };
+
+		if (jobs_db_change(&ch) || !ch.applied)
+			return;
+	}
+	next.stage = JOB_POWERING_ON;
+	next.attempt++;
+	power_on(&next, c, 1);
+}
+
+static void step(const struct job_row *j, const struct power_cfg *c, int64_t now)
+{
+	char ev[300];
+	int b;
+
+	switch (j->stage) {
+	case JOB_QUEUED:
+		if (is_manual(c)) {
+			/* Nobody to ask: the job waits, without a bound, for a
+			 * person to boot the machine; its /boot.ipxe starts it. */
+			if (!j->booted)
+				return;
+			snprintf(ev, sizeof(ev), "attempt 1 of %d: the machine asked for its boot script "
+				 "(manual power)", j->attempts);
+			change(j, JOB_BOOTING, 1, ev);
+			return;
+		}
+		snprintf(ev, sizeof(ev), "attempt 1 of %d: powering on", j->attempts);
+		if (change(j, JOB_POWERING_ON, 1, ev)) {
+			struct job_row next = *j;
+
+			next.stage = JOB_POWERING_ON;
+			next.attempt = 1;
+			if (c->sol) {
+				sol_ensure(j->id, c);
+				if (sol_wait_active(j->id, 5000) == 0)
+					event(&next, "serial-over-LAN: no session within 5 s; powering on without it");
+			}
+			power_on(&next, c, 0);
+		}
+		return;
+	case JOB_POWERING_ON:
+		if (!j->powered) { /* stopped between the stage and the power-on */
+			power_on(j, c, j->attempt > 1);
+			return;
+		}
+		if (j->booted) {
+			change(j, JOB_BOOTING, -1, "boot script requested (/boot.ipxe)");
+			return;
+		}
+		break;
+	case JOB_BOOTING:
+		if (j->consumed) {
+			snprintf(ev, sizeof(ev), "payload running (HELLO), run %lld", (long long)j->run_id);
+			change(j, JOB_RUNNING, -1, ev);
+			return;
+		}
+		break;
+	case JOB_RUNNING:
+		if (strcmp(j->run_status, "complete") == 0) {
+			snprintf(ev, sizeof(ev), "run %lld complete", (long long)j->run_id);
+			change(j, JOB_COMPLETE, -1, ev);
+			return;
+		}
+		if (strcmp(j->run_status, "crashed") == 0 || strcmp(j->run_status, "lost") == 0) {
+			snprintf(ev, sizeof(ev), "run %lld %s", (long long)j->run_id, j->run_status);
+			change(j, JOB_FAILED, -1, ev);
+			return;
+		}
+		break;
+	default:
+		return;
+	}
+	if (c->sol)
+		sol_ensure(j->id, c);
+	b = bound_of(j, c, j->stage);
+	if (b > 0 && now - j->stage_since > b)
+		timed_out(j, c, b);
+}
+
+/* One pass over every job with work left. */
+static void pass(void)
+{
+	struct dbi *db = db_ro();
+	struct job_row *rows;
+	size_t n;
+	char (*held)[18];
+	size_t nheld = 0;
+	int64_t now = now_s();
+
+	if (jobs_db_open_jobs(db, &rows, &n))
+		return;
+	held = calloc(n ? n : 1, sizeof(*held));
+	for (size_t i = 0; held && i < n; i++) {
+		struct job_row *j = &rows[i];
+		struct power_cfg c;
+		int busy = 0;
+
+		if (jobs_db_power_cfg(db, j->mac, &c))
+			break;
+		if (job_stage_final(j->stage)) {
+			end_action(j, &c);
+			continue;
+		}
+		for (size_t k = 0; k < nheld; k++)
+			busy |= strcmp(held[k], j->mac) == 0;
+		if (busy)
+			continue; /* an older job holds the machine */
+		memcpy(held[nheld++], j->mac, sizeof(j->mac));
+		step(j, &c, now);
+	}
+	free(held);
+	free(rows);
+}
+
+static void *runner(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&mu);
+	while (!stop) {
+		struct timespec ts;
+
+		pthread_mutex_unlock(&mu);
+		pass();
+		pthread_mutex_lock(&mu);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += TICK_MS * 1000000L;
+		ts.tv_sec += ts.tv_nsec / 1000000000L;
+		ts.tv_nsec %= 1000000000L;
+		while (!stop && !kicked)
+			if (pthread_cond_timedwait(&cv, &mu, &ts))
+				break;
+		kicked = 0;
+	}
+	pthread_mutex_unlock(&mu);
+	db_ro_close();
+	return NULL;
+}
+
+int job_runner_start(void)
+{
+	if (pthread_create(&thr, NULL, runner, NULL))
+		return -1;
+	started = 1;
+	return 0;
+}
+
+void job_runner_kick(void)
+{
+	pthread_mutex_lock(&mu);
+	kicked = 1;
+	pthread_cond_signal(&cv);
+	pthread_mutex_unlock(&mu);
+}
+
+void job_runner_stop(void)
+{
+	if (!started)
+		return;
+	pthread_mutex_lock(&mu);
+	stop = 1;
+	pthread_cond_signal(&cv);
+	pthread_mutex_unlock(&mu);
+	pthread_join(thr, NULL);
+	sol_stop_all();
+	started = 0;
+}

@@ -1,0 +1,585 @@
+/*
+ * jobs_db.c — the lab's data access (jobs_db.h): every SQL statement on the
+ * jobs' lifecycle columns, job_events and the machines' power columns.
+ * Reads take the caller's read-only connection; writes are writer tasks, so
+ * they commit in the one writer's order with everything else.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bind_db.h"
+#include "jobs_db.h"
+#include "sqljson.h"
+#include "util.h"
+#include "writer.h"
+
+#define JOB_NAME(e, s) s,
+static const char *const stage_names[JOB_NSTAGES] = { JOB_STAGES(JOB_NAME) };
+#undef JOB_NAME
+
+const char *job_stage_name(enum job_stage s)
+{
+	return (unsigned)s < JOB_NSTAGES ? stage_names[s] : "?";
+}
+
+int job_stage_parse(const char *s)
+{
+	for (int i = 0; s && i < JOB_NSTAGES; i++)
+		if (strcmp(s, stage_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+int job_stage_final(enum job_stage s)
+{
+	return s >= JOB_COMPLETE;
+}
+
+static void copy_col(struct dbi_stmt *st, int col, char *dst, size_t n)
+{
+	const char *s = dbi_column_text(st, col);
+
+	snprintf(dst, n, "%s", s ? s : "");
+}
+
+int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n)
+{
+	struct dbi_stmt *st;
+	size_t cap = 0;
+
+	*rows = NULL;
+	*n = 0;
+	if (!ro || dbi_prepare(ro,
+		"SELECT j.id, j.mac, j.stage, j.stage_since, j.attempt, j.attempts, j.bound_power, "
+		"j.bound_boot, j.bound_run, j.end_action, j.powered, j.booted, j.consumed, j.ended, "
+		"j.run_id, r.status, j.created FROM jobs j LEFT JOIN runs r ON r.id = j.run_id "
+		"WHERE j.stage IN ('queued', 'powering_on', 'booting', 'running') OR j.ended IS NULL "
+		"ORDER BY j.id LIMIT 10000", &st) != DBI_OK)
+		return -1;
+	while (dbi_step(st) == DBI_ROW) {
+		struct job_row *r;
+		char stage[16], end[8];
+
+		if (*n == cap) {
+			struct job_row *grown = realloc(*rows, (cap = cap ? cap * 2 : 16) * sizeof(**rows));
+
+			if (!grown)
+				break;
+			*rows = grown;
+		}
+		r = &(*rows)[(*n)++];
+		memset(r, 0, sizeof(*r));
+		r->id = dbi_column_i64(st, 0);
+		copy_col(st, 1, r->mac, sizeof(r->mac));
+		copy_col(st, 2, stage, sizeof(stage));
+		r->stage = job_stage_parse(stage) < 0 ? JOB_FAILED : (enum job_stage)job_stage_parse(stage);
+		r->stage_since = dbi_column_i64(st, 3);
+		r->attempt = dbi_column_int(st, 4);
+		r->attempts = dbi_column_int(st, 5);
+		for (int i = 0; i < 3; i++)
+			r->bound[i] = dbi_column_type(st, 6 + i) == DBI_NULL ? -1 : dbi_column_int(st, 6 + i);
+		copy_col(st, 9, end, sizeof(end));
+		r->end_off = strcmp(end, "leave") != 0;
+		r->powered = dbi_column_i64(st, 10);
+		r->booted = dbi_column_i64(st, 11);
+		r->consumed = dbi_column_i64(st, 12);
+		r->ended = dbi_column_i64(st, 13);
+		r->run_id = dbi_column_i64(st, 14);
+		copy_col(st, 15, r->run_status, sizeof(r->run_status));
+		r->created = dbi_column_i64(st, 16);
+	}
+	dbi_finalize(st);
+	return 0;
+}
+
+#define POWER_COLS "power_driver, power_host, power_port, power_user, power_password_file, power_command, power_sol"
+
+static void power_from_row(struct dbi_stmt *st, int first, struct power_cfg *c)
+{
+	copy_col(st, first, c->driver, sizeof(c->driver));
+	copy_col(st, first + 1, c->host, sizeof(c->host));
+	c->port = dbi_column_int(st, first + 2);
+	copy_col(st, first + 3, c->user, sizeof(c->user));
+	copy_col(st, first + 4, c->password_file, sizeof(c->password_file));
+	copy_col(st, first + 5, c->command, sizeof(c->command));
+	c->sol = dbi_column_int(st, first + 6);
+}
+
+int jobs_db_power_cfg(struct dbi *ro, const char *mac, struct power_cfg *c)
+{
+	struct dbi_stmt *st;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->mac, sizeof(c->mac), "%s", mac);
+	if (!ro || dbi_prepare(ro, "SELECT " POWER_COLS " FROM machines WHERE mac = ?", &st))
+		return -1;
+	dbi_bind_text(st, 1, mac, -1);
+	if (dbi_step(st) == DBI_ROW)
+		power_from_row(st, 0, c);
+	dbi_finalize(st);
+	return 0;
+}
+
+/* One statement with text/int64 arguments: "t" binds a string (NULL as
+ * NULL), "i" an int64, in order. DBI_DONE/ROW as 0, else -1. */
+static int exec_args(struct dbi *db, const char *sql, const char *types, ...)
+{
+	struct dbi_stmt *st;
+	va_list ap;
+	int rc;
+
+	if (dbi_prepare(db, sql, &st) != DBI_OK)
+		return -1;
+	va_start(ap, types);
+	for (int i = 0; types[i]; i++) {
+		if (types[i] == 't') {
+			const char *s = va_arg(ap, const char *);
+
+			if (s)
+				dbi_bind_text(st, i + 1, s, -1);
+		} else {
+			dbi_bind_i64(st, i + 1, va_arg(ap, int64_t));
+		}
+	}
+	va_end(ap);
+	rc = dbi_step(st);
+	dbi_finalize(st);
+	return rc == DBI_DONE || rc == DBI_ROW ? 0 : -1;
+}
+
+static void change_fn(struct dbi *db, void *arg)
+{
+	struct job_change *c = arg;
+	int64_t now = now_s();
+	struct dbi_stmt *st;
+	int attempt = 0, cur = -1;
+
+	if (dbi_prepare(db, "SELECT stage, attempt FROM jobs WHERE id = ?", &st))
+		return;
+	dbi_bind_i64(st, 1, c->id);
+	if (dbi_step(st) == DBI_ROW) {
+		cur = job_stage_parse(dbi_column_text(st, 0));
+		attempt = dbi_column_int(st, 1);
+	}
+	dbi_finalize(st);
+	if (cur < 0 || cur != (int)c->expect)
+		return;
+	if (c->attempt >= 0)
+		attempt = c->attempt;
+	if (c->stage >= 0 &&
+	    exec_args(db, "UPDATE jobs SET stage = ?, stage_since = ?, attempt = ?, reason = ? WHERE id = ?",
+		      "tiiti", job_stage_name(c->stage), now, (int64_t)attempt, c->reason, c->id))
+		return;
+	if (c->reset_boot &&
+	    exec_args(db, "UPDATE jobs SET consumed = NULL, run_id = NULL, booted = NULL, powered = NULL "
+		      "WHERE id = ?", "i", c->id))
+		return;
+	if (c->mark_powered && exec_args(db, "UPDATE jobs SET powered = ? WHERE id = ?", "ii", now, c->id))
+		return;
+	if (c->mark_powered && c->boot_until)
+		bind_job_to_boot(db, c->id, c->boot_until);
+	if (c->mark_ended && exec_args(db, "UPDATE jobs SET ended = ? WHERE id = ?", "ii", now, c->id))
+		return;
+	if (c->reason &&
+	    exec_args(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) VALUES (?, ?, ?, ?, ?)",
+		      "iitit", c->id, now, job_stage_name(c->stage >= 0 ? (enum job_stage)c->stage : c->expect),
+		      (int64_t)attempt, c->reason))
+		return;
+	c->applied = 1;
+}
+
+int jobs_db_change(struct job_change *c)
+{
+	c->applied = 0;
+	return writer_call(change_fn, c);
+}
+
+void jobs_db_booted(struct dbi *db, int64_t job_id, int64_t now)
+{
+	/* The first boot request of the attempt (iPXE may ask again). */
+	exec_args(db, "UPDATE jobs SET booted = ? WHERE id = ? AND booted IS NULL", "ii", now, job_id);
+}
+
+struct pstate_task {
+	const char *mac, *state, *error;
+};
+
+static void pstate_fn(struct dbi *db, void *arg)
+{
+	struct pstate_task *t = arg;
+
+	exec_args(db, "UPDATE machines SET power_state = coalesce(?, power_state), power_error = ?, "
+		  "power_checked = ? WHERE mac = ?", "ttit",
+		  t->state, t->error, now_s(), t->mac);
+}
+
+int jobs_db_power_state(const char *mac, const char *state, const char *error)
+{
+	struct pstate_task t = { mac, state, error };
+
+	return writer_call(pstate_fn, &t);
+}
+
+struct setpower_task {
+	const struct power_cfg *c;
+	int ok;
+};
+
+static void setpower_fn(struct dbi *db, void *arg)
+{
+	struct setpower_task *t = arg;
+	const struct power_cfg *c = t->c;
+	int64_t now = now_s();
+
+	if (exec_args(db, "INSERT INTO machines(mac, first_seen, last_seen) VALUES (?, ?, ?) "
+		      "ON CONFLICT(mac) DO NOTHING", "tii", c->mac, now, now))
+		return;
+	if (exec_args(db, "UPDATE machines SET power_driver = ?, power_host = ?, power_port = ?, power_user = ?, "
+		      "power_password_file = ?, power_command = ?, power_sol = ?, power_error = NULL, "
+		      "power_state = NULL WHERE mac = ?", "ttitttit",
+		      c->driver[0] ? c->driver : "manual", c->host[0] ? c->host : NULL, (int64_t)c->port,
+		      c->user[0] ? c->user : NULL, c->password_file[0] ? c->password_file : NULL,
+		      c->command[0] ? c->command : NULL, (int64_t)c->sol, c->mac))
+		return;
+	t->ok = 1;
+}
+
+int jobs_db_set_power(const struct power_cfg *c)
+{
+	struct setpower_task t = { c, 0 };
+
+	if (writer_call(setpower_fn, &t))
+		return -1;
+	return t.ok ? 0 : -1;
+}
+
+struct cancel_task {
+	int64_t id;
+	const char *why;
+	int result;
+};
+
+static void cancel_fn(struct dbi *db, void *arg)
+{
+	struct cancel_task *t = arg;
+	struct dbi_stmt *st;
+	int stage = -1, attempt = 0;
+
+	t->result = -1;
+	if (dbi_prepare(db, "SELECT stage, attempt FROM jobs WHERE id = ?", &st))
+		return;
+	dbi_bind_i64(st, 1, t->id);
+	if (dbi_step(st) == DBI_ROW) {
+		stage = job_stage_parse(dbi_column_text(st, 0));
+		attempt = dbi_column_int(st, 1);
+	}
+	dbi_finalize(st);
+	if (stage < 0)
+		return;
+	t->result = 0;
+	if (job_stage_final(stage))
+		return;
+	if (exec_args(db, "UPDATE jobs SET stage = 'cancelled', stage_since = ?, reason = ? WHERE id = ?",
+		      "iti", now_s(), t->why, t->id) ||
+	    exec_args(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) VALUES (?, ?, 'cancelled', ?, ?)",
+		      "iiit", t->id, now_s(), (int64_t)attempt, t->why))
+		return;
+	t->result = 1;
+}
+
+int jobs_db_cancel(int64_t id, const char *why)
+{
+	struct cancel_task t = { id, why, -1 };
+
+	if (writer_call(cancel_fn, &t))
+		return -1;
+	return t.result;
+}
+
+json_t *jobs_db_events_json(struct dbi *ro, int64_t id)
+{
+	json_t *arr = json_array();
+	struct dbi_stmt *st;
+
+	if (dbi_prepare(ro, "SELECT at, stage, attempt, reason FROM job_events WHERE job_id = ? "
+			       "ORDER BY id LIMIT 10000", &st))
+		return arr;
+	dbi_bind_i64(st, 1, id);
+	while (dbi_step(st) == DBI_ROW)
+		json_array_append_new(arr, json_pack("{s:o, s:I, s:o, s:I, s:o}", "at", iso_or_null(st, 0),
+			"t", (json_int_t)dbi_column_i64(st, 0), "stage", col_json(st, 1),
+			"attempt", (json_int_t)dbi_column_i64(st, 2), "reason", col_json(st, 3)));
+	dbi_finalize(st);
+	return arr;
+}
+
+void jobs_db_life_add(json_t *obj, struct dbi_stmt *st, int first)
+{
+	json_t *t = json_object();
+	static const char *const names[3] = { "powering_on", "booting", "running" };
+
+	for (int i = 0; i < 3; i++)
+		json_object_set_new(t, names[i], col_json(st, first + 4 + i));
+	json_object_set_new(obj, "stage", col_json(st, first));
+	json_object_set_new(obj, "stage_since", iso_or_null(st, first + 1));
+	json_object_set_new(obj, "attempt", col_json(st, first + 2));
+	json_object_set_new(obj, "attempts", col_json(st, first + 3));
+	json_object_set_new(obj, "timeouts", t);
+	json_object_set_new(obj, "end", col_json(st, first + 7));
+	json_object_set_new(obj, "reason", col_json(st, first + 8));
+	json_object_set_new(obj, "ended", iso_or_null(st, first + 9));
+}
+
+json_t *jobs_db_job_json(struct dbi *ro, int64_t id)
+{
+	struct dbi_stmt *st;
+	json_t *o = NULL;
+
+	if (dbi_prepare(ro, "SELECT id, mac, suite, label, created, consumed, run_id, "
+			       JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", &st))
+		return NULL;
+	dbi_bind_i64(st, 1, id);
+	if (dbi_step(st) == DBI_ROW) {
+		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 0),
+			      "mac", col_json(st, 1), "suite", col_json(st, 2), "label", col_json(st, 3),
+			      "created", iso_or_null(st, 4), "consumed", iso_or_null(st, 5), "run_id", col_json(st, 6));
+		jobs_db_life_add(o, st, 7);
+		json_object_set_new(o, "events", jobs_db_events_json(ro, id));
+	}
+	dbi_finalize(st);
+	return o;
+}
+
+/* The power settings as the API shows them: the password file's path is
+ * the administrator's to know, its content never leaves the daemon; the
+ * answer says only whether one is set. */
+static json_t *power_json(struct dbi_stmt *st, int first)
+{
+	struct power_cfg c;
+
+	power_from_row(st, first, &c);
+	return json_pack("{s:s, s:o, s:o, s:o, s:b, s:o, s:b, s:o, s:o, s:o}",
+		"driver", c.driver[0] ? c.driver : "manual",
+		"host", col_json(st, first + 1), "port", col_json(st, first + 2), "user", col_json(st, first + 3),
+		"password_set", c.password_file[0] != 0, "command", col_json(st, first + 5), "sol", c.sol,
+		"state", col_json(st, first + 7), "error", col_json(st, first + 8), "checked", iso_or_null(st, first + 9));
+}
+
+json_t *jobs_db_machine_json(struct dbi *ro, const char *mac)
+{
+	struct dbi_stmt *st;
+	json_t *o = NULL, *jobs;
+
+	if (dbi_prepare(ro, "SELECT id, mac, first_seen, last_seen, " POWER_COLS
+			       ", power_state, power_error, power_checked FROM machines WHERE mac = ?", &st))
+		return NULL;
+	dbi_bind_text(st, 1, mac, -1);
+	if (dbi_step(st) == DBI_ROW)
+		o = json_pack("{s:I, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 0),
+			      "mac", col_json(st, 1), "first_seen", iso_or_null(st, 2), "last_seen", iso_or_null(st, 3),
+			      "power", power_json(st, 4));
+	dbi_finalize(st);
+	if (!o)
+		return NULL;
+	jobs = json_array();
+	if (dbi_prepare(ro, "SELECT id FROM jobs WHERE mac = ? ORDER BY id DESC LIMIT 50", &st) == DBI_OK) {
+		dbi_bind_text(st, 1, mac, -1);
+		while (dbi_step(st) == DBI_ROW) {
+			json_t *j = jobs_db_job_json(ro, dbi_column_i64(st, 0));
+
+			if (j)
+				json_array_append_new(jobs, j);
+		}
+		dbi_finalize(st);
+	}
+	json_object_set_new(o, "jobs", jobs);
+	return o;
+}
+
+json_t *jobs_db_lifecycle_json(struct dbi *ro, int64_t id)
+{
+	struct dbi_stmt *st;
+	json_t *o = json_object();
+
+	if (dbi_prepare(ro, "SELECT " JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", &st))
+		return o;
+	dbi_bind_i64(st, 1, id);
+	if (dbi_step(st) == DBI_ROW)
+		jobs_db_life_add(o, st, 0);
+	dbi_finalize(st);
+	return o;
+}
+
+/* How many of mac's latest ended jobs failed (timed out, failed) in a row. */
+static int fail_streak(struct dbi *ro, const char *mac)
+{
+	struct dbi_stmt *st;
+	int n = 0;
+
+	if (dbi_prepare(ro, "SELECT stage FROM jobs WHERE mac = ? AND stage IN "
+			       "('complete', 'failed', 'timed_out') ORDER BY id DESC LIMIT 100", &st))
+		return 0;
+	dbi_bind_text(st, 1, mac, -1);
+	while (dbi_step(st) == DBI_ROW && strcmp(dbi_column_text(st, 0), "complete"))
+		n++;
+	dbi_finalize(st);
+	return n;
+}
+
+json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
+{
+	json_t *arr = json_array();
+	struct dbi_stmt *st;
+	int64_t now = now_s();
+
+	/* Every machine the daemon knows, and every MAC a job names. */
+	if (dbi_prepare(ro,
+		"WITH macs AS (SELECT mac FROM machines UNION SELECT mac FROM jobs) "
+		"SELECT k.mac, m.power_driver, m.power_state, m.power_error, m.last_seen, "
+		" j.id, j.stage, j.stage_since, j.attempt, j.attempts, j.suite, j.reason, "
+		" r.id, r.status, coalesce(r.finished, r.last_frame, r.created), "
+		" (SELECT max(coalesce(ended, stage_since)) FROM jobs e WHERE e.mac = k.mac) "
+		"FROM macs k LEFT JOIN machines m ON m.mac = k.mac "
+		"LEFT JOIN jobs j ON j.id = (SELECT id FROM jobs a WHERE a.mac = k.mac AND a.stage IN "
+		"  ('queued', 'powering_on', 'booting', 'running') ORDER BY (a.stage = 'queued'), a.id LIMIT 1) "
+		"LEFT JOIN runs r ON r.id = (SELECT max(id) FROM runs x WHERE x.machine_id = m.id) "
+		"ORDER BY k.mac LIMIT 5000", &st))
+		return arr;
+	while (dbi_step(st) == DBI_ROW) {
+		const char *mac = dbi_column_text(st, 0);
+		const char *stage = dbi_column_text(st, 6);
+		const char *err = dbi_column_text(st, 3);
+		const char *run_status = dbi_column_text(st, 13);
+		const char *state = "idle";
+		int64_t since = dbi_column_i64(st, 4);
+		int streak = fail_streak(ro, mac);
+		json_t *m, *job = json_null(), *run = json_null();
+
+		if (dbi_column_i64(st, 15) > since)
+			since = dbi_column_i64(st, 15);
+		if (stage && strcmp(stage, "queued")) {
+			state = stage;
+			since = dbi_column_i64(st, 7);
+		} else if (err) {
+			state = "unreachable";
+		} else if (run_status && strcmp(run_status, "running") == 0) {
+			state = "running";
+		}
+		if (dbi_column_type(st, 5) != DBI_NULL)
+			job = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 5),
+					"stage", col_json(st, 6), "since", iso_or_null(st, 7), "attempt", col_json(st, 8),
+					"attempts", col_json(st, 9), "suite", col_json(st, 10), "reason", col_json(st, 11));
+		if (dbi_column_type(st, 12) != DBI_NULL)
+			run = json_pack("{s:I, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 12),
+					"status", col_json(st, 13), "at", iso_or_null(st, 14));
+		m = json_pack("{s:s, s:s, s:o, s:o, s:o, s:I, s:o, s:o, s:i, s:b}", "mac", mac, "state", state,
+			      "driver", dbi_column_type(st, 1) == DBI_NULL ? json_string("manual") : col_json(st, 1),
+			      "power_state", col_json(st, 2), "power_error", col_json(st, 3),
+			      "in_state_s", (json_int_t)(since && now > since ? now - since : 0),
+			      "job", job, "last_run", run, "failed_streak", streak,
+			      "failing", streak_mark > 0 && streak >= streak_mark);
+		json_array_append_new(arr, m);
+	}
+	dbi_finalize(st);
+	return arr;
+}
+
+int jobs_db_policy_parse(json_t *body, struct job_policy *p, char *why, size_t whylen)
+{
+	static const char *const names[3] = { "powering_on", "booting", "running" };
+	json_t *a = json_object_get(body, "attempts"), *t = json_object_get(body, "timeouts"),
+	       *e = json_object_get(body, "end");
+
+	memset(p, 0, sizeof(*p));
+	p->attempts = 1;
+	p->end_off = 1;
+	for (int i = 0; i < 3; i++)
+		p->bound[i] = -1;
+	if (a) {
+		if (!json_is_integer(a) || json_integer_value(a) < 1 || json_integer_value(a) > 10) {
+			snprintf(why, whylen, "attempts: expected 1..10 boots");
+			return -1;
+		}
+		p->attempts = (int)json_integer_value(a);
+	}
+	if (t && !json_is_object(t)) {
+		snprintf(why, whylen, "timeouts: expected {\"powering_on\": s, \"booting\": s, \"running\": s}");
+		return -1;
+	}
+	for (int i = 0; t && i < 3; i++) {
+		json_t *v = json_object_get(t, names[i]);
+
+		if (!v)
+			continue;
+		if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 7 * 86400) {
+			snprintf(why, whylen, "timeouts.%s: expected 1..604800 seconds", names[i]);
+			return -1;
+		}
+		p->bound[i] = (int)json_integer_value(v);
+	}
+	if (t) {
+		const char *k;
+		json_t *v;
+
+		json_object_foreach(t, k, v)
+			if (strcmp(k, names[0]) && strcmp(k, names[1]) && strcmp(k, names[2])) {
+				snprintf(why, whylen, "timeouts.%s: not a stage (powering_on, booting, running)", k);
+				return -1;
+			}
+	}
+	if (e) {
+		const char *s = json_string_value(e);
+
+		if (!s || (strcmp(s, "off") && strcmp(s, "leave"))) {
+			snprintf(why, whylen, "end: expected \"off\" or \"leave\"");
+			return -1;
+		}
+		p->end_off = strcmp(s, "off") == 0;
+	}
+	return 0;
+}
+
+void jobs_db_policy_store(struct dbi *db, int64_t id, const struct job_policy *p)
+{
+	struct dbi_stmt *st;
+
+	if (dbi_prepare(db, "UPDATE jobs SET attempts = ?, bound_power = ?, bound_boot = ?, bound_run = ?, "
+			       "end_action = ?, stage_since = created WHERE id = ?", &st))
+		return;
+	dbi_bind_i64(st, 1, p->attempts);
+	for (int i = 0; i < 3; i++)
+		if (p->bound[i] > 0)
+			dbi_bind_i64(st, 2 + i, p->bound[i]);
+	dbi_bind_text(st, 5, p->end_off ? "off" : "leave", -1);
+	dbi_bind_i64(st, 6, id);
+	dbi_step(st);
+	dbi_finalize(st);
+}
+
+void jobs_db_forget(struct dbi *db, int64_t id)
+{
+	exec_args(db, "DELETE FROM job_events WHERE job_id = ?", "i", id);
+}
+
+struct note_task {
+	int64_t id;
+	const char *reason;
+	int ok;
+};
+
+static void note_fn(struct dbi *db, void *arg)
+{
+	struct note_task *t = arg;
+
+	t->ok = exec_args(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) "
+			  "SELECT id, ?, stage, attempt, ? FROM jobs WHERE id = ?", "iti", now_s(), t->reason, t->id) == 0;
+}
+
+int jobs_db_note(int64_t id, const char *reason)
+{
+	struct note_task t = { id, reason, 0 };
+
+	return writer_call(note_fn, &t) || !t.ok ? -1 : 0;
+}

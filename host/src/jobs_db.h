@@ -1,0 +1,108 @@
+/*
+ * jobs_db.h — data access for the lab: the jobs' lifecycle columns, their
+ * events, and the machines' power settings and state (migration 007). All
+ * of the lab's SQL is in jobs_db.c; writes go through the writer thread.
+ */
+#ifndef XCB_JOBS_DB_H
+#define XCB_JOBS_DB_H
+
+#include <jansson.h>
+#include "dbi.h"
+#include <stdint.h>
+
+#include "power.h"
+
+/* The stages, in order; the last four are the ends. */
+#define JOB_STAGES(X) X(QUEUED, "queued") X(POWERING_ON, "powering_on") X(BOOTING, "booting") \
+	X(RUNNING, "running") X(COMPLETE, "complete") X(FAILED, "failed") X(TIMED_OUT, "timed_out") \
+	X(CANCELLED, "cancelled")
+#define JOB_ENUM(e, s) JOB_##e,
+enum job_stage { JOB_STAGES(JOB_ENUM) JOB_NSTAGES };
+#undef JOB_ENUM
+const char *job_stage_name(enum job_stage s);
+/* The stage named s, or -1. */
+int job_stage_parse(const char *s);
+/* 1 for complete, failed, timed_out and cancelled. */
+int job_stage_final(enum job_stage s);
+
+/* One job as the runner sees it, with its run's status. */
+struct job_row {
+	int64_t id, stage_since, powered, booted, consumed, ended, run_id, created;
+	char mac[18];
+	enum job_stage stage;
+	int attempt, attempts;
+	int bound[3];            /* seconds in powering_on, booting, running; 0: none */
+	int end_off;             /* end action: power off (else leave on) */
+	char run_status[16];     /* "" without a run */
+};
+
+/* The jobs the runner still has work on: not final, or final with the end
+ * action not yet run; oldest first. *rows is malloc'ed. 0 or -1. */
+int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n);
+/* The power settings of mac (machines row); an unknown machine or one
+ * without a driver is manual. 0, or -1 on a database error. */
+int jobs_db_power_cfg(struct dbi *ro, const char *mac, struct power_cfg *c);
+
+/* A change to one job, applied by the writer in one transaction with its
+ * event (reason non-NULL). Only if the job's stage is still `expect` (so a
+ * cancel and the runner never both win). */
+struct job_change {
+	int64_t id;
+	enum job_stage expect;
+	int stage;               /* the new stage, or -1 to keep it */
+	int attempt;             /* the new attempt, or -1 */
+	const char *reason;      /* the event's text (and the job's reason on a stage change) */
+	int reset_boot;          /* a new attempt: forget its boot, HELLO, run and power-on */
+	int mark_powered, mark_ended;
+	int64_t boot_until;      /* with mark_powered: the job goes only to a boot before
+				  * this time (bind_db.h's hook, issue 26); 0: any time */
+	int applied;             /* out: 1 if it was applied */
+};
+int jobs_db_change(struct job_change *c);
+
+/* An event on job id in whatever stage it is (sol.c: the console of a
+ * machine that never made a run). 0 or -1. */
+int jobs_db_note(int64_t id, const char *reason);
+
+/* boot.c, in the writer: the job's /boot.ipxe for this attempt. */
+void jobs_db_booted(struct dbi *db, int64_t job_id, int64_t now);
+
+/* Stores what the last driver call on mac said (state "on"/"off" or NULL,
+ * error NULL on success). */
+int jobs_db_power_state(const char *mac, const char *state, const char *error);
+
+/* Stores power settings for mac (creating the machine if it is new). */
+int jobs_db_set_power(const struct power_cfg *c);
+
+/* Cancels job id: 1 if it was cancelled, 0 if it had already ended, -1 if
+ * there is no such job. */
+int jobs_db_cancel(int64_t id, const char *why);
+
+/* JSON for the API (HTTP threads' read-only connections). */
+json_t *jobs_db_job_json(struct dbi *ro, int64_t id);        /* with its events; NULL if none */
+json_t *jobs_db_events_json(struct dbi *ro, int64_t id);
+json_t *jobs_db_machine_json(struct dbi *ro, const char *mac); /* power (no password), jobs; NULL if none */
+json_t *jobs_db_lab_json(struct dbi *ro, int fail_streak);     /* the overview */
+/* The lifecycle fields of a job row (api_jobs.c adds them to its JSON). */
+json_t *jobs_db_lifecycle_json(struct dbi *ro, int64_t id);
+/* The SQL columns of the lifecycle fields and their JSON (api_jobs.c's
+ * list reads them with the rest of the row, from column `first` on). */
+#define JOBS_DB_LIFE_COLS "stage, stage_since, attempt, attempts, bound_power, bound_boot, bound_run, end_action, reason, ended"
+void jobs_db_life_add(json_t *obj, struct dbi_stmt *st, int first);
+
+/* In the writer: a deleted job's events go with it. */
+void jobs_db_forget(struct dbi *db, int64_t id);
+
+/* Options a job may carry (api_jobs.c stores them at creation). */
+struct job_policy {
+	int attempts;            /* 1..10 */
+	int bound[3];            /* seconds, 0: none */
+	int end_off;
+};
+/* Parses body's "attempts", "timeouts" {powering_on, booting, running} and
+ * "end" ("off"|"leave") into p (defaults first): 0, or -1 with why. */
+int jobs_db_policy_parse(json_t *body, struct job_policy *p, char *why, size_t whylen);
+/* In the writer, right after the job's INSERT. */
+void jobs_db_policy_store(struct dbi *db, int64_t id, const struct job_policy *p);
+
+#endif

@@ -1,0 +1,136 @@
+/*
+ * power.c — the power driver dispatch (power.h), the `manual` driver, and
+ * what every driver shares: the password file check and picking the line of
+ * a tool's output worth showing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "power.h"
+
+static const char *const action_names[POWER_NACTIONS] = { "on", "off", "cycle", "status", "pxe" };
+
+const char *power_action_name(enum power_action a)
+{
+	return (unsigned)a < POWER_NACTIONS ? action_names[a] : "?";
+}
+
+int power_action_parse(const char *s)
+{
+	for (int i = 0; s && i < POWER_NACTIONS; i++)
+		if (strcmp(s, action_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+int power_word_ok(const char *s, const char *extra, size_t max)
+{
+	if (!s[0] || strlen(s) > max || s[0] == '-')
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      strchr(extra, *p)))
+			return 0;
+	return 1;
+}
+
+int power_password_file_ok(const char *path, char *why, size_t whylen)
+{
+	struct stat st;
+	int fd;
+
+	if (!path[0]) {
+		snprintf(why, whylen, "password_file: needed by this driver");
+		return -1;
+	}
+	if (path[0] != '/') {
+		snprintf(why, whylen, "password_file: '%s' is not an absolute path", path);
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, whylen, "password_file: cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(why, whylen, "password_file: '%s' is not a regular file", path);
+		return -1;
+	}
+	close(fd);
+	/* A password others can read is a password others know. */
+	if (st.st_mode & 077) {
+		snprintf(why, whylen, "password_file: '%s' is readable by others (mode %03o): chmod 600 it",
+			 path, (unsigned)(st.st_mode & 0777));
+		return -1;
+	}
+	return 0;
+}
+
+void power_last_line(const char *out, const char *const skip[], char *dst, size_t dstlen)
+{
+	const char *p = out, *best = NULL;
+	size_t bestlen = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, "\r\n");
+		const char *s = p;
+		size_t k = n;
+		int skipped = 0;
+
+		while (k && (*s == ' ' || *s == '\t'))
+			s++, k--;
+		while (k && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+			k--;
+		for (int i = 0; skip && skip[i]; i++)
+			if (k && memmem(s, k, skip[i], strlen(skip[i])))
+				skipped = 1;
+		if (k && !skipped) {
+			best = s;
+			bestlen = k;
+		}
+		p += n;
+		while (*p == '\r' || *p == '\n')
+			p++;
+	}
+	if (!dstlen)
+		return;
+	if (bestlen >= dstlen)
+		bestlen = dstlen - 1;
+	for (size_t i = 0; i < bestlen; i++)
+		dst[i] = (unsigned char)best[i] < 0x20 || best[i] == 0x7f ? '?' : best[i];
+	dst[bestlen] = 0;
+}
+
+int power_check(const struct power_cfg *c, char *why, size_t whylen)
+{
+	if (!c->driver[0] || strcmp(c->driver, "manual") == 0)
+		return 0;
+	if (strcmp(c->driver, "ipmi") == 0)
+		return power_ipmi_check(c, why, whylen);
+	if (strcmp(c->driver, "command") == 0)
+		return power_command_check(c, why, whylen);
+	snprintf(why, whylen, "driver: '%s' is not ipmi, command or manual", c->driver);
+	return -1;
+}
+
+int power_do(const struct power_cfg *c, enum power_action a, char *msg, size_t msglen)
+{
+	if (strcmp(c->driver, "ipmi") == 0)
+		return power_ipmi(c, a, msg, msglen);
+	if (strcmp(c->driver, "command") == 0)
+		return power_command(c, a, msg, msglen);
+	/* manual: nothing to run; say what a person has to do. */
+	if (a == POWER_STATUS)
+		snprintf(msg, msglen, "unknown");
+	else if (a == POWER_PXE)
+		snprintf(msg, msglen, "manual: set the next boot of %s to the network", c->mac);
+	else
+		snprintf(msg, msglen, "manual: someone must power %s %s", c->mac,
+			 a == POWER_CYCLE ? "off and on" : power_action_name(a));
+	return 1;
+}

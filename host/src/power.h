@@ -1,0 +1,64 @@
+/*
+ * power.h — switching a lab machine on and off through its power driver:
+ * `ipmi` (IPMI v2 lanplus through ipmitool, power_ipmi.c), `command` (a
+ * template run for each action: a PDU, virsh, redfishtool; power_command.c)
+ * or `manual` (a person; power.c). The password is never held here: only
+ * the path of a file, which the drivers hand on by name.
+ */
+#ifndef XCB_POWER_H
+#define XCB_POWER_H
+
+#include <stddef.h>
+
+enum power_action { POWER_ON, POWER_OFF, POWER_CYCLE, POWER_STATUS, POWER_PXE, POWER_NACTIONS };
+
+/* One machine's power settings, as jobs_db.c reads them. */
+struct power_cfg {
+	char mac[18];
+	char driver[16];           /* ipmi | command | manual ("" = manual) */
+	char host[256];
+	int port;                  /* 0: the driver's default (623) */
+	char user[64];
+	char password_file[512];
+	char command[1024];
+	int sol;                   /* capture serial-over-LAN (ipmi) */
+};
+
+/* Seconds one driver call may take before it is killed. */
+#define POWER_TIMEOUT_S 30
+
+/* "on", "off", ... */
+const char *power_action_name(enum power_action a);
+/* The action named s, or -1. */
+int power_action_parse(const char *s);
+
+/* Checks settings before they are stored: 0, or -1 with the reason in why
+ * (the driver known, the fields it needs present and well-formed, the
+ * password file readable by the daemon and by nobody else). */
+int power_check(const struct power_cfg *c, char *why, size_t whylen);
+
+/* Runs action a. 0 on success, with the state ("on"/"off") in msg for
+ * POWER_STATUS and what was done otherwise; 1 for a manual machine (msg:
+ * what a person must do); -1 on failure with a one-line reason in msg that
+ * names the BMC and never the password. */
+int power_do(const struct power_cfg *c, enum power_action a, char *msg, size_t msglen);
+
+/* The drivers (power_ipmi.c, power_command.c). */
+int power_ipmi(const struct power_cfg *c, enum power_action a, char *msg, size_t msglen);
+int power_ipmi_check(const struct power_cfg *c, char *why, size_t whylen);
+/* The ipmitool argument vector for `sol activate` on c (static storage,
+ * for sol.c): the password by file, never on the command line. */
+char *const *power_ipmi_sol_argv(const struct power_cfg *c, int deactivate);
+int power_command(const struct power_cfg *c, enum power_action a, char *msg, size_t msglen);
+int power_command_check(const struct power_cfg *c, char *why, size_t whylen);
+
+/* 1 if s is 1..max characters of letters, digits and extra, not starting
+ * with '-' (safe as one argument and inside a sh command). */
+int power_word_ok(const char *s, const char *extra, size_t max);
+/* The password file's own check (power.c): 0, or -1 with why. */
+int power_password_file_ok(const char *path, char *why, size_t whylen);
+/* The last non-empty line of out that is not in skip[] (NULL-terminated
+ * list of substrings), trimmed and with control bytes replaced, into dst. */
+void power_last_line(const char *out, const char *const skip[], char *dst, size_t dstlen);
+
+#endif

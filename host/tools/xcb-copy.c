@@ -1,0 +1,337 @@
+/*
+ * xcb-copy.c — moving a lab's history: copies the runs of a SQLite database
+ * (an xcbenchd's --db file) into another store (a PostgreSQL server, or
+ * another SQLite file), under a lab name, through the daemon's own storage
+ * seam and migrations (host/src/dbi.h, db.c).
+ *
+ * A run is known by its token, which is global: a run whose token the
+ * destination has is skipped, so a second copy adds nothing. Each run is
+ * copied in one transaction (its row, its machine if new, and its frames,
+ * cases, results, histograms, samples and events), so a copy stopped
+ * half-way leaves whole runs only and the next copy finishes it. Ids are
+ * the destination's: a run's id and its machine's are mapped; a run's job
+ * is not copied (the queue is the source lab's, and done), nor are the
+ * machines' baselines (they name the source's run ids: set them again). The counts of
+ * every table are checked per run after its commit.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdopt.h"
+#include "db.h"
+#include "util.h"
+#include "xcbd.h"
+
+/* db.c reads the daemon's configuration (its readers' --db). */
+struct xcbd_config cfg;
+
+extern const int xcb_nmigrations;
+
+/* The tables keyed by run, copied row by row with run_id mapped. */
+static const char *const child_tables[] = { "frames", "cases", "results", "histograms",
+					    "samples", "events", "run_tags", "run_meta" };
+#define NCHILD (sizeof(child_tables) / sizeof(child_tables[0]))
+
+static const char usage[] =
+"usage: xcb-copy --from FILE.db --db URL|FILE --lab NAME [--quiet]\n"
+"Copies every run of the SQLite database FILE.db (with its machine, frames,\n"
+"cases, results, histograms, samples, events, tags and meta) into the store --db names\n"
+"(postgresql://user@host/dbname: its password from PGPASSFILE, ~/.pgpass or\n"
+"PGPASSWORD), migrated first. Runs without a lab get NAME. A run whose token\n"
+"is there already is skipped: copying again adds nothing. Prints progress\n"
+"and, last, one line: runs copied, runs skipped, rows copied.\n";
+
+/* The column names of table t in the SQLite source, as "a, b, c" (no
+ * columns named in skip, a comma-separated list), and their number. */
+static int columns(struct dbi *src, const char *t, const char *skip, struct buf *out)
+{
+	struct dbi_stmt *st;
+	char sql[160];
+	int n = 0;
+
+	snprintf(sql, sizeof(sql), "SELECT name FROM pragma_table_info('%s') ORDER BY cid", t);
+	if (dbi_prepare(src, sql, &st))
+		return -1;
+	while (dbi_step(st) == DBI_ROW) {
+		const char *c = dbi_column_text(st, 0);
+		char pat[80];
+
+		snprintf(pat, sizeof(pat), ",%s,", c);
+		if (skip && strstr(skip, pat))
+			continue;
+		buf_addf(out, "%s%s", n ? ", " : "", c);
+		n++;
+	}
+	dbi_finalize(st);
+	return n;
+}
+
+/* A text of n parameters "?, ?, ...". */
+static void params(struct buf *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		buf_addf(b, "%s?", i ? ", " : "");
+}
+
+static int64_t count_of(struct dbi *db, const char *t, int64_t run)
+{
+	struct dbi_stmt *st;
+	char sql[128];
+	int64_t n = -1;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s WHERE run_id = ?", t);
+	if (dbi_prepare(db, sql, &st))
+		return -1;
+	dbi_bind_i64(st, 1, run);
+	if (dbi_step(st) == DBI_ROW)
+		n = dbi_column_i64(st, 0);
+	dbi_finalize(st);
+	return n;
+}
+
+/* The destination's machine for the source's machine id (copied if the
+ * MAC is new), or 0 for none. */
+static int64_t map_machine(struct dbi *src, struct dbi *dst, int64_t id, const char *lab)
+{
+	struct dbi_stmt *s, *d;
+	int64_t out = 0;
+
+	if (dbi_prepare(src, "SELECT mac, uuid, serial, first_seen, last_seen, lab FROM machines WHERE id = ?", &s))
+		return 0;
+	dbi_bind_i64(s, 1, id);
+	if (dbi_step(s) != DBI_ROW) {
+		dbi_finalize(s);
+		return 0;
+	}
+	if (dbi_prepare(dst, "INSERT INTO machines(mac, uuid, serial, first_seen, last_seen, lab) "
+			"VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (mac) DO NOTHING", &d) == DBI_OK) {
+		for (int c = 0; c < 5; c++) {
+			struct dbval v;
+
+			dbval_read(s, c, &v);
+			dbi_bind_value(d, c + 1, &v);
+			dbval_free(&v);
+		}
+		dbi_bind_text(d, 6, dbi_column_text(s, 5) ? dbi_column_text(s, 5) : lab, -1);
+		dbi_step(d);
+		dbi_finalize(d);
+	}
+	if (dbi_prepare(dst, "SELECT id FROM machines WHERE mac = ?", &d) == DBI_OK) {
+		dbi_bind_text(d, 1, dbi_column_text(s, 0), -1);
+		if (dbi_step(d) == DBI_ROW)
+			out = dbi_column_i64(d, 0);
+		dbi_finalize(d);
+	}
+	dbi_finalize(s);
+	return out;
+}
+
+/* Copies the rows of table t of run `from` as run `to`: rows copied, -1. */
+static int64_t copy_rows(struct dbi *src, struct dbi *dst, const char *t, int64_t from, int64_t to)
+{
+	struct buf cols = { 0 }, q = { 0 }, ins = { 0 };
+	struct dbi_stmt *s = NULL, *d = NULL;
+	int n = columns(src, t, ",run_id,", &cols);
+	int64_t rows = -1;
+
+	if (n <= 0)
+		goto out;
+	buf_addf(&q, "SELECT %s FROM %s WHERE run_id = ?", cols.p, t);
+	buf_addf(&ins, "INSERT INTO %s(run_id, %s) VALUES (?, ", t, cols.p);
+	params(&ins, n);
+	buf_addf(&ins, ")");
+	if (dbi_prepare(src, q.p, &s) || dbi_prepare(dst, ins.p, &d))
+		goto out;
+	dbi_bind_i64(s, 1, from);
+	rows = 0;
+	while (dbi_step(s) == DBI_ROW) {
+		dbi_reset(d);
+		dbi_clear(d);
+		dbi_bind_i64(d, 1, to);
+		for (int c = 0; c < n; c++) {
+			struct dbval v;
+
+			dbval_read(s, c, &v);
+			dbi_bind_value(d, c + 2, &v);
+			dbval_free(&v);
+		}
+		if (dbi_step(d) != DBI_DONE) {
+			fprintf(stderr, "xcb-copy: %s: %s\n", t, dbi_errmsg(dst));
+			rows = -1;
+			break;
+		}
+		rows++;
+	}
+out:
+	dbi_finalize(s);
+	dbi_finalize(d);
+	buf_free(&cols);
+	buf_free(&q);
+	buf_free(&ins);
+	return rows;
+}
+
+/* 1 if the destination has a run with this token. */
+static int have_token(struct dbi *dst, const char *token)
+{
+	struct dbi_stmt *st;
+	int found = 0;
+
+	if (dbi_prepare(dst, "SELECT 1 FROM runs WHERE token = ?", &st))
+		return -1;
+	dbi_bind_text(st, 1, token, -1);
+	found = dbi_step(st) == DBI_ROW;
+	dbi_finalize(st);
+	return found;
+}
+
+/* Copies source run `id` (its row read by `run`, columns cols): the new
+ * id, 0 if skipped (token there), -1 on error. *rows += rows copied. */
+static int64_t copy_run(struct dbi *src, struct dbi *dst, struct dbi_stmt *run, const struct buf *cols,
+			int ncols, const char *lab, int64_t *rows)
+{
+	int64_t id = dbi_column_i64(run, 0), machine = 0, to;
+	const char *token = dbi_column_text(run, 1);
+	struct buf ins = { 0 };
+	struct dbi_stmt *d;
+	int64_t r = 0;
+
+	if (have_token(dst, token))
+		return 0;
+	if (dbi_exec(dst, "BEGIN")) {
+		fprintf(stderr, "xcb-copy: BEGIN: %s\n", dbi_errmsg(dst));
+		return -1;
+	}
+	if (dbi_column_type(run, 2) != DBI_NULL)
+		machine = map_machine(src, dst, dbi_column_i64(run, 2), lab);
+	/* Columns 0..3 are id, token, machine_id, lab; the others as they are. */
+	buf_addf(&ins, "INSERT INTO runs(token, machine_id, lab, %s) VALUES (?, ?, ?, ", cols->p);
+	params(&ins, ncols);
+	buf_addf(&ins, ")");
+	if (dbi_prepare(dst, ins.p, &d))
+		goto fail;
+	dbi_bind_text(d, 1, token, -1);
+	if (machine)
+		dbi_bind_i64(d, 2, machine);
+	dbi_bind_text(d, 3, dbi_column_text(run, 3) ? dbi_column_text(run, 3) : lab, -1);
+	for (int c = 0; c < ncols; c++) {
+		struct dbval v;
+
+		dbval_read(run, c + 4, &v);
+		dbi_bind_value(d, c + 4, &v);
+		dbval_free(&v);
+	}
+	if (dbi_step(d) != DBI_DONE) {
+		fprintf(stderr, "xcb-copy: run %s: %s\n", token, dbi_errmsg(dst));
+		dbi_finalize(d);
+		goto fail;
+	}
+	dbi_finalize(d);
+	to = dbi_last_id(dst);
+	for (size_t t = 0; t < NCHILD; t++) {
+		int64_t n = copy_rows(src, dst, child_tables[t], id, to);
+
+		if (n < 0)
+			goto fail;
+		r += n;
+	}
+	if (dbi_exec(dst, "COMMIT")) {
+		fprintf(stderr, "xcb-copy: COMMIT: %s\n", dbi_errmsg(dst));
+		goto fail;
+	}
+	/* Checked against the source once committed: every table's rows. */
+	for (size_t t = 0; t < NCHILD; t++)
+		if (count_of(src, child_tables[t], id) != count_of(dst, child_tables[t], to)) {
+			fprintf(stderr, "xcb-copy: run %s: %s counts differ after the copy\n", token,
+				child_tables[t]);
+			buf_free(&ins);
+			return -1;
+		}
+	*rows += r + 1;
+	buf_free(&ins);
+	return to;
+fail:
+	dbi_exec(dst, "ROLLBACK");
+	buf_free(&ins);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "from", 1, NULL, 'f' }, { "db", 1, NULL, 'd' }, { "lab", 1, NULL, 'l' },
+		{ "quiet", 0, NULL, 'q' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	static const struct cmd cmd = { "xcb-copy", usage, opts, NULL };
+	const char *from = NULL, *to = NULL, *lab = NULL;
+	int c, rc = 0, quiet = 0, ncols, have;
+	int64_t copied = 0, skipped = 0, rows = 0, total = 0;
+	char err[1024];
+	struct dbi *src, *dst;
+	struct dbi_stmt *runs;
+	struct buf cols = { 0 }, q = { 0 };
+
+	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
+		switch (c) {
+		case 'f': from = optarg; break;
+		case 'd': to = optarg; break;
+		case 'l': lab = optarg; break;
+		case 'q': quiet = 1; break;
+		}
+	}
+	if (c == CMD_EXIT)
+		return rc;
+	if (!from || !to || !lab || optind < argc)
+		return cmd_usage_error(&cmd);
+	if (dbi_url_is_pg(from)) {
+		fprintf(stderr, "xcb-copy: --from: a SQLite file, not '%s'\n", from);
+		return 2;
+	}
+	src = dbi_open(from, DBI_RO, err, sizeof(err));
+	if (!src) {
+		fprintf(stderr, "xcb-copy: %s\n", err);
+		return 1;
+	}
+	have = dbi_user_version(src);
+	if (have != xcb_nmigrations) {
+		fprintf(stderr, "xcb-copy: '%s' has schema version %d, this xcb-copy %d: start this "
+			"version's xcbenchd on it once (it migrates), then copy\n", from, have, xcb_nmigrations);
+		dbi_close(src);
+		return 1;
+	}
+	dst = db_open_rw(to, err, sizeof(err));
+	if (!dst) {
+		fprintf(stderr, "xcb-copy: %s\n", err);
+		dbi_close(src);
+		return 1;
+	}
+	ncols = columns(src, "runs", ",id,token,machine_id,lab,job_id,", &cols);
+	buf_addf(&q, "SELECT id, token, machine_id, lab, %s FROM runs ORDER BY id", cols.p);
+	if (ncols <= 0 || dbi_prepare(src, q.p, &runs)) {
+		fprintf(stderr, "xcb-copy: cannot read runs: %s\n", dbi_errmsg(src));
+		return 1;
+	}
+	while (dbi_step(runs) == DBI_ROW) {
+		int64_t id = copy_run(src, dst, runs, &cols, ncols, lab, &rows);
+
+		total++;
+		if (id < 0) {
+			rc = 1;
+			break;
+		}
+		id ? copied++ : skipped++;
+		if (!quiet && total % 50 == 0)
+			fprintf(stderr, "xcb-copy: %lld runs read, %lld copied\n", (long long)total,
+				(long long)copied);
+	}
+	dbi_finalize(runs);
+	printf("%lld runs copied, %lld already there, %lld rows copied%s\n", (long long)copied,
+	       (long long)skipped, (long long)rows, rc ? " (stopped by an error)" : "");
+	buf_free(&cols);
+	buf_free(&q);
+	dbi_close(src);
+	dbi_close(dst);
+	return rc;
+}

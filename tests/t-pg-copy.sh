@@ -1,0 +1,63 @@
+#!/bin/bash
+# timeout: 300
+# Moving a lab's history (issue 24): a SQLite database as `make run` leaves
+# it (a daemon's --db: two runs ingested from the committed serial captures,
+# a label, a job) is copied into PostgreSQL under a lab name with
+# host/build/xcb-copy. Every table's counts are equal, `xcbench compare`
+# prints the same before (daemon on SQLite) and after (daemon on
+# PostgreSQL), and a second copy adds nothing.
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
+. "$ROOT/tests/lib/pg.sh"
+need_host_build "sqlite -> PostgreSQL copy"
+COPY=$ROOT/host/build/xcb-copy
+[ -x "$COPY" ] || { notok "xcb-copy built (make -C host)"; exit 1; }
+pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
+trap 'cleanup_daemon; pg_stop' EXIT
+FIX=$ROOT/tests/fixtures
+
+admin_daemon copy-admin
+for f in qemu-smp4 xcbgen-crash; do
+	gzip -dc "$FIX/$f.serial.log.gz" >"$TMP/$f.log"
+	"$XCBENCH" --server "$URL" --token-file "$TMP/token" ingest "$TMP/$f.log" >/dev/null 2>"$TMP/$f.err"
+	check "ingest $f into SQLite" grep -q "frames acknowledged" "$TMP/$f.err"
+done
+curl -s -X PATCH "${ADMIN[@]}" "$URL/api/v1/runs/1" -d '{"label": "before-copy"}' >/dev/null
+curl -s -X POST "${ADMIN[@]}" "$URL/api/v1/jobs" -d '{"mac": "52:54:00:00:00:01", "suite": "quick"}' >/dev/null
+# A machine that asked for its boot: its record and its pending run.
+check "a machine boots (its record, a pending run)" curl -sf -o /dev/null "$URL/boot.ipxe?mac=52:54:00:00:00:01"
+"$XCBENCH" --server "$URL" compare 1 2 >"$TMP/cmp-sqlite.txt" 2>&1
+"$XCBENCH" --server "$URL" compare 1 1 --algo-a locked --algo-b lockless >"$TMP/cmp2-sqlite.txt" 2>&1
+check "xcbench compare 1 2 on SQLite: $(wc -l <"$TMP/cmp-sqlite.txt") lines" test -s "$TMP/cmp-sqlite.txt"
+check "SIGTERM: the SQLite daemon stops" stop_daemon
+SQ=$DB
+
+pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
+pg_createdb central
+PGDB=$(pg_url central)
+"$COPY" --from "$SQ" --db "$PGDB" --lab old-lab >"$TMP/copy1.out" 2>"$TMP/copy1.err"
+rc=$?
+diag "first copy: $(cat "$TMP/copy1.out") $(cat "$TMP/copy1.err")"
+check "first copy: exit 0, 3 runs copied" bash -c "[ $rc = 0 ] && grep -q '^3 runs copied, 0 already there' '$TMP/copy1.out'"
+for t in runs machines frames cases results histograms samples events; do
+	a=$(dbq "$SQ" "SELECT count(*) FROM $t")
+	b=$(pg_psql central "SELECT count(*) FROM $t")
+	check "$t: $a rows in SQLite, $b in PostgreSQL" test "$a" = "$b" -a "$a" -gt 0
+done
+check "the copied runs and machine are lab old-lab" test "$(pg_psql central "SELECT (SELECT count(*) FROM runs WHERE lab = 'old-lab') || ' ' || (SELECT count(*) FROM machines WHERE lab = 'old-lab')")" = "3 1"
+"$COPY" --from "$SQ" --db "$PGDB" --lab old-lab >"$TMP/copy2.out" 2>&1
+rc=$?
+check "second copy: exit 0, adds nothing ($(cat "$TMP/copy2.out"))" \
+	bash -c "[ $rc = 0 ] && grep -q '^0 runs copied, 3 already there, 0 rows copied' '$TMP/copy2.out'"
+check "... the frames count unchanged" test "$(pg_psql central 'SELECT count(*) FROM frames')" = "$(dbq "$SQ" 'SELECT count(*) FROM frames')"
+
+TMP2=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
+DPID=
+TMP=$TMP2 DB=$PGDB start_daemon --lab central-lab || { notok "a daemon starts on PostgreSQL"; exit 1; }
+"$XCBENCH" --server "$URL" compare 1 2 >"$TMP2/cmp-pg.txt" 2>&1
+"$XCBENCH" --server "$URL" compare 1 1 --algo-a locked --algo-b lockless >"$TMP2/cmp2-pg.txt" 2>&1
+check "xcbench compare 1 2: the same output after the copy" cmp "$TMP/cmp-sqlite.txt" "$TMP2/cmp-pg.txt"
+check "xcbench compare 1 1 locked vs lockless: the same output" cmp "$TMP/cmp2-sqlite.txt" "$TMP2/cmp2-pg.txt"
+check "the label came along, the lab given" test "$(pyjson "$URL/api/v1/runs/1" 'd["run"]["label"], d["run"]["lab"]')" = "before-copy old-lab"
+check "SIGTERM: the PostgreSQL daemon stops" stop_daemon
+rm -rf "$TMP2"

@@ -1,0 +1,120 @@
+// lab.mjs — the lab pages in headless Chromium (playwright-core,
+// /usr/bin/chromium) against a real xcbenchd, TAP lines out. Started by
+// tests/t-web-lab.sh, which owns the daemon and the simulated machine.
+//
+// Environment: XCB_BASE (the daemon), XCB_OUT (screenshots, profile),
+// XCB_MAC (the machine, with a `command` power driver whose power-on makes
+// it boot: /boot.ipxe, then a run's frames in two parts), XCB_QUEUE (shell
+// command: queue its job), XCB_SECRET (its password file's content, which
+// no page may show).
+//
+// The Lab page is loaded before the job is queued and never reloaded: the
+// states it shows must change by themselves as the job runner moves.
+
+import { createRequire } from 'node:module';
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(path.join(ROOT, 'web/package.json'));
+const { chromium } = require('playwright-core');
+const BASE = process.env.XCB_BASE;
+const OUT = process.env.XCB_OUT;
+const MAC = process.env.XCB_MAC;
+
+let failed = 0;
+const ok = (cond, name, diag) => {
+	console.log(`${cond ? 'ok' : 'not ok'} - ${name}`);
+	if (!cond) {
+		failed++;
+		if (diag !== undefined) console.log(`# ${String(diag).split('\n').join('\n# ')}`);
+	}
+	return cond;
+};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function api(p) {
+	const r = await fetch(new URL(`api/v1/${p}`, BASE));
+	return r.json();
+}
+
+const profile = fs.mkdtempSync(path.join(OUT, 'chromium-lab-'));
+const ctx = await chromium.launchPersistentContext(profile, {
+	executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 720 },
+	args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+		'--disable-component-update', '--disable-sync'],
+});
+const errors = [];
+const page = ctx.pages()[0] || (await ctx.newPage());
+page.on('pageerror', (e) => errors.push(`uncaught ${e.message}`));
+page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+
+try {
+	await page.goto(new URL('lab.html', BASE).toString());
+	await page.waitForSelector(`#lab-table tr[data-mac="${MAC}"]`, { timeout: 20000 });
+	const first = await page.getAttribute(`tr[data-mac="${MAC}"]`, 'data-state');
+	ok(first === 'idle', `lab page lists ${MAC}, idle before its job (${first})`);
+	await page.screenshot({ path: path.join(OUT, 'web-lab-idle.png'), fullPage: true });
+
+	execSync(process.env.XCB_QUEUE, { stdio: 'inherit' });
+	// Watch the row's state as the page redraws it (no reload).
+	const seen = [];
+	const shots = new Set();
+	const t0 = Date.now();
+	for (;;) {
+		const s = await page.getAttribute(`tr[data-mac="${MAC}"]`, 'data-state').catch(() => null);
+		if (s && seen[seen.length - 1] !== s) seen.push(s);
+		if (s && s !== 'idle' && !shots.has(s)) {
+			shots.add(s);
+			await page.screenshot({ path: path.join(OUT, `web-lab-${s}.png`), fullPage: true });
+		}
+		const run = await page.textContent(`tr[data-mac="${MAC}"] td:nth-child(6)`).catch(() => '');
+		if (seen.includes('running') && s === 'idle' && /complete/.test(run)) break;
+		if (Date.now() - t0 > 90000) break;
+		await sleep(150);
+	}
+	console.log(`# states the lab page showed: ${seen.join(' -> ')}`);
+	const order = ['idle', 'powering_on', 'booting', 'running', 'idle'];
+	ok(seen.includes('powering_on') || seen.includes('booting'), 'the page showed the machine powering on / booting', seen.join(' '));
+	ok(seen.includes('running'), 'the page showed it running', seen.join(' '));
+	ok(seen.filter((s) => order.includes(s)).every((s, i, a) => i === 0 || order.indexOf(s) >= order.indexOf(a[i - 1]) || s === 'idle'),
+		'in lifecycle order', seen.join(' '));
+	ok(seen[seen.length - 1] === 'idle', 'and idle again at the end, without a reload', seen.join(' '));
+	const lab = await api('lab');
+	const m = lab.machines.find((x) => x.mac === MAC);
+	const runCell = await page.textContent(`tr[data-mac="${MAC}"] td:nth-child(6)`);
+	ok(m.last_run && runCell.includes(`run ${m.last_run.id}`) && runCell.includes(m.last_run.status),
+		`last run shown as the API has it (run ${m.last_run?.id} ${m.last_run?.status})`, runCell);
+	await page.screenshot({ path: path.join(OUT, 'web-lab-done.png'), fullPage: true });
+
+	// The machine page: power settings without the password, the job's events.
+	await page.goto(new URL(`machine.html?mac=${MAC}`, BASE).toString());
+	await page.waitForSelector('#power-facts', { timeout: 20000 });
+	await page.waitForSelector('.card.job', { timeout: 20000 });
+	const html = await page.content();
+	ok(!html.includes(process.env.XCB_SECRET), 'machine page never shows the password');
+	ok((await page.textContent('#power-facts')).includes('set (a file'), 'machine page says a password is set');
+	const d = await api(`machines/${MAC}`);
+	const job = d.machine.jobs[0];
+	const rows = await page.$$eval(`.card.job[data-job="${job.id}"] table.events tr`, (tr) => tr.length);
+	ok(rows === job.events.length && rows >= 5, `job ${job.id}'s ${job.events.length} events on the machine page (${rows} rows)`);
+	const st = await page.$eval('#power-result', () => 'present').catch(() => 'missing');
+	await page.click('button[data-action="status"]');
+	await page.waitForFunction(() => /status: (on|off)/.test(document.querySelector('#power-result')?.textContent || ''), null, { timeout: 20000 });
+	ok(st === 'present', `power status through the page: ${(await page.textContent('#power-result'))}`);
+	await page.screenshot({ path: path.join(OUT, 'web-machine.png'), fullPage: true });
+
+	// The run page shows the job that made the run, with its events.
+	await page.goto(new URL(`run.html?id=${job.run_id}`, BASE).toString());
+	await page.waitForSelector(`#run-job .card.job[data-job="${job.id}"]`, { timeout: 20000 });
+	const runRows = await page.$$eval('#run-job table.events tr', (tr) => tr.length);
+	ok(runRows === job.events.length, `run ${job.run_id}'s page shows job ${job.id} with its ${runRows} events`);
+	await page.screenshot({ path: path.join(OUT, 'web-run-job.png'), fullPage: true });
+	ok(errors.length === 0, 'no errors in the browser console', errors.join('\n'));
+} catch (e) {
+	ok(false, `lab pages: ${e.message}`);
+}
+await ctx.close();
+fs.rmSync(profile, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);

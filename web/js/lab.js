@@ -1,0 +1,71 @@
+// lab.js — the Lab page (lab.html): every machine the daemon knows or has a
+// job for, with its state (idle / powering_on / booting / running /
+// unreachable), its current job and stage, time in that state, its last run
+// and result, and a mark on machines whose last jobs all failed. Polls
+// GET /api/v1/lab, so states change on screen as the job runner moves them.
+
+import { h, $, fill, state, errorBox, loading, header, badge } from './dom.js';
+import * as api from './api.js';
+import * as fmt from './format.js';
+
+const POLL_MS = 1000;
+const main = $('#main');
+$('#top').replaceWith(header('lab'));
+
+const body = h('div', { id: 'lab-body' }, loading('the lab'));
+const stamp = h('p', { class: 'sub', id: 'lab-stamp' });
+fill(main,
+	h('h1', {}, 'Lab'),
+	h('p', { class: 'sub' }, 'Every machine, what it is doing now and how its last run ended. Queue a job with ',
+		h('code', {}, 'xcbench queue'), '; machines with a power driver are powered on and off by the daemon.'),
+	stamp, body);
+
+function stateBadge(s) {
+	const el = badge(s);
+	el.classList.add(`lab-${s}`);
+	return el;
+}
+
+function row(m) {
+	const j = m.job;
+	const r = m.last_run;
+	return h('tr', { dataset: { mac: m.mac, state: m.state }, class: m.failing ? 'failing' : null },
+		h('td', {}, h('a', { href: `machine.html?mac=${encodeURIComponent(m.mac)}` }, m.mac)),
+		h('td', { class: 'state' }, stateBadge(m.state)),
+		h('td', {}, m.driver, m.power_state ? ` (${m.power_state})` : ''),
+		h('td', { class: 'job' }, j ? [`job ${j.id} `, h('span', { class: 'stage' }, j.stage),
+			j.attempt ? ` · attempt ${j.attempt}/${j.attempts}` : '', ` · ${j.suite}`] : '—'),
+		h('td', { class: 'since' }, fmt.duration(m.in_state_s)),
+		h('td', {}, r ? [h('a', { href: `run.html?id=${r.id}` }, `run ${r.id}`), ' ', badge(r.status)] : '—'),
+		h('td', { class: 'notes' },
+			m.failing ? h('span', { class: 'badge failed', title: `the last ${m.failed_streak} jobs failed` },
+				`failed ${m.failed_streak} in a row`) : null,
+			m.power_error ? h('span', { class: 'power-error', title: m.power_error }, ` ${m.power_error}`) : null));
+}
+
+function render(d) {
+	if (!d.machines.length) {
+		fill(body, state('empty', 'No machines yet.',
+			h('div', {}, 'A machine appears when it first boots from this daemon, or when you give it a power driver: ',
+				h('code', {}, 'xcbench machine set MAC --power ipmi …'))));
+		return;
+	}
+	const counts = {};
+	for (const m of d.machines) counts[m.state] = (counts[m.state] || 0) + 1;
+	fill(stamp, `${d.machines.length} machines: `,
+		Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', '),
+		` · machines whose last ${d.failing_after} jobs failed are marked · updated ${new Date().toLocaleTimeString()}`);
+	fill(body, h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'lab-table' },
+		h('thead', {}, h('tr', {}, ['Machine', 'State', 'Power', 'Current job', 'In state', 'Last run', 'Notes'].map((t) => h('th', {}, t)))),
+		h('tbody', {}, d.machines.map(row)))));
+}
+
+async function poll() {
+	try {
+		render(await api.get('lab'));
+	} catch (e) {
+		fill(body, errorBox('the lab', e));
+	}
+	setTimeout(poll, POLL_MS);
+}
+poll();

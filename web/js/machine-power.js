@@ -1,0 +1,124 @@
+// machine-power.js — the power and jobs sections of the machine page
+// (machine.html?mac=MAC): the power driver's settings (a form; the password
+// is a file on the daemon's machine and is never shown, only whether one is
+// set), power actions with the driver's answer or error, and the machine's
+// jobs with every lifecycle event, live, with a cancel button on a job that
+// has not ended. Reads GET /api/v1/machines/{mac}; writes PUT and POST
+// .../power and POST /api/v1/jobs/{id}/cancel.
+
+import { h, $, fill, state, errorBox, loading, params, header, badge } from './dom.js';
+import * as api from './api.js';
+
+const POLL_MS = 1500;
+const mac = params().get('mac') || '';
+const powerEl = $('#machine-power');
+const jobsEl = $('#machine-jobs');
+const top = $('#top');
+if (top) top.replaceWith(header('lab'));
+$('#machine-title').textContent = `Machine ${mac}`;
+fill(powerEl, loading('the machine'));
+const path = `machines/${encodeURIComponent(mac)}`;
+let formShown = false;
+
+function field(label, input) {
+	return h('label', {}, label, input);
+}
+
+function powerForm(p) {
+	const driver = h('select', { id: 'p-driver' }, ['ipmi', 'command', 'manual'].map((d) => h('option', { value: d, selected: d === p.driver }, d)));
+	const host = h('input', { id: 'p-host', value: p.host || '', placeholder: 'BMC address' });
+	const port = h('input', { id: 'p-port', value: p.port || '', placeholder: '623', size: 6 });
+	const user = h('input', { id: 'p-user', value: p.user || '', size: 10 });
+	const pwfile = h('input', { id: 'p-password-file', value: '', size: 28,
+		placeholder: p.password_set ? 'set (type a path to change it)' : '/etc/xcbench/bmc.pass (mode 600)' });
+	const command = h('input', { id: 'p-command', value: p.command || '', size: 40, placeholder: 'my-pdu {action} 3' });
+	const sol = h('input', { id: 'p-sol', type: 'checkbox', checked: !!p.sol });
+	const msg = h('div', { id: 'p-msg', class: 'sub' });
+	const save = h('button', { class: 'primary', id: 'p-save', onclick: async () => {
+		const body = { driver: driver.value, sol: sol.checked };
+		if (host.value) body.host = host.value;
+		if (port.value) body.port = Number(port.value);
+		if (user.value) body.user = user.value;
+		if (command.value) body.command = command.value;
+		// No path typed: the daemon keeps the file it has.
+		if (pwfile.value) body.password_file = pwfile.value;
+		try {
+			await api.write('PUT', `${path}/power`, body);
+			fill(msg, 'Saved.');
+			formShown = false;
+			refresh();
+		} catch (e) {
+			fill(msg, h('span', { class: 'power-error', role: 'alert' }, e.message));
+		}
+	} }, 'Save');
+	return h('div', { class: 'toolbar', id: 'power-form' },
+		field('Driver', driver), field('Host', host), field('Port', port), field('User', user),
+		field('Password file', pwfile), field('Command template', command), field('Serial-over-LAN', sol), save, msg);
+}
+
+function actions() {
+	const out = h('div', { id: 'power-result', class: 'sub' });
+	const act = (a) => h('button', { dataset: { action: a }, onclick: async () => {
+		fill(out, `${a}…`);
+		try {
+			const r = await api.write('POST', `${path}/power`, { action: a });
+			fill(out, `${a}: ${r.result}`);
+		} catch (e) {
+			fill(out, h('span', { class: 'power-error', role: 'alert' }, `${a}: ${e.message}`));
+		}
+		refresh();
+	} }, a);
+	return h('div', { class: 'row' }, ['status', 'on', 'off', 'cycle', 'pxe'].map(act), out);
+}
+
+function renderPower(m) {
+	const p = m.power;
+	const summary = h('dl', { class: 'facts', id: 'power-facts' },
+		h('dt', {}, 'Driver'), h('dd', {}, p.driver),
+		h('dt', {}, 'BMC'), h('dd', {}, p.host ? `${p.user || ''}@${p.host}:${p.port || 623}` : '—'),
+		h('dt', {}, 'Password'), h('dd', {}, p.password_set ? 'set (a file on the daemon\'s machine; never shown)' : 'not set'),
+		h('dt', {}, 'Command'), h('dd', {}, p.command || '—'),
+		h('dt', {}, 'Console'), h('dd', {}, p.sol ? 'serial-over-LAN captured into the runs' : 'not captured'),
+		h('dt', {}, 'Power'), h('dd', { id: 'power-state' }, p.state || 'unknown'),
+		h('dt', {}, 'Last error'), h('dd', { id: 'power-error', class: p.error ? 'power-error' : null }, p.error || '—'));
+	if (!formShown) {
+		fill(powerEl, h('h2', {}, 'Power'), summary, actions(), powerForm(p));
+		formShown = true;
+	} else {
+		$('#power-facts').replaceWith(summary);
+	}
+}
+
+function renderJobs(m) {
+	if (!m.jobs.length) {
+		fill(jobsEl, h('h2', {}, 'Jobs'), state('empty', 'No jobs for this machine.', h('div', {}, 'Queue one with ', h('code', {}, `xcbench queue --mac ${mac} --suite quick`))));
+		return;
+	}
+	const ended = (j) => ['complete', 'failed', 'timed_out', 'cancelled'].includes(j.stage);
+	fill(jobsEl, h('h2', {}, 'Jobs'), m.jobs.map((j) => h('div', { class: 'card job', dataset: { job: j.id, stage: j.stage } },
+		h('div', { class: 'row' }, h('strong', {}, `job ${j.id}`), ' ', badge(j.stage), ` ${j.suite} · attempt ${j.attempt || 0} of ${j.attempts}`,
+			j.run_id ? [' · ', h('a', { href: `run.html?id=${j.run_id}` }, `run ${j.run_id}`)] : null,
+			ended(j) ? null : h('button', { class: 'cancel', onclick: async () => {
+				try { await api.write('POST', `jobs/${j.id}/cancel`, {}); } catch (e) { window.alert(e.message); }
+				refresh();
+			} }, 'Cancel')),
+		h('table', { class: 'data events' }, h('tbody', {}, j.events.map((e) =>
+			h('tr', {}, h('td', {}, e.at), h('td', {}, e.stage), h('td', {}, `#${e.attempt}`), h('td', {}, e.reason))))))));
+}
+
+async function refresh() {
+	try {
+		const d = await api.get(path);
+		renderPower(d.machine);
+		renderJobs(d.machine);
+	} catch (e) {
+		fill(powerEl, errorBox(`machine ${mac}`, e));
+	}
+}
+
+async function poll() {
+	await refresh();
+	setTimeout(poll, POLL_MS);
+}
+if (!mac) fill(powerEl); /* opened by ?id= (js/machine.js's history): the power section needs ?mac= */
+else poll();
