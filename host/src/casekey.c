@@ -99,7 +99,7 @@ static int algo_companion(json_t *config, const char *key)
 {
 	const char *kind = json_string_value(json_object_get(config, "kind"));
 	return kind && !strcmp(kind, "sync") &&
-	       (!strcmp(key, "xcall") || !strcmp(key, "flush") || !strcmp(key, "method"));
+	       (!strcmp(key, XCB_KEY(xcall_algo)) || !strcmp(key, XCB_KEY(flush)) || !strcmp(key, XCB_KEY(method)));
 }
 
 int case_config_key_matches(json_t *config, const char *key, int without_algo)
@@ -109,7 +109,7 @@ int case_config_key_matches(json_t *config, const char *key, int without_algo)
 
 void case_drop_algo_companions(json_t *config)
 {
-	static const char *const keys[] = { "xcall", "flush", "method" };
+	static const char *const keys[] = { "xcall_algo", "flush", "method" };
 	for (unsigned i = 0; i < 3; i++)
 		if (algo_companion(config, keys[i]))
 			json_object_del(config, keys[i]);

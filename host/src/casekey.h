@@ -24,9 +24,9 @@ void case_match_key(json_t *config, int without_algo, struct buf *out);
 /* Is this key part of the match? */
 int case_key_matches(const char *key, int without_algo);
 /* ... of this case's (config's) match: case_key_matches, and across algorithms
- * not a sync case's shootdown keys (xcall, flush, method: lazy has none). */
+ * not a sync case's shootdown keys (xcall_algo, flush, method: lazy has none). */
 int case_config_key_matches(json_t *config, const char *key, int without_algo);
-/* Deletes from config the keys that go with its algo (a sync case's xcall,
+/* Deletes from config the keys that go with its algo (a sync case's xcall_algo,
  * flush, method): comparing across algorithms ignores them with the algo. */
 void case_drop_algo_companions(json_t *config);
 
