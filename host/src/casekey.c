@@ -99,7 +99,8 @@ static int algo_companion(json_t *config, const char *key)
 {
 	const char *kind = json_string_value(json_object_get(config, "kind"));
 	return kind && !strcmp(kind, "sync") &&
-	       (!strcmp(key, XCB_KEY(xcall_algo)) || !strcmp(key, XCB_KEY(flush)) || !strcmp(key, XCB_KEY(method)));
+	       (!strcmp(key, XCB_KEY(xcall_algo)) || !strcmp(key, XCB_KEY(flush)) || !strcmp(key, XCB_KEY(method)) ||
+		!strcmp(key, "xcall"));	/* xcall_algo's name in runs stored before issue 20 */
 }
 
 int case_config_key_matches(json_t *config, const char *key, int without_algo)
@@ -109,8 +110,8 @@ int case_config_key_matches(json_t *config, const char *key, int without_algo)
 
 void case_drop_algo_companions(json_t *config)
 {
-	static const char *const keys[] = { "xcall_algo", "flush", "method" };
-	for (unsigned i = 0; i < 3; i++)
+	static const char *const keys[] = { "xcall_algo", "flush", "method", "xcall" };
+	for (unsigned i = 0; i < 4; i++)
 		if (algo_companion(config, keys[i]))
 			json_object_del(config, keys[i]);
 }

@@ -30,7 +30,7 @@ static void match_key(void **st)
  * has them) and lazy (which sends no shootdown and has none) pair by mask. */
 static void sync_lazy_pairs_with_inside(void **st)
 {
-	const char *in = "kind=sync\nalgo=inside\nmask=2\nxcall=locked\nflush=xcall\nmethod=invlpg\nbatch=1\n";
+	const char *in = "kind=sync\nalgo=inside\nmask=2\nxcall_algo=locked\nflush=xcall\nmethod=invlpg\nbatch=1\n";
 	const char *lz = "kind=sync\nalgo=lazy\nmask=2\nbatch=1\n";
 	const char *tl = "kind=tlb\nalgo=locked\nmask=2\nflush=xcall\nmethod=invlpg\n";
 	json_t *a = kv_to_json(in, strlen(in), NULL), *b = kv_to_json(lz, strlen(lz), NULL);
