@@ -16,7 +16,8 @@ if [ ! -f "$XCB_ELF" ]; then
 fi
 size=$(stat -c %s "$XCB_ELF")
 diag "payload size $size bytes"
-check "payload is at most 64 KiB ($size bytes)" test "$size" -le 65536
+max=$(sed -n 's/^MAX_SIZE := //p' firmware/Makefile)
+check "payload is within the firmware size budget ($size of ${max:-?} bytes)" test "$size" -le "${max:-0}"
 check "payload is a 32-bit ELF (multiboot loaders reject ELF64)" \
 	test "$(od -An -tx1 -j4 -N1 "$XCB_ELF" | tr -d ' ')" = 01
 check "multiboot v1 header in the first 8 KiB" \
