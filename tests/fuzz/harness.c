@@ -60,7 +60,7 @@ struct seed_run {
 };
 
 /* Writer-thread task: one small but complete run per token, every frame type. */
-static void store_seed(sqlite3 *db, void *arg)
+static void store_seed(struct dbi *db, void *arg)
 {
 	const struct seed_run *s = arg;
 	uint8_t buf[XCB_FRAME_MAX];
@@ -106,7 +106,7 @@ static void store_seed(sqlite3 *db, void *arg)
 #undef PUT
 }
 
-static void noop(sqlite3 *db, void *arg)
+static void noop(struct dbi *db, void *arg)
 {
 	(void)db, (void)arg;
 }
@@ -128,7 +128,7 @@ void harness_init(int open)
 	static char db[300], web[300], fw[300], path[400];
 	struct seed_run a = { FUZZ_TOKEN_A, 0 }, b = { FUZZ_TOKEN_B, 1 };
 	char err[512];
-	sqlite3 *wdb;
+	struct dbi *wdb;
 
 	snprintf(dir, sizeof(dir), "%s/xcbfuzz.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {

@@ -42,6 +42,11 @@ struct MHD_Response {
 	char ctype[128];
 };
 
+/* MHD_OPTION_UNESCAPE_CALLBACK, when the daemon sets one: as in libmicrohttpd,
+ * it replaces the built-in %-decoding of the path and the query. */
+static size_t (*unescape_cb)(void *cls, struct MHD_Connection *c, char *s);
+static void *unescape_cls;
+
 struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc,
 				    void *apc_cls, MHD_AccessHandlerCallback dh, void *dh_cls, ...)
 {
@@ -60,6 +65,10 @@ struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_Accep
 			break;
 		case MHD_OPTION_SOCK_ADDR:
 			(void)va_arg(ap, void *);
+			break;
+		case MHD_OPTION_UNESCAPE_CALLBACK: /* the daemon's own %-decoding (keeps %00) */
+			unescape_cb = va_arg(ap, size_t (*)(void *, struct MHD_Connection *, char *));
+			unescape_cls = va_arg(ap, void *);
 			break;
 		case MHD_OPTION_NOTIFY_CONNECTION: /* no sockets: never called */
 			(void)va_arg(ap, MHD_NotifyConnectionCallback);
@@ -241,6 +250,8 @@ size_t stub_unescape(char *s)
 {
 	char *w = s;
 
+	if (unescape_cb)
+		return unescape_cb(unescape_cls, NULL, s);
 	for (char *p = s; *p; p++) {
 		if (p[0] == '%' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2])) {
 			char hex[3] = { p[1], p[2], 0 };
