@@ -44,8 +44,8 @@ int bind_may_take_job(struct dbi *db, const char *mac, const char *peer, int all
 	if (dbi_prepare(db, "SELECT boot_addr FROM machines WHERE mac = ? AND boot_addr IS NOT NULL", &st) != DBI_OK)
 		return 0;
 	dbi_bind_text(st, 1, mac, -1);
-	if (dbi_step(st) == DBI_ROW)
-		ok = strcmp(dbi_column_text(st, 0), peer) == 0;
+	if (dbi_step(st) == DBI_ROW && strcmp(dbi_column_text(st, 0), peer) == 0)
+		ok = 1;
 	dbi_finalize(st);
 	return ok;
 }

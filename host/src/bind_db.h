@@ -11,8 +11,10 @@
 #include <stdint.h>
 
 /* 1 if a boot request for mac from peer may be handed the MAC's job: from
- * the machine's known boot address if it has one, else from an allowed
- * network (allowed: bootnet_allows(peer)). */
+ * the machine's known boot address, or from an allowed network (allowed:
+ * bootnet_allows(peer)) — issue 26's "known boot address or an allowed
+ * network": a lab machine whose DHCP lease moved still gets its job, a
+ * stranger outside the lab's networks never does. */
 int bind_may_take_job(struct dbi *db, const char *mac, const char *peer, int allowed);
 /* The hook for a power driver (issue 23's job runner): call it on the writer
  * (writer_call) right before powering the machine on for job_id; the job is
