@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "results_db.h"
 #include "runs_db.h"
 #include "sqljson.h"
 #include "util.h"
@@ -26,16 +27,27 @@ static const struct cond conds[] = {
 	{ "params", NULL, "suite parameters" },
 	{ "cpu", "brand", "CPU model" },
 	{ "hypervisor", "hypervisor", "hypervisor" },
-	{ "unstable", "unstable_host", "unstable host" },
+	{ "unstable", NULL, "unstable host cases" },
 };
 #define NCOND (sizeof(conds) / sizeof(conds[0]))
 
 /* The run's value of condition c as text ("" when it has none). The suite
  * parameters leave out run= (each boot's own id). */
-static char *cond_value(const struct run_row *r, json_t *hello, const struct cond *c)
+static char *cond_value(struct dbi *db, const struct run_row *r, json_t *hello, const struct cond *c)
 {
 	json_t *v;
 
+	/* "unstable": the run's cases whose floor moved during them (the RESULT
+	 * flag XCB_RF_UNSTABLE, issue 21), "" when none */
+	if (strcmp(c->name, "unstable") == 0) {
+		int64_t n = results_unstable_cases(db, r->id);
+		struct buf b = { 0 };
+
+		if (n <= 0)
+			return strdup("");
+		buf_addf(&b, "run %lld: %lld", (long long)r->id, (long long)n);
+		return b.p;
+	}
 	if (strcmp(c->name, "suite") == 0)
 		return strdup(r->suite.type == DBI_TEXT ? r->suite.s : "");
 	if (strcmp(c->name, "params") == 0) {
@@ -87,7 +99,7 @@ static void side_values(struct dbi *db, const struct compare_side *s, json_t *va
 			continue;
 		hello = r.hello ? json_loads(r.hello, 0, NULL) : NULL;
 		for (size_t k = 0; k < NCOND; k++) {
-			char *v = cond_value(&r, hello, &conds[k]);
+			char *v = cond_value(db, &r, hello, &conds[k]);
 
 			if (v)
 				add_distinct(vals[k], v);
@@ -143,12 +155,16 @@ json_t *compare_conditions(struct dbi *db, const struct compare_req *rq)
 			json_decref(vb[k]);
 			continue;
 		}
+		/* an unstable case on either side is worth a line even when both
+		 * sides have some: the figures moved under the comparison */
+		int flag = !same || strcmp(conds[k].name, "unstable") == 0;
+
 		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:o, s:b}", "name", conds[k].name,
 			"what", conds[k].what, "a", va[k], "b", vb[k], "same", same));
-		if (!same) {
+		if (flag) {
 			struct buf line = { 0 };
 
-			buf_addf(&line, "%s differs: ", conds[k].what);
+			buf_addf(&line, same ? "%s on both sides: " : "%s differs: ", conds[k].what);
 			join(&line, va[k]);
 			buf_addf(&line, " vs ");
 			join(&line, vb[k]);

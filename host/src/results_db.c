@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "results_db.h"
+#include "xcb_proto.h"
 
 /* ---- RESULT rows ---- */
 
@@ -279,3 +280,19 @@ int load_histogram(struct dbi *db, int64_t run, int64_t cid, int rep, int init,
 	return 0;
 }
 
+
+int64_t results_unstable_cases(struct dbi *db, int64_t run)
+{
+	struct dbi_stmt *st;
+	int64_t n = -1;
+
+	if (dbi_prepare(db, "SELECT count(DISTINCT case_id) FROM results WHERE run_id = ?1 AND (flags & ?2) != 0",
+			&st) != DBI_OK)
+		return -1;
+	dbi_bind_i64(st, 1, run);
+	dbi_bind_i64(st, 2, XCB_RF_UNSTABLE);
+	if (dbi_step(st) == DBI_ROW)
+		n = dbi_column_i64(st, 0);
+	dbi_finalize(st);
+	return n;
+}

@@ -59,6 +59,9 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 void results_close(struct result_cursor *c);
 /* All rows of (run, case), ordered by initiator then rep (one query). */
 int load_results(struct dbi *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n);
+/* How many of run's cases have a repetition flagged XCB_RF_UNSTABLE (its
+ * floor moved during it: `unstable host`); -1 on a query error. */
+int64_t results_unstable_cases(struct dbi *db, int64_t run);
 
 /* The run's CSV export (one row per RESULT, with its case's axes) for a
  * streamed export: SQL (one %s for the resume predicate), the predicate, its
