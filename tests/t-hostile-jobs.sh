@@ -87,6 +87,21 @@ check "--boot-from 127.0.0.2/32: that address gets the new machine's job ($SN2)"
 read -r _ SN3 < <(boot 127.0.0.1 52:54:00:00:99:04)
 check "... and 127.0.0.1 is no longer allowed by default (no job queued: default)" [ "$SN3" = default ]
 stop_daemon
+
+# Lab mode (--lab): the lab's own networks only, no loopback by default - a
+# loopback stranger on the daemon's host gets no job; --boot-from 127.0.0.1/32
+# lets QEMU user networking's boots (from 127.0.0.1) in again.
+L=52:54:00:00:99:05
+DB=$TMP/lab.db start_daemon --token-file "$TMP/token" --lab hostile-lab || { notok "lab daemon starts"; exit 1; }
+curl -s -o /dev/null "${ADMIN[@]}" -X POST -d "{\"mac\":\"$L\",\"suite\":\"quick\"}" "$URL/api/v1/jobs"
+read -r _ SL < <(boot 127.0.0.1 $L)
+check "--lab: a loopback boot request gets no job by default ($SL)" [ "$SL" = default ]
+stop_daemon
+DB=$TMP/lab.db start_daemon --token-file "$TMP/token" --lab hostile-lab --boot-from 127.0.0.1/32 ||
+	{ notok "lab daemon restarts"; exit 1; }
+read -r _ SL2 < <(boot 127.0.0.1 $L)
+check "--lab --boot-from 127.0.0.1/32: that boot gets its job ($SL2)" [ "$SL2" = quick ]
+stop_daemon
 for bad in 10.0.0.0/33 banana 1.2.3.4/ 300.1.1.1/8; do
 	"$XCBENCHD" --boot-from "$bad" --db "$TMP/x.db" >"$TMP/bad.out" 2>&1
 	check "--boot-from '$bad': exit 2 naming it" [ $? = 2 ] && grep -q "boot-from" "$TMP/bad.out"

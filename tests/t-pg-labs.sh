@@ -17,8 +17,10 @@ pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
 pg_createdb labs
 DBURL=$(pg_url labs)
 
-net_daemon a PA --lab A --db "$DBURL"
-net_daemon b PB --lab B --db "$DBURL"
+# Lab daemons take no loopback boots by default; these labs' machines are
+# QEMU guests on user networking, whose boot requests come from 127.0.0.1.
+net_daemon a PA --lab A --db "$DBURL" --boot-from 127.0.0.1/32
+net_daemon b PB --lab B --db "$DBURL" --boot-from 127.0.0.1/32
 ok "two daemons (labs A and B) on one database ($(pg_psql labs 'SELECT v FROM xcb_schema_version') migrations)"
 
 SUITE=(kinds=xcall reps=2 iters=20)

@@ -279,7 +279,7 @@ static int check_config(const struct start_opts *o)
 			return -1;
 		}
 	}
-	bootnet_default(0);
+	bootnet_default(cfg.lab != NULL);	/* lab mode: no loopback by default */
 	if (!cfg.open && !cfg.admin_token)
 		fprintf(stderr, "xcbenchd: note: no --token-file and not --open: write routes are refused\n");
 	return 0;
