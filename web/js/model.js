@@ -75,6 +75,13 @@ export function progressOf(detail, events) {
 
 export const isLive = (status) => status === 'running' || status === 'pending';
 
+// TSC cycles as ns at the run's rate (null without one): the machine page's
+// trend (history.js) puts runs of one machine on one axis.
+export function toNs(cycles, tscKhz) {
+	if (cycles === null || cycles === undefined || !tscKhz) return null;
+	return (cycles * 1e6) / tscKhz;
+}
+
 // A latency accessor: ns where the run knows its TSC rate, cycles otherwise,
 // so every chart of one run uses one unit.
 export function unitOf(run) {
