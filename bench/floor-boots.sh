@@ -26,7 +26,7 @@ for b in $(seq "$N"); do
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	log=$T/boot$b.log
 	XCB_QEMU_TIMEOUT=120 qemu_direct "$log" 2 "$CL"
-	$PY "$ROOT/tests/engine_frames.py" "$log" --json >"$T/boot$b.json" 2>/dev/null
+	$PY "$ROOT/tests/lib/engine_frames.py" "$log" --json >"$T/boot$b.json" 2>/dev/null
 	$PY - "$T/boot$b.json" "$b" "$load" <<'PY'
 import json, statistics as st, sys
 run, b, load = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]

@@ -1,6 +1,6 @@
 # bench/lib.sh — shared by bench/*.sh (sourced): paths, a throw-away daemon,
 # the null-acker baseline, and cleanup of every process a script starts.
-# Reuses tests/lib.sh for free_port and the QEMU helpers.
+# Reuses tests/lib/ for free_port and the QEMU helpers.
 . "$(dirname "${BASH_SOURCE[0]}")/../tests/lib/tap.sh"
 set +u
 BENCH=$ROOT/bench
