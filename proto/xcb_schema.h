@@ -63,6 +63,9 @@
 	X(rwlock,          TEXT, AXIS,  JSON, 0,          "rwlock")    \
 	X(batch_reads,     INT,  AXIS,  JSON, 0,          0)           \
 	X(entry_us,        INT,  AXIS,  JSON, 0,          0)           \
+	X(writer,          INT,  AXIS,  JSON, 0,          0)           \
+	X(readers,         INT,  AXIS,  JSON, 0,          0)           \
+	X(x_readers,       TEXT, NOTE,  JSON, 0,          0)           \
 	X(flush,           TEXT, AXIS,  JSON, 0,          "flush")     \
 	X(method,          TEXT, AXIS,  JSON, "invlpg",   "method")    \
 	X(batch,           INT,  AXIS,  JSON, "1",        0)           \

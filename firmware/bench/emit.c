@@ -79,6 +79,23 @@ void emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 		sb_kv(&sb, XCB_KEY(rwlock), xcb_rwlock_names[c->rwlock ? XCB_RWLOCK_UNFAIR : XCB_RWLOCK_FAIR]);
 		sb_kv_u64(&sb, XCB_KEY(batch_reads), c->batch_reads);
 		sb_kv_u64(&sb, XCB_KEY(entry_us), c->entry_us);
+		/* seed 002's writer and readers axes: sent only when not today's
+		 * (the boot CPU writes, the targets read), so those cases keep
+		 * their matching key; x_readers lists the readers' CPUs. */
+		if (c->writer)
+			sb_kv_u64(&sb, XCB_KEY(writer), c->writer);
+		if (c->readers) {
+			unsigned t, first = 1;
+			sb_kv_u64(&sb, XCB_KEY(readers), c->readers);
+			sb_puts(&sb, XCB_KEY_EQ(x_readers));
+			for_each_cpu(t, &cpus->readers) {
+				if (!first)
+					sb_putc(&sb, ',');
+				sb_u64(&sb, t);
+				first = 0;
+			}
+			sb_putc(&sb, '\n');
+		}
 	}
 	if (c->kind == XCB_KIND_TLB || c->kind == XCB_KIND_SYNC) {
 		if (!lazy) {
