@@ -63,9 +63,6 @@
 	X(rwlock,          TEXT, AXIS,  JSON, 0,          "rwlock")    \
 	X(batch_reads,     INT,  AXIS,  JSON, 0,          0)           \
 	X(entry_us,        INT,  AXIS,  JSON, 0,          0)           \
-	X(writer,          INT,  AXIS,  JSON, 0,          0)           \
-	X(readers,         INT,  AXIS,  JSON, 0,          0)           \
-	X(x_readers,       TEXT, NOTE,  JSON, 0,          0)           \
 	X(flush,           TEXT, AXIS,  JSON, 0,          "flush")     \
 	X(method,          TEXT, AXIS,  JSON, "invlpg",   "method")    \
 	X(batch,           INT,  AXIS,  JSON, "1",        0)           \
@@ -73,7 +70,11 @@
 	X(x_control_runs,  INT,  NOTE,  JSON, 0,          0)           \
 	X(x_cpus,          TEXT, NOTE,  JSON, 0,          0)           \
 	X(x_mix,           TEXT, NOTE,  JSON, 0,          0)           \
-	X(x_boot,          TEXT, NOTE,  JSON, 0,          "boot")
+	X(x_boot,          TEXT, NOTE,  JSON, 0,          "boot")      \
+	/* kind=sync (issue 22), appended: the CSV's columns keep their places */ \
+	X(writer,          INT,  AXIS,  JSON, 0,          0)           \
+	X(readers,         INT,  AXIS,  JSON, 0,          0)           \
+	X(x_readers,       TEXT, NOTE,  JSON, 0,          0)
 
 /* ---- RESULT fields, in wire order: X(name, bits, part) ----
  *  part   KEY   identifies the row (case, repetition, initiator)
