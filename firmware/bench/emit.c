@@ -26,100 +26,133 @@ void emit_logf(const char *fmt, ...)
 
 static char casebuf[1024];
 
-void emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
+/* What the APIC layer resolves the delivery policy to for the first initiator's
+ * mask; an algorithm that sends one unicast IPI per CPU it picks (a tree's
+ * leaders) uses unicast whatever the policy (xcall.h: sends). */
+static const char *case_delivery_used(const struct bcase *c, const struct case_cpus *cpus)
 {
-	/* The CPUs last placed (or stress's), under the names the lines below use. */
-	const unsigned *init_cpus = cpus->init_cpus;
-	const struct cpumask *targets = cpus->targets;
-	const struct xcall_ops *const *mix_ops = cpus->mix_ops;
-	const enum xcb_wait *mix_waits = cpus->mix_waits;
-	int ledger_ok = !runner_harness_bare();
-	struct strbuf sb;
-	sb_init(&sb, casebuf, sizeof(casebuf));
-	sb_kv_u64(&sb, XCB_KEY(id), c->id);
-	sb_kv(&sb, XCB_KEY(kind), XCB_NAME(kind, c->kind));
-	sb_kv(&sb, XCB_KEY(algo), case_algo_name(c));
-	sb_kv(&sb, XCB_KEY(delivery), XCB_NAME(delivery, c->delivery));
-	/* What the APIC layer resolves it to for the first initiator's mask. */
-	/* An algorithm that sends one unicast IPI per CPU it picks (a tree's
-	 * leaders) uses unicast whatever the policy (xcall.h: sends). */
-	sb_kv(&sb, XCB_KEY(x_delivery_used), c->algo && c->kind != XCB_KIND_RAW && c->kind != XCB_KIND_SYNC &&
-		c->algo->sends == XCALL_SENDS_UNICAST ? "unicast"
-		: benv_delivery_used(c->delivery, &targets[0], init_cpus[0]));
-	sb_kv(&sb, XCB_KEY(wait), XCB_NAME(wait, c->wait));
-	sb_kv_u64(&sb, XCB_KEY(inits), c->inits);
-	sb_kv_u64(&sb, XCB_KEY(mask), c->mask);
-	sb_kv(&sb, XCB_KEY(placement), XCB_NAME(placement, c->placement));
-	sb_kv(&sb, XCB_KEY(overlap), xcb_overlap_names[c->overlap ? XCB_OVERLAP_OVERLAP : XCB_OVERLAP_DISJOINT]);
-	sb_kv_u64(&sb, XCB_KEY(work_us), c->work_us);
-	sb_kv_u64(&sb, XCB_KEY(iters), c->iters);
-	sb_kv_u64(&sb, XCB_KEY(warmup), c->warmup);
-	sb_kv_u64(&sb, XCB_KEY(reps), c->reps);
-	sb_kv(&sb, XCB_KEY(x_boot), XCB_NAME(boot, benv_boot_firmware()));
-	/* A matching key only when bare, so ordinary cases keep theirs. */
-	/* Likewise the targets' idle state: sent only when not the default. */
-	if (c->kind == XCB_KIND_XCALL && c->idle != XCB_IDLE_HLT)
-		sb_kv(&sb, XCB_KEY(idle), xcb_idle_names[c->idle]);
+	if (c->algo && c->kind != XCB_KIND_RAW && c->kind != XCB_KIND_SYNC &&
+	    c->algo->sends == XCALL_SENDS_UNICAST)
+		return "unicast";
+	return benv_delivery_used(c->delivery, &cpus->targets[0], cpus->init_cpus[0]);
+}
+
+/* The keys every case has, in the schema's order of the common axes. */
+static void case_common_keys(struct strbuf *sb, const struct bcase *c, const struct case_cpus *cpus)
+{
+	sb_kv_u64(sb, XCB_KEY(id), c->id);
+	sb_kv(sb, XCB_KEY(kind), XCB_NAME(kind, c->kind));
+	sb_kv(sb, XCB_KEY(algo), case_algo_name(c));
+	sb_kv(sb, XCB_KEY(delivery), XCB_NAME(delivery, c->delivery));
+	sb_kv(sb, XCB_KEY(x_delivery_used), case_delivery_used(c, cpus));
+	sb_kv(sb, XCB_KEY(wait), XCB_NAME(wait, c->wait));
+	sb_kv_u64(sb, XCB_KEY(inits), c->inits);
+	sb_kv_u64(sb, XCB_KEY(mask), c->mask);
+	sb_kv(sb, XCB_KEY(placement), XCB_NAME(placement, c->placement));
+	sb_kv(sb, XCB_KEY(overlap), xcb_overlap_names[c->overlap ? XCB_OVERLAP_OVERLAP : XCB_OVERLAP_DISJOINT]);
+	sb_kv_u64(sb, XCB_KEY(work_us), c->work_us);
+	sb_kv_u64(sb, XCB_KEY(iters), c->iters);
+	sb_kv_u64(sb, XCB_KEY(warmup), c->warmup);
+	sb_kv_u64(sb, XCB_KEY(reps), c->reps);
+	sb_kv(sb, XCB_KEY(x_boot), XCB_NAME(boot, benv_boot_firmware()));
+}
+
+/* A cross-call case's optional keys, each sent only when it is not the
+ * default, so ordinary cases keep their matching key. */
+static void case_xcall_keys(struct strbuf *sb, const struct bcase *c)
+{
+	if (c->kind != XCB_KIND_XCALL)
+		return;
+	/* The targets' idle state. */
+	if (c->idle != XCB_IDLE_HLT)
+		sb_kv(sb, XCB_KEY(idle), xcb_idle_names[c->idle]);
 	/* The G a hierarchical algorithm ran with (its default when 0 asked). */
-	if (c->kind == XCB_KIND_XCALL && c->algo && c->algo->set_group) {
-		sb_kv_u64(&sb, XCB_KEY(group), c->algo->set_group(c->group));
+	if (c->algo && c->algo->set_group) {
+		sb_kv_u64(sb, XCB_KEY(group), c->algo->set_group(c->group));
 		c->algo->set_group(0);
 	}
-	if (c->kind == XCB_KIND_XCALL && (c->harness || !ledger_ok))
-		sb_kv(&sb, XCB_KEY(harness), xcb_harness_names[XCB_HARNESS_BARE]);
-	if (c->time_ms)
-		sb_kv_u64(&sb, XCB_KEY(x_time_ms), c->time_ms);
-	/* A lazy sync case sends no shootdown: no path, method or algorithm of one
-	 * (a label it does not use would make two identical cases look different). */
+	/* Bare when asked, or when the ledger cannot judge (runner_harness_bare). */
+	if (c->harness || runner_harness_bare())
+		sb_kv(sb, XCB_KEY(harness), xcb_harness_names[XCB_HARNESS_BARE]);
+}
+
+/* A sync case's keys (rwlock, batching, entry time) and a TLB or sync case's
+ * shootdown keys. A lazy sync case sends no shootdown: no path, method or
+ * algorithm of one (a label it does not use would make two identical cases
+ * look different). */
+static void case_shootdown_keys(struct strbuf *sb, const struct bcase *c)
+{
 	int lazy = c->kind == XCB_KIND_SYNC && c->mode == XCB_SYNC_LAZY;
 	if (c->kind == XCB_KIND_SYNC) {
 		/* The shootdown's algorithm (the algo slot holds the mode). */
 		if (!lazy)
-			sb_kv(&sb, XCB_KEY(xcall_algo), c->algo ? c->algo->name : "-");
-		sb_kv(&sb, XCB_KEY(rwlock), xcb_rwlock_names[c->rwlock ? XCB_RWLOCK_UNFAIR : XCB_RWLOCK_FAIR]);
-		sb_kv_u64(&sb, XCB_KEY(batch_reads), c->batch_reads);
-		sb_kv_u64(&sb, XCB_KEY(entry_us), c->entry_us);
+			sb_kv(sb, XCB_KEY(xcall_algo), c->algo ? c->algo->name : "-");
+		sb_kv(sb, XCB_KEY(rwlock), xcb_rwlock_names[c->rwlock ? XCB_RWLOCK_UNFAIR : XCB_RWLOCK_FAIR]);
+		sb_kv_u64(sb, XCB_KEY(batch_reads), c->batch_reads);
+		sb_kv_u64(sb, XCB_KEY(entry_us), c->entry_us);
 	}
-	if (c->kind == XCB_KIND_TLB || c->kind == XCB_KIND_SYNC) {
-		if (!lazy) {
-			sb_kv(&sb, XCB_KEY(flush), XCB_NAME(flush, c->flush));
-			sb_kv(&sb, XCB_KEY(method), XCB_NAME(method, c->method));
-		}
-		/* The batch actually used: prepare() refuses a case whose batch the
-		 * flush layer cannot honour, so this is never a clamped request. */
-		sb_kv_u64(&sb, XCB_KEY(batch), c->batch);
-		sb_kv_u64(&sb, XCB_KEY(pages), c->batch);
-		sb_kv_u64(&sb, XCB_KEY(x_control_runs), CTL_RUNS);
+	if (c->kind != XCB_KIND_TLB && c->kind != XCB_KIND_SYNC)
+		return;
+	if (!lazy) {
+		sb_kv(sb, XCB_KEY(flush), XCB_NAME(flush, c->flush));
+		sb_kv(sb, XCB_KEY(method), XCB_NAME(method, c->method));
 	}
-	/* The CPUs actually used: an annotation (x_), not part of the matching key. */
-	sb_puts(&sb, XCB_KEY_EQ(x_cpus));
+	/* The batch actually used: prepare() refuses a case whose batch the
+	 * flush layer cannot honour, so this is never a clamped request. */
+	sb_kv_u64(sb, XCB_KEY(batch), c->batch);
+	sb_kv_u64(sb, XCB_KEY(pages), c->batch);
+	sb_kv_u64(sb, XCB_KEY(x_control_runs), CTL_RUNS);
+}
+
+/* x_cpus: the CPUs actually used, "init:t,t;init:t,..." - an annotation (x_),
+ * not part of the matching key. */
+static void case_cpus_key(struct strbuf *sb, const struct bcase *c, const struct case_cpus *cpus)
+{
+	sb_puts(sb, XCB_KEY_EQ(x_cpus));
 	for (unsigned k = 0; k < c->inits && k < RUN_MAX_INITS; k++) {
 		unsigned t;
 		if (k)
-			sb_putc(&sb, ';');
-		sb_u64(&sb, init_cpus[k]);
-		sb_putc(&sb, ':');
+			sb_putc(sb, ';');
+		sb_u64(sb, cpus->init_cpus[k]);
+		sb_putc(sb, ':');
 		int first = 1;
-		for_each_cpu(t, &targets[k]) {
+		for_each_cpu(t, &cpus->targets[k]) {
 			if (!first)
-				sb_putc(&sb, ',');
-			sb_u64(&sb, t);
+				sb_putc(sb, ',');
+			sb_u64(sb, t);
 			first = 0;
 		}
 	}
-	sb_putc(&sb, '\n');
-	if (mix_ops) {
-		/* stress: each initiator's own algorithm and wait, in x_cpus order */
-		sb_puts(&sb, XCB_KEY_EQ(x_mix));
-		for (unsigned k = 0; k < c->inits && k < RUN_MAX_INITS; k++) {
-			if (k)
-				sb_putc(&sb, ',');
-			sb_puts(&sb, c->kind == XCB_KIND_XCALL ? mix_ops[k]->name : case_algo_name(c));
-			sb_putc(&sb, '/');
-			sb_puts(&sb, XCB_NAME(wait, mix_waits ? mix_waits[k] : c->wait));
-		}
-		sb_putc(&sb, '\n');
+	sb_putc(sb, '\n');
+}
+
+/* x_mix (stress only): each initiator's own algorithm and wait, in x_cpus order. */
+static void case_mix_key(struct strbuf *sb, const struct bcase *c, const struct case_cpus *cpus)
+{
+	if (!cpus->mix_ops)
+		return;
+	sb_puts(sb, XCB_KEY_EQ(x_mix));
+	for (unsigned k = 0; k < c->inits && k < RUN_MAX_INITS; k++) {
+		if (k)
+			sb_putc(sb, ',');
+		sb_puts(sb, c->kind == XCB_KIND_XCALL ? cpus->mix_ops[k]->name : case_algo_name(c));
+		sb_putc(sb, '/');
+		sb_puts(sb, XCB_NAME(wait, cpus->mix_waits ? cpus->mix_waits[k] : c->wait));
 	}
+	sb_putc(sb, '\n');
+}
+
+void emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
+{
+	struct strbuf sb;
+	sb_init(&sb, casebuf, sizeof(casebuf));
+	case_common_keys(&sb, c, cpus);
+	case_xcall_keys(&sb, c);
+	if (c->time_ms)
+		sb_kv_u64(&sb, XCB_KEY(x_time_ms), c->time_ms);
+	case_shootdown_keys(&sb, c);
+	case_cpus_key(&sb, c, cpus);
+	case_mix_key(&sb, c, cpus);
 	report_text(XCB_T_CASE, casebuf, sb.len);
 }
 
