@@ -72,6 +72,14 @@ static unsigned nalgos(void)
 
 #define ALL(n) ((1u << (n)) - 1)
 
+/* for_each_bit(i, mask, n) { ... }: i over 0..n-1 where bit i of mask is set -
+ * the values a suite chose on one of its axes (a bit per vocabulary word). */
+#define for_each_bit(i, mask, n) \
+	for (unsigned i = 0; i < (n); i++) \
+		if (!((mask) >> i & 1u)) \
+			continue; \
+		else
+
 /* The algos= bit of a registered algorithm by name (0 if none): suites name
  * what they need, never a position in the registry (sorted by name). */
 static unsigned algo_bit(const char *name)
@@ -397,9 +405,7 @@ static void expand_shape(struct expand *e, struct bcase *c)
 		c->inits = inits[ii];
 		if (c->kind == XCB_KIND_SYNC && c->inits != 1)
 			continue;	/* one writer */
-		for (unsigned ov = 0; ov < 2; ov++) {
-			if (!(s->overlaps & (1u << ov)))
-				continue;
+		for_each_bit(ov, s->overlaps, 2) {
 			/* One initiator has nobody to overlap with: emit it once. */
 			if (c->inits == 1 && ov == 1 && (s->overlaps & 1u))
 				continue;
@@ -412,9 +418,7 @@ static void expand_shape(struct expand *e, struct bcase *c)
 				if (c->delivery == XCB_DELIVERY_SHORTHAND &&
 				    !(c->inits == 1 && c->mask == e->ncpus - 1))
 					continue;
-				for (unsigned p = 0; p < XCB_N_placement; p++) {
-					if (!(s->placements & (1u << p)))
-						continue;
+				for_each_bit(p, s->placements, XCB_N_placement) {
 					c->placement = (enum xcb_placement)p;
 					for (unsigned w = 0; w < s->nwork; w++) {
 						c->work_us = c->kind == XCB_KIND_XCALL ? s->work_us[w] : 0;
@@ -453,26 +457,18 @@ static void expand_xcall(struct expand *e, struct bcase *c, unsigned na)
 	if (!(s->kinds & (1u << XCB_KIND_XCALL)))
 		return;
 	c->kind = XCB_KIND_XCALL;
-	for (unsigned a = 0; a < na; a++) {
-		if (!(s->algos & (1u << a)))
-			continue;
+	for_each_bit(a, s->algos, na) {
 		c->algo = xcall_algos[a];
-		for (unsigned d = 0; d < XCB_N_delivery; d++) {
-			if (!(s->deliveries & (1u << d)))
-				continue;
+		for_each_bit(d, s->deliveries, XCB_N_delivery) {
 			c->delivery = (enum xcb_delivery)d;
-			for (unsigned w = 0; w < XCB_N_wait; w++) {
+			for_each_bit(w, s->waits, XCB_N_wait) {
 				/* only the waits the algorithm declares (xcall.h) */
-				if (!(s->waits & (1u << w)) || !(c->algo->waits & XCALL_WAIT_BIT(w)))
+				if (!(c->algo->waits & XCALL_WAIT_BIT(w)))
 					continue;
 				c->wait = (enum xcb_wait)w;
-				for (unsigned hw = 0; hw < 2; hw++) {
-					if (!(s->harnesses & (1u << hw)))
-						continue;
+				for_each_bit(hw, s->harnesses, 2) {
 					c->harness = hw;
-					for (unsigned id = 0; id < XCB_N_idle; id++) {
-						if (!(s->idles & (1u << id)))
-							continue;
+					for_each_bit(id, s->idles, XCB_N_idle) {
 						c->idle = id;
 						/* G only where the algorithm has groups */
 						unsigned ng = c->algo->set_group ? s->ngroups : 1;
@@ -506,26 +502,21 @@ static void expand_tlb_sync(struct expand *e, struct bcase *c, unsigned na)
 		unsigned sync = k == XCB_KIND_SYNC, nl = sync ? 2 : 1, nmd = sync ? XCB_N_sync_mode : 1;
 		c->batch_reads = sync ? (unsigned)s->batch_reads : 0;
 		c->entry_us = sync ? (unsigned)s->entry_us : 0;
-		for (unsigned p = 0; p < XCB_N_flush; p++) {
-			if (!(s->flushes & (1u << p)))
-				continue;
+		for_each_bit(p, s->flushes, XCB_N_flush) {
 			c->flush = (enum xcb_flush)p;
 			for (unsigned a = 0; a < na; a++) {
 				/* only the xcall path runs through an algorithm */
 				if (p != XCB_FLUSH_XCALL ? a > 0 : !(s->algos & (1u << a)))
 					continue;
 				c->algo = p != XCB_FLUSH_XCALL ? 0 : xcall_algos[a];
-				for (unsigned m = 0; m < XCB_N_method; m++) {
+				for_each_bit(m, s->methods, XCB_N_method) {
 					/* sync: method none is its control, not a case */
-					if (!(s->methods & (1u << m)) || (sync && m == XCB_METHOD_NONE))
+					if (sync && m == XCB_METHOD_NONE)
 						continue;
 					c->method = (enum xcb_method)m;
 					for (unsigned b = 0; b < s->nbatches; b++)
-						for (unsigned l = 0; l < nl; l++)
-							for (unsigned md = 0; md < nmd; md++) {
-								if (sync && (!(s->rwlocks & (1u << l)) ||
-									     !(s->modes & (1u << md))))
-									continue;
+						for_each_bit(l, sync ? s->rwlocks : 1u, nl)
+							for_each_bit(md, sync ? s->modes : 1u, nmd) {
 								c->batch = s->batches[b];
 								c->rwlock = l;
 								c->mode = (enum xcb_sync_mode)md;
@@ -557,9 +548,7 @@ static void expand_raw(struct expand *e, struct bcase *c)
 	c->mask = 1;
 	c->overlap = 0;
 	c->work_us = 0;
-	for (unsigned p = 0; p < XCB_N_placement; p++) {
-		if (!(s->placements & (1u << p)))
-			continue;
+	for_each_bit(p, s->placements, XCB_N_placement) {
 		c->placement = (enum xcb_placement)p;
 		for (unsigned f = 0; f < XCB_N_floor; f++) {
 			c->floor = (enum xcb_floor)f;
