@@ -46,14 +46,8 @@ int cmd_check(int argc, char **argv)
 		return cmd_usage_error(&cmd);
 	}
 	ca.b = argv[optind];
-	if (strcmp(ca.a, "stored") == 0)
-		ca.a = "baseline";	/* the API's name for the stored baseline */
-	if ((strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a)) ||
-	    (strncmp(ca.b, "label:", 6) && compare_run_list(ca.b))) {
-		fprintf(stderr, "xcbench check: a side is a run id or a list of run ids (1,2,3), not '%s'\n",
-			strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a) ? ca.a : ca.b);
+	if (compare_sides("xcbench check", &ca))
 		return 2;
-	}
 	if (strcmp(format, "text") && strcmp(format, "markdown")) {
 		fprintf(stderr, "xcbench check: --format is text or markdown, not '%s'\n", format);
 		return 2;

@@ -144,14 +144,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	ca.a = baseline ? baseline : argv[optind];
 	ca.b = argv[argc - 1];
-	if (strcmp(ca.a, "stored") == 0)
-		ca.a = "baseline";	/* the API's name for the stored baseline */
-	if ((strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a)) ||
-	    (strncmp(ca.b, "label:", 6) && compare_run_list(ca.b))) {
-		fprintf(stderr, "xcbench compare: a side is a run id or a list of run ids (1,2,3), not '%s'\n",
-			strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a) ? ca.a : ca.b);
+	if (compare_sides("xcbench compare", &ca))
 		return 2;
-	}
 	if (!ca.algo_a != !ca.algo_b) {
 		fprintf(stderr, "xcbench compare: --algo-a and --algo-b go together\n");
 		return 2;

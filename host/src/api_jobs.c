@@ -18,16 +18,6 @@
  * 64-character host, twice); params must fit in what is left under 500. */
 #define PARAMS_MAX 160
 
-static int word_ok(const char *s, const char *extra)
-{
-	if (!s[0] || strlen(s) > 64)
-		return 0;
-	for (const char *p = s; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		      strchr(extra, *p)))
-			return 0;
-	return 1;
-}
 
 static json_t *job_row(struct dbi_stmt *st)
 {
@@ -134,7 +124,7 @@ enum MHD_Result api_job_create(struct req *rq)
 		ret = reply_error(rq, 400, "mac: expected a MAC address like 52:54:00:12:34:56");
 		goto out;
 	}
-	if (!t.suite || !word_ok(t.suite, "_.-")) {
+	if (!t.suite || !text_is_word(t.suite, "_.-", 64)) {
 		ret = reply_error(rq, 400, "suite: expected a name of letters, digits, '_', '.', '-'");
 		goto out;
 	}
@@ -160,8 +150,8 @@ enum MHD_Result api_job_create(struct req *rq)
 		}
 		/* Keys as the payload's table spells them: lower-case only
 		 * (SERVER= was accepted, issue 26). */
-		if (!word_ok(k, "_") || strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(k) ||
-		    !s || !word_ok(s, "_.,:-+/")) {
+		if (!text_is_word(k, "_", 64) || strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(k) ||
+		    !s || !text_is_word(s, "_.,:-+/", 64)) {
 			ret = reply_error(rq, 400, "params.%s: keys [a-z0-9_], values without spaces or quotes", k);
 			goto out;
 		}
