@@ -15,8 +15,8 @@
  * One shootdown, on the initiator:
  *   1. prime: each target reads every page of the batch through the window
  *      (so it holds the old translation — otherwise verification proves nothing);
- *   2. change the PTEs: alternate between frame A (marker A) and frame B
- *      (marker B), or clear the PTE (mode `unmap`: then a read must #PF);
+ *   2. change the PTEs: rotate among the page's PLAT_TW_FRAMES frames (each its marker)
+ *      (the next in rotation), or clear the PTE (mode `unmap`: then a read must #PF);
  *   3. invalidate locally, then remotely by the chosen path and method;
  *   4. each target, after invalidating, reads every changed page: old
  *      marker = stale violation; new marker or a fault (unmap) = good.
