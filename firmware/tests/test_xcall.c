@@ -838,6 +838,17 @@ static void test_lockless_reset_clears_tasks(void **st)
 	assert_false(xcall_lockless_task_pending(1));
 }
 
+/* The controls' shootdown from CPU 0: every other CPU a target, 4 pages by CR3
+ * through `queued` (method set to none by the caller for the control). */
+static struct flush_cfg control_setup(struct cpumask *m)
+{
+	cpumask_clear_all(m);
+	for (unsigned c = 1; c < NCPUS; c++)
+		cpumask_set(m, c);
+	return (struct flush_cfg){ .method = XCB_METHOD_CR3, .flush = XCB_FLUSH_XCALL,
+				   .change = FLUSH_REMAP, .xops = xcall_find("queued"), .batch = 4 };
+}
+
 /*
  * The initiator-only control (issue 21): on a platform whose targets keep no
  * primed translation, the no-flush control must see nothing - the case is then
@@ -850,11 +861,8 @@ static void ctl_only_cpu(unsigned me, void *unused)
 	(void)unused;
 	if (me != 0)
 		return;
-	struct cpumask m = { { 0 } };
-	for (unsigned c = 1; c < NCPUS; c++)
-		cpumask_set(&m, c);
-	struct flush_cfg c = { .method = XCB_METHOD_CR3, .flush = XCB_FLUSH_XCALL,
-			       .change = FLUSH_REMAP, .xops = xcall_find("queued"), .batch = 4 };
+	struct cpumask m;
+	struct flush_cfg c = control_setup(&m);
 	(void)flush_run(&c, &m, NULL);	/* clean TLBs */
 	c.method = XCB_METHOD_NONE;
 	ctl_only_result = flush_run(&c, &m, NULL);
@@ -898,11 +906,8 @@ static void ctl_twice_cpu(unsigned me, void *unused)
 	(void)unused;
 	if (me != 0)
 		return;
-	struct cpumask m = { { 0 } };
-	for (unsigned c = 1; c < NCPUS; c++)
-		cpumask_set(&m, c);
-	struct flush_cfg c = { .method = XCB_METHOD_CR3, .flush = XCB_FLUSH_XCALL,
-			       .change = FLUSH_REMAP, .xops = xcall_find("queued"), .batch = 4 };
+	struct cpumask m;
+	struct flush_cfg c = control_setup(&m);
 	ctl_twice_result = flush_run(&c, &m, NULL);	/* clean TLBs: 0 */
 	c.method = XCB_METHOD_NONE;
 	for (int k = 0; k < 4; k++)
