@@ -375,6 +375,21 @@ int flush_shootdown(const struct flush_cfg *c, const struct cpumask *targets)
 	return flush_change(c) < 0 ? -1 : flush_remote(c, targets);
 }
 
+int flush_last_change(unsigned *page)
+{
+	const struct flush_req *r = &reqs[plat_cpu_id()];	/* our own: no race */
+	*page = r->first;
+	return r->n ? r->new_frame[0] : -1;
+}
+
+int flush_page_sees(unsigned page, int frame)
+{
+	uint64_t v;
+	if (plat_tw_read(page, &v) < 0)
+		return -1;
+	return frame >= 0 && v == MARKER(frame);
+}
+
 int flush_verify(const struct flush_cfg *c, const struct cpumask *targets)
 {
 	if (check_cfg(c))

@@ -102,6 +102,14 @@ int flush_verify(const struct flush_cfg *cfg, const struct cpumask *targets);
 int flush_change(const struct flush_cfg *cfg);
 int flush_remote(const struct flush_cfg *cfg, const struct cpumask *targets);
 
+/* For a reader outside the shootdown (the sync case's lazy readers, checking the
+ * window between write-unlock and their next entry): the first page the caller's
+ * last flush_change changed, and the frame it maps now (-1: none changed yet);
+ * and whether this CPU's translation of `page` reaches `frame` (1), another
+ * frame (0: stale), or faults (-1). */
+int flush_last_change(unsigned *page);
+int flush_page_sees(unsigned page, int frame);
+
 /* All three; *cycles (if not NULL) gets the flush_shootdown() time.
  * Returns stale violations (>= 0) or <0 on a bad cfg. */
 int flush_run(const struct flush_cfg *cfg, const struct cpumask *targets, uint64_t *cycles);
