@@ -173,3 +173,11 @@ rc=$?
 sed 's/^/# /' "$T/compare.out" | head -12
 check "xcbench compare --algo-a inside --algo-b lazy matches every mask (rc $rc)" \
 	sh -c "test $rc -eq 0 && grep -Eq '^ *1 ' '$T/compare.out' && grep -Eq '^ *7 ' '$T/compare.out'"
+# Issue 22: the right nouns - a sync row counts read acquisitions and is
+# verified by its control; compare says what it compares, per writer.
+check "xcbench show: per sync case the readers' wait per read over its read acquisitions, and its verification" \
+	[ "$(grep -c "readers' wait per read *p50 [0-9].* over [0-9]* read acquisitions" "$T/show.out")" -eq "$n" ] &&
+	[ "$(grep -c "verification *verified, 0 stale" "$T/show.out")" -eq "$n" ]
+check "xcbench compare (sync): 'read-lock wait per acquisition', columns per writer, no 'call time'" \
+	sh -c "grep -q \"readers' median read-lock wait per acquisition\" '$T/compare.out' && grep -Eq '1 writer ' '$T/compare.out' &&
+		! grep -q 'call time' '$T/compare.out'"
