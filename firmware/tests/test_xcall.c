@@ -635,6 +635,25 @@ static void test_flush_no_stale(void **st)
 	assert_true(fs.lock.acquisitions > 0);	/* the vector path took the lock */
 }
 
+/* Every CPU but CPU 0: the targets of the single-initiator shootdowns below. */
+static struct cpumask all_but_cpu0(void)
+{
+	struct cpumask m;
+	cpumask_clear_all(&m);
+	for (unsigned c = 1; c < NCPUS; c++)
+		cpumask_set(&m, c);
+	return m;
+}
+
+/* The controls' shootdown from CPU 0: every other CPU a target, 4 pages by CR3
+ * through `queued` (method set to none by the caller for the control). */
+static struct flush_cfg control_setup(struct cpumask *m)
+{
+	*m = all_but_cpu0();
+	return (struct flush_cfg){ .method = XCB_METHOD_CR3, .flush = XCB_FLUSH_XCALL,
+				   .change = FLUSH_REMAP, .xops = xcall_find("queued"), .batch = 4 };
+}
+
 static int noflush_result;
 static void noflush_cpu(unsigned me, void *unused)
 {
@@ -642,11 +661,7 @@ static void noflush_cpu(unsigned me, void *unused)
 	if (me != 0)
 		return;
 	struct cpumask m;
-	cpumask_clear_all(&m);
-	for (unsigned c = 1; c < NCPUS; c++)
-		cpumask_set(&m, c);
-	struct flush_cfg c = { .method = XCB_METHOD_CR3, .flush = XCB_FLUSH_XCALL,
-			       .change = FLUSH_REMAP, .xops = xcall_find("queued"), .batch = 4 };
+	struct flush_cfg c = control_setup(&m);
 	/* Start from clean TLBs everywhere (earlier tests may have left CPUs
 	 * that were not targeted holding old entries)... */
 	noflush_result = flush_run(&c, &m, NULL);
@@ -685,10 +700,7 @@ static void early_cpu(unsigned me, void *unused)
 	(void)unused;
 	if (me != 0)
 		return;
-	struct cpumask m;
-	cpumask_clear_all(&m);
-	for (unsigned c = 1; c < NCPUS; c++)
-		cpumask_set(&m, c);
+	struct cpumask m = all_but_cpu0();
 	struct flush_cfg c = { .method = XCB_METHOD_INVLPG, .flush = XCB_FLUSH_EARLY_ACK,
 			       .change = FLUSH_REMAP, .batch = 4 };
 	early_result = 0;
@@ -835,17 +847,6 @@ static void test_lockless_reset_clears_tasks(void **st)
 	assert_true(xcall_lockless_task_pending(1));	/* left set by wait=none */
 	xcall_find("lockless")->reset();
 	assert_false(xcall_lockless_task_pending(1));
-}
-
-/* The controls' shootdown from CPU 0: every other CPU a target, 4 pages by CR3
- * through `queued` (method set to none by the caller for the control). */
-static struct flush_cfg control_setup(struct cpumask *m)
-{
-	cpumask_clear_all(m);
-	for (unsigned c = 1; c < NCPUS; c++)
-		cpumask_set(m, c);
-	return (struct flush_cfg){ .method = XCB_METHOD_CR3, .flush = XCB_FLUSH_XCALL,
-				   .change = FLUSH_REMAP, .xops = xcall_find("queued"), .batch = 4 };
 }
 
 /*
