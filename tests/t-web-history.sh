@@ -12,17 +12,9 @@
 # timeout: 240
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
+. "$(dirname "$0")/lib/browser.sh"
+browser_require "machine page browser tests" "$XCBENCHD" "$XCBENCH"
 
-missing=""
-command -v node >/dev/null || missing="$missing node"
-[ -x /usr/bin/chromium ] || missing="$missing /usr/bin/chromium"
-[ -f "$ROOT/web/vendor/chart.umd.min.js" ] || missing="$missing web/vendor (make -C web)"
-[ -d "$ROOT/web/node_modules/playwright-core" ] || missing="$missing playwright-core (make -C web)"
-[ -x "$XCBENCHD" ] && [ -x "$XCBENCH" ] || missing="$missing host build (make -C host)"
-if [ -n "$missing" ]; then
-	skip "machine page browser tests" "missing:$missing"
-	exit 0
-fi
 driver=""
 cleanup() {
 	[ -n "$driver" ] && kill "$driver" 2>/dev/null && wait "$driver" 2>/dev/null

@@ -1,0 +1,23 @@
+# tests/lib/browser.sh — what the headless-Chromium page tests (t-web-*)
+# need before they start, checked once. Source after tap.sh.
+
+# browser_require NAME [FILE...]: unless node, /usr/bin/chromium,
+# web/node_modules/playwright-core, web/vendor's Chart.js builds and every
+# FILE (the host binaries a test drives) are here, one SKIP line for NAME
+# naming what is missing, and the test ends.
+browser_require() {
+	local name=$1 missing="" f
+	shift
+	command -v node >/dev/null || missing="$missing node"
+	[ -x /usr/bin/chromium ] || missing="$missing /usr/bin/chromium"
+	[ -d "$ROOT/web/node_modules/playwright-core" ] || missing="$missing playwright-core (make -C web)"
+	[ -f "$ROOT/web/vendor/chart.umd.min.js" ] && [ -f "$ROOT/web/vendor/chartjs-chart-matrix.min.js" ] \
+		|| missing="$missing web/vendor (make -C web)"
+	for f in "$@"; do
+		[ -x "$f" ] || missing="$missing $f (make -C host)"
+	done
+	if [ -n "$missing" ]; then
+		skip "$name" "missing:$missing"
+		exit 0
+	fi
+}
