@@ -12,6 +12,7 @@ import { unitOf, isLive, progressOf, rawFloor, varyingAxes, filterCases } from '
 import { renderLatency, setLogScale, axisControls } from './run-latency.js';
 import { destroyAll } from './charts.js';
 import { HistogramView, renderFairness } from './run-case.js';
+import { renderFloor } from './run-floor.js';
 import { renderFacts, renderLocks, renderTlb, renderErrors, LogView } from './run-tables.js';
 
 const POLL_MS = 2000;
@@ -90,10 +91,11 @@ function layout() {
 	fill(main,
 		h('div', { id: 'run-head' }),
 		h('nav', { class: 'row muted', id: 'jump', style: { margin: '0.4em 0' } }, 'Jump to:',
-			[['machine', 'Machine'], ['latency', 'Latency'], ['hist', 'Histogram / CDF'], ['fairness', 'Fairness'], ['locks', 'Lock profile'], ['tlb', 'TLB'], ['errors', 'Errors & logs']]
+			[['machine', 'Machine'], ['latency', 'Latency'], ['floor', 'Floor over time'], ['hist', 'Histogram / CDF'], ['fairness', 'Fairness'], ['locks', 'Lock profile'], ['tlb', 'TLB'], ['errors', 'Errors & logs']]
 				.map(([id, t]) => h('a', { href: `#${id}` }, t))),
 		section('machine', 'Machine'),
 		section('latency', 'Latency vs CPUs in mask', logToggle, sharedBox),
+		section('floor', 'The ipi floor over time'),
 		section('hist', 'Histogram / CDF of one case'),
 		section('fairness', 'Fairness across initiators'),
 		section('locks', 'Lock profile'),
@@ -152,6 +154,7 @@ async function render(first) {
 	renderFacts(sec.machine, detail);
 	renderErrors(sec.errors, detail);
 	await renderLatencySection();
+	renderFloor(sec.floor, detail.cases, unit);
 	if (first || !histView.cases) histView.render(detail.cases, st);
 	renderFairness(sec.fairness, detail.cases, unit, st);
 	renderLocks(sec.locks, detail.cases, unit);
