@@ -104,6 +104,30 @@ static void case_shootdown_keys(struct strbuf *sb, const struct bcase *c)
 	sb_kv_u64(sb, XCB_KEY(x_control_runs), CTL_RUNS);
 }
 
+/* seed 002's writer and readers axes (kind=sync): sent only when not today's
+ * (the boot CPU writes, the targets read), so those cases keep their matching
+ * key; x_readers lists the readers' CPUs. */
+static void case_sync_keys(struct strbuf *sb, const struct bcase *c, const struct case_cpus *cpus)
+{
+	unsigned t, first = 1;
+
+	if (c->kind != XCB_KIND_SYNC)
+		return;
+	if (c->writer)
+		sb_kv_u64(sb, XCB_KEY(writer), c->writer);
+	if (!c->readers)
+		return;
+	sb_kv_u64(sb, XCB_KEY(readers), c->readers);
+	sb_puts(sb, XCB_KEY_EQ(x_readers));
+	for_each_cpu(t, &cpus->readers) {
+		if (!first)
+			sb_putc(sb, ',');
+		sb_u64(sb, t);
+		first = 0;
+	}
+	sb_putc(sb, '\n');
+}
+
 /* x_cpus: the CPUs actually used, "init:t,t;init:t,..." - an annotation (x_),
  * not part of the matching key. */
 static void case_cpus_key(struct strbuf *sb, const struct bcase *c, const struct case_cpus *cpus)
@@ -151,6 +175,7 @@ void emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 	if (c->time_ms)
 		sb_kv_u64(&sb, XCB_KEY(x_time_ms), c->time_ms);
 	case_shootdown_keys(&sb, c);
+	case_sync_keys(&sb, c, cpus);
 	case_cpus_key(&sb, c, cpus);
 	case_mix_key(&sb, c, cpus);
 	report_text(XCB_T_CASE, casebuf, sb.len);

@@ -27,6 +27,7 @@
 struct case_cpus {
 	unsigned init_cpus[RUN_MAX_INITS];
 	struct cpumask targets[RUN_MAX_INITS];	/* targets[k]: the k-th initiator's */
+	struct cpumask readers;			/* sync: the lock's readers (bench/sync.c) */
 	/* Per-initiator algorithm/wait overrides (stress); NULL = the case's. */
 	const struct xcall_ops *const *mix_ops;
 	const enum xcb_wait *mix_waits;
