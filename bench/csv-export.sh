@@ -1,8 +1,9 @@
 #!/bin/bash
 # bench/csv-export.sh — GET /api/v1/runs/{id}.csv on runs of 100,000 and
-# 1,000,000 RESULT rows: rows/s as the client reads, and the daemon's peak
-# RSS (VmHWM) above its idle peak, each export in a fresh daemon so the
-# high-water marks are its own. The export is streamed (csvstream.c), so the
+# 1,000,000 RESULT rows, on SQLite and on PostgreSQL (a throwaway cluster,
+# tests/lib/pg.sh, when its binaries are here): rows/s as the client reads,
+# and the daemon's peak RSS (VmHWM) above its idle peak, each export in a
+# fresh daemon so the high-water marks are its own. The export is streamed (csvstream.c), so the
 # peak must not grow with the row count: the ratio row says so.
 # The big runs are made in SQL from one generated run (cases and rows like
 # the real ones); ingesting a million rows over UDP would measure ingest.
@@ -14,6 +15,7 @@ DB=$T/xcbench.db
 daemon "$DB" --open || exit 1
 "$XCB_GEN" --server 127.0.0.1:$PORT --token c5f0000000000001 --reps 1 >/dev/null 2>&1 || { echo "seed run failed"; exit 1; }
 stop_daemon
+cp "$DB" "$T/seed.db" # run 1 alone, for the PostgreSQL side (grown there in SQL)
 # Runs 2 and 3: run 1's 48 cases, results rep 0..N-1 (all-initiator rows).
 # The column lists are the migrated database's own (PRAGMA table_info: the
 # schema as xcbenchd made it from db/, which test_schema checks against
@@ -48,10 +50,10 @@ PY
 [ $? = 0 ] || exit 1
 
 hwm() { awk '/VmHWM/ { print $2 }' "/proc/$1/status"; }
-# export ID: prints "rows seconds idle_hwm_kB peak_hwm_kB"
+# export_run DB ID: prints "rows seconds idle_hwm_kB peak_hwm_kB"
 export_run() {
-	local id=$1 h0 t0 t1 rows
-	daemon "$DB" --open || exit 1
+	local db=$1 id=$2 h0 t0 t1 rows
+	daemon "$db" --open || exit 1
 	curl -sf "$URL/api/v1/runs/1.csv" -o /dev/null   # warm: first request, connections open
 	h0=$(hwm "$DPID")
 	t0=$(now)
@@ -60,21 +62,56 @@ export_run() {
 	echo "$rows $(echo "$t1 - $t0" | bc) $h0 $(hwm "$DPID")"
 	stop_daemon
 }
-read -r r1 s1 i1 p1 < <(export_run 2)
-read -r r2 s2 i2 p2 < <(export_run 3)
-$PY - "$r1" "$s1" "$i1" "$p1" "$r2" "$s2" "$i2" "$p2" <<'PY' || exit 1
+{ export_run "$DB" 2; export_run "$DB" 3; } >"$T/sqlite.res"
+
+# The same two runs on PostgreSQL: the seed run copied with xcb-copy, runs
+# 2 and 3 made from it in SQL as above (the column lists the server's own).
+: >"$T/pg.res"
+. "$ROOT/tests/lib/pg.sh"
+if pg_available && [ -x "$ROOT/host/build/xcb-copy" ] && pg_start; then
+	trap 'pg_stop; bench_cleanup' EXIT
+	pg_createdb bench
+	PGDB=$(pg_url bench)
+	"$ROOT/host/build/xcb-copy" --quiet --from "$T/seed.db" --db "$PGDB" --lab bench >/dev/null || exit 1
+	cols() { pg_psql bench "SELECT string_agg(column_name, ', ' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '$1' AND column_name NOT IN ($2)"; }
+	rc=$(cols runs "'id', 'token'") cc=$(cols cases "'run_id'")
+	res=$(cols results "''")
+	sel=$(echo "$res" | sed -E 's/([a-z_0-9]+)/x.\1/g; s/x\.run_id/g.rid/; s/x\.rep/n/; s/x\.initiator/65535/; s/x\.p50([,]|$)/x.p50 + n % 97\1/')
+	{
+		for g in "2 c5f0000000000002 $ROWS1" "3 c5f0000000000003 $ROWS2"; do
+			read -r rid tok rows <<<"$g"
+			echo "INSERT INTO runs(id, token, $rc) SELECT $rid, '$tok', $rc FROM runs WHERE id = 1;"
+			echo "INSERT INTO cases(run_id, $cc) SELECT $rid, $cc FROM cases WHERE run_id = 1;"
+			echo "INSERT INTO results($res) SELECT $sel FROM (SELECT $rid AS rid) g, generate_series(0, ($rows + 47) / 48 - 1) n,"\
+			     "(SELECT * FROM results WHERE run_id = 1 AND rep = 0 AND initiator = 65535) x WHERE n * 48 + x.case_id <= $rows;"
+		done
+		echo "SELECT setval(pg_get_serial_sequence('runs', 'id'), 3);"
+		echo "ANALYZE;"
+	} >"$T/grow.sql"
+	"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$PGDB" -f "$T/grow.sql" >/dev/null || exit 1
+	{ export_run "$PGDB" 2; export_run "$PGDB" 3; } >"$T/pg.res"
+	pg_stop
+fi
+$PY - "$T/sqlite.res" "$T/pg.res" <<'PY' || exit 1
 import sys
-r1, s1, i1, p1, r2, s2, i2, p2 = (float(x) for x in sys.argv[1:])
-if not (r1 > 0 and r2 > 0 and s1 > 0 and s2 > 0):
-    sys.exit("csv-export: an export returned no rows (%d, %d)" % (r1, r2))
-print("### CSV export: GET /api/v1/runs/{id}.csv, streamed")
+def load(f):
+    return [tuple(float(x) for x in l.split()) for l in open(f) if l.strip()]
+lite, pg = load(sys.argv[1]), load(sys.argv[2])
+for name, res in (("SQLite", lite), ("PostgreSQL", pg)):
+    if res and not all(r > 0 and s > 0 for r, s, i, p in res):
+        sys.exit("csv-export: a %s export returned no rows (%s)" % (name, res))
+print("### CSV export: GET /api/v1/runs/{id}.csv, streamed, SQLite and PostgreSQL side by side")
 print()
-print("| rows | seconds | rows/s | MB/s | daemon peak RSS over idle |")
-print("|---:|---:|---:|---:|---:|")
-for r, s, i, p in ((r1, s1, i1, p1), (r2, s2, i2, p2)):
-    print("| %d | %.2f | %.0f | %.1f | %+.1f MiB (idle peak %.1f MiB) |" % (r, s, r / s, r * 240 / s / 1e6, (p - i) / 1024, i / 1024))
-print("| ratio 1M / 100k | %.1fx | %.2f | | peak growth %+.1f MiB for 10x the rows |" % (s2 / s1, (r2 / s2) / (r1 / s1), (p2 - i2 - (p1 - i1)) / 1024))
+print("| engine | rows | seconds | rows/s | MB/s | daemon peak RSS over idle | rows/s / SQLite's |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for name, res in (("SQLite", lite), ("PostgreSQL", pg)):
+    for k, (r, s, i, p) in enumerate(res):
+        print("| %s | %d | %.2f | %.0f | %.1f | %+.1f MiB (idle peak %.1f MiB) | %.2f |" % (name, r, s, r / s, r * 240 / s / 1e6,
+              (p - i) / 1024, i / 1024, (r / s) / (lite[k][0] / lite[k][1])))
+    if len(res) == 2:
+        (r1, s1, i1, p1), (r2, s2, i2, p2) = res
+        print("| %s: larger / smaller | %.0fx rows | %.1fx | %.2f | | peak growth %+.1f MiB | |" % (name, r2 / r1, s2 / s1, (r2 / s2) / (r1 / s1), (p2 - i2 - (p1 - i1)) / 1024))
 print()
-print("MB/s assumes ~240 bytes per CSV row (34 columns).")
+print("MB/s assumes ~240 bytes per CSV row (34 columns).%s" % ("" if pg else " (No PostgreSQL row: no server binaries or no xcb-copy here.)"))
 PY
 rm -rf "$T"

@@ -4,7 +4,9 @@
 # print a figure, through bench/run-all's own check, so that none can rot
 # unnoticed between two `make bench` runs (csv-export once exported 0 rows
 # for months). The sizes are each script's own knobs, made small; the
-# figures themselves are not judged here (a shared machine).
+# figures themselves are not judged here (a shared machine). A script that
+# prints a Python traceback fails too, even beside a table (floor-boots
+# once printed one per boot after a helper moved).
 . "$(dirname "$0")/lib/tap.sh"
 [ -x "$XCBENCHD" ] || { notok "host built"; exit 1; }
 export BENCH_SENDERS=1 BENCH_RUNS=1 BENCH_REPS=1 BENCH_TRIALS=1 BENCH_MACHINES=5 \
@@ -13,8 +15,12 @@ export BENCH_SENDERS=1 BENCH_RUNS=1 BENCH_REPS=1 BENCH_TRIALS=1 BENCH_MACHINES=5
 for s in "$ROOT"/bench/*.sh; do
 	n=$(basename "$s" .sh)
 	[ "$n" = lib ] && continue
-	"$ROOT/bench/run-all" "$n.sh" >"$OUTDIR/bench-$n.out" 2>&1
+	# "/NAME.sh": this script alone (ingest.sh is also in store-ingest.sh)
+	"$ROOT/bench/run-all" "/$n.sh" >"$OUTDIR/bench-$n.out" 2>&1
 	rc=$?
 	grep 'FAILED' "$OUTDIR/bench-$n.out" | sed 's/^/# /'
-	check "bench/$n.sh on a tiny size: exit 0 with a figure" test "$rc" = 0
+	# run-all fails a script that exits non-zero, prints no table row or
+	# prints a traceback; and it must have run it (its list is bench/*.sh)
+	check "bench/$n.sh on a tiny size: run, exit 0, a figure, no traceback" \
+		eval "[ $rc = 0 ] && grep -q '^== bench/$n.sh' '$OUTDIR/bench-$n.out' && ! grep -q '^Traceback ' '$OUTDIR/bench-$n.out'"
 done

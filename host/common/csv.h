@@ -16,6 +16,9 @@
 void csv_str(struct buf *b, const char *s);      /* NULL → empty field */
 void csv_i64(struct buf *b, int64_t v);
 void csv_f(struct buf *b, double v, int decimals); /* NaN → empty field */
+/* x / 1000 with 3 decimals: the bytes of csv_f(b, x / 1000.0, 3), without
+ * printf (a stored _x1000 field of the run CSV). */
+void csv_milli(struct buf *b, int64_t x1000);
 void csv_empty(struct buf *b);
 void csv_end(struct buf *b);
 

@@ -143,10 +143,6 @@ err_alloc:
 	return MHD_NO;
 }
 
-struct run_csv_ctx {
-	double tsc_khz;
-};
-
 /* The case columns of the run's CSV: the schema's matched axes that have
  * their own SQL column (kind ... work_us); other keys stay in the config. */
 #define CSV_AXIS(key) xcb_axis_matches(#key, 0)
@@ -156,6 +152,34 @@ static const char *csv_scaled(int i)
 {
 	return i == RV_mean_x1000 ? "mean" : i == RV_stddev_x1000 ? "stddev" : NULL;
 }
+
+/* Cases whose cells one query loads (the cache follows the export's
+ * case_id order, so memory is this many cases whatever the run's size). */
+#define CASES_BLOCK 256
+
+/* One case's preformatted cells: the case columns (between case_id and
+ * rep) and the trailing ones (delivery_used, the config-only axes), as
+ * offsets into run_csv_ctx.cells. */
+struct case_cells {
+	int64_t id;
+	size_t mid, midlen, tail, taillen;
+};
+
+/* The per-column plan of one run's export, fixed before the first row:
+ * what is the same on every row is formatted once. */
+struct run_csv_ctx {
+	int64_t run;
+	double tsc_khz;
+	struct buf lead;          /* "run_id," */
+	struct buf tsc;           /* the tsc_khz cell */
+	struct buf nomid, notail; /* the cells of a result whose case is missing */
+	struct dbi_stmt *cases;   /* export_cases_query's statement */
+	struct case_cells c[CASES_BLOCK];
+	int n;                    /* cases loaded in c[] */
+	int64_t lo, hi;           /* case ids c[] answers for (absent: no case) */
+	const struct case_cells *cur;
+	struct buf cells;
+};
 
 /* The header: ids, case columns, rep, initiator, the RESULT fields (v1
  * first), the ns columns after the v1 ones, then the derived ones. */
@@ -182,63 +206,158 @@ static void run_csv_header(struct buf *h)
 	buf_addf(h, "\r\n");
 }
 
-/* csv_row_fn of /runs/{id}.csv: one RESULT with its case's columns. */
+/* Loads the cells of up to CASES_BLOCK cases from case `from` on. On a
+ * query error none is loaded: the rows of that case get empty case cells
+ * (as a result without its case would). */
+static void cases_load(struct run_csv_ctx *c, struct dbi *db, int64_t from)
+{
+	c->n = 0;
+	c->cells.len = 0;
+	c->lo = c->hi = from;
+	if (export_cases_query(db, &c->cases, c->run, from, CASES_BLOCK) != DBI_OK)
+		return;
+	while (c->n < CASES_BLOCK && dbi_step(c->cases) == DBI_ROW) {
+		struct case_cells *k = &c->c[c->n++];
+		int col = EC_FIRST_AXIS;
+
+		k->id = dbi_column_i64(c->cases, EC_CASE_ID);
+		k->mid = c->cells.len;
+#define CASE_COLUMN(key) if (CSV_AXIS(key)) csv_str(&c->cells, dbi_column_text(c->cases, col)); col++;
+		CASE_COLUMNS
+#undef CASE_COLUMN
+		k->midlen = c->cells.len - k->mid;
+		k->tail = c->cells.len;
+		csv_str(&c->cells, dbi_column_text(c->cases, EC_DELIVERY_USED));
+		col = EC_FIRST_JAXIS;
+		for (unsigned a = 0; a < XCB_N_AXES; a++)
+			if (results_export_jaxis(a))
+				csv_str(&c->cells, dbi_column_text(c->cases, col++));
+		k->taillen = c->cells.len - k->tail;
+	}
+	c->hi = c->n == CASES_BLOCK ? c->c[c->n - 1].id : INT64_MAX;
+	dbi_reset(c->cases); /* ends its read */
+}
+
+/* The cells of case id, NULL if the run has no such case. */
+static const struct case_cells *case_find(struct run_csv_ctx *c, struct dbi *db, int64_t id)
+{
+	int lo = 0, hi;
+
+	if (c->cur && c->cur->id == id)
+		return c->cur;
+	if (id < c->lo || id > c->hi)
+		cases_load(c, db, id);
+	for (hi = c->n; lo < hi;) { /* c[] is ordered by id */
+		int m = (lo + hi) / 2;
+
+		if (c->c[m].id < id)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	c->cur = lo < c->n && c->c[lo].id == id ? &c->c[lo] : NULL;
+	return c->cur;
+}
+
+/* The plan's constant cells (ctx's run and tsc_khz set). */
+static int run_csv_plan(struct run_csv_ctx *c)
+{
+	csv_i64(&c->lead, c->run);
+	if (c->tsc_khz > 0)
+		csv_f(&c->tsc, c->tsc_khz, 0);
+	else
+		csv_empty(&c->tsc);
+#define CASE_COLUMN(key) if (CSV_AXIS(key)) csv_empty(&c->nomid);
+	CASE_COLUMNS
+#undef CASE_COLUMN
+	csv_empty(&c->notail);
+	for (unsigned a = 0; a < XCB_N_AXES; a++)
+		if (results_export_jaxis(a))
+			csv_empty(&c->notail);
+	c->lo = 1;
+	c->hi = 0; /* nothing loaded */
+	return c->lead.p && c->tsc.p && c->notail.p ? 0 : -1;
+}
+
+/* Frees a struct run_csv_ctx. */
+static void run_csv_ctx_free(void *ctx)
+{
+	struct run_csv_ctx *c = ctx;
+
+	dbi_finalize(c->cases);
+	buf_free(&c->lead);
+	buf_free(&c->tsc);
+	buf_free(&c->nomid);
+	buf_free(&c->notail);
+	buf_free(&c->cells);
+	free(c);
+}
+
+/* csv_row_fn of /runs/{id}.csv: one RESULT with its case's cells. Columns
+ * are read straight from the statement (no copies), numbers written
+ * without printf where the bytes allow (csv_i64, csv_milli). */
 static void run_csv_row(struct dbi_stmt *st, struct buf *o, void *vctx)
 {
 	struct run_csv_ctx *c = vctx;
-	struct export_row r;
-	const struct dbval *v = r.v;
-	const char *init;
+	int64_t case_id = dbi_column_i64(st, ER_CASE_ID), v[RV_NCOL];
+	int64_t init = dbi_column_i64(st, ER_INIT);
+	const struct case_cells *k = case_find(c, dbi_db(st), case_id);
+	const char *name;
 
-	export_row_read(st, &r);
-	csv_i64(o, r.run_id);
-	csv_i64(o, r.case_id);
-#define CASE_COLUMN(key) if (CSV_AXIS(key)) csv_val(o, &r.key);
-	CASE_COLUMNS
-#undef CASE_COLUMN
-	csv_i64(o, r.rep);
+	for (int i = 0; i < RV_NCOL; i++)
+		v[i] = dbi_column_i64(st, ER_FIRST_FIELD + i);
+	buf_add(o, c->lead.p, c->lead.len);
+	csv_i64(o, case_id);
+	if (k)
+		buf_add(o, c->cells.p + k->mid, k->midlen);
+	else if (c->nomid.len)
+		buf_add(o, c->nomid.p, c->nomid.len);
+	csv_i64(o, dbi_column_i64(st, ER_REP));
 	/* all (65535), a pseudo-initiator by its proto name, or a CPU */
-	init = xcb_initiator_name((unsigned)r.initiator);
-	if (init)
-		csv_str(o, init);
+	name = xcb_initiator_name((unsigned)init);
+	if (name)
+		csv_str(o, name);
 	else
-		csv_i64(o, r.initiator);
+		csv_i64(o, init);
 	for (int i = 0; i < RV_NCOL; i++) {
 		if (rv_appended[i])
 			continue;
 		if (csv_scaled(i))
-			csv_f(o, v[i].i / 1000.0, 3);
+			csv_milli(o, v[i]);
 		else
-			csv_i64(o, v[i].i);
+			csv_i64(o, v[i]);
 	}
+	buf_add(o, c->tsc.p, c->tsc.len);
 	if (c->tsc_khz > 0) {
-		csv_f(o, c->tsc_khz, 0);
-		csv_f(o, v[RV_p50].i * 1e6 / c->tsc_khz, 1);
-		csv_f(o, v[RV_p99].i * 1e6 / c->tsc_khz, 1);
+		csv_f(o, v[RV_p50] * 1e6 / c->tsc_khz, 1);
+		csv_f(o, v[RV_p99] * 1e6 / c->tsc_khz, 1);
 	} else {
-		csv_empty(o);
 		csv_empty(o);
 		csv_empty(o);
 	}
 	/* the appended fields (migration 003): empty when not reported */
 	for (int i = 0; i < RV_NCOL; i++)
-		if (rv_appended[i])
-			csv_i64_or_empty(o, &v[i]);
-	if (v[RV_ipi_floor].i > 0) /* ipi_ratio = p50 / ipi_floor */
-		csv_f(o, (double)v[RV_p50].i / (double)v[RV_ipi_floor].i, 3);
+		if (rv_appended[i]) {
+			if (dbi_column_type(st, ER_FIRST_FIELD + i) == DBI_NULL)
+				csv_empty(o);
+			else
+				csv_i64(o, v[i]);
+		}
+	if (v[RV_ipi_floor] > 0) /* ipi_ratio = p50 / ipi_floor */
+		csv_f(o, (double)v[RV_p50] / (double)v[RV_ipi_floor], 3);
 	else
 		csv_empty(o);
-	/* verified: TLB cases whose no-flush control saw nothing are "unverified" */
-	if (v[RV_control_runs].type == DBI_NULL || v[RV_control_runs].i == 0)
+	/* verified: TLB cases whose no-flush control saw nothing are
+	 * "unverified" (a NULL control_runs reads as 0: no control) */
+	if (v[RV_control_runs] == 0)
 		csv_empty(o);
 	else
-		csv_str(o, v[RV_control_stale].i > 0 ? "verified" : "unverified");
-	csv_val(o, &r.delivery_used);
-	for (unsigned a = 0; a < XCB_N_AXES; a++)
-		if (results_export_jaxis(a))
-			csv_val(o, &r.jaxis[a]);
+		csv_str(o, v[RV_control_stale] > 0 ? "verified" : "unverified");
+	if (k)
+		buf_add(o, c->cells.p + k->tail, k->taillen);
+	else
+		buf_add(o, c->notail.p, c->notail.len);
 	csv_end(o);
-	export_row_free(&r);
 }
 
 /* Binds :run (ctx: the run id). */
@@ -274,11 +393,18 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 	*bound = id;
 	q.bind_ctx = bound;
 	q.sql = sql.p;
+	c->run = id;
 	c->tsc_khz = run.tsc_khz.d;
 	run_row_free(&run);
+	if (run_csv_plan(c)) {
+		run_csv_ctx_free(c);
+		free(bound);
+		buf_free(&sql);
+		return MHD_NO;
+	}
 	run_csv_header(&header);
 	r = csv_stream(&q, header.p ? header.p : "",
-		run_csv_row, c, free);
+		run_csv_row, c, run_csv_ctx_free);
 	buf_free(&sql); /* prepared by now */
 	buf_free(&header);
 	if (!r)

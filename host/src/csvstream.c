@@ -9,6 +9,13 @@
  * ORDER BY). A client that stalls mid-download used to hold one snapshot
  * for as long as it liked: the WAL could not be checkpointed (5.6 → 156
  * MiB) and every other request on that HTTP thread read the stale snapshot.
+ *
+ * A block is CSV_BLOCK_ROWS rows, asked for with the query's LIMIT: the
+ * PostgreSQL engine fetches a statement's whole result at its first step,
+ * so a block that stopped after so many bytes used to fetch (and drop)
+ * every remaining row of the export each time (quadratic); SQLite pays one
+ * index seek per block. The block's CSV is buffered whole and handed out
+ * as the client reads: memory is one block, whatever the export's size.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +23,16 @@
 
 #include "csvstream.h"
 
+/* Rows per block (one short read transaction, one buffer: ~0.5 MiB of a
+ * run's CSV). */
+#define CSV_BLOCK_ROWS 2048
+
 struct stream {
 	struct csv_query q;
 	struct dbi_stmt *first, *next; /* prepared once each; reset between blocks */
 	struct dbval key[CSV_KEYS_MAX]; /* the last row's keys */
 	int64_t rows;                /* rows sent so far */
+	int64_t want;                /* rows the current block asked for */
 	csv_row_fn fn;
 	void *ctx;
 	void (*ctx_free)(void *);
@@ -67,8 +79,11 @@ static struct dbi_stmt *block(struct stream *s)
 	dbi_clear(st);
 	if (s->q.bind)
 		s->q.bind(st, s->q.bind_ctx);
-	/* The query's own LIMIT/OFFSET apply to the whole export. */
-	bind_int(st, ":limit", s->q.limit < 0 ? -1 : s->q.limit - s->rows);
+	/* The query's own LIMIT/OFFSET apply to the whole export: a block
+	 * asks for CSV_BLOCK_ROWS of what is left. */
+	s->want = s->q.limit < 0 || s->q.limit - s->rows > CSV_BLOCK_ROWS
+		? CSV_BLOCK_ROWS : s->q.limit - s->rows;
+	bind_int(st, ":limit", s->want);
 	bind_int(st, ":offset", resumed ? 0 : s->q.offset);
 	for (int k = 0; resumed && k < s->q.nkeys; k++) {
 		snprintf(name, sizeof(name), ":k%d", k + 1);
@@ -78,6 +93,7 @@ static struct dbi_stmt *block(struct stream *s)
 	return st;
 }
 
+/* Keeps the row's keys: where the next block resumes. */
 static void keep_key(struct stream *s, struct dbi_stmt *st)
 {
 	for (int k = 0; k < s->q.nkeys; k++) {
@@ -86,26 +102,28 @@ static void keep_key(struct stream *s, struct dbi_stmt *st)
 	}
 }
 
-static void refill(struct stream *s, size_t max)
+/* Runs the next block into s->out (empty on entry). A block shorter than
+ * it asked for is the last one. */
+static void refill(struct stream *s)
 {
 	struct dbi_stmt *st;
+	int64_t n = 0;
 
-	if (s->done || s->out.len >= max)
+	if (s->done)
 		return;
 	st = block(s);
-	if (!st) {
+	if (!st || s->want <= 0) { /* no query, or the export's limit reached */
 		s->done = 1;
 		return;
 	}
-	while (s->out.len < max) {
-		if (dbi_step(st) != DBI_ROW) {
-			s->done = 1;
-			break;
-		}
+	while (n < s->want && dbi_step(st) == DBI_ROW) {
 		s->fn(st, &s->out, s->ctx);
-		s->rows++;
-		keep_key(s, st);
+		if (++n == s->want) /* the block's last row: the next resumes after it */
+			keep_key(s, st);
 	}
+	s->rows += n;
+	if (n < s->want)
+		s->done = 1;
 	dbi_reset(st); /* ends this block's read transaction */
 }
 
@@ -115,17 +133,14 @@ static ssize_t reader(void *cls, uint64_t pos, char *dst, size_t max)
 	size_t avail;
 
 	(void)pos;
-	/* Drop what was already sent before refilling. Without this the buffer
-	 * was only reset when a block boundary fell exactly on a row end, so it
-	 * grew with the export (bench/csv-export.sh: +32 MiB for 1M rows). */
-	if (s->off) {
-		memmove(s->out.p, s->out.p + s->off, s->out.len - s->off);
-		s->out.len -= s->off;
-		s->out.p[s->out.len] = 0;
+	/* The next block only once the client has read all of this one: the
+	 * buffer never holds more than one block (bench/csv-export.sh checks
+	 * the daemon's peak memory does not grow with the export). */
+	if (s->off == s->out.len) {
 		s->off = 0;
+		s->out.len = 0;
+		refill(s);
 	}
-	/* Refill up to one block: at most one client read ahead is buffered. */
-	refill(s, max);
 	avail = s->out.len - s->off;
 	if (avail == 0)
 		return s->done ? MHD_CONTENT_READER_END_OF_STREAM : 0;
@@ -133,10 +148,6 @@ static ssize_t reader(void *cls, uint64_t pos, char *dst, size_t max)
 		avail = max;
 	memcpy(dst, s->out.p + s->off, avail);
 	s->off += avail;
-	if (s->off == s->out.len) {
-		s->off = 0;
-		s->out.len = 0;
-	}
 	return (ssize_t)avail;
 }
 

@@ -96,73 +96,52 @@ int load_results(struct dbi *db, int64_t run, int64_t case_id, struct resrow **r
 	return rc;
 }
 
-/* The export's columns: ids, the axes, rep and initiator, then the fields. */
-enum { ER_RUN_ID, ER_CASE_ID, ER_FIRST_AXIS };
-#define CASE_COLUMN(key) +1
-enum { ER_REP = ER_FIRST_AXIS CASE_COLUMNS, ER_INIT, ER_FIRST_FIELD,
-       ER_DELIVERY_USED = ER_FIRST_FIELD + RV_NCOL };
-#undef CASE_COLUMN
-
 const char results_export_resume[] = "(r.case_id, r.rep, r.initiator) > (:k1, :k2, :k3)";
 const int results_export_keycol[RESULTS_EXPORT_NKEYS] = { ER_CASE_ID, ER_REP, ER_INIT };
+
+void results_export_sql(struct buf *sql)
+{
+	buf_addf(sql, "SELECT r.case_id, r.rep, r.initiator" RV_SQL_COLS_R " FROM results r "
+		 "WHERE r.run_id = :run AND %%s ORDER BY r.case_id, r.rep, r.initiator LIMIT :limit");
+}
 
 /* delivery_used: the delivery the payload resolved (CASE key x_delivery_used,
  * never `auto`), as the API's cases name it; `delivery` is what was asked. */
 #define EXPORT_DELIVERY_USED "COALESCE(json_extract(c.config, '$.x_delivery_used'), c.delivery)"
 
-void results_export_sql(struct buf *sql)
+int export_cases_query(struct dbi *db, struct dbi_stmt **st, int64_t run, int64_t from, int max)
 {
-	buf_addf(sql, "SELECT r.run_id, r.case_id");
-#define CASE_COLUMN(key) buf_addf(sql, ", c." #key);
-	CASE_COLUMNS
-#undef CASE_COLUMN
-	buf_addf(sql, ", r.rep, r.initiator" RV_SQL_COLS_R ", " EXPORT_DELIVERY_USED);
-	for (unsigned a = 0; a < XCB_N_AXES; a++)
-		if (results_export_jaxis(a))
-			buf_addf(sql, ", json_extract(c.config, '$.%s')", xcb_axes[a].key);
-	buf_addf(sql, " FROM results r LEFT JOIN cases c ON c.run_id = r.run_id AND "
-		 "c.case_id = r.case_id WHERE r.run_id = :run AND %%s "
-		 "ORDER BY r.case_id, r.rep, r.initiator LIMIT :limit");
-}
+	if (*st)
+		dbi_reset(*st);
+	else {
+		struct buf sql = { 0 };
+		int rc;
 
-void export_row_read(struct dbi_stmt *st, struct export_row *r)
-{
-	int col = ER_FIRST_AXIS;
-
-	r->run_id = dbi_column_i64(st, ER_RUN_ID);
-	r->case_id = dbi_column_i64(st, ER_CASE_ID);
-#define CASE_COLUMN(key) dbval_read(st, col++, &r->key);
-	CASE_COLUMNS
+		buf_addf(&sql, "SELECT c.case_id");
+#define CASE_COLUMN(key) buf_addf(&sql, ", c." #key);
+		CASE_COLUMNS
 #undef CASE_COLUMN
-	r->rep = dbi_column_i64(st, ER_REP);
-	r->initiator = dbi_column_i64(st, ER_INIT);
-	for (int i = 0; i < RV_NCOL; i++)
-		dbval_read(st, ER_FIRST_FIELD + i, &r->v[i]);
-	dbval_read(st, ER_DELIVERY_USED, &r->delivery_used);
-	col = ER_DELIVERY_USED + 1;
-	for (unsigned a = 0; a < XCB_N_AXES; a++)
-		if (results_export_jaxis(a))
-			dbval_read(st, col++, &r->jaxis[a]);
-		else
-			memset(&r->jaxis[a], 0, sizeof(r->jaxis[a]));
+		buf_addf(&sql, ", " EXPORT_DELIVERY_USED);
+		for (unsigned a = 0; a < XCB_N_AXES; a++)
+			if (results_export_jaxis(a))
+				buf_addf(&sql, ", json_extract(c.config, '$.%s')", xcb_axes[a].key);
+		buf_addf(&sql, " FROM cases c WHERE c.run_id = ?1 AND c.case_id >= ?2 "
+			 "ORDER BY c.case_id LIMIT ?3");
+		rc = sql.p ? dbi_prepare(db, sql.p, st) : DBI_ERROR;
+		buf_free(&sql);
+		if (rc != DBI_OK)
+			return rc;
+	}
+	dbi_bind_i64(*st, 1, run);
+	dbi_bind_i64(*st, 2, from);
+	dbi_bind_i64(*st, 3, max);
+	return DBI_OK;
 }
 
 int results_export_jaxis(unsigned a)
 {
 	return a < XCB_N_AXES && !xcb_axes[a].column && xcb_axes[a].role != XCB_ROLE_ID &&
 	       xcb_axis_matches(xcb_axes[a].key, 0);
-}
-
-void export_row_free(struct export_row *r)
-{
-#define CASE_COLUMN(key) dbval_free(&r->key);
-	CASE_COLUMNS
-#undef CASE_COLUMN
-	for (int i = 0; i < RV_NCOL; i++)
-		dbval_free(&r->v[i]);
-	dbval_free(&r->delivery_used);
-	for (unsigned a = 0; a < XCB_N_AXES; a++)
-		dbval_free(&r->jaxis[a]);
 }
 
 /* ---- histograms ---- */

@@ -63,30 +63,31 @@ int load_results(struct dbi *db, int64_t run, int64_t case_id, struct resrow **r
  * floor moved during it: `unstable host`); -1 on a query error. */
 int64_t results_unstable_cases(struct dbi *db, int64_t run);
 
-/* The run's CSV export (one row per RESULT, with its case's axes) for a
- * streamed export: SQL (one %s for the resume predicate), the predicate, its
- * key columns, and the row. Delivery as the API's cases name it: `delivery`
- * what was asked, `delivery_used` what the payload resolved it to. */
+/* The run's CSV export (one row per RESULT) for a streamed export: SQL over
+ * the results alone (one %s for the resume predicate; :run, :limit), the
+ * predicate and its key columns; the row's columns are ER_*. Its case's
+ * cells come from export_cases_query, once per case: a join with JSON
+ * lookups on every row was most of the export's time. Delivery as the
+ * API's cases name it: `delivery` what was asked, `delivery_used` what the
+ * payload resolved it to. */
 extern const char results_export_resume[];
 enum { RESULTS_EXPORT_NKEYS = 3 };
 extern const int results_export_keycol[RESULTS_EXPORT_NKEYS];
 void results_export_sql(struct buf *sql);
-#define CASE_COLUMN(key) struct dbval key;
-struct export_row {
-	int64_t run_id, case_id, rep, initiator;
-	CASE_COLUMNS                    /* the case's columns (delivery: as asked) */
-	struct dbval v[RV_NCOL];        /* the results columns as stored */
-	struct dbval delivery_used;     /* as resolved (x_delivery_used) */
-	/* the matched axes kept only in cases.config (results_export_jaxis),
-	 * in the schema's order */
-	struct dbval jaxis[XCB_N_AXES];
-};
+enum { ER_CASE_ID, ER_REP, ER_INIT, ER_FIRST_FIELD /* then the RV_NCOL fields */ };
+/* The cases of the export: up to max of run's cases from case_id `from`
+ * on, by case_id; prepares *st on first use (else resets it) and binds.
+ * Columns: EC_CASE_ID, the CASE_COLUMNS from EC_FIRST_AXIS, EC_DELIVERY_USED,
+ * then each results_export_jaxis axis in the schema's order. DBI_OK or an
+ * error; the caller steps, and finalizes *st at the end. */
+#define CASE_COLUMN(key) +1
+enum { EC_CASE_ID, EC_FIRST_AXIS, EC_DELIVERY_USED = EC_FIRST_AXIS CASE_COLUMNS, EC_FIRST_JAXIS };
 #undef CASE_COLUMN
-void export_row_read(struct dbi_stmt *st, struct export_row *r);
+int export_cases_query(struct dbi *db, struct dbi_stmt **st, int64_t run, int64_t from, int max);
 /* 1 if schema axis a is one of the export's config-only matched axes
- * (export_row.jaxis[a]): every matched axis is a column of the run CSV. */
+ * (columns from EC_FIRST_JAXIS): every matched axis is a column of the run
+ * CSV. */
 int results_export_jaxis(unsigned a);
-void export_row_free(struct export_row *r);
 
 /* ---- histograms ---- */
 /* One stored histogram: its (rep, initiator) and buckets (index, count). */

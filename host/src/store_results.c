@@ -7,10 +7,10 @@
 #include <stdlib.h>
 
 #include "casekey.h"
-#include "store.h"
 #include "store_sql.h"
 #include "util.h"
 #include "xcb_histo.h"
+#include "xcb_proto.h"
 #include "xcb_schema.h"
 
 int store_case(int64_t id, const uint8_t *p, size_t n)

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store_outcome.h"
+
 enum {
 	S_FRAME, S_FIND_RUN, S_NEW_RUN, S_TOUCH, S_GET_HELLO, S_SET_HELLO, S_CASE,
 	S_RESULT, S_EVENT, S_CRASH, S_DONE, S_LOST,

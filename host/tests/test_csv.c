@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 
 #include "csv.h"
@@ -69,6 +70,62 @@ static void formulas_neutralised(void **st)
 	       "-5", "+1.5e3", "a=b", "-");
 }
 
+/* The printf-free csv_i64 and csv_milli write what "%lld," and "%.3f," of
+ * x / 1000.0 write (the run CSV's bytes must not change), at the edges and
+ * over a sweep of magnitudes on both sides of zero. */
+static void fast_numbers_match_printf(void **st)
+{
+	static const int64_t edge[] = { 0, 1, -1, 9, 10, -10, 999, 1000, -1000, 1001, -999,
+					999999999999LL, -999999999999LL, 1000000000000LL,
+					-1000000000000LL, INT64_MAX, INT64_MIN, INT64_MIN + 1 };
+	char want[64];
+
+	(void)st;
+	for (int64_t k = 0; k < 30000; k++) {
+		/* the edges, then a linear sweep, then scrambled magnitudes */
+		int64_t x = k < 18 ? edge[k]
+			  : k < 10000 ? k * 7919 - 70000000
+			  : (int64_t)((uint64_t)k * 0x9e3779b97f4a7c15ULL) >> (k % 63);
+		struct buf b = { 0 };
+
+		csv_i64(&b, x);
+		snprintf(want, sizeof(want), "%lld,", (long long)x);
+		assert_string_equal(b.p, want);
+		b.len = 0;
+		csv_milli(&b, x);
+		snprintf(want, sizeof(want), "%.3f,", x / 1000.0);
+		assert_string_equal(b.p, want);
+		buf_free(&b);
+	}
+}
+
+/* csv_f's printf-free path writes what "%.*f," writes: halves and other
+ * exact binary ties (printf breaks them on the exact value), values just
+ * beside them, and a sweep of quotients like the run CSV's ns columns. */
+static void fast_fixed_matches_printf(void **st)
+{
+	static const double edge[] = { 0, 0.05, 0.15, 0.25, 0.5, 1.5, 2.5, 0.125, 0.375, 2.675,
+				       1.0005, 0.0005, 999999999.9, 1e9, 123.45, 0.95, 9.995 };
+	char want[64];
+
+	(void)st;
+	for (int k = 0; k < 60000; k++) {
+		double v = k < 17 ? edge[k]
+			 : k < 20000 ? (k % 5000) * 1e6 / 2100001.0 + (k / 5000) * 0.25
+			 : k < 40000 ? (double)(k * 7) / (double)(k % 977 + 1)
+			 : nextafter(edge[k % 17] * (k % 7 + 1), k % 2 ? 0 : 1e10);
+
+		for (int d = 0; d <= 4; d++) {
+			struct buf b = { 0 };
+
+			csv_f(&b, v, d);
+			snprintf(want, sizeof(want), "%.*f,", d, v);
+			assert_string_equal(b.p, want);
+			buf_free(&b);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -76,6 +133,8 @@ int main(void)
 		cmocka_unit_test(numbers),
 		cmocka_unit_test(only_quote),
 		cmocka_unit_test(formulas_neutralised),
+		cmocka_unit_test(fast_numbers_match_printf),
+		cmocka_unit_test(fast_fixed_matches_printf),
 	};
 	return cmocka_run_group_tests_name("csv", tests, NULL, NULL);
 }
