@@ -2,23 +2,27 @@
 # bench/ingest.sh — how fast xcbenchd takes frames: S sender processes
 # (xcb-gen, the payload's reliable-UDP sender) stream R runs each with
 # histograms and raw samples; the clock stops when every frame is ACKed, and
-# the daemon ACKs only after the SQLite commit, so this is the stored rate.
+# the daemon ACKs only after its commit, so this is the stored rate: on
+# SQLite, and on PostgreSQL (a throwaway cluster on a Unix socket,
+# tests/lib/pg.sh) where its server binaries are installed.
 # The baseline is the same senders against bench/null-acker.c, which ACKs
 # each valid frame at once and stores nothing: the rate the senders produce.
 . "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/lib/pg.sh"
 need "$XCBENCHD" "$XCB_GEN"
 S=${BENCH_SENDERS:-4} R=${BENCH_RUNS:-2} REPS=${BENCH_REPS:-20} TRIALS=${BENCH_TRIALS:-3}
 T=$(mktemp -d "$BOUT/ingest.XXXXXX")
 
 # send PORT TAG: runs all senders, prints "seconds frames samples".
 send() {
-	local port=$1 tag=$2 t0 t1 i ok=0
+	local port=$1 tag=$2 t0 t1 i senders=()
 	t0=$(now)
 	for i in $(seq "$S"); do
 		"$XCB_GEN" --server 127.0.0.1:$port --runs "$R" --reps "$REPS" --samples \
 			--token "$(printf '%x%02x000000' "$((RANDOM % 4096 + 4096))" "$i")" >"$T/$tag.$i.out" 2>"$T/$tag.$i.err" &
+		senders+=($!)
 	done
-	wait $(jobs -p | grep -v "^$DPID\$" | grep -v "^${NPID:-x}\$") 2>/dev/null
+	wait "${senders[@]}" 2>/dev/null
 	t1=$(now)
 	grep -h -c 'all frames acknowledged' "$T/$tag".*.err | paste -sd+ | bc >"$T/$tag.acked"
 	cat "$T/$tag".*.out | awk -v t0="$t0" -v t1="$t1" \
@@ -33,45 +37,73 @@ NPID=$!
 PIDS+=("$NPID")
 sleep 0.3
 daemon "$T/xcbench.db" --open || exit 1
-# Alternate the two collectors, TRIALS times each, so a load spike on this
-# shared machine hits both alike; the table reports medians.
-: >"$T/null.res"; : >"$T/daemon.res"
-dcpu=0
+LPORT=$PORT LPID=$DPID
+PPORT=
+if pg_available && pg_start; then
+	trap 'pg_stop; bench_cleanup' EXIT
+	pg_createdb ingest
+	daemon "$(pg_url ingest)" --open || exit 1
+	PPORT=$PORT PPID_=$DPID
+fi
+# Alternate the collectors, TRIALS times each, so a load spike on this
+# shared machine hits all alike; the table reports medians.
+: >"$T/null.res"; : >"$T/sqlite.res"; : >"$T/pg.res"
+lcpu=0 pcpu=0
 for trial in $(seq "$TRIALS"); do
 	send "$NPORT" "null$trial" >>"$T/null.res"
-	c0=$(cpu_s "$DPID")
-	send "$PORT" "daemon$trial" >>"$T/daemon.res"
-	dcpu=$(echo "$dcpu + $(cpu_s "$DPID") - $c0" | bc)
+	c0=$(cpu_s "$LPID")
+	send "$LPORT" "sqlite$trial" >>"$T/sqlite.res"
+	lcpu=$(echo "$lcpu + $(cpu_s "$LPID") - $c0" | bc)
+	if [ -n "$PPORT" ]; then
+		c0=$(cpu_s "$PPID_")
+		send "$PPORT" "pg$trial" >>"$T/pg.res"
+		pcpu=$(echo "$pcpu + $(cpu_s "$PPID_") - $c0" | bc)
+	fi
 done
 kill "$NPID" 2>/dev/null; wait "$NPID" 2>/dev/null
-acked=$(cat "$T"/daemon*.acked | paste -sd+ | bc)
-retx=$(grep -ho 'retransmits [0-9]*' "$T"/daemon*.err | awk '{ s += $2 } END { print s + 0 }')
-stored=$($PY -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute("SELECT count(*) FROM frames").fetchone()[0], c.execute("SELECT count(*) FROM samples").fetchone()[0])' "$T/xcbench.db")
-stop_daemon
+# acked TAG / retx TAG: sender processes that saw every frame ACKed, frames retransmitted.
+acked() { cat "$T"/"$1"*.acked 2>/dev/null | paste -sd+ | bc; }
+retx() { grep -ho 'retransmits [0-9]*' "$T"/"$1"*.err 2>/dev/null | awk '{ s += $2 } END { print s + 0 }'; }
+lstored=$($PY -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute("SELECT count(*) FROM frames").fetchone()[0], c.execute("SELECT count(*) FROM samples").fetchone()[0])' "$T/xcbench.db")
+pstored="0 0"
+[ -n "$PPORT" ] && pstored="$(pg_psql ingest 'SELECT count(*) FROM frames') $(pg_psql ingest 'SELECT count(*) FROM samples')"
+kill "$LPID" ${PPID_:-} 2>/dev/null; wait "$LPID" ${PPID_:-} 2>/dev/null
 
-$PY - "$S" "$R" "$T/null.res" "$T/daemon.res" "$acked" "$stored" "$dcpu" "$retx" "$TRIALS" <<'PY'
-import os, statistics, sys
-S, R = int(sys.argv[1]), int(sys.argv[2])
-res = lambda f: [tuple(float(x) for x in l.split()) for l in open(f) if l.strip()]
-nres, dres = res(sys.argv[3]), res(sys.argv[4])
-acked, (sf, ss) = int(sys.argv[5]), map(int, sys.argv[6].split())
-dcpu, retx, trials = float(sys.argv[7]), int(sys.argv[8]), int(sys.argv[9])
+$PY - "$S" "$R" "$TRIALS" "$T" "$(acked sqlite)" "$lstored" "$lcpu" "$(retx sqlite)" \
+	"${PPORT:+$(acked pg)}" "$pstored" "$pcpu" "$(retx pg)" <<'PY'
+import os, sys
+S, R, trials, T = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+res = lambda f: [tuple(float(x) for x in l.split()) for l in open(os.path.join(T, f)) if l.strip()]
 med = lambda rs: sorted(rs)[len(rs) // 2]          # the median trial by time
-nsec, nfr, nsa = med(nres)
-dsec, dfr, dsa = med(dres)
 spread = lambda rs: "%.0f-%.0f" % (min(r[1] / r[0] for r in rs), max(r[1] / r[0] for r in rs))
-print("### Ingest: %d senders x %d runs (%d frames, %d raw samples), loopback UDP; median of %d alternating trials" % (S, R, dfr, dsa, trials))
+nres = res("null.res")
+nsec, nfr, nsa = med(nres)
+engines = [("SQLite (WAL)", "sqlite.res") + tuple(sys.argv[5:9])]
+if sys.argv[9]:
+    engines.append(("PostgreSQL 15 (Unix socket)", "pg.res") + tuple(sys.argv[9:13]))
+print("### Ingest: %d senders x %d runs (%d frames, %d raw samples), loopback UDP; median of %d alternating trials" % (S, R, nfr, nsa, trials))
 print()
 print("| collector | seconds | frames/s | frames/s range | samples/s | ratio to senders' rate |")
 print("|---|---:|---:|---:|---:|---:|")
 print("| null-acker (ACK at once, store nothing) = senders' rate | %.2f | %.0f | %s | %.0f | 1.00 |" % (nsec, nfr / nsec, spread(nres), nsa / nsec))
-print("| xcbenchd (ACK after SQLite commit) | %.2f | %.0f | %s | %.0f | %.2f |" % (dsec, dfr / dsec, spread(dres), dsa / dsec, (dfr / dsec) / (nfr / nsec)))
+notes = []
+for name, f, acked, stored, cpu, retx in engines:
+    dres = res(f)
+    dsec, dfr, dsa = med(dres)
+    print("| xcbenchd on %s, ACK after commit | %.2f | %.0f | %s | %.0f | %.2f |" % (name, dsec, dfr / dsec, spread(dres), dsa / dsec, (dfr / dsec) / (nfr / nsec)))
+    sf, ss = (int(x) for x in stored.split())
+    tf, ts = sum(r[1] for r in dres), sum(r[2] for r in dres)
+    wall, cpu = sum(r[0] for r in dres), float(cpu)
+    notes.append("%s: every frame ACKed: %s (%d of %d sender processes); stored: %d frame rows = %s frames sent, %d sample rows = %s samples sent (all trials); "
+                 "xcbenchd used %.1f CPU-seconds in %.1f s (%.0f %% of one core); senders retransmitted %s frames (ACKs slower than their 0.2 s timeout)." %
+                 (name, "yes" if int(acked or 0) == S * trials else "NO", int(acked or 0), S * trials, sf, "all" if sf == tf else "NOT all (%d)" % tf,
+                  ss, "all" if ss == ts else "NOT all (%d)" % ts, cpu, wall, 100 * cpu / wall, retx))
+if len(engines) == 1:
+    print("| xcbenchd on PostgreSQL | - | - | - | - | (no server binaries here) |")
 print()
-tf, ts = sum(r[1] for r in dres), sum(r[2] for r in dres)
-print("Every frame ACKed: %s (%d of %d sender processes); stored: %d frame rows = %s frames sent, %d sample rows = %s samples sent (all trials)." %
-      ("yes" if acked == S * trials else "NO", acked, S * trials, sf, "all" if sf == tf else "NOT all (%d)" % tf, ss, "all" if ss == ts else "NOT all (%d)" % ts))
-print()
-print("xcbenchd used %.1f CPU-seconds in %.1f s (%.0f %% of one core, %d cores here, load average %s);"
-      " senders retransmitted %d frames (ACKs slower than their 0.2 s timeout)." % (dcpu, sum(r[0] for r in dres), 100 * dcpu / sum(r[0] for r in dres), os.cpu_count(), "%.1f" % os.getloadavg()[0], retx))
+for n in notes:
+    print(n)
+    print()
+print("%d cores here, load average %.1f at the end." % (os.cpu_count(), os.getloadavg()[0]))
 PY
 rm -rf "$T"

@@ -8,7 +8,13 @@
 #    are stopped (not left spinning) and the run ends naming the CPU;
 #  - a lost call with watchdog_ms=0 (dupskip_cpu): the check gives up after its own
 #    bound, names the target that did not run every call, and the verdict says
-#    1 lost, 1 duplicated.
+#    1 lost, 1 duplicated;
+#  - a wedged target of another initiator with watchdog_ms=0 (hang_cpu, 2 initiators):
+#    CPU 0 finishes its own calls and waits for the other (rep_supervise), which
+#    ends after the check's own bound with the report naming cpu1 and its target;
+#  - a wedged TLB initiator with watchdog_ms=0: CPU 0 waits before its no-flush
+#    control for cpu1 to end its timed shootdowns; its tick ends the wait after the
+#    check's own bound, naming cpu1.
 # Each QEMU boot is bounded by XCB_QEMU_TIMEOUT: a hang shows as 124/137.
 # timeout: 300
 . "$(dirname "$0")/lib/tap.sh"
@@ -72,3 +78,14 @@ grep -aEq '^# case 1 rep 0: 29 of 30 calls ran in [0-9]+ ms; waiting on: cpu1\(r
 	|| notok "lost: with watchdog_ms=0 the check ends after its own bound, naming cpu1"
 grep -aq 'initiator cpu0: 1 lost, 1 duplicated' "$T/lost.log" && ok "lost: the verdict: 1 lost, 1 duplicated" \
 	|| notok "lost: the verdict: 1 lost, 1 duplicated"
+
+XC2="suite=quick kinds=xcall algos=lockless waits=done deliveries=unicast inits=2 masks=1 iters=20 reps=1 watchdog_ms=0"
+boot supervise 4 "$XC2 hang_cpu=3"
+verify supervise '^watchdog: cpu1 call #\d+ \(lockless\) still running after \d+ ms \(bound 2000 ms\)\ncpu1 waits on: cpu3\(done' \
+	"with watchdog_ms=0 the wait for the other initiator ends after the check's bound, naming cpu1 and its target cpu3"
+
+boot tlbctl 4 "suite=quick kinds=tlb flush=xcall methods=invlpg inits=2 masks=1 iters=20 reps=1 watchdog_ms=0 hang_cpu=1"
+verify tlbctl '^watchdog: cpu1 call #\d+ \(.*\) still running after \d+ ms \(bound 2000 ms\)' \
+	"with watchdog_ms=0 the wait before the TLB control ends after the check's bound, naming cpu1"
+grep -aq '^cpu0: finished its calls' "$T/tlbctl.log" && ok "tlbctl: cpu0 was waiting (finished its timed calls)" \
+	|| notok "tlbctl: cpu0 was waiting (finished its timed calls)"

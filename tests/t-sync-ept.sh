@@ -8,6 +8,8 @@
 # means something; lazy sends no shootdown IPI. Then through xcbenchd: the CSV names
 # the pseudo-initiators and says "verified", the API keeps them out of per-initiator
 # fairness, and `xcbench compare --algo-a inside --algo-b lazy` prints the table.
+# Lazy readers read the changed page in every read section (the risky window
+# between write-unlock and their next entry): stale before it, never after.
 # A lazy case sends no shootdown: its CASE frame has no method/flush/xcall keys,
 # and the suite runs it once per mask (issue 21).
 # Structure only: no timing is asserted. A trimmed suite (iters=20 reps=2) keeps it
@@ -68,6 +70,13 @@ ok(not unver, "every case's no-flush control saw stale reads (8 runs; lazy: entr
 lazy = [r for r in allr if sync[r["case_id"]]["algo"] == "lazy"]
 eager = [r for r in allr if sync[r["case_id"]]["algo"] != "lazy"]
 ok(lazy and all(r["ipis"] == 0 for r in lazy), "lazy sends no IPI in the timed writes")
+import re
+win = [tuple(map(int, m.groups())) for m in
+       (re.search(r"lazy window reads: (\d+) new, (\d+) stale before the entry, (\d+) after a skipped one "
+                  r"\(control\), (\d+) after a flush", l) for l in run["logs"]) if m]
+ok(len(win) == len(lazy) and all(n > 0 and o > 0 and c > 0 and b == 0 for n, o, c, b in win),
+   "lazy: readers read the risky window (stale before their entry, new after it, stale after a skipped "
+   f"entry in the control, never stale after a flush) ({win[:2]})")
 ok(eager and all(r["ipis"] > 0 for r in eager), "inside/after send the shootdown's IPIs")
 ok(all(r["lock_hold_cycles"] > 0 and r["lock_acq"] > r["count"] for r in allr),
    "rw-lock profile: writer hold time, acquisitions = reads + writes")

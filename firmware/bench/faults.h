@@ -3,8 +3,9 @@
  * read-only: the harness's own checks (watchdog, ledger, bounded waits) are
  * tested by making a CPU misbehave on purpose.
  *
- *   hang_cpu=N       that CPU wedges, interrupts off: in its first callee (xcall,
- *                    tlb), or in its first timed read (sync reader)
+ *   hang_cpu=N       that CPU wedges, interrupts off: in its first callee (xcall),
+ *                    its first shootdown (tlb initiator), or its first timed
+ *                    read (sync reader)
  *   fault_cpu=N      that CPU takes an invalid-opcode exception at the same place
  *   dupskip_cpu=N    that CPU runs one call (sequence number >= 3) as the previous
  *                    one again: one call skipped, one duplicated

@@ -136,6 +136,11 @@ static int one_call(struct initiator *in, unsigned raw_target, uint64_t *d)
 		/* prepare (targets load the old translation) and verify are untimed;
 		 * d is the shootdown itself. */
 		*d = 0;
+		if (in->cpu == faults.hang_cpu) {	/* faults.h: this initiator wedges */
+			(void)plat_irq_save();
+			for (;;)
+				plat_cpu_relax();
+		}
 		int r = flush_run(&in->fcfg, in->targets, d);
 		if (r < 0)
 			return -1;
@@ -266,8 +271,11 @@ void initiator_main(void *p)
 	/* release: pairs with the acquire below (nothing else rides on it). */
 	__atomic_fetch_sub(&timed_left, 1, __ATOMIC_RELEASE);
 	if (c->kind == XCB_KIND_TLB && !in->bad_cfg) {
-		/* The control runs when no initiator is timed any more (bounded:
-		 * CPU 0 aborts the repetition when a call outlives the watchdog). */
+		/* The control runs when no initiator is timed any more. Bounded:
+		 * the watchdog is armed in every repetition (x->bound, the check's
+		 * own with watchdog_ms=0), and CPU 0 - its tick while it initiates,
+		 * rep_supervise after - aborts when another initiator's call
+		 * outlives it, naming that CPU. */
 		wd_state(me, WD_FINISHED, plat_cycles());
 		while (__atomic_load_n(&timed_left, __ATOMIC_ACQUIRE) &&
 		       !__atomic_load_n(&abort_run, __ATOMIC_RELAXED))

@@ -23,7 +23,7 @@
 #include "lib/string.h"
 #include "xcall/xcall.h"
 
-#define REP_BOUND_MS 2000 	/* the bound of the start barrier and the check when watchdog_ms=0 */
+#define REP_BOUND_MS 2000 	/* every wait's bound when watchdog_ms=0 (plus the callee work) */
 #define REP_FLOOR_N 65		/* `ipi` floor probes before each repetition (after 32 untimed) */
 
 static struct initiator ini[RUN_MAX_INITS];
@@ -111,7 +111,11 @@ static void rep_setup(struct rep_ctx *x)
 		flush_assign_slices(cpus->init_cpus, c->inits);
 	}
 	wd_reset();
-	x->bound = x->wd_cycles ? x->wd_cycles : plat_tsc_khz() * REP_BOUND_MS;
+	/* watchdog_ms=0 drops the user's bound, not every bound: a call that never
+	 * returns must still end the run (rep_supervise, CPU 0's tick, the TLB
+	 * control's wait all rest on the watchdog), so it gets the check's own. */
+	x->bound = x->wd_cycles ? x->wd_cycles :
+		   plat_tsc_khz() * (REP_BOUND_MS + 4 * (uint64_t)c->work_us * c->inits / 1000);
 	x->bare = c->harness || runner_harness_bare();
 	if (!x->bare)
 		ledger_reset();
@@ -147,7 +151,7 @@ static void rep_setup(struct rep_ctx *x)
 		}
 		cpumask_set(&imask, in->cpu);
 	}
-	wd_arm(x->wd_cycles, &imask, cpus->targets);
+	wd_arm(x->bound, &imask, cpus->targets);
 	initiator_barrier_close(c->inits);
 }
 
@@ -211,10 +215,12 @@ static int rep_start(struct rep_ctx *x)
 	initiator_go();
 	if (x->self >= 0) {
 		/* We are an initiator ourselves, so nobody watches while we call: a
-		 * timer tick does (interrupts stay on while we spin in a call). */
-		unsigned period = (unsigned)(x->wd_cycles / (khz ? khz : 1) / 4);
-		if (x->wd_cycles)
-			benv_tick_start(period ? period : 1, watchdog_tick);
+		 * timer tick does (interrupts stay on while we spin in a call). Also
+		 * with watchdog_ms=0 (x->bound is then the check's own): the tick is
+		 * what ends our wait before the TLB control when another initiator
+		 * never finishes its timed calls. */
+		unsigned period = (unsigned)(x->bound / (khz ? khz : 1) / 4);
+		benv_tick_start(period ? period : 1, watchdog_tick);
 		initiator_main(&ini[x->self]);
 		benv_tick_stop();
 	}
@@ -233,7 +239,9 @@ static void initiator_crashed(const struct rep_ctx *x, unsigned cpu)
 	emit_logf("case %u: initiator cpu%u crashed: ending the run", x->c->id, cpu);
 }
 
-/* supervise: wait for every initiator, checking that no call outlives the bound.
+/* supervise: wait for every initiator, checking that no call outlives the bound
+ * (x->bound: the watchdog's, or the check's own with watchdog_ms=0, so a wedged
+ * initiator or target ends the wait with the watchdog's report naming them).
  * <0: the watchdog fired or an initiator crashed (the run must end). */
 static int rep_supervise(struct rep_ctx *x)
 {

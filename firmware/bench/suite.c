@@ -72,6 +72,14 @@ static unsigned nalgos(void)
 
 #define ALL(n) ((1u << (n)) - 1)
 
+/* for_each_bit(i, mask, n) { ... }: i over 0..n-1 where bit i of mask is set -
+ * the values a suite chose on one of its axes (a bit per vocabulary word). */
+#define for_each_bit(i, mask, n) \
+	for (unsigned i = 0; i < (n); i++) \
+		if (!((mask) >> i & 1u)) \
+			continue; \
+		else
+
 /* The algos= bit of a registered algorithm by name (0 if none): suites name
  * what they need, never a position in the registry (sorted by name). */
 static unsigned algo_bit(const char *name)
@@ -82,103 +90,116 @@ static unsigned algo_bit(const char *name)
 	return 0;
 }
 
-static void set_list(unsigned *dst, unsigned *n, const unsigned *v, unsigned k)
+/* A preset's number list: n values (n = 0: the base suite's list). */
+struct preset_list {
+	unsigned n;
+	unsigned v[3];
+};
+#define LIST(...) { sizeof((unsigned[]){ __VA_ARGS__ }) / sizeof(unsigned), { __VA_ARGS__ } }
+
+/* A suite= preset: what it changes in the base suite (suite_base). Every field
+ * left 0 (or NULL) keeps the base's value; no preset sets an axis to 0. */
+struct suite_preset {
+	const char *name;
+	unsigned kinds, waits, deliveries, overlaps, flushes, methods;
+	const char *algo;		/* the one algorithm it runs, by name: the
+					 * registry is sorted, never a position */
+	struct preset_list inits, masks, work_us, batches;
+	uint64_t iters, warmup, time_ms, reps, duration_s;
+};
+
+#define KIND(k) (1u << XCB_KIND_##k)
+
+/* The presets, in the order `suite=`'s error lists them. */
+static const struct suite_preset presets[] = {
+	/* Every algorithm x wait x delivery, a few calls each: seconds under TCG. */
+	{ .name = "quick", .deliveries = ALL(XCB_N_delivery),
+	  .inits = LIST(1, 2), .masks = LIST(1, MASK_ALL), .batches = LIST(1, 8),
+	  .iters = 20, .reps = 2 },
+	/* The seed's matrix with and without callee work, plus the TLB and raw
+	 * floors, each repetition bounded by a time budget so a 64-CPU machine
+	 * finishes in well under an hour. */
+	{ .name = "default", .waits = 1u << XCB_WAIT_DONE, .overlaps = 3u,
+	  .methods = (1u << XCB_METHOD_INVLPG) | (1u << XCB_METHOD_NONE),
+	  .inits = LIST(INITS_POW2), .work_us = LIST(0, 500), .batches = LIST(1, 8),
+	  .time_ms = 300 },
+	/* The seed thread's table: 1/2/4 initiators x 1, 2, 4, ... CPUs in mask,
+	 * locked vs lockless vs queued, 500 us callee work, wait for completion. */
+	{ .name = "seed", .kinds = KIND(XCALL) | KIND(RAW), .waits = 1u << XCB_WAIT_DONE,
+	  .overlaps = 3u, .inits = LIST(1, 2, 4), .work_us = LIST(500),
+	  .iters = 100, .time_ms = 3000, .reps = 5 },
+	/* Shootdown paths and methods: compared, so >= 5 repetitions for an interval. */
+	{ .name = "tlb", .kinds = KIND(TLB) | KIND(RAW),
+	  .inits = LIST(1, 2), .batches = LIST(1, 8, 32), .iters = 200, .reps = 5 },
+	/* Seed 002: a shootdown held under a write lock (inside), deferred after
+	 * it (after), or lazy at the targets' next entry - x CPUs in mask; the
+	 * shootdown Xen's: on_selected_cpus() (xcall path, `locked`), invlpg. */
+	{ .name = "ept", .kinds = KIND(SYNC) | KIND(RAW), .algo = "locked",
+	  .flushes = 1u << XCB_FLUSH_XCALL, .methods = 1u << XCB_METHOD_INVLPG,
+	  .iters = 100, .warmup = 5, .reps = 5 },
+	{ .name = "stress", .duration_s = 10, .reps = 1, .iters = 50 },
+};
+#define NPRESETS (sizeof(presets) / sizeof(presets[0]))
+
+/* What every suite starts from; a preset then changes some of it. */
+static const struct suite suite_base = {
+	.kinds = ALL(XCB_N_kind) & ~KIND(SYNC),	/* sync: suite=ept or kinds= */
+	.modes = ALL(XCB_N_sync_mode),
+	.rwlocks = 1u,
+	.batch_reads = 1024,	/* the seed's toolstack: 1024 GFNs mapped per batch */
+	.entry_us = 50,
+	.waits = ALL(XCB_N_wait),
+	.deliveries = 1u << XCB_DELIVERY_AUTO,
+	.placements = 1u << XCB_PL_FIRST,
+	.overlaps = 1u,
+	.harnesses = 1u,
+	.idles = 1u << XCB_IDLE_HLT,
+	.inits = { 1 }, .ninits = 1,
+	.masks = { MASK_POW2 }, .nmasks = 1,
+	.work_us = { 0 }, .nwork = 1,
+	.groups = { 0 }, .ngroups = 1,
+	.flushes = FLUSH_PATHS_DEFAULT,
+	.methods = ALL(XCB_N_method),
+	.batches = { 1 }, .nbatches = 1,
+	.iters = 1000,
+	.warmup = 10,
+	.reps = 5,
+	.watchdog_ms = 10000,
+};
+
+/* dst/n take the preset's list if it has one. */
+static void take_list(unsigned *dst, unsigned *n, const struct preset_list *l)
 {
-	for (unsigned i = 0; i < k; i++)
-		dst[i] = v[i];
-	*n = k;
+	if (!l->n)
+		return;
+	for (unsigned i = 0; i < l->n; i++)
+		dst[i] = l->v[i];
+	*n = l->n;
 }
 
-static void defaults(struct suite *s, const char *name)
+/* s = the base suite changed by preset p. */
+static void defaults(struct suite *s, const struct suite_preset *p)
 {
-	static const unsigned one[] = { 1 }, zero[] = { 0 }, onetwo[] = { 1, 2 };
-	static const unsigned one_all[] = { 1, MASK_ALL }, pow2[] = { MASK_POW2 };
-	static const unsigned seed_inits[] = { 1, 2, 4 }, w0_500[] = { 0, 500 };
-	static const unsigned w500[] = { 500 }, b18[] = { 1, 8 }, b1832[] = { 1, 8, 32 };
-	static const unsigned ipow2[] = { INITS_POW2 };
-
-	s->name = name;
-	s->kinds = ALL(XCB_N_kind) & ~(1u << XCB_KIND_SYNC);	/* sync: suite=ept or kinds= */
-	s->modes = ALL(XCB_N_sync_mode);
-	s->rwlocks = 1u;
-	s->batch_reads = 1024;	/* the seed's toolstack: 1024 GFNs mapped per batch */
-	s->entry_us = 50;
-	s->algos = ALL(nalgos());
-	s->waits = ALL(XCB_N_wait);
-	s->deliveries = 1u << XCB_DELIVERY_AUTO;
-	s->placements = 1u << XCB_PL_FIRST;
-	s->overlaps = 1u;
-	s->harnesses = 1u;
-	s->idles = 1u << XCB_IDLE_HLT;
-	set_list(s->inits, &s->ninits, one, 1);
-	set_list(s->masks, &s->nmasks, pow2, 1);
-	set_list(s->work_us, &s->nwork, zero, 1);
-	set_list(s->groups, &s->ngroups, zero, 1);
-	s->flushes = FLUSH_PATHS_DEFAULT;
-	s->methods = ALL(XCB_N_method);
-	set_list(s->batches, &s->nbatches, one, 1);
-	s->iters = 1000;
-	s->warmup = 10;
-	s->time_ms = 0;
-	s->reps = 5;
-	s->samples = 0;
-	s->duration_s = 0;
-	s->watchdog_ms = 10000;
-	s->seed = 0;
-
-	if (bs_streq(name, "quick")) {
-		/* Every algorithm x wait x delivery, a few calls each: seconds under TCG. */
-		s->deliveries = ALL(XCB_N_delivery);
-		set_list(s->inits, &s->ninits, onetwo, 2);
-		set_list(s->masks, &s->nmasks, one_all, 2);
-		set_list(s->batches, &s->nbatches, b18, 2);
-		s->iters = 20;
-		s->reps = 2;
-	} else if (bs_streq(name, "seed")) {
-		/* The seed thread's table: 1/2/4 initiators x 1, 2, 4, ... CPUs in mask,
-		 * locked vs lockless vs queued, 500 us callee work, wait for completion. */
-		s->kinds = (1u << XCB_KIND_XCALL) | (1u << XCB_KIND_RAW);
-		s->waits = 1u << XCB_WAIT_DONE;
-		s->overlaps = 3u;
-		set_list(s->inits, &s->ninits, seed_inits, 3);
-		set_list(s->work_us, &s->nwork, w500, 1);
-		s->iters = 100;
-		s->time_ms = 3000;
-		s->reps = 5;
-	} else if (bs_streq(name, "tlb")) {
-		s->kinds = (1u << XCB_KIND_TLB) | (1u << XCB_KIND_RAW);
-		set_list(s->inits, &s->ninits, onetwo, 2);
-		set_list(s->batches, &s->nbatches, b1832, 3);
-		s->iters = 200;
-		s->reps = 5;	/* compared between paths and methods: >= 5 for an interval */
-	} else if (bs_streq(name, "ept")) {
-		/* Seed 002: a shootdown held under a write lock (inside), deferred after
-		 * it (after), or lazy at the targets' next entry - x CPUs in mask; the
-		 * shootdown Xen's: on_selected_cpus() (xcall path, `locked`), invlpg. */
-		s->kinds = (1u << XCB_KIND_SYNC) | (1u << XCB_KIND_RAW);
-		/* by name: the registry is sorted, and `concurrent` sorts first */
-		s->algos = algo_bit("locked");
-		s->flushes = 1u << XCB_FLUSH_XCALL;
-		s->methods = 1u << XCB_METHOD_INVLPG;
-		s->iters = 100;
-		s->warmup = 5;
-		s->reps = 5;
-	} else if (bs_streq(name, "stress")) {
-		s->duration_s = 10;
-		s->reps = 1;
-		s->iters = 50;
-	} else {
-		/* default: the seed's matrix with and without callee work, plus the TLB
-		 * and raw floors, each repetition bounded by a time budget so a 64-CPU
-		 * machine finishes in well under an hour. */
-		s->waits = 1u << XCB_WAIT_DONE;
-		s->overlaps = 3u;
-		set_list(s->inits, &s->ninits, ipow2, 1);
-		set_list(s->work_us, &s->nwork, w0_500, 2);
-		set_list(s->batches, &s->nbatches, b18, 2);
-		s->methods = (1u << XCB_METHOD_INVLPG) | (1u << XCB_METHOD_NONE);
-		s->time_ms = 300;
-	}
+	*s = suite_base;
+	s->name = p->name;
+	s->algos = p->algo ? algo_bit(p->algo) : ALL(nalgos());
+#define TAKE(f) if (p->f) s->f = p->f
+	TAKE(kinds);
+	TAKE(waits);
+	TAKE(deliveries);
+	TAKE(overlaps);
+	TAKE(flushes);
+	TAKE(methods);
+	TAKE(iters);
+	TAKE(warmup);
+	TAKE(time_ms);
+	TAKE(reps);
+	TAKE(duration_s);
+#undef TAKE
+	take_list(s->inits, &s->ninits, &p->inits);
+	take_list(s->masks, &s->nmasks, &p->masks);
+	take_list(s->work_us, &s->nwork, &p->work_us);
+	take_list(s->batches, &s->nbatches, &p->batches);
 }
 
 /* key=word,word,...: a bitmask over `words` (or "all"): a vocabulary's
@@ -238,19 +259,18 @@ static int parse_numbers(const char *key, unsigned *dst, unsigned *n, int words)
 
 int suite_load(struct suite *s, const char *name)
 {
-	static const char *const known[] = { "quick", "default", "seed", "tlb", "ept", "stress" };
-	int found = 0;
-	for (unsigned i = 0; i < 6; i++)
-		if (bs_streq(name, known[i])) {
-			name = known[i];
-			found = 1;
-		}
-	if (!found) {
-		kprintf("xcbench: error: cmdline key 'suite': unknown suite '%s' "
-			"(one of: quick default seed tlb ept stress)\n", name);
+	const struct suite_preset *p = 0;
+	for (unsigned i = 0; i < NPRESETS; i++)
+		if (bs_streq(name, presets[i].name))
+			p = &presets[i];
+	if (!p) {
+		kprintf("xcbench: error: cmdline key 'suite': unknown suite '%s' (one of:", name);
+		for (unsigned i = 0; i < NPRESETS; i++)
+			kprintf(" %s", presets[i].name);
+		kprintf(")\n");
 		return -1;
 	}
-	defaults(s, name);
+	defaults(s, p);
 
 	const char *algo_names[32] = { 0 };
 	unsigned na = nalgos();
@@ -385,9 +405,7 @@ static void expand_shape(struct expand *e, struct bcase *c)
 		c->inits = inits[ii];
 		if (c->kind == XCB_KIND_SYNC && c->inits != 1)
 			continue;	/* one writer */
-		for (unsigned ov = 0; ov < 2; ov++) {
-			if (!(s->overlaps & (1u << ov)))
-				continue;
+		for_each_bit(ov, s->overlaps, 2) {
 			/* One initiator has nobody to overlap with: emit it once. */
 			if (c->inits == 1 && ov == 1 && (s->overlaps & 1u))
 				continue;
@@ -400,9 +418,7 @@ static void expand_shape(struct expand *e, struct bcase *c)
 				if (c->delivery == XCB_DELIVERY_SHORTHAND &&
 				    !(c->inits == 1 && c->mask == e->ncpus - 1))
 					continue;
-				for (unsigned p = 0; p < XCB_N_placement; p++) {
-					if (!(s->placements & (1u << p)))
-						continue;
+				for_each_bit(p, s->placements, XCB_N_placement) {
 					c->placement = (enum xcb_placement)p;
 					for (unsigned w = 0; w < s->nwork; w++) {
 						c->work_us = c->kind == XCB_KIND_XCALL ? s->work_us[w] : 0;
@@ -441,26 +457,18 @@ static void expand_xcall(struct expand *e, struct bcase *c, unsigned na)
 	if (!(s->kinds & (1u << XCB_KIND_XCALL)))
 		return;
 	c->kind = XCB_KIND_XCALL;
-	for (unsigned a = 0; a < na; a++) {
-		if (!(s->algos & (1u << a)))
-			continue;
+	for_each_bit(a, s->algos, na) {
 		c->algo = xcall_algos[a];
-		for (unsigned d = 0; d < XCB_N_delivery; d++) {
-			if (!(s->deliveries & (1u << d)))
-				continue;
+		for_each_bit(d, s->deliveries, XCB_N_delivery) {
 			c->delivery = (enum xcb_delivery)d;
-			for (unsigned w = 0; w < XCB_N_wait; w++) {
+			for_each_bit(w, s->waits, XCB_N_wait) {
 				/* only the waits the algorithm declares (xcall.h) */
-				if (!(s->waits & (1u << w)) || !(c->algo->waits & XCALL_WAIT_BIT(w)))
+				if (!(c->algo->waits & XCALL_WAIT_BIT(w)))
 					continue;
 				c->wait = (enum xcb_wait)w;
-				for (unsigned hw = 0; hw < 2; hw++) {
-					if (!(s->harnesses & (1u << hw)))
-						continue;
+				for_each_bit(hw, s->harnesses, 2) {
 					c->harness = hw;
-					for (unsigned id = 0; id < XCB_N_idle; id++) {
-						if (!(s->idles & (1u << id)))
-							continue;
+					for_each_bit(id, s->idles, XCB_N_idle) {
 						c->idle = id;
 						/* G only where the algorithm has groups */
 						unsigned ng = c->algo->set_group ? s->ngroups : 1;
@@ -494,26 +502,21 @@ static void expand_tlb_sync(struct expand *e, struct bcase *c, unsigned na)
 		unsigned sync = k == XCB_KIND_SYNC, nl = sync ? 2 : 1, nmd = sync ? XCB_N_sync_mode : 1;
 		c->batch_reads = sync ? (unsigned)s->batch_reads : 0;
 		c->entry_us = sync ? (unsigned)s->entry_us : 0;
-		for (unsigned p = 0; p < XCB_N_flush; p++) {
-			if (!(s->flushes & (1u << p)))
-				continue;
+		for_each_bit(p, s->flushes, XCB_N_flush) {
 			c->flush = (enum xcb_flush)p;
 			for (unsigned a = 0; a < na; a++) {
 				/* only the xcall path runs through an algorithm */
 				if (p != XCB_FLUSH_XCALL ? a > 0 : !(s->algos & (1u << a)))
 					continue;
 				c->algo = p != XCB_FLUSH_XCALL ? 0 : xcall_algos[a];
-				for (unsigned m = 0; m < XCB_N_method; m++) {
+				for_each_bit(m, s->methods, XCB_N_method) {
 					/* sync: method none is its control, not a case */
-					if (!(s->methods & (1u << m)) || (sync && m == XCB_METHOD_NONE))
+					if (sync && m == XCB_METHOD_NONE)
 						continue;
 					c->method = (enum xcb_method)m;
 					for (unsigned b = 0; b < s->nbatches; b++)
-						for (unsigned l = 0; l < nl; l++)
-							for (unsigned md = 0; md < nmd; md++) {
-								if (sync && (!(s->rwlocks & (1u << l)) ||
-									     !(s->modes & (1u << md))))
-									continue;
+						for_each_bit(l, sync ? s->rwlocks : 1u, nl)
+							for_each_bit(md, sync ? s->modes : 1u, nmd) {
 								c->batch = s->batches[b];
 								c->rwlock = l;
 								c->mode = (enum xcb_sync_mode)md;
@@ -545,9 +548,7 @@ static void expand_raw(struct expand *e, struct bcase *c)
 	c->mask = 1;
 	c->overlap = 0;
 	c->work_us = 0;
-	for (unsigned p = 0; p < XCB_N_placement; p++) {
-		if (!(s->placements & (1u << p)))
-			continue;
+	for_each_bit(p, s->placements, XCB_N_placement) {
 		c->placement = (enum xcb_placement)p;
 		for (unsigned f = 0; f < XCB_N_floor; f++) {
 			c->floor = (enum xcb_floor)f;

@@ -53,6 +53,12 @@ struct reader {
 	uint64_t bs[BATCH_KEPT];
 	uint64_t wait;			/* total timed wait */
 	unsigned nb;
+	/* Lazy: the risky window's reads (window_read): the changed page read
+	 * in every read section, seeing the new frame, a stale one before the
+	 * entry that flushes it (expected: the window is real), a stale one
+	 * after a skipped entry (the control), or after a real one (violation). */
+	uint64_t win_new, win_old, win_ctl, win_bad;
+	int skipped;			/* our last entry skipped its flush (control) */
 	int ready;			/* release: in its loop */
 	int finished;			/* release: stats above are final */
 } __attribute__((aligned(64)));	/* each reader writes only its own */
@@ -69,6 +75,11 @@ static int lazy __attribute__((aligned(64)));
 static int skip;			/* lazy control: entries skip the flush */
 static uint64_t entry_cyc, nreads;
 static unsigned phase, ready;		/* writer -> readers; readers -> writer */
+/* Lazy: the last change, as readers must see it once entered (generation, the
+ * first changed page and its new frame). Written by the writer under the
+ * write lock, read by readers under the read lock: the lock orders them. Own
+ * line: written once per write, read in every read section. */
+static struct { uint64_t gen; unsigned page; int frame; } win __attribute__((aligned(64)));
 
 enum { W_HOLD, W_E2E, W_EFF, W_BATCH, W_NR };
 static struct stats wst[W_NR];
@@ -103,6 +114,27 @@ static void reader_fault(unsigned me)
 		__asm__ __volatile__("ud2");
 }
 
+/* Lazy, inside a read section: read the last change's page through our TLB and
+ * judge it by whether our entry has flushed since (lazy_seen against its
+ * generation). The read is outside the timed lock wait. */
+static void window_read(struct reader *r)
+{
+	/* relaxed: the read lock's acquire orders these after the writer's
+	 * stores under the write lock (its release). */
+	uint64_t g = __atomic_load_n(&win.gen, __ATOMIC_RELAXED);
+	if (!g)
+		return;		/* nothing changed yet this repetition */
+	if (flush_page_sees(__atomic_load_n(&win.page, __ATOMIC_RELAXED),
+			    __atomic_load_n(&win.frame, __ATOMIC_RELAXED)) > 0)
+		r->win_new++;
+	else if (lazy_seen() < g)
+		r->win_old++;
+	else if (r->skipped)
+		r->win_ctl++;
+	else
+		r->win_bad++;
+}
+
 static void reader_main(void *p)
 {
 	struct reader *r = p;
@@ -134,6 +166,8 @@ static void reader_main(void *p)
 			/* relaxed: the lock's acquire/release order it against the
 			 * writer's increment. */
 			(void)__atomic_load_n(&p2m, __ATOMIC_RELAXED);
+			if (lazy && ph != PH_WARM)
+				window_read(r);
 			lops->read_unlock(&lock);
 			wd_state(me, WD_READ_OUT, t1);
 			bw += t1 - t0;
@@ -148,7 +182,9 @@ static void reader_main(void *p)
 			if (lazy && t1 - last >= entry_cyc) {
 				/* relaxed: the writer flips it between phases;
 				 * atomic so the load stays in the loop. */
-				lazy_entry(__atomic_load_n(&skip, __ATOMIC_RELAXED));
+				int sk = __atomic_load_n(&skip, __ATOMIC_RELAXED);
+				if (lazy_entry(sk))
+					r->skipped = sk;
 				last = t1;
 			}
 		}
@@ -292,6 +328,7 @@ static int sync_setup(struct sync_ctx *s)
 	memset(&lock, 0, sizeof(lock));
 	lazy_reset();
 	flush_reset();
+	win.gen = 0;		/* quiescent, as above */
 	flush_assign_slices(&s->writer, 1);
 	lazy = s->m == XCB_SYNC_LAZY;
 	skip = 0;
@@ -369,8 +406,15 @@ static __attribute__((noinline)) int write_once(struct sync_ctx *s, uint64_t k, 
 		flush_remote(f, t);
 		te = plat_cycles();
 	}
-	if (m == XCB_SYNC_LAZY)
+	if (m == XCB_SYNC_LAZY) {
 		g = lazy_publish(t);	/* marks the targets; no IPI */
+		/* relaxed: published by write_unlock's release (window_read). */
+		unsigned pg;
+		int fr = flush_last_change(&pg);
+		__atomic_store_n(&win.page, pg, __ATOMIC_RELAXED);
+		__atomic_store_n(&win.frame, fr, __ATOMIC_RELAXED);
+		__atomic_store_n(&win.gen, g, __ATOMIC_RELAXED);
+	}
 	uint64_t t2 = plat_cycles();
 	lops->write_unlock(&lock);
 	if (m == XCB_SYNC_AFTER) {
@@ -466,7 +510,7 @@ static void sync_emit(struct sync_ctx *s, uint64_t *p50, uint64_t *mean)
 	struct case_summary *sum = s->sum;
 	struct stats ra;
 	struct xcb_result b = { .elapsed_cycles = s->elapsed };
-	uint64_t wait = 0;
+	uint64_t wait = 0, wn = 0, wo = 0, wc = 0, wb = 0;
 	unsigned cpu;
 
 	stats_init(&ra);
@@ -476,12 +520,22 @@ static void sync_emit(struct sync_ctx *s, uint64_t *p50, uint64_t *mean)
 		benv_wait_idle(cpu);
 		emit(c, s->rep, cpu, &r->st, &r->h, &b);
 		wait += r->wait;
+		wn += r->win_new, wo += r->win_old, wc += r->win_ctl, wb += r->win_bad;
 		stats_merge(&ra, &r->st);
 		histo_merge(&all, &r->h);
 		for (unsigned k = 0; k < r->nb; k++) {
 			stats_add(&wst[W_BATCH], r->bs[k]);
 			histo_add(&wh[W_BATCH], r->bs[k]);
 		}
+	}
+	if (lazy) {
+		/* A stale read after a flushing entry is a violation like the
+		 * verify step's; the others say the window was read at all. */
+		s->stale += wb;
+		emit_logf("case %u rep %u: lazy window reads: %llu new, %llu stale before the entry, "
+			  "%llu after a skipped one (control), %llu after a flush (violations)",
+			  c->id, s->rep, (unsigned long long)wn, (unsigned long long)wo,
+			  (unsigned long long)wc, (unsigned long long)wb);
 	}
 	b.lock_wait_cycles = wait;
 	b.ipis = s->ipis;

@@ -3,9 +3,12 @@
  * remote invalidation (dedicated vector + global flush lock, or a cross-call),
  * and per-target verification that the old frame is no longer reachable.
  *
- * Window layout: page p can map frame 2p ("A") or 2p+1 ("B"); every frame
- * holds a distinct marker written once at init and never again, so a read
- * through page p tells exactly which frame the CPU's translation points at.
+ * Window layout: page p maps one of its PLAT_TW_FRAMES frames (FRAME(p, k)) and
+ * every remap moves it to the next in rotation; every frame holds a distinct
+ * marker written once at init and never again, so a read through page p tells
+ * exactly which frame the CPU's translation points at. After a no-flush control
+ * each CPU that verified drops what it saw stale (verify_cb), and with three
+ * frames a stale entry left anyway is never the next change's new frame.
  * Each concurrent initiator owns a slice of pages (flush_assign_slices); only
  * it changes their PTEs, so concurrent initiators never race on a mapping.
  */
@@ -17,7 +20,8 @@
 #include "xcall/xcall_internal.h"
 #include "flush/flush_internal.h"
 
-#define WINDOW_PAGES	512	/* one page table: 2 MiB of VA, 4 MiB of frames */
+#define WINDOW_PAGES	512	/* one page table: 2 MiB of VA, 6 MiB of frames */
+#define FRAME(p, k)	((int)(PLAT_TW_FRAMES * (p) + (k)))	/* page p's k-th frame */
 
 static unsigned npages, slice, nslices, ncpus_f;
 static unsigned *slot_of;		/* per CPU: its slice; changed only while quiescent */
@@ -83,27 +87,27 @@ int flush_init(unsigned ncpus)
 		return -1;
 	for (unsigned c = 0; c < ncpus; c++)
 		slot_of[c] = c % nslices;
-	for (unsigned f = 0; f < 2 * npages; f++)
+	for (unsigned f = 0; f < PLAT_TW_FRAMES * npages; f++)
 		*plat_tw_frame(f) = MARKER(f);
 	for (unsigned p = 0; p < npages; p++) {
-		plat_tw_map(p, (int)(2 * p));
-		cur[p] = (int)(2 * p);
+		plat_tw_map(p, FRAME(p, 0));
+		cur[p] = FRAME(p, 0);
 	}
 	/* Nothing can have cached the window yet except (on hw) CPU 0 through
 	 * an earlier mapping of the same VA: start clean. */
 	plat_tlb_flush(PLAT_TLB_CR3, 0);
 	/* Prove the window works before trusting it: every page, read through
-	 * its VA, shows its own frame A; remapped to B (and invalidated) it
-	 * shows B. A window that aliased pages (say, one big page) fails here. */
+	 * its VA, shows its own first frame; remapped to the second (and invalidated) it
+	 * shows that one. A window that aliased pages (say, one big page) fails here. */
 	for (unsigned p = 0; p < npages; p++) {
 		uint64_t v;
-		if (plat_tw_read(p, &v) < 0 || v != MARKER(2 * p))
+		if (plat_tw_read(p, &v) < 0 || v != MARKER(FRAME(p, 0)))
 			return -1;
-		plat_tw_map(p, (int)(2 * p + 1));
+		plat_tw_map(p, FRAME(p, 1));
 		plat_tlb_flush(PLAT_TLB_INVLPG, p);
-		if (plat_tw_read(p, &v) < 0 || v != MARKER(2 * p + 1))
+		if (plat_tw_read(p, &v) < 0 || v != MARKER(FRAME(p, 1)))
 			return -1;
-		plat_tw_map(p, (int)(2 * p));
+		plat_tw_map(p, FRAME(p, 0));
 		plat_tlb_flush(PLAT_TLB_INVLPG, p);
 	}
 	plat_ipi_register(PLAT_IPI_FLUSH, flush_ipi_handler);
@@ -228,9 +232,14 @@ static void verify_cb(void *arg)
 		stale++;
 	}
 	/* Under the control the count still goes back to the caller (it is what
-	 * the control detected), but never into the violations. */
+	 * the control detected), but never into the violations; and the stale
+	 * translations go, so that each control round starts from what a real
+	 * shootdown left (nothing stale) and none outlives the control into the
+	 * next measured change. */
 	if (stale && r->method == XCB_METHOD_NONE) {
 		count(&r->stale, stale);
+		for (unsigned i = 0; i < r->n; i++)
+			plat_tlb_flush(PLAT_TLB_INVLPG, r->first + i);
 		return;
 	}
 	if (stale) {
@@ -297,11 +306,11 @@ int flush_prepare(const struct flush_cfg *c, const struct cpumask *targets)
 		return -1;
 	for (unsigned i = 0; i < r->n; i++) {
 		unsigned p = r->first + i;
-		/* An unmapped page (previous unmap shootdown) gets frame A
+		/* An unmapped page (previous unmap shootdown) gets its first frame
 		 * back. No shootdown needed: x86 never caches a not-present
 		 * translation, so nobody can hold a stale one. */
 		if (cur[p] < 0) {
-			cur[p] = (int)(2 * p);
+			cur[p] = FRAME(p, 0);
 			plat_tw_map(p, cur[p]);
 		}
 	}
@@ -318,10 +327,13 @@ int flush_change(const struct flush_cfg *c)
 	for (unsigned i = 0; i < r->n; i++) {
 		unsigned p = r->first + i;
 		int old = cur[p];
-		int new = c->change == FLUSH_UNMAP ? -1 : (int)(old ^ 1);
+		/* the next frame in rotation (flush.c's head: never the one
+		 * before, which a control may have left cached) */
+		int new = c->change == FLUSH_UNMAP ? -1 :
+			  FRAME(p, ((unsigned)old - PLAT_TW_FRAMES * p + 1) % PLAT_TW_FRAMES);
 
-		if (old < 0)		/* prepare not run: remap to A */
-			new = (int)(2 * p);
+		if (old < 0)		/* prepare not run: remap to the first */
+			new = FRAME(p, 0);
 		r->old_frame[i] = old;
 		r->new_frame[i] = new;
 		plat_tw_map(p, new);
@@ -361,6 +373,21 @@ int flush_remote(const struct flush_cfg *c, const struct cpumask *targets)
 int flush_shootdown(const struct flush_cfg *c, const struct cpumask *targets)
 {
 	return flush_change(c) < 0 ? -1 : flush_remote(c, targets);
+}
+
+int flush_last_change(unsigned *page)
+{
+	const struct flush_req *r = &reqs[plat_cpu_id()];	/* our own: no race */
+	*page = r->first;
+	return r->n ? r->new_frame[0] : -1;
+}
+
+int flush_page_sees(unsigned page, int frame)
+{
+	uint64_t v;
+	if (plat_tw_read(page, &v) < 0)
+		return -1;
+	return frame >= 0 && v == MARKER(frame);
 }
 
 int flush_verify(const struct flush_cfg *c, const struct cpumask *targets)

@@ -15,8 +15,8 @@
  * One shootdown, on the initiator:
  *   1. prime: each target reads every page of the batch through the window
  *      (so it holds the old translation — otherwise verification proves nothing);
- *   2. change the PTEs: alternate between frame A (marker A) and frame B
- *      (marker B), or clear the PTE (mode `unmap`: then a read must #PF);
+ *   2. change the PTEs: rotate among the page's PLAT_TW_FRAMES frames (each its marker)
+ *      (the next in rotation), or clear the PTE (mode `unmap`: then a read must #PF);
  *   3. invalidate locally, then remotely by the chosen path and method;
  *   4. each target, after invalidating, reads every changed page: old
  *      marker = stale violation; new marker or a fault (unmap) = good.
@@ -101,6 +101,14 @@ int flush_verify(const struct flush_cfg *cfg, const struct cpumask *targets);
  * CPU's TLB; flush_remote invalidates the targets by cfg->flush/method. */
 int flush_change(const struct flush_cfg *cfg);
 int flush_remote(const struct flush_cfg *cfg, const struct cpumask *targets);
+
+/* For a reader outside the shootdown (the sync case's lazy readers, checking the
+ * window between write-unlock and their next entry): the first page the caller's
+ * last flush_change changed, and the frame it maps now (-1: none changed yet);
+ * and whether this CPU's translation of `page` reaches `frame` (1), another
+ * frame (0: stale), or faults (-1). */
+int flush_last_change(unsigned *page);
+int flush_page_sees(unsigned page, int frame);
 
 /* All three; *cycles (if not NULL) gets the flush_shootdown() time.
  * Returns stale violations (>= 0) or <0 on a bad cfg. */

@@ -91,6 +91,15 @@ static void one_cpu_madt(struct tb *t, uint32_t flags)
 	finish(t);
 }
 
+/* A MADT of n enabled local APICs, APIC IDs 0..n-1. */
+static void cpus_madt(struct tb *t, unsigned n)
+{
+	madt_start(t);
+	for (unsigned i = 0; i < n; i++)
+		lapic(t, (uint8_t)i, (uint8_t)i, 1);
+	finish(t);
+}
+
 /* Parses from a heap copy of exactly len bytes, so ASan catches any read past it. */
 static int parse(const struct tb *t, size_t len, struct madt_info *m, char *err)
 {
@@ -113,6 +122,17 @@ static void refused(const struct tb *t, size_t len, const char *why)
 		assert_non_null(strstr(err, why));
 }
 
+/* Finish t: it must parse, into ncpus CPUs kept of which nenabled enabled,
+ * out of nenabled_all enabled in the table. */
+static void parses(struct tb *t, unsigned ncpus, unsigned nenabled, unsigned nenabled_all)
+{
+	finish(t);
+	assert_int_equal(parse(t, t->n, &m, err), 0);
+	assert_int_equal(m.ncpus, ncpus);
+	assert_int_equal(m.nenabled, nenabled);
+	assert_int_equal(m.nenabled_all, nenabled_all);
+}
+
 static void test_good_madt(void **state)
 {
 	(void)state;
@@ -124,11 +144,7 @@ static void test_good_madt(void **state)
 	lapic(&t, 2, 4, 0);   /* hot-pluggable slot, not present */
 	lapic(&t, 3, 0xff, 1); /* placeholder ID: ignored */
 	x2apic(&t, 300, 1, 9);
-	finish(&t);
-	assert_int_equal(parse(&t, t.n, &m, err), 0);
-	assert_int_equal(m.ncpus, 4);
-	assert_int_equal(m.nenabled, 3);
-	assert_int_equal(m.nenabled_all, 3);
+	parses(&t, 4, 3, 3);
 	assert_int_equal(m.nioapic, 1);
 	assert_int_equal(m.nentries, 6);
 	assert_int_equal(m.lapic_addr, 0xfee00000);
@@ -161,11 +177,7 @@ static void test_600_entries(void **state)
 			x2apic(&t, id, 1, i);
 	}
 	ioapic(&t);
-	finish(&t);
-	assert_int_equal(parse(&t, t.n, &m, err), 0);
-	assert_int_equal(m.ncpus, 600);
-	assert_int_equal(m.nenabled, 600);
-	assert_int_equal(m.nenabled_all, 600);
+	parses(&t, 600, 600, 600);
 	assert_int_equal(m.nentries, 601);
 	assert_int_equal(m.cpu[254].apic_id, 254);
 	assert_false(m.cpu[254].x2apic_entry);
@@ -188,11 +200,7 @@ static void test_duplicates_skipped(void **state)
 		x2apic(&t, i, 0, 100 + i);      /* disabled repeats */
 	x2apic(&t, 3, 1, 200);                  /* an enabled repeat */
 	x2apic(&t, 0x1000, 0, 300);             /* a genuinely absent slot */
-	finish(&t);
-	assert_int_equal(parse(&t, t.n, &m, err), 0);
-	assert_int_equal(m.ncpus, 9);
-	assert_int_equal(m.nenabled, 8);
-	assert_int_equal(m.nenabled_all, 8);
+	parses(&t, 9, 8, 8);
 	assert_int_equal(m.skip_dup, 9);
 	assert_int_equal(m.skip_disabled, 1);
 	for (unsigned i = 0; i < 8; i++) {
@@ -273,10 +281,7 @@ static void test_truncated(void **state)
 {
 	(void)state;
 	struct tb t;
-	madt_start(&t);
-	lapic(&t, 0, 0, 1);
-	lapic(&t, 1, 1, 1);
-	finish(&t);
+	cpus_madt(&t, 2);
 	/* The buffer is shorter than the table's own length field. */
 	for (size_t len = 0; len < t.n; len++) {
 		assert_int_equal(parse(&t, len, &m, err), -1);
@@ -298,26 +303,32 @@ static void test_truncated(void **state)
 	refused(&c, c.n, "below minimum");
 }
 
+/* MADTs whose entries the parser must refuse: the entry bytes after the
+ * fixed part, and the words its message must hold (NULL: any message). */
+static const struct bad_entries {
+	const char *what;
+	size_t n;
+	uint8_t e[12];
+	const char *why;
+} bad_entries[] = {
+	{ "an entry of length 0 (would loop forever)", 10,
+	  { 0, 8, 0, 0, 1, 0, 0, 0, /* a good local APIC, then */ 0, 0 }, "has length 0" },
+	{ "a local APIC entry too short for its fields", 4, { 0, 4, 0, 0 }, "need 8" },
+	{ "a short x2APIC entry", 8, { 9, 8, 0, 0, 5, 0, 0, 0 }, NULL },
+};
+
 static void test_inconsistent(void **state)
 {
 	(void)state;
 	struct tb t;
-	/* An entry of length 0 would loop forever. */
-	madt_start(&t);
-	lapic(&t, 0, 0, 1);
-	put8(&t, 0); put8(&t, 0);
-	finish(&t);
-	refused(&t, t.n, "has length 0");
-	/* A local APIC entry too short for its fields. */
-	madt_start(&t);
-	put8(&t, 0); put8(&t, 4); put8(&t, 0); put8(&t, 0);
-	finish(&t);
-	refused(&t, t.n, "need 8");
-	/* A short x2APIC entry. */
-	madt_start(&t);
-	put8(&t, 9); put8(&t, 8); put16(&t, 0); put32(&t, 5);
-	finish(&t);
-	refused(&t, t.n, NULL);
+	for (size_t i = 0; i < sizeof(bad_entries) / sizeof(bad_entries[0]); i++) {
+		const struct bad_entries *b = &bad_entries[i];
+		print_message("# %s\n", b->what);
+		madt_start(&t);
+		put(&t, b->e, b->n);
+		finish(&t);
+		refused(&t, t.n, b->why);
+	}
 	/* Wrong signature. */
 	one_cpu_madt(&t, 1);
 	memcpy(t.b, "FACP", 4);

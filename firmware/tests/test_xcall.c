@@ -838,6 +838,17 @@ static void test_lockless_reset_clears_tasks(void **st)
 	assert_false(xcall_lockless_task_pending(1));
 }
 
+/* The controls' shootdown from CPU 0: every other CPU a target, 4 pages by CR3
+ * through `queued` (method set to none by the caller for the control). */
+static struct flush_cfg control_setup(struct cpumask *m)
+{
+	cpumask_clear_all(m);
+	for (unsigned c = 1; c < NCPUS; c++)
+		cpumask_set(m, c);
+	return (struct flush_cfg){ .method = XCB_METHOD_CR3, .flush = XCB_FLUSH_XCALL,
+				   .change = FLUSH_REMAP, .xops = xcall_find("queued"), .batch = 4 };
+}
+
 /*
  * The initiator-only control (issue 21): on a platform whose targets keep no
  * primed translation, the no-flush control must see nothing - the case is then
@@ -850,11 +861,8 @@ static void ctl_only_cpu(unsigned me, void *unused)
 	(void)unused;
 	if (me != 0)
 		return;
-	struct cpumask m = { { 0 } };
-	for (unsigned c = 1; c < NCPUS; c++)
-		cpumask_set(&m, c);
-	struct flush_cfg c = { .method = XCB_METHOD_CR3, .flush = XCB_FLUSH_XCALL,
-			       .change = FLUSH_REMAP, .xops = xcall_find("queued"), .batch = 4 };
+	struct cpumask m;
+	struct flush_cfg c = control_setup(&m);
 	(void)flush_run(&c, &m, NULL);	/* clean TLBs */
 	c.method = XCB_METHOD_NONE;
 	ctl_only_result = flush_run(&c, &m, NULL);
@@ -883,6 +891,40 @@ static void test_flush_noflush_control_sees_stale(void **st)
 	/* ... but every CPU (8) still reached the old frame of all 4 pages,
 	 * twice: the model caches, and the verify step notices. */
 	assert_int_equal(fs.stale_expected, 2 * NCPUS * 4);
+}
+
+/*
+ * Back-to-back no-flush controls (issue 21): each must see every target stale.
+ * With two frames per page the second control remapped the page back to the
+ * frame the first one left cached, so the stale entry read as the "new" frame
+ * and the control saw nothing; the rotation over three frames (and the control's
+ * verify dropping what it saw stale) makes every round detect alone.
+ */
+static int ctl_twice_result = -1;
+static void ctl_twice_cpu(unsigned me, void *unused)
+{
+	(void)unused;
+	if (me != 0)
+		return;
+	struct cpumask m;
+	struct flush_cfg c = control_setup(&m);
+	ctl_twice_result = flush_run(&c, &m, NULL);	/* clean TLBs: 0 */
+	c.method = XCB_METHOD_NONE;
+	for (int k = 0; k < 4; k++)
+		ctl_twice_result |= (flush_run(&c, &m, NULL) != (NCPUS - 1) * 4) << (k + 1);
+	c.method = XCB_METHOD_CR3;	/* and a real shootdown after them is clean */
+	ctl_twice_result |= (flush_run(&c, &m, NULL) != 0) << 5;
+}
+
+static void test_flush_controls_back_to_back(void **st)
+{
+	(void)st;
+	flush_reset();
+	run_bounded(ctl_twice_cpu, "four no-flush controls in a row from CPU 0");
+	if (ctl_twice_result)
+		fail_msg("back-to-back controls: result bits %#x (bit k+1: control k saw "
+			 "fewer than every target stale; bit 5: the real shootdown after saw stale)",
+			 (unsigned)ctl_twice_result);
 }
 
 int main(void)
@@ -945,6 +987,7 @@ int main(void)
 			cmocka_unit_test(test_raw),
 			cmocka_unit_test(test_flush_no_stale),
 			cmocka_unit_test(test_flush_noflush_control_sees_stale),
+			cmocka_unit_test(test_flush_controls_back_to_back),
 			cmocka_unit_test(test_flush_early_ack_safe_and_unsafe),
 			cmocka_unit_test(test_flush_control_counts_targets_only),
 			cmocka_unit_test(test_flush_batch_refused_not_clamped),

@@ -55,11 +55,16 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind);
 enum plat_tlb_op { PLAT_TLB_INVLPG, PLAT_TLB_CR3, PLAT_TLB_INVPCID, PLAT_TLB_NONE };
 
 /*
- * Set up the window: `npages` virtual 4 KiB pages and 2*npages backing
- * frames. Returns the number of pages made available (<= npages), or <0.
+ * Set up the window: `npages` virtual 4 KiB pages and PLAT_TW_FRAMES*npages
+ * backing frames (page p's are PLAT_TW_FRAMES*p + 0..PLAT_TW_FRAMES-1; it starts
+ * on the first). Three, not two: a page that rotates among three frames never
+ * gets back, on its next change, the frame a translation left stale by the
+ * previous change (a no-flush control) still points at, so that stale entry
+ * cannot pass for the new frame. Returns the pages made available (<= npages), or <0.
  */
+#define PLAT_TW_FRAMES 3
 int plat_tw_init(unsigned npages);
-/* Point window page `page` at frame `frame` (0..2*npages-1), or clear it
+/* Point window page `page` at frame `frame` (0..PLAT_TW_FRAMES*npages-1), or clear it
  * (frame < 0). Only changes the page table; no invalidation. */
 void plat_tw_map(unsigned page, int frame);
 /* Direct (never stale) pointer to a frame's first word, for writing markers. */

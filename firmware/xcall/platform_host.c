@@ -282,7 +282,7 @@ int plat_tw_init(unsigned npages)
 {
 	tw_pages = npages;
 	pt = calloc(npages, sizeof(*pt));
-	frames = calloc(2 * npages, sizeof(*frames));
+	frames = calloc(PLAT_TW_FRAMES * npages, sizeof(*frames));
 	tlb = malloc((size_t)ncpus_h * npages * sizeof(*tlb));
 	if (!pt || !frames || !tlb)
 		return -1;

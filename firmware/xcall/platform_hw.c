@@ -168,14 +168,15 @@ int plat_tw_init(unsigned npages)
 	if (npages > PAGING_TEST_WINDOW_SIZE / PAGE_SIZE)
 		npages = PAGING_TEST_WINDOW_SIZE / PAGE_SIZE;
 	if (!tw_frames) {
-		tw_frames = page_alloc(2 * npages);
+		tw_frames = page_alloc(PLAT_TW_FRAMES * npages);
 		if (!tw_frames)
 			return -1;
 	}
 	tw_pages = npages;
 	for (unsigned p = 0; p < npages; p++) {
 		/* 4 KiB PTEs, never global (PTE_G): a CR3 reload must drop them. */
-		if (paging_map_4k(tw_va(p), (uint64_t)(uintptr_t)tw_frames + 2ull * p * PAGE_SIZE,
+		if (paging_map_4k(tw_va(p), (uint64_t)(uintptr_t)tw_frames +
+				  (uint64_t)PLAT_TW_FRAMES * p * PAGE_SIZE,
 				  PTE_P | PTE_W) < 0)
 			return -1;
 		tw_pte[p] = paging_pte(tw_va(p));

@@ -53,6 +53,17 @@ int kv_args(const char *cmd, int argc, char **argv, json_t *params);
  * is nothing left to do: *rc = 1 after an error (printed), *rc = 0 after
  * printing the answer as JSON (as_json). */
 json_t *get_answer(const char *path, int as_json, int *rc);
+/* Options that build a JSON request body (cmdopt.h's CMDOPT_FN actions on
+ * subcmd.c): obj is the json_t * it goes in, k the key (NULL: the option's
+ * name). STR sets obj[k] to the value, ADD appends it to the array obj, INT
+ * sets a whole number in lo..hi, KV takes KEY=VALUE into obj[KEY], TRUE
+ * (no value) sets obj[k] to true. */
+cmdopt_fn opt_json_str, opt_json_add, opt_json_int, opt_json_kv, opt_json_true;
+#define OPT_JSON_STR(n, obj, k)         OPT_FN(n, opt_json_str, obj, k)
+#define OPT_JSON_ADD(n, arr)            OPT_FN(n, opt_json_add, arr, NULL)
+#define OPT_JSON_INT(n, obj, k, l, h)   { .name = (n), .kind = CMDOPT_FN, .fn = opt_json_int, .dst = (obj), .key = (k), .lo = (l), .hi = (h) }
+#define OPT_JSON_KV(n, obj)             OPT_FN(n, opt_json_kv, obj, NULL)
+#define OPT_JSON_TRUE(n, obj, k)        OPT_FN_FLAG(n, opt_json_true, obj, k)
 /* GETs path, writing a 200 body to out as it arrives; 0, or 1 after an
  * error (named after cmd) on stderr. */
 int http_get_to(const char *cmd, const char *path, FILE *out);

@@ -31,18 +31,13 @@ static void print_one(json_t *b)
 
 int cmd_baseline(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcbench baseline", usage, opts, NULL };
-	int c, rc, as_json = 0;
+	int rc, as_json = 0;
+	const struct cmdopt opts[] = { OPT_FLAG("json", &as_json), OPT_END };
+	const struct cmd cmd = { "xcbench baseline", usage, opts };
 	json_t *o, *b;
 	size_t i;
 
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0)
-		as_json = 1;
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
 	if (optind == argc) {
 		o = get_answer("/api/v1/baselines", as_json, &rc);

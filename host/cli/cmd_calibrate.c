@@ -104,32 +104,19 @@ static void line(const char *what, json_t *t)
 
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "fdr", 1, NULL, 'q' }, { "min-effect", 1, NULL, 'm' }, { "json", 0, NULL, 'j' },
-		{ "boot", 1, NULL, 'b' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcbench calibrate", usage, opts, NULL };
 	const char *fdr = NULL, *me = NULL;
-	int c, rc, as_json = 0, boot = 0;
+	int rc, as_json = 0, boot = 0;
+	const struct cmdopt opts[] = {
+		OPT_STR("fdr", &fdr), OPT_STR("min-effect", &me), OPT_FLAG("json", &as_json),
+		OPT_INT("boot", &boot, 4, 10), OPT_END,
+	};
+	const struct cmd cmd = { "xcbench calibrate", usage, opts };
 	struct buf path = { 0 }, booted = { 0 };
 	const char *runs;
 	json_t *o;
 	char grp[64];
 
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
-		switch (c) {
-		case 'q': fdr = optarg; break;
-		case 'm': me = optarg; break;
-		case 'j': as_json = 1; break;
-		case 'b':
-			if (cmd_int(&cmd, "--boot", optarg, 4, 10, &boot))
-				return 2;
-			break;
-		}
-	}
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
 	if (boot) {
 		/* everything after the options (after --) is for xcbench vm */

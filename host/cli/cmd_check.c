@@ -26,47 +26,28 @@ static const char usage[] =
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "baseline", 1, NULL, 'L' }, { "threshold", 1, NULL, 't' }, { "fdr", 1, NULL, 'q' },
-		{ "a-where", 1, NULL, 'A' }, { "b-where", 1, NULL, 'B' }, { "format", 1, NULL, 'F' },
-		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcbench check", usage, opts, NULL };
-	struct cmp_args ca = { 0 };
+	struct cmp_args ca = { .min_effect = "5" };
 	const char *format = "text";
-	int c, rc, as_json = 0;
+	int rc, as_json = 0;
+	const struct cmdopt opts[] = {
+		OPT_STR("baseline", &ca.a), OPT_STR("threshold", &ca.min_effect), OPT_STR("fdr", &ca.fdr),
+		OPT_STR("a-where", &ca.a_where), OPT_STR("b-where", &ca.b_where), OPT_STR("format", &format),
+		OPT_FLAG("json", &as_json), OPT_END,
+	};
+	const struct cmd cmd = { "xcbench check", usage, opts };
 	struct buf path = { 0 };
 	json_t *o, *s;
 	long long slower;
 
-	ca.min_effect = "5";
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
-		switch (c) {
-		case 'L': ca.a = optarg; break;
-		case 't': ca.min_effect = optarg; break;
-		case 'q': ca.fdr = optarg; break;
-		case 'A': ca.a_where = optarg; break;
-		case 'B': ca.b_where = optarg; break;
-		case 'F': format = optarg; break;
-		case 'j': as_json = 1; break;
-		}
-	}
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
 	if (!ca.a || optind != argc - 1) {
 		fprintf(stderr, "xcbench check: expected --baseline A and one side B\n");
 		return cmd_usage_error(&cmd);
 	}
 	ca.b = argv[optind];
-	if (strcmp(ca.a, "stored") == 0)
-		ca.a = "baseline";	/* the API's name for the stored baseline */
-	if ((strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a)) ||
-	    (strncmp(ca.b, "label:", 6) && compare_run_list(ca.b))) {
-		fprintf(stderr, "xcbench check: a side is a run id or a list of run ids (1,2,3), not '%s'\n",
-			strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a) ? ca.a : ca.b);
+	if (compare_sides("xcbench check", &ca))
 		return 2;
-	}
 	if (strcmp(format, "text") && strcmp(format, "markdown")) {
 		fprintf(stderr, "xcbench check: --format is text or markdown, not '%s'\n", format);
 		return 2;

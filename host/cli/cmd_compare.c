@@ -119,40 +119,22 @@ static void flat(json_t *o)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "algo-a", 1, NULL, 'a' }, { "algo-b", 1, NULL, 'b' }, { "csv", 0, NULL, 'c' },
-		{ "json", 0, NULL, 'j' }, { "flat", 0, NULL, 'f' }, { "help", 0, NULL, 'h' },
-		{ "a-where", 1, NULL, 'A' }, { "b-where", 1, NULL, 'B' }, { "baseline", 1, NULL, 'L' },
-		{ "fdr", 1, NULL, 'q' }, { "min-effect", 1, NULL, 'm' }, { "format", 1, NULL, 'F' },
-		{ "html", 1, NULL, 'H' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcbench compare", usage, opts, NULL };
 	struct cmp_args ca = { 0 };
 	const char *format = "seed", *baseline = NULL, *html = NULL;
-	int c, rc, csv = 0, as_json = 0, as_flat = 0, few = 0, npos;
+	int rc, csv = 0, as_json = 0, as_flat = 0, few = 0, npos;
+	const struct cmdopt opts[] = {
+		OPT_STR("algo-a", &ca.algo_a), OPT_STR("algo-b", &ca.algo_b), OPT_FLAG("csv", &csv),
+		OPT_FLAG("json", &as_json), OPT_FLAG("flat", &as_flat),
+		OPT_STR("a-where", &ca.a_where), OPT_STR("b-where", &ca.b_where), OPT_STR("baseline", &baseline),
+		OPT_STR("fdr", &ca.fdr), OPT_STR("min-effect", &ca.min_effect), OPT_STR("format", &format),
+		OPT_STR("html", &html), OPT_END,
+	};
+	const struct cmd cmd = { "xcbench compare", usage, opts };
 	struct buf path = { 0 };
 	json_t *o, *cs;
 	size_t i;
 
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
-		switch (c) {
-		case 'a': ca.algo_a = optarg; break;
-		case 'b': ca.algo_b = optarg; break;
-		case 'A': ca.a_where = optarg; break;
-		case 'B': ca.b_where = optarg; break;
-		case 'L': baseline = optarg; break;
-		case 'q': ca.fdr = optarg; break;
-		case 'm': ca.min_effect = optarg; break;
-		case 'F': format = optarg; break;
-		case 'H': html = optarg; break;
-		case 'c': csv = 1; break;
-		case 'j': as_json = 1; break;
-		case 'f': as_flat = 1; break;
-		}
-	}
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
 	npos = argc - optind;
 	if (baseline ? npos != 1 : npos != 2) {
@@ -162,14 +144,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	ca.a = baseline ? baseline : argv[optind];
 	ca.b = argv[argc - 1];
-	if (strcmp(ca.a, "stored") == 0)
-		ca.a = "baseline";	/* the API's name for the stored baseline */
-	if ((strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a)) ||
-	    (strncmp(ca.b, "label:", 6) && compare_run_list(ca.b))) {
-		fprintf(stderr, "xcbench compare: a side is a run id or a list of run ids (1,2,3), not '%s'\n",
-			strcmp(ca.a, "baseline") && strncmp(ca.a, "last:", 5) && strncmp(ca.a, "label:", 6) && compare_run_list(ca.a) ? ca.a : ca.b);
+	if (compare_sides("xcbench compare", &ca))
 		return 2;
-	}
 	if (!ca.algo_a != !ca.algo_b) {
 		fprintf(stderr, "xcbench compare: --algo-a and --algo-b go together\n");
 		return 2;

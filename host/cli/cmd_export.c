@@ -12,20 +12,17 @@ static const char usage[] = "usage: xcbench export RUN [-o FILE]\n"
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", 1, NULL, 'o' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcbench export", usage, opts, "o:h" };
 	const char *file = NULL;
+	const struct cmdopt opts[] = {
+		{ .name = "output", .kind = CMDOPT_STR, .dst = &file, .letter = 'o' }, OPT_END,
+	};
+	const struct cmd cmd = { "xcbench export", usage, opts };
 	char path[96], tmp[4200];
 	uint64_t id;
 	FILE *out = stdout;
-	int c, rc;
+	int rc;
 
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0)
-		file = optarg;	/* -o, the one option */
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
 	if (one_run_id(&cmd, argc, argv, &id))
 		return 2;

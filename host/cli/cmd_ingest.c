@@ -190,25 +190,16 @@ static int input_waiting(int fd)
 
 int cmd_ingest(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "timeout", 1, NULL, 't' }, { "mac", 1, NULL, 'm' }, { "help", 0, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcbench ingest", usage, opts, NULL };
 	struct ingest g = { .fd = -1, .so = { .window = 128, .idle_timeout = 30 } };
+	const struct cmdopt opts[] = { OPT_NUM("timeout", &g.so.idle_timeout), OPT_STR("mac", &g.mac), OPT_END };
+	const struct cmd cmd = { "xcbench ingest", usage, opts };
 	char buf[65536], *line = NULL;
 	size_t have = 0, linecap = 0;
-	int c, in, rc = 1;
+	int in, rc;
 
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
-		if (c == 'm')
-			g.mac = optarg;
-		else
-			g.so.idle_timeout = atof(optarg);	/* --timeout */
-	}
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
+	rc = 1;	/* until every frame is acknowledged */
 	if (optind != argc - 1) {
 		fprintf(stderr, "xcbench ingest: expected one FILE (or - for standard input)\n");
 		return cmd_usage_error(&cmd);

@@ -32,18 +32,14 @@ static void print_job(json_t *j)
 
 int cmd_job(int argc, char **argv)
 {
-	static const struct option opts[] = { { "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 } };
-	static const struct cmd cmd = { "xcbench job", usage, opts, NULL };
+	int rc, as_json = 0;
+	const struct cmdopt opts[] = { OPT_FLAG("json", &as_json), OPT_END };
+	const struct cmd cmd = { "xcbench job", usage, opts };
 	char path[96], *end;
-	int c, rc, as_json = 0;
 	long long id;
 	json_t *o;
 
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0)
-		if (c == 'j')
-			as_json = 1;
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
 	if (argc - optind != 2 || (strcmp(argv[optind], "show") && strcmp(argv[optind], "cancel"))) {
 		fprintf(stderr, "xcbench job: expected show ID or cancel ID\n");

@@ -20,29 +20,18 @@ static const char usage[] =
 
 int cmd_label(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "label", 1, NULL, 'l' }, { "notes", 1, NULL, 'n' }, { "tag", 1, NULL, 't' },
-		{ "untag", 1, NULL, 'u' }, { "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcbench label", usage, opts, NULL };
 	json_t *body = json_object(), *add = json_array(), *del = json_array(), *meta = json_object(), *cur, *o, *v;
-	int c, rc = 0, as_json = 0;
+	int rc = 0, as_json = 0;
+	const struct cmdopt opts[] = {
+		OPT_JSON_STR("label", body, NULL), OPT_JSON_STR("notes", body, NULL), OPT_JSON_ADD("tag", add),
+		OPT_JSON_ADD("untag", del), OPT_FLAG("json", &as_json), OPT_END,
+	};
+	const struct cmd cmd = { "xcbench label", usage, opts };
 	uint64_t id;
 	char path[64];
 	size_t i;
 
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
-		switch (c) {
-		case 'l': json_object_set_new(body, "label", json_string(optarg)); break;
-		case 'n': json_object_set_new(body, "notes", json_string(optarg)); break;
-		case 't': json_array_append_new(add, json_string(optarg)); break;
-		case 'u': json_array_append_new(del, json_string(optarg)); break;
-		case 'j': as_json = 1; break;
-		}
-	}
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		goto out;
 	if (optind >= argc || parse_u64(argv[optind], &id) || id == 0) {
 		fprintf(stderr, "xcbench label: expected a run id first\n");

@@ -25,13 +25,6 @@ static const char usage[] =
 "  manual   a person powers the machine; its jobs wait for its boot\n"
 "Writes need the admin token (--token-file) unless the daemon runs with --open.\n";
 
-static const struct option opts[] = {
-	{ "power", 1, NULL, 'p' }, { "host", 1, NULL, 'H' }, { "port", 1, NULL, 'P' },
-	{ "user", 1, NULL, 'u' }, { "password-file", 1, NULL, 'f' }, { "command", 1, NULL, 'c' },
-	{ "sol", 0, NULL, 'S' }, { "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
-};
-static const struct cmd cmd = { "xcbench machine", usage, opts, NULL };
-
 static int machine_set(const char *mac, json_t *body)
 {
 	char path[128];
@@ -96,28 +89,16 @@ int cmd_machine(int argc, char **argv)
 {
 	json_t *body = json_object();
 	const char *verb, *mac;
-	int c, rc, as_json = 0, port;
+	int rc, as_json = 0;
+	const struct cmdopt opts[] = {
+		OPT_JSON_STR("power", body, "driver"), OPT_JSON_STR("host", body, NULL),
+		OPT_JSON_INT("port", body, NULL, 1, 65535), OPT_JSON_STR("user", body, NULL),
+		OPT_JSON_STR("password-file", body, "password_file"), OPT_JSON_STR("command", body, NULL),
+		OPT_JSON_TRUE("sol", body, NULL), OPT_FLAG("json", &as_json), OPT_END,
+	};
+	const struct cmd cmd = { "xcbench machine", usage, opts };
 
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
-		switch (c) {
-		case 'p': json_object_set_new(body, "driver", json_string(optarg)); break;
-		case 'H': json_object_set_new(body, "host", json_string(optarg)); break;
-		case 'P':
-			if (cmd_int(&cmd, "--port", optarg, 1, 65535, &port)) {
-				json_decref(body);
-				return 2;
-			}
-			json_object_set_new(body, "port", json_integer(port));
-			break;
-		case 'u': json_object_set_new(body, "user", json_string(optarg)); break;
-		case 'f': json_object_set_new(body, "password_file", json_string(optarg)); break;
-		case 'c': json_object_set_new(body, "command", json_string(optarg)); break;
-		case 'S': json_object_set_new(body, "sol", json_true()); break;
-		case 'j': as_json = 1; break;
-		}
-	}
-	if (c == CMD_EXIT) {
+	if (cmd_parse(&cmd, argc, argv, &rc)) {
 		json_decref(body);
 		return rc;
 	}

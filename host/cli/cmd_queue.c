@@ -17,120 +17,81 @@ static const char usage[] = "usage: xcbench queue --mac MAC --suite NAME [--labe
 		   "boots, and powered off at the end unless --end leave.\n"
 		   "Suites: quick default seed tlb ept stress.\n";
 
-int cmd_queue(int argc, char **argv)
+/* What the options gather for the job's body besides mac and suite. */
+struct queue_parts {
+	json_t *tags, *meta, *timeouts, *policy;
+};
+
+static void parts_free(struct queue_parts *q)
 {
-	static const struct option opts[] = {
-		{ "mac", 1, NULL, 'm' }, { "suite", 1, NULL, 's' }, { "label", 1, NULL, 'l' },
-		{ "tag", 1, NULL, 't' }, { "meta", 1, NULL, 'M' },
-		{ "attempts", 1, NULL, 'a' }, { "power-timeout", 1, NULL, 'P' }, { "boot-timeout", 1, NULL, 'B' },
-		{ "run-timeout", 1, NULL, 'R' }, { "end", 1, NULL, 'e' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcbench queue", usage, opts, NULL };
-	const char *mac = NULL, *suite = NULL, *label = NULL;
-	json_t *params, *body, *o, *job, *tags = json_array(), *meta = json_object();
-	json_t *timeouts = json_object(), *policy = json_object();
-	int c, rc, v;
+	json_decref(q->tags);
+	json_decref(q->meta);
+	json_decref(q->timeouts);
+	json_decref(q->policy);
+}
+
+/* The operands after the options: a known suite, --mac, key=value pairs
+ * into *params. 0, or the exit status after saying why. */
+static int check_args(const struct cmd *cmd, const char *mac, const char *suite, int argc, char **argv,
+		      json_t **params)
+{
 	/* the suites the payload knows (firmware/bench/suite.c) */
 	static const char *const suites[] = { "quick", "default", "seed", "tlb", "ept", "stress" };
+	size_t i;
 
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
-		switch (c) {
-		case 'm': mac = optarg; break;
-		case 's': suite = optarg; break;
-		case 'l': label = optarg; break;
-		case 't': json_array_append_new(tags, json_string(optarg)); break;
-		case 'M': {
-			const char *eq = strchr(optarg, '=');
-			char k[64];
-
-			if (!eq || eq == optarg || (size_t)(eq - optarg) >= sizeof(k)) {
-				fprintf(stderr, "xcbench queue: --meta expects KEY=VALUE, not '%s'\n", optarg);
-				json_decref(tags);
-				json_decref(meta);
-				json_decref(policy);
-				json_decref(timeouts);
-				return 2;
-			}
-			memcpy(k, optarg, (size_t)(eq - optarg));
-			k[eq - optarg] = 0;
-			json_object_set_new(meta, k, json_string(eq + 1));
-			break;
-		}
-		case 'a':
-		case 'P':
-		case 'B':
-		case 'R':
-			if (cmd_int(&cmd, c == 'a' ? "--attempts" : c == 'P' ? "--power-timeout" : c == 'B' ? "--boot-timeout"
-				    : "--run-timeout", optarg, 1, c == 'a' ? 10 : 604800, &v)) {
-				c = CMD_EXIT;
-				rc = 2;
-				goto out;
-			}
-			if (c == 'a')
-				json_object_set_new(policy, "attempts", json_integer(v));
-			else
-				json_object_set_new(timeouts, c == 'P' ? "powering_on" : c == 'B' ? "booting" : "running",
-						    json_integer(v));
-			break;
-		case 'e': json_object_set_new(policy, "end", json_string(optarg)); break;
-		}
-	}
-out:
-	if (c == CMD_EXIT) {
-		json_decref(tags);
-		json_decref(meta);
-		json_decref(policy);
-		json_decref(timeouts);
-		return rc;
-	}
 	if (suite) {
-		size_t i;
-
 		for (i = 0; i < sizeof(suites) / sizeof(suites[0]) && strcmp(suites[i], suite); i++)
 			;
 		if (i == sizeof(suites) / sizeof(suites[0])) {
 			fprintf(stderr, "xcbench queue: unknown suite '%s' (one of: quick default seed tlb ept stress)\n",
 				suite);
-			json_decref(tags);
-			json_decref(meta);
-			json_decref(policy);
-			json_decref(timeouts);
 			return 2;
 		}
 	}
 	if (!mac || !suite) {
 		fprintf(stderr, "xcbench queue: --mac and --suite are required\n");
-		json_decref(tags);
-		json_decref(meta);
-		json_decref(policy);
-		json_decref(timeouts);
-		return cmd_usage_error(&cmd);
+		return cmd_usage_error(cmd);
 	}
-	params = json_object();
-	if (kv_args("queue", argc, argv, params)) {
-		json_decref(params);
-		json_decref(tags);
-		json_decref(meta);
-		json_decref(policy);
-		json_decref(timeouts);
+	*params = json_object();
+	if (kv_args("queue", argc, argv, *params)) {
+		json_decref(*params);
 		return 2;
+	}
+	return 0;
+}
+
+int cmd_queue(int argc, char **argv)
+{
+	const char *mac = NULL, *suite = NULL, *label = NULL;
+	struct queue_parts q = { json_array(), json_object(), json_object(), json_object() };
+	json_t *params = NULL, *body, *o, *job;
+	const struct cmdopt opts[] = {
+		OPT_STR("mac", &mac), OPT_STR("suite", &suite), OPT_STR("label", &label),
+		OPT_JSON_ADD("tag", q.tags), OPT_JSON_KV("meta", q.meta),
+		OPT_JSON_INT("attempts", q.policy, NULL, 1, 10),
+		OPT_JSON_INT("power-timeout", q.timeouts, "powering_on", 1, 604800),
+		OPT_JSON_INT("boot-timeout", q.timeouts, "booting", 1, 604800),
+		OPT_JSON_INT("run-timeout", q.timeouts, "running", 1, 604800),
+		OPT_JSON_STR("end", q.policy, NULL), OPT_END,
+	};
+	const struct cmd cmd = { "xcbench queue", usage, opts };
+	int rc;
+
+	if (cmd_parse(&cmd, argc, argv, &rc) || (rc = check_args(&cmd, mac, suite, argc, argv, &params))) {
+		parts_free(&q);
+		return rc;
 	}
 	body = json_pack("{s:s, s:s, s:o}", "mac", mac, "suite", suite, "params", params);
 	if (label)
 		json_object_set_new(body, "label", json_string(label));
-	if (json_array_size(tags))
-		json_object_set(body, "tags", tags);
-	if (json_object_size(meta))
-		json_object_set(body, "meta", meta);
-	if (json_object_size(timeouts))
-		json_object_set(policy, "timeouts", timeouts);
-	json_object_update(body, policy);
-	json_decref(tags);
-	json_decref(meta);
-	json_decref(policy);
-	json_decref(timeouts);
+	if (json_array_size(q.tags))
+		json_object_set(body, "tags", q.tags);
+	if (json_object_size(q.meta))
+		json_object_set(body, "meta", q.meta);
+	if (json_object_size(q.timeouts))
+		json_object_set(q.policy, "timeouts", q.timeouts);
+	json_object_update(body, q.policy);
+	parts_free(&q);
 	o = api_json("POST", "/api/v1/jobs", body);
 	json_decref(body);
 	if (!o)

@@ -30,35 +30,34 @@ static void labels(json_t *r, struct buf *b)
 		buf_addf(b, "%s", "");
 }
 
+/* An option as the list's query argument KEY=VALUE& (o->dst: the path). */
+static int query_arg(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	buf_addf(o->dst, "%s=", cmdopt_key(o));
+	url_encode(o->dst, arg);
+	buf_addf(o->dst, "&");
+	return 0;
+}
+
 int cmd_runs(int argc, char **argv)
 {
-	/* Every option but --json is the list's query argument (--label: q). */
-	static const struct option opts[] = {
-		{ "status", 1, NULL, 's' }, { "machine", 1, NULL, 'm' }, { "suite", 1, NULL, 'S' },
-		{ "label", 1, NULL, 'l' }, { "tag", 1, NULL, 't' }, { "since", 1, NULL, 'i' },
-		{ "limit", 1, NULL, 'n' }, { "offset", 1, NULL, 'o' }, { "lab", 1, NULL, 'b' },
-		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcbench runs", usage, opts, NULL };
 	struct buf path = { 0 };
-	int c, rc, as_json = 0;
+	int rc, as_json = 0;
+	/* Every option but --json is the list's query argument (--label: q). */
+	const struct cmdopt opts[] = {
+		OPT_FN("status", query_arg, &path, NULL), OPT_FN("machine", query_arg, &path, NULL),
+		OPT_FN("suite", query_arg, &path, NULL), OPT_FN("label", query_arg, &path, "q"),
+		OPT_FN("tag", query_arg, &path, NULL), OPT_FN("since", query_arg, &path, NULL),
+		OPT_FN("limit", query_arg, &path, NULL), OPT_FN("offset", query_arg, &path, NULL),
+		OPT_FN("lab", query_arg, &path, NULL), OPT_FLAG("json", &as_json), OPT_END,
+	};
+	const struct cmd cmd = { "xcbench runs", usage, opts };
 	json_t *o, *r;
 	size_t i, n;
 
 	buf_addf(&path, "/api/v1/runs?");
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
-		if (c == 'j') {
-			as_json = 1;
-			continue;
-		}
-		for (i = 0; opts[i].val != c; i++)
-			;
-		buf_addf(&path, "%s=", c == 'l' ? "q" : opts[i].name);
-		url_encode(&path, optarg);
-		buf_addf(&path, "&");
-	}
-	if (c == CMD_EXIT) {
+	if (cmd_parse(&cmd, argc, argv, &rc)) {
 		buf_free(&path);
 		return rc;
 	}

@@ -92,11 +92,9 @@ static const char usage[] = "usage: xcbench show RUN [--json]\n"
 
 int cmd_show(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcbench show", usage, opts, NULL };
-	int c, rc, as_json = 0;
+	int rc, as_json = 0;
+	const struct cmdopt opts[] = { OPT_FLAG("json", &as_json), OPT_END };
+	const struct cmd cmd = { "xcbench show", usage, opts };
 	char path[128], t[13][48];
 	int shown[XCB_N_AXES];
 	json_t *o, *run, *v, *cs;
@@ -104,10 +102,7 @@ int cmd_show(int argc, char **argv)
 	size_t i;
 	uint64_t id;
 
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0)
-		as_json = 1;	/* --json, the one option */
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
 	if (one_run_id(&cmd, argc, argv, &id))
 		return 2;

@@ -57,13 +57,10 @@ static const char *const state_names[] = {
 	[VM_FAILED] = "failed", [VM_SKIPPED] = "skipped",
 };
 
-/* The options that take one of a few words, and those words (the index
- * of the word given lands in parse_args' pick[]; the first is the default). */
-static const char *const boots[] = { "pxe", "direct", NULL }, *const accels[] = { "auto", "kvm", "tcg", NULL },
-		     *const firmwares[] = { "bios", "uefi", NULL }, *const nics[] = { "virtio", "e1000", "e1000e", "igb", NULL };
-static const struct { int c; const char *opt; const char *const *words; } choices[] = {
-	{ 'b', "--boot", boots }, { 'a', "--accel", accels }, { 'F', "--firmware", firmwares }, { 'n', "--nic", nics },
-};
+/* The options that take one of a few words, and those words (the first is
+ * the default; --firmware's are proto's boot vocabulary, xcb_boot_words). */
+static const char *const boots[] = { "pxe", "direct" }, *const accels[] = { "auto", "kvm", "tcg" },
+		     *const nics[] = { "virtio", "e1000", "e1000e", "igb" };
 static const char usage[] =
 "usage: xcbench vm [options] [key=value...]\n"
 "Boots virtual lab machines in QEMU against xcbenchd (--server) and follows\n"
@@ -106,21 +103,6 @@ static const char usage[] =
 static int is_loopback(const char *h)
 {
 	return strncmp(h, "127.", 4) == 0 || strcmp(h, "localhost") == 0;
-}
-
-/* The index of arg in names (NULL-ended), or -1 after naming opt, arg and
- * the choices ("is not a, b or c") on stderr. */
-static int choice(const char *opt, const char *arg, const char *const *names)
-{
-	int n = 0;
-
-	for (; names[n]; n++)
-		if (strcmp(arg, names[n]) == 0)
-			return n;
-	fprintf(stderr, "xcbench vm: %s: '%s' is not ", opt, arg);
-	for (int i = 0; i < n; i++)
-		fprintf(stderr, "%s%s", names[i], i + 2 < n ? ", " : i + 1 < n ? " or " : "\n");
-	return -1;
 }
 
 /* 1 for the states a machine never leaves. */
@@ -322,48 +304,25 @@ static json_t *report_json(const struct vm *v)
  * status (2 for bad input; 0 with --help) plus 1 in *stop. */
 static int parse_args(int argc, char **argv, struct fleet *f, int *first, int *json, int *stop)
 {
-	static const struct option opts[] = {
-		{ "cpus", 1, NULL, 'c' }, { "vms", 1, NULL, 'k' }, { "suite", 1, NULL, 's' },
-		{ "label", 1, NULL, 'l' }, { "boot", 1, NULL, 'b' }, { "accel", 1, NULL, 'a' },
-		{ "nic", 1, NULL, 'n' }, { "mem", 1, NULL, 'm' }, { "wait", 0, NULL, 'w' },
-		{ "timeout", 1, NULL, 't' }, { "dir", 1, NULL, 'd' }, { "first", 1, NULL, 'f' },
-		{ "firmware", 1, NULL, 'F' }, { "json", 0, NULL, 'j' }, { "help", 0, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcbench vm", usage, opts, NULL };
-	int pick[4] = { 0 };	/* choices[]: the word given, by index */
 	struct vm_opts *o = &f->o;
-	int c, i, rc;
+	int boot = 0, accel = 0, fw = 0, nic = 0, rc;	/* the word given, by index */
+	const struct cmdopt opts[] = {
+		OPT_INT("cpus", &o->cpus, 1, 255), OPT_INT("vms", &o->vms, 1, VM_MAX), OPT_STR("suite", &f->suite),
+		OPT_STR("label", &f->label), OPT_WORD("boot", &boot, boots), OPT_WORD("accel", &accel, accels),
+		OPT_WORD("nic", &nic, nics), OPT_INT("mem", &o->mem_mb, 64, 65536), OPT_FLAG("wait", &o->wait),
+		OPT_INT("timeout", &o->timeout_s, 1, 86400 * 7), OPT_STR("dir", &o->dir), OPT_INT("first", first, 1, 240),
+		OPT_WORD("firmware", &fw, xcb_boot_words), OPT_FLAG("json", json), OPT_END,
+	};
+	const struct cmd cmd = { "xcbench vm", usage, opts };
 
 	*stop = 1;
-	optind = 1;
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
-		switch (c) {
-		case 'c': if (cmd_int(&cmd, "--cpus", optarg, 1, 255, &o->cpus)) return 2; break;
-		case 'k': if (cmd_int(&cmd, "--vms", optarg, 1, VM_MAX, &o->vms)) return 2; break;
-		case 'f': if (cmd_int(&cmd, "--first", optarg, 1, 240, first)) return 2; break;
-		case 'm': if (cmd_int(&cmd, "--mem", optarg, 64, 65536, &o->mem_mb)) return 2; break;
-		case 't': if (cmd_int(&cmd, "--timeout", optarg, 1, 86400 * 7, &o->timeout_s)) return 2; break;
-		case 's': f->suite = optarg; break;
-		case 'l': f->label = optarg; break;
-		case 'w': o->wait = 1; break;
-		case 'd': o->dir = optarg; break;
-		case 'j': *json = 1; break;
-		case 'b': case 'a': case 'F': case 'n':
-			for (i = 0; choices[i].c != c; i++)
-				;
-			if ((pick[i] = choice(choices[i].opt, optarg, choices[i].words)) < 0)
-				return 2;
-			break;
-		}
-	}
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
-	o->boot = pick[0] ? VM_BOOT_DIRECT : VM_BOOT_PXE;
-	o->accel = accels[pick[1]];
-	o->uefi = pick[2] == 1;
-	o->nic = nics[pick[3]];
-	if (strcmp(o->nic, "igb") == 0 && (o->boot == VM_BOOT_PXE || o->uefi)) {
+	o->boot = boot ? VM_BOOT_DIRECT : VM_BOOT_PXE;
+	o->accel = accels[accel];
+	o->firmware = (enum xcb_boot)fw;
+	o->nic = nics[nic];
+	if (strcmp(o->nic, "igb") == 0 && (o->boot == VM_BOOT_PXE || o->firmware == XCB_BOOT_UEFI)) {
 		/* QEMU has no iPXE ROM for the 82576: nothing would boot it over PXE */
 		fprintf(stderr, "xcbench vm: --nic igb needs --boot direct --firmware bios (QEMU ships no iPXE ROM for igb)\n");
 		return 2;
@@ -437,8 +396,8 @@ int cmd_vm(int argc, char **argv)
 	f.t0m = now_mono();
 	fprintf(f.say, "xcbench vm: %d machine%s, %d CPUs each, %s boot, %s, %s NIC, suite %s; daemon %s; files in %s\n",
 		f.o.vms, f.o.vms > 1 ? "s" : "",
-		f.o.cpus, f.o.boot == VM_BOOT_PXE ? (f.o.uefi ? "UEFI PXE (OVMF, iPXE)" : "PXE (iPXE)")
-		: (f.o.uefi ? "UEFI direct (OVMF)" : "direct"),
+		f.o.cpus, f.o.boot == VM_BOOT_PXE ? (f.o.firmware == XCB_BOOT_UEFI ? "UEFI PXE (OVMF, iPXE)" : "PXE (iPXE)")
+		: (f.o.firmware == XCB_BOOT_UEFI ? "UEFI direct (OVMF)" : "direct"),
 		f.o.accel, f.o.nic, f.suite, opt_server, f.o.dir);
 	for (int i = 0; i < f.o.vms; i++)
 		vm_identity(&vms[i], first + i, f.o.dir);

@@ -50,20 +50,6 @@ static const char *side_list(json_t *o, const char *key, struct buf *b)
 	return b->p ? b->p : "";
 }
 
-/* The group of a case (every key but mask and inits) into b. */
-static void group_key(json_t *key, struct buf *b)
-{
-	const char *k;
-	json_t *v;
-	char t[64];
-
-	json_object_foreach(key, k, v)
-		if (strcmp(k, "mask") && strcmp(k, "inits"))
-			buf_addf(b, "%s%s=%s", b->len ? " " : "", k, jstr(v, t, sizeof(t)));
-	if (!b->p)
-		buf_addf(b, "(all)");
-}
-
 /* One forest plot: rows = the group's cases. */
 static void forest(FILE *f, json_t *members)
 {
@@ -117,7 +103,7 @@ static void forest(FILE *f, json_t *members)
 int compare_html(json_t *o, const char *path)
 {
 	FILE *f = fopen(path, "w");
-	json_t *groups = json_object(), *c, *members, *w, *s = json_object_get(o, "summary");
+	json_t *groups = NULL, *c, *members, *w, *s = json_object_get(o, "summary");
 	struct buf a = { 0 }, b = { 0 };
 	const char *gk;
 	size_t i;
@@ -127,18 +113,7 @@ int compare_html(json_t *o, const char *path)
 		json_decref(groups);
 		return -1;
 	}
-	json_array_foreach(json_object_get(o, "cases"), i, c) {
-		struct buf g = { 0 };
-
-		group_key(json_object_get(c, "key"), &g);
-		members = json_object_get(groups, g.p);
-		if (!members) {
-			members = json_array();
-			json_object_set_new(groups, g.p, members);
-		}
-		json_array_append(members, c);
-		buf_free(&g);
-	}
+	groups = compare_groups(json_object_get(o, "cases"), 0);
 	fputs("<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>\n<title>xcbench comparison</title>\n"
 	      "<style>body{font:14px system-ui,sans-serif;margin:2em;color:#111827}"
 	      "table{border-collapse:collapse;margin:.5em 0}td,th{padding:3px 8px;border-bottom:1px solid #e5e7eb}"

@@ -206,6 +206,47 @@ static void group_of(json_t *key, struct buf *b)
 		buf_addf(b, "(all)");
 }
 
+json_t *compare_groups(json_t *cases, int only_slower)
+{
+	json_t *groups = json_object(), *c, *members;
+	size_t i;
+
+	json_array_foreach(cases, i, c) {
+		struct buf g = { 0 };
+		double ch = json_number_value(json_object_get(c, "change_pct"));
+
+		if (only_slower && !(json_is_true(json_object_get(c, "significant")) && ch > 0))
+			continue;
+		group_of(json_object_get(c, "key"), &g);
+		members = json_object_get(groups, g.p);
+		if (!members) {
+			members = json_array();
+			json_object_set_new(groups, g.p, members);
+		}
+		json_array_append(members, c);
+		buf_free(&g);
+	}
+	return groups;
+}
+
+/* 1 when side A names no stored baseline, last:N or label: but is not a run list. */
+static int bad_side_a(const char *a)
+{
+	return strcmp(a, "baseline") && strncmp(a, "last:", 5) && strncmp(a, "label:", 6) && compare_run_list(a);
+}
+
+int compare_sides(const char *cmd, struct cmp_args *ca)
+{
+	if (strcmp(ca->a, "stored") == 0)
+		ca->a = "baseline";	/* the API's name for the stored baseline */
+	if (bad_side_a(ca->a) || (strncmp(ca->b, "label:", 6) && compare_run_list(ca->b))) {
+		fprintf(stderr, "%s: a side is a run id or a list of run ids (1,2,3), not '%s'\n", cmd,
+			bad_side_a(ca->a) ? ca->a : ca->b);
+		return -1;
+	}
+	return 0;
+}
+
 static void num(char *out, size_t cap, json_t *v, const char *fmt)
 {
 	if (json_is_number(v))
@@ -259,7 +300,7 @@ static void print_row(const struct row *r, int md)
 size_t compare_report(json_t *o, enum cmp_format f, int only_slower)
 {
 	int md = f == CMP_MARKDOWN;
-	json_t *cases = json_object_get(o, "cases"), *c, *groups = json_object();
+	json_t *cases = json_object_get(o, "cases"), *groups, *c;
 	double ka = side_khz(o, "a"), kb = side_khz(o, "b");
 	const char *gk;
 	json_t *members;
@@ -277,22 +318,7 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_slower)
 		 json_number_value(json_object_get(o, "fdr")), json_number_value(json_object_get(o, "min_effect_pct")));
 	compare_wrap(md ? "- method: " : "method: ", md ? "  " : "   ", t.p);
 	buf_free(&t);
-	/* group the cases, in their order */
-	json_array_foreach(cases, i, c) {
-		struct buf g = { 0 };
-		double ch = json_number_value(json_object_get(c, "change_pct"));
-
-		if (only_slower && !(json_is_true(json_object_get(c, "significant")) && ch > 0))
-			continue;
-		group_of(json_object_get(c, "key"), &g);
-		members = json_object_get(groups, g.p);
-		if (!members) {
-			members = json_array();
-			json_object_set_new(groups, g.p, members);
-		}
-		json_array_append(members, c);
-		buf_free(&g);
-	}
+	groups = compare_groups(cases, only_slower);	/* in the cases' order */
 	json_object_foreach(groups, gk, members) {
 		struct row hdr = { "mask", "inits", "A p50 ns", "B p50 ns", "change", "95% interval", "" };
 

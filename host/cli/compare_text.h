@@ -25,6 +25,14 @@ struct cmp_args {
 void compare_path(const struct cmp_args *c, int csv, struct buf *path);
 /* A run list: "1" or "1,2,3" of ids > 0; 0, or -1. */
 int compare_run_list(const char *s);
+/* Checks ca's sides (A: a run list, stored, last:N or label:L; B: a run
+ * list or label:L) and spells stored as the API does: 0, or -1 after
+ * naming cmd and the bad side on stderr. */
+int compare_sides(const char *cmd, struct cmp_args *ca);
+/* The cases of an answer by group (every key but mask and inits, as text)
+ * in their order: a new object of arrays. only_slower: only the cases
+ * significantly slower. */
+json_t *compare_groups(json_t *cases, int only_slower);
 
 enum cmp_format { CMP_TEXT, CMP_MARKDOWN };
 /* The whole report of answer o on stdout. only_slower: list only the cases

@@ -2,7 +2,8 @@
  * subcmd.c — the parts every xcbench subcommand's main function shares
  * beyond its option loop (common/cmdopt.c): taking a run id argument or
  * key=value arguments, getting an answer and printing it as JSON, and
- * streaming a CSV answer to a file.
+ * streaming a CSV answer to a file, and the option actions that build a
+ * JSON request body.
  */
 #include <getopt.h>
 #include <string.h>
@@ -69,4 +70,50 @@ json_t *get_answer(const char *path, int as_json, int *rc)
 		return NULL;
 	}
 	return o;
+}
+
+int opt_json_str(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	json_object_set_new(o->dst, cmdopt_key(o), json_string(arg));
+	return 0;
+}
+
+int opt_json_add(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	json_array_append_new(o->dst, json_string(arg));
+	return 0;
+}
+
+int opt_json_int(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
+{
+	int v;
+
+	if (cmdopt_int(o, arg, &v, err, errlen))
+		return -1;
+	json_object_set_new(o->dst, cmdopt_key(o), json_integer(v));
+	return 0;
+}
+
+int opt_json_kv(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+	char k[64];
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(k)) {
+		snprintf(err, errlen, "--%s expects KEY=VALUE, not '%s'", o->name, arg);
+		return -1;
+	}
+	memcpy(k, arg, (size_t)(eq - arg));
+	k[eq - arg] = 0;
+	json_object_set_new(o->dst, k, json_string(eq + 1));
+	return 0;
+}
+
+int opt_json_true(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
+{
+	(void)arg, (void)err, (void)errlen;
+	json_object_set_new(o->dst, cmdopt_key(o), json_true());
+	return 0;
 }

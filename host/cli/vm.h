@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "xcb_schema.h"
+
 enum vm_boot { VM_BOOT_PXE, VM_BOOT_DIRECT };
 
 /* QEMU user networking, as the guest sees it: the host (a loopback daemon
@@ -36,7 +38,7 @@ enum vm_state {
 struct vm_opts {
 	int cpus, vms, mem_mb, timeout_s, wait;
 	enum vm_boot boot;
-	int uefi;              /* --firmware uefi: OVMF, EFI iPXE ROM, xcbench.efi */
+	enum xcb_boot firmware;/* --firmware (proto's boot vocabulary); uefi: OVMF, EFI iPXE ROM, xcbench.efi */
 	const char *accel;     /* kvm|tcg (auto already resolved) */
 	const char *nic;       /* virtio|e1000|e1000e */
 	const char *dir;       /* consoles, TFTP script, payload copy */
@@ -72,7 +74,7 @@ void vm_identity(struct vm *v, int idx, const char *dir);
 /* Writes DIR/tftp/boot.ipxe, the script QEMU's iPXE ROM fetches by TFTP. */
 int vm_write_tftp_script(const struct vm_opts *o);
 /* Starts QEMU for v (fork/exec); elf is the payload for direct boot
- * (xcbench.elf, or xcbench.efi with o->uefi). */
+ * (xcbench.elf, or xcbench.efi with o->firmware XCB_BOOT_UEFI). */
 int vm_start(struct vm *v, const struct vm_opts *o, const char *elf);
 /* Reaps v's QEMU if it ended (pid 0, exit_status and exited_at set). */
 void vm_reap(struct vm *v, double now);

@@ -73,7 +73,7 @@ int vm_boot_spec(struct vm *v, const struct vm_opts *o, char *image, size_t len)
 	const char *args, *img;
 	int rc = -1;
 
-	buf_addf(&path, "/boot.json?firmware=%s&ip=%s&gw=%s&netmask=%s&mac=", XCB_NAME(boot, o->uefi ? XCB_BOOT_UEFI : XCB_BOOT_BIOS),
+	buf_addf(&path, "/boot.json?firmware=%s&ip=%s&gw=%s&netmask=%s&mac=", XCB_NAME(boot, o->firmware),
 		 VM_GUEST_IP, VM_GUEST_GW, VM_GUEST_NETMASK);
 	url_encode(&path, v->mac);
 	buf_addf(&path, "&uuid=%s&serial=", v->uuid);

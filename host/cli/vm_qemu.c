@@ -190,7 +190,7 @@ int vm_start(struct vm *v, const struct vm_opts *o, const char *elf)
 	else
 		snprintf(netdev, sizeof(netdev), "user,id=n0");
 	snprintf(dev, sizeof(dev), "%s,netdev=n0,mac=%s", nic_kind(o->nic)->device, v->mac);
-	if (o->uefi) {
+	if (o->firmware == XCB_BOOT_UEFI) {
 		/* bootindex: OVMF's boot order comes from it, not from -boot. */
 		snprintf(dev + strlen(dev), sizeof(dev) - strlen(dev), ",romfile=%s%s", nic_kind(o->nic)->efi_rom,
 			 o->boot == VM_BOOT_PXE ? ",bootindex=1" : "");
@@ -207,12 +207,12 @@ int vm_start(struct vm *v, const struct vm_opts *o, const char *elf)
 	/* The payload ends QEMU through this port: status = (code << 1) | 1. */
 	push(argv, &n, "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-serial", serial,
 	     "-smbios", smbios, "-netdev", netdev, "-device", dev, NULL);
-	if (o->uefi)
+	if (o->firmware == XCB_BOOT_UEFI)
 		push(argv, &n, "-drive", code, "-drive", vars, NULL);
 	if (o->boot == VM_BOOT_PXE) {
 		push(argv, &n, "-boot", "n", NULL);
 	} else {
-		if (!o->uefi && access("/usr/share/qemu/qboot.rom", R_OK) == 0)
+		if (o->firmware != XCB_BOOT_UEFI && access("/usr/share/qemu/qboot.rom", R_OK) == 0)
 			push(argv, &n, "-bios", "/usr/share/qemu/qboot.rom", NULL);
 		push(argv, &n, "-kernel", elf, "-append", v->cmdline, NULL);
 	}

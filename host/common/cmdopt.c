@@ -1,25 +1,153 @@
 /*
- * cmdopt.c — the option loop every command-line tool shares (cmdopt.h).
+ * cmdopt.c — one command's option table applied to its command line
+ * (cmdopt.h): the getopt_long table and short options derived from it,
+ * and each kind's check and store.
  */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmdopt.h"
 #include "util.h"
 
-int cmd_next(const struct cmd *c, int argc, char **argv, int *rc)
-{
-	int o = getopt_long(argc, argv, c->shortopts ? c->shortopts : "h", c->opts, NULL);
+/* The most options one table may hold (xcbenchd has the most, ~20). */
+#define CMDOPT_MAX 40
 
-	if (o == 'h') {
-		fputs(c->usage, stdout);
-		*rc = 0;
-		return CMD_EXIT;
+/* 1 when o takes a value (all kinds but a flag and a flag-like fn). */
+static int takes_value(const struct cmdopt *o)
+{
+	return o->kind != CMDOPT_FLAG && !o->noarg;
+}
+
+int cmdopt_int(const struct cmdopt *o, const char *arg, int *out, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, &v) || v < (uint64_t)o->lo || v > (uint64_t)o->hi) {
+		snprintf(err, errlen, "--%s: '%s' is not a number in %d..%d", o->name, arg, o->lo, o->hi);
+		return -1;
 	}
-	if (o == '?' || o == ':') {
-		*rc = cmd_usage_error(c);
-		return CMD_EXIT;
+	*out = (int)v;
+	return 0;
+}
+
+/* "a, b or c" into err: what a CMDOPT_WORD value must be. */
+static void list_words(const char *const *w, int n, char *err, size_t errlen)
+{
+	size_t len;
+
+	for (int i = 0; i < n; i++) {
+		len = strlen(err);
+		snprintf(err + len, errlen - len, "%s%s", w[i], i + 2 < n ? ", " : i + 1 < n ? " or " : "");
 	}
-	return o;
+}
+
+/* Checks arg for o and stores it: 0, or -1 with why in err. */
+static int apply(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
+{
+	char *end;
+
+	switch (o->kind) {
+	case CMDOPT_FLAG:
+		*(int *)o->dst = 1;
+		return 0;
+	case CMDOPT_STR:
+		*(const char **)o->dst = arg;
+		return 0;
+	case CMDOPT_INT:
+		return cmdopt_int(o, arg, o->dst, err, errlen);
+	case CMDOPT_NUM:
+		*(double *)o->dst = strtod(arg, &end);
+		if (end == arg || *end) {
+			snprintf(err, errlen, "--%s: '%s' is not a number", o->name, arg);
+			return -1;
+		}
+		return 0;
+	case CMDOPT_U64:
+	case CMDOPT_HEX64:
+		if (o->kind == CMDOPT_U64 ? parse_u64(arg, o->dst) : parse_hex64(arg, o->dst)) {
+			snprintf(err, errlen, "--%s: '%s' is not a %s", o->name, arg,
+				 o->kind == CMDOPT_U64 ? "whole number" : "hex number of 1..16 digits");
+			return -1;
+		}
+		return 0;
+	case CMDOPT_WORD:
+		for (int i = 0; i < o->nwords; i++)
+			if (strcmp(arg, o->words[i]) == 0) {
+				*(int *)o->dst = i;
+				return 0;
+			}
+		snprintf(err, errlen, "--%s: '%s' is not ", o->name, arg);
+		list_words(o->words, o->nwords, err, errlen);
+		return -1;
+	case CMDOPT_FN:
+		return o->fn(o, arg, err, errlen);
+	}
+	return -1;
+}
+
+/* c's table as getopt_long's (each option's val its index + 256, --help
+ * 'h') and its short options ("h" and each letter): 0, or -1 when the
+ * table is too long (a programming error, said on stderr). */
+static int getopt_tables(const struct cmd *c, struct option *lo, char *so)
+{
+	size_t n = 0, s = 0;
+
+	so[s++] = 'h';
+	for (; c->opts[n].name; n++) {
+		if (n + 2 > CMDOPT_MAX) {
+			fprintf(stderr, "%s: more than %d options\n", c->name, CMDOPT_MAX - 2);
+			return -1;
+		}
+		lo[n] = (struct option){ c->opts[n].name, takes_value(&c->opts[n]), NULL, (int)n + 256 };
+		if (c->opts[n].letter) {
+			so[s++] = c->opts[n].letter;
+			if (takes_value(&c->opts[n]))
+				so[s++] = ':';
+		}
+	}
+	lo[n++] = (struct option){ "help", 0, NULL, 'h' };
+	lo[n] = (struct option){ NULL, 0, NULL, 0 };
+	so[s] = 0;
+	return 0;
+}
+
+int cmd_parse(const struct cmd *c, int argc, char **argv, int *rc)
+{
+	struct option lo[CMDOPT_MAX];
+	char so[2 * CMDOPT_MAX + 2], err[512];
+	int o;
+
+	*rc = 2;
+	if (getopt_tables(c, lo, so))
+		return CMD_EXIT;
+	optind = 1;
+	while ((o = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		const struct cmdopt *opt = NULL;
+
+		if (o == 'h') {
+			fputs(c->usage, stdout);
+			*rc = 0;
+			return CMD_EXIT;
+		}
+		if (o >= 256)
+			opt = &c->opts[o - 256];
+		for (size_t i = 0; !opt && c->opts[i].name; i++)
+			if (c->opts[i].letter == o)
+				opt = &c->opts[i];
+		if (!opt) {	/* '?' or ':': getopt_long has named it */
+			*rc = cmd_usage_error(c);
+			return CMD_EXIT;
+		}
+		err[0] = 0;
+		if (apply(opt, optarg, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", c->name, err);
+			return CMD_EXIT;
+		}
+	}
+	*rc = 0;
+	return 0;
 }
 
 int cmd_usage_error(const struct cmd *c)
@@ -28,14 +156,7 @@ int cmd_usage_error(const struct cmd *c)
 	return 2;
 }
 
-int cmd_int(const struct cmd *c, const char *opt, const char *arg, int lo, int hi, int *out)
+const char *cmdopt_key(const struct cmdopt *o)
 {
-	uint64_t v;
-
-	if (parse_u64(arg, &v) || v < (uint64_t)lo || v > (uint64_t)hi) {
-		fprintf(stderr, "%s: %s: '%s' is not a number in %d..%d\n", c->name, opt, arg, lo, hi);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
+	return o->key ? o->key : o->name;
 }

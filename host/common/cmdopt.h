@@ -1,33 +1,83 @@
 /*
- * cmdopt.h — the option loop every command-line tool here shares (xcbench's
- * subcommands, xcb-gen, xcb-load): getopt_long over one command's table,
- * --help and bad options answered the one way from the command's usage
- * text, and whole-number options checked against their range.
+ * cmdopt.h — the command line of every tool here (xcbenchd, xcbench's
+ * subcommands, xcb-gen, xcb-load, xcb-copy) as one declarative table: each
+ * option names where its value goes and how it is checked; cmd_parse runs
+ * getopt_long over it, answers --help and bad options the one way from the
+ * command's usage text, and names the option, the value and what it should
+ * be on a bad value. A command keeps only its table and its operands.
  */
 #ifndef XCB_CMDOPT_H
 #define XCB_CMDOPT_H
 
-#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What an option does with its value (cmdopt.c's apply). */
+enum cmdopt_kind {
+	CMDOPT_FLAG,    /* no value: *(int *)dst = 1 */
+	CMDOPT_STR,     /* *(const char **)dst = the value */
+	CMDOPT_INT,     /* a whole number in lo..hi into *(int *)dst */
+	CMDOPT_NUM,     /* a real number into *(double *)dst */
+	CMDOPT_U64,     /* a decimal whole number into *(uint64_t *)dst */
+	CMDOPT_HEX64,   /* 1..16 hex digits into *(uint64_t *)dst */
+	CMDOPT_WORD,    /* one of words[0..nwords-1]: its index into *(int *)dst */
+	CMDOPT_FN,      /* fn(o, value, err): the command's own check and store */
+};
+
+struct cmdopt;
+/* A CMDOPT_FN option's action: 0, or -1 with why in err (cmd_parse prints
+ * "NAME: err" and ends with status 2). */
+typedef int cmdopt_fn(const struct cmdopt *o, const char *arg, char *err, size_t errlen);
+
+/* One option of a command's table (ended by { NULL }). */
+struct cmdopt {
+	const char *name;            /* the long name without its dashes: "json" */
+	enum cmdopt_kind kind;
+	void *dst;                   /* where the value goes (see the kinds) */
+	int lo, hi;                  /* CMDOPT_INT's range */
+	const char *const *words;    /* CMDOPT_WORD's words, nwords of them */
+	int nwords;
+	cmdopt_fn *fn;               /* CMDOPT_FN's action */
+	const char *key;             /* for fn: a name of its own (a JSON key); NULL: name */
+	char letter;                 /* a short option -letter besides --name; 0: none */
+	char noarg;                  /* CMDOPT_FN: 1 when it takes no value (--sol) */
+};
+
+#define OPT_FLAG(n, p)            { .name = (n), .kind = CMDOPT_FLAG, .dst = (p) }
+#define OPT_STR(n, p)             { .name = (n), .kind = CMDOPT_STR, .dst = (p) }
+#define OPT_INT(n, p, l, h)       { .name = (n), .kind = CMDOPT_INT, .dst = (p), .lo = (l), .hi = (h) }
+#define OPT_NUM(n, p)             { .name = (n), .kind = CMDOPT_NUM, .dst = (p) }
+#define OPT_U64(n, p)             { .name = (n), .kind = CMDOPT_U64, .dst = (p) }
+#define OPT_HEX64(n, p)           { .name = (n), .kind = CMDOPT_HEX64, .dst = (p) }
+/* w an array (its size is taken), e.g. proto's xcb_boot_words */
+#define OPT_WORD(n, p, w)         { .name = (n), .kind = CMDOPT_WORD, .dst = (p), .words = (w), \
+                                    .nwords = (int)(sizeof(w) / sizeof((w)[0])) }
+#define OPT_FN(n, f, p, k)        { .name = (n), .kind = CMDOPT_FN, .fn = (f), .dst = (p), .key = (k) }
+/* A CMDOPT_FN option whose fn takes no value (e.g. --sol). */
+#define OPT_FN_FLAG(n, f, p, k)   { .name = (n), .kind = CMDOPT_FN, .fn = (f), .dst = (p), .key = (k), .noarg = 1 }
+#define OPT_END                   { .name = NULL }
 
 /* One command: what names it in messages, its usage text, its options. */
 struct cmd {
 	const char *name;            /* "xcbench runs", "xcb-gen" */
 	const char *usage;           /* the whole --help text, ending in a newline */
-	const struct option *opts;   /* getopt_long's table, with { "help", 0, NULL, 'h' } */
-	const char *shortopts;       /* NULL: "h" */
+	const struct cmdopt *opts;   /* its table; --help (-h) is always there */
 };
 
-/* cmd_next's answer when the command must end now, with *rc its status. */
+/* cmd_parse's answer when the command must end now, with *rc its status. */
 #define CMD_EXIT (-2)
 
-/* The next option of argv (getopt_long; -1 after the last). --help prints
- * the usage on stdout (*rc = 0), a bad option (getopt_long has named it)
- * prints it on stderr (*rc = 2): both answer CMD_EXIT. */
-int cmd_next(const struct cmd *c, int argc, char **argv, int *rc);
+/* Applies argv's options to c's table (optind is reset first): 0 with
+ * optind at the first operand, or CMD_EXIT with *rc = 0 after --help (the
+ * usage on stdout) or *rc = 2 after a bad option or value (said on stderr,
+ * with the usage for a bad option). */
+int cmd_parse(const struct cmd *c, int argc, char **argv, int *rc);
 /* Prints c's usage on stderr after a usage error; returns 2 (the status). */
 int cmd_usage_error(const struct cmd *c);
-/* arg of option opt as a whole number in lo..hi (0 <= lo) into *out: 0, or -1 after
- * naming c, opt, arg and the range on stderr. */
-int cmd_int(const struct cmd *c, const char *opt, const char *arg, int lo, int hi, int *out);
+/* arg as a whole number in o's lo..hi into *out: 0, or -1 with why in err
+ * (CMDOPT_INT's check, for an OPT_FN that stores a number elsewhere). */
+int cmdopt_int(const struct cmdopt *o, const char *arg, int *out, char *err, size_t errlen);
+/* The key an OPT_FN option stores under: its key, else its name. */
+const char *cmdopt_key(const struct cmdopt *o);
 
 #endif

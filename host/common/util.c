@@ -185,3 +185,14 @@ int norm_mac(const char *in, char *out)
 	out[o] = 0;
 	return *in ? -1 : 0;
 }
+
+int text_is_word(const char *s, const char *extra, size_t max)
+{
+	if (!s[0] || strlen(s) > max)
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      strchr(extra, *p)))
+			return 0;
+	return 1;
+}

@@ -16,6 +16,9 @@ int parse_hostport(const char *s, const char *defhost, int defport,
 /* Whole-string unsigned decimal (or 0x hex when hex is set) → 0 / -1. */
 int parse_u64(const char *s, uint64_t *v);
 int parse_hex64(const char *s, uint64_t *v); /* exactly 1..16 hex digits */
+/* 1 when s is 1..max letters, digits and characters of extra (a word safe
+ * on a command line or in a URL), else 0. */
+int text_is_word(const char *s, const char *extra, size_t max);
 /* unix seconds → "2026-11-29T23:55:00Z" (buf ≥ 21 bytes). */
 const char *iso_time(int64_t t, char *buf, size_t len);
 /* ISO time ("2026-11-29", "2026-11-29T23:55:00Z") or unix seconds → -1 if bad. */

@@ -42,17 +42,15 @@ enum MHD_Result api_baselines(struct req *rq)
 enum MHD_Result api_baseline_set(struct req *rq)
 {
 	struct bl_task t = { 0 };
-	const char *why = NULL;
+	enum MHD_Result res;
 	char suite[128], err[128];
 	json_t *body, *runs, *v, *list;
 	struct dbi *db = rdb();
 	size_t i;
 
-	if (!is_admin(rq))
-		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
-	body = body_json(rq, &why);
+	body = admin_body(rq, &res);
 	if (!body)
-		return reply_error(rq, 400, "%s", why);
+		return res;
 	runs = json_object_get(body, "runs");
 	if (!json_is_array(runs) || !json_array_size(runs) || json_array_size(runs) > COMPARE_MAX_RUNS) {
 		json_decref(body);

@@ -18,16 +18,6 @@
  * 64-character host, twice); params must fit in what is left under 500. */
 #define PARAMS_MAX 160
 
-static int word_ok(const char *s, const char *extra)
-{
-	if (!s[0] || strlen(s) > 64)
-		return 0;
-	for (const char *p = s; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		      strchr(extra, *p)))
-			return 0;
-	return 1;
-}
 
 static json_t *job_row(struct dbi_stmt *st)
 {
@@ -110,112 +100,140 @@ static void job_fn(struct dbi *db, void *arg)
 		jobs_db_policy_store(db, t->id, &t->policy);
 }
 
-enum MHD_Result api_job_create(struct req *rq)
+/* A params value as the payload's command line spells it (an integer as
+ * its digits) into num; NULL when it is neither a string nor an integer. */
+static const char *param_text(json_t *v, char *num, size_t n)
 {
-	struct job_task t = { 0 };
-	const char *why, *mac_in, *k;
-	json_t *body, *params, *v;
-	char mac[18], pwhy[200];
-	size_t plen = 0;
-	struct dbi *db = rdb();
-	struct dbi_stmt *st;
-	enum MHD_Result ret;
+	if (json_is_integer(v)) {
+		snprintf(num, n, "%lld", (long long)json_integer_value(v));
+		return num;
+	}
+	return json_string_value(v);
+}
 
-	if (!is_admin(rq))
-		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
-	body = body_json(rq, &why);
-	if (!body)
-		return reply_error(rq, 400, "%s", why);
-	mac_in = json_string_value(json_object_get(body, "mac"));
-	t.suite = json_string_value(json_object_get(body, "suite"));
-	t.label = json_string_value(json_object_get(body, "label"));
-	params = json_object_get(body, "params");
-	if (!mac_in || norm_mac(mac_in, mac)) {
-		ret = reply_error(rq, 400, "mac: expected a MAC address like 52:54:00:12:34:56");
-		goto out;
-	}
-	if (!t.suite || !word_ok(t.suite, "_.-")) {
-		ret = reply_error(rq, 400, "suite: expected a name of letters, digits, '_', '.', '-'");
-		goto out;
-	}
-	if (jobs_db_policy_parse(body, &t.policy, pwhy, sizeof(pwhy))) {
-		ret = reply_error(rq, 400, "%s", pwhy);
-		goto out;
-	}
+/* The job's params, checked for the boot line: 0, or -1 with why. */
+static int params_check(json_t *params, char *why, size_t n)
+{
+	size_t plen = 0;
+	const char *k;
+	json_t *v;
+
 	if (params && !json_is_object(params)) {
-		ret = reply_error(rq, 400, "params: expected an object of strings");
-		goto out;
+		snprintf(why, n, "params: expected an object of strings");
+		return -1;
 	}
 	json_object_foreach(params, k, v) {
 		char num[32];
-		const char *s = json_string_value(v);
+		const char *s = param_text(v, num, sizeof(num));
 
-		if (json_is_integer(v)) {
-			snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
-			s = num;
-		}
 		if (boot_reserved_key(k, s)) {
-			ret = reply_error(rq, 400, "params.%s: reserved; the daemon sets it on the boot line", k);
-			goto out;
+			snprintf(why, n, "params.%s: reserved; the daemon sets it on the boot line", k);
+			return -1;
 		}
 		/* Keys as the payload's table spells them: lower-case only
 		 * (SERVER= was accepted, issue 26). */
-		if (!word_ok(k, "_") || strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(k) ||
-		    !s || !word_ok(s, "_.,:-+/")) {
-			ret = reply_error(rq, 400, "params.%s: keys [a-z0-9_], values without spaces or quotes", k);
-			goto out;
+		if (!text_is_word(k, "_", 64) || strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(k) ||
+		    !s || !text_is_word(s, "_.,:-+/", 64)) {
+			snprintf(why, n, "params.%s: keys [a-z0-9_], values without spaces or quotes", k);
+			return -1;
 		}
 		plen += strlen(k) + strlen(s) + 2;
 	}
 	if (plen > PARAMS_MAX) {
-		ret = reply_error(rq, 400, "params: %zu characters; at most %d fit the payload command line (500)",
-				  plen, PARAMS_MAX);
-		goto out;
+		snprintf(why, n, "params: %zu characters; at most %d fit the payload command line (500)", plen, PARAMS_MAX);
+		return -1;
 	}
-	/* Store values as strings, so the boot script renders them as given. */
-	{
-		json_t *norm = json_object();
+	return 0;
+}
 
-		json_object_foreach(params, k, v) {
-			char num[32];
+/* The checked params as stored: every value a string, so the boot script
+ * renders them as given (JSON text, for the caller to free). */
+static char *params_stored(json_t *params)
+{
+	json_t *norm = json_object(), *v;
+	const char *k;
+	char *out;
 
-			if (json_is_integer(v)) {
-				snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
-				json_object_set_new(norm, k, json_string(num));
-			} else {
-				json_object_set(norm, k, v);
-			}
-		}
-		t.params = json_dumps(norm, JSON_COMPACT | JSON_SORT_KEYS);
-		json_decref(norm);
+	json_object_foreach(params, k, v) {
+		char num[32];
+
+		json_object_set_new(norm, k, json_string(param_text(v, num, sizeof(num))));
 	}
+	out = json_dumps(norm, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(norm);
+	return out;
+}
+
+/* POST /api/v1/jobs's body into t (mac into mac, 18 bytes): 0, or -1 with
+ * why (a 400's message). */
+static int job_from_body(json_t *body, struct job_task *t, char *mac, char *why, size_t n)
+{
+	const char *mac_in = json_string_value(json_object_get(body, "mac")), *lw;
+	json_t *params = json_object_get(body, "params");
+
+	t->suite = json_string_value(json_object_get(body, "suite"));
+	t->label = json_string_value(json_object_get(body, "label"));
+	if (!mac_in || norm_mac(mac_in, mac)) {
+		snprintf(why, n, "mac: expected a MAC address like 52:54:00:12:34:56");
+		return -1;
+	}
+	if (!t->suite || !text_is_word(t->suite, "_.-", 64)) {
+		snprintf(why, n, "suite: expected a name of letters, digits, '_', '.', '-'");
+		return -1;
+	}
+	if (jobs_db_policy_parse(body, &t->policy, why, n) || params_check(params, why, n))
+		return -1;
 	/* issue 25: the tags and key=value fields the run will carry */
-	why = labels_check(json_object_get(body, "tags"), json_object_get(body, "meta"));
-	if (why) {
-		ret = reply_error(rq, 400, "%s", why);
-		goto out;
+	lw = labels_check(json_object_get(body, "tags"), json_object_get(body, "meta"));
+	if (lw) {
+		snprintf(why, n, "%s", lw);
+		return -1;
 	}
+	t->params = params_stored(params);
 	if (json_object_get(body, "tags"))
-		t.tags = json_dumps(json_object_get(body, "tags"), JSON_COMPACT);
+		t->tags = json_dumps(json_object_get(body, "tags"), JSON_COMPACT);
 	if (json_object_get(body, "meta"))
-		t.meta = json_dumps(json_object_get(body, "meta"), JSON_COMPACT);
-	t.mac = mac;
-	if (writer_call(job_fn, &t) || !t.id || !db) {
-		ret = reply_error(rq, 503, "cannot queue the job now");
-		goto out;
-	}
-	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", &st)) {
-		ret = reply_error(rq, 500, "query failed");
-		goto out;
-	}
-	dbi_bind_i64(st, 1, t.id);
+		t->meta = json_dumps(json_object_get(body, "meta"), JSON_COMPACT);
+	t->mac = mac;
+	return 0;
+}
+
+/* 201 with job id as GET /api/v1/jobs/{id} shows it. */
+static enum MHD_Result reply_new_job(struct req *rq, struct dbi *db, int64_t id)
+{
+	struct dbi_stmt *st;
+	enum MHD_Result ret;
+
+	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", &st))
+		return reply_error(rq, 500, "query failed");
+	dbi_bind_i64(st, 1, id);
 	if (dbi_step(st) == DBI_ROW)
 		ret = reply_json(rq, 201, json_pack("{s:o}", "job", job_row(st)));
 	else
 		ret = reply_error(rq, 500, "job vanished");
 	dbi_finalize(st);
-	job_runner_kick(); /* after the answer's read: it shows the job as queued */
-out:
+	return ret;
+}
+
+enum MHD_Result api_job_create(struct req *rq)
+{
+	struct job_task t = { 0 };
+	json_t *body;
+	char mac[18], bad[240];
+	struct dbi *db = rdb();
+	enum MHD_Result ret;
+
+	body = admin_body(rq, &ret);
+	if (!body)
+		return ret;
+	if (job_from_body(body, &t, mac, bad, sizeof(bad))) {
+		ret = reply_error(rq, 400, "%s", bad);
+	} else if (writer_call(job_fn, &t) || !t.id || !db) {
+		ret = reply_error(rq, 503, "cannot queue the job now");
+	} else {
+		ret = reply_new_job(rq, db, t.id);
+		job_runner_kick(); /* after the answer's read: it shows the job as queued */
+	}
 	free(t.params);
 	free(t.tags);
 	free(t.meta);

@@ -68,16 +68,14 @@ enum MHD_Result api_machine_power_set(struct req *rq, int64_t m)
 {
 	static const char *const known[] = { "driver", "host", "port", "user", "password_file", "command", "sol", NULL };
 	struct power_cfg c = { 0 };
-	const char *why, *k;
+	const char *k;
 	char err[600];
 	json_t *body, *v;
 	enum MHD_Result ret;
 
-	if (!is_admin(rq))
-		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
-	body = body_json(rq, &why);
+	body = admin_body(rq, &ret);
 	if (!body)
-		return reply_error(rq, 400, "%s", why);
+		return ret;
 	mac_text(m, c.mac);
 	json_object_foreach(body, k, v) {
 		int ok = 0;
@@ -146,16 +144,15 @@ out:
 enum MHD_Result api_machine_power(struct req *rq, int64_t m)
 {
 	struct power_cfg c;
-	const char *why, *name;
+	const char *name;
+	enum MHD_Result res;
 	char msg[600], mac[18];
 	json_t *body;
 	int a, rc;
 
-	if (!is_admin(rq))
-		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
-	body = body_json(rq, &why);
+	body = admin_body(rq, &res);
 	if (!body)
-		return reply_error(rq, 400, "%s", why);
+		return res;
 	name = json_string_value(json_object_get(body, "action"));
 	a = power_action_parse(name);
 	json_decref(body);

@@ -56,11 +56,9 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 	json_t *body, *v;
 	struct dbi *db = rdb();
 
-	if (!is_admin(rq))
-		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
-	body = body_json(rq, &why);
+	body = admin_body(rq, &res);
 	if (!body)
-		return reply_error(rq, 400, "%s", why);
+		return res;
 	why = labels_check(json_object_get(body, "tags"), json_object_get(body, "meta"));
 	if (why) {
 		json_decref(body);

@@ -38,6 +38,20 @@ struct dbi_ops {
 	const char *(*sql)(struct dbi_stmt *st);
 };
 
+/* An engine's table from its functions, named PREFIX_close, PREFIX_exec,
+ * ... (one per operation above): the list of operations is written once. */
+#define DBI_OPS(P, ENGINE) { \
+	.engine = ENGINE, .close = P##_close, .errmsg = P##_errmsg, .exec = P##_exec, \
+	.in_txn = P##_in_txn, .changes = P##_changes, .last_id = P##_last_id, \
+	.user_version = P##_user_version, .set_user_version = P##_set_user_version, \
+	.ping = P##_ping, .idle = P##_idle, .prepare = P##_prepare, .finalize = P##_finalize, \
+	.reset = P##_reset, .clear = P##_clear, .param_index = P##_param_index, \
+	.bind_i64 = P##_bind_i64, .bind_double = P##_bind_double, .bind_text = P##_bind_text, \
+	.bind_null = P##_bind_null, .step = P##_step, .column_count = P##_column_count, \
+	.column_type = P##_column_type, .column_i64 = P##_column_i64, \
+	.column_double = P##_column_double, .column_text = P##_column_text, .sql = P##_sql, \
+}
+
 /* Every engine's connection and statement start with these. */
 struct dbi {
 	const struct dbi_ops *ops;

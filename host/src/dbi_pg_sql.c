@@ -17,7 +17,8 @@
 #include "dbi_pg_sql.h"
 #include "util.h"
 
-enum { PARAMS_MAX = 256 };
+/* PostgreSQL takes up to 65535; the writer's multi-row INSERTs use 768. */
+enum { PARAMS_MAX = 4096 };
 
 static int ident_char(char c)
 {
@@ -68,94 +69,162 @@ static size_t json_extract(const char *s, struct buf *out)
 	return (size_t)(close + 1 - s);
 }
 
+/* The rewrite's state: the output text and what it learnt about each
+ * parameter (q's arrays, grown as numbers appear). */
+struct rewrite {
+	const char *sql;        /* the whole input (for "start of text" tests) */
+	struct buf out;
+	struct pg_sql *q;
+	int cap;                /* entries allocated in q's arrays, minus one */
+};
+
+/* Makes room for parameter idx in q's arrays: 0 or -1. */
+static int grow(struct rewrite *w, int idx)
+{
+	struct pg_sql *q = w->q;
+	int cap = w->cap;
+
+	if (idx < 1 || idx > PARAMS_MAX)
+		return -1;
+	if (idx <= cap)
+		return 0;
+	while (cap < idx)
+		cap = cap ? cap * 2 : 16;
+	char **names = realloc(q->names, ((size_t)cap + 1) * sizeof(*names));
+	if (names)
+		q->names = names;
+	char *lim = realloc(q->is_limit, (size_t)cap + 1);
+	if (lim)
+		q->is_limit = lim;
+	char *used = realloc(q->used, (size_t)cap + 1);
+	if (used)
+		q->used = used;
+	if (!names || !lim || !used)
+		return -1;
+	memset(names + w->cap + 1, 0, (size_t)(cap - w->cap) * sizeof(*names));
+	memset(lim + w->cap + 1, 0, (size_t)(cap - w->cap));
+	memset(used + w->cap + 1, 0, (size_t)(cap - w->cap));
+	w->cap = cap;
+	return 0;
+}
+
+/* A quoted string or name, or a -- comment, at *s: copied as it is (its
+ * length), else 0. */
+static size_t copy_verbatim(struct rewrite *w, const char *s)
+{
+	const char *e;
+
+	if (*s == '\'' || *s == '"') {
+		e = strchr(s + 1, *s);
+		e = e ? e + 1 : s + strlen(s);
+	} else if (s[0] == '-' && s[1] == '-') {
+		e = strchr(s, '\n');
+		e = e ? e : s + strlen(s);
+	} else {
+		return 0;
+	}
+	buf_addf(&w->out, "%.*s", (int)(e - s), s);
+	return (size_t)(e - s);
+}
+
+/* ? or ?N at *s: its number in *idx (? is one more than the highest so
+ * far, SQLite's rule) and the length read; 0 if not a parameter. */
+static size_t positional(const struct rewrite *w, const char *s, int *idx)
+{
+	char *e;
+	long v;
+
+	if (*s != '?')
+		return 0;
+	v = strtol(s + 1, &e, 10);
+	if (e > s + 1) {
+		*idx = v < 1 || v > PARAMS_MAX ? -1 : (int)v;
+		return (size_t)(e - s);
+	}
+	*idx = w->q->nparams + 1;
+	return 1;
+}
+
+/* :name at *s (not a :: cast): its number in *idx, the same for each use
+ * of the name, a new one the first time; the length read, 0 if not one. */
+static size_t named(struct rewrite *w, const char *s, int *idx)
+{
+	const char *e = s + 1;
+	size_t len;
+
+	if (*s != ':' || s[1] == ':' || (s > w->sql && s[-1] == ':') ||
+	    !(isalpha((unsigned char)s[1]) || s[1] == '_'))
+		return 0;
+	while (ident_char(*e))
+		e++;
+	len = (size_t)(e - s);
+	for (int i = 1; i <= w->q->nparams; i++)
+		if (w->q->names[i] && strlen(w->q->names[i]) == len && !strncmp(w->q->names[i], s, len)) {
+			*idx = i;
+			return len;
+		}
+	*idx = w->q->nparams + 1;
+	if (grow(w, *idx) || !(w->q->names[*idx] = strndup(s, len)))
+		*idx = -1;
+	return len;
+}
+
+/* Writes parameter idx as $idx, noting whether it is a LIMIT's: 0 or -1. */
+static int put_param(struct rewrite *w, int idx)
+{
+	char word[8];
+
+	if (grow(w, idx))
+		return -1;
+	last_word(&w->out, word, sizeof(word));
+	if (!strcmp(word, "LIMIT"))
+		w->q->is_limit[idx] = 1;
+	w->q->used[idx] = 1;
+	buf_addf(&w->out, "$%d", idx);
+	if (idx > w->q->nparams)
+		w->q->nparams = idx;
+	return 0;
+}
+
 int pg_sql_rewrite(const char *sql, struct pg_sql *q)
 {
-	struct buf out = { 0 };
-	char *names[PARAMS_MAX + 1] = { 0 }, limit[PARAMS_MAX + 1] = { 0 }, used[PARAMS_MAX + 1] = { 0 }, w[8];
-	int n = 0;
+	struct rewrite w = { .sql = sql, .q = q };
 	const char *s = sql;
 
 	memset(q, 0, sizeof(*q));
+	if (grow(&w, 1))
+		goto fail;
 	while (*s) {
+		size_t n;
 		int idx = 0;
 
-		if (*s == '\'' || *s == '"') {
-			const char *e = strchr(s + 1, *s);
-
-			e = e ? e + 1 : s + strlen(s);
-			buf_addf(&out, "%.*s", (int)(e - s), s);
-			s = e;
+		if ((n = copy_verbatim(&w, s))) {
+			s += n;
 			continue;
 		}
-		if (s[0] == '-' && s[1] == '-') {
-			const char *e = strchr(s, '\n');
-
-			e = e ? e : s + strlen(s);
-			buf_addf(&out, "%.*s", (int)(e - s), s);
-			s = e;
+		if (strncasecmp(s, "json_extract(", 13) == 0 && (s == sql || !ident_char(s[-1])) &&
+		    (n = json_extract(s, &w.out))) {
+			s += n;
 			continue;
 		}
-		if (strncasecmp(s, "json_extract(", 13) == 0 && (s == sql || !ident_char(s[-1]))) {
-			size_t used = json_extract(s, &out);
-
-			if (used) {
-				s += used;
-				continue;
-			}
-		}
-		if (*s == '?') {
-			char *e;
-			long v = strtol(s + 1, &e, 10);
-
-			idx = e > s + 1 ? (int)v : n + 1;
-			s = e > s + 1 ? e : s + 1;
-		} else if (*s == ':' && s[1] != ':' && (s == sql || s[-1] != ':') &&
-			   (isalpha((unsigned char)s[1]) || s[1] == '_')) {
-			const char *e = s + 1;
-
-			while (ident_char(*e))
-				e++;
-			for (int i = 1; i <= n && !idx; i++)
-				if (names[i] && strlen(names[i]) == (size_t)(e - s) && !strncmp(names[i], s, (size_t)(e - s)))
-					idx = i;
-			if (!idx) {
-				idx = n + 1;
-				if (idx > PARAMS_MAX)
-					goto fail;
-				names[idx] = strndup(s, (size_t)(e - s));
-			}
-			s = e;
-		} else {
-			buf_addf(&out, "%c", *s++);
+		if (!(n = positional(&w, s, &idx)) && !(n = named(&w, s, &idx))) {
+			buf_addf(&w.out, "%c", *s++);
 			continue;
 		}
-		if (idx < 1 || idx > PARAMS_MAX)
+		if (put_param(&w, idx))
 			goto fail;
-		last_word(&out, w, sizeof(w));
-		if (!strcmp(w, "LIMIT"))
-			limit[idx] = 1;
-		used[idx] = 1;
-		buf_addf(&out, "$%d", idx);
-		if (idx > n)
-			n = idx;
+		s += n;
 	}
-	q->sql = out.p ? out.p : strdup("");
-	q->nparams = n;
-	q->names = calloc((size_t)n + 1, sizeof(*q->names));
-	q->is_limit = calloc((size_t)n + 1, 1);
-	q->used = calloc((size_t)n + 1, 1);
-	if (!q->sql || !q->names || !q->is_limit || !q->used)
-		goto fail_q;
-	memcpy(q->used, used, (size_t)n + 1);
-	memcpy(q->names, names, ((size_t)n + 1) * sizeof(*names));
-	memcpy(q->is_limit, limit, (size_t)n + 1);
+	q->sql = w.out.p ? w.out.p : strdup("");
+	if (!q->sql)
+		goto fail;
 	return 0;
 fail:
-	free(out.p);
-fail_q:
-	free(q->sql);
-	for (int i = 0; i <= PARAMS_MAX; i++)
-		free(names[i]);
+	free(w.out.p);
+	q->sql = NULL;
+	if (q->names)
+		for (int i = 0; i <= w.cap; i++)
+			free(q->names[i]);
 	free(q->names);
 	free(q->is_limit);
 	free(q->used);

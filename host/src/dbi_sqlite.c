@@ -127,17 +127,7 @@ static int l_column_type(struct dbi_stmt *st, int c)
 	}
 }
 
-static const struct dbi_ops lite_ops = {
-	.engine = DBI_SQLITE, .close = l_close, .errmsg = l_errmsg, .exec = l_exec,
-	.in_txn = l_in_txn, .changes = l_changes, .last_id = l_last_id,
-	.user_version = l_user_version, .set_user_version = l_set_user_version,
-	.ping = l_ping, .idle = l_idle, .prepare = l_prepare, .finalize = l_finalize,
-	.reset = l_reset, .clear = l_clear, .param_index = l_param_index,
-	.bind_i64 = l_bind_i64, .bind_double = l_bind_double, .bind_text = l_bind_text,
-	.bind_null = l_bind_null, .step = l_step, .column_count = l_column_count,
-	.column_type = l_column_type, .column_i64 = l_column_i64,
-	.column_double = l_column_double, .column_text = l_column_text, .sql = l_sql,
-};
+static const struct dbi_ops lite_ops = DBI_OPS(l, DBI_SQLITE);
 
 /* A damaged file must not be served as healthy: a broken runs page made
  * registered runs vanish from the registry, so their valid frames were

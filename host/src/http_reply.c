@@ -136,6 +136,21 @@ json_t *body_json(struct req *rq, const char **why)
 	return o;
 }
 
+json_t *admin_body(struct req *rq, enum MHD_Result *res)
+{
+	const char *why;
+	json_t *body;
+
+	if (!is_admin(rq)) {
+		*res = reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
+		return NULL;
+	}
+	body = body_json(rq, &why);
+	if (!body)
+		*res = reply_error(rq, 400, "%s", why);
+	return body;
+}
+
 int parse_id(const char *s, int64_t *id)
 {
 	uint64_t v;

@@ -29,6 +29,10 @@ const char *qarg(struct req *rq, const char *name);
 int is_admin(struct req *rq);
 /* Parses the JSON body as an object; NULL (and *why set) if it is not. */
 json_t *body_json(struct req *rq, const char **why);
+/* A write route's start: the admin check (is_admin) and the body as a JSON
+ * object (body_json). The body, or NULL after replying 401 or 400 with *res
+ * the reply's result, for the route to return. */
+json_t *admin_body(struct req *rq, enum MHD_Result *res);
 /* A database for this thread, or NULL (then reply 503). */
 struct dbi *rdb(void);
 /* A positive decimal id: 0, or -1. */

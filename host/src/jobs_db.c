@@ -14,22 +14,21 @@
 #include "sqljson.h"
 #include "util.h"
 #include "writer.h"
+#include "xcb_schema.h"
 
 #define JOB_NAME(e, s) s,
 static const char *const stage_names[JOB_NSTAGES] = { JOB_STAGES(JOB_NAME) };
 #undef JOB_NAME
 
+/* Name and parse: proto's one pair over any name table. */
 const char *job_stage_name(enum job_stage s)
 {
-	return (unsigned)s < JOB_NSTAGES ? stage_names[s] : "?";
+	return xcb_vocab_name(stage_names, JOB_NSTAGES, (unsigned)s);
 }
 
 int job_stage_parse(const char *s)
 {
-	for (int i = 0; s && i < JOB_NSTAGES; i++)
-		if (strcmp(s, stage_names[i]) == 0)
-			return i;
-	return -1;
+	return s ? xcb_vocab_index(stage_names, JOB_NSTAGES, s) : -1;
 }
 
 static void copy_col(struct dbi_stmt *st, int col, char *dst, size_t n)

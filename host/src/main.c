@@ -114,62 +114,53 @@ struct start_opts {
 };
 
 /* --ready-fd: checked now, so that a typo fails at once instead of leaving
- * the waiting script hanging. 0, or -1 after saying why. */
-static int parse_ready_fd(const char *arg, int *out)
+ * the waiting script hanging. */
+static int parse_ready_fd(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
 {
 	uint64_t fd;
 
 	if (parse_u64(arg, &fd) || fd > 1024 || fcntl((int)fd, F_GETFD) < 0) {
-		fprintf(stderr, "xcbenchd: --ready-fd: '%s' is not an open file descriptor\n", arg);
+		snprintf(err, errlen, "--ready-fd: '%s' is not an open file descriptor", arg);
 		return -1;
 	}
-	*out = (int)fd;
+	*(int *)o->dst = (int)fd;
 	return 0;
 }
 
-/* --host-name (repeatable): 0, or -1 after saying why. */
-static int add_host_name(const char *arg)
+/* --host-name (repeatable). */
+static int add_host_name(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
 {
+	(void)o;
 	if (cfg.nhost_names == (int)(sizeof(cfg.host_names) / sizeof(cfg.host_names[0])) ||
 	    !arg[0] || strlen(arg) > 100) {
-		fprintf(stderr, "xcbenchd: --host-name: at most 16 names of 1..100 characters\n");
+		snprintf(err, errlen, "--host-name: at most 16 names of 1..100 characters");
 		return -1;
 	}
 	cfg.host_names[cfg.nhost_names++] = arg;
 	return 0;
 }
 
-/* --boot-from (repeatable): 0, or -1 after saying why. */
-static int add_boot_net(const char *arg)
+/* --boot-from (repeatable) and --run-limit KIND=N (what one run may store):
+ * their modules check and keep them. */
+static int add_boot_net(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
 {
-	char err[256];
-
-	if (bootnet_add(arg, err, sizeof(err))) {
-		fprintf(stderr, "xcbenchd: %s\n", err);
-		return -1;
-	}
-	return 0;
+	(void)o;
+	return bootnet_add(arg, err, errlen);
 }
 
-/* --run-limit KIND=N: what one run may store. 0, or -1 after saying why. */
-static int set_run_limit(const char *arg)
+static int set_run_limit(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
 {
-	char err[160];
-
-	if (run_limit_set(arg, err, sizeof(err))) {
-		fprintf(stderr, "xcbenchd: %s\n", err);
-		return -1;
-	}
-	return 0;
+	(void)o;
+	return run_limit_set(arg, err, errlen);
 }
 
-/* --lab: a name for URLs, logs and the run list's filter. 0, or -1 after
- * saying why. */
-static int set_lab(const char *arg)
+/* --lab: a name for URLs, logs and the run list's filter. */
+static int set_lab(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
 {
+	(void)o;
 	if (!arg[0] || strlen(arg) > 32 ||
 	    strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(arg)) {
-		fprintf(stderr, "xcbenchd: --lab: '%s' is not 1..32 of [A-Za-z0-9._-]\n", arg);
+		snprintf(err, errlen, "--lab: '%s' is not 1..32 of [A-Za-z0-9._-]", arg);
 		return -1;
 	}
 	cfg.lab = arg;
@@ -180,30 +171,18 @@ static int set_lab(const char *arg)
  * the exit status (0 after --help, 2 after a usage error, already reported). */
 static int parse_args(int argc, char **argv, struct start_opts *o)
 {
-	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "udp", required_argument, NULL, 'u' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "web", required_argument, NULL, 'w' },
-		{ "firmware", required_argument, NULL, 'f' },
-		{ "token-file", required_argument, NULL, 't' },
-		{ "open", no_argument, NULL, 'o' },
-		{ "lost-after", required_argument, NULL, 'L' },
-		{ "suite", required_argument, NULL, 's' },
-		{ "lab", required_argument, NULL, 'a' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "test-drop", required_argument, NULL, 'D' },
-		{ "host-name", required_argument, NULL, 'H' },
-		{ "request-timeout", required_argument, NULL, 'R' },
-		{ "per-ip-connections", required_argument, NULL, 'P' },
-		{ "ready-fd", required_argument, NULL, 'r' },
-		{ "boot-from", required_argument, NULL, 'B' },
-		{ "run-limit", required_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct cmdopt opts[] = {
+		OPT_STR("listen", &o->listen_s), OPT_STR("udp", &o->udp_s), OPT_STR("db", &cfg.db_path),
+		OPT_STR("web", &cfg.web_dir), OPT_STR("firmware", &cfg.firmware), OPT_STR("token-file", &cfg.token_file),
+		OPT_FLAG("open", &cfg.open), OPT_INT("lost-after", &cfg.lost_after, 1, 86400 * 30),
+		OPT_STR("suite", &cfg.suite), OPT_FN("lab", set_lab, NULL, NULL),
+		OPT_INT("threads", &cfg.threads, 1, 64), OPT_NUM("test-drop", &cfg.test_drop),
+		OPT_FN("host-name", add_host_name, NULL, NULL), OPT_INT("request-timeout", &cfg.request_timeout, 1, 3600),
+		OPT_INT("per-ip-connections", &cfg.per_ip_conns, 1, 512), OPT_FN("ready-fd", parse_ready_fd, &o->ready_fd, NULL),
+		OPT_FN("boot-from", add_boot_net, NULL, NULL), OPT_FN("run-limit", set_run_limit, NULL, NULL), OPT_END,
 	};
-	static const struct cmd cmd = { "xcbenchd", usage_text, opts, NULL };
-	int c, rc = 0;
+	const struct cmd cmd = { "xcbenchd", usage_text, opts };
+	int rc;
 
 	o->listen_s = "0.0.0.0:8080";
 	o->udp_s = "0.0.0.0:8080";
@@ -214,33 +193,8 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 	cfg.request_timeout = 10;
 	cfg.per_ip_conns = 64;
 	cfg.suite = "default";
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) != -1) {
-		int bad = 0;
-
-		switch (c) {
-		case CMD_EXIT: return rc;
-		case 'l': o->listen_s = optarg; break;
-		case 'u': o->udp_s = optarg; break;
-		case 'd': cfg.db_path = optarg; break;
-		case 'w': cfg.web_dir = optarg; break;
-		case 'f': cfg.firmware = optarg; break;
-		case 'a': bad = set_lab(optarg); break;
-		case 't': cfg.token_file = optarg; break;
-		case 'o': cfg.open = 1; break;
-		case 's': cfg.suite = optarg; break;
-		case 'L': bad = cmd_int(&cmd, "--lost-after", optarg, 1, 86400 * 30, &cfg.lost_after); break;
-		case 'T': bad = cmd_int(&cmd, "--threads", optarg, 1, 64, &cfg.threads); break;
-		case 'D': cfg.test_drop = atof(optarg); break;
-		case 'R': bad = cmd_int(&cmd, "--request-timeout", optarg, 1, 3600, &cfg.request_timeout); break;
-		case 'P': bad = cmd_int(&cmd, "--per-ip-connections", optarg, 1, 512, &cfg.per_ip_conns); break;
-		case 'r': bad = parse_ready_fd(optarg, &o->ready_fd); break;
-		case 'H': bad = add_host_name(optarg); break;
-		case 'B': bad = add_boot_net(optarg); break;
-		case 'M': bad = set_run_limit(optarg); break;
-		}
-		if (bad)
-			return 2;
-	}
+	if (cmd_parse(&cmd, argc, argv, &rc))
+		return rc;
 	if (optind < argc) {
 		fprintf(stderr, "xcbenchd: unexpected argument '%s' (see --help)\n", argv[optind]);
 		return 2;

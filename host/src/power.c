@@ -11,31 +11,26 @@
 #include <unistd.h>
 
 #include "power.h"
+#include "util.h"
+#include "xcb_schema.h"
 
 static const char *const action_names[POWER_NACTIONS] = { "on", "off", "cycle", "status", "pxe" };
 
+/* Name and parse: proto's one pair over any name table. */
 const char *power_action_name(enum power_action a)
 {
-	return (unsigned)a < POWER_NACTIONS ? action_names[a] : "?";
+	return xcb_vocab_name(action_names, POWER_NACTIONS, (unsigned)a);
 }
 
 int power_action_parse(const char *s)
 {
-	for (int i = 0; s && i < POWER_NACTIONS; i++)
-		if (strcmp(s, action_names[i]) == 0)
-			return i;
-	return -1;
+	return s ? xcb_vocab_index(action_names, POWER_NACTIONS, s) : -1;
 }
 
 int power_word_ok(const char *s, const char *extra, size_t max)
 {
-	if (!s[0] || strlen(s) > max || s[0] == '-')
-		return 0;
-	for (const char *p = s; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		      strchr(extra, *p)))
-			return 0;
-	return 1;
+	/* never an option to the tool it is passed to */
+	return s[0] != '-' && text_is_word(s, extra, max);
 }
 
 int power_password_file_ok(const char *path, char *why, size_t whylen)

@@ -238,6 +238,29 @@ static int store_done(int64_t id, const uint8_t *p, size_t n)
 	return rc;
 }
 
+/* Whether run id is closed for frame h (1, else 0; -1 when its row cannot
+ * be read: then the frame's own statements fail or change nothing, as
+ * before S_STATE read the limits too), and what it holds against each
+ * limit (used, enum run_limit_kind order; 0 without a row): S_STATE. */
+static int run_state(int64_t id, const struct xcb_hdr *h, int64_t *used)
+{
+	struct dbi_stmt *s = store_st[S_STATE];
+	int closed = -1;
+
+	memset(used, 0, (LIM_EVENTS + 1) * sizeof(*used));
+	dbi_bind_i64(s, 1, id);
+	dbi_bind_i64(s, 2, h->seq);
+	dbi_bind_i64(s, 3, h->type);
+	if (dbi_step(s) == DBI_ROW) {
+		closed = dbi_column_int(s, 0);
+		for (int k = 0; k <= LIM_EVENTS; k++)
+			used[k] = dbi_column_i64(s, k + 1);
+	}
+	dbi_reset(s);
+	dbi_clear(s);
+	return closed;
+}
+
 int store_open(struct dbi *db) { return store_prepare(db); }
 void store_close(void) { store_finalize(); }
 
@@ -247,7 +270,7 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 	struct dbi_stmt *s;
 	int64_t now = now_s();
 	int rc = 0, which = 0;
-	int64_t changes;
+	int64_t changes, used[LIM_EVENTS + 1];
 
 	if (!*run_id) {
 		int64_t id = find_or_create(db, token, peer);
@@ -267,14 +290,10 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 		return -1;
 	if (dbi_changes(db) == 0)
 		return 0; /* already stored: a duplicate changes nothing */
-	s = store_st[S_STATE];
-	dbi_bind_i64(s, 1, *run_id);
-	dbi_bind_i64(s, 2, h->seq);
-	dbi_bind_i64(s, 3, h->type);
-	if (store_query_int(s) == 1)
+	if (run_state(*run_id, h, used) == 1)
 		return unledger(*run_id, h->seq); /* complete, past its DONE, or a second DONE */
 
-	if (store_limit_check(*run_id, h->type, p, h->length, &which) == STORE_LIMIT)
+	if (store_limit_check(used, h->type, p, h->length, &which) == STORE_LIMIT)
 		return limit_refuse(*run_id, h->seq, which);
 	changes = store_rows;
 	/* Each refuses (STORE_REFUSED) before it writes a row. */
@@ -297,18 +316,14 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 	}
 	if (rc)
 		return rc;
-	if (store_limit_add(*run_id, h->type, store_rows - changes))
-		return -1;
+	changes = store_rows - changes;
 	s = store_st[S_TOUCH];
 	dbi_bind_i64(s, 1, now);
 	dbi_bind_i64(s, 2, *run_id);
 	if (peer)
 		dbi_bind_text(s, 3, peer, -1);
-	if (store_step(s))
-		return -1;
-	s = store_st[S_COMPLETE];
-	dbi_bind_i64(s, 1, now);
-	dbi_bind_i64(s, 2, *run_id);
+	dbi_bind_i64(s, 4, store_limit_kind(h->type, changes));
+	dbi_bind_i64(s, 5, changes);
 	return store_step(s) ? -1 : 1;
 }
 

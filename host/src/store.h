@@ -7,19 +7,16 @@
 #include "dbi.h"
 #include <stdint.h>
 
+#include "store_outcome.h"
 #include "xcb_proto.h"
 
 /* Readies the store on the writer's connection (its statements): 0 or -1;
  * store_close lets them go. */
 int store_open(struct dbi *db);
 void store_close(void);
-/* Returns 1 stored, 0 duplicate, -1 error (the database failed), -2 refused
- * (the frame would change a stored row, or the run is finished: nothing of
- * it is written), -3 refused past a per-run limit (counted in the run),
- * -4 a RESULT/HISTO/SAMPLES before its case's CASE. Creates the run row if
- * id == 0. */
-enum { STORE_REFUSED = -2, STORE_LIMIT = -3 /* refused: past a per-run limit (run_limits.h) */,
-       STORE_NO_CASE = -4 /* refused: a RESULT/HISTO/SAMPLES before its case's CASE (resent later) */ };
+/* Returns 1 stored, 0 duplicate, -1 error (the database failed), or a
+ * refusal (store_outcome.h: STORE_REFUSED, STORE_LIMIT, STORE_NO_CASE).
+ * Creates the run row if id == 0. */
 int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
 		const uint8_t *payload, const char *peer);
 /* Marks the runs silent for lost_after seconds as lost; those that never

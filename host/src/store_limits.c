@@ -48,26 +48,15 @@ static int64_t rows_max(unsigned type, const uint8_t *p, size_t n)
 	return 1;
 }
 
-int store_limit_check(int64_t id, unsigned type, const uint8_t *p, size_t n, int *which)
+int store_limit_check(const int64_t *used, unsigned type, const uint8_t *p, size_t n, int *which)
 {
-	struct dbi_stmt *s = store_st[S_USAGE];
 	int k = kind_of(type);
-	int64_t used;
 
 	if (k < 0)
 		k = LIM_FRAMES;
-	dbi_bind_i64(s, 1, id);
-	dbi_bind_i64(s, 2, k);
-	used = store_query_int(s);
-	if (used < 0)
-		return 0; /* no run row: store_frame fails on its own */
-	if (used + rows_max(type, p, n) <= run_limits[k].max) {
-		if (k == LIM_FRAMES)
-			return 0;
+	if (used[k] + rows_max(type, p, n) <= run_limits[k].max) {
 		/* ... and the frame itself under the frames limit. */
-		dbi_bind_i64(s, 1, id);
-		dbi_bind_i64(s, 2, LIM_FRAMES);
-		if (store_query_int(s) + 1 <= run_limits[LIM_FRAMES].max)
+		if (k == LIM_FRAMES || used[LIM_FRAMES] + 1 <= run_limits[LIM_FRAMES].max)
 			return 0;
 		k = LIM_FRAMES;
 	}
@@ -75,17 +64,12 @@ int store_limit_check(int64_t id, unsigned type, const uint8_t *p, size_t n, int
 	return STORE_LIMIT;
 }
 
-int store_limit_add(int64_t id, unsigned type, int64_t rows)
+int store_limit_kind(unsigned type, int64_t rows)
 {
-	struct dbi_stmt *s = store_st[S_USE];
 	int k = kind_of(type);
 
-	if (k < 0 || k == LIM_FRAMES || rows <= 0)
-		return 0; /* frames: S_TOUCH counts them (frames_received) */
-	dbi_bind_i64(s, 1, id);
-	dbi_bind_i64(s, 2, k);
-	dbi_bind_i64(s, 3, rows);
-	return store_step(s);
+	/* frames: S_TOUCH counts them (frames_received) */
+	return k < 0 || k == LIM_FRAMES || rows <= 0 ? -1 : k;
 }
 
 int store_limit_hit(int64_t id, int which)

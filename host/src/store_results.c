@@ -7,10 +7,10 @@
 #include <stdlib.h>
 
 #include "casekey.h"
-#include "store.h"
 #include "store_sql.h"
 #include "util.h"
 #include "xcb_histo.h"
+#include "xcb_proto.h"
 #include "xcb_schema.h"
 
 int store_case(int64_t id, const uint8_t *p, size_t n)
@@ -127,8 +127,35 @@ struct chunk {
 	int skip_zero;
 };
 
-static int store_chunk(int64_t id, struct dbi_stmt *s, struct dbi_stmt *has, const struct chunk *c)
+/* Inserts rows points (pos[i], val[i]) under one row key with one
+ * multi-row statement: 0 or -1. */
+static int put_points(int table, int64_t id, const struct chunk *c, const int64_t *pos,
+		      const int64_t *val, unsigned rows)
 {
+	struct dbi_stmt *s = store_points_stmt(table, (int)rows);
+
+	if (!s)
+		return -1;
+	for (unsigned i = 0; i < rows; i++) {
+		int at = (int)i * 6;
+
+		dbi_bind_i64(s, at + 1, id);
+		dbi_bind_i64(s, at + 2, c->case_id);
+		dbi_bind_i64(s, at + 3, c->rep);
+		dbi_bind_i64(s, at + 4, c->initiator);
+		dbi_bind_i64(s, at + 5, pos[i]);
+		dbi_bind_i64(s, at + 6, val[i]);
+	}
+	if (store_step(s))
+		return -1;
+	store_rows += rows;
+	return 0;
+}
+
+static int store_chunk(int64_t id, int table, struct dbi_stmt *has, const struct chunk *c)
+{
+	int64_t pos[STORE_POINTS_BLOCK], val[STORE_POINTS_BLOCK];
+	unsigned rows = 0;
 	int rc = 0;
 
 	if (!case_known(id, c->case_id))
@@ -139,9 +166,12 @@ static int store_chunk(int64_t id, struct dbi_stmt *s, struct dbi_stmt *has, con
 		uint64_t v = c->value(c->raw, i);
 
 		if (v || !c->skip_zero) {
-			store_bind_key(s, id, c->case_id, c->rep, c->initiator, c->at + i, store_i64(v));
-			rc = store_step(s);
-			store_rows += rc == 0;
+			pos[rows] = c->at + i;
+			val[rows++] = store_i64(v);
+		}
+		if (rows == STORE_POINTS_BLOCK || (i + 1 == c->n && rows)) {
+			rc = put_points(table, id, c, pos, val, rows);
+			rows = 0;
 		}
 	}
 	return rc;
@@ -162,10 +192,10 @@ int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n)
 		if (xcb_dec_histo(p, n, &x))
 			return STORE_REFUSED;
 		c = (struct chunk){ x.case_id, x.rep, x.initiator, x.n, x.first, histo_value, &x, 1 };
-		return store_chunk(id, store_st[S_HISTO], store_st[S_HISTO_HAS], &c);
+		return store_chunk(id, STORE_PTS_HISTO, store_st[S_HISTO_HAS], &c);
 	}
 	if (xcb_dec_samples(p, n, &y))
 		return STORE_REFUSED;
 	c = (struct chunk){ y.case_id, y.rep, y.initiator, y.n, y.index, sample_value, &y, 0 };
-	return store_chunk(id, store_st[S_SAMPLE], store_st[S_SAMPLE_HAS], &c);
+	return store_chunk(id, STORE_PTS_SAMPLES, store_st[S_SAMPLE_HAS], &c);
 }

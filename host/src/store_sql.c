@@ -10,15 +10,33 @@
 #include "util.h"
 #include "xcb_schema.h"
 
+/* The run reaches DONE's count with this frame (S_TOUCH; the row as it
+ * was before the frame). */
+#define STORE_NOW_DONE "frames_expected IS NOT NULL AND frames_received + 1 >= frames_expected"
+
 static const char *const sql[S_N] = {
 	[S_FRAME] = "INSERT INTO frames(run_id, seq, type, received) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
 	/* A token is global: its run may be another lab's (?2: ours). */
 	[S_FIND_RUN] = "SELECT id, lab IS NOT DISTINCT FROM CAST(?2 AS TEXT) FROM runs WHERE token = ?1",
 	[S_NEW_RUN] = "INSERT INTO runs(token, machine_id, job_id, suite, params, label, created, lab) "
 		      "VALUES (?, ?, ?, ?, COALESCE(?, '{}'), ?, ?, ?)",
+	/* Everything a stored frame changes in its run, in ONE statement (it
+	 * was three: per-frame statements are what bounds ingest, on
+	 * PostgreSQL each a round trip): the frame counted (?1 now, ?2 the
+	 * run, ?3 the peer), the rows it wrote added to its limit's use
+	 * (?4 = enum run_limit_kind, ?5 rows; -1 and 0 for none), and the run
+	 * complete once frames_received reaches DONE's count. Every right-hand
+	 * side reads the row as it was, hence "frames_received + 1". */
 	[S_TOUCH] = "UPDATE runs SET frames_received = frames_received + 1, last_frame = ?1, "
-		    "started = COALESCE(started, ?1), status = CASE WHEN status IN ('pending', 'lost') "
-		    "THEN 'running' ELSE status END, peer = COALESCE(peer, ?3) WHERE id = ?2",
+		    "started = COALESCE(started, ?1), "
+		    "use_cases = use_cases + CASE WHEN ?4 = 0 THEN ?5 ELSE 0 END, "
+		    "use_histo = use_histo + CASE WHEN ?4 = 2 THEN ?5 ELSE 0 END, "
+		    "use_samples = use_samples + CASE WHEN ?4 = 3 THEN ?5 ELSE 0 END, "
+		    "use_events = use_events + CASE WHEN ?4 = 4 THEN ?5 ELSE 0 END, "
+		    "status = CASE WHEN " STORE_NOW_DONE " THEN CASE WHEN status = 'crashed' THEN status "
+		    "ELSE 'complete' END WHEN status IN ('pending', 'lost') THEN 'running' ELSE status END, "
+		    "finished = CASE WHEN " STORE_NOW_DONE " THEN COALESCE(finished, ?1) ELSE finished END, "
+		    "peer = COALESCE(peer, CAST(?3 AS TEXT)) WHERE id = ?2",
 	[S_GET_HELLO] = "SELECT hello FROM runs WHERE id = ?",
 	[S_SET_HELLO] = "UPDATE runs SET hello = ?, cpus = COALESCE(?, cpus), tsc_khz = COALESCE(?, tsc_khz), "
 			"source = COALESCE(?, source), suite = COALESCE(suite, ?) WHERE id = ?",
@@ -28,22 +46,20 @@ static const char *const sql[S_N] = {
 	[S_CASE] = "INSERT INTO cases(run_id, " XCB_SQL_CASE_ID XCB_SQL_CASE_COLS ", config, match_key) "
 		   "VALUES (?, ?" XCB_SQL_CASE_PARAMS ", ?, ?) ON CONFLICT DO NOTHING",
 	[S_RESULT] = "INSERT INTO results(run_id" XCB_SQL_RESULT_COLS ") VALUES (?" XCB_SQL_RESULT_PARAMS ")",
-	[S_HISTO] = "INSERT INTO histograms VALUES (?, ?, ?, ?, ?, ?)",
-	[S_SAMPLE] = "INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?)",
 	[S_EVENT] = "INSERT INTO events(run_id, seq, kind, text, received) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
 	[S_CRASH] = "UPDATE runs SET status = 'crashed', error = COALESCE(error, ?) WHERE id = ?",
 	[S_DONE] = "UPDATE runs SET frames_expected = ?, done_status = ? WHERE id = ? AND frames_expected IS NULL",
-	[S_COMPLETE] = "UPDATE runs SET status = CASE WHEN status = 'crashed' THEN status ELSE 'complete' END, "
-		       "finished = COALESCE(finished, ?) WHERE id = ? AND frames_expected IS NOT NULL "
-		       "AND frames_received >= frames_expected",
 	/* Only this lab's runs: another lab's daemon keeps its own. */
 	[S_LOST] = "UPDATE runs SET status = 'lost' WHERE status IN ('pending', 'running') "
 		   "AND COALESCE(last_frame, created) < ?1 AND lab IS NOT DISTINCT FROM CAST(?2 AS TEXT)",
 	/* Closed for new frames: complete, past DONE's count, or a second DONE
-	 * (?3 = the frame's type; a run has one DONE). */
+	 * (?3 = the frame's type; a run has one DONE); then what the run holds
+	 * against each limit, in enum run_limit_kind order (store_limits.c):
+	 * one read of the run per frame. */
 	[S_STATE] = "SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
 		    "(?2 >= frames_expected OR ?3 = 8)) OR (status = 'lost' AND frames_received = 0 AND "
-		    "error = '" STORE_EXPIRED "') FROM runs WHERE id = ?1",
+		    "error = '" STORE_EXPIRED "'), use_cases, frames_received, use_histo, use_samples, "
+		    "use_events FROM runs WHERE id = ?1",
 	/* A run that never sent a frame (a boot whose payload never said HELLO,
 	 * or one replaced by another address's GET) expires after
 	 * --lost-after: its token takes nothing any more (issue 26). */
@@ -76,13 +92,6 @@ static const char *const sql[S_N] = {
 			"AND bucket BETWEEN ? AND ? LIMIT 1",
 	[S_SAMPLE_HAS] = "SELECT 1 FROM samples WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ? "
 			 "AND idx BETWEEN ? AND ? LIMIT 1",
-	/* The per-run limits (store_limits.c; ?2 = enum run_limit_kind). */
-	[S_USAGE] = "SELECT CASE CAST(?2 AS INTEGER) WHEN 0 THEN use_cases WHEN 1 THEN frames_received "
-		    "WHEN 2 THEN use_histo WHEN 3 THEN use_samples ELSE use_events END FROM runs WHERE id = ?1",
-	[S_USE] = "UPDATE runs SET use_cases = use_cases + CASE WHEN ?2 = 0 THEN ?3 ELSE 0 END, "
-		  "use_histo = use_histo + CASE WHEN ?2 = 2 THEN ?3 ELSE 0 END, "
-		  "use_samples = use_samples + CASE WHEN ?2 = 3 THEN ?3 ELSE 0 END, "
-		  "use_events = use_events + CASE WHEN ?2 = 4 THEN ?3 ELSE 0 END WHERE id = ?1",
 	[S_LIMITED] = "UPDATE runs SET limited = limited + 1 WHERE id = ?",
 	[S_LIMIT_EVENT] = "INSERT INTO events(run_id, seq, kind, text, received) VALUES (?, ?, 'log', ?, ?) "
 			  "ON CONFLICT DO NOTHING",
@@ -96,8 +105,33 @@ static const char *const sql[S_N] = {
 struct dbi_stmt *store_st[S_N];
 int64_t store_rows;
 
+/* The multi-row INSERTs of HISTO/SAMPLES points, one per table and row
+ * count, prepared on first use on the writer's connection (store_wdb). */
+static const char *const points_table[STORE_PTS_N] = { "histograms", "samples" };
+static struct dbi_stmt *points_st[STORE_PTS_N][STORE_POINTS_BLOCK + 1];
+static struct dbi *store_wdb;
+
+struct dbi_stmt *store_points_stmt(int table, int rows)
+{
+	struct dbi_stmt **st = &points_st[table][rows];
+	struct buf q = { 0 };
+
+	if (*st)
+		return *st;
+	buf_addf(&q, "INSERT INTO %s VALUES ", points_table[table]);
+	for (int i = 0; i < rows; i++)
+		buf_addf(&q, "%s(?, ?, ?, ?, ?, ?)", i ? ", " : "");
+	if (!q.p || dbi_prepare(store_wdb, q.p, st)) {
+		fprintf(stderr, "xcbenchd: prepare: %s\n", dbi_errmsg(store_wdb));
+		*st = NULL;
+	}
+	buf_free(&q);
+	return *st;
+}
+
 int store_prepare(struct dbi *db)
 {
+	store_wdb = db;
 	for (int i = 0; i < S_N; i++) {
 		if (dbi_prepare(db, sql[i], &store_st[i])) {
 			fprintf(stderr, "xcbenchd: prepare: %s\n", dbi_errmsg(db));
@@ -109,6 +143,11 @@ int store_prepare(struct dbi *db)
 
 void store_finalize(void)
 {
+	for (int t = 0; t < STORE_PTS_N; t++)
+		for (int n = 0; n <= STORE_POINTS_BLOCK; n++) {
+			dbi_finalize(points_st[t][n]);
+			points_st[t][n] = NULL;
+		}
 	for (int i = 0; i < S_N; i++) {
 		dbi_finalize(store_st[i]);
 		store_st[i] = NULL;

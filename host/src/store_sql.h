@@ -12,11 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store_outcome.h"
+
 enum {
 	S_FRAME, S_FIND_RUN, S_NEW_RUN, S_TOUCH, S_GET_HELLO, S_SET_HELLO, S_CASE,
-	S_RESULT, S_HISTO, S_SAMPLE, S_EVENT, S_CRASH, S_DONE, S_COMPLETE, S_LOST,
+	S_RESULT, S_EVENT, S_CRASH, S_DONE, S_LOST,
 	S_STATE, S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS,
-	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_USAGE, S_USE, S_LIMITED,
+	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_LIMITED,
 	S_LIMIT_EVENT, S_CASE_HAS, S_OPEN_LIVE, S_EXPIRE, S_N
 };
 
@@ -26,6 +28,13 @@ enum {
 /* Prepared once by store_prepare() on the writer's connection (store_sql.c). */
 extern struct dbi_stmt *store_st[S_N];
 int store_prepare(struct dbi *db);
+/* HISTO/SAMPLES points are inserted up to STORE_POINTS_BLOCK rows per
+ * statement (one statement per chunk instead of one per point): the
+ * INSERT of rows rows into table (STORE_PTS_*), prepared on first use;
+ * NULL if it cannot be. 6 parameters a row, in the tables' column order. */
+enum { STORE_PTS_HISTO, STORE_PTS_SAMPLES, STORE_PTS_N };
+#define STORE_POINTS_BLOCK 128
+struct dbi_stmt *store_points_stmt(int table, int rows);
 void store_finalize(void);
 
 /* Steps a statement to completion and resets it: 0 or -1. */
@@ -55,11 +64,14 @@ int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n); /* HIST
  * rows are the difference around its handler (store_limits.c counts them). */
 extern int64_t store_rows;
 
-/* store_limits.c: the per-run limits (run_limits.h). STORE_LIMIT with the limit
- * in *which if the frame's rows would pass it, else 0. */
-int store_limit_check(int64_t id, unsigned type, const uint8_t *p, size_t n, int *which);
-/* Adds the rows a stored frame wrote to its run's count. 0 or -1. */
-int store_limit_add(int64_t id, unsigned type, int64_t rows);
+/* store_limits.c: the per-run limits (run_limits.h). used[k]: what the run
+ * holds against limit k (S_STATE's columns, LIM_CASES..LIM_EVENTS).
+ * STORE_LIMIT with the limit in *which if the frame's rows would pass it,
+ * else 0. */
+int store_limit_check(const int64_t *used, unsigned type, const uint8_t *p, size_t n, int *which);
+/* The limit (enum run_limit_kind) the rows a stored frame of type wrote
+ * count against in S_TOUCH's ?4, or -1 for none (frames count apart). */
+int store_limit_kind(unsigned type, int64_t rows);
 /* Counts a frame refused by limit which (runs.limited), and says so once in
  * the run's events. 0 or -1. */
 int store_limit_hit(int64_t id, int which);

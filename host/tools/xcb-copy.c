@@ -259,13 +259,12 @@ fail:
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "from", 1, NULL, 'f' }, { "db", 1, NULL, 'd' }, { "lab", 1, NULL, 'l' },
-		{ "quiet", 0, NULL, 'q' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcb-copy", usage, opts, NULL };
 	const char *from = NULL, *to = NULL, *lab = NULL;
-	int c, rc = 0, quiet = 0, ncols, have;
+	int rc = 0, quiet = 0, ncols, have;
+	const struct cmdopt opts[] = {
+		OPT_STR("from", &from), OPT_STR("db", &to), OPT_STR("lab", &lab), OPT_FLAG("quiet", &quiet), OPT_END,
+	};
+	const struct cmd cmd = { "xcb-copy", usage, opts };
 	int64_t copied = 0, skipped = 0, rows = 0, total = 0;
 	char err[1024];
 	struct dbi *src, *dst;
@@ -273,15 +272,7 @@ int main(int argc, char **argv)
 	struct buf cols = { 0 }, q = { 0 };
 	struct copy_jobs_counts jn = { 0 };
 
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
-		switch (c) {
-		case 'f': from = optarg; break;
-		case 'd': to = optarg; break;
-		case 'l': lab = optarg; break;
-		case 'q': quiet = 1; break;
-		}
-	}
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
 	if (!from || !to || !lab || optind < argc)
 		return cmd_usage_error(&cmd);

@@ -40,43 +40,24 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "server", 1, NULL, 's' }, { "runs", 1, NULL, 'n' }, { "token", 1, NULL, 't' },
-		{ "factor", 1, NULL, 'f' }, { "reps", 1, NULL, 'r' }, { "samples", 0, NULL, 'S' },
-		{ "crash", 0, NULL, 'c' }, { "no-done", 0, NULL, 'N' }, { "loss", 1, NULL, 'l' },
-		{ "dup", 1, NULL, 'd' }, { "reorder", 1, NULL, 'o' }, { "ack-loss", 1, NULL, 'a' },
-		{ "seed", 1, NULL, 'e' }, { "serial", 1, NULL, 'x' }, { "help", 0, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcb-gen", usage, opts, NULL };
 	const char *server = "127.0.0.1:8080", *serial = NULL, *factors = "1.0";
 	struct sender_opts so = { .window = 128, .idle_timeout = 30 };
+	uint64_t token = 0;
+	int runs = 1, reps = 5, with_samples = 0, crash = 0, no_done = 0, rc;
+	const struct cmdopt opts[] = {
+		OPT_STR("server", &server), OPT_INT("runs", &runs, 1, 64), OPT_HEX64("token", &token),
+		OPT_STR("factor", &factors), OPT_INT("reps", &reps, 1, 1000), OPT_FLAG("samples", &with_samples),
+		OPT_FLAG("crash", &crash), OPT_FLAG("no-done", &no_done), OPT_NUM("loss", &so.loss),
+		OPT_NUM("dup", &so.dup), OPT_NUM("reorder", &so.reorder), OPT_NUM("ack-loss", &so.ack_loss),
+		OPT_U64("seed", &so.seed), OPT_STR("serial", &serial), OPT_END,
+	};
+	const struct cmd cmd = { "xcb-gen", usage, opts };
 	struct sender_stats st;
 	struct sender_frame *all = NULL;
 	size_t nall = 0;
-	uint64_t token = 0;
-	int runs = 1, reps = 5, with_samples = 0, crash = 0, no_done = 0, c, rc;
 	char err[256];
 
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
-		switch (c) {
-		case 's': server = optarg; break;
-		case 'n': if (cmd_int(&cmd, "--runs", optarg, 1, 64, &runs)) return 2; break;
-		case 't': if (parse_hex64(optarg, &token)) { fprintf(stderr, "xcb-gen: bad token\n"); return 2; } break;
-		case 'f': factors = optarg; break;
-		case 'r': if (cmd_int(&cmd, "--reps", optarg, 1, 1000, &reps)) return 2; break;
-		case 'S': with_samples = 1; break;
-		case 'c': crash = 1; break;
-		case 'N': no_done = 1; break;
-		case 'l': so.loss = atof(optarg); break;
-		case 'd': so.dup = atof(optarg); break;
-		case 'o': so.reorder = atof(optarg); break;
-		case 'a': so.ack_loss = atof(optarg); break;
-		case 'e': so.seed = strtoull(optarg, NULL, 0); break;
-		case 'x': serial = optarg; break;
-		}
-	}
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
 	if (!token) {
 		FILE *r = fopen("/dev/urandom", "r");
@@ -149,12 +130,12 @@ int main(int argc, char **argv)
 			perror("xcb-gen: socket");
 			return 1;
 		}
-		c = sender_run(fd, all, nall, &so, &st);
+		rc = sender_run(fd, all, nall, &so, &st);
 		fprintf(stderr, "xcb-gen: %s: sent %llu (retransmits %llu, dropped %llu, duplicated %llu), acks %llu\n",
-			c ? "FAILED" : "all frames acknowledged", (unsigned long long)st.sent,
+			rc ? "FAILED" : "all frames acknowledged", (unsigned long long)st.sent,
 			(unsigned long long)st.retransmits, (unsigned long long)st.dropped,
 			(unsigned long long)st.duplicated, (unsigned long long)st.acks);
 		close(fd);
-		return c ? 1 : 0;
+		return rc ? 1 : 0;
 	}
 }

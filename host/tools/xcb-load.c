@@ -157,16 +157,15 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "server", 1, NULL, 's' }, { "machines", 1, NULL, 'n' }, { "reps", 1, NULL, 'r' },
-		{ "token", 1, NULL, 't' }, { "give-up", 1, NULL, 'g' }, { "help", 0, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const struct cmd cmd = { "xcb-load", usage, opts, NULL };
 	const char *server = "127.0.0.1:8080";
 	uint64_t token = 0x10ad0000000000ull, t0;
-	int n = 1000, reps = 2, c, rc, ep, left, complete = 0, failed = 0;
+	int n = 1000, reps = 2, rc, ep, left, complete = 0, failed = 0;
 	double give_up = 120;
+	const struct cmdopt opts[] = {
+		OPT_STR("server", &server), OPT_INT("machines", &n, 1, 10000), OPT_INT("reps", &reps, 1, 199),
+		OPT_HEX64("token", &token), OPT_NUM("give-up", &give_up), OPT_END,
+	};
+	const struct cmd cmd = { "xcb-load", usage, opts };
 	struct gen g = { 0 };
 	struct machine *ms;
 	struct sockaddr_in sa;
@@ -174,17 +173,12 @@ int main(int argc, char **argv)
 	char err[256];
 	uint64_t sent = 0, retx = 0, timeouts = 0, retx_timer = 0;
 
-	while ((c = cmd_next(&cmd, argc, argv, &rc)) >= 0) {
-		switch (c) {
-		case 's': server = optarg; break;
-		case 'n': if (cmd_int(&cmd, "--machines", optarg, 1, 10000, &n)) return 2; break;
-		case 'r': if (cmd_int(&cmd, "--reps", optarg, 1, 199, &reps)) return 2; break;
-		case 't': if (parse_hex64(optarg, &token)) goto bad; break;
-		case 'g': give_up = atof(optarg); if (give_up <= 0) goto bad; break;
-		}
-	}
-	if (c == CMD_EXIT)
+	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
+	if (give_up <= 0) {
+		fprintf(stderr, "xcb-load: --give-up: %g is not a positive number of seconds\n", give_up);
+		return 2;
+	}
 	if (parse_hostport(server, "127.0.0.1", 8080, &sa, err, sizeof(err))) {
 		fprintf(stderr, "xcb-load: %s\n", err);
 		return 2;
@@ -277,7 +271,4 @@ int main(int argc, char **argv)
 	       (unsigned long long)retx, (unsigned long long)retx_timer, (unsigned long long)timeouts, (double)(now_us() - t0) / 1e6,
 	       (double)retx / ((double)n * (double)g.n));
 	return failed ? 1 : 0;
-bad:
-	fprintf(stderr, "xcb-load: bad value '%s' (see --help)\n", optarg);
-	return 2;
 }

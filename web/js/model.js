@@ -110,6 +110,32 @@ export const caseLabel = (c) => {
 // and unlisted keys that are not annotations; never `chart` (the series and
 // points), `param` (how long it ran) or `note`. Returns
 // [{key, title, cases:[...], series: Map(inits -> cases sorted by mask)}].
+// How a chart's title and subtitle name an axis value: the words before it
+// and its unit after it, so that a caption reads "delivery shorthand ·
+// 10 µs callee work", not "shorthand · 10". A key not listed: "key=value".
+const CAPTION = {
+	delivery: ['delivery ', ''],
+	wait: ['wait ', ''],
+	placement: ['targets placed ', ''],
+	overlap: ['masks ', ''],
+	work_us: ['', ' µs callee work'],
+	harness: ['', ' harness'],
+	idle: ['targets idle in ', ''],
+	group: ['group ', ''],
+	xcall_algo: ['cross-call ', ''],
+	rwlock: ['', ' rwlock'],
+	batch_reads: ['', ' reads a batch'],
+	entry_us: ['lazy entry every ', ' µs'],
+	flush: ['flush via ', ''],
+	method: ['method ', ''],
+	batch: ['batch of ', ''],
+	pages: ['', ' pages'],
+};
+function caption(k, v) {
+	const w = CAPTION[k];
+	return w ? `${w[0]}${v}${w[1]}` : `${k}=${v}`;
+}
+
 export function chartGroups(cases, schema) {
 	const role = new Map(schema.case_keys.map((k) => [k.key, k.role]));
 	const fixesChart = (k) => (role.has(k) ? role.get(k) === 'identity' || role.get(k) === 'axis'
@@ -147,13 +173,12 @@ export function chartGroups(cases, schema) {
 	// Compared within one kind: a TLB-only axis is no news on a TLB chart.
 	const same = (g) => out.filter((o) => o.fixed.kind === g.fixed.kind);
 	const varies = (g, k) => new Set(same(g).map((o) => String(o.fixed[k]))).size > 1;
-	const show = (k, v) => (k === 'work_us' ? `${v} µs work` : k === 'wait' ? `wait=${v}` : ['flush', 'batch', 'pages'].includes(k) ? `${k}=${v}` : String(v));
 	for (const g of out) {
 		const f = g.fixed;
 		const rest = Object.entries(f).filter(([k]) => !['kind', 'algo'].includes(k));
-		const diff = rest.filter(([k]) => varies(g, k)).map(([k, v]) => show(k, v));
+		const diff = rest.filter(([k]) => varies(g, k)).map(([k, v]) => caption(k, v));
 		g.title = `${f.kind === 'tlb' ? 'TLB shootdown' : f.kind === 'sync' ? 'sync: readers\' lock wait (inside / after / lazy)' : f.kind || 'case'}${f.algo ? ` — ${f.algo}` : ''}${diff.length ? ` · ${diff.join(' · ')}` : ''}`;
-		g.subtitle = rest.filter(([k]) => !varies(g, k)).map(([k, v]) => show(k, v)).join(' · ');
+		g.subtitle = rest.filter(([k]) => !varies(g, k)).map(([k, v]) => caption(k, v)).join(' · ');
 	}
 	// Stable, readable order: kind, then algorithm, then the rest of the key.
 	const kindRank = { xcall: 0, tlb: 1 };

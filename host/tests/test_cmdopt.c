@@ -1,0 +1,128 @@
+/*
+ * test_cmdopt.c — the declarative option table (common/cmdopt.c): every
+ * kind stores its value, bad values end with status 2 and name the option,
+ * --help ends with 0, a short letter works, and operands stay after optind.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cmdopt.h"
+
+/* What one parse leaves (every destination a kind can have). */
+struct got {
+	int flag, num, word, calls;
+	const char *str;
+	double real;
+	uint64_t u, hex;
+};
+
+static const char *const colours[] = { "red", "green", "blue" };
+
+/* An OPT_FN action: counts its calls and refuses "no". */
+static int count(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
+{
+	if (strcmp(arg, "no") == 0) {
+		snprintf(err, errlen, "--%s: no", o->name);
+		return -1;
+	}
+	((struct got *)o->dst)->calls++;
+	return 0;
+}
+
+/* Parses the NULL-ended words as a command line into *g: cmd_parse's answer. */
+static int parse(struct got *g, int *rc, char **words)
+{
+	const struct cmdopt opts[] = {
+		OPT_FLAG("flag", &g->flag), OPT_STR("str", &g->str), OPT_INT("num", &g->num, 2, 9),
+		OPT_NUM("real", &g->real), OPT_U64("u", &g->u), OPT_HEX64("hex", &g->hex),
+		OPT_WORD("colour", &g->word, colours), OPT_FN("fn", count, g, NULL),
+		{ .name = "output", .kind = CMDOPT_STR, .dst = &g->str, .letter = 'o' }, OPT_END,
+	};
+	const struct cmd cmd = { "test", "usage: test\n", opts };
+	int argc = 0;
+
+	while (words[argc])
+		argc++;
+	memset(g, 0, sizeof(*g));
+	return cmd_parse(&cmd, argc, words, rc);
+}
+
+static void every_kind_stores(void **st)
+{
+	char *w[] = { "test", "--flag", "--str", "s", "--num", "7", "--real", "0.25", "--u", "12", "--hex", "ff",
+		      "--colour", "blue", "--fn", "a", "--fn", "b", "rest", NULL };
+	struct got g;
+	int rc;
+
+	(void)st;
+	assert_int_equal(parse(&g, &rc, w), 0);
+	assert_int_equal(rc, 0);
+	assert_int_equal(g.flag, 1);
+	assert_string_equal(g.str, "s");
+	assert_int_equal(g.num, 7);
+	assert_true(g.real == 0.25);
+	assert_true(g.u == 12 && g.hex == 0xff);
+	assert_int_equal(g.word, 2);
+	assert_int_equal(g.calls, 2);
+	assert_int_equal(optind, 18);	/* "rest" */
+}
+
+static void short_letter(void **st)
+{
+	char *w[] = { "test", "-o", "file", NULL };
+	struct got g;
+	int rc;
+
+	(void)st;
+	assert_int_equal(parse(&g, &rc, w), 0);
+	assert_string_equal(g.str, "file");
+}
+
+static void bad_values_end_with_2(void **st)
+{
+	char *nums[] = { "test", "--num", "10", NULL }, *reals[] = { "test", "--real", "x", NULL },
+	     *hexes[] = { "test", "--hex", "xyz", NULL }, *wordsbad[] = { "test", "--colour", "pink", NULL },
+	     *fns[] = { "test", "--fn", "no", NULL }, *unknown[] = { "test", "--nosuch", NULL };
+	char **all[] = { nums, reals, hexes, wordsbad, fns, unknown };
+	struct got g;
+	int rc;
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		rc = -1;
+		assert_int_equal(parse(&g, &rc, all[i]), CMD_EXIT);
+		assert_int_equal(rc, 2);
+	}
+}
+
+static void help_ends_with_0(void **st)
+{
+	char *w[] = { "test", "--flag", "--help", NULL }, *h[] = { "test", "-h", NULL };
+	struct got g;
+	int rc = -1;
+
+	(void)st;
+	assert_int_equal(parse(&g, &rc, w), CMD_EXIT);
+	assert_int_equal(rc, 0);
+	rc = -1;
+	assert_int_equal(parse(&g, &rc, h), CMD_EXIT);
+	assert_int_equal(rc, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_kind_stores),
+		cmocka_unit_test(short_letter),
+		cmocka_unit_test(bad_values_end_with_2),
+		cmocka_unit_test(help_ends_with_0),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
