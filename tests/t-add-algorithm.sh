@@ -88,12 +88,11 @@ if [ -x "$XCBENCH" ] && [ -x "$XCBENCHD" ]; then
 	check "xcbench show $ID lists $NAME with its description" grep -qE "^  $NAME +the template" "$T/show.out"
 	check "xcbench show $ID: $NAME's case in the table" grep -qE "^ +[0-9]+ xcall +$NAME " "$T/show.out"
 	# Guide, step 6: the compare page, as a reviewer opens it (Chromium).
-	if command -v node >/dev/null && [ -x /usr/bin/chromium ] && [ -d "$ROOT/web/node_modules/playwright-core" ] &&
-		[ -f "$ROOT/web/vendor/chart.umd.min.js" ]; then
-		XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_RUN=$ID XCB_ALGO=$NAME timeout 120 node "$ROOT/tests/web/add-algorithm.mjs"
-	else
-		skip "the compare page in Chromium shows $NAME" "node, /usr/bin/chromium or web/ (make -C web) missing"
-	fi
+	# (the last step: browser_require ends the test with a SKIP line when
+	# the browser or web/'s build is missing)
+	. "$ROOT/tests/lib/browser.sh"
+	browser_require "the compare page in Chromium shows $NAME"
+	XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_RUN=$ID XCB_ALGO=$NAME timeout 120 node "$ROOT/tests/web/add-algorithm.mjs"
 else
 	skip "the daemon learns $NAME" "host/build/xcbench or xcbenchd not built"
 fi

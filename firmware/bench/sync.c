@@ -141,7 +141,9 @@ static void target_loop(unsigned me, uint64_t last)
 
 /* Lazy, inside a read section: read the last change's page through our TLB and
  * judge it by whether our entry has flushed since (lazy_seen against its
- * generation). The read is outside the timed lock wait. */
+ * generation). The read is outside the timed lock wait, but inside the read
+ * section: a lazy case's writer waits for it (one load through the window and
+ * one of our own line per read section - what makes the window checked). */
 static void window_read(struct reader *r)
 {
 	/* relaxed: the read lock's acquire orders these after the writer's

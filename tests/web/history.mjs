@@ -6,14 +6,16 @@
 // Environment: XCB_BASE (the daemon), XCB_OUT (screenshots, profile),
 // XCB_MACHINE (the machine id), XCB_RUNS (its six run ids, boot order).
 
+import fs from 'node:fs';
 import path from 'node:path';
-import { browser } from './browser.mjs';
+import { ok, failures, launch } from './browser.mjs';
 
 const BASE = process.env.XCB_BASE, OUT = process.env.XCB_OUT, MID = process.env.XCB_MACHINE;
 const RUNS = process.env.XCB_RUNS.split(' ').map(Number);
-const { page, ctx, ok, api, url, finish } = await browser({ base: BASE, out: OUT, name: 'history' });
+const api = async (p) => (await fetch(new URL(`api/v1/${p}`, BASE))).json();
+const url = (p) => new URL(p, BASE).toString();
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
-const ready = () => page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: 30000 });
+const { ctx, page, errors, ready, profile } = await launch(OUT, 'history');
 
 try {
 	// ---- machine page ----------------------------------------------------
@@ -99,7 +101,11 @@ try {
 		`HTML export, offline: a dot per case (${dots}) and the marked-slower cells (${starred}) as the API`, { dots, starred, api: plant.summary });
 	await page.screenshot({ path: path.join(OUT, 'web-compare-export.png'), fullPage: true });
 	await ctx.setOffline(false);
-	await finish();	/* checks: no console errors */
+	ok(errors.length === 0, 'no console errors', errors.join('\n'));
 } catch (e) {
-	await finish(e);
+	ok(false, 'browser test ran to the end', e.stack || String(e));
+} finally {
+	await ctx.close().catch(() => {});
+	fs.rmSync(profile, { recursive: true, force: true });
 }
+process.exit(failures() ? 1 : 0);

@@ -12,6 +12,7 @@ import { unitOf, isLive, progressOf, rawFloor, varyingAxes, filterCases } from '
 import { renderLatency, setLogScale, axisControls } from './run-latency.js';
 import { destroyAll } from './charts.js';
 import { HistogramView, renderFairness } from './run-case.js';
+import { renderFloor } from './run-floor.js';
 import { renderFacts, renderLocks, renderTlb, renderErrors, LogView } from './run-tables.js';
 import { renderSync, isSync } from './sync_view.js';
 
@@ -91,10 +92,11 @@ function layout() {
 	fill(main,
 		h('div', { id: 'run-head' }),
 		h('nav', { class: 'row muted', id: 'jump', style: { margin: '0.4em 0' } }, 'Jump to:',
-			[['machine', 'Machine'], ['latency', 'Latency'], ['sync', 'Writer & readers'], ['hist', 'Histogram / CDF'], ['fairness', 'Fairness'], ['locks', 'Lock profile'], ['tlb', 'TLB'], ['errors', 'Errors & logs']]
+			[['machine', 'Machine'], ['latency', 'Latency'], ['floor', 'Floor over time'], ['sync', 'Writer & readers'], ['hist', 'Histogram / CDF'], ['fairness', 'Fairness'], ['locks', 'Lock profile'], ['tlb', 'TLB'], ['errors', 'Errors & logs']]
 				.map(([id, t]) => h('a', { href: `#${id}` }, t))),
 		section('machine', 'Machine'),
 		section('latency', 'Latency vs CPUs in mask', logToggle, sharedBox),
+		section('floor', 'The ipi floor over time'),
 		section('sync', 'Sync cases (seed 002): the writer and the readers'),
 		section('hist', 'Histogram / CDF of one case'),
 		section('fairness', 'Fairness across initiators'),
@@ -154,6 +156,7 @@ async function render(first) {
 	renderFacts(sec.machine, detail);
 	renderErrors(sec.errors, detail);
 	await renderLatencySection();
+	renderFloor(sec.floor, detail.cases, unit);
 	const hasSync = renderSync(sec.sync, detail.cases, unit);
 	$('#sync')?.classList.toggle('hidden', !hasSync);
 	$('#jump a[href="#sync"]')?.classList.toggle('hidden', !hasSync);
