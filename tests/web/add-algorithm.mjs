@@ -6,9 +6,8 @@
 // Environment: XCB_BASE (the daemon, serving web/), XCB_OUT (screenshot,
 // profile), XCB_RUN (the run id), XCB_ALGO (the new algorithm's name).
 
-import fs from 'node:fs';
 import path from 'node:path';
-import { ok, failures, launch } from './browser.mjs';
+import { ok, launch, finish } from './browser.mjs';
 
 const { XCB_BASE: base, XCB_OUT: out, XCB_RUN: run, XCB_ALGO: algo } = process.env;
 const url = (p) => new URL(p, base).toString();
@@ -17,7 +16,8 @@ const api = async (p) => {
 	if (!r.ok) throw new Error(`GET ${p}: HTTP ${r.status}`);
 	return r.json();
 };
-const { ctx, page, errors, ready, profile } = await launch(out, 'add-algorithm');
+const b = await launch(out, 'add-algorithm');
+const { page, errors, ready } = b;
 try {
 	await page.goto(url(`run.html?id=${run}`));
 	await ready();
@@ -35,10 +35,7 @@ try {
 	ok(cells === apiCells && cells > 0, `compare page: ${cells} cells, the API's ${apiCells}`);
 	await page.screenshot({ path: path.join(out, 'web-add-algorithm.png'), fullPage: true });
 	ok(errors.length === 0, 'no console errors on the run and compare pages', errors.join('\n'));
+	await finish(b);
 } catch (e) {
-	ok(false, 'browser test ran to the end', e.stack || String(e));
-} finally {
-	await ctx.close().catch(() => {});
-	fs.rmSync(profile, { recursive: true, force: true });
+	await finish(b, e);
 }
-process.exit(failures() ? 1 : 0);

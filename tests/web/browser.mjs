@@ -39,3 +39,12 @@ export async function launch(out, name) {
 	const ready = () => page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: 30000 });
 	return { ctx, page, errors, ready, profile };
 }
+
+// finish(b, crashed): a driver's end: a failed TAP line if it threw, the
+// browser closed and its profile removed, the exit status (1 on any failure).
+export async function finish(b, crashed) {
+	if (crashed) ok(false, 'browser test ran to the end', crashed.stack || String(crashed));
+	await b.ctx.close().catch(() => {});
+	fs.rmSync(b.profile, { recursive: true, force: true });
+	process.exit(failures() ? 1 : 0);
+}

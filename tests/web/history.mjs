@@ -6,16 +6,16 @@
 // Environment: XCB_BASE (the daemon), XCB_OUT (screenshots, profile),
 // XCB_MACHINE (the machine id), XCB_RUNS (its six run ids, boot order).
 
-import fs from 'node:fs';
 import path from 'node:path';
-import { ok, failures, launch } from './browser.mjs';
+import { ok, launch, finish } from './browser.mjs';
 
 const BASE = process.env.XCB_BASE, OUT = process.env.XCB_OUT, MID = process.env.XCB_MACHINE;
 const RUNS = process.env.XCB_RUNS.split(' ').map(Number);
 const api = async (p) => (await fetch(new URL(`api/v1/${p}`, BASE))).json();
 const url = (p) => new URL(p, BASE).toString();
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
-const { ctx, page, errors, ready, profile } = await launch(OUT, 'history');
+const b = await launch(OUT, 'history');
+const { ctx, page, errors, ready } = b;
 
 try {
 	// ---- machine page ----------------------------------------------------
@@ -102,10 +102,7 @@ try {
 	await page.screenshot({ path: path.join(OUT, 'web-compare-export.png'), fullPage: true });
 	await ctx.setOffline(false);
 	ok(errors.length === 0, 'no console errors', errors.join('\n'));
+	await finish(b);
 } catch (e) {
-	ok(false, 'browser test ran to the end', e.stack || String(e));
-} finally {
-	await ctx.close().catch(() => {});
-	fs.rmSync(profile, { recursive: true, force: true });
+	await finish(b, e);
 }
-process.exit(failures() ? 1 : 0);
