@@ -13,15 +13,8 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$(dirname "$0")/lib/browser.sh"
-browser_require "machine page browser tests" "$XCBENCHD" "$XCBENCH"
 
-driver=""
-cleanup() {
-	[ -n "$driver" ] && kill "$driver" 2>/dev/null && wait "$driver" 2>/dev/null
-	cleanup_daemon
-}
-trap cleanup EXIT
-trap "exit 143" TERM INT
+need_browser "machine page browser tests"
 
 admin_daemon history-admin --web "$ROOT/web"
 MAC=52:54:00:25:00:01
@@ -75,10 +68,4 @@ check "... that needs no other file (no src=, no link, no script)" \
 
 export XCB_HTML=$OUTDIR/compare-export.html
 export XCB_TOKEN=history-admin XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_MACHINE=$MID XCB_RUNS="${ID[*]}"
-node "$ROOT/tests/web/history.mjs" &
-driver=$!
-wait "$driver"
-rc=$?
-driver=""
-[ $rc = 0 ] || tail -n 20 "$TMP/daemon.log" | sed 's/^/# /'
-check "SIGTERM: clean shutdown" stop_daemon
+run_driver history.mjs
