@@ -74,7 +74,8 @@
 	/* kind=sync (issue 22), appended: the CSV's columns keep their places */ \
 	X(writer,          INT,  AXIS,  JSON, 0,          0)           \
 	X(readers,         INT,  AXIS,  JSON, 0,          0)           \
-	X(x_readers,       TEXT, NOTE,  JSON, 0,          0)
+	X(x_readers,       TEXT, NOTE,  JSON, 0,          0)           \
+	X(x_leaders,       TEXT, NOTE,  JSON, 0,          0)
 
 /* ---- RESULT fields, in wire order: X(name, bits, part) ----
  *  part   KEY   identifies the row (case, repetition, initiator)

@@ -9,7 +9,9 @@
 #     HELLO (algos=, algo.NAME=) and ran it;
 #   - the daemon, fed that run, shows it: GET /api/v1/schema's algorithms
 #     (learned from HELLO: the host has no list), the run's cases, and the
-#     compare API the compare page draws (lockless vs NAME, one run).
+#     compare API, and in Chromium the run page's compare links and the
+#     compare page itself drawing lockless -> NAME (tests/web/add-algorithm.mjs,
+#     screenshot tests/out/web-add-algorithm.png).
 # Lean on purpose (2 CPUs, one wait, one delivery): it runs in `make test`.
 # timeout: 900
 . "$(dirname "$0")/lib/tap.sh"
@@ -70,7 +72,7 @@ PY
 # Guide, step 5: the host learns it from HELLO.
 if [ -x "$XCBENCH" ] && [ -x "$XCBENCHD" ]; then
 	PORT=$(free_port)
-	xcbd_start "$T/xcbenchd.log" "$PORT" --db "$T/xcbench.db" --open
+	xcbd_start "$T/xcbenchd.log" "$PORT" --db "$T/xcbench.db" --open --web "$ROOT/web"
 	DPID=$XCBD_PID
 	URL=http://127.0.0.1:$PORT
 	timeout 120 "$XCBENCH" --server "$URL" ingest "$T/console.log" --timeout 60 >"$T/ingest.out" 2>&1
@@ -85,6 +87,12 @@ if [ -x "$XCBENCH" ] && [ -x "$XCBENCHD" ]; then
 	"$XCBENCH" --server "$URL" show "$ID" >"$T/show.out" 2>&1
 	check "xcbench show $ID lists $NAME with its description" grep -qE "^  $NAME +the template" "$T/show.out"
 	check "xcbench show $ID: $NAME's case in the table" grep -qE "^ +[0-9]+ xcall +$NAME " "$T/show.out"
+	# Guide, step 6: the compare page, as a reviewer opens it (Chromium).
+	# (the last step: browser_require ends the test with a SKIP line when
+	# the browser or web/'s build is missing)
+	. "$ROOT/tests/lib/browser.sh"
+	browser_require "the compare page in Chromium shows $NAME"
+	XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_RUN=$ID XCB_ALGO=$NAME timeout 120 node "$ROOT/tests/web/add-algorithm.mjs"
 else
 	skip "the daemon learns $NAME" "host/build/xcbench or xcbenchd not built"
 fi

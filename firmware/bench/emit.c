@@ -13,6 +13,7 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "xcall/xcall.h"
+#include "xcall/groups.h"
 
 void emit_logf(const char *fmt, ...)
 {
@@ -74,6 +75,32 @@ static void case_xcall_keys(struct strbuf *sb, const struct bcase *c)
 	/* Bare when asked, or when the ledger cannot judge (runner_harness_bare). */
 	if (c->harness || runner_harness_bare())
 		sb_kv(sb, XCB_KEY(harness), xcb_harness_names[XCB_HARNESS_BARE]);
+}
+
+/* x_leaders: a hierarchical algorithm's group leaders for the first
+ * initiator's targets, cut by the rule it uses (xcall/groups.h: G, and the
+ * packages where known), so a run says how its groups followed the topology. */
+static void case_groups_key(struct strbuf *sb, const struct bcase *c, const struct case_cpus *cpus)
+{
+	struct amask t, l;
+	unsigned cpu, first = 1, nw = (plat_num_cpus() + 63) / 64;
+
+	if (c->kind != XCB_KIND_XCALL || !c->algo || !c->algo->set_group)
+		return;
+	unsigned g = c->algo->set_group(c->group);
+	c->algo->set_group(0);
+	memset(&t, 0, sizeof(t));
+	for_each_cpu(cpu, &cpus->targets[0])
+		t.w[cpu / 64] |= amask_bit(cpu);
+	xcall_group_leaders(&t, nw, g, xcall_domains(), &l);
+	sb_puts(sb, XCB_KEY_EQ(x_leaders));
+	amask_for_each(cpu, &l, nw) {
+		if (!first)
+			sb_putc(sb, ',');
+		sb_u64(sb, cpu);
+		first = 0;
+	}
+	sb_putc(sb, '\n');
 }
 
 /* A sync case's keys (rwlock, batching, entry time) and a TLB or sync case's
@@ -170,6 +197,7 @@ void emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 	sb_init(&sb, casebuf, sizeof(casebuf));
 	case_common_keys(&sb, c, cpus);
 	case_xcall_keys(&sb, c);
+	case_groups_key(&sb, c, cpus);
 	if (c->time_ms)
 		sb_kv_u64(&sb, XCB_KEY(x_time_ms), c->time_ms);
 	case_shootdown_keys(&sb, c);

@@ -62,6 +62,28 @@ static uint64_t floor_of(uint64_t (*probe)(unsigned), uint64_t *d, unsigned n)
 	return median_of(d, n);
 }
 
+/* The packages as topology domains for hierarchical algorithms (tree), when
+ * each package is one run of CPUs in CPU order (xcall/groups.h cuts groups
+ * into runs); else, or with one package, none: groups follow CPU order. */
+static void set_domains(void)
+{
+	static unsigned pkg[XCB_MAX_CPUS];
+	unsigned n = plat_num_cpus() < XCB_MAX_CPUS ? plat_num_cpus() : XCB_MAX_CPUS, runs = 1;
+
+	for (unsigned cpu = 0; cpu < n; cpu++) {
+		pkg[cpu] = benv_package_of(cpu);
+		if (cpu && pkg[cpu] != pkg[cpu - 1])
+			runs++;
+		for (unsigned p = 0; cpu && p + 1 < cpu; p++)
+			if (pkg[p] == pkg[cpu] && pkg[cpu - 1] != pkg[cpu]) {
+				kprintf("xcall: packages interleave in CPU order (cpu%u): tree groups follow CPU order\n", cpu);
+				return;
+			}
+	}
+	if (runs > 1)
+		xcall_set_domains(pkg);
+}
+
 void runner_init(void)
 {
 	static uint64_t d[256];
@@ -89,6 +111,7 @@ void runner_init(void)
 	if (mem)
 		ledger_setup(mem, plat_num_cpus(), RUN_MAX_INITS);
 	ledger_ok = mem != 0;
+	set_domains();
 	faults_init();
 }
 

@@ -2,8 +2,8 @@
  * tree.c — "tree": a two-level fan-out for machines where one CPU sending
  * 1023 IPIs is the bottleneck. The initiator IPIs one leader per group of G
  * targets (G = the `group` setting, default 8; groups are runs of targets in
- * CPU order, which is package/cluster order where the firmware numbers CPUs
- * that way), each leader forwards the IPI to the rest of its group, and
+ * CPU order that never cross a package where the topology is known,
+ * xcall/groups.h), each leader forwards the IPI to the rest of its group, and
  * completion is aggregated per group: the last member of a group to check
  * in clears the group's bit, and the initiator waits for the group mask
  * only — G times fewer writers of the initiator's line than a flat scheme.
@@ -34,6 +34,7 @@
 #include "xcall/xcall.h"
 #include "xcall/platform.h"
 #include "xcall/amask.h"
+#include "xcall/groups.h"
 #include "xcall/xcall_internal.h"
 
 #define TREE_G_DEFAULT 8
@@ -92,7 +93,8 @@ static unsigned leader_of(const struct amask *l, unsigned me)
 
 static void tree_call(const struct cpumask *mask, xcall_fn_t fn, void *arg, enum xcb_wait w)
 {
-	unsigned me = plat_cpu_id(), t, n = 0, lead = 0;
+	unsigned me = plat_cpu_id(), t, in = 0, lead = 0;
+	const unsigned *dom = xcall_domains();
 	struct tree_call *d = &calls[me];
 	struct amask targets, leaders = { { 0 } };
 
@@ -108,14 +110,17 @@ static void tree_call(const struct cpumask *mask, xcall_fn_t fn, void *arg, enum
 	d->arg = arg;
 	d->wait = w;
 	d->targets = targets;
-	/* Every G-th target in CPU order leads the G from it on. */
+	/* A target leads the group from it on when the last one is full (G) or
+	 * lies in another package (groups.h: xcall_group_starts). */
 	amask_for_each(t, &targets, nwords) {
-		if (n++ % group_size == 0) {
+		if (xcall_group_starts(in, group_size, dom, t, lead)) {
+			in = 0;
 			lead = t;
 			leaders.w[t / 64] |= amask_bit(t);
 			/* relaxed: published by the release on pending below. */
 			__atomic_store_n(&left[me * ncpus_t + t], 0, __ATOMIC_RELAXED);
 		}
+		in++;
 		__atomic_store_n(&left[me * ncpus_t + lead],
 				 __atomic_load_n(&left[me * ncpus_t + lead], __ATOMIC_RELAXED) + 1,
 				 __ATOMIC_RELAXED);

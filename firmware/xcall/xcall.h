@@ -131,6 +131,17 @@ int xcall_init_all(unsigned ncpus);
 const char *xcall_init_error(void);
 
 /*
+ * Topology domains (xcall/groups.c): each CPU's package where the machine
+ * says (MADT / x2APIC ids / CPUID leaf 0xB or 0x1F), for algorithms that
+ * group targets (tree: a group never spans two domains). Set once, before
+ * any call, by whoever knows the topology (the bench: runner_init); the
+ * table is the caller's and must outlive the calls. NULL: unknown, groups
+ * are runs in CPU order.
+ */
+void xcall_set_domains(const unsigned *dom_of);
+const unsigned *xcall_domains(void);
+
+/*
  * raw: bare IPI ping-pong, the floor. The caller (on some CPU) sends a RAW
  * IPI to `target`, whose minimal handler IPIs the caller straight back;
  * returns the round trip in TSC cycles (serialised reads). Spins with

@@ -294,7 +294,7 @@ function pivotView(pv, i, all) {
 			}] },
 			options: {
 				scales: {
-					x: { type: 'category', labels: cols, offset: true, grid: { display: false }, title: { display: true, text: 'concurrent initiators' } },
+					x: { type: 'category', labels: cols, offset: true, grid: { display: false }, title: { display: true, text: isSync(pv.fixed) ? 'writers' : 'concurrent initiators' } },
 					y: { type: 'category', labels: rows, offset: true, reverse: false, grid: { display: false }, title: { display: true, text: 'CPUs in mask' } }, // the matrix plugin reverses y by default; 1 CPU on top, as in the seed's table
 				},
 				plugins: {
