@@ -70,19 +70,13 @@ stop_daemon
 # The same database on PostgreSQL (a throwaway cluster, tests/lib/pg.sh):
 # the seed run copied with xcb-copy, then grown to RUNS runs in SQL.
 : >"$T/pg.res"
-. "$ROOT/tests/lib/pg.sh"
-if pg_available && [ -x "$ROOT/host/build/xcb-copy" ] && pg_start; then
-	trap 'pg_stop; bench_cleanup' EXIT
-	pg_createdb bench
-	PGDB=$(pg_url bench)
-	"$ROOT/host/build/xcb-copy" --quiet --from "$T/seed.db" --db "$PGDB" --lab bench >/dev/null || exit 1
-	cols() { pg_psql bench "SELECT string_agg(column_name, ', ' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '$1' AND column_name NOT IN ($2)"; }
-	rc=$(cols runs "'id', 'token'")
+if pg_seed "$T/seed.db"; then
+	rc=$(pg_cols runs "'id', 'token'")
 	{
 		echo "INSERT INTO runs(id, token, $rc) SELECT g, lpad(to_hex((2705::bigint << 40) | g), 16, '0'), $rc FROM runs, generate_series(2, $RUNS) g WHERE id = 1;"
 		echo "SELECT setval(pg_get_serial_sequence('runs', 'id'), $RUNS);"
 		for t in frames cases results histograms samples events; do
-			cc=$(cols "$t" "'run_id'")
+			cc=$(pg_cols "$t" "'run_id'")
 			echo "INSERT INTO $t(run_id, $cc) SELECT g, $cc FROM $t, generate_series(2, $RUNS) g WHERE run_id = 1;"
 		done
 		echo "ANALYZE;"

@@ -67,15 +67,9 @@ export_run() {
 # The same two runs on PostgreSQL: the seed run copied with xcb-copy, runs
 # 2 and 3 made from it in SQL as above (the column lists the server's own).
 : >"$T/pg.res"
-. "$ROOT/tests/lib/pg.sh"
-if pg_available && [ -x "$ROOT/host/build/xcb-copy" ] && pg_start; then
-	trap 'pg_stop; bench_cleanup' EXIT
-	pg_createdb bench
-	PGDB=$(pg_url bench)
-	"$ROOT/host/build/xcb-copy" --quiet --from "$T/seed.db" --db "$PGDB" --lab bench >/dev/null || exit 1
-	cols() { pg_psql bench "SELECT string_agg(column_name, ', ' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '$1' AND column_name NOT IN ($2)"; }
-	rc=$(cols runs "'id', 'token'") cc=$(cols cases "'run_id'")
-	res=$(cols results "''")
+if pg_seed "$T/seed.db"; then
+	rc=$(pg_cols runs "'id', 'token'") cc=$(pg_cols cases "'run_id'")
+	res=$(pg_cols results "''")
 	sel=$(echo "$res" | sed -E 's/([a-z_0-9]+)/x.\1/g; s/x\.run_id/g.rid/; s/x\.rep/n/; s/x\.initiator/65535/; s/x\.p50([,]|$)/x.p50 + n % 97\1/')
 	{
 		for g in "2 c5f0000000000002 $ROWS1" "3 c5f0000000000003 $ROWS2"; do

@@ -57,3 +57,21 @@ now() { date +%s.%N; }
 
 # cpu_s PID: CPU seconds (user + system) the process has used so far.
 cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$1/stat"; }
+
+# pg_seed SEED_DB: a throwaway PostgreSQL cluster (tests/lib/pg.sh) with
+# database "bench" holding SEED_DB's runs (xcb-copy, lab "bench"); sets
+# PGDB (its URL) and stops the cluster on exit. 1 (and no cluster) when
+# this machine has no server binaries or no xcb-copy: the script then
+# prints its SQLite rows alone.
+pg_seed() {
+	. "$ROOT/tests/lib/pg.sh"
+	pg_available && [ -x "$ROOT/host/build/xcb-copy" ] && pg_start || return 1
+	trap 'pg_stop; bench_cleanup' EXIT
+	pg_createdb bench
+	PGDB=$(pg_url bench)
+	"$ROOT/host/build/xcb-copy" --quiet --from "$1" --db "$PGDB" --lab bench >/dev/null || exit 1
+}
+# pg_cols TABLE EXCLUDED: TABLE's columns on the server, in order, but the
+# quoted EXCLUDED ones ("'id', 'token'"): bench SQL lists the schema's
+# columns, never its own list.
+pg_cols() { pg_psql bench "SELECT string_agg(column_name, ', ' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '$1' AND column_name NOT IN ($2)"; }

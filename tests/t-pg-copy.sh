@@ -5,7 +5,9 @@
 # a label, a job) is copied into PostgreSQL under a lab name with
 # host/build/xcb-copy. Every table's counts are equal, `xcbench compare`
 # prints the same before (daemon on SQLite) and after (daemon on
-# PostgreSQL), and a second copy adds nothing.
+# PostgreSQL), and a second copy adds nothing. The lab's ended jobs (with
+# their events, linked to their runs) and its baselines (their run ids
+# mapped) come along too; a job that has not ended stays behind.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$ROOT/tests/lib/pg.sh"
@@ -29,6 +31,13 @@ check "a machine boots (its record, a pending run)" curl -sf -o /dev/null "$URL/
 "$XCBENCH" --server "$URL" compare 1 2 >"$TMP/cmp-sqlite.txt" 2>&1
 "$XCBENCH" --server "$URL" compare 1 1 --algo-a locked --algo-b lockless >"$TMP/cmp2-sqlite.txt" 2>&1
 check "xcbench compare 1 2 on SQLite: $(wc -l <"$TMP/cmp-sqlite.txt") lines" test -s "$TMP/cmp-sqlite.txt"
+# An ended job (queued behind the booted one, then cancelled: stage events)
+# and a baseline of the booted machine's run.
+jid=$(curl -s -X POST "${ADMIN[@]}" "$URL/api/v1/jobs" -d '{"mac": "52:54:00:00:00:01", "suite": "seed"}' |
+	python3 -c 'import json, sys; print(json.load(sys.stdin)["job"]["id"])')
+curl -s -X POST "${ADMIN[@]}" "$URL/api/v1/jobs/$jid/cancel" >/dev/null
+bl=$(curl -s -X POST "${ADMIN[@]}" "$URL/api/v1/baselines" -d '{"runs": [3]}')
+check "a cancelled job and a baseline in SQLite ($bl)" test "$(dbq "$DB" "SELECT (SELECT count(*) FROM jobs WHERE stage = 'cancelled') || ' ' || (SELECT count(*) FROM baselines)")" = "1 1"
 check "SIGTERM: the SQLite daemon stops" stop_daemon
 SQ=$DB
 
@@ -44,11 +53,17 @@ for t in runs machines frames cases results histograms samples events; do
 	b=$(pg_psql central "SELECT count(*) FROM $t")
 	check "$t: $a rows in SQLite, $b in PostgreSQL" test "$a" = "$b" -a "$a" -gt 0
 done
+check "jobs: the ended one copied, the booting one left ($(grep -o '[0-9]* jobs copied.*' "$TMP/copy1.out"))" \
+	test "$(pg_psql central "SELECT string_agg(stage, ' ' ORDER BY id) FROM jobs")" = "cancelled"
+a=$(dbq "$SQ" "SELECT count(*) FROM job_events WHERE job_id = $jid")
+check "job_events: the ended job's $a in both" test "$a" -gt 0 -a "$(pg_psql central "SELECT count(*) FROM job_events")" = "$a"
+check "baselines: 1 in both, naming the copied run (by its token)" test "$(pg_psql central "SELECT b.runs || ' ' || r.token FROM baselines b, runs r WHERE r.id = 3")" = "[3] $(dbq "$SQ" "SELECT token FROM runs WHERE id = 3")"
 check "the copied runs and machine are lab old-lab" test "$(pg_psql central "SELECT (SELECT count(*) FROM runs WHERE lab = 'old-lab') || ' ' || (SELECT count(*) FROM machines WHERE lab = 'old-lab')")" = "3 1"
 "$COPY" --from "$SQ" --db "$PGDB" --lab old-lab >"$TMP/copy2.out" 2>&1
 rc=$?
 check "second copy: exit 0, adds nothing ($(cat "$TMP/copy2.out"))" \
-	bash -c "[ $rc = 0 ] && grep -q '^0 runs copied, 3 already there, 0 rows copied' '$TMP/copy2.out'"
+	bash -c "[ $rc = 0 ] && grep -q '^0 runs copied, 3 already there, 0 rows copied; 0 jobs copied (0 events), 1 already there, 1 not ended (left in the source); 0 baselines copied, 1 already there' '$TMP/copy2.out'"
+check "... the jobs, job events and baselines counts unchanged" test "$(pg_psql central "SELECT (SELECT count(*) FROM jobs) || ' ' || (SELECT count(*) FROM job_events) || ' ' || (SELECT count(*) FROM baselines)")" = "1 $a 1"
 check "... the frames count unchanged" test "$(pg_psql central 'SELECT count(*) FROM frames')" = "$(dbq "$SQ" 'SELECT count(*) FROM frames')"
 
 TMP2=$(mktemp -d "$OUTDIR/daemon.XXXXXX")

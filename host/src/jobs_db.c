@@ -31,11 +31,6 @@ int job_stage_parse(const char *s)
 	return s ? xcb_vocab_index(stage_names, JOB_NSTAGES, s) : -1;
 }
 
-int job_stage_final(enum job_stage s)
-{
-	return s >= JOB_COMPLETE;
-}
-
 static void copy_col(struct dbi_stmt *st, int col, char *dst, size_t n)
 {
 	const char *s = dbi_column_text(st, col);

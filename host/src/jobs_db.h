@@ -22,8 +22,12 @@ enum job_stage { JOB_STAGES(JOB_ENUM) JOB_NSTAGES };
 const char *job_stage_name(enum job_stage s);
 /* The stage named s, or -1. */
 int job_stage_parse(const char *s);
-/* 1 for complete, failed, timed_out and cancelled. */
-int job_stage_final(enum job_stage s);
+/* 1 for complete, failed, timed_out and cancelled (inline: xcb-copy, which
+ * copies only ended jobs, links no daemon code). */
+static inline int job_stage_final(enum job_stage s)
+{
+	return s >= JOB_COMPLETE;
+}
 
 /* One job as the runner sees it, with its run's status. */
 struct job_row {

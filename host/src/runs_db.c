@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runcounts.h"
 #include "runs_db.h"
 
 /* A copy of column col's text, or NULL. */
@@ -23,16 +24,17 @@ static char *text_dup(struct dbi_stmt *st, int col)
 /* The columns of a run row, in the order of RUN_COLS. */
 enum { RC_ID, RC_TOKEN, RC_MACHINE, RC_MAC, RC_SUITE, RC_PARAMS, RC_LABEL, RC_NOTES, RC_STATUS,
        RC_SOURCE, RC_CREATED, RC_STARTED, RC_LAST_FRAME, RC_FINISHED, RC_FRAMES_RECEIVED,
-       RC_FRAMES_EXPECTED, RC_DONE_STATUS, RC_CASES, RC_CPUS, RC_TSC_KHZ, RC_ERROR, RC_HELLO,
-       RC_CASES_DONE, RC_LAB };
+       RC_FRAMES_EXPECTED, RC_DONE_STATUS, RC_CPUS, RC_TSC_KHZ, RC_ERROR, RC_HELLO, RC_LAB };
 #define RUN_COLS \
 	"r.id, r.token, r.machine_id, m.mac, r.suite, r.params, r.label, r.notes, r.status, " \
 	"r.source, r.created, r.started, r.last_frame, r.finished, r.frames_received, " \
-	"r.frames_expected, r.done_status, (SELECT count(*) FROM cases c WHERE c.run_id = r.id), " \
-	"r.cpus, r.tsc_khz, r.error, r.hello, " \
-	"(SELECT count(*) FROM cases c WHERE c.run_id = r.id AND EXISTS " \
-	" (SELECT 1 FROM results s WHERE s.run_id = c.run_id AND s.case_id = c.case_id)), " \
-	"r.lab "
+	"r.frames_expected, r.done_status, r.cpus, r.tsc_khz, r.error, r.hello, r.lab "
+/* A run's case counts (run_row.cases, cases_done), cached (runcounts.h):
+ * in the run query they cost a probe of the results per case of each run. */
+#define RUN_COUNTS \
+	"SELECT (SELECT count(*) FROM cases c WHERE c.run_id = ?1), " \
+	"(SELECT count(*) FROM cases c WHERE c.run_id = ?1 AND EXISTS " \
+	" (SELECT 1 FROM results s WHERE s.run_id = c.run_id AND s.case_id = c.case_id))"
 #define RUN_FROM " FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
 /* The run row's stored values: column and field, for reading and freeing. */
@@ -52,16 +54,36 @@ static const struct {
 #define RUN_VAL(r, i) ((struct dbval *)((char *)(r) + run_vals[i].off))
 #define NRUN_VALS (sizeof(run_vals) / sizeof(*run_vals))
 
+/* r's case counts: cached until the run stores another frame, else
+ * counted (on st's connection; a PostgreSQL result is already fetched
+ * whole, a SQLite statement may stay open beside another). */
+static void run_counts(struct dbi_stmt *st, struct run_row *r)
+{
+	struct dbi_stmt *q;
+
+	r->cases = r->cases_done = 0;
+	if (runcounts_get(r->id, r->token, r->frames_received.i, &r->cases, &r->cases_done))
+		return;
+	if (dbi_prepare(dbi_db(st), RUN_COUNTS, &q) != DBI_OK)
+		return;
+	dbi_bind_i64(q, 1, r->id);
+	if (dbi_step(q) == DBI_ROW) {
+		r->cases = dbi_column_i64(q, 0);
+		r->cases_done = dbi_column_i64(q, 1);
+		runcounts_put(r->id, r->token, r->frames_received.i, r->cases, r->cases_done);
+	}
+	dbi_finalize(q);
+}
+
 void run_row_read(struct dbi_stmt *st, struct run_row *r)
 {
 	r->id = dbi_column_i64(st, RC_ID);
 	r->token = text_dup(st, RC_TOKEN);
 	r->params = text_dup(st, RC_PARAMS);
 	r->hello = text_dup(st, RC_HELLO);
-	r->cases = dbi_column_i64(st, RC_CASES);
-	r->cases_done = dbi_column_i64(st, RC_CASES_DONE);
 	for (size_t i = 0; i < NRUN_VALS; i++)
 		dbval_read(st, run_vals[i].col, RUN_VAL(r, i));
+	run_counts(st, r);
 }
 
 void run_row_free(struct run_row *r)

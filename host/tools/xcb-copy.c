@@ -9,10 +9,9 @@
  * copied in one transaction (its row, its machine if new, and its frames,
  * cases, results, histograms, samples and events), so a copy stopped
  * half-way leaves whole runs only and the next copy finishes it. Ids are
- * the destination's: a run's id and its machine's are mapped; a run's job
- * is not copied (the queue is the source lab's, and done), nor are the
- * machines' baselines (they name the source's run ids: set them again). The counts of
- * every table are checked per run after its commit.
+ * the destination's: a run's id and its machine's are mapped. The counts of
+ * every table are checked per run after its commit. Then the lab's ended
+ * jobs and its machines' baselines follow (xcb-copy-jobs.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -22,6 +21,7 @@
 #include "cmdopt.h"
 #include "db.h"
 #include "util.h"
+#include "xcb-copy.h"
 #include "xcbd.h"
 
 /* db.c reads the daemon's configuration (its readers' --db). */
@@ -37,15 +37,18 @@ static const char *const child_tables[] = { "frames", "cases", "results", "histo
 static const char usage[] =
 "usage: xcb-copy --from FILE.db --db URL|FILE --lab NAME [--quiet]\n"
 "Copies every run of the SQLite database FILE.db (with its machine, frames,\n"
-"cases, results, histograms, samples, events, tags and meta) into the store --db names\n"
+"cases, results, histograms, samples, events, tags and meta), then its ended\n"
+"jobs (with their events; a job not ended stays: requeue it) and its machines'\n"
+"baselines, into the store --db names\n"
 "(postgresql://user@host/dbname: its password from PGPASSFILE, ~/.pgpass or\n"
 "PGPASSWORD), migrated first. Runs without a lab get NAME. A run whose token\n"
 "is there already is skipped: copying again adds nothing. Prints progress\n"
-"and, last, one line: runs copied, runs skipped, rows copied.\n";
+"and, last, one line: runs copied, runs skipped, rows copied, then the jobs\n"
+"and baselines copied and skipped. A job is already there when one has its\n"
+"MAC, suite and creation time; a baseline when its machine has one for the suite.\n";
 
-/* The column names of table t in the SQLite source, as "a, b, c" (no
- * columns named in skip, a comma-separated list), and their number. */
-static int columns(struct dbi *src, const char *t, const char *skip, struct buf *out)
+/* columns, params: see xcb-copy.h. */
+int columns(struct dbi *src, const char *t, const char *skip, struct buf *out)
 {
 	struct dbi_stmt *st;
 	char sql[160];
@@ -69,7 +72,7 @@ static int columns(struct dbi *src, const char *t, const char *skip, struct buf 
 }
 
 /* A text of n parameters "?, ?, ...". */
-static void params(struct buf *b, int n)
+void params(struct buf *b, int n)
 {
 	for (int i = 0; i < n; i++)
 		buf_addf(b, "%s?", i ? ", " : "");
@@ -96,7 +99,6 @@ static int64_t count_of(struct dbi *db, const char *t, int64_t run)
 static int64_t map_machine(struct dbi *src, struct dbi *dst, int64_t id, const char *lab)
 {
 	struct dbi_stmt *s, *d;
-	int64_t out = 0;
 
 	if (dbi_prepare(src, "SELECT mac, uuid, serial, first_seen, last_seen, lab FROM machines WHERE id = ?", &s))
 		return 0;
@@ -118,28 +120,24 @@ static int64_t map_machine(struct dbi *src, struct dbi *dst, int64_t id, const c
 		dbi_step(d);
 		dbi_finalize(d);
 	}
-	if (dbi_prepare(dst, "SELECT id FROM machines WHERE mac = ?", &d) == DBI_OK) {
-		dbi_bind_text(d, 1, dbi_column_text(s, 0), -1);
-		if (dbi_step(d) == DBI_ROW)
-			out = dbi_column_i64(d, 0);
-		dbi_finalize(d);
-	}
 	dbi_finalize(s);
-	return out;
+	return copy_map_machine(src, dst, id);
 }
 
-/* Copies the rows of table t of run `from` as run `to`: rows copied, -1. */
-static int64_t copy_rows(struct dbi *src, struct dbi *dst, const char *t, int64_t from, int64_t to)
+int64_t copy_rows(struct dbi *src, struct dbi *dst, const char *t, const char *key, int64_t from,
+		  int64_t to)
 {
-	struct buf cols = { 0 }, q = { 0 }, ins = { 0 };
+	struct buf cols = { 0 }, q = { 0 }, ins = { 0 }, skip = { 0 };
 	struct dbi_stmt *s = NULL, *d = NULL;
-	int n = columns(src, t, ",run_id,", &cols);
+	int n;
 	int64_t rows = -1;
 
+	buf_addf(&skip, ",id,%s,", key); /* a row's own id is the destination's */
+	n = skip.p ? columns(src, t, skip.p, &cols) : -1;
 	if (n <= 0)
 		goto out;
-	buf_addf(&q, "SELECT %s FROM %s WHERE run_id = ?", cols.p, t);
-	buf_addf(&ins, "INSERT INTO %s(run_id, %s) VALUES (?, ", t, cols.p);
+	buf_addf(&q, "SELECT %s FROM %s WHERE %s = ?", cols.p, t, key);
+	buf_addf(&ins, "INSERT INTO %s(%s, %s) VALUES (?, ", t, key, cols.p);
 	params(&ins, n);
 	buf_addf(&ins, ")");
 	if (dbi_prepare(src, q.p, &s) || dbi_prepare(dst, ins.p, &d))
@@ -167,6 +165,7 @@ static int64_t copy_rows(struct dbi *src, struct dbi *dst, const char *t, int64_
 out:
 	dbi_finalize(s);
 	dbi_finalize(d);
+	buf_free(&skip);
 	buf_free(&cols);
 	buf_free(&q);
 	buf_free(&ins);
@@ -231,7 +230,7 @@ static int64_t copy_run(struct dbi *src, struct dbi *dst, struct dbi_stmt *run, 
 	dbi_finalize(d);
 	to = dbi_last_id(dst);
 	for (size_t t = 0; t < NCHILD; t++) {
-		int64_t n = copy_rows(src, dst, child_tables[t], id, to);
+		int64_t n = copy_rows(src, dst, child_tables[t], "run_id", id, to);
 
 		if (n < 0)
 			goto fail;
@@ -271,6 +270,7 @@ int main(int argc, char **argv)
 	struct dbi *src, *dst;
 	struct dbi_stmt *runs;
 	struct buf cols = { 0 }, q = { 0 };
+	struct copy_jobs_counts jn = { 0 };
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
@@ -318,8 +318,14 @@ int main(int argc, char **argv)
 				(long long)copied);
 	}
 	dbi_finalize(runs);
-	printf("%lld runs copied, %lld already there, %lld rows copied%s\n", (long long)copied,
-	       (long long)skipped, (long long)rows, rc ? " (stopped by an error)" : "");
+	/* then what names the runs: ended jobs, baselines (xcb-copy-jobs.c) */
+	if (rc == 0 && (copy_jobs(src, dst, &jn) || copy_baselines(src, dst, &jn)))
+		rc = 1;
+	printf("%lld runs copied, %lld already there, %lld rows copied; %lld jobs copied (%lld events), "
+	       "%lld already there, %lld not ended (left in the source); %lld baselines copied, %lld already there%s\n",
+	       (long long)copied, (long long)skipped, (long long)rows, (long long)jn.jobs, (long long)jn.job_events,
+	       (long long)jn.jobs_there, (long long)jn.jobs_pending, (long long)jn.baselines,
+	       (long long)jn.baselines_there, rc ? " (stopped by an error)" : "");
 	buf_free(&cols);
 	buf_free(&q);
 	dbi_close(src);
