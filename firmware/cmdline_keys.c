@@ -42,6 +42,8 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "rwlocks", XCB_CLI_LIST(XCB_VOCAB_RWLOCK) },
 	{ "batch_reads", "sync: reads per batch" },
 	{ "entry_us", "sync: lazy entry period us" },
+	{ "writer", "sync: the writer's CPU(s): 0,3 (0 = the boot CPU)" },
+	{ "readers", "sync: readers apart from the shootdown targets: 0,1,4 (0 = the targets read)" },
 	{ "iters", "calls per initiator per rep" },
 	{ "time_ms", "ms budget per rep" },
 	{ "reps", "repetitions" },

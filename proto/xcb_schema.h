@@ -70,7 +70,11 @@
 	X(x_control_runs,  INT,  NOTE,  JSON, 0,          0)           \
 	X(x_cpus,          TEXT, NOTE,  JSON, 0,          0)           \
 	X(x_mix,           TEXT, NOTE,  JSON, 0,          0)           \
-	X(x_boot,          TEXT, NOTE,  JSON, 0,          "boot")
+	X(x_boot,          TEXT, NOTE,  JSON, 0,          "boot")      \
+	/* kind=sync (issue 22), appended: the CSV's columns keep their places */ \
+	X(writer,          INT,  AXIS,  JSON, 0,          0)           \
+	X(readers,         INT,  AXIS,  JSON, 0,          0)           \
+	X(x_readers,       TEXT, NOTE,  JSON, 0,          0)
 
 /* ---- RESULT fields, in wire order: X(name, bits, part) ----
  *  part   KEY   identifies the row (case, repetition, initiator)

@@ -100,6 +100,17 @@ ok(all(r["calls_expected"] == (int(cases[r["case_id"]]["iters"]) + 10) * int(cas
 trows = [r for r in allrows if r["case_id"] in tlb]
 ok(trows and all(r["control_runs"] == 8 * int(cases[r["case_id"]]["inits"]) for r in trows),
    "every TLB repetition ran its no-flush control (8 per initiator)")
+# Issue 21: paired floors wherever each initiator has a target of its own - xcall
+# and TLB cases, one initiator or two - on every row (per initiator and all).
+def own_targets(c):
+    return c["kind"] in ("xcall", "tlb") and (c["inits"] == "1" or c.get("overlap") == "disjoint")
+pc = [i for i, c in cases.items() if own_targets(c)]
+kinds = {(cases[i]["kind"], cases[i]["inits"]) for i in pc}
+nopair = [(r["case_id"], r["initiator"]) for r in run["results"]
+          if r["case_id"] in pc and r["count"] >= 4 and not (r.get("floor_paired") and r.get("ratio_paired_x1000"))]
+ok({("xcall", "1"), ("xcall", "2"), ("tlb", "1"), ("tlb", "2")} <= kinds and not nopair,
+   f"paired floor and ratio in every xcall and TLB row, 1 and 2 initiators ({sorted(kinds)})"
+   + (f" (missing: {nopair[:4]})" if nopair else ""))
 PY
 
 # The daemon's own decoder: `xcbench ingest` submits the capture to a private

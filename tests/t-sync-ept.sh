@@ -12,9 +12,13 @@
 # between write-unlock and their next entry): stale before it, never after.
 # A lazy case sends no shootdown: its CASE frame has no method/flush/xcall keys,
 # and the suite runs it once per mask (issue 21).
+# Issue 22: a third boot (-smp 6, mask all) puts the writer on CPU 3 (writer=3) and two
+# readers of their own (readers=2) apart from the shootdown targets: the CASE
+# says so (writer, readers, x_readers), the boot CPU and the writer are neither
+# targets nor readers, rows come from the readers only, and the run verifies.
 # Structure only: no timing is asserted. A trimmed suite (iters=20 reps=2) keeps it
 # well under a minute per boot.
-# timeout: 400
+# timeout: 600
 . "$(dirname "$0")/lib/tap.sh"
 
 T=$(mktemp -d "$OUTDIR/sync-ept.XXXXXX")
@@ -23,19 +27,20 @@ trap cleanup EXIT
 
 need_payload
 
-check_run() { # SMP JSON
-	python3 - "$1" "$2" <<'PY'
+check_run() { # SMP JSON MAXMASK [WRITER READERS]
+	python3 - "$@" <<'PY'
 import json, sys
-smp, run = int(sys.argv[1]), json.load(open(sys.argv[2]))
+smp, run, maxmask = int(sys.argv[1]), json.load(open(sys.argv[2])), int(sys.argv[3])
+writer, nread = (int(sys.argv[4]), int(sys.argv[5])) if len(sys.argv) > 5 else (0, 0)
 from tap import prefixed
-ok = prefixed(f"-smp {smp}: ")
+ok = prefixed(f"-smp {smp} writer={writer} readers={nread}: ")
 cases = {int(k): v for k, v in run["cases"].items()}
 sync = {i: c for i, c in cases.items() if c["kind"] == "sync"}
 ok(run["done"] is not None and run["done"]["status"] == 0 and not run["errors"], "DONE ok, no ERROR frames")
 ok(set(c["kind"] for c in cases.values()) == {"sync", "raw"}, "suite=ept runs sync cases (and the floors)")
 ok({c["algo"] for c in sync.values()} == {"inside", "after", "lazy"}, "every mode ran: inside, after, lazy")
 masks = sorted({int(c["mask"]) for c in sync.values()})
-ok(masks and masks[-1] == smp - 1, f"masks up to every other CPU ({masks})")
+ok(masks and masks[-1] == maxmask, f"masks up to every CPU left ({masks}, want {maxmask})")
 ok(all(c.get("rwlock") == "fair" and c.get("batch_reads") == "1024" for c in sync.values()),
    "CASE: fair rw-lock, 1024 reads per batch")
 ok(all(c.get("xcall_algo") == "locked" and c.get("flush") == "xcall" and c.get("method") == "invlpg"
@@ -50,12 +55,26 @@ for r in run["results"]:
     rows.setdefault((r["case_id"], r["rep"]), {})[r["initiator"]] = r
 PSEUDO = {0xfff0: "writer_hold", 0xfff1: "writer_e2e", 0xfff2: "writer_effective", 0xfff3: "reader_batch"}
 bad = []
+def cpus(c):  # the writer, the targets and the readers of a sync case
+    w, t = c["x_cpus"].split(":")
+    t = [int(x) for x in t.split(",")]
+    return int(w), t, [int(x) for x in c["x_readers"].split(",")] if "x_readers" in c else t
+placed = []
+for c in sync.values():
+    w, t, rd = cpus(c)
+    if (c.get("writer", "0") != str(writer) or c.get("readers", "0") != str(nread) or w != writer
+            or len(t) != int(c["mask"]) or writer in t or writer in rd
+            or (nread and (len(rd) != nread or set(rd) & set(t) or 0 in t or 0 in rd))):
+        placed.append((c["id"], c["x_cpus"], c.get("x_readers")))
+ok(not placed, "CASE: writer and readers as asked (keys sent only when not 0), readers apart from the targets, "
+   "CPU 0 neither when it does not write" + (f" ({placed[:3]})" if placed else ""))
 for i, c in sync.items():
-    readers = [int(x) for x in c["x_cpus"].split(":")[1].split(",")]
+    readers = cpus(c)[2]
     for rep in range(int(c["reps"])):
         got = rows.get((i, rep), {})
         want = readers + [0xffff] + list(PSEUDO)
-        if any(k not in got or got[k]["count"] == 0 for k in want):
+        if any(k not in got or got[k]["count"] == 0 for k in want) or \
+                set(got) - set(want):
             bad.append(f"case {i} rep {rep}: rows {sorted(got)}")
             continue
         if got[0xfff0]["count"] != int(c["iters"]):
@@ -80,6 +99,9 @@ ok(len(win) == len(lazy) and all(n > 0 and o > 0 and c > 0 and b == 0 for n, o, 
 ok(eager and all(r["ipis"] > 0 for r in eager), "inside/after send the shootdown's IPIs")
 ok(all(r["lock_hold_cycles"] > 0 and r["lock_acq"] > r["count"] for r in allr),
    "rw-lock profile: writer hold time, acquisitions = reads + writes")
+inside = [r for r in allr if sync[r["case_id"]]["algo"] == "inside"]
+ok(all(r["lock_contended"] <= r["lock_acq"] for r in allr) and sum(r["lock_contended"] for r in inside) > 0,
+   "rw-lock profile counts contended acquisitions (inside: readers waited behind the held shootdown)")
 PY
 }
 
@@ -91,8 +113,14 @@ for smp in 4 8; do
 	check "-smp $smp: suite=ept exits 0 (qemu status $rc)" test "$rc" -eq 1
 	check "-smp $smp: serial frames decode (CRC, seq, HISTO sums = RESULT counts)" \
 		frames_json "$T/console$smp.log" "$T/run$smp.json" 5
-	check_run "$smp" "$T/run$smp.json"
+	check_run "$smp" "$T/run$smp.json" $((smp - 1))
 done
+# The writer on CPU 3, two readers of their own: 6 - 1 (supervising CPU 0) - 1 - 2 = 2 targets.
+XCB_QEMU_TIMEOUT=170 qemu_direct "$T/console6w.log" 6 "suite=ept iters=20 warmup=2 reps=2 masks=all writer=3 readers=2"
+rc=$?
+check "-smp 6 writer=3 readers=2: suite=ept exits 0 (qemu status $rc)" test "$rc" -eq 1
+check "-smp 6 writer=3 readers=2: serial frames decode" frames_json "$T/console6w.log" "$T/run6w.json" 5
+check_run 6 "$T/run6w.json" 2 3 2
 
 if [ ! -x "$XCBENCH" ] || [ ! -x "$XCBENCHD" ]; then
 	skip "daemon: CSV, API, compare of the sync run" "host/build/xcbench or xcbenchd not built"

@@ -5,23 +5,15 @@
 # token, stores runs THROUGH THE PROTOCOL (UDP frames: host/tools/xcb-gen and
 # tests/web/frames.py), and lets tests/web/dashboard.mjs (playwright-core,
 # /usr/bin/chromium) load every page and compare what it drew with the API.
-# Screenshots: tests/out/web-{runs,run,compare,compare-runs,live}.png.
+# Issue 22: a real suite=ept boot (tests/fixtures/sync-ept-smp4.serial.log.gz,
+# `xcbench ingest`) is run S: its run page answers seed 002 (web-run-sync.png).
+# Screenshots: tests/out/web-{runs,run,run-sync,compare,compare-runs,live}.png.
 # timeout: 300
 . "$(dirname "$0")/lib/tap.sh"
 
 XCBGEN=$ROOT/host/build/xcb-gen
-missing=""
-command -v node >/dev/null || missing="$missing node"
-[ -x /usr/bin/chromium ] || missing="$missing /usr/bin/chromium"
-[ -f "$ROOT/web/vendor/chart.umd.min.js" ] && [ -f "$ROOT/web/vendor/chartjs-chart-matrix.min.js" ] \
-	|| missing="$missing web/vendor (make -C web)"
-[ -d "$ROOT/web/node_modules/playwright-core" ] || missing="$missing playwright-core (make -C web)"
-[ -x "$XCBENCHD" ] || missing="$missing $XCBENCHD (make -C host)"
-[ -x "$XCBGEN" ] || missing="$missing $XCBGEN (make -C host)"
-if [ -n "$missing" ]; then
-	skip "dashboard browser tests" "missing:$missing"
-	exit 0
-fi
+. "$(dirname "$0")/lib/browser.sh"
+browser_require "dashboard browser tests" "$XCBENCHD" "$XCBGEN" "$XCBENCH"
 
 tmp=$(mktemp -d "$OUTDIR/web.XXXXXX")
 daemon="" driver=""
@@ -56,6 +48,7 @@ tA=$t0
 tB=$(printf '%016x' $(( 0x$t0 + 1 )))
 tC=$(printf '%016x' $(( 0x$t0 + 2 )))
 tL=$(hex)
+tS=00000000000fe022	# the sync fixture's run= token (ingest registers it)
 # What dashboard.mjs runs once it has seen the empty database: store the runs.
 # The daemon is not --open, so runs are registered first (POST /api/v1/runs
 # with the admin token), except R, which boots like a lab machine: /boot.ipxe
@@ -75,11 +68,12 @@ echo \$tR >'$tmp/token-R'
 '$XCBGEN' --server 127.0.0.1:$port --runs 3 --token $tA --factor 1.0,0.7,1.002 --reps 5 >'$tmp/gen.out'
 python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token \$tR
 python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token $tL --part first --plan log
+zcat '$ROOT/tests/fixtures/sync-ept-smp4.serial.log.gz' | XCBENCH_TOKEN=$admin '$XCBENCH' --server $base ingest - --timeout 60 >'$tmp/ingest-S.out'
 FILL
 export XCB_FILL="bash $tmp/fill.sh"
 export XCB_LIVE_MORE="python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token $tL --part rest --plan log"
 export XCB_BASE=$base XCB_OUT=$OUTDIR XCB_TOKEN=$admin
-export XCB_RUN_A=$tA XCB_RUN_B=$tB XCB_RUN_C=$tC XCB_RUN_R_FILE=$tmp/token-R XCB_RUN_L=$tL
+export XCB_RUN_A=$tA XCB_RUN_B=$tB XCB_RUN_C=$tC XCB_RUN_R_FILE=$tmp/token-R XCB_RUN_L=$tL XCB_RUN_S=$tS
 
 node "$ROOT/tests/web/dashboard.mjs" &
 driver=$!

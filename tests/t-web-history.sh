@@ -12,24 +12,9 @@
 # timeout: 240
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
+. "$(dirname "$0")/lib/browser.sh"
 
-missing=""
-command -v node >/dev/null || missing="$missing node"
-[ -x /usr/bin/chromium ] || missing="$missing /usr/bin/chromium"
-[ -f "$ROOT/web/vendor/chart.umd.min.js" ] || missing="$missing web/vendor (make -C web)"
-[ -d "$ROOT/web/node_modules/playwright-core" ] || missing="$missing playwright-core (make -C web)"
-[ -x "$XCBENCHD" ] && [ -x "$XCBENCH" ] || missing="$missing host build (make -C host)"
-if [ -n "$missing" ]; then
-	skip "machine page browser tests" "missing:$missing"
-	exit 0
-fi
-driver=""
-cleanup() {
-	[ -n "$driver" ] && kill "$driver" 2>/dev/null && wait "$driver" 2>/dev/null
-	cleanup_daemon
-}
-trap cleanup EXIT
-trap "exit 143" TERM INT
+need_browser "machine page browser tests"
 
 admin_daemon history-admin --web "$ROOT/web"
 MAC=52:54:00:25:00:01
@@ -83,10 +68,4 @@ check "... that needs no other file (no src=, no link, no script)" \
 
 export XCB_HTML=$OUTDIR/compare-export.html
 export XCB_TOKEN=history-admin XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_MACHINE=$MID XCB_RUNS="${ID[*]}"
-node "$ROOT/tests/web/history.mjs" &
-driver=$!
-wait "$driver"
-rc=$?
-driver=""
-[ $rc = 0 ] || tail -n 20 "$TMP/daemon.log" | sed 's/^/# /'
-check "SIGTERM: clean shutdown" stop_daemon
+run_driver history.mjs

@@ -104,6 +104,30 @@ static void case_shootdown_keys(struct strbuf *sb, const struct bcase *c)
 	sb_kv_u64(sb, XCB_KEY(x_control_runs), CTL_RUNS);
 }
 
+/* seed 002's writer and readers axes (kind=sync): sent only when not today's
+ * (the boot CPU writes, the targets read), so those cases keep their matching
+ * key; x_readers lists the readers' CPUs. */
+static void case_sync_keys(struct strbuf *sb, const struct bcase *c, const struct case_cpus *cpus)
+{
+	unsigned t, first = 1;
+
+	if (c->kind != XCB_KIND_SYNC)
+		return;
+	if (c->writer)
+		sb_kv_u64(sb, XCB_KEY(writer), c->writer);
+	if (!c->readers)
+		return;
+	sb_kv_u64(sb, XCB_KEY(readers), c->readers);
+	sb_puts(sb, XCB_KEY_EQ(x_readers));
+	for_each_cpu(t, &cpus->readers) {
+		if (!first)
+			sb_putc(sb, ',');
+		sb_u64(sb, t);
+		first = 0;
+	}
+	sb_putc(sb, '\n');
+}
+
 /* x_cpus: the CPUs actually used, "init:t,t;init:t,..." - an annotation (x_),
  * not part of the matching key. */
 static void case_cpus_key(struct strbuf *sb, const struct bcase *c, const struct case_cpus *cpus)
@@ -151,6 +175,7 @@ void emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 	if (c->time_ms)
 		sb_kv_u64(&sb, XCB_KEY(x_time_ms), c->time_ms);
 	case_shootdown_keys(&sb, c);
+	case_sync_keys(&sb, c, cpus);
 	case_cpus_key(&sb, c, cpus);
 	case_mix_key(&sb, c, cpus);
 	report_text(XCB_T_CASE, casebuf, sb.len);
@@ -175,22 +200,36 @@ void emit_fill_result(struct xcb_result *r, const struct bcase *c, unsigned rep,
 	r->ipi_floor = ipi_floor;
 }
 
-/* The paired floor of initiator in: median probe, median call/probe ratio, and
- * whether the probes spread by more than XCB_UNSTABLE_FACTOR (upper quartile
- * over lower: a floor that moved while the calls ran). All 0 without probes. */
-static void paired_floor(struct initiator *in, uint64_t *floor, uint64_t *ratio, int *unstable)
+/* The paired floor of n pairs (sorted here): median probe, median call/probe
+ * ratio, and whether the probes spread by more than XCB_UNSTABLE_FACTOR (upper
+ * quartile over lower: a floor that moved while the calls ran). All 0 without. */
+static void paired_floor(uint64_t *probe, uint64_t *pratio, unsigned n,
+			 uint64_t *floor, uint64_t *ratio, int *unstable)
 {
-	unsigned n = in->npairs;
 	*floor = *ratio = 0;
 	*unstable = 0;
-	if (!in->probe || !n)
+	if (!probe || !n)
 		return;
-	sort_u64(in->probe, n);
-	sort_u64(in->pratio, n);
-	*floor = in->probe[n / 2];
-	*ratio = in->pratio[n / 2];
-	uint64_t lo = in->probe[n / 4], hi = in->probe[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1];
+	sort_u64(probe, n);
+	sort_u64(pratio, n);
+	*floor = probe[n / 2];
+	*ratio = pratio[n / 2];
+	uint64_t lo = probe[n / 4], hi = probe[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1];
 	*unstable = hi > lo * XCB_UNSTABLE_FACTOR;
+}
+
+/* Every initiator's pairs together (the all-initiators row's paired floor and
+ * ratio: the median of all the repetition's pairs); copied before the
+ * per-initiator sort. */
+static uint64_t all_probe[RUN_MAX_INITS * PAIRS_MAX], all_pratio[RUN_MAX_INITS * PAIRS_MAX];
+static unsigned all_pairs;
+
+static void pairs_collect(const struct initiator *in)
+{
+	for (unsigned i = 0; in->probe && i < in->npairs; i++) {
+		all_probe[all_pairs] = in->probe[i];
+		all_pratio[all_pairs++] = in->pratio[i];
+	}
 }
 
 /* The repetition's totals over its initiators, for the all-initiators row. */
@@ -213,7 +252,7 @@ static void fair_add(struct fair_acc *fa, unsigned k, const struct initiator *in
 }
 
 /* Initiator k's RESULT row r: its statistics, paired floor and the ledger's
- * verdict. A repetition with one paired initiator takes its floor as its own. */
+ * verdict; its pairs join the repetition's (pairs_collect). */
 static void initiator_result(struct rep_ctx *x, unsigned k, struct initiator *in, struct xcb_result *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -225,14 +264,11 @@ static void initiator_result(struct rep_ctx *x, unsigned k, struct initiator *in
 	r->control_runs = in->ctl_runs;
 	r->control_stale = in->ctl_stale;
 	int unstable;
-	paired_floor(in, &r->floor_paired, &r->ratio_paired_x1000, &unstable);
+	pairs_collect(in);
+	paired_floor(in->probe, in->pratio, in->npairs, &r->floor_paired, &r->ratio_paired_x1000,
+		     &unstable);
 	if (unstable)
 		r->flags |= XCB_RF_UNSTABLE;
-	if (r->floor_paired) {	/* one initiator: its pairs are the repetition's */
-		x->floor_paired = r->floor_paired;
-		x->ratio_paired = r->ratio_paired_x1000;
-		x->unstable = unstable;
-	}
 	if (x->judged) {
 		r->calls_expected = x->vd[k].expected;
 		r->calls_executed = x->vd[k].ran;
@@ -370,6 +406,7 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 	struct xcb_result r;
 	stats_init(&t.all);
 	histo_init(hall);
+	all_pairs = 0;
 	for (unsigned k = 0; k < n; k++) {
 		initiator_result(x, k, &ini[k], &r);
 		initiator_send(x, &ini[k], &r);
@@ -380,6 +417,8 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 		fa->ninit = n;
 		fa->nrep++;
 	}
+	paired_floor(all_probe, all_pratio, all_pairs, &x->floor_paired, &x->ratio_paired,
+		     &x->unstable);
 	all_result(x, &t, hall, &r);
 	report_result(&r);
 	if (x->emit_each)

@@ -263,7 +263,9 @@ void initiator_main(void *p)
 	}
 	in->elapsed = plat_cycles() - t_begin;
 	in->done = i;
-	in->ipis = benv_ipis_sent(me) - ipi0;	/* warm-up included, control not */
+	/* warm-up included; the control and the paired probes (one IPI each)
+	 * not: they are the harness's, not the case's */
+	in->ipis = benv_ipis_sent(me) - ipi0 - in->npairs;
 	/* The first to finish closes the shared window (its own figures are its
 	 * whole span); relaxed, as above. */
 	fair_win_step(&in->win, i, in->elapsed, 1);

@@ -128,3 +128,51 @@ int place_case(const struct bcase *c, unsigned ncpus, const unsigned *pkg_of,
 		}
 	return 0;
 }
+
+int place_sync(const struct bcase *c, unsigned ncpus, const unsigned *pkg_of, unsigned *writer,
+	       struct cpumask *targets, struct cpumask *readers, const char **why)
+{
+	static unsigned pool[XCB_MAX_CPUS]; /* N-sized: off the stack */
+	unsigned W = c->writer, M = c->mask, nr = 0, got = 0;
+
+	if (ncpus > XCB_MAX_CPUS)
+		ncpus = XCB_MAX_CPUS;
+	if (W >= ncpus) {
+		*why = "the writer's CPU is not on this machine";
+		return -1;
+	}
+	if (M == 0) {
+		*why = "empty mask";
+		return -1;
+	}
+	*writer = W;
+	cpumask_clear_all(targets);
+	cpumask_clear_all(readers);
+	for (unsigned cpu = 0; cpu < ncpus; cpu++)
+		if (cpu != W && (W == 0 || cpu != 0))
+			pool[nr++] = cpu;
+	if (M + c->readers > nr) {
+		*why = c->readers ? "mask and readers do not fit the CPU count" : "mask does not fit the CPU count";
+		return -1;
+	}
+	if (c->placement == XCB_PL_PACKAGE || c->placement == XCB_PL_CROSS) {
+		struct bcase one = *c;
+		one.inits = 1;
+		one.overlap = 0;
+		if (place_by_package(&one, pkg_of, writer, pool, nr, targets, why) < 0)
+			return -1;
+	} else {
+		for (unsigned j = 0; j < M; j++)
+			cpumask_set(targets, pool[c->placement == XCB_PL_SPREAD ? spread(j, M, nr) : j]);
+	}
+	if (!c->readers) {
+		*readers = *targets;
+		return 0;
+	}
+	for (unsigned r = 0; r < nr && got < c->readers; r++)
+		if (!cpumask_test(targets, pool[r])) {
+			cpumask_set(readers, pool[r]);
+			got++;
+		}
+	return 0;
+}

@@ -21,4 +21,14 @@
 int place_case(const struct bcase *c, unsigned ncpus, const unsigned *pkg_of,
 	       unsigned *icpus, struct cpumask *tm, const char **why);
 
+/*
+ * kind=sync (seed 002): the writer on CPU c->writer (0: the boot CPU; any other
+ * leaves the boot CPU out, as it supervises the run), c->mask shootdown targets
+ * from the other CPUs by c->placement (package/cross: the writer's package),
+ * and c->readers readers of their own after them in CPU order (0: the targets
+ * are the readers). 0, or -1 with *why when it does not fit.
+ */
+int place_sync(const struct bcase *c, unsigned ncpus, const unsigned *pkg_of, unsigned *writer,
+	       struct cpumask *targets, struct cpumask *readers, const char **why);
+
 #endif

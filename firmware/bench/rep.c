@@ -30,7 +30,7 @@ static struct initiator ini[RUN_MAX_INITS];
 static struct histo hist[RUN_MAX_INITS];
 static struct histo hall;
 static uint64_t samples[RUN_MAX_INITS][SAMPLES_MAX];
-static uint64_t probes[PAIRS_MAX], pratios[PAIRS_MAX];	/* the one initiator's pairs */
+static uint64_t probes[RUN_MAX_INITS][PAIRS_MAX], pratios[RUN_MAX_INITS][PAIRS_MAX];	/* per initiator */
 
 /* One floor measurement, on whichever CPU runs it: median of REP_FLOOR_N `ipi`
  * probes to `target` after 32 untimed ones (the target may be waking from idle). */
@@ -94,6 +94,25 @@ static void watchdog_tick(void)
 	}
 }
 
+/* Whether every initiator of the case can probe its own floor: an xcall or TLB
+ * case on 2+ CPUs whose initiators' first targets are all different (raw.c keeps
+ * one ping slot per target: two initiators pinging one target would collide). */
+static int pairs_apply(const struct bcase *c, const struct case_cpus *cpus)
+{
+	struct cpumask seen;
+
+	if ((c->kind != XCB_KIND_XCALL && c->kind != XCB_KIND_TLB) || plat_num_cpus() < 2)
+		return 0;
+	cpumask_clear_all(&seen);
+	for (unsigned k = 0; k < c->inits; k++) {
+		unsigned t = cpumask_first(&cpus->targets[k]);
+		if (t >= plat_num_cpus() || cpumask_test(&seen, t))
+			return 0;
+		cpumask_set(&seen, t);
+	}
+	return 1;
+}
+
 /* setup: everything the initiators and callees read, before any of them starts. */
 static void rep_setup(struct rep_ctx *x)
 {
@@ -124,6 +143,7 @@ static void rep_setup(struct rep_ctx *x)
 	if (x->sum->kept < REPS_KEPT)
 		x->sum->rep_floor[x->sum->kept] = x->ipi_floor;
 
+	int paired = pairs_apply(c, cpus);
 	cpumask_clear_all(&imask);
 	for (unsigned k = 0; k < c->inits; k++) {
 		struct initiator *in = &ini[k];
@@ -143,11 +163,10 @@ static void rep_setup(struct rep_ctx *x)
 		in->h = &hist[k];
 		histo_init(in->h);
 		in->samples = c->samples ? samples[k] : 0;
-		/* Paired probes only where no other initiator can ping the same
-		 * target (raw.c keeps one ping slot per target): one initiator. */
-		if (c->kind == XCB_KIND_XCALL && c->inits == 1 && plat_num_cpus() > 1) {
-			in->probe = probes;
-			in->pratio = pratios;
+		/* Paired probes: each initiator to its own first target. */
+		if (paired) {
+			in->probe = probes[k];
+			in->pratio = pratios[k];
 		}
 		cpumask_set(&imask, in->cpu);
 	}

@@ -20,13 +20,14 @@
 #define SAMPLES_MAX 1024	/* raw samples kept per initiator per rep (samples=1) */
 #define CTL_RUNS 8		/* no-flush control shootdowns per initiator per TLB rep */
 #define PAIR_EVERY 4		/* one paired `ipi` probe after every PAIR_EVERY-th timed call */
-#define PAIRS_MAX 256		/* paired probes kept per rep (1-initiator xcall cases) */
+#define PAIRS_MAX 256		/* paired probes kept per initiator per rep */
 
 /* Where a case runs: set by placement (runner.c) or by stress (runner_run_custom),
  * read by every repetition and by the CASE frame. */
 struct case_cpus {
 	unsigned init_cpus[RUN_MAX_INITS];
 	struct cpumask targets[RUN_MAX_INITS];	/* targets[k]: the k-th initiator's */
+	struct cpumask readers;			/* sync: the lock's readers (bench/sync.c) */
 	/* Per-initiator algorithm/wait overrides (stress); NULL = the case's. */
 	const struct xcall_ops *const *mix_ops;
 	const enum xcb_wait *mix_waits;
@@ -49,9 +50,10 @@ struct initiator {
 	uint64_t done;		/* timed calls made */
 	uint64_t elapsed;	/* cycles the timed calls took, all together */
 	struct fair_win win;	/* calls and cycles in the shared window (stats.h) */
-	/* Paired floor probes (one-initiator xcall cases; NULL otherwise): the
-	 * `ipi` probe after every PAIR_EVERY-th timed call, and that call's cost
-	 * over it x 1000. The floor from the same moment as the call. */
+	/* Paired floor probes (xcall and TLB cases whose initiators' first
+	 * targets differ; NULL otherwise): the `ipi` probe to the first target
+	 * after every PAIR_EVERY-th timed call, and that call's cost over it
+	 * x 1000. The floor from the same moment as the call. */
 	uint64_t *probe, *pratio;
 	unsigned npairs;
 	uint64_t ipis;

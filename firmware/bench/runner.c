@@ -118,7 +118,8 @@ static int rep_into(const struct bcase *c, unsigned rep, uint64_t watchdog_ms, i
 	x = (struct rep_ctx){ .c = c, .cpus = &cpus, .rep = rep, .sum = sum,
 			      .wd_cycles = wd_bound(c, watchdog_ms), .emit_each = emit_each };
 	if (c->kind == XCB_KIND_SYNC) {	/* its own scenario: bench/sync.c */
-		if (sync_rep(c, rep, &cpus.targets[0], x.wd_cycles, sum, &x.p50, &x.mean) < 0)
+		if (sync_rep(c, rep, cpus.init_cpus[0], &cpus.targets[0], &cpus.readers, x.wd_cycles, sum,
+			     &x.p50, &x.mean) < 0)
 			return -1;
 	} else if (rep_run(&x) < 0)
 		return -1;
@@ -198,16 +199,14 @@ static int prepare(const struct bcase *c, unsigned idx, unsigned n)
 	const char *why = 0;
 	for (unsigned cpu = 0; cpu < plat_num_cpus(); cpu++)
 		pkg_of[cpu] = benv_package_of(cpu);
-	if (place_case(c, plat_num_cpus(), pkg_of, cpus.init_cpus, cpus.targets, &why) < 0) {
+	int placed = c->kind == XCB_KIND_SYNC
+		? place_sync(c, plat_num_cpus(), pkg_of, cpus.init_cpus, cpus.targets, &cpus.readers, &why)
+		: place_case(c, plat_num_cpus(), pkg_of, cpus.init_cpus, cpus.targets, &why);
+	if (placed < 0) {
 		if (idx)
 			emit_logf("case %u/%u skipped: %s (%s %s inits=%u mask=%u %s, %u CPUs)", idx, n, why,
 			      XCB_NAME(kind, c->kind), case_algo_name(c), c->inits, c->mask,
 			      XCB_NAME(placement, c->placement), plat_num_cpus());
-		return 1;
-	}
-	if (c->kind == XCB_KIND_SYNC && cpus.init_cpus[0] != plat_cpu_id()) {
-		if (idx)
-			emit_logf("case %u/%u skipped: sync: the writer must be CPU %u", idx, n, plat_cpu_id());
 		return 1;
 	}
 	if ((c->kind == XCB_KIND_TLB || c->kind == XCB_KIND_SYNC) && !flush_method_supported(c->method)) {

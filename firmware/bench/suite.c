@@ -5,6 +5,7 @@
 #include "bench/strbuf.h"
 #include "lib/cmdline.h"
 #include "lib/printf.h"
+#include "lib/string.h"
 #include "xcb_schema.h"
 
 /* The vocabularies are proto/xcb_schema.h's enums and names (XCB_NAME: wire
@@ -31,6 +32,7 @@ static int shape_eq(const struct bcase *a, const struct bcase *b)
 	       a->floor == b->floor && a->harness == b->harness && a->rwlock == b->rwlock &&
 	       a->idle == b->idle && a->group == b->group &&
 	       a->batch_reads == b->batch_reads && a->entry_us == b->entry_us &&
+	       a->writer == b->writer && a->readers == b->readers &&
 	       /* sync: the algo is the mode; the shootdown's algorithm is shape */
 	       (a->kind != XCB_KIND_SYNC || a->algo == b->algo);
 }
@@ -158,6 +160,8 @@ static const struct suite suite_base = {
 	.masks = { MASK_POW2 }, .nmasks = 1,
 	.work_us = { 0 }, .nwork = 1,
 	.groups = { 0 }, .ngroups = 1,
+	.writers = { 0 }, .nwriters = 1,	/* sync: the boot CPU writes ... */
+	.readers = { 0 }, .nreaders = 1,	/* ... and the targets read */
 	.flushes = FLUSH_PATHS_DEFAULT,
 	.methods = ALL(XCB_N_method),
 	.batches = { 1 }, .nbatches = 1,
@@ -247,7 +251,8 @@ static int parse_numbers(const char *key, unsigned *dst, unsigned *n, int words)
 		else if (words && bs_streq(it.item[i], "pow2"))
 			v = bs_streq(key, "masks") ? MASK_POW2 : INITS_POW2;
 		else if (cmdline_parse_u64(it.item[i], &v) < 0 || v > 100000000u ||
-			 (v == 0 && !bs_streq(key, "work_us") && !bs_streq(key, "groups"))) {
+			 (v == 0 && !bs_streq(key, "work_us") && !bs_streq(key, "groups") &&
+			  !bs_streq(key, "writer") && !bs_streq(key, "readers"))) {
 			kprintf("xcbench: error: cmdline key '%s': bad value '%s'\n", key, it.item[i]);
 			return -1;
 		}
@@ -301,6 +306,8 @@ int suite_load(struct suite *s, const char *name)
 	rc |= parse_numbers("work_us", s->work_us, &s->nwork, 0);
 	rc |= parse_numbers("groups", s->groups, &s->ngroups, 0);
 	rc |= parse_numbers("batches", s->batches, &s->nbatches, 0);
+	rc |= parse_numbers("writer", s->writers, &s->nwriters, 0);
+	rc |= parse_numbers("readers", s->readers, &s->nreaders, 0);
 	rc |= cmdline_u64("iters", s->iters, &s->iters);
 	rc |= cmdline_u64("warmup", s->warmup, &s->warmup);
 	rc |= cmdline_u64("time_ms", s->time_ms, &s->time_ms);
@@ -397,6 +404,15 @@ static unsigned resolve_inits(const struct suite *s, unsigned ncpus, unsigned *o
 	return n;
 }
 
+/* The CPUs a sync case's writer and targets come from: readers of their own
+ * and, with the writer on another CPU, the boot CPU (which then supervises
+ * the run) are not targets. So "all" and "pow2" masks resolve to what fits. */
+static unsigned sync_pool(const struct bcase *c, unsigned ncpus)
+{
+	unsigned held = c->kind == XCB_KIND_SYNC ? c->readers + (c->writer != 0) : 0;
+	return ncpus > held ? ncpus - held : 0;
+}
+
 static void expand_shape(struct expand *e, struct bcase *c)
 {
 	const struct suite *s = e->s;
@@ -410,7 +426,8 @@ static void expand_shape(struct expand *e, struct bcase *c)
 			if (c->inits == 1 && ov == 1 && (s->overlaps & 1u))
 				continue;
 			c->overlap = c->inits == 1 ? 0 : ov;
-			unsigned masks[2 * AX_MAX], nm = resolve_masks(s, e->ncpus, c->inits, c->overlap, masks);
+			unsigned masks[2 * AX_MAX], nm = resolve_masks(s, sync_pool(c, e->ncpus), c->inits,
+								  c->overlap, masks);
 			for (unsigned mi = 0; mi < nm; mi++) {
 				c->mask = masks[mi];
 				/* The all-but-self shorthand only exists for one initiator whose
@@ -486,9 +503,47 @@ static void expand_xcall(struct expand *e, struct bcase *c, unsigned na)
 	}
 }
 
-/* TLB cases, and sync cases (seed 002) whose shootdown has the same axes
- * plus the rw-lock and the mode, innermost: a group of interleaved cases
- * (bench.c) is then the three modes of one shape. */
+/* One kind's shootdown axes: path x algorithm x method x batch (x rw-lock x
+ * mode, innermost, for sync: a group of interleaved cases, bench.c, is then
+ * the three modes of one shape). */
+static void expand_paths(struct expand *e, struct bcase *c, unsigned na, unsigned sync)
+{
+	const struct suite *s = e->s;
+	unsigned nl = sync ? 2 : 1, nmd = sync ? XCB_N_sync_mode : 1;
+
+	memset(e->lazy_seen, 0, sizeof(e->lazy_seen));
+	for_each_bit(p, s->flushes, XCB_N_flush) {
+		c->flush = (enum xcb_flush)p;
+		for (unsigned a = 0; a < na; a++) {
+			/* only the xcall path runs through an algorithm */
+			if (p != XCB_FLUSH_XCALL ? a > 0 : !(s->algos & (1u << a)))
+				continue;
+			c->algo = p != XCB_FLUSH_XCALL ? 0 : xcall_algos[a];
+			for_each_bit(m, s->methods, XCB_N_method) {
+				/* sync: method none is its control, not a case */
+				if (sync && m == XCB_METHOD_NONE)
+					continue;
+				c->method = (enum xcb_method)m;
+				for (unsigned b = 0; b < s->nbatches; b++)
+					for_each_bit(l, sync ? s->rwlocks : 1u, nl)
+						for_each_bit(md, sync ? s->modes : 1u, nmd) {
+							c->batch = s->batches[b];
+							c->rwlock = l;
+							c->mode = (enum xcb_sync_mode)md;
+							if (sync_lazy(c))
+								expand_lazy(e, c, b, l);
+							else
+								expand_shape(e, c);
+						}
+			}
+		}
+	}
+}
+
+/* TLB cases, and sync cases (seed 002) whose shootdown has the same axes plus
+ * the rw-lock and the mode, and, outermost, the writer's CPU x the readers
+ * (writer=0 readers=0: the boot CPU writes, the targets read - the cases
+ * before those axes existed, with the same ids). */
 static void expand_tlb_sync(struct expand *e, struct bcase *c, unsigned na)
 {
 	const struct suite *s = e->s;
@@ -496,40 +551,20 @@ static void expand_tlb_sync(struct expand *e, struct bcase *c, unsigned na)
 	for (unsigned k = XCB_KIND_TLB; k <= XCB_KIND_SYNC; k += XCB_KIND_SYNC - XCB_KIND_TLB) {
 		if (!(s->kinds & (1u << k)))
 			continue;
+		unsigned sync = k == XCB_KIND_SYNC;
 		c->kind = (enum xcb_kind)k;
 		c->delivery = XCB_DELIVERY_AUTO;
 		c->wait = XCB_WAIT_DONE;
-		unsigned sync = k == XCB_KIND_SYNC, nl = sync ? 2 : 1, nmd = sync ? XCB_N_sync_mode : 1;
 		c->batch_reads = sync ? (unsigned)s->batch_reads : 0;
 		c->entry_us = sync ? (unsigned)s->entry_us : 0;
-		for_each_bit(p, s->flushes, XCB_N_flush) {
-			c->flush = (enum xcb_flush)p;
-			for (unsigned a = 0; a < na; a++) {
-				/* only the xcall path runs through an algorithm */
-				if (p != XCB_FLUSH_XCALL ? a > 0 : !(s->algos & (1u << a)))
-					continue;
-				c->algo = p != XCB_FLUSH_XCALL ? 0 : xcall_algos[a];
-				for_each_bit(m, s->methods, XCB_N_method) {
-					/* sync: method none is its control, not a case */
-					if (sync && m == XCB_METHOD_NONE)
-						continue;
-					c->method = (enum xcb_method)m;
-					for (unsigned b = 0; b < s->nbatches; b++)
-						for_each_bit(l, sync ? s->rwlocks : 1u, nl)
-							for_each_bit(md, sync ? s->modes : 1u, nmd) {
-								c->batch = s->batches[b];
-								c->rwlock = l;
-								c->mode = (enum xcb_sync_mode)md;
-								if (sync_lazy(c))
-									expand_lazy(e, c, b, l);
-								else
-									expand_shape(e, c);
-							}
-				}
+		for (unsigned wi = 0; wi < (sync ? s->nwriters : 1); wi++)
+			for (unsigned ri = 0; ri < (sync ? s->nreaders : 1); ri++) {
+				c->writer = sync ? s->writers[wi] : 0;
+				c->readers = sync ? s->readers[ri] : 0;
+				expand_paths(e, c, na, sync);
 			}
-		}
 	}
-	c->batch_reads = c->entry_us = c->rwlock = 0;
+	c->batch_reads = c->entry_us = c->rwlock = c->writer = c->readers = 0;
 	c->mode = XCB_SYNC_INSIDE;
 }
 

@@ -47,6 +47,11 @@ struct suite {
 	unsigned batches[AX_MAX], nbatches;
 	unsigned modes, rwlocks;	/* sync: bit per enum xcb_sync_mode; bit 0 fair, 1 unfair */
 	uint64_t batch_reads, entry_us;	/* sync: read acquisitions per batch; lazy entry period */
+	/* sync: the writer's CPU (writer=; 0 the boot CPU) and how many readers
+	 * (readers=; 0: the shootdown targets read, else that many CPUs of their
+	 * own, apart from the targets) */
+	unsigned writers[AX_MAX], nwriters;
+	unsigned readers[AX_MAX], nreaders;
 	uint64_t iters;			/* calls per initiator per rep (0: time only) */
 	uint64_t warmup;		/* untimed calls per initiator before each rep's timed ones */
 	uint64_t time_ms;		/* per-rep time budget (0: count only) */
@@ -77,6 +82,8 @@ struct bcase {
 	enum xcb_sync_mode mode;		/* sync: the case's algo */
 	unsigned rwlock;		/* sync: 0 fair, 1 unfair */
 	unsigned batch_reads, entry_us;	/* sync */
+	unsigned writer;		/* sync: the writer's CPU (0: the boot CPU, today's) */
+	unsigned readers;		/* sync: 0 the targets read, else N readers apart */
 	uint64_t iters, warmup, time_ms, reps;
 	int samples;
 };

@@ -1,10 +1,13 @@
 /*
- * sync.c - kind=sync, seed 002: one writer (CPU 0) changes K PTEs under a
- * reader-writer lock and invalidates them inside the lock, right after it, or
- * lazily (the targets flush at their next "entry", the analogue of VMENTER),
- * while the target CPUs, as readers, take the read lock in batches of
- * `batch_reads` acquisitions (the toolstack mapping 1024 GFNs) and time their
- * wait for it. What the seed is about: what the shootdown does to the readers.
+ * sync.c - kind=sync, seed 002: one writer (any CPU: writer=) changes K PTEs
+ * under a reader-writer lock and invalidates them inside the lock, right after
+ * it, or lazily (the targets flush at their next "entry", the analogue of
+ * VMENTER), while the readers take the read lock in batches of `batch_reads`
+ * acquisitions (the toolstack mapping 1024 GFNs) and time their wait for it.
+ * The readers are the shootdown targets (readers=0), or CPUs of their own
+ * (readers=N: the seed's toolstack is not among the guest's CPUs); targets
+ * that do not read run an entry loop with interrupts on. What the seed is
+ * about: what the shootdown does to the readers.
  *
  * One repetition: readers start and spin in their loop; the writer makes
  * `warmup` untimed writes, `iters` timed ones, then CTL_RUNS control writes
@@ -16,8 +19,9 @@
  * Every wait on another CPU is bounded (the watchdog bound, or SYNC_BOUND_MS when
  * watchdog_ms=0): the readers' start and finish are polled loops with a deadline;
  * the writer's own waits (its write lock, its shootdown, the lazy entries, prime
- * and verify) are watched by an APIC-timer tick on the writer's CPU, which ends
- * the run with a report naming the readers waited on.
+ * and verify) are watched by an APIC-timer tick on the writer's CPU when that is
+ * the boot CPU, else by the boot CPU polling while the writer runs on its own;
+ * either ends the run with a report naming the readers waited on.
  *
  * The steps: sync_setup, sync_start (readers to their loop), sync_writes (warm-up,
  * timed, control), sync_collect (readers finish), sync_emit (the frames).
@@ -52,7 +56,10 @@ struct reader {
 	struct histo h;
 	uint64_t bs[BATCH_KEPT];
 	uint64_t wait;			/* total timed wait */
+	uint64_t contended;		/* timed acquisitions that had to wait */
 	unsigned nb;
+	int reads, enters;		/* set before its start: a reader; a target (lazy entries) */
+	int intimed;			/* relaxed: has a timed sample (sync_writes waits for it) */
 	/* Lazy: the risky window's reads (window_read): the changed page read
 	 * in every read section, seeing the new frame, a stale one before the
 	 * entry that flushes it (expected: the window is real), a stale one
@@ -91,7 +98,7 @@ static char text[3072];		/* the reports' text (one at a time, CPU 0) */
 static struct sync_ctx {
 	const struct bcase *c;
 	unsigned rep, writer;
-	const struct cpumask *t;
+	const struct cpumask *t, *readers;
 	struct case_summary *sum;
 	enum xcb_sync_mode m;
 	struct flush_cfg f;
@@ -99,8 +106,10 @@ static struct sync_ctx {
 	struct cpumask started;		/* readers started */
 	unsigned n;
 	/* sync_writes' results */
-	uint64_t ipis, stale, ctl, elapsed, hold;
+	uint64_t ipis, stale, ctl, elapsed, hold, wcont;	/* wcont: contended writes */
 	int s;
+	int wdone;			/* release: the writer on another CPU is done */
+	unsigned wcont_last;		/* the last write's lock waited */
 } sx;
 
 static void reader_fault(unsigned me)
@@ -114,9 +123,27 @@ static void reader_fault(unsigned me)
 		__asm__ __volatile__("ud2");
 }
 
+/* A target that does not read (readers=N): its entries (lazy) until the end,
+ * interrupts on for the shootdowns; its watchdog record moves on each turn. */
+static void target_loop(unsigned me, uint64_t last)
+{
+	/* relaxed: the phase publishes nothing; `skip` as in reader_main. */
+	while (__atomic_load_n(&phase, __ATOMIC_RELAXED) != PH_STOP) {
+		uint64_t now = plat_cycles();
+		wd_state(me, WD_READ_OUT, now);
+		if (lazy && now - last >= entry_cyc) {
+			lazy_entry(__atomic_load_n(&skip, __ATOMIC_RELAXED));
+			last = now;
+		}
+		plat_cpu_relax();
+	}
+}
+
 /* Lazy, inside a read section: read the last change's page through our TLB and
  * judge it by whether our entry has flushed since (lazy_seen against its
- * generation). The read is outside the timed lock wait. */
+ * generation). The read is outside the timed lock wait, but inside the read
+ * section: a lazy case's writer waits for it (one load through the window and
+ * one of our own line per read section - what makes the window checked). */
 static void window_read(struct reader *r)
 {
 	/* relaxed: the read lock's acquire orders these after the writer's
@@ -147,7 +174,9 @@ static void reader_main(void *p)
 	wd_state(me, WD_READ_OUT, last);
 	/* release: pairs with the writer's acquire of `ready` (sync_start). */
 	__atomic_store_n(&r->ready, 1, __ATOMIC_RELEASE);
-	for (unsigned ph = PH_WARM; ph != PH_STOP;) {
+	if (!r->reads)
+		target_loop(me, last);
+	for (unsigned ph = r->reads ? PH_WARM : PH_STOP; ph != PH_STOP;) {
 		uint64_t bw = 0;
 		int timed = 0;
 		for (uint64_t i = 0; i < nreads; i++) {
@@ -160,26 +189,29 @@ static void reader_main(void *p)
 			 * tick after the bound): outside the timed wait. */
 			wd_state(me, WD_READ_WAIT, t1);
 			uint64_t t0 = plat_cycles();
-			lops->read_lock(&lock);
+			int waited = lops->read_lock(&lock);
 			t1 = plat_cycles();
 			wd_state(me, WD_READ_IN, t1);
 			/* relaxed: the lock's acquire/release order it against the
 			 * writer's increment. */
 			(void)__atomic_load_n(&p2m, __ATOMIC_RELAXED);
-			if (lazy && ph != PH_WARM)
+			if (lazy && r->enters && ph != PH_WARM)	/* a target's TLB */
 				window_read(r);
 			lops->read_unlock(&lock);
 			wd_state(me, WD_READ_OUT, t1);
 			bw += t1 - t0;
 			if (ph == PH_TIMED) {
 				timed = 1;
+				if (!r->intimed)	/* relaxed: only a start signal */
+					__atomic_store_n(&r->intimed, 1, __ATOMIC_RELAXED);
 				stats_add(&r->st, t1 - t0);
 				histo_add(&r->h, t1 - t0);
 				r->wait += t1 - t0;
+				r->contended += (unsigned)waited;
 				reader_fault(me);
 			}
 			/* The entry boundary, outside the lock as VMENTER is. */
-			if (lazy && t1 - last >= entry_cyc) {
+			if (r->enters && lazy && t1 - last >= entry_cyc) {
 				/* relaxed: the writer flips it between phases;
 				 * atomic so the load stays in the loop. */
 				int sk = __atomic_load_n(&skip, __ATOMIC_RELAXED);
@@ -250,10 +282,10 @@ static void wait_crash_reports(void)
 		plat_cpu_relax();
 }
 
-/* The writer's watchdog tick (interrupt context, on the writer's CPU, which holds
- * no report lock here: its write loop sends no frames). A write that outlived the
- * bound, or a crashed reader, may never let the writer return: end the run here. */
-static void sync_tick(void)
+/* The checks of the writer's watchdog (its tick, or the boot CPU's poll while
+ * the writer runs elsewhere): a write that outlived the bound, or a crashed
+ * reader, ends the run here (report, DONE aborted, exit). 0 otherwise. */
+static int sync_check(void)
 {
 	uint64_t now = plat_cycles();
 	uint64_t start = __atomic_load_n(&wd_cpus[sx.writer].call_start, __ATOMIC_RELAXED);
@@ -262,17 +294,27 @@ static void sync_tick(void)
 
 	for_each_cpu(cpu, &sx.started)
 		crashed |= benv_cpu_crashed(cpu);
-	if (crashed) {
+	int wcrashed = benv_cpu_crashed(sx.writer);	/* a writer of its own (writer=) */
+	if (crashed || wcrashed) {
 		wait_crash_reports();
-		sync_report("a reader crashed", plat_cycles());
+		sync_report(wcrashed ? "the writer crashed" : "a reader crashed", plat_cycles());
+		crashed = 1;
 	} else if (start && now > start && now - start > sx.bound) {
 		sync_report(wd_state_name(__atomic_load_n(&wd_cpus[sx.writer].state, __ATOMIC_RELAXED)),
 			    now);
 	} else {
-		return;
+		return 0;
 	}
 	report_done(XCB_DONE_ABORTED);
 	benv_exit(crashed ? BENV_EXIT_CRASH : BENV_EXIT_FAIL);
+}
+
+/* The writer's watchdog tick (interrupt context, on the writer's CPU, which holds
+ * no report lock here: its write loop sends no frames). A write that outlived the
+ * bound, or a crashed reader, may never let the writer return: end the run here. */
+static void sync_tick(void)
+{
+	(void)sync_check();
 }
 
 /* Polls until every started reader's flag (ready or finished) is set, within the
@@ -352,13 +394,17 @@ static int sync_setup(struct sync_ctx *s)
  * is named. <0 on either. */
 static int sync_start(struct sync_ctx *s)
 {
+	struct cpumask all;
 	unsigned cpu;
 	cpumask_clear_all(&s->started);
-	for_each_cpu(cpu, s->t) {
+	cpumask_or(&all, s->t, s->readers);
+	for_each_cpu(cpu, &all) {
 		struct reader *r = &rd[cpu];
 		memset(r, 0, sizeof(*r));
 		stats_init(&r->st);
 		histo_init(&r->h);
+		r->reads = cpumask_test(s->readers, cpu);
+		r->enters = cpumask_test(s->t, cpu);
 		if (cpu == faults.startfail_cpu || benv_start_on(cpu, reader_main, r) < 0) {
 			ksnprintf(text, sizeof(text), "sync case %u rep %u: cannot start reader cpu%u; "
 				  "stopping the %u started",
@@ -393,7 +439,7 @@ static __attribute__((noinline)) int write_once(struct sync_ctx *s, uint64_t k, 
 		return -1;
 	wd_state(s->writer, WD_SYNC_LOCK, ts);
 	uint64_t i0 = benv_ipis_sent(s->writer), t0 = plat_cycles();
-	lops->write_lock(&lock);
+	int waited = lops->write_lock(&lock);
 	uint64_t t1 = plat_cycles();
 	if (m == XCB_SYNC_LAZY)
 		lazy_begin();
@@ -427,6 +473,7 @@ static __attribute__((noinline)) int write_once(struct sync_ctx *s, uint64_t k, 
 	}
 	uint64_t t3 = plat_cycles();
 	s->ipis += benv_ipis_sent(s->writer) - i0;
+	s->wcont_last = (unsigned)waited;
 	d[W_HOLD] = t2 - t1;
 	d[W_E2E] = t3 - t0;
 	d[W_EFF] = (te ? te : t3) - tc;
@@ -434,6 +481,23 @@ static __attribute__((noinline)) int write_once(struct sync_ctx *s, uint64_t k, 
 	int r = flush_verify(f, t);
 	__atomic_store_n(&w->call_start, 0, __ATOMIC_RELAXED);
 	return r;
+}
+
+/* The timed writes start once every reader has read in the timed phase (or the
+ * bound ran out): readers apart from the targets get no IPI that makes them run,
+ * and under TCG a reader's vCPU may sit out a whole repetition of short writes -
+ * its row would count nothing. Nothing is timed while this waits. */
+static void wait_timed_readers(const struct sync_ctx *s)
+{
+	uint64_t t = plat_cycles();
+	unsigned cpu, late = 1;
+
+	while (late && plat_cycles() - t < s->bound / 2) {
+		late = 0;
+		for_each_cpu(cpu, s->readers)
+			late += !__atomic_load_n(&rd[cpu].intimed, __ATOMIC_RELAXED) && !benv_cpu_crashed(cpu);
+		plat_cpu_relax();
+	}
 }
 
 /* writes: `warmup` untimed, `iters` timed, then CTL_RUNS control writes without
@@ -444,7 +508,10 @@ static void sync_writes(struct sync_ctx *s)
 	uint64_t d[W_NR], t0 = 0, khz = plat_tsc_khz() ? plat_tsc_khz() : 1;
 	unsigned period = (unsigned)(s->bound / khz / 4);
 
-	benv_tick_start(period ? period : 1, sync_tick);
+	int own = s->writer == plat_cpu_id();	/* else the boot CPU polls sync_check */
+
+	if (own)
+		benv_tick_start(period ? period : 1, sync_tick);
 	s->s = 0;
 	for (uint64_t k = 0; k < c->warmup + c->iters + CTL_RUNS && s->s >= 0; k++) {
 		if (k == c->warmup) {
@@ -452,6 +519,7 @@ static void sync_writes(struct sync_ctx *s)
 			 * (readers only decide whether to keep a sample by it; their
 			 * results come back through `finished`). */
 			__atomic_store_n(&phase, PH_TIMED, __ATOMIC_RELAXED);
+			wait_timed_readers(s);
 			s->ipis = 0;
 			t0 = plat_cycles();
 		}
@@ -476,6 +544,7 @@ static void sync_writes(struct sync_ctx *s)
 		}
 		s->stale += s->s > 0 ? (uint64_t)s->s : 0;
 		s->hold += d[W_HOLD];
+		s->wcont += s->wcont_last;
 		for (unsigned w = 0; w < W_BATCH; w++) {
 			stats_add(&wst[w], d[w]);
 			histo_add(&wh[w], d[w]);
@@ -484,8 +553,46 @@ static void sync_writes(struct sync_ctx *s)
 	/* Refused mid-way: the timed writes' span so far (never an absolute TSC). */
 	if (t0)
 		s->elapsed = plat_cycles() - t0;
-	benv_tick_stop();
+	if (own)
+		benv_tick_stop();
 	__atomic_store_n(&phase, PH_STOP, __ATOMIC_RELAXED);
+}
+
+/* The writer on a CPU of its own (writer=N): the writes, then `wdone`. */
+static void writer_main(void *p)
+{
+	struct sync_ctx *s = p;
+	/* Interrupts on, as on the boot CPU: an algorithm may serve IPIs while it
+	 * waits (initiator.c does the same). */
+	plat_irq_enable();
+	sync_writes(s);
+	/* release: the boot CPU reads the writer's statistics after its acquire. */
+	__atomic_store_n(&s->wdone, 1, __ATOMIC_RELEASE);
+}
+
+/* The writes on the writer's CPU: here, or started there and watched from here
+ * (sync_check, every turn) until done. <0: the writer could not start (the
+ * readers are stopped and reported). */
+static int sync_run_writer(struct sync_ctx *s)
+{
+	if (s->writer == plat_cpu_id()) {
+		sync_writes(s);
+		return 0;
+	}
+	if (benv_start_on(s->writer, writer_main, s) < 0) {
+		ksnprintf(text, sizeof(text), "sync case %u rep %u: cannot start the writer on cpu%u",
+			  s->c->id, s->rep, s->writer);
+		report_error(text);
+		__atomic_store_n(&phase, PH_STOP, __ATOMIC_RELAXED);
+		(void)wait_readers(1, "started readers did not stop");
+		return -1;
+	}
+	/* acquire: pairs with writer_main's release of wdone. */
+	while (!__atomic_load_n(&s->wdone, __ATOMIC_ACQUIRE)) {
+		(void)sync_check();
+		plat_cpu_relax();
+	}
+	return benv_wait_idle(s->writer);
 }
 
 /* One RESULT and its HISTO: r has the fields besides the statistics, which
@@ -510,16 +617,20 @@ static void sync_emit(struct sync_ctx *s, uint64_t *p50, uint64_t *mean)
 	struct case_summary *sum = s->sum;
 	struct stats ra;
 	struct xcb_result b = { .elapsed_cycles = s->elapsed };
-	uint64_t wait = 0, wn = 0, wo = 0, wc = 0, wb = 0;
+	uint64_t wait = 0, contended = s->wcont, wn = 0, wo = 0, wc = 0, wb = 0;
 	unsigned cpu;
 
 	stats_init(&ra);
 	histo_init(&all);
-	for_each_cpu(cpu, s->t) {
-		struct reader *r = &rd[cpu];
+	struct cpumask used;
+	cpumask_or(&used, s->t, s->readers);
+	for_each_cpu(cpu, &used)
 		benv_wait_idle(cpu);
+	for_each_cpu(cpu, s->readers) {
+		struct reader *r = &rd[cpu];
 		emit(c, s->rep, cpu, &r->st, &r->h, &b);
 		wait += r->wait;
+		contended += r->contended;
 		wn += r->win_new, wo += r->win_old, wc += r->win_ctl, wb += r->win_bad;
 		stats_merge(&ra, &r->st);
 		histo_merge(&all, &r->h);
@@ -544,6 +655,7 @@ static void sync_emit(struct sync_ctx *s, uint64_t *p50, uint64_t *mean)
 	b.control_stale = s->ctl;
 	b.lock_acq = ra.n + wst[W_HOLD].n;
 	b.lock_hold_cycles = s->hold;
+	b.lock_contended = contended;	/* reads and timed writes that waited */
 	b.flags = s->stale ? XCB_RF_INVARIANT : 0;
 	emit(c, s->rep, XCB_INIT_ALL, &ra, &all, &b);
 	*p50 = b.p50;
@@ -560,12 +672,14 @@ static void sync_emit(struct sync_ctx *s, uint64_t *p50, uint64_t *mean)
 		emit(c, s->rep, XCB_INIT_W_HOLD + w, &wst[w], &wh[w], &b);
 }
 
-int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t, uint64_t wd_cycles,
-	     struct case_summary *sum, uint64_t *p50, uint64_t *mean)
+int sync_rep(const struct bcase *c, unsigned rep, unsigned writer, const struct cpumask *t,
+	     const struct cpumask *readers, uint64_t wd_cycles, struct case_summary *sum,
+	     uint64_t *p50, uint64_t *mean)
 {
 	struct sync_ctx *s = &sx;
 
-	*s = (struct sync_ctx){ .c = c, .rep = rep, .writer = plat_cpu_id(), .t = t, .sum = sum,
+	*s = (struct sync_ctx){ .c = c, .rep = rep, .writer = writer, .t = t, .readers = readers,
+				.sum = sum,
 				.m = c->mode,
 				.f = { c->method, c->flush, FLUSH_REMAP, c->algo, c->batch },
 				.bound = wd_cycles ? wd_cycles : plat_tsc_khz() * SYNC_BOUND_MS };
@@ -573,7 +687,8 @@ int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t, uint6
 		return -1;
 	if (sync_start(s) < 0)
 		return -1;
-	sync_writes(s);
+	if (sync_run_writer(s) < 0)
+		return -1;
 	if (wait_readers(1, "readers never finished") < 0)
 		return -1;
 	sync_emit(s, p50, mean);

@@ -7,12 +7,15 @@
 
 #include "bench/runner.h"
 
-/* One repetition of a sync case: the writer is the calling CPU (CPU 0), `t` the
- * targets, who are also the readers; every wait is bounded by wd_cycles (0: the
- * case's own bound). Emits its RESULT and HISTO frames; *p50 and *mean get the
- * all-readers wait. 0, or <0 when it cannot run (no memory, a reader that could
- * not start or never finished: reported). */
-int sync_rep(const struct bcase *c, unsigned rep, const struct cpumask *t, uint64_t wd_cycles,
-	     struct case_summary *sum, uint64_t *p50, uint64_t *mean);
+/* One repetition of a sync case: the writer on CPU `writer` (the calling CPU,
+ * or another one, which the caller then supervises), `t` the shootdown
+ * targets, `readers` the lock's readers (the targets themselves, or CPUs of
+ * their own); every wait is bounded by wd_cycles (0: the case's own bound).
+ * Emits its RESULT and HISTO frames; *p50 and *mean get the all-readers wait.
+ * 0, or <0 when it cannot run (no memory, a reader or writer that could not
+ * start or never finished: reported). */
+int sync_rep(const struct bcase *c, unsigned rep, unsigned writer, const struct cpumask *t,
+	     const struct cpumask *readers, uint64_t wd_cycles, struct case_summary *sum,
+	     uint64_t *p50, uint64_t *mean);
 
 #endif

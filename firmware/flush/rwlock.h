@@ -12,6 +12,9 @@
  *            lock, so a stream of readers can keep a writer out indefinitely
  *            (the rw-lock Xen had before the seed's series).
  *
+ * Every lock call returns 1 when it had to wait (contended: the lock profile's
+ * count, as Xen's lock profiling counts it), else 0.
+ *
  * Waiters spin through plat_cpu_relax() with interrupts on: a reader waiting
  * here may be a target of the very shootdown the writer sends while holding
  * the lock (`inside`), and must answer that IPI or the two deadlock.
@@ -47,15 +50,19 @@ static inline uint32_t rw_writers(uint64_t v) { return (uint32_t)(v >> 32); }
 
 /* ---- fair ---------------------------------------------------------------- */
 
-static inline void rw_fair_read_lock(struct rwlock *l)
+static inline int rw_fair_read_lock(struct rwlock *l)
 {
 	/* relaxed: the ticket only says who came first; the acquire load of
 	 * `done` below orders our reads after the previous writer's section. */
 	uint64_t t = __atomic_fetch_add(&l->req, RW_READER, __ATOMIC_RELAXED);
+	int waited = 0;
 
 	/* acquire: pairs with the release in rw_fair_write_unlock(). */
-	while (rw_writers(__atomic_load_n(&l->done, __ATOMIC_ACQUIRE)) != rw_writers(t))
+	while (rw_writers(__atomic_load_n(&l->done, __ATOMIC_ACQUIRE)) != rw_writers(t)) {
+		waited = 1;
 		plat_cpu_relax();
+	}
+	return waited;
 }
 
 static inline void rw_fair_read_unlock(struct rwlock *l)
@@ -65,15 +72,19 @@ static inline void rw_fair_read_unlock(struct rwlock *l)
 	__atomic_fetch_add(&l->done, RW_READER, __ATOMIC_RELEASE);
 }
 
-static inline void rw_fair_write_lock(struct rwlock *l)
+static inline int rw_fair_write_lock(struct rwlock *l)
 {
 	/* relaxed: as for readers; the acquire on `done` does the ordering. */
 	uint64_t t = __atomic_fetch_add(&l->req, RW_WRITER, __ATOMIC_RELAXED);
+	int waited = 0;
 
 	/* acquire: pairs with the releases of both unlock paths, so every
 	 * reader and writer before us has finished touching the data. */
-	while (__atomic_load_n(&l->done, __ATOMIC_ACQUIRE) != t)
+	while (__atomic_load_n(&l->done, __ATOMIC_ACQUIRE) != t) {
+		waited = 1;
 		plat_cpu_relax();
+	}
+	return waited;
 }
 
 static inline void rw_fair_write_unlock(struct rwlock *l)
@@ -87,14 +98,14 @@ static inline void rw_fair_write_unlock(struct rwlock *l)
 
 /* ---- unfair (reader-preferring) ----------------------------------------- */
 
-static inline void rw_unfair_read_lock(struct rwlock *l)
+static inline int rw_unfair_read_lock(struct rwlock *l)
 {
-	for (;;) {
+	for (int waited = 0;; waited = 1) {
 		/* acquire: pairs with the writer's release in unlock, so the
 		 * writer's changes are visible once we are counted in. */
 		uint32_t v = __atomic_fetch_add(&l->unfair, 1, __ATOMIC_ACQUIRE);
 		if (!(v & RW_UNFAIR_WRITER))
-			return;
+			return waited;
 		/* relaxed: backing out of a failed attempt publishes nothing. */
 		__atomic_fetch_sub(&l->unfair, 1, __ATOMIC_RELAXED);
 		while (__atomic_load_n(&l->unfair, __ATOMIC_RELAXED) & RW_UNFAIR_WRITER)
@@ -108,17 +119,20 @@ static inline void rw_unfair_read_unlock(struct rwlock *l)
 	__atomic_fetch_sub(&l->unfair, 1, __ATOMIC_RELEASE);
 }
 
-static inline void rw_unfair_write_lock(struct rwlock *l)
+static inline int rw_unfair_write_lock(struct rwlock *l)
 {
 	uint32_t zero = 0;
+	int waited = 0;
 
 	/* acquire: pairs with readers' release in read_unlock and the previous
 	 * writer's release; only an empty lock (no reader, no writer) is taken. */
 	while (!__atomic_compare_exchange_n(&l->unfair, &zero, RW_UNFAIR_WRITER, 0,
 					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 		zero = 0;
+		waited = 1;
 		plat_cpu_relax();
 	}
+	return waited;
 }
 
 static inline void rw_unfair_write_unlock(struct rwlock *l)
@@ -132,9 +146,9 @@ static inline void rw_unfair_write_unlock(struct rwlock *l)
 
 struct rwlock_ops {
 	const char *name;
-	void (*read_lock)(struct rwlock *);
+	int (*read_lock)(struct rwlock *);	/* 1: it waited (contended) */
 	void (*read_unlock)(struct rwlock *);
-	void (*write_lock)(struct rwlock *);
+	int (*write_lock)(struct rwlock *);	/* 1: it waited (contended) */
 	void (*write_unlock)(struct rwlock *);
 };
 

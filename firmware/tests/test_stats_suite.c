@@ -121,6 +121,22 @@ static void test_ept_at_8(void **state)
 	assert_int_equal(count(XCB_KIND_SYNC), 4);
 	expand("suite=ept modes=inside,lazy methods=invlpg,cr3 flush=xcall,vector algos=locked,lockless", 8, &s);
 	assert_int_equal(count(XCB_KIND_SYNC), 4 * (2 * (2 + 1) + 1));	/* xcall x 2 algos + vector, x 2 methods */
+	/* seed 002's writer and readers axes (issue 22): outermost, each with its
+	 * own lazy cases; pow2 masks fit what the readers and a writer off the
+	 * boot CPU leave: writer 0 readers 2 -> 5 targets at most {1,2,4,5};
+	 * writer 3 readers 2 -> 4 {1,2,4} (the boot CPU supervises). */
+	expand("suite=ept writer=0,3 readers=0,2", 8, &s);
+	assert_int_equal(count(XCB_KIND_SYNC), 3 * (4 + 4 + 4 + 3));
+	for (unsigned i = 0; i < 12; i++) {	/* the defaults first, as before */
+		assert_int_equal(got[i].writer, 0);
+		assert_int_equal(got[i].readers, 0);
+	}
+	assert_int_equal(got[12].readers, 2);
+	assert_int_equal(got[12 + 12 + 12].writer, 3);
+	assert_int_equal(got[12 + 12 + 12].readers, 2);
+	assert_int_equal(got[12 + 12 + 12 + 8].mask, 4);
+	assert_false(case_same_shape(&got[0], &got[12]));
+	assert_true(case_same_shape(&got[12], &got[12 + 4]));	/* inside, after: one shape */
 	expand("suite=ept inits=2", 8, &s);
 	assert_int_equal(count(XCB_KIND_SYNC), 0);
 	expand("suite=default", 8, &s);
@@ -277,9 +293,46 @@ static void test_placement(void **state)
 			}
 }
 
+/* seed 002's placement (place_sync): the writer on any CPU (off the boot CPU,
+ * the boot CPU is neither target nor reader), readers of their own after the
+ * targets, or the targets themselves. */
+static void test_place_sync(void **state)
+{
+	(void)state;
+	struct bcase c = mk(1, 2, XCB_PL_FIRST, 0);
+	struct cpumask t, r;
+	const char *why = NULL;
+	unsigned w = 99;
+
+	c.kind = XCB_KIND_SYNC;
+	assert_int_equal(place_sync(&c, 8, pkg, &w, &t, &r, &why), 0);
+	assert_int_equal(w, 0);
+	assert_int_equal(bits(&t), 0x06);	/* today's: CPU 0 writes to 1,2 ... */
+	assert_int_equal(bits(&r), 0x06);	/* ... which read */
+	c.writer = 3;
+	c.readers = 2;
+	assert_int_equal(place_sync(&c, 8, pkg, &w, &t, &r, &why), 0);
+	assert_int_equal(w, 3);
+	assert_int_equal(bits(&t), 0x06);
+	assert_int_equal(bits(&r), 0x30);	/* 4, 5: not 0 (supervises), not 3 (writes) */
+	c.placement = XCB_PL_CROSS;		/* the writer's package 0: targets in 1 */
+	assert_int_equal(place_sync(&c, 8, pkg, &w, &t, &r, &why), 0);
+	assert_int_equal(bits(&t), 0x30);
+	assert_int_equal(bits(&r), 0x06);
+	c.placement = XCB_PL_FIRST;
+	c.mask = 5;				/* 5 + 2 > the 6 left */
+	assert_int_equal(place_sync(&c, 8, pkg, &w, &t, &r, &why), -1);
+	assert_non_null(strstr(why, "readers"));
+	c.mask = 1;
+	c.writer = 8;
+	assert_int_equal(place_sync(&c, 8, pkg, &w, &t, &r, &why), -1);
+	assert_non_null(strstr(why, "writer"));
+}
+
 XCB_TEST_MAIN(
 	cmocka_unit_test(test_seed_at_4),
 	cmocka_unit_test(test_quick_at_4),
 	cmocka_unit_test(test_ept_at_8),
 	cmocka_unit_test(test_overrides),
-	cmocka_unit_test(test_placement))
+	cmocka_unit_test(test_placement),
+	cmocka_unit_test(test_place_sync))

@@ -69,15 +69,20 @@ static void pivot(json_t *p, int *few)
 	size_t r, c;
 	char t[64];
 
-	printf("\n%% change of median call time (p50), %s -> %s,", json_string_value(json_object_get(p, "algo_a")),
-	       json_string_value(json_object_get(p, "algo_b")));
+	const char *kind = json_string_value(json_object_get(json_object_get(p, "fixed"), "kind"));
+	/* sync (seed 002): the cells are the readers' lock wait, its one initiator the writer */
+	int sync = kind && strcmp(kind, "sync") == 0;
+
+	printf("\n%% change of %s (p50), %s -> %s,",
+	       sync ? "the readers' median read-lock wait per acquisition" : "median call time",
+	       json_string_value(json_object_get(p, "algo_a")), json_string_value(json_object_get(p, "algo_b")));
 	json_object_foreach(json_object_get(p, "fixed"), k, v)
 		printf(" %s=%s", k, jstr(v, t, sizeof(t)));
 	printf(":\n%-16s", "");
 	for (c = 0; c < json_array_size(cols); c++) {
 		long long n = (long long)json_integer_value(json_array_get(cols, c));
 
-		snprintf(t, sizeof(t), "%lld initiator%s", n, n == 1 ? "" : "s");
+		snprintf(t, sizeof(t), "%lld %s%s", n, sync ? "writer" : "initiator", n == 1 ? "" : "s");
 		printf(" %-*s", CELL_W, t);
 	}
 	putchar('\n');

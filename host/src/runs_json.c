@@ -1,4 +1,5 @@
 /* runs_json.c — the JSON of runs, cases, events and histograms (see runs_json.h). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "casestats.h"
@@ -60,6 +61,18 @@ json_t *run_json(struct dbi *db, int64_t id)
 	return o;
 }
 
+/* One aggregate row's field per repetition, null where not measured (NULL or 0):
+ * the run page's floor over time (issue 21). */
+static json_t *rep_series(const struct resrow *rows, size_t k, int field)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < k; i++) {
+		double v = rows[i].v[field];
+		json_array_append_new(arr, isnan(v) || v <= 0 ? json_null() : json_integer((json_int_t)v));
+	}
+	return arr;
+}
+
 json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, double tsc_khz)
 {
 	json_t *o = json_pack("{s:I}", "case_id", (json_int_t)c->case_id), *ns, *fair, *cfg, *used, *arr;
@@ -83,6 +96,8 @@ json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, doubl
 	for (size_t i = 0; i < k; i++)
 		json_array_append_new(arr, json_integer((json_int_t)rows[i].v[RV_p50]));
 	json_object_set_new(o, "rep_p50", arr);
+	json_object_set_new(o, "rep_ipi_floor", rep_series(rows, k, RV_ipi_floor));
+	json_object_set_new(o, "rep_floor_paired", rep_series(rows, k, RV_floor_paired));
 	return o;
 }
 

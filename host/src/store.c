@@ -81,6 +81,9 @@ static int64_t find_or_create(struct dbi *db, uint64_t token, const char *peer)
 	if (id)
 		return id;
 	if (peer) {
+		/* The runs this batch started count once their peer is written. */
+		if (store_flush())
+			return 0;
 		s = store_st[S_OPEN_LIVE];
 		dbi_bind_text(s, 1, peer, -1);
 		if (store_query_int(s) >= OPEN_RUNS_PER_ADDR)
@@ -238,39 +241,46 @@ static int store_done(int64_t id, const uint8_t *p, size_t n)
 	return rc;
 }
 
-/* Whether run id is closed for frame h (1, else 0; -1 when its row cannot
- * be read: then the frame's own statements fail or change nothing, as
- * before S_STATE read the limits too), and what it holds against each
- * limit (used, enum run_limit_kind order; 0 without a row): S_STATE. */
-static int run_state(int64_t id, const struct xcb_hdr *h, int64_t *used)
+/* Enters frame h of run id in the frames ledger (S_FRAME): 1 if it is new,
+ * with whether the run is closed for it in *closed and what the run holds
+ * against each limit in used (enum run_limit_kind order; 0 without a run
+ * row, whose frame then fails or changes nothing in its own statements);
+ * 0 for a duplicate; -1 on error. */
+static int ledger(int64_t id, const struct xcb_hdr *h, int64_t now, int *closed, int64_t *used)
 {
-	struct dbi_stmt *s = store_st[S_STATE];
-	int closed = -1;
+	struct dbi_stmt *s = store_st[S_FRAME];
+	int rc;
 
-	memset(used, 0, (LIM_EVENTS + 1) * sizeof(*used));
 	dbi_bind_i64(s, 1, id);
 	dbi_bind_i64(s, 2, h->seq);
 	dbi_bind_i64(s, 3, h->type);
-	if (dbi_step(s) == DBI_ROW) {
-		closed = dbi_column_int(s, 0);
+	dbi_bind_i64(s, 4, now);
+	rc = dbi_step(s);
+	if (rc == DBI_ROW) {
+		*closed = dbi_column_int(s, 0);
 		for (int k = 0; k <= LIM_EVENTS; k++)
 			used[k] = dbi_column_i64(s, k + 1);
 	}
+	if (rc != DBI_ROW && rc != DBI_DONE && rc != DBI_IOERR)
+		fprintf(stderr, "xcbenchd: %s: %s\n", dbi_sql(s), dbi_errmsg(dbi_db(s)));
 	dbi_reset(s);
 	dbi_clear(s);
-	return closed;
+	return rc == DBI_ROW ? 1 : rc == DBI_DONE ? 0 : -1;
 }
 
 int store_open(struct dbi *db) { return store_prepare(db); }
-void store_close(void) { store_finalize(); }
+void store_close(void)
+{
+	store_touch_discard();
+	store_finalize();
+}
 
 int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
 		const uint8_t *p, const char *peer)
 {
-	struct dbi_stmt *s;
 	int64_t now = now_s();
-	int rc = 0, which = 0;
-	int64_t changes, used[LIM_EVENTS + 1];
+	int rc = 0, which = 0, closed = 0;
+	int64_t changes, used[LIM_EVENTS + 1] = { 0 };
 
 	if (!*run_id) {
 		int64_t id = find_or_create(db, token, peer);
@@ -281,21 +291,17 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 	}
 	if (!*run_id)
 		return -1;
-	s = store_st[S_FRAME];
-	dbi_bind_i64(s, 1, *run_id);
-	dbi_bind_i64(s, 2, h->seq);
-	dbi_bind_i64(s, 3, h->type);
-	dbi_bind_i64(s, 4, now);
-	if (store_step(s))
-		return -1;
-	if (dbi_changes(db) == 0)
-		return 0; /* already stored: a duplicate changes nothing */
-	if (run_state(*run_id, h, used) == 1)
+	rc = ledger(*run_id, h, now, &closed, used);
+	if (rc <= 0)
+		return rc; /* 0: already stored, a duplicate changes nothing */
+	if (closed)
 		return unledger(*run_id, h->seq); /* complete, past its DONE, or a second DONE */
+	store_touch_pending(*run_id, used);
 
 	if (store_limit_check(used, h->type, p, h->length, &which) == STORE_LIMIT)
 		return limit_refuse(*run_id, h->seq, which);
 	changes = store_rows;
+	rc = 0;
 	/* Each refuses (STORE_REFUSED) before it writes a row. */
 	switch (h->type) {
 	case XCB_T_HELLO: rc = store_hello(*run_id, p, h->length, peer); break;
@@ -317,14 +323,7 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 	if (rc)
 		return rc;
 	changes = store_rows - changes;
-	s = store_st[S_TOUCH];
-	dbi_bind_i64(s, 1, now);
-	dbi_bind_i64(s, 2, *run_id);
-	if (peer)
-		dbi_bind_text(s, 3, peer, -1);
-	dbi_bind_i64(s, 4, store_limit_kind(h->type, changes));
-	dbi_bind_i64(s, 5, changes);
-	return store_step(s) ? -1 : 1;
+	return store_touch_add(*run_id, now, peer, store_limit_kind(h->type, changes), changes) ? -1 : 1;
 }
 
 void store_mark_lost(struct dbi *db, int lost_after)
@@ -332,6 +331,8 @@ void store_mark_lost(struct dbi *db, int lost_after)
 	struct dbi_stmt *s = store_st[S_LOST];
 
 	(void)db;
+	if (store_flush())
+		return;
 	/* Runs that never sent a frame expire first (S_EXPIRE), then the
 	 * silent ones become lost (they may resume). */
 	dbi_bind_i64(store_st[S_EXPIRE], 1, now_s() - lost_after);

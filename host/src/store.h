@@ -19,6 +19,12 @@ void store_close(void);
  * Creates the run row if id == 0. */
 int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
 		const uint8_t *payload, const char *peer);
+/* Writes what the frames stored since the last call changed in their runs
+ * (store_touch.c): the writer calls it before each task and before COMMIT.
+ * 0, or -1 (the batch must be rolled back). */
+int store_flush(void);
+/* Forgets them instead (the batch was rolled back). */
+void store_touch_discard(void);
 /* Marks the runs silent for lost_after seconds as lost; those that never
  * sent a frame expire (their token takes nothing more). */
 void store_mark_lost(struct dbi *db, int lost_after);

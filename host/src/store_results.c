@@ -69,31 +69,20 @@ int store_case(int64_t id, const uint8_t *p, size_t n)
 	return rc;
 }
 
-/* 1 if the run has described case cid (its CASE frame is stored): results
- * of a case nobody described could never be read as a case (issue 26). A
- * frame that overtook its CASE on a lossy link is refused too, unACKed, and
- * stored when resent after it (counted apart: rejected.no_case). */
-static int case_known(int64_t id, uint32_t cid)
-{
-	struct dbi_stmt *s = store_st[S_CASE_HAS];
-
-	dbi_bind_i64(s, 1, id);
-	dbi_bind_i64(s, 2, cid);
-	return store_query_int(s) == 1;
-}
-
 int store_result(int64_t id, const uint8_t *p, size_t n)
 {
 	struct dbi_stmt *s = store_st[S_RESULT];
 	struct xcb_result r;
-	int at = 2;
+	int at = 2, rc;
 
 	if (xcb_dec_result(p, n, &r))
 		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
-	if (!case_known(id, r.case_id))
-		return STORE_NO_CASE;
-	if (store_has_rows(store_st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0))
-		return STORE_REFUSED;
+	/* A RESULT of a case nobody described could never be read as a case
+	 * (issue 26): refused, unACKed, and stored when resent after its CASE
+	 * (a frame that overtook it on a lossy link; rejected.no_case). */
+	rc = store_may_add(store_st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0);
+	if (rc)
+		return rc;
 	dbi_bind_i64(s, 1, id);
 	/* Every field with a column, in XCB_SQL_RESULT_COLS order. An appended
 	 * one the RESULT does not reach (an older sender's) decodes as 0 and is
@@ -158,10 +147,9 @@ static int store_chunk(int64_t id, int table, struct dbi_stmt *has, const struct
 	unsigned rows = 0;
 	int rc = 0;
 
-	if (!case_known(id, c->case_id))
-		return STORE_NO_CASE;
-	if (store_has_rows(has, id, c->case_id, c->rep, c->initiator, c->at, c->at + c->n - 1))
-		return STORE_REFUSED;
+	rc = store_may_add(has, id, c->case_id, c->rep, c->initiator, c->at, c->at + c->n - 1);
+	if (rc)
+		return rc;
 	for (unsigned i = 0; i < c->n && rc == 0; i++) {
 		uint64_t v = c->value(c->raw, i);
 

@@ -10,29 +10,42 @@
 #include "util.h"
 #include "xcb_schema.h"
 
-/* The run reaches DONE's count with this frame (S_TOUCH; the row as it
- * was before the frame). */
-#define STORE_NOW_DONE "frames_expected IS NOT NULL AND frames_received + 1 >= frames_expected"
+/* The run reaches DONE's count with the batch's frames (S_TOUCH; the row
+ * as it was before them). */
+#define STORE_NOW_DONE "frames_expected IS NOT NULL AND frames_received + ?4 >= frames_expected"
+
+/* The run (?1) described case ?2 (S_*_HAS). */
+#define STORE_CASE_KNOWN "EXISTS (SELECT 1 FROM cases WHERE run_id = ?1 AND case_id = ?2)"
+
+/* A column of the frame's run, in S_FRAME's RETURNING. */
+#define STORE_RUN_COL(c) "(SELECT " c " FROM runs WHERE id = ?1)"
 
 static const char *const sql[S_N] = {
-	[S_FRAME] = "INSERT INTO frames(run_id, seq, type, received) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+	/* The frames ledger (?1 run, ?2 seq, ?3 type, ?4 now): a row comes back
+	 * only for a new (run, seq), with the run's state for it: closed for
+	 * new frames (complete, past DONE's count, or a second DONE: a run has
+	 * one), then what the run holds against each limit, in enum
+	 * run_limit_kind order (store_limits.c). One statement (one round trip
+	 * on PostgreSQL) where a frame took two. */
+	[S_FRAME] = "INSERT INTO frames(run_id, seq, type, received) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING "
+		    "RETURNING (SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
+		    "(?2 >= frames_expected OR ?3 = 8)) OR (status = 'lost' AND frames_received = 0 AND "
+		    "error = '" STORE_EXPIRED "') FROM runs WHERE id = ?1), "
+		    STORE_RUN_COL("use_cases") ", " STORE_RUN_COL("frames_received") ", "
+		    STORE_RUN_COL("use_histo") ", " STORE_RUN_COL("use_samples") ", " STORE_RUN_COL("use_events"),
 	/* A token is global: its run may be another lab's (?2: ours). */
 	[S_FIND_RUN] = "SELECT id, lab IS NOT DISTINCT FROM CAST(?2 AS TEXT) FROM runs WHERE token = ?1",
 	[S_NEW_RUN] = "INSERT INTO runs(token, machine_id, job_id, suite, params, label, created, lab) "
 		      "VALUES (?, ?, ?, ?, COALESCE(?, '{}'), ?, ?, ?)",
-	/* Everything a stored frame changes in its run, in ONE statement (it
-	 * was three: per-frame statements are what bounds ingest, on
-	 * PostgreSQL each a round trip): the frame counted (?1 now, ?2 the
-	 * run, ?3 the peer), the rows it wrote added to its limit's use
-	 * (?4 = enum run_limit_kind, ?5 rows; -1 and 0 for none), and the run
-	 * complete once frames_received reaches DONE's count. Every right-hand
-	 * side reads the row as it was, hence "frames_received + 1". */
-	[S_TOUCH] = "UPDATE runs SET frames_received = frames_received + 1, last_frame = ?1, "
-		    "started = COALESCE(started, ?1), "
-		    "use_cases = use_cases + CASE WHEN ?4 = 0 THEN ?5 ELSE 0 END, "
-		    "use_histo = use_histo + CASE WHEN ?4 = 2 THEN ?5 ELSE 0 END, "
-		    "use_samples = use_samples + CASE WHEN ?4 = 3 THEN ?5 ELSE 0 END, "
-		    "use_events = use_events + CASE WHEN ?4 = 4 THEN ?5 ELSE 0 END, "
+	/* Everything a batch's stored frames change in their run, in ONE
+	 * statement per run and batch (store_touch.c says why): ?4 frames
+	 * counted (?1 the last one's time, ?9 the first's, ?3 its peer), ?5..?8
+	 * the rows they added against the cases/histo/samples/events limits,
+	 * and the run complete once frames_received reaches DONE's count.
+	 * Every right-hand side reads the row as it was, hence "+ ?4". */
+	[S_TOUCH] = "UPDATE runs SET frames_received = frames_received + ?4, last_frame = ?1, "
+		    "started = COALESCE(started, ?9), use_cases = use_cases + ?5, use_histo = use_histo + ?6, "
+		    "use_samples = use_samples + ?7, use_events = use_events + ?8, "
 		    "status = CASE WHEN " STORE_NOW_DONE " THEN CASE WHEN status = 'crashed' THEN status "
 		    "ELSE 'complete' END WHEN status IN ('pending', 'lost') THEN 'running' ELSE status END, "
 		    "finished = CASE WHEN " STORE_NOW_DONE " THEN COALESCE(finished, ?1) ELSE finished END, "
@@ -52,14 +65,6 @@ static const char *const sql[S_N] = {
 	/* Only this lab's runs: another lab's daemon keeps its own. */
 	[S_LOST] = "UPDATE runs SET status = 'lost' WHERE status IN ('pending', 'running') "
 		   "AND COALESCE(last_frame, created) < ?1 AND lab IS NOT DISTINCT FROM CAST(?2 AS TEXT)",
-	/* Closed for new frames: complete, past DONE's count, or a second DONE
-	 * (?3 = the frame's type; a run has one DONE); then what the run holds
-	 * against each limit, in enum run_limit_kind order (store_limits.c):
-	 * one read of the run per frame. */
-	[S_STATE] = "SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
-		    "(?2 >= frames_expected OR ?3 = 8)) OR (status = 'lost' AND frames_received = 0 AND "
-		    "error = '" STORE_EXPIRED "'), use_cases, frames_received, use_histo, use_samples, "
-		    "use_events FROM runs WHERE id = ?1",
 	/* A run that never sent a frame (a boot whose payload never said HELLO,
 	 * or one replaced by another address's GET) expires after
 	 * --lost-after: its token takes nothing any more (issue 26). */
@@ -87,16 +92,18 @@ static const char *const sql[S_N] = {
 	[S_HELLO_OTHERS] = "UPDATE runs SET status = 'lost' WHERE status = 'pending' AND id != ?1 AND "
 			   "machine_id = (SELECT machine_id FROM runs WHERE id = ?1)",
 	[S_FRAME_DEL] = "DELETE FROM frames WHERE run_id = ? AND seq = ?",
-	[S_RESULT_HAS] = "SELECT 1 FROM results WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ?",
-	[S_HISTO_HAS] = "SELECT 1 FROM histograms WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ? "
-			"AND bucket BETWEEN ? AND ? LIMIT 1",
-	[S_SAMPLE_HAS] = "SELECT 1 FROM samples WHERE run_id = ? AND case_id = ? AND rep = ? AND initiator = ? "
-			 "AND idx BETWEEN ? AND ? LIMIT 1",
+	/* RESULT/HISTO/SAMPLES only for a case the run described (CASE first),
+	 * and never over a stored row (insert-once): whether the case is known
+	 * and whether a row of the frame's range exists, in one statement. */
+	[S_RESULT_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS (SELECT 1 FROM results WHERE run_id = ?1 AND "
+			 "case_id = ?2 AND rep = ?3 AND initiator = ?4)",
+	[S_HISTO_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS (SELECT 1 FROM histograms WHERE run_id = ?1 AND "
+			"case_id = ?2 AND rep = ?3 AND initiator = ?4 AND bucket BETWEEN ?5 AND ?6)",
+	[S_SAMPLE_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS (SELECT 1 FROM samples WHERE run_id = ?1 AND "
+			 "case_id = ?2 AND rep = ?3 AND initiator = ?4 AND idx BETWEEN ?5 AND ?6)",
 	[S_LIMITED] = "UPDATE runs SET limited = limited + 1 WHERE id = ?",
 	[S_LIMIT_EVENT] = "INSERT INTO events(run_id, seq, kind, text, received) VALUES (?, ?, 'log', ?, ?) "
 			  "ON CONFLICT DO NOTHING",
-	/* RESULT/HISTO/SAMPLES only for a case the run described (CASE first). */
-	[S_CASE_HAS] = "SELECT 1 FROM cases WHERE run_id = ? AND case_id = ?",
 	/* --open: live runs a source started by HELLO alone (no job, no boot). */
 	[S_OPEN_LIVE] = "SELECT count(*) FROM runs WHERE peer = ? AND job_id IS NULL AND boot_peer IS NULL "
 			"AND status IN ('pending', 'running')",
@@ -189,17 +196,17 @@ void store_bind_key(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, 
 	dbi_bind_i64(s, 6, b);
 }
 
-/* 1 if a row exists in [lo, hi] of the 4-key statement s (bound here). */
-int store_has_rows(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
-		    int64_t lo, int64_t hi)
+int store_may_add(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+		  int64_t lo, int64_t hi)
 {
-	int found;
+	int rc = -1;
 
 	store_bind_key(s, id, cid, rep, init, lo, hi);
-	found = dbi_step(s) == DBI_ROW;
+	if (dbi_step(s) == DBI_ROW)
+		rc = !dbi_column_int(s, 0) ? STORE_NO_CASE : dbi_column_int(s, 1) ? STORE_REFUSED : 0;
 	dbi_reset(s);
 	dbi_clear(s);
-	return found;
+	return rc;
 }
 
 /* The first column of a one-row query as a number (-1: no row or error). */

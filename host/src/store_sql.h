@@ -17,12 +17,12 @@
 enum {
 	S_FRAME, S_FIND_RUN, S_NEW_RUN, S_TOUCH, S_GET_HELLO, S_SET_HELLO, S_CASE,
 	S_RESULT, S_EVENT, S_CRASH, S_DONE, S_LOST,
-	S_STATE, S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS,
+	S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS,
 	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_LIMITED,
-	S_LIMIT_EVENT, S_CASE_HAS, S_OPEN_LIVE, S_EXPIRE, S_N
+	S_LIMIT_EVENT, S_OPEN_LIVE, S_EXPIRE, S_N
 };
 
-/* The error of a run that expired without a frame (S_EXPIRE, S_STATE). */
+/* The error of a run that expired without a frame (S_EXPIRE, S_FRAME). */
 #define STORE_EXPIRED "expired: no frame within --lost-after of its boot"
 
 /* Prepared once by store_prepare() on the writer's connection (store_sql.c). */
@@ -44,9 +44,11 @@ int64_t store_i64(uint64_t v);
 /* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6. */
 void store_bind_key(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
 		    int64_t a, int64_t b);
-/* 1 if a row exists in [lo, hi] of the 4-key statement s. */
-int store_has_rows(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
-		   int64_t lo, int64_t hi);
+/* Whether rows of (run, case, rep, initiator) in [lo, hi] may be added,
+ * by the S_*_HAS statement s (bound here): 0, STORE_NO_CASE (the run never
+ * described the case), STORE_REFUSED (one is stored: insert-once) or -1. */
+int store_may_add(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
+		  int64_t lo, int64_t hi);
 /* The first column of a one-row query as a number (-1: no row or error). */
 int64_t store_query_int(struct dbi_stmt *s);
 void store_bind_u64(struct dbi_stmt *s, int i, uint64_t v);
@@ -54,6 +56,13 @@ void store_bind_u64(struct dbi_stmt *s, int i, uint64_t v);
  * or as text; an absent or malformed value stays NULL. */
 void store_bind_json_int(struct dbi_stmt *s, int i, json_t *o, const char *k);
 void store_bind_json_text(struct dbi_stmt *s, int i, json_t *o, const char *k);
+
+/* store_touch.c: the runs' counters of a batch, written once per run.
+ * Adds a stored frame of run id (now, its peer or NULL, rows against limit
+ * kind or kind -1): 0 or -1. */
+int store_touch_add(int64_t id, int64_t now, const char *peer, int kind, int64_t rows);
+/* Adds run id's counts not yet written to used (enum run_limit_kind). */
+void store_touch_pending(int64_t id, int64_t *used);
 
 /* store_results.c: one frame each; 0 stored, -1 error, STORE_REFUSED. */
 int store_case(int64_t id, const uint8_t *p, size_t n);
@@ -65,7 +74,7 @@ int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n); /* HIST
 extern int64_t store_rows;
 
 /* store_limits.c: the per-run limits (run_limits.h). used[k]: what the run
- * holds against limit k (S_STATE's columns, LIM_CASES..LIM_EVENTS).
+ * holds against limit k (S_FRAME's columns, LIM_CASES..LIM_EVENTS).
  * STORE_LIMIT with the limit in *which if the frame's rows would pass it,
  * else 0. */
 int store_limit_check(const int64_t *used, unsigned type, const uint8_t *p, size_t n, int *which);

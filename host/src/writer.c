@@ -238,14 +238,20 @@ static void process(struct witem *batch)
 		failed = exec("BEGIN", 1);
 	}
 	for (struct witem *it = batch; it && !failed; it = it->next) {
-		if (it->fn)
+		/* A task sees (and may change) the runs as the frames before it
+		 * left them: their counters are written first (store_touch.c). */
+		if (it->fn && store_flush())
+			failed = 1;
+		else if (it->fn)
 			it->fn(wdb, it->arg);
 		else
 			failed = apply_frame(it);
 		if (!dbi_in_txn(wdb))
 			failed = 1;
 	}
-	if (!failed && exec("COMMIT", 1))
+	/* The runs' counters are part of the batch's commit (and so of what
+	 * its ACKs promise). */
+	if (!failed && (store_flush() || exec("COMMIT", 1)))
 		failed = 1;
 	if (failed) {
 		/* Copied: the ROLLBACK may replace SQLite's message buffer. */
@@ -256,6 +262,7 @@ static void process(struct witem *batch)
 			rollback();
 			check_connection();
 		}
+		store_touch_discard(); /* the counters went with the rollback */
 		for (struct witem *it = batch; it; it = it->next) {
 			if (it->fn || !it->run)
 				continue;

@@ -138,10 +138,12 @@ async function main() {
 	});
 	const [A, B, C, R, L] = [await stored('A', 'complete'), await stored('B', 'complete'), await stored('C', 'complete'),
 		await stored('R', 'complete'), await stored('L', 'running')];
-	diag(`runs: A=#${A.id} B=#${B.id} C=#${C.id} R=#${R.id} live=#${L.id}`);
+	const S = await stored('S', 'complete');
+	diag(`runs: A=#${A.id} B=#${B.id} C=#${C.id} R=#${R.id} live=#${L.id} sync=#${S.id}`);
 
 	await runsPage(R, B, L);
 	await runPage(R);
+	await syncPage(S);
 	const seen = new Set();
 	await comparePage(A, B, seen, true);
 	await comparePage(B, A, seen, false);
@@ -407,6 +409,61 @@ async function runPage(A) {
 
 	await page.uncheck('#log-scale');
 	await page.screenshot({ path: path.join(OUT, 'web-run.png'), fullPage: true });
+}
+
+// Issue 22 (seed 002): a suite=ept run's page answers the seed's question. Its
+// own section charts the readers' wait per batch per mode (the API's pseudo
+// reader_batch) and tabulates the writer's hold, end-to-end and time to
+// effective invalidation; the latency section draws no sync chart (no per-read
+// wait under an IPI-floor line); the TLB panel shows each mode's verification;
+// the lock profile counts contended acquisitions; the histogram counts read
+// acquisitions; a within-run compare (inside -> lazy) says what it compares.
+async function syncPage(S) {
+	const d = await api(`runs/${S.id}`);
+	const sync = d.cases.filter((c) => c.kind === 'sync');
+	const k = 1e6 / d.run.tsc_khz;
+	await page.goto(url(`run.html?id=${S.id}`));
+	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
+	ok(sync.length === 9 && await page.isVisible('#sync'), `sync run page: the writer & readers section is shown (${sync.length} sync cases)`);
+	const ch = await charts(page);
+	ok(!Object.entries(ch).some(([id, c]) => id.startsWith('latency:') && c.xcb?.fixed?.kind === 'sync'),
+		'sync run page: no latency chart of the readers\' per-read wait under an IPI floor', Object.keys(ch));
+	const b = ch['sync:batch'];
+	const want = (mode) => sync.filter((c) => c.algo === mode).sort((x, y) => x.mask - y.mask).map((c) => ({ x: c.mask, y: c.pseudo.reader_batch.p50 * k }));
+	const close = (got, exp) => got.length === exp.length && got.every((p, i) => p.x === exp[i].x && Math.abs(p.y - exp[i].y) <= 1e-6 * exp[i].y);
+	ok(b && b.datasets.length === 3 && ['inside', 'after', 'lazy'].every((m) => {
+		const ds = b.datasets.find((x) => x.label.split(' · ')[0] === m);
+		return ds && close(ds.data, want(m));
+	}), 'sync run page: one line per mode of the readers\' wait per batch (p50 of reader_batch, ns) over CPUs in mask', b && b.datasets.map((x) => [x.label, x.data]));
+	const rows = await page.$$eval('#sync tbody tr', (trs) => trs.map((t) => ({ id: Number(t.dataset.case),
+		figs: Object.fromEntries([...t.querySelectorAll('td[data-fig]')].map((td) => [td.dataset.fig, td.textContent])) })));
+	const nsOf = (x) => page.evaluate(async (v) => (await import('./js/format.js')).ns(v), x * k);
+	let figsOk = rows.length === sync.length;
+	for (const c of sync) {
+		const r = rows.find((x) => x.id === c.case_id);
+		for (const f of ['writer_hold', 'writer_e2e', 'writer_effective', 'reader_batch'])
+			figsOk = figsOk && !!r && r.figs[f] === `${await nsOf(c.pseudo[f].p50)} / ${await nsOf(c.pseudo[f].p99)}`;
+	}
+	ok(figsOk, 'sync run page: per case the writer\'s hold, end-to-end, time to effective and the batch wait (p50 / p99) as the API has them', rows.slice(0, 2));
+	const ver = await page.$$eval('#tlb tbody tr', (trs) => trs.map((t) => t.querySelector('td[data-verified]')?.dataset.verified));
+	ok(ver.length === sync.length && ver.every((v) => v === 'true') && !(await page.textContent('#tlb-body')).includes('no TLB shootdown'),
+		'sync run page: the TLB panel shows every mode\'s verification (lazy included)', ver);
+	const cont = await page.$$eval('#locks td[data-contended]', (tds) => tds.map((t) => t.dataset.contended));
+	ok(cont.length === sync.length && cont.every((v) => v !== '') && cont.some((v) => Number(v) > 0),
+		'sync run page: the lock profile counts contended acquisitions (not 0 next to the wait)', cont);
+	await page.selectOption('#hist-case', String(sync[0].case_id));
+	await until('sync histogram', async () => (await charts(page)).histogram?.xcb.caseId === sync[0].case_id);
+	const hn = await page.textContent('[data-chart=histogram] .note');
+	const hc = (await charts(page)).histogram;
+	ok(/read acquisitions/.test(hn) && !/ calls /.test(hn) && hc.datasets[0].label === 'read acquisitions',
+		'sync run page: the histogram counts read acquisitions, not calls', hn);
+	await page.screenshot({ path: path.join(OUT, 'web-run-sync.png'), fullPage: true });
+	await page.goto(url(`compare.html?a=${S.id}&b=${S.id}&algo_a=inside&algo_b=lazy`));
+	await page.waitForFunction(() => window.xcbCompare && window.xcbCompare.ready);
+	const title = await page.textContent('.pivot-view h3');
+	const head = await page.textContent('.pivot-view table.pivot thead');
+	ok(/read-lock wait per acquisition/.test(title) && /writer/.test(head) && !/initiator/.test(head),
+		'compare (sync, inside -> lazy): says it compares the readers\' read-lock wait, per writer', { title, head });
 }
 
 function expectColor(cell) {

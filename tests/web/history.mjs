@@ -6,40 +6,16 @@
 // Environment: XCB_BASE (the daemon), XCB_OUT (screenshots, profile),
 // XCB_MACHINE (the machine id), XCB_RUNS (its six run ids, boot order).
 
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const require = createRequire(path.join(ROOT, 'web/package.json'));
-const { chromium } = require('playwright-core');
+import { ok, failures, launch } from './browser.mjs';
 
 const BASE = process.env.XCB_BASE, OUT = process.env.XCB_OUT, MID = process.env.XCB_MACHINE;
 const RUNS = process.env.XCB_RUNS.split(' ').map(Number);
-let failed = 0;
-const ok = (cond, name, diag) => {
-	console.log(`${cond ? 'ok' : 'not ok'} - ${name}`);
-	if (!cond) {
-		failed++;
-		if (diag !== undefined) console.log(`# ${String(typeof diag === 'string' ? diag : JSON.stringify(diag)).split('\n').join('\n# ')}`);
-	}
-	return cond;
-};
 const api = async (p) => (await fetch(new URL(`api/v1/${p}`, BASE))).json();
 const url = (p) => new URL(p, BASE).toString();
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
-
-const profile = fs.mkdtempSync(path.join(OUT, 'chromium-history-'));
-const ctx = await chromium.launchPersistentContext(profile, {
-	executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1366, height: 900 },
-	args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const errors = [];
-const page = ctx.pages()[0] || (await ctx.newPage());
-page.on('console', (m) => { if (m.type() === 'error') errors.push(`${page.url()}: ${m.text()}`); });
-page.on('pageerror', (e) => errors.push(`${page.url()}: uncaught ${e.message}`));
-const ready = () => page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: 30000 });
+const { ctx, page, errors, ready, profile } = await launch(OUT, 'history');
 
 try {
 	// ---- machine page ----------------------------------------------------
@@ -132,4 +108,4 @@ try {
 	await ctx.close().catch(() => {});
 	fs.rmSync(profile, { recursive: true, force: true });
 }
-process.exit(failed ? 1 : 0);
+process.exit(failures() ? 1 : 0);

@@ -13,6 +13,7 @@ import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, changeColor, destroyAll } from './charts.js';
 import { varyingAxes, filterCases } from './model.js';
+import { isSync, measureNoun } from './sync_view.js';
 
 const main = $('#main');
 $('#top').replaceWith(header('compare'));
@@ -227,7 +228,9 @@ function pivotTitle(pv, all) {
 	const f = pv.fixed || {};
 	const algo = pv.algo_a === pv.algo_b ? pv.algo_a : `${pv.algo_a} → ${pv.algo_b}`;
 	const diff = Object.entries(f).filter(([k]) => k !== 'kind' && varies(all, pv, k)).map(([k, v]) => axis(k, v));
-	return `${f.kind === 'tlb' ? 'TLB shootdown' : f.kind || ''}${algo ? ` — ${algo}` : ''}${diff.length ? ` · ${diff.join(' · ')}` : ''}`;
+	// sync (seed 002): what its cells compare is the readers' lock wait
+	const what = f.kind === 'tlb' ? 'TLB shootdown' : isSync(f) ? `sync: ${measureNoun(f)}` : f.kind || '';
+	return `${what}${algo ? ` — ${algo}` : ''}${diff.length ? ` · ${diff.join(' · ')}` : ''}`;
 }
 
 function pivotNote(pv, all) {
@@ -262,7 +265,8 @@ function pivotView(pv, i, all) {
 	const { box: el, canvas } = box(h, pivotTitle(pv, all), { id, note: pivotNote(pv, all) });
 	el.querySelector('.canvas').style.height = `${height}px`;
 	const table = h('table', { class: 'data pivot', id: `pivot-${i}` },
-		h('thead', {}, h('tr', {}, h('th', {}, ''), pv.cols.map((c) => h('th', { class: 'num' }, `${c} initiator${c === 1 ? '' : 's'}`)))),
+		h('thead', {}, h('tr', {}, h('th', {}, ''), pv.cols.map((c) => h('th', { class: 'num' },
+			isSync(pv.fixed) ? `${c} writer${c === 1 ? '' : 's'}` : `${c} initiator${c === 1 ? '' : 's'}`)))),
 		h('tbody', {}, pv.rows.map((r, ri) => h('tr', {},
 			h('th', {}, `${r} CPU${r === 1 ? '' : 's'} in mask`),
 			pv.cols.map((c, ci) => {
@@ -274,7 +278,7 @@ function pivotView(pv, i, all) {
 			})))));
 	const wrap = h('section', { class: 'pivot-view', dataset: { pivot: i } },
 		h('div', { class: 'charts', style: { gridTemplateColumns: 'minmax(420px, 1fr) minmax(420px, 1fr)' } }, el,
-			h('div', { class: 'chartbox' }, h('h3', {}, 'As a table (% change of median, 95 % interval)'), h('div', { class: 'tablewrap' }, table))));
+			h('div', { class: 'chartbox' }, h('h3', {}, `As a table (% change of the ${measureNoun(pv.fixed)}, 95 % interval)`), h('div', { class: 'tablewrap' }, table))));
 	const draw = () => {
 		const chart = make(id, canvas, {
 			type: 'matrix',

@@ -8,6 +8,7 @@ import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, color, alpha } from './charts.js';
 import { caseLabel, caseShort, jain, caseNotes } from './model.js';
+import { countNoun } from './sync_view.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
 
@@ -91,7 +92,8 @@ export class HistogramView {
 		const title = `${cdf ? 'CDF' : 'Histogram'} — ${caseLabel(c)}`;
 		const pct = hist.percentiles || {};
 		const q = (x) => v(u, u.conv(x)); // the API's percentiles are cycles
-		const note = `${fmt.int(hist.total)} calls · p50 ${q(pct.p50)} · p90 ${q(pct.p90)} · p99 ${q(pct.p99)} · p99.9 ${q(pct.p999)} (bucket midpoints, ≤ 0.4 % error)`;
+		const noun = countNoun(c);
+		const note = `${fmt.int(hist.total)} ${noun} · p50 ${q(pct.p50)} · p90 ${q(pct.p90)} · p99 ${q(pct.p99)} · p99.9 ${q(pct.p999)} (bucket midpoints, ≤ 0.4 % error)`;
 		const { box: el, canvas } = box(h, title, { id: 'histogram', note, tall: true });
 		fill(body, el);
 		const mids = hist.buckets.map((b) => u.conv(b.low + (b.high - b.low) / 2));
@@ -104,17 +106,17 @@ export class HistogramView {
 			const data = hist.buckets.map((b, i) => { acc += b.count; return { x: mids[i], y: acc / hist.total }; });
 			chart = make('histogram', canvas, {
 				type: 'line',
-				data: { datasets: [{ label: 'fraction of calls ≤ x', xcbRole: 'cdf', data, backgroundColor: alpha(color(0), 0.1),
+				data: { datasets: [{ label: `fraction of ${noun} ≤ x`, xcbRole: 'cdf', data, backgroundColor: alpha(color(0), 0.1),
 					borderColor: color(0), borderWidth: 2, stepped: 'after', pointRadius: 0, fill: true }] },
 				options: {
 					parsing: false,
 					scales: {
 						x: { type: log ? 'logarithmic' : 'linear', title: { display: true, text: `latency (${u.name})${log ? ', log scale' : ''}` }, ticks: { callback: (x) => v(u, x) } },
-						y: { min: 0, max: 1, title: { display: true, text: 'fraction of calls' } },
+						y: { min: 0, max: 1, title: { display: true, text: `fraction of ${noun}` } },
 					},
 					plugins: { legend: { display: false }, tooltip: { callbacks: {
 						title: (items) => v(u, items[0].parsed.x),
-						label: (item) => `${(100 * item.parsed.y).toFixed(2)} % of calls at or below`,
+						label: (item) => `${(100 * item.parsed.y).toFixed(2)} % of ${noun} at or below`,
 					} } },
 				},
 			});
@@ -124,17 +126,17 @@ export class HistogramView {
 				type: 'bar',
 				data: {
 					labels: bins.map((b) => v(u, b.from)),
-					datasets: [{ label: 'calls', xcbRole: 'bars', data: bins.map((b) => b.count), backgroundColor: alpha(color(0), 0.75),
+					datasets: [{ label: noun, xcbRole: 'bars', data: bins.map((b) => b.count), backgroundColor: alpha(color(0), 0.75),
 						borderWidth: 0, barPercentage: 1, categoryPercentage: 0.98 }],
 				},
 				options: {
 					scales: {
 						x: { type: 'category', title: { display: true, text: `latency — ${bins.length} bins of ${bins.k} bucket${bins.k === 1 ? '' : 's'} (widths grow with latency)` }, ticks: { maxRotation: 0, autoSkipPadding: 12 } },
-						y: { beginAtZero: true, title: { display: true, text: 'calls per bin' } },
+						y: { beginAtZero: true, title: { display: true, text: `${noun} per bin` } },
 					},
 					plugins: { legend: { display: false }, tooltip: { callbacks: {
 						title: (items) => { const b = bins[items[0].dataIndex]; return `${v(u, b.from)} – ${v(u, b.to)}`; },
-						label: (item) => `${fmt.int(item.parsed.y)} calls`,
+						label: (item) => `${fmt.int(item.parsed.y)} ${noun}`,
 					} } },
 				},
 			});

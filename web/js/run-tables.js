@@ -5,6 +5,7 @@
 import { h, fill, state } from './dom.js';
 import * as fmt from './format.js';
 import { caseLabel, hypervisorName, bootFirmware } from './model.js';
+import { isSync } from './sync_view.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
 
@@ -64,11 +65,14 @@ export function renderLocks(container, cases, unit) {
 		h('tbody', {}, locked.map((c) => {
 			const s = c.stats;
 			const cp = (100 * s.lock_contended) / s.lock_acq;
+			// A sync case of a payload before issue 22 counted no contended
+			// acquisition next to its readers' wait: "not counted", never 0.
+			const uncounted = isSync(c) && !s.lock_contended && s.lock_wait_cycles > 0;
 			return h('tr', { dataset: { case: c.case_id } },
 				h('td', {}, caseLabel(c)),
-				h('td', { class: 'num' }, fmt.int(s.lock_acq)),
-				h('td', { class: 'num' }, fmt.int(s.lock_contended)),
-				h('td', { class: `num ${cp > 10 ? 'warn' : ''}` }, `${cp.toFixed(1)}%`),
+				h('td', { class: 'num', title: isSync(c) ? 'read acquisitions + writes' : null }, fmt.int(s.lock_acq)),
+				h('td', { class: 'num', dataset: { contended: uncounted ? '' : s.lock_contended } }, uncounted ? 'not counted' : fmt.int(s.lock_contended)),
+				h('td', { class: `num ${cp > 10 ? 'warn' : ''}` }, uncounted ? '–' : `${cp.toFixed(1)}%`),
 				h('td', { class: 'num' }, t(s.lock_hold_cycles)),
 				h('td', { class: 'num' }, t(s.lock_wait_cycles)),
 				h('td', { class: 'num' }, t(s.lock_hold_cycles / s.lock_acq)),
@@ -94,10 +98,12 @@ function tlbAxes(tlb) {
 }
 
 export function renderTlb(container, cases, unit) {
-	const tlb = cases.filter((c) => c.kind === 'tlb');
+	// Sync cases (seed 002) verify their invalidation the same way (lazy: after
+	// each target's entry): their rows show it, mode as the algorithm.
+	const tlb = cases.filter((c) => c.kind === 'tlb' || isSync(c));
 	const axes = tlbAxes(tlb);
 	if (!tlb.length) {
-		fill(container, state('empty', 'This run has no TLB shootdown cases.', h('div', {}, 'Run a suite with TLB cases (the default suite has them) to see shootdown latency and the stale-translation check.')));
+		fill(container, state('empty', 'This run has no TLB shootdown or sync cases.', h('div', {}, 'Run a suite with TLB cases (the default suite has them) to see shootdown latency and the stale-translation check.')));
 		return;
 	}
 	const t = (c) => (unit.name === 'ns' ? fmt.ns(unit.conv(c)) : `${fmt.int(c)} cyc`);
@@ -121,7 +127,7 @@ export function renderTlb(container, cases, unit) {
 				// cross-call counted says "not applicable", never "0 / 0".
 				const na = s && !s.calls_expected && !s.calls_executed;
 				return h('tr', { dataset: { case: c.case_id } },
-					h('td', {}, `#${c.case_id} ${c.algo || ''}`),
+					h('td', {}, `#${c.case_id} ${isSync(c) ? 'sync ' : ''}${c.algo || ''}`),
 					axes.map((k) => h('td', { class: NUM_AXES.has(k) ? 'num' : null }, axisOf(c, k) ?? '–')),
 					h('td', { class: 'num' }, s ? t(s.p50) : '…'), h('td', { class: 'num' }, s ? t(s.p99) : '…'),
 					h('td', { class: `num ${s && s.calls_executed !== s.calls_expected ? 'bad' : ''}`, title: na ? 'not applicable: no cross-call counted for this case' : null },

@@ -12,7 +12,9 @@ import { unitOf, isLive, progressOf, rawFloor, varyingAxes, filterCases } from '
 import { renderLatency, setLogScale, axisControls } from './run-latency.js';
 import { destroyAll } from './charts.js';
 import { HistogramView, renderFairness } from './run-case.js';
+import { renderFloor } from './run-floor.js';
 import { renderFacts, renderLocks, renderTlb, renderErrors, LogView } from './run-tables.js';
+import { renderSync, isSync } from './sync_view.js';
 
 const POLL_MS = 2000;
 const main = $('#main');
@@ -90,10 +92,12 @@ function layout() {
 	fill(main,
 		h('div', { id: 'run-head' }),
 		h('nav', { class: 'row muted', id: 'jump', style: { margin: '0.4em 0' } }, 'Jump to:',
-			[['machine', 'Machine'], ['latency', 'Latency'], ['hist', 'Histogram / CDF'], ['fairness', 'Fairness'], ['locks', 'Lock profile'], ['tlb', 'TLB'], ['errors', 'Errors & logs']]
+			[['machine', 'Machine'], ['latency', 'Latency'], ['floor', 'Floor over time'], ['sync', 'Writer & readers'], ['hist', 'Histogram / CDF'], ['fairness', 'Fairness'], ['locks', 'Lock profile'], ['tlb', 'TLB'], ['errors', 'Errors & logs']]
 				.map(([id, t]) => h('a', { href: `#${id}` }, t))),
 		section('machine', 'Machine'),
 		section('latency', 'Latency vs CPUs in mask', logToggle, sharedBox),
+		section('floor', 'The ipi floor over time'),
+		section('sync', 'Sync cases (seed 002): the writer and the readers'),
 		section('hist', 'Histogram / CDF of one case'),
 		section('fairness', 'Fairness across initiators'),
 		section('locks', 'Lock profile'),
@@ -152,6 +156,10 @@ async function render(first) {
 	renderFacts(sec.machine, detail);
 	renderErrors(sec.errors, detail);
 	await renderLatencySection();
+	renderFloor(sec.floor, detail.cases, unit);
+	const hasSync = renderSync(sec.sync, detail.cases, unit);
+	$('#sync')?.classList.toggle('hidden', !hasSync);
+	$('#jump a[href="#sync"]')?.classList.toggle('hidden', !hasSync);
 	if (first || !histView.cases) histView.render(detail.cases, st);
 	renderFairness(sec.fairness, detail.cases, unit, st);
 	renderLocks(sec.locks, detail.cases, unit);
@@ -160,8 +168,11 @@ async function render(first) {
 
 // Latency charts of the cases that pass the axis toolbar (see model.varyingAxes).
 async function renderLatencySection() {
-	const axes = varyingAxes(detail.cases, schema);
-	const shown = filterCases(detail.cases, axes, st.axes);
+	// Sync cases (seed 002) have their own section: their per-read lock
+	// wait under an IPI floor line answers nothing (sync_view.js).
+	const notSync = detail.cases.filter((c) => !isSync(c));
+	const axes = varyingAxes(notSync, schema);
+	const shown = filterCases(notSync, axes, st.axes);
 	let autoNote = '';
 	if (st.log === null && autoLog(shown)) {
 		st.log = true;
@@ -190,8 +201,9 @@ async function renderLatencySection() {
 			'. Hover a point for its spread.', autoNote);
 	} else {
 		const live = isLive(detail.run.status);
-		const measured = detail.cases.some((c) => c.kind !== 'raw' && c.stats && c.stats.count > 0);
-		if (measured) fill(grid, state('empty', 'No measured case has this combination of settings.', h('div', {}, 'Choose other values above.')));
+		const measured = notSync.some((c) => c.kind !== 'raw' && c.stats && c.stats.count > 0);
+		if (!measured && detail.cases.some(isSync)) fill(grid, state('empty', 'This run\'s cases are sync cases (seed 002).', h('div', {}, 'Their writer\'s and readers\' figures are in ', h('a', { href: '#sync' }, 'the next section'), '.')));
+		else if (measured) fill(grid, state('empty', 'No measured case has this combination of settings.', h('div', {}, 'Choose other values above.')));
 		else fill(grid, state(live ? 'loading' : 'empty',
 			live ? 'Waiting for the first results…' : 'This run has no measured cross-call or TLB cases.',
 			h('div', {}, live ? 'Charts appear as cases complete.' : 'Its cases may have failed before reporting; see Errors and logs below.')));

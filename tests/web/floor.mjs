@@ -1,0 +1,70 @@
+// floor.mjs — drives run.html in headless Chromium (playwright-core,
+// /usr/bin/chromium) for tests/t-web-floor.sh, which owns the daemon and the
+// runs; prints TAP lines. The chart's points are compared with the API's.
+//
+// Environment: XCB_BASE (the daemon), XCB_OUT (screenshot, profile), XCB_RUN
+// (a run with paired floors), XCB_OLD (a run recorded without them).
+
+import path from 'node:path';
+import { ok, failures, launch } from './browser.mjs';
+
+const BASE = process.env.XCB_BASE, OUT = process.env.XCB_OUT;
+const api = async (p) => (await fetch(new URL(`api/v1/${p}`, BASE))).json();
+const url = (p) => new URL(p, BASE).toString();
+const near = (a, b) => (a === null || b === null ? a === b : Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)));
+const { ctx, page, errors, ready } = await launch(OUT, 'floor');
+
+try {
+	const d = await api(`runs/${process.env.XCB_RUN}`);
+	const khz = d.run.tsc_khz;
+	const ns = (c) => (c === null || c === undefined ? null : (c * 1e6) / khz);
+	const want = [];
+	for (const c of [...d.cases].sort((a, b) => a.case_id - b.case_id))
+		(c.rep_p50 || []).forEach((p50, i) => want.push({ case_id: c.case_id, rep: i, kind: c.kind,
+			paired: c.rep_floor_paired[i], before: c.kind === 'raw' ? null : c.rep_ipi_floor[i], p50,
+			raw_ipi: c.kind === 'raw' && c.algo === 'ipi' ? p50 : null }));
+	const xc = want.filter((w) => w.kind === 'xcall');
+	ok(xc.length === 6 && xc.every((w) => w.paired > 0 && w.before > 0),
+		`API: the lockless case's 6 repetitions each carry a paired floor and a floor before (rep_floor_paired, rep_ipi_floor)`, xc);
+
+	await page.goto(url(`run.html?id=${process.env.XCB_RUN}`));
+	await ready();
+	const ch = await page.evaluate(() => {
+		const c = window.xcbCharts.floor;
+		return c && { xcb: c.$xcb, sets: c.data.datasets.map((s) => ({ role: s.xcbRole, label: s.label, data: s.data.map((p) => p.y) })),
+			x: c.options.scales.x.title.text, y: c.options.scales.y.title.text };
+	});
+	ok(!!ch, 'the run page draws the "floor" chart');
+	const set = (role) => ch.sets.find((s) => s.role === role);
+	ok(ch && ch.xcb.points.length === want.length && ch.xcb.points.every((p, i) => p.case_id === want[i].case_id && p.rep === want[i].rep),
+		`one point per repetition, in run order (${want.length})`, ch && ch.xcb.points);
+	ok(ch && set('floor-paired').data.every((y, i) => near(y, ns(want[i].paired))),
+		'paired floor line = the API\'s rep_floor_paired in ns (null where not measured)', ch && set('floor-paired').data);
+	ok(ch && set('floor-before').data.every((y, i) => near(y, ns(want[i].before))),
+		'floor-before line = the API\'s rep_ipi_floor in ns (none for raw cases: theirs is the boot\'s)', ch && set('floor-before').data);
+	ok(ch && set('raw-ipi').data.every((y, i) => near(y, ns(want[i].raw_ipi))) && set('raw-ipi').data.some((y) => y !== null),
+		'raw ipi case p50 drawn as the floor measured as a case', ch && set('raw-ipi').data);
+	ok(ch && set('call').data.every((y, i) => near(y, want[i].paired === null ? null : ns(want[i].p50))),
+		'call p50 points = rep_p50 in ns where a paired floor was measured, none elsewhere', ch && set('call').data);
+	ok(ch && /ns/.test(ch.y) && /repetition/.test(ch.x) && set('floor-paired').label.includes('paired ipi floor'),
+		`axes and series named with nouns and units (x "${ch && ch.x}", y "${ch && ch.y}")`);
+	await page.locator('#floor').scrollIntoViewIfNeeded();
+	await page.locator('#floor').screenshot({ path: path.join(OUT, 'web-floor.png') });
+
+	await page.goto(url(`run.html?id=${process.env.XCB_OLD}`));
+	await ready();
+	const old = await page.evaluate(() => {
+		const c = window.xcbCharts.floor;
+		return c && { paired: c.data.datasets.find((s) => s.xcbRole === 'floor-paired').data.filter((p) => p.y !== null).length,
+			before: c.data.datasets.find((s) => s.xcbRole === 'floor-before').data.filter((p) => p.y !== null).length,
+			text: document.querySelector('#floor-body').textContent };
+	});
+	ok(old && old.paired === 0 && old.before > 0 && /No paired floor in this run/.test(old.text),
+		'a run recorded before paired probes: only the floor before each repetition, and the note says why', old);
+	ok(errors.length === 0, 'no console errors', errors);
+} catch (e) {
+	ok(false, `driver: ${e.message}`);
+} finally {
+	await ctx.close();
+}
+process.exit(failures() ? 1 : 0);

@@ -1,0 +1,67 @@
+// run-floor.js — the run page's floor over time (issue 21): every repetition
+// of the run in the order it ran (case by case), with the `ipi` floor probed
+// among its calls (the paired floor), the floor measured just before it, and
+// the repetition's call p50 — so a call that tracks its floor as the host moves
+// it, and a floor that moves within a boot, are seen at a glance.
+//
+// Chart id "floor"; .$xcb = {points: [{case_id, rep, paired, before, p50, raw_ipi}] in
+// cycles, unit} so tests can match it to the API's rep_* arrays.
+
+import { h, fill, state } from './dom.js';
+import { make, box, color } from './charts.js';
+import { caseShort } from './model.js';
+
+// The run's repetitions in run order, from each CASE's rep_* arrays (cycles;
+// null where not measured). A case without repetitions adds nothing.
+export function floorPoints(cases) {
+	const out = [];
+	for (const c of [...cases].sort((a, b) => a.case_id - b.case_id)) {
+		const p50 = c.rep_p50 || [], paired = c.rep_floor_paired || [], before = c.rep_ipi_floor || [];
+		// A raw case's "floor before" is the boot's (HELLO) floor, not a
+		// measurement of its moment; the raw `ipi` case's p50 is itself the
+		// floor at that moment.
+		const raw = c.kind === 'raw';
+		for (let i = 0; i < p50.length; i++)
+			out.push({ case_id: c.case_id, rep: i, label: caseShort(c), p50: raw ? null : p50[i] ?? null,
+				paired: paired[i] ?? null, before: raw ? null : before[i] ?? null,
+				raw_ipi: raw && c.algo === 'ipi' ? p50[i] ?? null : null });
+	}
+	return out;
+}
+
+export function renderFloor(container, cases, unit) {
+	const pts = floorPoints(cases);
+	if (!pts.some((p) => p.paired !== null || p.before !== null || p.raw_ipi !== null)) {
+		fill(container, state('empty', 'No floor was measured in this run.',
+			h('div', {}, 'Cross-call and TLB cases probe the `ipi` floor among their calls (paired floor) and before each repetition; runs recorded before issue 21, and raw or sync cases, have neither.')));
+		return;
+	}
+	const u = unit;
+	const xy = (key, onlyPaired) => pts.map((p, i) => ({ x: i, y: onlyPaired && p.paired === null ? null : u.conv(p[key]) }));
+	const title = `The ipi floor over time, and each repetition's call p50 (${u.name})`;
+	const unpaired = !pts.some((p) => p.paired !== null);
+	const note = (unpaired ? 'No paired floor in this run (recorded before issue 21, or no cross-call or TLB case): only the floor before each repetition is drawn. ' : '') + 'One point per repetition, in the order they ran (case by case). The paired floor is the median `ipi` probe sent among the repetition\'s calls (after every 4th, to the same target); the floor before it is the median of 65 probes just before; a raw ipi case\u2019s p50 is the floor measured as a case. A call p50 that follows its paired floor up and down pays for the host, not the algorithm. Call p50 is drawn only where a paired floor was measured.';
+	const { box: el, canvas } = box(h, title, { id: 'floor', note, tall: true });
+	fill(container, el);
+	const chart = make('floor', canvas, {
+		type: 'line',
+		data: { datasets: [
+			{ label: 'paired ipi floor (probes among the calls)', xcbRole: 'floor-paired', data: xy('paired'), borderColor: color(0), backgroundColor: color(0), borderWidth: 2, pointRadius: 2, spanGaps: false },
+			{ label: 'ipi floor before the repetition', xcbRole: 'floor-before', data: xy('before'), borderColor: '#111827', borderDash: [6, 4], borderWidth: 1.5, pointRadius: 0, spanGaps: false },
+			{ label: 'raw ipi case p50 (the floor as a case)', xcbRole: 'raw-ipi', data: xy('raw_ipi'), borderColor: color(2), backgroundColor: color(2), borderWidth: 0, showLine: false, pointRadius: 3, pointStyle: 'triangle' },
+			{ label: 'call p50', xcbRole: 'call', data: xy('p50', true), borderColor: color(1), backgroundColor: color(1), borderWidth: 0, showLine: false, pointRadius: 3 },
+		] },
+		options: {
+			parsing: false,
+			scales: {
+				x: { type: 'linear', title: { display: true, text: 'repetition, in run order' }, ticks: { precision: 0 } },
+				y: { type: 'logarithmic', title: { display: true, text: `latency (${u.name}), log scale` } },
+			},
+			plugins: { tooltip: { callbacks: {
+				title: (items) => { const p = pts[items[0].parsed.x]; return `case ${p.label} · rep ${p.rep}`; },
+				label: (item) => `${item.dataset.label}: ${item.parsed.y === null ? 'not measured' : `${Math.round(item.parsed.y * 10) / 10} ${u.name}`}`,
+			} } },
+		},
+	});
+	chart.$xcb = { points: pts, unit: u.name };
+}
