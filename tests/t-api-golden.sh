@@ -15,8 +15,7 @@
 # response is meant to change: the API only grows).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "API golden responses"
-trap cleanup_daemon EXIT
+daemon_test "API golden responses"
 
 FIX=$ROOT/tests/fixtures
 GOLD=$FIX/api-golden

@@ -18,8 +18,7 @@
 #  - The run CSV has a column for every matched axis of GET /api/v1/schema.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "compare groups"
-trap cleanup_daemon EXIT
+daemon_test "compare groups"
 
 admin_daemon groups-admin
 for i in 1 2 3 4 5 6; do

@@ -11,8 +11,7 @@
 # 1/2/4/8, work 0/500), with 3 repetitions as `make run` used to and with 5.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "compare table"
-trap cleanup_daemon EXIT
+daemon_test "compare table"
 
 start_daemon --open || { notok "daemon starts"; exit 1; }
 "$XCB_GEN" --server 127.0.0.1:$PORT --runs 1 --token c003 --reps 3 >/dev/null 2>&1

@@ -6,8 +6,7 @@
 # exits with a message naming the file and how to recover it.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "corrupt database"
-trap cleanup_daemon EXIT
+daemon_test "corrupt database"
 
 start_daemon --open || { notok "daemon starts"; exit 1; }
 for i in $(seq 1 40); do

@@ -7,8 +7,7 @@
 # escapes web/.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "daemon hostile input"
-trap cleanup_daemon EXIT
+daemon_test "daemon hostile input"
 
 TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
 mkdir -p "$TMP/web" && echo '<h1>dash</h1>' >"$TMP/web/index.html"

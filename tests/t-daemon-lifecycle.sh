@@ -8,8 +8,7 @@
 # remaining routes (PATCH, histogram, events, machines) answer sensibly.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "daemon lifecycle"
-trap cleanup_daemon EXIT
+daemon_test "daemon lifecycle"
 
 TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
 head -c 4096 /dev/urandom >"$TMP/fake.elf"

@@ -7,8 +7,7 @@
 # row count, and compare returns the expected % changes.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "daemon lossy delivery"
-trap cleanup_daemon EXIT
+daemon_test "daemon lossy delivery"
 
 start_daemon --open || { notok "daemon starts"; exit 1; }
 ok "daemon starts on loopback with a temp database"

@@ -9,8 +9,7 @@
 # every check precedes the first write, and memory stays bounded.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "boot request replay"
-trap cleanup_daemon EXIT
+daemon_test "boot request replay"
 
 admin_daemon boot-admin
 XCB_ADMIN=boot-admin

@@ -9,9 +9,7 @@
 # datagram that caused it.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "datagram floods"
-trap cleanup_daemon EXIT
-H=(python3 "$ROOT/tests/hostile.py")
+daemon_test "datagram floods"
 rss() { awk '/^VmRSS/ {print int($2 / 1024)}' /proc/$DPID/status; }
 
 start_daemon --open || { notok "daemon starts"; exit 1; }
@@ -45,7 +43,7 @@ after=$(rss)
 check "far-ahead frames refused (seq_window = 400)" [ "$(pyjson "$URL/api/v1/health" 'd["rejected"]["seq_window"]')" = 400 ]
 check "RSS bounded: $before -> $after MiB (< 8 MiB growth)" [ $((after - before)) -lt 8 ]
 runs0=$(pyjson "$URL/api/v1/runs?limit=1" 'd["total"]')
-out=$("${H[@]}" flood $S 3000 24)
+out=$("${HOSTILE[@]}" flood $S 3000 24)
 sleep 0.5
 diag "3000 frames with unknown tokens (LOG, seq 0): $out; RSS $(rss) MiB"
 check "unknown tokens create no run" [ "$(pyjson "$URL/api/v1/runs?limit=1" 'd["total"]')" = "$runs0" ]
@@ -60,10 +58,10 @@ stop_daemon
 echo flood-admin >"$TMP/token"
 DB=$TMP/b.db start_daemon --token-file "$TMP/token" || { notok "daemon starts (token mode)"; exit 1; }
 S=127.0.0.1:$PORT
-out=$("${H[@]}" flood $S 2000 24)
+out=$("${HOSTILE[@]}" flood $S 2000 24)
 diag "2000 unknown-token frames of 24 bytes: $out"
 check "smaller than a REFUSED: no reply at all" grep -q " replies=0 " <<<"$out"
-out=$("${H[@]}" flood $S 2000 100)
+out=$("${HOSTILE[@]}" flood $S 2000 100)
 diag "2000 unknown-token frames of 100 bytes: $out"
 set -- $(sed 's/[a-z_]*=//g' <<<"$out")
 check "REFUSED rate-limited: $2 replies for 2000 frames in $5 s (<= 10 + 2/s)" \

@@ -8,15 +8,13 @@
 # would change a stored row is refused and counted.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "forged frames"
-trap cleanup_daemon EXIT
+daemon_test "forged frames"
 
 admin_daemon forge-admin
-H=(python3 "$ROOT/tests/hostile.py")
 S=127.0.0.1:$PORT
 TOK=f02e000000000001
 curl -s -o /dev/null "${ADMIN[@]}" -X POST -d "{\"token\":\"$TOK\"}" "$URL/api/v1/runs"
-"${H[@]}" run $S $TOK >/dev/null
+"${HOSTILE[@]}" run $S $TOK >/dev/null
 XCB_ADMIN=forge-admin
 ID=$(pyjson "$URL/api/v1/runs?token=$TOK" 'd["runs"][0]["id"]')
 XCB_ADMIN=
@@ -35,10 +33,10 @@ check "runs.csv keeps its token column, empty for anonymous" \
 	[ "$(curl -s "$URL/api/v1/runs.csv" | sed -n 2p | cut -d, -f1-2)" = "$ID," ]
 
 # --- forged frames on the finished run (same source, token known) ---
-r1=$("${H[@]}" frame $S $TOK 4 result 99999)
-r2=$("${H[@]}" frame $S $TOK 2 result 99999)
-r3=$("${H[@]}" frame $S $TOK 9 case 'id=1\nkind=xcall\nalgo=locked\n')
-r4=$("${H[@]}" frame $S $TOK 5 error 'forged crash')
+r1=$("${HOSTILE[@]}" frame $S $TOK 4 result 99999)
+r2=$("${HOSTILE[@]}" frame $S $TOK 2 result 99999)
+r3=$("${HOSTILE[@]}" frame $S $TOK 9 case 'id=1\nkind=xcall\nalgo=locked\n')
+r4=$("${HOSTILE[@]}" frame $S $TOK 5 error 'forged crash')
 diag "replies: new seq '$r1', old seq '$r2', case '$r3', error '$r4'"
 check "nothing changed: still complete, lockless, p50 1200 ($(state))" [ "$(state)" = "complete lockless 1200" ]
 check "frames past DONE refused (counted as closed)" [ "$(pyjson "$URL/api/v1/health" 'd["rejected"]["closed"]')" = 3 ]
@@ -48,16 +46,16 @@ check "no event from the forged ERROR" [ "$(pyjson "$URL/api/v1/runs/$ID/events"
 # --- insert-once on a running run ---
 T2=f02e000000000002
 curl -s -o /dev/null "${ADMIN[@]}" -X POST -d "{\"token\":\"$T2\"}" "$URL/api/v1/runs"
-"${H[@]}" frame $S $T2 0 hello 'cpus=4\ntsc_khz=2000000\n' >/dev/null
-"${H[@]}" frame $S $T2 1 case 'id=1\nkind=xcall\nalgo=lockless\nmask=2\n' >/dev/null
-"${H[@]}" frame $S $T2 2 result 1200 >/dev/null
+"${HOSTILE[@]}" frame $S $T2 0 hello 'cpus=4\ntsc_khz=2000000\n' >/dev/null
+"${HOSTILE[@]}" frame $S $T2 1 case 'id=1\nkind=xcall\nalgo=lockless\nmask=2\n' >/dev/null
+"${HOSTILE[@]}" frame $S $T2 2 result 1200 >/dev/null
 ID2=$(XCB_ADMIN=forge-admin pyjson "$URL/api/v1/runs?token=$T2" 'd["runs"][0]["id"]')
 s2() { pyjson "$URL/api/v1/runs/$ID2" '"%s %s %s %s" % (d["run"]["status"], d["cases"][0]["algo"], d["cases"][0]["stats"]["p50"], d["run"]["cpus"])'; }
 check "running run stored (lockless, p50 1200, 4 cpus)" [ "$(s2)" = "running lockless 1200 4" ]
-c1=$("${H[@]}" frame $S $T2 3 result 99999)
-c2=$("${H[@]}" frame $S $T2 4 case 'id=1\nkind=xcall\nalgo=locked\nmask=2\n')
-c3=$("${H[@]}" frame $S $T2 5 hello 'cpus=64\n')
-c4=$("${H[@]}" frame $S $T2 6 case 'id=1\nkind=xcall\nalgo=lockless\nmask=2\n')
+c1=$("${HOSTILE[@]}" frame $S $T2 3 result 99999)
+c2=$("${HOSTILE[@]}" frame $S $T2 4 case 'id=1\nkind=xcall\nalgo=locked\nmask=2\n')
+c3=$("${HOSTILE[@]}" frame $S $T2 5 hello 'cpus=64\n')
+c4=$("${HOSTILE[@]}" frame $S $T2 6 case 'id=1\nkind=xcall\nalgo=lockless\nmask=2\n')
 diag "replies: result '$c1', case '$c2', hello '$c3', same case '$c4'"
 check "a second RESULT for the same key is refused, not REPLACEd ($(s2))" [ "$(s2)" = "running lockless 1200 4" ]
 check "refusals are counted as conflicts (3)" [ "$(pyjson "$URL/api/v1/health" 'd["rejected"]["conflict"]')" = 3 ]
@@ -66,22 +64,22 @@ check "the same CASE again is harmless (stored, ACKed)" [ "${c4%% *}" = ok ]
 # A CASE whose last id is no number (the first one passes the collector):
 # refused like a conflict, never a failed batch
 # (which would stall every run's ACKs: fuzz_frame found it).
-c5=$("${H[@]}" frame $S $T2 7 case 'id=7\nid=x\nkind=xcall\nalgo=locked\n')
+c5=$("${HOSTILE[@]}" frame $S $T2 7 case 'id=7\nid=x\nkind=xcall\nalgo=locked\n')
 check "a CASE whose last id is no number is refused, not ACKed ($c5)" [ "$c5" = none -o "${c5#* }" = next=7 ]
 r=$(pyjson "$URL/api/v1/health" '"%d %d" % (d["rejected"]["conflict"], d["rejected"]["store_failed"])')
 check "... and is no failed write (conflict, store_failed: $r)" [ "${r#* }" = 0 ]
 
 # --- bound to the first frame's source ---
 if ip -4 addr show lo | grep -q '127.0.0.1/8'; then
-	w=$("${H[@]}" frame $S $T2 7 log 'from elsewhere' --src 127.0.0.2)
+	w=$("${HOSTILE[@]}" frame $S $T2 7 log 'from elsewhere' --src 127.0.0.2)
 	check "a frame from another address gets no reply ($w)" [ "$w" = none ]
 	check "... and is counted as wrong_source" [ "$(pyjson "$URL/api/v1/health" 'd["rejected"]["wrong_source"]')" = 1 ]
 	check "... and stores nothing" [ "$(pyjson "$URL/api/v1/runs/$ID2/events" 'len(d["events"])')" = 0 ]
 	stop_daemon
 	DB=$DB start_daemon --token-file "$TMP/token" || { notok "daemon restarts"; exit 1; }
-	w=$("${H[@]}" frame 127.0.0.1:$PORT $T2 7 log 'from elsewhere' --src 127.0.0.2)
+	w=$("${HOSTILE[@]}" frame 127.0.0.1:$PORT $T2 7 log 'from elsewhere' --src 127.0.0.2)
 	check "the binding survives a restart ($w)" [ "$w" = none ]
-	w=$("${H[@]}" frame 127.0.0.1:$PORT $T2 7 log 'from the machine')
+	w=$("${HOSTILE[@]}" frame 127.0.0.1:$PORT $T2 7 log 'from the machine')
 	check "the machine itself goes on (${w%% *})" [ "${w%% *}" = ok ]
 else
 	skip "source binding" "loopback is not 127.0.0.1/8"

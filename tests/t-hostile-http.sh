@@ -12,8 +12,7 @@
 # render it harmlessly.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "hostile HTTP"
-trap cleanup_daemon EXIT
+daemon_test "hostile HTTP"
 
 TMP=$(mktemp -d "$OUTDIR/hostile-http.XXXXXX")
 mkdir -p "$TMP/web/js" && echo '<h1>dash</h1>' >"$TMP/web/index.html" && echo '//' >"$TMP/web/js/a.js"

@@ -10,8 +10,7 @@
 # by a GET; the job records the address that consumed it; an admin requeues.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "jobs to strangers"
-trap cleanup_daemon EXIT
+daemon_test "jobs to strangers"
 if ! python3 -c 'import socket; socket.socket().bind(("127.0.0.2", 0))' 2>/dev/null; then
 	skip "jobs to strangers" "cannot bind 127.0.0.2"
 	exit 0
@@ -19,7 +18,6 @@ fi
 
 admin_daemon jobs-admin
 XCB_ADMIN=jobs-admin
-H=(python3 "$ROOT/tests/hostile.py")
 S=127.0.0.1:$PORT
 M=52:54:00:00:99:02
 # boot FROM MAC [QUERY]: /boot.json from address FROM; prints "TOKEN SUITE".
@@ -32,7 +30,7 @@ pending() { pyjson "$URL/api/v1/jobs?mac=$1&pending=1" 'len(d["jobs"])'; }
 
 # The machine boots once (no job yet): it is known, at 127.0.0.1.
 read -r T0 _ < <(boot 127.0.0.1 $M serial=REAL)
-"${H[@]}" frame $S "$T0" 0 hello 'cpus=4\n' >/dev/null
+"${HOSTILE[@]}" frame $S "$T0" 0 hello 'cpus=4\n' >/dev/null
 check "the machine's first boot sets its serial (REAL)" [ "$(serial $M)" = REAL ]
 check "... and its known boot address (127.0.0.1)" [ "$(dbq "$DB" "SELECT boot_addr FROM machines WHERE mac = '$M'")" = 127.0.0.1 ]
 J=$(curl -s "${ADMIN[@]}" -X POST -d "{\"mac\":\"$M\",\"suite\":\"quick\",\"label\":\"the job\"}" "$URL/api/v1/jobs" |
@@ -41,7 +39,7 @@ J=$(curl -s "${ADMIN[@]}" -X POST -d "{\"mac\":\"$M\",\"suite\":\"quick\",\"labe
 # The stranger at 127.0.0.2.
 read -r TA SA < <(boot 127.0.0.2 $M serial=ATTACKER)
 check "a GET from another address gets the default suite, not the job ($SA)" [ "$SA" = default ]
-r=$("${H[@]}" frame $S "$TA" 0 hello 'cpus=64\n' --src 127.0.0.2)
+r=$("${HOSTILE[@]}" frame $S "$TA" 0 hello 'cpus=64\n' --src 127.0.0.2)
 check "... its HELLO is stored ($r) but the job stays queued" [ "$(pending $M)" = 1 ]
 check "... and the serial is still REAL ($(serial $M))" [ "$(serial $M)" = REAL ]
 read -r TB SB < <(boot 127.0.0.2 $M uuid=evil)
@@ -50,7 +48,7 @@ check "a second stranger GET: no job either ($SB)" [ "$SB" = default ]
 # The machine itself.
 read -r T1 S1 < <(boot 127.0.0.1 $M serial=OTHER)
 check "the machine's own address gets the job ($S1)" [ "$S1" = quick ]
-"${H[@]}" frame $S "$T1" 0 hello 'cpus=4\n' >/dev/null
+"${HOSTILE[@]}" frame $S "$T1" 0 hello 'cpus=4\n' >/dev/null
 check "its HELLO consumed the job" [ "$(pending $M)" = 0 ]
 check "... which records the consuming address" [ "$(dbq "$DB" "SELECT consumed_by FROM jobs WHERE id = $J")" = 127.0.0.1 ]
 check "... and a known serial is not rewritten (still REAL)" [ "$(serial $M)" = REAL ]
@@ -68,7 +66,7 @@ check "requeue: bad forget_address 400" [ "$(curl -s -o /dev/null -w '%{http_cod
 N=52:54:00:00:99:03
 curl -s -o /dev/null "${ADMIN[@]}" -X POST -d "{\"mac\":\"$N\",\"suite\":\"quick\"}" "$URL/api/v1/jobs"
 read -r TN SN < <(boot 127.0.0.2 $N serial=ATTACKER)
-"${H[@]}" frame $S "$TN" 0 hello 'cpus=1\n' --src 127.0.0.2 >/dev/null
+"${HOSTILE[@]}" frame $S "$TN" 0 hello 'cpus=1\n' --src 127.0.0.2 >/dev/null
 check "a new machine's job is not handed to 127.0.0.2 ($SN)" [ "$SN" = default -a "$(pending $N)" = 1 ]
 check "... nor its serial set by that boot" [ -z "$(serial $N)" ]
 

@@ -11,14 +11,12 @@
 # pending job-less runs.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "per-run limits"
-trap cleanup_daemon EXIT
+daemon_test "per-run limits"
 
 admin_daemon limits-admin --run-limit cases=50 --run-limit frames=100 --run-limit histo=2000 \
 	--run-limit samples=1000 --run-limit events=40 --run-limit facts=30 --run-limit console=10000
 XCB_ADMIN=limits-admin
 F=(python3 "$ROOT/tests/runflood.py" 127.0.0.1:$PORT)
-H=(python3 "$ROOT/tests/hostile.py")
 # fresh: an anonymous boot's token and run id, for a new MAC (the counter
 # lives in a file: fresh runs in a subshell).
 fresh() {
@@ -90,8 +88,8 @@ check "... and the run's events say so" [ "$(limit_event $ID "10000 console byte
 
 # Results of a case never described, and a lying DONE.
 read -r T ID < <(fresh)
-"${H[@]}" frame 127.0.0.1:$PORT "$T" 0 hello 'cpus=4\n' >/dev/null
-r=$("${H[@]}" frame 127.0.0.1:$PORT "$T" 1 result 1234)
+"${HOSTILE[@]}" frame 127.0.0.1:$PORT "$T" 0 hello 'cpus=4\n' >/dev/null
+r=$("${HOSTILE[@]}" frame 127.0.0.1:$PORT "$T" 1 result 1234)
 check "a RESULT for a case never described is refused ($r)" [ "$(q "SELECT count(*) FROM results WHERE run_id = $ID")" = 0 ]
 python3 - "$PORT" "$T" "$ROOT" <<'PY'
 import os, socket, struct, sys
@@ -150,15 +148,15 @@ DB=$TMP/expire.db
 start_daemon --token-file "$TMP/token" --lost-after 2 || { notok "expiry daemon starts"; exit 1; }
 read -r T ID < <(fresh)
 read -r T2 ID2 < <(fresh)
-"${H[@]}" frame 127.0.0.1:$PORT "$T2" 0 hello 'cpus=2\n' >/dev/null
+"${HOSTILE[@]}" frame 127.0.0.1:$PORT "$T2" 0 hello 'cpus=2\n' >/dev/null
 for _ in $(seq 60); do [ "$(q "SELECT status FROM runs WHERE id = $ID")" = lost ] && break; sleep 0.2; done
 sleep 1.5
 check "a pending run with no frame expires (lost, '$(q "SELECT error FROM runs WHERE id = $ID")')" \
 	[ "$(q "SELECT status || ' ' || substr(error, 1, 7) FROM runs WHERE id = $ID")" = "lost expired" ]
-r=$("${H[@]}" frame 127.0.0.1:$PORT "$T" 0 hello 'cpus=2\n')
+r=$("${HOSTILE[@]}" frame 127.0.0.1:$PORT "$T" 0 hello 'cpus=2\n')
 sleep 0.5
 check "... its late HELLO is refused ($r): nothing stored" [ "$(q "SELECT frames_received FROM runs WHERE id = $ID")" = 0 ]
 check "a run that sent a frame is only lost, not expired" [ "$(q "SELECT status || coalesce(error, '') FROM runs WHERE id = $ID2")" = lost ]
-r=$("${H[@]}" frame 127.0.0.1:$PORT "$T2" 1 log 'back again')
+r=$("${HOSTILE[@]}" frame 127.0.0.1:$PORT "$T2" 1 log 'back again')
 check "... and resumes ($r)" [ "$(q "SELECT frames_received FROM runs WHERE id = $ID2")" = 2 ]
 stop_daemon

@@ -7,8 +7,7 @@
 # = + - @ went out as formulas.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "origin safety"
-trap cleanup_daemon EXIT
+daemon_test "origin safety"
 
 start_daemon --open --host-name xcb.lab.example || { notok "daemon starts"; exit 1; }
 code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }

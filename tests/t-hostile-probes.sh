@@ -11,8 +11,7 @@
 # (RESULT/HISTO for a case never described and a lying DONE: t-hostile-limits.)
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "small probes"
-trap cleanup_daemon EXIT
+daemon_test "small probes"
 
 admin_daemon probes-admin
 code() { curl -s -o "$TMP/body" -w '%{http_code}' "$@"; }

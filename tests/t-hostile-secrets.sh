@@ -10,11 +10,9 @@
 # sends what a payload from before the fix sent.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "secrets in facts"
-trap cleanup_daemon EXIT
+daemon_test "secrets in facts"
 
 admin_daemon secrets-admin
-H=(python3 "$ROOT/tests/hostile.py")
 S=127.0.0.1:$PORT
 MAC=52:54:00:00:26:01
 curl -s "$URL/boot.json?mac=$MAC" >"$TMP/boot.json"
@@ -22,9 +20,9 @@ TOK=$(python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["args"]; print
 ID=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["id"])' "$TMP/boot.json")
 check "boot.json gave a token ($TOK) and run $ID" [ ${#TOK} = 16 -a -n "$ID" ]
 CL="run=$TOK server=127.0.0.1:$PORT suite=quick"
-"${H[@]}" frame $S "$TOK" 0 hello "fw=old\\ncpus=4\\ncmdline=$CL\\nrun=$TOK\\n" >/dev/null
-"${H[@]}" frame $S "$TOK" 1 log "xcbench: cmdline \"$CL\"" >/dev/null
-"${H[@]}" frame $S "$TOK" 2 error "crash; cmdline=run=$TOK" >/dev/null
+"${HOSTILE[@]}" frame $S "$TOK" 0 hello "fw=old\\ncpus=4\\ncmdline=$CL\\nrun=$TOK\\n" >/dev/null
+"${HOSTILE[@]}" frame $S "$TOK" 1 log "xcbench: cmdline \"$CL\"" >/dev/null
+"${HOSTILE[@]}" frame $S "$TOK" 2 error "crash; cmdline=run=$TOK" >/dev/null
 printf 'xcbench: cmdline "%s"\nboot ok\n' "$CL" |
 	curl -s -o /dev/null "${ADMIN[@]}" -H 'Content-Type: text/plain' --data-binary @- "$URL/api/v1/runs/$ID/console"
 check "the HELLO was stored (cpus=4)" [ "$(pyjson "$URL/api/v1/runs/$ID" 'd["run"]["cpus"]')" = 4 ]

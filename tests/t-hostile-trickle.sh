@@ -7,8 +7,7 @@
 # extend.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "trickling connections"
-trap cleanup_daemon EXIT
+daemon_test "trickling connections"
 
 start_daemon --open --request-timeout 3 || { notok "daemon starts"; exit 1; }
 if ! python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.2", 0))' 2>/dev/null; then

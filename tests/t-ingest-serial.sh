@@ -6,8 +6,7 @@
 # damaged line is refused, never stored.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "serial ingest"
-trap cleanup_daemon EXIT
+daemon_test "serial ingest"
 
 admin_daemon ingest-admin
 XCB_ADMIN=ingest-admin # the ?token= filter is for admins

@@ -7,8 +7,7 @@
 # pages with a correct total, and its CSV takes the same filters.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "labels"
-trap cleanup_daemon EXIT
+daemon_test "labels"
 
 admin_daemon labels-admin
 X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")

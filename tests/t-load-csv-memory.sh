@@ -7,8 +7,7 @@
 # whenever block boundaries fell mid-row: tens of MiB per million rows.)
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-need_host_build "CSV export memory"
-trap cleanup_daemon EXIT
+daemon_test "CSV export memory"
 start_daemon --open || { notok "daemon starts"; exit 1; }
 "$XCB_GEN" --server 127.0.0.1:$PORT --token c5e0000000000001 --reps 1 >/dev/null 2>&1
 check "seed run ingested" [ "$(pyjson "$URL/api/v1/runs" 'd["total"]')" = 1 ]

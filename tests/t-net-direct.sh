@@ -5,10 +5,9 @@
 # timeout: 600
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/net.sh"
-net_require "network direct boot"
+net_require "network direct boot" 180
 
 net_daemon d PORT
-export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-180}
 
 # boot NAME EXPECT_NIC_TEXT EXTRA_CMDLINE QEMU_ARGS...
 boot() {

@@ -6,10 +6,9 @@
 # timeout: 400
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/net.sh"
-net_require "igb direct boot"
+net_require "igb direct boot" 180
 
 net_daemon d PORT
-export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-180}
 
 token=$(new_token)
 log=$NET_DIR/igb.serial.log

@@ -11,11 +11,9 @@
 # 128-frame window) spread over seconds, so the kill lands mid-run.
 NET_SUITE="suite=quick kinds=xcall algos=locked reps=2 iters=0 time_ms=150"
 . "$(dirname "$0")/lib/net.sh"
-net_require "network daemon restart"
-export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-240}
+net_require "network daemon restart" 240
 
 net_daemon d PORT
-net_daemon ref PORT_REF
 TOKEN=$(new_token)
 register "$PORT" "$TOKEN" quick
 ID=$(run_id "$PORT" "$TOKEN")
@@ -47,6 +45,4 @@ check "payload timed out and retransmitted while the daemon was away" grep -qE '
 check "runner paused on a full window rather than dropping" grep -qE 'window-full [1-9]' "$LOG"
 check "run complete after the restart, every frame stored" run_complete_ok "$PORT" "$ID"
 
-serial_ingest "$LOG" "$PORT_REF" >/dev/null
-ID2=$(run_id "$PORT_REF" "$TOKEN")
-same_results "results identical to the serial copy" "$PORT" "$ID" "$PORT_REF" "${ID2:-0}" "$NET_DIR/"
+same_as_serial restart "$LOG" "$PORT" "$ID" "$TOKEN"

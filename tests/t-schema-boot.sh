@@ -9,8 +9,7 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$(dirname "$0")/lib/uefi.sh"
-need_host_build "schema end to end"
-trap cleanup_daemon EXIT
+daemon_test "schema end to end"
 # --open: loopback writes (the ingest) need no token.
 start_daemon --open || { notok "daemon starts"; exit 1; }
 

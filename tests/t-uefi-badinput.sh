@@ -54,12 +54,7 @@ qemu-system-x86_64 -accel tcg -M q35 -m 256 -smp 1 -nographic -no-reboot \
 	-drive "file=fat:rw:$ESP,format=raw,media=disk" </dev/null >/dev/null 2>&1 &
 QPID=$!
 # Wait for the last step's outcome (the shell's script error or our echo).
-for _ in $(seq 500); do
-	uefi_clean "$log.raw" "$log"
-	grep -qE '^(Script Error Status|xcbench-test: truncated status)' "$log" && break
-	kill -0 "$QPID" 2>/dev/null || break
-	sleep 0.5
-done
+uefi_wait_for "$QPID" "$log.raw" "$log" '^(Script Error Status|xcbench-test: truncated status)' 250
 sleep 1
 kill "$QPID" 2>/dev/null
 wait "$QPID" 2>/dev/null

@@ -18,12 +18,7 @@ need_payload
 # then stop the VM (bounded: 90 s).
 XCB_QEMU_TIMEOUT=90 qemu_uefi "$T/bogus.log" 1 "bogus boot_only=1" &
 QPID=$!
-for _ in $(seq 180); do
-	uefi_clean "$T/bogus.log.raw" "$T/bogus.log"
-	grep -q '^xcbench: efi: error:' "$T/bogus.log" && break
-	kill -0 "$QPID" 2>/dev/null || break
-	sleep 0.5
-done
+uefi_wait_for "$QPID" "$T/bogus.log.raw" "$T/bogus.log" '^xcbench: efi: error:' 90
 pkill -P "$QPID" 2>/dev/null	# the timeout wrapper's qemu: ours, by parent id
 wait "$QPID"
 rc=$?

@@ -10,18 +10,8 @@
 . "$(dirname "$0")/lib/tap.sh"
 
 XCBGEN=$ROOT/host/build/xcb-gen
-missing=""
-command -v node >/dev/null || missing="$missing node"
-[ -x /usr/bin/chromium ] || missing="$missing /usr/bin/chromium"
-[ -f "$ROOT/web/vendor/chart.umd.min.js" ] && [ -f "$ROOT/web/vendor/chartjs-chart-matrix.min.js" ] \
-	|| missing="$missing web/vendor (make -C web)"
-[ -d "$ROOT/web/node_modules/playwright-core" ] || missing="$missing playwright-core (make -C web)"
-[ -x "$XCBENCHD" ] || missing="$missing $XCBENCHD (make -C host)"
-[ -x "$XCBGEN" ] || missing="$missing $XCBGEN (make -C host)"
-if [ -n "$missing" ]; then
-	skip "dashboard browser tests" "missing:$missing"
-	exit 0
-fi
+. "$(dirname "$0")/lib/browser.sh"
+browser_require "dashboard browser tests" "$XCBENCHD" "$XCBGEN"
 
 tmp=$(mktemp -d "$OUTDIR/web.XXXXXX")
 daemon="" driver=""

@@ -10,12 +10,8 @@
 # timeout: 300
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/net.sh"
-missing=""
-command -v node >/dev/null || missing="$missing node"
-[ -x /usr/bin/chromium ] || missing="$missing /usr/bin/chromium"
-[ -d "$ROOT/web/node_modules/playwright-core" ] || missing="$missing playwright-core (make -C web)"
-[ -x "$XCBENCHD" ] || missing="$missing $XCBENCHD"
-if [ -n "$missing" ]; then skip "lab pages in the browser" "missing:$missing"; exit 0; fi
+. "$(dirname "$0")/lib/browser.sh"
+browser_require "lab pages in the browser" "$XCBENCHD"
 
 MAC=52:54:00:23:0e:01
 net_daemon lab PORT --web "$ROOT/web"

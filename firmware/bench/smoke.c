@@ -222,25 +222,12 @@ static void shootdowns(unsigned n, unsigned iters)
 			}
 }
 
-int xcall_smoke(unsigned iters)
+/* The ledger (one slot per initiator CPU of the concurrent part; CPU 0 is
+ * slot 0 of the 1:1 part; its memory is part of "init"), the algorithms and
+ * the flush layer; then the registry's names, so the test checks each
+ * algorithm without a list. 0, or <0 after saying why. */
+static int smoke_init(unsigned n)
 {
-	unsigned n = plat_num_cpus();
-	unsigned long flags = plat_irq_save();
-
-	plat_irq_enable();	/* call() spins with interrupts on: it must serve IPIs */
-	if (!iters)
-		iters = 200;
-	if (iters > MAX_SAMPLES)
-		iters = MAX_SAMPLES;
-	fails = 0;
-	kprintf("xcbench: xcall smoke: %u cpus, %u iterations\n", n, iters);
-	if (n < 2) {
-		kprintf("xcbench: xcall smoke SKIP (needs 2 CPUs)\n");
-		plat_irq_restore(flags);
-		return 0;
-	}
-	/* The ledger: one slot per initiator CPU of the concurrent part (CPU 0 is
-	 * slot 0 of the 1:1 part). Memory for it is part of "init". */
 	unsigned slots = n < SMOKE_CPUS ? n : SMOKE_CPUS;
 	void *book = plat_alloc_zeroed(ledger_bytes(n, slots));
 	if (book)
@@ -248,25 +235,30 @@ int xcall_smoke(unsigned iters)
 	if (!book || xcall_init_all(n) < 0 || flush_init(n) < 0) {
 		kprintf("xcbench: xcall smoke: %s\n", xcall_init_error());
 		fail("init");
-		plat_irq_restore(flags);
 		return -1;
 	}
-	/* The registry, so the test checks each algorithm without a list. */
 	kprintf("xcbench: xcall algos:");
 	for (unsigned a = 0; xcall_algos[a]; a++)
 		kprintf(" %s", xcall_algos[a]->name);
 	kprintf("\n");
+	return 0;
+}
 
-	/* The floor: bare IPI ping-pong CPU 0 <-> CPU 1. */
-	/* Warm-up rounds everywhere below: under TCG the first runs of a code
-	 * path include translating it. */
+/* The floor: bare IPI ping-pong CPU 0 <-> CPU 1. Warm-up rounds here and
+ * below: under TCG the first runs of a code path include translating it. */
+static void raw_floor(unsigned iters)
+{
 	for (unsigned i = 0; i < 20; i++)
 		xcall_raw_roundtrip(1);
 	for (unsigned i = 0; i < iters; i++)
 		samples[i] = xcall_raw_roundtrip(1);
 	report("raw roundtrip 0<->1", iters);
+}
 
-	/* One initiator (CPU 0), one target (CPU 1), nothing else running. */
+/* One initiator (CPU 0), one target (CPU 1), nothing else running: every
+ * algorithm x wait, each call numbered and judged exactly-once. */
+static void one_to_one(unsigned iters)
+{
 	struct cpumask one;
 	cpumask_clear_all(&one);
 	cpumask_set(&one, 1);
@@ -291,7 +283,31 @@ int xcall_smoke(unsigned iters)
 				  XCB_NAME(wait, (enum xcb_wait)w));
 			report(what, iters);
 		}
+}
 
+int xcall_smoke(unsigned iters)
+{
+	unsigned n = plat_num_cpus();
+	unsigned long flags = plat_irq_save();
+
+	plat_irq_enable();	/* call() spins with interrupts on: it must serve IPIs */
+	if (!iters)
+		iters = 200;
+	if (iters > MAX_SAMPLES)
+		iters = MAX_SAMPLES;
+	fails = 0;
+	kprintf("xcbench: xcall smoke: %u cpus, %u iterations\n", n, iters);
+	if (n < 2) {
+		kprintf("xcbench: xcall smoke SKIP (needs 2 CPUs)\n");
+		plat_irq_restore(flags);
+		return 0;
+	}
+	if (smoke_init(n) < 0) {
+		plat_irq_restore(flags);
+		return -1;
+	}
+	raw_floor(iters);
+	one_to_one(iters);
 	/* All CPUs spinning at once crawls under TCG on an oversubscribed host
 	 * (each call waits for its target's vCPU thread to be scheduled), so the
 	 * concurrent part is capped: it checks correctness, not speed. */

@@ -198,8 +198,7 @@ static void paths_ipi(void)
 	struct amask snap;
 
 	/* acquire: pairs with the owners' seq_cst set of their active bit. */
-	for (unsigned k = 0; k < nwords; k++)
-		snap.w[k] = __atomic_load_n(&active.w[k], __ATOMIC_ACQUIRE);
+	amask_load(&snap, &active, nwords, __ATOMIC_ACQUIRE);
 	amask_for_each(i, &snap, nwords) {
 		serve_desc(i, me);
 		if (lines)
@@ -263,8 +262,7 @@ void flush_paths_remote(enum xcb_flush p, const struct amask *targets, struct fl
 		flush_invalidate(r);	/* ours, while the targets do theirs */
 	/* acquire: pairs with each target's release clear (concurrent: after
 	 * its invalidation; early_ack: on entry, before it). */
-	while (!amask_empty(&d->pending, nwords, __ATOMIC_ACQUIRE))
-		plat_cpu_relax();
+	xcall_wait_empty(&d->pending, nwords);
 	amask_clear(&active, me, __ATOMIC_RELEASE);
 	/* release: the window readers may look now (the shootdown returned). */
 	__atomic_store_n(&d->returned, seq, __ATOMIC_RELEASE);

@@ -97,6 +97,23 @@ static void run_bounded(void (*fn)(unsigned, void *), const char *what)
 	guard_disarm();
 }
 
+/* run_from_cpu0(): fn on CPU 0 alone, the other CPUs only serving its IPIs. */
+static void (*cpu0_fn)(void);
+static void cpu0_only(unsigned me, void *unused)
+{
+	(void)unused;
+	if (me == 0)
+		cpu0_fn();
+}
+
+/* fn on CPU 0 while the others serve the IPIs it sends, under the time bound
+ * that names `what`. */
+static void run_from_cpu0(void (*fn)(void), const char *what)
+{
+	cpu0_fn = fn;
+	run_bounded(cpu0_only, what);
+}
+
 static void *guard_thread(void *unused)
 {
 	(void)unused;
@@ -529,16 +546,12 @@ static void test_locked_lockprof(void **st)
 	iters = saved;
 	assert_true(lp.contended <= lp.acquisitions);
 	assert_true(lp.hold_cycles > 0);
-	xcall_find("lockless")->lockprof(&lp);
-	assert_int_equal(lp.acquisitions, 0);
+	assert_null(xcall_find("lockless")->lockprof);	/* no lock: none to profile */
 }
 
 static uint64_t rt_sum;
-static void raw_cpu(unsigned me, void *unused)
+static void raw_cpu0(void)
 {
-	(void)unused;
-	if (me != 0)
-		return;
 	for (int i = 0; i < 1000; i++) {
 		uint64_t c = xcall_raw_roundtrip(1 + i % (NCPUS - 1));
 		assert_true(c > 0);
@@ -555,7 +568,7 @@ static void test_raw(void **st)
 {
 	(void)st;
 	rt_sum = 0;
-	run_bounded(raw_cpu, "raw ping-pong and ipi floors from CPU 0");
+	run_from_cpu0(raw_cpu0, "raw ping-pong and ipi floors from CPU 0");
 	assert_true(rt_sum > 0);
 }
 
@@ -636,18 +649,30 @@ static void test_flush_no_stale(void **st)
 	assert_true(fs.lock.acquisitions > 0);	/* the vector path took the lock */
 }
 
-static int noflush_result;
-static void noflush_cpu(unsigned me, void *unused)
+/* Every CPU but CPU 0: the targets of the single-initiator shootdowns below. */
+static struct cpumask all_but_cpu0(void)
 {
-	(void)unused;
-	if (me != 0)
-		return;
 	struct cpumask m;
 	cpumask_clear_all(&m);
 	for (unsigned c = 1; c < NCPUS; c++)
 		cpumask_set(&m, c);
-	struct flush_cfg c = { .method = XCB_METHOD_CR3, .flush = XCB_FLUSH_XCALL,
-			       .change = FLUSH_REMAP, .xops = xcall_find("queued"), .batch = 4 };
+	return m;
+}
+
+/* The controls' shootdown from CPU 0: every other CPU a target, 4 pages by CR3
+ * through `queued` (method set to none by the caller for the control). */
+static struct flush_cfg control_setup(struct cpumask *m)
+{
+	*m = all_but_cpu0();
+	return (struct flush_cfg){ .method = XCB_METHOD_CR3, .flush = XCB_FLUSH_XCALL,
+				   .change = FLUSH_REMAP, .xops = xcall_find("queued"), .batch = 4 };
+}
+
+static int noflush_result;
+static void noflush_cpu0(void)
+{
+	struct cpumask m;
+	struct flush_cfg c = control_setup(&m);
 	/* Start from clean TLBs everywhere (earlier tests may have left CPUs
 	 * that were not targeted holding old entries)... */
 	noflush_result = flush_run(&c, &m, NULL);
@@ -681,15 +706,9 @@ static void noflush_cpu(unsigned me, void *unused)
  */
 static int early_result;
 static uint64_t reader_stale;
-static void early_cpu(unsigned me, void *unused)
+static void early_cpu0(void)
 {
-	(void)unused;
-	if (me != 0)
-		return;
-	struct cpumask m;
-	cpumask_clear_all(&m);
-	for (unsigned c = 1; c < NCPUS; c++)
-		cpumask_set(&m, c);
+	struct cpumask m = all_but_cpu0();
 	struct flush_cfg c = { .method = XCB_METHOD_INVLPG, .flush = XCB_FLUSH_EARLY_ACK,
 			       .change = FLUSH_REMAP, .batch = 4 };
 	early_result = 0;
@@ -711,7 +730,7 @@ static void test_flush_early_ack_safe_and_unsafe(void **st)
 	struct flush_stats fs;
 
 	flush_reset();
-	run_bounded(early_cpu, "early_ack shootdowns from CPU 0 (safe, control, reader)");
+	run_from_cpu0(early_cpu0, "early_ack shootdowns from CPU 0 (safe, control, reader)");
 	if (early_result)
 		fail_msg("early_ack: safe shootdowns %s, control %s, clean-up %s", early_result & 1 ? "saw stale" : "clean",
 			 early_result & 2 ? "did NOT see stale (verification not real)" : "saw stale",
@@ -743,11 +762,8 @@ static struct cpumask mask_of(int a, int b)
  * fewer pages. Now it is refused, and an honoured batch changes exactly N.
  */
 static int batch_result;
-static void batch_cpu(unsigned me, void *unused)
+static void batch_cpu0(void)
 {
-	(void)unused;
-	if (me != 0)
-		return;
 	struct cpumask m = mask_of(1, -1);
 	unsigned max = flush_max_batch();
 	struct flush_cfg c = { .method = XCB_METHOD_INVLPG, .flush = XCB_FLUSH_XCALL,
@@ -771,7 +787,7 @@ static void test_flush_batch_refused_not_clamped(void **st)
 {
 	(void)st;
 	assert_true(flush_max_batch() >= 2);
-	run_bounded(batch_cpu, "the batch-refusal shootdowns from CPU 0");
+	run_from_cpu0(batch_cpu0, "the batch-refusal shootdowns from CPU 0");
 	assert_int_equal(batch_result, 0);
 }
 
@@ -838,17 +854,6 @@ static void test_lockless_reset_clears_tasks(void **st)
 	assert_false(xcall_lockless_task_pending(1));
 }
 
-/* The controls' shootdown from CPU 0: every other CPU a target, 4 pages by CR3
- * through `queued` (method set to none by the caller for the control). */
-static struct flush_cfg control_setup(struct cpumask *m)
-{
-	cpumask_clear_all(m);
-	for (unsigned c = 1; c < NCPUS; c++)
-		cpumask_set(m, c);
-	return (struct flush_cfg){ .method = XCB_METHOD_CR3, .flush = XCB_FLUSH_XCALL,
-				   .change = FLUSH_REMAP, .xops = xcall_find("queued"), .batch = 4 };
-}
-
 /*
  * The initiator-only control (issue 21): on a platform whose targets keep no
  * primed translation, the no-flush control must see nothing - the case is then
@@ -856,11 +861,8 @@ static struct flush_cfg control_setup(struct cpumask *m)
  * its stale entry. Counting the initiator made such a control pass.
  */
 static int ctl_only_result = -1;
-static void ctl_only_cpu(unsigned me, void *unused)
+static void ctl_only_cpu0(void)
 {
-	(void)unused;
-	if (me != 0)
-		return;
 	struct cpumask m;
 	struct flush_cfg c = control_setup(&m);
 	(void)flush_run(&c, &m, NULL);	/* clean TLBs */
@@ -873,7 +875,7 @@ static void test_flush_control_counts_targets_only(void **st)
 	(void)st;
 	flush_reset();
 	plat_host_tlb_nocache(((1ull << NCPUS) - 1) & ~1ull);	/* every CPU but 0 */
-	run_bounded(ctl_only_cpu, "the no-flush control from CPU 0 over non-caching targets");
+	run_from_cpu0(ctl_only_cpu0, "the no-flush control from CPU 0 over non-caching targets");
 	plat_host_tlb_nocache(0);
 	assert_int_equal(ctl_only_result, 0);	/* nothing detected: unverified */
 }
@@ -884,7 +886,7 @@ static void test_flush_noflush_control_sees_stale(void **st)
 	struct flush_stats fs;
 
 	flush_reset();
-	run_bounded(noflush_cpu, "the no-flush control shootdowns from CPU 0");
+	run_from_cpu0(noflush_cpu0, "the no-flush control shootdowns from CPU 0");
 	assert_int_equal(noflush_result, 0);	/* NONE: not violations ... */
 	flush_get_stats(&fs);
 	assert_int_equal(fs.stale, 0);
@@ -901,11 +903,8 @@ static void test_flush_noflush_control_sees_stale(void **st)
  * verify dropping what it saw stale) makes every round detect alone.
  */
 static int ctl_twice_result = -1;
-static void ctl_twice_cpu(unsigned me, void *unused)
+static void ctl_twice_cpu0(void)
 {
-	(void)unused;
-	if (me != 0)
-		return;
 	struct cpumask m;
 	struct flush_cfg c = control_setup(&m);
 	ctl_twice_result = flush_run(&c, &m, NULL);	/* clean TLBs: 0 */
@@ -920,7 +919,7 @@ static void test_flush_controls_back_to_back(void **st)
 {
 	(void)st;
 	flush_reset();
-	run_bounded(ctl_twice_cpu, "four no-flush controls in a row from CPU 0");
+	run_from_cpu0(ctl_twice_cpu0, "four no-flush controls in a row from CPU 0");
 	if (ctl_twice_result)
 		fail_msg("back-to-back controls: result bits %#x (bit k+1: control k saw "
 			 "fewer than every target stale; bit 5: the real shootdown after saw stale)",

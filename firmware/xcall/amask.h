@@ -59,8 +59,26 @@ static inline void amask_store(struct amask *m, const struct amask *v, unsigned 
 		__atomic_store_n(&m->w[i], v->w[i], order);
 }
 
+/* Load a shared mask into a plain one word by word with `order`: a handler's
+ * snapshot of the initiators that may have work for it. */
+static inline void amask_load(struct amask *dst, const struct amask *m, unsigned nwords, int order)
+{
+	for (unsigned i = 0; i < nwords; i++)
+		dst->w[i] = __atomic_load_n(&m->w[i], order);
+}
+
 /* Words needed for ncpus. */
 static inline unsigned amask_words(unsigned ncpus) { return (ncpus + 63) / 64; }
+
+/* An algorithm's init: *nwords = the words for ncpus, or -1 (nothing set)
+ * when ncpus is not a count the masks can hold (1..AMASK_MAX_CPUS). */
+static inline int amask_nwords(unsigned ncpus, unsigned *nwords)
+{
+	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
+		return -1;
+	*nwords = amask_words(ncpus);
+	return 0;
+}
 
 /* Iterate over the set bits of a plain (private) mask. */
 #define amask_for_each(cpu, m, nwords)						\

@@ -15,12 +15,7 @@
 #include "xcall/xcall_internal.h"
 #include "lib/cpumask.h"
 
-static struct qlist ql;
-
-static int concurrent_init(unsigned ncpus, const unsigned *ipi)
-{
-	return qlist_init(&ql, ncpus, ipi[0]);
-}
+QLIST_INSTANCE(concurrent)
 
 /* The caller's share: a callee, so with interrupts off (xcall.h), then back
  * to serving IPIs. */
@@ -46,20 +41,6 @@ static void concurrent_call(const struct cpumask *mask, xcall_fn_t fn, void *arg
 		run_local(fn, arg);	/* ours, while the targets run theirs */
 	if (w != XCB_WAIT_NONE)
 		qlist_wait(&ql, &targets);
-}
-
-static void concurrent_handle_ipi(void)
-{
-	qlist_serve(&ql);
-}
-
-static void concurrent_lockprof(struct xcall_lockprof *out)
-{
-	*out = (struct xcall_lockprof){ 0 };
-}
-
-static void concurrent_reset(void)
-{
 }
 
 XCALL_ALGO(concurrent,

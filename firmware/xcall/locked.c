@@ -38,10 +38,7 @@ static unsigned locked_ipi;
 static int locked_init(unsigned ncpus, const unsigned *ipi)
 {
 	locked_ipi = ipi[0];
-	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
-		return -1;
-	nwords = amask_words(ncpus);
-	return 0;
+	return amask_nwords(ncpus, &nwords);
 }
 
 static void locked_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
@@ -67,8 +64,7 @@ static void locked_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * target has finished reading the slot (and, for done, finished fn and
 	 * its effects are visible), so the slot may be handed on. Interrupts
 	 * stay enabled: we answer calls aimed at us while we wait. */
-	while (!amask_empty(&slot.pending, nwords, __ATOMIC_ACQUIRE))
-		plat_cpu_relax();
+	xcall_wait_empty(&slot.pending, nwords);
 
 	ticket_unlock(&call_lock);
 }
@@ -82,20 +78,10 @@ static void locked_handle_ipi(void)
 	if (!amask_test(&slot.pending, me, __ATOMIC_ACQUIRE))
 		return;		/* not for us (stale or another algorithm's IPI) */
 
-	xcall_fn_t fn = slot.fn;
-	void *arg = slot.arg;
-
-	if (slot.wait == XCB_WAIT_DONE) {
-		xcall_run(fn, arg);
-		/* release: fn's effects are visible before the initiator sees
-		 * us checked in (Xen: smp_mb() before cpumask_clear_cpu()). */
-		amask_clear(&slot.pending, me, __ATOMIC_RELEASE);
-	} else {
-		/* release: our reads of fn/arg complete before the initiator
-		 * may drop the lock and the next holder overwrite them. */
-		amask_clear(&slot.pending, me, __ATOMIC_RELEASE);
-		xcall_run(fn, arg);
-	}
+	/* The check-in's release is Xen's smp_mb() before cpumask_clear_cpu()
+	 * (wait=done); otherwise it completes our reads of fn/arg before the
+	 * initiator may drop the lock and the next holder overwrite them. */
+	xcall_run_check_in(slot.fn, slot.arg, slot.wait, &slot.pending, me);
 }
 
 static void locked_lockprof(struct xcall_lockprof *out)
@@ -110,4 +96,5 @@ static void locked_reset(void)
 
 XCALL_ALGO(locked,
 	.desc = "one global ticket lock around one call slot (Xen before 2026)",
-	.nipi = 1, .waits = XCALL_WAITS_ALL, .sends = XCALL_SENDS_MASK);
+	.nipi = 1, .waits = XCALL_WAITS_ALL, .sends = XCALL_SENDS_MASK,
+	.lockprof = locked_lockprof, .reset = locked_reset);

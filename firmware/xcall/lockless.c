@@ -44,9 +44,8 @@ static unsigned lockless_ipi;
 static int lockless_init(unsigned ncpus, const unsigned *ipi)
 {
 	lockless_ipi = ipi[0];
-	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
+	if (amask_nwords(ncpus, &nwords))
 		return -1;
-	nwords = amask_words(ncpus);
 	ncpus_ll = ncpus;
 	return 0;
 }
@@ -66,8 +65,7 @@ static void lockless_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * their reads of the old fn/arg happen before our writes below. After
 	 * a waited call this is already empty. Interrupts on: we keep serving
 	 * calls aimed at us meanwhile. */
-	while (!amask_empty(&d->selected, nwords, __ATOMIC_ACQUIRE))
-		plat_cpu_relax();
+	xcall_wait_empty(&d->selected, nwords);
 
 	/* The series cleared our tasks bit here before rewriting the data, and
 	 * Jan pointed out that would need one more barrier. We leave it as it
@@ -95,8 +93,7 @@ static void lockless_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 
 	/* acquire: pairs with the targets' release clears (ack: after they
 	 * read fn/arg; done: after fn finished and its effects are visible). */
-	while (!amask_empty(&d->selected, nwords, __ATOMIC_ACQUIRE))
-		plat_cpu_relax();
+	xcall_wait_empty(&d->selected, nwords);
 
 	/* Jan: clear our tasks bit only once the empty `selected` is globally
 	 * visible. Our acquire loads saw it empty, and release orders those
@@ -113,8 +110,7 @@ static void lockless_handle_ipi(void)
 
 	/* acquire: pairs with the initiators' seq_cst set of their tasks bit,
 	 * so their `selected` stores are visible to the tests below. */
-	for (unsigned i = 0; i < nwords; i++)
-		snap.w[i] = __atomic_load_n(&tasks.w[i], __ATOMIC_ACQUIRE);
+	amask_load(&snap, &tasks, nwords, __ATOMIC_ACQUIRE);
 
 	unsigned i;
 	amask_for_each(i, &snap, nwords) {	/* CPU order: the fairness issue */
@@ -125,26 +121,11 @@ static void lockless_handle_ipi(void)
 		if (!amask_test(&d->selected, me, __ATOMIC_ACQUIRE))
 			continue;
 
-		xcall_fn_t fn = d->fn;
-		void *arg = d->arg;
-
-		if (d->wait == XCB_WAIT_DONE) {
-			xcall_run(fn, arg);
-			/* release: fn's effects before our check-in. */
-			amask_clear(&d->selected, me, __ATOMIC_RELEASE);
-		} else {
-			/* release: our reads of fn/arg/wait before our
-			 * check-in, after which the owner may rewrite them (the
-			 * patch's smp_mb(); a release is what it needs). */
-			amask_clear(&d->selected, me, __ATOMIC_RELEASE);
-			xcall_run(fn, arg);
-		}
+		/* Check in on `selected`: for wait=none/ack the release is the
+		 * patch's smp_mb() (a release is what it needs) - after it the
+		 * owner may rewrite fn/arg/wait. */
+		xcall_run_check_in(d->fn, d->arg, d->wait, &d->selected, me);
 	}
-}
-
-static void lockless_lockprof(struct xcall_lockprof *out)
-{
-	*out = (struct xcall_lockprof){ 0 };
 }
 
 /*
@@ -171,4 +152,5 @@ int xcall_lockless_task_pending(unsigned cpu)
 
 XCALL_ALGO(lockless,
 	.desc = "per-CPU call data + a global mask of initiators, scanned in CPU order (Xen 2026 series)",
-	.nipi = 1, .waits = XCALL_WAITS_ALL, .sends = XCALL_SENDS_MASK);
+	.nipi = 1, .waits = XCALL_WAITS_ALL, .sends = XCALL_SENDS_MASK,
+	.reset = lockless_reset);

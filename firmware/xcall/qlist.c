@@ -54,7 +54,7 @@ static struct qdesc *desc_of(struct qlist *q, unsigned initiator, unsigned targe
 
 int qlist_init(struct qlist *q, unsigned ncpus, unsigned ipi)
 {
-	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
+	if (amask_nwords(ncpus, &q->nwords))
 		return -1;
 	q->ipi = ipi;
 	if (!q->desc || q->ncpus != ncpus) {
@@ -66,7 +66,6 @@ int qlist_init(struct qlist *q, unsigned ncpus, unsigned ipi)
 			return -1;
 	}
 	q->ncpus = ncpus;
-	q->nwords = amask_words(ncpus);
 	return 0;
 }
 

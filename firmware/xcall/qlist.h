@@ -29,4 +29,18 @@ void qlist_wait(struct qlist *q, const struct amask *targets);
 /* The IPI handler's work: run this CPU's queue in arrival order. */
 void qlist_serve(struct qlist *q);
 
+/* An algorithm that is one instance of the queues: its own queues `ql`,
+ * and its init and IPI handler, which are the queues' (queued.c,
+ * concurrent.c write only their call()). */
+#define QLIST_INSTANCE(algo)							\
+	static struct qlist ql;							\
+	static int algo##_init(unsigned ncpus, const unsigned *ipi)		\
+	{									\
+		return qlist_init(&ql, ncpus, ipi[0]);				\
+	}									\
+	static void algo##_handle_ipi(void)					\
+	{									\
+		qlist_serve(&ql);						\
+	}
+
 #endif

@@ -14,12 +14,7 @@
 #include "xcall/qlist.h"
 #include "xcall/xcall_internal.h"
 
-static struct qlist ql;
-
-static int queued_init(unsigned ncpus, const unsigned *ipi)
-{
-	return qlist_init(&ql, ncpus, ipi[0]);
-}
+QLIST_INSTANCE(queued)
 
 static void queued_call(const struct cpumask *mask, xcall_fn_t fn, void *arg, enum xcb_wait w)
 {
@@ -30,20 +25,6 @@ static void queued_call(const struct cpumask *mask, xcall_fn_t fn, void *arg, en
 	qlist_post(&ql, &targets, fn, arg, w);
 	if (w != XCB_WAIT_NONE)
 		qlist_wait(&ql, &targets);
-}
-
-static void queued_handle_ipi(void)
-{
-	qlist_serve(&ql);
-}
-
-static void queued_lockprof(struct xcall_lockprof *out)
-{
-	*out = (struct xcall_lockprof){ 0 };
-}
-
-static void queued_reset(void)
-{
 }
 
 XCALL_ALGO(queued,

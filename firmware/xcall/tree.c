@@ -57,7 +57,7 @@ static unsigned nwords, ncpus_t, tree_ipi, group_size = TREE_G_DEFAULT;
 
 static int tree_init(unsigned ncpus, const unsigned *ipi)
 {
-	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
+	if (amask_nwords(ncpus, &nwords))
 		return -1;
 	if (!calls || ncpus_t != ncpus) {
 		calls = plat_alloc_zeroed((unsigned long)ncpus * sizeof(*calls));
@@ -66,7 +66,6 @@ static int tree_init(unsigned ncpus, const unsigned *ipi)
 			return -1;
 	}
 	ncpus_t = ncpus;
-	nwords = amask_words(ncpus);
 	tree_ipi = ipi[0];
 	return 0;
 }
@@ -103,8 +102,7 @@ static void tree_call(const struct cpumask *mask, xcall_fn_t fn, void *arg, enum
 	/* Reuse rule: every group of the previous call checked in (acquire:
 	 * pairs with the last member's release clear), so no target still
 	 * reads the fields rewritten below. Interrupts on meanwhile. */
-	while (!amask_empty(&d->groups, nwords, __ATOMIC_ACQUIRE))
-		plat_cpu_relax();
+	xcall_wait_empty(&d->groups, nwords);
 
 	d->fn = fn;
 	d->arg = arg;
@@ -139,8 +137,7 @@ static void tree_call(const struct cpumask *mask, xcall_fn_t fn, void *arg, enum
 		return;	/* tasks bit stays: cleared by a later waited call */
 	/* acquire: pairs with each group's last release clear (ack: all read
 	 * fn/arg; done: all finished fn, effects visible). */
-	while (!amask_empty(&d->groups, nwords, __ATOMIC_ACQUIRE))
-		plat_cpu_relax();
+	xcall_wait_empty(&d->groups, nwords);
 	/* release: after the empty groups was seen (lockless.c: Jan's rule). */
 	amask_clear(&tasks, me, __ATOMIC_RELEASE);
 }
@@ -176,8 +173,7 @@ static void tree_handle_ipi(void)
 	struct amask snap;
 
 	/* acquire: pairs with the initiators' seq_cst set of their tasks bit. */
-	for (unsigned k = 0; k < nwords; k++)
-		snap.w[k] = __atomic_load_n(&tasks.w[k], __ATOMIC_ACQUIRE);
+	amask_load(&snap, &tasks, nwords, __ATOMIC_ACQUIRE);
 
 	amask_for_each(i, &snap, nwords) {
 		struct tree_call *d = &calls[i];
@@ -205,11 +201,6 @@ static void tree_handle_ipi(void)
 	}
 }
 
-static void tree_lockprof(struct xcall_lockprof *out)
-{
-	*out = (struct xcall_lockprof){ 0 };
-}
-
 /* Quiescent: drop the tasks bits wait=none calls left (lockless.c says why). */
 static void tree_reset(void)
 {
@@ -221,4 +212,4 @@ static void tree_reset(void)
 XCALL_ALGO(tree,
 	.desc = "two-level fan-out: one IPI per leader of G targets, leaders forward, completion per group",
 	.nipi = 1, .waits = XCALL_WAITS_ALL, .sends = XCALL_SENDS_UNICAST,
-	.set_group = tree_set_group);
+	.set_group = tree_set_group, .reset = tree_reset);

@@ -86,8 +86,11 @@ struct xcall_ops {
 		     enum xcb_wait w);
 	/* handle_ipi[k] runs in the target's IPI handler of kind ipi[k]. */
 	xcall_ipi_fn_t handle_ipi[XCALL_MAX_IPI];
+	/* Optional (NULL: no lock, every count 0): the lock's profile. */
 	void (*lockprof)(struct xcall_lockprof *out);
-	void (*reset)(void);			/* clear counters between cases (quiescent) */
+	/* Optional (NULL: nothing to clear): clear counters and leftovers
+	 * between cases, quiescent (bench/rep.c). */
+	void (*reset)(void);
 	/* 1: a caller in its own mask runs fn too (instead of being removed). */
 	unsigned runs_self;
 	/* Optional (NULL: flat): the group size G of a hierarchical

@@ -8,6 +8,7 @@
 
 #include "xcall/xcall.h"
 #include "xcall/amask.h"
+#include "xcall/platform.h"
 
 /* Copy `mask` (limited to online CPUs, without the caller) into *out.
  * Returns 1 if nothing is left to call, else 0. */
@@ -22,11 +23,40 @@ static inline void xcall_run(xcall_fn_t fn, void *arg)
 		fn(arg);
 }
 
+/* Spin with interrupts on (serving the calls aimed at us meanwhile) until
+ * the shared mask m is empty: every target checked in. acquire: pairs with
+ * the targets' release clears, so what they did before checking in (read
+ * the descriptor; for wait=done, ran fn) happens before what we do next. */
+static inline void xcall_wait_empty(const struct amask *m, unsigned nwords)
+{
+	while (!amask_empty(m, nwords, __ATOMIC_ACQUIRE))
+		plat_cpu_relax();
+}
+
+/* A target's part of one call whose fn/arg/wait it has read from the
+ * initiator's descriptor: run fn and check in by clearing our bit `me` in
+ * the descriptor's `pending` mask (release; pairs with the initiator's
+ * acquire poll for empty). wait=done: after fn, so fn's effects are visible
+ * when the initiator sees the mask empty; otherwise before fn, so our reads
+ * of fn/arg are done before the initiator may rewrite them. */
+static inline void xcall_run_check_in(xcall_fn_t fn, void *arg, enum xcb_wait w,
+				      struct amask *pending, unsigned me)
+{
+	if (w == XCB_WAIT_DONE) {
+		xcall_run(fn, arg);
+		amask_clear(pending, me, __ATOMIC_RELEASE);
+	} else {
+		amask_clear(pending, me, __ATOMIC_RELEASE);
+		xcall_run(fn, arg);
+	}
+}
+
 /*
  * The one declaration of an algorithm, at the end of its file: its ops
- * table from its functions, named <algo>_init, _call, _handle_ipi,
- * _lockprof and _reset, plus the fields given (.desc, .nipi, .waits,
- * .sends — every one of them, see struct xcall_ops), and its linker-table
+ * table from its functions, named <algo>_init, _call and _handle_ipi,
+ * plus the fields given (.desc, .nipi, .waits, .sends — every one of them,
+ * see struct xcall_ops; the optional .lockprof and .reset where it has a
+ * lock to profile or state to clear between cases), and its linker-table
  * entry. The name is the file's identifier `algo` (a second algorithm of
  * the same name fails to link: xcall_<algo> defined twice).
  */
@@ -36,8 +66,6 @@ static inline void xcall_run(xcall_fn_t fn, void *arg)
 		.init = algo##_init,						\
 		.call = algo##_call,						\
 		.handle_ipi = { algo##_handle_ipi },				\
-		.lockprof = algo##_lockprof,					\
-		.reset = algo##_reset,						\
 		__VA_ARGS__							\
 	};									\
 	XCALL_TABLE_ENTRY(algo)

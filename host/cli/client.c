@@ -69,19 +69,17 @@ int http_call(const char *method, const char *path, const char *body, struct htt
 	return http_call_as(NULL, method, path, body, resp, out);
 }
 
-int http_call_as(const char *host_hdr, const char *method, const char *path, const char *body,
-		 struct http_resp *resp, FILE *out)
+/* A TCP connection to the server (host, port: where --server points): the
+ * socket, or -1 after saying why. */
+static int connect_server(char *host, size_t hostlen, int *port)
 {
-	char host[256], port_s[16], tmp[16384], *tok;
 	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *ai;
-	struct buf req = { 0 }, head = { 0 };
-	int port, fd, in_body = 0, rc = -1;
-	ssize_t n;
+	char port_s[16];
+	int fd;
 
-	memset(resp, 0, sizeof(*resp));
-	if (server_host(host, sizeof(host), &port))
+	if (server_host(host, hostlen, port))
 		return -1;
-	snprintf(port_s, sizeof(port_s), "%d", port);
+	snprintf(port_s, sizeof(port_s), "%d", *port);
 	if (getaddrinfo(host, port_s, &hints, &ai)) {
 		fprintf(stderr, "xcbench: cannot resolve '%s'\n", host);
 		return -1;
@@ -90,18 +88,28 @@ int http_call_as(const char *host_hdr, const char *method, const char *path, con
 	if (fd < 0 || connect(fd, ai->ai_addr, ai->ai_addrlen)) {
 		fprintf(stderr, "xcbench: cannot connect to %s: %s (is xcbenchd running?)\n", opt_server,
 			strerror(errno));
-		freeaddrinfo(ai);
 		if (fd >= 0)
 			close(fd);
-		return -1;
+		fd = -1;
 	}
 	freeaddrinfo(ai);
+	return fd;
+}
+
+/* Writes the whole request (its headers, the admin token when there is
+ * one, the body) to fd: 0, or -1 after saying why. */
+static int send_request(int fd, const char *host_hdr, const char *host, int port, const char *method,
+			const char *path, const char *body)
+{
+	struct buf req = { 0 };
+	char *tok = admin_token();
+	int rc = 0;
+
 	if (host_hdr)
 		buf_addf(&req, "%s %s HTTP/1.0\r\nHost: %s\r\n", method, path, host_hdr);
 	else
 		buf_addf(&req, "%s %s HTTP/1.0\r\nHost: %s:%d\r\n", method, path, host, port);
 	buf_addf(&req, "Connection: close\r\nUser-Agent: xcbench\r\n");
-	tok = admin_token();
 	if (tok && tok[0])
 		buf_addf(&req, "Authorization: Bearer %s\r\n", tok);
 	free(tok);
@@ -109,19 +117,40 @@ int http_call_as(const char *host_hdr, const char *method, const char *path, con
 		buf_addf(&req, "Content-Type: application/json\r\nContent-Length: %zu\r\n", strlen(body));
 	buf_addf(&req, "\r\n%s", body ? body : "");
 	for (size_t off = 0; off < req.len;) {
-		n = write(fd, req.p + off, req.len - off);
+		ssize_t n = write(fd, req.p + off, req.len - off);
+
 		if (n <= 0) {
 			fprintf(stderr, "xcbench: send failed: %s\n", strerror(errno));
-			goto out;
+			rc = -1;
+			break;
 		}
 		off += (size_t)n;
 	}
+	buf_free(&req);
+	return rc;
+}
+
+/* Body bytes: to out as they arrive for a 2xx answer, else into resp. */
+static void take_body(struct http_resp *resp, FILE *out, const char *p, size_t n)
+{
+	if (out && resp->status / 100 == 2)
+		fwrite(p, 1, n, out);
+	else
+		buf_add(&resp->body, p, n);
+}
+
+/* Reads the answer from fd into resp (its status; the body into resp or
+ * out): 0, or -1 after saying why. */
+static int read_answer(int fd, struct http_resp *resp, FILE *out)
+{
+	char tmp[16384];
+	struct buf head = { 0 };
+	int in_body = 0, rc = -1;
+	ssize_t n;
+
 	while ((n = read(fd, tmp, sizeof(tmp))) > 0) {
 		if (in_body) {
-			if (out && resp->status / 100 == 2)
-				fwrite(tmp, 1, (size_t)n, out);
-			else
-				buf_add(&resp->body, tmp, (size_t)n);
+			take_body(resp, out, tmp, (size_t)n);
 			continue;
 		}
 		buf_add(&head, tmp, (size_t)n);
@@ -135,10 +164,7 @@ int http_call_as(const char *host_hdr, const char *method, const char *path, con
 				goto out;
 			}
 			in_body = 1;
-			if (out && resp->status / 100 == 2)
-				fwrite(head.p + hl, 1, head.len - hl, out);
-			else
-				buf_add(&resp->body, head.p + hl, head.len - hl);
+			take_body(resp, out, head.p + hl, head.len - hl);
 		}
 	}
 	if (!in_body) {
@@ -149,8 +175,21 @@ int http_call_as(const char *host_hdr, const char *method, const char *path, con
 		buf_add(&resp->body, "", 0);
 	rc = 0;
 out:
-	buf_free(&req);
 	buf_free(&head);
+	return rc;
+}
+
+int http_call_as(const char *host_hdr, const char *method, const char *path, const char *body,
+		 struct http_resp *resp, FILE *out)
+{
+	char host[256];
+	int port, fd, rc;
+
+	memset(resp, 0, sizeof(*resp));
+	fd = connect_server(host, sizeof(host), &port);
+	if (fd < 0)
+		return -1;
+	rc = send_request(fd, host_hdr, host, port, method, path, body) ? -1 : read_answer(fd, resp, out);
 	close(fd);
 	return rc;
 }

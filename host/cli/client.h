@@ -53,6 +53,8 @@ int kv_args(const char *cmd, int argc, char **argv, json_t *params);
  * is nothing left to do: *rc = 1 after an error (printed), *rc = 0 after
  * printing the answer as JSON (as_json). */
 json_t *get_answer(const char *path, int as_json, int *rc);
+/* The same for a method with a body (taken: freed here; NULL for none). */
+json_t *api_answer(const char *method, const char *path, json_t *body, int as_json, int *rc);
 /* Options that build a JSON request body (cmdopt.h's CMDOPT_FN actions on
  * subcmd.c): obj is the json_t * it goes in, k the key (NULL: the option's
  * name). STR sets obj[k] to the value, ADD appends it to the array obj, INT

@@ -63,13 +63,10 @@ int cmd_baseline(int argc, char **argv)
 			s += strcspn(s, ",");
 			s += *s == ',';
 		}
-		o = api_json("POST", "/api/v1/baselines", body);
-		json_decref(body);
+		o = api_answer("POST", "/api/v1/baselines", body, as_json, &rc);
 	}
 	if (!o)
-		return 1;
-	if (as_json)
-		return print_json(o);
+		return rc;
 	printf("baseline set: ");
 	print_one(json_object_get(o, "baseline"));
 	json_decref(o);

@@ -188,29 +188,47 @@ static int input_waiting(int fd)
 
 #define LINE_KEEP (8 * XCB_TEXT_MAX) /* 15.7 KB */
 
-int cmd_ingest(int argc, char **argv)
-{
-	struct ingest g = { .fd = -1, .so = { .window = 128, .idle_timeout = 30 } };
-	const struct cmdopt opts[] = { OPT_NUM("timeout", &g.so.idle_timeout), OPT_STR("mac", &g.mac), OPT_END };
-	const struct cmd cmd = { "xcbench ingest", usage, opts };
-	char buf[65536], *line = NULL;
-	size_t have = 0, linecap = 0;
-	int in, rc;
+/* A line keeps its first LINE_KEEP bytes (a frame line is XCB_TEXT_MAX plus
+ * what the console put before it): a line without an end costs no more
+ * memory than that (a 50 MB one took 50 MB, issue 26). */
+struct line {
+	char *p;
+	size_t have, cap;
+};
 
-	if (cmd_parse(&cmd, argc, argv, &rc))
-		return rc;
-	rc = 1;	/* until every frame is acknowledged */
-	if (optind != argc - 1) {
-		fprintf(stderr, "xcbench ingest: expected one FILE (or - for standard input)\n");
-		return cmd_usage_error(&cmd);
+/* Byte c of the capture onto l; a whole line goes to take_line. 0 or -1. */
+static int line_byte(struct ingest *g, struct line *l, char c)
+{
+	size_t n;
+
+	if (l->have + 1 >= LINE_KEEP && c != '\n')
+		return 0;
+	if (l->have + 1 >= l->cap) {
+		char *q = realloc(l->p, l->cap = l->cap ? l->cap * 2 : 4096);
+
+		if (!q)
+			return -1;
+		l->p = q;
 	}
-	in = strcmp(argv[optind], "-") ? open(argv[optind], O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
-	if (in < 0) {
-		fprintf(stderr, "xcbench ingest: cannot read '%s': %s\n", argv[optind], strerror(errno));
-		return 1;
-	}
-	/* read(2), not stdio: a buffered FILE would hide from poll() that a
-	 * line is already here, and hold frames back until more input came. */
+	l->p[l->have++] = c;
+	if (c != '\n')
+		return 0;
+	l->p[l->have] = 0;
+	n = l->have;
+	l->have = 0;
+	return take_line(g, l->p, n);
+}
+
+/* The whole capture from in, delivered batch by batch as it arrives: 0, or
+ * -1 after saying why. read(2), not stdio: a buffered FILE would hide from
+ * poll() that a line is already here, and hold frames back until more
+ * input came. */
+static int read_capture(struct ingest *g, int in)
+{
+	struct line l = { 0 };
+	char buf[65536];
+	int rc = -1;
+
 	for (;;) {
 		ssize_t r = read(in, buf, sizeof(buf));
 
@@ -220,65 +238,73 @@ int cmd_ingest(int argc, char **argv)
 			fprintf(stderr, "xcbench ingest: read: %s\n", strerror(errno));
 			goto out;
 		}
-		for (ssize_t i = 0; i < r; i++) {
-			/* A line keeps its first LINE_KEEP bytes (a frame line is
-			 * XCB_TEXT_MAX plus what the console put before it): a line
-			 * without an end costs no more memory than that (a 50 MB
-			 * one took 50 MB, issue 26). */
-			if (have + 1 >= LINE_KEEP && buf[i] != '\n')
-				continue;
-			if (have + 1 >= linecap) {
-				char *q = realloc(line, linecap = linecap ? linecap * 2 : 4096);
-
-				if (!q)
-					goto out;
-				line = q;
-			}
-			line[have++] = buf[i];
-			if (buf[i] == '\n') {
-				line[have] = 0;
-				if (take_line(&g, line, have))
-					goto out;
-				have = 0;
-			}
-		}
-		if (r == 0 && have) { /* a last line without its newline */
-			line[have] = 0;
-			if (take_line(&g, line, have))
+		for (ssize_t i = 0; i < r; i++)
+			if (line_byte(g, &l, buf[i]))
 				goto out;
-			have = 0;
-		}
-		if ((r == 0 || g.n >= BATCH_MAX || !input_waiting(in)) && flush_batch(&g))
+		if (r == 0 && l.have && line_byte(g, &l, '\n')) /* a last line without its newline */
+			goto out;
+		if ((r == 0 || g->n >= BATCH_MAX || !input_waiting(in)) && flush_batch(g))
 			goto out;
 		if (r == 0)
 			break;
 	}
-	fprintf(stderr, "xcbench ingest: %zu lines: %zu frames, %zu other lines, %zu damaged frames, %zu run(s)\n",
-		g.lines, g.frames, g.noise, g.bad, g.ntok);
-	if (g.frames == 0) {
-		fprintf(stderr, "xcbench ingest: no XCB1 frames found in '%s'\n", argv[optind]);
-		goto out;
-	}
-	fprintf(stderr, "xcbench ingest: all %zu frames acknowledged (%llu sent, %llu retransmitted)\n", g.frames,
-		(unsigned long long)g.sent, (unsigned long long)g.retransmits);
-	for (size_t k = 0; k < g.ntok; k++) {
+	rc = 0;
+out:
+	free(l.p);
+	return rc;
+}
+
+/* Each run delivered: its id, token and status, one line each. */
+static void print_runs(const struct ingest *g)
+{
+	for (size_t k = 0; k < g->ntok; k++) {
 		char path[96];
 		json_t *o, *r;
 
-		snprintf(path, sizeof(path), "/api/v1/runs?token=%016llx", (unsigned long long)g.tokens[k]);
+		snprintf(path, sizeof(path), "/api/v1/runs?token=%016llx", (unsigned long long)g->tokens[k]);
 		o = api_json("GET", path, NULL);
 		r = json_array_get(json_object_get(o, "runs"), 0);
 		if (r)
 			printf("run %lld token %016llx status %s\n", (long long)json_integer_value(json_object_get(r, "id")),
-			       (unsigned long long)g.tokens[k], json_string_value(json_object_get(r, "status")));
+			       (unsigned long long)g->tokens[k], json_string_value(json_object_get(r, "status")));
 		json_decref(o);
 	}
-	rc = 0;
-out:
+}
+
+int cmd_ingest(int argc, char **argv)
+{
+	struct ingest g = { .fd = -1, .so = { .window = 128, .idle_timeout = 30 } };
+	const struct cmdopt opts[] = { OPT_NUM("timeout", &g.so.idle_timeout), OPT_STR("mac", &g.mac), OPT_END };
+	const struct cmd cmd = { "xcbench ingest", usage, opts };
+	int in, rc;
+
+	if (cmd_parse(&cmd, argc, argv, &rc))
+		return rc;
+	if (optind != argc - 1) {
+		fprintf(stderr, "xcbench ingest: expected one FILE (or - for standard input)\n");
+		return cmd_usage_error(&cmd);
+	}
+	in = strcmp(argv[optind], "-") ? open(argv[optind], O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (in < 0) {
+		fprintf(stderr, "xcbench ingest: cannot read '%s': %s\n", argv[optind], strerror(errno));
+		return 1;
+	}
+	rc = 1;	/* until every frame is acknowledged */
+	if (read_capture(&g, in) == 0) {
+		fprintf(stderr, "xcbench ingest: %zu lines: %zu frames, %zu other lines, %zu damaged frames, %zu run(s)\n",
+			g.lines, g.frames, g.noise, g.bad, g.ntok);
+		if (g.frames == 0) {
+			fprintf(stderr, "xcbench ingest: no XCB1 frames found in '%s'\n", argv[optind]);
+		} else {
+			fprintf(stderr, "xcbench ingest: all %zu frames acknowledged (%llu sent, %llu retransmitted)\n",
+				g.frames, (unsigned long long)g.sent, (unsigned long long)g.retransmits);
+			print_runs(&g);
+			rc = 0;
+		}
+	}
 	for (size_t i = 0; i < g.n; i++)
 		free(g.fr[i].data);
 	free(g.fr);
-	free(line);
 	if (g.fd >= 0)
 		close(g.fd);
 	if (in != STDIN_FILENO)

@@ -52,16 +52,9 @@ int cmd_job(int argc, char **argv)
 	}
 	if (strcmp(argv[optind], "cancel") == 0) {
 		snprintf(path, sizeof(path), "/api/v1/jobs/%lld/cancel", id);
-		{
-			json_t *none = json_object();
-
-			o = api_json("POST", path, none);
-			json_decref(none);
-		}
+		o = api_answer("POST", path, json_object(), as_json, &rc);
 		if (!o)
-			return 1;
-		if (as_json)
-			return print_json(o);
+			return rc;
 		printf("cancelled: ");
 		print_job(json_object_get(o, "job"));
 		json_decref(o);

@@ -18,9 +18,75 @@ static const char usage[] =
 	"Needs the admin token (--token-file). `xcbench runs --tag v3` and\n"
 	"`--label lockless` find it; `queue --tag/--meta` sets them before the boot.\n";
 
+/* The KEY=VALUE (KEY=: remove) operands from first on into meta: 0, or 2
+ * after naming the first that is not. */
+static int meta_args(int first, int argc, char **argv, json_t *meta)
+{
+	for (int k = first; k < argc; k++) {
+		const char *eq = strchr(argv[k], '=');
+		char key[64];
+
+		if (!eq || eq == argv[k] || (size_t)(eq - argv[k]) >= sizeof(key)) {
+			fprintf(stderr, "xcbench label: '%s' is not KEY=VALUE (or KEY= to remove)\n", argv[k]);
+			return 2;
+		}
+		memcpy(key, argv[k], (size_t)(eq - argv[k]));
+		key[eq - argv[k]] = 0;
+		json_object_set_new(meta, key, eq[1] ? json_string(eq + 1) : json_null());
+	}
+	return 0;
+}
+
+/* The whole new set of tags of the run at path: its own, plus add, minus
+ * del, each once. NULL after an error (printed). */
+static json_t *new_tags(const char *path, json_t *add, json_t *del)
+{
+	json_t *tags = json_array(), *cur = api_json("GET", path, NULL), *v;
+	size_t i;
+
+	if (!cur) {
+		json_decref(tags);
+		return NULL;
+	}
+	json_array_foreach(json_object_get(json_object_get(cur, "run"), "tags"), i, v)
+		json_array_append(tags, v);
+	json_decref(cur);
+	json_array_extend(tags, add);
+	for (size_t k = json_array_size(tags); k-- > 0;) {
+		int drop = 0;
+		json_t *d;
+		size_t j;
+
+		json_array_foreach(del, j, d)
+			drop |= json_equal(d, json_array_get(tags, k));
+		for (j = 0; j < k && !drop; j++)
+			drop |= json_equal(json_array_get(tags, j), json_array_get(tags, k));
+		if (drop)
+			json_array_remove(tags, k);
+	}
+	return tags;
+}
+
+/* The run's labels after the change, one line. */
+static void print_labels(uint64_t id, json_t *r)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	printf("run %llu: label %s; tags", (unsigned long long)id,
+	       json_is_string(json_object_get(r, "label")) ? json_string_value(json_object_get(r, "label")) : "-");
+	json_array_foreach(json_object_get(r, "tags"), i, v)
+		printf(" %s", json_string_value(v));
+	printf(";");
+	json_object_foreach(json_object_get(r, "meta"), k, v)
+		printf(" %s=%s", k, json_string_value(v));
+	putchar('\n');
+}
+
 int cmd_label(int argc, char **argv)
 {
-	json_t *body = json_object(), *add = json_array(), *del = json_array(), *meta = json_object(), *cur, *o, *v;
+	json_t *body = json_object(), *add = json_array(), *del = json_array(), *meta = json_object(), *o, *tags;
 	int rc = 0, as_json = 0;
 	const struct cmdopt opts[] = {
 		OPT_JSON_STR("label", body, NULL), OPT_JSON_STR("notes", body, NULL), OPT_JSON_ADD("tag", add),
@@ -29,7 +95,6 @@ int cmd_label(int argc, char **argv)
 	const struct cmd cmd = { "xcbench label", usage, opts };
 	uint64_t id;
 	char path[64];
-	size_t i;
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		goto out;
@@ -38,45 +103,13 @@ int cmd_label(int argc, char **argv)
 		rc = cmd_usage_error(&cmd);
 		goto out;
 	}
-	for (int k = optind + 1; k < argc; k++) {
-		const char *eq = strchr(argv[k], '=');
-		char key[64];
-
-		if (!eq || eq == argv[k] || (size_t)(eq - argv[k]) >= sizeof(key)) {
-			fprintf(stderr, "xcbench label: '%s' is not KEY=VALUE (or KEY= to remove)\n", argv[k]);
-			rc = 2;
-			goto out;
-		}
-		memcpy(key, argv[k], (size_t)(eq - argv[k]));
-		key[eq - argv[k]] = 0;
-		json_object_set_new(meta, key, eq[1] ? json_string(eq + 1) : json_null());
-	}
+	if ((rc = meta_args(optind + 1, argc, argv, meta)))
+		goto out;
 	snprintf(path, sizeof(path), "/api/v1/runs/%llu", (unsigned long long)id);
 	if (json_array_size(add) || json_array_size(del)) {
-		/* the whole new set of tags: the run's, plus --tag, minus --untag */
-		json_t *tags = json_array();
-
-		cur = api_json("GET", path, NULL);
-		if (!cur) {
-			json_decref(tags);
+		if (!(tags = new_tags(path, add, del))) {
 			rc = 1;
 			goto out;
-		}
-		json_array_foreach(json_object_get(json_object_get(cur, "run"), "tags"), i, v)
-			json_array_append(tags, v);
-		json_decref(cur);
-		json_array_extend(tags, add);
-		for (size_t k = json_array_size(tags); k-- > 0;) {
-			int drop = 0;
-			json_t *d;
-			size_t j;
-
-			json_array_foreach(del, j, d)
-				drop |= json_equal(d, json_array_get(tags, k));
-			for (j = 0; j < k && !drop; j++)
-				drop |= json_equal(json_array_get(tags, j), json_array_get(tags, k));
-			if (drop)
-				json_array_remove(tags, k);
 		}
 		json_object_set_new(body, "tags", tags);
 	}
@@ -90,22 +123,10 @@ int cmd_label(int argc, char **argv)
 	o = api_json("PATCH", path, body);
 	if (!o) {
 		rc = 1;
-		goto out;
-	}
-	if (as_json) {
+	} else if (as_json) {
 		print_json(o);
 	} else {
-		json_t *r = json_object_get(o, "run");
-		const char *k;
-
-		printf("run %llu: label %s; tags", (unsigned long long)id,
-		       json_is_string(json_object_get(r, "label")) ? json_string_value(json_object_get(r, "label")) : "-");
-		json_array_foreach(json_object_get(r, "tags"), i, v)
-			printf(" %s", json_string_value(v));
-		printf(";");
-		json_object_foreach(json_object_get(r, "meta"), k, v)
-			printf(" %s=%s", k, json_string_value(v));
-		putchar('\n');
+		print_labels(id, json_object_get(o, "run"));
 		json_decref(o);
 	}
 out:

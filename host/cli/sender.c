@@ -102,32 +102,31 @@ static void on_ack(const uint8_t *buf, size_t len, struct tokmap *toks, size_t n
 	}
 }
 
-int sender_run(int fd, struct sender_frame *f, size_t n, const struct sender_opts *o,
-	       struct sender_stats *st)
-{
+/* One sender_run's books. */
+struct sending {
 	struct tokmap toks[64];
-	size_t nt = 0, nacked = 0, lo = 0, *cand;
-	uint64_t rng = o->seed ? o->seed : 0x2545f4914f6cdd1dull;
-	int window = o->window > 0 ? o->window : 128, rc = -1;
-	double last_progress = mono();
+	size_t nt, nacked, lo;
+	size_t *cand;                /* this round's frames to send, by index */
+	uint64_t rng;
+	int window;
+	double last_progress;
+};
 
-	memset(st, 0, sizeof(*st));
-	memset(toks, 0, sizeof(toks));
-	cand = malloc((size_t)window * sizeof(*cand));
-	if (!cand)
-		return -1;
-	/* Index frames by (token, seq) so ACKs find them in O(1). */
+/* Indexes the frames by (token, seq) so ACKs find them in O(1); a frame
+ * given twice counts as acknowledged once. 0, or -1. */
+static int index_frames(struct sending *g, struct sender_frame *f, size_t n)
+{
 	for (size_t i = 0; i < n; i++) {
-		struct tokmap *t = find_tok(toks, nt, f[i].token);
+		struct tokmap *t = find_tok(g->toks, g->nt, f[i].token);
 
 		f[i].acked = f[i].sent = 0;
 		f[i].rto = RTO_INIT;
 		if (!t) {
-			if (nt == 64) {
+			if (g->nt == 64) {
 				fprintf(stderr, "sender: more than 64 runs in one go\n");
-				goto out;
+				return -1;
 			}
-			t = &toks[nt++];
+			t = &g->toks[g->nt++];
 			t->token = f[i].token;
 		}
 		if (f[i].seq >= t->nseq) {
@@ -135,80 +134,111 @@ int sender_run(int fd, struct sender_frame *f, size_t n, const struct sender_opt
 			struct sender_frame **p = realloc(t->by_seq, m * sizeof(*p));
 
 			if (!p)
-				goto out;
+				return -1;
 			memset(p + t->nseq, 0, (m - t->nseq) * sizeof(*p));
 			t->by_seq = p;
 			t->nseq = m;
 		}
 		if (t->by_seq[f[i].seq]) { /* same frame twice in the input */
 			f[i].acked = 1;
-			nacked++;
+			g->nacked++;
 			continue;
 		}
 		t->by_seq[f[i].seq] = &f[i];
 	}
+	return 0;
+}
 
-	while (nacked < n) {
-		double now = mono();
-		size_t nc = 0, inflight = 0, i;
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		uint8_t buf[XCB_FRAME_MAX + 64];
+/* Sends the unacknowledged frames of the window that are new or due (in a
+ * shuffled order with o->reorder), backing off each retransmission. */
+static void send_due(int fd, struct sending *g, struct sender_frame *f, size_t n, const struct sender_opts *o,
+		     struct sender_stats *st)
+{
+	double now = mono();
+	size_t nc = 0, inflight = 0;
 
-		while (lo < n && f[lo].acked)
-			lo++;
-		/* Candidates: unacked frames in the window that are new or due. */
-		for (i = lo; i < n && inflight < (size_t)window; i++) {
-			if (f[i].acked)
-				continue;
-			inflight++;
-			if (!f[i].sent || now - f[i].last >= f[i].rto)
-				cand[nc++] = i;
-		}
-		if (o->reorder > 0) {
-			for (size_t k = nc; k > 1; k--) {
-				if (uni(&rng) < o->reorder) {
-					size_t j = xs(&rng) % k, t = cand[k - 1];
+	while (g->lo < n && f[g->lo].acked)
+		g->lo++;
+	for (size_t i = g->lo; i < n && inflight < (size_t)g->window; i++) {
+		if (f[i].acked)
+			continue;
+		inflight++;
+		if (!f[i].sent || now - f[i].last >= f[i].rto)
+			g->cand[nc++] = i;
+	}
+	if (o->reorder > 0) {
+		for (size_t k = nc; k > 1; k--) {
+			if (uni(&g->rng) < o->reorder) {
+				size_t j = xs(&g->rng) % k, t = g->cand[k - 1];
 
-					cand[k - 1] = cand[j];
-					cand[j] = t;
-				}
+				g->cand[k - 1] = g->cand[j];
+				g->cand[j] = t;
 			}
 		}
-		for (size_t k = 0; k < nc; k++) {
-			struct sender_frame *x = &f[cand[k]];
+	}
+	for (size_t k = 0; k < nc; k++) {
+		struct sender_frame *x = &f[g->cand[k]];
 
-			if (x->sent) /* a retransmission: back off */
-				x->rto = x->rto * 2 > RTO_MAX ? RTO_MAX : x->rto * 2;
-			x->last = now;
-			xmit(fd, x, o, &rng, st);
-		}
-		if (poll(&pfd, 1, 5) > 0) {
-			ssize_t r;
-			size_t before = nacked;
+		if (x->sent) /* a retransmission: back off */
+			x->rto = x->rto * 2 > RTO_MAX ? RTO_MAX : x->rto * 2;
+		x->last = now;
+		xmit(fd, x, o, &g->rng, st);
+	}
+}
 
-			while ((r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
-				if (o->ack_loss > 0 && uni(&rng) < o->ack_loss)
-					continue;
-				on_ack(buf, (size_t)r, toks, nt, st, &nacked);
-			}
-			if (nacked != before)
-				last_progress = mono();
-		}
+/* The ACKs that came within 5 ms (o->ack_loss of them dropped). */
+static void take_acks(int fd, struct sending *g, const struct sender_opts *o, struct sender_stats *st)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	uint8_t buf[XCB_FRAME_MAX + 64];
+	size_t before = g->nacked;
+	ssize_t r;
+
+	if (poll(&pfd, 1, 5) <= 0)
+		return;
+	while ((r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+		if (o->ack_loss > 0 && uni(&g->rng) < o->ack_loss)
+			continue;
+		on_ack(buf, (size_t)r, g->toks, g->nt, st, &g->nacked);
+	}
+	if (g->nacked != before)
+		g->last_progress = mono();
+}
+
+int sender_run(int fd, struct sender_frame *f, size_t n, const struct sender_opts *o,
+	       struct sender_stats *st)
+{
+	struct sending *g = calloc(1, sizeof(*g));
+	int rc = -1;
+
+	memset(st, 0, sizeof(*st));
+	if (!g)
+		return -1;
+	g->rng = o->seed ? o->seed : 0x2545f4914f6cdd1dull;
+	g->window = o->window > 0 ? o->window : 128;
+	g->last_progress = mono();
+	g->cand = malloc((size_t)g->window * sizeof(*g->cand));
+	if (!g->cand || index_frames(g, f, n))
+		goto out;
+	while (g->nacked < n) {
+		send_due(fd, g, f, n, o, st);
+		take_acks(fd, g, o, st);
 		if (st->refused) {
 			fprintf(stderr, "sender: the daemon refused the run token (start it with --open, "
 				"or register the run first)\n");
 			goto out;
 		}
-		if (mono() - last_progress > (o->idle_timeout > 0 ? o->idle_timeout : 30)) {
+		if (mono() - g->last_progress > (o->idle_timeout > 0 ? o->idle_timeout : 30)) {
 			fprintf(stderr, "sender: no ACK progress for %.0f s; %zu of %zu frames unacknowledged\n",
-				mono() - last_progress, n - nacked, n);
+				mono() - g->last_progress, n - g->nacked, n);
 			goto out;
 		}
 	}
 	rc = 0;
 out:
-	for (size_t i = 0; i < nt; i++)
-		free(toks[i].by_seq);
-	free(cand);
+	for (size_t i = 0; i < g->nt; i++)
+		free(g->toks[i].by_seq);
+	free(g->cand);
+	free(g);
 	return rc;
 }

@@ -62,8 +62,14 @@ int kv_args(const char *cmd, int argc, char **argv, json_t *params)
 
 json_t *get_answer(const char *path, int as_json, int *rc)
 {
-	json_t *o = api_json("GET", path, NULL);
+	return api_answer("GET", path, NULL, as_json, rc);
+}
 
+json_t *api_answer(const char *method, const char *path, json_t *body, int as_json, int *rc)
+{
+	json_t *o = api_json(method, path, body);
+
+	json_decref(body);
 	*rc = o ? 0 : 1;
 	if (o && as_json) {
 		print_json(o);

@@ -172,73 +172,88 @@ static void push(const char **argv, int *n, ...)
 	va_end(ap);
 }
 
-int vm_start(struct vm *v, const struct vm_opts *o, const char *elf)
-{
+/* One machine's QEMU command line: argv and the strings it points into. */
+struct qemu_cmd {
 	char smp[16], mem[16], serial[4200], smbios[160], netdev[4200], dev[200];
 	char code[4300], vars[4300], varsfile[4200];
-	const char *qemu = getenv("XCBENCH_QEMU") ? getenv("XCBENCH_QEMU") : "qemu-system-x86_64";
 	const char *argv[ARGV_MAX];
-	int n = 0, fd;
-	pid_t pid;
+	int n;
+};
 
-	snprintf(smp, sizeof(smp), "%d", o->cpus);
-	snprintf(mem, sizeof(mem), "%d", o->mem_mb);
-	snprintf(serial, sizeof(serial), "file:%s", v->console);
-	snprintf(smbios, sizeof(smbios), "type=1,serial=%s,uuid=%s", v->serial, v->uuid);
+/* The -netdev/-device pair of v's NIC, and for UEFI its EFI ROM and OVMF's
+ * two flash drives (a fresh copy of the variable store): 0, or -1. */
+static int qemu_devices(struct qemu_cmd *q, const struct vm *v, const struct vm_opts *o)
+{
 	if (o->boot == VM_BOOT_PXE)
-		snprintf(netdev, sizeof(netdev), "user,id=n0,tftp=%s/tftp,bootfile=boot.ipxe", o->dir);
+		snprintf(q->netdev, sizeof(q->netdev), "user,id=n0,tftp=%s/tftp,bootfile=boot.ipxe", o->dir);
 	else
-		snprintf(netdev, sizeof(netdev), "user,id=n0");
-	snprintf(dev, sizeof(dev), "%s,netdev=n0,mac=%s", nic_kind(o->nic)->device, v->mac);
-	if (o->firmware == XCB_BOOT_UEFI) {
-		/* bootindex: OVMF's boot order comes from it, not from -boot. */
-		snprintf(dev + strlen(dev), sizeof(dev) - strlen(dev), ",romfile=%s%s", nic_kind(o->nic)->efi_rom,
-			 o->boot == VM_BOOT_PXE ? ",bootindex=1" : "");
-		snprintf(varsfile, sizeof(varsfile), "%s/vm-%d.ovmf-vars.fd", o->dir, v->idx);
-		if (copy_file(env_or("XCBENCH_OVMF_VARS", OVMF_VARS), varsfile))
-			return -1;
-		snprintf(code, sizeof(code), "if=pflash,format=raw,unit=0,readonly=on,file=%s",
-			 env_or("XCBENCH_OVMF_CODE", OVMF_CODE));
-		snprintf(vars, sizeof(vars), "if=pflash,format=raw,unit=1,file=%s", varsfile);
-	}
+		snprintf(q->netdev, sizeof(q->netdev), "user,id=n0");
+	snprintf(q->dev, sizeof(q->dev), "%s,netdev=n0,mac=%s", nic_kind(o->nic)->device, v->mac);
+	if (o->firmware != XCB_BOOT_UEFI)
+		return 0;
+	/* bootindex: OVMF's boot order comes from it, not from -boot. */
+	snprintf(q->dev + strlen(q->dev), sizeof(q->dev) - strlen(q->dev), ",romfile=%s%s", nic_kind(o->nic)->efi_rom,
+		 o->boot == VM_BOOT_PXE ? ",bootindex=1" : "");
+	snprintf(q->varsfile, sizeof(q->varsfile), "%s/vm-%d.ovmf-vars.fd", o->dir, v->idx);
+	if (copy_file(env_or("XCBENCH_OVMF_VARS", OVMF_VARS), q->varsfile))
+		return -1;
+	snprintf(q->code, sizeof(q->code), "if=pflash,format=raw,unit=0,readonly=on,file=%s",
+		 env_or("XCBENCH_OVMF_CODE", OVMF_CODE));
+	snprintf(q->vars, sizeof(q->vars), "if=pflash,format=raw,unit=1,file=%s", q->varsfile);
+	return 0;
+}
 
-	push(argv, &n, qemu, "-accel", o->accel, "-M", "q35", "-m", mem, "-smp", smp, "-display", "none",
+/* v's whole QEMU command line into q (qemu: the binary): 0, or -1. */
+static int qemu_command(struct qemu_cmd *q, const char *qemu, const struct vm *v, const struct vm_opts *o,
+			const char *elf)
+{
+	snprintf(q->smp, sizeof(q->smp), "%d", o->cpus);
+	snprintf(q->mem, sizeof(q->mem), "%d", o->mem_mb);
+	snprintf(q->serial, sizeof(q->serial), "file:%s", v->console);
+	snprintf(q->smbios, sizeof(q->smbios), "type=1,serial=%s,uuid=%s", v->serial, v->uuid);
+	if (qemu_devices(q, v, o))
+		return -1;
+	q->n = 0;
+	push(q->argv, &q->n, qemu, "-accel", o->accel, "-M", "q35", "-m", q->mem, "-smp", q->smp, "-display", "none",
 	     "-monitor", "none", "-no-reboot", NULL);
 	/* The payload ends QEMU through this port: status = (code << 1) | 1. */
-	push(argv, &n, "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-serial", serial,
-	     "-smbios", smbios, "-netdev", netdev, "-device", dev, NULL);
+	push(q->argv, &q->n, "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-serial", q->serial,
+	     "-smbios", q->smbios, "-netdev", q->netdev, "-device", q->dev, NULL);
 	if (o->firmware == XCB_BOOT_UEFI)
-		push(argv, &n, "-drive", code, "-drive", vars, NULL);
+		push(q->argv, &q->n, "-drive", q->code, "-drive", q->vars, NULL);
 	if (o->boot == VM_BOOT_PXE) {
-		push(argv, &n, "-boot", "n", NULL);
+		push(q->argv, &q->n, "-boot", "n", NULL);
 	} else {
 		if (o->firmware != XCB_BOOT_UEFI && access("/usr/share/qemu/qboot.rom", R_OK) == 0)
-			push(argv, &n, "-bios", "/usr/share/qemu/qboot.rom", NULL);
-		push(argv, &n, "-kernel", elf, "-append", v->cmdline, NULL);
+			push(q->argv, &q->n, "-bios", "/usr/share/qemu/qboot.rom", NULL);
+		push(q->argv, &q->n, "-kernel", elf, "-append", v->cmdline, NULL);
 	}
-	argv[n] = NULL;
+	q->argv[q->n] = NULL;
+	return 0;
+}
 
-	fd = open(v->qemu_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+/* Starts q in its own process group, its output (after the command line
+ * itself: what to rerun by hand) in v's QEMU log: the pid, or -1. */
+static pid_t spawn_logged(const struct vm *v, const struct qemu_cmd *q)
+{
+	int fd = open(v->qemu_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	FILE *f;
+	pid_t pid;
+
 	if (fd < 0) {
 		fprintf(stderr, "xcbench vm: cannot write %s: %s\n", v->qemu_log, strerror(errno));
 		return -1;
 	}
-	{
-		FILE *f = fdopen(dup(fd), "w");
-
-		if (f) {	/* the command line first: what to rerun by hand */
-			for (int i = 0; i < n; i++)
-				fprintf(f, "%s'%s'", i ? " " : "", argv[i]);
-			fprintf(f, "\n");
-			fclose(f);
-		}
+	f = fdopen(dup(fd), "w");
+	if (f) {
+		for (int i = 0; i < q->n; i++)
+			fprintf(f, "%s'%s'", i ? " " : "", q->argv[i]);
+		fprintf(f, "\n");
+		fclose(f);
 	}
 	pid = fork();
-	if (pid < 0) {
+	if (pid < 0)
 		fprintf(stderr, "xcbench vm: fork: %s\n", strerror(errno));
-		close(fd);
-		return -1;
-	}
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDONLY);
 
@@ -250,11 +265,25 @@ int vm_start(struct vm *v, const struct vm_opts *o, const char *elf)
 			dup2(null, 0);
 		dup2(fd, 1);
 		dup2(fd, 2);
-		execvp(qemu, (char *const *)argv);
-		fprintf(stderr, "xcbench vm: cannot run %s: %s\n", qemu, strerror(errno));
+		execvp(q->argv[0], (char *const *)q->argv);
+		fprintf(stderr, "xcbench vm: cannot run %s: %s\n", q->argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(fd);
+	return pid;
+}
+
+int vm_start(struct vm *v, const struct vm_opts *o, const char *elf)
+{
+	const char *qemu = getenv("XCBENCH_QEMU") ? getenv("XCBENCH_QEMU") : "qemu-system-x86_64";
+	struct qemu_cmd *q = calloc(1, sizeof(*q));	/* ~30 KB: not on the stack */
+	pid_t pid = -1;
+
+	if (q && qemu_command(q, qemu, v, o, elf) == 0)
+		pid = spawn_logged(v, q);
+	free(q);
+	if (pid < 0)
+		return -1;
 	v->pid = pid;
 	v->started = 1;
 	return 0;

@@ -178,65 +178,135 @@ enum MHD_Result api_calibrate(struct req *rq)
 	return reply_json(rq, 200, o);
 }
 
+/* The compare steps below answer 0 to go on, or -1 after replying (*res
+ * the reply's result, for api_compare to return). */
+
+/* A side "label:X": the complete runs labelled or tagged X (labels_db.h). */
+static int sides_by_label(struct req *rq, struct dbi *db, const char *as, const char *bs, struct compare_req *c,
+			  enum MHD_Result *res)
+{
+	if (!(as && strncmp(as, "label:", 6) == 0) && !(bs && strncmp(bs, "label:", 6) == 0))
+		return 0;
+	if (!db) {
+		*res = reply_error(rq, 503, "database unavailable");
+		return -1;
+	}
+	for (int side = 0; side < 2; side++) {
+		const char *spec = side ? bs : as;
+		struct compare_side *cs = side ? &c->b : &c->a;
+
+		if (!spec || strncmp(spec, "label:", 6))
+			continue;
+		cs->nruns = runs_labelled(db, spec + 6, cs->runs, COMPARE_MAX_RUNS);
+		if (!cs->nruns) {
+			*res = reply_error(rq, 404, "%s=%s: no complete run has that label or tag", side ? "b" : "a", spec);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* a=baseline: the stored baseline of b's (first run's) machine + suite;
+ * a=last:N: the N complete runs of that machine + suite before b's first run. */
+static int side_a_relative(struct req *rq, struct dbi *db, const char *as, struct compare_req *c,
+			   enum MHD_Result *res)
+{
+	int64_t machine;
+	char suite[128], why[128];
+	uint64_t n = 0;
+
+	if (!db) {
+		*res = reply_error(rq, 503, "database unavailable");
+		return -1;
+	}
+	if (as[0] == 'l' && (parse_u64(as + 5, &n) || n < 1 || n > COMPARE_MAX_RUNS)) {
+		*res = reply_error(rq, 400, "a=last:N: N is 1..%d", COMPARE_MAX_RUNS);
+		return -1;
+	}
+	if (baseline_key(db, c->b.runs, 1, &machine, suite, sizeof(suite), why)) {
+		*res = reply_error(rq, 404, "a=%s: %s", as, why);
+		return -1;
+	}
+	if (n) {
+		c->a.nruns = runs_last_before(db, machine, suite, c->b.runs[0], (size_t)n, c->a.runs);
+		if (!c->a.nruns)
+			*res = reply_error(rq, 404, "a=%s: no complete run of machine %lld and suite '%s' before run %lld",
+					   as, (long long)machine, suite, (long long)c->b.runs[0]);
+	} else {
+		c->a.nruns = baseline_get(db, machine, suite, c->a.runs, COMPARE_MAX_RUNS);
+		if (!c->a.nruns)
+			*res = reply_error(rq, 404, "a=baseline: machine %lld has no baseline for suite '%s' (xcbench baseline RUNS)",
+					   (long long)machine, suite);
+	}
+	return c->a.nruns ? 0 : -1;
+}
+
+/* Both sides from a= and b= (b first: a may be relative to it). */
+static int resolve_sides(struct req *rq, struct dbi *db, struct compare_req *c, enum MHD_Result *res)
+{
+	const char *as = qarg(rq, "a"), *bs = qarg(rq, "b");
+
+	if (sides_by_label(rq, db, as, bs, c, res))
+		return -1;
+	if (!c->b.nruns && (!bs || compare_parse_runs(bs, &c->b))) {
+		*res = reply_error(rq, 400, "b: expected a run id, a list of distinct run ids (1,2,3; at most %d) "
+				   "or label:NAME, not '%s'", COMPARE_MAX_RUNS, bs ? bs : "");
+		return -1;
+	}
+	if (c->a.nruns)
+		return 0;	/* a=label:NAME, resolved above */
+	if (as && (strcmp(as, "baseline") == 0 || strncmp(as, "last:", 5) == 0))
+		return side_a_relative(rq, db, as, c, res);
+	if (!as || compare_parse_runs(as, &c->a)) {
+		*res = reply_error(rq, 400, "a: expected a run id, a list of distinct run ids (1,2,3; at most %d), "
+				   "label:NAME, baseline or last:N, not '%s'", COMPARE_MAX_RUNS, as ? as : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* The comparison of c's sides (ra, rb: their runs, taken) with the sides'
+ * conditions, as JSON or CSV. */
+static enum MHD_Result compare_reply(struct req *rq, struct dbi *db, struct compare_req *c, json_t *ra, json_t *rb,
+				     int csv)
+{
+	json_t *o = compare_runs(db, c), *cond;
+
+	/* "a"/"b": the first run of each side (a pair's answer as before);
+	 * "a_runs"/"b_runs": every run of the side. */
+	json_object_set(o, "a", json_array_get(ra, 0));
+	json_object_set(o, "b", json_array_get(rb, 0));
+	json_object_set_new(o, "a_runs", ra);
+	json_object_set_new(o, "b_runs", rb);
+	json_object_set_new(o, "a_where", where_json(&c->a));
+	json_object_set_new(o, "b_where", where_json(&c->b));
+	cond = compare_conditions(db, c);
+	json_object_update(o, cond);
+	json_decref(cond);
+	if (json_array_size(json_object_get(o, "mismatches")))
+		json_array_append_new(json_object_get(o, "warnings"),
+				      json_string("the two sides differ in conditions: see mismatches"));
+	if (csv) {
+		struct buf all = to_csv(o);
+
+		json_decref(o);
+		return reply_response(rq, 200, csv_buffer(&all));
+	}
+	return reply_json(rq, 200, o);
+}
+
 enum MHD_Result api_compare(struct req *rq, int csv)
 {
-	const char *as = qarg(rq, "a"), *bs = qarg(rq, "b"), *fa = qarg(rq, "algo_a"), *fb = qarg(rq, "algo_b");
+	const char *fa = qarg(rq, "algo_a"), *fb = qarg(rq, "algo_b");
 	struct dbi *db = rdb();
 	struct compare_req c;
 	int64_t missing = 0;
-	json_t *ra, *rb, *o, *cond;
+	enum MHD_Result res;
+	json_t *ra, *rb;
 
 	memset(&c, 0, sizeof(c));
-	/* a side "label:X": the complete runs labelled or tagged X (labels_db.h) */
-	if ((as && strncmp(as, "label:", 6) == 0) || (bs && strncmp(bs, "label:", 6) == 0)) {
-		if (!db)
-			return reply_error(rq, 503, "database unavailable");
-		for (int side = 0; side < 2; side++) {
-			const char *spec = side ? bs : as;
-			struct compare_side *cs = side ? &c.b : &c.a;
-
-			if (!spec || strncmp(spec, "label:", 6))
-				continue;
-			cs->nruns = runs_labelled(db, spec + 6, cs->runs, COMPARE_MAX_RUNS);
-			if (!cs->nruns)
-				return reply_error(rq, 404, "%s=%s: no complete run has that label or tag", side ? "b" : "a", spec);
-		}
-	}
-	/* b first: a may be relative to it */
-	if (!c.b.nruns && (!bs || compare_parse_runs(bs, &c.b)))
-		return reply_error(rq, 400, "b: expected a run id, a list of distinct run ids (1,2,3; at most %d) "
-				   "or label:NAME, not '%s'", COMPARE_MAX_RUNS, bs ? bs : "");
-	if (c.a.nruns) {
-		/* a=label:NAME, resolved above */
-	} else if (as && (strcmp(as, "baseline") == 0 || strncmp(as, "last:", 5) == 0)) {
-		/* a=baseline: the stored baseline of b's (first run's) machine +
-		 * suite; a=last:N: the N complete runs of that machine + suite
-		 * before b's first run */
-		int64_t machine;
-		char suite[128], why[128];
-		uint64_t n = 0;
-
-		if (!db)
-			return reply_error(rq, 503, "database unavailable");
-		if (as[0] == 'l' && (parse_u64(as + 5, &n) || n < 1 || n > COMPARE_MAX_RUNS))
-			return reply_error(rq, 400, "a=last:N: N is 1..%d", COMPARE_MAX_RUNS);
-		if (baseline_key(db, c.b.runs, 1, &machine, suite, sizeof(suite), why))
-			return reply_error(rq, 404, "a=%s: %s", as, why);
-		if (n) {
-			c.a.nruns = runs_last_before(db, machine, suite, c.b.runs[0], (size_t)n, c.a.runs);
-			if (!c.a.nruns)
-				return reply_error(rq, 404, "a=%s: no complete run of machine %lld and suite '%s' before run %lld",
-						   as, (long long)machine, suite, (long long)c.b.runs[0]);
-		} else {
-			c.a.nruns = baseline_get(db, machine, suite, c.a.runs, COMPARE_MAX_RUNS);
-			if (!c.a.nruns)
-				return reply_error(rq, 404, "a=baseline: machine %lld has no baseline for suite '%s' (xcbench baseline RUNS)",
-						   (long long)machine, suite);
-		}
-	} else if (!as || compare_parse_runs(as, &c.a)) {
-		return reply_error(rq, 400, "a: expected a run id, a list of distinct run ids (1,2,3; at most %d), "
-				   "label:NAME, baseline or last:N, not '%s'", COMPARE_MAX_RUNS, as ? as : "");
-	}
+	if (resolve_sides(rq, db, &c, &res))
+		return res;
 	if ((fa && !fb) || (fb && !fa))
 		return reply_error(rq, 400, "algo_a and algo_b go together");
 	if (side_where(rq, "algo_a", "a_where", &c.a) || side_where(rq, "algo_b", "b_where", &c.b))
@@ -256,26 +326,5 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 		json_decref(ra);
 		return reply_error(rq, 404, "run %lld not found", (long long)missing);
 	}
-	o = compare_runs(db, &c);
-	/* "a"/"b": the first run of each side (a pair's answer as before);
-	 * "a_runs"/"b_runs": every run of the side. */
-	json_object_set(o, "a", json_array_get(ra, 0));
-	json_object_set(o, "b", json_array_get(rb, 0));
-	json_object_set_new(o, "a_runs", ra);
-	json_object_set_new(o, "b_runs", rb);
-	json_object_set_new(o, "a_where", where_json(&c.a));
-	json_object_set_new(o, "b_where", where_json(&c.b));
-	cond = compare_conditions(db, &c);
-	json_object_update(o, cond);
-	json_decref(cond);
-	if (json_array_size(json_object_get(o, "mismatches")))
-		json_array_append_new(json_object_get(o, "warnings"),
-				      json_string("the two sides differ in conditions: see mismatches"));
-	if (csv) {
-		struct buf all = to_csv(o);
-
-		json_decref(o);
-		return reply_response(rq, 200, csv_buffer(&all));
-	}
-	return reply_json(rq, 200, o);
+	return compare_reply(rq, db, &c, ra, rb, csv);
 }

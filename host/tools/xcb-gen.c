@@ -38,6 +38,78 @@ static const char usage[] =
 "  --serial FILE       write a serial capture instead of sending ('-' = stdout)\n"
 "Prints one line per run: token=HEX frames=N results=N cases=N histo_chunks=N samples=N\n";
 
+/* The i-th factor of "f0,f1,...": the last one for runs past the list. */
+static double factor_of(const char *factors, int i)
+{
+	double factor = 1.0;
+
+	for (int k = 0; k <= i && factors; k++) {
+		factor = atof(factors);
+		factors = strchr(factors, ',');
+		if (factors)
+			factors++;
+	}
+	return factor;
+}
+
+/* The frames as a serial capture in path ("-": stdout), with console noise
+ * (CRLF endings, other output between frames, an escape sequence before
+ * some): 0, or 1 after saying why. */
+static int write_capture(const char *path, const struct sender_frame *all, size_t nall)
+{
+	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	char line[XCB_TEXT_MAX];
+
+	if (!out) {
+		perror(path);
+		return 1;
+	}
+	fprintf(out, "SeaBIOS (version generated)\r\nBooting from ROM...\r\n");
+	for (size_t i = 0; i < nall; i++) {
+		size_t l = xcb_text_encode(line, sizeof(line), all[i].data, all[i].len);
+
+		if (i % 7 == 3)
+			fprintf(out, "[cpu %zu] noise line %zu\r\n", i % 8, i);
+		if (i % 11 == 5)
+			fputs("\x1b[0m", out);
+		fwrite(line, 1, l - 1, out);
+		fputs("\r\n", out);
+	}
+	fprintf(out, "xcbench: done\r\n");
+	if (out != stdout)
+		fclose(out);
+	return 0;
+}
+
+/* The frames over UDP to server with the payload's retransmission: 0 when
+ * every one is acknowledged, 1 (or 2 for a bad address) after saying why. */
+static int send_frames(const char *server, struct sender_frame *all, size_t nall, const struct sender_opts *so)
+{
+	struct sender_stats st;
+	struct sockaddr_in sa;
+	char err[256];
+	int fd, rc;
+
+	if (parse_hostport(server, "127.0.0.1", 8080, &sa, err, sizeof(err))) {
+		fprintf(stderr, "xcb-gen: %s\n", err);
+		return 2;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		perror("xcb-gen: socket");
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	rc = sender_run(fd, all, nall, so, &st);
+	fprintf(stderr, "xcb-gen: %s: sent %llu (retransmits %llu, dropped %llu, duplicated %llu), acks %llu\n",
+		rc ? "FAILED" : "all frames acknowledged", (unsigned long long)st.sent,
+		(unsigned long long)st.retransmits, (unsigned long long)st.dropped,
+		(unsigned long long)st.duplicated, (unsigned long long)st.acks);
+	close(fd);
+	return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *server = "127.0.0.1:8080", *serial = NULL, *factors = "1.0";
@@ -52,10 +124,8 @@ int main(int argc, char **argv)
 		OPT_U64("seed", &so.seed), OPT_STR("serial", &serial), OPT_END,
 	};
 	const struct cmd cmd = { "xcb-gen", usage, opts };
-	struct sender_stats st;
 	struct sender_frame *all = NULL;
 	size_t nall = 0;
-	char err[256];
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
@@ -70,16 +140,8 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < runs; i++) {
 		struct gen g = { .token = token + (uint64_t)i };
-		const char *fp = factors;
-		double factor = 1.0;
 
-		for (int k = 0; k <= i && fp; k++) {
-			factor = atof(fp);
-			fp = strchr(fp, ',');
-			if (fp)
-				fp++;
-		}
-		gen_run(&g, factor, reps, with_samples, crash);
+		gen_run(&g, factor_of(factors, i), reps, with_samples, crash);
 		if (no_done) {
 			free(g.f[g.n - 1].data);
 			g.n--;
@@ -93,49 +155,5 @@ int main(int argc, char **argv)
 		free(g.f);
 	}
 	fflush(stdout);
-	if (serial) {
-		FILE *out = strcmp(serial, "-") ? fopen(serial, "w") : stdout;
-		char line[XCB_TEXT_MAX];
-
-		if (!out) {
-			perror(serial);
-			return 1;
-		}
-		fprintf(out, "SeaBIOS (version generated)\r\nBooting from ROM...\r\n");
-		for (size_t i = 0; i < nall; i++) {
-			size_t l = xcb_text_encode(line, sizeof(line), all[i].data, all[i].len);
-
-			/* Console noise: CRLF endings, other output between
-			 * frames, an escape sequence before some frames. */
-			if (i % 7 == 3)
-				fprintf(out, "[cpu %zu] noise line %zu\r\n", i % 8, i);
-			if (i % 11 == 5)
-				fputs("\x1b[0m", out);
-			fwrite(line, 1, l - 1, out);
-			fputs("\r\n", out);
-		}
-		fprintf(out, "xcbench: done\r\n");
-		if (out != stdout)
-			fclose(out);
-		return 0;
-	} else {
-		struct sockaddr_in sa;
-		int fd = socket(AF_INET, SOCK_DGRAM, 0);
-
-		if (parse_hostport(server, "127.0.0.1", 8080, &sa, err, sizeof(err))) {
-			fprintf(stderr, "xcb-gen: %s\n", err);
-			return 2;
-		}
-		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-			perror("xcb-gen: socket");
-			return 1;
-		}
-		rc = sender_run(fd, all, nall, &so, &st);
-		fprintf(stderr, "xcb-gen: %s: sent %llu (retransmits %llu, dropped %llu, duplicated %llu), acks %llu\n",
-			rc ? "FAILED" : "all frames acknowledged", (unsigned long long)st.sent,
-			(unsigned long long)st.retransmits, (unsigned long long)st.dropped,
-			(unsigned long long)st.duplicated, (unsigned long long)st.acks);
-		close(fd);
-		return rc ? 1 : 0;
-	}
+	return serial ? write_capture(serial, all, nall) : send_frames(server, all, nall, &so);
 }

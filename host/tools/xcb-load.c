@@ -155,11 +155,98 @@ static const char usage[] =
 "must be --open or have the tokens registered) with firmware/net/rtx.c.\n"
 "Prints one JSON line; exit 0 when every machine's every frame is ACKed.\n";
 
+/* Opens machine i's socket (connected to sa, in the epoll set ep) and its
+ * retransmit window; 0, or -1 after saying why. */
+static int boot_machine(struct machine *m, int i, uint64_t token, const struct sockaddr_in *sa, int ep, uint64_t t0)
+{
+	struct epoll_event e = { .events = EPOLLIN, .data.ptr = m };
+	int rcv = 1 << 16;
+
+	m->token = token + (uint64_t)i;
+	m->store = malloc((size_t)UDPT_WINDOW * frame_max);
+	m->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (!m->store || m->fd < 0 || connect(m->fd, (const struct sockaddr *)sa, sizeof(*sa)) ||
+	    epoll_ctl(ep, EPOLL_CTL_ADD, m->fd, &e)) {
+		fprintf(stderr, "xcb-load: machine %d: %s\n", i, strerror(errno));
+		return -1;
+	}
+	setsockopt(m->fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
+	rtx_init(&m->rtx, m->slot, m->store, UDPT_WINDOW, frame_max, UDPT_RTO_MIN_US, UDPT_RTO_MAX_US);
+	m->last_progress = t0;
+	return 0;
+}
+
+/* Serves every machine until each is done or failed (no ACK progress for
+ * give_up seconds, or refused): sends what is due, waits for ACKs up to the
+ * next deadline (at most 20 ms), takes them. Counts both outcomes. */
+static void run_machines(struct machine *ms, int n, int ep, double give_up, int *complete, int *failed)
+{
+	for (int left = n; left > 0;) {
+		struct epoll_event ev[256];
+		uint64_t now = now_us(), wait = UINT64_MAX;
+		int k;
+
+		for (int i = 0; i < n; i++) {
+			struct machine *m = &ms[i];
+			uint64_t d;
+
+			if (m->done || m->failed)
+				continue;
+			service(m, now);
+			if (!m->done && (m->refused || (double)(now - m->last_progress) / 1e6 > give_up))
+				m->failed = 1;
+			if (m->done || m->failed) {
+				left--;
+				(m->done ? (*complete)++ : (*failed)++);
+				continue;
+			}
+			d = rtx_next_due(&m->rtx, now);
+			if (d < wait)
+				wait = d;
+		}
+		if (report_acked) {
+			report_acked = 0;
+			print_acked(ms, n);
+		}
+		if (left == 0)
+			break;
+		k = epoll_wait(ep, ev, 256, wait > 20000 ? 20 : (int)(wait / 1000));
+		now = now_us();
+		for (int j = 0; j < k; j++) {
+			struct machine *m = ev[j].data.ptr;
+			uint8_t buf[XCB_FRAME_MAX + 64];
+			ssize_t r;
+
+			while ((r = recv(m->fd, buf, sizeof(buf), 0)) > 0)
+				on_ack(m, buf, (size_t)r, now);
+		}
+	}
+}
+
+/* The one JSON line: what every machine sent, retransmitted and why. */
+static void print_summary(const struct machine *ms, int n, size_t frames, int complete, int failed, uint64_t t0)
+{
+	uint64_t sent = 0, retx = 0, timeouts = 0, retx_timer = 0;
+
+	for (int i = 0; i < n; i++) {
+		sent += ms[i].rtx.sent + ms[i].rtx.retransmitted;
+		retx += ms[i].rtx.retransmitted;
+		timeouts += ms[i].rtx.timeouts;
+		retx_timer += ms[i].rtx.retx_timer;
+	}
+	printf("{\"machines\": %d, \"complete\": %d, \"failed\": %d, \"frames\": %llu, \"sent\": %llu, "
+	       "\"retransmitted\": %llu, \"retx_timer\": %llu, \"timeouts\": %llu, \"seconds\": %.2f, "
+	       "\"retransmit_ratio\": %.4f}\n",
+	       n, complete, failed, (unsigned long long)((uint64_t)n * frames), (unsigned long long)sent,
+	       (unsigned long long)retx, (unsigned long long)retx_timer, (unsigned long long)timeouts, (double)(now_us() - t0) / 1e6,
+	       (double)retx / ((double)n * (double)frames));
+}
+
 int main(int argc, char **argv)
 {
 	const char *server = "127.0.0.1:8080";
 	uint64_t token = 0x10ad0000000000ull, t0;
-	int n = 1000, reps = 2, rc, ep, left, complete = 0, failed = 0;
+	int n = 1000, reps = 2, rc, ep, complete = 0, failed = 0;
 	double give_up = 120;
 	const struct cmdopt opts[] = {
 		OPT_STR("server", &server), OPT_INT("machines", &n, 1, 10000), OPT_INT("reps", &reps, 1, 199),
@@ -171,7 +258,6 @@ int main(int argc, char **argv)
 	struct sockaddr_in sa;
 	struct rlimit rl;
 	char err[256];
-	uint64_t sent = 0, retx = 0, timeouts = 0, retx_timer = 0;
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
@@ -200,75 +286,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t0 = now_us();
-	for (int i = 0; i < n; i++) {
-		struct machine *m = &ms[i];
-		struct epoll_event e = { .events = EPOLLIN, .data.ptr = m };
-		int rcv = 1 << 16;
-
-		m->token = token + (uint64_t)i;
-		m->store = malloc((size_t)UDPT_WINDOW * frame_max);
-		m->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-		if (!m->store || m->fd < 0 || connect(m->fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-		    epoll_ctl(ep, EPOLL_CTL_ADD, m->fd, &e)) {
-			fprintf(stderr, "xcb-load: machine %d: %s\n", i, strerror(errno));
+	for (int i = 0; i < n; i++)
+		if (boot_machine(&ms[i], i, token, &sa, ep, t0))
 			return 1;
-		}
-		setsockopt(m->fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
-		rtx_init(&m->rtx, m->slot, m->store, UDPT_WINDOW, frame_max, UDPT_RTO_MIN_US, UDPT_RTO_MAX_US);
-		m->last_progress = t0;
-	}
 	signal(SIGUSR1, on_usr1);
-	for (left = n; left > 0;) {
-		struct epoll_event ev[256];
-		uint64_t now = now_us(), wait = UINT64_MAX;
-		int k;
-
-		for (int i = 0; i < n; i++) {
-			struct machine *m = &ms[i];
-			uint64_t d;
-
-			if (m->done || m->failed)
-				continue;
-			service(m, now);
-			if (!m->done && (m->refused || (double)(now - m->last_progress) / 1e6 > give_up))
-				m->failed = 1;
-			if (m->done || m->failed) {
-				left--;
-				(m->done ? complete++ : failed++);
-				continue;
-			}
-			d = rtx_next_due(&m->rtx, now);
-			if (d < wait)
-				wait = d;
-		}
-		if (report_acked) {
-			report_acked = 0;
-			print_acked(ms, n);
-		}
-		if (left == 0)
-			break;
-		k = epoll_wait(ep, ev, 256, wait > 20000 ? 20 : (int)(wait / 1000));
-		now = now_us();
-		for (int j = 0; j < k; j++) {
-			struct machine *m = ev[j].data.ptr;
-			uint8_t buf[XCB_FRAME_MAX + 64];
-			ssize_t r;
-
-			while ((r = recv(m->fd, buf, sizeof(buf), 0)) > 0)
-				on_ack(m, buf, (size_t)r, now);
-		}
-	}
-	for (int i = 0; i < n; i++) {
-		sent += ms[i].rtx.sent + ms[i].rtx.retransmitted;
-		retx += ms[i].rtx.retransmitted;
-		timeouts += ms[i].rtx.timeouts;
-		retx_timer += ms[i].rtx.retx_timer;
-	}
-	printf("{\"machines\": %d, \"complete\": %d, \"failed\": %d, \"frames\": %llu, \"sent\": %llu, "
-	       "\"retransmitted\": %llu, \"retx_timer\": %llu, \"timeouts\": %llu, \"seconds\": %.2f, "
-	       "\"retransmit_ratio\": %.4f}\n",
-	       n, complete, failed, (unsigned long long)((uint64_t)n * g.n), (unsigned long long)sent,
-	       (unsigned long long)retx, (unsigned long long)retx_timer, (unsigned long long)timeouts, (double)(now_us() - t0) / 1e6,
-	       (double)retx / ((double)n * (double)g.n));
+	run_machines(ms, n, ep, give_up, &complete, &failed);
+	print_summary(ms, n, g.n, complete, failed, t0);
 	return failed ? 1 : 0;
 }

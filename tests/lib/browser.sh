@@ -1,20 +1,30 @@
-# tests/lib/browser.sh — what the t-web-*.sh suites that drive a page in
-# headless Chromium share (sourced after tap.sh and test-daemon.sh): skip when
-# the browser, its driver, the vendored charts or the host build is missing;
-# run a tests/web/*.mjs driver killably, stopping the daemon afterwards.
+# tests/lib/browser.sh — what the headless-Chromium page tests (t-web-*)
+# need before they start, checked once, and the driver run (run_driver) with its
+# cleanup (browser_traps). Source after tap.sh (and test-daemon.sh).
 
-# need_browser WHAT: skip the whole script (one TAP line) when a piece is missing.
-need_browser() {
-	local missing=""
+# browser_require NAME [FILE...]: unless node, /usr/bin/chromium,
+# web/node_modules/playwright-core, web/vendor's Chart.js builds and every
+# FILE (the host binaries a test drives) are here, one SKIP line for NAME
+# naming what is missing, and the test ends.
+browser_require() {
+	local name=$1 missing="" f
+	shift
 	command -v node >/dev/null || missing="$missing node"
 	[ -x /usr/bin/chromium ] || missing="$missing /usr/bin/chromium"
-	[ -f "$ROOT/web/vendor/chart.umd.min.js" ] || missing="$missing web/vendor (make -C web)"
 	[ -d "$ROOT/web/node_modules/playwright-core" ] || missing="$missing playwright-core (make -C web)"
-	[ -x "$XCBENCHD" ] && [ -x "$XCBENCH" ] || missing="$missing host build (make -C host)"
+	[ -f "$ROOT/web/vendor/chart.umd.min.js" ] && [ -f "$ROOT/web/vendor/chartjs-chart-matrix.min.js" ] \
+		|| missing="$missing web/vendor (make -C web)"
+	for f in "$@"; do
+		[ -x "$f" ] || missing="$missing $f (make -C host)"
+	done
 	if [ -n "$missing" ]; then
-		skip "$1" "missing:$missing"
+		skip "$name" "missing:$missing"
 		exit 0
 	fi
+}
+
+# browser_traps: on exit, the driver (if one runs) and the daemon stop.
+browser_traps() {
 	driver=""
 	trap browser_cleanup EXIT
 	trap "exit 143" TERM INT

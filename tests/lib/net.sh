@@ -30,13 +30,16 @@ net_cleanup() {
 trap net_cleanup EXIT
 trap 'exit 143' TERM INT    # so the EXIT trap runs when the runner stops us
 
-# What a test needs before it can run at all; prints a SKIP line and exits 0
-# when something is missing (so `make test` on a half-built tree says why).
+# net_require NAME [QEMU_SECONDS]: what a test needs before it can run at
+# all; prints a SKIP line and exits 0 when something is missing (so `make
+# test` on a half-built tree says why).
 net_require() {
 	if [ ! -f "$XCB_ELF" ]; then skip "$1" "firmware/build/xcbench.elf not built"; exit 0; fi
 	if [ ! -x "$XCBENCHD" ]; then skip "$1" "host/build/xcbenchd not built"; exit 0; fi
 	if ! command -v qemu-system-x86_64 >/dev/null; then skip "$1" "qemu-system-x86_64 missing"; exit 0; fi
 	if ! command -v curl >/dev/null; then skip "$1" "curl missing"; exit 0; fi
+	# QEMU_SECONDS: each boot's bound, unless the caller set XCB_QEMU_TIMEOUT
+	if [ -n "${2:-}" ]; then export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-$2}; fi
 }
 
 # net_daemon_start NAME PORT [xcbenchd args...]: HTTP and UDP both on
@@ -139,6 +142,24 @@ same_results() {
 		notok "$name"
 		diff "$a" "$b" | head -5 | sed 's/^/#   /'
 	fi
+}
+
+# same_as_serial NAME LOG PORT ID TOKEN: the lossless reference for a boot
+# that also wrote its frames to the serial console (transport=both): LOG's
+# frames ingested into a daemon of their own (PORT_REF, started on first
+# use), then three TAP lines: that copy is complete, run ID (at PORT)
+# stored the very same results, and as many frames.
+same_as_serial() {
+	local name=$1 log=$2 port=$3 id=$4 token=$5 id2 a b
+	[ -n "${PORT_REF:-}" ] || net_daemon ref PORT_REF
+	serial_ingest "$log" "$PORT_REF" >/dev/null
+	id2=$(run_id "$PORT_REF" "$token")
+	check "$name: lossless serial copy complete" run_complete_ok "$PORT_REF" "${id2:-0}"
+	same_results "$name: stored results identical to the lossless copy" \
+		"$port" "$id" "$PORT_REF" "${id2:-0}" "$NET_DIR/$name."
+	a=$(run_summary "$port" "$id" | cut -d' ' -f2-)
+	b=$(run_summary "$PORT_REF" "${id2:-0}" | cut -d' ' -f2-)
+	check "$name: same frame count as the lossless copy ($a)" test "$a" = "$b"
 }
 
 # NET_CMDLINE PORT TOKEN [more]: the command line a direct boot gets; the

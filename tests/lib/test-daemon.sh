@@ -11,6 +11,17 @@ need_host_build() {
 	fi
 }
 
+# daemon_test NAME: how a test that runs daemons starts: one SKIP line for
+# NAME (and the end) without the host build; at exit, the daemon is killed
+# and TMP removed (cleanup_daemon).
+daemon_test() {
+	need_host_build "$1"
+	trap cleanup_daemon EXIT
+}
+
+# The hostile peer (tests/hostile.py): "${HOSTILE[@]}" SUBCOMMAND ARGS...
+HOSTILE=(python3 "$ROOT/tests/hostile.py")
+
 # start_daemon [xcbenchd options...]: sets PORT, URL, TMP, DB, DPID.
 start_daemon() {
 	TMP=${TMP:-$(mktemp -d "$OUTDIR/daemon.XXXXXX")}

@@ -31,6 +31,21 @@ uefi_clean() {
 	sed -e 's/\x1b\[[0-9;=?]*[a-zA-Z]//g' -e 's/\r//g' "$1" >"$2"
 }
 
+# uefi_wait_for PID RAW LOG REGEX SECONDS: polls (every 0.5 s, at most
+# SECONDS) until the cleaned serial log LOG (from RAW) has a line matching
+# REGEX (grep -E) or QEMU (PID) has ended: the firmware goes on to its boot
+# menu after an image returns, so a test waits for the line it expects.
+uefi_wait_for() {
+	local pid=$1 raw=$2 log=$3 re=$4 n=$(($5 * 2))
+	for _ in $(seq "$n"); do
+		uefi_clean "$raw" "$log"
+		grep -qE "$re" "$log" && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.5
+	done
+	return 1
+}
+
 # qemu_uefi LOG SMP "CMDLINE" [extra qemu args]: OVMF loads xcbench.efi with
 # LoadImage (QEMU's -kernel blob, -append as LoadOptions), TCG always;
 # serial to LOG (cleaned). Returns QEMU's status ((code<<1)|1).

@@ -161,41 +161,38 @@ static bool tramp_page_ok(uint64_t size, uint64_t dsize)
 	return false;
 }
 
-efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
+/* The kernel maps with 4-level paging: a firmware running with 5 (CR4.LA57)
+ * is refused, before anything is changed. */
+static efi_status check_paging(void)
 {
-	struct efi_boot_services *bs = systab->boot_services;
-	struct efi_loaded_image *li;
-	efi_status s;
-
-	st = systab;
-	serial_init(SERIAL_COM1);
-	console_set_sink(efi_console);
-
 	uint64_t cr4;
 	__asm__ __volatile__("mov %%cr4, %0" : "=r"(cr4));
 	if (cr4 & (1u << 12))
 		return fail(EFI_UNSUPPORTED, "the firmware runs with 5-level paging (CR4.LA57); not supported");
+	return EFI_SUCCESS;
+}
 
-	s = bs->handle_protocol(image, &loaded_image_guid, (void **)&li);
-	if (s)
-		return fail(s, "no LoadedImage protocol on our image handle");
-
-	/* The command line: iPXE and the shell pass "name key=value ...", OVMF's
-	 * -kernel just "key=value ...": detect the name rather than assume one
-	 * (assuming it dropped a first key unseen), and hand the payload the
-	 * line without it. */
+/* The command line: iPXE and the shell pass "name key=value ...", OVMF's
+ * -kernel just "key=value ...": detect the name rather than assume one
+ * (assuming it dropped a first key unseen), and hand the payload the line
+ * without it. Unknown keys: the BIOS path warns and boots; here returning to
+ * the loader costs nothing, so a typo is an error the operator sees. */
+static efi_status read_cmdline(const struct efi_loaded_image *li)
+{
 	if (ucs2_to_ascii(li->load_options, li->load_options ? li->load_options_size / 2 : 0,
 			  handover.cmdline, sizeof(handover.cmdline)) < 0)
 		return fail(EFI_INVALID_PARAMETER, "LoadOptions are not a text command line (UCS-2, printable ASCII, < 1 KiB)");
 	size_t skip = cmdline_image_name_len(handover.cmdline, image_file_name(li->file_path));
 	memmove(handover.cmdline, handover.cmdline + skip, strlen(handover.cmdline + skip) + 1);
 	cmdline_init_noname(handover.cmdline);
-	/* Unknown keys: the BIOS path warns and boots; here returning to the
-	 * loader costs nothing, so a typo is an error the operator sees. */
-	int unknown = cmdline_check_keys();
-	if (unknown)
+	if (cmdline_check_keys())
 		return fail(EFI_INVALID_PARAMETER, "unknown command-line key(s) above; firmware/cmdline_keys.c lists them");
+	return EFI_SUCCESS;
+}
 
+/* What the machine report says about the firmware and the loader. */
+static void firmware_facts(struct efi_boot_services *bs, const struct efi_loaded_image *li)
+{
 	handover.firmware = XCB_BOOT_UEFI;
 	ucs2_to_ascii(st->firmware_vendor, sizeof(handover.fw_vendor) - 1, handover.fw_vendor,
 		      sizeof(handover.fw_vendor));
@@ -206,8 +203,12 @@ efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
 		    bs->handle_protocol(li->device, &ipxe_download_guid, &dl) == EFI_SUCCESS ? "iPXE (EFI)"
 											     : "UEFI direct",
 		    sizeof(handover.loader));
+}
 
-	/* ACPI 2.0 (XSDT) preferred; 1.0 as a fallback. */
+/* The ACPI RSDP from the configuration table: 2.0 (XSDT) preferred, 1.0 as
+ * a fallback; below 4 GiB, which the kernel maps. */
+static efi_status find_rsdp(void)
+{
 	uint64_t rsdp10 = 0;
 	for (uint64_t i = 0; i < st->nconfig; i++) {
 		if (guid_eq(&st->config[i].guid, &acpi20_guid))
@@ -221,26 +222,33 @@ efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
 		return fail(EFI_NOT_FOUND, "no ACPI RSDP in the EFI configuration table (ACPI 2.0 or 1.0 GUID)");
 	if (handover.rsdp >= (4ull << 30))
 		return fail(EFI_UNSUPPORTED, "the ACPI RSDP lies above 4 GiB (the kernel maps 0-4 GiB)");
+	return EFI_SUCCESS;
+}
 
-	uint64_t tramp = SMP_TRAMP_BASE;
+/* Reserve the AP trampoline page, then leave the firmware: map, then
+ * ExitBootServices with its key. A key gone stale (an event allocated memory
+ * in between) means: map again, exit again. After the first try only
+ * GetMemoryMap and ExitBootServices may be called, so nothing here prints or
+ * allocates; the map buffer is ours already. On success the map is in
+ * map_buf (*size bytes of *dsize-byte descriptors), interrupts are off and
+ * the firmware is gone. */
+static efi_status leave_firmware(efi_handle image, struct efi_boot_services *bs, uint64_t *size,
+				 uint64_t *dsize)
+{
+	uint64_t tramp = SMP_TRAMP_BASE, key = 0;
 	bool tramp_allocated = bs->allocate_pages(EFI_ALLOCATE_ADDRESS, EFI_LOADER_DATA, 1, &tramp) == EFI_SUCCESS;
-
-	/* Map, then ExitBootServices with its key. A key gone stale (an event
-	 * allocated memory in between) means: map again, exit again. After the
-	 * first try only GetMemoryMap and ExitBootServices may be called, so
-	 * nothing here prints or allocates; the map buffer is ours already. */
-	uint64_t size = 0, key = 0, dsize = 0;
 	uint32_t dver;
+	efi_status s;
 	int attempt;
 	for (attempt = 0;; attempt++) {
-		size = sizeof(map_buf);
-		s = bs->get_memory_map(&size, (struct efi_memory_descriptor *)map_buf, &key, &dsize, &dver);
+		*size = sizeof(map_buf);
+		s = bs->get_memory_map(size, (struct efi_memory_descriptor *)map_buf, &key, dsize, &dver);
 		if (s && attempt == 0) {
 			if (tramp_allocated)
 				bs->free_pages(SMP_TRAMP_BASE, 1);
 			return fail(s, "GetMemoryMap failed (a map larger than 64 KiB?)");
 		}
-		if (!s && attempt == 0 && !tramp_allocated && !tramp_page_ok(size, dsize))
+		if (!s && attempt == 0 && !tramp_allocated && !tramp_page_ok(*size, *dsize))
 			return fail(EFI_OUT_OF_RESOURCES, "the AP trampoline page 0x8000 is used by the firmware");
 		if (!s && bs->exit_boot_services(image, key) == EFI_SUCCESS)
 			break;
@@ -253,6 +261,32 @@ efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
 	__asm__ __volatile__("cli");
 	st = NULL; /* the firmware is gone: COM1 only from here */
 	kprintf("xcbench: efi: ExitBootServices ok at attempt %d (map key stale %d times)\n", attempt + 1, attempt);
+	return EFI_SUCCESS;
+}
+
+/* The EFI half in named steps: console, paging check, command line,
+ * firmware facts, ACPI, leaving the firmware, then the kernel (memtest86+'s
+ * efisetup does the same work in the same order). */
+efi_status efi_payload_main(efi_handle image, struct efi_system_table *systab)
+{
+	struct efi_boot_services *bs = systab->boot_services;
+	struct efi_loaded_image *li;
+	uint64_t size = 0, dsize = 0;
+	efi_status s;
+
+	st = systab;
+	serial_init(SERIAL_COM1);
+	console_set_sink(efi_console);
+	if ((s = check_paging()))
+		return s;
+	s = bs->handle_protocol(image, &loaded_image_guid, (void **)&li);
+	if (s)
+		return fail(s, "no LoadedImage protocol on our image handle");
+	if ((s = read_cmdline(li)))
+		return s;
+	firmware_facts(bs, li);
+	if ((s = find_rsdp()) || (s = leave_firmware(image, bs, &size, &dsize)))
+		return s;
 	convert_map(size, dsize);
 	handover.magic = XCB_EFI_MAGIC;
 	efi_enter_kernel(XCB_EFI_MAGIC, (uint32_t)(uintptr_t)&handover);

@@ -18,8 +18,6 @@ static void hog_call(const struct cpumask *m, xcall_fn_t fn, void *arg, enum xcb
 	(void)m, (void)fn, (void)arg, (void)w;
 }
 static void hog_ipi(void) { }
-static void hog_lockprof(struct xcall_lockprof *out) { *out = (struct xcall_lockprof){ 0 }; }
-static void hog_reset(void) { }
 
 #define HOG(n)									\
 	const struct xcall_ops xcall_hog##n = {					\
@@ -27,7 +25,6 @@ static void hog_reset(void) { }
 		.waits = XCALL_WAITS_ALL, .sends = XCALL_SENDS_MASK,		\
 		.init = hog_init, .call = hog_call,				\
 		.handle_ipi = { hog_ipi, hog_ipi },				\
-		.lockprof = hog_lockprof, .reset = hog_reset,			\
 	};									\
 	XCALL_TABLE_ENTRY(hog##n)
 HOG(0); HOG(1); HOG(2); HOG(3); HOG(4); HOG(5); HOG(6);

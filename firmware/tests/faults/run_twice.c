@@ -5,11 +5,14 @@
  */
 #include "xcall/xcall_internal.h"
 
-static inline void xcall_run_twice(xcall_fn_t fn, void *arg)
+/* lockless.c's targets run a call through xcall_run_check_in(): this one
+ * runs fn once more before the real run and check-in. */
+static inline void xcall_run_check_in_twice(xcall_fn_t fn, void *arg, enum xcb_wait w,
+					    struct amask *pending, unsigned me)
 {
-	xcall_run(fn, arg);
 	xcall_run(fn, arg);	/* the fault */
+	xcall_run_check_in(fn, arg, w, pending, me);
 }
 
-#define xcall_run xcall_run_twice
+#define xcall_run_check_in xcall_run_check_in_twice
 #include "xcall/lockless.c"
