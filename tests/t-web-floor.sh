@@ -11,7 +11,8 @@
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$(dirname "$0")/lib/browser.sh"
 
-need_browser "run page floor chart"
+browser_require "run page floor chart" "$XCBENCHD" "$XCBENCH"
+browser_traps
 need_payload
 
 TMP=$(mktemp -d "$OUTDIR/web-floor.XXXXXX")

@@ -13,8 +13,9 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$(dirname "$0")/lib/browser.sh"
+browser_require "machine page browser tests" "$XCBENCHD" "$XCBENCH"
 
-need_browser "machine page browser tests"
+browser_traps
 
 admin_daemon history-admin --web "$ROOT/web"
 MAC=52:54:00:25:00:01

@@ -131,13 +131,23 @@ static void case_shootdown_keys(struct strbuf *sb, const struct bcase *c)
 	sb_kv_u64(sb, XCB_KEY(x_control_runs), CTL_RUNS);
 }
 
+/* The CPUs of m, comma-separated, in CPU order (x_cpus' targets, x_readers). */
+static void sb_cpus(struct strbuf *sb, const struct cpumask *m)
+{
+	unsigned t, first = 1;
+	for_each_cpu(t, m) {
+		if (!first)
+			sb_putc(sb, ',');
+		sb_u64(sb, t);
+		first = 0;
+	}
+}
+
 /* seed 002's writer and readers axes (kind=sync): sent only when not today's
  * (the boot CPU writes, the targets read), so those cases keep their matching
  * key; x_readers lists the readers' CPUs. */
 static void case_sync_keys(struct strbuf *sb, const struct bcase *c, const struct case_cpus *cpus)
 {
-	unsigned t, first = 1;
-
 	if (c->kind != XCB_KIND_SYNC)
 		return;
 	if (c->writer)
@@ -146,12 +156,7 @@ static void case_sync_keys(struct strbuf *sb, const struct bcase *c, const struc
 		return;
 	sb_kv_u64(sb, XCB_KEY(readers), c->readers);
 	sb_puts(sb, XCB_KEY_EQ(x_readers));
-	for_each_cpu(t, &cpus->readers) {
-		if (!first)
-			sb_putc(sb, ',');
-		sb_u64(sb, t);
-		first = 0;
-	}
+	sb_cpus(sb, &cpus->readers);
 	sb_putc(sb, '\n');
 }
 
@@ -161,18 +166,11 @@ static void case_cpus_key(struct strbuf *sb, const struct bcase *c, const struct
 {
 	sb_puts(sb, XCB_KEY_EQ(x_cpus));
 	for (unsigned k = 0; k < c->inits && k < RUN_MAX_INITS; k++) {
-		unsigned t;
 		if (k)
 			sb_putc(sb, ';');
 		sb_u64(sb, cpus->init_cpus[k]);
 		sb_putc(sb, ':');
-		int first = 1;
-		for_each_cpu(t, &cpus->targets[k]) {
-			if (!first)
-				sb_putc(sb, ',');
-			sb_u64(sb, t);
-			first = 0;
-		}
+		sb_cpus(sb, &cpus->targets[k]);
 	}
 	sb_putc(sb, '\n');
 }

@@ -34,6 +34,7 @@
  */
 #define RW_READER	1ull
 #define RW_WRITER	(1ull << 32)
+#define RW_WRITERS	(~0ull << 32)		/* the writers' half of a counter */
 
 struct rwlock {
 	uint64_t req;				/* tickets handed out */
@@ -46,23 +47,31 @@ struct rwlock {
 
 #define RW_UNFAIR_WRITER	0x80000000u
 
-static inline uint32_t rw_writers(uint64_t v) { return (uint32_t)(v >> 32); }
-
 /* ---- fair ---------------------------------------------------------------- */
 
-static inline int rw_fair_read_lock(struct rwlock *l)
+/* The wait of a fair acquirer with ticket t: until the tickets of `done`
+ * that `mask` selects (a reader: the writers' half, RW_WRITERS; a writer:
+ * all) equal t's, i.e. everyone before it of those kinds has finished.
+ * acquire: pairs with the release of the unlock paths, so their sections
+ * happen before ours. Returns 1 when it had to wait. */
+static inline int rw_fair_wait(struct rwlock *l, uint64_t t, uint64_t mask)
 {
-	/* relaxed: the ticket only says who came first; the acquire load of
-	 * `done` below orders our reads after the previous writer's section. */
-	uint64_t t = __atomic_fetch_add(&l->req, RW_READER, __ATOMIC_RELAXED);
 	int waited = 0;
 
-	/* acquire: pairs with the release in rw_fair_write_unlock(). */
-	while (rw_writers(__atomic_load_n(&l->done, __ATOMIC_ACQUIRE)) != rw_writers(t)) {
+	while ((__atomic_load_n(&l->done, __ATOMIC_ACQUIRE) & mask) != (t & mask)) {
 		waited = 1;
 		plat_cpu_relax();
 	}
 	return waited;
+}
+
+static inline int rw_fair_read_lock(struct rwlock *l)
+{
+	/* relaxed: the ticket only says who came first; the acquire load of
+	 * `done` in the wait orders our reads after the previous writer's
+	 * section (its release in rw_fair_write_unlock()). */
+	uint64_t t = __atomic_fetch_add(&l->req, RW_READER, __ATOMIC_RELAXED);
+	return rw_fair_wait(l, t, RW_WRITERS);
 }
 
 static inline void rw_fair_read_unlock(struct rwlock *l)
@@ -74,17 +83,11 @@ static inline void rw_fair_read_unlock(struct rwlock *l)
 
 static inline int rw_fair_write_lock(struct rwlock *l)
 {
-	/* relaxed: as for readers; the acquire on `done` does the ordering. */
+	/* relaxed: as for readers; the acquire on `done` in the wait (pairs
+	 * with the releases of both unlock paths) orders us after every reader
+	 * and writer before us. */
 	uint64_t t = __atomic_fetch_add(&l->req, RW_WRITER, __ATOMIC_RELAXED);
-	int waited = 0;
-
-	/* acquire: pairs with the releases of both unlock paths, so every
-	 * reader and writer before us has finished touching the data. */
-	while (__atomic_load_n(&l->done, __ATOMIC_ACQUIRE) != t) {
-		waited = 1;
-		plat_cpu_relax();
-	}
-	return waited;
+	return rw_fair_wait(l, t, ~0ull);
 }
 
 static inline void rw_fair_write_unlock(struct rwlock *l)

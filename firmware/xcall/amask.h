@@ -80,7 +80,9 @@ static inline int amask_nwords(unsigned ncpus, unsigned *nwords)
 	return 0;
 }
 
-/* Iterate over the set bits of a plain (private) mask. */
+/* Iterate over the set bits of a plain (private) mask. Two loops: a break
+ * leaves only the current 64-CPU word (the next word's bits still come);
+ * to stop, return (or test a flag). */
 #define amask_for_each(cpu, m, nwords)						\
 	for (unsigned _w = 0; _w < (nwords); _w++)				\
 		for (uint64_t _b = (m)->w[_w]; _b; _b &= _b - 1)		\

@@ -157,7 +157,8 @@ static void forward(const struct tree_call *d, unsigned me)
 		if (t <= me)
 			continue;
 		if (d->leaders.w[t / 64] & amask_bit(t))
-			break;
+			return;	/* the next group's leader: ours ends here (a break
+				 * leaves only this word of amask_for_each) */
 		plat_send_ipi(t, (enum plat_ipi)tree_ipi);
 	}
 }

@@ -77,12 +77,6 @@ int store_result(int64_t id, const uint8_t *p, size_t n)
 
 	if (xcb_dec_result(p, n, &r))
 		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
-	/* A RESULT of a case nobody described could never be read as a case
-	 * (issue 26): refused, unACKed, and stored when resent after its CASE
-	 * (a frame that overtook it on a lossy link; rejected.no_case). */
-	rc = store_may_add(store_st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0);
-	if (rc)
-		return rc;
 	dbi_bind_i64(s, 1, id);
 	/* Every field with a column, in XCB_SQL_RESULT_COLS order. An appended
 	 * one the RESULT does not reach (an older sender's) decodes as 0 and is
@@ -100,8 +94,16 @@ int store_result(int64_t id, const uint8_t *p, size_t n)
 	}
 	if (store_step(s))
 		return -1;
-	store_rows++;
-	return 0;
+	if (dbi_changes(dbi_db(s)) == 1) {
+		store_rows++;
+		return 0;
+	}
+	/* Not inserted: a RESULT of a case nobody described could never be
+	 * read as a case (issue 26): refused, unACKed, and stored when resent
+	 * after its CASE (a frame that overtook it on a lossy link;
+	 * rejected.no_case); or its row is stored already (insert-once). */
+	rc = store_may_add(store_st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0);
+	return rc ? rc : STORE_REFUSED;
 }
 
 /* A HISTO or SAMPLES chunk: n points at positions at.. under one row key,

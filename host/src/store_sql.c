@@ -14,6 +14,10 @@
  * as it was before them). */
 #define STORE_NOW_DONE "frames_expected IS NOT NULL AND frames_received + ?4 >= frames_expected"
 
+/* ", CAST(? AS BIGINT)" for each RESULT field with a column (S_RESULT). */
+#define STORE__RESULT_VALUE(name, bits, part) XCB_IF_STORED(part)(", CAST(? AS BIGINT)")
+#define STORE_RESULT_VALUES XCB_RESULT_FIELDS(STORE__RESULT_VALUE)
+
 /* The run (?1) described case ?2 (S_*_HAS). */
 #define STORE_CASE_KNOWN "EXISTS (SELECT 1 FROM cases WHERE run_id = ?1 AND case_id = ?2)"
 
@@ -58,7 +62,14 @@ static const char *const sql[S_N] = {
 	 * checks they agree). */
 	[S_CASE] = "INSERT INTO cases(run_id, " XCB_SQL_CASE_ID XCB_SQL_CASE_COLS ", config, match_key) "
 		   "VALUES (?, ?" XCB_SQL_CASE_PARAMS ", ?, ?) ON CONFLICT DO NOTHING",
-	[S_RESULT] = "INSERT INTO results(run_id" XCB_SQL_RESULT_COLS ") VALUES (?" XCB_SQL_RESULT_PARAMS ")",
+	/* Inserted only where S_RESULT_HAS would allow it (the case known, no
+	 * row for its key): the check and the insert in one statement, and
+	 * S_RESULT_HAS only asked why when nothing was inserted. ?1 the run,
+	 * ?2..?4 the key (the first RESULT fields); each value CAST, as a
+	 * SELECT list gives a NULL no type on PostgreSQL. */
+	[S_RESULT] = "INSERT INTO results(run_id" XCB_SQL_RESULT_COLS ") SELECT ?" STORE_RESULT_VALUES
+		     " WHERE EXISTS (SELECT 1 FROM cases WHERE run_id = ?1 AND case_id = ?2) AND NOT EXISTS "
+		     "(SELECT 1 FROM results WHERE run_id = ?1 AND case_id = ?2 AND rep = ?3 AND initiator = ?4)",
 	[S_EVENT] = "INSERT INTO events(run_id, seq, kind, text, received) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
 	[S_CRASH] = "UPDATE runs SET status = 'crashed', error = COALESCE(error, ?) WHERE id = ?",
 	[S_DONE] = "UPDATE runs SET frames_expected = ?, done_status = ? WHERE id = ? AND frames_expected IS NULL",

@@ -223,60 +223,35 @@ static int apply_frame(struct witem *it)
 	return it->outcome == -1 || !dbi_in_txn(wdb) ? -1 : 0;
 }
 
-static void process(struct witem *batch)
+/* After a failed batch (failed: 1 the database failed, its message copied
+ * into why, or 2 no connection): rolls back and checks the connection, and
+ * marks every frame of it not stored (a run row it created is gone too). */
+static void batch_failed(struct witem *batch, int failed, char *why, size_t whylen)
+{
+	/* Copied: the ROLLBACK may replace SQLite's message buffer. */
+	if (failed != 2) {
+		snprintf(why, whylen, "%s", dbi_errmsg(wdb));
+		rollback();
+		check_connection();
+	}
+	store_touch_discard(); /* the counters went with the rollback */
+	for (struct witem *it = batch; it; it = it->next) {
+		if (it->fn || !it->run)
+			continue;
+		it->outcome = -1;
+		if (it->created)
+			it->run->id = 0; /* its row was rolled back */
+	}
+}
+
+/* Committed (or not): records each frame's outcome in its run and ACKs
+ * each touched run once (cumulative), under the registry lock. */
+static void record_and_ack(struct witem *batch)
 {
 	static unsigned mark;
 	struct run *acks[BATCH_MAX];
-	int nacks = 0, failed;
-	const char *why = NULL;
-	char whybuf[200];
+	int nacks = 0;
 
-	if (!connection_ready()) {
-		snprintf(whybuf, sizeof(whybuf), "reconnecting: %s", dbi_errmsg(wdb));
-		failed = 2;
-	} else {
-		failed = exec("BEGIN", 1);
-	}
-	for (struct witem *it = batch; it && !failed; it = it->next) {
-		/* A task sees (and may change) the runs as the frames before it
-		 * left them: their counters are written first (store_touch.c). */
-		if (it->fn && store_flush())
-			failed = 1;
-		else if (it->fn)
-			it->fn(wdb, it->arg);
-		else
-			failed = apply_frame(it);
-		if (!dbi_in_txn(wdb))
-			failed = 1;
-	}
-	/* The runs' counters are part of the batch's commit (and so of what
-	 * its ACKs promise). */
-	if (!failed && (store_flush() || exec("COMMIT", 1)))
-		failed = 1;
-	if (failed) {
-		/* Copied: the ROLLBACK may replace SQLite's message buffer. */
-		if (failed != 2)
-			snprintf(whybuf, sizeof(whybuf), "%s", dbi_errmsg(wdb));
-		why = whybuf;
-		if (failed != 2) {
-			rollback();
-			check_connection();
-		}
-		store_touch_discard(); /* the counters went with the rollback */
-		for (struct witem *it = batch; it; it = it->next) {
-			if (it->fn || !it->run)
-				continue;
-			it->outcome = -1;
-			if (it->created)
-				it->run->id = 0; /* its row was rolled back */
-		}
-	}
-	set_health(failed ? why : NULL);
-	for (struct witem *it = batch; it; it = it->next)
-		if (it->fn)
-			it->outcome = failed ? -1 : 1;
-
-	/* Committed: record it and ACK each touched run once (cumulative). */
 	mark++;
 	pthread_mutex_lock(&reg_lock);
 	for (struct witem *it = batch; it; it = it->next) {
@@ -313,6 +288,44 @@ static void process(struct witem *batch)
 	for (int i = 0; i < nacks; i++)
 		ack_fn(acks[i]);
 	pthread_mutex_unlock(&reg_lock);
+}
+
+/* One batch in one transaction: each item applied, COMMIT, then the
+ * outcomes recorded and the runs ACKed (an ACK only after its COMMIT). */
+static void process(struct witem *batch)
+{
+	int failed;
+	char whybuf[200];
+
+	if (!connection_ready()) {
+		snprintf(whybuf, sizeof(whybuf), "reconnecting: %s", dbi_errmsg(wdb));
+		failed = 2;
+	} else {
+		failed = exec("BEGIN", 1);
+	}
+	for (struct witem *it = batch; it && !failed; it = it->next) {
+		/* A task sees (and may change) the runs as the frames before it
+		 * left them: their counters are written first (store_touch.c). */
+		if (it->fn && store_flush())
+			failed = 1;
+		else if (it->fn)
+			it->fn(wdb, it->arg);
+		else
+			failed = apply_frame(it);
+		if (!dbi_in_txn(wdb))
+			failed = 1;
+	}
+	/* The runs' counters are part of the batch's commit (and so of what
+	 * its ACKs promise). */
+	if (!failed && (store_flush() || exec("COMMIT", 1)))
+		failed = 1;
+	if (failed)
+		batch_failed(batch, failed, whybuf, sizeof(whybuf));
+	set_health(failed ? whybuf : NULL);
+	for (struct witem *it = batch; it; it = it->next)
+		if (it->fn)
+			it->outcome = failed ? -1 : 1;
+	record_and_ack(batch);
 }
 
 static void *writer_main(void *unused)

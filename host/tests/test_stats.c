@@ -149,6 +149,31 @@ static void bootstrap(void **st)
 	assert_int_equal(stats_bootstrap_change(a2, 0, b2, 5, 42, 10, &lo, &hi), -1);
 }
 
+/* The bootstrap counts its draws instead of sorting each resample: the
+ * intervals must be, to the bit, those the sorting version gave (recorded
+ * from it), with ties, unsorted input and even and odd sizes. */
+static void bootstrap_same_as_sorting(void **st)
+{
+	static const double a[16] = { 105, 98, 101, 99, 99, 120, 97, 100, 103, 98, 99, 250, 101, 100, 96, 99 };
+	static const double b[7] = { 81, 79, 80, 80, 95, 78, 82 };
+	static const struct {
+		size_t na, nb;
+		double lo, hi;
+	} want[] = {
+		{ 16, 7, -21.608040201005025, -17.171717171717169 },
+		{ 5, 5, -23.809523809523807, -4.0404040404040407 },
+		{ 6, 4, -28.888888888888886, -18.274111675126903 },
+		{ 1, 2, -24.761904761904763, -22.857142857142858 },
+	};
+	double lo, hi;
+
+	(void)st;
+	for (int k = 0; k < 4; k++) {
+		assert_int_equal(stats_bootstrap_change(a, want[k].na, b, want[k].nb, 7 + k, 2000, &lo, &hi), 0);
+		assert_true(lo == want[k].lo && hi == want[k].hi);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +185,7 @@ int main(void)
 		cmocka_unit_test(histo_median_interval),
 		cmocka_unit_test(ratio_change_interval),
 		cmocka_unit_test(bootstrap),
+		cmocka_unit_test(bootstrap_same_as_sorting),
 	};
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
 }

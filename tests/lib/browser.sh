@@ -1,14 +1,11 @@
-# tests/lib/browser.sh — what the t-web-*.sh suites that drive a page in
-# headless Chromium share (sourced after tap.sh): skip when the browser, its
-# driver, the vendored charts or the host build is missing; for the suites on
-# test-daemon.sh, run a tests/web/*.mjs driver killably, stopping the daemon
-# afterwards.
+# tests/lib/browser.sh — what the headless-Chromium page tests (t-web-*)
+# need before they start, checked once, and the driver run (run_driver) with its
+# cleanup (browser_traps). Source after tap.sh (and test-daemon.sh).
 
 # browser_require NAME [FILE...]: unless node, /usr/bin/chromium,
 # web/node_modules/playwright-core, web/vendor's Chart.js builds and every
 # FILE (the host binaries a test drives) are here, one SKIP line for NAME
-# naming what is missing, and the test ends. Sets no trap: a suite with its
-# own cleanup (net.sh's) keeps it.
+# naming what is missing, and the test ends.
 browser_require() {
 	local name=$1 missing="" f
 	shift
@@ -26,11 +23,8 @@ browser_require() {
 	fi
 }
 
-# need_browser NAME: browser_require for a suite on test-daemon.sh (the
-# daemon and the CLI), then a cleanup that kills a running driver and stops
-# the daemon on any exit or signal.
-need_browser() {
-	browser_require "$1" "$XCBENCHD" "$XCBENCH"
+# browser_traps: on exit, the driver (if one runs) and the daemon stop.
+browser_traps() {
 	driver=""
 	trap browser_cleanup EXIT
 	trap "exit 143" TERM INT
