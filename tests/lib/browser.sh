@@ -3,7 +3,8 @@
 # cleanup (browser_traps). Source after tap.sh (and test-daemon.sh).
 
 # browser_require NAME [FILE...]: unless node, /usr/bin/chromium,
-# web/node_modules/playwright-core, web/vendor's Chart.js builds and every
+# web/node_modules/playwright-core, web/vendor's Chart.js builds, the rendered
+# pages (web/*.html, from web/pages/) and every
 # FILE (the host binaries a test drives) are here, one SKIP line for NAME
 # naming what is missing, and the test ends.
 browser_require() {
@@ -14,6 +15,9 @@ browser_require() {
 	[ -d "$ROOT/web/node_modules/playwright-core" ] || missing="$missing playwright-core (make -C web)"
 	[ -f "$ROOT/web/vendor/chart.umd.min.js" ] && [ -f "$ROOT/web/vendor/chartjs-chart-matrix.min.js" ] \
 		|| missing="$missing web/vendor (make -C web)"
+	for f in "$ROOT"/web/pages/*.html; do
+		[ "${f##*/}" = shell.html ] || [ -f "$ROOT/web/${f##*/}" ] || missing="$missing web/${f##*/} (make -C web)"
+	done
 	for f in "$@"; do
 		[ -x "$f" ] || missing="$missing $f (make -C host)"
 	done

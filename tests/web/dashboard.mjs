@@ -152,6 +152,7 @@ async function main() {
 	ok(['green', 'red', 'grey'].every((c) => seen.has(c)), 'compare: faster (green), slower (red) and within-noise (grey) cells all seen', [...seen]);
 	await livePage(L, R);
 	await errorStates();
+	await noScriptPages();
 }
 
 async function runsPage(A, B, L) {
@@ -611,4 +612,37 @@ async function errorStates() {
 	await page.goto(url('compare.html'));
 	await page.waitForSelector('#picker');
 	ok((await page.$$eval('#pick-a option', (o) => o.length)) >= 3, 'compare page: without a/b it offers a picker of runs');
+}
+
+// Without JavaScript every served page (one per web/pages/ source; the shell
+// is the frame, not a page) still has its stylesheet and a <noscript> link to
+// the same data, which the daemon serves. The pages are rendered at build time
+// (web/Makefile), so this is what a browser with scripts off really gets.
+async function noScriptPages() {
+	const names = fs.readdirSync(path.join(ROOT, 'web/pages')).filter((f) => f.endsWith('.html') && f !== 'shell.html');
+	const pg = await ctx.newPage();
+	const cdp = await ctx.newCDPSession(pg);
+	await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+	try {
+		for (const name of names) {
+			await pg.goto(url(name));
+			const got = await pg.evaluate(() => {
+				const box = document.querySelector('main .state.error');
+				const link = document.querySelector('main a[href^="api/v1/"]');
+				return {
+					title: document.title,
+					sheets: [...document.styleSheets].map((s) => ({ href: s.href, rules: s.cssRules.length })),
+					border: box ? getComputedStyle(box).borderTopStyle : null,
+					link: link && link.offsetParent !== null ? link.getAttribute('href') : null,
+				};
+			});
+			const r = got.link ? await fetch(new URL(got.link, BASE)) : null;
+			ok(/^xcbench — \S/.test(got.title) && got.sheets.some((s) => /\/css\/xcb\.css$/.test(s.href) && s.rules > 0)
+				&& got.border === 'solid' && r !== null && r.ok,
+				`no JavaScript: ${name} has its title, its stylesheet applied and a visible link to ${got.link} (HTTP ${r && r.status})`, got);
+		}
+		ok(names.length >= 5, `no JavaScript: every page checked (${names.join(' ')})`);
+	} finally {
+		await pg.close();
+	}
 }
