@@ -55,6 +55,10 @@ int kv_args(const char *cmd, int argc, char **argv, json_t *params);
 json_t *get_answer(const char *path, int as_json, int *rc);
 /* The same for a method with a body (taken: freed here; NULL for none). */
 json_t *api_answer(const char *method, const char *path, json_t *body, int as_json, int *rc);
+/* The text form of an answer of one object: prints prefix, then o's member
+ * key with print, and frees o. o is get_answer's or api_answer's result and
+ * rc what they set: returned as it is when o is NULL (nothing left to do). */
+int print_member(json_t *o, int rc, const char *prefix, const char *key, void (*print)(json_t *));
 /* Options that build a JSON request body (cmdopt.h's CMDOPT_FN actions on
  * subcmd.c): obj is the json_t * it goes in, k the key (NULL: the option's
  * name). STR sets obj[k] to the value, ADD appends it to the array obj, INT

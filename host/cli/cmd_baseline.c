@@ -65,10 +65,5 @@ int cmd_baseline(int argc, char **argv)
 		}
 		o = api_answer("POST", "/api/v1/baselines", body, as_json, &rc);
 	}
-	if (!o)
-		return rc;
-	printf("baseline set: ");
-	print_one(json_object_get(o, "baseline"));
-	json_decref(o);
-	return 0;
+	return print_member(o, rc, "baseline set: ", "baseline", print_one);
 }

@@ -53,18 +53,9 @@ int cmd_job(int argc, char **argv)
 	if (strcmp(argv[optind], "cancel") == 0) {
 		snprintf(path, sizeof(path), "/api/v1/jobs/%lld/cancel", id);
 		o = api_answer("POST", path, json_object(), as_json, &rc);
-		if (!o)
-			return rc;
-		printf("cancelled: ");
-		print_job(json_object_get(o, "job"));
-		json_decref(o);
-		return 0;
+		return print_member(o, rc, "cancelled: ", "job", print_job);
 	}
 	snprintf(path, sizeof(path), "/api/v1/jobs/%lld", id);
 	o = get_answer(path, as_json, &rc);
-	if (!o)
-		return rc;
-	print_job(json_object_get(o, "job"));
-	json_decref(o);
-	return 0;
+	return print_member(o, rc, "", "job", print_job);
 }

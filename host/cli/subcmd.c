@@ -78,6 +78,16 @@ json_t *api_answer(const char *method, const char *path, json_t *body, int as_js
 	return o;
 }
 
+int print_member(json_t *o, int rc, const char *prefix, const char *key, void (*print)(json_t *))
+{
+	if (!o)
+		return rc;
+	fputs(prefix, stdout);
+	print(json_object_get(o, key));
+	json_decref(o);
+	return 0;
+}
+
 int opt_json_str(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
 {
 	(void)err, (void)errlen;
