@@ -64,13 +64,23 @@ static int fits(size_t cap, size_t len)
 	return len <= XCB_PAYLOAD_MAX && cap >= XCB_HDR_LEN + len;
 }
 
+/* A frame of type whose payload (len bytes) the caller laid out at payload:
+ * the fixed-size frames (DONE, ACK) build theirs on the stack and come here. */
+static size_t enc_payload(void *buf, size_t cap, const struct xcb_hdr *h, unsigned type,
+			  const void *payload, size_t len)
+{
+	if (!fits(cap, len))
+		return 0;
+	copy((uint8_t *)buf + XCB_HDR_LEN, payload, len);
+	return finish(buf, h, type, len);
+}
+
 size_t xcb_enc_frame(void *buf, size_t cap, const struct xcb_hdr *h,
 		     const void *payload, size_t len)
 {
-	if (!fits(cap, len) || h->type < 1 || h->type > XCB_T_MAX)
+	if (h->type < 1 || h->type > XCB_T_MAX)
 		return 0;
-	copy((uint8_t *)buf + XCB_HDR_LEN, payload, len);
-	return finish(buf, h, h->type, len);
+	return enc_payload(buf, cap, h, h->type, payload, len);
 }
 
 size_t xcb_enc_text(void *buf, size_t cap, const struct xcb_hdr *h,
@@ -230,13 +240,11 @@ int xcb_dec_samples(const uint8_t *p, size_t len, struct xcb_samples *s)
 
 size_t xcb_enc_done(void *buf, size_t cap, const struct xcb_hdr *h, const struct xcb_done *d)
 {
-	uint8_t *p = (uint8_t *)buf + XCB_HDR_LEN;
+	uint8_t p[XCB_DONE_LEN];
 
-	if (!fits(cap, XCB_DONE_LEN))
-		return 0;
 	xcb_put32(p, d->frames);
 	xcb_put32(p + 4, d->status);
-	return finish(buf, h, XCB_T_DONE, XCB_DONE_LEN);
+	return enc_payload(buf, cap, h, XCB_T_DONE, p, sizeof(p));
 }
 
 int xcb_dec_done(const uint8_t *p, size_t len, struct xcb_done *d)
@@ -250,13 +258,11 @@ int xcb_dec_done(const uint8_t *p, size_t len, struct xcb_done *d)
 
 size_t xcb_enc_ack(void *buf, size_t cap, const struct xcb_hdr *h, const struct xcb_ack *a)
 {
-	uint8_t *p = (uint8_t *)buf + XCB_HDR_LEN;
+	uint8_t p[XCB_ACK_LEN];
 
-	if (!fits(cap, XCB_ACK_LEN))
-		return 0;
 	xcb_put32(p, a->status);
 	copy(p + 4, a->sack, sizeof(a->sack));
-	return finish(buf, h, XCB_T_ACK, XCB_ACK_LEN);
+	return enc_payload(buf, cap, h, XCB_T_ACK, p, sizeof(p));
 }
 
 int xcb_dec_ack(const uint8_t *p, size_t len, struct xcb_ack *a)
