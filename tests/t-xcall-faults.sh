@@ -17,31 +17,32 @@ make -s -C "$ROOT/firmware" faults >"$OUTDIR/t-xcall-faults.build.log" 2>&1
 check "fault builds of test_xcall (make -C firmware faults)" [ $? -eq 0 ]
 F=$ROOT/firmware/build/faults
 
-out=$OUTDIR/t-xcall-faults.skip.log
-XCB_XCALL_ONLY=tree XCB_XCALL_PHASES=quiet XCB_XCALL_BOUND_S=10 timeout 300 "$F/test_xcall_skip_forward" >"$out" 2>&1
-rc=$?
+# fault NAME LIMIT PATTERN [VAR=VALUE...]: runs the fault build
+# test_xcall_NAME (in that environment, bounded by LIMIT seconds; its output
+# in $OUTDIR/t-xcall-faults.NAME.log), then sets rc to its exit status and
+# line to its first line matching PATTERN, which it prints as a diagnostic.
+fault() {
+	local name=$1 limit=$2 pattern=$3 out=$OUTDIR/t-xcall-faults.$1.log
+	shift 3
+	env "$@" timeout "$limit" "$F/test_xcall_$name" >"$out" 2>&1
+	rc=$?
+	line=$(grep -m1 -e "$pattern" "$out")
+	diag "$line"
+}
+
+fault skip_forward 300 "^test_xcall: TIME BOUND" XCB_XCALL_ONLY=tree XCB_XCALL_PHASES=quiet XCB_XCALL_BOUND_S=10
 check "skipped forward: the run fails on its time bound (rc $rc, not a hang)" [ "$rc" -eq 3 ]
-line=$(grep -m1 "^test_xcall: TIME BOUND" "$out")
-diag "$line"
 check "skipped forward: names tree, the wait and the call in flight" \
 	grep -qE "quiet tree wait=[a-z]+ shape=[a-z]+.*: initiator [0-9]+ call [0-9]+ not run by CPU" <<<"$line"
 check "skipped forward: names exactly CPU 3" grep -qE "not run by CPU 3 \(its other targets ran it\)" <<<"$line"
 
-out=$OUTDIR/t-xcall-faults.twice.log
-XCB_XCALL_ONLY=lockless XCB_XCALL_PHASES=stress XCB_XCALL_ITERS=200 timeout 300 "$F/test_xcall_run_twice" >"$out" 2>&1
-rc=$?
+fault run_twice 300 "dup [1-9]" XCB_XCALL_ONLY=lockless XCB_XCALL_PHASES=stress XCB_XCALL_ITERS=200
 check "fn run twice: the run fails (rc $rc)" [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]
-line=$(grep -m1 "dup [1-9]" "$out")
-diag "$line"
 check "fn run twice: the ledger names algorithm, wait, initiator, target and dup" \
 	grep -qE "lockless wait=[a-z]+ shape=[a-z]+: lockless, initiator [0-9]+ -> target [0-9]+: expected [0-9]+ calls .* dup [1-9]" <<<"$line"
 
-out=$OUTDIR/t-xcall-faults.pool.log
-timeout 120 "$F/test_xcall_pool_hog" >"$out" 2>&1
-rc=$?
+fault pool_hog 120 "init failed"
 check "vector pool exhausted: init refuses (rc $rc)" [ "$rc" -eq 1 ]
-line=$(grep -m1 "init failed" "$out")
-diag "$line"
 check "vector pool exhausted: the error names the algorithm and the pool" \
 	grep -qE "xcall: [a-z0-9_]+: IPI vector pool exhausted" <<<"$line"
 

@@ -21,18 +21,26 @@ static struct amask mask_of(unsigned first, unsigned n)
 	return m;
 }
 
+/* xcall_group_leaders over t in groups of at most g (within the packages of
+ * pkg, NULL: unknown) picks n leaders, exactly the CPUs in want. */
+static void expect_leaders(const struct amask *t, unsigned g, const unsigned *pkg, int n, uint64_t want)
+{
+	struct amask l;
+
+	assert_int_equal(xcall_group_leaders(t, NW, g, pkg, &l), n);
+	assert_int_equal(l.w[0], want);
+}
+
 /* Two sockets of 8 cores, numbered socket by socket (QEMU's -smp 16,sockets=2). */
 static const unsigned two_sockets[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1 };
 
 static void test_cpu_order(void **state)
 {
 	(void)state;
-	struct amask t = mask_of(1, 15), l;
+	struct amask t = mask_of(1, 15);
 	/* unknown topology: every G-th target in CPU order leads */
-	assert_int_equal(xcall_group_leaders(&t, NW, 8, NULL, &l), 2);
-	assert_int_equal(l.w[0], (1u << 1) | (1u << 9));
-	assert_int_equal(xcall_group_leaders(&t, NW, 4, NULL, &l), 4);
-	assert_int_equal(l.w[0], (1u << 1) | (1u << 5) | (1u << 9) | (1u << 13));
+	expect_leaders(&t, 8, NULL, 2, (1u << 1) | (1u << 9));
+	expect_leaders(&t, 4, NULL, 4, (1u << 1) | (1u << 5) | (1u << 9) | (1u << 13));
 }
 
 static void test_two_sockets(void **state)
@@ -41,11 +49,9 @@ static void test_two_sockets(void **state)
 	struct amask t = mask_of(1, 15), l;
 	/* targets 1..15: G=8 would put 1..8 together (8 on socket 1): the
 	 * package boundary cuts it at 8 instead */
-	assert_int_equal(xcall_group_leaders(&t, NW, 8, two_sockets, &l), 2);
-	assert_int_equal(l.w[0], (1u << 1) | (1u << 8));
+	expect_leaders(&t, 8, two_sockets, 2, (1u << 1) | (1u << 8));
 	/* G=4: 1-4, 5-7 (cut at the socket), 8-11, 12-15 */
-	assert_int_equal(xcall_group_leaders(&t, NW, 4, two_sockets, &l), 4);
-	assert_int_equal(l.w[0], (1u << 1) | (1u << 5) | (1u << 8) | (1u << 12));
+	expect_leaders(&t, 4, two_sockets, 4, (1u << 1) | (1u << 5) | (1u << 8) | (1u << 12));
 	/* G larger than a socket: still one group per socket */
 	assert_int_equal(xcall_group_leaders(&t, NW, 64, two_sockets, &l), 2);
 	/* every group lies in one package */
