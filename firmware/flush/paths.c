@@ -192,18 +192,19 @@ static void serve_line(unsigned owner, unsigned me)
 	__atomic_store_n(&l->done, s, __ATOMIC_RELEASE);
 }
 
+/* Owner i's shootdown, through its descriptor or its line to us. */
+static void serve(unsigned owner, unsigned me)
+{
+	serve_desc(owner, me);
+	if (lines)
+		serve_line(owner, me);
+}
+
 static void paths_ipi(void)
 {
-	unsigned me = plat_cpu_id(), i;
-	struct amask snap;
-
-	/* acquire: pairs with the owners' seq_cst set of their active bit. */
-	amask_load(&snap, &active, nwords, __ATOMIC_ACQUIRE);
-	amask_for_each(i, &snap, nwords) {
-		serve_desc(i, me);
-		if (lines)
-			serve_line(i, me);
-	}
+	/* acquire (xcall_serve_tasks): pairs with the owners' seq_cst set of
+	 * their active bit. */
+	xcall_serve_tasks(&active, nwords, serve);
 }
 
 static void remote_consolidated(unsigned me, const struct amask *targets, const struct flush_req *r)
@@ -253,17 +254,17 @@ void flush_paths_remote(enum xcb_flush p, const struct amask *targets, struct fl
 		/* relaxed: published by the release on pending. */
 		__atomic_store_n(&d->readers, n, __ATOMIC_RELAXED);
 	}
-	/* release: a target that sees its bit sees the request and the PTE
-	 * changes made before this call. */
-	amask_store(&d->pending, targets, nwords, __ATOMIC_RELEASE);
-	amask_set(&active, me, __ATOMIC_SEQ_CST);
+	/* release on pending: a target that sees its bit sees the request and
+	 * the PTE changes made before this call; then the seq_cst set of our
+	 * active bit, before the IPIs (xcall_publish, as lockless.c). */
+	xcall_publish(&d->pending, targets, &active, me, nwords);
 	plat_send_ipi_mask(targets, (enum plat_ipi)kind);
 	if (p == XCB_FLUSH_CONCURRENT)
 		flush_invalidate(r);	/* ours, while the targets do theirs */
 	/* acquire: pairs with each target's release clear (concurrent: after
-	 * its invalidation; early_ack: on entry, before it). */
-	xcall_wait_empty(&d->pending, nwords);
-	amask_clear(&active, me, __ATOMIC_RELEASE);
+	 * its invalidation; early_ack: on entry, before it); then the release
+	 * clear of our active bit (xcall_finish). */
+	xcall_finish(&d->pending, &active, me, nwords);
 	/* release: the window readers may look now (the shootdown returned). */
 	__atomic_store_n(&d->returned, seq, __ATOMIC_RELEASE);
 }

@@ -27,9 +27,7 @@
 struct call_data {
 	/* Written by the owning CPU only while `selected` is empty; read by a
 	 * target only after it saw its bit in `selected` (acquire). */
-	xcall_fn_t fn;
-	void *arg;
-	enum xcb_wait wait;
+	struct xcall_req req;
 	/* Targets still to check in; own cache line, every target writes it. */
 	struct amask selected __attribute__((aligned(64)));
 } __attribute__((aligned(64)));
@@ -71,20 +69,14 @@ static void lockless_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * Jan pointed out that would need one more barrier. We leave it as it
 	 * is instead: a receiver that still sees the bit tests `selected`
 	 * first, which is empty now, so it never reads the data mid-rewrite. */
-	d->fn = fn;
-	d->arg = arg;
-	d->wait = w;
+	d->req = (struct xcall_req){ fn, arg, w };
 
-	/* Jan's first barrier: release on the selected words, so a receiver
-	 * that sees its bit (acquire) sees this call's fn/arg/wait. */
-	amask_store(&d->selected, &targets, nwords, __ATOMIC_RELEASE);
-
-	/* Jan's second barrier: the tasks bit is what receivers start from,
-	 * so it must become visible only after `selected` is; seq_cst makes
-	 * the RMW a full barrier (locked OR on x86): the store to selected is
-	 * ordered before it and the IPI (an APIC write) after it. It may
-	 * already be set (left from an earlier wait=none call). */
-	amask_set(&tasks, me, __ATOMIC_SEQ_CST);
+	/* Jan's two barriers (xcall_publish): release on the selected words,
+	 * so a receiver that sees its bit (acquire) sees this call's
+	 * fn/arg/wait; then the tasks bit, what receivers start from, visible
+	 * only after `selected` is: a seq_cst RMW, a full barrier, orders the
+	 * store to selected before it and the IPI (an APIC write) after it. */
+	xcall_publish(&d->selected, &targets, &tasks, me, nwords);
 
 	plat_send_ipi_mask(&targets, (enum plat_ipi)lockless_ipi);
 
@@ -92,40 +84,35 @@ static void lockless_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 		return;	/* tasks bit stays set: cleared by a later waited call */
 
 	/* acquire: pairs with the targets' release clears (ack: after they
-	 * read fn/arg; done: after fn finished and its effects are visible). */
-	xcall_wait_empty(&d->selected, nwords);
+	 * read fn/arg; done: after fn finished and its effects are visible).
+	 * Jan: then clear our tasks bit only once the empty `selected` is
+	 * globally visible (xcall_finish's release: a receiver that still sees
+	 * the bit just finds no work; one that misses it has nothing to find). */
+	xcall_finish(&d->selected, &tasks, me, nwords);
+}
 
-	/* Jan: clear our tasks bit only once the empty `selected` is globally
-	 * visible. Our acquire loads saw it empty, and release orders those
-	 * loads (and everything before) before the clear. A receiver that
-	 * still sees the bit just finds no work; one that misses it cannot
-	 * have a call of ours to find. */
-	amask_clear(&tasks, me, __ATOMIC_RELEASE);
+/* Initiator i's call, if it has one for us. */
+static void lockless_serve(unsigned i, unsigned me)
+{
+	struct call_data *d = &call_data[i];
+
+	/* acquire on the bit test: this is the smp_rmb() Jan asked to move
+	 * up — fn/arg/wait are read only after we saw the bit. */
+	if (!amask_test(&d->selected, me, __ATOMIC_ACQUIRE))
+		return;
+
+	/* Check in on `selected`: for wait=none/ack the release is the patch's
+	 * smp_mb() (a release is what it needs) - after it the owner may
+	 * rewrite fn/arg/wait. */
+	xcall_run_check_in(d->req.fn, d->req.arg, d->req.wait, &d->selected, me);
 }
 
 static void lockless_handle_ipi(void)
 {
-	unsigned me = plat_cpu_id();
-	struct amask snap;
-
-	/* acquire: pairs with the initiators' seq_cst set of their tasks bit,
-	 * so their `selected` stores are visible to the tests below. */
-	amask_load(&snap, &tasks, nwords, __ATOMIC_ACQUIRE);
-
-	unsigned i;
-	amask_for_each(i, &snap, nwords) {	/* CPU order: the fairness issue */
-		struct call_data *d = &call_data[i];
-
-		/* acquire on the bit test: this is the smp_rmb() Jan asked to
-		 * move up — fn/arg/wait are read only after we saw the bit. */
-		if (!amask_test(&d->selected, me, __ATOMIC_ACQUIRE))
-			continue;
-
-		/* Check in on `selected`: for wait=none/ack the release is the
-		 * patch's smp_mb() (a release is what it needs) - after it the
-		 * owner may rewrite fn/arg/wait. */
-		xcall_run_check_in(d->fn, d->arg, d->wait, &d->selected, me);
-	}
+	/* Every initiator whose tasks bit we see (acquire: pairs with their
+	 * seq_cst set, so their `selected` stores are visible to the tests in
+	 * lockless_serve), in CPU order: the fairness issue. */
+	xcall_serve_tasks(&tasks, nwords, lockless_serve);
 }
 
 /*
@@ -138,10 +125,8 @@ static void lockless_handle_ipi(void)
  */
 static void lockless_reset(void)
 {
-	for (unsigned i = 0; i < ncpus_ll; i++)
-		if (amask_empty(&call_data[i].selected, nwords, __ATOMIC_ACQUIRE))
-			/* release: as in call(), after the empty selected was seen. */
-			amask_clear(&tasks, i, __ATOMIC_RELEASE);
+	/* release: as in call(), after the empty selected was seen. */
+	xcall_reset_tasks(&tasks, ncpus_ll, nwords, &call_data[0].selected, sizeof(call_data[0]));
 }
 
 /* For tests: whether CPU `cpu`'s tasks bit is set. */

@@ -41,9 +41,7 @@
 
 struct tree_call {
 	/* Written by the owning CPU only while `groups` is empty. */
-	xcall_fn_t fn;
-	void *arg;
-	enum xcb_wait wait;
+	struct xcall_req req;
 	struct amask targets;
 	struct amask leaders;
 	/* Every target writes these: lines of their own. */
@@ -106,9 +104,7 @@ static void tree_call(const struct cpumask *mask, xcall_fn_t fn, void *arg, enum
 	 * reads the fields rewritten below. Interrupts on meanwhile. */
 	xcall_wait_empty(&d->groups, nwords);
 
-	d->fn = fn;
-	d->arg = arg;
-	d->wait = w;
+	d->req = (struct xcall_req){ fn, arg, w };
 	d->targets = targets;
 	/* A target leads the group from it on when the last one is full (G) or
 	 * lies in another package (groups.h: xcall_group_starts). */
@@ -128,12 +124,11 @@ static void tree_call(const struct cpumask *mask, xcall_fn_t fn, void *arg, enum
 	d->leaders = leaders;
 	/* relaxed: the release on pending below publishes it too. */
 	amask_store(&d->groups, &leaders, nwords, __ATOMIC_RELAXED);
-	/* release: a target that sees its pending bit (acquire) sees all the
-	 * above. */
-	amask_store(&d->pending, &targets, nwords, __ATOMIC_RELEASE);
-	/* seq_cst RMW, a full barrier: pending before the tasks bit, the tasks
-	 * bit before the IPIs (lockless.c's second barrier, same reason). */
-	amask_set(&tasks, me, __ATOMIC_SEQ_CST);
+	/* release on pending: a target that sees its bit (acquire) sees all
+	 * the above; then the seq_cst RMW, a full barrier: pending before the
+	 * tasks bit, the tasks bit before the IPIs (lockless.c's two barriers,
+	 * same reasons: xcall_publish). */
+	xcall_publish(&d->pending, &targets, &tasks, me, nwords);
 
 	amask_for_each(t, &leaders, nwords)
 		plat_send_ipi(t, (enum plat_ipi)tree_ipi);	/* one unicast per leader */
@@ -141,10 +136,10 @@ static void tree_call(const struct cpumask *mask, xcall_fn_t fn, void *arg, enum
 	if (w == XCB_WAIT_NONE)
 		return;	/* tasks bit stays: cleared by a later waited call */
 	/* acquire: pairs with each group's last release clear (ack: all read
-	 * fn/arg; done: all finished fn, effects visible). */
-	xcall_wait_empty(&d->groups, nwords);
-	/* release: after the empty groups was seen (lockless.c: Jan's rule). */
-	amask_clear(&tasks, me, __ATOMIC_RELEASE);
+	 * fn/arg; done: all finished fn, effects visible); then the release
+	 * clear of our tasks bit, after the empty groups was seen (lockless.c:
+	 * Jan's rule; xcall_finish). */
+	xcall_finish(&d->groups, &tasks, me, nwords);
 }
 
 /* A leader's forward: the IPI to the rest of its group (the targets after
@@ -173,46 +168,43 @@ static void check_in(struct tree_call *d, unsigned initiator, unsigned lead)
 		amask_clear(&d->groups, lead, __ATOMIC_RELEASE);
 }
 
+/* Initiator i's call, if it has one for us: forward it if we lead our
+ * group, run it and check in. */
+static void tree_serve(unsigned i, unsigned me)
+{
+	struct tree_call *d = &calls[i];
+
+	/* acquire: the data is read only after we saw our bit. */
+	if (!amask_test(&d->pending, me, __ATOMIC_ACQUIRE))
+		return;
+	struct xcall_req c = d->req;
+	unsigned lead = leader_of(&d->leaders, me);
+
+	if (lead == me)
+		forward(d, me);
+	/* relaxed: only we clear our bit, and the check-in's release below
+	 * orders it before the initiator's next store of it. */
+	amask_clear(&d->pending, me, __ATOMIC_RELAXED);
+	if (c.wait == XCB_WAIT_DONE) {
+		xcall_run(c.fn, c.arg);
+		check_in(d, i, lead);
+	} else {
+		check_in(d, i, lead);	/* after our reads of fn/arg */
+		xcall_run(c.fn, c.arg);
+	}
+}
+
 static void tree_handle_ipi(void)
 {
-	unsigned me = plat_cpu_id(), i;
-	struct amask snap;
-
-	/* acquire: pairs with the initiators' seq_cst set of their tasks bit. */
-	amask_load(&snap, &tasks, nwords, __ATOMIC_ACQUIRE);
-
-	amask_for_each(i, &snap, nwords) {
-		struct tree_call *d = &calls[i];
-
-		/* acquire: the data is read only after we saw our bit. */
-		if (!amask_test(&d->pending, me, __ATOMIC_ACQUIRE))
-			continue;
-		xcall_fn_t fn = d->fn;
-		void *arg = d->arg;
-		enum xcb_wait w = d->wait;
-		unsigned lead = leader_of(&d->leaders, me);
-
-		if (lead == me)
-			forward(d, me);
-		/* relaxed: only we clear our bit, and the check-in's release
-		 * below orders it before the initiator's next store of it. */
-		amask_clear(&d->pending, me, __ATOMIC_RELAXED);
-		if (w == XCB_WAIT_DONE) {
-			xcall_run(fn, arg);
-			check_in(d, i, lead);
-		} else {
-			check_in(d, i, lead);	/* after our reads of fn/arg */
-			xcall_run(fn, arg);
-		}
-	}
+	/* acquire (xcall_serve_tasks): pairs with the initiators' seq_cst set
+	 * of their tasks bit. */
+	xcall_serve_tasks(&tasks, nwords, tree_serve);
 }
 
 /* Quiescent: drop the tasks bits wait=none calls left (lockless.c says why). */
 static void tree_reset(void)
 {
-	for (unsigned i = 0; i < ncpus_t; i++)
-		if (amask_empty(&calls[i].groups, nwords, __ATOMIC_ACQUIRE))
-			amask_clear(&tasks, i, __ATOMIC_RELEASE);
+	xcall_reset_tasks(&tasks, ncpus_t, nwords, &calls[0].groups, sizeof(calls[0]));
 }
 
 XCALL_ALGO(tree,

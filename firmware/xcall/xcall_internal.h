@@ -1,7 +1,8 @@
 /*
  * xcall_internal.h — helpers shared by the algorithm files (not for users
  * of xcall.h): turning the caller's cpumask into a private target snapshot,
- * and running a callee.
+ * running a callee, and the steps of the descriptor protocol lockless.c,
+ * tree.c and flush/paths.c share (publish, finish, serve, reset).
  */
 #ifndef XCB_XCALL_INTERNAL_H
 #define XCB_XCALL_INTERNAL_H
@@ -31,6 +32,83 @@ static inline void xcall_wait_empty(const struct amask *m, unsigned nwords)
 {
 	while (!amask_empty(m, nwords, __ATOMIC_ACQUIRE))
 		plat_cpu_relax();
+}
+
+/*
+ * The descriptor protocol lockless.c and tree.c (and flush/paths.c's direct
+ * paths) share. An initiator owns one descriptor: its call (below), written
+ * only while the previous call's check-in mask is empty, and `pending`, the
+ * targets that have not picked the call up; a global mask of initiators with
+ * a call in flight (`tasks`; paths.c's `active`) is what a receiver scans.
+ * Each helper is one step of it, and its comment names what its barrier
+ * pairs with.
+ */
+
+/* The call in a descriptor: plain fields, published by xcall_publish's
+ * release and read by a target only after its acquire test of its bit. */
+struct xcall_req {
+	xcall_fn_t fn;
+	void *arg;
+	enum xcb_wait wait;
+};
+
+/* Initiator, once its descriptor is written: release on `pending`, so a
+ * target that sees its bit (acquire) sees the descriptor and all stored
+ * before it; then a seq_cst RMW on our `tasks` bit, a full barrier (a locked
+ * OR on x86): `pending` is visible before the bit (the receivers' acquire
+ * snapshot in xcall_serve_tasks pairs with it), and the IPIs the caller
+ * sends next (APIC writes) go after it. The bit may already be set, left by
+ * an earlier wait=none call. */
+static inline void xcall_publish(struct amask *pending, const struct amask *targets,
+				 struct amask *tasks, unsigned me, unsigned nwords)
+{
+	amask_store(pending, targets, nwords, __ATOMIC_RELEASE);
+	amask_set(tasks, me, __ATOMIC_SEQ_CST);
+}
+
+/* Initiator, a waited call: spin until the check-in mask `done` is empty
+ * (xcall_wait_empty's acquire pairs with the targets' release clears), then
+ * clear our `tasks` bit with release, which orders those acquire loads (and
+ * all before them) before the clear: a receiver that still sees the bit
+ * finds no work, and one that misses it has no call of ours to find (Jan
+ * Beulich's rule, lockless.c). */
+static inline void xcall_finish(const struct amask *done, struct amask *tasks, unsigned me,
+				unsigned nwords)
+{
+	xcall_wait_empty(done, nwords);
+	amask_clear(tasks, me, __ATOMIC_RELEASE);
+}
+
+/* Receiver (the handler): serve(initiator, me) for every initiator whose
+ * `tasks` bit is set, in CPU order (not arrival order: lockless.c's fairness
+ * issue). The snapshot is loaded with acquire, pairing with each
+ * initiator's seq_cst set in xcall_publish, so its `pending` stores are
+ * visible to serve's acquire test of our bit. Inline: serve becomes a
+ * direct call in the timed path. */
+static inline void xcall_serve_tasks(const struct amask *tasks, unsigned nwords,
+				     void (*serve)(unsigned initiator, unsigned me))
+{
+	unsigned me = plat_cpu_id(), i;
+	struct amask snap;
+
+	amask_load(&snap, tasks, nwords, __ATOMIC_ACQUIRE);
+	amask_for_each(i, &snap, nwords)
+		serve(i, me);
+}
+
+/* Quiescent (between cases): clear the `tasks` bit of every initiator whose
+ * check-in mask is empty — the bits wait=none calls left set (lockless.c
+ * says why they cost). Initiator i's mask is at `first` + i * `stride` bytes
+ * (a member of each descriptor in an array). acquire: pairs with the
+ * targets' release clears; release: after the empty mask was seen, as in
+ * xcall_finish. */
+static inline void xcall_reset_tasks(struct amask *tasks, unsigned ncpus, unsigned nwords,
+				     const struct amask *first, unsigned long stride)
+{
+	for (unsigned i = 0; i < ncpus; i++)
+		if (amask_empty((const struct amask *)((const char *)first + i * stride), nwords,
+				__ATOMIC_ACQUIRE))
+			amask_clear(tasks, i, __ATOMIC_RELEASE);
 }
 
 /* A target's part of one call whose fn/arg/wait it has read from the
