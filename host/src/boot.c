@@ -28,6 +28,7 @@
 #include "labs_db.h"
 #include "http_reply.h"
 #include "jobs_db.h"
+#include "machines_db.h"
 
 #include "run_limits.h"
 #include "ratelimit.h"
@@ -166,11 +167,8 @@ static void boot_fn(struct dbi *db, void *arg)
 		t->too_many = 1;
 		return;
 	}
-	/* A new MAC gets its record; a known one is left as it is (uuid and
-	 * serial change with a HELLO or an admin write only). */
-	dbi_run(db, "INSERT INTO machines(mac, first_seen, last_seen) VALUES (?1, ?2, ?2) "
-		"ON CONFLICT(mac) DO NOTHING", DBI_T(t->mac), DBI_I(now));
-	machine = dbi_i64(db, "SELECT id FROM machines WHERE mac = ?1", 0, DBI_T(t->mac));
+	/* A new MAC gets its record; a known one is left as it is. */
+	machine = machine_ensure(db, t->mac, now);
 	if (!machine)
 		return;
 	lab_machine_adopt(db, machine);
