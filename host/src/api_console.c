@@ -38,19 +38,8 @@ struct console_task {
  * are being replaced by this upload). */
 static int64_t console_used(struct dbi *db, int64_t run, int64_t first)
 {
-	struct dbi_stmt *st;
-	int64_t n = 0;
-
-	if (dbi_prepare(db, "SELECT coalesce(sum(length(text)), 0) FROM events WHERE run_id = ?1 "
-			       "AND seq >= ?2 AND seq < ?3", &st) != DBI_OK)
-		return 0;
-	dbi_bind_i64(st, 1, run);
-	dbi_bind_i64(st, 2, CONSOLE_SEQ0);
-	dbi_bind_i64(st, 3, CONSOLE_SEQ0 + first);
-	if (dbi_step(st) == DBI_ROW)
-		n = dbi_column_i64(st, 0);
-	dbi_finalize(st);
-	return n;
+	return dbi_i64(db, "SELECT coalesce(sum(length(text)), 0) FROM events WHERE run_id = ?1 "
+		       "AND seq >= ?2 AND seq < ?3", 0, DBI_I(run), DBI_I(CONSOLE_SEQ0), DBI_I(CONSOLE_SEQ0 + first));
 }
 
 int64_t console_store(struct dbi *db, int64_t run, int64_t first, const char *text, size_t len,

@@ -18,28 +18,38 @@
  * 64-character host, twice); params must fit in what is left under 500. */
 #define PARAMS_MAX 160
 
+/* A job row's columns, in the order of JOB_COLS; the lifecycle's follow
+ * from JC_LIFE on. */
+enum { JC_ID, JC_MAC, JC_SUITE, JC_PARAMS, JC_LABEL, JC_CREATED, JC_CONSUMED, JC_RUN_ID, JC_TAGS, JC_META,
+       JC_LIFE };
+#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, tags, meta, " JOBS_DB_LIFE_COLS
 
+/* Column col's JSON text parsed, or NULL (SQL NULL, or not JSON). */
+static json_t *col_parsed(struct dbi_stmt *st, int col)
+{
+	const char *s = dbi_column_text(st, col);
+
+	return s ? json_loads(s, 0, NULL) : NULL;
+}
+
+/* A job as the API shows it, from a row of JOB_COLS. */
 static json_t *job_row(struct dbi_stmt *st)
 {
-	const char *p = dbi_column_text(st, 3);
-	json_t *params = p ? json_loads(p, 0, NULL) : NULL;
-
+	json_t *params = col_parsed(st, JC_PARAMS);
 	json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"id", (json_int_t)dbi_column_i64(st, 0), "mac", col_json(st, 1),
-		"suite", col_json(st, 2), "params", params ? params : json_object(),
-		"label", col_json(st, 4), "created", iso_or_null(st, 5),
-		"consumed", iso_or_null(st, 6), "run_id", col_json(st, 7));
+		"id", (json_int_t)dbi_column_i64(st, JC_ID), "mac", col_json(st, JC_MAC),
+		"suite", col_json(st, JC_SUITE), "params", params ? params : json_object(),
+		"label", col_json(st, JC_LABEL), "created", iso_or_null(st, JC_CREATED),
+		"consumed", iso_or_null(st, JC_CONSUMED), "run_id", col_json(st, JC_RUN_ID));
 	/* issue 25: the tags and key=value fields its run will carry */
-	json_t *tags = dbi_column_text(st, 8) ? json_loads(dbi_column_text(st, 8), 0, NULL) : NULL;
-	json_t *meta = dbi_column_text(st, 9) ? json_loads(dbi_column_text(st, 9), 0, NULL) : NULL;
+	json_t *tags = col_parsed(st, JC_TAGS);
+	json_t *meta = col_parsed(st, JC_META);
 
 	json_object_set_new(o, "tags", tags ? tags : json_array());
 	json_object_set_new(o, "meta", meta ? meta : json_object());
-	jobs_db_life_add(o, st, 10); /* the lifecycle (jobs_db.h) */
+	jobs_db_life_add(o, st, JC_LIFE); /* the lifecycle (jobs_db.h) */
 	return o;
 }
-
-#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, tags, meta, " JOBS_DB_LIFE_COLS
 
 enum MHD_Result api_jobs(struct req *rq)
 {
@@ -53,14 +63,11 @@ enum MHD_Result api_jobs(struct req *rq)
 		return reply_error(rq, 400, "mac: '%s' is not a MAC address", m);
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE (CAST(?1 AS TEXT) IS NULL OR mac = ?1) "
-			       "AND (CAST(?2 AS BIGINT) IS NULL OR (consumed IS NULL AND stage IN ('queued', 'powering_on', 'booting', 'running'))) "
-			       "ORDER BY id DESC LIMIT 1000", &st))
+	if (dbi_query(db, "SELECT " JOB_COLS " FROM jobs WHERE (CAST(?1 AS TEXT) IS NULL OR mac = ?1) "
+			  "AND (CAST(?2 AS BIGINT) IS NULL OR (consumed IS NULL AND stage IN ('queued', 'powering_on', 'booting', 'running'))) "
+			  "ORDER BY id DESC LIMIT 1000", &st,
+		      DBI_T(m ? mac : NULL), pending && strcmp(pending, "0") ? DBI_I(1) : DBI_NUL))
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
-	if (m)
-		dbi_bind_text(st, 1, mac, -1);
-	if (pending && strcmp(pending, "0"))
-		dbi_bind_i64(st, 2, 1);
 	arr = json_array();
 	while (dbi_step(st) == DBI_ROW)
 		json_array_append_new(arr, job_row(st));
@@ -75,27 +82,15 @@ struct job_task {
 	int64_t id;
 };
 
+/* The job row, on the writer's connection: t->id its id, 0 if not stored. */
 static void job_fn(struct dbi *db, void *arg)
 {
 	struct job_task *t = arg;
-	struct dbi_stmt *st;
 
-	if (dbi_prepare(db, "INSERT INTO jobs(mac, suite, params, label, created, tags, meta) "
-			"VALUES (?, ?, ?, ?, ?, COALESCE(?, '[]'), COALESCE(?, '{}'))", &st))
-		return;
-	if (t->tags)
-		dbi_bind_text(st, 6, t->tags, -1);
-	if (t->meta)
-		dbi_bind_text(st, 7, t->meta, -1);
-	dbi_bind_text(st, 1, t->mac, -1);
-	dbi_bind_text(st, 2, t->suite, -1);
-	dbi_bind_text(st, 3, t->params, -1);
-	if (t->label)
-		dbi_bind_text(st, 4, t->label, -1);
-	dbi_bind_i64(st, 5, now_s());
-	if (dbi_step(st) == DBI_DONE)
+	if (dbi_run(db, "INSERT INTO jobs(mac, suite, params, label, created, tags, meta) "
+		    "VALUES (?, ?, ?, ?, ?, COALESCE(?, '[]'), COALESCE(?, '{}'))", DBI_T(t->mac), DBI_T(t->suite),
+		    DBI_T(t->params), DBI_T(t->label), DBI_I(now_s()), DBI_T(t->tags), DBI_T(t->meta)) == DBI_OK)
 		t->id = dbi_last_id(db);
-	dbi_finalize(st);
 	if (t->id)
 		jobs_db_policy_store(db, t->id, &t->policy);
 }
@@ -203,14 +198,12 @@ static enum MHD_Result reply_new_job(struct req *rq, struct dbi *db, int64_t id)
 {
 	struct dbi_stmt *st;
 	enum MHD_Result ret;
+	int rc = dbi_row(db, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", &st, DBI_I(id));
 
-	if (dbi_prepare(db, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", &st))
-		return reply_error(rq, 500, "query failed");
-	dbi_bind_i64(st, 1, id);
-	if (dbi_step(st) == DBI_ROW)
+	if (rc == DBI_ROW)
 		ret = reply_json(rq, 201, json_pack("{s:o}", "job", job_row(st)));
 	else
-		ret = reply_error(rq, 500, "job vanished");
+		ret = reply_error(rq, 500, rc == DBI_DONE ? "job vanished" : "query failed");
 	dbi_finalize(st);
 	return ret;
 }
@@ -246,18 +239,14 @@ struct del_task {
 	int done;
 };
 
+/* Deletes a job no boot has taken yet (t->done: it was there). */
 static void del_fn(struct dbi *db, void *arg)
 {
 	struct del_task *t = arg;
-	struct dbi_stmt *st;
 
-	if (dbi_prepare(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL "
-			"AND stage NOT IN ('powering_on', 'booting', 'running')", &st))
-		return;
-	dbi_bind_i64(st, 1, t->id);
-	dbi_step(st);
-	t->done = dbi_changes(db) > 0;
-	dbi_finalize(st);
+	t->done = dbi_run(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL "
+			  "AND stage NOT IN ('powering_on', 'booting', 'running')", DBI_I(t->id)) == DBI_OK &&
+		  dbi_changes(db) > 0;
 	if (t->done)
 		jobs_db_forget(db, t->id);
 }

@@ -32,9 +32,11 @@ enum MHD_Result api_health(struct req *rq)
 	for (const char *const *s = (const char *const[]){ "pending", "running", "complete", "lost", "crashed", NULL }; *s; s++)
 		json_object_set_new(runs, *s, json_integer(0));
 	if (db && dbi_prepare(db, "SELECT status, count(*) FROM runs GROUP BY status", &st) == DBI_OK) {
+		enum { RS_STATUS, RS_COUNT }; /* the query's columns, in its order */
+
 		while (dbi_step(st) == DBI_ROW)
-			json_object_set_new(runs, dbi_column_text(st, 0),
-					    json_integer(dbi_column_i64(st, 1)));
+			json_object_set_new(runs, dbi_column_text(st, RS_STATUS),
+					    json_integer(dbi_column_i64(st, RS_COUNT)));
 		dbi_finalize(st);
 	}
 	o = json_pack("{s:s, s:s, s:I, s:b, s:i, s:s, s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o}",
@@ -56,6 +58,9 @@ enum MHD_Result api_health(struct req *rq)
 
 enum MHD_Result api_machines(struct req *rq)
 {
+	/* the query's columns, in its order */
+	enum { MC_ID, MC_MAC, MC_UUID, MC_SERIAL, MC_FIRST_SEEN, MC_LAST_SEEN, MC_RUNS, MC_LAST_RUN, MC_HELLO,
+	       MC_LAB };
 	struct dbi *db = rdb();
 	struct dbi_stmt *st;
 	json_t *arr;
@@ -72,15 +77,15 @@ enum MHD_Result api_machines(struct req *rq)
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	arr = json_array();
 	while (dbi_step(st) == DBI_ROW) {
-		const char *facts = dbi_column_text(st, 8);
+		const char *facts = dbi_column_text(st, MC_HELLO);
 		json_t *f = facts ? json_loads(facts, 0, NULL) : NULL;
 
 		json_array_append_new(arr, json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
-			"id", (json_int_t)dbi_column_i64(st, 0), "lab", col_json(st, 9),
-			"mac", col_json(st, 1), "uuid", col_json(st, 2), "serial", col_json(st, 3),
-			"first_seen", iso_or_null(st, 4), "last_seen", iso_or_null(st, 5),
-			"runs", (json_int_t)dbi_column_i64(st, 6),
-			"last_run", col_json(st, 7), "facts", f ? f : json_object()));
+			"id", (json_int_t)dbi_column_i64(st, MC_ID), "lab", col_json(st, MC_LAB),
+			"mac", col_json(st, MC_MAC), "uuid", col_json(st, MC_UUID), "serial", col_json(st, MC_SERIAL),
+			"first_seen", iso_or_null(st, MC_FIRST_SEEN), "last_seen", iso_or_null(st, MC_LAST_SEEN),
+			"runs", (json_int_t)dbi_column_i64(st, MC_RUNS),
+			"last_run", col_json(st, MC_LAST_RUN), "facts", f ? f : json_object()));
 	}
 	dbi_finalize(st);
 	return reply_json(rq, 200, json_pack("{s:o}", "machines", arr));

@@ -26,7 +26,6 @@ static void patch_fn(struct dbi *db, void *arg)
 {
 	struct patch_task *t = arg;
 	static const char *const fields[] = { "label", "notes" };
-	struct dbi_stmt *st;
 
 	labels_set(db, t->id, json_object_get(t->body, "tags"), json_object_get(t->body, "meta"));
 	for (int i = 0; i < 2; i++) {
@@ -36,14 +35,9 @@ static void patch_fn(struct dbi *db, void *arg)
 		if (!v)
 			continue;
 		snprintf(sql, sizeof(sql), "UPDATE runs SET %s = ? WHERE id = ?", fields[i]);
-		if (dbi_prepare(db, sql, &st))
-			continue;
-		if (json_is_string(v))
-			dbi_bind_text(st, 1, json_string_value(v), -1);
-		dbi_bind_i64(st, 2, t->id);
-		dbi_step(st);
-		t->found |= dbi_changes(db) > 0;
-		dbi_finalize(st);
+		/* null (not a string) clears the field */
+		if (dbi_run(db, sql, DBI_T(json_string_value(v)), DBI_I(t->id)) == DBI_OK)
+			t->found |= dbi_changes(db) > 0;
 	}
 }
 

@@ -52,22 +52,15 @@ int baseline_set(struct dbi *db, int64_t machine, const char *suite, const int64
 {
 	json_t *arr = json_array();
 	char *txt;
-	struct dbi_stmt *st;
-	int rc = -1;
+	int rc;
 
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(arr, json_integer(runs[i]));
 	txt = json_dumps(arr, JSON_COMPACT);
 	json_decref(arr);
-	if (txt && dbi_prepare(db, "INSERT INTO baselines(machine_id, suite, runs, set_at) VALUES (?, ?, ?, ?) "
-				      "ON CONFLICT(machine_id, suite) DO UPDATE SET runs = excluded.runs, set_at = excluded.set_at", &st) == DBI_OK) {
-		dbi_bind_i64(st, 1, machine);
-		dbi_bind_text(st, 2, suite, -1);
-		dbi_bind_text(st, 3, txt, -1);
-		dbi_bind_i64(st, 4, now);
-		rc = dbi_step(st) == DBI_DONE ? 0 : -1;
-		dbi_finalize(st);
-	}
+	rc = txt && dbi_run(db, "INSERT INTO baselines(machine_id, suite, runs, set_at) VALUES (?, ?, ?, ?) "
+			    "ON CONFLICT(machine_id, suite) DO UPDATE SET runs = excluded.runs, set_at = excluded.set_at",
+			    DBI_I(machine), DBI_T(suite), DBI_T(txt), DBI_I(now)) == DBI_OK ? 0 : -1;
 	free(txt);
 	return rc;
 }
@@ -77,11 +70,10 @@ json_t *baselines_list(struct dbi *db, int64_t machine)
 	struct dbi_stmt *st;
 	json_t *out = json_array();
 
-	if (dbi_prepare(db, "SELECT b.machine_id, m.mac, b.suite, b.runs, b.set_at FROM baselines b "
-			       "JOIN machines m ON m.id = b.machine_id WHERE ?1 = 0 OR b.machine_id = ?1 "
-			       "ORDER BY b.machine_id, b.suite", &st) != DBI_OK)
+	if (dbi_query(db, "SELECT b.machine_id, m.mac, b.suite, b.runs, b.set_at FROM baselines b "
+			  "JOIN machines m ON m.id = b.machine_id WHERE ?1 = 0 OR b.machine_id = ?1 "
+			  "ORDER BY b.machine_id, b.suite", &st, DBI_I(machine)) != DBI_OK)
 		return out;
-	dbi_bind_i64(st, 1, machine);
 	while (dbi_step(st) == DBI_ROW) {
 		struct dbval at;
 		json_t *runs = json_loads(dbi_column_text(st, 3), 0, NULL);
@@ -102,11 +94,8 @@ size_t baseline_get(struct dbi *db, int64_t machine, const char *suite, int64_t 
 	struct dbi_stmt *st;
 	size_t n = 0;
 
-	if (dbi_prepare(db, "SELECT runs FROM baselines WHERE machine_id = ? AND suite = ?", &st) != DBI_OK)
-		return 0;
-	dbi_bind_i64(st, 1, machine);
-	dbi_bind_text(st, 2, suite, -1);
-	if (dbi_step(st) == DBI_ROW) {
+	if (dbi_row(db, "SELECT runs FROM baselines WHERE machine_id = ? AND suite = ?", &st, DBI_I(machine),
+		    DBI_T(suite)) == DBI_ROW) {
 		json_t *arr = json_loads(dbi_column_text(st, 0), 0, NULL), *v;
 		size_t i;
 
@@ -125,13 +114,10 @@ size_t runs_last_before(struct dbi *db, int64_t machine, const char *suite, int6
 	struct dbi_stmt *st;
 	size_t k = 0;
 
-	if (dbi_prepare(db, "SELECT id FROM runs WHERE machine_id = ?1 AND suite = ?2 AND status = 'complete' "
-			"AND id < ?3 ORDER BY id DESC LIMIT ?4", &st))
+	if (dbi_query(db, "SELECT id FROM runs WHERE machine_id = ?1 AND suite = ?2 AND status = 'complete' "
+		      "AND id < ?3 ORDER BY id DESC LIMIT ?4", &st, DBI_I(machine), DBI_T(suite), DBI_I(before),
+		      DBI_I((int64_t)n)))
 		return 0;
-	dbi_bind_i64(st, 1, machine);
-	dbi_bind_text(st, 2, suite, -1);
-	dbi_bind_i64(st, 3, before);
-	dbi_bind_i64(st, 4, (int64_t)n);
 	while (k < n && dbi_step(st) == DBI_ROW)
 		runs[k++] = dbi_column_i64(st, 0);
 	dbi_finalize(st);

@@ -28,6 +28,7 @@
 #include "labs_db.h"
 #include "http_reply.h"
 #include "jobs_db.h"
+#include "machines_db.h"
 
 #include "run_limits.h"
 #include "ratelimit.h"
@@ -91,28 +92,12 @@ struct boot_task {
  * each machine from its own address, QEMU's user networking all from one. */
 static struct ratelimit boot_rl = RATELIMIT_INIT(30, 2);
 
+/* A copy of column c's text, or NULL (the caller frees it). */
 static char *col_dup(struct dbi_stmt *st, int c)
 {
 	const char *s = dbi_column_text(st, c);
 
 	return s ? strdup(s) : NULL;
-}
-
-static int64_t one_int(struct dbi *db, const char *sql, const char *text, int64_t a, int64_t b)
-{
-	struct dbi_stmt *st;
-	int64_t v = 0;
-
-	if (dbi_prepare(db, sql, &st) != DBI_OK)
-		return 0;
-	if (text)
-		dbi_bind_text(st, 1, text, -1);
-	dbi_bind_i64(st, 2, a);
-	dbi_bind_i64(st, 3, b);
-	if (dbi_step(st) == DBI_ROW)
-		v = dbi_column_i64(st, 0);
-	dbi_finalize(st);
-	return v;
 }
 
 static void boot_args(struct boot_task *t);
@@ -123,21 +108,19 @@ static void boot_args(struct boot_task *t);
  * ended (cancelled, timed out: job_runner.c). */
 static void pick_job(struct dbi *db, struct boot_task *t)
 {
+	enum { PJ_ID, PJ_SUITE, PJ_PARAMS, PJ_LABEL }; /* the query's columns, in its order */
 	struct dbi_stmt *st;
 
 	if (!bind_may_take_job(db, t->mac, t->peer, t->allowed))
 		return;
-	if (dbi_prepare(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ?1 AND "
-			       "consumed IS NULL AND (bound_until IS NULL OR bound_until >= ?2) "
-			       "AND stage IN ('queued', 'powering_on', 'booting', 'running') ORDER BY id LIMIT 1", &st) != DBI_OK)
-		return;
-	dbi_bind_text(st, 1, t->mac, -1);
-	dbi_bind_i64(st, 2, now_s());
-	if (dbi_step(st) == DBI_ROW) {
-		t->job_id = dbi_column_i64(st, 0);
-		t->suite = col_dup(st, 1);
-		t->params = col_dup(st, 2);
-		t->label = col_dup(st, 3);
+	if (dbi_row(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ?1 AND "
+			"consumed IS NULL AND (bound_until IS NULL OR bound_until >= ?2) "
+			"AND stage IN ('queued', 'powering_on', 'booting', 'running') ORDER BY id LIMIT 1", &st,
+		    DBI_T(t->mac), DBI_I(now_s())) == DBI_ROW) {
+		t->job_id = dbi_column_i64(st, PJ_ID);
+		t->suite = col_dup(st, PJ_SUITE);
+		t->params = col_dup(st, PJ_PARAMS);
+		t->label = col_dup(st, PJ_LABEL);
 	}
 	dbi_finalize(st);
 }
@@ -146,19 +129,15 @@ static void pick_job(struct dbi *db, struct boot_task *t)
  * for from the same address. 0 if none. */
 static int64_t reusable_run(struct dbi *db, struct boot_task *t, int64_t machine)
 {
+	enum { RR_ID, RR_TOKEN }; /* the query's columns, in its order */
 	struct dbi_stmt *st;
 	int64_t id = 0;
 
-	if (dbi_prepare(db, "SELECT id, token FROM runs WHERE machine_id = ? AND status = 'pending' "
-			       "AND job_id IS NOT DISTINCT FROM ? AND boot_peer IS NOT DISTINCT FROM ? ORDER BY id DESC LIMIT 1", &st))
-		return 0;
-	dbi_bind_i64(st, 1, machine);
-	if (t->job_id)
-		dbi_bind_i64(st, 2, t->job_id);
-	dbi_bind_text(st, 3, t->peer, -1);
-	if (dbi_step(st) == DBI_ROW) {
-		id = dbi_column_i64(st, 0);
-		t->token = strtoull(dbi_column_text(st, 1), NULL, 16);
+	if (dbi_row(db, "SELECT id, token FROM runs WHERE machine_id = ? AND status = 'pending' "
+			"AND job_id IS NOT DISTINCT FROM ? AND boot_peer IS NOT DISTINCT FROM ? ORDER BY id DESC LIMIT 1",
+		    &st, DBI_I(machine), t->job_id ? DBI_I(t->job_id) : DBI_NUL, DBI_T(t->peer)) == DBI_ROW) {
+		id = dbi_column_i64(st, RR_ID);
+		t->token = strtoull(dbi_column_text(st, RR_TOKEN), NULL, 16);
 	}
 	dbi_finalize(st);
 	return id;
@@ -168,7 +147,6 @@ static void boot_fn(struct dbi *db, void *arg)
 {
 	struct boot_task *t = arg;
 	int64_t machine, now = now_s();
-	struct dbi_stmt *st;
 
 	if (lab_machine_elsewhere(db, t->mac, t->other_lab, sizeof(t->other_lab)))
 		return; /* another lab's machine: nothing written */
@@ -182,25 +160,21 @@ static void boot_fn(struct dbi *db, void *arg)
 		jobs_db_booted(db, t->job_id, now);
 	/* A repeat gets its pending run again; a new job-less run needs room
 	 * under the address's limit, checked before anything is written. */
-	machine = one_int(db, "SELECT id FROM machines WHERE mac = ?1", t->mac, 0, 0);
+	machine = dbi_i64(db, "SELECT id FROM machines WHERE mac = ?1", 0, DBI_T(t->mac));
 	if (machine && (t->run_id = reusable_run(db, t, machine)) != 0)
 		return;
 	if (!t->job_id && bind_pending_jobless(db, t->peer) >= RUNS_PER_ADDR) {
 		t->too_many = 1;
 		return;
 	}
-	/* A new MAC gets its record; a known one is left as it is (uuid and
-	 * serial change with a HELLO or an admin write only). */
-	one_int(db, "INSERT INTO machines(mac, first_seen, last_seen) VALUES (?1, ?2, ?2) "
-		"ON CONFLICT(mac) DO NOTHING", t->mac, now, 0);
-	machine = one_int(db, "SELECT id FROM machines WHERE mac = ?1", t->mac, 0, 0);
+	/* A new MAC gets its record; a known one is left as it is. */
+	machine = machine_ensure(db, t->mac, now);
 	if (!machine)
 		return;
 	lab_machine_adopt(db, machine);
 	/* One pending run per MAC: this one replaces any other (the machine
 	 * boots one script; the older run expires, as one with no HELLO does). */
-	one_int(db, "UPDATE runs SET status = 'lost' WHERE machine_id = ?2 AND status = 'pending'",
-		NULL, machine, 0);
+	dbi_run(db, "UPDATE runs SET status = 'lost' WHERE machine_id = ?1 AND status = 'pending'", DBI_I(machine));
 	t->token = fresh_token();
 	t->run_id = store_create_run(db, t->token, machine, t->job_id, t->suite, t->params, t->label);
 	if (!t->run_id)
@@ -208,18 +182,8 @@ static void boot_fn(struct dbi *db, void *arg)
 	if (t->job_id)
 		labels_from_job(db, t->job_id, t->run_id);	/* issue 25: the job's tags and fields */
 	t->fresh = 1;
-	if (dbi_prepare(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ?, "
-			       "boot_trusted = ? WHERE id = ?", &st) == DBI_OK) {
-		if (t->uuid)
-			dbi_bind_text(st, 1, t->uuid, -1);
-		if (t->serial)
-			dbi_bind_text(st, 2, t->serial, -1);
-		dbi_bind_text(st, 3, t->peer, -1);
-		dbi_bind_i64(st, 4, t->allowed);
-		dbi_bind_i64(st, 5, t->run_id);
-		dbi_step(st);
-		dbi_finalize(st);
-	}
+	dbi_run(db, "UPDATE runs SET boot_uuid = ?, boot_serial = ?, boot_peer = ?, boot_trusted = ? WHERE id = ?",
+		DBI_T(t->uuid), DBI_T(t->serial), DBI_T(t->peer), DBI_I(t->allowed), DBI_I(t->run_id));
 }
 
 int boot_reserved_key(const char *k, const char *v)

@@ -2,7 +2,8 @@
  * dbi.c — the storage seam's front (dbi.h): picks the engine from the
  * --db value and dispatches each call through its operations table
  * (dbi_engine.h). Also the engine-independent helpers: values, bindings
- * of a value, URL redaction.
+ * of a value, URL redaction, and one statement with its arguments given at
+ * once (dbi_query and friends: prepare, bind, step, finalize written once).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,4 +127,66 @@ void dbval_free(struct dbval *v)
 {
 	free(v->s);
 	v->s = NULL;
+}
+
+/* Binds one argument to parameter i (1-based) as its type says. */
+static int bind_arg(struct dbi_stmt *st, int i, const struct dbi_arg *a)
+{
+	switch (a->type) {
+	case DBI_INT: return dbi_bind_i64(st, i, a->i);
+	case DBI_FLOAT: return dbi_bind_double(st, i, a->d);
+	case DBI_TEXT: return dbi_bind_text(st, i, a->s, -1);
+	default: return dbi_bind_null(st, i);
+	}
+}
+
+int dbi_query_args(struct dbi *db, const char *sql, struct dbi_stmt **st, const struct dbi_arg *args,
+		   size_t n)
+{
+	int rc = dbi_prepare(db, sql, st);
+
+	for (size_t k = 0; rc == DBI_OK && k < n; k++)
+		rc = bind_arg(*st, (int)k + 1, &args[k]);
+	if (rc != DBI_OK) {
+		/* a bind refused (a parameter the SQL lacks): nothing half-bound
+		 * reaches the caller */
+		dbi_finalize(*st);
+		*st = NULL;
+	}
+	return rc;
+}
+
+int dbi_row_args(struct dbi *db, const char *sql, struct dbi_stmt **st, const struct dbi_arg *args,
+		 size_t n)
+{
+	int rc = dbi_query_args(db, sql, st, args, n);
+
+	if (rc != DBI_OK)
+		return rc;
+	rc = dbi_step(*st);
+	if (rc != DBI_ROW) {
+		dbi_finalize(*st);
+		*st = NULL;
+	}
+	return rc;
+}
+
+int dbi_run_args(struct dbi *db, const char *sql, const struct dbi_arg *args, size_t n)
+{
+	struct dbi_stmt *st;
+	int rc = dbi_row_args(db, sql, &st, args, n);
+
+	dbi_finalize(st);
+	return rc == DBI_ROW || rc == DBI_DONE ? DBI_OK : rc;
+}
+
+int64_t dbi_i64_args(struct dbi *db, const char *sql, int64_t dflt, const struct dbi_arg *args, size_t n)
+{
+	struct dbi_stmt *st;
+	int64_t v = dflt;
+
+	if (dbi_row_args(db, sql, &st, args, n) == DBI_ROW)
+		v = dbi_column_i64(st, 0);
+	dbi_finalize(st);
+	return v;
 }

@@ -118,4 +118,49 @@ const char *dbi_column_text(struct dbi_stmt *st, int col);
 const char *dbi_sql(struct dbi_stmt *st);
 struct dbi *dbi_db(struct dbi_stmt *st);
 
+/* ---- one statement, its arguments given at once ---- */
+
+/* An argument of dbi_query and friends, bound to parameter k+1 as the k-th
+ * of its list. Built with DBI_I, DBI_D, DBI_T, DBI_NUL, so that each value
+ * is converted to its column's type where it is written (a varargs list
+ * would read an int as an int64_t). */
+struct dbi_arg {
+	int type;       /* DBI_INT, DBI_FLOAT, DBI_TEXT or DBI_NULL */
+	int64_t i;
+	double d;
+	const char *s;  /* DBI_TEXT: NULL binds NULL, as dbi_bind_text */
+};
+#define DBI_I(v) ((struct dbi_arg){ .type = DBI_INT, .i = (v) })
+#define DBI_D(v) ((struct dbi_arg){ .type = DBI_FLOAT, .d = (v) })
+#define DBI_T(v) ((struct dbi_arg){ .type = DBI_TEXT, .s = (v) })
+#define DBI_NUL ((struct dbi_arg){ .type = DBI_NULL })
+/* The list of arguments ... and its length, for the *_args functions. */
+#define DBI_ARGV(...) (const struct dbi_arg[]){ __VA_ARGS__ }, \
+	sizeof((const struct dbi_arg[]){ __VA_ARGS__ }) / sizeof(struct dbi_arg)
+
+/* Prepares sql and binds args[0..n) to parameters 1..n: DBI_OK with *st
+ * ready to step (the caller finalizes it), else the error with *st NULL. */
+int dbi_query_args(struct dbi *db, const char *sql, struct dbi_stmt **st, const struct dbi_arg *args,
+		   size_t n);
+/* The same, then one step: DBI_ROW with *st on the first row (the caller
+ * reads it, then finalizes *st); otherwise (DBI_DONE: no row, or an error)
+ * the statement is finalized already and *st is NULL, so that the caller's
+ * dbi_finalize(*st) is harmless on every path. */
+int dbi_row_args(struct dbi *db, const char *sql, struct dbi_stmt **st, const struct dbi_arg *args,
+		 size_t n);
+/* A statement run for its effect (INSERT, UPDATE, DELETE): prepared, bound,
+ * stepped once, finalized. DBI_OK when the step gave DBI_DONE or DBI_ROW,
+ * else the error (DBI_ERROR, DBI_IOERR). */
+int dbi_run_args(struct dbi *db, const char *sql, const struct dbi_arg *args, size_t n);
+/* The first column of the first row as an integer; dflt when there is no
+ * row or the statement fails. */
+int64_t dbi_i64_args(struct dbi *db, const char *sql, int64_t dflt, const struct dbi_arg *args, size_t n);
+
+/* The above with the arguments written in the call:
+ * dbi_row(db, "SELECT lab FROM machines WHERE mac = ?", &st, DBI_T(mac)). */
+#define dbi_query(db, sql, st, ...) dbi_query_args(db, sql, st, DBI_ARGV(__VA_ARGS__))
+#define dbi_row(db, sql, st, ...) dbi_row_args(db, sql, st, DBI_ARGV(__VA_ARGS__))
+#define dbi_run(db, sql, ...) dbi_run_args(db, sql, DBI_ARGV(__VA_ARGS__))
+#define dbi_i64(db, sql, dflt, ...) dbi_i64_args(db, sql, dflt, DBI_ARGV(__VA_ARGS__))
+
 #endif

@@ -4,7 +4,6 @@
  * Reads take the caller's read-only connection; writes are writer tasks, so
  * they commit in the one writer's order with everything else.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,82 +103,63 @@ static void power_from_row(struct dbi_stmt *st, int first, struct power_cfg *c)
 int jobs_db_power_cfg(struct dbi *ro, const char *mac, struct power_cfg *c)
 {
 	struct dbi_stmt *st;
+	int rc;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->mac, sizeof(c->mac), "%s", mac);
-	if (!ro || dbi_prepare(ro, "SELECT " POWER_COLS " FROM machines WHERE mac = ?", &st))
+	if (!ro)
 		return -1;
-	dbi_bind_text(st, 1, mac, -1);
-	if (dbi_step(st) == DBI_ROW)
+	rc = dbi_row(ro, "SELECT " POWER_COLS " FROM machines WHERE mac = ?", &st, DBI_T(mac));
+	if (rc == DBI_ROW)
 		power_from_row(st, 0, c);
 	dbi_finalize(st);
-	return 0;
+	return rc == DBI_ROW || rc == DBI_DONE ? 0 : -1;
 }
 
-/* One statement with text/int64 arguments: "t" binds a string (NULL as
- * NULL), "i" an int64, in order. DBI_DONE/ROW as 0, else -1. */
-static int exec_args(struct dbi *db, const char *sql, const char *types, ...)
+/* Job id's stage (-1: no such job, or the query failed) and its attempt
+ * (left as it is then). */
+static int job_stage_of(struct dbi *db, int64_t id, int *attempt)
 {
+	enum { JS_STAGE, JS_ATTEMPT }; /* the query's columns, in its order */
 	struct dbi_stmt *st;
-	va_list ap;
-	int rc;
+	int stage = -1;
 
-	if (dbi_prepare(db, sql, &st) != DBI_OK)
-		return -1;
-	va_start(ap, types);
-	for (int i = 0; types[i]; i++) {
-		if (types[i] == 't') {
-			const char *s = va_arg(ap, const char *);
-
-			if (s)
-				dbi_bind_text(st, i + 1, s, -1);
-		} else {
-			dbi_bind_i64(st, i + 1, va_arg(ap, int64_t));
-		}
+	if (dbi_row(db, "SELECT stage, attempt FROM jobs WHERE id = ?", &st, DBI_I(id)) == DBI_ROW) {
+		stage = job_stage_parse(dbi_column_text(st, JS_STAGE));
+		*attempt = dbi_column_int(st, JS_ATTEMPT);
 	}
-	va_end(ap);
-	rc = dbi_step(st);
 	dbi_finalize(st);
-	return rc == DBI_DONE || rc == DBI_ROW ? 0 : -1;
+	return stage;
 }
 
 static void change_fn(struct dbi *db, void *arg)
 {
 	struct job_change *c = arg;
 	int64_t now = now_s();
-	struct dbi_stmt *st;
-	int attempt = 0, cur = -1;
+	int attempt = 0, cur = job_stage_of(db, c->id, &attempt);
 
-	if (dbi_prepare(db, "SELECT stage, attempt FROM jobs WHERE id = ?", &st))
-		return;
-	dbi_bind_i64(st, 1, c->id);
-	if (dbi_step(st) == DBI_ROW) {
-		cur = job_stage_parse(dbi_column_text(st, 0));
-		attempt = dbi_column_int(st, 1);
-	}
-	dbi_finalize(st);
 	if (cur < 0 || cur != (int)c->expect)
 		return;
 	if (c->attempt >= 0)
 		attempt = c->attempt;
 	if (c->stage >= 0 &&
-	    exec_args(db, "UPDATE jobs SET stage = ?, stage_since = ?, attempt = ?, reason = ? WHERE id = ?",
-		      "tiiti", job_stage_name(c->stage), now, (int64_t)attempt, c->reason, c->id))
+	    dbi_run(db, "UPDATE jobs SET stage = ?, stage_since = ?, attempt = ?, reason = ? WHERE id = ?",
+		    DBI_T(job_stage_name(c->stage)), DBI_I(now), DBI_I(attempt), DBI_T(c->reason), DBI_I(c->id)))
 		return;
 	if (c->reset_boot &&
-	    exec_args(db, "UPDATE jobs SET consumed = NULL, run_id = NULL, booted = NULL, powered = NULL "
-		      "WHERE id = ?", "i", c->id))
+	    dbi_run(db, "UPDATE jobs SET consumed = NULL, run_id = NULL, booted = NULL, powered = NULL "
+		    "WHERE id = ?", DBI_I(c->id)))
 		return;
-	if (c->mark_powered && exec_args(db, "UPDATE jobs SET powered = ? WHERE id = ?", "ii", now, c->id))
+	if (c->mark_powered && dbi_run(db, "UPDATE jobs SET powered = ? WHERE id = ?", DBI_I(now), DBI_I(c->id)))
 		return;
 	if (c->mark_powered && c->boot_until)
 		bind_job_to_boot(db, c->id, c->boot_until);
-	if (c->mark_ended && exec_args(db, "UPDATE jobs SET ended = ? WHERE id = ?", "ii", now, c->id))
+	if (c->mark_ended && dbi_run(db, "UPDATE jobs SET ended = ? WHERE id = ?", DBI_I(now), DBI_I(c->id)))
 		return;
 	if (c->reason &&
-	    exec_args(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) VALUES (?, ?, ?, ?, ?)",
-		      "iitit", c->id, now, job_stage_name(c->stage >= 0 ? (enum job_stage)c->stage : c->expect),
-		      (int64_t)attempt, c->reason))
+	    dbi_run(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) VALUES (?, ?, ?, ?, ?)",
+		    DBI_I(c->id), DBI_I(now), DBI_T(job_stage_name(c->stage >= 0 ? (enum job_stage)c->stage : c->expect)),
+		    DBI_I(attempt), DBI_T(c->reason)))
 		return;
 	c->applied = 1;
 }
@@ -193,7 +173,7 @@ int jobs_db_change(struct job_change *c)
 void jobs_db_booted(struct dbi *db, int64_t job_id, int64_t now)
 {
 	/* The first boot request of the attempt (iPXE may ask again). */
-	exec_args(db, "UPDATE jobs SET booted = ? WHERE id = ? AND booted IS NULL", "ii", now, job_id);
+	dbi_run(db, "UPDATE jobs SET booted = ? WHERE id = ? AND booted IS NULL", DBI_I(now), DBI_I(job_id));
 }
 
 struct pstate_task {
@@ -204,9 +184,8 @@ static void pstate_fn(struct dbi *db, void *arg)
 {
 	struct pstate_task *t = arg;
 
-	exec_args(db, "UPDATE machines SET power_state = coalesce(?, power_state), power_error = ?, "
-		  "power_checked = ? WHERE mac = ?", "ttit",
-		  t->state, t->error, now_s(), t->mac);
+	dbi_run(db, "UPDATE machines SET power_state = coalesce(?, power_state), power_error = ?, "
+		"power_checked = ? WHERE mac = ?", DBI_T(t->state), DBI_T(t->error), DBI_I(now_s()), DBI_T(t->mac));
 }
 
 int jobs_db_power_state(const char *mac, const char *state, const char *error)
@@ -227,15 +206,15 @@ static void setpower_fn(struct dbi *db, void *arg)
 	const struct power_cfg *c = t->c;
 	int64_t now = now_s();
 
-	if (exec_args(db, "INSERT INTO machines(mac, first_seen, last_seen) VALUES (?, ?, ?) "
-		      "ON CONFLICT(mac) DO NOTHING", "tii", c->mac, now, now))
+	if (dbi_run(db, "INSERT INTO machines(mac, first_seen, last_seen) VALUES (?, ?, ?) "
+		    "ON CONFLICT(mac) DO NOTHING", DBI_T(c->mac), DBI_I(now), DBI_I(now)))
 		return;
-	if (exec_args(db, "UPDATE machines SET power_driver = ?, power_host = ?, power_port = ?, power_user = ?, "
-		      "power_password_file = ?, power_command = ?, power_sol = ?, power_error = NULL, "
-		      "power_state = NULL WHERE mac = ?", "ttitttit",
-		      c->driver[0] ? c->driver : "manual", c->host[0] ? c->host : NULL, (int64_t)c->port,
-		      c->user[0] ? c->user : NULL, c->password_file[0] ? c->password_file : NULL,
-		      c->command[0] ? c->command : NULL, (int64_t)c->sol, c->mac))
+	if (dbi_run(db, "UPDATE machines SET power_driver = ?, power_host = ?, power_port = ?, power_user = ?, "
+		    "power_password_file = ?, power_command = ?, power_sol = ?, power_error = NULL, "
+		    "power_state = NULL WHERE mac = ?",
+		    DBI_T(c->driver[0] ? c->driver : "manual"), DBI_T(c->host[0] ? c->host : NULL), DBI_I(c->port),
+		    DBI_T(c->user[0] ? c->user : NULL), DBI_T(c->password_file[0] ? c->password_file : NULL),
+		    DBI_T(c->command[0] ? c->command : NULL), DBI_I(c->sol), DBI_T(c->mac)))
 		return;
 	t->ok = 1;
 }
@@ -249,43 +228,36 @@ int jobs_db_set_power(const struct power_cfg *c)
 	return t.ok ? 0 : -1;
 }
 
-struct cancel_task {
+/* A writer task on one job with a text (cancel_fn's why, note_fn's
+ * reason): what it did comes back in result. */
+struct job_text_task {
 	int64_t id;
-	const char *why;
+	const char *text;
 	int result;
 };
 
 static void cancel_fn(struct dbi *db, void *arg)
 {
-	struct cancel_task *t = arg;
-	struct dbi_stmt *st;
-	int stage = -1, attempt = 0;
+	struct job_text_task *t = arg;
+	int attempt = 0, stage = job_stage_of(db, t->id, &attempt);
 
 	t->result = -1;
-	if (dbi_prepare(db, "SELECT stage, attempt FROM jobs WHERE id = ?", &st))
-		return;
-	dbi_bind_i64(st, 1, t->id);
-	if (dbi_step(st) == DBI_ROW) {
-		stage = job_stage_parse(dbi_column_text(st, 0));
-		attempt = dbi_column_int(st, 1);
-	}
-	dbi_finalize(st);
 	if (stage < 0)
 		return;
 	t->result = 0;
 	if (job_stage_final(stage))
 		return;
-	if (exec_args(db, "UPDATE jobs SET stage = 'cancelled', stage_since = ?, reason = ? WHERE id = ?",
-		      "iti", now_s(), t->why, t->id) ||
-	    exec_args(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) VALUES (?, ?, 'cancelled', ?, ?)",
-		      "iiit", t->id, now_s(), (int64_t)attempt, t->why))
+	if (dbi_run(db, "UPDATE jobs SET stage = 'cancelled', stage_since = ?, reason = ? WHERE id = ?",
+		    DBI_I(now_s()), DBI_T(t->text), DBI_I(t->id)) ||
+	    dbi_run(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) VALUES (?, ?, 'cancelled', ?, ?)",
+		    DBI_I(t->id), DBI_I(now_s()), DBI_I(attempt), DBI_T(t->text)))
 		return;
 	t->result = 1;
 }
 
 int jobs_db_cancel(int64_t id, const char *why)
 {
-	struct cancel_task t = { id, why, -1 };
+	struct job_text_task t = { id, why, -1 };
 
 	if (writer_call(cancel_fn, &t))
 		return -1;
@@ -297,10 +269,9 @@ json_t *jobs_db_events_json(struct dbi *ro, int64_t id)
 	json_t *arr = json_array();
 	struct dbi_stmt *st;
 
-	if (dbi_prepare(ro, "SELECT at, stage, attempt, reason FROM job_events WHERE job_id = ? "
-			       "ORDER BY id LIMIT 10000", &st))
+	if (dbi_query(ro, "SELECT at, stage, attempt, reason FROM job_events WHERE job_id = ? "
+			  "ORDER BY id LIMIT 10000", &st, DBI_I(id)))
 		return arr;
-	dbi_bind_i64(st, 1, id);
 	while (dbi_step(st) == DBI_ROW)
 		json_array_append_new(arr, json_pack("{s:o, s:I, s:o, s:I, s:o}", "at", iso_or_null(st, 0),
 			"t", (json_int_t)dbi_column_i64(st, 0), "stage", col_json(st, 1),
@@ -331,11 +302,8 @@ json_t *jobs_db_job_json(struct dbi *ro, int64_t id)
 	struct dbi_stmt *st;
 	json_t *o = NULL;
 
-	if (dbi_prepare(ro, "SELECT id, mac, suite, label, created, consumed, run_id, "
-			       JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", &st))
-		return NULL;
-	dbi_bind_i64(st, 1, id);
-	if (dbi_step(st) == DBI_ROW) {
+	if (dbi_row(ro, "SELECT id, mac, suite, label, created, consumed, run_id, "
+			JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", &st, DBI_I(id)) == DBI_ROW) {
 		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 0),
 			      "mac", col_json(st, 1), "suite", col_json(st, 2), "label", col_json(st, 3),
 			      "created", iso_or_null(st, 4), "consumed", iso_or_null(st, 5), "run_id", col_json(st, 6));
@@ -366,11 +334,9 @@ json_t *jobs_db_machine_json(struct dbi *ro, const char *mac)
 	struct dbi_stmt *st;
 	json_t *o = NULL, *jobs;
 
-	if (dbi_prepare(ro, "SELECT id, mac, first_seen, last_seen, " POWER_COLS
-			       ", power_state, power_error, power_checked FROM machines WHERE mac = ?", &st))
-		return NULL;
-	dbi_bind_text(st, 1, mac, -1);
-	if (dbi_step(st) == DBI_ROW)
+	if (dbi_row(ro, "SELECT id, mac, first_seen, last_seen, " POWER_COLS
+			", power_state, power_error, power_checked FROM machines WHERE mac = ?", &st,
+		    DBI_T(mac)) == DBI_ROW)
 		o = json_pack("{s:I, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 0),
 			      "mac", col_json(st, 1), "first_seen", iso_or_null(st, 2), "last_seen", iso_or_null(st, 3),
 			      "power", power_json(st, 4));
@@ -378,8 +344,7 @@ json_t *jobs_db_machine_json(struct dbi *ro, const char *mac)
 	if (!o)
 		return NULL;
 	jobs = json_array();
-	if (dbi_prepare(ro, "SELECT id FROM jobs WHERE mac = ? ORDER BY id DESC LIMIT 50", &st) == DBI_OK) {
-		dbi_bind_text(st, 1, mac, -1);
+	if (dbi_query(ro, "SELECT id FROM jobs WHERE mac = ? ORDER BY id DESC LIMIT 50", &st, DBI_T(mac)) == DBI_OK) {
 		while (dbi_step(st) == DBI_ROW) {
 			json_t *j = jobs_db_job_json(ro, dbi_column_i64(st, 0));
 
@@ -397,10 +362,7 @@ json_t *jobs_db_lifecycle_json(struct dbi *ro, int64_t id)
 	struct dbi_stmt *st;
 	json_t *o = json_object();
 
-	if (dbi_prepare(ro, "SELECT " JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", &st))
-		return o;
-	dbi_bind_i64(st, 1, id);
-	if (dbi_step(st) == DBI_ROW)
+	if (dbi_row(ro, "SELECT " JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", &st, DBI_I(id)) == DBI_ROW)
 		jobs_db_life_add(o, st, 0);
 	dbi_finalize(st);
 	return o;
@@ -412,10 +374,9 @@ static int fail_streak(struct dbi *ro, const char *mac)
 	struct dbi_stmt *st;
 	int n = 0;
 
-	if (dbi_prepare(ro, "SELECT stage FROM jobs WHERE mac = ? AND stage IN "
-			       "('complete', 'failed', 'timed_out') ORDER BY id DESC LIMIT 100", &st))
+	if (dbi_query(ro, "SELECT stage FROM jobs WHERE mac = ? AND stage IN "
+			  "('complete', 'failed', 'timed_out') ORDER BY id DESC LIMIT 100", &st, DBI_T(mac)))
 		return 0;
-	dbi_bind_text(st, 1, mac, -1);
 	while (dbi_step(st) == DBI_ROW && strcmp(dbi_column_text(st, 0), "complete"))
 		n++;
 	dbi_finalize(st);
@@ -535,45 +496,37 @@ int jobs_db_policy_parse(json_t *body, struct job_policy *p, char *why, size_t w
 	return 0;
 }
 
+/* A stage's bound as stored: NULL when none is set (0). */
+static struct dbi_arg bound_arg(int64_t v)
+{
+	return v > 0 ? DBI_I(v) : DBI_NUL;
+}
+
 void jobs_db_policy_store(struct dbi *db, int64_t id, const struct job_policy *p)
 {
-	struct dbi_stmt *st;
-
-	if (dbi_prepare(db, "UPDATE jobs SET attempts = ?, bound_power = ?, bound_boot = ?, bound_run = ?, "
-			       "end_action = ?, stage_since = created WHERE id = ?", &st))
-		return;
-	dbi_bind_i64(st, 1, p->attempts);
-	for (int i = 0; i < 3; i++)
-		if (p->bound[i] > 0)
-			dbi_bind_i64(st, 2 + i, p->bound[i]);
-	dbi_bind_text(st, 5, p->end_off ? "off" : "leave", -1);
-	dbi_bind_i64(st, 6, id);
-	dbi_step(st);
-	dbi_finalize(st);
+	dbi_run(db, "UPDATE jobs SET attempts = ?, bound_power = ?, bound_boot = ?, bound_run = ?, "
+		"end_action = ?, stage_since = created WHERE id = ?", DBI_I(p->attempts), bound_arg(p->bound[0]),
+		bound_arg(p->bound[1]), bound_arg(p->bound[2]), DBI_T(p->end_off ? "off" : "leave"), DBI_I(id));
 }
 
 void jobs_db_forget(struct dbi *db, int64_t id)
 {
-	exec_args(db, "DELETE FROM job_events WHERE job_id = ?", "i", id);
+	dbi_run(db, "DELETE FROM job_events WHERE job_id = ?", DBI_I(id));
 }
 
-struct note_task {
-	int64_t id;
-	const char *reason;
-	int ok;
-};
-
+/* The note's event, on the writer's connection (jobs_db_note). */
 static void note_fn(struct dbi *db, void *arg)
 {
-	struct note_task *t = arg;
+	struct job_text_task *t = arg;
 
-	t->ok = exec_args(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) "
-			  "SELECT id, ?, stage, attempt, ? FROM jobs WHERE id = ?", "iti", now_s(), t->reason, t->id) == 0;
+	t->result = dbi_run(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) "
+			    "SELECT id, ?, stage, attempt, ? FROM jobs WHERE id = ?", DBI_I(now_s()), DBI_T(t->text),
+			    DBI_I(t->id));
 }
 
 int jobs_db_note(int64_t id, const char *reason)
 {
-	struct note_task t = { id, reason, 0 };
+	struct job_text_task t = { id, reason, -1 };
 
-	return writer_call(note_fn, &t) || !t.ok ? -1 : 0;
+	return writer_call(note_fn, &t) || t.result != DBI_OK ? -1 : 0;
 }

@@ -44,24 +44,6 @@ const char *labels_check(json_t *tags, json_t *meta)
 	return NULL;
 }
 
-/* Runs sql with (run, a, b) bound (b may be NULL). */
-static int exec3(struct dbi *db, const char *sql, int64_t run, const char *a, const char *b)
-{
-	struct dbi_stmt *st;
-	int rc;
-
-	if (dbi_prepare(db, sql, &st))
-		return -1;
-	dbi_bind_i64(st, 1, run);
-	if (a)
-		dbi_bind_text(st, 2, a, -1);
-	if (b)
-		dbi_bind_text(st, 3, b, -1);
-	rc = dbi_step(st) == DBI_DONE ? 0 : -1;
-	dbi_finalize(st);
-	return rc;
-}
-
 int labels_set(struct dbi *db, int64_t run, json_t *tags, json_t *meta)
 {
 	size_t i;
@@ -70,16 +52,16 @@ int labels_set(struct dbi *db, int64_t run, json_t *tags, json_t *meta)
 	int rc = 0;
 
 	if (tags) {
-		rc |= exec3(db, "DELETE FROM run_tags WHERE run_id = ?1", run, NULL, NULL);
+		rc |= dbi_run(db, "DELETE FROM run_tags WHERE run_id = ?1", DBI_I(run));
 		json_array_foreach(tags, i, v)
-			rc |= exec3(db, "INSERT INTO run_tags(run_id, tag) VALUES (?1, ?2) ON CONFLICT DO NOTHING", run,
-				    json_string_value(v), NULL);
+			rc |= dbi_run(db, "INSERT INTO run_tags(run_id, tag) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+				      DBI_I(run), DBI_T(json_string_value(v)));
 	}
 	json_object_foreach(meta, k, v) {
-		rc |= exec3(db, "DELETE FROM run_meta WHERE run_id = ?1 AND key = ?2", run, k, NULL);
+		rc |= dbi_run(db, "DELETE FROM run_meta WHERE run_id = ?1 AND key = ?2", DBI_I(run), DBI_T(k));
 		if (json_is_string(v))
-			rc |= exec3(db, "INSERT INTO run_meta(run_id, key, value) VALUES (?1, ?2, ?3)", run, k,
-				    json_string_value(v));
+			rc |= dbi_run(db, "INSERT INTO run_meta(run_id, key, value) VALUES (?1, ?2, ?3)", DBI_I(run),
+				      DBI_T(k), DBI_T(json_string_value(v)));
 	}
 	return rc ? -1 : 0;
 }
@@ -88,18 +70,18 @@ int labels_from_job(struct dbi *db, int64_t job, int64_t run)
 {
 	struct dbi_stmt *st;
 	json_t *tags = NULL, *meta = NULL;
-	int rc = 0;
+	int rc = dbi_row(db, "SELECT tags, meta FROM jobs WHERE id = ?", &st, DBI_I(job));
 
-	if (dbi_prepare(db, "SELECT tags, meta FROM jobs WHERE id = ?", &st))
-		return -1;
-	dbi_bind_i64(st, 1, job);
-	if (dbi_step(st) == DBI_ROW) {
+	if (rc == DBI_ROW) {
 		const char *t = dbi_column_text(st, 0), *m = dbi_column_text(st, 1);
 
 		tags = t ? json_loads(t, 0, NULL) : NULL;
 		meta = m ? json_loads(m, 0, NULL) : NULL;
 	}
 	dbi_finalize(st);
+	if (rc != DBI_ROW && rc != DBI_DONE)
+		return -1;
+	rc = 0;
 	/* stored by POST /api/v1/jobs after labels_check; checked again, as a
 	 * row could predate the rule */
 	if ((json_array_size(tags) || json_object_size(meta)) && !labels_check(tags, meta))
@@ -158,11 +140,10 @@ size_t runs_labelled(struct dbi *db, const char *label, int64_t *runs, size_t ca
 	struct dbi_stmt *st;
 	size_t n = 0;
 
-	if (dbi_prepare(db, "SELECT id FROM runs r WHERE status = 'complete' AND (label = ?1 OR EXISTS "
-			"(SELECT 1 FROM run_tags t WHERE t.run_id = r.id AND t.tag = ?1)) ORDER BY id LIMIT ?2", &st))
+	if (dbi_query(db, "SELECT id FROM runs r WHERE status = 'complete' AND (label = ?1 OR EXISTS "
+		      "(SELECT 1 FROM run_tags t WHERE t.run_id = r.id AND t.tag = ?1)) ORDER BY id LIMIT ?2", &st,
+		      DBI_T(label), DBI_I((int64_t)cap)))
 		return 0;
-	dbi_bind_text(st, 1, label, -1);
-	dbi_bind_i64(st, 2, (int64_t)cap);
 	while (n < cap && dbi_step(st) == DBI_ROW)
 		runs[n++] = dbi_column_i64(st, 0);
 	dbi_finalize(st);

@@ -14,12 +14,8 @@ int lab_machine_elsewhere(struct dbi *db, const char *mac, char *other, size_t n
 	struct dbi_stmt *st;
 	int found = 0;
 
-	if (dbi_prepare(db, "SELECT lab FROM machines WHERE mac = ? AND lab IS NOT NULL "
-			"AND lab IS DISTINCT FROM CAST(? AS TEXT)", &st))
-		return 0;
-	dbi_bind_text(st, 1, mac, -1);
-	dbi_bind_text(st, 2, cfg.lab, -1);
-	if (dbi_step(st) == DBI_ROW) {
+	if (dbi_row(db, "SELECT lab FROM machines WHERE mac = ? AND lab IS NOT NULL "
+		    "AND lab IS DISTINCT FROM CAST(? AS TEXT)", &st, DBI_T(mac), DBI_T(cfg.lab)) == DBI_ROW) {
 		snprintf(other, n, "%s", dbi_column_text(st, 0));
 		found = 1;
 	}
@@ -29,12 +25,6 @@ int lab_machine_elsewhere(struct dbi *db, const char *mac, char *other, size_t n
 
 void lab_machine_adopt(struct dbi *db, int64_t id)
 {
-	struct dbi_stmt *st;
-
-	if (!cfg.lab || dbi_prepare(db, "UPDATE machines SET lab = ? WHERE id = ? AND lab IS NULL", &st))
-		return;
-	dbi_bind_text(st, 1, cfg.lab, -1);
-	dbi_bind_i64(st, 2, id);
-	dbi_step(st);
-	dbi_finalize(st);
+	if (cfg.lab)
+		dbi_run(db, "UPDATE machines SET lab = ? WHERE id = ? AND lab IS NULL", DBI_T(cfg.lab), DBI_I(id));
 }

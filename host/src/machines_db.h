@@ -1,5 +1,6 @@
-/* machines_db.h — data access for the machine records beyond the boot path:
- * the record of a MAC named by a write (a run registered for a machine). */
+/* machines_db.h — data access for the machine records: the record of a
+ * MAC named by a write (a run registered for a machine) or by a boot
+ * (boot.c). */
 #ifndef XCB_MACHINES_DB_H
 #define XCB_MACHINES_DB_H
 

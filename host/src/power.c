@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "power.h"
+#include "runproc.h"
 #include "util.h"
 #include "xcb_schema.h"
 
@@ -128,4 +129,20 @@ int power_do(const struct power_cfg *c, enum power_action a, char *msg, size_t m
 		snprintf(msg, msglen, "manual: someone must power %s %s", c->mac,
 			 a == POWER_CYCLE ? "off and on" : power_action_name(a));
 	return 1;
+}
+
+int power_spawn(char *const argv[], char *const env[], const char *const noise[], struct power_run *r,
+		char *msg, size_t msglen)
+{
+	r->rc = spawn_run(argv, env, POWER_TIMEOUT_S, r->out, sizeof(r->out));
+	power_last_line(r->out, noise, r->line, sizeof(r->line));
+	if (r->rc == -1) {
+		snprintf(msg, msglen, "%s: %s%s", r->kind, r->out, r->hint);
+		return -1;
+	}
+	if (r->rc == -2) {
+		snprintf(msg, msglen, "%s %s: no answer in %d s", r->kind, r->what, POWER_TIMEOUT_S);
+		return -1;
+	}
+	return 0;
 }

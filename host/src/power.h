@@ -61,4 +61,22 @@ int power_password_file_ok(const char *path, char *why, size_t whylen);
  * list of substrings), trimmed and with control bytes replaced, into dst. */
 void power_last_line(const char *out, const char *const skip[], char *dst, size_t dstlen);
 
+/* One run of a driver's program (power_spawn): the driver names it for the
+ * messages, power_spawn fills in the rest. */
+struct power_run {
+	const char *kind;  /* "ipmi", "command": the messages' first word */
+	const char *what;  /* what it addressed ("host:port", the action) */
+	const char *hint;  /* added when the program cannot run ("" for none) */
+	int rc;            /* its exit status */
+	char out[4096];    /* its output */
+	char line[256];    /* its last line not in noise (power_last_line) */
+};
+/* Runs argv (env: NULL for the daemon's) for at most POWER_TIMEOUT_S into
+ * r: 0 when it ran and ended (r->rc its exit status, a failure or not), -1
+ * with msg when it could not run ("KIND: why HINT") or did not end in time
+ * ("KIND WHAT: no answer in N s"): the two failures every driver words
+ * alike. */
+int power_spawn(char *const argv[], char *const env[], const char *const noise[], struct power_run *r,
+		char *msg, size_t msglen);
+
 #endif

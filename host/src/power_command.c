@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "power.h"
-#include "runproc.h"
 
 int power_command_check(const struct power_cfg *c, char *why, size_t whylen)
 {
@@ -93,12 +92,13 @@ static const char *state_word(const char *out)
 
 int power_command(const struct power_cfg *c, enum power_action a, char *msg, size_t msglen)
 {
-	char cmd[2048], out[4096], line[256], why[300];
+	char cmd[2048], why[300];
 	char env_file[600], env_action[64], env_mac[48];
 	char *env[] = { env_file, env_action, env_mac, NULL };
 	const char *act = power_action_name(a), *st;
 	char *argv[] = { "/bin/sh", "-c", cmd, "xcb-power", (char *)act, (char *)c->mac, NULL };
-	int rc;
+	struct power_run r = { .kind = "command", .what = act, .hint = "" };
+	const char *line = r.line;
 
 	if (power_command_check(c, why, sizeof(why))) {
 		snprintf(msg, msglen, "command: %s", why);
@@ -111,22 +111,14 @@ int power_command(const struct power_cfg *c, enum power_action a, char *msg, siz
 	snprintf(env_file, sizeof(env_file), "XCB_POWER_PASSWORD_FILE=%s", c->password_file);
 	snprintf(env_action, sizeof(env_action), "XCB_POWER_ACTION=%s", act);
 	snprintf(env_mac, sizeof(env_mac), "XCB_MAC=%s", c->mac);
-	rc = spawn_run(argv, env, POWER_TIMEOUT_S, out, sizeof(out));
-	power_last_line(out, NULL, line, sizeof(line));
-	if (rc == -1) {
-		snprintf(msg, msglen, "command: %s", out);
+	if (power_spawn(argv, env, NULL, &r, msg, msglen))
 		return -1;
-	}
-	if (rc == -2) {
-		snprintf(msg, msglen, "command %s: no end in %d s", act, POWER_TIMEOUT_S);
-		return -1;
-	}
-	if (rc) {
-		snprintf(msg, msglen, "command %s: exit %d: %s", act, rc, line[0] ? line : "no message");
+	if (r.rc) {
+		snprintf(msg, msglen, "command %s: exit %d: %s", act, r.rc, line[0] ? line : "no message");
 		return -1;
 	}
 	if (a == POWER_STATUS) {
-		st = state_word(out);
+		st = state_word(r.out);
 		if (!st) {
 			snprintf(msg, msglen, "command status: no 'on' or 'off' in '%s'", line);
 			return -1;

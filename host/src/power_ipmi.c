@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "power.h"
-#include "runproc.h"
 
 /* Lines ipmitool prints that say nothing about the outcome (a BMC without
  * the optional Get Channel Cipher Suites command still works). */
@@ -75,30 +74,24 @@ int power_ipmi(const struct power_cfg *c, enum power_action a, char *msg, size_t
 		[POWER_STATUS] = { "chassis", "power", "status", NULL },
 		[POWER_PXE] = { "chassis", "bootdev", "pxe", NULL },
 	};
-	char *argv[24], port[16], out[4096], line[256], why[300];
-	int rc;
+	char *argv[24], port[16], where[300], why[300];
+	struct power_run r = { .kind = "ipmi", .what = where, .hint = " (is ipmitool installed?)" };
+	const char *out = r.out, *line = r.line;
 
 	if (power_ipmi_check(c, why, sizeof(why))) {
 		snprintf(msg, msglen, "ipmi: %s", why);
 		return -1;
 	}
 	build_argv(c, tails[a], argv, sizeof(argv) / sizeof(argv[0]), port, sizeof(port));
-	rc = spawn_run(argv, NULL, POWER_TIMEOUT_S, out, sizeof(out));
-	power_last_line(out, noise, line, sizeof(line));
-	if (rc == -1) {
-		snprintf(msg, msglen, "ipmi: %s (is ipmitool installed?)", out);
+	snprintf(where, sizeof(where), "%s:%s", c->host, port);
+	if (power_spawn(argv, NULL, noise, &r, msg, msglen))
 		return -1;
-	}
-	if (rc == -2) {
-		snprintf(msg, msglen, "ipmi %s:%s: no answer in %d s", c->host, port, POWER_TIMEOUT_S);
-		return -1;
-	}
 	if (strstr(out, "Unable to establish IPMI v2") || strstr(out, "RAKP")) {
 		snprintf(msg, msglen, "ipmi %s:%s: the BMC refused the session for user '%s' "
 			 "(wrong user or password?)", c->host, port, c->user);
 		return -1;
 	}
-	if (rc) {
+	if (r.rc) {
 		snprintf(msg, msglen, "ipmi %s:%s: %s %s failed: %s", c->host, port, tails[a][1], tails[a][2],
 			 line[0] ? line : "no message");
 		return -1;

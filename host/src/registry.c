@@ -66,31 +66,31 @@ void reg_maybe_close(struct run *r)
  * restarted mid-run keeps deduplicating and ACKs correctly). */
 int reg_load(struct dbi *db)
 {
+	enum { RL_ID, RL_TOKEN, RL_STATUS, RL_EXPECTED, RL_PEER }; /* the runs query's columns */
 	struct dbi_stmt *runs, *frames;
 	int rc = -1;
 
 	/* This lab's runs only: another lab's daemon collects its own. */
-	if (dbi_prepare(db, "SELECT id, token, status, frames_expected, peer FROM runs "
-			"WHERE lab IS NOT DISTINCT FROM CAST(? AS TEXT)", &runs))
+	if (dbi_query(db, "SELECT id, token, status, frames_expected, peer FROM runs "
+		      "WHERE lab IS NOT DISTINCT FROM CAST(? AS TEXT)", &runs, DBI_T(cfg.lab)))
 		return -1;
-	dbi_bind_text(runs, 1, cfg.lab, -1);
 	if (dbi_prepare(db, "SELECT seq FROM frames WHERE run_id = ?", &frames)) {
 		dbi_finalize(runs);
 		return -1;
 	}
 	while (dbi_step(runs) == DBI_ROW) {
-		uint64_t token = strtoull(dbi_column_text(runs, 1), NULL, 16);
-		struct run *r = reg_add(token, dbi_column_i64(runs, 0));
-		const char *st = dbi_column_text(runs, 2);
+		uint64_t token = strtoull(dbi_column_text(runs, RL_TOKEN), NULL, 16);
+		struct run *r = reg_add(token, dbi_column_i64(runs, RL_ID));
+		const char *st = dbi_column_text(runs, RL_STATUS);
 
 		if (!r)
 			goto out;
-		if (dbi_column_type(runs, 4) == DBI_TEXT &&
-		    inet_pton(AF_INET, dbi_column_text(runs, 4), &r->bound) == 1)
+		if (dbi_column_type(runs, RL_PEER) == DBI_TEXT &&
+		    inet_pton(AF_INET, dbi_column_text(runs, RL_PEER), &r->bound) == 1)
 			r->is_bound = 1;
-		if (strcmp(st, "complete") == 0 && dbi_column_type(runs, 3) != DBI_NULL) {
+		if (strcmp(st, "complete") == 0 && dbi_column_type(runs, RL_EXPECTED) != DBI_NULL) {
 			/* frames_expected counts DONE too: seqs 0..n-1 are all stored. */
-			uint32_t n = (uint32_t)dbi_column_i64(runs, 3);
+			uint32_t n = (uint32_t)dbi_column_i64(runs, RL_EXPECTED);
 
 			seqset_fill(&r->recv, n);
 			seqset_fill(&r->stored, n);
@@ -98,8 +98,8 @@ int reg_load(struct dbi *db)
 			reg_maybe_close(r);
 			continue;
 		}
-		if (dbi_column_type(runs, 3) != DBI_NULL)
-			r->expected = (uint32_t)dbi_column_i64(runs, 3);
+		if (dbi_column_type(runs, RL_EXPECTED) != DBI_NULL)
+			r->expected = (uint32_t)dbi_column_i64(runs, RL_EXPECTED);
 		dbi_bind_i64(frames, 1, r->id);
 		while (dbi_step(frames) == DBI_ROW) {
 			uint32_t seq = (uint32_t)dbi_column_i64(frames, 0);

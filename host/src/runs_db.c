@@ -124,36 +124,37 @@ int run_exists(struct dbi *db, int64_t id)
 	return found;
 }
 
-/* The WHERE clause of f; runs_bind binds it. */
+/* The WHERE clause of f; runs_bind binds it. One row a filter: whether f
+ * sets it, and its condition. */
 static void where(const struct run_filters *f, struct buf *b)
 {
+	const struct {
+		int on;
+		const char *sql;
+	} conds[] = {
+		{ f->machine != 0, " AND r.machine_id = :machine" },
+		{ f->mac[0] != 0, " AND m.mac = :mac" },
+		{ f->status != NULL, " AND r.status = :status" },
+		{ f->suite != NULL, " AND r.suite = :suite" },
+		{ f->label != NULL, " AND r.label = :label" },
+		/* issue 25: labels as metadata (run_tags, run_meta: labels_db.h) */
+		{ f->q != NULL,
+		  " AND (lower(COALESCE(r.label, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(r.notes, '')) LIKE :q ESCAPE '\\'"
+		  " OR lower(COALESCE(r.suite, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(m.mac, '')) LIKE :q ESCAPE '\\'"
+		  " OR lower(r.hello) LIKE :q ESCAPE '\\'"
+		  " OR EXISTS (SELECT 1 FROM run_tags qt WHERE qt.run_id = r.id AND lower(qt.tag) LIKE :q ESCAPE '\\')"
+		  " OR EXISTS (SELECT 1 FROM run_meta qm WHERE qm.run_id = r.id AND"
+		  " lower(qm.key || '=' || qm.value) LIKE :q ESCAPE '\\'))" },
+		{ f->tag != NULL, " AND EXISTS (SELECT 1 FROM run_tags tt WHERE tt.run_id = r.id AND tt.tag = :tag)" },
+		{ f->since != 0, " AND r.created >= :since" },
+		{ f->token[0] != 0, " AND r.token = :token" },
+		{ f->lab != NULL, " AND r.lab = :lab" },
+	};
+
 	buf_addf(b, " WHERE TRUE");
-	if (f->machine)
-		buf_addf(b, " AND r.machine_id = :machine");
-	if (f->mac[0])
-		buf_addf(b, " AND m.mac = :mac");
-	if (f->status)
-		buf_addf(b, " AND r.status = :status");
-	if (f->suite)
-		buf_addf(b, " AND r.suite = :suite");
-	if (f->label)
-		buf_addf(b, " AND r.label = :label");
-	/* issue 25: labels as metadata (run_tags, run_meta: labels_db.h) */
-	if (f->q)
-		buf_addf(b, " AND (lower(COALESCE(r.label, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(r.notes, '')) LIKE :q ESCAPE '\\'"
-			 " OR lower(COALESCE(r.suite, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(m.mac, '')) LIKE :q ESCAPE '\\'"
-			 " OR lower(r.hello) LIKE :q ESCAPE '\\'"
-			 " OR EXISTS (SELECT 1 FROM run_tags qt WHERE qt.run_id = r.id AND lower(qt.tag) LIKE :q ESCAPE '\\')"
-			 " OR EXISTS (SELECT 1 FROM run_meta qm WHERE qm.run_id = r.id AND"
-			 " lower(qm.key || '=' || qm.value) LIKE :q ESCAPE '\\'))");
-	if (f->tag)
-		buf_addf(b, " AND EXISTS (SELECT 1 FROM run_tags tt WHERE tt.run_id = r.id AND tt.tag = :tag)");
-	if (f->since)
-		buf_addf(b, " AND r.created >= :since");
-	if (f->token[0])
-		buf_addf(b, " AND r.token = :token");
-	if (f->lab)
-		buf_addf(b, " AND r.lab = :lab");
+	for (size_t i = 0; i < sizeof(conds) / sizeof(conds[0]); i++)
+		if (conds[i].on)
+			buf_addf(b, "%s", conds[i].sql);
 }
 
 /* Binds v to the named parameter if the statement has it. */

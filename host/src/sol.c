@@ -65,16 +65,8 @@ static void store_fn(struct dbi *db, void *arg)
 static int64_t job_run(int64_t job)
 {
 	struct dbi *db = db_ro();
-	struct dbi_stmt *st;
-	int64_t id = 0;
 
-	if (!db || dbi_prepare(db, "SELECT max(id) FROM runs WHERE job_id = ?", &st))
-		return 0;
-	dbi_bind_i64(st, 1, job);
-	if (dbi_step(st) == DBI_ROW)
-		id = dbi_column_i64(st, 0);
-	dbi_finalize(st);
-	return id;
+	return db ? dbi_i64(db, "SELECT max(id) FROM runs WHERE job_id = ?", 0, DBI_I(job)) : 0;
 }
 
 /* Stores the pending lines once the run is known. A new run (the next

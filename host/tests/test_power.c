@@ -2,7 +2,8 @@
  * test_power.c — the power drivers' checks and the command driver, for
  * real (a /bin/sh template, real files and modes): what power.c,
  * power_command.c and power_ipmi.c refuse, how a template is expanded and
- * run, how a status is read, and that an error names no password.
+ * run, how a status is read, what a program that cannot start is answered
+ * (power_spawn), and that an error names no password.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -158,6 +159,37 @@ static void test_manual(void **state)
 	assert_string_equal(msg, "unknown");
 }
 
+/* A driver whose program cannot be started says so in the driver's words:
+ * ipmitool missing from PATH (an empty folder here) is "ipmi: cannot run
+ * ipmitool: ... (is ipmitool installed?)", naming no password; a program
+ * that runs hands back its status and its last line not in noise. */
+static void test_spawn_failure(void **state)
+{
+	static const char *const noise[] = { "noise", NULL };
+	struct power_cfg c = { 0 };
+	struct power_run r = { .kind = "command", .what = "on", .hint = "" };
+	char *ok_argv[] = { "/bin/sh", "-c", "echo answer; echo noise; exit 4", NULL };
+	char *bad_argv[] = { "/nonexistent/xcb-power", NULL };
+	char msg[400], *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+	(void)state;
+	assert_int_equal(power_spawn(ok_argv, NULL, noise, &r, msg, sizeof(msg)), 0);
+	assert_int_equal(r.rc, 4);
+	assert_string_equal(r.line, "answer");
+	assert_int_equal(power_spawn(bad_argv, NULL, NULL, &r, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "command: cannot run /nonexistent/xcb-power: No such file or directory");
+	snprintf(c.driver, sizeof(c.driver), "ipmi");
+	snprintf(c.host, sizeof(c.host), "bmc1.lab");
+	snprintf(c.user, sizeof(c.user), "admin");
+	snprintf(c.password_file, sizeof(c.password_file), "%s", pwfile);
+	setenv("PATH", dir, 1);
+	assert_int_equal(power_do(&c, POWER_ON, msg, sizeof(msg)), -1);
+	if (path)
+		setenv("PATH", path, 1);
+	free(path);
+	assert_string_equal(msg, "ipmi: cannot run ipmitool: No such file or directory (is ipmitool installed?)");
+}
+
 static void test_last_line(void **state)
 {
 	static const char *const skip[] = { "noise", NULL };
@@ -182,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_command_status_and_errors),
 		cmocka_unit_test(test_manual),
 		cmocka_unit_test(test_last_line),
+		cmocka_unit_test(test_spawn_failure),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
