@@ -6,6 +6,9 @@ set +u
 BENCH=$ROOT/bench
 BOUT=$ROOT/tests/out/bench   # ignored by git, like every test output
 XCB_GEN=$ROOT/host/build/xcb-gen
+# BENCH_XCBENCHD: another daemon binary to measure (say, main's build as
+# "before", back to back with this tree's in one sitting).
+XCBENCHD=${BENCH_XCBENCHD:-$XCBENCHD}
 mkdir -p "$BOUT"
 PIDS=()
 bench_cleanup() {

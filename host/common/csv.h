@@ -19,6 +19,12 @@ void csv_f(struct buf *b, double v, int decimals); /* NaN → empty field */
 /* x / 1000 with 3 decimals: the bytes of csv_f(b, x / 1000.0, 3), without
  * printf (a stored _x1000 field of the run CSV). */
 void csv_milli(struct buf *b, int64_t x1000);
+/* The same two cells written in place (into buf_room(b, CSV_NUM_MAX) or
+ * more, for a whole record): each writes its field and ',' at p and
+ * returns where it ended. */
+#define CSV_NUM_MAX 32 /* bytes one of them writes at most, NUL aside */
+char *csv_put_i64(char *p, int64_t v);
+char *csv_put_milli(char *p, int64_t x1000);
 void csv_empty(struct buf *b);
 void csv_end(struct buf *b);
 

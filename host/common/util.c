@@ -115,7 +115,7 @@ double now_mono(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int buf_add(struct buf *b, const void *d, size_t n)
+char *buf_room(struct buf *b, size_t n)
 {
 	if (b->len + n + 1 > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;
@@ -125,13 +125,27 @@ int buf_add(struct buf *b, const void *d, size_t n)
 			cap *= 2;
 		p = realloc(b->p, cap);
 		if (!p)
-			return -1;
+			return NULL;
 		b->p = p;
 		b->cap = cap;
 	}
-	memcpy(b->p + b->len, d, n);
-	b->len += n;
-	b->p[b->len] = 0;
+	return b->p + b->len;
+}
+
+void buf_wrote(struct buf *b, char *end)
+{
+	b->len = (size_t)(end - b->p);
+	*end = 0;
+}
+
+int buf_add(struct buf *b, const void *d, size_t n)
+{
+	char *p = buf_room(b, n);
+
+	if (!p)
+		return -1;
+	memcpy(p, d, n);
+	buf_wrote(b, p + n);
 	return 0;
 }
 

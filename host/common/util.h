@@ -32,6 +32,12 @@ struct buf {
 	size_t len, cap;
 };
 int buf_add(struct buf *b, const void *d, size_t n);
+/* Writing in place: buf_room makes room for n more bytes (and the NUL) and
+ * returns where they go (b->p + b->len; NULL out of memory); buf_wrote then
+ * says where the writing ended (at most n further) and terminates it. A
+ * record of many cells costs one check instead of one buf_add each. */
+char *buf_room(struct buf *b, size_t n);
+void buf_wrote(struct buf *b, char *end);
 int buf_addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(struct buf *b);
 

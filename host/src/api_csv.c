@@ -293,41 +293,47 @@ static void run_csv_ctx_free(void *ctx)
 	free(c);
 }
 
-/* csv_row_fn of /runs/{id}.csv: one RESULT with its case's cells. Columns
- * are read straight from the statement (no copies), numbers written
- * without printf where the bytes allow (csv_i64, csv_milli). */
+/* The columns the row reads as numbers: the key, then the RESULT fields
+ * (one dbi_column_i64s call: it takes at most 64). */
+#define ROW_NUMS (ER_FIRST_FIELD + RV_NCOL)
+_Static_assert(ROW_NUMS <= 64, "dbi_column_i64s reads at most 64 columns");
+
+/* csv_row_fn of /runs/{id}.csv: one RESULT with its case's cells. The
+ * row's numbers are read in one call and written in place (buf_room once
+ * per stretch of cells, csv_put_*: no printf, no per-cell copy). */
 static void run_csv_row(struct dbi_stmt *st, struct buf *o, void *vctx)
 {
 	struct run_csv_ctx *c = vctx;
-	int64_t case_id = dbi_column_i64(st, ER_CASE_ID), v[RV_NCOL];
-	int64_t init = dbi_column_i64(st, ER_INIT);
-	const struct case_cells *k = case_find(c, dbi_db(st), case_id);
+	int64_t r[ROW_NUMS], *v = r + ER_FIRST_FIELD;
+	uint64_t nulls;
+	const struct case_cells *k;
 	const char *name;
+	char *p;
 
-	for (int i = 0; i < RV_NCOL; i++)
-		v[i] = dbi_column_i64(st, ER_FIRST_FIELD + i);
-	buf_add(o, c->lead.p, c->lead.len);
-	csv_i64(o, case_id);
-	if (k)
-		buf_add(o, c->cells.p + k->mid, k->midlen);
-	else if (c->nomid.len)
-		buf_add(o, c->nomid.p, c->nomid.len);
-	csv_i64(o, dbi_column_i64(st, ER_REP));
+	dbi_column_i64s(st, 0, ROW_NUMS, r, &nulls);
+	k = case_find(c, dbi_db(st), r[ER_CASE_ID]);
+	/* run_id, case_id, the case's cells, rep */
+	p = buf_room(o, c->lead.len + 2 * CSV_NUM_MAX + (k ? k->midlen : c->nomid.len));
+	if (!p)
+		return;
+	p = mempcpy(p, c->lead.p, c->lead.len);
+	p = csv_put_i64(p, r[ER_CASE_ID]);
+	p = k ? mempcpy(p, c->cells.p + k->mid, k->midlen) : mempcpy(p, c->nomid.p, c->nomid.len);
+	buf_wrote(o, csv_put_i64(p, r[ER_REP]));
 	/* all (65535), a pseudo-initiator by its proto name, or a CPU */
-	name = xcb_initiator_name((unsigned)init);
+	name = xcb_initiator_name((unsigned)r[ER_INIT]);
 	if (name)
 		csv_str(o, name);
 	else
-		csv_i64(o, init);
-	for (int i = 0; i < RV_NCOL; i++) {
-		if (rv_appended[i])
-			continue;
-		if (csv_scaled(i))
-			csv_milli(o, v[i]);
-		else
-			csv_i64(o, v[i]);
-	}
-	buf_add(o, c->tsc.p, c->tsc.len);
+		csv_i64(o, r[ER_INIT]);
+	/* the v1 fields (a NULL reads 0, as it always has), tsc_khz */
+	p = buf_room(o, RV_NCOL * CSV_NUM_MAX + c->tsc.len);
+	if (!p)
+		return;
+	for (int i = 0; i < RV_NCOL; i++)
+		if (!rv_appended[i])
+			p = csv_scaled(i) ? csv_put_milli(p, v[i]) : csv_put_i64(p, v[i]);
+	buf_wrote(o, mempcpy(p, c->tsc.p, c->tsc.len));
 	if (c->tsc_khz > 0) {
 		csv_f(o, v[RV_p50] * 1e6 / c->tsc_khz, 1);
 		csv_f(o, v[RV_p99] * 1e6 / c->tsc_khz, 1);
@@ -336,13 +342,17 @@ static void run_csv_row(struct dbi_stmt *st, struct buf *o, void *vctx)
 		csv_empty(o);
 	}
 	/* the appended fields (migration 003): empty when not reported */
+	p = buf_room(o, RV_NCOL * CSV_NUM_MAX);
+	if (!p)
+		return;
 	for (int i = 0; i < RV_NCOL; i++)
 		if (rv_appended[i]) {
-			if (dbi_column_type(st, ER_FIRST_FIELD + i) == DBI_NULL)
-				csv_empty(o);
+			if (nulls >> (ER_FIRST_FIELD + i) & 1)
+				*p++ = ',';
 			else
-				csv_i64(o, v[i]);
+				p = csv_put_i64(p, v[i]);
 		}
+	buf_wrote(o, p);
 	if (v[RV_ipi_floor] > 0) /* ipi_ratio = p50 / ipi_floor */
 		csv_f(o, (double)v[RV_p50] / (double)v[RV_ipi_floor], 3);
 	else

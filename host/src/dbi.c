@@ -93,6 +93,10 @@ int dbi_column_type(struct dbi_stmt *st, int col) { return st->db->ops->column_t
 int64_t dbi_column_i64(struct dbi_stmt *st, int col) { return st->db->ops->column_i64(st, col); }
 int dbi_column_int(struct dbi_stmt *st, int col) { return (int)st->db->ops->column_i64(st, col); }
 double dbi_column_double(struct dbi_stmt *st, int col) { return st->db->ops->column_double(st, col); }
+void dbi_column_i64s(struct dbi_stmt *st, int first, int n, int64_t *v, uint64_t *nulls)
+{
+	st->db->ops->column_i64s(st, first, n, v, nulls);
+}
 const char *dbi_column_text(struct dbi_stmt *st, int col) { return st->db->ops->column_text(st, col); }
 const char *dbi_sql(struct dbi_stmt *st) { return st->db->ops->sql(st); }
 struct dbi *dbi_db(struct dbi_stmt *st) { return st->db; }

@@ -112,6 +112,13 @@ int dbi_column_type(struct dbi_stmt *st, int col);
 int64_t dbi_column_i64(struct dbi_stmt *st, int col);
 int dbi_column_int(struct dbi_stmt *st, int col);
 double dbi_column_double(struct dbi_stmt *st, int col);
+/* Columns first .. first+n-1 (n <= 64) of the current row as integers, a
+ * NULL read as 0 with bit k of *nulls set for column first+k: one call per
+ * row instead of two per column, for a reader of many numeric columns (the
+ * run CSV reads ~30 a row; per-column calls were a fifth of its time on
+ * SQLite, a third on PostgreSQL, whose engine re-checked the row and the
+ * type and ran strtoll for every column). */
+void dbi_column_i64s(struct dbi_stmt *st, int first, int n, int64_t *v, uint64_t *nulls);
 /* The column as text (valid until the next step), NULL for NULL. */
 const char *dbi_column_text(struct dbi_stmt *st, int col);
 /* The statement's SQL as prepared, and its connection. */

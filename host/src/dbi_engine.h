@@ -36,6 +36,7 @@ struct dbi_ops {
 	double (*column_double)(struct dbi_stmt *st, int col);
 	const char *(*column_text)(struct dbi_stmt *st, int col);
 	const char *(*sql)(struct dbi_stmt *st);
+	void (*column_i64s)(struct dbi_stmt *st, int first, int n, int64_t *v, uint64_t *nulls);
 };
 
 /* An engine's table from its functions, named PREFIX_close, PREFIX_exec,
@@ -50,6 +51,7 @@ struct dbi_ops {
 	.bind_null = P##_bind_null, .step = P##_step, .column_count = P##_column_count, \
 	.column_type = P##_column_type, .column_i64 = P##_column_i64, \
 	.column_double = P##_column_double, .column_text = P##_column_text, .sql = P##_sql, \
+	.column_i64s = P##_column_i64s, \
 }
 
 /* Every engine's connection and statement start with these. */

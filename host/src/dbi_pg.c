@@ -513,6 +513,48 @@ static const char *p_sql(struct dbi_stmt *s)
 	return PST(s)->sql;
 }
 
+/* ---- dbi_column_i64s: a row of numbers, parsed without strtoll ---- */
+
+/* A PostgreSQL integer's text ([-]digits, always in range: the server
+ * printed it from an int2/4/8) as a number. */
+static int64_t int_text(const char *t)
+{
+	int neg = *t == '-';
+	uint64_t u = 0;
+
+	for (t += neg; *t >= '0' && *t <= '9'; t++)
+		u = u * 10 + (uint64_t)(*t - '0');
+	return neg ? (int64_t)(0 - u) : (int64_t)u;
+}
+
+/* The row's columns checked once (not per column, as p_column_i64 does
+ * through p_column_text and p_column_type); integer columns parsed by
+ * int_text, any other type as p_column_i64 reads it. */
+static void p_column_i64s(struct dbi_stmt *s, int first, int n, int64_t *v, uint64_t *nulls)
+{
+	struct pg_stmt *st = PST(s);
+	int ok = readable(st, first) && readable(st, first + n - 1);
+	uint64_t m = 0;
+
+	for (int k = 0; k < n; k++) {
+		int c = first + k;
+
+		if (!ok || PQgetisnull(st->res, st->row, c)) {
+			m |= 1ull << k;
+			v[k] = 0;
+			continue;
+		}
+		switch (PQftype(st->res, c)) {
+		case OID_INT2: case OID_INT4: case OID_INT8:
+			v[k] = int_text(PQgetvalue(st->res, st->row, c));
+			break;
+		default:
+			v[k] = p_column_i64(s, c);
+		}
+	}
+	*nulls = m;
+}
+
 static const struct dbi_ops pg_ops = DBI_OPS(p, DBI_PG);
 
 /* A password in the URL would sit in the process list and in shell

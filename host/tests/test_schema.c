@@ -300,6 +300,62 @@ static void store_keeps_every_field(void **state)
 	dbi_finalize(st);
 }
 
+/* dbi_column_i64s reads a row of numbers as dbi_column_i64 and
+ * dbi_column_type read it column by column: a stored RESULT whose first
+ * appended field is made NULL, its second 0 (a 0 that is not a NULL) and
+ * its first V1 field negative, on either engine. */
+static void row_of_numbers_reads_as_columns(void **state)
+{
+	struct fixture *f = *state;
+	const char *null_col = NULL, *zero_col = NULL, *neg_col = NULL;
+	struct xcb_result in;
+	struct dbi_stmt *st;
+	int64_t run = 0, v[64];
+	uint64_t nulls;
+	char sql[256];
+	int n, saw_null = 0, saw_zero = 0, saw_neg = 0;
+
+	assert_int_equal(store_open(f->db), 0);
+	assert_int_equal(store(f->db, &run, XCB_T_CASE, 0, "id=1\n", 5), 1);
+	distinct_result(&in);
+	in.case_id = 1;
+	assert_int_equal(store(f->db, &run, XCB_T_RESULT, 1, &in, 0), 1);
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		const struct xcb_field *fd = &xcb_result_fields[i];
+
+		if (fd->part == XCB_PART_APPENDED && !null_col)
+			null_col = fd->name;
+		else if (fd->part == XCB_PART_APPENDED && !zero_col)
+			zero_col = fd->name;
+		else if (fd->part == XCB_PART_V1 && !neg_col)
+			neg_col = fd->name;
+	}
+	assert_non_null(zero_col);
+	snprintf(sql, sizeof(sql), "UPDATE results SET %s = NULL, %s = 0, %s = -123456789012",
+		 null_col, zero_col, neg_col);
+	assert_int_equal(dbi_exec(f->db, sql), DBI_OK);
+
+	assert_int_equal(dbi_prepare(f->db, "SELECT 'x', case_id, rep, initiator" XCB_SQL_RESULT_COLS
+				     " FROM results", &st), DBI_OK);
+	assert_int_equal(dbi_step(st), DBI_ROW);
+	n = dbi_column_count(st) - 1;
+	assert_true(n > 4 && n <= 64);
+	dbi_column_i64s(st, 1, n, v, &nulls);
+	for (int k = 0; k < n; k++) {
+		int is_null = dbi_column_type(st, 1 + k) == DBI_NULL;
+
+		assert_true(v[k] == dbi_column_i64(st, 1 + k));
+		assert_int_equal((int)(nulls >> k & 1), is_null);
+		saw_null += is_null;
+		saw_zero += !is_null && v[k] == 0;
+		saw_neg += v[k] == -123456789012;
+	}
+	assert_int_equal(saw_null, 1);
+	assert_true(saw_zero >= 1);
+	assert_int_equal(saw_neg, 1);
+	dbi_finalize(st);
+}
+
 static void vocabularies(void **state)
 {
 	(void)state;
@@ -369,6 +425,7 @@ int main(void)
 		cmocka_unit_test(result_layout),
 		cmocka_unit_test(round_trip_every_field),
 		cmocka_unit_test_setup_teardown(store_keeps_every_field, setup, teardown),
+		cmocka_unit_test_setup_teardown(row_of_numbers_reads_as_columns, setup, teardown),
 		cmocka_unit_test(vocabularies),
 		cmocka_unit_test(axes),
 	};
