@@ -10,6 +10,7 @@
 #include "api_runs.h"
 #include "routes.h"
 #include "runs_db.h"
+#include "runlist_json.h"
 #include "runs_filter.h"
 #include "runs_json.h"
 #include "sqljson.h"
@@ -54,40 +55,27 @@ int run_found(struct req *rq, struct dbi *db, int64_t id, enum MHD_Result *res)
 	return 1;
 }
 
-struct list_ctx {
-	struct req *rq;
-	json_t *arr;
-};
-
-/* run_fn: one run of the list, its token for admins. */
-static void list_one(const struct run_row *r, void *vctx)
-{
-	struct list_ctx *c = vctx;
-
-	json_array_append_new(c->arr, with_token(c->rq, run_row_json(r), r->token));
-}
-
-/* GET /api/v1/runs: the filtered page of runs, and how many match. */
+/* GET /api/v1/runs: the filtered page of runs, and how many match
+ * (runlist_json.c writes it without a jansson tree). */
 enum MHD_Result api_runs(struct req *rq)
 {
 	struct dbi *db = rdb();
 	struct run_filters f;
 	const char *bad = run_filters_parse(rq, &f);
-	struct list_ctx c = { .rq = rq };
-	int64_t total;
+	struct buf o = { 0 };
+	enum MHD_Result res;
 
 	if (bad)
 		return reply_error(rq, 400, "%s", bad);
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	c.arr = json_array();
-	if (runs_list(db, &f, list_one, &c, &total)) {
-		json_decref(c.arr);
+	if (runlist_json(db, &f, is_admin(rq), &o)) {
+		buf_free(&o);
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	}
-	labels_attach(db, c.arr);	/* one query for the page */
-	return reply_json(rq, 200, json_pack("{s:o, s:I, s:I, s:I}", "runs", c.arr, "total", (json_int_t)total,
-					     "limit", (json_int_t)f.limit, "offset", (json_int_t)f.offset));
+	res = reply_text(rq, 200, "application/json", o.p);
+	buf_free(&o);
+	return res;
 }
 
 /* event_fn: one ERROR event of a run (no kind: they all are). */
