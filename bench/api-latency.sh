@@ -4,8 +4,12 @@
 # database of 1,000 runs (one generated run of 48 cases x 5 reps with
 # histograms, copied 999 times in SQL), from one client on loopback, sequential
 # requests on a kept-alive connection: p50 / p99 per call, against the
-# cheapest route (/api/v1/health) as the HTTP floor.
+# cheapest route (/api/v1/health) as the HTTP floor. runs/{id} is asked of
+# N different runs, each one's first request (cold), then of the same runs
+# again (warm: the daemon keeps a run's rendered cases, casecache.c).
+# BENCH_XCBENCHD: another daemon binary to measure (a "before" build).
 . "$(dirname "$0")/lib.sh"
+XCBENCHD=${BENCH_XCBENCHD:-$XCBENCHD}
 need "$XCBENCHD" "$XCB_GEN"
 T=$(mktemp -d "$BOUT/api.XXXXXX")
 DB=$T/xcbench.db
@@ -52,7 +56,8 @@ def t(path):
     ms.sort()
     return ms[len(ms) // 2], ms[min(len(ms) - 1, int(len(ms) * 0.99))], len(b)
 rows = [("health (HTTP floor)", "/api/v1/health"),
-        ("run page: GET runs/{id}", "/api/v1/runs/{id}"),
+        ("run page: GET runs/{id} (first request: cold)", "/api/v1/runs/{id}"),
+        ("run page: GET runs/{id} again (warm)", "/api/v1/runs/{id}"),
         ("run page: GET runs/{id}/events?limit=1000", "/api/v1/runs/{id}/events?limit=1000"),
         ("run page: GET runs/{id}/cases/7/histogram", "/api/v1/runs/{id}/cases/7/histogram"),
         ("index: GET runs?limit=100", "/api/v1/runs?limit=100"),

@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "labels_db.h"
 #include "api_runs.h"
+#include "casecache.h"
+#include "jsonw.h"
+#include "labels_db.h"
 #include "routes.h"
 #include "runs_db.h"
+#include "runlist_json.h"
 #include "runs_filter.h"
 #include "runs_json.h"
 #include "sqljson.h"
@@ -54,40 +57,27 @@ int run_found(struct req *rq, struct dbi *db, int64_t id, enum MHD_Result *res)
 	return 1;
 }
 
-struct list_ctx {
-	struct req *rq;
-	json_t *arr;
-};
-
-/* run_fn: one run of the list, its token for admins. */
-static void list_one(const struct run_row *r, void *vctx)
-{
-	struct list_ctx *c = vctx;
-
-	json_array_append_new(c->arr, with_token(c->rq, run_row_json(r), r->token));
-}
-
-/* GET /api/v1/runs: the filtered page of runs, and how many match. */
+/* GET /api/v1/runs: the filtered page of runs, and how many match
+ * (runlist_json.c writes it without a jansson tree). */
 enum MHD_Result api_runs(struct req *rq)
 {
 	struct dbi *db = rdb();
 	struct run_filters f;
 	const char *bad = run_filters_parse(rq, &f);
-	struct list_ctx c = { .rq = rq };
-	int64_t total;
+	struct buf o = { 0 };
+	enum MHD_Result res;
 
 	if (bad)
 		return reply_error(rq, 400, "%s", bad);
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	c.arr = json_array();
-	if (runs_list(db, &f, list_one, &c, &total)) {
-		json_decref(c.arr);
+	if (runlist_json(db, &f, is_admin(rq), &o)) {
+		buf_free(&o);
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	}
-	labels_attach(db, c.arr);	/* one query for the page */
-	return reply_json(rq, 200, json_pack("{s:o, s:I, s:I, s:I}", "runs", c.arr, "total", (json_int_t)total,
-					     "limit", (json_int_t)f.limit, "offset", (json_int_t)f.offset));
+	res = reply_text(rq, 200, "application/json", o.p);
+	buf_free(&o);
+	return res;
 }
 
 /* event_fn: one ERROR event of a run (no kind: they all are). */
@@ -96,8 +86,47 @@ static void error_one(const struct event_row *e, void *arr)
 	json_array_append_new(arr, event_json(e, 0));
 }
 
+/* Appends the member "key": v (jsonw.h: reply_json's bytes) and frees v.
+ * 0 or -1. */
+static int add_member(struct buf *b, const char *key, json_t *v)
+{
+	int rc = jsonw_key(b, key) || jsonw_val(b, v) ? -1 : 0;
+
+	json_decref(v);
+	return rc;
+}
+
+/* The run's cases as JSON text (*len bytes, malloc'd): the cached
+ * rendering of the default page while the run stores no frame
+ * (casecache.h), else built (run_cases_page) and, for the default page of
+ * a run that fits in one, kept. *next as run_cases_page's. */
+static char *cases_text(struct dbi *db, const struct run_row *r, int64_t after, int64_t limit, int paged,
+			int64_t *next, size_t *len)
+{
+	struct casecache_key k = { r->id, r->frames_received.i, r->last_frame.type == DBI_NULL ? -1 : r->last_frame.i,
+				   r->token };
+	json_t *cases;
+	char *s;
+
+	*next = -1;
+	if (!paged && (s = casecache_get(&k, len)))
+		return s;
+	cases = run_cases_page(db, r->id, r->tsc_khz.d, after, limit, next);
+	s = json_dumps(cases, JSON_COMPACT);
+	json_decref(cases);
+	if (!s)
+		return NULL;
+	*len = strlen(s);
+	if (!paged && *next < 0)
+		casecache_put(&k, s, *len);
+	return s;
+}
+
 /* GET /api/v1/runs/{id}: the run, its facts, cases with stats, errors, and
- * how many log lines: 6 queries whatever the number of cases. */
+ * how many log lines: 6 queries whatever the number of cases, 4 while the
+ * cases' rendering is cached. The answer is reply_json's bytes of
+ * {run, facts, cases, errors, logs[, cases_next]}, written member by member
+ * so the cached cases text goes in as it is. */
 /* The most cases one GET /runs/{id} answers (?cases_after= pages on): 1000
  * cases are ~2 MB of JSON, built in memory (issue 26: 10,000 took 20 MB a
  * request and four at once 280 MB of RSS). */
@@ -109,9 +138,13 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 	uint64_t after = 0, limit = CASES_PAGE;
 	struct dbi *db = rdb();
 	struct run_row r;
-	json_t *run, *o, *errors, *cases;
+	struct buf o = { 0 };
+	json_t *run, *errors;
 	int64_t next;
-	int found;
+	size_t ncases = 0;
+	char *cases;
+	enum MHD_Result res;
+	int found, bad;
 
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
@@ -131,16 +164,22 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 	}
 	errors = json_array();
 	events_list(db, id, "error", -1, 100, error_one, errors);
-	/* tsc_khz as a number (0 when unknown: no ns twins). */
-	cases = run_cases_page(db, id, r.tsc_khz.d, after_s ? (int64_t)after : -1, (int64_t)limit, &next);
-	o = json_pack("{s:o, s:o, s:o, s:o, s:I}", "run", run, "facts", json_text_or_empty(r.hello),
-		      "cases", cases, "errors", errors, "logs", (json_int_t)events_count(db, id, "log"));
+	cases = cases_text(db, &r, after_s ? (int64_t)after : -1, (int64_t)limit, after_s || limit_s, &next, &ncases);
+	bad = jsonw_lit(&o, "{") || add_member(&o, "run", run) ||
+	      add_member(&o, "facts", json_text_or_empty(r.hello)) || !cases ||
+	      jsonw_lit(&o, ",\"cases\":") || buf_add(&o, cases, ncases) || add_member(&o, "errors", errors) ||
+	      buf_addf(&o, ",\"logs\":%lld", (long long)events_count(db, id, "log"));
 	/* Paginated: said when asked for, or when the run has more cases than
 	 * one page (a run's answer is built in memory: a page bounds it). */
-	if (after_s || limit_s || next >= 0)
-		json_object_set_new(o, "cases_next", next >= 0 ? json_integer((json_int_t)next) : json_null());
+	if (!bad && (after_s || limit_s || next >= 0))
+		bad = add_member(&o, "cases_next", next >= 0 ? json_integer((json_int_t)next) : json_null());
+	bad = bad || jsonw_lit(&o, "}");
+	res = bad ? reply_text(rq, 500, "application/json", "{\"error\":\"cannot encode JSON\",\"status\":500}")
+		  : reply_text(rq, 200, "application/json", o.p);
+	free(cases);
+	buf_free(&o);
 	run_row_free(&r);
-	return reply_json(rq, 200, o);
+	return res;
 }
 
 /* event_fn: one event of the events route. */

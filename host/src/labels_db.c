@@ -91,48 +91,69 @@ int labels_from_job(struct dbi *db, int64_t job, int64_t run)
 	return rc;
 }
 
-void labels_attach(struct dbi *db, json_t *runs)
+int labels_each(struct dbi *db, const int64_t *ids, size_t n, label_fn fn, void *ctx)
 {
 	struct buf in = { 0 }, sql = { 0 };
 	struct dbi_stmt *st;
-	json_t *r, *byid = json_object();
-	size_t i;
+	int rc = -1;
 
-	json_array_foreach(runs, i, r) {
-		char key[24];
-		json_int_t id = json_integer_value(json_object_get(r, "id"));
-
-		json_object_set_new(r, "tags", json_array());
-		json_object_set_new(r, "meta", json_object());
-		snprintf(key, sizeof(key), "%lld", (long long)id);
-		json_object_set(byid, key, r);
-		/* ids are the store's integers: safe as literals */
-		buf_addf(&in, "%s%lld", in.len ? "," : "", (long long)id);
-	}
-	if (!in.p)
+	/* ids are the store's integers: safe as literals */
+	for (size_t i = 0; i < n; i++)
+		buf_addf(&in, "%s%lld", in.len ? "," : "", (long long)ids[i]);
+	if (!in.p) {
+		rc = 0;
 		goto out;
+	}
 	buf_addf(&sql, "SELECT run_id, tag, NULL FROM run_tags WHERE run_id IN (%s) "
 		 "UNION ALL SELECT run_id, key, value FROM run_meta WHERE run_id IN (%s) ORDER BY 1, 2", in.p, in.p);
 	if (!sql.p || dbi_prepare(db, sql.p, &st))
 		goto out;
-	while (dbi_step(st) == DBI_ROW) {
-		char key[24];
-		const char *a = dbi_column_text(st, 1), *b = dbi_column_text(st, 2);
-
-		snprintf(key, sizeof(key), "%lld", (long long)dbi_column_i64(st, 0));
-		r = json_object_get(byid, key);
-		if (!r || !a)
-			continue;
-		if (b)
-			json_object_set_new(json_object_get(r, "meta"), a, json_string(b));
-		else
-			json_array_append_new(json_object_get(r, "tags"), json_string(a));
-	}
+	while (dbi_step(st) == DBI_ROW)
+		if (dbi_column_text(st, 1))
+			fn(dbi_column_i64(st, 0), dbi_column_text(st, 1), dbi_column_text(st, 2), ctx);
 	dbi_finalize(st);
+	rc = 0;
 out:
-	json_decref(byid);
 	buf_free(&in);
 	buf_free(&sql);
+	return rc;
+}
+
+/* label_fn: one tag or field onto its run's object (ctx: runs by id). */
+static void attach_one(int64_t run, const char *name, const char *value, void *byid)
+{
+	char key[24];
+	json_t *r;
+
+	snprintf(key, sizeof(key), "%lld", (long long)run);
+	r = json_object_get(byid, key);
+	if (!r)
+		return;
+	if (value)
+		json_object_set_new(json_object_get(r, "meta"), name, json_string(value));
+	else
+		json_array_append_new(json_object_get(r, "tags"), json_string(name));
+}
+
+void labels_attach(struct dbi *db, json_t *runs)
+{
+	json_t *r, *byid = json_object();
+	int64_t *ids = calloc(json_array_size(runs) + 1, sizeof(*ids));
+	size_t i;
+
+	json_array_foreach(runs, i, r) {
+		char key[24];
+
+		ids[i] = json_integer_value(json_object_get(r, "id"));
+		json_object_set_new(r, "tags", json_array());
+		json_object_set_new(r, "meta", json_object());
+		snprintf(key, sizeof(key), "%lld", (long long)ids[i]);
+		json_object_set(byid, key, r);
+	}
+	if (ids)
+		labels_each(db, ids, json_array_size(runs), attach_one, byid);
+	free(ids);
+	json_decref(byid);
 }
 
 size_t runs_labelled(struct dbi *db, const char *label, int64_t *runs, size_t cap)

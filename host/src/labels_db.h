@@ -6,6 +6,7 @@
 #define XCB_LABELS_DB_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dbi.h"
@@ -24,6 +25,11 @@ int labels_set(struct dbi *db, int64_t run, json_t *tags, json_t *meta);
 /* Writer thread: gives the run the tags and meta of the job (its JSON
  * columns, as queued). 0 or -1. */
 int labels_from_job(struct dbi *db, int64_t job, int64_t run);
+/* One tag (value NULL) or key=value field of run. */
+typedef void (*label_fn)(int64_t run, const char *name, const char *value, void *ctx);
+/* fn for every tag and field of the runs ids[0..n), by run id, then by
+ * name: one query for them all. 0 or -1. */
+int labels_each(struct dbi *db, const int64_t *ids, size_t n, label_fn fn, void *ctx);
 /* Sets "tags" ([…], sorted) and "meta" ({…}) on every run object of runs (a
  * JSON array of run objects with "id"): one query for them all. */
 void labels_attach(struct dbi *db, json_t *runs);

@@ -11,25 +11,33 @@
 /* The HELLO keys a run list shows (machine, CPU model, hypervisor, APIC
  * mode, TSC rate, boot firmware and loader), so a list needs no request per
  * run; strings as sent. */
-static const char *const summary_facts[] = { "vendor", "brand", "family", "model", "stepping",
+const char *const run_summary_facts[RUN_SUMMARY_NFACTS] = { "vendor", "brand", "family", "model", "stepping",
 	"cpus", "hypervisor", "apic_mode", "tsc_khz", "boot_fw", "uefi_rev", "boot_fw_vendor", "boot_fw_rev", "loader" };
+
+int64_t run_cases_planned(const json_t *hello)
+{
+	const char *planned = json_string_value(json_object_get(hello, "cases_planned"));
+	uint64_t np;
+
+	return planned && parse_u64(planned, &np) == 0 && np < (1ull << 53) ? (int64_t)np : -1;
+}
 
 json_t *run_row_json(const struct run_row *r)
 {
 	json_t *machine = r->machine_id.type == DBI_NULL ? json_null()
 		: json_pack("{s:I, s:o}", "id", (json_int_t)r->machine_id.i, "mac", dbval_json(&r->mac));
 	json_t *hello = json_text_or_empty(r->hello), *facts = json_object(), *o;
-	const char *planned = json_string_value(json_object_get(hello, "cases_planned"));
-	uint64_t np;
+	int64_t planned = run_cases_planned(hello);
 
-	for (size_t i = 0; i < sizeof(summary_facts) / sizeof(*summary_facts); i++) {
-		json_t *v = json_object_get(hello, summary_facts[i]);
+	for (size_t i = 0; i < RUN_SUMMARY_NFACTS; i++) {
+		json_t *v = json_object_get(hello, run_summary_facts[i]);
 
 		if (v)
-			json_object_set(facts, summary_facts[i], v);
+			json_object_set(facts, run_summary_facts[i], v);
 	}
 	/* No "token": it is the run's only credential on the wire, so a run's
-	 * JSON never carries it by default. */
+	 * JSON never carries it by default. (runlist_json.c writes the same
+	 * members in the same order for the run list: keep them in step.) */
 	o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
 			 "s:o, s:o, s:I, s:o, s:o, s:o}",
 		"id", (json_int_t)r->id,
@@ -41,8 +49,7 @@ json_t *run_row_json(const struct run_row *r)
 		"frames_expected", dbval_json(&r->frames_expected), "done_status", dbval_json(&r->done_status),
 		"cases", (json_int_t)r->cases, "cpus", dbval_json(&r->cpus),
 		"tsc_khz", dbval_json(&r->tsc_khz), "error", dbval_json(&r->error));
-	json_object_set_new(o, "cases_planned", planned && parse_u64(planned, &np) == 0 && np < (1ull << 53)
-			    ? json_integer((json_int_t)np) : json_null());
+	json_object_set_new(o, "cases_planned", planned >= 0 ? json_integer((json_int_t)planned) : json_null());
 	json_object_set_new(o, "cases_done", json_integer(r->cases_done));
 	json_object_set_new(o, "facts", facts);
 	json_decref(hello);

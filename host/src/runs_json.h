@@ -13,6 +13,11 @@
 #include "results_db.h"
 #include "runs_db.h"
 
+/* The HELLO keys a RUN's "facts" holds (those the run sent), in order. */
+#define RUN_SUMMARY_NFACTS 14
+extern const char *const run_summary_facts[RUN_SUMMARY_NFACTS];
+/* A RUN's cases_planned: the HELLO key as a number, or -1 (null). */
+int64_t run_cases_planned(const json_t *hello);
 /* The RUN object, without its token (admins get it: api_runs.c). */
 json_t *run_row_json(const struct run_row *r);
 /* The RUN object of run id, or NULL if there is none. */
