@@ -18,6 +18,7 @@ import { ok, launch, finish } from './browser.mjs';
 
 const BASE = process.env.XCB_BASE, OUT = process.env.XCB_OUT, ID = process.env.XCB_RUN;
 const CASES = Number(process.env.XCB_CASES);
+// apiA(): daemon A's answer for the run: what the page is checked against.
 const apiA = async () => (await fetch(new URL(`api/v1/runs/${ID}`, process.env.XCB_A))).json();
 const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }); // as web/js/format.js writes counts
 const b = await launch(OUT, 'pg-live');
@@ -40,6 +41,7 @@ async function expected(d) {
 		Object.entries(chosen).every(([key, v]) => !(key in c.config) || String(c.config[key]) === v))
 		.map((c) => c.stats.p50 * k).sort((x, y) => x - y);
 }
+// same(got, want): two sorted lists of figures agree (to rounding in the ns conversion).
 const same = (got, want) => got.length === want.length && got.every((y, i) => Math.abs(y - want[i]) <= 1e-6 * Math.max(1, Math.abs(want[i])));
 
 // What the head of the page says: status badge, live card, progress bar, summary line.
