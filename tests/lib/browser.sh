@@ -2,14 +2,13 @@
 # need before they start, checked once, and the driver run (run_driver) with its
 # cleanup (browser_traps). Source after tap.sh (and test-daemon.sh).
 
-# browser_require NAME [FILE...]: unless node, /usr/bin/chromium,
-# web/node_modules/playwright-core, web/vendor's Chart.js builds, the rendered
-# pages (web/*.html, from web/pages/) and every
-# FILE (the host binaries a test drives) are here, one SKIP line for NAME
-# naming what is missing, and the test ends.
-browser_require() {
-	local name=$1 missing="" f
-	shift
+# browser_missing [FILE...]: prints what a browser test lacks (nothing when
+# node, /usr/bin/chromium, web/node_modules/playwright-core, web/vendor's
+# Chart.js builds, the rendered pages (web/*.html, from web/pages/) and every
+# FILE, the host binaries a test drives, are here). A test with more than its
+# browser step (t-pg-live) skips only that step.
+browser_missing() {
+	local missing="" f
 	command -v node >/dev/null || missing="$missing node"
 	[ -x /usr/bin/chromium ] || missing="$missing /usr/bin/chromium"
 	[ -d "$ROOT/web/node_modules/playwright-core" ] || missing="$missing playwright-core (make -C web)"
@@ -21,6 +20,15 @@ browser_require() {
 	for f in "$@"; do
 		[ -x "$f" ] || missing="$missing $f (make -C host)"
 	done
+	printf %s "$missing"
+}
+
+# browser_require NAME [FILE...]: unless browser_missing finds nothing, one
+# SKIP line for NAME naming what is missing, and the test ends.
+browser_require() {
+	local name=$1 missing
+	shift
+	missing=$(browser_missing "$@")
 	if [ -n "$missing" ]; then
 		skip "$name" "missing:$missing"
 		exit 0
