@@ -126,6 +126,7 @@ static int l_defer(struct dbi_stmt *st, int64_t rows)
 	return rc == DBI_DONE || rc == DBI_ROW ? DBI_OK : rc;
 }
 
+/* What l_defer saw since the last call: DBI_MISMATCH or DBI_OK. */
 static int l_sync(struct dbi *db)
 {
 	struct lite *l = (struct lite *)db;

@@ -30,11 +30,13 @@
 static struct store_run *slots[RUN_SLOTS];
 static int nruns;
 
+/* Where run id's entry is first looked for (a multiplicative hash). */
 static unsigned slot_of(int64_t id)
 {
 	return (unsigned)((uint64_t)id * 0x9e3779b97f4a7c15ull >> 52) & (RUN_SLOTS - 1);
 }
 
+/* Frees an entry (NULL: nothing). */
 static void drop(struct store_run *r)
 {
 	if (r) {
