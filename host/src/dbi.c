@@ -88,6 +88,14 @@ int dbi_step(struct dbi_stmt *st)
 	return st->db->ops->step(st);
 }
 
+int dbi_defer(struct dbi_stmt *st, int64_t rows)
+{
+	st->db->executions++;
+	return st->db->ops->defer(st, rows);
+}
+
+int dbi_sync(struct dbi *db) { return db->ops->sync(db); }
+
 int dbi_column_count(struct dbi_stmt *st) { return st->db->ops->column_count(st); }
 int dbi_column_type(struct dbi_stmt *st, int col) { return st->db->ops->column_type(st, col); }
 int64_t dbi_column_i64(struct dbi_stmt *st, int col) { return st->db->ops->column_i64(st, col); }

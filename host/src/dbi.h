@@ -33,7 +33,7 @@ enum { DBI_NULL, DBI_INT, DBI_FLOAT, DBI_TEXT };
 /* Results of dbi_step and friends. DBI_IOERR: the store is unusable right
  * now (disk full, I/O error, server gone): the caller degrades and retries
  * instead of logging each statement. */
-enum { DBI_OK = 0, DBI_ERROR = 1, DBI_IOERR = 2, DBI_ROW = 100, DBI_DONE = 101 };
+enum { DBI_OK = 0, DBI_ERROR = 1, DBI_IOERR = 2, DBI_MISMATCH = 3, DBI_ROW = 100, DBI_DONE = 101 };
 
 /* Open flags. */
 enum { DBI_RO = 1, DBI_RW = 2 };
@@ -121,6 +121,19 @@ double dbi_column_double(struct dbi_stmt *st, int col);
 void dbi_column_i64s(struct dbi_stmt *st, int first, int n, int64_t *v, uint64_t *nulls);
 /* The column as text (valid until the next step), NULL for NULL. */
 const char *dbi_column_text(struct dbi_stmt *st, int col);
+/* Runs st (bound) for its effect without waiting for its answer: it must
+ * change exactly rows rows (-1: any number). Reset and cleared after. The
+ * PostgreSQL engine queues it in libpq's pipeline, so a writer's batch
+ * costs a round trip per few hundred statements, not one each; SQLite runs
+ * it now. DBI_OK, or DBI_ERROR / DBI_IOERR when it could not be sent (a
+ * failure on the server is dbi_sync's answer). Any other call on db first
+ * waits for what is queued. */
+int dbi_defer(struct dbi_stmt *st, int64_t rows);
+/* Waits for every deferred statement of db: DBI_OK; DBI_MISMATCH when one
+ * changed another number of rows than dbi_defer was told (the caller
+ * predicted wrong: it rolls back and does the work the careful way);
+ * DBI_ERROR or DBI_IOERR when one failed (the transaction is lost). */
+int dbi_sync(struct dbi *db);
 /* The statement's SQL as prepared, and its connection. */
 const char *dbi_sql(struct dbi_stmt *st);
 struct dbi *dbi_db(struct dbi_stmt *st);

@@ -30,6 +30,8 @@ struct dbi_ops {
 	int (*bind_text)(struct dbi_stmt *st, int i, const char *s, int len);
 	int (*bind_null)(struct dbi_stmt *st, int i);
 	int (*step)(struct dbi_stmt *st);
+	int (*defer)(struct dbi_stmt *st, int64_t rows);
+	int (*sync)(struct dbi *db);
 	int (*column_count)(struct dbi_stmt *st);
 	int (*column_type)(struct dbi_stmt *st, int col);
 	int64_t (*column_i64)(struct dbi_stmt *st, int col);
@@ -48,7 +50,8 @@ struct dbi_ops {
 	.ping = P##_ping, .idle = P##_idle, .prepare = P##_prepare, .finalize = P##_finalize, \
 	.reset = P##_reset, .clear = P##_clear, .param_index = P##_param_index, \
 	.bind_i64 = P##_bind_i64, .bind_double = P##_bind_double, .bind_text = P##_bind_text, \
-	.bind_null = P##_bind_null, .step = P##_step, .column_count = P##_column_count, \
+	.bind_null = P##_bind_null, .step = P##_step, .defer = P##_defer, .sync = P##_sync, \
+	.column_count = P##_column_count, \
 	.column_type = P##_column_type, .column_i64 = P##_column_i64, \
 	.column_double = P##_column_double, .column_text = P##_column_text, .sql = P##_sql, \
 	.column_i64s = P##_column_i64s, \

@@ -16,41 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-#include "dbi_engine.h"
-#include "dbi_pg_sql.h"
+#include "dbi_pg_conn.h"
 
-/* Type OIDs (pg_type.h is a server header). */
-enum { OID_BOOL = 16, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_TEXT = 25, OID_OID = 26,
-       OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700 };
-
-struct pg {
-	struct dbi base;
-	PGconn *c;
-	int flags;
-	unsigned gen;           /* bumped by each reconnection */
-	unsigned next_name;     /* server-side statement names x1, x2, ... */
-	int64_t changes;
-	char err[512];
-};
-
-struct pg_stmt {
-	struct dbi_stmt base;
-	char *sql;              /* as written */
-	struct pg_sql q;        /* rewritten: $N parameters, which are LIMITs */
-	char **val;             /* [1..q.nparams]: bound text, NULL = SQL NULL */
-	Oid *type;              /* [1..]: INT8/FLOAT8 when bound as numbers (kept) */
-	char name[24];
-	unsigned prepared_gen;  /* == pg->gen when prepared on this connection */
-	int execs;
-	int retyped;            /* untyped parameters were made text */
-	int retried;            /* executing again on a new connection */
-	PGresult *res;
-	int row, nrows;
-	char boolbuf[2];
-};
-#define PG(db) ((struct pg *)(db))
-#define PST(st) ((struct pg_stmt *)(st))
 
 static void set_err(struct pg *p, const char *msg)
 {
@@ -62,9 +31,7 @@ static void set_err(struct pg *p, const char *msg)
 		p->err[--n] = 0;
 }
 
-/* The seam's code for a failed result: the connection gone is DBI_IOERR
- * (the writer degrades and retries), anything else DBI_ERROR. */
-static int fail(struct pg *p, PGresult *r)
+int pg_fail(struct pg *p, PGresult *r)
 {
 	static int trace = -1;
 
@@ -83,6 +50,7 @@ static int fail(struct pg *p, PGresult *r)
 static void p_close(struct dbi *db)
 {
 	PQfinish(PG(db)->c);
+	free(PG(db)->pend);
 	free(db);
 }
 
@@ -91,14 +59,37 @@ static const char *p_errmsg(struct dbi *db)
 	return PG(db)->err[0] ? PG(db)->err : "no error";
 }
 
+/* A COMMIT of a transaction a failed statement aborted: PostgreSQL
+ * answers it as a success (it rolls back), which must never pass for a
+ * commit: the writer ACKs after it. Also when a deferred statement failed
+ * (dbi_pg_pipe.c). */
+static int commit_lost(struct pg *p, const char *sql)
+{
+	if (strncasecmp(sql, "COMMIT", 6))
+		return 0;
+	if (!p->pipe_err && PQtransactionStatus(p->c) != PQTRANS_INERROR)
+		return 0;
+	snprintf(p->err, sizeof(p->err), "COMMIT refused: a statement of the transaction failed");
+	return 1;
+}
+
 static int p_exec(struct dbi *db, const char *sql)
 {
 	struct pg *p = PG(db);
-	PGresult *r = PQexec(p->c, sql);
-	int st = PQresultStatus(r), rc = DBI_OK;
+	PGresult *r;
+	int st, rc = DBI_OK;
 
+	/* What the pipeline holds is answered first (BEGIN and ROLLBACK go on
+	 * whatever it says). */
+	pg_pipe_wait(p);
+	if (commit_lost(p, sql))
+		return p->pipe_err ? p->pipe_err : DBI_ERROR;
+	r = PQexec(p->c, sql);
+	st = PQresultStatus(r);
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-		rc = fail(p, r);
+		rc = pg_fail(p, r);
+	else if (!strncasecmp(sql, "ROLLBACK", 8))
+		p->pipe_err = p->mismatch = 0; /* what failed went with it */
 	PQclear(r);
 	return rc;
 }
@@ -120,13 +111,17 @@ static int64_t p_changes(struct dbi *db)
 /* One row, one column, as a number (-1 on failure). */
 static int64_t query_int(struct pg *p, const char *sql)
 {
-	PGresult *r = PQexec(p->c, sql);
+	PGresult *r;
 	int64_t v = -1;
+
+	if (pg_pipe_wait(p))
+		return -1;
+	r = PQexec(p->c, sql);
 
 	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
 		v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
 	else
-		fail(p, r);
+		pg_fail(p, r);
 	PQclear(r);
 	return v;
 }
@@ -145,7 +140,7 @@ static int p_user_version(struct dbi *db)
 	int have;
 
 	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
-		fail(p, r);
+		pg_fail(p, r);
 		PQclear(r);
 		return -1;
 	}
@@ -167,6 +162,8 @@ static int p_set_user_version(struct dbi *db, int v)
  * on the old one are prepared again (p->gen). */
 static int reconnect(struct pg *p)
 {
+	/* (PQreset leaves pipeline mode with the old connection's queue.) */
+	p->npend = 0;
 	PQreset(p->c);
 	if (PQstatus(p->c) != CONNECTION_OK) {
 		set_err(p, NULL);
@@ -183,7 +180,7 @@ static int p_ping(struct dbi *db)
 {
 	struct pg *p = PG(db);
 
-	if (PQstatus(p->c) == CONNECTION_OK) {
+	if (PQstatus(p->c) == CONNECTION_OK && (pg_pipe_wait(p), 1)) {
 		/* A server restarted under an idle connection is only seen
 		 * when it is used. */
 		PGresult *r = PQexec(p->c, "SELECT 1");
@@ -261,6 +258,7 @@ static void p_finalize(struct dbi_stmt *s)
 
 	p_reset(s);
 	p_clear(s);
+	pg_pipe_wait(p);
 	if (st->prepared_gen && st->prepared_gen == p->gen + 1 && PQstatus(p->c) == CONNECTION_OK) {
 		char sql[48];
 		PGresult *r;
@@ -357,13 +355,17 @@ static int execute(struct pg_stmt *st)
 	 * batch's transaction. */
 	if (!(p->flags & DBI_RW) && PQstatus(p->c) != CONNECTION_OK && !reconnect(p))
 		return DBI_IOERR;
+	/* After what the writer queued (dbi_pg_pipe.c): a statement of a lost
+	 * transaction would fail anyway. */
+	if (pg_pipe_wait(p))
+		return p->pipe_err;
 	for (int i = 1; i <= n; i++)
 		vals[i] = st->val[i];
 	/* Its second execution: worth a server-side plan. */
 	if (st->execs >= 1 && st->prepared_gen != p->gen + 1) {
 		r = PQprepare(p->c, st->name, st->q.sql, n, st->type + 1);
 		if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-			int rc = fail(p, r);
+			int rc = pg_fail(p, r);
 
 			PQclear(r);
 			return rc;
@@ -419,7 +421,7 @@ static int execute(struct pg_stmt *st)
 		st->retried = 0;
 		return rs;
 	}
-	rs = fail(p, r);
+	rs = pg_fail(p, r);
 	PQclear(r);
 	return rs;
 }

@@ -17,7 +17,7 @@
 #include "dbi_pg_sql.h"
 #include "util.h"
 
-/* PostgreSQL takes up to 65535; the writer's multi-row INSERTs use 768. */
+/* PostgreSQL takes up to 65535; the writer's multi-row INSERTs use 770. */
 enum { PARAMS_MAX = 4096 };
 
 static int ident_char(char c)

@@ -15,6 +15,7 @@
 struct lite {
 	struct dbi base;
 	sqlite3 *h;
+	int mismatch;   /* a deferred statement changed other rows than told */
 };
 struct lite_stmt {
 	struct dbi_stmt base;
@@ -111,6 +112,30 @@ static int l_bind_text(struct dbi_stmt *st, int i, const char *s, int len)
 	return rc_map(sqlite3_bind_text(LST(st), i, s, len, SQLITE_TRANSIENT));
 }
 static int l_step(struct dbi_stmt *st) { return rc_map(sqlite3_step(LST(st))); }
+/* SQLite has no round trip to save: the statement runs now, and a count
+ * other than rows is kept for l_sync to say. */
+static int l_defer(struct dbi_stmt *st, int64_t rows)
+{
+	int rc = rc_map(sqlite3_step(LST(st)));
+	struct lite *l = (struct lite *)st->db;
+
+	if (rc == DBI_DONE && rows >= 0 && sqlite3_changes(l->h) != rows)
+		l->mismatch = 1;
+	sqlite3_reset(LST(st));
+	sqlite3_clear_bindings(LST(st));
+	return rc == DBI_DONE || rc == DBI_ROW ? DBI_OK : rc;
+}
+
+/* What l_defer saw since the last call: DBI_MISMATCH or DBI_OK. */
+static int l_sync(struct dbi *db)
+{
+	struct lite *l = (struct lite *)db;
+	int m = l->mismatch;
+
+	l->mismatch = 0;
+	return m ? DBI_MISMATCH : DBI_OK;
+}
+
 static int l_column_count(struct dbi_stmt *st) { return sqlite3_column_count(LST(st)); }
 static int64_t l_column_i64(struct dbi_stmt *st, int c) { return sqlite3_column_int64(LST(st), c); }
 static double l_column_double(struct dbi_stmt *st, int c) { return sqlite3_column_double(LST(st), c); }

@@ -272,25 +272,80 @@ int store_open(struct dbi *db) { return store_prepare(db); }
 void store_close(void)
 {
 	store_touch_discard();
+	store_runs_forget_all();
 	store_finalize();
 }
 
-int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
-		const uint8_t *p, const char *peer)
+int store_fast_mode;
+
+void store_fast(int on)
 {
-	int64_t now = now_s();
+	store_fast_mode = on;
+}
+
+/* What fast_frame answers for a frame it leaves to careful_frame. */
+#define STORE_SLOW (-100)
+
+/* The fast path: a CASE of a new case, or a RESULT/HISTO/SAMPLES of a
+ * known one, for a run open to it and within its limits, all known from
+ * memory (store_runs.c): its ledger row and its rows are deferred
+ * (dbi_defer), each with the rows it must change, and nothing is asked.
+ * Anything else, or anything memory cannot vouch for, is STORE_SLOW.
+ * A wrong prediction (a duplicate seq, a stored RESULT) is found by
+ * dbi_sync, and the writer redoes the batch the careful way. */
+static int fast_frame(int64_t id, const struct xcb_hdr *h, const uint8_t *p, int64_t now,
+		      const char *peer)
+{
+	struct dbi_stmt *s = store_st[S_FRAME_NEW];
+	int64_t used[LIM_EVENTS + 1], cid, changes;
+	struct store_run *r;
+	int which, rc = 0;
+
+	if (h->type != XCB_T_CASE && h->type != XCB_T_RESULT && h->type != XCB_T_HISTO &&
+	    h->type != XCB_T_SAMPLES)
+		return STORE_SLOW;
+	r = store_run_get(id);
+	if (!r || store_run_closed(r, h->seq, h->type))
+		return STORE_SLOW;
+	memcpy(used, r->used, sizeof(used));
+	store_touch_pending(id, used);
+	cid = store_frame_case(h->type, p, h->length);
+	/* A CASE is new, the others' case is known: else the careful way
+	 * (a repeated CASE, a RESULT that overtook its CASE: no_case). */
+	if (store_limit_check(used, h->type, p, h->length, &which) || cid < 0 ||
+	    (h->type == XCB_T_CASE) == store_run_has_case(r, (uint32_t)cid))
+		return STORE_SLOW;
+	dbi_bind_i64(s, 1, id);
+	dbi_bind_i64(s, 2, h->seq);
+	dbi_bind_i64(s, 3, h->type);
+	dbi_bind_i64(s, 4, now);
+	if (store_write(s, 1, 1))
+		return -1;
+	changes = store_rows;
+	switch (h->type) {
+	case XCB_T_CASE:
+		rc = store_case(id, p, h->length, 1);
+		if (rc == 0 && store_run_add_case(r, (uint32_t)cid))
+			rc = -1;
+		break;
+	case XCB_T_RESULT: rc = store_result(id, p, h->length, 1); break;
+	default: rc = store_points(id, h->type, p, h->length, 1); break;
+	}
+	/* (It decoded above: only the database can fail it now.) */
+	if (rc)
+		return -1;
+	changes = store_rows - changes;
+	return store_touch_add(id, now, peer, store_limit_kind(h->type, changes), changes) ? -1 : 1;
+}
+
+/* The careful path: each check a query before the write (S_FRAME's
+ * RETURNING, the handlers' S_*_HAS), every refusal with its reason. */
+static int careful_frame(int64_t *run_id, const struct xcb_hdr *h, const uint8_t *p, int64_t now,
+			 const char *peer)
+{
 	int rc = 0, which = 0, closed = 0;
 	int64_t changes, used[LIM_EVENTS + 1] = { 0 };
 
-	if (!*run_id) {
-		int64_t id = find_or_create(db, token, peer);
-
-		if (id == STORE_REFUSED || id == STORE_LIMIT)
-			return (int)id; /* nothing written; the sender retries, refused again */
-		*run_id = id;
-	}
-	if (!*run_id)
-		return -1;
 	rc = ledger(*run_id, h, now, &closed, used);
 	if (rc <= 0)
 		return rc; /* 0: already stored, a duplicate changes nothing */
@@ -305,10 +360,10 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 	/* Each refuses (STORE_REFUSED) before it writes a row. */
 	switch (h->type) {
 	case XCB_T_HELLO: rc = store_hello(*run_id, p, h->length, peer); break;
-	case XCB_T_CASE: rc = store_case(*run_id, p, h->length); break;
-	case XCB_T_RESULT: rc = store_result(*run_id, p, h->length); break;
+	case XCB_T_CASE: rc = store_case(*run_id, p, h->length, 0); break;
+	case XCB_T_RESULT: rc = store_result(*run_id, p, h->length, 0); break;
 	case XCB_T_HISTO:
-	case XCB_T_SAMPLES: rc = store_points(*run_id, h->type, p, h->length); break;
+	case XCB_T_SAMPLES: rc = store_points(*run_id, h->type, p, h->length, 0); break;
 	case XCB_T_LOG: rc = store_event(*run_id, h->seq, 0, p, h->length); break;
 	case XCB_T_ERROR: rc = store_event(*run_id, h->seq, 1, p, h->length); break;
 	case XCB_T_DONE: rc = store_done(*run_id, p, h->length); break;
@@ -326,11 +381,35 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 	return store_touch_add(*run_id, now, peer, store_limit_kind(h->type, changes), changes) ? -1 : 1;
 }
 
+int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
+		const uint8_t *p, const char *peer)
+{
+	int64_t now = now_s();
+	int rc;
+
+	if (!*run_id) {
+		int64_t id = find_or_create(db, token, peer);
+
+		if (id == STORE_REFUSED || id == STORE_LIMIT)
+			return (int)id; /* nothing written; the sender retries, refused again */
+		*run_id = id;
+	}
+	if (!*run_id)
+		return -1;
+	rc = store_fast_mode ? fast_frame(*run_id, h, p, now, peer) : STORE_SLOW;
+	if (rc != STORE_SLOW)
+		return rc;
+	rc = careful_frame(run_id, h, p, now, peer);
+	/* Its statements (HELLO, DONE, ERROR, a limit) may have changed the
+	 * run's row: memory reads it again. */
+	store_run_forget(*run_id);
+	return rc;
+}
+
 void store_mark_lost(struct dbi *db, int lost_after)
 {
 	struct dbi_stmt *s = store_st[S_LOST];
 
-	(void)db;
 	if (store_flush())
 		return;
 	/* Runs that never sent a frame expire first (S_EXPIRE), then the
@@ -338,6 +417,9 @@ void store_mark_lost(struct dbi *db, int lost_after)
 	dbi_bind_i64(store_st[S_EXPIRE], 1, now_s() - lost_after);
 	dbi_bind_text(store_st[S_EXPIRE], 2, cfg.lab, -1);
 	store_step(store_st[S_EXPIRE]);
+	/* An expired run is closed (store_runs.c reads it again). */
+	if (dbi_changes(db))
+		store_runs_forget_all();
 	dbi_bind_i64(s, 1, now_s() - lost_after);
 	dbi_bind_text(s, 2, cfg.lab, -1);
 	store_step(s);

@@ -19,6 +19,13 @@ void store_close(void);
  * Creates the run row if id == 0. */
 int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xcb_hdr *h,
 		const uint8_t *payload, const char *peer);
+/* 1: store_frame may take its fast path (the writer's batches, which
+ * dbi_sync and redo the careful way on a wrong prediction); 0 (the
+ * default): every frame the careful way, each check a query. */
+void store_fast(int on);
+/* Something other than store_frame may have changed runs (an HTTP task, a
+ * rolled-back batch): what the store keeps of them is read again. */
+void store_runs_forget_all(void);
 /* Writes what the frames stored since the last call changed in their runs
  * (store_touch.c): the writer calls it before each task and before COMMIT.
  * 0, or -1 (the batch must be rolled back). */

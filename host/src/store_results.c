@@ -13,7 +13,52 @@
 #include "xcb_proto.h"
 #include "xcb_schema.h"
 
-int store_case(int64_t id, const uint8_t *p, size_t n)
+/* Whether case cfg (dump: its stored form) of run id is stored with the
+ * same config: 1, 0 (another one), -1 (not stored). */
+static int case_same(int64_t id, json_t *cfg, const char *dump)
+{
+	struct dbi_stmt *s = store_st[S_CASE_SAME];
+
+	dbi_bind_i64(s, 1, id);
+	store_bind_json_int(s, 2, cfg, "id");
+	dbi_bind_text(s, 3, dump ? dump : "{}", -1);
+	return (int)store_query_int(s);
+}
+
+/* A CASE's case id (cfg: its keys), or -1 when it names none that fits
+ * RESULT's u32 case_id. */
+static int64_t case_id_of(json_t *cfg)
+{
+	const char *cid = cfg ? json_string_value(json_object_get(cfg, "id")) : NULL;
+	uint64_t v;
+
+	return !cid || parse_u64(cid, &v) || v > UINT32_MAX ? -1 : (int64_t)v;
+}
+
+int64_t store_frame_case(unsigned type, const uint8_t *p, size_t n)
+{
+	union {
+		struct xcb_result r;
+		struct xcb_histo x;
+		struct xcb_samples y;
+	} u;
+	json_t *cfg;
+	int64_t cid;
+
+	switch (type) {
+	case XCB_T_CASE:
+		cfg = kv_to_json((const char *)p, n, NULL);
+		cid = case_id_of(cfg);
+		json_decref(cfg);
+		return cid;
+	case XCB_T_RESULT: return xcb_dec_result(p, n, &u.r) ? -1 : (int64_t)u.r.case_id;
+	case XCB_T_HISTO: return xcb_dec_histo(p, n, &u.x) ? -1 : (int64_t)u.x.case_id;
+	case XCB_T_SAMPLES: return xcb_dec_samples(p, n, &u.y) ? -1 : (int64_t)u.y.case_id;
+	default: return -1;
+	}
+}
+
+int store_case(int64_t id, const uint8_t *p, size_t n, int fast)
 {
 	struct dbi_stmt *s = store_st[S_CASE];
 	json_t *cfg_obj = kv_to_json((const char *)p, n, NULL);
@@ -21,24 +66,18 @@ int store_case(int64_t id, const uint8_t *p, size_t n)
 	char *dump;
 	int rc;
 
-	const char *cid = cfg_obj ? json_string_value(json_object_get(cfg_obj, "id")) : NULL;
-	uint64_t cid_v;
-
 	/* A CASE must name its case (a number that fits RESULT's u32 case_id):
 	 * refused, not written, so a malformed frame with a valid CRC can never
 	 * make the whole batch fail a constraint (found by fuzz_frame). */
-	if (!cid || parse_u64(cid, &cid_v) || cid_v > UINT32_MAX) {
+	if (case_id_of(cfg_obj) < 0) {
 		json_decref(cfg_obj);
 		return STORE_REFUSED;
 	}
 	dump = json_dumps(cfg_obj, JSON_COMPACT | JSON_SORT_KEYS);
 	/* Stored already? The same config is a harmless repeat (nothing to
-	 * write); another one would rewrite what results refer to. */
-	s = store_st[S_CASE_SAME];
-	dbi_bind_i64(s, 1, id);
-	store_bind_json_int(s, 2, cfg_obj, "id");
-	dbi_bind_text(s, 3, dump ? dump : "{}", -1);
-	rc = (int)store_query_int(s);
+	 * write); another one would rewrite what results refer to. (fast: the
+	 * run's cases in memory say it is not.) */
+	rc = fast ? -1 : case_same(id, cfg_obj, dump);
 	if (rc != -1) {
 		free(dump);
 		json_decref(cfg_obj);
@@ -61,7 +100,7 @@ int store_case(int64_t id, const uint8_t *p, size_t n)
 	}
 	dbi_bind_text(s, at++, dump ? dump : "{}", -1);
 	dbi_bind_text(s, at, key.p, -1);
-	rc = store_step(s);
+	rc = store_write(s, fast, 1);
 	store_rows += rc == 0;
 	free(dump);
 	buf_free(&key);
@@ -69,7 +108,7 @@ int store_case(int64_t id, const uint8_t *p, size_t n)
 	return rc;
 }
 
-int store_result(int64_t id, const uint8_t *p, size_t n)
+int store_result(int64_t id, const uint8_t *p, size_t n, int fast)
 {
 	struct dbi_stmt *s = store_st[S_RESULT];
 	struct xcb_result r;
@@ -92,6 +131,10 @@ int store_result(int64_t id, const uint8_t *p, size_t n)
 		else
 			store_bind_u64(s, at++, xcb_result_get(&r, i));
 	}
+	/* fast: the case is known and the insert-once check is the
+	 * statement's own; one row it must insert. */
+	if (fast)
+		return store_write(s, fast, 1) ? -1 : (store_rows++, 0);
 	if (store_step(s))
 		return -1;
 	if (dbi_changes(dbi_db(s)) == 1) {
@@ -119,9 +162,10 @@ struct chunk {
 };
 
 /* Inserts rows points (pos[i], val[i]) under one row key with one
- * multi-row statement: 0 or -1. */
+ * multi-row statement, none if a row in [lo, hi] is stored (deferred when
+ * fast, all rows required): 0 or -1. */
 static int put_points(int table, int64_t id, const struct chunk *c, const int64_t *pos,
-		      const int64_t *val, unsigned rows)
+		      const int64_t *val, unsigned rows, int64_t lo, int64_t hi, int fast)
 {
 	struct dbi_stmt *s = store_points_stmt(table, (int)rows);
 
@@ -137,19 +181,24 @@ static int put_points(int table, int64_t id, const struct chunk *c, const int64_
 		dbi_bind_i64(s, at + 5, pos[i]);
 		dbi_bind_i64(s, at + 6, val[i]);
 	}
-	if (store_step(s))
+	dbi_bind_i64(s, (int)rows * 6 + 1, lo);
+	dbi_bind_i64(s, (int)rows * 6 + 2, hi);
+	if (store_write(s, fast, rows))
 		return -1;
 	store_rows += rows;
 	return 0;
 }
 
-static int store_chunk(int64_t id, int table, struct dbi_stmt *has, const struct chunk *c)
+/* fast: the chunk's checks are each block's statement's own (its range
+ * is the chunk's, cut at the blocks' ends), so nothing is asked first. */
+static int store_chunk(int64_t id, int table, struct dbi_stmt *has, const struct chunk *c, int fast)
 {
-	int64_t pos[STORE_POINTS_BLOCK], val[STORE_POINTS_BLOCK];
+	int64_t pos[STORE_POINTS_BLOCK], val[STORE_POINTS_BLOCK], lo = c->at;
 	unsigned rows = 0;
 	int rc = 0;
 
-	rc = store_may_add(has, id, c->case_id, c->rep, c->initiator, c->at, c->at + c->n - 1);
+	if (!fast)
+		rc = store_may_add(has, id, c->case_id, c->rep, c->initiator, c->at, c->at + c->n - 1);
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < c->n && rc == 0; i++) {
@@ -160,7 +209,10 @@ static int store_chunk(int64_t id, int table, struct dbi_stmt *has, const struct
 			val[rows++] = store_i64(v);
 		}
 		if (rows == STORE_POINTS_BLOCK || (i + 1 == c->n && rows)) {
-			rc = put_points(table, id, c, pos, val, rows);
+			int64_t hi = i + 1 == c->n ? c->at + c->n - 1 : pos[rows - 1];
+
+			rc = put_points(table, id, c, pos, val, rows, lo, hi, fast);
+			lo = hi + 1;
 			rows = 0;
 		}
 	}
@@ -171,7 +223,7 @@ static uint64_t histo_value(const void *x, unsigned i) { return xcb_histo_count(
 static uint64_t sample_value(const void *x, unsigned i) { return xcb_sample(x, i); }
 
 /* HISTO or SAMPLES (type): decoded into a chunk and stored by store_chunk. */
-int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n)
+int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n, int fast)
 {
 	struct xcb_histo x;
 	struct xcb_samples y;
@@ -182,10 +234,10 @@ int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n)
 		if (xcb_dec_histo(p, n, &x))
 			return STORE_REFUSED;
 		c = (struct chunk){ x.case_id, x.rep, x.initiator, x.n, x.first, histo_value, &x, 1 };
-		return store_chunk(id, STORE_PTS_HISTO, store_st[S_HISTO_HAS], &c);
+		return store_chunk(id, STORE_PTS_HISTO, store_st[S_HISTO_HAS], &c, fast);
 	}
 	if (xcb_dec_samples(p, n, &y))
 		return STORE_REFUSED;
 	c = (struct chunk){ y.case_id, y.rep, y.initiator, y.n, y.index, sample_value, &y, 0 };
-	return store_chunk(id, STORE_PTS_SAMPLES, store_st[S_SAMPLE_HAS], &c);
+	return store_chunk(id, STORE_PTS_SAMPLES, store_st[S_SAMPLE_HAS], &c, fast);
 }

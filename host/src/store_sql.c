@@ -24,6 +24,15 @@
 /* A column of the frame's run, in S_FRAME's RETURNING. */
 #define STORE_RUN_COL(c) "(SELECT " c " FROM runs WHERE id = ?1)"
 
+/* A run that expired without a frame takes none (S_FRAME, S_RUN_STATE). */
+#define STORE_IS_EXPIRED "(status = 'lost' AND frames_received = 0 AND error = '" STORE_EXPIRED "')"
+
+/* What a run holds against each limit, in enum run_limit_kind order
+ * (LIM_CASES..LIM_EVENTS), each column through COL (S_FRAME, S_RUN_STATE). */
+#define STORE_USE_COLS(COL) COL("use_cases") ", " COL("frames_received") ", " COL("use_histo") ", " \
+	COL("use_samples") ", " COL("use_events")
+#define STORE_PLAIN(c) c
+
 static const char *const sql[S_N] = {
 	/* The frames ledger (?1 run, ?2 seq, ?3 type, ?4 now): a row comes back
 	 * only for a new (run, seq), with the run's state for it: closed for
@@ -33,10 +42,17 @@ static const char *const sql[S_N] = {
 	 * on PostgreSQL) where a frame took two. */
 	[S_FRAME] = "INSERT INTO frames(run_id, seq, type, received) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING "
 		    "RETURNING (SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
-		    "(?2 >= frames_expected OR ?3 = 8)) OR (status = 'lost' AND frames_received = 0 AND "
-		    "error = '" STORE_EXPIRED "') FROM runs WHERE id = ?1), "
-		    STORE_RUN_COL("use_cases") ", " STORE_RUN_COL("frames_received") ", "
-		    STORE_RUN_COL("use_histo") ", " STORE_RUN_COL("use_samples") ", " STORE_RUN_COL("use_events"),
+		    "(?2 >= frames_expected OR ?3 = 8)) OR " STORE_IS_EXPIRED " FROM runs WHERE id = ?1), "
+		    STORE_USE_COLS(STORE_RUN_COL),
+	/* The fast path's ledger row (store.c): the run's state is known in
+	 * memory (store_runs.c), and a row not inserted (a duplicate) is a
+	 * wrong prediction that dbi_sync reports. */
+	[S_FRAME_NEW] = "INSERT INTO frames(run_id, seq, type, received) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+	/* What store_runs.c keeps of a run: S_FRAME's "closed" as columns
+	 * (complete, crashed, expired, frames_expected), then its use. */
+	[S_RUN_STATE] = "SELECT status = 'complete', status = 'crashed', " STORE_IS_EXPIRED ", frames_expected, "
+			STORE_USE_COLS(STORE_PLAIN) " FROM runs WHERE id = ?",
+	[S_RUN_CASES] = "SELECT case_id FROM cases WHERE run_id = ?",
 	/* A token is global: its run may be another lab's (?2: ours). */
 	[S_FIND_RUN] = "SELECT id, lab IS NOT DISTINCT FROM CAST(?2 AS TEXT) FROM runs WHERE token = ?1",
 	[S_NEW_RUN] = "INSERT INTO runs(token, machine_id, job_id, suite, params, label, created, lab) "
@@ -126,6 +142,7 @@ int64_t store_rows;
 /* The multi-row INSERTs of HISTO/SAMPLES points, one per table and row
  * count, prepared on first use on the writer's connection (store_wdb). */
 static const char *const points_table[STORE_PTS_N] = { "histograms", "samples" };
+static const char *const points_pos[STORE_PTS_N] = { "bucket", "idx" };
 static struct dbi_stmt *points_st[STORE_PTS_N][STORE_POINTS_BLOCK + 1];
 static struct dbi *store_wdb;
 
@@ -136,9 +153,16 @@ struct dbi_stmt *store_points_stmt(int table, int rows)
 
 	if (*st)
 		return *st;
-	buf_addf(&q, "INSERT INTO %s VALUES ", points_table[table]);
+	/* Insert-once in the statement itself: nothing when a row of the
+	 * block's range [?lo, ?hi] is stored (?1..?4: the first row's key,
+	 * every row's). The fast path relies on it: it defers the INSERT
+	 * asking for all rows, so a stored one is a wrong prediction. */
+	buf_addf(&q, "INSERT INTO %s SELECT * FROM (VALUES ", points_table[table]);
 	for (int i = 0; i < rows; i++)
 		buf_addf(&q, "%s(?, ?, ?, ?, ?, ?)", i ? ", " : "");
+	buf_addf(&q, ") AS v WHERE NOT EXISTS (SELECT 1 FROM %s WHERE run_id = ?1 AND case_id = ?2 AND "
+		 "rep = ?3 AND initiator = ?4 AND %s BETWEEN ?%d AND ?%d)", points_table[table],
+		 points_pos[table], rows * 6 + 1, rows * 6 + 2);
 	if (!q.p || dbi_prepare(store_wdb, q.p, st)) {
 		fprintf(stderr, "xcbenchd: prepare: %s\n", dbi_errmsg(store_wdb));
 		*st = NULL;
@@ -186,6 +210,18 @@ int store_step(struct dbi_stmt *s)
 	dbi_reset(s);
 	dbi_clear(s);
 	return rc == DBI_DONE || rc == DBI_ROW ? 0 : -1;
+}
+
+int store_write(struct dbi_stmt *s, int fast, int64_t rows)
+{
+	int rc;
+
+	if (!fast)
+		return store_step(s);
+	rc = dbi_defer(s, rows);
+	if (rc != DBI_OK && rc != DBI_IOERR)
+		fprintf(stderr, "xcbenchd: %s: %s\n", dbi_sql(s), dbi_errmsg(dbi_db(s)));
+	return rc == DBI_OK ? 0 : -1;
 }
 
 /* A u64 as an SQLite integer (signed 64-bit; latencies never reach 2^63). */

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "run_limits.h"
 #include "store_outcome.h"
 
 enum {
@@ -19,7 +20,7 @@ enum {
 	S_RESULT, S_EVENT, S_CRASH, S_DONE, S_LOST,
 	S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS,
 	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_LIMITED,
-	S_LIMIT_EVENT, S_OPEN_LIVE, S_EXPIRE, S_N
+	S_LIMIT_EVENT, S_OPEN_LIVE, S_EXPIRE, S_FRAME_NEW, S_RUN_STATE, S_RUN_CASES, S_N
 };
 
 /* The error of a run that expired without a frame (S_EXPIRE, S_FRAME). */
@@ -31,7 +32,9 @@ int store_prepare(struct dbi *db);
 /* HISTO/SAMPLES points are inserted up to STORE_POINTS_BLOCK rows per
  * statement (one statement per chunk instead of one per point): the
  * INSERT of rows rows into table (STORE_PTS_*), prepared on first use;
- * NULL if it cannot be. 6 parameters a row, in the tables' column order. */
+ * NULL if it cannot be. 6 parameters a row, in the tables' column order,
+ * then the block's position range lo, hi: nothing is inserted when a row
+ * of that range is stored already (insert-once). */
 enum { STORE_PTS_HISTO, STORE_PTS_SAMPLES, STORE_PTS_N };
 #define STORE_POINTS_BLOCK 128
 struct dbi_stmt *store_points_stmt(int table, int rows);
@@ -64,14 +67,48 @@ int store_touch_add(int64_t id, int64_t now, const char *peer, int kind, int64_t
 /* Adds run id's counts not yet written to used (enum run_limit_kind). */
 void store_touch_pending(int64_t id, int64_t *used);
 
-/* store_results.c: one frame each; 0 stored, -1 error, STORE_REFUSED. */
-int store_case(int64_t id, const uint8_t *p, size_t n);
-int store_result(int64_t id, const uint8_t *p, size_t n);
-int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n); /* HISTO or SAMPLES */
+/* store_results.c: one frame each; 0 stored, -1 error, STORE_REFUSED.
+ * fast: the frame's checks were made from store_runs.c's memory, so the
+ * write is deferred (dbi_defer) with the rows it must change and nothing
+ * is asked first; else (careful) each check is a query before the write. */
+int store_case(int64_t id, const uint8_t *p, size_t n, int fast);
+int store_result(int64_t id, const uint8_t *p, size_t n, int fast);
+int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n, int fast); /* HISTO or SAMPLES */
+/* The case a CASE, RESULT, HISTO or SAMPLES frame is about, or -1 (another
+ * type, or a payload that does not decode: a CASE without a u32 id). */
+int64_t store_frame_case(unsigned type, const uint8_t *p, size_t n);
+/* Steps s, or defers it with the rows it must change when fast: 0 or -1. */
+int store_write(struct dbi_stmt *s, int fast, int64_t rows);
+
+/* store_runs.c: what the writer knows of a run between frames (its fast
+ * path's checks), read from the run's row and cases on first use. */
+struct store_run {
+	int64_t id;
+	int complete, crashed, expired;     /* S_FRAME's "closed", as columns */
+	int64_t expected;                   /* frames_expected (0: no DONE yet) */
+	int64_t used[LIM_EVENTS + 1];         /* the row's use_* (enum run_limit_kind) */
+	uint32_t *cases;                    /* the case ids it described, sorted */
+	unsigned ncases, cap;
+};
+/* Run id's entry, read if new; NULL if the run or the database is not there. */
+struct store_run *store_run_get(int64_t id);
+/* 1 if the run takes no new frame seq of type (S_FRAME's rule). */
+int store_run_closed(const struct store_run *r, uint32_t seq, unsigned type);
+int store_run_has_case(const struct store_run *r, uint32_t cid);
+/* Adds a case id: 0, or -1 out of memory. */
+int store_run_add_case(struct store_run *r, uint32_t cid);
+/* S_TOUCH added frames and use[] to run id's row: the entry follows. */
+void store_run_touched(int64_t id, int64_t frames, const int64_t *use);
+/* Something else changed run id: read again at next use (all of them:
+ * store_runs_forget_all, store.h). */
+void store_run_forget(int64_t id);
 
 /* Data rows the frame handlers have written (writer thread only): a frame's
  * rows are the difference around its handler (store_limits.c counts them). */
 extern int64_t store_rows;
+/* store_fast's switch (store.c): the fast path is on for this batch, so
+ * the run counters' UPDATEs are deferred too (store_touch.c). */
+extern int store_fast_mode;
 
 /* store_limits.c: the per-run limits (run_limits.h). used[k]: what the run
  * holds against limit k (S_FRAME's columns, LIM_CASES..LIM_EVENTS).

@@ -111,7 +111,10 @@ int store_flush(void)
 		dbi_bind_i64(s, 7, t->use[LIM_SAMPLES]);
 		dbi_bind_i64(s, 8, t->use[LIM_EVENTS]);
 		dbi_bind_i64(s, 9, t->first);
-		rc = store_step(s);
+		/* Deferred with the frames (one row: the run's) on the fast path. */
+		rc = store_write(s, store_fast_mode, 1);
+		if (rc == 0)
+			store_run_touched(t->id, t->frames, t->use);
 	}
 	/* Written, or failed: then the writer rolls the batch back, sums and
 	 * all. */

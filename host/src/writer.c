@@ -231,10 +231,12 @@ static void batch_failed(struct witem *batch, int failed, char *why, size_t whyl
 	/* Copied: the ROLLBACK may replace SQLite's message buffer. */
 	if (failed != 2) {
 		snprintf(why, whylen, "%s", dbi_errmsg(wdb));
+		dbi_sync(wdb); /* what the pipeline held goes with the batch */
 		rollback();
 		check_connection();
 	}
 	store_touch_discard(); /* the counters went with the rollback */
+	store_runs_forget_all(); /* and what memory knew of the runs */
 	for (struct witem *it = batch; it; it = it->next) {
 		if (it->fn || !it->run)
 			continue;
@@ -290,13 +292,42 @@ static void record_and_ack(struct witem *batch)
 	pthread_mutex_unlock(&reg_lock);
 }
 
+/* The fast path predicted wrong (dbi_sync: a duplicate seq, a RESULT
+ * stored already): the batch is rolled back, to be applied again the
+ * careful way, as if it had not been tried. */
+static void undo_for_careful(struct witem *batch)
+{
+	rollback();
+	store_touch_discard();
+	store_runs_forget_all();
+	for (struct witem *it = batch; it; it = it->next)
+		if (!it->fn && it->run && it->created)
+			it->run->id = 0; /* its row was rolled back */
+}
+
+/* 1 if the batch may take the store's fast path: it holds no task (a task
+ * may read or change any run, behind what the store keeps in memory). */
+static int batch_fast(const struct witem *batch)
+{
+	for (const struct witem *it = batch; it; it = it->next)
+		if (it->fn)
+			return 0;
+	return 1;
+}
+
 /* One batch in one transaction: each item applied, COMMIT, then the
- * outcomes recorded and the runs ACKed (an ACK only after its COMMIT). */
+ * outcomes recorded and the runs ACKed (an ACK only after its COMMIT).
+ * Frames go the store's fast path first (their statements deferred, each
+ * with the rows it must change); dbi_sync before the COMMIT checks every
+ * one, and a wrong prediction makes the batch go again the careful way,
+ * so what is committed, and ACKed, is what the careful way would commit. */
 static void process(struct witem *batch)
 {
-	int failed;
+	int failed, fast = batch_fast(batch);
 	char whybuf[200];
 
+again:
+	store_fast(fast);
 	if (!connection_ready()) {
 		snprintf(whybuf, sizeof(whybuf), "reconnecting: %s", dbi_errmsg(wdb));
 		failed = 2;
@@ -308,17 +339,31 @@ static void process(struct witem *batch)
 		 * left them: their counters are written first (store_touch.c). */
 		if (it->fn && store_flush())
 			failed = 1;
-		else if (it->fn)
+		else if (it->fn) {
+			store_runs_forget_all(); /* it may change runs */
 			it->fn(wdb, it->arg);
-		else
+		} else
 			failed = apply_frame(it);
 		if (!dbi_in_txn(wdb))
 			failed = 1;
 	}
 	/* The runs' counters are part of the batch's commit (and so of what
-	 * its ACKs promise). */
-	if (!failed && (store_flush() || exec("COMMIT", 1)))
+	 * its ACKs promise); so is every deferred statement's answer. */
+	if (!failed && store_flush())
 		failed = 1;
+	if (!failed) {
+		int sync = dbi_sync(wdb);
+
+		if (sync == DBI_MISMATCH && fast) {
+			undo_for_careful(batch);
+			fast = 0;
+			goto again;
+		}
+		failed = sync != DBI_OK;
+	}
+	if (!failed && exec("COMMIT", 1))
+		failed = 1;
+	store_fast(0);
 	if (failed)
 		batch_failed(batch, failed, whybuf, sizeof(whybuf));
 	set_health(failed ? whybuf : NULL);

@@ -1,0 +1,62 @@
+/*
+ * dbi_pg_conn.h — the PostgreSQL engine's connection and statement
+ * (internal to dbi_pg.c and dbi_pg_pipe.c, its pipeline of deferred
+ * statements).
+ */
+#ifndef XCB_DBI_PG_CONN_H
+#define XCB_DBI_PG_CONN_H
+
+#include <libpq-fe.h>
+
+#include "dbi_engine.h"
+#include "dbi_pg_sql.h"
+
+/* Type OIDs (pg_type.h is a server header). */
+enum { OID_BOOL = 16, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_TEXT = 25, OID_OID = 26,
+       OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700 };
+
+struct pg {
+	struct dbi base;
+	PGconn *c;
+	int flags;
+	unsigned gen;           /* bumped by each reconnection */
+	unsigned next_name;     /* server-side statement names x1, x2, ... */
+	int64_t changes;
+	char err[512];
+	struct pg_pending *pend; /* the pipeline's statements not yet answered (dbi_pg_pipe.c) */
+	int npend, pend_cap;
+	int mismatch;           /* one changed other rows than told, until p_sync */
+	int pipe_err;           /* one failed (DBI_ERROR/IOERR), until p_sync */
+};
+
+struct pg_stmt {
+	struct dbi_stmt base;
+	char *sql;              /* as written */
+	struct pg_sql q;        /* rewritten: $N parameters, which are LIMITs */
+	char **val;             /* [1..q.nparams]: bound text, NULL = SQL NULL */
+	Oid *type;              /* [1..]: INT8/FLOAT8 when bound as numbers (kept) */
+	char name[24];
+	unsigned prepared_gen;  /* == pg->gen when prepared on this connection */
+	int execs;
+	int retyped;            /* untyped parameters were made text */
+	int retried;            /* executing again on a new connection */
+	PGresult *res;
+	int row, nrows;
+	char boolbuf[2];
+};
+#define PG(db) ((struct pg *)(db))
+#define PST(st) ((struct pg_stmt *)(st))
+
+/* The seam's code for a failed result: the connection gone is DBI_IOERR
+ * (the writer degrades and retries), anything else DBI_ERROR; the message
+ * kept for dbi_errmsg. */
+int pg_fail(struct pg *p, PGresult *r);
+
+/* dbi_pg_pipe.c: dbi_defer / dbi_sync for PostgreSQL, and the wait every
+ * synchronous call does first (0, or the DBI_ code of a failed deferred
+ * statement: the transaction is lost). */
+int p_defer(struct dbi_stmt *s, int64_t rows);
+int p_sync(struct dbi *db);
+int pg_pipe_wait(struct pg *p);
+
+#endif
