@@ -40,6 +40,10 @@ static void copy_col(struct dbi_stmt *st, int col, char *dst, size_t n)
 int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n)
 {
 	struct dbi_stmt *st;
+	/* the query's columns, in its order */
+	enum { OJ_ID, OJ_MAC, OJ_STAGE, OJ_STAGE_SINCE, OJ_ATTEMPT, OJ_ATTEMPTS, OJ_BOUND /* three */,
+	       OJ_END = OJ_BOUND + 3, OJ_POWERED, OJ_BOOTED, OJ_CONSUMED, OJ_ENDED, OJ_RUN_ID,
+	       OJ_RUN_STATUS, OJ_CREATED };
 	size_t cap = 0;
 
 	*rows = NULL;
@@ -64,40 +68,45 @@ int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n)
 		}
 		r = &(*rows)[(*n)++];
 		memset(r, 0, sizeof(*r));
-		r->id = dbi_column_i64(st, 0);
-		copy_col(st, 1, r->mac, sizeof(r->mac));
-		copy_col(st, 2, stage, sizeof(stage));
+		r->id = dbi_column_i64(st, OJ_ID);
+		copy_col(st, OJ_MAC, r->mac, sizeof(r->mac));
+		copy_col(st, OJ_STAGE, stage, sizeof(stage));
 		r->stage = job_stage_parse(stage) < 0 ? JOB_FAILED : (enum job_stage)job_stage_parse(stage);
-		r->stage_since = dbi_column_i64(st, 3);
-		r->attempt = dbi_column_int(st, 4);
-		r->attempts = dbi_column_int(st, 5);
+		r->stage_since = dbi_column_i64(st, OJ_STAGE_SINCE);
+		r->attempt = dbi_column_int(st, OJ_ATTEMPT);
+		r->attempts = dbi_column_int(st, OJ_ATTEMPTS);
 		for (int i = 0; i < 3; i++)
-			r->bound[i] = dbi_column_type(st, 6 + i) == DBI_NULL ? -1 : dbi_column_int(st, 6 + i);
-		copy_col(st, 9, end, sizeof(end));
+			r->bound[i] = dbi_column_type(st, OJ_BOUND + i) == DBI_NULL ? -1 : dbi_column_int(st, OJ_BOUND + i);
+		copy_col(st, OJ_END, end, sizeof(end));
 		r->end_off = strcmp(end, "leave") != 0;
-		r->powered = dbi_column_i64(st, 10);
-		r->booted = dbi_column_i64(st, 11);
-		r->consumed = dbi_column_i64(st, 12);
-		r->ended = dbi_column_i64(st, 13);
-		r->run_id = dbi_column_i64(st, 14);
-		copy_col(st, 15, r->run_status, sizeof(r->run_status));
-		r->created = dbi_column_i64(st, 16);
+		r->powered = dbi_column_i64(st, OJ_POWERED);
+		r->booted = dbi_column_i64(st, OJ_BOOTED);
+		r->consumed = dbi_column_i64(st, OJ_CONSUMED);
+		r->ended = dbi_column_i64(st, OJ_ENDED);
+		r->run_id = dbi_column_i64(st, OJ_RUN_ID);
+		copy_col(st, OJ_RUN_STATUS, r->run_status, sizeof(r->run_status));
+		r->created = dbi_column_i64(st, OJ_CREATED);
 	}
 	dbi_finalize(st);
 	return 0;
 }
 
+/* A machine's power settings, and as the API shows them (POWER_JSON_COLS:
+ * what the BMC last said too); PW_* name each one's offset from the first. */
 #define POWER_COLS "power_driver, power_host, power_port, power_user, power_password_file, power_command, power_sol"
+#define POWER_JSON_COLS POWER_COLS ", power_state, power_error, power_checked"
+enum { PW_DRIVER, PW_HOST, PW_PORT, PW_USER, PW_PASSWORD_FILE, PW_COMMAND, PW_SOL,
+       PW_STATE, PW_ERROR, PW_CHECKED };
 
 static void power_from_row(struct dbi_stmt *st, int first, struct power_cfg *c)
 {
-	copy_col(st, first, c->driver, sizeof(c->driver));
-	copy_col(st, first + 1, c->host, sizeof(c->host));
-	c->port = dbi_column_int(st, first + 2);
-	copy_col(st, first + 3, c->user, sizeof(c->user));
-	copy_col(st, first + 4, c->password_file, sizeof(c->password_file));
-	copy_col(st, first + 5, c->command, sizeof(c->command));
-	c->sol = dbi_column_int(st, first + 6);
+	copy_col(st, first + PW_DRIVER, c->driver, sizeof(c->driver));
+	copy_col(st, first + PW_HOST, c->host, sizeof(c->host));
+	c->port = dbi_column_int(st, first + PW_PORT);
+	copy_col(st, first + PW_USER, c->user, sizeof(c->user));
+	copy_col(st, first + PW_PASSWORD_FILE, c->password_file, sizeof(c->password_file));
+	copy_col(st, first + PW_COMMAND, c->command, sizeof(c->command));
+	c->sol = dbi_column_int(st, first + PW_SOL);
 }
 
 int jobs_db_power_cfg(struct dbi *ro, const char *mac, struct power_cfg *c)
@@ -266,6 +275,7 @@ int jobs_db_cancel(int64_t id, const char *why)
 
 json_t *jobs_db_events_json(struct dbi *ro, int64_t id)
 {
+	enum { EV_AT, EV_STAGE, EV_ATTEMPT, EV_REASON }; /* the query's columns, in its order */
 	json_t *arr = json_array();
 	struct dbi_stmt *st;
 
@@ -273,9 +283,9 @@ json_t *jobs_db_events_json(struct dbi *ro, int64_t id)
 			  "ORDER BY id LIMIT 10000", &st, DBI_I(id)))
 		return arr;
 	while (dbi_step(st) == DBI_ROW)
-		json_array_append_new(arr, json_pack("{s:o, s:I, s:o, s:I, s:o}", "at", iso_or_null(st, 0),
-			"t", (json_int_t)dbi_column_i64(st, 0), "stage", col_json(st, 1),
-			"attempt", (json_int_t)dbi_column_i64(st, 2), "reason", col_json(st, 3)));
+		json_array_append_new(arr, json_pack("{s:o, s:I, s:o, s:I, s:o}", "at", iso_or_null(st, EV_AT),
+			"t", (json_int_t)dbi_column_i64(st, EV_AT), "stage", col_json(st, EV_STAGE),
+			"attempt", (json_int_t)dbi_column_i64(st, EV_ATTEMPT), "reason", col_json(st, EV_REASON)));
 	dbi_finalize(st);
 	return arr;
 }
@@ -286,28 +296,31 @@ void jobs_db_life_add(json_t *obj, struct dbi_stmt *st, int first)
 	static const char *const names[3] = { "powering_on", "booting", "running" };
 
 	for (int i = 0; i < 3; i++)
-		json_object_set_new(t, names[i], col_json(st, first + 4 + i));
-	json_object_set_new(obj, "stage", col_json(st, first));
-	json_object_set_new(obj, "stage_since", iso_or_null(st, first + 1));
-	json_object_set_new(obj, "attempt", col_json(st, first + 2));
-	json_object_set_new(obj, "attempts", col_json(st, first + 3));
+		json_object_set_new(t, names[i], col_json(st, first + LIFE_BOUND_POWER + i));
+	json_object_set_new(obj, "stage", col_json(st, first + LIFE_STAGE));
+	json_object_set_new(obj, "stage_since", iso_or_null(st, first + LIFE_STAGE_SINCE));
+	json_object_set_new(obj, "attempt", col_json(st, first + LIFE_ATTEMPT));
+	json_object_set_new(obj, "attempts", col_json(st, first + LIFE_ATTEMPTS));
 	json_object_set_new(obj, "timeouts", t);
-	json_object_set_new(obj, "end", col_json(st, first + 7));
-	json_object_set_new(obj, "reason", col_json(st, first + 8));
-	json_object_set_new(obj, "ended", iso_or_null(st, first + 9));
+	json_object_set_new(obj, "end", col_json(st, first + LIFE_END_ACTION));
+	json_object_set_new(obj, "reason", col_json(st, first + LIFE_REASON));
+	json_object_set_new(obj, "ended", iso_or_null(st, first + LIFE_ENDED));
 }
 
 json_t *jobs_db_job_json(struct dbi *ro, int64_t id)
 {
+	/* the query's columns, in its order; the lifecycle's follow */
+	enum { JJ_ID, JJ_MAC, JJ_SUITE, JJ_LABEL, JJ_CREATED, JJ_CONSUMED, JJ_RUN_ID, JJ_LIFE };
 	struct dbi_stmt *st;
 	json_t *o = NULL;
 
 	if (dbi_row(ro, "SELECT id, mac, suite, label, created, consumed, run_id, "
 			JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", &st, DBI_I(id)) == DBI_ROW) {
-		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 0),
-			      "mac", col_json(st, 1), "suite", col_json(st, 2), "label", col_json(st, 3),
-			      "created", iso_or_null(st, 4), "consumed", iso_or_null(st, 5), "run_id", col_json(st, 6));
-		jobs_db_life_add(o, st, 7);
+		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, JJ_ID),
+			      "mac", col_json(st, JJ_MAC), "suite", col_json(st, JJ_SUITE), "label", col_json(st, JJ_LABEL),
+			      "created", iso_or_null(st, JJ_CREATED), "consumed", iso_or_null(st, JJ_CONSUMED),
+			      "run_id", col_json(st, JJ_RUN_ID));
+		jobs_db_life_add(o, st, JJ_LIFE);
 		json_object_set_new(o, "events", jobs_db_events_json(ro, id));
 	}
 	dbi_finalize(st);
@@ -324,22 +337,24 @@ static json_t *power_json(struct dbi_stmt *st, int first)
 	power_from_row(st, first, &c);
 	return json_pack("{s:s, s:o, s:o, s:o, s:b, s:o, s:b, s:o, s:o, s:o}",
 		"driver", c.driver[0] ? c.driver : "manual",
-		"host", col_json(st, first + 1), "port", col_json(st, first + 2), "user", col_json(st, first + 3),
-		"password_set", c.password_file[0] != 0, "command", col_json(st, first + 5), "sol", c.sol,
-		"state", col_json(st, first + 7), "error", col_json(st, first + 8), "checked", iso_or_null(st, first + 9));
+		"host", col_json(st, first + PW_HOST), "port", col_json(st, first + PW_PORT),
+		"user", col_json(st, first + PW_USER), "password_set", c.password_file[0] != 0,
+		"command", col_json(st, first + PW_COMMAND), "sol", c.sol, "state", col_json(st, first + PW_STATE),
+		"error", col_json(st, first + PW_ERROR), "checked", iso_or_null(st, first + PW_CHECKED));
 }
 
 json_t *jobs_db_machine_json(struct dbi *ro, const char *mac)
 {
+	/* the query's columns, in its order; the power settings follow */
+	enum { JM_ID, JM_MAC, JM_FIRST_SEEN, JM_LAST_SEEN, JM_POWER };
 	struct dbi_stmt *st;
 	json_t *o = NULL, *jobs;
 
-	if (dbi_row(ro, "SELECT id, mac, first_seen, last_seen, " POWER_COLS
-			", power_state, power_error, power_checked FROM machines WHERE mac = ?", &st,
-		    DBI_T(mac)) == DBI_ROW)
-		o = json_pack("{s:I, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 0),
-			      "mac", col_json(st, 1), "first_seen", iso_or_null(st, 2), "last_seen", iso_or_null(st, 3),
-			      "power", power_json(st, 4));
+	if (dbi_row(ro, "SELECT id, mac, first_seen, last_seen, " POWER_JSON_COLS " FROM machines WHERE mac = ?",
+		    &st, DBI_T(mac)) == DBI_ROW)
+		o = json_pack("{s:I, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, JM_ID),
+			      "mac", col_json(st, JM_MAC), "first_seen", iso_or_null(st, JM_FIRST_SEEN),
+			      "last_seen", iso_or_null(st, JM_LAST_SEEN), "power", power_json(st, JM_POWER));
 	dbi_finalize(st);
 	if (!o)
 		return NULL;
@@ -385,6 +400,10 @@ static int fail_streak(struct dbi *ro, const char *mac)
 
 json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 {
+	/* the query's columns, in its order */
+	enum { LB_MAC, LB_DRIVER, LB_POWER_STATE, LB_POWER_ERROR, LB_LAST_SEEN, LB_JOB_ID, LB_STAGE,
+	       LB_STAGE_SINCE, LB_ATTEMPT, LB_ATTEMPTS, LB_SUITE, LB_REASON, LB_RUN_ID, LB_RUN_STATUS,
+	       LB_RUN_AT, LB_LAST_ENDED };
 	json_t *arr = json_array();
 	struct dbi_stmt *st;
 	int64_t now = now_s();
@@ -403,35 +422,38 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 		"ORDER BY k.mac LIMIT 5000", &st))
 		return arr;
 	while (dbi_step(st) == DBI_ROW) {
-		const char *mac = dbi_column_text(st, 0);
-		const char *stage = dbi_column_text(st, 6);
-		const char *err = dbi_column_text(st, 3);
-		const char *run_status = dbi_column_text(st, 13);
+		const char *mac = dbi_column_text(st, LB_MAC);
+		const char *stage = dbi_column_text(st, LB_STAGE);
+		const char *err = dbi_column_text(st, LB_POWER_ERROR);
+		const char *run_status = dbi_column_text(st, LB_RUN_STATUS);
 		const char *state = "idle";
-		int64_t since = dbi_column_i64(st, 4);
+		int64_t since = dbi_column_i64(st, LB_LAST_SEEN);
 		int streak = fail_streak(ro, mac);
 		json_t *m, *job = json_null(), *run = json_null();
 
-		if (dbi_column_i64(st, 15) > since)
-			since = dbi_column_i64(st, 15);
+		if (dbi_column_i64(st, LB_LAST_ENDED) > since)
+			since = dbi_column_i64(st, LB_LAST_ENDED);
 		if (stage && strcmp(stage, "queued")) {
 			state = stage;
-			since = dbi_column_i64(st, 7);
+			since = dbi_column_i64(st, LB_STAGE_SINCE);
 		} else if (err) {
 			state = "unreachable";
 		} else if (run_status && strcmp(run_status, "running") == 0) {
 			state = "running";
 		}
-		if (dbi_column_type(st, 5) != DBI_NULL)
-			job = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 5),
-					"stage", col_json(st, 6), "since", iso_or_null(st, 7), "attempt", col_json(st, 8),
-					"attempts", col_json(st, 9), "suite", col_json(st, 10), "reason", col_json(st, 11));
-		if (dbi_column_type(st, 12) != DBI_NULL)
-			run = json_pack("{s:I, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, 12),
-					"status", col_json(st, 13), "at", iso_or_null(st, 14));
+		if (dbi_column_type(st, LB_JOB_ID) != DBI_NULL)
+			job = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
+					(json_int_t)dbi_column_i64(st, LB_JOB_ID), "stage", col_json(st, LB_STAGE),
+					"since", iso_or_null(st, LB_STAGE_SINCE), "attempt", col_json(st, LB_ATTEMPT),
+					"attempts", col_json(st, LB_ATTEMPTS), "suite", col_json(st, LB_SUITE),
+					"reason", col_json(st, LB_REASON));
+		if (dbi_column_type(st, LB_RUN_ID) != DBI_NULL)
+			run = json_pack("{s:I, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, LB_RUN_ID),
+					"status", col_json(st, LB_RUN_STATUS), "at", iso_or_null(st, LB_RUN_AT));
 		m = json_pack("{s:s, s:s, s:o, s:o, s:o, s:I, s:o, s:o, s:i, s:b}", "mac", mac, "state", state,
-			      "driver", dbi_column_type(st, 1) == DBI_NULL ? json_string("manual") : col_json(st, 1),
-			      "power_state", col_json(st, 2), "power_error", col_json(st, 3),
+			      "driver", dbi_column_type(st, LB_DRIVER) == DBI_NULL ? json_string("manual")
+									   : col_json(st, LB_DRIVER),
+			      "power_state", col_json(st, LB_POWER_STATE), "power_error", col_json(st, LB_POWER_ERROR),
 			      "in_state_s", (json_int_t)(since && now > since ? now - since : 0),
 			      "job", job, "last_run", run, "failed_streak", streak,
 			      "failing", streak_mark > 0 && streak >= streak_mark);

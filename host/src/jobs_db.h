@@ -92,6 +92,9 @@ json_t *jobs_db_lifecycle_json(struct dbi *ro, int64_t id);
 /* The SQL columns of the lifecycle fields and their JSON (api_jobs.c's
  * list reads them with the rest of the row, from column `first` on). */
 #define JOBS_DB_LIFE_COLS "stage, stage_since, attempt, attempts, bound_power, bound_boot, bound_run, end_action, reason, ended"
+/* Each one's offset from `first`, in JOBS_DB_LIFE_COLS's order. */
+enum { LIFE_STAGE, LIFE_STAGE_SINCE, LIFE_ATTEMPT, LIFE_ATTEMPTS, LIFE_BOUND_POWER, LIFE_BOUND_BOOT,
+       LIFE_BOUND_RUN, LIFE_END_ACTION, LIFE_REASON, LIFE_ENDED, LIFE_NCOLS };
 void jobs_db_life_add(json_t *obj, struct dbi_stmt *st, int first);
 
 /* In the writer: a deleted job's events go with it. */
