@@ -64,21 +64,27 @@ static void put_locked(const struct run_row *r)
 }
 
 /* Counts the k runs miss[0..k) in one statement and caches them. 0, or -1
- * if the statement failed (their counts stay 0, uncached). */
+ * if the statement failed (their counts stay 0, uncached). The IN list
+ * has a power of two of places, the last id repeated into the spare ones:
+ * a few texts, so that a PostgreSQL reader plans each once (dbi_pg.c's
+ * plan_shared) instead of a text per number of misses. */
 static int count_chunk(struct dbi *db, struct run_row **miss, size_t k)
 {
 	struct buf sql = { 0 };
 	struct dbi_stmt *st = NULL;
+	size_t places = 1;
 	int rc = -1;
 
+	while (places < k)
+		places *= 2;
 	buf_addf(&sql, COUNTS_SQL);
-	for (size_t i = 0; i < k; i++)
+	for (size_t i = 0; i < places; i++)
 		buf_addf(&sql, i ? ", ?" : "?");
 	buf_addf(&sql, ") GROUP BY c.run_id");
 	if (!sql.p || dbi_prepare(db, sql.p, &st) != DBI_OK)
 		goto out;
-	for (size_t i = 0; i < k; i++)
-		dbi_bind_i64(st, (int)i + 1, miss[i]->id);
+	for (size_t i = 0; i < places; i++)
+		dbi_bind_i64(st, (int)i + 1, miss[i < k ? i : k - 1]->id);
 	/* Rows come in any order: each finds its run among the chunk's. */
 	while ((rc = dbi_step(st)) == DBI_ROW) {
 		int64_t id = dbi_column_i64(st, 0);

@@ -20,7 +20,7 @@
  * rows: store_sql.c's S_TOUCH, so a live run is recounted after each
  * frame), the others counted in one statement per RUNCOUNTS_CHUNK runs.
  * A failed count leaves 0 and caches nothing. */
-enum { RUNCOUNTS_CHUNK = 500 };
+enum { RUNCOUNTS_CHUNK = 512 };
 void runcounts_fill(struct dbi *db, struct run_row *rows, size_t n);
 
 #endif
