@@ -105,7 +105,8 @@ static json_t *matchable(json_t *cfg, const struct compare_req *rq)
 }
 
 /* The cases of run that pass side's restrictions, with their repetitions'
- * medians: two queries (cases, RESULT rows) stepped in case order. */
+ * medians: two queries (cases, the RESULT rows' p50s) stepped in case
+ * order. */
 static int load_side(struct dbi *db, int64_t run, const struct compare_side *side,
 		     const struct compare_req *rq, struct side_case **out, size_t *n)
 {
@@ -118,7 +119,7 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 	*n = 0;
 	if (cases_open(db, run, &cc))
 		return -1;
-	if (results_open(db, run, -1, &rc)) {
+	if (results_open_field(db, run, RV_p50, &rc)) {
 		cases_close(&cc);
 		return -1;
 	}

@@ -8,6 +8,9 @@
  * A statement is sent with its text on its first execution (one round
  * trip) and prepared on the server from its second, so a one-shot read
  * costs no extra round trip and the writer's statements are parsed once.
+ * A reader shares its server-side statements among its dbi_stmts by text
+ * (plan_shared): the read paths prepare and finalize a statement per
+ * request, so a statement's own second execution never came.
  * A lost connection (server restarted) is DBI_IOERR; dbi_ping reconnects,
  * and statements prepared on the old connection are prepared again (the
  * connection's generation tells them).
@@ -49,8 +52,14 @@ int pg_fail(struct pg *p, PGresult *r)
 
 static void p_close(struct dbi *db)
 {
-	PQfinish(PG(db)->c);
-	free(PG(db)->pend);
+	struct pg *p = PG(db);
+
+	for (int i = 0; i < p->nplans; i++) {
+		free(p->plan[i].sql);
+		free(p->plan[i].type);
+	}
+	PQfinish(p->c);
+	free(p->pend);
 	free(db);
 }
 
@@ -259,7 +268,7 @@ static void p_finalize(struct dbi_stmt *s)
 	p_reset(s);
 	p_clear(s);
 	pg_pipe_wait(p);
-	if (st->prepared_gen && st->prepared_gen == p->gen + 1 && PQstatus(p->c) == CONNECTION_OK) {
+	if (!st->shared && st->prepared_gen && st->prepared_gen == p->gen + 1 && PQstatus(p->c) == CONNECTION_OK) {
 		char sql[48];
 		PGresult *r;
 
@@ -341,6 +350,70 @@ static int untyped(PGresult *r)
 	return code && (!strcmp(code, "42P18") || !strcmp(code, "42P08"));
 }
 
+/* Prepares st's text with its parameters' types on the server as name:
+ * DBI_OK, or the failure. */
+static int server_prepare(struct pg *p, struct pg_stmt *st, const char *name)
+{
+	PGresult *r = PQprepare(p->c, name, st->q.sql, st->q.nparams, st->type + 1);
+	int rc = PQresultStatus(r) == PGRES_COMMAND_OK ? DBI_OK : pg_fail(p, r);
+
+	PQclear(r);
+	return rc;
+}
+
+/* A reader's st as the same text and types sent before on its
+ * connection (struct plan): on the second sending the text is prepared
+ * on the server, and from then st runs that statement. A text new to the
+ * connection is noted (sent with its text, as a one-shot read should
+ * be); a full table leaves st to its own rule. DBI_OK or the prepare's
+ * failure. */
+static int plan_shared(struct pg *p, struct pg_stmt *st)
+{
+	int n = st->q.nparams;
+	struct plan *pl = NULL;
+
+	/* st ran a plan before, maybe with other types: its own rule again
+	 * unless a plan has the text and the types it has now */
+	if (st->shared) {
+		st->shared = 0;
+		st->prepared_gen = 0;
+		snprintf(st->name, sizeof(st->name), "x%u", ++p->next_name);
+	}
+	for (int i = 0; i < p->nplans && !pl; i++)
+		if (p->plan[i].n == n && !strcmp(p->plan[i].sql, st->q.sql) &&
+		    !memcmp(p->plan[i].type, st->type + 1, (size_t)n * sizeof(Oid)))
+			pl = &p->plan[i];
+	if (!pl) {
+		if (p->nplans == PLANS)
+			return DBI_OK;
+		pl = &p->plan[p->nplans];
+		pl->sql = strdup(st->q.sql);
+		pl->type = malloc((size_t)(n ? n : 1) * sizeof(Oid));
+		if (!pl->sql || !pl->type) {
+			free(pl->sql);
+			free(pl->type);
+			return DBI_OK;
+		}
+		memcpy(pl->type, st->type + 1, (size_t)n * sizeof(Oid));
+		pl->n = n;
+		pl->gen = 0;
+		snprintf(pl->name, sizeof(pl->name), "p%u", ++p->next_name);
+		p->nplans++;
+		return DBI_OK;
+	}
+	if (pl->gen != p->gen + 1) {
+		int rc = server_prepare(p, st, pl->name);
+
+		if (rc != DBI_OK)
+			return rc;
+		pl->gen = p->gen + 1;
+	}
+	snprintf(st->name, sizeof(st->name), "%s", pl->name);
+	st->prepared_gen = pl->gen;
+	st->shared = 1;
+	return DBI_OK;
+}
+
 /* Sends the statement with its parameters and keeps the result. */
 static int execute(struct pg_stmt *st)
 {
@@ -361,16 +434,20 @@ static int execute(struct pg_stmt *st)
 		return p->pipe_err;
 	for (int i = 1; i <= n; i++)
 		vals[i] = st->val[i];
+	if (!(p->flags & DBI_RW) && (rs = plan_shared(p, st)) != DBI_OK) {
+		/* The prepare found the connection dead: once more on a new
+		 * one, as a failed execution is below. */
+		if (PQstatus(p->c) == CONNECTION_OK || st->retried || !reconnect(p))
+			return rs;
+		st->retried = 1;
+		rs = execute(st);
+		st->retried = 0;
+		return rs;
+	}
 	/* Its second execution: worth a server-side plan. */
 	if (st->execs >= 1 && st->prepared_gen != p->gen + 1) {
-		r = PQprepare(p->c, st->name, st->q.sql, n, st->type + 1);
-		if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-			int rc = pg_fail(p, r);
-
-			PQclear(r);
-			return rc;
-		}
-		PQclear(r);
+		if ((rs = server_prepare(p, st, st->name)) != DBI_OK)
+			return rs;
 		st->prepared_gen = p->gen + 1;
 	}
 	if (st->prepared_gen == p->gen + 1)

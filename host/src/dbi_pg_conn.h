@@ -15,8 +15,23 @@
 enum { OID_BOOL = 16, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_TEXT = 25, OID_OID = 26,
        OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700 };
 
+/* A statement text a reader has sent, with its parameters' types: from
+ * its second sending on, prepared on the server under name, and kept
+ * there while the connection lives (never DEALLOCATEd: a dbi_stmt may
+ * still use it). */
+struct plan {
+	char *sql;
+	Oid *type;              /* [0..n) */
+	int n;
+	char name[24];
+	unsigned gen;           /* == pg->gen + 1 when prepared on this connection */
+};
+#define PLANS 128               /* then further texts keep the per-statement rule */
+
 struct pg {
 	struct dbi base;
+	struct plan plan[PLANS]; /* a reader's shared server-side statements (dbi_pg.c plan_shared) */
+	int nplans;
 	PGconn *c;
 	int flags;
 	unsigned gen;           /* bumped by each reconnection */
@@ -40,6 +55,7 @@ struct pg_stmt {
 	int execs;
 	int retyped;            /* untyped parameters were made text */
 	int retried;            /* executing again on a new connection */
+	int shared;             /* name is a struct plan's: not DEALLOCATEd at finalize */
 	PGresult *res;
 	int row, nrows;
 	char boolbuf[2];

@@ -22,15 +22,13 @@ const char *const rv_names[RV_NCOL] = { XCB_RESULT_FIELDS(RV_NAME_) };
 #undef RV_NAME_
 enum { RR_CASE_ID, RR_REP, RR_INIT, RR_FIRST_FIELD };
 
-int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cursor *c)
+/* Prepares sql with run (and case_id >= 0) bound, and steps to its first
+ * row: c's cursor, reading every value field (field < 0) or only field. */
+static int cursor_open(struct dbi *db, const char *sql, int64_t run, int64_t case_id, int field,
+		       struct result_cursor *c)
 {
-	const char *sql = case_id < 0
-		? "SELECT case_id, rep, initiator" RV_SQL_COLS " FROM results "
-		  "WHERE run_id = ?1 ORDER BY case_id, initiator, rep"
-		: "SELECT case_id, rep, initiator" RV_SQL_COLS " FROM results "
-		  "WHERE run_id = ?1 AND case_id = ?2 ORDER BY initiator, rep";
-
 	c->more = 0;
+	c->field = field;
 	if (dbi_prepare(db, sql, &c->st)) {
 		c->st = NULL;
 		return -1;
@@ -40,6 +38,45 @@ int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cur
 		dbi_bind_i64(c->st, 2, case_id);
 	c->more = dbi_step(c->st) == DBI_ROW;
 	return 0;
+}
+
+int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cursor *c)
+{
+	const char *sql = case_id < 0
+		? "SELECT case_id, rep, initiator" RV_SQL_COLS " FROM results "
+		  "WHERE run_id = ?1 ORDER BY case_id, initiator, rep"
+		: "SELECT case_id, rep, initiator" RV_SQL_COLS " FROM results "
+		  "WHERE run_id = ?1 AND case_id = ?2 ORDER BY initiator, rep";
+
+	return cursor_open(db, sql, run, case_id, -1, c);
+}
+
+int results_open_field(struct dbi *db, int64_t run, int field, struct result_cursor *c)
+{
+	struct buf sql = { 0 };
+	int rc;
+
+	c->st = NULL;
+	c->more = 0;
+	if (field < 0 || field >= RV_NCOL)
+		return -1;
+	buf_addf(&sql, "SELECT case_id, rep, initiator, %s FROM results WHERE run_id = ?1 "
+		 "ORDER BY case_id, initiator, rep", rv_names[field]);
+	rc = sql.p ? cursor_open(db, sql.p, run, -1, field, c) : -1;
+	buf_free(&sql);
+	return rc;
+}
+
+/* Field i of st's row (at column col) as resrow holds it: NaN for an
+ * appended field not measured, mean and stddev in units. */
+static double field_value(struct dbi_stmt *st, int col, int i)
+{
+	double v;
+
+	if (rv_appended[i] && dbi_column_type(st, col) == DBI_NULL)
+		return NAN;
+	v = (double)dbi_column_i64(st, col);
+	return i == RV_mean_x1000 || i == RV_stddev_x1000 ? v / 1000.0 : v;
 }
 
 int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows, size_t *n)
@@ -64,13 +101,13 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 		r = &(*rows)[(*n)++];
 		r->rep = dbi_column_int(c->st, RR_REP);
 		r->init = dbi_column_int(c->st, RR_INIT);
-		for (int i = 0; i < RV_NCOL; i++)
-			r->v[i] = rv_appended[i] &&
-				  dbi_column_type(c->st, RR_FIRST_FIELD + i) == DBI_NULL
-				? NAN : (double)dbi_column_i64(c->st, RR_FIRST_FIELD + i);
-		r->v[RV_mean_x1000] /= 1000.0;
-		r->v[RV_stddev_x1000] /= 1000.0;
-		r->v[RV_p10] = NAN;
+		for (int i = 0; i < RV_N; i++)
+			r->v[i] = NAN;
+		if (c->field >= 0)
+			r->v[c->field] = field_value(c->st, RR_FIRST_FIELD, c->field);
+		else
+			for (int i = 0; i < RV_NCOL; i++)
+				r->v[i] = field_value(c->st, RR_FIRST_FIELD + i, i);
 	}
 	return 0;
 }

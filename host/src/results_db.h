@@ -49,9 +49,15 @@ struct resrow {
 struct result_cursor {
 	struct dbi_stmt *st;
 	int more;               /* st holds an unconsumed row */
+	int field;              /* RV_* the only value field read, -1: all of them */
 };
 /* The RESULT rows of run (case_id < 0: of every case), in case order. */
 int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cursor *c);
+/* The same for every case with only value field `field` (RV_*) read, the
+ * others NaN in the rows results_take gives: compare needs the p50 alone,
+ * and reading all ~20 columns of ~800 rows a side was most of its SQL
+ * time on PostgreSQL (each value a text to send and parse). */
+int results_open_field(struct dbi *db, int64_t run, int field, struct result_cursor *c);
 /* The rows of case_id, ordered by initiator then rep (*rows malloc'd, may be
  * NULL when *n is 0); rows of earlier cases are skipped, later ones kept for
  * the next call: call with ascending case ids. 0, or -1 out of memory. */

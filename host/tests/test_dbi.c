@@ -8,6 +8,9 @@
  * On an in-memory SQLite database; with XCB_TEST_PG set to a
  * postgresql:// URL (tests/t-pg-schema.sh) the same tests run on
  * PostgreSQL. A statement left unfinalized shows as a leak under ASan.
+ * On PostgreSQL also a reader's shared plans (dbi_pg.c's plan_shared):
+ * one text run by several statements in turn is prepared on the server
+ * once, and each gets its own answer.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -141,6 +144,39 @@ static void scalar_and_many_rows(void **state)
 	assert_int_equal(dbi_executions(db) - before, 1);
 }
 
+/* A reader runs one text through a new statement each time, as the
+ * daemon's read paths do per request: every answer is its own, and on
+ * PostgreSQL the server holds the text prepared once (the statements'
+ * own second executions never came, so none was before). */
+static void reader_shares_plans(void **state)
+{
+	struct dbi *db = *state, *ro;
+	const char *pg = getenv("XCB_TEST_PG");
+	char err[512];
+	const char *const want[] = { "one", "two", "three" };
+
+	if (!pg)
+		skip(); /* an in-memory SQLite database has no second connection */
+	for (int i = 1; i <= 3; i++)
+		assert_int_equal(dbi_run(db, "INSERT INTO t(id, s) VALUES (?, ?)", DBI_I(i), DBI_T(want[i - 1])),
+				 DBI_OK);
+	ro = dbi_open(pg, DBI_RO, err, sizeof(err));
+	assert_non_null(ro);
+	for (int round = 0; round < 2; round++)
+		for (int i = 1; i <= 3; i++) {
+			struct dbi_stmt *st;
+
+			assert_int_equal(dbi_row(ro, "SELECT s FROM t WHERE id = ? ", &st, DBI_I(i)), DBI_ROW);
+			assert_string_equal(dbi_column_text(st, 0), want[i - 1]);
+			dbi_finalize(st);
+		}
+	/* the same text with the id as text: other types, another plan */
+	assert_int_equal(dbi_i64(ro, "SELECT length(s) FROM t WHERE id = ? ", -1, DBI_T("3")), 5);
+	assert_int_equal(dbi_i64(ro, "SELECT count(*) FROM pg_prepared_statements WHERE statement = ?", -1,
+				 DBI_T("SELECT s FROM t WHERE id = $1 ")), 1);
+	dbi_close(ro);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +184,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(row_no_row_and_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(extra_argument_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(scalar_and_many_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(reader_shares_plans, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

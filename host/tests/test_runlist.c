@@ -5,8 +5,12 @@
  * SQLite database with the daemon's schema: the same bytes for runs whose
  * text needs escapes, is not ASCII, is not UTF-8 (jansson leaves such a run
  * or label out), holds a real where an integer is expected, or whose HELLO
- * is not what the store writes; for admins and not, and per page.
+ * is not what the store writes; for admins and not, and per page. And the
+ * runs' case counts (runcounts.c): a page counts its uncached runs in one
+ * statement whatever its size, the cache serves every thread, and a run
+ * that stores a case is counted again on every thread.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,11 +132,103 @@ static void reference_has_them(void **st)
 	dbi_close(db);
 }
 
+/* 40 runs (ids 101..140) with 3 cases each, 2 of them with a RESULT. */
+static const char *const counted =
+	"WITH RECURSIVE g(i) AS (SELECT 101 UNION ALL SELECT i + 1 FROM g WHERE i < 140)"
+	" INSERT INTO runs(id, token, status, created, frames_received)"
+	" SELECT i, printf('00c0ffee%08x', i), 'complete', i, 10 FROM g;"
+	"INSERT INTO cases(run_id, case_id, config, match_key) SELECT r.id, c.i, '{}', '' FROM runs r,"
+	" (SELECT 0 AS i UNION ALL SELECT 1 UNION ALL SELECT 2) c;"
+	"INSERT INTO results(run_id, case_id, rep, initiator) SELECT run_id, case_id, 0, 65535 FROM cases"
+	" WHERE case_id < 2;";
+
+/* A listing and what it cost: the statements it ran, and the counts it
+ * gave run 105 (id, cases, cases_done; id 0 when the page lacks it). */
+struct listed {
+	struct dbi *db;
+	int64_t limit, offset, stmts, got[3];
+};
+
+/* run_fn: keeps run 105's counts. */
+static void keep_105(const struct run_row *r, void *vctx)
+{
+	struct listed *l = vctx;
+
+	if (r->id == 105) {
+		l->got[0] = r->id;
+		l->got[1] = r->cases;
+		l->got[2] = r->cases_done;
+	}
+}
+
+/* Lists l's page (a pthread start routine, so a page can be listed on
+ * another thread than the one that filled the cache). */
+static void *list_page(void *vl)
+{
+	struct listed *l = vl;
+	struct run_filters f = { .limit = l->limit, .offset = l->offset };
+	int64_t before = dbi_executions(l->db), total;
+
+	memset(l->got, 0, sizeof(l->got));
+	if (runs_list(l->db, &f, keep_105, l, &total))
+		l->got[0] = -1;
+	l->stmts = dbi_executions(l->db) - before;
+	return NULL;
+}
+
+/* l's page on a new thread. */
+static void list_on_thread(struct listed *l)
+{
+	pthread_t t;
+
+	assert_int_equal(pthread_create(&t, NULL, list_page, l), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+}
+
+static void counts_per_page(void **st)
+{
+	char err[256];
+	struct dbi *db = dbi_open(":memory:", DBI_RW, err, sizeof(err));
+	struct listed one = { db, 1, 39, 0, { 0 } }, rest = { db, 39, 0, 0, { 0 } }, all = { db, 40, 0, 0, { 0 } };
+
+	(void)st;
+	assert_non_null(db);
+	for (int i = 0; i < xcb_nmigrations; i++)
+		exec(db, xcb_migrations[i]);
+	exec(db, counted);
+	/* Cold: a page of 1 run and one of 39 cost the same statements */
+	list_page(&one);
+	list_page(&rest);
+	assert_int_equal(rest.got[0], 105);
+	assert_int_equal(rest.got[1], 3);
+	assert_int_equal(rest.got[2], 2);
+	assert_int_equal(rest.stmts, one.stmts);
+	/* Warm, on another thread: cached for it too, so fewer statements
+	 * than cold, and the same counts */
+	list_on_thread(&all);
+	assert_true(all.stmts < one.stmts);
+	assert_int_equal(all.got[1], 3);
+	assert_int_equal(all.got[2], 2);
+	/* Run 105 stores a frame with a new case and its RESULT, and one
+	 * more case without: both threads see it */
+	exec(db, "INSERT INTO cases(run_id, case_id, config, match_key) VALUES (105, 3, '{}', ''), (105, 4, '{}', '');"
+		 "INSERT INTO results(run_id, case_id, rep, initiator) VALUES (105, 3, 0, 65535);"
+		 "UPDATE runs SET frames_received = 11 WHERE id = 105;");
+	list_on_thread(&all);
+	assert_int_equal(all.got[1], 5);
+	assert_int_equal(all.got[2], 3);
+	list_page(&all);
+	assert_int_equal(all.got[1], 5);
+	assert_int_equal(all.got[2], 3);
+	dbi_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(same_bytes),
 		cmocka_unit_test(reference_has_them),
+		cmocka_unit_test(counts_per_page),
 	};
 	return cmocka_run_group_tests_name("runlist", tests, NULL, NULL);
 }
