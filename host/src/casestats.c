@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "casestats.h"
+#include "jsonw.h"
 #include "stats.h"
 #include "xcb_proto.h"
 
@@ -97,15 +98,6 @@ static double med_field(const struct resrow *rows, size_t n, int f)
 	return m;
 }
 
-static json_t *num(double v)
-{
-	if (isnan(v) || isinf(v))
-		return json_null();
-	if (v == floor(v) && fabs(v) < 9e15)
-		return json_integer((json_int_t)v);
-	return json_real(round(v * 1000) / 1000);
-}
-
 /* Sum of a field over rows, NaN when no row has it (stored before migration 003). */
 static double sum_field(const struct resrow *rows, size_t n, int f)
 {
@@ -117,6 +109,42 @@ static double sum_field(const struct resrow *rows, size_t n, int f)
 	return s;
 }
 
+/* The value num(v) stands for: NaN (null) where v is not finite, v where
+ * it is a whole number an integer holds, else v to 3 decimals. What STATS
+ * shows is what later figures (ns, fairness) are computed from. */
+static double numval(double v)
+{
+	if (isnan(v) || isinf(v))
+		return NAN;
+	if (v == floor(v) && fabs(v) < 9e15)
+		return v;
+	return round(v * 1000) / 1000;
+}
+
+/* A figure as JSON: null, an integer, or a real to 3 decimals (numval). */
+static int num(struct buf *b, double v)
+{
+	if (isnan(v) || isinf(v))
+		return jsonw_lit(b, "null");
+	if (v == floor(v) && fabs(v) < 9e15)
+		return jsonw_i64(b, (int64_t)v);
+	/* a real too large for jansson to print (never a figure of ours) reads null */
+	return jsonw_real(b, numval(v)) ? jsonw_lit(b, "null") : 0;
+}
+
+/* The member "key": num(v). 0 or -1. */
+static int mnum(struct buf *b, const char *key, double v)
+{
+	return jsonw_key(b, key) || num(b, v) ? -1 : 0;
+}
+
+/* The member "key": true, false or null (t < 0). 0 or -1. */
+static int mbool(struct buf *b, const char *key, int t)
+{
+	return jsonw_key(b, key) || (t < 0 ? jsonw_lit(b, "null") : t ? jsonw_lit(b, "true") : jsonw_lit(b, "false"))
+		? -1 : 0;
+}
+
 /*
  * Issue 21's: the floor from the same moment as the calls - the median of the
  * repetitions' paired `ipi` probes, the median of their paired call/probe
@@ -124,7 +152,7 @@ static double sum_field(const struct resrow *rows, size_t n, int f)
  * XCB_UNSTABLE_FACTOR (flag XCB_RF_UNSTABLE), or the repetitions' paired floors
  * did (max over min). All null where nothing was probed (not measured).
  */
-static void paired_json(json_t *o, const struct resrow *rows, size_t n)
+static void paired_stats(struct agg *a, const struct resrow *rows, size_t n)
 {
 	double fp = med_field(rows, n, RV_floor_paired), rp = med_field(rows, n, RV_ratio_paired_x1000);
 	double lo = INFINITY, hi = 0;
@@ -139,10 +167,9 @@ static void paired_json(json_t *o, const struct resrow *rows, size_t n)
 		flagged |= ((unsigned)rows[i].v[RV_flags] & XCB_RF_UNSTABLE) != 0;
 	}
 	int measured = hi > 0;
-	json_object_set_new(o, "floor_paired", num(measured ? fp : NAN));
-	json_object_set_new(o, "ratio_paired", num(measured && rp > 0 ? round(rp) / 1000 : NAN));
-	json_object_set_new(o, "unstable_host", measured ? json_boolean(flagged || hi > lo * XCB_UNSTABLE_FACTOR)
-							 : json_null());
+	a->floor_paired = measured ? fp : NAN;
+	a->ratio_paired = measured && rp > 0 ? round(rp) / 1000 : NAN;
+	a->unstable_host = measured ? flagged || hi > lo * XCB_UNSTABLE_FACTOR : -1;
 }
 
 /*
@@ -151,32 +178,29 @@ static void paired_json(json_t *o, const struct resrow *rows, size_t n)
  * is false when the control ran and never saw a stale translation: stale = 0
  * then proves nothing. null where the payload did not report them.
  */
-static void trust_json(json_t *o, const struct resrow *rows, size_t n)
+static void trust_stats(struct agg *a, const struct resrow *rows, size_t n)
 {
 	double fl = med_field(rows, n, RV_ipi_floor), p50 = med_field(rows, n, RV_p50);
-	double cr = sum_field(rows, n, RV_control_runs), cs = sum_field(rows, n, RV_control_stale);
 
-	json_object_set_new(o, "ipi_floor", num(fl > 0 ? fl : NAN));
-	json_object_set_new(o, "ipi_ratio", num(fl > 0 ? round(p50 / fl * 1000) / 1000 : NAN));
-	paired_json(o, rows, n);
-	json_object_set_new(o, "lost", num(sum_field(rows, n, RV_lost)));
-	json_object_set_new(o, "dup", num(sum_field(rows, n, RV_dup)));
-	json_object_set_new(o, "ooo", num(sum_field(rows, n, RV_ooo)));
-	json_object_set_new(o, "control_runs", num(cr));
-	json_object_set_new(o, "control_stale", num(cs));
-	json_object_set_new(o, "verified", cr > 0 ? json_boolean(cs > 0) : json_null());
+	a->ipi_floor = fl > 0 ? fl : NAN;
+	a->ipi_ratio = fl > 0 ? round(p50 / fl * 1000) / 1000 : NAN;
+	paired_stats(a, rows, n);
+	a->lost = sum_field(rows, n, RV_lost);
+	a->dup = sum_field(rows, n, RV_dup);
+	a->ooo = sum_field(rows, n, RV_ooo);
+	a->control_runs = sum_field(rows, n, RV_control_runs);
+	a->control_stale = sum_field(rows, n, RV_control_stale);
+	a->verified = a->control_runs > 0 ? a->control_stale > 0 : -1;
 }
 
-json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **ns)
+void agg_compute(const struct resrow *rows, size_t n, struct agg *a)
 {
-	/* Summed over the rows, under their field names: ipis ... calls_expected. */
-	enum { NSUM = RV_calls_expected - RV_ipis + 1 };
-	double cnt = 0, mn = INFINITY, mx = 0, mean, sd, s[NSUM] = { 0 };
+	double cnt = 0, mn = INFINITY, mx = 0;
 	double *nn = calloc(n + 1, sizeof(double)), *mm = calloc(n + 1, sizeof(double)),
 	       *ss = calloc(n + 1, sizeof(double));
-	unsigned flags = 0;
-	json_t *o = json_object();
+	static const int pf[AGG_NP] = { RV_p10, RV_p50, RV_p90, RV_p99, RV_p999 };
 
+	memset(a, 0, sizeof(*a));
 	for (size_t i = 0; i < n && nn && mm && ss; i++) {
 		const double *v = rows[i].v;
 
@@ -185,86 +209,110 @@ json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **n
 			mn = v[RV_min];
 		if (v[RV_max] > mx)
 			mx = v[RV_max];
-		for (int k = 0; k < NSUM; k++)
-			s[k] += v[RV_ipis + k];
-		flags |= (unsigned)v[RV_flags];
+		for (int k = 0; k < AGG_NSUM; k++)
+			a->sum[k] += v[RV_ipis + k];
+		a->flags |= (unsigned)v[RV_flags];
 		nn[i] = v[RV_count];
 		mm[i] = v[RV_mean_x1000];
 		ss[i] = v[RV_stddev_x1000];
 	}
-	stats_pool(nn, mm, ss, n, &mean, &sd);
+	stats_pool(nn, mm, ss, n, &a->mean, &a->stddev);
 	free(nn);
 	free(mm);
 	free(ss);
-	json_object_set_new(o, "count", num(cnt));
-	json_object_set_new(o, "min", num(n ? mn : NAN));
-	json_object_set_new(o, "p10", num(med_field(rows, n, RV_p10)));
-	json_object_set_new(o, "p50", num(med_field(rows, n, RV_p50)));
-	json_object_set_new(o, "p90", num(med_field(rows, n, RV_p90)));
-	json_object_set_new(o, "p99", num(med_field(rows, n, RV_p99)));
-	json_object_set_new(o, "p999", num(med_field(rows, n, RV_p999)));
-	json_object_set_new(o, "max", num(n ? mx : NAN));
-	json_object_set_new(o, "mean", num(mean));
-	json_object_set_new(o, "stddev", num(sd));
-	for (int k = 0; k < NSUM; k++)
-		json_object_set_new(o, rv_names[RV_ipis + k], num(s[k]));
-	json_object_set_new(o, "flags", json_integer(flags));
-	json_object_set_new(o, "reps", json_integer((json_int_t)n));
-	trust_json(o, rows, n);
-	if (ns) {
-		static const char *const f[] = { "min", "p10", "p50", "p90", "p99", "p999", "max", "mean",
-			"stddev" };
-
-		if (tsc_khz > 0 && n) {
-			*ns = json_object();
-			for (int k = 0; k < 9; k++) {
-				json_t *v = json_object_get(o, f[k]);
-
-				json_object_set_new(*ns, f[k], json_is_number(v)
-					? json_real(round(json_number_value(v) * 1e6 / tsc_khz * 10) / 10)
-					: json_null());
-			}
-		} else {
-			*ns = json_null();
-		}
-	}
-	return o;
+	a->count = cnt;
+	a->min = n ? mn : NAN;
+	for (int k = 0; k < AGG_NP; k++)
+		a->p[k] = med_field(rows, n, pf[k]);
+	a->max = n ? mx : NAN;
+	a->reps = n;
+	trust_stats(a, rows, n);
 }
 
-json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness)
+/* STATS' names of a->p[] */
+static const char *const p_names[AGG_NP] = { "p10", "p50", "p90", "p99", "p999" };
+
+int agg_write(struct buf *b, const struct agg *a)
 {
-	json_t *arr = json_array();
+	int bad = jsonw_lit(b, "{") || mnum(b, "count", a->count) || mnum(b, "min", a->min);
+
+	for (int k = 0; k < AGG_NP && !bad; k++)
+		bad = mnum(b, p_names[k], a->p[k]);
+	bad = bad || mnum(b, "max", a->max) || mnum(b, "mean", a->mean) || mnum(b, "stddev", a->stddev);
+	/* Summed over the rows, under their field names: ipis ... calls_expected. */
+	for (int k = 0; k < AGG_NSUM && !bad; k++)
+		bad = mnum(b, rv_names[RV_ipis + k], a->sum[k]);
+	return bad || buf_addf(b, ",\"flags\":%u,\"reps\":%zu", a->flags, a->reps) ||
+	       mnum(b, "ipi_floor", a->ipi_floor) || mnum(b, "ipi_ratio", a->ipi_ratio) ||
+	       mnum(b, "floor_paired", a->floor_paired) || mnum(b, "ratio_paired", a->ratio_paired) ||
+	       mbool(b, "unstable_host", a->unstable_host) || mnum(b, "lost", a->lost) || mnum(b, "dup", a->dup) ||
+	       mnum(b, "ooo", a->ooo) || mnum(b, "control_runs", a->control_runs) ||
+	       mnum(b, "control_stale", a->control_stale) || mbool(b, "verified", a->verified) || jsonw_lit(b, "}")
+		? -1 : 0;
+}
+
+int agg_ns_write(struct buf *b, const struct agg *a, double tsc_khz)
+{
+	const double t[9] = { a->min, a->p[0], a->p[1], a->p[2], a->p[3], a->p[4], a->max, a->mean, a->stddev };
+	static const char *const f[9] = { "min", "p10", "p50", "p90", "p99", "p999", "max", "mean", "stddev" };
+	int bad;
+
+	if (!(tsc_khz > 0 && a->reps))
+		return jsonw_lit(b, "null");
+	bad = jsonw_lit(b, "{");
+	for (int k = 0; k < 9 && !bad; k++) {
+		/* cycles to ns at 0.1 ns, from the figure STATS shows */
+		double v = numval(t[k]);
+
+		bad = jsonw_key(b, f[k]) ||
+		      (isnan(v) ? jsonw_lit(b, "null") : jsonw_real(b, round(v * 1e6 / tsc_khz * 10) / 10));
+	}
+	return bad || jsonw_lit(b, "}") ? -1 : 0;
+}
+
+/* Per initiator CPU: {cpu, count, p10, p50, p99, max, mean, lock_wait_cycles}
+ * of its rows, with its p50 (as shown) and throughput kept for fairness. */
+static int initiator_write(struct buf *b, const struct resrow *rows, size_t n, double *p50s, size_t *np,
+			   double *thr, size_t *nt)
+{
+	struct agg a;
+	/* throughput over every repetition: calls / cycles (README "Fairness") */
+	double calls = 0, cyc = sum_field(rows, n, RV_elapsed_cycles);
+
+	agg_compute(rows, n, &a);
+	if (*np < 1024 && !isnan(numval(a.p[1])))
+		p50s[(*np)++] = numval(a.p[1]);
+	for (size_t k = 0; k < n; k++)
+		calls += rows[k].v[RV_count];
+	if (*nt < 1024 && cyc > 0)
+		thr[(*nt)++] = calls / cyc;
+	return (b->p[b->len - 1] != '[' && jsonw_lit(b, ",")) || jsonw_lit(b, "{\"cpu\":") || jsonw_i64(b, rows[0].init) ||
+	       mnum(b, "count", a.count) || mnum(b, "p10", a.p[0]) || mnum(b, "p50", a.p[1]) ||
+	       mnum(b, "p99", a.p[3]) || mnum(b, "max", a.max) || mnum(b, "mean", a.mean) ||
+	       mnum(b, "lock_wait_cycles", a.sum[RV_lock_wait_cycles - RV_ipis]) || jsonw_lit(b, "}")
+		? -1 : 0;
+}
+
+int initiators_write(struct buf *b, const struct resrow *rows, size_t n)
+{
 	double p50s[1024], thr[1024];
 	size_t np = 0, nt = 0;
 
+	if (jsonw_key(b, "initiators") || jsonw_lit(b, "["))
+		return -1;
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
-		json_t *a;
 
 		while (j < n && rows[j].init == rows[i].init)
 			j++;
 		/* CPUs only: not all (65535), nor the pseudo-initiators of
-		 * proto's XCB_INIT_W_* (pseudo_json), which are no CPU's fairness */
-		if (rows[i].init < (int)XCB_INIT_PSEUDO) {
-			a = agg_json(rows + i, j - i, 0, NULL);
-			json_array_append_new(arr, json_pack("{s:i, s:O, s:O, s:O, s:O, s:O, s:O, s:O}",
-				"cpu", rows[i].init, "count", json_object_get(a, "count"),
-				"p10", json_object_get(a, "p10"),
-				"p50", json_object_get(a, "p50"), "p99", json_object_get(a, "p99"),
-				"max", json_object_get(a, "max"), "mean", json_object_get(a, "mean"),
-				"lock_wait_cycles", json_object_get(a, "lock_wait_cycles")));
-			if (np < 1024 && json_is_number(json_object_get(a, "p50")))
-				p50s[np++] = json_number_value(json_object_get(a, "p50"));
-			/* throughput over every repetition: calls / cycles (README "Fairness") */
-			double calls = 0, cyc = sum_field(rows + i, j - i, RV_elapsed_cycles);
-			for (size_t k = i; k < j; k++)
-				calls += rows[k].v[RV_count];
-			if (nt < 1024 && cyc > 0)
-				thr[nt++] = calls / cyc;
-			json_decref(a);
-		}
+		 * proto's XCB_INIT_W_* (pseudo_write), which are no CPU's fairness */
+		if (rows[i].init < (int)XCB_INIT_PSEUDO && initiator_write(b, rows + i, j - i, p50s, &np, thr, &nt))
+			return -1;
 		i = j;
 	}
+	if (jsonw_lit(b, "]") || jsonw_key(b, "fairness"))
+		return -1;
 	if (np >= 2) {
 		double lo = p50s[0], hi = p50s[0];
 
@@ -275,18 +323,16 @@ json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness)
 		/* Jain over throughput when every initiator reported its elapsed
 		 * time (payloads after issue 13), else over medians as before. */
 		int by_thr = nt == np;
-		*fairness = json_pack("{s:o, s:o, s:s}", "p50_max_min", num(lo > 0 ? round(hi / lo * 1000) / 1000 : NAN),
-				      "jain", num(round(stats_jain(by_thr ? thr : p50s, np) * 10000) / 10000),
-				      "jain_of", by_thr ? "throughput" : "p50");
-	} else {
-		*fairness = json_null();
+		return jsonw_lit(b, "{") || mnum(b, "p50_max_min", lo > 0 ? round(hi / lo * 1000) / 1000 : NAN) ||
+		       mnum(b, "jain", round(stats_jain(by_thr ? thr : p50s, np) * 10000) / 10000) ||
+		       buf_addf(b, ",\"jain_of\":\"%s\"}", by_thr ? "throughput" : "p50") ? -1 : 0;
 	}
-	return arr;
+	return jsonw_lit(b, "null");
 }
 
-json_t *pseudo_json(const struct resrow *rows, size_t n)
+int pseudo_write(struct buf *b, const struct resrow *rows, size_t n)
 {
-	json_t *o = NULL;
+	size_t start = b->len;
 
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
@@ -295,11 +341,13 @@ json_t *pseudo_json(const struct resrow *rows, size_t n)
 		while (j < n && rows[j].init == rows[i].init)
 			j++;
 		if (rows[i].init >= (int)XCB_INIT_PSEUDO && rows[i].init != (int)XCB_INIT_ALL && name) {
-			if (!o)
-				o = json_object();
-			json_object_set_new(o, name, agg_json(rows + i, j - i, 0, NULL));
+			struct agg a;
+
+			agg_compute(rows + i, j - i, &a);
+			if ((b->len == start && jsonw_lit(b, "{")) || jsonw_key(b, name) || agg_write(b, &a))
+				return -1;
 		}
 		i = j;
 	}
-	return o ? o : json_null();
+	return b->len == start ? jsonw_lit(b, "null") : jsonw_lit(b, "}");
 }

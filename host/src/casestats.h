@@ -6,7 +6,6 @@
 #ifndef XCB_CASESTATS_H
 #define XCB_CASESTATS_H
 
-#include <jansson.h>
 #include "dbi.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -38,13 +37,31 @@ void attach_p10(struct dbi *db, int64_t run, int64_t case_id, struct resrow *row
 /* The aggregate rows: the all-initiator ones, or every row if there are none.
  * Returns how many were put first in rows (rows is reordered). */
 size_t pick_aggregate(struct resrow *rows, size_t n);
-/* STATS over rows[0..n) (API.md); ns (may be NULL) gets the ns twin. */
-json_t *agg_json(const struct resrow *rows, size_t n, double tsc_khz, json_t **ns);
-/* Per-initiator list and fairness over the non-aggregate rows. */
-json_t *initiators_json(const struct resrow *rows, size_t n, json_t **fairness);
-
+/* A STATS object's figures (API.md) over some RESULT rows, before their
+ * rendering: NaN where STATS has null. */
+#define AGG_NP 5                                        /* p10, p50, p90, p99, p999 */
+#define AGG_NSUM (RV_calls_expected - RV_ipis + 1)      /* summed: ipis ... calls_expected */
+struct agg {
+	double count, min, p[AGG_NP], max, mean, stddev, sum[AGG_NSUM];
+	unsigned flags;
+	size_t reps;
+	double ipi_floor, ipi_ratio, floor_paired, ratio_paired, lost, dup, ooo, control_runs, control_stale;
+	int unstable_host, verified;                    /* 1, 0, or -1: null */
+};
+/* STATS over rows[0..n). */
+void agg_compute(const struct resrow *rows, size_t n, struct agg *a);
+/* Each writer below appends JSON text to b, byte for byte what jansson's
+ * compact dump of the same object gave (reply_json), and returns 0 or -1
+ * (out of memory). */
+/* STATS' object. */
+int agg_write(struct buf *b, const struct agg *a);
+/* The ns twin of STATS' times at tsc_khz (null without a rate or rows). */
+int agg_ns_write(struct buf *b, const struct agg *a, double tsc_khz);
+/* The members "initiators" (per initiator CPU over the non-aggregate rows
+ * of rows[0..n), ordered by initiator) and "fairness". */
+int initiators_write(struct buf *b, const struct resrow *rows, size_t n);
 /* The pseudo-initiators' rows (kind=sync: writer hold, end-to-end, effective,
- * reader batch; proto xcb_initiator_name) as {name: stats}, or null. */
-json_t *pseudo_json(const struct resrow *rows, size_t n);
+ * reader batch; proto xcb_initiator_name) as {name: STATS}, or null. */
+int pseudo_write(struct buf *b, const struct resrow *rows, size_t n);
 
 #endif

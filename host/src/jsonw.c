@@ -4,6 +4,8 @@
  * through jansson itself, one small value at a time, so the bytes cannot
  * drift from reply_json's.
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +45,7 @@ int jsonw_dbval(struct buf *b, const struct dbval *v)
 	int rc;
 
 	switch (v->type) {
-	case DBI_INT: return buf_addf(b, "%lld", (long long)v->i);
+	case DBI_INT: return jsonw_i64(b, v->i);
 	case DBI_TEXT: return jsonw_str(b, v->s);
 	case DBI_FLOAT:
 		j = json_real(v->d);
@@ -68,4 +70,96 @@ int jsonw_key(struct buf *b, const char *key)
 	if (last != '{' && last != '[' && jsonw_lit(b, ","))
 		return -1;
 	return jsonw_str(b, key) || jsonw_lit(b, ":") ? -1 : 0;
+}
+
+int jsonw_i64(struct buf *b, int64_t v)
+{
+	char t[24], *e = t + sizeof(t), *p = e;
+	/* the magnitude as unsigned: INT64_MIN has no positive twin */
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	return buf_add(b, p, (size_t)(e - p));
+}
+
+int jsonw_real(struct buf *b, double v)
+{
+	char t[32], *e;
+	/* jansson's buffer (MAX_REAL_STR_LENGTH): a longer text fails its dump */
+	enum { JANSSON_REAL_MAX = 25 };
+	int n;
+
+	if (!isfinite(v))
+		return -1;
+	n = snprintf(t, sizeof(t), "%.17g", v);
+	if (n < 0 || n >= JANSSON_REAL_MAX)
+		return -1;
+	if (!strchr(t, '.') && !strchr(t, 'e')) {
+		if (n + 3 >= JANSSON_REAL_MAX)
+			return -1;
+		memcpy(t + n, ".0", 3);
+		n += 2;
+	}
+	/* "1e+20" -> "1e20", "1e-07" -> "1e-7": jansson's jsonp_dtostr, step
+	 * for step (the character after 'e' dropped unless it is '-', then
+	 * the zeros after it). */
+	if ((e = strchr(t, 'e'))) {
+		char *start = e + 1, *end = start + 1;
+
+		if (*start == '-')
+			start++;
+		while (*end == '0')
+			end++;
+		if (end != start)
+			memmove(start, end, strlen(end) + 1);
+		n = (int)strlen(t);
+	}
+	return buf_add(b, t, (size_t)n);
+}
+
+void jsonw_cut(struct buf *b, size_t len)
+{
+	b->len = len;
+	if (b->p)
+		b->p[len] = 0;
+}
+
+/* The length of a plain string at s (after its opening quote) up to its
+ * closing quote, or -1. */
+static long plain(const char *s)
+{
+	long n = 0;
+
+	for (; s[n] != '"'; n++)
+		if ((unsigned char)s[n] < 0x20 || (unsigned char)s[n] > 0x7e || s[n] == '\\')
+			return -1;
+	return n;
+}
+
+int jsonw_flat_each(const char *t, jsonw_member_fn fn, void *ctx)
+{
+	if (!t || *t++ != '{')
+		return 0;
+	if (*t == '}')
+		return t[1] == 0;
+	for (;;) {
+		long kn, vn;
+		const char *k, *v;
+
+		if (*t != '"' || (kn = plain(k = t + 1)) < 0)
+			return 0;
+		t = k + kn + 1;
+		if (*t++ != ':' || *t != '"' || (vn = plain(v = t + 1)) < 0)
+			return 0;
+		t = v + vn + 1;
+		fn(k, (size_t)kn, v, (size_t)vn, ctx);
+		if (*t == '}')
+			return t[1] == 0;
+		if (*t++ != ',')
+			return 0;
+	}
 }

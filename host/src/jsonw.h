@@ -27,5 +27,24 @@ int jsonw_dbval(struct buf *b, const struct dbval *v);
 int jsonw_iso(struct buf *b, const struct dbval *v);
 /* ,"key": (no comma right after a '{' or '['): the start of a member. */
 int jsonw_key(struct buf *b, const char *key);
+/* The integer v as json_integer(v)'s dump ("%lld", without printf: the
+ * run page writes ~6,000 of them). */
+int jsonw_i64(struct buf *b, int64_t v);
+/* The real v as json_real(v)'s dump: "%.17g", ".0" added to an integral
+ * value, the exponent without '+' and leading zeros; -1 (nothing written)
+ * where jansson has no value (NaN, infinity) or cannot print it. */
+int jsonw_real(struct buf *b, double v);
+/* Ends b at len: what was written after it is dropped (a member or value
+ * that turned out not to be JSON, left out as jansson leaves out a NULL). */
+void jsonw_cut(struct buf *b, size_t len);
+
+/* A stored JSON object text read without a parse when it is what the store
+ * writes: a flat, compact object of plain strings ({"key":"value",...},
+ * printable ASCII without '"' or '\\'). fn gets each member in text order
+ * (key and value as spans of t, without quotes). 1 when t is such an
+ * object (fn called for every member), else 0: the caller then parses it
+ * with jansson (fn may have been called for some members). */
+typedef void (*jsonw_member_fn)(const char *k, size_t kn, const char *v, size_t vn, void *ctx);
+int jsonw_flat_each(const char *t, jsonw_member_fn fn, void *ctx);
 
 #endif

@@ -21,6 +21,12 @@ const unsigned char rv_appended[RV_NCOL] = { XCB_RESULT_FIELDS(RV_APPENDED_) };
 const char *const rv_names[RV_NCOL] = { XCB_RESULT_FIELDS(RV_NAME_) };
 #undef RV_NAME_
 enum { RR_CASE_ID, RR_REP, RR_INIT, RR_FIRST_FIELD };
+/* The rows come in the primary key's order, (run_id, case_id, rep,
+ * initiator): an index scan with no sort on either engine (ordered by
+ * initiator first, SQLite built a temporary B-tree and PostgreSQL an
+ * incremental sort of every row). results_take puts a case's few rows in
+ * initiator order itself. */
+#define RESULTS_KEY_ORDER "case_id, rep, initiator"
 
 /* Prepares sql with run (and case_id >= 0) bound, and steps to its first
  * row: c's cursor, reading every value field (field < 0) or only field. */
@@ -44,9 +50,9 @@ int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cur
 {
 	const char *sql = case_id < 0
 		? "SELECT case_id, rep, initiator" RV_SQL_COLS " FROM results "
-		  "WHERE run_id = ?1 ORDER BY case_id, initiator, rep"
+		  "WHERE run_id = ?1 ORDER BY " RESULTS_KEY_ORDER
 		: "SELECT case_id, rep, initiator" RV_SQL_COLS " FROM results "
-		  "WHERE run_id = ?1 AND case_id = ?2 ORDER BY initiator, rep";
+		  "WHERE run_id = ?1 AND case_id = ?2 ORDER BY " RESULTS_KEY_ORDER;
 
 	return cursor_open(db, sql, run, case_id, -1, c);
 }
@@ -61,7 +67,7 @@ int results_open_field(struct dbi *db, int64_t run, int field, struct result_cur
 	if (field < 0 || field >= RV_NCOL)
 		return -1;
 	buf_addf(&sql, "SELECT case_id, rep, initiator, %s FROM results WHERE run_id = ?1 "
-		 "ORDER BY case_id, initiator, rep", rv_names[field]);
+		 "ORDER BY " RESULTS_KEY_ORDER, rv_names[field]);
 	rc = sql.p ? cursor_open(db, sql.p, run, -1, field, c) : -1;
 	buf_free(&sql);
 	return rc;
@@ -79,6 +85,39 @@ static double field_value(struct dbi_stmt *st, int col, int i)
 	return i == RV_mean_x1000 || i == RV_stddev_x1000 ? v / 1000.0 : v;
 }
 
+/* qsort: by initiator, then rep. */
+static int by_init_rep(const void *a, const void *b)
+{
+	const struct resrow *x = a, *y = b;
+
+	return x->init != y->init ? (x->init > y->init) - (x->init < y->init) : (x->rep > y->rep) - (x->rep < y->rep);
+}
+
+_Static_assert(RV_NCOL <= 64, "dbi_column_i64s reads at most 64 columns a call");
+
+/* Row r from c's current row: every value field (one call for the row), or
+ * only c->field. */
+static void row_read(struct result_cursor *c, struct resrow *r)
+{
+	int64_t v[RV_NCOL];
+	uint64_t nulls;
+
+	r->rep = dbi_column_int(c->st, RR_REP);
+	r->init = dbi_column_int(c->st, RR_INIT);
+	for (int i = 0; i < RV_N; i++)
+		r->v[i] = NAN;
+	if (c->field >= 0) {
+		r->v[c->field] = field_value(c->st, RR_FIRST_FIELD, c->field);
+		return;
+	}
+	dbi_column_i64s(c->st, RR_FIRST_FIELD, RV_NCOL, v, &nulls);
+	for (int i = 0; i < RV_NCOL; i++)
+		/* as field_value: NaN for an appended field not measured, mean
+		 * and stddev in units */
+		r->v[i] = rv_appended[i] && (nulls >> i & 1) ? NAN
+			: i == RV_mean_x1000 || i == RV_stddev_x1000 ? (double)v[i] / 1000.0 : (double)v[i];
+}
+
 int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows, size_t *n)
 {
 	size_t cap = 0;
@@ -89,8 +128,6 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 		c->more = dbi_step(c->st) == DBI_ROW;
 	for (; c->more && dbi_column_i64(c->st, RR_CASE_ID) == case_id;
 	     c->more = dbi_step(c->st) == DBI_ROW) {
-		struct resrow *r;
-
 		if (*n == cap) {
 			struct resrow *p = realloc(*rows, (cap = cap ? cap * 2 : 16) * sizeof(**rows));
 
@@ -98,17 +135,10 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 				return -1;
 			*rows = p;
 		}
-		r = &(*rows)[(*n)++];
-		r->rep = dbi_column_int(c->st, RR_REP);
-		r->init = dbi_column_int(c->st, RR_INIT);
-		for (int i = 0; i < RV_N; i++)
-			r->v[i] = NAN;
-		if (c->field >= 0)
-			r->v[c->field] = field_value(c->st, RR_FIRST_FIELD, c->field);
-		else
-			for (int i = 0; i < RV_NCOL; i++)
-				r->v[i] = field_value(c->st, RR_FIRST_FIELD + i, i);
+		row_read(c, &(*rows)[(*n)++]);
 	}
+	if (*n > 1)
+		qsort(*rows, *n, sizeof(**rows), by_init_rep);
 	return 0;
 }
 

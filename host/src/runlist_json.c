@@ -74,49 +74,28 @@ struct flat {
 	struct { const char *s; size_t n; } v[RUN_SUMMARY_NFACTS + 1]; /* n 0: absent (s NULL) */
 };
 
-/* The length of a plain string at s (after its opening quote) up to its
- * closing quote, or -1. */
-static long plain(const char *s)
+/* jsonw_member_fn: keeps a member of a flat HELLO that is a summary fact
+ * or cases_planned (a repeated key keeps its last value, as
+ * json_object_set does). */
+static void flat_one(const char *k, size_t kn, const char *v, size_t vn, void *ctx)
 {
-	long n = 0;
+	struct flat *fl = ctx;
 
-	for (; s[n] != '"'; n++)
-		if ((unsigned char)s[n] < 0x20 || (unsigned char)s[n] > 0x7e || s[n] == '\\')
-			return -1;
-	return n;
+	for (int i = 0; i <= RUN_SUMMARY_NFACTS; i++) {
+		const char *key = i < RUN_SUMMARY_NFACTS ? run_summary_facts[i] : "cases_planned";
+
+		if (kn == strlen(key) && memcmp(k, key, kn) == 0) {
+			fl->v[i].s = v;
+			fl->v[i].n = vn;
+		}
+	}
 }
 
 /* 1 with fl filled (the summary facts, then cases_planned), or 0. */
 static int flat_read(const char *t, struct flat *fl)
 {
 	memset(fl, 0, sizeof(*fl));
-	if (!t || *t++ != '{')
-		return 0;
-	if (*t == '}')
-		return t[1] == 0;
-	for (;;) {
-		long kn, vn;
-		const char *k, *v;
-
-		if (*t != '"' || (kn = plain(k = t + 1)) < 0)
-			return 0;
-		t = k + kn + 1;
-		if (*t++ != ':' || *t != '"' || (vn = plain(v = t + 1)) < 0)
-			return 0;
-		t = v + vn + 1;
-		for (int i = 0; i <= RUN_SUMMARY_NFACTS; i++) {
-			const char *key = i < RUN_SUMMARY_NFACTS ? run_summary_facts[i] : "cases_planned";
-
-			if ((size_t)kn == strlen(key) && memcmp(k, key, (size_t)kn) == 0) {
-				fl->v[i].s = v;
-				fl->v[i].n = (size_t)vn;
-			}
-		}
-		if (*t == '}')
-			return t[1] == 0;
-		if (*t++ != ',')
-			return 0;
-	}
+	return jsonw_flat_each(t, flat_one, fl);
 }
 
 /* "facts" and cases_planned from a flat HELLO (flat_read): no jansson. */
@@ -194,14 +173,6 @@ static int object_text(struct buf *b, const char *text)
 	return rc;
 }
 
-/* Ends b at len (a member or run not written after all). */
-static void cut(struct buf *b, size_t len)
-{
-	b->len = len;
-	if (b->p)
-		b->p[len] = 0;
-}
-
 /* run_fn: one run of the page into the body (its object left open for
  * tags and meta), or nothing when a value cannot be JSON. */
 static void page_run(const struct run_row *r, void *vp)
@@ -221,13 +192,13 @@ static void page_run(const struct run_row *r, void *vp)
 	    machine(b, r) || jsonw_key(b, "suite") || jsonw_dbval(b, &r->suite) || jsonw_key(b, "params") ||
 	    object_text(b, r->params) || members(b, r, run_mid, sizeof(run_mid) / sizeof(*run_mid)) ||
 	    counts_and_facts(b, r)) {
-		cut(b, start);
+		jsonw_cut(b, start);
 		return;
 	}
 	/* The token for admins, unless jansson would refuse it (with_token). */
 	tok = b->len;
 	if (p->with_token && r->token && (jsonw_key(b, "token") || jsonw_str(b, r->token)))
-		cut(b, tok);
+		jsonw_cut(b, tok);
 	p->runs[p->n++] = (struct run_at){ r->id, start, b->len };
 }
 
@@ -285,7 +256,7 @@ static int tags_and_meta(struct buf *b, const struct page *p, int64_t run)
 
 			if (!l->value == !meta && (meta ? jsonw_key(b, l->name) || jsonw_str(b, l->value)
 					      : (b->p[b->len - 1] != '[' && jsonw_lit(b, ",")) || jsonw_str(b, l->name)))
-				cut(b, at);
+				jsonw_cut(b, at);
 		}
 		if (buf_add(b, meta ? "}" : "]", 1))
 			return -1;

@@ -1,8 +1,10 @@
 /* runs_json.c — the JSON of runs, cases, events and histograms (see runs_json.h). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "casestats.h"
+#include "jsonw.h"
 #include "runs_json.h"
 #include "sqljson.h"
 #include "stats.h"
@@ -68,76 +70,135 @@ json_t *run_json(struct dbi *db, int64_t id)
 	return o;
 }
 
-/* One aggregate row's field per repetition, null where not measured (NULL or 0):
- * the run page's floor over time (issue 21). */
-static json_t *rep_series(const struct resrow *rows, size_t k, int field)
+/* The member "key": v as dbval_json gives it, or none where jansson has
+ * no value (json_object_set_new of a NULL leaves the key out). 0 or -1. */
+static int mdbval(struct buf *b, const char *key, const struct dbval *v)
 {
-	json_t *arr = json_array();
-	for (size_t i = 0; i < k; i++) {
-		double v = rows[i].v[field];
-		json_array_append_new(arr, isnan(v) || v <= 0 ? json_null() : json_integer((json_int_t)v));
-	}
-	return arr;
+	size_t at = b->len;
+
+	if (jsonw_key(b, key) || jsonw_dbval(b, v))
+		jsonw_cut(b, at);
+	return b->p ? 0 : -1;
 }
 
-json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, double tsc_khz)
-{
-	json_t *o = json_pack("{s:I}", "case_id", (json_int_t)c->case_id), *ns, *fair, *cfg, *used, *arr;
-	size_t k;
+/* A case's config read as jsonw_flat_each: whether its keys ascend (then
+ * none repeats, and the text is its own compact dump), and where its
+ * x_delivery_used is. */
+struct cfg_scan {
+	const char *last, *used;
+	size_t lastn, usedn;
+	int ascending;
+};
 
-#define CASE_COLUMN(key) json_object_set_new(o, #key, dbval_json(&c->key));
-	CASE_COLUMNS
-#undef CASE_COLUMN
+/* jsonw_member_fn: one member of a case's config into a struct cfg_scan. */
+static void cfg_member(const char *k, size_t kn, const char *v, size_t vn, void *ctx)
+{
+	struct cfg_scan *c = ctx;
+	int cmp = c->last ? memcmp(c->last, k, c->lastn < kn ? c->lastn : kn) : -1;
+
+	if (cmp > 0 || (cmp == 0 && c->lastn >= kn))
+		c->ascending = 0;
+	c->last = k;
+	c->lastn = kn;
+	if (kn == 15 && memcmp(k, "x_delivery_used", 15) == 0) {
+		c->used = v;
+		c->usedn = vn;
+	}
+}
+
+/* "delivery_used" and "config": the delivery the payload resolved (never
+ * `auto`; `delivery` is what was asked), then every key as sent. The
+ * store's text (flat, sorted) is written as it is; any other goes through
+ * jansson. 0 or -1. */
+static int config_members(struct buf *b, const struct case_row *c)
+{
+	struct cfg_scan sc = { .ascending = 1 };
+	json_t *cfg, *used;
+	size_t at;
+	int bad;
+
+	if (jsonw_flat_each(c->config, cfg_member, &sc) && sc.ascending) {
+		bad = sc.used ? jsonw_lit(b, ",\"delivery_used\":\"") || buf_add(b, sc.used, sc.usedn) ||
+				jsonw_lit(b, "\"")
+			      : mdbval(b, "delivery_used", &c->delivery);
+		return bad || jsonw_lit(b, ",\"config\":") || buf_add(b, c->config, strlen(c->config)) ? -1 : 0;
+	}
 	cfg = json_text_or_empty(c->config);
 	used = json_object_get(cfg, "x_delivery_used");
-	/* The delivery the payload resolved (never `auto`); `delivery` is what was asked. */
-	json_object_set_new(o, "delivery_used", used ? json_incref(used) : dbval_json(&c->delivery));
-	json_object_set_new(o, "config", cfg);
-	json_object_set_new(o, "initiators", initiators_json(rows, n, &fair));
-	json_object_set_new(o, "fairness", fair);
-	json_object_set_new(o, "pseudo", pseudo_json(rows, n));
-	k = pick_aggregate(rows, n);
-	json_object_set_new(o, "stats", agg_json(rows, k, tsc_khz, &ns));
-	json_object_set_new(o, "ns", ns);
-	arr = json_array();
-	for (size_t i = 0; i < k; i++)
-		json_array_append_new(arr, json_integer((json_int_t)rows[i].v[RV_p50]));
-	json_object_set_new(o, "rep_p50", arr);
-	json_object_set_new(o, "rep_ipi_floor", rep_series(rows, k, RV_ipi_floor));
-	json_object_set_new(o, "rep_floor_paired", rep_series(rows, k, RV_floor_paired));
-	return o;
+	at = b->len;
+	if (!used)
+		bad = mdbval(b, "delivery_used", &c->delivery);
+	else if ((bad = jsonw_key(b, "delivery_used") || jsonw_val(b, used)))
+		jsonw_cut(b, at);
+	bad = !b->p || jsonw_key(b, "config") || jsonw_val(b, cfg);
+	json_decref(cfg);
+	return bad ? -1 : 0;
 }
 
-/* The run's cases, each with its stats: three queries (cases, RESULT rows,
- * histograms) stepped together in case order, whatever the number of cases. */
-json_t *run_cases_json(struct dbi *db, int64_t id, double tsc_khz)
+/* The member "key": one aggregate row's field per repetition, null where
+ * not measured (NULL or 0): the run page's floor over time (issue 21). */
+static int rep_series(struct buf *b, const char *key, const struct resrow *rows, size_t k, int field)
 {
-	return run_cases_page(db, id, tsc_khz, -1, INT64_MAX, NULL);
+	if (jsonw_key(b, key) || jsonw_lit(b, "["))
+		return -1;
+	for (size_t i = 0; i < k; i++) {
+		double v = rows[i].v[field];
+
+		if ((i && jsonw_lit(b, ",")) ||
+		    (isnan(v) || v <= 0 ? jsonw_lit(b, "null") : jsonw_i64(b, (int64_t)v)))
+			return -1;
+	}
+	return jsonw_lit(b, "]");
 }
 
-json_t *run_cases_page(struct dbi *db, int64_t id, double tsc_khz, int64_t after, int64_t limit, int64_t *next)
+int case_write(struct buf *b, const struct case_row *c, struct resrow *rows, size_t n, double tsc_khz)
+{
+	struct agg a;
+	size_t k;
+	int bad = buf_addf(b, "{\"case_id\":%lld", (long long)c->case_id);
+
+#define CASE_COLUMN(key) bad = bad || mdbval(b, #key, &c->key);
+	CASE_COLUMNS
+#undef CASE_COLUMN
+	bad = bad || config_members(b, c) || initiators_write(b, rows, n) || jsonw_key(b, "pseudo") ||
+	      pseudo_write(b, rows, n);
+	if (bad)
+		return -1;
+	k = pick_aggregate(rows, n);
+	agg_compute(rows, k, &a);
+	bad = jsonw_key(b, "stats") || agg_write(b, &a) || jsonw_key(b, "ns") || agg_ns_write(b, &a, tsc_khz) ||
+	      jsonw_key(b, "rep_p50") || jsonw_lit(b, "[");
+	for (size_t i = 0; i < k && !bad; i++)
+		bad = (i && jsonw_lit(b, ",")) || jsonw_i64(b, (int64_t)rows[i].v[RV_p50]);
+	return bad || jsonw_lit(b, "]") || rep_series(b, "rep_ipi_floor", rows, k, RV_ipi_floor) ||
+	       rep_series(b, "rep_floor_paired", rows, k, RV_floor_paired) || jsonw_lit(b, "}") ? -1 : 0;
+}
+
+int run_cases_write(struct buf *b, struct dbi *db, int64_t id, double tsc_khz, int64_t after, int64_t limit,
+		    int64_t *next)
 {
 	struct case_cursor cc;
 	struct result_cursor rc;
 	struct histo_cursor hc;
 	struct case_row c;
 	struct p10s p10 = { 0 };
-	json_t *cases = json_array();
+	int64_t shown = 0;
+	int bad = jsonw_lit(b, "[");
 
-	if (cases_open(db, id, &cc))
-		return cases;
+	if (next)
+		*next = -1;
+	if (bad || cases_open(db, id, &cc))
+		return bad || jsonw_lit(b, "]") ? -1 : 0;
 	if (results_open(db, id, -1, &rc))
 		goto err_results;
 	if (histos_open(db, id, -1, &hc))
 		goto err_histos;
-	if (next)
-		*next = -1;
-	while (cases_next(&cc, &c)) {
+	while (!bad && cases_next(&cc, &c)) {
 		struct resrow *rows;
 		size_t n;
 		int64_t cid = c.case_id;
 
-		if ((int64_t)json_array_size(cases) >= limit) {
+		if (shown >= limit) {
 			/* A page is full: the next one starts after the last case
 			 * shown (the cursors stop here, nothing more is read). */
 			if (next)
@@ -150,7 +211,8 @@ json_t *run_cases_page(struct dbi *db, int64_t id, double tsc_khz, int64_t after
 		histos_take(&hc, c.case_id, p10s_add, &p10);
 		if (cid > after) {
 			p10s_apply(&p10, rows, n);
-			json_array_append_new(cases, case_json(&c, rows, n, tsc_khz));
+			bad = (shown && jsonw_lit(b, ",")) || case_write(b, &c, rows, n, tsc_khz);
+			shown++;
 			after = cid;
 		}
 		free(rows);
@@ -162,7 +224,7 @@ err_histos:
 	results_close(&rc);
 err_results:
 	cases_close(&cc);
-	return cases;
+	return bad || jsonw_lit(b, "]") ? -1 : 0;
 }
 
 json_t *event_json(const struct event_row *e, int with_kind)

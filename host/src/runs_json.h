@@ -22,16 +22,18 @@ int64_t run_cases_planned(const json_t *hello);
 json_t *run_row_json(const struct run_row *r);
 /* The RUN object of run id, or NULL if there is none. */
 json_t *run_json(struct dbi *db, int64_t id);
-/* One case of GET /runs/{id}: its columns, config, per-initiator stats,
- * fairness, pseudo-initiators, STATS (ns too with tsc_khz > 0) and the
- * median per repetition, from its RESULT rows (RV_p10 attached; reordered). */
-json_t *case_json(const struct case_row *c, struct resrow *rows, size_t n, double tsc_khz);
-/* Every case of run id as case_json: three queries (cases, RESULT rows,
- * histograms) stepped together, whatever the number of cases. */
-json_t *run_cases_json(struct dbi *db, int64_t id, double tsc_khz);
-/* At most limit of them, those with case_id > after; *next (if given): the
- * case_id to ask the next page after, or -1 when this page ends the run. */
-json_t *run_cases_page(struct dbi *db, int64_t id, double tsc_khz, int64_t after, int64_t limit, int64_t *next);
+/* One case of GET /runs/{id} appended to b as JSON text (reply_json's
+ * bytes): its columns, config, per-initiator stats, fairness,
+ * pseudo-initiators, STATS (ns too with tsc_khz > 0) and the median per
+ * repetition, from its RESULT rows (RV_p10 attached; reordered). 0 or -1. */
+int case_write(struct buf *b, const struct case_row *c, struct resrow *rows, size_t n, double tsc_khz);
+/* The JSON array of run id's cases as case_write writes them, at most
+ * limit of them, those with case_id > after: three queries (cases, RESULT
+ * rows, histograms) stepped together, whatever the number of cases.
+ * *next (if given): the case_id to ask the next page after, or -1 when
+ * this page ends the run. 0 or -1 (out of memory). */
+int run_cases_write(struct buf *b, struct dbi *db, int64_t id, double tsc_khz, int64_t after, int64_t limit,
+		    int64_t *next);
 /* An event: {seq, kind, text, received}, or without kind (a run's errors). */
 json_t *event_json(const struct event_row *e, int with_kind);
 /* GET /runs/{id}/cases/{case}/histogram: rep/init -1 = all. */

@@ -5,7 +5,9 @@
  * rows per (rep, initiator), clamped to the row's min/max, with the merged
  * histogram as fallback, then the median over repetitions. And a run's
  * cases as the run page gets them: the same JSON as case by case, from a
- * number of queries that does not grow with the cases.
+ * number of queries that does not grow with the cases. The text is written
+ * without jansson (jsonw.h), so its reals and a case's config are checked
+ * against jansson's own dump of the same values.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -14,9 +16,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "casestats.h"
+#include "jsonw.h"
 #include "runs_json.h"
 #include "xcb_proto.h"
 
@@ -105,6 +109,59 @@ static json_t *made(struct fx *f, json_t *j)
 	return f->made[f->nmade++] = j;
 }
 
+/* The JSON text a writer appended to b (then freed), parsed; freed by the
+ * teardown. */
+static json_t *parsed(struct fx *f, struct buf *b)
+{
+	json_error_t e;
+	json_t *j;
+
+	assert_non_null(b->p);
+	j = json_loads(b->p, 0, &e);
+	if (!j)
+		fail_msg("not JSON (%s): %s", e.text, b->p);
+	buf_free(b);
+	return made(f, j);
+}
+
+/* STATS over rows[0..k) and (tsc_khz > 0) its ns twin, as the run page
+ * writes them. */
+static json_t *stats_of(struct fx *f, const struct resrow *rows, size_t k, double tsc_khz, json_t **ns)
+{
+	struct buf b = { 0 }, t = { 0 };
+	struct agg a;
+
+	agg_compute(rows, k, &a);
+	assert_int_equal(agg_write(&b, &a), 0);
+	if (ns) {
+		assert_int_equal(agg_ns_write(&t, &a, tsc_khz), 0);
+		*ns = parsed(f, &t);
+	}
+	return parsed(f, &b);
+}
+
+/* The case's "initiators" list and its "fairness", as written. */
+static json_t *initiators_of(struct fx *f, json_t **fair)
+{
+	struct buf b = { 0 };
+	json_t *o;
+
+	assert_int_equal(jsonw_lit(&b, "{") || initiators_write(&b, f->rows, f->n) || jsonw_lit(&b, "}"), 0);
+	o = parsed(f, &b);
+	*fair = json_object_get(o, "fairness");
+	assert_non_null(*fair);
+	return json_object_get(o, "initiators");
+}
+
+/* The case's "pseudo" value, as written. */
+static json_t *pseudo_of(struct fx *f)
+{
+	struct buf b = { 0 };
+
+	assert_int_equal(pseudo_write(&b, f->rows, f->n), 0);
+	return parsed(f, &b);
+}
+
 /* Loads run 1 case 1's rows into f, p10 attached. */
 static void load_case(struct fx *f)
 {
@@ -158,8 +215,7 @@ static void p10_from_histograms(void **st)
 		else
 			assert_true(r->v[RV_p10] == want);
 	}
-	inits = made(f, initiators_json(f->rows, f->n, &fair));
-	made(f, fair);
+	inits = initiators_of(f, &fair);
 	assert_int_equal(json_array_size(inits), 2);
 	assert_true(p10_of(json_array_get(inits, 0)) == 50);
 	assert_true(json_is_null(json_object_get(json_array_get(inits, 1), "p10")));
@@ -167,8 +223,7 @@ static void p10_from_histograms(void **st)
 	assert_int_equal(k, 3);
 	/* STATS.p10: the median over repetitions of 100, 95, 120 → 100; ns
 	 * at 2 000 000 kHz: 100 cycles = 50 ns. */
-	stats = made(f, agg_json(f->rows, k, 2000000, &ns));
-	made(f, ns);
+	stats = stats_of(f, f->rows, k, 2000000, &ns);
 	assert_true(p10_of(stats) == 100);
 	assert_true(fabs(p10_of(ns) - 50.0) < 1e-9);
 	assert_true(p10_of(stats) <= json_number_value(json_object_get(stats, "p50")));
@@ -187,11 +242,10 @@ static void pseudo_initiators_apart(void **st)
 	result(f->db, 0, 0xfff0, 5, 900, 1000, 1100);
 	result(f->db, 0, 0xfff3, 2, 4000, 5000, 5000);
 	load_case(f);
-	inits = made(f, initiators_json(f->rows, f->n, &fair));
-	made(f, fair);
+	inits = initiators_of(f, &fair);
 	assert_int_equal(json_array_size(inits), 2);
 	assert_false(json_is_null(fair));
-	ps = made(f, pseudo_json(f->rows, f->n));
+	ps = pseudo_of(f);
 	assert_int_equal(json_object_size(ps), 2);
 	assert_true(json_number_value(json_object_get(json_object_get(ps, "writer_hold"), "p50")) == 1000);
 	assert_non_null(json_object_get(ps, "reader_batch"));
@@ -207,7 +261,7 @@ static void p10_null_without_histograms(void **st)
 
 	result(f->db, 0, 65535, 20, 100, 200, 200);
 	load_case(f);
-	stats = made(f, agg_json(f->rows, pick_aggregate(f->rows, f->n), 0, NULL));
+	stats = stats_of(f, f->rows, pick_aggregate(f->rows, f->n), 0, NULL);
 	assert_true(json_is_null(json_object_get(stats, "p10")));
 	assert_true(json_number_value(json_object_get(stats, "p50")) == 200);
 }
@@ -241,26 +295,27 @@ static void store_run(struct dbi *db, int run, int ncases)
 	}
 }
 
-/* The same cases, one at a time (load_results and attach_p10 per case). */
-static json_t *cases_one_by_one(struct dbi *db, int64_t run)
+/* The same cases, one at a time (load_results and attach_p10 per case),
+ * as a JSON array's text. */
+static void cases_one_by_one(struct dbi *db, int64_t run, struct buf *b)
 {
 	struct case_cursor cc;
 	struct case_row c;
-	json_t *arr = json_array();
 
 	assert_int_equal(cases_open(db, run, &cc), 0);
+	assert_int_equal(jsonw_lit(b, "["), 0);
 	while (cases_next(&cc, &c)) {
 		struct resrow *rows;
 		size_t n;
 
 		assert_int_equal(load_results(db, run, c.case_id, &rows, &n), 0);
 		attach_p10(db, run, c.case_id, rows, n);
-		json_array_append_new(arr, case_json(&c, rows, n, 2000000));
+		assert_int_equal((b->p[b->len - 1] != '[' && jsonw_lit(b, ",")) || case_write(b, &c, rows, n, 2000000), 0);
 		free(rows);
 		case_row_free(&c);
 	}
+	assert_int_equal(jsonw_lit(b, "]"), 0);
 	cases_close(&cc);
-	return arr;
 }
 
 static void run_cases_constant_queries(void **st)
@@ -272,30 +327,123 @@ static void run_cases_constant_queries(void **st)
 	store_run(db, 1, 1);
 	store_run(db, 2, 12);
 	for (int r = 1; r <= 2; r++) {
-		json_t *all, *each;
-		char *a, *b;
+		struct buf all = { 0 }, each = { 0 };
+		json_t *arr;
+		int64_t next;
 
 		/* Statements run on db: the seam counts each execution. */
 		int64_t before = dbi_executions(db);
 
-		all = run_cases_json(db, r, 2000000);
+		assert_int_equal(run_cases_write(&all, db, r, 2000000, -1, INT64_MAX, &next), 0);
 		queries[r - 1] = (int)(dbi_executions(db) - before);
-		each = cases_one_by_one(db, r);
-		assert_int_equal(json_array_size(all), r == 1 ? 1 : 12);
-		a = json_dumps(all, JSON_COMPACT);
-		b = json_dumps(each, JSON_COMPACT);
-		assert_string_equal(a, b);
+		assert_int_equal(next, -1);
+		cases_one_by_one(db, r, &each);
+		assert_string_equal(all.p, each.p);
+		arr = json_loads(all.p, 0, NULL);
+		assert_int_equal(json_array_size(arr), r == 1 ? 1 : 12);
 		/* p10 came from the histograms: 3 at v, 7 at v+5 → rank 1 → v. */
-		assert_true(json_number_value(json_object_get(json_object_get(json_array_get(all, 0), "stats"),
+		assert_true(json_number_value(json_object_get(json_object_get(json_array_get(arr, 0), "stats"),
 							      "p10")) > 0);
-		free(a);
-		free(b);
-		json_decref(all);
-		json_decref(each);
+		json_decref(arr);
+		buf_free(&all);
+		buf_free(&each);
 	}
 	/* cases, RESULT rows, histograms: one statement each, for 1 case or 12. */
 	assert_int_equal(queries[0], 3);
 	assert_int_equal(queries[1], 3);
+	dbi_close(db);
+}
+
+/* jsonw_real: json_real's dump, byte for byte, over reals of every shape
+ * (integral, tiny, huge, negative, exponents of each width) and a
+ * deterministic spread of random bit patterns. */
+static void reals_as_jansson(void **st)
+{
+	static const double fixed[] = { 0, -0.0, 0.1, 3, 520.123, 1e20, 1e-7, 1e100, 1.5e300, 123456789.125,
+		5e-324, 1.7976931348623157e308, -2.5e-10, 9e15, 4503599627370496.5, 1e16, 0.001 };
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void)st;
+	for (int i = 0; i < 20000; i++) {
+		double v;
+		json_t *j;
+		char *ref;
+		struct buf b = { 0 };
+
+		if (i < (int)(sizeof(fixed) / sizeof(*fixed)))
+			v = fixed[i];
+		else {
+			/* splitmix64: any bit pattern, and figures as STATS rounds them */
+			uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+			z ^= z >> 31;
+			if (i % 2)
+				memcpy(&v, &z, sizeof(v));
+			else
+				v = round((double)(z >> 20) / (double)(1 + (z & 0xfffff)) * 1000) / 1000;
+		}
+		j = json_real(v);
+		ref = j ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+		if (ref) {
+			if (jsonw_real(&b, v))
+				fail_msg("%.17g: jansson writes %s", v, ref);
+			assert_string_equal(b.p, ref);
+		} else {
+			/* NaN, infinity, or a text jansson cannot hold: no value */
+			assert_int_equal(jsonw_real(&b, v), -1);
+			assert_int_equal(b.len, 0);
+		}
+		free(ref);
+		json_decref(j);
+		buf_free(&b);
+	}
+}
+
+/* A case's "config" and "delivery_used" as jansson dumps them, whether
+ * the text is the store's (flat, sorted: copied as it is) or anything else
+ * (unsorted, a repeated key, escapes, UTF-8, numbers, not an object). */
+static void config_as_jansson(void **st)
+{
+	static const char *const cfgs[] = {
+		"{\"algo\":\"locked\",\"mask\":\"3\"}",
+		"{\"algo\":\"locked\",\"x_delivery_used\":\"ipi\"}",
+		"{\"mask\":\"3\",\"algo\":\"locked\"}",
+		"{\"algo\":\"a\",\"algo\":\"b\"}",
+		"{\"algo\":\"a\\\"b\",\"x\":\"/\\u00e9\"}",
+		"{\"algo\":\"caf\xc3\xa9\"}",
+		"{\"n\":3,\"x_delivery_used\":\"multi\"}",
+		"{ \"algo\": \"spaced\" }",
+		"{}",
+		"[1,2]",
+		"not json",
+	};
+	struct dbi *db = open_db();
+
+	(void)st;
+	exec(db, "INSERT INTO runs(id, token, created) VALUES (1, '00000000000000aa', 0)");
+	for (size_t i = 0; i < sizeof(cfgs) / sizeof(*cfgs); i++) {
+		struct case_row c = { .case_id = (int64_t)i + 1, .config = (char *)cfgs[i] };
+		struct buf b = { 0 }, want = { 0 };
+		json_t *cfg = json_loads(cfgs[i], 0, NULL), *used;
+		char *dump;
+
+		if (!cfg)
+			cfg = json_object();
+		used = json_is_object(cfg) ? json_object_get(cfg, "x_delivery_used") : NULL;
+		c.delivery = (struct dbval){ .type = DBI_TEXT, .s = (char *)"asked" };
+		assert_int_equal(case_write(&b, &c, NULL, 0, 0), 0);
+		dump = json_dumps(cfg, JSON_COMPACT | JSON_ENCODE_ANY);
+		buf_addf(&want, ",\"delivery_used\":\"%s\",\"config\":%s,\"initiators\":",
+			 used ? json_string_value(used) : "asked", dump);
+		if (!strstr(b.p, want.p))
+			fail_msg("config %s: %s lacks %s", cfgs[i], b.p, want.p);
+		free(dump);
+		json_decref(cfg);
+		buf_free(&b);
+		buf_free(&want);
+	}
 	dbi_close(db);
 }
 
@@ -306,6 +454,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(p10_null_without_histograms, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(pseudo_initiators_apart, fx_setup, fx_teardown),
 		cmocka_unit_test(run_cases_constant_queries),
+		cmocka_unit_test(reals_as_jansson),
+		cmocka_unit_test(config_as_jansson),
 	};
 	return cmocka_run_group_tests_name("casestats", tests, NULL, NULL);
 }
