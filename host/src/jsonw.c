@@ -1,8 +1,9 @@
 /*
  * jsonw.c — JSON text straight into a buffer (jsonw.h). Plain ASCII, the
- * common case, is written here; anything else (escapes, UTF-8, reals) goes
- * through jansson itself, one small value at a time, so the bytes cannot
- * drift from reply_json's.
+ * common case, integers and reals (jansson's own format, step for step,
+ * checked against it in test_casestats) are written here; anything else
+ * (escapes, UTF-8) goes through jansson itself, one small value at a time,
+ * so the bytes cannot drift from reply_json's.
  */
 #include <math.h>
 #include <stdio.h>

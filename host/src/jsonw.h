@@ -2,7 +2,8 @@
  * jsonw.h — JSON text written straight into a buffer, byte for byte what
  * jansson's compact dump (reply_json) writes for the same value, for the
  * answers too large to build as a jansson tree first (the run list: a
- * tree of 30,000 values built, dumped and freed was 80 % of its time).
+ * tree of 30,000 values built, dumped and freed was 80 % of its time; a
+ * run page's cases, ~6,000 numbers: half of its cold build).
  * Every writer returns 0, or -1 with nothing written where jansson would
  * have no value (a string that is not UTF-8: json_string refuses it).
  */
