@@ -118,9 +118,8 @@ int dbi_fetch_ints_steps(struct dbi_stmt *st, int ncols, int max, int64_t *v, ui
 {
 	int rc = DBI_DONE, n = 0;
 
-	/* st->stepped stays as dbi_fetch_ints left it: that call counted the
-	 * execution, these steps are its rows */
-	st->stepped = 1;
+	/* the engine's own steps: dbi_fetch_ints counted the execution once,
+	 * and a dbi_step would count it again */
 	while (n < max && (rc = st->db->ops->step(st)) == DBI_ROW) {
 		st->db->ops->column_i64s(st, 0, ncols, v + (size_t)n * (size_t)ncols, &nulls[n]);
 		n++;

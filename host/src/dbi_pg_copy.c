@@ -205,6 +205,8 @@ static int copy_run(struct pg *p, const char *sql, struct copy_dec *d)
 	return rc;
 }
 
+/* dbi_fetch_ints: the block as one COPY when st and its connection allow
+ * (copy_text, int_columns), else by stepping; st reset after either. */
 int p_fetch_ints(struct dbi_stmt *s, int ncols, int max, int64_t *v, uint64_t *nulls, int *got)
 {
 	struct pg_stmt *st = PST(s);
