@@ -168,6 +168,7 @@ struct case_cells {
 /* The per-column plan of one run's export, fixed before the first row:
  * what is the same on every row is formatted once. */
 struct run_csv_ctx {
+	struct dbi *db;           /* the stream's connection: the cases' query */
 	int64_t run;
 	double tsc_khz;
 	struct buf lead;          /* "run_id," */
@@ -293,25 +294,23 @@ static void run_csv_ctx_free(void *ctx)
 	free(c);
 }
 
-/* The columns the row reads as numbers: the key, then the RESULT fields
- * (one dbi_column_i64s call: it takes at most 64). */
+/* The columns of the export's rows, all numbers: the key, then the
+ * RESULT fields (csv_stream_ints reads at most 64). */
 #define ROW_NUMS (ER_FIRST_FIELD + RV_NCOL)
-_Static_assert(ROW_NUMS <= 64, "dbi_column_i64s reads at most 64 columns");
+_Static_assert(ROW_NUMS <= 64, "csv_stream_ints reads at most 64 columns");
 
-/* csv_row_fn of /runs/{id}.csv: one RESULT with its case's cells. The
- * row's numbers are read in one call and written in place (buf_room once
- * per stretch of cells, csv_put_*: no printf, no per-cell copy). */
-static void run_csv_row(struct dbi_stmt *st, struct buf *o, void *vctx)
+/* csv_ints_fn of /runs/{id}.csv: one RESULT (r: its ROW_NUMS numbers)
+ * with its case's cells, written in place (buf_room once per stretch of
+ * cells, csv_put_*: no printf, no per-cell copy). */
+static void run_csv_row(const int64_t *r, uint64_t nulls, struct buf *o, void *vctx)
 {
 	struct run_csv_ctx *c = vctx;
-	int64_t r[ROW_NUMS], *v = r + ER_FIRST_FIELD;
-	uint64_t nulls;
+	const int64_t *v = r + ER_FIRST_FIELD;
 	const struct case_cells *k;
 	const char *name;
 	char *p;
 
-	dbi_column_i64s(st, 0, ROW_NUMS, r, &nulls);
-	k = case_find(c, dbi_db(st), r[ER_CASE_ID]);
+	k = case_find(c, c->db, r[ER_CASE_ID]);
 	/* run_id, case_id, the case's cells, rep */
 	p = buf_room(o, c->lead.len + 2 * CSV_NUM_MAX + (k ? k->midlen : c->nomid.len));
 	if (!p)
@@ -403,6 +402,7 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 	*bound = id;
 	q.bind_ctx = bound;
 	q.sql = sql.p;
+	c->db = db;
 	c->run = id;
 	c->tsc_khz = run.tsc_khz.d;
 	run_row_free(&run);
@@ -413,8 +413,7 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 		return MHD_NO;
 	}
 	run_csv_header(&header);
-	r = csv_stream(&q, header.p ? header.p : "",
-		run_csv_row, c, run_csv_ctx_free);
+	r = csv_stream_ints(&q, ROW_NUMS, header.p ? header.p : "", run_csv_row, c, run_csv_ctx_free);
 	buf_free(&sql); /* prepared by now */
 	buf_free(&header);
 	if (!r)

@@ -29,6 +29,13 @@ struct csv_query {
  * called in every case once the stream is done with them). */
 struct MHD_Response *csv_stream(const struct csv_query *q, const char *header, csv_row_fn fn,
 				void *ctx, void (*ctx_free)(void *));
+/* The same for a query whose first ncols (<= 64) columns are all
+ * integers, the keys among them: each block is read at once
+ * (dbi_fetch_ints: on PostgreSQL a COPY, no PGresult), then fn formats
+ * its rows (v[0..ncols), a NULL read as 0 with its bit set in nulls). */
+typedef void (*csv_ints_fn)(const int64_t *v, uint64_t nulls, struct buf *out, void *ctx);
+struct MHD_Response *csv_stream_ints(const struct csv_query *q, int ncols, const char *header,
+				     csv_ints_fn fn, void *ctx, void (*ctx_free)(void *));
 struct MHD_Response *csv_buffer(struct buf *all); /* takes ownership of all */
 
 #endif

@@ -105,6 +105,30 @@ void dbi_column_i64s(struct dbi_stmt *st, int first, int n, int64_t *v, uint64_t
 {
 	st->db->ops->column_i64s(st, first, n, v, nulls);
 }
+int dbi_fetch_ints(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got)
+{
+	*got = 0;
+	if (ncols < 1 || ncols > 64 || max < 0)
+		return DBI_ERROR;
+	st->db->executions++;
+	return st->db->ops->fetch_ints(st, ncols, max, v, nulls, got);
+}
+
+int dbi_fetch_ints_steps(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got)
+{
+	int rc = DBI_DONE, n = 0;
+
+	/* the engine's own steps: dbi_fetch_ints counted the execution once,
+	 * and a dbi_step would count it again */
+	while (n < max && (rc = st->db->ops->step(st)) == DBI_ROW) {
+		st->db->ops->column_i64s(st, 0, ncols, v + (size_t)n * (size_t)ncols, &nulls[n]);
+		n++;
+	}
+	*got = n;
+	dbi_reset(st);
+	return rc == DBI_ROW || rc == DBI_DONE ? DBI_OK : rc;
+}
+
 const char *dbi_column_text(struct dbi_stmt *st, int col) { return st->db->ops->column_text(st, col); }
 const char *dbi_sql(struct dbi_stmt *st) { return st->db->ops->sql(st); }
 struct dbi *dbi_db(struct dbi_stmt *st) { return st->db; }

@@ -119,6 +119,16 @@ double dbi_column_double(struct dbi_stmt *st, int col);
  * SQLite, a third on PostgreSQL, whose engine re-checked the row and the
  * type and ran strtoll for every column). */
 void dbi_column_i64s(struct dbi_stmt *st, int first, int n, int64_t *v, uint64_t *nulls);
+/* A block of integer rows at once: runs st (bound, from its start) and
+ * reads up to max rows of its first ncols columns (ncols <= 64; every
+ * column an integer) into v, row k at v[k * ncols], a NULL read as 0 with
+ * bit c of nulls[k] set; *got is the rows read. st is reset after (its
+ * read is over: a streamed export's blocks are short transactions).
+ * DBI_OK, DBI_ERROR or DBI_IOERR. SQLite steps; PostgreSQL asks for the
+ * block as COPY ... TO STDOUT and parses its rows straight into numbers,
+ * with no PGresult built in between (the run CSV's ~33 numbers a row;
+ * dbi_pg_copy.c). Counts one execution. */
+int dbi_fetch_ints(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got);
 /* The column as text (valid until the next step), NULL for NULL. */
 const char *dbi_column_text(struct dbi_stmt *st, int col);
 /* Runs st (bound) for its effect without waiting for its answer: it must

@@ -39,6 +39,7 @@ struct dbi_ops {
 	const char *(*column_text)(struct dbi_stmt *st, int col);
 	const char *(*sql)(struct dbi_stmt *st);
 	void (*column_i64s)(struct dbi_stmt *st, int first, int n, int64_t *v, uint64_t *nulls);
+	int (*fetch_ints)(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got);
 };
 
 /* An engine's table from its functions, named PREFIX_close, PREFIX_exec,
@@ -54,7 +55,7 @@ struct dbi_ops {
 	.column_count = P##_column_count, \
 	.column_type = P##_column_type, .column_i64 = P##_column_i64, \
 	.column_double = P##_column_double, .column_text = P##_column_text, .sql = P##_sql, \
-	.column_i64s = P##_column_i64s, \
+	.column_i64s = P##_column_i64s, .fetch_ints = P##_fetch_ints, \
 }
 
 /* Every engine's connection and statement start with these. */
@@ -66,6 +67,10 @@ struct dbi_stmt {
 	struct dbi *db;
 	int stepped;            /* stepped since the prepare or the last reset */
 };
+
+/* dbi_fetch_ints by stepping: dbi_step and dbi_column_i64s a row (dbi.c).
+ * SQLite's way, and PostgreSQL's for a statement COPY cannot carry. */
+int dbi_fetch_ints_steps(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got);
 
 /* The engines' openers (NULL with err filled). */
 struct dbi *dbi_sqlite_open(const char *path, int flags, char *err, size_t errlen);

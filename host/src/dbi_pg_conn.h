@@ -1,7 +1,7 @@
 /*
  * dbi_pg_conn.h — the PostgreSQL engine's connection and statement
- * (internal to dbi_pg.c and dbi_pg_pipe.c, its pipeline of deferred
- * statements).
+ * (internal to dbi_pg.c, dbi_pg_pipe.c, its pipeline of deferred
+ * statements, and dbi_pg_copy.c, its blocks of integer rows).
  */
 #ifndef XCB_DBI_PG_CONN_H
 #define XCB_DBI_PG_CONN_H
@@ -56,6 +56,7 @@ struct pg_stmt {
 	int retyped;            /* untyped parameters were made text */
 	int retried;            /* executing again on a new connection */
 	int shared;             /* name is a struct plan's: not DEALLOCATEd at finalize */
+	int copy_ints;          /* dbi_pg_copy.c: its columns are integers (1), not (-1), not asked (0) */
 	PGresult *res;
 	int row, nrows;
 	char boolbuf[2];
@@ -74,5 +75,8 @@ int pg_fail(struct pg *p, PGresult *r);
 int p_defer(struct dbi_stmt *s, int64_t rows);
 int p_sync(struct dbi *db);
 int pg_pipe_wait(struct pg *p);
+
+/* dbi_pg_copy.c: dbi_fetch_ints for PostgreSQL (COPY ... FORMAT binary). */
+int p_fetch_ints(struct dbi_stmt *s, int ncols, int max, int64_t *v, uint64_t *nulls, int *got);
 
 #endif

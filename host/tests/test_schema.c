@@ -356,6 +356,113 @@ static void row_of_numbers_reads_as_columns(void **state)
 	dbi_finalize(st);
 }
 
+/* Rows of a statement read column by column (dbi_column_i64, _type): the
+ * reference dbi_fetch_ints is held to. Up to 8 rows of n columns. */
+static int steps_of(struct dbi_stmt *st, int n, int64_t want[8][64], uint64_t *wnulls)
+{
+	int rows = 0;
+
+	while (rows < 8 && dbi_step(st) == DBI_ROW) {
+		assert_int_equal(dbi_column_count(st), n);
+		wnulls[rows] = 0;
+		for (int k = 0; k < n; k++) {
+			want[rows][k] = dbi_column_i64(st, k);
+			wnulls[rows] |= (uint64_t)(dbi_column_type(st, k) == DBI_NULL) << k;
+		}
+		rows++;
+	}
+	dbi_reset(st);
+	return rows;
+}
+
+/* dbi_fetch_ints of st (bound) with max gives rows first.. of want: exactly
+ * nexp of them, counted as one execution. */
+static void fetch_gives(struct dbi_stmt *st, int n, int max, int64_t want[8][64], const uint64_t *wnulls,
+			int first, int nexp)
+{
+	int64_t v[8 * 64];
+	uint64_t nulls[8];
+	int64_t execs = dbi_executions(dbi_db(st));
+	int got = -1;
+
+	assert_int_equal(dbi_fetch_ints(st, n, max, v, nulls, &got), DBI_OK);
+	assert_int_equal(got, nexp);
+	assert_int_equal(dbi_executions(dbi_db(st)), execs + 1);
+	for (int r = 0; r < got; r++) {
+		assert_true(nulls[r] == wnulls[first + r]);
+		for (int k = 0; k < n; k++)
+			assert_true(v[r * n + k] == want[first + r][k]);
+	}
+}
+
+/* dbi_fetch_ints reads a block of rows as dbi_step and the column calls
+ * read them, on either engine (on PostgreSQL a COPY with the bound
+ * integers written into its text: a negative one, a LIMIT of -1 that is
+ * NULL there; a statement bound with text, or with a column that is not
+ * an integer, is stepped): stored RESULTs of 5 reps, one's first appended
+ * field NULL, another's 0, a V1 field negative. */
+static void block_of_numbers_reads_as_steps(void **state)
+{
+	struct fixture *f = *state;
+	struct xcb_result in;
+	struct dbi_stmt *st;
+	int64_t run = 0, want[8][64];
+	uint64_t wnulls[8];
+	int n, rows;
+
+	assert_int_equal(store_open(f->db), 0);
+	assert_int_equal(store(f->db, &run, XCB_T_CASE, 0, "id=1\n", 5), 1);
+	distinct_result(&in);
+	in.case_id = 1;
+	for (uint32_t rep = 0; rep < 5; rep++) {
+		in.rep = (uint16_t)rep;
+		assert_int_equal(store(f->db, &run, XCB_T_RESULT, 1 + rep, &in, 0), 1);
+	}
+	for (unsigned i = 0, appended = 0; i < XCB_N_RESULT_FIELDS; i++) {
+		const struct xcb_field *fd = &xcb_result_fields[i];
+		char sql[160];
+
+		if (fd->part != XCB_PART_APPENDED || appended++ > 0)
+			continue;
+		snprintf(sql, sizeof(sql), "UPDATE results SET %s = NULL WHERE rep = 1; UPDATE results "
+			 "SET %s = 0, count = -123456789012 WHERE rep = 3", fd->name, fd->name);
+		assert_int_equal(dbi_exec(f->db, sql), DBI_OK);
+	}
+
+	assert_int_equal(dbi_prepare(f->db, "SELECT rep, case_id, initiator" XCB_SQL_RESULT_COLS
+				     " FROM results WHERE rep >= :from ORDER BY rep LIMIT :limit", &st), DBI_OK);
+	dbi_bind_i64(st, dbi_param_index(st, ":from"), -1);
+	dbi_bind_i64(st, dbi_param_index(st, ":limit"), -1);
+	n = 3; /* rep, case_id, initiator, then the stored fields */
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++)
+		n += xcb_result_fields[i].part != XCB_PART_PAD;
+	assert_true(n <= 64);
+	rows = steps_of(st, n, want, wnulls);
+	assert_int_equal(rows, 5);
+	assert_true(wnulls[1] != 0 && wnulls[3] == 0);
+	fetch_gives(st, n, 3, want, wnulls, 0, 3);   /* max under the rows there are */
+	dbi_bind_i64(st, dbi_param_index(st, ":from"), 2);
+	fetch_gives(st, n, 8, want, wnulls, 2, 3);   /* LIMIT -1: all from rep 2 */
+	dbi_bind_i64(st, dbi_param_index(st, ":limit"), 2);
+	fetch_gives(st, n, 8, want, wnulls, 2, 2);   /* its LIMIT */
+	dbi_bind_i64(st, dbi_param_index(st, ":limit"), 0);
+	fetch_gives(st, n, 8, want, wnulls, 0, 0);
+	dbi_finalize(st);
+
+	/* A parameter bound with text (never written into a COPY): stepped. */
+	assert_int_equal(dbi_prepare(f->db, "SELECT rep, case_id, initiator" XCB_SQL_RESULT_COLS
+				     " FROM results WHERE rep >= CAST(:from AS BIGINT) ORDER BY rep", &st), DBI_OK);
+	dbi_bind_text(st, dbi_param_index(st, ":from"), "3", -1);
+	fetch_gives(st, n, 8, want, wnulls, 3, 2);
+	dbi_finalize(st);
+
+	/* A column that is not an integer: read as dbi_column_i64 reads it. */
+	assert_int_equal(dbi_prepare(f->db, "SELECT rep, rep * 0.5 FROM results ORDER BY rep", &st), DBI_OK);
+	assert_int_equal(steps_of(st, 2, want, wnulls), 5);
+	fetch_gives(st, 2, 8, want, wnulls, 0, 5);
+	dbi_finalize(st);
+}
+
 static void vocabularies(void **state)
 {
 	(void)state;
@@ -426,6 +533,7 @@ int main(void)
 		cmocka_unit_test(round_trip_every_field),
 		cmocka_unit_test_setup_teardown(store_keeps_every_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(row_of_numbers_reads_as_columns, setup, teardown),
+		cmocka_unit_test_setup_teardown(block_of_numbers_reads_as_steps, setup, teardown),
 		cmocka_unit_test(vocabularies),
 		cmocka_unit_test(axes),
 	};

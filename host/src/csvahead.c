@@ -1,0 +1,151 @@
+/*
+ * csvahead.c — blocks of integer rows read ahead on a thread of their own
+ * (csvahead.h). A streamed export on one thread read a block, then
+ * formatted it, then read the next: the database's work (SQLite's steps,
+ * ~8k instructions a row of the run CSV; on PostgreSQL the server's) and
+ * ours (~3k) took turns on one core. Here a thread with its own read
+ * connection fills block k+1 while the HTTP thread formats block k.
+ *
+ * Memory stays two blocks whatever the export's size: the thread fills a
+ * block only once the HTTP thread is done with the one it held two blocks
+ * before. Each fill is a whole block's read (dbi_fetch_ints: its read
+ * transaction over when it returns), so a client that stalls leaves the
+ * thread waiting with no snapshot held, as csvstream.c's blocks require.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "csvahead.h"
+#include "db.h"
+
+struct ahead {
+	pthread_t thread;
+	ahead_fill_fn fill;
+	ahead_end_fn end;
+	void *arg;
+	int64_t *v[2];          /* block k is filled into v[k % 2] */
+	uint64_t *nulls[2];
+	int n[2];               /* its rows (-1: the fill failed) */
+	size_t rows;
+	int ncols;
+	/* mu guards the counters below; cv is broadcast on each change and
+	 * waited on by both sides: the thread for a free block (consumed) or
+	 * stop, ahead_take for a filled one (produced, finished). */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int64_t produced;       /* blocks filled */
+	int64_t consumed;       /* blocks ahead_done gave back */
+	int finished;           /* no block comes after the produced ones */
+	int stop;               /* ahead_stop: fill nothing more */
+};
+
+/* The thread: fills block after block on its own read connection (db_ro
+ * opens it on first use; closed when the thread ends) until the last one,
+ * a failure, or stop. */
+static void *ahead_run(void *p)
+{
+	struct ahead *a = p;
+	struct dbi *db = db_ro();
+	int more = 1;
+
+	for (int64_t k = 0; more; k++) {
+		int i = (int)(k % 2), n, stop;
+
+		pthread_mutex_lock(&a->mu);
+		while (k - a->consumed >= 2 && !a->stop)
+			pthread_cond_wait(&a->cv, &a->mu);
+		stop = a->stop;
+		pthread_mutex_unlock(&a->mu);
+		if (stop)
+			break;
+		n = db ? a->fill(a->arg, db, a->v[i], a->nulls[i], &more) : -1;
+		pthread_mutex_lock(&a->mu);
+		a->n[i] = n;
+		a->produced = k + 1;
+		a->finished = n < 0 || !more;
+		pthread_cond_broadcast(&a->cv);
+		pthread_mutex_unlock(&a->mu);
+		more = more && n >= 0;
+	}
+	if (db)
+		a->end(a->arg, db);
+	return NULL;
+}
+
+/* Frees a's blocks and a. */
+static void ahead_free(struct ahead *a)
+{
+	for (int i = 0; i < 2; i++) {
+		free(a->v[i]);
+		free(a->nulls[i]);
+	}
+	pthread_mutex_destroy(&a->mu);
+	pthread_cond_destroy(&a->cv);
+	free(a);
+}
+
+struct ahead *ahead_start(ahead_fill_fn fill, ahead_end_fn end, void *arg, size_t rows, int ncols)
+{
+	struct ahead *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->fill = fill;
+	a->end = end;
+	a->arg = arg;
+	a->rows = rows;
+	a->ncols = ncols;
+	pthread_mutex_init(&a->mu, NULL);
+	pthread_cond_init(&a->cv, NULL);
+	for (int i = 0; i < 2; i++) {
+		a->v[i] = malloc(rows * (size_t)ncols * sizeof(*a->v[i]));
+		a->nulls[i] = malloc(rows * sizeof(*a->nulls[i]));
+		if (!a->v[i] || !a->nulls[i]) {
+			ahead_free(a);
+			return NULL;
+		}
+	}
+	if (pthread_create(&a->thread, NULL, ahead_run, a)) {
+		ahead_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+int ahead_take(struct ahead *a, const int64_t **v, const uint64_t **nulls)
+{
+	int64_t k;
+	int n = 0;
+
+	pthread_mutex_lock(&a->mu);
+	k = a->consumed; /* only this side moves it */
+	while (a->produced <= k && !a->finished)
+		pthread_cond_wait(&a->cv, &a->mu);
+	if (a->produced > k) {
+		n = a->n[k % 2];
+		*v = a->v[k % 2];
+		*nulls = a->nulls[k % 2];
+	}
+	pthread_mutex_unlock(&a->mu);
+	return n;
+}
+
+void ahead_done(struct ahead *a)
+{
+	pthread_mutex_lock(&a->mu);
+	a->consumed++;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+}
+
+void ahead_stop(struct ahead *a)
+{
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->mu);
+	a->stop = 1;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	pthread_join(a->thread, NULL);
+	ahead_free(a);
+}
