@@ -13,10 +13,22 @@
  * thread waiting with no snapshot held, as csvstream.c's blocks require.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "csvahead.h"
 #include "db.h"
+
+/* At most this many exports read ahead at once: each holds a thread and a
+ * read connection (on PostgreSQL a server backend) for its duration, so
+ * many slow clients must not exhaust the server's connections or the
+ * daemon's threads. An export past the cap is read on its HTTP thread, as
+ * before read-ahead: slower, never refused. */
+#define AHEAD_MAX 4
+
+/* Exports reading ahead now: counted up in ahead_start, down in ahead_free
+ * (relaxed: a counter with no data published through it). */
+static atomic_int ahead_running;
 
 struct ahead {
 	pthread_t thread;
@@ -72,9 +84,10 @@ static void *ahead_run(void *p)
 	return NULL;
 }
 
-/* Frees a's blocks and a. */
+/* Frees a's blocks and a, and gives back its place under AHEAD_MAX. */
 static void ahead_free(struct ahead *a)
 {
+	atomic_fetch_sub_explicit(&ahead_running, 1, memory_order_relaxed);
 	for (int i = 0; i < 2; i++) {
 		free(a->v[i]);
 		free(a->nulls[i]);
@@ -86,10 +99,16 @@ static void ahead_free(struct ahead *a)
 
 struct ahead *ahead_start(ahead_fill_fn fill, ahead_end_fn end, void *arg, size_t rows, int ncols)
 {
-	struct ahead *a = calloc(1, sizeof(*a));
+	struct ahead *a;
 
-	if (!a)
+	if (atomic_fetch_add_explicit(&ahead_running, 1, memory_order_relaxed) >= AHEAD_MAX) {
+		atomic_fetch_sub_explicit(&ahead_running, 1, memory_order_relaxed);
 		return NULL;
+	}
+	if (!(a = calloc(1, sizeof(*a)))) {
+		atomic_fetch_sub_explicit(&ahead_running, 1, memory_order_relaxed);
+		return NULL;
+	}
 	a->fill = fill;
 	a->end = end;
 	a->arg = arg;

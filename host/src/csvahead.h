@@ -23,7 +23,8 @@ typedef void (*ahead_end_fn)(void *arg, struct dbi *db);
 
 struct ahead;
 /* Starts the thread: it fills two blocks of rows x ncols numbers in turn,
- * each as soon as it is free again. NULL if it cannot start. */
+ * each as soon as it is free again. NULL if it cannot start, or
+ * AHEAD_MAX exports already read ahead (the caller then reads inline). */
 struct ahead *ahead_start(ahead_fill_fn fill, ahead_end_fn end, void *arg, size_t rows, int ncols);
 /* The next block in order, waiting for it: its rows (0 or -1: the end, or
  * a failure), with v and nulls until ahead_done. */
