@@ -54,10 +54,6 @@ static const char *const sql[S_N] = {
 		    "RETURNING (SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
 		    "(?2 >= frames_expected OR ?3 = 8)) OR " STORE_IS_EXPIRED " FROM runs WHERE id = ?1), "
 		    STORE_USE_COLS(STORE_RUN_COL),
-	/* The fast path's ledger row (store.c): the run's state is known in
-	 * memory (store_runs.c), and a row not inserted (a duplicate) is a
-	 * wrong prediction that dbi_sync reports. */
-	[S_FRAME_NEW] = "INSERT INTO frames(run_id, seq, type, received) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
 	/* What store_runs.c keeps of a run: S_FRAME's "closed" as columns
 	 * (complete, crashed, expired, frames_expected), then its use. */
 	[S_RUN_STATE] = "SELECT status = 'complete', status = 'crashed', " STORE_IS_EXPIRED ", frames_expected, "

@@ -20,7 +20,7 @@ enum {
 	S_RESULT, S_EVENT, S_CRASH, S_DONE, S_LOST,
 	S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS,
 	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_LIMITED,
-	S_LIMIT_EVENT, S_OPEN_LIVE, S_EXPIRE, S_FRAME_NEW, S_RUN_STATE, S_RUN_CASES, S_SAMPLES, S_N
+	S_LIMIT_EVENT, S_OPEN_LIVE, S_EXPIRE, S_RUN_STATE, S_RUN_CASES, S_SAMPLES, S_N
 };
 
 /* The error of a run that expired without a frame (S_EXPIRE, S_FRAME). */
@@ -66,6 +66,19 @@ void store_bind_json_text(struct dbi_stmt *s, int i, json_t *o, const char *k);
 int store_touch_add(int64_t id, int64_t now, const char *peer, int kind, int64_t rows);
 /* Adds run id's counts not yet written to used (enum run_limit_kind). */
 void store_touch_pending(int64_t id, int64_t *used);
+
+/* store_ledger.c: the fast path's frame-ledger rows, inserted many a
+ * statement (each block deferred asking for all its rows: a duplicate is a
+ * wrong prediction). store_ledger_add keeps frame seq of run id (of type,
+ * received now), writing a full block: 0 or -1; store_ledger_flush writes
+ * the rest (store_flush calls it): 0 or -1; store_ledger_discard forgets
+ * them (a rolled-back batch). open/close: the writer's connection and the
+ * statements prepared on it. */
+int store_ledger_add(int64_t id, uint32_t seq, unsigned type, int64_t now);
+int store_ledger_flush(void);
+void store_ledger_discard(void);
+void store_ledger_open(struct dbi *db);
+void store_ledger_close(void);
 
 /* store_results.c: one frame each; 0 stored, -1 error, STORE_REFUSED.
  * fast: the frame's checks were made from store_runs.c's memory, so the

@@ -6,7 +6,8 @@
  * and store (store_frame) and come back out of SQL unchanged; the
  * vocabularies and axis descriptors are self-consistent; a SAMPLES frame
  * is one insert-once row of sample_chunks, and migration 011 turns an older
- * database's samples into such rows.
+ * database's samples into such rows; the fast path's ledger rows go many a
+ * statement, a duplicate still a wrong prediction.
  *
  * With XCB_TEST_PG set to a postgresql:// URL (tests/t-pg-schema.sh) the
  * same tests run on PostgreSQL: each empties that database's public schema
@@ -483,6 +484,19 @@ static int64_t one_number(struct dbi *db, const char *sql)
 	return v;
 }
 
+/* Ends a fast-path batch (store_fast(1), BEGIN, frames) as the writer
+ * does when dbi_sync finds a wrong prediction, asserting that it does:
+ * rolled back, the runs' sums and memory forgotten, back to careful. */
+static void fast_batch_predicted_wrong(struct dbi *db)
+{
+	assert_int_equal(store_flush(), 0);
+	assert_int_equal(dbi_sync(db), DBI_MISMATCH);
+	assert_int_equal(dbi_exec(db, "ROLLBACK"), DBI_OK);
+	store_touch_discard();
+	store_runs_forget_all();
+	store_fast(0);
+}
+
 /* A SAMPLES frame is one row of sample_chunks holding its values, and is
  * insert-once: a chunk overlapping a stored one by one index, from either
  * side or inside, is refused and writes nothing; one that fills a gap
@@ -513,12 +527,7 @@ static void samples_are_chunks_stored_once(void **state)
 	store_fast(1);
 	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
 	assert_int_equal(samples(f->db, &run, 9, 209, 2), 1);
-	assert_int_equal(store_flush(), 0);
-	assert_int_equal(dbi_sync(f->db), DBI_MISMATCH);
-	assert_int_equal(dbi_exec(f->db, "ROLLBACK"), DBI_OK);
-	store_touch_discard();
-	store_runs_forget_all();
-	store_fast(0);
+	fast_batch_predicted_wrong(f->db);
 	assert_int_equal(one_number(f->db, "SELECT sum(n) FROM sample_chunks"), 210);
 	assert_int_equal(one_number(f->db, "SELECT use_samples FROM runs"), 210);
 
@@ -530,6 +539,39 @@ static void samples_are_chunks_stored_once(void **state)
 	assert_string_equal(dbi_column_text(st, 0), want.p);
 	dbi_finalize(st);
 	buf_free(&want);
+}
+
+/* The fast path's ledger rows go many a statement (store_ledger.c): 300
+ * frames in one batch are all in the ledger after a few statements, not
+ * 300; a seq stored already, in a later batch, is still a wrong prediction
+ * (DBI_MISMATCH) that writes nothing once rolled back. */
+static void ledger_rows_go_together(void **state)
+{
+	struct fixture *f = *state;
+	int64_t run = 0, before;
+
+	assert_int_equal(store_open(f->db), 0);
+	assert_int_equal(store(f->db, &run, XCB_T_CASE, 0, "id=1\n", 5), 1);
+	assert_int_equal(store_flush(), 0);
+	store_fast(1);
+	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+	before = dbi_executions(f->db);
+	for (uint32_t seq = 1; seq <= 300; seq++)
+		assert_int_equal(samples(f->db, &run, seq, seq, 1), 1);
+	assert_int_equal(store_flush(), 0);
+	assert_int_equal(dbi_sync(f->db), DBI_OK);
+	/* 300 chunks, the ledger's 256 + 32 + 8 + 4 rows, the run's counters,
+	 * and its state and cases read once (store_runs.c) */
+	assert_int_equal(dbi_executions(f->db) - before, 300 + 4 + 1 + 2);
+	assert_int_equal(dbi_exec(f->db, "COMMIT"), DBI_OK);
+	assert_int_equal(one_number(f->db, "SELECT count(*) FROM frames"), 301);
+	assert_int_equal(one_number(f->db, "SELECT frames_received FROM runs"), 301);
+
+	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+	assert_int_equal(samples(f->db, &run, 301, 400, 1), 1);
+	assert_int_equal(samples(f->db, &run, 150, 401, 1), 1); /* a stored seq */
+	fast_batch_predicted_wrong(f->db);
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + sum(n) FROM sample_chunks"), 300 * 1000 + 300);
 }
 
 /* Migration 011 on a database that holds samples one per row: each
@@ -585,6 +627,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(store_keeps_every_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(row_of_numbers_reads_as_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(samples_are_chunks_stored_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(ledger_rows_go_together, setup, teardown),
 		cmocka_unit_test_setup_teardown(migration_makes_samples_chunks, setup_before_chunks, teardown),
 		cmocka_unit_test(vocabularies),
 		cmocka_unit_test(axes),
