@@ -27,10 +27,15 @@ c = sqlite3.connect(sys.argv[1])
 nruns = int(sys.argv[2])
 cols = lambda t: [r[1] for r in c.execute("PRAGMA table_info(%s)" % t)]
 rc = [x for x in cols("runs") if x not in ("id", "token")]
+# The tables keyed by run (their primary key starts with run_id), from the
+# migrated schema itself: a table a migration adds or renames is copied too.
+kids = [r[0] for r in c.execute("SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) p "
+                                "WHERE m.type = 'table' AND p.name = 'run_id' AND p.pk = 1 ORDER BY m.name")]
+open(sys.argv[1] + ".tables", "w").write(" ".join(kids))
 for i in range(2, nruns + 1):
     c.execute("INSERT INTO runs(id, token, %s) SELECT ?, printf('%%016x', ?), %s FROM runs WHERE id = 1"
               % (", ".join(rc), ", ".join(rc)), (i, 0xa91 << 40 | i))
-    for t in ("frames", "cases", "results", "histograms", "samples", "events"):
+    for t in kids:
         cc = [x for x in cols(t) if x != "run_id"]
         c.execute("INSERT INTO %s(run_id, %s) SELECT ?, %s FROM %s WHERE run_id = 1" % (t, ", ".join(cc), ", ".join(cc), t), (i,))
 c.commit()
@@ -80,7 +85,7 @@ if pg_seed "$T/seed.db"; then
 	{
 		echo "INSERT INTO runs(id, token, $rc) SELECT g, lpad(to_hex((2705::bigint << 40) | g), 16, '0'), $rc FROM runs, generate_series(2, $RUNS) g WHERE id = 1;"
 		echo "SELECT setval(pg_get_serial_sequence('runs', 'id'), $RUNS);"
-		for t in frames cases results histograms samples events; do
+		for t in $(cat "$DB.tables"); do
 			cc=$(pg_cols "$t" "'run_id'")
 			echo "INSERT INTO $t(run_id, $cc) SELECT g, $cc FROM $t, generate_series(2, $RUNS) g WHERE run_id = 1;"
 		done

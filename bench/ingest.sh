@@ -64,9 +64,9 @@ kill "$NPID" 2>/dev/null; wait "$NPID" 2>/dev/null
 # acked TAG / retx TAG: sender processes that saw every frame ACKed, frames retransmitted.
 acked() { cat "$T"/"$1"*.acked 2>/dev/null | paste -sd+ | bc; }
 retx() { grep -ho 'retransmits [0-9]*' "$T"/"$1"*.err 2>/dev/null | awk '{ s += $2 } END { print s + 0 }'; }
-lstored=$($PY -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute("SELECT count(*) FROM frames").fetchone()[0], c.execute("SELECT count(*) FROM samples").fetchone()[0])' "$T/xcbench.db")
+lstored=$($PY -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute("SELECT count(*) FROM frames").fetchone()[0], c.execute("SELECT COALESCE(sum(n), 0) FROM sample_chunks").fetchone()[0])' "$T/xcbench.db")
 pstored="0 0"
-[ -n "$PPORT" ] && pstored="$(pg_psql ingest 'SELECT count(*) FROM frames') $(pg_psql ingest 'SELECT count(*) FROM samples')"
+[ -n "$PPORT" ] && pstored="$(pg_psql ingest 'SELECT count(*) FROM frames') $(pg_psql ingest 'SELECT COALESCE(sum(n), 0) FROM sample_chunks')"
 kill "$LPID" ${PPID_:-} 2>/dev/null; wait "$LPID" ${PPID_:-} 2>/dev/null
 
 $PY - "$S" "$R" "$TRIALS" "$T" "$(acked sqlite)" "$lstored" "$lcpu" "$(retx sqlite)" \
@@ -94,7 +94,7 @@ for name, f, acked, stored, cpu, retx in engines:
     sf, ss = (int(x) for x in stored.split())
     tf, ts = sum(r[1] for r in dres), sum(r[2] for r in dres)
     wall, cpu = sum(r[0] for r in dres), float(cpu)
-    notes.append("%s: every frame ACKed: %s (%d of %d sender processes); stored: %d frame rows = %s frames sent, %d sample rows = %s samples sent (all trials); "
+    notes.append("%s: every frame ACKed: %s (%d of %d sender processes); stored: %d frame rows = %s frames sent, %d samples stored (sample_chunks) = %s samples sent (all trials); "
                  "xcbenchd used %.1f CPU-seconds in %.1f s (%.0f %% of one core); senders retransmitted %s frames (ACKs slower than their 0.2 s timeout)." %
                  (name, "yes" if int(acked or 0) == S * trials else "NO", int(acked or 0), S * trials, sf, "all" if sf == tf else "NOT all (%d)" % tf,
                   ss, "all" if ss == ts else "NOT all (%d)" % ts, cpu, wall, 100 * cpu / wall, retx))

@@ -38,7 +38,7 @@ out = []
 for (rid,) in db.execute("SELECT id FROM runs ORDER BY id"):
     f = db.execute("SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM frames WHERE run_id=?", (rid,)).fetchone()
     r = db.execute("SELECT count(*) FROM results WHERE run_id=?", (rid,)).fetchone()[0]
-    s = db.execute("SELECT count(*) FROM samples WHERE run_id=?", (rid,)).fetchone()[0]
+    s = db.execute("SELECT COALESCE(sum(n), 0) FROM sample_chunks WHERE run_id=?", (rid,)).fetchone()[0]
     c = db.execute("SELECT count(*) FROM cases WHERE run_id=?", (rid,)).fetchone()[0]
     out.append("%d/%d/%d-%d r%d s%d c%d" % (f + (r, s, c)))
 print(" ".join(out))

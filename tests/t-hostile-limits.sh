@@ -37,7 +37,7 @@ dbsize() { dbq "$DB" "SELECT page_count * page_size FROM pragma_page_count(), pr
 for spec in "case 200|SELECT count(*) FROM cases WHERE run_id = ID|50|50 cases" \
 	"result 300|SELECT frames_received FROM runs WHERE id = ID|100|100 frames" \
 	"histo 40|SELECT count(*) FROM histograms WHERE run_id = ID|2000|2000 histogram rows" \
-	"samples 40|SELECT count(*) FROM samples WHERE run_id = ID|1000|1000 sample rows" \
+	"samples 40|SELECT COALESCE(sum(n), 0) FROM sample_chunks WHERE run_id = ID|1000|1000 sample rows" \
 	"log 100|SELECT count(*) FROM events WHERE run_id = ID AND seq < 4294967296|40|40 log and error lines" \
 	"hello 5|SELECT hello FROM runs WHERE id = ID|30|30 HELLO facts"; do
 	IFS='|' read -r what sql lim ev <<<"$spec"

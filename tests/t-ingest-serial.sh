@@ -36,7 +36,7 @@ ids = dict(db.execute("SELECT token, id FROM runs"))
 a, b = ids["000000000000b000"], ids["000000000000b001"]
 tables = {
     "frames": "seq, type", "cases": "*", "results": "*", "histograms": "*",
-    "samples": "*", "events": "seq, kind, text",
+    "sample_chunks": "*", "events": "seq, kind, text",
 }
 diff = []
 for t, cols in tables.items():

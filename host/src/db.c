@@ -22,6 +22,11 @@ extern const int xcb_nmigrations;
 
 int db_migrate(struct dbi *db, char *err, size_t errlen)
 {
+	return db_migrate_to(db, xcb_nmigrations, err, errlen);
+}
+
+int db_migrate_to(struct dbi *db, int upto, char *err, size_t errlen)
+{
 	const char *const *m = dbi_engine(db) == DBI_PG ? xcb_migrations_pg : xcb_migrations;
 	int have = dbi_user_version(db);
 
@@ -34,7 +39,7 @@ int db_migrate(struct dbi *db, char *err, size_t errlen)
 			 have, xcb_nmigrations);
 		return -1;
 	}
-	for (int v = have + 1; v <= xcb_nmigrations; v++) {
+	for (int v = have + 1; v <= upto && v <= xcb_nmigrations; v++) {
 		/* One transaction per migration: a failure leaves the previous
 		 * version intact instead of a half-migrated schema. */
 		if (dbi_exec(db, dbi_engine(db) == DBI_PG ? "BEGIN" : "BEGIN IMMEDIATE") ||

@@ -16,6 +16,9 @@ struct dbi *db_open_rw(const char *url, char *err, size_t errlen);
 /* Applies the migrations db lacks (each in its own transaction): 0, or -1
  * with the reason in err. */
 int db_migrate(struct dbi *db, char *err, size_t errlen);
+/* The same up to schema version upto only (a test builds an older
+ * database with it, to migrate its rows with db_migrate). */
+int db_migrate_to(struct dbi *db, int upto, char *err, size_t errlen);
 /* This thread's read-only connection (opened on first use), or NULL. */
 struct dbi *db_ro(void);
 /* Closes this thread's read-only connection. */

@@ -268,11 +268,17 @@ static int ledger(int64_t id, const struct xcb_hdr *h, int64_t now, int *closed,
 	return rc == DBI_ROW ? 1 : rc == DBI_DONE ? 0 : -1;
 }
 
-int store_open(struct dbi *db) { return store_prepare(db); }
+int store_open(struct dbi *db)
+{
+	store_ledger_open(db);
+	return store_prepare(db);
+}
+
 void store_close(void)
 {
 	store_touch_discard();
 	store_runs_forget_all();
+	store_ledger_close();
 	store_finalize();
 }
 
@@ -288,15 +294,15 @@ void store_fast(int on)
 
 /* The fast path: a CASE of a new case, or a RESULT/HISTO/SAMPLES of a
  * known one, for a run open to it and within its limits, all known from
- * memory (store_runs.c): its ledger row and its rows are deferred
- * (dbi_defer), each with the rows it must change, and nothing is asked.
+ * memory (store_runs.c): its ledger row (with the batch's others,
+ * store_ledger.c) and its rows are deferred (dbi_defer), each with the
+ * rows it must change, and nothing is asked.
  * Anything else, or anything memory cannot vouch for, is STORE_SLOW.
  * A wrong prediction (a duplicate seq, a stored RESULT) is found by
  * dbi_sync, and the writer redoes the batch the careful way. */
 static int fast_frame(int64_t id, const struct xcb_hdr *h, const uint8_t *p, int64_t now,
 		      const char *peer)
 {
-	struct dbi_stmt *s = store_st[S_FRAME_NEW];
 	int64_t used[LIM_EVENTS + 1], cid, changes;
 	struct store_run *r;
 	int which, rc = 0;
@@ -315,11 +321,8 @@ static int fast_frame(int64_t id, const struct xcb_hdr *h, const uint8_t *p, int
 	if (store_limit_check(used, h->type, p, h->length, &which) || cid < 0 ||
 	    (h->type == XCB_T_CASE) == store_run_has_case(r, (uint32_t)cid))
 		return STORE_SLOW;
-	dbi_bind_i64(s, 1, id);
-	dbi_bind_i64(s, 2, h->seq);
-	dbi_bind_i64(s, 3, h->type);
-	dbi_bind_i64(s, 4, now);
-	if (store_write(s, 1, 1))
+	/* Its ledger row goes with the batch's others (store_ledger.c). */
+	if (store_ledger_add(id, h->seq, h->type, now))
 		return -1;
 	changes = store_rows;
 	switch (h->type) {

@@ -1,12 +1,14 @@
 /*
  * store_results.c — the frames that carry measurements: CASE (a case's
  * config and matching key), RESULT (one repetition of one initiator) and
- * the HISTO / SAMPLES chunks. Each is insert-once: it refuses
+ * the HISTO / SAMPLES chunks (a HISTO a row per non-empty bucket, a
+ * SAMPLES one row of sample_chunks). Each is insert-once: it refuses
  * (STORE_REFUSED) before it writes a row that would change a stored one.
  */
 #include <stdlib.h>
 
 #include "casekey.h"
+#include "csv.h"
 #include "store_sql.h"
 #include "util.h"
 #include "xcb_histo.h"
@@ -149,25 +151,23 @@ int store_result(int64_t id, const uint8_t *p, size_t n, int fast)
 	return rc ? rc : STORE_REFUSED;
 }
 
-/* A HISTO or SAMPLES chunk: n points at positions at.. under one row key,
- * refused when any of them is stored already (insert-once); value(chunk, i)
- * reads point i. Histograms keep only non-empty buckets (skip_zero). */
+/* A HISTO chunk: n buckets from at under one row key, refused when any
+ * of them is stored already (insert-once); only non-empty buckets are
+ * rows. */
 struct chunk {
 	uint32_t case_id;
 	unsigned rep, initiator, n;
 	int64_t at;
-	uint64_t (*value)(const void *chunk, unsigned i);
-	const void *raw;
-	int skip_zero;
+	const struct xcb_histo *raw;
 };
 
 /* Inserts rows points (pos[i], val[i]) under one row key with one
  * multi-row statement, none if a row in [lo, hi] is stored (deferred when
  * fast, all rows required): 0 or -1. */
-static int put_points(int table, int64_t id, const struct chunk *c, const int64_t *pos,
-		      const int64_t *val, unsigned rows, int64_t lo, int64_t hi, int fast)
+static int put_points(int64_t id, const struct chunk *c, const int64_t *pos, const int64_t *val,
+		      unsigned rows, int64_t lo, int64_t hi, int fast)
 {
-	struct dbi_stmt *s = store_points_stmt(table, (int)rows);
+	struct dbi_stmt *s = store_points_stmt((int)rows);
 
 	if (!s)
 		return -1;
@@ -191,27 +191,28 @@ static int put_points(int table, int64_t id, const struct chunk *c, const int64_
 
 /* fast: the chunk's checks are each block's statement's own (its range
  * is the chunk's, cut at the blocks' ends), so nothing is asked first. */
-static int store_chunk(int64_t id, int table, struct dbi_stmt *has, const struct chunk *c, int fast)
+static int store_histo(int64_t id, const struct chunk *c, int fast)
 {
 	int64_t pos[STORE_POINTS_BLOCK], val[STORE_POINTS_BLOCK], lo = c->at;
 	unsigned rows = 0;
 	int rc = 0;
 
 	if (!fast)
-		rc = store_may_add(has, id, c->case_id, c->rep, c->initiator, c->at, c->at + c->n - 1);
+		rc = store_may_add(store_st[S_HISTO_HAS], id, c->case_id, c->rep, c->initiator, c->at,
+				   c->at + c->n - 1);
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < c->n && rc == 0; i++) {
-		uint64_t v = c->value(c->raw, i);
+		uint64_t v = xcb_histo_count(c->raw, i);
 
-		if (v || !c->skip_zero) {
+		if (v) {
 			pos[rows] = c->at + i;
 			val[rows++] = store_i64(v);
 		}
 		if (rows == STORE_POINTS_BLOCK || (i + 1 == c->n && rows)) {
 			int64_t hi = i + 1 == c->n ? c->at + c->n - 1 : pos[rows - 1];
 
-			rc = put_points(table, id, c, pos, val, rows, lo, hi, fast);
+			rc = put_points(id, c, pos, val, rows, lo, hi, fast);
 			lo = hi + 1;
 			rows = 0;
 		}
@@ -219,10 +220,38 @@ static int store_chunk(int64_t id, int table, struct dbi_stmt *has, const struct
 	return rc;
 }
 
-static uint64_t histo_value(const void *x, unsigned i) { return xcb_histo_count(x, i); }
-static uint64_t sample_value(const void *x, unsigned i) { return xcb_sample(x, i); }
+/* A SAMPLES frame: its n values as ONE row of sample_chunks (values
+ * idx0 .. idx0+n-1 as comma-separated decimals), refused when a stored
+ * chunk of the stream overlaps it (insert-once). Still n samples against
+ * the run's samples limit (store_rows). fast: the overlap check is
+ * S_SAMPLES's own, so nothing is asked first. */
+static int store_samples(int64_t id, const struct xcb_samples *y, int fast)
+{
+	/* Values are >= 4 bytes of a frame, so a frame holds at most
+	 * XCB_FRAME_MAX / 4; csv_put_i64 writes a number and its comma. */
+	static char vals[XCB_FRAME_MAX / 4 * CSV_NUM_MAX + 1];
+	struct dbi_stmt *s = store_st[S_SAMPLES];
+	char *e = vals;
+	int rc = 0;
 
-/* HISTO or SAMPLES (type): decoded into a chunk and stored by store_chunk. */
+	/* An empty chunk overlaps nothing (hi -1): only its case is checked. */
+	if (!fast)
+		rc = store_may_add(store_st[S_SAMPLE_HAS], id, y->case_id, y->rep, y->initiator,
+				   y->index, y->n ? (int64_t)y->index + y->n - 1 : -1);
+	if (rc || y->n == 0)
+		return rc;
+	for (unsigned i = 0; i < y->n; i++)
+		e = csv_put_i64(e, store_i64(xcb_sample(y, i)));
+	store_bind_key(s, id, y->case_id, y->rep, y->initiator, y->index, y->n);
+	dbi_bind_text(s, 7, vals, (int)(e - 1 - vals)); /* the last comma dropped */
+	if (store_write(s, fast, 1))
+		return -1;
+	store_rows += y->n;
+	return 0;
+}
+
+/* HISTO or SAMPLES (type): decoded and stored by store_histo or
+ * store_samples. */
 int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n, int fast)
 {
 	struct xcb_histo x;
@@ -233,11 +262,10 @@ int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n, int fast
 	if (type == XCB_T_HISTO) {
 		if (xcb_dec_histo(p, n, &x))
 			return STORE_REFUSED;
-		c = (struct chunk){ x.case_id, x.rep, x.initiator, x.n, x.first, histo_value, &x, 1 };
-		return store_chunk(id, STORE_PTS_HISTO, store_st[S_HISTO_HAS], &c, fast);
+		c = (struct chunk){ x.case_id, x.rep, x.initiator, x.n, x.first, &x };
+		return store_histo(id, &c, fast);
 	}
 	if (xcb_dec_samples(p, n, &y))
 		return STORE_REFUSED;
-	c = (struct chunk){ y.case_id, y.rep, y.initiator, y.n, y.index, sample_value, &y, 0 };
-	return store_chunk(id, STORE_PTS_SAMPLES, store_st[S_SAMPLE_HAS], &c, fast);
+	return store_samples(id, &y, fast);
 }

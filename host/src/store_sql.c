@@ -21,6 +21,16 @@
 /* The run (?1) described case ?2 (S_*_HAS). */
 #define STORE_CASE_KNOWN "EXISTS (SELECT 1 FROM cases WHERE run_id = ?1 AND case_id = ?2)"
 
+/* The stored chunk of samples of stream ?1..?4 (run, case, rep,
+ * initiator) that starts last at or before index LAST, if it ends after
+ * FIRST: then [FIRST, LAST] overlaps a stored chunk. Stored chunks never
+ * overlap one another, so the one that starts last is the only one that
+ * can reach FIRST: one index probe (the primary key, backwards), however
+ * many chunks the stream has. */
+#define STORE_CHUNK_OVERLAPS(LAST, FIRST) "(SELECT 1 FROM (SELECT idx0 + n AS e FROM sample_chunks " \
+	"WHERE run_id = ?1 AND case_id = ?2 AND rep = ?3 AND initiator = ?4 AND idx0 <= " LAST " " \
+	"ORDER BY idx0 DESC LIMIT 1) AS last WHERE last.e > " FIRST ")"
+
 /* A column of the frame's run, in S_FRAME's RETURNING. */
 #define STORE_RUN_COL(c) "(SELECT " c " FROM runs WHERE id = ?1)"
 
@@ -44,10 +54,6 @@ static const char *const sql[S_N] = {
 		    "RETURNING (SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
 		    "(?2 >= frames_expected OR ?3 = 8)) OR " STORE_IS_EXPIRED " FROM runs WHERE id = ?1), "
 		    STORE_USE_COLS(STORE_RUN_COL),
-	/* The fast path's ledger row (store.c): the run's state is known in
-	 * memory (store_runs.c), and a row not inserted (a duplicate) is a
-	 * wrong prediction that dbi_sync reports. */
-	[S_FRAME_NEW] = "INSERT INTO frames(run_id, seq, type, received) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
 	/* What store_runs.c keeps of a run: S_FRAME's "closed" as columns
 	 * (complete, crashed, expired, frames_expected), then its use. */
 	[S_RUN_STATE] = "SELECT status = 'complete', status = 'crashed', " STORE_IS_EXPIRED ", frames_expected, "
@@ -126,8 +132,18 @@ static const char *const sql[S_N] = {
 			 "case_id = ?2 AND rep = ?3 AND initiator = ?4)",
 	[S_HISTO_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS (SELECT 1 FROM histograms WHERE run_id = ?1 AND "
 			"case_id = ?2 AND rep = ?3 AND initiator = ?4 AND bucket BETWEEN ?5 AND ?6)",
-	[S_SAMPLE_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS (SELECT 1 FROM samples WHERE run_id = ?1 AND "
-			 "case_id = ?2 AND rep = ?3 AND initiator = ?4 AND idx BETWEEN ?5 AND ?6)",
+	/* A chunk of samples [?5, ?6] may go in when no stored chunk of its
+	 * stream overlaps it: STORE_CHUNK_OVERLAPS, with ?6 the last index. */
+	[S_SAMPLE_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS " STORE_CHUNK_OVERLAPS("?6", "?5"),
+	/* A SAMPLES frame: one row (?5 its first index, ?6 its count, ?7 the
+	 * values), inserted only where S_SAMPLE_HAS would allow it (the
+	 * insert-once check in the statement, so the fast path defers it
+	 * asking for its one row: an overlap is a wrong prediction). The
+	 * parameters CAST: a SELECT list gives them no type on PostgreSQL. */
+	[S_SAMPLES] = "INSERT INTO sample_chunks(run_id, case_id, rep, initiator, idx0, n, vals) "
+		      "SELECT CAST(?1 AS BIGINT), CAST(?2 AS BIGINT), CAST(?3 AS BIGINT), CAST(?4 AS BIGINT), "
+		      "CAST(?5 AS BIGINT), CAST(?6 AS BIGINT), CAST(?7 AS TEXT) WHERE NOT EXISTS "
+		      STORE_CHUNK_OVERLAPS("?5 + ?6 - 1", "?5"),
 	[S_LIMITED] = "UPDATE runs SET limited = limited + 1 WHERE id = ?",
 	[S_LIMIT_EVENT] = "INSERT INTO events(run_id, seq, kind, text, received) VALUES (?, ?, 'log', ?, ?) "
 			  "ON CONFLICT DO NOTHING",
@@ -139,16 +155,14 @@ static const char *const sql[S_N] = {
 struct dbi_stmt *store_st[S_N];
 int64_t store_rows;
 
-/* The multi-row INSERTs of HISTO/SAMPLES points, one per table and row
- * count, prepared on first use on the writer's connection (store_wdb). */
-static const char *const points_table[STORE_PTS_N] = { "histograms", "samples" };
-static const char *const points_pos[STORE_PTS_N] = { "bucket", "idx" };
-static struct dbi_stmt *points_st[STORE_PTS_N][STORE_POINTS_BLOCK + 1];
+/* The multi-row INSERTs of HISTO points, one per row count, prepared on
+ * first use on the writer's connection (store_wdb). */
+static struct dbi_stmt *points_st[STORE_POINTS_BLOCK + 1];
 static struct dbi *store_wdb;
 
-struct dbi_stmt *store_points_stmt(int table, int rows)
+struct dbi_stmt *store_points_stmt(int rows)
 {
-	struct dbi_stmt **st = &points_st[table][rows];
+	struct dbi_stmt **st = &points_st[rows];
 	struct buf q = { 0 };
 
 	if (*st)
@@ -157,12 +171,11 @@ struct dbi_stmt *store_points_stmt(int table, int rows)
 	 * block's range [?lo, ?hi] is stored (?1..?4: the first row's key,
 	 * every row's). The fast path relies on it: it defers the INSERT
 	 * asking for all rows, so a stored one is a wrong prediction. */
-	buf_addf(&q, "INSERT INTO %s SELECT * FROM (VALUES ", points_table[table]);
+	buf_addf(&q, "INSERT INTO histograms SELECT * FROM (VALUES ");
 	for (int i = 0; i < rows; i++)
 		buf_addf(&q, "%s(?, ?, ?, ?, ?, ?)", i ? ", " : "");
-	buf_addf(&q, ") AS v WHERE NOT EXISTS (SELECT 1 FROM %s WHERE run_id = ?1 AND case_id = ?2 AND "
-		 "rep = ?3 AND initiator = ?4 AND %s BETWEEN ?%d AND ?%d)", points_table[table],
-		 points_pos[table], rows * 6 + 1, rows * 6 + 2);
+	buf_addf(&q, ") AS v WHERE NOT EXISTS (SELECT 1 FROM histograms WHERE run_id = ?1 AND case_id = ?2 AND "
+		 "rep = ?3 AND initiator = ?4 AND bucket BETWEEN ?%d AND ?%d)", rows * 6 + 1, rows * 6 + 2);
 	if (!q.p || dbi_prepare(store_wdb, q.p, st)) {
 		fprintf(stderr, "xcbenchd: prepare: %s\n", dbi_errmsg(store_wdb));
 		*st = NULL;
@@ -185,11 +198,10 @@ int store_prepare(struct dbi *db)
 
 void store_finalize(void)
 {
-	for (int t = 0; t < STORE_PTS_N; t++)
-		for (int n = 0; n <= STORE_POINTS_BLOCK; n++) {
-			dbi_finalize(points_st[t][n]);
-			points_st[t][n] = NULL;
-		}
+	for (int n = 0; n <= STORE_POINTS_BLOCK; n++) {
+		dbi_finalize(points_st[n]);
+		points_st[n] = NULL;
+	}
 	for (int i = 0; i < S_N; i++) {
 		dbi_finalize(store_st[i]);
 		store_st[i] = NULL;
@@ -231,7 +243,7 @@ int64_t store_i64(uint64_t v)
 }
 
 /* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6: lo/hi
- * for has_rows, position/value for put_point. */
+ * for the S_*_HAS checks, first index/count for S_SAMPLES. */
 void store_bind_key(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
 		     int64_t a, int64_t b)
 {

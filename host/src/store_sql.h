@@ -20,7 +20,7 @@ enum {
 	S_RESULT, S_EVENT, S_CRASH, S_DONE, S_LOST,
 	S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS,
 	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_LIMITED,
-	S_LIMIT_EVENT, S_OPEN_LIVE, S_EXPIRE, S_FRAME_NEW, S_RUN_STATE, S_RUN_CASES, S_N
+	S_LIMIT_EVENT, S_OPEN_LIVE, S_EXPIRE, S_RUN_STATE, S_RUN_CASES, S_SAMPLES, S_N
 };
 
 /* The error of a run that expired without a frame (S_EXPIRE, S_FRAME). */
@@ -29,22 +29,22 @@ enum {
 /* Prepared once by store_prepare() on the writer's connection (store_sql.c). */
 extern struct dbi_stmt *store_st[S_N];
 int store_prepare(struct dbi *db);
-/* HISTO/SAMPLES points are inserted up to STORE_POINTS_BLOCK rows per
- * statement (one statement per chunk instead of one per point): the
- * INSERT of rows rows into table (STORE_PTS_*), prepared on first use;
- * NULL if it cannot be. 6 parameters a row, in the tables' column order,
- * then the block's position range lo, hi: nothing is inserted when a row
- * of that range is stored already (insert-once). */
-enum { STORE_PTS_HISTO, STORE_PTS_SAMPLES, STORE_PTS_N };
+/* HISTO buckets are inserted up to STORE_POINTS_BLOCK rows per statement
+ * (one statement per chunk instead of one per bucket): the INSERT of rows
+ * rows into histograms, prepared on first use; NULL if it cannot be. 6
+ * parameters a row, in the table's column order, then the block's bucket
+ * range lo, hi: nothing is inserted when a row of that range is stored
+ * already (insert-once). (A SAMPLES frame is one row: S_SAMPLES.) */
 #define STORE_POINTS_BLOCK 128
-struct dbi_stmt *store_points_stmt(int table, int rows);
+struct dbi_stmt *store_points_stmt(int rows);
 void store_finalize(void);
 
 /* Steps a statement to completion and resets it: 0 or -1. */
 int store_step(struct dbi_stmt *s);
 /* A u64 as an SQLite integer (clamped to INT64_MAX). */
 int64_t store_i64(uint64_t v);
-/* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6. */
+/* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6 (the
+ * S_*_HAS range lo, hi; S_SAMPLES's first index and count). */
 void store_bind_key(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
 		    int64_t a, int64_t b);
 /* Whether rows of (run, case, rep, initiator) in [lo, hi] may be added,
@@ -66,6 +66,19 @@ void store_bind_json_text(struct dbi_stmt *s, int i, json_t *o, const char *k);
 int store_touch_add(int64_t id, int64_t now, const char *peer, int kind, int64_t rows);
 /* Adds run id's counts not yet written to used (enum run_limit_kind). */
 void store_touch_pending(int64_t id, int64_t *used);
+
+/* store_ledger.c: the fast path's frame-ledger rows, inserted many a
+ * statement (each block deferred asking for all its rows: a duplicate is a
+ * wrong prediction). store_ledger_add keeps frame seq of run id (of type,
+ * received now), writing a full block: 0 or -1; store_ledger_flush writes
+ * the rest (store_flush calls it): 0 or -1; store_ledger_discard forgets
+ * them (a rolled-back batch). open/close: the writer's connection and the
+ * statements prepared on it. */
+int store_ledger_add(int64_t id, uint32_t seq, unsigned type, int64_t now);
+int store_ledger_flush(void);
+void store_ledger_discard(void);
+void store_ledger_open(struct dbi *db);
+void store_ledger_close(void);
 
 /* store_results.c: one frame each; 0 stored, -1 error, STORE_REFUSED.
  * fast: the frame's checks were made from store_runs.c's memory, so the

@@ -88,6 +88,7 @@ void store_touch_pending(int64_t id, int64_t *used)
 
 void store_touch_discard(void)
 {
+	store_ledger_discard(); /* the batch's ledger rows go with its sums */
 	for (int i = 0; i < nused; i++)
 		slots[used_slot[i]].id = 0;
 	nused = 0;
@@ -96,7 +97,8 @@ void store_touch_discard(void)
 int store_flush(void)
 {
 	struct dbi_stmt *s = store_st[S_TOUCH];
-	int rc = 0;
+	/* The frames' ledger rows first: they are what the counters count. */
+	int rc = store_ledger_flush();
 
 	for (int i = 0; i < nused && rc == 0; i++) {
 		struct touch *t = &slots[used_slot[i]];

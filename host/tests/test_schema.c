@@ -4,7 +4,10 @@
  * db/migrations file) has exactly the schema's columns; a CASE and a RESULT
  * with a distinct value in every field go through the real encoder, decoder
  * and store (store_frame) and come back out of SQL unchanged; the
- * vocabularies and axis descriptors are self-consistent.
+ * vocabularies and axis descriptors are self-consistent; a SAMPLES frame
+ * is one insert-once row of sample_chunks, and migration 011 turns an older
+ * database's samples into such rows; the fast path's ledger rows go many a
+ * statement, a duplicate still a wrong prediction.
  *
  * With XCB_TEST_PG set to a postgresql:// URL (tests/t-pg-schema.sh) the
  * same tests run on PostgreSQL: each empties that database's public schema
@@ -30,18 +33,25 @@
 /* The daemon's configuration (main.c defines it there; db.c reads it). */
 struct xcbd_config cfg;
 
+/* The migrations as the daemon embeds them (host/gen-migrations.sh). */
+extern const char *const xcb_migrations[];
+extern const int xcb_nmigrations;
+
 /* A fresh database in a temporary directory, migrated by the daemon's code. */
 struct fixture {
 	char dir[64], path[96];
 	struct dbi *db;
 };
 
-static int setup(void **state)
+/* A fresh database migrated to schema version upto (xcb_nmigrations: the
+ * newest, as the daemon opens it). */
+static int open_fresh(void **state, int upto)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	char err[512];
 
 	const char *pg = getenv("XCB_TEST_PG");
+	const char *url = pg;
 
 	if (!f)
 		return -1;
@@ -55,7 +65,6 @@ static int setup(void **state)
 			return -1;
 		}
 		dbi_close(db);
-		f->db = db_open_rw(pg, err, sizeof(err));
 	} else {
 		snprintf(f->dir, sizeof(f->dir), "/tmp/test_schema.XXXXXX");
 		if (!mkdtemp(f->dir)) {
@@ -63,7 +72,12 @@ static int setup(void **state)
 			return -1;
 		}
 		snprintf(f->path, sizeof(f->path), "%s/x.db", f->dir);
-		f->db = db_open_rw(f->path, err, sizeof(err));
+		url = f->path;
+	}
+	f->db = dbi_open(url, DBI_RW, err, sizeof(err));
+	if (f->db && db_migrate_to(f->db, upto, err, sizeof(err))) {
+		dbi_close(f->db);
+		f->db = NULL;
 	}
 	if (!f->db) {
 		fprintf(stderr, "%s\n", err);
@@ -72,6 +86,29 @@ static int setup(void **state)
 	}
 	*state = f;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return open_fresh(state, xcb_nmigrations);
+}
+
+/* The migration that turns the samples table into sample_chunks (011):
+ * its number, found by its text so a later migration does not move it. */
+static int chunks_migration(void)
+{
+	for (int v = 1; v <= xcb_nmigrations; v++)
+		if (strstr(xcb_migrations[v - 1], "CREATE TABLE sample_chunks"))
+			return v;
+	return 0;
+}
+
+/* A database one migration short of sample_chunks: samples one per row. */
+static int setup_before_chunks(void **state)
+{
+	int v = chunks_migration();
+
+	return v > 1 ? open_fresh(state, v - 1) : -1;
 }
 
 static int teardown(void **state)
@@ -243,8 +280,9 @@ static int store(struct dbi *db, int64_t *run, unsigned type, uint32_t seq, cons
 	uint8_t buf[XCB_FRAME_MAX];
 	struct xcb_hdr h = { .type = (uint8_t)type, .token = 0x5c4e3a, .seq = seq };
 	const uint8_t *p;
-	size_t n = type == XCB_T_RESULT ? xcb_enc_result(buf, sizeof(buf), &h, pl)
-					 : xcb_enc_text(buf, sizeof(buf), &h, pl, len);
+	size_t n = type == XCB_T_RESULT	 ? xcb_enc_result(buf, sizeof(buf), &h, pl)
+		   : type == XCB_T_SAMPLES ? xcb_enc_samples(buf, sizeof(buf), &h, pl)
+					   : xcb_enc_text(buf, sizeof(buf), &h, pl, len);
 
 	assert_true(n > 0);
 	assert_int_equal(xcb_decode(buf, n, &h, &p), XCB_OK);
@@ -525,6 +563,169 @@ static void axes(void **state)
 	assert_null(xcb_axis_find("kin", 3));
 }
 
+/* Stream (case 1, rep 0, initiator 3)'s values first .. first+n-1 as one
+ * SAMPLES frame through the real store (value i: 1000 + i, 8 bytes); its
+ * outcome (1 stored). */
+static int samples(struct dbi *db, int64_t *run, uint32_t seq, uint32_t first, uint16_t n)
+{
+	uint64_t v[100];
+	struct xcb_samples y = { .case_id = 1, .rep = 0, .initiator = 3, .index = first, .width = 8,
+				 .n = n, .values = v };
+
+	assert_true(n <= 100);
+	for (unsigned i = 0; i < n; i++)
+		v[i] = 1000 + first + i;
+	return store(db, run, XCB_T_SAMPLES, seq, &y, 0);
+}
+
+/* A number a one-row query answers (-1: no row). */
+static int64_t one_number(struct dbi *db, const char *sql)
+{
+	struct dbi_stmt *st;
+	int64_t v = -1;
+
+	assert_int_equal(dbi_prepare(db, sql, &st), DBI_OK);
+	if (dbi_step(st) == DBI_ROW)
+		v = dbi_column_i64(st, 0);
+	dbi_finalize(st);
+	return v;
+}
+
+/* Ends a fast-path batch (store_fast(1), BEGIN, frames) as the writer
+ * does when dbi_sync finds a wrong prediction, asserting that it does:
+ * rolled back, the runs' sums and memory forgotten, back to careful. */
+static void fast_batch_predicted_wrong(struct dbi *db)
+{
+	assert_int_equal(store_flush(), 0);
+	assert_int_equal(dbi_sync(db), DBI_MISMATCH);
+	assert_int_equal(dbi_exec(db, "ROLLBACK"), DBI_OK);
+	store_touch_discard();
+	store_runs_forget_all();
+	store_fast(0);
+}
+
+/* A SAMPLES frame is one row of sample_chunks holding its values, and is
+ * insert-once: a chunk overlapping a stored one by one index, from either
+ * side or inside, is refused and writes nothing; one that fills a gap
+ * exactly is stored. The careful way (each check a query) and the fast
+ * path's deferred INSERT (its own check: the overlap is a wrong
+ * prediction dbi_sync reports) on either engine. */
+static void samples_are_chunks_stored_once(void **state)
+{
+	struct fixture *f = *state;
+	struct dbi_stmt *st;
+	struct buf want = { 0 };
+	int64_t run = 0;
+
+	assert_int_equal(store_open(f->db), 0);
+	assert_int_equal(store(f->db, &run, XCB_T_CASE, 0, "id=1\n", 5), 1);
+	assert_int_equal(samples(f->db, &run, 1, 0, 64), 1);
+	assert_int_equal(samples(f->db, &run, 2, 32, 64), STORE_REFUSED);  /* across its end */
+	assert_int_equal(samples(f->db, &run, 3, 63, 1), STORE_REFUSED);   /* its last index */
+	assert_int_equal(samples(f->db, &run, 4, 10, 5), STORE_REFUSED);   /* inside */
+	assert_int_equal(samples(f->db, &run, 5, 64, 64), 1);
+	assert_int_equal(samples(f->db, &run, 6, 200, 10), 1);
+	assert_int_equal(samples(f->db, &run, 7, 190, 11), STORE_REFUSED); /* into the next */
+	assert_int_equal(samples(f->db, &run, 8, 128, 72), 1);             /* the gap, exactly */
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + sum(n) FROM sample_chunks"), 4 * 1000 + 210);
+	assert_int_equal(store_flush(), 0); /* the run's counters, as the writer before COMMIT */
+
+	/* The fast path: the overlap is the INSERT's own check. */
+	store_fast(1);
+	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+	assert_int_equal(samples(f->db, &run, 9, 209, 2), 1);
+	fast_batch_predicted_wrong(f->db);
+	assert_int_equal(one_number(f->db, "SELECT sum(n) FROM sample_chunks"), 210);
+	assert_int_equal(one_number(f->db, "SELECT use_samples FROM runs"), 210);
+
+	/* The values as sent, in order. */
+	for (int i = 0; i < 64; i++)
+		buf_addf(&want, "%s%d", i ? "," : "", 1000 + i);
+	assert_int_equal(dbi_prepare(f->db, "SELECT vals FROM sample_chunks WHERE idx0 = 0", &st), DBI_OK);
+	assert_int_equal(dbi_step(st), DBI_ROW);
+	assert_string_equal(dbi_column_text(st, 0), want.p);
+	dbi_finalize(st);
+	buf_free(&want);
+}
+
+/* The fast path's ledger rows go many a statement on PostgreSQL
+ * (store_ledger.c): 300 frames in one batch are all in the ledger after a
+ * few statements, not 300; a seq stored already, in a later batch, is still a wrong prediction
+ * (DBI_MISMATCH) that writes nothing once rolled back. */
+static void ledger_rows_go_together(void **state)
+{
+	struct fixture *f = *state;
+	int64_t run = 0, before;
+
+	assert_int_equal(store_open(f->db), 0);
+	assert_int_equal(store(f->db, &run, XCB_T_CASE, 0, "id=1\n", 5), 1);
+	assert_int_equal(store_flush(), 0);
+	store_fast(1);
+	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+	before = dbi_executions(f->db);
+	for (uint32_t seq = 1; seq <= 300; seq++)
+		assert_int_equal(samples(f->db, &run, seq, seq, 1), 1);
+	assert_int_equal(store_flush(), 0);
+	assert_int_equal(dbi_sync(f->db), DBI_OK);
+	/* 300 chunks, the ledger's 256 + 32 + 8 + 4 rows on PostgreSQL (a
+	 * statement a row on SQLite: store_ledger.c says why), the run's
+	 * counters, and its state and cases read once (store_runs.c) */
+	assert_int_equal(dbi_executions(f->db) - before, 300 + (dbi_engine(f->db) == DBI_PG ? 4 : 300) + 1 + 2);
+	assert_int_equal(dbi_exec(f->db, "COMMIT"), DBI_OK);
+	assert_int_equal(one_number(f->db, "SELECT count(*) FROM frames"), 301);
+	assert_int_equal(one_number(f->db, "SELECT frames_received FROM runs"), 301);
+
+	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+	assert_int_equal(samples(f->db, &run, 301, 400, 1), 1);
+	assert_int_equal(samples(f->db, &run, 150, 401, 1), 1); /* a stored seq */
+	fast_batch_predicted_wrong(f->db);
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + sum(n) FROM sample_chunks"), 300 * 1000 + 300);
+}
+
+/* Migration 011 on a database that holds samples one per row: each
+ * becomes a chunk of one with the same value (the counts equal, a value
+ * past 2^62 kept exactly), and the samples table is gone. */
+static void migration_makes_samples_chunks(void **state)
+{
+	struct fixture *f = *state;
+	struct dbi_stmt *st;
+	char err[256], want[32];
+	int64_t rows = 0;
+
+	assert_int_equal(dbi_prepare(f->db, "INSERT INTO samples(run_id, case_id, rep, initiator, idx, value) "
+				     "VALUES (?, 2, ?, ?, ?, ?)", &st), DBI_OK);
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < 50 + 50 * s; i++, rows++) {
+			dbi_bind_i64(st, 1, 7 + s);
+			dbi_bind_i64(st, 2, s);
+			dbi_bind_i64(st, 3, s ? 65535 : 3);
+			dbi_bind_i64(st, 4, i);
+			dbi_bind_i64(st, 5, s ? (INT64_C(1) << 62) + i : 7 * i + 1);
+			assert_int_equal(dbi_step(st), DBI_DONE);
+			dbi_reset(st);
+		}
+	dbi_finalize(st);
+	assert_int_equal(db_migrate(f->db, err, sizeof(err)), 0);
+	assert_int_equal(one_number(f->db, "SELECT count(*) FROM sample_chunks"), rows);
+	assert_int_equal(one_number(f->db, "SELECT sum(n) FROM sample_chunks"), rows);
+	assert_int_equal(dbi_prepare(f->db, "SELECT run_id, rep, initiator, idx0, vals FROM sample_chunks "
+				     "ORDER BY run_id, idx0", &st), DBI_OK);
+	for (int64_t r = 0; r < rows; r++) {
+		int s = r >= 50, i = (int)(s ? r - 50 : r);
+
+		assert_int_equal(dbi_step(st), DBI_ROW);
+		assert_int_equal(dbi_column_i64(st, 0), 7 + s);
+		assert_int_equal(dbi_column_i64(st, 1), s);
+		assert_int_equal(dbi_column_i64(st, 2), s ? 65535 : 3);
+		assert_int_equal(dbi_column_i64(st, 3), i);
+		snprintf(want, sizeof(want), "%lld", (long long)(s ? (INT64_C(1) << 62) + i : 7 * i + 1));
+		assert_string_equal(dbi_column_text(st, 4), want);
+	}
+	assert_int_equal(dbi_step(st), DBI_DONE);
+	dbi_finalize(st);
+	assert_int_not_equal(dbi_exec(f->db, "SELECT count(*) FROM samples"), DBI_OK);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -534,6 +735,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(store_keeps_every_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(row_of_numbers_reads_as_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(block_of_numbers_reads_as_steps, setup, teardown),
+		cmocka_unit_test_setup_teardown(samples_are_chunks_stored_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(ledger_rows_go_together, setup, teardown),
+		cmocka_unit_test_setup_teardown(migration_makes_samples_chunks, setup_before_chunks, teardown),
 		cmocka_unit_test(vocabularies),
 		cmocka_unit_test(axes),
 	};

@@ -31,7 +31,7 @@ extern const int xcb_nmigrations;
 
 /* The tables keyed by run, copied row by row with run_id mapped. */
 static const char *const child_tables[] = { "frames", "cases", "results", "histograms",
-					    "samples", "events", "run_tags", "run_meta" };
+					    "sample_chunks", "events", "run_tags", "run_meta" };
 #define NCHILD (sizeof(child_tables) / sizeof(child_tables[0]))
 
 static const char usage[] =
