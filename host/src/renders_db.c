@@ -7,14 +7,16 @@
 
 #include "renders_db.h"
 
-/* The finished runs of lab ?2 whose stored rendering is missing, of another
- * format than ?1, or of the run before its last stored frame (the same
- * columns as casecache.h's key). Only this lab's: another lab's daemon
- * renders its own (as it marks its own runs lost: store_sql.c's S_LOST). */
+/* The finished runs whose stored rendering is missing or of the run before
+ * its last stored frame (the same columns as casecache.h's key), of any lab
+ * (every daemon reads every lab's runs; a run copied in by xcb-copy may
+ * have no daemon at all), or, of lab ?2's runs, of another format than ?1:
+ * daemons of two versions sharing a store would otherwise render each
+ * other's runs again and again. */
 #define PENDING_FROM " FROM runs r LEFT JOIN run_renders d ON d.run_id = r.id " \
-	"WHERE r.status IN ('complete', 'lost', 'crashed') AND r.lab IS NOT DISTINCT FROM CAST(?2 AS TEXT) " \
-	"AND (d.run_id IS NULL OR d.format <> ?1 OR d.token <> r.token OR d.frames_received <> r.frames_received " \
-	"OR d.last_frame IS DISTINCT FROM r.last_frame)"
+	"WHERE r.status IN ('complete', 'lost', 'crashed') AND (d.run_id IS NULL OR d.token <> r.token " \
+	"OR d.frames_received <> r.frames_received OR d.last_frame IS DISTINCT FROM r.last_frame " \
+	"OR (d.format <> ?1 AND r.lab IS NOT DISTINCT FROM CAST(?2 AS TEXT)))"
 
 char *renders_get(struct dbi *db, const struct casecache_key *k, int format, size_t *len)
 {

@@ -21,9 +21,9 @@ char *renders_get(struct dbi *db, const struct casecache_key *k, int format, siz
 /* Stores (or replaces) run k->id's rendering: cases NULL says the run has
  * no one-page rendering. DBI_OK or the error. */
 int renders_put(struct dbi *db, const struct casecache_key *k, int format, const char *cases);
-/* Up to max ids of lab's finished runs (complete, lost, crashed) with no
- * valid rendering in format, newest first, into ids; *total: how many in
- * all. The number of ids, or -1 if the query failed. */
+/* Up to max ids of finished runs (complete, lost, crashed) with no valid
+ * rendering (of lab's runs: none in format), newest first, into ids;
+ * *total: how many in all. The number of ids, or -1 if the query failed. */
 int renders_pending(struct dbi *db, int format, const char *lab, int64_t *ids, int max, int64_t *total);
 
 #endif
