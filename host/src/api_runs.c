@@ -123,11 +123,12 @@ static char *cases_text(struct dbi *db, const struct run_row *r, int64_t after, 
 }
 
 /* GET /api/v1/runs/{id}: the run, its facts, cases with stats, errors, and
- * how many log lines: 6 queries whatever the number of cases, 4 while the
- * cases' rendering is cached. The answer is reply_json's bytes of
- * {run, facts, cases, errors, logs[, cases_next]}, written member by member
- * so the cached cases text goes in as it is. */
-
+ * how many log lines: 4 queries while the cases' rendering is cached
+ * (casecache.h), one more when the store holds it (a finished run), else
+ * those of the build, 6 whatever the number of cases (and the look in the
+ * store before it, for the default page). The answer is reply_json's
+ * bytes of {run, facts, cases, errors, logs[, cases_next]}, written member
+ * by member so the rendered cases text goes in as it is. */
 enum MHD_Result api_run(struct req *rq, int64_t id)
 {
 	const char *after_s = qarg(rq, "cases_after"), *limit_s = qarg(rq, "cases_limit");
