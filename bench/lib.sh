@@ -39,11 +39,14 @@ null_acker() {
 	echo "$b"
 }
 
-# daemon DB [args]: xcbenchd on a fresh port; sets PORT URL DPID.
+# daemon DB [args]: xcbenchd on a fresh port; sets PORT URL DPID, and DLOG
+# (its log) with DLOG_AT (the log's lines before this daemon's).
 daemon() {
 	local db=$1 log=$1.log; shift
 	# A PostgreSQL URL is no file name: its log goes beside the others.
 	case $db in postgres*) log=$BOUT/daemon-pg.$$.log ;; esac
+	DLOG=$log
+	DLOG_AT=$(cat "$log" 2>/dev/null | wc -l)
 	PORT=$(free_port)
 	URL=http://127.0.0.1:$PORT
 	xcbd_start "$log" "$PORT" --db "$db" "$@"
@@ -52,6 +55,23 @@ daemon() {
 	PIDS+=("$DPID")
 	[ "$rc" = 0 ] && return 0
 	echo "xcbenchd did not start: $(tail -3 "$log")" >&2
+	return 1
+}
+# daemon_rendered DB [args]: daemon, then waits until it has stored the
+# pages of all finished runs (host/src/runrender.c logs "stored run pages:
+# 0 pending" when none is left), so that a run's first request is measured
+# as a finished run's is once the daemon has been idle. A daemon that says
+# nothing of stored pages in 5 s (one built before them: BENCH_XCBENCHD) is
+# measured at once. 1 if it does not start or is not done in 30 minutes.
+daemon_rendered() {
+	local i
+	daemon "$@" || return 1
+	for ((i = 0; i < 18000; i++)); do
+		tail -n +"$((DLOG_AT + 1))" "$DLOG" | grep -q 'stored run pages: 0 pending' && return 0
+		[ "$i" = 50 ] && ! tail -n +"$((DLOG_AT + 1))" "$DLOG" | grep -q 'stored run pages:' && return 0
+		sleep 0.1
+	done
+	echo "xcbenchd did not store the run pages in 30 minutes" >&2
 	return 1
 }
 stop_daemon() { kill "$DPID" 2>/dev/null; wait "$DPID" 2>/dev/null; }

@@ -6,10 +6,7 @@
 # (tests/lib/pg.sh), its password from PGPASSFILE only.
 . "$(dirname "$0")/lib/tap.sh"
 . "$ROOT/tests/lib/pg.sh"
-pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
-trap pg_stop EXIT
-pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
-check "the golden database is created" pg_createdb golden
+pg_test_db golden
 DB=$(pg_url golden) bash "$ROOT/tests/t-api-golden.sh"
 # The CAST audit (dbi.h's rule): no statement of the daemon left a
 # parameter's type to guess. The engine would retry such a reader as text;

@@ -11,12 +11,7 @@
 . "$(dirname "$0")/lib/test-daemon.sh"
 daemon_test "the run page's cache"
 start_daemon --open || { notok "xcbenchd starts"; exit 1; }
-"$XCB_GEN" --serial "$TMP/cap.txt" --token 11fe0000000000c1 --reps 2 >"$TMP/gen.out" || { notok "xcb-gen capture"; exit 1; }
-frames=$(grep -c 'XCB1 ' "$TMP/cap.txt")
-ncases=$(sed -E 's/.*cases=([0-9]+).*/\1/' "$TMP/gen.out")
-cut=$(grep -n 'XCB1 ' "$TMP/cap.txt" | sed -n "$((frames / 2))p" | cut -d: -f1)
-head -n "$cut" "$TMP/cap.txt" >"$TMP/part1"
-tail -n +"$((cut + 1))" "$TMP/cap.txt" >"$TMP/part2"
+capture_halves 11fe0000000000c1 || { notok "xcb-gen capture"; exit 1; }
 
 # page NAME: the run page now, twice (the second from the cache), and a
 # page built afresh; one TAP line each for: the two answers the same bytes,

@@ -13,6 +13,7 @@
 #include "routes.h"
 #include "runs_db.h"
 #include "runlist_json.h"
+#include "runrender.h"
 #include "runs_filter.h"
 #include "runs_json.h"
 #include "sqljson.h"
@@ -96,47 +97,42 @@ static int add_member(struct buf *b, const char *key, json_t *v)
 	return rc;
 }
 
-/* The run's cases as JSON text (*len bytes, malloc'd): the cached
- * rendering of the default page while the run stores no frame
- * (casecache.h), else written (run_cases_write) and, for the default page of
- * a run that fits in one, kept. *next as run_cases_write's. */
+/* The run's cases as JSON text (*len bytes, malloc'd). The default page of
+ * a run that stores no frame comes from the cached rendering (casecache.h),
+ * else from the store's (runrender.h: a finished run's, rendered by the
+ * writer), else it is written (run_cases_text); a default page that holds
+ * the whole run is kept in the cache. *next as run_cases_write's. */
 static char *cases_text(struct dbi *db, const struct run_row *r, int64_t after, int64_t limit, int paged,
 			int64_t *next, size_t *len)
 {
-	struct casecache_key k = { r->id, r->frames_received.i, r->last_frame.type == DBI_NULL ? -1 : r->last_frame.i,
-				   r->token };
-	struct buf b = { 0 };
+	struct casecache_key k;
 	char *s;
 
+	runrender_key(r, &k);
 	*next = -1;
 	if (!paged && (s = casecache_get(&k, len)))
 		return s;
-	/* ~73 KB for a run of 48 cases: one allocation instead of a doubling
-	 * series (a hint: buf_add grows it past) */
-	if (!buf_room(&b, 96 << 10) || run_cases_write(&b, db, r->id, r->tsc_khz.d, after, limit, next)) {
-		buf_free(&b);
-		return NULL;
+	if (!paged && (s = runrender_stored(db, r, len))) {
+		casecache_put(&k, s, *len);
+		return s;
 	}
-	*len = b.len;
-	if (!paged && *next < 0)
-		casecache_put(&k, b.p, b.len);
-	return b.p;
+	s = run_cases_text(db, r, after, limit, next, len);
+	if (s && !paged && *next < 0)
+		casecache_put(&k, s, *len);
+	return s;
 }
 
 /* GET /api/v1/runs/{id}: the run, its facts, cases with stats, errors, and
- * how many log lines: 6 queries whatever the number of cases, 4 while the
- * cases' rendering is cached. The answer is reply_json's bytes of
- * {run, facts, cases, errors, logs[, cases_next]}, written member by member
- * so the cached cases text goes in as it is. */
-/* The most cases one GET /runs/{id} answers (?cases_after= pages on): 1000
- * cases are ~2 MB of JSON, built in memory (issue 26: 10,000 took 20 MB a
- * request and four at once 280 MB of RSS). */
-#define CASES_PAGE 1000
-
+ * how many log lines: 4 queries while the cases' rendering is cached
+ * (casecache.h), one more when the store holds it (a finished run), else
+ * those of the build, 6 whatever the number of cases (and the look in the
+ * store before it, for the default page). The answer is reply_json's
+ * bytes of {run, facts, cases, errors, logs[, cases_next]}, written member
+ * by member so the rendered cases text goes in as it is. */
 enum MHD_Result api_run(struct req *rq, int64_t id)
 {
 	const char *after_s = qarg(rq, "cases_after"), *limit_s = qarg(rq, "cases_limit");
-	uint64_t after = 0, limit = CASES_PAGE;
+	uint64_t after = 0, limit = RUN_CASES_PAGE;
 	struct dbi *db = rdb();
 	struct run_row r;
 	struct buf o = { 0 };
@@ -151,8 +147,8 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 		return reply_error(rq, 503, "database unavailable");
 	if (after_s && (parse_u64(after_s, &after) || after > INT64_MAX / 2))
 		return reply_error(rq, 400, "cases_after: '%s' is not a case id", after_s);
-	if (limit_s && (parse_u64(limit_s, &limit) || limit < 1 || limit > CASES_PAGE))
-		return reply_error(rq, 400, "cases_limit: '%s' is not 1..%d", limit_s, CASES_PAGE);
+	if (limit_s && (parse_u64(limit_s, &limit) || limit < 1 || limit > RUN_CASES_PAGE))
+		return reply_error(rq, 400, "cases_limit: '%s' is not 1..%d", limit_s, RUN_CASES_PAGE);
 	found = run_get(db, id, &r);
 	if (found != 1)
 		return reply_error(rq, 404, "run %lld not found", (long long)id);

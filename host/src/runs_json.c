@@ -227,6 +227,21 @@ err_results:
 	return bad || jsonw_lit(b, "]") ? -1 : 0;
 }
 
+char *run_cases_text(struct dbi *db, const struct run_row *r, int64_t after, int64_t limit, int64_t *next,
+		     size_t *len)
+{
+	struct buf b = { 0 };
+
+	/* ~73 KB for a run of 48 cases: one allocation instead of a doubling
+	 * series (a hint: buf_add grows it past) */
+	if (!buf_room(&b, 96 << 10) || run_cases_write(&b, db, r->id, r->tsc_khz.d, after, limit, next)) {
+		buf_free(&b);
+		return NULL;
+	}
+	*len = b.len;
+	return b.p;
+}
+
 json_t *event_json(const struct event_row *e, int with_kind)
 {
 	if (!with_kind)

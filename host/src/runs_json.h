@@ -34,6 +34,20 @@ int case_write(struct buf *b, const struct case_row *c, struct resrow *rows, siz
  * this page ends the run. 0 or -1 (out of memory). */
 int run_cases_write(struct buf *b, struct dbi *db, int64_t id, double tsc_khz, int64_t after, int64_t limit,
 		    int64_t *next);
+/* The most cases one GET /runs/{id} answers (?cases_after= pages on): 1000
+ * cases are ~2 MB of JSON, built in memory (issue 26: 10,000 took 20 MB a
+ * request and four at once 280 MB of RSS). The default page is the first
+ * RUN_CASES_PAGE cases. */
+#define RUN_CASES_PAGE 1000
+/* The version of run_cases_write's bytes as the store keeps them
+ * (run_renders.format, runrender.c): change it with any change to what a
+ * case's JSON says or how, so that no daemon serves another's rendering. */
+#define RUN_CASES_FORMAT 1
+/* run_cases_write of run r into a new buffer: the text (malloc'd, *len
+ * bytes, NUL-terminated), or NULL (out of memory). after, limit, *next as
+ * run_cases_write's. */
+char *run_cases_text(struct dbi *db, const struct run_row *r, int64_t after, int64_t limit, int64_t *next,
+		     size_t *len);
 /* An event: {seq, kind, text, received}, or without kind (a run's errors). */
 json_t *event_json(const struct event_row *e, int with_kind);
 /* GET /runs/{id}/cases/{case}/histogram: rep/init -1 = all. */

@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "registry.h"
+#include "runrender.h"
 #include "store.h"
 #include "util.h"
 #include "writer.h"
@@ -376,6 +377,7 @@ again:
 static void *writer_main(void *unused)
 {
 	double last_lost = 0, last_ckpt = now_mono();
+	int rendering = 0; /* the last idle turn rendered a run's page: more may wait */
 
 	(void)unused;
 	for (;;) {
@@ -383,7 +385,7 @@ static void *writer_main(void *unused)
 		int n = 1, quit;
 
 		pthread_mutex_lock(&q_lock);
-		if (!head && !stopping) {
+		if (!head && !stopping && !rendering) {
 			struct timespec ts;
 
 			clock_gettime(CLOCK_REALTIME, &ts);
@@ -424,6 +426,14 @@ static void *writer_main(void *unused)
 			}
 			pthread_cond_broadcast(&done_cond);
 			pthread_mutex_unlock(&q_lock);
+		} else if (!quit && !conn_lost) {
+			/* Idle (the queue was empty): one finished run's page
+			 * rendered and stored, then the queue is looked at again,
+			 * so frames wait at most one rendering. */
+			rendering = runrender_idle(wdb);
+			if (rendering < 0)
+				check_connection();
+			rendering = rendering > 0;
 		}
 		if (now_mono() - last_lost >= 1.0 && !conn_lost) {
 			last_lost = now_mono();

@@ -92,3 +92,13 @@ pg_stop() {
 	rm -rf "$PG_DIR"
 	PG_DIR=
 }
+
+# pg_test_db NAME: how a test on PostgreSQL starts (after tap.sh): a
+# throwaway cluster, stopped at exit, with database NAME (pg_url NAME);
+# without a server or a cluster, one failed TAP line and the script ends.
+pg_test_db() {
+	pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
+	trap pg_stop EXIT
+	pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
+	check "the $1 database is created" pg_createdb "$1"
+}

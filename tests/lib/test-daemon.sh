@@ -86,3 +86,17 @@ dbq() {
 c = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True, timeout=10)
 for r in c.execute(sys.argv[2]): print(*r)' "$1" "$2"
 }
+
+# capture_halves TOKEN: a run of 2 repetitions captured as serial text
+# (xcb-gen --serial) into TMP/cap.txt and cut at its middle frame into
+# TMP/part1 and TMP/part2 (for `xcbench ingest`, a live run in two parts);
+# sets frames (its frames) and ncases (its cases). 1 if xcb-gen failed.
+capture_halves() {
+	local cut
+	"$XCB_GEN" --serial "$TMP/cap.txt" --token "$1" --reps 2 >"$TMP/gen.out" || return 1
+	frames=$(grep -c 'XCB1 ' "$TMP/cap.txt")
+	ncases=$(sed -E 's/.*cases=([0-9]+).*/\1/' "$TMP/gen.out")
+	cut=$(grep -n 'XCB1 ' "$TMP/cap.txt" | sed -n "$((frames / 2))p" | cut -d: -f1)
+	head -n "$cut" "$TMP/cap.txt" >"$TMP/part1"
+	tail -n +"$((cut + 1))" "$TMP/cap.txt" >"$TMP/part2"
+}

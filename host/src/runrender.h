@@ -1,0 +1,29 @@
+/*
+ * runrender.h — finished runs' pages kept in the store (runrender.c): the
+ * writer renders them in its idle time, so that a finished run's first
+ * GET /api/v1/runs/{id} reads one row (renders_db.h) instead of building
+ * its cases from every RESULT and histogram row.
+ */
+#ifndef XCB_RUNRENDER_H
+#define XCB_RUNRENDER_H
+
+#include <stddef.h>
+
+#include "casecache.h"
+#include "dbi.h"
+#include "runs_db.h"
+
+/* The key run r's rendering is valid for (casecache.h): r's id, token,
+ * frames_received and last_frame (-1: none). k points into r. */
+void runrender_key(const struct run_row *r, struct casecache_key *k);
+/* Writer thread only, while its queue is empty: renders and stores ONE
+ * finished run's page that has no valid stored rendering, in its own
+ * transaction (looking for such runs at most once a second when none was
+ * left). 1 when it rendered one (call again when still idle), 0 when none
+ * is pending, -1 when the database failed (the transaction rolled back). */
+int runrender_idle(struct dbi *db);
+/* Run r's stored rendering of its default page, if valid for r as it is
+ * (runrender_key, RUN_CASES_FORMAT): as renders_get. */
+char *runrender_stored(struct dbi *db, const struct run_row *r, size_t *len);
+
+#endif
