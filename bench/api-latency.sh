@@ -24,24 +24,12 @@ daemon "$DB" --open || exit 1
 stop_daemon
 # The seed run alone, for the PostgreSQL side (grown there with SQL).
 cp "$DB" "$T/seed.db"
-$PY - "$DB" "$RUNS" <<'PY'
+# Run 1 copied to runs 2..RUNS; the tables keyed by run come from the
+# migrated schema (tests/lib/grow_runs.py), for the PostgreSQL side too.
+$PY "$ROOT/tests/lib/grow_runs.py" "$DB" "$RUNS" 000a91 >"$DB.tables" || { echo "growing the store failed"; exit 1; }
+$PY - "$DB" <<'PY'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
-nruns = int(sys.argv[2])
-cols = lambda t: [r[1] for r in c.execute("PRAGMA table_info(%s)" % t)]
-rc = [x for x in cols("runs") if x not in ("id", "token")]
-# The tables keyed by run (their primary key starts with run_id), from the
-# migrated schema itself: a table a migration adds or renames is copied too.
-kids = [r[0] for r in c.execute("SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) p "
-                                "WHERE m.type = 'table' AND p.name = 'run_id' AND p.pk = 1 ORDER BY m.name")]
-open(sys.argv[1] + ".tables", "w").write(" ".join(kids))
-for i in range(2, nruns + 1):
-    c.execute("INSERT INTO runs(id, token, %s) SELECT ?, printf('%%016x', ?), %s FROM runs WHERE id = 1"
-              % (", ".join(rc), ", ".join(rc)), (i, 0xa91 << 40 | i))
-    for t in kids:
-        cc = [x for x in cols(t) if x != "run_id"]
-        c.execute("INSERT INTO %s(run_id, %s) SELECT ?, %s FROM %s WHERE run_id = 1" % (t, ", ".join(cc), ", ".join(cc), t), (i,))
-c.commit()
 open(sys.argv[1] + ".sizes", "w").write("%d runs, %d cases, %d result rows, %d histogram rows" % tuple(
     c.execute("SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM cases), (SELECT count(*) FROM results), (SELECT count(*) FROM histograms)").fetchone()))
 PY

@@ -21,19 +21,9 @@ start_daemon --open || { notok "xcbenchd starts"; exit 1; }
 "$XCB_GEN" --server "127.0.0.1:$PORT" --token 13dd000000000001 --reps 2 >/dev/null 2>&1 || { notok "xcb-gen sends a run"; exit 1; }
 stop_daemon
 # Run 1 copied to runs 2..RUNS (other tokens), its rendering dropped.
-python3 - "$DB" "$RUNS" <<'PY' || { notok "the store is grown"; exit 1; }
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-ids = "WITH RECURSIVE g(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM g WHERE i < %d) SELECT i FROM g" % int(sys.argv[2])
-for t in ("runs", "frames", "cases", "results", "histograms", "samples", "events"):
-    key = "id" if t == "runs" else "run_id"
-    cols = [r[1] for r in c.execute("PRAGMA table_info(%s)" % t) if r[1] not in (key, "token")]
-    extra, val = (", token", ", printf('13dd%012x', g.i)") if t == "runs" else ("", "")
-    c.execute("INSERT INTO %s(%s%s, %s) SELECT g.i%s, %s FROM %s, (%s) g WHERE %s = 1"
-              % (t, key, extra, ", ".join(cols), val, ", ".join(cols), t, ids, key))
-c.execute("DELETE FROM run_renders")
-c.commit()
-PY
+python3 "$ROOT/tests/lib/grow_runs.py" "$DB" "$RUNS" 13dd >/dev/null &&
+	python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("DELETE FROM run_renders"); c.commit()' "$DB" ||
+	{ notok "the store is grown"; exit 1; }
 start_daemon --open || { notok "xcbenchd restarts"; exit 1; }
 until_some() {
 	for _ in $(seq 600); do

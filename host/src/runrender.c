@@ -24,7 +24,13 @@
 static int64_t pending[PENDING_BATCH];
 static int npending, next_pending;
 static int64_t left = -1;       /* pending runs at the last look; -1: not looked yet */
-static double next_look;        /* now_mono() before which an empty look is not repeated */
+static double last_look = -1e9; /* now_mono() at the last look */
+static int changed = 1;         /* runrender_changed since the last look (1: none yet) */
+
+void runrender_changed(void)
+{
+	changed = 1;
+}
 
 void runrender_key(const struct run_row *r, struct casecache_key *k)
 {
@@ -74,8 +80,12 @@ static int look(struct dbi *db)
 	int64_t total;
 	int n;
 
-	if (now_mono() < next_look)
+	/* At once while the last look left runs pending (they are rendered
+	 * 64 a look); else a second after a change, or a minute. */
+	if (left <= 0 && now_mono() < last_look + (changed ? 1.0 : 60.0))
 		return 0;
+	last_look = now_mono();
+	changed = 0;
 	n = renders_pending(db, RUN_CASES_FORMAT, cfg.lab, pending, PENDING_BATCH, &total);
 	if (n < 0)
 		return -1;
@@ -84,8 +94,6 @@ static int look(struct dbi *db)
 	left = total;
 	npending = n;
 	next_pending = 0;
-	if (n == 0)
-		next_look = now_mono() + 1.0;
 	return n > 0;
 }
 

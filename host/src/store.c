@@ -409,21 +409,23 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 	return rc;
 }
 
-void store_mark_lost(struct dbi *db, int lost_after)
+int store_mark_lost(struct dbi *db, int lost_after)
 {
 	struct dbi_stmt *s = store_st[S_LOST];
+	int changed;
 
 	if (store_flush())
-		return;
+		return 0;
 	/* Runs that never sent a frame expire first (S_EXPIRE), then the
 	 * silent ones become lost (they may resume). */
 	dbi_bind_i64(store_st[S_EXPIRE], 1, now_s() - lost_after);
 	dbi_bind_text(store_st[S_EXPIRE], 2, cfg.lab, -1);
 	store_step(store_st[S_EXPIRE]);
 	/* An expired run is closed (store_runs.c reads it again). */
-	if (dbi_changes(db))
+	if ((changed = dbi_changes(db) > 0))
 		store_runs_forget_all();
 	dbi_bind_i64(s, 1, now_s() - lost_after);
 	dbi_bind_text(s, 2, cfg.lab, -1);
 	store_step(s);
+	return changed || dbi_changes(db) > 0;
 }

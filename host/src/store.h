@@ -33,8 +33,9 @@ int store_flush(void);
 /* Forgets them instead (the batch was rolled back). */
 void store_touch_discard(void);
 /* Marks the runs silent for lost_after seconds as lost; those that never
- * sent a frame expire (their token takes nothing more). */
-void store_mark_lost(struct dbi *db, int lost_after);
+ * sent a frame expire (their token takes nothing more). 1 when a run
+ * changed (one may now need its page rendered: runrender.h), else 0. */
+int store_mark_lost(struct dbi *db, int lost_after);
 /* Inserts a pending run; its id, or 0. */
 int64_t store_create_run(struct dbi *db, uint64_t token, int64_t machine_id, int64_t job_id,
 			 const char *suite, const char *params, const char *label);

@@ -364,6 +364,8 @@ again:
 	}
 	if (!failed && exec("COMMIT", 1))
 		failed = 1;
+	if (!failed)
+		runrender_changed(); /* a run it stored to may be finished now */
 	store_fast(0);
 	if (failed)
 		batch_failed(batch, failed, whybuf, sizeof(whybuf));
@@ -438,9 +440,12 @@ static void *writer_main(void *unused)
 		if (now_mono() - last_lost >= 1.0 && !conn_lost) {
 			last_lost = now_mono();
 			if (exec("BEGIN", 1) == 0) {
-				store_mark_lost(wdb, cfg.lost_after);
+				int changed = store_mark_lost(wdb, cfg.lost_after);
+
 				if (exec("COMMIT", 1))
 					rollback();
+				else if (changed)
+					runrender_changed();
 			}
 		}
 		/* A checkpoint every few seconds besides SQLite's own (every 1000
