@@ -64,13 +64,9 @@ daemon() {
 # nothing of stored pages in 5 s (one built before them: BENCH_XCBENCHD) is
 # measured at once. 1 if it does not start or is not done in 30 minutes.
 daemon_rendered() {
-	local i
 	daemon "$@" || return 1
-	for ((i = 0; i < 18000; i++)); do
-		tail -n +"$((DLOG_AT + 1))" "$DLOG" | grep -q 'stored run pages: 0 pending' && return 0
-		[ "$i" = 50 ] && ! tail -n +"$((DLOG_AT + 1))" "$DLOG" | grep -q 'stored run pages:' && return 0
-		sleep 0.1
-	done
+	xcbd_rendered "$DLOG" "$DLOG_AT" 1800
+	[ $? != 1 ] && return 0
 	echo "xcbenchd did not store the run pages in 30 minutes" >&2
 	return 1
 }

@@ -28,6 +28,9 @@ done
 "$XCB_GEN" --server 127.0.0.1:$PORT --token 00000000000a0002 --reps 1 --crash >/dev/null 2>>"$TMP/gen.log"
 check "two runs ingested to attack" [ "$(pyjson "$URL/api/v1/runs" 'd["total"]')" = 2 ]
 curl -sf "${ADMIN[@]}" -X POST -d '{"mac":"52:54:00:00:00:09","suite":"quick"}' "$URL/api/v1/jobs" >/dev/null
+# The idle writer stores finished runs' pages by itself (runrender.c):
+# done before the database is dumped, so only the attacks could change it.
+wait_rendered "the runs' pages stored before the attacks"
 
 python3 - "$PORT" "$DB" "$DPID" <<'PY'
 import hashlib, http.client, json, os, socket, sqlite3, sys, time, urllib.parse

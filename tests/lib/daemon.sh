@@ -37,3 +37,21 @@ xcbd_start() {
 	rm -f "$fifo"
 	[ "${line%% *}" = ready ]
 }
+
+# xcbd_rendered LOG FROM [SECONDS]: waits until the daemon logging to LOG
+# (its lines after the first FROM) has stored the pages of all finished
+# runs: host/src/runrender.c logs "stored run pages: 0 pending" when none
+# is left. Its idle writer renders them on its own, so a test that compares
+# the database or the daemon's memory before and after something waits
+# for this first. 0 when done; 2 when the daemon says nothing of stored
+# pages in 5 s (a build from before them); 1 when not done in SECONDS
+# (default 600).
+xcbd_rendered() {
+	local log=$1 from=$2 i
+	for ((i = 0; i < ${3:-600} * 10; i++)); do
+		tail -n +"$((from + 1))" "$log" | grep -q 'stored run pages: 0 pending' && return 0
+		[ "$i" = 50 ] && ! tail -n +"$((from + 1))" "$log" | grep -q 'stored run pages:' && return 2
+		sleep 0.1
+	done
+	return 1
+}

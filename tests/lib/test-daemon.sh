@@ -22,12 +22,14 @@ daemon_test() {
 # The hostile peer (tests/hostile.py): "${HOSTILE[@]}" SUBCOMMAND ARGS...
 HOSTILE=(python3 "$ROOT/tests/hostile.py")
 
-# start_daemon [xcbenchd options...]: sets PORT, URL, TMP, DB, DPID.
+# start_daemon [xcbenchd options...]: sets PORT, URL, TMP, DB, DPID, and
+# DLOG_AT (the lines of $TMP/daemon.log before this daemon's).
 start_daemon() {
 	TMP=${TMP:-$(mktemp -d "$OUTDIR/daemon.XXXXXX")}
 	DB=${DB:-$TMP/xcbench.db}
 	PORT=$(free_port)
 	URL=http://127.0.0.1:$PORT
+	DLOG_AT=$(cat "$TMP/daemon.log" 2>/dev/null | wc -l)
 	xcbd_start "$TMP/daemon.log" "$PORT" --db "$DB" "$@"
 	local rc=$?
 	DPID=$XCBD_PID
@@ -35,6 +37,13 @@ start_daemon() {
 	diag "xcbenchd did not come up; log:"
 	sed 's/^/# /' "$TMP/daemon.log"
 	return 1
+}
+
+# wait_rendered NAME: one TAP line: the daemon start_daemon started has
+# stored every finished run's page (xcbd_rendered), so that its idle writer
+# changes nothing from now on by itself.
+wait_rendered() {
+	check "$1" xcbd_rendered "$TMP/daemon.log" "$DLOG_AT"
 }
 
 # admin_daemon TOKEN [xcbenchd options...]: start_daemon with TOKEN as its
