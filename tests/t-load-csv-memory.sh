@@ -33,10 +33,13 @@ c.execute("""WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM r WHER
 c.commit()
 PY
 DB=$DB start_daemon --open || { notok "daemon restarts"; exit 1; }
-# The idle writer renders the finished runs' pages (runrender.c: run 2's
-# is built from all its 1M rows): done before the idle peak is read, so the
-# peak's growth is the export's alone.
+# The idle writer renders the finished runs' pages (runrender.c): done
+# before the idle peak is read, so the peak's growth is the export's alone.
+# Run 2's 1M rows are past RENDER_MAX_ROWS: kept without text (its page is
+# built when asked for), never held in memory unasked.
 wait_rendered "the runs' pages stored before measuring"
+check "run 1's page stored, run 2 (1M rows) kept without one" \
+	[ "$(dbq "$DB" "SELECT group_concat(run_id || ':' || (cases IS NOT NULL), ' ') FROM (SELECT * FROM run_renders ORDER BY run_id)")" = "1:1 2:0" ]
 curl -sf "$URL/api/v1/runs/1.csv" -o /dev/null
 h0=$(awk '/VmHWM/ { print $2 }' "/proc/$DPID/status")
 # rows, and rows out of order: (case_id, rep) must rise row after row

@@ -51,6 +51,14 @@ int renders_put(struct dbi *db, const struct casecache_key *k, int format, const
 		       k->last_frame < 0 ? DBI_NUL : DBI_I(k->last_frame), DBI_T(cases));
 }
 
+int renders_too_big(struct dbi *db, int64_t id, int64_t max)
+{
+	int64_t n = dbi_i64(db, "SELECT count(*) FROM (SELECT 1 FROM results WHERE run_id = ? LIMIT ?) t", -1,
+			    DBI_I(id), DBI_I(max + 1));
+
+	return n < 0 ? -1 : n > max;
+}
+
 int renders_pending(struct dbi *db, int format, const char *lab, int64_t *ids, int max, int64_t *total)
 {
 	struct dbi_stmt *st;

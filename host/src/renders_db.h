@@ -21,6 +21,9 @@ char *renders_get(struct dbi *db, const struct casecache_key *k, int format, siz
 /* Stores (or replaces) run k->id's rendering: cases NULL says the run has
  * no one-page rendering. DBI_OK or the error. */
 int renders_put(struct dbi *db, const struct casecache_key *k, int format, const char *cases);
+/* Whether run id has more than max RESULT rows (counting stops there):
+ * 1, 0, or -1 if the query failed. */
+int renders_too_big(struct dbi *db, int64_t id, int64_t max);
 /* Up to max ids of finished runs (complete, lost, crashed) with no valid
  * rendering (of lab's runs: none in format), newest first, into ids;
  * *total: how many in all. The number of ids, or -1 if the query failed. */

@@ -19,6 +19,11 @@
 #include "xcbd.h"
 
 #define PENDING_BATCH 64        /* ids taken per look: one query per 64 renderings */
+/* A run with more RESULT rows than this is not rendered in idle time (its
+ * page is built when asked for, as before): a rendering holds all of a
+ * run's rows in memory at once (~70 MiB for 1M rows on PostgreSQL), and
+ * the idle writer must not grow the daemon by that unasked. */
+#define RENDER_MAX_ROWS 100000
 
 /* Writer thread only: the ids the last look found, the next to render. */
 static int64_t pending[PENDING_BATCH];
@@ -49,8 +54,8 @@ char *runrender_stored(struct dbi *db, const struct run_row *r, size_t *len)
 }
 
 /* Renders run id's default page and stores it (text NULL when the run has
- * more cases than a page: then there is nothing to keep, and it is not
- * pending any more). In the caller's transaction. 0 or -1. */
+ * more cases than a page, or more rows than RENDER_MAX_ROWS: then there is
+ * nothing to keep, and it is not pending any more). In the caller's transaction. 0 or -1. */
 static int render_one(struct dbi *db, int64_t id)
 {
 	struct casecache_key k;
@@ -65,6 +70,12 @@ static int render_one(struct dbi *db, int64_t id)
 	if (rc != 1)
 		return rc; /* 0: deleted since the look */
 	runrender_key(&r, &k);
+	rc = renders_too_big(db, id, RENDER_MAX_ROWS);
+	if (rc) { /* too big: kept without text, so it is not pending */
+		rc = rc < 0 ? -1 : renders_put(db, &k, RUN_CASES_FORMAT, NULL);
+		run_row_free(&r);
+		return rc == DBI_OK ? 0 : -1;
+	}
 	text = run_cases_text(db, &r, -1, RUN_CASES_PAGE, &next, &len);
 	rc = text ? renders_put(db, &k, RUN_CASES_FORMAT, next < 0 ? text : NULL) : -1;
 	free(text);
