@@ -21,9 +21,10 @@
 #define PENDING_BATCH 64        /* ids taken per look: one query per 64 renderings */
 /* A run with more RESULT rows than this is not rendered in idle time (its
  * page is built when asked for, as before): a rendering holds all of a
- * run's rows in memory at once (~70 MiB for 1M rows on PostgreSQL), and
+ * run's rows in memory at once (on PostgreSQL the whole PGresult: ~0.7 KB a
+ * row, ~68 MiB for 100k rows by bench/csv-export.sh's idle peak), and
  * the idle writer must not grow the daemon by that unasked. */
-#define RENDER_MAX_ROWS 100000
+#define RENDER_MAX_ROWS 20000
 
 /* Writer thread only: the ids the last look found, the next to render. */
 static int64_t pending[PENDING_BATCH];
