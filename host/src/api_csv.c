@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_runs.h"
 #include "csv.h"
 #include "csvstream.h"
 #include "routes.h"
@@ -384,6 +385,7 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 	struct run_row run;
 	struct buf sql = { 0 }, header = { 0 };
 	int64_t *bound;
+	int found;
 	struct csv_query q = {
 		.db = db, .limit = -1, .bind = run_csv_bind, .bind_free = free,
 		.resume = results_export_resume, .nkeys = RESULTS_EXPORT_NKEYS,
@@ -391,8 +393,8 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	if (run_get(db, id, &run) != 1)
-		return reply_error(rq, 404, "run %lld not found", (long long)id);
+	if ((found = run_get(db, id, &run)) != 1)
+		return reply_no_run(rq, id, found);
 	memcpy(q.keycol, results_export_keycol, sizeof(results_export_keycol));
 	results_export_sql(&sql);
 	c = calloc(1, sizeof(*c));

@@ -45,17 +45,20 @@ json_t *run_json_for(struct req *rq, struct dbi *db, int64_t id)
 	return o;
 }
 
+enum MHD_Result reply_no_run(struct req *rq, int64_t id, int found)
+{
+	if (found < 0)
+		return reply_error(rq, 503, "database unavailable");
+	return reply_error(rq, 404, "run %lld not found", (long long)id);
+}
+
 int run_found(struct req *rq, struct dbi *db, int64_t id, enum MHD_Result *res)
 {
-	if (!db) {
-		*res = reply_error(rq, 503, "database unavailable");
-		return 0;
-	}
-	if (!run_exists(db, id)) {
-		*res = reply_error(rq, 404, "run %lld not found", (long long)id);
-		return 0;
-	}
-	return 1;
+	int found = db ? run_exists(db, id) : -1;
+
+	if (found != 1)
+		*res = reply_no_run(rq, id, found);
+	return found == 1;
 }
 
 /* GET /api/v1/runs: the filtered page of runs, and how many match
@@ -151,7 +154,7 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 		return reply_error(rq, 400, "cases_limit: '%s' is not 1..%d", limit_s, RUN_CASES_PAGE);
 	found = run_get(db, id, &r);
 	if (found != 1)
-		return reply_error(rq, 404, "run %lld not found", (long long)id);
+		return reply_no_run(rq, id, found);
 	run = with_token(rq, run_row_json(&r), r.token);
 	{
 		json_t *one = json_pack("[O]", run);
@@ -217,7 +220,7 @@ enum MHD_Result api_histogram(struct req *rq, int64_t id, int64_t cid)
 	struct dbi *db = rdb();
 	uint64_t v, *cnt;
 	uint32_t *idx;
-	int rep = -1, init = -1;
+	int rep = -1, init = -1, found;
 	size_t n;
 	struct run_row r;
 	json_t *tsc, *o;
@@ -234,8 +237,8 @@ enum MHD_Result api_histogram(struct req *rq, int64_t id, int64_t cid)
 	}
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	if (run_get(db, id, &r) != 1)
-		return reply_error(rq, 404, "run %lld not found", (long long)id);
+	if ((found = run_get(db, id, &r)) != 1)
+		return reply_no_run(rq, id, found);
 	tsc = dbval_json(&r.tsc_khz);
 	run_row_free(&r);
 	load_histogram(db, id, cid, rep, init, &idx, &cnt, &n);

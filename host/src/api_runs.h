@@ -13,6 +13,10 @@
 /* The per-run routes' common start: 1 if the database is up and the run
  * exists; else 0 with the 503 or 404 answer queued in *res. */
 int run_found(struct req *rq, struct dbi *db, int64_t id, enum MHD_Result *res);
+
+/* The answer for a run that run_get did not return (found: its 0 or -1):
+ * 404 when there is no such run, 503 when the query failed. */
+enum MHD_Result reply_no_run(struct req *rq, int64_t id, int found);
 /* The RUN object of id as rq may see it (its token for admins), or NULL. */
 json_t *run_json_for(struct req *rq, struct dbi *db, int64_t id);
 

@@ -78,6 +78,17 @@ void run_row_free(struct run_row *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* The first step of a one-row lookup: 1 a row, 0 none, -1 the query
+ * failed. A failure is not "no such run": with the database down (a
+ * PostgreSQL server restarting) a route must answer 503, not 404
+ * (tests/t-pg-reader-restart.sh). */
+static int step_found(struct dbi_stmt *st)
+{
+	int rc = dbi_step(st);
+
+	return rc == DBI_ROW ? 1 : rc == DBI_DONE ? 0 : -1;
+}
+
 int run_get(struct dbi *db, int64_t id, struct run_row *r)
 {
 	struct dbi_stmt *st;
@@ -86,8 +97,8 @@ int run_get(struct dbi *db, int64_t id, struct run_row *r)
 	if (dbi_prepare(db, "SELECT " RUN_COLS RUN_FROM "WHERE r.id = ?", &st))
 		return -1;
 	dbi_bind_i64(st, 1, id);
-	found = dbi_step(st) == DBI_ROW;
-	if (found)
+	found = step_found(st);
+	if (found == 1)
 		run_row_read(st, r);
 	dbi_finalize(st);
 	return found;
@@ -99,9 +110,9 @@ int run_exists(struct dbi *db, int64_t id)
 	int found;
 
 	if (dbi_prepare(db, "SELECT 1 FROM runs WHERE id = ?", &st))
-		return 0;
+		return -1;
 	dbi_bind_i64(st, 1, id);
-	found = dbi_step(st) == DBI_ROW;
+	found = step_found(st);
 	dbi_finalize(st);
 	return found;
 }

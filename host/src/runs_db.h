@@ -32,7 +32,7 @@ struct run_row {
 void run_row_free(struct run_row *r);
 /* 1 with *r filled, 0 no such run, -1 the query failed. */
 int run_get(struct dbi *db, int64_t id, struct run_row *r);
-/* 1 if run id exists, 0 if not (or the query failed). */
+/* 1 if run id exists, 0 if not, -1 the query failed. */
 int run_exists(struct dbi *db, int64_t id);
 
 /* The run list's filters (parsed by runs_filter.c). */
