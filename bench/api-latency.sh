@@ -30,8 +30,8 @@ $PY "$ROOT/tests/lib/grow_runs.py" "$DB" "$RUNS" 000a91 >"$DB.tables" || { echo 
 $PY - "$DB" <<'PY'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
-open(sys.argv[1] + ".sizes", "w").write("%d runs, %d cases, %d result rows, %d histogram rows" % tuple(
-    c.execute("SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM cases), (SELECT count(*) FROM results), (SELECT count(*) FROM histograms)").fetchone()))
+open(sys.argv[1] + ".sizes", "w").write("%d runs, %d cases, %d result rows, %d histogram chunk rows" % tuple(
+    c.execute("SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM cases), (SELECT count(*) FROM results), (SELECT count(*) FROM histogram_chunks)").fetchone()))
 PY
 # measure PORT OUT: one line per call into OUT: name, p50, p99, bytes.
 measure() {

@@ -35,7 +35,7 @@ db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
 ids = dict(db.execute("SELECT token, id FROM runs"))
 a, b = ids["000000000000b000"], ids["000000000000b001"]
 tables = {
-    "frames": "seq, type", "cases": "*", "results": "*", "histograms": "*",
+    "frames": "seq, type", "cases": "*", "results": "*", "histogram_chunks": "*",
     "sample_chunks": "*", "events": "seq, kind, text",
 }
 diff = []

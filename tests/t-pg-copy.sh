@@ -48,7 +48,7 @@ PGDB=$(pg_url central)
 rc=$?
 diag "first copy: $(cat "$TMP/copy1.out") $(cat "$TMP/copy1.err")"
 check "first copy: exit 0, 3 runs copied" bash -c "[ $rc = 0 ] && grep -q '^3 runs copied, 0 already there' '$TMP/copy1.out'"
-for t in runs machines frames cases results histograms sample_chunks events; do
+for t in runs machines frames cases results histogram_chunks sample_chunks events; do
 	a=$(dbq "$SQ" "SELECT count(*) FROM $t")
 	b=$(pg_psql central "SELECT count(*) FROM $t")
 	check "$t: $a rows in SQLite, $b in PostgreSQL" test "$a" = "$b" -a "$a" -gt 0

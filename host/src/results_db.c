@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunkvals.h"
 #include "results_db.h"
 #include "xcb_proto.h"
 
@@ -213,14 +214,18 @@ int results_export_jaxis(unsigned a)
 
 /* ---- histograms ---- */
 
-enum { HC_CASE_ID, HC_REP, HC_INIT, HC_BUCKET, HC_COUNT };
+/* Histograms are stored as chunks (migration 013): a row of
+ * histogram_chunks holds the counts of buckets bucket0 .. bucket0+n-1,
+ * zeros included, as chunkvals.h's text. Readers see the non-empty
+ * buckets only, as when they were a row each. */
+enum { HC_CASE_ID, HC_REP, HC_INIT, HC_BUCKET0, HC_COUNTS };
 
 int histos_open(struct dbi *db, int64_t run, int64_t case_id, struct histo_cursor *c)
 {
 	memset(c, 0, sizeof(*c));
-	if (dbi_prepare(db, "SELECT case_id, rep, initiator, bucket, count FROM histograms "
+	if (dbi_prepare(db, "SELECT case_id, rep, initiator, bucket0, counts FROM histogram_chunks "
 			       "WHERE run_id = ?1 AND (?2 < 0 OR case_id = ?2) "
-			       "ORDER BY case_id, rep, initiator, bucket", &c->st)) {
+			       "ORDER BY case_id, rep, initiator, bucket0", &c->st)) {
 		c->st = NULL;
 		return -1;
 	}
@@ -230,24 +235,39 @@ int histos_open(struct dbi *db, int64_t run, int64_t case_id, struct histo_curso
 	return 0;
 }
 
-/* Room for one more bucket: 0 or -1. */
-static int histo_grow(struct histo_cursor *c, size_t n)
+/* Appends the non-empty buckets of the chunk in st's row (columns at0:
+ * its first bucket, text: its counts) to the arrays idx/cnt of *n
+ * buckets, grown as needed (*cap): 0, or -1 out of memory or for a chunk
+ * that does not read back. */
+static int add_chunk(struct dbi_stmt *st, int at0, int text, uint32_t **idx, uint64_t **cnt,
+		     size_t *n, size_t *cap)
 {
-	size_t cap = c->cap ? c->cap * 2 : 64;
-	uint32_t *a;
-	uint64_t *b;
+	static __thread int64_t v[XCB_HISTO_CHUNK];
+	int64_t first = dbi_column_i64(st, at0);
+	int k = chunk_vals_get(dbi_column_text(st, text), v, XCB_HISTO_CHUNK);
 
-	if (n < c->cap)
-		return 0;
-	a = realloc(c->idx, cap * sizeof(*a));
-	if (!a)
+	if (k < 0)
 		return -1;
-	c->idx = a;
-	b = realloc(c->cnt, cap * sizeof(*b));
-	if (!b)
-		return -1;
-	c->cnt = b;
-	c->cap = cap;
+	for (int i = 0; i < k; i++) {
+		if (!v[i])
+			continue;
+		if (*n == *cap) {
+			size_t c = *cap ? *cap * 2 : 64;
+			uint32_t *a = realloc(*idx, c * sizeof(*a));
+			uint64_t *b;
+
+			if (!a)
+				return -1;
+			*idx = a;
+			b = realloc(*cnt, c * sizeof(*b));
+			if (!b)
+				return -1;
+			*cnt = b;
+			*cap = c;
+		}
+		(*idx)[*n] = (uint32_t)(first + i);
+		(*cnt)[(*n)++] = (uint64_t)v[i];
+	}
 	return 0;
 }
 
@@ -256,19 +276,17 @@ void histos_take(struct histo_cursor *c, int64_t case_id, histo_fn fn, void *ctx
 	while (c->more && dbi_column_i64(c->st, HC_CASE_ID) < case_id)
 		c->more = dbi_step(c->st) == DBI_ROW;
 	/* One group per (rep, initiator): it ends when the key or the case
-	 * changes, or the rows end. */
+	 * changes, or the rows end. Its chunks come in bucket order and
+	 * never overlap, so its buckets do too. */
 	while (c->more && dbi_column_i64(c->st, HC_CASE_ID) == case_id) {
 		int rep = dbi_column_int(c->st, HC_REP), init = dbi_column_int(c->st, HC_INIT);
 		size_t n = 0;
 
 		for (; c->more && dbi_column_i64(c->st, HC_CASE_ID) == case_id &&
 		       dbi_column_int(c->st, HC_REP) == rep && dbi_column_int(c->st, HC_INIT) == init;
-		     c->more = dbi_step(c->st) == DBI_ROW) {
-			if (histo_grow(c, n))
+		     c->more = dbi_step(c->st) == DBI_ROW)
+			if (add_chunk(c->st, HC_BUCKET0, HC_COUNTS, &c->idx, &c->cnt, &n, &c->cap))
 				return;
-			c->idx[n] = (uint32_t)dbi_column_i64(c->st, HC_BUCKET);
-			c->cnt[n++] = (uint64_t)dbi_column_i64(c->st, HC_COUNT);
-		}
 		fn(rep, init, c->idx, c->cnt, n, ctx);
 	}
 }
@@ -281,21 +299,63 @@ void histos_close(struct histo_cursor *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* A bucket while load_histogram sorts them. */
+struct bucket {
+	uint32_t idx;
+	uint64_t cnt;
+};
+
+/* qsort's order of struct bucket: by index. */
+static int bucket_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct bucket *)a)->idx, y = ((const struct bucket *)b)->idx;
+
+	return (x > y) - (x < y);
+}
+
+/* Sorts the buckets idx/cnt (n) by index and sums those of one index
+ * into one (several histograms summed): how many are left, or -1 out of
+ * memory. */
+static long merge_buckets(uint32_t *idx, uint64_t *cnt, size_t n)
+{
+	struct bucket *b = n ? malloc(n * sizeof(*b)) : NULL;
+	size_t m = 0;
+
+	if (n && !b)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		b[i] = (struct bucket){ idx[i], cnt[i] };
+	if (n)
+		qsort(b, n, sizeof(*b), bucket_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (m && idx[m - 1] == b[i].idx) {
+			cnt[m - 1] += b[i].cnt;
+			continue;
+		}
+		idx[m] = b[i].idx;
+		cnt[m++] = b[i].cnt;
+	}
+	free(b);
+	return (long)m;
+}
+
 int load_histogram(struct dbi *db, int64_t run, int64_t cid, int rep, int init,
 		   uint32_t **idx, uint64_t **cnt, size_t *n)
 {
 	struct dbi_stmt *st;
 	size_t cap = 0;
-	/* rep/init -1 = "all": prefer the payload's own merged rows (65535),
-	 * else sum the individual ones. */
+	long m;
+	/* rep/init -1 = "all": prefer the payload's own merged chunks
+	 * (65535), else sum the individual ones. (A stored chunk has a
+	 * non-empty bucket, as a stored bucket row had.) */
 	const char *sql =
-		"WITH h AS (SELECT * FROM histograms WHERE run_id = ?1 AND case_id = ?2), "
+		"WITH h AS (SELECT * FROM histogram_chunks WHERE run_id = ?1 AND case_id = ?2), "
 		"r AS (SELECT * FROM h WHERE CASE WHEN ?3 >= 0 THEN rep = ?3 "
 		"  WHEN EXISTS (SELECT 1 FROM h WHERE rep = 65535) THEN rep = 65535 ELSE rep != 65535 END), "
 		"i AS (SELECT * FROM r WHERE CASE WHEN ?4 >= 0 THEN initiator = ?4 "
 		"  WHEN EXISTS (SELECT 1 FROM r WHERE initiator = 65535) THEN initiator = 65535 "
 		"  ELSE initiator != 65535 END) "
-		"SELECT bucket, sum(count) FROM i GROUP BY bucket ORDER BY bucket";
+		"SELECT bucket0, counts FROM i ORDER BY rep, initiator, bucket0";
 
 	*idx = NULL;
 	*cnt = NULL;
@@ -306,23 +366,12 @@ int load_histogram(struct dbi *db, int64_t run, int64_t cid, int rep, int init,
 	dbi_bind_i64(st, 2, cid);
 	dbi_bind_i64(st, 3, rep);
 	dbi_bind_i64(st, 4, init);
-	while (dbi_step(st) == DBI_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 64;
-			uint32_t *a = realloc(*idx, cap * sizeof(**idx));
-			uint64_t *b = a ? realloc(*cnt, cap * sizeof(**cnt)) : NULL;
-
-			if (a)
-				*idx = a;
-			if (!a || !b)
-				break;
-			*cnt = b;
-		}
-		(*idx)[*n] = (uint32_t)dbi_column_i64(st, 0);
-		(*cnt)[*n] = (uint64_t)dbi_column_i64(st, 1);
-		(*n)++;
-	}
+	while (dbi_step(st) == DBI_ROW)
+		if (add_chunk(st, 0, 1, idx, cnt, n, &cap))
+			break;
 	dbi_finalize(st);
+	m = merge_buckets(*idx, *cnt, *n);
+	*n = m < 0 ? 0 : (size_t)m;
 	return 0;
 }
 

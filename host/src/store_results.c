@@ -1,14 +1,14 @@
 /*
  * store_results.c — the frames that carry measurements: CASE (a case's
  * config and matching key), RESULT (one repetition of one initiator) and
- * the HISTO / SAMPLES chunks (a HISTO a row per non-empty bucket, a
+ * the HISTO / SAMPLES chunks (a HISTO one row of histogram_chunks, a
  * SAMPLES one row of sample_chunks). Each is insert-once: it refuses
  * (STORE_REFUSED) before it writes a row that would change a stored one.
  */
 #include <stdlib.h>
 
 #include "casekey.h"
-#include "csv.h"
+#include "chunkvals.h"
 #include "store_sql.h"
 #include "util.h"
 #include "xcb_histo.h"
@@ -151,73 +151,43 @@ int store_result(int64_t id, const uint8_t *p, size_t n, int fast)
 	return rc ? rc : STORE_REFUSED;
 }
 
-/* A HISTO chunk: n buckets from at under one row key, refused when any
- * of them is stored already (insert-once); only non-empty buckets are
- * rows. */
-struct chunk {
-	uint32_t case_id;
-	unsigned rep, initiator, n;
-	int64_t at;
-	const struct xcb_histo *raw;
-};
-
-/* Inserts rows points (pos[i], val[i]) under one row key with one
- * multi-row statement, none if a row in [lo, hi] is stored (deferred when
- * fast, all rows required): 0 or -1. */
-static int put_points(int64_t id, const struct chunk *c, const int64_t *pos, const int64_t *val,
-		      unsigned rows, int64_t lo, int64_t hi, int fast)
+/* A HISTO frame: its buckets from the first to the last non-empty one as
+ * ONE row of histogram_chunks (their counts as chunkvals.h's text), none
+ * when all are empty; refused when a stored chunk of the histogram overlaps
+ * the frame's whole range [first, first+n-1] (insert-once: stored chunks
+ * never overlap). Still one row per non-empty bucket against the run's
+ * histogram limit (store_rows). fast: the overlap check is S_HISTOS's own,
+ * so nothing is asked first. */
+static int store_histo(int64_t id, const struct xcb_histo *x, int fast)
 {
-	struct dbi_stmt *s = store_points_stmt((int)rows);
-
-	if (!s)
-		return -1;
-	for (unsigned i = 0; i < rows; i++) {
-		int at = (int)i * 6;
-
-		dbi_bind_i64(s, at + 1, id);
-		dbi_bind_i64(s, at + 2, c->case_id);
-		dbi_bind_i64(s, at + 3, c->rep);
-		dbi_bind_i64(s, at + 4, c->initiator);
-		dbi_bind_i64(s, at + 5, pos[i]);
-		dbi_bind_i64(s, at + 6, val[i]);
-	}
-	dbi_bind_i64(s, (int)rows * 6 + 1, lo);
-	dbi_bind_i64(s, (int)rows * 6 + 2, hi);
-	if (store_write(s, fast, rows))
-		return -1;
-	store_rows += rows;
-	return 0;
-}
-
-/* fast: the chunk's checks are each block's statement's own (its range
- * is the chunk's, cut at the blocks' ends), so nothing is asked first. */
-static int store_histo(int64_t id, const struct chunk *c, int fast)
-{
-	int64_t pos[STORE_POINTS_BLOCK], val[STORE_POINTS_BLOCK], lo = c->at;
-	unsigned rows = 0;
+	static int64_t cnt[XCB_HISTO_CHUNK];
+	static char text[CHUNK_VALS_MAX(XCB_HISTO_CHUNK)];
+	struct dbi_stmt *s = store_st[S_HISTOS];
+	unsigned lo = 0, hi = 0, used = 0;
 	int rc = 0;
 
 	if (!fast)
-		rc = store_may_add(store_st[S_HISTO_HAS], id, c->case_id, c->rep, c->initiator, c->at,
-				   c->at + c->n - 1);
+		rc = store_may_add(store_st[S_HISTO_HAS], id, x->case_id, x->rep, x->initiator, x->first,
+				   (int64_t)x->first + x->n - 1);
 	if (rc)
 		return rc;
-	for (unsigned i = 0; i < c->n && rc == 0; i++) {
-		uint64_t v = xcb_histo_count(c->raw, i);
-
-		if (v) {
-			pos[rows] = c->at + i;
-			val[rows++] = store_i64(v);
-		}
-		if (rows == STORE_POINTS_BLOCK || (i + 1 == c->n && rows)) {
-			int64_t hi = i + 1 == c->n ? c->at + c->n - 1 : pos[rows - 1];
-
-			rc = put_points(id, c, pos, val, rows, lo, hi, fast);
-			lo = hi + 1;
-			rows = 0;
+	for (unsigned i = 0; i < x->n; i++) {
+		cnt[i] = store_i64(xcb_histo_count(x, i));
+		if (cnt[i]) {
+			lo = used++ ? lo : i;
+			hi = i;
 		}
 	}
-	return rc;
+	if (used == 0)
+		return 0;
+	store_bind_key(s, id, x->case_id, x->rep, x->initiator, (int64_t)x->first + lo, hi - lo + 1);
+	dbi_bind_text(s, 7, text, (int)chunk_vals_put(text, cnt + lo, hi - lo + 1));
+	dbi_bind_i64(s, 8, x->first);
+	dbi_bind_i64(s, 9, (int64_t)x->first + x->n - 1);
+	if (store_write(s, fast, 1))
+		return -1;
+	store_rows += used;
+	return 0;
 }
 
 /* A SAMPLES frame: its n values as ONE row of sample_chunks (values
@@ -228,10 +198,10 @@ static int store_histo(int64_t id, const struct chunk *c, int fast)
 static int store_samples(int64_t id, const struct xcb_samples *y, int fast)
 {
 	/* Values are >= 4 bytes of a frame, so a frame holds at most
-	 * XCB_FRAME_MAX / 4; csv_put_i64 writes a number and its comma. */
-	static char vals[XCB_FRAME_MAX / 4 * CSV_NUM_MAX + 1];
+	 * XCB_FRAME_MAX / 4. */
+	static int64_t v[XCB_FRAME_MAX / 4];
+	static char vals[CHUNK_VALS_MAX(XCB_FRAME_MAX / 4)];
 	struct dbi_stmt *s = store_st[S_SAMPLES];
-	char *e = vals;
 	int rc = 0;
 
 	/* An empty chunk overlaps nothing (hi -1): only its case is checked. */
@@ -241,9 +211,9 @@ static int store_samples(int64_t id, const struct xcb_samples *y, int fast)
 	if (rc || y->n == 0)
 		return rc;
 	for (unsigned i = 0; i < y->n; i++)
-		e = csv_put_i64(e, store_i64(xcb_sample(y, i)));
+		v[i] = store_i64(xcb_sample(y, i));
 	store_bind_key(s, id, y->case_id, y->rep, y->initiator, y->index, y->n);
-	dbi_bind_text(s, 7, vals, (int)(e - 1 - vals)); /* the last comma dropped */
+	dbi_bind_text(s, 7, vals, (int)chunk_vals_put(vals, v, y->n));
 	if (store_write(s, fast, 1))
 		return -1;
 	store_rows += y->n;
@@ -256,14 +226,12 @@ int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n, int fast
 {
 	struct xcb_histo x;
 	struct xcb_samples y;
-	struct chunk c;
 
 	/* malformed: nothing written (the collector checks first) */
 	if (type == XCB_T_HISTO) {
 		if (xcb_dec_histo(p, n, &x))
 			return STORE_REFUSED;
-		c = (struct chunk){ x.case_id, x.rep, x.initiator, x.n, x.first, &x };
-		return store_histo(id, &c, fast);
+		return store_histo(id, &x, fast);
 	}
 	if (xcb_dec_samples(p, n, &y))
 		return STORE_REFUSED;

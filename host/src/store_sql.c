@@ -21,15 +21,16 @@
 /* The run (?1) described case ?2 (S_*_HAS). */
 #define STORE_CASE_KNOWN "EXISTS (SELECT 1 FROM cases WHERE run_id = ?1 AND case_id = ?2)"
 
-/* The stored chunk of samples of stream ?1..?4 (run, case, rep,
- * initiator) that starts last at or before index LAST, if it ends after
+/* The stored chunk (of TABLE, positions from column AT0: sample_chunks
+ * idx0, histogram_chunks bucket0) of stream ?1..?4 (run, case, rep,
+ * initiator) that starts last at or before position LAST, if it ends after
  * FIRST: then [FIRST, LAST] overlaps a stored chunk. Stored chunks never
  * overlap one another, so the one that starts last is the only one that
  * can reach FIRST: one index probe (the primary key, backwards), however
  * many chunks the stream has. */
-#define STORE_CHUNK_OVERLAPS(LAST, FIRST) "(SELECT 1 FROM (SELECT idx0 + n AS e FROM sample_chunks " \
-	"WHERE run_id = ?1 AND case_id = ?2 AND rep = ?3 AND initiator = ?4 AND idx0 <= " LAST " " \
-	"ORDER BY idx0 DESC LIMIT 1) AS last WHERE last.e > " FIRST ")"
+#define STORE_CHUNK_OVERLAPS(TABLE, AT0, LAST, FIRST) "(SELECT 1 FROM (SELECT " AT0 " + n AS e FROM " TABLE \
+	" WHERE run_id = ?1 AND case_id = ?2 AND rep = ?3 AND initiator = ?4 AND " AT0 " <= " LAST " " \
+	"ORDER BY " AT0 " DESC LIMIT 1) AS last WHERE last.e > " FIRST ")"
 
 /* A column of the frame's run, in S_FRAME's RETURNING. */
 #define STORE_RUN_COL(c) "(SELECT " c " FROM runs WHERE id = ?1)"
@@ -130,11 +131,13 @@ static const char *const sql[S_N] = {
 	 * and whether a row of the frame's range exists, in one statement. */
 	[S_RESULT_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS (SELECT 1 FROM results WHERE run_id = ?1 AND "
 			 "case_id = ?2 AND rep = ?3 AND initiator = ?4)",
-	[S_HISTO_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS (SELECT 1 FROM histograms WHERE run_id = ?1 AND "
-			"case_id = ?2 AND rep = ?3 AND initiator = ?4 AND bucket BETWEEN ?5 AND ?6)",
+	/* A HISTO chunk of buckets [?5, ?6] may go in when no stored chunk
+	 * of its histogram overlaps it (as S_SAMPLE_HAS). */
+	[S_HISTO_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS "
+			STORE_CHUNK_OVERLAPS("histogram_chunks", "bucket0", "?6", "?5"),
 	/* A chunk of samples [?5, ?6] may go in when no stored chunk of its
 	 * stream overlaps it: STORE_CHUNK_OVERLAPS, with ?6 the last index. */
-	[S_SAMPLE_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS " STORE_CHUNK_OVERLAPS("?6", "?5"),
+	[S_SAMPLE_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS " STORE_CHUNK_OVERLAPS("sample_chunks", "idx0", "?6", "?5"),
 	/* A SAMPLES frame: one row (?5 its first index, ?6 its count, ?7 the
 	 * values), inserted only where S_SAMPLE_HAS would allow it (the
 	 * insert-once check in the statement, so the fast path defers it
@@ -143,7 +146,16 @@ static const char *const sql[S_N] = {
 	[S_SAMPLES] = "INSERT INTO sample_chunks(run_id, case_id, rep, initiator, idx0, n, vals) "
 		      "SELECT CAST(?1 AS BIGINT), CAST(?2 AS BIGINT), CAST(?3 AS BIGINT), CAST(?4 AS BIGINT), "
 		      "CAST(?5 AS BIGINT), CAST(?6 AS BIGINT), CAST(?7 AS TEXT) WHERE NOT EXISTS "
-		      STORE_CHUNK_OVERLAPS("?5 + ?6 - 1", "?5"),
+		      STORE_CHUNK_OVERLAPS("sample_chunks", "idx0", "?5 + ?6 - 1", "?5"),
+	/* A HISTO frame: one row (?5 its first non-empty bucket, ?6 the
+	 * count of buckets to its last non-empty one, ?7 their counts),
+	 * inserted only where S_HISTO_HAS would allow the frame's whole
+	 * range [?8, ?9] (as S_SAMPLES: the fast path defers it asking for
+	 * its one row). */
+	[S_HISTOS] = "INSERT INTO histogram_chunks(run_id, case_id, rep, initiator, bucket0, n, counts) "
+		     "SELECT CAST(?1 AS BIGINT), CAST(?2 AS BIGINT), CAST(?3 AS BIGINT), CAST(?4 AS BIGINT), "
+		     "CAST(?5 AS BIGINT), CAST(?6 AS BIGINT), CAST(?7 AS TEXT) WHERE NOT EXISTS "
+		     STORE_CHUNK_OVERLAPS("histogram_chunks", "bucket0", "?9", "?8"),
 	[S_LIMITED] = "UPDATE runs SET limited = limited + 1 WHERE id = ?",
 	[S_LIMIT_EVENT] = "INSERT INTO events(run_id, seq, kind, text, received) VALUES (?, ?, 'log', ?, ?) "
 			  "ON CONFLICT DO NOTHING",
@@ -155,38 +167,8 @@ static const char *const sql[S_N] = {
 struct dbi_stmt *store_st[S_N];
 int64_t store_rows;
 
-/* The multi-row INSERTs of HISTO points, one per row count, prepared on
- * first use on the writer's connection (store_wdb). */
-static struct dbi_stmt *points_st[STORE_POINTS_BLOCK + 1];
-static struct dbi *store_wdb;
-
-struct dbi_stmt *store_points_stmt(int rows)
-{
-	struct dbi_stmt **st = &points_st[rows];
-	struct buf q = { 0 };
-
-	if (*st)
-		return *st;
-	/* Insert-once in the statement itself: nothing when a row of the
-	 * block's range [?lo, ?hi] is stored (?1..?4: the first row's key,
-	 * every row's). The fast path relies on it: it defers the INSERT
-	 * asking for all rows, so a stored one is a wrong prediction. */
-	buf_addf(&q, "INSERT INTO histograms SELECT * FROM (VALUES ");
-	for (int i = 0; i < rows; i++)
-		buf_addf(&q, "%s(?, ?, ?, ?, ?, ?)", i ? ", " : "");
-	buf_addf(&q, ") AS v WHERE NOT EXISTS (SELECT 1 FROM histograms WHERE run_id = ?1 AND case_id = ?2 AND "
-		 "rep = ?3 AND initiator = ?4 AND bucket BETWEEN ?%d AND ?%d)", rows * 6 + 1, rows * 6 + 2);
-	if (!q.p || dbi_prepare(store_wdb, q.p, st)) {
-		fprintf(stderr, "xcbenchd: prepare: %s\n", dbi_errmsg(store_wdb));
-		*st = NULL;
-	}
-	buf_free(&q);
-	return *st;
-}
-
 int store_prepare(struct dbi *db)
 {
-	store_wdb = db;
 	for (int i = 0; i < S_N; i++) {
 		if (dbi_prepare(db, sql[i], &store_st[i])) {
 			fprintf(stderr, "xcbenchd: prepare: %s\n", dbi_errmsg(db));
@@ -198,10 +180,6 @@ int store_prepare(struct dbi *db)
 
 void store_finalize(void)
 {
-	for (int n = 0; n <= STORE_POINTS_BLOCK; n++) {
-		dbi_finalize(points_st[n]);
-		points_st[n] = NULL;
-	}
 	for (int i = 0; i < S_N; i++) {
 		dbi_finalize(store_st[i]);
 		store_st[i] = NULL;
@@ -243,7 +221,7 @@ int64_t store_i64(uint64_t v)
 }
 
 /* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6: lo/hi
- * for the S_*_HAS checks, first index/count for S_SAMPLES. */
+ * for the S_*_HAS checks, first index/count for S_SAMPLES and S_HISTOS. */
 void store_bind_key(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
 		     int64_t a, int64_t b)
 {

@@ -20,7 +20,7 @@ enum {
 	S_RESULT, S_EVENT, S_CRASH, S_DONE, S_LOST,
 	S_CASE_SAME, S_HELLO_JOB, S_HELLO_MACHINE, S_HELLO_OTHERS,
 	S_FRAME_DEL, S_RESULT_HAS, S_HISTO_HAS, S_SAMPLE_HAS, S_LIMITED,
-	S_LIMIT_EVENT, S_OPEN_LIVE, S_EXPIRE, S_RUN_STATE, S_RUN_CASES, S_SAMPLES, S_N
+	S_LIMIT_EVENT, S_OPEN_LIVE, S_EXPIRE, S_RUN_STATE, S_RUN_CASES, S_SAMPLES, S_HISTOS, S_N
 };
 
 /* The error of a run that expired without a frame (S_EXPIRE, S_FRAME). */
@@ -29,14 +29,6 @@ enum {
 /* Prepared once by store_prepare() on the writer's connection (store_sql.c). */
 extern struct dbi_stmt *store_st[S_N];
 int store_prepare(struct dbi *db);
-/* HISTO buckets are inserted up to STORE_POINTS_BLOCK rows per statement
- * (one statement per chunk instead of one per bucket): the INSERT of rows
- * rows into histograms, prepared on first use; NULL if it cannot be. 6
- * parameters a row, in the table's column order, then the block's bucket
- * range lo, hi: nothing is inserted when a row of that range is stored
- * already (insert-once). (A SAMPLES frame is one row: S_SAMPLES.) */
-#define STORE_POINTS_BLOCK 128
-struct dbi_stmt *store_points_stmt(int rows);
 void store_finalize(void);
 
 /* Steps a statement to completion and resets it: 0 or -1. */
@@ -44,7 +36,8 @@ int store_step(struct dbi_stmt *s);
 /* A u64 as an SQLite integer (clamped to INT64_MAX). */
 int64_t store_i64(uint64_t v);
 /* Binds ?1..?4, a (run, case, rep, initiator) row key, and ?5, ?6 (the
- * S_*_HAS range lo, hi; S_SAMPLES's first index and count). */
+ * S_*_HAS range lo, hi; S_SAMPLES's and S_HISTOS's first position and
+ * count). */
 void store_bind_key(struct dbi_stmt *s, int64_t id, uint32_t cid, unsigned rep, unsigned init,
 		    int64_t a, int64_t b);
 /* Whether rows of (run, case, rep, initiator) in [lo, hi] may be added,

@@ -58,7 +58,8 @@ static void bucket(struct dbi *db, int rep, int init, int b, int count)
 {
 	char sql[256];
 
-	snprintf(sql, sizeof(sql), "INSERT INTO histograms VALUES (1, 1, %d, %d, %d, %d)", rep, init, b, count);
+	snprintf(sql, sizeof(sql), "INSERT INTO histogram_chunks VALUES (1, 1, %d, %d, %d, 1, '%d')", rep, init, b,
+		 count);
 	exec(db, sql);
 }
 
@@ -288,8 +289,9 @@ static void store_run(struct dbi *db, int run, int ncases)
 					 "%d000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, %d, 0, 0, 0, 1000, NULL, NULL, NULL, NULL)",
 					 run, c, rep, in, v, v + 5, v + 6, v + 7, v + 8, v + 9, v + 5, v / 2);
 				exec(db, sql);
-				snprintf(sql, sizeof(sql), "INSERT INTO histograms VALUES (%d, %d, %d, %d, %d, 3), "
-					 "(%d, %d, %d, %d, %d, 7)", run, c, rep, in, v, run, c, rep, in, v + 5);
+				/* buckets v and v+5, empty ones between: one chunk */
+				snprintf(sql, sizeof(sql), "INSERT INTO histogram_chunks VALUES (%d, %d, %d, %d, %d, 6, "
+					 "'3,0,0,0,0,7')", run, c, rep, in, v);
 				exec(db, sql);
 			}
 	}

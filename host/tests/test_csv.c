@@ -1,12 +1,15 @@
-/* test_csv.c — RFC 4180 quoting of the CSV exports. */
+/* test_csv.c — RFC 4180 quoting of the CSV exports, and the stored chunks
+ * text written with the same number cells (chunkvals.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
+#include "chunkvals.h"
 #include "csv.h"
 
 /* The record of text cells (n of them, NULL = no value) must be want. */
@@ -126,6 +129,33 @@ static void fast_fixed_matches_printf(void **st)
 	}
 }
 
+/* A stored chunk's values read back as written (the edges of int64,
+ * zeros, one value, none); text that is not such a list, or holds more
+ * values than asked for, is -1. */
+static void chunk_values_round_trip(void **state)
+{
+	const int64_t v[] = { 0, 7, INT64_MAX, INT64_MIN, -1, 0, 1000000007 };
+	char text[CHUNK_VALS_MAX(7)];
+	int64_t back[8];
+	const char *bad[] = { ",1", "1,", "1,,2", "x", "1 ,2", "-", "9223372036854775808",
+			      "-9223372036854775809", "1;2" };
+	const char *want = "0,7,9223372036854775807,-9223372036854775808,-1,0,1000000007";
+
+	assert_int_equal(chunk_vals_put(text, v, 7), strlen(want));
+	assert_string_equal(text, want);
+	assert_int_equal(chunk_vals_get(text, back, 8), 7);
+	for (int i = 0; i < 7; i++)
+		assert_true(back[i] == v[i]);
+	assert_int_equal(chunk_vals_get(text, back, 6), -1);
+	assert_int_equal(chunk_vals_put(text, v + 1, 1), 1);
+	assert_int_equal(chunk_vals_get(text, back, 1), 1);
+	assert_int_equal(chunk_vals_put(text, v, 0), 0);
+	assert_int_equal(chunk_vals_get(text, back, 1), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+		assert_int_equal(chunk_vals_get(bad[i], back, 8), -1);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +165,7 @@ int main(void)
 		cmocka_unit_test(formulas_neutralised),
 		cmocka_unit_test(fast_numbers_match_printf),
 		cmocka_unit_test(fast_fixed_matches_printf),
+		cmocka_unit_test(chunk_values_round_trip),
 	};
 	return cmocka_run_group_tests_name("csv", tests, NULL, NULL);
 }

@@ -6,7 +6,8 @@
  * and store (store_frame) and come back out of SQL unchanged; the
  * vocabularies and axis descriptors are self-consistent; a SAMPLES frame
  * is one insert-once row of sample_chunks, and migration 011 turns an older
- * database's samples into such rows; the fast path's ledger rows go many a
+ * database's samples into such rows; a HISTO frame one of histogram_chunks
+ * (migration 013 the same for histograms); the fast path's ledger rows go many a
  * statement, a duplicate still a wrong prediction.
  *
  * With XCB_TEST_PG set to a postgresql:// URL (tests/t-pg-schema.sh) the
@@ -93,12 +94,16 @@ static int setup(void **state)
 	return open_fresh(state, xcb_nmigrations);
 }
 
-/* The migration that turns the samples table into sample_chunks (011):
- * its number, found by its text so a later migration does not move it. */
-static int chunks_migration(void)
+/* The migration that creates table (sample_chunks: 011, histogram_chunks:
+ * 013): its number, found by its text so a later migration does not move
+ * it. */
+static int chunks_migration(const char *table)
 {
+	char create[64];
+
+	snprintf(create, sizeof(create), "CREATE TABLE %s ", table);
 	for (int v = 1; v <= xcb_nmigrations; v++)
-		if (strstr(xcb_migrations[v - 1], "CREATE TABLE sample_chunks"))
+		if (strstr(xcb_migrations[v - 1], create))
 			return v;
 	return 0;
 }
@@ -106,7 +111,16 @@ static int chunks_migration(void)
 /* A database one migration short of sample_chunks: samples one per row. */
 static int setup_before_chunks(void **state)
 {
-	int v = chunks_migration();
+	int v = chunks_migration("sample_chunks");
+
+	return v > 1 ? open_fresh(state, v - 1) : -1;
+}
+
+/* A database one migration short of histogram_chunks: histograms a row
+ * per bucket. */
+static int setup_before_histo_chunks(void **state)
+{
+	int v = chunks_migration("histogram_chunks");
 
 	return v > 1 ? open_fresh(state, v - 1) : -1;
 }
@@ -282,6 +296,7 @@ static int store(struct dbi *db, int64_t *run, unsigned type, uint32_t seq, cons
 	const uint8_t *p;
 	size_t n = type == XCB_T_RESULT	 ? xcb_enc_result(buf, sizeof(buf), &h, pl)
 		   : type == XCB_T_SAMPLES ? xcb_enc_samples(buf, sizeof(buf), &h, pl)
+		   : type == XCB_T_HISTO   ? xcb_enc_histo(buf, sizeof(buf), &h, pl)
 					   : xcb_enc_text(buf, sizeof(buf), &h, pl, len);
 
 	assert_true(n > 0);
@@ -648,6 +663,71 @@ static void samples_are_chunks_stored_once(void **state)
 	buf_free(&want);
 }
 
+/* Histogram (case 1, rep 0, initiator 3)'s buckets first .. first+n-1 as
+ * one HISTO frame through the real store, counts from the string c (a
+ * digit each, bucket first + i's count c[i] - '0'); its outcome. */
+static int histo(struct dbi *db, int64_t *run, uint32_t seq, uint32_t first, const char *c)
+{
+	uint32_t v[64];
+	uint16_t n = (uint16_t)strlen(c);
+	struct xcb_histo x = { .case_id = 1, .rep = 0, .initiator = 3, .first = first, .n = n, .counts = v };
+
+	assert_true(n <= 64);
+	for (unsigned i = 0; i < n; i++)
+		v[i] = (uint32_t)(c[i] - '0');
+	return store(db, run, XCB_T_HISTO, seq, &x, 0);
+}
+
+/* A HISTO frame is one row of histogram_chunks, from its first to its last
+ * non-empty bucket, and is insert-once: a frame whose range overlaps a
+ * stored chunk (at its last bucket, inside, even at an empty bucket inside
+ * it) is refused and writes nothing; one that only overlaps the empty
+ * buckets a stored frame had at its ends is stored, as when buckets were
+ * rows; an all-empty frame stores nothing and blocks nothing. The run's
+ * histogram use counts non-empty buckets. The careful way and the fast
+ * path's deferred INSERT (the overlap a wrong prediction) on either
+ * engine. */
+static void histograms_are_chunks_stored_once(void **state)
+{
+	struct fixture *f = *state;
+	struct dbi_stmt *st;
+	int64_t run = 0;
+
+	assert_int_equal(store_open(f->db), 0);
+	assert_int_equal(store(f->db, &run, XCB_T_CASE, 0, "id=1\n", 5), 1);
+	/* buckets 12..25 non-empty but 20: stored as [12, 25] */
+	assert_int_equal(histo(f->db, &run, 1, 10, "00123456708912340000"), 1);
+	assert_int_equal(histo(f->db, &run, 2, 25, "1"), STORE_REFUSED);      /* its last bucket */
+	assert_int_equal(histo(f->db, &run, 3, 20, "5"), STORE_REFUSED);      /* its empty bucket */
+	assert_int_equal(histo(f->db, &run, 4, 0, "0000000000001"), STORE_REFUSED); /* its first */
+	assert_int_equal(histo(f->db, &run, 5, 26, "0031"), 1);  /* the sent range's empty end */
+	assert_int_equal(histo(f->db, &run, 6, 40, "0000"), 1);  /* all empty: nothing */
+	assert_int_equal(histo(f->db, &run, 7, 40, "2"), 1);     /* not blocked by it */
+	assert_int_equal(histo(f->db, &run, 8, 0, "0"), 1);      /* before the first's non-empty */
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + sum(n) FROM histogram_chunks"),
+			 3 * 1000 + 14 + 2 + 1);
+	assert_int_equal(store_flush(), 0);
+	assert_int_equal(one_number(f->db, "SELECT use_histo FROM runs"), 13 + 2 + 1);
+	assert_int_equal(dbi_prepare(f->db, "SELECT bucket0, counts FROM histogram_chunks ORDER BY bucket0", &st),
+			 DBI_OK);
+	assert_int_equal(dbi_step(st), DBI_ROW);
+	assert_int_equal(dbi_column_i64(st, 0), 12);
+	assert_string_equal(dbi_column_text(st, 1), "1,2,3,4,5,6,7,0,8,9,1,2,3,4");
+	assert_int_equal(dbi_step(st), DBI_ROW);
+	assert_int_equal(dbi_column_i64(st, 0), 28);
+	assert_string_equal(dbi_column_text(st, 1), "3,1");
+	dbi_finalize(st);
+
+	/* The fast path: the overlap is the INSERT's own check. */
+	store_fast(1);
+	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+	assert_int_equal(histo(f->db, &run, 9, 29, "07"), 1);
+	fast_batch_predicted_wrong(f->db);
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + sum(n) FROM histogram_chunks"),
+			 3 * 1000 + 17);
+	assert_int_equal(one_number(f->db, "SELECT use_histo FROM runs"), 16);
+}
+
 /* The fast path's ledger rows go many a statement on PostgreSQL
  * (store_ledger.c): 300 frames in one batch are all in the ledger after a
  * few statements, not 300; a seq stored already, in a later batch, is still a wrong prediction
@@ -682,48 +762,78 @@ static void ledger_rows_go_together(void **state)
 	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + sum(n) FROM sample_chunks"), 300 * 1000 + 300);
 }
 
+/* An older database's rows, one per position, migrated into chunks of
+ * one: ins inserts a row (?1..?5: run, rep, initiator, position, value)
+ * into the old table, for two streams (run 7, rep 0, initiator 3: first
+ * rows at positions 0, step, 2 * step...; run 8, rep 1, initiator 65535:
+ * twice as many, values past 2^62); then db_migrate, and sel (run, rep,
+ * initiator, first position, text of the chunks, in that order) must
+ * read each row back as a chunk of one with the same value; count the
+ * chunks and the sum of their n equal the rows. */
+static void old_rows_become_chunks(struct dbi *db, const char *ins, const char *sel, const char *count,
+				   int first, int step)
+{
+	struct dbi_stmt *st;
+	char err[256], want[32];
+	int64_t rows = 0;
+
+	assert_int_equal(dbi_prepare(db, ins, &st), DBI_OK);
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < first + first * s; i++, rows++) {
+			dbi_bind_i64(st, 1, 7 + s);
+			dbi_bind_i64(st, 2, s);
+			dbi_bind_i64(st, 3, s ? 65535 : 3);
+			dbi_bind_i64(st, 4, step * i);
+			dbi_bind_i64(st, 5, s ? (INT64_C(1) << 62) + i : 7 * i + 1);
+			assert_int_equal(dbi_step(st), DBI_DONE);
+			dbi_reset(st);
+		}
+	dbi_finalize(st);
+	assert_int_equal(db_migrate(db, err, sizeof(err)), 0);
+	assert_int_equal(one_number(db, count), rows * 1000 + rows);
+	assert_int_equal(dbi_prepare(db, sel, &st), DBI_OK);
+	for (int64_t r = 0; r < rows; r++) {
+		int s = r >= first, i = (int)(s ? r - first : r);
+
+		assert_int_equal(dbi_step(st), DBI_ROW);
+		assert_int_equal(dbi_column_i64(st, 0), 7 + s);
+		assert_int_equal(dbi_column_i64(st, 1), s);
+		assert_int_equal(dbi_column_i64(st, 2), s ? 65535 : 3);
+		assert_int_equal(dbi_column_i64(st, 3), step * i);
+		snprintf(want, sizeof(want), "%lld", (long long)(s ? (INT64_C(1) << 62) + i : 7 * i + 1));
+		assert_string_equal(dbi_column_text(st, 4), want);
+	}
+	assert_int_equal(dbi_step(st), DBI_DONE);
+	dbi_finalize(st);
+}
+
 /* Migration 011 on a database that holds samples one per row: each
  * becomes a chunk of one with the same value (the counts equal, a value
  * past 2^62 kept exactly), and the samples table is gone. */
 static void migration_makes_samples_chunks(void **state)
 {
 	struct fixture *f = *state;
-	struct dbi_stmt *st;
-	char err[256], want[32];
-	int64_t rows = 0;
 
-	assert_int_equal(dbi_prepare(f->db, "INSERT INTO samples(run_id, case_id, rep, initiator, idx, value) "
-				     "VALUES (?, 2, ?, ?, ?, ?)", &st), DBI_OK);
-	for (int s = 0; s < 2; s++)
-		for (int i = 0; i < 50 + 50 * s; i++, rows++) {
-			dbi_bind_i64(st, 1, 7 + s);
-			dbi_bind_i64(st, 2, s);
-			dbi_bind_i64(st, 3, s ? 65535 : 3);
-			dbi_bind_i64(st, 4, i);
-			dbi_bind_i64(st, 5, s ? (INT64_C(1) << 62) + i : 7 * i + 1);
-			assert_int_equal(dbi_step(st), DBI_DONE);
-			dbi_reset(st);
-		}
-	dbi_finalize(st);
-	assert_int_equal(db_migrate(f->db, err, sizeof(err)), 0);
-	assert_int_equal(one_number(f->db, "SELECT count(*) FROM sample_chunks"), rows);
-	assert_int_equal(one_number(f->db, "SELECT sum(n) FROM sample_chunks"), rows);
-	assert_int_equal(dbi_prepare(f->db, "SELECT run_id, rep, initiator, idx0, vals FROM sample_chunks "
-				     "ORDER BY run_id, idx0", &st), DBI_OK);
-	for (int64_t r = 0; r < rows; r++) {
-		int s = r >= 50, i = (int)(s ? r - 50 : r);
-
-		assert_int_equal(dbi_step(st), DBI_ROW);
-		assert_int_equal(dbi_column_i64(st, 0), 7 + s);
-		assert_int_equal(dbi_column_i64(st, 1), s);
-		assert_int_equal(dbi_column_i64(st, 2), s ? 65535 : 3);
-		assert_int_equal(dbi_column_i64(st, 3), i);
-		snprintf(want, sizeof(want), "%lld", (long long)(s ? (INT64_C(1) << 62) + i : 7 * i + 1));
-		assert_string_equal(dbi_column_text(st, 4), want);
-	}
-	assert_int_equal(dbi_step(st), DBI_DONE);
-	dbi_finalize(st);
+	old_rows_become_chunks(f->db, "INSERT INTO samples(run_id, case_id, rep, initiator, idx, value) "
+			       "VALUES (?, 2, ?, ?, ?, ?)",
+			       "SELECT run_id, rep, initiator, idx0, vals FROM sample_chunks ORDER BY run_id, idx0",
+			       "SELECT count(*) * 1000 + sum(n) FROM sample_chunks", 50, 1);
 	assert_int_not_equal(dbi_exec(f->db, "SELECT count(*) FROM samples"), DBI_OK);
+}
+
+/* Migration 013 on a database that holds histograms a row per non-empty
+ * bucket: each becomes a chunk of one with the same count (a count past
+ * 2^62 kept exactly), and the histograms table is gone. */
+static void migration_makes_histogram_chunks(void **state)
+{
+	struct fixture *f = *state;
+
+	old_rows_become_chunks(f->db, "INSERT INTO histograms(run_id, case_id, rep, initiator, bucket, count) "
+			       "VALUES (?, 2, ?, ?, ?, ?)",
+			       "SELECT run_id, rep, initiator, bucket0, counts FROM histogram_chunks "
+			       "ORDER BY run_id, bucket0",
+			       "SELECT count(*) * 1000 + sum(n) FROM histogram_chunks", 40, 3);
+	assert_int_not_equal(dbi_exec(f->db, "SELECT count(*) FROM histograms"), DBI_OK);
 }
 
 int main(void)
@@ -738,6 +848,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(samples_are_chunks_stored_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(ledger_rows_go_together, setup, teardown),
 		cmocka_unit_test_setup_teardown(migration_makes_samples_chunks, setup_before_chunks, teardown),
+		cmocka_unit_test_setup_teardown(histograms_are_chunks_stored_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(migration_makes_histogram_chunks, setup_before_histo_chunks, teardown),
 		cmocka_unit_test(vocabularies),
 		cmocka_unit_test(axes),
 	};

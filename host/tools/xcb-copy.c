@@ -7,7 +7,7 @@
  * A run is known by its token, which is global: a run whose token the
  * destination has is skipped, so a second copy adds nothing. Each run is
  * copied in one transaction (its row, its machine if new, and its frames,
- * cases, results, histograms, samples and events), so a copy stopped
+ * cases, results, histogram and sample chunks and events), so a copy stopped
  * half-way leaves whole runs only and the next copy finishes it. Ids are
  * the destination's: a run's id and its machine's are mapped. The counts of
  * every table are checked per run after its commit. Then the lab's ended
@@ -30,7 +30,7 @@ struct xcbd_config cfg;
 extern const int xcb_nmigrations;
 
 /* The tables keyed by run, copied row by row with run_id mapped. */
-static const char *const child_tables[] = { "frames", "cases", "results", "histograms",
+static const char *const child_tables[] = { "frames", "cases", "results", "histogram_chunks",
 					    "sample_chunks", "events", "run_tags", "run_meta" };
 #define NCHILD (sizeof(child_tables) / sizeof(child_tables[0]))
 
