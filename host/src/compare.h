@@ -54,8 +54,11 @@ int compare_parse_where(const char *s, struct compare_side *side);
 json_t *compare_runs(struct dbi *db, const struct compare_req *rq);
 
 /* The runs' conditions side by side, and a line per difference
- * (compare_cond.c): {"conditions": [...], "mismatches": [...]}. */
-json_t *compare_conditions(struct dbi *db, const struct compare_req *rq);
+ * (compare_cond.c): {"conditions": [...], "mismatches": [...]}. ra and rb:
+ * the sides' run rows (run_get's), in the order of rq->a.runs, rq->b.runs. */
+struct run_row;
+json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const struct run_row *ra,
+			   const struct run_row *rb);
 
 /* A/A calibration over runs[0..n) (2 <= n <= COMPARE_MAX_CALIB), all of one
  * configuration (compare_calib.c): every half-split compared as groups and
