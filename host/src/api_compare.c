@@ -285,7 +285,8 @@ static int resolve_sides(struct req *rq, struct dbi *db, struct compare_req *c, 
 static enum MHD_Result compare_reply(struct req *rq, struct dbi *db, struct compare_req *c, json_t *ra, json_t *rb,
 				     const struct run_row *rows_a, const struct run_row *rows_b, int csv)
 {
-	json_t *o = compare_runs(db, c), *cond;
+	int64_t ua[COMPARE_MAX_RUNS], ub[COMPARE_MAX_RUNS];
+	json_t *o = compare_runs(db, c, ua, ub), *cond;
 
 	/* "a"/"b": the first run of each side (a pair's answer as before);
 	 * "a_runs"/"b_runs": every run of the side. */
@@ -295,7 +296,7 @@ static enum MHD_Result compare_reply(struct req *rq, struct dbi *db, struct comp
 	json_object_set_new(o, "b_runs", rb);
 	json_object_set_new(o, "a_where", where_json(&c->a));
 	json_object_set_new(o, "b_where", where_json(&c->b));
-	cond = compare_conditions(db, c, rows_a, rows_b);
+	cond = compare_conditions(db, c, rows_a, rows_b, ua, ub);
 	json_object_update(o, cond);
 	json_decref(cond);
 	if (json_array_size(json_object_get(o, "mismatches")))
