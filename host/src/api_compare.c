@@ -13,6 +13,7 @@
 #include "csvstream.h"
 #include "http_reply.h"
 #include "labels_db.h"
+#include "runs_db.h"
 #include "runs_json.h"
 #include "xcb_schema.h"
 
@@ -122,14 +123,16 @@ static int num_arg(struct req *rq, const char *name, double lo, double hi, doubl
 	return *s && !*end && *out >= lo && *out <= hi ? 0 : -1;
 }
 
-/* The runs of one side as a JSON array of run objects; NULL (and *missing
- * set) when one does not exist. */
-static json_t *side_runs(struct dbi *db, const struct compare_side *s, int64_t *missing)
+/* The runs of one side as a JSON array of run objects, their rows kept in
+ * rows[0..s->nruns) (zeroed; compare_conditions reads them, one run_get a
+ * run instead of two: on PostgreSQL a round trip each); NULL (and *missing
+ * set) when one does not exist. The caller frees rows (side_rows_free). */
+static json_t *side_runs(struct dbi *db, const struct compare_side *s, struct run_row *rows, int64_t *missing)
 {
 	json_t *arr = json_array();
 
 	for (size_t i = 0; i < s->nruns; i++) {
-		json_t *r = run_json(db, s->runs[i]);
+		json_t *r = run_get(db, s->runs[i], &rows[i]) == 1 ? run_row_json(&rows[i]) : NULL;
 
 		if (!r) {
 			*missing = s->runs[i];
@@ -139,6 +142,14 @@ static json_t *side_runs(struct dbi *db, const struct compare_side *s, int64_t *
 		json_array_append_new(arr, r);
 	}
 	return arr;
+}
+
+/* Frees side_runs' rows (n of them, calloc'd). */
+static void side_rows_free(struct run_row *rows, size_t n)
+{
+	for (size_t i = 0; rows && i < n; i++)
+		run_row_free(&rows[i]);
+	free(rows);
 }
 
 static json_t *where_json(const struct compare_side *s)
@@ -158,6 +169,7 @@ enum MHD_Result api_calibrate(struct req *rq)
 	struct compare_side side;
 	double fdr, me;
 	json_t *o, *runs;
+	struct run_row *rows;
 	int64_t missing = 0;
 
 	memset(&side, 0, sizeof(side));
@@ -170,9 +182,12 @@ enum MHD_Result api_calibrate(struct req *rq)
 		return reply_error(rq, 400, "min_effect: expected a %% change in 0..1000");
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	runs = side_runs(db, &side, &missing);
+	rows = calloc(side.nruns, sizeof(*rows));
+	runs = rows ? side_runs(db, &side, rows, &missing) : NULL;
+	side_rows_free(rows, side.nruns);
 	if (!runs)
-		return reply_error(rq, 404, "run %lld not found", (long long)missing);
+		return rows ? reply_error(rq, 404, "run %lld not found", (long long)missing)
+			    : reply_error(rq, 500, "out of memory");
 	o = compare_calibrate(db, side.runs, side.nruns, fdr, me);
 	json_object_set_new(o, "runs", runs);
 	return reply_json(rq, 200, o);
@@ -265,12 +280,13 @@ static int resolve_sides(struct req *rq, struct dbi *db, struct compare_req *c, 
 	return 0;
 }
 
-/* The comparison of c's sides (ra, rb: their runs, taken) with the sides'
- * conditions, as JSON or CSV. */
+/* The comparison of c's sides (ra, rb: their runs, taken; rows_a, rows_b:
+ * their rows) with the sides' conditions, as JSON or CSV. */
 static enum MHD_Result compare_reply(struct req *rq, struct dbi *db, struct compare_req *c, json_t *ra, json_t *rb,
-				     int csv)
+				     const struct run_row *rows_a, const struct run_row *rows_b, int csv)
 {
-	json_t *o = compare_runs(db, c), *cond;
+	int64_t ua[COMPARE_MAX_RUNS], ub[COMPARE_MAX_RUNS];
+	json_t *o = compare_runs(db, c, ua, ub), *cond;
 
 	/* "a"/"b": the first run of each side (a pair's answer as before);
 	 * "a_runs"/"b_runs": every run of the side. */
@@ -280,7 +296,7 @@ static enum MHD_Result compare_reply(struct req *rq, struct dbi *db, struct comp
 	json_object_set_new(o, "b_runs", rb);
 	json_object_set_new(o, "a_where", where_json(&c->a));
 	json_object_set_new(o, "b_where", where_json(&c->b));
-	cond = compare_conditions(db, c);
+	cond = compare_conditions(db, c, rows_a, rows_b, ua, ub);
 	json_object_update(o, cond);
 	json_decref(cond);
 	if (json_array_size(json_object_get(o, "mismatches")))
@@ -302,7 +318,8 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 	struct compare_req c;
 	int64_t missing = 0;
 	enum MHD_Result res;
-	json_t *ra, *rb;
+	struct run_row *rows_a, *rows_b;
+	json_t *ra = NULL, *rb = NULL;
 
 	memset(&c, 0, sizeof(c));
 	if (resolve_sides(rq, db, &c, &res))
@@ -320,11 +337,20 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 	c.algo_b = fb;
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	ra = side_runs(db, &c.a, &missing);
-	rb = ra ? side_runs(db, &c.b, &missing) : NULL;
+	rows_a = calloc(c.a.nruns, sizeof(*rows_a));
+	rows_b = calloc(c.b.nruns, sizeof(*rows_b));
+	if (rows_a && rows_b) {
+		ra = side_runs(db, &c.a, rows_a, &missing);
+		rb = ra ? side_runs(db, &c.b, rows_b, &missing) : NULL;
+	}
 	if (!ra || !rb) {
 		json_decref(ra);
-		return reply_error(rq, 404, "run %lld not found", (long long)missing);
+		res = rows_a && rows_b ? reply_error(rq, 404, "run %lld not found", (long long)missing)
+				       : reply_error(rq, 500, "out of memory");
+	} else {
+		res = compare_reply(rq, db, &c, ra, rb, rows_a, rows_b, csv);
 	}
-	return compare_reply(rq, db, &c, ra, rb, csv);
+	side_rows_free(rows_a, c.a.nruns);
+	side_rows_free(rows_b, c.b.nruns);
+	return res;
 }

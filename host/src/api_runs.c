@@ -69,7 +69,6 @@ enum MHD_Result api_runs(struct req *rq)
 	struct run_filters f;
 	const char *bad = run_filters_parse(rq, &f);
 	struct buf o = { 0 };
-	enum MHD_Result res;
 
 	if (bad)
 		return reply_error(rq, 400, "%s", bad);
@@ -79,9 +78,7 @@ enum MHD_Result api_runs(struct req *rq)
 		buf_free(&o);
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	}
-	res = reply_text(rq, 200, "application/json", o.p);
-	buf_free(&o);
-	return res;
+	return reply_buf(rq, 200, "application/json", &o);
 }
 
 /* event_fn: one ERROR event of a run (no kind: they all are). */

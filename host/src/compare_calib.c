@@ -58,7 +58,7 @@ json_t *compare_calibrate(struct dbi *db, const int64_t *runs, size_t n, double 
 			else if (rq.b.nruns < half)
 				rq.b.runs[rq.b.nruns++] = runs[i];
 		}
-		o = compare_runs(db, &rq);
+		o = compare_runs(db, &rq, NULL, NULL);
 		add(&grp, o);
 		json_decref(o);
 	}
@@ -69,7 +69,7 @@ json_t *compare_calibrate(struct dbi *db, const int64_t *runs, size_t n, double 
 			rq.a.nruns = rq.b.nruns = 1;
 			rq.a.runs[0] = runs[i];
 			rq.b.runs[0] = runs[j];
-			o = compare_runs(db, &rq);
+			o = compare_runs(db, &rq, NULL, NULL);
 			add(&pair, o);
 			json_decref(o);
 		}

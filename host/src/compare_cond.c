@@ -33,14 +33,16 @@ static const struct cond conds[] = {
 
 /* The run's value of condition c as text ("" when it has none). The suite
  * parameters leave out run= (each boot's own id). */
-static char *cond_value(struct dbi *db, const struct run_row *r, json_t *hello, const struct cond *c)
+static char *cond_value(struct dbi *db, const struct run_row *r, int64_t unstable, json_t *hello,
+			const struct cond *c)
 {
 	json_t *v;
 
 	/* "unstable": the run's cases whose floor moved during them (the RESULT
-	 * flag XCB_RF_UNSTABLE, issue 21), "" when none */
+	 * flag XCB_RF_UNSTABLE, issue 21), "" when none; counted by compare's
+	 * read of the RESULT rows (unstable), else here */
 	if (strcmp(c->name, "unstable") == 0) {
-		int64_t n = results_unstable_cases(db, r->id);
+		int64_t n = unstable >= 0 ? unstable : results_unstable_cases(db, r->id);
 		struct buf b = { 0 };
 
 		if (n <= 0)
@@ -87,26 +89,25 @@ static void add_distinct(json_t *arr, const char *value)
 	json_array_append_new(arr, json_string(value));
 }
 
-static void side_values(struct dbi *db, const struct compare_side *s, json_t *vals[NCOND])
+/* Each condition's distinct values over the side's runs (rows[i]: run
+ * s->runs[i]'s row, unstable[i] its unstable cases or -1). */
+static void side_values(struct dbi *db, const struct compare_side *s, const struct run_row *rows,
+			const int64_t *unstable, json_t *vals[NCOND])
 {
 	for (size_t k = 0; k < NCOND; k++)
 		vals[k] = json_array();
 	for (size_t i = 0; i < s->nruns; i++) {
-		struct run_row r;
-		json_t *hello;
+		const struct run_row *r = &rows[i];
+		json_t *hello = r->hello ? json_loads(r->hello, 0, NULL) : NULL;
 
-		if (run_get(db, s->runs[i], &r) != 1)
-			continue;
-		hello = r.hello ? json_loads(r.hello, 0, NULL) : NULL;
 		for (size_t k = 0; k < NCOND; k++) {
-			char *v = cond_value(db, &r, hello, &conds[k]);
+			char *v = cond_value(db, r, unstable[i], hello, &conds[k]);
 
 			if (v)
 				add_distinct(vals[k], v);
 			free(v);
 		}
 		json_decref(hello);
-		run_row_free(&r);
 	}
 }
 
@@ -137,12 +138,13 @@ static void join(struct buf *b, json_t *arr)
 		buf_addf(b, "%s%s", i ? "|" : "", *json_string_value(e) ? json_string_value(e) : "(none)");
 }
 
-json_t *compare_conditions(struct dbi *db, const struct compare_req *rq)
+json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const struct run_row *ra,
+			   const struct run_row *rb, const int64_t *ua, const int64_t *ub)
 {
 	json_t *va[NCOND], *vb[NCOND], *list = json_array(), *mism = json_array();
 
-	side_values(db, &rq->a, va);
-	side_values(db, &rq->b, vb);
+	side_values(db, &rq->a, ra, ua, va);
+	side_values(db, &rq->b, rb, ub, vb);
 	for (size_t k = 0; k < NCOND; k++) {
 		int same = same_sets(va[k], vb[k]) && json_array_size(va[k]) <= 1;
 		int all_empty = json_array_size(va[k]) == 1 && json_array_size(vb[k]) == 1 &&

@@ -148,7 +148,7 @@ int dbi_bind_value(struct dbi_stmt *st, int i, const struct dbval *v)
 	}
 }
 
-void dbval_read(struct dbi_stmt *st, int col, struct dbval *v)
+void dbi_column_val_calls(struct dbi_stmt *st, int col, struct dbval *v)
 {
 	const char *s;
 
@@ -157,6 +157,13 @@ void dbval_read(struct dbi_stmt *st, int col, struct dbval *v)
 	v->d = dbi_column_double(st, col);
 	s = v->type == DBI_NULL ? NULL : dbi_column_text(st, col);
 	v->s = s ? strdup(s) : NULL;
+}
+
+/* The engine's column_val: the values dbi_column_val_calls gives, with
+ * fewer calls (a run list reads ~18 of them a run). */
+void dbval_read(struct dbi_stmt *st, int col, struct dbval *v)
+{
+	st->db->ops->column_val(st, col, v);
 }
 
 void dbval_free(struct dbval *v)

@@ -40,6 +40,7 @@ struct dbi_ops {
 	const char *(*sql)(struct dbi_stmt *st);
 	void (*column_i64s)(struct dbi_stmt *st, int first, int n, int64_t *v, uint64_t *nulls);
 	int (*fetch_ints)(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got);
+	void (*column_val)(struct dbi_stmt *st, int col, struct dbval *v);
 };
 
 /* An engine's table from its functions, named PREFIX_close, PREFIX_exec,
@@ -55,7 +56,7 @@ struct dbi_ops {
 	.column_count = P##_column_count, \
 	.column_type = P##_column_type, .column_i64 = P##_column_i64, \
 	.column_double = P##_column_double, .column_text = P##_column_text, .sql = P##_sql, \
-	.column_i64s = P##_column_i64s, .fetch_ints = P##_fetch_ints, \
+	.column_i64s = P##_column_i64s, .fetch_ints = P##_fetch_ints, .column_val = P##_column_val, \
 }
 
 /* Every engine's connection and statement start with these. */
@@ -72,6 +73,10 @@ struct dbi_stmt {
  * SQLite's way, and PostgreSQL's for a statement COPY cannot carry. */
 int dbi_fetch_ints_steps(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got);
 
+/* dbval_read by the column calls: its type, then its number as an integer
+ * and as a double and its text, each asked of the engine (dbi.c). What an
+ * engine's column_val does for a value it has no quicker way to read. */
+void dbi_column_val_calls(struct dbi_stmt *st, int col, struct dbval *v);
 /* The engines' openers (NULL with err filled). */
 struct dbi *dbi_sqlite_open(const char *path, int flags, char *err, size_t errlen);
 struct dbi *dbi_pg_open(const char *url, int flags, char *err, size_t errlen);

@@ -634,6 +634,56 @@ static void p_column_i64s(struct dbi_stmt *s, int first, int n, int64_t *v, uint
 	*nulls = m;
 }
 
+/* A copy of the value's len bytes of text (PQgetlength: no strlen). */
+static char *value_dup(const char *t, int len)
+{
+	char *s = malloc((size_t)len + 1);
+
+	if (s) {
+		memcpy(s, t, (size_t)len);
+		s[len] = 0;
+	}
+	return s;
+}
+
+/* dbval_read: the value's null flag, type and text looked up once (the
+ * column calls look them up again for each of type, integer, double and
+ * text). An integer's text is parsed by int_text and its double is
+ * (double)i, which is strtod's of the same text: both round the exact
+ * value to nearest. Text is read as p_column_i64 and p_column_double read
+ * it (strtoll, strtod); bool, float and numeric go by the column calls. */
+static void p_column_val(struct dbi_stmt *s, int c, struct dbval *v)
+{
+	struct pg_stmt *st = PST(s);
+	const char *t;
+	int len;
+
+	if (!readable(st, c) || PQgetisnull(st->res, st->row, c)) {
+		v->type = DBI_NULL;
+		v->i = 0;
+		v->d = 0.0;
+		v->s = NULL;
+		return;
+	}
+	t = PQgetvalue(st->res, st->row, c);
+	len = PQgetlength(st->res, st->row, c);
+	switch (PQftype(st->res, c)) {
+	case OID_INT2: case OID_INT4: case OID_INT8:
+		v->type = DBI_INT;
+		v->i = int_text(t);
+		v->d = (double)v->i;
+		break;
+	case OID_BOOL: case OID_OID: case OID_FLOAT4: case OID_FLOAT8: case OID_NUMERIC:
+		dbi_column_val_calls(s, c, v);
+		return;
+	default:
+		v->type = DBI_TEXT;
+		v->i = strtoll(t, NULL, 10);
+		v->d = strtod(t, NULL);
+	}
+	v->s = value_dup(t, len);
+}
+
 static const struct dbi_ops pg_ops = DBI_OPS(p, DBI_PG);
 
 /* A password in the URL would sit in the process list and in shell

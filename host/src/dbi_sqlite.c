@@ -171,6 +171,33 @@ static void l_column_i64s(struct dbi_stmt *st, int first, int n, int64_t *v, uin
 	*nulls = m;
 }
 
+/* dbval_read: the type asked once; NULL is 0, 0.0 and no text, and an
+ * integer's double is (double)i, as sqlite3_column_double converts it;
+ * any other value by the column calls. */
+static void l_column_val(struct dbi_stmt *st, int c, struct dbval *v)
+{
+	sqlite3_stmt *s = LST(st);
+	const char *t;
+
+	switch (sqlite3_column_type(s, c)) {
+	case SQLITE_NULL:
+		v->type = DBI_NULL;
+		v->i = 0;
+		v->d = 0.0;
+		v->s = NULL;
+		return;
+	case SQLITE_INTEGER:
+		v->type = DBI_INT;
+		v->i = sqlite3_column_int64(s, c);
+		v->d = (double)v->i;
+		t = (const char *)sqlite3_column_text(s, c);
+		v->s = t ? strdup(t) : NULL;
+		return;
+	default:
+		dbi_column_val_calls(st, c, v);
+	}
+}
+
 /* A block of integer rows: SQLite has nothing cheaper than its steps. */
 static int l_fetch_ints(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got)
 {

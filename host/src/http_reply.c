@@ -55,6 +55,23 @@ enum MHD_Result reply_text(struct req *rq, unsigned status, const char *ctype, c
 	return reply_response(rq, status, r);
 }
 
+enum MHD_Result reply_buf(struct req *rq, unsigned status, const char *ctype, struct buf *b)
+{
+	struct MHD_Response *r;
+
+	if (!b->p)
+		return reply_text(rq, status, ctype, "");
+	/* b->p is malloc's (util.c's buf): MHD frees it with free() */
+	r = MHD_create_response_from_buffer(b->len, b->p, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		buf_free(b);
+		return MHD_NO;
+	}
+	memset(b, 0, sizeof(*b));
+	MHD_add_response_header(r, "Content-Type", ctype);
+	return reply_response(rq, status, r);
+}
+
 enum MHD_Result reply_json(struct req *rq, unsigned status, json_t *obj)
 {
 	char *s = obj ? json_dumps(obj, JSON_COMPACT) : NULL;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "labels_db.h"
 #include "util.h"
 
@@ -97,17 +98,24 @@ int labels_each(struct dbi *db, const int64_t *ids, size_t n, label_fn fn, void 
 	struct dbi_stmt *st;
 	int rc = -1;
 
-	/* ids are the store's integers: safe as literals */
-	for (size_t i = 0; i < n; i++)
-		buf_addf(&in, "%s%lld", in.len ? "," : "", (long long)ids[i]);
-	if (!in.p) {
-		rc = 0;
-		goto out;
-	}
+	if (n == 0)
+		return 0;
+	/* One run (a run page, a compare's side): its id bound, one text for
+	 * every run, which a PostgreSQL reader prepares once (plan_shared)
+	 * instead of parsing and planning a text per run. A page: the ids as
+	 * literals (the store's integers: safe; written by jsonw_i64, not
+	 * buf_addf: a list page has 1000 of them). */
+	if (n == 1)
+		jsonw_lit(&in, "?1");
+	for (size_t i = 0; n > 1 && i < n; i++)
+		if ((i && jsonw_lit(&in, ",")) || jsonw_i64(&in, ids[i]))
+			goto out;
 	buf_addf(&sql, "SELECT run_id, tag, NULL FROM run_tags WHERE run_id IN (%s) "
 		 "UNION ALL SELECT run_id, key, value FROM run_meta WHERE run_id IN (%s) ORDER BY 1, 2", in.p, in.p);
-	if (!sql.p || dbi_prepare(db, sql.p, &st))
+	if (!in.p || !sql.p || dbi_prepare(db, sql.p, &st))
 		goto out;
+	if (n == 1)
+		dbi_bind_i64(st, 1, ids[0]);
 	while (dbi_step(st) == DBI_ROW)
 		if (dbi_column_text(st, 1))
 			fn(dbi_column_i64(st, 0), dbi_column_text(st, 1), dbi_column_text(st, 2), ctx);

@@ -29,6 +29,28 @@ enum { RR_CASE_ID, RR_REP, RR_INIT, RR_FIRST_FIELD };
  * initiator order itself. */
 #define RESULTS_KEY_ORDER "case_id, rep, initiator"
 
+/* The column of results_open_field's flags (after the one value field). */
+#define RR_FLAGS (RR_FIRST_FIELD + 1)
+
+/* Steps c to its next row; on a results_open_field cursor the row's case
+ * is counted when the row is flagged XCB_RF_UNSTABLE (rows come in case
+ * order: a case's rows are together). */
+static void step(struct result_cursor *c)
+{
+	int rc = dbi_step(c->st);
+
+	c->more = rc == DBI_ROW;
+	if (rc != DBI_ROW && rc != DBI_DONE)
+		c->unstable = -1;
+	if (c->more && c->field >= 0 && c->unstable >= 0 && (dbi_column_i64(c->st, RR_FLAGS) & XCB_RF_UNSTABLE)) {
+		int64_t id = dbi_column_i64(c->st, RR_CASE_ID);
+
+		if (c->unstable == 0 || id != c->unstable_case)
+			c->unstable++;
+		c->unstable_case = id;
+	}
+}
+
 /* Prepares sql with run (and case_id >= 0) bound, and steps to its first
  * row: c's cursor, reading every value field (field < 0) or only field. */
 static int cursor_open(struct dbi *db, const char *sql, int64_t run, int64_t case_id, int field,
@@ -36,6 +58,7 @@ static int cursor_open(struct dbi *db, const char *sql, int64_t run, int64_t cas
 {
 	c->more = 0;
 	c->field = field;
+	c->unstable = 0;
 	if (dbi_prepare(db, sql, &c->st)) {
 		c->st = NULL;
 		return -1;
@@ -43,7 +66,7 @@ static int cursor_open(struct dbi *db, const char *sql, int64_t run, int64_t cas
 	dbi_bind_i64(c->st, 1, run);
 	if (case_id >= 0)
 		dbi_bind_i64(c->st, 2, case_id);
-	c->more = dbi_step(c->st) == DBI_ROW;
+	step(c);
 	return 0;
 }
 
@@ -67,7 +90,9 @@ int results_open_field(struct dbi *db, int64_t run, int field, struct result_cur
 	c->more = 0;
 	if (field < 0 || field >= RV_NCOL)
 		return -1;
-	buf_addf(&sql, "SELECT case_id, rep, initiator, %s FROM results WHERE run_id = ?1 "
+	/* flags too (RR_FLAGS): the unstable cases counted as the rows go by,
+	 * not by a second scan (results_unstable_rest) */
+	buf_addf(&sql, "SELECT case_id, rep, initiator, %s, flags FROM results WHERE run_id = ?1 "
 		 "ORDER BY " RESULTS_KEY_ORDER, rv_names[field]);
 	rc = sql.p ? cursor_open(db, sql.p, run, -1, field, c) : -1;
 	buf_free(&sql);
@@ -126,9 +151,8 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 	*rows = NULL;
 	*n = 0;
 	while (c->more && dbi_column_i64(c->st, RR_CASE_ID) < case_id)
-		c->more = dbi_step(c->st) == DBI_ROW;
-	for (; c->more && dbi_column_i64(c->st, RR_CASE_ID) == case_id;
-	     c->more = dbi_step(c->st) == DBI_ROW) {
+		step(c);
+	for (; c->more && dbi_column_i64(c->st, RR_CASE_ID) == case_id; step(c)) {
 		if (*n == cap) {
 			struct resrow *p = realloc(*rows, (cap = cap ? cap * 2 : 16) * sizeof(**rows));
 
@@ -141,6 +165,13 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 	if (*n > 1)
 		qsort(*rows, *n, sizeof(**rows), by_init_rep);
 	return 0;
+}
+
+int64_t results_unstable_rest(struct result_cursor *c)
+{
+	while (c->more)
+		step(c);
+	return c->st ? c->unstable : -1;
 }
 
 void results_close(struct result_cursor *c)

@@ -19,6 +19,12 @@
 /* The page: each run's JSON up to its facts (and token), in list order. */
 struct page {
 	struct buf body;
+	/* the facts and cases_planned of the HELLO text hello (a copy; NULL:
+	 * none kept): a page's runs mostly share one HELLO (one machine, one
+	 * payload), and reading it was a third of a run's writing */
+	char *hello;
+	struct buf facts;
+	int64_t planned;
 	struct run_at {
 		int64_t id;
 		size_t start, end;      /* its text in body */
@@ -33,9 +39,10 @@ struct page {
 };
 
 /* The stored values of a RUN between two others, each a member. */
-#define RM_(key, w) { #key, offsetof(struct run_row, key), w }
+#define RM_(key, w) { "\"" #key "\":", sizeof("\"" #key "\":") - 1, offsetof(struct run_row, key), w }
 static const struct run_member {
-	const char *key;
+	const char *key;        /* "key": as written (plain ASCII: no escapes) */
+	size_t keylen;
 	size_t off;
 	int (*w)(struct buf *, const struct dbval *);
 } run_mid[] = {
@@ -45,11 +52,14 @@ static const struct run_member {
 }, run_tail[] = { RM_(cpus, jsonw_dbval), RM_(tsc_khz, jsonw_dbval), RM_(error, jsonw_dbval) };
 #undef RM_
 
-/* The members m[0..n) of r. 0 or -1. */
+/* The members m[0..n) of r, each after a comma (never the first of its
+ * object): the key's text as it is, not checked for escapes by jsonw_key
+ * a run at a time. 0 or -1. */
 static int members(struct buf *b, const struct run_row *r, const struct run_member *m, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (jsonw_key(b, m[i].key) || m[i].w(b, (const struct dbval *)((const char *)r + m[i].off)))
+		if (jsonw_lit(b, ",") || buf_add(b, m[i].key, m[i].keylen) ||
+		    m[i].w(b, (const struct dbval *)((const char *)r + m[i].off)))
 			return -1;
 	return 0;
 }
@@ -61,7 +71,7 @@ static int machine(struct buf *b, const struct run_row *r)
 		return -1;
 	if (r->machine_id.type == DBI_NULL)
 		return jsonw_lit(b, "null");
-	return buf_addf(b, "{\"id\":%lld", (long long)r->machine_id.i) || jsonw_key(b, "mac") ||
+	return jsonw_lit(b, "{\"id\":") || jsonw_i64(b, r->machine_id.i) || jsonw_key(b, "mac") ||
 	       jsonw_dbval(b, &r->mac) || jsonw_lit(b, "}") ? -1 : 0;
 }
 
@@ -84,7 +94,8 @@ static void flat_one(const char *k, size_t kn, const char *v, size_t vn, void *c
 	for (int i = 0; i <= RUN_SUMMARY_NFACTS; i++) {
 		const char *key = i < RUN_SUMMARY_NFACTS ? run_summary_facts[i] : "cases_planned";
 
-		if (kn == strlen(key) && memcmp(k, key, kn) == 0) {
+		/* the first byte first: most keys differ there */
+		if (kn && k[0] == key[0] && kn == strlen(key) && memcmp(k, key, kn) == 0) {
 			fl->v[i].s = v;
 			fl->v[i].n = vn;
 		}
@@ -138,25 +149,38 @@ static int parsed_facts(struct buf *b, const char *text, int64_t *planned)
 	return bad;
 }
 
-/* "cases" … "facts" of r: its counts, the plan and the summary facts. The
- * facts are written first into their own buffer: cases_planned, before
- * them, comes from the same HELLO. */
-static int counts_and_facts(struct buf *b, const struct run_row *r)
+/* p's facts and cases_planned for r's HELLO: kept from the run before
+ * when its HELLO is the same text (the same text reads the same), else
+ * read (and kept). 0 or -1. */
+static int hello_facts(struct page *p, const struct run_row *r)
 {
-	struct buf facts = { 0 };
 	struct flat fl;
-	int64_t planned;
-	int bad = jsonw_lit(&facts, "{") ||
-		  (flat_read(r->hello, &fl) ? flat_facts(&facts, &fl, &planned) : parsed_facts(&facts, r->hello, &planned)) ||
-		  jsonw_lit(&facts, "}") ||
-		  buf_addf(b, ",\"cases\":%lld", (long long)r->cases) || members(b, r, run_tail, 3) ||
-		  (planned >= 0 ? buf_addf(b, ",\"cases_planned\":%lld", (long long)planned)
-				: jsonw_lit(b, ",\"cases_planned\":null")) ||
-		  buf_addf(b, ",\"cases_done\":%lld,\"facts\":", (long long)r->cases_done) ||
-		  buf_add(b, facts.p, facts.len);
 
-	buf_free(&facts);
-	return bad ? -1 : 0;
+	if (p->hello && r->hello && strcmp(p->hello, r->hello) == 0)
+		return 0;
+	free(p->hello);
+	p->hello = NULL;
+	jsonw_cut(&p->facts, 0);
+	if (jsonw_lit(&p->facts, "{") ||
+	    (flat_read(r->hello, &fl) ? flat_facts(&p->facts, &fl, &p->planned)
+				       : parsed_facts(&p->facts, r->hello, &p->planned)) ||
+	    jsonw_lit(&p->facts, "}"))
+		return -1;
+	p->hello = r->hello ? strdup(r->hello) : NULL;
+	return 0;
+}
+
+/* "cases" … "facts" of r: its counts, the plan and the summary facts (the
+ * facts first, hello_facts: cases_planned, before them, comes from the
+ * same HELLO). */
+static int counts_and_facts(struct buf *b, struct page *p, const struct run_row *r)
+{
+	return hello_facts(p, r) ||
+	       jsonw_lit(b, ",\"cases\":") || jsonw_i64(b, r->cases) || members(b, r, run_tail, 3) ||
+	       (p->planned >= 0 ? jsonw_lit(b, ",\"cases_planned\":") || jsonw_i64(b, p->planned)
+				: jsonw_lit(b, ",\"cases_planned\":null")) ||
+	       jsonw_lit(b, ",\"cases_done\":") || jsonw_i64(b, r->cases_done) || jsonw_lit(b, ",\"facts\":") ||
+	       buf_add(b, p->facts.p, p->facts.len) ? -1 : 0;
 }
 
 /* A JSON object text as json_text_or_empty gives it ({} when not one). */
@@ -188,10 +212,10 @@ static void page_run(const struct run_row *r, void *vp)
 			return;
 		p->runs = a;
 	}
-	if (buf_addf(b, "{\"id\":%lld", (long long)r->id) || jsonw_key(b, "lab") || jsonw_dbval(b, &r->lab) ||
+	if (jsonw_lit(b, "{\"id\":") || jsonw_i64(b, r->id) || jsonw_key(b, "lab") || jsonw_dbval(b, &r->lab) ||
 	    machine(b, r) || jsonw_key(b, "suite") || jsonw_dbval(b, &r->suite) || jsonw_key(b, "params") ||
 	    object_text(b, r->params) || members(b, r, run_mid, sizeof(run_mid) / sizeof(*run_mid)) ||
-	    counts_and_facts(b, r)) {
+	    counts_and_facts(b, p, r)) {
 		jsonw_cut(b, start);
 		return;
 	}
@@ -290,6 +314,8 @@ static void page_free(struct page *p)
 	free(p->labels);
 	free(p->runs);
 	buf_free(&p->body);
+	buf_free(&p->facts);
+	free(p->hello);
 }
 
 int runlist_json(struct dbi *db, const struct run_filters *f, int with_token, struct buf *out)

@@ -58,18 +58,6 @@ json_t *run_row_json(const struct run_row *r)
 	return o;
 }
 
-json_t *run_json(struct dbi *db, int64_t id)
-{
-	struct run_row r;
-	json_t *o;
-
-	if (run_get(db, id, &r) != 1)
-		return NULL;
-	o = run_row_json(&r);
-	run_row_free(&r);
-	return o;
-}
-
 /* The member "key": v as dbval_json gives it, or none where jansson has
  * no value (json_object_set_new of a NULL leaves the key out). 0 or -1. */
 static int mdbval(struct buf *b, const char *key, const struct dbval *v)

@@ -20,8 +20,6 @@ extern const char *const run_summary_facts[RUN_SUMMARY_NFACTS];
 int64_t run_cases_planned(const json_t *hello);
 /* The RUN object, without its token (admins get it: api_runs.c). */
 json_t *run_row_json(const struct run_row *r);
-/* The RUN object of run id, or NULL if there is none. */
-json_t *run_json(struct dbi *db, int64_t id);
 /* One case of GET /runs/{id} appended to b as JSON text (reply_json's
  * bytes): its columns, config, per-initiator stats, fairness,
  * pseudo-initiators, STATS (ns too with tsc_khz > 0) and the median per

@@ -8,6 +8,9 @@
  * On an in-memory SQLite database; with XCB_TEST_PG set to a
  * postgresql:// URL (tests/t-pg-schema.sh) the same tests run on
  * PostgreSQL. A statement left unfinalized shows as a leak under ASan.
+ * dbval_read (each engine's column_val) gives what the column calls give
+ * (dbi_column_val_calls): type, integer, double and text of NULL, integers
+ * (to 2^63 - 1), reals, text, a bool, a sum and a number past 2^63.
  * On PostgreSQL also a reader's shared plans (dbi_pg.c's plan_shared):
  * one text run by several statements in turn is prepared on the server
  * once, and each gets its own answer.
@@ -22,6 +25,7 @@
 #include <cmocka.h>
 
 #include "dbi.h"
+#include "dbi_engine.h"
 
 /* One connection with an empty table t (id, r, s), on the engine asked
  * for: the state is the connection. */
@@ -177,6 +181,47 @@ static void reader_shares_plans(void **state)
 	dbi_close(ro);
 }
 
+/* dbval_read of every column of a row of values of every storage class
+ * equals the column calls' reading of it, on this engine. */
+static void dbval_read_is_the_column_calls(void **state)
+{
+	struct dbi *db = *state;
+	struct dbi_stmt *st, *ref;
+	/* CAST for PostgreSQL's types; on SQLite the same values */
+	const char *sql = dbi_engine(db) == DBI_PG
+		? "SELECT NULL, CAST(0 AS BIGINT), CAST(-42 AS INTEGER), CAST(9007199254740993 AS BIGINT), "
+		  "CAST(9223372036854775807 AS BIGINT), CAST(-9223372036854775807 AS BIGINT) - 1, CAST(7 AS SMALLINT), "
+		  "2.5::float8, 'text', '12abc', '', true, sum(x), 99999999999999999999::numeric, 3.25::numeric "
+		  "FROM (VALUES (1), (2)) v(x)"
+		: "SELECT NULL, 0, -42, 9007199254740993, 9223372036854775807, -9223372036854775807 - 1, 7, "
+		  "2.5, 'text', '12abc', '', 1, sum(x), 99999999999999999999, 3.25 FROM (SELECT 1 AS x UNION ALL SELECT 2)";
+
+	/* two statements: a value each reading converts in place (SQLite's
+	 * text of an integer) is read fresh by the other */
+	assert_int_equal(dbi_prepare(db, sql, &st), DBI_OK);
+	assert_int_equal(dbi_prepare(db, sql, &ref), DBI_OK);
+	assert_int_equal(dbi_step(st), DBI_ROW);
+	assert_int_equal(dbi_step(ref), DBI_ROW);
+	assert_int_equal(dbi_column_count(st), 15);
+	for (int c = 0; c < dbi_column_count(st); c++) {
+		struct dbval got, want;
+
+		dbval_read(st, c, &got);
+		dbi_column_val_calls(ref, c, &want);
+		assert_int_equal(got.type, want.type);
+		assert_true(got.i == want.i);
+		assert_memory_equal(&got.d, &want.d, sizeof(got.d));
+		if (want.s)
+			assert_string_equal(got.s, want.s);
+		else
+			assert_null(got.s);
+		dbval_free(&got);
+		dbval_free(&want);
+	}
+	dbi_finalize(st);
+	dbi_finalize(ref);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +230,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(extra_argument_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(scalar_and_many_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(reader_shares_plans, setup, teardown),
+		cmocka_unit_test_setup_teardown(dbval_read_is_the_column_calls, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,6 +51,18 @@ static const char *const fill =
 	"INSERT INTO run_meta(run_id, key, value) VALUES (1, 'kernel', '6.1 \"rc\"'), (1, 'series', 'ü'),"
 	" (4, 'bad', CAST(X'ff' AS TEXT)), (4, 'ok', 'yes');";
 
+/* Runs next to each other in the list (created DESC: 11, 10, ..., 7) whose
+ * HELLO is the text of the run before (10 -> 9, flat; 8 -> 7, not flat:
+ * runlist_json.c keeps the facts read) or differs from it only in
+ * cases_planned (11 -> 10: read again). */
+static const char *const same_hello =
+	"INSERT INTO runs(id, token, status, created, hello) VALUES"
+	" (11, '00c0ffee00000011', 'complete', 1100, '{\"vendor\":\"V\",\"cases_planned\":\"3\"}'),"
+	" (10, '00c0ffee00000010', 'complete', 1000, '{\"vendor\":\"V\",\"cases_planned\":\"4\"}'),"
+	" (9, '00c0ffee00000009', 'complete', 900, '{\"vendor\":\"V\",\"cases_planned\":\"4\"}'),"
+	" (8, '00c0ffee00000008', 'complete', 800, '{ \"brand\": \"caf\\u00e9\", \"cases_planned\": \"5\"}'),"
+	" (7, '00c0ffee00000007', 'complete', 700, '{ \"brand\": \"caf\\u00e9\", \"cases_planned\": \"5\"}');";
+
 /* run_fn of the reference: the run as the jansson list built it. */
 static void ref_one(const struct run_row *r, void *vctx)
 {
@@ -91,6 +103,7 @@ static void same_bytes(void **st)
 	for (int i = 0; i < xcb_nmigrations; i++)
 		exec(db, xcb_migrations[i]);
 	exec(db, fill);
+	exec(db, same_hello);
 	for (size_t p = 0; p < sizeof(pages) / sizeof(*pages); p++)
 		for (int admin = 0; admin < 2; admin++) {
 			struct run_filters f = { .limit = pages[p].limit, .offset = pages[p].offset, .q = pages[p].q };
