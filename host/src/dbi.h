@@ -124,7 +124,9 @@ void dbi_column_i64s(struct dbi_stmt *st, int first, int n, int64_t *v, uint64_t
  * column an integer) into v, row k at v[k * ncols], a NULL read as 0 with
  * bit c of nulls[k] set; *got is the rows read. st is reset after (its
  * read is over: a streamed export's blocks are short transactions).
- * DBI_OK, DBI_ERROR or DBI_IOERR. SQLite steps; PostgreSQL asks for the
+ * DBI_OK, DBI_ERROR or DBI_IOERR. SQLite steps st with its first ncols
+ * columns packed into one blob a row where its text allows
+ * (dbi_sqlite_ints.c); PostgreSQL asks for the
  * block as COPY ... TO STDOUT and parses its rows straight into numbers,
  * with no PGresult built in between (the run CSV's ~33 numbers a row;
  * dbi_pg_copy.c). Counts one execution. */

@@ -5,27 +5,14 @@
  * call is SQLite's own (dbi.h mirrors its API), so this file only maps
  * result codes.
  */
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dbi_engine.h"
+#include "dbi_sqlite_conn.h"
 
-struct lite {
-	struct dbi base;
-	sqlite3 *h;
-	int mismatch;   /* a deferred statement changed other rows than told */
-};
-struct lite_stmt {
-	struct dbi_stmt base;
-	sqlite3_stmt *h;
-};
-#define LITE(db) (((struct lite *)(db))->h)
-#define LST(st) (((struct lite_stmt *)(st))->h)
-
-/* SQLite's result code as the seam's. */
-static int rc_map(int rc)
+/* SQLite's result code as the seam's (dbi_sqlite_conn.h). */
+int lite_rc(int rc)
 {
 	switch (rc & 0xff) {
 	case SQLITE_OK: return DBI_OK;
@@ -43,7 +30,7 @@ static void l_close(struct dbi *db)
 }
 
 static const char *l_errmsg(struct dbi *db) { return sqlite3_errmsg(LITE(db)); }
-static int l_exec(struct dbi *db, const char *sql) { return rc_map(sqlite3_exec(LITE(db), sql, NULL, NULL, NULL)); }
+static int l_exec(struct dbi *db, const char *sql) { return lite_rc(sqlite3_exec(LITE(db), sql, NULL, NULL, NULL)); }
 static int l_in_txn(struct dbi *db) { return !sqlite3_get_autocommit(LITE(db)); }
 static int64_t l_changes(struct dbi *db) { return sqlite3_changes(LITE(db)); }
 static int64_t l_last_id(struct dbi *db) { return sqlite3_last_insert_rowid(LITE(db)); }
@@ -88,7 +75,7 @@ static int l_prepare(struct dbi *db, const char *sql, struct dbi_stmt **out)
 	rc = sqlite3_prepare_v3(LITE(db), sql, -1, SQLITE_PREPARE_PERSISTENT, &st->h, NULL);
 	if (rc != SQLITE_OK) {
 		free(st);
-		return rc_map(rc) == DBI_OK ? DBI_ERROR : rc_map(rc);
+		return lite_rc(rc) == DBI_OK ? DBI_ERROR : lite_rc(rc);
 	}
 	st->base.db = db;
 	*out = &st->base;
@@ -97,6 +84,7 @@ static int l_prepare(struct dbi *db, const char *sql, struct dbi_stmt **out)
 
 static void l_finalize(struct dbi_stmt *st)
 {
+	sqlite3_finalize(((struct lite_stmt *)st)->ints);
 	sqlite3_finalize(LST(st));
 	free(st);
 }
@@ -104,19 +92,19 @@ static void l_finalize(struct dbi_stmt *st)
 static void l_reset(struct dbi_stmt *st) { sqlite3_reset(LST(st)); }
 static void l_clear(struct dbi_stmt *st) { sqlite3_clear_bindings(LST(st)); }
 static int l_param_index(struct dbi_stmt *st, const char *name) { return sqlite3_bind_parameter_index(LST(st), name); }
-static int l_bind_i64(struct dbi_stmt *st, int i, int64_t v) { return rc_map(sqlite3_bind_int64(LST(st), i, v)); }
-static int l_bind_double(struct dbi_stmt *st, int i, double v) { return rc_map(sqlite3_bind_double(LST(st), i, v)); }
-static int l_bind_null(struct dbi_stmt *st, int i) { return rc_map(sqlite3_bind_null(LST(st), i)); }
+static int l_bind_i64(struct dbi_stmt *st, int i, int64_t v) { return lite_rc(sqlite3_bind_int64(LST(st), i, v)); }
+static int l_bind_double(struct dbi_stmt *st, int i, double v) { return lite_rc(sqlite3_bind_double(LST(st), i, v)); }
+static int l_bind_null(struct dbi_stmt *st, int i) { return lite_rc(sqlite3_bind_null(LST(st), i)); }
 static int l_bind_text(struct dbi_stmt *st, int i, const char *s, int len)
 {
-	return rc_map(sqlite3_bind_text(LST(st), i, s, len, SQLITE_TRANSIENT));
+	return lite_rc(sqlite3_bind_text(LST(st), i, s, len, SQLITE_TRANSIENT));
 }
-static int l_step(struct dbi_stmt *st) { return rc_map(sqlite3_step(LST(st))); }
+static int l_step(struct dbi_stmt *st) { return lite_rc(sqlite3_step(LST(st))); }
 /* SQLite has no round trip to save: the statement runs now, and a count
  * other than rows is kept for l_sync to say. */
 static int l_defer(struct dbi_stmt *st, int64_t rows)
 {
-	int rc = rc_map(sqlite3_step(LST(st)));
+	int rc = lite_rc(sqlite3_step(LST(st)));
 	struct lite *l = (struct lite *)st->db;
 
 	if (rc == DBI_DONE && rows >= 0 && sqlite3_changes(l->h) != rows)
@@ -198,12 +186,6 @@ static void l_column_val(struct dbi_stmt *st, int c, struct dbval *v)
 	}
 }
 
-/* A block of integer rows: SQLite has nothing cheaper than its steps. */
-static int l_fetch_ints(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got)
-{
-	return dbi_fetch_ints_steps(st, ncols, max, v, nulls, got);
-}
-
 static const struct dbi_ops lite_ops = DBI_OPS(l, DBI_SQLITE);
 
 /* A damaged file must not be served as healthy: a broken runs page made
@@ -255,6 +237,10 @@ struct dbi *dbi_sqlite_open(const char *path, int flags, char *err, size_t errle
 		goto fail;
 	}
 	sqlite3_busy_timeout(l->h, 5000);
+	if (lite_ints_register(l->h) != SQLITE_OK) {
+		snprintf(err, errlen, "database '%s': %s", path, sqlite3_errmsg(l->h));
+		goto fail;
+	}
 	if (!(flags & DBI_RW))
 		return &l->base;
 	if (check_intact(l->h, path, err, errlen))

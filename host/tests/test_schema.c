@@ -448,20 +448,12 @@ static void fetch_gives(struct dbi_stmt *st, int n, int max, int64_t want[8][64]
 	}
 }
 
-/* dbi_fetch_ints reads a block of rows as dbi_step and the column calls
- * read them, on either engine (on PostgreSQL a COPY with the bound
- * integers written into its text: a negative one, a LIMIT of -1 that is
- * NULL there; a statement bound with text, or with a column that is not
- * an integer, is stepped): stored RESULTs of 5 reps, one's first appended
- * field NULL, another's 0, a V1 field negative. */
-static void block_of_numbers_reads_as_steps(void **state)
+/* Stored RESULTs of 5 reps of case 1, one's first appended field NULL
+ * (rep 1), another's 0 with a negative count (rep 3). */
+static void five_results(struct fixture *f)
 {
-	struct fixture *f = *state;
 	struct xcb_result in;
-	struct dbi_stmt *st;
-	int64_t run = 0, want[8][64];
-	uint64_t wnulls[8];
-	int n, rows;
+	int64_t run = 0;
 
 	assert_int_equal(store_open(f->db), 0);
 	assert_int_equal(store(f->db, &run, XCB_T_CASE, 0, "id=1\n", 5), 1);
@@ -481,7 +473,23 @@ static void block_of_numbers_reads_as_steps(void **state)
 			 "SET %s = 0, count = -123456789012 WHERE rep = 3", fd->name, fd->name);
 		assert_int_equal(dbi_exec(f->db, sql), DBI_OK);
 	}
+}
 
+/* dbi_fetch_ints reads a block of rows as dbi_step and the column calls
+ * read them, on either engine (on PostgreSQL a COPY with the bound
+ * integers written into its text: a negative one, a LIMIT of -1 that is
+ * NULL there; a statement bound with text, or with a column that is not
+ * an integer, is stepped): stored RESULTs of 5 reps, one's first appended
+ * field NULL, another's 0, a V1 field negative. */
+static void block_of_numbers_reads_as_steps(void **state)
+{
+	struct fixture *f = *state;
+	struct dbi_stmt *st;
+	int64_t want[8][64];
+	uint64_t wnulls[8];
+	int n, rows;
+
+	five_results(f);
 	assert_int_equal(dbi_prepare(f->db, "SELECT rep, case_id, initiator" XCB_SQL_RESULT_COLS
 				     " FROM results WHERE rep >= :from ORDER BY rep LIMIT :limit", &st), DBI_OK);
 	dbi_bind_i64(st, dbi_param_index(st, ":from"), -1);
@@ -514,6 +522,40 @@ static void block_of_numbers_reads_as_steps(void **state)
 	assert_int_equal(steps_of(st, 2, want, wnulls), 5);
 	fetch_gives(st, 2, 8, want, wnulls, 0, 5);
 	dbi_finalize(st);
+}
+
+/* dbi_fetch_ints keeps a statement's order and rows whatever names them
+ * (on SQLite it reads the result columns packed into one, a rewriting of
+ * the statement's text, dbi_sqlite_ints.c): an ORDER BY by a result
+ * column's number (which would then number the packed column), by names,
+ * a GROUP BY, a compound SELECT, a DISTINCT. The numbers' order differs
+ * from their bytes' (a negative count). */
+static void block_order_is_the_statements(void **state)
+{
+	static const char *const sql[] = {
+		"SELECT count, rep FROM results ORDER BY 1",
+		"SELECT count, rep FROM results ORDER BY 1 DESC, 2",
+		"SELECT count, rep FROM results ORDER BY count DESC, results.rep",
+		"SELECT count, max(rep) FROM results GROUP BY count ORDER BY 1",
+		"SELECT count, rep FROM results UNION SELECT count, rep + 1 FROM results ORDER BY 1, 2",
+		"SELECT DISTINCT count, rep FROM results ORDER BY 1, 2",
+		"SELECT count, rep FROM results WHERE rep IN (SELECT rep FROM results ORDER BY 1) ORDER BY 1",
+	};
+	struct fixture *f = *state;
+	struct dbi_stmt *st;
+	int64_t want[8][64];
+	uint64_t wnulls[8];
+
+	five_results(f);
+	for (size_t i = 0; i < sizeof(sql) / sizeof(sql[0]); i++) {
+		int rows;
+
+		assert_int_equal(dbi_prepare(f->db, sql[i], &st), DBI_OK);
+		rows = steps_of(st, 2, want, wnulls);
+		assert_true(rows >= 2);
+		fetch_gives(st, 2, 8, want, wnulls, 0, rows);
+		dbi_finalize(st);
+	}
 }
 
 static void vocabularies(void **state)
@@ -845,6 +887,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(store_keeps_every_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(row_of_numbers_reads_as_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(block_of_numbers_reads_as_steps, setup, teardown),
+		cmocka_unit_test_setup_teardown(block_order_is_the_statements, setup, teardown),
 		cmocka_unit_test_setup_teardown(samples_are_chunks_stored_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(ledger_rows_go_together, setup, teardown),
 		cmocka_unit_test_setup_teardown(migration_makes_samples_chunks, setup_before_chunks, teardown),

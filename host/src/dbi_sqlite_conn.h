@@ -1,0 +1,36 @@
+/*
+ * dbi_sqlite_conn.h — the SQLite engine's connection and statement, shared
+ * by its files (internal to dbi_sqlite.c and dbi_sqlite_ints.c).
+ */
+#ifndef XCB_DBI_SQLITE_CONN_H
+#define XCB_DBI_SQLITE_CONN_H
+
+#include <sqlite3.h>
+
+#include "dbi_engine.h"
+
+struct lite {
+	struct dbi base;
+	sqlite3 *h;
+	int mismatch;   /* a deferred statement changed other rows than told */
+};
+struct lite_stmt {
+	struct dbi_stmt base;
+	sqlite3_stmt *h;
+	/* dbi_fetch_ints's own statement (dbi_sqlite_ints.c): h with its
+	 * first ints_ncols columns packed into one, prepared on first use;
+	 * ints_none: h cannot be rewritten so, it is stepped. */
+	sqlite3_stmt *ints;
+	int ints_ncols, ints_none;
+};
+#define LITE(db) (((struct lite *)(db))->h)
+#define LST(st) (((struct lite_stmt *)(st))->h)
+
+/* SQLite's result code as the seam's. */
+int lite_rc(int rc);
+/* Registers xcb_ints, the packing function of dbi_fetch_ints, on h. */
+int lite_ints_register(sqlite3 *h);
+/* dbi_fetch_ints on SQLite (dbi_sqlite_ints.c). */
+int l_fetch_ints(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got);
+
+#endif
