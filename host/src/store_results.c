@@ -114,11 +114,12 @@ int store_result(int64_t id, const uint8_t *p, size_t n, int fast)
 {
 	struct dbi_stmt *s = store_st[S_RESULT];
 	struct xcb_result r;
-	int at = 2, rc;
+	int64_t v[XCB_N_RESULT_FIELDS];
+	unsigned char null[XCB_N_RESULT_FIELDS];
+	int cols = 0, rc;
 
 	if (xcb_dec_result(p, n, &r))
 		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
-	dbi_bind_i64(s, 1, id);
 	/* Every field with a column, in XCB_SQL_RESULT_COLS order. An appended
 	 * one the RESULT does not reach (an older sender's) decodes as 0 and is
 	 * stored as NULL (not measured), where 0 could not be told from a value. */
@@ -128,13 +129,20 @@ int store_result(int64_t id, const uint8_t *p, size_t n, int fast)
 
 		if (part == XCB_PART_PAD)
 			continue;
-		if (part == XCB_PART_APPENDED && !present)
-			dbi_bind_null(s, at++);
-		else
-			store_bind_u64(s, at++, xcb_result_get(&r, i));
+		null[cols] = part == XCB_PART_APPENDED && !present;
+		v[cols] = null[cols] ? 0 : store_i64(xcb_result_get(&r, i));
+		cols++;
 	}
-	/* fast: the case is known and the insert-once check is the
-	 * statement's own; one row it must insert. */
+	/* fast: the case is known; on PostgreSQL the row goes in a block
+	 * whose ON CONFLICT is the insert-once check (store_data.c). */
+	if (fast && store_data_on())
+		return store_data_result(id, v, null, cols) ? -1 : (store_rows++, 0);
+	dbi_bind_i64(s, 1, id);
+	for (int i = 0; i < cols; i++)
+		if (!null[i])
+			dbi_bind_i64(s, i + 2, v[i]);
+	/* fast: the insert-once check is the statement's own; one row it
+	 * must insert. */
 	if (fast)
 		return store_write(s, fast, 1) ? -1 : (store_rows++, 0);
 	if (store_step(s))
@@ -189,14 +197,56 @@ static int put_points(int64_t id, const struct chunk *c, const int64_t *pos, con
 	return 0;
 }
 
+/* 1 if chunk c has a non-empty bucket (a row to carry its statement's
+ * insert-once check), else 0. */
+static int has_rows(const struct chunk *c)
+{
+	for (unsigned i = 0; i < c->n; i++)
+		if (xcb_histo_count(c->raw, i))
+			return 1;
+	return 0;
+}
+
+/* The fast path on PostgreSQL: chunk c's non-empty buckets kept in the
+ * HISTO block (store_data.c), its range probed by the block's statement;
+ * STORE_SLOW (nothing kept) when a kept chunk of its stream meets its
+ * range. */
+static int histo_block(int64_t id, const struct chunk *c)
+{
+	int64_t pos[XCB_HISTO_CHUNK], val[XCB_HISTO_CHUNK], hi = c->at + c->n - 1;
+	unsigned rows = 0;
+
+	if (!store_data_free(0, id, c->case_id, c->rep, c->initiator, c->at, hi))
+		return STORE_SLOW;
+	for (unsigned i = 0; i < c->n && i < XCB_HISTO_CHUNK; i++) {
+		uint64_t v = xcb_histo_count(c->raw, i);
+
+		if (v) {
+			pos[rows] = c->at + i;
+			val[rows++] = store_i64(v);
+		}
+	}
+	if (store_data_histo(id, c->case_id, c->rep, c->initiator, c->at, hi, pos, val, rows))
+		return -1;
+	store_rows += rows;
+	return 0;
+}
+
 /* fast: the chunk's checks are each block's statement's own (its range
- * is the chunk's, cut at the blocks' ends), so nothing is asked first. */
+ * is the chunk's, cut at the blocks' ends; on PostgreSQL histo_block's),
+ * so nothing is asked first. */
 static int store_histo(int64_t id, const struct chunk *c, int fast)
 {
 	int64_t pos[STORE_POINTS_BLOCK], val[STORE_POINTS_BLOCK], lo = c->at;
 	unsigned rows = 0;
 	int rc = 0;
 
+	/* fast: a chunk of empty buckets has no statement to check it, but the
+	 * careful path refuses it when its range holds a stored row: its way. */
+	if (fast && !has_rows(c))
+		return STORE_SLOW;
+	if (fast && store_data_on())
+		return histo_block(id, c);
 	if (!fast)
 		rc = store_may_add(store_st[S_HISTO_HAS], id, c->case_id, c->rep, c->initiator, c->at,
 				   c->at + c->n - 1);
@@ -242,6 +292,19 @@ static int store_samples(int64_t id, const struct xcb_samples *y, int fast)
 		return rc;
 	for (unsigned i = 0; i < y->n; i++)
 		e = csv_put_i64(e, store_i64(xcb_sample(y, i)));
+	/* On PostgreSQL, kept in the SAMPLES block, whose statement probes
+	 * each chunk's overlap (store_data.c); one meeting a kept chunk of its
+	 * stream is left to the careful path. */
+	if (fast && store_data_on()) {
+		if (!store_data_free(1, id, y->case_id, y->rep, y->initiator, y->index,
+				     (int64_t)y->index + y->n - 1))
+			return STORE_SLOW;
+		if (store_data_samples(id, y->case_id, y->rep, y->initiator, y->index, y->n, vals,
+				       (int)(e - 1 - vals)))
+			return -1;
+		store_rows += y->n;
+		return 0;
+	}
 	store_bind_key(s, id, y->case_id, y->rep, y->initiator, y->index, y->n);
 	dbi_bind_text(s, 7, vals, (int)(e - 1 - vals)); /* the last comma dropped */
 	if (store_write(s, fast, 1))

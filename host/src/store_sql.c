@@ -21,16 +21,6 @@
 /* The run (?1) described case ?2 (S_*_HAS). */
 #define STORE_CASE_KNOWN "EXISTS (SELECT 1 FROM cases WHERE run_id = ?1 AND case_id = ?2)"
 
-/* The stored chunk of samples of stream ?1..?4 (run, case, rep,
- * initiator) that starts last at or before index LAST, if it ends after
- * FIRST: then [FIRST, LAST] overlaps a stored chunk. Stored chunks never
- * overlap one another, so the one that starts last is the only one that
- * can reach FIRST: one index probe (the primary key, backwards), however
- * many chunks the stream has. */
-#define STORE_CHUNK_OVERLAPS(LAST, FIRST) "(SELECT 1 FROM (SELECT idx0 + n AS e FROM sample_chunks " \
-	"WHERE run_id = ?1 AND case_id = ?2 AND rep = ?3 AND initiator = ?4 AND idx0 <= " LAST " " \
-	"ORDER BY idx0 DESC LIMIT 1) AS last WHERE last.e > " FIRST ")"
-
 /* A column of the frame's run, in S_FRAME's RETURNING. */
 #define STORE_RUN_COL(c) "(SELECT " c " FROM runs WHERE id = ?1)"
 
@@ -130,8 +120,8 @@ static const char *const sql[S_N] = {
 	 * and whether a row of the frame's range exists, in one statement. */
 	[S_RESULT_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS (SELECT 1 FROM results WHERE run_id = ?1 AND "
 			 "case_id = ?2 AND rep = ?3 AND initiator = ?4)",
-	[S_HISTO_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS (SELECT 1 FROM histograms WHERE run_id = ?1 AND "
-			"case_id = ?2 AND rep = ?3 AND initiator = ?4 AND bucket BETWEEN ?5 AND ?6)",
+	[S_HISTO_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS "
+			STORE_HISTO_IN("?1", "?2", "?3", "?4", "?5", "?6"),
 	/* A chunk of samples [?5, ?6] may go in when no stored chunk of its
 	 * stream overlaps it: STORE_CHUNK_OVERLAPS, with ?6 the last index. */
 	[S_SAMPLE_HAS] = "SELECT " STORE_CASE_KNOWN ", EXISTS " STORE_CHUNK_OVERLAPS("?6", "?5"),
@@ -174,8 +164,8 @@ struct dbi_stmt *store_points_stmt(int rows)
 	buf_addf(&q, "INSERT INTO histograms SELECT * FROM (VALUES ");
 	for (int i = 0; i < rows; i++)
 		buf_addf(&q, "%s(?, ?, ?, ?, ?, ?)", i ? ", " : "");
-	buf_addf(&q, ") AS v WHERE NOT EXISTS (SELECT 1 FROM histograms WHERE run_id = ?1 AND case_id = ?2 AND "
-		 "rep = ?3 AND initiator = ?4 AND bucket BETWEEN ?%d AND ?%d)", rows * 6 + 1, rows * 6 + 2);
+	buf_addf(&q, ") AS v WHERE NOT EXISTS " STORE_HISTO_IN("?1", "?2", "?3", "?4", "?%d", "?%d"),
+		 rows * 6 + 1, rows * 6 + 2);
 	if (!q.p || dbi_prepare(store_wdb, q.p, st)) {
 		fprintf(stderr, "xcbenchd: prepare: %s\n", dbi_errmsg(store_wdb));
 		*st = NULL;
