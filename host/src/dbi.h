@@ -35,6 +35,11 @@ enum { DBI_NULL, DBI_INT, DBI_FLOAT, DBI_TEXT };
  * instead of logging each statement. */
 enum { DBI_OK = 0, DBI_ERROR = 1, DBI_IOERR = 2, DBI_MISMATCH = 3, DBI_ROW = 100, DBI_DONE = 101 };
 
+/* The most parameters a statement may have on either engine: the
+ * PostgreSQL engine's dbi_prepare refuses more (its rewrite's tables;
+ * SQLite takes 32766, the PostgreSQL server 65535). */
+#define DBI_PARAMS_MAX 4096
+
 /* Open flags. */
 enum { DBI_RO = 1, DBI_RW = 2 };
 

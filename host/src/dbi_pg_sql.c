@@ -14,11 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dbi.h"
 #include "dbi_pg_sql.h"
 #include "util.h"
 
-/* PostgreSQL takes up to 65535; the writer's multi-row INSERTs use 770. */
-enum { PARAMS_MAX = 4096 };
+/* (PostgreSQL takes up to 65535; dbi.h's DBI_PARAMS_MAX is the seam's.) */
+enum { PARAMS_MAX = DBI_PARAMS_MAX };
 
 static int ident_char(char c)
 {
@@ -101,9 +102,13 @@ static int grow(struct rewrite *w, int idx)
 		q->used = used;
 	if (!names || !lim || !used)
 		return -1;
-	memset(names + w->cap + 1, 0, (size_t)(cap - w->cap) * sizeof(*names));
-	memset(lim + w->cap + 1, 0, (size_t)(cap - w->cap));
-	memset(used + w->cap + 1, 0, (size_t)(cap - w->cap));
+	/* From entry 0 on the first growth: a failed rewrite frees every
+	 * entry up to cap, the unused 0th too. */
+	int from = w->cap ? w->cap + 1 : 0;
+
+	memset(names + from, 0, (size_t)(cap + 1 - from) * sizeof(*names));
+	memset(lim + from, 0, (size_t)(cap + 1 - from));
+	memset(used + from, 0, (size_t)(cap + 1 - from));
 	w->cap = cap;
 	return 0;
 }

@@ -270,7 +270,8 @@ static int ledger(int64_t id, const struct xcb_hdr *h, int64_t now, int *closed,
 
 int store_open(struct dbi *db)
 {
-	store_ledger_open(db);
+	if (store_ledger_open(db) || store_data_open(db))
+		return -1;
 	return store_prepare(db);
 }
 
@@ -279,6 +280,7 @@ void store_close(void)
 	store_touch_discard();
 	store_runs_forget_all();
 	store_ledger_close();
+	store_data_close();
 	store_finalize();
 }
 
@@ -289,15 +291,14 @@ void store_fast(int on)
 	store_fast_mode = on;
 }
 
-/* What fast_frame answers for a frame it leaves to careful_frame. */
-#define STORE_SLOW (-100)
-
 /* The fast path: a CASE of a new case, or a RESULT/HISTO/SAMPLES of a
  * known one, for a run open to it and within its limits, all known from
  * memory (store_runs.c): its ledger row (with the batch's others,
  * store_ledger.c) and its rows are deferred (dbi_defer), each with the
- * rows it must change, and nothing is asked.
- * Anything else, or anything memory cannot vouch for, is STORE_SLOW.
+ * rows it must change, or kept in a block (store_data.c), and nothing is
+ * asked. Anything else, or anything memory cannot vouch for (a chunk
+ * meeting one kept in a block: its handler says), is STORE_SLOW, before
+ * anything of it is written.
  * A wrong prediction (a duplicate seq, a stored RESULT) is found by
  * dbi_sync, and the writer redoes the batch the careful way. */
 static int fast_frame(int64_t id, const struct xcb_hdr *h, const uint8_t *p, int64_t now,
@@ -321,9 +322,6 @@ static int fast_frame(int64_t id, const struct xcb_hdr *h, const uint8_t *p, int
 	if (store_limit_check(used, h->type, p, h->length, &which) || cid < 0 ||
 	    (h->type == XCB_T_CASE) == store_run_has_case(r, (uint32_t)cid))
 		return STORE_SLOW;
-	/* Its ledger row goes with the batch's others (store_ledger.c). */
-	if (store_ledger_add(id, h->seq, h->type, now))
-		return -1;
 	changes = store_rows;
 	switch (h->type) {
 	case XCB_T_CASE:
@@ -334,8 +332,12 @@ static int fast_frame(int64_t id, const struct xcb_hdr *h, const uint8_t *p, int
 	case XCB_T_RESULT: rc = store_result(id, p, h->length, 1); break;
 	default: rc = store_points(id, h->type, p, h->length, 1); break;
 	}
-	/* (It decoded above: only the database can fail it now.) */
-	if (rc)
+	/* (It decoded above: only the database can fail it now, or a block
+	 * hold a chunk it meets.) */
+	if (rc == STORE_SLOW)
+		return STORE_SLOW;
+	/* Its ledger row goes with the batch's others (store_ledger.c). */
+	if (rc || store_ledger_add(id, h->seq, h->type, now))
 		return -1;
 	changes = store_rows - changes;
 	return store_touch_add(id, now, peer, store_limit_kind(h->type, changes), changes) ? -1 : 1;
@@ -402,6 +404,11 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 	rc = store_fast_mode ? fast_frame(*run_id, h, p, now, peer) : STORE_SLOW;
 	if (rc != STORE_SLOW)
 		return rc;
+	/* The careful checks below are queries: they must see the rows the
+	 * batch's fast frames keep in blocks, as they would have seen a
+	 * statement a frame (store_data.c). */
+	if (store_fast_mode && store_data_flush())
+		return -1;
 	rc = careful_frame(run_id, h, p, now, peer);
 	/* Its statements (HELLO, DONE, ERROR, a limit) may have changed the
 	 * run's row: memory reads it again. */

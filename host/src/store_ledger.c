@@ -2,7 +2,7 @@
  * store_ledger.c — the fast path's frame-ledger rows (table frames: run,
  * seq, type, received) of one batch, kept in memory and inserted by
  * multi-row statements, LEDGER_BLOCK rows each, instead of one INSERT per
- * frame.
+ * frame (a store_block.h block).
  *
  * Why: after raw samples became one row a frame (migration 011), a batch
  * of frames was two statements a frame, the ledger's and the data's, and
@@ -23,98 +23,49 @@
  * rows are written by store_flush (store_touch.c), which the writer calls
  * before every task and before COMMIT, so every ACKed frame's ledger row
  * is in the commit; a rolled-back batch discards them with the runs' sums.
+ * (store_block.c keeps the rows and writes the pieces.)
  * Writer thread only, like every store_* call.
  */
-#include <stdio.h>
-
+#include "store_block.h"
 #include "store_sql.h"
-#include "util.h"
 
-/* 4 parameters a row: 1024 a full block, under both engines' limits
- * (SQLite 32766, PostgreSQL 65535). A partial block at the flush goes as
- * power-of-two pieces, so at most LEDGER_SIZES statements are prepared. */
-#define LEDGER_BLOCK 256
-#define LEDGER_SIZES 9 /* 1, 2, 4, ... 256 rows */
-
-static int64_t rows[LEDGER_BLOCK][4];
-static int nrows, block = LEDGER_BLOCK; /* rows a flush waits for: the engine's */
-static struct dbi_stmt *ledger_st[LEDGER_SIZES];
-static struct dbi *ledger_db;
-
-/* The INSERT of 2^k rows, prepared on first use on the writer's
- * connection; NULL if it cannot be. */
-static struct dbi_stmt *ledger_stmt(int k)
+/* The INSERT of rows ledger rows (4 parameters each: 1024 in a full
+ * block, under both engines' limits, SQLite 32766, PostgreSQL 65535). */
+static void ledger_sql(struct buf *q, int rows)
 {
-	struct buf q = { 0 };
-
-	if (ledger_st[k])
-		return ledger_st[k];
-	buf_addf(&q, "INSERT INTO frames(run_id, seq, type, received) VALUES ");
-	for (int i = 0; i < 1 << k; i++)
-		buf_addf(&q, "%s(?, ?, ?, ?)", i ? ", " : "");
-	buf_addf(&q, " ON CONFLICT DO NOTHING");
-	if (!q.p || dbi_prepare(ledger_db, q.p, &ledger_st[k])) {
-		fprintf(stderr, "xcbenchd: prepare: %s\n", dbi_errmsg(ledger_db));
-		ledger_st[k] = NULL;
-	}
-	buf_free(&q);
-	return ledger_st[k];
+	buf_addf(q, "INSERT INTO frames(run_id, seq, type, received) VALUES ");
+	for (int i = 0; i < rows; i++)
+		buf_addf(q, "%s(?, ?, ?, ?)", i ? ", " : "");
+	buf_addf(q, " ON CONFLICT DO NOTHING");
 }
 
-/* Defers the INSERT of rows first .. first+2^k-1, all required: 0 or -1. */
-static int put(int first, int k)
-{
-	struct dbi_stmt *s = ledger_stmt(k);
-
-	if (!s)
-		return -1;
-	for (int i = 0; i < 1 << k; i++)
-		for (int c = 0; c < 4; c++)
-			dbi_bind_i64(s, i * 4 + c + 1, rows[first + i][c]);
-	return store_write(s, 1, 1 << k);
-}
+static struct store_block ledger = { .ncols = 4, .sql = ledger_sql };
 
 int store_ledger_add(int64_t id, uint32_t seq, unsigned type, int64_t now)
 {
-	rows[nrows][0] = id;
-	rows[nrows][1] = seq;
-	rows[nrows][2] = type;
-	rows[nrows][3] = now;
-	if (++nrows < block)
-		return 0;
-	return store_ledger_flush();
+	store_block_int(&ledger, id);
+	store_block_int(&ledger, seq);
+	store_block_int(&ledger, type);
+	store_block_int(&ledger, now);
+	return store_block_row(&ledger);
 }
 
 int store_ledger_flush(void)
 {
-	int at = 0, rc = 0;
-
-	/* The largest power-of-two pieces first: 300 rows are 256 + 32 + 8 + 4. */
-	for (int k = LEDGER_SIZES - 1; k >= 0 && rc == 0; k--)
-		if (nrows - at >= 1 << k) {
-			rc = put(at, k);
-			at += 1 << k;
-		}
-	nrows = 0; /* written, or failed: then the batch is rolled back */
-	return rc;
+	return store_block_flush(&ledger);
 }
 
 void store_ledger_discard(void)
 {
-	nrows = 0;
+	store_block_discard(&ledger);
 }
 
-void store_ledger_open(struct dbi *db)
+int store_ledger_open(struct dbi *db)
 {
-	ledger_db = db;
-	block = dbi_engine(db) == DBI_PG ? LEDGER_BLOCK : 1;
+	return store_block_open(&ledger, db, dbi_engine(db) == DBI_PG ? STORE_BLOCK_ROWS : 1);
 }
 
 void store_ledger_close(void)
 {
-	for (int k = 0; k < LEDGER_SIZES; k++) {
-		dbi_finalize(ledger_st[k]);
-		ledger_st[k] = NULL;
-	}
-	nrows = 0;
+	store_block_close(&ledger);
 }

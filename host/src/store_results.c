@@ -114,11 +114,12 @@ int store_result(int64_t id, const uint8_t *p, size_t n, int fast)
 {
 	struct dbi_stmt *s = store_st[S_RESULT];
 	struct xcb_result r;
-	int at = 2, rc;
+	int64_t v[XCB_N_RESULT_FIELDS];
+	unsigned char null[XCB_N_RESULT_FIELDS];
+	int cols = 0, rc;
 
 	if (xcb_dec_result(p, n, &r))
 		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
-	dbi_bind_i64(s, 1, id);
 	/* Every field with a column, in XCB_SQL_RESULT_COLS order. An appended
 	 * one the RESULT does not reach (an older sender's) decodes as 0 and is
 	 * stored as NULL (not measured), where 0 could not be told from a value. */
@@ -128,13 +129,20 @@ int store_result(int64_t id, const uint8_t *p, size_t n, int fast)
 
 		if (part == XCB_PART_PAD)
 			continue;
-		if (part == XCB_PART_APPENDED && !present)
-			dbi_bind_null(s, at++);
-		else
-			store_bind_u64(s, at++, xcb_result_get(&r, i));
+		null[cols] = part == XCB_PART_APPENDED && !present;
+		v[cols] = null[cols] ? 0 : store_i64(xcb_result_get(&r, i));
+		cols++;
 	}
-	/* fast: the case is known and the insert-once check is the
-	 * statement's own; one row it must insert. */
+	/* fast: the case is known; on PostgreSQL the row goes in a block
+	 * whose ON CONFLICT is the insert-once check (store_data.c). */
+	if (fast && store_data_on())
+		return store_data_result(id, v, null, cols) ? -1 : (store_rows++, 0);
+	dbi_bind_i64(s, 1, id);
+	for (int i = 0; i < cols; i++)
+		if (!null[i])
+			dbi_bind_i64(s, i + 2, v[i]);
+	/* fast: the insert-once check is the statement's own; one row it
+	 * must insert. */
 	if (fast)
 		return store_write(s, fast, 1) ? -1 : (store_rows++, 0);
 	if (store_step(s))
@@ -163,12 +171,12 @@ static int store_histo(int64_t id, const struct xcb_histo *x, int fast)
 	static int64_t cnt[XCB_HISTO_CHUNK];
 	static char text[CHUNK_VALS_MAX(XCB_HISTO_CHUNK)];
 	struct dbi_stmt *s = store_st[S_HISTOS];
+	int64_t first = x->first, last = (int64_t)x->first + x->n - 1;
 	unsigned lo = 0, hi = 0, used = 0;
-	int rc = 0;
+	int rc = 0, len;
 
 	if (!fast)
-		rc = store_may_add(store_st[S_HISTO_HAS], id, x->case_id, x->rep, x->initiator, x->first,
-				   (int64_t)x->first + x->n - 1);
+		rc = store_may_add(store_st[S_HISTO_HAS], id, x->case_id, x->rep, x->initiator, first, last);
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < x->n; i++) {
@@ -178,12 +186,28 @@ static int store_histo(int64_t id, const struct xcb_histo *x, int fast)
 			hi = i;
 		}
 	}
+	/* fast: a frame of empty buckets has no row to carry the insert-once
+	 * check, but the careful path refuses it when a stored chunk overlaps
+	 * its range: its way (nothing written). */
 	if (used == 0)
+		return fast ? STORE_SLOW : 0;
+	len = (int)chunk_vals_put(text, cnt + lo, hi - lo + 1);
+	/* On PostgreSQL, kept in the HISTO block, whose statement probes each
+	 * chunk's frame range (store_data.c); one meeting a kept chunk of its
+	 * histogram is left to the careful path. */
+	if (fast && store_data_on()) {
+		if (!store_data_free(0, id, x->case_id, x->rep, x->initiator, first, last))
+			return STORE_SLOW;
+		if (store_data_histo(id, x->case_id, x->rep, x->initiator, first + lo, hi - lo + 1, text, len,
+				     first, last))
+			return -1;
+		store_rows += used;
 		return 0;
-	store_bind_key(s, id, x->case_id, x->rep, x->initiator, (int64_t)x->first + lo, hi - lo + 1);
-	dbi_bind_text(s, 7, text, (int)chunk_vals_put(text, cnt + lo, hi - lo + 1));
-	dbi_bind_i64(s, 8, x->first);
-	dbi_bind_i64(s, 9, (int64_t)x->first + x->n - 1);
+	}
+	store_bind_key(s, id, x->case_id, x->rep, x->initiator, first + lo, hi - lo + 1);
+	dbi_bind_text(s, 7, text, len);
+	dbi_bind_i64(s, 8, first);
+	dbi_bind_i64(s, 9, last);
 	if (store_write(s, fast, 1))
 		return -1;
 	store_rows += used;
@@ -202,7 +226,7 @@ static int store_samples(int64_t id, const struct xcb_samples *y, int fast)
 	static int64_t v[XCB_FRAME_MAX / 4];
 	static char vals[CHUNK_VALS_MAX(XCB_FRAME_MAX / 4)];
 	struct dbi_stmt *s = store_st[S_SAMPLES];
-	int rc = 0;
+	int rc = 0, len;
 
 	/* An empty chunk overlaps nothing (hi -1): only its case is checked. */
 	if (!fast)
@@ -212,8 +236,21 @@ static int store_samples(int64_t id, const struct xcb_samples *y, int fast)
 		return rc;
 	for (unsigned i = 0; i < y->n; i++)
 		v[i] = store_i64(xcb_sample(y, i));
+	len = (int)chunk_vals_put(vals, v, y->n);
+	/* On PostgreSQL, kept in the SAMPLES block, whose statement probes
+	 * each chunk's overlap (store_data.c); one meeting a kept chunk of its
+	 * stream is left to the careful path. */
+	if (fast && store_data_on()) {
+		if (!store_data_free(1, id, y->case_id, y->rep, y->initiator, y->index,
+				     (int64_t)y->index + y->n - 1))
+			return STORE_SLOW;
+		if (store_data_samples(id, y->case_id, y->rep, y->initiator, y->index, y->n, vals, len))
+			return -1;
+		store_rows += y->n;
+		return 0;
+	}
 	store_bind_key(s, id, y->case_id, y->rep, y->initiator, y->index, y->n);
-	dbi_bind_text(s, 7, vals, (int)chunk_vals_put(vals, v, y->n));
+	dbi_bind_text(s, 7, vals, len);
 	if (store_write(s, fast, 1))
 		return -1;
 	store_rows += y->n;

@@ -21,17 +21,6 @@
 /* The run (?1) described case ?2 (S_*_HAS). */
 #define STORE_CASE_KNOWN "EXISTS (SELECT 1 FROM cases WHERE run_id = ?1 AND case_id = ?2)"
 
-/* The stored chunk (of TABLE, positions from column AT0: sample_chunks
- * idx0, histogram_chunks bucket0) of stream ?1..?4 (run, case, rep,
- * initiator) that starts last at or before position LAST, if it ends after
- * FIRST: then [FIRST, LAST] overlaps a stored chunk. Stored chunks never
- * overlap one another, so the one that starts last is the only one that
- * can reach FIRST: one index probe (the primary key, backwards), however
- * many chunks the stream has. */
-#define STORE_CHUNK_OVERLAPS(TABLE, AT0, LAST, FIRST) "(SELECT 1 FROM (SELECT " AT0 " + n AS e FROM " TABLE \
-	" WHERE run_id = ?1 AND case_id = ?2 AND rep = ?3 AND initiator = ?4 AND " AT0 " <= " LAST " " \
-	"ORDER BY " AT0 " DESC LIMIT 1) AS last WHERE last.e > " FIRST ")"
-
 /* A column of the frame's run, in S_FRAME's RETURNING. */
 #define STORE_RUN_COL(c) "(SELECT " c " FROM runs WHERE id = ?1)"
 

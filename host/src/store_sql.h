@@ -26,6 +26,24 @@ enum {
 /* The error of a run that expired without a frame (S_EXPIRE, S_FRAME). */
 #define STORE_EXPIRED "expired: no frame within --lost-after of its boot"
 
+/* What store.c's fast_frame answers, and a fast frame handler, for a
+ * frame it leaves to the careful path (having written nothing). */
+#define STORE_SLOW (-100)
+
+/* The stored chunk (of TABLE, positions from its column AT0:
+ * sample_chunks idx0, histogram_chunks bucket0) of stream R, C, P, I (SQL
+ * expressions: run, case, rep, initiator) that starts last at or before
+ * position LAST, if it ends after FIRST: then [FIRST, LAST] overlaps a
+ * stored chunk. Stored chunks never overlap one another, so the one that
+ * starts last is the only one that can reach FIRST: one index probe (the
+ * primary key, backwards), however many chunks the stream has.
+ * STORE_CHUNK_OVERLAPS: the stream ?1..?4. */
+#define STORE_CHUNK_OVERLAPS_OF(TABLE, AT0, R, C, P, I, LAST, FIRST) "(SELECT 1 FROM (SELECT " AT0 \
+	" + n AS e FROM " TABLE " WHERE run_id = " R " AND case_id = " C " AND rep = " P " AND initiator = " I \
+	" AND " AT0 " <= " LAST " ORDER BY " AT0 " DESC LIMIT 1) AS last WHERE last.e > " FIRST ")"
+#define STORE_CHUNK_OVERLAPS(TABLE, AT0, LAST, FIRST) \
+	STORE_CHUNK_OVERLAPS_OF(TABLE, AT0, "?1", "?2", "?3", "?4", LAST, FIRST)
+
 /* Prepared once by store_prepare() on the writer's connection (store_sql.c). */
 extern struct dbi_stmt *store_st[S_N];
 int store_prepare(struct dbi *db);
@@ -66,17 +84,46 @@ void store_touch_pending(int64_t id, int64_t *used);
  * received now), writing a full block: 0 or -1; store_ledger_flush writes
  * the rest (store_flush calls it): 0 or -1; store_ledger_discard forgets
  * them (a rolled-back batch). open/close: the writer's connection and the
- * statements prepared on it. */
+ * statements prepared on it (open: 0, or -1 out of memory). */
 int store_ledger_add(int64_t id, uint32_t seq, unsigned type, int64_t now);
 int store_ledger_flush(void);
 void store_ledger_discard(void);
-void store_ledger_open(struct dbi *db);
+int store_ledger_open(struct dbi *db);
 void store_ledger_close(void);
+
+/* store_data.c: on PostgreSQL, the fast path's RESULT, HISTO and SAMPLES
+ * rows, many a statement (store_block.h), each statement's own checks
+ * making a refusal a wrong prediction. store_data_on: 1 when the writer's
+ * connection is PostgreSQL's (open was told), else the fast path writes a
+ * statement a frame. store_data_result keeps a RESULT row of run id (v:
+ * its n RESULT columns, in XCB_SQL_RESULT_COLS order, null[i] a NULL);
+ * store_data_histo a histogram chunk (n counts from bucket at, as
+ * chunkvals.h's text) checked against the frame's range [lo, hi];
+ * store_data_samples a chunk of samples (its values as text):
+ * 0 or -1. store_data_free: 1 when no chunk of stream (id, cid, rep,
+ * init) kept unwritten in the HISTO (is_samples 0) or SAMPLES block meets
+ * [lo, hi], else 0 (the careful path must store it: the statement could
+ * not see the other). flush writes every kept row (store_flush calls it:
+ * 0 or -1), discard forgets them (a rolled-back batch). */
+int store_data_open(struct dbi *db);
+void store_data_close(void);
+int store_data_on(void);
+int store_data_result(int64_t id, const int64_t *v, const unsigned char *null, int n);
+int store_data_histo(int64_t id, uint32_t cid, unsigned rep, unsigned init, int64_t at, int64_t n,
+		     const char *counts, int len, int64_t lo, int64_t hi);
+int store_data_samples(int64_t id, uint32_t cid, unsigned rep, unsigned init, int64_t first, int64_t n,
+		       const char *vals, int len);
+int store_data_free(int is_samples, int64_t id, uint32_t cid, unsigned rep, unsigned init, int64_t lo,
+		    int64_t hi);
+int store_data_flush(void);
+void store_data_discard(void);
 
 /* store_results.c: one frame each; 0 stored, -1 error, STORE_REFUSED.
  * fast: the frame's checks were made from store_runs.c's memory, so the
- * write is deferred (dbi_defer) with the rows it must change and nothing
- * is asked first; else (careful) each check is a query before the write. */
+ * write is deferred (dbi_defer) with the rows it must change, or kept in
+ * a block (store_data.c), and nothing is asked first; a fast HISTO or
+ * SAMPLES may answer STORE_SLOW (nothing written: the careful path must
+ * store it); else (careful) each check is a query before the write. */
 int store_case(int64_t id, const uint8_t *p, size_t n, int fast);
 int store_result(int64_t id, const uint8_t *p, size_t n, int fast);
 int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n, int fast); /* HISTO or SAMPLES */

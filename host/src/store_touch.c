@@ -88,7 +88,8 @@ void store_touch_pending(int64_t id, int64_t *used)
 
 void store_touch_discard(void)
 {
-	store_ledger_discard(); /* the batch's ledger rows go with its sums */
+	store_ledger_discard(); /* the batch's ledger and data rows go with its sums */
+	store_data_discard();
 	for (int i = 0; i < nused; i++)
 		slots[used_slot[i]].id = 0;
 	nused = 0;
@@ -97,8 +98,12 @@ void store_touch_discard(void)
 int store_flush(void)
 {
 	struct dbi_stmt *s = store_st[S_TOUCH];
-	/* The frames' ledger rows first: they are what the counters count. */
+	/* The frames' ledger and data rows first: they are what the counters
+	 * count. */
 	int rc = store_ledger_flush();
+
+	if (rc == 0)
+		rc = store_data_flush();
 
 	for (int i = 0; i < nused && rc == 0; i++) {
 		struct touch *t = &slots[used_slot[i]];

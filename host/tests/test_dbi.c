@@ -26,6 +26,7 @@
 
 #include "dbi.h"
 #include "dbi_engine.h"
+#include "util.h"
 
 /* One connection with an empty table t (id, r, s), on the engine asked
  * for: the state is the connection. */
@@ -118,6 +119,32 @@ static void extra_argument_fails(void **state)
 	assert_int_equal(dbi_i64(db, "SELECT count(*) FROM t WHERE id = ?", -1, DBI_I(5)), 0);
 	assert_int_not_equal(dbi_query(db, "SELECT id FROM t WHERE id = ?", &st, DBI_I(5), DBI_I(6)), DBI_OK);
 	assert_null(st);
+}
+
+/* A statement of more than DBI_PARAMS_MAX parameters: refused at its
+ * prepare on PostgreSQL (the engine's rewrite failed, and freed what it
+ * had, cleanly) and run on SQLite; either way the connection goes on. */
+static void too_many_parameters(void **state)
+{
+	struct dbi *db = *state;
+	struct dbi_stmt *st = NULL;
+	struct buf q = { 0 };
+	int rc;
+
+	buf_addf(&q, "SELECT count(*) FROM t WHERE id IN (?");
+	for (int i = 1; i <= DBI_PARAMS_MAX; i++)
+		buf_addf(&q, ", ?");
+	buf_addf(&q, ")");
+	rc = dbi_prepare(db, q.p, &st);
+	if (dbi_engine(db) == DBI_PG) {
+		assert_int_not_equal(rc, DBI_OK);
+		assert_null(st);
+	} else {
+		assert_int_equal(rc, DBI_OK);
+	}
+	dbi_finalize(st);
+	buf_free(&q);
+	assert_int_equal(dbi_i64(db, "SELECT count(*) + ? FROM t", -1, DBI_I(7)), 7);
 }
 
 /* dbi_i64: the first column of the first row, else the default (no row, a
@@ -228,6 +255,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(arguments_keep_their_types, setup, teardown),
 		cmocka_unit_test_setup_teardown(row_no_row_and_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(extra_argument_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(too_many_parameters, setup, teardown),
 		cmocka_unit_test_setup_teardown(scalar_and_many_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(reader_shares_plans, setup, teardown),
 		cmocka_unit_test_setup_teardown(dbval_read_is_the_column_calls, setup, teardown),

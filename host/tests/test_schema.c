@@ -770,9 +770,9 @@ static void histograms_are_chunks_stored_once(void **state)
 	assert_int_equal(one_number(f->db, "SELECT use_histo FROM runs"), 16);
 }
 
-/* The fast path's ledger rows go many a statement on PostgreSQL
- * (store_ledger.c): 300 frames in one batch are all in the ledger after a
- * few statements, not 300; a seq stored already, in a later batch, is still a wrong prediction
+/* The fast path's ledger and data rows go many a statement on PostgreSQL
+ * (store_ledger.c, store_data.c): 300 frames in one batch are all in the
+ * ledger and sample_chunks after a few statements, not 300 each; a seq stored already, in a later batch, is still a wrong prediction
  * (DBI_MISMATCH) that writes nothing once rolled back. */
 static void ledger_rows_go_together(void **state)
 {
@@ -789,10 +789,11 @@ static void ledger_rows_go_together(void **state)
 		assert_int_equal(samples(f->db, &run, seq, seq, 1), 1);
 	assert_int_equal(store_flush(), 0);
 	assert_int_equal(dbi_sync(f->db), DBI_OK);
-	/* 300 chunks, the ledger's 256 + 32 + 8 + 4 rows on PostgreSQL (a
-	 * statement a row on SQLite: store_ledger.c says why), the run's
-	 * counters, and its state and cases read once (store_runs.c) */
-	assert_int_equal(dbi_executions(f->db) - before, 300 + (dbi_engine(f->db) == DBI_PG ? 4 : 300) + 1 + 2);
+	/* 300 chunks and the ledger's 300 rows, each as 256 + 32 + 8 + 4 rows
+	 * on PostgreSQL (a statement a row on SQLite: store_ledger.c says
+	 * why), the run's counters, and its state and cases read once
+	 * (store_runs.c) */
+	assert_int_equal(dbi_executions(f->db) - before, 2 * (dbi_engine(f->db) == DBI_PG ? 4 : 300) + 1 + 2);
 	assert_int_equal(dbi_exec(f->db, "COMMIT"), DBI_OK);
 	assert_int_equal(one_number(f->db, "SELECT count(*) FROM frames"), 301);
 	assert_int_equal(one_number(f->db, "SELECT frames_received FROM runs"), 301);
@@ -849,6 +850,161 @@ static void old_rows_become_chunks(struct dbi *db, const char *ins, const char *
 	dbi_finalize(st);
 }
 
+/* A frame of a test batch (tbatch): RESULT rep of stream (case 1,
+ * initiator 3); HISTO buckets first .. first+n-1, bucket first+k counting
+ * 7 where bit k of set is 1, else empty; SAMPLES first .. first+n-1. */
+struct tframe {
+	unsigned type;
+	uint32_t seq, first;
+	uint16_t n;
+	uint32_t set; /* HISTO: the non-empty buckets; RESULT: its rep */
+};
+
+/* Stores fr as the frame it describes; store_frame's outcome. */
+static int tframe_store(struct dbi *db, int64_t *run, const struct tframe *fr)
+{
+	uint32_t counts[32] = { 0 };
+	struct xcb_histo x = { .case_id = 1, .rep = 0, .initiator = 3, .first = fr->first, .n = fr->n,
+			       .counts = counts };
+	struct xcb_result r;
+
+	if (fr->type == XCB_T_SAMPLES)
+		return samples(db, run, fr->seq, fr->first, fr->n);
+	if (fr->type == XCB_T_RESULT) {
+		distinct_result(&r);
+		r.case_id = 1;
+		r.rep = (uint16_t)fr->set;
+		r.initiator = 3;
+		return store(db, run, XCB_T_RESULT, fr->seq, &r, 0);
+	}
+	assert_true(fr->n <= 32);
+	for (unsigned k = 0; k < fr->n; k++)
+		counts[k] = fr->set >> k & 1 ? 7 : 0;
+	return store(db, run, XCB_T_HISTO, fr->seq, &x, 0);
+}
+
+/* Applies n frames as ONE writer batch (writer.c process): the fast path
+ * first, and on a wrong prediction (dbi_sync) rolled back and again the
+ * careful way; committed, with the outcomes in out. 1 if it went the
+ * careful way, else 0. */
+static int tbatch(struct dbi *db, int64_t *run, const struct tframe *fr, int n, int *out)
+{
+	int fast = 1, sync;
+
+again:
+	store_fast(fast);
+	assert_int_equal(dbi_exec(db, "BEGIN"), DBI_OK);
+	for (int i = 0; i < n; i++)
+		assert_int_not_equal(out[i] = tframe_store(db, run, &fr[i]), -1);
+	assert_int_equal(store_flush(), 0);
+	sync = dbi_sync(db);
+	if (sync == DBI_MISMATCH && fast) {
+		assert_int_equal(dbi_exec(db, "ROLLBACK"), DBI_OK);
+		store_touch_discard();
+		store_runs_forget_all();
+		fast = 0;
+		goto again;
+	}
+	assert_int_equal(sync, DBI_OK);
+	assert_int_equal(dbi_exec(db, "COMMIT"), DBI_OK);
+	store_fast(0);
+	return !fast;
+}
+
+/* Insert-once on the fast path (on PostgreSQL its rows many a statement:
+ * store_data.c) refuses exactly what the careful way refuses, and stores
+ * everything else: (a) a RESULT whose key is stored; (b) a HISTO chunk
+ * whose range overlaps a stored chunk, no non-empty bucket coinciding;
+ * (c) two HISTO chunks of one batch, the second's range holding the
+ * first's stored part, no bucket coinciding; (d) two SAMPLES chunks of one
+ * batch that overlap; (e) a HISTO chunk of empty buckets whose range
+ * overlaps a stored chunk. */
+static void fast_batches_refuse_as_careful(void **state)
+{
+	struct fixture *f = *state;
+	int64_t run = 0;
+	int out[8], manyout[30], pg = dbi_engine(f->db) == DBI_PG;
+	struct tframe many[30];
+	const struct tframe stored[] = {
+		{ XCB_T_RESULT, 1, 0, 0, 0 },            /* rep 0 */
+		{ XCB_T_HISTO, 2, 0, 10, 1u << 0 | 1u << 9 }, /* buckets 0 and 9 of [0, 9] */
+		{ XCB_T_SAMPLES, 3, 0, 64, 0 },          /* [0, 63] */
+	};
+	const struct tframe b1[] = {
+		{ XCB_T_RESULT, 10, 0, 0, 1 },           /* rep 1: new */
+		{ XCB_T_RESULT, 11, 0, 0, 0 },           /* (a) rep 0: stored */
+		{ XCB_T_SAMPLES, 14, 64, 10, 0 },        /* [64, 73] */
+	};
+	const struct tframe b1b[] = {
+		{ XCB_T_HISTO, 12, 7, 4, 1 },            /* (b) bucket 7 of [7, 10], which holds 9 */
+		{ XCB_T_HISTO, 13, 10, 10, 1 },          /* bucket 10 of [10, 19] */
+	};
+	const struct tframe b2[] = {
+		{ XCB_T_HISTO, 20, 100, 10, 1u << 6 },   /* bucket 106 of [100, 109] */
+		{ XCB_T_HISTO, 21, 105, 11, 1u << 5 },   /* (c) bucket 110 of [105, 115], holds 106 */
+		{ XCB_T_SAMPLES, 22, 200, 10, 0 },       /* [200, 209] */
+		{ XCB_T_SAMPLES, 23, 205, 10, 0 },       /* (d) [205, 214] */
+		{ XCB_T_RESULT, 24, 0, 0, 2 },           /* rep 2: new */
+		{ XCB_T_HISTO, 25, 120, 10, 1 },         /* bucket 120 of [120, 129] */
+		{ XCB_T_SAMPLES, 26, 300, 10, 0 },       /* [300, 309] */
+	};
+	const struct tframe b3[] = {
+		{ XCB_T_HISTO, 30, 8, 2, 0 },            /* (e) [8, 9], empty, holds 9 */
+		{ XCB_T_HISTO, 31, 130, 2, 0 },          /* [130, 131], empty: nothing */
+	};
+
+	assert_int_equal(store_open(f->db), 0);
+	assert_int_equal(store(f->db, &run, XCB_T_CASE, 0, "id=1\n", 5), 1);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(tframe_store(f->db, &run, &stored[i]), 1);
+	assert_int_equal(store_flush(), 0);
+
+	/* (a), then (b), each alone in its batch: the statements' own checks,
+	 * a wrong prediction. */
+	assert_int_equal(tbatch(f->db, &run, b1, 3, out), 1);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[1], STORE_REFUSED);
+	assert_int_equal(out[2], 1);
+	assert_int_equal(tbatch(f->db, &run, b1b, 2, out), 1);
+	assert_int_equal(out[0], STORE_REFUSED);
+	assert_int_equal(out[1], 1);
+
+	/* (c), (d): the second of each pair meets a chunk its statement could
+	 * not see: on PostgreSQL the careful path stores it, the rest of the
+	 * batch stays fast. */
+	assert_int_equal(tbatch(f->db, &run, b2, 7, out), !pg);
+	for (int i = 0; i < 7; i++)
+		assert_int_equal(out[i], i == 1 || i == 3 ? STORE_REFUSED : 1);
+
+	/* (e): no row to carry the check: the careful path asks. */
+	tbatch(f->db, &run, b3, 2, out);
+	assert_int_equal(out[0], STORE_REFUSED);
+	assert_int_equal(out[1], 1);
+
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 100 + sum(rep) FROM results"), 3 * 100 + 3);
+	/* chunks [0, 9] (buckets 0 and 9), [10, 10], [106, 106], [120, 120] */
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + sum(bucket0) FROM histogram_chunks"),
+			 4 * 1000 + 0 + 10 + 106 + 120);
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + sum(n) FROM sample_chunks"), 4 * 1000 + 94);
+	/* Every stored frame in the ledger and counted, no refused one. */
+	assert_int_equal(one_number(f->db, "SELECT count(*) FROM frames"), 1 + 3 + 3 + 5 + 1);
+	assert_int_equal(one_number(f->db, "SELECT frames_received * 1000 + use_histo FROM runs"),
+			 (1 + 3 + 3 + 5 + 1) * 1000 + 5);
+	assert_int_equal(one_number(f->db, "SELECT use_samples FROM runs"), 94);
+
+	/* 30 chunks of 10 buckets in one batch, side by side: none meets
+	 * another, so all are stored, the batch fast on either engine. */
+	for (int k = 0; k < 30; k++)
+		many[k] = (struct tframe){ XCB_T_HISTO, (uint32_t)(40 + k), (uint32_t)(1000 + 10 * k), 10, 0x3ff };
+	assert_int_equal(tbatch(f->db, &run, many, 30, manyout), 0);
+	for (int k = 0; k < 30; k++)
+		assert_int_equal(manyout[k], 1);
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000000 + sum(bucket0) * 10 + sum(n) "
+				    "FROM histogram_chunks WHERE bucket0 >= 1000"),
+			 30 * 1000000 + (30 * 1000 + 10 * 435) * 10 + 300);
+	assert_int_equal(one_number(f->db, "SELECT use_histo FROM runs"), 5 + 300);
+}
+
 /* Migration 011 on a database that holds samples one per row: each
  * becomes a chunk of one with the same value (the counts equal, a value
  * past 2^62 kept exactly), and the samples table is gone. */
@@ -890,6 +1046,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(block_order_is_the_statements, setup, teardown),
 		cmocka_unit_test_setup_teardown(samples_are_chunks_stored_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(ledger_rows_go_together, setup, teardown),
+		cmocka_unit_test_setup_teardown(fast_batches_refuse_as_careful, setup, teardown),
 		cmocka_unit_test_setup_teardown(migration_makes_samples_chunks, setup_before_chunks, teardown),
 		cmocka_unit_test_setup_teardown(histograms_are_chunks_stored_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(migration_makes_histogram_chunks, setup_before_histo_chunks, teardown),

@@ -1,0 +1,141 @@
+/*
+ * store_block.c — rows kept in memory and inserted by multi-row
+ * statements (store_block.h): the one way the fast path writes many rows
+ * of a table with few statements.
+ *
+ * Why: on PostgreSQL the server's per-statement work (bind, executor
+ * start, plan-cache lookups, snapshot) is the ingest bound, and a row
+ * costs a fraction of it; so rows that need no answer of their own go
+ * together. Each statement is deferred asking for ALL its rows: its own
+ * checks (ON CONFLICT DO NOTHING, a NOT EXISTS) make a row that the
+ * careful path would refuse change nothing, so the count comes up short,
+ * dbi_sync reports a wrong prediction, and the writer redoes the batch
+ * the careful way. The owner's store_flush writes every block before any
+ * task and before COMMIT, so every ACKed frame's rows are in the commit;
+ * a rolled-back batch discards them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "store_block.h"
+#include "store_sql.h"
+
+int store_block_open(struct store_block *b, struct dbi *db, int max)
+{
+	int most = STORE_BLOCK_ROWS;
+
+	/* A statement's parameters stay within DBI_PARAMS_MAX: a RESULT row's
+	 * 31 make its full block 128 rows. */
+	while (most > 1 && most * b->ncols > DBI_PARAMS_MAX)
+		most /= 2;
+	b->db = db;
+	b->max = max < 1 ? 1 : max > most ? most : max;
+	b->nrows = b->ncells = b->failed = 0;
+	b->text.len = 0;
+	if (!b->cells)
+		b->cells = calloc((size_t)STORE_BLOCK_ROWS * (size_t)b->ncols, sizeof(*b->cells));
+	return b->cells ? 0 : -1;
+}
+
+void store_block_close(struct store_block *b)
+{
+	for (int k = 0; k < STORE_BLOCK_SIZES; k++) {
+		dbi_finalize(b->st[k]);
+		b->st[k] = NULL;
+	}
+	free(b->cells);
+	b->cells = NULL;
+	buf_free(&b->text);
+	b->nrows = b->ncells = b->failed = 0;
+	b->flushes++;
+}
+
+/* The next cell of the row being kept (the block holds nrows complete
+ * rows and at most one partial one, so it never overflows). */
+static struct store_cell *next_cell(struct store_block *b)
+{
+	return &b->cells[b->ncells++];
+}
+
+void store_block_int(struct store_block *b, int64_t v)
+{
+	*next_cell(b) = (struct store_cell){ v, STORE_CELL_INT };
+}
+
+void store_block_null(struct store_block *b)
+{
+	*next_cell(b) = (struct store_cell){ 0, STORE_CELL_NULL };
+}
+
+void store_block_text(struct store_block *b, const char *s, int len)
+{
+	struct store_cell *c = next_cell(b);
+
+	*c = (struct store_cell){ (int64_t)b->text.len, len };
+	/* (out of memory: the block's write fails, the batch rolls back) */
+	if (buf_add(&b->text, s, (size_t)len))
+		b->failed = 1;
+}
+
+/* The INSERT of 2^k rows, prepared on first use on the writer's
+ * connection; NULL if it cannot be. */
+static struct dbi_stmt *piece_stmt(struct store_block *b, int k)
+{
+	struct buf q = { 0 };
+
+	if (b->st[k])
+		return b->st[k];
+	b->sql(&q, 1 << k);
+	if (!q.p || dbi_prepare(b->db, q.p, &b->st[k])) {
+		fprintf(stderr, "xcbenchd: prepare: %s\n", dbi_errmsg(b->db));
+		b->st[k] = NULL;
+	}
+	buf_free(&q);
+	return b->st[k];
+}
+
+/* Defers the INSERT of rows first .. first+2^k-1, all required: 0 or -1. */
+static int put(struct store_block *b, int first, int k)
+{
+	struct dbi_stmt *s = piece_stmt(b, k);
+	const struct store_cell *c = &b->cells[first * b->ncols];
+
+	if (!s)
+		return -1;
+	for (int i = 0; i < (1 << k) * b->ncols; i++) {
+		if (c[i].len == STORE_CELL_INT)
+			dbi_bind_i64(s, i + 1, c[i].v);
+		else if (c[i].len >= 0)
+			dbi_bind_text(s, i + 1, b->text.p + c[i].v, c[i].len);
+		/* (a NULL: every parameter is one after dbi_defer's clear) */
+	}
+	return store_write(s, 1, 1 << k);
+}
+
+int store_block_row(struct store_block *b)
+{
+	if (++b->nrows < b->max && b->text.len < STORE_BLOCK_TEXT_MAX)
+		return 0;
+	return store_block_flush(b);
+}
+
+int store_block_flush(struct store_block *b)
+{
+	int at = 0, rc = b->failed ? -1 : 0;
+
+	for (int k = STORE_BLOCK_SIZES - 1; k >= 0 && rc == 0; k--)
+		if (b->nrows - at >= 1 << k) {
+			rc = put(b, at, k);
+			at += 1 << k;
+		}
+	/* written, or failed: then the batch is rolled back */
+	store_block_discard(b);
+	return rc;
+}
+
+void store_block_discard(struct store_block *b)
+{
+	b->nrows = b->ncells = b->failed = 0;
+	b->text.len = 0;
+	b->flushes++;
+}
