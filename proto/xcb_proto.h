@@ -174,6 +174,9 @@ static inline uint64_t xcb_get64(const uint8_t *p) { return (uint64_t)xcb_get32(
 
 /* ---- frames ---- */
 uint32_t xcb_crc32(uint32_t crc, const void *buf, size_t len); /* start with 0 */
+/* The same CRC four bits a step: what the payload runs (xcb_crc32 is this
+ * in freestanding builds; hosted ones slice eight bytes a step). */
+uint32_t xcb_crc32_nibble(uint32_t crc, const void *buf, size_t len);
 
 /* Any type with a ready-made payload (the other encoders call this). */
 size_t xcb_enc_frame(void *buf, size_t cap, const struct xcb_hdr *h,

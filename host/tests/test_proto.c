@@ -68,6 +68,26 @@ static void crc_known_vector(void **s)
 	assert_int_equal(xcb_crc32(xcb_crc32(0, "1234", 4), "56789", 5), 0xCBF43926u);
 }
 
+/* The host's sliced CRC equals the payload's nibble one: every length up
+ * to three slices past a multiple of 8, every start alignment, chained. */
+static void crc_sliced_equals_nibble(void **s)
+{
+	uint8_t buf[64 + 8];
+	uint32_t x = 12345;
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		x = x * 1103515245u + 12345u;
+		buf[i] = (uint8_t)(x >> 16);
+	}
+	for (size_t off = 0; off < 8; off++)
+		for (size_t len = 0; off + len <= sizeof(buf); len++) {
+			assert_int_equal(xcb_crc32(0, buf + off, len), xcb_crc32_nibble(0, buf + off, len));
+			assert_int_equal(xcb_crc32(0xdeadbeef, buf + off, len),
+					 xcb_crc32_nibble(0xdeadbeef, buf + off, len));
+		}
+}
+
 static void roundtrip_result(void **s)
 {
 	uint8_t buf[XCB_FRAME_MAX];
@@ -428,6 +448,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(crc_known_vector),
+		cmocka_unit_test(crc_sliced_equals_nibble),
 		cmocka_unit_test(roundtrip_result),
 		cmocka_unit_test(roundtrip_text),
 		cmocka_unit_test(roundtrip_histo_samples_done_ack),
