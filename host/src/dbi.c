@@ -96,6 +96,14 @@ int dbi_defer(struct dbi_stmt *st, int64_t rows)
 
 int dbi_sync(struct dbi *db) { return db->ops->sync(db); }
 
+int dbi_copy_in(struct dbi *db, const char *target, const char *rows, size_t len, int64_t nrows)
+{
+	if (db->ops->engine != DBI_PG)
+		return DBI_ERROR;
+	db->executions++;
+	return dbi_pg_copy_in(db, target, rows, len, nrows);
+}
+
 int dbi_column_count(struct dbi_stmt *st) { return st->db->ops->column_count(st); }
 int dbi_column_type(struct dbi_stmt *st, int col) { return st->db->ops->column_type(st, col); }
 int64_t dbi_column_i64(struct dbi_stmt *st, int col) { return st->db->ops->column_i64(st, col); }

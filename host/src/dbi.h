@@ -146,6 +146,17 @@ const char *dbi_column_text(struct dbi_stmt *st, int col);
  * failure on the server is dbi_sync's answer). Any other call on db first
  * waits for what is queued. */
 int dbi_defer(struct dbi_stmt *st, int64_t rows);
+/* Inserts nrows rows, given as COPY's text format in rows (len bytes: a
+ * line a row, tab-separated, \N a NULL, \\ \t \n escaped), into target
+ * ("table(column, ...)"), without waiting for its answer, like dbi_defer:
+ * a row that a unique key refuses (one stored, or the same key twice in
+ * rows) makes no row of it stored and is a wrong prediction dbi_sync
+ * reports as DBI_MISMATCH, the transaction kept; as an INSERT ... ON
+ * CONFLICT DO NOTHING asking for all its rows would, at a fraction of the
+ * server's work a row. PostgreSQL only (COPY FROM STDIN, dbi_pg_copyin.c):
+ * DBI_ERROR on SQLite. DBI_OK, or DBI_ERROR / DBI_IOERR when it failed
+ * (the transaction is lost). Counts one execution. */
+int dbi_copy_in(struct dbi *db, const char *target, const char *rows, size_t len, int64_t nrows);
 /* Waits for every deferred statement of db: DBI_OK; DBI_MISMATCH when one
  * changed another number of rows than dbi_defer was told (the caller
  * predicted wrong: it rolls back and does the work the careful way);

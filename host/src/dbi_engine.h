@@ -80,5 +80,7 @@ void dbi_column_val_calls(struct dbi_stmt *st, int col, struct dbval *v);
 /* The engines' openers (NULL with err filled). */
 struct dbi *dbi_sqlite_open(const char *path, int flags, char *err, size_t errlen);
 struct dbi *dbi_pg_open(const char *url, int flags, char *err, size_t errlen);
+/* dbi_copy_in on PostgreSQL (dbi_pg_copyin.c): no other engine has one. */
+int dbi_pg_copy_in(struct dbi *db, const char *target, const char *rows, size_t len, int64_t nrows);
 
 #endif

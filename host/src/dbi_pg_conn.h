@@ -75,8 +75,11 @@ int pg_fail(struct pg *p, PGresult *r);
 int p_defer(struct dbi_stmt *s, int64_t rows);
 int p_sync(struct dbi *db);
 int pg_pipe_wait(struct pg *p);
+/* Queues sql, a statement without parameters whose answer (any rows)
+ * nobody waits for, in the pipeline like p_defer's: 0 or the DBI_ code. */
+int pg_pipe_send(struct pg *p, const char *sql);
 
-/* dbi_pg_copy.c: dbi_fetch_ints for PostgreSQL (COPY ... FORMAT binary). */
+/* dbi_pg_copy.c: dbi_fetch_ints for PostgreSQL (COPY (SELECT ...) TO STDOUT). */
 int p_fetch_ints(struct dbi_stmt *s, int ncols, int max, int64_t *v, uint64_t *nulls, int *got);
 
 #endif

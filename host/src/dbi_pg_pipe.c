@@ -25,8 +25,9 @@
  * inside a Unix or TCP socket buffer. */
 #define PIPE_MAX 512
 
-/* A statement sent and not yet answered: the rows it must change, or
- * PEND_PREPARE for the PQsendPrepare of st (answered with no rows). */
+/* A statement sent and not yet answered: the rows it must change (-1:
+ * any), or PEND_PREPARE for the PQsendPrepare of st (answered with no
+ * rows); st is NULL for pg_pipe_send's. */
 struct pg_pending {
 	struct pg_stmt *st;
 	int64_t rows;
@@ -110,6 +111,22 @@ int pg_pipe_wait(struct pg *p)
 	return p->pipe_err;
 }
 
+/* Readies the pipeline for one more statement: DBI_OK, or why none may
+ * be sent (a failed one lost the transaction: sending more is no use; the
+ * connection is gone). Answers are read first every PIPE_MAX. */
+static int pipe_ready(struct pg *p)
+{
+	if (p->pipe_err)
+		return p->pipe_err;
+	if (PQstatus(p->c) != CONNECTION_OK)
+		return pg_fail(p, NULL);
+	if (p->npend >= PIPE_MAX && pg_pipe_wait(p))
+		return p->pipe_err;
+	if (PQpipelineStatus(p->c) == PQ_PIPELINE_OFF && !PQenterPipelineMode(p->c))
+		return pg_fail(p, NULL);
+	return DBI_OK;
+}
+
 int p_defer(struct dbi_stmt *s, int64_t rows)
 {
 	struct pg_stmt *st = PST(s);
@@ -117,14 +134,8 @@ int p_defer(struct dbi_stmt *s, int64_t rows)
 	int n = st->q.nparams, rc = DBI_OK;
 	const char *vals[n + 1];
 
-	if (p->pipe_err)
-		return p->pipe_err; /* the transaction is lost: sending more is no use */
-	if (PQstatus(p->c) != CONNECTION_OK)
-		return pg_fail(p, NULL);
-	if (p->npend >= PIPE_MAX && pg_pipe_wait(p))
-		return p->pipe_err;
-	if (PQpipelineStatus(p->c) == PQ_PIPELINE_OFF && !PQenterPipelineMode(p->c))
-		return pg_fail(p, NULL);
+	if ((rc = pipe_ready(p)))
+		return rc;
 	for (int i = 1; i <= n; i++)
 		vals[i] = st->val[i];
 	/* Prepared in the pipeline too (its answer checked like the rest):
@@ -147,6 +158,18 @@ int p_defer(struct dbi_stmt *s, int64_t rows)
 		st->val[i] = NULL;
 	}
 	return rc;
+}
+
+int pg_pipe_send(struct pg *p, const char *sql)
+{
+	int rc = pipe_ready(p);
+
+	if (rc)
+		return rc;
+	/* (the extended protocol: libpq sends no simple query in a pipeline) */
+	if (!PQsendQueryParams(p->c, sql, 0, NULL, NULL, NULL, NULL, 0) || pend_add(p, NULL, -1))
+		return pg_fail(p, NULL);
+	return DBI_OK;
 }
 
 int p_sync(struct dbi *db)

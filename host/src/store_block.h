@@ -4,7 +4,8 @@
  * each deferred (dbi_defer) asking for all its rows, instead of one
  * statement a row (store_block.c). The frame ledger (store_ledger.c) and,
  * on PostgreSQL, the RESULT, HISTO and SAMPLES rows (store_data.c) are
- * blocks. Writer thread only, like every store_* call.
+ * blocks; on PostgreSQL the ledger's and RESULT's go by COPY
+ * (dbi_copy_in), the chunks' as one statement over arrays (unnest). Writer thread only, like every store_* call.
  */
 #ifndef XCB_STORE_BLOCK_H
 #define XCB_STORE_BLOCK_H
@@ -35,8 +36,21 @@ struct store_block {
 	 * written into q (ncols parameters a row, in order). */
 	int ncols;
 	void (*sql)(struct buf *q, int rows);
+	/* Or "table(column, ...)" when a row needs no check but the table's
+	 * unique keys: on PostgreSQL the rows are then COPY's text and go
+	 * with one dbi_copy_in at the flush (sql unused), however many. */
+	const char *copy;
+	/* Or 1 when sql(q, 0) is one statement for any number of rows: ncols
+	 * parameters, each a column's values as an array literal ("{1,2}",
+	 * for unnest): the rows are kept so, and go with one statement at
+	 * the flush. PostgreSQL only: store_block_open fails elsewhere. */
+	int arrays;
 	/* Kept by store_block.c. */
 	int max;                  /* rows a write waits for (store_block_open) */
+	int copying;              /* copy, on this connection: rows in text */
+	int arraying;             /* arrays, on this connection: rows in cols */
+	struct buf *cols;         /* arraying: a column's array literal so far */
+	size_t colbytes;          /* arraying: their bytes */
 	int nrows, ncells, failed;
 	unsigned flushes;         /* writes and discards so far: what owners of
 				   * facts about the kept rows compare */
@@ -48,7 +62,8 @@ struct store_block {
 
 /* Readies b on the writer's connection db, written every max rows
  * (1 .. STORE_BLOCK_ROWS, fewer where ncols parameters a row would pass
- * DBI_PARAMS_MAX): 0, or -1 out of memory. */
+ * DBI_PARAMS_MAX; a COPY or arrays block only at the flush, or past
+ * STORE_BLOCK_TEXT_MAX): 0, or -1 out of memory. */
 int store_block_open(struct store_block *b, struct dbi *db, int max);
 /* Lets its statements and memory go, its rows forgotten. */
 void store_block_close(struct store_block *b);

@@ -1,21 +1,27 @@
 /*
  * store_data.c — on PostgreSQL, the fast path's data rows of one batch
  * (RESULT rows, histogram and sample chunks) kept in blocks
- * (store_block.h) and inserted a few hundred a statement, instead of one
- * statement a frame.
+ * (store_block.h) and inserted together at the flush, instead of one
+ * statement a frame: RESULT rows by one COPY (dbi_copy_in), each table's
+ * chunks by one INSERT ... SELECT over unnest of the block's columns as
+ * arrays (any number of rows, nine parameters).
  *
  * Why: the PostgreSQL server's per-statement work (executor start, plan
  * cache, the per-statement NOT EXISTS subplans) was most of its ~41 us of
  * CPU a frame, the ingest bound (bench/LIMITS.md). SQLite keeps a
  * statement a frame (store_results.c): store_ledger.c says why big
- * statements lost there.
+ * statements lost there. COPY then took the RESULT rows' speculative
+ * insertion (ON CONFLICT) and parameter parsing off the server, and the
+ * arrays the executor start of a 256-row VALUES list (2,304 parameter
+ * expressions) a statement (bench/LIMITS.md has the figures).
  *
  * Insert-once, exactly as the careful path decides it (store_results.c):
  *   - RESULT: the fast path takes one only for a case memory knows
  *     (store_runs.c: stored, or a CASE of this batch, whose INSERT was
- *     deferred before the block), so the block needs only ON CONFLICT DO
- *     NOTHING: a stored key, or the same key twice in the batch, inserts
- *     fewer rows than asked, a wrong prediction dbi_sync reports.
+ *     deferred before the block), so the block needs only the primary
+ *     key: a stored key, or the same key twice in the batch, fails the
+ *     COPY (in its savepoint, dbi_pg_copyin.c), a wrong prediction
+ *     dbi_sync reports, as a short count of ON CONFLICT DO NOTHING did.
  *   - HISTO and SAMPLES: a frame is one chunk row (migrations 011, 013),
  *     refused when a stored chunk of its stream overlaps its range (a
  *     HISTO's whole bucket range, though it stores only the part from its
@@ -38,7 +44,8 @@
 #include "xcb_schema.h"
 
 /* The INSERT of rows RESULT rows: the run, then the schema's RESULT
- * columns (XCB_SQL_RESULT_COLS), typed by the columns they fill. */
+ * columns (XCB_SQL_RESULT_COLS), typed by the columns they fill (what the
+ * block runs where it cannot COPY; the COPY's columns are the same). */
 static void results_sql(struct buf *q, int rows)
 {
 	buf_addf(q, "INSERT INTO results(run_id" XCB_SQL_RESULT_COLS ") VALUES ");
@@ -47,7 +54,8 @@ static void results_sql(struct buf *q, int rows)
 	buf_addf(q, " ON CONFLICT DO NOTHING");
 }
 
-/* The INSERT of rows chunks into TABLE (sample_chunks or
+/* The INSERT of a block's chunks (any number: its nine columns come as
+ * arrays) into TABLE (sample_chunks or
  * histogram_chunks, positions from its column AT0, values in VALS): each
  * row (run, case, rep, initiator, first position, count, values, then the
  * range [lo, hi] that insert-once checks: a SAMPLES frame's own, a HISTO
@@ -58,11 +66,12 @@ static void results_sql(struct buf *q, int rows)
 static void chunks_sql(struct buf *q, int rows, const char *table, const char *at0, const char *vals,
 		       const char *probe)
 {
+	(void)rows; /* any number: the block's rows come as arrays */
 	buf_addf(q, "INSERT INTO %s(run_id, case_id, rep, initiator, %s, n, %s) "
-		 "SELECT r, c, p, i, x, k, t FROM (VALUES ", table, at0, vals);
-	for (int i = 0; i < rows; i++)
-		buf_addf(q, "%s(?, ?, ?, ?, ?, ?, ?, ?, ?)", i ? ", " : "");
-	buf_addf(q, ") AS v(r, c, p, i, x, k, t, lo, hi) WHERE NOT EXISTS %s", probe);
+		 "SELECT r, c, p, i, x, k, t FROM unnest(CAST(? AS int8[]), CAST(? AS int8[]), "
+		 "CAST(? AS int8[]), CAST(? AS int8[]), CAST(? AS int8[]), CAST(? AS int8[]), "
+		 "CAST(? AS text[]), CAST(? AS int8[]), CAST(? AS int8[])) "
+		 "AS v(r, c, p, i, x, k, t, lo, hi) WHERE NOT EXISTS %s", table, at0, vals, probe);
 }
 
 /* The probe of a chunk row v's range, on TABLE with positions from AT0. */
@@ -78,9 +87,9 @@ static void samples_sql(struct buf *q, int rows)
 	chunks_sql(q, rows, "sample_chunks", "idx0", "vals", CHUNK_PROBE("sample_chunks", "idx0"));
 }
 
-static struct store_block results = { .sql = results_sql };
-static struct store_block histo = { .ncols = 9, .sql = histo_sql };
-static struct store_block samples = { .ncols = 9, .sql = samples_sql };
+static struct store_block results = { .sql = results_sql, .copy = "results(run_id" XCB_SQL_RESULT_COLS ")" };
+static struct store_block histo = { .ncols = 9, .sql = histo_sql, .arrays = 1 };
+static struct store_block samples = { .ncols = 9, .sql = samples_sql, .arrays = 1 };
 static int on; /* the writer's connection is PostgreSQL's */
 
 /* The chunks kept in a block (not yet written): their streams and ranges,

@@ -16,10 +16,17 @@
  * grow (madvise: 1.6k -> 31k calls, its system time 7x, xcb-load's 200
  * machines 2.5x slower), so SQLite keeps a statement a row (block 1).
  *
- * Same promises as a statement a frame: each block is deferred (dbi_defer)
- * asking for all its rows, ON CONFLICT DO NOTHING, so a duplicate seq (a
- * stored one, or two in one batch) changes fewer rows: a wrong prediction
- * dbi_sync reports, and the writer redoes the batch the careful way. The
+ * On PostgreSQL the batch's rows go as one COPY (dbi_copy_in) at the
+ * flush, not 256 a statement: COPY has no speculative insertion (ON
+ * CONFLICT's index probe, token and second WAL record a row) and no
+ * parameters to parse; the primary key is the check.
+ *
+ * Same promises as a statement a frame: each block is deferred (dbi_defer,
+ * dbi_copy_in) asking for all its rows, ON CONFLICT DO NOTHING or the
+ * COPY's primary key, so a duplicate seq (a stored one, or two in one
+ * batch) changes fewer rows or fails the COPY in its savepoint: a wrong
+ * prediction dbi_sync reports, and the writer redoes the batch the
+ * careful way. The
  * rows are written by store_flush (store_touch.c), which the writer calls
  * before every task and before COMMIT, so every ACKed frame's ledger row
  * is in the commit; a rolled-back batch discards them with the runs' sums.
@@ -39,7 +46,7 @@ static void ledger_sql(struct buf *q, int rows)
 	buf_addf(q, " ON CONFLICT DO NOTHING");
 }
 
-static struct store_block ledger = { .ncols = 4, .sql = ledger_sql };
+static struct store_block ledger = { .ncols = 4, .sql = ledger_sql, .copy = "frames(run_id, seq, type, received)" };
 
 int store_ledger_add(int64_t id, uint32_t seq, unsigned type, int64_t now)
 {

@@ -26,6 +26,7 @@
 
 #include "db.h"
 #include "store.h"
+#include "store_block.h"
 #include "util.h"
 #include "xcbd.h"
 #include "xcb_proto.h"
@@ -789,11 +790,11 @@ static void ledger_rows_go_together(void **state)
 		assert_int_equal(samples(f->db, &run, seq, seq, 1), 1);
 	assert_int_equal(store_flush(), 0);
 	assert_int_equal(dbi_sync(f->db), DBI_OK);
-	/* 300 chunks and the ledger's 300 rows, each as 256 + 32 + 8 + 4 rows
-	 * on PostgreSQL (a statement a row on SQLite: store_ledger.c says
-	 * why), the run's counters, and its state and cases read once
-	 * (store_runs.c) */
-	assert_int_equal(dbi_executions(f->db) - before, 2 * (dbi_engine(f->db) == DBI_PG ? 4 : 300) + 1 + 2);
+	/* 300 chunks as one statement over arrays and the ledger's 300 rows
+	 * as one COPY on PostgreSQL (a statement a row each on SQLite:
+	 * store_ledger.c says why), the run's counters, and its state and
+	 * cases read once (store_runs.c) */
+	assert_int_equal(dbi_executions(f->db) - before, (dbi_engine(f->db) == DBI_PG ? 1 + 1 : 2 * 300) + 1 + 2);
 	assert_int_equal(dbi_exec(f->db, "COMMIT"), DBI_OK);
 	assert_int_equal(one_number(f->db, "SELECT count(*) FROM frames"), 301);
 	assert_int_equal(one_number(f->db, "SELECT frames_received FROM runs"), 301);
@@ -1005,6 +1006,159 @@ static void fast_batches_refuse_as_careful(void **state)
 	assert_int_equal(one_number(f->db, "SELECT use_histo FROM runs"), 5 + 300);
 }
 
+/* A unique key meeting a row of the same batch or a stored one, where
+ * on PostgreSQL the rows go by COPY (dbi_copy_in: a duplicate key fails
+ * it, in a savepoint) or by one statement over arrays: each frame's
+ * outcome is the careful path's, on either engine. (f) a RESULT key twice
+ * in one batch; (g) a seq twice in one batch; (h) a stored RESULT key,
+ * then a frame that goes the careful way in the same batch (a HISTO of
+ * empty buckets: its queries run after the failed COPY, in the
+ * transaction the savepoint kept), then more fast frames. */
+static void copy_conflicts_refuse_as_careful(void **state)
+{
+	struct fixture *f = *state;
+	int64_t run = 0;
+	int out[8];
+	const struct tframe stored[] = {
+		{ XCB_T_RESULT, 1, 0, 0, 0 },            /* rep 0 */
+	};
+	const struct tframe b1[] = {
+		{ XCB_T_RESULT, 10, 0, 0, 1 },           /* rep 1: new */
+		{ XCB_T_RESULT, 11, 0, 0, 1 },           /* (f) rep 1 again */
+		{ XCB_T_SAMPLES, 12, 0, 10, 0 },         /* [0, 9] */
+		{ XCB_T_SAMPLES, 12, 10, 10, 0 },        /* (g) seq 12 again */
+	};
+	const struct tframe b2[] = {
+		{ XCB_T_RESULT, 20, 0, 0, 0 },           /* (h) rep 0: stored */
+		{ XCB_T_HISTO, 21, 0, 4, 0 },            /* empty: the careful way */
+		{ XCB_T_SAMPLES, 22, 20, 10, 0 },        /* [20, 29] */
+		{ XCB_T_RESULT, 23, 0, 0, 2 },           /* rep 2: new */
+	};
+	const struct tframe b3[] = {
+		{ XCB_T_SAMPLES, 30, 40, 5, 0 },         /* [40, 44] */
+		{ XCB_T_RESULT, 31, 0, 0, 3 },           /* rep 3: new */
+	};
+
+	assert_int_equal(store_open(f->db), 0);
+	assert_int_equal(store(f->db, &run, XCB_T_CASE, 0, "id=1\n", 5), 1);
+	assert_int_equal(tframe_store(f->db, &run, &stored[0]), 1);
+	assert_int_equal(store_flush(), 0);
+
+	/* (f), (g): the careful way refuses the RESULT, and the second seq 12
+	 * is a duplicate that changes nothing. */
+	assert_int_equal(tbatch(f->db, &run, b1, 4, out), 1);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[1], STORE_REFUSED);
+	assert_int_equal(out[2], 1);
+	assert_int_equal(out[3], 0);
+
+	/* (h) */
+	assert_int_equal(tbatch(f->db, &run, b2, 4, out), 1);
+	assert_int_equal(out[0], STORE_REFUSED);
+	for (int i = 1; i < 4; i++)
+		assert_int_equal(out[i], 1);
+
+	/* A batch that meets nothing stays fast. */
+	assert_int_equal(tbatch(f->db, &run, b3, 2, out), 0);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[1], 1);
+
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 100 + sum(rep) FROM results"), 4 * 100 + 6);
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + sum(n) FROM sample_chunks"), 3 * 1000 + 25);
+	assert_int_equal(one_number(f->db, "SELECT count(*) FROM histogram_chunks"), 0);
+	/* CASE, seq 1, 10, 12, 21, 22, 23, 30, 31 */
+	assert_int_equal(one_number(f->db, "SELECT count(*) FROM frames"), 9);
+	assert_int_equal(one_number(f->db, "SELECT frames_received FROM runs"), 9);
+}
+
+/* The INSERT of rows (k, t) rows into blk (store_block.h's sql). */
+static void blk_sql(struct buf *q, int rows)
+{
+	buf_addf(q, "INSERT INTO blk(k, t) VALUES ");
+	for (int i = 0; i < rows; i++)
+		buf_addf(q, "%s(?, ?)", i ? ", " : "");
+}
+
+/* blk_sql for a block over arrays: any number of rows. */
+static void blk_arrays_sql(struct buf *q, int rows)
+{
+	(void)rows;
+	buf_addf(q, "INSERT INTO blk(k, t) SELECT * FROM unnest(CAST(? AS int8[]), CAST(? AS text[]))");
+}
+
+/* A block's rows (store_block.h), kept as parameters, as COPY's text or as
+ * arrays (the last two on PostgreSQL; SQLite opens no arrays block),
+ * read back as written: texts with
+ * each character COPY's text format or an array literal treats apart
+ * (tab, newline, return, backslash, quote, comma, braces, "\N", "NULL",
+ * empty), int64's edges and NULL; and a duplicate key in a COPY is a
+ * wrong prediction that keeps no row of it. */
+static void block_texts_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const texts[] = { "a\tb", "l1\nl2\r", "back\\slash", "\"q\"", "1,2", "{x}", "\\N",
+					     "NULL", "", " sp " };
+	int n = (int)(sizeof(texts) / sizeof(texts[0]));
+	struct store_block b[3] = { { .ncols = 2, .sql = blk_sql },
+				    { .ncols = 2, .sql = blk_sql, .copy = "blk(k, t)" },
+				    { .ncols = 2, .sql = blk_arrays_sql, .arrays = 1 } };
+
+	/* (arrays: PostgreSQL's only) */
+	int modes = dbi_engine(f->db) == DBI_PG ? 3 : 2;
+
+	assert_int_equal(dbi_exec(f->db, "CREATE TABLE blk(k BIGINT PRIMARY KEY, t TEXT)"), DBI_OK);
+	assert_int_equal(store_block_open(&b[2], f->db, STORE_BLOCK_ROWS), modes == 3 ? 0 : -1);
+	for (int m = 0; m < modes; m++) {
+		struct dbi_stmt *st;
+		int64_t base = 1000 * (m + 1);
+		int got = 0;
+
+		assert_int_equal(store_block_open(&b[m], f->db, STORE_BLOCK_ROWS), 0);
+		assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+		for (int i = 0; i < n; i++) {
+			store_block_int(&b[m], base + i);
+			store_block_text(&b[m], texts[i], (int)strlen(texts[i]));
+			assert_int_equal(store_block_row(&b[m]), 0);
+		}
+		store_block_int(&b[m], INT64_MIN + m);
+		store_block_null(&b[m]);
+		assert_int_equal(store_block_row(&b[m]), 0);
+		store_block_int(&b[m], INT64_MAX - m);
+		store_block_text(&b[m], "max", 3);
+		assert_int_equal(store_block_row(&b[m]), 0);
+		assert_int_equal(store_block_flush(&b[m]), 0);
+		assert_int_equal(dbi_sync(f->db), DBI_OK);
+		assert_int_equal(dbi_exec(f->db, "COMMIT"), DBI_OK);
+		assert_int_equal(dbi_prepare(f->db, "SELECT k, t FROM blk WHERE k >= ? AND k < ? ORDER BY k", &st),
+				 DBI_OK);
+		dbi_bind_i64(st, 1, base);
+		dbi_bind_i64(st, 2, base + 1000);
+		for (; dbi_step(st) == DBI_ROW; got++) {
+			assert_int_equal(dbi_column_i64(st, 0), base + got);
+			assert_string_equal(dbi_column_text(st, 1), texts[got]);
+		}
+		dbi_finalize(st);
+		assert_int_equal(got, n);
+		assert_int_equal(one_number(f->db, "SELECT count(*) FROM blk WHERE t IS NULL"), m + 1);
+		assert_int_equal(one_number(f->db, "SELECT count(*) FROM blk WHERE t = 'max'"), m + 1);
+	}
+	/* A key stored, and one twice in the rows: no row of the COPY kept. */
+	if (b[1].copying) {
+		assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+		for (int k = 0; k < 2; k++) {
+			store_block_int(&b[1], k ? 1000 : 5000);
+			store_block_text(&b[1], "dup", 3);
+			assert_int_equal(store_block_row(&b[1]), 0);
+			assert_int_equal(store_block_flush(&b[1]), 0);
+		}
+		assert_int_equal(dbi_sync(f->db), DBI_MISMATCH);
+		assert_int_equal(dbi_exec(f->db, "COMMIT"), DBI_OK);
+		assert_int_equal(one_number(f->db, "SELECT count(*) FROM blk WHERE t = 'dup'"), 1);
+	}
+	for (int m = 0; m < 3; m++)
+		store_block_close(&b[m]);
+}
+
 /* Migration 011 on a database that holds samples one per row: each
  * becomes a chunk of one with the same value (the counts equal, a value
  * past 2^62 kept exactly), and the samples table is gone. */
@@ -1047,6 +1201,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(samples_are_chunks_stored_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(ledger_rows_go_together, setup, teardown),
 		cmocka_unit_test_setup_teardown(fast_batches_refuse_as_careful, setup, teardown),
+		cmocka_unit_test_setup_teardown(copy_conflicts_refuse_as_careful, setup, teardown),
+		cmocka_unit_test_setup_teardown(block_texts_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(migration_makes_samples_chunks, setup_before_chunks, teardown),
 		cmocka_unit_test_setup_teardown(histograms_are_chunks_stored_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(migration_makes_histogram_chunks, setup_before_histo_chunks, teardown),
