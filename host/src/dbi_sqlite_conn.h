@@ -1,6 +1,7 @@
 /*
  * dbi_sqlite_conn.h — the SQLite engine's connection and statement, shared
- * by its files (internal to dbi_sqlite.c and dbi_sqlite_ints.c).
+ * by its files (internal to dbi_sqlite.c, dbi_sqlite_ints.c and
+ * dbi_sqlite_wal.c).
  */
 #ifndef XCB_DBI_SQLITE_CONN_H
 #define XCB_DBI_SQLITE_CONN_H
@@ -30,6 +31,11 @@ struct lite_stmt {
 int lite_rc(int rc);
 /* Registers xcb_ints, the packing function of dbi_fetch_ints, on h. */
 int lite_ints_register(sqlite3 *h);
+/* The writer's VFS (dbi_sqlite_wal.c): the default one with a commit's
+ * WAL writes gathered into one; registered (not as the default) by
+ * lite_wal_register: SQLITE_OK or an error. */
+#define LITE_WAL_VFS "xcb-wal"
+int lite_wal_register(void);
 /* dbi_fetch_ints on SQLite (dbi_sqlite_ints.c). */
 int l_fetch_ints(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got);
 

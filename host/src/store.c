@@ -306,6 +306,7 @@ static int fast_frame(int64_t id, const struct xcb_hdr *h, const uint8_t *p, int
 {
 	int64_t used[LIM_EVENTS + 1], cid, changes;
 	struct store_run *r;
+	union store_dec d;
 	int which, rc = 0;
 
 	if (h->type != XCB_T_CASE && h->type != XCB_T_RESULT && h->type != XCB_T_HISTO &&
@@ -316,7 +317,7 @@ static int fast_frame(int64_t id, const struct xcb_hdr *h, const uint8_t *p, int
 		return STORE_SLOW;
 	memcpy(used, r->used, sizeof(used));
 	store_touch_pending(id, used);
-	cid = store_frame_case(h->type, p, h->length);
+	cid = store_frame_case(h->type, p, h->length, &d);
 	/* A CASE is new, the others' case is known: else the careful way
 	 * (a repeated CASE, a RESULT that overtook its CASE: no_case). */
 	if (store_limit_check(used, h->type, p, h->length, &which) || cid < 0 ||
@@ -329,8 +330,8 @@ static int fast_frame(int64_t id, const struct xcb_hdr *h, const uint8_t *p, int
 		if (rc == 0 && store_run_add_case(r, (uint32_t)cid))
 			rc = -1;
 		break;
-	case XCB_T_RESULT: rc = store_result(id, p, h->length, 1); break;
-	default: rc = store_points(id, h->type, p, h->length, 1); break;
+	case XCB_T_RESULT: rc = store_result_dec(id, &d.r, h->length, 1); break;
+	default: rc = store_points_dec(id, h->type, &d, 1); break;
 	}
 	/* (It decoded above: only the database can fail it now, or a block
 	 * hold a chunk it meets.) */

@@ -37,13 +37,8 @@ static int64_t case_id_of(json_t *cfg)
 	return !cid || parse_u64(cid, &v) || v > UINT32_MAX ? -1 : (int64_t)v;
 }
 
-int64_t store_frame_case(unsigned type, const uint8_t *p, size_t n)
+int64_t store_frame_case(unsigned type, const uint8_t *p, size_t n, union store_dec *d)
 {
-	union {
-		struct xcb_result r;
-		struct xcb_histo x;
-		struct xcb_samples y;
-	} u;
 	json_t *cfg;
 	int64_t cid;
 
@@ -53,9 +48,9 @@ int64_t store_frame_case(unsigned type, const uint8_t *p, size_t n)
 		cid = case_id_of(cfg);
 		json_decref(cfg);
 		return cid;
-	case XCB_T_RESULT: return xcb_dec_result(p, n, &u.r) ? -1 : (int64_t)u.r.case_id;
-	case XCB_T_HISTO: return xcb_dec_histo(p, n, &u.x) ? -1 : (int64_t)u.x.case_id;
-	case XCB_T_SAMPLES: return xcb_dec_samples(p, n, &u.y) ? -1 : (int64_t)u.y.case_id;
+	case XCB_T_RESULT: return xcb_dec_result(p, n, &d->r) ? -1 : (int64_t)d->r.case_id;
+	case XCB_T_HISTO: return xcb_dec_histo(p, n, &d->x) ? -1 : (int64_t)d->x.case_id;
+	case XCB_T_SAMPLES: return xcb_dec_samples(p, n, &d->y) ? -1 : (int64_t)d->y.case_id;
 	default: return -1;
 	}
 }
@@ -112,14 +107,20 @@ int store_case(int64_t id, const uint8_t *p, size_t n, int fast)
 
 int store_result(int64_t id, const uint8_t *p, size_t n, int fast)
 {
-	struct dbi_stmt *s = store_st[S_RESULT];
 	struct xcb_result r;
+
+	if (xcb_dec_result(p, n, &r))
+		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
+	return store_result_dec(id, &r, n, fast);
+}
+
+int store_result_dec(int64_t id, const struct xcb_result *r, size_t n, int fast)
+{
+	struct dbi_stmt *s = store_st[S_RESULT];
 	int64_t v[XCB_N_RESULT_FIELDS];
 	unsigned char null[XCB_N_RESULT_FIELDS];
 	int cols = 0, rc;
 
-	if (xcb_dec_result(p, n, &r))
-		return STORE_REFUSED; /* malformed: nothing written (the collector checks first) */
 	/* Every field with a column, in XCB_SQL_RESULT_COLS order. An appended
 	 * one the RESULT does not reach (an older sender's) decodes as 0 and is
 	 * stored as NULL (not measured), where 0 could not be told from a value. */
@@ -130,7 +131,7 @@ int store_result(int64_t id, const uint8_t *p, size_t n, int fast)
 		if (part == XCB_PART_PAD)
 			continue;
 		null[cols] = part == XCB_PART_APPENDED && !present;
-		v[cols] = null[cols] ? 0 : store_i64(xcb_result_get(&r, i));
+		v[cols] = null[cols] ? 0 : store_i64(xcb_result_get(r, i));
 		cols++;
 	}
 	/* fast: the case is known; on PostgreSQL the row goes in a block
@@ -155,7 +156,7 @@ int store_result(int64_t id, const uint8_t *p, size_t n, int fast)
 	 * read as a case (issue 26): refused, unACKed, and stored when resent
 	 * after its CASE (a frame that overtook it on a lossy link;
 	 * rejected.no_case); or its row is stored already (insert-once). */
-	rc = store_may_add(store_st[S_RESULT_HAS], id, r.case_id, r.rep, r.initiator, 0, 0);
+	rc = store_may_add(store_st[S_RESULT_HAS], id, r->case_id, r->rep, r->initiator, 0, 0);
 	return rc ? rc : STORE_REFUSED;
 }
 
@@ -261,16 +262,15 @@ static int store_samples(int64_t id, const struct xcb_samples *y, int fast)
  * store_samples. */
 int store_points(int64_t id, unsigned type, const uint8_t *p, size_t n, int fast)
 {
-	struct xcb_histo x;
-	struct xcb_samples y;
+	union store_dec d;
 
 	/* malformed: nothing written (the collector checks first) */
-	if (type == XCB_T_HISTO) {
-		if (xcb_dec_histo(p, n, &x))
-			return STORE_REFUSED;
-		return store_histo(id, &x, fast);
-	}
-	if (xcb_dec_samples(p, n, &y))
+	if (type == XCB_T_HISTO ? xcb_dec_histo(p, n, &d.x) : xcb_dec_samples(p, n, &d.y))
 		return STORE_REFUSED;
-	return store_samples(id, &y, fast);
+	return store_points_dec(id, type, &d, fast);
+}
+
+int store_points_dec(int64_t id, unsigned type, const union store_dec *d, int fast)
+{
+	return type == XCB_T_HISTO ? store_histo(id, &d->x, fast) : store_samples(id, &d->y, fast);
 }

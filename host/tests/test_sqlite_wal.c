@@ -1,0 +1,198 @@
+/*
+ * test_sqlite_wal.c — the SQLite engine's process settings and its
+ * writer's VFS (dbi_sqlite.c, dbi_sqlite_wal.c) on a real database file:
+ * SQLite keeps no memory statistics (their mutex was the writer's most
+ * frequent lock); a COMMIT of ~100 pages reaches the WAL in a few writes
+ * (SQLite alone makes two a page) and is read back by another connection
+ * and after a reopen; a write that fails fails the COMMIT, which then
+ * stores nothing, and the next one succeeds as before.
+ *
+ * The writes are counted (and failed) at the unix VFS's system calls
+ * (xSetSystemCall), under the VFS that gathers them.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "dbi.h"
+
+#define ROWS 200          /* of ~2000 bytes: ~100 pages of 4 KiB */
+
+/* The unix VFS's pwrite and pwrite64 (whichever it uses), counted, and
+ * failed with ENOSPC while fail_writes is set. */
+typedef ssize_t (*pwrite_fn)(int, const void *, size_t, off_t);
+static pwrite_fn real_pwrite, real_pwrite64;
+static int writes, fail_writes;
+
+/* One write through real, counted (or failed). */
+static ssize_t counted(pwrite_fn real, int fd, const void *p, size_t n, off_t off)
+{
+	writes++;
+	if (fail_writes) {
+		errno = ENOSPC;
+		return -1;
+	}
+	return real(fd, p, n, off);
+}
+
+static ssize_t count_pwrite(int fd, const void *p, size_t n, off_t off) { return counted(real_pwrite, fd, p, n, off); }
+static ssize_t count_pwrite64(int fd, const void *p, size_t n, off_t off)
+{
+	return counted(real_pwrite64, fd, p, n, off);
+}
+
+/* Installs the counters (after SQLite was configured by a dbi_open). */
+static void count_writes(void)
+{
+	sqlite3_vfs *unix_vfs = sqlite3_vfs_find("unix");
+
+	assert_non_null(unix_vfs);
+	if (!real_pwrite && !real_pwrite64) {
+		real_pwrite = (pwrite_fn)unix_vfs->xGetSystemCall(unix_vfs, "pwrite");
+		real_pwrite64 = (pwrite_fn)unix_vfs->xGetSystemCall(unix_vfs, "pwrite64");
+		if (real_pwrite)
+			unix_vfs->xSetSystemCall(unix_vfs, "pwrite", (sqlite3_syscall_ptr)count_pwrite);
+		if (real_pwrite64)
+			unix_vfs->xSetSystemCall(unix_vfs, "pwrite64", (sqlite3_syscall_ptr)count_pwrite64);
+	}
+	assert_true(real_pwrite || real_pwrite64);
+	writes = fail_writes = 0;
+}
+
+struct files {
+	char dir[64], path[96], wal[104];
+	struct dbi *db;   /* read-write, the writer's kind */
+};
+
+/* A new database file in a directory of its own, with table t. */
+static int setup(void **state)
+{
+	struct files *f = calloc(1, sizeof(*f));
+	char err[512];
+
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_sqlite_wal.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/t.db", f->dir);
+	snprintf(f->wal, sizeof(f->wal), "%s-wal", f->path);
+	f->db = dbi_open(f->path, DBI_RW, err, sizeof(err));
+	if (!f->db || dbi_exec(f->db, "CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT)")) {
+		fprintf(stderr, "%s\n", f->db ? dbi_errmsg(f->db) : err);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct files *f = *state;
+	char p[128];
+
+	dbi_close(f->db);
+	unlink(f->path);
+	unlink(f->wal);
+	snprintf(p, sizeof(p), "%s-shm", f->path);
+	unlink(p);
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+/* Inserts ROWS rows of ~2000 bytes from id first, in the open transaction. */
+static void insert_rows(struct dbi *db, int first)
+{
+	for (int i = 0; i < ROWS; i++)
+		assert_int_equal(dbi_run(db, "INSERT INTO t(id, s) VALUES (?, printf('%.*c', 2000, 'x'))",
+					 DBI_I(first + i)), DBI_OK);
+}
+
+/* Rows of t as a new read-only connection sees them. */
+static int64_t rows_seen(const char *path)
+{
+	char err[512];
+	struct dbi *r = dbi_open(path, DBI_RO, err, sizeof(err));
+	int64_t n;
+
+	assert_non_null(r);
+	n = dbi_i64(r, "SELECT count(*) FROM t WHERE length(s) = ?", -1, DBI_I(2000));
+	dbi_close(r);
+	return n;
+}
+
+/* No memory statistics: nothing counts the bytes SQLite allocates. */
+static void no_memory_statistics(void **state)
+{
+	struct files *f = *state;
+
+	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+	insert_rows(f->db, 1);
+	assert_int_equal(dbi_exec(f->db, "COMMIT"), DBI_OK);
+	assert_int_equal(sqlite3_memory_used(), 0);
+}
+
+/* ~100 pages committed in a few writes (SQLite alone: ~200), all of them in
+ * the WAL file when the COMMIT returns: another connection reads them, and
+ * so does one after every connection was closed. */
+static void commit_gathers_its_writes(void **state)
+{
+	struct files *f = *state;
+	struct stat st;
+
+	count_writes();
+	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+	insert_rows(f->db, 1);
+	assert_int_equal(writes, 0);
+	assert_int_equal(dbi_exec(f->db, "COMMIT"), DBI_OK);
+	assert_int_equal(stat(f->wal, &st), 0);
+	assert_true(st.st_size > 90 * 4096);
+	/* 128 KiB a write at most: ~4 for ~400 KiB */
+	assert_in_range(writes, 1, 8);
+	assert_int_equal(rows_seen(f->path), ROWS);
+	dbi_close(f->db);
+	f->db = NULL;
+	assert_int_equal(rows_seen(f->path), ROWS);
+}
+
+/* A write that fails (a full disk) fails the COMMIT: nothing of it is
+ * seen; the next COMMIT, with the disk back, stores its rows. */
+static void failed_write_fails_the_commit(void **state)
+{
+	struct files *f = *state;
+
+	count_writes();
+	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+	insert_rows(f->db, 1);
+	fail_writes = 1;
+	assert_int_equal(dbi_exec(f->db, "COMMIT"), DBI_IOERR);
+	fail_writes = 0;
+	if (dbi_in_txn(f->db))
+		assert_int_equal(dbi_exec(f->db, "ROLLBACK"), DBI_OK);
+	assert_int_equal(rows_seen(f->path), 0);
+	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+	insert_rows(f->db, 1001);
+	assert_int_equal(dbi_exec(f->db, "COMMIT"), DBI_OK);
+	assert_int_equal(rows_seen(f->path), ROWS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(no_memory_statistics, setup, teardown),
+		cmocka_unit_test_setup_teardown(commit_gathers_its_writes, setup, teardown),
+		cmocka_unit_test_setup_teardown(failed_write_fails_the_commit, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
