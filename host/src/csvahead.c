@@ -30,6 +30,56 @@
  * (relaxed: a counter with no data published through it). */
 static atomic_int ahead_running;
 
+/* Read connections of ended threads, idle (no statement, no transaction),
+ * for the next threads. Why kept: on PostgreSQL a connection is a server
+ * backend, and a new backend maps the server's shared buffers page by page
+ * as it first touches them: a 1M-row export through 128 MiB of them cost
+ * a new backend ~32k page faults, and on the bench's VM ~1 s of the 2.6-2.9
+ * s of server CPU it took, which a backend that has read before does not
+ * pay again (bench/LIMITS.md, CSV export). At most AHEAD_MAX open at once,
+ * kept or in use: a thread opens one only when none is kept, and at most
+ * AHEAD_MAX threads run. spare_mu guards spare and nspare (taken by a
+ * starting thread, given back by an ending one, emptied at shutdown). */
+static pthread_mutex_t spare_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct dbi *spare[AHEAD_MAX];
+static int nspare;
+
+/* A spare read connection, else a new one (NULL if it cannot open). A
+ * spare whose server restarted meanwhile reconnects on its first failed
+ * statement, as every reader does (dbi_pg.c). */
+static struct dbi *spare_take(void)
+{
+	struct dbi *db = NULL;
+
+	pthread_mutex_lock(&spare_mu);
+	if (nspare > 0)
+		db = spare[--nspare];
+	pthread_mutex_unlock(&spare_mu);
+	return db ? db : db_ro_open();
+}
+
+/* Keeps db (idle: its statements finalized) for the next thread, or
+ * closes it when AHEAD_MAX are kept already. */
+static void spare_keep(struct dbi *db)
+{
+	pthread_mutex_lock(&spare_mu);
+	if (nspare < AHEAD_MAX) {
+		spare[nspare++] = db;
+		db = NULL;
+	}
+	pthread_mutex_unlock(&spare_mu);
+	if (db)
+		dbi_close(db);
+}
+
+void ahead_close_spares(void)
+{
+	pthread_mutex_lock(&spare_mu);
+	while (nspare > 0)
+		dbi_close(spare[--nspare]);
+	pthread_mutex_unlock(&spare_mu);
+}
+
 struct ahead {
 	pthread_t thread;
 	ahead_fill_fn fill;
@@ -51,13 +101,13 @@ struct ahead {
 	int stop;               /* ahead_stop: fill nothing more */
 };
 
-/* The thread: fills block after block on its own read connection (db_ro
- * opens it on first use; closed when the thread ends) until the last one,
- * a failure, or stop. */
+/* The thread: fills block after block on its own read connection (a
+ * spare, or a new one; kept as a spare when the thread ends) until the
+ * last one, a failure, or stop. */
 static void *ahead_run(void *p)
 {
 	struct ahead *a = p;
-	struct dbi *db = db_ro();
+	struct dbi *db = spare_take();
 	int more = 1;
 
 	for (int64_t k = 0; more; k++) {
@@ -79,8 +129,10 @@ static void *ahead_run(void *p)
 		pthread_mutex_unlock(&a->mu);
 		more = more && n >= 0;
 	}
-	if (db)
+	if (db) {
 		a->end(a->arg, db);
+		spare_keep(db);
+	}
 	return NULL;
 }
 

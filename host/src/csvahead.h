@@ -17,8 +17,9 @@
  * block. */
 typedef int (*ahead_fill_fn)(void *arg, struct dbi *db, int64_t *v, uint64_t *nulls, int *more);
 
-/* Called on the thread before it ends and closes db: what fill left on
- * db (its prepared statement) is freed here. */
+/* Called on the thread before it ends and gives db back (kept for the
+ * next export's thread): what fill left on db (its prepared statement) is
+ * freed here. */
 typedef void (*ahead_end_fn)(void *arg, struct dbi *db);
 
 struct ahead;
@@ -33,5 +34,8 @@ int ahead_take(struct ahead *a, const int64_t **v, const uint64_t **nulls);
 void ahead_done(struct ahead *a);
 /* Stops the thread (after the block it is filling) and frees a. */
 void ahead_stop(struct ahead *a);
+/* Closes the read connections kept for later exports: once no export
+ * runs (after http_stop). */
+void ahead_close_spares(void);
 
 #endif

@@ -77,16 +77,22 @@ static void ro_init(void)
 	pthread_key_create(&ro_key, ro_destroy);
 }
 
+struct dbi *db_ro_open(void)
+{
+	char err[256];
+
+	return dbi_open(cfg.db_path, DBI_RO, err, sizeof(err));
+}
+
 struct dbi *db_ro(void)
 {
 	struct dbi *db;
-	char err[256];
 
 	pthread_once(&ro_once, ro_init);
 	db = pthread_getspecific(ro_key);
 	if (db)
 		return db;
-	db = dbi_open(cfg.db_path, DBI_RO, err, sizeof(err));
+	db = db_ro_open();
 	if (db)
 		pthread_setspecific(ro_key, db);
 	return db;

@@ -21,6 +21,9 @@ int db_migrate(struct dbi *db, char *err, size_t errlen);
 int db_migrate_to(struct dbi *db, int upto, char *err, size_t errlen);
 /* This thread's read-only connection (opened on first use), or NULL. */
 struct dbi *db_ro(void);
+/* A new read-only connection owned by the caller (dbi_close), or NULL: for
+ * one that outlives a thread (csvahead.c keeps its spares). */
+struct dbi *db_ro_open(void);
 /* Closes this thread's read-only connection. */
 void db_ro_close(void);
 

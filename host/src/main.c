@@ -17,6 +17,7 @@
 #include "bootnet.h"
 #include "cmdopt.h"
 #include "collector.h"
+#include "csvahead.h"
 #include "db.h"
 #include "http.h"
 #include "job_runner.h"
@@ -301,6 +302,7 @@ static void stop_services(struct dbi *db)
 {
 	job_runner_stop(); /* before the writer: it writes through it */
 	http_stop();
+	ahead_close_spares(); /* no export reads ahead once http_stop returns */
 	collector_stop();
 	writer_stop();     /* commits everything still queued */
 	dbi_close(db);
