@@ -13,7 +13,10 @@ XCBENCHD=$ROOT/host/build/xcbenchd
 XCBENCH=$ROOT/host/build/xcbench
 
 ok()    { echo "ok - $*"; }
-notok() { echo "not ok - $*"; }
+# TAP_FAILED: set by notok, so a helper's cleanup can keep what explains a
+# failure (net.sh keeps its NET_DIR).
+TAP_FAILED=
+notok() { TAP_FAILED=1; echo "not ok - $*"; }
 skip()  { echo "ok - $1 # SKIP $2"; }
 # check NAME CMD...: one TAP line from a command's exit status.
 check() { local n=$1; shift; if "$@"; then ok "$n"; else notok "$n"; fi; }
