@@ -59,6 +59,10 @@ off_soon() {
 		[ "$($X machine power "$1" status 2>/dev/null)" = "$1: status: off" ] && return 0
 		sleep 0.25
 	done
+	# Not off: what the BMC said and the machines' processes, kept in NET_DIR
+	# (the CI run of 2026-12-02 had B on 20 s after its power-off, unexplained).
+	diag "$1 still: $($X machine power "$1" status 2>&1)"
+	ps -eo pid,ppid,stat,etime,wchan:24,args | grep -E '[q]emu-system|[i]pmi_sim|[t]imeout -k' >"$NET_DIR/not-off.$1.ps"
 	return 1
 }
 check "machine set A: ipmi with SOL" $X machine set $A --power ipmi --host 127.0.0.1 --port "$BMC_A" \
@@ -112,6 +116,12 @@ s=$(lab_job_wait "$PORT" "$JA" complete failed timed_out)
 lab_events "$PORT" "$JA" >"$NET_DIR/a.events"
 sed 's/^/#   A: /' "$NET_DIR/a.events"
 check "job $JA (PXE machine beside B): complete ($s)" test "$s" = complete
+if [ "$s" != complete ]; then
+	# What A's QEMU and its BMC said (CI, 2026-12-02: A powered on and never
+	# asked for its boot script, with nothing kept to say why).
+	tail -n 5 "$NET_DIR/A.qemu.out" 2>/dev/null | sed 's/^/#   A qemu: /'
+	tail -n 5 "$NET_DIR/A.bmc/sim.log" 2>/dev/null | sed 's/^/#   A ipmi_sim: /'
+fi
 for st in "powering_on: power on \\(was off\\)" "booting: boot script requested" "running: payload running \\(HELLO\\)" \
 	"complete: run [0-9]+ complete" "complete: end: powered off"; do
 	check "... event '$st'" grep -qE "^1 $st" "$NET_DIR/a.events"
@@ -129,9 +139,12 @@ check "... has iPXE's lines" grep -q "iPXE initialising devices" "$NET_DIR/a.con
 check "... and the payload's" grep -q "^xcbench" "$NET_DIR/a.console"
 
 # Cancel: a job on B with room to wait, cancelled once it is powered on.
+# B's pid file goes before the job is queued: the job runner may power B on
+# (and the start command write the file) before queue's answer is read.
+rm -f "$NET_DIR/B.pid"
 J4=$($X queue --mac $B --suite quick --power-timeout 300 | grep -oE 'job [0-9]+' | cut -d' ' -f2)
-for i in $(seq 240); do lab_events "$PORT" "$J4" | grep -q "power on (was" && break; sleep 0.25; done
-check "job $J4 on B: powered on" sh -c "lab_events() { :; }; test -s '$NET_DIR/B.pid'"
+for i in $(seq 240); do [ -s "$NET_DIR/B.pid" ] && lab_events "$PORT" "$J4" | grep -q "power on (was" && break; sleep 0.25; done
+check "job $J4 on B: powered on (its start command ran)" test -s "$NET_DIR/B.pid"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X DELETE "$XCBENCH_SERVER/api/v1/jobs/$J4")
 check "DELETE of job $J4 while it powers B on is refused ($code; cancel instead)" test "$code" = 404
 check "xcbench job cancel $J4" sh -c "$X job cancel $J4 >/dev/null"
@@ -142,11 +155,14 @@ check "machine B is off (CLI)" off_soon $B
 
 # A daemon restart mid-job: the job stays in its stored stage, its machine is
 # not powered on a second time (the same QEMU process runs on).
-J5=$($X queue --mac $B --suite quick --power-timeout 300 --attempts 2 | grep -oE 'job [0-9]+' | cut -d' ' -f2)
+# The pid file goes first, as for job 4 (removed after the queue, a quick
+# power-on's file could be lost); a missing one fails the check by name, not
+# with cat's and kill's errors (CI, 2026-12-02, B still on from job 4).
 rm -f "$NET_DIR/B.pid"
+J5=$($X queue --mac $B --suite quick --power-timeout 300 --attempts 2 | grep -oE 'job [0-9]+' | cut -d' ' -f2)
 for i in $(seq 240); do [ -s "$NET_DIR/B.pid" ] && lab_events "$PORT" "$J5" | grep -q "power on (was" && break; sleep 0.25; done
-vm_pid=$(cat "$NET_DIR/B.pid")
-check "job $J5 on B: powered on (QEMU $vm_pid)" kill -0 "$vm_pid"
+vm_pid=$(cat "$NET_DIR/B.pid" 2>/dev/null)
+check "job $J5 on B: powered on (QEMU ${vm_pid:-without a pid file})" test -n "$vm_pid" -a -d "/proc/${vm_pid:-0}"
 net_daemon_stop lab
 net_daemon_start lab "$PORT" || { notok "daemon restarts"; exit 1; }
 sleep 3   # six passes of the job runner
@@ -154,7 +170,8 @@ lab_events "$PORT" "$J5" >"$NET_DIR/j5.events"
 sed 's/^/#   J5: /' "$NET_DIR/j5.events"
 check "after the restart job $J5 is still powering_on" test "$(api "$PORT" "/api/v1/jobs/$J5" | json "j['job']['stage']")" = powering_on
 check "... with one power-on event" test "$(grep -cE 'power (on|cycle) \(was' "$NET_DIR/j5.events")" = 1
-check "... and the same QEMU running (no second power-on)" sh -c "kill -0 $vm_pid && test \"\$(cat $NET_DIR/B.pid)\" = $vm_pid"
+check "... and the same QEMU running (no second power-on)" \
+	test -n "$vm_pid" -a -d "/proc/${vm_pid:-0}" -a "$(cat "$NET_DIR/B.pid" 2>/dev/null)" = "$vm_pid"
 $X job cancel "$J5" >/dev/null
 s=$(lab_job_wait "$PORT" "$J5" cancelled)
 check "job $J5 cancelled after the restart, powered off" grep -q "end: powered off" <(lab_events "$PORT" "$J5")

@@ -13,7 +13,10 @@ XCBENCHD=$ROOT/host/build/xcbenchd
 XCBENCH=$ROOT/host/build/xcbench
 
 ok()    { echo "ok - $*"; }
-notok() { echo "not ok - $*"; }
+# TAP_FAILED: set by notok, so a helper's cleanup can keep what explains a
+# failure (net.sh keeps its NET_DIR).
+TAP_FAILED=
+notok() { TAP_FAILED=1; echo "not ok - $*"; }
 skip()  { echo "ok - $1 # SKIP $2"; }
 # check NAME CMD...: one TAP line from a command's exit status.
 check() { local n=$1; shift; if "$@"; then ok "$n"; else notok "$n"; fi; }
@@ -44,15 +47,19 @@ accel() { "$ROOT/tools/qemu-accel"; }
 # free_port and xcbd_start (the daemon and its port, for tests and tools).
 . "$ROOT/tests/lib/daemon.sh"
 
+# qemu_run: one bounded QEMU run, its stderr kept, a hang explained.
+. "$ROOT/tests/lib/qemu_run.sh"
+
 # qemu_direct LOG SMP "CMDLINE" [extra qemu args...]: boots the payload with
-# -kernel, serial to LOG, exits through isa-debug-exit. Returns QEMU's status
-# ((code<<1)|1 for a payload exit). Bounded by XCB_QEMU_TIMEOUT (default 120 s).
+# -kernel, serial to LOG (QEMU's stderr in LOG.stderr), exits through
+# isa-debug-exit. Returns QEMU's status ((code<<1)|1 for a payload exit).
+# Bounded by XCB_QEMU_TIMEOUT (default 120 s); see qemu_run.
 qemu_direct() {
 	local log=$1 smp=$2 cmdline=$3; shift 3
-	timeout -k 5 "${XCB_QEMU_TIMEOUT:-120}" qemu-system-x86_64 \
+	qemu_run "$log" "${XCB_QEMU_TIMEOUT:-120}" qemu-system-x86_64 \
 		-accel "$(accel)" -M q35 -m 256 -smp "$smp" -nographic -no-reboot \
 		-bios /usr/share/qemu/qboot.rom \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-serial "file:$log" -monitor none -display none \
-		-kernel "$XCB_ELF" -append "$cmdline" "$@" </dev/null >/dev/null 2>&1
+		-kernel "$XCB_ELF" -append "$cmdline" "$@"
 }

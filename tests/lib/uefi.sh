@@ -48,16 +48,17 @@ uefi_wait_for() {
 
 # qemu_uefi LOG SMP "CMDLINE" [extra qemu args]: OVMF loads xcbench.efi with
 # LoadImage (QEMU's -kernel blob, -append as LoadOptions), TCG always;
-# serial to LOG (cleaned). Returns QEMU's status ((code<<1)|1).
+# serial to LOG (cleaned; QEMU's stderr in LOG.raw.stderr). Returns QEMU's status
+# ((code<<1)|1); bounded as qemu_run says.
 qemu_uefi() {
 	local log=$1 smp=$2 cmdline=$3 rc; shift 3
 	# shellcheck disable=SC2046
-	timeout -k 5 "${XCB_QEMU_TIMEOUT:-120}" qemu-system-x86_64 \
+	qemu_run "$log.raw" "${XCB_QEMU_TIMEOUT:-120}" qemu-system-x86_64 \
 		-accel tcg -M q35 -m 256 -smp "$smp" -nographic -no-reboot \
 		$(ovmf_args "$log.vars") \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-serial "file:$log.raw" -monitor none -display none -net none \
-		-kernel "${XCB_EFI_IMAGE:-$XCB_EFI}" -append "$cmdline" "$@" </dev/null >/dev/null 2>&1
+		-kernel "${XCB_EFI_IMAGE:-$XCB_EFI}" -append "$cmdline" "$@"
 	rc=$?
 	uefi_clean "$log.raw" "$log"
 	rm -f "$log.vars"
