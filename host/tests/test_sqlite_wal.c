@@ -24,6 +24,7 @@
 #include <sqlite3.h>
 
 #include "dbi.h"
+#include "dbi_sqlite_conn.h"
 
 #define ROWS 200          /* of ~2000 bytes: ~100 pages of 4 KiB */
 
@@ -186,12 +187,56 @@ static void failed_write_fails_the_commit(void **state)
 	assert_int_equal(rows_seen(f->path), ROWS);
 }
 
+/* A COMMIT padded to a sector boundary (synchronous=FULL on a file without
+ * powersafe overwrite: SQLite writes copies of the commit frame up to the
+ * boundary, the last one split in two by a sync there, and publishes them
+ * all) is in the WAL file whole when it returns: the file ends on a frame
+ * boundary, and another connection reads the rows, the commit's last page
+ * from its last copy. */
+static void padded_commit_is_whole(void **state)
+{
+	struct files *f = *state;
+	char uri[160];
+	sqlite3 *h = NULL;
+	struct stat st;
+	int page = 0;
+	int64_t rows = 0;
+	sqlite3_stmt *q;
+
+	snprintf(uri, sizeof(uri), "file:%s?psow=0", f->path);
+	assert_int_equal(sqlite3_open_v2(uri, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, LITE_WAL_VFS), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "PRAGMA page_size", -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	page = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	/* Commits of 1..3 rows of ~2000 bytes: the commit frame ends at
+	 * different offsets, so some sync point falls inside a padding
+	 * frame's header and some inside its page. */
+	for (int c = 0; c < 12; c++) {
+		assert_int_equal(sqlite3_exec(h, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+		for (int i = 0; i < 1 + c % 3; i++) {
+			char sql[128];
+
+			snprintf(sql, sizeof(sql), "INSERT INTO t(s) VALUES (printf('%%.*c', 2000, 'x'))");
+			assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+			rows++;
+		}
+		assert_int_equal(sqlite3_exec(h, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+		assert_int_equal(stat(f->wal, &st), 0);
+		assert_int_equal((st.st_size - 32) % (page + 24), 0);
+		assert_int_equal(rows_seen(f->path), rows);
+	}
+	sqlite3_close(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(no_memory_statistics, setup, teardown),
 		cmocka_unit_test_setup_teardown(commit_gathers_its_writes, setup, teardown),
 		cmocka_unit_test_setup_teardown(failed_write_fails_the_commit, setup, teardown),
+		cmocka_unit_test_setup_teardown(padded_commit_is_whole, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
