@@ -67,14 +67,25 @@ struct wfile {
 static sqlite3_vfs *dflt;     /* the default VFS (wrapped, set before registration) */
 
 /* Writes the gathered bytes (in one write): SQLITE_OK or the write's error.
- * They are dropped either way: after an error SQLite rolls back. */
+ * A failed write keeps them, to be written again by the next flush: its
+ * error may reach SQLite from a read (a spilled page read back), where
+ * SQLite rolls back only the statement when it may (SQLITE_FULL, a
+ * statement journal) and goes on with a transaction whose spilled frames
+ * the wal-index lists; dropped, they were never written, yet a COMMIT
+ * after published them (test_sqlite_wal
+ * spilled_frames_lost_fail_the_commit). Kept, that COMMIT writes them or
+ * fails. But a commit's bytes (committing) are dropped: its COMMIT fails
+ * and is rolled back, and written later its commit frame would follow the
+ * last commit with valid checksums, a commit the WAL's recovery after a
+ * crash would find (failed_commit_stays_failed_after_a_crash). */
 static int flush(struct wfile *w)
 {
 	int rc = SQLITE_OK;
 
 	if (w->len)
 		rc = w->real->pMethods->xWrite(w->real, w->buf, (int)w->len, w->at);
-	w->len = 0;
+	if (rc == SQLITE_OK || w->committing)
+		w->len = 0;
 	return rc;
 }
 
@@ -87,7 +98,7 @@ static int w_close(sqlite3_file *f)
 
 	free(w->buf);
 	w->buf = NULL;
-	w->cap = 0;
+	w->len = w->cap = 0;
 	return rc != SQLITE_OK ? rc : rc2;
 }
 

@@ -5,7 +5,10 @@
  * frequent lock); a COMMIT of ~100 pages reaches the WAL in a few writes
  * (SQLite alone makes two a page) and is read back by another connection
  * and after a reopen; a write that fails fails the COMMIT, which then
- * stores nothing, and the next one succeeds as before.
+ * stores nothing, and the next one succeeds as before; a commit padded to
+ * a sector boundary is whole when it returns; frames spilled before a
+ * COMMIT and not written (a full disk) are written by it or fail it; a
+ * failed COMMIT is no commit in the file a crash leaves.
  *
  * The writes are counted (and failed) at the unix VFS's system calls
  * (xSetSystemCall), under the VFS that gathers them.
@@ -230,6 +233,105 @@ static void padded_commit_is_whole(void **state)
 	sqlite3_close(h);
 }
 
+/* The rows of t as the raw connection h counts them, and SQLite's own
+ * check of the file: "ok" or its first complaint. */
+static int64_t raw_count(sqlite3 *h, const char *sql)
+{
+	sqlite3_stmt *q;
+	int64_t n = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &q, NULL), SQLITE_OK);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		n = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return n;
+}
+
+/* A transaction bigger than its page cache spills frames to the WAL before
+ * its COMMIT (gathered here, not yet written); when they cannot be written
+ * (a full disk) as a read of a spilled page needs them, the transaction
+ * cannot commit as if they had been: its COMMIT fails, or what it commits
+ * is whole (every row, the file sound), never pages that were not written. */
+static void spilled_frames_lost_fail_the_commit(void **state)
+{
+	struct files *f = *state;
+	sqlite3 *h = NULL;
+	int rc;
+
+	assert_int_equal(sqlite3_open_v2(f->path, &h, SQLITE_OPEN_READWRITE, LITE_WAL_VFS), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "PRAGMA journal_mode=WAL; PRAGMA cache_size=10", NULL, NULL, NULL),
+			 SQLITE_OK);
+	count_writes();
+	assert_int_equal(sqlite3_exec(h, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	for (int i = 1; i <= 40; i++) {
+		char sql[128];
+
+		snprintf(sql, sizeof(sql), "INSERT INTO t(id, s) VALUES (%d, printf('%%.*c', 2000, 'x'))", i);
+		assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	}
+	/* Spilled, and at least the last frames still gathered (no write). */
+	assert_true(writes < 3);
+	fail_writes = 1;
+	/* The spilled pages read back by a statement that may fail alone
+	 * (several rows, a key: SQLite rolls back only it on SQLITE_FULL):
+	 * the gathered frames' write fails. */
+	rc = sqlite3_exec(h, "INSERT INTO t(id, s) SELECT id + 1000, s FROM t", NULL, NULL, NULL);
+	fail_writes = 0;
+	assert_int_not_equal(rc, SQLITE_OK);
+	if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) == SQLITE_OK) {
+		assert_int_equal(rows_seen(f->path), 40);
+		assert_int_equal(raw_count(h, "SELECT count(*) FROM t WHERE length(s) = 2000"), 40);
+	} else {
+		sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+		assert_int_equal(rows_seen(f->path), 0);
+	}
+	sqlite3_close(h);
+	/* Either way the file is sound, after every connection closed. */
+	h = NULL;
+	assert_int_equal(sqlite3_open_v2(f->path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(raw_count(h, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	sqlite3_close(h);
+}
+
+/* A COMMIT whose write failed stays failed: nothing of it becomes a
+ * commit later, even in the file a crash leaves. The next transaction
+ * spills (its frames before its COMMIT), and a copy of the database and
+ * its WAL taken then, opened where no wal-index exists (SQLite rebuilds it
+ * from the WAL, as after a crash), holds none of the failed one's rows. */
+static void failed_commit_stays_failed_after_a_crash(void **state)
+{
+	struct files *f = *state;
+	sqlite3 *h = NULL;
+	char copy[128], cmd[1024];
+
+	assert_int_equal(sqlite3_open_v2(f->path, &h, SQLITE_OPEN_READWRITE, LITE_WAL_VFS), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "PRAGMA journal_mode=WAL; PRAGMA cache_size=10; PRAGMA wal_autocheckpoint=0",
+				      NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "INSERT INTO t(id, s) VALUES (0, 'first')", NULL, NULL, NULL), SQLITE_OK);
+	count_writes();
+	assert_int_equal(sqlite3_exec(h, "BEGIN; INSERT INTO t(id, s) VALUES (1, 'failed')", NULL, NULL, NULL), SQLITE_OK);
+	fail_writes = 1;
+	assert_int_not_equal(sqlite3_exec(h, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	fail_writes = 0;
+	sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+	assert_int_equal(sqlite3_exec(h, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	for (int i = 0; i < 40; i++)
+		assert_int_equal(sqlite3_exec(h, "INSERT INTO t(s) VALUES (printf('%.*c', 2000, 'y'))", NULL, NULL, NULL),
+				 SQLITE_OK);
+	snprintf(copy, sizeof(copy), "%s/crash.db", f->dir);
+	snprintf(cmd, sizeof(cmd), "cp %s %s && cp %s %s-wal", f->path, copy, f->wal, copy);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	h = NULL;
+	assert_int_equal(sqlite3_open_v2(copy, &h, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	assert_int_equal(raw_count(h, "SELECT count(*) FROM t WHERE id = 0"), 1);
+	assert_int_equal(raw_count(h, "SELECT count(*) FROM t WHERE id = 1"), 0);
+	sqlite3_close(h);
+	snprintf(cmd, sizeof(cmd), "rm -f %s %s-wal %s-shm", copy, copy, copy);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +339,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(commit_gathers_its_writes, setup, teardown),
 		cmocka_unit_test_setup_teardown(failed_write_fails_the_commit, setup, teardown),
 		cmocka_unit_test_setup_teardown(padded_commit_is_whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(spilled_frames_lost_fail_the_commit, setup, teardown),
+		cmocka_unit_test_setup_teardown(failed_commit_stays_failed_after_a_crash, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
