@@ -19,10 +19,13 @@
  * the gathered bytes and returns their error, so a failed write fails the
  * COMMIT as it did (the writer rolls the batch back); so does each write
  * after it until the next transaction's first (a commit padded to a
- * sector boundary: its copies of the commit frame are published too). Anything else done to
- * the file (read, sync, size, truncate, close, a file control) and any
- * write that does not extend the gathered run (SQLite rewriting a frame of
- * its own transaction) writes the gathered bytes first. Durability is as
+ * sector boundary: its copies of the commit frame are published too).
+ * Anything else done to the file (read, sync, size, truncate, a file
+ * control) and any write that does not extend the gathered run (SQLite
+ * rewriting a frame of its own transaction) writes the gathered bytes
+ * first. A rollback (lite_wal_rolled_back) or a close drops them: a
+ * transaction's spilled frames, written after SQLite let go of the WAL,
+ * could overwrite another writer's commit. Durability is as
  * before: the same bytes reach the kernel at the same commit (no fsync
  * added or lost). Only WAL files are wrapped; the database file, the
  * journal and the shared memory are the default VFS's own objects.
@@ -92,14 +95,15 @@ static int flush(struct wfile *w)
 static int w_close(sqlite3_file *f)
 {
 	struct wfile *w = (struct wfile *)f;
-	/* (only an unfinished transaction's frames can be gathered here) */
-	int rc = flush(w);
-	int rc2 = w->real->pMethods ? w->real->pMethods->xClose(w->real) : SQLITE_OK;
+	/* Only an unfinished transaction's frames can be gathered here, rolled
+	 * back by the close: dropped, not written (another writer may have
+	 * committed where they would go, as after lite_wal_rolled_back). */
+	int rc = w->real->pMethods ? w->real->pMethods->xClose(w->real) : SQLITE_OK;
 
 	free(w->buf);
 	w->buf = NULL;
 	w->len = w->cap = 0;
-	return rc != SQLITE_OK ? rc : rc2;
+	return rc;
 }
 
 /* 1 if the write of n bytes at off is a frame's header: 24 bytes at a
@@ -264,6 +268,25 @@ static sqlite3_vfs wal_vfs = {
 	.xDlClose = v_dlclose, .xRandomness = v_random, .xSleep = v_sleep, .xCurrentTime = v_time,
 	.xGetLastError = v_lasterr, .xCurrentTimeInt64 = v_time64,
 };
+
+void lite_wal_rolled_back(void *h)
+{
+	sqlite3_file *f = NULL;
+
+	/* The connection's WAL file (SQLITE_FCNTL_JOURNAL_POINTER: the WAL
+	 * in WAL mode), if it is ours: its gathered frames are the rolled-back
+	 * transaction's (spilled, never a commit's), and once SQLite let go of
+	 * the WAL's write lock another writer may commit frames where they
+	 * would go: written later, they would overwrite its commit
+	 * (test_sqlite_wal rolled_back_spill_leaves_no_write). Dropped. */
+	if (sqlite3_file_control(h, "main", SQLITE_FCNTL_JOURNAL_POINTER, &f) == SQLITE_OK && f &&
+	    f->pMethods == &wal_methods) {
+		struct wfile *w = (struct wfile *)f;
+
+		w->len = 0;
+		w->committing = w->page_next = 0;
+	}
+}
 
 int lite_wal_register(void)
 {

@@ -8,7 +8,8 @@
  * stores nothing, and the next one succeeds as before; a commit padded to
  * a sector boundary is whole when it returns; frames spilled before a
  * COMMIT and not written (a full disk) are written by it or fail it; a
- * failed COMMIT is no commit in the file a crash leaves.
+ * failed COMMIT is no commit in the file a crash leaves; a rolled-back
+ * transaction's spilled frames never overwrite another writer's commit.
  *
  * The writes are counted (and failed) at the unix VFS's system calls
  * (xSetSystemCall), under the VFS that gathers them.
@@ -332,6 +333,32 @@ static void failed_commit_stays_failed_after_a_crash(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A transaction that spilled frames (gathered) and rolled back leaves
+ * nothing another writer's commit can lose: after the other connection
+ * commits where the spilled frames were, a read on the first (its next
+ * use of the WAL) leaves the other's rows whole. */
+static void rolled_back_spill_leaves_no_write(void **state)
+{
+	struct files *f = *state;
+	sqlite3 *b = NULL;
+
+	assert_int_equal(sqlite3_open_v2(f->path, &b, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	/* (checkpointed first: the rollback reads no page from the WAL) */
+	assert_int_equal(dbi_exec(f->db, "PRAGMA cache_size=10"), DBI_OK);
+	assert_int_equal(dbi_i64(f->db, "PRAGMA wal_checkpoint(TRUNCATE)", -1), 0);
+	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
+	for (int i = 0; i < 40; i++)
+		assert_int_equal(dbi_exec(f->db, "INSERT INTO t(s) VALUES (printf('%.*c', 2000, 'a'))"), DBI_OK);
+	assert_int_equal(dbi_exec(f->db, "ROLLBACK"), DBI_OK);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(sqlite3_exec(b, "INSERT INTO t(s) VALUES (printf('%.*c', 2000, 'b'))", NULL, NULL, NULL),
+				 SQLITE_OK);
+	assert_int_equal(dbi_i64(f->db, "SELECT count(*) FROM t WHERE s GLOB 'b*'", -1), 20);
+	assert_int_equal(raw_count(b, "SELECT count(*) FROM t WHERE s GLOB 'b*'"), 20);
+	sqlite3_close(b);
+	assert_int_equal(rows_seen(f->path), 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +368,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(padded_commit_is_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(spilled_frames_lost_fail_the_commit, setup, teardown),
 		cmocka_unit_test_setup_teardown(failed_commit_stays_failed_after_a_crash, setup, teardown),
+		cmocka_unit_test_setup_teardown(rolled_back_spill_leaves_no_write, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
