@@ -260,6 +260,9 @@ struct dbi *dbi_sqlite_open(const char *path, int flags, char *err, size_t errle
 		goto fail;
 	}
 	sqlite3_busy_timeout(l->h, 5000);
+	/* A rollback drops what the writer's VFS gathered (dbi_sqlite_wal.c). */
+	if (flags & DBI_RW && wal_vfs_ok)
+		sqlite3_rollback_hook(l->h, lite_wal_rolled_back, l->h);
 	if (lite_ints_register(l->h) != SQLITE_OK) {
 		snprintf(err, errlen, "database '%s': %s", path, sqlite3_errmsg(l->h));
 		goto fail;

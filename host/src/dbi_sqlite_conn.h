@@ -36,6 +36,9 @@ int lite_ints_register(sqlite3 *h);
  * lite_wal_register: SQLITE_OK or an error. */
 #define LITE_WAL_VFS "xcb-wal"
 int lite_wal_register(void);
+/* sqlite3_rollback_hook of a connection (h, its sqlite3 *) on LITE_WAL_VFS:
+ * drops the WAL writes it gathered for the transaction rolled back. */
+void lite_wal_rolled_back(void *h);
 /* dbi_fetch_ints on SQLite (dbi_sqlite_ints.c). */
 int l_fetch_ints(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got);
 

@@ -17,10 +17,15 @@
  * does after the commit frame's write returns; that write (a frame header
  * with a database size, SQLite's mark of a commit, then its page) writes
  * the gathered bytes and returns their error, so a failed write fails the
- * COMMIT as it did (the writer rolls the batch back). Anything else done to
- * the file (read, sync, size, truncate, close, a file control) and any
- * write that does not extend the gathered run (SQLite rewriting a frame of
- * its own transaction) writes the gathered bytes first. Durability is as
+ * COMMIT as it did (the writer rolls the batch back); so does each write
+ * after it until the next transaction's first (a commit padded to a
+ * sector boundary: its copies of the commit frame are published too).
+ * Anything else done to the file (read, sync, size, truncate, a file
+ * control) and any write that does not extend the gathered run (SQLite
+ * rewriting a frame of its own transaction) writes the gathered bytes
+ * first. A rollback (lite_wal_rolled_back) or a close drops them: a
+ * transaction's spilled frames, written after SQLite let go of the WAL,
+ * could overwrite another writer's commit. Durability is as
  * before: the same bytes reach the kernel at the same commit (no fsync
  * added or lost). Only WAL files are wrapped; the database file, the
  * journal and the shared memory are the default VFS's own objects.
@@ -30,7 +35,8 @@
 
 #include "dbi_sqlite_conn.h"
 
-#define WAL_FRAME_HDR 24          /* a WAL frame's header (SQLite's file format) */
+#define WAL_HDR 32                /* the WAL file's header (SQLite's file format) */
+#define WAL_FRAME_HDR 24          /* a WAL frame's header */
 /* The most gathered into one write: the unix VFS takes writes under
  * 128 KiB only (its seekAndWriteFd keeps a length's low 17 bits), ~31
  * frames of 4 KiB pages. */
@@ -42,7 +48,20 @@ struct wfile {
 	unsigned char *buf;       /* the gathered bytes: file offsets at .. at+len-1 */
 	size_t len, cap;
 	sqlite3_int64 at;
-	int commit_next;          /* the last write was a commit frame's header */
+	/* Set by a commit frame's header, cleared by the next transaction's
+	 * first write (a frame header that is no commit's, or the WAL
+	 * header): while set, each write is written before it returns. Not
+	 * only the commit frame's page: with synchronous=FULL on a file
+	 * without powersafe overwrite SQLite pads the commit to a sector
+	 * boundary with copies of its frame, splits the last copy at the
+	 * boundary with a sync between its pieces, and publishes them all;
+	 * a piece left gathered would be a published frame a reader cannot
+	 * read (test_sqlite_wal padded_commit_is_whole). */
+	int committing;
+	int page_next;            /* the last write was a commit frame's header */
+	sqlite3_int64 frame;      /* a frame's bytes (header and page), learnt
+				   * from a commit frame's page (never split: SQLite
+				   * splits only the padding); 0 until then */
 };
 
 /* The real file's object follows ours, aligned for it. */
@@ -51,39 +70,71 @@ struct wfile {
 static sqlite3_vfs *dflt;     /* the default VFS (wrapped, set before registration) */
 
 /* Writes the gathered bytes (in one write): SQLITE_OK or the write's error.
- * They are dropped either way: after an error SQLite rolls back. */
+ * A failed write keeps them, to be written again by the next flush: its
+ * error may reach SQLite from a read (a spilled page read back), where
+ * SQLite rolls back only the statement when it may (SQLITE_FULL, a
+ * statement journal) and goes on with a transaction whose spilled frames
+ * the wal-index lists; dropped, they were never written, yet a COMMIT
+ * after published them (test_sqlite_wal
+ * spilled_frames_lost_fail_the_commit). Kept, that COMMIT writes them or
+ * fails. But a commit's bytes (committing) are dropped: its COMMIT fails
+ * and is rolled back, and written later its commit frame would follow the
+ * last commit with valid checksums, a commit the WAL's recovery after a
+ * crash would find (failed_commit_stays_failed_after_a_crash). */
 static int flush(struct wfile *w)
 {
 	int rc = SQLITE_OK;
 
 	if (w->len)
 		rc = w->real->pMethods->xWrite(w->real, w->buf, (int)w->len, w->at);
-	w->len = 0;
+	if (rc == SQLITE_OK || w->committing)
+		w->len = 0;
 	return rc;
 }
 
 static int w_close(sqlite3_file *f)
 {
 	struct wfile *w = (struct wfile *)f;
-	/* (only an unfinished transaction's frames can be gathered here) */
-	int rc = flush(w);
-	int rc2 = w->real->pMethods ? w->real->pMethods->xClose(w->real) : SQLITE_OK;
+	/* Only an unfinished transaction's frames can be gathered here, rolled
+	 * back by the close: dropped, not written (another writer may have
+	 * committed where they would go, as after lite_wal_rolled_back). */
+	int rc = w->real->pMethods ? w->real->pMethods->xClose(w->real) : SQLITE_OK;
 
 	free(w->buf);
 	w->buf = NULL;
-	w->cap = 0;
-	return rc != SQLITE_OK ? rc : rc2;
+	w->len = w->cap = 0;
+	return rc;
+}
+
+/* 1 if the write of n bytes at off is a frame's header: 24 bytes at a
+ * frame's start, once the frame size is known (before, no padding was
+ * split: every 24-byte write is a header). */
+static int frame_header(const struct wfile *w, int n, sqlite3_int64 off)
+{
+	return n == WAL_FRAME_HDR && (!w->frame || (off >= WAL_HDR && (off - WAL_HDR) % w->frame == 0));
 }
 
 /* Gathers a write that extends the gathered run; any other is preceded by
- * writing what was gathered. A commit frame's page (the write after its
- * header) ends the gathering: all of it is written before this returns. */
+ * writing what was gathered. From a commit frame's header to the next
+ * transaction's first write (committing), every write is written before
+ * this returns: the commit frame's page, and any padding after it. */
 static int w_write(sqlite3_file *f, const void *p, int n, sqlite3_int64 off)
 {
 	struct wfile *w = (struct wfile *)f;
-	int rc = SQLITE_OK, commit = w->commit_next;
+	int rc = SQLITE_OK, header = frame_header(w, n, off);
 
-	w->commit_next = 0;
+	if (w->page_next)
+		w->frame = WAL_FRAME_HDR + n;
+	w->page_next = 0;
+	if (header) {
+		/* A frame header whose "database size" (bytes 4..7) is not 0
+		 * is a commit's frame: its page comes next. */
+		const unsigned char *h = p;
+
+		w->committing = w->page_next = (h[4] | h[5] | h[6] | h[7]) != 0;
+	} else if (off == 0) {
+		w->committing = 0; /* the WAL header: a new transaction's */
+	}
 	if (w->len && off != w->at + (sqlite3_int64)w->len)
 		rc = flush(w);
 	if (rc == SQLITE_OK && w->len + (size_t)n > GATHER_MAX)
@@ -110,16 +161,7 @@ static int w_write(sqlite3_file *f, const void *p, int n, sqlite3_int64 off)
 		w->at = off;
 	memcpy(w->buf + w->len, p, (size_t)n);
 	w->len += (size_t)n;
-	if (commit)
-		return flush(w);
-	/* A frame header whose "database size" (bytes 4..7) is not 0 is a
-	 * commit's last frame: its page comes next. */
-	if (n == WAL_FRAME_HDR) {
-		const unsigned char *h = p;
-
-		w->commit_next = (h[4] | h[5] | h[6] | h[7]) != 0;
-	}
-	return SQLITE_OK;
+	return w->committing && !header ? flush(w) : SQLITE_OK;
 }
 
 /* The methods that see the file: the gathered bytes are written first. */
@@ -226,6 +268,25 @@ static sqlite3_vfs wal_vfs = {
 	.xDlClose = v_dlclose, .xRandomness = v_random, .xSleep = v_sleep, .xCurrentTime = v_time,
 	.xGetLastError = v_lasterr, .xCurrentTimeInt64 = v_time64,
 };
+
+void lite_wal_rolled_back(void *h)
+{
+	sqlite3_file *f = NULL;
+
+	/* The connection's WAL file (SQLITE_FCNTL_JOURNAL_POINTER: the WAL
+	 * in WAL mode), if it is ours: its gathered frames are the rolled-back
+	 * transaction's (spilled, never a commit's), and once SQLite let go of
+	 * the WAL's write lock another writer may commit frames where they
+	 * would go: written later, they would overwrite its commit
+	 * (test_sqlite_wal rolled_back_spill_leaves_no_write). Dropped. */
+	if (sqlite3_file_control(h, "main", SQLITE_FCNTL_JOURNAL_POINTER, &f) == SQLITE_OK && f &&
+	    f->pMethods == &wal_methods) {
+		struct wfile *w = (struct wfile *)f;
+
+		w->len = 0;
+		w->committing = w->page_next = 0;
+	}
+}
 
 int lite_wal_register(void)
 {
