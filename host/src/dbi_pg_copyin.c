@@ -52,6 +52,17 @@ static int copy_rows(struct pg *p, const char *rows, size_t len, int64_t *n)
 	if (PQputCopyEnd(p->c, rc == DBI_OK ? NULL : "not sent") != 1 && rc == DBI_OK)
 		rc = pg_fail(p, NULL);
 	while ((r = PQgetResult(p->c)) != NULL) {
+		if (PQresultStatus(r) == PGRES_COPY_IN) {
+			/* The end was not taken (PQputCopyEnd failed on a
+			 * connection libpq still calls up): asking again would
+			 * answer the same for ever. The batch fails here; the
+			 * writer's dbi_ping after it finds the connection unusable
+			 * and reconnects (writer.c check_connection). */
+			PQclear(r);
+			if (rc == DBI_OK)
+				rc = pg_fail(p, NULL);
+			break;
+		}
 		if (PQresultStatus(r) == PGRES_COMMAND_OK)
 			*n = strtoll(PQcmdTuples(r), NULL, 10);
 		else if (rc == DBI_OK)
