@@ -221,20 +221,15 @@ corrupt:
 	return -1;
 }
 
-static int wal_vfs_ok; /* LITE_WAL_VFS registered (lite_configure) */
-
 /* SQLite's process-wide settings, before its first use (pthread_once). No
  * memory statistics: with them on, every sqlite3_malloc and sqlite3_free
  * takes one process-wide mutex to count the bytes (the writer's most
  * frequent lock: ~5 % of its CPU in perf), and nothing here reads them
  * (no sqlite3_memory_used, no soft heap limit). A process that used SQLite
- * before (sqlite3_config then fails: SQLITE_MISUSE) keeps its statistics.
- * Then the writer's VFS (registering initializes SQLite, so it comes
- * second); without it a read-write connection uses the default one. */
+ * before (sqlite3_config then fails: SQLITE_MISUSE) keeps its statistics. */
 static void lite_configure(void)
 {
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-	wal_vfs_ok = lite_wal_register() == SQLITE_OK;
 }
 
 struct dbi *dbi_sqlite_open(const char *path, int flags, char *err, size_t errlen)
@@ -251,18 +246,12 @@ struct dbi *dbi_sqlite_open(const char *path, int flags, char *err, size_t errle
 		return NULL;
 	}
 	l->base.ops = &lite_ops;
-	/* A read-write connection writes the WAL: it gathers a commit's
-	 * writes into one (dbi_sqlite_wal.c). */
-	if (sqlite3_open_v2(path, &l->h, oflags | SQLITE_OPEN_NOMUTEX,
-			    flags & DBI_RW && wal_vfs_ok ? LITE_WAL_VFS : NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &l->h, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open database '%s': %s", path,
 			 l->h ? sqlite3_errmsg(l->h) : "out of memory");
 		goto fail;
 	}
 	sqlite3_busy_timeout(l->h, 5000);
-	/* A rollback drops what the writer's VFS gathered (dbi_sqlite_wal.c). */
-	if (flags & DBI_RW && wal_vfs_ok)
-		sqlite3_rollback_hook(l->h, lite_wal_rolled_back, l->h);
 	if (lite_ints_register(l->h) != SQLITE_OK) {
 		snprintf(err, errlen, "database '%s': %s", path, sqlite3_errmsg(l->h));
 		goto fail;

@@ -1,7 +1,6 @@
 /*
  * dbi_sqlite_conn.h — the SQLite engine's connection and statement, shared
- * by its files (internal to dbi_sqlite.c, dbi_sqlite_ints.c and
- * dbi_sqlite_wal.c).
+ * by its files (internal to dbi_sqlite.c and dbi_sqlite_ints.c).
  */
 #ifndef XCB_DBI_SQLITE_CONN_H
 #define XCB_DBI_SQLITE_CONN_H
@@ -31,14 +30,6 @@ struct lite_stmt {
 int lite_rc(int rc);
 /* Registers xcb_ints, the packing function of dbi_fetch_ints, on h. */
 int lite_ints_register(sqlite3 *h);
-/* The writer's VFS (dbi_sqlite_wal.c): the default one with a commit's
- * WAL writes gathered into one; registered (not as the default) by
- * lite_wal_register: SQLITE_OK or an error. */
-#define LITE_WAL_VFS "xcb-wal"
-int lite_wal_register(void);
-/* sqlite3_rollback_hook of a connection (h, its sqlite3 *) on LITE_WAL_VFS:
- * drops the WAL writes it gathered for the transaction rolled back. */
-void lite_wal_rolled_back(void *h);
 /* dbi_fetch_ints on SQLite (dbi_sqlite_ints.c). */
 int l_fetch_ints(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got);
 
