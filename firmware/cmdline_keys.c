@@ -18,6 +18,8 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "boot_only", "1: stop after the machine report (skip the benchmark layer)" },
 	{ "x2apic_handover", "test: 1 = every CPU turns x2APIC on before the APIC set-up (firmware handover)" },
 	{ "ap_late", "test: APIC ID of an AP that answers only after its bring-up timed out" },
+	{ "kick_drop", "test: logical CPU whose first job kicks are not sent (the waiter must kick again)" },
+	{ "kick_drops", "test: how many of kick_drop's kicks are lost (1; 1000 = past the 10 s give-up)" },
 	/* xcall, flush, bench, net: add yours below */
 	{ "xcall_smoke", "N: run the xcall/flush self-test (N iterations, 0 = 200) instead of the bench" },
 	/* bench (runner, suites, stress, report) */

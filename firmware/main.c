@@ -131,6 +131,8 @@ void kmain(uint32_t magic, uint32_t mbi)
 		kprintf("xcbench: error: only %u of %u cpus ran a test call\n", answered, smp_num_cpus());
 		machine_exit(XCB_EXIT_FAIL);
 	}
+	if (smp_rekicks())
+		kprintf("xcbench: boot check: %u job kicks sent again (jobs left unclaimed)\n", smp_rekicks());
 
 	if (arch_selftest())
 		machine_exit(XCB_EXIT_FAIL);

@@ -33,6 +33,7 @@ struct percpu {
 	void (*volatile work_fn)(void *);
 	void *volatile work_arg;
 	volatile uint32_t busy;        /* 1 from smp_start_on until fn returned */
+	uint64_t posted_tsc;           /* when work_fn was posted (its waiter's clock) */
 	volatile uint32_t crashed;     /* set by the exception handler */
 	/* IPI accounting, written only by this CPU (apic.c) */
 	uint64_t ipi_icr_writes;       /* ICR writes (one per unicast, cluster or shorthand send) */

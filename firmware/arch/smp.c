@@ -34,6 +34,16 @@ struct ap_handoff {
 enum { AP_WAITING, AP_RUNNING, AP_ONLINE, AP_ABANDONED };
 static uint32_t missing[XCB_MAX_CPUS]; /* static: N-sized, not on a stack */
 
+/* A job not claimed REKICK_MS after its kick is kicked again; one not claimed
+ * in CLAIM_GIVEUP_MS is taken back (smp_wait_idle). 10 s: under TCG a vCPU
+ * among 288 threads on 2 host cores can go unscheduled for over a second. */
+#define REKICK_MS 20u
+#define CLAIM_GIVEUP_MS 10000u
+static unsigned rekicks;		/* kicks sent again, by any waiter */
+static unsigned kick_drop_cpu = ~0u;	/* test key kick_drop: a logical CPU */
+static int kick_drops;			/* test key kick_drops: its kicks to lose */
+static uint32_t kick_drop_asleep;	/* that CPU found no job and is halting */
+
 extern char tramp_start[], tramp_end[], tramp_cr3[], tramp_stack[], tramp_entry[], tramp_apic[];
 
 void cpu_init_common(unsigned cpu)
@@ -67,13 +77,21 @@ void smp_init_bsp(void)
 	idt_set_handler(VEC_KICK, kick_handler);
 }
 
-/* Idle loop of every AP. Protocol with smp_start_on():
+/* Idle loop of every AP. Protocol with smp_start_on() and smp_wait_idle():
  *   initiator: busy 0 -> 1 (CAS); work_arg = arg; work_fn = fn (RELEASE); kick IPI
- *   AP:        fn = work_fn (ACQUIRE) -> sees arg and busy; runs fn;
- *              work_fn = NULL; busy = 0 (RELEASE: fn's stores are visible
- *              to whoever sees busy == 0 with an ACQUIRE load).
+ *   AP:        claims the job: work_fn fn -> NULL (CAS, ACQUIRE: sees arg
+ *              and busy); runs fn; busy = 0 (RELEASE: fn's stores are
+ *              visible to whoever sees busy == 0 with an ACQUIRE load).
+ *   waiter:    while work_fn is still set (posted, not claimed) it kicks
+ *              again now and then, and after CLAIM_GIVEUP_MS takes the job
+ *              back with the same CAS: exactly one of the AP and the waiter
+ *              wins, so a job taken back never runs.
  * The check and the halt are atomic w.r.t. the kick (interrupts are off
- * between them, and "sti; hlt" takes a pending interrupt only after hlt). */
+ * between them, and "sti; hlt" takes a pending interrupt only after hlt), so
+ * a kick is never slept through; the re-kicks are for a kick that never
+ * arrived (seen once in ~6 boots of 288 TCG vCPUs: the payload stalled here
+ * with every CPU online) and make this wait bounded like every other wait on
+ * another CPU. */
 static uint32_t idle_mode;	/* enum xcb_idle; CPU 0 writes, APs read (relaxed) */
 
 bool smp_idle_supported(enum xcb_idle m)
@@ -120,8 +138,17 @@ static void __attribute__((noreturn)) idle_loop(struct percpu *pc)
 {
 	irq_disable();
 	for (;;) {
-		void (*fn)(void *) = __atomic_load_n(&pc->work_fn, __ATOMIC_ACQUIRE);
-		if (!fn) {
+		void (*fn)(void *) = __atomic_load_n(&pc->work_fn, __ATOMIC_RELAXED);
+		/* ACQUIRE pairs with smp_start_on's RELEASE of work_fn (arg is
+		 * visible); the CAS pairs with smp_wait_idle's take-back CAS. */
+		if (!fn || !__atomic_compare_exchange_n(&pc->work_fn, &fn, NULL, false, __ATOMIC_ACQUIRE,
+							 __ATOMIC_RELAXED)) {
+			/* Test key kick_drop: say "checked, no job, about to
+			 * sleep" (RELEASE pairs with smp_start_on's ACQUIRE
+			 * load), so the job it posts next is surely slept
+			 * through without its kick. */
+			if (pc->cpu == kick_drop_cpu)
+				__atomic_store_n(&kick_drop_asleep, 1, __ATOMIC_RELEASE);
 			idle_wait(pc);
 			continue;
 		}
@@ -129,7 +156,6 @@ static void __attribute__((noreturn)) idle_loop(struct percpu *pc)
 		irq_enable();
 		fn(arg);
 		irq_disable();
-		pc->work_fn = NULL;
 		__atomic_store_n(&pc->busy, 0, __ATOMIC_RELEASE);
 	}
 }
@@ -249,6 +275,11 @@ void smp_boot_aps(void)
 	uint64_t timeout_ms, late_apic;
 	cmdline_u64("ap_timeout_ms", 1000, &timeout_ms);
 	cmdline_u64("ap_late", ~0ull, &late_apic);
+	uint64_t drop, drops;
+	cmdline_u64("kick_drop", ~0ull, &drop);
+	cmdline_u64("kick_drops", 1, &drops);
+	kick_drop_cpu = drop < XCB_MAX_CPUS ? (unsigned)drop : ~0u;
+	kick_drops = drops > 1000000 ? 1000000 : (int)drops;
 
 	memcpy((void *)(uintptr_t)SMP_TRAMP_BASE, tramp_start, (size_t)(tramp_end - tramp_start));
 	uint64_t cr3 = read_cr3(), entry = (uintptr_t)ap_entry;
@@ -325,6 +356,16 @@ void smp_report(void)
 	}
 }
 
+/* Kicks cpu, unless test keys kick_drop/kick_drops say this kick is lost. */
+static void send_kick(unsigned cpu)
+{
+	/* relaxed: a test's count, read and taken by whichever initiator kicks. */
+	if (cpu == kick_drop_cpu && __atomic_load_n(&kick_drops, __ATOMIC_RELAXED) &&
+	    __atomic_fetch_sub(&kick_drops, 1, __ATOMIC_RELAXED) > 0)
+		return;
+	apic_kick(cpu);
+}
+
 int smp_start_on(unsigned cpu, void (*fn)(void *), void *arg)
 {
 	if (cpu >= XCB_MAX_CPUS || !cpumask_test_atomic(&cpu_table.online, cpu) || cpu == smp_cpu_id() || !fn)
@@ -336,11 +377,60 @@ int smp_start_on(unsigned cpu, void (*fn)(void *), void *arg)
 	if (pc->crashed || !__atomic_compare_exchange_n(&pc->busy, &idle, 1, false, __ATOMIC_ACQUIRE,
 							 __ATOMIC_RELAXED))
 		return -1;
+	if (cpu == kick_drop_cpu && __atomic_load_n(&kick_drops, __ATOMIC_RELAXED) > 0) {
+		/* Test: post the job only once the AP has checked for one and is
+		 * going to halt, so the lost kick is not made up for by timing
+		 * (bounded: 1 s; a slower AP takes the job without its kick). */
+		uint64_t t0 = rdtsc();
+		while (!__atomic_load_n(&kick_drop_asleep, __ATOMIC_ACQUIRE) &&
+		       tsc_to_ns(rdtsc() - t0) < 1000000000ull)
+			cpu_relax();
+	}
 	pc->work_arg = arg;
+	pc->posted_tsc = rdtsc();
 	/* RELEASE: the AP that sees fn also sees arg and busy. */
 	__atomic_store_n(&pc->work_fn, fn, __ATOMIC_RELEASE);
-	apic_kick(cpu);
+	send_kick(cpu);
 	return 0;
+}
+
+unsigned smp_rekicks(void) { return __atomic_load_n(&rekicks, __ATOMIC_RELAXED); }
+
+/* smp_wait_idle's state while the job it waits for is not yet claimed. */
+struct claim_wait {
+	uint64_t start, last_kick;	/* TSC: the wait's start, the last kick */
+	unsigned kicks;			/* kicks this wait sent again */
+};
+
+/* The job posted on pc may still be unclaimed: kick again every REKICK_MS
+ * since its posting, and CLAIM_GIVEUP_MS after it take it back. 0 while waiting on,
+ * 1 once the AP has claimed it, -1 when taken back (the job never runs: the
+ * AP's claim and this CAS are on one word). */
+
+static int unclaimed(unsigned cpu, struct percpu *pc, struct claim_wait *w)
+{
+	uint64_t now = rdtsc();
+	if (tsc_to_ns(now - w->last_kick) < REKICK_MS * 1000000ull)
+		return 0;
+	void (*fn)(void *) = __atomic_load_n(&pc->work_fn, __ATOMIC_RELAXED);
+	if (!fn)
+		return 1;
+	if (tsc_to_ns(now - w->start) < CLAIM_GIVEUP_MS * 1000000ull) {
+		send_kick(cpu);
+		__atomic_fetch_add(&rekicks, 1, __ATOMIC_RELAXED);	/* a count: orders nothing */
+		w->kicks++;
+		w->last_kick = now;
+		return 0;
+	}
+	/* Pairs with the AP's claiming CAS: if this one wins, the AP never
+	 * runs fn, so busy can be dropped and the CPU asked again later. */
+	if (!__atomic_compare_exchange_n(&pc->work_fn, &fn, NULL, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return 1;
+	kprintf("xcbench: error: cpu %u (apic %u) did not take a job in %u ms (%u kicks)\n", cpu, pc->apic_id,
+		CLAIM_GIVEUP_MS, w->kicks + 1);
+	/* RELEASE pairs with smp_start_on's ACQUIRE CAS on busy. */
+	__atomic_store_n(&pc->busy, 0, __ATOMIC_RELEASE);
+	return -1;
 }
 
 int smp_wait_idle(unsigned cpu)
@@ -355,10 +445,21 @@ int smp_wait_idle(unsigned cpu)
 	 * inside its report never sets the bit: after pc->crashed has stood for
 	 * a second it counts as crashed too, so this never hangs. */
 	uint64_t since = 0;
+	/* The claim clock runs from the posting, so smp_run_all's waits, one
+	 * CPU after another, give up together, not one bound after another.
+	 * Plain read: every caller waits on the jobs it posted itself. */
+	struct claim_wait w = { .start = pc->posted_tsc, .last_kick = pc->posted_tsc };
+	bool claimed = false;
 	/* ACQUIRE pairs with the AP's RELEASE of busy: fn's results are visible. */
 	while (__atomic_load_n(&pc->busy, __ATOMIC_ACQUIRE)) {
 		if (cpumask_test_atomic(idt_crashed_mask(), cpu))
 			return -1;
+		if (!claimed) {
+			int u = unclaimed(cpu, pc, &w);
+			if (u < 0)
+				return -1;
+			claimed = u > 0;
+		}
 		if (READ_ONCE(pc->crashed)) {
 			if (!since)
 				since = rdtsc();

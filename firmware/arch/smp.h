@@ -35,8 +35,11 @@ void smp_report(void);
 /* Run fn(arg) on an idle, online AP (not the caller). 0 ok; -1 if cpu is not
  * online, is the caller, has crashed, or is still busy. */
 int smp_start_on(unsigned cpu, void (*fn)(void *), void *arg);
-/* Waits until cpu's fn returned. 0 ok, -1 if that CPU crashed. */
+/* Waits until cpu's fn returned. 0 ok; -1 if that CPU crashed, or never took
+ * the job (kicked again every 20 ms, taken back after 10 s: it never runs). */
 int smp_wait_idle(unsigned cpu);
+/* How many kicks smp_wait_idle sent again because a job sat unclaimed. */
+unsigned smp_rekicks(void);
 /* Runs fn(arg) on every online CPU (APs and the caller) and waits for all.
  * Returns 0, or -1 if any CPU crashed. */
 int smp_run_all(void (*fn)(void *), void *arg);

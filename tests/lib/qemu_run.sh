@@ -4,7 +4,10 @@
 # that is still there long after the payload's "xcbench: exit N" line (the
 # status that line implies is returned), and writes thread stacks to
 # tests/out before it kills a QEMU that hangs, so the next hang explains
-# itself. Not a test itself.
+# itself. Not a test itself. Its clock is bash's SECONDS, not a count of its
+# 0.5 s sleeps: with 288 vCPU threads on 2 cores each turn of its loop took
+# far longer than 0.5 s, the count never reached "5 s before the limit", and
+# a hang in a clean-clone run (2026-12-02) left no stacks.
 #
 # Why: a clean-clone CI run (2026-12-02, /tmp/ci5.log) had t-boot-smp288
 # print "xcbench: exit 0" and every summary line, yet QEMU 10.0 (288 MTTCG
@@ -46,18 +49,20 @@ qemu_exit_line() {
 # XCB_QEMU_EXIT_GRACE seconds; still there after it, its stacks go to
 # tests/out, MARK gets the status the line implies ((N<<1)|1, as
 # isa-debug-exit would have made it) and QEMU is killed. Near LIMIT without
-# the line, only the stacks are taken: `timeout` ends it, and the run fails.
+# the line (the last 30 s of it, a sixth for short limits: gdb needs that
+# long for 288 threads on a loaded host), only the stacks are taken:
+# `timeout` ends it, and the run fails.
 qemu_watch() {
-	local tpid=$1 serial=$2 mark=$3 limit=$4 code ticks=0 seen=0 qpid ev
-	local grace=${XCB_QEMU_EXIT_GRACE:-20}
+	local tpid=$1 serial=$2 mark=$3 limit=$4 code seen= took= qpid ev
+	local grace=${XCB_QEMU_EXIT_GRACE:-20} start=$SECONDS
+	local late=$((limit - (limit / 6 < 30 ? limit / 6 : 30)))
 	ev=$OUTDIR/qemu-hang.$(basename "$(dirname "$serial")")-$(basename "$serial").$tpid.txt
 	while kill -0 "$tpid" 2>/dev/null; do
 		sleep 0.5
-		ticks=$((ticks + 1))
 		code=$(qemu_exit_line "$serial")
 		if [ -n "$code" ]; then
-			seen=$((seen + 1))
-			[ "$seen" -ge $((grace * 2)) ] || continue
+			[ -n "$seen" ] || seen=$SECONDS
+			[ $((SECONDS - seen)) -ge "$grace" ] || continue
 			qpid=$(pgrep -P "$tpid" | head -n1)
 			[ -n "$qpid" ] || return 0
 			qemu_stacks "$qpid" "$ev" "still running ${grace} s after 'xcbench: exit $code'"
@@ -66,10 +71,11 @@ qemu_watch() {
 			kill -KILL "$qpid" 2>/dev/null
 			return 0
 		fi
-		if [ "$ticks" = $(((limit - 5) * 2)) ]; then
+		if [ -z "$took" ] && [ $((SECONDS - start)) -ge "$late" ]; then
+			took=1
 			qpid=$(pgrep -P "$tpid" | head -n1)
-			[ -n "$qpid" ] && qemu_stacks "$qpid" "$ev" "no exit line $((limit - 5)) s in"
-			[ -n "$qpid" ] && echo "# qemu_run: QEMU $qpid without an exit line $((limit - 5)) s in; stacks in $ev" >&2
+			[ -n "$qpid" ] && qemu_stacks "$qpid" "$ev" "no exit line $((SECONDS - start)) s in"
+			[ -n "$qpid" ] && echo "# qemu_run: QEMU $qpid without an exit line $((SECONDS - start)) s in; stacks in $ev" >&2
 		fi
 	done
 }
