@@ -173,16 +173,19 @@ else:
     #   rep 0, initiator 1: [0..2] [5..6] [7]  -> indexes 3, 4 missing
     #   rep 0, initiator 2: [4..5]              -> 0..3 missing (the first chunk lost)
     #   rep 0, initiator 3: [0..1], [2..4] whose text does not read back, [5]
+    #   rep 0, initiator 4: one row whose n is no count (-1) and text no values
     #   rep 0, all (65535): [0..1]
     st, d = js(f"/api/v1/runs/{run}/cases/3/samples?rep=0")
     got = {s["initiator"]: s for s in d["streams"]}
-    ok(st == 200 and list(got) == [0, 1, 2, 3, "all"], f"the stored streams, initiators in order ({list(got)})")
+    ok(st == 200 and list(got) == [0, 1, 2, 3, 4, "all"], f"the stored streams, initiators in order ({list(got)})")
     ok(got[1]["samples"] == [10, 11, 12, 20, 21, 30] and got[1]["count"] == 6 and got[1]["missing"] == 2 and
        got[1]["holes"] == [{"idx": 3, "n": 2}], f"a lost middle chunk: missing 2, hole at 3 ({got[1]})")
     ok(got[2]["samples"] == [40, 41] and got[2]["count"] == 2 and got[2]["missing"] == 4 and
        got[2]["holes"] == [{"idx": 0, "n": 4}], f"a lost first chunk: missing 4, hole at 0 ({got[2]})")
     ok(got[3]["samples"] == [1, 2, 9] and got[3]["count"] == 3 and got[3]["missing"] == 3 and
        got[3]["holes"] == [{"idx": 2, "n": 3}], f"a chunk that does not read back is missing, not made up ({got[3]})")
+    ok(got[4]["samples"] == [] and got[4]["count"] == 0 and got[4]["missing"] == 0 and got[4]["holes"] == [],
+       f"a row that tells no count: no sample, no hole ({got[4]})")
     ok(got["all"]["samples"] == [7, 8] and got["all"]["missing"] == 0, "initiator 65535 is named 'all'")
     ok(d["missing"] == 9 and d["count"] == 64 + 6 + 2 + 3 + 2 and not d["truncated"],
        f"the totals: count {d['count']}, missing {d['missing']}")
@@ -204,6 +207,7 @@ SQL="INSERT INTO sample_chunks(run_id, case_id, rep, initiator, idx0, n, vals) V
 	($RUN, 3, 0, 1, 0, 3, '10,11,12'), ($RUN, 3, 0, 1, 5, 2, '20,21'), ($RUN, 3, 0, 1, 7, 1, '30'),
 	($RUN, 3, 0, 2, 4, 2, '40,41'),
 	($RUN, 3, 0, 3, 0, 2, '1,2'), ($RUN, 3, 0, 3, 2, 3, '5,6'), ($RUN, 3, 0, 3, 5, 1, '9'),
+	($RUN, 3, 0, 4, 0, -1, 'x'),
 	($RUN, 3, 0, 65535, 0, 2, '7,8')"
 case $DB in
 postgres*) psql -X -q -v ON_ERROR_STOP=1 "$DB" -c "$SQL" ;;

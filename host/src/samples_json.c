@@ -91,9 +91,11 @@ static int chunk(struct buf *b, struct stream *s, struct totals *t, const struct
 {
 	int bad = k->idx0 > s->next && hole_add(s, s->next, k->idx0 - s->next);
 
-	s->next = k->idx0 + k->n;
+	/* an unreadable chunk's n is all it tells: those indexes are missing
+	 * (none when even n is not a count) */
+	s->next = k->idx0 + (k->n > 0 ? k->n : 0);
 	if (!readable)
-		return bad || hole_add(s, k->idx0, k->n) ? -1 : 0;
+		return bad || (k->n > 0 && hole_add(s, k->idx0, k->n)) ? -1 : 0;
 	s->count += k->n;
 	for (int64_t i = 0; i < k->n && t->returned < t->limit && !bad; i++, t->returned++) {
 		char last = b->p[b->len - 1];
