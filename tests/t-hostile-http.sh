@@ -187,6 +187,8 @@ routes = {
     "/api/v1/runs.csv": ["machine", "status", "suite", "label", "since", "token", "limit", "offset"],
     "/api/v1/runs/1/events": ["kind", "after", "limit"],
     "/api/v1/runs/1/cases/1/histogram": ["rep", "initiator"],
+    "/api/v1/runs/1/cases/1/samples": ["rep", "initiator", "limit"],
+    "/api/v1/runs/1/samples.csv": ["case", "rep", "initiator"],
     "/api/v1/compare": ["a", "b", "algo_a", "algo_b"],
     "/api/v1/compare.csv": ["a", "b", "algo_a", "algo_b"],
     "/api/v1/jobs": ["mac", "pending"],
@@ -210,7 +212,8 @@ for route, params in routes.items():
                 if json.loads(body)["total"] != 0:
                     probs.append("%s returned rows" % path)
 for idv in ["1 OR 1=1", "1'", "1;", "-1", "0", "1e3", "0x1", "99999999999999999999", "1%00", "%31", "1.0", "+1", " 1"]:
-    for tmpl in ["/api/v1/runs/%s", "/api/v1/runs/%s.csv", "/api/v1/runs/%s/events", "/api/v1/runs/1/cases/%s/histogram"]:
+    for tmpl in ["/api/v1/runs/%s", "/api/v1/runs/%s.csv", "/api/v1/runs/%s/events", "/api/v1/runs/1/cases/%s/histogram",
+                 "/api/v1/runs/1/cases/%s/samples", "/api/v1/runs/%s/samples.csv"]:
         path = tmpl % urllib.parse.quote(idv, safe="%")
         st, body, ct = req("GET", path)
         n += 1

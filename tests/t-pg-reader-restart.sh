@@ -27,10 +27,10 @@ pg_createdb restart
 DB=$(pg_url restart)
 start_daemon --open --threads 1 || { notok "daemon starts"; exit 1; }
 
-# send_run TOKEN: one run of 2 repetitions from xcb-gen, every frame ACKed
+# send_run TOKEN: one run of 2 repetitions (raw samples too) from xcb-gen, every frame ACKed
 # (so stored: an ACK only after the COMMIT).
 send_run() {
-	"$XCB_GEN" --server "127.0.0.1:$PORT" --runs 1 --reps 2 --token "$1" >"$TMP/gen.$1.out" 2>"$TMP/gen.$1.err" &&
+	"$XCB_GEN" --server "127.0.0.1:$PORT" --runs 1 --reps 2 --samples --token "$1" >"$TMP/gen.$1.out" 2>"$TMP/gen.$1.err" &&
 		grep -q 'all frames acknowledged' "$TMP/gen.$1.err"
 }
 check "a run is stored on PostgreSQL" send_run 00000a0000000001
@@ -39,7 +39,7 @@ CASE=$(pyjson "$URL/api/v1/runs/$ID" 'd["cases"][0]["case_id"]')
 wait_rendered "its page stored by the idle writer"
 # Every read route with its own statements: the run list (and a filtered
 # one), a run's first page and a paged one (built, not the stored page),
-# its events, a histogram, a compare, the CSV exports, machines, schema.
+# its events, a histogram, raw samples, a compare, the CSV exports, machines, schema.
 ROUTES=(
 	"/api/v1/runs"
 	"/api/v1/runs?status=complete&limit=5"
@@ -47,8 +47,10 @@ ROUTES=(
 	"/api/v1/runs/$ID?limit=3"
 	"/api/v1/runs/$ID/events"
 	"/api/v1/runs/$ID/cases/$CASE/histogram"
+	"/api/v1/runs/$ID/cases/$CASE/samples"
 	"/api/v1/compare?a=$ID&b=$ID"
 	"/api/v1/runs/$ID.csv"
+	"/api/v1/runs/$ID/samples.csv"
 	"/api/v1/runs.csv"
 	"/api/v1/machines"
 )

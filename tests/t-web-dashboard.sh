@@ -65,7 +65,7 @@ register $tC gen noise
 register $tL web-test live
 tR=\$(curl -sf '${base}boot.ipxe?mac=52:54:00:0e:b0:01' | grep -oE 'run=[0-9a-f]{16}' | head -1 | cut -d= -f2)
 echo \$tR >'$tmp/token-R'
-'$XCBGEN' --server 127.0.0.1:$port --runs 3 --token $tA --factor 1.0,0.7,1.002 --reps 5 >'$tmp/gen.out'
+'$XCBGEN' --server 127.0.0.1:$port --runs 3 --token $tA --factor 1.0,0.7,1.002 --reps 5 --samples >'$tmp/gen.out'
 python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token \$tR
 python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token $tL --part first --plan log
 zcat '$ROOT/tests/fixtures/sync-ept-smp4.serial.log.gz' | XCBENCH_TOKEN=$admin '$XCBENCH' --server $base ingest - --timeout 60 >'$tmp/ingest-S.out'

@@ -73,6 +73,9 @@ cmdopt_fn opt_json_str, opt_json_add, opt_json_int, opt_json_kv, opt_json_true;
 /* GETs path, writing a 200 body to out as it arrives; 0, or 1 after an
  * error (named after cmd) on stderr. */
 int http_get_to(const char *cmd, const char *path, FILE *out);
+/* The same into FILE (NULL: standard output) through FILE.tmp, renamed
+ * once the whole answer is there (a failed export leaves no FILE). */
+int http_get_file(const char *cmd, const char *path, const char *file);
 
 /* Subcommands (one file each). Each gets argv[0] = its name. */
 int cmd_runs(int argc, char **argv);
@@ -88,5 +91,6 @@ int cmd_check(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_label(int argc, char **argv);
+int cmd_samples(int argc, char **argv);
 
 #endif

@@ -5,8 +5,11 @@
  * streaming a CSV answer to a file, and the option actions that build a
  * JSON request body.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "client.h"
 
@@ -43,6 +46,34 @@ int http_get_to(const char *cmd, const char *path, FILE *out)
 	}
 	buf_free(&r.body);
 	return rc ? 1 : 0;
+}
+
+int http_get_file(const char *cmd, const char *path, const char *file)
+{
+	char tmp[4200];
+	FILE *out;
+	int rc;
+
+	if (!file)
+		return http_get_to(cmd, path, stdout);
+	/* Write to FILE.tmp and rename on success: a failed export never
+	 * leaves a truncated file that looks complete. */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
+	out = fopen(tmp, "w");
+	if (!out) {
+		fprintf(stderr, "xcbench %s: cannot write '%s': %s\n", cmd, tmp, strerror(errno));
+		return 1;
+	}
+	rc = http_get_to(cmd, path, out);
+	if (fclose(out) || rc) {
+		unlink(tmp);
+		return 1;
+	}
+	if (rename(tmp, file)) {
+		fprintf(stderr, "xcbench %s: cannot rename to '%s': %s\n", cmd, file, strerror(errno));
+		return 1;
+	}
+	return 0;
 }
 
 int kv_args(const char *cmd, int argc, char **argv, json_t *params)

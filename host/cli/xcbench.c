@@ -22,6 +22,7 @@ static const struct {
 	{ "baseline", "mark runs as the baseline of their machine + suite (or list them)", cmd_baseline },
 	{ "calibrate", "the false-positive rate of comparisons on N boots of one configuration", cmd_calibrate },
 	{ "export", "one run's results as CSV", cmd_export },
+	{ "samples", "one run's raw samples (each call's cycles) as CSV", cmd_samples },
 	{ "queue", "queue a suite for the next boot of a MAC", cmd_queue },
 	{ "ingest", "submit a serial capture (XCB1 lines) as a run", cmd_ingest },
 	{ "machine", "a lab machine's power driver (set), power action (power), jobs (show)", cmd_machine },

@@ -1,7 +1,8 @@
 /*
  * api_runs.c — the run read routes: the list, one run with its cases and
  * stats, its events, a case's histogram. Rows come from runs_db.c, JSON from
- * runs_json.c; CSV is api_csv.c, writes api_run_write.c.
+ * runs_json.c; CSV is api_csv.c, raw samples api_samples.c, writes
+ * api_run_write.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -210,28 +211,43 @@ enum MHD_Result api_run_events(struct req *rq, int64_t id)
 	return reply_json(rq, 200, json_pack("{s:o}", "events", arr));
 }
 
+int rep_init_args(struct req *rq, int *rep, int *init, enum MHD_Result *res)
+{
+	const char *reps = qarg(rq, "rep"), *inits = qarg(rq, "initiator");
+	uint64_t v;
+
+	*rep = *init = -1;
+	if (reps && strcmp(reps, "all")) {
+		if (parse_u64(reps, &v) || v > 65535) {
+			*res = reply_error(rq, 400, "rep: expected a repetition number, not '%s'", reps);
+			return -1;
+		}
+		*rep = (int)v;
+	}
+	if (inits && strcmp(inits, "all")) {
+		if (parse_u64(inits, &v) || v > 65535) {
+			*res = reply_error(rq, 400, "initiator: expected a CPU number or 'all', not '%s'", inits);
+			return -1;
+		}
+		*init = (int)v;
+	}
+	return 0;
+}
+
 /* GET /api/v1/runs/{id}/cases/{case}/histogram?rep=&initiator= */
 enum MHD_Result api_histogram(struct req *rq, int64_t id, int64_t cid)
 {
-	const char *reps = qarg(rq, "rep"), *inits = qarg(rq, "initiator");
 	struct dbi *db = rdb();
-	uint64_t v, *cnt;
+	uint64_t *cnt;
 	uint32_t *idx;
-	int rep = -1, init = -1, found;
+	int rep, init, found;
 	size_t n;
 	struct run_row r;
 	json_t *tsc, *o;
+	enum MHD_Result res;
 
-	if (reps && strcmp(reps, "all")) {
-		if (parse_u64(reps, &v) || v > 65535)
-			return reply_error(rq, 400, "rep: expected a repetition number, not '%s'", reps);
-		rep = (int)v;
-	}
-	if (inits && strcmp(inits, "all")) {
-		if (parse_u64(inits, &v) || v > 65535)
-			return reply_error(rq, 400, "initiator: expected a CPU number or 'all', not '%s'", inits);
-		init = (int)v;
-	}
+	if (rep_init_args(rq, &rep, &init, &res))
+		return res;
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
 	if ((found = run_get(db, id, &r)) != 1)

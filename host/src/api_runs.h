@@ -19,5 +19,9 @@ int run_found(struct req *rq, struct dbi *db, int64_t id, enum MHD_Result *res);
 enum MHD_Result reply_no_run(struct req *rq, int64_t id, int found);
 /* The RUN object of id as rq may see it (its token for admins), or NULL. */
 json_t *run_json_for(struct req *rq, struct dbi *db, int64_t id);
+/* A case's ?rep= and ?initiator= (its histogram, its samples): each -1
+ * when absent or "all", else 0..65535. 0, or -1 with the 400 answer queued
+ * in *res. */
+int rep_init_args(struct req *rq, int *rep, int *init, enum MHD_Result *res);
 
 #endif

@@ -10,7 +10,8 @@
  * for as long as it liked: the WAL could not be checkpointed (5.6 → 156
  * MiB) and every other request on that HTTP thread read the stale snapshot.
  *
- * A block is CSV_BLOCK_ROWS rows, asked for with the query's LIMIT: the
+ * A block is CSV_BLOCK_ROWS rows (fewer where the query says: a row of
+ * sample chunks is hundreds of records), asked for with the query's LIMIT: the
  * PostgreSQL engine fetches a statement's whole result at its first step,
  * so a block that stopped after so many bytes used to fetch (and drop)
  * every remaining row of the export each time (quadratic); SQLite pays one
@@ -41,6 +42,7 @@ struct stream {
 	struct dbval key[CSV_KEYS_MAX]; /* the last row's keys */
 	int64_t rows;                /* rows sent so far */
 	int64_t want;                /* rows the current block asked for */
+	int64_t block;               /* rows a block asks for: q.block_rows or CSV_BLOCK_ROWS */
 	csv_row_fn fn;
 	csv_ints_fn ifn;             /* instead of fn: rows of numbers (csv_stream_ints) */
 	int ncols;                   /* ifn's columns */
@@ -69,14 +71,6 @@ static struct dbi_stmt *prepare(struct stream *s, struct dbi *db, const char *pr
 	return st;
 }
 
-static void bind_int(struct dbi_stmt *st, const char *name, int64_t v)
-{
-	int i = dbi_param_index(st, name);
-
-	if (i)
-		dbi_bind_i64(st, i, v);
-}
-
 /* Binds st (first or next) for the next block: its parameters, the
  * block's :limit (s->want), the first's :offset, next's keys. */
 static void bind_block(struct stream *s, struct dbi_stmt *st)
@@ -89,11 +83,11 @@ static void bind_block(struct stream *s, struct dbi_stmt *st)
 	if (s->q.bind)
 		s->q.bind(st, s->q.bind_ctx);
 	/* The query's own LIMIT/OFFSET apply to the whole export: a block
-	 * asks for CSV_BLOCK_ROWS of what is left. */
-	s->want = s->q.limit < 0 || s->q.limit - s->rows > CSV_BLOCK_ROWS
-		? CSV_BLOCK_ROWS : s->q.limit - s->rows;
-	bind_int(st, ":limit", s->want);
-	bind_int(st, ":offset", resumed ? 0 : s->q.offset);
+	 * asks for its block (s->block) of what is left. */
+	s->want = s->q.limit < 0 || s->q.limit - s->rows > s->block
+		? s->block : s->q.limit - s->rows;
+	dbi_bind_named_i64(st, ":limit", s->want);
+	dbi_bind_named_i64(st, ":offset", resumed ? 0 : s->q.offset);
 	for (int k = 0; resumed && k < s->q.nkeys; k++) {
 		snprintf(name, sizeof(name), ":k%d", k + 1);
 		if (dbi_param_index(st, name))
@@ -316,6 +310,8 @@ static struct stream *stream_new(const struct csv_query *q, void *ctx, void (*ct
 		return NULL;
 	}
 	s->q = *q;
+	/* never more than CSV_BLOCK_ROWS: csv_stream_ints's blocks hold that many */
+	s->block = q->block_rows > 0 && q->block_rows < CSV_BLOCK_ROWS ? q->block_rows : CSV_BLOCK_ROWS;
 	/* Kept: the caller's text is freed once the statements are prepared,
 	 * and the ahead prepares its own (only csv_stream_ints's use it). */
 	s->q.sql = s->sql = strdup(q->sql);

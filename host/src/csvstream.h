@@ -24,6 +24,10 @@ struct csv_query {
 	void *bind_ctx;
 	void (*bind_free)(void *);
 	int64_t limit, offset;  /* the export's :limit (-1 all) and :offset */
+	/* Rows a block asks for, when fewer than the default (0: the
+	 * default): a query whose row is many CSV records (a chunk of
+	 * samples: up to 358) keeps a block's CSV near the default's size. */
+	int block_rows;
 };
 /* NULL if the query does not prepare (q's and ctx's free functions are
  * called in every case once the stream is done with them). */

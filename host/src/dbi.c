@@ -79,6 +79,13 @@ int dbi_param_index(struct dbi_stmt *st, const char *name) { return st->db->ops-
 int dbi_bind_i64(struct dbi_stmt *st, int i, int64_t v) { return st->db->ops->bind_i64(st, i, v); }
 int dbi_bind_double(struct dbi_stmt *st, int i, double v) { return st->db->ops->bind_double(st, i, v); }
 int dbi_bind_null(struct dbi_stmt *st, int i) { return st->db->ops->bind_null(st, i); }
+void dbi_bind_named_i64(struct dbi_stmt *st, const char *name, int64_t v)
+{
+	int i = dbi_param_index(st, name);
+
+	if (i)
+		dbi_bind_i64(st, i, v);
+}
 int dbi_step(struct dbi_stmt *st)
 {
 	if (!st->stepped) {

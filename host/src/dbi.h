@@ -110,6 +110,9 @@ int dbi_bind_double(struct dbi_stmt *st, int i, double v);
 int dbi_bind_text(struct dbi_stmt *st, int i, const char *s, int len); /* len -1: to NUL */
 int dbi_bind_null(struct dbi_stmt *st, int i);
 int dbi_bind_value(struct dbi_stmt *st, int i, const struct dbval *v);
+/* Binds v to parameter :name when st has it (a statement whose text holds
+ * only the filters given), else nothing. */
+void dbi_bind_named_i64(struct dbi_stmt *st, const char *name, int64_t v);
 /* DBI_ROW (a row is readable), DBI_DONE, DBI_ERROR or DBI_IOERR. */
 int dbi_step(struct dbi_stmt *st);
 int dbi_column_count(struct dbi_stmt *st);

@@ -96,6 +96,8 @@ static const struct route {
 	{ "GET", "runs/{run}/events", .h1 = api_run_events },
 	{ "POST", "runs/{run}/console", .h1 = api_run_console },
 	{ "GET", "runs/{run}/cases/{case}/histogram", .h2 = api_histogram },
+	{ "GET", "runs/{run}/cases/{case}/samples", .h2 = api_samples },	/* api_samples.c */
+	{ "GET", "runs/{run}/samples.csv", .h1 = api_samples_csv },
 	{ "GET", "compare", .h0 = compare_json },
 	{ "GET", "compare.csv", .h0 = compare_csv },
 	{ "GET", "calibrate", .h0 = api_calibrate },

@@ -1,6 +1,6 @@
 /*
  * routes.h — the route handlers that http.c's route table names, one file
- * each: api_misc.c, api_runs.c, api_csv.c, api_run_write.c, api_console.c,
+ * each: api_misc.c, api_runs.c, api_csv.c, api_samples.c, api_run_write.c, api_console.c,
  * api_compare.c, api_schema.c, api_jobs.c, api_machines.c, boot.c, static.c.
  */
 #ifndef XCB_ROUTES_H
@@ -21,6 +21,8 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id);
 enum MHD_Result api_run_events(struct req *rq, int64_t id);
 enum MHD_Result api_run_console(struct req *rq, int64_t id);
 enum MHD_Result api_histogram(struct req *rq, int64_t id, int64_t case_id);
+enum MHD_Result api_samples(struct req *rq, int64_t id, int64_t case_id);  /* api_samples.c */
+enum MHD_Result api_samples_csv(struct req *rq, int64_t id);
 enum MHD_Result api_compare(struct req *rq, int csv);
 enum MHD_Result api_calibrate(struct req *rq);
 enum MHD_Result api_baselines(struct req *rq);      /* api_baselines.c */

@@ -117,6 +117,20 @@ int run_exists(struct dbi *db, int64_t id)
 	return found;
 }
 
+int case_exists(struct dbi *db, int64_t run, int64_t case_id)
+{
+	struct dbi_stmt *st;
+	int found;
+
+	if (dbi_prepare(db, "SELECT 1 FROM cases WHERE run_id = ?1 AND case_id = ?2", &st))
+		return -1;
+	dbi_bind_i64(st, 1, run);
+	dbi_bind_i64(st, 2, case_id);
+	found = step_found(st);
+	dbi_finalize(st);
+	return found;
+}
+
 /* The WHERE clause of f; runs_bind binds it. One row a filter: whether f
  * sets it, and its condition. */
 static void where(const struct run_filters *f, struct buf *b)
@@ -159,18 +173,9 @@ static void bind_text(struct dbi_stmt *st, const char *name, const char *v)
 		dbi_bind_text(st, i, v, -1);
 }
 
-/* Binds v to the named parameter if the statement has it. */
-static void bind_i64(struct dbi_stmt *st, const char *name, int64_t v)
-{
-	int i = dbi_param_index(st, name);
-
-	if (i)
-		dbi_bind_i64(st, i, v);
-}
-
 void runs_bind(struct dbi_stmt *st, const struct run_filters *f)
 {
-	bind_i64(st, ":machine", f->machine);
+	dbi_bind_named_i64(st, ":machine", f->machine);
 	bind_text(st, ":mac", f->mac);
 	bind_text(st, ":status", f->status);
 	bind_text(st, ":suite", f->suite);
@@ -190,11 +195,11 @@ void runs_bind(struct dbi_stmt *st, const struct run_filters *f)
 		bind_text(st, ":q", pat.p);
 		buf_free(&pat);
 	}
-	bind_i64(st, ":since", f->since);
+	dbi_bind_named_i64(st, ":since", f->since);
 	bind_text(st, ":token", f->token);
 	bind_text(st, ":lab", f->lab);
-	bind_i64(st, ":limit", f->limit);
-	bind_i64(st, ":offset", f->offset);
+	dbi_bind_named_i64(st, ":limit", f->limit);
+	dbi_bind_named_i64(st, ":offset", f->offset);
 }
 
 #define RUNS_ORDER_BY " ORDER BY r.created DESC, r.id DESC"

@@ -75,6 +75,9 @@ struct case_row {
 };
 #undef CASE_COLUMN
 void case_row_free(struct case_row *c);
+/* 1 if run has a case case_id (its CASE stored), 0 if not, -1 the query
+ * failed. */
+int case_exists(struct dbi *db, int64_t run, int64_t case_id);
 struct case_cursor {
 	struct dbi_stmt *st;
 };

@@ -69,6 +69,8 @@ reqs = [
     "PUT /api/v1/runs\n",
     "POST /api/v1/runs/1/console?line=3\n" + A + "\n" + "SeaBIOS\r\nxcbench: booting\nXCB1 AAAA\n",
     "POST /api/v1/runs/2/console\n\nline without token\n",
+    "GET /api/v1/runs/1/cases/1/samples?rep=0&initiator=all&limit=10\n",
+    "GET /api/v1/runs/1/samples.csv?case=1&rep=0\n",
 ]
 hd = os.path.join(here, "corpus/http")
 for i, r in enumerate(reqs):

@@ -144,6 +144,7 @@ async function main() {
 	await runsPage(R, B, L);
 	await runPage(R);
 	await syncPage(S);
+	await samplesLink(A);
 	const seen = new Set();
 	await comparePage(A, B, seen, true);
 	await comparePage(B, A, seen, false);
@@ -452,12 +453,17 @@ async function syncPage(S) {
 	const cont = await page.$$eval('#locks td[data-contended]', (tds) => tds.map((t) => t.dataset.contended));
 	ok(cont.length === sync.length && cont.every((v) => v !== '') && cont.some((v) => Number(v) > 0),
 		'sync run page: the lock profile counts contended acquisitions (not 0 next to the wait)', cont);
+	// (its raw samples asked for: the answer, none, leaves no link; below)
+	const sampled = page.waitForResponse((r) => r.url().includes(`/cases/${sync[0].case_id}/samples?`));
 	await page.selectOption('#hist-case', String(sync[0].case_id));
 	await until('sync histogram', async () => (await charts(page)).histogram?.xcb.caseId === sync[0].case_id);
 	const hn = await page.textContent('[data-chart=histogram] .note');
 	const hc = (await charts(page)).histogram;
 	ok(/read acquisitions/.test(hn) && !/ calls /.test(hn) && hc.datasets[0].label === 'read acquisitions',
 		'sync run page: the histogram counts read acquisitions, not calls', hn);
+	await sampled;
+	ok((await page.$('#hist-samples a')) === null && (await api(`runs/${S.id}/cases/${sync[0].case_id}/samples?limit=0`)).count === 0,
+		'sync run page: no raw samples link (the run sent none)');
 	await page.screenshot({ path: path.join(OUT, 'web-run-sync.png'), fullPage: true });
 	await page.goto(url(`compare.html?a=${S.id}&b=${S.id}&algo_a=inside&algo_b=lazy`));
 	await page.waitForFunction(() => window.xcbCompare && window.xcbCompare.ready);
@@ -465,6 +471,26 @@ async function syncPage(S) {
 	const head = await page.textContent('.pivot-view table.pivot thead');
 	ok(/read-lock wait per acquisition/.test(title) && /writer/.test(head) && !/initiator/.test(head),
 		'compare (sync, inside -> lazy): says it compares the readers\' read-lock wait, per writer', { title, head });
+}
+
+// A's histogram (xcb-gen --samples sent raw samples) has a link to the
+// case's samples.csv beside it, following the repetition chosen; the CSV
+// is the API's JSON, value for value.
+async function samplesLink(A) {
+	const d = await api(`runs/${A.id}`);
+	const c = d.cases.find((x) => x.stats && x.stats.count > 0);
+	await page.goto(url(`run.html?id=${A.id}&case=${c.case_id}`));
+	await until('samples link', async () => (await page.$('#hist-samples a')) !== null);
+	let href = await page.getAttribute('#hist-samples a', 'href');
+	ok(href === `api/v1/runs/${A.id}/samples.csv?case=${c.case_id}`, 'run page: a "raw samples (CSV)" link beside the histogram', href);
+	const sj = await api(`runs/${A.id}/cases/${c.case_id}/samples`);
+	const csv = (await apiText(`runs/${A.id}/samples.csv?case=${c.case_id}`)).trim().split('\r\n').slice(1).map((l) => Number(l.split(',')[4]));
+	ok(sj.count > 0 && JSON.stringify(csv) === JSON.stringify(sj.streams.flatMap((x) => x.samples)),
+		`run page: the link's CSV holds the case's ${sj.count} samples`, { csv: csv.length, api: sj.count });
+	await page.selectOption('#hist-rep', '1');
+	await until('samples link for rep 1', async () => ((await page.$('#hist-samples a')) ? await page.getAttribute('#hist-samples a', 'href') : '').endsWith('&rep=1'));
+	href = await page.getAttribute('#hist-samples a', 'href');
+	ok(href === `api/v1/runs/${A.id}/samples.csv?case=${c.case_id}&rep=1`, 'run page: the samples link follows the repetition chosen', href);
 }
 
 function expectColor(cell) {

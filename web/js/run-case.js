@@ -1,6 +1,7 @@
 // run-case.js — the run page's per-case views: the latency histogram or CDF
 // of any case (from /runs/{id}/cases/{case}/histogram, per repetition and per
-// initiator), and per-initiator fairness bars (median per initiator CPU with
+// initiator, with a link to its raw samples as CSV when it has any), and
+// per-initiator fairness bars (median per initiator CPU with
 // Jain's index).
 
 import { h, fill, state, errorBox, loading, setParams } from './dom.js';
@@ -60,7 +61,8 @@ export class HistogramView {
 				Array.from({ length: reps }, (_, i) => h('option', { value: i, selected: String(i) === String(st.rep) }, `rep ${i}`)))),
 			h('label', {}, 'Initiator', h('select', { id: 'hist-init', onchange: (e) => change('init', e.target.value) },
 				h('option', { value: '' }, 'all'),
-				(c.initiators || []).map((x) => h('option', { value: x.cpu, selected: String(x.cpu) === String(st.init) }, `CPU ${x.cpu}`)))));
+				(c.initiators || []).map((x) => h('option', { value: x.cpu, selected: String(x.cpu) === String(st.init) }, `CPU ${x.cpu}`)))),
+			h('span', { id: 'hist-samples' }));
 		const body = h('div', {}, loading('the histogram'));
 		const my = ++this.seq;
 		// The case's annotations (schema role `note`: x_delivery_used, x_cpus, …).
@@ -85,6 +87,23 @@ export class HistogramView {
 		}
 		if (my !== this.seq) return;
 		this.plot(body, c, hist, st.view === 'cdf');
+		this.samplesLink(controls.querySelector('#hist-samples'), c, qs, my);
+	}
+
+	// The case's raw samples (GET …/samples.csv) beside its histogram, for the
+	// same repetition and initiator, when the payload sent any: one small
+	// question first (?limit=0: the counts alone), no link when it fails.
+	async samplesLink(slot, c, qs, my) {
+		let s;
+		try {
+			s = await api.get(`runs/${this.runId}/cases/${c.case_id}/samples?${qs.toString() ? `${qs}&` : ''}limit=0`);
+		} catch (e) {
+			return;
+		}
+		if (my !== this.seq || !s.count) return;
+		const q = new URLSearchParams({ case: c.case_id, ...Object.fromEntries(qs) });
+		fill(slot, h('a', { href: api.csvUrl(`runs/${this.runId}/samples.csv?${q}`), download: `xcbench-run-${this.runId}-case-${c.case_id}-samples.csv`,
+			title: `${fmt.int(s.count)} raw samples (each call's cycles)${s.missing ? `, ${fmt.int(s.missing)} missing` : ''}` }, 'raw samples (CSV)'));
 	}
 
 	plot(body, c, hist, cdf) {
