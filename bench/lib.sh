@@ -77,7 +77,9 @@ now() { date +%s.%N; }
 # cpu_s PID: CPU seconds (user + system) the process has used so far.
 cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$1/stat"; }
 # children_cpu_s: CPU seconds of the script's children it has waited for
-# (cutime + cstime): the senders' once they have exited.
+# (cutime + cstime of $$): the senders' once they have exited, when the
+# script's own shell started and waited for them (not a subshell, whose
+# children count in its own figure until it exits).
 children_cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f\n", ($16 + $17) / hz }' "/proc/$$/stat"; }
 # tree_cpu_s PID: CPU seconds of PID, of its exited children and of the live
 # ones (a postmaster and its backends: the PostgreSQL server's CPU).
