@@ -7,57 +7,72 @@
 # tests/lib/pg.sh) where its server binaries are installed.
 # The baseline is the same senders against bench/null-acker.c, which ACKs
 # each valid frame at once and stores nothing: the rate the senders produce.
+# The senders stand in for remote lab machines: by default (BENCH_PLACEMENT,
+# lib.sh's bench_placement) they run on half of the CPUs and the collector
+# under test (null-acker, xcbenchd, PostgreSQL's server) on the other half;
+# on one shared set the null-acker, which uses almost no CPU, left the
+# senders both cores and xcbenchd only what it did not use itself. The CPU
+# each side used a frame is reported beside the rates.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/lib/pg.sh"
 need "$XCBENCHD" "$XCB_GEN"
 S=${BENCH_SENDERS:-4} R=${BENCH_RUNS:-2} REPS=${BENCH_REPS:-20} TRIALS=${BENCH_TRIALS:-3}
 T=$(mktemp -d "$BOUT/ingest.XXXXXX")
+bench_placement
 
-# send PORT TAG: runs all senders, prints "seconds frames samples".
+# send PORT TAG: runs all senders, prints "seconds frames samples
+# senders'-CPU-seconds".
 send() {
-	local port=$1 tag=$2 t0 t1 i senders=()
+	local port=$1 tag=$2 t0 t1 c0 c1 i senders=()
+	c0=$(children_cpu_s)
 	t0=$(now)
 	for i in $(seq "$S"); do
-		"$XCB_GEN" --server 127.0.0.1:$port --runs "$R" --reps "$REPS" --samples \
+		$SEND_WRAP "$XCB_GEN" --server 127.0.0.1:$port --runs "$R" --reps "$REPS" --samples \
 			--token "$(printf '%x%02x000000' "$((RANDOM % 4096 + 4096))" "$i")" >"$T/$tag.$i.out" 2>"$T/$tag.$i.err" &
 		senders+=($!)
 	done
 	wait "${senders[@]}" 2>/dev/null
 	t1=$(now)
+	c1=$(children_cpu_s)
 	grep -h -c 'all frames acknowledged' "$T/$tag".*.err | paste -sd+ | bc >"$T/$tag.acked"
-	cat "$T/$tag".*.out | awk -v t0="$t0" -v t1="$t1" \
+	cat "$T/$tag".*.out | awk -v t0="$t0" -v t1="$t1" -v cpu="$(echo "$c1 - $c0" | bc)" \
 		'{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "frames") f += kv[2]; if (kv[1] == "samples") s += kv[2] } }
-		 END { printf "%.3f %d %d\n", t1 - t0, f, s }'
+		 END { printf "%.3f %d %d %s\n", t1 - t0, f, s, cpu }'
 }
 
 NA=$(null_acker) || exit 1
 NPORT=$(free_port)
-"$NA" "$NPORT" 600 >"$T/null.out" 2>&1 &
+$COLL_WRAP "$NA" "$NPORT" 600 >"$T/null.out" 2>&1 &
 NPID=$!
 PIDS+=("$NPID")
 sleep 0.3
-daemon "$T/xcbench.db" --open || exit 1
+XCBD_WRAP=$COLL_WRAP daemon "$T/xcbench.db" --open || exit 1
 LPORT=$PORT LPID=$DPID
 PPORT=
-if pg_available && pg_start; then
+if pg_available && PG_WRAP=$COLL_WRAP pg_start; then
 	trap 'pg_stop; bench_cleanup' EXIT
 	pg_createdb ingest
-	daemon "$(pg_url ingest)" --open || exit 1
+	XCBD_WRAP=$COLL_WRAP daemon "$(pg_url ingest)" --open || exit 1
 	PPORT=$PORT PPID_=$DPID
 fi
 # Alternate the collectors, TRIALS times each, so a load spike on this
 # shared machine hits all alike; the table reports medians.
 : >"$T/null.res"; : >"$T/sqlite.res"; : >"$T/pg.res"
-lcpu=0 pcpu=0
+ncpu=0 lcpu=0 pcpu=0 scpu=0
+PGPID=
+[ -n "$PPORT" ] && PGPID=$(head -1 "$PG_DIR/data/postmaster.pid")
 for trial in $(seq "$TRIALS"); do
+	c0=$(cpu_s "$NPID")
 	send "$NPORT" "null$trial" >>"$T/null.res"
+	ncpu=$(echo "$ncpu + $(cpu_s "$NPID") - $c0" | bc)
 	c0=$(cpu_s "$LPID")
 	send "$LPORT" "sqlite$trial" >>"$T/sqlite.res"
 	lcpu=$(echo "$lcpu + $(cpu_s "$LPID") - $c0" | bc)
 	if [ -n "$PPORT" ]; then
-		c0=$(cpu_s "$PPID_")
+		c0=$(cpu_s "$PPID_") s0=$(tree_cpu_s "$PGPID")
 		send "$PPORT" "pg$trial" >>"$T/pg.res"
 		pcpu=$(echo "$pcpu + $(cpu_s "$PPID_") - $c0" | bc)
+		scpu=$(echo "$scpu + $(tree_cpu_s "$PGPID") - $s0" | bc)
 	fi
 done
 kill "$NPID" 2>/dev/null; wait "$NPID" 2>/dev/null
@@ -69,41 +84,48 @@ pstored="0 0"
 [ -n "$PPORT" ] && pstored="$(pg_psql ingest 'SELECT count(*) FROM frames') $(pg_psql ingest 'SELECT COALESCE(sum(n), 0) FROM sample_chunks')"
 kill "$LPID" ${PPID_:-} 2>/dev/null; wait "$LPID" ${PPID_:-} 2>/dev/null
 
-$PY - "$S" "$R" "$TRIALS" "$T" "$(acked sqlite)" "$lstored" "$lcpu" "$(retx sqlite)" \
-	"${PPORT:+$(acked pg)}" "$pstored" "$pcpu" "$(retx pg)" <<'PY'
+$PY - "$S" "$R" "$TRIALS" "$T" "$PLACEMENT" "$ncpu" "$(acked sqlite)" "$lstored" "$lcpu" "$(retx sqlite)" \
+	"${PPORT:+$(acked pg)}" "$pstored" "$pcpu" "$(retx pg)" "$scpu" <<'PY'
 import os, sys
-S, R, trials, T = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+S, R, trials, T, placement = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 res = lambda f: [tuple(float(x) for x in l.split()) for l in open(os.path.join(T, f)) if l.strip()]
 med = lambda rs: sorted(rs)[len(rs) // 2]          # the median trial by time
 spread = lambda rs: "%.0f-%.0f" % (min(r[1] / r[0] for r in rs), max(r[1] / r[0] for r in rs))
+us = lambda cpu, rs: 1e6 * cpu / sum(r[1] for r in rs)  # CPU microseconds a frame, all trials
 nres = res("null.res")
-nsec, nfr, nsa = med(nres)
-engines = [("SQLite (WAL)", "sqlite.res") + tuple(sys.argv[5:9])]
-if sys.argv[9]:
-    engines.append(("PostgreSQL 15 (Unix socket)", "pg.res") + tuple(sys.argv[9:13]))
-print("### Ingest: %d senders x %d runs (%d frames, %d raw samples), loopback UDP; median of %d alternating trials" % (S, R, nfr, nsa, trials))
+nsec, nfr, nsa, _ = med(nres)
+engines = [("SQLite (WAL)", "sqlite.res") + tuple(sys.argv[7:11]) + ("",)]
+if sys.argv[11]:
+    engines.append(("PostgreSQL 15 (Unix socket)", "pg.res") + tuple(sys.argv[11:16]))
+print("### Ingest: %d senders x %d runs (%d frames, %d raw samples), loopback UDP; median of %d alternating trials; placement %s" % (S, R, nfr, nsa, trials, placement))
 print()
-print("| collector | seconds | frames/s | frames/s range | samples/s | ratio to senders' rate |")
-print("|---|---:|---:|---:|---:|---:|")
-print("| null-acker (ACK at once, store nothing) = senders' rate | %.2f | %.0f | %s | %.0f | 1.00 |" % (nsec, nfr / nsec, spread(nres), nsa / nsec))
+print("| collector | seconds | frames/s | frames/s range | samples/s | ratio to senders' rate | senders' CPU a frame (us) | collector's CPU a frame (us) |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+print("| null-acker (ACK at once, store nothing) = senders' rate | %.2f | %.0f | %s | %.0f | 1.00 | %.1f | %.1f |" %
+      (nsec, nfr / nsec, spread(nres), nsa / nsec, us(sum(r[3] for r in nres), nres), us(float(sys.argv[6]), nres)))
 notes = []
-for name, f, acked, stored, cpu, retx in engines:
+for name, f, acked, stored, cpu, retx, server in engines:
     dres = res(f)
-    dsec, dfr, dsa = med(dres)
-    print("| xcbenchd on %s, ACK after commit | %.2f | %.0f | %s | %.0f | %.2f |" % (name, dsec, dfr / dsec, spread(dres), dsa / dsec, (dfr / dsec) / (nfr / nsec)))
+    dsec, dfr, dsa, _ = med(dres)
+    ccpu = "%.1f" % us(float(cpu), dres) + (" + %.1f server" % us(float(server), dres) if server else "")
+    print("| xcbenchd on %s, ACK after commit | %.2f | %.0f | %s | %.0f | %.2f | %.1f | %s |" %
+          (name, dsec, dfr / dsec, spread(dres), dsa / dsec, (dfr / dsec) / (nfr / nsec), us(sum(r[3] for r in dres), dres), ccpu))
     sf, ss = (int(x) for x in stored.split())
     tf, ts = sum(r[1] for r in dres), sum(r[2] for r in dres)
     wall, cpu = sum(r[0] for r in dres), float(cpu)
     notes.append("%s: every frame ACKed: %s (%d of %d sender processes); stored: %d frame rows = %s frames sent, %d samples stored (sample_chunks) = %s samples sent (all trials); "
-                 "xcbenchd used %.1f CPU-seconds in %.1f s (%.0f %% of one core); senders retransmitted %s frames (ACKs slower than their 0.2 s timeout)." %
+                 "xcbenchd used %.1f CPU-seconds in %.1f s (%.0f %% of one core)%s; senders retransmitted %s frames (ACKs slower than their retransmit timer)." %
                  (name, "yes" if int(acked or 0) == S * trials else "NO", int(acked or 0), S * trials, sf, "all" if sf == tf else "NOT all (%d)" % tf,
-                  ss, "all" if ss == ts else "NOT all (%d)" % ts, cpu, wall, 100 * cpu / wall, retx))
+                  ss, "all" if ss == ts else "NOT all (%d)" % ts, cpu, wall, 100 * cpu / wall,
+                  ", its PostgreSQL server %.1f (%.0f %%)" % (float(server), 100 * float(server) / wall) if server else "", retx))
 if len(engines) == 1:
-    print("| xcbenchd on PostgreSQL | - | - | - | - | (no server binaries here) |")
+    print("| xcbenchd on PostgreSQL | - | - | - | - | (no server binaries here) | - | - |")
 print()
 for n in notes:
     print(n)
     print()
+print("CPU a frame: CPU-seconds over frames, all trials; the senders' from their exit (cutime), the collector's from /proc (PostgreSQL's server: the postmaster and its processes).")
+print()
 print("%d cores here, load average %.1f at the end." % (os.cpu_count(), os.getloadavg()[0]))
 PY
 rm -rf "$T"

@@ -76,6 +76,61 @@ now() { date +%s.%N; }
 
 # cpu_s PID: CPU seconds (user + system) the process has used so far.
 cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$1/stat"; }
+# children_cpu_s: CPU seconds of the script's children it has waited for
+# (cutime + cstime of $$): the senders' once they have exited, when the
+# script's own shell started and waited for them (not a subshell, whose
+# children count in its own figure until it exits).
+children_cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f\n", ($16 + $17) / hz }' "/proc/$$/stat"; }
+# tree_cpu_s PID: CPU seconds of PID, of its exited children and of the live
+# ones (a postmaster and its backends: the PostgreSQL server's CPU).
+tree_cpu_s() {
+	local k kids
+	kids=$(ps -o pid= --ppid "$1")
+	# shellcheck disable=SC2086  # the kids' pids are words on purpose
+	for k in "$1" $kids; do
+		[ -r "/proc/$k/stat" ] && cat "/proc/$k/stat"
+	done | awk -v hz="$(getconf CLK_TCK)" -v top="$1" \
+		'{ s += $14 + $15; if ($1 == top) s += $16 + $17 } END { printf "%.2f\n", s / hz }'
+}
+
+# cpu_list: the CPUs this shell may run on, one a word ("0-1,4" -> 0 1 4).
+cpu_list() {
+	local r a b
+	for r in $(awk '/^Cpus_allowed_list:/ { gsub(",", " ", $2); print $2 }' /proc/self/status); do
+		a=${r%-*} b=${r#*-}
+		seq "$a" "$b"
+	done | paste -sd' '
+}
+
+# bench_placement: where the senders (stand-ins for remote lab machines) and
+# the collector under test run. BENCH_PLACEMENT=split (the default): the
+# senders on the first half of this shell's CPUs, the collector (and its
+# database server) on the other half, as two machines would be; on one
+# shared set the senders get whatever the collector leaves, and the ratio
+# measures how the cores are shared. shared: anywhere, as before. Split
+# needs two CPUs and taskset (util-linux): else shared, said in PLACEMENT.
+# Sets PLACEMENT (for the table's heading) and SEND_WRAP / COLL_WRAP (a
+# taskset prefix for a command line, or nothing).
+bench_placement() {
+	local want=${BENCH_PLACEMENT:-split} cpus n h
+	SEND_WRAP= COLL_WRAP=
+	case $want in split|shared) ;; *) echo "BENCH_PLACEMENT=$want: split or shared" >&2; exit 2 ;; esac
+	read -r -a cpus <<<"$(cpu_list)"
+	n=${#cpus[@]}
+	if [ "$want" = shared ]; then
+		PLACEMENT="shared (senders and collector on CPUs $(echo "${cpus[*]}" | tr ' ' ,))"
+	elif [ "$n" -lt 2 ]; then
+		PLACEMENT="shared (split asked, but only $n CPU here)"
+	elif ! command -v taskset >/dev/null; then
+		PLACEMENT="shared (split asked, but no taskset here: util-linux)"
+	else
+		h=$((n / 2))
+		SEND_CPUS=$(echo "${cpus[*]:0:h}" | tr ' ' ,)
+		COLL_CPUS=$(echo "${cpus[*]:h}" | tr ' ' ,)
+		SEND_WRAP="taskset -c $SEND_CPUS" COLL_WRAP="taskset -c $COLL_CPUS"
+		PLACEMENT="split (senders on CPU $SEND_CPUS, collector and its database on CPU $COLL_CPUS)"
+	fi
+}
 
 # pg_seed SEED_DB: a throwaway PostgreSQL cluster (tests/lib/pg.sh) with
 # database "bench" holding SEED_DB's runs (xcb-copy, lab "bench"); sets

@@ -15,11 +15,11 @@
  * With --open (loopback only) a new run starts only at its HELLO, seq 0.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -224,12 +224,13 @@ static void *collector_main(void *unused)
 
 	(void)unused;
 	while (!atomic_load(&stop)) {
-		struct pollfd pfd = { .fd = udp_fd, .events = POLLIN };
-
-		/* Short poll so a stop request is seen within 200 ms. */
-		if (poll(&pfd, 1, 200) <= 0)
-			continue;
-		/* At most 256 datagrams, then the stop flag is looked at again. */
+		/* At most 256 datagrams, then the stop flag is looked at again.
+		 * The first call of a round waits (MSG_WAITFORONE: for one
+		 * datagram, then it takes what is there without waiting), at
+		 * most SO_RCVTIMEO's 200 ms, so a stop is seen within that;
+		 * one system call a wakeup where a poll and a recvmmsg were
+		 * two (the senders' datagrams come a few at a time when they
+		 * run on another core, each few a wakeup). */
 		for (int burst = 0; burst < 256 / RECV_BATCH; burst++) {
 			int n;
 
@@ -238,9 +239,9 @@ static void *collector_main(void *unused)
 				msg[i].msg_hdr = (struct msghdr){ .msg_name = &from[i], .msg_namelen = sizeof(from[i]),
 								  .msg_iov = &iov[i], .msg_iovlen = 1 };
 			}
-			n = recvmmsg(udp_fd, msg, RECV_BATCH, MSG_DONTWAIT, NULL);
+			n = recvmmsg(udp_fd, msg, RECV_BATCH, burst ? MSG_DONTWAIT : MSG_WAITFORONE, NULL);
 			if (n <= 0)
-				break;
+				break; /* nothing in 200 ms, or the socket is empty */
 			for (int i = 0; i < n; i++) {
 				if (cfg.test_drop > 0 && rnd() < cfg.test_drop)
 					continue;
@@ -256,7 +257,7 @@ static void *collector_main(void *unused)
 				handle(rbuf[i], msg[i].msg_len, &from[i]);
 			}
 			if (n < RECV_BATCH)
-				break; /* the socket is empty: back to poll */
+				break; /* the socket is empty: wait again */
 		}
 	}
 	return NULL;
@@ -267,6 +268,7 @@ int collector_start(void)
 	/* 1000 machines × a 128-frame window of ~1 KiB frames can arrive at
 	 * once: the socket must hold a whole burst while the writer commits. */
 	int rcvbuf = 64 << 20;
+	struct timeval rcvtimeo = { .tv_usec = 200 * 1000 };
 
 	udp_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (udp_fd < 0)
@@ -280,6 +282,13 @@ int collector_start(void)
 	 * which the kernel caps at rmem_max. */
 	if (setsockopt(udp_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
 		setsockopt(udp_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	/* The thread's waiting receive returns after 200 ms without a
+	 * datagram, to look at the stop flag (collector_main). */
+	if (setsockopt(udp_fd, SOL_SOCKET, SO_RCVTIMEO, &rcvtimeo, sizeof(rcvtimeo))) {
+		close(udp_fd);
+		udp_fd = -1;
+		return -1;
+	}
 	if (bind(udp_fd, (struct sockaddr *)&cfg.udp, sizeof(cfg.udp))) {
 		fprintf(stderr, "xcbenchd: cannot bind UDP port %d: %s\n",
 			ntohs(cfg.udp.sin_port), strerror(errno));

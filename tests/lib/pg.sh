@@ -12,6 +12,7 @@
 #   pg_psql DBNAME SQL  runs SQL, prints the rows unaligned (-At)
 #   pg_kill9            SIGKILL to the postmaster (no shutdown checkpoint)
 #   pg_restart          starts it again on the same directory and port
+#                       (it and pg_start under $PG_WRAP, if set)
 #   pg_stop             stops it and removes everything
 #   pg_available        0 if PostgreSQL's server binaries are installed
 
@@ -56,8 +57,11 @@ pg_start() {
 	pg_restart
 }
 
+# PG_WRAP: words put before pg_ctl (a benchmark's "taskset -c 1": the
+# postmaster, and so every backend, runs where it says).
 pg_restart() {
-	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
+	# shellcheck disable=SC2086  # PG_WRAP is a list of words on purpose
+	pg_as ${PG_WRAP:-} "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
 		-o "-k $PG_DIR -p $PG_PORT -c listen_addresses= -c max_connections=200" start >/dev/null 2>&1
 }
 
