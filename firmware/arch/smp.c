@@ -403,10 +403,9 @@ struct claim_wait {
 };
 
 /* The job posted on pc may still be unclaimed: kick again every REKICK_MS
- * since its posting, and CLAIM_GIVEUP_MS after it take it back. 0 while waiting on,
- * 1 once the AP has claimed it, -1 when taken back (the job never runs: the
- * AP's claim and this CAS are on one word). */
-
+ * since its posting, and CLAIM_GIVEUP_MS after it take it back. 0 while
+ * waiting on, 1 once the AP has claimed it, -1 when taken back (the job never
+ * runs: the AP's claim and this CAS are on one word). */
 static int unclaimed(unsigned cpu, struct percpu *pc, struct claim_wait *w)
 {
 	uint64_t now = rdtsc();
