@@ -112,6 +112,14 @@ curl -s "${ADMIN[@]}" -X POST -d '{"token":"dead"}' "$URL/api/v1/runs" >/dev/nul
 e=$(pyjson "$URL/api/v1/runs?token=dead" 'd["runs"][0]["status"] + ": " + d["runs"][0]["error"]')
 check "ERROR marks the run crashed with its summary ($e)" [ "$e" = "crashed: hang: cpu 3 waits on cpu 1 (generated)" ]
 
+# --- threads: the collector does not preempt the writer (collector.c, quiet_wakeups) ---
+# ps's CLS: B = SCHED_BATCH, TS = SCHED_OTHER. Only the collector is batch:
+# the writer and the HTTP threads keep the normal policy.
+cls=$(ps -L -o comm=,cls= -p "$DPID" | awk '{ print $1 "=" $2 }' | sort -u | paste -sd' ')
+check "collector thread named and SCHED_BATCH ($cls)" grep -qw "xcbd-collector=B" <<<"$cls"
+check "writer thread named, normal policy" grep -qw "xcbd-writer=TS" <<<"$cls"
+check "no other thread is batch" [ "$(grep -o '=B' <<<"$cls" | wc -l)" = 1 ]
+
 # --- restart mid-run: half the frames, restart, then everything again ---
 curl -s "${ADMIN[@]}" -X POST -d '{"token":"e000"}' "$URL/api/v1/runs" >/dev/null
 "$XCB_GEN" --server 127.0.0.1:$PORT --token e000 --reps 3 --no-done >"$TMP/half.out" 2>&1

@@ -380,6 +380,7 @@ static void *writer_main(void *unused)
 	int rendering = 0; /* the last idle turn rendered a run's page: more may wait */
 
 	(void)unused;
+	pthread_setname_np(pthread_self(), "xcbd-writer"); /* for top -H, perf, ps -L */
 	for (;;) {
 		struct witem *batch, *cut, *it;
 		int n = 1, quit;
