@@ -151,6 +151,10 @@ uint64_t xcall_raw_roundtrip(unsigned target);
 /* The `ipi` floor: one RAW IPI to `target`, whose handler sets the caller's
  * flag; the caller spins on it. Cycles (serialised reads), 0 as above. */
 uint64_t xcall_raw_ipi_once(unsigned target);
+/* Both give up after raw.c's RAW_BOUND_MS (10 s) without an answer and return
+ * 0; then this names the target (and forgets it), else -1. Per CPU: ask on
+ * the CPU that probed. */
+int xcall_raw_lost(void);
 void xcall_raw_ipi(void);		/* RAW vector handler (registered by init_all) */
 
 #endif
