@@ -121,8 +121,8 @@ static void callee(void *p)
 	wd_state(me, (enum wd_state)prev, prev_since);
 }
 
-/* A raw probe that raw.c gave up on (its own 10 s bound, past the watchdog's
- * usual one): the call never completed, so it stays in flight - our
+/* A raw probe that raw.c gave up on (XCALL_RAW_BOUND_MS, past the watchdog's
+ * usual bound): the call never completed, so it stays in flight - our
  * call_start set - until the watchdog reports it, naming the target, and
  * aborts the run (relaxed: abort_run is a stop signal only). */
 static void hold_if_lost(void)

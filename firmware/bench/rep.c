@@ -377,8 +377,8 @@ int rep_run(struct rep_ctx *x)
 		 * answered (its calls would each wait for the watchdog). */
 		static char t[160];
 		ksnprintf(t, sizeof(t), "case %u rep %u: cpu%d never answered a raw IPI "
-			  "(the repetition's floor probe; gave up after 10000 ms)",
-			  x->c->id, x->rep, x->floor_lost);
+			  "(the repetition's floor probe; gave up after %u ms)",
+			  x->c->id, x->rep, x->floor_lost, XCALL_RAW_BOUND_MS);
 		report_error(t);
 		return -1;
 	}

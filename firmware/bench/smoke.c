@@ -248,12 +248,13 @@ static int smoke_init(unsigned n)
  * below: under TCG the first runs of a code path include translating it. */
 static void raw_floor(unsigned iters)
 {
-	/* raw.c gives up on an unanswered probe after 10 s: the first such
-	 * fails the floor, naming CPU 1 (the rest would wait as long each). */
+	/* raw.c gives up on an unanswered probe (XCALL_RAW_BOUND_MS): the
+	 * first such fails the floor, naming CPU 1 (the rest would wait as
+	 * long each). */
 	for (unsigned i = 0; i < 20 + iters; i++) {
 		uint64_t c = xcall_raw_roundtrip(1);
 		if (xcall_raw_lost() >= 0) {
-			fail("raw roundtrip 0<->1: cpu1 never answered (10000 ms)");
+			fail("raw roundtrip 0<->1: cpu1 never answered a raw IPI");
 			return;
 		}
 		if (i >= 20)

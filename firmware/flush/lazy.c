@@ -126,13 +126,9 @@ void lazy_wait(const struct cpumask *targets, uint64_t gen)
 		 * own: its one caller, bench/sync.c's write_once, runs it under
 		 * the writer's watchdog (its tick, or the boot CPU's poll), which
 		 * reports - naming cpu, noted below - and ends the run. */
-		while (__atomic_load_n(&lc[cpu].seen, __ATOMIC_ACQUIRE) < gen) {
-			if (++spins == PLAT_WAIT_NOTE_SPINS)
-				plat_wait_note(cpu, "lazy: entry not acknowledged");
-			plat_cpu_relax();
-		}
-		if (spins >= PLAT_WAIT_NOTE_SPINS)
-			plat_wait_clear();
+		while (__atomic_load_n(&lc[cpu].seen, __ATOMIC_ACQUIRE) < gen)
+			plat_wait_turn(&spins, cpu, "lazy: entry not acknowledged");
+		plat_wait_done(spins);
 	}
 }
 

@@ -236,17 +236,14 @@ static void remote_consolidated(unsigned me, const struct amask *targets, const 
 		struct cline *l = &lines[me * ncpus_p + t];
 		unsigned spins = 0;
 		/* acquire: pairs with the target's release of done. No bound of
-		 * its own: every caller runs it under a watchdog (bench: the
-		 * case's, a timed shootdown's or the control's record, and sync's
-		 * write_once), which reports - naming t, noted below - and ends
-		 * the run; IF is on, so our own calls are served meanwhile. */
-		while (__atomic_load_n(&l->done, __ATOMIC_ACQUIRE) != seq) {
-			if (++spins == PLAT_WAIT_NOTE_SPINS)
-				plat_wait_note(t, "paths: consolidated line not done");
-			plat_cpu_relax();
-		}
-		if (spins >= PLAT_WAIT_NOTE_SPINS)
-			plat_wait_clear();
+		 * its own: every bench caller runs it under a watchdog (a timed
+		 * shootdown's or the control's record, sync's write_once), which
+		 * reports - naming t, noted below - and ends the run; IF is on,
+		 * so our own calls are served meanwhile. (The xcall_smoke
+		 * self-test has no watchdog: its QEMU run's limit ends it.) */
+		while (__atomic_load_n(&l->done, __ATOMIC_ACQUIRE) != seq)
+			plat_wait_turn(&spins, t, "paths: consolidated line not done");
+		plat_wait_done(spins);
 	}
 	amask_clear(&active, me, __ATOMIC_RELEASE);
 }

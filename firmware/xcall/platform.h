@@ -69,6 +69,22 @@ int plat_waiting_on(unsigned cpu, const char **what);
  * healthy answer on hardware, so timed calls pay nothing. */
 #define PLAT_WAIT_NOTE_SPINS 4096
 
+/* One turn of a wait on CPU `target`, after its condition failed: notes the
+ * wait once it is slow, then relaxes. *spins starts at 0. */
+static inline void plat_wait_turn(unsigned *spins, unsigned target, const char *what)
+{
+	if (++*spins == PLAT_WAIT_NOTE_SPINS)
+		plat_wait_note(target, what);
+	plat_cpu_relax();
+}
+
+/* After the wait: forgets its note, if it made one. */
+static inline void plat_wait_done(unsigned spins)
+{
+	if (spins >= PLAT_WAIT_NOTE_SPINS)
+		plat_wait_clear();
+}
+
 /*
  * Test fault (payload keys ipidrop=raw|paths|qlist|lazy and ipidrop_cpu=N,
  * firmware/cmdline_keys.c; tests/t-wait-faults.sh): the CPU whose answer to

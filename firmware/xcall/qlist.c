@@ -86,10 +86,11 @@ static int qpush(struct qhead *q, struct qdesc *d)
 
 /*
  * Wait until target t is done with descriptor d. No bound of its own: every
- * call runs under a watchdog (bench: the case's record around each call, the
+ * bench call runs under a watchdog (the case's record around each call, the
  * check's own bound with watchdog_ms=0; CPU 0 polls it, or its timer tick
  * while CPU 0 itself calls - IF is on, so our own calls are served
- * meanwhile), which reports, naming t (noted below), and ends the run.
+ * meanwhile), which reports, naming t (noted below), and ends the run. (The
+ * xcall_smoke self-test has no watchdog: its QEMU run's limit ends it.)
  * acquire: pairs with the target's release of busy in qlist_serve() (ack:
  * fn/arg read; done: fn finished, its effects visible).
  */
@@ -97,13 +98,9 @@ static void wait_free(struct qdesc *d, unsigned t, const char *what)
 {
 	unsigned spins = 0;
 
-	while (__atomic_load_n(&d->busy, __ATOMIC_ACQUIRE)) {
-		if (++spins == PLAT_WAIT_NOTE_SPINS)
-			plat_wait_note(t, what);
-		plat_cpu_relax();
-	}
-	if (spins >= PLAT_WAIT_NOTE_SPINS)
-		plat_wait_clear();
+	while (__atomic_load_n(&d->busy, __ATOMIC_ACQUIRE))
+		plat_wait_turn(&spins, t, what);
+	plat_wait_done(spins);
 }
 
 void qlist_post(struct qlist *q, const struct amask *targets, xcall_fn_t fn, void *arg, enum xcb_wait w)

@@ -17,12 +17,6 @@
 
 #define RAW_NOBODY 0xffffffffu
 #define RAW_ONEWAY 0x80000000u	/* in ping_from: the `ipi` floor, answer by flag */
-/* A probe gives up after this long (returns 0; xcall_raw_lost names the
- * target). Far past any answer, even under TCG on a loaded host; longer than
- * the bench watchdog's usual bound (2 s), so a probe timed under the
- * watchdog (kind=raw) is still reported by it; the floors outside it end
- * here (as arch/smp.c's job kicks give up after 10 s). */
-#define RAW_BOUND_MS 10000
 
 struct raw_cpu {
 	uint32_t ping_from;	/* who pinged this CPU (RAW_NOBODY: nobody) */
@@ -55,7 +49,7 @@ static uint64_t raw_probe(unsigned target, uint32_t mode)
 
 	/* relaxed: the release store of ping_from below orders it. */
 	__atomic_store_n(&raw[me].pong_seen, 0, __ATOMIC_RELAXED);
-	uint64_t t0 = plat_cycles(), bound = RAW_BOUND_MS * plat_tsc_khz();
+	uint64_t t0 = plat_cycles(), bound = XCALL_RAW_BOUND_MS * plat_tsc_khz();
 	unsigned spins = 0;
 	/* release: the target's acquire exchange of ping_from sees our reset of
 	 * pong_seen ordered before its answer (ping-pong) or its store of our
@@ -67,11 +61,9 @@ static uint64_t raw_probe(unsigned target, uint32_t mode)
 	 * (ping-pong) or the target handler's (one-way). Bounded: the floors
 	 * before a case (bench/runner.c, bench/rep.c) run outside any watchdog. */
 	while (!__atomic_load_n(&raw[me].pong_seen, __ATOMIC_ACQUIRE)) {
-		if (++spins == PLAT_WAIT_NOTE_SPINS)
-			plat_wait_note(target, "raw: ping not answered");
-		/* The clock only every PLAT_WAIT_NOTE_SPINS spins: a serialised
+		/* The clock only every PLAT_WAIT_NOTE_SPINS turns: a serialised
 		 * read in every turn would slow the very spin the floor times. */
-		if (spins % PLAT_WAIT_NOTE_SPINS == 0 && bound && plat_cycles() - t0 > bound) {
+		if (spins && spins % PLAT_WAIT_NOTE_SPINS == 0 && bound && plat_cycles() - t0 > bound) {
 			/* Take the ping back (acq_rel: pairs with the target's
 			 * exchange), so a late handler cannot answer a later probe
 			 * with this one's flag; if it was taken meanwhile, its
@@ -81,13 +73,12 @@ static uint64_t raw_probe(unsigned target, uint32_t mode)
 							  __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 			/* relaxed: our own slot, read by our caller on this CPU. */
 			__atomic_store_n(&raw[me].lost, target, __ATOMIC_RELAXED);
-			plat_wait_clear();
+			plat_wait_done(spins);
 			return 0;
 		}
-		plat_cpu_relax();
+		plat_wait_turn(&spins, target, "raw: ping not answered");
 	}
-	if (spins >= PLAT_WAIT_NOTE_SPINS)
-		plat_wait_clear();
+	plat_wait_done(spins);
 	return plat_cycles() - t0;
 }
 
