@@ -121,6 +121,18 @@ static void callee(void *p)
 	wd_state(me, (enum wd_state)prev, prev_since);
 }
 
+/* A raw probe that raw.c gave up on (XCALL_RAW_BOUND_MS, past the watchdog's
+ * usual bound): the call never completed, so it stays in flight - our
+ * call_start set - until the watchdog reports it, naming the target, and
+ * aborts the run (relaxed: abort_run is a stop signal only). */
+static void hold_if_lost(void)
+{
+	if (xcall_raw_lost() < 0)
+		return;
+	while (!__atomic_load_n(&abort_run, __ATOMIC_RELAXED))
+		plat_cpu_relax();
+}
+
 /* One call / shootdown / floor probe of initiator `in`; *d gets its time. <0: the
  * flush layer refused the configuration. */
 static int one_call(struct initiator *in, unsigned raw_target, uint64_t *d)
@@ -148,8 +160,10 @@ static int one_call(struct initiator *in, unsigned raw_target, uint64_t *d)
 			in->stale += (uint64_t)r;
 	} else if (c->floor == XCB_FLOOR_IPI) {
 		*d = xcall_raw_ipi_once(raw_target);
+		hold_if_lost();
 	} else {
 		*d = xcall_raw_roundtrip(raw_target);
+		hold_if_lost();
 	}
 	return 0;
 }
@@ -160,11 +174,19 @@ static int one_call(struct initiator *in, unsigned raw_target, uint64_t *d)
  * this case proves nothing (the result is "unverified"). */
 static void tlb_control(struct initiator *in)
 {
+	struct wd_cpu *w = &wd_cpus[in->cpu];
 	struct flush_cfg ctl = in->fcfg;
 	ctl.method = XCB_METHOD_NONE;
 	for (unsigned i = 0; i < CTL_RUNS; i++) {
 		uint64_t d;
+		/* Under the watchdog like a timed shootdown (its waits on the
+		 * targets are the same): a target that never answers a control
+		 * shootdown is reported, not waited on for ever. relaxed: a
+		 * diagnostic record, as in watched_call. */
+		__atomic_store_n(&w->call_start, plat_cycles(), __ATOMIC_RELAXED);
+		wd_state(in->cpu, WD_FLUSHING, plat_cycles());
 		int r = flush_run(&ctl, in->targets, &d);
+		__atomic_store_n(&w->call_start, 0, __ATOMIC_RELAXED);
 		if (r < 0)
 			return;
 		in->ctl_runs++;
@@ -197,6 +219,7 @@ static void paired_probe(struct initiator *in, struct wd_cpu *w, unsigned raw_ta
 	__atomic_store_n(&w->call_start, t0, __ATOMIC_RELAXED);
 	wd_state(in->cpu, WD_RAW, t0);
 	uint64_t p = xcall_raw_ipi_once(raw_target);
+	hold_if_lost();
 	__atomic_store_n(&w->call_start, 0, __ATOMIC_RELAXED);
 	if (!p)
 		return;

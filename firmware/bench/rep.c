@@ -37,17 +37,26 @@ static uint64_t probes[RUN_MAX_INITS][PAIRS_MAX], pratios[RUN_MAX_INITS][PAIRS_M
 struct floor_job {
 	unsigned target;
 	uint64_t result;	/* written by the measuring CPU; read after it is idle */
+	int lost;		/* the target never answered (raw.c's bound), else -1 */
 };
 
+/* No watchdog runs here (it is armed after the floor): a probe the target never
+ * answers ends in raw.c's own bound, and the first such ends the job - each
+ * further probe would wait the bound out again. */
 static void floor_job_run(void *p)
 {
 	static uint64_t d[REP_FLOOR_N];	/* one job at a time: CPU 0 waits for it */
 	struct floor_job *j = p;
 
-	for (unsigned i = 0; i < 32; i++)
-		(void)xcall_raw_ipi_once(j->target);
-	for (unsigned i = 0; i < REP_FLOOR_N; i++)
-		d[i] = xcall_raw_ipi_once(j->target);
+	j->lost = -1;
+	for (unsigned i = 0; i < 32 + REP_FLOOR_N && j->lost < 0; i++) {
+		uint64_t c = xcall_raw_ipi_once(j->target);
+		j->lost = xcall_raw_lost();
+		if (i >= 32)
+			d[i - 32] = c;
+	}
+	if (j->lost >= 0)
+		return;
 	sort_u64(d, REP_FLOOR_N);
 	j->result = d[REP_FLOOR_N / 2];
 }
@@ -60,11 +69,12 @@ static void floor_job_run(void *p)
  * an AP initiator measures through smp_start_on, whose hand-back (benv_wait_idle,
  * acquire) makes its result visible to us.
  */
-static uint64_t rep_floor(const struct rep_ctx *x)
+static uint64_t rep_floor(const struct rep_ctx *x, int *lost)
 {
-	struct floor_job j = { .target = cpumask_first(&x->cpus->targets[0]), .result = 0 };
+	struct floor_job j = { .target = cpumask_first(&x->cpus->targets[0]), .result = 0, .lost = -1 };
 	unsigned src = x->cpus->init_cpus[0], me = plat_cpu_id();
 
+	*lost = -1;
 	if (x->c->kind == XCB_KIND_RAW || plat_num_cpus() < 2)
 		return runner_floor_ipi();
 	if (j.target >= plat_num_cpus() || j.target == src) {
@@ -78,6 +88,7 @@ static uint64_t rep_floor(const struct rep_ctx *x)
 			j.target = me == 1 ? 0 : 1;
 		floor_job_run(&j);
 	}
+	*lost = j.lost;
 	return j.result;
 }
 
@@ -139,7 +150,7 @@ static void rep_setup(struct rep_ctx *x)
 	if (!x->bare)
 		ledger_reset();
 	initiator_arm_callee(plat_tsc_khz() * c->work_us / 1000, x->bare, cpus->init_cpus);
-	x->ipi_floor = rep_floor(x);
+	x->ipi_floor = rep_floor(x, &x->floor_lost);
 	if (x->sum->kept < REPS_KEPT)
 		x->sum->rep_floor[x->sum->kept] = x->ipi_floor;
 
@@ -361,6 +372,16 @@ static void rep_check(struct rep_ctx *x)
 int rep_run(struct rep_ctx *x)
 {
 	rep_setup(x);
+	if (x->floor_lost >= 0) {
+		/* Nothing started yet: end the run, naming the CPU that never
+		 * answered (its calls would each wait for the watchdog). */
+		static char t[160];
+		ksnprintf(t, sizeof(t), "case %u rep %u: cpu%d never answered a raw IPI "
+			  "(the repetition's floor probe; gave up after %u ms)",
+			  x->c->id, x->rep, x->floor_lost, XCALL_RAW_BOUND_MS);
+		report_error(t);
+		return -1;
+	}
 	if (rep_start(x) < 0 || rep_supervise(x) < 0)
 		return -1;
 	rep_check(x);

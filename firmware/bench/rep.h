@@ -83,6 +83,7 @@ struct rep_ctx {
 	int emit_each;			/* histograms and samples per initiator too */
 	struct case_summary *sum;
 	uint64_t ipi_floor;		/* setup: this repetition's `ipi` floor */
+	int floor_lost;			/* setup: a CPU that never answered the floor probe, or -1 */
 	int bare;			/* setup: harness=bare, no bookkeeping */
 	int self;			/* start: CPU 0's own initiator index, or -1 */
 	/* check: the ledger's verdicts (judged: xcall with full bookkeeping) */

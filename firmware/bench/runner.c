@@ -24,6 +24,7 @@ static struct case_cpus cpus;
 
 static int ledger_ok;			/* the ledger has memory (else every case runs bare) */
 static uint64_t floor_ipi, floor_rt;	/* this boot's floors (CPU 0 -> CPU 1), cycles */
+static int floor_lost = -1;		/* a CPU that never answered a floor probe */
 static struct overhead overhead;
 
 /* Fairness over every repetition of a case (ring: a group of interleaved cases holds
@@ -52,14 +53,23 @@ static uint64_t median_of(uint64_t *v, unsigned n)
 	return v[n / 2];
 }
 
-/* Median of `n` floor measurements CPU 0 -> CPU 1 after 128 untimed ones. */
+/* Median of `n` floor measurements CPU 0 -> CPU 1 after 128 untimed ones; 0
+ * once a probe went unanswered (raw.c's bound: no watchdog runs yet), with
+ * floor_lost naming CPU 1 - the rest would each wait out the bound too. */
 static uint64_t floor_of(uint64_t (*probe)(unsigned), uint64_t *d, unsigned n)
 {
-	for (unsigned i = 0; i < 128; i++)
-		(void)probe(1);
-	for (unsigned i = 0; i < n; i++)
-		d[i] = probe(1);
-	return median_of(d, n);
+	for (unsigned i = 0; i < 128 + n && floor_lost < 0; i++) {
+		uint64_t c = probe(1);
+		floor_lost = xcall_raw_lost();
+		if (i >= 128)
+			d[i - 128] = c;
+	}
+	return floor_lost < 0 ? median_of(d, n) : 0;
+}
+
+int runner_floor_lost(void)
+{
+	return floor_lost;
 }
 
 /* The packages as topology domains for hierarchical algorithms (tree), when
@@ -101,7 +111,8 @@ void runner_init(void)
 	 * floors again per placement. */
 	if (plat_num_cpus() >= 2) {
 		floor_ipi = floor_of(xcall_raw_ipi_once, d, 256);
-		floor_rt = floor_of(xcall_raw_roundtrip, d, 256);
+		if (floor_lost < 0)
+			floor_rt = floor_of(xcall_raw_roundtrip, d, 256);
 	}
 
 	/* The ledger: one padded line per (target CPU, initiator slot), sized from the

@@ -44,6 +44,7 @@
 #include "flush/rwlock.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "xcall/platform.h"
 
 #define CTL_RUNS 8		/* control writes per repetition */
 #define BATCH_KEPT 256		/* per-batch waits kept per reader (the batch row's samples) */
@@ -268,7 +269,16 @@ static void sync_report(const char *what, uint64_t now)
 		       "cpu%u waits on:", sx.c->id, sx.rep, what, sx.writer,
 		       (unsigned long long)w->call_no,
 		       (unsigned long long)(start && now > start ? (now - start) / khz : 0), sx.writer);
+	int n0 = n;
 	n = waits_on(text, n, cap, now);
+	/* The target the writer's own wait spins on (a shootdown's or the lazy
+	 * wait's: xcall/platform.h plat_wait_note): the readers' states cannot
+	 * show a target whose IPI or entry went missing while it runs on. */
+	const char *spin = "?";
+	int on = plat_waiting_on(sx.writer, &spin);
+	if (on >= 0)
+		n += ksnprintf(text + n, (size_t)(cap - n), "%s spinning on cpu%d(%s)",
+			       n > n0 ? "," : "", on, spin);
 	n += ksnprintf(text + n, (size_t)(cap - n), "\n");
 	n = wd_describe(text, n, cap, now);
 	report_error(text);

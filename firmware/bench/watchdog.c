@@ -6,6 +6,7 @@
 #include "bench/benchenv.h"
 #include "bench/ledger.h"
 #include "lib/printf.h"
+#include "xcall/platform.h"
 
 struct wd_cpu wd_cpus[XCB_MAX_CPUS];
 
@@ -43,6 +44,12 @@ int wd_describe(char *text, int n, int cap, uint64_t now)
 			n += ksnprintf(text + n, (size_t)(cap - n), ", own call #%llu in flight %llu ms",
 				       (unsigned long long)x->call_no,
 				       (unsigned long long)((now - x->call_start) / khz));
+		/* The CPU its wait spins on (xcall/platform.h plat_wait_note):
+		 * the one that never answered, when an IPI was lost. */
+		const char *what = "?";
+		int on = plat_waiting_on(i, &what);
+		if (on >= 0)
+			n += ksnprintf(text + n, (size_t)(cap - n), ", spinning on cpu%d (%s)", on, what);
 		n += ksnprintf(text + n, (size_t)(cap - n), ", for %llu ms\n",
 			       (unsigned long long)(now > since ? (now - since) / khz : 0));
 	}
@@ -118,8 +125,19 @@ static void report(unsigned late, uint64_t now)
 				if (n >= cap - 64)
 					break;
 			}
-			n += ksnprintf(text + n, (size_t)(cap - n), any ? "\n" :
-				       " (every target ran it: waiting on acknowledgement)\n");
+			if (!any)
+				n += ksnprintf(text + n, (size_t)(cap - n),
+					       " (every target ran it: waiting on acknowledgement)");
+			/* Whom its wait spins on, when it noted it (flush paths,
+			 * qlist, raw, lazy: xcall/platform.h plat_wait_note): the
+			 * CPU that never answered, where the ledger cannot tell
+			 * (TLB and raw keep no ledger; with wait=none every
+			 * target is behind). */
+			const char *what = "?";
+			int on = plat_waiting_on(i, &what);
+			if (on >= 0)
+				n += ksnprintf(text + n, (size_t)(cap - n), ", spinning on cpu%d(%s)", on, what);
+			n += ksnprintf(text + n, (size_t)(cap - n), "\n");
 			k++;
 		}
 	}

@@ -88,11 +88,14 @@ uint64_t lazy_publish(const struct cpumask *targets)
 
 int lazy_entry(int skip)
 {
-	struct lazy_cpu *c = &lc[plat_cpu_id()];
+	unsigned me = plat_cpu_id();
+	struct lazy_cpu *c = &lc[me];
 	/* acquire: pairs with the release in lazy_publish(). */
 	uint64_t w = __atomic_load_n(&c->want, __ATOMIC_ACQUIRE);
 
 	c->st.entries++;
+	if (plat_lost_cpu(PLAT_LOST_LAZY) == me)
+		return 0;	/* test fault: our entries never acknowledge */
 	/* Own field: a relaxed load of it is exact. */
 	if (w == __atomic_load_n(&c->seen, __ATOMIC_RELAXED))
 		return 0;
@@ -115,11 +118,17 @@ void lazy_wait(const struct cpumask *targets, uint64_t gen)
 	unsigned cpu;
 
 	for_each_cpu(cpu, targets) {
+		unsigned spins = 0;
+
 		if (cpu >= nlc)
 			break;
-		/* acquire: pairs with the release in lazy_entry(). */
+		/* acquire: pairs with the release in lazy_entry(). No bound of its
+		 * own: its one caller, bench/sync.c's write_once, runs it under
+		 * the writer's watchdog (its tick, or the boot CPU's poll), which
+		 * reports - naming cpu, noted below - and ends the run. */
 		while (__atomic_load_n(&lc[cpu].seen, __ATOMIC_ACQUIRE) < gen)
-			plat_cpu_relax();
+			plat_wait_turn(&spins, cpu, "lazy: entry not acknowledged");
+		plat_wait_done(spins);
 	}
 }
 

@@ -50,6 +50,52 @@ void plat_send_ipi(unsigned cpu, enum plat_ipi kind);
 /* Send to every CPU set in `mask` (a private snapshot, never the caller). */
 void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind);
 
+/* ---- waits on another CPU: what they wait for, and a test fault -------- */
+
+/*
+ * Every spin on another CPU's answer (raw.c, flush/paths.c, flush/lazy.c,
+ * qlist.c) notes, once it has spun a while, which CPU it waits on and what
+ * for ("qlist: descriptor busy"): the bench watchdog's report names it
+ * (bench/watchdog.c wd_describe), so a lost IPI ends in a report naming the
+ * CPU that never answered, not just "in a call". A diagnostic only: relaxed
+ * stores to the waiter's own slot, outside the fast path (a wait that ends at
+ * its first look notes nothing). `what` is a string literal.
+ */
+void plat_wait_note(unsigned target, const char *what);
+void plat_wait_clear(void);
+/* The CPU `cpu` notes it waits on (its `what` in *what), or -1: none. */
+int plat_waiting_on(unsigned cpu, const char **what);
+/* Spins a wait makes before it notes: a few microseconds, well past a
+ * healthy answer on hardware, so timed calls pay nothing. */
+#define PLAT_WAIT_NOTE_SPINS 4096
+
+/* One turn of a wait on CPU `target`, after its condition failed: notes the
+ * wait once it is slow, then relaxes. *spins starts at 0. */
+static inline void plat_wait_turn(unsigned *spins, unsigned target, const char *what)
+{
+	if (++*spins == PLAT_WAIT_NOTE_SPINS)
+		plat_wait_note(target, what);
+	plat_cpu_relax();
+}
+
+/* After the wait: forgets its note, if it made one. */
+static inline void plat_wait_done(unsigned spins)
+{
+	if (spins >= PLAT_WAIT_NOTE_SPINS)
+		plat_wait_clear();
+}
+
+/*
+ * Test fault (payload keys ipidrop=raw|paths|qlist|lazy and ipidrop_cpu=N,
+ * firmware/cmdline_keys.c; tests/t-wait-faults.sh): the CPU whose answer to
+ * the waits of `site` is lost — the IPI to it not sent (raw: the ping;
+ * paths: consolidated's; qlist: a queue's first call), or (lazy) its entries
+ * never acknowledged — or ~0u: none (always on the host). Set at init; one
+ * call per operation, not per target (timed paths).
+ */
+enum plat_lost { PLAT_LOST_NONE, PLAT_LOST_RAW, PLAT_LOST_PATHS, PLAT_LOST_QLIST, PLAT_LOST_LAZY };
+unsigned plat_lost_cpu(enum plat_lost site);
+
 /* ---- TLB test window (4 KiB pages) for the flush layer ---------------- */
 
 enum plat_tlb_op { PLAT_TLB_INVLPG, PLAT_TLB_CR3, PLAT_TLB_INVPCID, PLAT_TLB_NONE };

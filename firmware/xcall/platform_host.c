@@ -349,3 +349,10 @@ int plat_tw_fault_safe(void)
 {
 	return 1;
 }
+
+/* Waits' notes and the lost-answer fault (platform.h): payload-only
+ * diagnostics; the host tests have their own (time bounds, fault builds). */
+void plat_wait_note(unsigned target, const char *what) { (void)target; (void)what; }
+void plat_wait_clear(void) { }
+int plat_waiting_on(unsigned cpu, const char **what) { (void)cpu; (void)what; return -1; }
+unsigned plat_lost_cpu(enum plat_lost site) { (void)site; return ~0u; }

@@ -45,10 +45,64 @@ static unsigned fwddrop_cpu = ~0u;
 /* Per CPU: inside the stub (IF off, no nesting); each CPU its own byte. */
 static volatile uint8_t in_stub[XCB_MAX_CPUS];
 
+/* Test keys ipidrop=SITE ipidrop_cpu=N (platform.h plat_lost_cpu; a fault for
+ * tests/t-wait-faults.sh): the answer a wait of SITE expects from CPU N is
+ * lost. Off unless both are given. Set at init, before any IPI. */
+static enum plat_lost lost_site;
+static unsigned lost_cpu = ~0u;
+
+static void lost_init(void)
+{
+	uint64_t v;
+	int k = cmdline_choice("ipidrop", "none|raw|paths|qlist|lazy", 0);
+
+	lost_site = k > 0 ? (enum plat_lost)k : PLAT_LOST_NONE;
+	lost_cpu = cmdline_u64("ipidrop_cpu", ~0ull, &v) == 0 && v < XCB_MAX_CPUS ? (unsigned)v : ~0u;
+}
+
+unsigned plat_lost_cpu(enum plat_lost site)
+{
+	return site != PLAT_LOST_NONE && site == lost_site ? lost_cpu : ~0u;
+}
+
+/* Per CPU: whom its current wait waits on (platform.h plat_wait_note). Each
+ * CPU writes only its own slot, and only once a wait is slow, so slots share
+ * lines unpadded; the watchdog reads any (relaxed: a diagnostic snapshot, no
+ * data rides on it; a torn pair only mislabels a report). */
+static struct {
+	uint32_t target1;		/* the target + 1; 0 (BSS): not waiting */
+	const char *what;
+} waits[XCB_MAX_CPUS];
+
+void plat_wait_note(unsigned target, const char *what)
+{
+	unsigned me = smp_cpu_id();
+
+	__atomic_store_n(&waits[me].what, what, __ATOMIC_RELAXED);
+	__atomic_store_n(&waits[me].target1, target + 1, __ATOMIC_RELAXED);
+}
+
+void plat_wait_clear(void)
+{
+	__atomic_store_n(&waits[smp_cpu_id()].target1, 0, __ATOMIC_RELAXED);
+}
+
+int plat_waiting_on(unsigned cpu, const char **what)
+{
+	if (cpu >= XCB_MAX_CPUS)
+		return -1;
+	uint32_t t1 = __atomic_load_n(&waits[cpu].target1, __ATOMIC_RELAXED);
+	if (!t1 || t1 > XCB_MAX_CPUS)
+		return -1;
+	*what = __atomic_load_n(&waits[cpu].what, __ATOMIC_RELAXED);
+	return (int)(t1 - 1);
+}
+
 void plat_ipi_pool_reset(void)
 {
 	uint64_t v;
 	fwddrop_cpu = cmdline_u64("fwddrop_cpu", ~0ull, &v) == 0 && v < XCB_MAX_CPUS ? (unsigned)v : ~0u;
+	lost_init();
 	for (unsigned k = PLAT_IPI_POOL0; k < PLAT_IPI_NR; k++)
 		vectors[k] = 0;
 	pool_used = 0;

@@ -22,6 +22,7 @@ struct raw_cpu {
 	uint32_t ping_from;	/* who pinged this CPU (RAW_NOBODY: nobody) */
 	uint32_t pong_pending;	/* an answer to our ping is on its way */
 	uint32_t pong_seen;	/* our handler received that answer */
+	uint32_t lost;		/* the target our last probe gave up on (RAW_NOBODY: none) */
 } __attribute__((aligned(64)));
 
 static struct raw_cpu raw[AMASK_MAX_CPUS];
@@ -30,8 +31,10 @@ void xcall_raw_init_state(void)
 {
 	/* relaxed: runs at init, before any ping can be sent; the IPI vector
 	 * is registered after this (xcall_init_all), which publishes it. */
-	for (unsigned i = 0; i < AMASK_MAX_CPUS; i++)
+	for (unsigned i = 0; i < AMASK_MAX_CPUS; i++) {
 		__atomic_store_n(&raw[i].ping_from, RAW_NOBODY, __ATOMIC_RELAXED);
+		__atomic_store_n(&raw[i].lost, RAW_NOBODY, __ATOMIC_RELAXED);
+	}
 }
 
 /* One probe to `target`: `mode` 0 is the ping-pong (the target IPIs us back and
@@ -46,17 +49,45 @@ static uint64_t raw_probe(unsigned target, uint32_t mode)
 
 	/* relaxed: the release store of ping_from below orders it. */
 	__atomic_store_n(&raw[me].pong_seen, 0, __ATOMIC_RELAXED);
-	uint64_t t0 = plat_cycles();
+	uint64_t t0 = plat_cycles(), bound = XCALL_RAW_BOUND_MS * plat_tsc_khz();
+	unsigned spins = 0;
 	/* release: the target's acquire exchange of ping_from sees our reset of
 	 * pong_seen ordered before its answer (ping-pong) or its store of our
 	 * flag (one-way). */
 	__atomic_store_n(&raw[target].ping_from, me | mode, __ATOMIC_RELEASE);
-	plat_send_ipi(target, PLAT_IPI_RAW);
+	if (plat_lost_cpu(PLAT_LOST_RAW) != target)	/* test fault: the ping lost */
+		plat_send_ipi(target, PLAT_IPI_RAW);
 	/* acquire: pairs with the release store of pong_seen - our own handler's
-	 * (ping-pong) or the target handler's (one-way). */
-	while (!__atomic_load_n(&raw[me].pong_seen, __ATOMIC_ACQUIRE))
-		plat_cpu_relax();
+	 * (ping-pong) or the target handler's (one-way). Bounded: the floors
+	 * before a case (bench/runner.c, bench/rep.c) run outside any watchdog. */
+	while (!__atomic_load_n(&raw[me].pong_seen, __ATOMIC_ACQUIRE)) {
+		/* The clock only every PLAT_WAIT_NOTE_SPINS turns: a serialised
+		 * read in every turn would slow the very spin the floor times. */
+		if (spins && spins % PLAT_WAIT_NOTE_SPINS == 0 && bound && plat_cycles() - t0 > bound) {
+			/* Take the ping back (acq_rel: pairs with the target's
+			 * exchange), so a late handler cannot answer a later probe
+			 * with this one's flag; if it was taken meanwhile, its
+			 * answer is on its way and the next probe resets the flag. */
+			uint32_t mine = me | mode;
+			(void)__atomic_compare_exchange_n(&raw[target].ping_from, &mine, RAW_NOBODY, 0,
+							  __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+			/* relaxed: our own slot, read by our caller on this CPU. */
+			__atomic_store_n(&raw[me].lost, target, __ATOMIC_RELAXED);
+			plat_wait_done(spins);
+			return 0;
+		}
+		plat_wait_turn(&spins, target, "raw: ping not answered");
+	}
+	plat_wait_done(spins);
 	return plat_cycles() - t0;
+}
+
+int xcall_raw_lost(void)
+{
+	unsigned me = plat_cpu_id();
+	/* relaxed: our own slot (raw_probe, on this CPU). */
+	uint32_t t = __atomic_exchange_n(&raw[me].lost, RAW_NOBODY, __ATOMIC_RELAXED);
+	return t == RAW_NOBODY ? -1 : (int)t;
 }
 
 uint64_t xcall_raw_roundtrip(unsigned target) { return raw_probe(target, 0); }

@@ -1,0 +1,70 @@
+#!/bin/bash
+# t-wait-faults.sh — every wait on another CPU in the cross-call and shootdown
+# paths ends when that CPU never answers: the test keys ipidrop=SITE
+# ipidrop_cpu=N (xcall/platform.h plat_lost_cpu) lose the answer one wait
+# expects from CPU N, and each run must end (no QEMU timeout) with exit code 1
+# and an error naming CPU N as the one waited on:
+#   paths      flush=consolidated, the owner's wait for each target's line
+#              (flush/paths.c): the watchdog, CPU 0 initiating (its tick);
+#   paths-sync the same wait in a sync write (modes=inside, writer=1): the
+#              boot CPU polls the writer's watchdog;
+#   qlist-done queued, wait=done: the wait for a call's descriptor (qlist.c
+#              qlist_wait);
+#   qlist-none queued, wait=none, an AP initiator (cpu1 -> cpu3): the wait to
+#              reuse the previous call's descriptor (qlist_post);
+#   lazy       modes=lazy: the writer's wait for cpu3's entry (flush/lazy.c
+#              lazy_wait), whose entries never acknowledge;
+#   raw-boot   the boot floors CPU 0 -> CPU 1 (xcall/raw.c, no watchdog yet):
+#              raw.c's own 10 s bound, then the run ends naming cpu1;
+#   raw-rep    a repetition's floor probe cpu0 -> cpu2 (bench/rep.c, before
+#              the watchdog is armed): the same bound, naming cpu2.
+# Every run is -smp 4 under TCG; no wall-clock time is asserted.
+# timeout: 300
+. "$(dirname "$0")/lib/tap.sh"
+export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-90}
+export XCBENCH_ACCEL=tcg
+T=$(mktemp -d "$OUTDIR/t-wait-faults.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+need_payload
+
+Q="suite=quick watchdog_ms=2000"
+# run NAME "CMDLINE" ERROR-RE WAITS-RE: boots it, then checks that it ended
+# (exit code 1: QEMU status 3), that its first ERROR line matches ERROR-RE
+# and that a line matches WAITS-RE (the CPU waited on, named). The serial log
+# stays in $OUTDIR/t-wait-faults.NAME.log.
+run() {
+	local name=$1 cmdline=$2 err=$3 waits=$4 log=$T/$1.log rc line
+	qemu_direct "$log" 4 "$cmdline"
+	rc=$?
+	tr -d '\r' <"$log" >"$OUTDIR/t-wait-faults.$name.log"
+	log=$OUTDIR/t-wait-faults.$name.log
+	line=$(grep -a -m1 '^ERROR: ' "$log")
+	diag "$line"
+	check "$name: the run ends with exit code 1, not a hang (QEMU status $rc)" [ "$rc" -eq 3 ]
+	check "$name: the error says which wait ran out" grep -qaE "$err" <<<"$line"
+	line=$(grep -a -m1 -E "$waits" "$log")
+	diag "$line"
+	check "$name: it names the CPU waited on" [ -n "$line" ]
+}
+
+run paths "$Q kinds=tlb flush=consolidated inits=1 masks=all ipidrop=paths ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu0 call #[0-9]+ \(consolidated\) still running' \
+	'^cpu0 waits on:.*, spinning on cpu3\(paths: consolidated line not done\)$'
+run paths-sync "$Q kinds=sync modes=inside flush=consolidated writer=1 masks=all ipidrop=paths ipidrop_cpu=3" \
+	'^ERROR: watchdog: sync case [0-9]+ rep 0: writer: shootdown \(cpu1 write' \
+	'^cpu1 waits on:.*, spinning on cpu3\(paths: consolidated line not done\)$'
+run qlist-done "$Q kinds=xcall algos=queued waits=done deliveries=unicast inits=1 masks=all ipidrop=qlist ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu0 call #[0-9]+ \(queued\) still running' \
+	'^cpu0 waits on: cpu3\(done 0/1\), spinning on cpu3\(qlist: call.s descriptor busy\)$'
+run qlist-none "$Q kinds=xcall algos=queued waits=none deliveries=unicast inits=2 masks=1 placements=first overlap=disjoint ipidrop=qlist ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu1 call #[0-9]+ \(queued\) still running' \
+	'^cpu1 waits on: cpu3\(done 0/[0-9]+\), spinning on cpu3\(qlist: previous call.s descriptor busy\)$'
+run lazy "$Q kinds=sync modes=lazy masks=all ipidrop=lazy ipidrop_cpu=3" \
+	'^ERROR: watchdog: sync case [0-9]+ rep 0: writer: lazy_wait \(cpu0 write' \
+	'^cpu0 waits on:.* spinning on cpu3\(lazy: entry not acknowledged\)$'
+run raw-boot "$Q kinds=raw ipidrop=raw ipidrop_cpu=1" \
+	'^ERROR: floors: cpu1 never answered a raw IPI from cpu0 \(gave up after 10000 ms\)' \
+	'^ERROR: floors: cpu1 '
+run raw-rep "$Q kinds=xcall algos=lockless waits=done inits=2 masks=1 placements=first overlap=disjoint ipidrop=raw ipidrop_cpu=2" \
+	'^ERROR: case [0-9]+ rep 0: cpu2 never answered a raw IPI \(the repetition.s floor probe' \
+	'^ERROR: case [0-9]+ rep 0: cpu2 '
