@@ -21,14 +21,21 @@ T=$(mktemp -d "$BOUT/ingest.XXXXXX")
 bench_placement
 
 # send PORT TAG: runs all senders, prints "seconds frames samples
-# senders'-CPU-seconds".
+# senders'-CPU-seconds". Each sender's token is new to every daemon: the
+# send's number is in it (SENDS). With a random prefix alone, two trials
+# against one daemon drew the same token for one sender about once in a
+# hundred benches, and the second trial's frames were all duplicates of a
+# complete run: ACKed at once, stored nothing, the rate overstated and the
+# stored count short by that sender's frames.
+SENDS=0
 send() {
 	local port=$1 tag=$2 t0 t1 c0 c1 i senders=()
+	SENDS=$((SENDS + 1))
 	c0=$(children_cpu_s)
 	t0=$(now)
 	for i in $(seq "$S"); do
 		$SEND_WRAP "$XCB_GEN" --server 127.0.0.1:$port --runs "$R" --reps "$REPS" --samples \
-			--token "$(printf '%x%02x000000' "$((RANDOM % 4096 + 4096))" "$i")" >"$T/$tag.$i.out" 2>"$T/$tag.$i.err" &
+			--token "$(printf '%x%02x%04x00' "$((RANDOM % 4096 + 4096))" "$i" "$SENDS")" >"$T/$tag.$i.out" 2>"$T/$tag.$i.err" &
 		senders+=($!)
 	done
 	wait "${senders[@]}" 2>/dev/null
