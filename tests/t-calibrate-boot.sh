@@ -3,11 +3,13 @@
 # `xcbench calibrate --boot 4`: four real boots of one configuration (QEMU
 # TCG, direct boot, 2 CPUs, a trimmed quick suite), one after another on one
 # virtual machine, then the A/A calibration of their runs: the groups of two
-# boots mark fewer cases than the single pairs, and at most 10 % (live boots
+# boots mark no more cases than the single pairs, and at most 10 % (live boots
 # vary from run to run: BH bounds each A/A comparison's chance of marking
 # anything at 5 %, and a comparison that marks does so in bulk, as its cases
 # share the boots; the exact 5 % bound is asserted on the fixed captures in
-# t-compare-groups). Measured here: 0-0.7 % for groups, 28-63 % for pairs.
+# t-compare-groups). Measured here: 0-0.7 % for groups, 28-63 % for pairs,
+# and once (a quiet host, four boots alike) 0 % for both: so the pairs must
+# mark no fewer than the groups, not strictly more.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 need_host_build "calibrate --boot"
@@ -29,7 +31,7 @@ tap(d["boots"] == 4 and len(d["runs"]) == 4 and len({r["id"] for r in d["runs"]}
     f"four booted runs calibrated ({[r['id'] for r in d['runs']]})")
 tap(g["comparisons"] == 3 and g["false_positive_rate"] <= 0.10,
     f"groups of 2: {100 * g['false_positive_rate']:.2f} % of {g['cases']} cases marked (<= 10 %)")
-tap(p["comparisons"] == 6 and p["false_positive_rate"] > g["false_positive_rate"],
-    f"pairs: {100 * p['false_positive_rate']:.1f} % of {p['cases']} cases marked, more than the groups")
+tap(p["comparisons"] == 6 and p["false_positive_rate"] >= g["false_positive_rate"],
+    f"pairs: {100 * p['false_positive_rate']:.1f} % of {p['cases']} cases marked, no fewer than the groups")
 PY
 check "SIGTERM: clean shutdown" stop_daemon
