@@ -118,6 +118,7 @@ check "ERROR marks the run crashed with its summary ($e)" [ "$e" = "crashed: han
 cls=$(ps -L -o comm=,cls= -p "$DPID" | awk '{ print $1 "=" $2 }' | sort -u | paste -sd' ')
 check "collector thread named and SCHED_BATCH ($cls)" grep -qw "xcbd-collector=B" <<<"$cls"
 check "writer thread named, normal policy" grep -qw "xcbd-writer=TS" <<<"$cls"
+check "checkpointer thread named, normal policy" grep -qw "xcbd-checkpoint=TS" <<<"$cls"
 check "no other thread is batch" [ "$(grep -o '=B' <<<"$cls" | wc -l)" = 1 ]
 
 # --- restart mid-run: half the frames, restart, then everything again ---

@@ -26,6 +26,7 @@ int lite_rc(int rc)
 
 static void l_close(struct dbi *db)
 {
+	lite_ckpt_stop(((struct lite *)db)->ck, LITE(db));
 	sqlite3_close_v2(LITE(db));
 	free(db);
 }
@@ -272,6 +273,7 @@ struct dbi *dbi_sqlite_open(const char *path, int flags, char *err, size_t errle
 		sqlite3_free(msg);
 		goto fail;
 	}
+	l->ck = lite_ckpt_start(l->h);
 	return &l->base;
 fail:
 	sqlite3_close(l->h);

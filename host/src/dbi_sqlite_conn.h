@@ -13,6 +13,7 @@ struct lite {
 	struct dbi base;
 	sqlite3 *h;
 	int mismatch;   /* a deferred statement changed other rows than told */
+	struct lite_ckpt *ck; /* a read-write connection's checkpointer, or NULL */
 };
 struct lite_stmt {
 	struct dbi_stmt base;
@@ -30,6 +31,18 @@ struct lite_stmt {
 int lite_rc(int rc);
 /* Registers xcb_ints, the packing function of dbi_fetch_ints, on h. */
 int lite_ints_register(sqlite3 *h);
+/* The most pages the WAL holds after a commit with the checkpointer on:
+ * at this many the writer waits for its pass and copies the rest (~6 MiB
+ * at 4 KiB pages; test_sqlite_ckpt holds it to that). */
+#define LITE_CKPT_MAX 1500
+/* Starts the checkpointer of the read-write connection `writer`
+ * (dbi_sqlite_ckpt.c): its checkpoints then run on a thread of their own.
+ * NULL if it cannot (said on stderr) or the database is in memory: SQLite's
+ * automatic checkpoint stays. */
+struct lite_ckpt *lite_ckpt_start(sqlite3 *writer);
+/* Stops it (after its pass, if one runs) and gives `writer` back its
+ * default; NULL does nothing. Before `writer` is closed. */
+void lite_ckpt_stop(struct lite_ckpt *ck, sqlite3 *writer);
 /* dbi_fetch_ints on SQLite (dbi_sqlite_ints.c). */
 int l_fetch_ints(struct dbi_stmt *st, int ncols, int max, int64_t *v, uint64_t *nulls, int *got);
 
