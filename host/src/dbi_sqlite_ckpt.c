@@ -4,26 +4,29 @@
  * the writer's commits do not wait for the disk.
  *
  * Why: SQLite checkpoints inside the COMMIT that takes the WAL past 1000
- * pages: it copies those pages into the database file and fdatasyncs the
- * WAL and the database, and the writer (so every ACK of the batch, so the
- * senders' windows) waits. Traced during bench/ingest.sh sends (perf sched,
- * this 2-core VM, split placement): both cores were idle 21-23 % of the
- * streaming time, every such moment with the writer off-CPU in
- * fdatasync (ext4's data writeback wait, the device flush, the inode).
- * Checkpointing less often does not help (4000 pages: as many bytes to
- * sync, the same blocked time); the copy and its syncs must leave the
+ * pages: it copies them into the database file and fdatasyncs the WAL and
+ * the database, and the writer (so every ACK of the batch, so the senders'
+ * windows) waits. Traced during bench/ingest.sh sends (perf sched, this
+ * 2-core VM, split placement, quiet): both cores were idle 21-23 % of the
+ * streaming time, all of it with the writer off-CPU in those fdatasyncs
+ * (ext4's data writeback wait, the device flush, the inode). Checkpointing
+ * less often in the writer does not help (4000 pages: as many bytes to
+ * sync, the same blocked time); the copies and their syncs must leave the
  * writer's thread.
  *
  * How: the writer's WAL hook (after each commit; it replaces SQLite's
- * automatic checkpoint) asks this thread for a PASSIVE checkpoint once the
- * WAL holds CKPT_PAGES. A passive checkpoint copies the frames committed
- * before it started; the writer keeps committing meanwhile, and SQLite
- * rewinds the WAL (writes from its start again) only at a write that finds
- * every frame copied. So after each pass the writer copies the few frames
- * committed during it, itself (the catch-up: a short copy and small syncs),
- * and its next transaction rewinds the WAL. If a pass is slow and the WAL
- * reaches CKPT_MAX, the writer waits for the pass to end and catches up:
- * the WAL file stays bounded (t-daemon-csvstall) whatever the disk does.
+ * automatic checkpoint) asks this thread for a PASSIVE checkpoint each time
+ * the WAL grew CKPT_STEP pages: a pass copies the frames committed before
+ * it started, while the writer keeps committing. SQLite rewinds the WAL
+ * (writes it from its start again) only at a write that finds every frame
+ * copied, which with commits going on no pass does. So at CKPT_CATCHUP the
+ * writer copies what the passes left, itself (the catch-up: the frames of
+ * the last pass's length, and their syncs), and its next transaction
+ * rewinds the WAL. A catch-up costs the writer an fdatasync pair whatever
+ * its size (~2 ms each here), so it is rare: once per 4000 pages (~16 MiB,
+ * where SQLite alone synced every 1000); each page is still copied once
+ * per pass. If a pass is slow and the WAL reaches CKPT_MAX, the writer
+ * waits for it and catches up: the WAL stays bounded whatever the disk does.
  *
  * Same durability as SQLite's own checkpoints: the same PASSIVE
  * checkpoints with the same syncs (synchronous=NORMAL), only on another
@@ -38,7 +41,8 @@
 
 #include "dbi_sqlite_conn.h"
 
-#define CKPT_PAGES 1000   /* a pass is asked for at this many WAL pages (SQLite's default) */
+#define CKPT_STEP 1000     /* a pass is asked for each time the WAL grew this many pages */
+#define CKPT_CATCHUP 4000  /* the writer copies what the passes left (and the WAL rewinds) */
 #define CKPT_MAX LITE_CKPT_MAX
 
 struct lite_ckpt {
@@ -47,8 +51,8 @@ struct lite_ckpt {
 	pthread_cond_t cv;   /* signals a change of them, both ways */
 	int want;            /* the writer asked for a pass */
 	int busy;            /* th is in a pass */
-	int passed;          /* a pass ended since the writer last caught up */
 	int stop;
+	int asked;           /* the WAL's pages when the writer last asked for a pass */
 	sqlite3 *h;          /* th's own connection */
 };
 
@@ -70,7 +74,6 @@ static void *ckpt_main(void *arg)
 		sqlite3_wal_checkpoint_v2(ck->h, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 		pthread_mutex_lock(&ck->mu);
 		ck->busy = 0;
-		ck->passed = 1;
 		pthread_cond_broadcast(&ck->cv); /* a writer waiting at CKPT_MAX */
 	}
 	pthread_mutex_unlock(&ck->mu);
@@ -78,10 +81,10 @@ static void *ckpt_main(void *arg)
 }
 
 /* The writer's WAL hook: runs in its thread after each commit, with the
- * WAL's page count. Asks for a pass at CKPT_PAGES, and after one copies
- * what it left (waiting for it first at CKPT_MAX). Always SQLITE_OK: the
- * commit has happened, and a failed checkpoint is tried again later (see
- * the top of this file). */
+ * WAL's page count. Asks for a pass each CKPT_STEP pages of growth; at
+ * CKPT_CATCHUP, if no pass runs, copies what the passes left (at CKPT_MAX
+ * it waits for the pass first). Always SQLITE_OK: the commit has happened,
+ * and a failed checkpoint is tried again later (see the top of this file). */
 static int ckpt_hook(void *arg, sqlite3 *db, const char *name, int pages)
 {
 	struct lite_ckpt *ck = arg;
@@ -91,11 +94,14 @@ static int ckpt_hook(void *arg, sqlite3 *db, const char *name, int pages)
 	if (pages >= CKPT_MAX)
 		while (ck->busy || ck->want)
 			pthread_cond_wait(&ck->cv, &ck->mu);
-	if (ck->passed || pages >= CKPT_MAX) {
-		ck->passed = 0;
+	if (pages < ck->asked) /* rewound since (the idle writer's checkpoint) */
+		ck->asked = 0;
+	if (pages >= CKPT_CATCHUP && !ck->busy && !ck->want) {
 		catch_up = 1;
-	} else if (pages >= CKPT_PAGES && !ck->busy && !ck->want) {
+		ck->asked = 0; /* our next write rewinds the WAL */
+	} else if (pages - ck->asked >= CKPT_STEP && !ck->busy && !ck->want) {
 		ck->want = 1;
+		ck->asked = pages;
 		pthread_cond_broadcast(&ck->cv);
 	}
 	pthread_mutex_unlock(&ck->mu);
