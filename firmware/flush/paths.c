@@ -279,7 +279,8 @@ void flush_paths_remote(enum xcb_flush p, const struct amask *targets, struct fl
 	/* acquire: pairs with each target's release clear (concurrent: after
 	 * its invalidation; early_ack: on entry, before it); then the release
 	 * clear of our active bit (xcall_finish). */
-	xcall_finish(&d->pending, &active, me, nwords);
+	xcall_finish(&d->pending, &d->pending, &active, me, nwords,
+		     "paths: shootdown not acknowledged");
 	/* release: the window readers may look now (the shootdown returned). */
 	__atomic_store_n(&d->returned, seq, __ATOMIC_RELEASE);
 }
