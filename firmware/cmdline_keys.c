@@ -61,7 +61,8 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "fwddrop_cpu", "test: IPIs forwarded from a handler to CPU N are lost (a tree leader's forward)" },
 	{ "dupskip_cpu", "test: CPU runs one call as the previous one (skip + duplicate)" },
 	{ "startfail_cpu", "test: starting work on that CPU fails" },
-	{ "ipidrop", "test: raw|paths|qlist|lazy: the wait whose answer from ipidrop_cpu is lost (tests/t-wait-faults.sh)" },
+	{ "ipidrop", "test: raw|paths|qlist|lazy|mask|vector: the wait whose answer from ipidrop_cpu is lost "
+		     "(mask: every cross-call IPI an initiator sends it; vector: the flush vector's; tests/t-wait-faults.sh)" },
 	{ "ipidrop_cpu", "test: logical CPU whose answer to ipidrop's wait is lost (its IPI not sent; lazy: entries not acknowledged)" },
 	/* net (NIC, addressing, UDP transport) */
 	{ "server", "IP[:PORT] of xcbenchd's UDP collector (port 8080)" },

@@ -17,9 +17,29 @@
 #   raw-boot   the boot floors CPU 0 -> CPU 1 (xcall/raw.c, no watchdog yet):
 #              raw.c's own 10 s bound, then the run ends naming cpu1;
 #   raw-rep    a repetition's floor probe cpu0 -> cpu2 (bench/rep.c, before
-#              the watchdog is armed): the same bound, naming cpu2.
+#              the watchdog is armed): the same bound, naming cpu2;
+#   raw-watched the raw wait under the watchdog: the second initiator's
+#              paired floor probe cpu1 -> cpu3 (bench/initiator.c
+#              paired_probe; the floors before it probe cpu1 and cpu2 only),
+#              reported by the watchdog before raw.c's own bound.
+# The waits for a shared mask to empty (xcall/xcall_internal.h
+# xcall_wait_empty, xcall_finish), with ipidrop=mask (every cross-call IPI an
+# initiator sends CPU N lost, xcall/platform_hw.c) unless said otherwise:
+#   locked     wait=done: the holder's wait for every target to check in;
+#   lockless   wait=done: the wait for the call's `selected` to empty;
+#   lockless-none wait=none, an AP initiator (cpu1 -> cpu3): the wait for
+#              the previous call to be picked up before reusing the data;
+#   tree       wait=done, cpu1 lost: the group mask (cpu1 leads 1-3; its
+#              forwards never go out), naming the lowest target that never
+#              picked the call up (tree.c's `pending`);
+#   tree-none  wait=none, cpu1 -> cpu3: the previous call's group mask;
+#   vector     flush=vector, ipidrop=vector (the flush vector's IPI lost):
+#              flush.c's wait for `pending` to empty;
+#   concurrent flush=concurrent, ipidrop=paths: flush/paths.c's direct
+#              paths' wait for `pending` (ipidrop=mask would lose the
+#              prepare step's queued call first).
 # Every run is -smp 4 under TCG; no wall-clock time is asserted.
-# timeout: 300
+# timeout: 420
 . "$(dirname "$0")/lib/tap.sh"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-90}
 export XCBENCH_ACCEL=tcg
@@ -68,3 +88,27 @@ run raw-boot "$Q kinds=raw ipidrop=raw ipidrop_cpu=1" \
 run raw-rep "$Q kinds=xcall algos=lockless waits=done inits=2 masks=1 placements=first overlap=disjoint ipidrop=raw ipidrop_cpu=2" \
 	'^ERROR: case [0-9]+ rep 0: cpu2 never answered a raw IPI \(the repetition.s floor probe' \
 	'^ERROR: case [0-9]+ rep 0: cpu2 '
+run raw-watched "$Q kinds=xcall algos=lockless waits=done inits=2 masks=1 placements=first overlap=disjoint ipidrop=raw ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu1 call #[0-9]+ \(lockless\) still running' \
+	'^cpu1: in a raw IPI ping-pong, .*spinning on cpu3 \(raw: ping not answered\)'
+run locked "$Q kinds=xcall algos=locked waits=done deliveries=unicast inits=1 masks=all ipidrop=mask ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu0 call #[0-9]+ \(locked\) still running' \
+	'^cpu0 waits on: cpu3\(done 0/1\), spinning on cpu3\(locked: not checked in\)$'
+run lockless "$Q kinds=xcall algos=lockless waits=done deliveries=unicast inits=1 masks=all ipidrop=mask ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu0 call #[0-9]+ \(lockless\) still running' \
+	'^cpu0 waits on: cpu3\(done 0/1\), spinning on cpu3\(lockless: not checked in\)$'
+run lockless-none "$Q kinds=xcall algos=lockless waits=none deliveries=unicast inits=2 masks=1 placements=first overlap=disjoint ipidrop=mask ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu1 call #[0-9]+ \(lockless\) still running' \
+	'^cpu1 waits on: cpu3\(done 0/[0-9]+\), spinning on cpu3\(lockless: previous call not picked up\)$'
+run tree "$Q kinds=xcall algos=tree waits=done deliveries=unicast inits=1 masks=all ipidrop=mask ipidrop_cpu=1" \
+	'^ERROR: watchdog: cpu0 call #[0-9]+ \(tree\) still running' \
+	'^cpu0 waits on: cpu1\(done 0/1\).*, spinning on cpu1\(tree: group not done\)$'
+run tree-none "$Q kinds=xcall algos=tree waits=none deliveries=unicast inits=2 masks=1 placements=first overlap=disjoint ipidrop=mask ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu1 call #[0-9]+ \(tree\) still running' \
+	'^cpu1 waits on: cpu3\(done 0/[0-9]+\), spinning on cpu3\(tree: previous call.s group not done\)$'
+run vector "$Q kinds=tlb flush=vector inits=1 masks=all ipidrop=vector ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu0 call #[0-9]+ \(vector\) still running' \
+	'^cpu0 waits on:.*, spinning on cpu3\(vector: flush not acknowledged\)$'
+run concurrent "$Q kinds=tlb flush=concurrent inits=1 masks=all ipidrop=paths ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu0 call #[0-9]+ \(concurrent\) still running' \
+	'^cpu0 waits on:.*, spinning on cpu3\(paths: shootdown not acknowledged\)$'

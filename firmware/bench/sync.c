@@ -511,14 +511,17 @@ static void wait_timed_readers(const struct sync_ctx *s)
 }
 
 /* writes: `warmup` untimed, `iters` timed, then CTL_RUNS control writes without
- * invalidation, under the writer's watchdog tick. */
-static void sync_writes(struct sync_ctx *s)
+ * invalidation, under the writer's watchdog: its own tick when `own` (the
+ * writer is the boot CPU), else the boot CPU's poll of sync_check
+ * (sync_run_writer). Never both: two checks that both saw the bound passed
+ * would both report, into the one `text`, and the console lines interleave
+ * ("ERROR: ERROR: watchdog: ..."; seen in t-wait-faults' paths-sync, writer=1,
+ * when `own` was "the writer runs here", true on every writer). */
+static void sync_writes(struct sync_ctx *s, int own)
 {
 	const struct bcase *c = s->c;
 	uint64_t d[W_NR], t0 = 0, khz = plat_tsc_khz() ? plat_tsc_khz() : 1;
 	unsigned period = (unsigned)(s->bound / khz / 4);
-
-	int own = s->writer == plat_cpu_id();	/* else the boot CPU polls sync_check */
 
 	if (own)
 		benv_tick_start(period ? period : 1, sync_tick);
@@ -575,7 +578,7 @@ static void writer_main(void *p)
 	/* Interrupts on, as on the boot CPU: an algorithm may serve IPIs while it
 	 * waits (initiator.c does the same). */
 	plat_irq_enable();
-	sync_writes(s);
+	sync_writes(s, 0);	/* watched by the boot CPU's poll */
 	/* release: the boot CPU reads the writer's statistics after its acquire. */
 	__atomic_store_n(&s->wdone, 1, __ATOMIC_RELEASE);
 }
@@ -586,7 +589,7 @@ static void writer_main(void *p)
 static int sync_run_writer(struct sync_ctx *s)
 {
 	if (s->writer == plat_cpu_id()) {
-		sync_writes(s);
+		sync_writes(s, 1);
 		return 0;
 	}
 	if (benv_start_on(s->writer, writer_main, s) < 0) {

@@ -275,10 +275,13 @@ static void vector_flush(const struct amask *targets, const struct flush_req *r)
 	 * the initiator made before this call. */
 	amask_store(&fv.pending, targets, nwords, __ATOMIC_RELEASE);
 	plat_send_ipi_mask(targets, PLAT_IPI_FLUSH);
-	/* acquire: every target has invalidated; interrupts stay on so we
-	 * keep serving flushes and calls aimed at us. */
-	while (!amask_empty(&fv.pending, nwords, __ATOMIC_ACQUIRE))
-		plat_cpu_relax();
+	/* acquire (xcall_wait_empty): pairs with each target's release clear
+	 * in flush_ipi_handler, so every target has invalidated; interrupts
+	 * stay on so we keep serving flushes and calls aimed at us. No bound
+	 * of its own: every bench caller runs it under a watchdog (a timed
+	 * shootdown's or the control's record, sync's write_once), whose
+	 * report names the CPU still set, noted by the wait. */
+	xcall_wait_empty(&fv.pending, nwords, "vector: flush not acknowledged");
 	ticket_unlock(&flush_lock);
 }
 

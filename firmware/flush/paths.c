@@ -207,13 +207,25 @@ static void paths_ipi(void)
 	xcall_serve_tasks(&active, nwords, serve);
 }
 
+/* Whom a shootdown IPIs: `targets`, or (test fault ipidrop=paths, one
+ * plat_lost_cpu call per shootdown) a copy in *cut without the CPU whose IPI
+ * is lost, so the wait for it runs out naming it. */
+static const struct amask *ipi_targets(const struct amask *targets, struct amask *cut)
+{
+	unsigned lost = plat_lost_cpu(PLAT_LOST_PATHS);
+
+	if (lost >= AMASK_MAX_CPUS || !(targets->w[lost / 64] & amask_bit(lost)))
+		return targets;
+	*cut = *targets;
+	cut->w[lost / 64] &= ~amask_bit(lost);
+	return cut;
+}
+
 static void remote_consolidated(unsigned me, const struct amask *targets, const struct flush_req *r)
 {
 	unsigned t;
 	uint64_t seq = ++desc[me].seq;
-	const struct amask *to_ipi = targets;
 	struct amask cut;
-	unsigned lost = plat_lost_cpu(PLAT_LOST_PATHS);
 
 	amask_for_each(t, targets, nwords) {
 		struct cline *l = &lines[me * ncpus_p + t];
@@ -223,15 +235,10 @@ static void remote_consolidated(unsigned me, const struct amask *targets, const 
 		__atomic_store_n(&l->n, (uint16_t)r->n, __ATOMIC_RELAXED);
 		__atomic_store_n(&l->method, (uint8_t)r->method, __ATOMIC_RELAXED);
 		__atomic_store_n(&l->seq, seq, __ATOMIC_RELEASE);
-		if (t == lost) {	/* test fault: its IPI lost */
-			cut = *targets;
-			cut.w[t / 64] &= ~amask_bit(t);
-			to_ipi = &cut;
-		}
 	}
 	/* seq_cst RMW: the lines before the active bit, the bit before the IPIs. */
 	amask_set(&active, me, __ATOMIC_SEQ_CST);
-	plat_send_ipi_mask(to_ipi, (enum plat_ipi)kind);
+	plat_send_ipi_mask(ipi_targets(targets, &cut), (enum plat_ipi)kind);
 	amask_for_each(t, targets, nwords) {
 		struct cline *l = &lines[me * ncpus_p + t];
 		unsigned spins = 0;
@@ -252,6 +259,7 @@ void flush_paths_remote(enum xcb_flush p, const struct amask *targets, struct fl
 {
 	unsigned me = plat_cpu_id();
 	struct fdesc *d = &desc[me];
+	struct amask cut;
 
 	if (p == XCB_FLUSH_CONSOLIDATED) {
 		remote_consolidated(me, targets, r);
@@ -273,13 +281,14 @@ void flush_paths_remote(enum xcb_flush p, const struct amask *targets, struct fl
 	 * the PTE changes made before this call; then the seq_cst set of our
 	 * active bit, before the IPIs (xcall_publish, as lockless.c). */
 	xcall_publish(&d->pending, targets, &active, me, nwords);
-	plat_send_ipi_mask(targets, (enum plat_ipi)kind);
+	plat_send_ipi_mask(ipi_targets(targets, &cut), (enum plat_ipi)kind);
 	if (p == XCB_FLUSH_CONCURRENT)
 		flush_invalidate(r);	/* ours, while the targets do theirs */
 	/* acquire: pairs with each target's release clear (concurrent: after
 	 * its invalidation; early_ack: on entry, before it); then the release
 	 * clear of our active bit (xcall_finish). */
-	xcall_finish(&d->pending, &active, me, nwords);
+	xcall_finish(&d->pending, &d->pending, &active, me, nwords,
+		     "paths: shootdown not acknowledged");
 	/* release: the window readers may look now (the shootdown returned). */
 	__atomic_store_n(&d->returned, seq, __ATOMIC_RELEASE);
 }

@@ -52,6 +52,19 @@ static inline int amask_empty(const struct amask *m, unsigned nwords, int order)
 	return 1;
 }
 
+/* The lowest CPU set in the shared mask, or AMASK_MAX_CPUS when none; each
+ * word is loaded with `order`. Words change meanwhile: the answer is one
+ * CPU that was set when its word was read. */
+static inline unsigned amask_first(const struct amask *m, unsigned nwords, int order)
+{
+	for (unsigned i = 0; i < nwords; i++) {
+		uint64_t w = __atomic_load_n(&m->w[i], order);
+		if (w)
+			return i * 64 + (unsigned)__builtin_ctzll(w);
+	}
+	return AMASK_MAX_CPUS;
+}
+
 /* Store a plain value into a shared mask word by word with `order`. */
 static inline void amask_store(struct amask *m, const struct amask *v, unsigned nwords, int order)
 {

@@ -64,7 +64,7 @@ static void locked_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * target has finished reading the slot (and, for done, finished fn and
 	 * its effects are visible), so the slot may be handed on. Interrupts
 	 * stay enabled: we answer calls aimed at us while we wait. */
-	xcall_wait_empty(&slot.pending, nwords);
+	xcall_wait_empty(&slot.pending, nwords, "locked: not checked in");
 
 	ticket_unlock(&call_lock);
 }

@@ -63,7 +63,7 @@ static void lockless_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * their reads of the old fn/arg happen before our writes below. After
 	 * a waited call this is already empty. Interrupts on: we keep serving
 	 * calls aimed at us meanwhile. */
-	xcall_wait_empty(&d->selected, nwords);
+	xcall_wait_empty(&d->selected, nwords, "lockless: previous call not picked up");
 
 	/* The series cleared our tasks bit here before rewriting the data, and
 	 * Jan pointed out that would need one more barrier. We leave it as it
@@ -88,7 +88,7 @@ static void lockless_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	 * Jan: then clear our tasks bit only once the empty `selected` is
 	 * globally visible (xcall_finish's release: a receiver that still sees
 	 * the bit just finds no work; one that misses it has nothing to find). */
-	xcall_finish(&d->selected, &tasks, me, nwords);
+	xcall_finish(&d->selected, &d->selected, &tasks, me, nwords, "lockless: not checked in");
 }
 
 /* Initiator i's call, if it has one for us. */

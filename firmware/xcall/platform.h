@@ -86,14 +86,20 @@ static inline void plat_wait_done(unsigned spins)
 }
 
 /*
- * Test fault (payload keys ipidrop=raw|paths|qlist|lazy and ipidrop_cpu=N,
- * firmware/cmdline_keys.c; tests/t-wait-faults.sh): the CPU whose answer to
- * the waits of `site` is lost — the IPI to it not sent (raw: the ping;
- * paths: consolidated's; qlist: a queue's first call), or (lazy) its entries
- * never acknowledged — or ~0u: none (always on the host). Set at init; one
- * call per operation, not per target (timed paths).
+ * Test fault (payload keys ipidrop=raw|paths|qlist|lazy|mask|vector and
+ * ipidrop_cpu=N, firmware/cmdline_keys.c; tests/t-wait-faults.sh): the CPU
+ * whose answer to the waits of `site` is lost — the IPI to it not sent (raw:
+ * the ping; paths: flush/paths.c's; qlist: a queue's first call), or (lazy)
+ * its entries never acknowledged — or ~0u: none (always on the host). Set at
+ * init; one call per operation, not per target (timed paths).
+ * Two sites live in platform_hw.c's sends, not in a caller: `mask` (every
+ * IPI on a pool vector an initiator sends to CPU N: locked, lockless and
+ * tree's calls, qlist's, flush/paths.c's direct paths — so their mask waits,
+ * xcall_wait_empty, run out) and `vector` (the flush vector's IPI to CPU N,
+ * flush.c's vector path).
  */
-enum plat_lost { PLAT_LOST_NONE, PLAT_LOST_RAW, PLAT_LOST_PATHS, PLAT_LOST_QLIST, PLAT_LOST_LAZY };
+enum plat_lost { PLAT_LOST_NONE, PLAT_LOST_RAW, PLAT_LOST_PATHS, PLAT_LOST_QLIST, PLAT_LOST_LAZY,
+		 PLAT_LOST_MASK, PLAT_LOST_VECTOR };
 unsigned plat_lost_cpu(enum plat_lost site);
 
 /* ---- TLB test window (4 KiB pages) for the flush layer ---------------- */

@@ -50,14 +50,38 @@ static volatile uint8_t in_stub[XCB_MAX_CPUS];
  * lost. Off unless both are given. Set at init, before any IPI. */
 static enum plat_lost lost_site;
 static unsigned lost_cpu = ~0u;
+/* lost_cpu when the site is one of the sends' own (mask, vector), else ~0u:
+ * what a send compares its target with, the one test a healthy send pays. */
+static unsigned send_lost_cpu = ~0u;
 
+/* Reads the ipidrop keys (plat_ipi_pool_reset: at init, before any IPI). */
 static void lost_init(void)
 {
 	uint64_t v;
-	int k = cmdline_choice("ipidrop", "none|raw|paths|qlist|lazy", 0);
+	int k = cmdline_choice("ipidrop", "none|raw|paths|qlist|lazy|mask|vector", 0);
 
 	lost_site = k > 0 ? (enum plat_lost)k : PLAT_LOST_NONE;
 	lost_cpu = cmdline_u64("ipidrop_cpu", ~0ull, &v) == 0 && v < XCB_MAX_CPUS ? (unsigned)v : ~0u;
+	send_lost_cpu = lost_site == PLAT_LOST_MASK || lost_site == PLAT_LOST_VECTOR ? lost_cpu : ~0u;
+}
+
+/*
+ * Whether the IPI of `kind` to `cpu` is the one ipidrop=mask|vector loses.
+ * Here, at the send, rather than a cut in each caller (as paths.c's and
+ * qlist.c's sites): every algorithm's IPIs pass through plat_send_ipi /
+ * plat_send_ipi_mask, so one hook loses exactly what a lost IPI loses,
+ * whatever the algorithm or delivery, and the algorithm files stay as they
+ * are timed. mask: the pool vectors (never RAW, the floors', nor FLUSH), and
+ * only an initiator's sends: a handler's (a tree leader's forward) are
+ * fwddrop_cpu's fault. vector: FLUSH, sent only by flush.c's vector path.
+ */
+static int send_lost(unsigned cpu, enum plat_ipi kind)
+{
+	if (cpu != send_lost_cpu)
+		return 0;
+	if (lost_site == PLAT_LOST_VECTOR)
+		return kind == PLAT_IPI_FLUSH;
+	return kind >= PLAT_IPI_POOL0 && !in_stub[smp_cpu_id()];
 }
 
 unsigned plat_lost_cpu(enum plat_lost site)
@@ -166,6 +190,8 @@ void plat_send_ipi(unsigned cpu, enum plat_ipi kind)
 		return;
 	if (cpu == fwddrop_cpu && in_stub[smp_cpu_id()])
 		return;		/* the injected fault (fwddrop_cpu=) */
+	if (send_lost(cpu, kind))
+		return;		/* the injected fault (ipidrop=mask|vector) */
 	apic_send_ipi(cpu, vectors[kind]);
 }
 
@@ -175,6 +201,11 @@ void plat_send_ipi_mask(const struct amask *mask, enum plat_ipi kind)
 
 	for (unsigned i = 0; i < AMASK_WORDS; i++)
 		m.bits[i] = mask->w[i];
+	/* the injected fault (ipidrop=mask|vector): the target left out, before
+	 * the APIC layer picks a delivery for what is left */
+	if (send_lost_cpu < XCB_MAX_CPUS && cpumask_test(&m, send_lost_cpu) &&
+	    send_lost(send_lost_cpu, kind))
+		cpumask_clear(&m, send_lost_cpu);
 	if (cpumask_empty(&m) || unallocated(kind))
 		return;
 	apic_send_ipi_mask(&m, vectors[kind]);

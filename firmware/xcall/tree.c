@@ -101,8 +101,11 @@ static void tree_call(const struct cpumask *mask, xcall_fn_t fn, void *arg, enum
 
 	/* Reuse rule: every group of the previous call checked in (acquire:
 	 * pairs with the last member's release clear), so no target still
-	 * reads the fields rewritten below. Interrupts on meanwhile. */
-	xcall_wait_empty(&d->groups, nwords);
+	 * reads the fields rewritten below. Interrupts on meanwhile. A slow
+	 * wait names a target that never picked the call up (`pending`), not
+	 * only its group's leader (xcall_wait_empty_naming). */
+	xcall_wait_empty_naming(&d->groups, &d->pending, nwords,
+				"tree: previous call's group not done");
 
 	d->req = (struct xcall_req){ fn, arg, w };
 	d->targets = targets;
@@ -138,8 +141,9 @@ static void tree_call(const struct cpumask *mask, xcall_fn_t fn, void *arg, enum
 	/* acquire: pairs with each group's last release clear (ack: all read
 	 * fn/arg; done: all finished fn, effects visible); then the release
 	 * clear of our tasks bit, after the empty groups was seen (lockless.c:
-	 * Jan's rule; xcall_finish). */
-	xcall_finish(&d->groups, &tasks, me, nwords);
+	 * Jan's rule; xcall_finish). A slow wait names, as above, a target
+	 * that never picked the call up, else a leader whose group is out. */
+	xcall_finish(&d->groups, &d->pending, &tasks, me, nwords, "tree: group not done");
 }
 
 /* A leader's forward: the IPI to the rest of its group (the targets after

@@ -24,14 +24,54 @@ static inline void xcall_run(xcall_fn_t fn, void *arg)
 		fn(arg);
 }
 
-/* Spin with interrupts on (serving the calls aimed at us meanwhile) until
+/*
+ * Spin with interrupts on (serving the calls aimed at us meanwhile) until
  * the shared mask m is empty: every target checked in. acquire: pairs with
  * the targets' release clears, so what they did before checking in (read
- * the descriptor; for wait=done, ran fn) happens before what we do next. */
-static inline void xcall_wait_empty(const struct amask *m, unsigned nwords)
+ * the descriptor; for wait=done, ran fn) happens before what we do next.
+ *
+ * No bound of its own: every bench caller runs it under a watchdog, which
+ * reports and ends the run (the xcall_smoke self-test has none: its QEMU
+ * run's limit ends it). For that report, a slow wait notes whom it spins on
+ * (platform.h plat_wait_note; `what`, a string literal, names the algorithm
+ * and the wait): the lowest CPU still set in `who` — m itself, or a mask
+ * closer to the targets (tree.c: its `pending`, the targets that never
+ * picked the call up, not their group's leader) — or, when `who` is empty,
+ * in m. That CPU changes as the others check in, so the note is taken again
+ * every PLAT_WAIT_NOTE_SPINS turns, not only at the first: the CPU that
+ * never answers is the one the report names once the rest are in (a
+ * first-only note could name a CPU that was merely slow to start). The
+ * counter is a local, one compare a turn, as in plat_wait_turn (whose
+ * target is fixed; here it is read only when noting): it is reset to
+ * PLAT_WAIT_NOTE_SPINS at each note, so it never wraps and plat_wait_done
+ * sees that a note was made.
+ */
+static inline void xcall_wait_empty_naming(const struct amask *m, const struct amask *who,
+					   unsigned nwords, const char *what)
 {
-	while (!amask_empty(m, nwords, __ATOMIC_ACQUIRE))
+	unsigned spins = 0;
+
+	while (!amask_empty(m, nwords, __ATOMIC_ACQUIRE)) {
+		if (++spins % PLAT_WAIT_NOTE_SPINS == 0) {
+			/* relaxed: diagnostic reads; the acquire above is the
+			 * wait's. AMASK_MAX_CPUS (emptied meanwhile): no note. */
+			unsigned t = amask_first(who, nwords, __ATOMIC_RELAXED);
+			if (t >= AMASK_MAX_CPUS)
+				t = amask_first(m, nwords, __ATOMIC_RELAXED);
+			if (t < AMASK_MAX_CPUS)
+				plat_wait_note(t, what);
+			spins = PLAT_WAIT_NOTE_SPINS;
+		}
 		plat_cpu_relax();
+	}
+	plat_wait_done(spins);
+}
+
+/* xcall_wait_empty_naming, naming from m itself: the mask whose bits are the
+ * targets (locked, lockless, the flush paths). */
+static inline void xcall_wait_empty(const struct amask *m, unsigned nwords, const char *what)
+{
+	xcall_wait_empty_naming(m, m, nwords, what);
 }
 
 /*
@@ -67,15 +107,17 @@ static inline void xcall_publish(struct amask *pending, const struct amask *targ
 }
 
 /* Initiator, a waited call: spin until the check-in mask `done` is empty
- * (xcall_wait_empty's acquire pairs with the targets' release clears), then
+ * (xcall_wait_empty_naming's acquire pairs with the targets' release clears;
+ * a slow wait notes, with `what`, the lowest CPU still set in `who`, else in
+ * `done`), then
  * clear our `tasks` bit with release, which orders those acquire loads (and
  * all before them) before the clear: a receiver that still sees the bit
  * finds no work, and one that misses it has no call of ours to find (Jan
  * Beulich's rule, lockless.c). */
-static inline void xcall_finish(const struct amask *done, struct amask *tasks, unsigned me,
-				unsigned nwords)
+static inline void xcall_finish(const struct amask *done, const struct amask *who,
+				struct amask *tasks, unsigned me, unsigned nwords, const char *what)
 {
-	xcall_wait_empty(done, nwords);
+	xcall_wait_empty_naming(done, who, nwords, what);
 	amask_clear(tasks, me, __ATOMIC_RELEASE);
 }
 
