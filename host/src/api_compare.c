@@ -317,7 +317,7 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 	struct dbi *db = rdb();
 	struct compare_req c;
 	int64_t missing = 0;
-	enum MHD_Result res;
+	enum MHD_Result res = MHD_NO; /* set by resolve_sides on its failures; -O1 cannot see that */
 	struct run_row *rows_a, *rows_b;
 	json_t *ra = NULL, *rb = NULL;
 
