@@ -1,20 +1,15 @@
 #!/bin/bash
 # timeout: 900
-# The daemon's threads under ThreadSanitizer, on both engines: xcbenchd
-# built with -fsanitize=thread (host/build/san/xcbenchd-tsan, make -C host
-# tests) does at once what its threads share: the collector hands frames of
-# several senders to the writer while HTTP threads read the runs, pages,
-# comparisons and CSV exports the writer changes (two exports of a run past
-# two read-ahead blocks, so csvahead.c's threads run), the job runner powers
-# a machine through the `command` driver and times its job out, SQLite's
-# checkpointer copies the WAL, and a SIGTERM stops them all. Any data race
-# or lock-order report fails it: TSan exits the daemon with 66 (TSAN_OPTIONS
-# below) and its "WARNING: ThreadSanitizer" lines are counted in the log.
-# The unit tests cover the parts (test_sqlite_ckpt_tsan); this is the whole
-# daemon, on SQLite and on a throwaway PostgreSQL cluster.
+# The whole daemon under ThreadSanitizer, on SQLite and on PostgreSQL
+# (tests/lib/san-daemon.sh: ingest from several senders, reads, CSV
+# read-ahead, the job runner, the checkpointer and the stop, at once). The
+# unit tests cover parts (test_sqlite_ckpt_tsan); this is all the threads
+# together. A data race or lock-order report fails it: TSan then exits the
+# daemon with 66 (TSAN_OPTIONS), and its reports are counted in the log.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$ROOT/tests/lib/pg.sh"
+. "$ROOT/tests/lib/san-daemon.sh"
 need_host_build "the daemon under ThreadSanitizer"
 XCBENCHD=$ROOT/host/build/san/xcbenchd-tsan
 [ -x "$XCBENCHD" ] || { notok "host/build/san/xcbenchd-tsan is built (make -C host tests)"; exit 1; }
@@ -22,88 +17,5 @@ XCBENCHD=$ROOT/host/build/san/xcbenchd-tsan
 # still runs on, so one test run shows every report); history_size: more of
 # each thread's past kept, so a report names both accesses' stacks.
 export TSAN_OPTIONS="halt_on_error=0 exitcode=66 history_size=4 second_deadlock_stack=1"
-export XCBENCH_SERVER
-X=$XCBENCH
-done_all() {
-	cleanup_daemon
-	pg_stop
-}
-trap done_all EXIT
-
-# reads URL: the read side, in a loop until $TMP/stop exists (bounded: 3 min):
-# every call an HTTP thread answers from what the writer is changing.
-reads() {
-	local i
-	for ((i = 0; i < 900; i++)); do
-		[ -e "$TMP/stop" ] && return 0
-		for p in "runs?limit=100" runs/1 runs/2 runs/1/events runs/2/cases/1/histogram \
-			runs/1.csv "compare?a=2&b=3" health lab machines jobs; do
-			curl -s -o /dev/null "$1/api/v1/$p"
-		done
-		sleep 0.2
-	done
-}
-
-# exercise NAME: one daemon on $DB through all of the above; its TAP lines.
-exercise() {
-	local name=$1 rc i s n pids=() reader
-	TMP=
-	start_daemon --open --threads 4 || { notok "$name: the TSan daemon starts"; return; }
-	XCBENCH_SERVER=$URL
-	# Run 1 first and alone: a run of 30 repetitions, 4,800 RESULT rows,
-	# past two 2,048-row blocks, so its export reads ahead on a thread.
-	"$XCB_GEN" --server 127.0.0.1:$PORT --token 75a0000000000001 --reps 30 >/dev/null 2>"$TMP/big.err"
-	check "$name: run 1 (30 repetitions) stored, every frame ACKed" grep -q 'all frames acknowledged' "$TMP/big.err"
-	reads "$URL" &
-	reader=$!
-	for i in 1 2 3 4; do
-		"$XCB_GEN" --server 127.0.0.1:$PORT --token "75a00000000${i}0000" --runs 2 --reps 5 --samples \
-			>/dev/null 2>"$TMP/send.$i.err" &
-		pids+=($!)
-	done
-	# The job runner meanwhile: a machine powered by a command that never
-	# says on, so its job powers on, cycles for attempt 2, times out and
-	# powers off.
-	$X machine set 52:54:00:75:a0:01 --power command \
-		--command "echo {action} >>'$TMP/power.log'; echo off" >/dev/null
-	$X queue --mac 52:54:00:75:a0:01 --suite quick --attempts 2 --power-timeout 4 --boot-timeout 2 >/dev/null
-	wait "${pids[@]}"
-	check "$name: 4 senders x 2 runs with raw samples, beside the reads: every frame ACKed" \
-		test "$(cat "$TMP"/send.*.err | grep -c 'all frames acknowledged')" = 4
-	# (The power-off comes after the stage turns timed_out: wait for both.)
-	for ((i = 0; i < 240; i++)); do
-		s=$(pyjson "$URL/api/v1/jobs/1" 'd["job"]["stage"]' 2>/dev/null)
-		[ "$s" = timed_out ] && grep -q '^off$' "$TMP/power.log" && break
-		sleep 0.5
-	done
-	diag "$name: power actions: $(tr '\n' ' ' <"$TMP/power.log")"
-	check "$name: the job runner powered the machine on twice and off, and timed the job out ($s)" \
-		eval "[ '$s' = timed_out ] && [ \$(grep -c '^on$' '$TMP/power.log') = 2 ] && grep -q '^off$' '$TMP/power.log'"
-	# Two exports of run 1 at once, each reading ahead, beside the reads.
-	curl -s -o "$TMP/a.csv" "$URL/api/v1/runs/1.csv" &
-	curl -s -o "$TMP/b.csv" "$URL/api/v1/runs/1.csv"
-	wait $!
-	check "$name: two exports of run 1 at once, the same 4,801 lines" \
-		eval "[ \$(wc -l <'$TMP/a.csv') = 4801 ] && cmp -s '$TMP/a.csv' '$TMP/b.csv'"
-	touch "$TMP/stop"
-	wait "$reader"
-	kill -TERM "$DPID"
-	wait "$DPID"
-	rc=$?
-	DPID=
-	n=$(grep -c 'WARNING: ThreadSanitizer' "$TMP/daemon.log")
-	[ "$n" = 0 ] || grep -A24 -m3 'WARNING: ThreadSanitizer' "$TMP/daemon.log" | sed 's/^/# /' | head -80
-	check "$name: no ThreadSanitizer report ($n), and a clean stop (exit $rc)" eval "[ $n = 0 ] && [ $rc = 0 ]"
-	check "$name: the stop was the daemon's own" grep -q 'stopped cleanly' "$TMP/daemon.log"
-	rm -rf "$TMP"
-	TMP=
-}
-
-DB=
-exercise SQLite
-
-pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
-pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
-check "the tsan database is created" pg_createdb tsan
-DB=$(pg_url tsan)
-exercise PostgreSQL
+SAN_NAME=ThreadSanitizer SAN_REPORT='WARNING: ThreadSanitizer'
+san_daemon_test

@@ -1,0 +1,96 @@
+# tests/lib/san-daemon.sh — the daemon built with a sanitizer, doing at once
+# what its threads share (sourced after tap.sh, test-daemon.sh and pg.sh by
+# tests/t-daemon-tsan.sh and tests/t-daemon-asan.sh, which set XCBENCHD to
+# their build, SAN_NAME and SAN_REPORT): the collector hands frames of
+# several senders to the writer while HTTP threads read the runs, pages,
+# comparisons and CSV exports the writer changes (two exports of a run past
+# two read-ahead blocks, so csvahead.c's threads run), the job runner powers
+# a machine through the `command` driver and times its job out, SQLite's
+# checkpointer copies the WAL, and a SIGTERM stops them all (and, under
+# ASan, LeakSanitizer then looks for what was not freed). Any report, or an
+# exit status other than 0 (each script makes a report one), fails it.
+export XCBENCH_SERVER
+X=$XCBENCH
+# reads URL: the read side, in a loop until $TMP/stop exists (bounded: 3 min):
+# every call an HTTP thread answers from what the writer is changing.
+reads() {
+	local i
+	for ((i = 0; i < 900; i++)); do
+		[ -e "$TMP/stop" ] && return 0
+		for p in "runs?limit=100" runs/1 runs/2 runs/1/events runs/2/cases/1/histogram \
+			runs/1.csv "compare?a=2&b=3" health lab machines jobs; do
+			curl -s -o /dev/null "$1/api/v1/$p"
+		done
+		sleep 0.2
+	done
+}
+
+# san_exercise NAME: one daemon ($XCBENCHD) on $DB through all of it; its
+# TAP lines. The sanitizer's reports are the log's lines matching
+# $SAN_REPORT (an extended regular expression).
+san_exercise() {
+	local name=$1 rc i s n pids=() reader
+	TMP=
+	start_daemon --open --threads 4 || { notok "$name: the $SAN_NAME daemon starts"; return; }
+	XCBENCH_SERVER=$URL
+	# Run 1 first and alone: a run of 30 repetitions, 4,800 RESULT rows,
+	# past two 2,048-row blocks, so its export reads ahead on a thread.
+	"$XCB_GEN" --server 127.0.0.1:$PORT --token 75a0000000000001 --reps 30 >/dev/null 2>"$TMP/big.err"
+	check "$name: run 1 (30 repetitions) stored, every frame ACKed" grep -q 'all frames acknowledged' "$TMP/big.err"
+	reads "$URL" &
+	reader=$!
+	for i in 1 2 3 4; do
+		"$XCB_GEN" --server 127.0.0.1:$PORT --token "75a00000000${i}0000" --runs 2 --reps 5 --samples \
+			>/dev/null 2>"$TMP/send.$i.err" &
+		pids+=($!)
+	done
+	# The job runner meanwhile: a machine powered by a command that never
+	# says on, so its job powers on, cycles for attempt 2, times out and
+	# powers off.
+	$X machine set 52:54:00:75:a0:01 --power command \
+		--command "echo {action} >>'$TMP/power.log'; echo off" >/dev/null
+	$X queue --mac 52:54:00:75:a0:01 --suite quick --attempts 2 --power-timeout 4 --boot-timeout 2 >/dev/null
+	wait "${pids[@]}"
+	check "$name: 4 senders x 2 runs with raw samples, beside the reads: every frame ACKed" \
+		test "$(cat "$TMP"/send.*.err | grep -c 'all frames acknowledged')" = 4
+	# (The power-off comes after the stage turns timed_out: wait for both.)
+	for ((i = 0; i < 240; i++)); do
+		s=$(pyjson "$URL/api/v1/jobs/1" 'd["job"]["stage"]' 2>/dev/null)
+		[ "$s" = timed_out ] && grep -q '^off$' "$TMP/power.log" && break
+		sleep 0.5
+	done
+	diag "$name: power actions: $(tr '\n' ' ' <"$TMP/power.log")"
+	check "$name: the job runner powered the machine on twice and off, and timed the job out ($s)" \
+		eval "[ '$s' = timed_out ] && [ \$(grep -c '^on$' '$TMP/power.log') = 2 ] && grep -q '^off$' '$TMP/power.log'"
+	# Two exports of run 1 at once, each reading ahead, beside the reads.
+	curl -s -o "$TMP/a.csv" "$URL/api/v1/runs/1.csv" &
+	curl -s -o "$TMP/b.csv" "$URL/api/v1/runs/1.csv"
+	wait $!
+	check "$name: two exports of run 1 at once, the same 4,801 lines" \
+		eval "[ \$(wc -l <'$TMP/a.csv') = 4801 ] && cmp -s '$TMP/a.csv' '$TMP/b.csv'"
+	touch "$TMP/stop"
+	wait "$reader"
+	kill -TERM "$DPID"
+	wait "$DPID"
+	rc=$?
+	DPID=
+	n=$(grep -cE "$SAN_REPORT" "$TMP/daemon.log")
+	[ "$n" = 0 ] || grep -E -A24 -m3 "$SAN_REPORT" "$TMP/daemon.log" | sed 's/^/# /' | head -80
+	check "$name: no $SAN_NAME report ($n), and a clean stop (exit $rc)" eval "[ $n = 0 ] && [ $rc = 0 ]"
+	check "$name: the stop was the daemon's own" grep -q 'stopped cleanly' "$TMP/daemon.log"
+	rm -rf "$TMP"
+	TMP=
+}
+
+# san_daemon_test: the exercise on SQLite, then on a throwaway PostgreSQL
+# cluster (stopped at exit).
+san_daemon_test() {
+	trap 'cleanup_daemon; pg_stop' EXIT
+	DB=
+	san_exercise SQLite
+	pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
+	pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
+	check "the san database is created" pg_createdb san
+	DB=$(pg_url san)
+	san_exercise PostgreSQL
+}
