@@ -12,9 +12,6 @@
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$ROOT/tests/lib/pg.sh"
 . "$ROOT/tests/lib/san-daemon.sh"
-need_host_build "the daemon under AddressSanitizer"
-XCBENCHD=$ROOT/host/build/san/xcbenchd-asan
-[ -x "$XCBENCHD" ] || { notok "host/build/san/xcbenchd-asan is built (make -C host tests)"; exit 1; }
 export ASAN_OPTIONS="detect_leaks=1 abort_on_error=0" UBSAN_OPTIONS="print_stacktrace=1"
 SAN_NAME="ASan/UBSan/LSan" SAN_REPORT='ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:'
-san_daemon_test
+san_daemon_test asan

@@ -10,12 +10,9 @@
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$ROOT/tests/lib/pg.sh"
 . "$ROOT/tests/lib/san-daemon.sh"
-need_host_build "the daemon under ThreadSanitizer"
-XCBENCHD=$ROOT/host/build/san/xcbenchd-tsan
-[ -x "$XCBENCHD" ] || { notok "host/build/san/xcbenchd-tsan is built (make -C host tests)"; exit 1; }
 # exitcode: a report makes the exit status 66 instead of 0 (the daemon
 # still runs on, so one test run shows every report); history_size: more of
 # each thread's past kept, so a report names both accesses' stacks.
 export TSAN_OPTIONS="halt_on_error=0 exitcode=66 history_size=4 second_deadlock_stack=1"
 SAN_NAME=ThreadSanitizer SAN_REPORT='WARNING: ThreadSanitizer'
-san_daemon_test
+san_daemon_test tsan

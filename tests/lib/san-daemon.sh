@@ -82,9 +82,13 @@ san_exercise() {
 	TMP=
 }
 
-# san_daemon_test: the exercise on SQLite, then on a throwaway PostgreSQL
-# cluster (stopped at exit).
+# san_daemon_test BUILD: the daemon host/build/san/xcbenchd-BUILD through
+# the exercise on SQLite, then on a throwaway PostgreSQL cluster (stopped at
+# exit).
 san_daemon_test() {
+	need_host_build "the daemon under $SAN_NAME"
+	XCBENCHD=$ROOT/host/build/san/xcbenchd-$1
+	[ -x "$XCBENCHD" ] || { notok "host/build/san/xcbenchd-$1 is built (make -C host tests)"; exit 1; }
 	trap 'cleanup_daemon; pg_stop' EXIT
 	DB=
 	san_exercise SQLite
