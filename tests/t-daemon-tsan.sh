@@ -9,6 +9,8 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$ROOT/tests/lib/pg.sh"
+. "$ROOT/tests/lib/net.sh"
+. "$ROOT/tests/lablib.sh"
 . "$ROOT/tests/lib/san-daemon.sh"
 # exitcode: a report makes the exit status 66 instead of 0 (the daemon
 # still runs on, so one test run shows every report); history_size: more of

@@ -1,14 +1,19 @@
 # tests/lib/san-daemon.sh — the daemon built with a sanitizer, doing at once
-# what its threads share (sourced after tap.sh, test-daemon.sh and pg.sh by
-# tests/t-daemon-tsan.sh and tests/t-daemon-asan.sh, which set XCBENCHD to
-# their build, SAN_NAME and SAN_REPORT): the collector hands frames of
-# several senders to the writer while HTTP threads read the runs, pages,
-# comparisons and CSV exports the writer changes (two exports of a run past
-# two read-ahead blocks, so csvahead.c's threads run), the job runner powers
-# a machine through the `command` driver and times its job out, SQLite's
-# checkpointer copies the WAL, and a SIGTERM stops them all (and, under
-# ASan, LeakSanitizer then looks for what was not freed). Any report, or an
-# exit status other than 0 (each script makes a report one), fails it.
+# what its threads share. Sourced after tap.sh, test-daemon.sh, pg.sh, net.sh
+# and lablib.sh by tests/t-daemon-tsan.sh and t-daemon-asan.sh, which set
+# SAN_NAME, SAN_REPORT and their sanitizer's options, then call
+# san_daemon_test BUILD. The collector hands frames of several senders to
+# the writer while HTTP threads read the runs, pages, comparisons and CSV
+# exports the writer changes (two exports of a run past two read-ahead
+# blocks, so csvahead.c's threads run); the job runner powers one machine
+# through the `command` driver and another through its BMC (ipmi_sim),
+# whose serial-over-LAN console a thread of its own captures (sol.c), and
+# times both jobs out; SQLite's checkpointer copies the WAL; a SIGTERM
+# stops them all (and, under ASan, LeakSanitizer then looks for what was
+# not freed). Any report, or an exit status other than 0 (each script makes
+# a report one), fails it. The BMC's job also checks what no other test
+# does: a machine that never asks for its boot script leaves its console's
+# last 30 lines as an event of its job.
 export XCBENCH_SERVER
 X=$XCBENCH
 # reads URL: the read side, in a loop until $TMP/stop exists (bounded: 3 min):
@@ -50,6 +55,10 @@ san_exercise() {
 	$X machine set 52:54:00:75:a0:01 --power command \
 		--command "echo {action} >>'$TMP/power.log'; echo off" >/dev/null
 	$X queue --mac 52:54:00:75:a0:01 --suite quick --attempts 2 --power-timeout 4 --boot-timeout 2 >/dev/null
+	# And one powered through its BMC, its console captured (san_bmc).
+	$X machine set 52:54:00:75:a0:02 --power ipmi --host 127.0.0.1 --port "$BMC_PORT" --user admin \
+		--password-file "$NET_DIR/bmc.pw" --sol >/dev/null
+	$X queue --mac 52:54:00:75:a0:02 --suite quick --attempts 1 --power-timeout 20 >/dev/null
 	wait "${pids[@]}"
 	check "$name: 4 senders x 2 runs with raw samples, beside the reads: every frame ACKed" \
 		test "$(cat "$TMP"/send.*.err | grep -c 'all frames acknowledged')" = 4
@@ -62,6 +71,21 @@ san_exercise() {
 	diag "$name: power actions: $(tr '\n' ' ' <"$TMP/power.log")"
 	check "$name: the job runner powered the machine on twice and off, and timed the job out ($s)" \
 		eval "[ '$s' = timed_out ] && [ \$(grep -c '^on$' '$TMP/power.log') = 2 ] && grep -q '^off$' '$TMP/power.log'"
+	# The BMC's machine never asks for its boot script: its job times out,
+	# and the last 30 lines its console printed become an event of the job.
+	for ((i = 0; i < 240; i++)); do
+		pyjson "$URL/api/v1/jobs/2" 'd["job"]["ended"] or exit(1)' >/dev/null 2>&1 && break
+		sleep 0.5
+	done
+	pyjson "$URL/api/v1/jobs/2" '"\n".join("%s: %s" % (e["stage"], e["reason"]) for e in d["job"]["events"])' \
+		>"$TMP/sol.events" 2>/dev/null
+	sed 's/^/#   /' "$TMP/sol.events" | grep -v '^#   Fake' | head -12
+	check "$name: the IPMI machine's job: powered on by its BMC, timed out, powered off" \
+		eval "grep -q '^powering_on: power on (was off): ipmi ' '$TMP/sol.events' &&
+		      grep -q '^timed_out: end: powered off: ipmi ' '$TMP/sol.events'"
+	check "$name: ... its console over serial-over-LAN kept as an event, its last 30 lines" \
+		eval "grep -q '^timed_out: console over serial-over-LAN, no run' '$TMP/sol.events' &&
+		      [ \$(grep -c '^FakeBIOS line [0-9]*$' '$TMP/sol.events') = 30 ]"
 	# Two exports of run 1 at once, each reading ahead, beside the reads.
 	curl -s -o "$TMP/a.csv" "$URL/api/v1/runs/1.csv" &
 	curl -s -o "$TMP/b.csv" "$URL/api/v1/runs/1.csv"
@@ -82,6 +106,34 @@ san_exercise() {
 	TMP=
 }
 
+# san_bmc: a BMC (ipmi_sim, lablib.sh's lab_bmc) on a free port, BMC_PORT,
+# user admin, its password in NET_DIR/bmc.pw; its machine a stand-in that
+# never boots: powered on, it listens on the BMC's SOL port and, once the
+# BMC connects, prints 40 numbered console lines at once, then one every
+# 20 ms for a minute (so a captured console holds 30 lines at once).
+san_bmc() {
+	local sol
+	sol=$(free_port)
+	echo sekrit-bmc >"$NET_DIR/bmc.pw"
+	chmod 600 "$NET_DIR/bmc.pw"
+	cat >"$NET_DIR/fake.py" <<PY
+import socket, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", $sol))
+s.listen(1)
+c, _ = s.accept()
+c.sendall(b"".join(b"FakeBIOS line %d\r\n" % i for i in range(40)))
+for i in range(40, 3000):
+    time.sleep(0.02)
+    c.sendall(b"FakeBIOS line %d\r\n" % i)
+PY
+	printf '#!/bin/sh\necho $$ >"%s"\nexec timeout -k 5 120 python3 "%s"\n' "$NET_DIR/fake.pid" "$NET_DIR/fake.py" >"$NET_DIR/fake.vm"
+	chmod +x "$NET_DIR/fake.vm"
+	LAB_PIDFILES+=("$NET_DIR/fake.pid")
+	lab_bmc fake BMC_PORT admin sekrit-bmc "$sol"
+}
+
 # san_daemon_test BUILD: the daemon host/build/san/xcbenchd-BUILD through
 # the exercise on SQLite, then on a throwaway PostgreSQL cluster (stopped at
 # exit).
@@ -89,7 +141,9 @@ san_daemon_test() {
 	need_host_build "the daemon under $SAN_NAME"
 	XCBENCHD=$ROOT/host/build/san/xcbenchd-$1
 	[ -x "$XCBENCHD" ] || { notok "host/build/san/xcbenchd-$1 is built (make -C host tests)"; exit 1; }
-	trap 'cleanup_daemon; pg_stop' EXIT
+	lab_require "the daemon under $SAN_NAME"
+	trap 'cleanup_daemon; pg_stop; lab_cleanup' EXIT
+	san_bmc || { notok "ipmi_sim answers as the BMC"; exit 1; }
 	DB=
 	san_exercise SQLite
 	pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
