@@ -7,7 +7,9 @@
 # prints the same before (daemon on SQLite) and after (daemon on
 # PostgreSQL), and a second copy adds nothing. The lab's ended jobs (with
 # their events, linked to their runs) and its baselines (their run ids
-# mapped) come along too; a job that has not ended stays behind.
+# mapped) come along too; a job that has not ended stays behind. The same
+# copy by xcb-copy built with ASan/UBSan (host/build/san/xcb-copy-asan) into
+# a second database: no memory error, no leak at its exit, the same rows.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$ROOT/tests/lib/pg.sh"
@@ -76,3 +78,18 @@ check "xcbench compare 1 1 locked vs lockless: the same output" cmp "$TMP/cmp2-s
 check "the label came along, the lab given" test "$(pyjson "$URL/api/v1/runs/1" 'd["run"]["label"], d["run"]["lab"]')" = "before-copy old-lab"
 check "SIGTERM: the PostgreSQL daemon stops" stop_daemon
 rm -rf "$TMP2"
+
+# The copy again, by the ASan/UBSan/LSan build, into a database of its own:
+# a memory error or undefined behaviour aborts it, a leak at its exit makes
+# its status 1; its rows must be the first copy's.
+ACOPY=$ROOT/host/build/san/xcb-copy-asan
+check "host/build/san/xcb-copy-asan is built (make -C host tests)" test -x "$ACOPY"
+pg_createdb central2
+ASAN_OPTIONS=detect_leaks=1 "$ACOPY" --from "$SQ" --db "$(pg_url central2)" --lab old-lab >"$TMP/copy3.out" 2>"$TMP/copy3.err"
+rc=$?
+grep -E -A12 -m2 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$TMP/copy3.err" | sed 's/^/# /'
+check "the copy under ASan/UBSan/LSan: exit $rc, no report, 3 runs copied" \
+	bash -c "[ $rc = 0 ] && ! grep -qE 'Sanitizer|runtime error:' '$TMP/copy3.err' && grep -q '^3 runs copied' '$TMP/copy3.out'"
+q="SELECT (SELECT count(*) FROM runs) || ' ' || (SELECT count(*) FROM frames) || ' ' || (SELECT count(*) FROM results) || ' ' ||
+   (SELECT count(*) FROM sample_chunks) || ' ' || (SELECT count(*) FROM jobs) || ' ' || (SELECT count(*) FROM baselines)"
+check "... its rows are the first copy's ($(pg_psql central2 "$q"))" test "$(pg_psql central2 "$q")" = "$(pg_psql central "$q")"
