@@ -86,6 +86,9 @@ san_exercise() {
 	check "$name: ... its console over serial-over-LAN kept as an event, its last 30 lines" \
 		eval "grep -q '^timed_out: console over serial-over-LAN, no run' '$TMP/sol.events' &&
 		      [ \$(grep -c '^FakeBIOS line [0-9]*$' '$TMP/sol.events') = 30 ]"
+	# The CLI built with ASan/UBSan/LSan over what the daemon now holds:
+	# each command's report, and the exit status it documents.
+	san_cli "$name"
 	# Two exports of run 1 at once, each reading ahead, beside the reads.
 	curl -s -o "$TMP/a.csv" "$URL/api/v1/runs/1.csv" &
 	curl -s -o "$TMP/b.csv" "$URL/api/v1/runs/1.csv"
@@ -104,6 +107,45 @@ san_exercise() {
 	check "$name: the stop was the daemon's own" grep -q 'stopped cleanly' "$TMP/daemon.log"
 	rm -rf "$TMP"
 	TMP=
+}
+
+# san_cli NAME: the CLI built with ASan/UBSan/LSan (host/build/san/
+# xcbench-asan), each of its reading commands once against the daemon at
+# $URL (runs 1-9 stored, jobs 1-2 ended); one TAP line: every exit status
+# the expected one, every output there, no report (a memory error or
+# undefined behaviour aborts it, a leak at exit makes its status 1).
+san_cli() {
+	local c=$ROOT/host/build/san/xcbench-asan bad=0 n=0 rc want args
+	[ -x "$c" ] || { notok "$1: host/build/san/xcbench-asan is built (make -C host tests)"; return; }
+	while IFS='|' read -r want args; do
+		# shellcheck disable=SC2086  # args is a list of words on purpose
+		ASAN_OPTIONS=detect_leaks=1 "$c" --server "$URL" $args >"$TMP/cli.out" 2>"$TMP/cli.err"
+		rc=$?
+		n=$((n + 1))
+		if [ "$rc" != "$want" ] || [ ! -s "$TMP/cli.out" ] || grep -qE 'Sanitizer|runtime error:' "$TMP/cli.err"; then
+			diag "$1: xcbench $args: exit $rc (want $want); $(grep -m3 -E 'ERROR|runtime error|^[a-z]' "$TMP/cli.err")"
+			bad=$((bad + 1))
+		fi
+	done <<CMDS
+0|runs
+0|runs --status complete --since 2000-01-01
+0|show 2
+0|show 3 --json
+0|compare 2 3
+0|compare 2 3 --format text
+0|compare 2 3 --format markdown
+0|compare 2 3 --flat
+0|compare 2,4 3,5 --csv
+0|compare 2 2 --algo-a locked --algo-b lockless --html $TMP/cmp.html
+0|export 1
+0|samples 2
+0|job show 1
+0|job show 2
+0|machine show 52:54:00:75:a0:02
+0|baseline
+CMDS
+	check "$1: the CLI under ASan/UBSan/LSan: $n reading commands, no report, each exit as documented ($bad off)" \
+		test "$bad" = 0 -a "$n" -gt 0
 }
 
 # san_bmc: a BMC (ipmi_sim, lablib.sh's lab_bmc) on a free port, BMC_PORT,
