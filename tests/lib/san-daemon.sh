@@ -23,7 +23,7 @@ reads() {
 	for ((i = 0; i < 900; i++)); do
 		[ -e "$TMP/stop" ] && return 0
 		for p in "runs?limit=100" runs/1 runs/2 runs/1/events runs/2/cases/1/histogram \
-			runs/1.csv "compare?a=2&b=3" health lab machines jobs; do
+			runs/1.csv "compare?a=2&b=3" "compare?a=2,4&b=3,5" health lab machines jobs; do
 			curl -s -o /dev/null "$1/api/v1/$p"
 		done
 		sleep 0.2
@@ -34,7 +34,7 @@ reads() {
 # TAP lines. The sanitizer's reports are the log's lines matching
 # $SAN_REPORT (an extended regular expression).
 san_exercise() {
-	local name=$1 rc i s n pids=() reader
+	local name=$1 rc i s n pids=() reader reader2
 	TMP=
 	start_daemon --open --threads 4 || { notok "$name: the $SAN_NAME daemon starts"; return; }
 	XCBENCH_SERVER=$URL
@@ -42,8 +42,12 @@ san_exercise() {
 	# past two 2,048-row blocks, so its export reads ahead on a thread.
 	"$XCB_GEN" --server 127.0.0.1:$PORT --token 75a0000000000001 --reps 30 >/dev/null 2>"$TMP/big.err"
 	check "$name: run 1 (30 repetitions) stored, every frame ACKed" grep -q 'all frames acknowledged' "$TMP/big.err"
+	# Two readers, so that HTTP threads also answer the same calls at once
+	# (two group compares at once found lgamma's shared signgam).
 	reads "$URL" &
 	reader=$!
+	reads "$URL" &
+	reader2=$!
 	for i in 1 2 3 4; do
 		"$XCB_GEN" --server 127.0.0.1:$PORT --token "75a00000000${i}0000" --runs 2 --reps 5 --samples \
 			>/dev/null 2>"$TMP/send.$i.err" &
@@ -96,7 +100,7 @@ san_exercise() {
 	check "$name: two exports of run 1 at once, the same 4,801 lines" \
 		eval "[ \$(wc -l <'$TMP/a.csv') = 4801 ] && cmp -s '$TMP/a.csv' '$TMP/b.csv'"
 	touch "$TMP/stop"
-	wait "$reader"
+	wait "$reader" "$reader2"
 	kill -TERM "$DPID"
 	wait "$DPID"
 	rc=$?
