@@ -21,7 +21,9 @@
 #   raw-watched the raw wait under the watchdog: the second initiator's
 #              paired floor probe cpu1 -> cpu3 (bench/initiator.c
 #              paired_probe; the floors before it probe cpu1 and cpu2 only),
-#              reported by the watchdog before raw.c's own bound.
+#              reported by the watchdog before raw.c's own bound, labelled
+#              as what ran: "paired floor probe (raw)", not the case's
+#              algorithm's call, and no ledger verdict on it.
 # The waits for a shared mask to empty (xcall/xcall_internal.h
 # xcall_wait_empty, xcall_finish), with ipidrop=mask (every cross-call IPI an
 # initiator sends CPU N lost, xcall/platform_hw.c) unless said otherwise:
@@ -67,6 +69,14 @@ run() {
 	check "$name: it names the CPU waited on" [ -n "$line" ]
 }
 
+# also NAME WHAT RE: one more line of NAME's log must match RE.
+also() {
+	local line
+	line=$(grep -a -m1 -E "$3" "$OUTDIR/t-wait-faults.$1.log")
+	diag "$line"
+	check "$1: $2" [ -n "$line" ]
+}
+
 run paths "$Q kinds=tlb flush=consolidated inits=1 masks=all ipidrop=paths ipidrop_cpu=3" \
 	'^ERROR: watchdog: cpu0 call #[0-9]+ \(consolidated\) still running' \
 	'^cpu0 waits on:.*, spinning on cpu3\(paths: consolidated line not done\)$'
@@ -89,8 +99,10 @@ run raw-rep "$Q kinds=xcall algos=lockless waits=done inits=2 masks=1 placements
 	'^ERROR: case [0-9]+ rep 0: cpu2 never answered a raw IPI \(the repetition.s floor probe' \
 	'^ERROR: case [0-9]+ rep 0: cpu2 '
 run raw-watched "$Q kinds=xcall algos=lockless waits=done inits=2 masks=1 placements=first overlap=disjoint ipidrop=raw ipidrop_cpu=3" \
-	'^ERROR: watchdog: cpu1 call #[0-9]+ \(lockless\) still running' \
-	'^cpu1: in a raw IPI ping-pong, .*spinning on cpu3 \(raw: ping not answered\)'
+	'^ERROR: watchdog: cpu1 paired floor probe \(raw\) still running after [0-9]+ ms \(bound 2000 ms\)$' \
+	'^cpu1: in a raw IPI ping-pong, own paired floor probe in flight [0-9]+ ms, spinning on cpu3 \(raw: ping not answered\)'
+also raw-watched "its wait: no ledger verdict on a call that is not running" \
+	'^cpu1 waits on: \(paired floor probe: no ledger verdict\), spinning on cpu3\(raw: ping not answered\)$'
 run locked "$Q kinds=xcall algos=locked waits=done deliveries=unicast inits=1 masks=all ipidrop=mask ipidrop_cpu=3" \
 	'^ERROR: watchdog: cpu0 call #[0-9]+ \(locked\) still running' \
 	'^cpu0 waits on: cpu3\(done 0/1\), spinning on cpu3\(locked: not checked in\)$'
