@@ -40,8 +40,16 @@
 #   concurrent flush=concurrent, ipidrop=paths: flush/paths.c's direct
 #              paths' wait for `pending` (ipidrop=mask would lose the
 #              prepare step's queued call first).
+# The xcall_smoke self-test (bench/smoke.c) under the watchdog
+# (bench/smoke_watch.h, CPU 0's tick), ipidrop=mask:
+#   smoke-1to1 cpu1 lost: the 1:1 part's first algorithm (concurrent,
+#              wait=none) stalls in its second warm-up call, waiting to reuse
+#              the descriptor of the first (qlist_post);
+#   smoke-all  cpu3 lost: the all-CPUs part (cpu3 is never a 1:1 target),
+#              an initiator's numbered call judged by the ledger;
+#   each also says "xcall smoke FAIL" and never "PASS".
 # Every run is -smp 4 under TCG; no wall-clock time is asserted.
-# timeout: 420
+# timeout: 600
 . "$(dirname "$0")/lib/tap.sh"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-90}
 export XCBENCH_ACCEL=tcg
@@ -75,6 +83,15 @@ also() {
 	line=$(grep -a -m1 -E "$3" "$OUTDIR/t-wait-faults.$1.log")
 	diag "$line"
 	check "$1: $2" [ -n "$line" ]
+}
+
+# smoke_verdict NAME: the self-test said it failed, and never that it passed.
+no_pass() { ! grep -qa 'xcall smoke PASS' "$1"; }
+smoke_verdict() {
+	local log=$OUTDIR/t-wait-faults.$1.log
+	check "$1: the smoke says FAIL" \
+		grep -qa '^xcbench: xcall smoke FAIL a call outlived the watchdog' "$log"
+	check "$1: ... and never PASS" no_pass "$log"
 }
 
 run paths "$Q kinds=tlb flush=consolidated inits=1 masks=all ipidrop=paths ipidrop_cpu=3" \
@@ -124,3 +141,12 @@ run vector "$Q kinds=tlb flush=vector inits=1 masks=all ipidrop=vector ipidrop_c
 run concurrent "$Q kinds=tlb flush=concurrent inits=1 masks=all ipidrop=paths ipidrop_cpu=3" \
 	'^ERROR: watchdog: cpu0 call #[0-9]+ \(concurrent\) still running' \
 	'^cpu0 waits on:.*, spinning on cpu3\(paths: shootdown not acknowledged\)$'
+SM="xcall_smoke=20 watchdog_ms=2000 ipidrop=mask"
+run smoke-1to1 "$SM ipidrop_cpu=1" \
+	'^ERROR: watchdog: cpu0 warm-up call \(concurrent\) still running after [0-9]+ ms \(bound 2000 ms\)$' \
+	'^cpu0 waits on: \(warm-up call: no ledger verdict\), spinning on cpu1\(qlist: previous call.s descriptor busy\)$'
+smoke_verdict smoke-1to1
+run smoke-all "$SM ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu[0-2] call #[0-9]+ \(concurrent\) still running after [0-9]+ ms \(bound 2000 ms\)$' \
+	'^cpu[0-2] waits on: .*cpu3\(done 0/[0-9]+\).*, spinning on cpu3\(qlist: previous call.s descriptor busy\)$'
+smoke_verdict smoke-all
