@@ -40,6 +40,11 @@
 #   concurrent flush=concurrent, ipidrop=paths: flush/paths.c's direct
 #              paths' wait for `pending` (ipidrop=mask would lose the
 #              prepare step's queued call first).
+# Waiters queued on a ticket lock (xcall/ticketlock.h) name its holder: two
+# initiators, cpu1's IPIs to cpu3 lost, so cpu1 holds the lock for ever and
+# cpu0 queues behind it:
+#   call-lock  algos=locked (call_lock), ipidrop=mask;
+#   flush-lock flush=vector (flush_lock), ipidrop=vector.
 # The xcall_smoke self-test (bench/smoke.c) under the watchdog
 # (bench/smoke_watch.h, CPU 0's tick), ipidrop=mask:
 #   smoke-1to1 cpu1 lost: the 1:1 part's first algorithm (concurrent,
@@ -141,6 +146,16 @@ run vector "$Q kinds=tlb flush=vector inits=1 masks=all ipidrop=vector ipidrop_c
 run concurrent "$Q kinds=tlb flush=concurrent inits=1 masks=all ipidrop=paths ipidrop_cpu=3" \
 	'^ERROR: watchdog: cpu0 call #[0-9]+ \(concurrent\) still running' \
 	'^cpu0 waits on:.*, spinning on cpu3\(paths: shootdown not acknowledged\)$'
+run call-lock "$Q kinds=xcall algos=locked waits=done deliveries=unicast inits=2 masks=1 placements=first overlap=disjoint ipidrop=mask ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu[01] call #[0-9]+ \(locked\) still running' \
+	'^cpu0 waits on: cpu2\(done [0-9]+/[0-9]+\), spinning on cpu1\(call_lock: held\)$'
+also call-lock "the holder's own wait names cpu3" \
+	'^cpu1 waits on: cpu3\(done 0/[0-9]+\), spinning on cpu3\(locked: not checked in\)$'
+run flush-lock "$Q kinds=tlb flush=vector inits=2 masks=1 placements=first overlap=disjoint ipidrop=vector ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu[01] call #[0-9]+ \(vector\) still running' \
+	'^cpu0 waits on:.*, spinning on cpu1\(flush_lock: held\)$'
+also flush-lock "the holder's own wait names cpu3" \
+	'^cpu1 waits on:.*, spinning on cpu3\(vector: flush not acknowledged\)$'
 SM="xcall_smoke=20 watchdog_ms=2000 ipidrop=mask"
 run smoke-1to1 "$SM ipidrop_cpu=1" \
 	'^ERROR: watchdog: cpu0 warm-up call \(concurrent\) still running after [0-9]+ ms \(bound 2000 ms\)$' \
