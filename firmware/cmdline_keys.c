@@ -51,7 +51,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "reps", "repetitions" },
 	{ "samples", "1: raw samples too" },
 	{ "duration", "stress seconds" },
-	{ "watchdog_ms", "call time bound, ms" },
+	{ "watchdog_ms", "call time bound, ms (xcall_smoke too: default 10000, at least 1000)" },
 	{ "seed", "stress random seed" },
 	{ "warmup", "untimed calls per initiator before each rep (10)" },
 	{ "spin", "auto|pause|plain: spin-wait body (auto = plain under TCG)" },

@@ -21,7 +21,9 @@
 #   raw-watched the raw wait under the watchdog: the second initiator's
 #              paired floor probe cpu1 -> cpu3 (bench/initiator.c
 #              paired_probe; the floors before it probe cpu1 and cpu2 only),
-#              reported by the watchdog before raw.c's own bound.
+#              reported by the watchdog before raw.c's own bound, labelled
+#              as what ran: "paired floor probe (raw)", not the case's
+#              algorithm's call, and no ledger verdict on it.
 # The waits for a shared mask to empty (xcall/xcall_internal.h
 # xcall_wait_empty, xcall_finish), with ipidrop=mask (every cross-call IPI an
 # initiator sends CPU N lost, xcall/platform_hw.c) unless said otherwise:
@@ -38,8 +40,21 @@
 #   concurrent flush=concurrent, ipidrop=paths: flush/paths.c's direct
 #              paths' wait for `pending` (ipidrop=mask would lose the
 #              prepare step's queued call first).
+# Waiters queued on a ticket lock (xcall/ticketlock.h) name its holder: two
+# initiators, cpu1's IPIs to cpu3 lost, so cpu1 holds the lock for ever and
+# cpu0 queues behind it:
+#   call-lock  algos=locked (call_lock), ipidrop=mask;
+#   flush-lock flush=vector (flush_lock), ipidrop=vector.
+# The xcall_smoke self-test (bench/smoke.c) under the watchdog
+# (bench/smoke_watch.h, CPU 0's tick), ipidrop=mask:
+#   smoke-1to1 cpu1 lost: the 1:1 part's first algorithm (concurrent,
+#              wait=none) stalls in its second warm-up call, waiting to reuse
+#              the descriptor of the first (qlist_post);
+#   smoke-all  cpu3 lost: the all-CPUs part (cpu3 is never a 1:1 target),
+#              an initiator's numbered call judged by the ledger;
+#   each also says "xcall smoke FAIL" and never "PASS".
 # Every run is -smp 4 under TCG; no wall-clock time is asserted.
-# timeout: 420
+# timeout: 600
 . "$(dirname "$0")/lib/tap.sh"
 export XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-90}
 export XCBENCH_ACCEL=tcg
@@ -67,6 +82,23 @@ run() {
 	check "$name: it names the CPU waited on" [ -n "$line" ]
 }
 
+# also NAME WHAT RE: one more line of NAME's log must match RE.
+also() {
+	local line
+	line=$(grep -a -m1 -E "$3" "$OUTDIR/t-wait-faults.$1.log")
+	diag "$line"
+	check "$1: $2" [ -n "$line" ]
+}
+
+# smoke_verdict NAME: the self-test said it failed, and never that it passed.
+no_pass() { ! grep -qa 'xcall smoke PASS' "$1"; }
+smoke_verdict() {
+	local log=$OUTDIR/t-wait-faults.$1.log
+	check "$1: the smoke says FAIL" \
+		grep -qa '^xcbench: xcall smoke FAIL a call outlived the watchdog' "$log"
+	check "$1: ... and never PASS" no_pass "$log"
+}
+
 run paths "$Q kinds=tlb flush=consolidated inits=1 masks=all ipidrop=paths ipidrop_cpu=3" \
 	'^ERROR: watchdog: cpu0 call #[0-9]+ \(consolidated\) still running' \
 	'^cpu0 waits on:.*, spinning on cpu3\(paths: consolidated line not done\)$'
@@ -89,8 +121,10 @@ run raw-rep "$Q kinds=xcall algos=lockless waits=done inits=2 masks=1 placements
 	'^ERROR: case [0-9]+ rep 0: cpu2 never answered a raw IPI \(the repetition.s floor probe' \
 	'^ERROR: case [0-9]+ rep 0: cpu2 '
 run raw-watched "$Q kinds=xcall algos=lockless waits=done inits=2 masks=1 placements=first overlap=disjoint ipidrop=raw ipidrop_cpu=3" \
-	'^ERROR: watchdog: cpu1 call #[0-9]+ \(lockless\) still running' \
-	'^cpu1: in a raw IPI ping-pong, .*spinning on cpu3 \(raw: ping not answered\)'
+	'^ERROR: watchdog: cpu1 paired floor probe \(raw\) still running after [0-9]+ ms \(bound 2000 ms\)$' \
+	'^cpu1: in a raw IPI ping-pong, own paired floor probe in flight [0-9]+ ms, spinning on cpu3 \(raw: ping not answered\)'
+also raw-watched "its wait: no ledger verdict on a call that is not running" \
+	'^cpu1 waits on: \(paired floor probe: no ledger verdict\), spinning on cpu3\(raw: ping not answered\)$'
 run locked "$Q kinds=xcall algos=locked waits=done deliveries=unicast inits=1 masks=all ipidrop=mask ipidrop_cpu=3" \
 	'^ERROR: watchdog: cpu0 call #[0-9]+ \(locked\) still running' \
 	'^cpu0 waits on: cpu3\(done 0/1\), spinning on cpu3\(locked: not checked in\)$'
@@ -112,3 +146,22 @@ run vector "$Q kinds=tlb flush=vector inits=1 masks=all ipidrop=vector ipidrop_c
 run concurrent "$Q kinds=tlb flush=concurrent inits=1 masks=all ipidrop=paths ipidrop_cpu=3" \
 	'^ERROR: watchdog: cpu0 call #[0-9]+ \(concurrent\) still running' \
 	'^cpu0 waits on:.*, spinning on cpu3\(paths: shootdown not acknowledged\)$'
+run call-lock "$Q kinds=xcall algos=locked waits=done deliveries=unicast inits=2 masks=1 placements=first overlap=disjoint ipidrop=mask ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu[01] call #[0-9]+ \(locked\) still running' \
+	'^cpu0 waits on: cpu2\(done [0-9]+/[0-9]+\), spinning on cpu1\(call_lock: held\)$'
+also call-lock "the holder's own wait names cpu3" \
+	'^cpu1 waits on: cpu3\(done 0/[0-9]+\), spinning on cpu3\(locked: not checked in\)$'
+run flush-lock "$Q kinds=tlb flush=vector inits=2 masks=1 placements=first overlap=disjoint ipidrop=vector ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu[01] call #[0-9]+ \(vector\) still running' \
+	'^cpu0 waits on:.*, spinning on cpu1\(flush_lock: held\)$'
+also flush-lock "the holder's own wait names cpu3" \
+	'^cpu1 waits on:.*, spinning on cpu3\(vector: flush not acknowledged\)$'
+SM="xcall_smoke=20 watchdog_ms=2000 ipidrop=mask"
+run smoke-1to1 "$SM ipidrop_cpu=1" \
+	'^ERROR: watchdog: cpu0 warm-up call \(concurrent\) still running after [0-9]+ ms \(bound 2000 ms\)$' \
+	'^cpu0 waits on: \(warm-up call: no ledger verdict\), spinning on cpu1\(qlist: previous call.s descriptor busy\)$'
+smoke_verdict smoke-1to1
+run smoke-all "$SM ipidrop_cpu=3" \
+	'^ERROR: watchdog: cpu[0-2] call #[0-9]+ \(concurrent\) still running after [0-9]+ ms \(bound 2000 ms\)$' \
+	'^cpu[0-2] waits on: .*cpu3\(done 0/[0-9]+\).*, spinning on cpu3\(qlist: previous call.s descriptor busy\)$'
+smoke_verdict smoke-all

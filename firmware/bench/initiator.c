@@ -211,16 +211,25 @@ static int watched_call(struct initiator *in, struct wd_cpu *w, enum wd_state bu
 }
 
 /* A paired floor probe after timed call d (untimed for the call's statistics):
- * one `ipi` to the first target, under the watchdog record like a call. */
+ * one `ipi` to the first target, under the watchdog record like a call - but
+ * labelled as what it is (op, algo "raw"), not as call #N of the case's
+ * algorithm, which has finished: a report on it names the raw probe. */
 static void paired_probe(struct initiator *in, struct wd_cpu *w, unsigned raw_target, uint64_t d)
 {
 	uint64_t t0 = plat_cycles();
-	/* relaxed, as in watched_call: a diagnostic record. */
+	const char *algo = w->algo;	/* only this CPU writes it */
+	/* relaxed, as in watched_call: a diagnostic record; op and algo before
+	 * call_start (x86 keeps store order), so a checker that sees the start
+	 * sees the label. */
+	__atomic_store_n(&w->algo, "raw", __ATOMIC_RELAXED);
+	__atomic_store_n(&w->op, "paired floor probe", __ATOMIC_RELAXED);
 	__atomic_store_n(&w->call_start, t0, __ATOMIC_RELAXED);
 	wd_state(in->cpu, WD_RAW, t0);
 	uint64_t p = xcall_raw_ipi_once(raw_target);
 	hold_if_lost();
 	__atomic_store_n(&w->call_start, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->op, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->algo, algo, __ATOMIC_RELAXED);
 	if (!p)
 		return;
 	in->probe[in->npairs] = p;

@@ -4,18 +4,27 @@
  * (benv_run_all). Interrupts are enabled throughout, as call() requires.
  * It lives in bench/, above both engines it drives (xcall/ depends on
  * nothing above it), and checks exactly-once with the bench's ledger
- * (ledger.h): one slot per initiator CPU, numbers per initiator.
+ * (ledger.h): one slot per initiator CPU, numbers per initiator. Every call
+ * and shootdown runs under the bench watchdog (smoke_watch.h): one that never
+ * completes (a lost IPI) ends the run with its report, not at QEMU's limit.
  */
 #include "bench/smoke.h"
 #include "bench/benchenv.h"
 #include "bench/ledger.h"
+#include "bench/smoke_watch.h"
 #include "bench/stats.h"
 #include "xcall/xcall.h"
 #include "flush/flush.h"
+#include "lib/cmdline.h"
 #include "lib/cpumask.h"
 #include "lib/printf.h"
 
 #define MAX_SAMPLES 2000
+/* The watchdog's bound without watchdog_ms=: far above any healthy call under
+ * TCG on a loaded host (the slowest, locked with every CPU calling, takes tens
+ * of ms), far below QEMU's limit. watchdog_ms= may lower it to this floor. */
+#define SMOKE_BOUND_MS 10000
+#define SMOKE_BOUND_MIN_MS 1000
 
 static uint64_t samples[MAX_SAMPLES];
 static unsigned fails;
@@ -75,7 +84,7 @@ static uint64_t misjudged(unsigned slot, const uint64_t *sent, const uint64_t *w
 static unsigned conc_iters;
 static const struct xcall_ops *conc_ops;
 static enum xcb_wait conc_wait;
-#define SMOKE_CPUS 64	/* the concurrent part uses CPUs 0..63 */
+#define SMOKE_CPUS SMOKE_WATCH_CPUS	/* the concurrent part uses CPUs 0..63 */
 /* Per initiator (each CPU writes its own row; CPU 0 reads them after
  * benv_run_all() returned): calls sent to each target, cycles in call(). */
 static uint64_t sent_to[SMOKE_CPUS][SMOKE_CPUS] __attribute__((aligned(64)));
@@ -88,34 +97,40 @@ static void conc_cpu(void *arg)
 	(void)arg;
 	unsigned me = plat_cpu_id(), n = plat_num_cpus();
 	uint64_t s = 0x9e3779b97f4a7c15ull ^ (me * 0x1000193u + plat_cycles_fast());
-	struct cpumask m;
+	/* The mask of our call in flight, where the watchdog's report reads it. */
+	struct cpumask *m = &smoke_targets[me];
 
 	for (unsigned i = 1; i <= conc_iters; i++) {
-		cpumask_clear_all(&m);
-		while (cpumask_empty(&m)) {
+		cpumask_clear_all(m);
+		while (cpumask_empty(m)) {
 			s ^= s << 13, s ^= s >> 7, s ^= s << 17;
 			for (unsigned c = 0; c < n && c < SMOKE_CPUS; c++)
 				if (c != me && (s >> c) & 1)
-					cpumask_set(&m, c);
+					cpumask_set(m, c);
 		}
 		unsigned t;
 		for (unsigned c = 0; c < n && c < SMOKE_CPUS; c++)
 			sent_win[me][c] <<= 1;
-		for_each_cpu(t, &m) {
+		for_each_cpu(t, m) {
 			sent_to[me][t]++;
 			sent_win[me][t] |= 1;
 		}
+		smoke_watch_begin(me, conc_ops->name, NULL, i, WD_CALLING);
 		uint64_t t0 = plat_cycles();
-		conc_ops->call(&m, note_fn, ledger_arg(me, i), conc_wait);
+		conc_ops->call(m, note_fn, ledger_arg(me, i), conc_wait);
 		init_cycles[me][0] += plat_cycles() - t0;
+		smoke_watch_end(me);
 	}
 	/* Our last wait=none calls may still be queued: a ping with done
 	 * (same algorithm, so FIFO/reuse rules put it behind them). */
-	cpumask_clear_all(&m);
+	cpumask_clear_all(m);
 	for (unsigned c = 0; c < n; c++)
 		if (c != me)
-			cpumask_set(&m, c);
-	conc_ops->call(&m, NULL, NULL, XCB_WAIT_DONE);
+			cpumask_set(m, c);
+	smoke_watch_begin(me, conc_ops->name, "closing ping", 0, WD_CALLING);
+	conc_ops->call(m, NULL, NULL, XCB_WAIT_DONE);
+	smoke_watch_end(me);
+	wd_state(me, WD_FINISHED, plat_cycles());
 }
 
 static void concurrent(unsigned n, unsigned iters)
@@ -170,12 +185,22 @@ static void concurrent(unsigned n, unsigned iters)
 
 /* ---- shootdowns -------------------------------------------------------- */
 
+/* flush_run under the watchdog: a shootdown keeps no ledger, so its record
+ * says what it is ("shootdown", the path) rather than a call number. */
+static int watched_flush(const struct flush_cfg *c, const struct cpumask *targets, uint64_t *d)
+{
+	smoke_watch_begin(0, XCB_NAME(flush, c->flush), "shootdown", 0, WD_FLUSHING);
+	int r = flush_run(c, targets, d);
+	smoke_watch_end(0);
+	return r;
+}
+
 static void shootdowns(unsigned n, unsigned iters)
 {
-	struct cpumask others;
-	cpumask_clear_all(&others);
+	struct cpumask *others = &smoke_targets[0];	/* for the watchdog's report */
+	cpumask_clear_all(others);
 	for (unsigned c = 1; c < n; c++)
-		cpumask_set(&others, c);
+		cpumask_set(others, c);
 
 	for (unsigned p = 0; p < XCB_N_flush; p++)
 		for (unsigned m = 0; m < XCB_N_method; m++)
@@ -195,10 +220,10 @@ static void shootdowns(unsigned n, unsigned iters)
 				struct flush_stats fs;
 				unsigned k = iters < MAX_SAMPLES ? iters : MAX_SAMPLES;
 				for (unsigned i = 0; i < 5; i++)	/* warm-up */
-					(void)flush_run(&c, &others, NULL);
+					(void)watched_flush(&c, others, NULL);
 				flush_reset();
 				for (unsigned i = 0; i < k; i++)
-					if (flush_run(&c, &others, &samples[i]) < 0) {
+					if (watched_flush(&c, others, &samples[i]) < 0) {
 						fail("flush_run refused its cfg");
 						return;
 					}
@@ -263,27 +288,40 @@ static void raw_floor(unsigned iters)
 	report("raw roundtrip 0<->1", iters);
 }
 
+/* An unnumbered (unbooked) call of CPU 0 under the watchdog: its record says
+ * what it is (`op`), since the ledger has no verdict on it. */
+static void watched_ping(const struct xcall_ops *ops, const struct cpumask *m, enum xcb_wait w,
+			 const char *op)
+{
+	smoke_watch_begin(0, ops->name, op, 0, WD_CALLING);
+	ops->call(m, NULL, NULL, w);
+	smoke_watch_end(0);
+}
+
 /* One initiator (CPU 0), one target (CPU 1), nothing else running: every
  * algorithm x wait, each call numbered and judged exactly-once. */
 static void one_to_one(unsigned iters)
 {
-	struct cpumask one;
-	cpumask_clear_all(&one);
-	cpumask_set(&one, 1);
+	struct cpumask *one = &smoke_targets[0];	/* for the watchdog's report */
+	cpumask_clear_all(one);
+	cpumask_set(one, 1);
 	for (unsigned a = 0; xcall_algos[a]; a++)
 		for (unsigned w = 0; w < XCB_N_wait; w++) {
 			const struct xcall_ops *ops = xcall_algos[a];
 			char what[40];
 			for (unsigned i = 0; i < 20; i++)
-				ops->call(&one, NULL, NULL, (enum xcb_wait)w);
-			ops->call(&one, NULL, NULL, XCB_WAIT_DONE);
+				watched_ping(ops, one, (enum xcb_wait)w, "warm-up call");
+			watched_ping(ops, one, XCB_WAIT_DONE, "warm-up call");
 			ledger_reset();
 			for (unsigned i = 1; i <= iters; i++) {
+				/* the record outside the timed window */
+				smoke_watch_begin(0, ops->name, NULL, i, WD_CALLING);
 				uint64_t t0 = plat_cycles();
-				ops->call(&one, note_fn, ledger_arg(0, i), (enum xcb_wait)w);
+				ops->call(one, note_fn, ledger_arg(0, i), (enum xcb_wait)w);
 				samples[i - 1] = plat_cycles() - t0;
+				smoke_watch_end(0);
 			}
-			ops->call(&one, NULL, NULL, XCB_WAIT_DONE);	/* drain */
+			watched_ping(ops, one, XCB_WAIT_DONE, "drain call");
 			uint64_t sent[2] = { 0, iters };	/* to CPU 0, CPU 1 */
 			if (misjudged(0, sent, NULL, iters, 2))
 				fail("1:1 exactly once");
@@ -296,6 +334,7 @@ static void one_to_one(unsigned iters)
 int xcall_smoke(unsigned iters)
 {
 	unsigned n = plat_num_cpus();
+	uint64_t bound_ms;
 	unsigned long flags = plat_irq_save();
 
 	plat_irq_enable();	/* call() spins with interrupts on: it must serve IPIs */
@@ -304,7 +343,12 @@ int xcall_smoke(unsigned iters)
 	if (iters > MAX_SAMPLES)
 		iters = MAX_SAMPLES;
 	fails = 0;
-	kprintf("xcbench: xcall smoke: %u cpus, %u iterations\n", n, iters);
+	if (cmdline_u64("watchdog_ms", SMOKE_BOUND_MS, &bound_ms) < 0 || !bound_ms)
+		bound_ms = SMOKE_BOUND_MS;
+	if (bound_ms < SMOKE_BOUND_MIN_MS)
+		bound_ms = SMOKE_BOUND_MIN_MS;
+	kprintf("xcbench: xcall smoke: %u cpus, %u iterations, watchdog %llu ms\n", n, iters,
+		(unsigned long long)bound_ms);
 	if (n < 2) {
 		kprintf("xcbench: xcall smoke SKIP (needs 2 CPUs)\n");
 		plat_irq_restore(flags);
@@ -314,13 +358,17 @@ int xcall_smoke(unsigned iters)
 		plat_irq_restore(flags);
 		return -1;
 	}
+	/* The raw floor bounds itself (raw.c XCALL_RAW_BOUND_MS); everything
+	 * after it runs under the watchdog (smoke_watch.h). */
 	raw_floor(iters);
+	smoke_watch_start(n, bound_ms);
 	one_to_one(iters);
 	/* All CPUs spinning at once crawls under TCG on an oversubscribed host
 	 * (each call waits for its target's vCPU thread to be scheduled), so the
 	 * concurrent part is capped: it checks correctness, not speed. */
 	concurrent(n, iters < 50 ? iters : 50);
 	shootdowns(n, iters / 4 + 1);
+	smoke_watch_stop();
 
 	if (!fails)
 		kprintf("xcbench: xcall smoke PASS\n");

@@ -40,10 +40,15 @@ int wd_describe(char *text, int n, int cap, uint64_t now)
 		n += ksnprintf(text + n, (size_t)(cap - n), "cpu%u: %s", i, wd_state_name(st));
 		if (st == WD_CALLEE)
 			n += ksnprintf(text + n, (size_t)(cap - n), " for cpu%u", x->peer);
-		if (x->call_start)
+		uint64_t start = __atomic_load_n(&x->call_start, __ATOMIC_RELAXED);
+		const char *op = __atomic_load_n(&x->op, __ATOMIC_RELAXED);
+		if (start && op)	/* not a numbered call: say what it is */
+			n += ksnprintf(text + n, (size_t)(cap - n), ", own %s in flight %llu ms", op,
+				       (unsigned long long)((now - start) / khz));
+		else if (start)
 			n += ksnprintf(text + n, (size_t)(cap - n), ", own call #%llu in flight %llu ms",
 				       (unsigned long long)x->call_no,
-				       (unsigned long long)((now - x->call_start) / khz));
+				       (unsigned long long)((now - start) / khz));
 		/* The CPU its wait spins on (xcall/platform.h plat_wait_note):
 		 * the one that never answered, when an IPI was lost. */
 		const char *what = "?";
@@ -62,6 +67,7 @@ void wd_reset(void)
 	for (unsigned i = 0; i < n; i++) {
 		wd_cpus[i].call_start = 0;
 		wd_cpus[i].call_no = 0;
+		wd_cpus[i].op = 0;
 	}
 }
 
@@ -90,12 +96,19 @@ static void report(unsigned late, uint64_t now)
 	const struct wd_cpu *w = &wd_cpus[late];
 	uint64_t start = __atomic_load_n(&w->call_start, __ATOMIC_RELAXED);
 	uint64_t call = __atomic_load_n(&w->call_no, __ATOMIC_RELAXED);
+	const char *algo = __atomic_load_n(&w->algo, __ATOMIC_RELAXED);
+	const char *op = __atomic_load_n(&w->op, __ATOMIC_RELAXED);
 
-	n += ksnprintf(text + n, (size_t)(cap - n),
-		       "watchdog: cpu%u call #%llu (%s) still running after %llu ms (bound %llu ms)\n",
-		       late, (unsigned long long)call, w->algo ? w->algo : "?",
-		       (unsigned long long)((now - start) / khz),
-		       (unsigned long long)(bound / khz));
+	/* What really ran: call #N of the algorithm, or (op) what the CPU runs
+	 * instead - a paired floor probe is "raw", not the case's algorithm. */
+	if (op)
+		n += ksnprintf(text + n, (size_t)(cap - n), "watchdog: cpu%u %s (%s)", late, op,
+			       algo ? algo : "?");
+	else
+		n += ksnprintf(text + n, (size_t)(cap - n), "watchdog: cpu%u call #%llu (%s)", late,
+			       (unsigned long long)call, algo ? algo : "?");
+	n += ksnprintf(text + n, (size_t)(cap - n), " still running after %llu ms (bound %llu ms)\n",
+		       (unsigned long long)((now - start) / khz), (unsigned long long)(bound / khz));
 	/* Who waits on whom: for every initiator with a call in flight (not only
 	 * the one that crossed the bound first — under contention a wedged CPU's
 	 * own call and its victims' calls expire at nearly the same moment, and
@@ -114,16 +127,27 @@ static void report(unsigned late, uint64_t now)
 				continue;
 			}
 			n += ksnprintf(text + n, (size_t)(cap - n), "cpu%u waits on:", i);
-			for_each_cpu(t, &tmasks[k]) {
-				/* the ledger slot of the k-th initiator is k */
-				uint64_t d = ledger_hi(t, k);
-				if (d < xcall) {
-					n += ksnprintf(text + n, (size_t)(cap - n), " cpu%u(done %llu/%llu)",
-						       t, (unsigned long long)d, (unsigned long long)xcall);
-					any = 1;
+			/* Not a numbered call (a probe, a warm-up): the ledger
+			 * holds no verdict on it, and the targets' counts would
+			 * judge a call that is not the one running. */
+			const char *xop = __atomic_load_n(&x->op, __ATOMIC_RELAXED);
+			if (xop) {
+				n += ksnprintf(text + n, (size_t)(cap - n), " (%s: no ledger verdict)", xop);
+				any = 1;
+			} else {
+				for_each_cpu(t, &tmasks[k]) {
+					/* the ledger slot of the k-th initiator is k */
+					uint64_t d = ledger_hi(t, k);
+					if (d < xcall) {
+						n += ksnprintf(text + n, (size_t)(cap - n),
+							       " cpu%u(done %llu/%llu)", t,
+							       (unsigned long long)d,
+							       (unsigned long long)xcall);
+						any = 1;
+					}
+					if (n >= cap - 64)
+						break;
 				}
-				if (n >= cap - 64)
-					break;
 			}
 			if (!any)
 				n += ksnprintf(text + n, (size_t)(cap - n),

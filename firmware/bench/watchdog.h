@@ -26,7 +26,13 @@ struct wd_cpu {
 	uint64_t call_start;		/* cycles; 0 = no call of ours in flight */
 	uint64_t call_no;		/* calls issued by this CPU in this case */
 	uint64_t since;			/* cycles at the last state change */
-	const char *algo;
+	const char *algo;		/* what runs it: the case's algorithm or path ("raw" for a probe) */
+	/* NULL while what is in flight is call #call_no, whose targets the ledger
+	 * judges; else what it is instead (a string literal: "paired floor probe",
+	 * "warm-up call"), so the report names it and gives no ledger verdict on a
+	 * call that is not running. Stored before call_start, cleared after it
+	 * (relaxed, as the rest of the record). */
+	const char *op;
 } __attribute__((aligned(64)));		/* one line per CPU: no false sharing */
 
 extern struct wd_cpu wd_cpus[XCB_MAX_CPUS];

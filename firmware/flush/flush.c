@@ -269,7 +269,7 @@ static void vector_flush(const struct amask *targets, const struct flush_req *r)
 	/* The lock: fv is one slot for everybody. It is held until every target
 	 * has checked out of `pending`, so the next initiator cannot overwrite
 	 * fv.req (or pending) while a target still reads it. */
-	ticket_lock(&flush_lock);
+	ticket_lock(&flush_lock, "flush_lock: held");
 	fv.req = r;
 	/* release: targets that see their bit see fv.req and the PTE changes
 	 * the initiator made before this call. */

@@ -247,7 +247,7 @@ static void remote_consolidated(unsigned me, const struct amask *targets, const 
 		 * shootdown's or the control's record, sync's write_once), which
 		 * reports - naming t, noted below - and ends the run; IF is on,
 		 * so our own calls are served meanwhile. (The xcall_smoke
-		 * self-test has no watchdog: its QEMU run's limit ends it.) */
+		 * self-test too: bench/smoke_watch.h.) */
 		while (__atomic_load_n(&l->done, __ATOMIC_ACQUIRE) != seq)
 			plat_wait_turn(&spins, t, "paths: consolidated line not done");
 		plat_wait_done(spins);

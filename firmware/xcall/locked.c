@@ -49,7 +49,7 @@ static void locked_call(const struct cpumask *mask, xcall_fn_t fn, void *arg,
 	if (xcall_prepare_targets(&targets, mask))
 		return;
 
-	ticket_lock(&call_lock);
+	ticket_lock(&call_lock, "call_lock: held");
 
 	slot.fn = fn;
 	slot.arg = arg;

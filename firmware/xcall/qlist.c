@@ -89,8 +89,8 @@ static int qpush(struct qhead *q, struct qdesc *d)
  * bench call runs under a watchdog (the case's record around each call, the
  * check's own bound with watchdog_ms=0; CPU 0 polls it, or its timer tick
  * while CPU 0 itself calls - IF is on, so our own calls are served
- * meanwhile), which reports, naming t (noted below), and ends the run. (The
- * xcall_smoke self-test has no watchdog: its QEMU run's limit ends it.)
+ * meanwhile), which reports, naming t (noted below), and ends the run; so
+ * does the xcall_smoke self-test's (bench/smoke_watch.h, CPU 0's tick).
  * acquire: pairs with the target's release of busy in qlist_serve() (ack:
  * fn/arg read; done: fn finished, its effects visible).
  */

@@ -7,6 +7,12 @@
  * Waiters spin through plat_cpu_relax() with interrupts enabled: a CPU
  * waiting here must still answer the IPIs of the holder, who may be waiting
  * on us to acknowledge its call (the A->B / B->A deadlock otherwise).
+ *
+ * A waiter says whom it waits on, as every wait on another CPU does
+ * (xcall/platform.h plat_wait_note): once slow, the CPU holding the lock,
+ * which each holder records as it takes it (`holder`), so a stalled holder
+ * shows in the watchdog's report ("spinning on cpu1(call_lock: held)"), not
+ * just a CPU "in a call".
  */
 #ifndef XCB_XCALL_TICKETLOCK_H
 #define XCB_XCALL_TICKETLOCK_H
@@ -26,31 +32,57 @@ struct ticketlock {
 	struct {
 		uint64_t t_acquired;
 		struct xcall_lockprof prof;
+		/* The CPU holding the lock (the last to take it): written by
+		 * each holder as it takes it, beside t_acquired on the line it
+		 * writes anyway; read (relaxed) only by a slow waiter's note, a
+		 * diagnostic that pairs with nothing — a waiter that reads it
+		 * before the new holder's store names the previous holder until
+		 * its next note (every PLAT_WAIT_NOTE_SPINS turns). */
+		uint32_t holder;
 	} p __attribute__((aligned(64)));
 } __attribute__((aligned(64)));
 
-static inline void ticket_lock(struct ticketlock *l)
+/*
+ * Take the lock. `what` (a string literal: "call_lock: held") is what a slow
+ * wait notes beside the holder's CPU. The count of turns replaces the old
+ * `contended` flag (contended = turns != 0), so an uncontended take pays
+ * nothing for it; a contended turn pays one AND-and-test, as
+ * xcall_wait_empty's, and the note is taken again every
+ * PLAT_WAIT_NOTE_SPINS turns, since the lock passes from holder to holder
+ * while we queue. What every take pays is the holder's record: a
+ * plat_cpu_id() and one store on the profile line it writes anyway (the
+ * only way to name a holder that took the lock uncontended).
+ */
+static inline void ticket_lock(struct ticketlock *l, const char *what)
 {
 	uint64_t t0 = plat_cycles_fast();
 	/* relaxed: the ticket number itself orders nothing; the acquire
 	 * load of owner below is what orders our critical section after the
 	 * previous holder's. */
 	uint32_t me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
-	int contended = 0;
+	unsigned spins = 0;
 
 	/* acquire: pairs with the release in ticket_release(), so everything
 	 * the previous holder wrote under the lock is visible to us. */
 	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != me) {
-		contended = 1;
+		if (++spins % PLAT_WAIT_NOTE_SPINS == 0) {
+			/* relaxed: a diagnostic read (see holder). */
+			plat_wait_note(__atomic_load_n(&l->p.holder, __ATOMIC_RELAXED), what);
+			spins = PLAT_WAIT_NOTE_SPINS;	/* never wraps */
+		}
 		plat_cpu_relax();
 	}
 	uint64_t t1 = plat_cycles_fast();
 	l->p.prof.acquisitions++;
-	if (contended) {
+	if (spins) {
 		l->p.prof.contended++;
 		l->p.prof.wait_cycles += t1 - t0;
+		plat_wait_done(spins);
 	}
 	l->p.t_acquired = t1;
+	/* relaxed: only waiters' notes read it (see holder); the acquire above
+	 * and the next holder's release order it like the rest of p. */
+	__atomic_store_n(&l->p.holder, plat_cpu_id(), __ATOMIC_RELAXED);
 }
 
 /* Hand the lock to the next ticket. Only the holder writes owner, so a
@@ -72,7 +104,7 @@ static inline void ticket_unlock(struct ticketlock *l)
  * look at it is not counted. */
 static inline void ticket_prof_get(struct ticketlock *l, struct xcall_lockprof *out)
 {
-	ticket_lock(l);
+	ticket_lock(l, "lock profile: lock held");
 	l->p.prof.acquisitions--;
 	*out = l->p.prof;
 	ticket_release(l);
@@ -80,7 +112,7 @@ static inline void ticket_prof_get(struct ticketlock *l, struct xcall_lockprof *
 
 static inline void ticket_prof_reset(struct ticketlock *l)
 {
-	ticket_lock(l);
+	ticket_lock(l, "lock profile: lock held");
 	l->p.prof = (struct xcall_lockprof){ 0 };
 	ticket_release(l);
 }

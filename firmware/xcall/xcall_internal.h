@@ -31,8 +31,8 @@ static inline void xcall_run(xcall_fn_t fn, void *arg)
  * the descriptor; for wait=done, ran fn) happens before what we do next.
  *
  * No bound of its own: every bench caller runs it under a watchdog, which
- * reports and ends the run (the xcall_smoke self-test has none: its QEMU
- * run's limit ends it). For that report, a slow wait notes whom it spins on
+ * reports and ends the run (the xcall_smoke self-test too:
+ * bench/smoke_watch.h). For that report, a slow wait notes whom it spins on
  * (platform.h plat_wait_note; `what`, a string literal, names the algorithm
  * and the wait): the lowest CPU still set in `who` — m itself, or a mask
  * closer to the targets (tree.c: its `pending`, the targets that never
