@@ -9,10 +9,6 @@
 # it took: a memory error or undefined behaviour aborts the daemon, a leak
 # at its exit makes the exit status 1, and the reports are counted in the log.
 . "$(dirname "$0")/lib/tap.sh"
-. "$(dirname "$0")/lib/test-daemon.sh"
-. "$ROOT/tests/lib/pg.sh"
-. "$ROOT/tests/lib/net.sh"
-. "$ROOT/tests/lablib.sh"
 . "$ROOT/tests/lib/san-daemon.sh"
 export ASAN_OPTIONS="detect_leaks=1 abort_on_error=0" UBSAN_OPTIONS="print_stacktrace=1"
 SAN_NAME="ASan/UBSan/LSan" SAN_REPORT='ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:'

@@ -7,10 +7,6 @@
 # together. A data race or lock-order report fails it: TSan then exits the
 # daemon with 66 (TSAN_OPTIONS), and its reports are counted in the log.
 . "$(dirname "$0")/lib/tap.sh"
-. "$(dirname "$0")/lib/test-daemon.sh"
-. "$ROOT/tests/lib/pg.sh"
-. "$ROOT/tests/lib/net.sh"
-. "$ROOT/tests/lablib.sh"
 . "$ROOT/tests/lib/san-daemon.sh"
 # exitcode: a report makes the exit status 66 instead of 0 (the daemon
 # still runs on, so one test run shows every report); history_size: more of

@@ -1,8 +1,8 @@
 # tests/lib/san-daemon.sh — the daemon built with a sanitizer, doing at once
-# what its threads share. Sourced after tap.sh, test-daemon.sh, pg.sh, net.sh
-# and lablib.sh by tests/t-daemon-tsan.sh and t-daemon-asan.sh, which set
-# SAN_NAME, SAN_REPORT and their sanitizer's options, then call
-# san_daemon_test BUILD. The collector hands frames of several senders to
+# what its threads share. Sourced after tap.sh (it sources the rest it
+# needs: test-daemon.sh, pg.sh, net.sh, lablib.sh) by tests/t-daemon-tsan.sh
+# and t-daemon-asan.sh, which set SAN_NAME, SAN_REPORT and their sanitizer's
+# options, then call san_daemon_test BUILD. The collector hands frames of several senders to
 # the writer while HTTP threads read the runs, pages, comparisons and CSV
 # exports the writer changes (two exports of a run past two read-ahead
 # blocks, so csvahead.c's threads run); the job runner powers one machine
@@ -14,6 +14,10 @@
 # a report one), fails it. The BMC's job also checks what no other test
 # does: a machine that never asks for its boot script leaves its console's
 # last 30 lines as an event of its job.
+. "$ROOT/tests/lib/test-daemon.sh"
+. "$ROOT/tests/lib/pg.sh"
+. "$ROOT/tests/lib/net.sh"
+. "$ROOT/tests/lablib.sh"
 export XCBENCH_SERVER
 X=$XCBENCH
 # reads URL: the read side, in a loop until $TMP/stop exists (bounded: 3 min):
