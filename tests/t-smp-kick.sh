@@ -6,6 +6,9 @@
 # again. With every kick to it lost (kick_drops=1000) the waiter takes the job
 # back after 10 s: the boot check fails with an error naming the CPU, the
 # job never ran there, and the payload exits instead of waiting for ever.
+# Before it gives up it asks that CPU where it is with an NMI (arch/
+# nmi_probe.c): halted in its idle loop with interrupts on and no kick
+# requested (the kicks were never sent), which the probe line must say.
 # timeout: 240
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/boot.sh"
@@ -31,3 +34,17 @@ check "every kick lost: the error names cpu 3 and the bound" \
 	grep -qE '^xcbench: error: cpu 3 \(apic 3\) did not take a job in 10000 ms \([0-9]+ kicks\)$' "$T/all.log"
 check "every kick lost: the job taken back never ran (3 of 4 answered)" \
 	grep -qx 'xcbench: error: only 3 of 4 cpus ran a test call' "$T/all.log"
+probe=$(grep -m1 '^xcbench: cpu 3 (apic 3) NMI probe: ' "$T/all.log")
+diag "$probe"
+check "every kick lost: the NMI probe finds cpu 3 with interrupts on, nothing in service or requested" \
+	grep -qE '^xcbench: cpu 3 \(apic 3\) NMI probe: rip 0x[0-9a-f]+, interrupts on, in service none, requested none, ppr 0x00$' <<<"$probe"
+# Its rip is in the AP's idle loop, which is inlined into ap_entry (the
+# payload's own ELF, loaded at its link address).
+elf=$ROOT/firmware/build/xcbench64.elf
+range=$(nm -n "$elf" | awk '$3 == "ap_entry" { s = $1; next } s != "" { print s, $1; exit }')
+in_idle() {
+	local rip=${probe#*rip 0x}
+	rip=$((16#${rip%%,*}))
+	[ -n "$range" ] && [ "$rip" -ge "$((16#${range% *}))" ] && [ "$rip" -lt "$((16#${range#* }))" ]
+}
+check "every kick lost: ... and its rip lies in ap_entry's idle loop ($range)" in_idle

@@ -294,6 +294,25 @@ void apic_kick(unsigned cpu)
 	ops->icr_write(percpu(cpu)->apic_id, ICR_FIXED | VEC_KICK);
 }
 
+void apic_send_nmi(unsigned cpu)
+{
+	ops->icr_write(percpu(cpu)->apic_id, ICR_NMI);
+}
+
+/* The highest vector set in the 8 x 32-bit registers from reg, or -1. */
+static int highest_vector(uint32_t reg)
+{
+	for (int i = 7; i >= 0; i--) {
+		uint32_t v = apic_read(reg + 0x10u * (unsigned)i);
+		if (v)
+			return i * 32 + 31 - __builtin_clz(v);
+	}
+	return -1;
+}
+
+int apic_highest_isr(void) { return highest_vector(APIC_ISR); }
+int apic_highest_irr(void) { return highest_vector(APIC_IRR); }
+
 void apic_set_delivery(enum xcb_delivery d) { delivery = d; }
 
 /* One physical-destination ICR write per CPU in m. */

@@ -38,9 +38,12 @@ enum apic_mode { APIC_MODE_XAPIC = 1, APIC_MODE_X2APIC = 2 };
 #define APIC_ID 0x020
 #define APIC_VERSION 0x030
 #define APIC_TPR 0x080
+#define APIC_PPR 0x0a0
 #define APIC_EOI 0x0b0
 #define APIC_LDR 0x0d0
 #define APIC_SVR 0x0f0
+#define APIC_ISR 0x100 /* 8 registers of 32 vectors, 0x10 apart */
+#define APIC_IRR 0x200 /* likewise */
 #define APIC_ESR 0x280
 #define APIC_ICR_LO 0x300
 #define APIC_ICR_HI 0x310
@@ -78,6 +81,12 @@ enum xcb_delivery apic_delivery_resolve(const struct cpumask *mask, unsigned fro
 
 /* Wake-up IPI (VEC_KICK) to an idle AP; not counted in the IPI statistics. */
 void apic_kick(unsigned cpu);
+/* An NMI to cpu (arch/nmi_probe.c asks a CPU that takes no interrupt where
+ * it is); not counted in the IPI statistics. */
+void apic_send_nmi(unsigned cpu);
+/* This CPU's highest in-service and highest requested vector (-1: none). */
+int apic_highest_isr(void);
+int apic_highest_irr(void);
 /* Start-up IPIs by APIC ID (smp.c). */
 void apic_send_init(uint32_t apic_id);
 void apic_send_sipi(uint32_t apic_id, uint8_t page);

@@ -10,6 +10,7 @@
 #include "arch/idt.h"
 #include "arch/mem.h"
 #include "arch/msr.h"
+#include "arch/nmi_probe.h"
 #include "arch/tsc.h"
 #include "lib/cmdline.h"
 #include "lib/printf.h"
@@ -39,6 +40,7 @@ static uint32_t missing[XCB_MAX_CPUS]; /* static: N-sized, not on a stack */
  * among 288 threads on 2 host cores can go unscheduled for over a second. */
 #define REKICK_MS 20u
 #define CLAIM_GIVEUP_MS 10000u
+#define NMI_PROBE_MS 1000u	/* then the NMI that asks it where it is */
 static unsigned rekicks;		/* kicks sent again, by any waiter */
 static unsigned kick_drop_cpu = ~0u;	/* test key kick_drop: a logical CPU */
 static int kick_drops;			/* test key kick_drops: its kicks to lose */
@@ -427,6 +429,9 @@ static int unclaimed(unsigned cpu, struct percpu *pc, struct claim_wait *w)
 		return 1;
 	kprintf("xcbench: error: cpu %u (apic %u) did not take a job in %u ms (%u kicks)\n", cpu, pc->apic_id,
 		CLAIM_GIVEUP_MS, w->kicks + 1);
+	/* Where is it? Halted with the kick held back, running with
+	 * interrupts off, or never reached (arch/nmi_probe.h). */
+	nmi_probe(cpu, NMI_PROBE_MS);
 	/* RELEASE pairs with smp_start_on's ACQUIRE CAS on busy. */
 	__atomic_store_n(&pc->busy, 0, __ATOMIC_RELEASE);
 	return -1;
