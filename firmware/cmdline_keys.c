@@ -64,6 +64,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "ipidrop", "test: raw|paths|qlist|lazy|mask|vector: the wait whose answer from ipidrop_cpu is lost "
 		     "(mask: every cross-call IPI an initiator sends it; vector: the flush vector's; tests/t-wait-faults.sh)" },
 	{ "ipidrop_cpu", "test: logical CPU whose answer to ipidrop's wait is lost (its IPI not sent; lazy: entries not acknowledged)" },
+	{ "ipidrop_after", "test: ipidrop=mask|vector: the first N of those IPIs to ipidrop_cpu still go out (0)" },
 	/* net (NIC, addressing, UDP transport) */
 	{ "server", "IP[:PORT] of xcbenchd's UDP collector (port 8080)" },
 	{ "ip", "our IPv4 address (iPXE: ${netX/ip}); absent or empty = DHCP" },

@@ -40,6 +40,11 @@
 #   concurrent flush=concurrent, ipidrop=paths: flush/paths.c's direct
 #              paths' wait for `pending` (ipidrop=mask would lose the
 #              prepare step's queued call first).
+#   control    flush=vector, ipidrop_after=30: the 30 shootdowns (10
+#              warm-up, 20 timed) go out, and the no-flush control's IPI to
+#              cpu1 is lost: reported as "no-flush control", not as call #31.
+# A TLB case keeps no ledger: its waits say "(tlb: no ledger verdict)", not
+# "done 0/N" of targets that did run the shootdowns before.
 # Waiters queued on a ticket lock (xcall/ticketlock.h) name its holder: two
 # initiators (cpu0, cpu1) share one target, cpu2, whose IPIs are all lost, so
 # whichever takes the lock first holds it for ever and the other queues
@@ -105,7 +110,7 @@ smoke_verdict() {
 
 run paths "$Q kinds=tlb flush=consolidated inits=1 masks=all ipidrop=paths ipidrop_cpu=3" \
 	'^ERROR: watchdog: cpu0 call #[0-9]+ \(consolidated\) still running' \
-	'^cpu0 waits on:.*, spinning on cpu3\(paths: consolidated line not done\)$'
+	'^cpu0 waits on: \(tlb: no ledger verdict\), spinning on cpu3\(paths: consolidated line not done\)$'
 run paths-sync "$Q kinds=sync modes=inside flush=consolidated writer=1 masks=all ipidrop=paths ipidrop_cpu=3" \
 	'^ERROR: watchdog: sync case [0-9]+ rep 0: writer: shootdown \(cpu1 write' \
 	'^cpu1 waits on:.*, spinning on cpu3\(paths: consolidated line not done\)$'
@@ -146,10 +151,13 @@ run tree-none "$Q kinds=xcall algos=tree waits=none deliveries=unicast inits=2 m
 	'^cpu1 waits on: cpu3\(done 0/[0-9]+\), spinning on cpu3\(tree: previous call.s group not done\)$'
 run vector "$Q kinds=tlb flush=vector inits=1 masks=all ipidrop=vector ipidrop_cpu=3" \
 	'^ERROR: watchdog: cpu0 call #[0-9]+ \(vector\) still running' \
-	'^cpu0 waits on:.*, spinning on cpu3\(vector: flush not acknowledged\)$'
+	'^cpu0 waits on: \(tlb: no ledger verdict\), spinning on cpu3\(vector: flush not acknowledged\)$'
 run concurrent "$Q kinds=tlb flush=concurrent inits=1 masks=all ipidrop=paths ipidrop_cpu=3" \
 	'^ERROR: watchdog: cpu0 call #[0-9]+ \(concurrent\) still running' \
-	'^cpu0 waits on:.*, spinning on cpu3\(paths: shootdown not acknowledged\)$'
+	'^cpu0 waits on: \(tlb: no ledger verdict\), spinning on cpu3\(paths: shootdown not acknowledged\)$'
+run control "$Q kinds=tlb flush=vector inits=1 masks=1 warmup=10 iters=20 reps=1 ipidrop=vector ipidrop_cpu=1 ipidrop_after=30" \
+	'^ERROR: watchdog: cpu0 no-flush control \(vector\) still running after [0-9]+ ms \(bound 2000 ms\)$' \
+	'^cpu0 waits on: \(no-flush control: no ledger verdict\), spinning on cpu1\(vector: flush not acknowledged\)$'
 # lock_queue NAME LOCK HOLDS: after `run NAME`, the holder's line says it
 # waits on cpu2 (HOLDS, a regex of its wait), and the other initiator's line
 # says it spins on the holder (LOCK: "call_lock: held").

@@ -182,11 +182,15 @@ static void tlb_control(struct initiator *in)
 		/* Under the watchdog like a timed shootdown (its waits on the
 		 * targets are the same): a target that never answers a control
 		 * shootdown is reported, not waited on for ever. relaxed: a
-		 * diagnostic record, as in watched_call. */
+		 * diagnostic record, as in watched_call. Labelled as what it
+		 * is (op, before call_start, as paired_probe's): not call #N of
+		 * the timed shootdowns, which have all finished. */
+		__atomic_store_n(&w->op, "no-flush control", __ATOMIC_RELAXED);
 		__atomic_store_n(&w->call_start, plat_cycles(), __ATOMIC_RELAXED);
 		wd_state(in->cpu, WD_FLUSHING, plat_cycles());
 		int r = flush_run(&ctl, in->targets, &d);
 		__atomic_store_n(&w->call_start, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&w->op, NULL, __ATOMIC_RELAXED);
 		if (r < 0)
 			return;
 		in->ctl_runs++;

@@ -47,12 +47,12 @@ void smoke_watch_start(unsigned n, uint64_t bound_ms)
 	}
 	/* Armed before the tick starts: the tick is the only reader of the
 	 * watchdog's settings, and it runs on this CPU. */
-	wd_arm(bound_ms * plat_tsc_khz(), &all, smoke_targets);
+	wd_arm(bound_ms * plat_tsc_khz(), &all, smoke_targets, NULL);
 	benv_tick_start(bound_ms / 4 ? (unsigned)(bound_ms / 4) : 1, smoke_tick);
 }
 
 void smoke_watch_stop(void)
 {
 	benv_tick_stop();
-	wd_arm(0, 0, 0);
+	wd_arm(0, 0, 0, NULL);
 }

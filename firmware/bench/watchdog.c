@@ -13,6 +13,7 @@ struct wd_cpu wd_cpus[XCB_MAX_CPUS];
 static uint64_t bound;
 static struct cpumask inits;
 static const struct cpumask *tmasks;
+static const char *unjudged_what;	/* wd_arm's: the calls keep no ledger */
 static int fired;
 
 static const char *const state_names[WD_NR] = {
@@ -72,9 +73,10 @@ void wd_reset(void)
 }
 
 void wd_arm(uint64_t bound_cycles, const struct cpumask *initiators,
-	    const struct cpumask *targets)
+	    const struct cpumask *targets, const char *unjudged)
 {
 	bound = bound_cycles;
+	unjudged_what = unjudged;
 	if (initiators)
 		inits = *initiators;
 	else
@@ -131,8 +133,9 @@ static void report(unsigned late, uint64_t now)
 			 * holds no verdict on it, and the targets' counts would
 			 * judge a call that is not the one running. */
 			const char *xop = __atomic_load_n(&x->op, __ATOMIC_RELAXED);
-			if (xop) {
-				n += ksnprintf(text + n, (size_t)(cap - n), " (%s: no ledger verdict)", xop);
+			if (xop || unjudged_what) {
+				n += ksnprintf(text + n, (size_t)(cap - n), " (%s: no ledger verdict)",
+					       xop ? xop : unjudged_what);
 				any = 1;
 			} else {
 				for_each_cpu(t, &tmasks[k]) {

@@ -48,9 +48,13 @@ static inline void wd_state(unsigned cpu, enum wd_state s, uint64_t now)
 /* Clears every CPU's activity record (between repetitions). */
 void wd_reset(void);
 /* Arm with a bound in cycles for the CPUs in `initiators`, with their target masks
- * (targets[k] for the k-th initiator in ascending CPU order); 0 disarms. */
+ * (targets[k] for the k-th initiator in ascending CPU order); 0 disarms.
+ * unjudged: NULL when the ledger judges the calls (the report then names each
+ * target behind on the call in flight), else what they are (the kind,
+ * "tlb", or "bare harness": no ledger entries, so no "done N/M" that would read as
+ * "never ran"). */
 void wd_arm(uint64_t bound_cycles, const struct cpumask *initiators,
-	    const struct cpumask *targets);
+	    const struct cpumask *targets, const char *unjudged);
 /* Check now; on expiry (first time only) report an ERROR frame + console text and
  * return 1. Cheap when nothing is late. */
 int wd_check(void);

@@ -96,7 +96,8 @@ static inline void plat_wait_done(unsigned spins)
  * IPI on a pool vector an initiator sends to CPU N: locked, lockless and
  * tree's calls, qlist's, flush/paths.c's direct paths — so their mask waits,
  * xcall_wait_empty, run out) and `vector` (the flush vector's IPI to CPU N,
- * flush.c's vector path).
+ * flush.c's vector path). With ipidrop_after=M the first M such IPIs to CPU
+ * N still go out, so a later step loses its IPI (the TLB no-flush control).
  */
 enum plat_lost { PLAT_LOST_NONE, PLAT_LOST_RAW, PLAT_LOST_PATHS, PLAT_LOST_QLIST, PLAT_LOST_LAZY,
 		 PLAT_LOST_MASK, PLAT_LOST_VECTOR };

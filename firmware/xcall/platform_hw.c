@@ -53,6 +53,10 @@ static unsigned lost_cpu = ~0u;
 /* lost_cpu when the site is one of the sends' own (mask, vector), else ~0u:
  * what a send compares its target with, the one test a healthy send pays. */
 static unsigned send_lost_cpu = ~0u;
+/* ipidrop_after=N (mask, vector): the first N of those IPIs still go out,
+ * so a fault can hit a later step (the TLB no-flush control after a
+ * repetition's timed shootdowns). Counted down by whichever CPU sends. */
+static uint64_t lost_after;
 
 /* Reads the ipidrop keys (plat_ipi_pool_reset: at init, before any IPI). */
 static void lost_init(void)
@@ -63,6 +67,7 @@ static void lost_init(void)
 	lost_site = k > 0 ? (enum plat_lost)k : PLAT_LOST_NONE;
 	lost_cpu = cmdline_u64("ipidrop_cpu", ~0ull, &v) == 0 && v < XCB_MAX_CPUS ? (unsigned)v : ~0u;
 	send_lost_cpu = lost_site == PLAT_LOST_MASK || lost_site == PLAT_LOST_VECTOR ? lost_cpu : ~0u;
+	lost_after = cmdline_u64("ipidrop_after", 0, &v) == 0 ? v : 0;
 }
 
 /*
@@ -79,9 +84,16 @@ static int send_lost(unsigned cpu, enum plat_ipi kind)
 {
 	if (cpu != send_lost_cpu)
 		return 0;
-	if (lost_site == PLAT_LOST_VECTOR)
-		return kind == PLAT_IPI_FLUSH;
-	return kind >= PLAT_IPI_POOL0 && !in_stub[smp_cpu_id()];
+	int hit = lost_site == PLAT_LOST_VECTOR ? kind == PLAT_IPI_FLUSH
+					       : kind >= PLAT_IPI_POOL0 && !in_stub[smp_cpu_id()];
+	/* relaxed: a test's count; each send that would be lost takes one
+	 * until none is left (a CAS loop, so it never goes below 0). */
+	uint64_t left = __atomic_load_n(&lost_after, __ATOMIC_RELAXED);
+	while (hit && left)
+		if (__atomic_compare_exchange_n(&lost_after, &left, left - 1, false, __ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			return 0;
+	return hit;
 }
 
 unsigned plat_lost_cpu(enum plat_lost site)
