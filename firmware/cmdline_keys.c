@@ -10,7 +10,7 @@ const struct cmdline_key cmdline_keys[] = {
 	/* arch (foundation) */
 	{ "apic", "auto|xapic|x2apic: local APIC mode (auto = x2APIC when offered)" },
 	{ "tsc", "auto|cpuid|pmtimer|pit: how to find the TSC frequency" },
-	{ "ap_timeout_ms", "how long to wait for each AP to answer INIT-SIPI-SIPI (1000)" },
+	{ "ap_timeout_ms", "how long to wait for each AP to answer INIT-SIPI-SIPI (1000; a second try after it)" },
 	{ "end", "exit|halt|reboot: what to do when done (exit = QEMU isa-debug-exit)" },
 	{ "crash", "pf|ud|gp|de: deliberately fault (tests the exception report)" },
 	{ "crash_cpu", "logical CPU that takes crash= (0 = BSP)" },
@@ -18,6 +18,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "boot_only", "1: stop after the machine report (skip the benchmark layer)" },
 	{ "x2apic_handover", "test: 1 = every CPU turns x2APIC on before the APIC set-up (firmware handover)" },
 	{ "ap_late", "test: APIC ID of an AP that answers only after its bring-up timed out" },
+	{ "ap_nosipi", "test: APIC ID of an AP whose first INIT-SIPI-SIPI sends no SIPI (as if a stale one spent it)" },
 	{ "kick_drop", "test: logical CPU whose first job kicks are not sent (the waiter must kick again)" },
 	{ "kick_drops", "test: how many of kick_drop's kicks are lost (1; 1000 = past the 10 s give-up)" },
 	/* xcall, flush, bench, net: add yours below */

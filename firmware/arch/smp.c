@@ -41,6 +41,8 @@ static uint32_t missing[XCB_MAX_CPUS]; /* static: N-sized, not on a stack */
 #define REKICK_MS 20u
 #define CLAIM_GIVEUP_MS 10000u
 #define NMI_PROBE_MS 1000u	/* then the NMI that asks it where it is */
+/* INIT-SIPI-SIPI sequences per AP at bring-up, each waiting ap_timeout_ms (start_ap). */
+#define AP_START_TRIES 2u
 static unsigned rekicks;		/* kicks sent again, by any waiter */
 static unsigned kick_drop_cpu = ~0u;	/* test key kick_drop: a logical CPU */
 static int kick_drops;			/* test key kick_drops: its kicks to lose */
@@ -207,11 +209,44 @@ static volatile uint32_t *tramp_apic_slot(void)
 	return (volatile uint32_t *)(uintptr_t)(SMP_TRAMP_BASE + (tramp_apic - tramp_start));
 }
 
+/* INIT, 10 ms, the offer, SIPI, 200 µs, SIPI (Intel SDM MP init; a second
+ * SIPI to a CPU already running is ignored). true once h says ONLINE within
+ * wait_us of the second SIPI.
+ *
+ * The offer only after the INIT: this CPU may be in the trampoline already,
+ * woken by another CPU's start-up IPI (an xAPIC-mode AP answers the IPIs for
+ * its 8-bit alias, and every one answers those for 255, boot/trampoline.S).
+ * Offered before the INIT, such a stray run could read its own ID in it and
+ * claim the stack, and the INIT then reset it mid-setup or even after it said
+ * ONLINE, parking it in the trampoline for good (seen for APIC 256, woken by
+ * the IPIs for 255, under TCG: "never finished its setup", or online and deaf
+ * to every kick). After the INIT, a stray run cannot get past the check: the
+ * INIT stops it first (on TCG at the next block it runs).
+ * The stack before the ID it is for (RELEASE; the AP checks the ID, then
+ * claims the stack); both visible before the SIPI can arrive (the ICR write's
+ * fence). sipis false (test key ap_nosipi) leaves the SIPIs out, as if a stale
+ * one had spent the INIT. */
+static bool offer(struct ap_handoff *h, uintptr_t entry_rsp, uint32_t apic_id, uint64_t wait_us,
+		  bool sipis)
+{
+	apic_send_init(apic_id);
+	mdelay(10);
+	*tramp_stack_slot() = entry_rsp;
+	__atomic_store_n(tramp_apic_slot(), apic_id, __ATOMIC_RELEASE);
+	if (sipis)
+		apic_send_sipi(apic_id, SMP_TRAMP_BASE >> 12);
+	if (wait_state(h, AP_ONLINE, 200))
+		return true;
+	if (sipis)
+		apic_send_sipi(apic_id, SMP_TRAMP_BASE >> 12);
+	return wait_state(h, AP_ONLINE, wait_us);
+}
+
 /* 0: online. -1: did not answer (nothing of it remains: the number may be
  * offered again). -2: out of memory: no further AP may be started. -3: it
  * committed but never finished its setup, so it may still use the number and
  * its record: no further AP, and nobody else gets that number. */
-static int start_ap(unsigned cpu, uint32_t apic_id, uint64_t timeout_ms, bool late)
+static int start_ap(unsigned cpu, uint32_t apic_id, uint64_t timeout_ms, bool late, bool nosipi)
 {
 	struct percpu *pc = &percpu_area[cpu];
 	uint8_t *stack = page_alloc(AP_STACK_PAGES);
@@ -231,22 +266,27 @@ static int start_ap(unsigned cpu, uint32_t apic_id, uint64_t timeout_ms, bool la
 	*h = (struct ap_handoff){ .cpu = cpu, .apic_id = apic_id, .late = late,
 				  .state = AP_WAITING };
 	pc->stack_top = rec;
-	/* The stack before the ID it is for (RELEASE; the AP checks the ID,
-	 * then claims the stack); both visible before the SIPI can arrive (the
-	 * ICR write's fence). */
-	*tramp_stack_slot() = rec - 8;
-	__atomic_store_n(tramp_apic_slot(), apic_id, __ATOMIC_RELEASE);
 
-	/* INIT, 10 ms, SIPI, 200 µs, SIPI (Intel SDM MP init). A second SIPI to
-	 * a CPU already running is ignored, so it is harmless. */
-	apic_send_init(apic_id);
-	mdelay(10);
-	apic_send_sipi(apic_id, SMP_TRAMP_BASE >> 12);
-	if (wait_state(h, AP_ONLINE, 200))
-		return 0;
-	apic_send_sipi(apic_id, SMP_TRAMP_BASE >> 12);
-	if (wait_state(h, AP_ONLINE, timeout_ms * 1000))
-		return 0;
+	/* A second sequence when nobody claimed the first offer within the
+	 * bound: a pending INIT can be spent on a stale SIPI. QEMU keeps one
+	 * INIT and one SIPI bit per CPU, so the SIPIs for 255 that woke APIC
+	 * 256 early, still pending, start it with our INIT before the offer
+	 * exists; it parks, and our SIPIs find it no longer waiting for one
+	 * (seen under TCG: "did not answer INIT-SIPI-SIPI"). A fresh INIT
+	 * makes it wait again. Only an offer nobody claimed is renewed: the
+	 * exchange takes it back first (an AP between its ID check and its
+	 * claim then finds 0 and parks), so no INIT ever hits an AP that owns
+	 * the stack; a claimed one goes to the commit race below, as before.
+	 * Each try waits the whole bound: a slow AP is never restarted early. */
+	unsigned t;
+	for (t = 1;; t++) {
+		if (offer(h, rec - 8, apic_id, timeout_ms * 1000, !(nosipi && t == 1)))
+			return 0;
+		if (t == AP_START_TRIES || !__atomic_exchange_n(tramp_stack_slot(), 0, __ATOMIC_SEQ_CST))
+			break;
+		kprintf("xcbench: apic %u: no answer in %lu ms, INIT-SIPI-SIPI again\n", apic_id,
+			(unsigned long)timeout_ms);
+	}
 	/* Give up: revoke the stack offer (an AP that claims it later parks in
 	 * the trampoline), then close the race with one that already claimed it. */
 	__atomic_exchange_n(tramp_stack_slot(), 0, __ATOMIC_SEQ_CST);
@@ -255,8 +295,8 @@ static int start_ap(unsigned cpu, uint32_t apic_id, uint64_t timeout_ms, bool la
 	if (__atomic_compare_exchange_n(&h->state, &waiting, AP_ABANDONED, false, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
 		apic_send_init(apic_id); /* park it in wait-for-SIPI */
-		kprintf("xcbench: warning: apic %u did not answer INIT-SIPI-SIPI within %lu ms\n", apic_id,
-			(unsigned long)timeout_ms);
+		kprintf("xcbench: warning: apic %u did not answer INIT-SIPI-SIPI within %lu ms (tries: %u)\n",
+			apic_id, (unsigned long)timeout_ms, t);
 		return -1;
 	}
 	/* It committed just now: its setup is a few microseconds of our code. */
@@ -277,6 +317,8 @@ void smp_boot_aps(void)
 	uint64_t timeout_ms, late_apic;
 	cmdline_u64("ap_timeout_ms", 1000, &timeout_ms);
 	cmdline_u64("ap_late", ~0ull, &late_apic);
+	uint64_t nosipi_apic;
+	cmdline_u64("ap_nosipi", ~0ull, &nosipi_apic);
 	uint64_t drop, drops;
 	cmdline_u64("kick_drop", ~0ull, &drop);
 	cmdline_u64("kick_drops", 1, &drops);
@@ -306,7 +348,8 @@ void smp_boot_aps(void)
 		} else if (apic_mode() == APIC_MODE_XAPIC && c->apic_id > 254) {
 			kprintf("xcbench: warning: apic %u needs x2APIC mode\n", c->apic_id);
 		} else if (!stop) {
-			int rc = start_ap(cpu_table.num_online, c->apic_id, timeout_ms, c->apic_id == late_apic);
+			int rc = start_ap(cpu_table.num_online, c->apic_id, timeout_ms, c->apic_id == late_apic,
+					  c->apic_id == nosipi_apic);
 			started = rc == 0;
 			stop = rc <= -2;
 			if (rc == -3) {

@@ -15,7 +15,10 @@
  * The claim itself is an atomic exchange with 0: one stack goes to one AP.
  * An AP that arrives late, after the BSP revoked its offer, finds 0 and
  * parks, so it can never run on a stack or a CPU number meant for someone
- * else. */
+ * else. The BSP offers a stack only after its INIT to that AP (smp.c
+ * start_ap): a stray run of the AP itself, woken early by such an alias, is
+ * stopped by that INIT before the offer exists, never halfway through its
+ * setup. */
 #include "boot/longmode.h"
 	.set TRAMP_BASE, 0x8000
 #define T(x) ((x) - tramp_start + TRAMP_BASE)
