@@ -46,6 +46,20 @@ wait_daemon_frame() {
 	done
 	echo NA
 }
+# post_job JSON: queues a boot job (a write route: JSON content type, or the
+# daemon answers 415). A job that is not queued is this bench failing, said
+# at once: without it the PXE boot runs no labelled run, its row read "n/a"
+# and the bench waited out the boot (the Content-Type rule came in cbca25f
+# and both PXE figures went missing, unnoticed, until a row saying n/a
+# failed the bench too).
+post_job() {
+	local code
+	code=$(curl -s -o "$T/job.out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+		-d "$1" "$URL/api/v1/jobs")
+	case $code in 2??) return 0 ;; esac
+	echo "payload: POST /api/v1/jobs answered $code: $(head -c 200 "$T/job.out")" >&2
+	return 1
+}
 qemu() { # LOG CMDLINE [args]: direct boot in the background; sets QPID
 	local log=$1 cl=$2; shift 2
 	timeout -k 5 180 qemu-system-x86_64 -accel "$ACCEL" -M q35 -m 256 -smp "$SMP" -nographic -no-reboot \
@@ -78,12 +92,11 @@ first_udp=$(wait_daemon_frame "token=$tok" "$QPID" "$t0")
 wait "$QPID"
 
 # 3. PXE: SeaBIOS runs QEMU's iPXE ROM; TFTP hands it a script that chains to the daemon.
-first_pxe=NA
+first_pxe=skip # "skip": this machine lacks the firmware; "NA": booted, no frame
 if [ -e /usr/share/qemu/efi-virtio.rom ] || [ -e /usr/lib/ipxe/qemu/efi-virtio.rom ]; then
 	mkdir -p "$T/tftp"
 	printf '#!ipxe\nchain http://10.0.2.2:%s/boot.ipxe?mac=${mac:hexhyp}\n' "$PORT" >"$T/tftp/boot.ipxe"
-	curl -sf -X POST -d '{"mac":"52:54:00:be:4c:01","suite":"quick","label":"pxe-bench","params":{"kinds":"raw","reps":"1","iters":"50"}}' \
-		"$URL/api/v1/jobs" >/dev/null
+	post_job '{"mac":"52:54:00:be:4c:01","suite":"quick","label":"pxe-bench","params":{"kinds":"raw","reps":"1","iters":"50"}}' || exit 1
 	t0=$(now)
 	timeout -k 5 180 qemu-system-x86_64 -accel "$ACCEL" -M q35 -m 256 -smp "$SMP" -nographic -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial "file:$T/pxe.log" -monitor none -display none \
@@ -95,7 +108,7 @@ if [ -e /usr/share/qemu/efi-virtio.rom ] || [ -e /usr/lib/ipxe/qemu/efi-virtio.r
 	wait "$QPID"
 fi
 # 4. UEFI: OVMF (a fresh copy of its variable store each boot), xcbench.efi.
-first_uefi=NA first_uefi_pxe=NA
+first_uefi=skip first_uefi_pxe=skip
 OVMF=/usr/share/OVMF
 XCB_EFI=$ROOT/firmware/build/xcbench.efi
 if [ -r "$OVMF/OVMF_CODE_4M.fd" ] && [ -r "$XCB_EFI" ] && [ -r /usr/lib/ipxe/qemu/efi-virtio.rom ]; then
@@ -118,8 +131,7 @@ if [ -r "$OVMF/OVMF_CODE_4M.fd" ] && [ -r "$XCB_EFI" ] && [ -r /usr/lib/ipxe/qem
 		-append "run=$tok server=10.0.2.2:$PORT transport=udp ip=10.0.2.15 gw=10.0.2.2 netmask=255.255.255.0 suite=quick kinds=raw reps=1 iters=50"
 	first_uefi=$(wait_daemon_frame "token=$tok" "$QPID" "$t0")
 	wait "$QPID"
-	curl -sf -X POST -d '{"mac":"52:54:00:be:4c:02","suite":"quick","label":"uefi-pxe-bench","params":{"kinds":"raw","reps":"1","iters":"50"}}' \
-		"$URL/api/v1/jobs" >/dev/null
+	post_job '{"mac":"52:54:00:be:4c:02","suite":"quick","label":"uefi-pxe-bench","params":{"kinds":"raw","reps":"1","iters":"50"}}' || exit 1
 	t0=$(now)
 	uefi "$T/uefi-pxe.log" -netdev "user,id=n0,tftp=$T/tftp,bootfile=boot.ipxe" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:be:4c:02,romfile=/usr/lib/ipxe/qemu/efi-virtio.rom,bootindex=1
@@ -132,7 +144,9 @@ $PY - "$T/ratio.json" "$first_serial" "$first_udp" "$first_pxe" "$ACCEL" "$SMP" 
 import json, statistics, sys
 d = json.load(open(sys.argv[1]))
 fs, fu, fp, accel, smp, hsmp, tdir, ue, up = sys.argv[2:11]
-fs, fu, fp, ue, up = ("%.2f" % float(x) if x not in ("NA", "") else "n/a" for x in (fs, fu, fp, ue, up))
+fs, fu, fp, ue, up = ("not run (its firmware is not installed here)" if x == "skip" else
+                      "%.2f" % float(x) if x not in ("NA", "") else "n/a"
+                      for x in (fs, fu, fp, ue, up))
 h = d["hello"]
 allrows = [r for r in d["results"] if r["initiator"] == 65535]
 def p50(cid):
@@ -211,4 +225,17 @@ print("| PXE (SeaBIOS, iPXE ROM, TFTP, /boot.ipxe, HTTP), UDP stored by xcbenchd
 print("| UEFI direct (OVMF, -kernel xcbench.efi), UDP stored by xcbenchd | %s |" % ue)
 print("| UEFI PXE (OVMF, EFI iPXE ROM, TFTP, /boot.ipxe, HTTP xcbench.efi), UDP stored by xcbenchd | %s |" % up)
 PY
+# A boot that ran and stored no frame is a missing figure: the bench fails
+# (bench/run-all: "n/a" is no figure), and says which boot and how its
+# console ended; its files are kept.
+missing=
+for b in "serial:$first_serial:ratio.log" "udp:$first_udp:udp.log" "pxe:$first_pxe:pxe.log" \
+	 "uefi:$first_uefi:uefi.log" "uefi-pxe:$first_uefi_pxe:uefi-pxe.log"; do
+	IFS=: read -r name got log <<<"$b"
+	[ "$got" = NA ] || [ -z "$got" ] || continue
+	missing="$missing $name"
+	echo "payload: the $name boot stored no first frame; the end of $T/$log:" >&2
+	tail -n 5 "$T/$log" 2>/dev/null | tr -d '\r' | sed 's/^/  | /' >&2
+done
+[ -n "$missing" ] && { echo "payload: no boot-to-first-frame figure for:$missing" >&2; exit 1; }
 rm -rf "$T"
