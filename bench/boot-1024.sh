@@ -44,6 +44,10 @@ for raw in sys.stdin.buffer:
 	after=$(grep -a -m1 'free after bring-up' "$log" | sed -E 's/.*, ([0-9]+) KiB of AP stacks, ([0-9]+) MiB free.*/\1 \2/')
 	limit=$(grep -a -m1 'CPUs used (limit' "$log" | sed 's/^xcbench: warning: //')
 	boot=$summary
+	# bc prints ".331302836": two decimals, a leading zero; a stamp that
+	# never came is n/a (bench/run-all fails a figure that reads so).
+	secs() { case $1 in ''|NA) echo n/a ;; *) LC_NUMERIC=C printf '%.2f' "$1" ;; esac; }
+	first=$(secs "$first") boot=$(secs "$boot") total=$(secs "$total")
 	echo "### Boot at -smp $n (TCG, x2APIC, SeaBIOS, boot_only)"
 	echo
 	echo "| what | value |"

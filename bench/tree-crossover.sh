@@ -66,7 +66,7 @@ print()
 ms = sorted(faster)
 cross = next((m for i, m in enumerate(ms) if all(faster[k] for k in ms[i:])), None)
 wins = [m for m in ms if faster[m]]
-print("Crossover: " + (f"tree is faster from {cross} targets on." if cross else
+print("Crossover: " + (f"tree is faster from {cross} target{'' if cross == 1 else 's'} on." if cross else
       "none: tree is not faster at every mask from any point on" +
       (f" (faster at {', '.join(map(str, wins))} only)." if wins else " (slower at every mask).")))
 print(f"(medians over {len(next(iter(p50.values()), []))} repetitions of each case, interleaved in one boot)")
