@@ -126,6 +126,24 @@ for st in "powering_on: power on \\(was off\\)" "booting: boot script requested"
 	"complete: run [0-9]+ complete" "complete: end: powered off"; do
 	check "... event '$st'" grep -qE "^1 $st" "$NET_DIR/a.events"
 done
+# A's SOL session cannot open before its QEMU runs (ipmi_sim's console is
+# the machine's serial socket), so A waits for it before powering on. That
+# wait is asked once a runner pass, never waited out inside one: the pass
+# serves B and C meanwhile, so C's refused power-on is on record before A's
+# power-on (it used to wait 5 s inside the pass, holding B and C behind it).
+event_t() { # JOB REGEX: the time (s) of the job's first event whose reason matches
+	api "$PORT" "/api/v1/jobs/$1" | "$NET_PY" -c '
+import json, re, sys
+print(next((e["t"] for e in json.load(sys.stdin)["job"]["events"] if re.search(sys.argv[1], e["reason"])), ""))' "$2"
+}
+if grep -q "no session within" "$NET_DIR/a.events"; then
+	tc=$(event_t "$JC" "wrong user or password") ta=$(event_t "$JA" "^power on \\(was")
+	check "A waited for its SOL session without holding C's job (C failed at $tc, A powered on at $ta)" \
+		test -n "$tc" -a -n "$ta" -a "${tc:-0}" -lt "${ta:-0}"
+	check "... and says its session is tried again" grep -q "no session within 5 s; powering on, its session tried again every second" "$NET_DIR/a.events"
+else
+	skip "A waited for its SOL session" "its session opened before the power-on"
+fi
 check "machine A is off again (CLI)" off_soon $A
 RA=$(api "$PORT" "/api/v1/jobs/$JA" | json "j['job']['run_id']")
 check "run $RA of job $JA: complete, every frame stored" run_complete_ok "$PORT" "$RA"

@@ -35,6 +35,7 @@
 #include "util.h"
 
 #define TICK_MS 500
+#define SOL_WAIT_S 5 /* for a job's SOL session before its first power-on */
 
 /* Stage bounds for a machine the daemon powers itself, when the job gives
  * none: a BMC answers in seconds, iPXE and the payload's download take
@@ -180,6 +181,30 @@ static void timed_out(const struct job_row *j, const struct power_cfg *c, int bo
 	power_on(&next, c, 1);
 }
 
+/* 1 while job j, in powering_on and not yet powered, should wait for its
+ * serial-over-LAN session before its first power-on, so that its console
+ * starts with the firmware's first line; at most SOL_WAIT_S from the
+ * stage's start, then it is powered on without one (and the session is
+ * tried again every second: sol.c). Asked once a pass and never waited
+ * for: one pass serves every machine's job, and a wait inside it held
+ * every other machine's job too (5 s for each SOL machine's power-on). */
+static int sol_waiting(const struct job_row *j, const struct power_cfg *c, int64_t now)
+{
+	char ev[200];
+
+	if (!c->sol || j->attempt != 1)
+		return 0;
+	sol_ensure(j->id, c); /* after a restart, the capture starts here */
+	if (sol_active(j->id) != 0)
+		return 0; /* up, or no capture for this driver */
+	if (now - j->stage_since < SOL_WAIT_S)
+		return 1;
+	snprintf(ev, sizeof(ev), "serial-over-LAN: no session within %d s; powering on, "
+		 "its session tried again every second", SOL_WAIT_S);
+	event(j, ev);
+	return 0;
+}
+
 static void step(const struct job_row *j, const struct power_cfg *c, int64_t now)
 {
 	char ev[300];
@@ -204,15 +229,20 @@ static void step(const struct job_row *j, const struct power_cfg *c, int64_t now
 			next.stage = JOB_POWERING_ON;
 			next.attempt = 1;
 			if (c->sol) {
+				/* Its session first; the passes that follow power
+				 * it on (JOB_POWERING_ON, sol_waiting). */
 				sol_ensure(j->id, c);
-				if (sol_wait_active(j->id, 5000) == 0)
-					event(&next, "serial-over-LAN: no session within 5 s; powering on without it");
+				return;
 			}
 			power_on(&next, c, 0);
 		}
 		return;
 	case JOB_POWERING_ON:
-		if (!j->powered) { /* stopped between the stage and the power-on */
+		if (!j->powered) {
+			/* Waiting for its SOL session, or stopped between the
+			 * stage and the power-on (a restart). */
+			if (sol_waiting(j, c, now))
+				return;
 			power_on(j, c, j->attempt > 1);
 			return;
 		}

@@ -264,21 +264,16 @@ void sol_ensure(int64_t job, const struct power_cfg *c)
 	pthread_mutex_unlock(&mu);
 }
 
-int sol_wait_active(int64_t job, int timeout_ms)
+int sol_active(int64_t job)
 {
-	for (int waited = 0; waited <= timeout_ms; waited += 50) {
-		int up = -1;
+	int up = -1;
 
-		pthread_mutex_lock(&mu);
-		for (struct sol *s = list; s; s = s->next)
-			if (s->job == job)
-				up = atomic_load(&s->active);
-		pthread_mutex_unlock(&mu);
-		if (up != 0)
-			return up;
-		usleep(50000);
-	}
-	return 0;
+	pthread_mutex_lock(&mu);
+	for (struct sol *s = list; s; s = s->next)
+		if (s->job == job)
+			up = atomic_load(&s->active);
+	pthread_mutex_unlock(&mu);
+	return up;
 }
 
 static void finish(struct sol *s)

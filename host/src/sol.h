@@ -12,11 +12,11 @@
 
 /* Captures job's console through c's BMC unless that runs already. */
 void sol_ensure(int64_t job, const struct power_cfg *c);
-/* Waits up to timeout_ms for job's session to be up, so the power-on that
- * follows loses none of the firmware's first lines (ipmi_sim, like a BMC,
- * drops serial output while no session listens): 1 up, 0 not yet, -1 no
- * capture for job. */
-int sol_wait_active(int64_t job, int timeout_ms);
+/* Whether job's session is up, so that a power-on loses none of the
+ * firmware's first lines (ipmi_sim, like a BMC, drops serial output while
+ * no session listens): 1 up, 0 not yet, -1 no capture for job. Never
+ * waits: the job runner asks again on its next pass. */
+int sol_active(int64_t job);
 /* Stops job's capture (what was read is stored first). */
 void sol_stop(int64_t job);
 void sol_stop_all(void);
