@@ -12,6 +12,9 @@
 #      from its stored stage, with no second power-on.
 #   C  is B's BMC with a wrong password: a clear error in the job, on the
 #      machine and in the CLI.
+#   D  has a BMC that never answers (nothing listens on its port): its job,
+#      queued first, fails after its calls time out, and holds only itself
+#      (each machine's power actions run on a worker of their own).
 # No password shows in any API answer, the daemon's log or the process list
 # (sampled all along).
 # timeout: 600
@@ -21,7 +24,7 @@
 net_require "lab power through ipmi_sim"
 lab_require "lab power through ipmi_sim"
 
-A=52:54:00:23:00:0a B=52:54:00:23:00:0b C=52:54:00:23:00:0c
+A=52:54:00:23:00:0a B=52:54:00:23:00:0b C=52:54:00:23:00:0c D=52:54:00:23:00:0d
 PASS_A="pw-A-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
 PASS_B="pw-B-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
 PASS_BAD="pw-wrong-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
@@ -77,6 +80,9 @@ $X machine set $C --power ipmi --host 127.0.0.1 --port "$BMC_B" --user admin \
 check "a password file others can read is refused ($(cut -c1-90 "$NET_DIR/mode.err"))" \
 	grep -q "readable by others" "$NET_DIR/mode.err"
 chmod 600 "$NET_DIR/pass.BAD"
+BMC_D=$(free_port) # nothing listens there
+check "machine set D: ipmi (a BMC that never answers)" $X machine set $D --power ipmi --host 127.0.0.1 \
+	--port "$BMC_D" --user admin --password-file "$NET_DIR/pass.B"
 check "power status of A through the CLI: off" test "$($X machine power $A status)" = "$A: status: off"
 
 # C: the wrong password, in the CLI and on the machine.
@@ -84,23 +90,52 @@ $X machine power $C status >"$NET_DIR/c.out" 2>"$NET_DIR/c.err"
 rc=$?
 diag "CLI: $(cat "$NET_DIR/c.err")"
 check "CLI power status with the wrong password fails (exit $rc)" test "$rc" = 1
-check "... and says the BMC refused the session (wrong user or password)" \
-	grep -q "refused the session for user 'admin' (wrong user or password?)" "$NET_DIR/c.err"
+check "... and says the BMC refused admin's password" \
+	grep -q "ipmi 127.0.0.1:$BMC_B: the BMC refused the password for user 'admin' (wrong password?)" "$NET_DIR/c.err"
 check "the machine page's power error says so too" \
-	sh -c "curl -sf $XCBENCH_SERVER/api/v1/machines/$C | grep -q 'wrong user or password'"
+	sh -c "curl -sf $XCBENCH_SERVER/api/v1/machines/$C | grep -q 'refused the password for user'"
+# ipmitool words a wrong password, an unknown user and a silent BMC alike;
+# the driver asks again, verbose, to tell them apart (power_ipmi.c).
+$X machine set $C --power ipmi --host 127.0.0.1 --port "$BMC_B" --user nobody --password-file "$NET_DIR/pass.BAD"
+$X machine power $C status 2>"$NET_DIR/c-user.err"
+check "an unknown user is named as such ($(cat "$NET_DIR/c-user.err"))" \
+	grep -q "the BMC knows no user 'nobody' (wrong user?)" "$NET_DIR/c-user.err"
+$X machine set $C --power ipmi --host 127.0.0.1 --port "$BMC_B" --user admin --password-file "$NET_DIR/pass.BAD"
+$X machine power $D status 2>"$NET_DIR/d.err"
+check "a BMC that never answers is named as such ($(cat "$NET_DIR/d.err"))" \
+	grep -q "ipmi 127.0.0.1:$BMC_D: no answer from a BMC there" "$NET_DIR/d.err"
 
 # The jobs: A boots a short suite; B never boots (2 attempts, 6 s to boot);
-# C cannot be powered.
+# C cannot be powered; D's BMC never answers. D's job is the oldest, so the
+# runner's pass meets it first: its calls (two, of two 2-s tries each) run
+# on D's worker while the pass goes on to the others.
+JD=$($X queue --mac $D --suite quick | grep -oE 'job [0-9]+' | cut -d' ' -f2)
 JA=$($X queue --mac $A --suite quick --label lab-a --power-timeout 60 --boot-timeout 240 --run-timeout 300 \
 	kinds=xcall reps=2 iters=20 | grep -oE 'job [0-9]+' | cut -d' ' -f2)
 JB=$($X queue --mac $B --suite quick --attempts 2 --power-timeout 6 --boot-timeout 6 | grep -oE 'job [0-9]+' | cut -d' ' -f2)
 JC=$($X queue --mac $C --suite quick | grep -oE 'job [0-9]+' | cut -d' ' -f2)
-check "three jobs queued ($JA $JB $JC)" test -n "$JA" -a -n "$JB" -a -n "$JC"
+check "four jobs queued ($JD $JA $JB $JC)" test -n "$JD" -a -n "$JA" -a -n "$JB" -a -n "$JC"
 
 s=$(lab_job_wait "$PORT" "$JC" failed)
 check "job $JC (wrong password): failed ($s)" test "$s" = failed
 lab_events "$PORT" "$JC" >"$NET_DIR/c.events"
-check "... its event names the refused session" grep -q "wrong user or password" "$NET_DIR/c.events"
+check "... its event names the refused password" grep -q "refused the password for user 'admin'" "$NET_DIR/c.events"
+
+s=$(lab_job_wait "$PORT" "$JD" failed)
+lab_events "$PORT" "$JD" >"$NET_DIR/d.events"
+sed 's/^/#   D: /' "$NET_DIR/d.events"
+check "job $JD (a BMC that never answers): failed ($s)" test "$s" = failed
+check "... its event says no BMC answered" grep -q "^1 failed: power status: ipmi 127.0.0.1:$BMC_D: no answer from a BMC there" "$NET_DIR/d.events"
+# The pass did not wait for D's calls: C, queued after D, failed first
+# (C's BMC refuses at once; the old runner made its calls after D's ~8 s).
+event_t() { # JOB REGEX: the time (s) of the job's first event whose reason matches
+	api "$PORT" "/api/v1/jobs/$1" | "$NET_PY" -c '
+import json, re, sys
+print(next((e["t"] for e in json.load(sys.stdin)["job"]["events"] if re.search(sys.argv[1], e["reason"])), ""))' "$2"
+}
+tc=$(event_t "$JC" "refused the password") td=$(event_t "$JD" "^power status: ")
+check "D's dead BMC did not hold C's job (C failed at $tc, D at $td)" \
+	test -n "$tc" -a -n "$td" -a "${tc:-0}" -lt "${td:-0}"
 
 s=$(lab_job_wait "$PORT" "$JB" timed_out)
 lab_events "$PORT" "$JB" >"$NET_DIR/b.events"
@@ -131,13 +166,8 @@ done
 # wait is asked once a runner pass, never waited out inside one: the pass
 # serves B and C meanwhile, so C's refused power-on is on record before A's
 # power-on (it used to wait 5 s inside the pass, holding B and C behind it).
-event_t() { # JOB REGEX: the time (s) of the job's first event whose reason matches
-	api "$PORT" "/api/v1/jobs/$1" | "$NET_PY" -c '
-import json, re, sys
-print(next((e["t"] for e in json.load(sys.stdin)["job"]["events"] if re.search(sys.argv[1], e["reason"])), ""))' "$2"
-}
 if grep -q "no session within" "$NET_DIR/a.events"; then
-	tc=$(event_t "$JC" "wrong user or password") ta=$(event_t "$JA" "^power on \\(was")
+	tc=$(event_t "$JC" "refused the password") ta=$(event_t "$JA" "^power on \\(was")
 	check "A waited for its SOL session without holding C's job (C failed at $tc, A powered on at $ta)" \
 		test -n "$tc" -a -n "$ta" -a "${tc:-0}" -lt "${ta:-0}"
 	check "... and says its session is tried again" grep -q "no session within 5 s; powering on, its session tried again every second" "$NET_DIR/a.events"
@@ -200,7 +230,7 @@ for p in /api/v1/lab /api/v1/machines /api/v1/jobs "/api/v1/machines/$A" "/api/v
 	api "$PORT" "$p" >>"$NET_DIR/answers.json"
 	echo >>"$NET_DIR/answers.json"
 done
-check "the lab overview lists A, B and C" test "$(api "$PORT" /api/v1/lab | json "len(j['machines'])")" = 3
+check "the lab overview lists A, B, C and D" test "$(api "$PORT" /api/v1/lab | json "len(j['machines'])")" = 4
 # The sampler stops before the checks below: each names the password it looks
 # for on its own command line (sh -c "grep PASS"), and a sample taken then
 # would be the test's own leak, not the daemon's (seen once: 47/48).

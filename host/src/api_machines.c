@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "http_limits.h"
 #include "job_runner.h"
 #include "jobs_db.h"
 #include "routes.h"
@@ -161,6 +162,9 @@ enum MHD_Result api_machine_power(struct req *rq, int64_t m)
 	mac_text(m, mac);
 	if (!rdb() || jobs_db_power_cfg(rdb(), mac, &c))
 		return reply_error(rq, 503, "database unavailable");
+	/* A call may take POWER_TIMEOUT_S, and a failed session one more to
+	 * say why (power_ipmi.c): longer than --request-timeout's default. */
+	http_limits_extend(rq->conn, 2 * POWER_TIMEOUT_S + 5);
 	rc = power_do(&c, (enum power_action)a, msg, sizeof(msg));
 	if (rc < 0) {
 		jobs_db_power_state(mac, NULL, msg);

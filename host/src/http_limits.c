@@ -103,6 +103,16 @@ void http_limits_request_done(struct MHD_Connection *c)
 	pthread_mutex_unlock(&lim_lock);
 }
 
+void http_limits_extend(struct MHD_Connection *c, double seconds)
+{
+	struct slot *s;
+
+	pthread_mutex_lock(&lim_lock);
+	if ((s = slot_of(c)) && s->armed && s->deadline < now_mono() + seconds)
+		s->deadline = now_mono() + seconds;
+	pthread_mutex_unlock(&lim_lock);
+}
+
 static void *sweep(void *unused)
 {
 	struct timespec ts = { 0, 200 * 1000 * 1000 };

@@ -16,7 +16,9 @@
  * power action is an event.
  *
  * One pass every TICK_MS, over what jobs_db_open_jobs reads: the runner
- * holds no state between passes. A job's stage, its attempt and whether its
+ * holds no state between passes. Power actions run on a worker thread for
+ * their machine (power_worker.c), which holds that machine's jobs alone
+ * while a BMC answers slowly or not at all. A job's stage, its attempt and whether its
  * power-on went out (jobs.powered) are stored before the next step, so a
  * daemon restarted mid-job resumes from the stored stage and never powers
  * a machine on twice for one attempt. A machine runs one job at a time: the
@@ -31,6 +33,7 @@
 #include "db.h"
 #include "job_runner.h"
 #include "jobs_db.h"
+#include "power_worker.h"
 #include "sol.h"
 #include "util.h"
 
@@ -135,7 +138,21 @@ static int power_on(const struct job_row *j, const struct power_cfg *c, int cycl
 	return 0;
 }
 
-/* The job's end action, once. */
+/* The attempt's power-on, on its machine's worker (power_work_fn): a
+ * cycle from attempt 2 on. */
+static void power_on_work(const struct job_row *j, const struct power_cfg *c)
+{
+	power_on(j, c, j->attempt > 1);
+}
+
+/* Starts j's power-on on its machine's worker; when none can start now the
+ * job stays in powering_on, not powered, and a later pass starts it. */
+static void power_on_start(const struct job_row *j, const struct power_cfg *c)
+{
+	power_worker_start(power_on_work, j, c);
+}
+
+/* The job's end action, once (a power_work_fn: on its machine's worker). */
 static void end_action(const struct job_row *j, const struct power_cfg *c)
 {
 	char msg[400], ev[600];
@@ -178,7 +195,7 @@ static void timed_out(const struct job_row *j, const struct power_cfg *c, int bo
 	}
 	next.stage = JOB_POWERING_ON;
 	next.attempt++;
-	power_on(&next, c, 1);
+	power_on_start(&next, c);
 }
 
 /* 1 while job j, in powering_on and not yet powered, should wait for its
@@ -234,7 +251,7 @@ static void step(const struct job_row *j, const struct power_cfg *c, int64_t now
 				sol_ensure(j->id, c);
 				return;
 			}
-			power_on(&next, c, 0);
+			power_on_start(&next, c);
 		}
 		return;
 	case JOB_POWERING_ON:
@@ -243,7 +260,7 @@ static void step(const struct job_row *j, const struct power_cfg *c, int64_t now
 			 * stage and the power-on (a restart). */
 			if (sol_waiting(j, c, now))
 				return;
-			power_on(j, c, j->attempt > 1);
+			power_on_start(j, c);
 			return;
 		}
 		if (j->booted) {
@@ -290,6 +307,8 @@ static void pass(void)
 	size_t nheld = 0;
 	int64_t now = now_s();
 
+	/* Before the read: a worker that ended since is in it. */
+	power_workers_pass();
 	if (jobs_db_open_jobs(db, &rows, &n))
 		return;
 	held = calloc(n ? n : 1, sizeof(*held));
@@ -300,8 +319,13 @@ static void pass(void)
 
 		if (jobs_db_power_cfg(db, j->mac, &c))
 			break;
+		/* Its worker holds the machine: this read may predate what
+		 * the worker did (power_worker.c). Its end action also holds
+		 * it, so a newer job powers it on once it is off. */
+		if (power_worker_held(j->mac))
+			continue;
 		if (job_stage_final(j->stage)) {
-			end_action(j, &c);
+			power_worker_start(end_action, j, &c);
 			continue;
 		}
 		for (size_t k = 0; k < nheld; k++)
@@ -364,6 +388,9 @@ void job_runner_stop(void)
 	pthread_cond_signal(&cv);
 	pthread_mutex_unlock(&mu);
 	pthread_join(thr, NULL);
+	/* The power actions under way end first: a power-on's event and
+	 * stamp are what keep a restarted daemon from a second one. */
+	power_workers_drain();
 	sol_stop_all();
 	started = 0;
 }

@@ -31,9 +31,10 @@ int power_ipmi_check(const struct power_cfg *c, char *why, size_t whylen)
 	return power_password_file_ok(c->password_file, why, whylen);
 }
 
-/* argv for ipmitool on c, then the words in tail (NULL-terminated). */
-static void build_argv(const struct power_cfg *c, const char *const tail[], char *argv[], size_t max,
-		       char *port, size_t portlen)
+/* argv for ipmitool on c, then the words in tail (NULL-terminated);
+ * diagnose: verbose, one try (session_failure's second look). */
+static void build_argv(const struct power_cfg *c, const char *const tail[], int diagnose, char *argv[],
+		       size_t max, char *port, size_t portlen)
 {
 	size_t n = 0;
 
@@ -57,12 +58,44 @@ static void build_argv(const struct power_cfg *c, const char *const tail[], char
 	/* One retry, two seconds each: a dead BMC answers within the
 	 * daemon's bound, and the job runner retries in its own time. */
 	argv[n++] = "-N";
-	argv[n++] = "2";
+	argv[n++] = diagnose ? "1" : "2";
 	argv[n++] = "-R";
-	argv[n++] = "2";
+	argv[n++] = diagnose ? "1" : "2";
+	if (diagnose)
+		argv[n++] = "-v";
 	for (size_t i = 0; tail[i] && n + 1 < max; i++)
 		argv[n++] = (char *)tail[i];
 	argv[n] = NULL;
+}
+
+/* Why no session opened: ipmitool says "Unable to establish IPMI v2 /
+ * RMCP+ session" alike for a wrong password, an unknown user and a BMC
+ * that never answers, and says which only when verbose, whose other lines
+ * would garble every answer's last line. So the failure is asked again
+ * once, verbose and with one try (a wrong password answers at once, a dead
+ * BMC in ~2 s), and named: the fix differs (the password file, the user,
+ * the address or the BMC's power). */
+static void session_failure(const struct power_cfg *c, char *msg, size_t msglen)
+{
+	static const char *const status[] = { "chassis", "power", "status", NULL };
+	char *argv[24], port[16], where[300], ignored[300];
+	struct power_run r = { .kind = "ipmi", .what = where, .hint = "" };
+	int ran;
+
+	build_argv(c, status, 1, argv, sizeof(argv) / sizeof(argv[0]), port, sizeof(port));
+	snprintf(where, sizeof(where), "%s:%s", c->host, port);
+	ran = power_spawn(argv, NULL, noise, &r, ignored, sizeof(ignored)) == 0;
+	if (ran && strstr(r.out, "HMAC is invalid"))
+		snprintf(msg, msglen, "ipmi %s: the BMC refused the password for user '%s' (wrong password?)",
+			 where, c->user);
+	else if (ran && strstr(r.out, "unauthorized name"))
+		snprintf(msg, msglen, "ipmi %s: the BMC knows no user '%s' (wrong user?)", where, c->user);
+	else if (ran && (strstr(r.out, "Get Auth Capabilities error") || strstr(r.out, "No response")))
+		snprintf(msg, msglen, "ipmi %s: no answer from a BMC there (wrong address or port, "
+			 "or the BMC or its network down?)", where);
+	else
+		snprintf(msg, msglen, "ipmi %s: the BMC opened no session for user '%s' (wrong user or "
+			 "password, or no cipher suite 3?)", where, c->user);
 }
 
 int power_ipmi(const struct power_cfg *c, enum power_action a, char *msg, size_t msglen)
@@ -82,13 +115,12 @@ int power_ipmi(const struct power_cfg *c, enum power_action a, char *msg, size_t
 		snprintf(msg, msglen, "ipmi: %s", why);
 		return -1;
 	}
-	build_argv(c, tails[a], argv, sizeof(argv) / sizeof(argv[0]), port, sizeof(port));
+	build_argv(c, tails[a], 0, argv, sizeof(argv) / sizeof(argv[0]), port, sizeof(port));
 	snprintf(where, sizeof(where), "%s:%s", c->host, port);
 	if (power_spawn(argv, NULL, noise, &r, msg, msglen))
 		return -1;
 	if (strstr(out, "Unable to establish IPMI v2") || strstr(out, "RAKP")) {
-		snprintf(msg, msglen, "ipmi %s:%s: the BMC refused the session for user '%s' "
-			 "(wrong user or password?)", c->host, port, c->user);
+		session_failure(c, msg, msglen);
 		return -1;
 	}
 	if (r.rc) {
@@ -118,6 +150,6 @@ char *const *power_ipmi_sol_argv(const struct power_cfg *c, int deactivate)
 	static __thread char *argv[24];
 	static __thread char port[16];
 
-	build_argv(c, deactivate ? deact : act, argv, sizeof(argv) / sizeof(argv[0]), port, sizeof(port));
+	build_argv(c, deactivate ? deact : act, 0, argv, sizeof(argv) / sizeof(argv[0]), port, sizeof(port));
 	return argv;
 }
