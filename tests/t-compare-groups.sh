@@ -122,6 +122,33 @@ check "check --baseline on the planted regression: exit 1 ($rc; $(tail -1 "$TMP/
 "${X[@]}" compare "${ID[0]}" "${ID[0]}" --algo-a nosuch --algo-b locked >/dev/null 2>"$TMP/nosuch.err"
 rc=$?
 check "compare --algo-a nosuch: exit 3 with a clear error ($rc)" [ "$rc" = 3 ] && grep -q "no case matched" "$TMP/nosuch.err"
+# No case matched is no verdict, in every output form (a --json check
+# used to say "pass" and exit 0 on a typo in --a-where).
+"${X[@]}" check --baseline "$A" "$B" --a-where work_us=999 --json >"$TMP/none.json" 2>"$TMP/none.err"
+rc=$?
+check "check --json with no case matched: exit 3 ($rc)" [ "$rc" = 3 ]
+check "... its verdict says so ($(grep -o '"verdict": "[^"]*"' "$TMP/none.json"))" \
+	grep -q '"verdict": "no case matched"' "$TMP/none.json"
+for form in --json --csv; do
+	"${X[@]}" compare "$A" "$B" --a-where work_us=999 $form >/dev/null 2>"$TMP/none$form.err"
+	rc=$?
+	check "compare $form with no case matched: exit 3 ($rc)" [ "$rc" = 3 ] && grep -q "no case matched" "$TMP/none$form.err"
+done
+"${X[@]}" compare "$A" "$B" --csv --json >/dev/null 2>"$TMP/both.err"
+rc=$?
+check "compare --csv --json: a usage error (exit $rc: $(head -1 "$TMP/both.err"))" [ "$rc" = 2 ]
+# --html FILE is written beside whichever form is printed (it was skipped
+# with --json or --csv).
+for form in --json --csv; do
+	rm -f "$TMP/cmp$form.html"
+	"${X[@]}" compare "$A" "$B" $form --html "$TMP/cmp$form.html" >"$TMP/cmp$form.out" 2>&1
+	rc=$?
+	check "compare $form --html FILE: exit $rc, the file written and the $form form printed" \
+		bash -c "[ $rc = 0 ] && grep -q '</html>' '$TMP/cmp$form.html' && head -c1 '$TMP/cmp$form.out' | grep -q '[{a-z]'"
+done
+"${X[@]}" compare "$A" "$B" --html /nonexistent/x.html >/dev/null 2>"$TMP/html.err"
+check "compare --html into a missing folder says why ($(cat "$TMP/html.err"))" grep -q "No such file or directory" "$TMP/html.err"
+check "compare and check --help print '%' as it is" bash -c "! { '$XCBENCH' compare --help; '$XCBENCH' check --help; } | grep -q '%%'"
 "${X[@]}" calibrate "$A,$B" >"$TMP/calib.txt" 2>&1
 check "xcbench calibrate prints both rates" grep -q "groups (3 vs 3 boots)" "$TMP/calib.txt"
 sed 's/^/# /' "$TMP/calib.txt"
@@ -176,6 +203,13 @@ check "a case flagged unstable host is a condition mismatch ($m)" \
 	bash -c "grep -q 'unstable host cases differs: .*run ${ID[1]}: 1 vs' <<<'$m'"
 "${X[@]}" compare "${ID[0]},${ID[1]},${ID[2]}" "${ID[3]},${ID[4]},${ID[5]}" --format text >"$TMP/unst.txt" 2>&1
 check "... and the CLI warns of it" grep -q "^warning: unstable host cases differs" "$TMP/unst.txt"
+# A side with a run that is not complete is said, in the API and in check:
+# a crashed baseline must not pass a check unremarked.
+sqlite3 "$DB" "UPDATE runs SET status = 'crashed' WHERE id = ${ID[5]}"
+"${X[@]}" check --baseline "$A" "$B" >"$TMP/crashed.txt" 2>&1
+check "check warns of B's crashed run ($(grep -m1 crashed "$TMP/crashed.txt"))" \
+	grep -q "^warning: run ${ID[5]} (B) is crashed: only the cases it stored are compared" "$TMP/crashed.txt"
+sqlite3 "$DB" "UPDATE runs SET status = 'complete' WHERE id = ${ID[5]}"
 "${X[@]}" export 999 >/dev/null 2>"$TMP/exp.err"
 check "export of a missing run: the error in words, not JSON ($(cat "$TMP/exp.err"))" \
 	bash -c "grep -q 'run 999 not found' '$TMP/exp.err' && ! grep -q '{' '$TMP/exp.err'"

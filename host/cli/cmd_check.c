@@ -17,12 +17,13 @@ static const char usage[] =
 	"(stored: the baseline `xcbench baseline` set for B's machine and suite;\n"
 	"last:N: the N complete runs of B's machine and suite before B.)\n"
 	"Exits 1 when a case of B (a run id or a list 1,2,3) is significantly slower\n"
-	"than in the baseline A by at least PCT %% (default 5): significant after\n"
-	"Benjamini-Hochberg at FDR Q (default 0.05) with its 95 %% interval above 0.\n"
+	"than in the baseline A by at least PCT % (default 5): significant after\n"
+	"Benjamini-Hochberg at FDR Q (default 0.05) with its 95 % interval above 0.\n"
 	"Give several boots a side: with one, the interval is within-boot only and\n"
 	"cries wolf (the output warns). Lists the regressed cases and a summary.\n"
 	"Exit status: 0 no regression, 1 regression, 2 usage or server error,\n"
-	"3 no case matched.\n";
+	"3 no case matched (nothing was checked: with --json too, whose verdict\n"
+	"then reads \"no case matched\").\n";
 
 int cmd_check(int argc, char **argv)
 {
@@ -59,16 +60,23 @@ int cmd_check(int argc, char **argv)
 		return 2;
 	s = json_object_get(o, "summary");
 	slower = (long long)json_integer_value(json_object_get(s, "slower"));
+	/* No case matched is no verdict (a typo in --a-where, a wrong run):
+	 * exit 3 in every form, never a pass a CI job would take. */
+	if (json_array_size(json_object_get(o, "cases")) == 0) {
+		if (as_json) {
+			json_object_set_new(o, "verdict", json_string("no case matched"));
+			print_json(o);
+		} else {
+			compare_summary(o);
+			json_decref(o);
+		}
+		fprintf(stderr, "xcbench check: no case matched: nothing was checked\n");
+		return 3;
+	}
 	if (as_json) {
 		json_object_set_new(o, "verdict", json_string(slower ? "regression" : "pass"));
 		print_json(o);
 		return slower ? 1 : 0;
-	}
-	if (json_array_size(json_object_get(o, "cases")) == 0) {
-		compare_summary(o);
-		fprintf(stderr, "xcbench check: no case matched: nothing was checked\n");
-		json_decref(o);
-		return 3;
 	}
 	if (slower)
 		compare_report(o, strcmp(format, "markdown") == 0 ? CMP_MARKDOWN : CMP_TEXT, 1);

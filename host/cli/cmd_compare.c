@@ -26,19 +26,21 @@ static const char usage[] =
 	"controls the false discovery rate across the table; a change below the\n"
 	"minimum effect is never marked. '*' marks a significant change.\n"
 	"  --format text|markdown  the paste-ready report (<= 80 columns): both sides\n"
-	"                     named, absolute p50 (ns), %% change, interval, summary\n"
+	"                     named, absolute p50 (ns), % change, interval, summary\n"
 	"  --format seed      (default) the seed's pivot: rows = CPUs in mask,\n"
-	"                     columns = initiators, cells = %% change [interval]\n"
+	"                     columns = initiators, cells = % change [interval]\n"
 	"  --flat             one line per case with its whole key\n"
-	"  --csv, --json      the daemon's answer as CSV / JSON\n"
+	"  --csv, --json      the daemon's answer as CSV / JSON (one of them)\n"
 	"  --html FILE        also write the comparison as one self-contained HTML\n"
-	"                     file (charts as inline SVG) to attach or archive\n"
+	"                     file (charts as inline SVG) to attach or archive,\n"
+	"                     beside whichever form is printed\n"
 	"  --algo-a X --algo-b Y   two algorithms (A = B compares within runs)\n"
 	"  --a-where K=V[,K=V] --b-where K=V   restrict a side (the keys are then\n"
 	"                     not matched: --a-where work_us=0 --b-where work_us=5)\n"
 	"  --fdr Q            false discovery rate (default 0.05)\n"
-	"  --min-effect PCT   smallest |%% change| called a change (default 5)\n"
-	"Exit status: 0, 1 on an error, 3 when no case matched.\n";
+	"  --min-effect PCT   smallest |% change| called a change (default 5)\n"
+	"Exit status: 0; 1 when the daemon cannot be asked or answers an error;\n"
+	"2 on a usage error; 3 when no case matched (in every output form).\n";
 
 /* One cell: "-15.32* [-20.10, -10.20]", "+3.10 (too few reps)", or "-". */
 static void cell_text(json_t *cell, char *out, size_t cap, int *few)
@@ -159,14 +161,14 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "xcbench compare: --format is text, markdown or seed, not '%s'\n", format);
 		return 2;
 	}
-	compare_path(&ca, csv, &path);
-	if (csv) {
-		int rc = http_get_to("compare", path.p, stdout);
-
-		buf_free(&path);
-		return rc;
+	if (csv && as_json) {
+		fprintf(stderr, "xcbench compare: --csv or --json, not both\n");
+		return cmd_usage_error(&cmd);
 	}
-	o = get_answer(path.p, as_json, &rc);
+	/* The JSON answer first, whatever is printed: the HTML file and the
+	 * no-case verdict (exit 3) come from it in every form. */
+	compare_path(&ca, 0, &path);
+	o = get_answer(path.p, 0, &rc);
 	buf_free(&path);
 	if (!o)
 		return rc;
@@ -174,7 +176,14 @@ int cmd_compare(int argc, char **argv)
 		json_decref(o);
 		return 1;
 	}
-	if (as_flat) {
+	rc = 0;
+	if (csv) {
+		compare_path(&ca, 1, &path);
+		rc = http_get_to("compare", path.p, stdout);
+		buf_free(&path);
+	} else if (as_json) {
+		print_json(json_incref(o));
+	} else if (as_flat) {
 		flat(o);
 	} else if (strcmp(format, "seed") == 0) {
 		json_array_foreach(json_object_get(o, "pivots"), i, cs)
@@ -185,14 +194,17 @@ int cmd_compare(int argc, char **argv)
 	} else {
 		compare_report(o, strcmp(format, "markdown") == 0 ? CMP_MARKDOWN : CMP_TEXT, 0);
 	}
-	compare_warnings(o);
-	compare_summary(o);
-	rc = json_array_size(json_object_get(o, "cases")) ? 0 : 3;
-	if (rc)
+	if (!csv && !as_json) {
+		compare_warnings(o);
+		compare_summary(o);
+	}
+	if (rc == 0 && json_array_size(json_object_get(o, "cases")) == 0) {
+		rc = 3;
 		fprintf(stderr, "xcbench compare: no case matched (unmatched: %lld in A, %lld in B): check the run ids, "
 			"--algo-a/--algo-b and --a-where/--b-where\n",
 			(long long)json_integer_value(json_object_get(o, "unmatched_a")),
 			(long long)json_integer_value(json_object_get(o, "unmatched_b")));
+	}
 	json_decref(o);
 	return rc;
 }

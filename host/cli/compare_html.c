@@ -7,6 +7,7 @@
  * absolute p50 values, % change, interval and q. No script, no external
  * file: it opens the same anywhere, years later.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -109,7 +110,7 @@ int compare_html(json_t *o, const char *path)
 	size_t i;
 
 	if (!f) {
-		fprintf(stderr, "xcbench compare: cannot write '%s'\n", path);
+		fprintf(stderr, "xcbench compare: cannot write '%s': %s\n", path, strerror(errno));
 		json_decref(groups);
 		return -1;
 	}
@@ -172,5 +173,10 @@ int compare_html(json_t *o, const char *path)
 	buf_free(&a);
 	buf_free(&b);
 	json_decref(groups);
-	return fclose(f) ? -1 : 0;
+	/* A full disk shows at the flush: said, as for the open. */
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "xcbench compare: writing '%s' failed: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }

@@ -280,6 +280,33 @@ static int resolve_sides(struct req *rq, struct dbi *db, struct compare_req *c, 
 	return 0;
 }
 
+/* 1 if run id is one of rows[0..n). */
+static int has_run(const struct run_row *rows, size_t n, int64_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].id == id)
+			return 1;
+	return 0;
+}
+
+/* One warning for each run of the sides that is not complete (running,
+ * lost, crashed, expired): its cases are what it stored, and a crashed
+ * baseline or a half-done B would otherwise pass a `check` unremarked. A
+ * run on both sides (two algorithms within one run) is named once. */
+static void incomplete_runs(json_t *warn, const struct run_row *a, size_t na, const struct run_row *b, size_t nb)
+{
+	for (size_t i = 0; i < na + nb; i++) {
+		const struct run_row *r = i < na ? &a[i] : &b[i - na];
+		const char *st = r->status.s ? r->status.s : "unknown";
+		int both = i < na && has_run(b, nb, r->id);
+
+		if (strcmp(st, "complete") == 0 || (i >= na && has_run(a, na, r->id)))
+			continue;
+		json_array_append_new(warn, json_sprintf("run %lld (%s) is %s: only the cases it stored are compared",
+							 (long long)r->id, both ? "A and B" : i < na ? "A" : "B", st));
+	}
+}
+
 /* The comparison of c's sides (ra, rb: their runs, taken; rows_a, rows_b:
  * their rows) with the sides' conditions, as JSON or CSV. */
 static enum MHD_Result compare_reply(struct req *rq, struct dbi *db, struct compare_req *c, json_t *ra, json_t *rb,
@@ -299,6 +326,7 @@ static enum MHD_Result compare_reply(struct req *rq, struct dbi *db, struct comp
 	cond = compare_conditions(db, c, rows_a, rows_b, ua, ub);
 	json_object_update(o, cond);
 	json_decref(cond);
+	incomplete_runs(json_object_get(o, "warnings"), rows_a, c->a.nruns, rows_b, c->b.nruns);
 	if (json_array_size(json_object_get(o, "mismatches")))
 		json_array_append_new(json_object_get(o, "warnings"),
 				      json_string("the two sides differ in conditions: see mismatches"));
