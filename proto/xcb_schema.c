@@ -13,6 +13,7 @@
 	const char *const xcb_##name##_names[XCB_N_##name] = { LIST(XCB_WIRE_NAME) }; \
 	const char *const xcb_##name##_words[XCB_N_##name] = { LIST(XCB_CLI_WORD) };
 XCB_VOCABS(NAME_TABLES)
+NAME_TABLES(suite, XCB_VOCAB_SUITE, xcb_suite)
 #undef NAME_TABLES
 
 const char *xcb_vocab_name(const char *const *names, unsigned n, unsigned i)

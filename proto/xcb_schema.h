@@ -198,6 +198,18 @@
 	X(XCB_BOOT_BIOS, "bios", "bios") \
 	X(XCB_BOOT_UEFI, "uefi", "uefi")
 
+/* The suites: the payload's suite= presets (firmware/bench/suite.c holds
+ * one for each, indexed by this enum). A vocabulary of jobs, not of cases,
+ * so not in XCB_VOCABS: the CLI and the daemon check a job's suite by it
+ * before a machine boots into "unknown suite". */
+#define XCB_VOCAB_SUITE(X) \
+	X(XCB_SUITE_QUICK,   "quick",   "quick")   \
+	X(XCB_SUITE_DEFAULT, "default", "default") \
+	X(XCB_SUITE_SEED,    "seed",    "seed")    \
+	X(XCB_SUITE_TLB,     "tlb",     "tlb")     \
+	X(XCB_SUITE_EPT,     "ept",     "ept")     \
+	X(XCB_SUITE_STRESS,  "stress",  "stress")
+
 /* Every vocabulary: X(name, LIST, enum tag). name is what XCB_CASE_AXES's
  * vocabulary column and GET /api/v1/schema call it. */
 #define XCB_VOCABS(X) \
@@ -232,6 +244,7 @@
  * the count (of the same enum type, so `w < XCB_N_wait` compares one type). */
 #define XCB__VOCAB_ENUM(name, LIST, tag) enum tag { LIST(XCB_ENUMERATOR) XCB_N_##name };
 XCB_VOCABS(XCB__VOCAB_ENUM)
+XCB__VOCAB_ENUM(suite, XCB_VOCAB_SUITE, xcb_suite)
 #undef XCB__VOCAB_ENUM
 
 /* Name tables, indexed by the enum: xcb_wait_names[XCB_WAIT_DONE] = "done";
@@ -240,6 +253,7 @@ XCB_VOCABS(XCB__VOCAB_ENUM)
 	extern const char *const xcb_##name##_names[XCB_N_##name]; \
 	extern const char *const xcb_##name##_words[XCB_N_##name];
 XCB_VOCABS(XCB__VOCAB_DECL)
+XCB__VOCAB_DECL(suite, XCB_VOCAB_SUITE, xcb_suite)
 #undef XCB__VOCAB_DECL
 
 /* One name and one parse for every vocabulary (xcb_schema.c), used by the

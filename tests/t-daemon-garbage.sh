@@ -76,11 +76,16 @@ check "bad run id: 400" [ "$(code "$URL/api/v1/runs/abc")" = 400 ]
 check "missing run: 404" [ "$(code "$URL/api/v1/runs/999")" = 404 ]
 check "bad filter: 400" [ "$(code "$URL/api/v1/runs?status=bogus")" = 400 ]
 check "compare without b: 400" [ "$(code "$URL/api/v1/compare?a=1")" = 400 ]
-check "write without token: 401" [ "$(code -H 'Content-Type: application/json' -X POST -d '{"mac":"52:54:00:00:00:01","suite":"q"}' "$URL/api/v1/jobs")" = 401 ]
+check "write without token: 401" [ "$(code -H 'Content-Type: application/json' -X POST -d '{"mac":"52:54:00:00:00:01","suite":"quick"}' "$URL/api/v1/jobs")" = 401 ]
 check "write with a wrong token: 401" [ "$(code -H 'Authorization: Bearer nope' -H 'Content-Type: application/json' -X POST -d '{}' "$URL/api/v1/runs")" = 401 ]
 check "bad JSON body: 400" [ "$(code "${ADMIN[@]}" -X POST -d '{not json' "$URL/api/v1/jobs")" = 400 ]
-check "bad MAC: 400" [ "$(code "${ADMIN[@]}" -X POST -d '{"mac":"zz","suite":"q"}' "$URL/api/v1/jobs")" = 400 ]
-check "params too long for the command line: 400" [ "$(code "${ADMIN[@]}" -X POST -d "{\"mac\":\"52:54:00:00:00:01\",\"suite\":\"q\",\"params\":{\"a\":\"$(printf 'x%.0s' $(seq 60))\",\"b\":\"$(printf 'y%.0s' $(seq 60))\",\"c\":\"$(printf 'z%.0s' $(seq 60))\"}}" "$URL/api/v1/jobs")" = 400 ]
+check "bad MAC: 400" [ "$(code "${ADMIN[@]}" -X POST -d '{"mac":"zz","suite":"quick"}' "$URL/api/v1/jobs")" = 400 ]
+check "params too long for the command line: 400" [ "$(code "${ADMIN[@]}" -X POST -d "{\"mac\":\"52:54:00:00:00:01\",\"suite\":\"quick\",\"params\":{\"a\":\"$(printf 'x%.0s' $(seq 60))\",\"b\":\"$(printf 'y%.0s' $(seq 60))\",\"c\":\"$(printf 'z%.0s' $(seq 60))\"}}" "$URL/api/v1/jobs")" = 400 ]
+# A suite the payload lacks is refused when queued, not at the machine's
+# boot ("unknown suite" on its console, after a power-on and a PXE boot).
+curl -s "${ADMIN[@]}" -X POST -d '{"mac":"52:54:00:00:00:01","suite":"bogus"}' "$URL/api/v1/jobs" >"$TMP/bogus.json"
+check "unknown suite: 400 naming the suites ($(cat "$TMP/bogus.json"))" \
+	grep -q '"suite: expected one of quick, default, seed, tlb, ept, stress"' "$TMP/bogus.json"
 check "body over 64 KiB: 413" [ "$(head -c 70000 /dev/zero | tr '\0' a | code "${ADMIN[@]}" -X POST --data-binary @- "$URL/api/v1/jobs")" = 413 ]
 check "wrong method: 405" [ "$(code -X DELETE "$URL/api/v1/runs")" = 405 ]
 check "valid job with the token: 201" [ "$(code "${ADMIN[@]}" -X POST -d '{"mac":"52-54-00-00-00-01","suite":"quick","params":{"reps":"3"}}' "$URL/api/v1/jobs")" = 201 ]

@@ -30,9 +30,9 @@ for k in server run ip mac gw netmask transport; do
 		[ "$(code -X POST "${J[@]}" -d "{\"mac\":\"52:54:00:0e:0e:02\",\"suite\":\"q\",\"params\":{\"$k\":\"10.6.6.6\"}}" "$URL/api/v1/jobs")" = 400 ]
 done
 check "transport=both is allowed (results still come here)" \
-	[ "$(code -X POST "${J[@]}" -d '{"mac":"52:54:00:0e:0e:02","suite":"q","params":{"transport":"both"}}' "$URL/api/v1/jobs")" = 201 ]
+	[ "$(code -X POST "${J[@]}" -d '{"mac":"52:54:00:0e:0e:02","suite":"quick","params":{"transport":"both"}}' "$URL/api/v1/jobs")" = 201 ]
 check "transport=serial is not" \
-	[ "$(code -X POST "${J[@]}" -d '{"mac":"52:54:00:0e:0e:02","suite":"q","params":{"transport":"serial"}}' "$URL/api/v1/jobs")" = 400 ]
+	[ "$(code -X POST "${J[@]}" -d '{"mac":"52:54:00:0e:0e:02","suite":"quick","params":{"transport":"serial"}}' "$URL/api/v1/jobs")" = 400 ]
 
 # --- Host must name the daemon ---
 check "Host: rebind.evil.example refused (421)" [ "$(code -H 'Host: rebind.evil.example' "$URL/api/v1/runs")" = 421 ]

@@ -102,7 +102,6 @@ struct preset_list {
 /* A suite= preset: what it changes in the base suite (suite_base). Every field
  * left 0 (or NULL) keeps the base's value; no preset sets an axis to 0. */
 struct suite_preset {
-	const char *name;
 	unsigned kinds, waits, deliveries, overlaps, flushes, methods;
 	const char *algo;		/* the one algorithm it runs, by name: the
 					 * registry is sorted, never a position */
@@ -112,36 +111,38 @@ struct suite_preset {
 
 #define KIND(k) (1u << XCB_KIND_##k)
 
-/* The presets, in the order `suite=`'s error lists them. */
+/* The presets, one for each suite of proto's XCB_VOCAB_SUITE (its names,
+ * in its order, which `suite=`'s error lists). */
 static const struct suite_preset presets[] = {
 	/* Every algorithm x wait x delivery, a few calls each: seconds under TCG. */
-	{ .name = "quick", .deliveries = ALL(XCB_N_delivery),
+	[XCB_SUITE_QUICK] = { .deliveries = ALL(XCB_N_delivery),
 	  .inits = LIST(1, 2), .masks = LIST(1, MASK_ALL), .batches = LIST(1, 8),
 	  .iters = 20, .reps = 2 },
 	/* The seed's matrix with and without callee work, plus the TLB and raw
 	 * floors, each repetition bounded by a time budget so a 64-CPU machine
 	 * finishes in well under an hour. */
-	{ .name = "default", .waits = 1u << XCB_WAIT_DONE, .overlaps = 3u,
+	[XCB_SUITE_DEFAULT] = { .waits = 1u << XCB_WAIT_DONE, .overlaps = 3u,
 	  .methods = (1u << XCB_METHOD_INVLPG) | (1u << XCB_METHOD_NONE),
 	  .inits = LIST(INITS_POW2), .work_us = LIST(0, 500), .batches = LIST(1, 8),
 	  .time_ms = 300 },
 	/* The seed thread's table: 1/2/4 initiators x 1, 2, 4, ... CPUs in mask,
 	 * locked vs lockless vs queued, 500 us callee work, wait for completion. */
-	{ .name = "seed", .kinds = KIND(XCALL) | KIND(RAW), .waits = 1u << XCB_WAIT_DONE,
+	[XCB_SUITE_SEED] = { .kinds = KIND(XCALL) | KIND(RAW), .waits = 1u << XCB_WAIT_DONE,
 	  .overlaps = 3u, .inits = LIST(1, 2, 4), .work_us = LIST(500),
 	  .iters = 100, .time_ms = 3000, .reps = 5 },
 	/* Shootdown paths and methods: compared, so >= 5 repetitions for an interval. */
-	{ .name = "tlb", .kinds = KIND(TLB) | KIND(RAW),
+	[XCB_SUITE_TLB] = { .kinds = KIND(TLB) | KIND(RAW),
 	  .inits = LIST(1, 2), .batches = LIST(1, 8, 32), .iters = 200, .reps = 5 },
 	/* Seed 002: a shootdown held under a write lock (inside), deferred after
 	 * it (after), or lazy at the targets' next entry - x CPUs in mask; the
 	 * shootdown Xen's: on_selected_cpus() (xcall path, `locked`), invlpg. */
-	{ .name = "ept", .kinds = KIND(SYNC) | KIND(RAW), .algo = "locked",
+	[XCB_SUITE_EPT] = { .kinds = KIND(SYNC) | KIND(RAW), .algo = "locked",
 	  .flushes = 1u << XCB_FLUSH_XCALL, .methods = 1u << XCB_METHOD_INVLPG,
 	  .iters = 100, .warmup = 5, .reps = 5 },
-	{ .name = "stress", .duration_s = 10, .reps = 1, .iters = 50 },
+	[XCB_SUITE_STRESS] = { .duration_s = 10, .reps = 1, .iters = 50 },
 };
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
+_Static_assert(NPRESETS == XCB_N_suite, "a preset for each suite of XCB_VOCAB_SUITE");
 
 /* What every suite starts from; a preset then changes some of it. */
 static const struct suite suite_base = {
@@ -185,7 +186,7 @@ static void take_list(unsigned *dst, unsigned *n, const struct preset_list *l)
 static void defaults(struct suite *s, const struct suite_preset *p)
 {
 	*s = suite_base;
-	s->name = p->name;
+	s->name = xcb_suite_names[p - presets];
 	s->algos = p->algo ? algo_bit(p->algo) : ALL(nalgos());
 #define TAKE(f) if (p->f) s->f = p->f
 	TAKE(kinds);
@@ -264,14 +265,12 @@ static int parse_numbers(const char *key, unsigned *dst, unsigned *n, int words)
 
 int suite_load(struct suite *s, const char *name)
 {
-	const struct suite_preset *p = 0;
-	for (unsigned i = 0; i < NPRESETS; i++)
-		if (bs_streq(name, presets[i].name))
-			p = &presets[i];
+	int i = XCB_PARSE(suite, name);
+	const struct suite_preset *p = i < 0 ? 0 : &presets[i];
 	if (!p) {
 		kprintf("xcbench: error: cmdline key 'suite': unknown suite '%s' (one of:", name);
-		for (unsigned i = 0; i < NPRESETS; i++)
-			kprintf(" %s", presets[i].name);
+		for (unsigned k = 0; k < NPRESETS; k++)
+			kprintf(" %s", xcb_suite_names[k]);
 		kprintf(")\n");
 		return -1;
 	}

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "xcb_schema.h"
 
 static const char usage[] = "usage: xcbench queue --mac MAC --suite NAME [--label L] [--tag T]... [--meta K=V]...\n"
 		   "         [--attempts N] [--power-timeout S] [--boot-timeout S] [--run-timeout S]\n"
@@ -35,18 +36,13 @@ static void parts_free(struct queue_parts *q)
 static int check_args(const struct cmd *cmd, const char *mac, const char *suite, int argc, char **argv,
 		      json_t **params)
 {
-	/* the suites the payload knows (firmware/bench/suite.c) */
-	static const char *const suites[] = { "quick", "default", "seed", "tlb", "ept", "stress" };
-	size_t i;
+	if (suite && XCB_PARSE(suite, suite) < 0) {
+		struct buf names = { 0 };
 
-	if (suite) {
-		for (i = 0; i < sizeof(suites) / sizeof(suites[0]) && strcmp(suites[i], suite); i++)
-			;
-		if (i == sizeof(suites) / sizeof(suites[0])) {
-			fprintf(stderr, "xcbench queue: unknown suite '%s' (one of: quick default seed tlb ept stress)\n",
-				suite);
-			return 2;
-		}
+		buf_add_words(&names, xcb_suite_names, XCB_N_suite, " ");
+		fprintf(stderr, "xcbench queue: unknown suite '%s' (one of: %s)\n", suite, names.p);
+		buf_free(&names);
+		return 2;
 	}
 	if (!mac || !suite) {
 		fprintf(stderr, "xcbench queue: --mac and --suite are required\n");

@@ -219,6 +219,12 @@ void buf_free(struct buf *b)
 	b->len = b->cap = 0;
 }
 
+void buf_add_words(struct buf *b, const char *const *words, unsigned n, const char *sep)
+{
+	for (unsigned i = 0; i < n; i++)
+		buf_addf(b, "%s%s", i ? sep : "", words[i]);
+}
+
 int norm_mac(const char *in, char *out)
 {
 	int o = 0;

@@ -40,6 +40,9 @@ char *buf_room(struct buf *b, size_t n);
 void buf_wrote(struct buf *b, char *end);
 int buf_addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(struct buf *b);
+/* Appends words[0..n) separated by sep ("quick default seed": a
+ * vocabulary's names in an error message). */
+void buf_add_words(struct buf *b, const char *const *words, unsigned n, const char *sep);
 
 /* Normalises a MAC ("52-54-00-AB-cd-ef", "5254.00ab.cdef" not accepted) to
  * "52:54:00:ab:cd:ef"; returns 0 or -1. out ≥ 18 bytes. */

@@ -13,6 +13,7 @@
 #include "routes.h"
 #include "sqljson.h"
 #include "writer.h"
+#include "xcb_schema.h"
 
 /* The payload command line without params is at most ~330 characters (a
  * 64-character host, twice); params must fit in what is left under 500. */
@@ -172,8 +173,14 @@ static int job_from_body(json_t *body, struct job_task *t, char *mac, char *why,
 		snprintf(why, n, "mac: expected a MAC address like 52:54:00:12:34:56");
 		return -1;
 	}
-	if (!t->suite || !text_is_word(t->suite, "_.-", 64)) {
-		snprintf(why, n, "suite: expected a name of letters, digits, '_', '.', '-'");
+	/* A suite the payload lacks would boot the machine into "unknown
+	 * suite": said now, to whoever queued it. */
+	if (!t->suite || XCB_PARSE(suite, t->suite) < 0) {
+		struct buf names = { 0 };
+
+		buf_add_words(&names, xcb_suite_names, XCB_N_suite, ", ");
+		snprintf(why, n, "suite: expected one of %s", names.p);
+		buf_free(&names);
 		return -1;
 	}
 	if (jobs_db_policy_parse(body, &t->policy, why, n) || params_check(params, why, n))
