@@ -1,7 +1,9 @@
 /*
  * client.c — a deliberately small HTTP/1.0 client (one request per
  * connection, body read to EOF), enough for xcbenchd's API and CSV streams
- * without pulling in libcurl.
+ * without pulling in libcurl. Every wait on the server is bounded: the
+ * connection by XCB_CONNECT_TIMEOUT_S, each next byte by opt_idle_timeout,
+ * so a server that accepts and never answers ends a call with its name.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -10,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "client.h"
 
 const char *opt_server = "http://127.0.0.1:8080";
 const char *opt_token_file;
+int opt_idle_timeout = XCB_IDLE_TIMEOUT_S;
 
 int server_host(char *host, size_t len, int *port)
 {
@@ -42,25 +46,46 @@ int server_host(char *host, size_t len, int *port)
 	return 0;
 }
 
-static char *admin_token(void)
+/* The admin token into *tok: --token-file's first line, else
+ * $XCBENCH_TOKEN, else none (NULL). 0, or -1 after saying why a
+ * --token-file that was given cannot serve (missing, unreadable, a
+ * directory, empty): going on without it would send a write only to be
+ * refused, and a read would quietly show what an anonymous reader sees. */
+static int admin_token(char **tok)
 {
 	const char *env = getenv("XCBENCH_TOKEN");
 	char buf[512];
 	FILE *f;
 	size_t n;
+	int err;
 
-	if (!opt_token_file)
-		return env && env[0] ? strdup(env) : NULL;
+	*tok = NULL;
+	if (!opt_token_file) {
+		*tok = env && env[0] ? strdup(env) : NULL;
+		return 0;
+	}
 	f = fopen(opt_token_file, "r");
 	if (!f) {
 		fprintf(stderr, "xcbench: --token-file '%s': %s\n", opt_token_file, strerror(errno));
-		return NULL;
+		return -1;
 	}
 	n = fread(buf, 1, sizeof(buf) - 1, f);
+	err = ferror(f) ? errno : 0;	/* a directory opens, and fails here */
 	fclose(f);
 	buf[n] = 0;
 	buf[strcspn(buf, "\r\n")] = 0;
-	return strdup(buf);
+	if (err || !buf[0]) {
+		fprintf(stderr, "xcbench: --token-file '%s': %s\n", opt_token_file,
+			err ? strerror(err) : "empty (its first line must be the admin token)");
+		return -1;
+	}
+	*tok = strdup(buf);
+	return 0;
+}
+
+const char *http_status_hint(int status)
+{
+	return status == 401 ? " (pass --token-file with the daemon's admin token)" : "";
 }
 
 int http_call(const char *method, const char *path, const char *body, struct http_resp *resp,
@@ -69,8 +94,25 @@ int http_call(const char *method, const char *path, const char *body, struct htt
 	return http_call_as(NULL, method, path, body, resp, out);
 }
 
-/* A TCP connection to the server (host, port: where --server points): the
- * socket, or -1 after saying why. */
+/* Bounds every later connect, write and read on fd to s seconds each:
+ * past it they fail with EINPROGRESS (connect) or EAGAIN (Linux). */
+static void set_timeouts(int fd, int s)
+{
+	struct timeval tv = { .tv_sec = s };
+
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+/* errno after a socket call that waited past its timeout. */
+static int timed_out(void)
+{
+	return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINPROGRESS;
+}
+
+/* A TCP connection to the server (host, port: where --server points),
+ * bounded by opt_idle_timeout from here on: the socket, or -1 after saying
+ * why. */
 static int connect_server(char *host, size_t hostlen, int *port)
 {
 	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *ai;
@@ -85,24 +127,31 @@ static int connect_server(char *host, size_t hostlen, int *port)
 		return -1;
 	}
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0)
+		set_timeouts(fd, XCB_CONNECT_TIMEOUT_S);
 	if (fd < 0 || connect(fd, ai->ai_addr, ai->ai_addrlen)) {
-		fprintf(stderr, "xcbench: cannot connect to %s: %s (is xcbenchd running?)\n", opt_server,
-			strerror(errno));
+		if (fd >= 0 && timed_out())
+			fprintf(stderr, "xcbench: cannot connect to %s: no answer in %d s (is xcbenchd running?)\n",
+				opt_server, XCB_CONNECT_TIMEOUT_S);
+		else
+			fprintf(stderr, "xcbench: cannot connect to %s: %s (is xcbenchd running?)\n", opt_server,
+				strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		fd = -1;
+	} else {
+		set_timeouts(fd, opt_idle_timeout);
 	}
 	freeaddrinfo(ai);
 	return fd;
 }
 
-/* Writes the whole request (its headers, the admin token when there is
- * one, the body) to fd: 0, or -1 after saying why. */
-static int send_request(int fd, const char *host_hdr, const char *host, int port, const char *method,
-			const char *path, const char *body)
+/* Writes the whole request (its headers, the admin token tok when there
+ * is one, the body) to fd: 0, or -1 after saying why. */
+static int send_request(int fd, const char *host_hdr, const char *host, int port, const char *tok,
+			const char *method, const char *path, const char *body)
 {
 	struct buf req = { 0 };
-	char *tok = admin_token();
 	int rc = 0;
 
 	if (host_hdr)
@@ -112,7 +161,6 @@ static int send_request(int fd, const char *host_hdr, const char *host, int port
 	buf_addf(&req, "Connection: close\r\nUser-Agent: xcbench\r\n");
 	if (tok && tok[0])
 		buf_addf(&req, "Authorization: Bearer %s\r\n", tok);
-	free(tok);
 	if (body)
 		buf_addf(&req, "Content-Type: application/json\r\nContent-Length: %zu\r\n", strlen(body));
 	buf_addf(&req, "\r\n%s", body ? body : "");
@@ -120,7 +168,11 @@ static int send_request(int fd, const char *host_hdr, const char *host, int port
 		ssize_t n = write(fd, req.p + off, req.len - off);
 
 		if (n <= 0) {
-			fprintf(stderr, "xcbench: send failed: %s\n", strerror(errno));
+			if (n < 0 && timed_out())
+				fprintf(stderr, "xcbench: %s took no request bytes in %d s\n", opt_server,
+					opt_idle_timeout);
+			else
+				fprintf(stderr, "xcbench: send failed: %s\n", strerror(errno));
 			rc = -1;
 			break;
 		}
@@ -130,13 +182,19 @@ static int send_request(int fd, const char *host_hdr, const char *host, int port
 	return rc;
 }
 
-/* Body bytes: to out as they arrive for a 2xx answer, else into resp. */
-static void take_body(struct http_resp *resp, FILE *out, const char *p, size_t n)
+void say_output_failed(int err)
+{
+	fprintf(stderr, "xcbench: writing the output failed%s%s\n", err ? ": " : "", err ? strerror(err) : "");
+}
+
+/* Body bytes: to out as they arrive for a 2xx answer, else into resp.
+ * 0, or -1 (errno set) when out did not take them. */
+static int take_body(struct http_resp *resp, FILE *out, const char *p, size_t n)
 {
 	if (out && resp->status / 100 == 2)
-		fwrite(p, 1, n, out);
-	else
-		buf_add(&resp->body, p, n);
+		return fwrite(p, 1, n, out) == n ? 0 : -1;
+	buf_add(&resp->body, p, n);
+	return 0;
 }
 
 /* Reads the answer from fd into resp (its status; the body into resp or
@@ -150,7 +208,8 @@ static int read_answer(int fd, struct http_resp *resp, FILE *out)
 
 	while ((n = read(fd, tmp, sizeof(tmp))) > 0) {
 		if (in_body) {
-			take_body(resp, out, tmp, (size_t)n);
+			if (take_body(resp, out, tmp, (size_t)n))
+				goto write_failed;
 			continue;
 		}
 		buf_add(&head, tmp, (size_t)n);
@@ -164,8 +223,18 @@ static int read_answer(int fd, struct http_resp *resp, FILE *out)
 				goto out;
 			}
 			in_body = 1;
-			take_body(resp, out, head.p + hl, head.len - hl);
+			if (take_body(resp, out, head.p + hl, head.len - hl))
+				goto write_failed;
 		}
+	}
+	if (n < 0) {
+		/* an answer cut short is an error, not a shorter answer */
+		if (timed_out())
+			fprintf(stderr, "xcbench: %s %s in %d s\n", opt_server,
+				in_body ? "sent no more of its answer" : "answered nothing", opt_idle_timeout);
+		else
+			fprintf(stderr, "xcbench: reading the answer of %s: %s\n", opt_server, strerror(errno));
+		goto out;
 	}
 	if (!in_body) {
 		fprintf(stderr, "xcbench: connection closed without an answer\n");
@@ -174,6 +243,11 @@ static int read_answer(int fd, struct http_resp *resp, FILE *out)
 	if (!resp->body.p)
 		buf_add(&resp->body, "", 0);
 	rc = 0;
+	goto out;
+write_failed:
+	/* said now, while errno still says why; the rest is not read (a full
+	 * disk would not take it either) */
+	say_output_failed(errno);
 out:
 	buf_free(&head);
 	return rc;
@@ -182,14 +256,19 @@ out:
 int http_call_as(const char *host_hdr, const char *method, const char *path, const char *body,
 		 struct http_resp *resp, FILE *out)
 {
-	char host[256];
+	char host[256], *tok;
 	int port, fd, rc;
 
 	memset(resp, 0, sizeof(*resp));
-	fd = connect_server(host, sizeof(host), &port);
-	if (fd < 0)
+	if (admin_token(&tok))
 		return -1;
-	rc = send_request(fd, host_hdr, host, port, method, path, body) ? -1 : read_answer(fd, resp, out);
+	fd = connect_server(host, sizeof(host), &port);
+	if (fd < 0) {
+		free(tok);
+		return -1;
+	}
+	rc = send_request(fd, host_hdr, host, port, tok, method, path, body) ? -1 : read_answer(fd, resp, out);
+	free(tok);
 	close(fd);
 	return rc;
 }
@@ -205,8 +284,8 @@ json_t *api_json(const char *method, const char *path, json_t *body)
 		if (r.status / 100 != 2) {
 			const char *msg = json_string_value(json_object_get(o, "error"));
 
-			fprintf(stderr, "xcbench: %s %s: HTTP %d: %s\n", method, path, r.status,
-				msg ? msg : "(no message)");
+			fprintf(stderr, "xcbench: %s %s: HTTP %d: %s%s\n", method, path, r.status,
+				msg ? msg : "(no message)", http_status_hint(r.status));
 			json_decref(o);
 			o = NULL;
 		} else if (!o) {

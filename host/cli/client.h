@@ -14,6 +14,13 @@
 
 extern const char *opt_server;     /* --server URL (default http://127.0.0.1:8080) */
 extern const char *opt_token_file; /* --token-file FILE (or $XCBENCH_TOKEN) */
+/* How long a call waits: for the connection, and then for each next byte
+ * of the answer ($XCBENCH_TIMEOUT). Not for the whole answer: a CSV export
+ * streams for as long as it streams, and a power call on the daemon may
+ * take ~65 s before its first byte (a BMC that does not answer). */
+#define XCB_CONNECT_TIMEOUT_S 10
+#define XCB_IDLE_TIMEOUT_S 120
+extern int opt_idle_timeout;       /* seconds (XCB_IDLE_TIMEOUT_S) */
 
 struct http_resp {
 	int status;
@@ -21,7 +28,8 @@ struct http_resp {
 };
 
 /* method path [body JSON]: 0 with resp filled (any status), -1 on a
- * connection error (message printed). With out != NULL a 2xx body is
+ * connection error, a timeout, an unreadable --token-file or a failed
+ * write to out (message printed). With out != NULL a 2xx body is
  * written there as it arrives (constant memory). */
 int http_call(const char *method, const char *path, const char *body, struct http_resp *resp,
 	      FILE *out);
@@ -33,6 +41,11 @@ int http_call_as(const char *host_hdr, const char *method, const char *path, con
 /* GET/POST returning parsed JSON of a 2xx answer; prints the API's error and
  * returns NULL otherwise. */
 json_t *api_json(const char *method, const char *path, json_t *body);
+/* "xcbench: writing the output failed: " and err's text (none for 0). */
+void say_output_failed(int err);
+/* What to add to an HTTP error status's message: a hint for 401 (no or a
+ * wrong admin token), else "". */
+const char *http_status_hint(int status);
 /* Host part of opt_server (for UDP), and its port. */
 int server_host(char *host, size_t len, int *port);
 /* URL-encodes s into b. */
@@ -41,7 +54,10 @@ void url_encode(struct buf *b, const char *s);
 const char *jstr(json_t *v, char *tmp, size_t len);
 
 /* Shared by the subcommands (subcmd.c; their option loops: cmdopt.h).
- * argv[optind] must be the only argument left and a run id (> 0): 0, or
+ * A run or job id: the whole of s, decimal, 1 .. INT64_MAX (none larger
+ * exists): 0, or -1. */
+int parse_id(const char *s, uint64_t *id);
+/* argv[optind] must be the only argument left and a run id (> 0): 0, or
  * 2 after an error naming cmd, and its usage, on stderr. */
 int one_run_id(const struct cmd *cmd, int argc, char **argv, uint64_t *id);
 /* --json: prints o indented on stdout and frees it; returns 0. */
@@ -74,7 +90,8 @@ cmdopt_fn opt_json_str, opt_json_add, opt_json_int, opt_json_kv, opt_json_true;
  * error (named after cmd) on stderr. */
 int http_get_to(const char *cmd, const char *path, FILE *out);
 /* The same into FILE (NULL: standard output) through FILE.tmp, renamed
- * once the whole answer is there (a failed export leaves no FILE). */
+ * once the whole answer is there (a failed export leaves no FILE and no
+ * FILE.tmp); 2 after naming an empty FILE a usage error. */
 int http_get_file(const char *cmd, const char *path, const char *file);
 
 /* Subcommands (one file each). Each gets argv[0] = its name. */

@@ -34,7 +34,7 @@ int cmd_baseline(int argc, char **argv)
 	int rc, as_json = 0;
 	const struct cmdopt opts[] = { OPT_FLAG("json", &as_json), OPT_END };
 	const struct cmd cmd = { "xcbench baseline", usage, opts };
-	json_t *o, *b;
+	json_t *o, *b, *body;
 	size_t i;
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
@@ -50,20 +50,15 @@ int cmd_baseline(int argc, char **argv)
 		json_decref(o);
 		return 0;
 	}
-	if (optind != argc - 1 || compare_run_list(argv[optind])) {
-		fprintf(stderr, "xcbench baseline: expected one list of run ids (1,2,3)\n");
+	body = json_pack("{s:[]}", "runs");
+	if (optind != argc - 1 || compare_run_ids(argv[optind], json_object_get(body, "runs"))) {
+		if (optind == argc - 1)
+			fprintf(stderr, "xcbench baseline: not a list of run ids (1,2,3): '%s'\n", argv[optind]);
+		else
+			fprintf(stderr, "xcbench baseline: expected one list of run ids (1,2,3), got %d\n", argc - optind);
+		json_decref(body);
 		return cmd_usage_error(&cmd);
 	}
-	{
-		json_t *body = json_pack("{s:[]}", "runs");
-		const char *s = argv[optind];
-
-		while (*s) {
-			json_array_append_new(json_object_get(body, "runs"), json_integer(strtoll(s, NULL, 10)));
-			s += strcspn(s, ",");
-			s += *s == ',';
-		}
-		o = api_answer("POST", "/api/v1/baselines", body, as_json, &rc);
-	}
+	o = api_answer("POST", "/api/v1/baselines", body, as_json, &rc);
 	return print_member(o, rc, "baseline set: ", "baseline", print_one);
 }

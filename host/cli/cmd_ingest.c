@@ -100,7 +100,8 @@ static int register_new(struct ingest *g)
 		}
 		free(body);
 		if (r.status != 201 && r.status != 409) {
-			fprintf(stderr, "xcbench ingest: cannot register run %s: HTTP %d %s\n", tok, r.status, r.body.p);
+			fprintf(stderr, "xcbench ingest: cannot register run %s: HTTP %d %s%s\n", tok, r.status, r.body.p,
+				http_status_hint(r.status));
 			buf_free(&r.body);
 			return -1;
 		}

@@ -35,8 +35,8 @@ int cmd_job(int argc, char **argv)
 	int rc, as_json = 0;
 	const struct cmdopt opts[] = { OPT_FLAG("json", &as_json), OPT_END };
 	const struct cmd cmd = { "xcbench job", usage, opts };
-	char path[96], *end;
-	long long id;
+	char path[96];
+	uint64_t id;
 	json_t *o;
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
@@ -45,17 +45,16 @@ int cmd_job(int argc, char **argv)
 		fprintf(stderr, "xcbench job: expected show ID or cancel ID\n");
 		return cmd_usage_error(&cmd);
 	}
-	id = strtoll(argv[optind + 1], &end, 10);
-	if (*end || id <= 0) {
-		fprintf(stderr, "xcbench job: '%s' is not a job id\n", argv[optind + 1]);
+	if (parse_id(argv[optind + 1], &id)) {
+		fprintf(stderr, "xcbench job: not a job id: '%s'\n", argv[optind + 1]);
 		return 2;
 	}
 	if (strcmp(argv[optind], "cancel") == 0) {
-		snprintf(path, sizeof(path), "/api/v1/jobs/%lld/cancel", id);
+		snprintf(path, sizeof(path), "/api/v1/jobs/%llu/cancel", (unsigned long long)id);
 		o = api_answer("POST", path, json_object(), as_json, &rc);
 		return print_member(o, rc, "cancelled: ", "job", print_job);
 	}
-	snprintf(path, sizeof(path), "/api/v1/jobs/%lld", id);
+	snprintf(path, sizeof(path), "/api/v1/jobs/%llu", (unsigned long long)id);
 	o = get_answer(path, as_json, &rc);
 	return print_member(o, rc, "", "job", print_job);
 }

@@ -28,7 +28,7 @@ void compare_path(const struct cmp_args *c, int csv, struct buf *path)
 #undef ARG
 }
 
-int compare_run_list(const char *s)
+int compare_run_ids(const char *s, json_t *ids)
 {
 	int n = 0;
 
@@ -41,14 +41,21 @@ int compare_run_list(const char *s)
 			return -1;
 		memcpy(t, s, len);
 		t[len] = 0;
-		if (parse_u64(t, &v) || v == 0)
+		if (parse_id(t, &v))
 			return -1;
+		if (ids)
+			json_array_append_new(ids, json_integer((json_int_t)v));
 		n++;
 		s += len;
 		if (*s == ',' && !*++s)
 			return -1;
 	}
 	return n ? 0 : -1;
+}
+
+int compare_run_list(const char *s)
+{
+	return compare_run_ids(s, NULL);
 }
 
 /* Prints text wrapped at WIDTH (compare_text.h): the first line after first, the rest

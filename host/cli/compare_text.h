@@ -23,8 +23,10 @@ struct cmp_args {
 
 /* /api/v1/compare[.csv]?a=…&b=…&… into path. */
 void compare_path(const struct cmp_args *c, int csv, struct buf *path);
-/* A run list: "1" or "1,2,3" of ids > 0; 0, or -1. */
+/* A run list: "1" or "1,2,3" of run ids (parse_id); 0, or -1. */
 int compare_run_list(const char *s);
+/* The same, appending each id to the array ids (when not NULL). */
+int compare_run_ids(const char *s, json_t *ids);
 /* Checks ca's sides (A: a run list, stored, last:N or label:L; B: a run
  * list or label:L) and spells stored as the API does: 0, or -1 after
  * naming cmd and the bad side on stderr. */

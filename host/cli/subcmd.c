@@ -13,12 +13,20 @@
 
 #include "client.h"
 
+int parse_id(const char *s, uint64_t *id)
+{
+	/* the daemon's ids are SQLite's: signed 64-bit, from 1 */
+	return parse_u64(s, id) || *id == 0 || *id > INT64_MAX ? -1 : 0;
+}
+
 int one_run_id(const struct cmd *cmd, int argc, char **argv, uint64_t *id)
 {
-	if (optind == argc - 1 && parse_u64(argv[optind], id) == 0 && *id != 0)
+	if (optind != argc - 1)
+		fprintf(stderr, "%s: expected one run id, got %d\n", cmd->name, argc - optind);
+	else if (parse_id(argv[optind], id))
+		fprintf(stderr, "%s: not a run id: '%s'\n", cmd->name, argv[optind]);
+	else
 		return 0;
-	fprintf(stderr, "%s: expected one run id%s%s\n", cmd->name, optind < argc ? ", not " : "",
-		optind < argc ? argv[optind] : "");
 	return cmd_usage_error(cmd);
 }
 
@@ -40,7 +48,8 @@ int http_get_to(const char *cmd, const char *path, FILE *out)
 		json_t *e = r.body.p ? json_loads(r.body.p, 0, NULL) : NULL;
 		const char *msg = json_string_value(json_object_get(e, "error"));
 
-		fprintf(stderr, "xcbench %s: HTTP %d: %s\n", cmd, r.status, msg ? msg : r.body.p ? r.body.p : "");
+		fprintf(stderr, "xcbench %s: HTTP %d: %s%s\n", cmd, r.status, msg ? msg : r.body.p ? r.body.p : "",
+			http_status_hint(r.status));
 		json_decref(e);
 		rc = 1;
 	}
@@ -56,8 +65,12 @@ int http_get_file(const char *cmd, const char *path, const char *file)
 
 	if (!file)
 		return http_get_to(cmd, path, stdout);
+	if (!file[0]) {
+		fprintf(stderr, "xcbench %s: -o needs a file name (without -o: standard output)\n", cmd);
+		return 2;
+	}
 	/* Write to FILE.tmp and rename on success: a failed export never
-	 * leaves a truncated file that looks complete. */
+	 * leaves a truncated file that looks complete, nor FILE.tmp. */
 	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
 	out = fopen(tmp, "w");
 	if (!out) {
@@ -65,15 +78,17 @@ int http_get_file(const char *cmd, const char *path, const char *file)
 		return 1;
 	}
 	rc = http_get_to(cmd, path, out);
-	if (fclose(out) || rc) {
-		unlink(tmp);
-		return 1;
+	if (fclose(out) && !rc) {
+		fprintf(stderr, "xcbench %s: cannot write '%s': %s\n", cmd, tmp, strerror(errno));
+		rc = 1;
 	}
-	if (rename(tmp, file)) {
+	if (!rc && rename(tmp, file)) {
 		fprintf(stderr, "xcbench %s: cannot rename to '%s': %s\n", cmd, file, strerror(errno));
-		return 1;
+		rc = 1;
 	}
-	return 0;
+	if (rc)
+		unlink(tmp);
+	return rc;
 }
 
 int kv_args(const char *cmd, int argc, char **argv, json_t *params)

@@ -3,7 +3,11 @@
  * file (cmd_*.c) and are listed in the table below; a new one (e.g. `vm`)
  * adds its file and one line here. Global options: --server URL,
  * --token-file FILE (admin token for write routes; or $XCBENCH_TOKEN).
+ * What every subcommand would otherwise have to get right is checked here
+ * once: arguments that are not UTF-8 before, output that could not be
+ * written after.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,14 +42,65 @@ static void usage(FILE *f)
 		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(f, "\n  --server URL       xcbenchd address (default http://127.0.0.1:8080, or $XCBENCH_SERVER)\n"
 		   "  --token-file FILE  admin token for writes (or $XCBENCH_TOKEN)\n"
-		   "'xcbench COMMAND --help' describes each command.\n");
+		   "  $XCBENCH_TIMEOUT   seconds without a byte from xcbenchd before giving up (default %d)\n"
+		   "'xcbench COMMAND --help' describes each command.\n", XCB_IDLE_TIMEOUT_S);
+}
+
+/* Every argument must be UTF-8: the API's requests are JSON, and jansson
+ * turns text that is not into NULL, so a subcommand would drop a --notes
+ * or --tag without a word. 0, or 2 (a usage error) after naming it. */
+static int check_utf8(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!utf8_valid(argv[i])) {
+			fprintf(stderr, "xcbench: argument %d is not valid UTF-8\n", i);
+			return 2;
+		}
+	return 0;
+}
+
+/* $XCBENCH_TIMEOUT, when set, into opt_idle_timeout: 0, or 2 after saying
+ * what is wrong with it. */
+static int read_timeout_env(void)
+{
+	const char *s = getenv("XCBENCH_TIMEOUT");
+	uint64_t v;
+
+	if (!s || !s[0])
+		return 0;
+	if (parse_u64(s, &v) || v == 0 || v > 86400) {
+		fprintf(stderr, "xcbench: XCBENCH_TIMEOUT='%s': expected whole seconds, 1 to 86400\n", s);
+		return 2;
+	}
+	opt_idle_timeout = (int)v;
+	return 0;
+}
+
+/* The subcommand's status rc, or 1 when its standard output could not all
+ * be written (a full disk): a truncated export or listing must not end
+ * like a complete one. A subcommand that failed has said why already (a
+ * streamed answer's write, client.c). A closed pipe (`| head`) ends
+ * xcbench by SIGPIPE before this, silently, as it should. */
+static int output_status(int rc)
+{
+	int failed = ferror(stdout);
+
+	errno = 0;
+	failed |= fclose(stdout) != 0;
+	if (!failed || rc)
+		return rc;
+	say_output_failed(errno);
+	return 1;
 }
 
 int main(int argc, char **argv)
 {
-	char **rest = calloc((size_t)argc + 1, sizeof(char *));
+	char **rest;
 	int n = 0;
 
+	if (check_utf8(argc, argv) || read_timeout_env())
+		return 2;
+	rest = calloc((size_t)argc + 1, sizeof(char *));
 	if (!rest)
 		return 1;
 	if (getenv("XCBENCH_SERVER") && getenv("XCBENCH_SERVER")[0])
@@ -55,6 +110,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], "--server") == 0 || strcmp(argv[i], "--token-file") == 0) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "xcbench: %s needs a value\n", argv[i]);
+				free(rest);
 				return 2;
 			}
 			*(argv[i][2] == 's' ? &opt_server : &opt_token_file) = argv[i + 1];
@@ -71,14 +127,14 @@ int main(int argc, char **argv)
 	    strcmp(rest[0], "help") == 0) {
 		usage(n ? stdout : stderr);
 		free(rest);
-		return n ? 0 : 2;
+		return n ? output_status(0) : 2;
 	}
 	for (size_t i = 0; i < NCMDS; i++) {
 		if (strcmp(rest[0], cmds[i].name) == 0) {
 			int rc = cmds[i].fn(n, rest);
 
 			free(rest);
-			return rc;
+			return output_status(rc);
 		}
 	}
 	fprintf(stderr, "xcbench: unknown command '%s'\n", rest[0]);

@@ -256,3 +256,34 @@ int text_is_word(const char *s, const char *extra, size_t max)
 			return 0;
 	return 1;
 }
+
+size_t utf8_seq_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+
+	if (len == 0 || len > n)
+		return 0;
+	for (size_t k = 1; k < len; k++)
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+	/* Overlong 2-byte forms, surrogates and past U+10FFFF, cheaply. */
+	if (len == 2 && c < 0xc2)
+		return 0;
+	if (len == 3 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0)))
+		return 0;
+	if (len == 4 && ((c == 0xf0 && s[1] < 0x90) || c > 0xf4 || (c == 0xf4 && s[1] >= 0x90)))
+		return 0;
+	return len;
+}
+
+int utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	for (size_t i = 0, len; i < n; i += len)
+		if (!(len = utf8_seq_len(p + i, n - i)))
+			return 0;
+	return 1;
+}

@@ -1,6 +1,7 @@
 /*
  * util.h — small hosted helpers shared by xcbenchd, xcbench and the test
- * tools: address parsing, number parsing, ISO times, a growable buffer.
+ * tools: address parsing, number parsing, UTF-8 checks, ISO times, a growable
+ * buffer.
  */
 #ifndef XCB_UTIL_H
 #define XCB_UTIL_H
@@ -19,6 +20,12 @@ int parse_hex64(const char *s, uint64_t *v); /* exactly 1..16 hex digits */
 /* 1 when s is 1..max letters, digits and characters of extra (a word safe
  * on a command line or in a URL), else 0. */
 int text_is_word(const char *s, const char *extra, size_t max);
+/* The length of the UTF-8 sequence at s (n bytes there): 1..4, or 0 when
+ * it is not one (a stray or truncated byte, an overlong form, a surrogate,
+ * past U+10FFFF). jansson refuses such text without saying which. */
+size_t utf8_seq_len(const unsigned char *s, size_t n);
+/* 1 when the whole string s is valid UTF-8, else 0. */
+int utf8_valid(const char *s);
 /* unix seconds → "2026-11-29T23:55:00Z" (buf ≥ 21 bytes). */
 const char *iso_time(int64_t t, char *buf, size_t len);
 /* ISO time ("2026-11-29", "2026-11-29T23:55:00Z") or unix seconds → -1 if bad. */

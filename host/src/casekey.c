@@ -17,24 +17,10 @@ char *sanitize_text(const char *p, size_t n)
 		return NULL;
 	for (size_t i = 0; i < n;) {
 		unsigned c = s[i];
-		size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-		int ok = len > 0 && i + len <= n;
+		size_t len = utf8_seq_len(s + i, n - i);
 
-		for (size_t k = 1; ok && k < len; k++)
-			ok = (s[i + k] & 0xc0) == 0x80;
-		/* Reject overlong 2-byte forms and surrogates/out-of-range cheaply. */
-		if (ok && len == 2 && c < 0xc2)
-			ok = 0;
-		if (ok && len == 3 && ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] >= 0xa0)))
-			ok = 0;
-		if (ok && len == 4 && ((c == 0xf0 && s[i + 1] < 0x90) || c > 0xf4 || (c == 0xf4 && s[i + 1] >= 0x90)))
-			ok = 0;
-		if (!ok) {
-			out[o++] = '?';
-			i++;
-			continue;
-		}
-		if (len == 1 && ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)) {
+		/* not UTF-8, or a control character other than \n and \t */
+		if (!len || (len == 1 && ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f))) {
 			out[o++] = '?';
 			i++;
 			continue;

@@ -2,7 +2,11 @@
  * test_util.c — util.c's iso_time against what it replaced, gmtime_r and
  * strftime, byte for byte: every day of its own range (1970 .. 9999, at a
  * second that moves through the day), the range's edges and leap days,
- * and times outside it (strftime's answer, as before).
+ * and times outside it (strftime's answer, as before). And utf8_valid
+ * against what the CLI and the daemon send text through, jansson: the two
+ * agree on every string of one to three bytes that starts a multi-byte
+ * sequence and on four-byte strings around every edge (xcbench refuses an
+ * argument jansson would drop).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "util.h"
 
@@ -55,11 +60,51 @@ static void edges(void **st)
 		same_as_strftime(ts[i]);
 }
 
+/* utf8_valid(s) must say what json_string(s) does (NULL: not UTF-8). */
+static void same_as_jansson(const char *s)
+{
+	json_t *j = json_string(s);
+
+	if (utf8_valid(s) != (j != NULL))
+		fail_msg("utf8_valid(%02x %02x %02x %02x) = %d, jansson %s", (unsigned char)s[0],
+			 (unsigned char)s[1], (unsigned char)s[2], (unsigned char)s[3], utf8_valid(s),
+			 j ? "takes it" : "refuses it");
+	json_decref(j);
+}
+
+static void utf8_like_jansson(void **st)
+{
+	static const unsigned char tails[] = { 0x01, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff };
+	char s[5] = { 0 };
+
+	(void)st;
+	for (unsigned a = 1; a < 256; a++)
+		for (unsigned b = 0; b < 256; b++) {
+			s[0] = (char)a, s[1] = (char)b, s[2] = 0;
+			same_as_jansson(s);
+			for (unsigned c = 1; a >= 0xc0 && b && c < 256; c++) {
+				s[2] = (char)c, s[3] = 0;
+				same_as_jansson(s);
+			}
+			for (size_t i = 0; a >= 0xf0 && b && i < sizeof(tails); i++)
+				for (size_t k = 0; k < sizeof(tails); k++) {
+					s[2] = (char)tails[i], s[3] = (char)tails[k];
+					same_as_jansson(s);
+				}
+			s[3] = 0;
+		}
+	assert_true(utf8_valid(""));
+	assert_true(utf8_valid("patch v3 \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"));
+	assert_false(utf8_valid("ok\xff\xfe"));
+	assert_false(utf8_valid("\xe2\x82"));	/* cut short at the end */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_day),
 		cmocka_unit_test(edges),
+		cmocka_unit_test(utf8_like_jansson),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }

@@ -1,0 +1,157 @@
+#!/bin/bash
+# timeout: 180
+# xcbench's failures are said and end with a non-zero status, on one daemon
+# and a mute server (tests/mute-server.py):
+#  - output that cannot be written (stdout on /dev/full) is an error, 1,
+#    for every command that prints; a closed pipe (`| head`) stays silent;
+#  - a server that accepts and never answers, or stops in the middle of an
+#    export, ends the call after $XCBENCH_TIMEOUT s naming it; a server
+#    whose accept queue is full, after the 10 s connect timeout;
+#  - an argument that is not UTF-8 is refused up front (2) and nothing is
+#    sent (it used to be dropped from the request without a word);
+#  - export -o onto a directory leaves no FILE.tmp; -o "" is refused;
+#  - --server without a value frees what it took (the ASan build exits 2);
+#  - ids past 2^63-1, negative or with junk are refused, not clamped;
+#    `show 1 2` counts the arguments;
+#  - a --token-file that cannot be read, is a directory or is empty is an
+#    error; a 401 answer says to pass --token-file.
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
+daemon_test "cli errors"
+
+admin_daemon cli-errors-admin
+X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
+curl -sf -X POST "${ADMIN[@]}" -d '{"token":"ce001","suite":"gen"}' "$URL/api/v1/runs" >/dev/null
+"$XCB_GEN" --server 127.0.0.1:$PORT --runs 1 --token ce001 --reps 2 >/dev/null 2>&1
+ID=$(pyjson "$URL/api/v1/runs" 'd["runs"][0]["id"]')
+check "one run stored ($ID)" [ -n "$ID" ]
+
+# expect_fail NAME STATUS PATTERN CMD...: one TAP line: CMD exits with
+# STATUS and its stderr matches PATTERN (grep -E); its stderr in TMP/err.
+expect_fail() {
+	local name=$1 want=$2 pat=$3 rc
+	shift 3
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	check "$name ($rc: $(head -c 300 "$TMP/err" | tr '\n' ' '))" \
+		bash -c "[ $rc = $want ] && grep -qE -- \"\$1\" '$TMP/err'" _ "$pat"
+}
+
+# 1. standard output that cannot be written
+for args in "export $ID" "samples $ID" "compare $ID $ID --csv" "runs" "show $ID" "--help"; do
+	# shellcheck disable=SC2086 # args: words
+	"${X[@]}" $args >/dev/full 2>"$TMP/err"
+	rc=$?
+	check "$args >/dev/full: status 1, says why ($rc: $(tr '\n' ' ' <"$TMP/err"))" \
+		bash -c "[ $rc = 1 ] && grep -qx 'xcbench: writing the output failed: No space left on device' '$TMP/err'"
+done
+"${X[@]}" runs 2>"$TMP/err" | head -c 1 >/dev/null
+check "runs | head -c 1: nothing on stderr ($(head -c 200 "$TMP/err"))" [ ! -s "$TMP/err" ]
+# A pipe already closed before xcbench writes: killed by SIGPIPE, silent.
+python3 - "${X[@]}" export "$ID" >"$TMP/pipe" 2>&1 <<'EOF'
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)   # SIGPIPE default in the child
+print(p.returncode, repr(p.stderr.decode()))
+EOF
+check "export into a closed pipe: SIGPIPE, nothing said ($(cat "$TMP/pipe"))" grep -qx "\-13 ''" "$TMP/pipe"
+
+# 2. a server that never answers; one that stops in the middle; one that
+# never accepts
+# mute MODE: starts tests/mute-server.py MODE; sets MPID and MURL.
+mute() {
+	rm -f "$TMP/mport"
+	python3 "$ROOT/tests/mute-server.py" "$TMP/mport" "$1" &
+	MPID=$!
+	for _ in $(seq 100); do [ -s "$TMP/mport" ] && break; sleep 0.1; done
+	MURL=http://127.0.0.1:$(cat "$TMP/mport")
+}
+mute silent
+expect_fail "a server that never answers: named, status 1" 1 "^xcbench: $MURL answered nothing in 2 s$" \
+	timeout 30 env XCBENCH_TIMEOUT=2 "$XCBENCH" --server "$MURL" runs
+kill "$MPID"; wait "$MPID" 2>/dev/null
+mute stall
+expect_fail "a server that stops in the middle of an export: status 1" 1 "^xcbench: $MURL sent no more of its answer in 2 s$" \
+	timeout 30 env XCBENCH_TIMEOUT=2 "$XCBENCH" --server "$MURL" export 1 -o "$TMP/cut.csv"
+check "... and leaves no file (the export is not complete)" bash -c "[ ! -e '$TMP/cut.csv' ] && [ ! -e '$TMP/cut.csv.tmp' ]"
+kill "$MPID"; wait "$MPID" 2>/dev/null
+mute full
+expect_fail "a server that never accepts: the 10 s connect timeout" 1 "^xcbench: cannot connect to $MURL: no answer in 10 s" \
+	timeout 30 "$XCBENCH" --server "$MURL" runs
+kill "$MPID"; wait "$MPID" 2>/dev/null
+expect_fail "XCBENCH_TIMEOUT must be whole seconds" 2 "XCBENCH_TIMEOUT='2s': expected whole seconds" \
+	env XCBENCH_TIMEOUT=2s "$XCBENCH" --server "$URL" runs
+
+# 3. arguments that are not UTF-8 (argv[8] is --notes' value here)
+expect_fail "label --notes \\xff\\xfe: refused, status 2" 2 "^xcbench: argument 8 is not valid UTF-8$" \
+	"${X[@]}" label "$ID" --notes $'\xff\xfe' --label ok
+l=$(pyjson "$URL/api/v1/runs/$ID" '(d["run"]["label"], d["run"].get("notes"))')
+check "... and the run is unchanged ($l)" [ "$l" = "(None, None)" ]
+"${X[@]}" label "$ID" --notes "café ☕" --label ok >/dev/null 2>"$TMP/err"
+l=$(pyjson "$URL/api/v1/runs/$ID" '(d["run"]["label"], d["run"].get("notes"))')
+check "UTF-8 beyond ASCII is taken ($l)" [ "$l" = "('ok', 'café ☕')" ]
+expect_fail "queue --tag \\xff: refused" 2 "^xcbench: argument 11 is not valid UTF-8$" \
+	"${X[@]}" queue --mac 52:54:00:ce:00:01 --suite quick --tag $'\xff'
+n=$(curl -s "${ADMIN[@]}" "$URL/api/v1/jobs?pending=1" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["jobs"]))')
+check "... and nothing is queued ($n)" [ "$n" = 0 ]
+expect_fail "machine set --power \\xff: refused as not UTF-8" 2 "^xcbench: argument 9 is not valid UTF-8$" \
+	"${X[@]}" machine set 52:54:00:ce:00:01 --power $'\xff'
+
+# 4. export -o onto a directory, and -o ""
+mkdir -p "$TMP/somedir" "$TMP/cwd"
+expect_fail "export -o DIR: cannot rename" 1 "cannot rename to '$TMP/somedir': Is a directory" \
+	"${X[@]}" export "$ID" -o "$TMP/somedir"
+check "... and leaves no DIR.tmp" bash -c "[ ! -e '$TMP/somedir.tmp' ] && [ -d '$TMP/somedir' ]"
+(cd "$TMP/cwd" && "${X[@]}" export "$ID" -o "" >"$TMP/out" 2>"$TMP/err")
+rc=$?
+check "export -o '': a usage error ($rc: $(cat "$TMP/err"))" \
+	bash -c "[ $rc = 2 ] && grep -q -- '-o needs a file name' '$TMP/err'"
+check "... and leaves no .tmp ($(ls -A "$TMP/cwd"))" [ -z "$(ls -A "$TMP/cwd")" ]
+"${X[@]}" export "$ID" -o "$TMP/good.csv" 2>"$TMP/err"
+check "export -o FILE still writes FILE, no FILE.tmp" \
+	bash -c "[ \$(wc -l <'$TMP/good.csv') -gt 1 ] && [ ! -e '$TMP/good.csv.tmp' ]"
+
+# 5. --server / --token-file without a value, under ASan (LeakSanitizer)
+ASAN=$ROOT/host/build/san/xcbench-asan
+if [ -x "$ASAN" ]; then
+	for opt in --server --token-file; do
+		expect_fail "$opt without a value: status 2 under ASan, no leak" 2 "^xcbench: $opt needs a value$" "$ASAN" "$opt"
+		check "... LeakSanitizer is quiet" bash -c "! grep -q LeakSanitizer '$TMP/err'"
+	done
+else
+	skip "--server without a value under ASan" "host/build/san/xcbench-asan not built (make -C host tests)"
+fi
+
+# 6. ids
+expect_fail "baseline 2^64-1: not a run id" 2 "not a list of run ids \(1,2,3\): '18446744073709551615'" \
+	"${X[@]}" baseline 18446744073709551615
+expect_fail "baseline 1,9223372036854775808: past 2^63-1" 2 "not a list of run ids" \
+	"${X[@]}" baseline "$ID,9223372036854775808"
+expect_fail "job show 99999999999999999999999: not a job id" 2 "^xcbench job: not a job id: '99999999999999999999999'$" \
+	"${X[@]}" job show 99999999999999999999999
+expect_fail "job cancel -1: not a job id" 2 "not a job id: '-1'" "${X[@]}" job cancel -- -1
+for bad in 18446744073709551615 9223372036854775808 "${ID}x" " $ID" "" 0; do
+	expect_fail "show '$bad': not a run id" 2 "^xcbench show: not a run id: '$bad'$" "${X[@]}" show "$bad"
+done
+expect_fail "show 1 2: counts the arguments" 2 "^xcbench show: expected one run id, got 2$" "${X[@]}" show 1 2
+expect_fail "show: counts none" 2 "^xcbench show: expected one run id, got 0$" "${X[@]}" show
+"${X[@]}" show 9223372036854775807 >/dev/null 2>"$TMP/err"
+rc=$?
+check "show 2^63-1 is an id, asked of the daemon ($rc: $(cat "$TMP/err"))" \
+	bash -c "[ $rc = 1 ] && grep -q 'HTTP 404' '$TMP/err'"
+
+# 7. --token-file that cannot serve; a 401 answer
+: >"$TMP/empty-token"
+expect_fail "--token-file missing: an error" 1 "^xcbench: --token-file '$TMP/nonexistent': No such file or directory$" \
+	"$XCBENCH" --server "$URL" --token-file "$TMP/nonexistent" runs
+expect_fail "--token-file a directory: an error" 1 "^xcbench: --token-file '$TMP/somedir': Is a directory$" \
+	"$XCBENCH" --server "$URL" --token-file "$TMP/somedir" runs
+expect_fail "--token-file empty: an error" 1 "^xcbench: --token-file '$TMP/empty-token': empty" \
+	"$XCBENCH" --server "$URL" --token-file "$TMP/empty-token" runs
+expect_fail "a 401 says to pass --token-file" 1 "HTTP 401: .*\(pass --token-file with the daemon's admin token\)$" \
+	"$XCBENCH" --server "$URL" label "$ID" --label nope
+"${X[@]}" runs >"$TMP/out" 2>"$TMP/err"
+check "with a good --token-file all is well ($(cat "$TMP/err"))" bash -c "grep -q '^$ID ' '$TMP/out' && [ ! -s '$TMP/err' ]"
+
+check "SIGTERM: clean shutdown" stop_daemon
