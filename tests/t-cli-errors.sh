@@ -14,7 +14,11 @@
 #  - ids past 2^63-1, negative or with junk are refused, not clamped;
 #    `show 1 2` counts the arguments;
 #  - a --token-file that cannot be read, is a directory or is empty is an
-#    error; a 401 answer says to pass --token-file.
+#    error; a 401 answer says to pass --token-file;
+#  - `vm --suite` is checked before anything boots; the API refuses query
+#    arguments that are not UTF-8 (400, not a 500);
+#  - a label's control characters reach no terminal: the text forms show
+#    them as '?', --json keeps them (escaped by JSON).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 daemon_test "cli errors"
@@ -153,5 +157,23 @@ expect_fail "a 401 says to pass --token-file" 1 "HTTP 401: .*\(pass --token-file
 	"$XCBENCH" --server "$URL" label "$ID" --label nope
 "${X[@]}" runs >"$TMP/out" 2>"$TMP/err"
 check "with a good --token-file all is well ($(cat "$TMP/err"))" bash -c "grep -q '^$ID ' '$TMP/out' && [ ! -s '$TMP/err' ]"
+
+# 8. what the daemon would only learn at the machine's boot, or not at all
+expect_fail "vm --suite bogus: refused before anything boots" 2 "^xcbench vm: unknown suite 'bogus' \(one of: quick default seed tlb ept stress\)$" \
+	"${X[@]}" vm --suite bogus
+c=$(curl -s -o "$TMP/q8" -w '%{http_code}' "$URL/api/v1/compare?a=$ID&b=$ID&algo_a=%FF&algo_b=locked")
+check "a query argument that is not UTF-8: 400 ($c: $(cat "$TMP/q8"))" \
+	bash -c "[ $c = 400 ] && grep -q 'query arguments must be UTF-8 text' '$TMP/q8'"
+
+# 9. a label made to drive a terminal (ESC [ 31m, C1's CSI, BEL) is shown as
+# text in the text forms; --json escapes it as JSON does
+curl -sf -X PATCH "${ADMIN[@]}" -d '{"label":"evil\u001b[31mRED\u009b2J\u0007!"}' "$URL/api/v1/runs/$ID" >/dev/null
+"${X[@]}" runs >"$TMP/runs9" 2>&1
+check "runs prints the label without its control characters ($(grep "^$ID " "$TMP/runs9" | cut -c1-80))" \
+	bash -c "grep -q 'evil?\[31mRED?2J?!' '$TMP/runs9' && ! LC_ALL=C grep -q \$'[\x1b\x07]' '$TMP/runs9' && ! grep -q \$'\xc2\x9b' '$TMP/runs9'"
+"${X[@]}" show "$ID" >"$TMP/show9" 2>&1
+check "... and so does show" bash -c "grep -q 'evil?\[31mRED' '$TMP/show9' && ! LC_ALL=C grep -q \$'\x1b' '$TMP/show9'"
+"${X[@]}" runs --json >"$TMP/runs9.json" 2>&1
+check "... while --json keeps them, escaped" grep -qiF 'evil\u001b[31mRED' "$TMP/runs9.json"
 
 check "SIGTERM: clean shutdown" stop_daemon

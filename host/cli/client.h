@@ -69,6 +69,13 @@ int kv_args(const char *cmd, int argc, char **argv, json_t *params);
  * is nothing left to do: *rc = 1 after an error (printed), *rc = 0 after
  * printing the answer as JSON (as_json). */
 json_t *get_answer(const char *path, int as_json, int *rc);
+/* 1 if suite is one of the payload's suites (proto's XCB_VOCAB_SUITE),
+ * else 0 after naming them (cmd, on stderr): said before anything boots. */
+int suite_ok(const char *cmd, const char *suite);
+/* Masks, as '?', the control characters (C0 but newline and tab, DEL, C1)
+ * in every string of v, for printing as text (termsafe.c): a terminal
+ * obeys them. api_answer does it to every answer it returns. */
+void term_safe(json_t *v);
 /* The same for a method with a body (taken: freed here; NULL for none). */
 json_t *api_answer(const char *method, const char *path, json_t *body, int as_json, int *rc);
 /* The text form of an answer of one object: prints prefix, then o's member

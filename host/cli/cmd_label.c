@@ -126,6 +126,7 @@ int cmd_label(int argc, char **argv)
 	} else if (as_json) {
 		print_json(o);
 	} else {
+		term_safe(o);
 		print_labels(id, json_object_get(o, "run"));
 		json_decref(o);
 	}

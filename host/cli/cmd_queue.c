@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "client.h"
-#include "xcb_schema.h"
 
 static const char usage[] = "usage: xcbench queue --mac MAC --suite NAME [--label L] [--tag T]... [--meta K=V]...\n"
 		   "         [--attempts N] [--power-timeout S] [--boot-timeout S] [--run-timeout S]\n"
@@ -36,14 +35,8 @@ static void parts_free(struct queue_parts *q)
 static int check_args(const struct cmd *cmd, const char *mac, const char *suite, int argc, char **argv,
 		      json_t **params)
 {
-	if (suite && XCB_PARSE(suite, suite) < 0) {
-		struct buf names = { 0 };
-
-		buf_add_words(&names, xcb_suite_names, XCB_N_suite, " ");
-		fprintf(stderr, "xcbench queue: unknown suite '%s' (one of: %s)\n", suite, names.p);
-		buf_free(&names);
+	if (suite && !suite_ok("xcbench queue", suite))
 		return 2;
-	}
 	if (!mac || !suite) {
 		fprintf(stderr, "xcbench queue: --mac and --suite are required\n");
 		return cmd_usage_error(cmd);

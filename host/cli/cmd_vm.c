@@ -327,7 +327,7 @@ static int parse_args(int argc, char **argv, struct fleet *f, int *first, int *j
 		fprintf(stderr, "xcbench vm: --nic igb needs --boot direct --firmware bios (QEMU ships no iPXE ROM for igb)\n");
 		return 2;
 	}
-	if (kv_args("vm", argc, argv, f->params))
+	if (!suite_ok("xcbench vm", f->suite) || kv_args("vm", argc, argv, f->params))
 		return 2;
 	*stop = 0;
 	return 0;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "xcb_schema.h"
 
 int parse_id(const char *s, uint64_t *id)
 {
@@ -121,6 +122,8 @@ json_t *api_answer(const char *method, const char *path, json_t *body, int as_js
 		print_json(o);
 		return NULL;
 	}
+	/* For text on a terminal: its strings without control characters. */
+	term_safe(o);
 	return o;
 }
 
@@ -177,5 +180,17 @@ int opt_json_true(const struct cmdopt *o, const char *arg, char *err, size_t err
 {
 	(void)arg, (void)err, (void)errlen;
 	json_object_set_new(o->dst, cmdopt_key(o), json_true());
+	return 0;
+}
+
+int suite_ok(const char *cmd, const char *suite)
+{
+	struct buf names = { 0 };
+
+	if (XCB_PARSE(suite, suite) >= 0)
+		return 1;
+	buf_add_words(&names, xcb_suite_names, XCB_N_suite, " ");
+	fprintf(stderr, "%s: unknown suite '%s' (one of: %s)\n", cmd, suite, names.p);
+	buf_free(&names);
 	return 0;
 }

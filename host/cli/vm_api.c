@@ -21,8 +21,8 @@ int vm_queue_job(struct vm *v, const char *suite, const char *label, json_t *par
 	o = api_json("POST", "/api/v1/jobs", body);
 	json_decref(body);
 	if (!o) {
-		fprintf(stderr, "xcbench vm: cannot queue the job for %s (the daemon needs --open, or "
-				"pass --token-file with its admin token)\n", v->mac);
+		/* api_json said why (the daemon's answer, with a hint on a 401). */
+		fprintf(stderr, "xcbench vm: cannot queue the job for %s\n", v->mac);
 		return -1;
 	}
 	v->job_id = json_integer_value(json_object_get(json_object_get(o, "job"), "id"));

@@ -162,17 +162,36 @@ static enum match match(const struct route *r, char **seg, int n, int64_t *arg, 
 	return failed ? BAD_PARAM : MATCH;
 }
 
+/* MHD_get_connection_values's iterator: clears *cls at the first query
+ * argument whose name or value is not UTF-8, and stops there. */
+static enum MHD_Result arg_utf8(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	int *ok = cls;
+
+	(void)kind;
+	if (utf8_valid(key) && (!value || utf8_valid(value)))
+		return MHD_YES;
+	*ok = 0;
+	return MHD_NO;
+}
+
 /* Answers an /api/v1/ path with the first route that matches it: 400 for
  * a bad parameter, 405 when only other methods match, else 404. */
 static enum MHD_Result route_api(struct req *rq, const char *path)
 {
 	char copy[512], *seg[8], bad[600] = "";
 	const struct route *allowed = NULL;
-	int n, bad_param = 0;
+	int n, bad_param = 0, utf8 = 1;
 	int64_t arg[2];
 
 	if (strlen(path) >= sizeof(copy))
 		return reply_error(rq, 404, "no such API route");
+	/* Query arguments are text: a handler puts them in its JSON answer
+	 * (compare's algo_a, a_where), which jansson cannot build from bytes
+	 * that are not UTF-8 (fuzz_http: compare?algo_a=%FF answered 500). */
+	MHD_get_connection_values(rq->conn, MHD_GET_ARGUMENT_KIND, arg_utf8, &utf8);
+	if (!utf8)
+		return reply_error(rq, 400, "query arguments must be UTF-8 text");
 	snprintf(copy, sizeof(copy), "%s", path);
 	n = split(copy, seg, 8);
 	for (size_t i = 0; i < sizeof(routes) / sizeof(*routes) && !bad_param; i++) {

@@ -111,6 +111,23 @@ const char *MHD_lookup_connection_value(struct MHD_Connection *c, enum MHD_Value
 	return NULL;
 }
 
+int MHD_get_connection_values(struct MHD_Connection *c, enum MHD_ValueKind kind, MHD_KeyValueIterator it,
+			      void *cls)
+{
+	int n = 0;
+
+	if (kind != MHD_GET_ARGUMENT_KIND) {
+		fprintf(stderr, "mhd_stub: MHD_get_connection_values kind %d not modelled\n", (int)kind);
+		abort();
+	}
+	for (size_t i = 0; i < c->nargs; i++) {
+		n++;
+		if (it && it(cls, kind, c->args[i].k, c->args[i].v) != MHD_YES)
+			break;
+	}
+	return n;
+}
+
 /* No socket behind a stub connection: no address, fd or socket context. */
 const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *c,
 						       enum MHD_ConnectionInfoType info, ...)
