@@ -17,6 +17,7 @@
 #    error; a 401 answer says to pass --token-file;
 #  - `vm --suite` is checked before anything boots; the API refuses query
 #    arguments that are not UTF-8 (400, not a 500);
+#  - ingest --mac of a run stored before says it is not applied;
 #  - a label's control characters reach no terminal: the text forms show
 #    them as '?', --json keeps them (escaped by JSON).
 . "$(dirname "$0")/lib/tap.sh"
@@ -164,6 +165,15 @@ expect_fail "vm --suite bogus: refused before anything boots" 2 "^xcbench vm: un
 c=$(curl -s -o "$TMP/q8" -w '%{http_code}' "$URL/api/v1/compare?a=$ID&b=$ID&algo_a=%FF&algo_b=locked")
 check "a query argument that is not UTF-8: 400 ($c: $(cat "$TMP/q8"))" \
 	bash -c "[ $c = 400 ] && grep -q 'query arguments must be UTF-8 text' '$TMP/q8'"
+
+# A capture ingested again adds nothing; a --mac given then cannot move its
+# run to another machine, and says so (it was taken without a word).
+zcat "$ROOT/tests/fixtures/qemu-smp4.serial.log.gz" >"$TMP/cap.log"
+"${X[@]}" ingest "$TMP/cap.log" >/dev/null 2>&1
+"${X[@]}" ingest --mac 52:54:00:aa:00:09 "$TMP/cap.log" >/dev/null 2>"$TMP/ing2.err"
+rc=$?
+check "ingest again with --mac: exit 0, the --mac not applied said ($rc: $(head -1 "$TMP/ing2.err"))" \
+	bash -c "[ $rc = 0 ] && grep -q 'was stored before: --mac 52:54:00:aa:00:09 not applied' '$TMP/ing2.err'"
 
 # 9. a label made to drive a terminal (ESC [ 31m, C1's CSI, BEL) is shown as
 # text in the text forms; --json escapes it as JSON does

@@ -105,6 +105,12 @@ static int register_new(struct ingest *g)
 			buf_free(&r.body);
 			return -1;
 		}
+		/* Stored before (a capture ingested again adds nothing): its
+		 * machine is the one it was stored with, said rather than
+		 * taken silently. */
+		if (r.status == 409 && g->mac)
+			fprintf(stderr, "xcbench ingest: run %s was stored before: --mac %s not applied "
+				"(a run's machine is set once)\n", tok, g->mac);
 		buf_free(&r.body);
 	}
 	return 0;
