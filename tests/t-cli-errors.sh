@@ -175,6 +175,12 @@ rc=$?
 check "ingest again with --mac: exit 0, the --mac not applied said ($rc: $(head -1 "$TMP/ing2.err"))" \
 	bash -c "[ $rc = 0 ] && grep -q 'was stored before: --mac 52:54:00:aa:00:09 not applied' '$TMP/ing2.err'"
 
+expect_fail "machine power without an action names the actions" 2 \
+	"^xcbench machine power 52:54:00:aa:00:09: expected an action: on, off, cycle, status or pxe$" \
+	"${X[@]}" machine power 52:54:00:aa:00:09
+expect_fail "machine with an unknown verb names the verbs" 2 "^xcbench machine: 'frob': expected set, power or show$" \
+	"${X[@]}" machine frob 52:54:00:aa:00:09
+
 # 9. a label made to drive a terminal (ESC [ 31m, C1's CSI, BEL) is shown as
 # text in the text forms; --json escapes it as JSON does
 curl -sf -X PATCH "${ADMIN[@]}" -d '{"label":"evil\u001b[31mRED\u009b2J\u0007!"}' "$URL/api/v1/runs/$ID" >/dev/null

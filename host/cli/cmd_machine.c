@@ -122,7 +122,17 @@ int cmd_machine(int argc, char **argv)
 		rc = machine_show(mac, as_json);
 	} else {
 		json_decref(body);
-		fprintf(stderr, "xcbench machine: '%s' with these arguments is not set, power or show\n", verb);
+		if (strcmp(verb, "set") && strcmp(verb, "power") && strcmp(verb, "show"))
+			fprintf(stderr, "xcbench machine: '%s': expected set, power or show\n", verb);
+		else if (strcmp(verb, "power") == 0 && argc - optind == 2)
+			fprintf(stderr, "xcbench machine power %s: expected an action: on, off, cycle, status or pxe\n",
+				mac);
+		else if (strcmp(verb, "set") == 0)
+			fprintf(stderr, "xcbench machine set: expected the MAC alone after set, and options\n");
+		else
+			fprintf(stderr, "xcbench machine %s: %s\n", verb,
+				strcmp(verb, "power") == 0 ? "expected a MAC and one action, no options"
+							   : "expected a MAC alone, no options but --json");
 		return cmd_usage_error(&cmd);
 	}
 	json_decref(body);
