@@ -112,9 +112,13 @@ static int power_on(const struct job_row *j, const struct power_cfg *c, int cycl
 		return 0;
 	}
 	if (power(c, POWER_PXE, msg, sizeof(msg)) < 0)
-		event(j, (snprintf(ev, sizeof(ev), "next boot PXE: not set (%s); booting anyway", msg), ev));
+		rc = event(j, (snprintf(ev, sizeof(ev), "next boot PXE: not set (%s); booting anyway", msg), ev));
 	else
-		event(j, "next boot PXE: set");
+		rc = event(j, "next boot PXE: set");
+	/* Not recorded: the job left its stage meanwhile (cancelled while
+	 * this worker set the boot device), and nothing is switched on for it. */
+	if (!rc)
+		return -1;
 	if (power(c, POWER_STATUS, st, sizeof(st)) < 0) {
 		snprintf(ev, sizeof(ev), "power status: %s", st);
 		change(j, JOB_FAILED, -1, ev);

@@ -147,8 +147,23 @@ static void change_fn(struct dbi *db, void *arg)
 	int64_t now = now_s();
 	int attempt = 0, cur = job_stage_of(db, c->id, &attempt);
 
-	if (cur < 0 || cur != (int)c->expect)
+	if (cur < 0)
 		return;
+	if (cur != (int)c->expect) {
+		/* A power-on that went out while the job was cancelled (its
+		 * machine's worker was in the driver's call, power_worker.c):
+		 * the machine is on whatever the stage says now. Stamped, with
+		 * its event, so that the end action switches it off rather
+		 * than find it "never powered on"; the end action waits for
+		 * this worker (it holds the machine). */
+		if (c->mark_powered && job_stage_final(cur) &&
+		    dbi_run(db, "UPDATE jobs SET powered = ? WHERE id = ? AND ended IS NULL", DBI_I(now),
+			    DBI_I(c->id)) == DBI_OK && dbi_changes(db) > 0 && c->reason)
+			dbi_run(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) VALUES (?, ?, ?, ?, ?)",
+				DBI_I(c->id), DBI_I(now), DBI_T(job_stage_name((enum job_stage)cur)), DBI_I(attempt),
+				DBI_T(c->reason));
+		return;
+	}
 	if (c->attempt >= 0)
 		attempt = c->attempt;
 	if (c->stage >= 0 &&
