@@ -18,10 +18,10 @@
  * One pass every TICK_MS, over what jobs_db_open_jobs reads: the runner
  * holds no state between passes. Power actions run on a worker thread for
  * their machine (power_worker.c), which holds that machine's jobs alone
- * while a BMC answers slowly or not at all. A job's stage, its attempt and whether its
- * power-on went out (jobs.powered) are stored before the next step, so a
- * daemon restarted mid-job resumes from the stored stage and never powers
- * a machine on twice for one attempt. A machine runs one job at a time: the
+ * while a BMC answers slowly or not at all. A job's stage, its attempt and
+ * whether its power-on went out (jobs.powered) are stored before the next
+ * step, so a daemon restarted mid-job resumes from the stored stage and
+ * never powers a machine on twice for one attempt. A machine runs one job at a time: the
  * oldest job of a MAC that has not ended holds it.
  */
 #include <pthread.h>
