@@ -181,6 +181,16 @@ expect_fail "machine power without an action names the actions" 2 \
 expect_fail "machine with an unknown verb names the verbs" 2 "^xcbench machine: 'frob': expected set, power or show$" \
 	"${X[@]}" machine frob 52:54:00:aa:00:09
 
+# --server and $XCBENCH_SERVER: parsed strictly, named by where they came from
+expect_fail "--server with junk after the port: refused" 1 "^xcbench: --server 'http://127.0.0.1:${PORT}abc': bad host or port$" \
+	"$XCBENCH" --server "http://127.0.0.1:${PORT}abc" runs
+expect_fail "--server with a path: refused (it was dropped)" 1 "without a path$" \
+	"$XCBENCH" --server "$URL/prefix" runs
+expect_fail "a bad \$XCBENCH_SERVER is named as such" 1 "^xcbench: XCBENCH_SERVER 'ftp://x': expected http://HOST\[:PORT\]$" \
+	env XCBENCH_SERVER=ftp://x "$XCBENCH" runs
+"${X[@]}" runs --offset 100 >"$TMP/off" 2>&1
+check "runs past the end says the offset ($(cat "$TMP/off"))" grep -qE '^\(no run at offset 100: [0-9]+ match(es)?\)$' "$TMP/off"
+
 # 9. a label made to drive a terminal (ESC [ 31m, C1's CSI, BEL) is shown as
 # text in the text forms; --json escapes it as JSON does
 curl -sf -X PATCH "${ADMIN[@]}" -d '{"label":"evil\u001b[31mRED\u009b2J\u0007!"}' "$URL/api/v1/runs/$ID" >/dev/null

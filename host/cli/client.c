@@ -18,29 +18,41 @@
 #include "client.h"
 
 const char *opt_server = "http://127.0.0.1:8080";
+const char *opt_server_from = "--server";
 const char *opt_token_file;
 int opt_idle_timeout = XCB_IDLE_TIMEOUT_S;
 
 int server_host(char *host, size_t len, int *port)
 {
 	const char *s = opt_server, *e, *colon;
+	char *end = NULL;
+	long p = 80;
 
 	if (strncmp(s, "http://", 7) != 0) {
-		fprintf(stderr, "xcbench: --server '%s': expected http://HOST[:PORT]\n", opt_server);
+		fprintf(stderr, "xcbench: %s '%s': expected http://HOST[:PORT]\n", opt_server_from, opt_server);
 		return -1;
 	}
 	s += 7;
 	e = s + strcspn(s, "/");
-	colon = memchr(s, ':', (size_t)(e - s));
-	*port = 80;
-	if (colon) {
-		*port = atoi(colon + 1);
-		e = colon;
-	}
-	if ((size_t)(e - s) >= len || e == s || *port <= 0 || *port > 65535) {
-		fprintf(stderr, "xcbench: --server '%s': bad host or port\n", opt_server);
+	/* The API is at the root: a path would be dropped without a word. */
+	if (*e && strcmp(e, "/")) {
+		fprintf(stderr, "xcbench: %s '%s': expected http://HOST[:PORT] without a path\n", opt_server_from,
+			opt_server);
 		return -1;
 	}
+	colon = memchr(s, ':', (size_t)(e - s));
+	if (colon) {
+		/* digits to the path's start, nothing else ("8080abc" was 8080) */
+		p = (colon[1] >= '0' && colon[1] <= '9') ? strtol(colon + 1, &end, 10) : 0;
+		if (end != e)
+			p = 0;
+		e = colon;
+	}
+	if ((size_t)(e - s) >= len || e == s || p <= 0 || p > 65535) {
+		fprintf(stderr, "xcbench: %s '%s': bad host or port\n", opt_server_from, opt_server);
+		return -1;
+	}
+	*port = (int)p;
 	memcpy(host, s, (size_t)(e - s));
 	host[e - s] = 0;
 	return 0;

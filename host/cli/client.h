@@ -13,6 +13,7 @@
 #include "util.h"
 
 extern const char *opt_server;     /* --server URL (default http://127.0.0.1:8080) */
+extern const char *opt_server_from; /* where it came from, for messages: "--server" or "XCBENCH_SERVER" */
 extern const char *opt_token_file; /* --token-file FILE (or $XCBENCH_TOKEN) */
 /* How long a call waits: for the connection, and then for each next byte
  * of the answer ($XCBENCH_TIMEOUT). Not for the whole answer: a CSV export

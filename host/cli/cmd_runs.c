@@ -101,8 +101,10 @@ int cmd_runs(int argc, char **argv)
 		if (n)
 			printf("(runs %lld-%lld of %lld%s)\n", off + 1, off + (long long)n, total,
 			       off + (long long)n < total ? "; --offset for more" : "");
+		else if (total)
+			printf("(no run at offset %lld: %lld match%s)\n", off, total, total == 1 ? "" : "es");
 		else
-			printf("(no run of %lld matches)\n", total);
+			printf("(no run matches)\n");
 	}
 	json_decref(o);
 	return 0;

@@ -103,8 +103,10 @@ int main(int argc, char **argv)
 	rest = calloc((size_t)argc + 1, sizeof(char *));
 	if (!rest)
 		return 1;
-	if (getenv("XCBENCH_SERVER") && getenv("XCBENCH_SERVER")[0])
+	if (getenv("XCBENCH_SERVER") && getenv("XCBENCH_SERVER")[0]) {
 		opt_server = getenv("XCBENCH_SERVER");
+		opt_server_from = "XCBENCH_SERVER";
+	}
 	/* Global options may appear anywhere; everything else is passed on. */
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--server") == 0 || strcmp(argv[i], "--token-file") == 0) {
@@ -114,9 +116,12 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			*(argv[i][2] == 's' ? &opt_server : &opt_token_file) = argv[i + 1];
+			if (argv[i][2] == 's')
+				opt_server_from = "--server";
 			i++;
 		} else if (strncmp(argv[i], "--server=", 9) == 0) {
 			opt_server = argv[i] + 9;
+			opt_server_from = "--server";
 		} else if (strncmp(argv[i], "--token-file=", 13) == 0) {
 			opt_token_file = argv[i] + 13;
 		} else {
