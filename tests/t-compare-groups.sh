@@ -203,6 +203,15 @@ check "a case flagged unstable host is a condition mismatch ($m)" \
 	bash -c "grep -q 'unstable host cases differs: .*run ${ID[1]}: 1 vs' <<<'$m'"
 "${X[@]}" compare "${ID[0]},${ID[1]},${ID[2]}" "${ID[3]},${ID[4]},${ID[5]}" --format text >"$TMP/unst.txt" 2>&1
 check "... and the CLI warns of it" grep -q "^warning: unstable host cases differs" "$TMP/unst.txt"
+# The same run on both sides (two algorithms): the unstable case is on
+# both, and the warning does not say the sides differ.
+w=$(pyjson "$URL/api/v1/compare?a=${ID[1]}&b=${ID[1]}&algo_a=locked&algo_b=lockless" '" | ".join(d["warnings"])')
+check "one run against itself: a condition to note, not a difference ($w)" \
+	bash -c "grep -q 'a condition to note on both sides: see mismatches' <<<'$w' && ! grep -q 'differ in conditions' <<<'$w'"
+# Three boots against one: within-boot, and it says which side has one.
+w=$(pyjson "$URL/api/v1/compare?a=$A&b=${ID[3]}" '" | ".join(d["warnings"])')
+check "3 boots against 1: the warning names B's one boot ($w)" \
+	grep -q "1 boot on B's side (3 on A's): no between-boot variance, intervals are within-boot only" <<<"$w"
 # A side with a run that is not complete is said, in the API and in check:
 # a crashed baseline must not pass a check unremarked.
 sqlite3 "$DB" "UPDATE runs SET status = 'crashed' WHERE id = ${ID[5]}"

@@ -524,8 +524,16 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, int64_t *unst
 	free_group(&a);
 	free_group(&b);
 	summary = finish_table(cases, rq);
-	if (!between)
+	/* One boot on one side only (a CI check of one boot against last:3)
+	 * is as within-boot as one a side, and says which side it is. */
+	if (!between && rq->a.nruns == 1 && rq->b.nruns == 1)
 		json_array_append_new(warn, json_string(COMPARE_WITHIN_BOOT_WARNING));
+	else if (!between)
+		json_array_append_new(warn, json_sprintf("1 boot on %s's side (%zu on %s's): no between-boot variance, "
+							 "intervals are within-boot only; give each side 2 or more boots",
+							 rq->a.nruns == 1 ? "A" : "B",
+							 rq->a.nruns == 1 ? rq->b.nruns : rq->a.nruns,
+							 rq->a.nruns == 1 ? "B" : "A"));
 	o = json_pack("{s:o, s:o, s:f, s:o, s:I, s:I}",
 		"algo_a", rq->algo_a ? json_string(rq->algo_a) : json_null(),
 		"algo_b", rq->algo_b ? json_string(rq->algo_b) : json_null(),
