@@ -5,10 +5,10 @@
 # take seconds (a PDU, a slow BMC), so the cancel can land inside it. The
 # machine is then on whatever the job's stage says, and the end action must
 # switch it off, not find it "never powered on" and leave it running.
-#   M1: the `command` driver's `on` takes 3 s (tests' script below); the job
+#   M1: the `command` driver's `on` is held (the script below); the job
 #       is cancelled once `on` has started: its events say the power-on went
 #       out and the end powered it off, and the script's state is off.
-#   M2: cancelled while its worker sets the boot device (`pxe` takes 3 s):
+#   M2: cancelled while its worker sets the boot device (`pxe` held):
 #       nothing is switched on for a cancelled job.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
@@ -19,16 +19,19 @@ X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
 echo secret >"$TMP/pass"
 chmod 600 "$TMP/pass"
 # power.sh ACTION MAC: a machine per MAC, its state in a file; the slow
-# action of each machine (M1: on, M2: pxe) writes a mark, then takes 3 s.
+# action of each machine (M1: on, M2: pxe) writes a mark, then waits for the
+# test to release it (at most 30 s): the cancel lands inside the call
+# however slow this host is.
 cat >"$TMP/power.sh" <<SH
 #!/bin/sh
 d="$TMP/m-\$(echo "\$2" | tr -d :)"
 mkdir -p "\$d"
 echo "\$1" >>"\$d/actions"
+held() { i=0; while [ ! -e "\$d/release" ] && [ \$i -lt 300 ]; do sleep 0.1; i=\$((i + 1)); done; }
 case "\$1" in
-on|cycle) [ -e "\$d/slow-on" ] && { : >"\$d/started-on"; sleep 3; }; echo on >"\$d/state" ;;
+on|cycle) [ -e "\$d/slow-on" ] && { : >"\$d/started-on"; held; }; echo on >"\$d/state" ;;
 off) echo off >"\$d/state" ;;
-pxe) [ -e "\$d/slow-pxe" ] && { : >"\$d/started-pxe"; sleep 3; }; : ;;
+pxe) [ -e "\$d/slow-pxe" ] && { : >"\$d/started-pxe"; held; }; : ;;
 status) cat "\$d/state" 2>/dev/null || echo off ;;
 esac
 SH
@@ -64,6 +67,7 @@ for e in json.load(open(sys.argv[1]))["job"]["events"]: print(e["stage"], e["rea
 J1=$("${X[@]}" queue --mac $M1 --suite quick | grep -oE 'job [0-9]+' | cut -d' ' -f2)
 check "M1: its power-on started (job $J1)" wait_file "$D1/started-on"
 check "M1: cancelled during the power-on" sh -c "'$XCBENCH' --server '$URL' --token-file '$TMP/token' job cancel $J1 >/dev/null"
+: >"$D1/release"
 job_end "$J1" >"$TMP/j1.events"
 sed 's/^/#   M1: /' "$TMP/j1.events"
 check "M1: the power-on that went out is on record" grep -q "^cancelled power on (was off)" "$TMP/j1.events"
@@ -73,6 +77,7 @@ check "M1: the machine is off ($(cat "$D1/state" 2>/dev/null))" test "$(cat "$D1
 J2=$("${X[@]}" queue --mac $M2 --suite quick | grep -oE 'job [0-9]+' | cut -d' ' -f2)
 check "M2: its boot device being set (job $J2)" wait_file "$D2/started-pxe"
 "${X[@]}" job cancel "$J2" >/dev/null
+: >"$D2/release"
 job_end "$J2" >"$TMP/j2.events"
 sed 's/^/#   M2: /' "$TMP/j2.events"
 check "M2: nothing switched on for the cancelled job ($(tr '\n' ' ' <"$D2/actions"))" \
