@@ -66,6 +66,30 @@ try {
 	ok(bl2.length === 1 && JSON.stringify(bl2[0].runs) === JSON.stringify(RUNS.slice(3)) && JSON.stringify(marked2.sort()) === JSON.stringify(RUNS.slice(3)),
 		'the page marks ticked runs as the baseline (POST with the token) and shows it', { bl2, marked2 });
 	await page.screenshot({ path: path.join(OUT, 'web-machine.png'), fullPage: true });
+	// Opened by ?id= (the runs list's links), the page finds the MAC its power
+	// and jobs sections are keyed by (they used to stay two empty cards).
+	await page.waitForSelector('#machine-jobs h2', { timeout: 10000 }).catch(() => {});
+	const sections = await page.$$eval('#machine-power h2, #machine-jobs h2', (t) => t.map((x) => x.textContent));
+	ok(JSON.stringify(sections) === '["Power","Jobs"]', 'machine page by id: its power and jobs sections', sections);
+
+	// ---- the latency panels' shared y range: what is drawn only ------------
+	// A one-point band (p10..p99 of a mask with one case) has no area and no
+	// point radius: its p99 must not set the range (it left lines flat at 0).
+	const rng = await page.evaluate(async () => {
+		const { shareRange } = await import('./js/run-latency.js');
+		const chart = (datasets) => ({ data: { datasets }, options: { scales: { y: {} } }, $xcb: {}, update() {} });
+		const a = chart([{ data: [{ x: '1', y: 10 }, { x: '2', y: 20 }] }, { xcbRole: 'band', data: [{ x: '1', y: 5000 }] }]);
+		const b = chart([{ data: [{ x: '1', y: 30 }] }, { xcbRole: 'band', data: [{ x: '1', y: 8 }, { x: '2', y: 40 }] }]);
+		shareRange([a, b], false);
+		return a.$xcb.range;
+	});
+	ok(JSON.stringify(rng) === JSON.stringify([0, 40 * 1.05]), 'shared y range: a one-point band does not stretch it, a drawn band does', rng);
+
+	// ---- a run ingested from a serial capture says so, not "ran 0.0 s" ------
+	await page.goto(url(`run.html?id=${RUNS[0]}`));
+	await ready();
+	const head = await page.textContent('#run-head');
+	ok(head.includes('from a serial capture') && !/ran \d/.test(head), 'run page of a capture: ingested, no run time', head.slice(0, 300));
 
 	// ---- compare: a single pair warns, a group does not --------------------
 	await page.goto(url(`compare.html?a=${RUNS[0]}&b=${RUNS[3]}`));
@@ -80,7 +104,8 @@ try {
 	const w2 = await page.$('#compare-warnings');
 	ok(!w2, 'compare page, 3 boots a side: no warning');
 	const sum = await page.textContent('#summary');
-	ok(sum.includes('between boots (3 vs 3)') && sum.includes(`${cmp.summary.slower} significantly slower`) && sum.includes('Benjamini–Hochberg'),
+	ok(sum.includes('between boots (3 vs 3)') && sum.includes(`${cmp.summary.slower} significantly slower`) && sum.includes('Benjamini–Hochberg') &&
+		sum.includes('the interval excluding 0'),
 		'compare page names the level, the counts and the method', sum);
 	await page.click('#calibrate');
 	await page.waitForFunction(() => window.xcbCompare.calibration, null, { timeout: 30000 });

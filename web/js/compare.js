@@ -115,7 +115,9 @@ const sideName = (runs) => (runs.length === 1 ? runName(runs[0]) : `runs ${runs.
 // The warnings every view shows: one boot a side (within-boot intervals
 // only), and conditions that differ between the sides.
 function warnings(cmp) {
-	const w = [...(cmp.warnings || []).filter((x) => !/differ in conditions/.test(x)), ...(cmp.mismatches || [])];
+	// The conditions' own lines stand for the warning that points to them
+	// ("... see mismatches", in either wording).
+	const w = [...(cmp.warnings || []).filter((x) => !/see mismatches/.test(x)), ...(cmp.mismatches || [])];
 	return w.length ? h('div', { class: 'card warn', id: 'compare-warnings', role: 'alert' },
 		w.map((x) => h('div', { class: 'warning' }, `⚠ ${x}`))) : null;
 }
@@ -173,7 +175,7 @@ function render(pick, body, cmp) {
 			`${cmp.cases.length} matched case${cmp.cases.length === 1 ? '' : 's'}: `,
 			h('span', { class: 'good' }, `${better} significantly faster`), ', ', h('span', { class: 'bad' }, `${worse} significantly slower`),
 			`, ${cmp.cases.length - sig.length} not marked`,
-			` · ${cmp.level === 'between_boot' ? `between boots (${cmp.boots_a} vs ${cmp.boots_b})` : 'within one boot'}; 95 % intervals; marked = Benjamini–Hochberg q ≤ ${cmp.fdr} across the table and |change| ≥ ${cmp.min_effect_pct} %`,
+			` · ${cmp.level === 'between_boot' ? `between boots (${cmp.boots_a} vs ${cmp.boots_b})` : 'within one boot'}; 95 % intervals; marked = Benjamini–Hochberg q ≤ ${cmp.fdr} across the table, |change| ≥ ${cmp.min_effect_pct} % and the interval excluding 0`,
 			cmp.unmatched_a || cmp.unmatched_b ? ` · unmatched: ${cmp.unmatched_a} in a, ${cmp.unmatched_b} in b` : ''),
 		warnings(cmp),
 		h('div', { class: 'row' }, calibrateButton(calibrationRuns(cmp, aRuns, bRuns))));

@@ -10,14 +10,14 @@ import { h, $, fill, state, errorBox, loading, params, header, badge } from './d
 import * as api from './api.js';
 
 const POLL_MS = 1500;
-const mac = params().get('mac') || '';
+let mac = params().get('mac') || '';
 const powerEl = $('#machine-power');
 const jobsEl = $('#machine-jobs');
 const top = $('#top');
 if (top) top.replaceWith(header('lab'));
-$('#machine-title').textContent = `Machine ${mac}`;
+if (mac) $('#machine-title').textContent = `Machine ${mac}`;
 fill(powerEl, loading('the machine'));
-const path = `machines/${encodeURIComponent(mac)}`;
+let path = `machines/${encodeURIComponent(mac)}`;
 let formShown = false;
 
 function field(label, input) {
@@ -120,5 +120,26 @@ async function poll() {
 	await refresh();
 	setTimeout(poll, POLL_MS);
 }
-if (!mac) fill(powerEl); /* opened by ?id= (js/machine.js's history): the power section needs ?mac= */
-else poll();
+// Opened by ?id= (the runs list's machine links): its MAC from the
+// machines list, which the power and jobs routes are keyed by.
+async function start() {
+	const id = Number(params().get('id'));
+	if (!mac && id) {
+		try {
+			const m = ((await api.get('machines')).machines || []).find((x) => x.id === id);
+			mac = m ? m.mac : '';
+		} catch (e) {
+			fill(powerEl, errorBox(`machine ${id}`, e));
+			return;
+		}
+		path = `machines/${encodeURIComponent(mac)}`;
+	}
+	if (!mac) {
+		fill(powerEl);
+		fill(jobsEl);
+		powerEl.hidden = jobsEl.hidden = true; /* no machine: no empty cards */
+		return;
+	}
+	poll();
+}
+start();

@@ -80,9 +80,13 @@ export class HistogramView {
 			hist = await api.get(`runs/${this.runId}/cases/${c.case_id}/histogram${qs.toString() ? `?${qs}` : ''}`);
 		} catch (e) {
 			if (my !== this.seq) return;
-			fill(body, e.status === 404
-				? state('empty', 'This case has no histogram.', h('div', {}, 'The payload sends histograms for every case unless they were turned off; its summary statistics are in the charts above and in the CSV.'))
-				: errorBox('the histogram', e));
+			// A 404 for one repetition or initiator is that selection's:
+			// a sender may keep histograms of every initiator together.
+			const narrowed = st.rep !== '' || st.init !== '';
+			fill(body, e.status !== 404 ? errorBox('the histogram', e)
+				: narrowed ? state('empty', `No histogram for ${[st.rep !== '' ? `repetition ${st.rep}` : '', st.init !== '' ? `CPU ${st.init}` : ''].filter(Boolean).join(', ')} in this case.`,
+					h('div', {}, 'The payload sent this case\'s histograms for other selections only (all initiators together, say): choose "all" or "all merged" above.'))
+				: state('empty', 'This case has no histogram.', h('div', {}, 'The payload sends histograms for every case unless they were turned off; its summary statistics are in the charts above and in the CSV.')));
 			return;
 		}
 		if (my !== this.seq) return;

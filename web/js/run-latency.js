@@ -95,9 +95,12 @@ export function renderLatency(container, cases, unit, { log, schema, shared = tr
 
 // One y range for every panel (issue 25): the lowest and highest value any
 // panel draws, so panels (and two runs' pages with the same choices) read
-// alike by eye; each chart's $xcb.range records it.
+// alike by eye; each chart's $xcb.range records it. A band of one point is
+// no area (its points have no radius): drawn nowhere, its p99 must not
+// stretch every panel (one 3.2 ms p99 left the other lines flat at 0).
 export function shareRange(list, log) {
-	const ys = list.flatMap((c) => c.data.datasets.flatMap((d) => d.data.map((p) => (p && typeof p === 'object' ? p.y : p))))
+	const drawn = (d) => d.xcbRole !== 'band' || d.data.length >= 2;
+	const ys = list.flatMap((c) => c.data.datasets.filter(drawn).flatMap((d) => d.data.map((p) => (p && typeof p === 'object' ? p.y : p))))
 		.filter((v) => Number.isFinite(v) && (!log || v > 0));
 	if (!ys.length) return;
 	const lo = Math.min(...ys), hi = Math.max(...ys);

@@ -112,7 +112,9 @@ function renderHead() {
 	const algos = [...new Set(detail.cases.filter((c) => c.kind === 'xcall' && c.algo).map((c) => c.algo))];
 	const pairs = [];
 	for (let i = 0; i < algos.length; i++) for (let j = i + 1; j < algos.length; j++) pairs.push([algos[i], algos[j]]);
-	const elapsed = r.started ? ((r.finished ? new Date(r.finished) : new Date(r.last_frame || r.started)) - new Date(r.started)) / 1000 : null;
+	// A serial capture's times are its ingest's (xcbench ingest): no run time.
+	const captured = r.source === 'serial';
+	const elapsed = r.started && !captured ? ((r.finished ? new Date(r.finished) : new Date(r.last_frame || r.started)) - new Date(r.started)) / 1000 : null;
 	fill($('#run-head'),
 		h('div', { class: 'row' },
 			h('h1', {}, `Run #${r.id}`), badge(r.status), r.label ? h('span', { class: 'pill', id: 'run-label' }, r.label) : null,
@@ -121,7 +123,7 @@ function renderHead() {
 			h('a', { class: 'button', href: `compare.html?a=${r.id}` }, 'Compare with another run…')),
 		h('p', { class: 'sub' },
 			[r.suite && `suite ${r.suite}`, r.machine ? `machine ${r.machine.mac}` : 'booted directly', r.cpus && `${r.cpus} CPUs`,
-				`started ${fmt.date(r.started || r.created)}`, elapsed !== null && !Number.isNaN(elapsed) ? `ran ${fmt.duration(elapsed)}` : null,
+				captured ? `ingested ${fmt.date(r.created)} from a serial capture` : `started ${fmt.date(r.started || r.created)}`, elapsed !== null && !Number.isNaN(elapsed) ? `ran ${fmt.duration(elapsed)}` : null,
 				`${detail.cases.length} cases`, unit.name === 'cycles' ? 'latencies in TSC cycles (no tsc_khz reported)' : null]
 				.filter(Boolean).join(' · ')),
 		isLive(r.status)
