@@ -40,7 +40,11 @@ export function renderFloor(container, cases, unit) {
 	const xy = (key, onlyPaired) => pts.map((p, i) => ({ x: i, y: onlyPaired && p.paired === null ? null : u.conv(p[key]) }));
 	const title = `The ipi floor over time, and each repetition's call p50 (${u.name})`;
 	const unpaired = !pts.some((p) => p.paired !== null);
-	const note = (unpaired ? 'No paired floor in this run (recorded before issue 21, or no cross-call or TLB case): only the floor before each repetition is drawn. ' : '') + 'One point per repetition, in the order they ran (case by case). The paired floor is the median `ipi` probe sent among the repetition\'s calls (after every 4th, to the same target); the floor before it is the median of 65 probes just before; a raw ipi case\u2019s p50 is the floor measured as a case. A call p50 that follows its paired floor up and down pays for the host, not the algorithm. Call p50 is drawn only where a paired floor was measured.';
+	const noBefore = !pts.some((p) => p.before !== null);
+	// Say what is drawn: a sync run has neither floor, only its raw ipi case.
+	const what = unpaired && noBefore ? 'No paired floor and no floor before a repetition in this run (no cross-call or TLB case): only the raw ipi case\u2019s repetitions are drawn. '
+		: unpaired ? 'No paired floor in this run (recorded before issue 21, or no cross-call or TLB case): only the floor before each repetition is drawn. ' : '';
+	const note = what + 'One point per repetition, in the order they ran (case by case). The paired floor is the median `ipi` probe sent among the repetition\'s calls (after every 4th, to the same target); the floor before it is the median of 65 probes just before; a raw ipi case\u2019s p50 is the floor measured as a case. A call p50 that follows its paired floor up and down pays for the host, not the algorithm. Call p50 is drawn only where a paired floor was measured.';
 	const { box: el, canvas } = box(h, title, { id: 'floor', note, tall: true });
 	fill(container, el);
 	const chart = make('floor', canvas, {
