@@ -83,8 +83,11 @@ ok(not bad, "every case and rep: a row per reader, all readers, and the 4 writer
    + (f" ({bad[:3]})" if bad else ""))
 allr = [r for r in run["results"] if r["case_id"] in sync and r["initiator"] == 0xffff]
 ok(all(r["stale"] == 0 for r in run["results"]), "0 stale uses after a flush (lazy: after the entry) in every row")
-unver = [(r["case_id"], r["rep"]) for r in allr if r["control_runs"] != 8 or r["control_stale"] == 0]
-ok(not unver, "every case's no-flush control saw stale reads (8 runs; lazy: entries skip the flush)"
+# bench/rep.h: 8 control writes, more (at most 64) only while none saw a stale read.
+unver = [(r["case_id"], r["rep"], r["control_stale"], r["control_runs"]) for r in allr
+         if not 8 <= r["control_runs"] <= 64 or r["control_stale"] == 0
+         or (r["control_runs"] > 8 and r["control_stale"] != 1)]
+ok(not unver, "every case's no-flush control saw stale reads (8 runs or more; lazy: entries skip the flush)"
    + (f" (unverified: {unver[:4]})" if unver else ""))
 lazy = [r for r in allr if sync[r["case_id"]]["algo"] == "lazy"]
 eager = [r for r in allr if sync[r["case_id"]]["algo"] != "lazy"]

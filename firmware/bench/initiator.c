@@ -169,15 +169,17 @@ static int one_call(struct initiator *in, unsigned raw_target, uint64_t *d)
 }
 
 /* The no-flush control of a TLB repetition, untimed, after the timed shootdowns:
- * the same path and targets without any invalidation. If no target then reads the
- * old frame, the platform did not keep the primed translations, and stale = 0 in
- * this case proves nothing (the result is "unverified"). */
+ * the same path and targets without any invalidation, CTL_RUNS times and then
+ * until one saw a stale read (at most CTL_MAX: rep.h). If no target then reads
+ * the old frame, the platform did not keep the primed translations, and stale = 0
+ * in this case proves nothing (the result is "unverified"). */
 static void tlb_control(struct initiator *in)
 {
 	struct wd_cpu *w = &wd_cpus[in->cpu];
 	struct flush_cfg ctl = in->fcfg;
 	ctl.method = XCB_METHOD_NONE;
-	for (unsigned i = 0; i < CTL_RUNS; i++) {
+	/* in->ctl_* start at 0 in each repetition (rep.c). */
+	for (unsigned i = 0; i < CTL_MAX && (i < CTL_RUNS || !in->ctl_stale); i++) {
 		uint64_t d;
 		/* Under the watchdog like a timed shootdown (its waits on the
 		 * targets are the same): a target that never answers a control

@@ -18,7 +18,16 @@
 #include "lib/cpumask.h"
 
 #define SAMPLES_MAX 1024	/* raw samples kept per initiator per rep (samples=1) */
-#define CTL_RUNS 8		/* no-flush control shootdowns per initiator per TLB rep */
+/* The no-flush control (per initiator per TLB rep, per sync rep): CTL_RUNS
+ * shootdowns, then more while none has seen a stale read, up to CTL_MAX. A
+ * primed translation can leave a TLB before the verify step reads it (a
+ * target's own loop evicts it: QEMU's TCG TLB is direct-mapped with an 8-entry
+ * victim buffer and seldom more than 256 entries early in a boot); one stale
+ * read is what "verified" needs, and the runs it took are reported with it
+ * (control_runs), so a low detection rate shows instead of reading as
+ * "unverified" - or as a fixed 8. */
+#define CTL_RUNS 8		/* at least this many control shootdowns */
+#define CTL_MAX 64		/* at most, while none has seen a stale read */
 #define PAIR_EVERY 4		/* one paired `ipi` probe after every PAIR_EVERY-th timed call */
 #define PAIRS_MAX 256		/* paired probes kept per initiator per rep */
 
