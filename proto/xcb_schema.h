@@ -210,6 +210,23 @@
 	X(XCB_SUITE_EPT,     "ept",     "ept")     \
 	X(XCB_SUITE_STRESS,  "stress",  "stress")
 
+/* HELLO `hypervisor` (CPUID leaf 0x40000000's 12-byte signature, as sent)
+ * -> the name people use: X(signature prefix, name). A signature starts
+ * with its prefix after any leading spaces (VirtualBox's has one); "" (the
+ * CPUID hypervisor bit clear) is bare metal. Host-only: every view names a
+ * hypervisor by this (xcb_hypervisor_name; GET /api/v1/schema
+ * "hypervisors", the dashboard; the runs list's search). */
+#define XCB_HYPERVISORS(X) \
+	X("KVMKVMKVM",    "KVM")        \
+	X("TCGTCGTCGTCG", "QEMU TCG")   \
+	X("XenVMMXenVMM", "Xen")        \
+	X("Microsoft Hv", "Hyper-V")    \
+	X("VMwareVMware", "VMware")     \
+	X("bhyve bhyve",  "bhyve")      \
+	X("ACRNACRNACRN", "ACRN")       \
+	X("VBoxVBoxVBox", "VirtualBox")
+#define XCB_HV_BARE_METAL "none (bare metal)"
+
 /* Every vocabulary: X(name, LIST, enum tag). name is what XCB_CASE_AXES's
  * vocabulary column and GET /api/v1/schema call it. */
 #define XCB_VOCABS(X) \
@@ -377,5 +394,15 @@ const struct xcb_axis *xcb_axis_find(const char *key, size_t len);
 int xcb_axis_matches(const char *key, int without_algo);
 /* The vocabulary called name, or 0. */
 const struct xcb_vocab *xcb_vocab_find(const char *name);
+/* XCB_HYPERVISORS as a table, n entries. */
+struct xcb_hypervisor {
+	const char *signature, *name;
+};
+extern const struct xcb_hypervisor xcb_hypervisors[];
+extern const unsigned xcb_n_hypervisors;
+/* The name of HELLO `hypervisor` value sig (NUL-free, as JSON carries it):
+ * XCB_HV_BARE_METAL for "" (or "none", "0": older payloads), a listed
+ * hypervisor's name, else 0 (show the signature itself). */
+const char *xcb_hypervisor_name(const char *sig);
 
 #endif /* XCB_SCHEMA_H */

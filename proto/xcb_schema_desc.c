@@ -12,6 +12,11 @@ const struct xcb_vocab xcb_vocabs[] = { XCB_VOCABS(VOCAB_DESC) };
 #undef VOCAB_DESC
 const unsigned xcb_n_vocabs = sizeof(xcb_vocabs) / sizeof(xcb_vocabs[0]);
 
+#define HV_DESC(sig, name) { sig, name },
+const struct xcb_hypervisor xcb_hypervisors[] = { XCB_HYPERVISORS(HV_DESC) };
+#undef HV_DESC
+const unsigned xcb_n_hypervisors = sizeof(xcb_hypervisors) / sizeof(xcb_hypervisors[0]);
+
 #define STORE_COL 1
 #define STORE_JSON 0
 #define AXIS_DESC(key, type, role, store, pref, vocab) \
@@ -85,6 +90,29 @@ const struct xcb_vocab *xcb_vocab_find(const char *name)
 	for (unsigned i = 0; i < xcb_n_vocabs; i++)
 		if (key_is(name, len, xcb_vocabs[i].name))
 			return &xcb_vocabs[i];
+	return 0;
+}
+
+const char *xcb_hypervisor_name(const char *sig)
+{
+	const char *s = sig;
+	size_t n = 0;
+
+	while (*s == ' ')
+		s++;
+	while (s[n])
+		n++;
+	if (!n || key_is(s, n, "none") || key_is(s, n, "0"))
+		return XCB_HV_BARE_METAL;
+	for (unsigned i = 0; i < xcb_n_hypervisors; i++) {
+		const char *p = xcb_hypervisors[i].signature;
+		unsigned k = 0;
+
+		while (p[k] && s[k] == p[k])
+			k++;
+		if (!p[k])
+			return xcb_hypervisors[i].name;
+	}
 	return 0;
 }
 

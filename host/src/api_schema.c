@@ -70,6 +70,18 @@ static json_t *vocabularies_json(void)
 	return o;
 }
 
+/* {"bare_metal": name, "signatures": [{signature, name}, ...]}: how every
+ * view names a HELLO `hypervisor` (xcb_hypervisor_name). */
+static json_t *hypervisors_json(void)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < xcb_n_hypervisors; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s}", "signature", xcb_hypervisors[i].signature,
+						   "name", xcb_hypervisors[i].name));
+	return json_pack("{s:s, s:o}", "bare_metal", XCB_HV_BARE_METAL, "signatures", a);
+}
+
 enum MHD_Result api_schema(struct req *rq)
 {
 	json_t *o = json_pack("{s:o, s:s, s:o, s:i, s:i, s:o}",
@@ -79,6 +91,8 @@ enum MHD_Result api_schema(struct req *rq)
 		"result_fields", result_fields_json(),
 		"result_len", XCB_RESULT_LEN, "result_len_full", XCB_RESULT_LEN_FULL,
 		"vocabularies", vocabularies_json());
+	if (o)
+		json_object_set_new(o, "hypervisors", hypervisors_json());
 	/* The algorithms learned from HELLOs, and as the `algo` vocabulary
 	 * (the command-line word is the name) for clients that look words up
 	 * there. */

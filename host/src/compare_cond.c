@@ -13,21 +13,26 @@
 #include "runs_db.h"
 #include "sqljson.h"
 #include "util.h"
+#include "xcb_schema.h"
 
-/* A condition: its name in the answer, and where it is read. */
+/* A condition: its name in the answer, where it is read, and its words in
+ * a mismatch line (`plural`: "CPUs differ", "suite differs"; `empty`: a run
+ * without a value - a fact its payload did not send, or none to have). */
 struct cond {
 	const char *name, *hello, *what;
+	int plural;
+	const char *empty;
 };
 static const struct cond conds[] = {
-	{ "payload", "fw", "payload commit" },
-	{ "firmware", "boot_fw", "boot firmware" },
-	{ "uefi", "uefi_rev", "UEFI" },
-	{ "cpus", "cpus", "CPUs" },
-	{ "suite", NULL, "suite" },
-	{ "params", NULL, "suite parameters" },
-	{ "cpu", "brand", "CPU model" },
-	{ "hypervisor", "hypervisor", "hypervisor" },
-	{ "unstable", NULL, "unstable host cases" },
+	{ "payload", "fw", "payload commit", 0, "not stated" },
+	{ "firmware", "boot_fw", "boot firmware", 0, "not stated" },
+	{ "uefi", "uefi_rev", "UEFI", 0, "none" },
+	{ "cpus", "cpus", "CPUs", 1, "not stated" },
+	{ "suite", NULL, "suite", 0, "none" },
+	{ "params", NULL, "suite parameters", 1, "none" },
+	{ "cpu", "brand", "CPU model", 0, "not stated" },
+	{ "hypervisor", "hypervisor", "hypervisor", 0, "none" },
+	{ "unstable", NULL, "unstable host cases", 1, "none" },
 };
 #define NCOND (sizeof(conds) / sizeof(conds[0]))
 
@@ -47,7 +52,7 @@ static char *cond_value(struct dbi *db, const struct run_row *r, int64_t unstabl
 
 		if (n <= 0)
 			return strdup("");
-		buf_addf(&b, "run %lld: %lld", (long long)r->id, (long long)n);
+		buf_addf(&b, "run %lld: %lld case%s", (long long)r->id, (long long)n, n == 1 ? "" : "s");
 		return b.p;
 	}
 	if (strcmp(c->name, "suite") == 0)
@@ -129,13 +134,25 @@ static int same_sets(json_t *x, json_t *y)
 	return 1;
 }
 
-static void join(struct buf *b, json_t *arr)
+/* A side's values of condition c in a mismatch line: ", " between them,
+ * c->empty for an empty one, a hypervisor by its name (XCB_HYPERVISORS). A
+ * side's runs without an unstable case go unsaid when another has one
+ * ("run 2: 1 case", not "none, run 2: 1"). */
+static void join(struct buf *b, json_t *arr, const struct cond *c)
 {
+	int unstable = strcmp(c->name, "unstable") == 0, n = 0;
 	size_t i;
 	json_t *e;
 
-	json_array_foreach(arr, i, e)
-		buf_addf(b, "%s%s", i ? "|" : "", *json_string_value(e) ? json_string_value(e) : "(none)");
+	json_array_foreach(arr, i, e) {
+		const char *v = json_string_value(e), *hv;
+
+		if (unstable && !*v && json_array_size(arr) > 1)
+			continue;
+		if (c->hello && strcmp(c->hello, "hypervisor") == 0 && (hv = xcb_hypervisor_name(v)))
+			v = hv;
+		buf_addf(b, "%s%s", n++ ? ", " : "", *v ? v : c->empty);
+	}
 }
 
 json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const struct run_row *ra,
@@ -166,10 +183,11 @@ json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const s
 		if (flag) {
 			struct buf line = { 0 };
 
-			buf_addf(&line, same ? "%s on both sides: " : "%s differs: ", conds[k].what);
-			join(&line, va[k]);
+			buf_addf(&line, same ? "%s on both sides: " : "%s %s: ", conds[k].what,
+				 conds[k].plural ? "differ" : "differs");
+			join(&line, va[k], &conds[k]);
 			buf_addf(&line, " vs ");
-			join(&line, vb[k]);
+			join(&line, vb[k], &conds[k]);
 			json_array_append_new(mism, json_string(line.p));
 			buf_free(&line);
 		}

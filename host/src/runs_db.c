@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "runcounts.h"
 #include "runs_db.h"
+#include "xcb_schema.h"
 
 /* A copy of column col's text, or NULL. */
 static char *text_dup(struct dbi_stmt *st, int col)
@@ -131,6 +133,17 @@ int case_exists(struct dbi *db, int64_t run, int64_t case_id)
 	return found;
 }
 
+/* 1 if needle is inside hay, ASCII letters in either case. */
+static int icontains(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return 1;
+	return n == 0;
+}
+
 /* The WHERE clause of f; runs_bind binds it. One row a filter: whether f
  * sets it, and its condition. */
 static void where(const struct run_filters *f, struct buf *b)
@@ -144,14 +157,6 @@ static void where(const struct run_filters *f, struct buf *b)
 		{ f->status != NULL, " AND r.status = :status" },
 		{ f->suite != NULL, " AND r.suite = :suite" },
 		{ f->label != NULL, " AND r.label = :label" },
-		/* issue 25: labels as metadata (run_tags, run_meta: labels_db.h) */
-		{ f->q != NULL,
-		  " AND (lower(COALESCE(r.label, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(r.notes, '')) LIKE :q ESCAPE '\\'"
-		  " OR lower(COALESCE(r.suite, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(m.mac, '')) LIKE :q ESCAPE '\\'"
-		  " OR lower(r.hello) LIKE :q ESCAPE '\\'"
-		  " OR EXISTS (SELECT 1 FROM run_tags qt WHERE qt.run_id = r.id AND lower(qt.tag) LIKE :q ESCAPE '\\')"
-		  " OR EXISTS (SELECT 1 FROM run_meta qm WHERE qm.run_id = r.id AND"
-		  " lower(qm.key || '=' || qm.value) LIKE :q ESCAPE '\\'))" },
 		{ f->tag != NULL, " AND EXISTS (SELECT 1 FROM run_tags tt WHERE tt.run_id = r.id AND tt.tag = :tag)" },
 		{ f->since != 0, " AND r.created >= :since" },
 		{ f->token[0] != 0, " AND r.token = :token" },
@@ -162,6 +167,26 @@ static void where(const struct run_filters *f, struct buf *b)
 	for (size_t i = 0; i < sizeof(conds) / sizeof(conds[0]); i++)
 		if (conds[i].on)
 			buf_addf(b, "%s", conds[i].sql);
+	if (!f->q)
+		return;
+	/* issue 25: labels as metadata (run_tags, run_meta: labels_db.h) */
+	buf_addf(b, " AND (lower(COALESCE(r.label, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(r.notes, '')) LIKE :q ESCAPE '\\'"
+		    " OR lower(COALESCE(r.suite, '')) LIKE :q ESCAPE '\\' OR lower(COALESCE(m.mac, '')) LIKE :q ESCAPE '\\'"
+		    " OR lower(r.hello) LIKE :q ESCAPE '\\'"
+		    " OR EXISTS (SELECT 1 FROM run_tags qt WHERE qt.run_id = r.id AND lower(qt.tag) LIKE :q ESCAPE '\\')"
+		    " OR EXISTS (SELECT 1 FROM run_meta qm WHERE qm.run_id = r.id AND"
+		    " lower(qm.key || '=' || qm.value) LIKE :q ESCAPE '\\')");
+	/* A hypervisor is shown by its name (XCB_HYPERVISORS), stored by its
+	 * signature: a q inside a name also finds that signature (runs_bind
+	 * binds :qhvN, N the entry; :qhvbare for bare metal). */
+	for (unsigned i = 0; i <= xcb_n_hypervisors; i++)
+		if (icontains(i < xcb_n_hypervisors ? xcb_hypervisors[i].name : XCB_HV_BARE_METAL, f->q)) {
+			if (i < xcb_n_hypervisors)
+				buf_addf(b, " OR lower(r.hello) LIKE :qhv%u", i);
+			else
+				buf_addf(b, " OR r.hello LIKE :qhvbare");
+		}
+	buf_addf(b, ")");
 }
 
 /* Binds v to the named parameter if the statement has it. */
@@ -194,6 +219,20 @@ void runs_bind(struct dbi_stmt *st, const struct run_filters *f)
 		buf_addf(&pat, "%%");
 		bind_text(st, ":q", pat.p);
 		buf_free(&pat);
+		/* where()'s hypervisor terms: the HELLO's compact JSON (store.c) */
+		for (unsigned i = 0; i < xcb_n_hypervisors; i++) {
+			char name[16];
+			struct buf sig = { 0 };
+
+			snprintf(name, sizeof(name), ":qhv%u", i);
+			buf_addf(&sig, "%%\"hypervisor\":\"%%");
+			for (const char *c = xcb_hypervisors[i].signature; *c; c++)
+				buf_addf(&sig, "%c", *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+			buf_addf(&sig, "%%");
+			bind_text(st, name, sig.p);
+			buf_free(&sig);
+		}
+		bind_text(st, ":qhvbare", "%\"hypervisor\":\"\"%");
 	}
 	dbi_bind_named_i64(st, ":since", f->since);
 	bind_text(st, ":token", f->token);

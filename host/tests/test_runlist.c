@@ -236,10 +236,67 @@ static void counts_per_page(void **st)
 	dbi_close(db);
 }
 
+/* run_fn: appends the run's id to the int64_t list ctx (ctx[0]: count). */
+static void ids_one(const struct run_row *r, void *ctx)
+{
+	int64_t *ids = ctx;
+
+	if (ids[0] < 15)
+		ids[++ids[0]] = r->id;
+}
+
+/* The ids (created DESC) that q finds, as "a,b,c". */
+static char *found(struct dbi *db, const char *q)
+{
+	struct run_filters f = { .limit = 100, .q = q };
+	int64_t ids[16] = { 0 }, total;
+	struct buf b = { 0 };
+
+	assert_int_equal(runs_list(db, &f, ids_one, ids, &total), 0);
+	assert_int_equal(total, ids[0]);
+	buf_addf(&b, "%s", "");
+	for (int64_t i = 1; i <= ids[0]; i++)
+		buf_addf(&b, "%s%lld", i > 1 ? "," : "", (long long)ids[i]);
+	return b.p;
+}
+
+/* q finds a hypervisor by the name every view shows (XCB_HYPERVISORS), not
+ * only by the signature the HELLO stores; bare metal by its name; a name
+ * word no run has finds nothing; the signature still works. */
+static void q_finds_hypervisor_names(void **st)
+{
+	static const struct { const char *q, *want; } cases[] = {
+		{ "QEMU TCG", "3,1" }, { "qemu tcg", "3,1" }, { "tcg", "3,1" }, { "TCGTCG", "3,1" },
+		{ "KVM", "2" }, { "bare metal", "4" }, { "Hyper-V", "" }, { "virtualbox", "5" },
+	};
+	char err[256];
+	struct dbi *db = dbi_open(":memory:", DBI_RW, err, sizeof(err));
+
+	(void)st;
+	assert_non_null(db);
+	for (int i = 0; i < xcb_nmigrations; i++)
+		exec(db, xcb_migrations[i]);
+	exec(db, "INSERT INTO runs(id, token, status, created, hello) VALUES"
+		 " (1, '00c0ffee00000001', 'complete', 100, '{\"brand\":\"QEMU Virtual CPU\",\"hypervisor\":\"TCGTCGTCGTCG\"}'),"
+		 " (2, '00c0ffee00000002', 'complete', 200, '{\"brand\":\"AMD EPYC\",\"hypervisor\":\"KVMKVMKVM\"}'),"
+		 " (3, '00c0ffee00000003', 'complete', 300, '{\"brand\":\"Intel Xeon\",\"hypervisor\":\"TCGTCGTCGTCG\"}'),"
+		 " (4, '00c0ffee00000004', 'complete', 400, '{\"brand\":\"Intel Xeon\",\"hypervisor\":\"\"}'),"
+		 " (5, '00c0ffee00000005', 'complete', 500, '{\"hypervisor\":\" VBoxVBoxVBox\"}');");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *got = found(db, cases[i].q);
+
+		if (strcmp(got, cases[i].want))
+			fail_msg("q=%s: runs %s, want %s", cases[i].q, got, cases[i].want);
+		free(got);
+	}
+	dbi_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(same_bytes),
+		cmocka_unit_test(q_finds_hypervisor_names),
 		cmocka_unit_test(reference_has_them),
 		cmocka_unit_test(counts_per_page),
 	};

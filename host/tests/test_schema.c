@@ -594,6 +594,27 @@ static void vocabularies(void **state)
 	assert_int_equal(XCB_PARSE_WORD(delivery, "allbutself"), -1);
 }
 
+/* Hypervisor signatures to names (XCB_HYPERVISORS): the HELLO's value as
+ * sent, a leading space (VirtualBox), bare metal in its spellings, and an
+ * unknown signature left to the caller. */
+static void hypervisor_names(void **state)
+{
+	(void)state;
+	assert_true(xcb_n_hypervisors > 0);
+	for (unsigned i = 0; i < xcb_n_hypervisors; i++)
+		assert_string_equal(xcb_hypervisor_name(xcb_hypervisors[i].signature), xcb_hypervisors[i].name);
+	assert_string_equal(xcb_hypervisor_name("TCGTCGTCGTCG"), "QEMU TCG");
+	assert_string_equal(xcb_hypervisor_name("KVMKVMKVM"), "KVM");
+	assert_string_equal(xcb_hypervisor_name(" VBoxVBoxVBox"), "VirtualBox");
+	assert_string_equal(xcb_hypervisor_name(""), XCB_HV_BARE_METAL);
+	assert_string_equal(xcb_hypervisor_name("  "), XCB_HV_BARE_METAL);
+	assert_string_equal(xcb_hypervisor_name("none"), XCB_HV_BARE_METAL);
+	assert_string_equal(xcb_hypervisor_name("0"), XCB_HV_BARE_METAL);
+	assert_null(xcb_hypervisor_name("nonesuch"));
+	assert_null(xcb_hypervisor_name("TCGTCG"));	/* a prefix of a signature is not one */
+	assert_null(xcb_hypervisor_name("Linux KVM Hv"));
+}
+
 static void axes(void **state)
 {
 	(void)state;
@@ -1207,6 +1228,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(histograms_are_chunks_stored_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(migration_makes_histogram_chunks, setup_before_histo_chunks, teardown),
 		cmocka_unit_test(vocabularies),
+		cmocka_unit_test(hypervisor_names),
 		cmocka_unit_test(axes),
 	};
 

@@ -10,7 +10,7 @@ import { h, $, fill, state, errorBox, loading, params, setParams, header, badge 
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, color, alpha } from './charts.js';
-import { summaryFacts, hypervisorName } from './model.js';
+import { summaryFacts, hypervisorName, setHypervisors } from './model.js';
 import { HISTORY_FACTS, factsOverTime, trend, trendKeys } from './history.js';
 
 $('#top').replaceWith(header('machine'));
@@ -27,6 +27,7 @@ async function start() {
 		fill(facts, errorBox('the machine', e));
 		return done();
 	}
+	setHypervisors(schema.hypervisors);
 	const list = machines.machines || [];
 	const m = list.find((x) => String(x.id) === p.get('id') || (p.get('mac') && x.mac === p.get('mac').toLowerCase()));
 	if (!m) {

@@ -2,22 +2,20 @@
 // machine-fact names, case grouping, ns conversion, progress of a run.
 // Pure functions, no DOM.
 
-// CPUID hypervisor signatures -> names people use.
-const HV = [
-	[/^KVMKVMKVM/, 'KVM'],
-	[/^TCGTCGTCGTCG/, 'QEMU TCG'],
-	[/^XenVMMXenVMM/, 'Xen'],
-	[/^Microsoft Hv/, 'Hyper-V'],
-	[/^VMwareVMware/, 'VMware'],
-	[/^bhyve bhyve/, 'bhyve'],
-	[/^ACRNACRNACRN/, 'ACRN'],
-	[/^ VBoxVBoxVBox|^VBoxVBoxVBox/, 'VirtualBox'],
-];
+// CPUID hypervisor signatures -> names people use: the schema's table
+// (GET /api/v1/schema `hypervisors`, proto/xcb_schema.h XCB_HYPERVISORS, the
+// same names the run list's search finds). Each page hands it over with
+// setHypervisors() before it draws; until then (or if the schema could not
+// be read) a signature is shown as sent.
+let HV = { bare_metal: '', signatures: [] };
+export function setHypervisors(hv) {
+	if (hv && typeof hv.bare_metal === 'string' && Array.isArray(hv.signatures)) HV = hv;
+}
 export function hypervisorName(sig) {
 	if (sig === undefined || sig === null) return null;
-	const s = String(sig).replace(/\0/g, '');
-	if (s.trim() === '' || s === 'none' || s === '0') return 'none (bare metal)';
-	for (const [re, name] of HV) if (re.test(s)) return name;
+	const s = String(sig).replace(/\0/g, '').replace(/^ +/, '');
+	if (s.trim() === '' || s === 'none' || s === '0') return HV.bare_metal || s.trim();
+	for (const { signature, name } of HV.signatures) if (s.startsWith(signature)) return name;
 	return s.trim();
 }
 

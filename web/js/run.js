@@ -8,7 +8,7 @@
 import { h, $, fill, state, errorBox, loading, params, setParams, header, badge, progress } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
-import { unitOf, isLive, progressOf, rawFloor, varyingAxes, filterCases } from './model.js';
+import { unitOf, isLive, progressOf, rawFloor, varyingAxes, filterCases, setHypervisors } from './model.js';
 import { renderLatency, setLogScale, axisControls } from './run-latency.js';
 import { destroyAll } from './charts.js';
 import { HistogramView, renderFairness } from './run-case.js';
@@ -66,6 +66,7 @@ async function start() {
 		markReady();
 		return;
 	}
+	setHypervisors(schema.hypervisors);
 	unit = unitOf(detail.run);
 	layout();
 	logView = new LogView(sec.logs);

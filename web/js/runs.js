@@ -8,7 +8,7 @@
 import { h, $, fill, state, errorBox, loading, params, setParams, header, badge, progress } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
-import { summaryFacts, machineName, isLive, plannedCases } from './model.js';
+import { summaryFacts, machineName, isLive, plannedCases, setHypervisors } from './model.js';
 
 const PAGE = 100;
 const POLL_MS = 3000;
@@ -211,7 +211,9 @@ async function load({ quiet = false } = {}) {
 	if (view.q.trim()) qs.set('q', view.q.trim());
 	let res;
 	try {
-		res = await api.get(`runs?${qs}`);
+		// The schema names the hypervisors (a list without it shows signatures).
+		[res] = await Promise.all([api.get(`runs?${qs}`),
+			api.schema().then((s) => setHypervisors(s.hypervisors), () => {})]);
 	} catch (e) {
 		if (my !== loadSeq) return;
 		if (!quiet) fill(els.body, errorBox('the runs', e));
