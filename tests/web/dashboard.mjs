@@ -160,6 +160,7 @@ async function runsPage(A, B, L) {
 	const list = await api('runs?limit=1000');
 	await page.goto(url('/'));
 	await page.waitForSelector('#runs tbody tr');
+	await until('the runs page says it is drawn (body[data-ready], as every page)', () => page.evaluate(() => document.body.dataset.ready === '1'));
 	await until('details of every row', () => page.evaluate(() => [...document.querySelectorAll('#runs td[data-col=cpu]')].every((td) => !td.textContent.includes('…'))));
 	const ids = await page.$$eval('#runs tbody tr', (trs) => trs.map((t) => Number(t.dataset.run)));
 	ok(ids.length === list.total && list.runs.every((r) => ids.includes(r.id)), `runs page: one row per run (${list.total})`, { ids, api: list.runs.map((r) => r.id) });

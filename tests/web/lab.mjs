@@ -55,6 +55,7 @@ try {
 	await page.waitForSelector(`#lab-table tr[data-mac="${MAC}"]`, { timeout: 20000 });
 	const first = await page.getAttribute(`tr[data-mac="${MAC}"]`, 'data-state');
 	ok(first === 'idle', `lab page lists ${MAC}, idle before its job (${first})`);
+	ok(await page.evaluate(() => document.body.dataset.ready === '1'), 'lab page: drawn, it sets body[data-ready] as every page does');
 	await page.screenshot({ path: path.join(OUT, 'web-lab-idle.png'), fullPage: true });
 
 	execSync(process.env.XCB_QUEUE, { stdio: 'inherit' });

@@ -66,6 +66,8 @@ async function poll() {
 	} catch (e) {
 		fill(body, errorBox('the lab', e));
 	}
+	// Drawn (the table or why not): what tests/web/browser.mjs waits for.
+	document.body.dataset.ready = '1';
 	setTimeout(poll, POLL_MS);
 }
 poll();

@@ -257,4 +257,6 @@ function schedulePoll(on) {
 
 renderFilters();
 renderActions();
-load();
+// Drawn once the first load has its table or its error (every page sets
+// data-ready: tests/web/browser.mjs).
+load().finally(() => { document.body.dataset.ready = '1'; });
