@@ -115,7 +115,8 @@ PY
 
 "${X[@]}" check --baseline "$A" "$B" >"$TMP/check-aa.txt" 2>&1
 rc=$?
-check "check --baseline on the A/A: exit 0 ($rc; $(tail -1 "$TMP/check-aa.txt"))" [ "$rc" = 0 ]
+check "check --baseline on the A/A: exit 0, the tested cases counted ($rc; $(tail -1 "$TMP/check-aa.txt"))" \
+	bash -c "[ $rc = 0 ] && tail -1 '$TMP/check-aa.txt' | grep -q '^check: pass: 0 of 24 tested cases'"
 "${X[@]}" check --baseline "$A" "$A" --a-where algo=lockless,work_us=0 --b-where algo=lockless,work_us=5 >"$TMP/check-pl.txt" 2>&1
 rc=$?
 check "check --baseline on the planted regression: exit 1 ($rc; $(tail -1 "$TMP/check-pl.txt"))" [ "$rc" = 1 ]
@@ -191,6 +192,19 @@ m=$(pyjson "$URL/api/v1/compare?a=$Q&b=${ID[0]}" '" | ".join(d["mismatches"])')
 check "differing conditions are listed ($m)" bash -c "grep -q 'payload commit differs: 2d77dc2 vs 20780d8' <<<'$m' && grep -q 'suite differs: quick vs seed' <<<'$m'"
 "${X[@]}" compare "$Q" "${ID[0]}" --format text >"$TMP/mism.txt" 2>&1
 check "... and the CLI warns of them" grep -q "^warning: payload commit differs: 2d77dc2 vs 20780d8" "$TMP/mism.txt"
+# A check in which no case could be tested (one boot a side, fewer than 5
+# repetitions: no interval, no p) is no verdict either: it used to print
+# "pass: 0 of N" and exit 0 whatever B's figures.
+curl -sf -X POST "${ADMIN[@]}" -d '{"token":"2b000000000000a1","suite":"gen"}' "$URL/api/v1/runs" >/dev/null
+"$XCB_GEN" --server 127.0.0.1:$PORT --runs 1 --token 2b000000000000a1 --reps 2 >/dev/null 2>&1
+G=$(pyjson "$URL/api/v1/runs?limit=1" 'd["runs"][0]["id"]')
+"${X[@]}" check --baseline "$G" "$G" >"$TMP/untested.txt" 2>"$TMP/untested.err"
+rc=$?
+check "check with no case testable: exit 3, says why ($rc: $(cat "$TMP/untested.err"))" \
+	bash -c "[ $rc = 3 ] && grep -q 'could be tested (too few repetitions' '$TMP/untested.err' && ! grep -q '^check: pass' '$TMP/untested.txt'"
+"${X[@]}" check --baseline "$G" "$G" --json >"$TMP/untested.json" 2>/dev/null
+check "... --json: verdict \"not tested\" ($(grep -o '"verdict": "[^"]*"' "$TMP/untested.json"))" \
+	grep -q '"verdict": "not tested"' "$TMP/untested.json"
 # Hypervisors by name (proto XCB_HYPERVISORS): the schema lists the golden
 # capture's signature under the name the dashboard shows, and the run list's
 # search finds the run by that name (its HELLO has only the signature).

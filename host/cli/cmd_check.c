@@ -22,8 +22,9 @@ static const char usage[] =
 	"Give several boots a side: with one, the interval is within-boot only and\n"
 	"cries wolf (the output warns). Lists the regressed cases and a summary.\n"
 	"Exit status: 0 no regression, 1 regression, 2 usage or server error,\n"
-	"3 no case matched (nothing was checked: with --json too, whose verdict\n"
-	"then reads \"no case matched\").\n";
+	"3 nothing was checked: no case matched, or none could be tested (fewer\n"
+	"than 5 repetitions a side in one boot; with --json too, whose verdict then\n"
+	"reads \"no case matched\" or \"not tested\").\n";
 
 int cmd_check(int argc, char **argv)
 {
@@ -38,7 +39,7 @@ int cmd_check(int argc, char **argv)
 	const struct cmd cmd = { "xcbench check", usage, opts };
 	struct buf path = { 0 };
 	json_t *o, *s;
-	long long slower;
+	long long slower, cases, tested;
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
@@ -60,17 +61,28 @@ int cmd_check(int argc, char **argv)
 		return 2;
 	s = json_object_get(o, "summary");
 	slower = (long long)json_integer_value(json_object_get(s, "slower"));
-	/* No case matched is no verdict (a typo in --a-where, a wrong run):
-	 * exit 3 in every form, never a pass a CI job would take. */
-	if (json_array_size(json_object_get(o, "cases")) == 0) {
+	cases = (long long)json_integer_value(json_object_get(s, "cases"));
+	tested = (long long)json_integer_value(json_object_get(s, "tested"));
+	/* No case matched, or none could be tested (one boot a side with fewer
+	 * than COMPARE_MIN_REPS repetitions: no interval, no p), is no verdict:
+	 * a typo in --a-where, a wrong run, a run too short. Exit 3 in every
+	 * form, never a pass a CI job would take - whatever B's figures. */
+	if (json_array_size(json_object_get(o, "cases")) == 0 || tested == 0) {
+		int none = json_array_size(json_object_get(o, "cases")) == 0;
+
 		if (as_json) {
-			json_object_set_new(o, "verdict", json_string("no case matched"));
+			json_object_set_new(o, "verdict", json_string(none ? "no case matched" : "not tested"));
 			print_json(o);
 		} else {
+			compare_warnings(o);
 			compare_summary(o);
 			json_decref(o);
 		}
-		fprintf(stderr, "xcbench check: no case matched: nothing was checked\n");
+		if (none)
+			fprintf(stderr, "xcbench check: no case matched: nothing was checked\n");
+		else
+			fprintf(stderr, "xcbench check: none of the %lld matched cases could be tested (too few "
+				"repetitions: 5 or more a side, or several boots a side): nothing was checked\n", cases);
 		return 3;
 	}
 	if (as_json) {
@@ -82,9 +94,12 @@ int cmd_check(int argc, char **argv)
 		compare_report(o, strcmp(format, "markdown") == 0 ? CMP_MARKDOWN : CMP_TEXT, 1);
 	compare_warnings(o);
 	compare_summary(o);
-	printf("check: %s: %lld of %lld cases significantly slower by >= %s %%\n",
-	       slower ? "REGRESSION" : "pass", slower,
-	       (long long)json_integer_value(json_object_get(s, "cases")), ca.min_effect);
+	/* A pass covers the tested cases only: say how many those were. */
+	printf("check: %s: %lld of %lld tested cases significantly slower by >= %s %%",
+	       slower ? "REGRESSION" : "pass", slower, tested, ca.min_effect);
+	if (tested < cases)
+		printf(" (%lld of the %lld matched not tested: too few repetitions)", cases - tested, cases);
+	printf("\n");
 	json_decref(o);
 	return slower ? 1 : 0;
 }
