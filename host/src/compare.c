@@ -106,8 +106,8 @@ static json_t *matchable(json_t *cfg, const struct compare_req *rq)
 
 /* The cases of run that pass side's restrictions, with their repetitions'
  * medians: two queries (cases, the RESULT rows' p50s) stepped in case
- * order; *unstable: the run's unstable cases, counted over the same RESULT
- * rows (results_unstable_rest), -1 when not counted. */
+ * order; *unstable: how many of those cases are unstable, counted over the
+ * same RESULT rows (results_unstable_taken), -1 when not counted. */
 static int load_side(struct dbi *db, int64_t run, const struct compare_side *side,
 		     const struct compare_req *rq, struct side_case **out, size_t *n, int64_t *unstable)
 {
@@ -164,7 +164,7 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 		free(rows);
 		case_row_free(&row);
 	}
-	*unstable = results_unstable_rest(&rc);
+	*unstable = results_unstable_taken(&rc);
 	results_close(&rc);
 	cases_close(&cc);
 	return 0;

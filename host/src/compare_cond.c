@@ -163,7 +163,10 @@ json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const s
 	side_values(db, &rq->a, ra, ua, va);
 	side_values(db, &rq->b, rb, ub, vb);
 	for (size_t k = 0; k < NCOND; k++) {
-		int same = same_sets(va[k], vb[k]) && json_array_size(va[k]) <= 1;
+		/* same: the sides have the same values; within: a side has
+		 * several (its runs ran under different conditions) */
+		int same = same_sets(va[k], vb[k]);
+		int within = json_array_size(va[k]) > 1 || json_array_size(vb[k]) > 1;
 		int all_empty = json_array_size(va[k]) == 1 && json_array_size(vb[k]) == 1 &&
 				!*json_string_value(json_array_get(va[k], 0)) &&
 				!*json_string_value(json_array_get(vb[k], 0));
@@ -175,16 +178,23 @@ json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const s
 			continue;
 		}
 		/* an unstable case on either side is worth a line even when both
-		 * sides have some: the figures moved under the comparison */
-		int flag = !same || strcmp(conds[k].name, "unstable") == 0;
+		 * sides have the same: the figures moved under the comparison. It
+		 * is a note, never a condition the sides differ in: each run has
+		 * its own ("run 2: 1 case"), so two groups of boots always would. */
+		int unstable = strcmp(conds[k].name, "unstable") == 0;
+		int flag = !same || within || unstable;
 
 		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:o, s:b}", "name", conds[k].name,
 			"what", conds[k].what, "a", va[k], "b", vb[k], "same", same));
 		if (flag) {
 			struct buf line = { 0 };
 
-			buf_addf(&line, same ? "%s on both sides: " : "%s %s: ", conds[k].what,
-				 conds[k].plural ? "differ" : "differs");
+			if (unstable)
+				buf_addf(&line, "%s: ", conds[k].what);
+			else if (!same)
+				buf_addf(&line, "%s %s: ", conds[k].what, conds[k].plural ? "differ" : "differs");
+			else
+				buf_addf(&line, "%s %s within a side: ", conds[k].what, conds[k].plural ? "vary" : "varies");
 			join(&line, va[k], &conds[k]);
 			buf_addf(&line, " vs ");
 			join(&line, vb[k], &conds[k]);

@@ -42,7 +42,14 @@ static void step(struct result_cursor *c)
 	c->more = rc == DBI_ROW;
 	if (rc != DBI_ROW && rc != DBI_DONE)
 		c->unstable = -1;
-	if (c->more && c->field >= 0 && c->unstable >= 0 && (dbi_column_i64(c->st, RR_FLAGS) & XCB_RF_UNSTABLE)) {
+}
+
+/* results_take's row about to be taken: its case counts as unstable once
+ * if a row of it is flagged XCB_RF_UNSTABLE (a cursor that reads one field:
+ * compare's, which takes only the cases it compares). */
+static void count_unstable(struct result_cursor *c)
+{
+	if (c->field >= 0 && c->unstable >= 0 && (dbi_column_i64(c->st, RR_FLAGS) & XCB_RF_UNSTABLE)) {
 		int64_t id = dbi_column_i64(c->st, RR_CASE_ID);
 
 		if (c->unstable == 0 || id != c->unstable_case)
@@ -90,8 +97,8 @@ int results_open_field(struct dbi *db, int64_t run, int field, struct result_cur
 	c->more = 0;
 	if (field < 0 || field >= RV_NCOL)
 		return -1;
-	/* flags too (RR_FLAGS): the unstable cases counted as the rows go by,
-	 * not by a second scan (results_unstable_rest) */
+	/* flags too (RR_FLAGS): the unstable cases counted as results_take
+	 * takes their rows, not by a second scan (results_unstable_taken) */
 	buf_addf(&sql, "SELECT case_id, rep, initiator, %s, flags FROM results WHERE run_id = ?1 "
 		 "ORDER BY " RESULTS_KEY_ORDER, rv_names[field]);
 	rc = sql.p ? cursor_open(db, sql.p, run, -1, field, c) : -1;
@@ -160,6 +167,7 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 				return -1;
 			*rows = p;
 		}
+		count_unstable(c);
 		row_read(c, &(*rows)[(*n)++]);
 	}
 	if (*n > 1)
@@ -167,10 +175,8 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 	return 0;
 }
 
-int64_t results_unstable_rest(struct result_cursor *c)
+int64_t results_unstable_taken(const struct result_cursor *c)
 {
-	while (c->more)
-		step(c);
 	return c->st ? c->unstable : -1;
 }
 

@@ -50,8 +50,8 @@ struct result_cursor {
 	struct dbi_stmt *st;
 	int more;               /* st holds an unconsumed row */
 	int field;              /* RV_* the only value field read, -1: all of them */
-	/* results_open_field: how many cases a row flagged XCB_RF_UNSTABLE
-	 * has been stepped over of (-1 once a step failed), the last one */
+	/* results_open_field: how many of the cases results_take took have a
+	 * row flagged XCB_RF_UNSTABLE (-1 once a step failed), the last one */
 	int64_t unstable, unstable_case;
 };
 /* The RESULT rows of run (case_id < 0: of every case), in case order. */
@@ -61,10 +61,11 @@ int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cur
  * and reading all ~20 columns of ~800 rows a side was most of its SQL
  * time on PostgreSQL (each value a text to send and parse). */
 int results_open_field(struct dbi *db, int64_t run, int field, struct result_cursor *c);
-/* After results_open_field: steps over the rows left and answers what
- * results_unstable_cases answers for the run (its rows counted as they were
- * stepped: compare reads them anyway), or -1 when a step failed. */
-int64_t results_unstable_rest(struct result_cursor *c);
+/* After results_open_field and results_take: how many of the cases taken
+ * have a repetition flagged XCB_RF_UNSTABLE (results_unstable_cases over
+ * those cases alone: compare's, which takes only the cases it compares), or
+ * -1 when a step failed. */
+int64_t results_unstable_taken(const struct result_cursor *c);
 /* The rows of case_id, ordered by initiator then rep (*rows malloc'd, may be
  * NULL when *n is 0); rows of earlier cases are skipped, later ones kept for
  * the next call: call with ascending case ids. 0, or -1 out of memory. */
