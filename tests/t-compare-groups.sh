@@ -239,6 +239,25 @@ done
 # locked against queued.
 m=$(pyjson "$URL/api/v1/compare?a=${ID[1]}&b=${ID[1]}&algo_a=locked&algo_b=queued" '" | ".join(d["mismatches"] + d["warnings"])')
 check "an unstable case outside the compared ones is not counted ($m)" bash -c "! grep -q 'unstable host\|condition' <<<'$m'"
+# A compared case that failed a check (RESULT flag 2, XCB_RF_INVARIANT: an
+# algorithm that lost or duplicated calls) is named, and warned of: a
+# comparison against a broken algorithm looked like any other.
+sqlite3 "$DB" "UPDATE results SET flags = flags | 2 WHERE run_id = ${ID[4]} AND rep = 1 AND case_id =
+	(SELECT min(case_id) FROM cases WHERE run_id = ${ID[4]} AND kind = 'xcall' AND algo = 'lockless')"
+m=$(pyjson "$URL/api/v1/compare?a=${ID[0]},${ID[1]},${ID[2]}&b=${ID[3]},${ID[4]},${ID[5]}" '" | ".join(d["mismatches"] + d["warnings"])')
+check "a compared case that failed a check: a mismatch line and a warning ($m)" \
+	bash -c "grep -q 'cases that failed a check: none vs run ${ID[4]}: 1 case' <<<'$m' &&
+		grep -q 'compared cases failed a check .*not those of a correct algorithm' <<<'$m' && ! grep -q 'differ in conditions' <<<'$m'"
+"${X[@]}" compare "${ID[0]},${ID[1]},${ID[2]}" "${ID[3]},${ID[4]},${ID[5]}" --format text >"$TMP/failed.txt" 2>&1
+check "... and the CLI warns of it" grep -q "^warning: compared cases failed a check" "$TMP/failed.txt"
+m=$(pyjson "$URL/api/v1/compare?a=${ID[4]}&b=${ID[4]}&algo_a=locked&algo_b=queued" '" | ".join(d["mismatches"] + d["warnings"])')
+check "... but not when that case is not compared ($m)" bash -c "! grep -q 'failed a check' <<<'$m'"
+"${X[@]}" show "${ID[4]}" >"$TMP/show-failed.txt" 2>&1
+"${X[@]}" show "${ID[1]}" >"$TMP/show-unst.txt" 2>&1
+check "xcbench show marks the failed case and the unstable one in NOTE, and only those ($(grep -c ' FAILED check$' "$TMP/show-failed.txt") failed, $(grep -c ' unstable host$' "$TMP/show-unst.txt") unstable)" \
+	bash -c "[ \$(grep -c ' FAILED check$' '$TMP/show-failed.txt') = 1 ] && [ \$(grep -c ' unstable host$' '$TMP/show-unst.txt') = 1 ] &&
+		! grep -q 'unstable host$' '$TMP/show-failed.txt' && grep -q ' P50_CYC .* NOTE$' '$TMP/show-failed.txt'"
+sqlite3 "$DB" "UPDATE results SET flags = flags & ~2 WHERE run_id = ${ID[4]}"
 # Three boots against one: within-boot, and it says which side has one.
 w=$(pyjson "$URL/api/v1/compare?a=$A&b=${ID[3]}" '" | ".join(d["warnings"])')
 check "3 boots against 1: the warning names B's one boot ($w)" \

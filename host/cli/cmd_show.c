@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "xcb_proto.h"
 #include "xcb_schema.h"
 
 /* The case table's columns are every axis the schema matches on that some
@@ -100,7 +101,23 @@ static void print_pseudo(json_t *cs)
 
 static const char usage[] = "usage: xcbench show RUN [--json]\n"
 		   "Shows one run: status, machine facts and every case with its median\n"
-		   "and tail latency (cycles; ns when the machine reported its TSC rate).\n";
+		   "and tail latency (cycles; ns when the machine reported its TSC rate),\n"
+		   "and a NOTE where a case's figures are in doubt: \"FAILED check\" (calls\n"
+		   "lost, duplicated or out of order, a stale translation, a watchdog) or\n"
+		   "\"unstable host\" (the floor moved under it).\n";
+
+/* The NOTE cell of a case (its stats: flags OR-ed over the RESULT rows,
+ * unstable_host, null where no paired floor was measured): "" when its
+ * figures are as good as any. */
+static const char *case_note(json_t *st)
+{
+	json_int_t f = json_integer_value(json_object_get(st, "flags"));
+
+	if (f & (XCB_RF_INVARIANT | XCB_RF_WATCHDOG))
+		return " FAILED check";
+	/* the flag, or the repetitions' paired floors spread (unstable_host) */
+	return (f & XCB_RF_UNSTABLE) || json_is_true(json_object_get(st, "unstable_host")) ? " unstable host" : "";
+}
 
 int cmd_show(int argc, char **argv)
 {
@@ -150,7 +167,7 @@ int cmd_show(int argc, char **argv)
 	for (unsigned a = 0; a < XCB_N_AXES; a++)
 		if (shown[a])
 			print_cell(&xcb_axes[a], NULL);
-	printf(" %10s %10s %10s %4s\n", "P50", "P99", "P50_NS", "REPS");
+	printf(" %10s %10s %10s %4s %s\n", "P50_CYC", "P99_CYC", "P50_NS", "REPS", "NOTE");
 	json_array_foreach(json_object_get(o, "cases"), i, cs) {
 		json_t *st = json_object_get(cs, "stats"), *ns = json_object_get(cs, "ns");
 
@@ -163,9 +180,9 @@ int cmd_show(int argc, char **argv)
 				print_cell(&xcb_axes[a], v ? v : dash);	/* "-": not applicable */
 				json_decref(dash);
 			}
-		printf(" %10s %10s %10s %4s\n", jstr(json_object_get(st, "p50"), t[8], 48),
+		printf(" %10s %10s %10s %4s%s\n", jstr(json_object_get(st, "p50"), t[8], 48),
 		       jstr(json_object_get(st, "p99"), t[9], 48), jstr(json_object_get(ns, "p50"), t[10], 48),
-		       jstr(json_object_get(st, "reps"), t[11], 48));
+		       jstr(json_object_get(st, "reps"), t[11], 48), case_note(st));
 		print_pseudo(cs);
 	}
 	json_decref(o);

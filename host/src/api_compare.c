@@ -312,8 +312,8 @@ static void incomplete_runs(json_t *warn, const struct run_row *a, size_t na, co
 static enum MHD_Result compare_reply(struct req *rq, struct dbi *db, struct compare_req *c, json_t *ra, json_t *rb,
 				     const struct run_row *rows_a, const struct run_row *rows_b, int csv)
 {
-	int64_t ua[COMPARE_MAX_RUNS], ub[COMPARE_MAX_RUNS];
-	json_t *o = compare_runs(db, c, ua, ub), *cond;
+	struct case_flags fa[COMPARE_MAX_RUNS], fb[COMPARE_MAX_RUNS];
+	json_t *o = compare_runs(db, c, fa, fb), *cond;
 
 	/* "a"/"b": the first run of each side (a pair's answer as before);
 	 * "a_runs"/"b_runs": every run of the side. */
@@ -323,21 +323,32 @@ static enum MHD_Result compare_reply(struct req *rq, struct dbi *db, struct comp
 	json_object_set_new(o, "b_runs", rb);
 	json_object_set_new(o, "a_where", where_json(&c->a));
 	json_object_set_new(o, "b_where", where_json(&c->b));
-	cond = compare_conditions(db, c, rows_a, rows_b, ua, ub);
+	cond = compare_conditions(db, c, rows_a, rows_b, fa, fb);
 	json_object_update(o, cond);
 	json_decref(cond);
 	incomplete_runs(json_object_get(o, "warnings"), rows_a, c->a.nruns, rows_b, c->b.nruns);
 	if (json_array_size(json_object_get(o, "mismatches"))) {
 		/* "differ" only when they do: a run against itself may have
-		 * unstable-host cases, the same on both sides, and unstable
-		 * cases are a note, not a condition (each run has its own). */
-		int differ = 0;
+		 * unstable-host cases, the same on both sides, and flagged
+		 * cases are a note, not a condition (each run has its own). A
+		 * compared case that failed a check gets a warning of its own:
+		 * its figures are not those of a correct algorithm. */
+		int differ = 0, failed = 0;
 		size_t i;
 		json_t *cd;
 
-		json_array_foreach(json_object_get(o, "conditions"), i, cd)
-			differ |= json_is_false(json_object_get(cd, "same")) &&
-				  strcmp(json_string_value(json_object_get(cd, "name")), "unstable") != 0;
+		json_array_foreach(json_object_get(o, "conditions"), i, cd) {
+			const char *name = json_string_value(json_object_get(cd, "name"));
+
+			differ |= json_is_false(json_object_get(cd, "same")) && strcmp(name, "unstable") != 0 &&
+				  strcmp(name, "failed") != 0;
+			failed |= strcmp(name, "failed") == 0;
+		}
+		if (failed)
+			json_array_append_new(json_object_get(o, "warnings"),
+					      json_string("compared cases failed a check (calls lost, duplicated or out of "
+							  "order, a stale translation, a watchdog; which runs: the mismatch "
+							  "line): their figures are not those of a correct algorithm"));
 		json_array_append_new(json_object_get(o, "warnings"),
 				      json_string(differ ? "the two sides differ in conditions: see mismatches"
 							 : "a condition to note: see mismatches"));

@@ -106,10 +106,10 @@ static json_t *matchable(json_t *cfg, const struct compare_req *rq)
 
 /* The cases of run that pass side's restrictions, with their repetitions'
  * medians: two queries (cases, the RESULT rows' p50s) stepped in case
- * order; *unstable: how many of those cases are unstable, counted over the
- * same RESULT rows (results_unstable_taken), -1 when not counted. */
+ * order; *flags: how many of those cases are unstable or failed a check,
+ * counted over the same RESULT rows (results_flags_taken), -1 when not. */
 static int load_side(struct dbi *db, int64_t run, const struct compare_side *side,
-		     const struct compare_req *rq, struct side_case **out, size_t *n, int64_t *unstable)
+		     const struct compare_req *rq, struct side_case **out, size_t *n, struct case_flags *flags)
 {
 	struct case_cursor cc;
 	struct result_cursor rc;
@@ -118,7 +118,7 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 
 	*out = NULL;
 	*n = 0;
-	*unstable = -1;
+	*flags = (struct case_flags){ -1, -1 };
 	if (cases_open(db, run, &cc))
 		return -1;
 	if (results_open_field(db, run, RV_p50, &rc)) {
@@ -164,7 +164,7 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 		free(rows);
 		case_row_free(&row);
 	}
-	*unstable = results_unstable_taken(&rc);
+	*flags = results_flags_taken(&rc);
 	results_close(&rc);
 	cases_close(&cc);
 	return 0;
@@ -221,18 +221,18 @@ static void group_add(struct group *g, struct side_case *c, size_t n)
 	}
 }
 
-/* The side's runs' cases as one group; unstable[r] (unless NULL): run r's
- * unstable cases (load_side). */
+/* The side's runs' cases as one group; flags[r] (unless NULL): run r's
+ * flagged cases (load_side). */
 static void load_group(struct dbi *db, const struct compare_side *s, const struct compare_req *rq,
-		       struct group *g, int64_t *unstable)
+		       struct group *g, struct case_flags *flags)
 {
 	memset(g, 0, sizeof(*g));
 	for (size_t r = 0; r < s->nruns; r++) {
 		struct side_case *c;
 		size_t n;
-		int64_t u;
+		struct case_flags u;
 
-		if (load_side(db, s->runs[r], s, rq, &c, &n, unstable ? &unstable[r] : &u) == 0)
+		if (load_side(db, s->runs[r], s, rq, &c, &n, flags ? &flags[r] : &u) == 0)
 			group_add(g, c, n);
 		free_side(c, n);
 	}
@@ -490,15 +490,16 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 }
 
 
-json_t *compare_runs(struct dbi *db, const struct compare_req *rq, int64_t *unstable_a, int64_t *unstable_b)
+json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_flags *flags_a,
+		     struct case_flags *flags_b)
 {
 	int between = rq->a.nruns >= 2 && rq->b.nruns >= 2;
 	struct group a, b;
 	size_t unmatched_a = 0, unmatched_b = 0;
 	json_t *cases = json_array(), *o, *warn = json_array(), *summary;
 
-	load_group(db, &rq->a, rq, &a, unstable_a);
-	load_group(db, &rq->b, rq, &b, unstable_b);
+	load_group(db, &rq->a, rq, &a, flags_a);
+	load_group(db, &rq->b, rq, &b, flags_b);
 	for (size_t i = 0; i < a.n; i++) {
 		struct gcase *m = NULL;
 		json_t *c;

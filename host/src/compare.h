@@ -50,19 +50,23 @@ int compare_parse_where(const char *s, struct compare_side *side);
 
 /* The "cases", "unmatched_*", "pivots", "algo_*", "confidence", "level",
  * "warnings", "summary", "fdr", "min_effect_pct" members of the compare
- * response (host/API.md). unstable_a[i], unstable_b[i]: run rq->a.runs[i]'s
- * (rq->b.runs[i]'s) unstable cases as results_unstable_cases counts them,
- * from the RESULT rows read for the comparison (-1: not counted), for
- * compare_conditions; either may be NULL (calibration). */
-json_t *compare_runs(struct dbi *db, const struct compare_req *rq, int64_t *unstable_a, int64_t *unstable_b);
+ * response (host/API.md). flags_a[i], flags_b[i]: run rq->a.runs[i]'s
+ * (rq->b.runs[i]'s) compared cases that are unstable or failed a check
+ * (results_db.h struct case_flags), from the RESULT rows read for the
+ * comparison (-1: not counted), for compare_conditions; either may be NULL
+ * (calibration). */
+struct case_flags;
+json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_flags *flags_a,
+		     struct case_flags *flags_b);
 
 /* The runs' conditions side by side, and a line per difference
  * (compare_cond.c): {"conditions": [...], "mismatches": [...]}. ra and rb:
  * the sides' run rows (run_get's), in the order of rq->a.runs, rq->b.runs;
- * ua and ub their unstable cases (compare_runs'; -1: counted here). */
+ * fa and fb their flagged cases (compare_runs'; -1: counted here, over
+ * every case of the run). */
 struct run_row;
 json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const struct run_row *ra,
-			   const struct run_row *rb, const int64_t *ua, const int64_t *ub);
+			   const struct run_row *rb, const struct case_flags *fa, const struct case_flags *fb);
 
 /* A/A calibration over runs[0..n) (2 <= n <= COMPARE_MAX_CALIB), all of one
  * configuration (compare_calib.c): every half-split compared as groups and

@@ -1,7 +1,8 @@
 /*
  * compare_cond.c — the conditions of the two sides of a comparison side by
  * side (payload commit, boot firmware, CPUs, suite, suite parameters, CPU
- * model, hypervisor, and any case flagged `unstable`), with one line per
+ * model, hypervisor, and any compared case flagged `unstable` or that failed
+ * a check), with one line per
  * condition that differs between the sides or within one: a comparison
  * across different conditions measures the conditions too, and every view
  * says so.
@@ -33,21 +34,34 @@ static const struct cond conds[] = {
 	{ "cpu", "brand", "CPU model", 0, "not stated" },
 	{ "hypervisor", "hypervisor", "hypervisor", 0, "none" },
 	{ "unstable", NULL, "unstable host cases", 1, "none" },
+	{ "failed", NULL, "cases that failed a check", 1, "none" },
 };
+
+/* The notes: counts of a run's flagged cases, never a condition the sides
+ * differ in (each run has its own "run 2: 1 case"). */
+static int is_note(const struct cond *c)
+{
+	return strcmp(c->name, "unstable") == 0 || strcmp(c->name, "failed") == 0;
+}
 #define NCOND (sizeof(conds) / sizeof(conds[0]))
 
 /* The run's value of condition c as text ("" when it has none). The suite
  * parameters leave out run= (each boot's own id). */
-static char *cond_value(struct dbi *db, const struct run_row *r, int64_t unstable, json_t *hello,
+static char *cond_value(struct dbi *db, const struct run_row *r, struct case_flags flags, json_t *hello,
 			const struct cond *c)
 {
 	json_t *v;
 
-	/* "unstable": the run's cases whose floor moved during them (the RESULT
-	 * flag XCB_RF_UNSTABLE, issue 21), "" when none; counted by compare's
-	 * read of the RESULT rows (unstable), else here */
-	if (strcmp(c->name, "unstable") == 0) {
-		int64_t n = unstable >= 0 ? unstable : results_unstable_cases(db, r->id);
+	/* The notes: "unstable", the run's cases whose floor moved during them
+	 * (the RESULT flag XCB_RF_UNSTABLE, issue 21); "failed", those whose
+	 * calls were lost, duplicated or out of order, read a stale
+	 * translation or ran past the watchdog (XCB_RF_INVARIANT,
+	 * XCB_RF_WATCHDOG): "" when none; counted by compare's read of the
+	 * RESULT rows (flags), else here */
+	if (is_note(c)) {
+		if (flags.unstable < 0 || flags.failed < 0)
+			flags = results_case_flags(db, r->id);
+		int64_t n = strcmp(c->name, "unstable") == 0 ? flags.unstable : flags.failed;
 		struct buf b = { 0 };
 
 		if (n <= 0)
@@ -95,9 +109,9 @@ static void add_distinct(json_t *arr, const char *value)
 }
 
 /* Each condition's distinct values over the side's runs (rows[i]: run
- * s->runs[i]'s row, unstable[i] its unstable cases or -1). */
+ * s->runs[i]'s row, flags[i] its flagged cases or -1). */
 static void side_values(struct dbi *db, const struct compare_side *s, const struct run_row *rows,
-			const int64_t *unstable, json_t *vals[NCOND])
+			const struct case_flags *flags, json_t *vals[NCOND])
 {
 	for (size_t k = 0; k < NCOND; k++)
 		vals[k] = json_array();
@@ -106,7 +120,7 @@ static void side_values(struct dbi *db, const struct compare_side *s, const stru
 		json_t *hello = r->hello ? json_loads(r->hello, 0, NULL) : NULL;
 
 		for (size_t k = 0; k < NCOND; k++) {
-			char *v = cond_value(db, r, unstable[i], hello, &conds[k]);
+			char *v = cond_value(db, r, flags[i], hello, &conds[k]);
 
 			if (v)
 				add_distinct(vals[k], v);
@@ -136,18 +150,18 @@ static int same_sets(json_t *x, json_t *y)
 
 /* A side's values of condition c in a mismatch line: ", " between them,
  * c->empty for an empty one, a hypervisor by its name (XCB_HYPERVISORS). A
- * side's runs without an unstable case go unsaid when another has one
+ * side's runs without a flagged case go unsaid when another has one
  * ("run 2: 1 case", not "none, run 2: 1"). */
 static void join(struct buf *b, json_t *arr, const struct cond *c)
 {
-	int unstable = strcmp(c->name, "unstable") == 0, n = 0;
+	int note = is_note(c), n = 0;
 	size_t i;
 	json_t *e;
 
 	json_array_foreach(arr, i, e) {
 		const char *v = json_string_value(e), *hv;
 
-		if (unstable && !*v && json_array_size(arr) > 1)
+		if (note && !*v && json_array_size(arr) > 1)
 			continue;
 		if (c->hello && strcmp(c->hello, "hypervisor") == 0 && (hv = xcb_hypervisor_name(v)))
 			v = hv;
@@ -156,12 +170,12 @@ static void join(struct buf *b, json_t *arr, const struct cond *c)
 }
 
 json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const struct run_row *ra,
-			   const struct run_row *rb, const int64_t *ua, const int64_t *ub)
+			   const struct run_row *rb, const struct case_flags *fa, const struct case_flags *fb)
 {
 	json_t *va[NCOND], *vb[NCOND], *list = json_array(), *mism = json_array();
 
-	side_values(db, &rq->a, ra, ua, va);
-	side_values(db, &rq->b, rb, ub, vb);
+	side_values(db, &rq->a, ra, fa, va);
+	side_values(db, &rq->b, rb, fb, vb);
 	for (size_t k = 0; k < NCOND; k++) {
 		/* same: the sides have the same values; within: a side has
 		 * several (its runs ran under different conditions) */
@@ -171,25 +185,25 @@ json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const s
 				!*json_string_value(json_array_get(va[k], 0)) &&
 				!*json_string_value(json_array_get(vb[k], 0));
 
-		/* "unstable": flagged only when a run says so */
-		if (strcmp(conds[k].name, "unstable") == 0 && all_empty) {
+		/* a note only when a run has one */
+		if (is_note(&conds[k]) && all_empty) {
 			json_decref(va[k]);
 			json_decref(vb[k]);
 			continue;
 		}
-		/* an unstable case on either side is worth a line even when both
-		 * sides have the same: the figures moved under the comparison. It
-		 * is a note, never a condition the sides differ in: each run has
-		 * its own ("run 2: 1 case"), so two groups of boots always would. */
-		int unstable = strcmp(conds[k].name, "unstable") == 0;
-		int flag = !same || within || unstable;
+		/* a flagged case on either side is worth a line even when both
+		 * sides have the same: its figures are in doubt. It is a note,
+		 * never a condition the sides differ in: each run has its own
+		 * ("run 2: 1 case"), so two groups of boots always would. */
+		int note = is_note(&conds[k]);
+		int flag = !same || within || note;
 
 		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:o, s:b}", "name", conds[k].name,
 			"what", conds[k].what, "a", va[k], "b", vb[k], "same", same));
 		if (flag) {
 			struct buf line = { 0 };
 
-			if (unstable)
+			if (note)
 				buf_addf(&line, "%s: ", conds[k].what);
 			else if (!same)
 				buf_addf(&line, "%s %s: ", conds[k].what, conds[k].plural ? "differ" : "differs");

@@ -41,21 +41,30 @@ static void step(struct result_cursor *c)
 
 	c->more = rc == DBI_ROW;
 	if (rc != DBI_ROW && rc != DBI_DONE)
-		c->unstable = -1;
+		c->flagged.unstable = c->flagged.failed = -1;
 }
 
-/* results_take's row about to be taken: its case counts as unstable once
- * if a row of it is flagged XCB_RF_UNSTABLE (a cursor that reads one field:
- * compare's, which takes only the cases it compares). */
-static void count_unstable(struct result_cursor *c)
+/* Counts case id once in *n (last: the case counted last). */
+static void count_case(int64_t *n, int64_t *last, int64_t id)
 {
-	if (c->field >= 0 && c->unstable >= 0 && (dbi_column_i64(c->st, RR_FLAGS) & XCB_RF_UNSTABLE)) {
-		int64_t id = dbi_column_i64(c->st, RR_CASE_ID);
+	if (*n >= 0 && (*n == 0 || id != *last))
+		++*n;
+	*last = id;
+}
 
-		if (c->unstable == 0 || id != c->unstable_case)
-			c->unstable++;
-		c->unstable_case = id;
-	}
+/* results_take's row about to be taken: its case counts once for each flag
+ * a row of it has (a cursor that reads one field: compare's, which takes
+ * only the cases it compares). */
+static void count_flags(struct result_cursor *c)
+{
+	if (c->field < 0)
+		return;
+	int64_t f = dbi_column_i64(c->st, RR_FLAGS), id = dbi_column_i64(c->st, RR_CASE_ID);
+
+	if (f & XCB_RF_UNSTABLE)
+		count_case(&c->flagged.unstable, &c->unstable_case, id);
+	if (f & (XCB_RF_INVARIANT | XCB_RF_WATCHDOG))
+		count_case(&c->flagged.failed, &c->failed_case, id);
 }
 
 /* Prepares sql with run (and case_id >= 0) bound, and steps to its first
@@ -65,7 +74,7 @@ static int cursor_open(struct dbi *db, const char *sql, int64_t run, int64_t cas
 {
 	c->more = 0;
 	c->field = field;
-	c->unstable = 0;
+	c->flagged = (struct case_flags){ 0, 0 };
 	if (dbi_prepare(db, sql, &c->st)) {
 		c->st = NULL;
 		return -1;
@@ -97,8 +106,8 @@ int results_open_field(struct dbi *db, int64_t run, int field, struct result_cur
 	c->more = 0;
 	if (field < 0 || field >= RV_NCOL)
 		return -1;
-	/* flags too (RR_FLAGS): the unstable cases counted as results_take
-	 * takes their rows, not by a second scan (results_unstable_taken) */
+	/* flags too (RR_FLAGS): the flagged cases counted as results_take
+	 * takes their rows, not by a second scan (results_flags_taken) */
 	buf_addf(&sql, "SELECT case_id, rep, initiator, %s, flags FROM results WHERE run_id = ?1 "
 		 "ORDER BY " RESULTS_KEY_ORDER, rv_names[field]);
 	rc = sql.p ? cursor_open(db, sql.p, run, -1, field, c) : -1;
@@ -167,7 +176,7 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 				return -1;
 			*rows = p;
 		}
-		count_unstable(c);
+		count_flags(c);
 		row_read(c, &(*rows)[(*n)++]);
 	}
 	if (*n > 1)
@@ -175,9 +184,9 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 	return 0;
 }
 
-int64_t results_unstable_taken(const struct result_cursor *c)
+struct case_flags results_flags_taken(const struct result_cursor *c)
 {
-	return c->st ? c->unstable : -1;
+	return c->st ? c->flagged : (struct case_flags){ -1, -1 };
 }
 
 void results_close(struct result_cursor *c)
@@ -413,18 +422,22 @@ int load_histogram(struct dbi *db, int64_t run, int64_t cid, int rep, int init,
 }
 
 
-int64_t results_unstable_cases(struct dbi *db, int64_t run)
+struct case_flags results_case_flags(struct dbi *db, int64_t run)
 {
+	struct case_flags f = { -1, -1 };
 	struct dbi_stmt *st;
-	int64_t n = -1;
 
-	if (dbi_prepare(db, "SELECT count(DISTINCT case_id) FROM results WHERE run_id = ?1 AND (flags & ?2) != 0",
+	if (dbi_prepare(db, "SELECT count(DISTINCT CASE WHEN (flags & ?2) != 0 THEN case_id END),"
+			" count(DISTINCT CASE WHEN (flags & ?3) != 0 THEN case_id END) FROM results WHERE run_id = ?1",
 			&st) != DBI_OK)
-		return -1;
+		return f;
 	dbi_bind_i64(st, 1, run);
 	dbi_bind_i64(st, 2, XCB_RF_UNSTABLE);
-	if (dbi_step(st) == DBI_ROW)
-		n = dbi_column_i64(st, 0);
+	dbi_bind_i64(st, 3, XCB_RF_INVARIANT | XCB_RF_WATCHDOG);
+	if (dbi_step(st) == DBI_ROW) {
+		f.unstable = dbi_column_i64(st, 0);
+		f.failed = dbi_column_i64(st, 1);
+	}
 	dbi_finalize(st);
-	return n;
+	return f;
 }

@@ -46,13 +46,22 @@ struct resrow {
 	double v[RV_N];         /* mean/stddev already divided by 1000; NaN where an
 				 * appended field is NULL; RV_p10 NaN until attached */
 };
+/* How many of a run's cases carry a RESULT flag that puts their figures in
+ * doubt: `unstable` (XCB_RF_UNSTABLE: the host moved under them) and
+ * `failed` (XCB_RF_INVARIANT or XCB_RF_WATCHDOG: calls lost, duplicated or
+ * out of order, a stale translation, a bound that ran out); -1: not
+ * counted. */
+struct case_flags {
+	int64_t unstable, failed;
+};
 struct result_cursor {
 	struct dbi_stmt *st;
 	int more;               /* st holds an unconsumed row */
 	int field;              /* RV_* the only value field read, -1: all of them */
 	/* results_open_field: how many of the cases results_take took have a
-	 * row flagged XCB_RF_UNSTABLE (-1 once a step failed), the last one */
-	int64_t unstable, unstable_case;
+	 * row with each flag (-1 once a step failed), the last case counted */
+	struct case_flags flagged;
+	int64_t unstable_case, failed_case;
 };
 /* The RESULT rows of run (case_id < 0: of every case), in case order. */
 int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cursor *c);
@@ -61,11 +70,10 @@ int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cur
  * and reading all ~20 columns of ~800 rows a side was most of its SQL
  * time on PostgreSQL (each value a text to send and parse). */
 int results_open_field(struct dbi *db, int64_t run, int field, struct result_cursor *c);
-/* After results_open_field and results_take: how many of the cases taken
- * have a repetition flagged XCB_RF_UNSTABLE (results_unstable_cases over
- * those cases alone: compare's, which takes only the cases it compares), or
- * -1 when a step failed. */
-int64_t results_unstable_taken(const struct result_cursor *c);
+/* After results_open_field and results_take: the flags' counts over the
+ * cases taken (results_case_flags over those cases alone: compare's, which
+ * takes only the cases it compares), -1 each when a step failed. */
+struct case_flags results_flags_taken(const struct result_cursor *c);
 /* The rows of case_id, ordered by initiator then rep (*rows malloc'd, may be
  * NULL when *n is 0); rows of earlier cases are skipped, later ones kept for
  * the next call: call with ascending case ids. 0, or -1 out of memory. */
@@ -73,9 +81,9 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 void results_close(struct result_cursor *c);
 /* All rows of (run, case), ordered by initiator then rep (one query). */
 int load_results(struct dbi *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n);
-/* How many of run's cases have a repetition flagged XCB_RF_UNSTABLE (its
- * floor moved during it: `unstable host`); -1 on a query error. */
-int64_t results_unstable_cases(struct dbi *db, int64_t run);
+/* The flags' counts (struct case_flags) over every case of run; -1 each on
+ * a query error. */
+struct case_flags results_case_flags(struct dbi *db, int64_t run);
 
 /* The run's CSV export (one row per RESULT) for a streamed export: SQL over
  * the results alone (one %s for the resume predicate; :run, :limit), the
