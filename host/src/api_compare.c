@@ -32,14 +32,15 @@ static int csv_axis_key(const char *k)
 	return a && csv_axis(a);
 }
 
-static void csv_json(struct buf *b, json_t *v)
+/* A cell: reals with `decimals` places. */
+static void csv_json(struct buf *b, json_t *v, int decimals)
 {
 	if (json_is_string(v))
 		csv_str(b, json_string_value(v));
 	else if (json_is_integer(v))
 		csv_i64(b, json_integer_value(v));
 	else if (json_is_real(v))
-		csv_f(b, json_real_value(v), 2);
+		csv_f(b, json_real_value(v), decimals);
 	else if (json_is_boolean(v))
 		csv_str(b, json_is_true(v) ? "1" : "0");
 	else
@@ -47,10 +48,16 @@ static void csv_json(struct buf *b, json_t *v)
 }
 
 /* The compare CSV's columns after the axes and `other`: keys of each JSON
- * case, in this order (named once, for the header and the rows). */
-static const char *const compare_cols[] = {
-	"a_case", "b_case", "a_p50", "b_p50", "change_pct", "ci_low", "ci_high",
-	"significant", "method", "p", "q", "a_boots", "b_boots",
+ * case, in this order, and their reals' decimals (named once, for the
+ * header and the rows). p and q get 6: a q of 0.054 printed 0.05 could not
+ * be checked against the FDR. */
+static const struct {
+	const char *key;
+	int decimals;
+} compare_cols[] = {
+	{ "a_case", 0 }, { "b_case", 0 }, { "a_p50", 2 }, { "b_p50", 2 }, { "change_pct", 2 }, { "ci_low", 2 },
+	{ "ci_high", 2 }, { "significant", 0 }, { "method", 0 }, { "p", 6 }, { "q", 6 }, { "a_boots", 0 },
+	{ "b_boots", 0 },
 };
 #define N_COMPARE_COLS (sizeof(compare_cols) / sizeof(compare_cols[0]))
 
@@ -65,8 +72,10 @@ static struct buf to_csv(json_t *o)
 			buf_addf(&b, "%s,", xcb_axes[a].key);
 	buf_addf(&b, "other");
 	for (size_t k = 0; k < N_COMPARE_COLS; k++)
-		buf_addf(&b, ",%s", compare_cols[k]);
-	buf_addf(&b, "\r\n");
+		buf_addf(&b, ",%s", compare_cols[k].key);
+	/* which algorithm each side is: the algorithms compared within runs
+	 * (algo_a, algo_b; the `algo` column is then empty), else the case's */
+	buf_addf(&b, ",algo_a,algo_b\r\n");
 	json_array_foreach(json_object_get(o, "cases"), i, c) {
 		json_t *key = json_object_get(c, "key"), *v;
 		struct buf other = { 0 };
@@ -74,7 +83,7 @@ static struct buf to_csv(json_t *o)
 
 		for (unsigned a = 0; a < XCB_N_AXES; a++)
 			if (csv_axis(&xcb_axes[a]))
-				csv_json(&b, json_object_get(key, xcb_axes[a].key));
+				csv_json(&b, json_object_get(key, xcb_axes[a].key), 2);
 		json_object_foreach(key, k, v) {
 			if (csv_axis_key(k))
 				continue;
@@ -86,7 +95,12 @@ static struct buf to_csv(json_t *o)
 		csv_str(&b, other.p ? other.p : "");
 		buf_free(&other);
 		for (size_t k = 0; k < N_COMPARE_COLS; k++)
-			csv_json(&b, json_object_get(c, compare_cols[k]));
+			csv_json(&b, json_object_get(c, compare_cols[k].key), compare_cols[k].decimals);
+		for (int s = 0; s < 2; s++) {
+			json_t *algo = json_object_get(o, s ? "algo_b" : "algo_a");
+
+			csv_json(&b, json_is_string(algo) ? algo : json_object_get(key, "algo"), 0);
+		}
 		csv_end(&b);
 	}
 	return b;
