@@ -205,6 +205,16 @@ check "check with no case testable: exit 3, says why ($rc: $(cat "$TMP/untested.
 "${X[@]}" check --baseline "$G" "$G" --json >"$TMP/untested.json" 2>/dev/null
 check "... --json: verdict \"not tested\" ($(grep -o '"verdict": "[^"]*"' "$TMP/untested.json"))" \
 	grep -q '"verdict": "not tested"' "$TMP/untested.json"
+# The HTML file stands alone: the conditions travel with it, a case
+# without an interval says why (no "nan"), and a key a case does not have
+# is a dash, not 0 (initiators, when the sides restrict it: not matched).
+"${X[@]}" compare "$G" "$G" --html "$TMP/few.html" >/dev/null 2>&1
+"${X[@]}" compare "$Q" "$Q" --a-where inits=1 --b-where inits=2 --html "$TMP/sync.html" >/dev/null 2>&1
+check "compare --html: conditions table, '(too few reps)' and no NaN" \
+	bash -c "grep -q \"<table id='conditions'>\" '$TMP/few.html' && grep -q 'hypervisor' '$TMP/few.html' &&
+		grep -q '(too few reps)' '$TMP/few.html' && ! grep -qiE '[^a-z]nan[^a-z]' '$TMP/few.html' '$TMP/sync.html'"
+check "compare --html: a case whose key has no initiators shows a dash, not 0 ($(grep -c ' CPU, – init' "$TMP/sync.html") rows)" \
+	bash -c "grep -q ' CPU, – init' '$TMP/sync.html' && ! grep -q ' CPU, 0 init' '$TMP/sync.html'"
 # Hypervisors by name (proto XCB_HYPERVISORS): the schema lists the golden
 # capture's signature under the name the dashboard shows, and the run list's
 # search finds the run by that name (its HELLO has only the signature).

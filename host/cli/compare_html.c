@@ -1,7 +1,8 @@
 /*
  * compare_html.c — `xcbench compare … --html FILE`: a comparison as ONE
  * self-contained HTML file to attach or archive: both sides named, the
- * method and warnings, the summary, and per group of the other axes a
+ * method, the conditions of each side, the warnings, the summary, and per
+ * group of the other axes a
  * forest plot (inline SVG: each case's % change as a dot with its 95 %
  * interval as a bar, zero line, marked cases coloured) beside a table of
  * absolute p50 values, % change, interval and q. No script, no external
@@ -32,6 +33,61 @@ static void esc(FILE *f, const char *s)
 static double num(json_t *v)
 {
 	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* A key's integer as text ("–" where the case has no such key: a sync
+ * case's initiators, say), never an invented 0. */
+static const char *key_int(json_t *key, const char *name, char out[24])
+{
+	json_t *v = json_object_get(key, name);
+
+	if (json_is_integer(v))
+		snprintf(out, 24, "%lld", (long long)json_integer_value(v));
+	else
+		snprintf(out, 24, "\xe2\x80\x93");
+	return out;
+}
+
+/* A case's interval as text: "[lo, hi]", or why there is none. */
+static const char *interval(json_t *c, char out[48])
+{
+	double a = num(json_object_get(c, "ci_low")), b = num(json_object_get(c, "ci_high"));
+	const char *m = json_string_value(json_object_get(c, "method"));
+
+	if (!isnan(a) && !isnan(b))
+		snprintf(out, 48, "[%+.2f, %+.2f]", a, b);
+	else
+		snprintf(out, 48, "%s", m && strcmp(m, "too_few_reps") == 0 ? "(too few reps)" : "\xe2\x80\x93");
+	return out;
+}
+
+/* The sides' conditions (payload, firmware, CPUs, hypervisor, ...) as a
+ * table: the file is read away from the daemon, so it carries them. */
+static void conditions(FILE *f, json_t *conds)
+{
+	json_t *c, *v;
+	size_t i, j;
+
+	if (!json_array_size(conds))
+		return;
+	fputs("<table id='conditions'><tr><th>condition</th><th>A</th><th>B</th></tr>\n", f);
+	json_array_foreach(conds, i, c) {
+		fputs(json_is_true(json_object_get(c, "same")) ? "<tr>" : "<tr class='warn'>", f);
+		fputs("<td>", f);
+		esc(f, json_string_value(json_object_get(c, "what")));
+		for (int s = 0; s < 2; s++) {
+			fputs("</td><td>", f);
+			json_array_foreach(json_object_get(c, s ? "b" : "a"), j, v) {
+				const char *t = json_string_value(v);
+
+				if (j)
+					fputs(", ", f);
+				esc(f, t && *t ? t : "\xe2\x80\x93");
+			}
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
 }
 
 static const char *side_list(json_t *o, const char *key, struct buf *b)
@@ -86,16 +142,16 @@ static void forest(FILE *f, json_t *members)
 		int sig = json_is_true(json_object_get(c, "significant"));
 		const char *col = !sig ? "#6b7280" : ch < 0 ? "#15803d" : "#b91c1c";
 		double y = TOP + i * ROW + ROW / 2.0;
+		char mk[24], in[24], ci[48];
 
-		fprintf(f, "<text x='4' y='%.1f' font-size='11' dominant-baseline='middle'>%lld CPU, %lld init</text>\n", y,
-			(long long)json_integer_value(json_object_get(key, "mask")),
-			(long long)json_integer_value(json_object_get(key, "inits")));
+		fprintf(f, "<text x='4' y='%.1f' font-size='11' dominant-baseline='middle'>%s CPU, %s init</text>\n", y,
+			key_int(key, "mask", mk), key_int(key, "inits", in));
 		if (!isnan(a) && !isnan(b))
 			fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='%s' stroke-width='3'/>\n", X(a), y,
 				X(b), y, col);
 		if (!isnan(ch))
-			fprintf(f, "<circle cx='%.1f' cy='%.1f' r='4' fill='%s'><title>%+.2f%% [%+.2f, %+.2f]%s</title></circle>\n",
-				X(ch), y, col, ch, a, b, sig ? " marked" : "");
+			fprintf(f, "<circle cx='%.1f' cy='%.1f' r='4' fill='%s'><title>%+.2f%% %s%s</title></circle>\n",
+				X(ch), y, col, ch, interval(c, ci), sig ? " marked" : "");
 	}
 	fputs("</svg>\n", f);
 #undef X
@@ -130,6 +186,7 @@ int compare_html(json_t *o, const char *path)
 	esc(f, json_string_value(json_object_get(o, "method_text")));
 	fprintf(f, "; marked: Benjamini&ndash;Hochberg q &le; %.2g and |change| &ge; %.3g%%.</p>\n",
 		num(json_object_get(o, "fdr")), num(json_object_get(o, "min_effect_pct")));
+	conditions(f, json_object_get(o, "conditions"));
 	json_array_foreach(json_object_get(o, "warnings"), i, w) {
 		fputs("<p class='warn'>&#9888; ", f);
 		esc(f, json_string_value(w));
@@ -155,16 +212,16 @@ int compare_html(json_t *o, const char *path)
 		      "<th class='n'>B p50 (cycles)</th><th class='n'>change</th><th class='n'>95% interval</th><th class='n'>q</th></tr>\n", f);
 		json_array_foreach(members, i, c) {
 			json_t *key = json_object_get(c, "key");
-			double ch = num(json_object_get(c, "change_pct"));
+			double ch = num(json_object_get(c, "change_pct")), q = num(json_object_get(c, "q"));
 			int sig = json_is_true(json_object_get(c, "significant"));
+			char mk[24], in[24], ci[48], qs[24];
 
-			fprintf(f, "<tr><td class='n'>%lld</td><td class='n'>%lld</td><td class='n'>%.0f</td><td class='n'>%.0f</td>"
-				   "<td class='n %s'>%+.2f%%%s</td><td class='n'>[%+.2f, %+.2f]</td><td class='n'>%.3f</td></tr>\n",
-				(long long)json_integer_value(json_object_get(key, "mask")),
-				(long long)json_integer_value(json_object_get(key, "inits")),
+			snprintf(qs, sizeof(qs), isnan(q) ? "\xe2\x80\x93" : "%.3f", q);
+			fprintf(f, "<tr><td class='n'>%s</td><td class='n'>%s</td><td class='n'>%.0f</td><td class='n'>%.0f</td>"
+				   "<td class='n %s'>%+.2f%%%s</td><td class='n'>%s</td><td class='n'>%s</td></tr>\n",
+				key_int(key, "mask", mk), key_int(key, "inits", in),
 				num(json_object_get(c, "a_p50")), num(json_object_get(c, "b_p50")),
-				sig ? (ch > 0 ? "up" : "down") : "", ch, sig ? "*" : "",
-				num(json_object_get(c, "ci_low")), num(json_object_get(c, "ci_high")), num(json_object_get(c, "q")));
+				sig ? (ch > 0 ? "up" : "down") : "", ch, sig ? "*" : "", interval(c, ci), qs);
 		}
 		fputs("</table>\n</div>\n", f);
 	}
