@@ -103,7 +103,9 @@ hdr = [l for l in text if l.lstrip().startswith("mask")]
 ends = lambda l: [m.end() for m in re.finditer(r"\S+(?: \S+)*?(?=\s{2,}|$)", l)]
 def field_ends(l):
     return [m.end() for m in re.finditer(r"(\[[^\]]*\]|\S+)", l)]
-h = field_ends(hdr[0].replace("A p50 ns", "A_p50_ns").replace("B p50 ns", "B_p50_ns").replace("95% interval", "95%_interval"))
+# between boots the sides' figures are the boots' geometric means ("gm")
+tap("A gm p50 ns" in hdr[0] and "B gm p50 ns" in hdr[0], f"text, groups of boots: the columns say geometric mean ({hdr[0].strip()})")
+h = field_ends(hdr[0].replace("A gm p50 ns", "A_gm_p50_ns").replace("B gm p50 ns", "B_gm_p50_ns").replace("95% interval", "95%_interval"))
 tap(len(rows) == 24 and all(field_ends(r) == h for r in rows),
     f"text: {len(rows)} rows, every number right-aligned under its title (ends {h})")
 tap(all(re.search(r"\b\d+\s+\d+\s+[+-]\d+\.\d\d%\*? +\[[+-]\d+\.\d\d, [+-]\d+\.\d\d\]$", r) for r in rows),

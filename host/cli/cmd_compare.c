@@ -64,7 +64,9 @@ static void cell_text(json_t *cell, char *out, size_t cap, int *few)
 		snprintf(out, cap, "%+.2f (no interval)", json_number_value(ch));
 }
 
-static void pivot(json_t *p, int *few)
+/* One pivot table; between: 2 or more boots a side, where each side's
+ * figure is the geometric mean of its boots' medians, not a median. */
+static void pivot(json_t *p, int between, int *few)
 {
 	json_t *rows = json_object_get(p, "rows"), *cols = json_object_get(p, "cols"), *v;
 	const char *k;
@@ -75,8 +77,9 @@ static void pivot(json_t *p, int *few)
 	/* sync (seed 002): the cells are the readers' lock wait, its one initiator the writer */
 	int sync = kind && strcmp(kind, "sync") == 0;
 
-	printf("\n%% change of %s (p50), %s -> %s,",
+	printf("\n%% change of %s%s, %s -> %s,",
 	       sync ? "the readers' median read-lock wait per acquisition" : "median call time",
+	       between ? " (geometric mean of the boots' p50)" : " (p50)",
 	       json_string_value(json_object_get(p, "algo_a")), json_string_value(json_object_get(p, "algo_b")));
 	json_object_foreach(json_object_get(p, "fixed"), k, v)
 		printf(" %s=%s", k, jstr(v, t, sizeof(t)));
@@ -187,7 +190,7 @@ int cmd_compare(int argc, char **argv)
 		flat(o);
 	} else if (strcmp(format, "seed") == 0) {
 		json_array_foreach(json_object_get(o, "pivots"), i, cs)
-			pivot(cs, &few);
+			pivot(cs, strcmp(json_string_value(json_object_get(o, "level")) ?: "", "between_boot") == 0, &few);
 		if (few)
 			printf("\ntoo few repetitions for an interval: 5 or more per side are needed (reps=5)\n");
 		putchar('\n');

@@ -309,6 +309,7 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_slower)
 	int md = f == CMP_MARKDOWN;
 	json_t *cases = json_object_get(o, "cases"), *groups, *c;
 	double ka = side_khz(o, "a"), kb = side_khz(o, "b");
+	int between = strcmp(sval(json_object_get(o, "level")) ?: "", "between_boot") == 0;
 	const char *gk;
 	json_t *members;
 	size_t i, shown = 0;
@@ -327,7 +328,14 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_slower)
 	buf_free(&t);
 	groups = compare_groups(cases, only_slower);	/* in the cases' order */
 	json_object_foreach(groups, gk, members) {
+		/* between boots a side's figure is the geometric mean of its
+		 * boots' medians (the method line says so): "gm" says it here */
 		struct row hdr = { "mask", "inits", "A p50 ns", "B p50 ns", "change", "95% interval", "" };
+
+		if (between) {
+			snprintf(hdr.a, sizeof(hdr.a), "A gm p50 ns");
+			snprintf(hdr.b, sizeof(hdr.b), "B gm p50 ns");
+		}
 
 		putchar('\n');
 		compare_wrap(md ? "Group: " : "", md ? "" : "  ", gk);

@@ -547,7 +547,7 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 	json_object_set_new(o, "min_effect_pct", json_real(rq->min_effect));
 	json_object_set_new(o, "method_text", json_string(between
 		? "Welch's t on the log of each boot's median p50 (95 % interval of the % change of the "
-		  "geometric mean); Benjamini-Hochberg across the table"
+		  "boots' geometric mean, gm); Benjamini-Hochberg across the table"
 		: "bootstrap over repetitions of one boot (95 % interval of the % change of the median); "
 		  "Welch's t over repetitions for p; Benjamini-Hochberg across the table"));
 	json_object_set_new(o, "summary", summary);

@@ -323,6 +323,18 @@ async function runPage(A) {
 		{ config: { id: '3', wait: 'done', x_delivery_used: 'unicast', x_brand_new: '1', brand_new: '2' } }, sch), schema);
 	ok(JSON.stringify(notes) === JSON.stringify([['x_brand_new', '1'], ['x_delivery_used', 'unicast']]),
 		'run page: case annotations are the schema\'s notes (and unlisted x_* keys)', notes);
+	// The compare heatmap's reason for an unmarked cell is the condition it
+	// fails: an interval that excludes 0 with q too high is not "interval
+	// includes 0" (the tooltip said so for every unmarked cell).
+	const why = await page.evaluate(async () => {
+		const { notMarkedWhy } = await import('./js/model.js');
+		const cmp = { fdr: 0.05, min_effect_pct: 5 };
+		return [{ change_pct: -40, ci_low: -83.51, ci_high: -3.26, method: 'bootstrap' }, { change_pct: 1, ci_low: -5, ci_high: 3 },
+			{ change_pct: -3, ci_low: -4, ci_high: -2 }, { change_pct: -60, ci_low: null, ci_high: null, method: 'too_few_reps' }]
+			.map((c) => notMarkedWhy(c, cmp));
+	});
+	ok(why[0].startsWith('q above 0.05') && why[1] === 'interval includes 0' && why[2].includes('5 % minimum effect') &&
+		why[3].startsWith('too few repetitions'), 'compare: an unmarked cell names the condition it fails', why);
 	const chosen = await chosenAxes(page);
 	// R's TLB cases vary the flush path within one algorithm; nothing else varies.
 	ok(Object.keys(chosen).join() === 'flush' && ['vector', 'xcall'].includes(chosen.flush), 'run page: a toolbar offers the axes that vary within an algorithm (TLB flush path)', chosen);

@@ -12,7 +12,7 @@ import { h, $, fill, state, errorBox, loading, params, setParams, header, badge 
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, changeColor, destroyAll } from './charts.js';
-import { varyingAxes, filterCases } from './model.js';
+import { varyingAxes, filterCases, notMarkedWhy } from './model.js';
 import { isSync, measureNoun } from './sync_view.js';
 
 const main = $('#main');
@@ -202,7 +202,7 @@ function render(pick, body, cmp) {
 	const drawPivots = () => {
 		destroyAll('matrix:');
 		const shown = filterCases(asCases, axes, q.axes).map((c) => c.pv);
-		const views = shown.map((pv) => pivotView(pv, all.indexOf(pv), shown));
+		const views = shown.map((pv) => pivotView(pv, all.indexOf(pv), shown, cmp));
 		fill(area, views.length ? views.map((v) => v.wrap)
 			: state('empty', all.length ? 'No table has this combination of settings.' : 'No seed-style table for these cases.',
 				h('div', {}, all.length ? 'Choose other values above.' : 'The tables need cases that vary CPUs in mask and initiators; every matched case is listed below.')));
@@ -255,7 +255,10 @@ function ciText(c) {
 }
 
 // One pivot: heatmap + the same numbers as the seed's table, side by side.
-function pivotView(pv, i, all) {
+// cmp: the whole answer (its level, fdr and minimum effect).
+function pivotView(pv, i, all, cmp) {
+	// between boots a side's figure is its boots' geometric mean of p50
+	const of = cmp.level === 'between_boot' ? "the boots' geometric mean of the median" : 'median';
 	const id = `matrix:${i}`;
 	const rows = pv.rows.map(String), cols = pv.cols.map(String);
 	const data = [];
@@ -275,7 +278,7 @@ function pivotView(pv, i, all) {
 				const cell = pv.cells[ri][ci];
 				if (!cell) return h('td', { class: 'num muted', title: 'no matching case' }, '–');
 				const cls = cell.significant ? (cell.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns';
-				return h('td', { class: `num ${cls}`, title: `95 % CI ${ciText(cell)}${cell.significant ? '' : ' — not significant'}`, dataset: { sig: cell.significant ? '1' : '0' } },
+				return h('td', { class: `num ${cls}`, title: `95 % CI ${ciText(cell)}${cell.significant ? '' : ` — not marked: ${notMarkedWhy(cell, cmp)}`}`, dataset: { sig: cell.significant ? '1' : '0' } },
 					cellText(cell), h('div', { class: 'muted', style: { fontSize: '0.8em' } }, ciText(cell)));
 			})))));
 	const wrap = h('section', { class: 'pivot-view', dataset: { pivot: i } },
@@ -285,7 +288,7 @@ function pivotView(pv, i, all) {
 		const chart = make(id, canvas, {
 			type: 'matrix',
 			data: { datasets: [{
-				label: '% change of median',
+				label: `% change of ${of}`,
 				xcbRole: 'cell',
 				data,
 				backgroundColor: (ctx) => { const d = ctx.dataset.data[ctx.dataIndex]; return d ? changeColor(d.v, d.sig, SPAN) : 'transparent'; },
@@ -305,7 +308,7 @@ function pivotView(pv, i, all) {
 						title: (items) => { const d = items[0].raw; return `${d.y} CPU${d.y === '1' ? '' : 's'} in mask, ${d.x} initiator${d.x === '1' ? '' : 's'}`; },
 						label: (item) => {
 							const c = item.raw.cell;
-							return [`change of median: ${fmt.pct(c.change_pct)}`, `95 % CI: ${ciText(c)}`, c.significant ? 'significant' : 'not significant (interval includes 0)'];
+							return [`change of ${of}: ${fmt.pct(c.change_pct)}`, `95 % CI: ${ciText(c)}`, c.significant ? 'marked: significant' : `not marked: ${notMarkedWhy(c, cmp)}`];
 						},
 					} },
 				},

@@ -291,3 +291,12 @@ export function filterCases(cases, axes, chosen) {
 		return v === undefined || v === (chosen[key] ?? def);
 	}));
 }
+
+// Why a cell is not marked: the first of the daemon's three conditions
+// (host/API.md `significant`) it fails, never a reason it does not have.
+export function notMarkedWhy(c, cmp) {
+	if (c.ci_low === null || c.ci_low === undefined) return c.method === 'too_few_reps' ? 'too few repetitions for an interval' : 'no interval';
+	if (c.ci_low <= 0 && c.ci_high >= 0) return 'interval includes 0';
+	if (Math.abs(c.change_pct) < cmp.min_effect_pct) return `|change| below the ${cmp.min_effect_pct} % minimum effect`;
+	return `q above ${cmp.fdr} after Benjamini–Hochberg across the table`;
+}
