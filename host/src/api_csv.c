@@ -164,6 +164,7 @@ static const char *csv_scaled(int i)
 struct case_cells {
 	int64_t id;
 	size_t mid, midlen, tail, taillen;
+	int raw;        /* kind=raw: a floor itself, no ipi_ratio */
 };
 
 /* The per-column plan of one run's export, fixed before the first row:
@@ -224,7 +225,15 @@ static void cases_load(struct run_csv_ctx *c, struct dbi *db, int64_t from)
 
 		k->id = dbi_column_i64(c->cases, EC_CASE_ID);
 		k->mid = c->cells.len;
-#define CASE_COLUMN(key) if (CSV_AXIS(key)) csv_str(&c->cells, dbi_column_text(c->cases, col)); col++;
+		k->raw = 0;
+#define CASE_COLUMN(key) {                                                                   \
+		const char *t_ = dbi_column_text(c->cases, col);                             \
+		if (CSV_AXIS(key))                                                           \
+			csv_str(&c->cells, t_);                                              \
+		if (strcmp(#key, "kind") == 0)                                               \
+			k->raw = t_ && strcmp(t_, XCB_NAME(kind, XCB_KIND_RAW)) == 0;        \
+	}                                                                                    \
+	col++;
 		CASE_COLUMNS
 #undef CASE_COLUMN
 		k->midlen = c->cells.len - k->mid;
@@ -353,7 +362,9 @@ static void run_csv_row(const int64_t *r, uint64_t nulls, struct buf *o, void *v
 				p = csv_put_i64(p, v[i]);
 		}
 	buf_wrote(o, p);
-	if (v[RV_ipi_floor] > 0) /* ipi_ratio = p50 / ipi_floor */
+	/* ipi_ratio = p50 / ipi_floor; none for a floor case itself (kind=raw:
+	 * its RESULT carries the boot's HELLO floor, another moment's) */
+	if (v[RV_ipi_floor] > 0 && !(k && k->raw))
 		csv_f(o, (double)v[RV_p50] / (double)v[RV_ipi_floor], 3);
 	else
 		csv_empty(o);
