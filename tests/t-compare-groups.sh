@@ -125,6 +125,15 @@ check "check --baseline on the planted regression: exit 1 ($rc; $(tail -1 "$TMP/
 "${X[@]}" compare "${ID[0]}" "${ID[0]}" --algo-a nosuch --algo-b locked >/dev/null 2>"$TMP/nosuch.err"
 rc=$?
 check "compare --algo-a nosuch: exit 3 with a clear error ($rc)" [ "$rc" = 3 ] && grep -q "no case matched" "$TMP/nosuch.err"
+# ... which says what matched nothing and what there is: a typo in an
+# algorithm or a where key was told only "no case matched".
+"${X[@]}" compare "${ID[0]}" "${ID[0]}" --algo-a nosuch --algo-b locked >"$TMP/nosuch.out" 2>&1
+check "compare --algo-a nosuch names the algorithms the runs have ($(grep -m1 'no case has' "$TMP/nosuch.out"))" \
+	grep -Eq "^warning: A: no case has algo=nosuch \(its cases have algo: .*locked.*lockless" "$TMP/nosuch.out"
+"${X[@]}" compare "${ID[0]}" "${ID[0]}" --a-where wiat=done --json >/dev/null 2>"$TMP/wiat.err"
+rc=$?
+check "compare --a-where wiat=done --json: exit 3, and stderr says no case has the key ($rc: $(grep -m1 wiat "$TMP/wiat.err"))" \
+	bash -c "[ $rc = 3 ] && grep -q \"^warning: A: no case has the key 'wiat'\" '$TMP/wiat.err'"
 # No case matched is no verdict, in every output form (a --json check
 # used to say "pass" and exit 0 on a typo in --a-where).
 "${X[@]}" check --baseline "$A" "$B" --a-where work_us=999 --json >"$TMP/none.json" 2>"$TMP/none.err"

@@ -203,6 +203,17 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (rc == 0 && json_array_size(json_object_get(o, "cases")) == 0) {
 		rc = 3;
+		/* --csv and --json print no warnings: the ones that say which
+		 * restriction matched nothing ("A: no case has algo=mien (its
+		 * cases have algo: ...)") go to stderr with the verdict */
+		if (csv || as_json) {
+			size_t k;
+			json_t *w;
+
+			json_array_foreach(json_object_get(o, "warnings"), k, w)
+				if (strstr(json_string_value(w), ": no case has "))
+					fprintf(stderr, "warning: %s\n", json_string_value(w));
+		}
 		fprintf(stderr, "xcbench compare: no case matched (unmatched: %lld in A, %lld in B): check the run ids, "
 			"--algo-a/--algo-b and --a-where/--b-where\n",
 			(long long)json_integer_value(json_object_get(o, "unmatched_a")),

@@ -53,6 +53,10 @@ struct gcase {
 struct group {
 	struct gcase *c;
 	size_t n, cap;
+	/* per where clause of the side: how many of its runs' cases matched
+	 * it alone, and the values its key had ({key: [value, ...]}) */
+	size_t where_hits[COMPARE_MAX_WHERE];
+	json_t *where_seen;
 };
 
 static void free_side(struct side_case *c, size_t n)
@@ -74,6 +78,55 @@ static void free_group(struct group *g)
 		free(g->c[i].reps);
 	}
 	free(g->c);
+	json_decref(g->where_seen);
+}
+
+/* Notes what case cfg says to each where clause of s in g (what a clause
+ * that matched nothing is told with: compare_where_warnings). */
+static void where_note(json_t *cfg, const struct compare_side *s, struct group *g)
+{
+	for (size_t i = 0; i < s->nwhere; i++) {
+		json_t *v = json_object_get(cfg, s->where[i].key), *vals;
+
+		if (!json_is_string(v))
+			continue;
+		g->where_hits[i] += strcmp(json_string_value(v), s->where[i].value) == 0;
+		if (!(vals = json_object_get(g->where_seen, s->where[i].key)))
+			json_object_set_new(g->where_seen, s->where[i].key, vals = json_array());
+		size_t j;
+		json_t *e;
+		int have = 0;
+
+		json_array_foreach(vals, j, e)
+			have |= strcmp(json_string_value(e), json_string_value(v)) == 0;
+		if (!have && json_array_size(vals) < 24)
+			json_array_append(vals, v);
+	}
+}
+
+/* A warning per where clause of side `name` that no case matched: a typo
+ * in --algo-a or --a-where answered only "no case matched". Its key's
+ * values as the runs have them, or that no case has the key. */
+static void where_warnings(json_t *warn, const char *name, const struct compare_side *s, const struct group *g)
+{
+	for (size_t i = 0; i < s->nwhere; i++) {
+		json_t *vals = json_object_get(g->where_seen, s->where[i].key), *e;
+		struct buf b = { 0 };
+		size_t j;
+
+		if (g->where_hits[i])
+			continue;
+		if (!vals) {
+			json_array_append_new(warn, json_sprintf("%s: no case has the key '%s' (%s=%s matched nothing)",
+								 name, s->where[i].key, s->where[i].key, s->where[i].value));
+			continue;
+		}
+		json_array_foreach(vals, j, e)
+			buf_addf(&b, "%s%s", j ? ", " : "", json_string_value(e));
+		json_array_append_new(warn, json_sprintf("%s: no case has %s=%s (its cases have %s: %s)", name,
+							 s->where[i].key, s->where[i].value, s->where[i].key, b.p));
+		buf_free(&b);
+	}
 }
 
 static int where_ok(json_t *cfg, const struct compare_side *s)
@@ -109,7 +162,8 @@ static json_t *matchable(json_t *cfg, const struct compare_req *rq)
  * order; *flags: how many of those cases are unstable or failed a check,
  * counted over the same RESULT rows (results_flags_taken), -1 when not. */
 static int load_side(struct dbi *db, int64_t run, const struct compare_side *side,
-		     const struct compare_req *rq, struct side_case **out, size_t *n, struct case_flags *flags)
+		     const struct compare_req *rq, struct group *g, struct side_case **out, size_t *n,
+		     struct case_flags *flags)
 {
 	struct case_cursor cc;
 	struct result_cursor rc;
@@ -132,6 +186,8 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 		size_t nr, k;
 		struct side_case *c;
 
+		if (cfgj)
+			where_note(cfgj, side, g);
 		if (!cfgj || !where_ok(cfgj, side)) {
 			json_decref(cfgj);
 			case_row_free(&row);
@@ -227,12 +283,13 @@ static void load_group(struct dbi *db, const struct compare_side *s, const struc
 		       struct group *g, struct case_flags *flags)
 {
 	memset(g, 0, sizeof(*g));
+	g->where_seen = json_object();
 	for (size_t r = 0; r < s->nruns; r++) {
 		struct side_case *c;
 		size_t n;
 		struct case_flags u;
 
-		if (load_side(db, s->runs[r], s, rq, &c, &n, flags ? &flags[r] : &u) == 0)
+		if (load_side(db, s->runs[r], s, rq, g, &c, &n, flags ? &flags[r] : &u) == 0)
 			group_add(g, c, n);
 		free_side(c, n);
 	}
@@ -522,6 +579,8 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 	}
 	for (size_t j = 0; j < b.n; j++)
 		unmatched_b += !b.c[j].used;
+	where_warnings(warn, "A", &rq->a, &a);
+	where_warnings(warn, "B", &rq->b, &b);
 	free_group(&a);
 	free_group(&b);
 	summary = finish_table(cases, rq);
