@@ -96,6 +96,9 @@ check "... and the run is unchanged ($l)" [ "$l" = "(None, None)" ]
 "${X[@]}" label "$ID" --notes "café ☕" --label ok >/dev/null 2>"$TMP/err"
 l=$(pyjson "$URL/api/v1/runs/$ID" '(d["run"]["label"], d["run"].get("notes"))')
 check "UTF-8 beyond ASCII is taken ($l)" [ "$l" = "('ok', 'café ☕')" ]
+expect_fail "label RUN base: a bare word is refused, and the hint names --label" 2 \
+	"^xcbench label: 'base' is not KEY=VALUE \\(or KEY= to remove\\); to set the label: --label 'base'$" \
+	"${X[@]}" label "$ID" base
 expect_fail "queue --tag \\xff: refused" 2 "^xcbench: argument 11 is not valid UTF-8$" \
 	"${X[@]}" queue --mac 52:54:00:ce:00:01 --suite quick --tag $'\xff'
 n=$(curl -s "${ADMIN[@]}" "$URL/api/v1/jobs?pending=1" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["jobs"]))')

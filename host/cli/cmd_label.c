@@ -27,7 +27,9 @@ static int meta_args(int first, int argc, char **argv, json_t *meta)
 		char key[64];
 
 		if (!eq || eq == argv[k] || (size_t)(eq - argv[k]) >= sizeof(key)) {
-			fprintf(stderr, "xcbench label: '%s' is not KEY=VALUE (or KEY= to remove)\n", argv[k]);
+			/* a bare word is most often meant as the label */
+			fprintf(stderr, "xcbench label: '%s' is not KEY=VALUE (or KEY= to remove)%s%s%s\n", argv[k],
+				eq ? "" : "; to set the label: --label '", eq ? "" : argv[k], eq ? "" : "'");
 			return 2;
 		}
 		memcpy(key, argv[k], (size_t)(eq - argv[k]));
