@@ -26,6 +26,8 @@ cli "$R3" "$R3" --algo-a locked --algo-b lockless >"$TMP/t3.txt" 2>&1
 cli "$R5" "$R5B" >"$TMP/t5.txt" 2>&1
 cli "$R5" "$R5B" --flat >"$TMP/flat.txt" 2>&1
 sed 's/^/# /' "$TMP/t3.txt" | head -12
+check "the seed table says which runs it is of (A:/B: lines first: a pasted table keeps its context)" \
+	bash -c "head -1 '$TMP/t3.txt' | grep -q '^A: run $R3 (1 boot)' && head -6 '$TMP/t3.txt' | grep -q '^B: run $R3 (1 boot)'"
 
 # The table's shape, parsed the way a reader reads it.
 python3 - "$TMP/t3.txt" "$TMP/t5.txt" "$TMP/flat.txt" <<'PY'

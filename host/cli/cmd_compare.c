@@ -189,6 +189,8 @@ int cmd_compare(int argc, char **argv)
 	} else if (as_flat) {
 		flat(o);
 	} else if (strcmp(format, "seed") == 0) {
+		/* which runs the table is of: a pasted table keeps its context */
+		compare_sides_header(o);
 		json_array_foreach(json_object_get(o, "pivots"), i, cs)
 			pivot(cs, strcmp(json_string_value(json_object_get(o, "level")) ?: "", "between_boot") == 0, &few);
 		if (few)

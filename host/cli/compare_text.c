@@ -304,6 +304,12 @@ static void print_row(const struct row *r, int md)
 		printf("%5s %6s %13s %13s %10s %18s\n", r->mask, r->inits, r->a, r->b, r->ch, r->ci);
 }
 
+void compare_sides_header(json_t *o)
+{
+	side_header(o, "a", "A", 0);
+	side_header(o, "b", "B", 0);
+}
+
 size_t compare_report(json_t *o, enum cmp_format f, int only_slower)
 {
 	int md = f == CMP_MARKDOWN;

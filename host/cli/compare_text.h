@@ -42,6 +42,9 @@ enum cmp_format { CMP_TEXT, CMP_MARKDOWN };
 size_t compare_report(json_t *o, enum cmp_format f, int only_slower);
 /* The warnings of o, one "warning: …" line each (wrapped at 80), on stdout. */
 void compare_warnings(json_t *o);
+/* "A: runs ... (N boots); labels, machines, payload, dates" and B's: what
+ * a pasted table needs beside it (the text report's header). */
+void compare_sides_header(json_t *o);
 /* The summary line of o (wrapped at 80) on stdout. */
 void compare_summary(json_t *o);
 
