@@ -63,6 +63,11 @@ pl = plant["summary"]
 tap(pl["cases"] == 4 and pl["slower"] >= 2,
     f"planted +5 us callee work on lockless: {pl['slower']} of {pl['cases']} marked slower")
 tap(all(c["change_pct"] > 0 for c in plant["cases"]), "planted: every case's change is an increase")
+# The same boots on both sides (two restrictions of one set of runs) are
+# compared pair by pair: the boot-to-boot spread cancels (fdr_paired_log).
+tap(all(c["method"] == "paired_boots" for c in plant["cases"]) and plant["method_text"].startswith("paired t")
+    and all(c["method"] == "between_boot" for c in aa["cases"]),
+    "the same boots both sides: paired by boot (method paired_boots); different boots: Welch between boots")
 tap(aa1["summary"]["flagged"] == 0, f"the same lockless cases A/A: {aa1['summary']['flagged']} marked")
 p3 = plant3["summary"]
 tap(p3["slower"] >= p3["cases"] // 2, f"planted on every algorithm: {p3['slower']} of {p3['cases']} marked slower")

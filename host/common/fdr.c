@@ -142,6 +142,42 @@ int fdr_welch_log(const double *a, size_t na, const double *b, size_t nb, double
 	return 0;
 }
 
+int fdr_paired_log(const double *a, const double *b, size_t n, double conf, struct fdr_welch *out)
+{
+	double s = 0, ss = 0, m, var, se, t, tq;
+
+	out->change_pct = out->lo = out->hi = out->p = out->df = NAN;
+	if (n < 2)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] > 0))
+			return -1;
+		s += log(b[i]) - log(a[i]);
+	}
+	m = s / n;
+	for (size_t i = 0; i < n; i++) {
+		double d = log(b[i]) - log(a[i]) - m;
+
+		ss += d * d;
+	}
+	var = ss / (n - 1);
+	out->change_pct = expm1(m) * 100;
+	out->df = (double)(n - 1);
+	if (var <= 0) {
+		/* every pair moved alike: no spread to test against */
+		out->lo = out->hi = out->change_pct;
+		out->p = m == 0 ? 1 : 0;
+		return 0;
+	}
+	se = sqrt(var / n);
+	t = m / se;
+	out->p = 2 * fdr_t_cdf(-fabs(t), out->df);
+	tq = fdr_t_quantile(0.5 + conf / 2, out->df);
+	out->lo = expm1(m - tq * se) * 100;
+	out->hi = expm1(m + tq * se) * 100;
+	return 0;
+}
+
 struct pi {
 	double p;
 	size_t i;

@@ -30,6 +30,14 @@ struct fdr_welch {
 int fdr_welch_log(const double *a, size_t na, const double *b, size_t nb, double conf,
 		  struct fdr_welch *out);
 
+/* The paired test of the same: a[i] and b[i] measured in the same boot
+ * (n >= 2 pairs, all > 0), a one-sample t on d[i] = log b[i] − log a[i]
+ * with n − 1 df. What differs between boots (a host's speed that day)
+ * moves both of a pair alike and cancels, where Welch's test counts it as
+ * noise: three boots that each show −45 % are a change here. Same outputs
+ * and edge cases as fdr_welch_log. */
+int fdr_paired_log(const double *a, const double *b, size_t n, double conf, struct fdr_welch *out);
+
 /* Benjamini–Hochberg: q[i] = min over j with p[j] >= p[i] of p[j]·m/rank(j),
  * capped at 1, where m is the number of non-NaN p (NaN p: q NaN, not
  * counted). Rejecting every q <= alpha controls the expected share of false

@@ -44,6 +44,7 @@ struct gcase {
 	json_t *config;         /* from the first boot that has it */
 	int64_t case_id;        /* in the first boot that has it */
 	double *boot;           /* per boot: side_case.p50 */
+	int64_t *boot_run;      /* ... and the run (boot) it is of */
 	size_t nboot;
 	double *reps;           /* every repetition's p50, pooled (one boot: its own) */
 	size_t nrep;
@@ -75,6 +76,7 @@ static void free_group(struct group *g)
 		free(g->c[i].key);
 		json_decref(g->c[i].config);
 		free(g->c[i].boot);
+		free(g->c[i].boot_run);
 		free(g->c[i].reps);
 	}
 	free(g->c);
@@ -239,7 +241,20 @@ static int push_d(double **v, size_t *n, double x)
 
 /* Adds one run's cases to the group: the k-th case of a key in a run is
  * the k-th of that key in every other run ("#k" in the group's key). */
-static void group_add(struct group *g, struct side_case *c, size_t n)
+/* Appends run to *v, n values (push_d's growth: one at a time). */
+static int push_run(int64_t **v, size_t n, int64_t run)
+{
+	int64_t *p = realloc(*v, (n + 1) * sizeof(**v));
+
+	if (!p)
+		return -1;
+	p[n] = run;
+	*v = p;
+	return 0;
+}
+
+/* Adds run's cases c[0..n) to g. */
+static void group_add(struct group *g, int64_t run, struct side_case *c, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct buf k = { 0 };
@@ -270,7 +285,8 @@ static void group_add(struct group *g, struct side_case *c, size_t n)
 		} else {
 			buf_free(&k);
 		}
-		if (!isnan(c[i].p50))
+		/* boot_run first: push_d counts nboot */
+		if (!isnan(c[i].p50) && push_run(&gc->boot_run, gc->nboot, run) == 0)
 			push_d(&gc->boot, &gc->nboot, c[i].p50);
 		for (size_t r = 0; r < c[i].nrep; r++)
 			push_d(&gc->reps, &gc->nrep, c[i].reps[r]);
@@ -290,7 +306,7 @@ static void load_group(struct dbi *db, const struct compare_side *s, const struc
 		struct case_flags u;
 
 		if (load_side(db, s->runs[r], s, rq, g, &c, &n, flags ? &flags[r] : &u) == 0)
-			group_add(g, c, n);
+			group_add(g, s->runs[r], c, n);
 		free_side(c, n);
 	}
 }
@@ -341,13 +357,45 @@ static double geomean(const double *v, size_t n)
 
 /* Fills a_p50/b_p50, change/CI/method and p of one matched pair; the
  * significance is decided once q is known (finish_table). */
-static void compare_pair(const struct gcase *a, const struct gcase *b, int between, json_t *o)
+/* The boots both a and b were measured in, as pairs (pa[k], pb[k]): n. */
+static size_t boot_pairs(const struct gcase *a, const struct gcase *b, double *pa, double *pb)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nboot; i++)
+		for (size_t j = 0; j < b->nboot; j++)
+			if (a->boot_run[i] == b->boot_run[j]) {
+				pa[n] = a->boot[i];
+				pb[n++] = b->boot[j];
+				break;
+			}
+	return n;
+}
+
+/* between: the boots' medians are the values (else every repetition's);
+ * paired: both sides are the same boots (two algorithms or two
+ * restrictions of one set of runs), each case's pair from one boot. */
+static void compare_pair(const struct gcase *a, const struct gcase *b, int between, int paired, json_t *o)
 {
 	double change, lo = NAN, hi = NAN, ap, bp;
 	const char *method = "none";
 	struct fdr_welch w;
+	double pa[COMPARE_MAX_RUNS], pb[COMPARE_MAX_RUNS];
+	size_t np = paired ? boot_pairs(a, b, pa, pb) : 0;
 
-	if (between) {
+	if (np >= 2) {
+		/* the boots' geometric means over the pairs: the change the
+		 * paired test's interval is of */
+		ap = geomean(pa, np);
+		bp = geomean(pb, np);
+		w.p = NAN;
+		if (fdr_paired_log(pa, pb, np, 0.95, &w) == 0) {
+			method = "paired_boots";
+			lo = w.lo;
+			hi = w.hi;
+		}
+		change = stats_pct_change(ap, bp);
+	} else if (between) {
 		ap = geomean(a->boot, a->nboot);
 		bp = geomean(b->boot, b->nboot);
 		if (fdr_welch_log(a->boot, a->nboot, b->boot, b->nboot, 0.95, &w) == 0) {
@@ -547,10 +595,28 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 }
 
 
+/* 1 if sides x and y are the same set of runs (two algorithms, or two
+ * restrictions, of the same boots: compare_pair pairs them by boot). */
+static int same_runs(const struct compare_side *x, const struct compare_side *y)
+{
+	if (x->nruns != y->nruns)
+		return 0;
+	for (size_t i = 0; i < x->nruns; i++) {
+		int found = 0;
+
+		for (size_t j = 0; j < y->nruns; j++)
+			found |= x->runs[i] == y->runs[j];
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
 json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_flags *flags_a,
 		     struct case_flags *flags_b)
 {
 	int between = rq->a.nruns >= 2 && rq->b.nruns >= 2;
+	int paired = between && same_runs(&rq->a, &rq->b);
 	struct group a, b;
 	size_t unmatched_a = 0, unmatched_b = 0;
 	json_t *cases = json_array(), *o, *warn = json_array(), *summary;
@@ -574,7 +640,7 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 			"a_case", (json_int_t)a.c[i].case_id, "b_case", (json_int_t)m->case_id,
 			"a_reps", (json_int_t)a.c[i].nrep, "b_reps", (json_int_t)m->nrep,
 			"a_boots", (json_int_t)a.c[i].nboot, "b_boots", (json_int_t)m->nboot);
-		compare_pair(&a.c[i], m, between && a.c[i].nboot >= 2 && m->nboot >= 2, c);
+		compare_pair(&a.c[i], m, between && a.c[i].nboot >= 2 && m->nboot >= 2, paired, c);
 		json_array_append_new(cases, c);
 	}
 	for (size_t j = 0; j < b.n; j++)
@@ -604,7 +670,10 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 	json_object_set_new(o, "boots_b", json_integer((json_int_t)rq->b.nruns));
 	json_object_set_new(o, "fdr", json_real(rq->fdr));
 	json_object_set_new(o, "min_effect_pct", json_real(rq->min_effect));
-	json_object_set_new(o, "method_text", json_string(between
+	json_object_set_new(o, "method_text", json_string(paired
+		? "paired t on the log ratio of each boot's median p50, the same boots on both sides (95 % "
+		  "interval of the % change of the boots' geometric mean, gm); Benjamini-Hochberg across the table"
+		: between
 		? "Welch's t on the log of each boot's median p50 (95 % interval of the % change of the "
 		  "boots' geometric mean, gm); Benjamini-Hochberg across the table"
 		: "bootstrap over repetitions of one boot (95 % interval of the % change of the median); "

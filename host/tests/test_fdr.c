@@ -55,6 +55,38 @@ static void welch(void **st)
 	assert_int_equal(fdr_welch_log(bad, 2, b, 3, 0.95, &w), -1);
 }
 
+static void paired(void **st)
+{
+	/* Three boots whose speeds differ 2x and 4x, each pair b = a·e^−0.6,
+	 * e^−0.5, e^−0.7: log differences −0.6, −0.5, −0.7, mean −0.6, sample
+	 * variance 0.01, se = 0.1/√3 = 0.057735, t = −10.3923 on 2 df,
+	 * two-sided p = 0.009133 (integrated); change = e^−0.6 − 1 = −45.1188 %.
+	 * Welch's test on the same values sees the boots' spread as noise. */
+	double a[] = { 100, 200, 400 }, b[] = { 100 * exp(-0.6), 200 * exp(-0.5), 400 * exp(-0.7) };
+	double a2[] = { 3, 3 }, b2[] = { 6, 6 }, bad[] = { 1, 0 };
+	struct fdr_welch w, u;
+
+	(void)st;
+	assert_int_equal(fdr_paired_log(a, b, 3, 0.95, &w), 0);
+	near(w.df, 2, 0);
+	near(w.change_pct, -45.118836, 1e-5);
+	near(w.p, 0.009133, 1e-5);
+	/* interval: exp(−0.6 ∓ 4.302653·0.057735) − 1 */
+	near(w.lo, expm1(-0.6 - 4.302653 * 0.1 / sqrt(3)) * 100, 1e-3);
+	near(w.hi, expm1(-0.6 + 4.302653 * 0.1 / sqrt(3)) * 100, 1e-3);
+	assert_true(w.hi < 0);
+	assert_int_equal(fdr_welch_log(a, 3, b, 3, 0.95, &u), 0);
+	assert_true(u.p > 0.3 && u.lo < 0 && u.hi > 0);
+	/* every pair alike (+100 %): no spread, a change */
+	assert_int_equal(fdr_paired_log(a2, b2, 2, 0.95, &w), 0);
+	near(w.change_pct, 100, 1e-9);
+	near(w.p, 0, 0);
+	/* one pair, or a non-positive latency: no test */
+	assert_int_equal(fdr_paired_log(a, b, 1, 0.95, &w), -1);
+	assert_true(isnan(w.p));
+	assert_int_equal(fdr_paired_log(bad, a2, 2, 0.95, &w), -1);
+}
+
 static void benjamini_hochberg(void **st)
 {
 	/* sorted .01 .03 .04 .50 → p·m/rank = .04 .06 .0533 .5; running minimum
@@ -76,6 +108,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_distribution),
 		cmocka_unit_test(welch),
+		cmocka_unit_test(paired),
 		cmocka_unit_test(benjamini_hochberg),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
