@@ -10,6 +10,7 @@
 #include "bench/placement.h"
 #include "bench/suite.h"
 #include "lib/cmdline.h"
+#include "lib/printf.h"
 #include "xcall/xcall_internal.h"
 
 /* Stand-ins for the algorithms, in the real registry (xcall/registry.c):
@@ -207,6 +208,58 @@ static void test_overrides(void **state)
 	assert_int_equal(s.duration_s, 10);
 }
 
+/* The console, captured (a tee: it still reaches stderr): what
+ * suite_load's errors say. */
+static char said[2048];
+static void say(const char *s, size_t len)
+{
+	size_t n = strlen(said);
+	if (n + len < sizeof(said)) {
+		memcpy(said + n, s, len);
+		said[n + len] = 0;
+	}
+}
+
+/* delivery= takes the names the console, the CASE frames and the API print
+ * (allbutself, x2apic_cluster) as well as the command-line words (shorthand,
+ * cluster): a reader copies what a run showed back onto the next command
+ * line. An unknown value's error lists both. */
+static void test_delivery_names(void **state)
+{
+	(void)state;
+	struct suite s;
+	const unsigned sh = 1u << XCB_DELIVERY_SHORTHAND, cl = 1u << XCB_DELIVERY_CLUSTER,
+		       uni = 1u << XCB_DELIVERY_UNICAST;
+	cmdline_init("deliveries=unicast,allbutself");
+	assert_int_equal(suite_load(&s, "quick"), 0);
+	assert_int_equal(s.deliveries, uni | sh);
+	cmdline_init("deliveries=x2apic_cluster,shorthand");
+	assert_int_equal(suite_load(&s, "quick"), 0);
+	assert_int_equal(s.deliveries, cl | sh);
+	cmdline_init("deliveries=cluster");
+	assert_int_equal(suite_load(&s, "quick"), 0);
+	assert_int_equal(s.deliveries, cl);
+	/* the cases are the same whichever spelling named them */
+	unsigned a = expand("suite=quick kinds=xcall deliveries=allbutself", 4, &s);
+	unsigned b = expand("suite=quick kinds=xcall deliveries=shorthand", 4, &s);
+	assert_int_equal(a, b);
+	assert_true(a > 0);
+	said[0] = 0;
+	console_set_tee(say);
+	cmdline_init("deliveries=unicast,sideways");
+	assert_int_equal(suite_load(&s, "quick"), -1);
+	console_set_tee(NULL);
+	assert_non_null(strstr(said, "cmdline key 'deliveries': unknown value 'sideways' "
+				     "(one of: auto unicast cluster x2apic_cluster shorthand allbutself all)"));
+	/* a vocabulary whose words are its names lists each once */
+	said[0] = 0;
+	console_set_tee(say);
+	cmdline_init("waits=soon");
+	assert_int_equal(suite_load(&s, "quick"), -1);
+	console_set_tee(NULL);
+	assert_non_null(strstr(said, "unknown value 'soon' (one of: none ack done all)"));
+}
+
 static struct bcase mk(unsigned inits, unsigned mask, enum xcb_placement p, unsigned overlap)
 {
 	struct bcase c = { 0 };
@@ -334,5 +387,6 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_quick_at_4),
 	cmocka_unit_test(test_ept_at_8),
 	cmocka_unit_test(test_overrides),
+	cmocka_unit_test(test_delivery_names),
 	cmocka_unit_test(test_placement),
 	cmocka_unit_test(test_place_sync))
