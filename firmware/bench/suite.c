@@ -471,8 +471,25 @@ static void expand_lazy(struct expand *e, struct bcase *c, unsigned b, unsigned 
 	expand_shape(e, &x);
 }
 
-/* kind=xcall: algorithm x delivery x wait (those the algorithm declares) x
- * harness x idle x group, each over the shapes. */
+/* The deliveries an algorithm runs under, of those the suite asked for. One
+ * that sends its own unicast IPIs (.sends = XCALL_SENDS_UNICAST: tree's
+ * leaders) ignores delivery=, so one per delivery gave copies labelled
+ * x2apic_cluster and allbutself that sent unicast (x_delivery_used said so),
+ * and compare paired lockless-allbutself (the shorthand) with them. It runs
+ * once: as `unicast`, what it sends, where the suite has unicast (compare then
+ * pairs it with the others' unicast cases); else as `auto` (the policy's own
+ * choice, which for it is unicast); under neither it has no case - it cannot
+ * send as asked. */
+static unsigned xcall_deliveries(const struct xcall_ops *a, unsigned asked)
+{
+	const unsigned uni = 1u << XCB_DELIVERY_UNICAST;
+	if (a->sends != XCALL_SENDS_UNICAST)
+		return asked;
+	return (asked & uni) ? uni : asked & (1u << XCB_DELIVERY_AUTO);
+}
+
+/* kind=xcall: algorithm x delivery (xcall_deliveries) x wait (those the
+ * algorithm declares) x harness x idle x group, each over the shapes. */
 static void expand_xcall(struct expand *e, struct bcase *c, unsigned na)
 {
 	const struct suite *s = e->s;
@@ -482,7 +499,7 @@ static void expand_xcall(struct expand *e, struct bcase *c, unsigned na)
 	c->kind = XCB_KIND_XCALL;
 	for_each_bit(a, s->algos, na) {
 		c->algo = xcall_algos[a];
-		for_each_bit(d, s->deliveries, XCB_N_delivery) {
+		for_each_bit(d, xcall_deliveries(c->algo, s->deliveries), XCB_N_delivery) {
 			c->delivery = (enum xcb_delivery)d;
 			for_each_bit(w, s->waits, XCB_N_wait) {
 				/* only the waits the algorithm declares (xcall.h) */

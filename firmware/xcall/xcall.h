@@ -59,7 +59,9 @@ struct xcall_lockprof {
 
 /* How an algorithm's sends reach the targets: through the APIC layer's mask
  * policy (delivery= decides unicast / cluster / shorthand), or one unicast
- * IPI per CPU it chooses (a tree's leaders): the CASE's x_delivery_used. */
+ * IPI per CPU it chooses (a tree's leaders): the CASE's x_delivery_used.
+ * The suite runs a unicast sender under one delivery only (bench/suite.c
+ * xcall_deliveries). */
 enum xcall_sends { XCALL_SENDS_MASK, XCALL_SENDS_UNICAST };
 
 /* Most IPI vectors one algorithm may ask for (xcall_ops.nipi). */
