@@ -116,6 +116,11 @@ unsigned xcall_algo_count(void);
 /* Find an algorithm by name; NULL if unknown. */
 const struct xcall_ops *xcall_find(const char *name);
 
+/* Why an algorithm cannot be named `name` (`all`, or the name of a flush
+ * path, floor or sync mode: the other values of the CASE key `algo`), in
+ * words; NULL if it can. xcall_init_all() refuses such an algorithm. */
+const char *xcall_name_reserved(const char *name);
+
 /* A wait's name: XCB_NAME(wait, w) (proto/xcb_schema.h). */
 
 /*
