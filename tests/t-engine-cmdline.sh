@@ -2,7 +2,8 @@
 # t-engine-cmdline.sh - a bad suite or axis value on the command line is refused
 # with an error naming the key and the bad value, an ERROR frame and DONE (status
 # failed), and the payload exits with the configuration error code - it never runs
-# a half-understood suite. Also: suite=quick at -smp 2 (the smallest machine) runs.
+# a half-understood suite; a delivery named as runs print it (allbutself) is
+# understood. Also: suite=quick at -smp 2 (the smallest machine) runs.
 # timeout: 300
 . "$(dirname "$0")/lib/tap.sh"
 
@@ -28,6 +29,20 @@ sys.exit(0 if r["errors"] and r["done"] and r["done"]["status"] == 2 and not r["
 bad suite "suite=fastest" "cmdline key 'suite': unknown suite 'fastest'"
 bad algos "suite=quick algos=locked,turbo" "cmdline key 'algos': unknown value 'turbo'"
 bad masks "suite=seed masks=2,zero" "cmdline key 'masks': bad value 'zero'"
+bad deliveries "suite=quick deliveries=unicast,sideways" \
+	"cmdline key 'deliveries': unknown value 'sideways' (one of: auto unicast cluster x2apic_cluster shorthand allbutself all)"
+
+# delivery= as a run prints it (the console, CASE frames, the API: allbutself,
+# x2apic_cluster) is taken back on the command line, as the words are.
+XCB_QEMU_TIMEOUT=120 qemu_direct "$T/names.log" 2 \
+	"suite=quick kinds=xcall algos=lockless waits=done deliveries=unicast,allbutself inits=1 iters=10 reps=1"
+rc=$?
+check "deliveries=unicast,allbutself (the printed names) is accepted and runs (qemu $rc)" test "$rc" -eq 1
+python3 "$ROOT/tests/lib/engine_frames.py" "$T/names.log" --json >"$T/names.json" 2>/dev/null
+check "deliveries=unicast,allbutself: its CASEs are the unicast and allbutself ones" test "$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(sorted({c["delivery"] for c in r["cases"].values()}))' "$T/names.json")" = "['allbutself', 'unicast']"
 
 XCB_QEMU_TIMEOUT=200 qemu_direct "$T/smp2.log" 2 "suite=quick kinds=xcall,raw iters=10 reps=1"
 rc=$?

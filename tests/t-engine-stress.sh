@@ -4,7 +4,8 @@
 # shootdowns for 20 s must end with zero violations - every target ran every call
 # exactly once, no stale translation, no call outlived the watchdog - and a
 # well-formed frame stream; judged per initiator by sequence numbers, so a second
-# boot with one call skipped and one duplicated (dupskip_cpu=) fails.
+# boot with one call skipped and one duplicated (dupskip_cpu=) fails, and a
+# quick-suite boot with the same fault counts the two apart on the console.
 # timeout: 300
 . "$(dirname "$0")/lib/tap.sh"
 
@@ -66,3 +67,18 @@ bad = [r for r in run["results"] if r["initiator"] != 0xffff and (r["lost"] or r
 ok(len(bad) == 1 and bad[0]["lost"] == 1 and bad[0]["dup"] == 1 and bad[0]["flags"] & 2,
    f"exactly one initiator's RESULT has lost=1 dup=1 and the invariant flag ({len(bad)} rows)")
 PY
+
+# The same fault in a measured suite: the case line, the console table and
+# the run's last line count lost, duplicated and out-of-order calls each on
+# its own (they were summed and printed as "lost": this call said "lost 2",
+# and a run of nothing but duplicates "300 lost").
+XCB_QEMU_TIMEOUT=120 qemu_direct "$T/dupcase.log" 2 \
+	"suite=quick kinds=xcall algos=locked waits=done deliveries=unicast inits=1 masks=1 iters=20 reps=1 dupskip_cpu=1"
+rc=$?
+check "quick with a skipped + duplicated call fails (qemu status $rc, payload exit 1)" test "$rc" -eq 3
+check "its case line: lost 1 dup 1 ooo 0" \
+	grep -aqE '^case 1/1 xcall locked .* stale 0 lost 1 dup 1 ooo 0$' "$T/dupcase.log"
+check "its table row: stale 0, lost 1, dup 1, ooo 0" \
+	grep -aqE '^ +1 xcall +locked .* +0 +1 +1 +0$' "$T/dupcase.log"
+check "the run's last line: 1 lost, 1 duplicated, 0 out of order" grep -aqF \
+	'# done: FAILED (0 ERROR frames, 0 stale, 1 lost, 1 duplicated, 0 out of order)' "$T/dupcase.log"

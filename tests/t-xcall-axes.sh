@@ -5,7 +5,9 @@
 #    state runs a cross-call case, each call exactly once per target; with
 #    the default CPU model mwait is refused by name while hlt and poll run;
 #  - tree's group size (groups=2,4,0: CASE key `group`, the G in effect, 8
-#    for 0 = the default; only on algorithms with groups).
+#    for 0 = the default; only on algorithms with groups);
+#  - the delivery axis: tree, which sends its own unicast IPIs, runs once, as
+#    delivery=unicast, where lockless runs under every delivery.
 # timeout: 600
 . "$(dirname "$0")/lib/tap.sh"
 
@@ -44,9 +46,13 @@ else
 	skip "mwait refused where CPUID lacks it" "this QEMU's default model offers MONITOR/MWAIT"
 fi
 
-XCB_QEMU_TIMEOUT=300 qemu_direct "$T/g.log" 4 "suite=quick kinds=xcall algos=lockless,tree waits=done deliveries=unicast inits=1 masks=all groups=2,0"
+# Every delivery of suite quick too: tree, which sends its own unicast IPIs,
+# runs once per G, as unicast, what it sends; it once ran under all four, its
+# x2apic_cluster and allbutself cases sending unicast, and compare paired them
+# with lockless's real cluster and shorthand cases.
+XCB_QEMU_TIMEOUT=300 qemu_direct "$T/g.log" 4 "suite=quick kinds=xcall algos=lockless,tree waits=done inits=1 masks=all groups=2,0"
 rc=$?
-check "groups=2,0 exits 0 (qemu status $rc)" [ "$rc" -eq 1 ]
+check "groups=2,0, every delivery, exits 0 (qemu status $rc)" [ "$rc" -eq 1 ]
 check "serial frames decode" frames_json "$T/g.log" "$T/g.json"
 python3 - "$T/g.json" <<'PY'
 import json, sys
@@ -56,7 +62,14 @@ cases = [c for c in run["cases"].values() if c["kind"] == "xcall"]
 g = sorted(c.get("group") for c in cases if c["algo"] == "tree")
 ok(g == ["2", "8"], f"tree: one case per G, the default named as 8 ({g})")
 ok(all("group" not in c for c in cases if c["algo"] == "lockless"), "lockless (flat) carries no group")
+d = lambda a: sorted(set(c["delivery"] for c in cases if c["algo"] == a))
+ok(d("tree") == ["unicast"], f"tree (sends unicast itself): delivery unicast only ({d('tree')})")
+ok(all(c["x_delivery_used"] == "unicast" for c in cases if c["algo"] == "tree"), "tree: x_delivery_used unicast")
+ok({"auto", "unicast", "allbutself"} <= set(d("lockless")),
+   f"lockless (the delivery policy) still runs under each delivery ({d('lockless')})")
 ids = {int(c["id"]) for c in cases}
 rows = [r for r in run["results"] if r["case_id"] in ids]
-ok(rows and all(r["calls_executed"] == r["calls_expected"] > 0 for r in rows), "every G: every call ran exactly once")
+ok(rows and all(r["calls_executed"] == r["calls_expected"] > 0 for r in rows),
+   "every G and delivery: every call ran exactly once")
 PY
+

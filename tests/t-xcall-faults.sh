@@ -8,6 +8,8 @@
 #                 naming algorithm, initiator and target;
 #   pool_hog      more IPI vectors asked for than the pool has: init refuses,
 #                 naming the algorithm that did not fit;
+#   reserved_name an algorithm named `lazy` (a sync mode, another value of the
+#                 CASE key algo): init refuses, naming it and why;
 # and on the payload (TCG, -smp 8): fwddrop_cpu=3 loses a tree leader's
 # forward to CPU 3 — the watchdog names cpu3, and only cpu3, as waited on
 # (the ledger's target behind, and the CPU the initiator's wait spins on).
@@ -46,6 +48,11 @@ fault pool_hog 120 "init failed"
 check "vector pool exhausted: init refuses (rc $rc)" [ "$rc" -eq 1 ]
 check "vector pool exhausted: the error names the algorithm and the pool" \
 	grep -qE "xcall: [a-z0-9_]+: IPI vector pool exhausted" <<<"$line"
+
+fault reserved_name 120 "init failed"
+check "an algorithm named like a sync mode: init refuses (rc $rc)" [ "$rc" -eq 1 ]
+check "an algorithm named like a sync mode: the error names it and why" \
+	grep -qF "xcall: lazy: name reserved: a sync mode's (kind=sync cases carry it as their algo)" <<<"$line"
 
 if [ -f "$XCB_ELF" ]; then
 	log=$OUTDIR/t-xcall-faults.fwddrop.log

@@ -47,7 +47,7 @@ static void collect(const struct bcase *c, void *ctx)
 
 struct run_ctx {
 	int aborted;
-	uint64_t stale, lost;
+	uint64_t stale, lost, dup, ooo;	/* case_summary's, summed */
 };
 
 /*
@@ -89,6 +89,8 @@ static void run_cases(struct run_ctx *x)
 			table_add(&group_sum[k]);
 			x->stale += group_sum[k].stale;
 			x->lost += group_sum[k].lost;
+			x->dup += group_sum[k].dup;
+			x->ooo += group_sum[k].ooo;
 		}
 		report_poll();
 	}
@@ -249,7 +251,7 @@ static int run_suite(struct run_ctx *x)
 	send_plan();
 	run_cases(x);
 	table_print();
-	return x->stale || x->lost;
+	return x->stale || x->lost || x->dup || x->ooo;
 }
 
 int bench_main(void)
@@ -269,9 +271,9 @@ int bench_main(void)
 	failed = bs_streq(suite.name, "stress") ? run_stress(&x) : run_suite(&x);
 	if (x.aborted)
 		failed = 1;
-	ksnprintf(line, sizeof(line), "done: %s (%u ERROR frames, %llu stale, %llu lost)",
-		  failed ? "FAILED" : "ok", report_errors(), (unsigned long long)x.stale,
-		  (unsigned long long)x.lost);
+	ksnprintf(line, sizeof(line), "done: %s (%u ERROR frames, %llu stale, %llu lost, %llu duplicated, "
+		  "%llu out of order)", failed ? "FAILED" : "ok", report_errors(), (unsigned long long)x.stale,
+		  (unsigned long long)x.lost, (unsigned long long)x.dup, (unsigned long long)x.ooo);
 	report_log(line);
 	report_done(x.aborted ? XCB_DONE_ABORTED : failed ? XCB_DONE_FAILED : XCB_DONE_OK);
 	kprintf("xcbench: %s\n", failed ? "FAILED" : "PASSED");

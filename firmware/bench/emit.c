@@ -407,7 +407,9 @@ static void rep_summarise(struct rep_ctx *x, const struct rep_totals *t, const s
 	sum->unstable += x->unstable;
 	sum->count += r->count;
 	sum->stale += r->stale;
-	sum->lost += t->lost + t->dup + t->ooo;
+	sum->lost += t->lost;
+	sum->dup += t->dup;
+	sum->ooo += t->ooo;
 	sum->ipis += t->ipis;
 	sum->ctl_runs += t->ctl_runs;
 	sum->ctl_stale += t->ctl_stale;

@@ -23,7 +23,10 @@ struct case_summary {
 	uint64_t p50, p99, mean_milli;	/* all initiators, median over reps */
 	uint64_t count;
 	uint64_t spread_ppm, jain_ppm;	/* fairness over all reps (stats.h fairness_from_runs) */
-	uint64_t stale, lost;		/* stale translations; calls lost + duplicated + out of order */
+	uint64_t stale;			/* stale translations */
+	/* The ledger's verdicts (bench/ledger.h), each counted on its own: a
+	 * duplicate is not a lost call, and a sum printed as "lost" said so. */
+	uint64_t lost, dup, ooo;
 	uint64_t ipis;
 	uint64_t ctl_runs, ctl_stale;	/* TLB no-flush control: shootdowns, those that saw stale */
 	struct fair_acc *fair;		/* runner's per-initiator accumulation for this case */

@@ -173,15 +173,15 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 		}
 		out->calls += sum.count;
 		out->stale += sum.stale;
-		out->lost += sum.lost;
+		out->not_once += sum.lost + sum.dup + sum.ooo;
 		report_poll();
 	}
 	out->next_id = id;
 	ksnprintf(line, sizeof(line),
 		  "stress: %llu rounds, %llu calls, violations: %llu stale, %llu not run exactly once, watchdog %s",
 		  (unsigned long long)out->rounds, (unsigned long long)out->calls,
-		  (unsigned long long)out->stale, (unsigned long long)out->lost,
+		  (unsigned long long)out->stale, (unsigned long long)out->not_once,
 		  out->watchdog ? "FIRED" : "quiet");
 	report_log(line);
-	return (out->stale || out->lost || out->watchdog) ? 1 : 0;
+	return (out->stale || out->not_once || out->watchdog) ? 1 : 0;
 }

@@ -9,7 +9,10 @@
 
 struct stress_result {
 	uint64_t rounds, calls;
-	uint64_t stale, lost;	/* violations */
+	uint64_t stale;		/* violations: stale translations, */
+	uint64_t not_once;	/* and calls lost, duplicated or out of order (one count: the
+				 * summary line says "not run exactly once"; the LOG and
+				 * RESULT of a round tell them apart) */
 	int watchdog;		/* a call outlived the bound (reported as ERROR) */
 	uint32_t next_id;
 };

@@ -208,8 +208,11 @@ static void defaults(struct suite *s, const struct suite_preset *p)
 }
 
 /* key=word,word,...: a bitmask over `words` (or "all"): a vocabulary's
- * command-line words (proto/xcb_schema.h). */
-static int parse_words(const char *key, const char *const *words, unsigned n, unsigned *out)
+ * command-line words (proto/xcb_schema.h), and its wire names too where
+ * `names` differs (delivery: the console, CASE frames and the API say
+ * `allbutself` and `x2apic_cluster`, so a reader copies those back). */
+static int parse_words(const char *key, const char *const *words, const char *const *names, unsigned n,
+		       unsigned *out)
 {
 	struct cmdline_items it;
 	if (cmdline_list(key, &it) == 0)
@@ -222,13 +225,17 @@ static int parse_words(const char *key, const char *const *words, unsigned n, un
 		}
 		unsigned j;
 		for (j = 0; j < n; j++)
-			if (words[j] && bs_streq(it.item[i], words[j]))
+			if ((words[j] && bs_streq(it.item[i], words[j])) ||
+			    (names && names[j] && bs_streq(it.item[i], names[j])))
 				break;
 		if (j == n) {
 			kprintf("xcbench: error: cmdline key '%s': unknown value '%s' (one of:", key, it.item[i]);
-			for (j = 0; j < n; j++)
+			for (j = 0; j < n; j++) {
 				if (words[j])
 					kprintf(" %s", words[j]);
+				if (names && names[j] && (!words[j] || !bs_streq(names[j], words[j])))
+					kprintf(" %s", names[j]);
+			}
 			kprintf(" all)\n");
 			return -1;
 		}
@@ -283,12 +290,12 @@ int suite_load(struct suite *s, const char *name)
 
 	int rc = 0;
 	/* The schema's words equal its names but for delivery (host/tests/test_schema
-	 * checks): only delivery needs its own table in the image. */
-#define WORDS(v) xcb_##v##_names, XCB_N_##v
+	 * checks): only delivery needs its own table in the image, and takes both. */
+#define WORDS(v) xcb_##v##_names, 0, XCB_N_##v
 	rc |= parse_words("kinds", WORDS(kind), &s->kinds);
-	rc |= parse_words("algos", algo_names, na, &s->algos);
+	rc |= parse_words("algos", algo_names, 0, na, &s->algos);
 	rc |= parse_words("waits", WORDS(wait), &s->waits);
-	rc |= parse_words("deliveries", xcb_delivery_words, XCB_N_delivery, &s->deliveries);
+	rc |= parse_words("deliveries", xcb_delivery_words, xcb_delivery_names, XCB_N_delivery, &s->deliveries);
 	rc |= parse_words("placements", WORDS(placement), &s->placements);
 	rc |= parse_words("overlap", WORDS(overlap), &s->overlaps);
 	rc |= parse_words("harness", WORDS(harness), &s->harnesses);
@@ -464,8 +471,25 @@ static void expand_lazy(struct expand *e, struct bcase *c, unsigned b, unsigned 
 	expand_shape(e, &x);
 }
 
-/* kind=xcall: algorithm x delivery x wait (those the algorithm declares) x
- * harness x idle x group, each over the shapes. */
+/* The deliveries an algorithm runs under, of those the suite asked for. One
+ * that sends its own unicast IPIs (.sends = XCALL_SENDS_UNICAST: tree's
+ * leaders) ignores delivery=, so one per delivery gave copies labelled
+ * x2apic_cluster and allbutself that sent unicast (x_delivery_used said so),
+ * and compare paired lockless-allbutself (the shorthand) with them. It runs
+ * once: as `unicast`, what it sends, where the suite has unicast (compare then
+ * pairs it with the others' unicast cases); else as `auto` (the policy's own
+ * choice, which for it is unicast); under neither it has no case - it cannot
+ * send as asked. */
+static unsigned xcall_deliveries(const struct xcall_ops *a, unsigned asked)
+{
+	const unsigned uni = 1u << XCB_DELIVERY_UNICAST;
+	if (a->sends != XCALL_SENDS_UNICAST)
+		return asked;
+	return (asked & uni) ? uni : asked & (1u << XCB_DELIVERY_AUTO);
+}
+
+/* kind=xcall: algorithm x delivery (xcall_deliveries) x wait (those the
+ * algorithm declares) x harness x idle x group, each over the shapes. */
 static void expand_xcall(struct expand *e, struct bcase *c, unsigned na)
 {
 	const struct suite *s = e->s;
@@ -475,7 +499,7 @@ static void expand_xcall(struct expand *e, struct bcase *c, unsigned na)
 	c->kind = XCB_KIND_XCALL;
 	for_each_bit(a, s->algos, na) {
 		c->algo = xcall_algos[a];
-		for_each_bit(d, s->deliveries, XCB_N_delivery) {
+		for_each_bit(d, xcall_deliveries(c->algo, s->deliveries), XCB_N_delivery) {
 			c->delivery = (enum xcb_delivery)d;
 			for_each_bit(w, s->waits, XCB_N_wait) {
 				/* only the waits the algorithm declares (xcall.h) */

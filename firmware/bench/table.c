@@ -162,7 +162,7 @@ void table_print(void)
 	unsigned skipped = 0;
 	int aw = algo_width();
 	kprintf("\n  id kind  %-*s delivery       wait inits mask placement overlap  work_us"
-		"      p50cyc     p50ns      p99cyc  jain  stale lost  (tlb: method batch)\n", aw, "algo");
+		"      p50cyc     p50ns      p99cyc  jain  stale lost  dup  ooo  (tlb: method batch)\n", aw, "algo");
 	for (unsigned i = 0; i < nrows; i++) {
 		const struct case_summary *r = &rows[i];
 		const struct bcase *c = &r->c;
@@ -177,13 +177,13 @@ void table_print(void)
 		if (r->jain_ppm)
 			ksnprintf(jn, sizeof(jn), "%1llu.%03llu", (unsigned long long)(r->jain_ppm / 1000000),
 				  (unsigned long long)(r->jain_ppm / 1000 % 1000));
-		kprintf("%4u %-5s %-*s %-14s %-4s %5u %4u %-9s %-8s %7u %11llu %9llu %11llu %s %6llu %4llu%s\n",
+		kprintf("%4u %-5s %-*s %-14s %-4s %5u %4u %-9s %-8s %7u %11llu %9llu %11llu %s %6llu %4llu %4llu %4llu%s\n",
 			c->id, XCB_NAME(kind, c->kind), aw, case_algo_name(c), XCB_NAME(delivery, c->delivery),
 			c->kind == XCB_KIND_RAW ? "-" : XCB_NAME(wait, c->wait), c->inits, c->mask,
 			XCB_NAME(placement, c->placement), c->overlap ? "overlap" : "disjoint", c->work_us,
 			(unsigned long long)r->p50, (unsigned long long)ns(r->p50),
 			(unsigned long long)r->p99, jn, (unsigned long long)r->stale,
-			(unsigned long long)r->lost, tlb);
+			(unsigned long long)r->lost, (unsigned long long)r->dup, (unsigned long long)r->ooo, tlb);
 	}
 	if (skipped)
 		kprintf("(%u cases skipped: see the LOG lines above)\n", skipped);

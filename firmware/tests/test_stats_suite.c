@@ -10,18 +10,23 @@
 #include "bench/placement.h"
 #include "bench/suite.h"
 #include "lib/cmdline.h"
+#include "lib/printf.h"
 #include "xcall/xcall_internal.h"
 
 /* Stand-ins for the algorithms, in the real registry (xcall/registry.c):
- * suite.c only needs their names and waits. */
+ * suite.c only needs their names, waits and sends (tree sends its own
+ * unicast IPIs: one delivery, test_unicast_sender). */
 static const struct xcall_ops xcall_locked = { .name = "locked", .waits = XCALL_WAITS_ALL };
 static const struct xcall_ops xcall_lockless = { .name = "lockless", .waits = XCALL_WAITS_ALL };
 static const struct xcall_ops xcall_queued = { .name = "queued", .waits = XCALL_WAITS_ALL };
+static const struct xcall_ops xcall_tree = { .name = "tree", .waits = XCALL_WAITS_ALL,
+					     .sends = XCALL_SENDS_UNICAST };
 XCALL_TABLE_ENTRY(locked);
 XCALL_TABLE_ENTRY(lockless);
 XCALL_TABLE_ENTRY(queued);
+XCALL_TABLE_ENTRY(tree);
 
-#define MAXC 512
+#define MAXC 1024
 static struct bcase got[MAXC];
 static unsigned ngot;
 
@@ -53,18 +58,18 @@ static unsigned count(enum xcb_kind k)
 	return n;
 }
 
-/* seed at 4 CPUs, 3 algorithms, wait done, 500 us:
+/* seed at 4 CPUs, 4 algorithms, wait done, delivery auto, 500 us:
  *   1 initiator:  masks pow2 up to 3 = {1, 2, 3}                -> 3
  *   2 initiators: disjoint: (4-2)/2 = 1 -> {1}; overlap: 2 -> {1, 2} -> 3
  *   4 initiators: nothing left to target                        -> 0
- * = 6 per algorithm, 18 xcall cases, plus 2 raw floors (ipi, roundtrip; placement
- * first) = 20. */
+ * = 6 per algorithm, 24 xcall cases, plus 2 raw floors (ipi, roundtrip; placement
+ * first) = 26. */
 static void test_seed_at_4(void **state)
 {
 	(void)state;
 	struct suite s;
-	assert_int_equal(expand("suite=seed", 4, &s), 20);
-	assert_int_equal(count(XCB_KIND_XCALL), 18);
+	assert_int_equal(expand("suite=seed", 4, &s), 26);
+	assert_int_equal(count(XCB_KIND_XCALL), 24);
 	assert_int_equal(count(XCB_KIND_RAW), 2);
 	for (unsigned i = 0; i < ngot; i++) {
 		if (got[i].kind != XCB_KIND_XCALL)
@@ -77,8 +82,8 @@ static void test_seed_at_4(void **state)
 	}
 	/* at 16 CPUs: 1 init: 1,2,4,8,15 (5); 2: disjoint 7 -> 1,2,4,7 (4), overlap 14
 	 * -> 1,2,4,8,14 (5); 4: disjoint 3 -> 1,2,3 (3), overlap 12 -> 1,2,4,8,12 (5)
-	 * = 22 per algorithm, 66 + 2 raw floors. */
-	assert_int_equal(expand("suite=seed", 16, &s), 68);
+	 * = 22 per algorithm, 88 + 2 raw floors. */
+	assert_int_equal(expand("suite=seed", 16, &s), 90);
 }
 
 /* ept (seed 002) at 8 CPUs: one writer, masks pow2 up to 7 = {1, 2, 4, 7}, x 3 modes
@@ -146,13 +151,13 @@ static void test_ept_at_8(void **state)
 /* quick at 4 CPUs, xcall part: 3 algos x 3 waits x deliveries:
  *   auto, unicast, cluster: inits 1 x masks {1, all=3} + inits 2 x {1, all=1 -> dup} = 3 each
  *   shorthand: only 1 initiator x mask 3 (every other CPU)                         = 1
- * = 3 x 3 x 10 = 90. */
+ * = 3 x 3 x 10 = 90, + tree (sends unicast itself): 3 waits x unicast's 3 = 9. */
 static void test_quick_at_4(void **state)
 {
 	(void)state;
 	struct suite s;
 	expand("suite=quick", 4, &s);
-	assert_int_equal(count(XCB_KIND_XCALL), 90);
+	assert_int_equal(count(XCB_KIND_XCALL), 99);
 	unsigned sh = 0;
 	for (unsigned i = 0; i < ngot; i++)
 		if (got[i].delivery == XCB_DELIVERY_SHORTHAND) {
@@ -162,9 +167,9 @@ static void test_quick_at_4(void **state)
 		}
 	assert_int_equal(sh, 9);
 	/* tlb: vector, concurrent, early_ack, consolidated (4; not early_ack_reader,
-	 * the unsafe demonstration) + xcall x 3 algos = 7 paths, x 4 methods x 2
+	 * the unsafe demonstration) + xcall x 4 algos = 8 paths, x 4 methods x 2
 	 * batches x 3 shapes */
-	assert_int_equal(count(XCB_KIND_TLB), 7 * 4 * 2 * 3);
+	assert_int_equal(count(XCB_KIND_TLB), 8 * 4 * 2 * 3);
 	assert_int_equal(count(XCB_KIND_RAW), 2);
 	/* at 2 CPUs: 2 initiators no longer fit disjoint: the explicit "1" mask stays
 	 * (the runner logs the skip), "all" resolves to nothing */
@@ -205,6 +210,94 @@ static void test_overrides(void **state)
 	assert_int_equal(suite_load(&s, "nosuch"), -1);
 	assert_int_equal(suite_load(&s, "stress"), 0);
 	assert_int_equal(s.duration_s, 10);
+}
+
+/* The console, captured (a tee: it still reaches stderr): what
+ * suite_load's errors say. */
+static char said[2048];
+static void say(const char *s, size_t len)
+{
+	size_t n = strlen(said);
+	if (n + len < sizeof(said)) {
+		memcpy(said + n, s, len);
+		said[n + len] = 0;
+	}
+}
+
+/* delivery= takes the names the console, the CASE frames and the API print
+ * (allbutself, x2apic_cluster) as well as the command-line words (shorthand,
+ * cluster): a reader copies what a run showed back onto the next command
+ * line. An unknown value's error lists both. */
+static void test_delivery_names(void **state)
+{
+	(void)state;
+	struct suite s;
+	const unsigned sh = 1u << XCB_DELIVERY_SHORTHAND, cl = 1u << XCB_DELIVERY_CLUSTER,
+		       uni = 1u << XCB_DELIVERY_UNICAST;
+	cmdline_init("deliveries=unicast,allbutself");
+	assert_int_equal(suite_load(&s, "quick"), 0);
+	assert_int_equal(s.deliveries, uni | sh);
+	cmdline_init("deliveries=x2apic_cluster,shorthand");
+	assert_int_equal(suite_load(&s, "quick"), 0);
+	assert_int_equal(s.deliveries, cl | sh);
+	cmdline_init("deliveries=cluster");
+	assert_int_equal(suite_load(&s, "quick"), 0);
+	assert_int_equal(s.deliveries, cl);
+	/* the cases are the same whichever spelling named them */
+	unsigned a = expand("suite=quick kinds=xcall deliveries=allbutself", 4, &s);
+	unsigned b = expand("suite=quick kinds=xcall deliveries=shorthand", 4, &s);
+	assert_int_equal(a, b);
+	assert_true(a > 0);
+	said[0] = 0;
+	console_set_tee(say);
+	cmdline_init("deliveries=unicast,sideways");
+	assert_int_equal(suite_load(&s, "quick"), -1);
+	console_set_tee(NULL);
+	assert_non_null(strstr(said, "cmdline key 'deliveries': unknown value 'sideways' "
+				     "(one of: auto unicast cluster x2apic_cluster shorthand allbutself all)"));
+	/* a vocabulary whose words are its names lists each once */
+	said[0] = 0;
+	console_set_tee(say);
+	cmdline_init("waits=soon");
+	assert_int_equal(suite_load(&s, "quick"), -1);
+	console_set_tee(NULL);
+	assert_non_null(strstr(said, "unknown value 'soon' (one of: none ack done all)"));
+}
+
+/* An algorithm that sends its own unicast IPIs (tree) runs under one
+ * delivery, labelled by what it sends: unicast where the suite has it (quick
+ * had it under all four, three of them mislabelled, x_delivery_used=unicast),
+ * else auto (seed: the policy's choice), else not at all. Each of its cases
+ * has one lockless twin (compare's pairing): the unicast one. */
+static void test_unicast_sender(void **state)
+{
+	(void)state;
+	struct suite s;
+	assert_int_equal(expand("suite=quick kinds=xcall algos=tree", 4, &s), 9);
+	for (unsigned i = 0; i < ngot; i++)
+		assert_int_equal(got[i].delivery, XCB_DELIVERY_UNICAST);
+	assert_int_equal(expand("suite=seed kinds=xcall algos=tree", 4, &s), 6);
+	for (unsigned i = 0; i < ngot; i++)
+		assert_int_equal(got[i].delivery, XCB_DELIVERY_AUTO);
+	assert_int_equal(expand("suite=quick kinds=xcall algos=tree deliveries=allbutself,x2apic_cluster", 4, &s), 0);
+	/* lockless and tree in one quick run: every tree case is the shape of
+	 * exactly one lockless case, a unicast one */
+	expand("suite=quick kinds=xcall algos=lockless,tree waits=done", 4, &s);
+	unsigned trees = 0;
+	for (unsigned i = 0; i < ngot; i++) {
+		if (got[i].algo != xcall_find("tree"))
+			continue;
+		trees++;
+		unsigned twins = 0;
+		for (unsigned j = 0; j < ngot; j++)
+			if (got[j].algo == xcall_find("lockless") && case_same_shape(&got[i], &got[j])) {
+				twins++;
+				assert_int_equal(got[j].delivery, XCB_DELIVERY_UNICAST);
+			}
+		assert_int_equal(twins, 1);
+	}
+	assert_int_equal(trees, 3);
+	assert_int_equal(ngot, 10 + 3);
 }
 
 static struct bcase mk(unsigned inits, unsigned mask, enum xcb_placement p, unsigned overlap)
@@ -334,5 +427,7 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_quick_at_4),
 	cmocka_unit_test(test_ept_at_8),
 	cmocka_unit_test(test_overrides),
+	cmocka_unit_test(test_delivery_names),
+	cmocka_unit_test(test_unicast_sender),
 	cmocka_unit_test(test_placement),
 	cmocka_unit_test(test_place_sync))

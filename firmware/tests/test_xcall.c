@@ -572,11 +572,33 @@ static void test_raw(void **st)
 	assert_true(rt_sum > 0);
 }
 
+/* Every other value of the CASE key `algo` (flush paths, floors, sync
+ * modes: the vocabularies themselves) and `all` are reserved; the one
+ * exemption is the shipped algorithm `concurrent` beside the flush path of
+ * that name (registry.c says why); a plain name is not. */
+static void test_reserved_names(void)
+{
+	const char *const *vocabs[] = { xcb_flush_names, xcb_floor_names, xcb_sync_mode_names };
+	const unsigned n[] = { XCB_N_flush, XCB_N_floor, XCB_N_sync_mode };
+	for (unsigned v = 0; v < 3; v++)
+		for (unsigned i = 0; i < n[v]; i++)
+			if (strcmp(vocabs[v][i], "concurrent"))
+				assert_non_null(xcall_name_reserved(vocabs[v][i]));
+	assert_non_null(xcall_name_reserved("all"));
+	assert_non_null(strstr(xcall_name_reserved("vector"), "flush path"));
+	assert_non_null(strstr(xcall_name_reserved("roundtrip"), "floor"));
+	assert_non_null(strstr(xcall_name_reserved("lazy"), "sync mode"));
+	assert_null(xcall_name_reserved("concurrent"));
+	assert_null(xcall_name_reserved("mine"));
+	assert_null(xcall_name_reserved("vectors"));
+}
+
 static void test_names(void **st)
 {
 	(void)st;
 
 	assert_null(xcall_find("lock"));
+	test_reserved_names();
 	/* The registry: sorted by name, each found by it, each with a one-line
 	 * description and vectors of its own. */
 	unsigned n = xcall_algo_count();
@@ -589,6 +611,9 @@ static void test_names(void **st)
 			assert_true(strcmp(xcall_algos[i - 1]->name, o->name) < 0);
 		assert_non_null(o->desc);
 		assert_true(strlen(o->desc) > 0 && !strchr(o->desc, '\n'));
+		/* a name the CASE key `algo` or algos= gives another meaning */
+		if (xcall_name_reserved(o->name))
+			fail_msg("algorithm %s: %s: rename it", o->name, xcall_name_reserved(o->name));
 		for (unsigned k = 0; k < o->nipi; k++) {
 			int kind = xcall_algo_ipi(o, k);
 			assert_true(kind >= PLAT_IPI_POOL0 && kind < PLAT_IPI_NR);

@@ -16,9 +16,10 @@ FAULT_BASE := tests/test_xcall.c $(sort $(wildcard flush/*.c)) bench/ledger.c ..
 FAULT_skip_forward := $(filter-out xcall/tree.c,$(XCALL_HOST_SRCS)) tests/faults/skip_forward.c
 FAULT_run_twice := $(filter-out xcall/lockless.c,$(XCALL_HOST_SRCS)) tests/faults/run_twice.c
 FAULT_pool_hog := $(XCALL_HOST_SRCS) tests/faults/pool_hog.c
-FAULTS := skip_forward run_twice pool_hog
+FAULT_reserved_name := $(XCALL_HOST_SRCS) tests/faults/reserved_name.c
+FAULTS := skip_forward run_twice pool_hog reserved_name
 define FAULT_RULE
-$(B)/faults/test_xcall_$(1): $$(FAULT_BASE) $$(FAULT_$(1)) $$(wildcard xcall/*.h flush/*.h bench/ledger.h)
+$(B)/faults/test_xcall_$(1): $$(FAULT_BASE) $$(FAULT_$(1)) $$(wildcard xcall/*.h flush/*.h bench/ledger.h tests/faults/*.h)
 	@mkdir -p $(B)/faults
 	@echo "  HOSTCC  $$@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -fsanitize=thread -o $$@ $$(FAULT_BASE) $$(FAULT_$(1)) -lcmocka -lpthread

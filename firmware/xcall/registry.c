@@ -5,6 +5,7 @@
  * with stand-in entries.
  */
 #include "xcall/xcall.h"
+#include "xcb_schema.h"
 
 /* Defined by the linker: GNU ld for any section named like a C identifier
  * (host), boot/linker.ld for the payload. */
@@ -64,5 +65,54 @@ const struct xcall_ops *xcall_find(const char *name)
 	for (const struct xcall_ops *const *a = xcall_algo_list(); *a; a++)
 		if (!cmp((*a)->name, name))
 			return *a;
+	return 0;
+}
+
+/*
+ * Names an algorithm cannot take. The CASE key `algo` names one thing per
+ * kind (proto/xcb_schema.h): a cross-call algorithm, or a flush path
+ * (kind=tlb, flush other than xcall), a floor (kind=raw) or a sync mode
+ * (kind=sync). An algorithm named like one of those would share its `algo`
+ * value - the dashboard's charts and `xcbench compare --algo-a` select by
+ * it - and `all` in algos= means every algorithm, so one named `all` could
+ * never be selected alone. The words come from those vocabularies, not from
+ * a list of their own here, so a new flush path or floor is reserved too.
+ */
+struct reserved_vocab {
+	const char *const *names;
+	unsigned n;
+	const char *what;		/* how the error names the clash */
+};
+static const struct reserved_vocab reserved[] = {
+	{ xcb_flush_names, XCB_N_flush, "name reserved: a flush path's (kind=tlb cases carry it as their algo)" },
+	{ xcb_floor_names, XCB_N_floor, "name reserved: a floor's (kind=raw cases carry it as their algo)" },
+	{ xcb_sync_mode_names, XCB_N_sync_mode, "name reserved: a sync mode's (kind=sync cases carry it as their algo)" },
+};
+
+/*
+ * The one clash allowed, because it predates this check: the algorithm
+ * `concurrent` and the flush path `concurrent` are the same idea (Linux 5.12:
+ * the initiator runs its own share between sending and waiting) at two
+ * layers. Their cases never meet: a kind=tlb case says which with its
+ * `flush` key (xcall: the algorithm under the cross-call path; concurrent:
+ * the path), which every comparison matches on, and kind=xcall has no flush
+ * path. Renaming either would orphan the runs stored under the name. Only
+ * this pair is exempt: a new algorithm named `concurrent` is refused as a
+ * duplicate by the registry's sorted names (test_xcall test_names), and
+ * `vector` or `lazy` as below.
+ */
+static int exempt(const char *name, const struct reserved_vocab *v)
+{
+	return v->names == xcb_flush_names && !cmp(name, xcb_flush_names[XCB_FLUSH_CONCURRENT]);
+}
+
+const char *xcall_name_reserved(const char *name)
+{
+	if (!cmp(name, "all"))
+		return "name reserved: algos=all means every algorithm";
+	for (unsigned v = 0; v < sizeof(reserved) / sizeof(reserved[0]); v++)
+		for (unsigned i = 0; i < reserved[v].n; i++)
+			if (!cmp(name, reserved[v].names[i]) && !exempt(name, &reserved[v]))
+				return reserved[v].what;
 	return 0;
 }

@@ -59,7 +59,9 @@ struct xcall_lockprof {
 
 /* How an algorithm's sends reach the targets: through the APIC layer's mask
  * policy (delivery= decides unicast / cluster / shorthand), or one unicast
- * IPI per CPU it chooses (a tree's leaders): the CASE's x_delivery_used. */
+ * IPI per CPU it chooses (a tree's leaders): the CASE's x_delivery_used.
+ * The suite runs a unicast sender under one delivery only (bench/suite.c
+ * xcall_deliveries). */
 enum xcall_sends { XCALL_SENDS_MASK, XCALL_SENDS_UNICAST };
 
 /* Most IPI vectors one algorithm may ask for (xcall_ops.nipi). */
@@ -113,6 +115,11 @@ unsigned xcall_algo_count(void);
 
 /* Find an algorithm by name; NULL if unknown. */
 const struct xcall_ops *xcall_find(const char *name);
+
+/* Why an algorithm cannot be named `name` (`all`, or the name of a flush
+ * path, floor or sync mode: the other values of the CASE key `algo`), in
+ * words; NULL if it can. xcall_init_all() refuses such an algorithm. */
+const char *xcall_name_reserved(const char *name);
 
 /* A wait's name: XCB_NAME(wait, w) (proto/xcb_schema.h). */
 

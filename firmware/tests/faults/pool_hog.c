@@ -5,26 +5,14 @@
  * with an error naming the algorithm that did not fit — never hand out a
  * silent vector 0.
  */
-#include "xcall/xcall_internal.h"
-
-static int hog_init(unsigned ncpus, const unsigned *ipi)
-{
-	(void)ncpus;
-	(void)ipi;
-	return 0;
-}
-static void hog_call(const struct cpumask *m, xcall_fn_t fn, void *arg, enum xcb_wait w)
-{
-	(void)m, (void)fn, (void)arg, (void)w;
-}
-static void hog_ipi(void) { }
+#include "tests/faults/stub.h"
 
 #define HOG(n)									\
 	const struct xcall_ops xcall_hog##n = {					\
 		.name = "hog" #n, .desc = "takes two vectors", .nipi = 2,	\
 		.waits = XCALL_WAITS_ALL, .sends = XCALL_SENDS_MASK,		\
-		.init = hog_init, .call = hog_call,				\
-		.handle_ipi = { hog_ipi, hog_ipi },				\
+		.init = stub_init, .call = stub_call,				\
+		.handle_ipi = { stub_ipi, stub_ipi },				\
 	};									\
 	XCALL_TABLE_ENTRY(hog##n)
 HOG(0); HOG(1); HOG(2); HOG(3); HOG(4); HOG(5); HOG(6);
