@@ -8,6 +8,10 @@
 #                 naming algorithm, initiator and target;
 #   pool_hog      more IPI vectors asked for than the pool has: init refuses,
 #                 naming the algorithm that did not fit;
+#   ack_early     lockless's wait=ack returns right after the IPIs (as none
+#                 does): stress and quiet pass it (each call still runs
+#                 once), the held phase names the call and the target that
+#                 had not read fn/arg, and wait=none and done still pass;
 # and on the payload (TCG, -smp 8): fwddrop_cpu=3 loses a tree leader's
 # forward to CPU 3 — the watchdog names cpu3, and only cpu3, as waited on
 # (the ledger's target behind, and the CPU the initiator's wait spins on).
@@ -46,6 +50,17 @@ fault pool_hog 120 "init failed"
 check "vector pool exhausted: init refuses (rc $rc)" [ "$rc" -eq 1 ]
 check "vector pool exhausted: the error names the algorithm and the pool" \
 	grep -qE "xcall: [a-z0-9_]+: IPI vector pool exhausted" <<<"$line"
+
+fault ack_early 300 "returned while target" XCB_XCALL_ONLY=lockless XCB_XCALL_PHASES=stress,quiet XCB_XCALL_ITERS=200
+check "ack returning early: stress and quiet alone pass it (rc $rc: why the held phase exists)" [ "$rc" -eq 0 ]
+fault ack_early 300 "returned while target" XCB_XCALL_ONLY=lockless XCB_XCALL_ITERS=200
+check "ack returning early: the run fails (rc $rc)" [ "$rc" -ne 0 -a "$rc" -ne 124 ]
+check "ack returning early: the held phase names algorithm, wait, call and target" \
+	grep -qE "held lockless wait=ack shape=all: initiator 0 call [0-9]+ returned while target CPU [0-9]+ had its interrupts off" <<<"$line"
+# cmocka's failed tests, in either of its output formats (TAP under run-all)
+failed=$(grep -aE "^(not ok [0-9]+ - |\[  FAILED  \] )free check" "$OUTDIR/t-xcall-faults.ack_early.log" |
+	sed -E 's/^(not ok [0-9]+ - |\[  FAILED  \] )//' | sort -u | tr '\n' ';')
+check "ack returning early: only lockless wait=ack fails ($failed)" [ "$failed" = "free check: lockless wait=ack;" ]
 
 if [ -f "$XCB_ELF" ]; then
 	log=$OUTDIR/t-xcall-faults.fwddrop.log

@@ -16,7 +16,8 @@ FAULT_BASE := tests/test_xcall.c $(sort $(wildcard flush/*.c)) bench/ledger.c ..
 FAULT_skip_forward := $(filter-out xcall/tree.c,$(XCALL_HOST_SRCS)) tests/faults/skip_forward.c
 FAULT_run_twice := $(filter-out xcall/lockless.c,$(XCALL_HOST_SRCS)) tests/faults/run_twice.c
 FAULT_pool_hog := $(XCALL_HOST_SRCS) tests/faults/pool_hog.c
-FAULTS := skip_forward run_twice pool_hog
+FAULT_ack_early := $(filter-out xcall/lockless.c,$(XCALL_HOST_SRCS)) tests/faults/ack_early.c
+FAULTS := skip_forward run_twice pool_hog ack_early
 define FAULT_RULE
 $(B)/faults/test_xcall_$(1): $$(FAULT_BASE) $$(FAULT_$(1)) $$(wildcard xcall/*.h flush/*.h bench/ledger.h)
 	@mkdir -p $(B)/faults
