@@ -24,6 +24,7 @@ struct case_summary {
 	uint64_t count;
 	uint64_t spread_ppm, jain_ppm;	/* fairness over all reps (stats.h fairness_from_runs) */
 	uint64_t stale, lost;		/* stale translations; calls lost + duplicated + out of order */
+	uint64_t early;			/* wait=done calls that returned before a target ran them */
 	uint64_t ipis;
 	uint64_t ctl_runs, ctl_stale;	/* TLB no-flush control: shootdowns, those that saw stale */
 	struct fair_acc *fair;		/* runner's per-initiator accumulation for this case */

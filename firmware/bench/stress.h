@@ -10,6 +10,7 @@
 struct stress_result {
 	uint64_t rounds, calls;
 	uint64_t stale, lost;	/* violations */
+	uint64_t early;		/* wait=done calls that returned before a target ran them */
 	int watchdog;		/* a call outlived the bound (reported as ERROR) */
 	uint32_t next_id;
 };
