@@ -76,9 +76,11 @@ XCB_QEMU_TIMEOUT=120 qemu_direct "$T/dupcase.log" 2 \
 	"suite=quick kinds=xcall algos=locked waits=done deliveries=unicast inits=1 masks=1 iters=20 reps=1 dupskip_cpu=1"
 rc=$?
 check "quick with a skipped + duplicated call fails (qemu status $rc, payload exit 1)" test "$rc" -eq 3
+# (the skipped call may also be seen returned before its target ran it:
+# " DONE EARLY n" after them, as bench/initiator.c done_check says)
 check "its case line: lost 1 dup 1 ooo 0" \
-	grep -aqE '^case 1/1 xcall locked .* stale 0 lost 1 dup 1 ooo 0$' "$T/dupcase.log"
+	grep -aqE '^case 1/1 xcall locked .* stale 0 lost 1 dup 1 ooo 0( DONE EARLY [0-9]+)?$' "$T/dupcase.log"
 check "its table row: stale 0, lost 1, dup 1, ooo 0" \
 	grep -aqE '^ +1 xcall +locked .* +0 +1 +1 +0$' "$T/dupcase.log"
-check "the run's last line: 1 lost, 1 duplicated, 0 out of order" grep -aqF \
-	'# done: FAILED (0 ERROR frames, 0 stale, 1 lost, 1 duplicated, 0 out of order)' "$T/dupcase.log"
+check "the run's last line: 1 lost, 1 duplicated, 0 out of order" grep -aqE \
+	'^# done: FAILED \(0 ERROR frames, 0 stale, 1 lost, 1 duplicated, 0 out of order(, [0-9]+ done early)?\)$' "$T/dupcase.log"

@@ -10,6 +10,10 @@
 #                 naming the algorithm that did not fit;
 #   reserved_name an algorithm named `lazy` (a sync mode, another value of the
 #                 CASE key algo): init refuses, naming it and why;
+#   ack_early     lockless's wait=ack returns right after the IPIs (as none
+#                 does): stress and quiet pass it (each call still runs
+#                 once), the held phase names the call and the target that
+#                 had not read fn/arg, and wait=none and done still pass;
 # and on the payload (TCG, -smp 8): fwddrop_cpu=3 loses a tree leader's
 # forward to CPU 3 — the watchdog names cpu3, and only cpu3, as waited on
 # (the ledger's target behind, and the CPU the initiator's wait spins on).
@@ -53,6 +57,16 @@ fault reserved_name 120 "init failed"
 check "an algorithm named like a sync mode: init refuses (rc $rc)" [ "$rc" -eq 1 ]
 check "an algorithm named like a sync mode: the error names it and why" \
 	grep -qF "xcall: lazy: name reserved: a sync mode's (kind=sync cases carry it as their algo)" <<<"$line"
+fault ack_early 300 "returned while target" XCB_XCALL_ONLY=lockless XCB_XCALL_PHASES=stress,quiet XCB_XCALL_ITERS=200
+check "ack returning early: stress and quiet alone pass it (rc $rc: why the held phase exists)" [ "$rc" -eq 0 ]
+fault ack_early 300 "returned while target" XCB_XCALL_ONLY=lockless XCB_XCALL_ITERS=200
+check "ack returning early: the run fails (rc $rc)" [ "$rc" -ne 0 -a "$rc" -ne 124 ]
+check "ack returning early: the held phase names algorithm, wait, call and target" \
+	grep -qE "held lockless wait=ack shape=all: initiator 0 call [0-9]+ returned while target CPU [0-9]+ had its interrupts off" <<<"$line"
+# cmocka's failed tests, in either of its output formats (TAP under run-all)
+failed=$(grep -aE "^(not ok [0-9]+ - |\[  FAILED  \] )free check" "$OUTDIR/t-xcall-faults.ack_early.log" |
+	sed -E 's/^(not ok [0-9]+ - |\[  FAILED  \] )//' | sort -u | tr '\n' ';')
+check "ack returning early: only lockless wait=ack fails ($failed)" [ "$failed" = "free check: lockless wait=ack;" ]
 
 if [ -f "$XCB_ELF" ]; then
 	log=$OUTDIR/t-xcall-faults.fwddrop.log

@@ -263,6 +263,7 @@ struct rep_totals {
 	struct stats all;
 	uint64_t ipis, stale, lost, dup, ooo, elapsed;
 	uint64_t ctl_runs, ctl_stale;
+	uint64_t early;		/* wait=done calls that returned before a target ran them */
 };
 
 /* Initiator k's share of the case's fairness: the shared window's calls and
@@ -304,7 +305,7 @@ static void initiator_result(struct rep_ctx *x, unsigned k, struct initiator *in
 		if (r->lost || r->dup || r->ooo)
 			r->flags |= XCB_RF_INVARIANT;
 	}
-	if (in->stale)
+	if (in->stale || in->done_early)
 		r->flags |= XCB_RF_INVARIANT;
 }
 
@@ -327,6 +328,12 @@ static void initiator_send(const struct rep_ctx *x, const struct initiator *in, 
 		emit_logf("case %u rep %u: initiator cpu%u: %llu lost, %llu duplicated, %llu out of order",
 		      c->id, x->rep, in->cpu, (unsigned long long)r->lost, (unsigned long long)r->dup,
 		      (unsigned long long)r->ooo);
+	if (in->done_early)
+		emit_logf("case %u rep %u: initiator cpu%u: %s wait=done returned before cpu%u ran call %llu "
+		      "(%llu of %llu calls looked at returned early)",
+		      c->id, x->rep, in->cpu, in->ops ? in->ops->name : case_algo_name(c), in->early_cpu,
+		      (unsigned long long)in->early_seq, (unsigned long long)in->done_early,
+		      (unsigned long long)in->done_checked);
 }
 
 /* Add initiator in (and its row r) to the totals t and to hall. */
@@ -344,6 +351,7 @@ static void totals_add(struct rep_totals *t, struct histo *hall, const struct in
 		t->elapsed = in->elapsed;
 	t->ctl_runs += in->ctl_runs;
 	t->ctl_stale += in->ctl_stale;
+	t->early += in->done_early;
 }
 
 /* The stale count and lock profile of the all-initiators row: a TLB case's
@@ -393,7 +401,7 @@ static void all_result(const struct rep_ctx *x, const struct rep_totals *t, cons
 	if (x->unstable)
 		r->flags |= XCB_RF_UNSTABLE;
 	all_stale_and_locks(x, t, r);
-	if (r->stale || t->lost || t->dup || t->ooo)
+	if (r->stale || t->lost || t->dup || t->ooo || t->early)
 		r->flags |= XCB_RF_INVARIANT;
 }
 
@@ -410,6 +418,7 @@ static void rep_summarise(struct rep_ctx *x, const struct rep_totals *t, const s
 	sum->lost += t->lost;
 	sum->dup += t->dup;
 	sum->ooo += t->ooo;
+	sum->early += t->early;
 	sum->ipis += t->ipis;
 	sum->ctl_runs += t->ctl_runs;
 	sum->ctl_stale += t->ctl_stale;
@@ -417,10 +426,10 @@ static void rep_summarise(struct rep_ctx *x, const struct rep_totals *t, const s
 		sum->p99 = r->p99;
 	if (r->flags & XCB_RF_INVARIANT)
 		emit_logf("case %u rep %u: INVARIANT FAILED: ran %llu of %llu calls (%llu lost, %llu duplicated, "
-		      "%llu out of order), %llu stale",
+		      "%llu out of order), %llu stale, %llu wait=done calls returned before a target ran them",
 		      x->c->id, x->rep, (unsigned long long)x->executed, (unsigned long long)x->expected,
 		      (unsigned long long)t->lost, (unsigned long long)t->dup, (unsigned long long)t->ooo,
-		      (unsigned long long)r->stale);
+		      (unsigned long long)r->stale, (unsigned long long)t->early);
 }
 
 /* The RESULT frames of repetition x: one per initiator (always: stress is judged

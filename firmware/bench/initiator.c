@@ -6,6 +6,8 @@
  * Inside the timed region the harness writes nothing another CPU reads: the callee
  * gets its (initiator slot, sequence number) as the call's argument VALUE and notes
  * it in its own padded ledger line; CPU 0 checks the ledger after the timed calls.
+ * A wait=done call is also looked at when it returns (done_check), never between
+ * two timed calls.
  */
 #include "bench/rep.h"
 #include "bench/benchenv.h"
@@ -242,6 +244,37 @@ static void paired_probe(struct initiator *in, struct wd_cpu *w, unsigned raw_ta
 	in->pratio[in->npairs++] = d * 1000 / p;
 }
 
+/*
+ * wait=done: call() returns only once every target ran fn, so each target's ledger
+ * entry must show the call (ledger_shows) the moment it returns. The exactly-once
+ * judgement comes after the timed calls, when a call that returned early has long
+ * landed: it cannot see this. Looked at outside the timed call, and never between
+ * two timed calls: reading a target's ledger line takes it shared, and that
+ * target's note of our next call would pay for the invalidation inside that timed
+ * call - the harness's cost, measured as the algorithm's (ledger.h: why entries
+ * are padded). So: every warm-up call but the last (only warm-up calls follow
+ * them), and our last call (nothing of ours that is timed follows it; the lines
+ * are our slot's, which no other initiator's callee writes). An algorithm whose
+ * done always returns early is caught on each of them; one that does so now and
+ * then, in proportion (test_xcall checks every call).
+ */
+static void done_check(struct initiator *in)
+{
+	unsigned t;
+
+	if (in->c->kind != XCB_KIND_XCALL || in->wait != XCB_WAIT_DONE || callee_cfg.bare || !in->seq)
+		return;
+	in->done_checked++;
+	for_each_cpu(t, in->targets)
+		if (!ledger_shows(ledger_at(t, in->slot), in->seq)) {
+			if (!in->done_early++) {
+				in->early_seq = in->seq;
+				in->early_cpu = t;
+			}
+			return;
+		}
+}
+
 /* Whether the loop must stop before a call started at t0. */
 static int must_stop(const struct initiator *in, uint64_t t0)
 {
@@ -278,6 +311,8 @@ void initiator_main(void *p)
 		if (must_stop(in, t0))
 			break;
 		in->bad_cfg = watched_call(in, w, busy_state, raw_target, t0, &d) < 0;
+		if (k + 1 < c->warmup)	/* not the last: the first timed call follows it */
+			done_check(in);
 	}
 	uint64_t i, t_begin = plat_cycles();
 	for (i = 0; !in->bad_cfg && (!c->iters || i < c->iters); i++) {
@@ -301,6 +336,8 @@ void initiator_main(void *p)
 	}
 	in->elapsed = plat_cycles() - t_begin;
 	in->done = i;
+	if (!in->bad_cfg)
+		done_check(in);	/* our last call: no timed call of ours follows */
 	/* warm-up included; the control and the paired probes (one IPI each)
 	 * not: they are the harness's, not the case's */
 	in->ipis = benv_ipis_sent(me) - ipi0 - in->npairs;

@@ -122,6 +122,18 @@ void ledger_judge_sent(const struct ledger_ent *e, uint64_t issued, uint64_t las
 	v->ooo += t.ooo;
 }
 
+int ledger_shows(const struct ledger_ent *e, uint64_t seq)
+{
+	/* relaxed: see ledger.h (the wait=done check's ordering is the
+	 * algorithm's, from the callee's note to call()'s return). */
+	uint64_t hi = __atomic_load_n(&e->hi, __ATOMIC_RELAXED);
+	uint64_t win = __atomic_load_n(&e->win, __ATOMIC_RELAXED);
+
+	if (!seq || seq > hi)
+		return 0;
+	return hi - seq >= 64 || (win >> (hi - seq) & 1);
+}
+
 uint64_t ledger_hi(unsigned target, unsigned slot)
 {
 	if (!ents || target >= ncpus_l || slot >= slots_l)

@@ -91,6 +91,14 @@ void ledger_judge_sent(const struct ledger_ent *e, uint64_t issued, uint64_t las
 struct cpumask;
 void ledger_judge_mask(const struct cpumask *targets, unsigned slot, uint64_t issued,
 		       struct ledger_verdict *v);
+/* Whether entry e shows that call `seq` ran: a number at most 64 behind the
+ * highest by its bit of the window, an older one assumed (not told apart). For
+ * wait=done, read by the initiator once call() returned (bench/initiator.c,
+ * bench/smoke.c): relaxed loads, because a correct done ordered the callee's
+ * note before that return (its check-in release, the initiator's acquire);
+ * one that returned early is what the check looks for, and then the note
+ * may be missing or half written. */
+int ledger_shows(const struct ledger_ent *e, uint64_t seq);
 /* Highest number this target has run for that slot (watchdog: who waits on whom). */
 uint64_t ledger_hi(unsigned target, unsigned slot);
 

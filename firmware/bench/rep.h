@@ -68,6 +68,11 @@ struct initiator {
 	uint64_t ipis;
 	uint64_t stale;
 	uint64_t ctl_runs, ctl_stale;	/* TLB no-flush control: runs, runs that saw stale */
+	/* wait=done calls looked at once call() returned (initiator.c done_check),
+	 * those a target's ledger did not show yet, and the first of these: its
+	 * number and a target that had not run it */
+	uint64_t done_checked, done_early, early_seq;
+	unsigned early_cpu;
 	int bad_cfg;		/* the flush layer refused the configuration */
 	/* On a line of its own: CPU 0 polls it while the initiator writes its
 	 * statistics above after every call (no line transfer inside a call). */

@@ -215,15 +215,19 @@ void runner_case_end(const struct bcase *c, unsigned idx, unsigned n, struct cas
 	if (sum->jain_ppm)	/* Jain >= 1/n whenever it is measured */
 		ksnprintf(jn, sizeof(jn), "%llu.%03llu", (unsigned long long)(sum->jain_ppm / 1000000),
 			  (unsigned long long)(sum->jain_ppm / 1000 % 1000));
+	/* Said only when it happened: the line's fields stay what readers parse. */
+	char de[48] = "";
+	if (sum->early)
+		ksnprintf(de, sizeof(de), " DONE EARLY %llu", (unsigned long long)sum->early);
 	kprintf("case %u/%u %s %s%s%s %s %s i=%u m=%u %s %s w=%uus: p50 %llu cyc (%llu ns%s)%s "
-		"p99 %llu jain %s stale %llu lost %llu dup %llu ooo %llu\n",
+		"p99 %llu jain %s stale %llu lost %llu dup %llu ooo %llu%s\n",
 		idx, n, XCB_NAME(kind, c->kind), case_algo_name(c), tlb, c->harness ? " bare" : "", XCB_NAME(delivery, c->delivery),
 		XCB_NAME(wait, c->wait), c->inits, c->mask, XCB_NAME(placement, c->placement),
 		c->overlap ? "overlap" : "disjoint", c->work_us,
 		(unsigned long long)sum->p50, (unsigned long long)ns_of(sum->p50), rt, rt2,
 		(unsigned long long)sum->p99, jn,
 		(unsigned long long)sum->stale, (unsigned long long)sum->lost,
-		(unsigned long long)sum->dup, (unsigned long long)sum->ooo);
+		(unsigned long long)sum->dup, (unsigned long long)sum->ooo, de);
 }
 
 /* Placement and support checks for a case; 0 runnable, 1 skipped (why logged if

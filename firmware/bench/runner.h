@@ -27,6 +27,7 @@ struct case_summary {
 	/* The ledger's verdicts (bench/ledger.h), each counted on its own: a
 	 * duplicate is not a lost call, and a sum printed as "lost" said so. */
 	uint64_t lost, dup, ooo;
+	uint64_t early;			/* wait=done calls that returned before a target ran them */
 	uint64_t ipis;
 	uint64_t ctl_runs, ctl_stale;	/* TLB no-flush control: shootdowns, those that saw stale */
 	struct fair_acc *fair;		/* runner's per-initiator accumulation for this case */

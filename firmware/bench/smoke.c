@@ -79,6 +79,21 @@ static uint64_t misjudged(unsigned slot, const uint64_t *sent, const uint64_t *w
 	return bad;
 }
 
+/* wait=done returns only once every target ran fn: the first target in m whose
+ * ledger entry for `slot` does not show call `seq` the moment call() returned
+ * (ledger_shows), or -1. The exactly-once judgement afterwards cannot see an
+ * early return: by then the call has landed. The smoke looks after every done
+ * call, outside its timed window: its timings are a glance (the bench, whose
+ * are not, looks only where no timed call follows: initiator.c done_check). */
+static int done_missing(const struct cpumask *m, unsigned slot, uint64_t seq)
+{
+	unsigned t;
+	for_each_cpu(t, m)
+		if (!ledger_shows(ledger_at(t, slot), seq))
+			return (int)t;
+	return -1;
+}
+
 /* ---- all CPUs at once ------------------------------------------------- */
 
 static unsigned conc_iters;
@@ -91,6 +106,10 @@ static uint64_t sent_to[SMOKE_CPUS][SMOKE_CPUS] __attribute__((aligned(64)));
 /* ... and which of the last 64 numbers went to each (bit d: number i - d). */
 static uint64_t sent_win[SMOKE_CPUS][SMOKE_CPUS] __attribute__((aligned(64)));
 static uint64_t init_cycles[SMOKE_CPUS][8] __attribute__((aligned(64)));
+/* wait=done calls that returned before a target ran them, per initiator (each
+ * CPU its own row, CPU 0 reads after benv_run_all): how many, and the first -
+ * its number and that target. Not padded: written only on a violation. */
+static struct { uint64_t n, seq; unsigned cpu; } early[SMOKE_CPUS];
 
 static void conc_cpu(void *arg)
 {
@@ -120,6 +139,11 @@ static void conc_cpu(void *arg)
 		conc_ops->call(m, note_fn, ledger_arg(me, i), conc_wait);
 		init_cycles[me][0] += plat_cycles() - t0;
 		smoke_watch_end(me);
+		int late = conc_wait == XCB_WAIT_DONE ? done_missing(m, me, i) : -1;
+		if (late >= 0 && !early[me].n++) {
+			early[me].seq = i;
+			early[me].cpu = (unsigned)late;
+		}
 	}
 	/* Our last wait=none calls may still be queued: a ping with done
 	 * (same algorithm, so FIFO/reuse rules put it behind them). */
@@ -143,6 +167,7 @@ static void concurrent(unsigned n, unsigned iters)
 		for (unsigned w = 0; w < XCB_N_wait; w++) {
 			for (unsigned i = 0; i < n; i++) {
 				init_cycles[i][0] = 0;
+				early[i].n = 0;
 				for (unsigned j = 0; j < n; j++)
 					sent_to[i][j] = sent_win[i][j] = 0;
 			}
@@ -171,6 +196,16 @@ static void concurrent(unsigned n, unsigned iters)
 				bad ? "COUNT MISMATCH" : "exactly once");
 			if (bad)
 				fail("exactly-once on hardware");
+			for (unsigned i = 0; i < n; i++) {
+				char why[128];
+				if (!early[i].n)
+					continue;
+				ksnprintf(why, sizeof(why), "%s/%s all %u CPUs: wait=done returned before cpu%u ran "
+					  "call %llu of initiator cpu%u (%llu of %u calls)", conc_ops->name,
+					  XCB_NAME(wait, conc_wait), n, early[i].cpu,
+					  (unsigned long long)early[i].seq, i, (unsigned long long)early[i].n, iters);
+				fail(why);
+			}
 			/* Fairness at a glance: mean call time per initiator
 			 * (lockless serves low CPU numbers first). */
 			char line[160];
@@ -313,6 +348,7 @@ static void one_to_one(unsigned iters)
 				watched_ping(ops, one, (enum xcb_wait)w, "warm-up call");
 			watched_ping(ops, one, XCB_WAIT_DONE, "warm-up call");
 			ledger_reset();
+			uint64_t late = 0, late_seq = 0;
 			for (unsigned i = 1; i <= iters; i++) {
 				/* the record outside the timed window */
 				smoke_watch_begin(0, ops->name, NULL, i, WD_CALLING);
@@ -320,8 +356,17 @@ static void one_to_one(unsigned iters)
 				ops->call(one, note_fn, ledger_arg(0, i), (enum xcb_wait)w);
 				samples[i - 1] = plat_cycles() - t0;
 				smoke_watch_end(0);
+				if (w == XCB_WAIT_DONE && done_missing(one, 0, i) >= 0 && !late++)
+					late_seq = i;
 			}
 			watched_ping(ops, one, XCB_WAIT_DONE, "drain call");
+			if (late) {
+				char why[128];
+				ksnprintf(why, sizeof(why), "%s/done 1->1: wait=done returned before cpu1 ran call "
+					  "%llu (%llu of %u calls)", ops->name, (unsigned long long)late_seq,
+					  (unsigned long long)late, iters);
+				fail(why);
+			}
 			uint64_t sent[2] = { 0, iters };	/* to CPU 0, CPU 1 */
 			if (misjudged(0, sent, NULL, iters, 2))
 				fail("1:1 exactly once");

@@ -174,14 +174,19 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 		out->calls += sum.count;
 		out->stale += sum.stale;
 		out->not_once += sum.lost + sum.dup + sum.ooo;
+		out->early += sum.early;
 		report_poll();
 	}
 	out->next_id = id;
+	/* Done-early calls named only when there are some (tests read the line). */
+	char early[64] = "";
+	if (out->early)
+		ksnprintf(early, sizeof(early), ", %llu wait=done returned early", (unsigned long long)out->early);
 	ksnprintf(line, sizeof(line),
-		  "stress: %llu rounds, %llu calls, violations: %llu stale, %llu not run exactly once, watchdog %s",
+		  "stress: %llu rounds, %llu calls, violations: %llu stale, %llu not run exactly once%s, watchdog %s",
 		  (unsigned long long)out->rounds, (unsigned long long)out->calls,
-		  (unsigned long long)out->stale, (unsigned long long)out->not_once,
+		  (unsigned long long)out->stale, (unsigned long long)out->not_once, early,
 		  out->watchdog ? "FIRED" : "quiet");
 	report_log(line);
-	return (out->stale || out->not_once || out->watchdog) ? 1 : 0;
+	return (out->stale || out->not_once || out->early || out->watchdog) ? 1 : 0;
 }

@@ -13,6 +13,7 @@ struct stress_result {
 	uint64_t not_once;	/* and calls lost, duplicated or out of order (one count: the
 				 * summary line says "not run exactly once"; the LOG and
 				 * RESULT of a round tell them apart) */
+	uint64_t early;		/* wait=done calls that returned before a target ran them */
 	int watchdog;		/* a call outlived the bound (reported as ERROR) */
 	uint32_t next_id;
 };

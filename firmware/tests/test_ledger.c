@@ -174,6 +174,30 @@ static void test_ledger_wrong_target_and_lost(void **st)
 	free(m);
 }
 
+/* What the wait=done check reads (ledger_shows): a call shows once it ran,
+ * not before, not because a neighbour ran, and a skipped number never shows
+ * although later ones do. */
+static void test_ledger_shows(void **st)
+{
+	(void)st;
+	void *m = ledger_mem();
+	struct ledger_ent *e = ledger_at(1, 0);
+	assert_false(ledger_shows(e, 1));	/* nothing ran yet */
+	ledger_note(e, 1);
+	assert_true(ledger_shows(e, 1));
+	assert_false(ledger_shows(e, 2));	/* the next call has not run */
+	assert_false(ledger_shows(e, 0));	/* numbers start at 1 */
+	ledger_note(e, 3);			/* 2 skipped */
+	assert_true(ledger_shows(e, 3));
+	assert_false(ledger_shows(e, 2));
+	assert_true(ledger_shows(e, 1));
+	ledger_note(e, 2);			/* late, out of order: now it shows */
+	assert_true(ledger_shows(e, 2));
+	assert_false(ledger_shows(ledger_at(1, 1), 1));	/* another slot's entry */
+	assert_false(ledger_shows(ledger_at(2, 0), 1));	/* another target's */
+	free(m);
+}
+
 /* The call argument carries (slot, number) as a value, both ways. */
 static void test_ledger_arg(void **st)
 {
@@ -259,6 +283,7 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_ledger_skipped_and_duplicated),
 	cmocka_unit_test(test_ledger_subset),
 	cmocka_unit_test(test_ledger_wrong_target_and_lost),
+	cmocka_unit_test(test_ledger_shows),
 	cmocka_unit_test(test_ledger_arg),
 	cmocka_unit_test(test_jain_over_throughput),
 	cmocka_unit_test(test_jain_shared_window))

@@ -15,6 +15,9 @@
  *    IPI can cover for a target the algorithm forgot; each call is
  *    time-bounded and, past the bound, the report names exactly the CPUs
  *    that have not run it;
+ *  - held (waits ack and done): one target at a time holds its interrupts
+ *    off, so it cannot read fn/arg; the call must not return meanwhile
+ *    (an ack that returns as none does passes every other check);
  *  - every algorithm and wait mixed at once (each on its own IPI vectors),
  *    and an IPI of one algorithm never runs another's handler.
  * A failure names algorithm, wait, shape, initiator, target, call number
@@ -28,7 +31,7 @@
  *
  * XCB_XCALL_ITERS scales it (calls per CPU per stress case, default 4000);
  * XCB_XCALL_ONLY=name checks one algorithm alone and XCB_XCALL_PHASES=
- * stress|quiet one phase (the template and fault tests, tests/t-xcall-*.sh;
+ * stress|quiet|held the phases named (the template and fault tests, tests/t-xcall-*.sh;
  * faulty builds in tests/faults/).
  */
 #include <stdarg.h>
@@ -57,7 +60,7 @@
 static unsigned iters = 4000;
 static unsigned bound_s = 300;
 static const char *only;		/* XCB_XCALL_ONLY */
-static int no_stress, no_quiet;		/* XCB_XCALL_PHASES=stress|quiet (default both) */
+static int no_stress, no_quiet, no_held;	/* XCB_XCALL_PHASES=stress|quiet|held (default all) */
 
 /* ---- the time bound ------------------------------------------------
  * One watcher thread. A step arms it with what it waits for; past the
@@ -413,6 +416,110 @@ static void run_quiet(const struct xcall_ops *ops, enum xcb_wait w)
 	check_book(what);
 }
 
+/* ---- held: a target that cannot take the IPI yet ---------------------
+ * wait=ack returns once every target has READ fn/arg, wait=done once every
+ * target ran fn. The stress and quiet phases cannot tell an ack that
+ * returns right after the IPIs (as wait=none does) from a real one: the
+ * callee records its own call's arg (a value, not a pointer the initiator
+ * could change) whenever it runs, and the algorithm's reuse rule keeps its
+ * descriptor intact until read, so nothing the caller can see differs —
+ * except the one thing ack promises. A target reads fn/arg only in its
+ * handler, and a CPU with interrupts off runs none: while one target of
+ * the call holds its interrupts off, neither wait may return. Target t
+ * turns them off, CPU 0 calls every CPU but itself, and t turns them on
+ * only once the call returned or HELD_MS passed, saying so first
+ * (held_open); a call that returns before t said so returned without t.
+ * A correct call waits out HELD_MS; an early one returns in microseconds,
+ * so the bound only decides how loaded a host may be before an early
+ * return goes unnoticed (it can never fail a correct algorithm). */
+#define HELD_MS 30
+
+static unsigned held_turn;		/* atomic: the CPU to hold next (by CPU 0) */
+static unsigned held_masked;		/* atomic: the CPU whose interrupts are off now */
+static unsigned held_returned;		/* atomic: the held CPU whose call returned */
+static unsigned held_open;		/* atomic: the held CPU that turned them back on */
+static struct { uint64_t n, seq; unsigned target; } held_early;	/* by CPU 0 */
+
+static void held_cpu(unsigned me, void *unused)
+{
+	(void)unused;
+	if (me != 0) {
+		/* Serve (interrupts on) until our turn, then hold. */
+		while (__atomic_load_n(&held_turn, __ATOMIC_ACQUIRE) != me)
+			plat_cpu_relax();
+		unsigned long f = plat_irq_save();
+		/* release: pairs with CPU 0's acquire wait; it calls only
+		 * once our interrupts are off. */
+		__atomic_store_n(&held_masked, me, __ATOMIC_RELEASE);
+		uint64_t until = plat_cycles() + (uint64_t)HELD_MS * plat_tsc_khz();
+		/* acquire: pairs with CPU 0's release after its call returned.
+		 * Bounded: a correct call never returns while we hold. */
+		while (__atomic_load_n(&held_returned, __ATOMIC_ACQUIRE) != me && plat_cycles() < until)
+			plat_cpu_relax();	/* interrupts off: serves nothing */
+		/* release: before our interrupts are on, so before our handler
+		 * reads fn/arg and checks in; pairs with CPU 0's acquire load
+		 * after its call returned (through our check-in's release,
+		 * which its wait acquired). */
+		__atomic_store_n(&held_open, me, __ATOMIC_RELEASE);
+		plat_irq_restore(f);
+		return;
+	}
+	struct cpumask m;
+	cpumask_clear_all(&m);
+	for (unsigned c = 1; c < NCPUS; c++)
+		cpumask_set(&m, c);
+	for (unsigned t = 1; t < NCPUS; t++) {
+		/* release: pairs with t's acquire wait for its turn. */
+		__atomic_store_n(&held_turn, t, __ATOMIC_RELEASE);
+		/* acquire: pairs with t's release once its interrupts are off. */
+		while (__atomic_load_n(&held_masked, __ATOMIC_ACQUIRE) != t)
+			plat_cpu_relax();
+		one_call(algo, wait_mode, 0, t, &m);
+		/* acquire: pairs with t's release before it turned interrupts on. */
+		if (__atomic_load_n(&held_open, __ATOMIC_ACQUIRE) != t && !held_early.n++) {
+			held_early.seq = t;
+			held_early.target = t;
+		}
+		/* release: pairs with t's acquire wait; it may stop holding. */
+		__atomic_store_n(&held_returned, t, __ATOMIC_RELEASE);
+		/* drain (as quiet): a waited call lands after ours, so the
+		 * next hold starts with nothing in flight. */
+		if (wait_mode != XCB_WAIT_DONE)
+			algo->call(&m, NULL, NULL, XCB_WAIT_DONE);
+	}
+}
+
+static void run_held(const struct xcall_ops *ops, enum xcb_wait w)
+{
+	const char *what;
+
+	if (w == XCB_WAIT_NONE || !(ops->waits & XCALL_WAIT_BIT(XCB_WAIT_DONE)))
+		return;		/* none promises nothing to wait for; the drain needs done */
+	shape = SHAPE_ALL;
+	what = label(ops, w);
+	reset_book();
+	algo = ops;
+	wait_mode = w;
+	/* relaxed: no CPU thread runs; plat_host_run's pthread_create
+	 * publishes these. */
+	__atomic_store_n(&held_turn, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&held_masked, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&held_returned, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&held_open, 0, __ATOMIC_RELAXED);
+	memset(&held_early, 0, sizeof(held_early));
+	guard_arm(NULL, "held %s: CPU 0 calls CPUs 1..%u, each in turn holding its interrupts off", what, NCPUS - 1);
+	plat_host_run(held_cpu, NULL);
+	guard_disarm();
+	if (held_early.n)
+		fail_msg("held %s: initiator 0 call %llu returned while target CPU %u had its interrupts off, "
+			 "before it could read fn/arg (wait=%s must wait until every target %s; "
+			 "%llu of %u such calls returned early)",
+			 what, (unsigned long long)held_early.seq, held_early.target, XCB_NAME(wait, w),
+			 w == XCB_WAIT_ACK ? "has read fn/arg" : "has run fn",
+			 (unsigned long long)held_early.n, NCPUS - 1);
+	check_book(what);
+}
+
 /* ---- the free checks, generated from the registry ------------------- */
 
 static const unsigned group_sizes[] = { 0, 3 };	/* 0: the default; 3: uneven groups of 7 */
@@ -440,13 +547,16 @@ static void test_algo_wait(void **st)
 			if (!no_quiet)
 				run_quiet(c->ops, c->w);
 		}
+		if (!no_held)
+			run_held(c->ops, c->w);
 	}
 	if (c->ops->set_group)
 		c->ops->set_group(0);
 	cur_group = 0;
 	shape = SHAPE_RANDOM;
-	printf("# checked %s wait=%s: stress and quiet x shapes one,all,random%s%s\n", c->ops->name,
-	       XCB_NAME(wait, c->w), c->ops->runs_self ? ",self" : "", c->ops->set_group ? " x G=default,3" : "");
+	printf("# checked %s wait=%s: stress and quiet x shapes one,all,random%s%s%s\n", c->ops->name,
+	       XCB_NAME(wait, c->w), c->ops->runs_self ? ",self" : "", c->w != XCB_WAIT_NONE ? ", held" : "",
+	       c->ops->set_group ? " x G=default,3" : "");
 }
 
 static void test_mixed(void **st)
@@ -966,6 +1076,7 @@ int main(void)
 	if (e && *e) {
 		no_stress = !strstr(e, "stress");
 		no_quiet = !strstr(e, "quiet");
+		no_held = !strstr(e, "held");
 	}
 
 	pthread_t guard;
