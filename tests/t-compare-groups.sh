@@ -288,6 +288,11 @@ check "xcbench show marks the failed case and the unstable one in NOTE, and only
 	bash -c "[ \$(grep -c ' FAILED check$' '$TMP/show-failed.txt') = 1 ] && [ \$(grep -c ' unstable host$' '$TMP/show-unst.txt') = 1 ] &&
 		! grep -q 'unstable host$' '$TMP/show-failed.txt' && grep -q ' P50_CYC .* NOTE$' '$TMP/show-failed.txt'"
 sqlite3 "$DB" "UPDATE results SET flags = flags & ~2 WHERE run_id = ${ID[4]}"
+# show carries what the seed's table cannot: fairness under a case with 2
+# initiators, the lock profile under one whose algorithm keeps it (locked)
+check "xcbench show: fairness and lock-profile lines under the cases ($(grep -c 'fairness  *jain' "$TMP/show-failed.txt") fairness, $(grep -c 'lock profile  *[1-9]' "$TMP/show-failed.txt") lock)" \
+	bash -c "grep -Eq '^ +fairness +jain [0-9.]+ over throughput, p50 max/min [0-9.]+$' '$TMP/show-failed.txt' &&
+		grep -Eq '^ +lock profile +[1-9][0-9]* acquisitions, [0-9]+ contended, hold [0-9]+, wait [0-9]+ cycles' '$TMP/show-failed.txt'"
 # Three boots against one: within-boot, and it says which side has one.
 w=$(pyjson "$URL/api/v1/compare?a=$A&b=${ID[3]}" '" | ".join(d["warnings"])')
 check "3 boots against 1: the warning names B's one boot ($w)" \

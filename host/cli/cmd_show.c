@@ -67,6 +67,30 @@ static void print_algorithms(json_t *facts)
 
 /* A sync case's pseudo-initiators (writer_hold, writer_e2e,
  * writer_effective, reader_batch): the seed's figures, in cycles. */
+/* Under a case with 2 or more initiators, its fairness; under one whose
+ * algorithm keeps a lock profile (locked, sync's rw-lock), the profile:
+ * what the run page shows beside the latency, which the seed's table
+ * cannot (issue 13, README "Fairness"). */
+static void print_profile(json_t *cs)
+{
+	json_t *fa = json_object_get(cs, "fairness"), *st = json_object_get(cs, "stats");
+	double acq = json_number_value(json_object_get(st, "lock_acq"));
+	char a[48], b[48];
+
+	if (json_is_object(fa))
+		printf("%5s   %-32s jain %s over %s, p50 max/min %s\n", "", "fairness",
+		       jstr(json_object_get(fa, "jain"), a, sizeof(a)), json_string_value(json_object_get(fa, "jain_of")) ?: "-",
+		       jstr(json_object_get(fa, "p50_max_min"), b, sizeof(b)));
+	if (acq > 0) {
+		double wait = json_number_value(json_object_get(st, "lock_wait_cycles"));
+
+		printf("%5s   %-32s %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (%.0f an "
+		       "acquisition; warm-up included)\n", "", "lock profile", acq,
+		       json_number_value(json_object_get(st, "lock_contended")),
+		       json_number_value(json_object_get(st, "lock_hold_cycles")), wait, wait / acq);
+	}
+}
+
 static void print_pseudo(json_t *cs)
 {
 	static const char *const what[][2] = {
@@ -104,7 +128,8 @@ static const char usage[] = "usage: xcbench show RUN [--json]\n"
 		   "and tail latency (cycles; ns when the machine reported its TSC rate),\n"
 		   "and a NOTE where a case's figures are in doubt: \"FAILED check\" (calls\n"
 		   "lost, duplicated or out of order, a stale translation, a watchdog) or\n"
-		   "\"unstable host\" (the floor moved under it).\n";
+		   "\"unstable host\" (the floor moved under it). Under a case: its fairness\n"
+		   "(2 or more initiators) and its algorithm's lock profile, where kept.\n";
 
 /* The NOTE cell of a case (its stats: flags OR-ed over the RESULT rows,
  * unstable_host, null where no paired floor was measured): "" when its
@@ -183,6 +208,7 @@ int cmd_show(int argc, char **argv)
 		printf(" %10s %10s %10s %4s%s\n", jstr(json_object_get(st, "p50"), t[8], 48),
 		       jstr(json_object_get(st, "p99"), t[9], 48), jstr(json_object_get(ns, "p50"), t[10], 48),
 		       jstr(json_object_get(st, "reps"), t[11], 48), case_note(st));
+		print_profile(cs);
 		print_pseudo(cs);
 	}
 	json_decref(o);

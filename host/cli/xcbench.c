@@ -84,12 +84,16 @@ static int read_timeout_env(void)
 static int output_status(int rc)
 {
 	int failed = ferror(stdout);
+	/* A write that failed earlier (output past stdio's buffer: show of a
+	 * long run) left its errno, and stdio dropped what it held: the
+	 * close then fails without one, or succeeds. */
+	int early = failed ? errno : 0;
 
 	errno = 0;
 	failed |= fclose(stdout) != 0;
 	if (!failed || rc)
 		return rc;
-	say_output_failed(errno);
+	say_output_failed(errno ? errno : early);
 	return 1;
 }
 
