@@ -3,7 +3,9 @@
 # with a faulty copy of one algorithm, firmware/tests/faults/*.c):
 #   skip_forward  a tree leader never forwards to CPU 3: the quiet phase's
 #                 time bound names CPU 3, and only CPU 3, as not having run
-#                 the call (stress traffic would have covered for it);
+#                 the call (stress traffic would have covered for it); the
+#                 held phase's names the held target whose call never
+#                 returned;
 #   run_twice     lockless runs each callee twice: the ledger reports dup,
 #                 naming algorithm, initiator and target;
 #   pool_hog      more IPI vectors asked for than the pool has: init refuses,
@@ -42,6 +44,10 @@ check "skipped forward: the run fails on its time bound (rc $rc, not a hang)" [ 
 check "skipped forward: names tree, the wait and the call in flight" \
 	grep -qE "quiet tree wait=[a-z]+ shape=[a-z]+.*: initiator [0-9]+ call [0-9]+ not run by CPU" <<<"$line"
 check "skipped forward: names exactly CPU 3" grep -qE "not run by CPU 3 \(its other targets ran it\)" <<<"$line"
+fault skip_forward 300 "^test_xcall: TIME BOUND" XCB_XCALL_ONLY=tree XCB_XCALL_PHASES=held XCB_XCALL_BOUND_S=10
+check "skipped forward, held phase: the run fails on its time bound (rc $rc, not a hang)" [ "$rc" -eq 3 ]
+check "skipped forward, held phase: names the held target whose call never returned" \
+	grep -qE "held tree wait=(ack|done) shape=all: .*: CPU 0's call while CPU [0-9]+ held its interrupts off.* never returned" <<<"$line"
 
 fault run_twice 300 "dup [1-9]" XCB_XCALL_ONLY=lockless XCB_XCALL_PHASES=stress XCB_XCALL_ITERS=200
 check "fn run twice: the run fails (rc $rc)" [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]

@@ -439,6 +439,24 @@ static unsigned held_masked;		/* atomic: the CPU whose interrupts are off now */
 static unsigned held_returned;		/* atomic: the held CPU whose call returned */
 static unsigned held_open;		/* atomic: the held CPU that turned them back on */
 static struct { uint64_t n, seq; unsigned target; } held_early;	/* by CPU 0 */
+static char held_what[160];		/* the time bound's text, set before the threads */
+
+/* What the held phase waits for when the time bound passes: which target
+ * was due, and whether it ever held (a target thread that never came) or
+ * the call never returned (an algorithm that waits for ever). Read on the
+ * guard thread; relaxed: a snapshot for the message, ordering nothing. */
+static void held_detail(char *buf, size_t n)
+{
+	unsigned t = __atomic_load_n(&held_turn, __ATOMIC_RELAXED);
+
+	if (!t)
+		return;
+	if (__atomic_load_n(&held_masked, __ATOMIC_RELAXED) != t)
+		snprintf(buf, n, ": target CPU %u never turned its interrupts off for its turn", t);
+	else if (__atomic_load_n(&held_returned, __ATOMIC_RELAXED) != t)
+		snprintf(buf, n, ": CPU 0's call while CPU %u held its interrupts off%s never returned", t,
+			 __atomic_load_n(&held_open, __ATOMIC_RELAXED) == t ? " (and then turned them on)" : "");
+}
 
 static void held_cpu(unsigned me, void *unused)
 {
@@ -469,6 +487,10 @@ static void held_cpu(unsigned me, void *unused)
 	for (unsigned c = 1; c < NCPUS; c++)
 		cpumask_set(&m, c);
 	for (unsigned t = 1; t < NCPUS; t++) {
+		/* The bound is per target (re-armed, as quiet's per call): both
+		 * waits below, t's for its turn and ours for t's hold, end in a
+		 * named failure (held_detail) if a thread never comes. */
+		guard_arm(held_detail, "%s", held_what);
 		/* release: pairs with t's acquire wait for its turn. */
 		__atomic_store_n(&held_turn, t, __ATOMIC_RELEASE);
 		/* acquire: pairs with t's release once its interrupts are off. */
@@ -507,7 +529,9 @@ static void run_held(const struct xcall_ops *ops, enum xcb_wait w)
 	__atomic_store_n(&held_returned, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&held_open, 0, __ATOMIC_RELAXED);
 	memset(&held_early, 0, sizeof(held_early));
-	guard_arm(NULL, "held %s: CPU 0 calls CPUs 1..%u, each in turn holding its interrupts off", what, NCPUS - 1);
+	snprintf(held_what, sizeof(held_what), "held %s: CPU 0 calls CPUs 1..%u, each in turn holding its interrupts off",
+		 what, NCPUS - 1);
+	guard_arm(held_detail, "%s", held_what);
 	plat_host_run(held_cpu, NULL);
 	guard_disarm();
 	if (held_early.n)
