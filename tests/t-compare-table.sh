@@ -16,6 +16,8 @@ daemon_test "compare table"
 start_daemon --open || { notok "daemon starts"; exit 1; }
 "$XCB_GEN" --server 127.0.0.1:$PORT --runs 1 --token c003 --reps 3 >/dev/null 2>&1
 "$XCB_GEN" --server 127.0.0.1:$PORT --runs 2 --token c005 --factor 1.0,0.8 --reps 5 >/dev/null 2>&1
+# cycle counts of 8+ digits (a slow IPI path, a big machine): --flat's columns
+"$XCB_GEN" --server 127.0.0.1:$PORT --runs 2 --token c007 --factor 20000,16000 --reps 5 >/dev/null 2>&1
 R3=$(pyjson "$URL/api/v1/runs?token=c003" 'd["runs"][0]["id"]')
 R5=$(pyjson "$URL/api/v1/runs?token=c005" 'd["runs"][0]["id"]')
 R5B=$(pyjson "$URL/api/v1/runs?token=c006" 'd["runs"][0]["id"]')
@@ -25,12 +27,15 @@ cli() { "$XCBENCH" --server "$URL" compare "$@"; }
 cli "$R3" "$R3" --algo-a locked --algo-b lockless >"$TMP/t3.txt" 2>&1
 cli "$R5" "$R5B" >"$TMP/t5.txt" 2>&1
 cli "$R5" "$R5B" --flat >"$TMP/flat.txt" 2>&1
+R7=$(pyjson "$URL/api/v1/runs?token=c007" 'd["runs"][0]["id"]')
+R7B=$(pyjson "$URL/api/v1/runs?token=c008" 'd["runs"][0]["id"]')
+cli "$R7" "$R7B" --flat >"$TMP/flat-wide.txt" 2>&1
 sed 's/^/# /' "$TMP/t3.txt" | head -12
 check "the seed table says which runs it is of (A:/B: lines first: a pasted table keeps its context)" \
 	bash -c "head -1 '$TMP/t3.txt' | grep -q '^A: run $R3 (1 boot)' && head -6 '$TMP/t3.txt' | grep -q '^B: run $R3 (1 boot)'"
 
 # The table's shape, parsed the way a reader reads it.
-python3 - "$TMP/t3.txt" "$TMP/t5.txt" "$TMP/flat.txt" <<'PY'
+python3 - "$TMP/t3.txt" "$TMP/t5.txt" "$TMP/flat.txt" "$TMP/flat-wide.txt" <<'PY'
 import re, sys
 from tap import ok as tap
 def tables(path):
@@ -67,5 +72,14 @@ tap(len(t5) == 4, f"run vs run: a table per algorithm and work_us ({len(t5)})")
 flat = [l for l in open(sys.argv[3]) if "kind=" in l]
 tap(len(flat) == 48 and all("work_us=" in l and "placement=" in l for l in flat),
     f"--flat: one line per case, whole key ({len(flat)} lines)")
+# Each column lines up with its head, however wide its numbers: the
+# method's and the key's first letters under METHOD's and CASE's.
+lines = open(sys.argv[4]).read().splitlines()
+head, rows = lines[0], [l for l in lines[1:] if "kind=" in l]
+mcol, ccol = head.find("METHOD"), head.find("CASE")
+wide = max((len(re.split(r"\s+", l.strip())[0]) for l in rows), default=0)
+tap(len(rows) == 48 and wide >= 8 and
+    all(l[mcol - 1] == " " and l[mcol] != " " and l[ccol - 1] == " " and "=" in l[ccol:].split(" ")[0] for l in rows),
+    f"--flat with {wide}-character values: METHOD and CASE line up with their heads ({rows[0] if rows else head})")
 PY
 check "SIGTERM: clean shutdown" stop_daemon

@@ -103,26 +103,53 @@ static void pivot(json_t *p, int between, int *few)
 	}
 }
 
-/* --flat: one line per matched case, the whole key (never cut). */
+/* --flat's numeric columns: A, B, change, interval, method. */
+enum { FL_A, FL_B, FL_CH, FL_CI, FL_METHOD, FL_N };
+
+/* Case cs's --flat columns into t (each at most 48 bytes). */
+static void flat_cells(json_t *cs, char t[FL_N][48])
+{
+	char lo[48], hi[48];
+	const char *m = json_string_value(json_object_get(cs, "method"));
+
+	jstr(json_object_get(cs, "a_p50"), t[FL_A], 48);
+	jstr(json_object_get(cs, "b_p50"), t[FL_B], 48);
+	jstr(json_object_get(cs, "change_pct"), t[FL_CH], 48);
+	snprintf(t[FL_CI], 48, "[%s, %s]", jstr(json_object_get(cs, "ci_low"), lo, sizeof(lo)),
+		 jstr(json_object_get(cs, "ci_high"), hi, sizeof(hi)));
+	snprintf(t[FL_METHOD], 48, "%s", m ? m : "-");
+}
+
+/* --flat: one line per matched case, the whole key (never cut). Each
+ * column is as wide as its widest value (two passes): a fixed width
+ * pushed every later column right on the line of an 8-digit cycle count. */
 static void flat(json_t *o)
 {
-	json_t *cs, *v;
+	static const char *const head[FL_N] = { "A_P50", "B_P50", "CHANGE%", "95% CI", "METHOD" };
+	json_t *cs, *v, *cases = json_object_get(o, "cases");
+	int w[FL_N];
 	size_t i;
 	const char *k;
-	char t[4][48];
+	char t[FL_N][48], kv[48];
 
-	printf("%10s %10s %9s %20s %-12s %s\n", "A_P50", "B_P50", "CHANGE%", "95% CI", "METHOD", "CASE");
-	json_array_foreach(json_object_get(o, "cases"), i, cs) {
-		char ci[48];
-
-		snprintf(ci, sizeof(ci), "[%s, %s]", jstr(json_object_get(cs, "ci_low"), t[2], 48),
-			 jstr(json_object_get(cs, "ci_high"), t[3], 48));
-		printf("%10s %10s %8s%s %20s %-12s", jstr(json_object_get(cs, "a_p50"), t[0], 48),
-		       jstr(json_object_get(cs, "b_p50"), t[1], 48), jstr(json_object_get(cs, "change_pct"), t[2], 48),
-		       json_is_true(json_object_get(cs, "significant")) ? "*" : " ", ci,
-		       json_string_value(json_object_get(cs, "method")));
+	for (int c = 0; c < FL_N; c++)
+		w[c] = (int)strlen(head[c]);
+	json_array_foreach(cases, i, cs) {
+		flat_cells(cs, t);
+		for (int c = 0; c < FL_N; c++)
+			if ((int)strlen(t[c]) > w[c])
+				w[c] = (int)strlen(t[c]);
+	}
+	/* CHANGE% carries its significance star right after it */
+	printf("%*s %*s %*s  %*s %-*s %s\n", w[FL_A], head[FL_A], w[FL_B], head[FL_B], w[FL_CH], head[FL_CH],
+	       w[FL_CI], head[FL_CI], w[FL_METHOD], head[FL_METHOD], "CASE");
+	json_array_foreach(cases, i, cs) {
+		flat_cells(cs, t);
+		printf("%*s %*s %*s%s %*s %-*s", w[FL_A], t[FL_A], w[FL_B], t[FL_B], w[FL_CH], t[FL_CH],
+		       json_is_true(json_object_get(cs, "significant")) ? "*" : " ", w[FL_CI], t[FL_CI],
+		       w[FL_METHOD], t[FL_METHOD]);
 		json_object_foreach(json_object_get(cs, "key"), k, v)
-			printf(" %s=%s", k, jstr(v, t[0], 48));
+			printf(" %s=%s", k, jstr(v, kv, sizeof(kv)));
 		putchar('\n');
 	}
 }
