@@ -191,6 +191,9 @@ expect_fail "--server with a path: refused (it was dropped)" 1 "without a path$"
 	"$XCBENCH" --server "$URL/prefix" runs
 expect_fail "a bad \$XCBENCH_SERVER is named as such" 1 "^xcbench: XCBENCH_SERVER 'ftp://x': expected http://HOST\[:PORT\]$" \
 	env XCBENCH_SERVER=ftp://x "$XCBENCH" runs
+expect_fail "runs with a bad filter: the server's reason, and the path as typed (no stray '&')" 1 \
+	"^xcbench: GET /api/v1/runs\?status=complete&since=yesterday: HTTP 400: since: expected an ISO time" \
+	"${X[@]}" runs --status complete --since yesterday
 "${X[@]}" runs --offset 100 >"$TMP/off" 2>&1
 check "runs past the end says the offset ($(cat "$TMP/off"))" grep -qE '^\(no run at offset 100: [0-9]+ match(es)?\)$' "$TMP/off"
 

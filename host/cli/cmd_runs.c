@@ -30,13 +30,16 @@ static void labels(json_t *r, struct buf *b)
 		buf_addf(b, "%s", "");
 }
 
-/* An option as the list's query argument KEY=VALUE& (o->dst: the path). */
+/* An option as the list's query argument KEY=VALUE (o->dst: the path,
+ * which ends in '?' until its first argument; '&' before the others, so
+ * the path an error quotes reads as typed). */
 static int query_arg(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
 {
+	struct buf *b = o->dst;
+
 	(void)err, (void)errlen;
-	buf_addf(o->dst, "%s=", cmdopt_key(o));
-	url_encode(o->dst, arg);
-	buf_addf(o->dst, "&");
+	buf_addf(b, "%s%s=", b->len && b->p[b->len - 1] == '?' ? "" : "&", cmdopt_key(o));
+	url_encode(b, arg);
 	return 0;
 }
 
