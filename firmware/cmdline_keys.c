@@ -32,7 +32,8 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "waits", XCB_CLI_LIST(XCB_VOCAB_WAIT) },
 	{ "idles", XCB_CLI_LIST(XCB_VOCAB_IDLE) },
 	{ "groups", "G of hierarchical algorithms (tree): 4,8,16; 0 = its default" },
-	{ "deliveries", XCB_CLI_LIST(XCB_VOCAB_DELIVERY) },
+	/* its words differ from the names runs print, which it takes too */
+	{ "deliveries", XCB_CLI_LIST_AND_WIRE(XCB_VOCAB_DELIVERY) },
 	{ "placements", XCB_CLI_LIST(XCB_VOCAB_PLACEMENT) },
 	{ "overlap", XCB_CLI_LIST(XCB_VOCAB_OVERLAP) },
 	{ "inits", "initiators: 1,2,4|pow2" },

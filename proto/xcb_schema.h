@@ -253,6 +253,12 @@
 /* "word,word,...": the command-line words of a list, as one string constant
  * (the firmware's cmdline_keys.c help texts). */
 #define XCB_CLI_LIST(LIST) (LIST(XCB__CLI_ITEM) + 1)
+#define XCB__WIRE_ALSO(e, wire, cli) " " wire
+/* XCB_CLI_LIST, then the names runs print (the wire's), which the command
+ * line takes too: the help of a list whose words differ from them. One
+ * literal, its leading comma skipped as XCB_CLI_LIST's. */
+#define XCB_CLI_LIST_AND_WIRE(LIST) \
+	(LIST(XCB__CLI_ITEM) " (or as runs name them:" LIST(XCB__WIRE_ALSO) ")" + 1)
 /* Number of entries of any of the lists above: XCB_COUNT(XCB_VOCAB_WAIT). */
 #define XCB_COUNT(LIST) (0 LIST(XCB__ONE))
 

@@ -40,8 +40,10 @@ const char *cmdline_get(void);
  * proto/xcb_secret.h): what the console log and the HELLO cmdline fact show,
  * since both reach anonymous readers. */
 const char *cmdline_shown(void);
-/* Warns ("xcbench: warning: unknown cmdline key 'x'") for each word whose key
- * is not in cmdline_keys[]; returns how many were unknown. */
+/* Warns ("xcbench: warning: unknown cmdline key 'x' (ignored)") for each word
+ * whose key is not in cmdline_keys[], naming the nearest known key and its
+ * help when one is near ("; did you mean 'deliveries' (...)?"); returns how
+ * many were unknown. */
 int cmdline_check_keys(void);
 
 bool cmdline_has(const char *key);

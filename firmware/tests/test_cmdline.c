@@ -153,6 +153,23 @@ static void test_unknown_keys(void **state)
 	assert_non_null(strstr(captured, "unknown cmdline key 'bogus'"));
 	assert_non_null(strstr(captured, "unknown cmdline key 'alsobogus'"));
 	assert_null(strstr(captured, "'apic'"));
+	/* nothing near 'bogus': no guess */
+	assert_null(strstr(captured, "did you mean"));
+}
+
+/* A typo'd key names the key it likely meant, with that key's help: the
+ * run otherwise uses the default quietly (delivery=unicast ran every
+ * delivery). */
+static void test_unknown_key_suggests_nearest(void **state)
+{
+	(void)state;
+	cmdline_init("delivery=unicast algo=tree Waits=done");
+	assert_int_equal(cmdline_check_keys(), 3);
+	assert_non_null(strstr(captured, "unknown cmdline key 'delivery' (ignored); did you mean 'deliveries' "
+					 "(auto,unicast,cluster,shorthand (or as runs name them: auto unicast "
+					 "x2apic_cluster allbutself))?"));
+	assert_non_null(strstr(captured, "unknown cmdline key 'algo' (ignored); did you mean 'algos' ("));
+	assert_non_null(strstr(captured, "unknown cmdline key 'Waits' (ignored); did you mean 'waits' (none,ack,done)?"));
 }
 
 static void test_long_line_truncated_safely(void **state)
@@ -197,6 +214,7 @@ XCB_TEST_MAIN(
 	cmocka_unit_test_setup(test_choice, setup),
 	cmocka_unit_test_setup(test_list, setup),
 	cmocka_unit_test_setup(test_unknown_keys, setup),
+	cmocka_unit_test_setup(test_unknown_key_suggests_nearest, setup),
 	cmocka_unit_test_setup(test_long_line_truncated_safely, setup),
 	cmocka_unit_test_setup(test_ksnprintf, setup),
 	cmocka_unit_test_setup(test_shown_masks_secrets, setup))
