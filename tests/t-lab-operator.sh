@@ -1,0 +1,45 @@
+#!/bin/bash
+# timeout: 120
+# The lab guide (README "Queue a suite for a machine", "Power control") as
+# an operator follows it, on the mistakes a person makes, with the `command`
+# power driver (no BMC, no QEMU: tests/t-lab-ipmi.sh has the real ones):
+#   - a power driver that fails says why in full: on the job's event, on
+#     the machine, in the lab overview (the status answer was cut at 63
+#     characters: "… (wrong address o").
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
+daemon_test "lab: an operator's mistakes"
+
+admin_daemon lab-operator-admin
+X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
+# field PATH EXPR: EXPR of the JSON answer j of GET PATH.
+field() { curl -s "$URL$1" | python3 -c "import json,sys; j=json.load(sys.stdin); print($2)"; }
+echo secret >"$TMP/pass"
+chmod 600 "$TMP/pass"
+
+# A BMC that cannot be reached: every action fails with a long message
+# whose end matters (what to do about it).
+LONG="no answer from the BMC at 10.0.9.21 (wrong address or port, or the BMC or its network down?) END-OF-MESSAGE"
+cat >"$TMP/dead.sh" <<SH
+#!/bin/sh
+echo "$LONG"
+exit 1
+SH
+chmod +x "$TMP/dead.sh"
+M1=52:54:00:0e:00:01
+"${X[@]}" machine set $M1 --power command --command "$TMP/dead.sh {action}" --password-file "$TMP/pass" >/dev/null
+check "machine set M1: a command driver that always fails (exit $?)" test $? = 0
+J1=$("${X[@]}" queue --mac $M1 --suite quick | grep -oE 'job [0-9]+' | cut -d' ' -f2)
+for i in $(seq 120); do
+	[ "$(field "/api/v1/jobs/$J1" "j['job']['stage']")" = failed ] && break
+	sleep 0.25
+done
+"${X[@]}" job show "$J1" >"$TMP/j1.txt"
+sed 's/^/#   /' "$TMP/j1.txt"
+check "job $J1 failed on its power status, the message whole" grep -q "failed .*power status: .*END-OF-MESSAGE" "$TMP/j1.txt"
+e=$(field "/api/v1/machines/$M1" "j['machine']['power']['error']")
+check "... the machine's power error is whole ($e)" grep -q "END-OF-MESSAGE" <<<"$e"
+e=$(field /api/v1/lab "j['machines'][0]['power_error']")
+check "... and the lab overview's" grep -q "END-OF-MESSAGE" <<<"$e"
+
+check "SIGTERM: clean shutdown" stop_daemon
