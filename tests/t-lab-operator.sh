@@ -6,6 +6,10 @@
 #   - a power driver that fails says why in full: on the job's event, on
 #     the machine, in the lab overview (the status answer was cut at 63
 #     characters: "… (wrong address o").
+#   - a password on the command line (--password SECRET, which getopt took
+#     as --password-file, --passwd=SECRET) is refused by name, exit 2, and
+#     the secret is printed nowhere, stored nowhere; nor a password given
+#     as --password-file's value (the daemon's refusal quoted it).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 daemon_test "lab: an operator's mistakes"
@@ -42,4 +46,22 @@ check "... the machine's power error is whole ($e)" grep -q "END-OF-MESSAGE" <<<
 e=$(field /api/v1/lab "j['machines'][0]['power_error']")
 check "... and the lab overview's" grep -q "END-OF-MESSAGE" <<<"$e"
 
+SECRET="pw-cli-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+M2=52:54:00:0e:00:02
+for a in "--password $SECRET" "--password=$SECRET" "--pass $SECRET" "--passwd=$SECRET"; do
+	"${X[@]}" machine set $M2 --power ipmi --host 127.0.0.1 --user admin $a >"$TMP/pw.out" 2>"$TMP/pw.err"
+	rc=$?
+	check "machine set ${a%%[ =]*}: refused (exit $rc: $(cut -c1-80 "$TMP/pw.err"))" \
+		sh -c "test $rc = 2 && grep -q 'a password is never given on the command line' '$TMP/pw.err'"
+	check "... the password printed nowhere" sh -c "! grep -qF '$SECRET' '$TMP/pw.out' '$TMP/pw.err'"
+done
+"${X[@]}" machine set $M2 --power ipmi --host 127.0.0.1 --user admin --password-file "$SECRET" 2>"$TMP/pw.err"
+rc=$?
+check "--password-file SECRET (the password, not a file): refused (exit $rc: $(cut -c1-80 "$TMP/pw.err"))" \
+	sh -c "test $rc = 1 && grep -q 'not an absolute path' '$TMP/pw.err'"
+check "... the password printed nowhere" sh -c "! grep -qF '$SECRET' '$TMP/pw.err'"
+check "... and M2 has no power settings" sh -c "! curl -sf '$URL/api/v1/machines/$M2' | grep -q ipmi"
+
 check "SIGTERM: clean shutdown" stop_daemon
+check "no password in the daemon's log or database" \
+	sh -c "! grep -qF '$SECRET' '$TMP/daemon.log' && ! grep -qaF '$SECRET' '$TMP'/xcbench.db*"

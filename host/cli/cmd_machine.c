@@ -25,6 +25,30 @@ static const char usage[] =
 "  manual   a person powers the machine; its jobs wait for its boot\n"
 "Writes need the admin token (--token-file) unless the daemon runs with --open.\n";
 
+/* 1 (after saying so) when an argument tries to give a password itself:
+ * --password, --pass=…, --passwd…. getopt_long took "--password SECRET"
+ * as an abbreviation of --password-file, and the daemon's refusal of the
+ * path 'SECRET' printed the password; an unknown "--passwd=SECRET" was
+ * printed by getopt's own message. Only the option's name is said, never
+ * what follows it. */
+static int password_given(int argc, char **argv)
+{
+	static const char full[] = "--password-file";
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		size_t n = strcspn(argv[i], "=");
+
+		/* --password-f… (longer than --password) still names the file */
+		if (strncmp(argv[i], "--pas", 5) || (n > 10 && n <= sizeof(full) - 1 && strncmp(argv[i], full, n) == 0))
+			continue;
+		fprintf(stderr, "xcbench machine: %.*s: a password is never given on the command line (every user "
+			"sees it in ps); write it to a file only the daemon's user can read (mode 600) and give "
+			"--password-file FILE\n", (int)(n < 40 ? n : 40), argv[i]);
+		return 1;
+	}
+	return 0;
+}
+
 static int machine_set(const char *mac, json_t *body)
 {
 	char path[128];
@@ -98,6 +122,10 @@ int cmd_machine(int argc, char **argv)
 	};
 	const struct cmd cmd = { "xcbench machine", usage, opts };
 
+	if (password_given(argc, argv)) {
+		json_decref(body);
+		return 2;
+	}
 	if (cmd_parse(&cmd, argc, argv, &rc)) {
 		json_decref(body);
 		return rc;
