@@ -10,6 +10,12 @@
 #     as --password-file, --passwd=SECRET) is refused by name, exit 2, and
 #     the secret is printed nowhere, stored nowhere; nor a password given
 #     as --password-file's value (the daemon's refusal quoted it).
+#   - a machine of another lab (README "Several labs, one history"): lab
+#     B's daemon, on the database lab A's daemon booted M3 in, refuses its
+#     power settings, power actions and jobs (409, naming lab A; they were
+#     taken, and every lab's job runner powered every job's machine), and
+#     does not run a job of lab A's machine it finds in the database; lab
+#     A's daemon, back, runs it (not lost).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 daemon_test "lab: an operator's mistakes"
@@ -65,3 +71,61 @@ check "... and M2 has no power settings" sh -c "! curl -sf '$URL/api/v1/machines
 check "SIGTERM: clean shutdown" stop_daemon
 check "no password in the daemon's log or database" \
 	sh -c "! grep -qF '$SECRET' '$TMP/daemon.log' && ! grep -qaF '$SECRET' '$TMP'/xcbench.db*"
+
+# Another lab's machine. Lab A's daemon sees M3 boot (it takes loopback
+# boots by --boot-from) and gets its power settings: a script that notes
+# each action it is asked for.
+M3=52:54:00:0e:00:03
+cat >"$TMP/note.sh" <<SH
+#!/bin/sh
+echo "\$1" >>"$TMP/m3.actions"
+[ "\$1" = status ] && echo off
+exit 0
+SH
+chmod +x "$TMP/note.sh"
+admin_daemon lab-operator-admin --lab A --boot-from 127.0.0.1/32
+check "lab A's daemon: M3 boots from it" curl -sf -o /dev/null "$URL/boot.ipxe?mac=$M3"
+XA=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
+"${XA[@]}" machine set $M3 --power command --command "$TMP/note.sh {action}" >/dev/null
+check "lab A's daemon: M3's power settings taken (exit $?)" test $? = 0
+check "... M3 is lab A's" test "$(field "/api/v1/machines" "[m['lab'] for m in j['machines'] if m['mac'] == '$M3'][0]")" = A
+stop_daemon
+# A job of M3's in the database (queued on lab A's daemon while it was
+# down, say): lab B's runner must leave it alone.
+python3 - "$DB" "$M3" <<'PY'
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1])
+db.execute("INSERT INTO jobs(mac, suite, params, created) VALUES (?, 'quick', '{}', ?)", (sys.argv[2], int(time.time())))
+db.commit()
+PY
+J3=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT max(id) FROM jobs").fetchone()[0])' "$DB")
+rm -f "$TMP/m3.actions"
+admin_daemon lab-operator-admin --lab B
+XB=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
+# lab_refused NAME CMD...: CMD exits 1 with one line naming lab A.
+lab_refused() {
+	local name=$1 rc
+	shift
+	"$@" >"$TMP/lab.out" 2>"$TMP/lab.err"
+	rc=$?
+	check "lab B's daemon: $name is refused (exit $rc: $(head -c 150 "$TMP/lab.err"))" \
+		sh -c "test $rc = 1 && test \$(wc -l <'$TMP/lab.err') = 1 && grep -q \"belongs to lab 'A'\" '$TMP/lab.err'"
+}
+lab_refused "machine set M3" "${XB[@]}" machine set $M3 --power manual
+lab_refused "machine power M3 status" "${XB[@]}" machine power $M3 status
+lab_refused "queue --mac M3" "${XB[@]}" queue --mac $M3 --suite quick
+check "... M3 still has lab A's power settings" \
+	test "$(field "/api/v1/machines/$M3" "j['machine']['power']['driver']")" = command
+sleep 3 # six passes of lab B's job runner
+check "lab B's runner left job $J3 of lab A's M3 queued" \
+	test "$(field "/api/v1/jobs/$J3" "j['job']['stage'] + ' %d' % len(j['job']['events'])")" = "queued 0"
+check "... and asked M3's power for nothing ($(cat "$TMP/m3.actions" 2>/dev/null | tr '\n' ' '))" \
+	test ! -e "$TMP/m3.actions"
+stop_daemon
+rm -f "$TMP/m3.actions"
+admin_daemon lab-operator-admin --lab A --boot-from 127.0.0.1/32
+for i in $(seq 40); do grep -q '^on$' "$TMP/m3.actions" 2>/dev/null && break; sleep 0.25; done
+check "lab A's daemon, back, powers M3 on for job $J3 ($(cat "$TMP/m3.actions" 2>/dev/null | tr '\n' ' '))" \
+	grep -q '^on$' "$TMP/m3.actions"
+"$XCBENCH" --server "$URL" --token-file "$TMP/token" job cancel "$J3" >/dev/null
+check "SIGTERM: clean shutdown (lab A)" stop_daemon
