@@ -10,6 +10,9 @@
 #     as --password-file, --passwd=SECRET) is refused by name, exit 2, and
 #     the secret is printed nowhere, stored nowhere; nor a password given
 #     as --password-file's value (the daemon's refusal quoted it).
+#   - a power action for a MAC the daemon does not know (a typo) is an
+#     error naming it, exit 1 (it answered "manual: someone must power …
+#     on", exit 0, as if for a manual machine).
 #   - a machine of another lab (README "Several labs, one history"): lab
 #     B's daemon, on the database lab A's daemon booted M3 in, refuses its
 #     power settings, power actions and jobs (409, naming lab A; they were
@@ -68,6 +71,14 @@ check "--password-file SECRET (the password, not a file): refused (exit $rc: $(c
 check "... the password printed nowhere" sh -c "! grep -qF '$SECRET' '$TMP/pw.err'"
 check "... and M2 has no power settings" sh -c "! curl -sf '$URL/api/v1/machines/$M2' | grep -q ipmi"
 
+M9=52:54:00:0e:00:99
+for a in on status; do
+	"${X[@]}" machine power $M9 $a >"$TMP/m9.out" 2>"$TMP/m9.err"
+	rc=$?
+	check "machine power of an unknown MAC, $a: refused (exit $rc: $(head -c 150 "$TMP/m9.err"))" \
+		sh -c "test $rc = 1 && test \$(wc -l <'$TMP/m9.err') = 1 && grep -q 'no machine $M9' '$TMP/m9.err' && test ! -s '$TMP/m9.out'"
+done
+check "... and it is not created" sh -c "! curl -sf '$URL/api/v1/machines/$M9' >/dev/null"
 check "SIGTERM: clean shutdown" stop_daemon
 check "no password in the daemon's log or database" \
 	sh -c "! grep -qF '$SECRET' '$TMP/daemon.log' && ! grep -qaF '$SECRET' '$TMP'/xcbench.db*"

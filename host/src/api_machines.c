@@ -170,6 +170,11 @@ enum MHD_Result api_machine_power(struct req *rq, int64_t m)
 	/* Its BMC is on that lab's network, and its jobs that lab's runner's. */
 	if (lab_machine_elsewhere(rdb(), mac, msg, sizeof(msg)))
 		return reply_error(rq, 409, "machine %s belongs to lab '%s': power it from that lab's daemon", mac, msg);
+	/* A MAC never registered nor booted is most often a typo: as a manual
+	 * machine it answered "someone must power … on", a success. */
+	if (dbi_i64(rdb(), "SELECT id FROM machines WHERE mac = ?1", 0, DBI_T(mac)) == 0)
+		return reply_error(rq, 404, "no machine %s (check the MAC, or give it a power driver: "
+				   "xcbench machine set %s --power ...)", mac, mac);
 	/* A call may take POWER_TIMEOUT_S, and a failed session one more to
 	 * say why (power_ipmi.c): longer than --request-timeout's default. */
 	http_limits_extend(rq->conn, 2 * POWER_TIMEOUT_S + 5);
