@@ -10,6 +10,8 @@
 #     as --password-file, --passwd=SECRET) is refused by name, exit 2, and
 #     the secret is printed nowhere, stored nowhere; nor a password given
 #     as --password-file's value (the daemon's refusal quoted it).
+#   - `machine show` of an ipmi machine set without --port names IPMI's
+#     port, 623 (it said "admin@127.0.0.1:0").
 #   - a power action for a MAC the daemon does not know (a typo) is an
 #     error naming it, exit 1 (it answered "manual: someone must power …
 #     on", exit 0, as if for a manual machine).
@@ -70,6 +72,12 @@ check "--password-file SECRET (the password, not a file): refused (exit $rc: $(c
 	sh -c "test $rc = 1 && grep -q 'not an absolute path' '$TMP/pw.err'"
 check "... the password printed nowhere" sh -c "! grep -qF '$SECRET' '$TMP/pw.err'"
 check "... and M2 has no power settings" sh -c "! curl -sf '$URL/api/v1/machines/$M2' | grep -q ipmi"
+
+M4=52:54:00:0e:00:04
+"${X[@]}" machine set $M4 --power ipmi --host 127.0.0.1 --user admin --password-file "$TMP/pass" >/dev/null
+"${X[@]}" machine show $M4 >"$TMP/m4.show"
+check "machine show of an ipmi machine without --port: $(sed -n 2p "$TMP/m4.show")" \
+	grep -q "power: ipmi admin@127.0.0.1:623, password set" "$TMP/m4.show"
 
 M9=52:54:00:0e:00:99
 for a in on status; do

@@ -94,9 +94,17 @@ static int machine_show(const char *mac, int as_json)
 	m = json_object_get(o, "machine");
 	p = json_object_get(m, "power");
 	printf("machine %s\n  power: %s", mac, json_string_value(json_object_get(p, "driver")));
-	if (json_string_value(json_object_get(p, "host")))
-		printf(" %s@%s:%s", jstr(json_object_get(p, "user"), t1, sizeof(t1)),
-		       json_string_value(json_object_get(p, "host")), jstr(json_object_get(p, "port"), t2, sizeof(t2)));
+	if (json_string_value(json_object_get(p, "host"))) {
+		/* Port 0 is "not given": ipmitool's 623 for ipmi (it showed
+		 * ":0", a port no BMC answers on), none for a command. */
+		json_int_t port = json_integer_value(json_object_get(p, "port"));
+		const char *drv = json_string_value(json_object_get(p, "driver"));
+
+		printf(" %s@%s", jstr(json_object_get(p, "user"), t1, sizeof(t1)),
+		       json_string_value(json_object_get(p, "host")));
+		if (port > 0 || (drv && strcmp(drv, "ipmi") == 0))
+			printf(":%lld", port > 0 ? (long long)port : 623LL);
+	}
 	printf(", password %s, state %s\n", json_is_true(json_object_get(p, "password_set")) ? "set" : "not set",
 	       jstr(json_object_get(p, "state"), t3, sizeof(t3)));
 	if (json_string_value(json_object_get(p, "error")))
