@@ -12,6 +12,9 @@
 #     as --password-file's value (the daemon's refusal quoted it).
 #   - `machine show` of an ipmi machine set without --port names IPMI's
 #     port, 623 (it said "admin@127.0.0.1:0").
+#   - queueing twice for one machine says, on stderr, that the second job
+#     waits for the first and then runs again (a repeat by mistake would
+#     run the suite twice unnoticed); stdout's line is the same.
 #   - a power action for a MAC the daemon does not know (a typo) is an
 #     error naming it, exit 1 (it answered "manual: someone must power …
 #     on", exit 0, as if for a manual machine).
@@ -78,6 +81,15 @@ M4=52:54:00:0e:00:04
 "${X[@]}" machine show $M4 >"$TMP/m4.show"
 check "machine show of an ipmi machine without --port: $(sed -n 2p "$TMP/m4.show")" \
 	grep -q "power: ipmi admin@127.0.0.1:623, password set" "$TMP/m4.show"
+
+M5=52:54:00:0e:00:05
+"${X[@]}" queue --mac $M5 --suite quick >"$TMP/q1.out" 2>"$TMP/q1.err"
+"${X[@]}" queue --mac $M5 --suite quick >"$TMP/q2.out" 2>"$TMP/q2.err"
+Q1=$(grep -oE 'job [0-9]+' "$TMP/q1.out" | cut -d' ' -f2) Q2=$(grep -oE 'job [0-9]+' "$TMP/q2.out" | cut -d' ' -f2)
+check "the first queue for M5 says nothing more ($(cat "$TMP/q1.err"))" test ! -s "$TMP/q1.err"
+check "the second says it waits for job $Q1 ($(cat "$TMP/q2.err"))" \
+	grep -q "^xcbench queue: job $Q1 (.*) holds $M5: job $Q2 runs after it ends" "$TMP/q2.err"
+check "... its stdout is the usual one line" test "$(cat "$TMP/q2.out")" = "queued job $Q2: suite quick for $M5 (next boot of that machine)"
 
 M9=52:54:00:0e:00:99
 for a in on status; do
