@@ -25,6 +25,30 @@ static const char usage[] =
 "  manual   a person powers the machine; its jobs wait for its boot\n"
 "Writes need the admin token (--token-file) unless the daemon runs with --open.\n";
 
+/* 1 (after saying so) when an argument tries to give a password itself:
+ * --password, --pass=…, --passwd…. getopt_long took "--password SECRET"
+ * as an abbreviation of --password-file, and the daemon's refusal of the
+ * path 'SECRET' printed the password; an unknown "--passwd=SECRET" was
+ * printed by getopt's own message. Only the option's name is said, never
+ * what follows it. */
+static int password_given(int argc, char **argv)
+{
+	static const char full[] = "--password-file";
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		size_t n = strcspn(argv[i], "=");
+
+		/* --password-f… (longer than --password) still names the file */
+		if (strncmp(argv[i], "--pas", 5) || (n > 10 && n <= sizeof(full) - 1 && strncmp(argv[i], full, n) == 0))
+			continue;
+		fprintf(stderr, "xcbench machine: %.*s: a password is never given on the command line (every user "
+			"sees it in ps); write it to a file only the daemon's user can read (mode 600) and give "
+			"--password-file FILE\n", (int)(n < 40 ? n : 40), argv[i]);
+		return 1;
+	}
+	return 0;
+}
+
 static int machine_set(const char *mac, json_t *body)
 {
 	char path[128];
@@ -70,9 +94,17 @@ static int machine_show(const char *mac, int as_json)
 	m = json_object_get(o, "machine");
 	p = json_object_get(m, "power");
 	printf("machine %s\n  power: %s", mac, json_string_value(json_object_get(p, "driver")));
-	if (json_string_value(json_object_get(p, "host")))
-		printf(" %s@%s:%s", jstr(json_object_get(p, "user"), t1, sizeof(t1)),
-		       json_string_value(json_object_get(p, "host")), jstr(json_object_get(p, "port"), t2, sizeof(t2)));
+	if (json_string_value(json_object_get(p, "host"))) {
+		/* Port 0 is "not given": ipmitool's 623 for ipmi (it showed
+		 * ":0", a port no BMC answers on), none for a command. */
+		json_int_t port = json_integer_value(json_object_get(p, "port"));
+		const char *drv = json_string_value(json_object_get(p, "driver"));
+
+		printf(" %s@%s", jstr(json_object_get(p, "user"), t1, sizeof(t1)),
+		       json_string_value(json_object_get(p, "host")));
+		if (port > 0 || (drv && strcmp(drv, "ipmi") == 0))
+			printf(":%lld", port > 0 ? (long long)port : 623LL);
+	}
 	printf(", password %s, state %s\n", json_is_true(json_object_get(p, "password_set")) ? "set" : "not set",
 	       jstr(json_object_get(p, "state"), t3, sizeof(t3)));
 	if (json_string_value(json_object_get(p, "error")))
@@ -98,6 +130,10 @@ int cmd_machine(int argc, char **argv)
 	};
 	const struct cmd cmd = { "xcbench machine", usage, opts };
 
+	if (password_given(argc, argv)) {
+		json_decref(body);
+		return 2;
+	}
 	if (cmd_parse(&cmd, argc, argv, &rc)) {
 		json_decref(body);
 		return rc;

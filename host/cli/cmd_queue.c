@@ -14,7 +14,8 @@ static const char usage[] = "usage: xcbench queue --mac MAC --suite NAME [--labe
 		   "creates as its tags and fields (`xcbench label` changes them later).\n"
 		   "A machine with a power driver (xcbench machine set) is powered on by the\n"
 		   "daemon, each stage bounded (seconds), retried with a power cycle up to N\n"
-		   "boots, and powered off at the end unless --end leave.\n"
+		   "boots, and powered off at the end unless --end leave. A machine runs\n"
+		   "one job at a time: a job queued behind another waits (said on stderr).\n"
 		   "Suites: quick default seed tlb ept stress.\n";
 
 /* What the options gather for the job's body besides mac and suite. */
@@ -49,11 +50,40 @@ static int check_args(const struct cmd *cmd, const char *mac, const char *suite,
 	return 0;
 }
 
+/* The oldest job of mac before job id that has not ended, or 0: a machine
+ * runs one job at a time, so a second `queue` (a repeat by mistake, often)
+ * waits behind it, and then runs the suite again. stage gets its stage. */
+static json_int_t job_ahead(const char *mac, json_int_t id, char *stage, size_t n)
+{
+	static const char *const open[] = { "queued", "powering_on", "booting", "running", NULL };
+	char path[96];
+	json_t *o, *j;
+	json_int_t ahead = 0;
+	size_t i;
+
+	snprintf(path, sizeof(path), "/api/v1/jobs?mac=%s", mac);
+	o = api_json("GET", path, NULL);
+	json_array_foreach(json_object_get(o, "jobs"), i, j) {
+		json_int_t jid = json_integer_value(json_object_get(j, "id"));
+		const char *st = json_string_value(json_object_get(j, "stage"));
+
+		for (int k = 0; st && open[k]; k++)
+			if (strcmp(st, open[k]) == 0 && jid < id && (!ahead || jid < ahead)) {
+				ahead = jid;
+				snprintf(stage, n, "%s", st);
+			}
+	}
+	json_decref(o);
+	return ahead;
+}
+
 int cmd_queue(int argc, char **argv)
 {
 	const char *mac = NULL, *suite = NULL, *label = NULL;
 	struct queue_parts q = { json_array(), json_object(), json_object(), json_object() };
 	json_t *params = NULL, *body, *o, *job;
+	json_int_t id, ahead;
+	char stage[16];
 	const struct cmdopt opts[] = {
 		OPT_STR("mac", &mac), OPT_STR("suite", &suite), OPT_STR("label", &label),
 		OPT_JSON_ADD("tag", q.tags), OPT_JSON_KV("meta", q.meta),
@@ -86,9 +116,16 @@ int cmd_queue(int argc, char **argv)
 	if (!o)
 		return 1;
 	job = json_object_get(o, "job");
-	printf("queued job %lld: suite %s for %s (next boot of that machine)\n",
-	       (long long)json_integer_value(json_object_get(job, "id")),
-	       json_string_value(json_object_get(job, "suite")), json_string_value(json_object_get(job, "mac")));
+	id = json_integer_value(json_object_get(job, "id"));
+	mac = json_string_value(json_object_get(job, "mac"));
+	printf("queued job %lld: suite %s for %s (next boot of that machine)\n", (long long)id,
+	       json_string_value(json_object_get(job, "suite")), mac);
+	/* On stderr: scripts read the job's id from the line above. */
+	ahead = job_ahead(mac, id, stage, sizeof(stage));
+	if (ahead)
+		fprintf(stderr, "xcbench queue: job %lld (%s) holds %s: job %lld runs after it ends, one job at a "
+			"time (a repeat? xcbench job cancel %lld)\n", (long long)ahead, stage, mac, (long long)id,
+			(long long)id);
 	json_decref(o);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include "labels_db.h"
 #include "job_runner.h"
 #include "jobs_db.h"
+#include "labs_db.h"
 #include "routes.h"
 #include "sqljson.h"
 #include "writer.h"
@@ -81,6 +82,7 @@ struct job_task {
 	char *params, *tags, *meta;     /* JSON texts (labels_db.h), NULL: none */
 	struct job_policy policy;
 	int64_t id;
+	char other_lab[40];             /* the MAC is that lab's (--lab): refused */
 };
 
 /* The job row, on the writer's connection: t->id its id, 0 if not stored. */
@@ -88,6 +90,11 @@ static void job_fn(struct dbi *db, void *arg)
 {
 	struct job_task *t = arg;
 
+	/* Another lab's machine boots from its own lab's daemon, which alone
+	 * runs its jobs: queued here, a job would wait there unseen (or, before
+	 * the runner kept to its lab, be powered on by both). */
+	if (lab_machine_elsewhere(db, t->mac, t->other_lab, sizeof(t->other_lab)))
+		return;
 	if (dbi_run(db, "INSERT INTO jobs(mac, suite, params, label, created, tags, meta) "
 		    "VALUES (?, ?, ?, ?, ?, COALESCE(?, '[]'), COALESCE(?, '{}'))", DBI_T(t->mac), DBI_T(t->suite),
 		    DBI_T(t->params), DBI_T(t->label), DBI_I(now_s()), DBI_T(t->tags), DBI_T(t->meta)) == DBI_OK)
@@ -228,7 +235,10 @@ enum MHD_Result api_job_create(struct req *rq)
 		return ret;
 	if (job_from_body(body, &t, mac, bad, sizeof(bad))) {
 		ret = reply_error(rq, 400, "%s", bad);
-	} else if (writer_call(job_fn, &t) || !t.id || !db) {
+	} else if (writer_call(job_fn, &t) == 0 && t.other_lab[0]) {
+		ret = reply_error(rq, 409, "machine %s belongs to lab '%s': queue its jobs on that lab's daemon", mac,
+				  t.other_lab);
+	} else if (!t.id || !db) {
 		ret = reply_error(rq, 503, "cannot queue the job now");
 	} else {
 		ret = reply_new_job(rq, db, t.id);

@@ -12,6 +12,7 @@
 #include "http_limits.h"
 #include "job_runner.h"
 #include "jobs_db.h"
+#include "labs_db.h"
 #include "routes.h"
 
 /* The {mac} path parameter as http.c passes it: the 48 bits as a number. */
@@ -70,9 +71,10 @@ enum MHD_Result api_machine_power_set(struct req *rq, int64_t m)
 	static const char *const known[] = { "driver", "host", "port", "user", "password_file", "command", "sol", NULL };
 	struct power_cfg c = { 0 };
 	const char *k;
-	char err[600];
+	char err[600], other[40];
 	json_t *body, *v;
 	enum MHD_Result ret;
+	int rc;
 
 	body = admin_body(rq, &ret);
 	if (!body)
@@ -132,8 +134,11 @@ enum MHD_Result api_machine_power_set(struct req *rq, int64_t m)
 		ret = reply_error(rq, 400, "sol: serial-over-LAN needs the ipmi driver");
 		goto out;
 	}
-	if (jobs_db_set_power(&c)) {
-		ret = reply_error(rq, 503, "cannot store the settings now");
+	rc = jobs_db_set_power(&c, other, sizeof(other));
+	if (rc) {
+		ret = rc > 0 ? reply_error(rq, 409, "machine %s belongs to lab '%s': set its power on that lab's daemon",
+					   c.mac, other)
+			     : reply_error(rq, 503, "cannot store the settings now");
 		goto out;
 	}
 	ret = api_machine(rq, m);
@@ -162,6 +167,14 @@ enum MHD_Result api_machine_power(struct req *rq, int64_t m)
 	mac_text(m, mac);
 	if (!rdb() || jobs_db_power_cfg(rdb(), mac, &c))
 		return reply_error(rq, 503, "database unavailable");
+	/* Its BMC is on that lab's network, and its jobs that lab's runner's. */
+	if (lab_machine_elsewhere(rdb(), mac, msg, sizeof(msg)))
+		return reply_error(rq, 409, "machine %s belongs to lab '%s': power it from that lab's daemon", mac, msg);
+	/* A MAC never registered nor booted is most often a typo: as a manual
+	 * machine it answered "someone must power … on", a success. */
+	if (dbi_i64(rdb(), "SELECT id FROM machines WHERE mac = ?1", 0, DBI_T(mac)) == 0)
+		return reply_error(rq, 404, "no machine %s (check the MAC, or give it a power driver: "
+				   "xcbench machine set %s --power ...)", mac, mac);
 	/* A call may take POWER_TIMEOUT_S, and a failed session one more to
 	 * say why (power_ipmi.c): longer than --request-timeout's default. */
 	http_limits_extend(rq->conn, 2 * POWER_TIMEOUT_S + 5);

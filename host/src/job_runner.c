@@ -99,7 +99,10 @@ static int power(const struct power_cfg *c, enum power_action a, char *msg, size
  * something a retry mends). */
 static int power_on(const struct job_row *j, const struct power_cfg *c, int cycle)
 {
-	char msg[400], st[64], ev[600];
+	/* st holds the status answer, "on"/"off" or the driver's whole error
+	 * (which the failed event and the machine page show: cut at 63
+	 * characters it lost what to do about it). */
+	char msg[400], st[400], ev[1024];
 	enum power_action a = cycle ? POWER_CYCLE : POWER_ON;
 	struct job_change ch = { .id = j->id, .expect = j->stage, .stage = -1, .attempt = -1,
 				 .mark_powered = 1, .reason = ev };

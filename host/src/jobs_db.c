@@ -10,10 +10,12 @@
 
 #include "bind_db.h"
 #include "jobs_db.h"
+#include "labs_db.h"
 #include "sqljson.h"
 #include "util.h"
 #include "writer.h"
 #include "xcb_schema.h"
+#include "xcbd.h"
 
 #define JOB_NAME(e, s) s,
 static const char *const stage_names[JOB_NSTAGES] = { JOB_STAGES(JOB_NAME) };
@@ -48,12 +50,17 @@ int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n)
 
 	*rows = NULL;
 	*n = 0;
-	if (!ro || dbi_prepare(ro,
+	/* Another lab's machine is its lab's daemon's to power and follow
+	 * (labs_db.c): every daemon on a shared database used to drive every
+	 * job, each switching the machine on in its own pass. */
+	if (!ro || dbi_query(ro,
 		"SELECT j.id, j.mac, j.stage, j.stage_since, j.attempt, j.attempts, j.bound_power, "
 		"j.bound_boot, j.bound_run, j.end_action, j.powered, j.booted, j.consumed, j.ended, "
 		"j.run_id, r.status, j.created FROM jobs j LEFT JOIN runs r ON r.id = j.run_id "
-		"WHERE j.stage IN ('queued', 'powering_on', 'booting', 'running') OR j.ended IS NULL "
-		"ORDER BY j.id LIMIT 10000", &st) != DBI_OK)
+		"WHERE (j.stage IN ('queued', 'powering_on', 'booting', 'running') OR j.ended IS NULL) "
+		"AND NOT EXISTS (SELECT 1 FROM machines m WHERE m.mac = j.mac AND m.lab IS NOT NULL "
+		"AND m.lab IS DISTINCT FROM CAST(?1 AS TEXT)) "
+		"ORDER BY j.id LIMIT 10000", &st, DBI_T(cfg.lab)) != DBI_OK)
 		return -1;
 	while (dbi_step(st) == DBI_ROW) {
 		struct job_row *r;
@@ -221,6 +228,8 @@ int jobs_db_power_state(const char *mac, const char *state, const char *error)
 
 struct setpower_task {
 	const struct power_cfg *c;
+	char *other_lab;
+	size_t n;
 	int ok;
 };
 
@@ -228,11 +237,21 @@ static void setpower_fn(struct dbi *db, void *arg)
 {
 	struct setpower_task *t = arg;
 	const struct power_cfg *c = t->c;
-	int64_t now = now_s();
+	int64_t now = now_s(), id;
 
+	/* Checked in the writer's transaction: no boot adopts it meanwhile. */
+	if (lab_machine_elsewhere(db, c->mac, t->other_lab, t->n)) {
+		t->ok = 2;
+		return;
+	}
 	if (dbi_run(db, "INSERT INTO machines(mac, first_seen, last_seen) VALUES (?, ?, ?) "
 		    "ON CONFLICT(mac) DO NOTHING", DBI_T(c->mac), DBI_I(now), DBI_I(now)))
 		return;
+	/* A machine this lab powers is this lab's from now on: another lab's
+	 * runner must not switch it on for a job queued there. */
+	id = dbi_i64(db, "SELECT id FROM machines WHERE mac = ?1", 0, DBI_T(c->mac));
+	if (id)
+		lab_machine_adopt(db, id);
 	if (dbi_run(db, "UPDATE machines SET power_driver = ?, power_host = ?, power_port = ?, power_user = ?, "
 		    "power_password_file = ?, power_command = ?, power_sol = ?, power_error = NULL, "
 		    "power_state = NULL WHERE mac = ?",
@@ -243,13 +262,13 @@ static void setpower_fn(struct dbi *db, void *arg)
 	t->ok = 1;
 }
 
-int jobs_db_set_power(const struct power_cfg *c)
+int jobs_db_set_power(const struct power_cfg *c, char *other_lab, size_t n)
 {
-	struct setpower_task t = { c, 0 };
+	struct setpower_task t = { c, other_lab, n, 0 };
 
 	if (writer_call(setpower_fn, &t))
 		return -1;
-	return t.ok ? 0 : -1;
+	return t.ok == 2 ? 1 : t.ok ? 0 : -1;
 }
 
 /* A writer task on one job with a text (cancel_fn's why, note_fn's

@@ -41,7 +41,8 @@ struct job_row {
 };
 
 /* The jobs the runner still has work on: not final, or final with the end
- * action not yet run; oldest first. *rows is malloc'ed. 0 or -1. */
+ * action not yet run; oldest first; none of another lab's machine (its
+ * lab's daemon runs them). *rows is malloc'ed. 0 or -1. */
 int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n);
 /* The power settings of mac (machines row); an unknown machine or one
  * without a driver is manual. 0, or -1 on a database error. */
@@ -75,8 +76,10 @@ void jobs_db_booted(struct dbi *db, int64_t job_id, int64_t now);
  * error NULL on success). */
 int jobs_db_power_state(const char *mac, const char *state, const char *error);
 
-/* Stores power settings for mac (creating the machine if it is new). */
-int jobs_db_set_power(const struct power_cfg *c);
+/* Stores power settings for mac (creating the machine if it is new, in
+ * this daemon's lab). 0, -1 when not stored now, or 1 when the machine is
+ * another lab's (its name in other_lab, n bytes): nothing stored. */
+int jobs_db_set_power(const struct power_cfg *c, char *other_lab, size_t n);
 
 /* Cancels job id: 1 if it was cancelled, 0 if it had already ended, -1 if
  * there is no such job. */

@@ -43,8 +43,11 @@ int power_password_file_ok(const char *path, char *why, size_t whylen)
 		snprintf(why, whylen, "password_file: needed by this driver");
 		return -1;
 	}
+	/* Not echoed: a relative "path" is most often the password itself,
+	 * typed where the file's name belongs, and this answer is printed. */
 	if (path[0] != '/') {
-		snprintf(why, whylen, "password_file: '%s' is not an absolute path", path);
+		snprintf(why, whylen, "password_file: not an absolute path (the value is not shown: it may be the "
+			 "password itself); give the full path of a mode-600 file on the daemon's machine");
 		return -1;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);

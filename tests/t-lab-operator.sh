@@ -1,0 +1,162 @@
+#!/bin/bash
+# timeout: 120
+# The lab guide (README "Queue a suite for a machine", "Power control") as
+# an operator follows it, on the mistakes a person makes, with the `command`
+# power driver (no BMC, no QEMU: tests/t-lab-ipmi.sh has the real ones):
+#   - a power driver that fails says why in full: on the job's event, on
+#     the machine, in the lab overview (the status answer was cut at 63
+#     characters: "… (wrong address o").
+#   - a password on the command line (--password SECRET, which getopt took
+#     as --password-file, --passwd=SECRET) is refused by name, exit 2, and
+#     the secret is printed nowhere, stored nowhere; nor a password given
+#     as --password-file's value (the daemon's refusal quoted it).
+#   - `machine show` of an ipmi machine set without --port names IPMI's
+#     port, 623 (it said "admin@127.0.0.1:0").
+#   - queueing twice for one machine says, on stderr, that the second job
+#     waits for the first and then runs again (a repeat by mistake would
+#     run the suite twice unnoticed); stdout's line is the same.
+#   - a power action for a MAC the daemon does not know (a typo) is an
+#     error naming it, exit 1 (it answered "manual: someone must power …
+#     on", exit 0, as if for a manual machine).
+#   - a machine of another lab (README "Several labs, one history"): lab
+#     B's daemon, on the database lab A's daemon booted M3 in, refuses its
+#     power settings, power actions and jobs (409, naming lab A; they were
+#     taken, and every lab's job runner powered every job's machine), and
+#     does not run a job of lab A's machine it finds in the database; lab
+#     A's daemon, back, runs it (not lost).
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
+daemon_test "lab: an operator's mistakes"
+
+admin_daemon lab-operator-admin
+X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
+# field PATH EXPR: EXPR of the JSON answer j of GET PATH.
+field() { curl -s "$URL$1" | python3 -c "import json,sys; j=json.load(sys.stdin); print($2)"; }
+echo secret >"$TMP/pass"
+chmod 600 "$TMP/pass"
+
+# A BMC that cannot be reached: every action fails with a long message
+# whose end matters (what to do about it).
+LONG="no answer from the BMC at 10.0.9.21 (wrong address or port, or the BMC or its network down?) END-OF-MESSAGE"
+cat >"$TMP/dead.sh" <<SH
+#!/bin/sh
+echo "$LONG"
+exit 1
+SH
+chmod +x "$TMP/dead.sh"
+M1=52:54:00:0e:00:01
+"${X[@]}" machine set $M1 --power command --command "$TMP/dead.sh {action}" --password-file "$TMP/pass" >/dev/null
+check "machine set M1: a command driver that always fails (exit $?)" test $? = 0
+J1=$("${X[@]}" queue --mac $M1 --suite quick | grep -oE 'job [0-9]+' | cut -d' ' -f2)
+for i in $(seq 120); do
+	[ "$(field "/api/v1/jobs/$J1" "j['job']['stage']")" = failed ] && break
+	sleep 0.25
+done
+"${X[@]}" job show "$J1" >"$TMP/j1.txt"
+sed 's/^/#   /' "$TMP/j1.txt"
+check "job $J1 failed on its power status, the message whole" grep -q "failed .*power status: .*END-OF-MESSAGE" "$TMP/j1.txt"
+e=$(field "/api/v1/machines/$M1" "j['machine']['power']['error']")
+check "... the machine's power error is whole ($e)" grep -q "END-OF-MESSAGE" <<<"$e"
+e=$(field /api/v1/lab "j['machines'][0]['power_error']")
+check "... and the lab overview's" grep -q "END-OF-MESSAGE" <<<"$e"
+
+SECRET="pw-cli-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+M2=52:54:00:0e:00:02
+for a in "--password $SECRET" "--password=$SECRET" "--pass $SECRET" "--passwd=$SECRET"; do
+	"${X[@]}" machine set $M2 --power ipmi --host 127.0.0.1 --user admin $a >"$TMP/pw.out" 2>"$TMP/pw.err"
+	rc=$?
+	check "machine set ${a%%[ =]*}: refused (exit $rc: $(cut -c1-80 "$TMP/pw.err"))" \
+		sh -c "test $rc = 2 && grep -q 'a password is never given on the command line' '$TMP/pw.err'"
+	check "... the password printed nowhere" sh -c "! grep -qF '$SECRET' '$TMP/pw.out' '$TMP/pw.err'"
+done
+"${X[@]}" machine set $M2 --power ipmi --host 127.0.0.1 --user admin --password-file "$SECRET" 2>"$TMP/pw.err"
+rc=$?
+check "--password-file SECRET (the password, not a file): refused (exit $rc: $(cut -c1-80 "$TMP/pw.err"))" \
+	sh -c "test $rc = 1 && grep -q 'not an absolute path' '$TMP/pw.err'"
+check "... the password printed nowhere" sh -c "! grep -qF '$SECRET' '$TMP/pw.err'"
+check "... and M2 has no power settings" sh -c "! curl -sf '$URL/api/v1/machines/$M2' | grep -q ipmi"
+
+M4=52:54:00:0e:00:04
+"${X[@]}" machine set $M4 --power ipmi --host 127.0.0.1 --user admin --password-file "$TMP/pass" >/dev/null
+"${X[@]}" machine show $M4 >"$TMP/m4.show"
+check "machine show of an ipmi machine without --port: $(sed -n 2p "$TMP/m4.show")" \
+	grep -q "power: ipmi admin@127.0.0.1:623, password set" "$TMP/m4.show"
+
+M5=52:54:00:0e:00:05
+"${X[@]}" queue --mac $M5 --suite quick >"$TMP/q1.out" 2>"$TMP/q1.err"
+"${X[@]}" queue --mac $M5 --suite quick >"$TMP/q2.out" 2>"$TMP/q2.err"
+Q1=$(grep -oE 'job [0-9]+' "$TMP/q1.out" | cut -d' ' -f2) Q2=$(grep -oE 'job [0-9]+' "$TMP/q2.out" | cut -d' ' -f2)
+check "the first queue for M5 says nothing more ($(cat "$TMP/q1.err"))" test ! -s "$TMP/q1.err"
+check "the second says it waits for job $Q1 ($(cat "$TMP/q2.err"))" \
+	grep -q "^xcbench queue: job $Q1 (.*) holds $M5: job $Q2 runs after it ends" "$TMP/q2.err"
+check "... its stdout is the usual one line" test "$(cat "$TMP/q2.out")" = "queued job $Q2: suite quick for $M5 (next boot of that machine)"
+
+M9=52:54:00:0e:00:99
+for a in on status; do
+	"${X[@]}" machine power $M9 $a >"$TMP/m9.out" 2>"$TMP/m9.err"
+	rc=$?
+	check "machine power of an unknown MAC, $a: refused (exit $rc: $(head -c 150 "$TMP/m9.err"))" \
+		sh -c "test $rc = 1 && test \$(wc -l <'$TMP/m9.err') = 1 && grep -q 'no machine $M9' '$TMP/m9.err' && test ! -s '$TMP/m9.out'"
+done
+check "... and it is not created" sh -c "! curl -sf '$URL/api/v1/machines/$M9' >/dev/null"
+check "SIGTERM: clean shutdown" stop_daemon
+check "no password in the daemon's log or database" \
+	sh -c "! grep -qF '$SECRET' '$TMP/daemon.log' && ! grep -qaF '$SECRET' '$TMP'/xcbench.db*"
+
+# Another lab's machine. Lab A's daemon sees M3 boot (it takes loopback
+# boots by --boot-from) and gets its power settings: a script that notes
+# each action it is asked for.
+M3=52:54:00:0e:00:03
+cat >"$TMP/note.sh" <<SH
+#!/bin/sh
+echo "\$1" >>"$TMP/m3.actions"
+[ "\$1" = status ] && echo off
+exit 0
+SH
+chmod +x "$TMP/note.sh"
+admin_daemon lab-operator-admin --lab A --boot-from 127.0.0.1/32
+check "lab A's daemon: M3 boots from it" curl -sf -o /dev/null "$URL/boot.ipxe?mac=$M3"
+XA=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
+"${XA[@]}" machine set $M3 --power command --command "$TMP/note.sh {action}" >/dev/null
+check "lab A's daemon: M3's power settings taken (exit $?)" test $? = 0
+check "... M3 is lab A's" test "$(field "/api/v1/machines" "[m['lab'] for m in j['machines'] if m['mac'] == '$M3'][0]")" = A
+stop_daemon
+# A job of M3's in the database (queued on lab A's daemon while it was
+# down, say): lab B's runner must leave it alone.
+python3 - "$DB" "$M3" <<'PY'
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1])
+db.execute("INSERT INTO jobs(mac, suite, params, created) VALUES (?, 'quick', '{}', ?)", (sys.argv[2], int(time.time())))
+db.commit()
+PY
+J3=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT max(id) FROM jobs").fetchone()[0])' "$DB")
+rm -f "$TMP/m3.actions"
+admin_daemon lab-operator-admin --lab B
+XB=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
+# lab_refused NAME CMD...: CMD exits 1 with one line naming lab A.
+lab_refused() {
+	local name=$1 rc
+	shift
+	"$@" >"$TMP/lab.out" 2>"$TMP/lab.err"
+	rc=$?
+	check "lab B's daemon: $name is refused (exit $rc: $(head -c 150 "$TMP/lab.err"))" \
+		sh -c "test $rc = 1 && test \$(wc -l <'$TMP/lab.err') = 1 && grep -q \"belongs to lab 'A'\" '$TMP/lab.err'"
+}
+lab_refused "machine set M3" "${XB[@]}" machine set $M3 --power manual
+lab_refused "machine power M3 status" "${XB[@]}" machine power $M3 status
+lab_refused "queue --mac M3" "${XB[@]}" queue --mac $M3 --suite quick
+check "... M3 still has lab A's power settings" \
+	test "$(field "/api/v1/machines/$M3" "j['machine']['power']['driver']")" = command
+sleep 3 # six passes of lab B's job runner
+check "lab B's runner left job $J3 of lab A's M3 queued" \
+	test "$(field "/api/v1/jobs/$J3" "j['job']['stage'] + ' %d' % len(j['job']['events'])")" = "queued 0"
+check "... and asked M3's power for nothing ($(cat "$TMP/m3.actions" 2>/dev/null | tr '\n' ' '))" \
+	test ! -e "$TMP/m3.actions"
+stop_daemon
+rm -f "$TMP/m3.actions"
+admin_daemon lab-operator-admin --lab A --boot-from 127.0.0.1/32
+for i in $(seq 40); do grep -q '^on$' "$TMP/m3.actions" 2>/dev/null && break; sleep 0.25; done
+check "lab A's daemon, back, powers M3 on for job $J3 ($(cat "$TMP/m3.actions" 2>/dev/null | tr '\n' ' '))" \
+	grep -q '^on$' "$TMP/m3.actions"
+"$XCBENCH" --server "$URL" --token-file "$TMP/token" job cancel "$J3" >/dev/null
+check "SIGTERM: clean shutdown (lab A)" stop_daemon
