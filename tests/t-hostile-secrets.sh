@@ -40,4 +40,27 @@ check "nor in the database (facts, events)" [ -z "$(dbq "$DB" "SELECT hello FROM
 check "the admin still sees the run's token" grep -q "$TOK" <(curl -s "${ADMIN[@]}" "$URL/api/v1/runs/$ID")
 hits=$(grep -rlE 'run=[0-9a-f]{16}' "$ROOT/tests/fixtures/api-golden" || true)
 check "no API golden holds a run= token${hits:+ ($hits)}" [ -z "$hits" ]
+
+# A power command template is an administrator's shell line, and a secret
+# typed into it (a PDU's community string) was served to anyone by the
+# machine's page: an admin sees it, an anonymous reader only that one is set.
+PMAC=52:54:00:00:26:02
+SECRET=s3cr3tcommunity
+curl -s -o /dev/null -w '%{http_code}' "${ADMIN[@]}" -X PUT -H 'Content-Type: application/json' \
+	-d "{\"driver\":\"command\",\"command\":\"snmp-pdu -c $SECRET {action} 3\"}" \
+	"$URL/api/v1/machines/$PMAC/power" >"$TMP/put.code"
+check "a command machine is set ($(cat "$TMP/put.code"))" [ "$(cat "$TMP/put.code")" = 200 ]
+anon=$(curl -s "$URL/api/v1/machines/$PMAC")
+check "anonymous machines/{mac}: the template is not served ($anon)" [ -n "$anon" -a -z "$(grep -F "$SECRET" <<<"$anon")" ]
+check "... only that one is set (command null, command_set true)" \
+	python3 -c 'import json,sys; p=json.loads(sys.argv[1])["machine"]["power"]; sys.exit(not (p["command"] is None and p["command_set"] is True))' "$anon"
+check "anonymous /api/v1/machines and /api/v1/lab: nor there" \
+	bash -c "! curl -s '$URL/api/v1/machines' '$URL/api/v1/lab' | grep -qF '$SECRET'"
+check "the admin sees the template" grep -qF "snmp-pdu -c $SECRET {action} 3" <(curl -s "${ADMIN[@]}" "$URL/api/v1/machines/$PMAC")
+# A page that never saw the template saves the other settings without it:
+# the stored one is kept (as the password file is).
+curl -s -o /dev/null "${ADMIN[@]}" -X PUT -H 'Content-Type: application/json' -d '{"driver":"command","host":"pdu1"}' \
+	"$URL/api/v1/machines/$PMAC/power"
+check "a PUT without command keeps the stored one" \
+	[ "$(curl -s "${ADMIN[@]}" "$URL/api/v1/machines/$PMAC" | python3 -c 'import json,sys; p=json.load(sys.stdin)["machine"]["power"]; print(p["host"], p["command"])')" = "pdu1 snmp-pdu -c $SECRET {action} 3" ]
 stop_daemon

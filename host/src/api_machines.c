@@ -44,7 +44,7 @@ enum MHD_Result api_machine(struct req *rq, int64_t m)
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
 	mac_text(m, mac);
-	o = jobs_db_machine_json(db, mac);
+	o = jobs_db_machine_json(db, mac, is_admin(rq));
 	if (!o)
 		return reply_error(rq, 404, "no machine %s", mac);
 	return reply_json(rq, 200, json_pack("{s:o}", "machine", o));
@@ -119,12 +119,17 @@ enum MHD_Result api_machine_power_set(struct req *rq, int64_t m)
 	if (!c.driver[0])
 		snprintf(c.driver, sizeof(c.driver), "manual");
 	/* No password_file: keep the stored one (the pages never see it, so
-	 * they cannot send it back). */
-	if (!json_object_get(body, "password_file") && rdb()) {
+	 * they cannot send it back). No command: likewise (a page read without
+	 * the admin token never saw it: power_json). */
+	if ((!json_object_get(body, "password_file") || !json_object_get(body, "command")) && rdb()) {
 		struct power_cfg old;
 
-		if (jobs_db_power_cfg(rdb(), c.mac, &old) == 0)
-			memcpy(c.password_file, old.password_file, sizeof(c.password_file));
+		if (jobs_db_power_cfg(rdb(), c.mac, &old) == 0) {
+			if (!json_object_get(body, "password_file"))
+				memcpy(c.password_file, old.password_file, sizeof(c.password_file));
+			if (!json_object_get(body, "command"))
+				memcpy(c.command, old.command, sizeof(c.command));
+		}
 	}
 	if (power_check(&c, err, sizeof(err))) {
 		ret = reply_error(rq, 400, "%s", err);

@@ -363,21 +363,26 @@ json_t *jobs_db_job_json(struct dbi *ro, int64_t id)
 
 /* The power settings as the API shows them: the password file's path is
  * the administrator's to know, its content never leaves the daemon; the
- * answer says only whether one is set. */
-static json_t *power_json(struct dbi_stmt *st, int first)
+ * answer says only whether one is set. The command template goes to an
+ * admin only (null for anyone else, command_set saying whether there is
+ * one): it is an administrator's shell line, and a PDU's community string
+ * or an `ipmitool -P ...` typed into it is a secret the anonymous machine
+ * page served to anyone. */
+static json_t *power_json(struct dbi_stmt *st, int first, int admin)
 {
 	struct power_cfg c;
 
 	power_from_row(st, first, &c);
-	return json_pack("{s:s, s:o, s:o, s:o, s:b, s:o, s:b, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:o, s:o, s:o, s:b, s:o, s:b, s:b, s:o, s:o, s:o}",
 		"driver", c.driver[0] ? c.driver : "manual",
 		"host", col_json(st, first + PW_HOST), "port", col_json(st, first + PW_PORT),
 		"user", col_json(st, first + PW_USER), "password_set", c.password_file[0] != 0,
-		"command", col_json(st, first + PW_COMMAND), "sol", c.sol, "state", col_json(st, first + PW_STATE),
+		"command", admin ? col_json(st, first + PW_COMMAND) : json_null(), "command_set", c.command[0] != 0,
+		"sol", c.sol, "state", col_json(st, first + PW_STATE),
 		"error", col_json(st, first + PW_ERROR), "checked", iso_or_null(st, first + PW_CHECKED));
 }
 
-json_t *jobs_db_machine_json(struct dbi *ro, const char *mac)
+json_t *jobs_db_machine_json(struct dbi *ro, const char *mac, int admin)
 {
 	/* the query's columns, in its order; the power settings follow */
 	enum { JM_ID, JM_MAC, JM_FIRST_SEEN, JM_LAST_SEEN, JM_POWER };
@@ -388,7 +393,7 @@ json_t *jobs_db_machine_json(struct dbi *ro, const char *mac)
 		    &st, DBI_T(mac)) == DBI_ROW)
 		o = json_pack("{s:I, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, JM_ID),
 			      "mac", col_json(st, JM_MAC), "first_seen", iso_or_null(st, JM_FIRST_SEEN),
-			      "last_seen", iso_or_null(st, JM_LAST_SEEN), "power", power_json(st, JM_POWER));
+			      "last_seen", iso_or_null(st, JM_LAST_SEEN), "power", power_json(st, JM_POWER, admin));
 	dbi_finalize(st);
 	if (!o)
 		return NULL;

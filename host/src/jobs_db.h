@@ -88,7 +88,9 @@ int jobs_db_cancel(int64_t id, const char *why);
 /* JSON for the API (HTTP threads' read-only connections). */
 json_t *jobs_db_job_json(struct dbi *ro, int64_t id);        /* with its events; NULL if none */
 json_t *jobs_db_events_json(struct dbi *ro, int64_t id);
-json_t *jobs_db_machine_json(struct dbi *ro, const char *mac); /* power (no password), jobs; NULL if none */
+/* A machine: power settings (never the password; the command template
+ * only for an admin, see power_json), jobs; NULL if none. */
+json_t *jobs_db_machine_json(struct dbi *ro, const char *mac, int admin);
 json_t *jobs_db_lab_json(struct dbi *ro, int fail_streak);     /* the overview */
 /* The lifecycle fields of a job row (api_jobs.c adds them to its JSON). */
 json_t *jobs_db_lifecycle_json(struct dbi *ro, int64_t id);

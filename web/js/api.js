@@ -49,7 +49,9 @@ async function request(method, path, body, headers = {}) {
 	return json;
 }
 
-export const get = (path) => request('GET', path);
+// A read carries the write token this browser holds, if any: a few
+// answers hold more for the admin (a machine's power command template).
+export const get = (path) => request('GET', path, undefined, token.get() ? { Authorization: `Bearer ${token.get()}` } : {});
 
 // The one schema (GET /api/v1/schema: proto/xcb_schema.h): case keys and their
 // roles, RESULT fields, vocabularies. Fetched once per page; a failed fetch is

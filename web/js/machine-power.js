@@ -31,7 +31,11 @@ function powerForm(p) {
 	const user = h('input', { id: 'p-user', value: p.user || '', size: 10 });
 	const pwfile = h('input', { id: 'p-password-file', value: '', size: 28,
 		placeholder: p.password_set ? 'set (type a path to change it)' : '/etc/xcbench/bmc.pass (mode 600)' });
-	const command = h('input', { id: 'p-command', value: p.command || '', size: 40, placeholder: 'my-pdu {action} 3' });
+	// The template reaches admins only (host/API.md); unseen, it is kept
+	// unless a new one is typed, as the password file is.
+	const hidden = p.command_set && p.command == null;
+	const command = h('input', { id: 'p-command', value: p.command || '', size: 40,
+		placeholder: hidden ? 'set (type a template to change it)' : 'my-pdu {action} 3' });
 	const sol = h('input', { id: 'p-sol', type: 'checkbox', checked: !!p.sol });
 	const msg = h('div', { id: 'p-msg', class: 'sub' });
 	const save = h('button', { class: 'primary', id: 'p-save', onclick: async () => {
@@ -77,7 +81,7 @@ function renderPower(m) {
 		h('dt', {}, 'Driver'), h('dd', {}, p.driver),
 		h('dt', {}, 'BMC'), h('dd', {}, p.host ? `${p.user || ''}@${p.host}:${p.port || 623}` : '—'),
 		h('dt', {}, 'Password'), h('dd', {}, p.password_set ? 'set (a file on the daemon\'s machine; never shown)' : 'not set'),
-		h('dt', {}, 'Command'), h('dd', {}, p.command || '—'),
+		h('dt', {}, 'Command'), h('dd', { id: 'power-command' }, p.command || (p.command_set ? 'set (shown with the admin token)' : '—')),
 		h('dt', {}, 'Console'), h('dd', {}, p.sol ? 'serial-over-LAN captured into the runs' : 'not captured'),
 		h('dt', {}, 'Power'), h('dd', { id: 'power-state' }, p.state || 'unknown'),
 		h('dt', {}, 'Last error'), h('dd', { id: 'power-error', class: p.error ? 'power-error' : null }, p.error || '—'));
