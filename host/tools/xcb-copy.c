@@ -41,7 +41,8 @@ static const char usage[] =
 "jobs (with their events; a job not ended stays: requeue it) and its machines'\n"
 "baselines, into the store --db names\n"
 "(postgresql://user@host/dbname: its password from PGPASSFILE, ~/.pgpass or\n"
-"PGPASSWORD), migrated first. Runs without a lab get NAME. A run whose token\n"
+"PGPASSWORD), migrated first. Runs without a lab get NAME (" LAB_NAME_RULE ",\n"
+"as xcbenchd --lab takes). A run whose token\n"
 "is there already is skipped: copying again adds nothing. Prints progress\n"
 "and, last, one line: runs copied, runs skipped, rows copied, then the jobs\n"
 "and baselines copied and skipped. A job is already there when one has its\n"
@@ -276,6 +277,14 @@ int main(int argc, char **argv)
 		return rc;
 	if (!from || !to || !lab || optind < argc)
 		return cmd_usage_error(&cmd);
+	/* Checked before anything is opened: runs copied under a name no
+	 * daemon's --lab takes ('', "lab a") could not be listed by lab, and a
+	 * second copy under the right name would skip them as already there. */
+	if (!lab_name_ok(lab)) {
+		fprintf(stderr, "xcb-copy: --lab: '%s' is not " LAB_NAME_RULE
+			" (the name the lab's xcbenchd --lab gives)\n", lab);
+		return 2;
+	}
 	if (dbi_url_is_pg(from)) {
 		fprintf(stderr, "xcb-copy: --from: a SQLite file, not '%s'\n", from);
 		return 2;

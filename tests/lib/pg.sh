@@ -15,6 +15,8 @@
 #                       (it and pg_start under $PG_WRAP, if set)
 #   pg_stop             stops it and removes everything
 #   pg_available        0 if PostgreSQL's server binaries are installed
+#   pg_test_db NAME     how a test on PostgreSQL starts (below)
+#   pg_copy_test NAME   how a test of xcb-copy starts (below)
 
 pg_bindir() {
 	local d
@@ -105,4 +107,16 @@ pg_test_db() {
 	trap pg_stop EXIT
 	pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
 	check "the $1 database is created" pg_createdb "$1"
+}
+
+# pg_copy_test NAME: how a test of xcb-copy starts (after tap.sh and
+# test-daemon.sh): one SKIP line for NAME without the host build, COPY set
+# to xcb-copy, a failed TAP line and the end without it or a server; at
+# exit, the daemon and the cluster are stopped.
+pg_copy_test() {
+	need_host_build "$1"
+	COPY=$ROOT/host/build/xcb-copy
+	[ -x "$COPY" ] || { notok "xcb-copy built (make -C host)"; exit 1; }
+	pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
+	trap 'cleanup_daemon; pg_stop' EXIT
 }
