@@ -691,9 +691,16 @@ static const struct dbi_ops pg_ops = DBI_OPS(p, DBI_PG);
 static int url_has_password(const char *url)
 {
 	const char *p = strstr(url, "://"), *at, *slash;
+	PQconninfoOption *opts = PQconninfoParse(url, NULL);
+	int found = 0;
 
-	if (!p)
-		return 0;
+	/* As libpq reads it: a query key may be %-encoded ("pass%77ord"). */
+	for (PQconninfoOption *o = opts; o && o->keyword; o++)
+		if ((!strcmp(o->keyword, "password") || !strcmp(o->keyword, "sslpassword")) && o->val && *o->val)
+			found = 1;
+	PQconninfoFree(opts);
+	if (found || !p)
+		return found;
 	p += 3;
 	at = strchr(p, '@');
 	slash = strchr(p, '/');
