@@ -24,14 +24,24 @@
 #include "dbi_pg_conn.h"
 
 
+/* libpq's messages span lines ("...failed: No such file or directory\n\tIs
+ * the server running...?"): folded into one, as every error the daemon and
+ * xcb-copy print is one line. */
 static void set_err(struct pg *p, const char *msg)
 {
 	size_t n;
+	char *c;
 
 	snprintf(p->err, sizeof(p->err), "%s", msg && *msg ? msg : PQerrorMessage(p->c));
 	n = strlen(p->err);
 	while (n && (p->err[n - 1] == '\n' || p->err[n - 1] == ' '))
 		p->err[--n] = 0;
+	while ((c = strpbrk(p->err, "\n\r\t")) != NULL) {
+		size_t ws = strspn(c, "\n\r\t ");
+
+		*c = ' ';
+		memmove(c + 1, c + ws, strlen(c + ws) + 1);
+	}
 }
 
 int pg_fail(struct pg *p, PGresult *r)
