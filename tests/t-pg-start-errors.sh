@@ -11,11 +11,7 @@
 . "$ROOT/tests/lib/pg.sh"
 pg_copy_test "the store unreachable at start"
 
-start_daemon --open || { notok "a SQLite daemon starts"; exit 1; }
-check "SIGTERM: the SQLite daemon stops" stop_daemon
-SQ=$DB
-
-pg_test_db central
+pg_copy_empty_source
 DOWN=$(free_port)
 declare -A URLS=(
 	[down]="postgresql://xcb@/central?host=$PG_DIR&port=$DOWN"
@@ -39,11 +35,7 @@ one_error() {
 }
 for what in down no-such-db no-such-user bad-param; do
 	url=${URLS[$what]}
-	p=$(free_port)
-	timeout 30 "$XCBENCHD" --listen "127.0.0.1:$p" --udp "127.0.0.1:$p" --open --lab A \
-		--db "$url" >"$TMP/d.out" 2>&1 </dev/null
-	rc=$?
-	diag "xcbenchd, $what: exit $rc: $(head -c 400 "$TMP/d.out")"
+	pg_daemon_start_fails "$what" "$url"
 	check "xcbenchd, $what: exit 1" test "$rc" = 1
 	check "xcbenchd, $what: one line, naming the URL and why" one_error "$TMP/d.out" "$url" "${WHY[$what]}"
 	"$COPY" --from "$SQ" --db "$url" --lab A >"$TMP/c.out" 2>&1

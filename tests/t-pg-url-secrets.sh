@@ -12,12 +12,7 @@
 . "$ROOT/tests/lib/pg.sh"
 pg_copy_test "passwords in postgresql:// URLs"
 
-# A SQLite source for xcb-copy (migrated, empty).
-start_daemon --open || { notok "a SQLite daemon starts"; exit 1; }
-check "SIGTERM: the SQLite daemon stops" stop_daemon
-SQ=$DB
-
-pg_test_db central
+pg_copy_empty_source
 PW=$(cut -d: -f5 "$PGPASSFILE")
 BASE="postgresql://xcb@/central?host=$PG_DIR&port=$PG_PORT"
 # The password the URL carries is the cluster's own: refused as given, not
@@ -31,11 +26,7 @@ declare -A URLS=(
 )
 for how in "user:PASSWORD@" "?password=" "&password=" "pass%77ord=" "sslpassword="; do
 	url=${URLS[$how]}
-	p=$(free_port)
-	timeout 20 "$XCBENCHD" --listen "127.0.0.1:$p" --udp "127.0.0.1:$p" --open --lab A \
-		--db "$url" >"$TMP/d.out" 2>&1 </dev/null
-	rc=$?
-	diag "xcbenchd, $how: exit $rc: $(head -c 300 "$TMP/d.out")"
+	pg_daemon_start_fails "$how" "$url"
 	check "xcbenchd, $how: exit 1, refused, saying where the password goes" \
 		bash -c "[ $rc = 1 ] && grep -q \"a password in the URL is refused; put it in a password file (PGPASSFILE\" '$TMP/d.out'"
 	check "xcbenchd, $how: the password is not printed" bash -c "! grep -qF '$PW' '$TMP/d.out'"

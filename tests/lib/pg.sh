@@ -17,6 +17,8 @@
 #   pg_available        0 if PostgreSQL's server binaries are installed
 #   pg_test_db NAME     how a test on PostgreSQL starts (below)
 #   pg_copy_test NAME   how a test of xcb-copy starts (below)
+#   pg_copy_empty_source  an empty SQLite source and a cluster (below)
+#   pg_daemon_start_fails WHAT URL  xcbenchd on a --db it should refuse (below)
 
 pg_bindir() {
 	local d
@@ -119,4 +121,26 @@ pg_copy_test() {
 	[ -x "$COPY" ] || { notok "xcb-copy built (make -C host)"; exit 1; }
 	pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
 	trap 'cleanup_daemon; pg_stop' EXIT
+}
+
+# pg_copy_empty_source: SQ, a migrated SQLite database without runs (a
+# daemon started on it and stopped), for xcb-copy's --from; then a cluster
+# with database central (pg_test_db).
+pg_copy_empty_source() {
+	start_daemon --open || { notok "a SQLite daemon starts"; exit 1; }
+	check "SIGTERM: the SQLite daemon stops" stop_daemon
+	SQ=$DB
+	pg_test_db central
+}
+
+# pg_daemon_start_fails WHAT URL: starts xcbenchd (lab A, --open, a free
+# port) on --db URL, expecting it to refuse: its output in $TMP/d.out, its
+# exit status in rc, and one diagnostic line (WHAT names the case).
+pg_daemon_start_fails() {
+	local p
+	p=$(free_port)
+	timeout 30 "$XCBENCHD" --listen "127.0.0.1:$p" --udp "127.0.0.1:$p" --open --lab A \
+		--db "$2" >"$TMP/d.out" 2>&1 </dev/null
+	rc=$?
+	diag "xcbenchd, $1: exit $rc: $(head -c 400 "$TMP/d.out")"
 }
