@@ -746,7 +746,11 @@ struct dbi *dbi_pg_open(const char *url, int flags, char *err, size_t errlen)
 	p->c = PQconnectdb(url);
 	if (PQstatus(p->c) != CONNECTION_OK) {
 		set_err(p, NULL);
-		snprintf(err, errlen, "cannot connect to database '%s': %s", redacted, p->err);
+		/* "fe_sendauth: no password supplied" alone does not say where
+		 * the password was looked for. */
+		snprintf(err, errlen, "cannot connect to database '%s': %s%s", redacted, p->err,
+			 PQconnectionNeedsPassword(p->c) ? "; put its password in a password file "
+			 "(PGPASSFILE, ~/.pgpass) or PGPASSWORD" : "");
 		PQfinish(p->c);
 		free(p);
 		return NULL;
