@@ -5,7 +5,9 @@
 # one line on stderr naming what is wrong, a non-zero exit, and nothing
 # written to the store. A lab name no xcbenchd --lab takes ('' or "lab a")
 # once copied the runs under it: unlisted by lab, and skipped as "already
-# there" by the copy under the right name.
+# there" by the copy under the right name. A --from that is no xcbench
+# database said "disk I/O error" (a directory), or "has schema version -1
+# ... start this version's xcbenchd on it" (a text file).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$ROOT/tests/lib/pg.sh"
@@ -40,6 +42,24 @@ refused() {
 refused "--lab ''" "^xcb-copy: --lab: '' is not 1\.\.32 of" 2 --from "$SQ" --db "$PGDB" --lab ''
 refused "--lab 'lab a'" "--lab: 'lab a' is not" 2 --from "$SQ" --db "$PGDB" --lab 'lab a'
 refused "--lab of 33 characters" "--lab: 'x{33}' is not" 2 --from "$SQ" --db "$PGDB" --lab "$(printf 'x%.0s' {1..33})"
+
+# --from naming something else than the lab's xcbench database: what it is,
+# not SQLite's "disk I/O error", nor "start xcbenchd on it" (which would
+# turn a text file or another program's database into an xcbench one).
+echo "not a database" >"$TMP/text.db"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE t (x)"); c.commit()' "$TMP/other.db"
+cp "$SQ" "$TMP/newer.db"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version = 999"); c.commit()' "$TMP/newer.db"
+refused "--from a missing file" "^xcb-copy: --from '$TMP/missing.db': No such file or directory: name the lab daemon's --db file\$" 1 \
+	--from "$TMP/missing.db" --db "$PGDB" --lab lab-a
+refused "--from a directory" "^xcb-copy: --from '$TMP': a directory: name" 1 --from "$TMP" --db "$PGDB" --lab lab-a
+refused "--from a text file" "^xcb-copy: --from '$TMP/text.db' is not a SQLite database \\(file is not a database\\): name" 1 \
+	--from "$TMP/text.db" --db "$PGDB" --lab lab-a
+refused "--from another program's SQLite database" "^xcb-copy: --from '$TMP/other.db' is not an xcbench database" 1 \
+	--from "$TMP/other.db" --db "$PGDB" --lab lab-a
+refused "--from a newer xcbench's database" "schema version 999, newer than this xcb-copy's [0-9]+: copy with the xcb-copy of the xcbench that wrote it\$" 1 \
+	--from "$TMP/newer.db" --db "$PGDB" --lab lab-a
+check "... none of them changed" test "$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM sqlite_master").fetchone()[0])' "$TMP/other.db")/$(cat "$TMP/text.db")" = "1/not a database"
 
 "$COPY" --from "$SQ" --db "$PGDB" --lab lab-a.2 >"$TMP/out" 2>"$TMP/err"
 check "--lab lab-a.2 (what xcbenchd --lab takes): the run copied under it" \
