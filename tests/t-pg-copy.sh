@@ -13,11 +13,7 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$ROOT/tests/lib/pg.sh"
-need_host_build "sqlite -> PostgreSQL copy"
-COPY=$ROOT/host/build/xcb-copy
-[ -x "$COPY" ] || { notok "xcb-copy built (make -C host)"; exit 1; }
-pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
-trap 'cleanup_daemon; pg_stop' EXIT
+pg_copy_test "sqlite -> PostgreSQL copy"
 FIX=$ROOT/tests/fixtures
 
 admin_daemon copy-admin

@@ -257,6 +257,11 @@ int text_is_word(const char *s, const char *extra, size_t max)
 	return 1;
 }
 
+int lab_name_ok(const char *s)
+{
+	return text_is_word(s, "._-", 32);
+}
+
 size_t utf8_seq_len(const unsigned char *s, size_t n)
 {
 	unsigned c = s[0];

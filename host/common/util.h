@@ -20,6 +20,11 @@ int parse_hex64(const char *s, uint64_t *v); /* exactly 1..16 hex digits */
 /* 1 when s is 1..max letters, digits and characters of extra (a word safe
  * on a command line or in a URL), else 0. */
 int text_is_word(const char *s, const char *extra, size_t max);
+/* A lab's name (xcbenchd --lab, xcb-copy --lab): 1 when s is one, else 0.
+ * LAB_NAME_RULE says what one is, for the error that refuses another. One
+ * rule for both, or a copy could store runs under a lab no daemon can be. */
+#define LAB_NAME_RULE "1..32 of [A-Za-z0-9._-]"
+int lab_name_ok(const char *s);
 /* The length of the UTF-8 sequence at s (n bytes there): 1..4, or 0 when
  * it is not one (a stray or truncated byte, an overlong form, a surrogate,
  * past U+10FFFF). jansson refuses such text without saying which. */

@@ -5,6 +5,7 @@
  * of a value, URL redaction, and one statement with its arguments given at
  * once (dbi_query and friends: prepare, bind, step, finalize written once).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,18 +24,73 @@ struct dbi *dbi_open(const char *url, int flags, char *err, size_t errlen)
 	return dbi_sqlite_open(url, flags, err, errlen);
 }
 
-/* "scheme://user:secret@host" -> "scheme://user:***@host"; a path as is. */
+/* 1 when a URL query's key k (klen bytes, %XX-encoded as libpq decodes
+ * it) names a password: password or sslpassword. */
+static int key_is_password(const char *k, size_t klen)
+{
+	char d[64];
+	size_t n = 0;
+
+	for (size_t i = 0; i < klen && n < sizeof(d) - 1; i++) {
+		if (k[i] == '%' && i + 2 < klen && isxdigit((unsigned char)k[i + 1]) &&
+		    isxdigit((unsigned char)k[i + 2])) {
+			char hex[3] = { k[i + 1], k[i + 2], 0 };
+
+			d[n++] = (char)strtol(hex, NULL, 16);
+			i += 2;
+		} else {
+			d[n++] = k[i];
+		}
+	}
+	d[n] = 0;
+	return strcmp(d, "password") == 0 || strcmp(d, "sslpassword") == 0;
+}
+
+/* In s (n bytes), the value of each password parameter of a URL's query
+ * replaced by "***". libpq takes a password there too (its key may be
+ * %-encoded), and the refusal of one printed the URL with the password. */
+static void redact_query(char *s, size_t n)
+{
+	char *k = strchr(s, '?');
+
+	while (k && *k) {
+		char *eq, *e;
+
+		k++;	/* past '?' or '&' */
+		e = k + strcspn(k, "&");
+		eq = memchr(k, '=', (size_t)(e - k));
+		if (eq && key_is_password(k, (size_t)(eq - k))) {
+			char *v = eq + 1;
+			size_t tail = strlen(e) + 1;
+
+			if ((size_t)(v - s) + 3 + tail > n) {	/* no room for "***": cut */
+				*v = 0;
+				return;
+			}
+			memmove(v + 3, e, tail);
+			memcpy(v, "***", 3);
+			e = v + 3;
+		}
+		k = *e ? e : NULL;
+	}
+}
+
+/* "scheme://user:secret@host/db?password=secret" ->
+ * "scheme://user:***@host/db?password=***"; a path as is. */
 void dbi_url_redact(const char *url, char *out, size_t n)
 {
 	const char *p = dbi_url_is_pg(url) ? strstr(url, "://") + 3 : NULL;
 	const char *at = p ? strchr(p, '@') : NULL;
 	const char *colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
 
-	if (!colon) {
-		snprintf(out, n, "%s", url);
+	if (!n)
 		return;
-	}
-	snprintf(out, n, "%.*s:***%s", (int)(colon - url), url, at);
+	if (!colon)
+		snprintf(out, n, "%s", url);
+	else
+		snprintf(out, n, "%.*s:***%s", (int)(colon - url), url, at);
+	if (p)
+		redact_query(out, n);
 }
 
 void dbi_close(struct dbi *db)

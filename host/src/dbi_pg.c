@@ -24,14 +24,24 @@
 #include "dbi_pg_conn.h"
 
 
+/* libpq's messages span lines ("...failed: No such file or directory\n\tIs
+ * the server running...?"): folded into one, as every error the daemon and
+ * xcb-copy print is one line. */
 static void set_err(struct pg *p, const char *msg)
 {
 	size_t n;
+	char *c;
 
 	snprintf(p->err, sizeof(p->err), "%s", msg && *msg ? msg : PQerrorMessage(p->c));
 	n = strlen(p->err);
 	while (n && (p->err[n - 1] == '\n' || p->err[n - 1] == ' '))
 		p->err[--n] = 0;
+	while ((c = strpbrk(p->err, "\n\r\t")) != NULL) {
+		size_t ws = strspn(c, "\n\r\t ");
+
+		*c = ' ';
+		memmove(c + 1, c + ws, strlen(c + ws) + 1);
+	}
 }
 
 int pg_fail(struct pg *p, PGresult *r)
@@ -691,9 +701,16 @@ static const struct dbi_ops pg_ops = DBI_OPS(p, DBI_PG);
 static int url_has_password(const char *url)
 {
 	const char *p = strstr(url, "://"), *at, *slash;
+	PQconninfoOption *opts = PQconninfoParse(url, NULL);
+	int found = 0;
 
-	if (!p)
-		return 0;
+	/* As libpq reads it: a query key may be %-encoded ("pass%77ord"). */
+	for (PQconninfoOption *o = opts; o && o->keyword; o++)
+		if ((!strcmp(o->keyword, "password") || !strcmp(o->keyword, "sslpassword")) && o->val && *o->val)
+			found = 1;
+	PQconninfoFree(opts);
+	if (found || !p)
+		return found;
 	p += 3;
 	at = strchr(p, '@');
 	slash = strchr(p, '/');
@@ -729,7 +746,11 @@ struct dbi *dbi_pg_open(const char *url, int flags, char *err, size_t errlen)
 	p->c = PQconnectdb(url);
 	if (PQstatus(p->c) != CONNECTION_OK) {
 		set_err(p, NULL);
-		snprintf(err, errlen, "cannot connect to database '%s': %s", redacted, p->err);
+		/* "fe_sendauth: no password supplied" alone does not say where
+		 * the password was looked for. */
+		snprintf(err, errlen, "cannot connect to database '%s': %s%s", redacted, p->err,
+			 PQconnectionNeedsPassword(p->c) ? "; put its password in a password file "
+			 "(PGPASSFILE, ~/.pgpass) or PGPASSWORD" : "");
 		PQfinish(p->c);
 		free(p);
 		return NULL;

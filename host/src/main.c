@@ -159,9 +159,8 @@ static int set_run_limit(const struct cmdopt *o, const char *arg, char *err, siz
 static int set_lab(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
 {
 	(void)o;
-	if (!arg[0] || strlen(arg) > 32 ||
-	    strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(arg)) {
-		snprintf(err, errlen, "--lab: '%s' is not 1..32 of [A-Za-z0-9._-]", arg);
+	if (!lab_name_ok(arg)) {
+		snprintf(err, errlen, "--lab: '%s' is not " LAB_NAME_RULE, arg);
 		return -1;
 	}
 	cfg.lab = arg;

@@ -13,10 +13,12 @@
  * every table are checked per run after its commit. Then the lab's ended
  * jobs and its machines' baselines follow (xcb-copy-jobs.c).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmdopt.h"
 #include "db.h"
@@ -41,7 +43,8 @@ static const char usage[] =
 "jobs (with their events; a job not ended stays: requeue it) and its machines'\n"
 "baselines, into the store --db names\n"
 "(postgresql://user@host/dbname: its password from PGPASSFILE, ~/.pgpass or\n"
-"PGPASSWORD), migrated first. Runs without a lab get NAME. A run whose token\n"
+"PGPASSWORD), migrated first. Runs without a lab get NAME (" LAB_NAME_RULE ",\n"
+"as xcbenchd --lab takes). A run whose token\n"
 "is there already is skipped: copying again adds nothing. Prints progress\n"
 "and, last, one line: runs copied, runs skipped, rows copied, then the jobs\n"
 "and baselines copied and skipped. A job is already there when one has its\n"
@@ -271,24 +274,53 @@ int main(int argc, char **argv)
 	struct dbi_stmt *runs;
 	struct buf cols = { 0 }, q = { 0 };
 	struct copy_jobs_counts jn = { 0 };
+	struct stat st = { 0 };
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
 	if (!from || !to || !lab || optind < argc)
 		return cmd_usage_error(&cmd);
+	/* Checked before anything is opened: runs copied under a name no
+	 * daemon's --lab takes ('', "lab a") could not be listed by lab, and a
+	 * second copy under the right name would skip them as already there. */
+	if (!lab_name_ok(lab)) {
+		fprintf(stderr, "xcb-copy: --lab: '%s' is not " LAB_NAME_RULE
+			" (the name the lab's xcbenchd --lab gives)\n", lab);
+		return 2;
+	}
 	if (dbi_url_is_pg(from)) {
 		fprintf(stderr, "xcb-copy: --from: a SQLite file, not '%s'\n", from);
 		return 2;
+	}
+	/* SQLite says "unable to open database file" or "disk I/O error" for
+	 * a path that is missing or a directory: the path's own reason. */
+	if (stat(from, &st) != 0 || S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "xcb-copy: --from '%s': %s: name the lab daemon's --db file\n", from,
+			S_ISDIR(st.st_mode) ? "a directory" : strerror(errno));
+		return 1;
 	}
 	src = dbi_open(from, DBI_RO, err, sizeof(err));
 	if (!src) {
 		fprintf(stderr, "xcb-copy: %s\n", err);
 		return 1;
 	}
+	/* What to do depends on what FILE.db is: "start xcbenchd on it" is the
+	 * answer for an older xcbench database only (a text file, another
+	 * program's database or a newer xcbench's it would not help). */
 	have = dbi_user_version(src);
-	if (have != xcb_nmigrations) {
+	if (have < 0)
+		fprintf(stderr, "xcb-copy: --from '%s' is not a SQLite database (%s): name the lab "
+			"daemon's --db file\n", from, dbi_errmsg(src));
+	else if (have == 0)
+		fprintf(stderr, "xcb-copy: --from '%s' is not an xcbench database (no schema version): "
+			"name the lab daemon's --db file\n", from);
+	else if (have > xcb_nmigrations)
+		fprintf(stderr, "xcb-copy: '%s' has schema version %d, newer than this xcb-copy's %d: "
+			"copy with the xcb-copy of the xcbench that wrote it\n", from, have, xcb_nmigrations);
+	else if (have < xcb_nmigrations)
 		fprintf(stderr, "xcb-copy: '%s' has schema version %d, this xcb-copy %d: start this "
 			"version's xcbenchd on it once (it migrates), then copy\n", from, have, xcb_nmigrations);
+	if (have != xcb_nmigrations) {
 		dbi_close(src);
 		return 1;
 	}

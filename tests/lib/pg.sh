@@ -15,6 +15,10 @@
 #                       (it and pg_start under $PG_WRAP, if set)
 #   pg_stop             stops it and removes everything
 #   pg_available        0 if PostgreSQL's server binaries are installed
+#   pg_test_db NAME     how a test on PostgreSQL starts (below)
+#   pg_copy_test NAME   how a test of xcb-copy starts (below)
+#   pg_copy_empty_source  an empty SQLite source and a cluster (below)
+#   pg_daemon_start_fails WHAT URL  xcbenchd on a --db it should refuse (below)
 
 pg_bindir() {
 	local d
@@ -105,4 +109,38 @@ pg_test_db() {
 	trap pg_stop EXIT
 	pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
 	check "the $1 database is created" pg_createdb "$1"
+}
+
+# pg_copy_test NAME: how a test of xcb-copy starts (after tap.sh and
+# test-daemon.sh): one SKIP line for NAME without the host build, COPY set
+# to xcb-copy, a failed TAP line and the end without it or a server; at
+# exit, the daemon and the cluster are stopped.
+pg_copy_test() {
+	need_host_build "$1"
+	COPY=$ROOT/host/build/xcb-copy
+	[ -x "$COPY" ] || { notok "xcb-copy built (make -C host)"; exit 1; }
+	pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
+	trap 'cleanup_daemon; pg_stop' EXIT
+}
+
+# pg_copy_empty_source: SQ, a migrated SQLite database without runs (a
+# daemon started on it and stopped), for xcb-copy's --from; then a cluster
+# with database central (pg_test_db).
+pg_copy_empty_source() {
+	start_daemon --open || { notok "a SQLite daemon starts"; exit 1; }
+	check "SIGTERM: the SQLite daemon stops" stop_daemon
+	SQ=$DB
+	pg_test_db central
+}
+
+# pg_daemon_start_fails WHAT URL: starts xcbenchd (lab A, --open, a free
+# port) on --db URL, expecting it to refuse: its output in $TMP/d.out, its
+# exit status in rc, and one diagnostic line (WHAT names the case).
+pg_daemon_start_fails() {
+	local p
+	p=$(free_port)
+	timeout 30 "$XCBENCHD" --listen "127.0.0.1:$p" --udp "127.0.0.1:$p" --open --lab A \
+		--db "$2" >"$TMP/d.out" 2>&1 </dev/null
+	rc=$?
+	diag "xcbenchd, $1: exit $rc: $(head -c 400 "$TMP/d.out")"
 }
