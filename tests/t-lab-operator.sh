@@ -18,6 +18,9 @@
 #   - a power action for a MAC the daemon does not know (a typo) is an
 #     error naming it, exit 1 (it answered "manual: someone must power …
 #     on", exit 0, as if for a manual machine).
+#   - `machine set` and `power` name the MAC as stored (52:54:00:…, where
+#     52-54-00-… was typed), and take --json as `show` does (it was
+#     ignored).
 #   - a machine of another lab (README "Several labs, one history"): lab
 #     B's daemon, on the database lab A's daemon booted M3 in, refuses its
 #     power settings, power actions and jobs (409, naming lab A; they were
@@ -99,6 +102,17 @@ for a in on status; do
 		sh -c "test $rc = 1 && test \$(wc -l <'$TMP/m9.err') = 1 && grep -q 'no machine $M9' '$TMP/m9.err' && test ! -s '$TMP/m9.out'"
 done
 check "... and it is not created" sh -c "! curl -sf '$URL/api/v1/machines/$M9' >/dev/null"
+# The MAC as the daemon stores it, whatever was typed; --json on every verb
+M6T=52-54-00-0E-00-06
+"${X[@]}" machine set $M6T --power manual >"$TMP/m6.out" 2>&1
+check "machine set with a MAC typed 52-54-00-0E-00-06 says the one stored ($(cat "$TMP/m6.out"))" \
+	test "$(cat "$TMP/m6.out")" = "52:54:00:0e:00:06: power driver manual"
+"${X[@]}" machine power $M6T status --json >"$TMP/m6.json" 2>&1
+check "machine power --json prints the answer as JSON ($(tr -d '\n ' <"$TMP/m6.json" | cut -c1-80))" \
+	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); sys.exit(not (o["mac"] == "52:54:00:0e:00:06" and o["action"] == "status"))' "$TMP/m6.json"
+"${X[@]}" machine set $M6T --power manual --json >"$TMP/m6s.json" 2>&1
+check "machine set --json prints the machine as JSON" \
+	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); sys.exit(o["machine"]["power"]["driver"] != "manual")' "$TMP/m6s.json"
 check "SIGTERM: clean shutdown" stop_daemon
 check "no password in the daemon's log or database" \
 	sh -c "! grep -qF '$SECRET' '$TMP/daemon.log' && ! grep -qaF '$SECRET' '$TMP'/xcbench.db*"

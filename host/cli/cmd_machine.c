@@ -14,8 +14,9 @@ static const char usage[] =
 "       xcbench machine set MAC --power command --command 'TEMPLATE' [--password-file FILE]\n"
 "       xcbench machine set MAC --power manual\n"
 "       xcbench machine power MAC on|off|cycle|status|pxe\n"
-"       xcbench machine show MAC [--json]\n"
-"How the daemon switches a lab machine on and off for its jobs.\n"
+"       xcbench machine show MAC\n"
+"How the daemon switches a lab machine on and off for its jobs (--json: each\n"
+"command prints the daemon's answer as JSON).\n"
 "  ipmi     IPMI v2 (lanplus) through ipmitool; FILE holds the BMC password,\n"
 "           is read by the daemon (an absolute path on its machine, mode 600)\n"
 "           and never shown; --sol captures the serial console into the runs\n"
@@ -49,33 +50,45 @@ static int password_given(int argc, char **argv)
 	return 0;
 }
 
-static int machine_set(const char *mac, json_t *body)
+/* The MAC as the daemon stored it (00:25:90:..., whatever was typed:
+ * 00-25-90-... and capitals are the same machine), else as typed. */
+static const char *stored_mac(json_t *v, const char *typed)
+{
+	const char *m = json_string_value(json_object_get(v, "mac"));
+
+	return m ? m : typed;
+}
+
+static int machine_set(const char *mac, json_t *body, int as_json)
 {
 	char path[128];
-	json_t *o, *p;
+	json_t *o, *m, *p;
+	int rc;
 
 	snprintf(path, sizeof(path), "/api/v1/machines/%s/power", mac);
-	o = api_json("PUT", path, body);
+	json_incref(body);	/* api_answer takes it; the caller frees its own */
+	o = api_answer("PUT", path, body, as_json, &rc);
 	if (!o)
-		return 1;
-	p = json_object_get(json_object_get(o, "machine"), "power");
-	printf("%s: power driver %s%s\n", mac, json_string_value(json_object_get(p, "driver")),
+		return rc;
+	m = json_object_get(o, "machine");
+	p = json_object_get(m, "power");
+	printf("%s: power driver %s%s\n", stored_mac(m, mac), json_string_value(json_object_get(p, "driver")),
 	       json_is_true(json_object_get(p, "sol")) ? ", serial-over-LAN captured" : "");
 	json_decref(o);
 	return 0;
 }
 
-static int machine_power(const char *mac, const char *action)
+static int machine_power(const char *mac, const char *action, int as_json)
 {
 	char path[128];
-	json_t *body = json_pack("{s:s}", "action", action), *o;
+	json_t *o;
+	int rc;
 
 	snprintf(path, sizeof(path), "/api/v1/machines/%s/power", mac);
-	o = api_json("POST", path, body);
-	json_decref(body);
+	o = api_answer("POST", path, json_pack("{s:s}", "action", action), as_json, &rc);
 	if (!o)
-		return 1;
-	printf("%s: %s: %s\n", mac, action, json_string_value(json_object_get(o, "result")));
+		return rc;
+	printf("%s: %s: %s\n", stored_mac(o, mac), action, json_string_value(json_object_get(o, "result")));
 	json_decref(o);
 	return 0;
 }
@@ -151,9 +164,9 @@ int cmd_machine(int argc, char **argv)
 			fprintf(stderr, "xcbench machine set: --power ipmi|command|manual is required\n");
 			return 2;
 		}
-		rc = machine_set(mac, body);
+		rc = machine_set(mac, body, as_json);
 	} else if (strcmp(verb, "power") == 0 && argc - optind == 3 && json_object_size(body) == 0) {
-		rc = machine_power(mac, argv[optind + 2]);
+		rc = machine_power(mac, argv[optind + 2], as_json);
 	} else if (strcmp(verb, "show") == 0 && argc - optind == 2 && json_object_size(body) == 0) {
 		rc = machine_show(mac, as_json);
 	} else {
@@ -167,7 +180,7 @@ int cmd_machine(int argc, char **argv)
 			fprintf(stderr, "xcbench machine set: expected the MAC alone after set, and options\n");
 		else
 			fprintf(stderr, "xcbench machine %s: %s\n", verb,
-				strcmp(verb, "power") == 0 ? "expected a MAC and one action, no options"
+				strcmp(verb, "power") == 0 ? "expected a MAC and one action, no options but --json"
 							   : "expected a MAC alone, no options but --json");
 		return cmd_usage_error(&cmd);
 	}
