@@ -3,7 +3,9 @@
 // of runs in flight, and "pick two → compare".
 //
 // The view (filters, sort, page) lives in the query string so it can be
-// bookmarked: ?status=complete&suite=quick&q=xeon&sort=date&dir=desc&offset=100
+// bookmarked: ?status=complete&suite=quick&lab=east&q=xeon&sort=date&dir=desc&offset=100
+// Where daemons of several labs share one database (xcbenchd --lab), every
+// lab's runs are listed: a Lab column and filter appear once a run has one.
 
 import { h, $, fill, state, errorBox, loading, params, setParams, header, badge, progress } from './dom.js';
 import * as api from './api.js';
@@ -17,6 +19,7 @@ const STATUSES = ['pending', 'running', 'complete', 'lost', 'crashed'];
 const view = {
 	status: params().get('status') || '',
 	suite: params().get('suite') || '',
+	lab: params().get('lab') || '',
 	since: params().get('since') || '',
 	q: params().get('q') || '',
 	sort: params().get('sort') || 'date',
@@ -27,6 +30,7 @@ const picked = new Set();
 let runs = [];
 let total = 0;
 let suites = new Set();
+const labs = new Set(); // the labs of the runs seen (a single-lab daemon: none)
 const logPlans = new Map(); // run id -> cases planned per its log line (payloads without HELLO cases_planned)
 let pollTimer = null;
 let searchTimer = null;
@@ -52,6 +56,9 @@ function renderFilters() {
 	const suite = h('select', { id: 'f-suite', onchange: (e) => update({ suite: e.target.value, offset: 0 }, true) },
 		h('option', { value: '' }, 'any'), [...suites].sort().map((s) => h('option', { value: s, selected: s === view.suite }, s)));
 	if (view.suite && !suites.has(view.suite)) suite.append(h('option', { value: view.suite, selected: true }, view.suite));
+	const lab = h('select', { id: 'f-lab', onchange: (e) => update({ lab: e.target.value, offset: 0 }, true) },
+		h('option', { value: '' }, 'any'), [...labs].sort().map((l) => h('option', { value: l, selected: l === view.lab }, l)));
+	if (view.lab && !labs.has(view.lab)) lab.append(h('option', { value: view.lab, selected: true }, view.lab));
 	const since = h('input', { type: 'date', id: 'f-since', value: view.since, onchange: (e) => update({ since: e.target.value, offset: 0 }, true) });
 	const q = h('input', { type: 'search', id: 'f-q', placeholder: 'machine, CPU, label, hypervisor…', value: view.q, size: 30,
 		oninput: (e) => {
@@ -64,8 +71,21 @@ function renderFilters() {
 		h('label', {}, 'Search', q),
 		h('label', {}, 'Status', status),
 		h('label', {}, 'Suite', suite),
+		labs.size || view.lab ? h('label', {}, 'Lab', lab) : null,
 		h('label', {}, 'Created since', since),
-		h('button', { onclick: () => { Object.assign(view, { status: '', suite: '', since: '', q: '', offset: 0 }); renderFilters(); update({}, true); } }, 'Clear filters'));
+		h('button', { onclick: () => { Object.assign(view, { status: '', suite: '', lab: '', since: '', q: '', offset: 0 }); renderFilters(); update({}, true); } }, 'Clear filters'));
+}
+
+// The view's filters as the run list's query (GET runs, runs.csv): the
+// CSV link exports exactly the runs the table lists.
+function filterQuery() {
+	const qs = new URLSearchParams();
+	if (view.status) qs.set('status', view.status);
+	if (view.suite) qs.set('suite', view.suite);
+	if (view.lab) qs.set('lab', view.lab);
+	if (view.since) qs.set('since', `${view.since}T00:00:00Z`);
+	if (view.q.trim()) qs.set('q', view.q.trim());
+	return qs;
 }
 
 function renderActions() {
@@ -77,11 +97,7 @@ function renderActions() {
 			window.location.href = `compare.html?a=${a}&b=${b}`;
 		} }, ids.length === 2 ? `Compare #${Math.min(...ids)} → #${Math.max(...ids)}` : 'Compare two runs');
 	const hint = ids.length === 2 ? '' : ids.length < 2 ? `Tick ${2 - ids.length} more run${ids.length ? '' : 's'} to compare.` : 'Tick exactly two runs.';
-	const qs = new URLSearchParams();
-	if (view.status) qs.set('status', view.status);
-	if (view.suite) qs.set('suite', view.suite);
-	if (view.since) qs.set('since', `${view.since}T00:00:00Z`);
-	if (view.q.trim()) qs.set('q', view.q.trim());
+	const qs = filterQuery();
 	fill(els.actions, cmp, h('span', { class: 'muted' }, hint), h('span', { class: 'grow' }),
 		h('a', { class: 'button', href: api.csvUrl(`runs.csv${qs.toString() ? `?${qs}` : ''}`), download: '', id: 'runs-csv' }, 'These runs as CSV'));
 }
@@ -95,11 +111,17 @@ const COLS = [
 	{ key: 'boot', title: 'Boot', val: (r) => facts(r).boot || '', cell: (r) => (facts(r).boot ? h('span', { title: facts(r).bootDetail || '' }, facts(r).boot) : h('span', { class: 'muted' }, '–')) },
 	{ key: 'hv', title: 'Hypervisor', val: (r) => facts(r).hypervisor || '', cell: (r) => facts(r).hypervisor || h('span', { class: 'muted' }, '–') },
 	{ key: 'suite', title: 'Suite', val: (r) => r.suite || '', cell: (r) => r.suite || '–' },
+	{ key: 'lab', title: 'Lab', when: () => labs.size > 0, val: (r) => r.lab || '', cell: (r) => r.lab || h('span', { class: 'muted', title: 'Collected by a daemon without --lab' }, '–') },
 	{ key: 'status', title: 'Status', val: (r) => r.status, cell: statusCell },
 	{ key: 'date', title: 'Date', val: (r) => r.started || r.created || '', cell: (r) => h('span', { title: `created ${r.created || '?'}\nstarted ${r.started || '–'}\nfinished ${r.finished || '–'}` }, fmt.date(r.started || r.created)) },
 	{ key: 'label', title: 'Label', val: (r) => r.label || '', cell: labelCell },
 	{ key: 'csv', title: 'CSV', cell: (r) => h('a', { href: api.csvUrl(`runs/${r.id}.csv`), download: `xcbench-run-${r.id}.csv`, class: 'csv-link' }, 'CSV') },
 ];
+
+// The columns shown: a conditional one (Lab) only where it says something.
+function shownCols() {
+	return COLS.filter((c) => !c.when || c.when());
+}
 
 function facts(r) {
 	return summaryFacts(r, r.facts);
@@ -156,7 +178,7 @@ function visibleRuns() {
 
 function renderTable() {
 	if (!runs.length) {
-		const filtered = view.status || view.suite || view.since || view.q;
+		const filtered = view.status || view.suite || view.lab || view.since || view.q;
 		fill(els.body, filtered
 			? state('empty', 'No run matches these filters.', h('div', {}, 'Clear the filters above to see every run.'))
 			: state('empty', 'No runs yet.', h('div', {}, 'Boot a machine into xcbench (',
@@ -166,6 +188,7 @@ function renderTable() {
 		return;
 	}
 	const list = visibleRuns();
+	const cols = shownCols();
 	const th = (c) => {
 		if (c.key === 'csv') return h('th', {}, c.title);
 		const sorted = view.sort === c.key;
@@ -180,11 +203,11 @@ function renderTable() {
 				renderActions();
 				e.target.closest('tr').classList.toggle('picked', e.target.checked);
 			} })),
-		COLS.map((c) => h('td', { class: c.num ? 'num' : null, dataset: { col: c.key } }, c.cell(r)))));
+		cols.map((c) => h('td', { class: c.num ? 'num' : null, dataset: { col: c.key } }, c.cell(r)))));
 	fill(els.body,
 		list.length
 			? h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'runs' },
-				h('thead', {}, h('tr', {}, h('th', {}, ''), COLS.map(th))), h('tbody', {}, rows)))
+				h('thead', {}, h('tr', {}, h('th', {}, ''), cols.map(th))), h('tbody', {}, rows)))
 			: state('empty', `No run on this page matches “${view.q}”.`, h('div', {}, 'Change the search text, or clear the filters.')));
 	const from = total ? view.offset + 1 : 0, to = view.offset + runs.length;
 	fill(els.pager, h('span', { class: 'muted' }, `Runs ${from}–${to} of ${total}`), h('span', { class: 'grow' }),
@@ -194,7 +217,7 @@ function renderTable() {
 
 function update(changes, refetch) {
 	Object.assign(view, changes);
-	setParams({ status: view.status, suite: view.suite, since: view.since, q: view.q,
+	setParams({ status: view.status, suite: view.suite, lab: view.lab, since: view.since, q: view.q,
 		sort: view.sort === 'date' ? '' : view.sort, dir: view.dir === 'desc' ? '' : view.dir, offset: view.offset || '' });
 	if (refetch) load();
 	else renderTable();
@@ -204,11 +227,9 @@ let loadSeq = 0;
 async function load({ quiet = false } = {}) {
 	const my = ++loadSeq;
 	if (!quiet) fill(els.body, loading('runs'));
-	const qs = new URLSearchParams({ limit: PAGE, offset: view.offset });
-	if (view.status) qs.set('status', view.status);
-	if (view.suite) qs.set('suite', view.suite);
-	if (view.since) qs.set('since', `${view.since}T00:00:00Z`);
-	if (view.q.trim()) qs.set('q', view.q.trim());
+	const qs = filterQuery();
+	qs.set('limit', PAGE);
+	qs.set('offset', view.offset);
 	let res;
 	try {
 		// The schema names the hypervisors (a list without it shows signatures).
@@ -224,6 +245,7 @@ async function load({ quiet = false } = {}) {
 	runs = res.runs || [];
 	total = res.total ?? runs.length;
 	for (const r of runs) if (r.suite) suites.add(r.suite);
+	for (const r of runs) if (r.lab) labs.add(r.lab);
 	if (!quiet) renderFilters();
 	renderActions();
 	if (editing === null) renderTable();

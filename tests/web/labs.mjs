@@ -1,0 +1,60 @@
+// labs.mjs — the runs page where daemons of several labs share one database,
+// in headless Chromium (playwright-core, /usr/bin/chromium) for
+// tests/t-web-labs.sh, which owns the daemon and the runs; prints TAP lines.
+// Every check compares what the page drew with what the API says.
+//
+// Environment: XCB_BASE (the daemon), XCB_OUT (screenshot, profile),
+// XCB_MODE (nolab: the database has no lab's run; the page must look as it
+// did before labs).
+
+import path from 'node:path';
+import { ok, launch, finish } from './browser.mjs';
+
+const BASE = process.env.XCB_BASE, OUT = process.env.XCB_OUT, MODE = process.env.XCB_MODE || '';
+const api = async (p) => (await fetch(new URL(`api/v1/${p}`, BASE))).json();
+const url = (p) => new URL(p, BASE).toString();
+const b = await launch(OUT, `labs${MODE}`);
+const { page, ready } = b;
+const headers = () => page.$$eval('#runs thead th', (t) => t.map((x) => x.textContent.trim()));
+const rowRuns = () => page.$$eval('#runs tbody tr', (t) => t.map((r) => Number(r.dataset.run)).sort((x, y) => x - y));
+const labCells = () => page.$$eval('#runs tbody td[data-col="lab"]', (t) => t.map((x) => x.textContent.trim()).sort());
+
+try {
+	await page.goto(url('index.html'));
+	await ready();
+	if (MODE === 'nolab') {
+		ok(!(await headers()).includes('Lab'), 'no run has a lab: no Lab column', await headers());
+		ok(!(await page.$('#f-lab')), 'no run has a lab: no Lab filter');
+	} else {
+		const all = (await api('runs')).runs;
+		ok((await headers()).includes('Lab'), 'runs of several labs: a Lab column', await headers());
+		const want = all.map((r) => r.lab || '–').sort();
+		ok(JSON.stringify(await labCells()) === JSON.stringify(want), `each row names its run's lab (${want})`, await labCells());
+		const opts = await page.$$eval('#f-lab option', (o) => o.map((x) => x.value));
+		ok(JSON.stringify(opts) === JSON.stringify(['', 'east', 'west']), `a Lab filter: any, east, west (${opts})`, opts);
+		await page.screenshot({ path: path.join(OUT, 'web-labs.png'), fullPage: true });
+		for (const lab of ['east', 'west']) {
+			await page.selectOption('#f-lab', lab);
+			const wantIds = (await api(`runs?lab=${lab}`)).runs.map((r) => r.id).sort((x, y) => x - y);
+			await page.waitForFunction((n) => document.querySelectorAll('#runs tbody tr').length === n, wantIds.length, { timeout: 10000 }).catch(() => {});
+			const got = await rowRuns();
+			ok(wantIds.length === 1 && JSON.stringify(got) === JSON.stringify(wantIds), `Lab ${lab}: only that lab's runs, as ?lab=${lab} (${got})`, { got, wantIds });
+			ok(new URL(page.url()).searchParams.get('lab') === lab, `Lab ${lab}: the URL keeps it (${page.url()})`);
+			const csv = await page.getAttribute('#runs-csv', 'href');
+			ok(new URL(csv, BASE).searchParams.get('lab') === lab, `Lab ${lab}: the CSV link exports the same runs (${csv})`);
+		}
+		// a bookmarked filter: the page opens on it
+		await page.goto(url('index.html?lab=east'));
+		await ready();
+		const east = (await api('runs?lab=east')).runs.map((r) => r.id);
+		ok(JSON.stringify(await rowRuns()) === JSON.stringify(east) && (await page.inputValue('#f-lab')) === 'east',
+			`?lab=east opens filtered (${await rowRuns()})`);
+		await page.click('text=Clear filters');
+		await page.waitForFunction((n) => document.querySelectorAll('#runs tbody tr').length === n, all.length, { timeout: 10000 }).catch(() => {});
+		ok((await rowRuns()).length === all.length, `Clear filters lists every lab's runs again (${(await rowRuns()).length})`);
+	}
+	ok(b.errors.length === 0, 'no console error or uncaught exception', b.errors);
+	await finish(b);
+} catch (e) {
+	await finish(b, e);
+}
