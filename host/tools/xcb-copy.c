@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,17 @@
 
 /* db.c reads the daemon's configuration (its readers' --db). */
 struct xcbd_config cfg;
+
+/* SIGINT or SIGTERM seen (the signal): the copy stops between two runs,
+ * each of which is one transaction, and says what it did and how to go
+ * on. Killed at once, it printed nothing (its data as safe, but the
+ * operator not told so). SA_RESETHAND: a second Ctrl-C ends it now. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
 
 extern const int xcb_nmigrations;
 
@@ -48,7 +60,10 @@ static const char usage[] =
 "is there already is skipped: copying again adds nothing. Prints progress\n"
 "and, last, one line: runs copied, runs skipped, rows copied, then the jobs\n"
 "and baselines copied and skipped. A job is already there when one has its\n"
-"MAC, suite and creation time; a baseline when its machine has one for the suite.\n";
+"MAC, suite and creation time; a baseline when its machine has one for the suite.\n"
+"Interrupted (Ctrl-C, SIGTERM), it stops between two runs, says so and exits\n"
+"128 + the signal: every run copied is whole, and the same command again\n"
+"copies the rest.\n";
 
 /* columns, params: see xcb-copy.h. */
 int columns(struct dbi *src, const char *t, const char *skip, struct buf *out)
@@ -336,7 +351,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xcb-copy: cannot read runs: %s\n", dbi_errmsg(src));
 		return 1;
 	}
-	while (dbi_step(runs) == DBI_ROW) {
+	{
+		struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESETHAND };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
+	while (!stop_signal && dbi_step(runs) == DBI_ROW) {
 		int64_t id = copy_run(src, dst, runs, &cols, ncols, lab, &rows);
 
 		total++;
@@ -351,13 +373,19 @@ int main(int argc, char **argv)
 	}
 	dbi_finalize(runs);
 	/* then what names the runs: ended jobs, baselines (xcb-copy-jobs.c) */
-	if (rc == 0 && (copy_jobs(src, dst, &jn) || copy_baselines(src, dst, &jn)))
+	if (rc == 0 && !stop_signal && (copy_jobs(src, dst, &jn) || copy_baselines(src, dst, &jn)))
 		rc = 1;
 	printf("%lld runs copied, %lld already there, %lld rows copied; %lld jobs copied (%lld events), "
 	       "%lld already there, %lld not ended (left in the source); %lld baselines copied, %lld already there%s\n",
 	       (long long)copied, (long long)skipped, (long long)rows, (long long)jn.jobs, (long long)jn.job_events,
 	       (long long)jn.jobs_there, (long long)jn.jobs_pending, (long long)jn.baselines,
-	       (long long)jn.baselines_there, rc ? " (stopped by an error)" : "");
+	       (long long)jn.baselines_there, rc ? " (stopped by an error)" : stop_signal ? " (interrupted)" : "");
+	if (stop_signal && rc == 0) {
+		fprintf(stderr, "xcb-copy: interrupted (%s) after %lld runs: each run copied is whole; the same command "
+			"again copies the rest (and the jobs and baselines, not copied yet)\n",
+			stop_signal == SIGINT ? "SIGINT" : "SIGTERM", (long long)total);
+		rc = 128 + stop_signal;
+	}
 	buf_free(&cols);
 	buf_free(&q);
 	dbi_close(src);
