@@ -2,7 +2,8 @@
 # t-engine-cmdline.sh - a bad suite or axis value on the command line is refused
 # with an error naming the key and the bad value, an ERROR frame and DONE (status
 # failed), and the payload exits with the configuration error code - it never runs
-# a half-understood suite; a delivery named as runs print it (allbutself) is
+# a half-understood suite (the TLB and sync axes too: methods, batches, modes, a
+# writer CPU the machine lacks); a delivery named as runs print it (allbutself) is
 # understood. Also: suite=quick at -smp 2 (the smallest machine) runs.
 # timeout: 300
 . "$(dirname "$0")/lib/tap.sh"
@@ -31,6 +32,13 @@ bad algos "suite=quick algos=locked,turbo" "cmdline key 'algos': unknown value '
 bad masks "suite=seed masks=2,zero" "cmdline key 'masks': bad value 'zero'"
 bad deliveries "suite=quick deliveries=unicast,sideways" \
 	"cmdline key 'deliveries': unknown value 'sideways' (one of: auto unicast cluster x2apic_cluster shorthand allbutself all)"
+# The TLB and sync (seed 002) axes: an unknown method or mode, an empty batch,
+# and a writer CPU the machine lacks (it skipped every sync case and the run
+# completed, status ok, with none of them).
+bad methods "suite=tlb methods=invlpg,flushall" "cmdline key 'methods': unknown value 'flushall'"
+bad batches "suite=tlb batches=8,0" "cmdline key 'batches': bad value '0'"
+bad modes "suite=ept modes=inside,eager" "cmdline key 'modes': unknown value 'eager'"
+bad writer "suite=ept writer=0,9" "cmdline key 'writer': CPU 9 is not on this machine (2 CPUs: 0..1)"
 
 # delivery= as a run prints it (the console, CASE frames, the API: allbutself,
 # x2apic_cluster) is taken back on the command line, as the words are.

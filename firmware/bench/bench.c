@@ -266,7 +266,7 @@ int bench_main(void)
 
 	if (set_up(suite_name))
 		return 1;
-	if (suite_load(&suite, suite_name) < 0) {
+	if (suite_load(&suite, suite_name) < 0 || suite_check_cpus(&suite, plat_num_cpus()) < 0) {
 		report_error("bad command line: see the console for the key and value");
 		report_done(XCB_DONE_FAILED);
 		return 2;

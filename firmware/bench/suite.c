@@ -339,6 +339,22 @@ int suite_load(struct suite *s, const char *name)
 	return rc ? -1 : 0;
 }
 
+int suite_check_cpus(const struct suite *s, unsigned ncpus)
+{
+	int rc = 0;
+
+	/* writer= only places sync cases: elsewhere it is not used. */
+	if (!(s->kinds & (1u << XCB_KIND_SYNC)))
+		return 0;
+	for (unsigned i = 0; i < s->nwriters; i++)
+		if (s->writers[i] >= ncpus) {
+			kprintf("xcbench: error: cmdline key 'writer': CPU %u is not on this machine "
+				"(%u CPUs: 0..%u)\n", s->writers[i], ncpus, ncpus - 1);
+			rc = -1;
+		}
+	return rc;
+}
+
 /* ---- expansion ---- */
 
 struct expand {

@@ -91,6 +91,10 @@ struct bcase {
 /* Load suite `name`'s defaults, then apply command-line overrides. Returns 0, or <0
  * after printing an error that names the bad key/value. */
 int suite_load(struct suite *s, const char *name);
+/* The checks that need the machine: 0, or <0 after printing an error that
+ * names the key (writer=N names a CPU, and a CPU this machine lacks would
+ * skip every sync case and leave a run that completes with none). */
+int suite_check_cpus(const struct suite *s, unsigned ncpus);
 /* Expand the suite into cases for `ncpus` CPUs, calling fn for each (ids from 1).
  * Returns the number of cases. Cases whose mask sizes resolve to the same numbers
  * are emitted once. */

@@ -206,6 +206,18 @@ static void test_overrides(void **state)
 	assert_int_equal(suite_load(&s, "quick"), -1);
 	cmdline_init("batches=999");
 	assert_int_equal(suite_load(&s, "tlb"), -1);
+	/* writer= names a CPU: one the machine lacks is an error (it skipped
+	 * every sync case, and the run completed with none of them) */
+	cmdline_init("writer=0,3");
+	assert_int_equal(suite_load(&s, "ept"), 0);
+	assert_int_equal(suite_check_cpus(&s, 4), 0);
+	cmdline_init("writer=9");
+	assert_int_equal(suite_load(&s, "ept"), 0);
+	assert_int_equal(suite_check_cpus(&s, 4), -1);
+	assert_int_equal(suite_check_cpus(&s, 10), 0);
+	cmdline_init("writer=9 kinds=tlb,raw");	/* no sync case: writer= unused */
+	assert_int_equal(suite_load(&s, "ept"), 0);
+	assert_int_equal(suite_check_cpus(&s, 4), 0);
 	cmdline_init("");
 	assert_int_equal(suite_load(&s, "nosuch"), -1);
 	assert_int_equal(suite_load(&s, "stress"), 0);
