@@ -65,6 +65,14 @@ static void print_algorithms(json_t *facts)
 	}
 }
 
+/* Whether case cs is of kind k. */
+static int is_kind(json_t *cs, const char *k)
+{
+	const char *v = json_string_value(json_object_get(cs, "kind"));
+
+	return v && !strcmp(v, k);
+}
+
 /* A sync case's pseudo-initiators (writer_hold, writer_e2e,
  * writer_effective, reader_batch): the seed's figures, in cycles. */
 /* Under a case with 2 or more initiators, its fairness; under one whose
@@ -83,11 +91,18 @@ static void print_profile(json_t *cs)
 		       jstr(json_object_get(fa, "p50_max_min"), b, sizeof(b)));
 	if (acq > 0) {
 		double wait = json_number_value(json_object_get(st, "lock_wait_cycles"));
+		/* What the payload counts differs by kind (firmware/bench/README.md):
+		 * an algorithm's or the flush lock's profile covers every call,
+		 * warm-up and TLB control included; a sync case's rw-lock profile
+		 * only the timed reads and writes, its hold the writer's and its
+		 * wait the readers'. */
+		int sync = is_kind(cs, "sync");
 
 		printf("%5s   %-32s %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (%.0f an "
-		       "acquisition; warm-up included)\n", "", "lock profile", acq,
+		       "acquisition; %s)\n", "", "lock profile", acq,
 		       json_number_value(json_object_get(st, "lock_contended")),
-		       json_number_value(json_object_get(st, "lock_hold_cycles")), wait, wait / acq);
+		       json_number_value(json_object_get(st, "lock_hold_cycles")), wait, wait / acq,
+		       sync ? "timed reads + writes, the writer's hold, the readers' wait" : "warm-up included");
 	}
 }
 
@@ -127,21 +142,37 @@ static const char usage[] = "usage: xcbench show RUN [--json]\n"
 		   "Shows one run: status, machine facts and every case with its median\n"
 		   "and tail latency (cycles; ns when the machine reported its TSC rate),\n"
 		   "and a NOTE where a case's figures are in doubt: \"FAILED check\" (calls\n"
-		   "lost, duplicated or out of order, a stale translation, a watchdog) or\n"
-		   "\"unstable host\" (the floor moved under it). Under a case: its fairness\n"
+		   "lost, duplicated or out of order, a stale translation, a watchdog),\n"
+		   "\"UNVERIFIED\" (a TLB or sync case whose no-flush control saw no stale\n"
+		   "read: its stale count of 0 proves nothing), \"no flush\" (a TLB case of\n"
+		   "method none: stale reads expected, not checked) or \"unstable host\"\n"
+		   "(the floor moved under it). Under a case: its fairness\n"
 		   "(2 or more initiators) and its algorithm's lock profile, where kept.\n";
 
 /* The NOTE cell of a case (its stats: flags OR-ed over the RESULT rows,
  * unstable_host, null where no paired floor was measured): "" when its
  * figures are as good as any. */
-static const char *case_note(json_t *st)
+static void case_note(json_t *cs, char *out, size_t len)
 {
+	json_t *st = json_object_get(cs, "stats");
 	json_int_t f = json_integer_value(json_object_get(st, "flags"));
+	const char *method = json_string_value(json_object_get(json_object_get(cs, "config"), "method"));
+	size_t n = 0;
 
+	out[0] = 0;
 	if (f & (XCB_RF_INVARIANT | XCB_RF_WATCHDOG))
-		return " FAILED check";
+		n += (size_t)snprintf(out + n, len - n, " FAILED check");
+	/* A shootdown with method none invalidates nothing: its targets read
+	 * stale translations by design and its stale count stays 0, which is
+	 * no pass; a case whose no-flush control saw no stale read proves
+	 * nothing with its 0 (README "TLB"). Either must not read as clean. */
+	if (is_kind(cs, "tlb") && method && !strcmp(method, "none"))
+		n += (size_t)snprintf(out + n, len - n, " no flush (control: stale not checked)");
+	else if (json_is_false(json_object_get(st, "verified")))
+		n += (size_t)snprintf(out + n, len - n, " UNVERIFIED (control saw no stale read)");
 	/* the flag, or the repetitions' paired floors spread (unstable_host) */
-	return (f & XCB_RF_UNSTABLE) || json_is_true(json_object_get(st, "unstable_host")) ? " unstable host" : "";
+	if (n < len && ((f & XCB_RF_UNSTABLE) || json_is_true(json_object_get(st, "unstable_host"))))
+		snprintf(out + n, len - n, " unstable host");
 }
 
 int cmd_show(int argc, char **argv)
@@ -205,9 +236,12 @@ int cmd_show(int argc, char **argv)
 				print_cell(&xcb_axes[a], v ? v : dash);	/* "-": not applicable */
 				json_decref(dash);
 			}
+		char note[128];
+
+		case_note(cs, note, sizeof(note));
 		printf(" %10s %10s %10s %4s%s\n", jstr(json_object_get(st, "p50"), t[8], 48),
 		       jstr(json_object_get(st, "p99"), t[9], 48), jstr(json_object_get(ns, "p50"), t[10], 48),
-		       jstr(json_object_get(st, "reps"), t[11], 48), case_note(st));
+		       jstr(json_object_get(st, "reps"), t[11], 48), note);
 		print_profile(cs);
 		print_pseudo(cs);
 	}

@@ -1,0 +1,71 @@
+#!/bin/bash
+# t-show-tlb.sh - `xcbench show` on TLB and sync (seed 002) cases says what the
+# figures are: a TLB case whose no-flush control saw no stale read is
+# UNVERIFIED (its stale count of 0 proves nothing), a TLB case of method none
+# (no invalidation: stale reads expected, never counted) is "no flush", never
+# a blank NOTE that reads as a pass; a sync case's rw-lock profile counts the
+# timed reads and writes only (firmware/bench/sync.c), so it does not say
+# "warm-up included" as an algorithm's profile does. A hand-made run (UDP
+# frames, tests/web/frames.py) and the seed-002 fixture (xcbench ingest).
+# timeout: 120
+. "$(dirname "$0")/lib/tap.sh"
+
+T=$(mktemp -d "$OUTDIR/show-tlb.XXXXXX")
+cleanup() { [ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null; }
+trap cleanup EXIT
+
+PORT=$(free_port)
+URL="http://127.0.0.1:$PORT"
+xcbd_start "$T/xcbenchd.log" "$PORT" --db "$T/x.db" --open
+DPID=$XCBD_PID
+
+# Three TLB cases (invlpg verified, invlpg unverified, method none) and a
+# RESULT with the appended fields (control_runs, control_stale).
+python3 - "127.0.0.1:$PORT" <<'PY'
+import struct, sys
+
+import os
+sys.path.insert(0, os.path.join(os.environ.get('ROOT', '.'), 'tests', 'web'))
+import frames
+r = frames.Run(0xfe5b01)
+r.text(frames.HELLO, 'fw=t-show-tlb\ncpus=4\ntsc_khz=2000000\ntransport=udp\nsuite=tlb\n')
+cases = [('invlpg', 8, 8), ('invlpg', 64, 0), ('none', 8, 8)]
+for cid, (method, runs, seen) in enumerate(cases, 1):
+    r.text(frames.CASE, f'id={cid}\nkind=tlb\nalgo=vector\ndelivery=auto\nwait=done\ninits=1\nmask=2\n'
+           f'placement=first\noverlap=disjoint\nwork_us=0\nflush=vector\nmethod={method}\nbatch=1\npages=1\n'
+           'iters=10\nreps=1\n')
+    p50 = 5000
+    r.frame(frames.RESULT, struct.pack('<IHH17QII9Q', cid, 0, frames.ALL,
+                                       10, 4000, p50, 6000, 7000, 7000, 8000, p50 * 1000, 100 * 1000,
+                                       20, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                       4000, 0, 0, 0, 60000, runs, seen, 0, 0))
+r.frame(frames.DONE, struct.pack('<II', len(r.frames), 0))
+frames.send(sys.argv[1], r.frames, 0, len(r.frames))
+PY
+check "the hand-made TLB run is sent" test $? -eq 0
+ID=$(curl -sf "$URL/api/v1/runs" | python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["id"])')
+"$XCBENCH" --server "$URL" show "$ID" >"$T/tlb.out" 2>&1
+check "xcbench show answers" test $? -eq 0
+line() { grep -E "^ +$1 tlb " "$T/tlb.out"; }
+check "a verified invlpg case has no NOTE of doubt" \
+	bash -c "! grep -qiE 'unverified|no flush' <<<\"\$1\"" _ "$(line 1)"
+check "an invlpg case whose control saw no stale read says UNVERIFIED" \
+	grep -q 'UNVERIFIED' <<<"$(line 2)"
+check "a method=none case says no flush (its 0 stale is not a pass)" \
+	grep -q 'no flush' <<<"$(line 3)"
+check "a method=none case is not called unverified or verified" \
+	bash -c "! grep -qi 'verified' <<<\"\$1\"" _ "$(line 3)"
+
+# seed 002's fixture: the rw-lock profile of a sync case is over the timed
+# reads and writes (lock_acq = reads + writes), not "warm-up included".
+FIX=$ROOT/tests/fixtures/sync-ept-smp4.serial.log.gz
+gunzip -c "$FIX" >"$T/sync.log"
+timeout 60 "$XCBENCH" --server "$URL" ingest "$T/sync.log" --timeout 30 >"$T/ingest.out" 2>&1
+check "xcbench ingest stores the seed-002 fixture" test $? -eq 0
+SID=$(curl -sf "$URL/api/v1/runs" | python3 -c 'import json,sys; print(max(r["id"] for r in json.load(sys.stdin)["runs"]))')
+"$XCBENCH" --server "$URL" show "$SID" >"$T/sync.out" 2>&1
+check "sync run: show prints lock profiles" grep -q 'lock profile' "$T/sync.out"
+check "sync run: no lock profile claims warm-up acquisitions" \
+	bash -c "! grep 'lock profile' \"\$1\" | grep -q 'warm-up included'" _ "$T/sync.out"
+check "sync run: the profile says timed reads + writes, the writer's hold, the readers' wait" \
+	grep -q "lock profile.*timed reads + writes, the writer's hold, the readers' wait" "$T/sync.out"
