@@ -97,11 +97,17 @@ ok(all(c.get("warmup") == "10" for c in cases.values()), "every CASE states its 
 ok(all(r["calls_expected"] == (int(cases[r["case_id"]]["iters"]) + 10) * int(cases[r["case_id"]]["mask"])
        for r in xrows if r["initiator"] != 0xffff and r["count"] == int(cases[r["case_id"]]["iters"])),
    "warm-up calls are checked but not timed: expected = (iters + warmup) x mask, count = iters")
-trows = [r for r in allrows if r["case_id"] in tlb]
+trows = [r for r in allrows if r["case_id"] in tlb and cases[r["case_id"]]["method"] != "none"]
 # bench/rep.h: CTL_RUNS (8) control shootdowns per initiator, more (up to CTL_MAX,
 # 64) only while none has seen a stale read.
 ok(trows and all(8 * int(cases[r["case_id"]]["inits"]) <= r["control_runs"] <= 64 * int(cases[r["case_id"]]["inits"]) for r in trows),
-   "every TLB repetition ran its no-flush control (8 per initiator; more only until one saw stale)")
+   "every TLB repetition that flushes ran its no-flush control (8 per initiator; more only until one saw stale)")
+# A case of method none is itself the no-flush shootdown: no control beside it
+# (one said "verified" of a case that checks nothing), none announced.
+nrows = [r for r in allrows if r["case_id"] in tlb and cases[r["case_id"]]["method"] == "none"]
+ok(nrows and all(r["control_runs"] == 0 and r["control_stale"] == 0 for r in nrows) and
+   all(cases[i].get("x_control_runs") == "0" for i in tlb if cases[i]["method"] == "none"),
+   f"no control beside a case of method none ({len(nrows)} rows; CASE x_control_runs=0)")
 # Issue 21: paired floors wherever each initiator has a target of its own - xcall
 # and TLB cases, one initiator or two - on every row (per initiator and all).
 def own_targets(c):

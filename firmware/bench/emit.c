@@ -128,7 +128,8 @@ static void case_shootdown_keys(struct strbuf *sb, const struct bcase *c)
 	 * flush layer cannot honour, so this is never a clamped request. */
 	sb_kv_u64(sb, XCB_KEY(batch), c->batch);
 	sb_kv_u64(sb, XCB_KEY(pages), c->batch);
-	sb_kv_u64(sb, XCB_KEY(x_control_runs), CTL_RUNS);
+	/* method none runs no control (initiator.c): it is the no-flush run */
+	sb_kv_u64(sb, XCB_KEY(x_control_runs), c->method == XCB_METHOD_NONE ? 0 : CTL_RUNS);
 }
 
 /* The CPUs of m, comma-separated, in CPU order (x_cpus' targets, x_readers). */
@@ -366,7 +367,7 @@ static void all_stale_and_locks(const struct rep_ctx *x, const struct rep_totals
 		flush_get_stats(&fs);
 		lp = fs.lock;
 		r->stale = fs.stale;
-		if (!t->ctl_stale)
+		if (!t->ctl_stale && c->method != XCB_METHOD_NONE)
 			emit_logf("case %u rep %u: UNVERIFIED: the no-flush control saw no stale read in %llu "
 			      "shootdowns, so stale=0 proves nothing here", c->id, x->rep,
 			      (unsigned long long)t->ctl_runs);

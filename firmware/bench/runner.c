@@ -200,7 +200,8 @@ void runner_case_end(const struct bcase *c, unsigned idx, unsigned n, struct cas
 	char tlb[64] = "";
 	if (c->kind == XCB_KIND_TLB)
 		ksnprintf(tlb, sizeof(tlb), " %s batch %u%s", XCB_NAME(method, c->method), c->batch,
-			  sum->ctl_stale ? "" : " UNVERIFIED");
+			  c->method == XCB_METHOD_NONE ? " (no flush: stale not checked)"
+			  : sum->ctl_stale ? "" : " UNVERIFIED");
 	/* "Not measured" is left out, never printed as 0: a case without a floor
 	 * (sync) has no ratio, one without initiators' throughput no Jain. */
 	char rt[32] = "", jn[32] = "-";

@@ -336,8 +336,10 @@ async function runPage(A) {
 	ok(why[0].startsWith('q above 0.05') && why[1] === 'interval includes 0' && why[2].includes('5 % minimum effect') &&
 		why[3].startsWith('too few repetitions'), 'compare: an unmarked cell names the condition it fails', why);
 	const chosen = await chosenAxes(page);
-	// R's TLB cases vary the flush path within one algorithm; nothing else varies.
-	ok(Object.keys(chosen).join() === 'flush' && ['vector', 'xcall'].includes(chosen.flush), 'run page: a toolbar offers the axes that vary within an algorithm (TLB flush path)', chosen);
+	// R's TLB cases vary the flush path and the method (invlpg, and one case
+	// of none) within one algorithm; nothing else varies.
+	ok(Object.keys(chosen).sort().join() === 'flush,method' && ['vector', 'xcall'].includes(chosen.flush) && ['invlpg', 'none'].includes(chosen.method),
+		'run page: a toolbar offers the axes that vary within an algorithm (TLB flush path, method)', chosen);
 	await checkLatency(d, chosen, `flush=${chosen.flush}`);
 	const otherFlush = chosen.flush === 'vector' ? 'xcall' : 'vector';
 	await page.selectOption('#axis-flush', otherFlush);
@@ -396,8 +398,18 @@ async function runPage(A) {
 	const lockRows = await page.$$eval('#locks tbody tr', (t) => t.length);
 	ok(lockRows === d.cases.filter((c) => c.stats && c.stats.lock_acq > 0).length && lockRows > 0, `run page: lock profile lists the ${lockRows} cases that took a lock`);
 	const tlb = d.cases.filter((c) => c.kind === 'tlb');
-	const stale = await page.$$eval('#tlb td[data-stale]', (tds) => tds.map((t) => Number(t.dataset.stale)));
-	ok(stale.length === tlb.length && tlb.length > 0 && tlb.every((c, i) => c.stats.stale === stale[i]), 'run page: TLB table with the stale-translation count per case', stale);
+	const stale = await page.$$eval('#tlb td[data-stale]', (tds) => tds.map((t) => t.dataset.stale));
+	// method none flushes nothing: "not checked", never its 0 (a pass to the eye)
+	const noFlush = (c) => (c.method ?? c.config.method) === 'none';
+	ok(stale.length === tlb.length && tlb.length > 0 && tlb.every((c, i) => (noFlush(c) ? 'unchecked' : String(c.stats.stale)) === stale[i]),
+		`run page: TLB table with the stale-translation count per case (${tlb.filter(noFlush).length} of method none: not checked)`, stale);
+	const nf = tlb.filter(noFlush).map((c) => c.case_id);
+	const nfCells = await page.$$eval('#tlb tbody tr', (trs, ids) => trs.filter((t) => ids.includes(Number(t.dataset.case)))
+		.map((t) => [t.querySelector('td[data-stale]').textContent, t.querySelector('td[data-verified]').textContent]), nf);
+	ok(nf.length > 0 && nfCells.length === nf.length && nfCells.every(([st, ct]) => st === 'not checked' && ct === 'none (no flush)'),
+		'run page: a case of method none reads "not checked", its control "none (no flush)": never a 0 or "verified"', nfCells);
+	ok(/of method none flush nothing/.test(await page.textContent('#tlb-stale')),
+		'run page: the TLB summary says the method-none cases were not checked', await page.textContent('#tlb-stale'));
 	// issue 25: every axis that tells TLB rows apart is a column (overlap among them)
 	const tlbCols = await page.$$eval('#tlb th[data-axis]', (ths) => ths.map((t) => t.dataset.axis));
 	const varying = [...new Set(tlb.flatMap((c) => Object.keys(c.config)))].filter((k) => !k.startsWith('x_') &&

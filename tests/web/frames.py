@@ -87,6 +87,11 @@ def build(token, plan='hello'):
             cases.append(dict(kind='tlb', algo='lockless', delivery='unicast', wait='done', inits=1, mask=mask,
                               placement='first', overlap='disjoint', work_us=0, flush=flush, method='invlpg',
                               batch=1, pages=1))
+    # and one that flushes nothing (method none, as the default suite has):
+    # a cost figure, its stale reads never checked
+    cases.append(dict(kind='tlb', algo='lockless', delivery='unicast', wait='done', inits=1, mask=7,
+                      placement='first', overlap='disjoint', work_us=0, flush='vector', method='none',
+                      batch=1, pages=1))
     r.text(HELLO, '\n'.join([
         'fw=frames.py', 'suite=web-test', 'cpus=8', 'apic_ids=0,2,4,6,1,3,5,7', 'topology=pkgs=1,cores=4,threads=2',
         'vendor=AuthenticAMD', 'family=25', 'model=1', 'stepping=1', 'brand=Test CPU 8-Core (frames.py)',

@@ -107,17 +107,25 @@ export function renderTlb(container, cases, unit) {
 		return;
 	}
 	const t = (c) => (unit.name === 'ns' ? fmt.ns(unit.conv(c)) : `${fmt.int(c)} cyc`);
+	// method none invalidates nothing: a cost figure whose stale reads are
+	// expected and never counted, so neither its 0 nor a control says "clean".
+	const noFlush = (c) => c.kind === 'tlb' && axisOf(c, 'method') === 'none';
+	const checked = tlb.filter((c) => !noFlush(c));
+	const nNoFlush = tlb.length - checked.length;
+	const noFlushNote = nNoFlush ? ` (${nNoFlush} case${nNoFlush === 1 ? '' : 's'} of method none flush nothing: cost figures, not checked)` : '';
 	const stale = tlb.reduce((a, c) => a + (c.stats?.stale || 0), 0);
 	// A case whose no-flush control saw no stale read proves nothing with stale = 0.
-	const unverified = tlb.filter((c) => c.stats && c.stats.verified === false).length;
-	const control = (s) => (!s || s.verified === null || s.verified === undefined ? '–'
+	const unverified = checked.filter((c) => c.stats && c.stats.verified === false).length;
+	const control = (c, s) => (noFlush(c) ? 'none (no flush)' : !s || s.verified === null || s.verified === undefined ? '–'
 		: s.verified ? `verified (${fmt.int(s.control_stale)}/${fmt.int(s.control_runs)})` : 'unverified');
 	fill(container,
 		h('p', { id: 'tlb-stale', class: stale ? 'bad' : unverified ? 'warn' : 'good' }, stale
 			? `${fmt.int(stale)} stale translation${stale === 1 ? '' : 's'} seen by targets after a shootdown: a flush was lost. The failing cases are marked below.`
 			: unverified
-				? `No stale translation, but ${unverified} case${unverified === 1 ? '' : 's'} unverified: the no-flush control saw no stale read there, so 0 proves nothing.`
-				: 'No stale translation: every target verified that the old mapping was gone after each shootdown.'),
+				? `No stale translation, but ${unverified} case${unverified === 1 ? '' : 's'} unverified: the no-flush control saw no stale read there, so 0 proves nothing.${noFlushNote}`
+				: checked.length
+					? `No stale translation: every target verified that the old mapping was gone after each shootdown.${noFlushNote}`
+					: `No case here flushes: ${nNoFlush} case${nNoFlush === 1 ? '' : 's'} of method none, cost figures with no stale check.`),
 		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'tlb' },
 			h('thead', {}, h('tr', {}, h('th', {}, 'Case'), axes.map((k) => h('th', { class: NUM_AXES.has(k) ? 'num' : null, dataset: { axis: k } }, AXIS_TITLE[k] || k)),
 				['p50', 'p99', 'calls done / expected', 'stale', 'no-flush control'].map((x) => h('th', { class: 'num' }, x)))),
@@ -132,8 +140,10 @@ export function renderTlb(container, cases, unit) {
 					h('td', { class: 'num' }, s ? t(s.p50) : '…'), h('td', { class: 'num' }, s ? t(s.p99) : '…'),
 					h('td', { class: `num ${s && s.calls_executed !== s.calls_expected ? 'bad' : ''}`, title: na ? 'not applicable: no cross-call counted for this case' : null },
 						!s ? '…' : na ? 'n/a' : `${fmt.int(s.calls_executed)} / ${fmt.int(s.calls_expected)}`),
-					h('td', { class: `num ${s && s.stale ? 'bad' : ''}`, dataset: { stale: s ? s.stale : '' } }, s ? (s.verified === false && !s.stale ? 'unverified' : fmt.int(s.stale)) : '…'),
-					h('td', { class: s && s.verified === false ? 'warn' : null, dataset: { verified: s ? String(s.verified) : '' } }, control(s)));
+					noFlush(c)
+						? h('td', { class: 'num muted', dataset: { stale: 'unchecked' }, title: 'method none invalidates nothing: its stale reads are expected and not counted' }, 'not checked')
+						: h('td', { class: `num ${s && s.stale ? 'bad' : ''}`, dataset: { stale: s ? s.stale : '' } }, s ? (s.verified === false && !s.stale ? 'unverified' : fmt.int(s.stale)) : '…'),
+					h('td', { class: s && s.verified === false && !noFlush(c) ? 'warn' : null, dataset: { verified: s ? String(s.verified) : '' } }, control(c, s)));
 			})))));
 }
 
