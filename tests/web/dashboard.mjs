@@ -405,6 +405,15 @@ async function runPage(A) {
 	ok(tlbCols.includes('overlap') && varying.every((k) => tlbCols.includes(k)), 'run page: the TLB table has a column for every axis that varies, and overlap', { tlbCols, varying });
 	const calls = await page.$$eval('#tlb tbody tr', (trs) => trs.map((t) => t.children[t.children.length - 3].textContent));
 	ok(!calls.includes('0 / 0'), 'run page: no TLB row reads "0 / 0" for calls it does not count', calls);
+	// At 1366 px every column is in view (none behind a scroll bar) and no
+	// figure breaks from its unit ("35.3 / µs" over two lines).
+	const fit = await page.$eval('#tlb-body .tablewrap', (w) => {
+		const t = w.querySelector('table');
+		const lines = (el) => { const r = document.createRange(); r.selectNodeContents(el); return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; };
+		const broken = [...t.querySelectorAll('td.num, td[data-verified]')].filter((td) => lines(td) > 1).map((td) => td.textContent);
+		return { scroll: w.scrollWidth, client: w.clientWidth, broken: broken.length, some: broken.slice(0, 4) };
+	});
+	ok(fit.scroll <= fit.client && fit.broken === 0, 'run page: the TLB table fits 1366 px, every figure on one line', fit);
 
 	// Errors & logs.
 	const events = await api(`runs/${A.id}/events?limit=1000`);
