@@ -149,6 +149,7 @@ async function main() {
 	await comparePage(A, B, seen, true);
 	await comparePage(B, A, seen, false);
 	await comparePage(A, C, seen, false);
+	await comparePage(S, S, seen, false); // the sync fixture's cases: 17 axis columns
 	await algoCompare(R, seen);
 	ok(['green', 'red', 'grey'].every((c) => seen.has(c)), 'compare: faster (green), slower (red) and within-noise (grey) cells all seen', [...seen]);
 	await livePage(L, R);
@@ -565,6 +566,7 @@ async function comparePage(A, B, seen, full) {
 	await checkMatrices(what, cmp, seen);
 	const rows = await page.$$eval('#cases tbody tr', (t) => t.length);
 	ok(rows === cmp.cases.length && rows > 0, `${what}: every matched case listed (${cmp.cases.length})`);
+	await verdictInView(what);
 	if (!full) return;
 	// xcb-gen varies callee work within each algorithm: the toolbar switches tables.
 	const axes = await chosenAxes(page);
@@ -602,6 +604,18 @@ async function comparePage(A, B, seen, full) {
 	const want = await apiText(`compare.csv?a=${A.id}&b=${B.id}`);
 	ok(fs.readFileSync(file, 'utf8') === want && want.split('\r\n').length > 2, 'compare: CSV download matches /api/v1/compare.csv');
 	await page.screenshot({ path: path.join(OUT, 'web-compare-runs.png'), fullPage: true });
+}
+
+// At 1366 px a case's verdict (change, its interval, q) and both sides'
+// figures are in view in the table of every matched case, however many axis
+// columns scroll beside them (a default-suite run has 14).
+async function verdictInView(what) {
+	const seen1366 = await page.evaluate(() => {
+		document.querySelector('#cases-details').open = true;
+		const w = document.querySelector('#cases').closest('.tablewrap').getBoundingClientRect();
+		return [...document.querySelectorAll('#cases thead th')].filter((th) => th.getBoundingClientRect().right <= w.right + 0.5).map((th) => th.textContent);
+	});
+	ok(['change', '95 % CI', 'q (BH)', 'a p50', 'b p50'].every((t) => seen1366.includes(t)), `${what}: the case table's change, interval, q and p50s are in view at 1366 px`, seen1366);
 }
 
 async function algoCompare(A, seen) {
