@@ -149,6 +149,7 @@ async function main() {
 	await comparePage(A, B, seen, true);
 	await comparePage(B, A, seen, false);
 	await comparePage(A, C, seen, false);
+	await comparePage(S, S, seen, false); // the sync fixture's cases: 17 axis columns
 	await algoCompare(R, seen);
 	ok(['green', 'red', 'grey'].every((c) => seen.has(c)), 'compare: faster (green), slower (red) and within-noise (grey) cells all seen', [...seen]);
 	await livePage(L, R);
@@ -417,6 +418,15 @@ async function runPage(A) {
 	ok(tlbCols.includes('overlap') && varying.every((k) => tlbCols.includes(k)), 'run page: the TLB table has a column for every axis that varies, and overlap', { tlbCols, varying });
 	const calls = await page.$$eval('#tlb tbody tr', (trs) => trs.map((t) => t.children[t.children.length - 3].textContent));
 	ok(!calls.includes('0 / 0'), 'run page: no TLB row reads "0 / 0" for calls it does not count', calls);
+	// At 1366 px every column is in view (none behind a scroll bar) and no
+	// figure breaks from its unit ("35.3 / µs" over two lines).
+	const fit = await page.$eval('#tlb-body .tablewrap', (w) => {
+		const t = w.querySelector('table');
+		const lines = (el) => { const r = document.createRange(); r.selectNodeContents(el); return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; };
+		const broken = [...t.querySelectorAll('td.num, td[data-verified]')].filter((td) => lines(td) > 1).map((td) => td.textContent);
+		return { scroll: w.scrollWidth, client: w.clientWidth, broken: broken.length, some: broken.slice(0, 4) };
+	});
+	ok(fit.scroll <= fit.client && fit.broken === 0, 'run page: the TLB table fits 1366 px, every figure on one line', fit);
 
 	// Errors & logs.
 	const events = await api(`runs/${A.id}/events?limit=1000`);
@@ -568,6 +578,7 @@ async function comparePage(A, B, seen, full) {
 	await checkMatrices(what, cmp, seen);
 	const rows = await page.$$eval('#cases tbody tr', (t) => t.length);
 	ok(rows === cmp.cases.length && rows > 0, `${what}: every matched case listed (${cmp.cases.length})`);
+	await verdictInView(what);
 	if (!full) return;
 	// xcb-gen varies callee work within each algorithm: the toolbar switches tables.
 	const axes = await chosenAxes(page);
@@ -605,6 +616,18 @@ async function comparePage(A, B, seen, full) {
 	const want = await apiText(`compare.csv?a=${A.id}&b=${B.id}`);
 	ok(fs.readFileSync(file, 'utf8') === want && want.split('\r\n').length > 2, 'compare: CSV download matches /api/v1/compare.csv');
 	await page.screenshot({ path: path.join(OUT, 'web-compare-runs.png'), fullPage: true });
+}
+
+// At 1366 px a case's verdict (change, its interval, q) and both sides'
+// figures are in view in the table of every matched case, however many axis
+// columns scroll beside them (a default-suite run has 14).
+async function verdictInView(what) {
+	const seen1366 = await page.evaluate(() => {
+		document.querySelector('#cases-details').open = true;
+		const w = document.querySelector('#cases').closest('.tablewrap').getBoundingClientRect();
+		return [...document.querySelectorAll('#cases thead th')].filter((th) => th.getBoundingClientRect().right <= w.right + 0.5).map((th) => th.textContent);
+	});
+	ok(['change', '95 % CI', 'q (BH)', 'a p50', 'b p50'].every((t) => seen1366.includes(t)), `${what}: the case table's change, interval, q and p50s are in view at 1366 px`, seen1366);
 }
 
 async function algoCompare(A, seen) {

@@ -347,15 +347,19 @@ function casesTable(cmp) {
 	const order = schema.case_keys.filter((k) => k.column && k.matching).map((k) => k.key);
 	keys.sort((x, y) => ((order.indexOf(x) + 1 || 99) - (order.indexOf(y) + 1 || 99)) || (x < y ? -1 : 1));
 	const sorted = [...cmp.cases].sort((x, y) => (y.significant - x.significant) || Math.abs(y.change_pct) - Math.abs(x.change_pct));
+	// The verdict and both sides' figures come first: a real suite's cases have
+	// up to 17 axes, wider than a laptop's screen, and what scrolls out of view
+	// must be the axes, not the change the table is read for.
 	return h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'cases' },
-		h('thead', {}, h('tr', {}, keys.map((k) => h('th', {}, k)), ['a p50', 'b p50', 'change', '95 % CI', 'q (BH)', 'method', 'boots a/b', 'reps a/b'].map((x) => h('th', { class: 'num' }, x)))),
+		h('thead', {}, h('tr', {}, ['change', '95 % CI', 'q (BH)', 'a p50', 'b p50'].map((x) => h('th', { class: 'num' }, x)),
+			keys.map((k) => h('th', {}, k)), ['method', 'boots a/b', 'reps a/b'].map((x) => h('th', { class: 'num' }, x)))),
 		h('tbody', {}, sorted.map((c) => h('tr', {},
-			keys.map((k) => h('td', {}, c.key[k] ?? '–')),
-			h('td', { class: 'num' }, h('a', { href: `run.html?id=${cmp.a.id}&case=${c.a_case}#hist` }, `${fmt.int(c.a_p50)} cyc`)),
-			h('td', { class: 'num' }, h('a', { href: `run.html?id=${cmp.b.id}&case=${c.b_case}#hist` }, `${fmt.int(c.b_p50)} cyc`)),
 			h('td', { class: `num ${c.significant ? (c.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns'}` }, fmt.pct(c.change_pct)),
 			h('td', { class: 'num' }, ciText(c)),
 			h('td', { class: 'num' }, c.q === null || c.q === undefined ? '–' : c.q.toFixed(3)),
+			h('td', { class: 'num' }, h('a', { href: `run.html?id=${cmp.a.id}&case=${c.a_case}#hist` }, `${fmt.int(c.a_p50)} cyc`)),
+			h('td', { class: 'num' }, h('a', { href: `run.html?id=${cmp.b.id}&case=${c.b_case}#hist` }, `${fmt.int(c.b_p50)} cyc`)),
+			keys.map((k) => h('td', {}, c.key[k] ?? '–')),
 			h('td', { class: 'num' }, c.method),
 			h('td', { class: 'num' }, `${c.a_boots ?? '–'}/${c.b_boots ?? '–'}`),
 			h('td', { class: 'num' }, `${c.a_reps ?? '–'}/${c.b_reps ?? '–'}`))))));

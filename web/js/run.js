@@ -246,9 +246,14 @@ async function poll() {
 		window.xcbRun.status = detail.run.status;
 		await loadLogs();
 	} catch (e) {
-		// Keep what is on screen; say the update failed and keep trying.
+		// Keep what is on screen; say the update failed, what to do, and keep
+		// trying: one line, rewritten on each failure (a daemon gone for a
+		// minute used to stack thirty), gone with the next good update.
 		const live = $('#live');
-		if (live) live.append(h('div', { class: 'bad' }, `Update failed (${e.message}); retrying…`));
+		if (live) {
+			const note = $('#poll-error') || live.appendChild(h('div', { class: 'bad', id: 'poll-error', role: 'alert' }));
+			fill(note, `Update failed (${e.message}) at ${new Date().toLocaleTimeString()}; retrying every ${POLL_MS / 1000} s. ${e.hint || ''}`);
+		}
 	}
 	window.xcbRun.updates++;
 	schedule();

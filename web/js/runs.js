@@ -42,13 +42,16 @@ $('#top').replaceWith(header('runs'));
 const els = {
 	filters: h('div', { class: 'toolbar', id: 'filters' }),
 	actions: h('div', { class: 'row', id: 'actions' }),
+	// Said while a live list's refresh fails (the daemon stopped, say): the
+	// rows below are then the last ones read, not the runs' state now.
+	stale: h('div', { id: 'runs-stale' }),
 	body: h('div', { id: 'runs-body' }),
 	pager: h('div', { class: 'row', id: 'pager' }),
 };
 fill(main,
 	h('h1', {}, 'Runs'),
 	h('p', { class: 'sub' }, 'Every benchmark run the daemon has stored, newest first. Pick two runs to compare them; click a run for its charts.'),
-	els.filters, els.actions, els.body, els.pager);
+	els.filters, els.actions, els.stale, els.body, els.pager);
 
 function renderFilters() {
 	const status = h('select', { id: 'f-status', onchange: (e) => update({ status: e.target.value, offset: 0 }, true) },
@@ -238,10 +241,13 @@ async function load({ quiet = false } = {}) {
 	} catch (e) {
 		if (my !== loadSeq) return;
 		if (!quiet) fill(els.body, errorBox('the runs', e));
+		else fill(els.stale, state('error', `Lost contact with the daemon (${e.message}) at ${new Date().toLocaleTimeString()}: the runs below are as last read; retrying every ${POLL_MS / 1000} s.`,
+			h('div', { text: e.hint || 'Check that xcbenchd is running.' })));
 		schedulePoll(true);
 		return;
 	}
 	if (my !== loadSeq) return;
+	fill(els.stale);
 	runs = res.runs || [];
 	total = res.total ?? runs.length;
 	for (const r of runs) if (r.suite) suites.add(r.suite);
