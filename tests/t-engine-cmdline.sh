@@ -4,7 +4,8 @@
 # failed), and the payload exits with the configuration error code - it never runs
 # a half-understood suite (the TLB and sync axes too: methods, batches, modes, a
 # writer CPU the machine lacks); a delivery named as runs print it (allbutself) is
-# understood. Also: suite=quick at -smp 2 (the smallest machine) runs.
+# understood. Also: suite=quick at -smp 2 (the smallest machine) runs, and a
+# time budget spent in warm-up still times a call a repetition.
 # timeout: 300
 . "$(dirname "$0")/lib/tap.sh"
 
@@ -59,3 +60,20 @@ python3 "$ROOT/tests/lib/engine_frames.py" "$T/smp2.log" >/dev/null 2>&1
 check "suite=quick at -smp 2: frames decode" test $? -eq 0
 check "suite=quick at -smp 2: 2-initiator cases skipped with a reason" \
 	grep -aq 'skipped: mask does not fit the CPU count' "$T/smp2.log"
+
+# A time budget its warm-up spends (time_ms=1, 200 warm-up calls): each
+# initiator still times one call, so no RESULT has count 0 with latencies
+# of 0 (which the daemon took for calls of 0 cycles: t-untimed-rep).
+XCB_QEMU_TIMEOUT=120 qemu_direct "$T/budget.log" 2 \
+	"suite=quick kinds=xcall algos=lockless waits=done deliveries=unicast inits=1 masks=1 iters=0 time_ms=1 warmup=200 reps=3"
+rc=$?
+check "time_ms=1 warmup=200: the run ends (qemu $rc)" test "$rc" -eq 1
+python3 "$ROOT/tests/lib/engine_frames.py" "$T/budget.log" --json >"$T/budget.json" 2>/dev/null
+counts=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(" ".join(str(x["count"]) for x in r["results"]))' "$T/budget.json")
+diag "RESULT counts: $counts"
+check "time_ms=1 warmup=200: every RESULT timed a call (counts: $counts)" \
+	bash -c '[ -n "$1" ] && ! grep -qw 0 <<<"$1"' _ "$counts"
+check "... the budget was spent in warm-up (some repetition timed exactly one)" grep -qw 1 <<<"$counts"

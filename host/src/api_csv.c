@@ -335,15 +335,20 @@ static void run_csv_row(const int64_t *r, uint64_t nulls, struct buf *o, void *v
 		csv_str(o, name);
 	else
 		csv_i64(o, r[ER_INIT]);
-	/* the v1 fields (a NULL reads 0, as it always has), tsc_khz */
+	/* the v1 fields (a NULL reads 0, as it always has; the latencies of a
+	 * repetition with no timed call are empty: rv_is_latency), tsc_khz */
 	p = buf_room(o, RV_NCOL * CSV_NUM_MAX + c->tsc.len);
 	if (!p)
 		return;
 	for (int i = 0; i < RV_NCOL; i++)
-		if (!rv_appended[i])
-			p = csv_scaled(i) ? csv_put_milli(p, v[i]) : csv_put_i64(p, v[i]);
+		if (!rv_appended[i]) {
+			if (v[RV_count] == 0 && rv_is_latency(i))
+				*p++ = ',';
+			else
+				p = csv_scaled(i) ? csv_put_milli(p, v[i]) : csv_put_i64(p, v[i]);
+		}
 	buf_wrote(o, mempcpy(p, c->tsc.p, c->tsc.len));
-	if (c->tsc_khz > 0) {
+	if (c->tsc_khz > 0 && v[RV_count] > 0) {
 		csv_f(o, v[RV_p50] * 1e6 / c->tsc_khz, 1);
 		csv_f(o, v[RV_p99] * 1e6 / c->tsc_khz, 1);
 	} else {
@@ -364,7 +369,7 @@ static void run_csv_row(const int64_t *r, uint64_t nulls, struct buf *o, void *v
 	buf_wrote(o, p);
 	/* ipi_ratio = p50 / ipi_floor; none for a floor case itself (kind=raw:
 	 * its RESULT carries the boot's HELLO floor, another moment's) */
-	if (v[RV_ipi_floor] > 0 && !(k && k->raw))
+	if (v[RV_ipi_floor] > 0 && v[RV_count] > 0 && !(k && k->raw))
 		csv_f(o, (double)v[RV_p50] / (double)v[RV_ipi_floor], 3);
 	else
 		csv_empty(o);

@@ -200,18 +200,26 @@ void agg_compute(const struct resrow *rows, size_t n, struct agg *a)
 	       *ss = calloc(n + 1, sizeof(double));
 	static const int pf[AGG_NP] = { RV_p10, RV_p50, RV_p90, RV_p99, RV_p999 };
 
+	size_t timed = 0;
+
 	memset(a, 0, sizeof(*a));
 	for (size_t i = 0; i < n && nn && mm && ss; i++) {
 		const double *v = rows[i].v;
 
 		cnt += v[RV_count];
+		for (int k = 0; k < AGG_NSUM; k++)
+			a->sum[k] += v[RV_ipis + k];
+		a->flags |= (unsigned)v[RV_flags];
+		/* A repetition with no timed call has no latencies (NaN:
+		 * rv_is_latency): its sums and flags count, its 0s never
+		 * pulled the case's min and median down. */
+		if (isnan(v[RV_p50]))
+			continue;
+		timed++;
 		if (v[RV_min] < mn)
 			mn = v[RV_min];
 		if (v[RV_max] > mx)
 			mx = v[RV_max];
-		for (int k = 0; k < AGG_NSUM; k++)
-			a->sum[k] += v[RV_ipis + k];
-		a->flags |= (unsigned)v[RV_flags];
 		nn[i] = v[RV_count];
 		mm[i] = v[RV_mean_x1000];
 		ss[i] = v[RV_stddev_x1000];
@@ -221,11 +229,12 @@ void agg_compute(const struct resrow *rows, size_t n, struct agg *a)
 	free(mm);
 	free(ss);
 	a->count = cnt;
-	a->min = n ? mn : NAN;
+	a->min = timed ? mn : NAN;
 	for (int k = 0; k < AGG_NP; k++)
 		a->p[k] = med_field(rows, n, pf[k]);
-	a->max = n ? mx : NAN;
-	a->reps = n;
+	a->max = timed ? mx : NAN;
+	/* the repetitions the figures are of: those that timed calls */
+	a->reps = timed;
 	trust_stats(a, rows, n);
 }
 

@@ -216,8 +216,12 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 		results_take(&rc, c->case_id, &rows, &nr);
 		k = pick_aggregate(rows, nr);
 		c->reps = malloc((k + 1) * sizeof(double));
+		/* a repetition with no timed call has no p50 (NaN): it is not
+		 * a sample of the case's latency (its 0 made intervals of
+		 * [-100 %, +1903 %]) */
 		for (size_t i = 0; i < k && c->reps; i++)
-			c->reps[c->nrep++] = rows[i].v[RV_p50];
+			if (!isnan(rows[i].v[RV_p50]))
+				c->reps[c->nrep++] = rows[i].v[RV_p50];
 		c->p50 = stats_median(c->reps, c->nrep);
 		free(rows);
 		case_row_free(&row);

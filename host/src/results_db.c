@@ -108,20 +108,26 @@ int results_open_field(struct dbi *db, int64_t run, int field, struct result_cur
 		return -1;
 	/* flags too (RR_FLAGS): the flagged cases counted as results_take
 	 * takes their rows, not by a second scan (results_flags_taken) */
-	buf_addf(&sql, "SELECT case_id, rep, initiator, %s, flags FROM results WHERE run_id = ?1 "
-		 "ORDER BY " RESULTS_KEY_ORDER, rv_names[field]);
+	/* a latency of a repetition with no timed call is none (rv_is_latency) */
+	if (rv_is_latency(field))
+		buf_addf(&sql, "SELECT case_id, rep, initiator, CASE WHEN count = 0 THEN NULL ELSE %s END, flags "
+			 "FROM results WHERE run_id = ?1 ORDER BY " RESULTS_KEY_ORDER, rv_names[field]);
+	else
+		buf_addf(&sql, "SELECT case_id, rep, initiator, %s, flags FROM results WHERE run_id = ?1 "
+			 "ORDER BY " RESULTS_KEY_ORDER, rv_names[field]);
 	rc = sql.p ? cursor_open(db, sql.p, run, -1, field, c) : -1;
 	buf_free(&sql);
 	return rc;
 }
 
 /* Field i of st's row (at column col) as resrow holds it: NaN for an
- * appended field not measured, mean and stddev in units. */
+ * appended field not measured or a latency of no timed call (NULL:
+ * results_open_field), mean and stddev in units. */
 static double field_value(struct dbi_stmt *st, int col, int i)
 {
 	double v;
 
-	if (rv_appended[i] && dbi_column_type(st, col) == DBI_NULL)
+	if ((rv_appended[i] || rv_is_latency(i)) && dbi_column_type(st, col) == DBI_NULL)
 		return NAN;
 	v = (double)dbi_column_i64(st, col);
 	return i == RV_mean_x1000 || i == RV_stddev_x1000 ? v / 1000.0 : v;
@@ -154,9 +160,10 @@ static void row_read(struct result_cursor *c, struct resrow *r)
 	}
 	dbi_column_i64s(c->st, RR_FIRST_FIELD, RV_NCOL, v, &nulls);
 	for (int i = 0; i < RV_NCOL; i++)
-		/* as field_value: NaN for an appended field not measured, mean
+		/* as field_value: NaN for an appended field not measured, and
+		 * for every latency of a repetition with no timed call; mean
 		 * and stddev in units */
-		r->v[i] = rv_appended[i] && (nulls >> i & 1) ? NAN
+		r->v[i] = (rv_appended[i] && (nulls >> i & 1)) || (rv_is_latency(i) && v[RV_count] == 0) ? NAN
 			: i == RV_mean_x1000 || i == RV_stddev_x1000 ? (double)v[i] / 1000.0 : (double)v[i];
 }
 

@@ -32,6 +32,15 @@ enum { XCB_RESULT_FIELDS(RV_ENUM_)
 #define RV_NCOL RV_p10          /* fields loaded from the results table */
 /* 1 for the appended (APPENDED) fields: NULL, not 0, where not measured. */
 extern const unsigned char rv_appended[RV_NCOL];
+/* 1 for the fields that describe the timed calls' latencies, min through
+ * stddev (the schema's order, which is append-only). A repetition with no
+ * timed call (count 0: a time budget spent in warm-up) has none: the
+ * payload sends them as 0, and they are read as NaN (row_read, the CSV:
+ * empty), never as a latency of 0 cycles. */
+static inline int rv_is_latency(int i)
+{
+	return i >= RV_min && i <= RV_stddev_x1000;
+}
 /* Their names (the schema's, the SQL columns'). */
 extern const char *const rv_names[RV_NCOL];
 /* The SQL column list of the value fields: ", count, min, ...". */

@@ -161,8 +161,10 @@ int case_write(struct buf *b, const struct case_row *c, struct resrow *rows, siz
 		a.ipi_ratio = NAN;
 	bad = jsonw_key(b, "stats") || agg_write(b, &a) || jsonw_key(b, "ns") || agg_ns_write(b, &a, tsc_khz) ||
 	      jsonw_key(b, "rep_p50") || jsonw_lit(b, "[");
+	/* null for a repetition with no timed call, as rep_series' */
 	for (size_t i = 0; i < k && !bad; i++)
-		bad = (i && jsonw_lit(b, ",")) || jsonw_i64(b, (int64_t)rows[i].v[RV_p50]);
+		bad = (i && jsonw_lit(b, ",")) ||
+		      (isnan(rows[i].v[RV_p50]) ? jsonw_lit(b, "null") : jsonw_i64(b, (int64_t)rows[i].v[RV_p50]));
 	return bad || jsonw_lit(b, "]") || rep_series(b, "rep_ipi_floor", rows, k, RV_ipi_floor) ||
 	       rep_series(b, "rep_floor_paired", rows, k, RV_floor_paired) || jsonw_lit(b, "}") ? -1 : 0;
 }
