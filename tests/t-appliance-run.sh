@@ -40,6 +40,8 @@ check "it printed the dashboard URL of its run" test -n "$URL"
 check "the database is under XCBENCH_VAR" test -s "$DIR/var/xcbench.db"
 check "the daemon was stopped (nothing listens on port $PORT)" \
 	python3 -c "import socket; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', $PORT)); s.listen(1)"
+check "... and it said so, and where the runs are kept (every way out: done, Ctrl-C, an error)" \
+	grep -qF "make run: xcbenchd stopped; its runs are kept in $DIR/var/xcbench.db" "$DIR/run-1.out"
 FIRST=$ID
 
 # Look at what it left, through a daemon on the same database.

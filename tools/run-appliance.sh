@@ -87,6 +87,9 @@ stop_daemon() {
 	kill -TERM "$DPID" 2>/dev/null
 	wait "$DPID" 2>/dev/null
 	DPID=
+	# Said on every way out (done, Ctrl-C, an error after the start): the
+	# runs outlive the daemon, and the next make run serves them again.
+	say "xcbenchd stopped; its runs are kept in $DB (make run again serves them, or: host/build/xcbenchd --db $DB --open)"
 }
 trap 'stop_daemon' EXIT
 trap 'echo; say "stopping"; exit 130' INT TERM
