@@ -94,5 +94,16 @@ check "path escape refused (..)" [ "$(code --path-as-is "$URL/../private.txt")" 
 check "path escape refused (%2e%2e)" [ "$(code --path-as-is "$URL/%2e%2e/private.txt")" = 404 ]
 ln -s "$TMP/private.txt" "$TMP/web/link.txt"
 check "symlink out of web/ refused" [ "$(code "$URL/link.txt")" = 404 ]
+# A page that is not there, asked by a browser (Accept: text/html): an HTML
+# page that says so and links the dashboard (it showed the JSON error raw),
+# the path escaped; anything else still gets the JSON error.
+curl -s -D "$TMP/nf.h" -H 'Accept: text/html,application/xhtml+xml,*/*;q=0.8' \
+	"$URL/nosuch<script>alert(1)</script>.html" -o "$TMP/nf.html"
+check "a missing page to a browser: 404 as an HTML page linking the runs list" \
+	bash -c "grep -q '^HTTP/1.1 404' '$TMP/nf.h' && grep -qi '^content-type: text/html' '$TMP/nf.h' && grep -q '<a href=\"/\">the runs list</a>' '$TMP/nf.html'"
+check "... the path in it escaped (no markup of the requester's)" \
+	bash -c "grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' '$TMP/nf.html' && ! grep -qF '<script>' '$TMP/nf.html'"
+check "... and to a client that asks no HTML, the JSON error as before" \
+	bash -c "curl -s '$URL/nosuch.html' | grep -qF '\"error\":\"not found: /nosuch.html\"'"
 check "daemon still healthy after it all" curl -sf "$URL/api/v1/health" -o /dev/null
 check "SIGTERM: clean shutdown" stop_daemon

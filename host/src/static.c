@@ -31,6 +31,35 @@ static const char *mime(const char *path)
 	return "application/octet-stream";
 }
 
+/* A 404 for a path under the dashboard: to a browser (Accept names
+ * text/html: a link followed, a URL typed) a page that says what is
+ * missing and where the dashboard is; it showed the API's JSON error raw.
+ * To anything else the JSON error, as every route's. The path is written
+ * HTML-escaped: it is the requester's text. */
+static enum MHD_Result not_found(struct req *rq, const char *url)
+{
+	const char *accept = MHD_lookup_connection_value(rq->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	struct buf b = { 0 };
+
+	if (!accept || !strstr(accept, "text/html"))
+		return reply_error(rq, 404, "not found: %s", url);
+	buf_addf(&b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found - xcbench</title>"
+		 "</head><body style=\"font-family: sans-serif; margin: 2em\"><h1>Not found</h1><p>This xcbenchd has no page at <code>");
+	for (const char *c = url; *c && c - url < 300; c++) {
+		switch (*c) {
+		case '<': buf_addf(&b, "&lt;"); break;
+		case '>': buf_addf(&b, "&gt;"); break;
+		case '&': buf_addf(&b, "&amp;"); break;
+		case '"': buf_addf(&b, "&quot;"); break;
+		case '\'': buf_addf(&b, "&#39;"); break;
+		default: buf_addf(&b, "%c", *c);
+		}
+	}
+	buf_addf(&b, "</code>.</p><p>The dashboard starts at <a href=\"/\">the runs list</a>; "
+		 "its API is under <code>/api/v1/</code> (host/API.md).</p></body></html>\n");
+	return reply_buf(rq, 404, "text/html; charset=utf-8", &b);
+}
+
 enum MHD_Result static_file(struct req *rq)
 {
 	char root[PATH_MAX], want[PATH_MAX * 2], real[PATH_MAX];
@@ -45,16 +74,16 @@ enum MHD_Result static_file(struct req *rq)
 		return reply_error(rq, 404, "not found");
 	snprintf(want, sizeof(want), "%s%s%s", root, url, url[strlen(url) - 1] == '/' ? "index.html" : "");
 	if (!realpath(want, real))
-		return reply_error(rq, 404, "not found: %s", url);
+		return not_found(rq, url);
 	rl = strlen(root);
 	if (strncmp(real, root, rl) != 0 || (real[rl] != '/' && real[rl] != 0))
-		return reply_error(rq, 404, "not found: %s", url);
+		return not_found(rq, url);
 	if (stat(real, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		strncat(real, "/index.html", sizeof(real) - strlen(real) - 1);
 		if (stat(real, &sb))
-			return reply_error(rq, 404, "not found: %s", url);
+			return not_found(rq, url);
 	}
 	if (reply_file(rq, real, mime(real), &res))
 		return res;
-	return reply_error(rq, 404, "not found: %s", url);
+	return not_found(rq, url);
 }
