@@ -59,7 +59,7 @@ export function renderLocks(container, cases, unit) {
 		return;
 	}
 	const t = (c) => (unit.name === 'ns' ? fmt.ns(unit.conv(c)) : `${fmt.int(c)} cyc`);
-	fill(container, h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'locks' },
+	fill(container, h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'locks-table' },
 		h('thead', {}, h('tr', {}, ['Case', 'acquisitions', 'contended', 'contended %', 'total hold', 'total wait', 'avg hold', 'avg wait']
 			.map((x, i) => h('th', { class: i ? 'num' : null }, x)))),
 		h('tbody', {}, locked.map((c) => {
@@ -126,7 +126,7 @@ export function renderTlb(container, cases, unit) {
 				: checked.length
 					? `No stale translation: every target verified that the old mapping was gone after each shootdown.${noFlushNote}`
 					: `No case here flushes: ${nNoFlush} case${nNoFlush === 1 ? '' : 's'} of method none, cost figures with no stale check.`),
-		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'tlb' },
+		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'tlb-table' },
 			h('thead', {}, h('tr', {}, h('th', {}, 'Case'), axes.map((k) => h('th', { class: NUM_AXES.has(k) ? 'num' : null, dataset: { axis: k } }, AXIS_TITLE[k] || k)),
 				['p50', 'p99', 'calls done / expected', 'stale', 'no-flush control'].map((x) => h('th', { class: 'num' }, x)))),
 			h('tbody', {}, tlb.map((c) => {

@@ -88,7 +88,7 @@ export function renderSync(container, cases, unit) {
 	fill(container,
 		h('p', { class: 'muted' }, 'One writer changes PTEs under a reader-writer lock and invalidates them inside the lock, after it, or lazily at each target\u2019s next entry; the readers take the read lock in batches. Latencies are p50 / p99 over the case\u2019s repetitions.'),
 		h('div', { class: 'charts' }, cbox),
-		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'sync' },
+		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'sync-table' },
 			h('thead', {}, h('tr', {}, ['Case', 'mode', 'CPUs in mask', 'writer', 'readers', ...FIGURES.map(([, n]) => n), 'read-lock wait per acquisition (p50)', 'read acquisitions', 'verification']
 				.map((x, i) => h('th', { class: i >= 2 && i !== 4 && i !== 11 ? 'num' : null }, x)))),
 			h('tbody', {}, rows))));
