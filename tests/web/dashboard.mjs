@@ -373,6 +373,9 @@ async function runPage(A) {
 		return bs.every((b) => m.bucketLow(b.i) === b.low && m.bucketHigh(b.i) === b.high);
 	}, hist.buckets);
 	ok(edges, "run page: its histogram bins use the daemon's bucket edges (xcb_histo.h)");
+	// whole calls per bar: no tick between two counts (0.5, 1.5 on a small case)
+	const yticks = await page.evaluate(() => window.xcbCharts.histogram.scales.y.ticks.map((t) => t.value));
+	ok(yticks.length > 1 && yticks.every((v) => Number.isInteger(v)), `run page: the histogram's count axis ticks whole calls (${yticks})`);
 	await page.selectOption('#hist-view', 'cdf');
 	await until('cdf', async () => (await charts(page)).histogram?.xcb.view === 'cdf');
 	h = (await charts(page)).histogram;

@@ -154,8 +154,9 @@ export class HistogramView {
 				},
 				options: {
 					scales: {
-						x: { type: 'category', title: { display: true, text: `latency — ${bins.length} bins of ${bins.k} bucket${bins.k === 1 ? '' : 's'} (widths grow with latency)` }, ticks: { maxRotation: 0, autoSkipPadding: 12 } },
-						y: { beginAtZero: true, title: { display: true, text: `${noun} per bin` } },
+						x: { type: 'category', title: { display: true, text: `latency — ${bins.length} bars${bins.k === 1 ? ', one per histogram bucket' : `, each ${bins.k} of the payload's histogram buckets`} (bucket widths grow with latency)` }, ticks: { maxRotation: 0, autoSkipPadding: 12 } },
+						// whole calls: no tick at 0.5 of one
+						y: { beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: `${noun} per bar` } },
 					},
 					plugins: { legend: { display: false }, tooltip: { callbacks: {
 						title: (items) => { const b = bins[items[0].dataIndex]; return `${v(u, b.from)} – ${v(u, b.to)}`; },
