@@ -356,8 +356,12 @@ static void totals_add(struct rep_totals *t, struct histo *hall, const struct in
 }
 
 /* The stale count and lock profile of the all-initiators row: a TLB case's
- * from the flush layer (its own count is authoritative: it sees every target),
- * another's from the initiators and the algorithm. */
+ * stale count from the flush layer (its own count is authoritative: it sees
+ * every target), another's from the initiators. The lock profile is the lock
+ * the timed shootdown or call took: the vector path's global flush lock, or
+ * on the xcall path the algorithm's own (locked's call lock: Xen's
+ * on_selected_cpus() under ept_sync_domain(), seed 002), which the flush
+ * lock's empty profile hid; the direct paths take no lock. */
 static void all_stale_and_locks(const struct rep_ctx *x, const struct rep_totals *t, struct xcb_result *r)
 {
 	const struct bcase *c = x->c;
@@ -365,7 +369,10 @@ static void all_stale_and_locks(const struct rep_ctx *x, const struct rep_totals
 	if (c->kind == XCB_KIND_TLB) {
 		struct flush_stats fs;
 		flush_get_stats(&fs);
-		lp = fs.lock;
+		if (c->flush == XCB_FLUSH_XCALL && c->algo && c->algo->lockprof)
+			c->algo->lockprof(&lp);
+		else
+			lp = fs.lock;
 		r->stale = fs.stale;
 		if (!t->ctl_stale && c->method != XCB_METHOD_NONE)
 			emit_logf("case %u rep %u: UNVERIFIED: the no-flush control saw no stale read in %llu "

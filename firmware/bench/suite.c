@@ -153,6 +153,7 @@ static const struct suite suite_base = {
 	.entry_us = 50,
 	.waits = ALL(XCB_N_wait),
 	.deliveries = 1u << XCB_DELIVERY_AUTO,
+	.flush_deliveries = 1u << XCB_DELIVERY_AUTO,
 	.placements = 1u << XCB_PL_FIRST,
 	.overlaps = 1u,
 	.harnesses = 1u,
@@ -296,6 +297,8 @@ int suite_load(struct suite *s, const char *name)
 	rc |= parse_words("algos", algo_names, 0, na, &s->algos);
 	rc |= parse_words("waits", WORDS(wait), &s->waits);
 	rc |= parse_words("deliveries", xcb_delivery_words, xcb_delivery_names, XCB_N_delivery, &s->deliveries);
+	if (cmdline_has("deliveries"))
+		s->flush_deliveries = s->deliveries;	/* asked for: the shootdowns too */
 	rc |= parse_words("placements", WORDS(placement), &s->placements);
 	rc |= parse_words("overlap", WORDS(overlap), &s->overlaps);
 	rc |= parse_words("harness", WORDS(harness), &s->harnesses);
@@ -542,15 +545,14 @@ static void expand_xcall(struct expand *e, struct bcase *c, unsigned na)
 	}
 }
 
-/* One kind's shootdown axes: path x algorithm x method x batch (x rw-lock x
- * mode, innermost, for sync: a group of interleaved cases, bench.c, is then
- * the three modes of one shape). */
+/* One kind's shootdown axes under one delivery (c->delivery): path x
+ * algorithm x method x batch (x rw-lock x mode, innermost, for sync: a group
+ * of interleaved cases, bench.c, is then the three modes of one shape). */
 static void expand_paths(struct expand *e, struct bcase *c, unsigned na, unsigned sync)
 {
 	const struct suite *s = e->s;
 	unsigned nl = sync ? 2 : 1, nmd = sync ? XCB_N_sync_mode : 1;
 
-	memset(e->lazy_seen, 0, sizeof(e->lazy_seen));
 	for_each_bit(p, s->flushes, XCB_N_flush) {
 		c->flush = (enum xcb_flush)p;
 		for (unsigned a = 0; a < na; a++) {
@@ -558,6 +560,10 @@ static void expand_paths(struct expand *e, struct bcase *c, unsigned na, unsigne
 			if (p != XCB_FLUSH_XCALL ? a > 0 : !(s->algos & (1u << a)))
 				continue;
 			c->algo = p != XCB_FLUSH_XCALL ? 0 : xcall_algos[a];
+			/* one that sends its own unicast IPIs runs once, as xcall
+			 * cases do (xcall_deliveries) */
+			if (c->algo && !(xcall_deliveries(c->algo, s->flush_deliveries) >> c->delivery & 1u))
+				continue;
 			for_each_bit(m, s->methods, XCB_N_method) {
 				/* sync: method none is its control, not a case */
 				if (sync && m == XCB_METHOD_NONE)
@@ -582,7 +588,10 @@ static void expand_paths(struct expand *e, struct bcase *c, unsigned na, unsigne
 /* TLB cases, and sync cases (seed 002) whose shootdown has the same axes plus
  * the rw-lock and the mode, and, outermost, the writer's CPU x the readers
  * (writer=0 readers=0: the boot CPU writes, the targets read - the cases
- * before those axes existed, with the same ids). */
+ * before those axes existed, with the same ids) x the delivery the
+ * shootdowns are sent under (flush_deliveries: `auto` alone unless
+ * deliveries= was given, so one delivery keeps the ids). A lazy sync case
+ * sends no IPI: it comes once, under the first delivery (lazy_seen). */
 static void expand_tlb_sync(struct expand *e, struct bcase *c, unsigned na)
 {
 	const struct suite *s = e->s;
@@ -592,7 +601,6 @@ static void expand_tlb_sync(struct expand *e, struct bcase *c, unsigned na)
 			continue;
 		unsigned sync = k == XCB_KIND_SYNC;
 		c->kind = (enum xcb_kind)k;
-		c->delivery = XCB_DELIVERY_AUTO;
 		c->wait = XCB_WAIT_DONE;
 		c->batch_reads = sync ? (unsigned)s->batch_reads : 0;
 		c->entry_us = sync ? (unsigned)s->entry_us : 0;
@@ -600,9 +608,14 @@ static void expand_tlb_sync(struct expand *e, struct bcase *c, unsigned na)
 			for (unsigned ri = 0; ri < (sync ? s->nreaders : 1); ri++) {
 				c->writer = sync ? s->writers[wi] : 0;
 				c->readers = sync ? s->readers[ri] : 0;
-				expand_paths(e, c, na, sync);
+				memset(e->lazy_seen, 0, sizeof(e->lazy_seen));
+				for_each_bit(d, s->flush_deliveries, XCB_N_delivery) {
+					c->delivery = (enum xcb_delivery)d;
+					expand_paths(e, c, na, sync);
+				}
 			}
 	}
+	c->delivery = XCB_DELIVERY_AUTO;
 	c->batch_reads = c->entry_us = c->rwlock = c->writer = c->readers = 0;
 	c->mode = XCB_SYNC_INSIDE;
 }

@@ -34,6 +34,12 @@ struct suite {
 	unsigned algos;			/* bit per xcall_algos[] index */
 	unsigned waits;			/* bit per enum xcb_wait */
 	unsigned deliveries;		/* bit per enum xcb_delivery */
+	/* tlb, sync: the deliveries their shootdowns are sent under. `auto` in
+	 * every preset (the quick suite's four deliveries would quadruple its
+	 * shootdowns); deliveries= given on the command line sets it too, so a
+	 * reviewer can put the all-but-self shorthand against unicast under the
+	 * flush lock (seed 001). */
+	unsigned flush_deliveries;
 	unsigned placements;		/* bit per enum xcb_placement */
 	unsigned overlaps;		/* bit 0 disjoint, bit 1 overlap */
 	unsigned harnesses;		/* bit 0 full, bit 1 bare (harness=: overhead runs) */

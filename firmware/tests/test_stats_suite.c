@@ -312,6 +312,45 @@ static void test_unicast_sender(void **state)
 	assert_int_equal(ngot, 10 + 3);
 }
 
+/* The shootdowns follow deliveries= when it is given (seed 001: the flush
+ * lock's hold time under the all-but-self shorthand against unicast); the
+ * presets keep them at auto (quick's four deliveries are for cross-calls).
+ * Before, every TLB and sync case was auto whatever deliveries= said. */
+static void test_flush_deliveries(void **state)
+{
+	(void)state;
+	struct suite s;
+	/* quick: four deliveries for xcall, the shootdowns at auto */
+	expand("suite=quick kinds=tlb", 4, &s);
+	assert_true(ngot > 0);
+	for (unsigned i = 0; i < ngot; i++)
+		assert_int_equal(got[i].delivery, XCB_DELIVERY_AUTO);
+	/* 1 initiator, masks {1, 2, 3} under unicast; the shorthand only where
+	 * the mask is every other CPU (3), as for cross-calls */
+	assert_int_equal(expand("suite=tlb kinds=tlb flush=vector methods=invlpg batches=1 inits=1 "
+				"deliveries=unicast,allbutself", 4, &s), 4);
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(got[i].delivery, XCB_DELIVERY_UNICAST);
+		assert_int_equal(got[i].mask, i + 1);
+	}
+	assert_int_equal(got[3].delivery, XCB_DELIVERY_SHORTHAND);
+	assert_int_equal(got[3].mask, 3);
+	assert_false(case_same_shape(&got[2], &got[3]));
+	/* through an algorithm that sends unicast itself: once, as unicast */
+	assert_int_equal(expand("suite=tlb kinds=tlb flush=xcall algos=tree,locked methods=invlpg batches=1 "
+				"inits=1 deliveries=unicast,allbutself", 4, &s), 3 + 4);
+	for (unsigned i = 0; i < ngot; i++)
+		if (got[i].algo == xcall_find("tree"))
+			assert_int_equal(got[i].delivery, XCB_DELIVERY_UNICAST);
+	/* sync: inside and after under each delivery, lazy (no IPI) once */
+	assert_int_equal(expand("suite=ept kinds=sync masks=1 deliveries=auto,unicast", 8, &s), 2 + 1 + 2);
+	unsigned lazy = 0;
+	for (unsigned i = 0; i < ngot; i++)
+		lazy += got[i].mode == XCB_SYNC_LAZY;
+	assert_int_equal(lazy, 1);
+	assert_int_equal(got[3].delivery, XCB_DELIVERY_UNICAST);
+}
+
 static struct bcase mk(unsigned inits, unsigned mask, enum xcb_placement p, unsigned overlap)
 {
 	struct bcase c = { 0 };
@@ -440,6 +479,7 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_ept_at_8),
 	cmocka_unit_test(test_overrides),
 	cmocka_unit_test(test_delivery_names),
+	cmocka_unit_test(test_flush_deliveries),
 	cmocka_unit_test(test_unicast_sender),
 	cmocka_unit_test(test_placement),
 	cmocka_unit_test(test_place_sync))

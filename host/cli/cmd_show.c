@@ -98,10 +98,13 @@ static void print_profile(json_t *cs)
 		 * wait the readers'. */
 		int sync = is_kind(cs, "sync");
 
-		printf("%5s   %-32s %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (%.0f an "
-		       "acquisition; %s)\n", "", "lock profile", acq,
-		       json_number_value(json_object_get(st, "lock_contended")),
-		       json_number_value(json_object_get(st, "lock_hold_cycles")), wait, wait / acq,
+		double hold = json_number_value(json_object_get(st, "lock_hold_cycles"));
+
+		/* The hold an acquisition is the shorthand thread's "average lock
+		 * time" (seed 001). */
+		printf("%5s   %-32s %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (an "
+		       "acquisition: hold %.0f, wait %.0f; %s)\n", "", "lock profile", acq,
+		       json_number_value(json_object_get(st, "lock_contended")), hold, wait, hold / acq, wait / acq,
 		       sync ? "timed reads + writes, the writer's hold, the readers' wait" : "warm-up included");
 	}
 }
