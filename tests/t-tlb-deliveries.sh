@@ -65,3 +65,7 @@ check "show gives the hold an acquisition (the thread's average lock time)" \
 	test "$(grep -cE 'lock profile .*an acquisition: hold [1-9][0-9]*, wait' "$T/show.out")" -eq 4
 check "show names both deliveries" \
 	bash -c 'grep -q " unicast " "$1" && grep -q " allbutself " "$1"' _ "$T/show.out"
+"$XCBENCH" --server "$URL" compare "$ID" "$ID" --a-where delivery=unicast --b-where delivery=allbutself \
+	>"$T/compare.out" 2>&1
+check "compare pairs each path's unicast case with its shorthand one (README's line)" \
+	grep -q ' of 2 matched cases' "$T/compare.out"
