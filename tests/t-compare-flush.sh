@@ -5,7 +5,9 @@
 # (firmware/bench/suite.c case_algo_name), so restricting flush on both sides
 # left that algo in the matching key: flush=vector vs flush=concurrent matched
 # nothing. And the path `concurrent` has the name of the cross-call algorithm
-# `concurrent`: algo=concurrent takes both, which compare now says.
+# `concurrent`: algo=concurrent takes both, which compare now says. A key
+# restricted on one side only is still matched (it paired B's cases that
+# differ only in it with A's in run order).
 # Two hand-made runs (UDP frames, tests/web/frames.py) shaped as the payload
 # emits them: paths vector, concurrent, early_ack and xcall through locked,
 # lockless and concurrent, masks 1 and 2; and xcall cases of locked and
@@ -62,6 +64,7 @@ get lv "a=$A&b=$B&a_where=flush=xcall,algo=locked&b_where=flush=vector"
 get xv "a=$A&b=$A&a_where=flush=xcall&b_where=flush=vector"
 get onev "a=$A&b=$B&b_where=flush=vector"
 get conc "a=$A&b=$A&algo_a=concurrent&algo_b=locked"
+get one "a=$A&b=$B&a_where=algo=concurrent"
 get concx "a=$A&b=$A&a_where=algo=concurrent,flush=xcall&b_where=algo=locked,flush=xcall"
 python3 - "$T" <<'PY'
 import json, sys
@@ -72,7 +75,7 @@ def changes(o):
     return sorted(round(c["change_pct"], 1) for c in o["cases"])
 def pct(a, b):
     return round((b - a) / a * 100, 1)
-vc, vc2, ll, lv, xv, onev, conc, concx = (J(n) for n in ("vc", "vc2", "ll", "lv", "xv", "onev", "conc", "concx"))
+vc, vc2, ll, lv, xv, onev, conc, concx, one = (J(n) for n in ("vc", "vc2", "ll", "lv", "xv", "onev", "conc", "concx", "one"))
 # medians of reps 0..4: base + 1000 * mask + 20
 m = lambda base, mask, f=1.0: int((base + 1000 * mask + 20) * f)
 want = sorted(pct(m(10000, k), m(8000, k)) for k in (1, 2))
@@ -104,6 +107,13 @@ ok(all(c["key"].get("flush", "xcall") == "xcall" for c in conc["cases"]) and len
    f"algo concurrent vs locked: the xcall and flush=xcall cases pair ({len(conc['cases'])})")
 ok(any("flush=concurrent" in w and "flush=xcall" in w for w in conc["warnings"]),
    f"... and a warning says algo=concurrent also took the path concurrent's cases ({conc['warnings']})")
+# A key restricted on one side only filters that side and still matches:
+# B's cases that differ only in it (locked, lockless, concurrent) were
+# paired with A's in run order (A's concurrent with B's locked).
+ok(len(one["cases"]) == 6 and set(changes(one)) == {-10.0},
+   f"A algo=concurrent only vs all of B (B = A x 0.9): 6 pairs, each -10 % ({changes(one)})")
+ok(all(c["key"].get("algo") == "concurrent" for c in one["cases"]) and one["unmatched_b"] == 10,
+   f"... each of B's concurrent cases, algo matched ({[c['key'].get('algo') for c in one['cases']]}, {one['unmatched_b']} unmatched in B)")
 ok(len(concx["cases"]) == 2 and not any("flush=concurrent" in w for w in concx["warnings"]),
    f"algo=concurrent,flush=xcall: no such warning ({concx['warnings']})")
 PY

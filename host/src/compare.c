@@ -207,25 +207,30 @@ static int where_ok(json_t *cfg, const struct compare_side *s)
 	return 1;
 }
 
-/* The config without the keys both sides restrict (they differ by design),
- * as the matching key sees it. */
-static json_t *matchable(json_t *cfg, const struct compare_req *rq)
+/* The config of a case of side s without the keys both sides restrict
+ * (they differ by design), as the matching key sees it. A key only one side
+ * restricts only filters that side and is still matched: left out, the
+ * other side's cases that differ only in it paired with the first side's
+ * in run order (a_where=algo=concurrent alone paired A's concurrent with
+ * B's locked). */
+static json_t *matchable(json_t *cfg, const struct compare_side *s, const struct compare_req *rq)
 {
 	json_t *c = json_copy(cfg);
+	int paths = side_value(&rq->a, "flush") && side_value(&rq->b, "flush");
 
 	for (size_t i = 0; i < rq->a.nwhere; i++)
-		json_object_del(c, rq->a.where[i].key);
-	for (size_t i = 0; i < rq->b.nwhere; i++)
-		json_object_del(c, rq->b.where[i].key);
+		if (side_value(&rq->b, rq->a.where[i].key))
+			json_object_del(c, rq->a.where[i].key);
 	/* The algo differs by design: so do the keys that go with it (a lazy sync
 	 * case has no shootdown keys, inside/after do). */
 	if (!json_object_get(c, "algo") && json_object_get(cfg, "algo"))
 		case_drop_algo_companions(c);
-	/* Both sides name a path: a path's algo is its name, so it differs
-	 * with flush by design (flush=vector vs flush=concurrent matched
-	 * nothing on algo=vector vs algo=concurrent). A flush=xcall case keeps
-	 * its algo: the cross-call algorithm is an axis of that side. */
-	if (side_value(&rq->a, "flush") && side_value(&rq->b, "flush") && case_algo_is_path(cfg))
+	/* Both sides name a path: the shootdown (path, algorithm) differs by
+	 * design. A path's algo is its name (flush=vector vs flush=concurrent
+	 * matched nothing on algo=vector vs algo=concurrent); a flush=xcall
+	 * case's algo goes too when its side names it (flush=xcall,algo=locked
+	 * vs flush=vector), else it is an axis of that side (algo_warnings). */
+	if (paths && (case_algo_is_path(cfg) || side_value(s, "algo")))
 		json_object_del(c, "algo");
 	return c;
 }
@@ -287,7 +292,7 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 		memset(c, 0, sizeof(*c));
 		c->case_id = row.case_id;
 		c->config = cfgj;
-		m = matchable(cfgj, rq);
+		m = matchable(cfgj, side, rq);
 		case_match_key(m, 0, &key);
 		json_decref(m);
 		c->key = key.p;
@@ -418,7 +423,7 @@ static json_t *rnd(double v, double scale)
 /* The matched axes as JSON (numbers where numeric). */
 static json_t *key_obj(json_t *config, const struct compare_req *rq)
 {
-	json_t *o = json_object(), *v, *m = matchable(config, rq);
+	json_t *o = json_object(), *v, *m = matchable(config, &rq->a, rq);
 	const char *k;
 
 	json_object_foreach(m, k, v) {
