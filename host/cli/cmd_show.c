@@ -2,6 +2,7 @@
  * algorithms the payload carried (from its HELLO), case table, and for
  * sync cases (seed 002) the writer's and the readers' own statistics. */
 #include <getopt.h>
+#include <math.h>
 #include <string.h>
 
 #include "client.h"
@@ -91,18 +92,25 @@ static void print_profile(json_t *cs)
 		       jstr(json_object_get(fa, "p50_max_min"), b, sizeof(b)));
 	if (acq > 0) {
 		double wait = json_number_value(json_object_get(st, "lock_wait_cycles"));
+		double hold = json_number_value(json_object_get(st, "lock_hold_cycles"));
+		double cont = json_number_value(json_object_get(st, "lock_contended"));
 		/* What the payload counts differs by kind (firmware/bench/README.md):
 		 * an algorithm's or the flush lock's profile covers every call,
 		 * warm-up and TLB control included; a sync case's rw-lock profile
-		 * only the timed reads and writes, its hold the writer's and its
-		 * wait the readers'. */
-		int sync = is_kind(cs, "sync");
+		 * only the timed reads and writes (lock_acq = reads + writes, the
+		 * reads being the case's count), its hold the writer's and its wait
+		 * the readers': each is per its own acquisitions (wait / (reads +
+		 * writes) understated the readers' wait by the writes' share). */
+		double reads = json_number_value(json_object_get(st, "count")), writes = acq - reads;
 
-		printf("%5s   %-32s %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (%.0f an "
-		       "acquisition; %s)\n", "", "lock profile", acq,
-		       json_number_value(json_object_get(st, "lock_contended")),
-		       json_number_value(json_object_get(st, "lock_hold_cycles")), wait, wait / acq,
-		       sync ? "timed reads + writes, the writer's hold, the readers' wait" : "warm-up included");
+		if (!is_kind(cs, "sync"))
+			printf("%5s   %-32s %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (%.0f an "
+			       "acquisition; warm-up included)\n", "", "lock profile", acq, cont, hold, wait, wait / acq);
+		else
+			printf("%5s   %-32s timed: %.0f read acquisitions + %.0f writes, %.0f contended; the writer's "
+			       "hold %.0f cycles (%.0f a write), the readers' wait %.0f cycles (%.0f a read acquisition)\n",
+			       "", "lock profile", reads, writes, cont, hold, writes > 0 ? hold / writes : NAN, wait,
+			       reads > 0 ? wait / reads : NAN);
 	}
 }
 
