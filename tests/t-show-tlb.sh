@@ -7,7 +7,8 @@
 # timed reads and writes only (firmware/bench/sync.c), so it does not say
 # "warm-up included" as an algorithm's profile does, and gives the readers'
 # wait per read acquisition and the writer's hold per write (the wait was
-# divided by reads + writes). A hand-made run (UDP
+# divided by reads + writes); a TLB case's says it counts the no-flush
+# control's shootdowns. A hand-made run (UDP
 # frames, tests/web/frames.py) and the seed-002 fixture (xcbench ingest).
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
@@ -39,7 +40,7 @@ for cid, (method, runs, seen) in enumerate(cases, 1):
     p50 = 5000
     r.frame(frames.RESULT, struct.pack('<IHH17QII9Q', cid, 0, frames.ALL,
                                        10, 4000, p50, 6000, 7000, 7000, 8000, p50 * 1000, 100 * 1000,
-                                       20, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                       20, 30, 2, 3000, 600, 0, 0, 0, 0, 0,
                                        4000, 0, 0, 0, 60000, runs, seen, 0, 0))
 # A sync case whose reads and writes are of one order (a real run's reads
 # outnumber its writes 4000 to 1, which hid the divisor): 300 timed read
@@ -68,10 +69,14 @@ check "a method=none case says no flush (its 0 stale is not a pass)" \
 	grep -q 'no flush' <<<"$(line 3)"
 check "a method=none case is not called unverified or verified" \
 	bash -c "! grep -qi 'verified' <<<\"\$1\"" _ "$(line 3)"
+# A TLB case's lock profile (flush=vector: flush_lock, 30 acquisitions) counts
+# the no-flush control's shootdowns too, which it says.
+check "TLB lock profile: warm-up and the no-flush control included" \
+	grep -q 'lock profile .*30 acquisitions.*warm-up and the no-flush control included' "$T/tlb.out"
 # The rw-lock profile's figures are each per its own acquisitions: the
 # readers' wait per read acquisition (700, not 210000 / 400 = 525), the
 # writer's hold per write (2000).
-prof=$(grep 'lock profile' "$T/tlb.out")
+prof=$(grep 'lock profile.*read acquisitions' "$T/tlb.out")
 check "sync lock profile: 300 read acquisitions + 100 writes ($prof)" \
 	grep -q '300 read acquisitions + 100 writes' <<<"$prof"
 check "sync lock profile: the readers' wait per read acquisition is 700 cycles" \
