@@ -137,7 +137,10 @@
  * is NO vocabulary here: each firmware/xcall/ file declares itself
  * (XCALL_ALGO), the payload lists them in HELLO (algos=, algo.NAME= its
  * description) and the host learns them from there; kind=tlb with
- * flush=vector: `vector` (the flush vocabulary: no cross-call algorithm);
+ * any other flush: the path's name, `vector`, `concurrent`... (the flush
+ * vocabulary: no cross-call algorithm; `concurrent` is also an algorithm's
+ * name, so compare tells them apart by flush: host/src/casekey.c
+ * case_algo_is_path);
  * kind=raw: floor; kind=sync: sync_mode. A sync case's own cross-call
  * algorithm (its shootdown's) is the key xcall_algo. */
 /* kind=raw: the floors (the case's algo). */

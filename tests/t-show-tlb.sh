@@ -5,7 +5,10 @@
 # (no invalidation: stale reads expected, never counted) is "no flush", never
 # a blank NOTE that reads as a pass; a sync case's rw-lock profile counts the
 # timed reads and writes only (firmware/bench/sync.c), so it does not say
-# "warm-up included" as an algorithm's profile does. A hand-made run (UDP
+# "warm-up included" as an algorithm's profile does, and gives the readers'
+# wait per read acquisition and the writer's hold per write (the wait was
+# divided by reads + writes); a TLB case's says it counts the no-flush
+# control's shootdowns. A hand-made run (UDP
 # frames, tests/web/frames.py) and the seed-002 fixture (xcbench ingest).
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
@@ -37,8 +40,19 @@ for cid, (method, runs, seen) in enumerate(cases, 1):
     p50 = 5000
     r.frame(frames.RESULT, struct.pack('<IHH17QII9Q', cid, 0, frames.ALL,
                                        10, 4000, p50, 6000, 7000, 7000, 8000, p50 * 1000, 100 * 1000,
-                                       20, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                       20, 30, 2, 3000, 600, 0, 0, 0, 0, 0,
                                        4000, 0, 0, 0, 60000, runs, seen, 0, 0))
+# A sync case whose reads and writes are of one order (a real run's reads
+# outnumber its writes 4000 to 1, which hid the divisor): 300 timed read
+# acquisitions (count) + 100 writes (lock_acq 400), the writer's hold
+# 100 x 2000 cycles, the readers' wait 300 x 700 cycles.
+r.text(frames.CASE, 'id=4\nkind=sync\nalgo=inside\ndelivery=auto\nwait=done\ninits=1\nmask=2\n'
+       'placement=first\noverlap=disjoint\nwork_us=0\nflush=vector\nmethod=invlpg\nbatch=1\npages=1\n'
+       'xcall_algo=-\nrwlock=fair\nbatch_reads=4\nentry_us=50\niters=100\nreps=1\n')
+r.frame(frames.RESULT, struct.pack('<IHH17QII9Q', 4, 0, frames.ALL,
+                                   300, 100, 700, 800, 900, 900, 1000, 700 * 1000, 50 * 1000,
+                                   200, 400, 30, 100 * 2000, 300 * 700, 0, 0, 0, 0, 0,
+                                   4000, 0, 0, 0, 60000, 8, 8, 0, 0))
 r.frame(frames.DONE, struct.pack('<II', len(r.frames), 0))
 frames.send(sys.argv[1], r.frames, 0, len(r.frames))
 PY
@@ -55,6 +69,20 @@ check "a method=none case says no flush (its 0 stale is not a pass)" \
 	grep -q 'no flush' <<<"$(line 3)"
 check "a method=none case is not called unverified or verified" \
 	bash -c "! grep -qi 'verified' <<<\"\$1\"" _ "$(line 3)"
+# A TLB case's lock profile (flush=vector: flush_lock, 30 acquisitions) counts
+# the no-flush control's shootdowns too, which it says.
+check "TLB lock profile: warm-up and the no-flush control included" \
+	grep -q 'lock profile .*30 acquisitions.*warm-up and the no-flush control included' "$T/tlb.out"
+# The rw-lock profile's figures are each per its own acquisitions: the
+# readers' wait per read acquisition (700, not 210000 / 400 = 525), the
+# writer's hold per write (2000).
+prof=$(grep 'lock profile.*read acquisitions' "$T/tlb.out")
+check "sync lock profile: 300 read acquisitions + 100 writes ($prof)" \
+	grep -q '300 read acquisitions + 100 writes' <<<"$prof"
+check "sync lock profile: the readers' wait per read acquisition is 700 cycles" \
+	grep -q "readers' wait 210000 cycles (700 a read acquisition)" <<<"$prof"
+check "sync lock profile: the writer's hold per write is 2000 cycles" \
+	grep -q "writer's hold 200000 cycles (2000 a write)" <<<"$prof"
 
 # seed 002's fixture: the rw-lock profile of a sync case is over the timed
 # reads and writes (lock_acq = reads + writes), not "warm-up included".
@@ -68,4 +96,4 @@ check "sync run: show prints lock profiles" grep -q 'lock profile' "$T/sync.out"
 check "sync run: no lock profile claims warm-up acquisitions" \
 	bash -c "! grep 'lock profile' \"\$1\" | grep -q 'warm-up included'" _ "$T/sync.out"
 check "sync run: the profile says timed reads + writes, the writer's hold, the readers' wait" \
-	grep -q "lock profile.*timed reads + writes, the writer's hold, the readers' wait" "$T/sync.out"
+	grep -q "lock profile.*timed: [0-9]* read acquisitions + [0-9]* writes.*the writer's hold.*the readers' wait" "$T/sync.out"

@@ -2,6 +2,7 @@
  * algorithms the payload carried (from its HELLO), case table, and for
  * sync cases (seed 002) the writer's and the readers' own statistics. */
 #include <getopt.h>
+#include <math.h>
 #include <string.h>
 
 #include "client.h"
@@ -91,21 +92,31 @@ static void print_profile(json_t *cs)
 		       jstr(json_object_get(fa, "p50_max_min"), b, sizeof(b)));
 	if (acq > 0) {
 		double wait = json_number_value(json_object_get(st, "lock_wait_cycles"));
+		double hold = json_number_value(json_object_get(st, "lock_hold_cycles"));
+		double cont = json_number_value(json_object_get(st, "lock_contended"));
 		/* What the payload counts differs by kind (firmware/bench/README.md):
 		 * an algorithm's or the flush lock's profile covers every call,
 		 * warm-up and TLB control included; a sync case's rw-lock profile
-		 * only the timed reads and writes, its hold the writer's and its
-		 * wait the readers'. */
-		int sync = is_kind(cs, "sync");
+		 * only the timed reads and writes (lock_acq = reads + writes, the
+		 * reads being the case's count), its hold the writer's and its wait
+		 * the readers': each is per its own acquisitions (wait / (reads +
+		 * writes) understated the readers' wait by the writes' share). */
+		double reads = json_number_value(json_object_get(st, "count")), writes = acq - reads;
 
-		double hold = json_number_value(json_object_get(st, "lock_hold_cycles"));
-
-		/* The hold an acquisition is the shorthand thread's "average lock
-		 * time" (seed 001). */
-		printf("%5s   %-32s %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (an "
-		       "acquisition: hold %.0f, wait %.0f; %s)\n", "", "lock profile", acq,
-		       json_number_value(json_object_get(st, "lock_contended")), hold, wait, hold / acq, wait / acq,
-		       sync ? "timed reads + writes, the writer's hold, the readers' wait" : "warm-up included");
+		/* a TLB case's is the shootdown's lock (flush=vector: flush_lock;
+		 * flush=xcall: the algorithm's), taken by the untimed no-flush
+		 * control's shootdowns too (firmware/bench/initiator.c
+		 * tlb_control). The hold an acquisition is the shorthand
+		 * thread's "average lock time" (seed 001). */
+		if (!is_kind(cs, "sync"))
+			printf("%5s   %-32s %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (an "
+			       "acquisition: hold %.0f, wait %.0f; warm-up%s included)\n", "", "lock profile", acq, cont,
+			       hold, wait, hold / acq, wait / acq, is_kind(cs, "tlb") ? " and the no-flush control" : "");
+		else
+			printf("%5s   %-32s timed: %.0f read acquisitions + %.0f writes, %.0f contended; the writer's "
+			       "hold %.0f cycles (%.0f a write), the readers' wait %.0f cycles (%.0f a read acquisition)\n",
+			       "", "lock profile", reads, writes, cont, hold, writes > 0 ? hold / writes : NAN, wait,
+			       reads > 0 ? wait / reads : NAN);
 	}
 }
 

@@ -74,7 +74,9 @@ static struct buf to_csv(json_t *o)
 	for (size_t k = 0; k < N_COMPARE_COLS; k++)
 		buf_addf(&b, ",%s", compare_cols[k].key);
 	/* which algorithm each side is: the algorithms compared within runs
-	 * (algo_a, algo_b; the `algo` column is then empty), else the case's */
+	 * (algo_a, algo_b; the `algo` column is then empty), else the case's
+	 * own algo_a/algo_b (its key has no algo: compare.c side_algos), else
+	 * its algo */
 	buf_addf(&b, ",algo_a,algo_b\r\n");
 	json_array_foreach(json_object_get(o, "cases"), i, c) {
 		json_t *key = json_object_get(c, "key"), *v;
@@ -99,6 +101,8 @@ static struct buf to_csv(json_t *o)
 		for (int s = 0; s < 2; s++) {
 			json_t *algo = json_object_get(o, s ? "algo_b" : "algo_a");
 
+			if (!json_is_string(algo))
+				algo = json_object_get(c, s ? "algo_b" : "algo_a");
 			csv_json(&b, json_is_string(algo) ? algo : json_object_get(key, "algo"), 0);
 		}
 		csv_end(&b);

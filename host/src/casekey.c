@@ -102,6 +102,18 @@ void case_drop_algo_companions(json_t *config)
 			json_object_del(config, keys[i]);
 }
 
+int case_algo_is_path(json_t *config)
+{
+	const char *kind = json_string_value(json_object_get(config, XCB_KEY(kind)));
+	const char *flush = json_string_value(json_object_get(config, XCB_KEY(flush)));
+	const char *algo = json_string_value(json_object_get(config, XCB_KEY(algo)));
+
+	/* algo == flush: a run whose TLB cases named a cross-call algorithm
+	 * beside a path that uses none (hand-made runs) keeps it */
+	return kind && flush && algo && !strcmp(kind, XCB_NAME(kind, XCB_KIND_TLB)) &&
+	       strcmp(flush, XCB_NAME(flush, XCB_FLUSH_XCALL)) && !strcmp(algo, flush);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);

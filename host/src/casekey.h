@@ -29,5 +29,10 @@ int case_config_key_matches(json_t *config, const char *key, int without_algo);
 /* Deletes from config the keys that go with its algo (a sync case's xcall_algo,
  * flush, method): comparing across algorithms ignores them with the algo. */
 void case_drop_algo_companions(json_t *config);
+/* Does this TLB case's algo name its shootdown path (flush is not xcall:
+ * the path uses no cross-call algorithm, and the payload sends the path's
+ * name as the algo, firmware/bench/suite.c case_algo_name)? Such an algo
+ * says nothing flush does not: comparing paths ignores it with flush. */
+int case_algo_is_path(json_t *config);
 
 #endif

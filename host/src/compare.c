@@ -27,6 +27,7 @@
 #include "runs_db.h"
 #include "stats.h"
 #include "util.h"
+#include "xcb_schema.h"
 
 /* One case of one run. */
 struct side_case {
@@ -58,6 +59,13 @@ struct group {
 	 * it alone, and the values its key had ({key: [value, ...]}) */
 	size_t where_hits[COMPARE_MAX_WHERE];
 	json_t *where_seen;
+	/* the algos of the cases it took (at most 24), and, when the side
+	 * restricts algo but not flush, how many of them are TLB cases whose
+	 * algo names their path (case_algo_is_path) and how many are not:
+	 * algo=concurrent is both a path and a cross-call algorithm
+	 * (algo_warnings) */
+	json_t *algos;
+	size_t path_algo, other_algo;
 };
 
 static void free_side(struct side_case *c, size_t n)
@@ -81,6 +89,30 @@ static void free_group(struct group *g)
 	}
 	free(g->c);
 	json_decref(g->where_seen);
+	json_decref(g->algos);
+}
+
+/* Appends the string v to arr unless there or arr has 24 (a warning's list). */
+static void seen_add(json_t *arr, json_t *v)
+{
+	size_t j;
+	json_t *e;
+
+	if (!json_is_string(v) || json_array_size(arr) >= 24)
+		return;
+	json_array_foreach(arr, j, e)
+		if (strcmp(json_string_value(e), json_string_value(v)) == 0)
+			return;
+	json_array_append(arr, v);
+}
+
+/* The value side s restricts key to, or NULL. */
+static const char *side_value(const struct compare_side *s, const char *key)
+{
+	for (size_t i = 0; i < s->nwhere; i++)
+		if (strcmp(s->where[i].key, key) == 0)
+			return s->where[i].value;
+	return NULL;
 }
 
 /* Notes what case cfg says to each where clause of s in g (what a clause
@@ -95,14 +127,7 @@ static void where_note(json_t *cfg, const struct compare_side *s, struct group *
 		g->where_hits[i] += strcmp(json_string_value(v), s->where[i].value) == 0;
 		if (!(vals = json_object_get(g->where_seen, s->where[i].key)))
 			json_object_set_new(g->where_seen, s->where[i].key, vals = json_array());
-		size_t j;
-		json_t *e;
-		int have = 0;
-
-		json_array_foreach(vals, j, e)
-			have |= strcmp(json_string_value(e), json_string_value(v)) == 0;
-		if (!have && json_array_size(vals) < 24)
-			json_array_append(vals, v);
+		seen_add(vals, v);
 	}
 }
 
@@ -131,6 +156,46 @@ static void where_warnings(json_t *warn, const char *name, const struct compare_
 	}
 }
 
+/* What the two meanings of a TLB case's algo (a cross-call algorithm on
+ * flush=xcall, the path's own name on every other path: case_algo_is_path)
+ * hide from a comparison, a warning each:
+ *  - a side restricted to algo=NAME but not to a path took the cases of
+ *    the path NAME and of the cross-call algorithm NAME (concurrent is
+ *    both), which never pair with each other's counterparts by chance
+ *    (flush is matched) but swell "unmatched";
+ *  - flush=xcall on one side (a case per algorithm) against a path on the
+ *    other (none): nothing pairs until the xcall side names its algo. */
+static void algo_warnings(json_t *warn, const struct compare_req *rq, const struct group *ga,
+			  const struct group *gb)
+{
+	const struct compare_side *s[2] = { &rq->a, &rq->b };
+	const struct group *g[2] = { ga, gb };
+	const char *xcall = XCB_NAME(flush, XCB_FLUSH_XCALL);
+
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? "B" : "A", *other = i ? "A" : "B";
+		const char *algo = side_value(s[i], "algo"), *f = side_value(s[i], "flush");
+		const char *of = side_value(s[!i], "flush");
+		struct buf b = { 0 };
+		size_t j;
+		json_t *e;
+
+		if (g[i]->path_algo && g[i]->other_algo)
+			json_array_append_new(warn, json_sprintf(
+				"%s: algo=%s is also the TLB shootdown path %s: %zu of its cases are flush=%s (the path), "
+				"%zu of the cross-call algorithm; add flush=%s for the algorithm's TLB cases or flush=%s "
+				"for the path's", name, algo, algo, g[i]->path_algo, algo, g[i]->other_algo, xcall, algo));
+		if (!f || !of || strcmp(f, xcall) || !strcmp(of, xcall) || algo)
+			continue;
+		json_array_foreach(g[i]->algos, j, e)
+			buf_addf(&b, "%s%s", j ? ", " : "", json_string_value(e));
+		json_array_append_new(warn, json_sprintf(
+			"%s: flush=%s has a case per cross-call algorithm (%s), %s's flush=%s has none: add algo=NAME "
+			"to %s's restriction to compare one with it", name, xcall, b.p ? b.p : "none", other, of, name));
+		buf_free(&b);
+	}
+}
+
 static int where_ok(json_t *cfg, const struct compare_side *s)
 {
 	for (size_t i = 0; i < s->nwhere; i++) {
@@ -142,20 +207,31 @@ static int where_ok(json_t *cfg, const struct compare_side *s)
 	return 1;
 }
 
-/* The config without the keys both sides restrict (they differ by design),
- * as the matching key sees it. */
-static json_t *matchable(json_t *cfg, const struct compare_req *rq)
+/* The config of a case of side s without the keys both sides restrict
+ * (they differ by design), as the matching key sees it. A key only one side
+ * restricts only filters that side and is still matched: left out, the
+ * other side's cases that differ only in it paired with the first side's
+ * in run order (a_where=algo=concurrent alone paired A's concurrent with
+ * B's locked). */
+static json_t *matchable(json_t *cfg, const struct compare_side *s, const struct compare_req *rq)
 {
 	json_t *c = json_copy(cfg);
+	int paths = side_value(&rq->a, "flush") && side_value(&rq->b, "flush");
 
 	for (size_t i = 0; i < rq->a.nwhere; i++)
-		json_object_del(c, rq->a.where[i].key);
-	for (size_t i = 0; i < rq->b.nwhere; i++)
-		json_object_del(c, rq->b.where[i].key);
+		if (side_value(&rq->b, rq->a.where[i].key))
+			json_object_del(c, rq->a.where[i].key);
 	/* The algo differs by design: so do the keys that go with it (a lazy sync
 	 * case has no shootdown keys, inside/after do). */
 	if (!json_object_get(c, "algo") && json_object_get(cfg, "algo"))
 		case_drop_algo_companions(c);
+	/* Both sides name a path: the shootdown (path, algorithm) differs by
+	 * design. A path's algo is its name (flush=vector vs flush=concurrent
+	 * matched nothing on algo=vector vs algo=concurrent); a flush=xcall
+	 * case's algo goes too when its side names it (flush=xcall,algo=locked
+	 * vs flush=vector), else it is an axis of that side (algo_warnings). */
+	if (paths && (case_algo_is_path(cfg) || side_value(s, "algo")))
+		json_object_del(c, "algo");
 	return c;
 }
 
@@ -205,11 +281,18 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 			}
 			*out = p;
 		}
+		seen_add(g->algos, json_object_get(cfgj, "algo"));
+		if (side_value(side, "algo") && !side_value(side, "flush")) {
+			if (case_algo_is_path(cfgj))
+				g->path_algo++;
+			else
+				g->other_algo++;
+		}
 		c = &(*out)[(*n)++];
 		memset(c, 0, sizeof(*c));
 		c->case_id = row.case_id;
 		c->config = cfgj;
-		m = matchable(cfgj, rq);
+		m = matchable(cfgj, side, rq);
 		case_match_key(m, 0, &key);
 		json_decref(m);
 		c->key = key.p;
@@ -304,6 +387,7 @@ static void load_group(struct dbi *db, const struct compare_side *s, const struc
 {
 	memset(g, 0, sizeof(*g));
 	g->where_seen = json_object();
+	g->algos = json_array();
 	for (size_t r = 0; r < s->nruns; r++) {
 		struct side_case *c;
 		size_t n;
@@ -339,7 +423,7 @@ static json_t *rnd(double v, double scale)
 /* The matched axes as JSON (numbers where numeric). */
 static json_t *key_obj(json_t *config, const struct compare_req *rq)
 {
-	json_t *o = json_object(), *v, *m = matchable(config, rq);
+	json_t *o = json_object(), *v, *m = matchable(config, &rq->a, rq);
 	const char *k;
 
 	json_object_foreach(m, k, v) {
@@ -533,7 +617,9 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 		json_t *key = json_object_get(c, "key"), *fixed = json_deep_copy(key);
 		json_t *mask = json_object_get(key, "mask"), *inits = json_object_get(key, "inits");
 		const char *algo = json_string_value(json_object_get(key, "algo"));
-		const char *aa = fa ? fa : algo ? algo : "", *ab = fb ? fb : algo ? algo : "";
+		const char *ca = json_string_value(json_object_get(c, "algo_a"));
+		const char *cb = json_string_value(json_object_get(c, "algo_b"));
+		const char *aa = fa ? fa : algo ? algo : ca ? ca : "", *ab = fb ? fb : algo ? algo : cb ? cb : "";
 		char *fx;
 		struct buf id = { 0 };
 
@@ -599,6 +685,22 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 }
 
 
+/* A matched case whose key has no algo (restricted away, or a path's name
+ * left out with flush: matchable) says each side's, algo_a and algo_b,
+ * unless the request names them (then every case's are those): the table
+ * of flush=vector vs flush=concurrent is "vector -> concurrent", not
+ * " -> ". */
+static void side_algos(json_t *c, json_t *ca, json_t *cb, const struct compare_req *rq)
+{
+	json_t *a = json_object_get(ca, "algo"), *b = json_object_get(cb, "algo");
+
+	if (rq->algo_a || json_object_get(json_object_get(c, "key"), "algo") || !json_is_string(a) ||
+	    !json_is_string(b))
+		return;
+	json_object_set(c, "algo_a", a);
+	json_object_set(c, "algo_b", b);
+}
+
 /* 1 if sides x and y are the same set of runs (two algorithms, or two
  * restrictions, of the same boots: compare_pair pairs them by boot). */
 static int same_runs(const struct compare_side *x, const struct compare_side *y)
@@ -644,6 +746,7 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 			"a_case", (json_int_t)a.c[i].case_id, "b_case", (json_int_t)m->case_id,
 			"a_reps", (json_int_t)a.c[i].nrep, "b_reps", (json_int_t)m->nrep,
 			"a_boots", (json_int_t)a.c[i].nboot, "b_boots", (json_int_t)m->nboot);
+		side_algos(c, a.c[i].config, m->config, rq);
 		compare_pair(&a.c[i], m, between && a.c[i].nboot >= 2 && m->nboot >= 2, paired, c);
 		json_array_append_new(cases, c);
 	}
@@ -651,6 +754,7 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 		unmatched_b += !b.c[j].used;
 	where_warnings(warn, "A", &rq->a, &a);
 	where_warnings(warn, "B", &rq->b, &b);
+	algo_warnings(warn, rq, &a, &b);
 	free_group(&a);
 	free_group(&b);
 	summary = finish_table(cases, rq);

@@ -491,6 +491,18 @@ async function syncPage(S) {
 	const cont = await page.$$eval('#locks td[data-contended]', (tds) => tds.map((t) => t.dataset.contended));
 	ok(cont.length === sync.length && cont.every((v) => v !== '') && cont.some((v) => Number(v) > 0),
 		'sync run page: the lock profile counts contended acquisitions (not 0 next to the wait)', cont);
+	// lock_acq = reads (count) + writes: the writer's hold per write, the
+	// readers' wait per read acquisition (both were over reads + writes);
+	// the columns avg hold and avg wait
+	const avgs = await page.$$eval('#locks tbody tr', (trs) => trs.map((t) => ({ id: Number(t.dataset.case),
+		hold: t.cells[6].textContent, wait: t.cells[7].textContent })));
+	let avgOk = avgs.length === sync.length;
+	for (const c of sync) {
+		const a = avgs.find((x) => x.id === c.case_id), s = c.stats;
+		avgOk = avgOk && !!a && a.hold === await nsOf(s.lock_hold_cycles / (s.lock_acq - s.count)) &&
+			a.wait === await nsOf(s.lock_wait_cycles / s.count);
+	}
+	ok(avgOk, 'sync run page: the lock profile\'s avg hold is per write, its avg wait per read acquisition', avgs.slice(0, 2));
 	// (its raw samples asked for: the answer, none, leaves no link; below)
 	const sampled = page.waitForResponse((r) => r.url().includes(`/cases/${sync[0].case_id}/samples?`));
 	await page.selectOption('#hist-case', String(sync[0].case_id));
