@@ -401,6 +401,13 @@ async function runPage(A) {
 	// Lock profile and TLB tables.
 	const lockRows = await page.$$eval('#locks tbody tr', (t) => t.length);
 	ok(lockRows === d.cases.filter((c) => c.stats && c.stats.lock_acq > 0).length && lockRows > 0, `run page: lock profile lists the ${lockRows} cases that took a lock`);
+	// each row names its lock: a TLB case of the vector path the flush lock,
+	// of the xcall path its algorithm's call lock, a cross-call its algorithm's
+	const lockNames = await page.$$eval('#locks td[data-lock]', (tds) => tds.map((t) => ({ id: Number(t.closest('tr').dataset.case), lock: t.dataset.lock })));
+	const wantLock = (c) => (c.kind === 'tlb' && (c.flush ?? c.config.flush) !== 'xcall' ? 'flush lock' : `${c.algo}'s call lock`);
+	ok(lockNames.length === lockRows && lockNames.every((x) => x.lock === wantLock(d.cases.find((c) => c.case_id === x.id))) &&
+		lockNames.some((x) => x.lock === 'flush lock'),
+		'run page: each lock profile row names its lock (the flush lock, or the algorithm\'s call lock)', lockNames.slice(0, 4));
 	const tlb = d.cases.filter((c) => c.kind === 'tlb');
 	const stale = await page.$$eval('#tlb td[data-stale]', (tds) => tds.map((t) => t.dataset.stale));
 	// method none flushes nothing: "not checked", never its 0 (a pass to the eye)
@@ -495,7 +502,7 @@ async function syncPage(S) {
 	// readers' wait per read acquisition (both were over reads + writes);
 	// the columns avg hold and avg wait
 	const avgs = await page.$$eval('#locks tbody tr', (trs) => trs.map((t) => ({ id: Number(t.dataset.case),
-		hold: t.cells[6].textContent, wait: t.cells[7].textContent })));
+		hold: t.cells[7].textContent, wait: t.cells[8].textContent })));
 	let avgOk = avgs.length === sync.length;
 	for (const c of sync) {
 		const a = avgs.find((x) => x.id === c.case_id), s = c.stats;

@@ -114,6 +114,8 @@ def build(token, plan='hello'):
                 mine = p50 * (1 + (0.45 if locked and i == inits - 1 else 0.02 * i))
                 r.result(cid, rep, 2 * i, int(mine), ipis=400 * mask)
             lock = (400 * inits, 60 * (inits - 1), p50 * 300, p50 * 90 * (inits - 1)) if locked else None
+            if c['kind'] == 'tlb' and c['flush'] == 'vector':	# the global flush lock, as the payload's
+                lock = (410, 0, p50 * 410, 0)
             r.result(cid, rep, ALL, p50, ipis=400 * mask * inits, lock=lock, calls=400 * mask * inits)
             r.histo(cid, rep, p50)
         if c['kind'] == 'tlb' and mask == 7:

@@ -52,15 +52,25 @@ export function renderFacts(container, detail) {
 			h('dl', { class: 'facts' }, runFacts.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))));
 }
 
+// Which lock a case's profile is of (firmware/bench/emit.c, sync.c): a sync
+// case's rw-lock; a TLB case's shootdown lock, the global flush lock on the
+// vector path or the algorithm's own on the xcall path; a cross-call's
+// algorithm's. One table holds them all, so each row says.
+function lockOf(c) {
+	if (isSync(c)) return `rw-lock (${axisOf(c, 'rwlock') || 'fair'})`;
+	if (c.kind === 'tlb' && axisOf(c, 'flush') !== 'xcall') return 'flush lock';
+	return `${c.algo}'s call lock`;
+}
+
 export function renderLocks(container, cases, unit) {
 	const locked = cases.filter((c) => hasStats(c) && c.stats.lock_acq > 0);
 	if (!locked.length) {
-		fill(container, state('empty', 'No lock was taken in this run.', h('div', {}, 'Only lock-based algorithms (e.g. ', h('code', {}, 'locked'), ', or the TLB flush lock) report a lock profile.')));
+		fill(container, state('empty', 'No lock was taken in this run.', h('div', {}, 'Only lock-based algorithms (e.g. ', h('code', {}, 'locked'), ', also as a TLB shootdown\u2019s path), the TLB flush lock and the sync cases\u2019 rw-lock report a lock profile.')));
 		return;
 	}
 	const t = (c) => (unit.name === 'ns' ? fmt.ns(unit.conv(c)) : `${fmt.int(c)} cyc`);
 	fill(container, h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'locks-table' },
-		h('thead', {}, h('tr', {}, ['Case', 'acquisitions', 'contended', 'contended %', 'total hold', 'total wait', 'avg hold', 'avg wait']
+		h('thead', {}, h('tr', {}, ['Case', 'lock', 'acquisitions', 'contended', 'contended %', 'total hold', 'total wait', 'avg hold', 'avg wait']
 			.map((x, i) => h('th', { class: i ? 'num' : null }, x)))),
 		h('tbody', {}, locked.map((c) => {
 			const s = c.stats;
@@ -77,6 +87,7 @@ export function renderLocks(container, cases, unit) {
 			const waits = isSync(c) ? s.count : s.lock_acq;
 			return h('tr', { dataset: { case: c.case_id } },
 				h('td', {}, caseLabel(c)),
+				h('td', { dataset: { lock: lockOf(c) } }, lockOf(c)),
 				h('td', { class: 'num', title: isSync(c) ? 'read acquisitions + writes' : null }, fmt.int(s.lock_acq)),
 				h('td', { class: 'num', dataset: { contended: uncounted ? '' : s.lock_contended } }, uncounted ? 'not counted' : fmt.int(s.lock_contended)),
 				h('td', { class: `num ${cp > 10 ? 'warn' : ''}` }, uncounted ? '–' : `${cp.toFixed(1)}%`),
