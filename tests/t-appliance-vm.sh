@@ -1,7 +1,7 @@
 #!/bin/bash
 # `xcbench vm` against a real xcbenchd on loopback: several machines with
 # distinct identities (direct boot, e1000), and each way it must fail loudly —
-# a payload that crashes, a timeout (QEMU stopped, its unbooted job withdrawn),
+# a payload that crashes, a run whose checks failed, a timeout (QEMU stopped, its unbooted job withdrawn),
 # bad options, no daemon, a daemon that refuses writes.
 # timeout: 300
 . "$(dirname "$0")/lib/tap.sh"
@@ -69,6 +69,35 @@ check "crashing payload: --json says failed, with the reason ($got)" \
 cid=$(grep -oE 'run [0-9]+ pending' "$NET_DIR/crash.out" | head -n1 | grep -oE '[0-9]+')
 n=$(api "$PORT" "/api/v1/runs/${cid:-0}/events?kind=console&limit=1000" | json "sum('EXCEPTION' in e['text'] for e in j['events'])")
 check "crashing payload: the exception is in run ${cid:-?}'s log (console events)" test "${n:-0}" -ge 1
+
+# A run that completes with its checks failed (dupskip_cpu=1: one call lost,
+# one run twice): every frame is stored and the run is `complete`, yet the
+# payload's verdict (DONE status 2) is a failure: exit 1, the run, the
+# verdict and the failed case's LOG lines named; xcbench show and ingest say
+# it too. (It exited 0 with "run R complete", as a pass.)
+vm --boot direct --suite quick --wait --timeout 90 --dir "$NET_DIR/checks" --json kinds=xcall algos=locked \
+	waits=done deliveries=unicast inits=1 masks=1 iters=20 reps=1 dupskip_cpu=1 \
+	>"$NET_DIR/checks.json" 2>"$NET_DIR/checks.out"
+rc=$?
+sed 's/^/# /' "$NET_DIR/checks.out"
+fid=$(grep -oE 'run [0-9]+ complete' "$NET_DIR/checks.out" | head -n1 | grep -oE '[0-9]+')
+check "checks failed: exit 1" test "$rc" = 1
+check "checks failed: vm1 FAILED naming run ${fid:-?}, the payload's verdict and xcbench show" \
+	grep -qE "^vm1 52:54:00:78:63:01: FAILED: run ${fid:-x} complete, but the payload's checks FAILED \(done status 2.*: xcbench show ${fid:-x}\$" "$NET_DIR/checks.out"
+check "checks failed: the failed case's LOG line names the initiator and the counts" \
+	grep -q '^  | case 1 rep 0: initiator cpu0: .*1 lost, 1 duplicated' "$NET_DIR/checks.out"
+got=$(json "(j['ok'], j['machines'][0]['state'], 'checks FAILED' in (j['machines'][0]['error'] or ''))" <"$NET_DIR/checks.json")
+check "checks failed: --json says failed, with the verdict ($got)" test "$got" = "(False, 'failed', True)"
+out=$("$XCBENCH" --server "$SRV" show "${fid:-0}")
+check "checks failed: xcbench show gives the verdict" grep -q "^VERDICT: the payload's checks FAILED (done status 2" <<<"$out"
+check "checks failed: ... then the failed case's LOG lines" grep -q '^  case 1 rep 0: initiator cpu0: .*1 lost, 1 duplicated' <<<"$out"
+# The same boot handed over as a serial capture (the guide's no-daemon way).
+XCB_QEMU_TIMEOUT=90 qemu_direct "$NET_DIR/checks.serial.log" 2 "suite=quick kinds=xcall algos=locked waits=done \
+deliveries=unicast inits=1 masks=1 iters=20 reps=1 dupskip_cpu=1"
+out=$("$XCBENCH" --server "$SRV" ingest "$NET_DIR/checks.serial.log" 2>/dev/null)
+diag "$out"
+check "checks failed: xcbench ingest of its serial capture names the verdict" \
+	grep -qE "^run [0-9]+ token [0-9a-f]+ status complete, the payload's checks FAILED" <<<"$out"
 
 # Timeout: QEMU stopped, the job nobody booted withdrawn.
 vm --suite quick --wait --timeout 2 --dir "$NET_DIR/slow" "${SUITE[@]}" >"$NET_DIR/slow.out" 2>&1

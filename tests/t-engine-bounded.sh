@@ -78,6 +78,10 @@ grep -aEq '^# case 1 rep 0: 29 of 30 calls ran in [0-9]+ ms; waiting on: cpu1\(r
 	|| notok "lost: with watchdog_ms=0 the check ends after its own bound, naming cpu1"
 grep -aq 'initiator cpu0: 1 lost, 1 duplicated' "$T/lost.log" && ok "lost: the verdict: 1 lost, 1 duplicated" \
 	|| notok "lost: the verdict: 1 lost, 1 duplicated"
+# ... naming the algorithm and the target (the sums alone named neither)
+grep -aq 'initiator cpu0: 1 lost, 1 duplicated, 0 out of order: locked, at 1 of 1 targets, first cpu1$' "$T/lost.log" \
+	&& ok "lost: the verdict names the algorithm and the target cpu1" \
+	|| notok "lost: the verdict names the algorithm and the target cpu1"
 
 XC2="suite=quick kinds=xcall algos=lockless waits=done deliveries=unicast inits=2 masks=1 iters=20 reps=1 watchdog_ms=0"
 boot supervise 4 "$XC2 hang_cpu=3"

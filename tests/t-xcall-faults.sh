@@ -12,6 +12,10 @@
 #                 naming the algorithm that did not fit;
 #   reserved_name an algorithm named `lazy` (a sync mode, another value of the
 #                 CASE key algo): init refuses, naming it and why;
+#   no_desc       an algorithm declared without .desc: init refuses, naming
+#                 it and the field;
+#   dup_name      a hand-written table named lockless beside the real one:
+#                 init refuses, naming the name;
 #   ack_early     lockless's wait=ack returns right after the IPIs (as none
 #                 does): stress and quiet pass it (each call still runs
 #                 once), the held phase names the call and the target that
@@ -63,6 +67,14 @@ fault reserved_name 120 "init failed"
 check "an algorithm named like a sync mode: init refuses (rc $rc)" [ "$rc" -eq 1 ]
 check "an algorithm named like a sync mode: the error names it and why" \
 	grep -qF "xcall: lazy: name reserved: a sync mode's (kind=sync cases carry it as their algo)" <<<"$line"
+fault no_desc 120 "init failed"
+check "an algorithm without .desc: init refuses (rc $rc)" [ "$rc" -eq 1 ]
+check "an algorithm without .desc: the error names it and the field" \
+	grep -qF "xcall: nodesc: .desc missing: one line saying what it does" <<<"$line"
+fault dup_name 120 "init failed"
+check "a second algorithm named lockless: init refuses (rc $rc)" [ "$rc" -eq 1 ]
+check "a second algorithm named lockless: the error names it and why" \
+	grep -qF "xcall: lockless: name taken by another algorithm" <<<"$line"
 fault ack_early 300 "returned while target" XCB_XCALL_ONLY=lockless XCB_XCALL_PHASES=stress,quiet XCB_XCALL_ITERS=200
 check "ack returning early: stress and quiet alone pass it (rc $rc: why the held phase exists)" [ "$rc" -eq 0 ]
 fault ack_early 300 "returned while target" XCB_XCALL_ONLY=lockless XCB_XCALL_ITERS=200

@@ -57,3 +57,17 @@ ctl=$(grep -E "xcall flush [a-z_]+/none/" "$log" | sed -n 's/.*stale (noflush co
 	awk '{s += $1} END {print s + 0}')
 check "noflush control: targets still reach old frames ($ctl stale reads)" [ "$ctl" -gt 0 ]
 grep -E "xcall (raw|[a-z]+/[a-z]+ 1->1|concurrent .*per initiator)" "$log" | sed 's/^/# /'
+
+# A call not run exactly once (dupskip_cpu=1: CPU 1 books one call as the one
+# before it): the FAIL line names the algorithm, the wait, the initiator, the
+# target and what went wrong. It said "FAIL 1:1 exactly once" (or "FAIL
+# exactly-once on hardware" when all CPUs call): none of the four.
+dlog=$OUTDIR/t-xcall-smoke.dupskip.serial.log
+XCB_QEMU_TIMEOUT=${XCB_QEMU_TIMEOUT:-500} qemu_direct "$dlog" 4 "xcall_smoke=$iters dupskip_cpu=1"
+rc=$?
+check "dupskip_cpu=1: the payload fails (qemu status $rc, 3 = payload exit 1)" [ "$rc" -eq 3 ]
+first=$(sed -n 's/^xcbench: xcall algos: \([a-z0-9_]*\).*/\1/p' "$dlog" | tr -d '\r')
+fails=$(grep -a "xcall smoke FAIL" "$dlog" | tr -d '\r')
+diag "$fails"
+check "dupskip_cpu=1: one FAIL line, naming ${first:-?}/none 1->1, cpu0 -> cpu1, 1 lost and 1 duplicated" \
+	[ "$fails" = "xcbench: xcall smoke FAIL ${first:-?}/none 1->1: not exactly once: initiator cpu0 -> cpu1: ran $((iters - 1)) of $iters: 1 lost, 1 duplicated, 0 out of order (1 initiator-target pairs wrong)" ]

@@ -313,7 +313,8 @@ static void initiator_result(struct rep_ctx *x, unsigned k, struct initiator *in
 /* Send initiator in's row r - per initiator always (stress too: it is judged
  * per initiator), its histogram and samples only where asked - with the LOG
  * lines it calls for. */
-static void initiator_send(const struct rep_ctx *x, const struct initiator *in, const struct xcb_result *r)
+static void initiator_send(const struct rep_ctx *x, unsigned k, const struct initiator *in,
+			   const struct xcb_result *r)
 {
 	const struct bcase *c = x->c;
 	report_result(r);
@@ -325,10 +326,15 @@ static void initiator_send(const struct rep_ctx *x, const struct initiator *in, 
 	}
 	if (in->bad_cfg)
 		emit_logf("case %u: the flush layer refused this configuration", c->id);
+	/* The algorithm and the target: an author's first two questions
+	 * (the case line says the algorithm only by case number, the counts
+	 * are summed over targets). */
 	if (r->lost || r->dup || r->ooo)
-		emit_logf("case %u rep %u: initiator cpu%u: %llu lost, %llu duplicated, %llu out of order",
+		emit_logf("case %u rep %u: initiator cpu%u: %llu lost, %llu duplicated, %llu out of order: "
+		      "%s, at %u of %u targets, first cpu%u",
 		      c->id, x->rep, in->cpu, (unsigned long long)r->lost, (unsigned long long)r->dup,
-		      (unsigned long long)r->ooo);
+		      (unsigned long long)r->ooo, in->ops ? in->ops->name : case_algo_name(c),
+		      x->vd[k].bad_targets, x->vd[k].targets, x->vd[k].bad_target);
 	if (in->done_early)
 		emit_logf("case %u rep %u: initiator cpu%u: %s wait=done returned before cpu%u ran call %llu "
 		      "(%llu of %llu calls looked at returned early)",
@@ -459,7 +465,7 @@ void rep_emit(struct rep_ctx *x, struct initiator *ini, unsigned n, struct histo
 	all_pairs = 0;
 	for (unsigned k = 0; k < n; k++) {
 		initiator_result(x, k, &ini[k], &r);
-		initiator_send(x, &ini[k], &r);
+		initiator_send(x, k, &ini[k], &r);
 		totals_add(&t, hall, &ini[k], &r);
 		report_poll();
 	}

@@ -8,7 +8,8 @@
  *                    read (sync reader)
  *   fault_cpu=N      that CPU takes an invalid-opcode exception at the same place
  *   dupskip_cpu=N    that CPU runs one call (sequence number >= 3) as the previous
- *                    one again: one call skipped, one duplicated
+ *                    one again: one call skipped, one duplicated (in the bench's
+ *                    callee, and in the xcall_smoke self-test's: its first 1->1)
  *   startfail_cpu=N  CPU 0 treats starting work on that CPU as failed (a sync
  *                    reader that cannot start: the readers already started must
  *                    be stopped, not left spinning)

@@ -145,6 +145,16 @@ void ledger_judge_mask(const struct cpumask *targets, unsigned slot, uint64_t is
 		       struct ledger_verdict *v)
 {
 	unsigned t;
-	for_each_cpu(t, targets)
-		ledger_judge(ledger_at(t, slot), issued, issued, v);
+	for_each_cpu(t, targets) {
+		struct ledger_verdict one = { 0 };
+		ledger_judge(ledger_at(t, slot), issued, issued, &one);
+		v->expected += one.expected;
+		v->ran += one.ran;
+		v->lost += one.lost;
+		v->dup += one.dup;
+		v->ooo += one.ooo;
+		v->targets++;
+		if ((one.lost || one.dup || one.ooo) && !v->bad_targets++)
+			v->bad_target = t;
+	}
 }

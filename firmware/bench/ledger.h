@@ -44,6 +44,11 @@ struct ledger_verdict {
 	uint64_t expected;	/* calls issued, summed over targets */
 	uint64_t ran;		/* distinct calls run, summed over targets */
 	uint64_t lost, dup, ooo;
+	/* ledger_judge_mask: the targets with a call lost, duplicated or out
+	 * of order, and the first of them in CPU order (valid when
+	 * bad_targets > 0): the CPU an algorithm's author looks at, which
+	 * the sums above do not name. */
+	unsigned targets, bad_targets, bad_target;
 };
 
 /* A call's argument is a value, not a pointer: (sequence number << LEDGER_SLOT_BITS)
@@ -87,7 +92,7 @@ void ledger_judge(const struct ledger_ent *e, uint64_t issued, uint64_t last,
 void ledger_judge_sent(const struct ledger_ent *e, uint64_t issued, uint64_t last,
 		       uint64_t sent_win, struct ledger_verdict *v);
 /* ledger_judge() over every target in the mask of slot `slot` (a fixed mask:
- * `issued` calls to each). */
+ * `issued` calls to each); also counts the targets and names the first bad. */
 struct cpumask;
 void ledger_judge_mask(const struct cpumask *targets, unsigned slot, uint64_t issued,
 		       struct ledger_verdict *v);

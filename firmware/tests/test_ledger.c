@@ -9,6 +9,7 @@
 #include "tests/xcb_test.h"
 
 #include "bench/ledger.h"
+#include "lib/cpumask.h"
 #include "bench/stats.h"
 
 #define NCPU 16
@@ -80,6 +81,44 @@ static void expect_verdict(const struct ledger_ent *e, uint64_t issued, uint64_t
 	assert_int_equal(v.lost, lost);
 	assert_int_equal(v.dup, dup);
 	assert_int_equal(v.ooo, ooo);
+}
+
+/* A mask's verdict names the target: an algorithm that loses CPU 3's calls
+ * (and runs CPU 5's twice) among targets 1..5 is judged per initiator, and
+ * the sums alone said "30 lost" with no CPU for its author to look at. */
+static void test_ledger_mask_names_target(void **st)
+{
+	(void)st;
+	void *m = ledger_mem();
+	struct cpumask targets;
+	struct ledger_verdict v = { 0 };
+
+	cpumask_clear_all(&targets);
+	for (unsigned t = 1; t <= 5; t++) {
+		cpumask_set(&targets, t);
+		for (uint64_t seq = 1; seq <= 4; seq++) {
+			if (t != 3)
+				ledger_note(ledger_at(t, 0), seq);
+			if (t == 5)
+				ledger_note(ledger_at(t, 0), seq);
+		}
+	}
+	ledger_judge_mask(&targets, 0, 4, &v);
+	assert_int_equal(v.expected, 20);
+	assert_int_equal(v.lost, 4);
+	assert_int_equal(v.dup, 4);
+	assert_int_equal(v.targets, 5);
+	assert_int_equal(v.bad_targets, 2);
+	assert_int_equal(v.bad_target, 3);	/* the first in CPU order */
+
+	/* Clean: no bad target. */
+	v = (struct ledger_verdict){ 0 };
+	cpumask_clear_all(&targets);
+	cpumask_set(&targets, 1);
+	ledger_judge_mask(&targets, 0, 4, &v);
+	assert_int_equal(v.bad_targets, 0);
+	assert_int_equal(v.targets, 1);
+	free(m);
 }
 
 /* A skipped and a duplicated call in one stress round: the old check compared
@@ -281,6 +320,7 @@ static void test_jain_shared_window(void **st)
 XCB_TEST_MAIN(
 	cmocka_unit_test(test_ledger_layout),
 	cmocka_unit_test(test_ledger_skipped_and_duplicated),
+	cmocka_unit_test(test_ledger_mask_names_target),
 	cmocka_unit_test(test_ledger_subset),
 	cmocka_unit_test(test_ledger_wrong_target_and_lost),
 	cmocka_unit_test(test_ledger_shows),

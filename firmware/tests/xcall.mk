@@ -18,7 +18,9 @@ FAULT_run_twice := $(filter-out xcall/lockless.c,$(XCALL_HOST_SRCS)) tests/fault
 FAULT_pool_hog := $(XCALL_HOST_SRCS) tests/faults/pool_hog.c
 FAULT_reserved_name := $(XCALL_HOST_SRCS) tests/faults/reserved_name.c
 FAULT_ack_early := $(filter-out xcall/lockless.c,$(XCALL_HOST_SRCS)) tests/faults/ack_early.c
-FAULTS := skip_forward run_twice pool_hog reserved_name ack_early
+FAULT_no_desc := $(XCALL_HOST_SRCS) tests/faults/no_desc.c
+FAULT_dup_name := $(XCALL_HOST_SRCS) tests/faults/dup_name.c
+FAULTS := skip_forward run_twice pool_hog reserved_name ack_early no_desc dup_name
 define FAULT_RULE
 $(B)/faults/test_xcall_$(1): $$(FAULT_BASE) $$(FAULT_$(1)) $$(wildcard xcall/*.h flush/*.h bench/ledger.h tests/faults/*.h)
 	@mkdir -p $(B)/faults

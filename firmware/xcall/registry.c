@@ -116,3 +116,21 @@ const char *xcall_name_reserved(const char *name)
 				return reserved[v].what;
 	return 0;
 }
+
+const char *xcall_decl_error(const struct xcall_ops *o)
+{
+	if (!o->name || !*o->name)
+		return "no name: XCALL_ALGO(name, ...) gives it";
+	for (const char *c = o->name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
+			return "name must be [a-z0-9_]+ (algos=, the CASE key algo and HELLO's algo.NAME take no other)";
+	for (const struct xcall_ops *const *a = xcall_algo_list(); *a; a++)
+		if (*a != o && !cmp((*a)->name, o->name))
+			return "name taken by another algorithm: rename one (xcall_find() and algos= would pick one of them)";
+	if (!o->desc || !*o->desc)
+		return ".desc missing: one line saying what it does (HELLO, the API, xcbench show)";
+	for (const char *c = o->desc; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			return ".desc must be one line";
+	return 0;
+}

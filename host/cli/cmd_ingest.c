@@ -20,6 +20,7 @@
 
 #include "client.h"
 #include "sender.h"
+#include "verdict.h"
 #include "xcb_proto.h"
 
 /* The capture is read as it arrives (a pipe from `ipmitool ... sol
@@ -47,7 +48,9 @@ static const char usage[] = "usage: xcbench ingest FILE|- [--timeout SECONDS] [-
 		   "arrive: '-' reads standard input, e.g. live from serial-over-LAN:\n"
 		   "  ipmitool -I lanplus -H BMC -U USER sol activate | xcbench ingest -\n"
 		   "--mac MAC: the runs are of the machine with that MAC (its history and\n"
-		   "machine page list them). Prints the id of every run it delivered.\n";
+		   "machine page list them). Prints the id of every run it delivered, its\n"
+		   "status and, where its checks failed, the payload's verdict (the exit\n"
+		   "status says whether the frames were delivered: see xcbench show).\n";
 
 /* Asks the daemon for its UDP port and opens the socket. 0 or -1. */
 static int connect_daemon(struct ingest *g)
@@ -272,8 +275,9 @@ static void print_runs(const struct ingest *g)
 		o = api_json("GET", path, NULL);
 		r = json_array_get(json_object_get(o, "runs"), 0);
 		if (r)
-			printf("run %lld token %016llx status %s\n", (long long)json_integer_value(json_object_get(r, "id")),
-			       (unsigned long long)g->tokens[k], json_string_value(json_object_get(r, "status")));
+			printf("run %lld token %016llx status %s%s%s\n", (long long)json_integer_value(json_object_get(r, "id")),
+			       (unsigned long long)g->tokens[k], json_string_value(json_object_get(r, "status")),
+			       run_verdict(r) ? ", " : "", run_verdict(r) ? run_verdict(r) : "");
 		json_decref(o);
 	}
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "verdict.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
 
@@ -153,7 +154,9 @@ static void print_pseudo(json_t *cs)
 }
 
 static const char usage[] = "usage: xcbench show RUN [--json]\n"
-		   "Shows one run: status, machine facts and every case with its median\n"
+		   "Shows one run: status, the payload's verdict where its checks failed\n"
+		   "(VERDICT, with the LOG lines naming each failed case's initiator\n"
+		   "and CPU), machine facts and every case with its median\n"
 		   "and tail latency (cycles; ns when the machine reported its TSC rate),\n"
 		   "and a NOTE where a case's figures are in doubt: \"FAILED check\" (calls\n"
 		   "lost, duplicated or out of order, a stale translation, a watchdog),\n"
@@ -218,6 +221,12 @@ int cmd_show(int argc, char **argv)
 	       jstr(json_object_get(run, "frames_expected"), t[3], 48));
 	if (json_is_string(json_object_get(run, "error")))
 		printf("ERROR: %s\n", json_string_value(json_object_get(run, "error")));
+	/* The payload's verdict: a run whose checks failed is still
+	 * `complete`; say so first, with the lines naming what failed. */
+	if (run_verdict(run)) {
+		printf("VERDICT: %s; its failed cases' LOG lines:\n", run_verdict(run));
+		print_failed_logs((long long)id, json_object_get(o, "cases"), 3, "  ", stdout);
+	}
 	printf("facts:");
 	json_object_foreach(json_object_get(o, "facts"), k, v)
 		if (strcmp(k, "algos") && strncmp(k, "algo.", 5))	/* below, one a line */

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "verdict.h"
 #include "vm.h"
 
 #define VM_MAX 16
@@ -86,8 +87,9 @@ static const char usage[] =
 "                     --boot direct only, QEMU ships no iPXE ROM for it)\n"
 "  --mem MB          memory per machine (default 256)\n"
 "  --wait            wait until every run is complete; exit 1 naming the\n"
-"                    machine and the reason if one crashed, was lost, or\n"
-"                    timed out\n"
+"                    machine and the reason if one crashed, was lost,\n"
+"                    timed out, or completed with its checks failed (the\n"
+"                    payload's verdict: calls lost, duplicated, ...)\n"
 "  --timeout S       give up after S seconds (default 900)\n"
 "  --dir DIR         where consoles and QEMU logs go (default: a new\n"
 "                    /tmp/xcbench-vm.* directory)\n"
@@ -245,6 +247,14 @@ static enum vm_state vm_next(struct vm *v, struct fleet *f, double now)
 		/* The payload normally ends QEMU itself right after. */
 		if (!v->done_at)
 			v->done_at = now;
+		if (v->pid == 0 && v->verdict) {
+			/* Complete, every frame stored, but its checks failed:
+			 * its timings are of a broken run (an algorithm that
+			 * lost or repeated calls): a failure, not a pass. */
+			snprintf(v->why, sizeof(v->why), "run %lld complete, but %s: xcbench show %lld",
+				 (long long)v->run_id, v->verdict, (long long)v->run_id);
+			return VM_FAILED;
+		}
 		if (v->pid == 0)
 			return VM_DONE;
 		if (now - v->done_at > DONE_GRACE_S)
@@ -276,8 +286,14 @@ static void report(const struct vm *v, struct fleet *f)
 		fprintf(f->say, "vm%d %s: the machine ended normally (no run seen)\n", v->idx, v->mac);
 	} else if (v->state == VM_FAILED) {
 		fprintf(f->say, "vm%d %s: FAILED: %s\n", v->idx, v->mac, v->why);
-		if (v->started)
+		if (v->verdict && v->run_id) {
+			/* which case, initiator and CPU: the lines that say so,
+			 * not the console's last (the summary) */
+			fprintf(f->say, "  the failed cases' LOG lines:\n");
+			print_run_failures((long long)v->run_id, 3, "  | ", f->say);
+		} else if (v->started) {
 			vm_console_tail(v, f->say);
+		}
 	}
 }
 

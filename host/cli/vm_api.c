@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "verdict.h"
 #include "vm.h"
 #include "xcb_schema.h"
 
@@ -158,6 +159,7 @@ int vm_poll_run(struct vm *v)
 	v->cases_planned = json_integer_value(json_object_get(run, "cases_planned"));
 	err = json_string_value(json_object_get(run, "error"));
 	snprintf(v->run_error, sizeof(v->run_error), "%s", err ? err : "");
+	v->verdict = run_verdict(run);	/* a static string: outlives o */
 	json_decref(o);
 	return 0;
 }

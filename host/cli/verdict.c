@@ -1,0 +1,83 @@
+/*
+ * verdict.c — the payload's verdict on a run in words, and the LOG lines
+ * that say which case, initiator and CPU failed (verdict.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+#include "verdict.h"
+#include "xcb_proto.h"
+
+const char *run_verdict(json_t *run)
+{
+	json_t *d = json_object_get(run, "done_status");
+
+	if (!json_is_integer(d) || json_integer_value(d) == XCB_DONE_OK)
+		return NULL;
+	switch (json_integer_value(d)) {
+	case XCB_DONE_ABORTED:
+		return "the payload stopped the suite early (done status 1: aborted)";
+	case XCB_DONE_FAILED:
+		return "the payload's checks FAILED (done status 2: calls lost, duplicated or out of order, "
+		       "stale reads, or wait=done returning early)";
+	default:
+		return "the payload reported an unknown done status";
+	}
+}
+
+/* 1 when case `id` of `cases` carries the invariant or watchdog flag. */
+static int case_failed(json_t *cases, long long id)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(cases, i, c)
+		if (json_integer_value(json_object_get(c, "case_id")) == id)
+			return (json_integer_value(json_object_get(json_object_get(c, "stats"), "flags")) &
+				(XCB_RF_INVARIANT | XCB_RF_WATCHDOG)) != 0;
+	return 0;
+}
+
+void print_failed_logs(long long run_id, json_t *cases, int per_case, const char *indent, FILE *out)
+{
+	char path[96];
+	long long last = -1;
+	int shown = 0;
+	size_t i;
+	json_t *e;
+
+	/* The payload sends a few LOG lines a case; a run's whole log fits. */
+	snprintf(path, sizeof(path), "/api/v1/runs/%lld/events?kind=log&limit=10000", run_id);
+	json_t *o = api_json("GET", path, NULL);
+	json_array_foreach(json_object_get(o, "events"), i, e) {
+		const char *t = json_string_value(json_object_get(e, "text"));
+		long long id;
+
+		if (!t)
+			continue;
+		if (!strncmp(t, "done: ", 6)) {
+			fprintf(out, "%s%s\n", indent, t);
+			continue;
+		}
+		if (sscanf(t, "case %lld ", &id) != 1 || !case_failed(cases, id))
+			continue;
+		if (id != last)
+			last = id, shown = 0;
+		if (shown++ < per_case)
+			fprintf(out, "%s%s\n", indent, t);
+	}
+	json_decref(o);
+}
+
+void print_run_failures(long long run_id, int per_case, const char *indent, FILE *out)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/api/v1/runs/%lld", run_id);
+	json_t *o = api_json("GET", path, NULL);
+	if (o)
+		print_failed_logs(run_id, json_object_get(o, "cases"), per_case, indent, out);
+	json_decref(o);
+}

@@ -1,0 +1,24 @@
+/*
+ * verdict.h — the payload's own verdict on a run (its DONE frame's status,
+ * the API's `done_status`), in words, for the commands that report a run
+ * (vm, ingest, show): a run whose checks failed is still `complete`, and
+ * its status alone read as a pass.
+ */
+#ifndef XCB_CLI_VERDICT_H
+#define XCB_CLI_VERDICT_H
+
+#include <jansson.h>
+
+/* What the payload said went wrong in `run` (the API's RUN object), or NULL
+ * when it passed or has not said yet (no DONE). */
+const char *run_verdict(json_t *run);
+
+/* Prints the LOG lines of the run's failed cases (those whose `case N `
+ * prefix names a case of `cases` flagged invariant or watchdog), at most
+ * `per_case` a case, each after `indent`, then the payload's `done:` line. */
+void print_failed_logs(long long run_id, json_t *cases, int per_case, const char *indent, FILE *out);
+
+/* print_failed_logs() of run `run_id`, its cases fetched from the API. */
+void print_run_failures(long long run_id, int per_case, const char *indent, FILE *out);
+
+#endif
