@@ -5,12 +5,15 @@
 # run ends (DONE, non-zero exit). Once with CPU 0 watching (stress), once with CPU 0
 # itself the stuck initiator (the APIC-timer tick watches it). And a CPU that takes
 # an exception mid-call (fault_cpu=N) is reported as an ERROR frame by the crash
-# hook before the run ends.
+# hook before the run ends. `xcbench show` of the stored tick run prints the
+# watchdog's report whole (it printed its first line only: not the CPU waited
+# on, nor what each CPU was doing).
 # timeout: 300
 . "$(dirname "$0")/lib/tap.sh"
 
 T=$(mktemp -d "$OUTDIR/engine-watchdog.XXXXXX")
-trap 'wait 2>/dev/null' EXIT
+cleanup() { [ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null; }
+trap cleanup EXIT
 
 need_payload
 
@@ -63,3 +66,17 @@ print("# " + (ex[0] if ex else f"errors: {run['errors']}"))
 ok(len(ex) == 1, "one ERROR frame names cpu3 and the invalid-opcode vector")
 ok(run["done"] is not None and run["done"]["status"] != 0, "DONE sent, status not ok")
 PY
+
+# The reviewer's view of the crashed run: the report whole, not its first line.
+PORT=$(free_port)
+URL="http://127.0.0.1:$PORT"
+xcbd_start "$T/xcbenchd.log" "$PORT" --db "$T/x.db" --open
+DPID=$XCBD_PID
+timeout 60 "$XCBENCH" --server "$URL" ingest "$T/tick.log" --timeout 30 >"$T/ingest.out" 2>&1
+check "xcbench ingest stores the tick run" grep -q 'status crashed' "$T/ingest.out"
+ID=$(curl -sf "$URL/api/v1/runs" | python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["id"])')
+"$XCBENCH" --server "$URL" show "$ID" >"$T/show.out" 2>&1
+diag "$(grep -A4 '^ERROR:' "$T/show.out")"
+check "show: the watchdog's first line" grep -q '^ERROR: watchdog: cpu0 call #[0-9]* (locked) still running' "$T/show.out"
+check "show: and the line naming the CPU waited on" grep -qE '^ +cpu0 waits on: cpu1\(done 0/' "$T/show.out"
+check "show: and what cpu1 was doing" grep -qE '^ +cpu1: running a callee for cpu0' "$T/show.out"

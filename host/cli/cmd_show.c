@@ -219,12 +219,14 @@ int cmd_show(int argc, char **argv)
 	printf("created %s  finished %s  frames %s/%s\n", jstr(json_object_get(run, "created"), t[0], 48),
 	       jstr(json_object_get(run, "finished"), t[1], 48), jstr(json_object_get(run, "frames_received"), t[2], 48),
 	       jstr(json_object_get(run, "frames_expected"), t[3], 48));
+	/* Whole: a watchdog's report names the CPU waited on and what it
+	 * spins on after its first line, which is all `error` keeps. */
 	if (json_is_string(json_object_get(run, "error")))
-		printf("ERROR: %s\n", json_string_value(json_object_get(run, "error")));
+		print_run_errors((long long)id, json_string_value(json_object_get(run, "error")), 40, stdout);
 	/* The payload's verdict: a run whose checks failed is still
 	 * `complete`; say so first, with the lines naming what failed. */
 	if (run_verdict(run)) {
-		printf("VERDICT: %s; its failed cases' LOG lines:\n", run_verdict(run));
+		printf("VERDICT: %s\n", run_verdict(run));
 		print_failed_logs((long long)id, json_object_get(o, "cases"), 3, "  ", stdout);
 	}
 	printf("facts:");

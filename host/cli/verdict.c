@@ -51,6 +51,7 @@ void print_failed_logs(long long run_id, json_t *cases, int per_case, const char
 	/* The payload sends a few LOG lines a case; a run's whole log fits. */
 	snprintf(path, sizeof(path), "/api/v1/runs/%lld/events?kind=log&limit=10000", run_id);
 	json_t *o = api_json("GET", path, NULL);
+	term_safe(o);	/* the payload's words, for a terminal */
 	json_array_foreach(json_object_get(o, "events"), i, e) {
 		const char *t = json_string_value(json_object_get(e, "text"));
 		long long id;
@@ -80,4 +81,31 @@ void print_run_failures(long long run_id, int per_case, const char *indent, FILE
 	if (o)
 		print_failed_logs(run_id, json_object_get(o, "cases"), per_case, indent, out);
 	json_decref(o);
+}
+
+void print_run_errors(long long run_id, const char *error, int max_lines, FILE *out)
+{
+	char path[96];
+	int lines = 0;
+	size_t i;
+	json_t *e;
+
+	snprintf(path, sizeof(path), "/api/v1/runs/%lld/events?kind=error&limit=100", run_id);
+	json_t *o = api_json("GET", path, NULL);
+	term_safe(o);	/* the payload's words, for a terminal */
+	json_array_foreach(json_object_get(o, "events"), i, e) {
+		const char *t = json_string_value(json_object_get(e, "text"));
+
+		for (const char *p = t; p && *p && lines < max_lines; lines++) {
+			size_t n = strcspn(p, "\n");
+
+			fprintf(out, "%s%.*s\n", p == t ? "ERROR: " : "       ", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
+	json_decref(o);
+	if (!lines && error)
+		fprintf(out, "ERROR: %s\n", error);
+	else if (lines >= max_lines)
+		fprintf(out, "       (more: GET /api/v1/runs/%lld/events?kind=error)\n", run_id);
 }

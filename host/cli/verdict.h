@@ -21,4 +21,11 @@ void print_failed_logs(long long run_id, json_t *cases, int per_case, const char
 /* print_failed_logs() of run `run_id`, its cases fetched from the API. */
 void print_run_failures(long long run_id, int per_case, const char *indent, FILE *out);
 
+/* Prints the payload's ERROR reports of run `run_id` whole (a watchdog's
+ * names the CPU each one waits on and what it spins on, on the lines after
+ * the first, which the RUN object's `error` keeps alone): the first line
+ * after "ERROR: ", the others under it. Falls back to `error` (the RUN
+ * object's) when the events cannot be read. At most `max_lines` lines. */
+void print_run_errors(long long run_id, const char *error, int max_lines, FILE *out);
+
 #endif
