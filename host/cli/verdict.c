@@ -40,18 +40,27 @@ static int case_failed(json_t *cases, long long id)
 	return 0;
 }
 
-void print_failed_logs(long long run_id, json_t *cases, int per_case, const char *indent, FILE *out)
+/* The run's events of one kind (the API's answer, NULL if it cannot be
+ * read), made safe for a terminal: they are the payload's words. */
+static json_t *run_events(long long run_id, const char *kind, int limit)
 {
 	char path[96];
+
+	snprintf(path, sizeof(path), "/api/v1/runs/%lld/events?kind=%s&limit=%d", run_id, kind, limit);
+	json_t *o = api_json("GET", path, NULL);
+	term_safe(o);
+	return o;
+}
+
+void print_failed_logs(long long run_id, json_t *cases, int per_case, const char *indent, FILE *out)
+{
 	long long last = -1;
 	int shown = 0;
 	size_t i;
 	json_t *e;
-
 	/* The payload sends a few LOG lines a case; a run's whole log fits. */
-	snprintf(path, sizeof(path), "/api/v1/runs/%lld/events?kind=log&limit=10000", run_id);
-	json_t *o = api_json("GET", path, NULL);
-	term_safe(o);	/* the payload's words, for a terminal */
+	json_t *o = run_events(run_id, "log", 10000);
+
 	json_array_foreach(json_object_get(o, "events"), i, e) {
 		const char *t = json_string_value(json_object_get(e, "text"));
 		long long id;
@@ -85,14 +94,11 @@ void print_run_failures(long long run_id, int per_case, const char *indent, FILE
 
 void print_run_errors(long long run_id, const char *error, int max_lines, FILE *out)
 {
-	char path[96];
 	int lines = 0;
 	size_t i;
 	json_t *e;
+	json_t *o = run_events(run_id, "error", 100);
 
-	snprintf(path, sizeof(path), "/api/v1/runs/%lld/events?kind=error&limit=100", run_id);
-	json_t *o = api_json("GET", path, NULL);
-	term_safe(o);	/* the payload's words, for a terminal */
 	json_array_foreach(json_object_get(o, "events"), i, e) {
 		const char *t = json_string_value(json_object_get(e, "text"));
 
