@@ -61,6 +61,7 @@ while read -r name method who path; do
 done <<'REQ'
 health                  GET    anon   /api/v1/health
 machines                GET    anon   /api/v1/machines
+labs                    GET    anon   /api/v1/labs
 runs                    GET    anon   /api/v1/runs
 runs-admin              GET    admin  /api/v1/runs
 runs-crashed            GET    anon   /api/v1/runs?status=crashed

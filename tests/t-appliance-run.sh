@@ -4,6 +4,8 @@
 # iPXE, print the dashboard URL of its run, and exit; that run must exist and be
 # complete in the database (checked by a daemon started afterwards on the same
 # database), and the URL's page must load. A second make run reuses the database.
+# A failure (the port in use) fails make; Ctrl-C while it serves ends with the
+# appliance's own stop message, no "make: *** ... Error 130" under it.
 # timeout: 600
 . "$(dirname "$0")/lib/tap.sh"
 
@@ -77,3 +79,37 @@ rc=$?
 check "port in use: make run fails (status $rc)" test "$rc" -ne 0
 check "port in use: the message names the port and XCBENCH_PORT" \
 	grep -q "port $PORT .*in use.*XCBENCH_PORT" <<<"$out"
+out=$(cd "$ROOT" && timeout 120 make run 2>&1)
+rc=$?
+check "... and through make: a failure, make says so ($rc: $(tail -n 1 <<<"$out"))" \
+	bash -c '[ "$1" != 0 ] && grep -q "^make: \*\*\* \[Makefile:[0-9]*: run\] Error 1$" <<<"$2"' _ "$rc" "$out"
+kill "$DPID"; wait "$DPID" 2>/dev/null; DPID=
+
+# Ctrl-C once it serves, as a user ends it: the terminal sends SIGINT to
+# make and everything under it. The appliance's stop message is the last
+# word (make added "make: *** [Makefile:46: run] Error 130" under it).
+python3 - "$DIR/run-3.out" "$ROOT" <<'EOF' >"$DIR/ctrl-c.rc"
+import os, signal, subprocess, sys, time
+out, root = sys.argv[1], sys.argv[2]
+with open(out, 'wb') as f:
+    p = subprocess.Popen(['make', 'run'], cwd=root, stdout=f, stderr=subprocess.STDOUT,
+                         start_new_session=True, env=dict(os.environ, XCBENCH_RUN_ONCE='0'))
+    end = time.time() + 240
+    while p.poll() is None and time.time() < end and b'keeps serving' not in open(out, 'rb').read():
+        time.sleep(0.2)
+    os.killpg(p.pid, signal.SIGINT)
+    try:
+        print(p.wait(60))
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        print('hung')
+EOF
+rc=$(cat "$DIR/ctrl-c.rc")
+sed 's/^/# /' "$DIR/run-3.out" | grep -v '^# make\[' | tail -n 6
+check "Ctrl-C while it serves: it served first" grep -q 'keeps serving' "$DIR/run-3.out"
+check "... make ends by the interrupt, as an interrupted command does ($rc)" test "$rc" = -2 -o "$rc" = 130
+check "... the last line is the appliance's own ($(grep . "$DIR/run-3.out" | tail -n 1))" \
+	bash -c 'grep . "$1" | tail -n 1 | grep -q "^make run: xcbenchd stopped; its runs are kept in "' _ "$DIR/run-3.out"
+check "... and make adds no error ($(grep -c '^make.*\*\*\*' "$DIR/run-3.out"))" bash -c '! grep -q "^make.*\*\*\*" "$1"' _ "$DIR/run-3.out"
+check "... the daemon is stopped (nothing listens on port $PORT)" \
+	python3 -c "import socket; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', $PORT)); s.listen(1)"

@@ -19,7 +19,10 @@
 #    arguments that are not UTF-8 (400, not a 500);
 #  - ingest --mac of a run stored before says it is not applied;
 #  - a label's control characters reach no terminal: the text forms show
-#    them as '?', --json keeps them (escaped by JSON).
+#    them as '?', --json keeps them (escaped by JSON);
+#  - runs --lab NAME that is none of the store's labs says so, names the
+#    labs there are, and exits 1 (it listed "no run matches", exit 0); a
+#    known lab with nothing to list, or a lab daemon's own, is no error.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 daemon_test "cli errors"
@@ -209,3 +212,29 @@ check "... and so does show" bash -c "grep -q 'evil?\[31mRED' '$TMP/show9' && ! 
 check "... while --json keeps them, escaped" grep -qiF 'evil\u001b[31mRED' "$TMP/runs9.json"
 
 check "SIGTERM: clean shutdown" stop_daemon
+
+# 10. --lab: a store without labs, then one a daemon of lab east stored a
+# run into and a daemon of lab west (up now, nothing stored) serves
+start_daemon --open || { notok "daemon starts again"; exit 1; }
+expect_fail "runs --lab C, no lab in the store: unknown, and why there is none" 1 \
+	"^xcbench runs: unknown lab 'C' \(this store has no labs: its runs come from daemons without --lab\)$" \
+	"$XCBENCH" --server "$URL" runs --lab C
+check "... and no table on stdout ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
+stop_daemon
+start_daemon --open --lab east || { notok "daemon of lab east starts"; exit 1; }
+"$XCB_GEN" --server 127.0.0.1:$PORT --runs 1 --token ce0e1 --reps 2 >/dev/null 2>&1
+stop_daemon
+start_daemon --open --lab west || { notok "daemon of lab west starts"; exit 1; }
+expect_fail "runs --lab C: unknown, naming the store's labs" 1 \
+	"^xcbench runs: unknown lab 'C' \(the labs of this store: east, west\)$" "$XCBENCH" --server "$URL" runs --lab C
+"$XCBENCH" --server "$URL" runs --lab west >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "runs --lab west (this daemon's, no run yet): 'no run matches', exit 0 ($rc: $(cat "$TMP/err"))" \
+	bash -c "[ $rc = 0 ] && [ ! -s '$TMP/err' ] && grep -qx '(no run matches)' '$TMP/out'"
+"$XCBENCH" --server "$URL" runs --lab east --status crashed >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "runs --lab east --status crashed (none): 'no run matches', exit 0 ($rc: $(cat "$TMP/err"))" \
+	bash -c "[ $rc = 0 ] && [ ! -s '$TMP/err' ] && grep -qx '(no run matches)' '$TMP/out'"
+"$XCBENCH" --server "$URL" runs --lab east >"$TMP/out" 2>&1
+check "runs --lab east lists its run" grep -qE '^[0-9]+ .* east +$' "$TMP/out"
+stop_daemon

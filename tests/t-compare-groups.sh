@@ -248,23 +248,41 @@ check "stable boots: no unstable-host line ($m)" bash -c "! grep -q 'unstable ho
 sqlite3 "$DB" "UPDATE results SET flags = flags | 4 WHERE run_id = ${ID[1]} AND rep = 0 AND case_id =
 	(SELECT min(case_id) FROM cases WHERE run_id = ${ID[1]} AND kind = 'xcall' AND algo = 'lockless')"
 m=$(pyjson "$URL/api/v1/compare?a=${ID[0]},${ID[1]},${ID[2]}&b=${ID[3]},${ID[4]},${ID[5]}" '" | ".join(d["mismatches"] + d["warnings"])')
-check "a case flagged unstable host is a note in mismatches, not a difference of the sides ($m)" \
-	bash -c "grep -q 'unstable host cases: run ${ID[1]}: 1 case vs none' <<<'$m' && grep -q 'a condition to note: see mismatches' <<<'$m' &&
-		! grep -q 'differ in conditions' <<<'$m'"
+check "a case flagged unstable host is a note in mismatches, each side named, not a difference of the sides ($m)" \
+	bash -c 'grep -qF "unstable host cases: 1 of A'"'"'s cases (run $2), none of B'"'"'s" <<<"$1" &&
+		grep -q "a condition to note: see mismatches" <<<"$1" && ! grep -q "differ in conditions" <<<"$1"' _ "$m" "${ID[1]}"
 "${X[@]}" compare "${ID[0]},${ID[1]},${ID[2]}" "${ID[3]},${ID[4]},${ID[5]}" --format text >"$TMP/unst.txt" 2>&1
-check "... and the CLI warns of it" grep -q "^warning: unstable host cases: run ${ID[1]}: 1 case vs none" "$TMP/unst.txt"
+check "... and the CLI warns of it" grep -qF "warning: unstable host cases: 1 of A's cases (run ${ID[1]}), none of B's" "$TMP/unst.txt"
 # The same runs on both sides (two algorithms): the unstable case is on
 # both, and the warning does not say the sides differ - with one run a
 # side, and with three (each run's own count made groups "differ").
 for side in "${ID[1]}" "${ID[0]},${ID[1]},${ID[2]}"; do
 	w=$(pyjson "$URL/api/v1/compare?a=$side&b=$side&algo_a=locked&algo_b=lockless" '" | ".join(d["mismatches"] + d["warnings"])')
 	check "runs $side against themselves: a condition to note, not a difference ($w)" \
-		bash -c "grep -q 'a condition to note: see mismatches' <<<'$w' && ! grep -q 'differ' <<<'$w'"
+		bash -c 'grep -q "a condition to note: see mismatches" <<<"$1" && ! grep -q differ <<<"$1"' _ "$w"
 done
 # Only the cases compared count: the flagged lockless case is not among
 # locked against queued.
 m=$(pyjson "$URL/api/v1/compare?a=${ID[1]}&b=${ID[1]}&algo_a=locked&algo_b=queued" '" | ".join(d["mismatches"] + d["warnings"])')
 check "an unstable case outside the compared ones is not counted ($m)" bash -c "! grep -q 'unstable host\|condition' <<<'$m'"
+# Both sides from one run (two algorithms), each with an unstable case:
+# the line names the sides, A and B ("run 2: 1 case vs run 2: 1 case" read
+# as one run counted twice, differently).
+sqlite3 "$DB" "UPDATE results SET flags = flags | 4 WHERE run_id = ${ID[1]} AND rep = 0 AND case_id =
+	(SELECT min(case_id) FROM cases WHERE run_id = ${ID[1]} AND kind = 'xcall' AND algo = 'locked')"
+m=$(pyjson "$URL/api/v1/compare?a=${ID[1]}&b=${ID[1]}&algo_a=locked&algo_b=lockless" '" | ".join(d["mismatches"])')
+check "one run on both sides, unstable cases on each: A's and B's counts ($m)" \
+	test "$m" = "unstable host cases: 1 of A's cases (run ${ID[1]}), 1 of B's (run ${ID[1]})"
+m=$(pyjson "$URL/api/v1/compare?a=${ID[0]},${ID[1]},${ID[2]}&b=${ID[0]},${ID[1]},${ID[2]}&algo_a=locked&algo_b=lockless" '" | ".join(d["mismatches"])')
+check "... and with a group a side ($m)" \
+	test "$m" = "unstable host cases: 1 of A's cases (run ${ID[1]}), 1 of B's (run ${ID[1]})"
+sqlite3 "$DB" "UPDATE results SET flags = flags | 4 WHERE run_id = ${ID[2]} AND rep = 0 AND case_id =
+	(SELECT min(case_id) FROM cases WHERE run_id = ${ID[2]} AND kind = 'xcall' AND algo = 'locked')"
+m=$(pyjson "$URL/api/v1/compare?a=${ID[0]},${ID[1]},${ID[2]}&b=${ID[0]},${ID[1]},${ID[2]}&algo_a=locked&algo_b=lockless" '" | ".join(d["mismatches"])')
+check "... with two runs of a side that have some, each run's count ($m)" \
+	test "$m" = "unstable host cases: 2 of A's cases (run ${ID[1]}: 1, run ${ID[2]}: 1), 1 of B's (run ${ID[1]})"
+sqlite3 "$DB" "UPDATE results SET flags = flags & ~4 WHERE run_id IN (${ID[1]}, ${ID[2]}) AND case_id IN
+	(SELECT case_id FROM cases WHERE run_id IN (${ID[1]}, ${ID[2]}) AND kind = 'xcall' AND algo = 'locked')"
 # A compared case that failed a check (RESULT flag 2, XCB_RF_INVARIANT: an
 # algorithm that lost or duplicated calls) is named, and warned of: a
 # comparison against a broken algorithm looked like any other.
@@ -272,8 +290,8 @@ sqlite3 "$DB" "UPDATE results SET flags = flags | 2 WHERE run_id = ${ID[4]} AND 
 	(SELECT min(case_id) FROM cases WHERE run_id = ${ID[4]} AND kind = 'xcall' AND algo = 'lockless')"
 m=$(pyjson "$URL/api/v1/compare?a=${ID[0]},${ID[1]},${ID[2]}&b=${ID[3]},${ID[4]},${ID[5]}" '" | ".join(d["mismatches"] + d["warnings"])')
 check "a compared case that failed a check: a mismatch line and a warning ($m)" \
-	bash -c "grep -q 'cases that failed a check: none vs run ${ID[4]}: 1 case' <<<'$m' &&
-		grep -q 'compared cases failed a check .*not those of a correct algorithm' <<<'$m' && ! grep -q 'differ in conditions' <<<'$m'"
+	bash -c 'grep -qF "cases that failed a check: none of A'"'"'s cases, 1 of B'"'"'s (run $2)" <<<"$1" &&
+		grep -q "compared cases failed a check .*not those of a correct algorithm" <<<"$1" && ! grep -q "differ in conditions" <<<"$1"' _ "$m" "${ID[4]}"
 "${X[@]}" compare "${ID[0]},${ID[1]},${ID[2]}" "${ID[3]},${ID[4]},${ID[5]}" --format text >"$TMP/failed.txt" 2>&1
 check "... and the CLI warns of it" grep -q "^warning: compared cases failed a check" "$TMP/failed.txt"
 m=$(pyjson "$URL/api/v1/compare?a=${ID[4]}&b=${ID[4]}&algo_a=locked&algo_b=queued" '" | ".join(d["mismatches"] + d["warnings"])')

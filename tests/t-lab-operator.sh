@@ -10,6 +10,11 @@
 #     as --password-file, --passwd=SECRET) is refused by name, exit 2, and
 #     the secret is printed nowhere, stored nowhere; nor a password given
 #     as --password-file's value (the daemon's refusal quoted it).
+#   - a setting the daemon refuses is named by its option: ipmi without
+#     --password-file says "--password-file: the ipmi driver needs the
+#     BMC's password ..." (it said "password_file: needed by this driver",
+#     the API's field, and no driver), --power bogus "--power: ..."; the
+#     API's message names its field, and what to give.
 #   - `machine show` of an ipmi machine set without --port names IPMI's
 #     port, 623 (it said "admin@127.0.0.1:0").
 #   - queueing twice for one machine says, on stderr, that the second job
@@ -78,6 +83,17 @@ check "--password-file SECRET (the password, not a file): refused (exit $rc: $(c
 	sh -c "test $rc = 1 && grep -q 'not an absolute path' '$TMP/pw.err'"
 check "... the password printed nowhere" sh -c "! grep -qF '$SECRET' '$TMP/pw.err'"
 check "... and M2 has no power settings" sh -c "! curl -sf '$URL/api/v1/machines/$M2' | grep -q ipmi"
+
+"${X[@]}" machine set $M2 --power ipmi --host 127.0.0.1 --user admin >"$TMP/pf.out" 2>"$TMP/pf.err"
+rc=$?
+check "ipmi without --password-file: exit 1, the option named ($rc: $(cat "$TMP/pf.err"))" \
+	sh -c "test $rc = 1 && test ! -s '$TMP/pf.out' && grep -qx \"xcbench machine: --password-file: the ipmi driver needs the BMC's password: the absolute path of a file on the daemon's machine holding it (mode 600)\" '$TMP/pf.err'"
+c=$(curl -s -o "$TMP/pf.api" -w '%{http_code}' -X PUT "${ADMIN[@]}" -d '{"driver":"ipmi","host":"127.0.0.1","user":"admin"}' "$URL/api/v1/machines/$M2/power")
+check "... the API's 400 names its field, password_file, and what to give ($c: $(cat "$TMP/pf.api"))" \
+	sh -c "test $c = 400 && grep -q '\"password_file: the ipmi driver needs the BMC.s password: the absolute path' '$TMP/pf.api'"
+"${X[@]}" machine set $M2 --power bogus 2>"$TMP/pf.err"
+check "--power bogus: the option named ($(cat "$TMP/pf.err"))" \
+	grep -qx "xcbench machine: --power: 'bogus' is not ipmi, command or manual" "$TMP/pf.err"
 
 M4=52:54:00:0e:00:04
 "${X[@]}" machine set $M4 --power ipmi --host 127.0.0.1 --user admin --password-file "$TMP/pass" >/dev/null

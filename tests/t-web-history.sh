@@ -1,7 +1,8 @@
 #!/bin/bash
 # t-web-history.sh — issue 25's pages in headless Chromium against a real
 # xcbenchd: the machine page (facts over time, runs, the trend chart of a
-# case's p50 across the machine's runs, labels on the points) and the
+# case's p50 across the machine's runs, labels on the points, no two of
+# its texts overlapping at 1366 and 640 px) and the
 # compare page's honesty (a single pair shows the within-boot warning; a
 # group does not, names both groups and calibrates on a button). The runs
 # are the six real boots of tests/fixtures/aa, ingested as captures of one

@@ -92,7 +92,13 @@ stop_daemon() {
 	say "xcbenchd stopped; its runs are kept in $DB (make run again serves them, or: host/build/xcbenchd --db $DB --open)"
 }
 trap 'stop_daemon' EXIT
-trap 'echo; say "stopping"; exit 130' INT TERM
+# Ctrl-C is how make run ends (the daemon serves until then): once the EXIT
+# trap has stopped it and said so, the stop is a success. Status 130 made
+# make add "make: *** [Makefile:46: run] Error 130" under that message;
+# make, which the terminal sent the same SIGINT, still ends by it (130 in
+# the shell), silently. A failure still exits 1 (die), and TERM 130.
+trap 'echo; say "stopping"; exit 0' INT
+trap 'echo; say "stopping"; exit 130' TERM
 
 [ -f "$DB" ] && say "reusing $DB (runs so far accumulate)"
 xcbd_start "$LOG" "$PORT" --db "$DB" --open --firmware "$ELF" --web "$ROOT/web"

@@ -285,7 +285,21 @@ int http_call_as(const char *host_hdr, const char *method, const char *path, con
 	return rc;
 }
 
-json_t *api_json(const char *method, const char *path, json_t *body)
+/* The option of cmd's table whose body field an API error names: its
+ * message begins "KEY: " (the daemon names a body's fields so), KEY the
+ * option's JSON key; NULL if none. */
+static const struct cmdopt *field_option(const struct cmd *cmd, const char *msg)
+{
+	for (const struct cmdopt *o = cmd ? cmd->opts : NULL; o && o->name; o++) {
+		size_t n = strlen(cmdopt_key(o));
+
+		if (!strncmp(msg, cmdopt_key(o), n) && !strncmp(msg + n, ": ", 2))
+			return o;
+	}
+	return NULL;
+}
+
+json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path, json_t *body)
 {
 	char *b = body ? json_dumps(body, JSON_COMPACT) : NULL;
 	struct http_resp r;
@@ -295,9 +309,16 @@ json_t *api_json(const char *method, const char *path, json_t *body)
 		o = json_loadb(r.body.p, r.body.len, 0, NULL);
 		if (r.status / 100 != 2) {
 			const char *msg = json_string_value(json_object_get(o, "error"));
+			const struct cmdopt *opt = r.status == 400 && msg ? field_option(cmd, msg) : NULL;
 
-			fprintf(stderr, "xcbench: %s %s: HTTP %d: %s%s\n", method, path, r.status,
-				msg ? msg : "(no message)", http_status_hint(r.status));
+			/* The user typed an option, not the body field the
+			 * daemon names: say the option (password_file was
+			 * --password-file, driver --power). */
+			if (opt)
+				fprintf(stderr, "%s: --%s: %s\n", cmd->name, opt->name, msg + strlen(cmdopt_key(opt)) + 2);
+			else
+				fprintf(stderr, "xcbench: %s %s: HTTP %d: %s%s\n", method, path, r.status,
+					msg ? msg : "(no message)", http_status_hint(r.status));
 			json_decref(o);
 			o = NULL;
 		} else if (!o) {
@@ -307,6 +328,11 @@ json_t *api_json(const char *method, const char *path, json_t *body)
 	free(b);
 	buf_free(&r.body);
 	return o;
+}
+
+json_t *api_json(const char *method, const char *path, json_t *body)
+{
+	return api_json_for(NULL, method, path, body);
 }
 
 void url_encode(struct buf *b, const char *s)

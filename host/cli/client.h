@@ -42,6 +42,10 @@ int http_call_as(const char *host_hdr, const char *method, const char *path, con
 /* GET/POST returning parsed JSON of a 2xx answer; prints the API's error and
  * returns NULL otherwise. */
 json_t *api_json(const char *method, const char *path, json_t *body);
+/* The same for a body built from cmd's options: a 400 whose message names
+ * one of their JSON keys ("password_file: ...") names the option instead
+ * ("xcbench machine: --password-file: ..."). */
+json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path, json_t *body);
 /* "xcbench: writing the output failed: " and err's text (none for 0). */
 void say_output_failed(int err);
 /* What to add to an HTTP error status's message: a hint for 401 (no or a
@@ -79,6 +83,9 @@ int suite_ok(const char *cmd, const char *suite);
 void term_safe(json_t *v);
 /* The same for a method with a body (taken: freed here; NULL for none). */
 json_t *api_answer(const char *method, const char *path, json_t *body, int as_json, int *rc);
+/* api_answer with api_json_for's errors for cmd's options. */
+json_t *api_answer_for(const struct cmd *cmd, const char *method, const char *path, json_t *body, int as_json,
+		       int *rc);
 /* The text form of an answer of one object: prints prefix, then o's member
  * key with print, and frees o. o is get_answer's or api_answer's result and
  * rc what they set: returned as it is when o is NULL (nothing left to do). */

@@ -122,7 +122,7 @@ int cmd_label(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	o = api_json("PATCH", path, body);
+	o = api_json_for(&cmd, "PATCH", path, body);
 	if (!o) {
 		rc = 1;
 	} else if (as_json) {

@@ -59,7 +59,7 @@ static const char *stored_mac(json_t *v, const char *typed)
 	return m ? m : typed;
 }
 
-static int machine_set(const char *mac, json_t *body, int as_json)
+static int machine_set(const struct cmd *cmd, const char *mac, json_t *body, int as_json)
 {
 	char path[128];
 	json_t *o, *m, *p;
@@ -67,7 +67,7 @@ static int machine_set(const char *mac, json_t *body, int as_json)
 
 	snprintf(path, sizeof(path), "/api/v1/machines/%s/power", mac);
 	json_incref(body);	/* api_answer takes it; the caller frees its own */
-	o = api_answer("PUT", path, body, as_json, &rc);
+	o = api_answer_for(cmd, "PUT", path, body, as_json, &rc);
 	if (!o)
 		return rc;
 	m = json_object_get(o, "machine");
@@ -164,7 +164,7 @@ int cmd_machine(int argc, char **argv)
 			fprintf(stderr, "xcbench machine set: --power ipmi|command|manual is required\n");
 			return 2;
 		}
-		rc = machine_set(mac, body, as_json);
+		rc = machine_set(&cmd, mac, body, as_json);
 	} else if (strcmp(verb, "power") == 0 && argc - optind == 3 && json_object_size(body) == 0) {
 		rc = machine_power(mac, argv[optind + 2], as_json);
 	} else if (strcmp(verb, "show") == 0 && argc - optind == 2 && json_object_size(body) == 0) {

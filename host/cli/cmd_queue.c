@@ -111,7 +111,7 @@ int cmd_queue(int argc, char **argv)
 		json_object_set(q.policy, "timeouts", q.timeouts);
 	json_object_update(body, q.policy);
 	parts_free(&q);
-	o = api_json("POST", "/api/v1/jobs", body);
+	o = api_json_for(&cmd, "POST", "/api/v1/jobs", body);
 	json_decref(body);
 	if (!o)
 		return 1;

@@ -114,7 +114,13 @@ json_t *get_answer(const char *path, int as_json, int *rc)
 
 json_t *api_answer(const char *method, const char *path, json_t *body, int as_json, int *rc)
 {
-	json_t *o = api_json(method, path, body);
+	return api_answer_for(NULL, method, path, body, as_json, rc);
+}
+
+json_t *api_answer_for(const struct cmd *cmd, const char *method, const char *path, json_t *body, int as_json,
+		       int *rc)
+{
+	json_t *o = api_json_for(cmd, method, path, body);
 
 	json_decref(body);
 	*rc = o ? 0 : 1;

@@ -1,10 +1,11 @@
 /*
  * api_misc.c — GET /api/v1/health (counters, rejected frames by reason, run
- * counts) and GET /api/v1/machines.
+ * counts), GET /api/v1/machines and GET /api/v1/labs.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "labs_db.h"
 #include "routes.h"
 #include "sqljson.h"
 #include "writer.h"
@@ -89,4 +90,21 @@ enum MHD_Result api_machines(struct req *rq)
 	}
 	dbi_finalize(st);
 	return reply_json(rq, 200, json_pack("{s:o}", "machines", arr));
+}
+
+/* GET /api/v1/labs: the labs' names, for a client to say which there are
+ * when a ?lab= filter names none of them (xcbench runs --lab). */
+enum MHD_Result api_labs(struct req *rq)
+{
+	struct dbi *db = rdb();
+	json_t *names;
+
+	if (!db)
+		return reply_error(rq, 503, "database unavailable");
+	names = json_array();
+	if (labs_names(db, names)) {
+		json_decref(names);
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+	}
+	return reply_json(rq, 200, json_pack("{s:o}", "labs", names));
 }

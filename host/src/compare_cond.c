@@ -45,10 +45,15 @@ static int is_note(const struct cond *c)
 }
 #define NCOND (sizeof(conds) / sizeof(conds[0]))
 
+/* Run's count of condition c, a note (flags resolved: resolve_flags). */
+static int64_t note_count(const struct cond *c, struct case_flags flags)
+{
+	return strcmp(c->name, "unstable") == 0 ? flags.unstable : flags.failed;
+}
+
 /* The run's value of condition c as text ("" when it has none). The suite
  * parameters leave out run= (each boot's own id). */
-static char *cond_value(struct dbi *db, const struct run_row *r, struct case_flags flags, json_t *hello,
-			const struct cond *c)
+static char *cond_value(const struct run_row *r, struct case_flags flags, json_t *hello, const struct cond *c)
 {
 	json_t *v;
 
@@ -56,12 +61,9 @@ static char *cond_value(struct dbi *db, const struct run_row *r, struct case_fla
 	 * (the RESULT flag XCB_RF_UNSTABLE, issue 21); "failed", those whose
 	 * calls were lost, duplicated or out of order, read a stale
 	 * translation or ran past the watchdog (XCB_RF_INVARIANT,
-	 * XCB_RF_WATCHDOG): "" when none; counted by compare's read of the
-	 * RESULT rows (flags), else here */
+	 * XCB_RF_WATCHDOG): "" when none */
 	if (is_note(c)) {
-		if (flags.unstable < 0 || flags.failed < 0)
-			flags = results_case_flags(db, r->id);
-		int64_t n = strcmp(c->name, "unstable") == 0 ? flags.unstable : flags.failed;
+		int64_t n = note_count(c, flags);
 		struct buf b = { 0 };
 
 		if (n <= 0)
@@ -108,10 +110,20 @@ static void add_distinct(json_t *arr, const char *value)
 	json_array_append_new(arr, json_string(value));
 }
 
+/* out[i]: run s->runs[i]'s flagged cases, as counted by compare's read
+ * of the RESULT rows (in[i]), else (-1, or no in) over every case of the
+ * run. */
+static void resolve_flags(struct dbi *db, const struct compare_side *s, const struct case_flags *in,
+			  struct case_flags *out)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		out[i] = in && in[i].unstable >= 0 && in[i].failed >= 0 ? in[i] : results_case_flags(db, s->runs[i]);
+}
+
 /* Each condition's distinct values over the side's runs (rows[i]: run
- * s->runs[i]'s row, flags[i] its flagged cases or -1). */
-static void side_values(struct dbi *db, const struct compare_side *s, const struct run_row *rows,
-			const struct case_flags *flags, json_t *vals[NCOND])
+ * s->runs[i]'s row, flags[i] its flagged cases). */
+static void side_values(const struct compare_side *s, const struct run_row *rows, const struct case_flags *flags,
+			json_t *vals[NCOND])
 {
 	for (size_t k = 0; k < NCOND; k++)
 		vals[k] = json_array();
@@ -120,7 +132,7 @@ static void side_values(struct dbi *db, const struct compare_side *s, const stru
 		json_t *hello = r->hello ? json_loads(r->hello, 0, NULL) : NULL;
 
 		for (size_t k = 0; k < NCOND; k++) {
-			char *v = cond_value(db, r, flags[i], hello, &conds[k]);
+			char *v = cond_value(r, flags[i], hello, &conds[k]);
 
 			if (v)
 				add_distinct(vals[k], v);
@@ -149,33 +161,62 @@ static int same_sets(json_t *x, json_t *y)
 }
 
 /* A side's values of condition c in a mismatch line: ", " between them,
- * c->empty for an empty one, a hypervisor by its name (XCB_HYPERVISORS). A
- * side's runs without a flagged case go unsaid when another has one
- * ("run 2: 1 case", not "none, run 2: 1"). */
+ * c->empty for an empty one, a hypervisor by its name (XCB_HYPERVISORS). */
 static void join(struct buf *b, json_t *arr, const struct cond *c)
 {
-	int note = is_note(c), n = 0;
 	size_t i;
 	json_t *e;
 
 	json_array_foreach(arr, i, e) {
 		const char *v = json_string_value(e), *hv;
 
-		if (note && !*v && json_array_size(arr) > 1)
-			continue;
 		if (c->hello && strcmp(c->hello, "hypervisor") == 0 && (hv = xcb_hypervisor_name(v)))
 			v = hv;
-		buf_addf(b, "%s%s", n++ ? ", " : "", *v ? v : c->empty);
+		buf_addf(b, "%s%s", i ? ", " : "", *v ? v : c->empty);
 	}
+}
+
+/* A side's count of note c in its line: "15 of A's cases (run 1)", "3 of
+ * A's cases (run 2: 1, run 3: 2)", "none of B's" (first: the line's first
+ * side, which says "cases"). Each side is named: "run 1: 15 cases vs run
+ * 1: 14 cases" (two algorithms of one run) read as one run counted twice. */
+static void note_side(struct buf *b, const char *side, const struct compare_side *s,
+		      const struct case_flags *flags, const struct cond *c, int first)
+{
+	int64_t total = 0;
+	size_t with = 0, n = 0;
+
+	for (size_t i = 0; i < s->nruns; i++) {
+		total += note_count(c, flags[i]) > 0 ? note_count(c, flags[i]) : 0;
+		with += note_count(c, flags[i]) > 0;
+	}
+	if (!total) {
+		buf_addf(b, "none of %s's%s", side, first ? " cases" : "");
+		return;
+	}
+	buf_addf(b, "%lld of %s's%s (", (long long)total, side, first ? " cases" : "");
+	for (size_t i = 0; i < s->nruns; i++) {
+		int64_t k = note_count(c, flags[i]);
+
+		if (k <= 0)
+			continue;
+		buf_addf(b, "%srun %lld", n++ ? ", " : "", (long long)s->runs[i]);
+		if (with > 1)
+			buf_addf(b, ": %lld", (long long)k);
+	}
+	buf_addf(b, ")");
 }
 
 json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const struct run_row *ra,
 			   const struct run_row *rb, const struct case_flags *fa, const struct case_flags *fb)
 {
 	json_t *va[NCOND], *vb[NCOND], *list = json_array(), *mism = json_array();
+	struct case_flags ga[COMPARE_MAX_RUNS], gb[COMPARE_MAX_RUNS];
 
-	side_values(db, &rq->a, ra, fa, va);
-	side_values(db, &rq->b, rb, fb, vb);
+	resolve_flags(db, &rq->a, fa, ga);
+	resolve_flags(db, &rq->b, fb, gb);
+	side_values(&rq->a, ra, ga, va);
+	side_values(&rq->b, rb, gb, vb);
 	for (size_t k = 0; k < NCOND; k++) {
 		/* same: the sides have the same values; within: a side has
 		 * several (its runs ran under different conditions) */
@@ -203,15 +244,21 @@ json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const s
 		if (flag) {
 			struct buf line = { 0 };
 
-			if (note)
+			if (note) {
 				buf_addf(&line, "%s: ", conds[k].what);
-			else if (!same)
-				buf_addf(&line, "%s %s: ", conds[k].what, conds[k].plural ? "differ" : "differs");
-			else
-				buf_addf(&line, "%s %s within a side: ", conds[k].what, conds[k].plural ? "vary" : "varies");
-			join(&line, va[k], &conds[k]);
-			buf_addf(&line, " vs ");
-			join(&line, vb[k], &conds[k]);
+				note_side(&line, "A", &rq->a, ga, &conds[k], 1);
+				buf_addf(&line, ", ");
+				note_side(&line, "B", &rq->b, gb, &conds[k], 0);
+			} else {
+				if (!same)
+					buf_addf(&line, "%s %s: ", conds[k].what, conds[k].plural ? "differ" : "differs");
+				else
+					buf_addf(&line, "%s %s within a side: ", conds[k].what,
+						 conds[k].plural ? "vary" : "varies");
+				join(&line, va[k], &conds[k]);
+				buf_addf(&line, " vs ");
+				join(&line, vb[k], &conds[k]);
+			}
 			json_array_append_new(mism, json_string(line.p));
 			buf_free(&line);
 		}

@@ -87,6 +87,7 @@ static const struct route {
 	{ "GET", "health", .h0 = api_health },
 	{ "GET", "schema", .h0 = api_schema },	/* api_schema.c */
 	{ "GET", "machines", .h0 = api_machines },
+	{ "GET", "labs", .h0 = api_labs },
 	{ "GET", "runs", .h0 = api_runs },
 	{ "POST", "runs", .h0 = api_run_create },
 	{ "GET", "runs.csv", .h0 = api_runs_csv },

@@ -28,3 +28,20 @@ void lab_machine_adopt(struct dbi *db, int64_t id)
 	if (cfg.lab)
 		dbi_run(db, "UPDATE machines SET lab = ? WHERE id = ? AND lab IS NULL", DBI_T(cfg.lab), DBI_I(id));
 }
+
+int labs_names(struct dbi *db, json_t *names)
+{
+	struct dbi_stmt *st;
+	int rc;
+
+	/* UNION drops the duplicates; the NULL of a daemon without --lab (and
+	 * of runs and machines from before labs) is no lab, so not listed. */
+	if (dbi_query(db, "SELECT lab FROM runs WHERE lab IS NOT NULL UNION SELECT lab FROM machines "
+		      "WHERE lab IS NOT NULL UNION SELECT CAST(? AS TEXT) ORDER BY 1", &st, DBI_T(cfg.lab)))
+		return -1;
+	while ((rc = dbi_step(st)) == DBI_ROW)
+		if (dbi_column_text(st, 0))
+			json_array_append_new(names, json_string(dbi_column_text(st, 0)));
+	dbi_finalize(st);
+	return rc == DBI_DONE ? 0 : -1;
+}

@@ -6,6 +6,7 @@
 #ifndef XCB_LABS_DB_H
 #define XCB_LABS_DB_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,5 +18,9 @@ int lab_machine_elsewhere(struct dbi *db, const char *mac, char *other, size_t n
 /* Gives machine id this daemon's lab if it has none yet (a machine first
  * booted by a daemon without --lab, or created before labs). */
 void lab_machine_adopt(struct dbi *db, int64_t id);
+/* Appends to names (a JSON array) every lab the store knows, sorted: the
+ * labs of its runs and machines, and this daemon's own (cfg.lab, known
+ * before it stores anything). 0, or -1 when the query failed. */
+int labs_names(struct dbi *db, json_t *names);
 
 #endif

@@ -39,10 +39,6 @@ int power_password_file_ok(const char *path, char *why, size_t whylen)
 	struct stat st;
 	int fd;
 
-	if (!path[0]) {
-		snprintf(why, whylen, "password_file: needed by this driver");
-		return -1;
-	}
 	/* Not echoed: a relative "path" is most often the password itself,
 	 * typed where the file's name belongs, and this answer is printed. */
 	if (path[0] != '/') {

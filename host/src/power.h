@@ -55,7 +55,8 @@ int power_command_check(const struct power_cfg *c, char *why, size_t whylen);
 /* 1 if s is 1..max characters of letters, digits and extra, not starting
  * with '-' (safe as one argument and inside a sh command). */
 int power_word_ok(const char *s, const char *extra, size_t max);
-/* The password file's own check (power.c): 0, or -1 with why. */
+/* The password file's own check (power.c), path given (not ""): 0, or -1
+ * with why. */
 int power_password_file_ok(const char *path, char *why, size_t whylen);
 /* The last non-empty line of out that is not in skip[] (NULL-terminated
  * list of substrings), trimmed and with control bytes replaced, into dst. */

@@ -28,6 +28,13 @@ int power_ipmi_check(const struct power_cfg *c, char *why, size_t whylen)
 		snprintf(why, whylen, "user: expected an IPMI user name (at most 16 letters, digits, '._-@')");
 		return -1;
 	}
+	/* What is missing, and what to give: "needed by this driver" left
+	 * both to guess. */
+	if (!c->password_file[0]) {
+		snprintf(why, whylen, "password_file: the ipmi driver needs the BMC's password: the absolute path "
+			 "of a file on the daemon's machine holding it (mode 600)");
+		return -1;
+	}
 	return power_password_file_ok(c->password_file, why, whylen);
 }
 

@@ -12,6 +12,7 @@
 
 enum MHD_Result api_health(struct req *rq);
 enum MHD_Result api_machines(struct req *rq);
+enum MHD_Result api_labs(struct req *rq);
 enum MHD_Result api_runs(struct req *rq);
 enum MHD_Result api_runs_csv(struct req *rq);
 enum MHD_Result api_run_create(struct req *rq);

@@ -600,6 +600,7 @@ async function comparePage(A, B, seen, full) {
 	await checkMatrices(what, cmp, seen);
 	const rows = await page.$$eval('#cases tbody tr', (t) => t.length);
 	ok(rows === cmp.cases.length && rows > 0, `${what}: every matched case listed (${cmp.cases.length})`);
+	await p50sInNs(what, cmp);
 	await verdictInView(what);
 	if (!full) return;
 	// xcb-gen varies callee work within each algorithm: the toolbar switches tables.
@@ -638,6 +639,30 @@ async function comparePage(A, B, seen, full) {
 	const want = await apiText(`compare.csv?a=${A.id}&b=${B.id}`);
 	ok(fs.readFileSync(file, 'utf8') === want && want.split('\r\n').length > 2, 'compare: CSV download matches /api/v1/compare.csv');
 	await page.screenshot({ path: path.join(OUT, 'web-compare-runs.png'), fullPage: true });
+}
+
+// The case table's a and b p50 read as the run page's: ns at each run's TSC
+// rate, the API's cycles in the cell's title (they were '1,251 cyc' beside
+// the run page's '597 ns'). Rows are found by their cases' links.
+async function p50sInNs(what, cmp) {
+	const rows = await page.$$eval('#cases tbody tr', (trs) => trs.map((tr) => [3, 4].map((i) => {
+		const td = tr.querySelectorAll('td')[i];
+		return { text: td.textContent, title: td.title, case: new URL(td.querySelector('a').href).searchParams.get('case') };
+	})));
+	const unit = { ns: 1, 'µs': 1e3, ms: 1e6, s: 1e9 };
+	const bad = [];
+	for (const [a, b] of rows) {
+		const c = cmp.cases.find((x) => String(x.a_case) === a.case && String(x.b_case) === b.case);
+		for (const [cell, cyc, run] of [[a, c && c.a_p50, cmp.a], [b, c && c.b_p50, cmp.b]]) {
+			const m = /^([\d.]+) (ns|µs|ms|s)$/.exec(cell.text);
+			const want = (cyc * 1e6) / run.tsc_khz;
+			// fmt.ns keeps 3 significant digits (or whole ns)
+			if (!c || !m || Math.abs(m[1] * unit[m[2]] - want) > Math.max(0.5, want * 0.005) + 1e-9
+				|| cell.title !== `${Number(cyc).toLocaleString('en-US')} TSC cycles`) bad.push({ cell, cyc, tsc_khz: run.tsc_khz });
+		}
+	}
+	ok(rows.length && cmp.a.tsc_khz && cmp.b.tsc_khz && !bad.length,
+		`${what}: the case table's p50s are ns at each run's TSC rate, as on the run page (${rows[0] && rows[0][0].text}), cycles in their titles`, bad.slice(0, 3));
 }
 
 // At 1366 px a case's verdict (change, its interval, q) and both sides'

@@ -14,6 +14,38 @@ const RUNS = process.env.XCB_RUNS.split(' ').map(Number);
 const api = async (p) => (await fetch(new URL(`api/v1/${p}`, BASE))).json();
 const url = (p) => new URL(p, BASE).toString();
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+// The trend chart's texts apart: the y axis title, the tick labels, the
+// legend and the runs' labels above their points. The chart is drawn again
+// with its canvas's fillText watched, so every text is boxed where it was
+// really drawn (measureText's ink box, through the canvas transform of the
+// moment: the title is rotated). The first run's label, centred on a point
+// on the plot's left edge, was drawn over the y axis's tick labels.
+async function trendTextApart(what) {
+	const r = await page.evaluate(() => {
+		const c = window.xcbCharts.trend, ctx = c.ctx, boxes = [];
+		ctx.fillText = function (text, x, y, maxWidth) {
+			const m = ctx.measureText(text), t = ctx.getTransform();
+			// a text wider than maxWidth is squeezed to it
+			const sx = maxWidth !== undefined && m.width > maxWidth ? maxWidth / m.width : 1;
+			const l = x - sx * m.actualBoundingBoxLeft, rt = x + sx * m.actualBoundingBoxRight;
+			const tp = y - m.actualBoundingBoxAscent, bt = y + m.actualBoundingBoxDescent;
+			const pts = [[l, tp], [rt, tp], [l, bt], [rt, bt]].map(([a, b]) => [t.a * a + t.c * b + t.e, t.b * a + t.d * b + t.f]);
+			const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+			boxes.push({ text: String(text), l: Math.min(...xs), r: Math.max(...xs), t: Math.min(...ys), b: Math.max(...ys) });
+			return CanvasRenderingContext2D.prototype.fillText.call(this, text, x, y, maxWidth);
+		};
+		c.draw();
+		delete ctx.fillText;
+		const hit = [];
+		boxes.forEach((a, i) => boxes.slice(i + 1).forEach((o) => {
+			if (a.l < o.r - 1 && o.l < a.r - 1 && a.t < o.b - 1 && o.t < a.b - 1) hit.push(`'${a.text}' / '${o.text}'`);
+		}));
+		return { hit, n: boxes.length, texts: boxes.map((x) => x.text) };
+	});
+	ok(r.n > 10 && r.texts.some((t) => /^p50 call time/.test(t)) && !r.hit.length,
+		`trend chart at ${what}: no two of its ${r.n} texts overlap (axis titles, tick labels, legend, the runs' labels)`, r.hit.slice(0, 6));
+}
+
 const b = await launch(OUT, 'history');
 const { ctx, page, errors, ready } = b;
 
@@ -47,6 +79,13 @@ try {
 	}
 	ok(same, `trend points = median of each run's repetition p50 (ns), inside their spread (${key})`, diag);
 	ok(JSON.stringify(tr.xcb.points.map((p) => p.label)) === JSON.stringify(RUNS.map((_, i) => `boot ${i + 1}`)), 'trend points carry the runs\' labels', tr.xcb.points.map((p) => p.label));
+	await trendTextApart('1366 px');
+	// and on a narrow window, where the runs' points crowd the axis
+	await page.setViewportSize({ width: 640, height: 900 });
+	await page.waitForFunction(() => window.xcbCharts.trend.width < 640, null, { timeout: 10000 });
+	await trendTextApart('640 px');
+	await page.setViewportSize({ width: 1366, height: 900 });
+	await page.waitForFunction(() => window.xcbCharts.trend.width > 1000, null, { timeout: 10000 });
 	// choose another case: the chart follows and the URL keeps it
 	const opts = await page.$$eval('#trend-case option', (o) => o.map((x) => x.value));
 	await page.selectOption('#trend-case', opts[3]);

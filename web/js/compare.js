@@ -12,7 +12,7 @@ import { h, $, fill, state, errorBox, loading, params, setParams, header, badge 
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, changeColor, destroyAll } from './charts.js';
-import { varyingAxes, filterCases, notMarkedWhy } from './model.js';
+import { varyingAxes, filterCases, notMarkedWhy, unitOfRuns } from './model.js';
 import { isSync, measureNoun } from './sync_view.js';
 
 const main = $('#main');
@@ -346,6 +346,9 @@ function casesTable(cmp) {
 	// the CSV), in its order; any other matched key after them, by name.
 	const order = schema.case_keys.filter((k) => k.column && k.matching).map((k) => k.key);
 	keys.sort((x, y) => ((order.indexOf(x) + 1 || 99) - (order.indexOf(y) + 1 || 99)) || (x < y ? -1 : 1));
+	// Each side's p50 in the run page's unit (ns at its TSC rate); the cell's
+	// title keeps the cycles the API and the CSV give.
+	const ua = unitOfRuns(cmp.a_runs || [cmp.a]), ub = unitOfRuns(cmp.b_runs || [cmp.b]);
 	const sorted = [...cmp.cases].sort((x, y) => (y.significant - x.significant) || Math.abs(y.change_pct) - Math.abs(x.change_pct));
 	// The verdict and both sides' figures come first: a real suite's cases have
 	// up to 17 axes, wider than a laptop's screen, and what scrolls out of view
@@ -357,8 +360,8 @@ function casesTable(cmp) {
 			h('td', { class: `num ${c.significant ? (c.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns'}` }, fmt.pct(c.change_pct)),
 			h('td', { class: 'num' }, ciText(c)),
 			h('td', { class: 'num' }, c.q === null || c.q === undefined ? '–' : c.q.toFixed(3)),
-			h('td', { class: 'num' }, h('a', { href: `run.html?id=${cmp.a.id}&case=${c.a_case}#hist` }, `${fmt.int(c.a_p50)} cyc`)),
-			h('td', { class: 'num' }, h('a', { href: `run.html?id=${cmp.b.id}&case=${c.b_case}#hist` }, `${fmt.int(c.b_p50)} cyc`)),
+			h('td', { class: 'num', title: `${fmt.int(c.a_p50)} TSC cycles` }, h('a', { href: `run.html?id=${cmp.a.id}&case=${c.a_case}#hist` }, ua.text(c.a_p50))),
+			h('td', { class: 'num', title: `${fmt.int(c.b_p50)} TSC cycles` }, h('a', { href: `run.html?id=${cmp.b.id}&case=${c.b_case}#hist` }, ub.text(c.b_p50))),
 			keys.map((k) => h('td', {}, c.key[k] ?? '–')),
 			h('td', { class: 'num' }, c.method),
 			h('td', { class: 'num' }, `${c.a_boots ?? '–'}/${c.b_boots ?? '–'}`),

@@ -121,11 +121,13 @@ function drawRuns(el, runs, baselines) {
 			})))));
 }
 
-// Point labels: each run's label (or #id) above its point.
+// Point labels: each run's label (or #id) above its point, kept inside the
+// plot: centred on the first point (on the plot's left edge) it was drawn
+// over the y axis's tick labels.
 const pointLabels = {
 	id: 'xcbPointLabels',
 	afterDatasetsDraw(chart) {
-		const { ctx } = chart;
+		const { ctx, chartArea: area } = chart;
 		const ds = chart.data.datasets.findIndex((d) => d.xcbRole === 'p50');
 		if (ds < 0) return;
 		ctx.save();
@@ -134,7 +136,9 @@ const pointLabels = {
 		ctx.fillStyle = '#374151';
 		chart.getDatasetMeta(ds).data.forEach((el, i) => {
 			const pt = chart.data.datasets[ds].data[i];
-			ctx.fillText(pt.label || `#${pt.run}`, el.x, el.y - 10);
+			const text = pt.label || `#${pt.run}`;
+			const half = ctx.measureText(text).width / 2;
+			ctx.fillText(text, Math.min(Math.max(el.x, area.left + half), area.right - half), el.y - 10);
 		});
 		ctx.restore();
 	},

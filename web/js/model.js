@@ -2,6 +2,8 @@
 // machine-fact names, case grouping, ns conversion, progress of a run.
 // Pure functions, no DOM.
 
+import * as fmt from './format.js';
+
 // CPUID hypervisor signatures -> names people use: the schema's table
 // (GET /api/v1/schema `hypervisors`, proto/xcb_schema.h XCB_HYPERVISORS, the
 // same names the run list's search finds). Each page hands it over with
@@ -81,12 +83,25 @@ export function toNs(cycles, tscKhz) {
 }
 
 // A latency accessor: ns where the run knows its TSC rate, cycles otherwise,
-// so every chart of one run uses one unit.
+// so every chart of one run uses one unit; text(cycles) is a table's cell.
 export function unitOf(run) {
 	const k = run.tsc_khz;
-	return k
+	const u = k
 		? { name: 'ns', conv: (c) => (c === null || c === undefined ? null : (c * 1e6) / k) }
 		: { name: 'cycles', conv: (c) => (c === null || c === undefined ? null : c) };
+	u.text = (c) => (c === null || c === undefined ? '–' : k ? fmt.ns(u.conv(c)) : `${fmt.int(c)} cyc`);
+	return u;
+}
+
+// The unit of a compare side's figures (its runs: one boot or a group), so
+// that they read as the run page's do. A group's p50 is its boots'
+// geometric mean of cycles, and GM(c / k) = GM(c) / GM(k): at the geometric
+// mean of the boots' TSC rates it is their geometric mean in ns. Cycles
+// when a run has no rate.
+export function unitOfRuns(runs) {
+	const ks = runs.map((r) => r.tsc_khz);
+	const all = ks.length > 0 && ks.every((k) => k > 0);
+	return unitOf({ tsc_khz: all ? Math.exp(ks.reduce((s, k) => s + Math.log(k), 0) / ks.length) : null });
 }
 
 // A short case name for narrow tables: id, kind, algorithm, initiators, mask.

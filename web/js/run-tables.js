@@ -68,7 +68,7 @@ export function renderLocks(container, cases, unit) {
 		fill(container, state('empty', 'No lock was taken in this run.', h('div', {}, 'Only lock-based algorithms (e.g. ', h('code', {}, 'locked'), ', also as a TLB shootdown\u2019s path), the TLB flush lock and the sync cases\u2019 rw-lock report a lock profile.')));
 		return;
 	}
-	const t = (c) => (unit.name === 'ns' ? fmt.ns(unit.conv(c)) : `${fmt.int(c)} cyc`);
+	const t = unit.text;
 	fill(container, h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'locks-table' },
 		h('thead', {}, h('tr', {}, ['Case', 'lock', 'acquisitions', 'contended', 'contended %', 'total hold', 'total wait', 'avg hold', 'avg wait']
 			.map((x, i) => h('th', { class: i ? 'num' : null }, x)))),
@@ -124,7 +124,7 @@ export function renderTlb(container, cases, unit) {
 		fill(container, state('empty', 'This run has no TLB shootdown or sync cases.', h('div', {}, 'Run a suite with TLB cases (the default suite has them) to see shootdown latency and the stale-translation check.')));
 		return;
 	}
-	const t = (c) => (unit.name === 'ns' ? fmt.ns(unit.conv(c)) : `${fmt.int(c)} cyc`);
+	const t = unit.text;
 	// method none invalidates nothing: a cost figure whose stale reads are
 	// expected and never counted, so neither its 0 nor a control says "clean".
 	const noFlush = (c) => c.kind === 'tlb' && axisOf(c, 'method') === 'none';

@@ -55,7 +55,7 @@ export function renderSync(container, cases, unit) {
 		fill(container, state('empty', 'This run has no sync cases.', h('div', {}, 'Run ', h('code', {}, 'suite=ept'), ' (seed 002) to see the writer\u2019s and the readers\u2019 side of a shootdown held under a lock.')));
 		return false;
 	}
-	const t = (cyc) => (cyc === null || cyc === undefined ? '–' : unit.name === 'ns' ? fmt.ns(unit.conv(cyc)) : `${fmt.int(cyc)} cyc`);
+	const t = unit.text;
 	const p = (c, k) => (c.pseudo || {})[k];
 	// The chart: one line per mode (and writer/readers/rw-lock setting), the
 	// readers' wait per batch (p50) over CPUs in mask.
