@@ -3,9 +3,10 @@
 # (tests/lib/docs.py), so they cannot rot unseen: every repository path they
 # name exists; every option an xcbench/xcbenchd command of theirs gives is one
 # that command's --help lists; README's by-hand QEMU boot, run as written,
-# boots and exits as README says; host/API.md's /health, run and /boot.json
-# examples have the keys a real daemon answers, and its /schema example the
-# RESULT lengths. (host/API.md once showed /health without run_limit,
+# boots and exits as README says; firmware/README.md's foundation-only build
+# builds and boots (main.c once needed bench/ to link); host/API.md's
+# /health, run and /boot.json examples have the keys a real daemon answers,
+# and its /schema example the RESULT lengths. (host/API.md once showed /health without run_limit,
 # no_case and lab, and a 208-byte full RESULT after it grew to 224.)
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
@@ -42,6 +43,26 @@ else
 	rc=$?
 	check "README's by-hand boot: QEMU exits 1, '(code << 1) | 1' of success (got $rc)" test "$rc" = 1
 	check "... after README's summary line: 4/4 cpus online" grep -q 'xcbench: 4/4 cpus online, tsc [0-9]* kHz' <<<"$out"
+fi
+
+# firmware/README.md's foundation-only build, in a copy of the tree (its own
+# build/), and its image booted: main.c once needed bench/ to link.
+fw=$(tr '\n' ' ' <firmware/README.md | grep -o 'make SRCDIRS=[^`]*' | head -n 1)
+check "firmware/README.md gives the foundation-only build" test -n "$fw"
+if [ -n "$fw" ] && command -v qemu-system-x86_64 >/dev/null; then
+	copy=$(mktemp -d "$OUTDIR/fwcopy.XXXXXX")
+	tar -C "$ROOT" --exclude=build -cf - firmware proto tools | tar -x -C "$copy"
+	(cd "$copy/firmware" && bash -c "$fw") >"$copy/fw.log" 2>&1
+	rc=$?
+	check "'$fw' in firmware/ builds (status $rc)" test "$rc" = 0
+	[ "$rc" = 0 ] || grep -aE 'error|undefined' "$copy/fw.log" | head -n 5 | sed 's/^/# /'
+	out=$(timeout 120 qemu-system-x86_64 -accel tcg -M q35 -m 256 -smp 2 -nographic -no-reboot \
+		-bios /usr/share/qemu/qboot.rom -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-monitor none -serial stdio -kernel "$copy/firmware/build/xcbench.elf" </dev/null 2>&1)
+	rc=$?
+	check "... and its image boots to the report and exits ok (QEMU status $rc)" \
+		bash -c "[ $rc = 1 ] && grep -q 'xcbench: 2/2 cpus online' <<<\"\$1\"" _ "$out"
+	rm -rf "$copy"
 fi
 
 # host/API.md's examples against a daemon's answers, with a generated run.
