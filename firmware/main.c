@@ -25,8 +25,12 @@
 #define XCB_FW_VERSION "dev"
 #endif
 
-/* The benchmark layer's entry point (bench/), if linked: returns an exit code. */
+/* The benchmark layer's entry points (bench/), if linked: bench_main returns
+ * an exit code. Weak, so the foundation alone (make SRCDIRS="boot arch lib",
+ * firmware/README.md) still links and boots to its report. */
 int bench_main(void) __attribute__((weak));
+int xcall_smoke(unsigned iters) __attribute__((weak));
+void benv_set_boot(const struct benv_boot *b) __attribute__((weak));
 
 void kmain(uint32_t magic, uint32_t mbi);
 
@@ -143,7 +147,7 @@ void kmain(uint32_t magic, uint32_t mbi)
 		rc = XCB_EXIT_CONFIG;
 	if (rc || boot_only)
 		; /* boot_only=1: the machine report above is all that was asked for */
-	else if (cmdline_has("xcall_smoke")) /* xcall/flush self-test instead of the bench */
+	else if (xcall_smoke && cmdline_has("xcall_smoke")) /* xcall/flush self-test instead of the bench */
 		rc = cmdline_u64("xcall_smoke", 0, &smoke_iters) < 0 ? XCB_EXIT_CONFIG
 		     : xcall_smoke((unsigned)smoke_iters) ? XCB_EXIT_FAIL : XCB_EXIT_OK;
 	else if (bench_main) {

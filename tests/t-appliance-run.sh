@@ -46,6 +46,23 @@ check "... and it said so, and where the runs are kept (every way out: done, Ctr
 	grep -qF "make run: xcbenchd stopped; its runs are kept in $DIR/var/xcbench.db" "$DIR/run-1.out"
 FIRST=$ID
 
+# The command that message gives must start a daemon on those runs as
+# written (it once gave `--open` without loopback addresses, which xcbenchd
+# refuses): run from the repository root, with --ready-fd added to know.
+hint=$(grep -oE 'or: host/build/xcbenchd [^)]*' "$DIR/run-1.out" | tail -n 1)
+hint=${hint#or: }
+diag "hint: $hint"
+fifo=$DIR/hint.ready
+mkfifo "$fifo"
+# shellcheck disable=SC2086  # the hint is a list of words, as a user pastes it
+(cd "$ROOT" && exec $hint --ready-fd 3 3>"$fifo" >"$DIR/hint.log" 2>&1 </dev/null) &
+DPID=$!
+read -r -t 60 line <"$fifo"
+check "the hinted command (${hint:-none}) starts a daemon" test "${line%% *}" = ready
+[ "${line%% *}" = ready ] || sed 's/^/# /' "$DIR/hint.log"
+check "... serving the run it kept" curl -sf "http://127.0.0.1:$PORT/api/v1/runs/${ID:-0}" -o /dev/null
+kill "$DPID" 2>/dev/null; wait "$DPID" 2>/dev/null; DPID=
+
 # Look at what it left, through a daemon on the same database.
 xcbd_start "$DIR/check.log" "$PORT" --db "$DIR/var/xcbench.db"
 DPID=$XCBD_PID

@@ -88,8 +88,10 @@ stop_daemon() {
 	wait "$DPID" 2>/dev/null
 	DPID=
 	# Said on every way out (done, Ctrl-C, an error after the start): the
-	# runs outlive the daemon, and the next make run serves them again.
-	say "xcbenchd stopped; its runs are kept in $DB (make run again serves them, or: host/build/xcbenchd --db $DB --open)"
+	# runs outlive the daemon, and the next make run serves them again. The
+	# command names loopback addresses: --open refuses xcbenchd's default
+	# 0.0.0.0, so without them it would not start.
+	say "xcbenchd stopped; its runs are kept in $DB (make run again serves them, or: host/build/xcbenchd --db $DB --open --listen 127.0.0.1:$PORT --udp 127.0.0.1:$PORT)"
 }
 trap 'stop_daemon' EXIT
 # Ctrl-C is how make run ends (the daemon serves until then): once the EXIT
