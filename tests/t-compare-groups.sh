@@ -207,7 +207,7 @@ PY
 m=$(pyjson "$URL/api/v1/compare?a=$Q&b=${ID[0]}" '" | ".join(d["mismatches"])')
 check "differing conditions are listed ($m)" bash -c "grep -q 'payload commit differs: 2d77dc2 vs 20780d8' <<<'$m' && grep -q 'suite differs: quick vs seed' <<<'$m'"
 "${X[@]}" compare "$Q" "${ID[0]}" --format text >"$TMP/mism.txt" 2>&1
-check "... and the CLI warns of them" grep -q "^warning: payload commit differs: 2d77dc2 vs 20780d8" "$TMP/mism.txt"
+check "... and the CLI lists them as mismatch lines" grep -q "^mismatch: payload commit differs: 2d77dc2 vs 20780d8" "$TMP/mism.txt"
 # A check in which no case could be tested (one boot a side, fewer than 5
 # repetitions: no interval, no p) is no verdict either: it used to print
 # "pass: 0 of N" and exit 0 whatever B's figures.
@@ -252,7 +252,9 @@ check "a case flagged unstable host is a note in mismatches, each side named, no
 	bash -c 'grep -qF "unstable host cases: 1 of A'"'"'s cases (run $2), none of B'"'"'s" <<<"$1" &&
 		grep -q "a condition to note: see mismatches" <<<"$1" && ! grep -q "differ in conditions" <<<"$1"' _ "$m" "${ID[1]}"
 "${X[@]}" compare "${ID[0]},${ID[1]},${ID[2]}" "${ID[3]},${ID[4]},${ID[5]}" --format text >"$TMP/unst.txt" 2>&1
-check "... and the CLI warns of it" grep -qF "warning: unstable host cases: 1 of A's cases (run ${ID[1]}), none of B's" "$TMP/unst.txt"
+check "... and the CLI warns of it: a mismatch line, which its warning points at" \
+	bash -c 'grep -qF "mismatch: unstable host cases: 1 of A'"'"'s cases (run $2), none of B'"'"'s" "$1" &&
+		grep -q "^warning: .*see mismatches" "$1"' _ "$TMP/unst.txt" "${ID[1]}"
 # The same runs on both sides (two algorithms): the unstable case is on
 # both, and the warning does not say the sides differ - with one run a
 # side, and with three (each run's own count made groups "differ").

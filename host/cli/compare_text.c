@@ -370,8 +370,11 @@ void compare_warnings(json_t *o)
 
 	json_array_foreach(json_object_get(o, "warnings"), i, w)
 		compare_wrap("warning: ", "   ", json_string_value(w));
+	/* "mismatch: ", the word the warnings' "see mismatches" points at
+	 * (the API's field): as "warning: " they read as unrelated warnings
+	 * and the pointer led nowhere. */
 	json_array_foreach(json_object_get(o, "mismatches"), j, w)
-		compare_wrap("warning: ", "   ", json_string_value(w));
+		compare_wrap("mismatch: ", "   ", json_string_value(w));
 }
 
 void compare_summary(json_t *o)
