@@ -110,6 +110,16 @@ check "the second says it waits for job $Q1 ($(cat "$TMP/q2.err"))" \
 	grep -q "^xcbench queue: job $Q1 (.*) holds $M5: job $Q2 runs after it ends" "$TMP/q2.err"
 check "... its stdout is the usual one line" test "$(cat "$TMP/q2.out")" = "queued job $Q2: suite quick for $M5 (next boot of that machine)"
 
+# A machine the daemon powers: queue says the daemon boots it (it said
+# "next boot of that machine", as for a manual one, which waits for a person).
+M6=52:54:00:0e:00:06
+"${X[@]}" machine set $M6 --power command --command "/bin/true {action}" >/dev/null
+"${X[@]}" queue --mac $M6 --suite quick >"$TMP/q6.out" 2>&1
+Q6=$(grep -oE 'job [0-9]+' "$TMP/q6.out" | cut -d' ' -f2)
+check "queue for a powered machine: the daemon powers it on and boots it ($(cat "$TMP/q6.out"))" \
+	grep -q "^queued job $Q6: suite quick for $M6 (the daemon powers that machine on and boots it)$" "$TMP/q6.out"
+"${X[@]}" job cancel "$Q6" >/dev/null 2>&1
+
 M9=52:54:00:0e:00:99
 for a in on status; do
 	"${X[@]}" machine power $M9 $a >"$TMP/m9.out" 2>"$TMP/m9.err"

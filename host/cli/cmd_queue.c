@@ -77,6 +77,28 @@ static json_int_t job_ahead(const char *mac, json_int_t id, char *stage, size_t 
 	return ahead;
 }
 
+/* What happens next to a job for mac: a machine with a power driver (ipmi,
+ * command) is powered on and booted by the daemon's job runner; any other
+ * (manual, or not known yet) runs it at its next boot, which a person
+ * starts. Asked quietly: an unknown MAC (404) is the common case. */
+static const char *next_step(const char *mac)
+{
+	char path[96];
+	struct http_resp r = { 0 };
+	const char *driver = NULL, *say = "next boot of that machine";
+	json_t *o = NULL;
+
+	snprintf(path, sizeof(path), "/api/v1/machines/%s", mac);
+	if (http_call("GET", path, NULL, &r, NULL) == 0 && r.status == 200)
+		o = json_loadb(r.body.p, r.body.len, 0, NULL);
+	buf_free(&r.body);
+	driver = json_string_value(json_object_get(json_object_get(json_object_get(o, "machine"), "power"), "driver"));
+	if (driver && (!strcmp(driver, "ipmi") || !strcmp(driver, "command")))
+		say = "the daemon powers that machine on and boots it";
+	json_decref(o);
+	return say;
+}
+
 int cmd_queue(int argc, char **argv)
 {
 	const char *mac = NULL, *suite = NULL, *label = NULL;
@@ -118,8 +140,8 @@ int cmd_queue(int argc, char **argv)
 	job = json_object_get(o, "job");
 	id = json_integer_value(json_object_get(job, "id"));
 	mac = json_string_value(json_object_get(job, "mac"));
-	printf("queued job %lld: suite %s for %s (next boot of that machine)\n", (long long)id,
-	       json_string_value(json_object_get(job, "suite")), mac);
+	printf("queued job %lld: suite %s for %s (%s)\n", (long long)id,
+	       json_string_value(json_object_get(job, "suite")), mac, next_step(mac));
 	/* On stderr: scripts read the job's id from the line above. */
 	ahead = job_ahead(mac, id, stage, sizeof(stage));
 	if (ahead)
