@@ -16,6 +16,10 @@
 #                 it and the field;
 #   dup_name      a hand-written table named lockless beside the real one:
 #                 init refuses, naming the name;
+#   no_checkin    locked's CPU 3 runs each call and never checks in: the
+#                 quiet phase's time bound says the call ran on every target
+#                 and never returned, and names CPU 3, which the initiator's
+#                 wait spins on;
 #   ack_early     lockless's wait=ack returns right after the IPIs (as none
 #                 does): stress and quiet pass it (each call still runs
 #                 once), the held phase names the call and the target that
@@ -75,6 +79,10 @@ fault dup_name 120 "init failed"
 check "a second algorithm named lockless: init refuses (rc $rc)" [ "$rc" -eq 1 ]
 check "a second algorithm named lockless: the error names it and why" \
 	grep -qF "xcall: lockless: name taken by another algorithm" <<<"$line"
+fault no_checkin 300 "^test_xcall: TIME BOUND" XCB_XCALL_ONLY=locked XCB_XCALL_PHASES=quiet XCB_XCALL_BOUND_S=10
+check "no check-in: the run fails on its time bound (rc $rc, not a hang)" [ "$rc" -eq 3 ]
+check "no check-in: the call ran on every target and never returned, the initiator waits on CPU 3" \
+	grep -qE "quiet locked wait=[a-z]+ shape=[a-z]+.*: initiator [0-9]+ call [0-9]+ ran on every target, never returned; the initiator waits on CPU 3 \(locked: not checked in\)" <<<"$line"
 fault ack_early 300 "returned while target" XCB_XCALL_ONLY=lockless XCB_XCALL_PHASES=stress,quiet XCB_XCALL_ITERS=200
 check "ack returning early: stress and quiet alone pass it (rc $rc: why the held phase exists)" [ "$rc" -eq 0 ]
 fault ack_early 300 "returned while target" XCB_XCALL_ONLY=lockless XCB_XCALL_ITERS=200

@@ -350,17 +350,26 @@ static void quiet_detail(char *buf, size_t n)
 {
 	uint64_t seq = __atomic_load_n(&inflight_seq, __ATOMIC_ACQUIRE);
 	size_t len = 0;
-	unsigned t;
+	unsigned t, behind = 0;
+	const char *what;
+	int on;
 
 	if (!seq)
 		return;
-	len += (size_t)snprintf(buf + len, n - len, ": initiator %u call %llu not run by CPU",
-				inflight.initiator, (unsigned long long)seq);
+	len += (size_t)snprintf(buf + len, n - len, ": initiator %u call %llu", inflight.initiator,
+				(unsigned long long)seq);
 	for_each_cpu(t, &inflight.mask)
 		if (ledger_hi(t, inflight.slot) < seq && len < n)
-			len += (size_t)snprintf(buf + len, n - len, " %u", t);
+			len += (size_t)snprintf(buf + len, n - len, "%s %u", behind++ ? "" : " not run by CPU", t);
+	/* Every target ran fn and the call has not returned: the initiator
+	 * waits for an answer nobody sends (a check-in or ack never written);
+	 * its wait's note says on which CPU (plat_wait_note). */
 	if (len < n)
-		len += (size_t)snprintf(buf + len, n - len, " (its other targets ran it)");
+		len += (size_t)snprintf(buf + len, n - len, "%s",
+					behind ? " (its other targets ran it)" : " ran on every target, never returned");
+	on = plat_waiting_on(inflight.initiator, &what);
+	if (on >= 0 && len < n)
+		len += (size_t)snprintf(buf + len, n - len, "; the initiator waits on CPU %d (%s)", on, what);
 }
 
 static unsigned quiet_calls = 60;

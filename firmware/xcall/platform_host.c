@@ -350,9 +350,32 @@ int plat_tw_fault_safe(void)
 	return 1;
 }
 
-/* Waits' notes and the lost-answer fault (platform.h): payload-only
- * diagnostics; the host tests have their own (time bounds, fault builds). */
-void plat_wait_note(unsigned target, const char *what) { (void)target; (void)what; }
-void plat_wait_clear(void) { }
-int plat_waiting_on(unsigned cpu, const char **what) { (void)cpu; (void)what; return -1; }
+/* Waits' notes (platform.h), as the payload keeps them: per waiting CPU, the
+ * CPU waited on and what for, which a host test's time bound names
+ * (test_xcall's quiet phase: an initiator that every target answered but
+ * still waits). Relaxed: a diagnostic read by the watcher thread while the
+ * waiter may change it; `what` is a string literal, and the pair may be
+ * read torn between two waits, which costs only a stale word in a report. */
+static struct { unsigned target; const char *what; } wait_notes[AMASK_MAX_CPUS];
+
+void plat_wait_note(unsigned target, const char *what)
+{
+	__atomic_store_n(&wait_notes[my_cpu].target, target, __ATOMIC_RELAXED);
+	__atomic_store_n(&wait_notes[my_cpu].what, what, __ATOMIC_RELAXED);
+}
+
+void plat_wait_clear(void)
+{
+	__atomic_store_n(&wait_notes[my_cpu].what, NULL, __ATOMIC_RELAXED);
+}
+
+int plat_waiting_on(unsigned cpu, const char **what)
+{
+	if (cpu >= AMASK_MAX_CPUS)
+		return -1;
+	*what = __atomic_load_n(&wait_notes[cpu].what, __ATOMIC_RELAXED);
+	return *what ? (int)__atomic_load_n(&wait_notes[cpu].target, __ATOMIC_RELAXED) : -1;
+}
+
+/* The lost-answer fault: payload-only (the host tests have fault builds). */
 unsigned plat_lost_cpu(enum plat_lost site) { (void)site; return ~0u; }
