@@ -80,3 +80,5 @@ diag "$(grep -A4 '^ERROR:' "$T/show.out")"
 check "show: the watchdog's first line" grep -q '^ERROR: watchdog: cpu0 call #[0-9]* (locked) still running' "$T/show.out"
 check "show: and the line naming the CPU waited on" grep -qE '^ +cpu0 waits on: cpu1\(done 0/' "$T/show.out"
 check "show: and what cpu1 was doing" grep -qE '^ +cpu1: running a callee for cpu0' "$T/show.out"
+check "show: the case the run hung in says it has no result (not a row of dashes)" \
+	grep -qE '^ +1 xcall +locked .* no result \(no timed call stored\)$' "$T/show.out"

@@ -163,7 +163,8 @@ static const char usage[] = "usage: xcbench show RUN [--json]\n"
 		   "\"UNVERIFIED\" (a TLB or sync case whose no-flush control saw no stale\n"
 		   "read: its stale count of 0 proves nothing), \"no flush\" (a TLB case of\n"
 		   "method none: stale reads expected, not checked) or \"unstable host\"\n"
-		   "(the floor moved under it). Under a case: its fairness\n"
+		   "(the floor moved under it), \"no result\" (no timed call stored: the\n"
+		   "case a run crashed in). Under a case: its fairness\n"
 		   "(2 or more initiators) and its algorithm's lock profile, where kept.\n";
 
 /* The NOTE cell of a case (its stats: flags OR-ed over the RESULT rows,
@@ -177,6 +178,13 @@ static void case_note(json_t *cs, char *out, size_t len)
 	size_t n = 0;
 
 	out[0] = 0;
+	/* Described, never timed: the case a run crashed or was lost in, or
+	 * one whose every repetition timed no call (its dashes read as "not
+	 * applicable" otherwise). */
+	if (!json_is_object(st) || json_integer_value(json_object_get(st, "reps")) == 0) {
+		snprintf(out, len, " no result (no timed call stored)");
+		return;
+	}
 	if (f & (XCB_RF_INVARIANT | XCB_RF_WATCHDOG))
 		n += (size_t)snprintf(out + n, len - n, " FAILED check");
 	/* A shootdown with method none invalidates nothing: its targets read
