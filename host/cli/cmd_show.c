@@ -162,8 +162,8 @@ static const char usage[] = "usage: xcbench show RUN [--json]\n"
 		   "lost, duplicated or out of order, a stale translation, a watchdog),\n"
 		   "\"UNVERIFIED\" (a TLB or sync case whose no-flush control saw no stale\n"
 		   "read: its stale count of 0 proves nothing), \"no flush\" (a TLB case of\n"
-		   "method none: stale reads expected, not checked) or \"unstable host\"\n"
-		   "(the floor moved under it), \"no result\" (no timed call stored: the\n"
+		   "method none: stale reads expected, not checked), \"unstable host\"\n"
+		   "(the floor moved under it) or \"no result\" (no timed call stored: the\n"
 		   "case a run crashed in). Under a case: its fairness\n"
 		   "(2 or more initiators) and its algorithm's lock profile, where kept.\n";
 
