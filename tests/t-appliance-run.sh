@@ -9,6 +9,12 @@
 # timeout: 600
 . "$(dirname "$0")/lib/tap.sh"
 
+# A user types make run at a shell. Under `make test` this script inherits the
+# outer make's MAKELEVEL and MAKEFLAGS: the inner make would then say
+# "make[2]: ***" and "make[1]: Leaving directory", not the words a user sees
+# (CI failed on exactly that, while the script alone passed).
+unset MAKELEVEL MAKEFLAGS MFLAGS
+
 for f in "$XCB_ELF" "$XCBENCHD" "$XCBENCH"; do
 	[ -e "$f" ] || { skip "make run" "$f not built"; exit 0; }
 done
