@@ -98,7 +98,7 @@ static void job_fn(struct dbi *db, void *arg)
 	if (dbi_run(db, "INSERT INTO jobs(mac, suite, params, label, created, tags, meta) "
 		    "VALUES (?, ?, ?, ?, ?, COALESCE(?, '[]'), COALESCE(?, '{}'))", DBI_T(t->mac), DBI_T(t->suite),
 		    DBI_T(t->params), DBI_T(t->label), DBI_I(now_s()), DBI_T(t->tags), DBI_T(t->meta)) == DBI_OK)
-		t->id = dbi_last_id(db);
+		t->id = jobs_db_new_id(db, dbi_last_id(db));
 	if (t->id)
 		jobs_db_policy_store(db, t->id, &t->policy);
 }

@@ -573,6 +573,26 @@ void jobs_db_policy_store(struct dbi *db, int64_t id, const struct job_policy *p
 void jobs_db_forget(struct dbi *db, int64_t id)
 {
 	dbi_run(db, "DELETE FROM job_events WHERE job_id = ?", DBI_I(id));
+	/* Its id is never given again (jobs_db_new_id): the floor only rises. */
+	dbi_run(db, "INSERT INTO id_floors(name, floor) VALUES ('jobs', ?) ON CONFLICT(name) DO UPDATE "
+		"SET floor = excluded.floor WHERE excluded.floor > id_floors.floor", DBI_I(id));
+}
+
+int64_t jobs_db_new_id(struct dbi *db, int64_t id)
+{
+	int64_t floor = dbi_i64(db, "SELECT floor FROM id_floors WHERE name = ?", 0, DBI_T("jobs"));
+
+	/* SQLite gave max(id) + 1, so every id in the table is below id, and
+	 * so below floor + 1: that id is free. PostgreSQL's identity never
+	 * goes back, so there id is above the floor already. */
+	if (id > floor)
+		return id;
+	if (dbi_run(db, "UPDATE jobs SET id = ? WHERE id = ?", DBI_I(floor + 1), DBI_I(id)) == DBI_OK)
+		return floor + 1;
+	/* Not queued under a reused id: the caller answers that it could not
+	 * queue the job, and so no row may stay behind it. */
+	dbi_run(db, "DELETE FROM jobs WHERE id = ?", DBI_I(id));
+	return 0;
 }
 
 /* The note's event, on the writer's connection (jobs_db_note). */
