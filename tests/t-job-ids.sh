@@ -51,4 +51,19 @@ check "... it is the job just queued ($(job "$J4"))" test "$(job "$J4")" = "four
 check "an older job ($J1) is deleted" test "$(delete "$J1")" = 200
 J5=$(queue fifth)
 check "the next id follows the newest ($J5 = $J4 + 1)" test "${J5:-0}" = $((${J4:-0} + 1))
+
+# A delete whose floor cannot be written keeps the job (SQLite: the table
+# taken away under the daemon, then given back).
+if [ -f "$DB" ]; then
+	dbw() { python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], timeout=10); c.execute(sys.argv[2]); c.commit()' "$DB" "$1"; }
+	dbw "ALTER TABLE id_floors RENAME TO id_floors_away"
+	code=$(delete "$J5")
+	check "a delete whose id floor cannot be written fails ($code)" test "$code" = 503
+	check "... and keeps the job ($(job "$J5"))" test "$(job "$J5")" = "fifth 3"
+	dbw "ALTER TABLE id_floors_away RENAME TO id_floors"
+	code=$(delete "$J5")
+	check "... which deletes once the store can write it ($code)" test "$code" = 200
+	J6=$(queue sixth)
+	check "... and the next job is above it ($J6 > $J5)" test "${J6:-0}" -gt "${J5:-0}"
+fi
 stop_daemon

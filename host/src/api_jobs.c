@@ -253,19 +253,30 @@ enum MHD_Result api_job_create(struct req *rq)
 
 struct del_task {
 	int64_t id;
-	int done;
+	int done;                /* it was there, and is deleted */
+	int failed;              /* it was there, and could not be deleted */
 };
 
-/* Deletes a job no boot has taken yet (t->done: it was there). */
+/* Deletes a job no boot has taken yet. The delete and its forgetting (the
+ * id's floor) stand or fall together, in a savepoint: a job deleted without
+ * its floor would hand its id to the next job. */
 static void del_fn(struct dbi *db, void *arg)
 {
 	struct del_task *t = arg;
 
+	if (dbi_exec(db, "SAVEPOINT job_delete")) {
+		t->failed = 1;
+		return;
+	}
 	t->done = dbi_run(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL "
 			  "AND stage NOT IN ('powering_on', 'booting', 'running')", DBI_I(t->id)) == DBI_OK &&
 		  dbi_changes(db) > 0;
-	if (t->done)
-		jobs_db_forget(db, t->id);
+	if (t->done && jobs_db_forget(db, t->id)) {
+		dbi_exec(db, "ROLLBACK TO SAVEPOINT job_delete");
+		t->done = 0;
+		t->failed = 1;
+	}
+	dbi_exec(db, "RELEASE SAVEPOINT job_delete");
 }
 
 enum MHD_Result api_job_delete(struct req *rq, int64_t id)
@@ -276,6 +287,8 @@ enum MHD_Result api_job_delete(struct req *rq, int64_t id)
 		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
 	if (writer_call(del_fn, &t))
 		return reply_error(rq, 503, "shutting down");
+	if (t.failed)
+		return reply_error(rq, 503, "cannot delete the job now (the store failed; it is kept)");
 	if (!t.done)
 		return reply_error(rq, 404, "no pending job %lld (one the daemon is powering or booting: "
 				   "POST /api/v1/jobs/%lld/cancel)", (long long)id, (long long)id);

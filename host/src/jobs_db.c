@@ -570,12 +570,14 @@ void jobs_db_policy_store(struct dbi *db, int64_t id, const struct job_policy *p
 		bound_arg(p->bound[1]), bound_arg(p->bound[2]), DBI_T(p->end_off ? "off" : "leave"), DBI_I(id));
 }
 
-void jobs_db_forget(struct dbi *db, int64_t id)
+int jobs_db_forget(struct dbi *db, int64_t id)
 {
-	dbi_run(db, "DELETE FROM job_events WHERE job_id = ?", DBI_I(id));
+	if (dbi_run(db, "DELETE FROM job_events WHERE job_id = ?", DBI_I(id)) != DBI_OK)
+		return -1;
 	/* Its id is never given again (jobs_db_new_id): the floor only rises. */
-	dbi_run(db, "INSERT INTO id_floors(name, floor) VALUES ('jobs', ?) ON CONFLICT(name) DO UPDATE "
-		"SET floor = excluded.floor WHERE excluded.floor > id_floors.floor", DBI_I(id));
+	return dbi_run(db, "INSERT INTO id_floors(name, floor) VALUES ('jobs', ?) ON CONFLICT(name) DO UPDATE "
+		       "SET floor = excluded.floor WHERE excluded.floor > id_floors.floor", DBI_I(id)) == DBI_OK
+		? 0 : -1;
 }
 
 int64_t jobs_db_new_id(struct dbi *db, int64_t id)

@@ -103,8 +103,9 @@ enum { LIFE_STAGE, LIFE_STAGE_SINCE, LIFE_ATTEMPT, LIFE_ATTEMPTS, LIFE_BOUND_POW
 void jobs_db_life_add(json_t *obj, struct dbi_stmt *st, int first);
 
 /* In the writer: a deleted job's events go with it, and its id is never
- * given again (id_floors, migration 014). */
-void jobs_db_forget(struct dbi *db, int64_t id);
+ * given again (id_floors, migration 014). 0, or -1 when either write failed
+ * (the caller keeps the job: deleted, its id could be given again). */
+int jobs_db_forget(struct dbi *db, int64_t id);
 /* In the writer, right after a job's INSERT gave it id: its id, moved above
  * every deleted job's (SQLite gives a deleted newest job's id again); 0 when
  * the move failed (the row is deleted then). */
