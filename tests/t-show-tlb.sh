@@ -53,6 +53,12 @@ r.frame(frames.RESULT, struct.pack('<IHH17QII9Q', 4, 0, frames.ALL,
                                    300, 100, 700, 800, 900, 900, 1000, 700 * 1000, 50 * 1000,
                                    200, 400, 30, 100 * 2000, 300 * 700, 0, 0, 0, 0, 0,
                                    4000, 0, 0, 0, 60000, 8, 8, 0, 0))
+# A case a watchdog stopped before it timed a call: its one RESULT counts
+# nothing and carries the watchdog's flag (XCB_RF_WATCHDOG).
+r.text(frames.CASE, 'id=5\nkind=tlb\nalgo=vector\ndelivery=auto\nwait=done\ninits=1\nmask=2\n'
+       'placement=first\noverlap=disjoint\nwork_us=0\nflush=vector\nmethod=invlpg\nbatch=1\npages=1\n'
+       'iters=10\nreps=1\n')
+r.frame(frames.RESULT, struct.pack('<IHH17QII9Q', 5, 0, frames.ALL, *([0] * 17), 1, 0, *([0] * 9)))
 r.frame(frames.DONE, struct.pack('<II', len(r.frames), 0))
 frames.send(sys.argv[1], r.frames, 0, len(r.frames))
 PY
@@ -73,6 +79,12 @@ check "a method=none case is not called unverified or verified" \
 # the no-flush control's shootdowns too, which it says.
 check "TLB lock profile: warm-up and the no-flush control included" \
 	grep -q 'lock profile .*30 acquisitions.*warm-up and the no-flush control included' "$T/tlb.out"
+check "a case a watchdog stopped before it timed a call: no result, and FAILED check ($(line 5))" \
+	grep -q 'no result (no timed call stored) FAILED check' <<<"$(line 5)"
+# ... but a case of method none runs no control (firmware/bench/initiator.c).
+prof3=$(awk '/^ +3 tlb /{on=1; next} on && /lock profile/{print; exit}' "$T/tlb.out")
+check "method none's lock profile says warm-up only ($prof3)" \
+	bash -c '[[ "$1" == *"warm-up included"* ]]' _ "$prof3"
 # The rw-lock profile's figures are each per its own acquisitions: the
 # readers' wait per read acquisition (700, not 210000 / 400 = 525), the
 # writer's hold per write (2000).

@@ -109,10 +109,14 @@ static void print_profile(json_t *cs)
 		 * control's shootdowns too (firmware/bench/initiator.c
 		 * tlb_control). The hold an acquisition is the shorthand
 		 * thread's "average lock time" (seed 001). */
+		/* (method none runs no control: firmware/bench/initiator.c) */
+		const char *method = json_string_value(json_object_get(json_object_get(cs, "config"), "method"));
+		int control = is_kind(cs, "tlb") && !(method && !strcmp(method, "none"));
+
 		if (!is_kind(cs, "sync"))
 			printf("%5s   %-32s %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (an "
 			       "acquisition: hold %.0f, wait %.0f; warm-up%s included)\n", "", "lock profile", acq, cont,
-			       hold, wait, hold / acq, wait / acq, is_kind(cs, "tlb") ? " and the no-flush control" : "");
+			       hold, wait, hold / acq, wait / acq, control ? " and the no-flush control" : "");
 		else
 			printf("%5s   %-32s timed: %.0f read acquisitions + %.0f writes, %.0f contended; the writer's "
 			       "hold %.0f cycles (%.0f a write), the readers' wait %.0f cycles (%.0f a read acquisition)\n",
@@ -182,7 +186,10 @@ static void case_note(json_t *cs, char *out, size_t len)
 	 * one whose every repetition timed no call (its dashes read as "not
 	 * applicable" otherwise). */
 	if (!json_is_object(st) || json_integer_value(json_object_get(st, "reps")) == 0) {
-		snprintf(out, len, " no result (no timed call stored)");
+		/* ... and a failed check among its flags still said: the case
+		 * a watchdog stopped before it timed a call failed it. */
+		snprintf(out, len, " no result (no timed call stored)%s",
+			 f & (XCB_RF_INVARIANT | XCB_RF_WATCHDOG) ? " FAILED check" : "");
 		return;
 	}
 	if (f & (XCB_RF_INVARIANT | XCB_RF_WATCHDOG))
