@@ -94,24 +94,28 @@ void print_run_failures(long long run_id, int per_case, const char *indent, FILE
 
 void print_run_errors(long long run_id, const char *error, int max_lines, FILE *out)
 {
-	int lines = 0;
+	int lines = 0, more = 0;
 	size_t i;
 	json_t *e;
 	json_t *o = run_events(run_id, "error", 100);
 
 	json_array_foreach(json_object_get(o, "events"), i, e) {
 		const char *t = json_string_value(json_object_get(e, "text"));
+		const char *p = t;
 
-		for (const char *p = t; p && *p && lines < max_lines; lines++) {
+		for (; p && *p && lines < max_lines; lines++) {
 			size_t n = strcspn(p, "\n");
 
 			fprintf(out, "%s%.*s\n", p == t ? "ERROR: " : "       ", (int)n, p);
 			p += n + (p[n] == '\n');
 		}
+		/* text left unprinted: this report's, or a later one's */
+		if (p && *p)
+			more = 1;
 	}
 	json_decref(o);
 	if (!lines && error)
 		fprintf(out, "ERROR: %s\n", error);
-	else if (lines >= max_lines)
+	else if (more)
 		fprintf(out, "       (more: GET /api/v1/runs/%lld/events?kind=error)\n", run_id);
 }
