@@ -56,12 +56,10 @@ if [ -n "$fw" ] && command -v qemu-system-x86_64 >/dev/null; then
 	rc=$?
 	check "'$fw' in firmware/ builds (status $rc)" test "$rc" = 0
 	[ "$rc" = 0 ] || grep -aE 'error|undefined' "$copy/fw.log" | head -n 5 | sed 's/^/# /'
-	out=$(timeout 120 qemu-system-x86_64 -accel tcg -M q35 -m 256 -smp 2 -nographic -no-reboot \
-		-bios /usr/share/qemu/qboot.rom -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		-monitor none -serial stdio -kernel "$copy/firmware/build/xcbench.elf" </dev/null 2>&1)
+	XCB_ELF=$copy/firmware/build/xcbench.elf qemu_direct "$copy/serial.log" 2 ""
 	rc=$?
 	check "... and its image boots to the report and exits ok (QEMU status $rc)" \
-		bash -c "[ $rc = 1 ] && grep -q 'xcbench: 2/2 cpus online' <<<\"\$1\"" _ "$out"
+		bash -c "[ $rc = 1 ] && grep -q 'xcbench: 2/2 cpus online' \"\$1\"" _ "$copy/serial.log"
 	rm -rf "$copy"
 fi
 

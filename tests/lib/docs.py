@@ -34,8 +34,9 @@ SRC_DIRS = ["firmware", "firmware/arch", "firmware/lib", "firmware/xcall", "firm
             "firmware/bench", "firmware/net", "host", "host/src", "host/cli", "host/common",
             "host/tools", "host/tests", "proto", "tests", "tools", "db", "lab", "web",
             "web/pages"]
-# Named in the docs, but made at run time or examples of a name: not in a tree.
-NOT_IN_TREE = re.compile(r"^(var/|tests/out/|EFI/|\./var/)|NAME|^[a-z]+/[a-z.+-]+$")
+# Named in the docs, but made at run time, examples of a name or MIME types
+# (`text/html`): not in a tree. (A one-folder path is a path: it is checked.)
+NOT_IN_TREE = re.compile(r"^(var/|tests/out/|EFI/|\./var/)|NAME|^(text|application|image)/")
 
 
 def code_lines(text):
@@ -57,7 +58,8 @@ def paths(docs):
             if t.startswith(("-", "/")) or NOT_IN_TREE.search(t):
                 continue
             where = [t, os.path.join(os.path.dirname(doc), t)] + [os.path.join(d, t) for d in SRC_DIRS]
-            if not any(os.path.exists(w) for w in where):
+            # a module (`arch/apic`: apic.c and apic.h) is named by its stem
+            if not any(os.path.exists(w + ext) for w in where for ext in ("", ".c", ".h")):
                 bad.append(f"{doc}:{text[:m.start()].count(chr(10)) + 1}: {t}")
     return bad
 
