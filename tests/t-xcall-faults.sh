@@ -16,6 +16,8 @@
 #                 it and the field;
 #   dup_name      a hand-written table named lockless beside the real one:
 #                 init refuses, naming the name;
+#   no_name       a hand-written table without a name: init refuses it as
+#                 "(no name)" (the registry's sort faulted on it before);
 #   no_checkin    locked's CPU 3 runs each call and never checks in: the
 #                 quiet phase's time bound says the call ran on every target
 #                 and never returned, and names CPU 3, which the initiator's
@@ -79,6 +81,10 @@ fault dup_name 120 "init failed"
 check "a second algorithm named lockless: init refuses (rc $rc)" [ "$rc" -eq 1 ]
 check "a second algorithm named lockless: the error names it and why" \
 	grep -qF "xcall: lockless: name taken by another algorithm" <<<"$line"
+fault no_name 120 "init failed"
+check "an algorithm without a name: init refuses (rc $rc, no fault)" [ "$rc" -eq 1 ]
+check "an algorithm without a name: the error says so and what gives one" \
+	grep -qF "xcall: (no name): no name: XCALL_ALGO(name, ...) gives it" <<<"$line"
 fault no_checkin 300 "^test_xcall: TIME BOUND" XCB_XCALL_ONLY=locked XCB_XCALL_PHASES=quiet XCB_XCALL_BOUND_S=10
 check "no check-in: the run fails on its time bound (rc $rc, not a hang)" [ "$rc" -eq 3 ]
 check "no check-in: the call ran on every target and never returned, the initiator waits on CPU 3" \

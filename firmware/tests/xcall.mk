@@ -21,7 +21,8 @@ FAULT_ack_early := $(filter-out xcall/lockless.c,$(XCALL_HOST_SRCS)) tests/fault
 FAULT_no_desc := $(XCALL_HOST_SRCS) tests/faults/no_desc.c
 FAULT_dup_name := $(XCALL_HOST_SRCS) tests/faults/dup_name.c
 FAULT_no_checkin := $(filter-out xcall/locked.c,$(XCALL_HOST_SRCS)) tests/faults/no_checkin.c
-FAULTS := skip_forward run_twice pool_hog reserved_name ack_early no_desc dup_name no_checkin
+FAULT_no_name := $(XCALL_HOST_SRCS) tests/faults/no_name.c
+FAULTS := skip_forward run_twice pool_hog reserved_name ack_early no_desc dup_name no_checkin no_name
 define FAULT_RULE
 $(B)/faults/test_xcall_$(1): $$(FAULT_BASE) $$(FAULT_$(1)) $$(wildcard xcall/*.h flush/*.h bench/ledger.h tests/faults/*.h)
 	@mkdir -p $(B)/faults

@@ -18,8 +18,13 @@ static const struct xcall_ops *sorted[XCALL_MAX_ALGOS + 1];
 static unsigned nsorted, overflow;
 static int ready;
 
+/* Names compared as strcmp does; a missing name (a hand-written entry
+ * without one) as "", so that the sort and the lookups never fault on it
+ * and xcall_decl_error() can name the mistake. */
 static int cmp(const char *a, const char *b)
 {
+	a = a ? a : "";
+	b = b ? b : "";
 	while (*a && *a == *b)
 		a++, b++;
 	return (unsigned char)*a - (unsigned char)*b;

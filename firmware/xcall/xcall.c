@@ -55,10 +55,11 @@ int xcall_init_all(unsigned ncpus)
 		const struct xcall_ops *o = xcall_algos[ai];
 		unsigned *ipi = kinds[ai];
 
-		if (xcall_name_reserved(o->name))
-			return init_fail(o->name, xcall_name_reserved(o->name), XCALL_IPI_NONE);
+		/* the declaration first: a missing name is said as such */
 		if (xcall_decl_error(o))
 			return init_fail(o->name ? o->name : "(no name)", xcall_decl_error(o), XCALL_IPI_NONE);
+		if (xcall_name_reserved(o->name))
+			return init_fail(o->name, xcall_name_reserved(o->name), XCALL_IPI_NONE);
 		if (o->nipi < 1 || o->nipi > XCALL_MAX_IPI)
 			return init_fail(o->name, "nipi must be 1..XCALL_MAX_IPI, is ", o->nipi);
 		if (!o->waits || (o->waits & ~XCALL_WAITS_ALL))
