@@ -194,8 +194,8 @@ expect_fail "--server with a path: refused (it was dropped)" 1 "without a path$"
 	"$XCBENCH" --server "$URL/prefix" runs
 expect_fail "a bad \$XCBENCH_SERVER is named as such" 1 "^xcbench: XCBENCH_SERVER 'ftp://x': expected http://HOST\[:PORT\]$" \
 	env XCBENCH_SERVER=ftp://x "$XCBENCH" runs
-expect_fail "runs with a bad filter: the server's reason, and the path as typed (no stray '&')" 1 \
-	"^xcbench: GET /api/v1/runs\?status=complete&since=yesterday: HTTP 400: since: expected an ISO time" \
+expect_fail "runs with a bad filter: the server's reason, as the option's error" 1 \
+	"^xcbench runs: --since: expected an ISO time" \
 	"${X[@]}" runs --status complete --since yesterday
 "${X[@]}" runs --offset 100 >"$TMP/off" 2>&1
 check "runs past the end says the offset ($(cat "$TMP/off"))" grep -qE '^\(no run at offset 100: [0-9]+ match(es)?\)$' "$TMP/off"
@@ -217,16 +217,24 @@ check "SIGTERM: clean shutdown" stop_daemon
 # run into and a daemon of lab west (up now, nothing stored) serves
 start_daemon --open || { notok "daemon starts again"; exit 1; }
 expect_fail "runs --lab C, no lab in the store: unknown, and why there is none" 1 \
-	"^xcbench runs: unknown lab 'C' \(this store has no labs: its runs come from daemons without --lab\)$" \
+	"^xcbench runs: --lab: no lab 'C' in this store \(it has no labs: its runs come from daemons without --lab\)$" \
 	"$XCBENCH" --server "$URL" runs --lab C
 check "... and no table on stdout ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
+# The daemon decides it (GET /api/v1/runs?lab=C: 400), so --json, runs.csv
+# and the dashboard are told too; --json listed an empty page, exit 0.
+expect_fail "runs --lab C --json: the same error, exit 1" 1 "^xcbench runs: --lab: no lab 'C' in this store" \
+	"$XCBENCH" --server "$URL" runs --lab C --json
+check "... and no JSON on stdout ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
+code=$(curl -s -o "$TMP/csv" -w '%{http_code}' "$URL/api/v1/runs.csv?lab=C")
+check "GET runs.csv?lab=C: 400 with the reason ($code: $(head -c 120 "$TMP/csv"))" \
+	bash -c "[ $code = 400 ] && grep -qF \"no lab 'C' in this store\" '$TMP/csv'"
 stop_daemon
 start_daemon --open --lab east || { notok "daemon of lab east starts"; exit 1; }
 "$XCB_GEN" --server 127.0.0.1:$PORT --runs 1 --token ce0e1 --reps 2 >/dev/null 2>&1
 stop_daemon
 start_daemon --open --lab west || { notok "daemon of lab west starts"; exit 1; }
 expect_fail "runs --lab C: unknown, naming the store's labs" 1 \
-	"^xcbench runs: unknown lab 'C' \(the labs of this store: east, west\)$" "$XCBENCH" --server "$URL" runs --lab C
+	"^xcbench runs: --lab: no lab 'C' in this store \(its labs: east, west\)$" "$XCBENCH" --server "$URL" runs --lab C
 "$XCBENCH" --server "$URL" runs --lab west >"$TMP/out" 2>"$TMP/err"
 rc=$?
 check "runs --lab west (this daemon's, no run yet): 'no run matches', exit 0 ($rc: $(cat "$TMP/err"))" \

@@ -56,7 +56,7 @@ check "xcbench runs --lab B (on A's daemon): B's run, lab B" grep -qE "^$IB +.* 
 check "... and not A's" bash -c "! grep -qE '^$IA ' '$NET_DIR/cli-b.out'"
 "$XCBENCH" --server "http://127.0.0.1:$PA" runs --lab C >"$NET_DIR/cli-c.out" 2>&1
 check "xcbench runs --lab C: unknown, the store's labs named ($(cat "$NET_DIR/cli-c.out"))" \
-	grep -qx "xcbench runs: unknown lab 'C' (the labs of this store: A, B)" "$NET_DIR/cli-c.out"
+	grep -qx "xcbench runs: --lab: no lab 'C' in this store (its labs: A, B)" "$NET_DIR/cli-c.out"
 "$XCBENCH" --server "http://127.0.0.1:$PA" runs >"$NET_DIR/cli-all.out" 2>&1
 check "xcbench runs: both labs" bash -c "grep -qE '^$IA +.* A +labs\$' '$NET_DIR/cli-all.out' && grep -qE '^$IB +.* B +labs\$' '$NET_DIR/cli-all.out'"
 for d in PA PB; do

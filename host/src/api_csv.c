@@ -13,6 +13,7 @@
 #include "routes.h"
 #include "results_db.h"
 #include "runs_db.h"
+#include "labs_db.h"
 #include "runs_filter.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
@@ -112,6 +113,14 @@ enum MHD_Result api_runs_csv(struct req *rq)
 		return reply_error(rq, 400, "%s", bad);
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
+	if (f.lab) {
+		char why[300];
+		int u = labs_filter_unknown(db, f.lab, why, sizeof(why));
+
+		if (u)
+			return u < 0 ? reply_error(rq, 500, "query failed: %s", dbi_errmsg(db))
+				     : reply_error(rq, 400, "%s", why);
+	}
 	if (!qarg(rq, "limit"))
 		f.limit = -1; /* CSV: everything unless asked otherwise */
 	memcpy(q.keycol, runs_export_keycol, sizeof(runs_export_keycol));

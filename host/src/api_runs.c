@@ -15,6 +15,7 @@
 #include "runs_db.h"
 #include "runlist_json.h"
 #include "runrender.h"
+#include "labs_db.h"
 #include "runs_filter.h"
 #include "runs_json.h"
 #include "sqljson.h"
@@ -75,6 +76,14 @@ enum MHD_Result api_runs(struct req *rq)
 		return reply_error(rq, 400, "%s", bad);
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
+	if (f.lab) {
+		char why[300];
+		int u = labs_filter_unknown(db, f.lab, why, sizeof(why));
+
+		if (u)
+			return u < 0 ? reply_error(rq, 500, "query failed: %s", dbi_errmsg(db))
+				     : reply_error(rq, 400, "%s", why);
+	}
 	if (runlist_json(db, &f, is_admin(rq), &o)) {
 		buf_free(&o);
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));

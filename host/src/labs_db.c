@@ -5,6 +5,7 @@
  * every daemon).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "labs_db.h"
 #include "xcbd.h"
@@ -44,4 +45,31 @@ int labs_names(struct dbi *db, json_t *names)
 			json_array_append_new(names, json_string(dbi_column_text(st, 0)));
 	dbi_finalize(st);
 	return rc == DBI_DONE ? 0 : -1;
+}
+
+int labs_filter_unknown(struct dbi *db, const char *lab, char *why, size_t n)
+{
+	json_t *names = json_array(), *v;
+	size_t i, len = 0;
+	int known = 0;
+
+	if (labs_names(db, names)) {
+		json_decref(names);
+		return -1;
+	}
+	json_array_foreach(names, i, v)
+		known |= !strcmp(json_string_value(v), lab);
+	if (!known && !json_array_size(names))
+		snprintf(why, n, "lab: no lab '%s' in this store (it has no labs: its runs come from daemons "
+			 "without --lab)", lab);
+	else if (!known) {
+		len = (size_t)snprintf(why, n, "lab: no lab '%s' in this store (its labs: ", lab);
+		json_array_foreach(names, i, v)
+			if (len < n)
+				len += (size_t)snprintf(why + len, n - len, "%s%s", i ? ", " : "", json_string_value(v));
+		if (len < n)
+			snprintf(why + len, n - len, ")");
+	}
+	json_decref(names);
+	return !known;
 }

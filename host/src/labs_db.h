@@ -22,5 +22,10 @@ void lab_machine_adopt(struct dbi *db, int64_t id);
  * labs of its runs and machines, and this daemon's own (cfg.lab, known
  * before it stores anything). 0, or -1 when the query failed. */
 int labs_names(struct dbi *db, json_t *names);
+/* For a run list filtered by lab: 0 when lab is one of labs_names' (a lab
+ * with no run yet lists nothing, rightly); 1 when it is none of them, with
+ * why ("lab: no lab 'C' in this store (its labs: A, B)"); -1 when the query
+ * failed. A typo listed an empty page, which read as "no runs there". */
+int labs_filter_unknown(struct dbi *db, const char *lab, char *why, size_t n);
 
 #endif
