@@ -93,8 +93,10 @@ export function renderLocks(container, cases, unit) {
 				h('td', { class: `num ${cp > 10 ? 'warn' : ''}` }, uncounted ? '–' : `${cp.toFixed(1)}%`),
 				h('td', { class: 'num' }, t(s.lock_hold_cycles)),
 				h('td', { class: 'num' }, t(s.lock_wait_cycles)),
-				h('td', { class: 'num', title: isSync(c) ? 'the writer\u2019s hold per write' : null }, t(s.lock_hold_cycles / holds)),
-				h('td', { class: 'num', title: isSync(c) ? 'the readers\u2019 wait per read acquisition' : null }, t(s.lock_wait_cycles / waits)));
+				// (a sync case that timed no write has no hold per write: a dash,
+				// never "Infinity")
+				h('td', { class: 'num', title: isSync(c) ? 'the writer\u2019s hold per write' : null }, holds > 0 ? t(s.lock_hold_cycles / holds) : '–'),
+				h('td', { class: 'num', title: isSync(c) ? 'the readers\u2019 wait per read acquisition' : null }, waits > 0 ? t(s.lock_wait_cycles / waits) : '–'));
 		})))));
 }
 
