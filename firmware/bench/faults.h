@@ -9,7 +9,8 @@
  *   fault_cpu=N      that CPU takes an invalid-opcode exception at the same place
  *   dupskip_cpu=N    that CPU runs one call (sequence number >= 3) as the previous
  *                    one again: one call skipped, one duplicated (in the bench's
- *                    callee, and in the xcall_smoke self-test's: its first 1->1)
+ *                    callee, and, once more, in the xcall_smoke self-test's:
+ *                    faults_dupskip)
  *   startfail_cpu=N  CPU 0 treats starting work on that CPU as failed (a sync
  *                    reader that cannot start: the readers already started must
  *                    be stopped, not left spinning)
@@ -17,6 +18,8 @@
  */
 #ifndef XCB_BENCH_FAULTS_H
 #define XCB_BENCH_FAULTS_H
+
+#include <stdint.h>
 
 struct bench_faults {
 	unsigned hang_cpu, fault_cpu, dupskip_cpu, startfail_cpu;
@@ -26,5 +29,17 @@ extern struct bench_faults faults;
 
 /* Once at boot, before any case: parse the keys. */
 void faults_init(void);
+
+/* dupskip_cpu: the sequence number CPU cpu books for its call seq. Its
+ * first call numbered 3 or more is booked as the one before (one skipped,
+ * one duplicated), once per *done: each callee that books calls (the
+ * bench's, the smoke test's) keeps its own, written only by that CPU. */
+static inline uint64_t faults_dupskip(unsigned cpu, uint64_t seq, int *done)
+{
+	if (cpu != faults.dupskip_cpu || seq < 3 || *done)
+		return seq;
+	*done = 1;
+	return seq - 1;
+}
 
 #endif

@@ -114,12 +114,7 @@ static void callee(void *p)
 	if (me == faults.fault_cpu)
 		__asm__ __volatile__("ud2");
 	busy(callee_cfg.work);
-	uint64_t seq = ledger_arg_seq(p);
-	if (me == faults.dupskip_cpu && seq >= 3 && !dupskip_done) {
-		dupskip_done = 1;
-		seq--;
-	}
-	ledger_note(ledger_at(me, slot), seq);
+	ledger_note(ledger_at(me, slot), faults_dupskip(me, ledger_arg_seq(p), &dupskip_done));
 	wd_state(me, (enum wd_state)prev, prev_since);
 }
 

@@ -65,13 +65,8 @@ static int dupskip_done;	/* written only by dupskip_cpu, once */
 static void note_fn(void *arg)
 {
 	unsigned me = plat_cpu_id();
-	uint64_t seq = ledger_arg_seq(arg);
 
-	if (me == faults.dupskip_cpu && seq >= 3 && !dupskip_done) {
-		dupskip_done = 1;
-		seq--;
-	}
-	ledger_note(ledger_at(me, ledger_arg_slot(arg)), seq);
+	ledger_note(ledger_at(me, ledger_arg_slot(arg)), faults_dupskip(me, ledger_arg_seq(arg), &dupskip_done));
 }
 
 /* The first (initiator, target) pair misjudged() found wrong, and how many
