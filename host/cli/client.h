@@ -74,6 +74,11 @@ int kv_args(const char *cmd, int argc, char **argv, json_t *params);
  * is nothing left to do: *rc = 1 after an error (printed), *rc = 0 after
  * printing the answer as JSON (as_json). */
 json_t *get_answer(const char *path, int as_json, int *rc);
+/* GET /api/v1/runs/{id} with every case: the answer holds a page of cases
+ * (cases_next: where the next starts), so the pages after it are read and
+ * their cases appended; the answer as the API gives it (not made terminal
+ * safe), without cases_next. NULL after an error (printed). */
+json_t *api_run_whole(uint64_t id);
 /* 1 if suite is one of the payload's suites (proto's XCB_VOCAB_SUITE),
  * else 0 after naming them (cmd, on stderr): said before anything boots. */
 int suite_ok(const char *cmd, const char *suite);

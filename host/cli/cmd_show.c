@@ -212,7 +212,7 @@ int cmd_show(int argc, char **argv)
 	int rc, as_json = 0;
 	const struct cmdopt opts[] = { OPT_FLAG("json", &as_json), OPT_END };
 	const struct cmd cmd = { "xcbench show", usage, opts };
-	char path[128], t[13][48];
+	char t[13][48];
 	int shown[XCB_N_AXES];
 	json_t *o, *run, *v, *cs;
 	const char *k;
@@ -223,10 +223,12 @@ int cmd_show(int argc, char **argv)
 		return rc;
 	if (one_run_id(&cmd, argc, argv, &id))
 		return 2;
-	snprintf(path, sizeof(path), "/api/v1/runs/%llu", (unsigned long long)id);
-	o = get_answer(path, as_json, &rc);
+	o = api_run_whole(id);
 	if (!o)
-		return rc;
+		return 1;
+	if (as_json)
+		return print_json(o);
+	term_safe(o);	/* for text on a terminal, as get_answer does */
 	run = json_object_get(o, "run");
 	printf("run %s  token %s  status %s  suite %s  label %s\n", jstr(json_object_get(run, "id"), t[0], 48),
 	       jstr(json_object_get(run, "token"), t[1], 48), jstr(json_object_get(run, "status"), t[2], 48),

@@ -112,6 +112,32 @@ json_t *get_answer(const char *path, int as_json, int *rc)
 	return api_answer("GET", path, NULL, as_json, rc);
 }
 
+json_t *api_run_whole(uint64_t id)
+{
+	char path[96];
+	json_t *o, *page, *next;
+
+	snprintf(path, sizeof(path), "/api/v1/runs/%llu", (unsigned long long)id);
+	o = api_json("GET", path, NULL);
+	/* A run of more cases than a page (RUN_CASES_PAGE): a case table, a
+	 * verdict's failed cases, cut at the first page read as the whole. */
+	while (o && json_is_integer(next = json_object_get(o, "cases_next"))) {
+		snprintf(path, sizeof(path), "/api/v1/runs/%llu?cases_after=%lld", (unsigned long long)id,
+			 (long long)json_integer_value(next));
+		page = api_json("GET", path, NULL);
+		if (!page || json_array_extend(json_object_get(o, "cases"), json_object_get(page, "cases"))) {
+			json_decref(page);
+			json_decref(o);
+			return NULL;
+		}
+		json_object_set(o, "cases_next", json_object_get(page, "cases_next"));
+		json_decref(page);
+	}
+	if (o)
+		json_object_del(o, "cases_next");
+	return o;
+}
+
 json_t *api_answer(const char *method, const char *path, json_t *body, int as_json, int *rc)
 {
 	return api_answer_for(NULL, method, path, body, as_json, rc);

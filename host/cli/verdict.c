@@ -83,10 +83,8 @@ void print_failed_logs(long long run_id, json_t *cases, int per_case, const char
 
 void print_run_failures(long long run_id, int per_case, const char *indent, FILE *out)
 {
-	char path[64];
+	json_t *o = api_run_whole((uint64_t)run_id);
 
-	snprintf(path, sizeof(path), "/api/v1/runs/%lld", run_id);
-	json_t *o = api_json("GET", path, NULL);
 	if (o)
 		print_failed_logs(run_id, json_object_get(o, "cases"), per_case, indent, out);
 	json_decref(o);

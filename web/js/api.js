@@ -53,6 +53,20 @@ async function request(method, path, body, headers = {}) {
 // answers hold more for the admin (a machine's power command template).
 export const get = (path) => request('GET', path, undefined, token.get() ? { Authorization: `Bearer ${token.get()}` } : {});
 
+// A run with every case. GET runs/{id} answers one page of cases (1000 at
+// most) and, for a run of more, cases_next: where the next page starts. A
+// run page cut at the first page read as the whole run.
+export async function run(id) {
+	const d = await get(`runs/${id}`);
+	for (let next = d.cases_next; next !== undefined && next !== null;) {
+		const page = await get(`runs/${id}?cases_after=${next}`);
+		d.cases.push(...page.cases);
+		next = page.cases_next;
+	}
+	delete d.cases_next;
+	return d;
+}
+
 // The one schema (GET /api/v1/schema: proto/xcb_schema.h): case keys and their
 // roles, RESULT fields, vocabularies. Fetched once per page; a failed fetch is
 // forgotten, so the next call asks again.

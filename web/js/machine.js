@@ -46,7 +46,7 @@ async function start() {
 		return done();
 	}
 	const baselines = (await api.get(`baselines?machine=${m.id}`).catch(() => ({ baselines: [] }))).baselines || [];
-	const details = (await Promise.all(runs.filter((r) => r.cases > 0).map((r) => api.get(`runs/${r.id}`).catch(() => null)))).filter(Boolean);
+	const details = (await Promise.all(runs.filter((r) => r.cases > 0).map((r) => api.run(r.id).catch(() => null)))).filter(Boolean);
 	window.xcbMachine.data = { machine: m, runs, details, baselines };
 	drawFacts(facts, m, runs);
 	drawRuns(runsEl, runs, baselines);

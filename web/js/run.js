@@ -58,7 +58,7 @@ async function start() {
 	document.title = `xcbench — run #${runId}`;
 	fill(main, h('h1', {}, `Run #${runId}`), loading(`run #${runId}`));
 	try {
-		[detail, schema] = await Promise.all([api.get(`runs/${runId}`), api.schema()]);
+		[detail, schema] = await Promise.all([api.run(runId), api.schema()]);
 	} catch (e) {
 		fill(main, h('h1', {}, `Run #${runId}`), e.status === 404
 			? state('error', `There is no run #${runId}.`, h('div', {}, 'It may have been deleted, or the address is mistyped. Go to the ', h('a', { href: './' }, 'runs list'), '.'))
@@ -240,7 +240,7 @@ function schedule() {
 
 async function poll() {
 	try {
-		detail = await api.get(`runs/${runId}`);
+		detail = await api.run(runId);
 		unit = unitOf(detail.run);
 		await render(false);
 		window.xcbRun.status = detail.run.status;
