@@ -49,8 +49,9 @@ static const char usage[] = "usage: xcbench ingest FILE|- [--timeout SECONDS] [-
 		   "  ipmitool -I lanplus -H BMC -U USER sol activate | xcbench ingest -\n"
 		   "--mac MAC: the runs are of the machine with that MAC (its history and\n"
 		   "machine page list them). Prints the id of every run it delivered, its\n"
-		   "status and, where its checks failed, the payload's verdict (the exit\n"
-		   "status says whether the frames were delivered: see xcbench show).\n";
+		   "status and, where its checks failed or it stopped early, the payload's\n"
+		   "verdict (the exit status says whether the frames were delivered: see\n"
+		   "xcbench show).\n";
 
 /* Asks the daemon for its UDP port and opens the socket. 0 or -1. */
 static int connect_daemon(struct ingest *g)

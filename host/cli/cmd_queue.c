@@ -77,10 +77,11 @@ static json_int_t job_ahead(const char *mac, json_int_t id, char *stage, size_t 
 	return ahead;
 }
 
-/* What happens next to a job for mac: a machine with a power driver (ipmi,
- * command) is powered on and booted by the daemon's job runner; any other
- * (manual, or not known yet) runs it at its next boot, which a person
- * starts. Asked quietly: an unknown MAC (404) is the common case. */
+/* What happens next to a job for mac: a machine with a power driver (any
+ * but manual, as job_runner.c's is_manual says: ipmi, command, and any
+ * driver added later) is powered on and booted by the daemon's job runner;
+ * any other (manual, or not known yet) runs it at its next boot, which a
+ * person starts. Asked quietly: an unknown MAC (404) is the common case. */
 static const char *next_step(const char *mac)
 {
 	char path[96];
@@ -93,7 +94,7 @@ static const char *next_step(const char *mac)
 		o = json_loadb(r.body.p, r.body.len, 0, NULL);
 	buf_free(&r.body);
 	driver = json_string_value(json_object_get(json_object_get(json_object_get(o, "machine"), "power"), "driver"));
-	if (driver && (!strcmp(driver, "ipmi") || !strcmp(driver, "command")))
+	if (driver && *driver && strcmp(driver, "manual"))
 		say = "the daemon powers that machine on and boots it";
 	json_decref(o);
 	return say;

@@ -88,8 +88,9 @@ static const char usage[] =
 "  --mem MB          memory per machine (default 256)\n"
 "  --wait            wait until every run is complete; exit 1 naming the\n"
 "                    machine and the reason if one crashed, was lost,\n"
-"                    timed out, or completed with its checks failed (the\n"
-"                    payload's verdict: calls lost, duplicated, ...)\n"
+"                    timed out, or completed with its checks failed or its\n"
+"                    suite stopped early (the payload's verdict: calls lost,\n"
+"                    duplicated, ...; aborted)\n"
 "  --timeout S       give up after S seconds (default 900)\n"
 "  --dir DIR         where consoles and QEMU logs go (default: a new\n"
 "                    /tmp/xcbench-vm.* directory)\n"
@@ -248,9 +249,10 @@ static enum vm_state vm_next(struct vm *v, struct fleet *f, double now)
 		if (!v->done_at)
 			v->done_at = now;
 		if (v->pid == 0 && v->verdict) {
-			/* Complete, every frame stored, but its checks failed:
-			 * its timings are of a broken run (an algorithm that
-			 * lost or repeated calls): a failure, not a pass. */
+			/* Complete, every frame stored, but its checks failed
+			 * or its suite stopped early: its timings are of a
+			 * broken run (an algorithm that lost or repeated calls)
+			 * or a partial one: a failure, not a pass. */
 			snprintf(v->why, sizeof(v->why), "run %lld complete, but %s: xcbench show %lld",
 				 (long long)v->run_id, v->verdict, (long long)v->run_id);
 			return VM_FAILED;
