@@ -5,15 +5,10 @@
 # 41 did. Hand-made runs (UDP frames, tests/web/frames.py).
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
-
-T=$(mktemp -d "$OUTDIR/show-errors.XXXXXX")
-cleanup() { [ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null; }
-trap cleanup EXIT
-
-PORT=$(free_port)
-URL="http://127.0.0.1:$PORT"
-xcbd_start "$T/xcbenchd.log" "$PORT" --db "$T/x.db" --open
-DPID=$XCBD_PID
+. "$(dirname "$0")/lib/test-daemon.sh"
+daemon_test "show's error reports"
+start_daemon --open || { notok "the daemon starts"; exit 1; }
+T=$TMP
 
 # send TOKEN LINES: a run whose one ERROR report has LINES lines ("line 1", ...).
 send() {

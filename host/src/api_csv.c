@@ -13,7 +13,6 @@
 #include "routes.h"
 #include "results_db.h"
 #include "runs_db.h"
-#include "labs_db.h"
 #include "runs_filter.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
@@ -103,6 +102,7 @@ enum MHD_Result api_runs_csv(struct req *rq)
 	struct run_filters f;
 	struct buf sql = { 0 };
 	const char *bad = run_filters_parse(rq, &f);
+	enum MHD_Result res;
 	struct csv_query q = { .db = db, .resume = runs_export_resume, .nkeys = RUNS_EXPORT_NKEYS,
 			       .bind = runs_csv_bind, .bind_free = runs_csv_bind_free };
 	struct runs_csv_bind *b;
@@ -113,14 +113,8 @@ enum MHD_Result api_runs_csv(struct req *rq)
 		return reply_error(rq, 400, "%s", bad);
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	if (f.lab) {
-		char why[300];
-		int u = labs_filter_unknown(db, f.lab, why, sizeof(why));
-
-		if (u)
-			return u < 0 ? reply_error(rq, 500, "query failed: %s", dbi_errmsg(db))
-				     : reply_error(rq, 400, "%s", why);
-	}
+	if (run_filters_refused(rq, db, &f, &res))
+		return res;
 	if (!qarg(rq, "limit"))
 		f.limit = -1; /* CSV: everything unless asked otherwise */
 	memcpy(q.keycol, runs_export_keycol, sizeof(runs_export_keycol));

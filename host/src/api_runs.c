@@ -15,7 +15,6 @@
 #include "runs_db.h"
 #include "runlist_json.h"
 #include "runrender.h"
-#include "labs_db.h"
 #include "runs_filter.h"
 #include "runs_json.h"
 #include "sqljson.h"
@@ -70,20 +69,15 @@ enum MHD_Result api_runs(struct req *rq)
 	struct dbi *db = rdb();
 	struct run_filters f;
 	const char *bad = run_filters_parse(rq, &f);
+	enum MHD_Result res;
 	struct buf o = { 0 };
 
 	if (bad)
 		return reply_error(rq, 400, "%s", bad);
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	if (f.lab) {
-		char why[300];
-		int u = labs_filter_unknown(db, f.lab, why, sizeof(why));
-
-		if (u)
-			return u < 0 ? reply_error(rq, 500, "query failed: %s", dbi_errmsg(db))
-				     : reply_error(rq, 400, "%s", why);
-	}
+	if (run_filters_refused(rq, db, &f, &res))
+		return res;
 	if (runlist_json(db, &f, is_admin(rq), &o)) {
 		buf_free(&o);
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "labs_db.h"
 #include "runs_filter.h"
 
 const char *run_filters_parse(struct req *rq, struct run_filters *f)
@@ -51,4 +52,14 @@ const char *run_filters_parse(struct req *rq, struct run_filters *f)
 	    strcmp(f->status, "complete") && strcmp(f->status, "lost") && strcmp(f->status, "crashed"))
 		return "status: expected pending, running, complete, lost or crashed";
 	return NULL;
+}
+
+int run_filters_refused(struct req *rq, struct dbi *db, const struct run_filters *f, enum MHD_Result *res)
+{
+	char why[300];
+	int u = f->lab ? labs_filter_unknown(db, f->lab, why, sizeof(why)) : 0;
+
+	if (u)
+		*res = u < 0 ? reply_error(rq, 500, "query failed: %s", dbi_errmsg(db)) : reply_error(rq, 400, "%s", why);
+	return u != 0;
 }
