@@ -81,6 +81,8 @@ check "TLB lock profile: warm-up and the no-flush control included" \
 	grep -q 'lock profile .*30 acquisitions.*warm-up and the no-flush control included' "$T/tlb.out"
 check "a case a watchdog stopped before it timed a call: no result, and FAILED check ($(line 5))" \
 	grep -q 'no result (no timed call stored) FAILED check' <<<"$(line 5)"
+check "show names each profile's lock (the API's: the vector path's flush lock, the sync case's rw-lock)" \
+	bash -c 'grep -qE "lock profile +flush lock: 30 acquisitions" "$1" && grep -qE "lock profile +rw-lock \(fair\), timed: " "$1"' _ "$T/tlb.out"
 # ... but a case of method none runs no control (firmware/bench/initiator.c).
 prof3=$(awk '/^ +3 tlb /{on=1; next} on && /lock profile/{print; exit}' "$T/tlb.out")
 check "method none's lock profile says warm-up only ($prof3)" \

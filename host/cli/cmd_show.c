@@ -84,45 +84,44 @@ static int is_kind(json_t *cs, const char *k)
 static void print_profile(json_t *cs)
 {
 	json_t *fa = json_object_get(cs, "fairness"), *st = json_object_get(cs, "stats");
-	double acq = json_number_value(json_object_get(st, "lock_acq"));
-	char a[48], b[48];
+	json_t *lk = json_object_get(cs, "lock");
+	char a[48], b[48], hp[48], wp[48];
 
 	if (json_is_object(fa))
 		printf("%5s   %-32s jain %s over %s, p50 max/min %s\n", "", "fairness",
 		       jstr(json_object_get(fa, "jain"), a, sizeof(a)), json_string_value(json_object_get(fa, "jain_of")) ?: "-",
 		       jstr(json_object_get(fa, "p50_max_min"), b, sizeof(b)));
-	if (acq > 0) {
-		double wait = json_number_value(json_object_get(st, "lock_wait_cycles"));
-		double hold = json_number_value(json_object_get(st, "lock_hold_cycles"));
-		double cont = json_number_value(json_object_get(st, "lock_contended"));
-		/* What the payload counts differs by kind (firmware/bench/README.md):
-		 * an algorithm's or the flush lock's profile covers every call,
-		 * warm-up and TLB control included; a sync case's rw-lock profile
-		 * only the timed reads and writes (lock_acq = reads + writes, the
-		 * reads being the case's count), its hold the writer's and its wait
-		 * the readers': each is per its own acquisitions (wait / (reads +
-		 * writes) understated the readers' wait by the writes' share). */
-		double reads = json_number_value(json_object_get(st, "count")), writes = acq - reads;
+	if (!json_is_object(lk))
+		return;
+	/* Which lock, and each figure per its own acquisitions, are the API's
+	 * (casestats.c agg_lock_write: a sync case's hold is per write, its
+	 * wait per read acquisition); what is said here is what they cover. */
+	double acq = json_number_value(json_object_get(st, "lock_acq"));
+	double wait = json_number_value(json_object_get(st, "lock_wait_cycles"));
+	double hold = json_number_value(json_object_get(st, "lock_hold_cycles"));
+	double cont = json_number_value(json_object_get(st, "lock_contended"));
+	const char *name = json_string_value(json_object_get(lk, "name")) ?: "?";
+	/* a TLB case's lock is taken by the untimed no-flush control's
+	 * shootdowns too (firmware/bench/initiator.c tlb_control), but method
+	 * none runs no control. The hold an acquisition is the shorthand
+	 * thread's "average lock time" (seed 001). */
+	const char *method = json_string_value(json_object_get(json_object_get(cs, "config"), "method"));
+	int control = is_kind(cs, "tlb") && !(method && !strcmp(method, "none"));
 
-		/* a TLB case's is the shootdown's lock (flush=vector: flush_lock;
-		 * flush=xcall: the algorithm's), taken by the untimed no-flush
-		 * control's shootdowns too (firmware/bench/initiator.c
-		 * tlb_control). The hold an acquisition is the shorthand
-		 * thread's "average lock time" (seed 001). */
-		/* (method none runs no control: firmware/bench/initiator.c) */
-		const char *method = json_string_value(json_object_get(json_object_get(cs, "config"), "method"));
-		int control = is_kind(cs, "tlb") && !(method && !strcmp(method, "none"));
-
-		if (!is_kind(cs, "sync"))
-			printf("%5s   %-32s %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (an "
-			       "acquisition: hold %.0f, wait %.0f; warm-up%s included)\n", "", "lock profile", acq, cont,
-			       hold, wait, hold / acq, wait / acq, control ? " and the no-flush control" : "");
-		else
-			printf("%5s   %-32s timed: %.0f read acquisitions + %.0f writes, %.0f contended; the writer's "
-			       "hold %.0f cycles (%.0f a write), the readers' wait %.0f cycles (%.0f a read acquisition)\n",
-			       "", "lock profile", reads, writes, cont, hold, writes > 0 ? hold / writes : NAN, wait,
-			       reads > 0 ? wait / reads : NAN);
-	}
+	/* whole cycles, as the totals; "-" where none was taken (null) */
+	snprintf(hp, sizeof(hp), json_is_number(json_object_get(lk, "hold_cycles_per")) ? "%.0f" : "-",
+		 json_number_value(json_object_get(lk, "hold_cycles_per")));
+	snprintf(wp, sizeof(wp), json_is_number(json_object_get(lk, "wait_cycles_per")) ? "%.0f" : "-",
+		 json_number_value(json_object_get(lk, "wait_cycles_per")));
+	if (!is_kind(cs, "sync"))
+		printf("%5s   %-32s %s: %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (an "
+		       "acquisition: hold %s, wait %s; warm-up%s included)\n", "", "lock profile", name, acq, cont,
+		       hold, wait, hp, wp, control ? " and the no-flush control" : "");
+	else
+		printf("%5s   %-32s %s, timed: %.0f read acquisitions + %.0f writes, %.0f contended; the writer's "
+		       "hold %.0f cycles (%s a write), the readers' wait %.0f cycles (%s a read acquisition)\n", "",
+		       "lock profile", name, json_number_value(json_object_get(lk, "waits")),
+		       json_number_value(json_object_get(lk, "holds")), cont, hold, hp, wait, wp);
 }
 
 static void print_pseudo(json_t *cs)

@@ -1,6 +1,7 @@
 /* casestats.c — aggregation of a case's RESULT rows (see casestats.h); the
  * rows come from runs_db.c. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,6 +237,41 @@ void agg_compute(const struct resrow *rows, size_t n, struct agg *a)
 	/* the repetitions the figures are of: those that timed calls */
 	a->reps = timed;
 	trust_stats(a, rows, n);
+}
+
+/* Which lock, and over which acquisitions, differ by kind
+ * (firmware/bench/README.md, emit.c, sync.c):
+ *  - a sync case's profile is its rw-lock's over the timed reads and
+ *    writes only: lock_acq = the reads (the case's count) + the writes,
+ *    the hold the writer's, the wait the readers'; so the hold is per
+ *    write and the wait per read acquisition (over reads + writes the
+ *    hold read 1.6 k cycles where the writer held 6.9 M a write);
+ *  - a TLB case's is the shootdown's lock: the global flush lock on the
+ *    vector path, the algorithm's own on the xcall path;
+ *  - a cross-call's is its algorithm's call lock.
+ * xcbench show and the run page print these: one definition. */
+int agg_lock_write(struct buf *b, const struct agg *a, const char *kind, const char *algo, const char *flush,
+		   const char *rwlock)
+{
+	double acq = a->sum[RV_lock_acq - RV_ipis], holds = acq, waits = acq;
+	char name[96];
+
+	if (!(acq > 0))
+		return jsonw_key(b, "lock") || jsonw_lit(b, "null") ? -1 : 0;
+	if (kind && !strcmp(kind, XCB_NAME(kind, XCB_KIND_SYNC))) {
+		snprintf(name, sizeof(name), "rw-lock (%s)", rwlock ? rwlock : "fair");
+		waits = a->count;
+		holds = acq - a->count;
+	} else if (kind && !strcmp(kind, XCB_NAME(kind, XCB_KIND_TLB)) &&
+		   !(flush && !strcmp(flush, XCB_NAME(flush, XCB_FLUSH_XCALL))))
+		snprintf(name, sizeof(name), "flush lock");
+	else
+		snprintf(name, sizeof(name), "%s's call lock", algo ? algo : "?");
+	return jsonw_key(b, "lock") || jsonw_lit(b, "{") || jsonw_key(b, "name") || jsonw_str(b, name) ||
+	       mnum(b, "holds", holds) || mnum(b, "waits", waits) ||
+	       mnum(b, "hold_cycles_per", holds > 0 ? a->sum[RV_lock_hold_cycles - RV_ipis] / holds : NAN) ||
+	       mnum(b, "wait_cycles_per", waits > 0 ? a->sum[RV_lock_wait_cycles - RV_ipis] / waits : NAN) ||
+	       jsonw_lit(b, "}") ? -1 : 0;
 }
 
 /* STATS' names of a->p[] */

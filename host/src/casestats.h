@@ -55,6 +55,13 @@ void agg_compute(const struct resrow *rows, size_t n, struct agg *a);
  * (out of memory). */
 /* STATS' object. */
 int agg_write(struct buf *b, const struct agg *a);
+/* LOCK: the member "lock", or null where the case took no lock: which
+ * lock its profile is of ("name"), and the hold and the wait per
+ * acquisition, each over its own acquisitions ("holds", "waits",
+ * "hold_cycles_per", "wait_cycles_per"), from STATS' sums and the case's
+ * kind, algo and config keys flush and rwlock (NULL: absent). */
+int agg_lock_write(struct buf *b, const struct agg *a, const char *kind, const char *algo, const char *flush,
+		   const char *rwlock);
 /* The ns twin of STATS' times at tsc_khz (null without a rate or rows). */
 int agg_ns_write(struct buf *b, const struct agg *a, double tsc_khz);
 /* The members "initiators" (per initiator CPU over the non-aggregate rows

@@ -139,6 +139,25 @@ static int rep_series(struct buf *b, const char *key, const struct resrow *rows,
 	return jsonw_lit(b, "]");
 }
 
+/* A case column's text, NULL when it is not text (NULL in the store). */
+static const char *col_text(const struct dbval *v)
+{
+	return v->type == DBI_TEXT ? v->s : NULL;
+}
+
+/* The member "lock" (casestats.h, LOCK). Its name needs two config keys
+ * (flush, rwlock): the config is parsed only for a case that took a lock. */
+static int lock_member(struct buf *b, const struct case_row *c, const struct agg *a)
+{
+	json_t *cfg = a->sum[RV_lock_acq - RV_ipis] > 0 ? json_text_or_empty(c->config) : NULL;
+	int bad = agg_lock_write(b, a, col_text(&c->kind), col_text(&c->algo),
+				 json_string_value(json_object_get(cfg, "flush")),
+				 json_string_value(json_object_get(cfg, "rwlock")));
+
+	json_decref(cfg);
+	return bad;
+}
+
 int case_write(struct buf *b, const struct case_row *c, struct resrow *rows, size_t n, double tsc_khz)
 {
 	struct agg a;
@@ -157,9 +176,10 @@ int case_write(struct buf *b, const struct case_row *c, struct resrow *rows, siz
 	/* a floor case (kind=raw) has no ratio to the floor: its RESULT
 	 * carries the boot's HELLO floor, measured at another moment, and
 	 * p50/that read as "below 1: a harness bug" (README) */
-	if (c->kind.type == DBI_TEXT && strcmp(c->kind.s, XCB_NAME(kind, XCB_KIND_RAW)) == 0)
+	if (col_text(&c->kind) && strcmp(col_text(&c->kind), XCB_NAME(kind, XCB_KIND_RAW)) == 0)
 		a.ipi_ratio = NAN;
-	bad = jsonw_key(b, "stats") || agg_write(b, &a) || jsonw_key(b, "ns") || agg_ns_write(b, &a, tsc_khz) ||
+	bad = jsonw_key(b, "stats") || agg_write(b, &a) || lock_member(b, c, &a) || jsonw_key(b, "ns") ||
+	      agg_ns_write(b, &a, tsc_khz) ||
 	      jsonw_key(b, "rep_p50") || jsonw_lit(b, "[");
 	/* null for a repetition with no timed call, as rep_series' */
 	for (size_t i = 0; i < k && !bad; i++)

@@ -449,6 +449,75 @@ static void config_as_jansson(void **st)
 	dbi_close(db);
 }
 
+/* agg_lock_write's "lock" for one aggregate: acq acquisitions of which
+ * count are the case's timed calls, hold and wait cycles in all. */
+static json_t *lock_of(const char *kind, const char *algo, const char *flush, const char *rwlock, double acq,
+		       double count, double hold, double wait)
+{
+	struct agg a;
+	struct buf b = { 0 };
+	json_error_t e;
+	json_t *o;
+
+	memset(&a, 0, sizeof(a));
+	a.count = count;
+	a.sum[RV_lock_acq - RV_ipis] = acq;
+	a.sum[RV_lock_hold_cycles - RV_ipis] = hold;
+	a.sum[RV_lock_wait_cycles - RV_ipis] = wait;
+	assert_int_equal(jsonw_lit(&b, "{") || agg_lock_write(&b, &a, kind, algo, flush, rwlock) || jsonw_lit(&b, "}"),
+			 0);
+	o = json_loads(b.p, 0, &e);
+	if (!o)
+		fail_msg("not JSON (%s): %s", e.text, b.p);
+	buf_free(&b);
+	return o;
+}
+
+/* Which lock, and each figure over its own acquisitions: a sync case's
+ * hold per write and wait per read (over reads + writes the hold read a
+ * fraction of the writer's), null where none of its kind was taken; the
+ * TLB paths' locks; no lock: null. */
+static void lock_per_acquisition(void **st)
+{
+	(void)st;
+	json_t *o = lock_of("sync", "inside", "vector", "fair", 400, 300, 100 * 2000.0, 300 * 700.0);
+	json_t *l = json_object_get(o, "lock");
+
+	assert_string_equal(json_string_value(json_object_get(l, "name")), "rw-lock (fair)");
+	assert_int_equal(json_integer_value(json_object_get(l, "holds")), 100);
+	assert_int_equal(json_integer_value(json_object_get(l, "waits")), 300);
+	assert_int_equal(json_integer_value(json_object_get(l, "hold_cycles_per")), 2000);
+	assert_int_equal(json_integer_value(json_object_get(l, "wait_cycles_per")), 700);
+	json_decref(o);
+
+	o = lock_of("sync", "inside", NULL, "writer", 300, 300, 0, 300 * 700.0); /* no write timed */
+	l = json_object_get(o, "lock");
+	assert_string_equal(json_string_value(json_object_get(l, "name")), "rw-lock (writer)");
+	assert_true(json_is_null(json_object_get(l, "hold_cycles_per")));
+	assert_int_equal(json_integer_value(json_object_get(l, "wait_cycles_per")), 700);
+	json_decref(o);
+
+	o = lock_of("tlb", "vector", "vector", NULL, 30, 10, 3000, 600);
+	l = json_object_get(o, "lock");
+	assert_string_equal(json_string_value(json_object_get(l, "name")), "flush lock");
+	assert_int_equal(json_integer_value(json_object_get(l, "holds")), 30);
+	assert_int_equal(json_integer_value(json_object_get(l, "hold_cycles_per")), 100);
+	assert_int_equal(json_integer_value(json_object_get(l, "wait_cycles_per")), 20);
+	json_decref(o);
+
+	o = lock_of("tlb", "locked", "xcall", NULL, 30, 10, 3000, 600);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "lock"), "name")), "locked's call lock");
+	json_decref(o);
+	o = lock_of("xcall", "locked", NULL, NULL, 8, 8, 80, 0);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "lock"), "name")), "locked's call lock");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "lock"), "wait_cycles_per")), 0);
+	json_decref(o);
+
+	o = lock_of("xcall", "lockless", NULL, NULL, 0, 8, 0, 0);
+	assert_true(json_is_null(json_object_get(o, "lock")));
+	json_decref(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +527,7 @@ int main(void)
 		cmocka_unit_test(run_cases_constant_queries),
 		cmocka_unit_test(reals_as_jansson),
 		cmocka_unit_test(config_as_jansson),
+		cmocka_unit_test(lock_per_acquisition),
 	};
 	return cmocka_run_group_tests_name("casestats", tests, NULL, NULL);
 }

@@ -52,18 +52,12 @@ export function renderFacts(container, detail) {
 			h('dl', { class: 'facts' }, runFacts.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))));
 }
 
-// Which lock a case's profile is of (firmware/bench/emit.c, sync.c): a sync
-// case's rw-lock; a TLB case's shootdown lock, the global flush lock on the
-// vector path or the algorithm's own on the xcall path; a cross-call's
-// algorithm's. One table holds them all, so each row says.
-function lockOf(c) {
-	if (isSync(c)) return `rw-lock (${axisOf(c, 'rwlock') || 'fair'})`;
-	if (c.kind === 'tlb' && axisOf(c, 'flush') !== 'xcall') return 'flush lock';
-	return `${c.algo}'s call lock`;
-}
-
 export function renderLocks(container, cases, unit) {
-	const locked = cases.filter((c) => hasStats(c) && c.stats.lock_acq > 0);
+	// Which lock each profile is of, and its hold and wait per acquisition
+	// (each over its own: a sync case's hold per write, wait per read
+	// acquisition), are the API's: a case's "lock" (casestats.c). One table
+	// holds every kind of lock, so each row names its own.
+	const locked = cases.filter((c) => hasStats(c) && c.lock);
 	if (!locked.length) {
 		fill(container, state('empty', 'No lock was taken in this run.', h('div', {}, 'Only lock-based algorithms (e.g. ', h('code', {}, 'locked'), ', also as a TLB shootdown\u2019s path), the TLB flush lock and the sync cases\u2019 rw-lock report a lock profile.')));
 		return;
@@ -78,25 +72,19 @@ export function renderLocks(container, cases, unit) {
 			// A sync case of a payload before issue 22 counted no contended
 			// acquisition next to its readers' wait: "not counted", never 0.
 			const uncounted = isSync(c) && !s.lock_contended && s.lock_wait_cycles > 0;
-			// A sync case's profile (firmware/bench/sync.c): lock_acq = its
-			// timed reads (the case's count) + writes, the hold the writer's,
-			// the wait the readers': each an average over its own
-			// acquisitions (over reads + writes the hold read 1.6 k cycles
-			// where the writer held 6.9 M a write).
-			const holds = isSync(c) ? s.lock_acq - s.count : s.lock_acq;
-			const waits = isSync(c) ? s.count : s.lock_acq;
+			const lk = c.lock;
 			return h('tr', { dataset: { case: c.case_id } },
 				h('td', {}, caseLabel(c)),
-				h('td', { dataset: { lock: lockOf(c) } }, lockOf(c)),
+				h('td', { dataset: { lock: lk.name } }, lk.name),
 				h('td', { class: 'num', title: isSync(c) ? 'read acquisitions + writes' : null }, fmt.int(s.lock_acq)),
 				h('td', { class: 'num', dataset: { contended: uncounted ? '' : s.lock_contended } }, uncounted ? 'not counted' : fmt.int(s.lock_contended)),
 				h('td', { class: `num ${cp > 10 ? 'warn' : ''}` }, uncounted ? '–' : `${cp.toFixed(1)}%`),
 				h('td', { class: 'num' }, t(s.lock_hold_cycles)),
 				h('td', { class: 'num' }, t(s.lock_wait_cycles)),
-				// (a sync case that timed no write has no hold per write: a dash,
-				// never "Infinity")
-				h('td', { class: 'num', title: isSync(c) ? 'the writer\u2019s hold per write' : null }, holds > 0 ? t(s.lock_hold_cycles / holds) : '–'),
-				h('td', { class: 'num', title: isSync(c) ? 'the readers\u2019 wait per read acquisition' : null }, waits > 0 ? t(s.lock_wait_cycles / waits) : '–'));
+				// (null where none of its kind was taken, e.g. a sync case that
+				// timed no write: a dash)
+				h('td', { class: 'num', title: isSync(c) ? 'the writer\u2019s hold per write' : null }, lk.hold_cycles_per === null ? '–' : t(lk.hold_cycles_per)),
+				h('td', { class: 'num', title: isSync(c) ? 'the readers\u2019 wait per read acquisition' : null }, lk.wait_cycles_per === null ? '–' : t(lk.wait_cycles_per)));
 		})))));
 }
 
