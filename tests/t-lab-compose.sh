@@ -56,6 +56,40 @@ print(ep[0].endswith("/lab/dnsmasq-start"),
 	check "both services on the host network (DHCP broadcast, UDP results)" test "${5:-}" = True
 	check "xcbenchd keeps its database in a volume" test "${6:-}" = True
 	check "xcbenchd is built from host/Dockerfile and needs the admin token" test "${7:-}" = True -a "${8:-}" = True
+
+	# The central profile as README.md's "Several labs, one history" gives
+	# it: its last code block (the three secret files, then compose), run
+	# as written in a shell of its own (no XCB_* from before) in a copy of
+	# the file, compose's `up -d --build` made `config`. The profile adds
+	# to the lab's services, whose dnsmasq needs XCB_DAEMON_ADDR and
+	# XCB_LAB_SUBNET: the README's block did not set them, so the command
+	# it gave failed ("set XCB_DAEMON_ADDR ...").
+	CT=$(mktemp -d "$OUTDIR/compose.XXXXXX")
+	cp docker-compose.yml "$CT/"
+	python3 - README.md >"$CT/central.sh" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+sec = re.search(r"^### Several labs, one history.*?(?=^### )", text, re.M | re.S).group(0)
+blocks = [b for b in re.findall(r"((?:^    .*\n)+)", sec, re.M) if "--profile central" in b]
+print("\n".join(l[4:] for l in blocks[-1].splitlines()) if blocks else "false")
+PY
+	sed 's/^/# README: /' "$CT/central.sh"
+	sed -i "s/^docker compose \(.*\)up -d --build/${DC[*]} \1config/" "$CT/central.sh"
+	(cd "$CT" && env -u XCB_DAEMON_ADDR -u XCB_LAB_SUBNET -u XCB_LAB_IFACE bash -e central.sh) >"$CT/config.out" 2>&1
+	rc=$?
+	diag "$(head -c 300 "$CT/config.out")"
+	check "README's central profile commands, as written: compose config exit 0 ($rc)" test "$rc" = 0
+	summary=$(python3 -c '
+import sys, yaml
+s = yaml.safe_load(sys.stdin)["services"]
+ok = all(s[n]["environment"]["PGPASSFILE"] == "/run/secrets/xcbench_pgpass" and "--lab" in s[n]["command"]
+         and not any("password" in str(a) for a in s[n]["command"]) for n in ("xcbenchd-lab-a", "xcbenchd-lab-b"))
+print("postgres" in s and ok)' <"$CT/config.out" 2>/dev/null)
+	check "... a postgres service and two lab daemons with PGPASSFILE, --lab, no password on their command line" \
+		test "$summary" = True
+	check "... its three secret files are mode 600" \
+		test "$(stat -c %a "$CT/var/lab-token" "$CT/var/pg-password" "$CT/var/pgpass" 2>/dev/null | sort -u)" = 600
+	rm -rf "$CT"
 fi
 
 # host/Dockerfile: Debian 12 base images, packages from apt only.

@@ -64,6 +64,29 @@ check "second copy: exit 0, adds nothing ($(cat "$TMP/copy2.out"))" \
 check "... the jobs, job events and baselines counts unchanged" test "$(pg_psql central "SELECT (SELECT count(*) FROM jobs) || ' ' || (SELECT count(*) FROM job_events) || ' ' || (SELECT count(*) FROM baselines)")" = "1 $a 1"
 check "... the frames count unchanged" test "$(pg_psql central 'SELECT count(*) FROM frames')" = "$(dbq "$SQ" 'SELECT count(*) FROM frames')"
 
+# Progress: the first copy said how many runs it copies; a copy whose run
+# takes long (here the store's frames table locked for 3 s by another
+# session) says how far it got within 2 s of work, not only every 50 runs
+# (a lab's big runs left it silent for minutes).
+check "first copy: it says first how many runs it copies ($(head -1 "$TMP/copy1.err"))" \
+	grep -qx "xcb-copy: 3 runs in $SQ, copying into lab old-lab (a run already there is skipped)" "$TMP/copy1.err"
+pg_createdb central3
+{ "$PG_BIN/pg_dump" -s "$PGDB"; "$PG_BIN/pg_dump" -a -t xcb_schema_version "$PGDB"; } |
+	"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$(pg_url central3)" >/dev/null
+"$PG_BIN/psql" -X -q "$(pg_url central3)" -c "BEGIN; LOCK TABLE frames IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(3); COMMIT" >/dev/null &
+LOCKER=$!
+for _ in $(seq 100); do
+	[ "$(pg_psql central3 "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'frames' AND l.granted AND l.mode = 'AccessExclusiveLock'")" = 1 ] && break
+	sleep 0.05
+done
+"$COPY" --from "$SQ" --db "$(pg_url central3)" --lab old-lab >"$TMP/copy4.out" 2>"$TMP/copy4.err"
+rc=$?
+wait "$LOCKER"
+diag "slow copy: exit $rc: $(tr '\n' '|' <"$TMP/copy4.err")"
+check "a slow copy: exit 0, 3 runs copied" bash -c "[ $rc = 0 ] && grep -q '^3 runs copied, 0 already there' '$TMP/copy4.out'"
+check "... its first run, 3 s in, is followed by a progress line (1 of 3)" \
+	grep -qx "xcb-copy: 1 of 3 runs read, 1 copied" "$TMP/copy4.err"
+
 TMP2=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
 DPID=
 TMP=$TMP2 DB=$PGDB start_daemon --lab central-lab || { notok "a daemon starts on PostgreSQL"; exit 1; }

@@ -25,32 +25,63 @@ int db_migrate(struct dbi *db, char *err, size_t errlen)
 	return db_migrate_to(db, xcb_nmigrations, err, errlen);
 }
 
+/* Every daemon and xcb-copy on one PostgreSQL store migrates it at its
+ * start, and a lab's daemons start together (compose's central profile
+ * starts two with the store): two that both read version 0 both ran
+ * migration 1, and the second died on "duplicate key value violates unique
+ * constraint pg_type_typname_nsp_index". So each migration's transaction
+ * first takes this transaction-scoped advisory lock (a constant of this
+ * program, "xcbm" in ASCII), then reads the version under it: the second
+ * waits for the first's COMMIT and finds the work done. SQLite's BEGIN
+ * IMMEDIATE is its lock. */
+#define MIGRATION_LOCK "2019779181"
+
+static int migration_begin(struct dbi *db)
+{
+	if (dbi_engine(db) != DBI_PG)
+		return dbi_exec(db, "BEGIN IMMEDIATE");
+	return dbi_exec(db, "BEGIN") || dbi_exec(db, "SELECT pg_advisory_xact_lock(" MIGRATION_LOCK ")");
+}
+
 int db_migrate_to(struct dbi *db, int upto, char *err, size_t errlen)
 {
 	const char *const *m = dbi_engine(db) == DBI_PG ? xcb_migrations_pg : xcb_migrations;
-	int have = dbi_user_version(db);
 
-	if (have < 0) {
-		snprintf(err, errlen, "cannot read the schema version: %s", dbi_errmsg(db));
-		return -1;
-	}
-	if (have > xcb_nmigrations) {
-		snprintf(err, errlen, "database schema version %d is newer than this xcbenchd (%d)",
-			 have, xcb_nmigrations);
-		return -1;
-	}
-	for (int v = have + 1; v <= upto && v <= xcb_nmigrations; v++) {
+	if (upto > xcb_nmigrations)
+		upto = xcb_nmigrations;
+	for (;;) {
+		int have, v;
+
 		/* One transaction per migration: a failure leaves the previous
 		 * version intact instead of a half-migrated schema. */
-		if (dbi_exec(db, dbi_engine(db) == DBI_PG ? "BEGIN" : "BEGIN IMMEDIATE") ||
-		    dbi_exec(db, m[v - 1]) || dbi_set_user_version(db, v) ||
-		    dbi_exec(db, "COMMIT")) {
+		if (migration_begin(db)) {
+			snprintf(err, errlen, "cannot start the schema migration: %s", dbi_errmsg(db));
+			dbi_exec(db, "ROLLBACK");
+			return -1;
+		}
+		have = dbi_user_version(db);
+		if (have < 0 || have > xcb_nmigrations) {
+			if (have < 0)
+				snprintf(err, errlen, "cannot read the schema version: %s", dbi_errmsg(db));
+			else
+				snprintf(err, errlen, "database schema version %d is newer than this xcbenchd (%d)",
+					 have, xcb_nmigrations);
+			dbi_exec(db, "ROLLBACK");
+			return -1;
+		}
+		if (have >= upto) {
+			if (!dbi_exec(db, "COMMIT"))
+				return 0;
+			snprintf(err, errlen, "cannot end the schema check: %s", dbi_errmsg(db));
+			return -1;
+		}
+		v = have + 1;
+		if (dbi_exec(db, m[v - 1]) || dbi_set_user_version(db, v) || dbi_exec(db, "COMMIT")) {
 			snprintf(err, errlen, "migration %d failed: %s", v, dbi_errmsg(db));
 			dbi_exec(db, "ROLLBACK");
 			return -1;
 		}
 	}
-	return 0;
 }
 
 struct dbi *db_open_rw(const char *url, char *err, size_t errlen)

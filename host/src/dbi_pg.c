@@ -745,12 +745,14 @@ struct dbi *dbi_pg_open(const char *url, int flags, char *err, size_t errlen)
 	p->flags = flags;
 	p->c = PQconnectdb(url);
 	if (PQstatus(p->c) != CONNECTION_OK) {
+		char hint[1024] = "";
+
 		set_err(p, NULL);
 		/* "fe_sendauth: no password supplied" alone does not say where
-		 * the password was looked for. */
-		snprintf(err, errlen, "cannot connect to database '%s': %s%s", redacted, p->err,
-			 PQconnectionNeedsPassword(p->c) ? "; put its password in a password file "
-			 "(PGPASSFILE, ~/.pgpass) or PGPASSWORD" : "");
+		 * the password was looked for, nor why it was not found. */
+		if (PQconnectionNeedsPassword(p->c))
+			pg_password_hint(p->c, hint, sizeof(hint));
+		snprintf(err, errlen, "cannot connect to database '%s': %s%s", redacted, p->err, hint);
 		PQfinish(p->c);
 		free(p);
 		return NULL;

@@ -1,7 +1,8 @@
 /*
  * dbi_pg_conn.h — the PostgreSQL engine's connection and statement
  * (internal to dbi_pg.c, dbi_pg_pipe.c, its pipeline of deferred
- * statements, and dbi_pg_copy.c, its blocks of integer rows).
+ * statements, dbi_pg_copy.c, its blocks of integer rows, and
+ * dbi_pg_passfile.c, what a connection wanting a password lacked).
  */
 #ifndef XCB_DBI_PG_CONN_H
 #define XCB_DBI_PG_CONN_H
@@ -68,6 +69,12 @@ struct pg_stmt {
  * (the writer degrades and retries), anything else DBI_ERROR; the message
  * kept for dbi_errmsg. */
 int pg_fail(struct pg *p, PGresult *r);
+
+/* dbi_pg_passfile.c: for a connection that wanted a password and had
+ * none, "; " and what to do about it, in out: which password file libpq
+ * read and why it gave none (missing, readable by others, no line for
+ * this host, port, database and user). */
+void pg_password_hint(PGconn *c, char *out, size_t n);
 
 /* dbi_pg_pipe.c: dbi_defer / dbi_sync for PostgreSQL, and the wait every
  * synchronous call does first (0, or the DBI_ code of a failed deferred

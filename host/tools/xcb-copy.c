@@ -48,6 +48,9 @@ static const char *const child_tables[] = { "frames", "cases", "results", "histo
 					    "sample_chunks", "events", "run_tags", "run_meta" };
 #define NCHILD (sizeof(child_tables) / sizeof(child_tables[0]))
 
+/* Seconds between two progress lines at most (while runs are left). */
+#define PROGRESS_S 2.0
+
 static const char usage[] =
 "usage: xcb-copy --from FILE.db --db URL|FILE --lab NAME [--quiet]\n"
 "Copies every run of the SQLite database FILE.db (with its machine, frames,\n"
@@ -57,8 +60,8 @@ static const char usage[] =
 "(postgresql://user@host/dbname: its password from PGPASSFILE, ~/.pgpass or\n"
 "PGPASSWORD), migrated first. Runs without a lab get NAME (" LAB_NAME_RULE ",\n"
 "as xcbenchd --lab takes). A run whose token\n"
-"is there already is skipped: copying again adds nothing. Prints progress\n"
-"and, last, one line: runs copied, runs skipped, rows copied, then the jobs\n"
+"is there already is skipped: copying again adds nothing. Prints (stderr) how\n"
+"many runs it copies, then progress every 50 runs or 2 s, and, last, one line: runs copied, runs skipped, rows copied, then the jobs\n"
 "and baselines copied and skipped. A job is already there when one has its\n"
 "MAC, suite and creation time; a baseline when its machine has one for the suite.\n"
 "Interrupted (Ctrl-C, SIGTERM), it stops between two runs, says so and exits\n"
@@ -283,7 +286,8 @@ int main(int argc, char **argv)
 		OPT_STR("from", &from), OPT_STR("db", &to), OPT_STR("lab", &lab), OPT_FLAG("quiet", &quiet), OPT_END,
 	};
 	const struct cmd cmd = { "xcb-copy", usage, opts };
-	int64_t copied = 0, skipped = 0, rows = 0, total = 0;
+	int64_t copied = 0, skipped = 0, rows = 0, total = 0, nruns;
+	double last;
 	char err[1024];
 	struct dbi *src, *dst;
 	struct dbi_stmt *runs;
@@ -358,6 +362,16 @@ int main(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 	}
+	/* A lab's history is hundreds of runs of up to a million sample and
+	 * histogram rows each: the count first, then a line every 50 runs or
+	 * every PROGRESS_S seconds, whichever comes first, so a long copy
+	 * never sits silent (it said nothing for 50 runs, minutes on a big
+	 * one, and never how many there were). */
+	nruns = dbi_i64_args(src, "SELECT count(*) FROM runs", 0, NULL, 0);
+	if (!quiet)
+		fprintf(stderr, "xcb-copy: %lld runs in %s, copying into lab %s (a run already there is skipped)\n",
+			(long long)nruns, from, lab);
+	last = now_mono();
 	while (!stop_signal && dbi_step(runs) == DBI_ROW) {
 		int64_t id = copy_run(src, dst, runs, &cols, ncols, lab, &rows);
 
@@ -367,9 +381,11 @@ int main(int argc, char **argv)
 			break;
 		}
 		id ? copied++ : skipped++;
-		if (!quiet && total % 50 == 0)
-			fprintf(stderr, "xcb-copy: %lld runs read, %lld copied\n", (long long)total,
-				(long long)copied);
+		if (!quiet && (total % 50 == 0 || now_mono() - last >= PROGRESS_S) && total < nruns) {
+			fprintf(stderr, "xcb-copy: %lld of %lld runs read, %lld copied\n", (long long)total,
+				(long long)nruns, (long long)copied);
+			last = now_mono();
+		}
 	}
 	dbi_finalize(runs);
 	/* then what names the runs: ended jobs, baselines (xcb-copy-jobs.c) */
