@@ -36,7 +36,7 @@ for para in re.split(r"\n\s*\n", tail):
     else:
         cmds = [c for c in re.findall(r"`([^`]+)`", para) if " " in c]
     for c in cmds:
-        if re.match(r"(sudo -u postgres )?(pg_dump|pg_restore|dropdb|createdb) ", c):
+        if re.match(r"(sudo -u postgres )?(pg_dump|pg_restore|dropdb|createdb) |umask [0-7]+$", c):
             print(re.sub(r"^sudo -u postgres ", "", c))
 EOF
 sed 's/^/# README: /' "$TMP/cmds"
@@ -50,12 +50,16 @@ DB=$(pg_url xcbench) start_daemon --lab A --open || { notok "a daemon starts on 
 # The dump while the daemon ingests (README: consistent while they write).
 "$XCB_GEN" --server "127.0.0.1:$PORT" --runs 3 --reps 3 --token bb01 >/dev/null 2>&1 &
 GEN=$!
-(cd "$TMP" && bash -c "$DUMP") 2>"$TMP/dump.err"
+# The README's umask before it: the file it writes is its owner's alone.
+UMASK=$(grep -m1 '^umask ' "$TMP/cmds")
+(cd "$TMP" && bash -c "${UMASK:+$UMASK; }$DUMP") 2>"$TMP/dump.err"
 rc=$?
 wait "$GEN"
 check "the README's dump, taken while a daemon ingests: exit 0 ($(head -c 200 "$TMP/dump.err"))" test "$rc" = 0
 F=$(cd "$TMP" && ls xcbench-*.dump 2>/dev/null | head -1)
 check "... it wrote $F" test -s "$TMP/$F"
+check "... readable by its owner alone ($(stat -c %a "$TMP/$F" 2>/dev/null); the README's '${UMASK:-no umask}')" \
+	test "$(stat -c %a "$TMP/$F" 2>/dev/null)" = 600
 check "SIGTERM: the daemon stops (the restore wants them stopped)" stop_daemon
 before=$(pg_psql xcbench "SELECT count(*) FROM runs")
 
