@@ -66,6 +66,8 @@ for d in PA PB; do
 		test "$rc" = 0 -a "$(grep -c . "$NET_DIR/cmp-$d.out")" -gt 3
 done
 check "the compare reads the same on both daemons" cmp -s "$NET_DIR/cmp-PA.out" "$NET_DIR/cmp-PB.out"
+check "... its A: and B: lines name each side's lab" \
+	bash -c 'grep -qE "^A: .* lab A;" "$1" && grep -qE "^B: .* lab B;" "$1"' _ "$NET_DIR/cmp-PA.out"
 sed 's/^/# /' "$NET_DIR/cmp-PA.out" | head -8
 
 m=$(api "$PB" /api/v1/machines | json "sorted((m['mac'], m['lab']) for m in j['machines'])")

@@ -113,6 +113,21 @@ static void cond_text(json_t *o, const char *name, const char *side, struct buf 
 	buf_addf(b, "-");
 }
 
+/* 1 if the list b ("x, y, z", each item as fmt wrote it) holds item:
+ * whole items, so lab "A" is not taken for part of "AB". */
+static int listed(const struct buf *b, const char *fmt, const char *item)
+{
+	char one[256];
+
+	if (!b->p)
+		return 0;
+	snprintf(one, sizeof(one), fmt, item);
+	for (const char *p = b->p; (p = strstr(p, one)); p++)
+		if ((p == b->p || p[-1] == ' ') && (!p[strlen(one)] || p[strlen(one)] == ','))
+			return 1;
+	return 0;
+}
+
 /* "A: runs 1, 2, 3 (3 boots) ..." naming one side. */
 static void side_header(json_t *o, const char *side, const char *label, int md)
 {
@@ -130,17 +145,22 @@ static void side_header(json_t *o, const char *side, const char *label, int md)
 		buf_addf(&b, "%s %lld", i ? "," : "", (long long)json_integer_value(json_object_get(r, "id")));
 	buf_addf(&b, " (%zu boot%s);", n, n == 1 ? "" : "s");
 	{
-		/* labels and machines: distinct, in run order */
-		struct buf lab = { 0 }, mac = { 0 };
+		/* labels, machines and labs: distinct, in run order (a lab only
+		 * where the store has labs: across labs, which side is whose) */
+		struct buf lab = { 0 }, mac = { 0 }, labs = { 0 };
 
 		json_array_foreach(runs, i, r) {
 			const char *l = sval(json_object_get(r, "label"));
 			const char *m = sval(json_object_get(json_object_get(r, "machine"), "mac"));
+			const char *lb = sval(json_object_get(r, "lab"));
+
+			if (lb && !listed(&labs, "%s", lb))
+				buf_addf(&labs, "%s%s", labs.len ? ", " : "", lb);
 			const char *cr = sval(json_object_get(r, "created"));
 
-			if (l && (!lab.p || !strstr(lab.p, l)))
+			if (l && !listed(&lab, "\"%s\"", l))
 				buf_addf(&lab, "%s\"%s\"", lab.len ? ", " : "", l);
-			if (m && (!mac.p || !strstr(mac.p, m)))
+			if (m && !listed(&mac, "%s", m))
 				buf_addf(&mac, "%s%s", mac.len ? ", " : "", m);
 			if (cr) {
 				if (!first || strcmp(cr, first) < 0)
@@ -150,8 +170,11 @@ static void side_header(json_t *o, const char *side, const char *label, int md)
 			}
 		}
 		buf_addf(&b, " label %s; machine %s;", lab.p ? lab.p : "-", mac.p ? mac.p : "-");
+		if (labs.p)
+			buf_addf(&b, " lab %s;", labs.p);
 		buf_free(&lab);
 		buf_free(&mac);
+		buf_free(&labs);
 	}
 	snprintf(key, sizeof(key), "%s_where", side);
 	if (json_object_size(json_object_get(o, key))) {
