@@ -48,9 +48,15 @@ ELF=$T/firmware/build/xcbench.elf
 # targets, not one: under TCG the initiator's ICR write alone can last as long
 # as a target's whole handler (a 1-target call costs what a done call does),
 # so an early return to one target is seen only now and then; to three it is
-# seen on most calls. 30 warm-up calls: 30 looks per repetition.
+# seen on most calls. 30 warm-up calls: 30 looks per repetition. And 2 ms
+# of work in each callee (work_us): on a loaded host an IPI's wake-up of a
+# target's vCPU thread preempts the initiator's, and the targets used to run
+# a bare fn before the initiator looked, every time (CI, load on 2 cores: no
+# early call seen in a whole run; reproduced with 4 busy loops beside it).
+# A target now needs 2 ms after its IPI: the look comes first unless the
+# initiator is held off that long at each of a repetition's 30 looks.
 XCB_ELF=$ELF XCB_QEMU_TIMEOUT=300 qemu_direct "$LOGS.bench.log" 4 \
-	"suite=quick kinds=xcall algos=lockless,$NAME waits=done deliveries=unicast inits=1 masks=all warmup=30"
+	"suite=quick kinds=xcall algos=lockless,$NAME waits=done deliveries=unicast inits=1 masks=all warmup=30 work_us=2000"
 rc=$?
 check "bench: the payload fails (qemu status $rc, 3 = payload exit 1)" [ "$rc" -eq 3 ]
 frames_json "$LOGS.bench.log" "$T/run.json" 5
