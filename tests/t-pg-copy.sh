@@ -4,7 +4,7 @@
 # it (a daemon's --db: two runs ingested from the committed serial captures,
 # a label, a job) is copied into PostgreSQL under a lab name with
 # host/build/xcb-copy. Every table's counts are equal, `xcbench compare`
-# prints the same before (daemon on SQLite) and after (daemon on
+# prints the same (but for the lab it names) before (daemon on SQLite) and after (daemon on
 # PostgreSQL), and a second copy adds nothing. The lab's ended jobs (with
 # their events, linked to their runs) and its baselines (their run ids
 # mapped) come along too; a job that has not ended stays behind. The same
@@ -92,8 +92,21 @@ DPID=
 TMP=$TMP2 DB=$PGDB start_daemon --lab central-lab || { notok "a daemon starts on PostgreSQL"; exit 1; }
 "$XCBENCH" --server "$URL" compare 1 2 >"$TMP2/cmp-pg.txt" 2>&1
 "$XCBENCH" --server "$URL" compare 1 1 --algo-a locked --algo-b lockless >"$TMP2/cmp2-pg.txt" 2>&1
-check "xcbench compare 1 2: the same output after the copy" cmp "$TMP/cmp-sqlite.txt" "$TMP2/cmp-pg.txt"
-check "xcbench compare 1 1 locked vs lockless: the same output" cmp "$TMP/cmp2-sqlite.txt" "$TMP2/cmp2-pg.txt"
+# The copied runs are lab old-lab's, so compare's A:/B: lines on the
+# central store name that lab (across labs, which side is whose); the
+# SQLite daemon had no labs. Apart from that, every word is the same: the
+# header lines are joined before comparing (the lab moves where they wrap).
+unwrap() { awk '/^   / { sub(/^ +/, ""); printf " %s", $0; next } NR > 1 { print "" } { printf "%s", $0 } END { print "" }' "$1"; }
+for f in cmp cmp2; do
+	unwrap "$TMP/$f-sqlite.txt" >"$TMP2/$f-sqlite-joined.txt"
+	unwrap "$TMP2/$f-pg.txt" >"$TMP2/$f-pg-joined.txt"
+	sed 's/ lab old-lab;//' "$TMP2/$f-pg-joined.txt" >"$TMP2/$f-pg-nolab.txt"
+	diff "$TMP2/$f-sqlite-joined.txt" "$TMP2/$f-pg-nolab.txt" | head -8 | while read -r l; do diag "$l"; done
+done
+check "compare on PostgreSQL names the copied runs' lab on its A: and B: lines" \
+	bash -c "[ \$(grep -c '^[AB]: .* lab old-lab;' '$TMP2/cmp-pg-joined.txt') = 2 ] && ! grep -q ' lab ' '$TMP2/cmp-sqlite-joined.txt'"
+check "xcbench compare 1 2: the same output after the copy, the lab aside" cmp "$TMP2/cmp-sqlite-joined.txt" "$TMP2/cmp-pg-nolab.txt"
+check "xcbench compare 1 1 locked vs lockless: the same output, the lab aside" cmp "$TMP2/cmp2-sqlite-joined.txt" "$TMP2/cmp2-pg-nolab.txt"
 check "the label came along, the lab given" test "$(pyjson "$URL/api/v1/runs/1" 'd["run"]["label"], d["run"]["lab"]')" = "before-copy old-lab"
 check "SIGTERM: the PostgreSQL daemon stops" stop_daemon
 rm -rf "$TMP2"
