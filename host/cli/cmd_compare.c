@@ -10,6 +10,7 @@
 
 #include "client.h"
 #include "compare_text.h"
+#include "pseudo_words.h"
 
 #define CELL_W 26	/* "-15.32* [-98.32, -2.21]" and room */
 
@@ -42,6 +43,10 @@ static const char usage[] =
 	"                     flush=concurrent, or flush=xcall,algo=locked)\n"
 	"  --fdr Q            false discovery rate (default 0.05)\n"
 	"  --min-effect PCT   smallest |% change| called a change (default 5)\n"
+	"  --row NAME         sync cases (seed 002) by another row than the readers'\n"
+	"                     wait per read: writer_hold, writer_e2e,\n"
+	"                     writer_effective or reader_batch (cases without it\n"
+	"                     are left out)\n"
 	"Exit status: 0; 1 when the daemon cannot be asked or answers an error;\n"
 	"2 on a usage error; 3 when no case matched (in every output form).\n";
 
@@ -69,7 +74,7 @@ static void cell_text(json_t *cell, char *out, size_t cap, int *few)
 
 /* One pivot table; between: 2 or more boots a side, where each side's
  * figure is the geometric mean of its boots' medians, not a median. */
-static void pivot(json_t *p, int between, int *few)
+static void pivot(json_t *p, int between, const char *row, int *few)
 {
 	json_t *rows = json_object_get(p, "rows"), *cols = json_object_get(p, "cols"), *v;
 	const char *k;
@@ -79,9 +84,11 @@ static void pivot(json_t *p, int between, int *few)
 	const char *kind = json_string_value(json_object_get(json_object_get(p, "fixed"), "kind"));
 	/* sync (seed 002): the cells are the readers' lock wait, its one initiator the writer */
 	int sync = kind && strcmp(kind, "sync") == 0;
+	/* --row: a pseudo-initiator's row (only sync cases have one) */
+	const struct pseudo_words *pw = pseudo_words_of(row);
 
 	printf("\n%% change of %s%s, %s -> %s,",
-	       sync ? "the readers' median read-lock wait per acquisition" : "median call time",
+	       pw ? pw->measure : sync ? "the readers' median read-lock wait per acquisition" : "median call time",
 	       between ? " (geometric mean of the boots' p50)" : " (p50)",
 	       json_string_value(json_object_get(p, "algo_a")), json_string_value(json_object_get(p, "algo_b")));
 	json_object_foreach(json_object_get(p, "fixed"), k, v)
@@ -167,7 +174,7 @@ int cmd_compare(int argc, char **argv)
 		OPT_FLAG("json", &as_json), OPT_FLAG("flat", &as_flat),
 		OPT_STR("a-where", &ca.a_where), OPT_STR("b-where", &ca.b_where), OPT_STR("baseline", &baseline),
 		OPT_STR("fdr", &ca.fdr), OPT_STR("min-effect", &ca.min_effect), OPT_STR("format", &format),
-		OPT_STR("html", &html), OPT_END,
+		OPT_STR("html", &html), OPT_STR("row", &ca.row), OPT_END,
 	};
 	const struct cmd cmd = { "xcbench compare", usage, opts };
 	struct buf path = { 0 };
@@ -222,7 +229,8 @@ int cmd_compare(int argc, char **argv)
 		/* which runs the table is of: a pasted table keeps its context */
 		compare_sides_header(o);
 		json_array_foreach(json_object_get(o, "pivots"), i, cs)
-			pivot(cs, strcmp(json_string_value(json_object_get(o, "level")) ?: "", "between_boot") == 0, &few);
+			pivot(cs, strcmp(json_string_value(json_object_get(o, "level")) ?: "", "between_boot") == 0,
+			      json_string_value(json_object_get(o, "row")), &few);
 		if (few)
 			printf("\ntoo few repetitions for an interval: 5 or more per side are needed (reps=5)\n");
 		putchar('\n');
@@ -247,9 +255,10 @@ int cmd_compare(int argc, char **argv)
 					fprintf(stderr, "warning: %s\n", json_string_value(w));
 		}
 		fprintf(stderr, "xcbench compare: no case matched (unmatched: %lld in A, %lld in B): check the run ids, "
-			"--algo-a/--algo-b and --a-where/--b-where\n",
+			"--algo-a/--algo-b and --a-where/--b-where%s\n",
 			(long long)json_integer_value(json_object_get(o, "unmatched_a")),
-			(long long)json_integer_value(json_object_get(o, "unmatched_b")));
+			(long long)json_integer_value(json_object_get(o, "unmatched_b")),
+			ca.row ? " (--row: only sync cases have that row)" : "");
 	}
 	json_decref(o);
 	return rc;

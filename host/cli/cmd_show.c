@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "pseudo_words.h"
 #include "verdict.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
@@ -126,20 +127,15 @@ static void print_profile(json_t *cs)
 
 static void print_pseudo(json_t *cs)
 {
-	static const char *const what[][2] = {
-		{ "writer_hold", "writer's lock hold" }, { "writer_e2e", "writer end-to-end" },
-		{ "writer_effective", "time to effective invalidation" },
-		{ "reader_batch", "readers' wait per batch" },
-	};
 	json_t *ps = json_object_get(cs, "pseudo"), *all = json_object_get(cs, "stats");
 	char a[48], b[48], n[48];
 
 	if (!json_is_object(ps))
 		return;
-	for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++) {
-		json_t *st = json_object_get(ps, what[k][0]);
+	for (size_t k = 0; k < pseudo_words_n; k++) {
+		json_t *st = json_object_get(ps, pseudo_words[k].name);
 		if (st)
-			printf("%5s   %-32s p50 %s  p99 %s cycles\n", "", what[k][1],
+			printf("%5s   %-32s p50 %s  p99 %s cycles\n", "", pseudo_words[k].label,
 			       jstr(json_object_get(st, "p50"), a, sizeof(a)), jstr(json_object_get(st, "p99"), b, sizeof(b)));
 	}
 	if (!json_is_object(all))

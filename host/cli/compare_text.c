@@ -25,6 +25,7 @@ void compare_path(const struct cmp_args *c, int csv, struct buf *path)
 	ARG("b_where", c->b_where);
 	ARG("fdr", c->fdr);
 	ARG("min_effect", c->min_effect);
+	ARG("row", c->row);
 #undef ARG
 }
 

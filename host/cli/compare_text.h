@@ -19,6 +19,7 @@ struct cmp_args {
 	const char *algo_a, *algo_b;
 	const char *a_where, *b_where;  /* "k=v,k=v" */
 	const char *fdr, *min_effect;   /* as typed; NULL: the daemon's default */
+	const char *row;                /* --row: NULL, the all row; writer_hold, ... */
 };
 
 /* /api/v1/compare[.csv]?a=…&b=…&… into path. */

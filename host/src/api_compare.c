@@ -15,6 +15,7 @@
 #include "labels_db.h"
 #include "runs_db.h"
 #include "runs_json.h"
+#include "xcb_proto.h"
 #include "xcb_schema.h"
 
 /* The CSV's own columns: the schema's matched axes with an SQL column
@@ -402,6 +403,14 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 		return reply_error(rq, 400, "fdr: expected a false discovery rate in 0.0001..0.5");
 	if (num_arg(rq, "min_effect", 0, 1000, COMPARE_MIN_EFFECT, &c.min_effect))
 		return reply_error(rq, 400, "min_effect: expected a %% change in 0..1000");
+	if (qarg(rq, "row") && compare_row_parse(qarg(rq, "row"), &c.row)) {
+		/* the names proto's table has, so a new pseudo-initiator is listed */
+		char names[160] = "all";
+
+		for (unsigned i = XCB_INIT_PSEUDO; i < XCB_INIT_ALL && xcb_initiator_name(i); i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), ", %s", xcb_initiator_name(i));
+		return reply_error(rq, 400, "row: expected one of %s (a sync case's writer and batch rows)", names);
+	}
 	c.algo_a = fa;
 	c.algo_b = fb;
 	if (!db)

@@ -68,18 +68,25 @@ void attach_p10(struct dbi *db, int64_t run, int64_t case_id, struct resrow *row
 	free(s.h);
 }
 
-size_t pick_aggregate(struct resrow *rows, size_t n)
+size_t pick_initiator(struct resrow *rows, size_t n, unsigned init)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (rows[i].init == 65535) {
+		if (rows[i].init == (int)init) {
 			struct resrow t = rows[k];
 
 			rows[k++] = rows[i];
 			rows[i] = t;
 		}
 	}
+	return k;
+}
+
+size_t pick_aggregate(struct resrow *rows, size_t n)
+{
+	size_t k = pick_initiator(rows, n, XCB_INIT_ALL);
+
 	return k ? k : n;
 }
 

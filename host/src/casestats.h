@@ -37,6 +37,9 @@ void attach_p10(struct dbi *db, int64_t run, int64_t case_id, struct resrow *row
 /* The aggregate rows: the all-initiator ones, or every row if there are none.
  * Returns how many were put first in rows (rows is reordered). */
 size_t pick_aggregate(struct resrow *rows, size_t n);
+/* The rows of initiator init (a pseudo-initiator's: a sync case's writer_hold,
+ * ...), put first; how many (0: the case has none). */
+size_t pick_initiator(struct resrow *rows, size_t n, unsigned init);
 /* A STATS object's figures (API.md) over some RESULT rows, before their
  * rendering: NaN where STATS has null. */
 #define AGG_NP 5                                        /* p10, p50, p90, p99, p999 */

@@ -27,6 +27,7 @@
 #include "runs_db.h"
 #include "stats.h"
 #include "util.h"
+#include "xcb_proto.h"
 #include "xcb_schema.h"
 
 /* One case of one run. */
@@ -271,10 +272,19 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 			case_row_free(&row);
 			continue;
 		}
+		results_take(&rc, row.case_id, &rows, &nr);
+		k = rq->row ? pick_initiator(rows, nr, rq->row) : pick_aggregate(rows, nr);
+		if (rq->row && k == 0) {	/* no such row: not a case of this comparison */
+			free(rows);
+			json_decref(cfgj);
+			case_row_free(&row);
+			continue;
+		}
 		if (*n == cap) {
 			struct side_case *p = realloc(*out, (cap = cap ? 2 * cap : 32) * sizeof(**out));
 
 			if (!p) {
+				free(rows);
 				json_decref(cfgj);
 				case_row_free(&row);
 				break;
@@ -296,8 +306,6 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 		case_match_key(m, 0, &key);
 		json_decref(m);
 		c->key = key.p;
-		results_take(&rc, c->case_id, &rows, &nr);
-		k = pick_aggregate(rows, nr);
 		c->reps = malloc((k + 1) * sizeof(double));
 		/* a repetition with no timed call has no p50 (NaN): it is not
 		 * a sample of the case's latency (its 0 made intervals of
@@ -313,6 +321,21 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 	results_close(&rc);
 	cases_close(&cc);
 	return 0;
+}
+
+int compare_row_parse(const char *name, unsigned *row)
+{
+	if (!strcmp(name, xcb_initiator_name(XCB_INIT_ALL))) {
+		*row = 0;
+		return 0;
+	}
+	/* proto's names of the pseudo-initiators, read out of its one table */
+	for (unsigned i = XCB_INIT_PSEUDO; i < XCB_INIT_ALL && xcb_initiator_name(i); i++)
+		if (!strcmp(name, xcb_initiator_name(i))) {
+			*row = i;
+			return 0;
+		}
+	return -1;
 }
 
 static int push_d(double **v, size_t *n, double x)
@@ -773,6 +796,7 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 		"algo_b", rq->algo_b ? json_string(rq->algo_b) : json_null(),
 		"confidence", 0.95, "cases", cases,
 		"unmatched_a", (json_int_t)unmatched_a, "unmatched_b", (json_int_t)unmatched_b);
+	json_object_set_new(o, "row", json_string(xcb_initiator_name(rq->row ? rq->row : XCB_INIT_ALL)));
 	json_object_set_new(o, "level", json_string(between ? "between_boot" : "within_boot"));
 	json_object_set_new(o, "boots_a", json_integer((json_int_t)rq->a.nruns));
 	json_object_set_new(o, "boots_b", json_integer((json_int_t)rq->b.nruns));

@@ -41,7 +41,16 @@ struct compare_req {
 	struct compare_side a, b;
 	double fdr, min_effect;     /* COMPARE_FDR, COMPARE_MIN_EFFECT unless set */
 	const char *algo_a, *algo_b; /* echoed as algo_a/algo_b (pivot headers) */
+	/* The RESULT row each case is compared by: 0, its all-initiators row
+	 * (every kind's default); else a pseudo-initiator (proto XCB_INIT_W_*,
+	 * XCB_INIT_R_BATCH: a sync case's writer_hold, ..., reader_batch), and
+	 * a case without that row is left out. Echoed as "row". */
+	unsigned row;
 };
+
+/* The `row` a name given to the API stands for ("all": 0, "writer_hold":
+ * XCB_INIT_W_HOLD, ... by proto's xcb_initiator_name); -1 for any other. */
+int compare_row_parse(const char *name, unsigned *row);
 
 /* "1,2,3" into side->runs; -1 on a bad or repeated id or too many. */
 int compare_parse_runs(const char *s, struct compare_side *side);

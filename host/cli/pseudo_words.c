@@ -1,0 +1,25 @@
+/*
+ * pseudo_words.c — the words for a sync case's pseudo-initiator rows (see
+ * pseudo_words.h), in the order show prints them (proto's order).
+ */
+#include <string.h>
+
+#include "pseudo_words.h"
+
+const struct pseudo_words pseudo_words[] = {
+	{ "writer_hold", "writer's lock hold", "the writer's median write-lock hold" },
+	{ "writer_e2e", "writer end-to-end",
+	  "the writer's median time from lock request to effective invalidation" },
+	{ "writer_effective", "time to effective invalidation",
+	  "the writer's median time from PTE change to effective invalidation" },
+	{ "reader_batch", "readers' wait per batch", "the readers' median read-lock wait per batch" },
+};
+const size_t pseudo_words_n = sizeof(pseudo_words) / sizeof(pseudo_words[0]);
+
+const struct pseudo_words *pseudo_words_of(const char *name)
+{
+	for (size_t k = 0; name && k < pseudo_words_n; k++)
+		if (!strcmp(pseudo_words[k].name, name))
+			return &pseudo_words[k];
+	return NULL;
+}
