@@ -436,8 +436,8 @@ static void rep_summarise(struct rep_ctx *x, const struct rep_totals *t, const s
 	sum->ipis += t->ipis;
 	sum->ctl_runs += t->ctl_runs;
 	sum->ctl_stale += t->ctl_stale;
-	if (r->p99 > sum->p99)
-		sum->p99 = r->p99;
+	if (sum->kept < REPS_KEPT)	/* the case's p99: their median (runner.c) */
+		sum->rep_p99[sum->kept] = r->p99;
 	/* A case without a ledger (TLB shootdowns: judged by stale reads
 	 * alone) has no calls to count: "ran 0 of 0 calls" said nothing. */
 	if ((r->flags & XCB_RF_INVARIANT) && !x->expected)

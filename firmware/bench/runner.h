@@ -35,6 +35,9 @@ struct case_summary {
 	unsigned unstable;		/* reps flagged XCB_RF_UNSTABLE */
 	unsigned kept;
 	uint64_t rep_p50[REPS_KEPT], rep_mean[REPS_KEPT], rep_floor[REPS_KEPT];
+	/* Each rep's all-initiators p99, written at index `kept` as its RESULT
+	 * goes out (emit.c, sync.c), before rep_into counts the rep in. */
+	uint64_t rep_p99[REPS_KEPT];
 };
 
 /* Once, after SMP, xcall and flush init: the harness overhead (min / median of
