@@ -1,0 +1,36 @@
+#!/bin/bash
+# t-api-params.sh - query arguments at the edges of their range, as a
+# script pulling runs with curl and jq sends them: each gives the
+# documented JSON error naming the bad input, never a different answer.
+# events?after= past 2^63-1 wrapped to a negative sequence number, read as
+# no after at all: a live tail asking for what follows such a number got
+# the whole log again. Hand-made runs (xcb-gen).
+# timeout: 120
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
+daemon_test "API query arguments at their edges"
+start_daemon --open || { notok "the daemon starts"; exit 1; }
+T=$TMP
+"$XCB_GEN" --server "127.0.0.1:$PORT" --crash >"$T/gen.out" 2>&1
+id=$(pyjson "$URL/api/v1/runs" 'd["runs"][0]["id"]')
+
+# answer PATH: "STATUS BODY" of GET /api/v1/PATH.
+answer() {
+	curl -s -o "$T/body" -w '%{http_code}' "$URL/api/v1/$1"
+	printf ' %s' "$(cat "$T/body")"
+}
+# seqs AFTER: the seqs of the run's events after AFTER, one line.
+seqs() {
+	pyjson "$URL/api/v1/runs/$id/events?after=$1" '" ".join(str(e["seq"]) for e in d["events"])'
+}
+
+all=$(seqs 0)
+last=${all##* }
+check "the run has log and error events ($all)" test "$(echo "$all" | wc -w)" -ge 2
+check "after=its last seq: none ($(seqs "$last"))" test -z "$(seqs "$last")"
+check "after=2^63-1: none ($(seqs 9223372036854775807))" test -z "$(seqs 9223372036854775807)"
+for a in 9223372036854775808 18446744073709551615; do
+	got=$(answer "runs/$id/events?after=$a")
+	check "after=$a: 400 naming it, not the whole log again ($got)" \
+		test "$got" = "400 {\"error\":\"after: expected a sequence number, not '$a'\",\"status\":400}"
+done
