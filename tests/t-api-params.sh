@@ -34,3 +34,13 @@ for a in 9223372036854775808 18446744073709551615; do
 	check "after=$a: 400 naming it, not the whole log again ($got)" \
 		test "$got" = "400 {\"error\":\"after: expected a sequence number, not '$a'\",\"status\":400}"
 done
+
+# offset past its range: the error says the range (it said "expected a
+# non-negative number" of 2147483648, which is one)
+for o in -1 2147483648; do
+	got=$(answer "runs?offset=$o")
+	check "runs?offset=$o: 400 with offset's range ($got)" \
+		test "$got" = '400 {"error":"offset: expected 0..2147483647","status":400}'
+done
+check "runs?offset=2147483647: an empty page ($(answer "runs?offset=2147483647" | cut -c1-80))" \
+	bash -c '[ "$(curl -s "$1")" = "{\"runs\":[],\"total\":1,\"limit\":100,\"offset\":2147483647}" ]' _ "$URL/api/v1/runs?offset=2147483647"
