@@ -4,7 +4,8 @@
 # documented JSON error naming the bad input, never a different answer.
 # events?after= past 2^63-1 wrapped to a negative sequence number, read as
 # no after at all: a live tail asking for what follows such a number got
-# the whole log again. Hand-made runs (xcb-gen).
+# the whole log again; an argument given twice had its second value
+# dropped. Hand-made runs (xcb-gen).
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
@@ -44,3 +45,21 @@ for o in -1 2147483648; do
 done
 check "runs?offset=2147483647: an empty page ($(answer "runs?offset=2147483647" | cut -c1-80))" \
 	bash -c '[ "$(curl -s "$1")" = "{\"runs\":[],\"total\":1,\"limit\":100,\"offset\":2147483647}" ]' _ "$URL/api/v1/runs?offset=2147483647"
+
+# an argument given twice: 400 naming it (the first was taken, the second
+# dropped without a word: status=complete&status=crashed listed the
+# complete runs only, as if they were every run asked for)
+for q in "runs?status=complete&status=crashed" "runs.csv?tag=a&tag=b" "runs/$id/events?kind=log&kind=error"; do
+	name=${q#*\?}
+	name=${name%%=*}
+	got=$(answer "$q")
+	check "$q: 400 naming $name ($got)" \
+		test "$got" = "400 {\"error\":\"$name: given more than once (each query argument once)\",\"status\":400}"
+done
+"$XCBENCH" --server "$URL" runs --status complete --status crashed >"$T/runs.out" 2>"$T/runs.err"
+rc=$?
+check "xcbench runs --status twice: exit $rc, the error as --status's ($(cat "$T/runs.err"))" \
+	bash -c '[ "$1" = 1 ] && [ ! -s "$2" ] && grep -qx "xcbench runs: --status: given more than once (each query argument once)" "$3"' \
+	_ "$rc" "$T/runs.out" "$T/runs.err"
+check "distinct arguments are taken as before" \
+	test "$(pyjson "$URL/api/v1/runs?status=crashed&limit=5&offset=0" 'd["total"]')" = 1
