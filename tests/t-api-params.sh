@@ -63,3 +63,33 @@ check "xcbench runs --status twice: exit $rc, the error as --status's ($(cat "$T
 	_ "$rc" "$T/runs.out" "$T/runs.err"
 check "distinct arguments are taken as before" \
 	test "$(pyjson "$URL/api/v1/runs?status=crashed&limit=5&offset=0" 'd["total"]')" = 1
+
+# paging past the default page: 101 more runs (pending, by POST). The list
+# pages 100 at a time, every run once over its pages; runs.csv has them
+# all without limit (API.md), and pages as the list with it.
+python3 - "$URL" <<'PY'
+import json, sys, urllib.request
+for i in range(101):
+    req = urllib.request.Request(sys.argv[1] + '/api/v1/runs', method='POST',
+                                 data=json.dumps({'token': '%016x' % (0x9a6e0000 + i)}).encode(),
+                                 headers={'Content-Type': 'application/json'})
+    urllib.request.urlopen(req).read()
+PY
+pages=$(python3 - "$URL" <<'PY'
+import json, sys, urllib.request
+ids, total, off = [], None, 0
+while total is None or off < total:
+    d = json.load(urllib.request.urlopen('%s/api/v1/runs?limit=7&offset=%d' % (sys.argv[1], off)))
+    total = d['total']
+    ids += [r['id'] for r in d['runs']]
+    off += 7
+print(total, len(ids), len(set(ids)), ids == sorted(ids, reverse=True))
+PY
+)
+check "the list's pages of 7: every one of 102 runs once, newest first ($pages)" test "$pages" = "102 102 102 True"
+check "the list's default page: 100 of 102" \
+	test "$(pyjson "$URL/api/v1/runs" '(len(d["runs"]), d["total"], d["limit"])')" = "(100, 102, 100)"
+check "runs.csv without limit: all 102 runs and the header ($(curl -s "$URL/api/v1/runs.csv" | wc -l) lines)" \
+	test "$(curl -s "$URL/api/v1/runs.csv" | wc -l)" = 103
+last2=$(curl -s "$URL/api/v1/runs.csv?limit=100&offset=100" | tail -n +2 | cut -d, -f1 | tr -d '\r' | tr '\n' ' ')
+check "runs.csv?limit=100&offset=100: the 2 oldest runs, the generated one last ($last2)" test "$last2" = "2 $id "
