@@ -93,3 +93,15 @@ check "runs.csv without limit: all 102 runs and the header ($(curl -s "$URL/api/
 	test "$(curl -s "$URL/api/v1/runs.csv" | wc -l)" = 103
 last2=$(curl -s "$URL/api/v1/runs.csv?limit=100&offset=100" | tail -n +2 | cut -d, -f1 | tr -d '\r' | tr '\n' ' ')
 check "runs.csv?limit=100&offset=100: the 2 oldest runs, the generated one last ($last2)" test "$last2" = "2 $id "
+
+# HEAD: a GET route's status and headers without the body, as the boot
+# routes and static files answer it (an API route answered 405, so curl -I
+# of a run could not tell whether it was there)
+head_of() { curl -s -I "$URL/api/v1/$1" | tr -d '\r' | grep -i '^HTTP/\|^content-type:' | tr '\n' ' '; }
+for p in "runs/$id" "runs/$id.csv" "runs.csv?status=crashed"; do
+	get=$(curl -s -D - -o /dev/null "$URL/api/v1/$p" | tr -d '\r' | grep -i '^HTTP/\|^content-type:' | tr '\n' ' ')
+	check "HEAD $p: as GET's ($(head_of "$p"))" test "$(head_of "$p")" = "$get"
+done
+check "HEAD runs/999999: 404 ($(head_of runs/999999))" bash -c '[[ "$1" == "HTTP/1.1 404 "* ]]' _ "$(head_of runs/999999)"
+check "HEAD of a route with no GET (jobs/1/cancel): still 405 ($(head_of jobs/1/cancel))" \
+	bash -c '[[ "$1" == "HTTP/1.1 405 "* ]]' _ "$(head_of jobs/1/cancel)"
