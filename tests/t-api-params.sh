@@ -105,3 +105,13 @@ done
 check "HEAD runs/999999: 404 ($(head_of runs/999999))" bash -c '[[ "$1" == "HTTP/1.1 404 "* ]]' _ "$(head_of runs/999999)"
 check "HEAD of a route with no GET (jobs/1/cancel): still 405 ($(head_of jobs/1/cancel))" \
 	bash -c '[[ "$1" == "HTTP/1.1 405 "* ]]' _ "$(head_of jobs/1/cancel)"
+
+# a 405 says what the path takes (Allow, RFC 9110 15.5.6): it had no Allow
+allow_of() { curl -s -D - -o /dev/null -X "$1" -H 'Content-Type: application/json' "$URL$2" | tr -d '\r' | sed -n 's/^[Aa]llow: //p'; }
+check "DELETE /api/v1/runs/$id: Allow: GET, HEAD, PATCH ($(allow_of DELETE "/api/v1/runs/$id"))" \
+	test "$(allow_of DELETE "/api/v1/runs/$id")" = "GET, HEAD, PATCH"
+check "PUT /api/v1/runs: Allow: GET, HEAD, POST ($(allow_of PUT /api/v1/runs))" test "$(allow_of PUT /api/v1/runs)" = "GET, HEAD, POST"
+check "GET /api/v1/jobs/1/cancel: Allow: POST ($(allow_of GET /api/v1/jobs/1/cancel))" \
+	test "$(allow_of GET /api/v1/jobs/1/cancel)" = "POST"
+check "POST /boot.ipxe: Allow: GET, HEAD ($(allow_of POST /boot.ipxe))" test "$(allow_of POST /boot.ipxe)" = "GET, HEAD"
+check "no Allow on other answers ($(allow_of GET "/api/v1/runs/$id"))" test -z "$(allow_of GET "/api/v1/runs/$id")"

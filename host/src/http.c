@@ -204,6 +204,19 @@ static enum MHD_Result arg_once(void *cls, enum MHD_ValueKind kind, const char *
 	return MHD_YES;
 }
 
+/* Adds method (and HEAD after GET) to rq's Allow list, once each. */
+static void allow_add(struct req *rq, const char *method)
+{
+	size_t n = strlen(rq->allow);
+	const char *p = strstr(rq->allow, method);
+
+	if (p && (p == rq->allow || p[-1] == ' ') && (!p[strlen(method)] || p[strlen(method)] == ','))
+		return;
+	snprintf(rq->allow + n, sizeof(rq->allow) - n, "%s%s", n ? ", " : "", method);
+	if (is(method, "GET"))
+		allow_add(rq, "HEAD");
+}
+
 /* Answers an /api/v1/ path with the first route that matches it: 400 for
  * a bad parameter, 405 when only other methods match, else 404. */
 static enum MHD_Result route_api(struct req *rq, const char *path)
@@ -250,6 +263,7 @@ static enum MHD_Result route_api(struct req *rq, const char *path)
 		 * route answered 405 */
 		if (!is(rq->method, r->method) && !(is(rq->method, "HEAD") && is(r->method, "GET"))) {
 			allowed = r;
+			allow_add(rq, r->method);
 			continue;
 		}
 		return r->h0 ? r->h0(rq) : r->h1 ? r->h1(rq, arg[0]) : r->h2(rq, arg[0], arg[1]);
@@ -319,12 +333,18 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 		return route_api(rq, url + 8);
 	if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
 		return reply_error(rq, 404, "no such API route: %s", url);
-	for (size_t i = 0; i < sizeof(boot_routes) / sizeof(*boot_routes); i++)
-		if (boot_routes[i].match ? boot_routes[i].match(url) : strcmp(url, boot_routes[i].path) == 0)
-			return is(method, "GET") || is(method, "HEAD") ? boot_routes[i].fn(rq)
-				: reply_error(rq, 405, "%s not allowed", method);
-	if (!is(method, "GET") && !is(method, "HEAD"))
+	for (size_t i = 0; i < sizeof(boot_routes) / sizeof(*boot_routes); i++) {
+		if (boot_routes[i].match ? boot_routes[i].match(url) : strcmp(url, boot_routes[i].path) == 0) {
+			if (is(method, "GET") || is(method, "HEAD"))
+				return boot_routes[i].fn(rq);
+			allow_add(rq, "GET");
+			return reply_error(rq, 405, "%s not allowed", method);
+		}
+	}
+	if (!is(method, "GET") && !is(method, "HEAD")) {
+		allow_add(rq, "GET");
 		return reply_error(rq, 405, "%s not allowed on static files", method);
+	}
 	return static_file(rq);
 }
 
