@@ -42,6 +42,14 @@ check "paging: limit=1 offset=1 gives the second of 3 ($p)" [ "$p" = "(1, 3, ${I
 check "runs --limit/--offset says which of how many" grep -q "(runs 2-2 of 3; --offset for more)" "$TMP/r2"
 curl -s "$URL/api/v1/runs.csv?q=lockless" >"$TMP/csv"
 check "runs.csv takes the same filter (header + 1 row)" [ "$(wc -l <"$TMP/csv")" = 2 ] && grep -q "^${ID[0]}," "$TMP/csv"
+# a label and a field of several lines (PATCH takes any text): still one
+# line per run in the table (its rows split in two, a script reading it
+# by lines saw a run "line two")
+"${X[@]}" label "${ID[2]}" --label $'line one\nline two' $'note=a\tb\nc' >/dev/null 2>&1
+"${X[@]}" runs >"$TMP/r3" 2>&1
+check "runs: one line per run with a label of two lines ($(wc -l <"$TMP/r3") lines: header, 3 runs, the count)" \
+	test "$(wc -l <"$TMP/r3")" = 5
+check "... the lines joined by spaces" grep -q "^${ID[2]} .*line one line two note=a b c$" "$TMP/r3"
 c=$(curl -s -o "$TMP/bad" -w '%{http_code}' -X PATCH "${ADMIN[@]}" -d '{"tags":["has space"]}' "$URL/api/v1/runs/${ID[2]}")
 check "a bad tag is refused with a reason ($c)" [ "$c" = 400 ] && grep -q "tags: each" "$TMP/bad"
 

@@ -1,6 +1,7 @@
 /*
- * client.c — a deliberately small HTTP/1.0 client (one request per
- * connection, body read to EOF), enough for xcbenchd's API and CSV streams
+ * client.c — a deliberately small HTTP/1.1 client (one request per
+ * connection, Connection: close; the body as its framing says, httpbody.c,
+ * so one cut short is an error), enough for xcbenchd's API and CSV streams
  * without pulling in libcurl. Every wait on the server is bounded: the
  * connection by XCB_CONNECT_TIMEOUT_S, each next byte by opt_idle_timeout,
  * so a server that accepts and never answers ends a call with its name.
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "httpbody.h"
 
 const char *opt_server = "http://127.0.0.1:8080";
 const char *opt_server_from = "--server";
@@ -167,9 +169,9 @@ static int send_request(int fd, const char *host_hdr, const char *host, int port
 	int rc = 0;
 
 	if (host_hdr)
-		buf_addf(&req, "%s %s HTTP/1.0\r\nHost: %s\r\n", method, path, host_hdr);
+		buf_addf(&req, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, path, host_hdr);
 	else
-		buf_addf(&req, "%s %s HTTP/1.0\r\nHost: %s:%d\r\n", method, path, host, port);
+		buf_addf(&req, "%s %s HTTP/1.1\r\nHost: %s:%d\r\n", method, path, host, port);
 	buf_addf(&req, "Connection: close\r\nUser-Agent: xcbench\r\n");
 	if (tok && tok[0])
 		buf_addf(&req, "Authorization: Bearer %s\r\n", tok);
@@ -199,13 +201,21 @@ void say_output_failed(int err)
 	fprintf(stderr, "xcbench: writing the output failed%s%s\n", err ? ": " : "", err ? strerror(err) : "");
 }
 
-/* Body bytes: to out as they arrive for a 2xx answer, else into resp.
- * 0, or -1 (errno set) when out did not take them. */
-static int take_body(struct http_resp *resp, FILE *out, const char *p, size_t n)
+/* Where an answer's body goes: out for a 2xx answer, else resp. */
+struct body_dst {
+	struct http_resp *resp;
+	FILE *out;
+};
+
+/* Body bytes (a body_feed sink): to out as they arrive for a 2xx answer,
+ * else into resp. 0, or -1 (errno set) when out did not take them. */
+static int take_body(void *ctx, const char *p, size_t n)
 {
-	if (out && resp->status / 100 == 2)
-		return fwrite(p, 1, n, out) == n ? 0 : -1;
-	buf_add(&resp->body, p, n);
+	struct body_dst *d = ctx;
+
+	if (d->out && d->resp->status / 100 == 2)
+		return fwrite(p, 1, n, d->out) == n ? 0 : -1;
+	buf_add(&d->resp->body, p, n);
 	return 0;
 }
 
@@ -215,12 +225,14 @@ static int read_answer(int fd, struct http_resp *resp, FILE *out)
 {
 	char tmp[16384];
 	struct buf head = { 0 };
+	struct body_dst dst = { resp, out };
+	struct http_body body;
 	int in_body = 0, rc = -1;
 	ssize_t n;
 
 	while ((n = read(fd, tmp, sizeof(tmp))) > 0) {
 		if (in_body) {
-			if (take_body(resp, out, tmp, (size_t)n))
+			if (body_feed(&body, tmp, (size_t)n, take_body, &dst))
 				goto write_failed;
 			continue;
 		}
@@ -235,7 +247,8 @@ static int read_answer(int fd, struct http_resp *resp, FILE *out)
 				goto out;
 			}
 			in_body = 1;
-			if (take_body(resp, out, head.p + hl, head.len - hl))
+			body_init(&body, head.p, hl);
+			if (body_feed(&body, head.p + hl, head.len - hl, take_body, &dst))
 				goto write_failed;
 		}
 	}
@@ -250,6 +263,13 @@ static int read_answer(int fd, struct http_resp *resp, FILE *out)
 	}
 	if (!in_body) {
 		fprintf(stderr, "xcbench: connection closed without an answer\n");
+		goto out;
+	}
+	if (!body_whole(&body)) {
+		/* the daemon cut a stream (its store failed mid-export), or the
+		 * connection broke: what arrived is not the whole answer */
+		fprintf(stderr, "xcbench: the answer of %s was cut short (%s)\n", opt_server,
+			body.bad ? "its framing is not HTTP's" : "the connection closed before its end");
 		goto out;
 	}
 	if (!resp->body.p)

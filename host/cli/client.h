@@ -1,6 +1,6 @@
 /*
  * client.h — what every xcbench subcommand shares: the server URL and admin
- * token (global options), a minimal HTTP/1.0 client for the daemon's API,
+ * token (global options), a minimal HTTP/1.1 client for the daemon's API,
  * and small output helpers.
  */
 #ifndef XCB_CLIENT_H

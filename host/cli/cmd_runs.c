@@ -29,6 +29,12 @@ static void labels(json_t *r, struct buf *b)
 		buf_addf(b, "%s%s=%s", b->len ? " " : "", k, json_string_value(v));
 	if (!b->p)
 		buf_addf(b, "%s", "");
+	/* one line per run: a label or field of several lines (PATCH takes
+	 * any text) split its row in two, and a script reading the table by
+	 * lines took its second line for a run of its own */
+	for (size_t j = 0; j < b->len; j++)
+		if (b->p[j] == '\n' || b->p[j] == '\t')
+			b->p[j] = ' ';
 }
 
 /* The list's query, built from the options: its path. */

@@ -200,7 +200,9 @@ enum MHD_Result api_run_events(struct req *rq, int64_t id)
 
 	if (kind && strcmp(kind, "log") && strcmp(kind, "error") && strcmp(kind, "console"))
 		return reply_error(rq, 400, "kind: expected log, error or console, not '%s'", kind);
-	if (after && parse_u64(after, &a))
+	/* past INT64_MAX the cast below wraps negative, which reads as no
+	 * after at all: a tail would be sent the whole log again */
+	if (after && (parse_u64(after, &a) || a > INT64_MAX))
 		return reply_error(rq, 400, "after: expected a sequence number, not '%s'", after);
 	if (lim && (parse_u64(lim, &l) || l < 1 || l > 10000))
 		return reply_error(rq, 400, "limit: expected 1..10000");

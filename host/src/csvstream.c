@@ -23,6 +23,12 @@
  * blocks after the first are read ahead on a thread with its own read
  * connection (csvahead.c), so the database's work and the formatting run
  * on two cores: memory is then two blocks of numbers and one of CSV.
+ *
+ * A block whose read fails (the store's error, mid-export) ends the
+ * response with an error, never as a complete one: libmicrohttpd then
+ * closes the connection without chunked encoding's last chunk, so a client
+ * (curl, pandas, xcbench) sees an export cut short. It ended as if the
+ * rows sent so far were all of them: a well-formed, shorter CSV.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +61,7 @@ struct stream {
 	struct buf out;
 	size_t off;
 	int done;
+	int failed;                  /* a block's read failed: the end is an error */
 };
 
 /* The query with its predicate pred, prepared on db (NULL on failure). */
@@ -118,15 +125,18 @@ static void keep_key(struct stream *s, struct dbi_stmt *st)
 static int rows_block(struct stream *s, struct dbi_stmt *st)
 {
 	int64_t n = 0;
+	int rc = DBI_DONE;
 
-	while (n < s->want && dbi_step(st) == DBI_ROW) {
+	while (n < s->want && (rc = dbi_step(st)) == DBI_ROW) {
 		s->fn(st, &s->out, s->ctx);
 		if (++n == s->want) /* the block's last row: the next resumes after it */
 			keep_key(s, st);
 	}
+	if (rc != DBI_ROW && rc != DBI_DONE)
+		s->failed = 1;
 	dbi_reset(st); /* ends this block's read transaction */
 	s->rows += n;
-	return n == s->want;
+	return !s->failed && n == s->want;
 }
 
 /* The block's rows of numbers (st bound) read at once into v and nulls
@@ -191,6 +201,8 @@ static int ahead_block(struct stream *s)
 	const uint64_t *nulls;
 	int n = ahead_take(s->ahead, &v, &nulls);
 
+	if (n < 0)
+		s->failed = 1;
 	if (n <= 0)
 		return 0; /* the end, or a failure */
 	format_block(s, v, nulls, n);
@@ -207,6 +219,9 @@ static int ahead_block(struct stream *s)
 static int ints_block(struct stream *s, struct dbi_stmt *st)
 {
 	int n = fetch_block(s, st, s->v, s->nulls), more = n == s->want;
+
+	if (n < 0)
+		s->failed = 1;
 
 	format_block(s, s->v, s->nulls, n > 0 ? n : 0);
 	if (more && (s->ahead = ahead_start(ahead_fill, ahead_end, s, CSV_BLOCK_ROWS, s->ncols))) {
@@ -253,6 +268,12 @@ static ssize_t reader(void *cls, uint64_t pos, char *dst, size_t max)
 		refill(s);
 	}
 	avail = s->out.len - s->off;
+	if (avail == 0 && s->failed) {
+		/* the read-ahead's connection, and its message, are gone by now */
+		fprintf(stderr, "xcbenchd: a CSV export failed after %lld rows, cut short: %s\n",
+			(long long)s->rows, s->ahead ? "its read-ahead's read failed" : dbi_errmsg(s->q.db));
+		return MHD_CONTENT_READER_END_WITH_ERROR;
+	}
 	if (avail == 0)
 		return s->done ? MHD_CONTENT_READER_END_OF_STREAM : 0;
 	if (avail > max)

@@ -176,6 +176,47 @@ static enum MHD_Result arg_utf8(void *cls, enum MHD_ValueKind kind, const char *
 	return MHD_NO;
 }
 
+/* The query argument names arg_once has seen, and the first one it saw
+ * twice. Past ARGS_SEEN names it remembers no more (no route reads more
+ * than a dozen), so a repeat among those is let through as before. */
+#define ARGS_SEEN 64
+struct args_seen {
+	const char *name[ARGS_SEEN];
+	int n;
+	const char *twice;
+};
+
+/* MHD_get_connection_values's iterator: stops at the first query argument
+ * whose name came before (args_seen.twice). */
+static enum MHD_Result arg_once(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	struct args_seen *s = cls;
+
+	(void)kind, (void)value;
+	for (int i = 0; i < s->n; i++) {
+		if (!strcmp(s->name[i], key)) {
+			s->twice = key;
+			return MHD_NO;
+		}
+	}
+	if (s->n < ARGS_SEEN)
+		s->name[s->n++] = key;
+	return MHD_YES;
+}
+
+/* Adds method (and HEAD after GET) to rq's Allow list, once each. */
+static void allow_add(struct req *rq, const char *method)
+{
+	size_t n = strlen(rq->allow);
+	const char *p = strstr(rq->allow, method);
+
+	if (p && (p == rq->allow || p[-1] == ' ') && (!p[strlen(method)] || p[strlen(method)] == ','))
+		return;
+	snprintf(rq->allow + n, sizeof(rq->allow) - n, "%s%s", n ? ", " : "", method);
+	if (is(method, "GET"))
+		allow_add(rq, "HEAD");
+}
+
 /* Answers an /api/v1/ path with the first route that matches it: 400 for
  * a bad parameter, 405 when only other methods match, else 404. */
 static enum MHD_Result route_api(struct req *rq, const char *path)
@@ -183,6 +224,7 @@ static enum MHD_Result route_api(struct req *rq, const char *path)
 	char copy[512], *seg[8], bad[600] = "";
 	const struct route *allowed = NULL;
 	int n, bad_param = 0, utf8 = 1;
+	struct args_seen once = { .n = 0 };
 	int64_t arg[2];
 
 	if (strlen(path) >= sizeof(copy))
@@ -193,6 +235,13 @@ static enum MHD_Result route_api(struct req *rq, const char *path)
 	MHD_get_connection_values(rq->conn, MHD_GET_ARGUMENT_KIND, arg_utf8, &utf8);
 	if (!utf8)
 		return reply_error(rq, 400, "query arguments must be UTF-8 text");
+	/* A handler reads an argument's first value (qarg): a second was
+	 * dropped without a word, so ?status=complete&status=crashed (and
+	 * xcbench runs --status complete --status crashed) listed the
+	 * complete runs only, as if that were every run asked for. */
+	MHD_get_connection_values(rq->conn, MHD_GET_ARGUMENT_KIND, arg_once, &once);
+	if (once.twice)
+		return reply_error(rq, 400, "%.64s: given more than once (each query argument once)", once.twice);
 	snprintf(copy, sizeof(copy), "%s", path);
 	n = split(copy, seg, 8);
 	for (size_t i = 0; i < sizeof(routes) / sizeof(*routes) && !bad_param; i++) {
@@ -209,8 +258,12 @@ static enum MHD_Result route_api(struct req *rq, const char *path)
 		case MATCH:
 			break;
 		}
-		if (!is(rq->method, r->method)) {
+		/* HEAD is GET without the body (libmicrohttpd sends none), as
+		 * the boot routes and static files take it: curl -I of an API
+		 * route answered 405 */
+		if (!is(rq->method, r->method) && !(is(rq->method, "HEAD") && is(r->method, "GET"))) {
 			allowed = r;
+			allow_add(rq, r->method);
 			continue;
 		}
 		return r->h0 ? r->h0(rq) : r->h1 ? r->h1(rq, arg[0]) : r->h2(rq, arg[0], arg[1]);
@@ -280,12 +333,18 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 		return route_api(rq, url + 8);
 	if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
 		return reply_error(rq, 404, "no such API route: %s", url);
-	for (size_t i = 0; i < sizeof(boot_routes) / sizeof(*boot_routes); i++)
-		if (boot_routes[i].match ? boot_routes[i].match(url) : strcmp(url, boot_routes[i].path) == 0)
-			return is(method, "GET") || is(method, "HEAD") ? boot_routes[i].fn(rq)
-				: reply_error(rq, 405, "%s not allowed", method);
-	if (!is(method, "GET") && !is(method, "HEAD"))
+	for (size_t i = 0; i < sizeof(boot_routes) / sizeof(*boot_routes); i++) {
+		if (boot_routes[i].match ? boot_routes[i].match(url) : strcmp(url, boot_routes[i].path) == 0) {
+			if (is(method, "GET") || is(method, "HEAD"))
+				return boot_routes[i].fn(rq);
+			allow_add(rq, "GET");
+			return reply_error(rq, 405, "%s not allowed", method);
+		}
+	}
+	if (!is(method, "GET") && !is(method, "HEAD")) {
+		allow_add(rq, "GET");
 		return reply_error(rq, 405, "%s not allowed on static files", method);
+	}
 	return static_file(rq);
 }
 

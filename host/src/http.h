@@ -19,6 +19,7 @@ struct req {
 	const char *method, *url;
 	struct buf body;
 	int too_big;
+	char allow[48]; /* a 405's Allow header: the methods the path takes */
 };
 
 /* Starts libmicrohttpd on cfg.listen: 0 or -1. */

@@ -29,6 +29,9 @@ enum MHD_Result reply_response(struct req *rq, unsigned status, struct MHD_Respo
 		return MHD_NO;
 	http_limits_answered(rq->conn);
 	MHD_add_response_header(r, "Cache-Control", "no-store");
+	/* a 405 must say what the path takes (RFC 9110 15.5.6) */
+	if (status == 405 && rq->allow[0])
+		MHD_add_response_header(r, "Allow", rq->allow);
 	/* Every answer (issue 26): no content sniffing (a stored text must never
 	 * be taken for HTML or script), no framing by another page (the runs
 	 * list has an edit control: clickjacking), and the pages load only our

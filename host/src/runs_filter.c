@@ -45,7 +45,7 @@ const char *run_filters_parse(struct req *rq, struct run_filters *f)
 	}
 	if (o) {
 		if (parse_u64(o, &v) || v > INT32_MAX)
-			return "offset: expected a non-negative number";
+			return "offset: expected 0..2147483647";
 		f->offset = (int64_t)v;
 	}
 	if (f->status && strcmp(f->status, "pending") && strcmp(f->status, "running") &&
