@@ -21,6 +21,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "ap_nosipi", "test: APIC ID of an AP whose first INIT-SIPI-SIPI sends no SIPI (as if a stale one spent it)" },
 	{ "kick_drop", "test: logical CPU whose first job kicks are not sent (the waiter must kick again)" },
 	{ "kick_drops", "test: how many of kick_drop's kicks are lost (1; 1000 = past the 10 s give-up)" },
+	{ "kick_drop_after", "test: the first N jobs posted to kick_drop's CPU keep their kicks (0; the boot check's is the 1st)" },
 	/* xcall, flush, bench, net: add yours below */
 	{ "xcall_smoke", "N: run the xcall/flush self-test (N iterations, 0 = 200) instead of the bench" },
 	/* bench (runner, suites, stress, report) */

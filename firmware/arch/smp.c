@@ -46,6 +46,11 @@ static uint32_t missing[XCB_MAX_CPUS]; /* static: N-sized, not on a stack */
 static unsigned rekicks;		/* kicks sent again, by any waiter */
 static unsigned kick_drop_cpu = ~0u;	/* test key kick_drop: a logical CPU */
 static int kick_drops;			/* test key kick_drops: its kicks to lose */
+/* Test key kick_drop_after: jobs posted to kick_drop's CPU that are still
+ * kicked (the boot check's is the first), so a later start can be the one
+ * whose kick is lost; then `kick_drop_armed` says its kicks are lost. */
+static unsigned kick_drop_after;
+static int kick_drop_armed;
 static uint32_t kick_drop_asleep;	/* that CPU found no job and is halting */
 
 extern char tramp_start[], tramp_end[], tramp_cr3[], tramp_stack[], tramp_entry[], tramp_apic[];
@@ -319,11 +324,13 @@ void smp_boot_aps(void)
 	cmdline_u64("ap_late", ~0ull, &late_apic);
 	uint64_t nosipi_apic;
 	cmdline_u64("ap_nosipi", ~0ull, &nosipi_apic);
-	uint64_t drop, drops;
+	uint64_t drop, drops, after;
 	cmdline_u64("kick_drop", ~0ull, &drop);
 	cmdline_u64("kick_drops", 1, &drops);
+	cmdline_u64("kick_drop_after", 0, &after);
 	kick_drop_cpu = drop < XCB_MAX_CPUS ? (unsigned)drop : ~0u;
 	kick_drops = drops > 1000000 ? 1000000 : (int)drops;
+	kick_drop_after = after > 1000000 ? 1000000 : (unsigned)after;
 
 	memcpy((void *)(uintptr_t)SMP_TRAMP_BASE, tramp_start, (size_t)(tramp_end - tramp_start));
 	uint64_t cr3 = read_cr3(), entry = (uintptr_t)ap_entry;
@@ -405,7 +412,8 @@ void smp_report(void)
 static void send_kick(unsigned cpu)
 {
 	/* relaxed: a test's count, read and taken by whichever initiator kicks. */
-	if (cpu == kick_drop_cpu && __atomic_load_n(&kick_drops, __ATOMIC_RELAXED) &&
+	if (cpu == kick_drop_cpu && __atomic_load_n(&kick_drop_armed, __ATOMIC_RELAXED) &&
+	    __atomic_load_n(&kick_drops, __ATOMIC_RELAXED) &&
 	    __atomic_fetch_sub(&kick_drops, 1, __ATOMIC_RELAXED) > 0)
 		return;
 	apic_kick(cpu);
@@ -422,10 +430,23 @@ int smp_start_on(unsigned cpu, void (*fn)(void *), void *arg)
 	if (pc->crashed || !__atomic_compare_exchange_n(&pc->busy, &idle, 1, false, __ATOMIC_ACQUIRE,
 							 __ATOMIC_RELAXED))
 		return -1;
-	if (cpu == kick_drop_cpu && __atomic_load_n(&kick_drops, __ATOMIC_RELAXED) > 0) {
+	/* Test: the first kick_drop_after jobs keep their kicks; the next one
+	 * arms the drop (relaxed: a test's count; the CAS on busy above makes
+	 * its posters take turns). */
+	if (cpu == kick_drop_cpu && !__atomic_load_n(&kick_drop_armed, __ATOMIC_RELAXED) &&
+	    __atomic_load_n(&kick_drops, __ATOMIC_RELAXED) > 0) {
+		if (kick_drop_after)
+			kick_drop_after--;
+		else
+			__atomic_store_n(&kick_drop_armed, 1, __ATOMIC_RELAXED);
+	}
+	if (cpu == kick_drop_cpu && __atomic_load_n(&kick_drop_armed, __ATOMIC_RELAXED) &&
+	    __atomic_load_n(&kick_drops, __ATOMIC_RELAXED) > 0) {
 		/* Test: post the job only once the AP has checked for one and is
 		 * going to halt, so the lost kick is not made up for by timing
-		 * (bounded: 1 s; a slower AP takes the job without its kick). */
+		 * (bounded: 1 s; a slower AP takes the job without its kick). The
+		 * flag stays set once the AP first idled: a later job relies on
+		 * the AP having gone back to halt since its last one. */
 		uint64_t t0 = rdtsc();
 		while (!__atomic_load_n(&kick_drop_asleep, __ATOMIC_ACQUIRE) &&
 		       tsc_to_ns(rdtsc() - t0) < 1000000000ull)

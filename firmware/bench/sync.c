@@ -17,7 +17,8 @@
  * (flush_prepare / flush_verify, untimed, outside the lock).
  *
  * Every wait on another CPU is bounded (the watchdog bound, or SYNC_BOUND_MS when
- * watchdog_ms=0): the readers' start and finish are polled loops with a deadline;
+ * watchdog_ms=0): the readers' start and finish, and the start of a writer on a
+ * CPU of its own (its kick may be lost), are polled loops with a deadline;
  * the writer's own waits (its write lock, its shootdown, the lazy entries, prime
  * and verify) are watched by an APIC-timer tick on the writer's CPU when that is
  * the boot CPU, else by the boot CPU polling while the writer runs on its own;
@@ -67,7 +68,7 @@ struct reader {
 	 * after a skipped entry (the control), or after a real one (violation). */
 	uint64_t win_new, win_old, win_ctl, win_bad;
 	int skipped;			/* our last entry skipped its flush (control) */
-	int ready;			/* release: in its loop */
+	int ready;			/* release: in its loop (the writer's CPU: writer_main runs) */
 	int finished;			/* release: stats above are final */
 } __attribute__((aligned(64)));	/* each reader writes only its own */
 
@@ -335,19 +336,21 @@ static void sync_tick(void)
 	(void)sync_check();
 }
 
-/* Polls until every started reader's flag (ready or finished) is set, within the
- * bound; a crashed reader ends the wait at once. 0, or <0 after a report naming
- * the readers that never got there. */
-static int wait_readers(int finished, const char *what)
+/* Polls until the flag (ready or finished) of every CPU in m is set, within the
+ * bound; a crashed CPU ends the wait at once. m: the started readers, or the
+ * writer on a CPU of its own (its start only: rd[] of the writer's CPU is no
+ * reader's, place_sync keeps it out of the readers and targets). 0, or <0
+ * after a report naming the CPUs that never got there. */
+static int wait_cpus(const struct cpumask *m, int finished, const char *what)
 {
 	uint64_t t = plat_cycles();
 	unsigned cpu;
 
 	for (;;) {
 		unsigned late = 0, crashed = 0;
-		for_each_cpu(cpu, &sx.started) {
+		for_each_cpu(cpu, m) {
 			/* acquire: pairs with the reader's release of the flag
-			 * (its setup, or its final stats). */
+			 * (its setup, or its final stats), or writer_main's. */
 			const int *f = finished ? &rd[cpu].finished : &rd[cpu].ready;
 			if (!__atomic_load_n(f, __ATOMIC_ACQUIRE)) {
 				late++;
@@ -361,7 +364,7 @@ static int wait_readers(int finished, const char *what)
 				wait_crash_reports();
 			int n = ksnprintf(text, sizeof(text), "watchdog: sync case %u rep %u: %s:",
 					  sx.c->id, sx.rep, what);
-			for_each_cpu(cpu, &sx.started) {
+			for_each_cpu(cpu, m) {
 				const int *f = finished ? &rd[cpu].finished : &rd[cpu].ready;
 				if (!__atomic_load_n(f, __ATOMIC_ACQUIRE) && n < (int)sizeof(text) - 64)
 					n += ksnprintf(text + n, sizeof(text) - (size_t)n, " cpu%u%s", cpu,
@@ -372,6 +375,14 @@ static int wait_readers(int finished, const char *what)
 		}
 		plat_cpu_relax();
 	}
+}
+
+/* Every started reader out of its loop (relaxed: readers poll the phase;
+ * nothing is published with it), waited for within the bound. */
+static void stop_readers(void)
+{
+	__atomic_store_n(&phase, PH_STOP, __ATOMIC_RELAXED);
+	(void)wait_cpus(&sx.started, 1, "started readers did not stop");
 }
 
 /* ---- the steps ---- */
@@ -404,6 +415,8 @@ static int sync_setup(struct sync_ctx *s)
 	}
 	wd_reset();
 	wd_state(s->writer, WD_SYNC_VERIFY, plat_cycles());
+	/* The writer's start flag (sync_run_writer): it may have been a reader. */
+	rd[s->writer].ready = 0;
 	return 0;
 }
 
@@ -428,15 +441,13 @@ static int sync_start(struct sync_ctx *s)
 				  "stopping the %u started",
 				  s->c->id, s->rep, cpu, s->n);
 			report_error(text);
-			/* relaxed: readers poll it; nothing is published with it. */
-			__atomic_store_n(&phase, PH_STOP, __ATOMIC_RELAXED);
-			(void)wait_readers(1, "started readers did not stop");
+			stop_readers();
 			return -1;
 		}
 		cpumask_set(&s->started, cpu);
 		s->n++;
 	}
-	return wait_readers(0, "readers not started");
+	return wait_cpus(&s->started, 0, "readers not started");
 }
 
 /* One write: stale reads seen after it (<0: refused); d[W_*] its times. The
@@ -587,6 +598,8 @@ static void sync_writes(struct sync_ctx *s, int own)
 static void writer_main(void *p)
 {
 	struct sync_ctx *s = p;
+	/* release: pairs with sync_run_writer's acquire (wait_cpus): started. */
+	__atomic_store_n(&rd[s->writer].ready, 1, __ATOMIC_RELEASE);
 	/* Interrupts on, as on the boot CPU: an algorithm may serve IPIs while it
 	 * waits (initiator.c does the same). */
 	plat_irq_enable();
@@ -596,20 +609,29 @@ static void writer_main(void *p)
 }
 
 /* The writes on the writer's CPU: here, or started there and watched from here
- * (sync_check, every turn) until done. <0: the writer could not start (the
- * readers are stopped and reported). */
+ * (sync_check, every turn) until done. That watch sees a write in flight
+ * only: a writer whose kick was lost never writes, and the loop waited for
+ * it with no report (tests/t-sync-writer-kick.sh). So its start is waited
+ * for first, bounded as the readers' is. <0: the writer could not start or
+ * never did (the readers are stopped, the CPU named). */
 static int sync_run_writer(struct sync_ctx *s)
 {
 	if (s->writer == plat_cpu_id()) {
 		sync_writes(s, 1);
 		return 0;
 	}
+	struct cpumask w;
+	cpumask_clear_all(&w);
+	cpumask_set(&w, s->writer);
 	if (benv_start_on(s->writer, writer_main, s) < 0) {
 		ksnprintf(text, sizeof(text), "sync case %u rep %u: cannot start the writer on cpu%u",
 			  s->c->id, s->rep, s->writer);
 		report_error(text);
-		__atomic_store_n(&phase, PH_STOP, __ATOMIC_RELAXED);
-		(void)wait_readers(1, "started readers did not stop");
+		stop_readers();
+		return -1;
+	}
+	if (wait_cpus(&w, 0, "writer not started") < 0) {
+		stop_readers();
 		return -1;
 	}
 	/* acquire: pairs with writer_main's release of wdone. */
@@ -714,7 +736,7 @@ int sync_rep(const struct bcase *c, unsigned rep, unsigned writer, const struct 
 		return -1;
 	if (sync_run_writer(s) < 0)
 		return -1;
-	if (wait_readers(1, "readers never finished") < 0)
+	if (wait_cpus(&s->started, 1, "readers never finished") < 0)
 		return -1;
 	sync_emit(s, p50, mean);
 	return s->s < 0 ? -1 : 0;

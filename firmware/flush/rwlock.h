@@ -29,8 +29,23 @@
  * Fair: `req` and `done` each count readers in the low 32 bits and writers
  * in the high 32 bits. An acquirer's ticket is the value of `req` before its
  * own increment: it may enter once every writer before it is done (reader),
- * or every reader and writer before it is done (writer). Counters wrap
- * harmlessly: only equality is ever tested.
+ * or every reader and writer before it is done (writer).
+ *
+ * The halves are not separate counters: each word is the sum readers +
+ * writers * 2^32 (mod 2^64), so every 2^32nd reader's increment carries into
+ * the writers' half, in `req` at that reader's ticket and in `done` at that
+ * many readers' unlock. A writer compares whole words: the carry is part of
+ * the sum on both sides. A reader compares the high halves: one whose ticket
+ * lies past a carry also waits for every reader before the carry to finish,
+ * as if a writer stood there. That costs the readers in flight at the carry
+ * (one per CPU at most) a wait without sharing, counted as contended, once
+ * per 2^32 reads: a few samples in 2^32, in a lock bench/sync.c resets every
+ * repetition, so it is left so. It never lets a reader in early: the high
+ * halves of its ticket and of `done` differ by the writers before it still
+ * unfinished plus at most one carry (fewer than 2^32 acquirers are ever in
+ * flight, one per CPU), never by a multiple of 2^32. The writers' half wraps
+ * after 2^32 writers in both words alike: equal mod 2^32 all the same
+ * (tests/test_lazy.c test_rwlock_fair_wrap runs the lock across both).
  */
 #define RW_READER	1ull
 #define RW_WRITER	(1ull << 32)

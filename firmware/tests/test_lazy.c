@@ -12,7 +12,7 @@
  *    translations, so the check is not vacuous;
  *  - the reader-writer locks (flush/rwlock.h): readers never see a writer's
  *    half-done update, and the fair lock lets a writer through a stream of
- *    readers.
+ *    readers, also across its counters' carry and wrap.
  * Scale with XCB_LAZY_CHANGES (publications per case; default 20000).
  */
 #include <stdarg.h>
@@ -249,8 +249,9 @@ static void rw_cpu(unsigned me, void *unused)
 		return;
 	}
 	/* Readers hammer the lock in batches (the seed's toolstack pattern)
-	 * until the writer is through — the fair lock must let it through. */
-	while (!__atomic_load_n(&writer_done, __ATOMIC_ACQUIRE)) {
+	 * until the writer is through — the fair lock must let it through. One
+	 * batch at least: the wrap test's reads must reach the readers' carry. */
+	do {
 		for (int b = 0; b < 64; b++) {
 			rwops->read_lock(&rwl);
 			uint64_t v = data[0];
@@ -261,15 +262,17 @@ static void rw_cpu(unsigned me, void *unused)
 			reads[me]++;
 		}
 		plat_cpu_relax();
-	}
+	} while (!__atomic_load_n(&writer_done, __ATOMIC_ACQUIRE));
 }
 
-static void run_rw(const char *name)
+/* The lock as if `start` acquisitions had gone before (the fair lock's words;
+ * the unfair lock's is left empty). */
+static void run_rw(const char *name, uint64_t start)
 {
 	rwops = rwlock_ops_by_name(name);
 	assert_non_null(rwops);
 	assert_string_equal(rwops->name, name);
-	rwl = (struct rwlock){ 0 };
+	rwl = (struct rwlock){ .req = start, .done = start };
 	for (unsigned i = 0; i < NCPUS; i++)
 		torn[i] = reads[i] = 0;
 	__atomic_store_n(&writer_done, 0, __ATOMIC_RELAXED);
@@ -282,13 +285,29 @@ static void run_rw(const char *name)
 static void test_rwlock_fair(void **state)
 {
 	(void)state;
-	run_rw("fair");
+	run_rw("fair", 0);
+}
+
+/* rwlock.h: the readers' half carries into the writers' half (at the 101st
+ * read), and the word wraps (at that carry or the first write): nobody sees a
+ * torn write, nobody waits for ever (a reader behind a carry that `done` lacks
+ * would: the suite's timeout), everyone leaves. */
+static void test_rwlock_fair_wrap(void **state)
+{
+	(void)state;
+	uint64_t start = ~0ull - 100, n = 0;
+	run_rw("fair", start);
+	for (unsigned i = 1; i < NCPUS; i++)
+		n += reads[i];
+	assert_true(n > 100);				/* the carry was crossed */
+	assert_true(rwl.req < start);			/* the word wrapped */
+	assert_true(rwl.done == rwl.req);		/* everyone left */
 }
 
 static void test_rwlock_unfair(void **state)
 {
 	(void)state;
-	run_rw("unfair");
+	run_rw("unfair", 0);
 }
 
 static void test_rwlock_names(void **state)
@@ -310,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_lazy_no_mark_no_flush),
 		cmocka_unit_test(test_lazy_control_sees_stale),
 		cmocka_unit_test(test_rwlock_fair),
+		cmocka_unit_test(test_rwlock_fair_wrap),
 		cmocka_unit_test(test_rwlock_unfair),
 		cmocka_unit_test(test_rwlock_names),
 	};
