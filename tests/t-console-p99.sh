@@ -14,7 +14,7 @@ T=$(mktemp -d "$OUTDIR/console-p99.XXXXXX")
 need_payload
 
 XCB_QEMU_TIMEOUT=240 qemu_direct "$T/console.log" 4 \
-	"suite=quick kinds=xcall,tlb,sync algos=locked waits=done inits=1 deliveries=auto masks=1,all batches=1 methods=invlpg paths=xcall modes=inside,after reps=5 iters=20 warmup=2"
+	"suite=quick kinds=xcall,tlb,sync algos=locked waits=done inits=1 deliveries=auto masks=all batches=1 methods=invlpg paths=xcall modes=inside,after writer=0 readers=0 reps=5 iters=20 warmup=2"
 rc=$?
 check "the boot exits 0 (qemu status $rc)" test "$rc" -eq 1
 check "serial frames decode" frames_json "$T/console.log" "$T/run.json"
