@@ -5,7 +5,8 @@
 # and creates the run; unknown tokens are refused without --open; a silent
 # run becomes lost and revives; ERROR marks it crashed; a daemon restarted
 # mid-run keeps deduplicating and completes the run; the CLI and the
-# remaining routes (PATCH, histogram, events, machines) answer sensibly.
+# remaining routes (PATCH, histogram, events, machines) answer sensibly; a
+# second daemon on a UDP or HTTP port in use exits, naming the port.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 daemon_test "daemon lifecycle"
@@ -246,4 +247,13 @@ timeout 20 "$XCBENCHD" --listen "127.0.0.1:$P2" --udp "127.0.0.1:$P" --db "$TMP/
 	>"$TMP/ready3.log" 2>&1 </dev/null; rc=$?
 check "a second daemon on a UDP port in use exits, naming it (exit $rc)" \
 	bash -c '[ "$1" != 0 ] && [ "$1" != 124 ] && grep -q "cannot bind UDP port $2" "$3"' _ "$rc" "$P" "$TMP/ready3.log"
+# The same for the HTTP port (its own UDP port): with SO_REUSEPORT
+# (MHD_OPTION_LISTENING_ADDRESS_REUSE 1) the second daemon bound it too and
+# the kernel handed it some of the first one's connections, its store's
+# answers among the first's.
+P3=$(free_port)
+timeout 20 "$XCBENCHD" --listen "127.0.0.1:$P" --udp "127.0.0.1:$P3" --db "$TMP/ready4.db" \
+	>"$TMP/ready4.log" 2>&1 </dev/null; rc=$?
+check "a second daemon on an HTTP port in use exits, naming it (exit $rc: $(tail -1 "$TMP/ready4.log"))" \
+	bash -c '[ "$1" = 1 ] && grep -q "cannot listen on HTTP port $2" "$3"' _ "$rc" "$P" "$TMP/ready4.log"
 kill "$RPID"; wait "$RPID" 2>/dev/null
