@@ -23,6 +23,10 @@
 #  - runs --lab NAME that is none of the store's labs says so, names the
 #    labs there are, and exits 1 (it listed "no run matches", exit 0); a
 #    known lab with nothing to list, or a lab daemon's own, is no error.
+#  - a real-number option (ingest --timeout, xcbenchd --test-drop, xcb-gen
+#    --loss, xcb-load --give-up) takes a finite number in its range: nan,
+#    inf, 1e999 and out-of-range values were taken (a --timeout of nan
+#    never timed out, a --loss of 5 was a loss of 1).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 daemon_test "cli errors"
@@ -133,6 +137,22 @@ if [ -x "$ASAN" ]; then
 else
 	skip "--server without a value under ASan" "host/build/san/xcbench-asan not built (make -C host tests)"
 fi
+
+# 5b. real numbers: refused before anything is read, sent or started (the
+# old code ran these; timeout bounds them)
+for v in nan inf 1e999 -1 0 " 5" 5x; do
+	expect_fail "ingest --timeout '$v': refused, named" 2 "^xcbench ingest: --timeout: '$v' is not a number in 1\.\.604800$" \
+		"${X[@]}" ingest --timeout "$v" /dev/null
+done
+for v in nan 5 -0.5 1e999; do
+	expect_fail "xcb-gen --loss '$v': refused" 2 "^xcb-gen: --loss: '$v' is not a number in 0\.\.1$" \
+		"$XCB_GEN" --loss "$v" --serial /dev/null
+	expect_fail "xcbenchd --test-drop '$v': refused" 2 "^xcbenchd: --test-drop: '$v' is not a number in 0\.\.1$" \
+		timeout 20 "$XCBENCHD" --test-drop "$v" --db "$TMP/never.db" --listen 127.0.0.1:1 --udp 127.0.0.1:1
+done
+check "... and xcbenchd made no database" [ ! -e "$TMP/never.db" ]
+expect_fail "xcb-load --give-up nan: refused" 2 "^xcb-load: --give-up: 'nan' is not a number in 1\.\.604800$" \
+	timeout 20 "$ROOT/host/build/xcb-load" --give-up nan --machines 1 --server 127.0.0.1:1
 
 # 6. ids
 expect_fail "baseline 2^64-1: not a run id" 2 "not a list of run ids \(1,2,3\): '18446744073709551615'" \

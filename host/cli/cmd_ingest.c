@@ -51,7 +51,8 @@ static const char usage[] = "usage: xcbench ingest FILE|- [--timeout SECONDS] [-
 		   "machine page list them). Prints the id of every run it delivered, its\n"
 		   "status and, where its checks failed or it stopped early, the payload's\n"
 		   "verdict (the exit status says whether the frames were delivered: see\n"
-		   "xcbench show).\n";
+		   "xcbench show). --timeout S: give up after S seconds (1..604800, default\n"
+		   "30) in which the daemon acknowledged nothing.\n";
 
 /* Asks the daemon for its UDP port and opens the socket. 0 or -1. */
 static int connect_daemon(struct ingest *g)
@@ -286,7 +287,7 @@ static void print_runs(const struct ingest *g)
 int cmd_ingest(int argc, char **argv)
 {
 	struct ingest g = { .fd = -1, .so = { .window = 128, .idle_timeout = 30 } };
-	const struct cmdopt opts[] = { OPT_NUM("timeout", &g.so.idle_timeout), OPT_STR("mac", &g.mac), OPT_END };
+	const struct cmdopt opts[] = { OPT_NUM("timeout", &g.so.idle_timeout, 1, 86400 * 7), OPT_STR("mac", &g.mac), OPT_END };
 	const struct cmd cmd = { "xcbench ingest", usage, opts };
 	int in, rc;
 

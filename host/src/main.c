@@ -73,7 +73,7 @@ static const char usage_text[] =
 "  --ready-fd N           write \"ready http=PORT udp=PORT\\n\" to file descriptor N\n"
 "                         (then close it) once HTTP and UDP listen: scripts\n"
 "                         wait on it instead of polling /api/v1/health\n"
-"  --test-drop P          TEST ONLY: drop this fraction of received datagrams\n"
+"  --test-drop P          TEST ONLY: drop this fraction (0..1) of received datagrams\n"
 "  --help                 this text\n"
 "\n"
 "API: see host/API.md. Wire protocol: proto/README.md.\n";
@@ -176,7 +176,7 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 		OPT_STR("web", &cfg.web_dir), OPT_STR("firmware", &cfg.firmware), OPT_STR("token-file", &cfg.token_file),
 		OPT_FLAG("open", &cfg.open), OPT_INT("lost-after", &cfg.lost_after, 1, 86400 * 30),
 		OPT_STR("suite", &cfg.suite), OPT_FN("lab", set_lab, NULL, NULL),
-		OPT_INT("threads", &cfg.threads, 1, 64), OPT_NUM("test-drop", &cfg.test_drop),
+		OPT_INT("threads", &cfg.threads, 1, 64), OPT_NUM("test-drop", &cfg.test_drop, 0, 1),
 		OPT_FN("host-name", add_host_name, NULL, NULL), OPT_INT("request-timeout", &cfg.request_timeout, 1, 3600),
 		OPT_INT("per-ip-connections", &cfg.per_ip_conns, 1, 512), OPT_FN("ready-fd", parse_ready_fd, &o->ready_fd, NULL),
 		OPT_FN("boot-from", add_boot_net, NULL, NULL), OPT_FN("run-limit", set_run_limit, NULL, NULL), OPT_END,

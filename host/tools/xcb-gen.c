@@ -119,8 +119,8 @@ int main(int argc, char **argv)
 	const struct cmdopt opts[] = {
 		OPT_STR("server", &server), OPT_INT("runs", &runs, 1, 64), OPT_HEX64("token", &token),
 		OPT_STR("factor", &factors), OPT_INT("reps", &reps, 1, 1000), OPT_FLAG("samples", &with_samples),
-		OPT_FLAG("crash", &crash), OPT_FLAG("no-done", &no_done), OPT_NUM("loss", &so.loss),
-		OPT_NUM("dup", &so.dup), OPT_NUM("reorder", &so.reorder), OPT_NUM("ack-loss", &so.ack_loss),
+		OPT_FLAG("crash", &crash), OPT_FLAG("no-done", &no_done), OPT_NUM("loss", &so.loss, 0, 1),
+		OPT_NUM("dup", &so.dup, 0, 1), OPT_NUM("reorder", &so.reorder, 0, 1), OPT_NUM("ack-loss", &so.ack_loss, 0, 1),
 		OPT_U64("seed", &so.seed), OPT_STR("serial", &serial), OPT_END,
 	};
 	const struct cmd cmd = { "xcb-gen", usage, opts };
