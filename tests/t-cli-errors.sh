@@ -23,6 +23,9 @@
 #  - runs --lab NAME that is none of the store's labs says so, names the
 #    labs there are, and exits 1 (it listed "no run matches", exit 0); a
 #    known lab with nothing to list, or a lab daemon's own, is no error.
+#  - xcbenchd --db "" or :memory: and xcb-copy --db "": refused (SQLite's
+#    temporary and in-memory databases are gone at exit; the daemon ran
+#    on one, the copy copied into one and exited 0);
 #  - a real-number option (ingest --timeout, xcbenchd --test-drop, xcb-gen
 #    --loss, xcb-load --give-up) takes a finite number in its range: nan,
 #    inf, 1e999 and out-of-range values were taken (a --timeout of nan
@@ -153,6 +156,15 @@ done
 check "... and xcbenchd made no database" [ ! -e "$TMP/never.db" ]
 expect_fail "xcb-load --give-up nan: refused" 2 "^xcb-load: --give-up: 'nan' is not a number in 1\.\.604800$" \
 	timeout 20 "$ROOT/host/build/xcb-load" --give-up nan --machines 1 --server 127.0.0.1:1
+
+# 5c. a store that SQLite would keep nowhere
+for db in "" ":memory:"; do
+	expect_fail "xcbenchd --db '$db': refused, named" 1 "^xcbenchd: cannot open database '$db': .*gone at exit" \
+		timeout 20 "$XCBENCHD" --db "$db" --listen 127.0.0.1:1 --udp 127.0.0.1:1
+done
+expect_fail "xcb-copy --db '': refused, nothing copied" 1 "^xcb-copy: cannot open database '': no file named" \
+	timeout 60 "$ROOT/host/build/xcb-copy" --from "$DB" --db "" --lab A --quiet
+check "... and no summary on stdout ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
 
 # 6. ids
 expect_fail "baseline 2^64-1: not a run id" 2 "not a list of run ids \(1,2,3\): '18446744073709551615'" \
