@@ -26,6 +26,8 @@
 #  - xcbenchd --db "" or :memory: and xcb-copy --db "": refused (SQLite's
 #    temporary and in-memory databases are gone at exit; the daemon ran
 #    on one, the copy copied into one and exited 0);
+#  - xcbenchd --listen "" or --udp "": refused (they listened on
+#    0.0.0.0:8080), and an address error names its option;
 #  - a real-number option (ingest --timeout, xcbenchd --test-drop, xcb-gen
 #    --loss, xcb-load --give-up) takes a finite number in its range: nan,
 #    inf, 1e999 and out-of-range values were taken (a --timeout of nan
@@ -165,6 +167,15 @@ done
 expect_fail "xcb-copy --db '': refused, nothing copied" 1 "^xcb-copy: cannot open database '': no file named" \
 	timeout 60 "$ROOT/host/build/xcb-copy" --from "$DB" --db "" --lab A --quiet
 check "... and no summary on stdout ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
+# An empty address was the default one (0.0.0.0:8080, every interface);
+# a bad one is named by its option.
+for opt in --listen --udp; do
+	expect_fail "xcbenchd $opt '': refused, named" 2 "^xcbenchd: $opt: an empty address" \
+		timeout 20 "$XCBENCHD" --listen 127.0.0.1:1 --udp 127.0.0.1:1 "$opt" "" --db "$TMP/never.db"
+done
+expect_fail "xcbenchd --udp 127.0.0.1:99999: named" 2 "^xcbenchd: --udp: bad port in '127.0.0.1:99999'$" \
+	"$XCBENCHD" --udp 127.0.0.1:99999 --db "$TMP/never.db"
+check "... and xcbenchd made no database" [ ! -e "$TMP/never.db" ]
 
 # 6. ids
 expect_fail "baseline 2^64-1: not a run id" 2 "not a list of run ids \(1,2,3\): '18446744073709551615'" \

@@ -208,9 +208,12 @@ static int check_config(const struct start_opts *o)
 {
 	char err[1024];
 
-	if (parse_hostport(o->listen_s, "0.0.0.0", 8080, &cfg.listen, err, sizeof(err)) ||
-	    parse_hostport(o->udp_s, "0.0.0.0", 8080, &cfg.udp, err, sizeof(err))) {
-		fprintf(stderr, "xcbenchd: %s\n", err);
+	if (parse_hostport(o->listen_s, "0.0.0.0", 8080, &cfg.listen, err, sizeof(err))) {
+		fprintf(stderr, "xcbenchd: --listen: %s\n", err);
+		return -1;
+	}
+	if (parse_hostport(o->udp_s, "0.0.0.0", 8080, &cfg.udp, err, sizeof(err))) {
+		fprintf(stderr, "xcbenchd: --udp: %s\n", err);
 		return -1;
 	}
 	/* --open trusts every client: only loopback ones may reach it. */

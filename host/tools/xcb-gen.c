@@ -91,7 +91,7 @@ static int send_frames(const char *server, struct sender_frame *all, size_t nall
 	int fd, rc;
 
 	if (parse_hostport(server, "127.0.0.1", 8080, &sa, err, sizeof(err))) {
-		fprintf(stderr, "xcb-gen: %s\n", err);
+		fprintf(stderr, "xcb-gen: --server: %s\n", err);
 		return 2;
 	}
 	fd = socket(AF_INET, SOCK_DGRAM, 0);

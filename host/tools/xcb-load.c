@@ -262,7 +262,7 @@ int main(int argc, char **argv)
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
 	if (parse_hostport(server, "127.0.0.1", 8080, &sa, err, sizeof(err))) {
-		fprintf(stderr, "xcb-load: %s\n", err);
+		fprintf(stderr, "xcb-load: --server: %s\n", err);
 		return 2;
 	}
 	/* One socket per machine (its own source port, as machines have). */
