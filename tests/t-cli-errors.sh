@@ -28,6 +28,8 @@
 #    on one, the copy copied into one and exited 0);
 #  - xcbenchd --listen "" or --udp "": refused (they listened on
 #    0.0.0.0:8080), and an address error names its option;
+#  - an unknown option or one without its value is named under the
+#    command's name (getopt named argv[0]: 'runs:', the binary's path);
 #  - a real-number option (ingest --timeout, xcbenchd --test-drop, xcb-gen
 #    --loss, xcb-load --give-up) takes a finite number in its range: nan,
 #    inf, 1e999 and out-of-range values were taken (a --timeout of nan
@@ -176,6 +178,16 @@ done
 expect_fail "xcbenchd --udp 127.0.0.1:99999: named" 2 "^xcbenchd: --udp: bad port in '127.0.0.1:99999'$" \
 	"$XCBENCHD" --udp 127.0.0.1:99999 --db "$TMP/never.db"
 check "... and xcbenchd made no database" [ ! -e "$TMP/never.db" ]
+
+# 5d. getopt's refusals, said under the command's name (they named argv[0]:
+# 'runs: unrecognized option', or the daemon binary's path)
+expect_fail "runs --bogus: the command and the option named" 2 "^xcbench runs: unknown option '--bogus'$" "${X[@]}" runs --bogus
+expect_fail "runs --limit (no value): named" 2 "^xcbench runs: --limit needs a value$" "${X[@]}" runs --limit
+expect_fail "runs --json=1: takes no value" 2 "^xcbench runs: --json takes no value$" "${X[@]}" runs --json=1
+expect_fail "export RUN -x: a short option named" 2 "^xcbench export: unknown option '-x'$" "${X[@]}" export "$ID" -x
+expect_fail "export RUN -o (no value): named" 2 "^xcbench export: -o needs a value$" "${X[@]}" export "$ID" -o
+expect_fail "xcbenchd --bogus: named as xcbenchd" 2 "^xcbenchd: unknown option '--bogus'$" "$XCBENCHD" --bogus
+expect_fail "xcb-copy --from (no value): named" 2 "^xcb-copy: --from needs a value$" "$ROOT/host/build/xcb-copy" --from
 
 # 6. ids
 expect_fail "baseline 2^64-1: not a run id" 2 "not a list of run ids \(1,2,3\): '18446744073709551615'" \

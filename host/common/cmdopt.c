@@ -105,12 +105,13 @@ static int apply(const struct cmdopt *o, const char *arg, char *err, size_t errl
 }
 
 /* c's table as getopt_long's (each option's val its index + 256, --help
- * 'h') and its short options ("h" and each letter): 0, or -1 when the
+ * 'h') and its short options (":h" and each letter): 0, or -1 when the
  * table is too long (a programming error, said on stderr). */
 static int getopt_tables(const struct cmd *c, struct option *lo, char *so)
 {
 	size_t n = 0, s = 0;
 
+	so[s++] = ':';	/* a missing value is ':', not '?' (bad_option) */
 	so[s++] = 'h';
 	for (; c->opts[n].name; n++) {
 		if (n + 2 > CMDOPT_MAX) {
@@ -130,6 +131,30 @@ static int getopt_tables(const struct cmd *c, struct option *lo, char *so)
 	return 0;
 }
 
+/* Says what getopt_long refused (o: '?' an unknown option, ':' one
+ * without its value) under the command's name. getopt's own message named
+ * argv[0]: a subcommand's word ("runs: unrecognized option") or the
+ * binary's path ("./host/build/xcbenchd: ..."). */
+static void bad_option(const struct cmd *c, int o, char **argv)
+{
+	/* optopt: an option's val (index + 256, or 'h'), a short letter, or 0
+	 * for a long option that is none (getopt_long has passed its word) */
+	const char *word = argv[optind - 1];
+
+	if (o == ':' && optopt >= 256)
+		fprintf(stderr, "%s: --%s needs a value\n", c->name, c->opts[optopt - 256].name);
+	else if (o == ':')
+		fprintf(stderr, "%s: -%c needs a value\n", c->name, optopt);
+	else if (optopt >= 256)
+		fprintf(stderr, "%s: --%s takes no value\n", c->name, c->opts[optopt - 256].name);
+	else if (optopt == 'h' && strncmp(word, "--", 2) == 0)
+		fprintf(stderr, "%s: --help takes no value\n", c->name);
+	else if (optopt)
+		fprintf(stderr, "%s: unknown option '-%c'\n", c->name, optopt);
+	else
+		fprintf(stderr, "%s: unknown option '%s'\n", c->name, word);
+}
+
 int cmd_parse(const struct cmd *c, int argc, char **argv, int *rc)
 {
 	struct option lo[CMDOPT_MAX];
@@ -140,6 +165,7 @@ int cmd_parse(const struct cmd *c, int argc, char **argv, int *rc)
 	if (getopt_tables(c, lo, so))
 		return CMD_EXIT;
 	optind = 1;
+	opterr = 0;
 	while ((o = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		const struct cmdopt *opt = NULL;
 
@@ -153,7 +179,8 @@ int cmd_parse(const struct cmd *c, int argc, char **argv, int *rc)
 		for (size_t i = 0; !opt && c->opts[i].name; i++)
 			if (c->opts[i].letter == o)
 				opt = &c->opts[i];
-		if (!opt) {	/* '?' or ':': getopt_long has named it */
+		if (!opt) {	/* '?' or ':' */
+			bad_option(c, o, argv);
 			*rc = cmd_usage_error(c);
 			return CMD_EXIT;
 		}
