@@ -7,6 +7,8 @@
 #  - a server that accepts and never answers, or stops in the middle of an
 #    export, ends the call after $XCBENCH_TIMEOUT s naming it; a server
 #    whose accept queue is full, after the 10 s connect timeout;
+#  - a server that answers 200 with JSON that is no object (not xcbenchd)
+#    is refused, naming it (show printed dashes, queue 'queued job 0');
 #  - an argument that is not UTF-8 is refused up front (2) and nothing is
 #    sent (it used to be dropped from the request without a word);
 #  - export -o onto a directory leaves no FILE.tmp; -o "" is refused;
@@ -99,6 +101,21 @@ mute full
 expect_fail "a server that never accepts: the 10 s connect timeout" 1 "^xcbench: cannot connect to $MURL: no answer in 10 s" \
 	timeout 30 "$XCBENCH" --server "$MURL" runs
 kill "$MPID"; wait "$MPID" 2>/dev/null
+# A server that answers, but not as xcbenchd (a JSON list): refused, where
+# show printed a run of dashes and queue 'queued job 0', exit 0.
+rm -f "$TMP/wport"
+python3 "$ROOT/tests/wrong-server.py" "$TMP/wport" &
+WPID=$!
+for _ in $(seq 100); do [ -s "$TMP/wport" ] && break; sleep 0.1; done
+WURL=http://127.0.0.1:$(cat "$TMP/wport")
+expect_fail "show against a server that is not xcbenchd: refused" 1 \
+	"^xcbench: GET /api/v1/runs/1: answer is not a JSON object \(is $WURL an xcbenchd\?\)$" \
+	"$XCBENCH" --server "$WURL" show 1
+check "... and nothing on stdout ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
+expect_fail "queue against it: no job claimed" 1 "answer is not a JSON object" \
+	"$XCBENCH" --server "$WURL" queue --mac 52:54:00:ce:00:02 --suite quick
+check "... and no 'queued' line ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
+kill "$WPID"; wait "$WPID" 2>/dev/null
 expect_fail "XCBENCH_TIMEOUT must be whole seconds" 2 "XCBENCH_TIMEOUT='2s': expected whole seconds" \
 	env XCBENCH_TIMEOUT=2s "$XCBENCH" --server "$URL" runs
 
