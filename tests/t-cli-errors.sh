@@ -175,6 +175,17 @@ for v in nan 5 -0.5 1e999; do
 		timeout 20 "$XCBENCHD" --test-drop "$v" --db "$TMP/never.db" --listen 127.0.0.1:1 --udp 127.0.0.1:1
 done
 check "... and xcbenchd made no database" [ ! -e "$TMP/never.db" ]
+# xcb-gen's list and its capture: atof took 'abc' as 0 and '1,,2' as
+# 1, 0, 2; a capture that could not be written ended 0; an operand was
+# ignored
+for v in abc "1,,2" "1,-1"; do
+	expect_fail "xcb-gen --factor '$v': refused" 2 "^xcb-gen: --factor: '[^']*' is not a number in 1e-06\.\.1e\+06$" \
+		"$XCB_GEN" --factor "$v" --serial /dev/null
+done
+"$XCB_GEN" --runs 2 --factor 1.0,0.5 --token 5e1 --serial "$TMP/f.cap" >/dev/null 2>&1
+check "xcb-gen --factor 1.0,0.5 still writes both runs" test "$(grep -c '^XCB1 ' "$TMP/f.cap")" -gt 2
+expect_fail "xcb-gen --serial /dev/full: an error" 1 "^/dev/full: No space left on device$" "$XCB_GEN" --serial /dev/full
+expect_fail "xcb-gen with an operand: refused" 2 "^xcb-gen: unexpected argument 'extra'" "$XCB_GEN" --serial /dev/null extra
 expect_fail "xcb-load --give-up nan: refused" 2 "^xcb-load: --give-up: 'nan' is not a number in 1\.\.604800$" \
 	timeout 20 "$ROOT/host/build/xcb-load" --give-up nan --machines 1 --server 127.0.0.1:1
 

@@ -40,7 +40,7 @@ int cmdopt_int(const struct cmdopt *o, const char *arg, int *out, char *err, siz
  * --loss of nan dropped nothing, a --give-up of nan never gave up), an
  * overflow (1e999: inf with ERANGE), leading blanks, and any value at all
  * for an option whose range was only in its usage text (--loss 5). */
-static int cmdopt_num(const struct cmdopt *o, const char *arg, double *out, char *err, size_t errlen)
+int cmdopt_num(const struct cmdopt *o, const char *arg, double *out, char *err, size_t errlen)
 {
 	char *end;
 	double v;

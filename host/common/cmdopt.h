@@ -79,6 +79,9 @@ int cmd_usage_error(const struct cmd *c);
 /* arg as a whole number in o's lo..hi into *out: 0, or -1 with why in err
  * (CMDOPT_INT's check, for an OPT_FN that stores a number elsewhere). */
 int cmdopt_int(const struct cmdopt *o, const char *arg, int *out, char *err, size_t errlen);
+/* arg as a finite real number in o's dlo..dhi into *out: 0, or -1 with
+ * why in err (CMDOPT_NUM's check, for an OPT_FN that takes a list). */
+int cmdopt_num(const struct cmdopt *o, const char *arg, double *out, char *err, size_t errlen);
 /* The key an OPT_FN option stores under: its key, else its name. */
 const char *cmdopt_key(const struct cmdopt *o);
 
