@@ -22,6 +22,8 @@
 #  - ingest --mac of a run stored before says it is not applied;
 #  - a label's control characters reach no terminal: the text forms show
 #    them as '?', --json keeps them (escaped by JSON);
+#  - runs --machine "" (an unset variable) or any empty filter is refused:
+#    the daemon reads an empty argument as none and listed every run;
 #  - runs --lab NAME that is none of the store's labs says so, names the
 #    labs there are, and exits 1 (it listed "no run matches", exit 0); a
 #    known lab with nothing to list, or a lab daemon's own, is no error.
@@ -280,6 +282,11 @@ expect_fail "a bad \$XCBENCH_SERVER is named as such" 1 "^xcbench: XCBENCH_SERVE
 expect_fail "runs with a bad filter: the server's reason, as the option's error" 1 \
 	"^xcbench runs: --since: expected an ISO time" \
 	"${X[@]}" runs --status complete --since yesterday
+for opt in --machine --limit --status; do
+	expect_fail "runs $opt '': refused (the daemon took it as no filter)" 2 "^xcbench runs: $opt needs a value, not ''$" \
+		"${X[@]}" runs "$opt" ""
+	check "... and no table on stdout" [ ! -s "$TMP/out" ]
+done
 "${X[@]}" runs --offset 100 >"$TMP/off" 2>&1
 check "runs past the end says the offset ($(cat "$TMP/off"))" grep -qE '^\(no run at offset 100: [0-9]+ match(es)?\)$' "$TMP/off"
 
