@@ -14,7 +14,8 @@
 #  - export -o onto a directory leaves no FILE.tmp; -o "" is refused;
 #  - --server without a value frees what it took (the ASan build exits 2);
 #  - ids past 2^63-1, negative or with junk are refused, not clamped;
-#    `show 1 2` counts the arguments;
+#    `show 1 2` counts the arguments; calibrate RUNS --boot N is refused
+#    (the list went to xcbench vm, which named itself);
 #  - a --token-file that cannot be read, is a directory or is empty is an
 #    error; a 401 answer says to pass --token-file;
 #  - `vm --suite` is checked before anything boots; the API refuses query
@@ -230,6 +231,10 @@ expect_fail "job cancel -1: not a job id" 2 "not a job id: '-1'" "${X[@]}" job c
 for bad in 18446744073709551615 9223372036854775808 "${ID}x" " $ID" "" 0; do
 	expect_fail "show '$bad': not a run id" 2 "^xcbench show: not a run id: '$bad'$" "${X[@]}" show "$bad"
 done
+expect_fail "calibrate RUNS --boot 4: the two ways at once are refused" 2 \
+	"^xcbench calibrate: a list of run ids \\($ID,$ID,$ID,$ID\\) or --boot N, not both$" \
+	"${X[@]}" calibrate "$ID,$ID,$ID,$ID" --boot 4
+check "... before any boot ($(head -c 200 "$TMP/err" | tr '\n' ' '))" bash -c "! grep -q 'boot 1 of' '$TMP/err'"
 expect_fail "show 1 2: counts the arguments" 2 "^xcbench show: expected one run id, got 2$" "${X[@]}" show 1 2
 expect_fail "show: counts none" 2 "^xcbench show: expected one run id, got 0$" "${X[@]}" show
 "${X[@]}" show 9223372036854775807 >/dev/null 2>"$TMP/err"
