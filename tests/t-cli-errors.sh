@@ -206,6 +206,10 @@ for opt in --listen --udp; do
 	expect_fail "xcbenchd $opt '': refused, named" 2 "^xcbenchd: $opt: an empty address" \
 		timeout 20 "$XCBENCHD" --listen 127.0.0.1:1 --udp 127.0.0.1:1 "$opt" "" --db "$TMP/never.db"
 done
+# A default suite the payload lacks (every machine without a job would
+# boot into 'unknown suite'): refused as POST /api/v1/jobs refuses it.
+expect_fail "xcbenchd --suite smoke: not a suite" 2 "^xcbenchd: --suite: 'smoke' is not quick, default, seed, tlb, ept or stress$" \
+	timeout 20 "$XCBENCHD" --suite smoke --listen 127.0.0.1:1 --udp 127.0.0.1:1 --db "$TMP/never.db"
 expect_fail "xcbenchd --udp 127.0.0.1:99999: named" 2 "^xcbenchd: --udp: bad port in '127.0.0.1:99999'$" \
 	"$XCBENCHD" --udp 127.0.0.1:99999 --db "$TMP/never.db"
 check "... and xcbenchd made no database" [ ! -e "$TMP/never.db" ]
