@@ -165,6 +165,10 @@ else
 	skip "--server without a value under ASan" "host/build/san/xcbench-asan not built (make -C host tests)"
 fi
 
+# 5a. ingest of a directory names it (it said 'read: Is a directory')
+expect_fail "ingest DIR: the directory named" 1 "^xcbench ingest: cannot read '$TMP/somedir': Is a directory$" \
+	"${X[@]}" ingest "$TMP/somedir"
+
 # 5b. real numbers: refused before anything is read, sent or started (the
 # old code ran these; timeout bounds them)
 for v in nan inf 1e999 -1 0 " 5" 5x; do

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "client.h"
@@ -289,6 +290,7 @@ int cmd_ingest(int argc, char **argv)
 	struct ingest g = { .fd = -1, .so = { .window = 128, .idle_timeout = 30 } };
 	const struct cmdopt opts[] = { OPT_NUM("timeout", &g.so.idle_timeout, 1, 86400 * 7), OPT_STR("mac", &g.mac), OPT_END };
 	const struct cmd cmd = { "xcbench ingest", usage, opts };
+	struct stat st;
 	int in, rc;
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
@@ -298,6 +300,13 @@ int cmd_ingest(int argc, char **argv)
 		return cmd_usage_error(&cmd);
 	}
 	in = strcmp(argv[optind], "-") ? open(argv[optind], O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	/* A directory opens: its first read said 'read: Is a directory',
+	 * naming no file. */
+	if (in >= 0 && in != STDIN_FILENO && fstat(in, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(in);
+		in = -1;
+		errno = EISDIR;
+	}
 	if (in < 0) {
 		fprintf(stderr, "xcbench ingest: cannot read '%s': %s\n", argv[optind], strerror(errno));
 		return 1;
