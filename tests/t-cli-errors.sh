@@ -20,7 +20,8 @@
 #    error; a 401 answer says to pass --token-file;
 #  - `vm --suite` is checked before anything boots; the API refuses query
 #    arguments that are not UTF-8 (400, not a 500);
-#  - ingest --mac of a run stored before says it is not applied;
+#  - ingest --mac of a run stored before says it is not applied; a --mac
+#    that is no MAC is named before the capture is read;
 #  - a label's control characters reach no terminal: the text forms show
 #    them as '?', --json keeps them (escaped by JSON);
 #  - runs --machine "" (an unset variable) or any empty filter is refused:
@@ -278,6 +279,11 @@ zcat "$ROOT/tests/fixtures/qemu-smp4.serial.log.gz" >"$TMP/cap.log"
 rc=$?
 check "ingest again with --mac: exit 0, the --mac not applied said ($rc: $(head -1 "$TMP/ing2.err"))" \
 	bash -c "[ $rc = 0 ] && grep -q 'was stored before: --mac 52:54:00:aa:00:09 not applied' '$TMP/ing2.err'"
+
+expect_fail "ingest --mac zz: named before the capture is read" 2 \
+	"^xcbench ingest: --mac: 'zz' is not a MAC address like 52:54:00:12:34:56$" \
+	"${X[@]}" ingest --mac zz "$TMP/cap.log"
+check "... without a registration's raw JSON" bash -c "! grep -q 'cannot register' '$TMP/err'"
 
 expect_fail "machine power without an action names the actions" 2 \
 	"^xcbench machine power 52:54:00:aa:00:09: expected an action: on, off, cycle, status or pxe$" \

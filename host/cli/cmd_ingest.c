@@ -291,6 +291,7 @@ int cmd_ingest(int argc, char **argv)
 	const struct cmdopt opts[] = { OPT_NUM("timeout", &g.so.idle_timeout, 1, 86400 * 7), OPT_STR("mac", &g.mac), OPT_END };
 	const struct cmd cmd = { "xcbench ingest", usage, opts };
 	struct stat st;
+	char mac[18];
 	int in, rc;
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
@@ -298,6 +299,13 @@ int cmd_ingest(int argc, char **argv)
 	if (optind != argc - 1) {
 		fprintf(stderr, "xcbench ingest: expected one FILE (or - for standard input)\n");
 		return cmd_usage_error(&cmd);
+	}
+	/* Checked before the capture is read (util.c's norm_mac, the
+	 * daemon's own): a bad one was found at the first run's
+	 * registration, said as 'cannot register run T: HTTP 400 {JSON}'. */
+	if (g.mac && norm_mac(g.mac, mac)) {
+		fprintf(stderr, "xcbench ingest: --mac: '%s' is not a MAC address like 52:54:00:12:34:56\n", g.mac);
+		return 2;
 	}
 	in = strcmp(argv[optind], "-") ? open(argv[optind], O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
 	/* A directory opens: its first read said 'read: Is a directory',
