@@ -68,6 +68,11 @@ static int crash_test(void)
 	uint64_t cpu;
 	if (cmdline_u64("crash_cpu", 0, &cpu) < 0)
 		return XCB_EXIT_CONFIG;
+	/* Checked whole: the (unsigned) cast below took 4294967297 as cpu 1. */
+	if (cpu >= smp_num_cpus()) {
+		kprintf("xcbench: error: cmdline key 'crash_cpu': cpu %lu is not online\n", (unsigned long)cpu);
+		return XCB_EXIT_CONFIG;
+	}
 	kprintf("xcbench: crash=%s on cpu %lu (deliberate)\n", how, (unsigned long)cpu);
 	if (cpu == smp_cpu_id()) {
 		do_crash((void *)how);
@@ -125,7 +130,8 @@ void kmain(uint32_t magic, uint32_t mbi)
 	if (tsc_init())
 		machine_exit(XCB_EXIT_FAIL);
 	apic_timer_calibrate();
-	smp_boot_aps();
+	if (smp_boot_aps())
+		machine_exit(XCB_EXIT_CONFIG);
 	smp_report();
 	kprintf("xcbench: %u/%u cpus online, tsc %lu kHz (%s), apic %s\n", smp_num_cpus(), smp_num_listed(),
 		(unsigned long)tsc_khz, tsc_source, apic_mode_name());

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Faults and bad input at boot: a deliberate page fault on the BSP and an
 # invalid opcode on an AP print the exception report and exit non-zero (never
-# hang); a bad command-line value is an error naming the key; an unknown key
+# hang); a bad command-line value is an error naming the key and ends the
+# boot with code 2 (the AP bring-up's keys too); an unknown key
 # only warns; apic=x2apic without x2APIC is refused.
 # timeout: 300
 . "$(dirname "$0")/lib/tap.sh"
@@ -44,6 +45,14 @@ check "apic=bogus: error names the key and value" \
 	grep -qF "xcbench: error: cmdline key 'apic': bad value 'bogus'" "$log"
 boot badnum 1 "ap_timeout_ms=12q boot_only=1"
 check "ap_timeout_ms=12q: error names the key" grep -qF "xcbench: error: cmdline key 'ap_timeout_ms': bad number '12q'" "$log"
+check "ap_timeout_ms=12q: exit code 2 (got $rc; it was 0, the default taken)" test "$rc" -eq 5
+boot badnum2 1 "boot_only=1 kick_drops=99999999999999999999"
+check "kick_drops past 2^64: exit code 2, key named (got $rc)" \
+	bash -c "test $rc -eq 5 && grep -qF \"cmdline key 'kick_drops': bad number\" '$log'"
+# crash_cpu is checked whole: 4294967297 was cpu 1 (truncated to 32 bits).
+boot badcpu 2 "crash=ud crash_cpu=4294967297 boot_only=1"
+check "crash_cpu=4294967297: not online, exit code 2, nothing crashed (got $rc)" \
+	bash -c "test $rc -eq 5 && grep -qF \"cmdline key 'crash_cpu': cpu 4294967297 is not online\" '$log' && ! grep -q EXCEPTION '$log'"
 
 # An unknown key warns and the boot carries on.
 boot unknown 1 "no_such_key=1 boot_only=1"

@@ -7,22 +7,39 @@
 #  - a server that accepts and never answers, or stops in the middle of an
 #    export, ends the call after $XCBENCH_TIMEOUT s naming it; a server
 #    whose accept queue is full, after the 10 s connect timeout;
+#  - a server that answers 200 with JSON that is no object (not xcbenchd)
+#    is refused, naming it (show printed dashes, queue 'queued job 0');
 #  - an argument that is not UTF-8 is refused up front (2) and nothing is
 #    sent (it used to be dropped from the request without a word);
 #  - export -o onto a directory leaves no FILE.tmp; -o "" is refused;
 #  - --server without a value frees what it took (the ASan build exits 2);
 #  - ids past 2^63-1, negative or with junk are refused, not clamped;
-#    `show 1 2` counts the arguments;
+#    `show 1 2` counts the arguments; calibrate RUNS --boot N is refused
+#    (the list went to xcbench vm, which named itself);
 #  - a --token-file that cannot be read, is a directory or is empty is an
 #    error; a 401 answer says to pass --token-file;
 #  - `vm --suite` is checked before anything boots; the API refuses query
 #    arguments that are not UTF-8 (400, not a 500);
-#  - ingest --mac of a run stored before says it is not applied;
+#  - ingest --mac of a run stored before says it is not applied; a --mac
+#    that is no MAC is named before the capture is read;
 #  - a label's control characters reach no terminal: the text forms show
 #    them as '?', --json keeps them (escaped by JSON);
+#  - runs --machine "" (an unset variable) or any empty filter is refused:
+#    the daemon reads an empty argument as none and listed every run;
 #  - runs --lab NAME that is none of the store's labs says so, names the
 #    labs there are, and exits 1 (it listed "no run matches", exit 0); a
 #    known lab with nothing to list, or a lab daemon's own, is no error.
+#  - xcbenchd --db "" or :memory: and xcb-copy --db "": refused (SQLite's
+#    temporary and in-memory databases are gone at exit; the daemon ran
+#    on one, the copy copied into one and exited 0);
+#  - xcbenchd --listen "" or --udp "": refused (they listened on
+#    0.0.0.0:8080), and an address error names its option;
+#  - an unknown option or one without its value is named under the
+#    command's name (getopt named argv[0]: 'runs:', the binary's path);
+#  - a real-number option (ingest --timeout, xcbenchd --test-drop, xcb-gen
+#    --loss, xcb-load --give-up) takes a finite number in its range: nan,
+#    inf, 1e999 and out-of-range values were taken (a --timeout of nan
+#    never timed out, a --loss of 5 was a loss of 1).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 daemon_test "cli errors"
@@ -88,6 +105,21 @@ mute full
 expect_fail "a server that never accepts: the 10 s connect timeout" 1 "^xcbench: cannot connect to $MURL: no answer in 10 s" \
 	timeout 30 "$XCBENCH" --server "$MURL" runs
 kill "$MPID"; wait "$MPID" 2>/dev/null
+# A server that answers, but not as xcbenchd (a JSON list): refused, where
+# show printed a run of dashes and queue 'queued job 0', exit 0.
+rm -f "$TMP/wport"
+python3 "$ROOT/tests/wrong-server.py" "$TMP/wport" &
+WPID=$!
+for _ in $(seq 100); do [ -s "$TMP/wport" ] && break; sleep 0.1; done
+WURL=http://127.0.0.1:$(cat "$TMP/wport")
+expect_fail "show against a server that is not xcbenchd: refused" 1 \
+	"^xcbench: GET /api/v1/runs/1: answer is not a JSON object \(is $WURL an xcbenchd\?\)$" \
+	"$XCBENCH" --server "$WURL" show 1
+check "... and nothing on stdout ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
+expect_fail "queue against it: no job claimed" 1 "answer is not a JSON object" \
+	"$XCBENCH" --server "$WURL" queue --mac 52:54:00:ce:00:02 --suite quick
+check "... and no 'queued' line ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
+kill "$WPID"; wait "$WPID" 2>/dev/null
 expect_fail "XCBENCH_TIMEOUT must be whole seconds" 2 "XCBENCH_TIMEOUT='2s': expected whole seconds" \
 	env XCBENCH_TIMEOUT=2s "$XCBENCH" --server "$URL" runs
 
@@ -134,6 +166,69 @@ else
 	skip "--server without a value under ASan" "host/build/san/xcbench-asan not built (make -C host tests)"
 fi
 
+# 5a. ingest of a directory names it (it said 'read: Is a directory')
+expect_fail "ingest DIR: the directory named" 1 "^xcbench ingest: cannot read '$TMP/somedir': Is a directory$" \
+	"${X[@]}" ingest "$TMP/somedir"
+
+# 5b. real numbers: refused before anything is read, sent or started (the
+# old code ran these; timeout bounds them)
+for v in nan inf 1e999 -1 0 " 5" 5x; do
+	expect_fail "ingest --timeout '$v': refused, named" 2 "^xcbench ingest: --timeout: '$v' is not a number in 1\.\.604800$" \
+		"${X[@]}" ingest --timeout "$v" /dev/null
+done
+for v in nan 5 -0.5 1e999; do
+	expect_fail "xcb-gen --loss '$v': refused" 2 "^xcb-gen: --loss: '$v' is not a number in 0\.\.1$" \
+		"$XCB_GEN" --loss "$v" --serial /dev/null
+	expect_fail "xcbenchd --test-drop '$v': refused" 2 "^xcbenchd: --test-drop: '$v' is not a number in 0\.\.1$" \
+		timeout 20 "$XCBENCHD" --test-drop "$v" --db "$TMP/never.db" --listen 127.0.0.1:1 --udp 127.0.0.1:1
+done
+check "... and xcbenchd made no database" [ ! -e "$TMP/never.db" ]
+# xcb-gen's list and its capture: atof took 'abc' as 0 and '1,,2' as
+# 1, 0, 2; a capture that could not be written ended 0; an operand was
+# ignored
+for v in abc "1,,2" "1,-1"; do
+	expect_fail "xcb-gen --factor '$v': refused" 2 "^xcb-gen: --factor: '[^']*' is not a number in 1e-06\.\.1e\+06$" \
+		"$XCB_GEN" --factor "$v" --serial /dev/null
+done
+"$XCB_GEN" --runs 2 --factor 1.0,0.5 --token 5e1 --serial "$TMP/f.cap" >/dev/null 2>&1
+check "xcb-gen --factor 1.0,0.5 still writes both runs" test "$(grep -c '^XCB1 ' "$TMP/f.cap")" -gt 2
+expect_fail "xcb-gen --serial /dev/full: an error" 1 "^/dev/full: No space left on device$" "$XCB_GEN" --serial /dev/full
+expect_fail "xcb-gen with an operand: refused" 2 "^xcb-gen: unexpected argument 'extra'" "$XCB_GEN" --serial /dev/null extra
+expect_fail "xcb-load --give-up nan: refused" 2 "^xcb-load: --give-up: 'nan' is not a number in 1\.\.604800$" \
+	timeout 20 "$ROOT/host/build/xcb-load" --give-up nan --machines 1 --server 127.0.0.1:1
+
+# 5c. a store that SQLite would keep nowhere
+for db in "" ":memory:"; do
+	expect_fail "xcbenchd --db '$db': refused, named" 1 "^xcbenchd: cannot open database '$db': .*gone at exit" \
+		timeout 20 "$XCBENCHD" --db "$db" --listen 127.0.0.1:1 --udp 127.0.0.1:1
+done
+expect_fail "xcb-copy --db '': refused, nothing copied" 1 "^xcb-copy: cannot open database '': no file named" \
+	timeout 60 "$ROOT/host/build/xcb-copy" --from "$DB" --db "" --lab A --quiet
+check "... and no summary on stdout ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
+# An empty address was the default one (0.0.0.0:8080, every interface);
+# a bad one is named by its option.
+for opt in --listen --udp; do
+	expect_fail "xcbenchd $opt '': refused, named" 2 "^xcbenchd: $opt: an empty address" \
+		timeout 20 "$XCBENCHD" --listen 127.0.0.1:1 --udp 127.0.0.1:1 "$opt" "" --db "$TMP/never.db"
+done
+# A default suite the payload lacks (every machine without a job would
+# boot into 'unknown suite'): refused as POST /api/v1/jobs refuses it.
+expect_fail "xcbenchd --suite smoke: not a suite" 2 "^xcbenchd: --suite: 'smoke' is not quick, default, seed, tlb, ept or stress$" \
+	timeout 20 "$XCBENCHD" --suite smoke --listen 127.0.0.1:1 --udp 127.0.0.1:1 --db "$TMP/never.db"
+expect_fail "xcbenchd --udp 127.0.0.1:99999: named" 2 "^xcbenchd: --udp: bad port in '127.0.0.1:99999'$" \
+	"$XCBENCHD" --udp 127.0.0.1:99999 --db "$TMP/never.db"
+check "... and xcbenchd made no database" [ ! -e "$TMP/never.db" ]
+
+# 5d. getopt's refusals, said under the command's name (they named argv[0]:
+# 'runs: unrecognized option', or the daemon binary's path)
+expect_fail "runs --bogus: the command and the option named" 2 "^xcbench runs: unknown option '--bogus'$" "${X[@]}" runs --bogus
+expect_fail "runs --limit (no value): named" 2 "^xcbench runs: --limit needs a value$" "${X[@]}" runs --limit
+expect_fail "runs --json=1: takes no value" 2 "^xcbench runs: --json takes no value$" "${X[@]}" runs --json=1
+expect_fail "export RUN -x: a short option named" 2 "^xcbench export: unknown option '-x'$" "${X[@]}" export "$ID" -x
+expect_fail "export RUN -o (no value): named" 2 "^xcbench export: -o needs a value$" "${X[@]}" export "$ID" -o
+expect_fail "xcbenchd --bogus: named as xcbenchd" 2 "^xcbenchd: unknown option '--bogus'$" "$XCBENCHD" --bogus
+expect_fail "xcb-copy --from (no value): named" 2 "^xcb-copy: --from needs a value$" "$ROOT/host/build/xcb-copy" --from
+
 # 6. ids
 expect_fail "baseline 2^64-1: not a run id" 2 "not a list of run ids \(1,2,3\): '18446744073709551615'" \
 	"${X[@]}" baseline 18446744073709551615
@@ -145,6 +240,10 @@ expect_fail "job cancel -1: not a job id" 2 "not a job id: '-1'" "${X[@]}" job c
 for bad in 18446744073709551615 9223372036854775808 "${ID}x" " $ID" "" 0; do
 	expect_fail "show '$bad': not a run id" 2 "^xcbench show: not a run id: '$bad'$" "${X[@]}" show "$bad"
 done
+expect_fail "calibrate RUNS --boot 4: the two ways at once are refused" 2 \
+	"^xcbench calibrate: a list of run ids \\($ID,$ID,$ID,$ID\\) or --boot N, not both$" \
+	"${X[@]}" calibrate "$ID,$ID,$ID,$ID" --boot 4
+check "... before any boot ($(head -c 200 "$TMP/err" | tr '\n' ' '))" bash -c "! grep -q 'boot 1 of' '$TMP/err'"
 expect_fail "show 1 2: counts the arguments" 2 "^xcbench show: expected one run id, got 2$" "${X[@]}" show 1 2
 expect_fail "show: counts none" 2 "^xcbench show: expected one run id, got 0$" "${X[@]}" show
 "${X[@]}" show 9223372036854775807 >/dev/null 2>"$TMP/err"
@@ -181,6 +280,11 @@ rc=$?
 check "ingest again with --mac: exit 0, the --mac not applied said ($rc: $(head -1 "$TMP/ing2.err"))" \
 	bash -c "[ $rc = 0 ] && grep -q 'was stored before: --mac 52:54:00:aa:00:09 not applied' '$TMP/ing2.err'"
 
+expect_fail "ingest --mac zz: named before the capture is read" 2 \
+	"^xcbench ingest: --mac: 'zz' is not a MAC address like 52:54:00:12:34:56$" \
+	"${X[@]}" ingest --mac zz "$TMP/cap.log"
+check "... without a registration's raw JSON" bash -c "! grep -q 'cannot register' '$TMP/err'"
+
 expect_fail "machine power without an action names the actions" 2 \
 	"^xcbench machine power 52:54:00:aa:00:09: expected an action: on, off, cycle, status or pxe$" \
 	"${X[@]}" machine power 52:54:00:aa:00:09
@@ -197,6 +301,11 @@ expect_fail "a bad \$XCBENCH_SERVER is named as such" 1 "^xcbench: XCBENCH_SERVE
 expect_fail "runs with a bad filter: the server's reason, as the option's error" 1 \
 	"^xcbench runs: --since: expected an ISO time" \
 	"${X[@]}" runs --status complete --since yesterday
+for opt in --machine --limit --status; do
+	expect_fail "runs $opt '': refused (the daemon took it as no filter)" 2 "^xcbench runs: $opt needs a value, not ''$" \
+		"${X[@]}" runs "$opt" ""
+	check "... and no table on stdout" [ ! -s "$TMP/out" ]
+done
 "${X[@]}" runs --offset 100 >"$TMP/off" 2>&1
 check "runs past the end says the offset ($(cat "$TMP/off"))" grep -qE '^\(no run at offset 100: [0-9]+ match(es)?\)$' "$TMP/off"
 

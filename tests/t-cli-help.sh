@@ -3,16 +3,30 @@
 # xcbench --help against each command's own --help: every command it lists
 # answers --help with its usage (exit 0), and the filters it names for
 # `runs` are the ones `xcbench runs --help` takes — it left out --lab, the
-# filter README's "Several labs, one history" sends operators to.
+# filter README's "Several labs, one history" sends operators to; and each
+# command's --help names every option of its table.
 . "$(dirname "$0")/lib/tap.sh"
 [ -x "$XCBENCH" ] || { skip "xcbench --help" "host/ not built (make -C host)"; exit 0; }
 "$XCBENCH" --help >"$OUTDIR/help.out" 2>&1
 check "xcbench --help: exit 0" test $? = 0
-cmds=$(sed -nE 's/^  ([a-z]+) +[a-z].*/\1/p' "$OUTDIR/help.out")
+# A command's line: two blanks, its name, its description (which may start
+# with a capital: check's 'CI verdict' was skipped by a [a-z] here).
+cmds=$(sed -nE 's/^  ([a-z]+) +[^ ].*/\1/p' "$OUTDIR/help.out")
 check "it lists commands ($(echo $cmds))" test -n "$cmds"
 for c in $cmds; do
 	"$XCBENCH" "$c" --help >"$OUTDIR/help.$c" 2>&1
 	check "xcbench $c --help: exit 0, its usage" bash -c "[ $? = 0 ] && grep -q '^usage: xcbench $c' '$OUTDIR/help.$c'"
+done
+# Every option a command takes (its table in host/cli/cmd_NAME.c, the one
+# definition) is named in its --help: label's --json and export's and
+# samples' --output were taken but not listed.
+for c in $cmds; do
+	src=$ROOT/host/cli/cmd_$c.c
+	[ -f "$src" ] || { notok "xcbench $c: its table in $src"; continue; }
+	opts=$(grep -oE 'OPT_[A-Z_]+\("[a-z-]+"|\.name = "[a-z-]+"' "$src" | grep -oE '"[a-z-]+"' | tr -d '"' | sort -u)
+	missing=$(for o in $opts; do grep -qE -- "--$o([^a-z-]|\$)" "$OUTDIR/help.$c" || echo "--$o"; done | xargs)
+	check "xcbench $c --help names every option it takes ($(echo $opts | wc -w) options; missing: ${missing:-none})" \
+		test -n "$opts" -a -z "$missing"
 done
 # The filters: runs --help's options but the paging and output ones.
 want=$(grep -oE -- '--[a-z]+' "$OUTDIR/help.runs" | grep -vxE -- '--(limit|offset|json)' | sort -u | xargs)

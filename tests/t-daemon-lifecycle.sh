@@ -5,14 +5,15 @@
 # and creates the run; unknown tokens are refused without --open; a silent
 # run becomes lost and revives; ERROR marks it crashed; a daemon restarted
 # mid-run keeps deduplicating and completes the run; the CLI and the
-# remaining routes (PATCH, histogram, events, machines) answer sensibly.
+# remaining routes (PATCH, histogram, events, machines) answer sensibly; a
+# second daemon on a UDP or HTTP port in use exits, naming the port.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 daemon_test "daemon lifecycle"
 
 TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
 head -c 4096 /dev/urandom >"$TMP/fake.elf"
-admin_daemon life-admin --firmware "$TMP/fake.elf" --lost-after 2 --suite smoke
+admin_daemon life-admin --firmware "$TMP/fake.elf" --lost-after 2 --suite seed
 XCB_ADMIN=life-admin
 X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
 
@@ -23,7 +24,7 @@ boot() { curl -s -H 'Host: 10.0.2.2:8080' "$URL/boot.ipxe?mac=$1" >"$2"; }
 boot "52-54-00-AB-CD-01&uuid=u-1&serial=SN%201" "$TMP/boot1.ipxe"
 check "boot script starts with #!ipxe" [ "$(head -1 "$TMP/boot1.ipxe")" = "#!ipxe" ]
 check "kernel URL and server come from the Host header" \
-	grep -q "^kernel http://10.0.2.2:8080/firmware/xcbench.elf run=[0-9a-f]\{16\} server=10.0.2.2:$PORT suite=smoke transport=udp ip=\${netX/ip} gw=\${netX/gateway} netmask=\${netX/netmask} mac=\${netX/mac}$" "$TMP/boot1.ipxe"
+	grep -q "^kernel http://10.0.2.2:8080/firmware/xcbench.elf run=[0-9a-f]\{16\} server=10.0.2.2:$PORT suite=seed transport=udp ip=\${netX/ip} gw=\${netX/gateway} netmask=\${netX/netmask} mac=\${netX/mac}$" "$TMP/boot1.ipxe"
 boot "52:54:00:ab:cd:01&serial=EVIL" "$TMP/boot1b.ipxe"
 check "a repeated GET gets the same pending run (same token)" [ "$(boot_token "$TMP/boot1.ipxe")" = "$(boot_token "$TMP/boot1b.ipxe")" ]
 m=$(pyjson "$URL/api/v1/machines" '"%s %s %s" % (d["machines"][0]["mac"], d["machines"][0]["uuid"], d["machines"][0]["serial"])')
@@ -81,7 +82,7 @@ st=$(pyjson "$URL/api/v1/runs?token=$TOK" 'd["runs"][0]["status"] + " " + str(d[
 check "that run is complete and belongs to the machine ($st)" [ "$st" = "complete 52:54:00:ab:cd:01" ]
 check "its HELLO consumed the job" [ "$(pyjson "$URL/api/v1/jobs" '"%s %s" % (d["jobs"][0]["consumed"] is not None, d["jobs"][0]["run_id"])')" = "True $(pyjson "$URL/api/v1/runs?token=$TOK" 'd["runs"][0]["id"]')" ]
 boot "52:54:00:ab:cd:01" "$TMP/boot3.ipxe"
-check "and the boot after that is back to the default suite" grep -q "suite=smoke" "$TMP/boot3.ipxe"
+check "and the boot after that is back to the default suite" grep -q "suite=seed" "$TMP/boot3.ipxe"
 m=$(pyjson "$URL/api/v1/machines" '"%s %s %s %d" % (d["machines"][0]["mac"], d["machines"][0]["uuid"], d["machines"][0]["serial"], d["machines"][0]["runs"])')
 check "machine keyed by MAC with uuid/serial from the HELLO'd boot ($m)" [ "$m" = "52:54:00:ab:cd:01 u-1 SN 1 3" ]
 r2=$(pyjson "$URL/api/v1/runs?machine=52:54:00:ab:cd:01" '[r for r in d["runs"] if r["suite"]=="quick"][0]["label"]')
@@ -246,4 +247,13 @@ timeout 20 "$XCBENCHD" --listen "127.0.0.1:$P2" --udp "127.0.0.1:$P" --db "$TMP/
 	>"$TMP/ready3.log" 2>&1 </dev/null; rc=$?
 check "a second daemon on a UDP port in use exits, naming it (exit $rc)" \
 	bash -c '[ "$1" != 0 ] && [ "$1" != 124 ] && grep -q "cannot bind UDP port $2" "$3"' _ "$rc" "$P" "$TMP/ready3.log"
+# The same for the HTTP port (its own UDP port): with SO_REUSEPORT
+# (MHD_OPTION_LISTENING_ADDRESS_REUSE 1) the second daemon bound it too and
+# the kernel handed it some of the first one's connections, its store's
+# answers among the first's.
+P3=$(free_port)
+timeout 20 "$XCBENCHD" --listen "127.0.0.1:$P" --udp "127.0.0.1:$P3" --db "$TMP/ready4.db" \
+	>"$TMP/ready4.log" 2>&1 </dev/null; rc=$?
+check "a second daemon on an HTTP port in use exits, naming it (exit $rc: $(tail -1 "$TMP/ready4.log"))" \
+	bash -c '[ "$1" = 1 ] && grep -q "cannot listen on HTTP port $2" "$3"' _ "$rc" "$P" "$TMP/ready4.log"
 kill "$RPID"; wait "$RPID" 2>/dev/null

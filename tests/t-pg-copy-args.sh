@@ -5,7 +5,8 @@
 # one line on stderr naming what is wrong, a non-zero exit, and nothing
 # written to the store. A lab name no xcbenchd --lab takes ('' or "lab a")
 # once copied the runs under it: unlisted by lab, and skipped as "already
-# there" by the copy under the right name. A --from that is no xcbench
+# there" by the copy under the right name. A missing option, an operand,
+# or --db naming --from's own file is said in one line. A --from that is no xcbench
 # database said "disk I/O error" (a directory), or "has schema version -1
 # ... start this version's xcbenchd on it" (a text file).
 . "$(dirname "$0")/lib/tap.sh"
@@ -42,6 +43,17 @@ refused() {
 refused "--lab ''" "^xcb-copy: --lab: '' is not 1\.\.32 of" 2 --from "$SQ" --db "$PGDB" --lab ''
 refused "--lab 'lab a'" "--lab: 'lab a' is not" 2 --from "$SQ" --db "$PGDB" --lab 'lab a'
 refused "--lab of 33 characters" "--lab: 'x{33}' is not" 2 --from "$SQ" --db "$PGDB" --lab "$(printf 'x%.0s' {1..33})"
+# A missing option or an operand: named, in one line (the usage alone said
+# neither). The lab's own file as the store: refused, where every run was
+# 'already there' and the copy ended 0, copied nowhere.
+refused "no --lab" "^xcb-copy: --lab is required \(see --help\)\$" 2 --from "$SQ" --db "$PGDB"
+refused "no --from" "^xcb-copy: --from is required" 2 --db "$PGDB" --lab lab-a
+refused "an operand" "^xcb-copy: unexpected argument 'central' \(see --help\)\$" 2 --from "$SQ" --db "$PGDB" --lab lab-a central
+cp "$SQ" "$TMP/same.db"
+"$COPY" --from "$TMP/same.db" --db "$TMP/./same.db" --lab lab-a >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "--from and --db the same file: exit 2, named in one line ($rc: $(cat "$TMP/err"))" \
+	bash -c "[ $rc = 2 ] && [ \$(wc -l <'$TMP/err') = 1 ] && grep -q \"^xcb-copy: --from and --db name the same file ('$TMP/./same.db')\" '$TMP/err' && [ ! -s '$TMP/out' ]"
 
 # --from naming something else than the lab's xcbench database: what it is,
 # not SQLite's "disk I/O error", nor "start xcbenchd on it" (which would

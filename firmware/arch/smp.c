@@ -311,23 +311,21 @@ static int start_ap(unsigned cpu, uint32_t apic_id, uint64_t timeout_ms, bool la
 	return -3;
 }
 
-void smp_boot_aps(void)
+int smp_boot_aps(void)
 {
 	struct percpu *bsp = &percpu_area[0];
 	topo_decode(&cpu_facts.topo, bsp->apic_id, &bsp->topo);
+	/* The keys first, each checked: a bad number (ap_timeout_ms=12q) was
+	 * said as an error and then taken as the default, the boot ending 0. */
+	uint64_t timeout_ms, late_apic, nosipi_apic, drop, drops, after;
+	if ((cmdline_u64("ap_timeout_ms", 1000, &timeout_ms) | cmdline_u64("ap_late", ~0ull, &late_apic) |
+	     cmdline_u64("ap_nosipi", ~0ull, &nosipi_apic) | cmdline_u64("kick_drop", ~0ull, &drop) |
+	     cmdline_u64("kick_drops", 1, &drops) | cmdline_u64("kick_drop_after", 0, &after)) < 0)
+		return -1;
 	if (!acpi.have_madt) {
 		cpu_table.accounted = false;
-		return;
+		return 0;
 	}
-	uint64_t timeout_ms, late_apic;
-	cmdline_u64("ap_timeout_ms", 1000, &timeout_ms);
-	cmdline_u64("ap_late", ~0ull, &late_apic);
-	uint64_t nosipi_apic;
-	cmdline_u64("ap_nosipi", ~0ull, &nosipi_apic);
-	uint64_t drop, drops, after;
-	cmdline_u64("kick_drop", ~0ull, &drop);
-	cmdline_u64("kick_drops", 1, &drops);
-	cmdline_u64("kick_drop_after", 0, &after);
 	kick_drop_cpu = drop < XCB_MAX_CPUS ? (unsigned)drop : ~0u;
 	kick_drops = drops > 1000000 ? 1000000 : (int)drops;
 	kick_drop_after = after > 1000000 ? 1000000 : (unsigned)after;
@@ -394,6 +392,7 @@ void smp_boot_aps(void)
 	 * not: only safe when every enabled CPU the MADT lists is online, the BSP
 	 * is among them and nothing was cut off by our limits (seed 001). */
 	cpu_table.accounted = bsp_listed && cpu_table.num_online == m->nenabled && !m->skip_limit;
+	return 0;
 }
 
 void smp_report(void)

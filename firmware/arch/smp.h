@@ -26,9 +26,10 @@
  * UEFI entry (boot/efi/main.c) reserves this page before ExitBootServices. */
 #define SMP_TRAMP_BASE 0x8000u
 
-/* Boot: the BSP's per-CPU data (call first), then the APs. */
+/* Boot: the BSP's per-CPU data (call first), then the APs: 0, or -1
+ * after a bad number in one of its command-line keys (said). */
 void smp_init_bsp(void);
-void smp_boot_aps(void);
+int smp_boot_aps(void);
 /* Prints the per-CPU "xcbench: cpu N apic ..." lines. */
 void smp_report(void);
 

@@ -341,8 +341,14 @@ json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path
 					msg ? msg : "(no message)", http_status_hint(r.status));
 			json_decref(o);
 			o = NULL;
-		} else if (!o) {
-			fprintf(stderr, "xcbench: %s %s: answer is not JSON\n", method, path);
+		} else if (!json_is_object(o)) {
+			/* Every xcbenchd answer is an object; anything else is
+			 * another server's (its fields read as absent, and show
+			 * printed a run of dashes, exit 0). */
+			fprintf(stderr, "xcbench: %s %s: answer is not a JSON object (is %s an xcbenchd?)\n",
+				method, path, opt_server);
+			json_decref(o);
+			o = NULL;
 		}
 	}
 	free(b);

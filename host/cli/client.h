@@ -39,8 +39,9 @@ int http_call(const char *method, const char *path, const char *body, struct htt
  * and a virtual machine reaches a loopback daemon under another address. */
 int http_call_as(const char *host_hdr, const char *method, const char *path, const char *body,
 		 struct http_resp *resp, FILE *out);
-/* GET/POST returning parsed JSON of a 2xx answer; prints the API's error and
- * returns NULL otherwise. */
+/* GET/POST returning the parsed JSON object of a 2xx answer; prints the
+ * API's error (or that the answer is no JSON object) and returns NULL
+ * otherwise. */
 json_t *api_json(const char *method, const char *path, json_t *body);
 /* The same for a body built from cmd's options: a 400 whose message names
  * one of their JSON keys ("password_file: ...") names the option instead

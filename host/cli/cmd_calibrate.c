@@ -118,6 +118,12 @@ int cmd_calibrate(int argc, char **argv)
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
+	if (boot && optind < argc && !compare_run_list(argv[optind])) {
+		/* It went to xcbench vm as a VM option, which refused it as
+		 * 'xcbench vm: '1,2,3,4' is not key=value' after 'boot 1 of N'. */
+		fprintf(stderr, "xcbench calibrate: a list of run ids (%s) or --boot N, not both\n", argv[optind]);
+		return cmd_usage_error(&cmd);
+	}
 	if (boot) {
 		/* everything after the options (after --) is for xcbench vm */
 		rc = boot_runs(boot, argc - optind, argv + optind, &booted);

@@ -3,7 +3,7 @@
 
 #include "client.h"
 
-static const char usage[] = "usage: xcbench export RUN [-o FILE]\n"
+static const char usage[] = "usage: xcbench export RUN [-o|--output FILE]\n"
 		   "Writes the run's results (one row per case x repetition x initiator) as\n"
 		   "CSV to FILE (default: standard output). See host/API.md for the columns.\n";
 

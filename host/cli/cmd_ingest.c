@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "client.h"
@@ -51,7 +52,8 @@ static const char usage[] = "usage: xcbench ingest FILE|- [--timeout SECONDS] [-
 		   "machine page list them). Prints the id of every run it delivered, its\n"
 		   "status and, where its checks failed or it stopped early, the payload's\n"
 		   "verdict (the exit status says whether the frames were delivered: see\n"
-		   "xcbench show).\n";
+		   "xcbench show). --timeout S: give up after S seconds (1..604800, default\n"
+		   "30) in which the daemon acknowledged nothing.\n";
 
 /* Asks the daemon for its UDP port and opens the socket. 0 or -1. */
 static int connect_daemon(struct ingest *g)
@@ -286,8 +288,10 @@ static void print_runs(const struct ingest *g)
 int cmd_ingest(int argc, char **argv)
 {
 	struct ingest g = { .fd = -1, .so = { .window = 128, .idle_timeout = 30 } };
-	const struct cmdopt opts[] = { OPT_NUM("timeout", &g.so.idle_timeout), OPT_STR("mac", &g.mac), OPT_END };
+	const struct cmdopt opts[] = { OPT_NUM("timeout", &g.so.idle_timeout, 1, 86400 * 7), OPT_STR("mac", &g.mac), OPT_END };
 	const struct cmd cmd = { "xcbench ingest", usage, opts };
+	struct stat st;
+	char mac[18];
 	int in, rc;
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
@@ -296,7 +300,21 @@ int cmd_ingest(int argc, char **argv)
 		fprintf(stderr, "xcbench ingest: expected one FILE (or - for standard input)\n");
 		return cmd_usage_error(&cmd);
 	}
+	/* Checked before the capture is read (util.c's norm_mac, the
+	 * daemon's own): a bad one was found at the first run's
+	 * registration, said as 'cannot register run T: HTTP 400 {JSON}'. */
+	if (g.mac && norm_mac(g.mac, mac)) {
+		fprintf(stderr, "xcbench ingest: --mac: '%s' is not a MAC address like 52:54:00:12:34:56\n", g.mac);
+		return 2;
+	}
 	in = strcmp(argv[optind], "-") ? open(argv[optind], O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	/* A directory opens: its first read said 'read: Is a directory',
+	 * naming no file. */
+	if (in >= 0 && in != STDIN_FILENO && fstat(in, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(in);
+		in = -1;
+		errno = EISDIR;
+	}
 	if (in < 0) {
 		fprintf(stderr, "xcbench ingest: cannot read '%s': %s\n", argv[optind], strerror(errno));
 		return 1;

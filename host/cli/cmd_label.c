@@ -11,12 +11,13 @@
 
 static const char usage[] =
 	"usage: xcbench label RUN [--label TEXT] [--notes TEXT] [--tag T]... [--untag T]...\n"
-	"                     [KEY=VALUE]... [KEY=]...\n"
+	"                     [KEY=VALUE]... [KEY=]... [--json]\n"
 	"Sets a run's label and notes, adds or removes tags, and sets (KEY=VALUE)\n"
 	"or removes (KEY=) key=value fields, e.g.\n"
 	"  xcbench label 12 --tag lockless --tag v3 series=lockless-ipi version=3 kernel=6.12\n"
 	"Needs the admin token (--token-file). `xcbench runs --tag v3` and\n"
-	"`--label lockless` find it; `queue --tag/--meta` sets them before the boot.\n";
+	"`--label lockless` find it; `queue --tag/--meta` sets them before the boot.\n"
+	"--json prints the daemon's answer (the run as it is now) as JSON.\n";
 
 /* The KEY=VALUE (KEY=: remove) operands from first on into meta: 0, or 2
  * after naming the first that is not. */

@@ -49,7 +49,13 @@ static int query_arg(const struct cmdopt *o, const char *arg, char *err, size_t 
 {
 	struct buf *b = &((struct runs_query *)o->dst)->path;
 
-	(void)err, (void)errlen;
+	/* The daemon reads an empty argument as none (a dashboard form's
+	 * empty field): --machine "$UNSET" listed every machine's runs and
+	 * --limit '' the default 100, without a word. */
+	if (!arg[0]) {
+		snprintf(err, errlen, "--%s needs a value, not ''", o->name);
+		return -1;
+	}
 	buf_addf(b, "%s%s=", b->len && b->p[b->len - 1] == '?' ? "" : "&", cmdopt_key(o));
 	url_encode(b, arg);
 	return 0;

@@ -6,7 +6,7 @@
 
 #include "client.h"
 
-static const char usage[] = "usage: xcbench samples RUN [--case C] [--rep R] [--initiator I] [-o FILE]\n"
+static const char usage[] = "usage: xcbench samples RUN [--case C] [--rep R] [--initiator I] [-o|--output FILE]\n"
 		   "Writes the run's raw samples, the cycles of each timed call the payload\n"
 		   "sent (SAMPLES frames), as CSV to FILE (default: standard output): one row\n"
 		   "per sample, columns case_id,rep,initiator,idx,cycles, in that order. A\n"

@@ -3,7 +3,10 @@
  * (cmdopt.h): the getopt_long table and short options derived from it,
  * and each kind's check and store.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +35,27 @@ int cmdopt_int(const struct cmdopt *o, const char *arg, int *out, char *err, siz
 	return 0;
 }
 
+/* arg as a real number in o's dlo..dhi into *out: 0, or -1 with why in
+ * err. strtod alone took "nan" and "inf" (never past a range check: a
+ * --loss of nan dropped nothing, a --give-up of nan never gave up), an
+ * overflow (1e999: inf with ERANGE), leading blanks, and any value at all
+ * for an option whose range was only in its usage text (--loss 5). */
+int cmdopt_num(const struct cmdopt *o, const char *arg, double *out, char *err, size_t errlen)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || isspace((unsigned char)arg[0]) || errno || !isfinite(v) ||
+	    v < o->dlo || v > o->dhi) {
+		snprintf(err, errlen, "--%s: '%s' is not a number in %g..%g", o->name, arg, o->dlo, o->dhi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 /* "a, b or c" into err: what a CMDOPT_WORD value must be. */
 static void list_words(const char *const *w, int n, char *err, size_t errlen)
 {
@@ -46,8 +70,6 @@ static void list_words(const char *const *w, int n, char *err, size_t errlen)
 /* Checks arg for o and stores it: 0, or -1 with why in err. */
 static int apply(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
 {
-	char *end;
-
 	switch (o->kind) {
 	case CMDOPT_FLAG:
 		*(int *)o->dst = 1;
@@ -58,12 +80,7 @@ static int apply(const struct cmdopt *o, const char *arg, char *err, size_t errl
 	case CMDOPT_INT:
 		return cmdopt_int(o, arg, o->dst, err, errlen);
 	case CMDOPT_NUM:
-		*(double *)o->dst = strtod(arg, &end);
-		if (end == arg || *end) {
-			snprintf(err, errlen, "--%s: '%s' is not a number", o->name, arg);
-			return -1;
-		}
-		return 0;
+		return cmdopt_num(o, arg, o->dst, err, errlen);
 	case CMDOPT_U64:
 	case CMDOPT_HEX64:
 		if (o->kind == CMDOPT_U64 ? parse_u64(arg, o->dst) : parse_hex64(arg, o->dst)) {
@@ -88,12 +105,13 @@ static int apply(const struct cmdopt *o, const char *arg, char *err, size_t errl
 }
 
 /* c's table as getopt_long's (each option's val its index + 256, --help
- * 'h') and its short options ("h" and each letter): 0, or -1 when the
+ * 'h') and its short options (":h" and each letter): 0, or -1 when the
  * table is too long (a programming error, said on stderr). */
 static int getopt_tables(const struct cmd *c, struct option *lo, char *so)
 {
 	size_t n = 0, s = 0;
 
+	so[s++] = ':';	/* a missing value is ':', not '?' (bad_option) */
 	so[s++] = 'h';
 	for (; c->opts[n].name; n++) {
 		if (n + 2 > CMDOPT_MAX) {
@@ -113,6 +131,30 @@ static int getopt_tables(const struct cmd *c, struct option *lo, char *so)
 	return 0;
 }
 
+/* Says what getopt_long refused (o: '?' an unknown option, ':' one
+ * without its value) under the command's name. getopt's own message named
+ * argv[0]: a subcommand's word ("runs: unrecognized option") or the
+ * binary's path ("./host/build/xcbenchd: ..."). */
+static void bad_option(const struct cmd *c, int o, char **argv)
+{
+	/* optopt: an option's val (index + 256, or 'h'), a short letter, or 0
+	 * for a long option that is none (getopt_long has passed its word) */
+	const char *word = argv[optind - 1];
+
+	if (o == ':' && optopt >= 256)
+		fprintf(stderr, "%s: --%s needs a value\n", c->name, c->opts[optopt - 256].name);
+	else if (o == ':')
+		fprintf(stderr, "%s: -%c needs a value\n", c->name, optopt);
+	else if (optopt >= 256)
+		fprintf(stderr, "%s: --%s takes no value\n", c->name, c->opts[optopt - 256].name);
+	else if (optopt == 'h' && strncmp(word, "--", 2) == 0)
+		fprintf(stderr, "%s: --help takes no value\n", c->name);
+	else if (optopt)
+		fprintf(stderr, "%s: unknown option '-%c'\n", c->name, optopt);
+	else
+		fprintf(stderr, "%s: unknown option '%s'\n", c->name, word);
+}
+
 int cmd_parse(const struct cmd *c, int argc, char **argv, int *rc)
 {
 	struct option lo[CMDOPT_MAX];
@@ -123,6 +165,7 @@ int cmd_parse(const struct cmd *c, int argc, char **argv, int *rc)
 	if (getopt_tables(c, lo, so))
 		return CMD_EXIT;
 	optind = 1;
+	opterr = 0;
 	while ((o = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		const struct cmdopt *opt = NULL;
 
@@ -136,7 +179,8 @@ int cmd_parse(const struct cmd *c, int argc, char **argv, int *rc)
 		for (size_t i = 0; !opt && c->opts[i].name; i++)
 			if (c->opts[i].letter == o)
 				opt = &c->opts[i];
-		if (!opt) {	/* '?' or ':': getopt_long has named it */
+		if (!opt) {	/* '?' or ':' */
+			bad_option(c, o, argv);
 			*rc = cmd_usage_error(c);
 			return CMD_EXIT;
 		}

@@ -17,7 +17,7 @@ enum cmdopt_kind {
 	CMDOPT_FLAG,    /* no value: *(int *)dst = 1 */
 	CMDOPT_STR,     /* *(const char **)dst = the value */
 	CMDOPT_INT,     /* a whole number in lo..hi into *(int *)dst */
-	CMDOPT_NUM,     /* a real number into *(double *)dst */
+	CMDOPT_NUM,     /* a finite real number in dlo..dhi into *(double *)dst */
 	CMDOPT_U64,     /* a decimal whole number into *(uint64_t *)dst */
 	CMDOPT_HEX64,   /* 1..16 hex digits into *(uint64_t *)dst */
 	CMDOPT_WORD,    /* one of words[0..nwords-1]: its index into *(int *)dst */
@@ -35,6 +35,8 @@ struct cmdopt {
 	enum cmdopt_kind kind;
 	void *dst;                   /* where the value goes (see the kinds) */
 	int lo, hi;                  /* CMDOPT_INT's range */
+	double dlo, dhi;             /* CMDOPT_NUM's range (each command states it: a
+	                              * fraction, seconds; nan and inf are in none) */
 	const char *const *words;    /* CMDOPT_WORD's words, nwords of them */
 	int nwords;
 	cmdopt_fn *fn;               /* CMDOPT_FN's action */
@@ -46,7 +48,7 @@ struct cmdopt {
 #define OPT_FLAG(n, p)            { .name = (n), .kind = CMDOPT_FLAG, .dst = (p) }
 #define OPT_STR(n, p)             { .name = (n), .kind = CMDOPT_STR, .dst = (p) }
 #define OPT_INT(n, p, l, h)       { .name = (n), .kind = CMDOPT_INT, .dst = (p), .lo = (l), .hi = (h) }
-#define OPT_NUM(n, p)             { .name = (n), .kind = CMDOPT_NUM, .dst = (p) }
+#define OPT_NUM(n, p, l, h)       { .name = (n), .kind = CMDOPT_NUM, .dst = (p), .dlo = (l), .dhi = (h) }
 #define OPT_U64(n, p)             { .name = (n), .kind = CMDOPT_U64, .dst = (p) }
 #define OPT_HEX64(n, p)           { .name = (n), .kind = CMDOPT_HEX64, .dst = (p) }
 /* w an array (its size is taken), e.g. proto's xcb_boot_words */
@@ -77,6 +79,9 @@ int cmd_usage_error(const struct cmd *c);
 /* arg as a whole number in o's lo..hi into *out: 0, or -1 with why in err
  * (CMDOPT_INT's check, for an OPT_FN that stores a number elsewhere). */
 int cmdopt_int(const struct cmdopt *o, const char *arg, int *out, char *err, size_t errlen);
+/* arg as a finite real number in o's dlo..dhi into *out: 0, or -1 with
+ * why in err (CMDOPT_NUM's check, for an OPT_FN that takes a list). */
+int cmdopt_num(const struct cmdopt *o, const char *arg, double *out, char *err, size_t errlen);
 /* The key an OPT_FN option stores under: its key, else its name. */
 const char *cmdopt_key(const struct cmdopt *o);
 

@@ -18,6 +18,12 @@ int parse_hostport(const char *s, const char *defhost, int defport,
 	const char *colon = strrchr(s, ':');
 	uint64_t port = (uint64_t)defport;
 
+	/* An empty address is a mistake (an unset variable), not the
+	 * default: xcbenchd --listen "" listened on 0.0.0.0:8080. */
+	if (!s[0]) {
+		snprintf(err, errlen, "an empty address (expected HOST:PORT, :PORT, PORT or HOST)");
+		return -1;
+	}
 	if (colon) {
 		if ((size_t)(colon - s) >= sizeof(host) || parse_u64(colon + 1, &port) || port == 0 || port > 65535) {
 			snprintf(err, errlen, "bad port in '%s'", s);

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* "HOST:PORT", ":PORT", "PORT" or "HOST" → sockaddr (IPv4 literal or name).
- * Returns 0, or -1 with a message in err. */
+/* "HOST:PORT", ":PORT", "PORT" or "HOST" → sockaddr (IPv4 literal or name;
+ * "" is refused). Returns 0, or -1 with a message in err. */
 int parse_hostport(const char *s, const char *defhost, int defport,
 		   struct sockaddr_in *sa, char *err, size_t errlen);
 /* Whole-string unsigned decimal (or 0x hex when hex is set) → 0 / -1. */

@@ -86,8 +86,20 @@ int db_migrate_to(struct dbi *db, int upto, char *err, size_t errlen)
 
 struct dbi *db_open_rw(const char *url, char *err, size_t errlen)
 {
-	struct dbi *db = dbi_open(url, DBI_RW, err, errlen);
+	struct dbi *db;
 
+	/* SQLite takes "" as a temporary file deleted at close and ":memory:"
+	 * as one connection's database: the daemon's readers would each see
+	 * an empty one of their own, and every run stored is gone at exit
+	 * (xcbenchd --db "" started; xcb-copy --db "" copied into it, exit 0).
+	 * The unit tests' own dbi_open(":memory:") is no store. */
+	if (!dbi_url_is_pg(url) && (!url[0] || strcmp(url, ":memory:") == 0)) {
+		snprintf(err, errlen, "cannot open database '%s': %s", url,
+			 url[0] ? "SQLite's in-memory database is gone at exit: name a file"
+				: "no file named (SQLite's temporary database is gone at exit)");
+		return NULL;
+	}
+	db = dbi_open(url, DBI_RW, err, errlen);
 	if (db && db_migrate(db, err, errlen)) {
 		dbi_close(db);
 		return NULL;

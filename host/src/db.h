@@ -10,8 +10,9 @@
 
 #include "dbi.h"
 
-/* The read-write connection, migrated to the newest schema; NULL with the
- * reason in err. */
+/* The read-write connection to the store, migrated to the newest schema;
+ * NULL with the reason in err (a SQLite store is a file: "" and ":memory:"
+ * are refused). */
 struct dbi *db_open_rw(const char *url, char *err, size_t errlen);
 /* Applies the migrations db lacks (each in its own transaction): 0, or -1
  * with the reason in err. */

@@ -369,7 +369,11 @@ int http_start(void)
 		return -1;
 	/* Idle timeout as before, plus a per-address cap so one host cannot
 	 * take every connection (the global cap stays below the fd limit),
-	 * plus the whole-request deadline of http_limits.c. */
+	 * plus the whole-request deadline of http_limits.c. No
+	 * MHD_OPTION_LISTENING_ADDRESS_REUSE: its 1 is SO_REUSEPORT, under
+	 * which a second daemon bound the same port and the kernel split the
+	 * connections between the two stores; MHD's default (SO_REUSEADDR)
+	 * still lets a restart skip TIME_WAIT. */
 	mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG,
 			       0, NULL, NULL, handler, NULL,
 			       MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&cfg.listen,
@@ -379,7 +383,6 @@ int http_start(void)
 			       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)60,
 			       MHD_OPTION_CONNECTION_LIMIT, (unsigned int)512,
 			       MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg.per_ip_conns,
-			       MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
 			       MHD_OPTION_UNESCAPE_CALLBACK, http_unescape, NULL,
 			       MHD_OPTION_END);
 	if (!mhd)

@@ -24,6 +24,7 @@
 #include "registry.h"
 #include "run_limits.h"
 #include "util.h"
+#include "xcb_schema.h"
 #include "writer.h"
 #include "xcbd.h"
 
@@ -49,7 +50,8 @@ static const char usage_text[] =
 "  --open                 accept new runs from unknown tokens (at their HELLO),\n"
 "                         and writes without a token: loopback addresses only\n"
 "  --lost-after SECONDS   a run silent this long becomes 'lost' (default 120)\n"
-"  --suite NAME           suite for boots without a queued job (default 'default')\n"
+"  --suite NAME           suite for boots without a queued job, one the payload\n"
+"                         has (default 'default')\n"
 "  --lab NAME             this daemon's lab, when several share one --db: its\n"
 "                         runs and machines carry NAME; it collects, boots and\n"
 "                         serves jobs for its own lab only, and lists all labs\n"
@@ -73,7 +75,7 @@ static const char usage_text[] =
 "  --ready-fd N           write \"ready http=PORT udp=PORT\\n\" to file descriptor N\n"
 "                         (then close it) once HTTP and UDP listen: scripts\n"
 "                         wait on it instead of polling /api/v1/health\n"
-"  --test-drop P          TEST ONLY: drop this fraction of received datagrams\n"
+"  --test-drop P          TEST ONLY: drop this fraction (0..1) of received datagrams\n"
 "  --help                 this text\n"
 "\n"
 "API: see host/API.md. Wire protocol: proto/README.md.\n";
@@ -171,12 +173,15 @@ static int set_lab(const struct cmdopt *o, const char *arg, char *err, size_t er
  * the exit status (0 after --help, 2 after a usage error, already reported). */
 static int parse_args(int argc, char **argv, struct start_opts *o)
 {
+	/* A suite the payload lacks booted every machine without a job into
+	 * its "unknown suite" error; POST /api/v1/jobs refuses one too. */
+	int suite = XCB_SUITE_DEFAULT;
 	const struct cmdopt opts[] = {
 		OPT_STR("listen", &o->listen_s), OPT_STR("udp", &o->udp_s), OPT_STR("db", &cfg.db_path),
 		OPT_STR("web", &cfg.web_dir), OPT_STR("firmware", &cfg.firmware), OPT_STR("token-file", &cfg.token_file),
 		OPT_FLAG("open", &cfg.open), OPT_INT("lost-after", &cfg.lost_after, 1, 86400 * 30),
-		OPT_STR("suite", &cfg.suite), OPT_FN("lab", set_lab, NULL, NULL),
-		OPT_INT("threads", &cfg.threads, 1, 64), OPT_NUM("test-drop", &cfg.test_drop),
+		OPT_WORD("suite", &suite, xcb_suite_names), OPT_FN("lab", set_lab, NULL, NULL),
+		OPT_INT("threads", &cfg.threads, 1, 64), OPT_NUM("test-drop", &cfg.test_drop, 0, 1),
 		OPT_FN("host-name", add_host_name, NULL, NULL), OPT_INT("request-timeout", &cfg.request_timeout, 1, 3600),
 		OPT_INT("per-ip-connections", &cfg.per_ip_conns, 1, 512), OPT_FN("ready-fd", parse_ready_fd, &o->ready_fd, NULL),
 		OPT_FN("boot-from", add_boot_net, NULL, NULL), OPT_FN("run-limit", set_run_limit, NULL, NULL), OPT_END,
@@ -192,9 +197,9 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 	cfg.threads = 4;
 	cfg.request_timeout = 10;
 	cfg.per_ip_conns = 64;
-	cfg.suite = "default";
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
+	cfg.suite = xcb_suite_names[suite];
 	if (optind < argc) {
 		fprintf(stderr, "xcbenchd: unexpected argument '%s' (see --help)\n", argv[optind]);
 		return 2;
@@ -208,9 +213,12 @@ static int check_config(const struct start_opts *o)
 {
 	char err[1024];
 
-	if (parse_hostport(o->listen_s, "0.0.0.0", 8080, &cfg.listen, err, sizeof(err)) ||
-	    parse_hostport(o->udp_s, "0.0.0.0", 8080, &cfg.udp, err, sizeof(err))) {
-		fprintf(stderr, "xcbenchd: %s\n", err);
+	if (parse_hostport(o->listen_s, "0.0.0.0", 8080, &cfg.listen, err, sizeof(err))) {
+		fprintf(stderr, "xcbenchd: --listen: %s\n", err);
+		return -1;
+	}
+	if (parse_hostport(o->udp_s, "0.0.0.0", 8080, &cfg.udp, err, sizeof(err))) {
+		fprintf(stderr, "xcbenchd: --udp: %s\n", err);
 		return -1;
 	}
 	/* --open trusts every client: only loopback ones may reach it. */

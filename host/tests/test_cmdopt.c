@@ -1,7 +1,8 @@
 /*
  * test_cmdopt.c — the declarative option table (common/cmdopt.c): every
  * kind stores its value, bad values end with status 2 and name the option,
- * --help ends with 0, a short letter works, and operands stay after optind.
+ * --help ends with 0, a short letter works, and operands stay after optind;
+ * a real number is finite and in its option's range.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,7 +41,7 @@ static int parse(struct got *g, int *rc, char **words)
 {
 	const struct cmdopt opts[] = {
 		OPT_FLAG("flag", &g->flag), OPT_STR("str", &g->str), OPT_INT("num", &g->num, 2, 9),
-		OPT_NUM("real", &g->real), OPT_U64("u", &g->u), OPT_HEX64("hex", &g->hex),
+		OPT_NUM("real", &g->real, 0, 1), OPT_U64("u", &g->u), OPT_HEX64("hex", &g->hex),
 		OPT_WORD("colour", &g->word, colours), OPT_FN("fn", count, g, NULL),
 		{ .name = "output", .kind = CMDOPT_STR, .dst = &g->str, .letter = 'o' }, OPT_END,
 	};
@@ -101,6 +102,32 @@ static void bad_values_end_with_2(void **st)
 	}
 }
 
+/* strtod alone took each of these (nan and inf pass no range check). */
+static void reals_finite_in_range(void **st)
+{
+	const char *bad[] = { "nan", "inf", "-inf", "1e999", " 0.5", "0.5x", "", "1.5", "-0.1", "0x2" };
+	const char *good[] = { "0", "1", "0.5", "1e-3" };
+	const double want[] = { 0, 1, 0.5, 1e-3 };
+	struct got g;
+	int rc;
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *w[] = { "test", "--real", (char *)bad[i], NULL };
+
+		rc = -1;
+		assert_int_equal(parse(&g, &rc, w), CMD_EXIT);
+		assert_int_equal(rc, 2);
+		assert_true(g.real == 0);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		char *w[] = { "test", "--real", (char *)good[i], NULL };
+
+		assert_int_equal(parse(&g, &rc, w), 0);
+		assert_true(g.real == want[i]);
+	}
+}
+
 static void help_ends_with_0(void **st)
 {
 	char *w[] = { "test", "--flag", "--help", NULL }, *h[] = { "test", "-h", NULL };
@@ -121,6 +148,7 @@ int main(void)
 		cmocka_unit_test(every_kind_stores),
 		cmocka_unit_test(short_letter),
 		cmocka_unit_test(bad_values_end_with_2),
+		cmocka_unit_test(reals_finite_in_range),
 		cmocka_unit_test(help_ends_with_0),
 	};
 

@@ -6,8 +6,10 @@
  * against what the CLI and the daemon send text through, jansson: the two
  * agree on every string of one to three bytes that starts a multi-byte
  * sequence and on four-byte strings around every edge (xcbench refuses an
- * argument jansson would drop).
+ * argument jansson would drop). And parse_hostport's forms, an empty one
+ * refused (it was the default address: xcbenchd --listen "" took 0.0.0.0).
  */
+#include <arpa/inet.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,12 +101,47 @@ static void utf8_like_jansson(void **st)
 	assert_false(utf8_valid("\xe2\x82"));	/* cut short at the end */
 }
 
+/* s parsed with defaults 0.0.0.0:8080: 0 and the address as "A.B.C.D:P"
+ * in out, or -1. IPv4 literals only: no name is looked up. */
+static int hostport(const char *s, char *out, size_t len)
+{
+	struct sockaddr_in sa;
+	char err[256], ip[INET_ADDRSTRLEN];
+
+	if (parse_hostport(s, "0.0.0.0", 8080, &sa, err, sizeof(err)))
+		return -1;
+	inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof(ip));
+	snprintf(out, len, "%s:%d", ip, ntohs(sa.sin_port));
+	return 0;
+}
+
+static void hostport_forms(void **st)
+{
+	char got[64];
+
+	(void)st;
+	assert_int_equal(hostport("127.0.0.2:9000", got, sizeof(got)), 0);
+	assert_string_equal(got, "127.0.0.2:9000");
+	assert_int_equal(hostport(":9001", got, sizeof(got)), 0);
+	assert_string_equal(got, "0.0.0.0:9001");
+	assert_int_equal(hostport("9002", got, sizeof(got)), 0);
+	assert_string_equal(got, "0.0.0.0:9002");
+	assert_int_equal(hostport("127.0.0.3", got, sizeof(got)), 0);
+	assert_string_equal(got, "127.0.0.3:8080");
+	assert_int_equal(hostport("", got, sizeof(got)), -1);
+	assert_int_equal(hostport("127.0.0.1:", got, sizeof(got)), -1);
+	assert_int_equal(hostport("127.0.0.1:0", got, sizeof(got)), -1);
+	assert_int_equal(hostport("127.0.0.1:65536", got, sizeof(got)), -1);
+	assert_int_equal(hostport("127.0.0.1:80x", got, sizeof(got)), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_day),
 		cmocka_unit_test(edges),
 		cmocka_unit_test(utf8_like_jansson),
+		cmocka_unit_test(hostport_forms),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }

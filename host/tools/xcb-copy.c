@@ -297,8 +297,16 @@ int main(int argc, char **argv)
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
-	if (!from || !to || !lab || optind < argc)
-		return cmd_usage_error(&cmd);
+	/* One line each, as every other mistake here: the usage alone, which
+	 * this said, did not say what was wrong. */
+	if (optind < argc) {
+		fprintf(stderr, "xcb-copy: unexpected argument '%s' (see --help)\n", argv[optind]);
+		return 2;
+	}
+	if (!from || !to || !lab) {
+		fprintf(stderr, "xcb-copy: %s is required (see --help)\n", !from ? "--from" : !to ? "--db" : "--lab");
+		return 2;
+	}
 	/* Checked before anything is opened: runs copied under a name no
 	 * daemon's --lab takes ('', "lab a") could not be listed by lab, and a
 	 * second copy under the right name would skip them as already there. */
@@ -317,6 +325,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xcb-copy: --from '%s': %s: name the lab daemon's --db file\n", from,
 			S_ISDIR(st.st_mode) ? "a directory" : strerror(errno));
 		return 1;
+	}
+	/* The lab's file as the store too: every run 'already there', exit 0,
+	 * nothing copied anywhere. */
+	{
+		struct stat dst_st;
+
+		if (!dbi_url_is_pg(to) && stat(to, &dst_st) == 0 && dst_st.st_dev == st.st_dev &&
+		    dst_st.st_ino == st.st_ino) {
+			fprintf(stderr, "xcb-copy: --from and --db name the same file ('%s'): --db is the "
+				"central store\n", to);
+			return 2;
+		}
 	}
 	src = dbi_open(from, DBI_RO, err, sizeof(err));
 	if (!src) {

@@ -28,7 +28,7 @@ static const char usage[] =
 "  --server HOST:PORT  xcbenchd UDP address (default 127.0.0.1:8080)\n"
 "  --runs N            runs to generate (default 1)\n"
 "  --token HEX         token of the first run (others: +1, +2, ...; default random)\n"
-"  --factor F[,F...]   latency scale per run (default 1.0)\n"
+"  --factor F[,F...]   latency scale per run (1e-6..1e6; default 1.0)\n"
 "  --reps N            repetitions per case (default 5)\n"
 "  --samples           add SAMPLES frames\n"
 "  --crash             add an ERROR frame before DONE\n"
@@ -38,18 +38,35 @@ static const char usage[] =
 "  --serial FILE       write a serial capture instead of sending ('-' = stdout)\n"
 "Prints one line per run: token=HEX frames=N results=N cases=N histo_chunks=N samples=N\n";
 
-/* The i-th factor of "f0,f1,...": the last one for runs past the list. */
-static double factor_of(const char *factors, int i)
-{
-	double factor = 1.0;
+/* --factor's list, one per run (runs past it take its last). */
+struct factors {
+	double f[64];
+	int n;
+};
 
-	for (int k = 0; k <= i && factors; k++) {
-		factor = atof(factors);
-		factors = strchr(factors, ',');
-		if (factors)
-			factors++;
+/* --factor F[,F...]: each a number in o's range (atof took "abc" as 0, a
+ * run of zero latencies, and "1,,2" as 1, 0, 2). */
+static int parse_factors(const struct cmdopt *o, const char *arg, char *err, size_t errlen)
+{
+	struct factors *fs = o->dst;
+	char item[64];
+
+	fs->n = 0;
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (fs->n == 64 || len >= sizeof(item)) {
+			snprintf(err, errlen, "--%s: '%s': at most 64 numbers", o->name, arg);
+			return -1;
+		}
+		memcpy(item, p, len);
+		item[len] = 0;
+		if (cmdopt_num(o, item, &fs->f[fs->n++], err, errlen))
+			return -1;
+		p += len;
+		if (!*p)
+			return 0;
 	}
-	return factor;
 }
 
 /* The frames as a serial capture in path ("-": stdout), with console noise
@@ -76,8 +93,12 @@ static int write_capture(const char *path, const struct sender_frame *all, size_
 		fputs("\r\n", out);
 	}
 	fprintf(out, "xcbench: done\r\n");
-	if (out != stdout)
-		fclose(out);
+	/* A capture cut short (a full disk, /dev/full) is an error: it
+	 * ended 0 with the frames unwritten. */
+	if (fflush(out) || ferror(out) || (out != stdout && fclose(out))) {
+		perror(path);
+		return 1;
+	}
 	return 0;
 }
 
@@ -91,7 +112,7 @@ static int send_frames(const char *server, struct sender_frame *all, size_t nall
 	int fd, rc;
 
 	if (parse_hostport(server, "127.0.0.1", 8080, &sa, err, sizeof(err))) {
-		fprintf(stderr, "xcb-gen: %s\n", err);
+		fprintf(stderr, "xcb-gen: --server: %s\n", err);
 		return 2;
 	}
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
@@ -112,15 +133,16 @@ static int send_frames(const char *server, struct sender_frame *all, size_t nall
 
 int main(int argc, char **argv)
 {
-	const char *server = "127.0.0.1:8080", *serial = NULL, *factors = "1.0";
+	const char *server = "127.0.0.1:8080", *serial = NULL;
+	struct factors factors = { { 1.0 }, 1 };
 	struct sender_opts so = { .window = 128, .idle_timeout = 30 };
 	uint64_t token = 0;
 	int runs = 1, reps = 5, with_samples = 0, crash = 0, no_done = 0, rc;
 	const struct cmdopt opts[] = {
 		OPT_STR("server", &server), OPT_INT("runs", &runs, 1, 64), OPT_HEX64("token", &token),
-		OPT_STR("factor", &factors), OPT_INT("reps", &reps, 1, 1000), OPT_FLAG("samples", &with_samples),
-		OPT_FLAG("crash", &crash), OPT_FLAG("no-done", &no_done), OPT_NUM("loss", &so.loss),
-		OPT_NUM("dup", &so.dup), OPT_NUM("reorder", &so.reorder), OPT_NUM("ack-loss", &so.ack_loss),
+		{ .name = "factor", .kind = CMDOPT_FN, .fn = parse_factors, .dst = &factors, .dlo = 1e-6, .dhi = 1e6 }, OPT_INT("reps", &reps, 1, 1000), OPT_FLAG("samples", &with_samples),
+		OPT_FLAG("crash", &crash), OPT_FLAG("no-done", &no_done), OPT_NUM("loss", &so.loss, 0, 1),
+		OPT_NUM("dup", &so.dup, 0, 1), OPT_NUM("reorder", &so.reorder, 0, 1), OPT_NUM("ack-loss", &so.ack_loss, 0, 1),
 		OPT_U64("seed", &so.seed), OPT_STR("serial", &serial), OPT_END,
 	};
 	const struct cmd cmd = { "xcb-gen", usage, opts };
@@ -129,6 +151,10 @@ int main(int argc, char **argv)
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
+	if (optind < argc) {
+		fprintf(stderr, "xcb-gen: unexpected argument '%s' (see --help)\n", argv[optind]);
+		return 2;
+	}
 	if (!token) {
 		FILE *r = fopen("/dev/urandom", "r");
 
@@ -141,7 +167,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < runs; i++) {
 		struct gen g = { .token = token + (uint64_t)i };
 
-		gen_run(&g, factor_of(factors, i), reps, with_samples, crash);
+		gen_run(&g, factors.f[i < factors.n ? i : factors.n - 1], reps, with_samples, crash);
 		if (no_done) {
 			free(g.f[g.n - 1].data);
 			g.n--;
