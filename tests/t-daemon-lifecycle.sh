@@ -13,7 +13,10 @@ daemon_test "daemon lifecycle"
 
 TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
 head -c 4096 /dev/urandom >"$TMP/fake.elf"
-admin_daemon life-admin --firmware "$TMP/fake.elf" --lost-after 2 --suite seed
+# --lost-after 60 here: the iPXE checks below hold a pending run (no frames
+# yet) for several seconds on a loaded host, and at 2 s it went lost under
+# them. The lost-run checks run on the restarted daemon, at 2 s.
+admin_daemon life-admin --firmware "$TMP/fake.elf" --lost-after 60 --suite seed
 XCB_ADMIN=life-admin
 X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
 
@@ -101,18 +104,6 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "${ADMIN[@]}" -X POST -d '{"token"
 check "POST runs with a non-string label: 400 ($code)" [ "$code" = 400 ]
 check "... and no run was created" [ "$(pyjson "$URL/api/v1/runs?token=b0b" 'len(d["runs"])')" = 0 ]
 
-# --- lost, revived, crashed ---
-curl -s "${ADMIN[@]}" -X POST -d '{"token":"d00d","label":"silent"}' "$URL/api/v1/runs" >/dev/null
-"$XCB_GEN" --server 127.0.0.1:$PORT --token d00d --reps 1 --no-done >/dev/null 2>&1
-sleep 4
-check "a run silent for --lost-after becomes lost" [ "$(pyjson "$URL/api/v1/runs?token=d00d" 'd["runs"][0]["status"]')" = lost ]
-"$XCB_GEN" --server 127.0.0.1:$PORT --token d00d --reps 1 >/dev/null 2>&1
-check "a late DONE completes it after all" [ "$(pyjson "$URL/api/v1/runs?token=d00d" 'd["runs"][0]["status"]')" = complete ]
-curl -s "${ADMIN[@]}" -X POST -d '{"token":"dead"}' "$URL/api/v1/runs" >/dev/null
-"$XCB_GEN" --server 127.0.0.1:$PORT --token dead --reps 1 --crash >/dev/null 2>&1
-e=$(pyjson "$URL/api/v1/runs?token=dead" 'd["runs"][0]["status"] + ": " + d["runs"][0]["error"]')
-check "ERROR marks the run crashed with its summary ($e)" [ "$e" = "crashed: hang: cpu 3 waits on cpu 1 (generated)" ]
-
 # --- threads: the collector does not preempt the writer (collector.c, quiet_wakeups) ---
 # ps's CLS: B = SCHED_BATCH, TS = SCHED_OTHER. Only the collector is batch:
 # the writer and the HTTP threads keep the normal policy.
@@ -133,6 +124,18 @@ st=$(pyjson "$URL/api/v1/runs?token=e000" '"%s %d" % (d["runs"][0]["status"], d[
 check "after the restart the run completes, each frame once ($st)" [ "$st" = "complete $n" ]
 dup=$(pyjson "$URL/api/v1/health" 'd["frames"]["duplicate"] > 0 and d["frames"]["stored"] == 1')
 check "frames stored before the restart are recognised as duplicates" [ "$dup" = True ]
+
+# --- lost, revived, crashed (this daemon: --lost-after 2) ---
+curl -s "${ADMIN[@]}" -X POST -d '{"token":"d00d","label":"silent"}' "$URL/api/v1/runs" >/dev/null
+"$XCB_GEN" --server 127.0.0.1:$PORT --token d00d --reps 1 --no-done >/dev/null 2>&1
+sleep 4
+check "a run silent for --lost-after becomes lost" [ "$(pyjson "$URL/api/v1/runs?token=d00d" 'd["runs"][0]["status"]')" = lost ]
+"$XCB_GEN" --server 127.0.0.1:$PORT --token d00d --reps 1 >/dev/null 2>&1
+check "a late DONE completes it after all" [ "$(pyjson "$URL/api/v1/runs?token=d00d" 'd["runs"][0]["status"]')" = complete ]
+curl -s "${ADMIN[@]}" -X POST -d '{"token":"dead"}' "$URL/api/v1/runs" >/dev/null
+"$XCB_GEN" --server 127.0.0.1:$PORT --token dead --reps 1 --crash >/dev/null 2>&1
+e=$(pyjson "$URL/api/v1/runs?token=dead" 'd["runs"][0]["status"] + ": " + d["runs"][0]["error"]')
+check "ERROR marks the run crashed with its summary ($e)" [ "$e" = "crashed: hang: cpu 3 waits on cpu 1 (generated)" ]
 
 # --- ACK statuses seen by a payload: CLOSED for a complete run, REFUSED for an unknown token ---
 acks=$(python3 - "$PORT" <<'PY'
