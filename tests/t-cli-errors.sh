@@ -25,7 +25,9 @@
 #  - a label's control characters reach no terminal: the text forms show
 #    them as '?', --json keeps them (escaped by JSON);
 #  - runs --machine "" (an unset variable) or any empty filter is refused:
-#    the daemon reads an empty argument as none and listed every run;
+#    the daemon reads an empty argument as none and listed every run; so
+#    is every empty text option but a label (compare --algo-a '' compared
+#    every algorithm);
 #  - runs --lab NAME that is none of the store's labs says so, names the
 #    labs there are, and exits 1 (it listed "no run matches", exit 0); a
 #    known lab with nothing to list, or a lab daemon's own, is no error.
@@ -149,7 +151,7 @@ check "... and leaves no DIR.tmp" bash -c "[ ! -e '$TMP/somedir.tmp' ] && [ -d '
 (cd "$TMP/cwd" && "${X[@]}" export "$ID" -o "" >"$TMP/out" 2>"$TMP/err")
 rc=$?
 check "export -o '': a usage error ($rc: $(cat "$TMP/err"))" \
-	bash -c "[ $rc = 2 ] && grep -q -- '-o needs a file name' '$TMP/err'"
+	bash -c "[ $rc = 2 ] && grep -q -- \"--output needs a value, not ''\" '$TMP/err'"
 check "... and leaves no .tmp ($(ls -A "$TMP/cwd"))" [ -z "$(ls -A "$TMP/cwd")" ]
 "${X[@]}" export "$ID" -o "$TMP/good.csv" 2>"$TMP/err"
 check "export -o FILE still writes FILE, no FILE.tmp" \
@@ -198,17 +200,18 @@ expect_fail "xcb-load --give-up nan: refused" 2 "^xcb-load: --give-up: 'nan' is 
 	timeout 20 "$ROOT/host/build/xcb-load" --give-up nan --machines 1 --server 127.0.0.1:1
 
 # 5c. a store that SQLite would keep nowhere
-for db in "" ":memory:"; do
-	expect_fail "xcbenchd --db '$db': refused, named" 1 "^xcbenchd: cannot open database '$db': .*gone at exit" \
-		timeout 20 "$XCBENCHD" --db "$db" --listen 127.0.0.1:1 --udp 127.0.0.1:1
-done
-expect_fail "xcb-copy --db '': refused, nothing copied" 1 "^xcb-copy: cannot open database '': no file named" \
+# ('' is refused as every empty text option is, before the store sees it)
+expect_fail "xcbenchd --db '': refused, named" 2 "^xcbenchd: --db needs a value, not ''$" \
+	timeout 20 "$XCBENCHD" --db "" --listen 127.0.0.1:1 --udp 127.0.0.1:1
+expect_fail "xcbenchd --db ':memory:': refused, named" 1 "^xcbenchd: cannot open database ':memory:': .*gone at exit" \
+	timeout 20 "$XCBENCHD" --db ":memory:" --listen 127.0.0.1:1 --udp 127.0.0.1:1
+expect_fail "xcb-copy --db '': refused, nothing copied" 2 "^xcb-copy: --db needs a value, not ''$" \
 	timeout 60 "$ROOT/host/build/xcb-copy" --from "$DB" --db "" --lab A --quiet
 check "... and no summary on stdout ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
 # An empty address was the default one (0.0.0.0:8080, every interface);
 # a bad one is named by its option.
 for opt in --listen --udp; do
-	expect_fail "xcbenchd $opt '': refused, named" 2 "^xcbenchd: $opt: an empty address" \
+	expect_fail "xcbenchd $opt '': refused, named" 2 "^xcbenchd: $opt needs a value, not ''$" \
 		timeout 20 "$XCBENCHD" --listen 127.0.0.1:1 --udp 127.0.0.1:1 "$opt" "" --db "$TMP/never.db"
 done
 # A default suite the payload lacks (every machine without a job would
@@ -304,6 +307,13 @@ expect_fail "runs with a bad filter: the server's reason, as the option's error"
 for opt in --machine --limit --status; do
 	expect_fail "runs $opt '': refused (the daemon took it as no filter)" 2 "^xcbench runs: $opt needs a value, not ''$" \
 		"${X[@]}" runs "$opt" ""
+	check "... and no table on stdout" [ ! -s "$TMP/out" ]
+done
+# Every empty text option alike (cmdopt's CMDOPT_STR): compare --algo-a ''
+# reached the daemon as no filter, and compared every algorithm with B's.
+for opt in --algo-a --a-where --row; do
+	expect_fail "compare $opt '': refused" 2 "^xcbench compare: $opt needs a value, not ''$" \
+		"${X[@]}" compare "$opt" "" --algo-b locked "$ID" "$ID"
 	check "... and no table on stdout" [ ! -s "$TMP/out" ]
 done
 "${X[@]}" runs --offset 100 >"$TMP/off" 2>&1

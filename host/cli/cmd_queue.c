@@ -108,7 +108,7 @@ int cmd_queue(int argc, char **argv)
 	json_int_t id, ahead;
 	char stage[16];
 	const struct cmdopt opts[] = {
-		OPT_STR("mac", &mac), OPT_STR("suite", &suite), OPT_STR("label", &label),
+		OPT_STR("mac", &mac), OPT_STR("suite", &suite), OPT_STR_ANY("label", &label),
 		OPT_JSON_ADD("tag", q.tags), OPT_JSON_KV("meta", q.meta),
 		OPT_JSON_INT("attempts", q.policy, NULL, 1, 10),
 		OPT_JSON_INT("power-timeout", q.timeouts, "powering_on", 1, 604800),

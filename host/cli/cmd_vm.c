@@ -326,7 +326,7 @@ static int parse_args(int argc, char **argv, struct fleet *f, int *first, int *j
 	int boot = 0, accel = 0, fw = 0, nic = 0, rc;	/* the word given, by index */
 	const struct cmdopt opts[] = {
 		OPT_INT("cpus", &o->cpus, 1, 255), OPT_INT("vms", &o->vms, 1, VM_MAX), OPT_STR("suite", &f->suite),
-		OPT_STR("label", &f->label), OPT_WORD("boot", &boot, boots), OPT_WORD("accel", &accel, accels),
+		OPT_STR_ANY("label", &f->label), OPT_WORD("boot", &boot, boots), OPT_WORD("accel", &accel, accels),
 		OPT_WORD("nic", &nic, nics), OPT_INT("mem", &o->mem_mb, 64, 65536), OPT_FLAG("wait", &o->wait),
 		OPT_INT("timeout", &o->timeout_s, 1, 86400 * 7), OPT_STR("dir", &o->dir), OPT_INT("first", first, 1, 240),
 		OPT_WORD("firmware", &fw, xcb_boot_words), OPT_FLAG("json", json), OPT_END,

@@ -75,6 +75,14 @@ static int apply(const struct cmdopt *o, const char *arg, char *err, size_t errl
 		*(int *)o->dst = 1;
 		return 0;
 	case CMDOPT_STR:
+		/* '' is what an unset variable gives ("--algo-a $ALGO"): a path,
+		 * an address, a filter or a name that is empty was taken as
+		 * given, and the daemon reads an empty query argument as none,
+		 * so compare --algo-a '' compared every algorithm without a word */
+		if (!arg[0] && !o->empty_ok) {
+			snprintf(err, errlen, "--%s needs a value, not ''", o->name);
+			return -1;
+		}
 		*(const char **)o->dst = arg;
 		return 0;
 	case CMDOPT_INT:

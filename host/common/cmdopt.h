@@ -15,7 +15,8 @@
 /* What an option does with its value (cmdopt.c's apply). */
 enum cmdopt_kind {
 	CMDOPT_FLAG,    /* no value: *(int *)dst = 1 */
-	CMDOPT_STR,     /* *(const char **)dst = the value */
+	CMDOPT_STR,     /* *(const char **)dst = the value, never '' unless
+	                 * empty_ok (OPT_STR_ANY) */
 	CMDOPT_INT,     /* a whole number in lo..hi into *(int *)dst */
 	CMDOPT_NUM,     /* a finite real number in dlo..dhi into *(double *)dst */
 	CMDOPT_U64,     /* a decimal whole number into *(uint64_t *)dst */
@@ -43,10 +44,13 @@ struct cmdopt {
 	const char *key;             /* for fn: a name of its own (a JSON key); NULL: name */
 	char letter;                 /* a short option -letter besides --name; 0: none */
 	char noarg;                  /* CMDOPT_FN: 1 when it takes no value (--sol) */
+	char empty_ok;               /* CMDOPT_STR: '' is a value (a label cleared) */
 };
 
 #define OPT_FLAG(n, p)            { .name = (n), .kind = CMDOPT_FLAG, .dst = (p) }
 #define OPT_STR(n, p)             { .name = (n), .kind = CMDOPT_STR, .dst = (p) }
+/* A text option whose empty value means something (--label ''). */
+#define OPT_STR_ANY(n, p)         { .name = (n), .kind = CMDOPT_STR, .dst = (p), .empty_ok = 1 }
 #define OPT_INT(n, p, l, h)       { .name = (n), .kind = CMDOPT_INT, .dst = (p), .lo = (l), .hi = (h) }
 #define OPT_NUM(n, p, l, h)       { .name = (n), .kind = CMDOPT_NUM, .dst = (p), .dlo = (l), .dhi = (h) }
 #define OPT_U64(n, p)             { .name = (n), .kind = CMDOPT_U64, .dst = (p) }

@@ -18,7 +18,7 @@
 /* What one parse leaves (every destination a kind can have). */
 struct got {
 	int flag, num, word, calls;
-	const char *str;
+	const char *str, *any;
 	double real;
 	uint64_t u, hex;
 };
@@ -43,7 +43,8 @@ static int parse(struct got *g, int *rc, char **words)
 		OPT_FLAG("flag", &g->flag), OPT_STR("str", &g->str), OPT_INT("num", &g->num, 2, 9),
 		OPT_NUM("real", &g->real, 0, 1), OPT_U64("u", &g->u), OPT_HEX64("hex", &g->hex),
 		OPT_WORD("colour", &g->word, colours), OPT_FN("fn", count, g, NULL),
-		{ .name = "output", .kind = CMDOPT_STR, .dst = &g->str, .letter = 'o' }, OPT_END,
+		{ .name = "output", .kind = CMDOPT_STR, .dst = &g->str, .letter = 'o' },
+		OPT_STR_ANY("any", &g->any), OPT_END,
 	};
 	const struct cmd cmd = { "test", "usage: test\n", opts };
 	int argc = 0;
@@ -128,6 +129,27 @@ static void reals_finite_in_range(void **st)
 	}
 }
 
+/* An empty text value is refused (an unset variable's), except where the
+ * option takes it as a value of its own (OPT_STR_ANY: a label cleared). */
+static void empty_text_only_where_it_means_something(void **st)
+{
+	char *e[] = { "test", "--str", "", NULL }, *o[] = { "test", "-o", "", NULL },
+	     *a[] = { "test", "--any", "", NULL };
+	struct got g;
+	int rc = -1;
+
+	(void)st;
+	assert_int_equal(parse(&g, &rc, e), CMD_EXIT);
+	assert_int_equal(rc, 2);
+	assert_null(g.str);
+	rc = -1;
+	assert_int_equal(parse(&g, &rc, o), CMD_EXIT);
+	assert_int_equal(rc, 2);
+	assert_int_equal(parse(&g, &rc, a), 0);
+	assert_non_null(g.any);
+	assert_string_equal(g.any, "");
+}
+
 static void help_ends_with_0(void **st)
 {
 	char *w[] = { "test", "--flag", "--help", NULL }, *h[] = { "test", "-h", NULL };
@@ -149,6 +171,7 @@ int main(void)
 		cmocka_unit_test(short_letter),
 		cmocka_unit_test(bad_values_end_with_2),
 		cmocka_unit_test(reals_finite_in_range),
+		cmocka_unit_test(empty_text_only_where_it_means_something),
 		cmocka_unit_test(help_ends_with_0),
 	};
 
