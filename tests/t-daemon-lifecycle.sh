@@ -238,10 +238,20 @@ fi
 check "--ready-fd 97 (not open): exit 2, named (got $rc)" \
 	bash -c '[ "$1" = 2 ] && grep -q "ready-fd: .97. is not an open file descriptor" "$2" && [ ! -e "$3" ]' _ "$rc" "$TMP/ready.log" "$TMP/ready.db"
 P=$(free_port)
-xcbd_start "$TMP/ready2.log" "$P" --db "$TMP/ready2.db"; rc=$?
+# (also: a --firmware and a --web that are not there are said at the start,
+# not refused: a payload built later is served. A typo started a daemon
+# whose every machine's boot got a 404 without a word.)
+xcbd_start "$TMP/ready2.log" "$P" --db "$TMP/ready2.db" --firmware "$TMP/no-such.elf" --web "$TMP/no-web"; rc=$?
 RPID=$XCBD_PID
 check "--ready-fd: the daemon says ready, and it answers at once" \
 	bash -c '[ "$1" = 0 ] && curl -sf "http://127.0.0.1:$2/api/v1/health" -o /dev/null' _ "$rc" "$P"
+check "a missing --firmware is said at the start, named" \
+	grep -q "^xcbenchd: warning: --firmware '$TMP/no-such.elf': No such file or directory; machines that boot get 404" "$TMP/ready2.log"
+check "a missing --web is said at the start, named" \
+	grep -q "^xcbenchd: warning: --web '$TMP/no-web': No such file or directory" "$TMP/ready2.log"
+cp "$TMP/fake.elf" "$TMP/no-such.elf"
+check "a payload put there after the start is served" \
+	cmp -s <(curl -s "http://127.0.0.1:$P/firmware/xcbench.elf") "$TMP/fake.elf"
 # A second daemon on the same UDP port (its own HTTP port) must fail, not
 # share it: with SO_REUSEADDR both bound, and Linux gave the newer socket
 # every datagram, so the first daemon's runs stalled unseen.

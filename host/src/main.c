@@ -233,6 +233,16 @@ static int check_config(const struct start_opts *o)
 		cfg.web_dir = repo_path("web");
 	if (!cfg.firmware)
 		cfg.firmware = repo_path("firmware/build/xcbench.elf");
+	/* Said, not refused: both are read at each request, so a payload
+	 * built (or a dashboard unpacked) after the start is served, and the
+	 * API and the collector need neither. A typo in either started a
+	 * daemon whose every machine's boot got a 404, without a word. */
+	if (access(cfg.firmware, R_OK))
+		fprintf(stderr, "xcbenchd: warning: --firmware '%s': %s; machines that boot get 404 "
+			"until it is there (make -C firmware)\n", cfg.firmware, strerror(errno));
+	if (access(cfg.web_dir, R_OK | X_OK))
+		fprintf(stderr, "xcbenchd: warning: --web '%s': %s; the dashboard's pages are 404 "
+			"until it is there\n", cfg.web_dir, strerror(errno));
 	if (cfg.token_file) {
 		cfg.admin_token = read_token(cfg.token_file);
 		if (!cfg.admin_token) {
