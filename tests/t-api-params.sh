@@ -46,6 +46,15 @@ done
 check "runs?offset=2147483647: an empty page ($(answer "runs?offset=2147483647" | cut -c1-80))" \
 	bash -c '[ "$(curl -s "$1")" = "{\"runs\":[],\"total\":1,\"limit\":100,\"offset\":2147483647}" ]' _ "$URL/api/v1/runs?offset=2147483647"
 
+# a list with a trailing comma is a list cut short, 400, not the list
+# before it: compare?a=1,&b=1 compared run 1 with itself, where a script
+# had meant a=1,$NEXT
+for q in "compare?a=$id,&b=$id:a" "compare?a=$id&b=$id,:b" "compare?a=$id&b=$id&a_where=algo=locked,:a_where"; do
+	got=$(answer "${q%:*}")
+	check "${q%:*}: 400 naming ${q##*:} ($got)" \
+		bash -c '[[ "$1" == "400 {\"error\":\"$2"[:/]* ]]' _ "$got" "${q##*:}"
+done
+
 # an argument given twice: 400 naming it (the first was taken, the second
 # dropped without a word: status=complete&status=crashed listed the
 # complete runs only, as if they were every run asked for)

@@ -836,6 +836,8 @@ int compare_parse_runs(const char *s, struct compare_side *side)
 				return -1;
 		side->runs[side->nruns++] = (int64_t)v;
 		s = e ? e + 1 : NULL;
+		if (s && !*s)
+			return -1;	/* "1,": a list cut short, not a list of one */
 	}
 	return side->nruns ? 0 : -1;
 }
@@ -856,6 +858,8 @@ int compare_parse_where(const char *s, struct compare_side *side)
 		memcpy(w->value, eq + 1, len - (size_t)(eq - s) - 1);
 		w->value[len - (size_t)(eq - s) - 1] = 0;
 		s = e ? e + 1 : NULL;
+		if (s && !*s)
+			return -1;	/* "algo=x,": as compare_parse_runs */
 	}
 	return 0;
 }
