@@ -8,7 +8,8 @@
 # run is the stored real -smp 4 suite=ept boot (tests/fixtures, as
 # t-compare-sync-row), compared inside -> after; every figure the page shows
 # is checked against the API's and every title against `xcbench compare
-# --row`'s. Screenshot: tests/out/web-compare-row.png.
+# --row`'s; the run page's sync table heads its figures with the same
+# served words. Screenshot: tests/out/web-compare-row.png.
 # timeout: 180
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"

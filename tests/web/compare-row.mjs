@@ -66,6 +66,15 @@ try {
 		'choosing reader_batch: the URL (the permalink) carries it and the page shows the API\'s figures', { url: page.url(), row: s.row });
 	ok(s.titles.length > 0 && s.titles.every((t) => t.includes("the readers' median read-lock wait per batch")),
 		'... titled with the readers\' wait per batch', s.titles);
+
+	// ---- the run page's sync table: the same words, in show's order ------------
+	const rows = (await api('schema')).body.sync_rows;
+	await page.goto(url(`run.html?id=${ID}`));
+	await ready();
+	const ths = await page.$$eval('#sync-table thead th', (t) => t.map((e) => e.textContent));
+	const want = [...rows.filter((r) => r.name !== 'all').map((r) => r.label), `${rows[0].label} (p50)`];
+	ok(rows[0].name === 'all' && ths.join('|').includes(want.join('|')),
+		`run page: the sync table's figures are headed with the schema's sync_rows labels, in show's order (${want.join(', ')})`, ths);
 	ok(errors.length === 0, 'no console errors', errors.join('\n'));
 
 	// ---- an unknown row: the API's 400 on the page -------------------------------
