@@ -88,7 +88,7 @@ static void pivot(json_t *p, int between, const char *row, int *few)
 	const struct pseudo_words *pw = pseudo_words_of(row);
 
 	printf("\n%% change of %s%s, %s -> %s,",
-	       pw ? pw->measure : sync ? "the readers' median read-lock wait per acquisition" : "median call time",
+	       pw ? pw->measure : sync ? pseudo_words_all.measure : "median call time",
 	       between ? " (geometric mean of the boots' p50)" : " (p50)",
 	       json_string_value(json_object_get(p, "algo_a")), json_string_value(json_object_get(p, "algo_b")));
 	json_object_foreach(json_object_get(p, "fixed"), k, v)

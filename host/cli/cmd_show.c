@@ -142,7 +142,7 @@ static void print_pseudo(json_t *cs)
 		return;
 	/* The row's P50/P99: the readers' wait per read, counted in read
 	 * acquisitions (not calls); then what the no-flush control proved. */
-	printf("%5s   %-32s p50 %s  p99 %s cycles over %s read acquisitions\n", "", "readers' wait per read",
+	printf("%5s   %-32s p50 %s  p99 %s cycles over %s read acquisitions\n", "", pseudo_words_all.label,
 	       jstr(json_object_get(all, "p50"), a, sizeof(a)), jstr(json_object_get(all, "p99"), b, sizeof(b)),
 	       jstr(json_object_get(all, "count"), n, sizeof(n)));
 	json_t *ver = json_object_get(all, "verified");

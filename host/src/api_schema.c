@@ -9,6 +9,7 @@
 
 #include "algos_db.h"
 #include "http_reply.h"
+#include "pseudo_words.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
 
@@ -82,6 +83,25 @@ static json_t *hypervisors_json(void)
 	return json_pack("{s:s, s:o}", "bare_metal", XCB_HV_BARE_METAL, "signatures", a);
 }
 
+static json_t *words_json(const struct pseudo_words *w)
+{
+	return json_pack("{s:s, s:s, s:s}", "name", w->name, "label", w->label, "measure", w->measure);
+}
+
+/* [{name, label, measure}, ...]: the RESULT rows a sync case is compared by
+ * (compare's row=), all first, then its pseudo-initiators in proto's order,
+ * with the CLI's words (pseudo_words.c), so the dashboard's compare page
+ * says what show and compare --row say without a copy of its own. */
+static json_t *sync_rows_json(void)
+{
+	json_t *a = json_array();
+
+	json_array_append_new(a, words_json(&pseudo_words_all));
+	for (size_t k = 0; k < pseudo_words_n; k++)
+		json_array_append_new(a, words_json(&pseudo_words[k]));
+	return a;
+}
+
 enum MHD_Result api_schema(struct req *rq)
 {
 	json_t *o = json_pack("{s:o, s:s, s:o, s:i, s:i, s:o}",
@@ -91,8 +111,10 @@ enum MHD_Result api_schema(struct req *rq)
 		"result_fields", result_fields_json(),
 		"result_len", XCB_RESULT_LEN, "result_len_full", XCB_RESULT_LEN_FULL,
 		"vocabularies", vocabularies_json());
-	if (o)
+	if (o) {
 		json_object_set_new(o, "hypervisors", hypervisors_json());
+		json_object_set_new(o, "sync_rows", sync_rows_json());
+	}
 	/* The algorithms learned from HELLOs, and as the `algo` vocabulary
 	 * (the command-line word is the name) for clients that look words up
 	 * there. */

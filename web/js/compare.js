@@ -1,5 +1,6 @@
 // compare.js — the Compare page (/compare.html?a=RUNS&b=RUNS[&algo_a=X&algo_b=Y]
-// [&a_where=K=V&b_where=K=V]; RUNS: one run or a group 1,2,3 of boots):
+// [&a_where=K=V&b_where=K=V][&row=NAME]; RUNS: one run or a group 1,2,3 of
+// boots; row: the RESULT row a case is compared by, host/API.md):
 // the seed's table (rows = CPUs in mask, columns = concurrent initiators,
 // cells = % change of the median, b against baseline a) as a colour-scaled
 // heatmap with the confidence interval on hover — only significant cells are
@@ -20,14 +21,14 @@ $('#top').replaceWith(header('compare'));
 
 const p = params();
 const q = { a: p.get('a') || '', b: p.get('b') || '', algo_a: p.get('algo_a') || '', algo_b: p.get('algo_b') || '',
-	a_where: p.get('a_where') || '', b_where: p.get('b_where') || '' };
+	a_where: p.get('a_where') || '', b_where: p.get('b_where') || '', row: p.get('row') || '' };
 // Chosen values of the table toolbar's axes (?ax.wait=done…); not sent to the API.
 q.axes = Object.fromEntries([...p.entries()].filter(([k]) => k.startsWith('ax.')).map(([k, v]) => [k.slice(3), v]));
 let schema = null; // api.schema(): which case keys are axes
 const SPAN = 50; // % change at which the colour saturates
 
 // What the API is asked: the runs and the algorithms (not the view's toolbar).
-const apiQ = () => ({ a: q.a, b: q.b, algo_a: q.algo_a, algo_b: q.algo_b, a_where: q.a_where, b_where: q.b_where });
+const apiQ = () => ({ a: q.a, b: q.b, algo_a: q.algo_a, algo_b: q.algo_b, a_where: q.a_where, b_where: q.b_where, row: q.row });
 
 function qs(obj) {
 	const s = new URLSearchParams();
@@ -161,7 +162,7 @@ function render(pick, body, cmp) {
 	const link = (runs) => (runs.length === 1 ? h('a', { href: `run.html?id=${runs[0].id}` }, runName(runs[0]))
 		: h('span', {}, 'runs ', runs.map((r, i) => [i ? ', ' : '', h('a', { href: `run.html?id=${r.id}` }, `#${r.id}`)]), ` (${runs.length} boots)`));
 	const csv = api.csvUrl(`compare.csv?${qs(apiQ())}`);
-	const swap = `compare.html?${qs({ a: q.b, b: q.a, algo_a: q.algo_b, algo_b: q.algo_a, a_where: q.b_where, b_where: q.a_where })}`;
+	const swap = `compare.html?${qs({ a: q.b, b: q.a, algo_a: q.algo_b, algo_b: q.algo_a, a_where: q.b_where, b_where: q.a_where, row: q.row })}`;
 	fill(pick,
 		h('div', { class: 'row' },
 			h('span', {}, 'Baseline ', link(aRuns), ' ', aRuns.length === 1 ? badge(cmp.a.status) : null, cmp.algo_a ? h('strong', {}, ` ${cmp.algo_a}`) : null, q.a_where ? h('strong', {}, ` ${q.a_where}`) : null),
@@ -177,6 +178,7 @@ function render(pick, body, cmp) {
 			`, ${cmp.cases.length - sig.length} not marked`,
 			` · ${cmp.level === 'between_boot' ? `between boots (${cmp.boots_a} vs ${cmp.boots_b})` : 'within one boot'}; 95 % intervals; marked = Benjamini–Hochberg q ≤ ${cmp.fdr} across the table, |change| ≥ ${cmp.min_effect_pct} % and the interval excluding 0`,
 			cmp.unmatched_a || cmp.unmatched_b ? ` · unmatched: ${cmp.unmatched_a} in a, ${cmp.unmatched_b} in b` : ''),
+		rowChooser(cmp),
 		warnings(cmp),
 		h('div', { class: 'row' }, calibrateButton(calibrationRuns(cmp, aRuns, bRuns))));
 	if (!cmp.cases.length) {
@@ -223,15 +225,44 @@ function render(pick, body, cmp) {
 	drawPivots();
 }
 
+// The rows a sync case is compared by (GET /api/v1/schema's sync_rows: all,
+// then the pseudo-initiators, with the CLI's words, served once) and the one
+// the answer compares by (its `row`; all unless asked).
+const syncRows = () => (schema && schema.sync_rows) || [];
+const rowOf = (cmp) => syncRows().find((r) => r.name === (cmp.row || 'all')) || null;
+
+// What a table's cells compare: a sync table's the row's measure (compare
+// --row's title words), any other the median call time.
+const measureOf = (pv, cmp) => {
+	const r = isSync(pv.fixed) ? rowOf(cmp) : null;
+	return r ? r.measure : `the ${measureNoun(pv.fixed)}`;
+};
+
+// The row chooser (row=): only where a compared case is a sync one (seed
+// 002's figures are rows of sync cases only; any other case has none, so a
+// pseudo row would leave it out), or a row other than all is asked (the way
+// back). Picking one loads the new URL: the API's answer, not only its
+// drawing, changes, and the URL stays the permalink.
+function rowChooser(cmp) {
+	const sync = cmp.cases.some((c) => c.key && c.key.kind === 'sync');
+	if (!syncRows().length || (!sync && (cmp.row || 'all') === 'all')) return null;
+	const axes = Object.fromEntries(Object.entries(q.axes).map(([k, v]) => [`ax.${k}`, v]));
+	const sel = h('select', { id: 'row', onchange: (e) => {
+		window.location.href = `compare.html?${qs({ ...apiQ(), row: e.target.value === 'all' ? '' : e.target.value, ...axes })}`;
+	} }, syncRows().map((r) => h('option', { value: r.name, selected: r.name === (cmp.row || 'all') }, `${r.name}: ${r.label}`)));
+	return h('div', { class: 'toolbar', id: 'row-chooser' }, h('label', {}, 'Sync cases compared by', sel),
+		h('span', { class: 'muted' }, 'A sync case\u2019s all row is the readers\u2019 wait per single read, which a change to the writer\u2019s lock hold can leave unmoved; the other rows are the writer\u2019s figures and the readers\u2019 wait per batch (cases of other kinds have none and are left out).'));
+}
+
 // Title: kind, algorithm(s), and the axes that tell this table from the
 // other tables of the same kind (e.g. callee work 0 vs 500 µs); the note
 // lists the axes they share.
-function pivotTitle(pv, all) {
+function pivotTitle(pv, all, cmp) {
 	const f = pv.fixed || {};
 	const algo = pv.algo_a === pv.algo_b ? pv.algo_a : `${pv.algo_a} → ${pv.algo_b}`;
 	const diff = Object.entries(f).filter(([k]) => k !== 'kind' && varies(all, pv, k)).map(([k, v]) => axis(k, v));
-	// sync (seed 002): what its cells compare is the readers' lock wait
-	const what = f.kind === 'tlb' ? 'TLB shootdown' : isSync(f) ? `sync: ${measureNoun(f)}` : f.kind || '';
+	// sync (seed 002): what its cells compare, the row's measure (row=)
+	const what = f.kind === 'tlb' ? 'TLB shootdown' : isSync(f) ? `sync: ${measureOf(pv, cmp)}` : f.kind || '';
 	return `${what}${algo ? ` — ${algo}` : ''}${diff.length ? ` · ${diff.join(' · ')}` : ''}`;
 }
 
@@ -267,7 +298,7 @@ function pivotView(pv, i, all, cmp) {
 		if (cell) data.push({ x: String(c), y: String(r), v: cell.change_pct, sig: !!cell.significant, cell });
 	}));
 	const height = Math.max(160, 44 * rows.length + 70);
-	const { box: el, canvas } = box(h, pivotTitle(pv, all), { id, note: pivotNote(pv, all) });
+	const { box: el, canvas } = box(h, pivotTitle(pv, all, cmp), { id, note: pivotNote(pv, all) });
 	el.querySelector('.canvas').style.height = `${height}px`;
 	const table = h('table', { class: 'data pivot', id: `pivot-${i}` },
 		h('thead', {}, h('tr', {}, h('th', {}, ''), pv.cols.map((c) => h('th', { class: 'num' },
@@ -283,7 +314,7 @@ function pivotView(pv, i, all, cmp) {
 			})))));
 	const wrap = h('section', { class: 'pivot-view', dataset: { pivot: i } },
 		h('div', { class: 'charts', style: { gridTemplateColumns: 'minmax(420px, 1fr) minmax(420px, 1fr)' } }, el,
-			h('div', { class: 'chartbox' }, h('h3', {}, `As a table (% change of the ${measureNoun(pv.fixed)}, 95 % interval)`), h('div', { class: 'tablewrap' }, table))));
+			h('div', { class: 'chartbox' }, h('h3', {}, `As a table (% change of ${measureOf(pv, cmp)}, 95 % interval)`), h('div', { class: 'tablewrap' }, table))));
 	const draw = () => {
 		const chart = make(id, canvas, {
 			type: 'matrix',

@@ -160,7 +160,7 @@ async function render(first) {
 	renderErrors(sec.errors, detail);
 	await renderLatencySection();
 	renderFloor(sec.floor, detail.cases, unit);
-	const hasSync = renderSync(sec.sync, detail.cases, unit);
+	const hasSync = renderSync(sec.sync, detail.cases, unit, schema.sync_rows);
 	$('#sync')?.classList.toggle('hidden', !hasSync);
 	$('#jump a[href="#sync"]')?.classList.toggle('hidden', !hasSync);
 	if (first || !histView.cases) histView.render(detail.cases, st);

@@ -23,13 +23,12 @@ export const countNoun = (c) => (isSync(c) ? 'read acquisitions' : 'calls');
 // What the case's median measures, for captions and compare headings.
 export const measureNoun = (c) => (isSync(c) ? 'median read-lock wait per acquisition' : 'median call time');
 
-// The pseudo-initiators shown, in reading order (host/API.md `pseudo`).
-const FIGURES = [
-	['reader_batch', 'readers\u2019 wait per batch'],
-	['writer_hold', 'writer\u2019s lock hold'],
-	['writer_e2e', 'writer end-to-end'],
-	['writer_effective', 'time to effective invalidation'],
-];
+// The figures shown: GET /api/v1/schema's sync_rows ([{name, label}], the
+// all row first, then the pseudo-initiators in the order xcbench show prints
+// them), so each column is headed with show's words, which the daemon serves
+// from the CLI's one table, not a copy here.
+const figuresOf = (rows) => (rows || []).filter((r) => r.name !== 'all').map((r) => [r.name, r.label]);
+const allLabel = (rows) => ((rows || []).find((r) => r.name === 'all') || { label: 'all' }).label;
 
 const cfg = (c, k) => (c.config || {})[k];
 // The case's writer CPU and readers (0 when not sent: the boot CPU writes,
@@ -46,9 +45,11 @@ function verification(c) {
 	return ['–', null];
 }
 
-// renderSync(container, cases, unit): the section; hidden by the caller when
-// the run has no sync case (returns whether it drew anything).
-export function renderSync(container, cases, unit) {
+// renderSync(container, cases, unit, rows): the section (rows: the schema's
+// sync_rows); hidden by the caller when the run has no sync case (returns
+// whether it drew anything).
+export function renderSync(container, cases, unit, rows) {
+	const FIGURES = figuresOf(rows);
 	const sync = cases.filter(isSync);
 	destroyAll('sync:');
 	if (!sync.length) {
@@ -71,7 +72,7 @@ export function renderSync(container, cases, unit) {
 	}
 	const chartNote = 'Each point: the median over every batch of the case\u2019s repetitions (a batch is the readers\u2019 wait summed over its read acquisitions); hover for p99. No IPI floor line: a batch is thousands of reads, not one call.';
 	const { box: cbox, canvas } = box(h, 'Readers\u2019 wait per batch vs CPUs in mask (seed 002)', { id: 'sync-batch', note: chartNote });
-	const rows = sync.map((c) => {
+	const trs = sync.map((c) => {
 		const [vt, vc] = verification(c);
 		return h('tr', { dataset: { case: c.case_id, mode: c.algo } },
 			h('td', {}, `#${c.case_id}`), h('td', {}, c.algo),
@@ -89,9 +90,9 @@ export function renderSync(container, cases, unit) {
 		h('p', { class: 'muted' }, 'One writer changes PTEs under a reader-writer lock and invalidates them inside the lock, after it, or lazily at each target\u2019s next entry; the readers take the read lock in batches. Latencies are p50 / p99 over the case\u2019s repetitions.'),
 		h('div', { class: 'charts' }, cbox),
 		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'sync-table' },
-			h('thead', {}, h('tr', {}, ['Case', 'mode', 'CPUs in mask', 'writer', 'readers', ...FIGURES.map(([, n]) => n), 'read-lock wait per acquisition (p50)', 'read acquisitions', 'verification']
+			h('thead', {}, h('tr', {}, ['Case', 'mode', 'CPUs in mask', 'writer', 'readers', ...FIGURES.map(([, n]) => n), `${allLabel(rows)} (p50)`, 'read acquisitions', 'verification']
 				.map((x, i) => h('th', { class: i >= 2 && i !== 4 && i !== 11 ? 'num' : null }, x)))),
-			h('tbody', {}, rows))));
+			h('tbody', {}, trs))));
 	const chart = make('sync:batch', canvas, {
 		type: 'line',
 		data: { datasets: [...series.entries()].map(([name, pts], i) => ({

@@ -14,6 +14,9 @@ const struct pseudo_words pseudo_words[] = {
 	  "the writer's median time from PTE change to effective invalidation" },
 	{ "reader_batch", "readers' wait per batch", "the readers' median read-lock wait per batch" },
 };
+const struct pseudo_words pseudo_words_all = {
+	"all", "readers' wait per read", "the readers' median read-lock wait per acquisition"
+};
 const size_t pseudo_words_n = sizeof(pseudo_words) / sizeof(pseudo_words[0]);
 
 const struct pseudo_words *pseudo_words_of(const char *name)
