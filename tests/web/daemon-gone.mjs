@@ -47,9 +47,9 @@ try {
 	await list.screenshot({ path: path.join(OUT, 'web-daemon-gone-runs.png') });
 	// The refused fetches are logged by Chromium as console errors: expected
 	// while the daemon is down, and only those.
+	const refused = (e) => /Failed to load resource: net::ERR_CONNECTION_REFUSED/.test(e);
 	const during = b.errors.splice(before);
-	ok(during.every((e) => /Failed to load resource: net::ERR_CONNECTION_REFUSED/.test(e)),
-		'while the daemon is down the console has only its refused connections', during);
+	ok(during.every(refused), 'while the daemon is down the console has only its refused connections', during);
 
 	execSync(process.env.XCB_START);
 	const back = await Promise.all([
@@ -58,7 +58,13 @@ try {
 	]);
 	ok(back[0], 'run page: the notice goes with the next good update');
 	ok(back[1], 'runs list: the notice goes with the next good refresh');
-	ok(b.errors.length === 0, 'no console errors outside the outage', b.errors);
+	// A poll refused while XCB_START ran is the outage's: execSync blocks
+	// this loop, so its console event arrives only after the daemon is
+	// back (CI at 45fda00 failed here on one such line under load). Only
+	// a stopped daemon refuses a connection: once it listens again (the
+	// notices went), none is refused, and any other error is a fault.
+	const after = b.errors.filter((e) => !refused(e));
+	ok(after.length === 0, 'no console errors outside the outage (a refused poll is the outage\'s)', after);
 } catch (e) {
 	crashed = e;
 }
