@@ -65,8 +65,10 @@ static int dupskip_done;	/* written only by dupskip_cpu, once */
 static void note_fn(void *arg)
 {
 	unsigned me = plat_cpu_id();
+	struct ledger_ent *e = ledger_entry_of(me, arg);	/* NULL: a wrong arg, counted */
 
-	ledger_note(ledger_at(me, ledger_arg_slot(arg)), faults_dupskip(me, ledger_arg_seq(arg), &dupskip_done));
+	if (e)
+		ledger_note(e, faults_dupskip(me, ledger_arg_seq(arg), &dupskip_done));
 }
 
 /* The first (initiator, target) pair misjudged() found wrong, and how many
