@@ -59,6 +59,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "warmup", "untimed calls per initiator before each rep (10)" },
 	{ "spin", "auto|pause|plain: spin-wait body (auto = plain under TCG)" },
 	{ "harness", "full,bare: bare = callees keep no books (overhead runs only)" },
+	/* the test faults: each parsed and checked in bench/faults.c */
 	{ "hang_cpu", "test: CPU wedges in a call" },
 	{ "fault_cpu", "test: CPU faults in a call" },
 	{ "fwddrop_cpu", "test: IPIs forwarded from a handler to CPU N are lost (a tree leader's forward)" },
@@ -66,7 +67,8 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "startfail_cpu", "test: starting work on that CPU fails" },
 	{ "ipidrop", "test: raw|paths|qlist|lazy|mask|vector: the wait whose answer from ipidrop_cpu is lost "
 		     "(mask: every cross-call IPI an initiator sends it; vector: the flush vector's; tests/t-wait-faults.sh)" },
-	{ "ipidrop_cpu", "test: logical CPU whose answer to ipidrop's wait is lost (its IPI not sent; lazy: entries not acknowledged)" },
+	{ "ipidrop_cpu", "test: logical CPU whose answer to ipidrop's wait is lost (its IPI not sent; lazy: entries not acknowledged); "
+			 "both keys or neither" },
 	{ "ipidrop_after", "test: ipidrop=mask|vector: the first N of those IPIs to ipidrop_cpu still go out (0)" },
 	/* net (NIC, addressing, UDP transport) */
 	{ "server", "IP[:PORT] of xcbenchd's UDP collector (port 8080)" },

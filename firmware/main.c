@@ -34,6 +34,12 @@ void benv_set_boot(const struct benv_boot *b) __attribute__((weak));
 
 void kmain(uint32_t magic, uint32_t mbi);
 
+/* xcall_smoke()'s result as the payload's exit code (bench/smoke.h). */
+static int smoke_exit(int r)
+{
+	return r == XCALL_SMOKE_BAD_CMDLINE ? XCB_EXIT_CONFIG : r ? XCB_EXIT_FAIL : XCB_EXIT_OK;
+}
+
 static volatile unsigned answered;
 static void answer(void *arg)
 {
@@ -65,24 +71,23 @@ static int crash_test(void)
 		return 0;
 	if (cmdline_choice("crash", "pf|ud|gp|de", 0) < 0)
 		return XCB_EXIT_CONFIG;
-	uint64_t cpu;
-	if (cmdline_u64("crash_cpu", 0, &cpu) < 0)
+	/* Checked whole against the CPUs online (a cast took 4294967297 as
+	 * cpu 1); absent: the BSP. */
+	unsigned cpu;
+	if (cmdline_cpu("crash_cpu", smp_num_cpus(), &cpu) < 0)
 		return XCB_EXIT_CONFIG;
-	/* Checked whole: the (unsigned) cast below took 4294967297 as cpu 1. */
-	if (cpu >= smp_num_cpus()) {
-		kprintf("xcbench: error: cmdline key 'crash_cpu': cpu %lu is not online\n", (unsigned long)cpu);
-		return XCB_EXIT_CONFIG;
-	}
-	kprintf("xcbench: crash=%s on cpu %lu (deliberate)\n", how, (unsigned long)cpu);
+	if (cpu == ~0u)
+		cpu = 0;
+	kprintf("xcbench: crash=%s on cpu %u (deliberate)\n", how, cpu);
 	if (cpu == smp_cpu_id()) {
 		do_crash((void *)how);
-	} else if (smp_start_on((unsigned)cpu, do_crash, (void *)how) == 0) {
-		if (smp_wait_idle((unsigned)cpu) < 0) {
-			kprintf("xcbench: cpu %lu crashed (reported above)\n", (unsigned long)cpu);
+	} else if (smp_start_on(cpu, do_crash, (void *)how) == 0) {
+		if (smp_wait_idle(cpu) < 0) {
+			kprintf("xcbench: cpu %u crashed (reported above)\n", cpu);
 			return XCB_EXIT_CRASH;
 		}
 	} else {
-		kprintf("xcbench: error: cmdline key 'crash_cpu': cpu %lu is not online\n", (unsigned long)cpu);
+		kprintf("xcbench: error: cmdline key 'crash_cpu': cpu %u did not start\n", cpu);
 		return XCB_EXIT_CONFIG;
 	}
 	kprintf("xcbench: error: crash=%s did not fault\n", how);
@@ -113,8 +118,12 @@ void kmain(uint32_t magic, uint32_t mbi)
 		cmdline_init(boot_info.cmdline);
 	kprintf("xcbench: cmdline \"%s\"\n", cmdline_shown()); /* run=, server= masked */
 	cmdline_check_keys();
-	machine_exit_init();
-	if (!strcmp(cmdline_str("console", "serial"), "none"))
+	/* A bad end= or console= stops here, as every bad value does (README):
+	 * end=rebot halted where a reboot was asked, console=nnone printed. */
+	int bad_end = machine_exit_init(), console = cmdline_choice("console", "serial|none", 0);
+	if (bad_end < 0 || console < 0)
+		machine_exit(XCB_EXIT_CONFIG);
+	if (console == 1)
 		console_set_sink(NULL);
 
 	mem_init(boot_info.mem, boot_info.nmem, boot_info.usable_bytes);
@@ -154,8 +163,7 @@ void kmain(uint32_t magic, uint32_t mbi)
 	if (rc || boot_only)
 		; /* boot_only=1: the machine report above is all that was asked for */
 	else if (xcall_smoke && cmdline_has("xcall_smoke")) /* xcall/flush self-test instead of the bench */
-		rc = cmdline_u64("xcall_smoke", 0, &smoke_iters) < 0 ? XCB_EXIT_CONFIG
-		     : xcall_smoke((unsigned)smoke_iters) ? XCB_EXIT_FAIL : XCB_EXIT_OK;
+		rc = cmdline_u64("xcall_smoke", 0, &smoke_iters) < 0 ? XCB_EXIT_CONFIG : smoke_exit(xcall_smoke((unsigned)smoke_iters));
 	else if (bench_main) {
 		benv_set_boot(&(struct benv_boot){ boot_info.firmware, boot_info.loader, boot_info.fw_vendor,
 						   boot_info.fw_revision, boot_info.uefi_revision });

@@ -31,6 +31,9 @@
 #define XCB_HDR_LEN      24          /* bytes */
 #define XCB_FRAME_MAX    1472        /* one Ethernet-MTU UDP datagram */
 #define XCB_PAYLOAD_MAX  (XCB_FRAME_MAX - XCB_HDR_LEN) /* 1448 */
+/* Longest key of a text payload's key=value line (HELLO, CASE): the daemon
+ * drops a line with a longer key (host/src/casekey.c). */
+#define XCB_KEY_MAX      64
 
 enum xcb_type {
 	XCB_T_HELLO   = 1, /* text key=value lines: machine facts */

@@ -18,7 +18,8 @@
 #      daemon learned NAME from HELLO (GET /api/v1/schema: the host has no
 #      list), the run's cases, the compare API; in Chromium the run page's
 #      compare links and the compare page drawing lockless -> NAME
-#      (tests/web/add-algorithm.mjs, screenshot tests/out/web-add-algorithm.png).
+#      (tests/web/add-algorithm.mjs, screenshot tests/out/web-add-algorithm.png);
+#   and the file deleted again: the payload and test_xcall are out of date.
 # Lean on purpose (the guide's narrowed quick suite: 6 cases, seconds under
 # TCG): it runs in `make test`.
 # timeout: 900
@@ -151,6 +152,21 @@ check "the guide's compare line: lockless -> $NAME, exit 0 (rc $rc)" \
 check "the guide's compare line: every cell has an interval (reps=5), none 'too few reps'" \
 	[ "$(grep -cE '[-+][0-9.]+ \[[-+][0-9.]+, [-+][0-9.]+\]' "$T/compare.out")" -gt 0 ] && \
 	! grep -q "too few reps" "$T/compare.out"
+# Taking the algorithm out again (the file deleted): the payload and
+# test_xcall must be out of date. The sources are globbed, so a deleted one
+# left nothing newer and make said "up to date" (payload) or stopped at
+# "No rule to make target 'xcall/$NAME.c'" (test_xcall): both kept $NAME.
+# make -q builds nothing: 1 = would rebuild.
+mv "$X/$NAME.c" "$T/$NAME.c.out"
+make -q -C "$T/firmware" build/xcbench64.elf >/dev/null 2>&1
+rc=$?
+check "$NAME.c deleted: the payload is out of date, so it relinks without $NAME (make -q: $rc)" [ "$rc" -eq 1 ]
+make -q -C "$T/firmware" build/tests/test_xcall >"$T/make-q.log" 2>&1
+rc=$?
+sed 's/^/# /' "$T/make-q.log" | grep -v "^# make\[" | head -n 3
+check "$NAME.c deleted: test_xcall is out of date, no make error (make -q: $rc)" [ "$rc" -eq 1 ]
+mv "$T/$NAME.c.out" "$X/$NAME.c"
+
 # Guide, step 5: the compare page, as a reviewer opens it (Chromium).
 # (the last check: browser_require ends the test with a SKIP line when
 # the browser or web/'s build is missing)

@@ -2,7 +2,7 @@
 # Faults and bad input at boot: a deliberate page fault on the BSP and an
 # invalid opcode on an AP print the exception report and exit non-zero (never
 # hang); a bad command-line value is an error naming the key and ends the
-# boot with code 2 (the AP bring-up's keys too); an unknown key
+# boot with code 2 (the AP bring-up's keys and the test faults' too); an unknown key
 # only warns; apic=x2apic without x2APIC is refused.
 # timeout: 300
 . "$(dirname "$0")/lib/tap.sh"
@@ -53,6 +53,17 @@ check "kick_drops past 2^64: exit code 2, key named (got $rc)" \
 boot badcpu 2 "crash=ud crash_cpu=4294967297 boot_only=1"
 check "crash_cpu=4294967297: not online, exit code 2, nothing crashed (got $rc)" \
 	bash -c "test $rc -eq 5 && grep -qF \"cmdline key 'crash_cpu': cpu 4294967297 is not online\" '$log' && ! grep -q EXCEPTION '$log'"
+# The test faults' keys (bench/faults.c) too: a bad number, a CPU that is
+# not online, ipidrop_cpu without its site. Each was taken as "no fault",
+# the run passing a fault test whose fault never happened (exit 0).
+boot badfault 2 "suite=quick kinds=raw reps=1 hang_cpu=x fwddrop_cpu=12abc dupskip_cpu=2 ipidrop_cpu=1"
+check "bad test-fault keys: exit code 2 (got $rc; it was 0, no fault injected)" test "$rc" -eq 5
+for e in "'hang_cpu': bad number 'x'" "'fwddrop_cpu': bad number '12abc'" \
+	"'dupskip_cpu': cpu 2 is not online (cpus 0-1)" "'ipidrop_cpu': needs ipidrop=SITE too"; do
+	check "bad test-fault keys: the error names $e" grep -qF "xcbench: error: cmdline key $e" "$log"
+done
+check "bad test-fault keys: the run ends as a bad command line, nothing measured" \
+	bash -c "grep -qF 'ERROR: bad command line' '$log' && ! grep -q '^# suite quick: ' '$log'"
 
 # An unknown key warns and the boot carries on.
 boot unknown 1 "no_such_key=1 boot_only=1"

@@ -42,6 +42,12 @@ J='{"mac":"52:54:00:26:44:03","suite":"quick","params":{"SERVER":"10.9.9.9:1"}}'
 check "job param key SERVER: 400" [ "$(code "${ADMIN[@]}" -X POST -d "$J" "$URL/api/v1/jobs")" = 400 ]
 J='{"mac":"52:54:00:26:44:03","suite":"quick","params":{"Reps":"3"}}'
 check "job param key Reps: 400" [ "$(code "${ADMIN[@]}" -X POST -d "$J" "$URL/api/v1/jobs")" = 400 ]
+# A value past the 64 characters a value has said as such: it read as one
+# with a space or a quote in it (a list of algorithms with long names).
+J='{"mac":"52:54:00:26:44:03","suite":"quick","params":{"algos":"locked,lockless,revlock_sends_its_ipis_one_by_one_highestcpufirst"}}'
+check "job param value of 65 characters: 400, its length said" \
+	bash -c '[ "$1" = 400 ] && grep -qF "params.algos: 65 characters; a value has at most 64" "$2/body"' \
+	_ "$(code "${ADMIN[@]}" -X POST -d "$J" "$URL/api/v1/jobs")" "$TMP"
 J='{"mac":"52:54:00:26:44:03","suite":"quick","params":{"reps":"3"}}'
 check "job param key reps: 201" [ "$(code "${ADMIN[@]}" -X POST -d "$J" "$URL/api/v1/jobs")" = 201 ]
 for s in '"a b"' '"<img>"' '""' '"x\ny"'; do

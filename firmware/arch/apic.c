@@ -209,7 +209,9 @@ static void mask_legacy_pic(void)
 int apic_init_bsp(const char *req)
 {
 	uint64_t hook;
-	handover_test = cmdline_u64("x2apic_handover", 0, &hook) == 0 && hook && cpu_facts.x2apic;
+	if (cmdline_u64("x2apic_handover", 0, &hook) < 0)
+		return -1;	/* said; kmain ends the boot as a bad command line */
+	handover_test = hook && cpu_facts.x2apic;
 	if (handover_test)
 		x2apic_enter();
 	uint64_t base = rdmsr(MSR_APIC_BASE);

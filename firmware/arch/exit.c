@@ -9,10 +9,11 @@
 enum { END_EXIT, END_HALT, END_REBOOT };
 static int end_mode = END_EXIT;
 
-void machine_exit_init(void)
+int machine_exit_init(void)
 {
 	int m = cmdline_choice("end", "exit|halt|reboot", END_EXIT);
 	end_mode = m < 0 ? END_EXIT : m;
+	return m < 0 ? -1 : 0;
 }
 
 static void reboot(void)

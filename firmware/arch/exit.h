@@ -13,7 +13,8 @@
 #define XCB_EXIT_CRASH 3     /* a CPU took an exception */
 
 void __attribute__((noreturn)) machine_exit(int code);
-/* Reads end= once (after cmdline_init); before that, exit means isa-debug-exit. */
-void machine_exit_init(void);
+/* Reads end= once (after cmdline_init); before that, exit means isa-debug-exit.
+ * 0, or -1 for a value that is none of exit|halt|reboot (said; exit stays). */
+int machine_exit_init(void);
 
 #endif

@@ -2,6 +2,7 @@
  * bench.c - runs one suite from the command line to DONE (see bench.h).
  */
 #include "bench/bench.h"
+#include "bench/faults.h"
 #include "bench/benchenv.h"
 #include "bench/watchdog.h"
 #include "bench/report.h"
@@ -264,9 +265,13 @@ int bench_main(void)
 	struct run_ctx x = { 0 };
 	int failed;
 
+	/* The test faults before set_up's first IPI (the floors); a bad one
+	 * ends the run as a bad command line, once HELLO is out. */
+	int bad_faults = faults_init(plat_num_cpus()) < 0;
+
 	if (set_up(suite_name))
 		return 1;
-	if (suite_load(&suite, suite_name) < 0 || suite_check_cpus(&suite, plat_num_cpus()) < 0) {
+	if (bad_faults || suite_load(&suite, suite_name) < 0 || suite_check_cpus(&suite, plat_num_cpus()) < 0) {
 		report_error("bad command line: see the console for the key and value");
 		report_done(XCB_DONE_FAILED);
 		return 2;

@@ -335,6 +335,12 @@ static void initiator_send(const struct rep_ctx *x, unsigned k, const struct ini
 		      c->id, x->rep, in->cpu, (unsigned long long)r->lost, (unsigned long long)r->dup,
 		      (unsigned long long)r->ooo, in->ops ? in->ops->name : case_algo_name(c),
 		      x->vd[k].bad_targets, x->vd[k].targets, x->vd[k].bad_target);
+	const void *wild_arg;
+	uint64_t wild = ledger_wild(&wild_arg);
+	if (r->lost && wild && k == 0)	/* once a repetition: the count is the ledger's */
+		emit_logf("case %u rep %u: fn ran %llu times with an argument no call passed (the first %p): "
+		      "%s handed fn a wrong arg", c->id, x->rep, (unsigned long long)wild, wild_arg,
+		      in->ops ? in->ops->name : case_algo_name(c));
 	if (in->done_early)
 		emit_logf("case %u rep %u: initiator cpu%u: %s wait=done returned before cpu%u ran call %llu "
 		      "(%llu of %llu calls looked at returned early)",

@@ -1,23 +1,60 @@
 /*
- * faults.c - the fault-injection keys (faults.h), parsed once at boot.
+ * faults.c - the fault-injection keys (faults.h), parsed once at boot. A bad
+ * value is refused, never taken as "off": a test that typed hang_cpu=x or
+ * ipidrop_cpu=9 on 4 CPUs would otherwise pass without its fault ever
+ * happening, and prove nothing.
  */
 #include "bench/faults.h"
 #include "lib/cmdline.h"
-#include "lib/cpumask.h"
+#include "lib/printf.h"
+#include "xcall/platform.h"
 
 struct bench_faults faults = { ~0u, ~0u, ~0u, ~0u };
 
-/* A CPU index key; ~0u when absent or out of range. */
-static unsigned cpu_key(const char *key)
+/* ipidrop's words, in enum plat_lost's order (its index is the site). */
+static const char lost_words[] = "none|raw|paths|qlist|lazy|mask|vector";
+_Static_assert(PLAT_LOST_VECTOR == 6, "lost_words lists enum plat_lost in order");
+
+/* ipidrop=, ipidrop_cpu=, ipidrop_after= into *f; 0 or -1 (said). */
+static int lost_keys(unsigned ncpus, struct plat_faults *f)
 {
-	uint64_t v;
-	return cmdline_u64(key, ~0ull, &v) == 0 && v < XCB_MAX_CPUS ? (unsigned)v : ~0u;
+	int site = cmdline_choice("ipidrop", lost_words, PLAT_LOST_NONE);
+	int rc = cmdline_cpu("ipidrop_cpu", ncpus, &f->lost_cpu) |
+		 cmdline_u64("ipidrop_after", 0, &f->lost_after);
+
+	if (site < 0 || rc < 0)
+		return -1;
+	/* One without the other loses nothing: say so rather than run a
+	 * fault test whose fault never happens. */
+	if ((site != PLAT_LOST_NONE) != cmdline_has("ipidrop_cpu")) {
+		kprintf("xcbench: error: cmdline key '%s': needs %s too (ipidrop=SITE ipidrop_cpu=N)\n",
+			site != PLAT_LOST_NONE ? "ipidrop" : "ipidrop_cpu",
+			site != PLAT_LOST_NONE ? "ipidrop_cpu=N" : "ipidrop=SITE");
+		return -1;
+	}
+	if (cmdline_has("ipidrop_after") && site != PLAT_LOST_MASK && site != PLAT_LOST_VECTOR) {
+		kprintf("xcbench: error: cmdline key 'ipidrop_after': applies to ipidrop=mask|vector only\n");
+		return -1;
+	}
+	f->lost_site = (enum plat_lost)site;
+	return 0;
 }
 
-void faults_init(void)
+int faults_init(unsigned ncpus)
 {
-	faults.hang_cpu = cpu_key("hang_cpu");
-	faults.fault_cpu = cpu_key("fault_cpu");
-	faults.dupskip_cpu = cpu_key("dupskip_cpu");
-	faults.startfail_cpu = cpu_key("startfail_cpu");
+	struct bench_faults b;
+	struct plat_faults p = { PLAT_LOST_NONE, ~0u, 0, ~0u };
+	/* Every key read (|, not ||), so each bad one is said at once. */
+	int rc = cmdline_cpu("hang_cpu", ncpus, &b.hang_cpu) | cmdline_cpu("fault_cpu", ncpus, &b.fault_cpu) |
+		 cmdline_cpu("dupskip_cpu", ncpus, &b.dupskip_cpu) |
+		 cmdline_cpu("startfail_cpu", ncpus, &b.startfail_cpu) |
+		 cmdline_cpu("fwddrop_cpu", ncpus, &p.fwddrop_cpu) | lost_keys(ncpus, &p);
+
+	if (rc < 0) {
+		b = (struct bench_faults){ ~0u, ~0u, ~0u, ~0u };
+		p = (struct plat_faults){ PLAT_LOST_NONE, ~0u, 0, ~0u };
+	}
+	faults = b;
+	plat_faults_set(&p);
+	return rc < 0 ? -1 : 0;
 }

@@ -93,13 +93,18 @@ static void busy(uint64_t cycles)
 
 static void callee(void *p)
 {
-	unsigned slot = ledger_arg_slot(p);
 	unsigned me = plat_cpu_id();
 
 	if (callee_cfg.bare) {
 		busy(callee_cfg.work);
 		return;
 	}
+	/* An arg no call passed (the algorithm's bug) indexes nothing: it is
+	 * counted, and the call it should have been is judged lost. */
+	struct ledger_ent *e = ledger_entry_of(me, p);
+	if (!e)
+		return;
+	unsigned slot = ledger_arg_slot(p);
 	/* Everything below writes only this CPU's own lines (its watchdog record,
 	 * its ledger entries), and reads only what CPU 0 set before `go`. The
 	 * record's timestamp is unserialised: it is a diagnostic. */
@@ -114,7 +119,7 @@ static void callee(void *p)
 	if (me == faults.fault_cpu)
 		__asm__ __volatile__("ud2");
 	busy(callee_cfg.work);
-	ledger_note(ledger_at(me, slot), faults_dupskip(me, ledger_arg_seq(p), &dupskip_done));
+	ledger_note(e, faults_dupskip(me, ledger_arg_seq(p), &dupskip_done));
 	wd_state(me, (enum wd_state)prev, prev_since);
 }
 

@@ -6,6 +6,11 @@
 
 static struct ledger_ent *ents;
 static unsigned ncpus_l, slots_l;
+/* Callee runs whose arg was no call's, and the first such arg.
+ * Any target CPU may add one (relaxed atomics: a count and a diagnostic, no
+ * data rides on them; CPU 0 reads them after the calls, as it judges). */
+static uint64_t wild_runs;
+static uintptr_t wild_first;
 
 unsigned long ledger_bytes(unsigned ncpus, unsigned slots)
 {
@@ -23,11 +28,32 @@ void ledger_reset(void)
 {
 	for (unsigned long i = 0; i < (unsigned long)ncpus_l * slots_l; i++)
 		ents[i] = (struct ledger_ent){ 0 };
+	__atomic_store_n(&wild_runs, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&wild_first, 0, __ATOMIC_RELAXED);
 }
 
 struct ledger_ent *ledger_at(unsigned target, unsigned slot)
 {
 	return &ents[(unsigned long)target * slots_l + slot];
+}
+
+struct ledger_ent *ledger_entry_of(unsigned target, const void *arg)
+{
+	unsigned slot = ledger_arg_slot(arg);
+
+	if (target < ncpus_l && slot < slots_l && ledger_arg_seq(arg))
+		return ledger_at(target, slot);
+	/* The run that counts first keeps its arg. */
+	if (__atomic_fetch_add(&wild_runs, 1, __ATOMIC_RELAXED) == 0)
+		__atomic_store_n(&wild_first, (uintptr_t)arg, __ATOMIC_RELAXED);
+	return 0;
+}
+
+uint64_t ledger_wild(const void **first)
+{
+	if (first)
+		*first = (const void *)__atomic_load_n(&wild_first, __ATOMIC_RELAXED);
+	return __atomic_load_n(&wild_runs, __ATOMIC_RELAXED);
 }
 
 /* Only the target CPU writes its entries: plain read-modify-write through relaxed

@@ -77,6 +77,15 @@ void ledger_setup(void *mem, unsigned ncpus, unsigned slots);
 void ledger_reset(void);
 struct ledger_ent *ledger_at(unsigned target, unsigned slot);
 
+/* The callee's entry for its `arg` on CPU `target`, or NULL for an arg no call
+ * passed (a slot past the ledger's, or number 0): the algorithm handed fn a
+ * wrong argument. Counted (ledger_wild), never written through: such an arg
+ * indexed past the ledger and wrote over whatever lay beyond it, and the
+ * verdict was of corrupted books. The call whose arg it was is then lost. */
+struct ledger_ent *ledger_entry_of(unsigned target, const void *arg);
+/* How many callee runs came with such an arg since ledger_reset/setup, and
+ * the first of those args (*first, when not NULL). */
+uint64_t ledger_wild(const void **first);
 /* In the callee, on CPU `target`: call `seq` of initiator slot `slot` ran. */
 void ledger_note(struct ledger_ent *e, uint64_t seq);
 /* Adds to *v what entry e says about an initiator that issued `issued` calls to

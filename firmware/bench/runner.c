@@ -8,7 +8,6 @@
  * emit.c's, the initiators' side initiator.c's.
  */
 #include "bench/rep.h"
-#include "bench/faults.h"
 #include "bench/benchenv.h"
 #include "bench/placement.h"
 #include "bench/report.h"
@@ -123,7 +122,6 @@ void runner_init(void)
 		ledger_setup(mem, plat_num_cpus(), RUN_MAX_INITS);
 	ledger_ok = mem != 0;
 	set_domains();
-	faults_init();
 }
 
 /* ---- one case ---- */

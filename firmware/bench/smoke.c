@@ -65,8 +65,10 @@ static int dupskip_done;	/* written only by dupskip_cpu, once */
 static void note_fn(void *arg)
 {
 	unsigned me = plat_cpu_id();
+	struct ledger_ent *e = ledger_entry_of(me, arg);	/* NULL: a wrong arg, counted */
 
-	ledger_note(ledger_at(me, ledger_arg_slot(arg)), faults_dupskip(me, ledger_arg_seq(arg), &dupskip_done));
+	if (e)
+		ledger_note(e, faults_dupskip(me, ledger_arg_seq(arg), &dupskip_done));
 }
 
 /* The first (initiator, target) pair misjudged() found wrong, and how many
@@ -427,7 +429,13 @@ int xcall_smoke(unsigned iters)
 	if (iters > MAX_SAMPLES)
 		iters = MAX_SAMPLES;
 	fails = 0;
-	if (cmdline_u64("watchdog_ms", SMOKE_BOUND_MS, &bound_ms) < 0 || !bound_ms)
+	/* A bad value ends the test as a bad command line: a typo'd fault key
+	 * would otherwise pass a test of the fault it never injected. */
+	if ((cmdline_u64("watchdog_ms", SMOKE_BOUND_MS, &bound_ms) | faults_init(n)) < 0) {
+		plat_irq_restore(flags);
+		return XCALL_SMOKE_BAD_CMDLINE;
+	}
+	if (!bound_ms)
 		bound_ms = SMOKE_BOUND_MS;
 	if (bound_ms < SMOKE_BOUND_MIN_MS)
 		bound_ms = SMOKE_BOUND_MIN_MS;
@@ -438,7 +446,6 @@ int xcall_smoke(unsigned iters)
 		plat_irq_restore(flags);
 		return 0;
 	}
-	faults_init();
 	if (smoke_init(n) < 0) {
 		plat_irq_restore(flags);
 		return -1;

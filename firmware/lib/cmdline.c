@@ -277,6 +277,24 @@ int cmdline_u64(const char *key, uint64_t dflt, uint64_t *out)
 	return 0;
 }
 
+int cmdline_cpu(const char *key, unsigned ncpus, unsigned *out)
+{
+	uint64_t v;
+
+	*out = ~0u;
+	if (cmdline_u64(key, ~0ull, &v) < 0)
+		return -1;
+	if (!cmdline_has(key))
+		return 0;
+	if (v >= ncpus) {
+		kprintf("xcbench: error: cmdline key '%s': cpu %llu is not online (cpus 0-%u)\n", key,
+			(unsigned long long)v, ncpus ? ncpus - 1 : 0);
+		return -1;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
 int cmdline_choice(const char *key, const char *choices, int dflt_index)
 {
 	int i = find(key);

@@ -54,6 +54,12 @@ const char *cmdline_str(const char *key, const char *dflt);
  * "xcbench: error: cmdline key 'KEY': bad number 'VALUE'", leaves *out = dflt,
  * returns -1. */
 int cmdline_u64(const char *key, uint64_t dflt, uint64_t *out);
+/* A CPU-index key (the test keys hang_cpu=N, ipidrop_cpu=N, ...): absent:
+ * *out = ~0u (none), returns 0. A bad number, or one that is not below
+ * ncpus (the CPUs online): prints "xcbench: error: cmdline key 'KEY': ..."
+ * naming the value, leaves *out = ~0u, returns -1, so that a typo never
+ * reads as a fault that was asked for and simply did not happen. */
+int cmdline_cpu(const char *key, unsigned ncpus, unsigned *out);
 /* Like cmdline_u64 but the value must also be one of words in 'choices'
  * ("auto|xapic|x2apic"): returns its index, dflt_index when absent, -1 with an
  * error naming the key and the allowed words when not one of them. */

@@ -2,7 +2,9 @@
 # command line + printf, MADT/FADT/RSDP parsing, APIC-ID topology decoding,
 # CPU masks (atomic ones under ThreadSanitizer).
 HOST_TESTS += test_cmdline test_madt test_topology
-test_cmdline_SRCS := tests/test_cmdline.c lib/cmdline.c lib/printf.c lib/string.c cmdline_keys.c ../proto/xcb_secret.c
+# bench/faults.c: the test keys, every one parsed there (test_fault_keys)
+test_cmdline_SRCS := tests/test_cmdline.c lib/cmdline.c lib/printf.c lib/string.c cmdline_keys.c ../proto/xcb_secret.c \
+	bench/faults.c
 test_cmdline_SAN := address,undefined
 test_madt_SRCS := tests/test_madt.c arch/acpi_parse.c lib/printf.c lib/string.c
 test_madt_SAN := address,undefined

@@ -1,11 +1,14 @@
 /* tests/test_cmdline.c — host unit tests of lib/cmdline.c (and the console
  * capture in lib/printf.c): splitting, image-name dropping, numbers, choices,
- * lists, unknown-key warnings and errors that name the key. */
+ * lists, unknown-key warnings and errors that name the key; CPU-index keys
+ * and the test faults' keys (bench/faults.c), each bad value refused. */
 #include <stdio.h>
 #include <string.h>
 #include "tests/xcb_test.h"
 #include "lib/cmdline.h"
 #include "lib/printf.h"
+#include "bench/faults.h"
+#include "xcall/platform.h"
 
 static char captured[4096];
 static size_t ncaptured;
@@ -119,6 +122,106 @@ static void test_numbers(void **state)
 	assert_int_equal(cmdline_u64("k", 5, &v), -1);
 }
 
+static void test_cpu_keys(void **state)
+{
+	(void)state;
+	unsigned c;
+	cmdline_init("img a=3 b=x c=12abc d=4 e= f=4294967297 g=0 h=0x2");
+	/* Absent: ~0u (none); else the CPU, any way cmdline_u64 spells it. */
+	static const struct {
+		const char *key;
+		unsigned cpu;
+	} good[] = { { "absent", ~0u }, { "a", 3 }, { "g", 0 }, { "h", 2 } };
+	for (unsigned i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		c = 1;
+		assert_int_equal(cmdline_cpu(good[i].key, 4, &c), 0);
+		assert_true(c == good[i].cpu);
+	}
+	/* Every bad one refused with ~0u, none taken as a CPU or as "off". */
+	const char *bad[] = { "b", "c", "d", "e", "f" };
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		c = 1;
+		assert_int_equal(cmdline_cpu(bad[i], 4, &c), -1);
+		assert_true(c == ~0u);
+	}
+	assert_non_null(strstr(captured, "cmdline key 'b': bad number 'x'"));
+	assert_non_null(strstr(captured, "cmdline key 'c': bad number '12abc'"));
+	assert_non_null(strstr(captured, "cmdline key 'd': cpu 4 is not online (cpus 0-3)"));
+	/* 2^32 + 1 is not cpu 1 (a 32-bit cast would make it so) */
+	assert_non_null(strstr(captured, "cmdline key 'f': cpu 4294967297 is not online (cpus 0-3)"));
+}
+
+/* bench/faults.c hands the xcall layer's faults down through this. */
+static struct plat_faults handed;
+static unsigned handed_n;
+void plat_faults_set(const struct plat_faults *f)
+{
+	handed = *f;
+	handed_n++;
+}
+
+/* faults_init(4) over `line`: its result; every fault is off after a bad one. */
+static int faults_of(const char *line)
+{
+	cmdline_init(line);
+	handed_n = 0;
+	int rc = faults_init(4);
+	assert_int_equal(handed_n, 1);
+	if (rc < 0) {
+		assert_true(faults.hang_cpu == ~0u && faults.fault_cpu == ~0u && faults.dupskip_cpu == ~0u &&
+			    faults.startfail_cpu == ~0u);
+		assert_true(handed.lost_site == PLAT_LOST_NONE && handed.lost_cpu == ~0u && handed.lost_after == 0 &&
+			    handed.fwddrop_cpu == ~0u);
+	}
+	return rc;
+}
+
+static void test_fault_keys(void **state)
+{
+	(void)state;
+	assert_int_equal(faults_of("img"), 0);
+	assert_true(faults.hang_cpu == ~0u && handed.lost_site == PLAT_LOST_NONE && handed.fwddrop_cpu == ~0u);
+	assert_int_equal(faults_of("img hang_cpu=1 fault_cpu=2 dupskip_cpu=0 startfail_cpu=3 fwddrop_cpu=3 "
+				   "ipidrop=mask ipidrop_cpu=2 ipidrop_after=30"), 0);
+	assert_true(faults.hang_cpu == 1 && faults.fault_cpu == 2 && faults.dupskip_cpu == 0 &&
+		    faults.startfail_cpu == 3);
+	assert_true(handed.lost_site == PLAT_LOST_MASK && handed.lost_cpu == 2 && handed.lost_after == 30 &&
+		    handed.fwddrop_cpu == 3);
+	assert_int_equal(faults_of("img ipidrop=vector ipidrop_cpu=1"), 0);
+	assert_true(handed.lost_site == PLAT_LOST_VECTOR && handed.lost_cpu == 1);
+
+	/* Each key with a bad number, a CPU past the 4 online, an empty value. */
+	const char *keys[] = { "hang_cpu", "fault_cpu", "dupskip_cpu", "startfail_cpu", "fwddrop_cpu" };
+	const char *vals[] = { "x", "12abc", "4", "" };
+	for (unsigned k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		for (unsigned v = 0; v < sizeof(vals) / sizeof(vals[0]); v++) {
+			char line[64];
+			snprintf(line, sizeof(line), "img %s=%s", keys[k], vals[v]);
+			ncaptured = 0;
+			assert_int_equal(faults_of(line), -1);
+			snprintf(line, sizeof(line), "cmdline key '%s': ", keys[k]);
+			assert_non_null(strstr(captured, line));
+		}
+	/* The ipidrop keys; one without the other would lose nothing. Each line
+	 * refused, naming what is wrong. */
+	static const struct {
+		const char *line, *said;
+	} lost[] = {
+		{ "img ipidrop=mask ipidrop_cpu=x", "'ipidrop_cpu': bad number 'x'" },
+		{ "img ipidrop=mask ipidrop_cpu=9", "'ipidrop_cpu': cpu 9 is not online (cpus 0-3)" },
+		{ "img ipidrop=mask ipidrop_cpu=1 ipidrop_after=3x", "'ipidrop_after': bad number '3x'" },
+		{ "img ipidrop=msk ipidrop_cpu=1", "'ipidrop': bad value 'msk'" },
+		{ "img ipidrop_cpu=1", "'ipidrop_cpu': needs ipidrop=SITE too" },
+		{ "img ipidrop=raw", "'ipidrop': needs ipidrop_cpu=N too" },
+		{ "img ipidrop=raw ipidrop_cpu=1 ipidrop_after=2", "'ipidrop_after': applies to ipidrop=mask|vector only" },
+	};
+	for (unsigned i = 0; i < sizeof(lost) / sizeof(lost[0]); i++) {
+		ncaptured = 0;
+		assert_int_equal(faults_of(lost[i].line), -1);
+		assert_non_null(strstr(captured, lost[i].said));
+	}
+}
+
 static void test_choice(void **state)
 {
 	(void)state;
@@ -211,6 +314,8 @@ XCB_TEST_MAIN(
 	cmocka_unit_test_setup(test_image_name_dropped, setup),
 	cmocka_unit_test_setup(test_values, setup),
 	cmocka_unit_test_setup(test_numbers, setup),
+	cmocka_unit_test_setup(test_cpu_keys, setup),
+	cmocka_unit_test_setup(test_fault_keys, setup),
 	cmocka_unit_test_setup(test_choice, setup),
 	cmocka_unit_test_setup(test_list, setup),
 	cmocka_unit_test_setup(test_unknown_keys, setup),

@@ -248,6 +248,34 @@ static void test_ledger_arg(void **st)
 	assert_int_equal(ledger_arg_seq(ledger_arg(0, 1)), 1);
 }
 
+/* A callee handed an arg no call passed (an algorithm's bug: a stale or
+ * wrong field read as fn's argument) gets no entry: the run is counted, its
+ * first arg kept, and nothing is written - the old callees indexed the
+ * ledger with the arg's slot, past its end for a slot >= SLOTS. */
+static void test_ledger_wild_arg(void **st)
+{
+	(void)st;
+	void *m = ledger_mem();
+	const void *first = (const void *)1;
+
+	ledger_reset();
+	assert_int_equal(ledger_wild(&first), 0);
+	assert_ptr_equal(ledger_entry_of(2, ledger_arg(1, 7)), ledger_at(2, 1));
+	void *wild[] = { ledger_arg(SLOTS, 1), ledger_arg(LEDGER_MAX_SLOTS - 1, 5), ledger_arg(0, 0), NULL };
+	for (unsigned i = 0; i < sizeof(wild) / sizeof(wild[0]); i++)
+		assert_null(ledger_entry_of(1, wild[i]));
+	assert_null(ledger_entry_of(NCPU, ledger_arg(0, 1)));	/* no such target */
+	assert_int_equal(ledger_wild(&first), 5);
+	assert_ptr_equal(first, wild[0]);
+	/* nothing booked anywhere */
+	for (unsigned t = 0; t < NCPU; t++)
+		for (unsigned k = 0; k < SLOTS; k++)
+			assert_int_equal(ledger_at(t, k)->runs, 0);
+	ledger_reset();
+	assert_int_equal(ledger_wild(NULL), 0);
+	free(m);
+}
+
 /* Jain over throughput, across all repetitions: two initiators with the SAME
  * median latency, but one made 4x the calls per cycle (the other waited behind
  * it). The old index, over medians of the last repetition, said 1.000. */
@@ -325,5 +353,6 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_ledger_wrong_target_and_lost),
 	cmocka_unit_test(test_ledger_shows),
 	cmocka_unit_test(test_ledger_arg),
+	cmocka_unit_test(test_ledger_wild_arg),
 	cmocka_unit_test(test_jain_over_throughput),
 	cmocka_unit_test(test_jain_shared_window))

@@ -2,7 +2,8 @@
  * test_stats_suite.c - host unit tests (cmocka) of suite expansion (bench/suite.c)
  * and CPU placement (bench/placement.c): which cases a suite yields on a given CPU
  * count, command-line overrides and their errors, and which CPUs initiate and
- * target for each placement - all counted by hand.
+ * target for each placement - all counted by hand; and the registry's limit on
+ * an algorithm's name.
  */
 #include <string.h>
 #include "tests/xcb_test.h"
@@ -28,6 +29,23 @@ XCALL_TABLE_ENTRY(tree);
 
 #define MAXC 1024
 static struct bcase got[MAXC];
+
+/* A name the host cannot carry is refused at init, naming the limit: past
+ * XCALL_NAME_MAX the daemon dropped HELLO's algo.NAME= line, and the
+ * algorithm was missing from xcbench show's list with no word why. */
+static void test_name_length(void **state)
+{
+	(void)state;
+	char name[XCALL_NAME_MAX + 2];
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = 0;		/* one past the limit */
+	struct xcall_ops o = { .name = name, .desc = "a stand-in" };
+	const char *why = xcall_decl_error(&o);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "name longer than 59 characters (XCALL_NAME_MAX)"));
+	name[XCALL_NAME_MAX] = 0;		/* at the limit */
+	assert_null(xcall_decl_error(&o));
+}
 static unsigned ngot;
 
 static void collect(const struct bcase *c, void *ctx)
@@ -482,4 +500,5 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_flush_deliveries),
 	cmocka_unit_test(test_unicast_sender),
 	cmocka_unit_test(test_placement),
-	cmocka_unit_test(test_place_sync))
+	cmocka_unit_test(test_place_sync),
+	cmocka_unit_test(test_name_length))

@@ -103,6 +103,19 @@ enum plat_lost { PLAT_LOST_NONE, PLAT_LOST_RAW, PLAT_LOST_PATHS, PLAT_LOST_QLIST
 		 PLAT_LOST_MASK, PLAT_LOST_VECTOR };
 unsigned plat_lost_cpu(enum plat_lost site);
 
+/* The payload's lost-IPI test faults, as bench/faults.c parses them (every
+ * test key is parsed and checked there, once, before the first IPI):
+ * ipidrop= site and ipidrop_cpu= (~0u: none), ipidrop_after=, and
+ * fwddrop_cpu= (IPIs a handler sends that CPU are lost: a tree leader's
+ * forward; ~0u: none). Payload only (platform_hw.c). */
+struct plat_faults {
+	enum plat_lost lost_site;
+	unsigned lost_cpu;
+	uint64_t lost_after;
+	unsigned fwddrop_cpu;
+};
+void plat_faults_set(const struct plat_faults *f);
+
 /* ---- TLB test window (4 KiB pages) for the flush layer ---------------- */
 
 enum plat_tlb_op { PLAT_TLB_INVLPG, PLAT_TLB_CR3, PLAT_TLB_INVPCID, PLAT_TLB_NONE };

@@ -16,7 +16,6 @@
 #include "arch/tsc.h"
 #include "lib/cpumask.h"
 #include "lib/printf.h"
-#include "lib/cmdline.h"
 
 #define VEC_RAW 0xe4	/* raw ping-pong: its own vector, beside VEC_FLUSH */
 /* Every IPI vector lies in [VEC_BASE, VEC_BASE + VEC_SPAN): the one stub
@@ -40,14 +39,16 @@ static plat_ipi_handler_t handlers[VEC_SPAN];
 
 /* Test key fwddrop_cpu=N (a fault for tests/t-xcall-faults.sh): IPIs sent
  * from inside an IPI handler to CPU N are dropped — a tree leader's forward
- * lost — so the watchdog must name CPU N alone. ~0u: off. Set at init. */
+ * lost — so the watchdog must name CPU N alone. ~0u: off. Set by
+ * plat_faults_set (bench/faults.c parses every test key). */
 static unsigned fwddrop_cpu = ~0u;
 /* Per CPU: inside the stub (IF off, no nesting); each CPU its own byte. */
 static volatile uint8_t in_stub[XCB_MAX_CPUS];
 
 /* Test keys ipidrop=SITE ipidrop_cpu=N (platform.h plat_lost_cpu; a fault for
  * tests/t-wait-faults.sh): the answer a wait of SITE expects from CPU N is
- * lost. Off unless both are given. Set at init, before any IPI. */
+ * lost. Both or neither (faults.c refuses one alone). Set by plat_faults_set,
+ * before any IPI. */
 static enum plat_lost lost_site;
 static unsigned lost_cpu = ~0u;
 /* lost_cpu when the site is one of the sends' own (mask, vector), else ~0u:
@@ -58,16 +59,14 @@ static unsigned send_lost_cpu = ~0u;
  * repetition's timed shootdowns). Counted down by whichever CPU sends. */
 static uint64_t lost_after;
 
-/* Reads the ipidrop keys (plat_ipi_pool_reset: at init, before any IPI). */
-static void lost_init(void)
+void plat_faults_set(const struct plat_faults *f)
 {
-	uint64_t v;
-	int k = cmdline_choice("ipidrop", "none|raw|paths|qlist|lazy|mask|vector", 0);
-
-	lost_site = k > 0 ? (enum plat_lost)k : PLAT_LOST_NONE;
-	lost_cpu = cmdline_u64("ipidrop_cpu", ~0ull, &v) == 0 && v < XCB_MAX_CPUS ? (unsigned)v : ~0u;
+	lost_site = f->lost_site;
+	lost_cpu = f->lost_cpu;
 	send_lost_cpu = lost_site == PLAT_LOST_MASK || lost_site == PLAT_LOST_VECTOR ? lost_cpu : ~0u;
-	lost_after = cmdline_u64("ipidrop_after", 0, &v) == 0 ? v : 0;
+	/* relaxed: before any IPI (faults.h faults_init); counted down later. */
+	__atomic_store_n(&lost_after, f->lost_after, __ATOMIC_RELAXED);
+	fwddrop_cpu = f->fwddrop_cpu;
 }
 
 /*
@@ -136,9 +135,6 @@ int plat_waiting_on(unsigned cpu, const char **what)
 
 void plat_ipi_pool_reset(void)
 {
-	uint64_t v;
-	fwddrop_cpu = cmdline_u64("fwddrop_cpu", ~0ull, &v) == 0 && v < XCB_MAX_CPUS ? (unsigned)v : ~0u;
-	lost_init();
 	for (unsigned k = PLAT_IPI_POOL0; k < PLAT_IPI_NR; k++)
 		vectors[k] = 0;
 	pool_used = 0;

@@ -122,13 +122,22 @@ const char *xcall_name_reserved(const char *name)
 	return 0;
 }
 
+#define XCALL_STR_(x) #x
+#define XCALL_STR(x) XCALL_STR_(x)
+
 const char *xcall_decl_error(const struct xcall_ops *o)
 {
 	if (!o->name || !*o->name)
 		return "no name: XCALL_ALGO(name, ...) gives it";
-	for (const char *c = o->name; *c; c++)
+	unsigned len = 0;
+	for (const char *c = o->name; *c; c++, len++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
 			return "name must be [a-z0-9_]+ (algos=, the CASE key algo and HELLO's algo.NAME take no other)";
+	if (len > XCALL_NAME_MAX)
+		/* Short: it follows the name in xcall.c's init_err[]. Past
+		 * it, HELLO's key algo.NAME would pass proto's XCB_KEY_MAX and
+		 * the daemon drop the algorithm's description. */
+		return "name longer than " XCALL_STR(XCALL_NAME_MAX) " characters (XCALL_NAME_MAX)";
 	for (const struct xcall_ops *const *a = xcall_algo_list(); *a; a++)
 		if (*a != o && !cmp((*a)->name, o->name))
 			return "name taken by another algorithm: rename one (xcall_find() and algos= would pick one of them)";

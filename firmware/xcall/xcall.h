@@ -31,6 +31,7 @@
 #define XCB_XCALL_H
 
 #include <stdint.h>
+#include "xcb_proto.h"
 #include "xcb_schema.h"
 
 struct cpumask;
@@ -63,6 +64,12 @@ struct xcall_lockprof {
  * The suite runs a unicast sender under one delivery only (bench/suite.c
  * xcall_deliveries). */
 enum xcall_sends { XCALL_SENDS_MASK, XCALL_SENDS_UNICAST };
+
+/* Longest algorithm name: HELLO carries its description as the fact
+ * algo.NAME=, whose key the daemon drops past proto's XCB_KEY_MAX (the name
+ * then missing from xcbench show's algorithms, the API's schema). */
+#define XCALL_NAME_MAX 59
+_Static_assert(XCALL_NAME_MAX + sizeof("algo.") - 1 == XCB_KEY_MAX, "algo.NAME is a HELLO key");
 
 /* Most IPI vectors one algorithm may ask for (xcall_ops.nipi). */
 #define XCALL_MAX_IPI 2

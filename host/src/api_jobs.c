@@ -19,6 +19,8 @@
 /* The payload command line without params is at most ~330 characters (a
  * 64-character host, twice); params must fit in what is left under 500. */
 #define PARAMS_MAX 160
+/* One key or value of them, at most. */
+#define PARAM_WORD_MAX 64
 
 /* A job row's columns, in the order of JOB_COLS; the lifecycle's follow
  * from JC_LIFE on. */
@@ -135,9 +137,16 @@ static int params_check(json_t *params, char *why, size_t n)
 		}
 		/* Keys as the payload's table spells them: lower-case only
 		 * (SERVER= was accepted, issue 26). */
-		if (!text_is_word(k, "_", 64) || strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(k) ||
-		    !s || !text_is_word(s, "_.,:-+/", 64)) {
-			snprintf(why, n, "params.%s: keys [a-z0-9_], values without spaces or quotes", k);
+		if (!text_is_word(k, "_", PARAM_WORD_MAX) ||
+		    strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(k) || !s ||
+		    !text_is_word(s, "_.,:-+/", PARAM_WORD_MAX)) {
+			/* The length said apart: algos=a,b,c past it read as a
+			 * value with a space or a quote in it. */
+			if (s && strlen(s) > PARAM_WORD_MAX && text_is_word(k, "_", PARAM_WORD_MAX))
+				snprintf(why, n, "params.%s: %zu characters; a value has at most %d", k, strlen(s),
+					 PARAM_WORD_MAX);
+			else
+				snprintf(why, n, "params.%s: keys [a-z0-9_], values without spaces or quotes", k);
 			return -1;
 		}
 		plen += strlen(k) + strlen(s) + 2;

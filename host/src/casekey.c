@@ -36,7 +36,7 @@ char *sanitize_text(const char *p, size_t n)
 
 static int key_ok(const char *k, size_t n)
 {
-	if (n == 0 || n > 64)
+	if (n == 0 || n > XCB_KEY_MAX)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		char c = k[i];
