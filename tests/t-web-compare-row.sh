@@ -2,7 +2,8 @@
 # t-web-compare-row.sh — the dashboard's compare page compares seed 002's
 # figures, not only the readers' wait per read: compare.html?...&row=NAME
 # asks the API for that row (GET /api/v1/compare's row=), offers a chooser
-# of the rows (sync cases), names the measure in the table's title with the
+# of the rows (sync cases) and a row field in the picker (before any run
+# is chosen; the schema's rows, a row it adds too), names the measure in the table's title with the
 # CLI's words (served once: GET /api/v1/schema's pseudo_rows), keeps the row
 # in its swap and CSV links, and shows the API's 400 for an unknown row. The
 # run is the stored real -smp 4 suite=ept boot (tests/fixtures, as

@@ -67,8 +67,51 @@ try {
 	ok(s.titles.length > 0 && s.titles.every((t) => t.includes("the readers' median read-lock wait per batch")),
 		'... titled with the readers\' wait per batch', s.titles);
 
-	// ---- the run page's sync table: the same words, in show's order ------------
+	// ---- the picker (no runs chosen yet): a row field, from the schema ---------
 	const rows = (await api('schema')).body.sync_rows;
+	const picker = () => page.evaluate(() => {
+		const sel = document.querySelector('#picker select[name=row]');
+		return sel && { value: sel.value, options: [...sel.options].map((o) => [o.value, o.textContent]) };
+	});
+	await page.goto(url('compare.html'));
+	await ready();
+	let pk = await picker();
+	ok(pk && pk.value === 'all' && pk.options.map(([v]) => v).join() === rows.map((r) => r.name).join()
+		&& pk.options.every(([, t], i) => t.includes(rows[i].label)),
+	'the picker has a row field: the schema\'s sync_rows in its order, with its labels, on all', pk);
+	await page.selectOption('#pick-a', ID);
+	await page.selectOption('#pick-b', ID);
+	await page.fill('#picker input[name=algo_a]', 'inside');
+	await page.fill('#picker input[name=algo_b]', 'after');
+	if (pk) await page.selectOption('#pick-row', 'writer_hold');
+	await Promise.all([page.waitForNavigation(), page.click('#picker button[type=submit]')]);
+	await ready();
+	s = await shown();
+	ok(/[?&]row=writer_hold(&|$)/.test(page.url()) && s.row === 'writer_hold' && s.chooser === 'writer_hold' && s.a_p50.join() === sorted(hold.cases).join(),
+		'picking writer_hold there: the URL carries it and the page shows the writer\'s hold', { url: page.url(), row: s.row });
+	// The way back: "Other runs…" opens the picker, and all is the API's
+	// default, left out of the URL.
+	await Promise.all([page.waitForNavigation(), page.click('#pick a.button[href="compare.html"]')]);
+	await ready();
+	await page.selectOption('#pick-a', ID);
+	await page.selectOption('#pick-b', ID);
+	await Promise.all([page.waitForNavigation(), page.click('#picker button[type=submit]')]);
+	ok(!/[?&]row=/.test(page.url()), 'the row field on all: no row= in the URL', page.url());
+	await ready();
+	// A row the daemon adds (its schema answer with one more) is offered with no edit here.
+	await page.route('**/api/v1/schema', async (route) => {
+		const res = await route.fetch();
+		const json = await res.json();
+		json.sync_rows.push({ name: 'new_row', label: 'a row added later', measure: 'the median of a row added later' });
+		await route.fulfill({ response: res, json });
+	});
+	await page.goto(url('compare.html'));
+	await ready();
+	pk = await picker();
+	ok(pk && pk.options.some(([v, t]) => v === 'new_row' && t.includes('a row added later')), 'a row the schema adds appears in the picker', pk);
+	await page.unroute('**/api/v1/schema');
+
+	// ---- the run page's sync table: the same words, in show's order ------------
 	await page.goto(url(`run.html?id=${ID}`));
 	await ready();
 	const ths = await page.$$eval('#sync-table thead th', (t) => t.map((e) => e.textContent));

@@ -38,13 +38,16 @@ function qs(obj) {
 
 const runName = (r) => `#${r.id}${r.label ? ` “${r.label}”` : ''}`;
 
-// The picker: two runs (and optionally two algorithms), submitted as a GET
-// form so the result is a plain, bookmarkable URL.
+// The picker: two runs (and optionally two algorithms and the row a sync
+// case is compared by), submitted as a GET form so the result is a plain,
+// bookmarkable URL.
 async function picker(el) {
 	fill(el, loading('the runs to choose from'));
 	let runs;
 	try {
-		runs = (await api.get('runs?limit=1000')).runs || [];
+		// The row field's names come from the schema; a daemon that cannot
+		// serve it still gets a picker, without that field (the API's default).
+		[runs, schema] = await Promise.all([api.get('runs?limit=1000').then((d) => d.runs || []), api.schema().catch(() => schema)]);
 	} catch (e) {
 		fill(el, errorBox('the runs', e));
 		return;
@@ -65,8 +68,10 @@ async function picker(el) {
 			h('label', {}, 'group (b)', h('input', { type: 'text', id: 'group-b', placeholder: 'e.g. 4,5,6', size: 10 })),
 			h('label', {}, 'Algorithm in a (optional)', h('input', { type: 'text', name: 'algo_a', value: q.algo_a, placeholder: 'e.g. locked', size: 12 })),
 			h('label', {}, 'Algorithm in b (optional)', h('input', { type: 'text', name: 'algo_b', value: q.algo_b, placeholder: 'e.g. lockless', size: 12 })),
+			syncRows().length ? h('label', {}, 'Sync cases compared by', h('select', { name: 'row', id: 'pick-row' }, rowOptions(q.row))) : null,
 			h('button', { class: 'primary', type: 'submit' }, 'Compare')),
-		h('div', { class: 'muted' }, 'Pick the same run twice and name two algorithms to compare algorithms within one run. Cells show how b differs from a: negative = faster.')));
+		h('div', { class: 'muted' }, 'Pick the same run twice and name two algorithms to compare algorithms within one run. Cells show how b differs from a: negative = faster.'),
+		syncRows().length ? h('div', { class: 'muted' }, ROW_NOTE) : null));
 	el.querySelector('form').addEventListener('submit', (e) => {
 		// Drop empty optional fields so the URL stays short.
 		e.preventDefault();
@@ -76,6 +81,7 @@ async function picker(el) {
 			const g = el.querySelector(`#group-${side}`).value.replace(/\s+/g, '');
 			if (g) f.set(side, g);
 		}
+		if (f.get('row') === 'all') f.delete('row'); // the API's default: the short URL
 		window.location.href = `compare.html?${qs(Object.fromEntries(f.entries()))}`;
 	});
 }
@@ -249,10 +255,16 @@ function rowChooser(cmp) {
 	const axes = Object.fromEntries(Object.entries(q.axes).map(([k, v]) => [`ax.${k}`, v]));
 	const sel = h('select', { id: 'row', onchange: (e) => {
 		window.location.href = `compare.html?${qs({ ...apiQ(), row: e.target.value === 'all' ? '' : e.target.value, ...axes })}`;
-	} }, syncRows().map((r) => h('option', { value: r.name, selected: r.name === (cmp.row || 'all') }, `${r.name}: ${r.label}`)));
+	} }, rowOptions(cmp.row));
 	return h('div', { class: 'toolbar', id: 'row-chooser' }, h('label', {}, 'Sync cases compared by', sel),
-		h('span', { class: 'muted' }, 'A sync case\u2019s all row is the readers\u2019 wait per single read, which a change to the writer\u2019s lock hold can leave unmoved; the other rows are the writer\u2019s figures and the readers\u2019 wait per batch (cases of other kinds have none and are left out).'));
+		h('span', { class: 'muted' }, ROW_NOTE));
 }
+
+// The choices of a row chooser (the result's and the picker's): every
+// schema row, named as the CLI names it, on `chosen` (all when none).
+const rowOptions = (chosen) => syncRows().map((r) => h('option', { value: r.name, selected: r.name === (chosen || 'all') }, `${r.name}: ${r.label}`));
+
+const ROW_NOTE = 'A sync case\u2019s all row is the readers\u2019 wait per single read, which a change to the writer\u2019s lock hold can leave unmoved; the other rows are the writer\u2019s figures and the readers\u2019 wait per batch (cases of other kinds have none and are left out).';
 
 // Title: kind, algorithm(s), and the axes that tell this table from the
 // other tables of the same kind (e.g. callee work 0 vs 500 µs); the note
