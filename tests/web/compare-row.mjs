@@ -118,6 +118,25 @@ try {
 	const want = [...rows.filter((r) => r.name !== 'all').map((r) => r.label), `${rows[0].label} (p50)`];
 	ok(rows[0].name === 'all' && ths.join('|').includes(want.join('|')),
 		`run page: the sync table's figures are headed with the schema's sync_rows labels, in show's order (${want.join(', ')})`, ths);
+	const batchLabel = rows.find((r) => r.name === 'reader_batch').label;
+	const chartTitle = await page.textContent('[data-chart=sync-batch] h3');
+	ok(chartTitle.toLowerCase().startsWith(`${batchLabel} vs`), `run page: the sync chart is titled with the schema's "${batchLabel}"`, chartTitle);
+	// Fairness of a sync case (the least fair, shown first): its per-CPU
+	// rows are its readers' waits per read, said so, not a call time per initiator.
+	const fair = await page.evaluate(() => {
+		const c = window.xcbCharts.fairness;
+		return c && { title: document.querySelector('[data-chart=fairness] h3').textContent, note: document.querySelector('[data-chart=fairness] .note').textContent,
+			y: c.options.scales.y.title.text, x: c.options.scales.x.title.text, label: c.data.datasets[0].label };
+	});
+	const perRead = rows[0].label;
+	ok(fair && fair.y === `median ${perRead} (p50) per reader` && fair.x === 'reader CPU' && fair.title.startsWith(`Median ${perRead} per reader CPU`)
+		&& /readers' throughput \(read acquisitions per second/.test(fair.note) && !/call|initiator/.test(JSON.stringify(fair)),
+	`run page: a sync case's fairness is its readers' ("${perRead}" per reader CPU), not a call time per initiator`, fair);
+	// The machine page's trend of a sync case: its p50 is the readers' wait per read.
+	await page.goto(url(`machine.html?mac=${process.env.XCB_MAC}`));
+	await ready();
+	const trendY = await page.evaluate(() => window.xcbCharts.trend && window.xcbCharts.trend.options.scales.y.title.text);
+	ok(trendY === `p50 ${perRead} (ns)`, `machine page: the trend of a sync case is titled "p50 ${perRead}", not a call time`, trendY);
 	ok(errors.length === 0, 'no console errors', errors.join('\n'));
 
 	// ---- an unknown row: the API's 400 on the page -------------------------------

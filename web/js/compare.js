@@ -14,7 +14,7 @@ import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, changeColor, destroyAll } from './charts.js';
 import { varyingAxes, filterCases, notMarkedWhy, unitOfRuns } from './model.js';
-import { isSync, measureNoun } from './sync_view.js';
+import { isSync, measureOf, rowWords } from './sync_view.js';
 
 const main = $('#main');
 $('#top').replaceWith(header('compare'));
@@ -71,7 +71,7 @@ async function picker(el) {
 			syncRows().length ? h('label', {}, 'Sync cases compared by', h('select', { name: 'row', id: 'pick-row' }, rowOptions(q.row))) : null,
 			h('button', { class: 'primary', type: 'submit' }, 'Compare')),
 		h('div', { class: 'muted' }, 'Pick the same run twice and name two algorithms to compare algorithms within one run. Cells show how b differs from a: negative = faster.'),
-		syncRows().length ? h('div', { class: 'muted' }, ROW_NOTE) : null));
+		syncRows().length ? h('div', { class: 'muted' }, rowNote()) : null));
 	el.querySelector('form').addEventListener('submit', (e) => {
 		// Drop empty optional fields so the URL stays short.
 		e.preventDefault();
@@ -235,14 +235,10 @@ function render(pick, body, cmp) {
 // then the pseudo-initiators, with the CLI's words, served once) and the one
 // the answer compares by (its `row`; all unless asked).
 const syncRows = () => (schema && schema.sync_rows) || [];
-const rowOf = (cmp) => syncRows().find((r) => r.name === (cmp.row || 'all')) || null;
 
 // What a table's cells compare: a sync table's the row's measure (compare
 // --row's title words), any other the median call time.
-const measureOf = (pv, cmp) => {
-	const r = isSync(pv.fixed) ? rowOf(cmp) : null;
-	return r ? r.measure : `the ${measureNoun(pv.fixed)}`;
-};
+const measureOfPivot = (pv, cmp) => measureOf(pv.fixed, syncRows(), cmp.row);
 
 // The row chooser (row=): only where a compared case is a sync one (seed
 // 002's figures are rows of sync cases only; any other case has none, so a
@@ -257,14 +253,15 @@ function rowChooser(cmp) {
 		window.location.href = `compare.html?${qs({ ...apiQ(), row: e.target.value === 'all' ? '' : e.target.value, ...axes })}`;
 	} }, rowOptions(cmp.row));
 	return h('div', { class: 'toolbar', id: 'row-chooser' }, h('label', {}, 'Sync cases compared by', sel),
-		h('span', { class: 'muted' }, ROW_NOTE));
+		h('span', { class: 'muted' }, rowNote()));
 }
 
 // The choices of a row chooser (the result's and the picker's): every
 // schema row, named as the CLI names it, on `chosen` (all when none).
 const rowOptions = (chosen) => syncRows().map((r) => h('option', { value: r.name, selected: r.name === (chosen || 'all') }, `${r.name}: ${r.label}`));
 
-const ROW_NOTE = 'A sync case\u2019s all row is the readers\u2019 wait per single read, which a change to the writer\u2019s lock hold can leave unmoved; the other rows are the writer\u2019s figures and the readers\u2019 wait per batch (cases of other kinds have none and are left out).';
+// Why the row matters, naming the rows with the schema's words.
+const rowNote = () => `A sync case\u2019s all row is the ${rowWords(syncRows(), 'all').label}, which nearly every read takes uncontended, so a change to the writer\u2019s hold can leave it unmoved; the others: ${syncRows().filter((r) => r.name !== 'all').map((r) => r.label).join(', ')} (cases of other kinds have none and are left out).`;
 
 // Title: kind, algorithm(s), and the axes that tell this table from the
 // other tables of the same kind (e.g. callee work 0 vs 500 µs); the note
@@ -274,7 +271,7 @@ function pivotTitle(pv, all, cmp) {
 	const algo = pv.algo_a === pv.algo_b ? pv.algo_a : `${pv.algo_a} → ${pv.algo_b}`;
 	const diff = Object.entries(f).filter(([k]) => k !== 'kind' && varies(all, pv, k)).map(([k, v]) => axis(k, v));
 	// sync (seed 002): what its cells compare, the row's measure (row=)
-	const what = f.kind === 'tlb' ? 'TLB shootdown' : isSync(f) ? `sync: ${measureOf(pv, cmp)}` : f.kind || '';
+	const what = f.kind === 'tlb' ? 'TLB shootdown' : isSync(f) ? `sync: ${measureOfPivot(pv, cmp)}` : f.kind || '';
 	return `${what}${algo ? ` — ${algo}` : ''}${diff.length ? ` · ${diff.join(' · ')}` : ''}`;
 }
 
@@ -326,7 +323,7 @@ function pivotView(pv, i, all, cmp) {
 			})))));
 	const wrap = h('section', { class: 'pivot-view', dataset: { pivot: i } },
 		h('div', { class: 'charts', style: { gridTemplateColumns: 'minmax(420px, 1fr) minmax(420px, 1fr)' } }, el,
-			h('div', { class: 'chartbox' }, h('h3', {}, `As a table (% change of ${measureOf(pv, cmp)}, 95 % interval)`), h('div', { class: 'tablewrap' }, table))));
+			h('div', { class: 'chartbox' }, h('h3', {}, `As a table (% change of ${measureOfPivot(pv, cmp)}, 95 % interval)`), h('div', { class: 'tablewrap' }, table))));
 	const draw = () => {
 		const chart = make(id, canvas, {
 			type: 'matrix',

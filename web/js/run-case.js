@@ -9,7 +9,7 @@ import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, color, alpha } from './charts.js';
 import { caseLabel, caseShort, jain, caseNotes } from './model.js';
-import { countNoun } from './sync_view.js';
+import { countNoun, cpuNoun, figureNoun } from './sync_view.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
 
@@ -202,7 +202,8 @@ function v(u, x) {
 
 // ---- fairness ---------------------------------------------------------------
 
-export function renderFairness(container, cases, unit, st) {
+// rows: the schema's sync_rows (what a sync case's per-CPU p50 is of).
+export function renderFairness(container, cases, unit, st, rows) {
 	const multi = cases.filter((c) => hasStats(c) && (c.initiators || []).length >= 2);
 	if (!multi.length) {
 		fill(container, state('empty', 'No case with two or more initiators has per-initiator results.',
@@ -221,17 +222,20 @@ export function renderFairness(container, cases, unit, st) {
 	const sel = caseSelect('fair-case', multi, c.case_id, (val) => {
 		st.fairCase = val;
 		setParams({ fair: val });
-		renderFairness(container, cases, unit, st);
+		renderFairness(container, cases, unit, st, rows);
 	});
-	const { box: el, canvas } = box(h, `Median latency per initiator CPU — ${caseLabel(c)}`, {
+	// A sync case's per-CPU rows are its readers' read-lock waits: the words
+	// say so (the schema's for the figure), not a call time per initiator.
+	const who = cpuNoun(c), noun = countNoun(c), figure = figureNoun(c, rows);
+	const { box: el, canvas } = box(h, `Median ${figure} per ${who} CPU — ${caseLabel(c)}`, {
 		id: 'fairness',
 		note: h('span', {}, 'Jain\'s index ', h('strong', { id: 'jain' }, fmt.ratio(j)),
-			c.fairness?.jain_of === 'throughput' ? ' of the initiators\' throughput (calls per second; not of the medians drawn here)' : ' of the initiators\' medians',
-			' (1 = perfectly fair, 1/n = one initiator gets everything) · slowest/fastest median ',
-			h('strong', {}, spread ? `${fmt.ratio(spread, 2)}×` : '–'), ` · ${inits.length} initiators`),
+			c.fairness?.jain_of === 'throughput' ? ` of the ${who}s\' throughput (${noun} per second; not of the medians drawn here)` : ` of the ${who}s\' medians`,
+			` (1 = perfectly fair, 1/n = one ${who} gets everything) · slowest/fastest median `,
+			h('strong', {}, spread ? `${fmt.ratio(spread, 2)}×` : '–'), ` · ${inits.length} ${who}s`),
 	});
 	const table = h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'fairness-table' },
-		h('thead', {}, h('tr', {}, h('th', {}, 'Case'), h('th', { class: 'num' }, 'Initiators'), h('th', { class: 'num' }, "Jain's index"), h('th', { class: 'num' }, 'slowest / fastest median'))),
+		h('thead', {}, h('tr', {}, h('th', {}, 'Case'), h('th', { class: 'num', title: 'initiator CPUs (a sync case: its reader CPUs)' }, 'CPUs'), h('th', { class: 'num' }, "Jain's index"), h('th', { class: 'num' }, 'slowest / fastest median'))),
 		h('tbody', {}, [...multi].sort((a, b) => fairJain(a) - fairJain(b)).slice(0, 6).map((k) =>
 			h('tr', { class: k.case_id === c.case_id ? 'picked' : '' },
 				h('td', {}, h('a', { href: '#fairness', title: caseLabel(k), onclick: (e) => { e.preventDefault(); sel.value = k.case_id; sel.dispatchEvent(new Event('change')); } }, caseShort(k))),
@@ -246,15 +250,15 @@ export function renderFairness(container, cases, unit, st) {
 		data: {
 			labels: inits.map((x) => `CPU ${x.cpu}`),
 			datasets: [
-				{ label: 'median (p50) per initiator', xcbRole: 'bars', data: medians,
+				{ label: `median (p50) per ${who}`, xcbRole: 'bars', data: medians,
 					backgroundColor: medians.map((m) => (m > mean * 1.1 ? alpha('#D55E00', 0.8) : alpha('#0072B2', 0.75))) },
 			],
 		},
 		options: {
-			scales: { y: { beginAtZero: true, title: { display: true, text: 'median call time (p50) per initiator' }, ticks: { callback: (x) => v(unit, x) } },
-				x: { title: { display: true, text: 'initiator CPU' } } },
+			scales: { y: { beginAtZero: true, title: { display: true, text: `median ${figure} (p50) per ${who}` }, ticks: { callback: (x) => v(unit, x) } },
+				x: { title: { display: true, text: `${who} CPU` } } },
 			plugins: { legend: { display: false },
-				tooltip: { callbacks: { label: (item) => `p50 ${v(unit, item.parsed.y)} · p99 ${v(unit, unit.conv(inits[item.dataIndex].p99))} · ${fmt.int(inits[item.dataIndex].count)} calls` } } },
+				tooltip: { callbacks: { label: (item) => `p50 ${v(unit, item.parsed.y)} · p99 ${v(unit, unit.conv(inits[item.dataIndex].p99))} · ${fmt.int(inits[item.dataIndex].count)} ${noun}` } } },
 		},
 	});
 	chart.$xcb = { caseId: c.case_id, jain: j, initiators: inits.length };
