@@ -7,7 +7,7 @@
 // Where daemons of several labs share one database (xcbenchd --lab), every
 // lab's runs are listed: a Lab column and filter appear once a run has one.
 
-import { h, $, fill, state, errorBox, loading, params, setParams, header, badge, progress } from './dom.js';
+import { h, $, fill, state, errorBox, staleBox, loading, params, setParams, header, badge, progress } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { summaryFacts, machineName, isLive, plannedCases, setHypervisors } from './model.js';
@@ -241,8 +241,7 @@ async function load({ quiet = false } = {}) {
 	} catch (e) {
 		if (my !== loadSeq) return;
 		if (!quiet) fill(els.body, errorBox('the runs', e));
-		else fill(els.stale, state('error', `Lost contact with the daemon (${e.message}) at ${new Date().toLocaleTimeString()}: the runs below are as last read; retrying every ${POLL_MS / 1000} s.`,
-			h('div', { text: e.hint || 'Check that xcbenchd is running.' })));
+		else fill(els.stale, staleBox('runs', e, POLL_MS));
 		schedulePoll(true);
 		return;
 	}
