@@ -116,7 +116,13 @@ export class HistogramView {
 		const pct = hist.percentiles || {};
 		const q = (x) => v(u, u.conv(x)); // the API's percentiles are cycles
 		const noun = countNoun(c);
-		const note = `${fmt.int(hist.total)} ${noun} · p50 ${q(pct.p50)} · p90 ${q(pct.p90)} · p99 ${q(pct.p99)} · p99.9 ${q(pct.p999)} (bucket midpoints, ≤ 0.4 % error)`;
+		// The histogram's percentiles are of the samples drawn, pooled over
+		// the repetitions shown; the case's p50 everywhere else (the tables,
+		// the compare page, xcbench show) is the median of its repetitions'
+		// p50s, which can differ by more than a bucket: both are named.
+		const pooled = this.st.rep === '' && (c.reps || c.stats.reps || 0) > 1 ? ' pooled over its repetitions' : '';
+		const caseP50 = pooled ? ` · the case's p50, the median of its repetitions' p50s (as the tables and xcbench show give it): ${q(c.stats.p50)}` : '';
+		const note = `${fmt.int(hist.total)} ${noun}${pooled} · p50 ${q(pct.p50)} · p90 ${q(pct.p90)} · p99 ${q(pct.p99)} · p99.9 ${q(pct.p999)} (bucket midpoints, ≤ 0.4 % error)${caseP50}`;
 		const { box: el, canvas } = box(h, title, { id: 'histogram', note, tall: true });
 		fill(body, el);
 		const mids = hist.buckets.map((b) => u.conv(b.low + (b.high - b.low) / 2));
