@@ -98,6 +98,21 @@ try {
 	await Promise.all([page.waitForNavigation(), page.click('#picker button[type=submit]')]);
 	ok(!/[?&]row=/.test(page.url()), 'the row field on all: no row= in the URL', page.url());
 	await ready();
+	// Nothing matched (a mistyped algorithm): the picker is there, on what
+	// was asked, to change it (the page said "name them above" with none).
+	await page.goto(url(`compare.html?a=${ID}&b=${ID}&algo_a=inside&algo_b=aftr&row=writer_hold`));
+	await ready();
+	const again = await page.waitForSelector('#compare-body #picker', { timeout: 10000 }).then(() => true, () => false);
+	const asked = again && await page.evaluate(() => Object.fromEntries(new FormData(document.querySelector('#compare-body #picker')).entries()));
+	ok(again && asked.a === ID && asked.b === ID && asked.algo_a === 'inside' && asked.algo_b === 'aftr' && asked.row === 'writer_hold',
+		'no case matched: the picker is on the page, on what was asked (runs, algorithms, row)', asked);
+	if (again) {
+		await page.fill('#compare-body #picker input[name=algo_b]', 'after');
+		await Promise.all([page.waitForNavigation(), page.click('#compare-body #picker button[type=submit]')]);
+		await ready();
+		s = await shown();
+		ok(s.row === 'writer_hold' && s.a_p50.join() === sorted(hold.cases).join(), '... and the corrected algorithm compares, by the same row', { url: page.url(), row: s.row });
+	}
 	// A row the daemon adds (its schema answer with one more) is offered with no edit here.
 	await page.route('**/api/v1/schema', async (route) => {
 		const res = await route.fetch();

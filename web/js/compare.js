@@ -188,9 +188,12 @@ function render(pick, body, cmp) {
 		warnings(cmp),
 		h('div', { class: 'row' }, calibrateButton(calibrationRuns(cmp, aRuns, bRuns))));
 	if (!cmp.cases.length) {
+		// The picker, on what was asked, below what matched nothing: an
+		// algorithm or a row to change without retyping the rest.
+		const again = h('div', { id: 'pick-again' });
 		fill(body, state('empty', 'No case of one run matches a case of the other.',
-			h('div', {}, 'Cases match when every axis (kind, algorithm, delivery, wait, initiators, mask, placement, …) is the same. Compare runs of the same suite, or two algorithms of one run (name them above).')));
-		picker(h('div'));
+			h('div', {}, 'Cases match when every axis (kind, algorithm, delivery, wait, initiators, mask, placement, …) is the same. Compare runs of the same suite, or two algorithms of one run (name them below).')), again);
+		picker(again);
 		return;
 	}
 	// One heatmap per pivot is too many for a real suite (algorithms × delivery ×
