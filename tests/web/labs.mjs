@@ -52,6 +52,27 @@ try {
 		await page.click('text=Clear filters');
 		await page.waitForFunction((n) => document.querySelectorAll('#runs tbody tr').length === n, all.length, { timeout: 10000 }).catch(() => {});
 		ok((await rowRuns()).length === all.length, `Clear filters lists every lab's runs again (${(await rowRuns()).length})`);
+
+		// More runs than a page (100), the newest all of this daemon's lab:
+		// the other lab's runs are on page 2 only, and still a filter (the
+		// page took its labs from the runs it listed); a column's sort is
+		// said to order this page only (the daemon pages newest first).
+		for (let i = 0; i < 100; i++) {
+			const r = await fetch(new URL('api/v1/runs', BASE), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ suite: 'paged' }) });
+			if (!r.ok) throw new Error(`POST runs: HTTP ${r.status}`);
+		}
+		const firstPage = (await api('runs?limit=100')).runs;
+		await page.goto(url('index.html'));
+		await ready();
+		const labOpts = await page.$$eval('#f-lab option', (o) => o.map((x) => x.value));
+		ok(!firstPage.some((r) => r.lab === 'east') && labOpts.includes('east') && labOpts.includes('west'),
+			`runs of lab east only past the first page: the Lab filter still offers it (${labOpts})`, labOpts);
+		ok((await page.$('#sort-page-only')) === null, 'newest first (the daemon\'s order): no note on the sort');
+		await page.click('#runs th[data-sort=id]');
+		await page.click('#runs th[data-sort=id]');
+		const note = await page.textContent('#pager');
+		ok(new URL(page.url()).searchParams.get('dir') === 'asc' && /sorted by Run within this page only/.test(note),
+			'sorted by run, ascending, over 103 runs: the pager says the sort orders this page only', note);
 	}
 	ok(b.errors.length === 0, 'no console error or uncaught exception', b.errors);
 	await finish(b);
