@@ -64,6 +64,12 @@ try {
 	});
 	ok(old && old.paired === 0 && old.before > 0 && /No paired floor in this run/.test(old.text),
 		'a run recorded before paired probes: only the floor before each repetition, and the note says why', old);
+	// Its least fair cases include pairs that differ by callee work only
+	// (#25 and #26 both read 'xcall lockless · 2 init · 1 in mask · wait=done'):
+	// each row is named apart from the others.
+	const least = await page.$$eval('#fairness-table tbody tr', (trs) => trs.map((t) => t.cells[0].textContent.replace(/^#\d+ /, '')));
+	ok(least.length > 1 && new Set(least).size === least.length && least.some((t) => / µs callee work$/.test(t)),
+		'fairness: every least fair case is named apart from the others (here by its callee work)', least);
 	ok(errors.length === 0, 'no console errors', errors);
 } catch (e) {
 	ok(false, `driver: ${e.message}`);

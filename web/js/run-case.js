@@ -8,7 +8,7 @@ import { h, fill, state, errorBox, loading, setParams } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, color, alpha } from './charts.js';
-import { caseLabel, caseShort, jain, caseNotes } from './model.js';
+import { caseLabel, caseShort, jain, caseNotes, axisRules, caption } from './model.js';
 import { countNoun, cpuNoun, figureNoun } from './sync_view.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
@@ -208,8 +208,28 @@ function v(u, x) {
 
 // ---- fairness ---------------------------------------------------------------
 
-// rows: the schema's sync_rows (what a sync case's per-CPU p50 is of).
-export function renderFairness(container, cases, unit, st, rows) {
+// What tells cases apart beyond caseShort's words (kind, algorithm,
+// initiators, mask, wait): the schema's axes whose values differ between
+// two listed cases of the same words, as chart captions name them
+// (' · 500 µs callee work', ' · masks overlap').
+const SHORT = ['kind', 'algo', 'inits', 'mask', 'wait'];
+function apart(list, schema) {
+	const rules = axisRules(schema);
+	const same = new Map();
+	for (const c of list) {
+		const k = SHORT.map((x) => c[x]).join('/');
+		same.set(k, [...(same.get(k) || []), c]);
+	}
+	const val = (c, k) => (c.config || {})[k];
+	const keys = [...new Set(list.flatMap((c) => Object.keys(c.config || {})))].sort()
+		.filter((k) => !SHORT.includes(k) && rules.isAxis(k) && [...same.values()].some((g) => new Set(g.map((c) => String(val(c, k)))).size > 1));
+	return (c) => keys.map((k) => ` · ${caption(k, val(c, k) ?? '–')}`).join('');
+}
+
+// schema: the case keys' roles (apart) and sync_rows (what a sync case's
+// per-CPU p50 is of).
+export function renderFairness(container, cases, unit, st, schema) {
+	const rows = schema.sync_rows;
 	const multi = cases.filter((c) => hasStats(c) && (c.initiators || []).length >= 2);
 	if (!multi.length) {
 		fill(container, state('empty', 'No case with two or more initiators has per-initiator results.',
@@ -228,7 +248,7 @@ export function renderFairness(container, cases, unit, st, rows) {
 	const sel = caseSelect('fair-case', multi, c.case_id, (val) => {
 		st.fairCase = val;
 		setParams({ fair: val });
-		renderFairness(container, cases, unit, st, rows);
+		renderFairness(container, cases, unit, st, schema);
 	});
 	// A sync case's per-CPU rows are its readers' read-lock waits: the words
 	// say so (the schema's for the figure), not a call time per initiator.
@@ -240,11 +260,13 @@ export function renderFairness(container, cases, unit, st, rows) {
 			` (1 = perfectly fair, 1/n = one ${who} gets everything) · slowest/fastest median `,
 			h('strong', {}, spread ? `${fmt.ratio(spread, 2)}×` : '–'), ` · ${inits.length} ${who}s`),
 	});
+	const least = [...multi].sort((a, b) => fairJain(a) - fairJain(b)).slice(0, 6);
+	const tell = apart(least, schema);
 	const table = h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'fairness-table' },
 		h('thead', {}, h('tr', {}, h('th', {}, 'Case'), h('th', { class: 'num', title: 'initiator CPUs (a sync case: its reader CPUs)' }, 'CPUs'), h('th', { class: 'num' }, "Jain's index"), h('th', { class: 'num' }, 'slowest / fastest median'))),
-		h('tbody', {}, [...multi].sort((a, b) => fairJain(a) - fairJain(b)).slice(0, 6).map((k) =>
-			h('tr', { class: k.case_id === c.case_id ? 'picked' : '' },
-				h('td', {}, h('a', { href: '#fairness', title: caseLabel(k), onclick: (e) => { e.preventDefault(); sel.value = k.case_id; sel.dispatchEvent(new Event('change')); } }, caseShort(k))),
+		h('tbody', {}, least.map((k) =>
+			h('tr', { class: k.case_id === c.case_id ? 'picked' : '', dataset: { case: k.case_id } },
+				h('td', {}, h('a', { href: '#fairness', title: caseLabel(k), onclick: (e) => { e.preventDefault(); sel.value = k.case_id; sel.dispatchEvent(new Event('change')); } }, `${caseShort(k)}${tell(k)}`)),
 				h('td', { class: 'num' }, k.initiators.length),
 				h('td', { class: `num ${fairJain(k) < 0.9 ? 'bad' : ''}` }, fmt.ratio(fairJain(k))),
 				h('td', { class: 'num' }, k.fairness?.p50_max_min ? `${fmt.ratio(k.fairness.p50_max_min, 2)}×` : '–'))))));
