@@ -248,9 +248,17 @@ async function load({ quiet = false } = {}) {
 			api.get('labs').then((l) => (l.labs || []).forEach((x) => labs.add(x)), () => {})]);
 	} catch (e) {
 		if (my !== loadSeq) return;
-		if (!quiet) fill(els.body, errorBox('the runs', e));
-		else fill(els.stale, staleBox('runs', e, POLL_MS));
-		schedulePoll(true);
+		// A 4xx is this view's (a filter the daemon refuses: ?lab=NAME of no
+		// lab): said in place of the rows, never as lost contact, and not
+		// asked again until the view changes. No answer, or a 5xx, is the
+		// daemon's: the rows stay under a notice, and it is asked again.
+		const refused = e.status >= 400 && e.status < 500;
+		if (!quiet || refused) {
+			fill(els.body, errorBox('the runs', e));
+			fill(els.pager);
+			fill(els.stale);
+		} else fill(els.stale, staleBox('runs', e, POLL_MS));
+		schedulePoll(!refused);
 		return;
 	}
 	if (my !== loadSeq) return;
