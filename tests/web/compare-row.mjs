@@ -28,6 +28,7 @@ const shown = () => page.evaluate(() => ({
 	options: document.querySelector('#row') ? [...document.querySelector('#row').options].map((o) => o.value) : [],
 	swap: document.querySelector('#swap') && document.querySelector('#swap').getAttribute('href'),
 	csv: document.querySelector('#compare-csv') && document.querySelector('#compare-csv').getAttribute('href'),
+	csvName: document.querySelector('#compare-csv') && document.querySelector('#compare-csv').getAttribute('download'),
 	text: document.querySelector('#main').textContent,
 }));
 const sorted = (cases) => cases.map((c) => c.a_p50).sort((x, y) => x - y);
@@ -49,6 +50,7 @@ try {
 		'the row chooser is on writer_hold and offers all and the four rows', s.options);
 	ok(/[?&]row=writer_hold(&|$)/.test(s.swap || '') && /[?&]row=writer_hold(&|$)/.test(s.csv || ''),
 		'the swap link and the CSV keep the row', { swap: s.swap, csv: s.csv });
+	const holdName = s.csvName;
 	await page.screenshot({ path: path.join(OUT, 'web-compare-row.png'), fullPage: false });
 
 	// ---- the default, then the chooser -----------------------------------------
@@ -58,6 +60,9 @@ try {
 	ok(s.row === 'all' && s.a_p50.join() === sorted(all.cases).join() && s.titles.every((t) => t.includes(ALL)),
 		`no row: the all row, titled as the CLI's ("${ALL}")`, s.titles);
 	ok(s.chooser === 'all', 'the chooser is shown for sync cases, on all', s.chooser);
+	// Two comparisons of the run are two files: the CSV's name says what was asked.
+	ok(holdName === `xcbench-compare-${ID}-${ID}-inside-after-writer_hold.csv` && s.csvName === `xcbench-compare-${ID}-${ID}-inside-after.csv`,
+		'the CSV file is named by the runs, the algorithms and the row', { holdName, allName: s.csvName });
 	await Promise.all([page.waitForNavigation(), page.selectOption('#row', 'reader_batch')]);
 	await ready();
 	s = await shown();

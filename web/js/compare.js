@@ -38,6 +38,12 @@ function qs(obj) {
 
 const runName = (r) => `#${r.id}${r.label ? ` “${r.label}”` : ''}`;
 
+// The CSV's file name: what the API was asked, so that two comparisons of
+// the same runs (other algorithms, another row) are two files, not one
+// saved over the other ('xcbench-compare-4-4-inside-after-writer_hold.csv').
+const csvName = () => `xcbench-compare-${[q.a, q.b, q.algo_a, q.algo_b, q.a_where, q.b_where, q.row]
+	.filter(Boolean).map((x) => x.replace(/[^A-Za-z0-9_.]+/g, '+')).join('-')}.csv`;
+
 // The picker: two runs (and optionally two algorithms and the row a sync
 // case is compared by), submitted as a GET form so the result is a plain,
 // bookmarkable URL.
@@ -177,7 +183,7 @@ function render(pick, body, cmp) {
 			h('span', { class: 'grow' }),
 			h('a', { class: 'button', href: swap, id: 'swap' }, 'Swap a ↔ b'),
 			h('a', { class: 'button', href: 'compare.html' }, 'Other runs…'),
-			h('a', { class: 'button primary', href: csv, download: `xcbench-compare-${q.a.replace(/,/g, '+')}-${q.b.replace(/,/g, '+')}.csv`, id: 'compare-csv' }, 'Download CSV')),
+			h('a', { class: 'button primary', href: csv, download: csvName(), id: 'compare-csv' }, 'Download CSV')),
 		h('p', { class: 'sub', id: 'summary' },
 			`${cmp.cases.length} matched case${cmp.cases.length === 1 ? '' : 's'}: `,
 			h('span', { class: 'good' }, `${better} significantly faster`), ', ', h('span', { class: 'bad' }, `${worse} significantly slower`),
