@@ -71,6 +71,14 @@ try {
 		'choosing reader_batch: the URL (the permalink) carries it and the page shows the API\'s figures', { url: page.url(), row: s.row });
 	ok(s.titles.length > 0 && s.titles.every((t) => t.includes("the readers' median read-lock wait per batch")),
 		'... titled with the readers\' wait per batch', s.titles);
+	// A cell's tooltip counts the columns as the table and the axis do: writers.
+	const tip = await page.evaluate(() => {
+		const c = window.xcbCharts['matrix:0'];
+		return c && { title: c.options.plugins.tooltip.callbacks.title([{ raw: c.data.datasets[0].data[0] }]), axis: c.options.scales.x.title.text,
+			head: document.querySelector('#pivot-0 thead').textContent };
+	});
+	ok(tip && /^1 CPU in mask, 1 writer$/.test(tip.title) && tip.axis === 'writers' && /1 writer/.test(tip.head),
+		'a sync heatmap cell\'s tooltip counts writers, as its table and axis do', tip);
 
 	// ---- the picker (no runs chosen yet): a row field, from the schema ---------
 	const rows = (await api('schema')).body.sync_rows;

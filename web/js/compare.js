@@ -315,12 +315,15 @@ function pivotView(pv, i, all, cmp) {
 		const cell = pv.cells[ri][ci];
 		if (cell) data.push({ x: String(c), y: String(r), v: cell.change_pct, sig: !!cell.significant, cell });
 	}));
+	// What a column counts: a sync case's writers, any other's initiators
+	// (the table's heads, the axis and the cells' tooltips alike).
+	const colNoun = isSync(pv.fixed) ? 'writer' : 'initiator';
 	const height = Math.max(160, 44 * rows.length + 70);
 	const { box: el, canvas } = box(h, pivotTitle(pv, all, cmp), { id, note: pivotNote(pv, all) });
 	el.querySelector('.canvas').style.height = `${height}px`;
 	const table = h('table', { class: 'data pivot', id: `pivot-${i}` },
 		h('thead', {}, h('tr', {}, h('th', {}, ''), pv.cols.map((c) => h('th', { class: 'num' },
-			isSync(pv.fixed) ? `${c} writer${c === 1 ? '' : 's'}` : `${c} initiator${c === 1 ? '' : 's'}`)))),
+			`${c} ${colNoun}${c === 1 ? '' : 's'}`)))),
 		h('tbody', {}, pv.rows.map((r, ri) => h('tr', {},
 			h('th', {}, `${r} CPU${r === 1 ? '' : 's'} in mask`),
 			pv.cols.map((c, ci) => {
@@ -348,13 +351,13 @@ function pivotView(pv, i, all, cmp) {
 			}] },
 			options: {
 				scales: {
-					x: { type: 'category', labels: cols, offset: true, grid: { display: false }, title: { display: true, text: isSync(pv.fixed) ? 'writers' : 'concurrent initiators' } },
+					x: { type: 'category', labels: cols, offset: true, grid: { display: false }, title: { display: true, text: isSync(pv.fixed) ? 'writers' : `concurrent ${colNoun}s` } },
 					y: { type: 'category', labels: rows, offset: true, reverse: false, grid: { display: false }, title: { display: true, text: 'CPUs in mask' } }, // the matrix plugin reverses y by default; 1 CPU on top, as in the seed's table
 				},
 				plugins: {
 					legend: { display: false },
 					tooltip: { callbacks: {
-						title: (items) => { const d = items[0].raw; return `${d.y} CPU${d.y === '1' ? '' : 's'} in mask, ${d.x} initiator${d.x === '1' ? '' : 's'}`; },
+						title: (items) => { const d = items[0].raw; return `${d.y} CPU${d.y === '1' ? '' : 's'} in mask, ${d.x} ${colNoun}${d.x === '1' ? '' : 's'}`; },
 						label: (item) => {
 							const c = item.raw.cell;
 							return [`change of ${of}: ${fmt.pct(c.change_pct)}`, `95 % CI: ${ciText(c)}`, c.significant ? 'marked: significant' : `not marked: ${notMarkedWhy(c, cmp)}`];
