@@ -5,7 +5,9 @@
 # run into (xcb-gen), and a third run from a daemon without --lab. The runs
 # page shows a Lab column and a Lab filter (neither where no run has a lab);
 # filtering keeps the lab in the URL and in the CSV link, and lists only
-# that lab's runs, as the API's ?lab= does. Screenshot: tests/out/web-labs.png.
+# that lab's runs, as the API's ?lab= does; with 100 more runs, the Lab filter
+# still offers a lab whose runs are past the first page (GET /api/v1/labs),
+# and a column's sort says it orders one page. Screenshot: tests/out/web-labs.png.
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"

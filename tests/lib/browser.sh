@@ -48,13 +48,21 @@ browser_cleanup() {
 }
 
 # run_driver SCRIPT: node tests/web/SCRIPT (its TAP lines), then the daemon's
-# log tail on failure and a clean SIGTERM of the daemon.
+# log tail on failure and a clean SIGTERM of the daemon. A driver that
+# fails without a failed check of its own (a syntax error, a crash before
+# its first check) is a failed line here: its TAP alone read as a pass.
 run_driver() {
-	node "$ROOT/tests/web/$1" &
+	local fd tee_pid rc
+	exec {fd}> >(tee "$TMP/driver.tap") # streamed, and kept for the test below
+	tee_pid=$!
+	node "$ROOT/tests/web/$1" >&"$fd" 2>&1 &
 	driver=$!
 	wait "$driver"
-	local rc=$?
+	rc=$?
 	driver=""
+	exec {fd}>&-
+	wait "$tee_pid" # every line written before it is read
+	[ $rc = 0 ] || grep -q '^not ok' "$TMP/driver.tap" || notok "$1 ran to its end (it exited $rc before any failed check)"
 	[ $rc = 0 ] || tail -n 20 "$TMP/daemon.log" | sed 's/^/# /'
 	check "SIGTERM: clean shutdown" stop_daemon
 }

@@ -28,6 +28,7 @@ const shown = () => page.evaluate(() => ({
 	options: document.querySelector('#row') ? [...document.querySelector('#row').options].map((o) => o.value) : [],
 	swap: document.querySelector('#swap') && document.querySelector('#swap').getAttribute('href'),
 	csv: document.querySelector('#compare-csv') && document.querySelector('#compare-csv').getAttribute('href'),
+	csvName: document.querySelector('#compare-csv') && document.querySelector('#compare-csv').getAttribute('download'),
 	text: document.querySelector('#main').textContent,
 }));
 const sorted = (cases) => cases.map((c) => c.a_p50).sort((x, y) => x - y);
@@ -49,6 +50,7 @@ try {
 		'the row chooser is on writer_hold and offers all and the four rows', s.options);
 	ok(/[?&]row=writer_hold(&|$)/.test(s.swap || '') && /[?&]row=writer_hold(&|$)/.test(s.csv || ''),
 		'the swap link and the CSV keep the row', { swap: s.swap, csv: s.csv });
+	const holdName = s.csvName;
 	await page.screenshot({ path: path.join(OUT, 'web-compare-row.png'), fullPage: false });
 
 	// ---- the default, then the chooser -----------------------------------------
@@ -58,6 +60,9 @@ try {
 	ok(s.row === 'all' && s.a_p50.join() === sorted(all.cases).join() && s.titles.every((t) => t.includes(ALL)),
 		`no row: the all row, titled as the CLI's ("${ALL}")`, s.titles);
 	ok(s.chooser === 'all', 'the chooser is shown for sync cases, on all', s.chooser);
+	// Two comparisons of the run are two files: the CSV's name says what was asked.
+	ok(holdName === `xcbench-compare-${ID}-${ID}-inside-after-writer_hold.csv` && s.csvName === `xcbench-compare-${ID}-${ID}-inside-after.csv`,
+		'the CSV file is named by the runs, the algorithms and the row', { holdName, allName: s.csvName });
 	await Promise.all([page.waitForNavigation(), page.selectOption('#row', 'reader_batch')]);
 	await ready();
 	s = await shown();
@@ -66,15 +71,114 @@ try {
 		'choosing reader_batch: the URL (the permalink) carries it and the page shows the API\'s figures', { url: page.url(), row: s.row });
 	ok(s.titles.length > 0 && s.titles.every((t) => t.includes("the readers' median read-lock wait per batch")),
 		'... titled with the readers\' wait per batch', s.titles);
+	// A cell's tooltip counts the columns as the table and the axis do: writers.
+	const tip = await page.evaluate(() => {
+		const c = window.xcbCharts['matrix:0'];
+		return c && { title: c.options.plugins.tooltip.callbacks.title([{ raw: c.data.datasets[0].data[0] }]), axis: c.options.scales.x.title.text,
+			head: document.querySelector('#pivot-0 thead').textContent };
+	});
+	ok(tip && /^1 CPU in mask, 1 writer$/.test(tip.title) && tip.axis === 'writers' && /1 writer/.test(tip.head),
+		'a sync heatmap cell\'s tooltip counts writers, as its table and axis do', tip);
+
+	// ---- the picker (no runs chosen yet): a row field, from the schema ---------
+	const rows = (await api('schema')).body.sync_rows;
+	const picker = () => page.evaluate(() => {
+		const sel = document.querySelector('#picker select[name=row]');
+		return sel && { value: sel.value, options: [...sel.options].map((o) => [o.value, o.textContent]) };
+	});
+	await page.goto(url('compare.html'));
+	await ready();
+	let pk = await picker();
+	ok(pk && pk.value === 'all' && pk.options.map(([v]) => v).join() === rows.map((r) => r.name).join()
+		&& pk.options.every(([, t], i) => t.includes(rows[i].label)),
+	'the picker has a row field: the schema\'s sync_rows in its order, with its labels, on all', pk);
+	await page.selectOption('#pick-a', ID);
+	await page.selectOption('#pick-b', ID);
+	await page.fill('#picker input[name=algo_a]', 'inside');
+	await page.fill('#picker input[name=algo_b]', 'after');
+	if (pk) await page.selectOption('#pick-row', 'writer_hold');
+	await Promise.all([page.waitForNavigation(), page.click('#picker button[type=submit]')]);
+	await ready();
+	s = await shown();
+	ok(/[?&]row=writer_hold(&|$)/.test(page.url()) && s.row === 'writer_hold' && s.chooser === 'writer_hold' && s.a_p50.join() === sorted(hold.cases).join(),
+		'picking writer_hold there: the URL carries it and the page shows the writer\'s hold', { url: page.url(), row: s.row });
+	// The way back: "Other runs…" opens the picker, and all is the API's
+	// default, left out of the URL.
+	await Promise.all([page.waitForNavigation(), page.click('#pick a.button[href="compare.html"]')]);
+	await ready();
+	await page.selectOption('#pick-a', ID);
+	await page.selectOption('#pick-b', ID);
+	await Promise.all([page.waitForNavigation(), page.click('#picker button[type=submit]')]);
+	ok(!/[?&]row=/.test(page.url()), 'the row field on all: no row= in the URL', page.url());
+	await ready();
+	// Nothing matched (a mistyped algorithm): the picker is there, on what
+	// was asked, to change it (the page said "name them above" with none).
+	await page.goto(url(`compare.html?a=${ID}&b=${ID}&algo_a=inside&algo_b=aftr&row=writer_hold`));
+	await ready();
+	const again = await page.waitForSelector('#compare-body #picker', { timeout: 10000 }).then(() => true, () => false);
+	const asked = again && await page.evaluate(() => Object.fromEntries(new FormData(document.querySelector('#compare-body #picker')).entries()));
+	ok(again && asked.a === ID && asked.b === ID && asked.algo_a === 'inside' && asked.algo_b === 'aftr' && asked.row === 'writer_hold',
+		'no case matched: the picker is on the page, on what was asked (runs, algorithms, row)', asked);
+	if (again) {
+		await page.fill('#compare-body #picker input[name=algo_b]', 'after');
+		await Promise.all([page.waitForNavigation(), page.click('#compare-body #picker button[type=submit]')]);
+		await ready();
+		s = await shown();
+		ok(s.row === 'writer_hold' && s.a_p50.join() === sorted(hold.cases).join(), '... and the corrected algorithm compares, by the same row', { url: page.url(), row: s.row });
+	}
+	// A row the daemon adds (its schema answer with one more) is offered with no edit here.
+	await page.route('**/api/v1/schema', async (route) => {
+		const res = await route.fetch();
+		const json = await res.json();
+		json.sync_rows.push({ name: 'new_row', label: 'a row added later', measure: 'the median of a row added later' });
+		await route.fulfill({ response: res, json });
+	});
+	await page.goto(url('compare.html'));
+	await ready();
+	pk = await picker();
+	ok(pk && pk.options.some(([v, t]) => v === 'new_row' && t.includes('a row added later')), 'a row the schema adds appears in the picker', pk);
+	await page.unroute('**/api/v1/schema');
 
 	// ---- the run page's sync table: the same words, in show's order ------------
-	const rows = (await api('schema')).body.sync_rows;
 	await page.goto(url(`run.html?id=${ID}`));
 	await ready();
 	const ths = await page.$$eval('#sync-table thead th', (t) => t.map((e) => e.textContent));
 	const want = [...rows.filter((r) => r.name !== 'all').map((r) => r.label), `${rows[0].label} (p50)`];
 	ok(rows[0].name === 'all' && ths.join('|').includes(want.join('|')),
 		`run page: the sync table's figures are headed with the schema's sync_rows labels, in show's order (${want.join(', ')})`, ths);
+	const batchLabel = rows.find((r) => r.name === 'reader_batch').label;
+	const chartTitle = await page.textContent('[data-chart=sync-batch] h3');
+	ok(chartTitle.toLowerCase().startsWith(`${batchLabel} vs`), `run page: the sync chart is titled with the schema's "${batchLabel}"`, chartTitle);
+	// Fairness of a sync case (the least fair, shown first): its per-CPU
+	// rows are its readers' waits per read, said so, not a call time per initiator.
+	const fair = await page.evaluate(() => {
+		const c = window.xcbCharts.fairness;
+		return c && { title: document.querySelector('[data-chart=fairness] h3').textContent, note: document.querySelector('[data-chart=fairness] .note').textContent,
+			y: c.options.scales.y.title.text, x: c.options.scales.x.title.text, label: c.data.datasets[0].label };
+	});
+	const perRead = rows[0].label;
+	ok(fair && fair.y === `median ${perRead} (p50) per reader` && fair.x === 'reader CPU' && fair.title.startsWith(`Median ${perRead} per reader CPU`)
+		&& /readers' throughput \(read acquisitions per second/.test(fair.note) && !/call|initiator/.test(JSON.stringify(fair)),
+	`run page: a sync case's fairness is its readers' ("${perRead}" per reader CPU), not a call time per initiator`, fair);
+	// The histogram's percentiles are its pooled samples'; the case's p50
+	// (the tables', show's) is the median of the repetitions' p50s: on this
+	// run they differ (case 3: 91 ns pooled, 107 ns), and the note names both.
+	const d = (await api(`runs/${ID}`)).body;
+	const c3 = d.cases.find((c) => c.case_id === 3);
+	const pooled = (await api(`runs/${ID}/cases/3/histogram`)).body.percentiles.p50;
+	await page.goto(url(`run.html?id=${ID}&case=3`));
+	await ready();
+	await page.waitForFunction(() => window.xcbCharts.histogram && window.xcbCharts.histogram.$xcb.caseId === 3, null, { timeout: 10000 }).catch(() => {});
+	const nsOf = (x) => page.evaluate(async (v) => (await import('./js/format.js')).ns(v), x * 1e6 / d.run.tsc_khz);
+	const histNote = await page.textContent('[data-chart=histogram] .note');
+	ok(pooled !== c3.stats.p50 && histNote.includes(`pooled over its repetitions · p50 ${await nsOf(pooled)}`)
+		&& histNote.includes(`the case's p50, the median of its repetitions' p50s (as the tables and xcbench show give it): ${await nsOf(c3.stats.p50)}`),
+	'run page: the histogram note says its p50 is of the pooled samples and gives the case\'s p50 beside it', { histNote, pooled, p50: c3.stats.p50 });
+	// The machine page's trend of a sync case: its p50 is the readers' wait per read.
+	await page.goto(url(`machine.html?mac=${process.env.XCB_MAC}`));
+	await ready();
+	const trendY = await page.evaluate(() => window.xcbCharts.trend && window.xcbCharts.trend.options.scales.y.title.text);
+	ok(trendY === `p50 ${perRead} (ns)`, `machine page: the trend of a sync case is titled "p50 ${perRead}", not a call time`, trendY);
 	ok(errors.length === 0, 'no console errors', errors.join('\n'));
 
 	// ---- an unknown row: the API's 400 on the page -------------------------------

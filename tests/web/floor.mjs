@@ -32,7 +32,7 @@ try {
 	const ch = await page.evaluate(() => {
 		const c = window.xcbCharts.floor;
 		return c && { xcb: c.$xcb, sets: c.data.datasets.map((s) => ({ role: s.xcbRole, label: s.label, data: s.data.map((p) => p.y) })),
-			x: c.options.scales.x.title.text, y: c.options.scales.y.title.text };
+			x: c.options.scales.x.title.text, y: c.options.scales.y.title.text, yTicks: c.scales.y.ticks.map((t) => t.label).filter(Boolean) };
 	});
 	ok(!!ch, 'the run page draws the "floor" chart');
 	const set = (role) => ch.sets.find((s) => s.role === role);
@@ -46,8 +46,11 @@ try {
 		'raw ipi case p50 drawn as the floor measured as a case', ch && set('raw-ipi').data);
 	ok(ch && set('call').data.every((y, i) => near(y, want[i].paired === null ? null : ns(want[i].p50))),
 		'call p50 points = rep_p50 in ns where a paired floor was measured, none elsewhere', ch && set('call').data);
-	ok(ch && /ns/.test(ch.y) && /repetition/.test(ch.x) && set('floor-paired').label.includes('paired ipi floor'),
-		`axes and series named with nouns and units (x "${ch && ch.x}", y "${ch && ch.y}")`);
+	// The y ticks carry their unit as the latency charts' do (1.00 ms, 200 µs),
+	// not raw ns counts (20,000,000 beside 8,000,000).
+	ok(ch && /latency/.test(ch.y) && /repetition/.test(ch.x) && set('floor-paired').label.includes('paired ipi floor')
+		&& ch.yTicks.length >= 2 && ch.yTicks.every((t) => /^[\d.]+ (ns|µs|ms|s)$/.test(t)),
+	`axes and series named with nouns and units (x "${ch && ch.x}", y "${ch && ch.y}", y ticks ${ch && ch.yTicks.join(', ')})`, ch && ch.yTicks);
 	await page.locator('#floor').scrollIntoViewIfNeeded();
 	await page.locator('#floor').screenshot({ path: path.join(OUT, 'web-floor.png') });
 
@@ -61,6 +64,12 @@ try {
 	});
 	ok(old && old.paired === 0 && old.before > 0 && /No paired floor in this run/.test(old.text),
 		'a run recorded before paired probes: only the floor before each repetition, and the note says why', old);
+	// Its least fair cases include pairs that differ by callee work only
+	// (#25 and #26 both read 'xcall lockless · 2 init · 1 in mask · wait=done'):
+	// each row is named apart from the others.
+	const least = await page.$$eval('#fairness-table tbody tr', (trs) => trs.map((t) => t.cells[0].textContent.replace(/^#\d+ /, '')));
+	ok(least.length > 1 && new Set(least).size === least.length && least.some((t) => / µs callee work$/.test(t)),
+		'fairness: every least fair case is named apart from the others (here by its callee work)', least);
 	ok(errors.length === 0, 'no console errors', errors);
 } catch (e) {
 	ok(false, `driver: ${e.message}`);

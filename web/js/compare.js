@@ -14,7 +14,7 @@ import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, changeColor, destroyAll } from './charts.js';
 import { varyingAxes, filterCases, notMarkedWhy, unitOfRuns } from './model.js';
-import { isSync, measureNoun } from './sync_view.js';
+import { isSync, measureOf, rowWords } from './sync_view.js';
 
 const main = $('#main');
 $('#top').replaceWith(header('compare'));
@@ -38,13 +38,22 @@ function qs(obj) {
 
 const runName = (r) => `#${r.id}${r.label ? ` “${r.label}”` : ''}`;
 
-// The picker: two runs (and optionally two algorithms), submitted as a GET
-// form so the result is a plain, bookmarkable URL.
+// The CSV's file name: what the API was asked, so that two comparisons of
+// the same runs (other algorithms, another row) are two files, not one
+// saved over the other ('xcbench-compare-4-4-inside-after-writer_hold.csv').
+const csvName = () => `xcbench-compare-${[q.a, q.b, q.algo_a, q.algo_b, q.a_where, q.b_where, q.row]
+	.filter(Boolean).map((x) => x.replace(/[^A-Za-z0-9_.]+/g, '+')).join('-')}.csv`;
+
+// The picker: two runs (and optionally two algorithms and the row a sync
+// case is compared by), submitted as a GET form so the result is a plain,
+// bookmarkable URL.
 async function picker(el) {
 	fill(el, loading('the runs to choose from'));
 	let runs;
 	try {
-		runs = (await api.get('runs?limit=1000')).runs || [];
+		// The row field's names come from the schema; a daemon that cannot
+		// serve it still gets a picker, without that field (the API's default).
+		[runs, schema] = await Promise.all([api.get('runs?limit=1000').then((d) => d.runs || []), api.schema().catch(() => schema)]);
 	} catch (e) {
 		fill(el, errorBox('the runs', e));
 		return;
@@ -65,8 +74,10 @@ async function picker(el) {
 			h('label', {}, 'group (b)', h('input', { type: 'text', id: 'group-b', placeholder: 'e.g. 4,5,6', size: 10 })),
 			h('label', {}, 'Algorithm in a (optional)', h('input', { type: 'text', name: 'algo_a', value: q.algo_a, placeholder: 'e.g. locked', size: 12 })),
 			h('label', {}, 'Algorithm in b (optional)', h('input', { type: 'text', name: 'algo_b', value: q.algo_b, placeholder: 'e.g. lockless', size: 12 })),
+			syncRows().length ? h('label', {}, 'Sync cases compared by', h('select', { name: 'row', id: 'pick-row' }, rowOptions(q.row))) : null,
 			h('button', { class: 'primary', type: 'submit' }, 'Compare')),
-		h('div', { class: 'muted' }, 'Pick the same run twice and name two algorithms to compare algorithms within one run. Cells show how b differs from a: negative = faster.')));
+		h('div', { class: 'muted' }, 'Pick the same run twice and name two algorithms to compare algorithms within one run. Cells show how b differs from a: negative = faster.'),
+		syncRows().length ? h('div', { class: 'muted' }, rowNote()) : null));
 	el.querySelector('form').addEventListener('submit', (e) => {
 		// Drop empty optional fields so the URL stays short.
 		e.preventDefault();
@@ -76,6 +87,7 @@ async function picker(el) {
 			const g = el.querySelector(`#group-${side}`).value.replace(/\s+/g, '');
 			if (g) f.set(side, g);
 		}
+		if (f.get('row') === 'all') f.delete('row'); // the API's default: the short URL
 		window.location.href = `compare.html?${qs(Object.fromEntries(f.entries()))}`;
 	});
 }
@@ -171,7 +183,7 @@ function render(pick, body, cmp) {
 			h('span', { class: 'grow' }),
 			h('a', { class: 'button', href: swap, id: 'swap' }, 'Swap a ↔ b'),
 			h('a', { class: 'button', href: 'compare.html' }, 'Other runs…'),
-			h('a', { class: 'button primary', href: csv, download: `xcbench-compare-${q.a.replace(/,/g, '+')}-${q.b.replace(/,/g, '+')}.csv`, id: 'compare-csv' }, 'Download CSV')),
+			h('a', { class: 'button primary', href: csv, download: csvName(), id: 'compare-csv' }, 'Download CSV')),
 		h('p', { class: 'sub', id: 'summary' },
 			`${cmp.cases.length} matched case${cmp.cases.length === 1 ? '' : 's'}: `,
 			h('span', { class: 'good' }, `${better} significantly faster`), ', ', h('span', { class: 'bad' }, `${worse} significantly slower`),
@@ -182,9 +194,12 @@ function render(pick, body, cmp) {
 		warnings(cmp),
 		h('div', { class: 'row' }, calibrateButton(calibrationRuns(cmp, aRuns, bRuns))));
 	if (!cmp.cases.length) {
+		// The picker, on what was asked, below what matched nothing: an
+		// algorithm or a row to change without retyping the rest.
+		const again = h('div', { id: 'pick-again' });
 		fill(body, state('empty', 'No case of one run matches a case of the other.',
-			h('div', {}, 'Cases match when every axis (kind, algorithm, delivery, wait, initiators, mask, placement, …) is the same. Compare runs of the same suite, or two algorithms of one run (name them above).')));
-		picker(h('div'));
+			h('div', {}, 'Cases match when every axis (kind, algorithm, delivery, wait, initiators, mask, placement, …) is the same. Compare runs of the same suite, or two algorithms of one run (name them below).')), again);
+		picker(again);
 		return;
 	}
 	// One heatmap per pivot is too many for a real suite (algorithms × delivery ×
@@ -229,14 +244,10 @@ function render(pick, body, cmp) {
 // then the pseudo-initiators, with the CLI's words, served once) and the one
 // the answer compares by (its `row`; all unless asked).
 const syncRows = () => (schema && schema.sync_rows) || [];
-const rowOf = (cmp) => syncRows().find((r) => r.name === (cmp.row || 'all')) || null;
 
 // What a table's cells compare: a sync table's the row's measure (compare
 // --row's title words), any other the median call time.
-const measureOf = (pv, cmp) => {
-	const r = isSync(pv.fixed) ? rowOf(cmp) : null;
-	return r ? r.measure : `the ${measureNoun(pv.fixed)}`;
-};
+const measureOfPivot = (pv, cmp) => measureOf(pv.fixed, syncRows(), cmp.row);
 
 // The row chooser (row=): only where a compared case is a sync one (seed
 // 002's figures are rows of sync cases only; any other case has none, so a
@@ -249,10 +260,17 @@ function rowChooser(cmp) {
 	const axes = Object.fromEntries(Object.entries(q.axes).map(([k, v]) => [`ax.${k}`, v]));
 	const sel = h('select', { id: 'row', onchange: (e) => {
 		window.location.href = `compare.html?${qs({ ...apiQ(), row: e.target.value === 'all' ? '' : e.target.value, ...axes })}`;
-	} }, syncRows().map((r) => h('option', { value: r.name, selected: r.name === (cmp.row || 'all') }, `${r.name}: ${r.label}`)));
+	} }, rowOptions(cmp.row));
 	return h('div', { class: 'toolbar', id: 'row-chooser' }, h('label', {}, 'Sync cases compared by', sel),
-		h('span', { class: 'muted' }, 'A sync case\u2019s all row is the readers\u2019 wait per single read, which a change to the writer\u2019s lock hold can leave unmoved; the other rows are the writer\u2019s figures and the readers\u2019 wait per batch (cases of other kinds have none and are left out).'));
+		h('span', { class: 'muted' }, rowNote()));
 }
+
+// The choices of a row chooser (the result's and the picker's): every
+// schema row, named as the CLI names it, on `chosen` (all when none).
+const rowOptions = (chosen) => syncRows().map((r) => h('option', { value: r.name, selected: r.name === (chosen || 'all') }, `${r.name}: ${r.label}`));
+
+// Why the row matters, naming the rows with the schema's words.
+const rowNote = () => `A sync case\u2019s all row is the ${rowWords(syncRows(), 'all').label}, which nearly every read takes uncontended, so a change to the writer\u2019s hold can leave it unmoved; the others: ${syncRows().filter((r) => r.name !== 'all').map((r) => r.label).join(', ')} (cases of other kinds have none and are left out).`;
 
 // Title: kind, algorithm(s), and the axes that tell this table from the
 // other tables of the same kind (e.g. callee work 0 vs 500 µs); the note
@@ -262,7 +280,7 @@ function pivotTitle(pv, all, cmp) {
 	const algo = pv.algo_a === pv.algo_b ? pv.algo_a : `${pv.algo_a} → ${pv.algo_b}`;
 	const diff = Object.entries(f).filter(([k]) => k !== 'kind' && varies(all, pv, k)).map(([k, v]) => axis(k, v));
 	// sync (seed 002): what its cells compare, the row's measure (row=)
-	const what = f.kind === 'tlb' ? 'TLB shootdown' : isSync(f) ? `sync: ${measureOf(pv, cmp)}` : f.kind || '';
+	const what = f.kind === 'tlb' ? 'TLB shootdown' : isSync(f) ? `sync: ${measureOfPivot(pv, cmp)}` : f.kind || '';
 	return `${what}${algo ? ` — ${algo}` : ''}${diff.length ? ` · ${diff.join(' · ')}` : ''}`;
 }
 
@@ -297,12 +315,15 @@ function pivotView(pv, i, all, cmp) {
 		const cell = pv.cells[ri][ci];
 		if (cell) data.push({ x: String(c), y: String(r), v: cell.change_pct, sig: !!cell.significant, cell });
 	}));
+	// What a column counts: a sync case's writers, any other's initiators
+	// (the table's heads, the axis and the cells' tooltips alike).
+	const colNoun = isSync(pv.fixed) ? 'writer' : 'initiator';
 	const height = Math.max(160, 44 * rows.length + 70);
 	const { box: el, canvas } = box(h, pivotTitle(pv, all, cmp), { id, note: pivotNote(pv, all) });
 	el.querySelector('.canvas').style.height = `${height}px`;
 	const table = h('table', { class: 'data pivot', id: `pivot-${i}` },
 		h('thead', {}, h('tr', {}, h('th', {}, ''), pv.cols.map((c) => h('th', { class: 'num' },
-			isSync(pv.fixed) ? `${c} writer${c === 1 ? '' : 's'}` : `${c} initiator${c === 1 ? '' : 's'}`)))),
+			`${c} ${colNoun}${c === 1 ? '' : 's'}`)))),
 		h('tbody', {}, pv.rows.map((r, ri) => h('tr', {},
 			h('th', {}, `${r} CPU${r === 1 ? '' : 's'} in mask`),
 			pv.cols.map((c, ci) => {
@@ -314,7 +335,7 @@ function pivotView(pv, i, all, cmp) {
 			})))));
 	const wrap = h('section', { class: 'pivot-view', dataset: { pivot: i } },
 		h('div', { class: 'charts', style: { gridTemplateColumns: 'minmax(420px, 1fr) minmax(420px, 1fr)' } }, el,
-			h('div', { class: 'chartbox' }, h('h3', {}, `As a table (% change of ${measureOf(pv, cmp)}, 95 % interval)`), h('div', { class: 'tablewrap' }, table))));
+			h('div', { class: 'chartbox' }, h('h3', {}, `As a table (% change of ${measureOfPivot(pv, cmp)}, 95 % interval)`), h('div', { class: 'tablewrap' }, table))));
 	const draw = () => {
 		const chart = make(id, canvas, {
 			type: 'matrix',
@@ -330,13 +351,13 @@ function pivotView(pv, i, all, cmp) {
 			}] },
 			options: {
 				scales: {
-					x: { type: 'category', labels: cols, offset: true, grid: { display: false }, title: { display: true, text: isSync(pv.fixed) ? 'writers' : 'concurrent initiators' } },
+					x: { type: 'category', labels: cols, offset: true, grid: { display: false }, title: { display: true, text: isSync(pv.fixed) ? 'writers' : `concurrent ${colNoun}s` } },
 					y: { type: 'category', labels: rows, offset: true, reverse: false, grid: { display: false }, title: { display: true, text: 'CPUs in mask' } }, // the matrix plugin reverses y by default; 1 CPU on top, as in the seed's table
 				},
 				plugins: {
 					legend: { display: false },
 					tooltip: { callbacks: {
-						title: (items) => { const d = items[0].raw; return `${d.y} CPU${d.y === '1' ? '' : 's'} in mask, ${d.x} initiator${d.x === '1' ? '' : 's'}`; },
+						title: (items) => { const d = items[0].raw; return `${d.y} CPU${d.y === '1' ? '' : 's'} in mask, ${d.x} ${colNoun}${d.x === '1' ? '' : 's'}`; },
 						label: (item) => {
 							const c = item.raw.cell;
 							return [`change of ${of}: ${fmt.pct(c.change_pct)}`, `95 % CI: ${ciText(c)}`, c.significant ? 'marked: significant' : `not marked: ${notMarkedWhy(c, cmp)}`];

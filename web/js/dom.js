@@ -57,6 +57,14 @@ export function errorBox(what, err) {
 	return state('error', `Could not load ${what}: ${err && err.message ? err.message : err}`, h('div', { text: hint }));
 }
 
+// Said while a polling page's refresh fails (the daemon stopped, say): what
+// it shows below is as last read, not the state now (`rows`: what that is);
+// it keeps trying every `everyMs`.
+export function staleBox(rows, err, everyMs) {
+	return state('error', `Lost contact with the daemon (${err && err.message ? err.message : err}) at ${new Date().toLocaleTimeString()}: the ${rows} below are as last read; retrying every ${everyMs / 1000} s.`,
+		h('div', { text: (err && err.hint) || 'Check that xcbenchd is running.' }));
+}
+
 export function params() {
 	return new URLSearchParams(window.location.search);
 }

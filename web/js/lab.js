@@ -4,7 +4,7 @@
 // and result, and a mark on machines whose last jobs all failed. Polls
 // GET /api/v1/lab, so states change on screen as the job runner moves them.
 
-import { h, $, fill, state, errorBox, loading, header, badge } from './dom.js';
+import { h, $, fill, state, errorBox, staleBox, loading, header, badge } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
 
@@ -14,11 +14,15 @@ $('#top').replaceWith(header('lab'));
 
 const body = h('div', { id: 'lab-body' }, loading('the lab'));
 const stamp = h('p', { class: 'sub', id: 'lab-stamp' });
+// Said while a refresh fails, over the table as last read (a poll a second:
+// a daemon restart, even a slow answer, must not blank the lab).
+const stale = h('div', { id: 'lab-stale' });
+let drawn = false;
 fill(main,
 	h('h1', {}, 'Lab'),
 	h('p', { class: 'sub' }, 'Every machine, what it is doing now and how its last run ended. Queue a job with ',
 		h('code', {}, 'xcbench queue'), '; machines with a power driver are powered on and off by the daemon.'),
-	stamp, body);
+	stamp, stale, body);
 
 function stateBadge(s) {
 	const el = badge(s);
@@ -63,8 +67,11 @@ function render(d) {
 async function poll() {
 	try {
 		render(await api.get('lab'));
+		drawn = true;
+		fill(stale);
 	} catch (e) {
-		fill(body, errorBox('the lab', e));
+		if (drawn) fill(stale, staleBox('machines', e, POLL_MS));
+		else fill(body, errorBox('the lab', e));
 	}
 	// Drawn (the table or why not): what tests/web/browser.mjs waits for.
 	document.body.dataset.ready = '1';

@@ -11,7 +11,8 @@ import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, color, alpha } from './charts.js';
 import { summaryFacts, hypervisorName, setHypervisors } from './model.js';
-import { HISTORY_FACTS, factsOverTime, trend, trendKeys } from './history.js';
+import { HISTORY_FACTS, factsOverTime, trend, trendKeys, matchKey } from './history.js';
+import { figureNoun } from './sync_view.js';
 
 $('#top').replaceWith(header('machine'));
 const p = params();
@@ -161,6 +162,10 @@ function drawTrend(el, details, schema) {
 	const draw = (key) => {
 		const pts = trend(details, key, schema);
 		const unit = pts.length && pts[0].run.tsc_khz ? 'ns' : 'cycles';
+		// What the p50 is of: a sync case's the readers' wait per read (the
+		// schema's words), any other's the call time.
+		const one = details.flatMap((d) => d.cases || []).find((x) => matchKey(x.config, schema) === key);
+		const figure = figureNoun(one, schema.sync_rows);
 		const labels = pts.map((x) => `#${x.run.id}`);
 		const c = make('trend', canvas, {
 			type: 'line',
@@ -172,7 +177,7 @@ function drawTrend(el, details, schema) {
 			options: {
 				scales: {
 					x: { title: { display: true, text: 'run (oldest left)' } },
-					y: { beginAtZero: true, title: { display: true, text: `p50 call time (${unit})` } },
+					y: { beginAtZero: true, title: { display: true, text: `p50 ${figure} (${unit})` } },
 				},
 				plugins: { tooltip: { callbacks: { label: (it) => `${it.dataset.label}: ${fmt.int(it.parsed.y)} ${unit}` } } },
 				layout: { padding: { top: 18, right: 30, left: 10 } },

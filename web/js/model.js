@@ -144,7 +144,7 @@ const CAPTION = {
 	batch: ['batch of ', ''],
 	pages: ['', ' pages'],
 };
-function caption(k, v) {
+export function caption(k, v) {
 	const w = CAPTION[k];
 	return w ? `${w[0]}${v}${w[1]}` : `${k}=${v}`;
 }

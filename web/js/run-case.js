@@ -8,8 +8,8 @@ import { h, fill, state, errorBox, loading, setParams } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, color, alpha } from './charts.js';
-import { caseLabel, caseShort, jain, caseNotes } from './model.js';
-import { countNoun } from './sync_view.js';
+import { caseLabel, caseShort, jain, caseNotes, axisRules, caption } from './model.js';
+import { countNoun, cpuNoun, figureNoun } from './sync_view.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
 
@@ -116,7 +116,13 @@ export class HistogramView {
 		const pct = hist.percentiles || {};
 		const q = (x) => v(u, u.conv(x)); // the API's percentiles are cycles
 		const noun = countNoun(c);
-		const note = `${fmt.int(hist.total)} ${noun} · p50 ${q(pct.p50)} · p90 ${q(pct.p90)} · p99 ${q(pct.p99)} · p99.9 ${q(pct.p999)} (bucket midpoints, ≤ 0.4 % error)`;
+		// The histogram's percentiles are of the samples drawn, pooled over
+		// the repetitions shown; the case's p50 everywhere else (the tables,
+		// the compare page, xcbench show) is the median of its repetitions'
+		// p50s, which can differ by more than a bucket: both are named.
+		const pooled = this.st.rep === '' && (c.reps || c.stats.reps || 0) > 1 ? ' pooled over its repetitions' : '';
+		const caseP50 = pooled ? ` · the case's p50, the median of its repetitions' p50s (as the tables and xcbench show give it): ${q(c.stats.p50)}` : '';
+		const note = `${fmt.int(hist.total)} ${noun}${pooled} · p50 ${q(pct.p50)} · p90 ${q(pct.p90)} · p99 ${q(pct.p99)} · p99.9 ${q(pct.p999)} (bucket midpoints, ≤ 0.4 % error)${caseP50}`;
 		const { box: el, canvas } = box(h, title, { id: 'histogram', note, tall: true });
 		fill(body, el);
 		const mids = hist.buckets.map((b) => u.conv(b.low + (b.high - b.low) / 2));
@@ -202,7 +208,28 @@ function v(u, x) {
 
 // ---- fairness ---------------------------------------------------------------
 
-export function renderFairness(container, cases, unit, st) {
+// What tells cases apart beyond caseShort's words (kind, algorithm,
+// initiators, mask, wait): the schema's axes whose values differ between
+// two listed cases of the same words, as chart captions name them
+// (' · 500 µs callee work', ' · masks overlap').
+const SHORT = ['kind', 'algo', 'inits', 'mask', 'wait'];
+function apart(list, schema) {
+	const rules = axisRules(schema);
+	const same = new Map();
+	for (const c of list) {
+		const k = SHORT.map((x) => c[x]).join('/');
+		same.set(k, [...(same.get(k) || []), c]);
+	}
+	const val = (c, k) => (c.config || {})[k];
+	const keys = [...new Set(list.flatMap((c) => Object.keys(c.config || {})))].sort()
+		.filter((k) => !SHORT.includes(k) && rules.isAxis(k) && [...same.values()].some((g) => new Set(g.map((c) => String(val(c, k)))).size > 1));
+	return (c) => keys.map((k) => ` · ${caption(k, val(c, k) ?? '–')}`).join('');
+}
+
+// schema: the case keys' roles (apart) and sync_rows (what a sync case's
+// per-CPU p50 is of).
+export function renderFairness(container, cases, unit, st, schema) {
+	const rows = schema.sync_rows;
 	const multi = cases.filter((c) => hasStats(c) && (c.initiators || []).length >= 2);
 	if (!multi.length) {
 		fill(container, state('empty', 'No case with two or more initiators has per-initiator results.',
@@ -221,20 +248,25 @@ export function renderFairness(container, cases, unit, st) {
 	const sel = caseSelect('fair-case', multi, c.case_id, (val) => {
 		st.fairCase = val;
 		setParams({ fair: val });
-		renderFairness(container, cases, unit, st);
+		renderFairness(container, cases, unit, st, schema);
 	});
-	const { box: el, canvas } = box(h, `Median latency per initiator CPU — ${caseLabel(c)}`, {
+	// A sync case's per-CPU rows are its readers' read-lock waits: the words
+	// say so (the schema's for the figure), not a call time per initiator.
+	const who = cpuNoun(c), noun = countNoun(c), figure = figureNoun(c, rows);
+	const { box: el, canvas } = box(h, `Median ${figure} per ${who} CPU — ${caseLabel(c)}`, {
 		id: 'fairness',
 		note: h('span', {}, 'Jain\'s index ', h('strong', { id: 'jain' }, fmt.ratio(j)),
-			c.fairness?.jain_of === 'throughput' ? ' of the initiators\' throughput (calls per second; not of the medians drawn here)' : ' of the initiators\' medians',
-			' (1 = perfectly fair, 1/n = one initiator gets everything) · slowest/fastest median ',
-			h('strong', {}, spread ? `${fmt.ratio(spread, 2)}×` : '–'), ` · ${inits.length} initiators`),
+			c.fairness?.jain_of === 'throughput' ? ` of the ${who}s\' throughput (${noun} per second; not of the medians drawn here)` : ` of the ${who}s\' medians`,
+			` (1 = perfectly fair, 1/n = one ${who} gets everything) · slowest/fastest median `,
+			h('strong', {}, spread ? `${fmt.ratio(spread, 2)}×` : '–'), ` · ${inits.length} ${who}s`),
 	});
+	const least = [...multi].sort((a, b) => fairJain(a) - fairJain(b)).slice(0, 6);
+	const tell = apart(least, schema);
 	const table = h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'fairness-table' },
-		h('thead', {}, h('tr', {}, h('th', {}, 'Case'), h('th', { class: 'num' }, 'Initiators'), h('th', { class: 'num' }, "Jain's index"), h('th', { class: 'num' }, 'slowest / fastest median'))),
-		h('tbody', {}, [...multi].sort((a, b) => fairJain(a) - fairJain(b)).slice(0, 6).map((k) =>
-			h('tr', { class: k.case_id === c.case_id ? 'picked' : '' },
-				h('td', {}, h('a', { href: '#fairness', title: caseLabel(k), onclick: (e) => { e.preventDefault(); sel.value = k.case_id; sel.dispatchEvent(new Event('change')); } }, caseShort(k))),
+		h('thead', {}, h('tr', {}, h('th', {}, 'Case'), h('th', { class: 'num', title: 'initiator CPUs (a sync case: its reader CPUs)' }, 'CPUs'), h('th', { class: 'num' }, "Jain's index"), h('th', { class: 'num' }, 'slowest / fastest median'))),
+		h('tbody', {}, least.map((k) =>
+			h('tr', { class: k.case_id === c.case_id ? 'picked' : '', dataset: { case: k.case_id } },
+				h('td', {}, h('a', { href: '#fairness', title: caseLabel(k), onclick: (e) => { e.preventDefault(); sel.value = k.case_id; sel.dispatchEvent(new Event('change')); } }, `${caseShort(k)}${tell(k)}`)),
 				h('td', { class: 'num' }, k.initiators.length),
 				h('td', { class: `num ${fairJain(k) < 0.9 ? 'bad' : ''}` }, fmt.ratio(fairJain(k))),
 				h('td', { class: 'num' }, k.fairness?.p50_max_min ? `${fmt.ratio(k.fairness.p50_max_min, 2)}×` : '–'))))));
@@ -246,15 +278,15 @@ export function renderFairness(container, cases, unit, st) {
 		data: {
 			labels: inits.map((x) => `CPU ${x.cpu}`),
 			datasets: [
-				{ label: 'median (p50) per initiator', xcbRole: 'bars', data: medians,
+				{ label: `median (p50) per ${who}`, xcbRole: 'bars', data: medians,
 					backgroundColor: medians.map((m) => (m > mean * 1.1 ? alpha('#D55E00', 0.8) : alpha('#0072B2', 0.75))) },
 			],
 		},
 		options: {
-			scales: { y: { beginAtZero: true, title: { display: true, text: 'median call time (p50) per initiator' }, ticks: { callback: (x) => v(unit, x) } },
-				x: { title: { display: true, text: 'initiator CPU' } } },
+			scales: { y: { beginAtZero: true, title: { display: true, text: `median ${figure} (p50) per ${who}` }, ticks: { callback: (x) => v(unit, x) } },
+				x: { title: { display: true, text: `${who} CPU` } } },
 			plugins: { legend: { display: false },
-				tooltip: { callbacks: { label: (item) => `p50 ${v(unit, item.parsed.y)} · p99 ${v(unit, unit.conv(inits[item.dataIndex].p99))} · ${fmt.int(inits[item.dataIndex].count)} calls` } } },
+				tooltip: { callbacks: { label: (item) => `p50 ${v(unit, item.parsed.y)} · p99 ${v(unit, unit.conv(inits[item.dataIndex].p99))} · ${fmt.int(inits[item.dataIndex].count)} ${noun}` } } },
 		},
 	});
 	chart.$xcb = { caseId: c.case_id, jain: j, initiators: inits.length };

@@ -10,6 +10,7 @@
 import { h, fill, state } from './dom.js';
 import { make, box, color } from './charts.js';
 import { caseShort } from './model.js';
+import { tickLabel, val } from './run-latency.js';
 
 // The run's repetitions in run order, from each CASE's rep_* arrays (cycles;
 // null where not measured). A case without repetitions adds nothing.
@@ -59,11 +60,12 @@ export function renderFloor(container, cases, unit) {
 			parsing: false,
 			scales: {
 				x: { type: 'linear', title: { display: true, text: 'repetition, in run order' }, ticks: { precision: 0 } },
-				y: { type: 'logarithmic', title: { display: true, text: `latency (${u.name}), log scale` } },
+				// ns ticks carry their unit (1.00 ms), as the latency charts'
+				y: { type: 'logarithmic', title: { display: true, text: `latency${u.name === 'ns' ? '' : ' (TSC cycles)'}, log scale` }, ticks: { callback: tickLabel(u, true) } },
 			},
 			plugins: { tooltip: { callbacks: {
 				title: (items) => { const p = pts[items[0].parsed.x]; return `case ${p.label} · rep ${p.rep}`; },
-				label: (item) => `${item.dataset.label}: ${item.parsed.y === null ? 'not measured' : `${Math.round(item.parsed.y * 10) / 10} ${u.name}`}`,
+				label: (item) => `${item.dataset.label}: ${item.parsed.y === null ? 'not measured' : val(u, item.parsed.y)}`,
 			} } },
 		},
 	});

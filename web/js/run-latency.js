@@ -128,14 +128,18 @@ function axisY(unit, log) {
 		type: log ? 'logarithmic' : 'linear',
 		beginAtZero: !log,
 		title: { display: true, text: unit.name === 'ns' ? 'latency' : 'latency (TSC cycles)' }, // ns ticks carry their unit
-		// On a log axis label only 1-2-5 steps, or the labels collide.
-		ticks: { callback: (v) => (log && ![1, 2, 5].includes(Number(String(v).replace(/[^1-9]/g, '')[0])) ? '' : tick(unit, v)) },
+		ticks: { callback: tickLabel(unit, log) },
 	};
 }
 
+// A latency axis's tick labels, in the unit's words (1.00 ms, 12.3k): on a log
+// axis only 1-2-5 steps, or the labels collide. The floor chart's too.
+export const tickLabel = (unit, log) => (v) => (log && ![1, 2, 5].includes(Number(String(v).replace(/[^1-9]/g, '')[0])) ? '' : tick(unit, v));
+
 const hasStats = (c) => c.stats && c.stats.count > 0;
 
-function val(unit, v) {
+// A latency in a tooltip: ns with its unit, or whole cycles.
+export function val(unit, v) {
 	return unit.name === 'ns' ? fmt.ns(v) : `${fmt.int(Math.round(v))} cycles`;
 }
 

@@ -164,7 +164,7 @@ async function render(first) {
 	$('#sync')?.classList.toggle('hidden', !hasSync);
 	$('#jump a[href="#sync"]')?.classList.toggle('hidden', !hasSync);
 	if (first || !histView.cases) histView.render(detail.cases, st);
-	renderFairness(sec.fairness, detail.cases, unit, st);
+	renderFairness(sec.fairness, detail.cases, unit, st, schema);
 	renderLocks(sec.locks, detail.cases, unit);
 	renderTlb(sec.tlb, detail.cases, unit);
 }

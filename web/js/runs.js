@@ -7,7 +7,7 @@
 // Where daemons of several labs share one database (xcbenchd --lab), every
 // lab's runs are listed: a Lab column and filter appear once a run has one.
 
-import { h, $, fill, state, errorBox, loading, params, setParams, header, badge, progress } from './dom.js';
+import { h, $, fill, state, errorBox, staleBox, loading, params, setParams, header, badge, progress } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { summaryFacts, machineName, isLive, plannedCases, setHypervisors } from './model.js';
@@ -213,7 +213,12 @@ function renderTable() {
 				h('thead', {}, h('tr', {}, h('th', {}, ''), cols.map(th))), h('tbody', {}, rows)))
 			: state('empty', `No run on this page matches “${view.q}”.`, h('div', {}, 'Change the search text, or clear the filters.')));
 	const from = total ? view.offset + 1 : 0, to = view.offset + runs.length;
-	fill(els.pager, h('span', { class: 'muted' }, `Runs ${from}–${to} of ${total}`), h('span', { class: 'grow' }),
+	// The daemon pages its runs newest first; a column's sort orders the
+	// page shown, which is not the first runs of that order: said.
+	const sortCol = COLS.find((c) => c.key === view.sort);
+	const pageOnly = total > runs.length && !(view.sort === 'date' && view.dir === 'desc')
+		? h('span', { class: 'warn', id: 'sort-page-only' }, ` · sorted by ${sortCol ? sortCol.title : view.sort} within this page only: the pages hold the runs newest first`) : null;
+	fill(els.pager, h('span', { class: 'muted' }, `Runs ${from}–${to} of ${total}`, pageOnly), h('span', { class: 'grow' }),
 		h('button', { disabled: view.offset === 0, onclick: () => update({ offset: Math.max(0, view.offset - PAGE) }, true) }, '← Newer'),
 		h('button', { disabled: to >= total, onclick: () => update({ offset: view.offset + PAGE }, true) }, 'Older →'));
 }
@@ -236,14 +241,24 @@ async function load({ quiet = false } = {}) {
 	let res;
 	try {
 		// The schema names the hypervisors (a list without it shows signatures).
+		// The labs are the store's (GET labs), not those of this page's runs:
+		// a lab whose runs are all on a later page is still a filter.
 		[res] = await Promise.all([api.get(`runs?${qs}`),
-			api.schema().then((s) => setHypervisors(s.hypervisors), () => {})]);
+			api.schema().then((s) => setHypervisors(s.hypervisors), () => {}),
+			api.get('labs').then((l) => (l.labs || []).forEach((x) => labs.add(x)), () => {})]);
 	} catch (e) {
 		if (my !== loadSeq) return;
-		if (!quiet) fill(els.body, errorBox('the runs', e));
-		else fill(els.stale, state('error', `Lost contact with the daemon (${e.message}) at ${new Date().toLocaleTimeString()}: the runs below are as last read; retrying every ${POLL_MS / 1000} s.`,
-			h('div', { text: e.hint || 'Check that xcbenchd is running.' })));
-		schedulePoll(true);
+		// A 4xx is this view's (a filter the daemon refuses: ?lab=NAME of no
+		// lab): said in place of the rows, never as lost contact, and not
+		// asked again until the view changes. No answer, or a 5xx, is the
+		// daemon's: the rows stay under a notice, and it is asked again.
+		const refused = e.status >= 400 && e.status < 500;
+		if (!quiet || refused) {
+			fill(els.body, errorBox('the runs', e));
+			fill(els.pager);
+			fill(els.stale);
+		} else fill(els.stale, staleBox('runs', e, POLL_MS));
+		schedulePoll(!refused);
 		return;
 	}
 	if (my !== loadSeq) return;

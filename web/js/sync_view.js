@@ -20,15 +20,28 @@ export const isSync = (c) => c && c.kind === 'sync';
 // acquisitions (millions of them), not calls.
 export const countNoun = (c) => (isSync(c) ? 'read acquisitions' : 'calls');
 
-// What the case's median measures, for captions and compare headings.
-export const measureNoun = (c) => (isSync(c) ? 'median read-lock wait per acquisition' : 'median call time');
+// Whose figures a case's per-CPU rows are: a sync case's are its readers'
+// (the shootdown's targets), not initiators of calls (its writer is one CPU).
+export const cpuNoun = (c) => (isSync(c) ? 'reader' : 'initiator');
 
-// The figures shown: GET /api/v1/schema's sync_rows ([{name, label}], the
-// all row first, then the pseudo-initiators in the order xcbench show prints
-// them), so each column is headed with show's words, which the daemon serves
-// from the CLI's one table, not a copy here.
+// A sync case's rows are named with GET /api/v1/schema's sync_rows
+// ([{name, label, measure}], the all row first, then the pseudo-initiators
+// in the order xcbench show prints them): show's and compare --row's words,
+// which the daemon serves from the CLI's one table, never a copy here. A
+// row the schema lacks (a daemon without it) goes by its name.
+export const rowWords = (rows, name) => (rows || []).find((r) => r.name === name)
+	|| { name, label: name, measure: `the median of row ${name}` };
+
+// What a case's median measures, with its article (titles): a sync case's
+// row's (all, the readers' wait per read, unless `row` names another), any
+// other case's the call time.
+export const measureOf = (c, rows, row) => (isSync(c) ? rowWords(rows, row || 'all').measure : 'the median call time');
+
+// The same as a short noun (axis titles): what a case's p50 is of.
+export const figureNoun = (c, rows) => (isSync(c) ? rowWords(rows, 'all').label : 'call time');
+
+// The figures shown, each with its column's head.
 const figuresOf = (rows) => (rows || []).filter((r) => r.name !== 'all').map((r) => [r.name, r.label]);
-const allLabel = (rows) => ((rows || []).find((r) => r.name === 'all') || { label: 'all' }).label;
 
 const cfg = (c, k) => (c.config || {})[k];
 // The case's writer CPU and readers (0 when not sent: the boot CPU writes,
@@ -71,7 +84,8 @@ export function renderSync(container, cases, unit, rows) {
 		series.get(key).push({ x: c.mask, y: unit.conv(b.p50), p99: unit.conv(b.p99), c });
 	}
 	const chartNote = 'Each point: the median over every batch of the case\u2019s repetitions (a batch is the readers\u2019 wait summed over its read acquisitions); hover for p99. No IPI floor line: a batch is thousands of reads, not one call.';
-	const { box: cbox, canvas } = box(h, 'Readers\u2019 wait per batch vs CPUs in mask (seed 002)', { id: 'sync-batch', note: chartNote });
+	const batch = rowWords(rows, 'reader_batch').label;
+	const { box: cbox, canvas } = box(h, `${batch[0].toUpperCase()}${batch.slice(1)} vs CPUs in mask (seed 002)`, { id: 'sync-batch', note: chartNote });
 	const trs = sync.map((c) => {
 		const [vt, vc] = verification(c);
 		return h('tr', { dataset: { case: c.case_id, mode: c.algo } },
@@ -90,7 +104,7 @@ export function renderSync(container, cases, unit, rows) {
 		h('p', { class: 'muted' }, 'One writer changes PTEs under a reader-writer lock and invalidates them inside the lock, after it, or lazily at each target\u2019s next entry; the readers take the read lock in batches. Latencies are p50 / p99 over the case\u2019s repetitions.'),
 		h('div', { class: 'charts' }, cbox),
 		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'sync-table' },
-			h('thead', {}, h('tr', {}, ['Case', 'mode', 'CPUs in mask', 'writer', 'readers', ...FIGURES.map(([, n]) => n), `${allLabel(rows)} (p50)`, 'read acquisitions', 'verification']
+			h('thead', {}, h('tr', {}, ['Case', 'mode', 'CPUs in mask', 'writer', 'readers', ...FIGURES.map(([, n]) => n), `${rowWords(rows, 'all').label} (p50)`, 'read acquisitions', 'verification']
 				.map((x, i) => h('th', { class: i >= 2 && i !== 4 && i !== 11 ? 'num' : null }, x)))),
 			h('tbody', {}, trs))));
 	const chart = make('sync:batch', canvas, {
@@ -102,7 +116,7 @@ export function renderSync(container, cases, unit, rows) {
 			parsing: false,
 			scales: {
 				x: { type: 'linear', title: { display: true, text: 'CPUs in mask (shootdown targets)' }, ticks: { precision: 0 } },
-				y: { type: 'logarithmic', title: { display: true, text: `readers\u2019 wait per batch (${unit.name}, log scale)` }, ticks: { callback: (y) => (unit.name === 'ns' ? fmt.ns(y) : fmt.int(y)) } },
+				y: { type: 'logarithmic', title: { display: true, text: `${batch} (${unit.name}, log scale)` }, ticks: { callback: (y) => (unit.name === 'ns' ? fmt.ns(y) : fmt.int(y)) } },
 			},
 			plugins: { tooltip: { callbacks: { label: (item) => {
 				const pt = item.raw;
