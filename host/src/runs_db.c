@@ -27,10 +27,13 @@ static char *text_dup(struct dbi_stmt *st, int col)
 enum { RC_ID, RC_TOKEN, RC_MACHINE, RC_MAC, RC_SUITE, RC_PARAMS, RC_LABEL, RC_NOTES, RC_STATUS,
        RC_SOURCE, RC_CREATED, RC_STARTED, RC_LAST_FRAME, RC_FINISHED, RC_FRAMES_RECEIVED,
        RC_FRAMES_EXPECTED, RC_DONE_STATUS, RC_CPUS, RC_TSC_KHZ, RC_ERROR, RC_HELLO, RC_LAB };
+/* A tsc_khz of 0 is the payload's "no TSC rate found" (its HELLO sends
+ * tsc_khz=0): read as NULL, so the run's JSON says null where its CSV
+ * cell is empty and its ns figures are null (it said 0 beside them). */
 #define RUN_COLS \
 	"r.id, r.token, r.machine_id, m.mac, r.suite, r.params, r.label, r.notes, r.status, " \
 	"r.source, r.created, r.started, r.last_frame, r.finished, r.frames_received, " \
-	"r.frames_expected, r.done_status, r.cpus, r.tsc_khz, r.error, r.hello, r.lab "
+	"r.frames_expected, r.done_status, r.cpus, NULLIF(r.tsc_khz, 0), r.error, r.hello, r.lab "
 #define RUN_FROM " FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
 /* The run row's stored values: column and field, for reading and freeing. */
