@@ -92,6 +92,15 @@ enum MHD_Result reply_json(struct req *rq, unsigned status, json_t *obj)
 	return reply_buf(rq, status, "application/json", &b);
 }
 
+enum MHD_Result reply_list(struct req *rq, struct dbi *db, int step, const char *key, json_t *arr)
+{
+	if (step != DBI_DONE) {
+		json_decref(arr);
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+	}
+	return reply_json(rq, 200, json_pack("{s:o}", key, arr));
+}
+
 enum MHD_Result reply_error(struct req *rq, unsigned status, const char *fmt, ...)
 {
 	char msg[512];

@@ -253,7 +253,7 @@ int runs_list(struct dbi *db, const struct run_filters *f, run_fn fn, void *ctx,
 	struct dbi_stmt *st = NULL, *cnt = NULL;
 	struct run_row *rows = NULL;
 	size_t n = 0, cap = 0;
-	int rc = -1;
+	int rc = -1, step;
 
 	*total = 0;
 	buf_addf(&q, "SELECT " RUN_COLS RUN_FROM);
@@ -275,10 +275,13 @@ int runs_list(struct dbi *db, const struct run_filters *f, run_fn fn, void *ctx,
 		goto err_prepare;
 	runs_bind(st, f);
 	runs_bind(cnt, f);
-	if (dbi_step(cnt) == DBI_ROW)
-		*total = dbi_column_i64(cnt, 0);
+	/* A read that fails (the store's error, mid-way) fails the list: it
+	 * answered 200 with the runs read before it, a shorter list. */
+	if (dbi_step(cnt) != DBI_ROW)
+		goto err_prepare;
+	*total = dbi_column_i64(cnt, 0);
 	/* The whole page first, so that its case counts take one statement */
-	while (dbi_step(st) == DBI_ROW) {
+	while ((step = dbi_step(st)) == DBI_ROW) {
 		if (n == cap) {
 			/* sized once from the limit: doubling a 1000-run page
 			 * copied ~0.6 MB per request (a third of its CPU) */
@@ -291,6 +294,8 @@ int runs_list(struct dbi *db, const struct run_filters *f, run_fn fn, void *ctx,
 		}
 		run_row_fields(st, &rows[n++]);
 	}
+	if (step != DBI_DONE)
+		goto err_rows;
 	runcounts_fill(db, rows, n);
 	for (size_t i = 0; i < n; i++)
 		fn(&rows[i], ctx);
@@ -369,6 +374,7 @@ int events_list(struct dbi *db, int64_t run, const char *kind, int64_t after, in
 		event_fn fn, void *ctx)
 {
 	struct dbi_stmt *st;
+	int step;
 
 	if (dbi_prepare(db, "SELECT seq, kind, text, received FROM events WHERE run_id = ?1 "
 			       "AND (CAST(?2 AS TEXT) IS NULL OR kind = ?2) AND (CAST(?3 AS BIGINT) IS NULL OR seq > ?3) "
@@ -380,7 +386,8 @@ int events_list(struct dbi *db, int64_t run, const char *kind, int64_t after, in
 	if (after >= 0)
 		dbi_bind_i64(st, 3, after);
 	dbi_bind_i64(st, 4, limit);
-	while (dbi_step(st) == DBI_ROW) {
+	/* a read that fails mid-way fails the list (not a shorter one) */
+	while ((step = dbi_step(st)) == DBI_ROW) {
 		struct event_row e;
 
 		dbval_read(st, EC_SEQ, &e.seq);
@@ -394,7 +401,7 @@ int events_list(struct dbi *db, int64_t run, const char *kind, int64_t after, in
 		dbval_free(&e.received);
 	}
 	dbi_finalize(st);
-	return 0;
+	return step == DBI_DONE ? 0 : -1;
 }
 
 int64_t events_count(struct dbi *db, int64_t run, const char *kind)
