@@ -9,8 +9,9 @@
 #  - PostgreSQL (t-pg-list-fail.sh sets DB): the events table renamed
 #    away, so the read fails at its first row (a reader fetches its rows
 #    whole, so no later one); it answered 200 with no event;
-#  - both: the machines and jobs tables renamed away (the run list joins
-#    machines); 200 with [] (and xcbench runs printed an empty table).
+#  - both: the machines and jobs tables renamed away (the run list and
+#    the baselines join machines); 200 with [] (and xcbench runs printed
+#    an empty table).
 # timeout: 180
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
@@ -91,6 +92,8 @@ check "runs list (which joins machines): 500 with the error body, not [] ($got)"
 rc=$?
 check "xcbench runs: exit $rc, the daemon's error, no table ($(head -c 80 "$TMP/cli.err"))" \
 	bash -c '[ "$1" = 1 ] && grep -q "HTTP 500" "$2" && [ ! -s "$3" ]' _ "$rc" "$TMP/cli.err" "$TMP/cli.out"
+got=$(answer baselines /api/v1/baselines)
+check "baselines list (which joins machines): 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
 sql "ALTER TABLE jobs RENAME TO jobs_away"
 got=$(answer jobs /api/v1/jobs)
 check "jobs list: 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
