@@ -5,9 +5,11 @@
 #  - SQLite, mid-way: a leaf page in the middle of the events table's
 #    b-tree is damaged after the daemon's start-up check passed, so the
 #    events list reads its first ~1500 lines and then SQLITE_CORRUPT; it
-#    answered 200 with those lines;
-#  - PostgreSQL (t-pg-list-fail.sh sets DB): the events table renamed
-#    away, so the read fails at its first row (a reader fetches its rows
+#    answered 200 with those lines; the same for the results table, and a
+#    run's page of cases (built from the store: cases_limit) answered 200
+#    with the cases after the damage without their results;
+#  - PostgreSQL (t-pg-list-fail.sh sets DB): the events and results
+#    tables renamed away, so the read fails at its first row (a reader fetches its rows
 #    whole, so no later one); it answered 200 with no event;
 #  - both: the machines and jobs tables renamed away (the run list and
 #    the baselines join machines); 200 with [] (and xcbench runs printed
@@ -32,6 +34,9 @@ for part in 0 1 2 3 4 5; do
 done
 curl -s -o /dev/null "$URL/boot.ipxe?mac=52-54-00-00-0a-01"
 curl -s -o /dev/null -H 'Content-Type: application/json' -d '{"mac":"52:54:00:00:0a:02","suite":"quick"}' "$URL/api/v1/jobs"
+# A run of 16 repetitions (2560 result rows: many pages).
+"$XCB_GEN" --server "127.0.0.1:$PORT" --reps 16 --token 00000000000ab0ff >"$TMP/gen.out" 2>&1
+gid=$(pyjson "$URL/api/v1/runs?limit=1" 'd["runs"][0]["id"]')
 check "3000 events, a machine, a job stored" test "$(pyjson "$URL/api/v1/runs/1/events?limit=10000" 'len(d["events"])') $(pyjson "$URL/api/v1/machines" 'len(d["machines"])') $(pyjson "$URL/api/v1/jobs" 'len(d["jobs"])')" = "3000 1 1"
 
 # answer NAME PATH: "STATUS BODY-STATUS EVENTS" of a GET into $TMP/NAME.
@@ -48,18 +53,14 @@ print(sys.argv[2], d.get("status"), n[0] if n else '-', (d.get("error") or '')[:
 PY
 }
 
-if [ -n "${PG_DBNAME:-}" ]; then
-	sql "ALTER TABLE events RENAME TO events_away"
-else
-	# Damage a leaf in the middle of the events b-tree (WITHOUT ROWID: an
-	# index b-tree) once the daemon's start-up quick_check has passed.
-	stop_daemon
-	start_daemon --open || { notok "the daemon starts again"; exit 1; }
-	python3 - "$DB" <<'PY'
+# damage TABLE: a leaf in the middle of TABLE's b-tree (WITHOUT ROWID: an
+# index b-tree) gets a page type no b-tree has (SQLite file format).
+damage() {
+	python3 - "$DB" "$1" <<'PY'
 import sqlite3, struct, sys
 db = sys.argv[1]
 c = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
-root = c.execute("SELECT rootpage FROM sqlite_master WHERE name='events'").fetchone()[0]
+root = c.execute("SELECT rootpage FROM sqlite_master WHERE name=?", (sys.argv[2],)).fetchone()[0]
 psize = c.execute("PRAGMA page_size").fetchone()[0]
 c.close()
 f = open(db, "r+b")
@@ -75,12 +76,27 @@ while True:
     cells = struct.unpack(">H", p[h + 3:h + 5])[0]
     ptr = struct.unpack(">H", p[h + 12 + 2 * (cells // 2):h + 14 + 2 * (cells // 2)])[0]
     n = struct.unpack(">I", p[ptr:ptr + 4])[0]   # the middle cell's child
-assert n != root, "the events b-tree has one page"
+assert n != root, "the b-tree has one page"
 f.seek((n - 1) * psize)
 f.write(b"\x07" + b"\xff" * 7)
 f.close()
 PY
+}
+
+if [ -n "${PG_DBNAME:-}" ]; then
+	sql "ALTER TABLE results RENAME TO results_away"
+else
+	# Once the daemon's start-up quick_check has passed (and its writer
+	# has rendered the finished run's page: the default page is that).
+	stop_daemon
+	start_daemon --open || { notok "the daemon starts again"; exit 1; }
+	damage events
+	damage results
 fi
+got=$(answer run "/api/v1/runs/$gid?cases_limit=48")
+check "a run's cases read from the store: 500 with the error body, not cases without their results ($got)" \
+	bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+[ -n "${PG_DBNAME:-}" ] && sql "ALTER TABLE events RENAME TO events_away"
 got=$(answer events "/api/v1/runs/1/events?limit=10000")
 check "events list: 500 with the error body, not a shorter list ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
 sql "ALTER TABLE machines RENAME TO machines_away"

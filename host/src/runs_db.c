@@ -333,16 +333,21 @@ int cases_open(struct dbi *db, int64_t run, struct case_cursor *c)
 			       "WHERE run_id = ? ORDER BY case_id", &c->st))
 		return -1;
 #undef CASE_COLUMN
+	c->failed = 0;
 	dbi_bind_i64(c->st, 1, run);
 	return 0;
 }
 
 int cases_next(struct case_cursor *c, struct case_row *row)
 {
-	int col = CC_FIRST_COLUMN;
+	int col = CC_FIRST_COLUMN, rc;
 
-	if (!c->st || dbi_step(c->st) != DBI_ROW)
+	if (!c->st)
 		return 0;
+	if ((rc = dbi_step(c->st)) != DBI_ROW) {
+		c->failed = rc != DBI_DONE;
+		return 0;
+	}
 	row->case_id = dbi_column_i64(c->st, CC_CASE_ID);
 #define CASE_COLUMN(key) dbval_read(c->st, col++, &row->key);
 	CASE_COLUMNS
