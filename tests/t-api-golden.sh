@@ -221,6 +221,45 @@ REQ
 # A path longer than the router's copy of it (512 bytes).
 fetch nf-long GET anon "/api/v1/runs/1/$(printf 'x%.0s' $(seq 600))"
 
+# Every real in its shortest form (0.95, not 0.94999999999999996), in the
+# API's answers and in the CLI's --json of them: a number's text has no
+# more significant digits than Python's repr, the shortest text that reads
+# back as the same double.
+"$XCBENCH" --server "$URL" show 1 --json >"$TMP/cli-show.json" 2>&1
+"$XCBENCH" --server "$URL" compare 1 1 --json >"$TMP/cli-compare.json" 2>&1
+long=$(python3 - "$TMP"/got/* "$TMP/cli-show.json" "$TMP/cli-compare.json" <<'PY'
+import json, re, sys
+def digits(t):
+    m = t.lstrip('-').split('e')[0].split('E')[0].replace('.', '').lstrip('0')
+    return len(m.rstrip('0')) if '.' in t or 'e' in t.lower() else len(m)
+bad = []
+for f in sys.argv[1:]:
+    txt = open(f, encoding='utf-8', errors='replace').read()
+    body = txt.split('\n', 1)[1] if '/got/' in f else txt
+    if not body.lstrip().startswith(('{', '[')):
+        continue
+    def walk(v):
+        if isinstance(v, float) and digits(v.text) > digits(repr(v.val)):
+            bad.append('%s: %s (%s)' % (f.rsplit('/', 1)[1], v.text, repr(v.val)))
+        elif isinstance(v, dict):
+            [walk(x) for x in v.values()]
+        elif isinstance(v, list):
+            [walk(x) for x in v]
+    class Num(float):
+        pass
+    def num(t):
+        n = Num(t); n.text = t; n.val = float(t); return n
+    try:
+        walk(json.loads(body, parse_float=num))
+    except ValueError:
+        pass
+print(len(bad), *bad[:3])
+PY
+)
+check "every JSON real in its shortest form, API and CLI --json (too long: $long)" test "${long%% *}" = 0
+check "... the CLI's --json read (show: $(wc -c <"$TMP/cli-show.json") bytes, compare: $(wc -c <"$TMP/cli-compare.json"))" \
+	bash -c 'python3 -c "import json,sys; [json.load(open(f)) for f in sys.argv[1:]]" "$@"' _ "$TMP/cli-show.json" "$TMP/cli-compare.json"
+
 # Normalise what varies between two daemons, nothing else.
 python3 - "$TMP/got" <<'PY'
 import os, re, sys

@@ -16,6 +16,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "answer_shape.h"
 #include "client.h"
 #include "httpbody.h"
 
@@ -321,7 +322,7 @@ static const struct cmdopt *field_option(const struct cmd *cmd, const char *msg)
 
 json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path, json_t *body)
 {
-	char *b = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	char *b = body ? json_dumps(body, JSON_COMPACT) : NULL, why[300];
 	struct http_resp r;
 	json_t *o = NULL;
 
@@ -347,6 +348,14 @@ json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path
 			 * printed a run of dashes, exit 0). */
 			fprintf(stderr, "xcbench: %s %s: answer is not a JSON object (is %s an xcbenchd?)\n",
 				method, path, opt_server);
+			json_decref(o);
+			o = NULL;
+		} else if (answer_shape_check(method, path, o, why, sizeof(why))) {
+			/* An object without the members the command reads: the
+			 * same, or a daemon of another version (an empty table,
+			 * "(null)" or 0 where its fields were absent, exit 0). */
+			fprintf(stderr, "xcbench: %s %s: not an xcbenchd answer: %s (is %s an xcbenchd?)\n", method,
+				path, why, opt_server);
 			json_decref(o);
 			o = NULL;
 		}

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "jsontext.h"
 #include "xcb_schema.h"
 
 int parse_id(const char *s, uint64_t *id)
@@ -33,10 +34,18 @@ int one_run_id(const struct cmd *cmd, int argc, char **argv, uint64_t *id)
 
 int print_json(json_t *o)
 {
-	json_dumpf(o, stdout, JSON_INDENT(2));
-	putchar('\n');
+	struct buf b = { 0 };
+	/* jansson's JSON_INDENT(2) layout, reals as the daemon writes them
+	 * (0.95, where json_dumpf writes 0.94999999999999996) */
+	int rc = json_text(&b, o, 2);
+
+	if (!rc)
+		printf("%s\n", b.p);
+	else
+		fprintf(stderr, "xcbench: the answer cannot be written as JSON\n");
+	buf_free(&b);
 	json_decref(o);
-	return 0;
+	return rc ? 1 : 0;
 }
 
 int http_get_to(const char *cmd, const char *path, FILE *out)

@@ -31,12 +31,14 @@ enum MHD_Result api_baselines(struct req *rq)
 	const char *m = qarg(rq, "machine");
 	int64_t mid = 0;
 	struct dbi *db = rdb();
+	json_t *list;
 
 	if (m && parse_id(m, &mid))
 		return reply_error(rq, 400, "machine: expected a machine id");
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	return reply_json(rq, 200, json_pack("{s:o}", "baselines", baselines_list(db, mid)));
+	list = json_array();
+	return reply_list(rq, db, baselines_list(db, mid, list), "baselines", list);
 }
 
 enum MHD_Result api_baseline_set(struct req *rq)
@@ -71,7 +73,12 @@ enum MHD_Result api_baseline_set(struct req *rq)
 	t.suite = suite;
 	if (writer_call(set_fn, &t) || t.rc)
 		return reply_error(rq, 503, "cannot store the baseline now (see /api/v1/health)");
-	list = baselines_list(db, t.machine);
+	list = json_array();
+	if (baselines_list(db, t.machine, list) != DBI_DONE) {
+		/* stored, but not read back: not a "baseline": null */
+		json_decref(list);
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+	}
 	json_array_foreach(list, i, v)
 		if (strcmp(json_string_value(json_object_get(v, "suite")), suite) == 0)
 			break;

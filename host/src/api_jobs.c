@@ -62,6 +62,7 @@ enum MHD_Result api_jobs(struct req *rq)
 	struct dbi_stmt *st;
 	char mac[18];
 	json_t *arr;
+	int step;
 
 	if (m && norm_mac(m, mac))
 		return reply_error(rq, 400, "mac: '%s' is not a MAC address", m);
@@ -73,10 +74,10 @@ enum MHD_Result api_jobs(struct req *rq)
 		      DBI_T(m ? mac : NULL), pending && strcmp(pending, "0") ? DBI_I(1) : DBI_NUL))
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	arr = json_array();
-	while (dbi_step(st) == DBI_ROW)
+	while ((step = dbi_step(st)) == DBI_ROW)
 		json_array_append_new(arr, job_row(st));
 	dbi_finalize(st);
-	return reply_json(rq, 200, json_pack("{s:o}", "jobs", arr));
+	return reply_list(rq, db, step, "jobs", arr);
 }
 
 struct job_task {

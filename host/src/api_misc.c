@@ -65,6 +65,7 @@ enum MHD_Result api_machines(struct req *rq)
 	struct dbi *db = rdb();
 	struct dbi_stmt *st;
 	json_t *arr;
+	int step;
 
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
@@ -77,7 +78,7 @@ enum MHD_Result api_machines(struct req *rq)
 		"FROM machines m ORDER BY m.last_seen DESC, m.id DESC", &st))
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	arr = json_array();
-	while (dbi_step(st) == DBI_ROW) {
+	while ((step = dbi_step(st)) == DBI_ROW) {
 		const char *facts = dbi_column_text(st, MC_HELLO);
 		json_t *f = facts ? json_loads(facts, 0, NULL) : NULL;
 
@@ -89,7 +90,7 @@ enum MHD_Result api_machines(struct req *rq)
 			"last_run", col_json(st, MC_LAST_RUN), "facts", f ? f : json_object()));
 	}
 	dbi_finalize(st);
-	return reply_json(rq, 200, json_pack("{s:o}", "machines", arr));
+	return reply_list(rq, db, step, "machines", arr);
 }
 
 /* GET /api/v1/labs: the labs' names, for a client to say which there are

@@ -164,8 +164,21 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 		json_decref(one);
 	}
 	errors = json_array();
-	events_list(db, id, "error", -1, 100, error_one, errors);
+	if (events_list(db, id, "error", -1, 100, error_one, errors)) {
+		/* the store's read failed: not a run page without its errors */
+		json_decref(errors);
+		json_decref(run);
+		run_row_free(&r);
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+	}
 	cases = cases_text(db, &r, after_s ? (int64_t)after : -1, (int64_t)limit, after_s || limit_s, &next, &ncases);
+	if (!cases) {
+		/* (its statements are finalized by now: no message left) */
+		json_decref(errors);
+		json_decref(run);
+		run_row_free(&r);
+		return reply_error(rq, 500, "query failed: the run's cases could not be read from the store");
+	}
 	bad = jsonw_lit(&o, "{") || add_member(&o, "run", run) ||
 	      add_member(&o, "facts", json_text_or_empty(r.hello)) || !cases ||
 	      jsonw_lit(&o, ",\"cases\":") || buf_add(&o, cases, ncases) || add_member(&o, "errors", errors) ||

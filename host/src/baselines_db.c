@@ -65,16 +65,16 @@ int baseline_set(struct dbi *db, int64_t machine, const char *suite, const int64
 	return rc;
 }
 
-json_t *baselines_list(struct dbi *db, int64_t machine)
+int baselines_list(struct dbi *db, int64_t machine, json_t *out)
 {
 	struct dbi_stmt *st;
-	json_t *out = json_array();
+	int rc;
 
-	if (dbi_query(db, "SELECT b.machine_id, m.mac, b.suite, b.runs, b.set_at FROM baselines b "
+	if ((rc = dbi_query(db, "SELECT b.machine_id, m.mac, b.suite, b.runs, b.set_at FROM baselines b "
 			  "JOIN machines m ON m.id = b.machine_id WHERE ?1 = 0 OR b.machine_id = ?1 "
-			  "ORDER BY b.machine_id, b.suite", &st, DBI_I(machine)) != DBI_OK)
-		return out;
-	while (dbi_step(st) == DBI_ROW) {
+			  "ORDER BY b.machine_id, b.suite", &st, DBI_I(machine))) != DBI_OK)
+		return rc;
+	while ((rc = dbi_step(st)) == DBI_ROW) {
 		struct dbval at;
 		json_t *runs = json_loads(dbi_column_text(st, 3), 0, NULL);
 
@@ -86,7 +86,7 @@ json_t *baselines_list(struct dbi *db, int64_t machine)
 		dbval_free(&at);
 	}
 	dbi_finalize(st);
-	return out;
+	return rc;
 }
 
 size_t baseline_get(struct dbi *db, int64_t machine, const char *suite, int64_t *runs, size_t cap)

@@ -14,9 +14,10 @@ int baseline_key(struct dbi *db, const int64_t *runs, size_t n, int64_t *machine
 		 char *why);
 /* Sets (replaces) the baseline of machine + suite. Writer thread. 0 or -1. */
 int baseline_set(struct dbi *db, int64_t machine, const char *suite, const int64_t *runs, size_t n, int64_t now);
-/* Every baseline (machine > 0: of that machine) as
- * [{machine: {id, mac}, suite, runs: [..], set_at}]. */
-json_t *baselines_list(struct dbi *db, int64_t machine);
+/* Every baseline (machine > 0: of that machine) appended to out as
+ * {machine: {id, mac}, suite, runs: [..], set_at}: DBI_DONE once all are
+ * read, else the failure (out then holds those read before it). */
+int baselines_list(struct dbi *db, int64_t machine, json_t *out);
 /* The runs of the baseline of machine + suite into runs (at most cap):
  * their count, 0 when there is none. */
 size_t baseline_get(struct dbi *db, int64_t machine, const char *suite, int64_t *runs, size_t cap);

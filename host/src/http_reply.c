@@ -14,6 +14,7 @@
 #include "db.h"
 #include "http_limits.h"
 #include "http_reply.h"
+#include "jsontext.h"
 #include "xcbd.h"
 
 struct dbi *rdb(void)
@@ -77,16 +78,27 @@ enum MHD_Result reply_buf(struct req *rq, unsigned status, const char *ctype, st
 
 enum MHD_Result reply_json(struct req *rq, unsigned status, json_t *obj)
 {
-	char *s = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
-	enum MHD_Result ret;
+	struct buf b = { 0 };
+	/* jansson's compact layout with reals in their shortest round-trip
+	 * form (0.95, not json_dumps's 0.94999999999999996) */
+	int bad = json_text(&b, obj, 0);
 
 	json_decref(obj);
-	if (!s)
+	if (bad || !b.p) {
+		buf_free(&b);
 		return reply_text(rq, 500, "application/json",
 				  "{\"error\":\"cannot encode JSON\",\"status\":500}");
-	ret = reply_text(rq, status, "application/json", s);
-	free(s);
-	return ret;
+	}
+	return reply_buf(rq, status, "application/json", &b);
+}
+
+enum MHD_Result reply_list(struct req *rq, struct dbi *db, int step, const char *key, json_t *arr)
+{
+	if (step != DBI_DONE) {
+		json_decref(arr);
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+	}
+	return reply_json(rq, 200, json_pack("{s:o}", key, arr));
 }
 
 enum MHD_Result reply_error(struct req *rq, unsigned status, const char *fmt, ...)

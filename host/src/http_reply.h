@@ -14,6 +14,11 @@
 #include "http.h"
 
 enum MHD_Result reply_json(struct req *rq, unsigned status, json_t *obj); /* steals obj */
+/* {"KEY": arr}, 200, for a list read to its end (step: the read's last
+ * dbi_step, DBI_DONE); a read that failed mid-way (the store's error) is
+ * 500 with the error body, never 200 with the rows read before it.
+ * Takes arr. */
+enum MHD_Result reply_list(struct req *rq, struct dbi *db, int step, const char *key, json_t *arr);
 enum MHD_Result reply_error(struct req *rq, unsigned status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 enum MHD_Result reply_text(struct req *rq, unsigned status, const char *ctype, const char *text);

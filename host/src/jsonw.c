@@ -1,37 +1,27 @@
 /*
  * jsonw.c — JSON text straight into a buffer (jsonw.h). Plain ASCII, the
- * common case, integers and reals (jansson's own format, step for step,
- * checked against it in test_casestats) are written here; anything else
- * (escapes, UTF-8) goes through jansson itself, one small value at a time,
- * so the bytes cannot drift from reply_json's.
+ * common case, and integers (jansson's own format, checked against it in
+ * test_casestats) are written here; reals and whole jansson values are
+ * common/jsontext.c's, as reply_json writes them (reals in their shortest
+ * round-trip form); anything else (escapes, UTF-8) goes through jansson
+ * itself, one small value at a time, so the bytes cannot drift from
+ * reply_json's.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsontext.h"
 #include "jsonw.h"
 
 int jsonw_val(struct buf *b, const json_t *v)
 {
-	char *s = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-	int rc = s ? buf_add(b, s, strlen(s)) : -1;
+	size_t len = b->len;
 
-	free(s);
-	return rc;
-}
-
-/* The length of s when it is printable ASCII but the two characters JSON
- * escapes (written as it is by jansson too: no JSON_ESCAPE_SLASH, no
- * JSON_ENSURE_ASCII), else -1. */
-static long plain_len(const char *s)
-{
-	long n = 0;
-
-	for (; s[n]; n++)
-		if ((unsigned char)s[n] < 0x20 || (unsigned char)s[n] > 0x7e || s[n] == '"' || s[n] == '\\')
-			return -1;
-	return n;
+	if (json_text(b, v, 0) == 0)
+		return 0;
+	jsonw_cut(b, len); /* nothing written, as the other writers */
+	return -1;
 }
 
 /* pre (0 for none), then s (n bytes) in quotes, then post (0 for none),
@@ -56,7 +46,7 @@ static int quoted(struct buf *b, char pre, const char *s, size_t n, char post)
 
 int jsonw_str(struct buf *b, const char *s)
 {
-	long n = plain_len(s);
+	long n = json_plain_len(s);
 	json_t *j;
 	int rc;
 
@@ -70,17 +60,10 @@ int jsonw_str(struct buf *b, const char *s)
 
 int jsonw_dbval(struct buf *b, const struct dbval *v)
 {
-	json_t *j;
-	int rc;
-
 	switch (v->type) {
 	case DBI_INT: return jsonw_i64(b, v->i);
 	case DBI_TEXT: return jsonw_str(b, v->s);
-	case DBI_FLOAT:
-		j = json_real(v->d);
-		rc = jsonw_val(b, j);
-		json_decref(j);
-		return rc;
+	case DBI_FLOAT: return jsonw_real(b, v->d);
 	default: return jsonw_lit(b, "null");
 	}
 }
@@ -95,7 +78,7 @@ int jsonw_iso(struct buf *b, const struct dbval *v)
 int jsonw_key(struct buf *b, const char *key)
 {
 	char last = b->len ? b->p[b->len - 1] : '{';
-	long n = plain_len(key);
+	long n = json_plain_len(key);
 	char comma = last != '{' && last != '[' ? ',' : 0;
 
 	if (n >= 0)
@@ -121,37 +104,10 @@ int jsonw_i64(struct buf *b, int64_t v)
 
 int jsonw_real(struct buf *b, double v)
 {
-	char t[32], *e;
-	/* jansson's buffer (MAX_REAL_STR_LENGTH): a longer text fails its dump */
-	enum { JANSSON_REAL_MAX = 25 };
-	int n;
+	char t[JSON_REAL_TEXT_MAX];
+	int n = json_real_text(t, v);
 
-	if (!isfinite(v))
-		return -1;
-	n = snprintf(t, sizeof(t), "%.17g", v);
-	if (n < 0 || n >= JANSSON_REAL_MAX)
-		return -1;
-	if (!strchr(t, '.') && !strchr(t, 'e')) {
-		if (n + 3 >= JANSSON_REAL_MAX)
-			return -1;
-		memcpy(t + n, ".0", 3);
-		n += 2;
-	}
-	/* "1e+20" -> "1e20", "1e-07" -> "1e-7": jansson's jsonp_dtostr, step
-	 * for step (the character after 'e' dropped unless it is '-', then
-	 * the zeros after it). */
-	if ((e = strchr(t, 'e'))) {
-		char *start = e + 1, *end = start + 1;
-
-		if (*start == '-')
-			start++;
-		while (*end == '0')
-			end++;
-		if (end != start)
-			memmove(start, end, strlen(end) + 1);
-		n = (int)strlen(t);
-	}
-	return buf_add(b, t, (size_t)n);
+	return n < 0 ? -1 : buf_add(b, t, (size_t)n);
 }
 
 void jsonw_cut(struct buf *b, size_t len)

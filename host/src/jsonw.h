@@ -1,6 +1,7 @@
 /*
  * jsonw.h — JSON text written straight into a buffer, byte for byte what
- * jansson's compact dump (reply_json) writes for the same value, for the
+ * reply_json writes for the same value (jansson's compact layout, reals
+ * in their shortest round-trip form: common/jsontext.h), for the
  * answers too large to build as a jansson tree first (the run list: a
  * tree of 30,000 values built, dumped and freed was 80 % of its time; a
  * run page's cases, ~6,000 numbers: half of its cold build).
@@ -31,9 +32,9 @@ int jsonw_key(struct buf *b, const char *key);
 /* The integer v as json_integer(v)'s dump ("%lld", without printf: the
  * run page writes ~6,000 of them). */
 int jsonw_i64(struct buf *b, int64_t v);
-/* The real v as json_real(v)'s dump: "%.17g", ".0" added to an integral
- * value, the exponent without '+' and leading zeros; -1 (nothing written)
- * where jansson has no value (NaN, infinity) or cannot print it. */
+/* The real v as json_real_text writes it (the shortest text that reads
+ * back as v, in jansson's marks: 0.95, 3.0, 1e20); -1 (nothing written)
+ * where JSON has no value (NaN, infinity). */
 int jsonw_real(struct buf *b, double v);
 /* Ends b at len: what was written after it is dropped (a member or value
  * that turned out not to be JSON, left out as jansson leaves out a NULL). */

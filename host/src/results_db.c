@@ -40,8 +40,20 @@ static void step(struct result_cursor *c)
 	int rc = dbi_step(c->st);
 
 	c->more = rc == DBI_ROW;
-	if (rc != DBI_ROW && rc != DBI_DONE)
+	if (rc != DBI_ROW && rc != DBI_DONE) {
 		c->flagged.unstable = c->flagged.failed = -1;
+		c->failed = 1;
+	}
+}
+
+/* Steps the histogram cursor c to its next row (a failed step: failed). */
+static void histo_step(struct histo_cursor *c)
+{
+	int rc = dbi_step(c->st);
+
+	c->more = rc == DBI_ROW;
+	if (rc != DBI_ROW && rc != DBI_DONE)
+		c->failed = 1;
 }
 
 /* Counts case id once in *n (last: the case counted last). */
@@ -73,6 +85,7 @@ static int cursor_open(struct dbi *db, const char *sql, int64_t run, int64_t cas
 		       struct result_cursor *c)
 {
 	c->more = 0;
+	c->failed = 0;
 	c->field = field;
 	c->flagged = (struct case_flags){ 0, 0 };
 	if (dbi_prepare(db, sql, &c->st)) {
@@ -284,7 +297,7 @@ int histos_open(struct dbi *db, int64_t run, int64_t case_id, struct histo_curso
 	}
 	dbi_bind_i64(c->st, 1, run);
 	dbi_bind_i64(c->st, 2, case_id);
-	c->more = dbi_step(c->st) == DBI_ROW;
+	histo_step(c);
 	return 0;
 }
 
@@ -327,7 +340,7 @@ static int add_chunk(struct dbi_stmt *st, int at0, int text, uint32_t **idx, uin
 void histos_take(struct histo_cursor *c, int64_t case_id, histo_fn fn, void *ctx)
 {
 	while (c->more && dbi_column_i64(c->st, HC_CASE_ID) < case_id)
-		c->more = dbi_step(c->st) == DBI_ROW;
+		histo_step(c);
 	/* One group per (rep, initiator): it ends when the key or the case
 	 * changes, or the rows end. Its chunks come in bucket order and
 	 * never overlap, so its buckets do too. */
@@ -337,7 +350,7 @@ void histos_take(struct histo_cursor *c, int64_t case_id, histo_fn fn, void *ctx
 
 		for (; c->more && dbi_column_i64(c->st, HC_CASE_ID) == case_id &&
 		       dbi_column_int(c->st, HC_REP) == rep && dbi_column_int(c->st, HC_INIT) == init;
-		     c->more = dbi_step(c->st) == DBI_ROW)
+		     histo_step(c))
 			if (add_chunk(c->st, HC_BUCKET0, HC_COUNTS, &c->idx, &c->cnt, &n, &c->cap))
 				return;
 		fn(rep, init, c->idx, c->cnt, n, ctx);

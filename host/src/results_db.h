@@ -71,6 +71,7 @@ struct result_cursor {
 	 * row with each flag (-1 once a step failed), the last case counted */
 	struct case_flags flagged;
 	int64_t unstable_case, failed_case;
+	int failed;             /* a step failed: the rows after it are not there */
 };
 /* The RESULT rows of run (case_id < 0: of every case), in case order. */
 int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cursor *c);
@@ -127,6 +128,7 @@ typedef void (*histo_fn)(int rep, int init, const uint32_t *idx, const uint64_t 
 struct histo_cursor {
 	struct dbi_stmt *st;
 	int more;
+	int failed;             /* a step failed: the rows after it are not there */
 	uint32_t *idx;
 	uint64_t *cnt;
 	size_t cap;

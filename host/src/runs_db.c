@@ -27,10 +27,13 @@ static char *text_dup(struct dbi_stmt *st, int col)
 enum { RC_ID, RC_TOKEN, RC_MACHINE, RC_MAC, RC_SUITE, RC_PARAMS, RC_LABEL, RC_NOTES, RC_STATUS,
        RC_SOURCE, RC_CREATED, RC_STARTED, RC_LAST_FRAME, RC_FINISHED, RC_FRAMES_RECEIVED,
        RC_FRAMES_EXPECTED, RC_DONE_STATUS, RC_CPUS, RC_TSC_KHZ, RC_ERROR, RC_HELLO, RC_LAB };
+/* A tsc_khz of 0 is the payload's "no TSC rate found" (its HELLO sends
+ * tsc_khz=0): read as NULL, so the run's JSON says null where its CSV
+ * cell is empty and its ns figures are null (it said 0 beside them). */
 #define RUN_COLS \
 	"r.id, r.token, r.machine_id, m.mac, r.suite, r.params, r.label, r.notes, r.status, " \
 	"r.source, r.created, r.started, r.last_frame, r.finished, r.frames_received, " \
-	"r.frames_expected, r.done_status, r.cpus, r.tsc_khz, r.error, r.hello, r.lab "
+	"r.frames_expected, r.done_status, r.cpus, NULLIF(r.tsc_khz, 0), r.error, r.hello, r.lab "
 #define RUN_FROM " FROM runs r LEFT JOIN machines m ON m.id = r.machine_id "
 
 /* The run row's stored values: column and field, for reading and freeing. */
@@ -250,7 +253,7 @@ int runs_list(struct dbi *db, const struct run_filters *f, run_fn fn, void *ctx,
 	struct dbi_stmt *st = NULL, *cnt = NULL;
 	struct run_row *rows = NULL;
 	size_t n = 0, cap = 0;
-	int rc = -1;
+	int rc = -1, step;
 
 	*total = 0;
 	buf_addf(&q, "SELECT " RUN_COLS RUN_FROM);
@@ -272,10 +275,13 @@ int runs_list(struct dbi *db, const struct run_filters *f, run_fn fn, void *ctx,
 		goto err_prepare;
 	runs_bind(st, f);
 	runs_bind(cnt, f);
-	if (dbi_step(cnt) == DBI_ROW)
-		*total = dbi_column_i64(cnt, 0);
+	/* A read that fails (the store's error, mid-way) fails the list: it
+	 * answered 200 with the runs read before it, a shorter list. */
+	if (dbi_step(cnt) != DBI_ROW)
+		goto err_prepare;
+	*total = dbi_column_i64(cnt, 0);
 	/* The whole page first, so that its case counts take one statement */
-	while (dbi_step(st) == DBI_ROW) {
+	while ((step = dbi_step(st)) == DBI_ROW) {
 		if (n == cap) {
 			/* sized once from the limit: doubling a 1000-run page
 			 * copied ~0.6 MB per request (a third of its CPU) */
@@ -288,6 +294,8 @@ int runs_list(struct dbi *db, const struct run_filters *f, run_fn fn, void *ctx,
 		}
 		run_row_fields(st, &rows[n++]);
 	}
+	if (step != DBI_DONE)
+		goto err_rows;
 	runcounts_fill(db, rows, n);
 	for (size_t i = 0; i < n; i++)
 		fn(&rows[i], ctx);
@@ -325,16 +333,21 @@ int cases_open(struct dbi *db, int64_t run, struct case_cursor *c)
 			       "WHERE run_id = ? ORDER BY case_id", &c->st))
 		return -1;
 #undef CASE_COLUMN
+	c->failed = 0;
 	dbi_bind_i64(c->st, 1, run);
 	return 0;
 }
 
 int cases_next(struct case_cursor *c, struct case_row *row)
 {
-	int col = CC_FIRST_COLUMN;
+	int col = CC_FIRST_COLUMN, rc;
 
-	if (!c->st || dbi_step(c->st) != DBI_ROW)
+	if (!c->st)
 		return 0;
+	if ((rc = dbi_step(c->st)) != DBI_ROW) {
+		c->failed = rc != DBI_DONE;
+		return 0;
+	}
 	row->case_id = dbi_column_i64(c->st, CC_CASE_ID);
 #define CASE_COLUMN(key) dbval_read(c->st, col++, &row->key);
 	CASE_COLUMNS
@@ -366,6 +379,7 @@ int events_list(struct dbi *db, int64_t run, const char *kind, int64_t after, in
 		event_fn fn, void *ctx)
 {
 	struct dbi_stmt *st;
+	int step;
 
 	if (dbi_prepare(db, "SELECT seq, kind, text, received FROM events WHERE run_id = ?1 "
 			       "AND (CAST(?2 AS TEXT) IS NULL OR kind = ?2) AND (CAST(?3 AS BIGINT) IS NULL OR seq > ?3) "
@@ -377,7 +391,8 @@ int events_list(struct dbi *db, int64_t run, const char *kind, int64_t after, in
 	if (after >= 0)
 		dbi_bind_i64(st, 3, after);
 	dbi_bind_i64(st, 4, limit);
-	while (dbi_step(st) == DBI_ROW) {
+	/* a read that fails mid-way fails the list (not a shorter one) */
+	while ((step = dbi_step(st)) == DBI_ROW) {
 		struct event_row e;
 
 		dbval_read(st, EC_SEQ, &e.seq);
@@ -391,7 +406,7 @@ int events_list(struct dbi *db, int64_t run, const char *kind, int64_t after, in
 		dbval_free(&e.received);
 	}
 	dbi_finalize(st);
-	return 0;
+	return step == DBI_DONE ? 0 : -1;
 }
 
 int64_t events_count(struct dbi *db, int64_t run, const char *kind)

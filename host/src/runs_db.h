@@ -80,10 +80,11 @@ void case_row_free(struct case_row *c);
 int case_exists(struct dbi *db, int64_t run, int64_t case_id);
 struct case_cursor {
 	struct dbi_stmt *st;
+	int failed;     /* a step failed: the cases after it are not there */
 };
 /* Every case of run, in case_id order. 0 or -1. */
 int cases_open(struct dbi *db, int64_t run, struct case_cursor *c);
-/* 1 with *row filled (free it), 0 at the end. */
+/* 1 with *row filled (free it), 0 at the end (or a failed step: failed). */
 int cases_next(struct case_cursor *c, struct case_row *row);
 void cases_close(struct case_cursor *c);
 

@@ -203,7 +203,7 @@ int run_cases_write(struct buf *b, struct dbi *db, int64_t id, double tsc_khz, i
 	if (next)
 		*next = -1;
 	if (bad || cases_open(db, id, &cc))
-		return bad || jsonw_lit(b, "]") ? -1 : 0;
+		return -1; /* not "[]": a run whose cases cannot be read has some */
 	if (results_open(db, id, -1, &rc))
 		goto err_results;
 	if (histos_open(db, id, -1, &hc))
@@ -234,6 +234,9 @@ int run_cases_write(struct buf *b, struct dbi *db, int64_t id, double tsc_khz, i
 		case_row_free(&c);
 	}
 	free(p10.h);
+	/* a read that failed mid-way: not the cases (or their results) before
+	 * it as the run's (nor stored as its page) */
+	bad = bad || cc.failed || rc.failed || hc.failed;
 	histos_close(&hc);
 err_histos:
 	results_close(&rc);

@@ -40,7 +40,7 @@ int run_cases_write(struct buf *b, struct dbi *db, int64_t id, double tsc_khz, i
 /* The version of run_cases_write's bytes as the store keeps them
  * (run_renders.format, runrender.c): change it with any change to what a
  * case's JSON says or how, so that no daemon serves another's rendering. */
-#define RUN_CASES_FORMAT 4	/* 2: kind=raw has no ipi_ratio, an initiator no lock_wait_cycles (null); 3: a repetition with no timed call has no latencies (rep_p50 null, not in p50, min, reps); 4: a case's "lock" */
+#define RUN_CASES_FORMAT 5	/* 2: kind=raw has no ipi_ratio, an initiator no lock_wait_cycles (null); 3: a repetition with no timed call has no latencies (rep_p50 null, not in p50, min, reps); 4: a case's "lock"; 5: reals in their shortest round-trip form (common/jsontext.c) */
 /* run_cases_write of run r into a new buffer: the text (malloc'd, *len
  * bytes, NUL-terminated), or NULL (out of memory). after, limit, *next as
  * run_cases_write's. */

@@ -99,9 +99,11 @@ void gen_run(struct gen *g, double factor, int reps, int with_samples, int crash
 	char t[512];
 	uint32_t cid = 0;
 
-	text(g, XCB_T_HELLO, "fw=xcb-gen\nsuite=gen\ncpus=8\napic_ids=0,1,2,3,4,5,6,7\n"
-	     "vendor=GenuineIntel\nbrand=Generated CPU\ntsc_khz=2000000\ntsc_source=gen\n"
-	     "apic_mode=x2apic\nhypervisor=\npcid=1\ninvpcid=1\nnic=none\n");
+	snprintf(t, sizeof(t), "fw=xcb-gen\nsuite=gen\ncpus=8\napic_ids=0,1,2,3,4,5,6,7\n"
+		 "vendor=GenuineIntel\nbrand=Generated CPU\ntsc_khz=%s\ntsc_source=%s\n"
+		 "apic_mode=x2apic\nhypervisor=\npcid=1\ninvpcid=1\nnic=none\n",
+		 g->no_tsc ? "0" : "2000000", g->no_tsc ? "?" : "gen");
+	text(g, XCB_T_HELLO, t);
 	text(g, XCB_T_LOG, "generator: start, with \"quotes\", commas, and ünïcode");
 	/* The plan, as the payload sends it: a second HELLO once the suite is expanded. */
 	text(g, XCB_T_HELLO, "cases_planned=48\n");

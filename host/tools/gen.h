@@ -21,6 +21,7 @@ struct gen {
 	uint64_t token;
 	uint32_t seq;
 	uint64_t results, histos, samples;
+	int no_tsc;               /* HELLO says tsc_khz=0: the payload found no TSC rate */
 };
 
 /* Appends one whole run (HELLO ... DONE) of token g->token to g. */

@@ -33,6 +33,7 @@ static const char usage[] =
 "  --samples           add SAMPLES frames\n"
 "  --crash             add an ERROR frame before DONE\n"
 "  --no-done           leave out DONE (the run stays incomplete)\n"
+"  --no-tsc            HELLO says tsc_khz=0, as a payload that found no TSC rate\n"
 "  --loss P --dup P --reorder P --ack-loss P   fault injection (0..1)\n"
 "  --seed N            fault-injection seed\n"
 "  --serial FILE       write a serial capture instead of sending ('-' = stdout)\n"
@@ -137,11 +138,11 @@ int main(int argc, char **argv)
 	struct factors factors = { { 1.0 }, 1 };
 	struct sender_opts so = { .window = 128, .idle_timeout = 30 };
 	uint64_t token = 0;
-	int runs = 1, reps = 5, with_samples = 0, crash = 0, no_done = 0, rc;
+	int runs = 1, reps = 5, with_samples = 0, crash = 0, no_done = 0, no_tsc = 0, rc;
 	const struct cmdopt opts[] = {
 		OPT_STR("server", &server), OPT_INT("runs", &runs, 1, 64), OPT_HEX64("token", &token),
 		{ .name = "factor", .kind = CMDOPT_FN, .fn = parse_factors, .dst = &factors, .dlo = 1e-6, .dhi = 1e6 }, OPT_INT("reps", &reps, 1, 1000), OPT_FLAG("samples", &with_samples),
-		OPT_FLAG("crash", &crash), OPT_FLAG("no-done", &no_done), OPT_NUM("loss", &so.loss, 0, 1),
+		OPT_FLAG("crash", &crash), OPT_FLAG("no-done", &no_done), OPT_FLAG("no-tsc", &no_tsc), OPT_NUM("loss", &so.loss, 0, 1),
 		OPT_NUM("dup", &so.dup, 0, 1), OPT_NUM("reorder", &so.reorder, 0, 1), OPT_NUM("ack-loss", &so.ack_loss, 0, 1),
 		OPT_U64("seed", &so.seed), OPT_STR("serial", &serial), OPT_END,
 	};
@@ -165,7 +166,7 @@ int main(int argc, char **argv)
 		token >>= 8;
 	}
 	for (int i = 0; i < runs; i++) {
-		struct gen g = { .token = token + (uint64_t)i };
+		struct gen g = { .token = token + (uint64_t)i, .no_tsc = no_tsc };
 
 		gen_run(&g, factors.f[i < factors.n ? i : factors.n - 1], reps, with_samples, crash);
 		if (no_done) {

@@ -1,0 +1,116 @@
+#!/bin/bash
+# t-api-list-fail.sh - a JSON list whose store read fails answers 500 with
+# the error body, never 200 with the rows read before the failure (as
+# t-csv-cut.sh for the CSV exports). The failures are real ones:
+#  - SQLite, mid-way: a leaf page in the middle of the events table's
+#    b-tree is damaged after the daemon's start-up check passed, so the
+#    events list reads its first ~1500 lines and then SQLITE_CORRUPT; it
+#    answered 200 with those lines; the same for the results table, and a
+#    run's page of cases (built from the store: cases_limit) answered 200
+#    with the cases after the damage without their results;
+#  - PostgreSQL (t-pg-list-fail.sh sets DB): the events and results
+#    tables renamed away, so the read fails at its first row (a reader fetches its rows
+#    whole, so no later one); it answered 200 with no event;
+#  - both: the machines and jobs tables renamed away (the run list and
+#    the baselines join machines); 200 with [] (and xcbench runs printed
+#    an empty table).
+# timeout: 180
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
+daemon_test "a JSON list whose store read fails"
+case "${DB:-}" in
+postgresql://*) . "$ROOT/tests/lib/pg.sh"; sql() { pg_psql "$PG_DBNAME" "$1"; } ;;
+*) sql() { python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], timeout=30); c.execute(sys.argv[2]); c.commit()' "$DB" "$1"; } ;;
+esac
+start_daemon --open || { notok "the daemon starts"; exit 1; }
+
+# 3000 console lines of run 1 (events), a machine (a boot) and a job.
+curl -s -o /dev/null -H 'Content-Type: application/json' -d '{"token":"00000000000ab001","label":"events"}' "$URL/api/v1/runs"
+for part in 0 1 2 3 4 5; do
+	python3 -c 'import sys; n=int(sys.argv[1]); print("\n".join("console line %d of the run, padded to fill the pages: %s" % (n + i, "x" * 40) for i in range(500)))' \
+		$((part * 500)) >"$TMP/lines"
+	curl -s -o /dev/null -H 'Content-Type: application/json' --data-binary @"$TMP/lines" \
+		"$URL/api/v1/runs/1/console?line=$((part * 500))"
+done
+curl -s -o /dev/null "$URL/boot.ipxe?mac=52-54-00-00-0a-01"
+curl -s -o /dev/null -H 'Content-Type: application/json' -d '{"mac":"52:54:00:00:0a:02","suite":"quick"}' "$URL/api/v1/jobs"
+# A run of 16 repetitions (2560 result rows: many pages).
+"$XCB_GEN" --server "127.0.0.1:$PORT" --reps 16 --token 00000000000ab0ff >"$TMP/gen.out" 2>&1
+gid=$(pyjson "$URL/api/v1/runs?limit=1" 'd["runs"][0]["id"]')
+check "3000 events, a machine, a job stored" test "$(pyjson "$URL/api/v1/runs/1/events?limit=10000" 'len(d["events"])') $(pyjson "$URL/api/v1/machines" 'len(d["machines"])') $(pyjson "$URL/api/v1/jobs" 'len(d["jobs"])')" = "3000 1 1"
+
+# answer NAME PATH: "STATUS BODY-STATUS EVENTS" of a GET into $TMP/NAME.
+answer() {
+	curl -s -o "$TMP/$1" -w '%{http_code}' "$URL$2" >"$TMP/$1.code"
+	python3 - "$TMP/$1" "$(cat "$TMP/$1.code")" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except ValueError:
+    d = {}
+n = [len(v) for v in d.values() if isinstance(v, list)]
+print(sys.argv[2], d.get("status"), n[0] if n else '-', (d.get("error") or '')[:60])
+PY
+}
+
+# damage TABLE: a leaf in the middle of TABLE's b-tree (WITHOUT ROWID: an
+# index b-tree) gets a page type no b-tree has (SQLite file format).
+damage() {
+	python3 - "$DB" "$1" <<'PY'
+import sqlite3, struct, sys
+db = sys.argv[1]
+c = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+root = c.execute("SELECT rootpage FROM sqlite_master WHERE name=?", (sys.argv[2],)).fetchone()[0]
+psize = c.execute("PRAGMA page_size").fetchone()[0]
+c.close()
+f = open(db, "r+b")
+def page(n):
+    f.seek((n - 1) * psize)
+    return f.read(psize)
+n = root
+while True:
+    p = page(n)
+    h = 100 if n == 1 else 0
+    if p[h] not in (2, 5):          # a leaf
+        break
+    cells = struct.unpack(">H", p[h + 3:h + 5])[0]
+    ptr = struct.unpack(">H", p[h + 12 + 2 * (cells // 2):h + 14 + 2 * (cells // 2)])[0]
+    n = struct.unpack(">I", p[ptr:ptr + 4])[0]   # the middle cell's child
+assert n != root, "the b-tree has one page"
+f.seek((n - 1) * psize)
+f.write(b"\x07" + b"\xff" * 7)
+f.close()
+PY
+}
+
+if [ -n "${PG_DBNAME:-}" ]; then
+	sql "ALTER TABLE results RENAME TO results_away"
+else
+	# Once the daemon's start-up quick_check has passed (and its writer
+	# has rendered the finished run's page: the default page is that).
+	stop_daemon
+	start_daemon --open || { notok "the daemon starts again"; exit 1; }
+	damage events
+	damage results
+fi
+got=$(answer run "/api/v1/runs/$gid?cases_limit=48")
+check "a run's cases read from the store: 500 with the error body, not cases without their results ($got)" \
+	bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+[ -n "${PG_DBNAME:-}" ] && sql "ALTER TABLE events RENAME TO events_away"
+got=$(answer events "/api/v1/runs/1/events?limit=10000")
+check "events list: 500 with the error body, not a shorter list ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+sql "ALTER TABLE machines RENAME TO machines_away"
+got=$(answer machines /api/v1/machines)
+check "machines list: 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+got=$(answer runs /api/v1/runs)
+check "runs list (which joins machines): 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+"$XCBENCH" --server "$URL" runs >"$TMP/cli.out" 2>"$TMP/cli.err"
+rc=$?
+check "xcbench runs: exit $rc, the daemon's error, no table ($(head -c 80 "$TMP/cli.err"))" \
+	bash -c '[ "$1" = 1 ] && grep -q "HTTP 500" "$2" && [ ! -s "$3" ]' _ "$rc" "$TMP/cli.err" "$TMP/cli.out"
+got=$(answer baselines /api/v1/baselines)
+check "baselines list (which joins machines): 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+sql "ALTER TABLE jobs RENAME TO jobs_away"
+got=$(answer jobs /api/v1/jobs)
+check "jobs list: 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+check "the daemon still answers (health)" bash -c 'curl -sf "$1/api/v1/health" >/dev/null' _ "$URL"
