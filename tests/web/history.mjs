@@ -92,6 +92,39 @@ try {
 	const k2 = await page.evaluate(() => window.xcbCharts.trend.$xcb.key);
 	ok(k2 === opts[3] && page.url().includes('case='), 'choosing another case redraws the trend and keeps it in the URL');
 	await page.selectOption('#trend-case', opts[0]);
+	// The case chooser stays inside a narrow window, its longest key too
+	// (sync cases' keys run past 640 px): the page never scrolls sideways.
+	await page.setViewportSize({ width: 640, height: 900 });
+	const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth,
+		sel: Math.round(document.querySelector('#trend-case').getBoundingClientRect().right),
+		longest: Math.max(...[...document.querySelectorAll('#trend-case option')].map((o) => o.textContent.length)) }));
+	ok(wide.page <= wide.view && wide.sel <= wide.view, `the trend's case chooser fits 640 px (longest key ${wide.longest} chars)`, wide);
+	await page.setViewportSize({ width: 1366, height: 900 });
+	// Runs without a TSC rate (tsc_khz 0, and null as the API may say it):
+	// the whole trend is in cycles, each point its run's median repetition
+	// p50 in cycles, and the note names those runs. The page drew the runs
+	// after the first in ns on an axis the first named, or cycles among ns.
+	const noRate = { [RUNS[1]]: 0, [RUNS[2]]: null };
+	await page.route(/\/api\/v1\/runs\/\d+$/, async (route) => {
+		const res = await route.fetch(), d = await res.json();
+		if (String(d.run.id) in noRate) d.run.tsc_khz = noRate[d.run.id];
+		await route.fulfill({ response: res, json: d });
+	});
+	await page.reload();
+	await ready();
+	const cy = await page.evaluate(() => ({ ...window.xcbCharts.trend.$xcb, title: window.xcbCharts.trend.options.scales.y.title.text,
+		note: document.querySelector('#trend-note').textContent }));
+	let cyOk = cy.unit === 'cycles' && cy.points.length === 6 && / \(cycles\)$/.test(cy.title);
+	for (const pt of cy.points) {
+		const c = (await api(`runs/${pt.run}`)).cases.find((x) => Object.keys(x.config).filter((k) => !k.startsWith('x_') && !['id', 'iters', 'warmup', 'reps', 'seed'].includes(k))
+			.sort().map((k) => `${k}=${x.config[k]}`).join('&') === cy.key);
+		if (!c || pt.p50 !== median(c.rep_p50)) cyOk = false;
+	}
+	ok(cyOk && cy.note.includes(`runs #${RUNS[1]}, #${RUNS[2]} have no TSC rate`),
+		'trend with runs of no TSC rate (0, null): every point in cycles, the note names them', { unit: cy.unit, title: cy.title, note: cy.note, points: cy.points.map((x) => x.p50) });
+	await page.unroute(/\/api\/v1\/runs\/\d+$/);
+	await page.reload();
+	await ready();
 	// Mark the newer three boots as the baseline from the page (token asked once).
 	page.once('dialog', (d) => d.accept(process.env.XCB_TOKEN));
 	for (const r of RUNS.slice(3)) await page.check(`#runs tr[data-run="${r}"] input.pick`);
