@@ -95,6 +95,7 @@ try {
 	// The case chooser stays inside a narrow window, its longest key too
 	// (sync cases' keys run past 640 px): the page never scrolls sideways.
 	await page.setViewportSize({ width: 640, height: 900 });
+	await page.waitForFunction(() => window.xcbCharts.trend.width < 640, null, { timeout: 10000 }); // the chart resized too
 	const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth,
 		sel: Math.round(document.querySelector('#trend-case').getBoundingClientRect().right),
 		longest: Math.max(...[...document.querySelectorAll('#trend-case option')].map((o) => o.textContent.length)) }));
@@ -187,6 +188,23 @@ try {
 		cal.includes(`single pairs mark ${(100 * capi.pairs.false_positive_rate).toFixed(1)} %`),
 		'the Calibrate button (same conditions: both sides\' 6 boots) shows the A/A rates of the API', cal);
 	await page.screenshot({ path: path.join(OUT, 'web-compare-groups.png'), fullPage: false });
+	// "Other runs…" opens the picker filled with what is compared (groups,
+	// algorithms, where-lists, row): submitted untouched, it asks the same
+	// comparison again. It opened an empty one, every field dropped.
+	const asked = { a: A, b: B, algo_a: 'locked', algo_b: 'queued', a_where: 'work_us=0', b_where: 'work_us=5', row: 'writer_hold' };
+	await page.goto(url(`compare.html?${new URLSearchParams(asked)}`));
+	await ready();
+	await page.click('text=Other runs…');
+	await page.waitForSelector('form#picker', { timeout: 10000 }).catch(() => {});
+	const filled = await page.evaluate(() => {
+		const v = (sel) => (document.querySelector(sel) || {}).value;
+		return { a: v('#group-a'), b: v('#group-b'), algo_a: v('form#picker [name=algo_a]'), algo_b: v('form#picker [name=algo_b]'),
+			a_where: v('form#picker [name=a_where]'), b_where: v('form#picker [name=b_where]'), row: v('form#picker [name=row]') };
+	});
+	ok(JSON.stringify(filled) === JSON.stringify(asked), 'compare page: "Other runs…" opens the picker filled with the comparison', filled);
+	await Promise.all([page.waitForNavigation().catch(() => {}), page.click('form#picker button[type=submit]').catch(() => {})]);
+	const again = Object.fromEntries(new URL(page.url()).searchParams);
+	ok(JSON.stringify(again) === JSON.stringify(asked), '... and submitted untouched, it asks the same comparison', again);
 
 	// ---- the HTML export, opened from disk with the network cut ------------
 	await ctx.setOffline(true);
