@@ -50,6 +50,15 @@ const b = await launch(OUT, 'history');
 const { ctx, page, errors, ready } = b;
 
 try {
+	// ---- the runs list's Suite filter: the payload's suites (the schema's),
+	// not only the suites of the runs loaded (all six are "seed") ----------
+	await page.goto(url('index.html'));
+	await ready();
+	const suites = (await api('schema')).suites || [];
+	const offered = await page.$$eval('#f-suite option', (o) => o.map((x) => x.value).filter(Boolean));
+	ok(suites.includes('seed') && suites.length > 1 && JSON.stringify(offered) === JSON.stringify([...suites].sort()),
+		`runs list: the Suite filter offers the schema's ${suites.length} suites`, { suites, offered });
+
 	// ---- machine page ----------------------------------------------------
 	await page.goto(url(`machine.html?id=${MID}`));
 	await ready();
