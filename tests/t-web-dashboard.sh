@@ -72,7 +72,7 @@ zcat '$ROOT/tests/fixtures/sync-ept-smp4.serial.log.gz' | XCBENCH_TOKEN=$admin '
 FILL
 export XCB_FILL="bash $tmp/fill.sh"
 export XCB_LIVE_MORE="python3 '$ROOT/tests/web/frames.py' --server 127.0.0.1:$port --token $tL --part rest --plan log"
-export XCB_BASE=$base XCB_OUT=$OUTDIR XCB_TOKEN=$admin
+export XCB_BASE=$base XCB_OUT=$OUTDIR XCB_TOKEN=$admin XCB_CLI=$XCBENCH
 export XCB_RUN_A=$tA XCB_RUN_B=$tB XCB_RUN_C=$tC XCB_RUN_R_FILE=$tmp/token-R XCB_RUN_L=$tL XCB_RUN_S=$tS
 
 node "$ROOT/tests/web/dashboard.mjs" &

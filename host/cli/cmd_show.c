@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "lock_words.h"
 #include "pseudo_words.h"
 #include "verdict.h"
 #include "xcb_proto.h"
@@ -102,12 +103,11 @@ static void print_profile(json_t *cs)
 	double hold = json_number_value(json_object_get(st, "lock_hold_cycles"));
 	double cont = json_number_value(json_object_get(st, "lock_contended"));
 	const char *name = json_string_value(json_object_get(lk, "name")) ?: "?";
-	/* a TLB case's lock is taken by the untimed no-flush control's
-	 * shootdowns too (firmware/bench/initiator.c tlb_control), but method
-	 * none runs no control. The hold an acquisition is the shorthand
-	 * thread's "average lock time" (seed 001). */
+	/* What the figures count (lock_words.c: the run page says the same).
+	 * The hold an acquisition is the shorthand thread's "average lock
+	 * time" (seed 001). */
 	const char *method = json_string_value(json_object_get(json_object_get(cs, "config"), "method"));
-	int control = is_kind(cs, "tlb") && !(method && !strcmp(method, "none"));
+	const char *counts = lock_words_for(json_string_value(json_object_get(cs, "kind")), method);
 
 	/* whole cycles, as the totals; "-" where none was taken (null) */
 	snprintf(hp, sizeof(hp), json_is_number(json_object_get(lk, "hold_cycles_per")) ? "%.0f" : "-",
@@ -116,12 +116,12 @@ static void print_profile(json_t *cs)
 		 json_number_value(json_object_get(lk, "wait_cycles_per")));
 	if (!is_kind(cs, "sync"))
 		printf("%5s   %-32s %s: %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (an "
-		       "acquisition: hold %s, wait %s; warm-up%s included)\n", "", "lock profile", name, acq, cont,
-		       hold, wait, hp, wp, control ? " and the no-flush control" : "");
+		       "acquisition: hold %s, wait %s; %s)\n", "", "lock profile", name, acq, cont,
+		       hold, wait, hp, wp, counts);
 	else
-		printf("%5s   %-32s %s, timed: %.0f read acquisitions + %.0f writes, %.0f contended; the writer's "
+		printf("%5s   %-32s %s, %s: %.0f read acquisitions + %.0f writes, %.0f contended; the writer's "
 		       "hold %.0f cycles (%s a write), the readers' wait %.0f cycles (%s a read acquisition)\n", "",
-		       "lock profile", name, json_number_value(json_object_get(lk, "waits")),
+		       "lock profile", name, counts, json_number_value(json_object_get(lk, "waits")),
 		       json_number_value(json_object_get(lk, "holds")), cont, hold, hp, wait, wp);
 }
 

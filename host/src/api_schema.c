@@ -9,6 +9,7 @@
 
 #include "algos_db.h"
 #include "http_reply.h"
+#include "lock_words.h"
 #include "pseudo_words.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
@@ -102,6 +103,32 @@ static json_t *sync_rows_json(void)
 	return a;
 }
 
+/* ["quick", ...]: the payload's suite= presets (XCB_VOCAB_SUITE), in its
+ * order; a vocabulary of jobs, not of cases, so apart from "vocabularies".
+ * The runs list's Suite filter offers them, not only the suites of the
+ * runs it has loaded. */
+static json_t *suites_json(void)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < XCB_N_suite; i++)
+		json_array_append_new(a, json_string(xcb_suite_names[i]));
+	return a;
+}
+
+/* [{kind, not_method, counts}, ...]: what a case's lock profile counts,
+ * the first entry that fits it (lock_words.c), with the words `xcbench
+ * show` prints, so the run page's lock table says the same. */
+static json_t *lock_counts_json(void)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < lock_words_n; i++)
+		json_array_append_new(a, json_pack("{s:o, s:o, s:s}", "kind", str_or_null(lock_words[i].kind),
+			"not_method", str_or_null(lock_words[i].not_method), "counts", lock_words[i].counts));
+	return a;
+}
+
 enum MHD_Result api_schema(struct req *rq)
 {
 	json_t *o = json_pack("{s:o, s:s, s:o, s:i, s:i, s:o}",
@@ -114,6 +141,8 @@ enum MHD_Result api_schema(struct req *rq)
 	if (o) {
 		json_object_set_new(o, "hypervisors", hypervisors_json());
 		json_object_set_new(o, "sync_rows", sync_rows_json());
+		json_object_set_new(o, "suites", suites_json());
+		json_object_set_new(o, "lock_counts", lock_counts_json());
 	}
 	/* The algorithms learned from HELLOs, and as the `algo` vocabulary
 	 * (the command-line word is the name) for clients that look words up

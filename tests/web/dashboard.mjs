@@ -55,6 +55,23 @@ async function apiText(p) {
 	return r.text();
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// The run page's lock table says what each profile counts in the words of
+// `xcbench show RUN` (XCB_CLI): each row's counts cell is in show's lock
+// profile line of its case. The page said nothing of it (show: "warm-up
+// included", "... and the no-flush control ...", "timed").
+async function lockCountsAsShow(id, what) {
+	const lines = new Map();
+	let cs = null;
+	for (const l of execSync(`'${process.env.XCB_CLI}' --server '${BASE}' show ${id}`).toString().split('\n')) {
+		const m = /^ {0,4}(\d+) /.exec(l);
+		if (m) cs = Number(m[1]);
+		else if (cs !== null && / lock profile /.test(l)) lines.set(cs, l);
+	}
+	const rows = await page.$$eval('#locks tbody tr', (t) => t.map((r) => ({ id: Number(r.dataset.case), counts: r.querySelector('td[data-counts]')?.dataset.counts })));
+	const words = new Set(rows.map((r) => r.counts));
+	ok(rows.length === lines.size && rows.every((r) => r.counts && (lines.get(r.id) || '').includes(r.counts)),
+		`${what}: each lock profile row says what it counts as xcbench show does (${[...words].join('; ')})`, rows.slice(0, 4));
+}
 async function until(what, fn, ms = 20000) {
 	const t0 = Date.now();
 	for (;;) {
@@ -408,6 +425,7 @@ async function runPage(A) {
 	ok(lockNames.length === lockRows && lockNames.every((x) => x.lock === wantLock(d.cases.find((c) => c.case_id === x.id))) &&
 		lockNames.some((x) => x.lock === 'flush lock'),
 		'run page: each lock profile row names its lock (the flush lock, or the algorithm\'s call lock)', lockNames.slice(0, 4));
+	await lockCountsAsShow(A.id, 'run page');
 	const tlb = d.cases.filter((c) => c.kind === 'tlb');
 	const stale = await page.$$eval('#tlb td[data-stale]', (tds) => tds.map((t) => t.dataset.stale));
 	// method none flushes nothing: "not checked", never its 0 (a pass to the eye)
@@ -498,11 +516,12 @@ async function syncPage(S) {
 	const cont = await page.$$eval('#locks td[data-contended]', (tds) => tds.map((t) => t.dataset.contended));
 	ok(cont.length === sync.length && cont.every((v) => v !== '') && cont.some((v) => Number(v) > 0),
 		'sync run page: the lock profile counts contended acquisitions (not 0 next to the wait)', cont);
+	await lockCountsAsShow(S.id, 'sync run page');
 	// lock_acq = reads (count) + writes: the writer's hold per write, the
 	// readers' wait per read acquisition (both were over reads + writes);
 	// the columns avg hold and avg wait
 	const avgs = await page.$$eval('#locks tbody tr', (trs) => trs.map((t) => ({ id: Number(t.dataset.case),
-		hold: t.cells[7].textContent, wait: t.cells[8].textContent })));
+		hold: t.cells[t.cells.length - 2].textContent, wait: t.cells[t.cells.length - 1].textContent }))); // the last two columns
 	let avgOk = avgs.length === sync.length;
 	for (const c of sync) {
 		const a = avgs.find((x) => x.id === c.case_id), s = c.stats;

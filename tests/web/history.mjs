@@ -50,6 +50,15 @@ const b = await launch(OUT, 'history');
 const { ctx, page, errors, ready } = b;
 
 try {
+	// ---- the runs list's Suite filter: the payload's suites (the schema's),
+	// not only the suites of the runs loaded (all six are "seed") ----------
+	await page.goto(url('index.html'));
+	await ready();
+	const suites = (await api('schema')).suites || [];
+	const offered = await page.$$eval('#f-suite option', (o) => o.map((x) => x.value).filter(Boolean));
+	ok(suites.includes('seed') && suites.length > 1 && JSON.stringify(offered) === JSON.stringify([...suites].sort()),
+		`runs list: the Suite filter offers the schema's ${suites.length} suites`, { suites, offered });
+
 	// ---- machine page ----------------------------------------------------
 	await page.goto(url(`machine.html?id=${MID}`));
 	await ready();
@@ -92,6 +101,40 @@ try {
 	const k2 = await page.evaluate(() => window.xcbCharts.trend.$xcb.key);
 	ok(k2 === opts[3] && page.url().includes('case='), 'choosing another case redraws the trend and keeps it in the URL');
 	await page.selectOption('#trend-case', opts[0]);
+	// The case chooser stays inside a narrow window, its longest key too
+	// (sync cases' keys run past 640 px): the page never scrolls sideways.
+	await page.setViewportSize({ width: 640, height: 900 });
+	await page.waitForFunction(() => window.xcbCharts.trend.width < 640, null, { timeout: 10000 }); // the chart resized too
+	const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth,
+		sel: Math.round(document.querySelector('#trend-case').getBoundingClientRect().right),
+		longest: Math.max(...[...document.querySelectorAll('#trend-case option')].map((o) => o.textContent.length)) }));
+	ok(wide.page <= wide.view && wide.sel <= wide.view, `the trend's case chooser fits 640 px (longest key ${wide.longest} chars)`, wide);
+	await page.setViewportSize({ width: 1366, height: 900 });
+	// Runs without a TSC rate (tsc_khz 0, and null as the API may say it):
+	// the whole trend is in cycles, each point its run's median repetition
+	// p50 in cycles, and the note names those runs. The page drew the runs
+	// after the first in ns on an axis the first named, or cycles among ns.
+	const noRate = { [RUNS[1]]: 0, [RUNS[2]]: null };
+	await page.route(/\/api\/v1\/runs\/\d+$/, async (route) => {
+		const res = await route.fetch(), d = await res.json();
+		if (String(d.run.id) in noRate) d.run.tsc_khz = noRate[d.run.id];
+		await route.fulfill({ response: res, json: d });
+	});
+	await page.reload();
+	await ready();
+	const cy = await page.evaluate(() => ({ ...window.xcbCharts.trend.$xcb, title: window.xcbCharts.trend.options.scales.y.title.text,
+		note: document.querySelector('#trend-note').textContent }));
+	let cyOk = cy.unit === 'cycles' && cy.points.length === 6 && / \(cycles\)$/.test(cy.title);
+	for (const pt of cy.points) {
+		const c = (await api(`runs/${pt.run}`)).cases.find((x) => Object.keys(x.config).filter((k) => !k.startsWith('x_') && !['id', 'iters', 'warmup', 'reps', 'seed'].includes(k))
+			.sort().map((k) => `${k}=${x.config[k]}`).join('&') === cy.key);
+		if (!c || pt.p50 !== median(c.rep_p50)) cyOk = false;
+	}
+	ok(cyOk && cy.note.includes(`runs #${RUNS[1]}, #${RUNS[2]} have no TSC rate`),
+		'trend with runs of no TSC rate (0, null): every point in cycles, the note names them', { unit: cy.unit, title: cy.title, note: cy.note, points: cy.points.map((x) => x.p50) });
+	await page.unroute(/\/api\/v1\/runs\/\d+$/);
+	await page.reload();
+	await ready();
 	// Mark the newer three boots as the baseline from the page (token asked once).
 	page.once('dialog', (d) => d.accept(process.env.XCB_TOKEN));
 	for (const r of RUNS.slice(3)) await page.check(`#runs tr[data-run="${r}"] input.pick`);
@@ -154,6 +197,23 @@ try {
 		cal.includes(`single pairs mark ${(100 * capi.pairs.false_positive_rate).toFixed(1)} %`),
 		'the Calibrate button (same conditions: both sides\' 6 boots) shows the A/A rates of the API', cal);
 	await page.screenshot({ path: path.join(OUT, 'web-compare-groups.png'), fullPage: false });
+	// "Other runs…" opens the picker filled with what is compared (groups,
+	// algorithms, where-lists, row): submitted untouched, it asks the same
+	// comparison again. It opened an empty one, every field dropped.
+	const asked = { a: A, b: B, algo_a: 'locked', algo_b: 'queued', a_where: 'work_us=0', b_where: 'work_us=5', row: 'writer_hold' };
+	await page.goto(url(`compare.html?${new URLSearchParams(asked)}`));
+	await ready();
+	await page.click('text=Other runs…');
+	await page.waitForSelector('form#picker', { timeout: 10000 }).catch(() => {});
+	const filled = await page.evaluate(() => {
+		const v = (sel) => (document.querySelector(sel) || {}).value;
+		return { a: v('#group-a'), b: v('#group-b'), algo_a: v('form#picker [name=algo_a]'), algo_b: v('form#picker [name=algo_b]'),
+			a_where: v('form#picker [name=a_where]'), b_where: v('form#picker [name=b_where]'), row: v('form#picker [name=row]') };
+	});
+	ok(JSON.stringify(filled) === JSON.stringify(asked), 'compare page: "Other runs…" opens the picker filled with the comparison', filled);
+	await Promise.all([page.waitForNavigation().catch(() => {}), page.click('form#picker button[type=submit]').catch(() => {})]);
+	const again = Object.fromEntries(new URL(page.url()).searchParams);
+	ok(JSON.stringify(again) === JSON.stringify(asked), '... and submitted untouched, it asks the same comparison', again);
 
 	// ---- the HTML export, opened from disk with the network cut ------------
 	await ctx.setOffline(true);

@@ -44,9 +44,10 @@ const runName = (r) => `#${r.id}${r.label ? ` “${r.label}”` : ''}`;
 const csvName = () => `xcbench-compare-${[q.a, q.b, q.algo_a, q.algo_b, q.a_where, q.b_where, q.row]
 	.filter(Boolean).map((x) => x.replace(/[^A-Za-z0-9_.]+/g, '+')).join('-')}.csv`;
 
-// The picker: two runs (and optionally two algorithms and the row a sync
-// case is compared by), submitted as a GET form so the result is a plain,
-// bookmarkable URL.
+// The picker: two runs or groups (and optionally two algorithms, the
+// where-lists and the row a sync case is compared by), submitted as a GET
+// form so the result is a plain, bookmarkable URL. Filled with what the URL
+// asks (q), so that under a comparison it changes one field of it.
 async function picker(el) {
 	fill(el, loading('the runs to choose from'));
 	let runs;
@@ -64,16 +65,19 @@ async function picker(el) {
 	}
 	const opt = (r, sel) => h('option', { value: r.id, selected: String(r.id) === String(sel) },
 		`${runName(r)} · ${r.suite || '?'} · ${r.status} · ${fmt.date(r.started || r.created)}`);
+	const group = (side) => (q[side].includes(',') ? q[side] : ''); // a run list is a group's field
 	const sa = h('select', { name: 'a', id: 'pick-a' }, runs.map((r) => opt(r, q.a || (runs[1] || runs[0]).id)));
 	const sb = h('select', { name: 'b', id: 'pick-b' }, runs.map((r) => opt(r, q.b || (runs.find((x) => String(x.id) !== String(q.a || (runs[1] || runs[0]).id)) || runs[0]).id)));
 	fill(el, h('form', { class: 'card', method: 'get', action: 'compare.html', id: 'picker' },
 		h('div', { class: 'toolbar' },
 			h('label', {}, 'Baseline run (a)', sa),
 			h('label', {}, 'Compared run (b)', sb),
-			h('label', {}, 'or a group of runs (a)', h('input', { type: 'text', id: 'group-a', placeholder: 'e.g. 1,2,3', size: 10 })),
-			h('label', {}, 'group (b)', h('input', { type: 'text', id: 'group-b', placeholder: 'e.g. 4,5,6', size: 10 })),
+			h('label', {}, 'or a group of runs (a)', h('input', { type: 'text', id: 'group-a', value: group('a'), placeholder: 'e.g. 1,2,3', size: 10 })),
+			h('label', {}, 'group (b)', h('input', { type: 'text', id: 'group-b', value: group('b'), placeholder: 'e.g. 4,5,6', size: 10 })),
 			h('label', {}, 'Algorithm in a (optional)', h('input', { type: 'text', name: 'algo_a', value: q.algo_a, placeholder: 'e.g. locked', size: 12 })),
 			h('label', {}, 'Algorithm in b (optional)', h('input', { type: 'text', name: 'algo_b', value: q.algo_b, placeholder: 'e.g. lockless', size: 12 })),
+			h('label', {}, 'Cases of a where (optional)', h('input', { type: 'text', name: 'a_where', value: q.a_where, placeholder: 'e.g. work_us=0', size: 14 })),
+			h('label', {}, 'Cases of b where (optional)', h('input', { type: 'text', name: 'b_where', value: q.b_where, placeholder: 'e.g. work_us=5', size: 14 })),
 			syncRows().length ? h('label', {}, 'Sync cases compared by', h('select', { name: 'row', id: 'pick-row' }, rowOptions(q.row))) : null,
 			h('button', { class: 'primary', type: 'submit' }, 'Compare')),
 		h('div', { class: 'muted' }, 'Pick the same run twice and name two algorithms to compare algorithms within one run. Cells show how b differs from a: negative = faster.'),
@@ -163,6 +167,18 @@ function calibrateButton(runs) {
 	return h('span', {}, btn, out);
 }
 
+// "Other runs…": the picker, filled with this comparison, opened below its
+// head (the comparison stays until another is asked).
+function otherRuns(pick) {
+	const btn = h('button', { type: 'button', id: 'other-runs', onclick: () => {
+		btn.disabled = true;
+		const again = h('div', { id: 'pick-other' });
+		pick.after(again);
+		picker(again);
+	} }, 'Other runs…');
+	return btn;
+}
+
 function render(pick, body, cmp) {
 	const algos = cmp.algo_a || cmp.algo_b ? ` (${cmp.algo_a} → ${cmp.algo_b})` : '';
 	const aRuns = cmp.a_runs || [cmp.a], bRuns = cmp.b_runs || [cmp.b];
@@ -182,7 +198,7 @@ function render(pick, body, cmp) {
 			h('span', {}, link(bRuns), ' ', bRuns.length === 1 ? badge(cmp.b.status) : null, cmp.algo_b ? h('strong', {}, ` ${cmp.algo_b}`) : null, q.b_where ? h('strong', {}, ` ${q.b_where}`) : null),
 			h('span', { class: 'grow' }),
 			h('a', { class: 'button', href: swap, id: 'swap' }, 'Swap a ↔ b'),
-			h('a', { class: 'button', href: 'compare.html' }, 'Other runs…'),
+			otherRuns(pick),
 			h('a', { class: 'button primary', href: csv, download: csvName(), id: 'compare-csv' }, 'Download CSV')),
 		h('p', { class: 'sub', id: 'summary' },
 			`${cmp.cases.length} matched case${cmp.cases.length === 1 ? '' : 's'}: `,

@@ -43,23 +43,28 @@ const median = (v) => {
 	return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null;
 };
 
-// One point per run that has the case: {run, label, p50, lo, hi} in ns
-// (cycles where the run has no TSC rate): p50 = the median of its
-// repetitions' p50, lo/hi = their smallest and largest (the within-boot
-// spread; the spread of the points is the between-boot one).
+// One point per run that has the case: {run, label, p50, lo, hi}; p50 = the
+// median of its repetitions' p50, lo/hi = their smallest and largest (the
+// within-boot spread; the spread of the points is the between-boot one).
+// One unit for all of them, on one axis: ns when every run knows its TSC
+// rate, else cycles for all (tsc_khz 0 or null is no rate: a point in
+// cycles among points in ns would be off by the rate, ~2000x). Cycles keep
+// every run on the chart, and one machine's runs count one TSC, so its
+// cycles compare; noRate lists the runs without a rate, for the note.
 export function trend(details, key, schema) {
-	const pts = [];
+	const found = [];
 	for (const d of [...details].sort((a, b) => a.run.id - b.run.id)) {
 		const c = (d.cases || []).find((x) => matchKey(x.config, schema) === key);
-		if (!c) continue;
-		const khz = d.run.tsc_khz;
-		const reps = (c.rep_p50 || []).filter((v) => v !== null && v !== undefined);
-		const conv = (v) => (khz ? toNs(v, khz) : v);
-		if (!reps.length && !c.stats) continue;
-		const src = reps.length ? reps : [c.stats.p50];
-		pts.push({ run: d.run, label: d.run.label || '', p50: conv(median(src)), lo: conv(Math.min(...src)), hi: conv(Math.max(...src)), reps: src.length });
+		const reps = c ? (c.rep_p50 || []).filter((v) => v !== null && v !== undefined) : [];
+		if (c && (reps.length || c.stats)) found.push({ run: d.run, src: reps.length ? reps : [c.stats.p50] });
 	}
-	return pts;
+	const noRate = found.filter((f) => !(f.run.tsc_khz > 0)).map((f) => f.run);
+	const unit = noRate.length ? 'cycles' : 'ns';
+	const points = found.map(({ run, src }) => {
+		const conv = (v) => (unit === 'ns' ? toNs(v, run.tsc_khz) : v);
+		return { run, label: run.label || '', p50: conv(median(src)), lo: conv(Math.min(...src)), hi: conv(Math.max(...src)), reps: src.length };
+	});
+	return { unit, points, noRate };
 }
 
 // The keys of the cases that most runs have, most common first (the

@@ -160,8 +160,7 @@ function drawTrend(el, details, schema) {
 		h('div', { class: 'toolbar' }, h('label', {}, 'Case', sel)),
 		h('div', { class: 'canvas', style: { height: '340px', position: 'relative' } }, canvas), note);
 	const draw = (key) => {
-		const pts = trend(details, key, schema);
-		const unit = pts.length && pts[0].run.tsc_khz ? 'ns' : 'cycles';
+		const { points: pts, unit, noRate } = trend(details, key, schema);
 		// What the p50 is of: a sync case's the readers' wait per read (the
 		// schema's words), any other's the call time.
 		const one = details.flatMap((d) => d.cases || []).find((x) => matchKey(x.config, schema) === key);
@@ -184,8 +183,10 @@ function drawTrend(el, details, schema) {
 			},
 			plugins: [pointLabels],
 		});
-		c.$xcb = { key, unit, points: pts.map((x) => ({ run: x.run.id, p50: x.p50, lo: x.lo, hi: x.hi, label: x.label })) };
+		c.$xcb = { key, unit, noRate: noRate.map((r) => r.id), points: pts.map((x) => ({ run: x.run.id, p50: x.p50, lo: x.lo, hi: x.hi, label: x.label })) };
 		note.textContent = `${pts.length} run${pts.length === 1 ? '' : 's'} with this case. The band spans the lowest to the highest p50 of a run's repetitions (within one boot); the spread of the points from run to run is the between-boot variation a comparison of groups uses.`;
+		if (noRate.length) note.prepend(h('span', { class: 'warn', id: 'trend-no-rate' },
+			`In cycles: run${noRate.length === 1 ? '' : 's'} ${noRate.map((r) => `#${r.id}`).join(', ')} ${noRate.length === 1 ? 'has' : 'have'} no TSC rate, so no point can be put in ns beside ${noRate.length === 1 ? 'it' : 'them'}. `));
 	};
 	draw(chosen);
 }

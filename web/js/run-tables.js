@@ -52,11 +52,21 @@ export function renderFacts(container, detail) {
 			h('dl', { class: 'facts' }, runFacts.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))));
 }
 
-export function renderLocks(container, cases, unit) {
+// What a case's lock profile counts ("warm-up included", ...): the first
+// entry of the schema's lock_counts that fits its kind and method, the words
+// `xcbench show` prints (host/common/lock_words.c). null without a schema's.
+export function lockCounts(c, lockWords) {
+	const method = c.method ?? (c.config || {}).method;
+	const w = (lockWords || []).find((e) => (!e.kind || e.kind === c.kind) && !(e.not_method && method === e.not_method));
+	return w ? w.counts : null;
+}
+
+export function renderLocks(container, cases, unit, lockWords) {
 	// Which lock each profile is of, and its hold and wait per acquisition
 	// (each over its own: a sync case's hold per write, wait per read
 	// acquisition), are the API's: a case's "lock" (casestats.c). One table
-	// holds every kind of lock, so each row names its own.
+	// holds every kind of lock, so each row names its own, and what its
+	// figures count (the schema's words).
 	const locked = cases.filter((c) => hasStats(c) && c.lock);
 	if (!locked.length) {
 		fill(container, state('empty', 'No lock was taken in this run.', h('div', {}, 'Only lock-based algorithms (e.g. ', h('code', {}, 'locked'), ', also as a TLB shootdown\u2019s path), the TLB flush lock and the sync cases\u2019 rw-lock report a lock profile.')));
@@ -64,18 +74,19 @@ export function renderLocks(container, cases, unit) {
 	}
 	const t = unit.text;
 	fill(container, h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'locks-table' },
-		h('thead', {}, h('tr', {}, ['Case', 'lock', 'acquisitions', 'contended', 'contended %', 'total hold', 'total wait', 'avg hold', 'avg wait']
-			.map((x, i) => h('th', { class: i ? 'num' : null }, x)))),
+		h('thead', {}, h('tr', {}, ['Case', 'lock', 'counts', 'acquisitions', 'contended', 'contended %', 'total hold', 'total wait', 'avg hold', 'avg wait']
+			.map((x, i) => h('th', { class: i > 2 ? 'num' : null }, x)))),
 		h('tbody', {}, locked.map((c) => {
 			const s = c.stats;
 			const cp = (100 * s.lock_contended) / s.lock_acq;
 			// A sync case of a payload before issue 22 counted no contended
 			// acquisition next to its readers' wait: "not counted", never 0.
 			const uncounted = isSync(c) && !s.lock_contended && s.lock_wait_cycles > 0;
-			const lk = c.lock;
+			const lk = c.lock, counts = lockCounts(c, lockWords);
 			return h('tr', { dataset: { case: c.case_id } },
 				h('td', {}, caseLabel(c)),
 				h('td', { dataset: { lock: lk.name } }, lk.name),
+				h('td', { dataset: { counts: counts ?? '' } }, counts ?? '–'),
 				h('td', { class: 'num', title: isSync(c) ? 'read acquisitions + writes' : null }, fmt.int(s.lock_acq)),
 				h('td', { class: 'num', dataset: { contended: uncounted ? '' : s.lock_contended } }, uncounted ? 'not counted' : fmt.int(s.lock_contended)),
 				h('td', { class: `num ${cp > 10 ? 'warn' : ''}` }, uncounted ? '–' : `${cp.toFixed(1)}%`),

@@ -165,7 +165,7 @@ async function render(first) {
 	$('#jump a[href="#sync"]')?.classList.toggle('hidden', !hasSync);
 	if (first || !histView.cases) histView.render(detail.cases, st);
 	renderFairness(sec.fairness, detail.cases, unit, st, schema);
-	renderLocks(sec.locks, detail.cases, unit);
+	renderLocks(sec.locks, detail.cases, unit, schema.lock_counts);
 	renderTlb(sec.tlb, detail.cases, unit);
 }
 

@@ -240,11 +240,13 @@ async function load({ quiet = false } = {}) {
 	qs.set('offset', view.offset);
 	let res;
 	try {
-		// The schema names the hypervisors (a list without it shows signatures).
-		// The labs are the store's (GET labs), not those of this page's runs:
-		// a lab whose runs are all on a later page is still a filter.
+		// The schema names the hypervisors (a list without it shows signatures)
+		// and the payload's suites. The suites and the labs are the schema's
+		// and the store's (GET labs), not only those of this page's runs: a
+		// suite of no run loaded, a lab whose runs are all on a later page,
+		// is still a filter.
 		[res] = await Promise.all([api.get(`runs?${qs}`),
-			api.schema().then((s) => setHypervisors(s.hypervisors), () => {}),
+			api.schema().then((s) => { setHypervisors(s.hypervisors); (s.suites || []).forEach((x) => suites.add(x)); }, () => {}),
 			api.get('labs').then((l) => (l.labs || []).forEach((x) => labs.add(x)), () => {})]);
 	} catch (e) {
 		if (my !== loadSeq) return;
