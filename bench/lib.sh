@@ -18,6 +18,10 @@ bench_cleanup() {
 }
 trap bench_cleanup EXIT
 
+# A bench's PostgreSQL syncs its commits to disk, as a deployed store does
+# (tests/lib/pg.sh turns fsync off for the tests' throwaway clusters).
+export PG_FSYNC=on
+
 # Python without a version-manager shim in front (seconds per call under load).
 PY=python3
 for p in /usr/bin/python3 /usr/local/bin/python3; do [ -x "$p" ] && { PY=$p; break; }; done

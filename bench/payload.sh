@@ -15,6 +15,8 @@
 #     fetch of the payload → UDP), and the same two on UEFI: OVMF -kernel
 #     xcbench.efi, and OVMF → QEMU's EFI iPXE ROM → TFTP → /boot.ipxe →
 #     xcbench.efi → UDP. The accelerator is tools/qemu-accel's.
+# BENCH_REPS and BENCH_ITERS (as tree-crossover.sh's) size the two boots of
+# part 1 (default 5 x 500 and 11 x 300); t-bench-tiny makes them tiny.
 . "$(dirname "$0")/lib.sh"
 need "$XCB_ELF" "$XCBENCHD"
 T=$(mktemp -d "$BOUT/payload.XXXXXX")
@@ -72,13 +74,13 @@ qemu() { # LOG CMDLINE [args]: direct boot in the background; sets QPID
 
 # 1. Same-boot ratios, serial transport; also the direct serial boot time.
 t0=$(now)
-qemu "$T/ratio.log" "suite=quick kinds=raw,xcall inits=1 masks=1 reps=5 iters=500 transport=serial"
+qemu "$T/ratio.log" "suite=quick kinds=raw,xcall inits=1 masks=1 reps=${BENCH_REPS:-5} iters=${BENCH_ITERS:-500} transport=serial"
 first_serial=$(wait_serial_frame "$T/ratio.log" "$QPID" "$t0")
 wait "$QPID"
 $PY "$ROOT/tests/lib/engine_frames.py" "$T/ratio.log" --json >"$T/ratio.json" 2>"$T/ratio.err" || { echo "payload run failed: $(head -3 "$T/ratio.err")"; exit 1; }
 # Harness overhead: full vs bare bookkeeping, 1 -> 1 and 1 -> all, one boot.
 HSMP=${BENCH_HARNESS_SMP:-4}
-SMP=$HSMP qemu "$T/harness.log" "suite=quick kinds=xcall waits=done inits=1 masks=1,all deliveries=auto reps=11 iters=300 transport=serial harness=full,bare"
+SMP=$HSMP qemu "$T/harness.log" "suite=quick kinds=xcall waits=done inits=1 masks=1,all deliveries=auto reps=${BENCH_REPS:-11} iters=${BENCH_ITERS:-300} transport=serial harness=full,bare"
 wait "$QPID"
 $PY "$ROOT/tests/lib/engine_frames.py" "$T/harness.log" --json >"$T/harness.json" 2>/dev/null || { echo "harness run failed"; exit 1; }
 

@@ -12,7 +12,8 @@
 #   pg_psql DBNAME SQL  runs SQL, prints the rows unaligned (-At)
 #   pg_kill9            SIGKILL to the postmaster (no shutdown checkpoint)
 #   pg_restart          starts it again on the same directory and port
-#                       (it and pg_start under $PG_WRAP, if set)
+#                       (it and pg_start under $PG_WRAP, if set; fsync
+#                       $PG_FSYNC, off unless set)
 #   pg_stop             stops it and removes everything
 #   pg_available        0 if PostgreSQL's server binaries are installed
 #   pg_test_db NAME     how a test on PostgreSQL starts (below)
@@ -63,10 +64,19 @@ pg_start() {
 
 # PG_WRAP: words put before pg_ctl (a benchmark's "taskset -c 1": the
 # postmaster, and so every backend, runs where it says).
+# PG_FSYNC: the server's fsync setting, off unless set (bench/lib.sh sets
+# on: a figure of the store is one of the store as deployed). A test's
+# cluster lives for a minute in /tmp and is never meant to survive the
+# machine; its COMMITs still write the WAL to the kernel before they
+# return, so a SIGKILLed server (t-pg-kill9) recovers every committed
+# transaction as with fsync on, and an ACK sent before its COMMIT is still
+# caught. With fsync on, each commit waited ~3 ms for the disk on the CI
+# machine, which bounded every PostgreSQL test's ingest to ~4,000 frames/s.
 pg_restart() {
 	# shellcheck disable=SC2086  # PG_WRAP is a list of words on purpose
 	pg_as ${PG_WRAP:-} "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-		-o "-k $PG_DIR -p $PG_PORT -c listen_addresses= -c max_connections=200" start >/dev/null 2>&1
+		-o "-k $PG_DIR -p $PG_PORT -c listen_addresses= -c max_connections=200 -c fsync=${PG_FSYNC:-off}" \
+		start >/dev/null 2>&1
 }
 
 pg_url() {
