@@ -226,32 +226,37 @@ function render(pick, body, cmp) {
 }
 
 // The rows a sync case is compared by (GET /api/v1/schema's sync_rows: all,
-// then the pseudo-initiators, with the CLI's words, served once) and the one
-// the answer compares by (its `row`; all unless asked).
-const syncRows = () => (schema && schema.sync_rows) || [];
+// then the pseudo-initiators, with the CLI's words, served once), then
+// lock_hold (the schema's lock_row: any case with a lock profile, by its
+// hold per acquisition, seed 001), and the one the answer compares by (its
+// `row`; all unless asked).
+const syncRows = () => [...((schema && schema.sync_rows) || []), ...(schema && schema.lock_row ? [schema.lock_row] : [])];
 const rowOf = (cmp) => syncRows().find((r) => r.name === (cmp.row || 'all')) || null;
+const isLockRow = (cmp) => !!(schema && schema.lock_row && cmp.row === schema.lock_row.name);
 
 // What a table's cells compare: a sync table's the row's measure (compare
-// --row's title words), any other the median call time.
+// --row's title words), any table's under lock_hold the lock's hold, any
+// other the median call time.
 const measureOf = (pv, cmp) => {
-	const r = isSync(pv.fixed) ? rowOf(cmp) : null;
+	const r = isSync(pv.fixed) || isLockRow(cmp) ? rowOf(cmp) : null;
 	return r ? r.measure : `the ${measureNoun(pv.fixed)}`;
 };
 
 // The row chooser (row=): only where a compared case is a sync one (seed
 // 002's figures are rows of sync cases only; any other case has none, so a
-// pseudo row would leave it out), or a row other than all is asked (the way
-// back). Picking one loads the new URL: the API's answer, not only its
-// drawing, changes, and the URL stays the permalink.
+// pseudo row would leave it out) or a cross-call or TLB one (which may hold
+// a lock: lock_hold), or a row other than all is asked (the way back). A
+// raw floor has neither. Picking one loads the new URL: the API's answer,
+// not only its drawing, changes, and the URL stays the permalink.
 function rowChooser(cmp) {
-	const sync = cmp.cases.some((c) => c.key && c.key.kind === 'sync');
+	const sync = cmp.cases.some((c) => c.key && ['sync', 'xcall', 'tlb'].includes(c.key.kind));
 	if (!syncRows().length || (!sync && (cmp.row || 'all') === 'all')) return null;
 	const axes = Object.fromEntries(Object.entries(q.axes).map(([k, v]) => [`ax.${k}`, v]));
 	const sel = h('select', { id: 'row', onchange: (e) => {
 		window.location.href = `compare.html?${qs({ ...apiQ(), row: e.target.value === 'all' ? '' : e.target.value, ...axes })}`;
 	} }, syncRows().map((r) => h('option', { value: r.name, selected: r.name === (cmp.row || 'all') }, `${r.name}: ${r.label}`)));
-	return h('div', { class: 'toolbar', id: 'row-chooser' }, h('label', {}, 'Sync cases compared by', sel),
-		h('span', { class: 'muted' }, 'A sync case\u2019s all row is the readers\u2019 wait per single read, which a change to the writer\u2019s lock hold can leave unmoved; the other rows are the writer\u2019s figures and the readers\u2019 wait per batch (cases of other kinds have none and are left out).'));
+	return h('div', { class: 'toolbar', id: 'row-chooser' }, h('label', {}, 'Cases compared by', sel),
+		h('span', { class: 'muted' }, 'A sync case\u2019s all row is the readers\u2019 wait per single read, which a change to the writer\u2019s lock hold can leave unmoved; the other rows are the writer\u2019s figures and the readers\u2019 wait per batch (cases of other kinds have none and are left out); lock_hold compares any case that holds a lock by its hold per acquisition.'));
 }
 
 // Title: kind, algorithm(s), and the axes that tell this table from the
