@@ -83,7 +83,10 @@ static inline unsigned ticket_take(struct ticketlock *l, const char *what)
  * PLAT_WAIT_NOTE_SPINS turns, since the lock passes from holder to holder
  * while we queue. What every take pays is the holder's record: a
  * plat_cpu_id() and one store on the profile line it writes anyway (the
- * only way to name a holder that took the lock uncontended).
+ * only way to name a holder that took the lock uncontended), and the
+ * question whether it counts: a call and a read of this CPU's own line
+ * (xcall/lockprof.c), outside the wait and hold it times but inside the
+ * call a bench initiator times.
  */
 static inline void ticket_lock(struct ticketlock *l, const char *what)
 {
