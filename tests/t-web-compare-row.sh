@@ -10,7 +10,10 @@
 # t-compare-sync-row), compared inside -> after; every figure the page shows
 # is checked against the API's and every title against `xcbench compare
 # --row`'s; the run page's sync table heads its figures with the same
-# served words. Screenshot: tests/out/web-compare-row.png.
+# served words. The chooser offers lock_hold too (the schema's lock_row:
+# seed 001's lock hold per acquisition, which a sync case's rw-lock has).
+# The chooser shows for cross-call and TLB cases as well (they may hold a
+# lock), not for raw floors alone. Screenshot: tests/out/web-compare-row.png.
 # timeout: 180
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"

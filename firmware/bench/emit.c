@@ -373,7 +373,9 @@ static void totals_add(struct rep_totals *t, struct histo *hall, const struct in
  * the timed shootdown or call took: the vector path's global flush lock, or
  * on the xcall path the algorithm's own (locked's call lock: Xen's
  * on_selected_cpus() under ept_sync_domain(), seed 002), which the flush
- * lock's empty profile hid; the direct paths take no lock. */
+ * lock's empty profile hid; the direct paths take no lock. Either counts
+ * the timed calls' takes only (initiator.c turns the warm-up's and the
+ * no-flush control's off: xcall.h xcall_lockprof_count). */
 static void all_stale_and_locks(const struct rep_ctx *x, const struct rep_totals *t, struct xcb_result *r)
 {
 	const struct bcase *c = x->c;

@@ -277,6 +277,10 @@ static void one_call(const struct xcall_ops *ops, enum xcb_wait w, unsigned me, 
 			missed[me] = (struct miss){ 1, seq, done_seen[a][t][me], t, a, w };
 }
 
+/* Each CPU's first calls whose lock takes the lock profile leaves out
+ * (xcall_lockprof_count 0: the bench's warm-up), for the profile's test. */
+static uint64_t uncounted;
+
 static void stress_cpu(unsigned me, void *unused)
 {
 	(void)unused;
@@ -288,9 +292,11 @@ static void stress_cpu(unsigned me, void *unused)
 		const struct xcall_ops *ops = algo ? algo : xcall_algos[rnd(&s) % na];
 		enum xcb_wait w = algo ? wait_mode : any_wait(ops, &s);
 
+		xcall_lockprof_count(seq > uncounted);
 		make_mask(&m, me, &s);
 		one_call(ops, w, me, seq, &m);
 	}
+	xcall_lockprof_count(1);
 }
 
 static uint64_t total_calls, total_runs;	/* reported at the end */
@@ -700,6 +706,36 @@ static void test_locked_lockprof(void **st)
 	assert_true(lp.contended <= lp.acquisitions);
 	assert_true(lp.hold_cycles > 0);
 	assert_null(xcall_find("lockless")->lockprof);	/* no lock: none to profile */
+}
+
+/* The profile counts only the takes of a CPU whose counting is on: each
+ * CPU's first `uncounted` calls (the bench's warm-up) are in no figure,
+ * and a run with counting off throughout leaves it empty. */
+static void test_locked_lockprof_counts_only_counted(void **st)
+{
+	(void)st;
+	struct xcall_lockprof lp;
+
+	const struct xcall_ops *locked = xcall_find("locked");
+	unsigned saved = iters;
+	iters = iters / 4 + 2;	/* as test_locked_lockprof */
+	uncounted = iters / 2;
+	locked->reset();
+	run_stress(locked, XCB_WAIT_ACK);
+	locked->lockprof(&lp);
+	assert_int_equal(lp.acquisitions, (uint64_t)NCPUS * (iters - uncounted));
+	assert_true(lp.contended <= lp.acquisitions);
+	assert_true(lp.hold_cycles > 0);
+	uncounted = iters;
+	locked->reset();
+	run_stress(locked, XCB_WAIT_ACK);
+	locked->lockprof(&lp);
+	uncounted = 0;
+	iters = saved;
+	assert_int_equal(lp.acquisitions, 0);
+	assert_int_equal(lp.contended, 0);
+	assert_int_equal(lp.hold_cycles, 0);
+	assert_int_equal(lp.wait_cycles, 0);
 }
 
 static uint64_t rt_sum;
@@ -1162,6 +1198,7 @@ int main(void)
 			cmocka_unit_test(test_queued_fifo_across_initiators),
 			cmocka_unit_test(test_lockless_serves_in_cpu_order),
 			cmocka_unit_test(test_locked_lockprof),
+			cmocka_unit_test(test_locked_lockprof_counts_only_counted),
 			cmocka_unit_test(test_raw),
 			cmocka_unit_test(test_flush_no_stale),
 			cmocka_unit_test(test_flush_noflush_control_sees_stale),

@@ -13,6 +13,11 @@
  * which each holder records as it takes it (`holder`), so a stalled holder
  * shows in the watchdog's report ("spinning on cpu1(call_lock: held)"), not
  * just a CPU "in a call".
+ *
+ * The profile counts only the takes of a CPU whose counting is on
+ * (xcall.h xcall_lockprof_count: the bench's timed calls, not their warm-up
+ * or the TLB no-flush control); the holder notes whether its take counts
+ * (`counted`), so its release adds its hold only then.
  */
 #ifndef XCB_XCALL_TICKETLOCK_H
 #define XCB_XCALL_TICKETLOCK_H
@@ -39,23 +44,17 @@ struct ticketlock {
 		 * before the new holder's store names the previous holder until
 		 * its next note (every PLAT_WAIT_NOTE_SPINS turns). */
 		uint32_t holder;
+		/* Whether this holder's take counts (xcall_lockprof_counting
+		 * at its take): written and read by the holder alone. */
+		uint32_t counted;
 	} p __attribute__((aligned(64)));
 } __attribute__((aligned(64)));
 
-/*
- * Take the lock. `what` (a string literal: "call_lock: held") is what a slow
- * wait notes beside the holder's CPU. The count of turns replaces the old
- * `contended` flag (contended = turns != 0), so an uncontended take pays
- * nothing for it; a contended turn pays one AND-and-test, as
- * xcall_wait_empty's, and the note is taken again every
- * PLAT_WAIT_NOTE_SPINS turns, since the lock passes from holder to holder
- * while we queue. What every take pays is the holder's record: a
- * plat_cpu_id() and one store on the profile line it writes anyway (the
- * only way to name a holder that took the lock uncontended).
- */
-static inline void ticket_lock(struct ticketlock *l, const char *what)
+/* Wait for our ticket's turn, profiling nothing: the turns spun (0: it
+ * was free). The note is taken again every PLAT_WAIT_NOTE_SPINS turns (see
+ * ticket_lock). */
+static inline unsigned ticket_take(struct ticketlock *l, const char *what)
 {
-	uint64_t t0 = plat_cycles_fast();
 	/* relaxed: the ticket number itself orders nothing; the acquire
 	 * load of owner below is what orders our critical section after the
 	 * previous holder's. */
@@ -72,13 +71,41 @@ static inline void ticket_lock(struct ticketlock *l, const char *what)
 		}
 		plat_cpu_relax();
 	}
+	return spins;
+}
+
+/*
+ * Take the lock. `what` (a string literal: "call_lock: held") is what a slow
+ * wait notes beside the holder's CPU. The count of turns replaces the old
+ * `contended` flag (contended = turns != 0), so an uncontended take pays
+ * nothing for it; a contended turn pays one AND-and-test, as
+ * xcall_wait_empty's, and the note is taken again every
+ * PLAT_WAIT_NOTE_SPINS turns, since the lock passes from holder to holder
+ * while we queue. What every take pays is the holder's record: a
+ * plat_cpu_id() and one store on the profile line it writes anyway (the
+ * only way to name a holder that took the lock uncontended), and the
+ * question whether it counts: a call and a read of this CPU's own line
+ * (xcall/lockprof.c), outside the wait and hold it times but inside the
+ * call a bench initiator times.
+ */
+static inline void ticket_lock(struct ticketlock *l, const char *what)
+{
+	/* Asked before the clock starts: the question is no part of the wait
+	 * or the hold it decides about. */
+	uint32_t counted = (uint32_t)xcall_lockprof_counting();
+	uint64_t t0 = plat_cycles_fast();
+	unsigned spins = ticket_take(l, what);
 	uint64_t t1 = plat_cycles_fast();
-	l->p.prof.acquisitions++;
-	if (spins) {
-		l->p.prof.contended++;
-		l->p.prof.wait_cycles += t1 - t0;
-		plat_wait_done(spins);
+
+	if (counted) {
+		l->p.prof.acquisitions++;
+		if (spins) {
+			l->p.prof.contended++;
+			l->p.prof.wait_cycles += t1 - t0;
+		}
 	}
+	plat_wait_done(spins);
+	l->p.counted = counted;
 	l->p.t_acquired = t1;
 	/* relaxed: only waiters' notes read it (see holder); the acquire above
 	 * and the next holder's release order it like the rest of p. */
@@ -96,23 +123,23 @@ static inline void ticket_release(struct ticketlock *l)
 
 static inline void ticket_unlock(struct ticketlock *l)
 {
-	l->p.prof.hold_cycles += plat_cycles_fast() - l->p.t_acquired;
+	if (l->p.counted)
+		l->p.prof.hold_cycles += plat_cycles_fast() - l->p.t_acquired;
 	ticket_release(l);
 }
 
-/* Copy / clear the profile under the lock (so it is consistent); our own
- * look at it is not counted. */
+/* Copy / clear the profile under the lock (so it is consistent): taken
+ * with ticket_take, so our own look at it is not counted. */
 static inline void ticket_prof_get(struct ticketlock *l, struct xcall_lockprof *out)
 {
-	ticket_lock(l, "lock profile: lock held");
-	l->p.prof.acquisitions--;
+	plat_wait_done(ticket_take(l, "lock profile: lock held"));
 	*out = l->p.prof;
 	ticket_release(l);
 }
 
 static inline void ticket_prof_reset(struct ticketlock *l)
 {
-	ticket_lock(l, "lock profile: lock held");
+	plat_wait_done(ticket_take(l, "lock profile: lock held"));
 	l->p.prof = (struct xcall_lockprof){ 0 };
 	ticket_release(l);
 }

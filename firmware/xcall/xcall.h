@@ -51,6 +51,21 @@ struct xcall_lockprof {
 	uint64_t wait_cycles;	/* total TSC cycles spent waiting to take it */
 };
 
+/*
+ * Whether the lock acquisitions this CPU makes from now on count in the lock
+ * profiles (ticketlock.h: locked's call lock, the flush lock), until it says
+ * otherwise: 1 (the default) counts them, 0 leaves them out. The bench turns
+ * its initiators' counting off for their warm-up calls and the TLB no-flush
+ * control (bench/initiator.c), so a case's profile is of its timed calls
+ * alone, as its latencies are: the warm-up's cold first takes and the
+ * control's shootdowns of nothing were 18 of each repetition's 218
+ * acquisitions of the shorthand thread's boot (seed 001), averaged into the
+ * hold it reports. Per CPU, not a switch of the lock's: with 2 or more
+ * initiators one is still warming up while another is timed.
+ */
+void xcall_lockprof_count(int on);
+int xcall_lockprof_counting(void);
+
 /* The waits an algorithm supports, as a bit set: XCALL_WAITS_ALL, or e.g.
  * XCALL_WAIT_BIT(XCB_WAIT_DONE). The suite and the free checks run only
  * these; a `waits=` word outside them is skipped for that algorithm. */

@@ -45,8 +45,9 @@ static const char usage[] =
 	"  --min-effect PCT   smallest |% change| called a change (default 5)\n"
 	"  --row NAME         sync cases (seed 002) by another row than the readers'\n"
 	"                     wait per read: writer_hold, writer_e2e,\n"
-	"                     writer_effective or reader_batch (cases without it\n"
-	"                     are left out)\n"
+	"                     writer_effective or reader_batch; or lock_hold, any\n"
+	"                     case with a lock profile by its hold per acquisition\n"
+	"                     (seed 001; cases without the row are left out)\n"
 	"Exit status: 0; 1 when the daemon cannot be asked or answers an error;\n"
 	"2 on a usage error; 3 when no case matched (in every output form).\n";
 
@@ -84,7 +85,8 @@ static void pivot(json_t *p, int between, const char *row, int *few)
 	const char *kind = json_string_value(json_object_get(json_object_get(p, "fixed"), "kind"));
 	/* sync (seed 002): the cells are the readers' lock wait, its one initiator the writer */
 	int sync = kind && strcmp(kind, "sync") == 0;
-	/* --row: a pseudo-initiator's row (only sync cases have one) */
+	/* --row: a pseudo-initiator's row (only sync cases have one), or
+	 * lock_hold (any case with a lock profile) */
 	const struct pseudo_words *pw = pseudo_words_of(row);
 
 	printf("\n%% change of %s%s, %s -> %s,",
@@ -258,7 +260,8 @@ int cmd_compare(int argc, char **argv)
 			"--algo-a/--algo-b and --a-where/--b-where%s\n",
 			(long long)json_integer_value(json_object_get(o, "unmatched_a")),
 			(long long)json_integer_value(json_object_get(o, "unmatched_b")),
-			ca.row ? " (--row: only sync cases have that row)" : "");
+			!ca.row ? "" : strcmp(ca.row, pseudo_words_lock_hold.name) ? " (--row: only sync cases have that row)"
+			: " (--row lock_hold: only cases with a lock profile)");
 	}
 	json_decref(o);
 	return rc;

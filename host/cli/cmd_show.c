@@ -87,7 +87,7 @@ static void print_profile(json_t *cs)
 {
 	json_t *fa = json_object_get(cs, "fairness"), *st = json_object_get(cs, "stats");
 	json_t *lk = json_object_get(cs, "lock");
-	char a[48], b[48], hp[48], wp[48];
+	char a[48], b[48], hp[48], wp[48], hm[48];
 
 	if (json_is_object(fa))
 		printf("%5s   %-32s jain %s over %s, p50 max/min %s\n", "", "fairness",
@@ -103,9 +103,7 @@ static void print_profile(json_t *cs)
 	double hold = json_number_value(json_object_get(st, "lock_hold_cycles"));
 	double cont = json_number_value(json_object_get(st, "lock_contended"));
 	const char *name = json_string_value(json_object_get(lk, "name")) ?: "?";
-	/* What the figures count (lock_words.c: the run page says the same).
-	 * The hold an acquisition is the shorthand thread's "average lock
-	 * time" (seed 001). */
+	/* What the figures count (lock_words.c: the run page says the same). */
 	const char *method = json_string_value(json_object_get(json_object_get(cs, "config"), "method"));
 	const char *counts = lock_words_for(json_string_value(json_object_get(cs, "kind")), method);
 
@@ -114,15 +112,24 @@ static void print_profile(json_t *cs)
 		 json_number_value(json_object_get(lk, "hold_cycles_per")));
 	snprintf(wp, sizeof(wp), json_is_number(json_object_get(lk, "wait_cycles_per")) ? "%.0f" : "-",
 		 json_number_value(json_object_get(lk, "wait_cycles_per")));
+	/* compare --row lock_hold's figure, to its 0.1 (the compare's a_p50) */
+	snprintf(hm, sizeof(hm), json_is_number(json_object_get(lk, "hold_cycles_p50")) ? "%.1f" : "-",
+		 json_number_value(json_object_get(lk, "hold_cycles_p50")));
+	/* The payload counts the timed calls' acquisitions only, not the
+	 * warm-up's or a TLB case's no-flush control's (firmware xcall.h
+	 * xcall_lockprof_count). The hold an acquisition is the shorthand
+	 * thread's "average lock time" (seed 001). */
 	if (!is_kind(cs, "sync"))
 		printf("%5s   %-32s %s: %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (an "
-		       "acquisition: hold %s, wait %s; %s)\n", "", "lock profile", name, acq, cont,
-		       hold, wait, hp, wp, counts);
+		       "acquisition: hold %s, wait %s; %s); %s, the repetitions' median: %s\n", "",
+		       "lock profile", name, acq, cont, hold, wait, hp, wp, counts, pseudo_words_lock_hold.label, hm);
 	else
 		printf("%5s   %-32s %s, %s: %.0f read acquisitions + %.0f writes, %.0f contended; the writer's "
-		       "hold %.0f cycles (%s a write), the readers' wait %.0f cycles (%s a read acquisition)\n", "",
+		       "hold %.0f cycles (%s a write), the readers' wait %.0f cycles (%s a read acquisition); %s, the "
+		       "repetitions' median: %s\n", "",
 		       "lock profile", name, counts, json_number_value(json_object_get(lk, "waits")),
-		       json_number_value(json_object_get(lk, "holds")), cont, hold, hp, wait, wp);
+		       json_number_value(json_object_get(lk, "holds")), cont, hold, hp, wait, wp,
+		       pseudo_words_lock_hold.label, hm);
 }
 
 static void print_pseudo(json_t *cs)

@@ -13,7 +13,7 @@
 struct lock_words {
 	const char *kind;	  /* the case kind it is for; NULL: any */
 	const char *not_method;	  /* unless the case's method is this; NULL: any method */
-	const char *counts;	  /* "warm-up included", ... */
+	const char *counts;	  /* "timed calls only", ... */
 };
 
 extern const struct lock_words lock_words[];

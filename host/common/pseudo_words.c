@@ -1,6 +1,7 @@
 /*
  * pseudo_words.c — the words for a sync case's pseudo-initiator rows (see
- * pseudo_words.h), in the order show prints them (proto's order).
+ * pseudo_words.h), in the order show prints them (proto's order), and for
+ * compare's lock_hold row.
  */
 #include <string.h>
 
@@ -17,6 +18,9 @@ const struct pseudo_words pseudo_words[] = {
 const struct pseudo_words pseudo_words_all = {
 	"all", "readers' wait per read", "the readers' median read-lock wait per acquisition"
 };
+const struct pseudo_words pseudo_words_lock_hold = {
+	"lock_hold", "lock hold per acquisition", "the median lock hold per acquisition"
+};
 const size_t pseudo_words_n = sizeof(pseudo_words) / sizeof(pseudo_words[0]);
 
 const struct pseudo_words *pseudo_words_of(const char *name)
@@ -24,5 +28,5 @@ const struct pseudo_words *pseudo_words_of(const char *name)
 	for (size_t k = 0; name && k < pseudo_words_n; k++)
 		if (!strcmp(pseudo_words[k].name, name))
 			return &pseudo_words[k];
-	return NULL;
+	return name && !strcmp(name, pseudo_words_lock_hold.name) ? &pseudo_words_lock_hold : NULL;
 }

@@ -404,12 +404,12 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 	if (num_arg(rq, "min_effect", 0, 1000, COMPARE_MIN_EFFECT, &c.min_effect))
 		return reply_error(rq, 400, "min_effect: expected a %% change in 0..1000");
 	if (qarg(rq, "row") && compare_row_parse(qarg(rq, "row"), &c.row)) {
-		/* the names proto's table has, so a new pseudo-initiator is listed */
-		char names[160] = "all";
+		/* the names compare's rows have, so a new row is listed */
+		char names[160];
 
-		for (unsigned i = XCB_INIT_PSEUDO; i < XCB_INIT_ALL && xcb_initiator_name(i); i++)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), ", %s", xcb_initiator_name(i));
-		return reply_error(rq, 400, "row: expected one of %s (a sync case's writer and batch rows)", names);
+		compare_row_names(names, sizeof(names));
+		return reply_error(rq, 400, "row: expected one of %s (a sync case's writer and batch rows, "
+				   "a lock profile's hold)", names);
 	}
 	c.algo_a = fa;
 	c.algo_b = fb;

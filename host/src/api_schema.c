@@ -143,6 +143,9 @@ enum MHD_Result api_schema(struct req *rq)
 		json_object_set_new(o, "sync_rows", sync_rows_json());
 		json_object_set_new(o, "suites", suites_json());
 		json_object_set_new(o, "lock_counts", lock_counts_json());
+		/* compare's lock_hold row, in the same words (not a sync
+		 * row: the run page's sync table is headed by sync_rows) */
+		json_object_set_new(o, "lock_row", words_json(&pseudo_words_lock_hold));
 	}
 	/* The algorithms learned from HELLOs, and as the `algo` vocabulary
 	 * (the command-line word is the name) for clients that look words up

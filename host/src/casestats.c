@@ -257,18 +257,53 @@ void agg_compute(const struct resrow *rows, size_t n, struct agg *a)
  *    vector path, the algorithm's own on the xcall path;
  *  - a cross-call's is its algorithm's call lock.
  * xcbench show and the run page print these: one definition. */
-int agg_lock_write(struct buf *b, const struct agg *a, const char *kind, const char *algo, const char *flush,
-		   const char *rwlock)
+static int is_sync(const char *kind)
 {
-	double acq = a->sum[RV_lock_acq - RV_ipis], holds = acq, waits = acq;
+	return kind && !strcmp(kind, XCB_NAME(kind, XCB_KIND_SYNC));
+}
+
+double lock_holds(const char *kind, double lock_acq, double count)
+{
+	return is_sync(kind) ? lock_acq - count : lock_acq;
+}
+
+size_t lock_hold_reps(const struct resrow *rows, size_t n, const char *kind, double *v)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double holds = lock_holds(kind, rows[i].v[RV_lock_acq], rows[i].v[RV_count]);
+
+		if (holds > 0)
+			v[k++] = rows[i].v[RV_lock_hold_cycles] / holds;
+	}
+	return k;
+}
+
+/* The median over the aggregate rows[0..n) of each repetition's hold per
+ * acquisition (lock_hold_reps): compare --row lock_hold's figure. */
+static double lock_hold_median(const struct resrow *rows, size_t n, const char *kind)
+{
+	double *v = malloc((n + 1) * sizeof(*v)), m;
+
+	if (!v)
+		return NAN;
+	m = stats_median(v, lock_hold_reps(rows, n, kind, v));
+	free(v);
+	return m;
+}
+
+int agg_lock_write(struct buf *b, const struct agg *a, const struct resrow *rows, size_t n, const char *kind,
+		   const char *algo, const char *flush, const char *rwlock)
+{
+	double acq = a->sum[RV_lock_acq - RV_ipis], holds = lock_holds(kind, acq, a->count), waits = acq;
 	char name[96];
 
 	if (!(acq > 0))
 		return jsonw_key(b, "lock") || jsonw_lit(b, "null") ? -1 : 0;
-	if (kind && !strcmp(kind, XCB_NAME(kind, XCB_KIND_SYNC))) {
+	if (is_sync(kind)) {
 		snprintf(name, sizeof(name), "rw-lock (%s)", rwlock ? rwlock : "fair");
 		waits = a->count;
-		holds = acq - a->count;
 	} else if (kind && !strcmp(kind, XCB_NAME(kind, XCB_KIND_TLB)) &&
 		   !(flush && !strcmp(flush, XCB_NAME(flush, XCB_FLUSH_XCALL))))
 		snprintf(name, sizeof(name), "flush lock");
@@ -278,7 +313,7 @@ int agg_lock_write(struct buf *b, const struct agg *a, const char *kind, const c
 	       mnum(b, "holds", holds) || mnum(b, "waits", waits) ||
 	       mnum(b, "hold_cycles_per", holds > 0 ? a->sum[RV_lock_hold_cycles - RV_ipis] / holds : NAN) ||
 	       mnum(b, "wait_cycles_per", waits > 0 ? a->sum[RV_lock_wait_cycles - RV_ipis] / waits : NAN) ||
-	       jsonw_lit(b, "}") ? -1 : 0;
+	       mnum(b, "hold_cycles_p50", lock_hold_median(rows, n, kind)) || jsonw_lit(b, "}") ? -1 : 0;
 }
 
 /* STATS' names of a->p[] */

@@ -58,13 +58,25 @@ void agg_compute(const struct resrow *rows, size_t n, struct agg *a);
  * (out of memory). */
 /* STATS' object. */
 int agg_write(struct buf *b, const struct agg *a);
+/* The acquisitions a case's lock hold is per (LOCK's "holds"): a sync
+ * case's writes (its lock_acq less its timed reads, `count`), any other
+ * case's lock_acq. kind: the case's (NULL: absent). */
+double lock_holds(const char *kind, double lock_acq, double count);
+/* Each repetition's hold per acquisition (lock_hold_cycles / lock_holds)
+ * of the aggregate rows[0..n) into v[0..n), in row order, leaving out a
+ * repetition that held no lock; how many. compare --row lock_hold's values
+ * and LOCK's "hold_cycles_p50": one definition. */
+size_t lock_hold_reps(const struct resrow *rows, size_t n, const char *kind, double *v);
 /* LOCK: the member "lock", or null where the case took no lock: which
  * lock its profile is of ("name"), and the hold and the wait per
  * acquisition, each over its own acquisitions ("holds", "waits",
  * "hold_cycles_per", "wait_cycles_per"), from STATS' sums and the case's
- * kind, algo and config keys flush and rwlock (NULL: absent). */
-int agg_lock_write(struct buf *b, const struct agg *a, const char *kind, const char *algo, const char *flush,
-		   const char *rwlock);
+ * kind, algo and config keys flush and rwlock (NULL: absent); and the
+ * median of its repetitions' hold per acquisition ("hold_cycles_p50",
+ * lock_hold_reps over the aggregate rows[0..n): what compare --row
+ * lock_hold compares). */
+int agg_lock_write(struct buf *b, const struct agg *a, const struct resrow *rows, size_t n, const char *kind,
+		   const char *algo, const char *flush, const char *rwlock);
 /* The ns twin of STATS' times at tsc_khz (null without a rate or rows). */
 int agg_ns_write(struct buf *b, const struct agg *a, double tsc_khz);
 /* The members "initiators" (per initiator CPU over the non-aggregate rows

@@ -23,6 +23,7 @@
 #include "casestats.h"
 #include "compare.h"
 #include "fdr.h"
+#include "pseudo_words.h"
 #include "results_db.h"
 #include "runs_db.h"
 #include "stats.h"
@@ -254,7 +255,10 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 	*flags = (struct case_flags){ -1, -1 };
 	if (cases_open(db, run, &cc))
 		return -1;
-	if (results_open_field(db, run, RV_p50, &rc)) {
+	/* lock_hold: what lock_hold_reps reads; any other row: the p50 */
+	static const int lock_fields[] = { RV_count, RV_lock_acq, RV_lock_hold_cycles };
+	if (rq->row == COMPARE_ROW_LOCK_HOLD ? results_open_fields(db, run, lock_fields, 3, &rc)
+					    : results_open_field(db, run, RV_p50, &rc)) {
 		cases_close(&cc);
 		return -1;
 	}
@@ -273,9 +277,35 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 			continue;
 		}
 		results_take(&rc, row.case_id, &rows, &nr);
-		k = rq->row ? pick_initiator(rows, nr, rq->row) : pick_aggregate(rows, nr);
-		if (rq->row && k == 0) {	/* no such row: not a case of this comparison */
-			free(rows);
+		k = rq->row && rq->row != COMPARE_ROW_LOCK_HOLD ? pick_initiator(rows, nr, rq->row)
+								 : pick_aggregate(rows, nr);
+		/* lock_hold: each repetition's hold per acquisition (the all
+		 * rows' lock_hold_cycles / holds, casestats.h lock_hold_reps),
+		 * the values the interval is built from as every row's are from
+		 * its repetitions' p50. Not the hold summed over them (show's
+		 * hold_cycles_per): one number a case gives no interval, and the
+		 * repetitions' spread is what tells a change of the lock's hold
+		 * from the host's noise. Each repetition's figure is already an
+		 * average over its ~200 acquisitions (their hold is not stored
+		 * one by one), so its median is the case's figure, as the
+		 * median of the repetitions' p50 is elsewhere; show prints it
+		 * (the API's lock.hold_cycles_p50). */
+		double *vals = malloc((k + 1) * sizeof(double));
+		size_t nv = 0;
+
+		if (rq->row == COMPARE_ROW_LOCK_HOLD && vals)
+			nv = lock_hold_reps(rows, k, json_string_value(json_object_get(cfgj, "kind")), vals);
+		else
+			/* a repetition with no timed call has no p50 (NaN): it
+			 * is not a sample of the case's latency (its 0 made
+			 * intervals of [-100 %, +1903 %]) */
+			for (size_t i = 0; i < k && vals; i++)
+				if (!isnan(rows[i].v[RV_p50]))
+					vals[nv++] = rows[i].v[RV_p50];
+		free(rows);
+		/* no such row (or no lock profile): not a case of this comparison */
+		if (!vals || (rq->row && k == 0) || (rq->row == COMPARE_ROW_LOCK_HOLD && nv == 0)) {
+			free(vals);
 			json_decref(cfgj);
 			case_row_free(&row);
 			continue;
@@ -284,7 +314,7 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 			struct side_case *p = realloc(*out, (cap = cap ? 2 * cap : 32) * sizeof(**out));
 
 			if (!p) {
-				free(rows);
+				free(vals);
 				json_decref(cfgj);
 				case_row_free(&row);
 				break;
@@ -306,15 +336,9 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 		case_match_key(m, 0, &key);
 		json_decref(m);
 		c->key = key.p;
-		c->reps = malloc((k + 1) * sizeof(double));
-		/* a repetition with no timed call has no p50 (NaN): it is not
-		 * a sample of the case's latency (its 0 made intervals of
-		 * [-100 %, +1903 %]) */
-		for (size_t i = 0; i < k && c->reps; i++)
-			if (!isnan(rows[i].v[RV_p50]))
-				c->reps[c->nrep++] = rows[i].v[RV_p50];
+		c->reps = vals;
+		c->nrep = nv;
 		c->p50 = stats_median(c->reps, c->nrep);
-		free(rows);
 		case_row_free(&row);
 	}
 	*flags = results_flags_taken(&rc);
@@ -323,19 +347,46 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 	return 0;
 }
 
+/* The rows in the order they are listed: all, proto's pseudo-initiators
+ * (read out of its one table), lock_hold; the one after row, or 0 after the
+ * last. */
+static unsigned row_next(unsigned row)
+{
+	if (row == 0)
+		return XCB_INIT_PSEUDO;
+	if (row >= XCB_INIT_PSEUDO && row < XCB_INIT_ALL && xcb_initiator_name(row + 1))
+		return row + 1;
+	return row < COMPARE_ROW_LOCK_HOLD ? COMPARE_ROW_LOCK_HOLD : 0;
+}
+
+const char *compare_row_name(unsigned row)
+{
+	return row == COMPARE_ROW_LOCK_HOLD ? pseudo_words_lock_hold.name
+					    : xcb_initiator_name(row ? row : XCB_INIT_ALL);
+}
+
 int compare_row_parse(const char *name, unsigned *row)
 {
-	if (!strcmp(name, xcb_initiator_name(XCB_INIT_ALL))) {
-		*row = 0;
-		return 0;
-	}
-	/* proto's names of the pseudo-initiators, read out of its one table */
-	for (unsigned i = XCB_INIT_PSEUDO; i < XCB_INIT_ALL && xcb_initiator_name(i); i++)
-		if (!strcmp(name, xcb_initiator_name(i))) {
-			*row = i;
+	unsigned r = 0;
+
+	do {
+		if (!strcmp(name, compare_row_name(r))) {
+			*row = r;
 			return 0;
 		}
+	} while ((r = row_next(r)));
 	return -1;
+}
+
+void compare_row_names(char *out, size_t n)
+{
+	unsigned r = 0;
+	size_t len = 0;
+
+	out[0] = 0;
+	do
+		len += (size_t)snprintf(out + len, len < n ? n - len : 0, "%s%s", r ? ", " : "", compare_row_name(r));
+	while ((r = row_next(r)) && len < n);
 }
 
 static int push_d(double **v, size_t *n, double x)
@@ -796,7 +847,7 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 		"algo_b", rq->algo_b ? json_string(rq->algo_b) : json_null(),
 		"confidence", 0.95, "cases", cases,
 		"unmatched_a", (json_int_t)unmatched_a, "unmatched_b", (json_int_t)unmatched_b);
-	json_object_set_new(o, "row", json_string(xcb_initiator_name(rq->row ? rq->row : XCB_INIT_ALL)));
+	json_object_set_new(o, "row", json_string(compare_row_name(rq->row)));
 	json_object_set_new(o, "level", json_string(between ? "between_boot" : "within_boot"));
 	json_object_set_new(o, "boots_a", json_integer((json_int_t)rq->a.nruns));
 	json_object_set_new(o, "boots_b", json_integer((json_int_t)rq->b.nruns));

@@ -44,13 +44,26 @@ struct compare_req {
 	/* The RESULT row each case is compared by: 0, its all-initiators row
 	 * (every kind's default); else a pseudo-initiator (proto XCB_INIT_W_*,
 	 * XCB_INIT_R_BATCH: a sync case's writer_hold, ..., reader_batch), and
-	 * a case without that row is left out. Echoed as "row". */
+	 * a case without that row is left out; or COMPARE_ROW_LOCK_HOLD.
+	 * Echoed as "row" (compare_row_name). */
 	unsigned row;
 };
 
+/* row lock_hold (host/common pseudo_words_lock_hold): each repetition's
+ * hold per acquisition of the case's lock, from its all rows (casestats.h
+ * lock_hold_reps); a case without a lock profile is left out. Not an
+ * initiator (those are 16 bits), so no RESULT row is ever taken for it. */
+#define COMPARE_ROW_LOCK_HOLD 0x10000u
+
 /* The `row` a name given to the API stands for ("all": 0, "writer_hold":
- * XCB_INIT_W_HOLD, ... by proto's xcb_initiator_name); -1 for any other. */
+ * XCB_INIT_W_HOLD, ... by proto's xcb_initiator_name, "lock_hold":
+ * COMPARE_ROW_LOCK_HOLD); -1 for any other. */
 int compare_row_parse(const char *name, unsigned *row);
+/* Its inverse: the name of row. */
+const char *compare_row_name(unsigned row);
+/* Every name compare_row_parse takes, in order, ", " between, into out[0..n)
+ * (cut short where it does not fit). */
+void compare_row_names(char *out, size_t n);
 
 /* "1,2,3" into side->runs; -1 on a bad or repeated id or too many. */
 int compare_parse_runs(const char *s, struct compare_side *side);

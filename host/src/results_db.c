@@ -29,8 +29,8 @@ enum { RR_CASE_ID, RR_REP, RR_INIT, RR_FIRST_FIELD };
  * initiator order itself. */
 #define RESULTS_KEY_ORDER "case_id, rep, initiator"
 
-/* The column of results_open_field's flags (after the one value field). */
-#define RR_FLAGS (RR_FIRST_FIELD + 1)
+/* The column of results_open_fields' flags (after its value fields). */
+#define RR_FLAGS(c) (RR_FIRST_FIELD + (c)->nfields)
 
 /* Steps c to its next row; on a results_open_field cursor the row's case
  * is counted when the row is flagged XCB_RF_UNSTABLE (rows come in case
@@ -69,9 +69,9 @@ static void count_case(int64_t *n, int64_t *last, int64_t id)
  * only the cases it compares). */
 static void count_flags(struct result_cursor *c)
 {
-	if (c->field < 0)
+	if (!c->nfields)
 		return;
-	int64_t f = dbi_column_i64(c->st, RR_FLAGS), id = dbi_column_i64(c->st, RR_CASE_ID);
+	int64_t f = dbi_column_i64(c->st, RR_FLAGS(c)), id = dbi_column_i64(c->st, RR_CASE_ID);
 
 	if (f & XCB_RF_UNSTABLE)
 		count_case(&c->flagged.unstable, &c->unstable_case, id);
@@ -80,13 +80,12 @@ static void count_flags(struct result_cursor *c)
 }
 
 /* Prepares sql with run (and case_id >= 0) bound, and steps to its first
- * row: c's cursor, reading every value field (field < 0) or only field. */
-static int cursor_open(struct dbi *db, const char *sql, int64_t run, int64_t case_id, int field,
-		       struct result_cursor *c)
+ * row: c's cursor, reading every value field (c->nfields 0) or only
+ * c->fields. */
+static int cursor_open(struct dbi *db, const char *sql, int64_t run, int64_t case_id, struct result_cursor *c)
 {
 	c->more = 0;
 	c->failed = 0;
-	c->field = field;
 	c->flagged = (struct case_flags){ 0, 0 };
 	if (dbi_prepare(db, sql, &c->st)) {
 		c->st = NULL;
@@ -107,30 +106,44 @@ int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cur
 		: "SELECT case_id, rep, initiator" RV_SQL_COLS " FROM results "
 		  "WHERE run_id = ?1 AND case_id = ?2 ORDER BY " RESULTS_KEY_ORDER;
 
-	return cursor_open(db, sql, run, case_id, -1, c);
+	c->nfields = 0;
+	return cursor_open(db, sql, run, case_id, c);
 }
 
-int results_open_field(struct dbi *db, int64_t run, int field, struct result_cursor *c)
+int results_open_fields(struct dbi *db, int64_t run, const int *fields, int n, struct result_cursor *c)
 {
 	struct buf sql = { 0 };
 	int rc;
 
 	c->st = NULL;
 	c->more = 0;
-	if (field < 0 || field >= RV_NCOL)
+	if (n < 1 || n > RESULTS_MAX_FIELDS)
 		return -1;
+	buf_addf(&sql, "SELECT case_id, rep, initiator");
+	for (int i = 0; i < n; i++) {
+		if (fields[i] < 0 || fields[i] >= RV_NCOL) {
+			buf_free(&sql);
+			return -1;
+		}
+		c->fields[i] = fields[i];
+		/* a latency of a repetition with no timed call is none (rv_is_latency) */
+		if (rv_is_latency(fields[i]))
+			buf_addf(&sql, ", CASE WHEN count = 0 THEN NULL ELSE %s END", rv_names[fields[i]]);
+		else
+			buf_addf(&sql, ", %s", rv_names[fields[i]]);
+	}
+	c->nfields = n;
 	/* flags too (RR_FLAGS): the flagged cases counted as results_take
 	 * takes their rows, not by a second scan (results_flags_taken) */
-	/* a latency of a repetition with no timed call is none (rv_is_latency) */
-	if (rv_is_latency(field))
-		buf_addf(&sql, "SELECT case_id, rep, initiator, CASE WHEN count = 0 THEN NULL ELSE %s END, flags "
-			 "FROM results WHERE run_id = ?1 ORDER BY " RESULTS_KEY_ORDER, rv_names[field]);
-	else
-		buf_addf(&sql, "SELECT case_id, rep, initiator, %s, flags FROM results WHERE run_id = ?1 "
-			 "ORDER BY " RESULTS_KEY_ORDER, rv_names[field]);
-	rc = sql.p ? cursor_open(db, sql.p, run, -1, field, c) : -1;
+	buf_addf(&sql, ", flags FROM results WHERE run_id = ?1 ORDER BY " RESULTS_KEY_ORDER);
+	rc = sql.p ? cursor_open(db, sql.p, run, -1, c) : -1;
 	buf_free(&sql);
 	return rc;
+}
+
+int results_open_field(struct dbi *db, int64_t run, int field, struct result_cursor *c)
+{
+	return results_open_fields(db, run, &field, 1, c);
 }
 
 /* Field i of st's row (at column col) as resrow holds it: NaN for an
@@ -157,7 +170,7 @@ static int by_init_rep(const void *a, const void *b)
 _Static_assert(RV_NCOL <= 64, "dbi_column_i64s reads at most 64 columns a call");
 
 /* Row r from c's current row: every value field (one call for the row), or
- * only c->field. */
+ * only c->fields. */
 static void row_read(struct result_cursor *c, struct resrow *r)
 {
 	int64_t v[RV_NCOL];
@@ -167,8 +180,9 @@ static void row_read(struct result_cursor *c, struct resrow *r)
 	r->init = dbi_column_int(c->st, RR_INIT);
 	for (int i = 0; i < RV_N; i++)
 		r->v[i] = NAN;
-	if (c->field >= 0) {
-		r->v[c->field] = field_value(c->st, RR_FIRST_FIELD, c->field);
+	if (c->nfields) {
+		for (int i = 0; i < c->nfields; i++)
+			r->v[c->fields[i]] = field_value(c->st, RR_FIRST_FIELD + i, c->fields[i]);
 		return;
 	}
 	dbi_column_i64s(c->st, RR_FIRST_FIELD, RV_NCOL, v, &nulls);

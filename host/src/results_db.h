@@ -63,10 +63,13 @@ struct resrow {
 struct case_flags {
 	int64_t unstable, failed;
 };
+/* Most value fields a results_open_fields cursor reads. */
+#define RESULTS_MAX_FIELDS 4
 struct result_cursor {
 	struct dbi_stmt *st;
 	int more;               /* st holds an unconsumed row */
-	int field;              /* RV_* the only value field read, -1: all of them */
+	int fields[RESULTS_MAX_FIELDS]; /* RV_* the only value fields read... */
+	int nfields;            /* ... how many; 0: all of them */
 	/* results_open_field: how many of the cases results_take took have a
 	 * row with each flag (-1 once a step failed), the last case counted */
 	struct case_flags flagged;
@@ -80,7 +83,11 @@ int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cur
  * and reading all ~20 columns of ~800 rows a side was most of its SQL
  * time on PostgreSQL (each value a text to send and parse). */
 int results_open_field(struct dbi *db, int64_t run, int field, struct result_cursor *c);
-/* After results_open_field and results_take: the flags' counts over the
+/* The same with value fields fields[0..n) (RV_*, 1 <= n <= RESULTS_MAX_FIELDS)
+ * read: compare's lock_hold row is each repetition's lock_hold_cycles per
+ * lock_acq (and count, for a sync case's writes). */
+int results_open_fields(struct dbi *db, int64_t run, const int *fields, int n, struct result_cursor *c);
+/* After results_open_field(s) and results_take: the flags' counts over the
  * cases taken (results_case_flags over those cases alone: compare's, which
  * takes only the cases it compares), -1 each when a step failed. */
 struct case_flags results_flags_taken(const struct result_cursor *c);

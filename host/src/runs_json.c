@@ -147,10 +147,11 @@ static const char *col_text(const struct dbval *v)
 
 /* The member "lock" (casestats.h, LOCK). Its name needs two config keys
  * (flush, rwlock): the config is parsed only for a case that took a lock. */
-static int lock_member(struct buf *b, const struct case_row *c, const struct agg *a)
+static int lock_member(struct buf *b, const struct case_row *c, const struct agg *a, const struct resrow *rows,
+		       size_t n)
 {
 	json_t *cfg = a->sum[RV_lock_acq - RV_ipis] > 0 ? json_text_or_empty(c->config) : NULL;
-	int bad = agg_lock_write(b, a, col_text(&c->kind), col_text(&c->algo),
+	int bad = agg_lock_write(b, a, rows, n, col_text(&c->kind), col_text(&c->algo),
 				 json_string_value(json_object_get(cfg, "flush")),
 				 json_string_value(json_object_get(cfg, "rwlock")));
 
@@ -178,7 +179,7 @@ int case_write(struct buf *b, const struct case_row *c, struct resrow *rows, siz
 	 * p50/that read as "below 1: a harness bug" (README) */
 	if (col_text(&c->kind) && strcmp(col_text(&c->kind), XCB_NAME(kind, XCB_KIND_RAW)) == 0)
 		a.ipi_ratio = NAN;
-	bad = jsonw_key(b, "stats") || agg_write(b, &a) || lock_member(b, c, &a) || jsonw_key(b, "ns") ||
+	bad = jsonw_key(b, "stats") || agg_write(b, &a) || lock_member(b, c, &a, rows, k) || jsonw_key(b, "ns") ||
 	      agg_ns_write(b, &a, tsc_khz) ||
 	      jsonw_key(b, "rep_p50") || jsonw_lit(b, "[");
 	/* null for a repetition with no timed call, as rep_series' */

@@ -442,16 +442,18 @@ static json_t *lock_of(const char *kind, const char *algo, const char *flush, co
 {
 	struct agg a;
 	struct buf b = { 0 };
+	struct resrow r;	/* the one repetition these sums are of */
 	json_error_t e;
 	json_t *o;
 
 	memset(&a, 0, sizeof(a));
-	a.count = count;
-	a.sum[RV_lock_acq - RV_ipis] = acq;
-	a.sum[RV_lock_hold_cycles - RV_ipis] = hold;
-	a.sum[RV_lock_wait_cycles - RV_ipis] = wait;
-	assert_int_equal(jsonw_lit(&b, "{") || agg_lock_write(&b, &a, kind, algo, flush, rwlock) || jsonw_lit(&b, "}"),
-			 0);
+	memset(&r, 0, sizeof(r));
+	a.count = r.v[RV_count] = count;
+	a.sum[RV_lock_acq - RV_ipis] = r.v[RV_lock_acq] = acq;
+	a.sum[RV_lock_hold_cycles - RV_ipis] = r.v[RV_lock_hold_cycles] = hold;
+	a.sum[RV_lock_wait_cycles - RV_ipis] = r.v[RV_lock_wait_cycles] = wait;
+	assert_int_equal(jsonw_lit(&b, "{") || agg_lock_write(&b, &a, &r, 1, kind, algo, flush, rwlock) ||
+			 jsonw_lit(&b, "}"), 0);
 	o = json_loads(b.p, 0, &e);
 	if (!o)
 		fail_msg("not JSON (%s): %s", e.text, b.p);
@@ -504,6 +506,52 @@ static void lock_per_acquisition(void **st)
 	json_decref(o);
 }
 
+/* compare --row lock_hold's values: each repetition's hold per acquisition
+ * of the case's lock, per write for a sync case (its reads are `count`),
+ * per lock_acq for any other; a repetition that held no lock is no value;
+ * LOCK's hold_cycles_p50 is their median (one repetition: its
+ * hold_cycles_per). */
+static void lock_hold_per_repetition(void **st)
+{
+	(void)st;
+	/* count, lock_acq, lock_hold_cycles of 4 repetitions' aggregate rows */
+	static const double rep[4][3] = { { 200, 200, 200 * 900.0 }, { 200, 200, 200 * 1100.0 },
+					  { 200, 0, 0 }, { 200, 200, 200 * 1000.0 } };
+	struct resrow rows[4];
+	double v[4];
+
+	memset(rows, 0, sizeof(rows));
+	for (int i = 0; i < 4; i++) {
+		rows[i].v[RV_count] = rep[i][0];
+		rows[i].v[RV_lock_acq] = rep[i][1];
+		rows[i].v[RV_lock_hold_cycles] = rep[i][2];
+	}
+	assert_int_equal(lock_hold_reps(rows, 4, "tlb", v), 3);
+	assert_true(v[0] == 900 && v[1] == 1100 && v[2] == 1000);
+	/* sync: the same rows' holds are lock_acq - count = 0: no write timed */
+	assert_int_equal(lock_hold_reps(rows, 4, "sync", v), 0);
+	rows[0].v[RV_lock_acq] = 210;	/* 200 reads + 10 writes of 900 * 20 each */
+	assert_int_equal(lock_hold_reps(rows, 4, "sync", v), 1);
+	assert_true(v[0] == 200 * 900.0 / 10);
+	assert_true(lock_holds("sync", 210, 200) == 10 && lock_holds("xcall", 210, 200) == 210);
+
+	struct agg a;
+	struct buf b = { 0 };
+	json_t *o;
+
+	rows[0].v[RV_lock_acq] = 200;
+	agg_compute(rows, 4, &a);
+	assert_int_equal(jsonw_lit(&b, "{") || agg_lock_write(&b, &a, rows, 4, "tlb", "vector", "vector", NULL) ||
+			 jsonw_lit(&b, "}"), 0);
+	o = json_loads(b.p, 0, NULL);
+	assert_non_null(o);
+	/* the median of 900, 1100, 1000; the pooled hold_cycles_per is 3e5 / 600 */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "lock"), "hold_cycles_p50")), 1000);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "lock"), "hold_cycles_per")), 1000);
+	json_decref(o);
+	buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -514,6 +562,7 @@ int main(void)
 		cmocka_unit_test(reals_as_reply_json),
 		cmocka_unit_test(config_as_jansson),
 		cmocka_unit_test(lock_per_acquisition),
+		cmocka_unit_test(lock_hold_per_repetition),
 	};
 	return cmocka_run_group_tests_name("casestats", tests, NULL, NULL);
 }

@@ -143,6 +143,20 @@ try {
 	ok(pk && pk.options.some(([v, t]) => v === 'new_row' && t.includes('a row added later')), 'a row the schema adds appears in the picker', pk);
 	await page.unroute('**/api/v1/schema');
 
+	// ---- lock_hold (seed 001): any case with a lock, by its hold a take -------
+	const lockRow = (await api('schema')).body.lock_row;
+	ok(lockRow && lockRow.name === 'lock_hold' && s.options.includes('lock_hold'),
+		'the chooser offers lock_hold (the schema\'s lock_row)', { lockRow, options: s.options });
+	await Promise.all([page.waitForNavigation(), page.selectOption('#row', 'lock_hold')]);
+	await ready();
+	s = await shown();
+	const lock = (await api(`compare?${CMP}&row=lock_hold`)).body;
+	ok(/[?&]row=lock_hold(&|$)/.test(page.url()) && s.row === 'lock_hold' && lock.cases.length > 0 &&
+		s.a_p50.join() === sorted(lock.cases).join(),
+		`choosing lock_hold: the page shows the API's figures (${lock.cases.length} cases: the rw-lock's hold per write)`, { url: page.url(), page: s.a_p50, api: sorted(lock.cases) });
+	ok(s.titles.length > 0 && s.titles.every((t) => t.includes(lockRow.measure)),
+		`... titled with the schema's words ("${lockRow.measure}")`, s.titles);
+
 	// ---- the run page's sync table: the same words, in show's order ------------
 	await page.goto(url(`run.html?id=${ID}`));
 	await ready();

@@ -78,7 +78,7 @@ async function picker(el) {
 			h('label', {}, 'Algorithm in b (optional)', h('input', { type: 'text', name: 'algo_b', value: q.algo_b, placeholder: 'e.g. lockless', size: 12 })),
 			h('label', {}, 'Cases of a where (optional)', h('input', { type: 'text', name: 'a_where', value: q.a_where, placeholder: 'e.g. work_us=0', size: 14 })),
 			h('label', {}, 'Cases of b where (optional)', h('input', { type: 'text', name: 'b_where', value: q.b_where, placeholder: 'e.g. work_us=5', size: 14 })),
-			syncRows().length ? h('label', {}, 'Sync cases compared by', h('select', { name: 'row', id: 'pick-row' }, rowOptions(q.row))) : null,
+			syncRows().length ? h('label', {}, 'Cases compared by', h('select', { name: 'row', id: 'pick-row' }, rowOptions(q.row))) : null,
 			h('button', { class: 'primary', type: 'submit' }, 'Compare')),
 		h('div', { class: 'muted' }, 'Pick the same run twice and name two algorithms to compare algorithms within one run. Cells show how b differs from a: negative = faster.'),
 		syncRows().length ? h('div', { class: 'muted' }, rowNote()) : null));
@@ -257,27 +257,32 @@ function render(pick, body, cmp) {
 }
 
 // The rows a sync case is compared by (GET /api/v1/schema's sync_rows: all,
-// then the pseudo-initiators, with the CLI's words, served once) and the one
-// the answer compares by (its `row`; all unless asked).
-const syncRows = () => (schema && schema.sync_rows) || [];
+// then the pseudo-initiators, with the CLI's words, served once), then
+// lock_hold (the schema's lock_row: any case with a lock profile, by its
+// hold per acquisition, seed 001), and the one the answer compares by (its
+// `row`; all unless asked).
+const syncRows = () => [...((schema && schema.sync_rows) || []), ...(schema && schema.lock_row ? [schema.lock_row] : [])];
+const isLockRow = (cmp) => !!(schema && schema.lock_row && cmp.row === schema.lock_row.name);
 
-// What a table's cells compare: a sync table's the row's measure (compare
+// What a table's cells compare: under lock_hold any table's the lock's hold
+// (the row's measure), else a sync table's the row's measure (compare
 // --row's title words), any other the median call time.
-const measureOfPivot = (pv, cmp) => measureOf(pv.fixed, syncRows(), cmp.row);
+const measureOfPivot = (pv, cmp) => (isLockRow(cmp) ? rowWords(syncRows(), cmp.row).measure : measureOf(pv.fixed, syncRows(), cmp.row));
 
 // The row chooser (row=): only where a compared case is a sync one (seed
 // 002's figures are rows of sync cases only; any other case has none, so a
-// pseudo row would leave it out), or a row other than all is asked (the way
-// back). Picking one loads the new URL: the API's answer, not only its
-// drawing, changes, and the URL stays the permalink.
+// pseudo row would leave it out) or a cross-call or TLB one (which may hold
+// a lock: lock_hold), or a row other than all is asked (the way back). A
+// raw floor has neither. Picking one loads the new URL: the API's answer,
+// not only its drawing, changes, and the URL stays the permalink.
 function rowChooser(cmp) {
-	const sync = cmp.cases.some((c) => c.key && c.key.kind === 'sync');
+	const sync = cmp.cases.some((c) => c.key && ['sync', 'xcall', 'tlb'].includes(c.key.kind));
 	if (!syncRows().length || (!sync && (cmp.row || 'all') === 'all')) return null;
 	const axes = Object.fromEntries(Object.entries(q.axes).map(([k, v]) => [`ax.${k}`, v]));
 	const sel = h('select', { id: 'row', onchange: (e) => {
 		window.location.href = `compare.html?${qs({ ...apiQ(), row: e.target.value === 'all' ? '' : e.target.value, ...axes })}`;
 	} }, rowOptions(cmp.row));
-	return h('div', { class: 'toolbar', id: 'row-chooser' }, h('label', {}, 'Sync cases compared by', sel),
+	return h('div', { class: 'toolbar', id: 'row-chooser' }, h('label', {}, 'Cases compared by', sel),
 		h('span', { class: 'muted' }, rowNote()));
 }
 
@@ -286,7 +291,10 @@ function rowChooser(cmp) {
 const rowOptions = (chosen) => syncRows().map((r) => h('option', { value: r.name, selected: r.name === (chosen || 'all') }, `${r.name}: ${r.label}`));
 
 // Why the row matters, naming the rows with the schema's words.
-const rowNote = () => `A sync case\u2019s all row is the ${rowWords(syncRows(), 'all').label}, which nearly every read takes uncontended, so a change to the writer\u2019s hold can leave it unmoved; the others: ${syncRows().filter((r) => r.name !== 'all').map((r) => r.label).join(', ')} (cases of other kinds have none and are left out).`;
+const rowNote = () => {
+	const sync = (schema && schema.sync_rows) || [], lock = schema && schema.lock_row;
+	return `A sync case\u2019s all row is the ${rowWords(sync, 'all').label}, which nearly every read takes uncontended, so a change to the writer\u2019s hold can leave it unmoved; the other sync rows: ${sync.filter((r) => r.name !== 'all').map((r) => r.label).join(', ')} (cases of other kinds have none and are left out)${lock ? `; ${lock.name} compares any case that holds a lock (cross-call, TLB or sync) by its ${lock.label}` : ''}.`;
+};
 
 // Title: kind, algorithm(s), and the axes that tell this table from the
 // other tables of the same kind (e.g. callee work 0 vs 500 µs); the note

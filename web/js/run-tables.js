@@ -52,7 +52,7 @@ export function renderFacts(container, detail) {
 			h('dl', { class: 'facts' }, runFacts.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))));
 }
 
-// What a case's lock profile counts ("warm-up included", ...): the first
+// What a case's lock profile counts ("timed calls only", ...): the first
 // entry of the schema's lock_counts that fits its kind and method, the words
 // `xcbench show` prints (host/common/lock_words.c). null without a schema's.
 export function lockCounts(c, lockWords) {
