@@ -81,7 +81,8 @@ try {
 		'a sync heatmap cell\'s tooltip counts writers, as its table and axis do', tip);
 
 	// ---- the picker (no runs chosen yet): a row field, from the schema ---------
-	const rows = (await api('schema')).body.sync_rows;
+	// every row compare takes: sync_rows, then lock_row (lock_hold, seed 001)
+	const sch = (await api('schema')).body, rows = sch.sync_rows, choices = [...rows, sch.lock_row];
 	const picker = () => page.evaluate(() => {
 		const sel = document.querySelector('#picker select[name=row]');
 		return sel && { value: sel.value, options: [...sel.options].map((o) => [o.value, o.textContent]) };
@@ -89,9 +90,9 @@ try {
 	await page.goto(url('compare.html'));
 	await ready();
 	let pk = await picker();
-	ok(pk && pk.value === 'all' && pk.options.map(([v]) => v).join() === rows.map((r) => r.name).join()
-		&& pk.options.every(([, t], i) => t.includes(rows[i].label)),
-	'the picker has a row field: the schema\'s sync_rows in its order, with its labels, on all', pk);
+	ok(pk && pk.value === 'all' && pk.options.map(([v]) => v).join() === choices.map((r) => r.name).join()
+		&& pk.options.every(([, t], i) => t.includes(choices[i].label)),
+	'the picker has a row field: the schema\'s sync_rows and lock_row in its order, with their labels, on all', pk);
 	await page.selectOption('#pick-a', ID);
 	await page.selectOption('#pick-b', ID);
 	await page.fill('#picker input[name=algo_a]', 'inside');
@@ -145,6 +146,9 @@ try {
 
 	// ---- lock_hold (seed 001): any case with a lock, by its hold a take -------
 	const lockRow = (await api('schema')).body.lock_row;
+	await page.goto(url(`compare.html?${CMP}`));	// the results page's chooser, not the picker's
+	await ready();
+	s = await shown();
 	ok(lockRow && lockRow.name === 'lock_hold' && s.options.includes('lock_hold'),
 		'the chooser offers lock_hold (the schema\'s lock_row)', { lockRow, options: s.options });
 	await Promise.all([page.waitForNavigation(), page.selectOption('#row', 'lock_hold')]);
