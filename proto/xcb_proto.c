@@ -159,10 +159,11 @@ static const uint8_t result_at[XCB_N_RESULT_FIELDS + 1] = {
 #define IS_PAD_V1 0
 #define IS_PAD_APPENDED 0
 #define IS_PAD_PAD 1
-#define RESULT_PAD(name, bits, part) | ((uint32_t)IS_PAD_##part << XCB_RI_##name)
-static const uint32_t result_pad = 0 XCB_RESULT_FIELDS(RESULT_PAD);
+#define RESULT_PAD(name, bits, part) | ((uint64_t)IS_PAD_##part << XCB_RI_##name)
+static const uint64_t result_pad = 0 XCB_RESULT_FIELDS(RESULT_PAD);
 #undef RESULT_PAD
-_Static_assert(XCB_N_RESULT_FIELDS <= 32, "result_pad is one bit per field");
+_Static_assert(XCB_N_RESULT_FIELDS <= 64, "result_pad is one bit per field");
+_Static_assert(sizeof(struct xcb_result) <= UINT8_MAX, "result_at[] holds offsets in a byte");
 
 size_t xcb_enc_result(void *buf, size_t cap, const struct xcb_hdr *h, const struct xcb_result *r)
 {

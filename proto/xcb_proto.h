@@ -109,7 +109,7 @@ struct xcb_result {
 };
 #undef XCB__RESULT_MEMBER
 /* XCB_RESULT_LEN (152, v1: the least a receiver accepts) and
- * XCB_RESULT_LEN_FULL (224, with the appended fields; extra bytes ignored)
+ * XCB_RESULT_LEN_FULL (240, with the appended fields; extra bytes ignored)
  * derive from the widths in xcb_schema.h. */
 _Static_assert(sizeof(struct xcb_result) == XCB_RESULT_LEN_FULL, "struct xcb_result has padding");
 #define XCB_RF_WATCHDOG  0x1u /* a call exceeded the watchdog bound */

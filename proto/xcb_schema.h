@@ -119,7 +119,9 @@
 	X(control_runs,     64, APPENDED) /* TLB: no-flush control shootdowns */     \
 	X(control_stale,    64, APPENDED) /* ... of which saw a stale translation */ \
 	X(floor_paired,     64, APPENDED) /* median `ipi` probe between the calls (0: none) */ \
-	X(ratio_paired_x1000, 64, APPENDED) /* median of call/probe pairs, x1000 */
+	X(ratio_paired_x1000, 64, APPENDED) /* median of call/probe pairs, x1000 */ \
+	X(window_calls,     64, APPENDED) /* timed calls made in the shared window */ \
+	X(window_cycles,    64, APPENDED) /* ... and its cycles (fairness: README) */
 
 /* ---- vocabularies: X(ENUMERATOR, "wire name", "command-line word") ----
  * The wire name is what CASE frames carry and the daemon stores (the API
@@ -343,7 +345,7 @@ enum xcb_result_index { XCB_RESULT_FIELDS(XCB__RI_ENUM) XCB_N_RESULT_FIELDS };
 #define XCB_SQL_RESULT_COLS_R XCB_RESULT_FIELDS(XCB__SQL_RESULT_COL_R)
 
 /* RESULT sizes, derived from the widths: 152 (v1, the least a receiver
- * accepts) and 224 (every field). */
+ * accepts) and 240 (every field). */
 #define XCB__W_ALL(name, bits, part) + (bits) / 8
 #define XCB__V1_KEY 1
 #define XCB__V1_V1 1

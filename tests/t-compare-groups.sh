@@ -314,7 +314,7 @@ sqlite3 "$DB" "UPDATE results SET flags = flags & ~2 WHERE run_id = ${ID[4]}"
 # show carries what the seed's table cannot: fairness under a case with 2
 # initiators, the lock profile under one whose algorithm keeps it (locked)
 check "xcbench show: fairness and lock-profile lines under the cases ($(grep -c 'fairness  *jain' "$TMP/show-failed.txt") fairness, $(grep -c 'lock profile  *locked.s call lock: [1-9]' "$TMP/show-failed.txt") lock)" \
-	bash -c "grep -Eq '^ +fairness +jain [0-9.]+ over throughput, p50 max/min [0-9.]+$' '$TMP/show-failed.txt' &&
+	bash -c "grep -Eq '^ +fairness +jain [0-9.]+ over elapsed_throughput, p50 max/min [0-9.]+$' '$TMP/show-failed.txt' &&
 		grep -Eq '^ +lock profile +locked.s call lock: [1-9][0-9]* acquisitions, [0-9]+ contended, hold [0-9]+, wait [0-9]+ cycles' '$TMP/show-failed.txt'"
 # Three boots against one: within-boot, and it says which side has one.
 w=$(pyjson "$URL/api/v1/compare?a=$A&b=${ID[3]}" '" | ".join(d["warnings"])')

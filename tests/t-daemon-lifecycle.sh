@@ -12,7 +12,9 @@
 daemon_test "daemon lifecycle"
 
 TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
-head -c 4096 /dev/urandom >"$TMP/fake.elf"
+# An ELF header's first bytes, then noise: the daemon checks no more of it
+# (a non-ELF --firmware is warned about at the start, checked below).
+{ printf '\177ELF'; head -c 4092 /dev/urandom; } >"$TMP/fake.elf"
 # --lost-after 60 here: the iPXE checks below hold a pending run (no frames
 # yet) for several seconds on a loaded host, and at 2 s it went lost under
 # them. The lost-run checks run on the restarted daemon, at 2 s.
@@ -252,6 +254,21 @@ check "a missing --web is said at the start, named" \
 cp "$TMP/fake.elf" "$TMP/no-such.elf"
 check "a payload put there after the start is served" \
 	cmp -s <(curl -s "http://127.0.0.1:$P/firmware/xcbench.elf") "$TMP/fake.elf"
+# A --firmware that is there but no payload is said the same way: a
+# directory (it passed access(2), then every boot got 404 'firmware not
+# built') and a file that is not an ELF image. Each start is cut short by a
+# --token-file that is not there, which check_config refuses after the
+# paths (no ports, no store); the payload above (an ELF) is not warned of.
+fw_warn() { "$XCBENCHD" --db "$TMP/fw.db" --firmware "$1" --token-file "$TMP/no-token" 2>&1 | grep "^xcbenchd: warning: --firmware"; }
+w=$(fw_warn "$TMP")
+check "a --firmware that is a directory is said at the start, named ($w)" \
+	[ "$w" = "xcbenchd: warning: --firmware '$TMP': a directory, not the payload file (DIR/xcbench.elf); machines that boot get 404 until it is there (make -C firmware)" ]
+head -c 64 /dev/zero >"$TMP/zero.elf"
+w=$(fw_warn "$TMP/zero.elf")
+check "a --firmware that is not an ELF image is said at the start, named ($w)" \
+	[ "$w" = "xcbenchd: warning: --firmware '$TMP/zero.elf': not an ELF image (it does not start with 0x7f 'ELF'); machines that boot are sent it, and iPXE cannot boot it" ]
+check "an ELF --firmware is not warned of (daemon log)" \
+	bash -c '! grep -q "warning: --firmware" "$1"' _ "$TMP/daemon.log"
 # A second daemon on the same UDP port (its own HTTP port) must fail, not
 # share it: with SO_REUSEADDR both bound, and Linux gave the newer socket
 # every datagram, so the first daemon's runs stalled unseen.

@@ -15,8 +15,8 @@ start_daemon --open || { notok "daemon starts"; exit 1; }
 
 check "GET /api/v1/schema: x_boot is a note with the boot vocabulary" test "$(pyjson "$URL/api/v1/schema" \
 	"[(k['role'], k['vocabulary'], k['matching']) for k in d['case_keys'] if k['key'] == 'x_boot'] == [('note', 'boot', False)] and d['vocabularies']['boot']['values'] == ['bios', 'uefi']")" = True
-check "GET /api/v1/schema: the RESULT fields fill 224 bytes, p50 at offset 24" test "$(pyjson "$URL/api/v1/schema" \
-	"sum(f['bits'] for f in d['result_fields']) // 8 == d['result_len_full'] == 224 and [f['offset'] for f in d['result_fields'] if f['name'] == 'p50'] == [24]")" = True
+check "GET /api/v1/schema: the RESULT fields fill 240 bytes, p50 at offset 24" test "$(pyjson "$URL/api/v1/schema" \
+	"sum(f['bits'] for f in d['result_fields']) // 8 == d['result_len_full'] == 240 and [f['offset'] for f in d['result_fields'] if f['name'] == 'p50'] == [24]")" = True
 code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -d '{}' "$URL/api/v1/schema")
 check "POST /api/v1/schema is 405 ($code)" test "$code" = 405
 

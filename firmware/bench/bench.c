@@ -4,6 +4,7 @@
 #include "bench/bench.h"
 #include "bench/faults.h"
 #include "bench/benchenv.h"
+#include "bench/hello_algos.h"
 #include "bench/watchdog.h"
 #include "bench/report.h"
 #include "bench/runner.h"
@@ -13,6 +14,7 @@
 #include "bench/table.h"
 #include "flush/flush.h"
 #include "lib/cmdline.h"
+#include "lib/cpumask.h"
 #include "lib/printf.h"
 #include "xcall/xcall.h"
 
@@ -21,7 +23,27 @@
 #endif
 
 static struct suite suite;
-static char hello[4096];
+
+/*
+ * HELLO's buffer, by share. Each share is checked after it is written
+ * (send_hello): an overflow is an error that names the share, never a HELLO
+ * cut off without a word (a fixed 4096 lost the algorithms' lines, and on a
+ * big machine apic_ids alone passes it).
+ *  - the machine facts: a budget for the fixed ones (vendor, brand, loader,
+ *    the UEFI vendor...), plus per CPU its apic_ids and cpu_topo entries at
+ *    their widest (u32 each: "4294967295," and "P/C/T," of three);
+ *  - the algorithms' lines: derived from the registry's limits
+ *    (hello_algos.h), so they always fit;
+ *  - the timings after them (overhead, spin, floors, harness): a budget;
+ *  - the command line: at most CMDLINE_MAX characters.
+ */
+#define HELLO_FIXED_FACTS 2048
+#define HELLO_CPU_MAX (sizeof("4294967295,") - 1 + sizeof("4294967295/4294967295/4294967295,") - 1)
+#define HELLO_FACTS_MAX (HELLO_FIXED_FACTS + XCB_MAX_CPUS * HELLO_CPU_MAX)
+#define HELLO_TIMINGS 512
+#define HELLO_CMDLINE_MAX (sizeof("cmdline=\n") - 1 + CMDLINE_MAX)
+#define HELLO_MAX (HELLO_FACTS_MAX + HELLO_ALGOS_MAX + HELLO_TIMINGS + HELLO_CMDLINE_MAX)
+static char hello[HELLO_MAX + 1];	/* + the NUL strbuf keeps */
 static const char *spin_mode, *spin_word;	/* in force ("pause"/"plain"), as asked */
 
 static void crash_hook(unsigned cpu, unsigned vector, uint64_t error, uint64_t rip)
@@ -99,7 +121,8 @@ static void run_cases(struct run_ctx *x)
 	}
 }
 
-static void send_hello(const char *suite_name)
+/* Sends HELLO; NULL, or (nothing sent) the share of it that did not fit. */
+static const char *send_hello(const char *suite_name)
 {
 	struct strbuf sb;
 	sb_init(&sb, hello, sizeof(hello));
@@ -108,19 +131,9 @@ static void send_hello(const char *suite_name)
 	sb_kv_u64(&sb, "cpus", plat_num_cpus());
 	benv_facts(&sb);
 	sb_kv(&sb, "transport", report_transport_names());
-	/* The algorithms this payload carries, from the registry (xcall.h):
-	 * the host learns them here and has no list of its own. */
-	sb_puts(&sb, "algos=");
-	for (unsigned a = 0; xcall_algos[a]; a++) {
-		if (a)
-			sb_putc(&sb, ',');
-		sb_puts(&sb, xcall_algos[a]->name);
-	}
-	sb_putc(&sb, '\n');
-	for (unsigned a = 0; xcall_algos[a]; a++) {
-		sb_puts(&sb, "algo.");
-		sb_kv(&sb, xcall_algos[a]->name, xcall_algos[a]->desc);
-	}
+	if (sb.len > HELLO_FACTS_MAX)
+		return "the machine facts (HELLO_FACTS_MAX)";
+	hello_algos(&sb, xcall_algos);
 	sb_kv_u64(&sb, "overhead_min_cycles", runner_overhead_min());
 	sb_kv_u64(&sb, "overhead_median_cycles", runner_overhead_median());
 	sb_kv(&sb, "spin", spin_mode);
@@ -134,7 +147,10 @@ static void send_hello(const char *suite_name)
 	for (; cl && *cl; cl++)
 		sb_putc(&sb, *cl == '\n' ? ' ' : *cl);
 	sb_putc(&sb, '\n');
+	if (sb_overflowed(&sb))
+		return "the timings (HELLO_TIMINGS) or the command line";
 	report_text(XCB_T_HELLO, hello, sb.len);
+	return 0;
 }
 
 /*
@@ -195,7 +211,17 @@ static int set_up(const char *suite_name)
 	int xrc = xcall_init_all(plat_num_cpus());
 	int frc = flush_init(plat_num_cpus());
 	runner_init();
-	send_hello(suite_name);
+	const char *cut = send_hello(suite_name);
+	if (cut) {
+		/* Before anything is measured: a run whose HELLO lost its facts
+		 * or its algorithms would be stored without them. */
+		ksnprintf(line, sizeof(line), "HELLO does not fit its %u-byte buffer (bench.c hello[]): %s "
+			  "past its share", (unsigned)HELLO_MAX, cut);
+		kprintf("xcbench: %s\n", line);
+		report_error(line);
+		report_done(XCB_DONE_FAILED);
+		return -1;
+	}
 
 	ksnprintf(line, sizeof(line), "run %016llx: suite %s on %u CPUs, tsc %llu kHz, timing overhead min %llu median %llu cycles, "
 		  "spin %s (%s), floors: ipi %llu roundtrip %llu cycles",

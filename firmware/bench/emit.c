@@ -267,16 +267,18 @@ struct rep_totals {
 	uint64_t early;		/* wait=done calls that returned before a target ran them */
 };
 
-/* Initiator k's share of the case's fairness: the shared window's calls and
- * cycles (README "Fairness"), not its own span, and this repetition's p50. */
-static void fair_add(struct fair_acc *fa, unsigned k, const struct initiator *in, uint64_t p50)
+/* Initiator k's share of the case's fairness, from its RESULT row r: the
+ * shared window's calls and cycles (README "Fairness"), not its own span, and
+ * this repetition's p50. From the row, so the console's Jain's index is of
+ * the very figures the daemon computes its own from. */
+static void fair_add(struct fair_acc *fa, unsigned k, const struct xcb_result *r)
 {
 	if (!fa || k >= RUN_MAX_INITS)
 		return;
-	fa->calls[k] += in->win.calls;
-	fa->cycles[k] += in->win.cycles;
+	fa->calls[k] += r->window_calls;
+	fa->cycles[k] += r->window_cycles;
 	if (fa->nrep < REPS_KEPT)
-		fa->p50[k][fa->nrep] = p50;
+		fa->p50[k][fa->nrep] = r->p50;
 }
 
 /* Initiator k's RESULT row r: its statistics, paired floor and the ledger's
@@ -285,10 +287,12 @@ static void initiator_result(struct rep_ctx *x, unsigned k, struct initiator *in
 {
 	memset(r, 0, sizeof(*r));
 	emit_fill_result(r, x->c, x->rep, in->cpu, &in->st, in->h, x->ipi_floor);
-	fair_add(x->sum->fair, k, in, r->p50);
 	r->ipis = in->ipis;
 	r->stale = in->stale;
 	r->elapsed_cycles = in->elapsed;
+	r->window_calls = in->win.calls;
+	r->window_cycles = in->win.cycles;
+	fair_add(x->sum->fair, k, r);
 	r->control_runs = in->ctl_runs;
 	r->control_stale = in->ctl_stale;
 	int unstable;

@@ -183,6 +183,18 @@ static void case_fairness(struct case_summary *sum)
 	sum->jain_ppm = f.jain_ppm;
 }
 
+void runner_jain_text(char *buf, unsigned n, uint64_t jain_ppm)
+{
+	/* Rounded to the nearest thousandth, as the daemon's API rounds the
+	 * same index (it truncated: 0.8379 read 0.837 beside the API's 0.838). */
+	uint64_t milli = (jain_ppm + 500) / 1000;
+
+	if (!jain_ppm)	/* Jain >= 1/n whenever it is measured */
+		ksnprintf(buf, n, "-");
+	else
+		ksnprintf(buf, n, "%llu.%03llu", (unsigned long long)(milli / 1000), (unsigned long long)(milli % 1000));
+}
+
 void runner_case_end(const struct bcase *c, unsigned idx, unsigned n, struct case_summary *sum)
 {
 	uint64_t v[REPS_KEPT];
@@ -207,7 +219,7 @@ void runner_case_end(const struct bcase *c, unsigned idx, unsigned n, struct cas
 			  : sum->ctl_stale ? "" : " UNVERIFIED");
 	/* "Not measured" is left out, never printed as 0: a case without a floor
 	 * (sync) has no ratio, one without initiators' throughput no Jain. */
-	char rt[32] = "", jn[32] = "-";
+	char rt[32] = "", jn[16];
 	if (sum->floor) {
 		uint64_t ratio = muldiv_u64(sum->p50, 100, sum->floor);
 		ksnprintf(rt, sizeof(rt), ", %llu.%02llux ipi", (unsigned long long)(ratio / 100),
@@ -216,9 +228,7 @@ void runner_case_end(const struct bcase *c, unsigned idx, unsigned n, struct cas
 	/* The host moved under the case (its paired probes spread: RESULT flag 4);
 	 * the paired ratio itself is in the RESULTs (ratio_paired_x1000). */
 	const char *rt2 = sum->unstable ? " UNSTABLE HOST" : "";
-	if (sum->jain_ppm)	/* Jain >= 1/n whenever it is measured */
-		ksnprintf(jn, sizeof(jn), "%llu.%03llu", (unsigned long long)(sum->jain_ppm / 1000000),
-			  (unsigned long long)(sum->jain_ppm / 1000 % 1000));
+	runner_jain_text(jn, sizeof(jn), sum->jain_ppm);
 	/* Said only when it happened: the line's fields stay what readers parse. */
 	char de[48] = "";
 	if (sum->early)

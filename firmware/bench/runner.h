@@ -72,6 +72,9 @@ int runner_case_fits(const struct bcase *c);
 int runner_case_rep(const struct bcase *c, unsigned rep, uint64_t watchdog_ms,
 		    struct case_summary *sum);
 void runner_case_end(const struct bcase *c, unsigned i, unsigned n, struct case_summary *sum);
+/* A case's Jain's index as the console prints it (case line, table):
+ * "0.838", or "-" where not measured (jain_ppm 0: sync, one initiator). */
+void runner_jain_text(char *buf, unsigned n, uint64_t jain_ppm);
 
 /* The frames a case sends (emit_case_frame, emit_fill_result, emit_logf) are
  * emit.c's: bench/emit.h. */

@@ -234,10 +234,12 @@ void fairness_from_runs(const uint64_t *calls, const uint64_t *cycles,
 		return;
 	if (n > 64)
 		n = 64;
-	/* Throughput in calls per 2^32 cycles: scale-free for Jain, so only the
-	 * resolution matters (a call per 2^32 cycles is below any real rate). */
+	/* Throughput in calls per 2^48 cycles: scale-free for Jain, so only the
+	 * resolution matters. A call takes at least a cycle, so x <= 2^48 fits;
+	 * per 2^32 it did not resolve slow calls: 100 calls in 2.3e9 cycles
+	 * (QEMU TCG) is 186, and the index read 0.932 where it is 0.933. */
 	for (unsigned i = 0; i < n; i++)
-		x[i] = cycles[i] ? (uint64_t)u128_div((stats_u128)calls[i] << 32, cycles[i]) : 0;
+		x[i] = cycles[i] ? (uint64_t)u128_div((stats_u128)calls[i] << 48, cycles[i]) : 0;
 	fairness_compute(x, n, &t);
 	out->jain_ppm = t.jain_ppm;
 }

@@ -43,7 +43,7 @@ uint64_t stats_stddev_milli(const struct stats *s);
 uint64_t stats_variance(const struct stats *s);
 
 /*
- * Fairness across initiators, from one value per initiator (its median latency).
+ * Fairness across initiators, from one value per initiator.
  *   spread_ppm: max/min ratio in ppm (1000000 = perfectly even); 0 when a value is 0.
  *   jain_ppm:   Jain's index (sum x)^2 / (n * sum x^2) in ppm; 1/n .. 1.
  */

@@ -173,11 +173,9 @@ void table_print(void)
 		char tlb[40] = "";
 		if (c->kind == XCB_KIND_TLB)
 			ksnprintf(tlb, sizeof(tlb), "  %s %u", XCB_NAME(method, c->method), c->batch);
-		char jn[16] = "    -";	/* not measured (sync): never "0.000" */
-		if (r->jain_ppm)
-			ksnprintf(jn, sizeof(jn), "%1llu.%03llu", (unsigned long long)(r->jain_ppm / 1000000),
-				  (unsigned long long)(r->jain_ppm / 1000 % 1000));
-		kprintf("%4u %-5s %-*s %-14s %-4s %5u %4u %-9s %-8s %7u %11llu %9llu %11llu %s %6llu %4llu %4llu %4llu%s\n",
+		char jn[16];	/* "-" where not measured (sync): never "0.000" */
+		runner_jain_text(jn, sizeof(jn), r->jain_ppm);
+		kprintf("%4u %-5s %-*s %-14s %-4s %5u %4u %-9s %-8s %7u %11llu %9llu %11llu %5s %6llu %4llu %4llu %4llu%s\n",
 			c->id, XCB_NAME(kind, c->kind), aw, case_algo_name(c), XCB_NAME(delivery, c->delivery),
 			c->kind == XCB_KIND_RAW ? "-" : XCB_NAME(wait, c->wait), c->inits, c->mask,
 			XCB_NAME(placement, c->placement), c->overlap ? "overlap" : "disjoint", c->work_us,

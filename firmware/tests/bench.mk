@@ -7,7 +7,7 @@ test_stats_SAN := address,undefined
 # Suite expansion and CPU placement, over lib/cmdline (the real parser) and
 # stand-in algorithm names.
 HOST_TESTS += test_stats_suite
-test_stats_suite_SRCS := tests/test_stats_suite.c bench/suite.c bench/placement.c xcall/registry.c \
+test_stats_suite_SRCS := tests/test_stats_suite.c bench/suite.c bench/placement.c xcall/registry.c bench/hello_algos.c \
 	bench/strbuf.c lib/cmdline.c lib/printf.c lib/string.c cmdline_keys.c ../proto/xcb_schema.c ../proto/xcb_secret.c
 test_stats_suite_SAN := address,undefined
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "tests/xcb_test.h"
 
+#include "bench/hello_algos.h"
 #include "bench/placement.h"
 #include "bench/suite.h"
 #include "lib/cmdline.h"
@@ -46,6 +47,49 @@ static void test_name_length(void **state)
 	name[XCALL_NAME_MAX] = 0;		/* at the limit */
 	assert_null(xcall_decl_error(&o));
 }
+
+/* A description HELLO's buffer is not sized for is refused at init, naming
+ * the limit: past XCALL_DESC_MAX, 24 algorithms' lines cut HELLO off. */
+static void test_desc_length(void **state)
+{
+	(void)state;
+	char desc[XCALL_DESC_MAX + 2];
+	memset(desc, 'd', sizeof(desc) - 1);
+	desc[sizeof(desc) - 1] = 0;		/* one past the limit */
+	struct xcall_ops o = { .name = "a_stand_in", .desc = desc };
+	const char *why = xcall_decl_error(&o);
+	assert_non_null(why);
+	assert_string_equal(why, ".desc longer than 120 characters (XCALL_DESC_MAX)");
+	desc[XCALL_DESC_MAX] = 0;		/* at the limit */
+	assert_null(xcall_decl_error(&o));
+}
+
+/* The most algorithms the registry takes, each at both limits, fill
+ * HELLO_ALGOS_MAX exactly: the buffer bench.c sizes from it holds them. */
+static void test_hello_algos_fit(void **state)
+{
+	(void)state;
+	static char names[XCALL_MAX_ALGOS][XCALL_NAME_MAX + 1], desc[XCALL_DESC_MAX + 1];
+	static struct xcall_ops ops[XCALL_MAX_ALGOS];
+	static const struct xcall_ops *list[XCALL_MAX_ALGOS + 1];
+	static char buf[HELLO_ALGOS_MAX + 1];	/* + strbuf's NUL */
+	memset(desc, 'd', XCALL_DESC_MAX);
+	for (unsigned a = 0; a < XCALL_MAX_ALGOS; a++) {
+		memset(names[a], 'a', XCALL_NAME_MAX);
+		names[a][XCALL_NAME_MAX - 2] = (char)('a' + a / 10);
+		names[a][XCALL_NAME_MAX - 1] = (char)('0' + a % 10);
+		ops[a] = (struct xcall_ops){ .name = names[a], .desc = desc };
+		assert_null(xcall_decl_error(&ops[a]));	/* both at the limit: accepted */
+		list[a] = &ops[a];
+	}
+	struct strbuf sb;
+	sb_init(&sb, buf, sizeof(buf));
+	hello_algos(&sb, list);
+	assert_false(sb_overflowed(&sb));
+	assert_int_equal(sb.len, HELLO_ALGOS_MAX);
+	assert_int_equal(strlen(buf), HELLO_ALGOS_MAX);
+}
+
 static unsigned ngot;
 
 static void collect(const struct bcase *c, void *ctx)
@@ -501,4 +545,6 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_unicast_sender),
 	cmocka_unit_test(test_placement),
 	cmocka_unit_test(test_place_sync),
+	cmocka_unit_test(test_desc_length),
+	cmocka_unit_test(test_hello_algos_fit),
 	cmocka_unit_test(test_name_length))

@@ -143,8 +143,13 @@ const char *xcall_decl_error(const struct xcall_ops *o)
 			return "name taken by another algorithm: rename one (xcall_find() and algos= would pick one of them)";
 	if (!o->desc || !*o->desc)
 		return ".desc missing: one line saying what it does (HELLO, the API, xcbench show)";
-	for (const char *c = o->desc; *c; c++)
+	len = 0;
+	for (const char *c = o->desc; *c; c++, len++)
 		if (*c == '\n' || *c == '\r')
 			return ".desc must be one line";
+	if (len > XCALL_DESC_MAX)
+		/* HELLO's buffer is sized for XCALL_MAX_ALGOS descriptions of
+		 * this length (bench/hello_algos.h): past it HELLO was cut off. */
+		return ".desc longer than " XCALL_STR(XCALL_DESC_MAX) " characters (XCALL_DESC_MAX)";
 	return 0;
 }

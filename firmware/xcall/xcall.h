@@ -86,6 +86,11 @@ enum xcall_sends { XCALL_SENDS_MASK, XCALL_SENDS_UNICAST };
 #define XCALL_NAME_MAX 59
 _Static_assert(XCALL_NAME_MAX + sizeof("algo.") - 1 == XCB_KEY_MAX, "algo.NAME is a HELLO key");
 
+/* Longest description (.desc): HELLO's buffer holds XCALL_MAX_ALGOS of
+ * them at this length (bench/hello_algos.h), so a longer one would cut
+ * HELLO off; xcall_init_all() refuses it. */
+#define XCALL_DESC_MAX 120
+
 /* Most IPI vectors one algorithm may ask for (xcall_ops.nipi). */
 #define XCALL_MAX_IPI 2
 

@@ -357,22 +357,45 @@ int agg_ns_write(struct buf *b, const struct agg *a, double tsc_khz)
 	return bad || jsonw_lit(b, "}") ? -1 : 0;
 }
 
+/* An initiator's throughput over every repetition of its rows, calls per
+ * cycle, in the shared window (README "Fairness": what the payload's console
+ * gives Jain's index of); NaN when a row has no window (a payload before
+ * RESULT's window_calls/window_cycles), and *own its throughput over its own
+ * span instead (count / elapsed_cycles: biased towards fair; NaN when a
+ * row has no elapsed time either). */
+static double window_throughput(const struct resrow *rows, size_t n, double *own)
+{
+	double calls = 0, cyc = 0, wcalls = 0, wcyc = 0;
+	int window = n > 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const double *v = rows[k].v;
+
+		window &= v[RV_window_cycles] > 0;	/* NaN: not sent; 0: not measured */
+		wcalls += v[RV_window_calls];
+		wcyc += v[RV_window_cycles];
+		calls += v[RV_count];
+		cyc += v[RV_elapsed_cycles];		/* NaN when a row has none */
+	}
+	*own = cyc > 0 ? calls / cyc : NAN;
+	return window ? wcalls / wcyc : NAN;
+}
+
 /* Per initiator CPU: {cpu, count, p10, p50, p99, max, mean, lock_wait_cycles}
- * of its rows, with its p50 (as shown) and throughput kept for fairness. */
+ * of its rows, with its p50 (as shown) and throughputs kept for fairness:
+ * thr[] in the shared window, own[] over its own span (window_throughput). */
 static int initiator_write(struct buf *b, const struct resrow *rows, size_t n, double *p50s, size_t *np,
-			   double *thr, size_t *nt)
+			   double *thr, double *own, size_t *nt)
 {
 	struct agg a;
-	/* throughput over every repetition: calls / cycles (README "Fairness") */
-	double calls = 0, cyc = sum_field(rows, n, RV_elapsed_cycles);
 
 	agg_compute(rows, n, &a);
 	if (*np < 1024 && !isnan(numval(a.p[1])))
 		p50s[(*np)++] = numval(a.p[1]);
-	for (size_t k = 0; k < n; k++)
-		calls += rows[k].v[RV_count];
-	if (*nt < 1024 && cyc > 0)
-		thr[(*nt)++] = calls / cyc;
+	if (*nt < 1024) {
+		thr[*nt] = window_throughput(rows, n, &own[*nt]);
+		(*nt)++;
+	}
 	return (b->p[b->len - 1] != '[' && jsonw_lit(b, ",")) || jsonw_lit(b, "{\"cpu\":") || jsonw_i64(b, rows[0].init) ||
 	       mnum(b, "count", a.count) || mnum(b, "p10", a.p[0]) || mnum(b, "p50", a.p[1]) ||
 	       mnum(b, "p99", a.p[3]) || mnum(b, "max", a.max) || mnum(b, "mean", a.mean) ||
@@ -383,9 +406,18 @@ static int initiator_write(struct buf *b, const struct resrow *rows, size_t n, d
 		? -1 : 0;
 }
 
+/* Jain's index over x[0..n), or NaN when one of them is NaN (not measured). */
+static double jain_all(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isnan(x[i]))
+			return NAN;
+	return stats_jain(x, n);
+}
+
 int initiators_write(struct buf *b, const struct resrow *rows, size_t n)
 {
-	double p50s[1024], thr[1024];
+	double p50s[1024], thr[1024], own[1024];
 	size_t np = 0, nt = 0;
 
 	if (jsonw_key(b, "initiators") || jsonw_lit(b, "["))
@@ -397,7 +429,7 @@ int initiators_write(struct buf *b, const struct resrow *rows, size_t n)
 			j++;
 		/* CPUs only: not all (65535), nor the pseudo-initiators of
 		 * proto's XCB_INIT_W_* (pseudo_write), which are no CPU's fairness */
-		if (rows[i].init < (int)XCB_INIT_PSEUDO && initiator_write(b, rows + i, j - i, p50s, &np, thr, &nt))
+		if (rows[i].init < (int)XCB_INIT_PSEUDO && initiator_write(b, rows + i, j - i, p50s, &np, thr, own, &nt))
 			return -1;
 		i = j;
 	}
@@ -410,12 +442,27 @@ int initiators_write(struct buf *b, const struct resrow *rows, size_t n)
 			lo = p50s[i] < lo ? p50s[i] : lo;
 			hi = p50s[i] > hi ? p50s[i] : hi;
 		}
-		/* Jain over throughput when every initiator reported its elapsed
-		 * time (payloads after issue 13), else over medians as before. */
-		int by_thr = nt == np;
+		/* Jain over the shared window's throughput, as the console's
+		 * (README "Fairness"), when every initiator sent its window; for
+		 * runs stored before, over each one's own span (payloads after
+		 * issue 13: a figure of its own name, never the console's), else
+		 * over medians. */
+		double j = jain_all(thr, nt);
+		const char *of = "throughput";
+
+		if (nt != np || isnan(j)) {
+			j = jain_all(own, nt);
+			of = "elapsed_throughput";
+		}
+		if (nt != np || isnan(j)) {
+			j = stats_jain(p50s, np);
+			of = "p50";
+		}
 		return jsonw_lit(b, "{") || mnum(b, "p50_max_min", lo > 0 ? round(hi / lo * 1000) / 1000 : NAN) ||
-		       mnum(b, "jain", round(stats_jain(by_thr ? thr : p50s, np) * 10000) / 10000) ||
-		       buf_addf(b, ",\"jain_of\":\"%s\"}", by_thr ? "throughput" : "p50") ? -1 : 0;
+		       /* once, to 3 decimals (mnum), as the console rounds it:
+		        * rounding first to 4 could move the third */
+		       mnum(b, "jain", j) ||
+		       buf_addf(b, ",\"jain_of\":\"%s\"}", of) ? -1 : 0;
 	}
 	return jsonw_lit(b, "null");
 }

@@ -19,6 +19,7 @@
 #include "collector.h"
 #include "csvahead.h"
 #include "db.h"
+#include "fwcheck.h"
 #include "http.h"
 #include "job_runner.h"
 #include "registry.h"
@@ -237,9 +238,10 @@ static int check_config(const struct start_opts *o)
 	 * built (or a dashboard unpacked) after the start is served, and the
 	 * API and the collector need neither. A typo in either started a
 	 * daemon whose every machine's boot got a 404, without a word. */
-	if (access(cfg.firmware, R_OK))
-		fprintf(stderr, "xcbenchd: warning: --firmware '%s': %s; machines that boot get 404 "
-			"until it is there (make -C firmware)\n", cfg.firmware, strerror(errno));
+	/* Opened and read, not access(2): a directory passed it (and root
+	 * passes any mode), and was then a 404 at every boot without a word. */
+	if (fwcheck_problem(cfg.firmware, err, sizeof(err)))
+		fprintf(stderr, "xcbenchd: warning: --firmware '%s': %s\n", cfg.firmware, err);
 	if (access(cfg.web_dir, R_OK | X_OK))
 		fprintf(stderr, "xcbenchd: warning: --web '%s': %s; the dashboard's pages are 404 "
 			"until it is there\n", cfg.web_dir, strerror(errno));

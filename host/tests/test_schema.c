@@ -230,7 +230,7 @@ static void result_layout(void **state)
 	}
 	assert_int_equal(off, XCB_RESULT_LEN_FULL);
 	assert_int_equal(XCB_RESULT_LEN, 152);  /* the v1 wire size (proto/README.md) */
-	assert_int_equal(XCB_RESULT_LEN_FULL, 224);
+	assert_int_equal(XCB_RESULT_LEN_FULL, 240);
 }
 
 /* Distinct, width-filling values: every byte of field i is i + 1. */

@@ -20,7 +20,7 @@ RESULT_FIELDS = ("case_id rep initiator count min p50 p90 p99 p999 max mean_x100
                  "lock_wait_cycles stale calls_executed calls_expected flags reserved").split()
 assert struct.calcsize(RESULT_FMT) == 152
 # Appended after the 152 v1 bytes (proto/README.md); absent fields read as 0.
-RESULT_EXT_FIELDS = "ipi_floor lost dup ooo elapsed_cycles control_runs control_stale floor_paired ratio_paired_x1000".split()
+RESULT_EXT_FIELDS = "ipi_floor lost dup ooo elapsed_cycles control_runs control_stale floor_paired ratio_paired_x1000 window_calls window_cycles".split()
 
 
 def kv(text):

@@ -256,7 +256,7 @@ export function renderFairness(container, cases, unit, st, schema) {
 	const { box: el, canvas } = box(h, `Median ${figure} per ${who} CPU — ${caseLabel(c)}`, {
 		id: 'fairness',
 		note: h('span', {}, 'Jain\'s index ', h('strong', { id: 'jain' }, fmt.ratio(j)),
-			c.fairness?.jain_of === 'throughput' ? ` of the ${who}s\' throughput (${noun} per second; not of the medians drawn here)` : ` of the ${who}s\' medians`,
+			jainOf(c, who, noun),
 			` (1 = perfectly fair, 1/n = one ${who} gets everything) · slowest/fastest median `,
 			h('strong', {}, spread ? `${fmt.ratio(spread, 2)}×` : '–'), ` · ${inits.length} ${who}s`),
 	});
@@ -290,6 +290,19 @@ export function renderFairness(container, cases, unit, st, schema) {
 		},
 	});
 	chart.$xcb = { caseId: c.case_id, jain: j, initiators: inits.length };
+}
+
+// What the case's Jain's index is of, in words (API.md fairness.jain_of):
+// the throughput in the repetitions' shared window (the console's figure),
+// over each one's own time (runs stored before RESULT carried the window),
+// or the medians (before elapsed times).
+function jainOf(c, who, noun) {
+	const of = c.fairness?.jain_of;
+	if (of === 'throughput')
+		return ` of the ${who}s' throughput (${noun} per second while all ran; not of the medians drawn here)`;
+	if (of === 'elapsed_throughput')
+		return ` of the ${who}s' throughput (${noun} per second, each over its own time; not of the medians drawn here)`;
+	return ` of the ${who}s' medians`;
 }
 
 function fairJain(c) {
