@@ -67,13 +67,17 @@ static void add_case(struct dbi *db, int id, const char *cfg)
 }
 
 /* The all row of case id's repetition rep: count timed calls of p50 each,
- * the lock taken acq times for hold cycles in all. */
+ * the lock taken acq times for hold cycles in all. The columns are named:
+ * a migration appends columns (015: window_calls, window_cycles), which
+ * read NULL here as in a row of an older payload. */
 static void add_rep(struct dbi *db, int id, int rep, int count, int p50, int acq, long long hold)
 {
 	char sql[512];
 
-	snprintf(sql, sizeof(sql), "INSERT INTO results VALUES (1, %d, %d, 65535, %d, %d, %d, %d, %d, %d, %d, "
-		 "%d000, 0, 0, %d, 0, %lld, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
+	snprintf(sql, sizeof(sql), "INSERT INTO results (run_id, case_id, rep, initiator, count, min, p50, p90, p99, p999, max, "
+		 "mean_x1000, stddev_x1000, ipis, lock_acq, lock_contended, lock_hold_cycles, lock_wait_cycles, stale, "
+		 "calls_executed, calls_expected, flags) VALUES (1, %d, %d, 65535, %d, %d, %d, %d, %d, %d, %d, "
+		 "%d000, 0, 0, %d, 0, %lld, 0, 0, 0, 0, 0)",
 		 id, rep, count, p50, p50, p50, p50, p50, p50, p50, acq, hold);
 	exec(db, sql);
 }

@@ -35,6 +35,10 @@ def cmd(text, step, prefix):
 def table(text):
     out = ['#include "xcall/xcall.h"']
     for field, cell in re.findall(r"^\| `\.(\w+)` \|(.*)\|\s*$", text, re.M):
+        # .name and .desc are strings: an XCALL_ word in their cells is a
+        # limit (XCALL_DESC_MAX), not a value to assign
+        if field in ("name", "desc"):
+            continue
         for value in re.findall(r"`(XCALL_[^`]*)`", cell):
             out.append(f"const struct xcall_ops table_{len(out)} = {{ .{field} = {value} }};")
     return "\n".join(out)
