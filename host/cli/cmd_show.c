@@ -197,7 +197,10 @@ static const char usage[] = "usage: xcbench show RUN [--json]\n"
 		   "method none: stale reads expected, not checked), \"unstable host\"\n"
 		   "(the floor moved under it) or \"no result\" (no timed call stored: the\n"
 		   "case a run crashed in). Under a case: its fairness\n"
-		   "(2 or more initiators) and its algorithm's lock profile, where kept.\n";
+		   "(2 or more initiators) and its algorithm's lock profile, where kept;\n"
+		   "under a sync case (seed 002) the writer's and the readers' rows.\n"
+		   "Lock holds and sync rows are in cycles, and in ns where the run has\n"
+		   "a TSC rate.\n";
 
 /* The NOTE cell of a case (its stats: flags OR-ed over the RESULT rows,
  * unstable_host, null where no paired floor was measured): "" when its
