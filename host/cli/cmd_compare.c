@@ -78,7 +78,9 @@ static void cell_text(json_t *cell, char *out, size_t cap, int *few)
  * that the other side's does not set to the same value. Two sides of one
  * algorithm told apart by another key (delivery=unicast against
  * delivery=allbutself, work_us=0 against 5) were both titled by the
- * algorithm alone: "vector -> vector". algo= itself is the name. */
+ * algorithm alone: "vector -> vector". algo= itself is the name, and
+ * so is a value that repeats it (flush=vector: a TLB path's algo is the
+ * path's name), which would only say it twice. */
 static void side_name(struct buf *b, const char *algo, json_t *mine, json_t *other)
 {
 	const char *k;
@@ -90,7 +92,7 @@ static void side_name(struct buf *b, const char *algo, json_t *mine, json_t *oth
 	json_object_foreach(mine, k, v) {
 		json_t *o = json_object_get(other, k);
 
-		if (strcmp(k, "algo") == 0 ||
+		if (strcmp(k, "algo") == 0 || (algo && strcmp(jstr(v, t, sizeof(t)), algo) == 0) ||
 		    (o && strcmp(jstr(v, t, sizeof(t)), jstr(o, u, sizeof(u))) == 0))
 			continue;
 		buf_addf(b, "%s%s=%s", n++ ? "," : " (", k, jstr(v, t, sizeof(t)));
