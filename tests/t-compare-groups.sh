@@ -166,6 +166,16 @@ done
 "${X[@]}" compare "$A" "$B" --html /nonexistent/x.html >/dev/null 2>"$TMP/html.err"
 check "compare --html into a missing folder says why ($(cat "$TMP/html.err"))" grep -q "No such file or directory" "$TMP/html.err"
 check "compare and check --help print '%' as it is" bash -c "! { '$XCBENCH' compare --help; '$XCBENCH' check --help; } | grep -q '%%'"
+# The seed view's titles name what sets the sides apart: two sides of one
+# algorithm restricted by another key were titled "lockless -> lockless".
+"${X[@]}" compare "$A" "$A" --a-where algo=lockless,work_us=0 --b-where algo=lockless,work_us=5 >"$TMP/plant-seed.txt" 2>&1
+t=$(grep -m1 '^% change of' "$TMP/plant-seed.txt")
+check "seed view, --a-where work_us=0 --b-where work_us=5: the title names each side's restriction ($t)" \
+	grep -q '^% change of median call time (geometric mean of the boots. p50), lockless (work_us=0) -> lockless (work_us=5), ' <<<"$t"
+"${X[@]}" compare "$A" "$A" --algo-a locked --algo-b lockless >"$TMP/algos-seed.txt" 2>&1
+t=$(grep -m1 '^% change of' "$TMP/algos-seed.txt")
+check "... and two algorithms with no restriction are titled by them alone ($t)" \
+	grep -q '^% change of median call time (geometric mean of the boots. p50), locked -> lockless, ' <<<"$t"
 "${X[@]}" calibrate "$A,$B" >"$TMP/calib.txt" 2>&1
 check "xcbench calibrate prints both rates" grep -q "groups (3 vs 3 boots)" "$TMP/calib.txt"
 sed 's/^/# /' "$TMP/calib.txt"

@@ -6,7 +6,8 @@
 # boots and exits as README says; firmware/README.md's foundation-only build
 # builds and boots (main.c once needed bench/ to link); host/API.md's
 # /health, run and /boot.json examples have the keys a real daemon answers,
-# and its /schema example the RESULT lengths. (host/API.md once showed /health without run_limit,
+# and its /schema example the RESULT lengths; README's seed-table and seed
+# 002 compare and show lines, as written, answer on captured boots. (host/API.md once showed /health without run_limit,
 # no_case and lab, and a 208-byte full RESULT after it grew to 224.)
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
@@ -80,3 +81,53 @@ same_keys "/boot.json" '`GET /boot.json?' "/boot.json?mac=52:54:00:78:63:01"
 lens=$(curl -sf "$URL/api/v1/schema" | python3 -c 'import json,sys; d=json.load(sys.stdin)
 print("\"result_len\": %d, \"result_len_full\": %d," % (d["result_len"], d["result_len_full"]))')
 check "host/API.md's /schema example gives the RESULT lengths ($lens)" grep -qF "$lens" host/API.md
+
+# README's reviewer lines, as written, on stored boots: the seed table's
+# compare lines (a captured seed boot, tests/fixtures/aa: locked, lockless
+# and queued, 5 repetitions) and seed 002's (a captured ept boot), R and
+# RUN its run id; the boots themselves take minutes under TCG
+# (t-tlb-deliveries, t-sync-ept boot them). Each exits 0 and prints what
+# README says it does: a table of % changes, the CSV's header, show's
+# lock profiles and the writer's rows. (The shorthand lines need a boot
+# with deliveries=: t-tlb-deliveries runs them.)
+readme_run() {	# readme_run ID LINE: the line with R/RUN = ID, from the root
+	local line=$2 w out=()
+	for w in $line; do
+		case $w in R | RUN) out+=("$1") ;; *) out+=("$w") ;; esac
+	done
+	XCBENCH_SERVER=$URL "${out[@]}"
+}
+ingest_fixture() {	# ingest_fixture FILE.gz: prints the new run's id
+	gunzip -c "$1" >"$TMP/fixture.log"
+	"$XCBENCH" --server "$URL" ingest "$TMP/fixture.log" >"$TMP/ingest.out" 2>&1 || return 1
+	curl -sf "$URL/api/v1/runs" | python3 -c 'import json,sys; print(max(r["id"] for r in json.load(sys.stdin)["runs"]))'
+}
+SEED=$(ingest_fixture "$ROOT/tests/fixtures/aa/boot1.serial.log.gz")
+EPT=$(ingest_fixture "$ROOT/tests/fixtures/sync-ept-smp4.serial.log.gz")
+check "the captured seed and ept boots are stored (runs $SEED, $EPT)" test -n "$SEED" -a -n "$EPT"
+mapfile -t lines < <("${DOCPY[@]}" cmds README.md "host/build/xcbench compare R R")
+check "README gives the seed table's compare lines (${#lines[@]})" test "${#lines[@]}" -ge 2
+for line in "${lines[@]}"; do
+	out=$(readme_run "$SEED" "$line" 2>&1)
+	rc=$?
+	case $line in
+	*--csv*) want='^kind,.*change_pct,ci_low,ci_high' ;;
+	*) want='^% change of median call time \(p50\), locked -> lockless, ' ;;
+	esac
+	check "README's '$line': exits 0 ($rc) and prints its table" \
+		bash -c '[ "$1" = 0 ] && grep -qE "$2" <<<"$3"' _ "$rc" "$want" "$out"
+done
+mapfile -t lines < <("${DOCPY[@]}" cmds README.md "host/build/xcbench compare RUN RUN --algo-a inside")
+check "README gives seed 002's compare lines (${#lines[@]})" test "${#lines[@]}" -ge 2
+for line in "${lines[@]}"; do
+	out=$(readme_run "$EPT" "$line" 2>&1)
+	rc=$?
+	check "README's '$line': exits 0 ($rc), inside -> after by its row" \
+		bash -c '[ "$1" = 0 ] && grep -qE "^% change of the (writer|readers).* \(p50\), inside -> after, " <<<"$2"' _ "$rc" "$out"
+done
+line=$("${DOCPY[@]}" cmd README.md "host/build/xcbench show RUN")
+out=$(readme_run "$EPT" "$line" 2>&1)
+rc=$?
+check "README's '$line' on the ept boot: exits 0 ($rc), the lock profiles and the writer's hold in cycles and ns" \
+	bash -c '[ "$1" = 0 ] && grep -q "lock profile" <<<"$2" && grep -qE "writer.s lock hold +p50 [0-9]+  p99 [0-9]+ cycles \(p50 [0-9.]+ ns" <<<"$2"' \
+	_ "$rc" "$out"

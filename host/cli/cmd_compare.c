@@ -73,9 +73,38 @@ static void cell_text(json_t *cell, char *out, size_t cap, int *few)
 		snprintf(out, cap, "%+.2f (no interval)", json_number_value(ch));
 }
 
+/* One side's name in a table's title: its algorithm, then what its
+ * restriction (--a-where/--b-where: the answer's a_where/b_where) sets
+ * that the other side's does not set to the same value. Two sides of one
+ * algorithm told apart by another key (delivery=unicast against
+ * delivery=allbutself, work_us=0 against 5) were both titled by the
+ * algorithm alone: "vector -> vector". algo= itself is the name, and
+ * so is a value that repeats it (flush=vector: a TLB path's algo is the
+ * path's name), which would only say it twice. */
+static void side_name(struct buf *b, const char *algo, json_t *mine, json_t *other)
+{
+	const char *k;
+	json_t *v;
+	char t[64], u[64];
+	int n = 0;
+
+	buf_addf(b, "%s", algo ? algo : "-");
+	json_object_foreach(mine, k, v) {
+		json_t *o = json_object_get(other, k);
+
+		if (strcmp(k, "algo") == 0 || (algo && strcmp(jstr(v, t, sizeof(t)), algo) == 0) ||
+		    (o && strcmp(jstr(v, t, sizeof(t)), jstr(o, u, sizeof(u))) == 0))
+			continue;
+		buf_addf(b, "%s%s=%s", n++ ? "," : " (", k, jstr(v, t, sizeof(t)));
+	}
+	if (n)
+		buf_addf(b, ")");
+}
+
 /* One pivot table; between: 2 or more boots a side, where each side's
- * figure is the geometric mean of its boots' medians, not a median. */
-static void pivot(json_t *p, int between, const char *row, int *few)
+ * figure is the geometric mean of its boots' medians, not a median;
+ * aw, bw: the sides' restrictions (see side_name). */
+static void pivot(json_t *p, int between, const char *row, int *few, json_t *aw, json_t *bw)
 {
 	json_t *rows = json_object_get(p, "rows"), *cols = json_object_get(p, "cols"), *v;
 	const char *k;
@@ -89,10 +118,15 @@ static void pivot(json_t *p, int between, const char *row, int *few)
 	 * lock_hold (any case with a lock profile) */
 	const struct pseudo_words *pw = pseudo_words_of(row);
 
+	struct buf na = { 0 }, nb = { 0 };
+
+	side_name(&na, json_string_value(json_object_get(p, "algo_a")), aw, bw);
+	side_name(&nb, json_string_value(json_object_get(p, "algo_b")), bw, aw);
 	printf("\n%% change of %s%s, %s -> %s,",
 	       pw ? pw->measure : sync ? pseudo_words_all.measure : "median call time",
-	       between ? " (geometric mean of the boots' p50)" : " (p50)",
-	       json_string_value(json_object_get(p, "algo_a")), json_string_value(json_object_get(p, "algo_b")));
+	       between ? " (geometric mean of the boots' p50)" : " (p50)", na.p ? na.p : "-", nb.p ? nb.p : "-");
+	buf_free(&na);
+	buf_free(&nb);
 	json_object_foreach(json_object_get(p, "fixed"), k, v)
 		printf(" %s=%s", k, jstr(v, t, sizeof(t)));
 	printf(":\n%-16s", "");
@@ -232,7 +266,8 @@ int cmd_compare(int argc, char **argv)
 		compare_sides_header(o);
 		json_array_foreach(json_object_get(o, "pivots"), i, cs)
 			pivot(cs, strcmp(json_string_value(json_object_get(o, "level")) ?: "", "between_boot") == 0,
-			      json_string_value(json_object_get(o, "row")), &few);
+			      json_string_value(json_object_get(o, "row")), &few, json_object_get(o, "a_where"),
+			      json_object_get(o, "b_where"));
 		if (few)
 			printf("\ntoo few repetitions for an interval: 5 or more per side are needed (reps=5)\n");
 		putchar('\n');

@@ -83,11 +83,11 @@ static int is_kind(json_t *cs, const char *k)
  * algorithm keeps a lock profile (locked, sync's rw-lock), the profile:
  * what the run page shows beside the latency, which the seed's table
  * cannot (issue 13, README "Fairness"). */
-static void print_profile(json_t *cs)
+static void print_profile(json_t *cs, double khz)
 {
 	json_t *fa = json_object_get(cs, "fairness"), *st = json_object_get(cs, "stats");
 	json_t *lk = json_object_get(cs, "lock");
-	char a[48], b[48], hp[48], wp[48], hm[48];
+	char a[48], b[48], hp[48], wp[48], hm[80];
 
 	if (json_is_object(fa))
 		printf("%5s   %-32s jain %s over %s, p50 max/min %s\n", "", "fairness",
@@ -112,9 +112,19 @@ static void print_profile(json_t *cs)
 		 json_number_value(json_object_get(lk, "hold_cycles_per")));
 	snprintf(wp, sizeof(wp), json_is_number(json_object_get(lk, "wait_cycles_per")) ? "%.0f" : "-",
 		 json_number_value(json_object_get(lk, "wait_cycles_per")));
-	/* compare --row lock_hold's figure, to its 0.1 (the compare's a_p50) */
-	snprintf(hm, sizeof(hm), json_is_number(json_object_get(lk, "hold_cycles_p50")) ? "%.1f" : "-",
-		 json_number_value(json_object_get(lk, "hold_cycles_p50")));
+	/* compare --row lock_hold's figure, to its 0.1 (the compare's a_p50),
+	 * with its unit: it stands alone at the end of the line, and the
+	 * thread it reproduces quotes ns ("Average lock time: 347577ns"), so
+	 * it is given in ns too where the run has a TSC rate, as the case's
+	 * P50_NS is (a reviewer otherwise converts by hand). */
+	json_t *hp50 = json_object_get(lk, "hold_cycles_p50");
+	if (!json_is_number(hp50))
+		snprintf(hm, sizeof(hm), "-");
+	else if (khz > 0)
+		snprintf(hm, sizeof(hm), "%.1f cycles (%.1f ns)", json_number_value(hp50),
+			 json_number_value(hp50) * 1e6 / khz);
+	else
+		snprintf(hm, sizeof(hm), "%.1f cycles", json_number_value(hp50));
 	/* The payload counts the timed calls' acquisitions only, not the
 	 * warm-up's or a TLB case's no-flush control's (firmware xcall.h
 	 * xcall_lockprof_count). The hold an acquisition is the shorthand
@@ -132,26 +142,42 @@ static void print_profile(json_t *cs)
 		       pseudo_words_lock_hold.label, hm);
 }
 
-static void print_pseudo(json_t *cs)
+/* " (p50 X ns, p99 Y ns)" of a row's stats st at the run's TSC rate khz,
+ * "" when either is unknown: the seed 002 thread quotes its invalidation
+ * in ms ("~3-5 ms"), and a row in cycles alone left the conversion to the
+ * reader, with the rate only among the facts. */
+static const char *pseudo_ns(json_t *st, double khz, char *out, size_t len)
+{
+	json_t *p50 = json_object_get(st, "p50"), *p99 = json_object_get(st, "p99");
+
+	if (!(khz > 0) || !json_is_number(p50) || !json_is_number(p99))
+		return "";
+	snprintf(out, len, " (p50 %.1f ns, p99 %.1f ns)", json_number_value(p50) * 1e6 / khz,
+		 json_number_value(p99) * 1e6 / khz);
+	return out;
+}
+
+static void print_pseudo(json_t *cs, double khz)
 {
 	json_t *ps = json_object_get(cs, "pseudo"), *all = json_object_get(cs, "stats");
-	char a[48], b[48], n[48];
+	char a[48], b[48], n[48], ns[96];
 
 	if (!json_is_object(ps))
 		return;
 	for (size_t k = 0; k < pseudo_words_n; k++) {
 		json_t *st = json_object_get(ps, pseudo_words[k].name);
 		if (st)
-			printf("%5s   %-32s p50 %s  p99 %s cycles\n", "", pseudo_words[k].label,
-			       jstr(json_object_get(st, "p50"), a, sizeof(a)), jstr(json_object_get(st, "p99"), b, sizeof(b)));
+			printf("%5s   %-32s p50 %s  p99 %s cycles%s\n", "", pseudo_words[k].label,
+			       jstr(json_object_get(st, "p50"), a, sizeof(a)), jstr(json_object_get(st, "p99"), b, sizeof(b)),
+			       pseudo_ns(st, khz, ns, sizeof(ns)));
 	}
 	if (!json_is_object(all))
 		return;
 	/* The row's P50/P99: the readers' wait per read, counted in read
 	 * acquisitions (not calls); then what the no-flush control proved. */
-	printf("%5s   %-32s p50 %s  p99 %s cycles over %s read acquisitions\n", "", pseudo_words_all.label,
+	printf("%5s   %-32s p50 %s  p99 %s cycles over %s read acquisitions%s\n", "", pseudo_words_all.label,
 	       jstr(json_object_get(all, "p50"), a, sizeof(a)), jstr(json_object_get(all, "p99"), b, sizeof(b)),
-	       jstr(json_object_get(all, "count"), n, sizeof(n)));
+	       jstr(json_object_get(all, "count"), n, sizeof(n)), pseudo_ns(all, khz, ns, sizeof(ns)));
 	json_t *ver = json_object_get(all, "verified");
 	printf("%5s   %-32s %s, %s stale (no-flush control: %s of %s runs saw stale reads)\n", "", "verification",
 	       json_is_true(ver) ? "verified" : json_is_false(ver) ? "UNVERIFIED" : "-",
@@ -171,7 +197,10 @@ static const char usage[] = "usage: xcbench show RUN [--json]\n"
 		   "method none: stale reads expected, not checked), \"unstable host\"\n"
 		   "(the floor moved under it) or \"no result\" (no timed call stored: the\n"
 		   "case a run crashed in). Under a case: its fairness\n"
-		   "(2 or more initiators) and its algorithm's lock profile, where kept.\n";
+		   "(2 or more initiators) and its algorithm's lock profile, where kept;\n"
+		   "under a sync case (seed 002) the writer's and the readers' rows.\n"
+		   "Lock holds and sync rows are in cycles, and in ns where the run has\n"
+		   "a TSC rate.\n";
 
 /* The NOTE cell of a case (its stats: flags OR-ed over the RESULT rows,
  * unstable_host, null where no paired floor was measured): "" when its
@@ -232,6 +261,8 @@ int cmd_show(int argc, char **argv)
 		return print_json(o);
 	term_safe(o);	/* for text on a terminal, as get_answer does */
 	run = json_object_get(o, "run");
+	/* the run's TSC rate (kHz), for the lock hold in ns; 0: unknown */
+	double khz = json_is_number(json_object_get(run, "tsc_khz")) ? json_number_value(json_object_get(run, "tsc_khz")) : 0;
 	printf("run %s  token %s  status %s  suite %s  label %s\n", jstr(json_object_get(run, "id"), t[0], 48),
 	       jstr(json_object_get(run, "token"), t[1], 48), jstr(json_object_get(run, "status"), t[2], 48),
 	       jstr(json_object_get(run, "suite"), t[3], 48), jstr(json_object_get(run, "label"), t[4], 48));
@@ -286,8 +317,8 @@ int cmd_show(int argc, char **argv)
 		printf(" %10s %10s %10s %4s%s\n", jstr(json_object_get(st, "p50"), t[8], 48),
 		       jstr(json_object_get(st, "p99"), t[9], 48), jstr(json_object_get(ns, "p50"), t[10], 48),
 		       jstr(json_object_get(st, "reps"), t[11], 48), note);
-		print_profile(cs);
-		print_pseudo(cs);
+		print_profile(cs, khz);
+		print_pseudo(cs, khz);
 	}
 	json_decref(o);
 	return 0;

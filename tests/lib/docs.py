@@ -17,6 +17,7 @@ compared them).
   docs.py cmd DOC PREFIX    the first indented code line starting with
                             PREFIX, continuation lines joined, a trailing
                             comment dropped; status 1 if there is none
+  docs.py cmds DOC PREFIX   every such line, one a line (status 1: none)
   docs.py json DOC START    the first ``` block that parses as JSON after
                             the first line starting with START (or "### "
                             START), re-printed (status 1: none)
@@ -103,6 +104,11 @@ def cmd(text, prefix):
     return None
 
 
+def cmds(text, prefix):
+    """Every code line starting with prefix, in the document's order."""
+    return [line for line in code_lines(text) if line.startswith(prefix)]
+
+
 def json_after(text, heading):
     m = re.search(r"^(### )?" + re.escape(heading), text, re.M)
     if not m:
@@ -138,6 +144,11 @@ def main():
         if found is None:
             return 1
         print(found)
+    elif what == "cmds":
+        found = cmds(open(args[0]).read(), args[1])
+        if not found:
+            return 1
+        print("\n".join(found))
     elif what == "json":
         found = json_after(open(args[0]).read(), args[1])
         if found is None:
