@@ -1,10 +1,20 @@
 /* cmdline_keys.c — THE table of known command-line keys. Every layer adds its
  * keys here (one line each, keep them sorted by layer); anything else on the
  * command line gets a warning and is ignored (lib/cmdline.h). The words a
- * vocabulary key takes are proto/xcb_schema.h's (XCB_CLI_LIST). */
+ * vocabulary key takes are proto/xcb_schema.h's (XCB_CLI_LIST); mark such a
+ * key CMDLINE_WORDS(vocab) (a list) or CMDLINE_WORD(vocab) (one word).
+ * The host builds this file too: xcbench and xcbenchd refuse a key that is
+ * not here, or a vocabulary key's word that is none, before a machine boots
+ * (host/common/payload_keys.c). */
 #include <stddef.h>
 #include "lib/cmdline.h"
 #include "xcb_schema.h"
+
+#ifdef XCB_CMDLINE_VOCAB
+/* The host's build (lib/cmdline.h): a key without CMDLINE_WORD(S) leaves
+ * its vocabulary members zero, i.e. none, as meant. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
 
 const struct cmdline_key cmdline_keys[] = {
 	/* arch (foundation) */
@@ -25,26 +35,26 @@ const struct cmdline_key cmdline_keys[] = {
 	/* xcall, flush, bench, net: add yours below */
 	{ "xcall_smoke", "N: run the xcall/flush self-test (N iterations, 0 = 200) instead of the bench" },
 	/* bench (runner, suites, stress, report) */
-	{ "suite", "quick|default|seed|tlb|ept|stress" },
+	{ "suite", "quick|default|seed|tlb|ept|stress" CMDLINE_WORD(suite) },
 	{ "run", "run token (16 hex digits)" },
 	{ "transport", "serial|udp|both" },
-	{ "kinds", XCB_CLI_LIST(XCB_VOCAB_KIND) },
+	{ "kinds", XCB_CLI_LIST(XCB_VOCAB_KIND) CMDLINE_WORDS(kind) },
 	{ "algos", "the registered cross-call algorithms to run, comma-separated (HELLO algos= lists them)" },
-	{ "waits", XCB_CLI_LIST(XCB_VOCAB_WAIT) },
-	{ "idles", XCB_CLI_LIST(XCB_VOCAB_IDLE) },
+	{ "waits", XCB_CLI_LIST(XCB_VOCAB_WAIT) CMDLINE_WORDS(wait) },
+	{ "idles", XCB_CLI_LIST(XCB_VOCAB_IDLE) CMDLINE_WORDS(idle) },
 	{ "groups", "G of hierarchical algorithms (tree): 4,8,16; 0 = its default" },
 	/* its words differ from the names runs print, which it takes too */
-	{ "deliveries", XCB_CLI_LIST_AND_WIRE(XCB_VOCAB_DELIVERY) },
-	{ "placements", XCB_CLI_LIST(XCB_VOCAB_PLACEMENT) },
-	{ "overlap", XCB_CLI_LIST(XCB_VOCAB_OVERLAP) },
+	{ "deliveries", XCB_CLI_LIST_AND_WIRE(XCB_VOCAB_DELIVERY) CMDLINE_WORDS(delivery) },
+	{ "placements", XCB_CLI_LIST(XCB_VOCAB_PLACEMENT) CMDLINE_WORDS(placement) },
+	{ "overlap", XCB_CLI_LIST(XCB_VOCAB_OVERLAP) CMDLINE_WORDS(overlap) },
 	{ "inits", "initiators: 1,2,4|pow2" },
 	{ "masks", "CPUs in mask: 1,2|all|pow2" },
 	{ "work_us", "callee busy us: 0,500" },
 	{ "batches", "tlb pages per shootdown" },
-	{ "flush", XCB_CLI_LIST(XCB_VOCAB_FLUSH) },
-	{ "methods", XCB_CLI_LIST(XCB_VOCAB_METHOD) },
-	{ "modes", XCB_CLI_LIST(XCB_VOCAB_SYNC_MODE) },
-	{ "rwlocks", XCB_CLI_LIST(XCB_VOCAB_RWLOCK) },
+	{ "flush", XCB_CLI_LIST(XCB_VOCAB_FLUSH) CMDLINE_WORDS(flush) },
+	{ "methods", XCB_CLI_LIST(XCB_VOCAB_METHOD) CMDLINE_WORDS(method) },
+	{ "modes", XCB_CLI_LIST(XCB_VOCAB_SYNC_MODE) CMDLINE_WORDS(sync_mode) },
+	{ "rwlocks", XCB_CLI_LIST(XCB_VOCAB_RWLOCK) CMDLINE_WORDS(rwlock) },
 	{ "batch_reads", "sync: reads per batch" },
 	{ "entry_us", "sync: lazy entry period us" },
 	{ "writer", "sync: the writer's CPU(s): 0,3 (0 = the boot CPU)" },
@@ -58,7 +68,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "seed", "stress random seed" },
 	{ "warmup", "untimed calls per initiator before each rep (10)" },
 	{ "spin", "auto|pause|plain: spin-wait body (auto = plain under TCG)" },
-	{ "harness", "full,bare: bare = callees keep no books (overhead runs only)" },
+	{ "harness", "full,bare: bare = callees keep no books (overhead runs only)" CMDLINE_WORDS(harness) },
 	/* the test faults: each parsed and checked in bench/faults.c */
 	{ "hang_cpu", "test: CPU wedges in a call" },
 	{ "fault_cpu", "test: CPU faults in a call" },

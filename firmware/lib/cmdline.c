@@ -131,70 +131,12 @@ const char *cmdline_shown(void)
 	return shown;
 }
 
-static bool known(const char *k)
-{
-	for (const struct cmdline_key *c = cmdline_keys; c->key; c++)
-		if (!strcmp(c->key, k))
-			return true;
-	return false;
-}
-
-/* Edit distance (insert, delete, substitute: one each) between a and b,
- * or KEY_FAR when either is longer than a key may be: one row of the
- * usual table on the stack, no allocation (the payload has none here). */
-#define KEY_MAX 32
-#define KEY_FAR 99
-static unsigned distance(const char *a, const char *b)
-{
-	size_t na = strlen(a), nb = strlen(b);
-	unsigned row[KEY_MAX + 1];
-
-	if (na > KEY_MAX || nb > KEY_MAX)
-		return KEY_FAR;
-	for (size_t j = 0; j <= nb; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= na; i++) {
-		unsigned diag = row[0];	/* table[i-1][j-1] */
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= nb; j++) {
-			unsigned up = row[j], best = diag + (lower(a[i - 1]) != lower(b[j - 1]));
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[nb];
-}
-
-/* The known key an unknown one most likely meant: the nearest by edit
- * distance, if within a third of its length (at least 1): 'delivery'
- * finds 'deliveries', 'algo' 'algos'; 'bogus' finds nothing. A typo'd key
- * is ignored, so its run quietly uses the default: the hint is what tells
- * the user which key to fix. NULL when none is near. */
-static const struct cmdline_key *nearest(const char *k)
-{
-	const struct cmdline_key *best = NULL;
-	unsigned bd = KEY_FAR, limit = (unsigned)(strlen(k) + 1) / 3;
-
-	if (limit < 1)
-		limit = 1;
-	for (const struct cmdline_key *c = cmdline_keys; c->key; c++) {
-		unsigned d = distance(k, c->key);
-		if (d < bd)
-			bd = d, best = c;
-	}
-	return bd <= limit ? best : NULL;
-}
-
 int cmdline_check_keys(void)
 {
 	int bad = 0;
 	for (int i = 0; i < nwords; i++) {
-		if (!known(key_of[i])) {
-			const struct cmdline_key *m = nearest(key_of[i]);
+		if (!cmdline_key_find(key_of[i])) {
+			const struct cmdline_key *m = cmdline_key_nearest(key_of[i]);
 			if (m)
 				kprintf("xcbench: warning: unknown cmdline key '%s' (ignored); did you mean '%s' (%s)?\n",
 					key_of[i], m->key, m->help);

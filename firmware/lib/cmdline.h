@@ -18,9 +18,38 @@
 struct cmdline_key {
 	const char *key;
 	const char *help;
+#ifdef XCB_CMDLINE_VOCAB
+	/* The host's builds only (host/Makefile defines XCB_CMDLINE_VOCAB):
+	 * the schema vocabulary a key's words come from, so that xcbench and
+	 * xcbenchd refuse kinds=xcal before a machine boots
+	 * (host/common/payload_keys.c). The payload checks its values itself
+	 * and has no bytes to spare for them (firmware/Makefile MAX_SIZE):
+	 * in its build CMDLINE_WORDS/CMDLINE_WORD add nothing. */
+	const char *const *words, *const *names; /* NULL: not a vocabulary key */
+	unsigned nwords;
+	int list;                                /* word,word,... (and all), else one word */
+#endif
 };
+/* After a key's help in cmdline_keys.c: its value is a list of words
+ * (CMDLINE_WORDS) or one word (CMDLINE_WORD) of the schema vocabulary v
+ * (proto/xcb_schema.h), for the host's check; nothing in the payload. */
+#ifdef XCB_CMDLINE_VOCAB
+#define CMDLINE_WORDS(v) , xcb_##v##_words, xcb_##v##_names, XCB_N_##v, 1
+#define CMDLINE_WORD(v)  , xcb_##v##_words, xcb_##v##_names, XCB_N_##v, 0
+#else
+#define CMDLINE_WORDS(v)
+#define CMDLINE_WORD(v)
+#endif
 /* Terminated by { NULL, NULL }; defined in firmware/cmdline_keys.c. */
 extern const struct cmdline_key cmdline_keys[];
+/* The entry of cmdline_keys[] named k (exactly), or NULL (lib/cmdline_key.c,
+ * which the host's builds share: host/common/payload_keys.c). */
+const struct cmdline_key *cmdline_key_find(const char *k);
+/* The known key an unknown k most likely meant: the nearest by edit
+ * distance (ignoring case), if within a third of k's length (at least 1):
+ * 'delivery' finds 'deliveries', 'sutie' 'suite'; 'bogus' finds nothing
+ * (NULL). */
+const struct cmdline_key *cmdline_key_nearest(const char *k);
 
 /* Copies and splits s (may be NULL), dropping a first word without '=' (the
  * image name multiboot loaders put first). Returns the number of key words. */

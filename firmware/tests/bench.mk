@@ -8,7 +8,7 @@ test_stats_SAN := address,undefined
 # stand-in algorithm names.
 HOST_TESTS += test_stats_suite
 test_stats_suite_SRCS := tests/test_stats_suite.c bench/suite.c bench/placement.c xcall/registry.c bench/hello_algos.c \
-	bench/strbuf.c lib/cmdline.c lib/printf.c lib/string.c cmdline_keys.c ../proto/xcb_schema.c ../proto/xcb_secret.c
+	bench/strbuf.c lib/cmdline.c lib/cmdline_key.c lib/printf.c lib/string.c cmdline_keys.c ../proto/xcb_schema.c ../proto/xcb_secret.c
 test_stats_suite_SAN := address,undefined
 
 # Frame numbering, fan-out and the serial transport, over recording transports.

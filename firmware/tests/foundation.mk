@@ -3,7 +3,7 @@
 # CPU masks (atomic ones under ThreadSanitizer).
 HOST_TESTS += test_cmdline test_madt test_topology
 # bench/faults.c: the test keys, every one parsed there (test_fault_keys)
-test_cmdline_SRCS := tests/test_cmdline.c lib/cmdline.c lib/printf.c lib/string.c cmdline_keys.c ../proto/xcb_secret.c \
+test_cmdline_SRCS := tests/test_cmdline.c lib/cmdline.c lib/cmdline_key.c lib/printf.c lib/string.c cmdline_keys.c ../proto/xcb_secret.c \
 	bench/faults.c
 test_cmdline_SAN := address,undefined
 test_madt_SRCS := tests/test_madt.c arch/acpi_parse.c lib/printf.c lib/string.c

@@ -69,7 +69,9 @@ int one_run_id(const struct cmd *cmd, int argc, char **argv, uint64_t *id);
 /* --json: prints o indented on stdout and frees it; returns 0. */
 int print_json(json_t *o);
 /* The arguments from optind on, each KEY=VALUE, into params (strings): 0,
- * or 2 after naming the first that is not (cmd, on stderr). */
+ * or 2 after naming the first that is not, that is no key the payload
+ * knows or has a word its vocabulary lacks (payload_keys.h), or whose key
+ * came before (cmd, on stderr). */
 int kv_args(const char *cmd, int argc, char **argv, json_t *params);
 /* GETs path: the answer for the caller to print as text; NULL when there
  * is nothing left to do: *rc = 1 after an error (printed), *rc = 0 after
@@ -103,9 +105,9 @@ int print_member(json_t *o, int rc, const char *prefix, const char *key, void (*
  * (no value) sets obj[k] to true. */
 cmdopt_fn opt_json_str, opt_json_add, opt_json_int, opt_json_kv, opt_json_true;
 #define OPT_JSON_STR(n, obj, k)         OPT_FN(n, opt_json_str, obj, k)
-#define OPT_JSON_ADD(n, arr)            OPT_FN(n, opt_json_add, arr, NULL)
+#define OPT_JSON_ADD(n, arr)            OPT_FN_MANY(n, opt_json_add, arr, NULL)
 #define OPT_JSON_INT(n, obj, k, l, h)   { .name = (n), .kind = CMDOPT_FN, .fn = opt_json_int, .dst = (obj), .key = (k), .lo = (l), .hi = (h) }
-#define OPT_JSON_KV(n, obj)             OPT_FN(n, opt_json_kv, obj, NULL)
+#define OPT_JSON_KV(n, obj)             OPT_FN_MANY(n, opt_json_kv, obj, NULL)
 #define OPT_JSON_TRUE(n, obj, k)        OPT_FN_FLAG(n, opt_json_true, obj, k)
 /* GETs path, writing a 200 body to out as it arrives; 0, or 1 after an
  * error (named after cmd) on stderr. */

@@ -13,6 +13,7 @@
 
 #include "client.h"
 #include "jsontext.h"
+#include "payload_keys.h"
 #include "xcb_schema.h"
 
 int parse_id(const char *s, uint64_t *id)
@@ -103,6 +104,8 @@ int http_get_file(const char *cmd, const char *path, const char *file)
 
 int kv_args(const char *cmd, int argc, char **argv, json_t *params)
 {
+	char why[512];
+
 	for (int i = optind; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');
 
@@ -111,6 +114,19 @@ int kv_args(const char *cmd, int argc, char **argv, json_t *params)
 			return 2;
 		}
 		*eq = 0;
+		/* Said here, before a job is queued or a machine boots: the
+		 * payload only warns of a key it does not know and runs its
+		 * default (sutie=seed: minutes of the default suite). */
+		if (payload_key_check(argv[i], eq + 1, why, sizeof(why))) {
+			fprintf(stderr, "xcbench %s: %s\n", cmd, why);
+			return 2;
+		}
+		/* The params are an object: a key's second value replaced its
+		 * first without a word (the payload would take the last too). */
+		if (json_object_get(params, argv[i])) {
+			fprintf(stderr, "xcbench %s: payload key '%s' given twice\n", cmd, argv[i]);
+			return 2;
+		}
 		json_object_set_new(params, argv[i], json_string(eq + 1));
 	}
 	return 0;

@@ -97,8 +97,23 @@ static int output_status(int rc)
 	return 1;
 }
 
+/* A global option's value into *dst: 0, or 2 after saying it was given
+ * before (the last was taken without a word, as a subcommand's options
+ * were: common/cmdopt.c refuses those the same way). */
+static int global_once(const char *name, const char *value, const char **dst)
+{
+	if (*dst) {
+		fprintf(stderr, "xcbench: --%s: given more than once ('%s', then '%s'); it takes one value\n", name,
+			*dst, value);
+		return 2;
+	}
+	*dst = value;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	const char *server = NULL, *token_file = NULL;	/* as given on the command line */
 	char **rest;
 	int n = 0;
 
@@ -119,19 +134,29 @@ int main(int argc, char **argv)
 				free(rest);
 				return 2;
 			}
-			*(argv[i][2] == 's' ? &opt_server : &opt_token_file) = argv[i + 1];
-			if (argv[i][2] == 's')
-				opt_server_from = "--server";
+			if (global_once(argv[i] + 2, argv[i + 1], argv[i][2] == 's' ? &server : &token_file)) {
+				free(rest);
+				return 2;
+			}
 			i++;
-		} else if (strncmp(argv[i], "--server=", 9) == 0) {
-			opt_server = argv[i] + 9;
-			opt_server_from = "--server";
-		} else if (strncmp(argv[i], "--token-file=", 13) == 0) {
-			opt_token_file = argv[i] + 13;
+		} else if (strncmp(argv[i], "--server=", 9) == 0 || strncmp(argv[i], "--token-file=", 13) == 0) {
+			int is_server = argv[i][2] == 's';
+
+			if (global_once(is_server ? "server" : "token-file", argv[i] + (is_server ? 9 : 13),
+					is_server ? &server : &token_file)) {
+				free(rest);
+				return 2;
+			}
 		} else {
 			rest[n++] = argv[i];
 		}
 	}
+	if (server) {
+		opt_server = server;
+		opt_server_from = "--server";
+	}
+	if (token_file)
+		opt_token_file = token_file;
 	if (n == 0 || strcmp(rest[0], "--help") == 0 || strcmp(rest[0], "-h") == 0 ||
 	    strcmp(rest[0], "help") == 0) {
 		usage(n ? stdout : stderr);

@@ -163,15 +163,34 @@ static void bad_option(const struct cmd *c, int o, char **argv)
 		fprintf(stderr, "%s: unknown option '%s'\n", c->name, word);
 }
 
+/* 0, or -1 after saying that opt was given before (with *first, its
+ * value then) and takes one value; else records arg as its first.
+ * last_wins: c's table ends with OPT_END_LAST_WINS. */
+static int once(const struct cmd *c, int last_wins, const struct cmdopt *opt, const char **first, const char *arg)
+{
+	if (last_wins || opt->many || !takes_value(opt))
+		return 0;
+	if (*first) {
+		fprintf(stderr, "%s: --%s: given more than once ('%s', then '%s'); it takes one value\n", c->name,
+			opt->name, *first, arg);
+		return -1;
+	}
+	*first = arg;
+	return 0;
+}
+
 int cmd_parse(const struct cmd *c, int argc, char **argv, int *rc)
 {
 	struct option lo[CMDOPT_MAX];
+	const char *first[CMDOPT_MAX] = { 0 };	/* each option's first value */
 	char so[2 * CMDOPT_MAX + 2], err[512];
-	int o;
+	int o, n = 0;
 
 	*rc = 2;
 	if (getopt_tables(c, lo, so))
 		return CMD_EXIT;
+	while (c->opts[n].name)
+		n++;
 	optind = 1;
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, so, lo, NULL)) != -1) {
@@ -192,6 +211,8 @@ int cmd_parse(const struct cmd *c, int argc, char **argv, int *rc)
 			*rc = cmd_usage_error(c);
 			return CMD_EXIT;
 		}
+		if (once(c, c->opts[n].many, opt, &first[opt - c->opts], optarg))
+			return CMD_EXIT;
 		err[0] = 0;
 		if (apply(opt, optarg, err, sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", c->name, err);

@@ -45,6 +45,9 @@ struct cmdopt {
 	char letter;                 /* a short option -letter besides --name; 0: none */
 	char noarg;                  /* CMDOPT_FN: 1 when it takes no value (--sol) */
 	char empty_ok;               /* CMDOPT_STR: '' is a value (a label cleared) */
+	char many;                   /* may be given more than once, each use adding
+	                              * (--tag T...); else once (cmd_parse). On a
+	                              * table's end: OPT_END_LAST_WINS */
 };
 
 #define OPT_FLAG(n, p)            { .name = (n), .kind = CMDOPT_FLAG, .dst = (p) }
@@ -59,9 +62,16 @@ struct cmdopt {
 #define OPT_WORD(n, p, w)         { .name = (n), .kind = CMDOPT_WORD, .dst = (p), .words = (w), \
                                     .nwords = (int)(sizeof(w) / sizeof((w)[0])) }
 #define OPT_FN(n, f, p, k)        { .name = (n), .kind = CMDOPT_FN, .fn = (f), .dst = (p), .key = (k) }
+/* A CMDOPT_FN option that may be given again, each value adding (--tag). */
+#define OPT_FN_MANY(n, f, p, k)   { .name = (n), .kind = CMDOPT_FN, .fn = (f), .dst = (p), .key = (k), .many = 1 }
 /* A CMDOPT_FN option whose fn takes no value (e.g. --sol). */
 #define OPT_FN_FLAG(n, f, p, k)   { .name = (n), .kind = CMDOPT_FN, .fn = (f), .dst = (p), .key = (k), .noarg = 1 }
 #define OPT_END                   { .name = NULL }
+/* The end of a table whose options take the last of several values, where
+ * every other table refuses a single-valued option given twice (cmd_parse):
+ * xcbenchd's, which scripts start from a base command line plus overrides
+ * (tests/lib/net.sh's --db, t-cli-errors.sh's --listen ''). */
+#define OPT_END_LAST_WINS         { .name = NULL, .many = 1 }
 
 /* One command: what names it in messages, its usage text, its options. */
 struct cmd {
@@ -76,7 +86,11 @@ struct cmd {
 /* Applies argv's options to c's table (optind is reset first): 0 with
  * optind at the first operand, or CMD_EXIT with *rc = 0 after --help (the
  * usage on stdout) or *rc = 2 after a bad option or value (said on stderr,
- * with the usage for a bad option). */
+ * with the usage for a bad option). An option that takes a value and is
+ * not many is refused the second time, naming both values: the last one
+ * was taken without a word (vm --suite seed ... --suite tlb ran tlb); a
+ * flag given twice means what it means once; a table that ends with
+ * OPT_END_LAST_WINS takes the last. */
 int cmd_parse(const struct cmd *c, int argc, char **argv, int *rc);
 /* Prints c's usage on stderr after a usage error; returns 2 (the status). */
 int cmd_usage_error(const struct cmd *c);

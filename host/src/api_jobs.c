@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "labels_db.h"
+#include "payload_keys.h"
 #include "job_runner.h"
 #include "jobs_db.h"
 #include "labs_db.h"
@@ -155,6 +156,17 @@ static int params_check(json_t *params, char *why, size_t n)
 	if (plen > PARAMS_MAX) {
 		snprintf(why, n, "params: %zu characters; at most %d fit the payload command line (500)", plen, PARAMS_MAX);
 		return -1;
+	}
+	/* Keys the payload knows, vocabulary words it takes: it only warns of
+	 * an unknown key, so a typo booted a machine into its default suite.
+	 * After the checks above, whose answers name the shape. */
+	json_object_foreach(params, k, v) {
+		char num[32], bad[200];
+
+		if (payload_key_check(k, param_text(v, num, sizeof(num)), bad, sizeof(bad))) {
+			snprintf(why, n, "params: %s", bad);
+			return -1;
+		}
 	}
 	return 0;
 }

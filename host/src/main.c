@@ -183,9 +183,10 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 		OPT_FLAG("open", &cfg.open), OPT_INT("lost-after", &cfg.lost_after, 1, 86400 * 30),
 		OPT_WORD("suite", &suite, xcb_suite_names), OPT_FN("lab", set_lab, NULL, NULL),
 		OPT_INT("threads", &cfg.threads, 1, 64), OPT_NUM("test-drop", &cfg.test_drop, 0, 1),
-		OPT_FN("host-name", add_host_name, NULL, NULL), OPT_INT("request-timeout", &cfg.request_timeout, 1, 3600),
+		OPT_FN_MANY("host-name", add_host_name, NULL, NULL), OPT_INT("request-timeout", &cfg.request_timeout, 1, 3600),
 		OPT_INT("per-ip-connections", &cfg.per_ip_conns, 1, 512), OPT_FN("ready-fd", parse_ready_fd, &o->ready_fd, NULL),
-		OPT_FN("boot-from", add_boot_net, NULL, NULL), OPT_FN("run-limit", set_run_limit, NULL, NULL), OPT_END,
+		OPT_FN_MANY("boot-from", add_boot_net, NULL, NULL),
+		OPT_FN_MANY("run-limit", set_run_limit, NULL, NULL), OPT_END_LAST_WINS,
 	};
 	const struct cmd cmd = { "xcbenchd", usage_text, opts };
 	int rc;

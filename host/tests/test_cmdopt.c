@@ -2,7 +2,8 @@
  * test_cmdopt.c — the declarative option table (common/cmdopt.c): every
  * kind stores its value, bad values end with status 2 and name the option,
  * --help ends with 0, a short letter works, and operands stay after optind;
- * a real number is finite and in its option's range.
+ * a real number is finite and in its option's range; an option that takes
+ * one value is refused the second time (a flag and a many option are not).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -42,7 +43,7 @@ static int parse(struct got *g, int *rc, char **words)
 	const struct cmdopt opts[] = {
 		OPT_FLAG("flag", &g->flag), OPT_STR("str", &g->str), OPT_INT("num", &g->num, 2, 9),
 		OPT_NUM("real", &g->real, 0, 1), OPT_U64("u", &g->u), OPT_HEX64("hex", &g->hex),
-		OPT_WORD("colour", &g->word, colours), OPT_FN("fn", count, g, NULL),
+		OPT_WORD("colour", &g->word, colours), OPT_FN_MANY("fn", count, g, NULL), OPT_FN("one", count, g, NULL),
 		{ .name = "output", .kind = CMDOPT_STR, .dst = &g->str, .letter = 'o' },
 		OPT_STR_ANY("any", &g->any), OPT_END,
 	};
@@ -150,6 +151,53 @@ static void empty_text_only_where_it_means_something(void **st)
 	assert_string_equal(g.any, "");
 }
 
+/* The last value was taken without a word: `xcbench vm --suite seed ...
+ * --suite tlb` ran tlb. Each single-valued kind, by its long name or its
+ * letter, ends with 2 the second time, before the second value is applied. */
+static void single_valued_once(void **st)
+{
+	const char *twice[][5] = {
+		{ "--str", "a", "--str", "b" }, { "-o", "a", "--output", "b" }, { "--num", "3", "--num", "4" },
+		{ "--real", "0.5", "--real", "0.25" }, { "--u", "1", "--u", "2" }, { "--hex", "a", "--hex", "b" },
+		{ "--colour", "red", "--colour", "blue" }, { "--any", "", "--any", "b" }, { "--one", "a", "--one", "b" },
+	};
+	char *flags[] = { "test", "--flag", "--flag", NULL }, *many[] = { "test", "--fn", "a", "--fn", "b", NULL };
+	struct got g;
+	int rc;
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(twice) / sizeof(twice[0]); i++) {
+		char *w[] = { "test", (char *)twice[i][0], (char *)twice[i][1], (char *)twice[i][2],
+			      (char *)twice[i][3], NULL };
+
+		rc = -1;
+		assert_int_equal(parse(&g, &rc, w), CMD_EXIT);
+		assert_int_equal(rc, 2);
+		/* the first value stays: the second was never applied */
+		assert_true(g.num != 4 && g.word != 2 && g.u != 2 && g.hex != 0xb && g.calls <= 1);
+		assert_true(!g.str || strcmp(g.str, "b") != 0);
+	}
+	assert_int_equal(parse(&g, &rc, flags), 0);
+	assert_int_equal(g.flag, 1);
+	assert_int_equal(parse(&g, &rc, many), 0);
+	assert_int_equal(g.calls, 2);
+}
+
+/* xcbenchd's table (OPT_END_LAST_WINS): scripts append overrides to a
+ * base command line, and the last value is taken. */
+static void last_wins_table(void **st)
+{
+	const char *s = NULL;
+	const struct cmdopt opts[] = { OPT_STR("db", &s), OPT_END_LAST_WINS };
+	const struct cmd cmd = { "test", "usage: test\n", opts };
+	char *w[] = { "test", "--db", "a", "--db", "b", NULL };
+	int rc;
+
+	(void)st;
+	assert_int_equal(cmd_parse(&cmd, 5, w, &rc), 0);
+	assert_string_equal(s, "b");
+}
+
 static void help_ends_with_0(void **st)
 {
 	char *w[] = { "test", "--flag", "--help", NULL }, *h[] = { "test", "-h", NULL };
@@ -172,6 +220,8 @@ int main(void)
 		cmocka_unit_test(bad_values_end_with_2),
 		cmocka_unit_test(reals_finite_in_range),
 		cmocka_unit_test(empty_text_only_where_it_means_something),
+		cmocka_unit_test(single_valued_once),
+		cmocka_unit_test(last_wins_table),
 		cmocka_unit_test(help_ends_with_0),
 	};
 

@@ -1,0 +1,83 @@
+/* lib/cmdline_key.c — one key against THE table of known keys
+ * (cmdline_keys.c): is it there, and if not, which key was meant. A file of
+ * its own, without libc, so that the host's builds link the same lookup
+ * over the same table (host/common/payload_keys.c: xcbench and xcbenchd
+ * refuse an unknown key before a machine boots) and the payload and the
+ * host can never disagree about a key or its suggestion. */
+#include "lib/cmdline.h"
+
+/* Lower-case ASCII. */
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static size_t len(const char *s)
+{
+	size_t n = 0;
+	while (s[n])
+		n++;
+	return n;
+}
+
+static bool same(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+const struct cmdline_key *cmdline_key_find(const char *k)
+{
+	for (const struct cmdline_key *c = cmdline_keys; c->key; c++)
+		if (same(c->key, k))
+			return c;
+	return NULL;
+}
+
+/* Edit distance (insert, delete, substitute: one each) between a and b,
+ * or KEY_FAR when either is longer than a key may be: one row of the
+ * usual table on the stack, no allocation (the payload has none here). */
+#define KEY_MAX 32
+#define KEY_FAR 99
+static unsigned distance(const char *a, const char *b)
+{
+	size_t na = len(a), nb = len(b);
+	unsigned row[KEY_MAX + 1];
+
+	if (na > KEY_MAX || nb > KEY_MAX)
+		return KEY_FAR;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= na; i++) {
+		unsigned diag = row[0];	/* table[i-1][j-1] */
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= nb; j++) {
+			unsigned up = row[j], best = diag + (lower(a[i - 1]) != lower(b[j - 1]));
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[nb];
+}
+
+/* A typo'd key is ignored by the payload, so its run quietly uses the
+ * default: the hint is what tells the user which key to fix. */
+const struct cmdline_key *cmdline_key_nearest(const char *k)
+{
+	const struct cmdline_key *best = NULL;
+	unsigned bd = KEY_FAR, limit = (unsigned)(len(k) + 1) / 3;
+
+	if (limit < 1)
+		limit = 1;
+	for (const struct cmdline_key *c = cmdline_keys; c->key; c++) {
+		unsigned d = distance(k, c->key);
+		if (d < bd)
+			bd = d, best = c;
+	}
+	return bd <= limit ? best : NULL;
+}

@@ -1,0 +1,132 @@
+#!/bin/bash
+# timeout: 240
+# t-payload-keys.sh — a typo in a payload key is caught before the boot, not
+# after. The payload only warns of a command-line key it does not know and
+# runs its default, so `xcbench vm sutie=seed` booted a machine for minutes
+# into the default suite. The host now checks every key=value it hands a
+# machine against the payload's own table (firmware/cmdline_keys.c, compiled
+# into the host), and a vocabulary key's words against the schema:
+#  - xcbench vm and queue: exit 2, one line naming the key ("did you mean"
+#    when a known key is near), nothing queued, nothing booted; a key given
+#    twice is refused the same way;
+#  - POST /api/v1/jobs: 400 with the usual error JSON, no job stored;
+#  - what the payload takes stays taken: the test-fault keys, a list's
+#    "all", the wire's names of a delivery, an empty list item;
+#  - an xcbench option that takes one value, given twice, is refused (the
+#    last one was taken without a word), global or a subcommand's; a
+#    repeatable one (--tag) is not.
+# The daemon and the CLI are the ASan/UBSan builds where built (make unit):
+# a sanitizer's report fails the line it shows in.
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
+daemon_test "payload keys checked before a boot"
+[ -x "$ROOT/host/build/san/xcbenchd-asan" ] && XCBENCHD=$ROOT/host/build/san/xcbenchd-asan
+[ -x "$ROOT/host/build/san/xcbench-asan" ] && XCBENCH=$ROOT/host/build/san/xcbench-asan
+diag "daemon $XCBENCHD, CLI $XCBENCH"
+
+admin_daemon payload-keys-admin
+X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
+MAC=52:54:00:70:6b:01
+
+# jobs: how many jobs the daemon holds.
+jobs() { pyjson "$URL/api/v1/jobs" 'len(d["jobs"])'; }
+
+# refused NAME STATUS LINE CMD...: one TAP line: CMD exits with STATUS and
+# its stderr is exactly LINE (no usage text, no sanitizer report), and no
+# job was queued.
+refused() {
+	local name=$1 want=$2 line=$3 rc before after
+	shift 3
+	before=$(jobs)
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	after=$(jobs)
+	check "$name ($rc: $(head -c 300 "$TMP/err" | tr '\n' ' '))" \
+		bash -c '[ "$1" = "$2" ] && [ "$(cat "$3")" = "$4" ] && [ "$5" = "$6" ]' _ \
+		"$rc" "$want" "$TMP/err" "$line" "$before" "$after"
+}
+
+# 1. xcbench vm: refused before the daemon is even asked for a job (no QEMU
+# is needed: nothing gets that far).
+refused "vm sutie=seed: 2, the key and 'did you mean suite'" 2 \
+	"xcbench vm: unknown payload key 'sutie'; did you mean 'suite'?" "${X[@]}" vm sutie=seed
+refused "vm delivery=unicast: did you mean deliveries" 2 \
+	"xcbench vm: unknown payload key 'delivery'; did you mean 'deliveries'?" "${X[@]}" vm reps=2 delivery=unicast
+refused "vm bogus=1: 2, the key named, no suggestion" 2 \
+	"xcbench vm: unknown payload key 'bogus' (firmware/cmdline_keys.c lists them)" "${X[@]}" vm bogus=1
+refused "vm Suite=seed (keys are lower-case): did you mean suite" 2 \
+	"xcbench vm: unknown payload key 'Suite'; did you mean 'suite'?" "${X[@]}" vm Suite=seed
+refused "vm suite=sed: 2, the suites named" 2 \
+	"xcbench vm: payload key 'suite': 'sed' is not one of quick, default, seed, tlb, ept, stress" \
+	"${X[@]}" vm suite=sed
+refused "vm kinds=xcall,xcal: 2, the item and the words named" 2 \
+	"xcbench vm: payload key 'kinds': 'xcal' is not one of xcall, tlb, raw, sync, all" \
+	"${X[@]}" vm kinds=xcall,xcal
+refused "vm reps=2 reps=3: a key given twice" 2 "xcbench vm: payload key 'reps' given twice" \
+	"${X[@]}" vm reps=2 reps=3
+
+# 2. xcbench queue: the same, and nothing queued.
+refused "queue sutie=seed: 2, nothing queued" 2 \
+	"xcbench queue: unknown payload key 'sutie'; did you mean 'suite'?" \
+	"${X[@]}" queue --mac $MAC --suite quick sutie=seed
+refused "queue flush=vectr: 2, flush's words named" 2 \
+	"xcbench queue: payload key 'flush': 'vectr' is not one of vector, xcall, concurrent, early_ack, early_ack_reader, consolidated, all" \
+	"${X[@]}" queue --mac $MAC --suite quick flush=vectr
+# what the payload takes: test-fault keys (tests pass them on purpose), a
+# list's all, a delivery's wire name, an empty item (skipped by the payload)
+"${X[@]}" queue --mac $MAC --suite quick reps=2 hang_cpu=1 ipidrop=mask ipidrop_cpu=1 kinds=all \
+	deliveries=allbutself,cluster, >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "queue with fault keys, all, wire names: queued ($rc: $(head -c 300 "$TMP/err"))" \
+	bash -c '[ "$1" = 0 ] && grep -q "^queued job " "$2"' _ "$rc" "$TMP/out"
+check "its params as given" test "$(pyjson "$URL/api/v1/jobs" 'd["jobs"][0]["params"]["deliveries"]')" = "allbutself,cluster,"
+
+# 3. POST /api/v1/jobs: 400, the usual error JSON, nothing stored.
+# post PARAMS: "STATUS BODY" of a job POST with those params.
+post() {
+	curl -s -o "$TMP/body" -w '%{http_code}' -X POST "${ADMIN[@]}" \
+		-d "{\"mac\":\"$MAC\",\"suite\":\"quick\",\"params\":$1}" "$URL/api/v1/jobs"
+	printf ' %s' "$(cat "$TMP/body")"
+}
+n=$(jobs)
+got=$(post '{"sutie":"seed"}')
+check "POST params sutie: 400 naming it, did you mean suite ($got)" \
+	test "$got" = "400 {\"error\":\"params: unknown payload key 'sutie'; did you mean 'suite'?\",\"status\":400}"
+got=$(post '{"reps":"2","waits":"ack,dne"}')
+check "POST params waits=ack,dne: 400 naming the word ($got)" \
+	test "$got" = "400 {\"error\":\"params: payload key 'waits': 'dne' is not one of none, ack, done, all\",\"status\":400}"
+got=$(post '{"suite":"defualt"}')
+check "POST params suite=defualt: 400 ($got)" \
+	test "$got" = "400 {\"error\":\"params: payload key 'suite': 'defualt' is not one of quick, default, seed, tlb, ept, stress\",\"status\":400}"
+check "nothing stored by those ($(jobs))" test "$(jobs)" = "$n"
+got=$(post '{"reps":3,"fault_cpu":"1","modes":"inside,lazy","harness":"bare"}')
+check "POST params known keys (an integer value too): 201 (${got:0:80})" test "${got%% *}" = 201
+# the checks of the shape still answer first (their messages name it)
+got=$(post '{"Reps":"3"}')
+check "POST params Reps: the key's spelling refused as before ($got)" \
+	test "$got" = "400 {\"error\":\"params.Reps: keys [a-z0-9_], values without spaces or quotes\",\"status\":400}"
+
+# 4. an option that takes one value, given twice: refused, both named
+refused "vm --suite seed --suite tlb: 2, both values named" 2 \
+	"xcbench vm: --suite: given more than once ('seed', then 'tlb'); it takes one value" \
+	"${X[@]}" vm --suite seed --cpus 2 --suite tlb
+refused "queue --mac twice: 2" 2 \
+	"xcbench queue: --mac: given more than once ('$MAC', then '52:54:00:70:6b:02'); it takes one value" \
+	"${X[@]}" queue --mac $MAC --suite quick --mac 52:54:00:70:6b:02
+refused "queue --attempts twice (a JSON body option): 2" 2 \
+	"xcbench queue: --attempts: given more than once ('2', then '3'); it takes one value" \
+	"${X[@]}" queue --mac $MAC --suite quick --attempts 2 --attempts=3
+refused "--server twice (a global option): 2" 2 \
+	"xcbench: --server: given more than once ('$URL', then 'http://127.0.0.1:1'); it takes one value" \
+	"${X[@]}" --server=http://127.0.0.1:1 runs
+"${X[@]}" queue --mac $MAC --suite quick --tag a --tag b --meta k=1 --meta j=2 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+tags=$(pyjson "$URL/api/v1/jobs" '",".join(d["jobs"][0]["tags"]) + " " + ",".join(sorted(d["jobs"][0]["meta"]))')
+check "queue --tag a --tag b --meta twice (repeatable): queued with both ($rc, $tags: $(head -c 200 "$TMP/err"))" \
+	test "$rc $tags" = "0 a,b j,k"
+"${X[@]}" runs --json --json >/dev/null 2>"$TMP/err"
+rc=$?
+check "runs --json --json (a flag twice): taken ($rc)" test "$rc" = 0 -a ! -s "$TMP/err"
+
+stop_daemon
+check "the daemon stops cleanly (no sanitizer report)" bash -c '! grep -E "Sanitizer|runtime error" "$1"' _ "$TMP/daemon.log"
