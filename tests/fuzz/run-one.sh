@@ -18,7 +18,10 @@ T=$(mktemp -d "$OUTDIR/fuzz-$target.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export TMPDIR=$T   # the harness's temporary database goes here
 
-if ! make -s -C "$FZ" "build/fuzz_$target" >"$T/build.log" 2>&1; then
+# A job per CPU: on a clean clone the first fuzz test compiles the daemon's
+# objects (shared with the other fuzzer, tests/fuzz/Makefile), one clang
+# run each, before anything runs beside them.
+if ! make -s -j"$(nproc 2>/dev/null || echo 1)" -C "$FZ" "build/fuzz_$target" >"$T/build.log" 2>&1; then
 	sed 's/^/# /' "$T/build.log" | tail -30
 	notok "fuzz_$target builds (clang -fsanitize=fuzzer,address,undefined)"
 	exit 1

@@ -42,6 +42,19 @@ san_exercise() {
 	TMP=
 	start_daemon --open --threads 4 || { notok "$name: the $SAN_NAME daemon starts"; return; }
 	XCBENCH_SERVER=$URL
+	# The job runner, from the start and beside all that follows (its
+	# jobs create no runs, so run 1 below is still the first run): a
+	# machine powered by a command that never says on, so its job powers
+	# on, cycles for attempt 2, times out and powers off.
+	$X machine set 52:54:00:75:a0:01 --power command \
+		--command "echo {action} >>'$TMP/power.log'; echo off" >/dev/null
+	$X queue --mac 52:54:00:75:a0:01 --suite quick --attempts 2 --power-timeout 4 --boot-timeout 2 >/dev/null
+	# And one powered through its BMC, its console captured (san_bmc):
+	# its 20 s bound is what the exercise waits longest for, so it starts
+	# first and the ingest, the reads and the CLI run meanwhile.
+	$X machine set 52:54:00:75:a0:02 --power ipmi --host 127.0.0.1 --port "$BMC_PORT" --user admin \
+		--password-file "$NET_DIR/bmc.pw" --sol >/dev/null
+	$X queue --mac 52:54:00:75:a0:02 --suite quick --attempts 1 --power-timeout 20 >/dev/null
 	# Run 1 first and alone: a run of 30 repetitions, 4,800 RESULT rows,
 	# past two 2,048-row blocks, so its export reads ahead on a thread.
 	"$XCB_GEN" --server 127.0.0.1:$PORT --token 75a0000000000001 --reps 30 >/dev/null 2>"$TMP/big.err"
@@ -57,19 +70,11 @@ san_exercise() {
 			>/dev/null 2>"$TMP/send.$i.err" &
 		pids+=($!)
 	done
-	# The job runner meanwhile: a machine powered by a command that never
-	# says on, so its job powers on, cycles for attempt 2, times out and
-	# powers off.
-	$X machine set 52:54:00:75:a0:01 --power command \
-		--command "echo {action} >>'$TMP/power.log'; echo off" >/dev/null
-	$X queue --mac 52:54:00:75:a0:01 --suite quick --attempts 2 --power-timeout 4 --boot-timeout 2 >/dev/null
-	# And one powered through its BMC, its console captured (san_bmc).
-	$X machine set 52:54:00:75:a0:02 --power ipmi --host 127.0.0.1 --port "$BMC_PORT" --user admin \
-		--password-file "$NET_DIR/bmc.pw" --sol >/dev/null
-	$X queue --mac 52:54:00:75:a0:02 --suite quick --attempts 1 --power-timeout 20 >/dev/null
 	wait "${pids[@]}"
 	check "$name: 4 senders x 2 runs with raw samples, beside the reads: every frame ACKed" \
 		test "$(cat "$TMP"/send.*.err | grep -c 'all frames acknowledged')" = 4
+	# Runs 1-9 are stored: the CLI's commands on them, meanwhile.
+	san_cli_runs
 	# (The power-off comes after the stage turns timed_out: wait for both.)
 	for ((i = 0; i < 240; i++)); do
 		s=$(pyjson "$URL/api/v1/jobs/1" 'd["job"]["stage"]' 2>/dev/null)
@@ -95,7 +100,8 @@ san_exercise() {
 		eval "grep -q '^timed_out: console over serial-over-LAN, no run' '$TMP/sol.events' &&
 		      [ \$(grep -c '^FakeBIOS line [0-9]*$' '$TMP/sol.events') = 30 ]"
 	# The CLI built with ASan/UBSan/LSan over what the daemon now holds:
-	# each command's report, and the exit status it documents.
+	# each command's report, and the exit status it documents (the runs'
+	# commands began once the senders were done: san_cli_runs).
 	san_cli "$name"
 	# Two exports of run 1 at once, each reading ahead, beside the reads.
 	curl -s -o "$TMP/a.csv" "$URL/api/v1/runs/1.csv" &
@@ -117,24 +123,32 @@ san_exercise() {
 	TMP=
 }
 
-# san_cli NAME: the CLI built with ASan/UBSan/LSan (host/build/san/
-# xcbench-asan), each of its reading commands once against the daemon at
-# $URL (runs 1-9 stored, jobs 1-2 ended); one TAP line: every exit status
-# the expected one, every output there, no report (a memory error or
-# undefined behaviour aborts it, a leak at exit makes its status 1).
-san_cli() {
+# san_cli_part TAG: the CLI built with ASan/UBSan/LSan (host/build/san/
+# xcbench-asan) against the daemon at $URL, once for each "WANT|ARGS" line
+# of its input; "N BAD" into $TMP/cli.TAG.count (BAD: the commands whose
+# exit status was not WANT, whose output was empty or that printed a
+# report: a memory error or undefined behaviour aborts it, a leak at exit
+# makes its status 1), and a diag line for each of those. Parts with
+# different TAGs may run at once.
+san_cli_part() {
 	local c=$ROOT/host/build/san/xcbench-asan bad=0 n=0 rc want args
-	[ -x "$c" ] || { notok "$1: host/build/san/xcbench-asan is built (make -C host tests)"; return; }
 	while IFS='|' read -r want args; do
 		# shellcheck disable=SC2086  # args is a list of words on purpose
-		ASAN_OPTIONS=detect_leaks=1 "$c" --server "$URL" $args >"$TMP/cli.out" 2>"$TMP/cli.err"
+		ASAN_OPTIONS=detect_leaks=1 "$c" --server "$URL" $args >"$TMP/cli.$1.out" 2>"$TMP/cli.$1.err"
 		rc=$?
 		n=$((n + 1))
-		if [ "$rc" != "$want" ] || [ ! -s "$TMP/cli.out" ] || grep -qE 'Sanitizer|runtime error:' "$TMP/cli.err"; then
-			diag "$1: xcbench $args: exit $rc (want $want); $(grep -m3 -E 'ERROR|runtime error|^[a-z]' "$TMP/cli.err")"
+		if [ "$rc" != "$want" ] || [ ! -s "$TMP/cli.$1.out" ] || grep -qE 'Sanitizer|runtime error:' "$TMP/cli.$1.err"; then
+			diag "$name: xcbench $args: exit $rc (want $want); $(grep -m3 -E 'ERROR|runtime error|^[a-z]' "$TMP/cli.$1.err")"
 			bad=$((bad + 1))
 		fi
-	done <<CMDS
+	done
+	echo "$n $bad" >"$TMP/cli.$1.count"
+}
+
+# san_cli_runs: san_cli_part "runs" in the background (its pid in
+# SAN_CLI_PID): each reading command of the runs once, runs 1-9 stored.
+san_cli_runs() {
+	san_cli_part runs <<CMDS &
 0|runs
 0|runs --status complete --since 2000-01-01
 0|show 2
@@ -147,11 +161,28 @@ san_cli() {
 0|compare 2 2 --algo-a locked --algo-b lockless --html $TMP/cmp.html
 0|export 1
 0|samples 2
+0|baseline
+CMDS
+	SAN_CLI_PID=$!
+}
+
+# san_cli NAME: once jobs 1-2 have ended, the CLI's commands on them, then
+# san_cli_runs' end; one TAP line for all: every exit status the expected
+# one, every output there, no report.
+san_cli() {
+	local bad=0 n=0 cn cb t
+	[ -x "$ROOT/host/build/san/xcbench-asan" ] ||
+		{ wait "$SAN_CLI_PID"; notok "$1: host/build/san/xcbench-asan is built (make -C host tests)"; return; }
+	san_cli_part jobs <<CMDS
 0|job show 1
 0|job show 2
 0|machine show 52:54:00:75:a0:02
-0|baseline
 CMDS
+	wait "$SAN_CLI_PID"
+	for t in runs jobs; do
+		read -r cn cb <"$TMP/cli.$t.count" || { cn=0 cb=1; diag "$1: no count from the CLI's $t part"; }
+		n=$((n + cn)) bad=$((bad + cb))
+	done
 	check "$1: the CLI under ASan/UBSan/LSan: $n reading commands, no report, each exit as documented ($bad off)" \
 		test "$bad" = 0 -a "$n" -gt 0
 }
