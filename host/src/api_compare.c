@@ -231,7 +231,14 @@ static int sides_by_label(struct req *rq, struct dbi *db, const char *as, const 
 
 		if (!spec || strncmp(spec, "label:", 6))
 			continue;
-		cs->nruns = runs_labelled(db, spec + 6, cs->runs, COMPARE_MAX_RUNS);
+		long n = runs_labelled(db, spec + 6, cs->runs, COMPARE_MAX_RUNS);
+
+		if (n < 0) {
+			/* not a side of the boots read before the failure */
+			*res = reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+			return -1;
+		}
+		cs->nruns = (size_t)n;
 		if (!cs->nruns) {
 			*res = reply_error(rq, 404, "%s=%s: no complete run has that label or tag", side ? "b" : "a", spec);
 			return -1;

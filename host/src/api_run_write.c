@@ -20,6 +20,17 @@ struct patch_task {
 	int found;
 };
 
+/* {"run": RUN} with status, RUN read back after the write; 500 when it
+ * (or its labels: run_json_for) cannot be read, not a run without them. */
+static enum MHD_Result reply_run(struct req *rq, struct dbi *db, unsigned status, int64_t id)
+{
+	json_t *run = run_json_for(rq, db, id);
+
+	if (!run)
+		return reply_error(rq, 500, "query failed: the run could not be read back: %s", dbi_errmsg(db));
+	return reply_json(rq, status, json_pack("{s:o}", "run", run));
+}
+
 /* Writer task: sets the label and/or notes the body gives, and its tags
  * and key=value fields (labels_db.h). */
 static void patch_fn(struct dbi *db, void *arg)
@@ -85,7 +96,7 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 		return reply_error(rq, 503, "shutting down");
 	}
 	json_decref(body);
-	return reply_json(rq, 200, json_pack("{s:o}", "run", run_json_for(rq, db, id)));
+	return reply_run(rq, db, 200, id);
 }
 
 struct create_task {
@@ -179,5 +190,5 @@ enum MHD_Result api_run_create(struct req *rq)
 		return reply_error(rq, 409, "a run with token %016llx exists", (unsigned long long)t.token);
 	if (!t.id || !db)
 		return reply_error(rq, 500, "cannot create the run");
-	return reply_json(rq, 201, json_pack("{s:o}", "run", run_json_for(rq, db, t.id)));
+	return reply_run(rq, db, 201, t.id);
 }
