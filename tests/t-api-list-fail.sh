@@ -19,7 +19,8 @@
 #    were stored; the run_tags table renamed away: a run page, the runs
 #    list and a PATCH's answer were 200 with runs that look unlabelled,
 #    compare a=label:NAME 404; the runs table renamed away: health's run
-#    counts were all 0 with status "ok".
+#    counts were all 0 with status "ok";
+#  - a PATCH whose tags' insert a trigger refuses: 200, the tags deleted.
 # timeout: 180
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
@@ -97,6 +98,24 @@ PY
 
 got=$(curl -s "$URL/api/v1/runs/$lid" | python3 -c 'import json,sys; r=json.load(sys.stdin)["run"]; print(r["tags"], r["meta"])')
 check "the labelled run's page has its tags and field ($got)" test "$got" = "['v1', 'v2'] {'kernel': 'abc'}"
+# A PATCH whose write fails (a trigger refuses the tags' insert): 500 and
+# nothing of it stored, in a savepoint; it was 200 with the run's tags
+# deleted (and on PostgreSQL the writer's whole batch aborted).
+if [ -n "${PG_DBNAME:-}" ]; then
+	sql "CREATE FUNCTION refuse() RETURNS trigger AS \$\$ BEGIN RAISE EXCEPTION 'refused by the test'; END \$\$ LANGUAGE plpgsql; CREATE TRIGGER refuse BEFORE INSERT ON run_tags FOR EACH ROW EXECUTE FUNCTION refuse()"
+else
+	sql "CREATE TRIGGER refuse BEFORE INSERT ON run_tags BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+fi
+code=$(curl -s -o "$TMP/patch-refused.out" -w '%{http_code}' -X PATCH -H 'Content-Type: application/json' \
+	-d '{"tags":["v3"],"label":"changed"}' "$URL/api/v1/runs/$lid")
+check "a PATCH whose write fails: 500 with the error ($code $(head -c 100 "$TMP/patch-refused.out"))" \
+	bash -c '[ "$1" = 500 ] && grep -q "refused by the test" "$2"' _ "$code" "$TMP/patch-refused.out"
+[ -n "${PG_DBNAME:-}" ] && sql "DROP TRIGGER refuse ON run_tags; DROP FUNCTION refuse()" || sql "DROP TRIGGER refuse"
+got=$(curl -s "$URL/api/v1/runs/$lid" | python3 -c 'import json,sys; r=json.load(sys.stdin)["run"]; print(r["label"], r["tags"])')
+check "... and nothing of it is stored: label and tags as before ($got)" test "$got" = "labelled ['v1', 'v2']"
+code=$(curl -s -o /dev/null -w '%{http_code}' -X PATCH -H 'Content-Type: application/json' -d '{"notes":"after"}' "$URL/api/v1/runs/$lid")
+check "the writer goes on: the next PATCH is stored ($code)" \
+	bash -c '[ "$1" = 200 ] && [ "$(curl -s "$2" | python3 -c "import json,sys; print(json.load(sys.stdin)[\"run\"][\"notes\"])")" = after ]' _ "$code" "$URL/api/v1/runs/$lid"
 # The labels' table gone: every answer that carries labels is 500 (it was
 # 200 with runs that look unlabelled), and a compare side by label is
 # 500 (it was 404 "no complete run has that label").
