@@ -20,7 +20,8 @@
 #    list and a PATCH's answer were 200 with runs that look unlabelled,
 #    compare a=label:NAME 404; the runs table renamed away: health's run
 #    counts were all 0 with status "ok";
-#  - a PATCH whose tags' insert a trigger refuses: 200, the tags deleted.
+#  - a PATCH whose tags' insert a trigger refuses: 200, the tags deleted;
+#  - the lab overview with machines renamed away: 200 with [].
 # timeout: 180
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
@@ -167,6 +168,8 @@ check "xcbench runs: exit $rc, the daemon's error, no table ($(head -c 80 "$TMP/
 	bash -c '[ "$1" = 1 ] && grep -q "HTTP 500" "$2" && [ ! -s "$3" ]' _ "$rc" "$TMP/cli.err" "$TMP/cli.out"
 got=$(answer baselines /api/v1/baselines)
 check "baselines list (which joins machines): 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+got=$(answer lab /api/v1/lab)
+check "lab overview (machines and jobs): 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
 sql "ALTER TABLE jobs RENAME TO jobs_away"
 got=$(answer jobs /api/v1/jobs)
 check "jobs list: 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
