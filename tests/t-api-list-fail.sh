@@ -13,7 +13,15 @@
 #    whole, so no later one); it answered 200 with no event;
 #  - both: the machines and jobs tables renamed away (the run list and
 #    the baselines join machines); 200 with [] (and xcbench runs printed
-#    an empty table).
+#    an empty table);
+#  - a case's histogram (SQLite: its table damaged as events; PostgreSQL:
+#    renamed away): 200 with the buckets read so far, or 404 as if none
+#    were stored; the run_tags table renamed away: a run page, the runs
+#    list and a PATCH's answer were 200 with runs that look unlabelled,
+#    compare a=label:NAME 404; the runs table renamed away: health's run
+#    counts were all 0 with status "ok";
+#  - a PATCH whose tags' insert a trigger refuses: 200, the tags deleted;
+#  - the lab overview with machines renamed away: 200 with [].
 # timeout: 180
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
@@ -37,6 +45,12 @@ curl -s -o /dev/null -H 'Content-Type: application/json' -d '{"mac":"52:54:00:00
 # A run of 16 repetitions (2560 result rows: many pages).
 "$XCB_GEN" --server "127.0.0.1:$PORT" --reps 16 --token 00000000000ab0ff >"$TMP/gen.out" 2>&1
 gid=$(pyjson "$URL/api/v1/runs?limit=1" 'd["runs"][0]["id"]')
+# A run with tags and a field only (no event, no result: its page reads
+# nothing the damage below reaches but its labels).
+lid=$(curl -s -H 'Content-Type: application/json' -d '{"token":"00000000000ab00f","label":"labelled"}' "$URL/api/v1/runs" |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["run"]["id"])')
+curl -s -o /dev/null -X PATCH -H 'Content-Type: application/json' -d '{"tags":["v1","v2"],"meta":{"kernel":"abc"}}' \
+	"$URL/api/v1/runs/$lid"
 check "3000 events, a machine, a job stored" test "$(pyjson "$URL/api/v1/runs/1/events?limit=10000" 'len(d["events"])') $(pyjson "$URL/api/v1/machines" 'len(d["machines"])') $(pyjson "$URL/api/v1/jobs" 'len(d["jobs"])')" = "3000 1 1"
 
 # answer NAME PATH: "STATUS BODY-STATUS EVENTS" of a GET into $TMP/NAME.
@@ -83,6 +97,39 @@ f.close()
 PY
 }
 
+got=$(curl -s "$URL/api/v1/runs/$lid" | python3 -c 'import json,sys; r=json.load(sys.stdin)["run"]; print(r["tags"], r["meta"])')
+check "the labelled run's page has its tags and field ($got)" test "$got" = "['v1', 'v2'] {'kernel': 'abc'}"
+# A PATCH whose write fails (a trigger refuses the tags' insert): 500 and
+# nothing of it stored, in a savepoint; it was 200 with the run's tags
+# deleted (and on PostgreSQL the writer's whole batch aborted).
+if [ -n "${PG_DBNAME:-}" ]; then
+	sql "CREATE FUNCTION refuse() RETURNS trigger AS \$\$ BEGIN RAISE EXCEPTION 'refused by the test'; END \$\$ LANGUAGE plpgsql; CREATE TRIGGER refuse BEFORE INSERT ON run_tags FOR EACH ROW EXECUTE FUNCTION refuse()"
+else
+	sql "CREATE TRIGGER refuse BEFORE INSERT ON run_tags BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+fi
+code=$(curl -s -o "$TMP/patch-refused.out" -w '%{http_code}' -X PATCH -H 'Content-Type: application/json' \
+	-d '{"tags":["v3"],"label":"changed"}' "$URL/api/v1/runs/$lid")
+check "a PATCH whose write fails: 500 with the error ($code $(head -c 100 "$TMP/patch-refused.out"))" \
+	bash -c '[ "$1" = 500 ] && grep -q "refused by the test" "$2"' _ "$code" "$TMP/patch-refused.out"
+[ -n "${PG_DBNAME:-}" ] && sql "DROP TRIGGER refuse ON run_tags; DROP FUNCTION refuse()" || sql "DROP TRIGGER refuse"
+got=$(curl -s "$URL/api/v1/runs/$lid" | python3 -c 'import json,sys; r=json.load(sys.stdin)["run"]; print(r["label"], r["tags"])')
+check "... and nothing of it is stored: label and tags as before ($got)" test "$got" = "labelled ['v1', 'v2']"
+code=$(curl -s -o /dev/null -w '%{http_code}' -X PATCH -H 'Content-Type: application/json' -d '{"notes":"after"}' "$URL/api/v1/runs/$lid")
+check "the writer goes on: the next PATCH is stored ($code)" \
+	bash -c '[ "$1" = 200 ] && [ "$(curl -s "$2" | python3 -c "import json,sys; print(json.load(sys.stdin)[\"run\"][\"notes\"])")" = after ]' _ "$code" "$URL/api/v1/runs/$lid"
+# The labels' table gone: every answer that carries labels is 500 (it was
+# 200 with runs that look unlabelled), and a compare side by label is
+# 500 (it was 404 "no complete run has that label").
+sql "ALTER TABLE run_tags RENAME TO run_tags_away"
+got=$(answer labelled "/api/v1/runs/$lid")
+check "a run page whose labels cannot be read: 500, not the run without them ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+got=$(answer runs-labels /api/v1/runs)
+check "runs list whose labels cannot be read: 500, not runs without them ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+code=$(curl -s -o "$TMP/patch.out" -w '%{http_code}' -X PATCH -H 'Content-Type: application/json' -d '{"notes":"n"}' "$URL/api/v1/runs/$lid")
+check "a PATCH answered with the run read back without its labels: 500 ($code $(head -c 80 "$TMP/patch.out"))" test "$code" = 500
+got=$(answer cmp-label "/api/v1/compare?a=label:v1&b=$gid")
+check "compare a=label:NAME whose read fails: 500, not 404 no such run ($got)" bash -c '[[ "$1" == "500 500 "* ]]' _ "$got"
+sql "ALTER TABLE run_tags_away RENAME TO run_tags"
 if [ -n "${PG_DBNAME:-}" ]; then
 	sql "ALTER TABLE results RENAME TO results_away"
 else
@@ -92,6 +139,7 @@ else
 	start_daemon --open || { notok "the daemon starts again"; exit 1; }
 	damage events
 	damage results
+	damage histogram_chunks
 fi
 got=$(answer run "/api/v1/runs/$gid?cases_limit=48")
 check "a run's cases read from the store: 500 with the error body, not cases without their results ($got)" \
@@ -99,6 +147,16 @@ check "a run's cases read from the store: 500 with the error body, not cases wit
 [ -n "${PG_DBNAME:-}" ] && sql "ALTER TABLE events RENAME TO events_away"
 got=$(answer events "/api/v1/runs/1/events?limit=10000")
 check "events list: 500 with the error body, not a shorter list ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+# A case's histogram: SQLite's damage is in some cases' chunks (each
+# reads its own), PostgreSQL's table is gone for all; either is 500 with
+# the error body, not 404 "no histogram" (it is stored) nor the buckets
+# read before the damage (200). Every case of the run has one.
+[ -n "${PG_DBNAME:-}" ] && sql "ALTER TABLE histogram_chunks RENAME TO histogram_chunks_away"
+codes=$(for c in $(seq 1 48); do
+	curl -s -o /dev/null -w '%{http_code}\n' "$URL/api/v1/runs/$gid/cases/$c/histogram"
+done | sort | uniq -c | tr -s ' \n' '  ')
+check "histograms whose read fails: 500, never 404 nor a 200 of part of them (${codes})" \
+	bash -c '[[ "$1" == *" 500"* && "$1" != *" 404"* ]] && { [ -z "${PG_DBNAME:-}" ] || [[ "$1" != *" 200"* ]]; }' _ "$codes"
 sql "ALTER TABLE machines RENAME TO machines_away"
 got=$(answer machines /api/v1/machines)
 check "machines list: 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
@@ -110,7 +168,16 @@ check "xcbench runs: exit $rc, the daemon's error, no table ($(head -c 80 "$TMP/
 	bash -c '[ "$1" = 1 ] && grep -q "HTTP 500" "$2" && [ ! -s "$3" ]' _ "$rc" "$TMP/cli.err" "$TMP/cli.out"
 got=$(answer baselines /api/v1/baselines)
 check "baselines list (which joins machines): 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+got=$(answer lab /api/v1/lab)
+check "lab overview (machines and jobs): 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
 sql "ALTER TABLE jobs RENAME TO jobs_away"
 got=$(answer jobs /api/v1/jobs)
 check "jobs list: 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
 check "the daemon still answers (health)" bash -c 'curl -sf "$1/api/v1/health" >/dev/null' _ "$URL"
+# Health's run counts whose read fails: null and degraded with the reason
+# (health answers 200 whatever it finds); they were all 0 and "ok".
+sql "ALTER TABLE runs RENAME TO runs_away"
+got=$(curl -s -w ' %{http_code}' "$URL/api/v1/health" | python3 -c 'import json,sys; t=sys.stdin.read(); b,c=t.rsplit(" ",1); d=json.loads(b)
+print(c, d["status"], d["runs"], (d.get("reason") or "")[:40])')
+check "health whose run counts cannot be read: runs null, degraded, the reason ($got)" \
+	bash -c '[[ "$1" == "200 degraded None run counts: query failed"* ]]' _ "$got"

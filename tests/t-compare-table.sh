@@ -42,7 +42,7 @@ def tables(path):
     out, cur = [], None
     for line in open(path):
         line = line.rstrip("\n")
-        if line.startswith("% change of median call time"):
+        if line.startswith("% change of the median call time"):
             cur = {"title": line, "cols": None, "rows": []}
             out.append(cur)
         elif cur is not None and cur["cols"] is None and "initiator" in line:

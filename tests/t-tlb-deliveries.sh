@@ -90,7 +90,7 @@ check "compare --row lock_hold exits 0" test $? -eq 0
 	--row lock_hold >"$T/lock.out" 2>&1
 sed -n '/% change of/,/CPUs in mask/p' "$T/lock.out" | sed 's/^/# /'
 check "its tables are titled with the lock's hold, not the call time" \
-	bash -c 'grep -q "% change of the median lock hold per acquisition (p50)" "$1" && ! grep -q "median call time" "$1"' \
+	bash -c 'grep -q "% change of the median lock hold per acquisition (hold)" "$1" && ! grep -q "median call time" "$1"' \
 	_ "$T/lock.out"
 curl -sf "$URL/api/v1/compare.csv?a=$ID&b=$ID&a_where=delivery%3Dunicast&b_where=delivery%3Dallbutself&row=lock_hold" \
 	>"$T/lock.csv"

@@ -5,6 +5,7 @@
  * as the payload's console prints it; --flat lists one line per matched case
  * with its whole key; --csv prints the daemon's compare.csv instead.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <string.h>
 
@@ -122,9 +123,12 @@ static void pivot(json_t *p, int between, const char *row, int *few, json_t *aw,
 
 	side_name(&na, json_string_value(json_object_get(p, "algo_a")), aw, bw);
 	side_name(&nb, json_string_value(json_object_get(p, "algo_b")), bw, aw);
-	printf("\n%% change of %s%s, %s -> %s,",
-	       pw ? pw->measure : sync ? pseudo_words_all.measure : "median call time",
-	       between ? " (geometric mean of the boots' p50)" : " (p50)", na.p ? na.p : "-", nb.p ? nb.p : "-");
+	/* the measure, then what each repetition gave it (a p50, or
+	 * lock_hold's hold per acquisition): the table's words throughout */
+	printf("\n%% change of %s (%s%s), %s -> %s,",
+	       pw ? pw->measure : sync ? pseudo_words_all.measure : pseudo_words_call.measure,
+	       between ? "geometric mean of the boots' " : "", (pw ? pw : &pseudo_words_all)->figure,
+	       na.p ? na.p : "-", nb.p ? nb.p : "-");
 	buf_free(&na);
 	buf_free(&nb);
 	json_object_foreach(json_object_get(p, "fixed"), k, v)
@@ -171,13 +175,22 @@ static void flat_cells(json_t *cs, char t[FL_N][48])
  * pushed every later column right on the line of an 8-digit cycle count. */
 static void flat(json_t *o)
 {
-	static const char *const head[FL_N] = { "A_P50", "B_P50", "CHANGE%", "95% CI", "METHOD" };
+	const struct pseudo_words *pw = pseudo_words_of(json_string_value(json_object_get(o, "row")));
+	char ah[24], bh[24];
+	const char *head[FL_N] = { ah, bh, "CHANGE%", "95% CI", "METHOD" };
 	json_t *cs, *v, *cases = json_object_get(o, "cases");
 	int w[FL_N];
 	size_t i;
 	const char *k;
 	char t[FL_N][48], kv[48];
 
+	/* A_P50, or lock_hold's A_HOLD: what the values are of (the table's figure) */
+	snprintf(ah, sizeof(ah), "A_%s", (pw ? pw : &pseudo_words_all)->figure);
+	snprintf(bh, sizeof(bh), "B_%s", (pw ? pw : &pseudo_words_all)->figure);
+	for (char *p = ah; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	for (char *p = bh; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
 	for (int c = 0; c < FL_N; c++)
 		w[c] = (int)strlen(head[c]);
 	json_array_foreach(cases, i, cs) {

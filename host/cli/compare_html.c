@@ -1,7 +1,7 @@
 /*
  * compare_html.c — `xcbench compare … --html FILE`: a comparison as ONE
  * self-contained HTML file to attach or archive: both sides named, the
- * method, the conditions of each side, the warnings, the summary, and per
+ * row compared, the method, the conditions of each side, the warnings, the summary, and per
  * group of the other axes a
  * forest plot (inline SVG: each case's % change as a dot with its 95 %
  * interval as a bar, zero line, marked cases coloured) beside a table of
@@ -15,6 +15,7 @@
 
 #include "client.h"
 #include "compare_text.h"
+#include "pseudo_words.h"
 
 /* Writes s HTML-escaped. */
 static void esc(FILE *f, const char *s)
@@ -162,7 +163,9 @@ int compare_html(json_t *o, const char *path)
 	FILE *f = fopen(path, "w");
 	json_t *groups = NULL, *c, *members, *w, *s = json_object_get(o, "summary");
 	struct buf a = { 0 }, b = { 0 };
-	const char *gk;
+	const char *gk, *row = json_string_value(json_object_get(o, "row"));
+	const struct pseudo_words *pw = pseudo_words_of(row);
+	const char *figure = (pw ? pw : &pseudo_words_all)->figure;
 	size_t i;
 
 	if (!f) {
@@ -182,6 +185,14 @@ int compare_html(json_t *o, const char *path)
 	esc(f, side_list(o, "a_runs", &a));
 	fputs("<br><b>B</b>: ", f);
 	esc(f, side_list(o, "b_runs", &b));
+	fputs("</p>\n<p id='row'><b>Row compared</b>: ", f);
+	/* the row's name and measure (the row table's words; row all's
+	 * per kind: method_text below names them) */
+	esc(f, row ? row : "all");
+	if (pw) {
+		fputs(", ", f);
+		esc(f, pw->measure);
+	}
 	fputs("</p>\n<p>", f);
 	esc(f, json_string_value(json_object_get(o, "method_text")));
 	fprintf(f, "; marked: Benjamini&ndash;Hochberg q &le; %.2g and |change| &ge; %.3g%%.</p>\n",
@@ -208,8 +219,9 @@ int compare_html(json_t *o, const char *path)
 		esc(f, gk);
 		fputs("</h2>\n<div class='g'>\n", f);
 		forest(f, members);
-		fputs("<table><tr><th class='n'>CPUs in mask</th><th class='n'>initiators</th><th class='n'>A p50 (cycles)</th>"
-		      "<th class='n'>B p50 (cycles)</th><th class='n'>change</th><th class='n'>95% interval</th><th class='n'>q</th></tr>\n", f);
+		fprintf(f, "<table><tr><th class='n'>CPUs in mask</th><th class='n'>initiators</th><th class='n'>A %s (cycles)</th>"
+			   "<th class='n'>B %s (cycles)</th><th class='n'>change</th><th class='n'>95%% interval</th><th class='n'>q</th></tr>\n",
+			figure, figure);
 		json_array_foreach(members, i, c) {
 			json_t *key = json_object_get(c, "key");
 			double ch = num(json_object_get(c, "change_pct")), q = num(json_object_get(c, "q"));

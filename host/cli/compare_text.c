@@ -9,6 +9,7 @@
 
 #include "client.h"
 #include "compare_text.h"
+#include "pseudo_words.h"
 
 #define WIDTH 80
 
@@ -344,6 +345,8 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_slower)
 	json_t *members;
 	size_t i, shown = 0;
 	struct buf t = { 0 };
+	const struct pseudo_words *pw = pseudo_words_of(sval(json_object_get(o, "row")));
+	const char *figure = (pw ? pw : &pseudo_words_all)->figure;
 
 	if (md)
 		printf("### xcbench compare: B against baseline A\n\n");
@@ -360,12 +363,11 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_slower)
 	json_object_foreach(groups, gk, members) {
 		/* between boots a side's figure is the geometric mean of its
 		 * boots' medians (the method line says so): "gm" says it here */
-		struct row hdr = { "mask", "inits", "A p50 ns", "B p50 ns", "change", "95% interval", "" };
+		struct row hdr = { "mask", "inits", "", "", "change", "95% interval", "" };
 
-		if (between) {
-			snprintf(hdr.a, sizeof(hdr.a), "A gm p50 ns");
-			snprintf(hdr.b, sizeof(hdr.b), "B gm p50 ns");
-		}
+		/* what the values are of: a p50, lock_hold's hold (the row table's figure) */
+		snprintf(hdr.a, sizeof(hdr.a), "A %s%s ns", between ? "gm " : "", figure);
+		snprintf(hdr.b, sizeof(hdr.b), "B %s%s ns", between ? "gm " : "", figure);
 
 		putchar('\n');
 		compare_wrap(md ? "Group: " : "", md ? "" : "  ", gk);

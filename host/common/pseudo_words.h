@@ -15,6 +15,10 @@ struct pseudo_words {
 	const char *name;	/* proto's: "writer_hold", ... */
 	const char *label;	/* show's line: "writer's lock hold" */
 	const char *measure;	/* compare's title: "the writer's median write-lock hold" */
+	/* what one repetition gives the case, whose median is compared
+	 * (compare's column heads and method: "A p50 ns", "each boot's
+	 * median p50"): "p50" for a RESULT row, "hold" for lock_hold */
+	const char *figure;
 };
 
 extern const struct pseudo_words pseudo_words[];
@@ -27,6 +31,10 @@ extern const size_t pseudo_words_n;
  * casestats.h lock_hold_reps), for every case with a lock profile (seed
  * 001's "average lock time"). */
 extern const struct pseudo_words pseudo_words_lock_hold;
+
+/* Any other case's all row (cross-call, TLB, raw): its every initiator's
+ * call time, what compare compares it by without --row. */
+extern const struct pseudo_words pseudo_words_call;
 
 /* The entry of `name` (a pseudo-initiator's or lock_hold), or NULL (a CPU,
  * "all", or a name this build predates). */

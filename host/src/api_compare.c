@@ -78,7 +78,9 @@ static struct buf to_csv(json_t *o)
 	 * (algo_a, algo_b; the `algo` column is then empty), else the case's
 	 * own algo_a/algo_b (its key has no algo: compare.c side_algos), else
 	 * its algo */
-	buf_addf(&b, ",algo_a,algo_b\r\n");
+	/* and the row compared (the answer's `row`): a file away from its
+	 * URL says whether a_p50/b_p50 are p50s or lock_hold's holds */
+	buf_addf(&b, ",algo_a,algo_b,row\r\n");
 	json_array_foreach(json_object_get(o, "cases"), i, c) {
 		json_t *key = json_object_get(c, "key"), *v;
 		struct buf other = { 0 };
@@ -106,6 +108,7 @@ static struct buf to_csv(json_t *o)
 				algo = json_object_get(c, s ? "algo_b" : "algo_a");
 			csv_json(&b, json_is_string(algo) ? algo : json_object_get(key, "algo"), 0);
 		}
+		csv_json(&b, json_object_get(o, "row"), 0);
 		csv_end(&b);
 	}
 	return b;
@@ -231,7 +234,14 @@ static int sides_by_label(struct req *rq, struct dbi *db, const char *as, const 
 
 		if (!spec || strncmp(spec, "label:", 6))
 			continue;
-		cs->nruns = runs_labelled(db, spec + 6, cs->runs, COMPARE_MAX_RUNS);
+		long n = runs_labelled(db, spec + 6, cs->runs, COMPARE_MAX_RUNS);
+
+		if (n < 0) {
+			/* not a side of the boots read before the failure */
+			*res = reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+			return -1;
+		}
+		cs->nruns = (size_t)n;
 		if (!cs->nruns) {
 			*res = reply_error(rq, 404, "%s=%s: no complete run has that label or tag", side ? "b" : "a", spec);
 			return -1;

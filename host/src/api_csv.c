@@ -312,6 +312,14 @@ static void run_csv_ctx_free(void *ctx)
 #define ROW_NUMS (ER_FIRST_FIELD + RV_NCOL)
 _Static_assert(ROW_NUMS <= 64, "csv_stream_ints reads at most 64 columns");
 
+/* The RESULT fields whose 0 proto defines as "not measured": the floors
+ * (ipi_floor, floor_paired, ratio_paired_x1000), null in the run's JSON
+ * (STATS, rep_ipi_floor, rep_floor_paired). */
+static int zero_is_none(int i)
+{
+	return i == RV_ipi_floor || i == RV_floor_paired || i == RV_ratio_paired_x1000;
+}
+
 /* csv_ints_fn of /runs/{id}.csv: one RESULT (r: its ROW_NUMS numbers)
  * with its case's cells, written in place (buf_room once per stretch of
  * cells, csv_put_*: no printf, no per-cell copy). */
@@ -358,13 +366,15 @@ static void run_csv_row(const int64_t *r, uint64_t nulls, struct buf *o, void *v
 		csv_empty(o);
 		csv_empty(o);
 	}
-	/* the appended fields (migration 003): empty when not reported */
+	/* the appended fields (migration 003): empty when not reported, and
+	 * a floor of 0, which proto says is "not measured" (the JSON's null,
+	 * as the empty tsc_khz cell is): a 0 read as a floor divides by it */
 	p = buf_room(o, RV_NCOL * CSV_NUM_MAX);
 	if (!p)
 		return;
 	for (int i = 0; i < RV_NCOL; i++)
 		if (rv_appended[i]) {
-			if (nulls >> (ER_FIRST_FIELD + i) & 1)
+			if ((nulls >> (ER_FIRST_FIELD + i) & 1) || (v[i] == 0 && zero_is_none(i)))
 				*p++ = ',';
 			else
 				p = csv_put_i64(p, v[i]);

@@ -229,11 +229,15 @@ enum MHD_Result api_lab(struct req *rq)
 	struct dbi *db = rdb();
 	const char *f = qarg(rq, "failing");
 	uint64_t n = 3;
+	json_t *lab;
 
 	if (f && (parse_u64(f, &n) || n > 100))
 		return reply_error(rq, 400, "failing: '%s' is not 0..100 jobs", f);
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	return reply_json(rq, 200, json_pack("{s:o, s:I, s:I}", "machines", jobs_db_lab_json(db, (int)n),
+	lab = jobs_db_lab_json(db, (int)n);
+	if (!lab)
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+	return reply_json(rq, 200, json_pack("{s:o, s:I, s:I}", "machines", lab,
 					     "failing_after", (json_int_t)n, "now", (json_int_t)now_s()));
 }

@@ -18,17 +18,37 @@ struct patch_task {
 	int64_t id;
 	json_t *body;
 	int found;
+	int failed;		/* a write failed: nothing of the body is stored */
+	char why[256];		/* its error */
 };
 
+/* {"run": RUN} with status, RUN read back after the write; 500 when it
+ * (or its labels: run_json_for) cannot be read, not a run without them. */
+static enum MHD_Result reply_run(struct req *rq, struct dbi *db, unsigned status, int64_t id)
+{
+	json_t *run = run_json_for(rq, db, id);
+
+	if (!run)
+		return reply_error(rq, 500, "query failed: the run could not be read back: %s", dbi_errmsg(db));
+	return reply_json(rq, status, json_pack("{s:o}", "run", run));
+}
+
 /* Writer task: sets the label and/or notes the body gives, and its tags
- * and key=value fields (labels_db.h). */
+ * and key=value fields (labels_db.h), all or none: in a savepoint, rolled
+ * back to on any failed statement (t->failed). Without it a failed insert
+ * left the run's tags deleted and the PATCH answered 200, and on
+ * PostgreSQL the failure aborted the writer's whole batch. */
 static void patch_fn(struct dbi *db, void *arg)
 {
 	struct patch_task *t = arg;
 	static const char *const fields[] = { "label", "notes" };
 
-	labels_set(db, t->id, json_object_get(t->body, "tags"), json_object_get(t->body, "meta"));
-	for (int i = 0; i < 2; i++) {
+	if (dbi_exec(db, "SAVEPOINT run_patch")) {
+		t->failed = 1;
+		return;
+	}
+	t->failed = labels_set(db, t->id, json_object_get(t->body, "tags"), json_object_get(t->body, "meta")) != 0;
+	for (int i = 0; i < 2 && !t->failed; i++) {
 		json_t *v = json_object_get(t->body, fields[i]);
 		char sql[64];
 
@@ -38,7 +58,14 @@ static void patch_fn(struct dbi *db, void *arg)
 		/* null (not a string) clears the field */
 		if (dbi_run(db, sql, DBI_T(json_string_value(v)), DBI_I(t->id)) == DBI_OK)
 			t->found |= dbi_changes(db) > 0;
+		else
+			t->failed = 1;
 	}
+	if (t->failed) {
+		snprintf(t->why, sizeof(t->why), "%s", dbi_errmsg(db));
+		dbi_exec(db, "ROLLBACK TO SAVEPOINT run_patch");
+	}
+	dbi_exec(db, "RELEASE SAVEPOINT run_patch");
 }
 
 /* PATCH /api/v1/runs/{id} {"label", "notes"}: strings or null. */
@@ -85,7 +112,9 @@ enum MHD_Result api_run_patch(struct req *rq, int64_t id)
 		return reply_error(rq, 503, "shutting down");
 	}
 	json_decref(body);
-	return reply_json(rq, 200, json_pack("{s:o}", "run", run_json_for(rq, db, id)));
+	if (t.failed)
+		return reply_error(rq, 500, "cannot store the change (nothing of it is stored): %s", t.why);
+	return reply_run(rq, db, 200, id);
 }
 
 struct create_task {
@@ -179,5 +208,5 @@ enum MHD_Result api_run_create(struct req *rq)
 		return reply_error(rq, 409, "a run with token %016llx exists", (unsigned long long)t.token);
 	if (!t.id || !db)
 		return reply_error(rq, 500, "cannot create the run");
-	return reply_json(rq, 201, json_pack("{s:o}", "run", run_json_for(rq, db, t.id)));
+	return reply_run(rq, db, 201, t.id);
 }

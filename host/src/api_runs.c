@@ -40,7 +40,12 @@ json_t *run_json_for(struct req *rq, struct dbi *db, int64_t id)
 	{
 		json_t *one = json_pack("[O]", o);
 
-		labels_attach(db, one);
+		/* a run whose labels could not be read is no answer (NULL):
+		 * not the run without them */
+		if (labels_attach(db, one)) {
+			json_decref(o);
+			o = NULL;
+		}
 		json_decref(one);
 	}
 	return o;
@@ -160,8 +165,14 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 	{
 		json_t *one = json_pack("[O]", run);
 
-		labels_attach(db, one);
+		bad = labels_attach(db, one);
 		json_decref(one);
+	}
+	if (bad) {
+		/* not the run page without its tags and meta */
+		json_decref(run);
+		run_row_free(&r);
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	}
 	errors = json_array();
 	if (events_list(db, id, "error", -1, 100, error_one, errors)) {
@@ -272,7 +283,12 @@ enum MHD_Result api_histogram(struct req *rq, int64_t id, int64_t cid)
 		return reply_no_run(rq, id, found);
 	tsc = dbval_json(&r.tsc_khz);
 	run_row_free(&r);
-	load_histogram(db, id, cid, rep, init, &idx, &cnt, &n);
+	if (load_histogram(db, id, cid, rep, init, &idx, &cnt, &n)) {
+		/* not 404 (it may be stored) nor the buckets read before */
+		json_decref(tsc);
+		return reply_error(rq, 500, "query failed: the histogram could not be read from the store: %s",
+				   dbi_errmsg(db));
+	}
 	o = n ? histogram_json(id, cid, rep, init, tsc, idx, cnt, n) : NULL;
 	json_decref(tsc);
 	free(idx);

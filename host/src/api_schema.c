@@ -86,7 +86,8 @@ static json_t *hypervisors_json(void)
 
 static json_t *words_json(const struct pseudo_words *w)
 {
-	return json_pack("{s:s, s:s, s:s}", "name", w->name, "label", w->label, "measure", w->measure);
+	return json_pack("{s:s, s:s, s:s, s:s}", "name", w->name, "label", w->label, "measure", w->measure,
+			 "figure", w->figure);
 }
 
 /* [{name, label, measure}, ...]: the RESULT rows a sync case is compared by
@@ -146,6 +147,8 @@ enum MHD_Result api_schema(struct req *rq)
 		/* compare's lock_hold row, in the same words (not a sync
 		 * row: the run page's sync table is headed by sync_rows) */
 		json_object_set_new(o, "lock_row", words_json(&pseudo_words_lock_hold));
+		/* any other case's all row (cross-call, TLB): the call time */
+		json_object_set_new(o, "call_row", words_json(&pseudo_words_call));
 	}
 	/* The algorithms learned from HELLOs, and as the `algo` vocabulary
 	 * (the command-line word is the name) for clients that look words up

@@ -451,6 +451,11 @@ int initiators_write(struct buf *b, const struct resrow *rows, size_t n)
 		const char *of = "throughput";
 
 		if (nt != np || isnan(j)) {
+			/* (runs from before the window, and sync readers: their
+			 * rows share one elapsed_cycles, the writer's timed phase,
+			 * which they read through until it ends, so this is
+			 * throughput in a shared span, unbiased; named for the
+			 * fields read: they send no window, host/API.md) */
 			j = jain_all(own, nt);
 			of = "elapsed_throughput";
 		}

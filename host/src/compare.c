@@ -792,6 +792,42 @@ static int same_runs(const struct compare_side *x, const struct compare_side *y)
 	return 1;
 }
 
+/* The answer's method_text: the test, with the figure each repetition
+ * gives (a p50; lock_hold's hold per acquisition), and the row the cases
+ * are compared by, in pseudo_words.c's words (the CLI's titles and the
+ * schema's rows: one table). Row all names the call time and/or a sync
+ * case's readers' wait, as the compared cases have. */
+static json_t *method_text(unsigned row, json_t *cases, int paired, int between)
+{
+	const char *name = compare_row_name(row);
+	const struct pseudo_words *w = pseudo_words_of(name);
+	const char *fig = (w ? w : &pseudo_words_all)->figure;
+	int sync = 0, other = 0;
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(cases, i, c) {
+		const char *kind = json_string_value(json_object_get(json_object_get(c, "key"), "kind"));
+
+		if (kind && !strcmp(kind, "sync"))
+			sync = 1;
+		else
+			other = 1;
+	}
+	return json_sprintf(paired ? "paired t on the log ratio of each boot's median %s, the same boots on both "
+				     "sides (95 %% interval of the %% change of the boots' geometric mean, gm); "
+				     "Benjamini-Hochberg across the table; cases compared by row %s: %s%s%s"
+			    : between ? "Welch's t on the log of each boot's median %s (95 %% interval of the %% change "
+					"of the boots' geometric mean, gm); Benjamini-Hochberg across the table; cases "
+					"compared by row %s: %s%s%s"
+			    : "bootstrap over repetitions of one boot (95 %% interval of the %% change of the median "
+			      "%s); Welch's t over repetitions for p; Benjamini-Hochberg across the table; cases "
+			      "compared by row %s: %s%s%s",
+			    fig, name, w ? w->measure : other || !sync ? pseudo_words_call.measure : "",
+			    !w && other && sync ? ", a sync case's " : "",
+			    !w && sync ? pseudo_words_all.measure : "");
+}
+
 json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_flags *flags_a,
 		     struct case_flags *flags_b)
 {
@@ -853,14 +889,7 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 	json_object_set_new(o, "boots_b", json_integer((json_int_t)rq->b.nruns));
 	json_object_set_new(o, "fdr", json_real(rq->fdr));
 	json_object_set_new(o, "min_effect_pct", json_real(rq->min_effect));
-	json_object_set_new(o, "method_text", json_string(paired
-		? "paired t on the log ratio of each boot's median p50, the same boots on both sides (95 % "
-		  "interval of the % change of the boots' geometric mean, gm); Benjamini-Hochberg across the table"
-		: between
-		? "Welch's t on the log of each boot's median p50 (95 % interval of the % change of the "
-		  "boots' geometric mean, gm); Benjamini-Hochberg across the table"
-		: "bootstrap over repetitions of one boot (95 % interval of the % change of the median); "
-		  "Welch's t over repetitions for p; Benjamini-Hochberg across the table"));
+	json_object_set_new(o, "method_text", method_text(rq->row, cases, paired, between));
 	json_object_set_new(o, "summary", summary);
 	json_object_set_new(o, "warnings", warn);
 	json_object_set_new(o, "pivots", pivots(cases, rq->algo_a, rq->algo_b));

@@ -422,19 +422,20 @@ json_t *jobs_db_lifecycle_json(struct dbi *ro, int64_t id)
 	return o;
 }
 
-/* How many of mac's latest ended jobs failed (timed out, failed) in a row. */
+/* How many of mac's latest ended jobs failed (timed out, failed) in a row;
+ * -1 when the read failed (a partial count would be a shorter streak). */
 static int fail_streak(struct dbi *ro, const char *mac)
 {
 	struct dbi_stmt *st;
-	int n = 0;
+	int n = 0, step;
 
 	if (dbi_query(ro, "SELECT stage FROM jobs WHERE mac = ? AND stage IN "
 			  "('complete', 'failed', 'timed_out') ORDER BY id DESC LIMIT 100", &st, DBI_T(mac)))
-		return 0;
-	while (dbi_step(st) == DBI_ROW && strcmp(dbi_column_text(st, 0), "complete"))
+		return -1;
+	while ((step = dbi_step(st)) == DBI_ROW && strcmp(dbi_column_text(st, 0), "complete"))
 		n++;
 	dbi_finalize(st);
-	return n;
+	return step == DBI_ROW || step == DBI_DONE ? n : -1;
 }
 
 json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
@@ -446,6 +447,7 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 	json_t *arr = json_array();
 	struct dbi_stmt *st;
 	int64_t now = now_s();
+	int step;
 
 	/* Every machine the daemon knows, and every MAC a job names. */
 	if (dbi_prepare(ro,
@@ -458,9 +460,11 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 		"LEFT JOIN jobs j ON j.id = (SELECT id FROM jobs a WHERE a.mac = k.mac AND a.stage IN "
 		"  ('queued', 'powering_on', 'booting', 'running') ORDER BY (a.stage = 'queued'), a.id LIMIT 1) "
 		"LEFT JOIN runs r ON r.id = (SELECT max(id) FROM runs x WHERE x.machine_id = m.id) "
-		"ORDER BY k.mac LIMIT 5000", &st))
-		return arr;
-	while (dbi_step(st) == DBI_ROW) {
+		"ORDER BY k.mac LIMIT 5000", &st)) {
+		json_decref(arr);
+		return NULL;
+	}
+	while ((step = dbi_step(st)) == DBI_ROW) {
 		const char *mac = dbi_column_text(st, LB_MAC);
 		const char *stage = dbi_column_text(st, LB_STAGE);
 		const char *err = dbi_column_text(st, LB_POWER_ERROR);
@@ -469,6 +473,9 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 		int64_t since = dbi_column_i64(st, LB_LAST_SEEN);
 		int streak = fail_streak(ro, mac);
 		json_t *m, *job = json_null(), *run = json_null();
+
+		if (streak < 0)
+			break;	/* step stays DBI_ROW: a failed read, below */
 
 		if (dbi_column_i64(st, LB_LAST_ENDED) > since)
 			since = dbi_column_i64(st, LB_LAST_ENDED);
@@ -499,6 +506,11 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 		json_array_append_new(arr, m);
 	}
 	dbi_finalize(st);
+	if (step != DBI_DONE) {
+		/* not the machines read before the failure: the caller's 500 */
+		json_decref(arr);
+		return NULL;
+	}
 	return arr;
 }
 

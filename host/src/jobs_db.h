@@ -91,7 +91,8 @@ json_t *jobs_db_events_json(struct dbi *ro, int64_t id);
 /* A machine: power settings (never the password; the command template
  * only for an admin, see power_json), jobs; NULL if none. */
 json_t *jobs_db_machine_json(struct dbi *ro, const char *mac, int admin);
-json_t *jobs_db_lab_json(struct dbi *ro, int fail_streak);     /* the overview */
+/* the overview; NULL when the read failed (never the machines read so far) */
+json_t *jobs_db_lab_json(struct dbi *ro, int fail_streak);
 /* The lifecycle fields of a job row (api_jobs.c adds them to its JSON). */
 json_t *jobs_db_lifecycle_json(struct dbi *ro, int64_t id);
 /* The SQL columns of the lifecycle fields and their JSON (api_jobs.c's

@@ -96,7 +96,7 @@ int labels_each(struct dbi *db, const int64_t *ids, size_t n, label_fn fn, void 
 {
 	struct buf in = { 0 }, sql = { 0 };
 	struct dbi_stmt *st;
-	int rc = -1;
+	int rc = -1, step;
 
 	if (n == 0)
 		return 0;
@@ -116,11 +116,13 @@ int labels_each(struct dbi *db, const int64_t *ids, size_t n, label_fn fn, void 
 		goto out;
 	if (n == 1)
 		dbi_bind_i64(st, 1, ids[0]);
-	while (dbi_step(st) == DBI_ROW)
+	while ((step = dbi_step(st)) == DBI_ROW)
 		if (dbi_column_text(st, 1))
 			fn(dbi_column_i64(st, 0), dbi_column_text(st, 1), dbi_column_text(st, 2), ctx);
 	dbi_finalize(st);
-	rc = 0;
+	/* a read that failed part-way has given some runs' labels only:
+	 * the caller answers 500, never runs that look unlabelled */
+	rc = step == DBI_DONE ? 0 : -1;
 out:
 	buf_free(&in);
 	buf_free(&sql);
@@ -143,11 +145,12 @@ static void attach_one(int64_t run, const char *name, const char *value, void *b
 		json_array_append_new(json_object_get(r, "tags"), json_string(name));
 }
 
-void labels_attach(struct dbi *db, json_t *runs)
+int labels_attach(struct dbi *db, json_t *runs)
 {
 	json_t *r, *byid = json_object();
 	int64_t *ids = calloc(json_array_size(runs) + 1, sizeof(*ids));
 	size_t i;
+	int rc = -1;
 
 	json_array_foreach(runs, i, r) {
 		char key[24];
@@ -159,22 +162,26 @@ void labels_attach(struct dbi *db, json_t *runs)
 		json_object_set(byid, key, r);
 	}
 	if (ids)
-		labels_each(db, ids, json_array_size(runs), attach_one, byid);
+		rc = labels_each(db, ids, json_array_size(runs), attach_one, byid);
 	free(ids);
 	json_decref(byid);
+	return rc;
 }
 
-size_t runs_labelled(struct dbi *db, const char *label, int64_t *runs, size_t cap)
+long runs_labelled(struct dbi *db, const char *label, int64_t *runs, size_t cap)
 {
 	struct dbi_stmt *st;
 	size_t n = 0;
+	int step = DBI_DONE;
 
 	if (dbi_query(db, "SELECT id FROM runs r WHERE status = 'complete' AND (label = ?1 OR EXISTS "
 		      "(SELECT 1 FROM run_tags t WHERE t.run_id = r.id AND t.tag = ?1)) ORDER BY id LIMIT ?2", &st,
 		      DBI_T(label), DBI_I((int64_t)cap)))
-		return 0;
-	while (n < cap && dbi_step(st) == DBI_ROW)
+		return -1;
+	while (n < cap && (step = dbi_step(st)) == DBI_ROW)
 		runs[n++] = dbi_column_i64(st, 0);
 	dbi_finalize(st);
-	return n;
+	/* LIMIT cap: the cap-th row ends it with DBI_ROW; any other end
+	 * than DONE is a failed read, whose side would be some boots only */
+	return step == DBI_ROW || step == DBI_DONE ? (long)n : -1;
 }

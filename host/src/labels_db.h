@@ -31,11 +31,12 @@ typedef void (*label_fn)(int64_t run, const char *name, const char *value, void 
  * name: one query for them all. 0 or -1. */
 int labels_each(struct dbi *db, const int64_t *ids, size_t n, label_fn fn, void *ctx);
 /* Sets "tags" ([…], sorted) and "meta" ({…}) on every run object of runs (a
- * JSON array of run objects with "id"): one query for them all. */
-void labels_attach(struct dbi *db, json_t *runs);
+ * JSON array of run objects with "id"): one query for them all. 0, or -1
+ * when the read failed (some runs' labels may be missing: answer 500). */
+int labels_attach(struct dbi *db, json_t *runs);
 
 /* The complete runs whose label is `label` or that carry it as a tag, oldest
- * first, into runs (at most cap): how many. */
-size_t runs_labelled(struct dbi *db, const char *label, int64_t *runs, size_t cap);
+ * first, into runs (at most cap): how many, or -1 when the read failed. */
+long runs_labelled(struct dbi *db, const char *label, int64_t *runs, size_t cap);
 
 #endif

@@ -425,6 +425,7 @@ int load_histogram(struct dbi *db, int64_t run, int64_t cid, int rep, int init,
 	struct dbi_stmt *st;
 	size_t cap = 0;
 	long m;
+	int step;
 	/* rep/init -1 = "all": prefer the payload's own merged chunks
 	 * (65535), else sum the individual ones. (A stored chunk has a
 	 * non-empty bucket, as a stored bucket row had.) */
@@ -446,12 +447,22 @@ int load_histogram(struct dbi *db, int64_t run, int64_t cid, int rep, int init,
 	dbi_bind_i64(st, 2, cid);
 	dbi_bind_i64(st, 3, rep);
 	dbi_bind_i64(st, 4, init);
-	while (dbi_step(st) == DBI_ROW)
+	while ((step = dbi_step(st)) == DBI_ROW)
 		if (add_chunk(st, 0, 1, idx, cnt, n, &cap))
 			break;
 	dbi_finalize(st);
-	m = merge_buckets(*idx, *cnt, *n);
-	*n = m < 0 ? 0 : (size_t)m;
+	m = step == DBI_DONE ? merge_buckets(*idx, *cnt, *n) : -1;
+	if (m < 0) {
+		/* a read that failed part-way (or a chunk not read): not the
+		 * buckets read so far, which look like a histogram */
+		free(*idx);
+		free(*cnt);
+		*idx = NULL;
+		*cnt = NULL;
+		*n = 0;
+		return -1;
+	}
+	*n = (size_t)m;
 	return 0;
 }
 

@@ -147,7 +147,8 @@ int histos_open(struct dbi *db, int64_t run, int64_t case_id, struct histo_curso
 void histos_take(struct histo_cursor *c, int64_t case_id, histo_fn fn, void *ctx);
 void histos_close(struct histo_cursor *c);
 /* A case's histogram as parallel arrays, merged as API.md says (rep/init -1 =
- * all: the payload's own merged rows when it sent them, else the sum). */
+ * all: the payload's own merged rows when it sent them, else the sum). 0
+ * (n 0: none stored), or -1 when the read failed (n 0: never part of it). */
 int load_histogram(struct dbi *db, int64_t run, int64_t cid, int rep, int init,
 		   uint32_t **idx, uint64_t **cnt, size_t *n);
 

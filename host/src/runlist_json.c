@@ -334,9 +334,13 @@ int runlist_json(struct dbi *db, const struct run_filters *f, int with_token, st
 	ids = calloc(p.n + 1, sizeof(*ids));
 	for (size_t i = 0; ids && i < p.n; i++)
 		ids[i] = p.runs[i].id;
-	/* as labels_attach: a run whose labels cannot be read has none */
-	if (ids)
-		labels_each(db, ids, p.n, page_label, &p);
+	/* as labels_attach: a page whose labels cannot be read (all or
+	 * some) is no page (500), never runs that look unlabelled */
+	if (!ids || labels_each(db, ids, p.n, page_label, &p)) {
+		free(ids);
+		page_free(&p);
+		return -1;
+	}
 	free(ids);
 	labels = 0;
 	for (size_t i = 0; i < p.nl; i++)

@@ -160,6 +160,10 @@ try {
 		`choosing lock_hold: the page shows the API's figures (${lock.cases.length} cases: the rw-lock's hold per write)`, { url: page.url(), page: s.a_p50, api: sorted(lock.cases) });
 	ok(s.titles.length > 0 && s.titles.every((t) => t.includes(lockRow.measure)),
 		`... titled with the schema's words ("${lockRow.measure}")`, s.titles);
+	// the heatmap says what each repetition gave: the hold, not a p50
+	const heat = await page.evaluate(() => window.xcbCharts['matrix:0'] && window.xcbCharts['matrix:0'].data.datasets[0].label);
+	ok(lockRow.figure === 'hold' && heat && heat.endsWith(`median ${lockRow.figure}`) && !heat.includes('p50'),
+		`... its heatmap of the schema's figure ("${heat}")`, { heat, figure: lockRow.figure });
 
 	// ---- the run page's sync table: the same words, in show's order ------------
 	await page.goto(url(`run.html?id=${ID}`));

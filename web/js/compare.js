@@ -267,7 +267,13 @@ const isLockRow = (cmp) => !!(schema && schema.lock_row && cmp.row === schema.lo
 // What a table's cells compare: under lock_hold any table's the lock's hold
 // (the row's measure), else a sync table's the row's measure (compare
 // --row's title words), any other the median call time.
-const measureOfPivot = (pv, cmp) => (isLockRow(cmp) ? rowWords(syncRows(), cmp.row).measure : measureOf(pv.fixed, syncRows(), cmp.row));
+const measureOfPivot = (pv, cmp) => (isLockRow(cmp) ? rowWords(syncRows(), cmp.row).measure
+	: !isSync(pv.fixed) && schema && schema.call_row ? schema.call_row.measure : measureOf(pv.fixed, syncRows(), cmp.row));
+
+// What each repetition gave a case's figure (the schema's `figure`: a p50,
+// lock_hold's hold per acquisition), for the heatmap's words; p50 where a
+// daemon's schema predates it.
+const figureOf = (cmp) => rowWords(syncRows(), cmp.row || 'all').figure || 'p50';
 
 // The row chooser (row=): only where a compared case is a sync one (seed
 // 002's figures are rows of sync cases only; any other case has none, so a
@@ -331,7 +337,7 @@ function ciText(c) {
 // cmp: the whole answer (its level, fdr and minimum effect).
 function pivotView(pv, i, all, cmp) {
 	// between boots a side's figure is its boots' geometric mean of p50
-	const of = cmp.level === 'between_boot' ? "the boots' geometric mean of the median" : 'median';
+	const of = `${cmp.level === 'between_boot' ? "the boots' geometric mean of the median" : 'median'} ${figureOf(cmp)}`;
 	const id = `matrix:${i}`;
 	const rows = pv.rows.map(String), cols = pv.cols.map(String);
 	const data = [];
