@@ -171,11 +171,11 @@ check "compare and check --help print '%' as it is" bash -c "! { '$XCBENCH' comp
 "${X[@]}" compare "$A" "$A" --a-where algo=lockless,work_us=0 --b-where algo=lockless,work_us=5 >"$TMP/plant-seed.txt" 2>&1
 t=$(grep -m1 '^% change of' "$TMP/plant-seed.txt")
 check "seed view, --a-where work_us=0 --b-where work_us=5: the title names each side's restriction ($t)" \
-	grep -q '^% change of median call time (geometric mean of the boots. p50), lockless (work_us=0) -> lockless (work_us=5), ' <<<"$t"
+	grep -q '^% change of the median call time (geometric mean of the boots. p50), lockless (work_us=0) -> lockless (work_us=5), ' <<<"$t"
 "${X[@]}" compare "$A" "$A" --algo-a locked --algo-b lockless >"$TMP/algos-seed.txt" 2>&1
 t=$(grep -m1 '^% change of' "$TMP/algos-seed.txt")
 check "... and two algorithms with no restriction are titled by them alone ($t)" \
-	grep -q '^% change of median call time (geometric mean of the boots. p50), locked -> lockless, ' <<<"$t"
+	grep -q '^% change of the median call time (geometric mean of the boots. p50), locked -> lockless, ' <<<"$t"
 "${X[@]}" calibrate "$A,$B" >"$TMP/calib.txt" 2>&1
 check "xcbench calibrate prints both rates" grep -q "groups (3 vs 3 boots)" "$TMP/calib.txt"
 sed 's/^/# /' "$TMP/calib.txt"

@@ -112,7 +112,7 @@ for line in "${lines[@]}"; do
 	rc=$?
 	case $line in
 	*--csv*) want='^kind,.*change_pct,ci_low,ci_high' ;;
-	*) want='^% change of median call time \(p50\), locked -> lockless, ' ;;
+	*) want='^% change of the median call time \(p50\), locked -> lockless, ' ;;
 	esac
 	check "README's '$line': exits 0 ($rc) and prints its table" \
 		bash -c '[ "$1" = 0 ] && grep -qE "$2" <<<"$3"' _ "$rc" "$want" "$out"
