@@ -388,6 +388,106 @@ int xcb_kv_next(const char *text, size_t len, size_t *pos,
 	return 0;
 }
 
+/* Wide lines' pieces (xcb_proto.h). A piece line is key '+' I '/' N '='
+ * PIECE '\n'; each piece but the last carries the same number of value bytes:
+ * room less the line's other bytes, I counted at N's width. */
+static unsigned ndigits(unsigned v)
+{
+	return v < 10 ? 1 : v < 100 ? 2 : 3;
+}
+
+static size_t piece_bytes(size_t klen, unsigned n, size_t room)
+{
+	size_t over = klen + 4 + 2 * (size_t)ndigits(n);	/* '+', '/', '=', '\n' */
+
+	return room > over ? room - over : 0;
+}
+
+unsigned xcb_pieces(size_t klen, size_t vlen, size_t room)
+{
+	/* N's width decides the bytes a piece carries, which decides N: try
+	 * each width, the first N that fits its own width is the answer. */
+	for (unsigned n_max = 9; n_max <= XCB_PIECES_MAX; n_max = n_max * 10 + 9) {
+		size_t each = piece_bytes(klen, n_max, room);
+		size_t n = each ? (vlen + each - 1) / each : 0;
+
+		if (!each)
+			return 0;
+		if (n <= n_max)
+			return n ? (unsigned)n : 1;
+	}
+	return 0;
+}
+
+static size_t put_uint(char *out, unsigned v)
+{
+	unsigned d = ndigits(v);
+
+	for (unsigned k = d; k--; v /= 10)
+		out[k] = (char)('0' + v % 10);
+	return d;
+}
+
+size_t xcb_piece_line(char *out, size_t cap, const char *key, size_t klen, const char *val,
+		      size_t vlen, unsigned i, unsigned n, size_t room)
+{
+	size_t each = piece_bytes(klen, n, room), off, len, o = 0;
+
+	if (n == 0 || n > XCB_PIECES_MAX || i == 0 || i > n || !each)
+		return 0;
+	off = (size_t)(i - 1) * each;
+	if (off > vlen)
+		return 0;
+	len = vlen - off < each ? vlen - off : each;
+	if (cap < klen + 4 + 2 * (size_t)ndigits(n) + len)
+		return 0;
+	for (size_t k = 0; k < klen; k++)
+		out[o++] = key[k];
+	out[o++] = '+';
+	o += put_uint(out + o, i);
+	out[o++] = '/';
+	o += put_uint(out + o, n);
+	out[o++] = '=';
+	for (size_t k = 0; k < len; k++)
+		out[o++] = val[off + k];
+	out[o++] = '\n';
+	return o;
+}
+
+/* A decimal in s[0..len) without leading zeros, 1..XCB_PIECES_MAX. */
+static int piece_number(const char *s, size_t len, unsigned *v)
+{
+	*v = 0;
+	if (len == 0 || len > 2 || s[0] == '0')
+		return 0;
+	for (size_t k = 0; k < len; k++) {
+		if (s[k] < '0' || s[k] > '9')
+			return 0;
+		*v = *v * 10 + (unsigned)(s[k] - '0');
+	}
+	return 1;
+}
+
+int xcb_piece_key(const char *key, size_t klen, size_t *blen, unsigned *i, unsigned *n)
+{
+	size_t plus = klen, slash = klen;
+
+	for (size_t k = klen; k--;) {
+		if (key[k] == '/' && slash == klen)
+			slash = k;
+		if (key[k] == '+') {
+			plus = k;
+			break;
+		}
+	}
+	if (plus == 0 || plus >= klen || slash == klen || slash < plus ||
+	    !piece_number(key + plus + 1, slash - plus - 1, i) ||
+	    !piece_number(key + slash + 1, klen - slash - 1, n) || *i > *n)
+		return 0;
+	*blen = plus;
+	return 1;
+}
+
 const char *xcb_err_name(int err)
 {
 	static const char *const names[XCB_E_NREASONS] = {

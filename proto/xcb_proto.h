@@ -214,6 +214,31 @@ static inline uint64_t xcb_sample(const struct xcb_samples *s, unsigned i)
 int xcb_kv_next(const char *text, size_t len, size_t *pos,
 		const char **key, size_t *klen, const char **val, size_t *vlen);
 
+/*
+ * Wide lines. A HELLO line `key=value` wider than one frame's payload (the
+ * apic_ids and cpu_topo facts at 1024 CPUs: 5-9 KB) travels as pieces, each
+ * a line of its own that fits one frame: `key+I/N=PIECE` (I = 1..N, no
+ * leading zeros), the value cut in order into N pieces at byte boundaries.
+ * A receiver keeps the pieces as they come (any order, any frames, each
+ * insert-once like a fact) and, once all N are in, stores key = the pieces
+ * joined in order. `+` and `/` are not key characters, so a receiver from
+ * before this keeps no piece, never a truncated value (it used to keep the
+ * first frame's part of the line as the whole fact).
+ */
+#define XCB_PIECES_MAX 99
+/* How many pieces a line of key length klen and value length vlen takes when
+ * each piece line (with its '\n') must fit in room bytes: 0 if over
+ * XCB_PIECES_MAX or room leaves no byte for the value. */
+unsigned xcb_pieces(size_t klen, size_t vlen, size_t room);
+/* Writes piece i (1..n, n = xcb_pieces(klen, vlen, room)) of key=val as a
+ * line ending in '\n' into out (cap bytes); returns its length, 0 on a bad
+ * i or n or when cap is too small. */
+size_t xcb_piece_line(char *out, size_t cap, const char *key, size_t klen, const char *val,
+		      size_t vlen, unsigned i, unsigned n, size_t room);
+/* Whether key[0..klen) is a piece's key `base+I/N`: 1 and *blen (the base's
+ * length, >= 1), *i, *n; else 0. */
+int xcb_piece_key(const char *key, size_t klen, size_t *blen, unsigned *i, unsigned *n);
+
 /* Short stable name of a reason ("short", "magic", ... ; "ok" for 0). */
 const char *xcb_err_name(int err);
 /* Name of a frame type ("hello", "case", ...; "?" if unknown). */

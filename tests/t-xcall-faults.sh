@@ -21,7 +21,8 @@
 #   no_checkin    locked's CPU 3 runs each call and never checks in: the
 #                 quiet phase's time bound says the call ran on every target
 #                 and never returned, and names CPU 3, which the initiator's
-#                 wait spins on;
+#                 wait spins on — also when each turn of a spin takes 5 ms
+#                 (XCB_HOST_TURN_US: a loaded host);
 #   ack_early     lockless's wait=ack returns right after the IPIs (as none
 #                 does): stress and quiet pass it (each call still runs
 #                 once), the held phase names the call and the target that
@@ -88,6 +89,15 @@ check "an algorithm without a name: the error says so and what gives one" \
 fault no_checkin 300 "^test_xcall: TIME BOUND" XCB_XCALL_ONLY=locked XCB_XCALL_PHASES=quiet XCB_XCALL_BOUND_S=10
 check "no check-in: the run fails on its time bound (rc $rc, not a hang)" [ "$rc" -eq 3 ]
 check "no check-in: the call ran on every target and never returned, the initiator waits on CPU 3" \
+	grep -qE "quiet locked wait=[a-z]+ shape=[a-z]+.*: initiator [0-9]+ call [0-9]+ ran on every target, never returned; the initiator waits on CPU 3 \(locked: not checked in\)" <<<"$line"
+# The same on a loaded host, made repeatable: every turn of every spin 5 ms
+# (XCB_HOST_TURN_US; beside other load the shim's sched_yield took ~3 ms).
+# The wait notes by the clock (PLAT_WAIT_NOTE_US), not after 4096 turns —
+# 20 s of them here, past the 10 s bound, and the report named nobody.
+fault no_checkin 300 "^test_xcall: TIME BOUND" XCB_XCALL_ONLY=locked XCB_XCALL_PHASES=quiet XCB_XCALL_BOUND_S=10 \
+	XCB_HOST_TURN_US=5000
+check "no check-in, 5 ms a turn (a loaded host): the run fails on its time bound (rc $rc, not a hang)" [ "$rc" -eq 3 ]
+check "no check-in, 5 ms a turn: the bound still names CPU 3, which the initiator waits on" \
 	grep -qE "quiet locked wait=[a-z]+ shape=[a-z]+.*: initiator [0-9]+ call [0-9]+ ran on every target, never returned; the initiator waits on CPU 3 \(locked: not checked in\)" <<<"$line"
 fault ack_early 300 "returned while target" XCB_XCALL_ONLY=lockless XCB_XCALL_PHASES=stress,quiet XCB_XCALL_ITERS=200
 check "ack returning early: stress and quiet alone pass it (rc $rc: why the held phase exists)" [ "$rc" -eq 0 ]

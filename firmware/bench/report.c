@@ -148,24 +148,61 @@ static void send_text_locked(enum xcb_type type, const char *text, unsigned len)
 	fan_out(xcb_enc_text(frame, sizeof(frame), &h, text, len));
 }
 
+/* Under report_lock: a HELLO line wider than a frame (text[0..len), its '\n'
+ * included if it has one) as pieces, one frame each (proto: xcb_piece_line;
+ * the daemon joins them). 0 when it is no key=value line or takes more
+ * than XCB_PIECES_MAX pieces: the caller cuts it hard, as before. It was
+ * always cut hard: at 1024 CPUs the daemon kept apic_ids' first ~1440
+ * bytes as the whole fact (its last number cut short) and dropped the
+ * rest, lines without '='. */
+static int send_pieces_locked(enum xcb_type type, const char *text, unsigned len)
+{
+	static char piece[XCB_PAYLOAD_MAX];
+	unsigned eq = 0, vlen, n;
+
+	while (eq < len && text[eq] != '=' && text[eq] != '\n')
+		eq++;
+	if (eq == 0 || eq >= len || text[eq] != '=')
+		return 0;
+	vlen = len - eq - 1 - (text[len - 1] == '\n');
+	n = xcb_pieces(eq, vlen, sizeof(piece));
+	if (!n)
+		return 0;
+	for (unsigned i = 1; i <= n; i++)
+		send_text_locked(type, piece, (unsigned)xcb_piece_line(piece, sizeof(piece), text, eq,
+								       text + eq + 1, vlen, i, n, sizeof(piece)));
+	return 1;
+}
+
 void report_text(enum xcb_type type, const char *text, unsigned len)
 {
 	int splittable = type == XCB_T_HELLO || type == XCB_T_CASE;
 	report_lock();
 	while (len > XCB_PAYLOAD_MAX && splittable) {
-		/* Cut after the last '\n' that fits; a single over-long line is cut hard. */
+		/* Cut after the last '\n' that fits. A first line wider than
+		 * a frame: HELLO's in pieces, any other cut hard. */
 		unsigned cut = XCB_PAYLOAD_MAX;
 		while (cut > 0 && text[cut - 1] != '\n')
 			cut--;
-		if (cut == 0)
+		if (cut == 0) {
+			unsigned end = XCB_PAYLOAD_MAX;
+			while (end < len && text[end - 1] != '\n')
+				end++;
+			if (type == XCB_T_HELLO && send_pieces_locked(type, text, end)) {
+				text += end;
+				len -= end;
+				continue;
+			}
 			cut = XCB_PAYLOAD_MAX;
+		}
 		send_text_locked(type, text, cut);
 		text += cut;
 		len -= cut;
 	}
 	if (len > XCB_PAYLOAD_MAX)
 		len = XCB_PAYLOAD_MAX;
-	send_text_locked(type, text, len);
+	if (len || !splittable)	/* not an empty frame after the pieces */
+		send_text_locked(type, text, len);
 	report_unlock();
 }
 

@@ -184,6 +184,80 @@ static void test_stream(void **state)
 	assert_true(A.flushes >= 1);
 }
 
+/* HELLO's machine facts at 1024 CPUs (bench/benchenv.c's lines, x2APIC IDs
+ * and a 4-package topology): apic_ids (~5 KB) and cpu_topo (~8 KB) are each
+ * wider than a frame. Every frame fits; every line arrives whole or as
+ * pieces (xcb_proto.h) that join, in any order, to exactly the line sent.
+ * Before, such a line was cut hard at the frame's end: the daemon kept its
+ * first ~1440 bytes as the fact and dropped the rest. */
+static void test_wide_facts(void **state)
+{
+	static char hello[32768], joined[32768], pieces[XCB_PIECES_MAX + 1][XCB_PAYLOAD_MAX];
+	static size_t plen[XCB_PIECES_MAX + 1];
+	unsigned n = 0, jn = 0, npieces = 0, pn = 0;
+	(void)state;
+	rec_init(&A, "udp", -1);
+	udp_stub = &A.t;
+	report_init("udp", "0000000000000043", 0);
+	n += (unsigned)snprintf(hello + n, sizeof(hello) - n, "fw=test\ncpus=1024\napic_ids=");
+	for (unsigned i = 0; i < 1024; i++)
+		n += (unsigned)snprintf(hello + n, sizeof(hello) - n, "%s%u", i ? "," : "", (i / 256) << 12 | (i % 256) * 2);
+	n += (unsigned)snprintf(hello + n, sizeof(hello) - n, "\ncpu_topo=");
+	for (unsigned i = 0; i < 1024; i++)
+		n += (unsigned)snprintf(hello + n, sizeof(hello) - n, "%s%u/%u/%u", i ? "," : "", i / 256, i % 256 / 2, i % 2);
+	n += (unsigned)snprintf(hello + n, sizeof(hello) - n, "\ntopology=pkgs=4,cores=128,threads=2\ncpus_listed=1024\n");
+	report_text(XCB_T_HELLO, hello, n);
+
+	/* Each frame: whole lines; a piece saved by its number, the line
+	 * joined once all its pieces are in (one wide line's pieces go out
+	 * before the next line's). */
+	struct xcb_hdr hd;
+	const uint8_t *p;
+	for (unsigned f = 0; f < A.n; f++) {
+		decode_ok(&A, f, &hd, &p);
+		assert_int_equal(hd.type, XCB_T_HELLO);
+		assert_true(hd.length > 0 && hd.length <= XCB_PAYLOAD_MAX);
+		assert_int_equal(p[hd.length - 1], '\n');
+		size_t pos = 0, kl, vl;
+		const char *k, *v, *t = (const char *)p;
+		while (xcb_kv_next(t, hd.length, &pos, &k, &kl, &v, &vl)) {
+			size_t bl;
+			unsigned i, m;
+			if (!xcb_piece_key(k, kl, &bl, &i, &m)) {
+				jn += (unsigned)snprintf(joined + jn, sizeof(joined) - jn, "%.*s=%.*s\n",
+							 (int)kl, k, (int)vl, v);
+				continue;
+			}
+			assert_true(m >= 2 && m <= XCB_PIECES_MAX && i <= m);
+			assert_true(pn == 0 || pn == m);
+			pn = m;
+			memcpy(pieces[i], k, bl);
+			memcpy(pieces[i] + bl, "=", 1);
+			plen[i] = bl + 1;
+			memcpy(pieces[i] + plen[i], v, vl);
+			plen[i] += vl;
+			if (++npieces == m) {	/* a line's pieces all in: joined */
+				for (unsigned j = 1; j <= m; j++)	/* each number once */
+					assert_true(plen[j] > 0);
+				jn += (unsigned)snprintf(joined + jn, sizeof(joined) - jn, "%.*s", (int)plen[1], pieces[1]);
+				for (unsigned j = 2; j <= m; j++) {
+					size_t eq = (size_t)(memchr(pieces[j], '=', plen[j]) - (void *)pieces[j]) + 1;
+					assert_memory_equal(pieces[j], pieces[1], eq);	/* one key */
+					memcpy(joined + jn, pieces[j] + eq, plen[j] - eq);
+					jn += (unsigned)(plen[j] - eq);
+				}
+				joined[jn++] = '\n';
+				memset(plen, 0, sizeof(plen));
+				npieces = pn = 0;
+			}
+		}
+	}
+	assert_int_equal(npieces, 0);
+	assert_int_equal(jn, n);
+	assert_memory_equal(joined, hello, n);
+	assert_true(A.n >= 1 + 4 + 6);	/* the facts; apic_ids' pieces; cpu_topo's */
+}
+
 /* A transport that fails is dropped; the other keeps every frame, seq unbroken. */
 static void test_failing_transport(void **state)
 {
@@ -220,4 +294,5 @@ static void test_failing_transport(void **state)
 XCB_TEST_MAIN(
 	cmocka_unit_test(test_token_and_transports),
 	cmocka_unit_test(test_stream),
+	cmocka_unit_test(test_wide_facts),
 	cmocka_unit_test(test_failing_transport))

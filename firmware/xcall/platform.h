@@ -65,15 +65,49 @@ void plat_wait_note(unsigned target, const char *what);
 void plat_wait_clear(void);
 /* The CPU `cpu` notes it waits on (its `what` in *what), or -1: none. */
 int plat_waiting_on(unsigned cpu, const char **what);
-/* Spins a wait makes before it notes: a few microseconds, well past a
- * healthy answer on hardware, so timed calls pay nothing. */
-#define PLAT_WAIT_NOTE_SPINS 4096
+
+/*
+ * When a wait notes: once it has lasted PLAT_WAIT_NOTE_US of the platform's
+ * clock (plat_now_us), and again every PLAT_WAIT_NOTE_US while it lasts (a
+ * mask's wait names the lowest CPU still missing, which changes as the
+ * others answer). Time, not turns: it was "after 4096 turns", and a turn's
+ * length is the host's — a pause on hardware (4096: a few µs), a
+ * sched_yield() in the host shim, which beside other load took over 10 s
+ * for 4096, so test_xcall's time bound passed before the note was made and
+ * named no CPU (t-xcall-faults' no_checkin, under load).
+ *
+ * The clock is read at every PLAT_WAIT_LOOK_TURNS-th turn only (the first
+ * such look starts the wait's clock): on hardware 64 pauses, well under a
+ * microsecond to a few, so a timed spin pays no clock read per turn; on the
+ * host every turn, which a clock read costs nothing beside. The count in
+ * *spins carries PLAT_WAIT_NOTED once a note was made (plat_wait_done
+ * clears it), and its turns restart at each note, so it never wraps.
+ */
+#define PLAT_WAIT_NOTE_US 100
+#ifdef XCB_HOST
+#define PLAT_WAIT_LOOK_TURNS 1u
+#else
+#define PLAT_WAIT_LOOK_TURNS 64u
+#endif
+#define PLAT_WAIT_NOTED (1u << 31)
+
+/* A look at the clock (platform_hw.c / platform_host.c keep the wait's start
+ * in the caller's own per-CPU slot): 1 when a note is due now, and then
+ * *spins is PLAT_WAIT_NOTED with its turns restarted. */
+int plat_wait_look(unsigned *spins);
+
+/* One turn of a wait whose condition failed: 1 when it should note (now).
+ * *spins starts at 0; only a wait that spins pays the count. */
+static inline int plat_wait_due(unsigned *spins)
+{
+	return ++*spins % PLAT_WAIT_LOOK_TURNS == 0 && plat_wait_look(spins);
+}
 
 /* One turn of a wait on CPU `target`, after its condition failed: notes the
- * wait once it is slow, then relaxes. *spins starts at 0. */
+ * wait when due (plat_wait_due), then relaxes. *spins starts at 0. */
 static inline void plat_wait_turn(unsigned *spins, unsigned target, const char *what)
 {
-	if (++*spins == PLAT_WAIT_NOTE_SPINS)
+	if (plat_wait_due(spins))
 		plat_wait_note(target, what);
 	plat_cpu_relax();
 }
@@ -81,7 +115,7 @@ static inline void plat_wait_turn(unsigned *spins, unsigned target, const char *
 /* After the wait: forgets its note, if it made one. */
 static inline void plat_wait_done(unsigned spins)
 {
-	if (spins >= PLAT_WAIT_NOTE_SPINS)
+	if (spins & PLAT_WAIT_NOTED)
 		plat_wait_clear();
 }
 

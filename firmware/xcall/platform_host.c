@@ -74,10 +74,20 @@ void plat_host_tlb_nocache(uint64_t mask)
 	__atomic_store_n(&tlb_nocache, mask, __ATOMIC_RELAXED);
 }
 
+/* XCB_HOST_TURN_US=N: every turn of every spin (plat_cpu_relax) lasts N µs,
+ * slept instead of yielded — a loaded host, made repeatable: a host under
+ * other load gave 8 spinning threads ~3 ms a turn, and what a wait does
+ * "after K turns" came K times that late (t-xcall-faults: no_checkin). 0:
+ * yield, as ever. */
+static unsigned turn_us;
+
 int plat_host_init(unsigned ncpus)
 {
+	const char *e = getenv("XCB_HOST_TURN_US");
+
 	if (ncpus == 0 || ncpus > AMASK_MAX_CPUS)
 		return -1;
+	turn_us = e ? (unsigned)strtoul(e, NULL, 10) : 0;
 	ncpus_h = ncpus;
 	free(cpus);
 	cpus = calloc(ncpus, sizeof(*cpus));
@@ -189,6 +199,11 @@ void plat_cpu_relax(void)
 {
 	if (cpus[my_cpu].irq_on)
 		serve();
+	if (turn_us) {
+		struct timespec ts = { turn_us / 1000000, (long)(turn_us % 1000000) * 1000 };
+		nanosleep(&ts, NULL);
+		return;
+	}
 	/* 8+ spinning threads on 2 loaded cores: give the CPU away. */
 	sched_yield();
 }
@@ -357,6 +372,24 @@ int plat_tw_fault_safe(void)
  * waiter may change it; `what` is a string literal, and the pair may be
  * read torn between two waits, which costs only a stale word in a report. */
 static struct { unsigned target; const char *what; } wait_notes[AMASK_MAX_CPUS];
+/* The wait's clock (platform.h plat_wait_look): µs of its first look or last
+ * note; each thread's own. */
+static __thread uint64_t wait_since;
+
+int plat_wait_look(unsigned *spins)
+{
+	uint64_t now = plat_now_us();
+
+	if (*spins == PLAT_WAIT_LOOK_TURNS) {	/* this wait's first look */
+		wait_since = now;
+		return 0;
+	}
+	if (now - wait_since < PLAT_WAIT_NOTE_US)
+		return 0;
+	wait_since = now;
+	*spins = PLAT_WAIT_NOTED;
+	return 1;
+}
 
 void plat_wait_note(unsigned target, const char *what)
 {

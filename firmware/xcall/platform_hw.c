@@ -107,7 +107,25 @@ unsigned plat_lost_cpu(enum plat_lost site)
 static struct {
 	uint32_t target1;		/* the target + 1; 0 (BSS): not waiting */
 	const char *what;
+	uint64_t since;			/* µs: the wait's first look or last note; its CPU's alone */
 } waits[XCB_MAX_CPUS];
+
+/* platform.h: the wait's clock, kept in the waiter's own slot (plain: no
+ * other CPU reads `since`). */
+int plat_wait_look(unsigned *spins)
+{
+	uint64_t now = plat_now_us(), *since = &waits[smp_cpu_id()].since;
+
+	if (*spins == PLAT_WAIT_LOOK_TURNS) {	/* this wait's first look */
+		*since = now;
+		return 0;
+	}
+	if (now - *since < PLAT_WAIT_NOTE_US)
+		return 0;
+	*since = now;
+	*spins = PLAT_WAIT_NOTED;
+	return 1;
+}
 
 void plat_wait_note(unsigned target, const char *what)
 {

@@ -37,6 +37,10 @@ void xcall_raw_init_state(void)
 	}
 }
 
+/* Turns between two looks at the probe's bound (its clock): a few µs of
+ * pauses on hardware. */
+#define RAW_BOUND_TURNS 4096u
+
 /* One probe to `target`: `mode` 0 is the ping-pong (the target IPIs us back and
  * our own handler sets pong_seen), RAW_ONEWAY the `ipi` floor (the target's
  * handler sets our pong_seen itself). Cycles, 0 for ourselves or no such CPU. */
@@ -50,7 +54,7 @@ static uint64_t raw_probe(unsigned target, uint32_t mode)
 	/* relaxed: the release store of ping_from below orders it. */
 	__atomic_store_n(&raw[me].pong_seen, 0, __ATOMIC_RELAXED);
 	uint64_t t0 = plat_cycles(), bound = XCALL_RAW_BOUND_MS * plat_tsc_khz();
-	unsigned spins = 0;
+	unsigned spins = 0, turns = 0;
 	/* release: the target's acquire exchange of ping_from sees our reset of
 	 * pong_seen ordered before its answer (ping-pong) or its store of our
 	 * flag (one-way). */
@@ -61,9 +65,10 @@ static uint64_t raw_probe(unsigned target, uint32_t mode)
 	 * (ping-pong) or the target handler's (one-way). Bounded: the floors
 	 * before a case (bench/runner.c, bench/rep.c) run outside any watchdog. */
 	while (!__atomic_load_n(&raw[me].pong_seen, __ATOMIC_ACQUIRE)) {
-		/* The clock only every PLAT_WAIT_NOTE_SPINS turns: a serialised
-		 * read in every turn would slow the very spin the floor times. */
-		if (spins && spins % PLAT_WAIT_NOTE_SPINS == 0 && bound && plat_cycles() - t0 > bound) {
+		/* The clock only every RAW_BOUND_TURNS turns: a serialised read
+		 * in every turn would slow the very spin the floor times. Its
+		 * own count: spins restarts at each note (platform.h). */
+		if (++turns % RAW_BOUND_TURNS == 0 && bound && plat_cycles() - t0 > bound) {
 			/* Take the ping back (acq_rel: pairs with the target's
 			 * exchange), so a late handler cannot answer a later probe
 			 * with this one's flag; if it was taken meanwhile, its

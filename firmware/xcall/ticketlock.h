@@ -42,7 +42,7 @@ struct ticketlock {
 		 * writes anyway; read (relaxed) only by a slow waiter's note, a
 		 * diagnostic that pairs with nothing — a waiter that reads it
 		 * before the new holder's store names the previous holder until
-		 * its next note (every PLAT_WAIT_NOTE_SPINS turns). */
+		 * its next note (every PLAT_WAIT_NOTE_US, platform.h). */
 		uint32_t holder;
 		/* Whether this holder's take counts (xcall_lockprof_counting
 		 * at its take): written and read by the holder alone. */
@@ -51,8 +51,8 @@ struct ticketlock {
 } __attribute__((aligned(64)));
 
 /* Wait for our ticket's turn, profiling nothing: the turns spun (0: it
- * was free). The note is taken again every PLAT_WAIT_NOTE_SPINS turns (see
- * ticket_lock). */
+ * was free; PLAT_WAIT_NOTED set once it noted). The note is taken again
+ * every PLAT_WAIT_NOTE_US (see ticket_lock). */
 static inline unsigned ticket_take(struct ticketlock *l, const char *what)
 {
 	/* relaxed: the ticket number itself orders nothing; the acquire
@@ -64,11 +64,9 @@ static inline unsigned ticket_take(struct ticketlock *l, const char *what)
 	/* acquire: pairs with the release in ticket_release(), so everything
 	 * the previous holder wrote under the lock is visible to us. */
 	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != me) {
-		if (++spins % PLAT_WAIT_NOTE_SPINS == 0) {
+		if (plat_wait_due(&spins))
 			/* relaxed: a diagnostic read (see holder). */
 			plat_wait_note(__atomic_load_n(&l->p.holder, __ATOMIC_RELAXED), what);
-			spins = PLAT_WAIT_NOTE_SPINS;	/* never wraps */
-		}
 		plat_cpu_relax();
 	}
 	return spins;
@@ -80,7 +78,7 @@ static inline unsigned ticket_take(struct ticketlock *l, const char *what)
  * `contended` flag (contended = turns != 0), so an uncontended take pays
  * nothing for it; a contended turn pays one AND-and-test, as
  * xcall_wait_empty's, and the note is taken again every
- * PLAT_WAIT_NOTE_SPINS turns, since the lock passes from holder to holder
+ * PLAT_WAIT_NOTE_US, since the lock passes from holder to holder
  * while we queue. What every take pays is the holder's record: a
  * plat_cpu_id() and one store on the profile line it writes anyway (the
  * only way to name a holder that took the lock uncontended), and the

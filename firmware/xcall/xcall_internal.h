@@ -38,13 +38,13 @@ static inline void xcall_run(xcall_fn_t fn, void *arg)
  * closer to the targets (tree.c: its `pending`, the targets that never
  * picked the call up, not their group's leader) — or, when `who` is empty,
  * in m. That CPU changes as the others check in, so the note is taken again
- * every PLAT_WAIT_NOTE_SPINS turns, not only at the first: the CPU that
- * never answers is the one the report names once the rest are in (a
- * first-only note could name a CPU that was merely slow to start). The
+ * every PLAT_WAIT_NOTE_US while the wait lasts, not only at the first: the
+ * CPU that never answers is the one the report names once the rest are in
+ * (a first-only note could name a CPU that was merely slow to start). The
  * counter is a local, one compare a turn, as in plat_wait_turn (whose
- * target is fixed; here it is read only when noting): it is reset to
- * PLAT_WAIT_NOTE_SPINS at each note, so it never wraps and plat_wait_done
- * sees that a note was made.
+ * target is fixed; here it is read only when noting): plat_wait_due says
+ * when, by the clock, and marks it, so plat_wait_done sees that a note was
+ * made.
  */
 static inline void xcall_wait_empty_naming(const struct amask *m, const struct amask *who,
 					   unsigned nwords, const char *what)
@@ -52,7 +52,7 @@ static inline void xcall_wait_empty_naming(const struct amask *m, const struct a
 	unsigned spins = 0;
 
 	while (!amask_empty(m, nwords, __ATOMIC_ACQUIRE)) {
-		if (++spins % PLAT_WAIT_NOTE_SPINS == 0) {
+		if (plat_wait_due(&spins)) {
 			/* relaxed: diagnostic reads; the acquire above is the
 			 * wait's. AMASK_MAX_CPUS (emptied meanwhile): no note. */
 			unsigned t = amask_first(who, nwords, __ATOMIC_RELAXED);
@@ -60,7 +60,6 @@ static inline void xcall_wait_empty_naming(const struct amask *m, const struct a
 				t = amask_first(m, nwords, __ATOMIC_RELAXED);
 			if (t < AMASK_MAX_CPUS)
 				plat_wait_note(t, what);
-			spins = PLAT_WAIT_NOTE_SPINS;
 		}
 		plat_cpu_relax();
 	}

@@ -1,4 +1,5 @@
 /* casekey.c — text payloads as JSON, and the case matching key (casekey.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +59,12 @@ json_t *kv_to_json(const char *text, size_t len, json_t *obj)
 	while (obj && xcb_kv_next(text, len, &pos, &k, &kl, &v, &vl)) {
 		char key[65], *val;
 
-		if (!key_ok(k, kl))
+		size_t bl;
+		unsigned pi, pn;
+
+		/* A wide line's piece (xcb_proto.h): kept under its own key
+		 * "base+I/N" until kv_join_pieces joins it. */
+		if (!key_ok(k, kl) && !(kl <= XCB_KEY_MAX && xcb_piece_key(k, kl, &bl, &pi, &pn) && key_ok(k, bl)))
 			continue;
 		memcpy(key, k, kl);
 		key[kl] = 0;
@@ -69,6 +75,65 @@ json_t *kv_to_json(const char *text, size_t len, json_t *obj)
 		free(val);
 	}
 	return obj;
+}
+
+/* Joins the pieces of every wide line whose N pieces obj holds (any order,
+ * any frames): the base key set to them joined in order, the pieces dropped.
+ * A piece whose base key is already there repeats a joined line: dropped.
+ * Each piece was sanitised and masked alone; the joined value is masked
+ * again, so a secret cut across two pieces is masked too. */
+void kv_join_pieces(json_t *obj)
+{
+	const char *k;
+	json_t *v;
+	void *tmp;
+
+	json_object_foreach_safe(obj, tmp, k, v) {
+		size_t bl, klen = strlen(k), total = 0;
+		unsigned pi, pn, have = 0;
+		char base[XCB_KEY_MAX + 1], pk[XCB_KEY_MAX + 32], *joined;
+
+		if (!xcb_piece_key(k, klen, &bl, &pi, &pn) || bl > XCB_KEY_MAX)
+			continue;
+		memcpy(base, k, bl);
+		base[bl] = 0;
+		if (json_object_get(obj, base)) {
+			json_object_del(obj, k);
+			continue;
+		}
+		for (unsigned i = 1; i <= pn; i++) {
+			json_t *p;
+
+			snprintf(pk, sizeof(pk), "%s+%u/%u", base, i, pn);
+			p = json_object_get(obj, pk);
+			if (!json_is_string(p))
+				break;
+			have++;
+			total += json_string_length(p);
+		}
+		if (have != pn || !(joined = malloc(total + 1)))
+			continue;
+		total = 0;
+		for (unsigned i = 1; i <= pn; i++) {
+			json_t *p;
+
+			snprintf(pk, sizeof(pk), "%s+%u/%u", base, i, pn);
+			p = json_object_get(obj, pk);
+			memcpy(joined + total, json_string_value(p), json_string_length(p));
+			total += json_string_length(p);
+		}
+		joined[total] = 0;
+		xcb_mask_secrets(joined, total);
+		json_object_set_new(obj, base, json_string(joined));
+		free(joined);
+		for (unsigned i = 1; i <= pn; i++) {
+			snprintf(pk, sizeof(pk), "%s+%u/%u", base, i, pn);
+			json_object_del(obj, pk);
+		}
+		/* the iterator's next key may have been a piece just dropped */
+		kv_join_pieces(obj);
+		return;
+	}
 }
 
 /* The rule is the schema's (xcb_schema.h: roles IDENTITY, CHART, AXIS match;

@@ -19,6 +19,8 @@ char *sanitize_text(const char *p, size_t n);
 /* key=value lines → JSON object of strings (later keys win); merges into obj
  * when obj is given. Keys must be [A-Za-z0-9_.-]; other lines are skipped. */
 json_t *kv_to_json(const char *text, size_t len, json_t *obj);
+/* HELLO: joins the wide lines whose pieces are all in obj (casekey.c). */
+void kv_join_pieces(json_t *obj);
 /* Appends the canonical "k=v&k=v" (sorted by key) of config's matching keys. */
 void case_match_key(json_t *config, int without_algo, struct buf *out);
 /* Is this key part of the match? */

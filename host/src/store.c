@@ -181,6 +181,7 @@ static int store_hello(int64_t id, const uint8_t *p, size_t n, const char *peer)
 	}
 	json_object_update(obj, add);
 	json_decref(add);
+	kv_join_pieces(obj);	/* a wide fact's last piece: the fact (xcb_proto.h) */
 
 	dump = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
 	s = store_st[S_SET_HELLO];

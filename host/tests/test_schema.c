@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "db.h"
 #include "store.h"
@@ -303,6 +304,65 @@ static int store(struct dbi *db, int64_t *run, unsigned type, uint32_t seq, cons
 	assert_true(n > 0);
 	assert_int_equal(xcb_decode(buf, n, &h, &p), XCB_OK);
 	return store_frame(db, run, h.token, &h, p, "127.0.0.1");
+}
+
+/* The run's stored HELLO facts, parsed (the caller frees). */
+static json_t *stored_hello(struct dbi *db)
+{
+	struct dbi_stmt *st;
+	json_t *o;
+
+	assert_int_equal(dbi_prepare(db, "SELECT hello FROM runs", &st), DBI_OK);
+	assert_int_equal(dbi_step(st), DBI_ROW);
+	o = json_loads(dbi_column_text(st, 0), 0, NULL);
+	dbi_finalize(st);
+	assert_non_null(o);
+	return o;
+}
+
+/* A wide fact (xcb_proto.h: apic_ids of 1024 CPUs, ~5 KB, in pieces that
+ * fit a frame, as the payload's report.c sends it) through the real store,
+ * its frames in reverse order: no fact until the last piece, then exactly
+ * the value sent, the pieces gone. Before, the daemon kept no piece (its
+ * key is no fact key) and, from an older payload, a first frame's cut. */
+static void store_joins_wide_facts(void **state)
+{
+	struct fixture *f = *state;
+	static char val[16384], line[XCB_PAYLOAD_MAX];
+	size_t vlen = 0;
+	int64_t run = 0;
+	unsigned n;
+	json_t *o;
+
+	assert_int_equal(store_open(f->db), 0);
+	for (unsigned i = 0; i < 1024; i++)
+		vlen += (size_t)snprintf(val + vlen, sizeof(val) - vlen, "%s%u", i ? "," : "", (i / 256) << 12 | (i % 256) * 2);
+	n = xcb_pieces(strlen("apic_ids"), vlen, XCB_PAYLOAD_MAX);
+	assert_in_range(n, 4, 9);
+	assert_int_equal(store(f->db, &run, XCB_T_HELLO, 0, "fw=test\ncpus=1024\n", 18), 1);
+	for (unsigned i = n; i >= 1; i--) {
+		size_t len = xcb_piece_line(line, sizeof(line), "apic_ids", 8, val, vlen, i, n, XCB_PAYLOAD_MAX);
+
+		assert_in_range(len, 1, XCB_PAYLOAD_MAX);
+		assert_int_equal(store(f->db, &run, XCB_T_HELLO, n + 1 - i, line, len), 1);
+		o = stored_hello(f->db);
+		if (i > 1) {	/* pieces kept, no fact yet */
+			char key[32];
+
+			snprintf(key, sizeof(key), "apic_ids+%u/%u", i, n);
+			assert_null(json_object_get(o, "apic_ids"));
+			assert_non_null(json_object_get(o, key));
+		} else {	/* the last: the fact, whole; no piece left */
+			const char *k;
+			json_t *v;
+
+			assert_string_equal(json_string_value(json_object_get(o, "apic_ids")), val);
+			assert_string_equal(json_string_value(json_object_get(o, "cpus")), "1024");
+			json_object_foreach(o, k, v)
+				assert_null(strchr(k, '+'));
+		}
+		json_decref(o);
+	}
 }
 
 static void store_keeps_every_field(void **state)
@@ -1216,6 +1276,7 @@ int main(void)
 		cmocka_unit_test(result_layout),
 		cmocka_unit_test(round_trip_every_field),
 		cmocka_unit_test_setup_teardown(store_keeps_every_field, setup, teardown),
+		cmocka_unit_test_setup_teardown(store_joins_wide_facts, setup, teardown),
 		cmocka_unit_test_setup_teardown(row_of_numbers_reads_as_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(block_of_numbers_reads_as_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(block_order_is_the_statements, setup, teardown),
