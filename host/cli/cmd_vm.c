@@ -173,10 +173,14 @@ static enum vm_state follow_run(struct vm *v, struct fleet *f, double now)
 
 		if (v->cases_planned > 0)
 			snprintf(of, sizeof(of), " of %lld", (long long)v->cases_planned);
-		/* the time left at the pace since the first finished case */
+		/* the time left at the pace since the first finished case; said
+		 * as such, since a suite's later cases are often its slower ones
+		 * (the seed table's masks grow), so the figure can grow as the
+		 * run goes on: a first-time user read 42 s, then 210 s, as a
+		 * broken clock */
 		if (strcmp(v->status, "running") == 0 && v->cases_planned > v->cases_done && v->cases_done > 1 &&
 		    now > v->running_since)
-			snprintf(left, sizeof(left), ", about %.0f s left",
+			snprintf(left, sizeof(left), ", about %.0f s left at the pace so far",
 				 (now - v->running_since) / (double)(v->cases_done - 1) *
 					 (double)(v->cases_planned - v->cases_done));
 		fprintf(f->say, "vm%d %s: run %lld %s, %lld frames, %lld%s cases done%s\n", v->idx, v->mac,
