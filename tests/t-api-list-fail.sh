@@ -21,7 +21,10 @@
 #    compare a=label:NAME 404; the runs table renamed away: health's run
 #    counts were all 0 with status "ok";
 #  - a PATCH whose tags' insert a trigger refuses: 200, the tags deleted;
-#  - the lab overview with machines renamed away: 200 with [].
+#  - the lab overview with machines renamed away: 200 with [];
+#  - the jobs table renamed away: a machine's page 200 with no job, a
+#    job's page 404, the job runner silent (its pass read no job); the
+#    runs table renamed away: the schema's algorithms [].
 # timeout: 180
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
@@ -157,6 +160,26 @@ codes=$(for c in $(seq 1 48); do
 done | sort | uniq -c | tr -s ' \n' '  ')
 check "histograms whose read fails: 500, never 404 nor a 200 of part of them (${codes})" \
 	bash -c '[[ "$1" == *" 500"* && "$1" != *" 404"* ]] && { [ -z "${PG_DBNAME:-}" ] || [[ "$1" != *" 200"* ]]; }' _ "$codes"
+# The jobs table renamed away while the machines stay: a machine's page
+# was 200 with "jobs": [], a job's page 404; the job runner's pass read
+# no job and said nothing (a store that fails reads as a lab with no job).
+sql "ALTER TABLE jobs RENAME TO jobs_away"
+got=$(answer machine /api/v1/machines/52:54:00:00:0a:01)
+check "a machine page whose jobs cannot be read: 500 with the error body, not the machine without jobs ($got)" \
+	bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+got=$(answer job /api/v1/jobs/1)
+check "a job page whose read fails: 500, not 404 no such job ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
+# runner_lines: how many of this daemon's log lines say the runner's read failed / read again
+runner_lines() { tail -n +"$((DLOG_AT + 1))" "$TMP/daemon.log" | grep -c "job runner: $1"; }
+for _ in $(seq 1 300); do [ "$(runner_lines 'cannot read the jobs')" -ge 1 ] && break; sleep 0.1; done
+sleep 2	# passes enough to have said it again were it said every pass
+check "the job runner's failed read is logged, once for passes in a row ($(runner_lines 'cannot read the jobs'))" \
+	test "$(runner_lines 'cannot read the jobs')" = 1
+sql "ALTER TABLE jobs_away RENAME TO jobs"
+for _ in $(seq 1 300); do [ "$(runner_lines 'reads the jobs again')" -ge 1 ] && break; sleep 0.1; done
+check "... and once when it reads them again ($(runner_lines 'reads the jobs again'))" test "$(runner_lines 'reads the jobs again')" = 1
+got=$(answer machine-back /api/v1/machines/52:54:00:00:0a:01)
+check "the machine page again, its jobs read ($got)" bash -c '[[ "$1" == "200 None "* ]]' _ "$got"
 sql "ALTER TABLE machines RENAME TO machines_away"
 got=$(answer machines /api/v1/machines)
 check "machines list: 500 with the error body, not [] ($got)" bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"
@@ -181,3 +204,8 @@ got=$(curl -s -w ' %{http_code}' "$URL/api/v1/health" | python3 -c 'import json,
 print(c, d["status"], d["runs"], (d.get("reason") or "")[:40])')
 check "health whose run counts cannot be read: runs null, degraded, the reason ($got)" \
 	bash -c '[[ "$1" == "200 degraded None run counts: query failed"* ]]' _ "$got"
+# The schema's algorithms are learned from the stored runs: a failed read
+# was 200 with "algorithms": [] (and no algo words).
+got=$(answer schema /api/v1/schema)
+check "schema whose learned algorithms cannot be read: 500 with the error body, not none learned ($got)" \
+	bash -c '[[ "$1" == "500 500 - "* ]]' _ "$got"

@@ -44,15 +44,21 @@ json_t *algos_db_learned(struct dbi *db)
 	json_t *by_name, *arr;
 	const char *key;
 	json_t *v;
+	int step;
 
 	if (!db || dbi_prepare(db, "SELECT id, hello FROM runs WHERE hello LIKE '%\"algos\"%' "
 				      "ORDER BY id DESC", &st) != DBI_OK)
 		return NULL;
 	by_name = json_object();
-	while (dbi_step(st) == DBI_ROW)
+	while ((step = dbi_step(st)) == DBI_ROW)
 		fold_hello(by_name, dbi_column_text(st, 1),
 			   (json_int_t)dbi_column_i64(st, 0));
 	dbi_finalize(st);
+	if (step != DBI_DONE) {
+		/* not the algorithms read before the failure */
+		json_decref(by_name);
+		return NULL;
+	}
 	/* jansson keeps insertion order: sort the names for a stable answer */
 	arr = json_array();
 	const char *names[256];

@@ -11,7 +11,8 @@
 
 /* [{name, description, runs, last_run}, ...] sorted by name: every
  * algorithm any stored run's HELLO listed, its description from the
- * newest run that gave one. NULL on a database error. */
+ * newest run that gave one. NULL on a database error (never the
+ * algorithms read before it). */
 json_t *algos_db_learned(struct dbi *db);
 
 #endif

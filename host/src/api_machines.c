@@ -40,11 +40,14 @@ enum MHD_Result api_machine(struct req *rq, int64_t m)
 	struct dbi *db = rdb();
 	char mac[18];
 	json_t *o;
+	int failed;
 
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
 	mac_text(m, mac);
-	o = jobs_db_machine_json(db, mac, is_admin(rq));
+	o = jobs_db_machine_json(db, mac, is_admin(rq), &failed);
+	if (failed)
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	if (!o)
 		return reply_error(rq, 404, "no machine %s", mac);
 	return reply_json(rq, 200, json_pack("{s:o}", "machine", o));
@@ -200,10 +203,13 @@ enum MHD_Result api_job(struct req *rq, int64_t id)
 {
 	struct dbi *db = rdb();
 	json_t *o;
+	int failed;
 
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
-	o = jobs_db_job_json(db, id);
+	o = jobs_db_job_json(db, id, &failed);
+	if (failed)
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	if (!o)
 		return reply_error(rq, 404, "no job %lld", (long long)id);
 	return reply_json(rq, 200, json_pack("{s:o}", "job", o));

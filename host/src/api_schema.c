@@ -153,8 +153,17 @@ enum MHD_Result api_schema(struct req *rq)
 	/* The algorithms learned from HELLOs, and as the `algo` vocabulary
 	 * (the command-line word is the name) for clients that look words up
 	 * there. */
-	json_t *learned = algos_db_learned(rdb()), *values = json_array(), *a;
+	struct dbi *db = rdb();
+	json_t *learned = algos_db_learned(db), *values, *a;
 	size_t i;
+
+	/* a failed read is no "no algorithms learned" (without a database
+	 * the schema is still served, with none) */
+	if (db && !learned) {
+		json_decref(o);
+		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+	}
+	values = json_array();
 	json_array_foreach(learned, i, a)
 		json_array_append(values, json_object_get(a, "name"));
 	if (o) {

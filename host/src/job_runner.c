@@ -304,7 +304,13 @@ static void step(const struct job_row *j, const struct power_cfg *c, int64_t now
 		timed_out(j, c, b);
 }
 
-/* One pass over every job with work left. */
+/* Passes in a row whose read of the jobs failed (the runner's thread's). */
+static unsigned long failed_reads;
+
+/* One pass over every job with work left. A failed read of the jobs is
+ * no "no jobs": the pass does nothing and the next one reads again; the
+ * log says so once when the reads start failing and once when they read
+ * again (not twice a second while a store stays broken). */
 static void pass(void)
 {
 	struct dbi *db = db_ro();
@@ -316,8 +322,16 @@ static void pass(void)
 
 	/* Before the read: a worker that ended since is in it. */
 	power_workers_pass();
-	if (jobs_db_open_jobs(db, &rows, &n))
+	if (jobs_db_open_jobs(db, &rows, &n)) {
+		if (!failed_reads++)
+			fprintf(stderr, "xcbenchd: job runner: cannot read the jobs (%s); no job moves until a read "
+				"succeeds, tried again every pass\n", db ? dbi_errmsg(db) : "no database connection");
 		return;
+	}
+	if (failed_reads) {
+		fprintf(stderr, "xcbenchd: job runner: reads the jobs again after %lu failed passes\n", failed_reads);
+		failed_reads = 0;
+	}
 	held = calloc(n ? n : 1, sizeof(*held));
 	for (size_t i = 0; held && i < n; i++) {
 		struct job_row *j = &rows[i];

@@ -47,6 +47,7 @@ int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n)
 	       OJ_END = OJ_BOUND + 3, OJ_POWERED, OJ_BOOTED, OJ_CONSUMED, OJ_ENDED, OJ_RUN_ID,
 	       OJ_RUN_STATUS, OJ_CREATED };
 	size_t cap = 0;
+	int step;
 
 	*rows = NULL;
 	*n = 0;
@@ -62,7 +63,7 @@ int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n)
 		"AND m.lab IS DISTINCT FROM CAST(?1 AS TEXT)) "
 		"ORDER BY j.id LIMIT 10000", &st, DBI_T(cfg.lab)) != DBI_OK)
 		return -1;
-	while (dbi_step(st) == DBI_ROW) {
+	while ((step = dbi_step(st)) == DBI_ROW) {
 		struct job_row *r;
 		char stage[16], end[8];
 
@@ -70,7 +71,7 @@ int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n)
 			struct job_row *grown = realloc(*rows, (cap = cap ? cap * 2 : 16) * sizeof(**rows));
 
 			if (!grown)
-				break;
+				break;	/* step stays DBI_ROW: no pass over part of them */
 			*rows = grown;
 		}
 		r = &(*rows)[(*n)++];
@@ -95,6 +96,13 @@ int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n)
 		r->created = dbi_column_i64(st, OJ_CREATED);
 	}
 	dbi_finalize(st);
+	if (step != DBI_DONE) {
+		/* not the jobs read before the failure: the runner's pass skips */
+		free(*rows);
+		*rows = NULL;
+		*n = 0;
+		return -1;
+	}
 	return 0;
 }
 
@@ -307,20 +315,27 @@ int jobs_db_cancel(int64_t id, const char *why)
 	return t.result;
 }
 
-json_t *jobs_db_events_json(struct dbi *ro, int64_t id)
+/* A job's events; NULL when the read failed (never the events read so far). */
+static json_t *events_json(struct dbi *ro, int64_t id)
 {
 	enum { EV_AT, EV_STAGE, EV_ATTEMPT, EV_REASON }; /* the query's columns, in its order */
-	json_t *arr = json_array();
+	json_t *arr;
 	struct dbi_stmt *st;
+	int step;
 
 	if (dbi_query(ro, "SELECT at, stage, attempt, reason FROM job_events WHERE job_id = ? "
 			  "ORDER BY id LIMIT 10000", &st, DBI_I(id)))
-		return arr;
-	while (dbi_step(st) == DBI_ROW)
+		return NULL;
+	arr = json_array();
+	while ((step = dbi_step(st)) == DBI_ROW)
 		json_array_append_new(arr, json_pack("{s:o, s:I, s:o, s:I, s:o}", "at", iso_or_null(st, EV_AT),
 			"t", (json_int_t)dbi_column_i64(st, EV_AT), "stage", col_json(st, EV_STAGE),
 			"attempt", (json_int_t)dbi_column_i64(st, EV_ATTEMPT), "reason", col_json(st, EV_REASON)));
 	dbi_finalize(st);
+	if (step != DBI_DONE) {
+		json_decref(arr);
+		return NULL;
+	}
 	return arr;
 }
 
@@ -341,23 +356,30 @@ void jobs_db_life_add(json_t *obj, struct dbi_stmt *st, int first)
 	json_object_set_new(obj, "ended", iso_or_null(st, first + LIFE_ENDED));
 }
 
-json_t *jobs_db_job_json(struct dbi *ro, int64_t id)
+json_t *jobs_db_job_json(struct dbi *ro, int64_t id, int *failed)
 {
 	/* the query's columns, in its order; the lifecycle's follow */
 	enum { JJ_ID, JJ_MAC, JJ_SUITE, JJ_LABEL, JJ_CREATED, JJ_CONSUMED, JJ_RUN_ID, JJ_LIFE };
 	struct dbi_stmt *st;
-	json_t *o = NULL;
+	json_t *o = NULL, *ev;
+	int rc;
 
-	if (dbi_row(ro, "SELECT id, mac, suite, label, created, consumed, run_id, "
-			JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", &st, DBI_I(id)) == DBI_ROW) {
+	*failed = 0;
+	if ((rc = dbi_row(ro, "SELECT id, mac, suite, label, created, consumed, run_id, "
+			JOBS_DB_LIFE_COLS " FROM jobs WHERE id = ?", &st, DBI_I(id))) == DBI_ROW) {
 		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, JJ_ID),
 			      "mac", col_json(st, JJ_MAC), "suite", col_json(st, JJ_SUITE), "label", col_json(st, JJ_LABEL),
 			      "created", iso_or_null(st, JJ_CREATED), "consumed", iso_or_null(st, JJ_CONSUMED),
 			      "run_id", col_json(st, JJ_RUN_ID));
 		jobs_db_life_add(o, st, JJ_LIFE);
-		json_object_set_new(o, "events", jobs_db_events_json(ro, id));
 	}
 	dbi_finalize(st);
+	if (o && !(ev = events_json(ro, id))) {
+		json_decref(o);
+		o = NULL;
+	} else if (o)
+		json_object_set_new(o, "events", ev);
+	*failed = !o && rc != DBI_DONE;
 	return o;
 }
 
@@ -382,30 +404,41 @@ static json_t *power_json(struct dbi_stmt *st, int first, int admin)
 		"error", col_json(st, first + PW_ERROR), "checked", iso_or_null(st, first + PW_CHECKED));
 }
 
-json_t *jobs_db_machine_json(struct dbi *ro, const char *mac, int admin)
+json_t *jobs_db_machine_json(struct dbi *ro, const char *mac, int admin, int *failed)
 {
 	/* the query's columns, in its order; the power settings follow */
 	enum { JM_ID, JM_MAC, JM_FIRST_SEEN, JM_LAST_SEEN, JM_POWER };
 	struct dbi_stmt *st;
 	json_t *o = NULL, *jobs;
+	int rc, step = DBI_ERROR;
 
-	if (dbi_row(ro, "SELECT id, mac, first_seen, last_seen, " POWER_JSON_COLS " FROM machines WHERE mac = ?",
-		    &st, DBI_T(mac)) == DBI_ROW)
+	if ((rc = dbi_row(ro, "SELECT id, mac, first_seen, last_seen, " POWER_JSON_COLS " FROM machines WHERE mac = ?",
+			  &st, DBI_T(mac))) == DBI_ROW)
 		o = json_pack("{s:I, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, JM_ID),
 			      "mac", col_json(st, JM_MAC), "first_seen", iso_or_null(st, JM_FIRST_SEEN),
 			      "last_seen", iso_or_null(st, JM_LAST_SEEN), "power", power_json(st, JM_POWER, admin));
 	dbi_finalize(st);
+	*failed = rc != DBI_ROW && rc != DBI_DONE;
 	if (!o)
 		return NULL;
 	jobs = json_array();
 	if (dbi_query(ro, "SELECT id FROM jobs WHERE mac = ? ORDER BY id DESC LIMIT 50", &st, DBI_T(mac)) == DBI_OK) {
-		while (dbi_step(st) == DBI_ROW) {
-			json_t *j = jobs_db_job_json(ro, dbi_column_i64(st, 0));
+		while ((step = dbi_step(st)) == DBI_ROW) {
+			json_t *j = jobs_db_job_json(ro, dbi_column_i64(st, 0), failed);
 
+			if (*failed)
+				break;	/* step stays DBI_ROW: a failed read, below */
 			if (j)
 				json_array_append_new(jobs, j);
 		}
 		dbi_finalize(st);
+	}
+	if (step != DBI_DONE) {
+		/* not the jobs read before the failure: the caller's 500 */
+		*failed = 1;
+		json_decref(jobs);
+		json_decref(o);
+		return NULL;
 	}
 	json_object_set_new(o, "jobs", jobs);
 	return o;

@@ -42,7 +42,8 @@ struct job_row {
 
 /* The jobs the runner still has work on: not final, or final with the end
  * action not yet run; oldest first; none of another lab's machine (its
- * lab's daemon runs them). *rows is malloc'ed. 0 or -1. */
+ * lab's daemon runs them). *rows is malloc'ed. 0, or -1 when the read
+ * failed (no row then, never the jobs read before the failure). */
 int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n);
 /* The power settings of mac (machines row); an unknown machine or one
  * without a driver is manual. 0, or -1 on a database error. */
@@ -86,11 +87,12 @@ int jobs_db_set_power(const struct power_cfg *c, char *other_lab, size_t n);
 int jobs_db_cancel(int64_t id, const char *why);
 
 /* JSON for the API (HTTP threads' read-only connections). */
-json_t *jobs_db_job_json(struct dbi *ro, int64_t id);        /* with its events; NULL if none */
-json_t *jobs_db_events_json(struct dbi *ro, int64_t id);
+/* with its events; NULL if none, or (*failed 1) when a read failed */
+json_t *jobs_db_job_json(struct dbi *ro, int64_t id, int *failed);
 /* A machine: power settings (never the password; the command template
- * only for an admin, see power_json), jobs; NULL if none. */
-json_t *jobs_db_machine_json(struct dbi *ro, const char *mac, int admin);
+ * only for an admin, see power_json), jobs; NULL if none, or (*failed 1)
+ * when a read failed (never the jobs read so far). */
+json_t *jobs_db_machine_json(struct dbi *ro, const char *mac, int admin, int *failed);
 /* the overview; NULL when the read failed (never the machines read so far) */
 json_t *jobs_db_lab_json(struct dbi *ro, int fail_streak);
 /* The lifecycle fields of a job row (api_jobs.c adds them to its JSON). */
