@@ -34,9 +34,10 @@ void emit_logf(const char *fmt, ...)
  * (strbuf.h sb_cpus): a full mask, "0:1-1023", is short, but a mask of
  * every other CPU (1,3,...,1023: 1,493 digits and 511 commas) takes 2,006
  * bytes for one initiator alone, and RUN_MAX_INITS (32) such initiators
- * ~64 KB; no frame holds those. Such a case is refused out loud
- * (emit_case_frame: an ERROR naming the part), where the old 1 KiB buffer
- * cut x_cpus short and stored a case naming CPUs that did not run.
+ * ~64 KB; no frame holds those. Such a case is sent without x_cpus and a
+ * LOG line says so (emit_case_frame); any other part too wide is refused
+ * out loud (an ERROR naming it). The old 1 KiB buffer cut x_cpus short and
+ * stored a case naming CPUs that did not run.
  */
 static char casebuf[XCB_PAYLOAD_MAX + 1];
 
@@ -214,8 +215,21 @@ int emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 	case_shootdown_keys(&sb, c);
 	case_sync_keys(&sb, c, cpus);
 	part = case_part(&sb, part, "the shootdown or sync keys (x_readers)");
+	unsigned before_cpus = sb.len;
+	int cpus_left_out = 0;
 	case_cpus_key(&sb, c, cpus);
-	part = case_part(&sb, part, "x_cpus");
+	if (!part && sb_overflowed(&sb)) {
+		/* x_cpus alone is too wide (a strided mask at 1024 CPUs, e.g.
+		 * placement=spread, which ranges do not shorten): it is a note
+		 * about the case, not what it is matched by, so the case is
+		 * sent and run without it, said on a LOG line, rather than
+		 * sent cut (a note naming CPUs that did not run) or stopping a
+		 * big machine's whole run for a note. */
+		sb.len = before_cpus;
+		sb.buf[sb.len] = 0;
+		sb.overflow = 0;
+		cpus_left_out = 1;
+	}
 	case_mix_key(&sb, c, cpus);
 	part = case_part(&sb, part, "x_mix");
 	if (part) {
@@ -229,6 +243,10 @@ int emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 		return -1;
 	}
 	report_text(XCB_T_CASE, casebuf, sb.len);
+	if (cpus_left_out)
+		emit_logf("CASE %u: x_cpus is wider than one %u-byte frame and is left out of it (its initiators' "
+			  "target lists; the case runs and is stored without that note)",
+			  (unsigned)c->id, (unsigned)XCB_PAYLOAD_MAX);
 	return 0;
 }
 
