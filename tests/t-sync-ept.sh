@@ -55,10 +55,16 @@ for r in run["results"]:
     rows.setdefault((r["case_id"], r["rep"]), {})[r["initiator"]] = r
 PSEUDO = {0xfff0: "writer_hold", 0xfff1: "writer_e2e", 0xfff2: "writer_effective", 0xfff3: "reader_batch"}
 bad = []
+def cpu_list(s):  # "1,2,4-6" (a run of three or more as first-last) -> [1, 2, 4, 5, 6]
+    out = []
+    for x in s.split(","):
+        a, _, b = x.partition("-")
+        out += range(int(a), int(b or a) + 1)
+    return out
 def cpus(c):  # the writer, the targets and the readers of a sync case
     w, t = c["x_cpus"].split(":")
-    t = [int(x) for x in t.split(",")]
-    return int(w), t, [int(x) for x in c["x_readers"].split(",")] if "x_readers" in c else t
+    t = cpu_list(t)
+    return int(w), t, cpu_list(c["x_readers"]) if "x_readers" in c else t
 placed = []
 for c in sync.values():
     w, t, rd = cpus(c)

@@ -96,7 +96,10 @@ static void run_cases(struct run_ctx *x)
 		uint64_t reps = 0;
 		for (unsigned k = 0; k < ng; k++) {
 			const struct bcase *c = &cases[g[k]];
-			if (runner_case_begin(c, c->id, n, &group_sum[k]) == 0 && c->reps > reps)
+			int rc = runner_case_begin(c, c->id, n, &group_sum[k]);
+			if (rc < 0)	/* its CASE did not fit: ERROR sent */
+				x->aborted = 1;
+			if (rc == 0 && c->reps > reps)
 				reps = c->reps;
 		}
 		for (unsigned rep = 0; rep < reps && !x->aborted; rep++)
@@ -154,8 +157,8 @@ static const char *send_hello(const char *suite_name)
 }
 
 /*
- * The plan, as a second HELLO (proto/README.md: HELLO keys merge, later keys
- * win): `cases_planned` = the cases of the expanded suite this machine will run
+ * The plan, as a second HELLO (proto/README.md: HELLO keys merge, each insert-once:
+ * a later HELLO adds keys, never changes one): `cases_planned` = the cases of the expanded suite this machine will run
  * (skipped ones left out), so the daemon can show progress from the first case
  * on. A separate frame because the count is known only after the suite is
  * expanded, and the first HELLO goes out before (a bad command line must still

@@ -25,7 +25,21 @@ void emit_logf(const char *fmt, ...)
 	report_log(line);
 }
 
-static char casebuf[1024];
+/*
+ * The CASE text, built whole before it is sent. The daemon stores a case
+ * from one CASE frame (each must name its id; a second one for the same id
+ * is refused as another config), so the widest CASE that can be stored is
+ * one frame's payload, XCB_PAYLOAD_MAX (1448) bytes: the buffer holds that
+ * and its NUL. At XCB_MAX_CPUS (1024) the CPU lists are written as ranges
+ * (strbuf.h sb_cpus): a full mask, "0:1-1023", is short, but a mask of
+ * every other CPU (1,3,...,1023: 1,493 digits and 511 commas) takes 2,006
+ * bytes for one initiator alone, and RUN_MAX_INITS (32) such initiators
+ * ~64 KB; no frame holds those. Such a case is sent without x_cpus and a
+ * LOG line says so (emit_case_frame); any other part too wide is refused
+ * out loud (an ERROR naming it). The old 1 KiB buffer cut x_cpus short and
+ * stored a case naming CPUs that did not run.
+ */
+static char casebuf[XCB_PAYLOAD_MAX + 1];
 
 /* What the APIC layer resolves the delivery policy to for the first initiator's
  * mask; an algorithm that sends one unicast IPI per CPU it picks (a tree's
@@ -132,18 +146,6 @@ static void case_shootdown_keys(struct strbuf *sb, const struct bcase *c)
 	sb_kv_u64(sb, XCB_KEY(x_control_runs), c->method == XCB_METHOD_NONE ? 0 : CTL_RUNS);
 }
 
-/* The CPUs of m, comma-separated, in CPU order (x_cpus' targets, x_readers). */
-static void sb_cpus(struct strbuf *sb, const struct cpumask *m)
-{
-	unsigned t, first = 1;
-	for_each_cpu(t, m) {
-		if (!first)
-			sb_putc(sb, ',');
-		sb_u64(sb, t);
-		first = 0;
-	}
-}
-
 /* seed 002's writer and readers axes (kind=sync): sent only when not today's
  * (the boot CPU writes, the targets read), so those cases keep their matching
  * key; x_readers lists the readers' CPUs. */
@@ -192,20 +194,60 @@ static void case_mix_key(struct strbuf *sb, const struct bcase *c, const struct 
 	sb_putc(sb, '\n');
 }
 
-void emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
+/* The first part of the CASE text that did not fit, or NULL (sb: so far). */
+static const char *case_part(const struct strbuf *sb, const char *part, const char *name)
+{
+	return part ? part : sb_overflowed(sb) ? name : 0;
+}
+
+int emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 {
 	struct strbuf sb;
+	const char *part = 0;
 	sb_init(&sb, casebuf, sizeof(casebuf));
 	case_common_keys(&sb, c, cpus);
+	part = case_part(&sb, part, "the common keys");
 	case_xcall_keys(&sb, c);
 	case_groups_key(&sb, c, cpus);
+	part = case_part(&sb, part, "x_leaders");
 	if (c->time_ms)
 		sb_kv_u64(&sb, XCB_KEY(x_time_ms), c->time_ms);
 	case_shootdown_keys(&sb, c);
 	case_sync_keys(&sb, c, cpus);
+	part = case_part(&sb, part, "the shootdown or sync keys (x_readers)");
+	unsigned before_cpus = sb.len;
+	int cpus_left_out = 0;
 	case_cpus_key(&sb, c, cpus);
+	if (!part && sb_overflowed(&sb)) {
+		/* x_cpus alone is too wide (a strided mask at 1024 CPUs, e.g.
+		 * placement=spread, which ranges do not shorten): it is a note
+		 * about the case, not what it is matched by, so the case is
+		 * sent and run without it, said on a LOG line, rather than
+		 * sent cut (a note naming CPUs that did not run) or stopping a
+		 * big machine's whole run for a note. */
+		sb.len = before_cpus;
+		sb.buf[sb.len] = 0;
+		sb.overflow = 0;
+		cpus_left_out = 1;
+	}
 	case_mix_key(&sb, c, cpus);
+	part = case_part(&sb, part, "x_mix");
+	if (part) {
+		/* Never a cut CASE: its stored x_cpus would name CPUs that
+		 * did not run. The caller stops the run (the ERROR makes it
+		 * crashed anyway). */
+		static char line[160];
+		ksnprintf(line, sizeof(line), "CASE %u does not fit one %u-byte frame (emit.c casebuf): %s "
+			  "past it; the case is not run", (unsigned)c->id, (unsigned)XCB_PAYLOAD_MAX, part);
+		report_error(line);
+		return -1;
+	}
 	report_text(XCB_T_CASE, casebuf, sb.len);
+	if (cpus_left_out)
+		emit_logf("CASE %u: x_cpus is wider than one %u-byte frame and is left out of it (its initiators' "
+			  "target lists; the case runs and is stored without that note)",
+			  (unsigned)c->id, (unsigned)XCB_PAYLOAD_MAX);
+	return 0;
 }
 
 void emit_fill_result(struct xcb_result *r, const struct bcase *c, unsigned rep,

@@ -13,8 +13,9 @@ struct histo;
 struct stats;
 struct xcb_result;
 
-/* Emit the CASE frame of `c` for the CPUs it runs on. */
-void emit_case_frame(const struct bcase *c, const struct case_cpus *cpus);
+/* Sends the case's CASE frame: 0, or -1 after an ERROR frame when its text
+ * does not fit one frame (nothing of it sent; the run must stop). */
+int emit_case_frame(const struct bcase *c, const struct case_cpus *cpus);
 /* A RESULT's statistics fields from stats and histogram (sync.c's rows too), with
  * the repetition's `ipi` floor (0: none measured). */
 void emit_fill_result(struct xcb_result *r, const struct bcase *c, unsigned rep,

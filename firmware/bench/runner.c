@@ -305,8 +305,9 @@ int runner_case_begin(const struct bcase *c, unsigned idx, unsigned n, struct ca
 	if (prepare(c, idx, n))
 		return 1;
 	sum->fair = fair_take();
+	if (emit_case_frame(c, &cpus))
+		return -1;	/* its ERROR is out: the run stops (bench.c) */
 	sum->ran = 1;
-	emit_case_frame(c, &cpus);
 	return 0;
 }
 
@@ -342,7 +343,13 @@ int runner_run_custom(const struct bcase *c, const unsigned *icpus, const struct
 		benv_set_delivery(XCB_DELIVERY_AUTO);
 	cpus.mix_ops = ops;
 	cpus.mix_waits = waits;
-	emit_case_frame(c, &cpus);
+	if (emit_case_frame(c, &cpus)) {
+		/* its ERROR is out: not run, the stress stops */
+		cpus.mix_ops = 0;
+		cpus.mix_waits = 0;
+		benv_set_delivery(XCB_DELIVERY_AUTO);
+		return RUNNER_CASE_REFUSED;
+	}
 	memset(sum, 0, sizeof(*sum));
 	sum->c = *c;
 	sum->ran = 1;

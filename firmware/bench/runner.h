@@ -61,7 +61,8 @@ int runner_harness_bare(void);
  * (bench.c runs rep r of every algorithm before rep r+1 of any, so a slow stretch
  * of the machine - a busy host under a VM - hits them alike):
  *   begin: place it, check the machine can run it; 0 and a CASE frame, or 1 and a
- *          LOG line saying why it is skipped (i of n, for progress);
+ *          LOG line saying why it is skipped (i of n, for progress), or -1 and
+ *          an ERROR when its CASE text does not fit a frame (the run must end);
  *   rep:   one repetition; <0 when the watchdog fired (the run must end);
  *   end:   medians over the repetitions and the console progress line.
  */
@@ -82,7 +83,9 @@ void runner_jain_text(char *buf, unsigned n, uint64_t jain_ppm);
 
 /* Stress: run `c` on the given initiator CPUs / target masks, optionally with a
  * different algorithm and wait per initiator (ops/waits may be NULL). CASE frame and
- * one all-initiators RESULT per rep, no histograms. 0, or <0 when the watchdog fired. */
+ * one all-initiators RESULT per rep, no histograms. 0, or <0 when the watchdog fired,
+ * or RUNNER_CASE_REFUSED (nothing run) after an ERROR: its CASE text did not fit a frame. */
+#define RUNNER_CASE_REFUSED (-2)
 int runner_run_custom(const struct bcase *c, const unsigned *icpus, const struct cpumask *tm,
 		      const struct xcall_ops *const *ops, const enum xcb_wait *waits,
 		      uint64_t watchdog_ms, struct case_summary *sum);

@@ -2,6 +2,7 @@
  * strbuf.c - fixed-buffer text building for frames and console output.
  */
 #include "bench/strbuf.h"
+#include "lib/cpumask.h"
 
 void sb_init(struct strbuf *sb, char *buf, unsigned cap)
 {
@@ -55,6 +56,36 @@ void sb_kv_u64(struct strbuf *sb, const char *key, uint64_t v)
 	sb_putc(sb, '=');
 	sb_u64(sb, v);
 	sb_putc(sb, '\n');
+}
+
+/* One run of sb_cpus: "a", "a,b" or "a-b" (three or more). */
+static void sb_cpu_run(struct strbuf *sb, unsigned start, unsigned last, int first)
+{
+	if (!first)
+		sb_putc(sb, ',');
+	sb_u64(sb, start);
+	if (last == start)
+		return;
+	sb_putc(sb, last - start >= 2 ? '-' : ',');
+	sb_u64(sb, last);
+}
+
+void sb_cpus(struct strbuf *sb, const struct cpumask *m)
+{
+	unsigned t, start = 0, last = 0;
+	int runs = 0;	/* runs seen; the one start..last not yet written */
+	for_each_cpu(t, m) {
+		if (runs && t == last + 1) {
+			last = t;
+			continue;
+		}
+		if (runs)
+			sb_cpu_run(sb, start, last, runs == 1);
+		start = last = t;
+		runs++;
+	}
+	if (runs)
+		sb_cpu_run(sb, start, last, runs == 1);
 }
 
 unsigned bs_strlen(const char *s)

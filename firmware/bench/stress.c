@@ -167,6 +167,10 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 		make_round(&r, s, &e, id++, out->rounds);
 		int rc = runner_run_custom(&r.c, r.icpus, r.tm, r.ops, r.waits, s->watchdog_ms, &sum);
 		out->rounds++;
+		if (rc == RUNNER_CASE_REFUSED) {
+			out->refused = 1;	/* its ERROR is out */
+			break;
+		}
 		if (rc < 0) {
 			out->watchdog = 1;
 			break;
@@ -188,5 +192,5 @@ int stress_run(const struct suite *s, uint32_t first_id, struct stress_result *o
 		  (unsigned long long)out->stale, (unsigned long long)out->not_once, early,
 		  out->watchdog ? "FIRED" : "quiet");
 	report_log(line);
-	return (out->stale || out->not_once || out->early || out->watchdog) ? 1 : 0;
+	return (out->stale || out->not_once || out->early || out->watchdog || out->refused) ? 1 : 0;
 }

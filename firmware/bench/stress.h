@@ -15,6 +15,7 @@ struct stress_result {
 				 * RESULT of a round tell them apart) */
 	uint64_t early;		/* wait=done calls that returned before a target ran them */
 	int watchdog;		/* a call outlived the bound (reported as ERROR) */
+	int refused;		/* a round's CASE did not fit a frame (reported as ERROR) */
 	uint32_t next_id;
 };
 

@@ -12,6 +12,8 @@
 #include "bench/benchenv.h"
 #include "bench/histo.h"
 #include "bench/report.h"
+#include "bench/strbuf.h"
+#include "lib/cpumask.h"
 #include "lib/transport.h"
 #include "xcb_proto.h"
 
@@ -258,6 +260,104 @@ static void test_wide_facts(void **state)
 	assert_true(A.n >= 1 + 4 + 6);	/* the facts; apic_ids' pieces; cpu_topo's */
 }
 
+/* CASE at 1024 CPUs (emit.c: a CASE must fit its one frame, casebuf is
+ * XCB_PAYLOAD_MAX + 1). x_cpus as emit.c writes it, "init:targets;...",
+ * for the widest set of masks that fits: RUN_MAX_INITS (32) initiators
+ * 0..31, each aimed at every other CPU of the 1024 (overlap), with runs
+ * written as ranges (strbuf.c sb_cpus). The text goes out in one CASE frame
+ * that fits, and its x_cpus read back as the daemon parses it
+ * (xcb_kv_next) names exactly the CPUs: no number cut short. A mask of
+ * every other CPU cannot fit any frame: the builder says it overflowed (the
+ * caller refuses the case out loud) and cuts no number in two. Before, the
+ * CPU lists were plain numbers in a 1 KiB buffer: 32 x "i:0,...,1023" was
+ * ~157 KB, silently cut to the first 1 KiB. */
+static void test_wide_case(void **state)
+{
+	static char casebuf[XCB_PAYLOAD_MAX + 1], want[XCB_PAYLOAD_MAX + 1];
+	struct strbuf sb;
+	struct cpumask m;
+	unsigned w = 0;
+	(void)state;
+	rec_init(&A, "udp", -1);
+	udp_stub = &A.t;
+	report_init("udp", "0000000000000044", 0);
+
+	sb_init(&sb, casebuf, sizeof(casebuf));
+	sb_kv_u64(&sb, "id", 7);
+	sb_kv(&sb, "kind", "xcall");
+	sb_kv_u64(&sb, "inits", 32);
+	sb_kv_u64(&sb, "mask", 1024);
+	sb_puts(&sb, "x_cpus=");
+	for (unsigned k = 0; k < 32; k++) {
+		memset(&m, 0, sizeof(m));
+		for (unsigned t = 0; t < 1024; t++)
+			if (t != k)
+				cpumask_set(&m, t);
+		if (k)
+			sb_putc(&sb, ';');
+		sb_u64(&sb, k);
+		sb_putc(&sb, ':');
+		sb_cpus(&sb, &m);
+		/* what it must say: the targets' runs around k */
+		w += (unsigned)snprintf(want + w, sizeof(want) - w, "%s%u:", k ? ";" : "", k);
+		if (k == 1)
+			w += (unsigned)snprintf(want + w, sizeof(want) - w, "0,");
+		else if (k == 2)
+			w += (unsigned)snprintf(want + w, sizeof(want) - w, "0,1,");
+		else if (k > 2)
+			w += (unsigned)snprintf(want + w, sizeof(want) - w, "0-%u,", k - 1);
+		w += (unsigned)snprintf(want + w, sizeof(want) - w, "%u-1023", k + 1);
+	}
+	sb_putc(&sb, '\n');
+	sb_kv(&sb, "x_mix", "tree/ack");
+	assert_false(sb_overflowed(&sb));
+	report_text(XCB_T_CASE, casebuf, sb.len);
+
+	assert_int_equal(A.n, 1);	/* one frame: the daemon stores a case from one */
+	struct xcb_hdr hd;
+	const uint8_t *p;
+	decode_ok(&A, 0, &hd, &p);
+	assert_int_equal(hd.type, XCB_T_CASE);
+	assert_true(hd.length <= XCB_PAYLOAD_MAX);
+	assert_int_equal(hd.length, sb.len);
+	size_t pos = 0, kl, vl;
+	const char *k, *v;
+	int seen = 0;
+	while (xcb_kv_next((const char *)p, hd.length, &pos, &k, &kl, &v, &vl))
+		if (kl == 6 && !memcmp(k, "x_cpus", 6)) {
+			assert_int_equal(vl, w);
+			assert_memory_equal(v, want, w);
+			seen++;
+		}
+	assert_int_equal(seen, 1);
+
+	/* Ranges: a run of three or more; two stay two numbers. */
+	memset(&m, 0, sizeof(m));
+	cpumask_set(&m, 1); cpumask_set(&m, 2);
+	cpumask_set(&m, 4); cpumask_set(&m, 5); cpumask_set(&m, 6);
+	cpumask_set(&m, 9); cpumask_set(&m, 1023);
+	sb_init(&sb, casebuf, sizeof(casebuf));
+	sb_cpus(&sb, &m);
+	assert_string_equal(casebuf, "1,2,4-6,9,1023");
+
+	/* Every other CPU: 1,3,...,1023 is 2,004 bytes, wider than a frame. */
+	memset(&m, 0, sizeof(m));
+	for (unsigned t = 1; t < 1024; t += 2)
+		cpumask_set(&m, t);
+	sb_init(&sb, casebuf, sizeof(casebuf));
+	sb_puts(&sb, "x_cpus=0:");
+	sb_cpus(&sb, &m);
+	assert_true(sb_overflowed(&sb));
+	static char big[4096];
+	struct strbuf bb;
+	sb_init(&bb, big, sizeof(big));
+	sb_puts(&bb, "x_cpus=0:");
+	sb_cpus(&bb, &m);
+	assert_false(sb_overflowed(&bb));
+	assert_int_equal(bb.len, 9 + 2004);
+	assert_true(bb.len > XCB_PAYLOAD_MAX);
+}
+
 /* A transport that fails is dropped; the other keeps every frame, seq unbroken. */
 static void test_failing_transport(void **state)
 {
@@ -295,4 +395,5 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_token_and_transports),
 	cmocka_unit_test(test_stream),
 	cmocka_unit_test(test_wide_facts),
+	cmocka_unit_test(test_wide_case),
 	cmocka_unit_test(test_failing_transport))

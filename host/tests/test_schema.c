@@ -365,6 +365,45 @@ static void store_joins_wide_facts(void **state)
 	}
 }
 
+/* The widest CASE the payload sends at 1024 CPUs (firmware emit.c: one
+ * frame, the CPU lists as ranges; test_stats_report test_wide_case builds
+ * it the firmware's way): 32 initiators, each aimed at every CPU but
+ * itself, filled to the frame's last byte with a long algorithm name.
+ * Stored through the real store, its x_cpus comes back whole. */
+static void store_keeps_widest_case(void **state)
+{
+	struct fixture *f = *state;
+	static char text[XCB_PAYLOAD_MAX + 1], cpus[XCB_PAYLOAD_MAX];
+	size_t n = 0, c = 0;
+	struct dbi_stmt *st;
+	int64_t run = 0;
+	json_t *o;
+
+	assert_int_equal(store_open(f->db), 0);
+	for (unsigned k = 0; k < 32; k++) {
+		c += (size_t)snprintf(cpus + c, sizeof(cpus) - c, "%s%u:", k ? ";" : "", k);
+		if (k == 1 || k == 2)
+			c += (size_t)snprintf(cpus + c, sizeof(cpus) - c, k == 1 ? "0," : "0,1,");
+		else if (k > 2)
+			c += (size_t)snprintf(cpus + c, sizeof(cpus) - c, "0-%u,", k - 1);
+		c += (size_t)snprintf(cpus + c, sizeof(cpus) - c, "%u-1023", k + 1);
+	}
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "id=1\nkind=xcall\ninits=32\nmask=1023\nx_cpus=%s\nx_note=", cpus);
+	while (n < XCB_PAYLOAD_MAX - 1)
+		text[n++] = 'x';
+	text[n++] = '\n';
+	assert_int_equal(n, XCB_PAYLOAD_MAX);
+	assert_int_equal(store(f->db, &run, XCB_T_CASE, 0, text, n), 1);
+	assert_int_equal(dbi_prepare(f->db, "SELECT config FROM cases", &st), DBI_OK);
+	assert_int_equal(dbi_step(st), DBI_ROW);
+	o = json_loads(dbi_column_text(st, 0), 0, NULL);
+	dbi_finalize(st);
+	assert_non_null(o);
+	assert_string_equal(json_string_value(json_object_get(o, "x_cpus")), cpus);
+	assert_int_equal(json_string_length(json_object_get(o, "x_note")), XCB_PAYLOAD_MAX - 1 - (size_t)(strstr(text, "x_note=") - text) - 7);
+	json_decref(o);
+}
+
 static void store_keeps_every_field(void **state)
 {
 	struct fixture *f = *state;
@@ -1277,6 +1316,7 @@ int main(void)
 		cmocka_unit_test(round_trip_every_field),
 		cmocka_unit_test_setup_teardown(store_keeps_every_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_joins_wide_facts, setup, teardown),
+		cmocka_unit_test_setup_teardown(store_keeps_widest_case, setup, teardown),
 		cmocka_unit_test_setup_teardown(row_of_numbers_reads_as_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(block_of_numbers_reads_as_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(block_order_is_the_statements, setup, teardown),
