@@ -256,14 +256,16 @@
 #define XCB__ONE(...) +1
 #define XCB__CLI_ITEM(e, wire, cli) "," cli
 /* "word,word,...": the command-line words of a list, as one string constant
- * (the firmware's cmdline_keys.c help texts). */
-#define XCB_CLI_LIST(LIST) (LIST(XCB__CLI_ITEM) + 1)
+ * (the firmware's cmdline_keys.c help texts), its leading comma skipped by
+ * indexing (clang's -Wstring-plus-int refuses "literal" + 1; the fuzzers
+ * build cmdline_keys.c with clang). */
+#define XCB_CLI_LIST(LIST) (&(LIST(XCB__CLI_ITEM))[1])
 #define XCB__WIRE_ALSO(e, wire, cli) " " wire
 /* XCB_CLI_LIST, then the names runs print (the wire's), which the command
  * line takes too: the help of a list whose words differ from them. One
  * literal, its leading comma skipped as XCB_CLI_LIST's. */
 #define XCB_CLI_LIST_AND_WIRE(LIST) \
-	(LIST(XCB__CLI_ITEM) " (or as runs name them:" LIST(XCB__WIRE_ALSO) ")" + 1)
+	(&(LIST(XCB__CLI_ITEM) " (or as runs name them:" LIST(XCB__WIRE_ALSO) ")")[1])
 /* Number of entries of any of the lists above: XCB_COUNT(XCB_VOCAB_WAIT). */
 #define XCB_COUNT(LIST) (0 LIST(XCB__ONE))
 
