@@ -77,7 +77,7 @@ static void number_wanted(const struct cmdline_key *c, char *out, size_t n)
  * 1000 (decimal or 0x hex, k/m/g suffix)"). */
 static int number_check(const struct cmdline_key *c, const char *item, size_t len, char *why, size_t n)
 {
-	char text[64], wanted[160];
+	char text[CMDLINE_MAX], wanted[160];	/* longer than the payload's whole line: never taken */
 	uint64_t v;
 	int parsed = 0;
 
