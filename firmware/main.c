@@ -16,6 +16,7 @@
 #include "arch/tsc.h"
 #include "boot/bootinfo.h"
 #include "lib/cmdline.h"
+#include "lib/cmdline_words.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "bench/benchenv.h"
@@ -47,18 +48,19 @@ static void answer(void *arg)
 	__atomic_fetch_add(&answered, 1, __ATOMIC_SEQ_CST);
 }
 
+/* Takes the fault crash= names (arg: its enum cmdline_crash, as a pointer). */
 static void do_crash(void *arg)
 {
-	const char *how = arg;
-	if (!strcmp(how, "pf")) {
+	enum cmdline_crash how = (enum cmdline_crash)(uintptr_t)arg;
+	if (how == CMDLINE_CRASH_PF) {
 		volatile uint64_t *p = (volatile uint64_t *)(PAGING_TEST_WINDOW + 0x1000);
 		(void)*p; /* nothing is mapped there yet */
-	} else if (!strcmp(how, "ud")) {
+	} else if (how == CMDLINE_CRASH_UD) {
 		__asm__ __volatile__("ud2");
-	} else if (!strcmp(how, "gp")) {
+	} else if (how == CMDLINE_CRASH_GP) {
 		volatile uint64_t *p = (volatile uint64_t *)0x8000000000000000ULL; /* non-canonical */
 		(void)*p;
-	} else if (!strcmp(how, "de")) {
+	} else if (how == CMDLINE_CRASH_DE) {
 		volatile unsigned z = 0;
 		kprintf("%u\n", 1u / z);
 	}
@@ -69,7 +71,8 @@ static int crash_test(void)
 	const char *how = cmdline_str("crash", NULL);
 	if (!how)
 		return 0;
-	if (cmdline_choice("crash", "pf|ud|gp|de", 0) < 0)
+	int fault = cmdline_choice("crash", CMDLINE_ALTS(CMDLINE_VOCAB_CRASH), 0);
+	if (fault < 0)
 		return XCB_EXIT_CONFIG;
 	/* Checked whole against the CPUs online (a cast took 4294967297 as
 	 * cpu 1); absent: the BSP. */
@@ -80,8 +83,8 @@ static int crash_test(void)
 		cpu = 0;
 	kprintf("xcbench: crash=%s on cpu %u (deliberate)\n", how, cpu);
 	if (cpu == smp_cpu_id()) {
-		do_crash((void *)how);
-	} else if (smp_start_on(cpu, do_crash, (void *)how) == 0) {
+		do_crash((void *)(uintptr_t)fault);
+	} else if (smp_start_on(cpu, do_crash, (void *)(uintptr_t)fault) == 0) {
 		if (smp_wait_idle(cpu) < 0) {
 			kprintf("xcbench: cpu %u crashed (reported above)\n", cpu);
 			return XCB_EXIT_CRASH;
@@ -120,10 +123,11 @@ void kmain(uint32_t magic, uint32_t mbi)
 	cmdline_check_keys();
 	/* A bad end= or console= stops here, as every bad value does (README):
 	 * end=rebot halted where a reboot was asked, console=nnone printed. */
-	int bad_end = machine_exit_init(), console = cmdline_choice("console", "serial|none", 0);
+	int bad_end = machine_exit_init(), console = cmdline_choice("console", CMDLINE_ALTS(CMDLINE_VOCAB_CONSOLE),
+									     CMDLINE_CONSOLE_SERIAL);
 	if (bad_end < 0 || console < 0)
 		machine_exit(XCB_EXIT_CONFIG);
-	if (console == 1)
+	if (console == CMDLINE_CONSOLE_NONE)
 		console_set_sink(NULL);
 
 	mem_init(boot_info.mem, boot_info.nmem, boot_info.usable_bytes);

@@ -260,6 +260,12 @@
  * indexing (clang's -Wstring-plus-int refuses "literal" + 1; the fuzzers
  * build cmdline_keys.c with clang). */
 #define XCB_CLI_LIST(LIST) (&(LIST(XCB__CLI_ITEM))[1])
+#define XCB__CLI_ALT(e, wire, cli) "|" cli
+/* "word|word|...": the same for a key that takes one word (suite=: its
+ * help, and the payload's own one-word keys, firmware/lib/cmdline_words.h);
+ * _THEN: followed by more text, in the same literal. */
+#define XCB_CLI_ALTS_THEN(LIST, text) (&(LIST(XCB__CLI_ALT) text)[1])
+#define XCB_CLI_ALTS(LIST) XCB_CLI_ALTS_THEN(LIST, "")
 #define XCB__WIRE_ALSO(e, wire, cli) " " wire
 /* XCB_CLI_LIST, then the names runs print (the wire's), which the command
  * line takes too: the help of a list whose words differ from them. One

@@ -12,6 +12,13 @@
 #  - POST /api/v1/jobs: 400 with the usual error JSON, no job stored;
 #  - what the payload takes stays taken: the test-fault keys, a list's
 #    "all", the wire's names of a delivery, an empty list item;
+#  - every key's value by what its parser takes (firmware/cmdline_keys.c
+#    says which): the payload's own words (apic=, end=, spin=, ipidrop=...:
+#    one list, firmware/lib/cmdline_words.h, that its parser matches too), a
+#    number by the payload's own parser and bounds (reps=-1, iters=1e3,
+#    watchdog_ms=500), a number list with its words (inits=1,x, masks=foo),
+#    a run token; before, each booted a machine that stopped, or took a
+#    default, minutes later; one good value of each kind is still queued;
 #  - an xcbench option that takes one value, given twice, is refused (the
 #    last one was taken without a word), global or a subcommand's; a
 #    repeatable one (--tag) is not.
@@ -127,6 +134,75 @@ check "queue --tag a --tag b --meta twice (repeatable): queued with both ($rc, $
 "${X[@]}" runs --json --json >/dev/null 2>"$TMP/err"
 rc=$?
 check "runs --json --json (a flag twice): taken ($rc)" test "$rc" = 0 -a ! -s "$TMP/err"
+
+# 5. every key's value, by the kind its parser takes (cmdline_keys.c)
+# the payload's own words (lib/cmdline_words.h)
+refused "vm apic=x2apci: 2, apic's words named" 2 \
+	"xcbench vm: payload key 'apic': 'x2apci' is not one of auto, xapic, x2apic" "${X[@]}" vm apic=x2apci
+refused "vm end=rebot: 2, end's words named" 2 \
+	"xcbench vm: payload key 'end': 'rebot' is not one of exit, halt, reboot" "${X[@]}" vm end=rebot
+refused "vm tsc=hpet: 2 (the payload took it as pit)" 2 \
+	"xcbench vm: payload key 'tsc': 'hpet' is not one of auto, cpuid, pmtimer, pit" "${X[@]}" vm tsc=hpet
+refused "queue ipidrop=masks: 2, nothing queued" 2 \
+	"xcbench queue: payload key 'ipidrop': 'masks' is not one of none, raw, paths, qlist, lazy, mask, vector" \
+	"${X[@]}" queue --mac $MAC --suite quick ipidrop=masks ipidrop_cpu=1
+# numbers, by the payload's parser (cmdline_parse_u64) and bounds
+refused "vm reps=-1: 2, the range named" 2 \
+	"xcbench vm: payload key 'reps': '-1' is not a number from 1 to 1000 (decimal or 0x hex, k/m/g suffix)" \
+	"${X[@]}" vm reps=-1
+refused "vm iters=1e3: 2" 2 \
+	"xcbench vm: payload key 'iters': '1e3' is not a number (decimal or 0x hex, k/m/g suffix)" "${X[@]}" vm iters=1e3
+refused "vm ap_timeout_ms=abc: 2" 2 \
+	"xcbench vm: payload key 'ap_timeout_ms': 'abc' is not a number (decimal or 0x hex, k/m/g suffix)" \
+	"${X[@]}" vm ap_timeout_ms=abc
+refused "queue watchdog_ms=500: 2 (the payload raised it to 1000 without a word)" 2 \
+	"xcbench queue: payload key 'watchdog_ms': '500' is not 0 or a number of at least 1000" \
+	"${X[@]}" queue --mac $MAC --suite quick watchdog_ms=500
+refused "queue crash_cpu=1.5 (a CPU): 2" 2 \
+	"xcbench queue: payload key 'crash_cpu': '1.5' is not a number (decimal or 0x hex, k/m/g suffix)" \
+	"${X[@]}" queue --mac $MAC --suite quick crash_cpu=1.5
+# number lists, item by item, and their words
+refused "vm inits=1,x: 2, the item named" 2 \
+	"xcbench vm: payload key 'inits': 'x' is not a number from 1 to 100000000 or pow2 (decimal or 0x hex, k/m/g suffix)" \
+	"${X[@]}" vm inits=1,x
+refused "vm masks=foo: 2, its words named" 2 \
+	"xcbench vm: payload key 'masks': 'foo' is not a number from 1 to 100000000, all or pow2 (decimal or 0x hex, k/m/g suffix)" \
+	"${X[@]}" vm masks=foo
+refused "queue batches=8,65: 2, the bound named" 2 \
+	"xcbench queue: payload key 'batches': '65' is not a number from 1 to 64" \
+	"${X[@]}" queue --mac $MAC --suite quick batches=8,65
+# the run token (which the daemon sets: a job's is refused as reserved)
+refused "vm run=xyz: 2" 2 "xcbench vm: payload key 'run': 'xyz' is not 16 hex digits" "${X[@]}" vm run=xyz
+# one good value of each kind: queued, as given (two jobs: a job's params
+# fit the payload's command line)
+for kv in "apic=x2apic tsc=pit end=halt console=serial spin=plain ipidrop=none reps=0x10 iters=1k" \
+	"watchdog_ms=0 crash_cpu=1 inits=1,pow2, masks=1,all,pow2 batches=64 writer=0,3 seed=0xffffffffffffffff"; do
+	# shellcheck disable=SC2086 # one argument per key=value
+	"${X[@]}" queue --mac $MAC --suite quick $kv >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	check "queue $kv: queued ($rc: $(head -c 300 "$TMP/err"))" \
+		bash -c '[ "$1" = 0 ] && grep -q "^queued job " "$2"' _ "$rc" "$TMP/out"
+done
+check "its params as given" test "$(pyjson "$URL/api/v1/jobs" 'd["jobs"][0]["params"]["masks"] + " " + d["jobs"][1]["params"]["reps"]')" = "1,all,pow2 0x10"
+n=$(jobs)
+got=$(post '{"spin":"fast"}')
+check "POST params spin=fast: 400 naming spin's words ($got)" \
+	test "$got" = "400 {\"error\":\"params: payload key 'spin': 'fast' is not one of auto, pause, plain\",\"status\":400}"
+got=$(post '{"reps":0}')
+check "POST params reps=0 (an integer): 400 naming the range ($got)" \
+	test "$got" = "400 {\"error\":\"params: payload key 'reps': '0' is not a number from 1 to 1000\",\"status\":400}"
+got=$(post '{"masks":"1,foo"}')
+check "POST params masks=1,foo: 400 naming the item ($got)" \
+	test "$got" = "400 {\"error\":\"params: payload key 'masks': 'foo' is not a number from 1 to 100000000, all or pow2 (decimal or 0x hex, k/m/g suffix)\",\"status\":400}"
+got=$(post '{"watchdog_ms":"999"}')
+check "POST params watchdog_ms=999: 400 ($got)" \
+	test "$got" = "400 {\"error\":\"params: payload key 'watchdog_ms': '999' is not 0 or a number of at least 1000\",\"status\":400}"
+got=$(post '{"console":"nnone"}')
+check "POST params console=nnone: 400 ($got)" \
+	test "$got" = "400 {\"error\":\"params: payload key 'console': 'nnone' is not one of serial, none\",\"status\":400}"
+check "nothing stored by those ($(jobs))" test "$(jobs)" = "$n"
+got=$(post '{"crash":"de","crash_cpu":1,"watchdog_ms":1000,"batches":"1,64","groups":"0,4","end":"reboot","transport":"both"}')
+check "POST params a good value of each kind: 201 (${got:0:80})" test "${got%% *}" = 201
 
 stop_daemon
 check "the daemon stops cleanly (no sanitizer report)" bash -c '! grep -E "Sanitizer|runtime error" "$1"' _ "$TMP/daemon.log"

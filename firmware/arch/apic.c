@@ -16,6 +16,7 @@
 #include "arch/mem.h"
 #include "arch/tsc.h"
 #include "lib/cmdline.h"
+#include "lib/cmdline_words.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -221,25 +222,30 @@ int apic_init_bsp(const char *req)
 		mmio_base = (uintptr_t)(base & ~0xfffULL);
 	paging_map_mmio(mmio_base, 4096);
 	mask_legacy_pic();
-	if (!strcmp(req, "x2apic")) {
+	switch (cmdline_word_index(CMDLINE_ALTS(CMDLINE_VOCAB_APIC), req)) {
+	case CMDLINE_APIC_X2APIC:
 		if (!cpu_facts.x2apic) {
 			kprintf("xcbench: error: apic=x2apic but this CPU has no x2APIC (CPUID.1:ECX[21])\n");
 			return -1;
 		}
 		ops = &x2apic_ops;
-	} else if (!strcmp(req, "xapic")) {
+		break;
+	case CMDLINE_APIC_XAPIC:
 		if (x2_at_entry && x2apic_locked()) {
 			kprintf("xcbench: error: cmdline key 'apic': apic=xapic, but the firmware locked x2APIC "
 				"on (IA32_XAPIC_DISABLE_STATUS bit 0); use apic=auto or apic=x2apic\n");
 			return -1;
 		}
 		ops = &xapic_ops;
-	} else if (!strcmp(req, "auto")) {
+		break;
+	case CMDLINE_APIC_AUTO:
 		/* x2APIC on at entry is kept: leaving it may be locked, and IDs
 		 * above 254 need it anyway. */
 		ops = x2_at_entry || cpu_facts.x2apic ? &x2apic_ops : &xapic_ops;
-	} else {
-		kprintf("xcbench: error: cmdline key 'apic': bad value '%s' (expected auto|xapic|x2apic)\n", req);
+		break;
+	default:
+		kprintf("xcbench: error: cmdline key 'apic': bad value '%s' (expected %s)\n", req,
+			CMDLINE_ALTS(CMDLINE_VOCAB_APIC));
 		return -1;
 	}
 	if (x2_at_entry)

@@ -4,15 +4,15 @@
 #include "arch/cpu.h"
 #include "arch/io.h"
 #include "lib/cmdline.h"
+#include "lib/cmdline_words.h"
 #include "lib/printf.h"
 
-enum { END_EXIT, END_HALT, END_REBOOT };
-static int end_mode = END_EXIT;
+static int end_mode = CMDLINE_END_EXIT;
 
 int machine_exit_init(void)
 {
-	int m = cmdline_choice("end", "exit|halt|reboot", END_EXIT);
-	end_mode = m < 0 ? END_EXIT : m;
+	int m = cmdline_choice("end", CMDLINE_ALTS(CMDLINE_VOCAB_END), CMDLINE_END_EXIT);
+	end_mode = m < 0 ? CMDLINE_END_EXIT : m;
 	return m < 0 ? -1 : 0;
 }
 
@@ -32,9 +32,9 @@ void machine_exit(int code)
 {
 	irq_disable();
 	kprintf("xcbench: exit %d\n", code);
-	if (end_mode == END_REBOOT)
+	if (end_mode == CMDLINE_END_REBOOT)
 		reboot();
-	else if (end_mode == END_EXIT)
+	else if (end_mode == CMDLINE_END_EXIT)
 		outb(0xf4, (uint8_t)code); /* QEMU isa-debug-exit: exits here */
 	kprintf("xcbench: halted\n");
 	cpu_stop();

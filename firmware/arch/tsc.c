@@ -5,6 +5,7 @@
 #include "arch/cpuid.h"
 #include "arch/io.h"
 #include "lib/cmdline.h"
+#include "lib/cmdline_words.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 
@@ -193,14 +194,16 @@ static uint64_t from_cpuid(const char **src)
 int tsc_init(void)
 {
 	const char *force = cmdline_str("tsc", "auto");
+	/* A word that is none of them reads as pit (the host refuses it). */
+	int how = cmdline_word_index(CMDLINE_ALTS(CMDLINE_VOCAB_TSC), force);
 	uint64_t khz = 0;
-	if (!strcmp(force, "auto") || !strcmp(force, "cpuid"))
+	if (how == CMDLINE_TSC_AUTO || how == CMDLINE_TSC_CPUID)
 		khz = from_cpuid(&tsc_source);
-	if (!khz && (!strcmp(force, "auto") || !strcmp(force, "pmtimer")) && acpi.fadt.pm_tmr_port) {
+	if (!khz && (how == CMDLINE_TSC_AUTO || how == CMDLINE_TSC_PMTIMER) && acpi.fadt.pm_tmr_port) {
 		khz = best_of(try_pmtimer, 50);
 		tsc_source = "pmtimer";
 	}
-	if (!khz && strcmp(force, "cpuid")) {
+	if (!khz && how != CMDLINE_TSC_CPUID) {
 		khz = best_of(try_pit, 50);
 		tsc_source = "pit";
 	}

@@ -16,6 +16,7 @@
 #include "arch/smp.h"
 #include "arch/tsc.h"
 #include "lib/cmdline.h"
+#include "lib/cmdline_words.h"
 #include "lib/printf.h"
 
 int benv_start_on(unsigned cpu, void (*fn)(void *), void *arg) { return smp_start_on(cpu, fn, arg); }
@@ -32,14 +33,19 @@ unsigned benv_package_of(unsigned cpu) { return smp_topo(cpu)->pkg; }
 const char *benv_spin_set(const char *policy)
 {
 	int plain;
-	if (bs_streq(policy, "auto"))
+	switch (cmdline_word_index(CMDLINE_ALTS(CMDLINE_VOCAB_SPIN), policy)) {
+	case CMDLINE_SPIN_AUTO:
 		plain = bs_streq(cpu_facts.hypervisor, "TCGTCGTCGTCG");
-	else if (bs_streq(policy, "plain"))
+		break;
+	case CMDLINE_SPIN_PLAIN:
 		plain = 1;
-	else if (bs_streq(policy, "pause"))
+		break;
+	case CMDLINE_SPIN_PAUSE:
 		plain = 0;
-	else
+		break;
+	default:
 		return 0;
+	}
 	/* relaxed: set on CPU 0 before any AP is handed work; smp_start_on()'s
 	 * own release/acquire hand-off publishes it to the APs. */
 	__atomic_store_n(&cpu_relax_plain, plain, __ATOMIC_RELAXED);

@@ -6,14 +6,15 @@
  */
 #include "bench/faults.h"
 #include "lib/cmdline.h"
+#include "lib/cmdline_words.h"
 #include "lib/printf.h"
 #include "xcall/platform.h"
 
 struct bench_faults faults = { ~0u, ~0u, ~0u, ~0u };
 
-/* ipidrop's words, in enum plat_lost's order (its index is the site). */
-static const char lost_words[] = "none|raw|paths|qlist|lazy|mask|vector";
-_Static_assert(PLAT_LOST_VECTOR == 6, "lost_words lists enum plat_lost in order");
+/* ipidrop's words, in enum plat_lost's order (its index is the site):
+ * xcall/platform.h makes the enum of the same list. */
+static const char *const lost_words = CMDLINE_ALTS(CMDLINE_VOCAB_IPIDROP);
 
 /* ipidrop=, ipidrop_cpu=, ipidrop_after= into *f; 0 or -1 (said). */
 static int lost_keys(unsigned ncpus, struct plat_faults *f)

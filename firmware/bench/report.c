@@ -8,6 +8,7 @@
 #include "bench/strbuf.h"
 #include "bench/benchenv.h"
 #include "lib/string.h"
+#include "lib/cmdline_words.h"
 
 #define MAX_TRANSPORTS 2
 
@@ -79,8 +80,10 @@ int report_init(const char *spec, const char *run, uint64_t entropy)
 {
 	struct transport *t[MAX_TRANSPORTS] = { 0 };
 	unsigned n = 0;
-	int want_udp = spec && (bs_streq(spec, "udp") || bs_streq(spec, "both"));
-	int want_serial = !spec || !bs_streq(spec, "udp");
+	/* No word of transport='s (or none given): serial. */
+	int how = spec ? cmdline_word_index(CMDLINE_ALTS(CMDLINE_VOCAB_TRANSPORT), spec) : -1;
+	int want_udp = how == CMDLINE_TRANSPORT_UDP || how == CMDLINE_TRANSPORT_BOTH;
+	int want_serial = how != CMDLINE_TRANSPORT_UDP;
 
 	if (want_udp) {
 		t[n] = transport_udp();

@@ -15,6 +15,7 @@
 #include "bench/sync.h"
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "lib/cmdline_words.h"
 #include "xcall/xcall.h"
 
 
@@ -136,7 +137,7 @@ static uint64_t wd_bound(const struct bcase *c, uint64_t watchdog_ms)
 {
 	/* The bound must exceed what one call legitimately takes: every initiator's
 	 * call may queue behind all the others' callee work. */
-	uint64_t floor_ms = 4 * (uint64_t)c->work_us * c->inits / 1000 + 1000;
+	uint64_t floor_ms = 4 * (uint64_t)c->work_us * c->inits / 1000 + CMDLINE_WATCHDOG_MIN_MS;
 	if (watchdog_ms && watchdog_ms < floor_ms)
 		watchdog_ms = floor_ms;
 	return plat_tsc_khz() * watchdog_ms;

@@ -17,6 +17,7 @@
 #include "xcall/xcall.h"
 #include "flush/flush.h"
 #include "lib/cmdline.h"
+#include "lib/cmdline_words.h"
 #include "lib/cpumask.h"
 #include "lib/printf.h"
 
@@ -25,7 +26,7 @@
  * TCG on a loaded host (the slowest, locked with every CPU calling, takes tens
  * of ms), far below QEMU's limit. watchdog_ms= may lower it to this floor. */
 #define SMOKE_BOUND_MS 10000
-#define SMOKE_BOUND_MIN_MS 1000
+#define SMOKE_BOUND_MIN_MS CMDLINE_WATCHDOG_MIN_MS
 
 static uint64_t samples[MAX_SAMPLES];
 static unsigned fails;

@@ -4,6 +4,7 @@
 #include "bench/suite.h"
 #include "bench/strbuf.h"
 #include "lib/cmdline.h"
+#include "lib/cmdline_words.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "xcb_schema.h"
@@ -246,8 +247,10 @@ static int parse_words(const char *key, const char *const *words, const char *co
 	return 0;
 }
 
-/* key=1,2,4 (with "all"/"pow2" where `words` allows them): a number list. */
-static int parse_numbers(const char *key, unsigned *dst, unsigned *n, int words)
+/* key=1,2,4: a number list; an item may also be one of the words `alts`
+ * ("all|pow2", lib/cmdline_words.h: the host checks by the same), which
+ * stands for word_v[its index]. */
+static int parse_numbers(const char *key, unsigned *dst, unsigned *n, const char *alts, const unsigned *word_v)
 {
 	struct cmdline_items it;
 	if (cmdline_list(key, &it) == 0)
@@ -255,11 +258,10 @@ static int parse_numbers(const char *key, unsigned *dst, unsigned *n, int words)
 	unsigned k = 0;
 	for (unsigned i = 0; i < it.n && k < AX_MAX; i++) {
 		uint64_t v;
-		if (words && bs_streq(it.item[i], "all") && bs_streq(key, "masks"))
-			v = MASK_ALL;
-		else if (words && bs_streq(it.item[i], "pow2"))
-			v = bs_streq(key, "masks") ? MASK_POW2 : INITS_POW2;
-		else if (cmdline_parse_u64(it.item[i], &v) < 0 || v > 100000000u ||
+		int w = alts ? cmdline_word_index(alts, it.item[i]) : -1;
+		if (w >= 0)
+			v = word_v[w];
+		else if (cmdline_parse_u64(it.item[i], &v) < 0 || v > CMDLINE_ITEM_MAX ||
 			 (v == 0 && !bs_streq(key, "work_us") && !bs_streq(key, "groups") &&
 			  !bs_streq(key, "writer") && !bs_streq(key, "readers"))) {
 			kprintf("xcbench: error: cmdline key '%s': bad value '%s'\n", key, it.item[i]);
@@ -270,6 +272,13 @@ static int parse_numbers(const char *key, unsigned *dst, unsigned *n, int words)
 	*n = k;
 	return 0;
 }
+
+/* What inits= and masks= words stand for, in their lists' order. */
+static const unsigned inits_words_v[] = { [CMDLINE_INITS_POW2] = INITS_POW2 };
+static const unsigned masks_words_v[] = { [CMDLINE_MASKS_ALL] = MASK_ALL, [CMDLINE_MASKS_POW2] = MASK_POW2 };
+_Static_assert(sizeof(inits_words_v) / sizeof(inits_words_v[0]) == XCB_COUNT(CMDLINE_VOCAB_INITS), "inits words");
+_Static_assert(sizeof(masks_words_v) / sizeof(masks_words_v[0]) == XCB_COUNT(CMDLINE_VOCAB_MASKS), "masks words");
+_Static_assert(FLUSH_MAX_BATCH == CMDLINE_BATCH_MAX, "the host checks batches= by CMDLINE_BATCH_MAX");
 
 int suite_load(struct suite *s, const char *name)
 {
@@ -310,13 +319,13 @@ int suite_load(struct suite *s, const char *name)
 #undef WORDS
 	rc |= cmdline_u64("batch_reads", s->batch_reads, &s->batch_reads);
 	rc |= cmdline_u64("entry_us", s->entry_us, &s->entry_us);
-	rc |= parse_numbers("inits", s->inits, &s->ninits, 1);
-	rc |= parse_numbers("masks", s->masks, &s->nmasks, 1);
-	rc |= parse_numbers("work_us", s->work_us, &s->nwork, 0);
-	rc |= parse_numbers("groups", s->groups, &s->ngroups, 0);
-	rc |= parse_numbers("batches", s->batches, &s->nbatches, 0);
-	rc |= parse_numbers("writer", s->writers, &s->nwriters, 0);
-	rc |= parse_numbers("readers", s->readers, &s->nreaders, 0);
+	rc |= parse_numbers("inits", s->inits, &s->ninits, CMDLINE_ALTS(CMDLINE_VOCAB_INITS), inits_words_v);
+	rc |= parse_numbers("masks", s->masks, &s->nmasks, CMDLINE_ALTS(CMDLINE_VOCAB_MASKS), masks_words_v);
+	rc |= parse_numbers("work_us", s->work_us, &s->nwork, 0, 0);
+	rc |= parse_numbers("groups", s->groups, &s->ngroups, 0, 0);
+	rc |= parse_numbers("batches", s->batches, &s->nbatches, 0, 0);
+	rc |= parse_numbers("writer", s->writers, &s->nwriters, 0, 0);
+	rc |= parse_numbers("readers", s->readers, &s->nreaders, 0, 0);
 	rc |= cmdline_u64("iters", s->iters, &s->iters);
 	rc |= cmdline_u64("warmup", s->warmup, &s->warmup);
 	rc |= cmdline_u64("time_ms", s->time_ms, &s->time_ms);
@@ -325,8 +334,8 @@ int suite_load(struct suite *s, const char *name)
 	rc |= cmdline_u64("duration", s->duration_s, &s->duration_s);
 	rc |= cmdline_u64("watchdog_ms", s->watchdog_ms, &s->watchdog_ms);
 	rc |= cmdline_u64("seed", s->seed, &s->seed);
-	if (s->reps == 0 || s->reps > 1000) {
-		kprintf("xcbench: error: cmdline key 'reps': must be 1..1000\n");
+	if (s->reps == 0 || s->reps > CMDLINE_REPS_MAX) {
+		kprintf("xcbench: error: cmdline key 'reps': must be 1..%u\n", CMDLINE_REPS_MAX);
 		rc = -1;
 	}
 	if (s->iters == 0 && s->time_ms == 0) {

@@ -1,5 +1,6 @@
 /* lib/cmdline.c — key=value command-line parsing (see lib/cmdline.h). */
 #include "lib/cmdline.h"
+#include "lib/cmdline_words.h"
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "xcb_secret.h"
@@ -167,43 +168,6 @@ const char *cmdline_str(const char *key, const char *dflt)
 	return i < 0 ? dflt : val_of[i];
 }
 
-int cmdline_parse_u64(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-	unsigned base = 10;
-	if (!s || !*s)
-		return -1;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-		if (!*s)
-			return -1;
-	}
-	for (; *s; s++) {
-		int dv = xcb_digit(*s, base);
-		if (dv < 0)
-			break;
-		unsigned d = (unsigned)dv;
-		if (v > (UINT64_MAX - d) / base)
-			return -1; /* overflow */
-		v = v * base + d;
-	}
-	if (*s) {
-		unsigned shift;
-		switch (*s) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		default: return -1;
-		}
-		if (s[1] || (v >> (64 - shift)))
-			return -1;
-		v <<= shift;
-	}
-	*out = v;
-	return 0;
-}
-
 int cmdline_u64(const char *key, uint64_t dflt, uint64_t *out)
 {
 	*out = dflt;
@@ -243,18 +207,9 @@ int cmdline_choice(const char *key, const char *choices, int dflt_index)
 	if (i < 0)
 		return dflt_index;
 	const char *v = val_of[i];
-	size_t vl = strlen(v);
-	int idx = 0;
-	const char *c = choices;
-	while (*c) {
-		const char *e = c;
-		while (*e && *e != '|')
-			e++;
-		if ((size_t)(e - c) == vl && !strncmp(c, v, vl))
-			return idx;
-		idx++;
-		c = *e ? e + 1 : e;
-	}
+	int idx = cmdline_word_index(choices, v);
+	if (idx >= 0)
+		return idx;
 	kprintf("xcbench: error: cmdline key '%s': bad value '%s' (expected %s)\n", key, v, choices);
 	return -1;
 }

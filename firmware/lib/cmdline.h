@@ -15,32 +15,71 @@
 #define CMDLINE_MAX_WORDS 64
 #define CMDLINE_LIST_MAX 64
 
+/* What a key's value is, by the payload's own parser of it: what the host
+ * checks it for before a machine boots (host/common/payload_keys.c). */
+enum cmdline_value {
+	CMDLINE_V_TEXT,   /* not checked: algos= (the algorithms the payload registers), the addresses the daemon sets */
+	CMDLINE_V_WORD,   /* one of words[] (cmdline_choice, suite_load) */
+	CMDLINE_V_WORDS,  /* word,word,... of words[] or names[], or all; empty items skipped (suite.c parse_words) */
+	CMDLINE_V_NUM,    /* one number (cmdline_parse_u64) from min to max; 0 too where zero */
+	CMDLINE_V_NUMS,   /* number,number,... each from min to max, or one of alts' words; empty items skipped
+			   * (suite.c parse_numbers) */
+	CMDLINE_V_TOKEN,  /* 16 hex digits (bench/report.c: anything else is replaced by a made-up token) */
+};
+
 struct cmdline_key {
 	const char *key;
 	const char *help;
 #ifdef XCB_CMDLINE_VOCAB
 	/* The host's builds only (host/Makefile defines XCB_CMDLINE_VOCAB):
-	 * the schema vocabulary a key's words come from, so that xcbench and
-	 * xcbenchd refuse kinds=xcal before a machine boots
+	 * what the key's value may be, so that xcbench and xcbenchd refuse
+	 * kinds=xcal or reps=-1 before a machine boots
 	 * (host/common/payload_keys.c). The payload checks its values itself
 	 * and has no bytes to spare for them (firmware/Makefile MAX_SIZE):
-	 * in its build CMDLINE_WORDS/CMDLINE_WORD add nothing. */
-	const char *const *words, *const *names; /* NULL: not a vocabulary key */
+	 * in its build the CMDLINE_* value macros below add nothing. */
+	enum cmdline_value value;
+	const char *const *words, *const *names; /* WORD(S): the words (names: the wire's too, or NULL) */
 	unsigned nwords;
-	int list;                                /* word,word,... (and all), else one word */
+	uint64_t min, max;                       /* NUM(S): the bounds */
+	int zero;                                /* NUM: 0 is taken too (it means "off") */
+	const char *alts;                        /* NUMS: "word|word" an item may be instead, or NULL */
 #endif
 };
-/* After a key's help in cmdline_keys.c: its value is a list of words
- * (CMDLINE_WORDS) or one word (CMDLINE_WORD) of the schema vocabulary v
- * (proto/xcb_schema.h), for the host's check; nothing in the payload. */
+/* After a key's help in cmdline_keys.c, one each: what its value is, for
+ * the host's check; nothing in the payload. Designated, so that each says
+ * only what it uses (the rest zero: none). */
 #ifdef XCB_CMDLINE_VOCAB
-#define CMDLINE_WORDS(v) , xcb_##v##_words, xcb_##v##_names, XCB_N_##v, 1
-#define CMDLINE_WORD(v)  , xcb_##v##_words, xcb_##v##_names, XCB_N_##v, 0
+/* A list of words (CMDLINE_WORDS) or one word (CMDLINE_WORD) of the schema
+ * vocabulary v (proto/xcb_schema.h). */
+#define CMDLINE_WORDS(v) , .value = CMDLINE_V_WORDS, .words = xcb_##v##_words, .names = xcb_##v##_names, \
+			 .nwords = XCB_N_##v
+#define CMDLINE_WORD(v)  , .value = CMDLINE_V_WORD, .words = xcb_##v##_words, .names = xcb_##v##_names, \
+			 .nwords = XCB_N_##v
+/* One word of a payload's own list (lib/cmdline_words.h). */
+#define CMDLINE_ONE_OF(LIST) , .value = CMDLINE_V_WORD, .words = (const char *const[]){ LIST(XCB_CLI_WORD) }, \
+			     .nwords = XCB_COUNT(LIST)
+/* A number from lo to hi; any number; 0 or at least lo. */
+#define CMDLINE_NUM(lo, hi) , .value = CMDLINE_V_NUM, .min = (lo), .max = (hi)
+#define CMDLINE_U64 CMDLINE_NUM(0, UINT64_MAX)
+#define CMDLINE_NUM_OR_0(lo) , .value = CMDLINE_V_NUM, .min = (lo), .max = UINT64_MAX, .zero = 1
+/* A list of numbers from lo to hi; or, item by item, a word of LIST. */
+#define CMDLINE_NUMS(lo, hi) , .value = CMDLINE_V_NUMS, .min = (lo), .max = (hi)
+#define CMDLINE_NUMS_OR(lo, hi, LIST) , .value = CMDLINE_V_NUMS, .min = (lo), .max = (hi), .alts = CMDLINE_ALTS(LIST)
+#define CMDLINE_TOKEN , .value = CMDLINE_V_TOKEN
+#define CMDLINE_TEXT , .value = CMDLINE_V_TEXT
 #else
 #define CMDLINE_WORDS(v)
 #define CMDLINE_WORD(v)
+#define CMDLINE_ONE_OF(LIST)
+#define CMDLINE_NUM(lo, hi)
+#define CMDLINE_U64
+#define CMDLINE_NUM_OR_0(lo)
+#define CMDLINE_NUMS(lo, hi)
+#define CMDLINE_NUMS_OR(lo, hi, LIST)
+#define CMDLINE_TOKEN
+#define CMDLINE_TEXT
 #endif
-/* Terminated by { NULL, NULL }; defined in firmware/cmdline_keys.c. */
+/* Terminated by { .key = NULL }; defined in firmware/cmdline_keys.c. */
 extern const struct cmdline_key cmdline_keys[];
 /* The entry of cmdline_keys[] named k (exactly), or NULL (lib/cmdline_key.c,
  * which the host's builds share: host/common/payload_keys.c). */
@@ -104,7 +143,8 @@ struct cmdline_items {
 unsigned cmdline_list(const char *key, struct cmdline_items *out);
 
 /* Parses one number the way cmdline_u64 does; 0 ok, -1 bad. Exposed for
- * parsing list items. */
+ * parsing list items; in lib/cmdline_key.c, which the host links to check
+ * a numeric key's value by the same grammar. */
 int cmdline_parse_u64(const char *s, uint64_t *out);
 
 #endif

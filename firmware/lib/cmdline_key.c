@@ -1,10 +1,13 @@
 /* lib/cmdline_key.c — one key against THE table of known keys
- * (cmdline_keys.c): is it there, and if not, which key was meant. A file of
- * its own, without libc, so that the host's builds link the same lookup
- * over the same table (host/common/payload_keys.c: xcbench and xcbenchd
- * refuse an unknown key before a machine boots) and the payload and the
- * host can never disagree about a key or its suggestion. */
+ * (cmdline_keys.c): is it there, and if not, which key was meant; and a
+ * number as every numeric key takes it. A file of its own, without libc,
+ * so that the host's builds link the same lookup over the same table and
+ * the same number parser (host/common/payload_keys.c: xcbench and xcbenchd
+ * refuse an unknown key, or reps=1e3, before a machine boots) and the
+ * payload and the host can never disagree about a key, its suggestion or
+ * what a number is. */
 #include "lib/cmdline.h"
+#include "lib/string.h"
 
 /* Lower-case ASCII. */
 static char lower(char c)
@@ -80,4 +83,43 @@ const struct cmdline_key *cmdline_key_nearest(const char *k)
 			bd = d, best = c;
 	}
 	return bd <= limit ? best : NULL;
+}
+
+/* Decimal or 0x hex, a k/m/g suffix (powers of 1024); no sign, no
+ * overflow (lib/cmdline.h). */
+int cmdline_parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned base = 10;
+	if (!s || !*s)
+		return -1;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		if (!*s)
+			return -1;
+	}
+	for (; *s; s++) {
+		int dv = xcb_digit(*s, base);
+		if (dv < 0)
+			break;
+		unsigned d = (unsigned)dv;
+		if (v > (UINT64_MAX - d) / base)
+			return -1; /* overflow */
+		v = v * base + d;
+	}
+	if (*s) {
+		unsigned shift;
+		switch (*s) {
+		case 'k': case 'K': shift = 10; break;
+		case 'm': case 'M': shift = 20; break;
+		case 'g': case 'G': shift = 30; break;
+		default: return -1;
+		}
+		if (s[1] || (v >> (64 - shift)))
+			return -1;
+		v <<= shift;
+	}
+	*out = v;
+	return 0;
 }

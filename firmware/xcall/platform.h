@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 #include "lib/platform.h"
+#include "lib/cmdline_words.h"
 
 struct amask;
 
@@ -121,7 +122,8 @@ static inline void plat_wait_done(unsigned spins)
 
 /*
  * Test fault (payload keys ipidrop=raw|paths|qlist|lazy|mask|vector and
- * ipidrop_cpu=N, firmware/cmdline_keys.c; tests/t-wait-faults.sh): the CPU
+ * ipidrop_cpu=N, firmware/cmdline_keys.c; tests/t-wait-faults.sh; the
+ * words and this enum are one list, lib/cmdline_words.h): the CPU
  * whose answer to the waits of `site` is lost — the IPI to it not sent (raw:
  * the ping; paths: flush/paths.c's; qlist: a queue's first call), or (lazy)
  * its entries never acknowledged — or ~0u: none (always on the host). Set at
@@ -133,8 +135,7 @@ static inline void plat_wait_done(unsigned spins)
  * flush.c's vector path). With ipidrop_after=M the first M such IPIs to CPU
  * N still go out, so a later step loses its IPI (the TLB no-flush control).
  */
-enum plat_lost { PLAT_LOST_NONE, PLAT_LOST_RAW, PLAT_LOST_PATHS, PLAT_LOST_QLIST, PLAT_LOST_LAZY,
-		 PLAT_LOST_MASK, PLAT_LOST_VECTOR };
+enum plat_lost { CMDLINE_VOCAB_IPIDROP(XCB_ENUMERATOR) };
 unsigned plat_lost_cpu(enum plat_lost site);
 
 /* The payload's lost-IPI test faults, as bench/faults.c parses them (every

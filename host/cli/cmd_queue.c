@@ -3,7 +3,10 @@
 #include <string.h>
 
 #include "client.h"
+#include "xcb_schema.h"
 
+/* " quick default ...": the suites, from the schema (proto/xcb_schema.h). */
+#define SUITE_WORD(e, wire, cli) " " cli
 static const char usage[] = "usage: xcbench queue --mac MAC --suite NAME [--label L] [--tag T]... [--meta K=V]...\n"
 		   "         [--attempts N] [--power-timeout S] [--boot-timeout S] [--run-timeout S]\n"
 		   "         [--end off|leave] [key=value...]\n"
@@ -16,7 +19,7 @@ static const char usage[] = "usage: xcbench queue --mac MAC --suite NAME [--labe
 		   "daemon, each stage bounded (seconds), retried with a power cycle up to N\n"
 		   "boots, and powered off at the end unless --end leave. A machine runs\n"
 		   "one job at a time: a job queued behind another waits (said on stderr).\n"
-		   "Suites: quick default seed tlb ept stress.\n";
+		   "Suites:" XCB_VOCAB_SUITE(SUITE_WORD) ".\n";
 
 /* What the options gather for the job's body besides mac and suite. */
 struct queue_parts {

@@ -1,15 +1,23 @@
 /*
  * payload_keys.c — one key=value of the payload's command line checked
  * against the payload's own table (payload_keys.h): the key by the lookup
- * and suggestion the payload uses itself (firmware/lib/cmdline_key.c), a
- * vocabulary key's words by the schema (proto/xcb_schema.h) as the payload
- * parses them (firmware/bench/suite.c: a list's items are words or the
- * wire's names, or "all"; empty items are skipped; suite= is one name).
+ * and suggestion the payload uses itself (firmware/lib/cmdline_key.c); its
+ * value by what the table says it is (firmware/lib/cmdline.h enum
+ * cmdline_value) as the key's parser takes it: a vocabulary key's words by
+ * the schema (proto/xcb_schema.h) or the payload's own lists
+ * (firmware/lib/cmdline_words.h), a list's items being words or the wire's
+ * names, or "all", empty items skipped (firmware/bench/suite.c); a number
+ * by the payload's own parser (cmdline_parse_u64) and the bounds its
+ * parsers put (cmdline_words.h's constants); a run token as 16 hex digits.
  */
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "lib/cmdline.h"
+#include "lib/cmdline_words.h"
+#include "lib/string.h"
 #include "payload_keys.h"
 #include "xcb_schema.h"
 
@@ -18,7 +26,7 @@ static int is_word(const struct cmdline_key *c, const char *item, size_t len)
 {
 	for (unsigned i = 0; i < c->nwords; i++)
 		if ((strlen(c->words[i]) == len && strncmp(c->words[i], item, len) == 0) ||
-		    (strlen(c->names[i]) == len && strncmp(c->names[i], item, len) == 0))
+		    (c->names && strlen(c->names[i]) == len && strncmp(c->names[i], item, len) == 0))
 			return 1;
 	return 0;
 }
@@ -34,27 +42,119 @@ static void not_one_of(const struct cmdline_key *c, const char *item, size_t len
 		snprintf(why + at, n - at, "%s%s", i ? ", " : "", c->words[i]);
 	}
 	at = strlen(why);
-	if (c->list)
+	if (c->value == CMDLINE_V_WORDS)
 		snprintf(why + at, n - at, ", all");
 }
 
-/* The value of vocabulary key c: 0, or -1 with why. */
-static int words_check(const struct cmdline_key *c, const char *value, char *why, size_t n)
+/* What a number of c must be, into out: "a number", "a number from 1 to
+ * 1000", "0 or a number of at least 1000"; a list's item: "or pow2" after. */
+static void number_wanted(const struct cmdline_key *c, char *out, size_t n)
 {
-	if (!c->list) {
+	size_t at;
+
+	if (c->zero)
+		snprintf(out, n, "0 or a number of at least %" PRIu64, c->min);
+	else if (c->max != UINT64_MAX)
+		snprintf(out, n, "a number from %" PRIu64 " to %" PRIu64, c->min, c->max);
+	else if (c->min)
+		snprintf(out, n, "a number of at least %" PRIu64, c->min);
+	else
+		snprintf(out, n, "a number");
+	if (!c->alts)
+		return;
+	/* "all|pow2" said as ", all or pow2" */
+	for (const char *w = c->alts; *w;) {
+		size_t len = strcspn(w, "|");
+
+		at = strlen(out);
+		snprintf(out + at, n - at, "%s%.*s", w[len] ? ", " : " or ", (int)len, w);
+		w += len + (w[len] == '|');
+	}
+}
+
+/* One number (or, in a list, one item) of c: 0, or -1 with why, which says
+ * what it should be ("payload key 'reps': '-1' is not a number from 1 to
+ * 1000 (decimal or 0x hex, k/m/g suffix)"). */
+static int number_check(const struct cmdline_key *c, const char *item, size_t len, char *why, size_t n)
+{
+	char text[CMDLINE_MAX], wanted[160];	/* longer than the payload's whole line: never taken */
+	uint64_t v;
+	int parsed = 0;
+
+	if (len < sizeof(text)) {
+		memcpy(text, item, len);
+		text[len] = 0;
+		if (c->alts && cmdline_word_index(c->alts, text) >= 0)
+			return 0;
+		parsed = cmdline_parse_u64(text, &v) == 0;
+		if (parsed && ((v >= c->min && v <= c->max) || (c->zero && v == 0)))
+			return 0;
+	}
+	number_wanted(c, wanted, sizeof(wanted));
+	/* How a number is written, only to one that is none (1e3, -1) */
+	snprintf(why, n, "payload key '%s': '%.*s' is not %s%s", c->key, (int)len, item, wanted,
+		 parsed ? "" : " (decimal or 0x hex, k/m/g suffix)");
+	return -1;
+}
+
+/* The items of list key c's value, each by ok (empty items skipped, as the
+ * payload skips them): 0, or -1 with why. */
+static int items_check(const struct cmdline_key *c, const char *value,
+		       int (*ok)(const struct cmdline_key *, const char *, size_t, char *, size_t), char *why,
+		       size_t n)
+{
+	for (const char *p = value; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len && ok(c, p, len, why, n))
+			return -1;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* One item of a word list: a word, a wire name or "all". */
+static int word_item(const struct cmdline_key *c, const char *item, size_t len, char *why, size_t n)
+{
+	if ((len == 3 && strncmp(item, "all", 3) == 0) || is_word(c, item, len))
+		return 0;
+	not_one_of(c, item, len, why, n);
+	return -1;
+}
+
+/* run=: 16 hex digits, as bench/report.c reads it (anything else is
+ * replaced by a made-up token: the run would not be the daemon's). */
+static int token_check(const struct cmdline_key *c, const char *value, char *why, size_t n)
+{
+	size_t i = 0;
+
+	while (value[i] && xcb_digit(value[i], 16) >= 0)
+		i++;
+	if (i == 16 && !value[i])
+		return 0;
+	snprintf(why, n, "payload key '%s': '%s' is not 16 hex digits", c->key, value);
+	return -1;
+}
+
+/* The value of key c by its kind: 0, or -1 with why. */
+static int value_check(const struct cmdline_key *c, const char *value, char *why, size_t n)
+{
+	switch (c->value) {
+	case CMDLINE_V_WORD:
 		if (is_word(c, value, strlen(value)))
 			return 0;
 		not_one_of(c, value, strlen(value), why, n);
 		return -1;
-	}
-	for (const char *p = value; *p;) {
-		size_t len = strcspn(p, ",");
-
-		if (len && !(len == 3 && strncmp(p, "all", 3) == 0) && !is_word(c, p, len)) {
-			not_one_of(c, p, len, why, n);
-			return -1;
-		}
-		p += len + (p[len] == ',');
+	case CMDLINE_V_WORDS:
+		return items_check(c, value, word_item, why, n);
+	case CMDLINE_V_NUM:
+		return number_check(c, value, strlen(value), why, n);
+	case CMDLINE_V_NUMS:
+		return items_check(c, value, number_check, why, n);
+	case CMDLINE_V_TOKEN:
+		return token_check(c, value, why, n);
+	case CMDLINE_V_TEXT:
+		break;
 	}
 	return 0;
 }
@@ -71,5 +171,5 @@ int payload_key_check(const char *key, const char *value, char *why, size_t n)
 			snprintf(why, n, "unknown payload key '%s' (firmware/cmdline_keys.c lists them)", key);
 		return -1;
 	}
-	return c->words ? words_check(c, value, why, n) : 0;
+	return value_check(c, value, why, n);
 }

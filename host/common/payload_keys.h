@@ -13,9 +13,11 @@
 
 /* key=value as the payload would take it: 0, or -1 with one line in why
  * that names the key: "unknown payload key 'sutie'; did you mean
- * 'suite'?", "unknown payload key 'bogus'", or, for a key whose words are
- * a schema vocabulary, "payload key 'kinds': 'xcal' is not one of xcall,
- * tlb, raw, sync, all". */
+ * 'suite'?", "unknown payload key 'bogus'", or, for a value the key's
+ * parser would refuse or replace by a default, what it should be: "payload
+ * key 'kinds': 'xcal' is not one of xcall, tlb, raw, sync, all", "payload
+ * key 'reps': '0' is not a number from 1 to 1000", "payload key 'run':
+ * 'xyz' is not 16 hex digits". */
 int payload_key_check(const char *key, const char *value, char *why, size_t n);
 
 #endif
