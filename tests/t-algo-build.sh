@@ -13,7 +13,8 @@
 #     ld's "multiple definition of `xcall_lockless'" becomes a line naming
 #     both files;
 # and the template as the guide has it builds (every shipped algorithm and
-# the copy pass the checks). Build only: no QEMU.
+# the copy pass the checks); the guide quotes both lines as printed. Build
+# only: no QEMU.
 # timeout: 600
 . "$(dirname "$0")/lib/tap.sh"
 T=$(mktemp -d "$OUTDIR/algo-build.XXXXXX")
@@ -70,3 +71,11 @@ rc=$?
 show
 check "the template renamed (guide step 1) builds (rc $rc)" [ "$rc" -eq 0 ] && [ -s "$F/build/xcbench.elf" ]
 check "... and no check line in its build" silent
+
+# The guide quotes these lines as the build prints them (step 1).
+G=$ROOT/docs/ADDING-AN-ALGORITHM.md
+flat=$(tr '\n' ' ' <"$G" | tr -s ' ')
+check "the guide quotes the line for a file that registers nothing" \
+	grep -qF 'firmware: xcall/mine.c has mine_handle_ipi but registers no algorithm: end it with XCALL_ALGO(mine,' <<<"$flat"
+check "the guide quotes the line for two algorithms of one name" \
+	grep -qF 'firmware: two algorithms named lockless: xcall/lockless.c and xcall/mine.c: rename one' <<<"$flat"
