@@ -12,8 +12,10 @@
 #   - the template copied and not renamed (two algorithms named lockless):
 #     ld's "multiple definition of `xcall_lockless'" becomes a line naming
 #     both files;
+#   - a reserved name (vector, a flush path's): init refused it at boot, now
+#     the build does, in init's words;
 # and the template as the guide has it builds (every shipped algorithm and
-# the copy pass the checks); the guide quotes both lines as printed. Build
+# the copy pass the checks); the guide quotes the lines as printed. Build
 # only: no QEMU.
 # timeout: 600
 . "$(dirname "$0")/lib/tap.sh"
@@ -63,8 +65,21 @@ check "two files register lockless: the build fails (rc $rc)" [ "$rc" -ne 0 ]
 check "two files register lockless: a line names the name and both files" \
 	says 'firmware: two algorithms named lockless: xcall/lockless.c and xcall/mine.c: rename one'
 
-# 4. The template as the guide has it: the checks pass it and every
-# shipped algorithm.
+# 4. A name the CASE key algo already gives another meaning (a flush
+# path's): init refused it at boot; now the build does, in the same words
+# (registry.c's xcall_name_reserved, built for the host: tools/algo_name.c).
+rm -f "$M"
+cp "$F/xcall/lockless.c" "$F/xcall/vector.c" && sed -i 's/lockless/vector/g' "$F/xcall/vector.c"
+build
+rc=$?
+show
+check "an algorithm named vector (a flush path's word): the build fails (rc $rc)" [ "$rc" -ne 0 ]
+check "an algorithm named vector: a line names the file, the name and why, as init would" \
+	says "firmware: xcall/vector.c: algorithm vector: name reserved: a flush path's (kind=tlb cases carry it as their algo): rename it"
+rm -f "$F/xcall/vector.c"
+
+# 5. The template as the guide has it: the checks pass it and every
+# shipped algorithm (concurrent, beside the flush path of that name, too).
 template
 build
 rc=$?
@@ -79,3 +94,5 @@ check "the guide quotes the line for a file that registers nothing" \
 	grep -qF 'firmware: xcall/mine.c has mine_handle_ipi but registers no algorithm: end it with XCALL_ALGO(mine,' <<<"$flat"
 check "the guide quotes the line for two algorithms of one name" \
 	grep -qF 'firmware: two algorithms named lockless: xcall/lockless.c and xcall/mine.c: rename one' <<<"$flat"
+check "the guide quotes the line for a reserved name" \
+	grep -qF 'firmware: xcall/vector.c: algorithm vector: name reserved: a flush path' <<<"$flat"

@@ -5,8 +5,11 @@
 #   check_algos.sh OBJ...      before the payload's link, over xcall/'s
 #                              objects: an object with a NAME_handle_ipi
 #                              function registers an algorithm (it has an
-#                              XCALL_ALGO / XCALL_TABLE_ENTRY entry), and no
-#                              two objects register one name;
+#                              XCALL_ALGO / XCALL_TABLE_ENTRY entry), no
+#                              two objects register one name, and no name
+#                              is reserved ($ALGO_NAME, the host build of
+#                              registry.c's xcall_name_reserved, says which;
+#                              skipped when unset);
 #   check_algos.sh --hint SRC  after SRC failed to compile: if it has a
 #                              NAME_handle_ipi but no XCALL_ALGO(, say that
 #                              this is why (gcc's words are "'NAME_init'
@@ -51,6 +54,11 @@ for o in "$@"; do
 	fi
 	for n in $reg; do
 		echo "$n $src" >>"$entries"
+		if [ -n "${ALGO_NAME:-}" ] && why=$("$ALGO_NAME" "$n"); [ -n "${why:-}" ]; then
+			echo "firmware: $src: algorithm $why: rename it (its XCALL_ALGO(name, ...)" \
+				"and identifiers, step 1 of $GUIDE)" >&2
+			fail=1
+		fi
 	done
 done
 sort "$entries" | awk '
