@@ -18,6 +18,10 @@
 #                 init refuses, naming the name;
 #   no_name       a hand-written table without a name: init refuses it as
 #                 "(no name)" (the registry's sort faulted on it before);
+#   relaxed_checkin lockless's targets check in without release (a barrier
+#                 forgotten): the calls still run once each (x86), TSan
+#                 reports the race, and the free check fails by name saying
+#                 so (it said OK, cmocka PASSED, only the exit status 66 not);
 #   no_checkin    locked's CPU 3 runs each call and never checks in: the
 #                 quiet phase's time bound says the call ran on every target
 #                 and never returned, and names CPU 3, which the initiator's
@@ -86,6 +90,13 @@ fault no_name 120 "init failed"
 check "an algorithm without a name: init refuses (rc $rc, no fault)" [ "$rc" -eq 1 ]
 check "an algorithm without a name: the error says so and what gives one" \
 	grep -qF "xcall: (no name): no name: XCALL_ALGO(name, ...) gives it" <<<"$line"
+fault relaxed_checkin 300 "ThreadSanitizer reported" XCB_XCALL_ONLY=lockless XCB_XCALL_ITERS=200
+check "check-in without release: test_xcall fails (rc $rc)" [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]
+check "check-in without release: the free check fails by name, saying TSan saw a race and which rule" \
+	grep -qE "^ERROR: lockless wait=[a-z]+: ThreadSanitizer reported [0-9]+ data race\(s\), above .*release/acquire pair" <<<"$line"
+# (cmocka's words, or its TAP under tests/run-all's CMOCKA_MESSAGE_OUTPUT=TAP)
+check "check-in without release: cmocka lists the check as failed, not passed" \
+	grep -qE "^(\[  FAILED  \]|not ok [0-9]+ -) free check: lockless wait=" "$OUTDIR/t-xcall-faults.relaxed_checkin.log"
 fault no_checkin 300 "^test_xcall: TIME BOUND" XCB_XCALL_ONLY=locked XCB_XCALL_PHASES=quiet XCB_XCALL_BOUND_S=10
 check "no check-in: the run fails on its time bound (rc $rc, not a hang)" [ "$rc" -eq 3 ]
 check "no check-in: the call ran on every target and never returned, the initiator waits on CPU 3" \

@@ -3,7 +3,7 @@
  * and CPU placement (bench/placement.c): which cases a suite yields on a given CPU
  * count, command-line overrides and their errors, and which CPUs initiate and
  * target for each placement - all counted by hand; and the registry's limit on
- * an algorithm's name.
+ * an algorithm's name and its declaration (xcall_decl_error).
  */
 #include <string.h>
 #include "tests/xcb_test.h"
@@ -28,6 +28,20 @@ XCALL_TABLE_ENTRY(lockless);
 XCALL_TABLE_ENTRY(queued);
 XCALL_TABLE_ENTRY(tree);
 
+/* What a declaration needs besides its name and description, for the
+ * xcall_decl_error() tests: an init and a call that do nothing. */
+static int stub_init(unsigned ncpus, const unsigned *ipi)
+{
+	(void)ncpus, (void)ipi;
+	return 0;
+}
+static void stub_call(const struct cpumask *m, xcall_fn_t fn, void *arg, enum xcb_wait w)
+{
+	(void)m, (void)fn, (void)arg, (void)w;
+}
+static void stub_ipi(void) { }
+#define STUB_OPS .init = stub_init, .call = stub_call
+
 #define MAXC 1024
 static struct bcase got[MAXC];
 
@@ -40,7 +54,7 @@ static void test_name_length(void **state)
 	char name[XCALL_NAME_MAX + 2];
 	memset(name, 'a', sizeof(name) - 1);
 	name[sizeof(name) - 1] = 0;		/* one past the limit */
-	struct xcall_ops o = { .name = name, .desc = "a stand-in" };
+	struct xcall_ops o = { .name = name, .desc = "a stand-in", STUB_OPS };
 	const char *why = xcall_decl_error(&o);
 	assert_non_null(why);
 	assert_non_null(strstr(why, "name longer than 59 characters (XCALL_NAME_MAX)"));
@@ -56,11 +70,35 @@ static void test_desc_length(void **state)
 	char desc[XCALL_DESC_MAX + 2];
 	memset(desc, 'd', sizeof(desc) - 1);
 	desc[sizeof(desc) - 1] = 0;		/* one past the limit */
-	struct xcall_ops o = { .name = "a_stand_in", .desc = desc };
+	struct xcall_ops o = { .name = "a_stand_in", .desc = desc, STUB_OPS };
 	const char *why = xcall_decl_error(&o);
 	assert_non_null(why);
 	assert_string_equal(why, ".desc longer than 120 characters (XCALL_DESC_MAX)");
 	desc[XCALL_DESC_MAX] = 0;		/* at the limit */
+	assert_null(xcall_decl_error(&o));
+}
+
+/* A table written out by hand (XCALL_TABLE_ENTRY: two vectors) without an
+ * init or a call is refused at init naming the field: a NULL one faulted
+ * at init or at the first call, naming no algorithm. A handler past .nipi
+ * (a second vector's, .nipi left at 1) is refused too: it never got a
+ * vector, and the calls it serves hung. */
+static void test_ops_missing(void **state)
+{
+	(void)state;
+	struct xcall_ops o = { .name = "a_stand_in", .desc = "a stand-in", .nipi = 1, STUB_OPS,
+			       .handle_ipi = { stub_ipi } };
+	assert_null(xcall_decl_error(&o));
+	o.call = 0;
+	assert_non_null(xcall_decl_error(&o));
+	assert_non_null(strstr(xcall_decl_error(&o), ".call missing"));
+	o.call = stub_call, o.init = 0;
+	assert_non_null(xcall_decl_error(&o));
+	assert_non_null(strstr(xcall_decl_error(&o), ".init missing"));
+	o.init = stub_init, o.handle_ipi[1] = stub_ipi;
+	assert_non_null(xcall_decl_error(&o));
+	assert_non_null(strstr(xcall_decl_error(&o), ".handle_ipi has a handler past .nipi"));
+	o.nipi = 2;
 	assert_null(xcall_decl_error(&o));
 }
 
@@ -78,7 +116,7 @@ static void test_hello_algos_fit(void **state)
 		memset(names[a], 'a', XCALL_NAME_MAX);
 		names[a][XCALL_NAME_MAX - 2] = (char)('a' + a / 10);
 		names[a][XCALL_NAME_MAX - 1] = (char)('0' + a % 10);
-		ops[a] = (struct xcall_ops){ .name = names[a], .desc = desc };
+		ops[a] = (struct xcall_ops){ .name = names[a], .desc = desc, STUB_OPS };
 		assert_null(xcall_decl_error(&ops[a]));	/* both at the limit: accepted */
 		list[a] = &ops[a];
 	}
@@ -546,5 +584,6 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_placement),
 	cmocka_unit_test(test_place_sync),
 	cmocka_unit_test(test_desc_length),
+	cmocka_unit_test(test_ops_missing),
 	cmocka_unit_test(test_hello_algos_fit),
 	cmocka_unit_test(test_name_length))

@@ -22,7 +22,8 @@ FAULT_no_desc := $(XCALL_HOST_SRCS) tests/faults/no_desc.c
 FAULT_dup_name := $(XCALL_HOST_SRCS) tests/faults/dup_name.c
 FAULT_no_checkin := $(filter-out xcall/locked.c,$(XCALL_HOST_SRCS)) tests/faults/no_checkin.c
 FAULT_no_name := $(XCALL_HOST_SRCS) tests/faults/no_name.c
-FAULTS := skip_forward run_twice pool_hog reserved_name ack_early no_desc dup_name no_checkin no_name
+FAULT_relaxed_checkin := $(filter-out xcall/lockless.c,$(XCALL_HOST_SRCS)) tests/faults/relaxed_checkin.c
+FAULTS := skip_forward run_twice pool_hog reserved_name ack_early no_desc dup_name no_checkin no_name relaxed_checkin
 # Each source is compiled once under TSan into build/obj-tsan/ and every
 # fault build is linked from those objects: compiling the same ~15 files
 # nine times over was most of the test's time (~40 s of its 72 in CI).

@@ -141,6 +141,17 @@ const char *xcall_decl_error(const struct xcall_ops *o)
 	for (const struct xcall_ops *const *a = xcall_algo_list(); *a; a++)
 		if (*a != o && !cmp((*a)->name, o->name))
 			return "name taken by another algorithm: rename one (xcall_find() and algos= would pick one of them)";
+	/* XCALL_ALGO() always names all three; a table written out by hand
+	 * (two vectors) can leave one out, and a NULL init or call faulted at
+	 * init or at the first call with no word of which algorithm. */
+	if (!o->init || !o->call)
+		return !o->init ? ".init missing: XCALL_ALGO() takes NAME_init; a hand-written table needs .init"
+				: ".call missing: XCALL_ALGO() takes NAME_call; a hand-written table needs .call";
+	/* A handler past .nipi never gets a vector: the calls it serves hang.
+	 * (.nipi 0 is xcall_init_all's to say.) */
+	for (unsigned k = o->nipi ? o->nipi : 1; k < XCALL_MAX_IPI; k++)
+		if (o->handle_ipi[k])
+			return ".handle_ipi has a handler past .nipi: raise .nipi, or it never runs";
 	if (!o->desc || !*o->desc)
 		return ".desc missing: one line saying what it does (HELLO, the API, xcbench show)";
 	len = 0;

@@ -149,8 +149,9 @@ const struct xcall_ops *xcall_find(const char *name);
 const char *xcall_name_reserved(const char *name);
 
 /* What is wrong with an algorithm's declaration besides a reserved name —
- * a name not [a-z0-9_]+, one another entry has too, a .desc missing, empty
- * or not one line — in words naming the field; NULL if nothing.
+ * a name not [a-z0-9_]+, one another entry has too, no .init or .call, a
+ * .handle_ipi past .nipi, a .desc missing, empty or not one line — in words
+ * naming the field; NULL if nothing.
  * xcall_init_all() refuses such an algorithm (the payload would otherwise
  * run it: two entries of one name mix their cases under it, and HELLO's
  * algo.NAME= line carries the description). */

@@ -1,0 +1,98 @@
+#!/bin/bash
+# t-algo-build.sh — an algorithm author's slips that `make` must stop, with a
+# line saying what to do, before anything boots (firmware/xcall/check_algos.sh,
+# run by firmware/Makefile): in a temporary copy of the tree, the guide's
+# template (docs/ADDING-AN-ALGORITHM.md step 1: xcall/lockless.c renamed to
+# xcall/mine.c) is built with the guide's step-3 make target after each of:
+#   - its XCALL_ALGO() line left out (functions static, as in the template):
+#     gcc's "'mine_init' defined but not used" comes with a line naming the
+#     missing XCALL_ALGO(mine, ...);
+#   - the same with its functions not static: the build passed without a
+#     word, and algos=mine failed only at boot, as an unknown value;
+#   - the template copied and not renamed (two algorithms named lockless):
+#     ld's "multiple definition of `xcall_lockless'" becomes a line naming
+#     both files;
+#   - a reserved name (vector, a flush path's): init refused it at boot, now
+#     the build does, in init's words;
+# and the template as the guide has it builds (every shipped algorithm and
+# the copy pass the checks); the guide quotes the lines as printed. Build
+# only: no QEMU.
+# timeout: 600
+. "$(dirname "$0")/lib/tap.sh"
+T=$(mktemp -d "$OUTDIR/algo-build.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+[ -f "$ROOT/firmware/build/xcbench.elf" ] || { notok "firmware/build built (run make -C firmware)"; exit 1; }
+# The copy: what git tracks plus new files, and the build as it is (so only
+# the new file compiles and the payload relinks).
+(cd "$ROOT" && git ls-files -co --exclude-standard firmware proto docs) >"$T/files"
+tar -C "$ROOT" -cf - -T "$T/files" | tar -C "$T" -xf -
+cp -a "$ROOT/firmware/build" "$T/firmware/build"
+F=$T/firmware
+M=$F/xcall/mine.c
+template() { cp "$F/xcall/lockless.c" "$M" && sed -i 's/lockless/mine/g' "$M"; }
+# build: the guide's step-3 payload target in the copy; output in $T/make.log.
+build() { make -C "$F" build/xcbench.elf >"$T/make.log" 2>&1; }
+says() { grep -qF -- "$1" "$T/make.log"; }
+silent() { ! grep -q '^firmware: ' "$T/make.log"; }
+show() { grep -v '^make\|^  ' "$T/make.log" | head -n 6 | sed 's/^/# /'; }
+
+# 1. XCALL_ALGO() left out; the template's functions are static.
+template
+sed -i '/^XCALL_ALGO(mine,/,$d' "$M"
+build
+rc=$?
+show
+check "no XCALL_ALGO, static functions: the build fails (rc $rc)" [ "$rc" -ne 0 ]
+check "no XCALL_ALGO, static functions: a line says the file registers no algorithm and what ends it" \
+	says 'firmware: xcall/mine.c has mine_handle_ipi but registers no algorithm (the likely cause of the errors above): end it with XCALL_ALGO(mine, .desc = "...", .nipi = 1'
+
+# 2. The same, its functions not static: nothing failed to compile.
+sed -i -E 's/^static (int|void) (mine_[a-z_]+)\(/\1 \2(/' "$M"
+build
+rc=$?
+show
+check "no XCALL_ALGO, functions not static: the build fails (rc $rc), no longer silent" [ "$rc" -ne 0 ]
+check "no XCALL_ALGO, functions not static: a line names the file and the XCALL_ALGO(mine, ...) to add" \
+	says 'firmware: xcall/mine.c has mine_handle_ipi but registers no algorithm: end it with XCALL_ALGO(mine,'
+
+# 3. The template copied, not renamed: a second algorithm named lockless.
+cp "$F/xcall/lockless.c" "$M"
+build
+rc=$?
+show
+check "two files register lockless: the build fails (rc $rc)" [ "$rc" -ne 0 ]
+check "two files register lockless: a line names the name and both files" \
+	says 'firmware: two algorithms named lockless: xcall/lockless.c and xcall/mine.c: rename one'
+
+# 4. A name the CASE key algo already gives another meaning (a flush
+# path's): init refused it at boot; now the build does, in the same words
+# (registry.c's xcall_name_reserved, built for the host: tools/algo_name.c).
+rm -f "$M"
+cp "$F/xcall/lockless.c" "$F/xcall/vector.c" && sed -i 's/lockless/vector/g' "$F/xcall/vector.c"
+build
+rc=$?
+show
+check "an algorithm named vector (a flush path's word): the build fails (rc $rc)" [ "$rc" -ne 0 ]
+check "an algorithm named vector: a line names the file, the name and why, as init would" \
+	says "firmware: xcall/vector.c: algorithm vector: name reserved: a flush path's (kind=tlb cases carry it as their algo): rename it"
+rm -f "$F/xcall/vector.c"
+
+# 5. The template as the guide has it: the checks pass it and every
+# shipped algorithm (concurrent, beside the flush path of that name, too).
+template
+build
+rc=$?
+show
+check "the template renamed (guide step 1) builds (rc $rc)" [ "$rc" -eq 0 ] && [ -s "$F/build/xcbench.elf" ]
+check "... and no check line in its build" silent
+
+# The guide quotes these lines as the build prints them (step 1).
+G=$ROOT/docs/ADDING-AN-ALGORITHM.md
+flat=$(tr '\n' ' ' <"$G" | tr -s ' ')
+check "the guide quotes the line for a file that registers nothing" \
+	grep -qF 'firmware: xcall/mine.c has mine_handle_ipi but registers no algorithm: end it with XCALL_ALGO(mine,' <<<"$flat"
+check "the guide quotes the line for two algorithms of one name" \
+	grep -qF 'firmware: two algorithms named lockless: xcall/lockless.c and xcall/mine.c: rename one' <<<"$flat"
+check "the guide quotes the line for a reserved name" \
+	grep -qF 'firmware: xcall/vector.c: algorithm vector: name reserved: a flush path' <<<"$flat"
