@@ -10,7 +10,7 @@
 #include "client.h"
 
 static const char usage[] =
-"usage: xcbench machine set MAC --power ipmi --host BMC [--port N] --user U --password-file FILE [--sol]\n"
+"usage: xcbench machine set MAC --power ipmi --host BMC [--port N] --user U --password-file FILE [--sol] [--take]\n"
 "       xcbench machine set MAC --power command --command 'TEMPLATE' [--password-file FILE]\n"
 "       xcbench machine set MAC --power manual\n"
 "       xcbench machine power MAC on|off|cycle|status|pxe\n"
@@ -24,6 +24,11 @@ static const char usage[] =
 "           on|off|cycle|status|pxe, {mac} ($2), {host} {port} {user};\n"
 "           $XCB_POWER_PASSWORD_FILE names FILE. 'status' prints on or off.\n"
 "  manual   a person powers the machine; its jobs wait for its boot\n"
+"A daemon with --lab sets, powers and boots its own lab's machines only; a\n"
+"machine is the lab's whose daemon first booted it or set its power. --take\n"
+"moves a machine of another lab into this daemon's (it is on this lab's\n"
+"network: that lab's daemon never sees it boot); refused while that lab\n"
+"works on one of its jobs. `show` names the machine's lab.\n"
 "Writes need the admin token (--token-file) unless the daemon runs with --open.\n";
 
 /* 1 (after saying so) when an argument tries to give a password itself:
@@ -72,8 +77,11 @@ static int machine_set(const struct cmd *cmd, const char *mac, json_t *body, int
 		return rc;
 	m = json_object_get(o, "machine");
 	p = json_object_get(m, "power");
-	printf("%s: power driver %s%s\n", stored_mac(m, mac), json_string_value(json_object_get(p, "driver")),
+	printf("%s: power driver %s%s", stored_mac(m, mac), json_string_value(json_object_get(p, "driver")),
 	       json_is_true(json_object_get(p, "sol")) ? ", serial-over-LAN captured" : "");
+	if (json_is_true(json_object_get(body, "take")))
+		printf(", in lab '%s'", json_string_value(json_object_get(m, "lab")));
+	printf("\n");
 	json_decref(o);
 	return 0;
 }
@@ -106,7 +114,12 @@ static int machine_show(const char *mac, int as_json)
 		return rc;
 	m = json_object_get(o, "machine");
 	p = json_object_get(m, "power");
-	printf("machine %s\n  power: %s", mac, json_string_value(json_object_get(p, "driver")));
+	/* Its lab: another lab's daemon refuses to set, power or boot it. */
+	if (json_string_value(json_object_get(m, "lab")))
+		printf("machine %s  lab %s\n", stored_mac(m, mac), json_string_value(json_object_get(m, "lab")));
+	else
+		printf("machine %s\n", stored_mac(m, mac));
+	printf("  power: %s", json_string_value(json_object_get(p, "driver")));
 	if (json_string_value(json_object_get(p, "host"))) {
 		/* Port 0 is "not given": ipmitool's 623 for ipmi (it showed
 		 * ":0", a port no BMC answers on), none for a command. */
@@ -139,7 +152,8 @@ int cmd_machine(int argc, char **argv)
 		OPT_JSON_STR("power", body, "driver"), OPT_JSON_STR("host", body, NULL),
 		OPT_JSON_INT("port", body, NULL, 1, 65535), OPT_JSON_STR("user", body, NULL),
 		OPT_JSON_STR("password-file", body, "password_file"), OPT_JSON_STR("command", body, NULL),
-		OPT_JSON_TRUE("sol", body, NULL), OPT_FLAG("json", &as_json), OPT_END,
+		OPT_JSON_TRUE("sol", body, NULL), OPT_JSON_TRUE("take", body, NULL), OPT_FLAG("json", &as_json),
+		OPT_END,
 	};
 	const struct cmd cmd = { "xcbench machine", usage, opts };
 

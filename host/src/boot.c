@@ -143,13 +143,45 @@ static int64_t reusable_run(struct dbi *db, struct boot_task *t, int64_t machine
 	return id;
 }
 
+/* Another lab's machine asked us for its boot script (refused): it boots
+ * on this daemon's network. When its lab's runner has powered it on for a
+ * job, say so on that job, once: the job otherwise timed out with "no
+ * progress in powering_on", "the machine has not asked for /boot.ipxe",
+ * though it had, of the wrong lab's daemon. The job's rows are in the
+ * store both daemons share. */
+static void note_other_lab_boot(struct dbi *db, const struct boot_task *t, int64_t now)
+{
+	struct dbi_stmt *st;
+	char why[400];
+	int64_t job = 0;
+	int attempt = 0;
+
+	if (dbi_row(db, "SELECT id, attempt FROM jobs WHERE mac = ? AND stage IN ('powering_on', 'booting') "
+		    "AND ended IS NULL ORDER BY id LIMIT 1", &st, DBI_T(t->mac)) == DBI_ROW) {
+		job = dbi_column_i64(st, 0);
+		attempt = dbi_column_int(st, 1);
+	}
+	dbi_finalize(st);
+	if (!job)
+		return;
+	snprintf(why, sizeof(why), "the machine asked the daemon of %s%s%s for its boot script (from %s), which "
+		 "refused it: it belongs to lab '%s' but boots on that daemon's network; if it is that lab's, "
+		 "take it there: xcbench machine set %s --take ...", cfg.lab ? "lab '" : "no lab (no --lab)",
+		 cfg.lab ? cfg.lab : "", cfg.lab ? "'" : "", t->peer, t->other_lab, t->mac);
+	dbi_run(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) SELECT ?1, ?2, stage, ?3, ?4 "
+		"FROM jobs WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM job_events WHERE job_id = ?1 AND attempt = ?3 "
+		"AND reason = ?4)", DBI_I(job), DBI_I(now), DBI_I(attempt), DBI_T(why));
+}
+
 static void boot_fn(struct dbi *db, void *arg)
 {
 	struct boot_task *t = arg;
 	int64_t machine, now = now_s();
 
-	if (lab_machine_elsewhere(db, t->mac, t->other_lab, sizeof(t->other_lab)))
-		return; /* another lab's machine: nothing written */
+	if (lab_machine_elsewhere(db, t->mac, t->other_lab, sizeof(t->other_lab))) {
+		note_other_lab_boot(db, t, now); /* nothing else written */
+		return;
+	}
 	pick_job(db, t);
 	if (!t->suite)
 		t->suite = strdup(cfg.suite);
