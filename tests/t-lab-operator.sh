@@ -223,9 +223,24 @@ XA=("$XCBENCH" --server "$URL_A" --token-file "$TMP/token")
 check "machine show names the machine's lab ($(head -1 "$TMP/m7.show"))" \
 	test "$(head -1 "$TMP/m7.show")" = "machine $M7  lab A"
 check "... and so does the API's machine" test "$(field "/api/v1/machines/$M7" "j['machine']['lab']")" = A
+check "... and the lab overview" test "$(field /api/v1/lab "[m['lab'] for m in j['machines'] if m['mac'] == '$M7'][0]")" = A
 J7=$("${XA[@]}" queue --mac $M7 --suite quick --power-timeout 600 | grep -oE 'job [0-9]+' | cut -d' ' -f2)
 for i in $(seq 80); do grep -q '^on$' "$TMP/m7.actions" 2>/dev/null && break; sleep 0.25; done
 check "lab A's runner powers M7 on for job $J7 ($(tr '\n' ' ' <"$TMP/m7.actions" 2>/dev/null))" grep -q '^on$' "$TMP/m7.actions"
+# A boot from an address outside --boot-from (lab A's daemon takes no
+# loopback boots) got the default suite and the job waited, saying nothing:
+# a lab network other than the daemon host's subnets, or a NAT in between,
+# looked like a machine that never booted.
+M10=52:54:00:0e:00:10
+J10=$("${XA[@]}" queue --mac $M10 --suite quick | grep -oE 'job [0-9]+' | cut -d' ' -f2)
+curl -s -o "$TMP/b10" "$URL_A/boot.ipxe?mac=$M10"
+curl -s -o /dev/null "$URL_A/boot.ipxe?mac=$M10"
+check "a boot of M10 from 127.0.0.1 (not --boot-from) gets the default suite, not job $J10" 	sh -c "grep -q 'suite=default' '$TMP/b10' && test \"\$(curl -s '$URL_A/api/v1/jobs/$J10' | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"job\"][\"consumed\"])')\" = None"
+"${XA[@]}" job show "$J10" >"$TMP/j10.txt"
+sed 's/^/#   /' "$TMP/j10.txt"
+check "... and job $J10 says so once, naming the address and --boot-from" \
+	test "$(grep -c "a boot request for this MAC came from 127.0.0.1, outside the networks whose boots may take a job (.*): it got the default suite, not this job; .*--boot-from" "$TMP/j10.txt")" = 1
+"${XA[@]}" job cancel "$J10" >/dev/null
 # Lab B's daemon, on the same store, where M7 boots.
 PB=$(free_port)
 xcbd_start "$TMP/daemon-b.log" "$PB" --db "$DB" --token-file "$TMP/token" --lab B || notok "lab B's daemon starts"
