@@ -67,6 +67,12 @@ e=$(field "/api/v1/machines/$M1" "j['machine']['power']['error']")
 check "... the machine's power error is whole ($e)" grep -q "END-OF-MESSAGE" <<<"$e"
 e=$(field /api/v1/lab "j['machines'][0]['power_error']")
 check "... and the lab overview's" grep -q "END-OF-MESSAGE" <<<"$e"
+# job wait: an operator follows a job to its end (there was only `job show`
+# in a loop); exit 1 for a job that failed, its events as they came.
+"${X[@]}" job wait "$J1" >"$TMP/w1.out" 2>&1
+rc=$?
+check "job wait $J1 (failed): exit 1, its events, then 'job $J1: failed' (exit $rc: $(tail -1 "$TMP/w1.out"))" \
+	sh -c "test $rc = 1 && grep -q 'failed .*power status: .*END-OF-MESSAGE' '$TMP/w1.out' && test \"\$(tail -1 '$TMP/w1.out')\" = 'job $J1: failed' && test \$(grep -c 'power status' '$TMP/w1.out') = 1"
 
 SECRET="pw-cli-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
 M2=52:54:00:0e:00:02
@@ -106,6 +112,10 @@ M5=52:54:00:0e:00:05
 "${X[@]}" queue --mac $M5 --suite quick >"$TMP/q2.out" 2>"$TMP/q2.err"
 Q1=$(grep -oE 'job [0-9]+' "$TMP/q1.out" | cut -d' ' -f2) Q2=$(grep -oE 'job [0-9]+' "$TMP/q2.out" | cut -d' ' -f2)
 check "the first queue for M5 says nothing more ($(cat "$TMP/q1.err"))" test ! -s "$TMP/q1.err"
+"${X[@]}" job wait "$Q1" --timeout 1 >"$TMP/wq.out" 2>"$TMP/wq.err"
+rc=$?
+check "job wait --timeout 1 on a manual machine's queued job: exit 1, still queued ($rc: $(cat "$TMP/wq.err"))" \
+	sh -c "test $rc = 1 && grep -qx 'xcbench job wait: job $Q1 still queued after 1 s' '$TMP/wq.err'"
 check "the second says it waits for job $Q1 ($(cat "$TMP/q2.err"))" \
 	grep -q "^xcbench queue: job $Q1 (.*) holds $M5: job $Q2 runs after it ends" "$TMP/q2.err"
 check "... its stdout is the usual one line" test "$(cat "$TMP/q2.out")" = "queued job $Q2: suite quick for $M5 (next boot of that machine)"
