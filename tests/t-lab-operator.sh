@@ -283,6 +283,10 @@ rc=$?
 check "lab B: machine set M7 --take, A's jobs ended: taken (exit $rc: $(cat "$TMP/m7b.out" "$TMP/m7b.err"))" \
 	test "$rc" = 0 -a "$(cat "$TMP/m7b.out")" = "$M7: power driver command, in lab 'B'"
 check "... M7 is lab B's now" test "$(field "/api/v1/machines/$M7" "j['machine']['lab']")" = B
+"${XA[@]}" machine list >"$TMP/list.out" 2>&1
+sed 's/^/#   /' "$TMP/list.out"
+check "machine list on lab A's daemon: every lab's machines, M7 in lab B, M3 in lab A" \
+	sh -c "grep -qE '^$M7 +B +command ' '$TMP/list.out' && grep -qE '^$M3 +A +command ' '$TMP/list.out' && head -1 '$TMP/list.out' | grep -q '^MAC  *LAB  *DRIVER'"
 "${XA[@]}" machine power $M7 status >/dev/null 2>"$TMP/m7a.err"
 check "... and lab A's daemon refuses its power ($(cat "$TMP/m7a.err"))" grep -q "belongs to lab 'B'" "$TMP/m7a.err"
 c=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PB/boot.ipxe?mac=$M7")
