@@ -291,7 +291,7 @@ check "... without a registration's raw JSON" bash -c "! grep -q 'cannot registe
 expect_fail "machine power without an action names the actions" 2 \
 	"^xcbench machine power 52:54:00:aa:00:09: expected an action: on, off, cycle, status or pxe$" \
 	"${X[@]}" machine power 52:54:00:aa:00:09
-expect_fail "machine with an unknown verb names the verbs" 2 "^xcbench machine: 'frob': expected set, power or show$" \
+expect_fail "machine with an unknown verb names the verbs" 2 "^xcbench machine: 'frob': expected set, power, show or list$" \
 	"${X[@]}" machine frob 52:54:00:aa:00:09
 
 # --server and $XCBENCH_SERVER: parsed strictly, named by where they came from

@@ -87,6 +87,34 @@ ok = all(s[n]["environment"]["PGPASSFILE"] == "/run/secrets/xcbench_pgpass" and 
 print("postgres" in s and ok)' <"$CT/config.out" 2>/dev/null)
 	check "... a postgres service and two lab daemons with PGPASSFILE, --lab, no password on their command line" \
 		test "$summary" = True
+	# The payload sends results to the --udp port its boot script names;
+	# behind a published 8081->8080 mapping that was 8080, the SQLite
+	# daemon's. Behind a bridge, --boot-from's default (the host's
+	# subnets) was the container's subnet: no lab machine got its job.
+	summary=$(python3 -c '
+import sys, yaml
+s = yaml.safe_load(sys.stdin)["services"]
+def arg(c, k): return c[c.index(k) + 1] if k in c else ""
+bad = []
+for n in ("xcbenchd-lab-a", "xcbenchd-lab-b"):
+    c = [str(a) for a in s[n]["command"]]
+    if arg(c, "--listen").rsplit(":", 1)[-1] != arg(c, "--udp").rsplit(":", 1)[-1]: bad.append(n + ": --listen and --udp ports differ")
+    if s[n].get("network_mode") != "host": bad.append(n + ": not on the host network")
+print("; ".join(bad) or "ok")' <"$CT/config.out" 2>&1)
+	check "... each lab daemon on the host network, its HTTP and UDP on one port ($summary)" test "$summary" = ok
+	summary=$(python3 -c '
+import sys, yaml
+s = yaml.safe_load(sys.stdin)["services"]
+def vols(n): return [v if isinstance(v, str) else v.get("target", "") for v in s[n].get("volumes", [])]
+print([n for n in ("xcbenchd", "xcbenchd-lab-a", "xcbenchd-lab-b") if not any(str(v).split(":")[1 if ":" in str(v) else 0] == "/etc/xcbench" or str(v).endswith("/etc/xcbench") for v in vols(n))])' <"$CT/config.out" 2>&1)
+	check "... every daemon sees /etc/xcbench, where README puts BMC password files (missing: $summary)" test "$summary" = "[]"
+	pp=$(cut -d: -f1,2 "$CT/var/pgpass" 2>/dev/null)
+	url=$(python3 -c '
+import sys, yaml
+from urllib.parse import urlparse
+u = urlparse([str(a) for a in yaml.safe_load(sys.stdin)["services"]["xcbenchd-lab-a"]["command"] if str(a).startswith("postgresql://")][0])
+print("%s:%s" % (u.hostname, u.port or 5432))' <"$CT/config.out" 2>&1)
+	check "... README's password file line is for the daemons' --db host:port ($pp, $url)" test "$pp" = "$url"
 	check "... its three secret files are mode 600" \
 		test "$(stat -c %a "$CT/var/lab-token" "$CT/var/pg-password" "$CT/var/pgpass" 2>/dev/null | sort -u)" = 600
 	rm -rf "$CT"
@@ -101,3 +129,7 @@ check "host/Dockerfile installs packages with apt-get only (no pip/npm/curl|sh/w
 	bash -c "! grep -iE '(pip3? install|npm (ci|install)|(curl|wget)[^|]*\\| *(ba)?sh|wget |go install|cargo install)' host/Dockerfile"
 check "host/Dockerfile copies lab/ (dnsmasq config) into the image" grep -qE '^COPY lab ' host/Dockerfile
 check "lab/dnsmasq-start is executable (the image's dnsmasq entrypoint)" test -x lab/dnsmasq-start
+# The power drivers run ipmitool (and README's Redfish script redfishtool)
+# inside the daemon's container: the image lacked them.
+check "host/Dockerfile's image has ipmitool and redfishtool (the power drivers' tools)" \
+	sh -c "sed -n '/^FROM debian:12-slim/,\$p' host/Dockerfile | grep -q 'ipmitool redfishtool'"

@@ -148,6 +148,10 @@ check "... then timed out after attempt 2 of 2" grep -q "attempt 2 of 2: timed o
 check "... and was powered off" grep -q "^2 timed_out: end: powered off" "$NET_DIR/b.events"
 
 s=$(lab_job_wait "$PORT" "$JA" complete failed timed_out)
+$X job wait "$JA" --timeout 60 >"$NET_DIR/a.wait" 2>&1
+rc=$?
+check "xcbench job wait $JA: exit 0, 'job $JA: complete' after its power-off (exit $rc)" \
+	sh -c "test $rc = 0 && test \"\$(tail -1 '$NET_DIR/a.wait')\" = 'job $JA: complete' && grep -q 'end: powered off' '$NET_DIR/a.wait'"
 lab_events "$PORT" "$JA" >"$NET_DIR/a.events"
 sed 's/^/#   A: /' "$NET_DIR/a.events"
 check "job $JA (PXE machine beside B): complete ($s)" test "$s" = complete

@@ -67,6 +67,12 @@ e=$(field "/api/v1/machines/$M1" "j['machine']['power']['error']")
 check "... the machine's power error is whole ($e)" grep -q "END-OF-MESSAGE" <<<"$e"
 e=$(field /api/v1/lab "j['machines'][0]['power_error']")
 check "... and the lab overview's" grep -q "END-OF-MESSAGE" <<<"$e"
+# job wait: an operator follows a job to its end (there was only `job show`
+# in a loop); exit 1 for a job that failed, its events as they came.
+"${X[@]}" job wait "$J1" >"$TMP/w1.out" 2>&1
+rc=$?
+check "job wait $J1 (failed): exit 1, its events, then 'job $J1: failed' (exit $rc: $(tail -1 "$TMP/w1.out"))" \
+	sh -c "test $rc = 1 && grep -q 'failed .*power status: .*END-OF-MESSAGE' '$TMP/w1.out' && test \"\$(tail -1 '$TMP/w1.out')\" = 'job $J1: failed' && test \$(grep -c 'power status' '$TMP/w1.out') = 1"
 
 SECRET="pw-cli-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
 M2=52:54:00:0e:00:02
@@ -106,6 +112,10 @@ M5=52:54:00:0e:00:05
 "${X[@]}" queue --mac $M5 --suite quick >"$TMP/q2.out" 2>"$TMP/q2.err"
 Q1=$(grep -oE 'job [0-9]+' "$TMP/q1.out" | cut -d' ' -f2) Q2=$(grep -oE 'job [0-9]+' "$TMP/q2.out" | cut -d' ' -f2)
 check "the first queue for M5 says nothing more ($(cat "$TMP/q1.err"))" test ! -s "$TMP/q1.err"
+"${X[@]}" job wait "$Q1" --timeout 1 >"$TMP/wq.out" 2>"$TMP/wq.err"
+rc=$?
+check "job wait --timeout 1 on a manual machine's queued job: exit 1, still queued ($rc: $(cat "$TMP/wq.err"))" \
+	sh -c "test $rc = 1 && grep -qx 'xcbench job wait: job $Q1 still queued after 1 s' '$TMP/wq.err'"
 check "the second says it waits for job $Q1 ($(cat "$TMP/q2.err"))" \
 	grep -q "^xcbench queue: job $Q1 (.*) holds $M5: job $Q2 runs after it ends" "$TMP/q2.err"
 check "... its stdout is the usual one line" test "$(cat "$TMP/q2.out")" = "queued job $Q2: suite quick for $M5 (next boot of that machine)"
@@ -200,3 +210,88 @@ check "lab A's daemon, back, powers M3 on for job $J3 ($(cat "$TMP/m3.actions" 2
 	grep -q '^on$' "$TMP/m3.actions"
 "$XCBENCH" --server "$URL" --token-file "$TMP/token" job cancel "$J3" >/dev/null
 check "SIGTERM: clean shutdown (lab A)" stop_daemon
+
+# A machine set up on the wrong lab's daemon: M7 is on lab B's network, but
+# its power was set on lab A's daemon, so it is lab A's. Lab A's runner
+# powers it on for a job; it boots on B's network and asks B's daemon, which
+# refuses it (409). The job said nothing of that: it timed out "in
+# powering_on", "the machine has not asked for /boot.ipxe". And nothing
+# could move the machine to lab B: every lab but A's refused it for good.
+M7=52:54:00:0e:00:07
+cat >"$TMP/m7.sh" <<SH
+#!/bin/sh
+echo "\$1" >>"$TMP/m7.actions"
+[ "\$1" = status ] && echo off
+exit 0
+SH
+chmod +x "$TMP/m7.sh"
+admin_daemon lab-operator-admin --lab A
+URL_A=$URL
+XA=("$XCBENCH" --server "$URL_A" --token-file "$TMP/token")
+"${XA[@]}" machine set $M7 --power command --command "$TMP/m7.sh {action}" >/dev/null
+"${XA[@]}" machine show $M7 >"$TMP/m7.show" 2>&1
+check "machine show names the machine's lab ($(head -1 "$TMP/m7.show"))" \
+	test "$(head -1 "$TMP/m7.show")" = "machine $M7  lab A"
+check "... and so does the API's machine" test "$(field "/api/v1/machines/$M7" "j['machine']['lab']")" = A
+check "... and the lab overview" test "$(field /api/v1/lab "[m['lab'] for m in j['machines'] if m['mac'] == '$M7'][0]")" = A
+J7=$("${XA[@]}" queue --mac $M7 --suite quick --power-timeout 600 | grep -oE 'job [0-9]+' | cut -d' ' -f2)
+for i in $(seq 80); do grep -q '^on$' "$TMP/m7.actions" 2>/dev/null && break; sleep 0.25; done
+check "lab A's runner powers M7 on for job $J7 ($(tr '\n' ' ' <"$TMP/m7.actions" 2>/dev/null))" grep -q '^on$' "$TMP/m7.actions"
+# A boot from an address outside --boot-from (lab A's daemon takes no
+# loopback boots) got the default suite and the job waited, saying nothing:
+# a lab network other than the daemon host's subnets, or a NAT in between,
+# looked like a machine that never booted.
+M10=52:54:00:0e:00:10
+J10=$("${XA[@]}" queue --mac $M10 --suite quick | grep -oE 'job [0-9]+' | cut -d' ' -f2)
+curl -s -o "$TMP/b10" "$URL_A/boot.ipxe?mac=$M10"
+curl -s -o /dev/null "$URL_A/boot.ipxe?mac=$M10"
+check "a boot of M10 from 127.0.0.1 (not --boot-from) gets the default suite, not job $J10" 	sh -c "grep -q 'suite=default' '$TMP/b10' && test \"\$(curl -s '$URL_A/api/v1/jobs/$J10' | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"job\"][\"consumed\"])')\" = None"
+"${XA[@]}" job show "$J10" >"$TMP/j10.txt"
+sed 's/^/#   /' "$TMP/j10.txt"
+check "... and job $J10 says so once, naming the address and --boot-from" \
+	test "$(grep -c "a boot request for this MAC came from 127.0.0.1, outside the networks whose boots may take a job (.*): it got the default suite, not this job; .*--boot-from" "$TMP/j10.txt")" = 1
+"${XA[@]}" job cancel "$J10" >/dev/null
+# Lab B's daemon, on the same store, where M7 boots.
+PB=$(free_port)
+xcbd_start "$TMP/daemon-b.log" "$PB" --db "$DB" --token-file "$TMP/token" --lab B || notok "lab B's daemon starts"
+DPID_B=$XCBD_PID
+XB=("$XCBENCH" --server "http://127.0.0.1:$PB" --token-file "$TMP/token")
+for n in 1 2; do
+	c=$(curl -s -o "$TMP/b409" -w '%{http_code}' "http://127.0.0.1:$PB/boot.ipxe?mac=$M7")
+done
+check "lab B's daemon refuses M7's boot (409: $(cat "$TMP/b409"))" test "$c" = 409
+"${XA[@]}" job show "$J7" >"$TMP/j7.txt"
+sed 's/^/#   /' "$TMP/j7.txt"
+check "job $J7 says M7 asked lab B's daemon, which refused it, and how to move it" \
+	grep -q "the machine asked the daemon of lab 'B' for its boot script (from 127.0.0.1), which refused it: it belongs to lab 'A' .*xcbench machine set $M7 --take" "$TMP/j7.txt"
+check "... once, for two requests" test "$(grep -c "asked the daemon of lab 'B'" "$TMP/j7.txt")" = 1
+"${XB[@]}" machine set $M7 --power manual >"$TMP/m7b.out" 2>"$TMP/m7b.err"
+check "lab B: machine set M7 is refused, naming --take ($(cat "$TMP/m7b.err"))" \
+	grep -q "belongs to lab 'A': set its power on that lab's daemon, or take it into lab 'B' .*xcbench machine set --take" "$TMP/m7b.err"
+"${XB[@]}" machine set $M7 --power manual --take >"$TMP/m7b.out" 2>"$TMP/m7b.err"
+rc=$?
+check "lab B: --take while lab A works on job $J7 is refused, naming it (exit $rc: $(cat "$TMP/m7b.err"))" \
+	sh -c "test $rc = 1 && grep -q \"lab 'A' is running its job $J7 (powering_on): cancel it there\" '$TMP/m7b.err'"
+check "... M7 is still lab A's" test "$(field "/api/v1/machines/$M7" "j['machine']['lab']")" = A
+"${XA[@]}" job cancel "$J7" >/dev/null
+for i in $(seq 80); do
+	[ "$(field "/api/v1/jobs/$J7" "j['job']['ended'] is not None")" = True ] && break
+	sleep 0.25
+done
+"${XB[@]}" machine set $M7 --power command --command "$TMP/m7.sh {action}" --take >"$TMP/m7b.out" 2>"$TMP/m7b.err"
+rc=$?
+check "lab B: machine set M7 --take, A's jobs ended: taken (exit $rc: $(cat "$TMP/m7b.out" "$TMP/m7b.err"))" \
+	test "$rc" = 0 -a "$(cat "$TMP/m7b.out")" = "$M7: power driver command, in lab 'B'"
+check "... M7 is lab B's now" test "$(field "/api/v1/machines/$M7" "j['machine']['lab']")" = B
+"${XA[@]}" machine list >"$TMP/list.out" 2>&1
+sed 's/^/#   /' "$TMP/list.out"
+check "machine list on lab A's daemon: every lab's machines, M7 in lab B, M3 in lab A" \
+	sh -c "grep -qE '^$M7 +B +command ' '$TMP/list.out' && grep -qE '^$M3 +A +command ' '$TMP/list.out' && head -1 '$TMP/list.out' | grep -q '^MAC  *LAB  *DRIVER'"
+"${XA[@]}" machine power $M7 status >/dev/null 2>"$TMP/m7a.err"
+check "... and lab A's daemon refuses its power ($(cat "$TMP/m7a.err"))" grep -q "belongs to lab 'B'" "$TMP/m7a.err"
+c=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PB/boot.ipxe?mac=$M7")
+check "... while lab B's daemon boots it ($c)" test "$c" = 200
+kill "$DPID_B"
+wait "$DPID_B"
+check "SIGTERM: clean shutdown (lab B beside A)" test $? = 0
+check "SIGTERM: clean shutdown (lab A beside B)" stop_daemon

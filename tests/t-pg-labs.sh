@@ -84,3 +84,21 @@ reg=$(grep -c . "$NET_DIR/b.daemon.log")
 check "daemon B restarts on the shared database" test "$reg" -gt 0
 got=$(api "$PB" /api/v1/health | json "(j['status'], j['lab'], j['runs']['complete'])")
 check "its health: ok, lab B, both runs counted complete ($got)" test "$got" = "('ok', 'B', 2)"
+
+# On PostgreSQL too: lab A's machine (vm1) boots on lab B's network. Its
+# queued job says B's daemon refused it (the event is written by B's
+# daemon into A's job), and B's daemon takes it (--take): lab B's now.
+M1=52:54:00:78:63:01
+X=("$XCBENCH" --server "http://127.0.0.1:$PA")
+J=$("${X[@]}" queue --mac $M1 --suite quick | grep -oE 'job [0-9]+' | cut -d' ' -f2)
+curl -s -o /dev/null "http://127.0.0.1:$PB/boot.ipxe?mac=$M1"
+curl -s -o /dev/null "http://127.0.0.1:$PB/boot.ipxe?mac=$M1"
+"${X[@]}" job show "$J" >"$NET_DIR/j.txt" 2>&1
+check "job $J of lab A's vm1: one event, lab B's daemon refused its boot" \
+	test "$(grep -c "the machine asked the daemon of lab 'B' for its boot script (from 127.0.0.1), which refused it: it belongs to lab 'A'" "$NET_DIR/j.txt")" = 1
+"$XCBENCH" --server "http://127.0.0.1:$PB" machine set $M1 --power manual --take >"$NET_DIR/take.out" 2>&1
+check "lab B's daemon takes vm1 ($(cat "$NET_DIR/take.out"))" test "$(cat "$NET_DIR/take.out")" = "$M1: power driver manual, in lab 'B'"
+m=$(api "$PA" "/api/v1/machines/$M1" | json "j['machine']['lab']")
+check "... vm1 is lab B's, read from lab A's daemon ($m)" test "$m" = B
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PB/boot.ipxe?mac=$M1")
+check "... and lab B's daemon boots it ($code)" test "$code" = 200

@@ -1,19 +1,32 @@
 /*
- * cmd_job.c — `xcbench job show|cancel ID`: one job's lifecycle with its
- * events, and cancelling it (its end action runs: a machine the daemon
- * powered is switched off).
+ * cmd_job.c — `xcbench job show|wait|cancel ID`: one job's lifecycle with
+ * its events, following it to its end (progress: each event as it comes),
+ * and cancelling it (its end action runs: a machine the daemon powered is
+ * switched off).
  */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "client.h"
 
 static const char usage[] = "usage: xcbench job show ID [--json]\n"
+			    "       xcbench job wait ID [--timeout S]\n"
 			    "       xcbench job cancel ID\n"
-			    "A queued job's stage, attempts and events; cancel ends it (the end\n"
-			    "action runs). Cancel needs the admin token (--token-file) unless the\n"
-			    "daemon runs with --open.\n";
+			    "A queued job's stage, attempts and events; wait prints each event as it\n"
+			    "comes until the job has ended and its end action ran (exit 0 when it\n"
+			    "completed, 1 when it failed, timed out or was cancelled, or is still\n"
+			    "going after S seconds); cancel ends it (the end action runs). Cancel\n"
+			    "needs the admin token (--token-file) unless the daemon runs with --open.\n";
+
+/* One event line, as show and wait print it. */
+static void print_event(json_t *e)
+{
+	printf("  %s  %-11s %s\n", json_string_value(json_object_get(e, "at")),
+	       json_string_value(json_object_get(e, "stage")), json_string_value(json_object_get(e, "reason")));
+}
 
 static void print_job(json_t *j)
 {
@@ -26,14 +39,59 @@ static void print_job(json_t *j)
 	       json_string_value(json_object_get(j, "stage")), jstr(json_object_get(j, "attempt"), t1, sizeof(t1)),
 	       jstr(json_object_get(j, "attempts"), t2, sizeof(t2)));
 	json_array_foreach(json_object_get(j, "events"), i, e)
-		printf("  %s  %-11s %s\n", json_string_value(json_object_get(e, "at")),
-		       json_string_value(json_object_get(e, "stage")), json_string_value(json_object_get(e, "reason")));
+		print_event(e);
+}
+
+/* `job wait`: polls the job every 2 s, printing its header once and each
+ * event once, until it has ended (its end action done: "ended" set), or
+ * for at most timeout_s seconds (0: no bound). An operator queued a suite
+ * and had only `job show` in a loop to watch it. */
+static int job_wait(const char *path, long long id, int timeout_s)
+{
+	time_t start = time(NULL);
+	size_t seen = 0, i;
+	int rc, header = 0;
+
+	for (;;) {
+		json_t *o = get_answer(path, 0, &rc), *j, *ev, *e;
+		const char *stage;
+
+		if (!o)
+			return rc;
+		j = json_object_get(o, "job");
+		stage = json_string_value(json_object_get(j, "stage"));
+		if (!header) {
+			printf("job %lld  %s on %s\n", id, json_string_value(json_object_get(j, "suite")),
+			       json_string_value(json_object_get(j, "mac")));
+			header = 1;
+		}
+		ev = json_object_get(j, "events");
+		json_array_foreach(ev, i, e)
+			if (i >= seen)
+				print_event(e);
+		seen = json_array_size(ev);
+		fflush(stdout);
+		if (!json_is_null(json_object_get(j, "ended")) && json_object_get(j, "ended")) {
+			rc = stage && strcmp(stage, "complete") == 0 ? 0 : 1;
+			printf("job %lld: %s\n", id, stage ? stage : "?");
+			json_decref(o);
+			return rc;
+		}
+		if (timeout_s && time(NULL) - start >= timeout_s) {
+			fprintf(stderr, "xcbench job wait: job %lld still %s after %d s\n", id, stage ? stage : "?",
+				timeout_s);
+			json_decref(o);
+			return 1;
+		}
+		json_decref(o);
+		sleep(2);
+	}
 }
 
 int cmd_job(int argc, char **argv)
 {
-	int rc, as_json = 0;
-	const struct cmdopt opts[] = { OPT_FLAG("json", &as_json), OPT_END };
+	int rc, as_json = 0, timeout_s = 0;
+	const struct cmdopt opts[] = { OPT_FLAG("json", &as_json), OPT_INT("timeout", &timeout_s, 1, 1000000), OPT_END };
 	const struct cmd cmd = { "xcbench job", usage, opts };
 	char path[96];
 	uint64_t id;
@@ -41,8 +99,9 @@ int cmd_job(int argc, char **argv)
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
-	if (argc - optind != 2 || (strcmp(argv[optind], "show") && strcmp(argv[optind], "cancel"))) {
-		fprintf(stderr, "xcbench job: expected show ID or cancel ID\n");
+	if (argc - optind != 2 ||
+	    (strcmp(argv[optind], "show") && strcmp(argv[optind], "wait") && strcmp(argv[optind], "cancel"))) {
+		fprintf(stderr, "xcbench job: expected show ID, wait ID or cancel ID\n");
 		return cmd_usage_error(&cmd);
 	}
 	if (parse_id(argv[optind + 1], &id)) {
@@ -55,6 +114,17 @@ int cmd_job(int argc, char **argv)
 		return print_member(o, rc, "cancelled: ", "job", print_job);
 	}
 	snprintf(path, sizeof(path), "/api/v1/jobs/%llu", (unsigned long long)id);
+	if (strcmp(argv[optind], "wait") == 0) {
+		if (as_json) {
+			fprintf(stderr, "xcbench job wait: --json is show's (wait prints events as they come)\n");
+			return 2;
+		}
+		return job_wait(path, (long long)id, timeout_s);
+	}
+	if (timeout_s) {
+		fprintf(stderr, "xcbench job %s: --timeout is wait's\n", argv[optind]);
+		return 2;
+	}
 	o = get_answer(path, as_json, &rc);
 	return print_member(o, rc, "", "job", print_job);
 }

@@ -10,11 +10,12 @@
 #include "client.h"
 
 static const char usage[] =
-"usage: xcbench machine set MAC --power ipmi --host BMC [--port N] --user U --password-file FILE [--sol]\n"
+"usage: xcbench machine set MAC --power ipmi --host BMC [--port N] --user U --password-file FILE [--sol] [--take]\n"
 "       xcbench machine set MAC --power command --command 'TEMPLATE' [--password-file FILE]\n"
 "       xcbench machine set MAC --power manual\n"
 "       xcbench machine power MAC on|off|cycle|status|pxe\n"
 "       xcbench machine show MAC\n"
+"       xcbench machine list\n"
 "How the daemon switches a lab machine on and off for its jobs (--json: each\n"
 "command prints the daemon's answer as JSON).\n"
 "  ipmi     IPMI v2 (lanplus) through ipmitool; FILE holds the BMC password,\n"
@@ -24,6 +25,12 @@ static const char usage[] =
 "           on|off|cycle|status|pxe, {mac} ($2), {host} {port} {user};\n"
 "           $XCB_POWER_PASSWORD_FILE names FILE. 'status' prints on or off.\n"
 "  manual   a person powers the machine; its jobs wait for its boot\n"
+"A daemon with --lab sets, powers and boots its own lab's machines only; a\n"
+"machine is the lab's whose daemon first booted it or set its power. --take\n"
+"moves a machine of another lab into this daemon's (it is on this lab's\n"
+"network: that lab's daemon never sees it boot); refused while that lab\n"
+"works on one of its jobs. `show` names the machine's lab; `list` shows\n"
+"every machine of every lab: its lab, driver, state, and job.\n"
 "Writes need the admin token (--token-file) unless the daemon runs with --open.\n";
 
 /* 1 (after saying so) when an argument tries to give a password itself:
@@ -72,8 +79,11 @@ static int machine_set(const struct cmd *cmd, const char *mac, json_t *body, int
 		return rc;
 	m = json_object_get(o, "machine");
 	p = json_object_get(m, "power");
-	printf("%s: power driver %s%s\n", stored_mac(m, mac), json_string_value(json_object_get(p, "driver")),
+	printf("%s: power driver %s%s", stored_mac(m, mac), json_string_value(json_object_get(p, "driver")),
 	       json_is_true(json_object_get(p, "sol")) ? ", serial-over-LAN captured" : "");
+	if (json_is_true(json_object_get(body, "take")))
+		printf(", in lab '%s'", json_string_value(json_object_get(m, "lab")));
+	printf("\n");
 	json_decref(o);
 	return 0;
 }
@@ -106,7 +116,12 @@ static int machine_show(const char *mac, int as_json)
 		return rc;
 	m = json_object_get(o, "machine");
 	p = json_object_get(m, "power");
-	printf("machine %s\n  power: %s", mac, json_string_value(json_object_get(p, "driver")));
+	/* Its lab: another lab's daemon refuses to set, power or boot it. */
+	if (json_string_value(json_object_get(m, "lab")))
+		printf("machine %s  lab %s\n", stored_mac(m, mac), json_string_value(json_object_get(m, "lab")));
+	else
+		printf("machine %s\n", stored_mac(m, mac));
+	printf("  power: %s", json_string_value(json_object_get(p, "driver")));
 	if (json_string_value(json_object_get(p, "host"))) {
 		/* Port 0 is "not given": ipmitool's 623 for ipmi (it showed
 		 * ":0", a port no BMC answers on), none for a command. */
@@ -130,6 +145,39 @@ static int machine_show(const char *mac, int as_json)
 	return 0;
 }
 
+/* `list`: every machine the store knows (GET /api/v1/lab), one a line;
+ * the operator had the dashboard or curl to see what was registered. */
+static int machine_list(int as_json)
+{
+	char t1[64], t2[64];
+	json_t *o, *m;
+	size_t i;
+	int rc;
+
+	o = get_answer("/api/v1/lab", as_json, &rc);
+	if (!o)
+		return rc;
+	printf("%-17s  %-10s %-8s %-12s %-5s %s\n", "MAC", "LAB", "DRIVER", "STATE", "POWER", "JOB / LAST RUN");
+	json_array_foreach(json_object_get(o, "machines"), i, m) {
+		json_t *job = json_object_get(m, "job"), *run = json_object_get(m, "last_run");
+
+		printf("%-17s  %-10s %-8s %-12s %-5s ", json_string_value(json_object_get(m, "mac")),
+		       jstr(json_object_get(m, "lab"), t1, sizeof(t1)), json_string_value(json_object_get(m, "driver")),
+		       json_string_value(json_object_get(m, "state")), jstr(json_object_get(m, "power_state"), t2, sizeof(t2)));
+		if (json_is_object(job))
+			printf("job %lld %s", (long long)json_integer_value(json_object_get(job, "id")),
+			       json_string_value(json_object_get(job, "stage")));
+		else if (json_is_object(run))
+			printf("run %lld %s", (long long)json_integer_value(json_object_get(run, "id")),
+			       json_string_value(json_object_get(run, "status")));
+		else
+			printf("-");
+		printf("\n");
+	}
+	json_decref(o);
+	return 0;
+}
+
 int cmd_machine(int argc, char **argv)
 {
 	json_t *body = json_object();
@@ -139,7 +187,8 @@ int cmd_machine(int argc, char **argv)
 		OPT_JSON_STR("power", body, "driver"), OPT_JSON_STR("host", body, NULL),
 		OPT_JSON_INT("port", body, NULL, 1, 65535), OPT_JSON_STR("user", body, NULL),
 		OPT_JSON_STR("password-file", body, "password_file"), OPT_JSON_STR("command", body, NULL),
-		OPT_JSON_TRUE("sol", body, NULL), OPT_FLAG("json", &as_json), OPT_END,
+		OPT_JSON_TRUE("sol", body, NULL), OPT_JSON_TRUE("take", body, NULL), OPT_FLAG("json", &as_json),
+		OPT_END,
 	};
 	const struct cmd cmd = { "xcbench machine", usage, opts };
 
@@ -151,9 +200,13 @@ int cmd_machine(int argc, char **argv)
 		json_decref(body);
 		return rc;
 	}
+	if (argc - optind == 1 && strcmp(argv[optind], "list") == 0 && json_object_size(body) == 0) {
+		json_decref(body);
+		return machine_list(as_json);
+	}
 	if (argc - optind < 2) {
 		json_decref(body);
-		fprintf(stderr, "xcbench machine: expected set|power|show and a MAC\n");
+		fprintf(stderr, "xcbench machine: expected list, or set|power|show and a MAC\n");
 		return cmd_usage_error(&cmd);
 	}
 	verb = argv[optind];
@@ -172,7 +225,7 @@ int cmd_machine(int argc, char **argv)
 	} else {
 		json_decref(body);
 		if (strcmp(verb, "set") && strcmp(verb, "power") && strcmp(verb, "show"))
-			fprintf(stderr, "xcbench machine: '%s': expected set, power or show\n", verb);
+			fprintf(stderr, "xcbench machine: '%s': expected set, power, show or list\n", verb);
 		else if (strcmp(verb, "power") == 0 && argc - optind == 2)
 			fprintf(stderr, "xcbench machine power %s: expected an action: on, off, cycle, status or pxe\n",
 				mac);

@@ -29,8 +29,8 @@ static const struct {
 	{ "samples", "one run's raw samples (each call's cycles) as CSV", cmd_samples },
 	{ "queue", "queue a suite for the next boot of a MAC", cmd_queue },
 	{ "ingest", "submit a serial capture (XCB1 lines) as a run", cmd_ingest },
-	{ "machine", "a lab machine's power driver (set), power action (power), jobs (show)", cmd_machine },
-	{ "job", "one job's lifecycle and events (show), or cancel it", cmd_job },
+	{ "machine", "a lab machine's power driver (set, --take), power action (power), lab and jobs (show)", cmd_machine },
+	{ "job", "one job's lifecycle and events (show), followed to its end (wait), or cancel it", cmd_job },
 	{ "vm", "boot virtual lab machines in QEMU (PXE or direct) and follow their runs", cmd_vm },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))

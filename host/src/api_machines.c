@@ -14,6 +14,7 @@
 #include "jobs_db.h"
 #include "labs_db.h"
 #include "routes.h"
+#include "xcbd.h"
 
 /* The {mac} path parameter as http.c passes it: the 48 bits as a number. */
 static void mac_text(int64_t v, char out[18])
@@ -71,13 +72,14 @@ static int str_field(json_t *body, const char *k, char *dst, size_t n, char *why
 
 enum MHD_Result api_machine_power_set(struct req *rq, int64_t m)
 {
-	static const char *const known[] = { "driver", "host", "port", "user", "password_file", "command", "sol", NULL };
+	static const char *const known[] = { "driver", "host", "port", "user", "password_file", "command", "sol",
+					     "take", NULL };
 	struct power_cfg c = { 0 };
 	const char *k;
-	char err[600], other[40];
+	char err[600], other[400];
 	json_t *body, *v;
 	enum MHD_Result ret;
-	int rc;
+	int rc, take;
 
 	body = admin_body(rq, &ret);
 	if (!body)
@@ -119,6 +121,16 @@ enum MHD_Result api_machine_power_set(struct req *rq, int64_t m)
 		goto out;
 	}
 	c.sol = json_is_true(v);
+	v = json_object_get(body, "take");
+	if (v && !json_is_boolean(v)) {
+		ret = reply_error(rq, 400, "take: expected true or false");
+		goto out;
+	}
+	take = json_is_true(v);
+	if (take && !cfg.lab) {
+		ret = reply_error(rq, 400, "take: this daemon serves no lab (--lab): it has no lab to take a machine into");
+		goto out;
+	}
 	if (!c.driver[0])
 		snprintf(c.driver, sizeof(c.driver), "manual");
 	/* No password_file: keep the stored one (the pages never see it, so
@@ -142,11 +154,9 @@ enum MHD_Result api_machine_power_set(struct req *rq, int64_t m)
 		ret = reply_error(rq, 400, "sol: serial-over-LAN needs the ipmi driver");
 		goto out;
 	}
-	rc = jobs_db_set_power(&c, other, sizeof(other));
+	rc = jobs_db_set_power(&c, take, other, sizeof(other));
 	if (rc) {
-		ret = rc > 0 ? reply_error(rq, 409, "machine %s belongs to lab '%s': set its power on that lab's daemon",
-					   c.mac, other)
-			     : reply_error(rq, 503, "cannot store the settings now");
+		ret = rc > 0 ? reply_error(rq, 409, "%s", other) : reply_error(rq, 503, "cannot store the settings now");
 		goto out;
 	}
 	ret = api_machine(rq, m);

@@ -101,6 +101,7 @@ static char *col_dup(struct dbi_stmt *st, int c)
 }
 
 static void boot_args(struct boot_task *t);
+static void note_refused_peer(struct dbi *db, const struct boot_task *t, int64_t now);
 
 /* The job to run: the oldest one not yet consumed (by a HELLO), if this
  * request may have it (bind_db.c: the machine's known boot address, else an
@@ -111,8 +112,10 @@ static void pick_job(struct dbi *db, struct boot_task *t)
 	enum { PJ_ID, PJ_SUITE, PJ_PARAMS, PJ_LABEL }; /* the query's columns, in its order */
 	struct dbi_stmt *st;
 
-	if (!bind_may_take_job(db, t->mac, t->peer, t->allowed))
+	if (!bind_may_take_job(db, t->mac, t->peer, t->allowed)) {
+		note_refused_peer(db, t, now_s());
 		return;
+	}
 	if (dbi_row(db, "SELECT id, suite, params, label FROM jobs WHERE mac = ?1 AND "
 			"consumed IS NULL AND (bound_until IS NULL OR bound_until >= ?2) "
 			"AND stage IN ('queued', 'powering_on', 'booting', 'running') ORDER BY id LIMIT 1", &st,
@@ -143,13 +146,68 @@ static int64_t reusable_run(struct dbi *db, struct boot_task *t, int64_t machine
 	return id;
 }
 
+/* One event, why, on the job of mac that waits for its boot (a job not
+ * yet handed to a boot: queued, powering_on or booting), once per attempt:
+ * a boot request that could not take it says so where the operator looks,
+ * where the job otherwise timed out "in powering_on" with "the machine
+ * has not asked for /boot.ipxe", though it had. The job's rows may be
+ * another lab's daemon's (a shared store). */
+static void note_waiting_job(struct dbi *db, const char *mac, const char *why, int64_t now)
+{
+	struct dbi_stmt *st;
+	int64_t job = 0;
+	int attempt = 0;
+
+	if (dbi_row(db, "SELECT id, attempt FROM jobs WHERE mac = ? AND consumed IS NULL AND ended IS NULL "
+		    "AND stage IN ('queued', 'powering_on', 'booting') ORDER BY id LIMIT 1", &st, DBI_T(mac)) == DBI_ROW) {
+		job = dbi_column_i64(st, 0);
+		attempt = dbi_column_int(st, 1);
+	}
+	dbi_finalize(st);
+	if (!job)
+		return;
+	dbi_run(db, "INSERT INTO job_events(job_id, at, stage, attempt, reason) SELECT ?1, ?2, stage, ?3, ?4 "
+		"FROM jobs WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM job_events WHERE job_id = ?1 AND attempt = ?3 "
+		"AND reason = ?4)", DBI_I(job), DBI_I(now), DBI_I(attempt), DBI_T(why));
+}
+
+/* Another lab's machine asked us for its boot script (refused): it boots
+ * on this daemon's network, so its job (of the lab that owns it) says so. */
+static void note_other_lab_boot(struct dbi *db, const struct boot_task *t, int64_t now)
+{
+	char why[400];
+
+	snprintf(why, sizeof(why), "the machine asked the daemon of %s%s%s for its boot script (from %s), which "
+		 "refused it: it belongs to lab '%s' but boots on that daemon's network; if it is that lab's, "
+		 "take it there: xcbench machine set %s --take ...", cfg.lab ? "lab '" : "no lab (no --lab)",
+		 cfg.lab ? cfg.lab : "", cfg.lab ? "'" : "", t->peer, t->other_lab, t->mac);
+	note_waiting_job(db, t->mac, why, now);
+}
+
+/* A boot request for a MAC with a waiting job, from an address that may
+ * not take it (--boot-from): it got the default suite, and the job said
+ * nothing (a lab network other than the daemon's own subnets, a NAT in
+ * between: the machine ran the default suite, the job timed out). */
+static void note_refused_peer(struct dbi *db, const struct boot_task *t, int64_t now)
+{
+	char why[600], nets[256];
+
+	bootnet_describe(nets, sizeof(nets));
+	snprintf(why, sizeof(why), "a boot request for this MAC came from %s, outside the networks whose boots "
+		 "may take a job (%s): it got the default suite, not this job; if that is the machine, "
+		 "start xcbenchd with --boot-from a network holding %s", t->peer, nets, t->peer);
+	note_waiting_job(db, t->mac, why, now);
+}
+
 static void boot_fn(struct dbi *db, void *arg)
 {
 	struct boot_task *t = arg;
 	int64_t machine, now = now_s();
 
-	if (lab_machine_elsewhere(db, t->mac, t->other_lab, sizeof(t->other_lab)))
-		return; /* another lab's machine: nothing written */
+	if (lab_machine_elsewhere(db, t->mac, t->other_lab, sizeof(t->other_lab))) {
+		note_other_lab_boot(db, t, now); /* nothing else written */
+		return;
+	}
 	pick_job(db, t);
 	if (!t->suite)
 		t->suite = strdup(cfg.suite);

@@ -236,21 +236,63 @@ int jobs_db_power_state(const char *mac, const char *state, const char *error)
 
 struct setpower_task {
 	const struct power_cfg *c;
-	char *other_lab;
+	int take;
+	char *why;
 	size_t n;
 	int ok;
 };
+
+/* Moves machine mac from lab other into this daemon's lab (take: the
+ * operator says it is on this lab's network), unless the other lab's
+ * runner is working on one of its jobs (powering, booting, running, or
+ * its end action): 1 if moved, else 0 with why. Its queued jobs move with
+ * it: the lab that now boots it runs them. */
+static int take_machine(struct dbi *db, const char *mac, const char *other, char *why, size_t n)
+{
+	struct dbi_stmt *st;
+	int busy = 0;
+
+	if (dbi_row(db, "SELECT id, stage FROM jobs WHERE mac = ? AND stage <> 'queued' AND ended IS NULL "
+		    "ORDER BY id LIMIT 1", &st, DBI_T(mac)) == DBI_ROW) {
+		snprintf(why, n, "machine %s: lab '%s' is running its job %lld (%s): cancel it there "
+			 "(xcbench job cancel %lld), then take the machine", mac, other,
+			 (long long)dbi_column_i64(st, 0), dbi_column_text(st, 1), (long long)dbi_column_i64(st, 0));
+		busy = 1;
+	}
+	dbi_finalize(st);
+	if (busy)
+		return 0;
+	if (dbi_run(db, "UPDATE machines SET lab = ? WHERE mac = ?", DBI_T(cfg.lab), DBI_T(mac))) {
+		snprintf(why, n, "machine %s: cannot move it now", mac);
+		return 0;
+	}
+	return 1;
+}
 
 static void setpower_fn(struct dbi *db, void *arg)
 {
 	struct setpower_task *t = arg;
 	const struct power_cfg *c = t->c;
 	int64_t now = now_s(), id;
+	char other[64];
 
 	/* Checked in the writer's transaction: no boot adopts it meanwhile. */
-	if (lab_machine_elsewhere(db, c->mac, t->other_lab, t->n)) {
-		t->ok = 2;
-		return;
+	if (lab_machine_elsewhere(db, c->mac, other, sizeof(other))) {
+		if (!t->take || !cfg.lab) {
+			/* The way out is named: a machine set up on the wrong
+			 * lab's daemon (an operator's slip) stayed there, and
+			 * the lab whose network it is on refused to boot it. */
+			snprintf(t->why, t->n, "machine %s belongs to lab '%s': set its power on that lab's daemon%s%s%s",
+				 c->mac, other, cfg.lab ? ", or take it into lab '" : "", cfg.lab ? cfg.lab : "",
+				 cfg.lab ? "' if it is on this lab's network (\"take\": true; xcbench machine set --take)"
+					 : "");
+			t->ok = 2;
+			return;
+		}
+		if (!take_machine(db, c->mac, other, t->why, t->n)) {
+			t->ok = 2;
+			return;
+		}
 	}
 	if (dbi_run(db, "INSERT INTO machines(mac, first_seen, last_seen) VALUES (?, ?, ?) "
 		    "ON CONFLICT(mac) DO NOTHING", DBI_T(c->mac), DBI_I(now), DBI_I(now)))
@@ -270,9 +312,9 @@ static void setpower_fn(struct dbi *db, void *arg)
 	t->ok = 1;
 }
 
-int jobs_db_set_power(const struct power_cfg *c, char *other_lab, size_t n)
+int jobs_db_set_power(const struct power_cfg *c, int take, char *why, size_t n)
 {
-	struct setpower_task t = { c, other_lab, n, 0 };
+	struct setpower_task t = { c, take, why, n, 0 };
 
 	if (writer_call(setpower_fn, &t))
 		return -1;
@@ -407,16 +449,20 @@ static json_t *power_json(struct dbi_stmt *st, int first, int admin)
 json_t *jobs_db_machine_json(struct dbi *ro, const char *mac, int admin, int *failed)
 {
 	/* the query's columns, in its order; the power settings follow */
-	enum { JM_ID, JM_MAC, JM_FIRST_SEEN, JM_LAST_SEEN, JM_POWER };
+	enum { JM_ID, JM_MAC, JM_FIRST_SEEN, JM_LAST_SEEN, JM_LAB, JM_POWER };
 	struct dbi_stmt *st;
 	json_t *o = NULL, *jobs;
 	int rc, step = DBI_ERROR;
 
-	if ((rc = dbi_row(ro, "SELECT id, mac, first_seen, last_seen, " POWER_JSON_COLS " FROM machines WHERE mac = ?",
-			  &st, DBI_T(mac))) == DBI_ROW)
-		o = json_pack("{s:I, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, JM_ID),
+	/* lab: which daemon boots and powers it (labs_db.h); the machine list
+	 * said it, the one machine did not, so an operator refused with
+	 * "belongs to lab X" could not see it where the machine is shown. */
+	if ((rc = dbi_row(ro, "SELECT id, mac, first_seen, last_seen, lab, " POWER_JSON_COLS
+			  " FROM machines WHERE mac = ?", &st, DBI_T(mac))) == DBI_ROW)
+		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, JM_ID),
 			      "mac", col_json(st, JM_MAC), "first_seen", iso_or_null(st, JM_FIRST_SEEN),
-			      "last_seen", iso_or_null(st, JM_LAST_SEEN), "power", power_json(st, JM_POWER, admin));
+			      "last_seen", iso_or_null(st, JM_LAST_SEEN), "lab", col_json(st, JM_LAB),
+			      "power", power_json(st, JM_POWER, admin));
 	dbi_finalize(st);
 	*failed = rc != DBI_ROW && rc != DBI_DONE;
 	if (!o)
@@ -476,7 +522,7 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 	/* the query's columns, in its order */
 	enum { LB_MAC, LB_DRIVER, LB_POWER_STATE, LB_POWER_ERROR, LB_LAST_SEEN, LB_JOB_ID, LB_STAGE,
 	       LB_STAGE_SINCE, LB_ATTEMPT, LB_ATTEMPTS, LB_SUITE, LB_REASON, LB_RUN_ID, LB_RUN_STATUS,
-	       LB_RUN_AT, LB_LAST_ENDED };
+	       LB_RUN_AT, LB_LAST_ENDED, LB_LAB };
 	json_t *arr = json_array();
 	struct dbi_stmt *st;
 	int64_t now = now_s();
@@ -488,7 +534,7 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 		"SELECT k.mac, m.power_driver, m.power_state, m.power_error, m.last_seen, "
 		" j.id, j.stage, j.stage_since, j.attempt, j.attempts, j.suite, j.reason, "
 		" r.id, r.status, coalesce(r.finished, r.last_frame, r.created), "
-		" (SELECT max(coalesce(ended, stage_since)) FROM jobs e WHERE e.mac = k.mac) "
+		" (SELECT max(coalesce(ended, stage_since)) FROM jobs e WHERE e.mac = k.mac), m.lab "
 		"FROM macs k LEFT JOIN machines m ON m.mac = k.mac "
 		"LEFT JOIN jobs j ON j.id = (SELECT id FROM jobs a WHERE a.mac = k.mac AND a.stage IN "
 		"  ('queued', 'powering_on', 'booting', 'running') ORDER BY (a.stage = 'queued'), a.id LIMIT 1) "
@@ -529,7 +575,10 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 		if (dbi_column_type(st, LB_RUN_ID) != DBI_NULL)
 			run = json_pack("{s:I, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, LB_RUN_ID),
 					"status", col_json(st, LB_RUN_STATUS), "at", iso_or_null(st, LB_RUN_AT));
-		m = json_pack("{s:s, s:s, s:o, s:o, s:o, s:I, s:o, s:o, s:i, s:b}", "mac", mac, "state", state,
+		/* lab: every daemon lists every lab's machines; which daemon
+		 * powers and boots one (labs_db.h) was not said. */
+		m = json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:I, s:o, s:o, s:i, s:b}", "mac", mac,
+			      "lab", col_json(st, LB_LAB), "state", state,
 			      "driver", dbi_column_type(st, LB_DRIVER) == DBI_NULL ? json_string("manual")
 									   : col_json(st, LB_DRIVER),
 			      "power_state", col_json(st, LB_POWER_STATE), "power_error", col_json(st, LB_POWER_ERROR),

@@ -78,9 +78,11 @@ void jobs_db_booted(struct dbi *db, int64_t job_id, int64_t now);
 int jobs_db_power_state(const char *mac, const char *state, const char *error);
 
 /* Stores power settings for mac (creating the machine if it is new, in
- * this daemon's lab). 0, -1 when not stored now, or 1 when the machine is
- * another lab's (its name in other_lab, n bytes): nothing stored. */
-int jobs_db_set_power(const struct power_cfg *c, char *other_lab, size_t n);
+ * this daemon's lab). A machine of another lab is refused unless take
+ * (then moved into this daemon's lab, if that lab is not working on one
+ * of its jobs). 0, -1 when not stored now, or 1 when refused (why, n
+ * bytes, says so for a 409): nothing stored. */
+int jobs_db_set_power(const struct power_cfg *c, int take, char *why, size_t n);
 
 /* Cancels job id: 1 if it was cancelled, 0 if it had already ended, -1 if
  * there is no such job. */
