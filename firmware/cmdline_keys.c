@@ -80,6 +80,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "ipidrop_cpu", "test: logical CPU whose answer to ipidrop's wait is lost (its IPI not sent; lazy: entries not acknowledged); "
 			 "both keys or neither" },
 	{ "ipidrop_after", "test: ipidrop=mask|vector: the first N of those IPIs to ipidrop_cpu still go out (0)" },
+	{ "rawwait_ms", "test: a raw IPI probe's give-up bound, ms (10000, at least 100)" },
 	/* net (NIC, addressing, UDP transport) */
 	{ "server", "IP[:PORT] of xcbenchd's UDP collector (port 8080)" },
 	{ "ip", "our IPv4 address (iPXE: ${netX/ip}); absent or empty = DHCP" },
