@@ -92,6 +92,8 @@ const struct cmdline_key cmdline_keys[] = {
 	{ "ipidrop_cpu", "test: logical CPU whose answer to ipidrop's wait is lost (its IPI not sent; lazy: entries not acknowledged); "
 			 "both keys or neither" CMDLINE_U64 },
 	{ "ipidrop_after", "test: ipidrop=mask|vector: the first N of those IPIs to ipidrop_cpu still go out (0)" CMDLINE_U64 },
+	{ "rawwait_ms", "test: a raw IPI probe's give-up bound, ms (10000, at least 100)"
+		       CMDLINE_NUM(CMDLINE_RAWWAIT_MIN_MS, UINT64_MAX) },
 	/* net (NIC, addressing, UDP transport): the daemon sets them on the
 	 * boot line and refuses them in a job (host/src/boot.c) */
 	{ "server", "IP[:PORT] of xcbenchd's UDP collector (port 8080)" CMDLINE_TEXT },

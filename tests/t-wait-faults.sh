@@ -15,13 +15,16 @@
 #   lazy       modes=lazy: the writer's wait for cpu3's entry (flush/lazy.c
 #              lazy_wait), whose entries never acknowledge;
 #   raw-boot   the boot floors CPU 0 -> CPU 1 (xcall/raw.c, no watchdog yet):
-#              raw.c's own 10 s bound, then the run ends naming cpu1;
+#              raw.c's own bound (10 s; rawwait_ms=2000 here, so the test
+#              does not sit out 10 s of nothing), then the run ends naming
+#              cpu1 and the bound it waited;
 #   raw-rep    a repetition's floor probe cpu0 -> cpu2 (bench/rep.c, before
 #              the watchdog is armed): the same bound, naming cpu2;
 #   raw-watched the raw wait under the watchdog: the second initiator's
 #              paired floor probe cpu1 -> cpu3 (bench/initiator.c
 #              paired_probe; the floors before it probe cpu1 and cpu2 only),
-#              reported by the watchdog before raw.c's own bound, labelled
+#              reported by the watchdog (2 s) before raw.c's own bound (its
+#              default 10 s: no rawwait_ms here), labelled
 #              as what ran: "paired floor probe (raw)", not the case's
 #              algorithm's call, and no ledger verdict on it.
 # The waits for a shared mask to empty (xcall/xcall_internal.h
@@ -123,11 +126,12 @@ run qlist-none "$Q kinds=xcall algos=queued waits=none deliveries=unicast inits=
 run lazy "$Q kinds=sync modes=lazy masks=all ipidrop=lazy ipidrop_cpu=3" \
 	'^ERROR: watchdog: sync case [0-9]+ rep 0: writer: lazy_wait \(cpu0 write' \
 	'^cpu0 waits on:.* spinning on cpu3\(lazy: entry not acknowledged\)$'
-run raw-boot "$Q kinds=raw ipidrop=raw ipidrop_cpu=1" \
-	'^ERROR: floors: cpu1 never answered a raw IPI from cpu0 \(gave up after 10000 ms\)' \
+RW=rawwait_ms=2000
+run raw-boot "$Q $RW kinds=raw ipidrop=raw ipidrop_cpu=1" \
+	'^ERROR: floors: cpu1 never answered a raw IPI from cpu0 \(gave up after 2000 ms\)' \
 	'^ERROR: floors: cpu1 '
-run raw-rep "$Q kinds=xcall algos=lockless waits=done inits=2 masks=1 placements=first overlap=disjoint ipidrop=raw ipidrop_cpu=2" \
-	'^ERROR: case [0-9]+ rep 0: cpu2 never answered a raw IPI \(the repetition.s floor probe' \
+run raw-rep "$Q $RW kinds=xcall algos=lockless waits=done inits=2 masks=1 placements=first overlap=disjoint ipidrop=raw ipidrop_cpu=2" \
+	'^ERROR: case [0-9]+ rep 0: cpu2 never answered a raw IPI \(the repetition.s floor probe; gave up after 2000 ms\)' \
 	'^ERROR: case [0-9]+ rep 0: cpu2 '
 run raw-watched "$Q kinds=xcall algos=lockless waits=done inits=2 masks=1 placements=first overlap=disjoint ipidrop=raw ipidrop_cpu=3" \
 	'^ERROR: watchdog: cpu1 paired floor probe \(raw\) still running after [0-9]+ ms \(bound 2000 ms\)$' \

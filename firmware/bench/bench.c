@@ -244,7 +244,7 @@ static int set_up(const char *suite_name)
 		/* A floor probe went unanswered: that CPU takes no IPI, and every
 		 * case would wait on it until its watchdog. */
 		ksnprintf(line, sizeof(line), "floors: cpu%d never answered a raw IPI from cpu0 "
-			  "(gave up after %u ms): ending the run", runner_floor_lost(), XCALL_RAW_BOUND_MS);
+			  "(gave up after %u ms): ending the run", runner_floor_lost(), (unsigned)xcall_raw_bound_ms());
 		report_error(line);
 		report_done(XCB_DONE_FAILED);
 		return -1;

@@ -41,19 +41,35 @@ static int lost_keys(unsigned ncpus, struct plat_faults *f)
 	return 0;
 }
 
+/* rawwait_ms= into *f (0: not given); 0 or -1 (said). */
+static int rawwait_key(struct plat_faults *f)
+{
+	if (cmdline_u64("rawwait_ms", 0, &f->raw_wait_ms) < 0)
+		return -1;
+	if (cmdline_has("rawwait_ms") && f->raw_wait_ms < CMDLINE_RAWWAIT_MIN_MS) {
+		kprintf("xcbench: error: cmdline key 'rawwait_ms': %llu ms is below %u ms "
+			"(a slow answer would read as a lost one)\n",
+			(unsigned long long)f->raw_wait_ms, CMDLINE_RAWWAIT_MIN_MS);
+		f->raw_wait_ms = 0;
+		return -1;
+	}
+	return 0;
+}
+
 int faults_init(unsigned ncpus)
 {
 	struct bench_faults b;
-	struct plat_faults p = { PLAT_LOST_NONE, ~0u, 0, ~0u };
+	struct plat_faults p = { PLAT_LOST_NONE, ~0u, 0, ~0u, 0 };
 	/* Every key read (|, not ||), so each bad one is said at once. */
 	int rc = cmdline_cpu("hang_cpu", ncpus, &b.hang_cpu) | cmdline_cpu("fault_cpu", ncpus, &b.fault_cpu) |
 		 cmdline_cpu("dupskip_cpu", ncpus, &b.dupskip_cpu) |
 		 cmdline_cpu("startfail_cpu", ncpus, &b.startfail_cpu) |
-		 cmdline_cpu("fwddrop_cpu", ncpus, &p.fwddrop_cpu) | lost_keys(ncpus, &p);
+		 cmdline_cpu("fwddrop_cpu", ncpus, &p.fwddrop_cpu) | lost_keys(ncpus, &p) |
+		 rawwait_key(&p);
 
 	if (rc < 0) {
 		b = (struct bench_faults){ ~0u, ~0u, ~0u, ~0u };
-		p = (struct plat_faults){ PLAT_LOST_NONE, ~0u, 0, ~0u };
+		p = (struct plat_faults){ PLAT_LOST_NONE, ~0u, 0, ~0u, 0 };
 	}
 	faults = b;
 	plat_faults_set(&p);

@@ -19,6 +19,9 @@
  *   ipidrop=SITE ipidrop_cpu=N [ipidrop_after=M], fwddrop_cpu=N: lost IPIs
  *                    (xcall/platform.h plat_lost_cpu, platform_hw.c); parsed
  *                    here, used there
+ *   rawwait_ms=N     xcall/raw.c's probe gives up after N ms (at least 100),
+ *                    not 10 s (platform.h plat_raw_wait_ms): a test that
+ *                    loses a raw ping waits less
  * ~0u = not set.
  */
 #ifndef XCB_BENCH_FAULTS_H

@@ -123,7 +123,7 @@ static void callee(void *p)
 	wd_state(me, (enum wd_state)prev, prev_since);
 }
 
-/* A raw probe that raw.c gave up on (XCALL_RAW_BOUND_MS, past the watchdog's
+/* A raw probe that raw.c gave up on (xcall_raw_bound_ms(), past the watchdog's
  * usual bound): the call never completed, so it stays in flight - our
  * call_start set - until the watchdog reports it, naming the target, and
  * aborts the run (relaxed: abort_run is a stop signal only). */

@@ -381,7 +381,7 @@ int rep_run(struct rep_ctx *x)
 		static char t[160];
 		ksnprintf(t, sizeof(t), "case %u rep %u: cpu%d never answered a raw IPI "
 			  "(the repetition's floor probe; gave up after %u ms)",
-			  x->c->id, x->rep, x->floor_lost, XCALL_RAW_BOUND_MS);
+			  x->c->id, x->rep, x->floor_lost, (unsigned)xcall_raw_bound_ms());
 		report_error(t);
 		return -1;
 	}

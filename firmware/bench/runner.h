@@ -50,7 +50,7 @@ uint64_t runner_overhead_median(void);
 uint64_t runner_floor_ipi(void);
 uint64_t runner_floor_roundtrip(void);
 /* The CPU that never answered a floor probe (raw.c gives up after
- * XCALL_RAW_BOUND_MS), or -1: the floors are sound. */
+ * xcall_raw_bound_ms()), or -1: the floors are sound. */
 int runner_floor_lost(void);
 /* 1 when the ledger could not be allocated: every case then runs harness=bare
  * (callees keep no books, no exactly-once check). */

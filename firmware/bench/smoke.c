@@ -349,7 +349,7 @@ static int smoke_init(unsigned n)
  * below: under TCG the first runs of a code path include translating it. */
 static void raw_floor(unsigned iters)
 {
-	/* raw.c gives up on an unanswered probe (XCALL_RAW_BOUND_MS): the
+	/* raw.c gives up on an unanswered probe (xcall_raw_bound_ms()): the
 	 * first such fails the floor, naming CPU 1 (the rest would wait as
 	 * long each). */
 	for (unsigned i = 0; i < 20 + iters; i++) {
@@ -451,7 +451,7 @@ int xcall_smoke(unsigned iters)
 		plat_irq_restore(flags);
 		return -1;
 	}
-	/* The raw floor bounds itself (raw.c XCALL_RAW_BOUND_MS); everything
+	/* The raw floor bounds itself (raw.c xcall_raw_bound_ms()); everything
 	 * after it runs under the watchdog (smoke_watch.h). */
 	raw_floor(iters);
 	smoke_watch_start(n, bound_ms);

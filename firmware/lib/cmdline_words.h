@@ -121,5 +121,8 @@ static inline int cmdline_word_index(const char *alts, const char *v)
 /* watchdog_ms=: 0 (no bound of the user's) or at least this; a lower one
  * was raised to it without a word (bench/runner.c, bench/smoke.c). */
 #define CMDLINE_WATCHDOG_MIN_MS 1000u
+/* rawwait_ms= (test): at least this; below it a real answer under TCG on a
+ * loaded host could be taken for a lost one (bench/faults.c). */
+#define CMDLINE_RAWWAIT_MIN_MS 100u
 
 #endif

@@ -171,7 +171,7 @@ static int faults_of(const char *line)
 		assert_true(faults.hang_cpu == ~0u && faults.fault_cpu == ~0u && faults.dupskip_cpu == ~0u &&
 			    faults.startfail_cpu == ~0u);
 		assert_true(handed.lost_site == PLAT_LOST_NONE && handed.lost_cpu == ~0u && handed.lost_after == 0 &&
-			    handed.fwddrop_cpu == ~0u);
+			    handed.fwddrop_cpu == ~0u && handed.raw_wait_ms == 0);
 	}
 	return rc;
 }
@@ -188,7 +188,10 @@ static void test_fault_keys(void **state)
 	assert_true(handed.lost_site == PLAT_LOST_MASK && handed.lost_cpu == 2 && handed.lost_after == 30 &&
 		    handed.fwddrop_cpu == 3);
 	assert_int_equal(faults_of("img ipidrop=vector ipidrop_cpu=1"), 0);
-	assert_true(handed.lost_site == PLAT_LOST_VECTOR && handed.lost_cpu == 1);
+	assert_true(handed.lost_site == PLAT_LOST_VECTOR && handed.lost_cpu == 1 && handed.raw_wait_ms == 0);
+	/* rawwait_ms= handed down as given (0 = raw.c's own 10 s). */
+	assert_int_equal(faults_of("img ipidrop=raw ipidrop_cpu=1 rawwait_ms=2000"), 0);
+	assert_true(handed.lost_site == PLAT_LOST_RAW && handed.raw_wait_ms == 2000);
 
 	/* Each key with a bad number, a CPU past the 4 online, an empty value. */
 	const char *keys[] = { "hang_cpu", "fault_cpu", "dupskip_cpu", "startfail_cpu", "fwddrop_cpu" };
@@ -214,6 +217,9 @@ static void test_fault_keys(void **state)
 		{ "img ipidrop_cpu=1", "'ipidrop_cpu': needs ipidrop=SITE too" },
 		{ "img ipidrop=raw", "'ipidrop': needs ipidrop_cpu=N too" },
 		{ "img ipidrop=raw ipidrop_cpu=1 ipidrop_after=2", "'ipidrop_after': applies to ipidrop=mask|vector only" },
+		{ "img rawwait_ms=2s", "'rawwait_ms': bad number '2s'" },
+		{ "img rawwait_ms=0", "'rawwait_ms': 0 ms is below 100 ms" },
+		{ "img rawwait_ms=99", "'rawwait_ms': 99 ms is below 100 ms" },
 	};
 	for (unsigned i = 0; i < sizeof(lost) / sizeof(lost[0]); i++) {
 		ncaptured = 0;

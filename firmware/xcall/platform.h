@@ -142,14 +142,22 @@ unsigned plat_lost_cpu(enum plat_lost site);
  * test key is parsed and checked there, once, before the first IPI):
  * ipidrop= site and ipidrop_cpu= (~0u: none), ipidrop_after=, and
  * fwddrop_cpu= (IPIs a handler sends that CPU are lost: a tree leader's
- * forward; ~0u: none). Payload only (platform_hw.c). */
+ * forward; ~0u: none), and rawwait_ms= (raw_wait_ms: the raw probe's
+ * give-up bound, 0: xcall.h's XCALL_RAW_BOUND_MS). Payload only
+ * (platform_hw.c). */
 struct plat_faults {
 	enum plat_lost lost_site;
 	unsigned lost_cpu;
 	uint64_t lost_after;
 	unsigned fwddrop_cpu;
+	uint64_t raw_wait_ms;
 };
 void plat_faults_set(const struct plat_faults *f);
+/* The test key rawwait_ms=N as handed down (plat_faults.raw_wait_ms), 0 when
+ * not given (always on the host): xcall/raw.c's xcall_raw_bound_ms() takes
+ * it over its own default, so a fault test that loses a raw ping waits a
+ * short bound out rather than the 10 s a real run keeps. */
+uint64_t plat_raw_wait_ms(void);
 
 /* ---- TLB test window (4 KiB pages) for the flush layer ---------------- */
 

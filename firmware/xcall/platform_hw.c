@@ -58,6 +58,9 @@ static unsigned send_lost_cpu = ~0u;
  * so a fault can hit a later step (the TLB no-flush control after a
  * repetition's timed shootdowns). Counted down by whichever CPU sends. */
 static uint64_t lost_after;
+/* rawwait_ms=N (platform.h plat_raw_wait_ms): 0 when not given. Set by
+ * plat_faults_set before any IPI, read-only afterwards. */
+static uint64_t raw_wait_ms;
 
 void plat_faults_set(const struct plat_faults *f)
 {
@@ -67,7 +70,10 @@ void plat_faults_set(const struct plat_faults *f)
 	/* relaxed: before any IPI (faults.h faults_init); counted down later. */
 	__atomic_store_n(&lost_after, f->lost_after, __ATOMIC_RELAXED);
 	fwddrop_cpu = f->fwddrop_cpu;
+	raw_wait_ms = f->raw_wait_ms;
 }
+
+uint64_t plat_raw_wait_ms(void) { return raw_wait_ms; }
 
 /*
  * Whether the IPI of `kind` to `cpu` is the one ipidrop=mask|vector loses.

@@ -41,6 +41,12 @@ void xcall_raw_init_state(void)
  * pauses on hardware. */
 #define RAW_BOUND_TURNS 4096u
 
+uint64_t xcall_raw_bound_ms(void)
+{
+	uint64_t ms = plat_raw_wait_ms();
+	return ms ? ms : XCALL_RAW_BOUND_MS;
+}
+
 /* One probe to `target`: `mode` 0 is the ping-pong (the target IPIs us back and
  * our own handler sets pong_seen), RAW_ONEWAY the `ipi` floor (the target's
  * handler sets our pong_seen itself). Cycles, 0 for ourselves or no such CPU. */
@@ -53,7 +59,7 @@ static uint64_t raw_probe(unsigned target, uint32_t mode)
 
 	/* relaxed: the release store of ping_from below orders it. */
 	__atomic_store_n(&raw[me].pong_seen, 0, __ATOMIC_RELAXED);
-	uint64_t t0 = plat_cycles(), bound = XCALL_RAW_BOUND_MS * plat_tsc_khz();
+	uint64_t t0 = plat_cycles(), bound = xcall_raw_bound_ms() * plat_tsc_khz();
 	unsigned spins = 0, turns = 0;
 	/* release: the target's acquire exchange of ping_from sees our reset of
 	 * pong_seen ordered before its answer (ping-pong) or its store of our

@@ -194,14 +194,16 @@ uint64_t xcall_raw_roundtrip(unsigned target);
 /* The `ipi` floor: one RAW IPI to `target`, whose handler sets the caller's
  * flag; the caller spins on it. Cycles (serialised reads), 0 as above. */
 uint64_t xcall_raw_ipi_once(unsigned target);
-/* Both give up after XCALL_RAW_BOUND_MS without an answer and return 0; then
+/* Both give up after xcall_raw_bound_ms() without an answer and return 0; then
  * this names the target (and forgets it), else -1. Per CPU: ask on the CPU
  * that probed. The bound is far past any answer, even under TCG on a loaded
  * host, and longer than the bench watchdog's usual bound (2 s), so a probe
  * timed under the watchdog (kind=raw) is still reported by it; the floors,
  * which run outside it, end here (as arch/smp.c's job kicks give up after
- * 10 s). */
+ * 10 s). The test key rawwait_ms= (platform.h plat_raw_wait_ms) shortens
+ * it for a fault test that waits it out (tests/t-wait-faults.sh). */
 #define XCALL_RAW_BOUND_MS 10000
+uint64_t xcall_raw_bound_ms(void);
 int xcall_raw_lost(void);
 void xcall_raw_ipi(void);		/* RAW vector handler (registered by init_all) */
 

@@ -306,11 +306,34 @@ static void step(const struct job_row *j, const struct power_cfg *c, int64_t now
 
 /* Passes in a row whose read of the jobs failed (the runner's thread's). */
 static unsigned long failed_reads;
+/* Passes in a row in which some machine's power settings could not be
+ * read (the runner's thread's). */
+static unsigned long failed_power_reads;
+
+/* After a pass that failed to read `failed` jobs' power settings (the
+ * first: job j's, the store's error `why`): the log says so once when such
+ * passes start and once when a pass reads them all again, not twice a
+ * second while the store stays broken. */
+static void power_reads_note(unsigned failed, const struct job_row *j, const char *why)
+{
+	if (failed && !failed_power_reads++)
+		fprintf(stderr, "xcbenchd: job runner: cannot read the power settings of machine %s (%s); "
+			"job %lld and any other job of it wait, tried again every pass\n",
+			j->mac, why, (long long)j->id);
+	if (!failed && failed_power_reads) {
+		fprintf(stderr, "xcbenchd: job runner: reads the machines' power settings again after %lu "
+			"failed passes\n", failed_power_reads);
+		failed_power_reads = 0;
+	}
+}
 
 /* One pass over every job with work left. A failed read of the jobs is
  * no "no jobs": the pass does nothing and the next one reads again; the
  * log says so once when the reads start failing and once when they read
- * again (not twice a second while a store stays broken). */
+ * again (not twice a second while a store stays broken). A machine whose
+ * power settings cannot be read is no manual machine: its jobs wait for a
+ * pass that reads them (its first job holds it, so no newer job of it moves
+ * first), and every other machine's go on. */
 static void pass(void)
 {
 	struct dbi *db = db_ro();
@@ -319,6 +342,9 @@ static void pass(void)
 	char (*held)[18];
 	size_t nheld = 0;
 	int64_t now = now_s();
+	unsigned power_failed = 0;
+	const struct job_row *first_failed = NULL;
+	char why[200] = "";
 
 	/* Before the read: a worker that ended since is in it. */
 	power_workers_pass();
@@ -338,8 +364,17 @@ static void pass(void)
 		struct power_cfg c;
 		int busy = 0;
 
-		if (jobs_db_power_cfg(db, j->mac, &c))
-			break;
+		for (size_t k = 0; k < nheld; k++)
+			busy |= strcmp(held[k], j->mac) == 0;
+		if (jobs_db_power_cfg(db, j->mac, &c)) {
+			if (!power_failed++) {
+				first_failed = j;
+				snprintf(why, sizeof(why), "%s", db ? dbi_errmsg(db) : "no database connection");
+			}
+			if (!busy)
+				memcpy(held[nheld++], j->mac, sizeof(j->mac));
+			continue;
+		}
 		/* Its worker holds the machine: this read may predate what
 		 * the worker did (power_worker.c). Its end action also holds
 		 * it, so a newer job powers it on once it is off. */
@@ -349,13 +384,13 @@ static void pass(void)
 			power_worker_start(end_action, j, &c);
 			continue;
 		}
-		for (size_t k = 0; k < nheld; k++)
-			busy |= strcmp(held[k], j->mac) == 0;
 		if (busy)
 			continue; /* an older job holds the machine */
 		memcpy(held[nheld++], j->mac, sizeof(j->mac));
 		step(j, &c, now);
 	}
+	if (held)
+		power_reads_note(power_failed, first_failed, why);
 	free(held);
 	free(rows);
 }

@@ -189,27 +189,52 @@ CMDS
 
 # san_bmc: a BMC (ipmi_sim, lablib.sh's lab_bmc) on a free port, BMC_PORT,
 # user admin, its password in NET_DIR/bmc.pw; its machine a stand-in that
-# never boots: powered on, it listens on the BMC's SOL port and, once the
-# BMC connects, prints 40 numbered console lines at once, then one every
-# 20 ms for a minute (so a captured console holds 30 lines at once).
+# never boots (its power a sleep). Its serial console, which the BMC's SOL
+# reaches, is there whether the machine is on or off, as a BMC's own UART
+# is: a listener on the SOL port, ready before the BMC starts, that answers
+# every connection of the BMC with 40 numbered console lines at once, then
+# one every 20 ms for a minute (so a captured console holds 30 lines at
+# once). So the job's SOL session comes up before its power-on (the runner
+# waits for that event, job_runner.c sol_waiting), not while the job's
+# power bound runs: a console that only listened once powered on had to be
+# reached by the session's retries within that bound, and at load 15 they
+# could miss it (no console event at all). Each connection its own thread:
+# a session opened again (after a drop, or the PostgreSQL pass) is
+# answered too.
 san_bmc() {
 	local sol
 	sol=$(free_port)
 	echo sekrit-bmc >"$NET_DIR/bmc.pw"
 	chmod 600 "$NET_DIR/bmc.pw"
-	cat >"$NET_DIR/fake.py" <<PY
-import socket, time
+	cat >"$NET_DIR/console.py" <<PY
+import socket, sys, threading, time
+def serve(c):
+    try:
+        c.sendall(b"".join(b"FakeBIOS line %d\r\n" % i for i in range(40)))
+        for i in range(40, 3000):
+            time.sleep(0.02)
+            c.sendall(b"FakeBIOS line %d\r\n" % i)
+    except OSError:
+        pass
+    c.close()
 s = socket.socket()
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", $sol))
-s.listen(1)
-c, _ = s.accept()
-c.sendall(b"".join(b"FakeBIOS line %d\r\n" % i for i in range(40)))
-for i in range(40, 3000):
-    time.sleep(0.02)
-    c.sendall(b"FakeBIOS line %d\r\n" % i)
+s.listen(4)
+print("listening", flush=True)
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
 PY
-	printf '#!/bin/sh\necho $$ >"%s"\nexec timeout -k 5 120 python3 "%s"\n' "$NET_DIR/fake.pid" "$NET_DIR/fake.py" >"$NET_DIR/fake.vm"
+	timeout -k 5 900 python3 "$NET_DIR/console.py" >"$NET_DIR/console.out" 2>&1 &
+	NET_PIDS+=("$!")
+	# Ready once it listens (the event, not a pause).
+	local i
+	for ((i = 0; i < 300; i++)); do
+		grep -q '^listening' "$NET_DIR/console.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	printf '#!/bin/sh\necho $$ >"%s"\nexec sleep 120\n' "$NET_DIR/fake.pid" >"$NET_DIR/fake.vm"
 	chmod +x "$NET_DIR/fake.vm"
 	LAB_PIDFILES+=("$NET_DIR/fake.pid")
 	lab_bmc fake BMC_PORT admin sekrit-bmc "$sol"

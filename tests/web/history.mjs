@@ -229,6 +229,21 @@ try {
 		`HTML export, offline: a dot per case (${dots}) and the marked-slower cells (${starred}) as the API`, { dots, starred, api: plant.summary });
 	await page.screenshot({ path: path.join(OUT, 'web-compare-export.png'), fullPage: true });
 	await ctx.setOffline(false);
+
+	// ---- a cross-call case's figure is named with the schema's call_row
+	// (host/common/pseudo_words.c, served once), not words of the page's own:
+	// with the schema's words changed, the trend says the changed ones.
+	await page.route('**/api/v1/schema', async (route) => {
+		const res = await route.fetch();
+		const json = await res.json();
+		json.call_row = { ...json.call_row, label: 'call time (the schema\u2019s words)', measure: 'the median call time (the schema\u2019s words)' };
+		await route.fulfill({ response: res, json });
+	});
+	await page.goto(url(`machine.html?id=${MID}`));
+	await ready();
+	const callY = await page.evaluate(() => window.xcbCharts.trend && window.xcbCharts.trend.options.scales.y.title.text);
+	ok(callY === 'p50 call time (the schema\u2019s words) (ns)', 'machine page: a cross-call trend names its figure with the schema\'s call_row', callY);
+	await page.unroute('**/api/v1/schema');
 	ok(errors.length === 0, 'no console errors', errors.join('\n'));
 	await finish(b);
 } catch (e) {

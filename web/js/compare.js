@@ -267,8 +267,7 @@ const isLockRow = (cmp) => !!(schema && schema.lock_row && cmp.row === schema.lo
 // What a table's cells compare: under lock_hold any table's the lock's hold
 // (the row's measure), else a sync table's the row's measure (compare
 // --row's title words), any other the median call time.
-const measureOfPivot = (pv, cmp) => (isLockRow(cmp) ? rowWords(syncRows(), cmp.row).measure
-	: !isSync(pv.fixed) && schema && schema.call_row ? schema.call_row.measure : measureOf(pv.fixed, syncRows(), cmp.row));
+const measureOfPivot = (pv, cmp) => (isLockRow(cmp) ? rowWords(syncRows(), cmp.row).measure : measureOf(pv.fixed, schema, cmp.row));
 
 // What each repetition gave a case's figure (the schema's `figure`: a p50,
 // lock_hold's hold per acquisition), for the heatmap's words; p50 where a

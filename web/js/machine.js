@@ -164,7 +164,7 @@ function drawTrend(el, details, schema) {
 		// What the p50 is of: a sync case's the readers' wait per read (the
 		// schema's words), any other's the call time.
 		const one = details.flatMap((d) => d.cases || []).find((x) => matchKey(x.config, schema) === key);
-		const figure = figureNoun(one, schema.sync_rows);
+		const figure = figureNoun(one, schema);
 		const labels = pts.map((x) => `#${x.run.id}`);
 		const c = make('trend', canvas, {
 			type: 'line',

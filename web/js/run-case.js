@@ -226,10 +226,9 @@ function apart(list, schema) {
 	return (c) => keys.map((k) => ` · ${caption(k, val(c, k) ?? '–')}`).join('');
 }
 
-// schema: the case keys' roles (apart) and sync_rows (what a sync case's
-// per-CPU p50 is of).
+// schema: the case keys' roles (apart), sync_rows and call_row (what a
+// case's per-CPU p50 is of).
 export function renderFairness(container, cases, unit, st, schema) {
-	const rows = schema.sync_rows;
 	const multi = cases.filter((c) => hasStats(c) && (c.initiators || []).length >= 2);
 	if (!multi.length) {
 		fill(container, state('empty', 'No case with two or more initiators has per-initiator results.',
@@ -252,7 +251,7 @@ export function renderFairness(container, cases, unit, st, schema) {
 	});
 	// A sync case's per-CPU rows are its readers' read-lock waits: the words
 	// say so (the schema's for the figure), not a call time per initiator.
-	const who = cpuNoun(c), noun = countNoun(c), figure = figureNoun(c, rows);
+	const who = cpuNoun(c), noun = countNoun(c), figure = figureNoun(c, schema);
 	const { box: el, canvas } = box(h, `Median ${figure} per ${who} CPU — ${caseLabel(c)}`, {
 		id: 'fairness',
 		note: h('span', {}, 'Jain\'s index ', h('strong', { id: 'jain' }, fmt.ratio(j)),

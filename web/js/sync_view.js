@@ -32,13 +32,22 @@ export const cpuNoun = (c) => (isSync(c) ? 'reader' : 'initiator');
 export const rowWords = (rows, name) => (rows || []).find((r) => r.name === name)
 	|| { name, label: name, measure: `the median of row ${name}` };
 
+// The words of a case's all row (GET /api/v1/schema, `schema`): a sync
+// case's from sync_rows (the readers' wait per read), any other case's the
+// schema's call_row (the call time), both from the daemon's one table
+// (host/common/pseudo_words.c), never a copy here. A daemon without
+// call_row: the row goes by its name, as rowWords says.
+const allRow = (c, schema) => (isSync(c) ? rowWords(schema && schema.sync_rows, 'all')
+	: (schema && schema.call_row) || rowWords([], 'all'));
+
 // What a case's median measures, with its article (titles): a sync case's
-// row's (all, the readers' wait per read, unless `row` names another), any
-// other case's the call time.
-export const measureOf = (c, rows, row) => (isSync(c) ? rowWords(rows, row || 'all').measure : 'the median call time');
+// row's (all, unless `row` names another of sync_rows), any other case's
+// all row's (the call time). schema: GET /api/v1/schema's answer.
+export const measureOf = (c, schema, row) => (isSync(c) && row && row !== 'all'
+	? rowWords(schema && schema.sync_rows, row) : allRow(c, schema)).measure;
 
 // The same as a short noun (axis titles): what a case's p50 is of.
-export const figureNoun = (c, rows) => (isSync(c) ? rowWords(rows, 'all').label : 'call time');
+export const figureNoun = (c, schema) => allRow(c, schema).label;
 
 // The figures shown, each with its column's head.
 const figuresOf = (rows) => (rows || []).filter((r) => r.name !== 'all').map((r) => [r.name, r.label]);
