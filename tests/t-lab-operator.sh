@@ -3,6 +3,8 @@
 # The lab guide (README "Queue a suite for a machine", "Power control") as
 # an operator follows it, on the mistakes a person makes, with the `command`
 # power driver (no BMC, no QEMU: tests/t-lab-ipmi.sh has the real ones):
+#   - `job show` prints each stage's time limit, the daemon's default where
+#     the job set none, marked "(default)" (the API's null printed nothing).
 #   - a power driver that fails says why in full: on the job's event, on
 #     the machine, in the lab overview (the status answer was cut at 63
 #     characters: "… (wrong address o").
@@ -63,6 +65,21 @@ done
 "${X[@]}" job show "$J1" >"$TMP/j1.txt"
 sed 's/^/#   /' "$TMP/j1.txt"
 check "job $J1 failed on its power status, the message whole" grep -q "failed .*power status: .*END-OF-MESSAGE" "$TMP/j1.txt"
+# The stages' time limits: the API's `timeouts` are null for "the default",
+# which `job show` did not print at all; it prints what the runner applies,
+# the daemon's defaults for a powered machine marked as such.
+check "job show $J1: each stage's limit, the defaults marked ($(grep limits "$TMP/j1.txt"))" \
+	grep -qx "  limits: powering_on 120 s (default), booting 600 s (default), running 3600 s (default)" "$TMP/j1.txt"
+M11=52:54:00:0e:00:11
+J11=$("${X[@]}" queue --mac $M11 --suite quick --boot-timeout 45 | grep -oE 'job [0-9]+' | cut -d' ' -f2)
+"${X[@]}" job show "$J11" >"$TMP/j11.txt"
+check "... a manual machine's job: the limit it set, none by default ($(grep limits "$TMP/j11.txt"))" \
+	grep -qx "  limits: powering_on none (default, manual power), booting 45 s, running none (default, manual power)" "$TMP/j11.txt"
+check "... the API's timeouts_effective beside timeouts" test "$(field "/api/v1/jobs/$J11" "[j['job']['timeouts'], j['job']['timeouts_effective']]")" = \
+	"[{'powering_on': None, 'booting': 45, 'running': None}, {'powering_on': None, 'booting': 45, 'running': None}]"
+check "... and a powered machine's ($J1)" test "$(field "/api/v1/jobs/$J1" "j['job']['timeouts_effective']")" = \
+	"{'powering_on': 120, 'booting': 600, 'running': 3600}"
+"${X[@]}" job cancel "$J11" >/dev/null
 e=$(field "/api/v1/machines/$M1" "j['machine']['power']['error']")
 check "... the machine's power error is whole ($e)" grep -q "END-OF-MESSAGE" <<<"$e"
 e=$(field /api/v1/lab "j['machines'][0]['power_error']")

@@ -7,7 +7,9 @@
 # filtering keeps the lab in the URL and in the CSV link, and lists only
 # that lab's runs, as the API's ?lab= does; with 100 more runs, the Lab filter
 # still offers a lab whose runs are past the first page (GET /api/v1/labs),
-# and a column's sort says it orders one page. Screenshot: tests/out/web-labs.png.
+# and a column's sort says it orders one page. The Lab page, on lab west's
+# daemon, names each machine's lab (east's, west's marked as this daemon's,
+# and one of no lab). Screenshots: tests/out/web-labs.png, web-labs-lab.png.
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
@@ -19,19 +21,26 @@ browser_traps
 # gen TOKEN: one generated run into the daemon up now.
 gen() { "$XCB_GEN" --server 127.0.0.1:$PORT --runs 1 --reps 2 --token "$1" >/dev/null 2>"$TMP/gen.err"; }
 
+# setm MAC: MAC's power set (manual) on the daemon up now: its lab's machine.
+setm() { "$XCBENCH" --server "$URL" machine set "$1" --power manual >/dev/null 2>"$TMP/setm.err" || notok "machine set $1: $(cat "$TMP/setm.err")"; }
+
 start_daemon --open --web "$ROOT/web" || { notok "daemon starts"; exit 1; }
 gen 1ab0
+setm 52:54:00:1a:b0:00
 # A database no lab daemon wrote to: the page as it always was.
 XCB_MODE=nolab XCB_BASE=$URL/ XCB_OUT=$OUTDIR node "$ROOT/tests/web/labs.mjs"
 stop_daemon
 for lab in east west; do
 	start_daemon --open --web "$ROOT/web" --lab $lab || { notok "daemon of lab $lab starts"; exit 1; }
 	gen "1ab$([ $lab = east ] && echo 1 || echo 2)"
+	setm "52:54:00:1a:b0:0$([ $lab = east ] && echo 1 || echo 2)"
 	[ $lab = west ] || stop_daemon
 done
 n=$(pyjson "$URL/api/v1/runs" 'len(d["runs"])')
 labs=$(pyjson "$URL/api/v1/runs" '",".join(sorted(r["lab"] or "-" for r in d["runs"]))')
 check "three runs stored, of labs east, west and none ($n: $labs)" [ "$n" = 3 -a "$labs" = "-,east,west" ]
+m=$(pyjson "$URL/api/v1/lab" '",".join("%s=%s" % (m["mac"][-2:], m["lab"] or "-") for m in sorted(d["machines"], key=lambda m: m["mac"])) + " " + str(d["lab"])')
+check "the machines of no lab, east and west, on west's daemon ($m)" [ "$m" = "00=-,01=east,02=west west" ]
 
 export XCB_BASE=$URL/ XCB_OUT=$OUTDIR
 run_driver labs.mjs

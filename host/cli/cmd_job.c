@@ -15,7 +15,8 @@
 static const char usage[] = "usage: xcbench job show ID [--json]\n"
 			    "       xcbench job wait ID [--timeout S]\n"
 			    "       xcbench job cancel ID\n"
-			    "A queued job's stage, attempts and events; wait prints each event as it\n"
+			    "A queued job's stage, attempts, each stage's time limit (the\n"
+			    "daemon's default marked) and events; wait prints each event as it\n"
 			    "comes until the job has ended and its end action ran (exit 0 when it\n"
 			    "completed, 1 when it failed, timed out or was cancelled, or is still\n"
 			    "going after S seconds); cancel ends it (the end action runs). Cancel\n"
@@ -28,6 +29,34 @@ static void print_event(json_t *e)
 	       json_string_value(json_object_get(e, "stage")), json_string_value(json_object_get(e, "reason")));
 }
 
+/* The stages' time limits, each the one the runner applies (the daemon's
+ * timeouts_effective: its definition of the defaults, never a copy here),
+ * "(default)" where the job set none: the API's `null` read as "none". */
+static void print_limits(json_t *j)
+{
+	static const char *const names[3] = { "powering_on", "booting", "running" };
+	json_t *set = json_object_get(j, "timeouts"), *eff = json_object_get(j, "timeouts_effective");
+
+	printf("  limits:");
+	for (int i = 0; i < 3; i++) {
+		json_t *e = json_object_get(eff, names[i]);
+		int dflt = json_is_null(json_object_get(set, names[i]));
+
+		if (json_is_integer(e))
+			printf("%s %s %lld s%s", i ? "," : "", names[i], (long long)json_integer_value(e),
+			       dflt ? " (default)" : "");
+		else if (e) /* null: none (a manual machine) */
+			printf("%s %s none%s", i ? "," : "", names[i], dflt ? " (default, manual power)" : "");
+		else if (dflt) /* a daemon without timeouts_effective */
+			printf("%s %s default", i ? "," : "", names[i]);
+		else
+			printf("%s %s %lld s", i ? "," : "", names[i],
+			       (long long)json_integer_value(json_object_get(set, names[i])));
+	}
+	printf("\n");
+}
+
+/* A job's header line, its stage limits and its events. */
 static void print_job(json_t *j)
 {
 	char t1[64], t2[64];
@@ -38,6 +67,7 @@ static void print_job(json_t *j)
 	       json_string_value(json_object_get(j, "suite")), json_string_value(json_object_get(j, "mac")),
 	       json_string_value(json_object_get(j, "stage")), jstr(json_object_get(j, "attempt"), t1, sizeof(t1)),
 	       jstr(json_object_get(j, "attempts"), t2, sizeof(t2)));
+	print_limits(j);
 	json_array_foreach(json_object_get(j, "events"), i, e)
 		print_event(e);
 }

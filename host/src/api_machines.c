@@ -254,6 +254,9 @@ enum MHD_Result api_lab(struct req *rq)
 	lab = jobs_db_lab_json(db, (int)n);
 	if (!lab)
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
-	return reply_json(rq, 200, json_pack("{s:o, s:I, s:I}", "machines", lab,
-					     "failing_after", (json_int_t)n, "now", (json_int_t)now_s()));
+	/* lab: this daemon's (--lab), as /health says it, beside each
+	 * machine's: the Lab page marks the machines this daemon boots. */
+	return reply_json(rq, 200, json_pack("{s:o, s:I, s:I, s:o}", "machines", lab,
+					     "failing_after", (json_int_t)n, "now", (json_int_t)now_s(),
+					     "lab", cfg.lab ? json_string(cfg.lab) : json_null()));
 }

@@ -40,12 +40,6 @@
 #define TICK_MS 500
 #define SOL_WAIT_S 5 /* for a job's SOL session before its first power-on */
 
-/* Stage bounds for a machine the daemon powers itself, when the job gives
- * none: a BMC answers in seconds, iPXE and the payload's download take
- * minutes on a slow lab network, a full suite may take half an hour. A
- * manual machine has none: a person may come back tomorrow. */
-static const int default_bound[3] = { 120, 600, 3600 };
-
 static pthread_t thr;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER; /* pairs with stop/kicked under mu */
@@ -56,13 +50,11 @@ static int is_manual(const struct power_cfg *c)
 	return !c->driver[0] || strcmp(c->driver, "manual") == 0;
 }
 
+/* Stage s's bound in seconds (0: none), by the one definition the API
+ * shows too (jobs_db_stage_bound). */
 static int bound_of(const struct job_row *j, const struct power_cfg *c, enum job_stage s)
 {
-	int b = j->bound[s - JOB_POWERING_ON];
-
-	if (b > 0)
-		return b;
-	return is_manual(c) ? 0 : default_bound[s - JOB_POWERING_ON];
+	return jobs_db_stage_bound(j->bound[s - JOB_POWERING_ON], c->driver, s - JOB_POWERING_ON);
 }
 
 /* Applies a change and its event; 1 if applied. */

@@ -381,18 +381,41 @@ static json_t *events_json(struct dbi *ro, int64_t id)
 	return arr;
 }
 
+/* Stage bounds for a machine the daemon powers itself, when the job gives
+ * none: a BMC answers in seconds, iPXE and the payload's download take
+ * minutes on a slow lab network, a full suite may take half an hour. A
+ * manual machine has none: a person may come back tomorrow. */
+static const int default_bound[3] = { 120, 600, 3600 };
+
+int jobs_db_stage_bound(int set, const char *driver, int i)
+{
+	if (set > 0)
+		return set;
+	return !driver || !driver[0] || strcmp(driver, "manual") == 0 ? 0 : default_bound[i];
+}
+
 void jobs_db_life_add(json_t *obj, struct dbi_stmt *st, int first)
 {
-	json_t *t = json_object();
+	json_t *t = json_object(), *eff = json_object();
 	static const char *const names[3] = { "powering_on", "booting", "running" };
+	const char *driver = dbi_column_text(st, first + LIFE_DRIVER);
 
-	for (int i = 0; i < 3; i++)
-		json_object_set_new(t, names[i], col_json(st, first + LIFE_BOUND_POWER + i));
+	/* timeouts: as the job set them (null: the default); timeouts_effective:
+	 * what the runner bounds each stage by now, by its machine's driver
+	 * (null: no bound, a manual machine) — `null` alone read as "none". */
+	for (int i = 0; i < 3; i++) {
+		int col = first + LIFE_BOUND_POWER + i;
+		int b = jobs_db_stage_bound(dbi_column_type(st, col) == DBI_NULL ? -1 : dbi_column_int(st, col), driver, i);
+
+		json_object_set_new(t, names[i], col_json(st, col));
+		json_object_set_new(eff, names[i], b ? json_integer(b) : json_null());
+	}
 	json_object_set_new(obj, "stage", col_json(st, first + LIFE_STAGE));
 	json_object_set_new(obj, "stage_since", iso_or_null(st, first + LIFE_STAGE_SINCE));
 	json_object_set_new(obj, "attempt", col_json(st, first + LIFE_ATTEMPT));
 	json_object_set_new(obj, "attempts", col_json(st, first + LIFE_ATTEMPTS));
 	json_object_set_new(obj, "timeouts", t);
+	json_object_set_new(obj, "timeouts_effective", eff);
 	json_object_set_new(obj, "end", col_json(st, first + LIFE_END_ACTION));
 	json_object_set_new(obj, "reason", col_json(st, first + LIFE_REASON));
 	json_object_set_new(obj, "ended", iso_or_null(st, first + LIFE_ENDED));

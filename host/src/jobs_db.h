@@ -88,6 +88,13 @@ int jobs_db_set_power(const struct power_cfg *c, int take, char *why, size_t n);
  * there is no such job. */
 int jobs_db_cancel(int64_t id, const char *why);
 
+/* Stage i's time limit in seconds (0: none), i 0 powering_on, 1 booting,
+ * 2 running: the job's own (set > 0; -1 or 0: none set), else the default
+ * for a machine of power driver `driver` (NULL or "" is manual). The
+ * runner bounds stages by it and the API shows it (timeouts_effective):
+ * one definition of the defaults. */
+int jobs_db_stage_bound(int set, const char *driver, int i);
+
 /* JSON for the API (HTTP threads' read-only connections). */
 /* with its events; NULL if none, or (*failed 1) when a read failed */
 json_t *jobs_db_job_json(struct dbi *ro, int64_t id, int *failed);
@@ -101,10 +108,13 @@ json_t *jobs_db_lab_json(struct dbi *ro, int fail_streak);
 json_t *jobs_db_lifecycle_json(struct dbi *ro, int64_t id);
 /* The SQL columns of the lifecycle fields and their JSON (api_jobs.c's
  * list reads them with the rest of the row, from column `first` on). */
-#define JOBS_DB_LIFE_COLS "stage, stage_since, attempt, attempts, bound_power, bound_boot, bound_run, end_action, reason, ended"
+/* (The last, the job's machine's power driver, gives the stages' effective
+ * bounds; every query of them reads FROM jobs, unaliased.) */
+#define JOBS_DB_LIFE_COLS "stage, stage_since, attempt, attempts, bound_power, bound_boot, bound_run, end_action, reason, ended, " \
+	"(SELECT power_driver FROM machines WHERE machines.mac = jobs.mac)"
 /* Each one's offset from `first`, in JOBS_DB_LIFE_COLS's order. */
 enum { LIFE_STAGE, LIFE_STAGE_SINCE, LIFE_ATTEMPT, LIFE_ATTEMPTS, LIFE_BOUND_POWER, LIFE_BOUND_BOOT,
-       LIFE_BOUND_RUN, LIFE_END_ACTION, LIFE_REASON, LIFE_ENDED, LIFE_NCOLS };
+       LIFE_BOUND_RUN, LIFE_END_ACTION, LIFE_REASON, LIFE_ENDED, LIFE_DRIVER, LIFE_NCOLS };
 void jobs_db_life_add(json_t *obj, struct dbi_stmt *st, int first);
 
 /* In the writer: a deleted job's events go with it, and its id is never

@@ -26,6 +26,26 @@ try {
 		ok(!(await headers()).includes('Lab'), 'no run has a lab: no Lab column', await headers());
 		ok(!(await page.$('#f-lab')), 'no run has a lab: no Lab filter');
 	} else {
+		// The Lab page (on lab west's daemon): each machine's lab, this
+		// daemon's marked; it showed none, so an operator could not tell
+		// which lab's daemon owns a machine.
+		await page.goto(url('lab.html'));
+		await ready();
+		const lab = await api('lab');
+		const cells = await page.$$eval('#lab-table tbody tr', (t) => t.map((r) => {
+			const c = r.querySelector('td[data-col="lab"]');
+			return { mac: r.dataset.mac, text: c ? c.textContent.trim() : null, own: c ? c.dataset.own === '1' : null };
+		}));
+		const cell = (mac) => cells.find((c) => c.mac === mac) || {};
+		ok(lab.lab === 'west' && cells.length === lab.machines.length, `lab page: a row per machine on lab ${lab.lab}'s daemon (${cells.length})`, cells);
+		ok((await page.$$eval('#lab-table thead th', (t) => t.map((x) => x.textContent.trim()))).includes('Lab'), 'lab page: a Lab column');
+		for (const [mac, text, own] of [['52:54:00:1a:b0:01', 'east', false], ['52:54:00:1a:b0:02', 'west this daemon', true], ['52:54:00:1a:b0:00', '–', false]])
+			ok(cell(mac).text === text && cell(mac).own === own, `lab page: ${mac} shows lab '${text}'${own ? ', marked as this daemon\'s' : ''} (${JSON.stringify(cell(mac))})`, cells);
+		ok(/this daemon serves lab west/.test(await page.textContent('#lab-stamp')), 'lab page: it says which lab this daemon serves', await page.textContent('#lab-stamp'));
+		await page.screenshot({ path: path.join(OUT, 'web-labs-lab.png'), fullPage: true });
+
+		await page.goto(url('index.html'));
+		await ready();
 		const all = (await api('runs')).runs;
 		ok((await headers()).includes('Lab'), 'runs of several labs: a Lab column', await headers());
 		const want = all.map((r) => r.lab || '–').sort();

@@ -3,6 +3,10 @@
 // unreachable), its current job and stage, time in that state, its last run
 // and result, and a mark on machines whose last jobs all failed. Polls
 // GET /api/v1/lab, so states change on screen as the job runner moves them.
+// Where daemons of several labs share one store (xcbenchd --lab), a Lab
+// column names the lab whose daemon boots and powers each machine, and
+// marks this daemon's own (the answer's `lab`); as on the runs page, it
+// appears once a machine or this daemon has a lab.
 
 import { h, $, fill, state, errorBox, staleBox, loading, header, badge } from './dom.js';
 import * as api from './api.js';
@@ -30,11 +34,24 @@ function stateBadge(s) {
 	return el;
 }
 
-function row(m) {
+// A machine's lab: this daemon's marked as such; another lab's says how to
+// bring it here; none (a daemon without --lab set it up) a muted dash.
+function labCell(m, own) {
+	if (!m.lab)
+		return h('td', { dataset: { col: 'lab' } }, h('span', { class: 'muted', title: 'No lab: set up by a daemon without --lab' }, '–'));
+	if (m.lab === own)
+		return h('td', { dataset: { col: 'lab', own: '1' } }, m.lab, ' ',
+			h('span', { class: 'badge', title: 'This daemon boots and powers it' }, 'this daemon'));
+	return h('td', { dataset: { col: 'lab' }, title: `Lab ${m.lab}'s daemon boots and powers it` +
+		(own ? `; xcbench machine set ${m.mac} --take moves it into lab ${own}` : '') }, m.lab);
+}
+
+function row(m, d, withLab) {
 	const j = m.job;
 	const r = m.last_run;
 	return h('tr', { dataset: { mac: m.mac, state: m.state }, class: m.failing ? 'failing' : null },
 		h('td', {}, h('a', { href: `machine.html?mac=${encodeURIComponent(m.mac)}` }, m.mac)),
+		withLab ? labCell(m, d.lab) : null,
 		h('td', { class: 'state' }, stateBadge(m.state)),
 		h('td', {}, m.driver, m.power_state ? ` (${m.power_state})` : ''),
 		h('td', { class: 'job' }, j ? [`job ${j.id} `, h('span', { class: 'stage' }, j.stage),
@@ -54,14 +71,17 @@ function render(d) {
 				h('code', {}, 'xcbench machine set MAC --power ipmi …'))));
 		return;
 	}
+	const withLab = !!d.lab || d.machines.some((m) => m.lab);
 	const counts = {};
 	for (const m of d.machines) counts[m.state] = (counts[m.state] || 0) + 1;
 	fill(stamp, `${d.machines.length} machines: `,
 		Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', '),
-		` · machines whose last ${d.failing_after} jobs failed are marked · updated ${new Date().toLocaleTimeString()}`);
+		` · machines whose last ${d.failing_after} jobs failed are marked`,
+		d.lab ? ` · this daemon serves lab ${d.lab}` : '', ` · updated ${new Date().toLocaleTimeString()}`);
 	fill(body, h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'lab-table' },
-		h('thead', {}, h('tr', {}, ['Machine', 'State', 'Power', 'Current job', 'In state', 'Last run', 'Notes'].map((t) => h('th', {}, t)))),
-		h('tbody', {}, d.machines.map(row)))));
+		h('thead', {}, h('tr', {}, ['Machine', withLab ? 'Lab' : null, 'State', 'Power', 'Current job', 'In state', 'Last run', 'Notes']
+			.filter((t) => t).map((t) => h('th', {}, t)))),
+		h('tbody', {}, d.machines.map((m) => row(m, d, withLab))))));
 }
 
 async function poll() {
