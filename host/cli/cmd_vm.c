@@ -48,6 +48,8 @@ struct fleet {
 	double t0m;              /* monotonic clock at the start (--timeout) */
 	double last_print;       /* when the last progress line went out */
 	int start_failed;        /* a machine could not be started: stop them all */
+	int refused;             /* the daemon refused its job (400: its params, e.g. an algos= name
+				    the served image lacks): exit 2, as for the checks made here */
 	char elf[4200];          /* direct boot: the payload fetched, "" before */
 	FILE *say;               /* progress and summary: stdout, stderr with --json */
 };
@@ -131,8 +133,10 @@ static int launch(struct vm *v, struct fleet *f)
 {
 	char image[256];
 
-	if (vm_queue_job(v, f->suite, f->label, f->params))
+	if (vm_queue_job(v, f->suite, f->label, f->params)) {
+		f->refused = api_last_status() == 400;
 		return -1;
+	}
 	if (f->o.boot == VM_BOOT_DIRECT) {
 		if (vm_boot_spec(v, &f->o, image, sizeof(image)))
 			return -1;
@@ -460,5 +464,7 @@ int cmd_vm(int argc, char **argv)
 	json_decref(f.params);
 	if (interrupted)
 		return 130;
+	if (f.refused)
+		return 2;
 	return failed ? 1 : 0;
 }
