@@ -296,12 +296,17 @@ static void report(const struct vm *v, struct fleet *f)
 		fprintf(f->say, "vm%d %s: the machine ended normally (no run seen)\n", v->idx, v->mac);
 	} else if (v->state == VM_FAILED) {
 		fprintf(f->say, "vm%d %s: FAILED: %s\n", v->idx, v->mac, v->why);
-		if (v->verdict && v->run_id) {
-			/* which case, initiator and CPU: the lines that say so,
-			 * not the console's last (the summary) */
-			fprintf(f->say, "  the failed cases' LOG lines:\n");
-			print_run_failures((long long)v->run_id, 3, "  | ", f->say);
-		} else if (v->started) {
+		/* A crash's ERROR whole: the line above has its first line
+		 * only, and a watchdog's names the CPU it waits on and what
+		 * that spins on on the lines after (as xcbench show says). */
+		if (v->run_id && strcmp(v->status, "crashed") == 0)
+			print_run_errors((long long)v->run_id, v->run_error, 40, "  ", f->say);
+		/* which case, initiator and CPU: the lines that say so, not
+		 * the console's last (the summary); none (a watchdog's run):
+		 * no heading over nothing */
+		if (v->verdict && v->run_id)
+			print_run_failures((long long)v->run_id, 3, "  the failed cases' LOG lines:", "  | ", f->say);
+		else if (v->started) {
 			vm_console_tail(v, f->say);
 		}
 	}
