@@ -238,7 +238,9 @@ int payload_algos_load(const char *const *images, char *text, size_t size, const
 	for (unsigned i = 0; images[i]; i++)
 		if (access(images[i], F_OK) == 0 && (file_crc(images[i], &crc) || !list_has_image(text, crc)))
 			return -1;
-	for (char *line = strtok(text, "\n"); line && n < max; line = strtok(NULL, "\n"))
+	char *save = NULL;
+
+	for (char *line = strtok_r(text, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save))
 		if (strncmp(line, "algo ", 5) == 0 && line[5])
 			names[n++] = line + 5;
 	return n ? (int)n : -1;
@@ -246,7 +248,7 @@ int payload_algos_load(const char *const *images, char *text, size_t size, const
 
 int payload_algos_check(const char *const *images, const char *value, char *why, size_t n)
 {
-	static char text[8192];
+	char text[8192];	/* on the stack: the daemon checks jobs on several threads */
 	const char *names[ALGOS_MAX];
 	int na = payload_algos_load(images, text, sizeof(text), names, ALGOS_MAX);
 
