@@ -71,6 +71,8 @@ check "the guide's field table: its $(grep -c ' = ' "$T/table.c") values compile
 MAKEFLAGS=-j2 run_guide 3 "make -C firmware"
 check "it builds: payload and test_xcall (-Wall -Wextra -Werror)" [ $? -eq 0 ]
 tail -n 5 "$T/guide.out" | sed 's/^/# /'
+check "the build's list of the payload's algorithms (build/algos.txt, which the host checks algos= by) has $NAME" \
+	grep -qx "algo $NAME" "$T/firmware/build/algos.txt"
 
 # ... and the free checks, under ThreadSanitizer.
 XCB_XCALL_ONLY=$NAME XCB_XCALL_ITERS=300 timeout 600 "$T/firmware/build/tests/test_xcall" >"$T/test_xcall.log" 2>&1
@@ -117,6 +119,13 @@ xcbd_start "$T/xcbenchd.log" "$PORT" --db "$T/xcbench.db" --open --web "$ROOT/we
 DPID=$XCBD_PID
 URL=http://127.0.0.1:$PORT
 export XCBENCH_SERVER=$URL
+# algos= is checked against the payload the daemon serves: a typo of the
+# new name is refused before a boot, with the name meant.
+curl -s -o "$T/typo.json" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+	-d "{\"mac\":\"52:54:00:78:63:7f\",\"suite\":\"quick\",\"params\":{\"algos\":\"lockless,mime\"}}" \
+	"$URL/api/v1/jobs" >"$T/typo.code"
+check "algos=lockless,mime: refused before a boot, did you mean '$NAME' ($(cat "$T/typo.code") $(head -c 200 "$T/typo.json"))" \
+	bash -c '[ "$(cat "$1")" = 400 ] && grep -qF "did you mean '"'"'$2'"'"'?" "$3"' _ "$T/typo.code" "$NAME" "$T/typo.json"
 check "the guide's daemon line names the flags the test starts it with" \
 	grep -q -- "--open --listen 127.0.0.1:8080 --udp 127.0.0.1:8080 --db" <<<"$(guide 4 host/build/xcbenchd)"
 

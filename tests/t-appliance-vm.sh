@@ -91,6 +91,20 @@ check "checks failed: --json says failed, with the verdict ($got)" test "$got" =
 out=$("$XCBENCH" --server "$SRV" show "${fid:-0}")
 check "checks failed: xcbench show gives the verdict" grep -q "^VERDICT: the payload's checks FAILED (done status 2" <<<"$out"
 check "checks failed: ... then the failed case's LOG lines" grep -q '^  case 1 rep 0: initiator cpu0: .*1 lost, 1 duplicated' <<<"$out"
+# A run its watchdog ends (hang_cpu=1: CPU 1 stops answering): crashed,
+# exit 1, and the ERROR whole: the CPU waited on and what it spins on are on
+# its lines after the first (the FAILED line has the first only; xcbench
+# show had the rest); no "the failed cases' LOG lines:" heading over
+# nothing (no case's line names a failure when the watchdog ends the run).
+vm --boot direct --suite quick --wait --timeout 120 --dir "$NET_DIR/wd" kinds=xcall algos=locked waits=done \
+	deliveries=unicast inits=1 masks=1 iters=20 reps=1 hang_cpu=1 >"$NET_DIR/wd.out" 2>&1
+rc=$?
+sed 's/^/# /' "$NET_DIR/wd.out" | head -n 24
+check "watchdog: exit 1, the run crashed with the watchdog's first line" \
+	bash -c '[ "$1" = 1 ] && grep -qE "^vm1 52:54:00:78:63:01: FAILED: run [0-9]+ crashed: watchdog" "$2"' _ "$rc" "$NET_DIR/wd.out"
+check "watchdog: the ERROR's later lines, naming the CPU waited on" grep -qE '^   +cpu1: ' "$NET_DIR/wd.out"
+check "watchdog: no empty heading of the failed cases' LOG lines" \
+	awk '/the failed cases. LOG lines:/ { if ((getline n) <= 0 || n !~ /^  \| /) bad = 1 } END { exit bad }' "$NET_DIR/wd.out"
 # The same boot handed over as a serial capture (the guide's no-daemon way).
 XCB_QEMU_TIMEOUT=90 qemu_direct "$NET_DIR/checks.serial.log" 2 "suite=quick kinds=xcall algos=locked waits=done \
 deliveries=unicast inits=1 masks=1 iters=20 reps=1 dupskip_cpu=1"

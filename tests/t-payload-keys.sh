@@ -19,6 +19,10 @@
 #    watchdog_ms=500), a number list with its words (inits=1,x, masks=foo),
 #    a run token; before, each booted a machine that stopped, or took a
 #    default, minutes later; one good value of each kind is still queued;
+#  - algos=, which only the payload can know: by the list the firmware build
+#    writes beside the images (firmware/build/algos.txt), for the images the
+#    daemon serves only (CRC-32): a typo refused with "did you mean" and the
+#    image's names, exit 2 / 400; no list, or a stale one: nothing refused;
 #  - an xcbench option that takes one value, given twice, is refused (the
 #    last one was taken without a word), global or a subcommand's; a
 #    repeatable one (--tag) is not.
@@ -31,7 +35,8 @@ daemon_test "payload keys checked before a boot"
 [ -x "$ROOT/host/build/san/xcbench-asan" ] && XCBENCH=$ROOT/host/build/san/xcbench-asan
 diag "daemon $XCBENCHD, CLI $XCBENCH"
 
-admin_daemon payload-keys-admin
+# --firmware given: the images whose algorithms algos= is checked by (6.)
+admin_daemon payload-keys-admin --firmware "$XCB_ELF"
 X=("$XCBENCH" --server "$URL" --token-file "$TMP/token")
 MAC=52:54:00:70:6b:01
 
@@ -204,5 +209,52 @@ check "nothing stored by those ($(jobs))" test "$(jobs)" = "$n"
 got=$(post '{"crash":"de","crash_cpu":1,"watchdog_ms":1000,"batches":"1,64","groups":"0,4","end":"reboot","transport":"both"}')
 check "POST params a good value of each kind: 201 (${got:0:80})" test "${got%% *}" = 201
 
+# 6. algos=: only the payload knows its algorithms, so the daemon checks a
+# name against the list the firmware build wrote beside the images it
+# serves (firmware/build/algos.txt, from the linked payload's XCALL_ALGO
+# symbols); before, algos=lockles booted a machine that stopped with "bad
+# command line" minutes later.
+LIST=$ROOT/firmware/build/algos.txt
+have="$(sed -n 's/^algo //p' "$LIST" | paste -sd, - | sed 's/,/, /g'), all"
+check "the build lists the payload's algorithms ($have)" grep -qx 'algo lockless' "$LIST"
+algos_said="payload key 'algos': 'lockles' is not an algorithm of the payload image; did you mean 'lockless'? (it has: $have)"
+refused "queue algos=locked,lockles: 2, did you mean lockless, the image's names" 2 \
+	"xcbench: POST /api/v1/jobs: HTTP 400: params: $algos_said" \
+	"${X[@]}" queue --mac $MAC --suite quick algos=locked,lockles
+"${X[@]}" vm --dir "$TMP/vm" algos=lockles >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "vm algos=lockles: 2, the daemon's line, no machine started ($rc: $(head -c 300 "$TMP/err"))" \
+	bash -c '[ "$1" = 2 ] && grep -qxF "xcbench: POST /api/v1/jobs: HTTP 400: params: $2" "$3" && ! grep -q "QEMU started" "$4"' _ \
+	"$rc" "$algos_said" "$TMP/err" "$TMP/out"
+n=$(jobs)
+got=$(post '{"algos":"tree,bcnt"}')
+check "POST params algos=tree,bcnt: 400 naming it and the image's names ($got)" \
+	test "$got" = "400 {\"error\":\"params: payload key 'algos': 'bcnt' is not an algorithm of the payload image (it has: $have)\",\"status\":400}"
+check "nothing stored by those ($(jobs))" test "$(jobs)" = "$n"
+"${X[@]}" queue --mac $MAC --suite quick algos=lockless,tree,all, >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "queue algos=lockless,tree,all, (the image's names): queued ($rc: $(head -c 300 "$TMP/err"))" \
+	bash -c '[ "$1" = 0 ] && grep -q "^queued job " "$2"' _ "$rc" "$TMP/out"
+
 stop_daemon
 check "the daemon stops cleanly (no sanitizer report)" bash -c '! grep -E "Sanitizer|runtime error" "$1"' _ "$TMP/daemon.log"
+
+# 7. The list is the images' it was built with: a daemon serving a payload
+# of its own (--firmware) checks by the list beside it only while every
+# image it serves is one the list names (CRC-32); a rebuilt or copied image
+# with an old list, or none, is not checked: a good name is never refused.
+FW=$TMP/fw
+mkdir -p "$FW"
+cp "$ROOT/firmware/build/xcbench.elf" "$ROOT/firmware/build/xcbench.efi" "$LIST" "$FW/"
+admin_daemon payload-keys-admin --firmware "$FW/xcbench.elf"
+got=$(post '{"algos":"bcnt"}')
+check "--firmware elsewhere, its list beside it: algos=bcnt refused (${got:0:80})" test "${got%% *}" = 400
+printf 'x' >>"$FW/xcbench.efi"	# the UEFI image rebuilt, the list not
+got=$(post '{"algos":"bcnt"}')
+check "... the UEFI image beside it not the list's: nothing refused (${got:0:80})" test "${got%% *}" = 201
+cp "$ROOT/firmware/build/xcbench.efi" "$FW/"
+rm "$FW/algos.txt"
+got=$(post '{"algos":"bcnt"}')
+check "... no list beside it: nothing refused (${got:0:80})" test "${got%% *}" = 201
+stop_daemon
+check "the second daemon stops cleanly (no sanitizer report)" bash -c '! grep -E "Sanitizer|runtime error" "$1"' _ "$TMP/daemon.log"

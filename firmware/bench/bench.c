@@ -3,6 +3,7 @@
  */
 #include "bench/bench.h"
 #include "bench/faults.h"
+#include "bench/errline.h"
 #include "bench/benchenv.h"
 #include "bench/hello_algos.h"
 #include "bench/watchdog.h"
@@ -295,13 +296,23 @@ int bench_main(void)
 	int failed;
 
 	/* The test faults before set_up's first IPI (the floors); a bad one
-	 * ends the run as a bad command line, once HELLO is out. */
+	 * ends the run as a bad command line, once HELLO is out. The parsers
+	 * say which key and value on the console: errline keeps the first
+	 * such line for the ERROR (the host shows ERROR, not the console). */
+	errline_begin();
 	int bad_faults = faults_init(plat_num_cpus()) < 0;
+	errline_end();
 
 	if (set_up(suite_name))
 		return 1;
-	if (bad_faults || suite_load(&suite, suite_name) < 0 || suite_check_cpus(&suite, plat_num_cpus()) < 0) {
-		report_error("bad command line: see the console for the key and value");
+	errline_begin();
+	int bad = bad_faults || suite_load(&suite, suite_name) < 0 || suite_check_cpus(&suite, plat_num_cpus()) < 0;
+	errline_end();
+	if (bad) {
+		static char err[532];	/* errline's 512 and the words before it */
+		const char *why = errline_first();
+		ksnprintf(err, sizeof(err), "bad command line: %s", *why ? why : "see the console for the key and value");
+		report_error(err);
 		report_done(XCB_DONE_FAILED);
 		return 2;
 	}

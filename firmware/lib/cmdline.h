@@ -89,6 +89,10 @@ const struct cmdline_key *cmdline_key_find(const char *k);
  * 'delivery' finds 'deliveries', 'sutie' 'suite'; 'bogus' finds nothing
  * (NULL). */
 const struct cmdline_key *cmdline_key_nearest(const char *k);
+/* The index of the word of words[0..n) nearest to k by the same measure
+ * and bound, or -1 (the host's "did you mean" for algos=, whose words are
+ * the image's: host/common/payload_keys.c). */
+int cmdline_nearest(const char *k, const char *const *words, unsigned n);
 
 /* Copies and splits s (may be NULL), dropping a first word without '=' (the
  * image name multiboot loaders put first). Returns the number of key words. */

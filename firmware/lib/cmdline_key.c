@@ -68,15 +68,34 @@ static unsigned distance(const char *a, const char *b)
 	return row[nb];
 }
 
+/* The edit-distance bound of a suggestion for k: a third of its length,
+ * at least 1. */
+static unsigned near_limit(const char *k)
+{
+	unsigned limit = (unsigned)(len(k) + 1) / 3;
+	return limit < 1 ? 1 : limit;
+}
+
+int cmdline_nearest(const char *k, const char *const *words, unsigned n)
+{
+	unsigned bd = KEY_FAR;
+	int best = -1;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned d = distance(k, words[i]);
+		if (d < bd)
+			bd = d, best = (int)i;
+	}
+	return bd <= near_limit(k) ? best : -1;
+}
+
 /* A typo'd key is ignored by the payload, so its run quietly uses the
  * default: the hint is what tells the user which key to fix. */
 const struct cmdline_key *cmdline_key_nearest(const char *k)
 {
 	const struct cmdline_key *best = NULL;
-	unsigned bd = KEY_FAR, limit = (unsigned)(len(k) + 1) / 3;
+	unsigned bd = KEY_FAR, limit = near_limit(k);
 
-	if (limit < 1)
-		limit = 1;
 	for (const struct cmdline_key *c = cmdline_keys; c->key; c++) {
 		unsigned d = distance(k, c->key);
 		if (d < bd)

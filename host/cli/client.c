@@ -320,13 +320,20 @@ static const struct cmdopt *field_option(const struct cmd *cmd, const char *msg)
 	return NULL;
 }
 
+/* The HTTP status of api_json_for's last answer (0: none came). */
+static int last_status;
+
+int api_last_status(void) { return last_status; }
+
 json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path, json_t *body)
 {
 	char *b = body ? json_dumps(body, JSON_COMPACT) : NULL, why[300];
 	struct http_resp r;
 	json_t *o = NULL;
 
+	last_status = 0;
 	if (http_call(method, path, b, &r, NULL) == 0) {
+		last_status = r.status;
 		o = json_loadb(r.body.p, r.body.len, 0, NULL);
 		if (r.status / 100 != 2) {
 			const char *msg = json_string_value(json_object_get(o, "error"));

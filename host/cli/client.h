@@ -47,6 +47,9 @@ json_t *api_json(const char *method, const char *path, json_t *body);
  * one of their JSON keys ("password_file: ...") names the option instead
  * ("xcbench machine: --password-file: ..."). */
 json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path, json_t *body);
+/* The HTTP status of api_json/api_json_for's last answer, 0 when none came
+ * (a refused request, 400, is the user's to fix: exit 2, not 1). */
+int api_last_status(void);
 /* "xcbench: writing the output failed: " and err's text (none for 0). */
 void say_output_failed(int err);
 /* What to add to an HTTP error status's message: a hint for 401 (no or a

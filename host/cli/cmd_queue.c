@@ -139,8 +139,8 @@ int cmd_queue(int argc, char **argv)
 	parts_free(&q);
 	o = api_json_for(&cmd, "POST", "/api/v1/jobs", body);
 	json_decref(body);
-	if (!o)
-		return 1;
+	if (!o)	/* 400: params the daemon refused (algos= it checks against its image) */
+		return api_last_status() == 400 ? 2 : 1;
 	job = json_object_get(o, "job");
 	id = json_integer_value(json_object_get(job, "id"));
 	mac = json_string_value(json_object_get(job, "mac"));

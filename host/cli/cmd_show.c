@@ -272,12 +272,12 @@ int cmd_show(int argc, char **argv)
 	/* Whole: a watchdog's report names the CPU waited on and what it
 	 * spins on after its first line, which is all `error` keeps. */
 	if (json_is_string(json_object_get(run, "error")))
-		print_run_errors((long long)id, json_string_value(json_object_get(run, "error")), 40, stdout);
+		print_run_errors((long long)id, json_string_value(json_object_get(run, "error")), 40, "", stdout);
 	/* The payload's verdict: a run whose checks failed is still
 	 * `complete`; say so first, with the lines naming what failed. */
 	if (run_verdict(run)) {
 		printf("VERDICT: %s\n", run_verdict(run));
-		print_failed_logs((long long)id, json_object_get(o, "cases"), 3, "  ", stdout);
+		print_failed_logs((long long)id, json_object_get(o, "cases"), 3, NULL, "  ", stdout);
 	}
 	printf("facts:");
 	json_object_foreach(json_object_get(o, "facts"), k, v)

@@ -48,6 +48,8 @@ struct fleet {
 	double t0m;              /* monotonic clock at the start (--timeout) */
 	double last_print;       /* when the last progress line went out */
 	int start_failed;        /* a machine could not be started: stop them all */
+	int refused;             /* the daemon refused its job (400: its params, e.g. an algos= name
+				    the served image lacks): exit 2, as for the checks made here */
 	char elf[4200];          /* direct boot: the payload fetched, "" before */
 	FILE *say;               /* progress and summary: stdout, stderr with --json */
 };
@@ -131,8 +133,10 @@ static int launch(struct vm *v, struct fleet *f)
 {
 	char image[256];
 
-	if (vm_queue_job(v, f->suite, f->label, f->params))
+	if (vm_queue_job(v, f->suite, f->label, f->params)) {
+		f->refused = api_last_status() == 400;
 		return -1;
+	}
 	if (f->o.boot == VM_BOOT_DIRECT) {
 		if (vm_boot_spec(v, &f->o, image, sizeof(image)))
 			return -1;
@@ -292,12 +296,17 @@ static void report(const struct vm *v, struct fleet *f)
 		fprintf(f->say, "vm%d %s: the machine ended normally (no run seen)\n", v->idx, v->mac);
 	} else if (v->state == VM_FAILED) {
 		fprintf(f->say, "vm%d %s: FAILED: %s\n", v->idx, v->mac, v->why);
-		if (v->verdict && v->run_id) {
-			/* which case, initiator and CPU: the lines that say so,
-			 * not the console's last (the summary) */
-			fprintf(f->say, "  the failed cases' LOG lines:\n");
-			print_run_failures((long long)v->run_id, 3, "  | ", f->say);
-		} else if (v->started) {
+		/* A crash's ERROR whole: the line above has its first line
+		 * only, and a watchdog's names the CPU it waits on and what
+		 * that spins on on the lines after (as xcbench show says). */
+		if (v->run_id && strcmp(v->status, "crashed") == 0)
+			print_run_errors((long long)v->run_id, v->run_error, 40, "  ", f->say);
+		/* which case, initiator and CPU: the lines that say so, not
+		 * the console's last (the summary); none (a watchdog's run):
+		 * no heading over nothing */
+		if (v->verdict && v->run_id)
+			print_run_failures((long long)v->run_id, 3, "  the failed cases' LOG lines:", "  | ", f->say);
+		else if (v->started) {
 			vm_console_tail(v, f->say);
 		}
 	}
@@ -460,5 +469,7 @@ int cmd_vm(int argc, char **argv)
 	json_decref(f.params);
 	if (interrupted)
 		return 130;
+	if (f.refused)
+		return 2;
 	return failed ? 1 : 0;
 }

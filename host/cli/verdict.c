@@ -52,10 +52,11 @@ static json_t *run_events(long long run_id, const char *kind, int limit)
 	return o;
 }
 
-void print_failed_logs(long long run_id, json_t *cases, int per_case, const char *indent, FILE *out)
+int print_failed_logs(long long run_id, json_t *cases, int per_case, const char *heading, const char *indent,
+		      FILE *out)
 {
 	long long last = -1;
-	int shown = 0;
+	int shown = 0, printed = 0;
 	size_t i;
 	json_t *e;
 	/* The payload sends a few LOG lines a case; a run's whole log fits. */
@@ -67,30 +68,32 @@ void print_failed_logs(long long run_id, json_t *cases, int per_case, const char
 
 		if (!t)
 			continue;
-		if (!strncmp(t, "done: ", 6)) {
-			fprintf(out, "%s%s\n", indent, t);
-			continue;
+		if (strncmp(t, "done: ", 6)) {
+			if (sscanf(t, "case %lld ", &id) != 1 || !case_failed(cases, id))
+				continue;
+			if (id != last)
+				last = id, shown = 0;
+			if (shown++ >= per_case)
+				continue;
 		}
-		if (sscanf(t, "case %lld ", &id) != 1 || !case_failed(cases, id))
-			continue;
-		if (id != last)
-			last = id, shown = 0;
-		if (shown++ < per_case)
-			fprintf(out, "%s%s\n", indent, t);
+		if (!printed++ && heading)
+			fprintf(out, "%s\n", heading);
+		fprintf(out, "%s%s\n", indent, t);
 	}
 	json_decref(o);
+	return printed;
 }
 
-void print_run_failures(long long run_id, int per_case, const char *indent, FILE *out)
+int print_run_failures(long long run_id, int per_case, const char *heading, const char *indent, FILE *out)
 {
 	json_t *o = api_run_whole((uint64_t)run_id);
+	int n = o ? print_failed_logs(run_id, json_object_get(o, "cases"), per_case, heading, indent, out) : 0;
 
-	if (o)
-		print_failed_logs(run_id, json_object_get(o, "cases"), per_case, indent, out);
 	json_decref(o);
+	return n;
 }
 
-void print_run_errors(long long run_id, const char *error, int max_lines, FILE *out)
+void print_run_errors(long long run_id, const char *error, int max_lines, const char *indent, FILE *out)
 {
 	int lines = 0, more = 0;
 	size_t i;
@@ -104,7 +107,7 @@ void print_run_errors(long long run_id, const char *error, int max_lines, FILE *
 		for (; p && *p && lines < max_lines; lines++) {
 			size_t n = strcspn(p, "\n");
 
-			fprintf(out, "%s%.*s\n", p == t ? "ERROR: " : "       ", (int)n, p);
+			fprintf(out, "%s%s%.*s\n", indent, p == t ? "ERROR: " : "       ", (int)n, p);
 			p += n + (p[n] == '\n');
 		}
 		/* text left unprinted: this report's, or a later one's */
@@ -113,7 +116,7 @@ void print_run_errors(long long run_id, const char *error, int max_lines, FILE *
 	}
 	json_decref(o);
 	if (!lines && error)
-		fprintf(out, "ERROR: %s\n", error);
+		fprintf(out, "%sERROR: %s\n", indent, error);
 	else if (more)
-		fprintf(out, "       (more: GET /api/v1/runs/%lld/events?kind=error)\n", run_id);
+		fprintf(out, "%s       (more: GET /api/v1/runs/%lld/events?kind=error)\n", indent, run_id);
 }

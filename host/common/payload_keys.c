@@ -14,11 +14,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/cmdline.h"
 #include "lib/cmdline_words.h"
 #include "lib/string.h"
 #include "payload_keys.h"
+#include "xcb_proto.h"
 #include "xcb_schema.h"
 
 /* 1 when item is one of c's words (or wire names). */
@@ -172,4 +174,113 @@ int payload_key_check(const char *key, const char *value, char *why, size_t n)
 		return -1;
 	}
 	return value_check(c, value, why, n);
+}
+
+/* ---- algos=: the names the served image carries (firmware/build/algos.txt) ---- */
+
+#define ALGOS_FILE "algos.txt"
+#define ALGOS_MAX 64
+
+/* The CRC-32 of the file at path into crc: 0, or -1 when it cannot be read. */
+static int file_crc(const char *path, uint32_t *crc)
+{
+	FILE *f = fopen(path, "rb");
+	char buf[8192];
+	size_t got;
+
+	if (!f)
+		return -1;
+	*crc = 0;
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		*crc = xcb_crc32(*crc, buf, got);
+	int bad = ferror(f);
+	fclose(f);
+	return bad ? -1 : 0;
+}
+
+/* 1 when the list's image lines (text) hold crc. */
+static int list_has_image(const char *text, uint32_t crc)
+{
+	for (const char *p = text; (p = strstr(p, "image ")) != NULL; p++) {
+		unsigned long c;
+		char name[64];
+
+		if ((p == text || p[-1] == '\n') && sscanf(p, "image %63s %lx", name, &c) == 2 && c == crc)
+			return 1;
+	}
+	return 0;
+}
+
+int payload_algos_load(const char *const *images, char *text, size_t size, const char **names, unsigned max)
+{
+	char path[4096];
+	const char *slash;
+	int dir;
+	uint32_t crc;
+	unsigned n = 0;
+	size_t got;
+	FILE *f;
+
+	if (!images[0])
+		return -1;
+	slash = strrchr(images[0], '/');
+	dir = slash ? (int)(slash - images[0] + 1) : 0;
+	snprintf(path, sizeof(path), "%.*s%s", dir, images[0], ALGOS_FILE);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	got = fread(text, 1, size - 1, f);
+	fclose(f);
+	text[got] = 0;
+	/* Every image that may be served must be the list's: a rebuilt or
+	 * copied image with an old list beside it is not checked. One that
+	 * is absent is served by nobody (its boot fails on its own). */
+	for (unsigned i = 0; images[i]; i++)
+		if (access(images[i], F_OK) == 0 && (file_crc(images[i], &crc) || !list_has_image(text, crc)))
+			return -1;
+	char *save = NULL;
+
+	for (char *line = strtok_r(text, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, "algo ", 5) == 0 && line[5])
+			names[n++] = line + 5;
+	return n ? (int)n : -1;
+}
+
+int payload_algos_check(const char *const *images, const char *value, char *why, size_t n)
+{
+	char text[8192];	/* on the stack: the daemon checks jobs on several threads */
+	const char *names[ALGOS_MAX];
+	int na = payload_algos_load(images, text, sizeof(text), names, ALGOS_MAX);
+
+	if (na < 0)
+		return 0;	/* not known: the payload says, at boot */
+	for (const char *p = value; *p;) {
+		size_t len = strcspn(p, ","), at;
+		char item[CMDLINE_MAX];
+		int i, near;
+
+		snprintf(item, sizeof(item), "%.*s", (int)len, p);
+		p += len + (p[len] == ',');
+		if (!len || strcmp(item, "all") == 0)
+			continue;
+		for (i = 0; i < na && strcmp(item, names[i]); i++)
+			;
+		if (i < na)
+			continue;
+		near = cmdline_nearest(item, names, (unsigned)na);
+		snprintf(why, n, "payload key 'algos': '%s' is not an algorithm of the payload image", item);
+		at = strlen(why);
+		if (near >= 0)
+			snprintf(why + at, n - at, "; did you mean '%s'?", names[near]);
+		at = strlen(why);
+		snprintf(why + at, n - at, " (it has: ");
+		for (i = 0; i < na; i++) {
+			at = strlen(why);
+			snprintf(why + at, n - at, "%s%s", i ? ", " : "", names[i]);
+		}
+		at = strlen(why);
+		snprintf(why + at, n - at, ", all)");
+		return -1;
+	}
+	return 0;
 }

@@ -20,4 +20,20 @@
  * 'xyz' is not 16 hex digits". */
 int payload_key_check(const char *key, const char *value, char *why, size_t n);
 
+/* algos=, which the table cannot check (only the payload knows which
+ * algorithms it carries): against the names the firmware build wrote
+ * beside the images (firmware/build/algos.txt, from the linked payload's
+ * XCALL_ALGO symbols). images: the payload files that may be served
+ * (NULL-terminated; the list is the one beside images[0]). The list is
+ * used only when every image of those that exists is one it names (by
+ * CRC-32): otherwise, as without a list, nothing is refused (0) and the
+ * payload says at boot. -1 with why: "payload key 'algos': 'bcnt' is not
+ * an algorithm of the payload image; did you mean 'bcount'? (it has:
+ * concurrent, ..., all)". */
+int payload_algos_check(const char *const *images, const char *value, char *why, size_t n);
+/* The names of the list for images (as payload_algos_check), pointing into
+ * text (size bytes, the file read): how many (at most max), or -1 when
+ * there is no list for those images. */
+int payload_algos_load(const char *const *images, char *text, size_t size, const char **names, unsigned max);
+
 #endif

@@ -118,6 +118,22 @@ static const char *param_text(json_t *v, char *num, size_t n)
 	return json_string_value(v);
 }
 
+/* algos=: against the algorithms of the images this daemon serves (the
+ * build's list beside them, payload_keys.h): only the payload knew them,
+ * so a typo booted a machine for minutes. No list, or one for other
+ * images (--firmware pointed elsewhere): nothing refused. */
+static int algos_check(const char *value, char *why, size_t n)
+{
+	char paths[4][4096];
+	const char *images[5];
+	size_t i;
+
+	for (i = 0; i < 4 && boot_image_path(i, paths[i], sizeof(paths[i])) == 0; i++)
+		images[i] = paths[i];
+	images[i] = NULL;
+	return payload_algos_check(images, value, why, n);
+}
+
 /* The job's params, checked for the boot line: 0, or -1 with why. */
 static int params_check(json_t *params, char *why, size_t n)
 {
@@ -161,9 +177,10 @@ static int params_check(json_t *params, char *why, size_t n)
 	 * an unknown key, so a typo booted a machine into its default suite.
 	 * After the checks above, whose answers name the shape. */
 	json_object_foreach(params, k, v) {
-		char num[32], bad[200];
+		char num[32], bad[400];
 
-		if (payload_key_check(k, param_text(v, num, sizeof(num)), bad, sizeof(bad))) {
+		if (payload_key_check(k, param_text(v, num, sizeof(num)), bad, sizeof(bad)) ||
+		    (strcmp(k, "algos") == 0 && algos_check(param_text(v, num, sizeof(num)), bad, sizeof(bad)))) {
 			snprintf(why, n, "params: %s", bad);
 			return -1;
 		}
@@ -248,7 +265,7 @@ enum MHD_Result api_job_create(struct req *rq)
 {
 	struct job_task t = { 0 };
 	json_t *body;
-	char mac[18], bad[240];
+	char mac[18], bad[512];
 	struct dbi *db = rdb();
 	enum MHD_Result ret;
 

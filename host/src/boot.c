@@ -501,19 +501,36 @@ int boot_is_payload(const char *url)
 	return fw_of_image(url) != NULL;
 }
 
+/* The file of boot_fws[] entry fw: --firmware names the BIOS image; the
+ * others live next to it. */
+static void fw_path(const struct boot_fw *fw, char *path, size_t n)
+{
+	const char *slash = strrchr(cfg.firmware, '/');
+	int dir = slash ? (int)(slash - cfg.firmware + 1) : 0;
+
+	if (!fw->file)
+		snprintf(path, n, "%s", cfg.firmware);
+	else
+		snprintf(path, n, "%.*s%s", dir, cfg.firmware, fw->file);
+}
+
+int boot_image_path(size_t i, char *path, size_t n)
+{
+	if (i >= BOOT_FWS || !cfg.firmware)
+		return -1;
+	fw_path(&boot_fws[i], path, n);
+	return 0;
+}
+
 /* GET /firmware/...: the image of the boot_fws[] entry whose route this
- * is. --firmware names the BIOS image; the others live next to it. */
+ * is. */
 enum MHD_Result boot_firmware(struct req *rq)
 {
 	const struct boot_fw *fw = fw_of_image(rq->url);
-	const char *slash = strrchr(cfg.firmware, '/');
-	int dir = slash ? (int)(slash - cfg.firmware + 1) : 0;
 	char path[4096];
 
 	if (!fw)
 		return reply_error(rq, 404, "no such payload: %s", rq->url);
-	if (!fw->file)
-		return serve_file(rq, cfg.firmware);
-	snprintf(path, sizeof(path), "%.*s%s", dir, cfg.firmware, fw->file);
+	fw_path(fw, path, sizeof(path));
 	return serve_file(rq, path);
 }

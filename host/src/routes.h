@@ -50,6 +50,9 @@ enum MHD_Result boot_json(struct req *rq);   /* /boot.json: the same boot as dat
 int boot_reserved_key(const char *k, const char *v);
 enum MHD_Result boot_firmware(struct req *rq);
 int boot_is_payload(const char *url);
+/* The file of the i-th payload image the daemon serves (--firmware first,
+ * the UEFI one beside it): 0, or -1 past the last. */
+int boot_image_path(size_t i, char *path, size_t n);
 enum MHD_Result static_file(struct req *rq);
 
 #endif
