@@ -269,6 +269,15 @@ check "a --firmware that is not an ELF image is said at the start, named ($w)" \
 	[ "$w" = "xcbenchd: warning: --firmware '$TMP/zero.elf': not an ELF image (it does not start with 0x7f 'ELF'); machines that boot are sent it, and iPXE cannot boot it" ]
 check "an ELF --firmware is not warned of (daemon log)" \
 	bash -c '! grep -q "warning: --firmware" "$1"' _ "$TMP/daemon.log"
+# With no --firmware and no --web, a daemon run from the build tree serves
+# the tree's payload and pages: the sanitizer builds one level deeper too
+# (host/build/san/), where a fixed three levels up named ROOT/host/firmware.
+for d in "$XCBENCHD" "$ROOT/host/build/san/xcbenchd-asan"; do
+	[ -x "$d" ] || { skip "${d#"$ROOT"/}: the default --firmware and --web" "not built (make -C host tests)"; continue; }
+	w=$(ASAN_OPTIONS=detect_leaks=0 "$d" --db "$TMP/fw.db" --token-file "$TMP/no-token" 2>&1 |
+		grep -E "^xcbenchd: warning: --(firmware|web)")
+	check "${d#"$ROOT"/}: the default --firmware and --web are the tree's (${w:-no warning})" test -z "$w"
+done
 # A second daemon on the same UDP port (its own HTTP port) must fail, not
 # share it: with SO_REUSEADDR both bound, and Linux gave the newer socket
 # every datagram, so the first daemon's runs stalled unseen.

@@ -82,16 +82,32 @@ static const char usage_text[] =
 "\n"
 "API: see host/API.md. Wire protocol: proto/README.md.\n";
 
-/* The repository root, from /proc/self/exe = ROOT/host/build/xcbenchd. */
+/* The repository root's REL, for a daemon run from its build tree: the
+ * nearest directory above /proc/self/exe that holds host/Makefile
+ * (ROOT/host/build/xcbenchd, and ROOT/host/build/san/xcbenchd-asan one
+ * level deeper, which a fixed three levels up took to ROOT/host and so to
+ * a --firmware and --web that were not there); else three levels up, as
+ * before, for a daemon installed elsewhere (whose --firmware and --web
+ * are given: host/Dockerfile). */
 static char *repo_path(const char *rel)
 {
-	char exe[4096], *root, *out;
+	char exe[4096], walk[4096], probe[4200], *root, *out;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
 	if (n <= 0)
 		return strdup(rel);
 	exe[n] = 0;
+	/* dirname(3) writes into its argument: the walk has its own copy. */
+	memcpy(walk, exe, (size_t)n + 1);
+	root = dirname(walk);
+	for (int up = 0; up < 4 && strcmp(root, "/"); up++) {
+		root = dirname(root);
+		snprintf(probe, sizeof(probe), "%s/host/Makefile", root);
+		if (!access(probe, R_OK))
+			goto found;
+	}
 	root = dirname(dirname(dirname(exe)));
+found:
 	if (asprintf(&out, "%s/%s", root, rel) < 0)
 		return NULL;
 	return out;
