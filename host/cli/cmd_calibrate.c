@@ -4,7 +4,9 @@
  * group comparison (half the boots against the other half) and a single
  * pair comparison mark although nothing changed.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,72 +22,112 @@ static const char usage[] =
 	"them: every split of the boots into two halves compared as groups, and\n"
 	"every pair of single boots. Any case marked is a false positive.\n"
 	"--boot N (4..10) boots them first, one after another: `xcbench vm --wait\n"
-	"VM-OPTIONS` N times on virtual machine 1 (e.g. -- --cpus 4 --suite seed\n"
-	"--boot direct), then calibrates its N newest complete runs.\n";
+	"VM-OPTIONS` N times on one virtual machine (1, or the options' --first;\n"
+	"e.g. -- --cpus 4 --suite seed --boot direct), then calibrates the N runs\n"
+	"those boots made.\n";
+
+/* The VM option named by opt ("--first") in argv: its index, or -1
+ * (both "--first N" and "--first=N"). */
+static int vm_option(int argc, char **argv, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	for (int j = 0; j < argc; j++)
+		if (strncmp(argv[j], opt, n) == 0 && (argv[j][n] == 0 || argv[j][n] == '='))
+			return j;
+	return -1;
+}
+
+/* One `xcbench vm --json ...` boot: its run id into *id. Its JSON goes to a
+ * temporary file in place of stdout (stdout is the calibration's; vm's
+ * progress goes to stderr under --json). 0, or the status of the failed
+ * boot. */
+static int boot_one(int k, char **av, long long *id)
+{
+	FILE *tf = tmpfile();
+	json_t *o;
+	json_error_t err;
+	int saved, rc;
+	/* fresh copies each time: `vm` parses key=value in place */
+	char **cp = calloc((size_t)k + 1, sizeof(char *));
+
+	if (!tf || !cp) {
+		fprintf(stderr, "xcbench calibrate: no temporary file for the boot's outcome: %s\n", strerror(errno));
+		if (tf)
+			fclose(tf);
+		free(cp);
+		return 1;
+	}
+	for (int j = 0; j < k; j++)
+		cp[j] = strdup(av[j]);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved < 0 || dup2(fileno(tf), STDOUT_FILENO) < 0) {
+		rc = 1;
+	} else {
+		rc = cmd_vm(k, cp);
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+	}
+	if (saved >= 0)
+		close(saved);
+	for (int j = 0; j < k; j++)
+		free(cp[j]);
+	free(cp);
+	rewind(tf);
+	o = json_loadf(tf, 0, &err);
+	fclose(tf);
+	/* the run this boot made, by vm's own account: not "machine N's newest
+	 * runs", which another invocation on that machine could have added to */
+	json_t *run = json_object_get(json_array_get(json_object_get(o, "machines"), 0), "run");
+	*id = json_integer_value(json_object_get(run, "id"));
+	if (!rc && *id <= 0) {
+		fprintf(stderr, "xcbench calibrate: the boot ended without a run id (xcbench vm --json said no run)\n");
+		rc = 1;
+	}
+	json_decref(o);
+	return rc;
+}
 
 /* --boot N: N boots of one configuration, one after another (a side's boots
- * must not compete for the host), with `xcbench vm` on machine 1; their run
- * ids, oldest first, into list. 0, or the status of the failed boot. */
+ * must not compete for the host), with `xcbench vm --wait` on one machine
+ * (the options' --first, machine 1 without one); their run ids, oldest
+ * first, into list. 0, or the status of the failed boot (2: VM options
+ * calibrate cannot take). */
 static int boot_runs(int n, int argc, char **argv, struct buf *list)
 {
-	char **av = calloc((size_t)argc + 4, sizeof(char *));
-	json_t *o, *r;
-	size_t i;
+	char **av;
 	int k = 0, rc = 0;
 
+	if (vm_option(argc, argv, "--vms") >= 0 || vm_option(argc, argv, "--json") >= 0) {
+		/* one boot is one run: several machines a boot would make the
+		 * boots count wrong, and the outcome's JSON is calibrate's to read */
+		fprintf(stderr, "xcbench calibrate: --boot boots one machine at a time and reads each run itself: "
+				"leave --vms and --json out of the VM options (--first picks the machine)\n");
+		return 2;
+	}
+	av = calloc((size_t)argc + 6, sizeof(char *));
 	if (!av)
 		return 1;
 	av[k++] = "vm";
 	av[k++] = "--wait";
-	av[k++] = "--first";
-	av[k++] = "1";
+	av[k++] = "--json";
+	if (vm_option(argc, argv, "--first") < 0) {
+		av[k++] = "--first";
+		av[k++] = "1";
+	}
 	for (int j = 0; j < argc; j++)
 		av[k++] = argv[j];
-	/* vm's progress lines go to stderr: stdout is the calibration's */
-	fflush(stdout);
-	int saved = dup(STDOUT_FILENO);
-
-	if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-		free(av);
-		return 1;
-	}
 	for (int b = 1; b <= n && !rc; b++) {
-		/* fresh copies each time: `vm` parses key=value in place */
-		char **cp = calloc((size_t)k + 1, sizeof(char *));
+		long long id = 0;
 
-		if (!cp) {
-			rc = 1;
-			break;
-		}
-		for (int j = 0; j < k; j++)
-			cp[j] = strdup(av[j]);
 		fprintf(stderr, "xcbench calibrate: boot %d of %d\n", b, n);
-		rc = cmd_vm(k, cp);
-		for (int j = 0; j < k; j++)
-			free(cp[j]);
-		free(cp);
+		rc = boot_one(k, av, &id);
+		if (!rc)
+			buf_addf(list, "%s%lld", list->len ? "," : "", id);
 	}
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
 	free(av);
-	if (rc)
-		return rc;
-	/* machine 1's MAC (vm_identity): its n newest complete runs */
-	{
-		char path[128];
-
-		snprintf(path, sizeof(path), "/api/v1/runs?machine=52:54:00:78:63:01&status=complete&limit=%d", n);
-		o = api_json("GET", path, NULL);
-	}
-	if (!o)
-		return 1;
-	for (i = json_array_size(json_object_get(o, "runs")); i-- > 0;) {
-		r = json_array_get(json_object_get(o, "runs"), i);
-		buf_addf(list, "%s%lld", list->len ? "," : "", (long long)json_integer_value(json_object_get(r, "id")));
-	}
-	json_decref(o);
-	return 0;
+	return rc;
 }
 
 static void line(const char *what, json_t *t)
