@@ -30,6 +30,7 @@ struct out {
 	size_t cap, len;
 };
 
+/* One character, or only counted past the room (its NUL's byte kept). */
 static void put_c(struct out *o, char c)
 {
 	if (o->len + 1 < o->cap)
@@ -37,6 +38,7 @@ static void put_c(struct out *o, char c)
 	o->len++;
 }
 
+/* A decimal. */
 static void put_u(struct out *o, unsigned v)
 {
 	char t[12];
