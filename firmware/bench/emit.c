@@ -7,6 +7,7 @@
 #include "bench/emit.h"
 #include "bench/rep.h"
 #include "bench/benchenv.h"
+#include "bench/casetext.h"
 #include "bench/placement.h"
 #include "bench/report.h"
 #include "bench/strbuf.h"
@@ -26,20 +27,22 @@ void emit_logf(const char *fmt, ...)
 }
 
 /*
- * The CASE text, built whole before it is sent. The daemon stores a case
- * from one CASE frame (each must name its id; a second one for the same id
- * is refused as another config), so the widest CASE that can be stored is
- * one frame's payload, XCB_PAYLOAD_MAX (1448) bytes: the buffer holds that
- * and its NUL. At XCB_MAX_CPUS (1024) the CPU lists are written as ranges
- * (strbuf.h sb_cpus): a full mask, "0:1-1023", is short, but a mask of
- * every other CPU (1,3,...,1023: 1,493 digits and 511 commas) takes 2,006
- * bytes for one initiator alone, and RUN_MAX_INITS (32) such initiators
- * ~64 KB; no frame holds those. Such a case is sent without x_cpus and a
- * LOG line says so (emit_case_frame); any other part too wide is refused
- * out loud (an ERROR naming it). The old 1 KiB buffer cut x_cpus short and
- * stored a case naming CPUs that did not run.
+ * The CASE text but x_cpus (the head), built whole before it is sent, and
+ * x_cpus's value apart: casetext.c sends them in one frame (XCB_PAYLOAD_MAX,
+ * 1448 bytes) or, when x_cpus is too wide, as the head with x_cpus's first
+ * piece and further CASE frames of "id" and a piece, which the daemon
+ * merges into one case (proto/README.md "CASE pieces"). The CPU lists are
+ * written short (xcb_cpulist.h): at XCB_MAX_CPUS (1024) a full mask is
+ * "0:1-1023", every other CPU "1-1023:1/2" (was 2,006 bytes), and 32
+ * initiators aimed at one mask say it once ("=" after the first). Still
+ * irregular masks (placement=spread with a mask no even fraction of the
+ * CPUs) travel in pieces. Only past 99 pieces is the case sent without
+ * x_cpus, said on a LOG line; a head too wide is refused out loud (an
+ * ERROR naming the part). Never a cut x_cpus: it would name CPUs that did
+ * not run.
  */
 static char casebuf[XCB_PAYLOAD_MAX + 1];
+static char cpusbuf[CASE_CPUS_MAX + 1];
 
 /* What the APIC layer resolves the delivery policy to for the first initiator's
  * mask; an algorithm that sends one unicast IPI per CPU it picks (a tree's
@@ -163,21 +166,6 @@ static void case_sync_keys(struct strbuf *sb, const struct bcase *c, const struc
 	sb_putc(sb, '\n');
 }
 
-/* x_cpus: the CPUs actually used, "init:t,t;init:t,..." - an annotation (x_),
- * not part of the matching key. */
-static void case_cpus_key(struct strbuf *sb, const struct bcase *c, const struct case_cpus *cpus)
-{
-	sb_puts(sb, XCB_KEY_EQ(x_cpus));
-	for (unsigned k = 0; k < c->inits && k < RUN_MAX_INITS; k++) {
-		if (k)
-			sb_putc(sb, ';');
-		sb_u64(sb, cpus->init_cpus[k]);
-		sb_putc(sb, ':');
-		sb_cpus(sb, &cpus->targets[k]);
-	}
-	sb_putc(sb, '\n');
-}
-
 /* x_mix (stress only): each initiator's own algorithm and wait, in x_cpus order. */
 static void case_mix_key(struct strbuf *sb, const struct bcase *c, const struct case_cpus *cpus)
 {
@@ -215,26 +203,11 @@ int emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 	case_shootdown_keys(&sb, c);
 	case_sync_keys(&sb, c, cpus);
 	part = case_part(&sb, part, "the shootdown or sync keys (x_readers)");
-	unsigned before_cpus = sb.len;
-	int cpus_left_out = 0;
-	case_cpus_key(&sb, c, cpus);
-	if (!part && sb_overflowed(&sb)) {
-		/* x_cpus alone is too wide (a strided mask at 1024 CPUs, e.g.
-		 * placement=spread, which ranges do not shorten): it is a note
-		 * about the case, not what it is matched by, so the case is
-		 * sent and run without it, said on a LOG line, rather than
-		 * sent cut (a note naming CPUs that did not run) or stopping a
-		 * big machine's whole run for a note. */
-		sb.len = before_cpus;
-		sb.buf[sb.len] = 0;
-		sb.overflow = 0;
-		cpus_left_out = 1;
-	}
 	case_mix_key(&sb, c, cpus);
 	part = case_part(&sb, part, "x_mix");
 	if (part) {
-		/* Never a cut CASE: its stored x_cpus would name CPUs that
-		 * did not run. The caller stops the run (the ERROR makes it
+		/* Never a cut CASE: its stored keys would not be the ones
+		 * that ran. The caller stops the run (the ERROR makes it
 		 * crashed anyway). */
 		static char line[160];
 		ksnprintf(line, sizeof(line), "CASE %u does not fit one %u-byte frame (emit.c casebuf): %s "
@@ -242,11 +215,22 @@ int emit_case_frame(const struct bcase *c, const struct case_cpus *cpus)
 		report_error(line);
 		return -1;
 	}
+	/* x_cpus: the CPUs actually used, "init:t,t;init:t,..." - an
+	 * annotation (x_), not part of the matching key. */
+	struct strbuf xb;
+	sb_init(&xb, cpusbuf, sizeof(cpusbuf));
+	case_cpus_value(&xb, c->inits < RUN_MAX_INITS ? c->inits : RUN_MAX_INITS, cpus->init_cpus, cpus->targets);
+	if (!sb_overflowed(&xb) && case_text_send(c->id, casebuf, sb.len, cpusbuf, xb.len))
+		return 0;
+	/* Wider than 99 pieces (~95 KB: not for the placements the suite
+	 * makes, even at 1024 CPUs and 32 initiators): it
+	 * is a note about the case, not what it is matched by, so the case
+	 * is sent and run without it, said on a LOG line, rather than
+	 * stopping a big machine's whole run for a note. */
 	report_text(XCB_T_CASE, casebuf, sb.len);
-	if (cpus_left_out)
-		emit_logf("CASE %u: x_cpus is wider than one %u-byte frame and is left out of it (its initiators' "
-			  "target lists; the case runs and is stored without that note)",
-			  (unsigned)c->id, (unsigned)XCB_PAYLOAD_MAX);
+	emit_logf("CASE %u: x_cpus (%u bytes) is wider than %u pieces of a %u-byte frame and is left out of it "
+		  "(its initiators' target lists; the case runs and is stored without that note)",
+		  (unsigned)c->id, xb.len, (unsigned)XCB_PIECES_MAX, (unsigned)XCB_PAYLOAD_MAX);
 	return 0;
 }
 

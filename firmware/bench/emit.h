@@ -13,8 +13,9 @@ struct histo;
 struct stats;
 struct xcb_result;
 
-/* Sends the case's CASE frame: 0, or -1 after an ERROR frame when its text
- * does not fit one frame (nothing of it sent; the run must stop). */
+/* Sends the case's CASE frame (or frames: x_cpus in pieces, casetext.h): 0,
+ * or -1 after an ERROR frame when its keys but x_cpus do not fit one frame
+ * (nothing of it sent; the run must stop). */
 int emit_case_frame(const struct bcase *c, const struct case_cpus *cpus);
 /* A RESULT's statistics fields from stats and histogram (sync.c's rows too), with
  * the repetition's `ipi` floor (0: none measured). */

@@ -3,6 +3,7 @@
  */
 #include "bench/strbuf.h"
 #include "lib/cpumask.h"
+#include "xcb_cpulist.h"
 
 void sb_init(struct strbuf *sb, char *buf, unsigned cap)
 {
@@ -58,34 +59,21 @@ void sb_kv_u64(struct strbuf *sb, const char *key, uint64_t v)
 	sb_putc(sb, '\n');
 }
 
-/* One run of sb_cpus: "a", "a,b" or "a-b" (three or more). */
-static void sb_cpu_run(struct strbuf *sb, unsigned start, unsigned last, int first)
-{
-	if (!first)
-		sb_putc(sb, ',');
-	sb_u64(sb, start);
-	if (last == start)
-		return;
-	sb_putc(sb, last - start >= 2 ? '-' : ',');
-	sb_u64(sb, last);
-}
-
 void sb_cpus(struct strbuf *sb, const struct cpumask *m)
 {
-	unsigned t, start = 0, last = 0;
-	int runs = 0;	/* runs seen; the one start..last not yet written */
-	for_each_cpu(t, m) {
-		if (runs && t == last + 1) {
-			last = t;
-			continue;
-		}
-		if (runs)
-			sb_cpu_run(sb, start, last, runs == 1);
-		start = last = t;
-		runs++;
+	unsigned room = sb->cap - sb->len;	/* with the NUL */
+	size_t need;
+
+	if (!sb->cap || sb->overflow)
+		return;
+	need = xcb_cpulist_put(sb->buf + sb->len, room, m->bits, XCB_MAX_CPUS, 1);
+	if (need >= room) {
+		/* none of it: a list cut short would name other CPUs */
+		sb->buf[sb->len] = 0;
+		sb->overflow = 1;
+		return;
 	}
-	if (runs)
-		sb_cpu_run(sb, start, last, runs == 1);
+	sb->len += (unsigned)need;
 }
 
 unsigned bs_strlen(const char *s)

@@ -22,11 +22,13 @@ void sb_u64(struct strbuf *sb, uint64_t v);
 /* key=value\n lines for text frames. */
 void sb_kv(struct strbuf *sb, const char *key, const char *val);
 void sb_kv_u64(struct strbuf *sb, const char *key, uint64_t v);
-/* The CPUs of m in CPU order, comma-separated, a run of three or more as
- * "first-last" (x_cpus' targets, x_readers): at 1024 CPUs a full mask is
- * "0-1023", where the plain list took ~4.9 KB, more than a frame holds.
- * Never longer than the plain list: a range replaces at least three
- * numbers and two commas by two numbers and a '-'. */
+/* The CPUs of m as a list in proto/xcb_cpulist.h's short form (x_cpus'
+ * targets, x_readers): a run of three or more as "first-last", five or more
+ * an equal step apart as "first-last:1/step" (Linux's cpulist stride), so at
+ * 1024 CPUs a full mask is "0-1023" and every other CPU "1-1023:1/2", where
+ * plain numbers took ~4.9 KB and ~2 KB. Never longer than the plain list.
+ * All or nothing: a list that does not fit sets the overflow and writes
+ * none of it (no number cut short). The daemon stores the canonical form. */
 struct cpumask;
 void sb_cpus(struct strbuf *sb, const struct cpumask *m);
 static inline int sb_overflowed(const struct strbuf *sb) { return sb->overflow; }

@@ -8,13 +8,16 @@ test_stats_SAN := address,undefined
 # stand-in algorithm names.
 HOST_TESTS += test_stats_suite
 test_stats_suite_SRCS := tests/test_stats_suite.c bench/suite.c bench/placement.c xcall/registry.c bench/hello_algos.c \
-	bench/strbuf.c lib/cmdline.c lib/cmdline_key.c lib/printf.c lib/string.c cmdline_keys.c ../proto/xcb_schema.c ../proto/xcb_secret.c
+	bench/strbuf.c lib/cmdline.c lib/cmdline_key.c lib/printf.c lib/string.c cmdline_keys.c ../proto/xcb_schema.c ../proto/xcb_secret.c \
+	../proto/xcb_cpulist.c
 test_stats_suite_SAN := address,undefined
 
-# Frame numbering, fan-out and the serial transport, over recording transports.
+# Frame numbering, fan-out and the serial transport, over recording transports;
+# a CASE's x_cpus written short and sent whole or in pieces (casetext.c).
 HOST_TESTS += test_stats_report
 test_stats_report_SRCS := tests/test_stats_report.c bench/report.c bench/transport_serial.c \
-	bench/histo.c bench/strbuf.c ../proto/xcb_proto.c ../proto/xcb_text.c
+	bench/histo.c bench/strbuf.c bench/casetext.c ../proto/xcb_proto.c ../proto/xcb_text.c \
+	../proto/xcb_cpulist.c
 test_stats_report_SAN := address,undefined
 
 # The exactly-once ledger (layout and verdicts) and fairness over throughput.

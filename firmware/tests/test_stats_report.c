@@ -10,11 +10,13 @@
 #include "tests/xcb_test.h"
 
 #include "bench/benchenv.h"
+#include "bench/casetext.h"
 #include "bench/histo.h"
 #include "bench/report.h"
 #include "bench/strbuf.h"
 #include "lib/cpumask.h"
 #include "lib/transport.h"
+#include "xcb_cpulist.h"
 #include "xcb_proto.h"
 
 /* ---- what report.c needs from below ---- */
@@ -340,22 +342,229 @@ static void test_wide_case(void **state)
 	sb_cpus(&sb, &m);
 	assert_string_equal(casebuf, "1,2,4-6,9,1023");
 
-	/* Every other CPU: 1,3,...,1023 is 2,004 bytes, wider than a frame. */
+	/* Every other CPU: 1,3,...,1023 was 2,004 bytes, wider than a frame;
+	 * a stride now (Linux's cpulist "a-b:u/g"), all of it in one line. */
 	memset(&m, 0, sizeof(m));
 	for (unsigned t = 1; t < 1024; t += 2)
 		cpumask_set(&m, t);
 	sb_init(&sb, casebuf, sizeof(casebuf));
 	sb_puts(&sb, "x_cpus=0:");
 	sb_cpus(&sb, &m);
+	assert_false(sb_overflowed(&sb));
+	assert_string_equal(casebuf, "x_cpus=0:1-1023:1/2");
+	/* a stride only from five on (never longer than the CPUs one by one),
+	 * and a list that does not fit is none of it, never a cut number */
+	memset(&m, 0, sizeof(m));
+	for (unsigned t = 10; t <= 16; t += 2)
+		cpumask_set(&m, t);
+	for (unsigned t = 100; t <= 400; t += 100)
+		cpumask_set(&m, t);
+	cpumask_set(&m, 500);
+	cpumask_set(&m, 501);
+	sb_init(&sb, casebuf, sizeof(casebuf));
+	sb_cpus(&sb, &m);
+	assert_string_equal(casebuf, "10,12,14,16,100-500:1/100,501");
+	sb_init(&sb, casebuf, 12);
+	sb_puts(&sb, "0:");
+	sb_cpus(&sb, &m);
 	assert_true(sb_overflowed(&sb));
-	static char big[4096];
-	struct strbuf bb;
-	sb_init(&bb, big, sizeof(big));
-	sb_puts(&bb, "x_cpus=0:");
-	sb_cpus(&bb, &m);
-	assert_false(sb_overflowed(&bb));
-	assert_int_equal(bb.len, 9 + 2004);
-	assert_true(bb.len > XCB_PAYLOAD_MAX);
+	assert_string_equal(casebuf, "0:");
+}
+
+/* The canonical list of m as the daemon stores it (xcb_cpulist.h): a run
+ * of three or more a-b, the rest one by one; written here the plain way,
+ * the oracle for xcb_cpus_canon. */
+static unsigned canon_oracle(char *out, unsigned cap, const struct cpumask *m)
+{
+	unsigned n = 0;
+	int first = 1;
+	for (unsigned c = 0; c < 1024; c++) {
+		unsigned e = c;
+		if (!cpumask_test(m, c))
+			continue;
+		while (e + 1 < 1024 && cpumask_test(m, e + 1))
+			e++;
+		if (e - c >= 2) {
+			n += (unsigned)snprintf(out + n, cap - n, "%s%u-%u", first ? "" : ",", c, e);
+			c = e;
+		} else {
+			n += (unsigned)snprintf(out + n, cap - n, "%s%u", first ? "" : ",", c);
+		}
+		first = 0;
+	}
+	return n;
+}
+
+/* A CASE head as emit.c builds it (every key but x_cpus). */
+static unsigned case_head(char *buf, unsigned cap, unsigned id)
+{
+	struct strbuf sb;
+	sb_init(&sb, buf, cap);
+	sb_kv_u64(&sb, "id", id);
+	sb_kv(&sb, "kind", "xcall");
+	sb_kv(&sb, "algo", "tree");
+	sb_kv_u64(&sb, "inits", 32);
+	sb_kv_u64(&sb, "mask", 512);
+	sb_kv(&sb, "placement", "spread");
+	assert_false(sb_overflowed(&sb));
+	return sb.len;
+}
+
+/* x_cpus as a receiver reads it from A's frames from..A.n: one whole line
+ * or its pieces x_cpus+I/N joined in order (each once, all N), into out. */
+static unsigned read_xcpus(unsigned from, char *out, unsigned cap, unsigned *npieces)
+{
+	unsigned n = 0, want = 0, got = 0;
+	*npieces = 0;
+	for (unsigned f = from; f < A.n; f++) {
+		struct xcb_hdr hd;
+		const uint8_t *p;
+		size_t pos = 0, kl, vl, bl;
+		const char *k, *v;
+		unsigned pi, pn, keys = 0;
+		decode_ok(&A, f, &hd, &p);
+		assert_int_equal(hd.type, XCB_T_CASE);
+		assert_true(hd.length <= XCB_PAYLOAD_MAX);
+		while (xcb_kv_next((const char *)p, hd.length, &pos, &k, &kl, &v, &vl)) {
+			keys++;
+			if (kl == 6 && !memcmp(k, "x_cpus", 6)) {
+				assert_int_equal(A.n - from, 1);
+				memcpy(out, v, vl);
+				n = (unsigned)vl;
+			} else if (xcb_piece_key(k, kl, &bl, &pi, &pn)) {
+				assert_int_equal(bl, 6);
+				assert_memory_equal(k, "x_cpus", 6);
+				assert_int_equal(pi, f - from + 1);	/* in order, once each */
+				want = pn;
+				got++;
+				assert_true(n + vl < cap);
+				memcpy(out + n, v, vl);
+				n += (unsigned)vl;
+			} else if (f > from) {
+				/* a continuation: its case's id and its piece only */
+				assert_int_equal(kl, 2);
+				assert_memory_equal(k, "id", 2);
+			}
+		}
+		if (f > from)
+			assert_int_equal(keys, 2);
+	}
+	assert_int_equal(got, want);
+	*npieces = got;
+	out[n] = 0;
+	return n;
+}
+
+/* x_cpus at XCB_MAX_CPUS (1024) with RUN_MAX_INITS (32) initiators, through
+ * casetext.c as emit.c drives it: (1) each initiator aimed at every other
+ * CPU, 1,3,...,1023 (placement=spread, mask=512, overlap: ~64 KB as plain
+ * numbers, 2 KB per initiator as ranges; emit.c left it out of the case):
+ * one frame, "0:1-1023:1/2;2:=;...". (2) every CPU but the initiator's own:
+ * one frame. (3) an irregular mask per initiator (pseudo-random halves:
+ * ~55 KB): pieces, the head and x_cpus+1/N first, then "id" and a piece
+ * each, every frame within 1448 bytes; joined they are the text built, and
+ * in canonical form (xcb_cpus_canon, what the daemon stores) each
+ * initiator's CPUs exactly. (4) wider than 99 pieces: nothing sent (the
+ * caller sends the case without x_cpus and a LOG line). */
+static void test_case_pieces(void **state)
+{
+	static struct cpumask tm[32];
+	static unsigned icpu[32];
+	static char head[XCB_PAYLOAD_MAX + 1], xc[CASE_CPUS_MAX + 1], got[CASE_CPUS_MAX + 1];
+	static char canon[1 << 18], want[1 << 18];
+	struct strbuf xb;
+	unsigned hlen, n, np, w;
+	(void)state;
+	rec_init(&A, "udp", -1);
+	udp_stub = &A.t;
+	report_init("udp", "0000000000000045", 0);
+	hlen = case_head(head, sizeof(head), 7);
+
+	/* (1) every other CPU, 32 initiators on even CPUs */
+	w = 0;
+	for (unsigned k = 0; k < 32; k++) {
+		icpu[k] = 2 * k;
+		memset(&tm[k], 0, sizeof(tm[k]));
+		for (unsigned t = 1; t < 1024; t += 2)
+			cpumask_set(&tm[k], t);
+		w += (unsigned)snprintf(want + w, sizeof(want) - w, "%s%u:", k ? ";" : "", icpu[k]);
+		w += canon_oracle(want + w, sizeof(want) - w, &tm[k]);
+	}
+	sb_init(&xb, xc, sizeof(xc));
+	case_cpus_value(&xb, 32, icpu, tm);
+	assert_false(sb_overflowed(&xb));
+	assert_true(xb.len < 200);
+	assert_memory_equal(xc, "0:1-1023:1/2;2:=;4:=;", 21);
+	assert_int_equal(case_text_send(7, head, hlen, xc, xb.len), 1);
+	assert_int_equal(A.n, 1);
+	n = read_xcpus(0, got, sizeof(got), &np);
+	assert_int_equal(np, 0);
+	assert_int_equal(n, xb.len);
+	assert_memory_equal(got, xc, n);
+	assert_int_equal(xcb_cpus_canon(got, n, canon, sizeof(canon)), w);
+	assert_string_equal(canon, want);
+
+	/* (2) every CPU but the initiator's own (0..31) */
+	w = 0;
+	for (unsigned k = 0; k < 32; k++) {
+		icpu[k] = k;
+		memset(&tm[k], 0, sizeof(tm[k]));
+		for (unsigned t = 0; t < 1024; t++)
+			if (t != k)
+				cpumask_set(&tm[k], t);
+		w += (unsigned)snprintf(want + w, sizeof(want) - w, "%s%u:", k ? ";" : "", k);
+		w += canon_oracle(want + w, sizeof(want) - w, &tm[k]);
+	}
+	sb_init(&xb, xc, sizeof(xc));
+	case_cpus_value(&xb, 32, icpu, tm);
+	unsigned before = A.n;
+	assert_int_equal(case_text_send(8, head, hlen, xc, xb.len), 1);
+	n = read_xcpus(before, got, sizeof(got), &np);
+	assert_int_equal(xcb_cpus_canon(got, n, canon, sizeof(canon)), w);
+	assert_string_equal(canon, want);
+
+	/* (3) irregular masks: in pieces */
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	w = 0;
+	for (unsigned k = 0; k < 32; k++) {
+		icpu[k] = 32 * k;
+		memset(&tm[k], 0, sizeof(tm[k]));
+		for (unsigned t = 0; t < 1024; t++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			if (x & 1)
+				cpumask_set(&tm[k], t);
+		}
+		w += (unsigned)snprintf(want + w, sizeof(want) - w, "%s%u:", k ? ";" : "", icpu[k]);
+		w += canon_oracle(want + w, sizeof(want) - w, &tm[k]);
+	}
+	sb_init(&xb, xc, sizeof(xc));
+	case_cpus_value(&xb, 32, icpu, tm);
+	assert_false(sb_overflowed(&xb));
+	assert_true(xb.len > 20 * XCB_PAYLOAD_MAX);
+	before = A.n;
+	unsigned frames = case_text_send(9, head, hlen, xc, xb.len);
+	assert_true(frames > 20 && frames <= XCB_PIECES_MAX);
+	assert_int_equal(A.n - before, frames);
+	struct xcb_hdr hd;
+	const uint8_t *p;
+	decode_ok(&A, before, &hd, &p);
+	assert_memory_equal(p, head, hlen);	/* the head whole in the first */
+	n = read_xcpus(before, got, sizeof(got), &np);
+	assert_int_equal(np, frames);
+	assert_int_equal(n, xb.len);
+	assert_memory_equal(got, xc, n);
+	assert_int_equal(xcb_cpus_canon(got, n, canon, sizeof(canon)), w);
+	assert_string_equal(canon, want);
+
+	/* (4) a head that leaves 40 bytes a piece: past 99 pieces, nothing sent */
+	static char fat[XCB_PAYLOAD_MAX + 1];
+	memcpy(fat, head, hlen);
+	memset(fat + hlen, 'a', XCB_PAYLOAD_MAX - 40 - hlen - 1);
+	memcpy(fat + hlen, "x_pad=", 6);
+	fat[XCB_PAYLOAD_MAX - 41] = '\n';
+	before = A.n;
+	assert_int_equal(case_text_send(10, fat, XCB_PAYLOAD_MAX - 40, xc, xb.len), 0);
+	assert_int_equal(A.n, before);
 }
 
 /* A transport that fails is dropped; the other keeps every frame, seq unbroken. */
@@ -396,4 +605,5 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_stream),
 	cmocka_unit_test(test_wide_facts),
 	cmocka_unit_test(test_wide_case),
+	cmocka_unit_test(test_case_pieces),
 	cmocka_unit_test(test_failing_transport))

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "casekey.h"
+#include "casepieces.h"
 #include "chunkvals.h"
 #include "store_sql.h"
 #include "util.h"
@@ -55,6 +56,52 @@ int64_t store_frame_case(unsigned type, const uint8_t *p, size_t n, union store_
 	}
 }
 
+/* A CASE frame with pieces of x_cpus (casepieces.c), of case cfg: 1 when it
+ * is to be stored as a new case (a head, its case not stored: its pieces
+ * kept as keys until the others come), else what store_case answers: 0
+ * merged into the stored config (the last piece joins them), STORE_REFUSED
+ * another config, STORE_NO_CASE a continuation that overtook its head
+ * (unACKed: resent, it is merged after the head), STORE_SLOW (fast: a
+ * continuation needs the stored config, the careful path's). A case whose
+ * pieces never all come keeps those that came, x_cpus+I/N, and no x_cpus:
+ * an incomplete note, never a wrong one (and its run never complete). */
+static int case_pieces(int64_t id, json_t *cfg, int fast)
+{
+	struct dbi_stmt *s = store_st[S_CASE_CONFIG];
+	json_t *stored = NULL;
+	char *dump;
+	int rc;
+
+	if (fast)
+		return case_is_continuation(cfg) ? STORE_SLOW : 1;
+	dbi_bind_i64(s, 1, id);
+	store_bind_json_int(s, 2, cfg, "id");
+	rc = dbi_step(s);
+	if (rc == DBI_ROW)
+		stored = json_loads(dbi_column_text(s, 0), 0, NULL);
+	dbi_reset(s);
+	dbi_clear(s);
+	if (rc != DBI_ROW && rc != DBI_DONE)
+		return -1;
+	if (!stored)
+		return rc == DBI_ROW ? -1 : case_is_continuation(cfg) ? STORE_NO_CASE : 1;
+	if (!json_is_object(stored) || case_merge(stored, cfg)) {
+		json_decref(stored);
+		return STORE_REFUSED;
+	}
+	dump = json_dumps(stored, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(stored);
+	if (!dump)
+		return -1;
+	s = store_st[S_CASE_SET];
+	dbi_bind_i64(s, 1, id);
+	store_bind_json_int(s, 2, cfg, "id");
+	dbi_bind_text(s, 3, dump, -1);
+	rc = store_step(s);
+	free(dump);
+	return rc;
+}
+
 int store_case(int64_t id, const uint8_t *p, size_t n, int fast)
 {
 	struct dbi_stmt *s = store_st[S_CASE];
@@ -70,6 +117,14 @@ int store_case(int64_t id, const uint8_t *p, size_t n, int fast)
 		json_decref(cfg_obj);
 		return STORE_REFUSED;
 	}
+	/* x_cpus in pieces: merged into its case, or the head stored with its
+	 * piece; the CPU lists stored canonical, so the same case compares
+	 * the same however it was spelt (xcb_cpulist.h). */
+	if (case_has_pieces(cfg_obj) && (rc = case_pieces(id, cfg_obj, fast)) != 1) {
+		json_decref(cfg_obj);
+		return rc;
+	}
+	case_canon_cpus(cfg_obj);
 	dump = json_dumps(cfg_obj, JSON_COMPACT | JSON_SORT_KEYS);
 	/* Stored already? The same config is a harmless repeat (nothing to
 	 * write); another one would rewrite what results refer to. (fast: the

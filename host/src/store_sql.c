@@ -95,6 +95,10 @@ static const char *const sql[S_N] = {
 		     "('pending', 'lost') AND frames_received = 0 AND error IS NULL AND created < ?1 "
 		     "AND lab IS NOT DISTINCT FROM CAST(?2 AS TEXT)",
 	[S_CASE_SAME] = "SELECT config = ?3 FROM cases WHERE run_id = ?1 AND case_id = ?2",
+	/* A case whose x_cpus comes in pieces: its config read, and written
+	 * again with a piece merged (store_results.c case_pieces). */
+	[S_CASE_CONFIG] = "SELECT config FROM cases WHERE run_id = ?1 AND case_id = ?2",
+	[S_CASE_SET] = "UPDATE cases SET config = ?3 WHERE run_id = ?1 AND case_id = ?2",
 	/* The run's first HELLO: the payload it was rendered for has booted. */
 	/* (boot.c rendered the job only to the machine's known address or an
 	 * allowed network; the job records the address that asked: issue 26.) */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "xcb_cpulist.h"
 #include "xcb_histo.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
@@ -444,6 +445,46 @@ static void mask_secrets(void **state)
 		assert_int_equal(xcb_is_secret_key(keys[i].key, strlen(keys[i].key)) != 0, keys[i].secret);
 }
 
+/* CPU lists (xcb_cpulist.h): Linux's stride a-b:u/g read for any u/g; the
+ * canonical form (what the daemon stores) the plain one; "=" the previous
+ * initiator's targets; every malformed list refused (the daemon then keeps
+ * the value as sent), none read past its length. */
+static void cpu_lists(void **state)
+{
+	char out[256];
+	uint64_t bits[XCB_CPULIST_WORDS];
+	const char *bad[] = { "1-", "-1", "3-1", "1-5:0/2", "1-5:3/2", "1-5:1/0", "1-5:1", "1,,2", "1,",
+			      "a", "4096", "0-99999", "1 ,2", "1-5:1/2x" };
+	const char *bad_cpus[] = { "0:=", "0", "0:1;", "x:1", "0:1;1:=;2", ":1", "0:1-" };
+	(void)state;
+
+	assert_int_equal(xcb_cpulist_canon("0-9:2/4", 7, out, sizeof(out)), 11);
+	assert_string_equal(out, "0,1,4,5,8,9");
+	assert_int_equal(xcb_cpulist_canon("1-9:1/2,10,11-13,20-22:1/1", 26, out, sizeof(out)), 18);
+	assert_string_equal(out, "1,3,5,7,9-13,20-22");
+	assert_int_equal(xcb_cpulist_get("5,1,3", 5, bits), 0);	/* any order read */
+	assert_int_equal(bits[0], (1u << 1) | (1u << 3) | (1u << 5));
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(xcb_cpulist_get(bad[i], strlen(bad[i]), bits), -1);
+	assert_int_equal(xcb_cpulist_get("", 0, bits), 0);	/* no CPU: empty */
+	assert_int_equal(xcb_cpulist_get("12", 1, bits), 0);	/* its length, not the NUL */
+	assert_int_equal(bits[0], 2);
+	/* short form, written and read back; a cap too small says how much */
+	memset(bits, 0, sizeof(bits));
+	for (unsigned c = 3; c < 4096; c += 7)
+		bits[c / 64] |= 1ull << (c % 64);
+	assert_int_equal(xcb_cpulist_put(out, sizeof(out), bits, 4096, 1), 10);
+	assert_string_equal(out, "3-4091:1/7");
+	assert_int_equal(xcb_cpulist_put(out, 4, bits, 4096, 1), 10);
+	assert_string_equal(out, "3-4");
+	assert_true(xcb_cpulist_put(out, sizeof(out), bits, 4096, 0) > sizeof(out));
+	/* x_cpus */
+	assert_int_equal(xcb_cpus_canon("0:1-7:1/2;8:=;9:2,3,4", 21, out, sizeof(out)), 25);
+	assert_string_equal(out, "0:1,3,5,7;8:1,3,5,7;9:2-4");
+	for (unsigned i = 0; i < sizeof(bad_cpus) / sizeof(bad_cpus[0]); i++)
+		assert_int_equal(xcb_cpus_canon(bad_cpus[i], strlen(bad_cpus[i]), out, sizeof(out)), (size_t)-1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +501,7 @@ int main(void)
 		cmocka_unit_test(kv_parser),
 		cmocka_unit_test(histo_buckets),
 		cmocka_unit_test(mask_secrets),
+		cmocka_unit_test(cpu_lists),
 	};
 	return cmocka_run_group_tests_name("proto", tests, NULL, NULL);
 }

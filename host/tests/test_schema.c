@@ -30,6 +30,7 @@
 #include "store_block.h"
 #include "util.h"
 #include "xcbd.h"
+#include "xcb_cpulist.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
 
@@ -402,6 +403,224 @@ static void store_keeps_widest_case(void **state)
 	assert_string_equal(json_string_value(json_object_get(o, "x_cpus")), cpus);
 	assert_int_equal(json_string_length(json_object_get(o, "x_note")), XCB_PAYLOAD_MAX - 1 - (size_t)(strstr(text, "x_note=") - text) - 7);
 	json_decref(o);
+}
+
+/* The run's case id's config, parsed (the caller frees). */
+static json_t *stored_case(struct dbi *db, unsigned id)
+{
+	struct dbi_stmt *st;
+	json_t *o;
+
+	assert_int_equal(dbi_prepare(db, "SELECT config FROM cases WHERE case_id = ?", &st), DBI_OK);
+	dbi_bind_i64(st, 1, id);
+	assert_int_equal(dbi_step(st), DBI_ROW);
+	o = json_loads(dbi_column_text(st, 0), 0, NULL);
+	dbi_finalize(st);
+	assert_non_null(o);
+	return o;
+}
+
+/* One frame stored as the writer stores it: its own batch, fast or not. */
+static int store_as_writer(struct dbi *db, int64_t *run, int fast, uint32_t seq, const char *text, size_t len)
+{
+	int rc;
+
+	store_fast(fast);
+	assert_int_equal(dbi_exec(db, "BEGIN"), DBI_OK);
+	rc = store(db, run, XCB_T_CASE, seq, text, len);
+	assert_int_equal(store_flush(), 0);
+	assert_int_equal(dbi_sync(db), DBI_OK);
+	assert_int_equal(dbi_exec(db, "COMMIT"), DBI_OK);
+	store_fast(0);
+	return rc;
+}
+
+/* The canonical list of the CPUs set in bits[0..1024) (xcb_cpulist.h),
+ * written the plain way: the oracle for what the daemon stores. */
+static size_t canon_list(char *out, size_t cap, const uint64_t *bits)
+{
+	size_t n = 0;
+	int first = 1;
+
+	for (unsigned c = 0; c < 1024; c++) {
+		unsigned e = c;
+
+		if (!(bits[c / 64] >> (c % 64) & 1))
+			continue;
+		while (e + 1 < 1024 && bits[(e + 1) / 64] >> ((e + 1) % 64) & 1)
+			e++;
+		n += (size_t)snprintf(out + n, cap - n, e - c >= 2 ? "%s%u-%u" : "%s%u", first ? "" : ",", c, e);
+		c = e - c >= 2 ? e : c;
+		first = 0;
+	}
+	return n;
+}
+
+/* A case whose x_cpus is wider than a frame, as the payload sends it
+ * (firmware/bench/casetext.c): 32 initiators at 1024 CPUs, each aimed at
+ * an irregular half of them (~55 KB in the short form; initiator 1 "=",
+ * the same as 0), the head with x_cpus+1/N, then "id" and a piece per
+ * frame. Stored through the real store, careful and fast, its frames
+ * shuffled: the continuations that overtake the head are refused no_case
+ * (nothing stored, unACKed) and resent after it; one is resent with its
+ * own seq again (a duplicate: changes nothing) and one with another seq
+ * (a repeat: merged, changes nothing). Until the last piece the case holds
+ * the pieces that came and no x_cpus (incomplete, not wrong); then x_cpus
+ * is the canonical list of each initiator's CPUs exactly, no piece left,
+ * the match key the head's. A piece that differs from a stored one is
+ * refused. A whole CASE in the short form (every other CPU: 1-1023:1/2,
+ * "=") is stored canonical too. Before, the daemon refused every CASE
+ * frame after the first of a case as another config. */
+static void store_merges_case_pieces(void **state)
+{
+	struct fixture *f = *state;
+	static char xc[1 << 17], want[1 << 17], frames[99][XCB_PAYLOAD_MAX + 1], text[XCB_PAYLOAD_MAX + 1];
+	static uint64_t bits[32][XCB_CPULIST_WORDS];
+	size_t flen[99], xlen = 0, wlen = 0, hlen;
+	const char *head = "id=5\nkind=xcall\nalgo=tree\ninits=32\nmask=512\nplacement=spread\n";
+	uint64_t x = 0x243f6a8885a308d3ull;
+	unsigned n, order[99];
+	json_t *o;
+
+	assert_int_equal(store_open(f->db), 0);
+	for (unsigned k = 0; k < 32; k++) {
+		memset(bits[k], 0, sizeof(bits[k]));
+		for (unsigned c = 0; c < 1024; c++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			if (k == 1 ? bits[0][c / 64] >> (c % 64) & 1 : x & 1)
+				bits[k][c / 64] |= 1ull << (c % 64);
+		}
+		xlen += (size_t)snprintf(xc + xlen, sizeof(xc) - xlen, "%s%u:", k ? ";" : "", 32 * k);
+		wlen += (size_t)snprintf(want + wlen, sizeof(want) - wlen, "%s%u:", k ? ";" : "", 32 * k);
+		if (k == 1)
+			xc[xlen++] = '=';
+		else
+			xlen += xcb_cpulist_put(xc + xlen, sizeof(xc) - xlen, bits[k], 1024, 1);
+		wlen += canon_list(want + wlen, sizeof(want) - wlen, bits[k]);
+	}
+	hlen = strlen(head);
+	n = xcb_pieces(6, xlen, XCB_PAYLOAD_MAX - hlen);
+	assert_in_range(n, 20, 99);
+	for (unsigned i = 0; i < n; i++) {
+		size_t at = i ? (size_t)snprintf(frames[i], sizeof(frames[i]), "id=5\n") : hlen;
+
+		if (!i)
+			memcpy(frames[0], head, hlen);
+		flen[i] = at + xcb_piece_line(frames[i] + at, sizeof(frames[i]) - at, "x_cpus", 6, xc, xlen, i + 1, n,
+					      XCB_PAYLOAD_MAX - hlen);
+		assert_in_range(flen[i], at + 1, XCB_PAYLOAD_MAX);
+		order[i] = i;
+	}
+	/* shuffled, the head in the middle */
+	for (unsigned i = n - 1; i > 0; i--) {
+		unsigned j = (unsigned)((x ^= x << 13, x ^= x >> 7, x ^= x << 17) % (i + 1)), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (order[i] == 0) {
+			order[i] = order[n / 2];
+			order[n / 2] = 0;
+		}
+	for (int fast = 0; fast <= 1; fast++) {
+		int64_t run = 0;
+		unsigned seq0 = 1000 * (unsigned)(fast + 1), stored = 0;
+		char piece1[32];
+
+		snprintf(piece1, sizeof(piece1), "x_cpus+1/%u", n);
+		if (fast) {	/* the same case again, the fast way (other seqs) */
+			assert_int_equal(dbi_exec(f->db, "DELETE FROM cases"), DBI_OK);
+			store_runs_forget_all();
+		}
+		int before_head = 1;
+		unsigned early[99], nearly = 0;
+
+		for (unsigned i = 0; i < n; i++) {
+			unsigned fi = order[i];
+			int rc = store_as_writer(f->db, &run, fast, seq0 + fi, frames[fi], flen[fi]);
+
+			if (fi == 0)
+				before_head = 0;
+			if (before_head) {
+				assert_int_equal(rc, STORE_NO_CASE);
+				early[nearly++] = fi;
+				continue;
+			}
+			assert_int_equal(rc, 1);
+			if (++stored == 1 || stored < n - nearly) {
+				/* not all in: the pieces kept, no x_cpus */
+				o = stored_case(f->db, 5);
+				assert_null(json_object_get(o, "x_cpus"));
+				assert_non_null(json_object_get(o, piece1));
+				json_decref(o);
+			}
+			if (i == n / 2 + 1) {
+				/* a duplicate (its seq again) and a repeat (another seq) */
+				assert_int_equal(store_as_writer(f->db, &run, fast, seq0 + fi, frames[fi], flen[fi]), 0);
+				assert_int_equal(store_as_writer(f->db, &run, fast, seq0 + 500 + fi, frames[fi], flen[fi]), 1);
+			}
+		}
+		assert_int_equal(nearly, n / 2);	/* the continuations before the head */
+		/* the early ones resent after the head */
+		for (unsigned i = 0; i < nearly; i++)
+			assert_int_equal(store_as_writer(f->db, &run, fast, seq0 + early[i], frames[early[i]], flen[early[i]]), 1);
+		o = stored_case(f->db, 5);
+		assert_string_equal(json_string_value(json_object_get(o, "x_cpus")), want);
+		assert_string_equal(json_string_value(json_object_get(o, "kind")), "xcall");
+		{
+			const char *k;
+			json_t *v;
+
+			json_object_foreach(o, k, v)
+				assert_null(strchr(k, '+'));
+		}
+		json_decref(o);
+		/* late repeats change nothing; a piece that differs is refused */
+		assert_int_equal(store_as_writer(f->db, &run, fast, seq0 + 600, frames[3], flen[3]), 1);
+		assert_int_equal(store_as_writer(f->db, &run, fast, seq0 + 601, frames[0], flen[0]), 1);
+		o = stored_case(f->db, 5);
+		assert_string_equal(json_string_value(json_object_get(o, "x_cpus")), want);
+		json_decref(o);
+	}
+
+	/* a piece that differs from the one stored: refused, nothing changed */
+	{
+		int64_t run = 0;
+		char bad[XCB_PAYLOAD_MAX + 1];
+
+		assert_int_equal(dbi_exec(f->db, "DELETE FROM cases"), DBI_OK);
+		assert_int_equal(store(f->db, &run, XCB_T_CASE, 3000, frames[0], flen[0]), 1);
+		assert_int_equal(store(f->db, &run, XCB_T_CASE, 3002, frames[2], flen[2]), 1);
+		memcpy(bad, frames[2], flen[2]);
+		bad[flen[2] - 2] = bad[flen[2] - 2] == '1' ? '2' : '1';
+		assert_int_equal(store(f->db, &run, XCB_T_CASE, 3003, bad, flen[2]), STORE_REFUSED);
+		o = stored_case(f->db, 5);
+		assert_null(json_object_get(o, "x_cpus"));
+		json_decref(o);
+	}
+
+	/* every other CPU, 32 initiators, in one frame the short way */
+	{
+		int64_t run = 0;
+		size_t t = 0, w = 0;
+		uint64_t odd[XCB_CPULIST_WORDS] = { 0 };
+
+		for (unsigned c = 1; c < 1024; c += 2)
+			odd[c / 64] |= 1ull << (c % 64);
+		t += (size_t)snprintf(text, sizeof(text), "id=6\nkind=xcall\nx_readers=1-1023:1/2\nx_cpus=");
+		for (unsigned k = 0; k < 32; k++) {
+			t += (size_t)snprintf(text + t, sizeof(text) - t, k ? ";%u:=" : "%u:1-1023:1/2", 2 * k);
+			w += (size_t)snprintf(want + w, sizeof(want) - w, "%s%u:", k ? ";" : "", 2 * k);
+			w += canon_list(want + w, sizeof(want) - w, odd);
+		}
+		text[t++] = '\n';
+		assert_int_equal(store(f->db, &run, XCB_T_CASE, 4000, text, t), 1);
+		o = stored_case(f->db, 6);
+		assert_string_equal(json_string_value(json_object_get(o, "x_cpus")), want);
+		assert_true(strlen(want) > 32 * 2004);	/* 2 KB an initiator, as it was sent before */
+		json_decref(o);
+	}
 }
 
 static void store_keeps_every_field(void **state)
@@ -1317,6 +1536,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(store_keeps_every_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_joins_wide_facts, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_keeps_widest_case, setup, teardown),
+		cmocka_unit_test_setup_teardown(store_merges_case_pieces, setup, teardown),
 		cmocka_unit_test_setup_teardown(row_of_numbers_reads_as_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(block_of_numbers_reads_as_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(block_order_is_the_statements, setup, teardown),

@@ -37,6 +37,20 @@ for line in cap.splitlines():
     if len([x for x in os.listdir(fd) if x.startswith("type2-")]) > 6:
         seen.add(2)
 write(fd, "empty-line", b"\0XCB1 \r\n")
+
+# CASE frames the daemon merges or rewrites (proto/README.md "CASE pieces",
+# xcb_cpulist.h): CPU lists in the short form, and x_cpus in pieces, the
+# head and a continuation (repair mode: one pinned token, so they meet).
+def frame(t, seq, payload):
+    import struct, zlib
+    h = struct.pack("<IBBHQI", 0x31424358, 1, t, len(payload), 0x0f02200000000000, seq)
+    return h + struct.pack("<I", zlib.crc32(payload, zlib.crc32(h))) + payload
+
+
+write(fd, "case-short-lists", b"\1" + frame(2, 90, b"id=90\nkind=sync\nx_readers=1-1023:1/2\n"
+                                             b"x_cpus=0:1-1023:1/2;2:=;4:0-9:2/4,100\n"))
+write(fd, "case-pieces-head", b"\1" + frame(2, 91, b"id=91\nkind=xcall\nx_cpus+1/2=0:1-3,5,7;1:\n"))
+write(fd, "case-pieces-cont", b"\1" + frame(2, 92, b"id=91\nx_cpus+2/2==\n"))
 write(fd, "short", b"\1XCB1")
 
 # HTTP requests (tests/fuzz/fuzz_http.c input form).

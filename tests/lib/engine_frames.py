@@ -85,8 +85,15 @@ def analyse(path):
         if typ == T_HELLO:
             run["hello"].update(kv(p.decode()))
         elif typ == T_CASE:
+            # a case's x_cpus may come in pieces, x_cpus+I/N, the others
+            # in CASE frames of "id" and a piece (proto/README.md): merged
             c = kv(p.decode())
-            run["cases"][int(c["id"])] = c
+            case = run["cases"].setdefault(int(c["id"]), {})
+            case.update(c)
+            pieces = sorted((int(k[7:].split("/")[0]), int(k.split("/")[1]), k)
+                            for k in case if k.startswith("x_cpus+"))
+            if pieces and len(pieces) == pieces[0][1]:
+                case["x_cpus"] = "".join(case.pop(k) for _, _, k in pieces)
         elif typ == T_RESULT:
             if len(p) < 152:
                 problems.append(f"seq {seq}: short RESULT")
