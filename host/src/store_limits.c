@@ -9,6 +9,8 @@
  */
 #include <stdio.h>
 
+#include "casekey.h"
+#include "casepieces.h"
 #include "run_limits.h"
 #include "store.h"
 #include "store_sql.h"
@@ -35,12 +37,22 @@ static int kind_of(unsigned type)
 	}
 }
 
-/* The most rows the frame can write. */
+/* The most rows the frame can write. A CASE that only continues its case
+ * (its id and a piece of x_cpus: casepieces.h) adds none: it completes a
+ * case already counted, so a run at its cases limit still gets its last
+ * case's pieces (and can complete). */
 static int64_t rows_max(unsigned type, const uint8_t *p, size_t n)
 {
 	struct xcb_histo x;
 	struct xcb_samples y;
 
+	if (type == XCB_T_CASE) {
+		json_t *cfg = kv_to_json((const char *)p, n, NULL);
+		int more = !cfg || !case_is_continuation(cfg);
+
+		json_decref(cfg);
+		return more;
+	}
 	if (type == XCB_T_HISTO)
 		return xcb_dec_histo(p, n, &x) ? 0 : x.n;
 	if (type == XCB_T_SAMPLES)

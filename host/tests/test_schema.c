@@ -26,6 +26,7 @@
 #include <jansson.h>
 
 #include "db.h"
+#include "run_limits.h"
 #include "store.h"
 #include "store_block.h"
 #include "util.h"
@@ -621,6 +622,36 @@ static void store_merges_case_pieces(void **state)
 		assert_true(strlen(want) > 32 * 2004);	/* 2 KB an initiator, as it was sent before */
 		json_decref(o);
 	}
+}
+
+/* A run at its cases limit (--run-limit cases=1) still takes its last
+ * case's continuations (they add no case: store_limits.c rows_max), and the
+ * case completes; a further case is refused by the limit. */
+static void case_pieces_are_one_case(void **state)
+{
+	struct fixture *f = *state;
+	const char head[] = "id=7\nkind=xcall\nx_cpus+1/2=0:1,3\n", cont[] = "id=7\nx_cpus+2/2=,5,7\n",
+		   other[] = "id=8\nkind=xcall\n";
+	int64_t saved = run_limits[LIM_CASES].max, run = 0;
+	json_t *o;
+
+	assert_int_equal(store_open(f->db), 0);
+	run_limits[LIM_CASES].max = 1;
+	for (int fast = 0; fast <= 1; fast++) {
+		unsigned seq0 = 100 * (unsigned)(fast + 1);
+
+		run = 0;
+		assert_int_equal(dbi_exec(f->db, "DELETE FROM cases"), DBI_OK);
+		assert_int_equal(dbi_exec(f->db, "UPDATE runs SET use_cases = 0"), DBI_OK);
+		store_runs_forget_all();
+		assert_int_equal(store_as_writer(f->db, &run, fast, seq0, head, strlen(head)), 1);
+		assert_int_equal(store_as_writer(f->db, &run, fast, seq0 + 1, cont, strlen(cont)), 1);
+		o = stored_case(f->db, 7);
+		assert_string_equal(json_string_value(json_object_get(o, "x_cpus")), "0:1,3,5,7");
+		json_decref(o);
+		assert_int_equal(store_as_writer(f->db, &run, fast, seq0 + 2, other, strlen(other)), STORE_LIMIT);
+	}
+	run_limits[LIM_CASES].max = saved;
 }
 
 static void store_keeps_every_field(void **state)
@@ -1537,6 +1568,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(store_joins_wide_facts, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_keeps_widest_case, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_merges_case_pieces, setup, teardown),
+		cmocka_unit_test_setup_teardown(case_pieces_are_one_case, setup, teardown),
 		cmocka_unit_test_setup_teardown(row_of_numbers_reads_as_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(block_of_numbers_reads_as_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(block_order_is_the_statements, setup, teardown),
