@@ -96,11 +96,14 @@ static void case_xcall_keys(struct strbuf *sb, const struct bcase *c)
 
 /* x_leaders: a hierarchical algorithm's group leaders for the first
  * initiator's targets, cut by the rule it uses (xcall/groups.h: G, and the
- * packages where known), so a run says how its groups followed the topology. */
+ * packages where known), so a run says how its groups followed the topology.
+ * Written short like the other CPU lists (sb_cpubits: every other CPU of
+ * 1024, G=2, is "1-1023:1/2", where the plain list's ~2 KB filled the
+ * frame and ended the run) and stored canonical by the daemon. */
 static void case_groups_key(struct strbuf *sb, const struct bcase *c, const struct case_cpus *cpus)
 {
 	struct amask t, l;
-	unsigned cpu, first = 1, nw = (plat_num_cpus() + 63) / 64;
+	unsigned cpu, nw = (plat_num_cpus() + 63) / 64;
 
 	if (c->kind != XCB_KIND_XCALL || !c->algo || !c->algo->set_group)
 		return;
@@ -111,12 +114,7 @@ static void case_groups_key(struct strbuf *sb, const struct bcase *c, const stru
 		t.w[cpu / 64] |= amask_bit(cpu);
 	xcall_group_leaders(&t, nw, g, xcall_domains(), &l);
 	sb_puts(sb, XCB_KEY_EQ(x_leaders));
-	amask_for_each(cpu, &l, nw) {
-		if (!first)
-			sb_putc(sb, ',');
-		sb_u64(sb, cpu);
-		first = 0;
-	}
+	sb_cpubits(sb, l.w, nw * 64);
 	sb_putc(sb, '\n');
 }
 

@@ -61,12 +61,17 @@ void sb_kv_u64(struct strbuf *sb, const char *key, uint64_t v)
 
 void sb_cpus(struct strbuf *sb, const struct cpumask *m)
 {
+	sb_cpubits(sb, m->bits, XCB_MAX_CPUS);
+}
+
+void sb_cpubits(struct strbuf *sb, const uint64_t *bits, unsigned nbits)
+{
 	unsigned room = sb->cap - sb->len;	/* with the NUL */
 	size_t need;
 
 	if (!sb->cap || sb->overflow)
 		return;
-	need = xcb_cpulist_put(sb->buf + sb->len, room, m->bits, XCB_MAX_CPUS, 1);
+	need = xcb_cpulist_put(sb->buf + sb->len, room, bits, nbits, 1);
 	if (need >= room) {
 		/* none of it: a list cut short would name other CPUs */
 		sb->buf[sb->len] = 0;

@@ -31,6 +31,9 @@ void sb_kv_u64(struct strbuf *sb, const char *key, uint64_t v);
  * none of it (no number cut short). The daemon stores the canonical form. */
 struct cpumask;
 void sb_cpus(struct strbuf *sb, const struct cpumask *m);
+/* The CPUs set in bits[0..nbits) as sb_cpus writes them (short, whole or
+ * none: overflow). */
+void sb_cpubits(struct strbuf *sb, const uint64_t *bits, unsigned nbits);
 static inline int sb_overflowed(const struct strbuf *sb) { return sb->overflow; }
 
 /* Tiny freestanding string helpers (bench/ avoids depending on lib/ for these). */

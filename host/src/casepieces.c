@@ -131,4 +131,5 @@ void case_canon_cpus(json_t *cfg)
 {
 	canon_key(cfg, "x_cpus", xcb_cpus_canon);
 	canon_key(cfg, "x_readers", xcb_cpulist_canon);
+	canon_key(cfg, "x_leaders", xcb_cpulist_canon);
 }

@@ -1,7 +1,7 @@
 /*
  * casepieces.h — a case stored from more than one CASE frame: its x_cpus in
  * pieces (x_cpus+I/N, proto/README.md "CASE pieces") merged into the stored
- * config in any order, and the CPU lists (x_cpus, x_readers) turned into
+ * config in any order, and the CPU lists (x_cpus, x_readers, x_leaders) turned into
  * their one canonical form (proto/xcb_cpulist.h) before a case is stored or
  * compared, so nothing downstream reads the payload's short form.
  */
@@ -20,7 +20,7 @@ int case_is_continuation(json_t *cfg);
  * from the stored one, or a whole frame whose keys are not the stored
  * ones), stored unchanged. */
 int case_merge(json_t *stored, json_t *in);
-/* x_cpus and x_readers of cfg in canonical form. A value that is no list
+/* x_cpus, x_readers and x_leaders of cfg in canonical form. A value that is no list
  * (or would expand past CASE_CANON_MAX bytes: only a forged frame's "="
  * after "=") is kept as sent: never data lost. */
 void case_canon_cpus(json_t *cfg);

@@ -609,7 +609,7 @@ static void store_merges_case_pieces(void **state)
 
 		for (unsigned c = 1; c < 1024; c += 2)
 			odd[c / 64] |= 1ull << (c % 64);
-		t += (size_t)snprintf(text, sizeof(text), "id=6\nkind=xcall\nx_readers=1-1023:1/2\nx_cpus=");
+		t += (size_t)snprintf(text, sizeof(text), "id=6\nkind=xcall\nx_readers=1-1023:1/2\nx_leaders=1-1023:1/2\nx_cpus=");
 		for (unsigned k = 0; k < 32; k++) {
 			t += (size_t)snprintf(text + t, sizeof(text) - t, k ? ";%u:=" : "%u:1-1023:1/2", 2 * k);
 			w += (size_t)snprintf(want + w, sizeof(want) - w, "%s%u:", k ? ";" : "", 2 * k);
@@ -620,6 +620,9 @@ static void store_merges_case_pieces(void **state)
 		o = stored_case(f->db, 6);
 		assert_string_equal(json_string_value(json_object_get(o, "x_cpus")), want);
 		assert_true(strlen(want) > 32 * 2004);	/* 2 KB an initiator, as it was sent before */
+		/* the tree's leaders at G=2 (emit.c case_groups_key): canonical too */
+		canon_list(want, sizeof(want), odd);
+		assert_string_equal(json_string_value(json_object_get(o, "x_leaders")), want);
 		json_decref(o);
 	}
 }
