@@ -87,14 +87,14 @@ rm -f "$F/xcall/vector.c"
 # asks registry.c's xcall_decl_error, init's own judge): each was refused
 # only at boot ("xcall: mine: .desc missing" in the ERROR) or by
 # test_xcall. A line naming the file, the name, init's words and the fix,
-# and no payload left behind to boot.
+# and no payload ELF left (not the last good build's either, which the
+# copy starts with).
 # linked_bad WHAT EDIT-SED WORDS: the template, then sed EDIT-SED on it;
 # the build fails and says WORDS.
 linked_bad() {
 	local what=$1 edit=$2 words=$3 rc
 	template
 	sed -i "$edit" "$M"
-	rm -f "$F/build/xcbench64.elf" "$F/build/xcbench.elf"
 	build
 	rc=$?
 	show
