@@ -126,6 +126,23 @@ show
 check "a name starting with a digit: the build fails (rc $rc)" [ "$rc" -ne 0 ]
 check "a name starting with a digit: a line names the file, the name and why" \
 	says "firmware: xcall/mine.c: algorithm 2level: a name cannot start with a digit (the likely cause of the errors above: XCALL_ALGO() makes C identifiers of it, 2level_init): rename it"
+# A table written out by hand (the guide's two-vector form): its .name is
+# data the symbols do not carry (xcall_entry_mine), read from the table.
+template
+sed -i '/^XCALL_ALGO(mine,/,$d' "$M"
+cat >>"$M" <<'C'
+const struct xcall_ops xcall_mine = {
+	.name = "Mine2", .desc = "hand-written", .nipi = 1, .waits = XCALL_WAITS_ALL,
+	.init = mine_init, .call = mine_call, .handle_ipi = { mine_handle_ipi }, .reset = mine_reset,
+};
+XCALL_TABLE_ENTRY(mine);
+C
+build
+rc=$?
+show
+check "a hand-written table named Mine2: the build fails (rc $rc)" [ "$rc" -ne 0 ]
+check "a hand-written table named Mine2: its .name, read from the table, and where to fix it" \
+	says "firmware: xcall/mine.c: algorithm Mine2: name must be [a-z0-9_]+ (algos=, the CASE key algo and HELLO's algo.NAME take no other): rename it (its table, struct xcall_ops xcall_mine, and identifiers"
 rm -f "$M"
 
 # 6. The template as the guide has it: the checks pass it and every

@@ -11,6 +11,7 @@
  * identifier its symbols carry.
  *
  *   algo_decl ELF   one line per bad entry, "IDENT<TAB>NAME<TAB>reason"
+ *                   (NAME: IDENT where the entry has none)
  *                   (IDENT: the entry's symbol xcall_entry_IDENT, which
  *                   check_algos.sh finds the object of); exit 1 if any,
  *                   2 if ELF is not a payload it can read.
@@ -121,7 +122,9 @@ static int judge(const char *ident, uint64_t va)
 		why = xcall_name_reserved(o.name);
 	if (!why)
 		return 0;
-	printf("%s\t%s\t%s\n", ident, o.name ? o.name : "", why);
+	/* No name: the identifier stands in (an empty field between two tabs
+	 * would vanish in the shell's read). */
+	printf("%s\t%s\t%s\n", ident, o.name && *o.name ? o.name : ident, why);
 	return 1;
 }
 

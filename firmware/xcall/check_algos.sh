@@ -75,9 +75,16 @@ if [ "$1" = --linked ]; then
 			$NM "$o" | awk -v s="xcall_entry_$ident" '$NF == s { f = 1 } END { exit !f }' &&
 				src=xcall/$(basename "$o" .o).c && break
 		done
+		# Where the fix goes: its XCALL_ALGO(), or the table written out
+		# by hand (two vectors) whose .name the symbols do not carry.
+		if [ -n "$src" ] && ! grep -qE "^[[:space:]]*XCALL_ALGO\([[:space:]]*$ident[[:space:]]*," "$src"; then
+			named="table, struct xcall_ops xcall_$ident," decl=$named
+		else
+			named="XCALL_ALGO(name, ...)" decl="XCALL_ALGO($ident, ...)"
+		fi
 		case $why in
-		name*|"no name"*) fix="rename it (its XCALL_ALGO(name, ...) and identifiers, step 1 of $GUIDE)" ;;
-		*) fix="fix its XCALL_ALGO($ident, ...) (step 1 of $GUIDE)" ;;
+		name*|"no name"*) fix="rename it (its $named and identifiers, step 1 of $GUIDE)" ;;
+		*) fix="fix its $decl (step 1 of $GUIDE)" ;;
 		esac
 		echo "firmware: ${src:-xcall/?.c}: algorithm ${name:-$ident}: $why: $fix" >&2
 	done
