@@ -14,6 +14,11 @@
 #     both files;
 #   - a reserved name (vector, a flush path's): init refused it at boot, now
 #     the build does, in init's words;
+#   - what the linked table says (tools/algo_decl.c): a name with a capital
+#     or of 60 characters, a .desc missing, empty, of two lines or of 121
+#     characters: refused at boot or by test_xcall, now by the build, in
+#     init's words, and no payload ELF left to boot; a name starting with
+#     a digit (gcc's error names no name) gets a line of its own;
 # and the template as the guide has it builds (every shipped algorithm and
 # the copy pass the checks); the guide quotes the lines as printed. Build
 # only: no QEMU.
@@ -78,7 +83,69 @@ check "an algorithm named vector: a line names the file, the name and why, as in
 	says "firmware: xcall/vector.c: algorithm vector: name reserved: a flush path's (kind=tlb cases carry it as their algo): rename it"
 rm -f "$F/xcall/vector.c"
 
-# 5. The template as the guide has it: the checks pass it and every
+# 5. What only the linked table says (tools/algo_decl.c reads it back and
+# asks registry.c's xcall_decl_error, init's own judge): each was refused
+# only at boot ("xcall: mine: .desc missing" in the ERROR) or by
+# test_xcall. A line naming the file, the name, init's words and the fix,
+# and no payload ELF left (not the last good build's either, which the
+# copy starts with).
+# linked_bad WHAT EDIT-SED WORDS: the template, then sed EDIT-SED on it;
+# the build fails and says WORDS.
+linked_bad() {
+	local what=$1 edit=$2 words=$3 rc
+	template
+	sed -i "$edit" "$M"
+	build
+	rc=$?
+	show
+	check "$what: the build fails (rc $rc), no payload ELF left" [ "$rc" -ne 0 ] && [ ! -e "$F/build/xcbench64.elf" ]
+	check "$what: one line names the file, the algorithm, why and the fix" says "$words"
+}
+LONG=name_of_sixty_characters_for_an_algorithm_which_is_too_long_
+[ ${#LONG} = 60 ] || notok "the long name is 60 characters (${#LONG})"
+linked_bad "a name with a capital (XCALL_ALGO(Mine, ...))" 's/\bmine/Mine/g' \
+	"firmware: xcall/mine.c: algorithm Mine: name must be [a-z0-9_]+ (algos=, the CASE key algo and HELLO's algo.NAME take no other): rename it (its XCALL_ALGO(name, ...) and identifiers, step 1 of docs/ADDING-AN-ALGORITHM.md)"
+linked_bad "a name of 60 characters" "s/\bmine/$LONG/g" \
+	"firmware: xcall/mine.c: algorithm $LONG: name longer than 59 characters (XCALL_NAME_MAX): rename it"
+linked_bad "no .desc" '/^\t\.desc = /d' \
+	"firmware: xcall/mine.c: algorithm mine: .desc missing: one line saying what it does (HELLO, the API, xcbench show): fix its XCALL_ALGO(mine, ...) (step 1 of docs/ADDING-AN-ALGORITHM.md)"
+linked_bad "an empty .desc" 's/^\t\.desc = .*/\t.desc = "",/' \
+	"firmware: xcall/mine.c: algorithm mine: .desc missing: one line saying what it does"
+linked_bad "a .desc of two lines" 's/^\t\.desc = .*/\t.desc = "one\\ntwo",/' \
+	"firmware: xcall/mine.c: algorithm mine: .desc must be one line: fix its XCALL_ALGO(mine, ...)"
+linked_bad "a .desc of 121 characters" "s/^\t\.desc = .*/\t.desc = \"$(printf '%0121d' 0)\",/" \
+	"firmware: xcall/mine.c: algorithm mine: .desc longer than 120 characters (XCALL_DESC_MAX): fix its XCALL_ALGO(mine, ...)"
+
+# A name starting with a digit: gcc's words name no name ('invalid suffix
+# "level_init" on integer constant'); the hint does.
+template
+sed -i 's/\bmine/2level/g' "$M"
+build
+rc=$?
+show
+check "a name starting with a digit: the build fails (rc $rc)" [ "$rc" -ne 0 ]
+check "a name starting with a digit: a line names the file, the name and why" \
+	says "firmware: xcall/mine.c: algorithm 2level: a name cannot start with a digit (the likely cause of the errors above: XCALL_ALGO() makes C identifiers of it, 2level_init): rename it"
+# A table written out by hand (the guide's two-vector form): its .name is
+# data the symbols do not carry (xcall_entry_mine), read from the table.
+template
+sed -i '/^XCALL_ALGO(mine,/,$d' "$M"
+cat >>"$M" <<'C'
+const struct xcall_ops xcall_mine = {
+	.name = "Mine2", .desc = "hand-written", .nipi = 1, .waits = XCALL_WAITS_ALL,
+	.init = mine_init, .call = mine_call, .handle_ipi = { mine_handle_ipi }, .reset = mine_reset,
+};
+XCALL_TABLE_ENTRY(mine);
+C
+build
+rc=$?
+show
+check "a hand-written table named Mine2: the build fails (rc $rc)" [ "$rc" -ne 0 ]
+check "a hand-written table named Mine2: its .name, read from the table, and where to fix it" \
+	says "firmware: xcall/mine.c: algorithm Mine2: name must be [a-z0-9_]+ (algos=, the CASE key algo and HELLO's algo.NAME take no other): rename it (its table, struct xcall_ops xcall_mine, and identifiers"
+rm -f "$M"
+
+# 6. The template as the guide has it: the checks pass it and every
 # shipped algorithm (concurrent, beside the flush path of that name, too).
 template
 build
@@ -96,3 +163,5 @@ check "the guide quotes the line for two algorithms of one name" \
 	grep -qF 'firmware: two algorithms named lockless: xcall/lockless.c and xcall/mine.c: rename one' <<<"$flat"
 check "the guide quotes the line for a reserved name" \
 	grep -qF 'firmware: xcall/vector.c: algorithm vector: name reserved: a flush path' <<<"$flat"
+check "the guide quotes the line for a missing .desc" \
+	grep -qF 'firmware: xcall/mine.c: algorithm mine: .desc missing: one line saying what it does' <<<"$flat"

@@ -22,7 +22,8 @@
 #  - algos=, which only the payload can know: by the list the firmware build
 #    writes beside the images (firmware/build/algos.txt), for the images the
 #    daemon serves only (CRC-32): a typo refused with "did you mean" and the
-#    image's names, exit 2 / 400; no list, or a stale one: nothing refused;
+#    image's names, exit 2 / 400 (two letters swapped are one slip: tere
+#    finds tree); no list, or a stale one: nothing refused;
 #  - an xcbench option that takes one value, given twice, is refused (the
 #    last one was taken without a word), global or a subcommand's; a
 #    repeatable one (--tag) is not.
@@ -230,6 +231,16 @@ n=$(jobs)
 got=$(post '{"algos":"tree,bcnt"}')
 check "POST params algos=tree,bcnt: 400 naming it and the image's names ($got)" \
 	test "$got" = "400 {\"error\":\"params: payload key 'algos': 'bcnt' is not an algorithm of the payload image (it has: $have)\",\"status\":400}"
+check "nothing stored by those ($(jobs))" test "$(jobs)" = "$n"
+# Two letters swapped are one slip (firmware/lib/cmdline_key.c counts a
+# swap as one edit): a 4-letter name (a third of it: 1 edit) had no "did
+# you mean" for tere, which counted as two substitutions.
+got=$(post '{"algos":"tere"}')
+check "POST params algos=tere (a swap): 400, did you mean tree ($got)" \
+	test "$got" = "400 {\"error\":\"params: payload key 'algos': 'tere' is not an algorithm of the payload image; did you mean 'tree'? (it has: $have)\",\"status\":400}"
+refused "queue algos=rtee (a swap): 2, did you mean tree" 2 \
+	"xcbench: POST /api/v1/jobs: HTTP 400: params: payload key 'algos': 'rtee' is not an algorithm of the payload image; did you mean 'tree'? (it has: $have)" \
+	"${X[@]}" queue --mac $MAC --suite quick algos=rtee
 check "nothing stored by those ($(jobs))" test "$(jobs)" = "$n"
 "${X[@]}" queue --mac $MAC --suite quick algos=lockless,tree,all, >"$TMP/out" 2>"$TMP/err"
 rc=$?

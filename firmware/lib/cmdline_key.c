@@ -38,30 +38,40 @@ const struct cmdline_key *cmdline_key_find(const char *k)
 	return NULL;
 }
 
-/* Edit distance (insert, delete, substitute: one each) between a and b,
- * or KEY_FAR when either is longer than a key may be: one row of the
- * usual table on the stack, no allocation (the payload has none here). */
-#define KEY_MAX 32
+/* Edit distance between a and b, ignoring case: insert, delete,
+ * substitute, and swap two adjacent letters, one edit each (optimal string
+ * alignment, Damerau's measure): `mnie` is one edit from `mine`, as a typist
+ * sees it, where counting the swap as two substitutions left a short name
+ * without its suggestion (a third of 4 letters is 1). KEY_FAR when either
+ * is longer than a word may be: keys, and algorithm names (xcall/xcall.h's
+ * XCALL_NAME_MAX, 59: the host's "did you mean" for algos=). Three rows of
+ * the usual table on the stack, no allocation (the payload has none here). */
+#define KEY_MAX 64
 #define KEY_FAR 99
 static unsigned distance(const char *a, const char *b)
 {
 	size_t na = len(a), nb = len(b);
-	unsigned row[KEY_MAX + 1];
+	unsigned rows[3][KEY_MAX + 1];
+	unsigned *two = rows[0], *one = rows[1], *row = rows[2];	/* table[i-2], [i-1], [i] */
 
 	if (na > KEY_MAX || nb > KEY_MAX)
 		return KEY_FAR;
 	for (size_t j = 0; j <= nb; j++)
 		row[j] = (unsigned)j;
 	for (size_t i = 1; i <= na; i++) {
-		unsigned diag = row[0];	/* table[i-1][j-1] */
+		unsigned *t = two;
+		two = one, one = row, row = t;
 		row[0] = (unsigned)i;
 		for (size_t j = 1; j <= nb; j++) {
-			unsigned up = row[j], best = diag + (lower(a[i - 1]) != lower(b[j - 1]));
-			if (up + 1 < best)
-				best = up + 1;
+			char ca = lower(a[i - 1]), cb = lower(b[j - 1]);
+			unsigned best = one[j - 1] + (ca != cb);
+			if (one[j] + 1 < best)
+				best = one[j] + 1;
 			if (row[j - 1] + 1 < best)
 				best = row[j - 1] + 1;
-			diag = up;
+			/* ab against ba: one swap from table[i-2][j-2] */
+			if (i > 1 && j > 1 && ca == lower(b[j - 2]) && lower(a[i - 2]) == cb && two[j - 2] + 1 < best)
+				best = two[j - 2] + 1;
 			row[j] = best;
 		}
 	}

@@ -281,6 +281,32 @@ static void test_unknown_key_suggests_nearest(void **state)
 	assert_non_null(strstr(captured, "unknown cmdline key 'Waits' (ignored); did you mean 'waits' (none,ack,done)?"));
 }
 
+/* Two letters swapped are one slip, not two: a 4-letter name or key (a
+ * third of its length is 1 edit) got no suggestion for `mnie` or `rpes`
+ * when a swap counted as two substitutions. The algos= check uses
+ * cmdline_nearest (host/common/payload_keys.c), keys cmdline_key_nearest:
+ * one measure. A name as long as an algorithm's may be (XCALL_NAME_MAX,
+ * 59) is measured too, not given up on past a key's 32. */
+static void test_nearest_counts_a_swap_once(void **state)
+{
+	(void)state;
+	const char *const algos[] = { "concurrent", "locked", "lockless", "mine", "queued", "tree",
+				      "a_rather_long_name_for_an_algorithm_of_some_kind_x" };
+	assert_int_equal(cmdline_nearest("mnie", algos, 7), 3);
+	assert_int_equal(cmdline_nearest("imne", algos, 7), 3);
+	assert_int_equal(cmdline_nearest("lcokless", algos, 7), 2);
+	assert_int_equal(cmdline_nearest("tere", algos, 7), 5);
+	assert_int_equal(cmdline_nearest("a_rather_long_name_for_an_algorithm_of_some_kind_x", algos, 7), 6);
+	assert_int_equal(cmdline_nearest("a_rahter_long_name_for_an_algorithm_of_some_kind_x", algos, 7), 6);
+	/* still not anything: two swaps in four letters, nothing near */
+	assert_int_equal(cmdline_nearest("imen", algos, 7), -1);
+	assert_int_equal(cmdline_nearest("bogus", algos, 7), -1);
+
+	cmdline_init("rpes=3");
+	assert_int_equal(cmdline_check_keys(), 1);
+	assert_non_null(strstr(captured, "unknown cmdline key 'rpes' (ignored); did you mean 'reps' "));
+}
+
 static void test_long_line_truncated_safely(void **state)
 {
 	(void)state;
@@ -326,6 +352,7 @@ XCB_TEST_MAIN(
 	cmocka_unit_test_setup(test_list, setup),
 	cmocka_unit_test_setup(test_unknown_keys, setup),
 	cmocka_unit_test_setup(test_unknown_key_suggests_nearest, setup),
+	cmocka_unit_test_setup(test_nearest_counts_a_swap_once, setup),
 	cmocka_unit_test_setup(test_long_line_truncated_safely, setup),
 	cmocka_unit_test_setup(test_ksnprintf, setup),
 	cmocka_unit_test_setup(test_shown_masks_secrets, setup))
