@@ -7,8 +7,8 @@
  *                   \------------\----------\---> timed_out (after the last attempt)
  *   any stage before the end --(cancel)--> cancelled
  *
- * powering_on: the next boot set to PXE where the driver can, then power on
- * (or cycle, if the machine is already on). booting: its /boot.ipxe came
+ * powering_on: the power status, the next boot set to PXE where the driver
+ * can, then power on (or cycle, if the machine is already on). booting: its /boot.ipxe came
  * (boot.c stamps jobs.booted). running: its HELLO (store.c consumes the
  * job). complete/failed: its run's status. A stage over its bound starts the
  * next attempt with a power cycle, or ends the job timed out. Every end runs
@@ -133,19 +133,24 @@ static int power_on(const struct job_row *j, const struct power_cfg *c, int cycl
 		jobs_db_change(&ch);
 		return 0;
 	}
+	/* The status first: a BMC that refuses the password or does not
+	 * answer fails the job on one event naming why. Asked after the
+	 * boot device, its error followed "next boot PXE: not set (the same
+	 * error); booting anyway", which read as if the job went on. */
+	if (power(c, POWER_STATUS, st, sizeof(st)) < 0) {
+		snprintf(ev, sizeof(ev), "power status: %s", st);
+		change(j, JOB_FAILED, -1, ev);
+		return -1;
+	}
 	if (power(c, POWER_PXE, msg, sizeof(msg)) < 0)
-		rc = event(j, (snprintf(ev, sizeof(ev), "next boot PXE: not set (%s); booting anyway", msg), ev));
+		rc = event(j, (snprintf(ev, sizeof(ev), "next boot PXE: not set (%s); powering on anyway, "
+					"the machine boots from its first boot device", msg), ev));
 	else
 		rc = event(j, "next boot PXE: set");
 	/* Not recorded: the job left its stage meanwhile (cancelled while
 	 * this worker set the boot device), and nothing is switched on for it. */
 	if (!rc)
 		return -1;
-	if (power(c, POWER_STATUS, st, sizeof(st)) < 0) {
-		snprintf(ev, sizeof(ev), "power status: %s", st);
-		change(j, JOB_FAILED, -1, ev);
-		return -1;
-	}
 	if (strcmp(st, "on") == 0)
 		a = POWER_CYCLE;
 	else if (a == POWER_CYCLE)
