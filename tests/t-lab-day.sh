@@ -14,6 +14,8 @@
 #   - a cancel's event said "cancelled through the API" to an operator who
 #     typed `xcbench job cancel`: "cancelled on request (xcbench job
 #     cancel, the machine page's Cancel, or the API)".
+#   - `machine list` said P was "unreachable" and not why (the BMC
+#     answered, and refused the password): the error under its row.
 #   - `job --help` named no way to find a job's ID, nor what a limit
 #     bounds; `queue --help` said only "each stage bounded (seconds)".
 # timeout: 240
@@ -75,6 +77,11 @@ check "... failed on its power status, the refused password named" \
 	grep -q "failed      power status: ipmi 127.0.0.1:$BMC: the BMC refused the password for user 'admin' (wrong password?)" "$NET_DIR/jp.wait"
 check "... and that error only once, no 'booting anyway' before it" \
 	sh -c "test \$(grep -c 'refused the password' '$NET_DIR/jp.wait') = 1 && ! grep -q 'anyway' '$NET_DIR/jp.wait'"
+
+$X machine list >"$NET_DIR/list.out" 2>&1
+sed 's/^/#   /' "$NET_DIR/list.out"
+check "machine list: P unreachable, and the BMC's words under it" \
+	sh -c "grep -A1 -E '^$P +- +ipmi +unreachable ' '$NET_DIR/list.out' | grep -q \"^    power error: ipmi 127.0.0.1:$BMC: the BMC refused the password for user 'admin'\""
 
 for i in $(seq 120); do lab_events "$PORT" "$J1" | grep -q "power on (was" && break; sleep 0.25; done
 $X machine show $G >"$NET_DIR/g.show2"

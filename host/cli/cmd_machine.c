@@ -205,6 +205,11 @@ static int machine_list(int as_json)
 		else
 			printf("-");
 		printf("\n");
+		/* Why: STATE 'unreachable' is any failed driver call, a BMC that
+		 * refused the password as much as one that never answered; the
+		 * list said which machine and not what to fix. */
+		if (json_string_value(json_object_get(m, "power_error")))
+			printf("    power error: %s\n", json_string_value(json_object_get(m, "power_error")));
 	}
 	json_decref(o);
 	return 0;
