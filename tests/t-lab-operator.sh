@@ -4,7 +4,9 @@
 # an operator follows it, on the mistakes a person makes, with the `command`
 # power driver (no BMC, no QEMU: tests/t-lab-ipmi.sh has the real ones):
 #   - `job show` prints each stage's time limit, the daemon's default where
-#     the job set none, marked "(default)" (the API's null printed nothing).
+#     the job set none, marked "(default)" (the API's null printed nothing);
+#     a started job keeps the limits of the driver it started under when
+#     its machine's power settings change (they followed the driver now).
 #   - a power driver that fails says why in full: on the job's event, on
 #     the machine, in the lab overview (the status answer was cut at 63
 #     characters: "… (wrong address o").
@@ -146,6 +148,41 @@ Q6=$(grep -oE 'job [0-9]+' "$TMP/q6.out" | cut -d' ' -f2)
 check "queue for a powered machine: the daemon powers it on and boots it ($(cat "$TMP/q6.out"))" \
 	grep -q "^queued job $Q6: suite quick for $M6 (the daemon powers that machine on and boots it)$" "$TMP/q6.out"
 "${X[@]}" job cancel "$Q6" >/dev/null 2>&1
+
+# A job's limits are those of the driver its machine had when it started:
+# an operator who sets the machine's power to manual mid-job does not take
+# the job's bounds away (they followed the machine's driver now: null, no
+# bound, for a job already powered on under 120 s); a job still queued
+# behind it starts under the new driver.
+M12=52:54:00:0e:00:12
+cat >"$TMP/m12.sh" <<SH
+#!/bin/sh
+[ "\$1" = status ] && echo off
+exit 0
+SH
+chmod +x "$TMP/m12.sh"
+"${X[@]}" machine set $M12 --power command --command "$TMP/m12.sh {action}" >/dev/null
+J12=$("${X[@]}" queue --mac $M12 --suite quick --boot-timeout 45 | grep -oE 'job [0-9]+' | cut -d' ' -f2)
+for i in $(seq 80); do
+	[ "$(field "/api/v1/jobs/$J12" "j['job']['stage']")" = powering_on ] && break
+	sleep 0.25
+done
+"${X[@]}" machine set $M12 --power manual >/dev/null
+J12B=$("${X[@]}" queue --mac $M12 --suite quick 2>/dev/null | grep -oE 'job [0-9]+' | cut -d' ' -f2)
+check "job $J12, started under the command driver, keeps its limits after machine set --power manual" \
+	test "$(field "/api/v1/jobs/$J12" "[j['job']['stage'], j['job']['timeouts_effective']]")" = \
+	"['powering_on', {'powering_on': 120, 'booting': 45, 'running': 3600}]"
+"${X[@]}" job show "$J12" >"$TMP/j12.txt"
+check "... and job show says so ($(grep limits "$TMP/j12.txt"))" \
+	grep -qx "  limits: powering_on 120 s (default), booting 45 s, running 3600 s (default)" "$TMP/j12.txt"
+check "job $J12B, queued behind it, takes the manual driver's (none)" \
+	test "$(field "/api/v1/jobs/$J12B" "[j['job']['stage'], j['job']['timeouts_effective']]")" = \
+	"['queued', {'powering_on': None, 'booting': None, 'running': None}]"
+check "the machine's own limits for a new job follow its driver now (manual: none)" \
+	test "$(field "/api/v1/machines/$M12" "j['machine']['timeouts_default']")" = \
+	"{'powering_on': None, 'booting': None, 'running': None}"
+"${X[@]}" job cancel "$J12" >/dev/null
+"${X[@]}" job cancel "$J12B" >/dev/null
 
 M9=52:54:00:0e:00:99
 for a in on status; do

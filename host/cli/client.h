@@ -61,6 +61,9 @@ int server_host(char *host, size_t len, int *port);
 void url_encode(struct buf *b, const char *s);
 /* Prints a JSON value as text ("-" for null). */
 const char *jstr(json_t *v, char *tmp, size_t len);
+/* The bounded stages, as the daemon's timeouts objects name them
+ * (cmd_job.c): bound i's. */
+extern const char *const job_bound_names[3];
 
 /* Shared by the subcommands (subcmd.c; their option loops: cmdopt.h).
  * A run or job id: the whole of s, decimal, 1 .. INT64_MAX (none larger

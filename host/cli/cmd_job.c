@@ -20,7 +20,11 @@ static const char usage[] = "usage: xcbench job show ID [--json]\n"
 			    "comes until the job has ended and its end action ran (exit 0 when it\n"
 			    "completed, 1 when it failed, timed out or was cancelled, or is still\n"
 			    "going after S seconds); cancel ends it (the end action runs). Cancel\n"
-			    "needs the admin token (--token-file) unless the daemon runs with --open.\n";
+			    "needs the admin token (--token-file) unless the daemon runs with --open.\n"
+			    "Limits: powering_on runs from the power-on to the machine's boot script\n"
+			    "request, booting to the payload's HELLO, running to the run's end; a\n"
+			    "job keeps those of the power driver its machine had when it started.\n"
+			    "A machine's jobs and their IDs: xcbench machine show MAC.\n";
 
 /* One event line, as show and wait print it. */
 static void print_event(json_t *e)
@@ -29,12 +33,14 @@ static void print_event(json_t *e)
 	       json_string_value(json_object_get(e, "stage")), json_string_value(json_object_get(e, "reason")));
 }
 
+const char *const job_bound_names[3] = { "powering_on", "booting", "running" };
+
 /* The stages' time limits, each the one the runner applies (the daemon's
  * timeouts_effective: its definition of the defaults, never a copy here),
  * "(default)" where the job set none: the API's `null` read as "none". */
 static void print_limits(json_t *j)
 {
-	static const char *const names[3] = { "powering_on", "booting", "running" };
+	const char *const *names = job_bound_names;
 	json_t *set = json_object_get(j, "timeouts"), *eff = json_object_get(j, "timeouts_effective");
 
 	printf("  limits:");
@@ -63,10 +69,16 @@ static void print_job(json_t *j)
 	size_t i;
 	json_t *e;
 
-	printf("job %lld  %s on %s  stage %s  attempt %s of %s\n", (long long)json_integer_value(json_object_get(j, "id")),
+	printf("job %lld  %s on %s  stage %s  ", (long long)json_integer_value(json_object_get(j, "id")),
 	       json_string_value(json_object_get(j, "suite")), json_string_value(json_object_get(j, "mac")),
-	       json_string_value(json_object_get(j, "stage")), jstr(json_object_get(j, "attempt"), t1, sizeof(t1)),
-	       jstr(json_object_get(j, "attempts"), t2, sizeof(t2)));
+	       json_string_value(json_object_get(j, "stage")));
+	/* Attempt 0 is none begun (a job cancelled while queued said
+	 * "attempt 0 of 1", as if one had run). */
+	if (json_integer_value(json_object_get(j, "attempt")) > 0)
+		printf("attempt %s of %s\n", jstr(json_object_get(j, "attempt"), t1, sizeof(t1)),
+		       jstr(json_object_get(j, "attempts"), t2, sizeof(t2)));
+	else
+		printf("no attempt begun (of %s)\n", jstr(json_object_get(j, "attempts"), t2, sizeof(t2)));
 	print_limits(j);
 	json_array_foreach(json_object_get(j, "events"), i, e)
 		print_event(e);

@@ -103,6 +103,32 @@ static int machine_power(const char *mac, const char *action, int as_json)
 	return 0;
 }
 
+/* The stage limits a job of machine m that sets none runs under (the
+ * daemon's timeouts_default, by the machine's driver now: never a copy of
+ * the defaults here) and its SOL wait: what `queue --power-timeout` and
+ * its kin override. Nothing from a daemon without them. */
+static void print_defaults(json_t *m)
+{
+	const char *const *names = job_bound_names;
+	json_t *d = json_object_get(m, "timeouts_default"), *sol = json_object_get(m, "sol_wait");
+
+	if (!json_is_object(d))
+		return;
+	printf("  limits of a job that sets none:");
+	for (int i = 0; i < 3; i++) {
+		json_t *e = json_object_get(d, names[i]);
+
+		if (json_is_integer(e))
+			printf("%s %s %lld s", i ? "," : "", names[i], (long long)json_integer_value(e));
+		else
+			printf("%s %s none", i ? "," : "", names[i]);
+	}
+	if (json_is_integer(sol))
+		printf("; up to %lld s for its serial-over-LAN session before the power-on",
+		       (long long)json_integer_value(sol));
+	printf("\n");
+}
+
 static int machine_show(const char *mac, int as_json)
 {
 	char path[128], t1[64], t2[64], t3[64];
@@ -137,10 +163,16 @@ static int machine_show(const char *mac, int as_json)
 	       jstr(json_object_get(p, "state"), t3, sizeof(t3)));
 	if (json_string_value(json_object_get(p, "error")))
 		printf("  last error: %s\n", json_string_value(json_object_get(p, "error")));
-	json_array_foreach(json_object_get(m, "jobs"), i, j)
+	print_defaults(m);
+	json_array_foreach(json_object_get(m, "jobs"), i, j) {
+		json_int_t at = json_integer_value(json_object_get(j, "attempt"));
+
+		/* attempt 0: none begun ("attempt 0" read as one that ran) */
+		snprintf(t1, sizeof(t1), "%lld", (long long)at);
 		printf("  job %lld  %-11s attempt %s  %s\n", (long long)json_integer_value(json_object_get(j, "id")),
-		       json_string_value(json_object_get(j, "stage")), jstr(json_object_get(j, "attempt"), t1, sizeof(t1)),
+		       json_string_value(json_object_get(j, "stage")), at > 0 ? t1 : "-",
 		       jstr(json_object_get(j, "reason"), t2, sizeof(t2)));
+	}
 	json_decref(o);
 	return 0;
 }
@@ -173,6 +205,11 @@ static int machine_list(int as_json)
 		else
 			printf("-");
 		printf("\n");
+		/* Why: STATE 'unreachable' is any failed driver call, a BMC that
+		 * refused the password as much as one that never answered; the
+		 * list said which machine and not what to fix. */
+		if (json_string_value(json_object_get(m, "power_error")))
+			printf("    power error: %s\n", json_string_value(json_object_get(m, "power_error")));
 	}
 	json_decref(o);
 	return 0;

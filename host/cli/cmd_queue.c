@@ -16,7 +16,10 @@ static const char usage[] = "usage: xcbench queue --mac MAC --suite NAME [--labe
 		   "(e.g. --meta kernel=6.12 --meta series=lockless) go to the run the boot\n"
 		   "creates as its tags and fields (`xcbench label` changes them later).\n"
 		   "A machine with a power driver (xcbench machine set) is powered on by the\n"
-		   "daemon, each stage bounded (seconds), retried with a power cycle up to N\n"
+		   "daemon, each stage bounded in seconds (--power-timeout: from the power-on\n"
+		   "to the machine's boot script request; --boot-timeout: to the payload's\n"
+		   "HELLO; --run-timeout: to the run's end; the daemon's defaults where not\n"
+		   "given: xcbench machine show MAC), retried with a power cycle up to N\n"
 		   "boots, and powered off at the end unless --end leave. A machine runs\n"
 		   "one job at a time: a job queued behind another waits (said on stderr).\n"
 		   "Suites:" XCB_VOCAB_SUITE(SUITE_WORD) ".\n";

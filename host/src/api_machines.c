@@ -231,7 +231,9 @@ enum MHD_Result api_job_cancel(struct req *rq, int64_t id)
 
 	if (!is_admin(rq))
 		return reply_error(rq, 401, "write routes need 'Authorization: Bearer <admin token>'");
-	rc = jobs_db_cancel(id, "cancelled through the API");
+	/* Said as an operator did it ("through the API" read as if something
+	 * other than their `xcbench job cancel` had cancelled it). */
+	rc = jobs_db_cancel(id, "cancelled on request (xcbench job cancel, the machine page's Cancel, or the API)");
 	if (rc < 0)
 		return reply_error(rq, 404, "no job %lld", (long long)id);
 	if (rc == 0)

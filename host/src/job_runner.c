@@ -7,8 +7,8 @@
  *                   \------------\----------\---> timed_out (after the last attempt)
  *   any stage before the end --(cancel)--> cancelled
  *
- * powering_on: the next boot set to PXE where the driver can, then power on
- * (or cycle, if the machine is already on). booting: its /boot.ipxe came
+ * powering_on: the power status, the next boot set to PXE where the driver
+ * can, then power on (or cycle, if the machine is already on). booting: its /boot.ipxe came
  * (boot.c stamps jobs.booted). running: its HELLO (store.c consumes the
  * job). complete/failed: its run's status. A stage over its bound starts the
  * next attempt with a power cycle, or ends the job timed out. Every end runs
@@ -38,7 +38,6 @@
 #include "util.h"
 
 #define TICK_MS 500
-#define SOL_WAIT_S 5 /* for a job's SOL session before its first power-on */
 
 static pthread_t thr;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -50,11 +49,20 @@ static int is_manual(const struct power_cfg *c)
 	return !c->driver[0] || strcmp(c->driver, "manual") == 0;
 }
 
+/* The power driver job j's bounds follow: the one its machine had when it
+ * started (jobs.power_driver), so that an operator editing the machine's
+ * power settings mid-job does not change the limits it runs under; c's,
+ * the machine's now, for a job not yet started. */
+static const char *bound_driver(const struct job_row *j, const struct power_cfg *c)
+{
+	return j->driver[0] ? j->driver : c->driver;
+}
+
 /* Stage s's bound in seconds (0: none), by the one definition the API
  * shows too (jobs_db_stage_bound). */
 static int bound_of(const struct job_row *j, const struct power_cfg *c, enum job_stage s)
 {
-	return jobs_db_stage_bound(j->bound[s - JOB_POWERING_ON], c->driver, s - JOB_POWERING_ON);
+	return jobs_db_stage_bound(j->bound[s - JOB_POWERING_ON], bound_driver(j, c), s - JOB_POWERING_ON);
 }
 
 /* Applies a change and its event; 1 if applied. */
@@ -64,6 +72,25 @@ static int change(const struct job_row *j, int stage, int attempt, const char *r
 				.reason = reason };
 
 	return jobs_db_change(&c) == 0 && c.applied;
+}
+
+/* Starts queued job j: to stage with its attempt 1 and event, its bounds'
+ * driver fixed to c's (into next, the job as it is now, when applied); 1 if
+ * applied. */
+static int start(const struct job_row *j, const struct power_cfg *c, enum job_stage stage, const char *reason,
+		 struct job_row *next)
+{
+	const char *driver = is_manual(c) ? "manual" : c->driver;
+	struct job_change ch = { .id = j->id, .expect = j->stage, .stage = stage, .attempt = 1,
+				 .reason = reason, .driver = driver };
+
+	if (jobs_db_change(&ch) || !ch.applied)
+		return 0;
+	*next = *j;
+	next->stage = stage;
+	next->attempt = 1;
+	snprintf(next->driver, sizeof(next->driver), "%s", driver);
+	return 1;
 }
 
 static int event(const struct job_row *j, const char *reason)
@@ -106,19 +133,24 @@ static int power_on(const struct job_row *j, const struct power_cfg *c, int cycl
 		jobs_db_change(&ch);
 		return 0;
 	}
+	/* The status first: a BMC that refuses the password or does not
+	 * answer fails the job on one event naming why. Asked after the
+	 * boot device, its error followed "next boot PXE: not set (the same
+	 * error); booting anyway", which read as if the job went on. */
+	if (power(c, POWER_STATUS, st, sizeof(st)) < 0) {
+		snprintf(ev, sizeof(ev), "power status: %s", st);
+		change(j, JOB_FAILED, -1, ev);
+		return -1;
+	}
 	if (power(c, POWER_PXE, msg, sizeof(msg)) < 0)
-		rc = event(j, (snprintf(ev, sizeof(ev), "next boot PXE: not set (%s); booting anyway", msg), ev));
+		rc = event(j, (snprintf(ev, sizeof(ev), "next boot PXE: not set (%s); powering on anyway, "
+					"the machine boots from its first boot device", msg), ev));
 	else
 		rc = event(j, "next boot PXE: set");
 	/* Not recorded: the job left its stage meanwhile (cancelled while
 	 * this worker set the boot device), and nothing is switched on for it. */
 	if (!rc)
 		return -1;
-	if (power(c, POWER_STATUS, st, sizeof(st)) < 0) {
-		snprintf(ev, sizeof(ev), "power status: %s", st);
-		change(j, JOB_FAILED, -1, ev);
-		return -1;
-	}
 	if (strcmp(st, "on") == 0)
 		a = POWER_CYCLE;
 	else if (a == POWER_CYCLE)
@@ -171,20 +203,33 @@ static void end_action(const struct job_row *j, const struct power_cfg *c)
 	jobs_db_change(&ch);
 }
 
+/* What stage s waited for and did not see within bound seconds, in the
+ * words of what the machine should have done ("no progress in
+ * powering_on" left the operator to work out that the machine never asked
+ * for its boot script, and from when the time ran). */
+static void overdue(enum job_stage s, int bound, char *dst, size_t n)
+{
+	if (s == JOB_POWERING_ON)
+		snprintf(dst, n, "powering_on: no boot script request (/boot.ipxe) within %d s of the power-on", bound);
+	else if (s == JOB_BOOTING)
+		snprintf(dst, n, "booting: no HELLO from the payload within %d s of its boot script", bound);
+	else
+		snprintf(dst, n, "running: the run did not end within %d s of its HELLO", bound);
+}
+
 /* A stage over its bound: the next attempt with a power cycle, or the end. */
 static void timed_out(const struct job_row *j, const struct power_cfg *c, int bound)
 {
-	char ev[300];
+	char ev[400], what[200];
 	struct job_row next = *j;
 
+	overdue(j->stage, bound, what, sizeof(what));
 	if (j->attempt >= j->attempts) {
-		snprintf(ev, sizeof(ev), "no progress in %s for %d s; attempt %d of %d: timed out",
-			 job_stage_name(j->stage), bound, j->attempt, j->attempts);
+		snprintf(ev, sizeof(ev), "%s; attempt %d of %d: timed out", what, j->attempt, j->attempts);
 		change(j, JOB_TIMED_OUT, -1, ev);
 		return;
 	}
-	snprintf(ev, sizeof(ev), "no progress in %s for %d s; power cycle for attempt %d of %d",
-		 job_stage_name(j->stage), bound, j->attempt + 1, j->attempts);
+	snprintf(ev, sizeof(ev), "%s; power cycle for attempt %d of %d", what, j->attempt + 1, j->attempts);
 	{
 		struct job_change ch = { .id = j->id, .expect = j->stage, .stage = JOB_POWERING_ON,
 					 .attempt = j->attempt + 1, .reason = ev, .reset_boot = 1 };
@@ -199,11 +244,14 @@ static void timed_out(const struct job_row *j, const struct power_cfg *c, int bo
 
 /* 1 while job j, in powering_on and not yet powered, should wait for its
  * serial-over-LAN session before its first power-on, so that its console
- * starts with the firmware's first line; at most SOL_WAIT_S from the
- * stage's start, then it is powered on without one (and the session is
- * tried again every second: sol.c). Asked once a pass and never waited
- * for: one pass serves every machine's job, and a wait inside it held
- * every other machine's job too (5 s for each SOL machine's power-on). */
+ * starts with the firmware's first line; at most JOB_SOL_WAIT_S from the
+ * stage's start (its own bound: a BMC takes seconds to open a session,
+ * sol.c's deactivate and activate each a lanplus login, and the 5 s it
+ * had lost a slow BMC's first lines), then it is powered on without one
+ * (and the session is tried again every second: sol.c). The wait is not
+ * the stage's bound's: that one runs from the power-on (step). Asked once
+ * a pass and never waited for: one pass serves every machine's job, and a
+ * wait inside it held every other machine's job too. */
 static int sol_waiting(const struct job_row *j, const struct power_cfg *c, int64_t now)
 {
 	char ev[200];
@@ -213,10 +261,10 @@ static int sol_waiting(const struct job_row *j, const struct power_cfg *c, int64
 	sol_ensure(j->id, c); /* after a restart, the capture starts here */
 	if (sol_active(j->id) != 0)
 		return 0; /* up, or no capture for this driver */
-	if (now - j->stage_since < SOL_WAIT_S)
+	if (now - j->stage_since < JOB_SOL_WAIT_S)
 		return 1;
 	snprintf(ev, sizeof(ev), "serial-over-LAN: no session within %d s; powering on, "
-		 "its session tried again every second", SOL_WAIT_S);
+		 "its session tried again every second", JOB_SOL_WAIT_S);
 	event(j, ev);
 	return 0;
 }
@@ -224,6 +272,8 @@ static int sol_waiting(const struct job_row *j, const struct power_cfg *c, int64
 static void step(const struct job_row *j, const struct power_cfg *c, int64_t now)
 {
 	char ev[300];
+	struct job_row next;
+	int64_t since;
 	int b;
 
 	switch (j->stage) {
@@ -235,15 +285,11 @@ static void step(const struct job_row *j, const struct power_cfg *c, int64_t now
 				return;
 			snprintf(ev, sizeof(ev), "attempt 1 of %d: the machine asked for its boot script "
 				 "(manual power)", j->attempts);
-			change(j, JOB_BOOTING, 1, ev);
+			start(j, c, JOB_BOOTING, ev, &next);
 			return;
 		}
 		snprintf(ev, sizeof(ev), "attempt 1 of %d: powering on", j->attempts);
-		if (change(j, JOB_POWERING_ON, 1, ev)) {
-			struct job_row next = *j;
-
-			next.stage = JOB_POWERING_ON;
-			next.attempt = 1;
+		if (start(j, c, JOB_POWERING_ON, ev, &next)) {
 			if (c->sol) {
 				/* Its session first; the passes that follow power
 				 * it on (JOB_POWERING_ON, sol_waiting). */
@@ -291,8 +337,12 @@ static void step(const struct job_row *j, const struct power_cfg *c, int64_t now
 	}
 	if (c->sol)
 		sol_ensure(j->id, c);
+	/* powering_on's bound runs from the power-on (jobs.powered): the wait
+	 * for a SOL session before it has its own (sol_waiting), and a slow
+	 * BMC's calls are not the machine's time to reach its boot script. */
+	since = j->stage == JOB_POWERING_ON ? j->powered : j->stage_since;
 	b = bound_of(j, c, j->stage);
-	if (b > 0 && now - j->stage_since > b)
+	if (b > 0 && since && now - since > b)
 		timed_out(j, c, b);
 }
 

@@ -45,7 +45,7 @@ int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n)
 	/* the query's columns, in its order */
 	enum { OJ_ID, OJ_MAC, OJ_STAGE, OJ_STAGE_SINCE, OJ_ATTEMPT, OJ_ATTEMPTS, OJ_BOUND /* three */,
 	       OJ_END = OJ_BOUND + 3, OJ_POWERED, OJ_BOOTED, OJ_CONSUMED, OJ_ENDED, OJ_RUN_ID,
-	       OJ_RUN_STATUS, OJ_CREATED };
+	       OJ_RUN_STATUS, OJ_CREATED, OJ_DRIVER };
 	size_t cap = 0;
 	int step;
 
@@ -57,7 +57,7 @@ int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n)
 	if (!ro || dbi_query(ro,
 		"SELECT j.id, j.mac, j.stage, j.stage_since, j.attempt, j.attempts, j.bound_power, "
 		"j.bound_boot, j.bound_run, j.end_action, j.powered, j.booted, j.consumed, j.ended, "
-		"j.run_id, r.status, j.created FROM jobs j LEFT JOIN runs r ON r.id = j.run_id "
+		"j.run_id, r.status, j.created, j.power_driver FROM jobs j LEFT JOIN runs r ON r.id = j.run_id "
 		"WHERE (j.stage IN ('queued', 'powering_on', 'booting', 'running') OR j.ended IS NULL) "
 		"AND NOT EXISTS (SELECT 1 FROM machines m WHERE m.mac = j.mac AND m.lab IS NOT NULL "
 		"AND m.lab IS DISTINCT FROM CAST(?1 AS TEXT)) "
@@ -94,6 +94,7 @@ int jobs_db_open_jobs(struct dbi *ro, struct job_row **rows, size_t *n)
 		r->run_id = dbi_column_i64(st, OJ_RUN_ID);
 		copy_col(st, OJ_RUN_STATUS, r->run_status, sizeof(r->run_status));
 		r->created = dbi_column_i64(st, OJ_CREATED);
+		copy_col(st, OJ_DRIVER, r->driver, sizeof(r->driver));
 	}
 	dbi_finalize(st);
 	if (step != DBI_DONE) {
@@ -184,6 +185,9 @@ static void change_fn(struct dbi *db, void *arg)
 	if (c->stage >= 0 &&
 	    dbi_run(db, "UPDATE jobs SET stage = ?, stage_since = ?, attempt = ?, reason = ? WHERE id = ?",
 		    DBI_T(job_stage_name(c->stage)), DBI_I(now), DBI_I(attempt), DBI_T(c->reason), DBI_I(c->id)))
+		return;
+	if (c->stage >= 0 && c->driver &&
+	    dbi_run(db, "UPDATE jobs SET power_driver = ? WHERE id = ?", DBI_T(c->driver), DBI_I(c->id)))
 		return;
 	if (c->reset_boot &&
 	    dbi_run(db, "UPDATE jobs SET consumed = NULL, run_id = NULL, booted = NULL, powered = NULL "
@@ -386,6 +390,8 @@ static json_t *events_json(struct dbi *ro, int64_t id)
  * minutes on a slow lab network, a full suite may take half an hour. A
  * manual machine has none: a person may come back tomorrow. */
 static const int default_bound[3] = { 120, 600, 3600 };
+/* The bounded stages' names in the API's timeouts objects, bound i's. */
+static const char *const bound_names[3] = { "powering_on", "booting", "running" };
 
 int jobs_db_stage_bound(int set, const char *driver, int i)
 {
@@ -397,18 +403,18 @@ int jobs_db_stage_bound(int set, const char *driver, int i)
 void jobs_db_life_add(json_t *obj, struct dbi_stmt *st, int first)
 {
 	json_t *t = json_object(), *eff = json_object();
-	static const char *const names[3] = { "powering_on", "booting", "running" };
 	const char *driver = dbi_column_text(st, first + LIFE_DRIVER);
 
 	/* timeouts: as the job set them (null: the default); timeouts_effective:
-	 * what the runner bounds each stage by now, by its machine's driver
-	 * (null: no bound, a manual machine) — `null` alone read as "none". */
+	 * what the runner bounds each stage by, by the driver the job started
+	 * under (queued: its machine's now; null: no bound, a manual machine)
+	 * — `null` alone read as "none". */
 	for (int i = 0; i < 3; i++) {
 		int col = first + LIFE_BOUND_POWER + i;
 		int b = jobs_db_stage_bound(dbi_column_type(st, col) == DBI_NULL ? -1 : dbi_column_int(st, col), driver, i);
 
-		json_object_set_new(t, names[i], col_json(st, col));
-		json_object_set_new(eff, names[i], b ? json_integer(b) : json_null());
+		json_object_set_new(t, bound_names[i], col_json(st, col));
+		json_object_set_new(eff, bound_names[i], b ? json_integer(b) : json_null());
 	}
 	json_object_set_new(obj, "stage", col_json(st, first + LIFE_STAGE));
 	json_object_set_new(obj, "stage_since", iso_or_null(st, first + LIFE_STAGE_SINCE));
@@ -469,6 +475,23 @@ static json_t *power_json(struct dbi_stmt *st, int first, int admin)
 		"error", col_json(st, first + PW_ERROR), "checked", iso_or_null(st, first + PW_CHECKED));
 }
 
+/* The stage limits a job of the machine whose power settings start at
+ * column first runs under where it sets none, by its driver now (what a
+ * job queued now gets; a started job keeps its own: timeouts_effective):
+ * seconds, null for no bound (a manual machine). */
+static json_t *defaults_json(struct dbi_stmt *st, int first)
+{
+	const char *driver = dbi_column_text(st, first + PW_DRIVER);
+	json_t *o = json_object();
+
+	for (int i = 0; i < 3; i++) {
+		int b = jobs_db_stage_bound(-1, driver, i);
+
+		json_object_set_new(o, bound_names[i], b ? json_integer(b) : json_null());
+	}
+	return o;
+}
+
 json_t *jobs_db_machine_json(struct dbi *ro, const char *mac, int admin, int *failed)
 {
 	/* the query's columns, in its order; the power settings follow */
@@ -482,10 +505,11 @@ json_t *jobs_db_machine_json(struct dbi *ro, const char *mac, int admin, int *fa
 	 * "belongs to lab X" could not see it where the machine is shown. */
 	if ((rc = dbi_row(ro, "SELECT id, mac, first_seen, last_seen, lab, " POWER_JSON_COLS
 			  " FROM machines WHERE mac = ?", &st, DBI_T(mac))) == DBI_ROW)
-		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, JM_ID),
+		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, JM_ID),
 			      "mac", col_json(st, JM_MAC), "first_seen", iso_or_null(st, JM_FIRST_SEEN),
 			      "last_seen", iso_or_null(st, JM_LAST_SEEN), "lab", col_json(st, JM_LAB),
-			      "power", power_json(st, JM_POWER, admin));
+			      "power", power_json(st, JM_POWER, admin), "timeouts_default", defaults_json(st, JM_POWER),
+			      "sol_wait", dbi_column_int(st, JM_POWER + PW_SOL) ? json_integer(JOB_SOL_WAIT_S) : json_null());
 	dbi_finalize(st);
 	*failed = rc != DBI_ROW && rc != DBI_DONE;
 	if (!o)
@@ -621,7 +645,6 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 
 int jobs_db_policy_parse(json_t *body, struct job_policy *p, char *why, size_t whylen)
 {
-	static const char *const names[3] = { "powering_on", "booting", "running" };
 	json_t *a = json_object_get(body, "attempts"), *t = json_object_get(body, "timeouts"),
 	       *e = json_object_get(body, "end");
 
@@ -642,12 +665,12 @@ int jobs_db_policy_parse(json_t *body, struct job_policy *p, char *why, size_t w
 		return -1;
 	}
 	for (int i = 0; t && i < 3; i++) {
-		json_t *v = json_object_get(t, names[i]);
+		json_t *v = json_object_get(t, bound_names[i]);
 
 		if (!v)
 			continue;
 		if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 7 * 86400) {
-			snprintf(why, whylen, "timeouts.%s: expected 1..604800 seconds", names[i]);
+			snprintf(why, whylen, "timeouts.%s: expected 1..604800 seconds", bound_names[i]);
 			return -1;
 		}
 		p->bound[i] = (int)json_integer_value(v);
@@ -657,7 +680,7 @@ int jobs_db_policy_parse(json_t *body, struct job_policy *p, char *why, size_t w
 		json_t *v;
 
 		json_object_foreach(t, k, v)
-			if (strcmp(k, names[0]) && strcmp(k, names[1]) && strcmp(k, names[2])) {
+			if (strcmp(k, bound_names[0]) && strcmp(k, bound_names[1]) && strcmp(k, bound_names[2])) {
 				snprintf(why, whylen, "timeouts.%s: not a stage (powering_on, booting, running)", k);
 				return -1;
 			}

@@ -38,6 +38,8 @@ struct job_row {
 	int bound[3];            /* seconds in powering_on, booting, running; 0: none */
 	int end_off;             /* end action: power off (else leave on) */
 	char run_status[16];     /* "" without a run */
+	char driver[16];         /* its machine's power driver when it started ("manual"
+				  * for none; "" while queued): its bounds' defaults */
 };
 
 /* The jobs the runner still has work on: not final, or final with the end
@@ -62,6 +64,8 @@ struct job_change {
 	int mark_powered, mark_ended;
 	int64_t boot_until;      /* with mark_powered: the job goes only to a boot before
 				  * this time (bind_db.h's hook, issue 26); 0: any time */
+	const char *driver;      /* with the stage change that starts it (out of queued):
+				  * the machine's power driver, fixed for the job's bounds */
 	int applied;             /* out: 1 if it was applied */
 };
 int jobs_db_change(struct job_change *c);
@@ -94,6 +98,11 @@ int jobs_db_cancel(int64_t id, const char *why);
  * runner bounds stages by it and the API shows it (timeouts_effective):
  * one definition of the defaults. */
 int jobs_db_stage_bound(int set, const char *driver, int i);
+/* How long a job of a machine with serial-over-LAN waits, from its start,
+ * for the session before its first power-on (job_runner.c sol_waiting):
+ * its own bound, not powering_on's, which runs from the power-on. The API
+ * shows it (a machine's power.sol_wait). */
+#define JOB_SOL_WAIT_S 15
 
 /* JSON for the API (HTTP threads' read-only connections). */
 /* with its events; NULL if none, or (*failed 1) when a read failed */
@@ -108,10 +117,11 @@ json_t *jobs_db_lab_json(struct dbi *ro, int fail_streak);
 json_t *jobs_db_lifecycle_json(struct dbi *ro, int64_t id);
 /* The SQL columns of the lifecycle fields and their JSON (api_jobs.c's
  * list reads them with the rest of the row, from column `first` on). */
-/* (The last, the job's machine's power driver, gives the stages' effective
- * bounds; every query of them reads FROM jobs, unaliased.) */
+/* (The last, the power driver its bounds follow, gives the stages'
+ * effective bounds: the driver fixed when the job started, else, queued,
+ * its machine's now; every query of them reads FROM jobs, unaliased.) */
 #define JOBS_DB_LIFE_COLS "stage, stage_since, attempt, attempts, bound_power, bound_boot, bound_run, end_action, reason, ended, " \
-	"(SELECT power_driver FROM machines WHERE machines.mac = jobs.mac)"
+	"coalesce(jobs.power_driver, (SELECT m.power_driver FROM machines m WHERE m.mac = jobs.mac))"
 /* Each one's offset from `first`, in JOBS_DB_LIFE_COLS's order. */
 enum { LIFE_STAGE, LIFE_STAGE_SINCE, LIFE_ATTEMPT, LIFE_ATTEMPTS, LIFE_BOUND_POWER, LIFE_BOUND_BOOT,
        LIFE_BOUND_RUN, LIFE_END_ACTION, LIFE_REASON, LIFE_ENDED, LIFE_DRIVER, LIFE_NCOLS };

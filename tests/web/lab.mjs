@@ -108,6 +108,21 @@ try {
 	ok(!html.includes(process.env.XCB_SECRET), 'machine page never shows the password');
 	ok((await page.textContent('#power-facts')).includes('set (a file'), 'machine page says a password is set');
 	ok(rows === job.events.length && rows >= 5, `job ${job.id}'s ${job.events.length} events on the machine page (${rows} rows)`);
+	// Its lab and the limits its jobs run under, as the API has them (the
+	// page showed neither: an operator had to ask `xcbench job show`).
+	const mj = (await api(`machines/${MAC}`)).machine;
+	const labText = await page.textContent('#machine-lab').catch(() => '');
+	ok(mj.lab ? labText.startsWith(`${mj.lab} (`) : /^none/.test(labText), `machine page names its lab (${mj.lab}): "${labText}"`);
+	const lim = (o, k) => (o[k] == null ? 'none' : `${o[k]} s`);
+	const limText = await page.textContent('#machine-limits').catch(() => '');
+	const want = ['powering_on', 'booting', 'running'].map((k) => `${k} ${lim(mj.timeouts_default, k)}`).join(', ');
+	ok(mj.timeouts_default && mj.timeouts_default.booting === 600 && limText.startsWith(`${want} for a job that sets none`),
+		`machine page: the stage limits for a job that sets none (${want})`, limText);
+	const jobLim = await page.textContent(`.card.job[data-job="${job.id}"] .limits`).catch(() => '');
+	const eff = job.timeouts_effective;
+	ok(eff && eff.booting === 60 && eff.powering_on === 120 &&
+		jobLim === `limits: powering_on ${eff.powering_on} s (default), booting ${eff.booting} s, running ${eff.running} s`,
+		`machine page: job ${job.id}'s own limits (${JSON.stringify(eff)})`, jobLim);
 	const st = await page.$eval('#power-result', () => 'present').catch(() => 'missing');
 	await page.click('button[data-action="status"]');
 	await page.waitForFunction(() => /status: (on|off)/.test(document.querySelector('#power-result')?.textContent || ''), null, { timeout: 20000 });

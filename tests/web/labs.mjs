@@ -43,6 +43,15 @@ try {
 			ok(cell(mac).text === text && cell(mac).own === own, `lab page: ${mac} shows lab '${text}'${own ? ', marked as this daemon\'s' : ''} (${JSON.stringify(cell(mac))})`, cells);
 		ok(/this daemon serves lab west/.test(await page.textContent('#lab-stamp')), 'lab page: it says which lab this daemon serves', await page.textContent('#lab-stamp'));
 		await page.screenshot({ path: path.join(OUT, 'web-labs-lab.png'), fullPage: true });
+		// The machine page names the machine's lab too (it showed none).
+		for (const [mac, want] of [['52:54:00:1a:b0:01', 'east'], ['52:54:00:1a:b0:00', null]]) {
+			await page.goto(url(`machine.html?mac=${mac}`));
+			await page.waitForSelector('#machine-lab', { timeout: 20000 }).catch(() => {});
+			const got = await page.textContent('#machine-lab').catch(() => '');
+			const api_lab = (await api(`machines/${mac}`)).machine.lab;
+			ok(api_lab === want && (want ? got.startsWith(`${want} (`) : got.startsWith('none')),
+				`machine page of ${mac}: its lab as the API has it (${api_lab}): "${got}"`);
+		}
 
 		await page.goto(url('index.html'));
 		await ready();

@@ -1,9 +1,10 @@
 // machine-power.js — the power and jobs sections of the machine page
-// (machine.html?mac=MAC): the power driver's settings (a form; the password
+// (machine.html?mac=MAC): the machine's lab and the stage limits its jobs
+// run under by default, the power driver's settings (a form; the password
 // is a file on the daemon's machine and is never shown, only whether one is
 // set), power actions with the driver's answer or error, and the machine's
-// jobs with every lifecycle event, live, with a cancel button on a job that
-// has not ended. Reads GET /api/v1/machines/{mac}; writes PUT and POST
+// jobs with their limits and every lifecycle event, live, with a cancel
+// button on a job that has not ended. Reads GET /api/v1/machines/{mac}; writes PUT and POST
 // .../power and POST /api/v1/jobs/{id}/cancel.
 
 import { h, $, fill, state, errorBox, loading, params, header, badge } from './dom.js';
@@ -75,9 +76,27 @@ function actions() {
 	return h('div', { class: 'row' }, ['status', 'on', 'off', 'cycle', 'pxe'].map(act), out);
 }
 
+// Seconds as a limit: none where the API says null (no bound).
+const limit = (s) => (s == null ? 'none' : `${s} s`);
+const STAGES = ['powering_on', 'booting', 'running'];
+
+// A job's stage limits as the runner applies them (timeouts_effective, fixed
+// when the job started), each marked "default" where the job set none.
+function jobLimits(j) {
+	const eff = j.timeouts_effective || {}, set = j.timeouts || {};
+	return STAGES.map((s) => `${s} ${limit(eff[s])}${set[s] == null ? ' (default)' : ''}`).join(', ');
+}
+
 function renderPower(m) {
 	const p = m.power;
+	const d = m.timeouts_default || {};
 	const summary = h('dl', { class: 'facts', id: 'power-facts' },
+		h('dt', {}, 'Lab'), h('dd', { id: 'machine-lab' }, m.lab ? `${m.lab} (its daemon boots and powers it)`
+			: h('span', { class: 'muted' }, 'none (set up by a daemon without --lab)')),
+		h('dt', {}, 'Stage limits'), h('dd', { id: 'machine-limits' },
+			`${STAGES.map((s) => `${s} ${limit(d[s])}`).join(', ')} for a job that sets none (${p.driver} power; `,
+			h('code', {}, 'xcbench queue --power-timeout/--boot-timeout/--run-timeout'), ' set a job\'s own)',
+			m.sol_wait != null ? `; up to ${m.sol_wait} s for the serial-over-LAN session before the power-on` : ''),
 		h('dt', {}, 'Driver'), h('dd', {}, p.driver),
 		h('dt', {}, 'BMC'), h('dd', {}, p.host ? `${p.user || ''}@${p.host}:${p.port || 623}` : '—'),
 		h('dt', {}, 'Password'), h('dd', {}, p.password_set ? 'set (a file on the daemon\'s machine; never shown)' : 'not set'),
@@ -106,6 +125,7 @@ function renderJobs(m) {
 				try { await api.write('POST', `jobs/${j.id}/cancel`, {}); } catch (e) { window.alert(e.message); }
 				refresh();
 			} }, 'Cancel')),
+		h('div', { class: 'sub limits' }, `limits: ${jobLimits(j)}`),
 		h('table', { class: 'data events' }, h('tbody', {}, j.events.map((e) =>
 			h('tr', {}, h('td', {}, e.at), h('td', {}, e.stage), h('td', {}, `#${e.attempt}`), h('td', {}, e.reason))))))));
 }
