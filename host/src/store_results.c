@@ -169,7 +169,7 @@ int store_result_dec(int64_t id, const struct xcb_result *r, size_t n, int fast)
  * the frame's whole range [first, first+n-1] (insert-once: stored chunks
  * never overlap). Still one row per non-empty bucket against the run's
  * histogram limit (store_rows). fast: on PostgreSQL the overlap check is
- * the HISTO block's own, so nothing is asked first; on SQLite S_HISTO_HAS
+ * the HISTO block's own, so nothing is asked first; on SQLite S_HISTO_FREE
  * is asked, then the row inserted. */
 static int store_histo(int64_t id, const struct xcb_histo *x, int fast)
 {
@@ -209,11 +209,11 @@ static int store_histo(int64_t id, const struct xcb_histo *x, int fast)
 		store_rows += used;
 		return 0;
 	}
-	/* fast on SQLite: S_HISTO_HAS asked, then the row alone (S_HISTOS_ROW:
+	/* fast on SQLite: S_HISTO_FREE asked, then the row alone (S_HISTOS_ROW:
 	 * S_HISTOS goes through a temporary table there); anything but "may
 	 * go in" is the careful path's to refuse, nothing written yet. */
 	if (fast) {
-		rc = store_may_add(store_st[S_HISTO_HAS], id, x->case_id, x->rep, x->initiator, first, last);
+		rc = store_may_add(store_st[S_HISTO_FREE], id, x->case_id, x->rep, x->initiator, first, last);
 		if (rc)
 			return rc == -1 ? -1 : STORE_SLOW;
 		s = store_st[S_HISTOS_ROW];
@@ -235,7 +235,7 @@ static int store_histo(int64_t id, const struct xcb_histo *x, int fast)
  * chunk of the stream overlaps it (insert-once). Still n samples against
  * the run's samples limit (store_rows). fast: on PostgreSQL the overlap
  * check is the SAMPLES block's own, so nothing is asked first; on SQLite
- * S_SAMPLE_HAS is asked, then the row inserted. */
+ * S_SAMPLE_FREE is asked, then the row inserted. */
 static int store_samples(int64_t id, const struct xcb_samples *y, int fast)
 {
 	/* Values are >= 4 bytes of a frame, so a frame holds at most
@@ -266,9 +266,9 @@ static int store_samples(int64_t id, const struct xcb_samples *y, int fast)
 		store_rows += y->n;
 		return 0;
 	}
-	/* fast on SQLite: S_SAMPLE_HAS asked, then the row alone (as HISTO). */
+	/* fast on SQLite: S_SAMPLE_FREE asked, then the row alone (as HISTO). */
 	if (fast) {
-		rc = store_may_add(store_st[S_SAMPLE_HAS], id, y->case_id, y->rep, y->initiator, y->index,
+		rc = store_may_add(store_st[S_SAMPLE_FREE], id, y->case_id, y->rep, y->initiator, y->index,
 				   (int64_t)y->index + y->n - 1);
 		if (rc)
 			return rc == -1 ? -1 : STORE_SLOW;

@@ -154,11 +154,16 @@ static const char *const sql[S_N] = {
 		     "SELECT CAST(?1 AS BIGINT), CAST(?2 AS BIGINT), CAST(?3 AS BIGINT), CAST(?4 AS BIGINT), "
 		     "CAST(?5 AS BIGINT), CAST(?6 AS BIGINT), CAST(?7 AS TEXT) WHERE NOT EXISTS "
 		     STORE_CHUNK_OVERLAPS("histogram_chunks", "bucket0", "?9", "?8"),
-	/* The fast path's chunks on SQLite: the row alone, after S_SAMPLE_HAS
-	 * or S_HISTO_HAS said it may go in (store_results.c). S_SAMPLES and
+	/* The fast path's chunks on SQLite: the row alone, after S_SAMPLE_FREE
+	 * or S_HISTO_FREE said it may go in (store_results.c). S_SAMPLES and
 	 * S_HISTOS, whose NOT EXISTS reads the table they insert into, are
 	 * run by SQLite through a temporary table (see S_RESULT): the probe
 	 * and the row as two statements cost less. */
+	/* S_HISTO_HAS and S_SAMPLE_HAS for the fast path on SQLite, whose
+	 * memory knows the case (store_runs.c): column 0 is always 1, the
+	 * cases probe left out (~10 % of the probe's instructions). */
+	[S_HISTO_FREE] = "SELECT 1, EXISTS " STORE_CHUNK_OVERLAPS("histogram_chunks", "bucket0", "?6", "?5"),
+	[S_SAMPLE_FREE] = "SELECT 1, EXISTS " STORE_CHUNK_OVERLAPS("sample_chunks", "idx0", "?6", "?5"),
 	[S_SAMPLES_ROW] = "INSERT INTO sample_chunks(run_id, case_id, rep, initiator, idx0, n, vals) "
 			  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[S_HISTOS_ROW] = "INSERT INTO histogram_chunks(run_id, case_id, rep, initiator, bucket0, n, counts) "
