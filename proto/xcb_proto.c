@@ -188,6 +188,24 @@ int xcb_dec_result(const uint8_t *p, size_t len, struct xcb_result *r)
 {
 	if (len < XCB_RESULT_LEN)
 		return XCB_E_PAYLOAD;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* A little-endian machine: the wire is the struct's own layout (each
+	 * member at its wire offset), so the fields the frame holds whole are
+	 * one copy, the rest zero, and PAD zeroed after; the same values as
+	 * the loop below, a tenth of its instructions (it was ~4k a RESULT,
+	 * decoded by the collector and again by the writer: ~2 % of the
+	 * daemon's perf samples at ingest). */
+	unsigned whole = 0;
+
+	while (whole < XCB_N_RESULT_FIELDS && result_at[whole + 1] <= len)
+		whole++;
+	__builtin_memcpy(r, p, result_at[whole]);
+	__builtin_memset((uint8_t *)r + result_at[whole], 0, sizeof(*r) - result_at[whole]);
+	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++)
+		if (result_pad >> i & 1)
+			__builtin_memset((uint8_t *)r + result_at[i], 0, result_at[i + 1] - result_at[i]);
+	return XCB_OK;
+#endif
 	for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
 		unsigned at = result_at[i], w = result_at[i + 1] - at;
 		uint8_t *m = (uint8_t *)r + at;

@@ -6,6 +6,7 @@ frames for an existing run, and floods. Frames come from tests/web/frames.py
 
   hostile.py run HOST:PORT TOKEN [--algo S] [--label-case S]   a 1-case run, DONE
   hostile.py frame HOST:PORT TOKEN SEQ TYPE [FIELDS]         one frame, prints the reply status
+      (TYPE histo or samples: FIELDS "AT,N", a chunk of case 1 from AT)
   hostile.py flood HOST:PORT N SIZE [--token T] [--seq S] [--src IP]
       N datagrams of SIZE bytes (valid frames) with high seqs or unknown
       tokens; prints "sent=N replies=R reply_bytes=B sent_bytes=S"
@@ -49,6 +50,15 @@ def one_frame(token, seq, ftype, fields):
         r.text(frames.LOG, fields or 'forged log')
     elif ftype == 'hello':
         r.text(frames.HELLO, fields.replace('\\n', '\n'))
+    elif ftype in ('histo', 'samples'):
+        # case 1, rep 0, all initiators; FIELDS "AT,N": a chunk from AT of N
+        # buckets (count 1 each) or samples (value 1000 each, 4 bytes)
+        at, n = (int(x) for x in fields.split(','))
+        if ftype == 'histo':
+            r.frame(frames.HISTO, struct.pack('<IHHIHH', 1, 0, frames.ALL, at, n, 0) + struct.pack(f'<{n}I', *[1] * n))
+        else:
+            r.frame(frames.SAMPLES, struct.pack('<IHHIBBH', 1, 0, frames.ALL, at, 4, 0, n) +
+                    struct.pack(f'<{n}I', *[1000] * n))
     else:
         sys.exit('hostile.py: unknown frame type ' + ftype)
     return r.frames[-1]

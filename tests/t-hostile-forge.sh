@@ -69,6 +69,35 @@ check "a CASE whose last id is no number is refused, not ACKed ($c5)" [ "$c5" = 
 r=$(pyjson "$URL/api/v1/health" '"%d %d" % (d["rejected"]["conflict"], d["rejected"]["store_failed"])')
 check "... and is no failed write (conflict, store_failed: $r)" [ "${r#* }" = 0 ]
 
+# --- insert-once of histogram and sample chunks on a running run ---
+# A chunk that overlaps a stored one of its stream is refused (a conflict,
+# not ACKed) and stores nothing; one beside it goes in. Each frame is a
+# batch of its own, so the writer's fast path meets the stored chunk (on
+# SQLite its probe, on PostgreSQL the block statement's).
+T3=f02e000000000003
+curl -s -o /dev/null "${ADMIN[@]}" -X POST -d "{\"token\":\"$T3\"}" "$URL/api/v1/runs"
+"${HOSTILE[@]}" frame $S $T3 0 hello 'cpus=4\ntsc_khz=2000000\n' >/dev/null
+"${HOSTILE[@]}" frame $S $T3 1 case 'id=1\nkind=xcall\nalgo=lockless\nmask=2\n' >/dev/null
+conflicts() { pyjson "$URL/api/v1/health" 'd["rejected"]["conflict"]'; }
+k0=$(conflicts)
+c1=$("${HOSTILE[@]}" frame $S $T3 2 samples 0,64)
+c2=$("${HOSTILE[@]}" frame $S $T3 3 samples 32,64)
+c3=$("${HOSTILE[@]}" frame $S $T3 4 samples 64,64)
+c4=$("${HOSTILE[@]}" frame $S $T3 5 histo 100,10)
+c5=$("${HOSTILE[@]}" frame $S $T3 6 histo 109,4)
+c6=$("${HOSTILE[@]}" frame $S $T3 7 histo 110,4)
+diag "replies: samples '$c1' '$c2' '$c3', histo '$c4' '$c5' '$c6'"
+check "a first SAMPLES chunk is stored and ACKed ($c1)" [ "$c1" = "ok next=3" ]
+check "a SAMPLES chunk overlapping it is refused, not ACKed ($c2)" [ "$c2" = none -o "$c2" = "ok next=3" ]
+check "a SAMPLES chunk beside it is stored ($c3)" [ "${c3%% *}" = ok ]
+check "a HISTO chunk overlapping a stored one is refused, not ACKed ($c4, $c5)" \
+	[ "${c4%% *}" = ok ] && [ "$c5" = none -o "$c5" = "ok next=3" ]
+check "a HISTO chunk beside it is stored ($c6)" [ "${c6%% *}" = ok ]
+check "the two overlaps are counted as conflicts" [ "$(($(conflicts) - k0))" = 2 ]
+ID3=$(XCB_ADMIN=forge-admin pyjson "$URL/api/v1/runs?token=$T3" 'd["runs"][0]["id"]')
+stored=$(pyjson "$URL/api/v1/runs/$ID3" 'd["run"]["frames_received"]')
+check "the run stored 6 frames (HELLO, CASE, 2 SAMPLES, 2 HISTO: $stored)" [ "$stored" = 6 ]
+
 # --- bound to the first frame's source ---
 if ip -4 addr show lo | grep -q '127.0.0.1/8'; then
 	w=$("${HOSTILE[@]}" frame $S $T2 7 log 'from elsewhere' --src 127.0.0.2)

@@ -193,12 +193,15 @@ int store_result_dec(int64_t id, const struct xcb_result *r, size_t n, int fast)
 	 * whose ON CONFLICT is the insert-once check (store_data.c). */
 	if (fast && store_data_on())
 		return store_data_result(id, v, null, cols) ? -1 : (store_rows++, 0);
+	/* fast on SQLite: the row alone (S_RESULT_ROW), the case known. */
+	if (fast)
+		s = store_st[S_RESULT_ROW];
 	dbi_bind_i64(s, 1, id);
 	for (int i = 0; i < cols; i++)
 		if (!null[i])
 			dbi_bind_i64(s, i + 2, v[i]);
-	/* fast: the insert-once check is the statement's own; one row it
-	 * must insert. */
+	/* fast: the insert-once check is the statement's own (its primary
+	 * key); one row it must insert. */
 	if (fast)
 		return store_write(s, fast, 1) ? -1 : (store_rows++, 0);
 	if (store_step(s))
@@ -220,8 +223,9 @@ int store_result_dec(int64_t id, const struct xcb_result *r, size_t n, int fast)
  * when all are empty; refused when a stored chunk of the histogram overlaps
  * the frame's whole range [first, first+n-1] (insert-once: stored chunks
  * never overlap). Still one row per non-empty bucket against the run's
- * histogram limit (store_rows). fast: the overlap check is S_HISTOS's own,
- * so nothing is asked first. */
+ * histogram limit (store_rows). fast: on PostgreSQL the overlap check is
+ * the HISTO block's own, so nothing is asked first; on SQLite S_HISTO_FREE
+ * is asked, then the row inserted. */
 static int store_histo(int64_t id, const struct xcb_histo *x, int fast)
 {
 	static int64_t cnt[XCB_HISTO_CHUNK];
@@ -260,10 +264,21 @@ static int store_histo(int64_t id, const struct xcb_histo *x, int fast)
 		store_rows += used;
 		return 0;
 	}
+	/* fast on SQLite: S_HISTO_FREE asked, then the row alone (S_HISTOS_ROW:
+	 * S_HISTOS goes through a temporary table there); anything but "may
+	 * go in" is the careful path's to refuse, nothing written yet. */
+	if (fast) {
+		rc = store_may_add(store_st[S_HISTO_FREE], id, x->case_id, x->rep, x->initiator, first, last);
+		if (rc)
+			return rc == -1 ? -1 : STORE_SLOW;
+		s = store_st[S_HISTOS_ROW];
+	}
 	store_bind_key(s, id, x->case_id, x->rep, x->initiator, first + lo, hi - lo + 1);
 	dbi_bind_text(s, 7, text, len);
-	dbi_bind_i64(s, 8, first);
-	dbi_bind_i64(s, 9, last);
+	if (!fast) {
+		dbi_bind_i64(s, 8, first);
+		dbi_bind_i64(s, 9, last);
+	}
 	if (store_write(s, fast, 1))
 		return -1;
 	store_rows += used;
@@ -273,8 +288,9 @@ static int store_histo(int64_t id, const struct xcb_histo *x, int fast)
 /* A SAMPLES frame: its n values as ONE row of sample_chunks (values
  * idx0 .. idx0+n-1 as comma-separated decimals), refused when a stored
  * chunk of the stream overlaps it (insert-once). Still n samples against
- * the run's samples limit (store_rows). fast: the overlap check is
- * S_SAMPLES's own, so nothing is asked first. */
+ * the run's samples limit (store_rows). fast: on PostgreSQL the overlap
+ * check is the SAMPLES block's own, so nothing is asked first; on SQLite
+ * S_SAMPLE_FREE is asked, then the row inserted. */
 static int store_samples(int64_t id, const struct xcb_samples *y, int fast)
 {
 	/* Values are >= 4 bytes of a frame, so a frame holds at most
@@ -304,6 +320,14 @@ static int store_samples(int64_t id, const struct xcb_samples *y, int fast)
 			return -1;
 		store_rows += y->n;
 		return 0;
+	}
+	/* fast on SQLite: S_SAMPLE_FREE asked, then the row alone (as HISTO). */
+	if (fast) {
+		rc = store_may_add(store_st[S_SAMPLE_FREE], id, y->case_id, y->rep, y->initiator, y->index,
+				   (int64_t)y->index + y->n - 1);
+		if (rc)
+			return rc == -1 ? -1 : STORE_SLOW;
+		s = store_st[S_SAMPLES_ROW];
 	}
 	store_bind_key(s, id, y->case_id, y->rep, y->initiator, y->index, y->n);
 	dbi_bind_text(s, 7, vals, len);

@@ -206,18 +206,32 @@ static void rollback(void)
 		exec("ROLLBACK", 1);
 }
 
+/* The text of a frame's source address for store_frame, formatted again
+ * only when it differs from the last frame's: a batch's frames come from
+ * few machines, and inet_ntop (glibc formats with sprintf) once a frame was
+ * ~2 % of the writer's instructions. Writer thread only. */
+static const char *peer_text(struct in_addr a)
+{
+	static struct in_addr last;
+	static char text[INET_ADDRSTRLEN];
+
+	if (!text[0] || a.s_addr != last.s_addr) {
+		inet_ntop(AF_INET, &a, text, sizeof(text));
+		last = a;
+	}
+	return text;
+}
+
 /* Applies one frame. store.c checks a frame before its first write, so a
  * refused frame has written nothing. Returns 0, or -1 when the batch must
  * be rolled back (the database failed, or SQLite already rolled it back). */
 static int apply_frame(struct witem *it)
 {
-	char peer[INET_ADDRSTRLEN];
 	int64_t id = it->run->id;
 
-	inet_ntop(AF_INET, &it->src, peer, sizeof(peer));
 	/* r->id is only ever written on this thread (and before threads
 	 * start), so it is read here without the registry lock. */
-	it->outcome = store_frame(wdb, &it->run->id, it->run->token, &it->h, it->data, peer);
+	it->outcome = store_frame(wdb, &it->run->id, it->run->token, &it->h, it->data, peer_text(it->src));
 	it->created = id == 0 && it->run->id != 0;
 	return it->outcome == -1 || !dbi_in_txn(wdb) ? -1 : 0;
 }

@@ -117,6 +117,34 @@ static void roundtrip_result(void **s)
 	assert_memory_equal(buf, "XCB1", 4);
 }
 
+/* xcb_dec_result at every length from v1's to the full one, from random
+ * bytes (PAD's too): each field is its little-endian wire bytes when the
+ * frame holds it whole, else 0, and PAD is always 0 (read here byte by
+ * byte, as the generic decoder does, against the little-endian copy). */
+static void dec_result_lengths(void **s)
+{
+	uint8_t p[XCB_RESULT_LEN_FULL];
+	struct xcb_result out;
+	uint32_t x = 12345;
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(p); i++)
+		p[i] = (uint8_t)((x = x * 1103515245u + 12345u) >> 16);
+	for (size_t len = XCB_RESULT_LEN; len <= XCB_RESULT_LEN_FULL; len++) {
+		memset(&out, 0xa5, sizeof(out));
+		assert_int_equal(xcb_dec_result(p, len, &out), XCB_OK);
+		for (unsigned i = 0; i < XCB_N_RESULT_FIELDS; i++) {
+			const struct xcb_field *f = &xcb_result_fields[i];
+			uint64_t want = 0;
+
+			if (f->part != XCB_PART_PAD && f->offset + f->bits / 8 <= len)
+				for (unsigned k = f->bits / 8; k--;)
+					want = want << 8 | p[f->offset + k];
+			assert_true(xcb_result_get(&out, i) == want);
+		}
+	}
+}
+
 static void roundtrip_text(void **s)
 {
 	uint8_t buf[XCB_FRAME_MAX];
@@ -491,6 +519,7 @@ int main(void)
 		cmocka_unit_test(crc_known_vector),
 		cmocka_unit_test(crc_sliced_equals_nibble),
 		cmocka_unit_test(roundtrip_result),
+		cmocka_unit_test(dec_result_lengths),
 		cmocka_unit_test(roundtrip_text),
 		cmocka_unit_test(roundtrip_histo_samples_done_ack),
 		cmocka_unit_test_setup(every_truncation_fails, frame_setup),
