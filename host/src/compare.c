@@ -421,6 +421,19 @@ void compare_row_names(char *out, size_t n)
 	while ((r = row_next(r)) && len < n);
 }
 
+const char *compare_row_near(const char *name)
+{
+	const char *words[32];
+	unsigned r = 0, n = 0;
+	int i;
+
+	do
+		words[n++] = compare_row_name(r);
+	while ((r = row_next(r)) && n < sizeof(words) / sizeof(words[0]));
+	i = cmdline_nearest(name, words, n);
+	return i < 0 ? NULL : words[i];
+}
+
 static int push_d(double **v, size_t *n, double x)
 {
 	double *p = realloc(*v, (*n + 1) * sizeof(**v));
