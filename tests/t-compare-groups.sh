@@ -135,10 +135,25 @@ check "compare --algo-a nosuch: exit 3 with a clear error ($rc)" [ "$rc" = 3 ] &
 "${X[@]}" compare "${ID[0]}" "${ID[0]}" --algo-a nosuch --algo-b locked >"$TMP/nosuch.out" 2>&1
 check "compare --algo-a nosuch names the algorithms the runs have ($(grep -m1 'no case has' "$TMP/nosuch.out"))" \
 	grep -Eq "^warning: A: no case has algo=nosuch \(its cases have algo: .*locked.*lockless" "$TMP/nosuch.out"
+check "... and suggests none when no algorithm is near nosuch" bash -c "! grep -q 'did you mean' '$TMP/nosuch.out'"
+# A typo is told the nearest value or key by the payload keys' measure
+# (cmdline_nearest: a swap of two letters is one edit), in the API's
+# warning and so on the CLI's stderr.
+"${X[@]}" compare "${ID[0]}" "${ID[0]}" --algo-a lcokless --algo-b locked >"$TMP/lcok.err" 2>&1
+rc=$?
+check "compare --algo-a lcokless: exit 3 and did you mean 'lockless' ($rc: $(grep -m1 'no case has' "$TMP/lcok.err"))" \
+	bash -c "[ $rc = 3 ] && grep -q \"^warning: A: no case has algo=lcokless; did you mean 'lockless'?\" '$TMP/lcok.err'"
+"${X[@]}" compare "${ID[0]}" "${ID[0]}" --algo-a locked --algo-b lokced --json >/dev/null 2>"$TMP/lokc.err"
+rc=$?
+check "compare --algo-b lokced --json: exit 3 and did you mean 'locked' on stderr ($rc: $(grep -m1 'no case has' "$TMP/lokc.err"))" \
+	bash -c "[ $rc = 3 ] && grep -q \"^warning: B: no case has algo=lokced; did you mean 'locked'?\" '$TMP/lokc.err'"
+w=$(pyjson "$URL/api/v1/compare?a=${ID[0]}&b=${ID[0]}&a_where=wrok_us=0&b_where=work_us=5" '"\n".join(d["warnings"])')
+check "API: a_where=wrok_us=0 warns with did you mean 'work_us' ($w)" \
+	grep -q "^A: no case has the key 'wrok_us'; did you mean 'work_us'? (wrok_us=0 matched nothing)" <<<"$w"
 "${X[@]}" compare "${ID[0]}" "${ID[0]}" --a-where wiat=done --json >/dev/null 2>"$TMP/wiat.err"
 rc=$?
 check "compare --a-where wiat=done --json: exit 3, and stderr says no case has the key ($rc: $(grep -m1 wiat "$TMP/wiat.err"))" \
-	bash -c "[ $rc = 3 ] && grep -q \"^warning: A: no case has the key 'wiat'\" '$TMP/wiat.err'"
+	bash -c "[ $rc = 3 ] && grep -q \"^warning: A: no case has the key 'wiat'; did you mean 'wait'?\" '$TMP/wiat.err'"
 # No case matched is no verdict, in every output form (a --json check
 # used to say "pass" and exit 0 on a typo in --a-where).
 "${X[@]}" check --baseline "$A" "$B" --a-where work_us=999 --json >"$TMP/none.json" 2>"$TMP/none.err"
@@ -255,7 +270,7 @@ check "runs?q=qemu TCG finds the TCG capture by its hypervisor's name ($f)" \
 # demand), and the comparison lists it in its conditions and mismatches.
 m=$(pyjson "$URL/api/v1/compare?a=${ID[0]},${ID[1]},${ID[2]}&b=${ID[3]},${ID[4]},${ID[5]}" '" | ".join(d["mismatches"])')
 check "stable boots: no unstable-host line ($m)" bash -c "! grep -q 'unstable host' <<<'$m'"
-sqlite3 "$DB" "UPDATE results SET flags = flags | 4 WHERE run_id = ${ID[1]} AND rep = 0 AND case_id =
+sqlite3 -cmd ".timeout 10000" "$DB" "UPDATE results SET flags = flags | 4 WHERE run_id = ${ID[1]} AND rep = 0 AND case_id =
 	(SELECT min(case_id) FROM cases WHERE run_id = ${ID[1]} AND kind = 'xcall' AND algo = 'lockless')"
 m=$(pyjson "$URL/api/v1/compare?a=${ID[0]},${ID[1]},${ID[2]}&b=${ID[3]},${ID[4]},${ID[5]}" '" | ".join(d["mismatches"] + d["warnings"])')
 check "a case flagged unstable host is a note in mismatches, each side named, not a difference of the sides ($m)" \
@@ -280,7 +295,7 @@ check "an unstable case outside the compared ones is not counted ($m)" bash -c "
 # Both sides from one run (two algorithms), each with an unstable case:
 # the line names the sides, A and B ("run 2: 1 case vs run 2: 1 case" read
 # as one run counted twice, differently).
-sqlite3 "$DB" "UPDATE results SET flags = flags | 4 WHERE run_id = ${ID[1]} AND rep = 0 AND case_id =
+sqlite3 -cmd ".timeout 10000" "$DB" "UPDATE results SET flags = flags | 4 WHERE run_id = ${ID[1]} AND rep = 0 AND case_id =
 	(SELECT min(case_id) FROM cases WHERE run_id = ${ID[1]} AND kind = 'xcall' AND algo = 'locked')"
 m=$(pyjson "$URL/api/v1/compare?a=${ID[1]}&b=${ID[1]}&algo_a=locked&algo_b=lockless" '" | ".join(d["mismatches"])')
 check "one run on both sides, unstable cases on each: A's and B's counts ($m)" \
@@ -288,20 +303,20 @@ check "one run on both sides, unstable cases on each: A's and B's counts ($m)" \
 m=$(pyjson "$URL/api/v1/compare?a=${ID[0]},${ID[1]},${ID[2]}&b=${ID[0]},${ID[1]},${ID[2]}&algo_a=locked&algo_b=lockless" '" | ".join(d["mismatches"])')
 check "... and with a group a side ($m)" \
 	test "$m" = "unstable host cases: 1 of A's cases (run ${ID[1]}), 1 of B's (run ${ID[1]})"
-sqlite3 "$DB" "UPDATE results SET flags = flags | 4 WHERE run_id = ${ID[2]} AND rep = 0 AND case_id =
+sqlite3 -cmd ".timeout 10000" "$DB" "UPDATE results SET flags = flags | 4 WHERE run_id = ${ID[2]} AND rep = 0 AND case_id =
 	(SELECT min(case_id) FROM cases WHERE run_id = ${ID[2]} AND kind = 'xcall' AND algo = 'locked')"
 m=$(pyjson "$URL/api/v1/compare?a=${ID[0]},${ID[1]},${ID[2]}&b=${ID[0]},${ID[1]},${ID[2]}&algo_a=locked&algo_b=lockless" '" | ".join(d["mismatches"])')
 check "... with two runs of a side that have some, each run's count ($m)" \
 	test "$m" = "unstable host cases: 2 of A's cases (run ${ID[1]}: 1, run ${ID[2]}: 1), 1 of B's (run ${ID[1]})"
 # Back as they were: exactly the two rows set above, each by its own run.
 for r in "${ID[1]}" "${ID[2]}"; do
-	sqlite3 "$DB" "UPDATE results SET flags = flags & ~4 WHERE run_id = $r AND rep = 0 AND case_id =
+	sqlite3 -cmd ".timeout 10000" "$DB" "UPDATE results SET flags = flags & ~4 WHERE run_id = $r AND rep = 0 AND case_id =
 		(SELECT min(case_id) FROM cases WHERE run_id = $r AND kind = 'xcall' AND algo = 'locked')"
 done
 # A compared case that failed a check (RESULT flag 2, XCB_RF_INVARIANT: an
 # algorithm that lost or duplicated calls) is named, and warned of: a
 # comparison against a broken algorithm looked like any other.
-sqlite3 "$DB" "UPDATE results SET flags = flags | 2 WHERE run_id = ${ID[4]} AND rep = 1 AND case_id =
+sqlite3 -cmd ".timeout 10000" "$DB" "UPDATE results SET flags = flags | 2 WHERE run_id = ${ID[4]} AND rep = 1 AND case_id =
 	(SELECT min(case_id) FROM cases WHERE run_id = ${ID[4]} AND kind = 'xcall' AND algo = 'lockless')"
 m=$(pyjson "$URL/api/v1/compare?a=${ID[0]},${ID[1]},${ID[2]}&b=${ID[3]},${ID[4]},${ID[5]}" '" | ".join(d["mismatches"] + d["warnings"])')
 check "a compared case that failed a check: a mismatch line and a warning ($m)" \
@@ -314,13 +329,13 @@ check "... but not when that case is not compared ($m)" bash -c "! grep -q 'fail
 # The run page (what show reads) is cached by the run's frames and last
 # frame (casecache.c, run_renders): flags written behind the daemon's back
 # need a new last_frame to be read, as a new frame would bring.
-sqlite3 "$DB" "UPDATE runs SET last_frame = last_frame + 1 WHERE id IN (${ID[1]}, ${ID[4]})"
+sqlite3 -cmd ".timeout 10000" "$DB" "UPDATE runs SET last_frame = last_frame + 1 WHERE id IN (${ID[1]}, ${ID[4]})"
 "${X[@]}" show "${ID[4]}" >"$TMP/show-failed.txt" 2>&1
 "${X[@]}" show "${ID[1]}" >"$TMP/show-unst.txt" 2>&1
 check "xcbench show marks the failed case and the unstable one in NOTE, and only those ($(grep -c ' FAILED check$' "$TMP/show-failed.txt") failed, $(grep -c ' unstable host$' "$TMP/show-unst.txt") unstable)" \
 	bash -c "[ \$(grep -c ' FAILED check$' '$TMP/show-failed.txt') = 1 ] && [ \$(grep -c ' unstable host$' '$TMP/show-unst.txt') = 1 ] &&
 		! grep -q 'unstable host$' '$TMP/show-failed.txt' && grep -q ' P50_CYC .* NOTE$' '$TMP/show-failed.txt'"
-sqlite3 "$DB" "UPDATE results SET flags = flags & ~2 WHERE run_id = ${ID[4]}"
+sqlite3 -cmd ".timeout 10000" "$DB" "UPDATE results SET flags = flags & ~2 WHERE run_id = ${ID[4]}"
 # show carries what the seed's table cannot: fairness under a case with 2
 # initiators, the lock profile under one whose algorithm keeps it (locked)
 check "xcbench show: fairness and lock-profile lines under the cases ($(grep -c 'fairness  *jain' "$TMP/show-failed.txt") fairness, $(grep -c 'lock profile  *locked.s call lock: [1-9]' "$TMP/show-failed.txt") lock)" \
@@ -332,11 +347,11 @@ check "3 boots against 1: the warning names B's one boot ($w)" \
 	grep -q "1 boot on B's side (3 on A's): no between-boot variance, intervals are within-boot only" <<<"$w"
 # A side with a run that is not complete is said, in the API and in check:
 # a crashed baseline must not pass a check unremarked.
-sqlite3 "$DB" "UPDATE runs SET status = 'crashed' WHERE id = ${ID[5]}"
+sqlite3 -cmd ".timeout 10000" "$DB" "UPDATE runs SET status = 'crashed' WHERE id = ${ID[5]}"
 "${X[@]}" check --baseline "$A" "$B" >"$TMP/crashed.txt" 2>&1
 check "check warns of B's crashed run ($(grep -m1 crashed "$TMP/crashed.txt"))" \
 	grep -q "^warning: run ${ID[5]} (B) is crashed: only the cases it stored are compared" "$TMP/crashed.txt"
-sqlite3 "$DB" "UPDATE runs SET status = 'complete' WHERE id = ${ID[5]}"
+sqlite3 -cmd ".timeout 10000" "$DB" "UPDATE runs SET status = 'complete' WHERE id = ${ID[5]}"
 "${X[@]}" export 999 >/dev/null 2>"$TMP/exp.err"
 check "export of a missing run: the error in words, not JSON ($(cat "$TMP/exp.err"))" \
 	bash -c "grep -q 'run 999 not found' '$TMP/exp.err' && ! grep -q '{' '$TMP/exp.err'"

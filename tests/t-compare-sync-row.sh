@@ -68,8 +68,14 @@ check "--row reader_batch: the readers' wait per batch" grep -q "% change of the
 rc=$?
 check "an unknown row: exit 1, the daemon's 400 lists the rows (rc $rc)" \
 	sh -c "test $rc -eq 1 && grep -q 'row: expected one of all, writer_hold, writer_e2e, writer_effective, reader_batch' '$T/bad.out'"
+check "... and names the row meant: did you mean 'writer_hold' ($(grep -o 'did you mean.*' "$T/bad.out"))" \
+	grep -q "row: expected one of .*; did you mean 'writer_hold'?" "$T/bad.out"
+curl -s "$URL/api/v1/compare?a=$ID&b=$ID&row=lokc_hold" >"$T/swap.json"
+check "API: row=lokc_hold (a swap): did you mean 'lock_hold' ($(cat "$T/swap.json"))" \
+	grep -q "did you mean 'lock_hold'?\"" "$T/swap.json"
 code=$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/compare?a=$ID&b=$ID&row=cpu0")
 check "API: row=cpu0 is 400 ($code)" test "$code" = 400
+check "... and row=cpu0, near none, suggests nothing" sh -c "! curl -s '$URL/api/v1/compare?a=$ID&b=$ID&row=cpu0' | grep -q 'did you mean'"
 "$XCBENCH" --server "$URL" show "$ID" >"$T/show.out" 2>&1
 check "show still labels the rows as compare's table does (writer's lock hold, readers' wait per batch)" \
 	sh -c "grep -q \"writer's lock hold *p50 [0-9]\" '$T/show.out' && grep -q \"readers' wait per batch *p50 [0-9]\" '$T/show.out'"

@@ -6,8 +6,11 @@
  */
 #include <getopt.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "client.h"
+#include "power.h"
+#include "slow_note.h"
 
 static const char usage[] =
 "usage: xcbench machine set MAC --power ipmi --host BMC [--port N] --user U --password-file FILE [--sol] [--take]\n"
@@ -88,14 +91,60 @@ static int machine_set(const struct cmd *cmd, const char *mac, json_t *body, int
 	return 0;
 }
 
-static int machine_power(const char *mac, const char *action, int as_json)
+/* What a slow power call of machine mac waits on, into line: the BMC at
+ * HOST:PORT for ipmi, the command for command, and for how long at most;
+ * "" for a manual machine (nothing is run) or one the daemon does not
+ * have (the POST says so). Asked of the daemon only for a terminal. */
+static void power_waits_on(const char *mac, char *line, size_t n)
 {
 	char path[128];
+	struct http_resp r = { 0 };
+	json_t *o, *p;
+	const char *drv, *host;
+
+	line[0] = 0;
+	if (!isatty(STDERR_FILENO))
+		return;
+	snprintf(path, sizeof(path), "/api/v1/machines/%s", mac);
+	if (http_call("GET", path, NULL, &r, NULL) || r.status != 200 || !r.body.p) {
+		buf_free(&r.body);
+		return;
+	}
+	o = json_loadb(r.body.p, r.body.len, 0, NULL);
+	buf_free(&r.body);
+	term_safe(o);	/* the host is printed on a terminal */
+	p = json_object_get(json_object_get(o, "machine"), "power");
+	drv = json_string_value(json_object_get(p, "driver"));
+	host = json_string_value(json_object_get(p, "host"));
+	if (drv && strcmp(drv, "ipmi") == 0 && host) {
+		json_int_t port = json_integer_value(json_object_get(p, "port"));
+
+		/* port 0: not given, ipmitool's 623 (machine_show) */
+		snprintf(line, n, "xcbench machine: waiting for the BMC at %s:%lld (ipmi, up to %d s)...", host,
+			 port > 0 ? (long long)port : 623LL, POWER_ACTION_MAX_S(1));
+	} else if (drv && strcmp(drv, "command") == 0) {
+		snprintf(line, n, "xcbench machine: waiting for the power command of %s (up to %d s)...", mac,
+			 POWER_ACTION_MAX_S(0));
+	}
+	json_decref(o);
+}
+
+/* `power MAC ACTION`: the daemon runs the driver before it answers, ~12 s
+ * for a BMC that never answers; a terminal is told what it waits on. */
+static int machine_power(const char *mac, const char *action, int as_json)
+{
+	char path[128], wait[512];
+	struct slow_note note;
 	json_t *o;
 	int rc;
 
+	power_waits_on(mac, wait, sizeof(wait));
 	snprintf(path, sizeof(path), "/api/v1/machines/%s/power", mac);
+	if (wait[0])
+		slow_note_start(&note, wait);
 	o = api_answer("POST", path, json_pack("{s:s}", "action", action), as_json, &rc);
+	if (wait[0])
+		slow_note_end(&note);
 	if (!o)
 		return rc;
 	printf("%s: %s: %s\n", stored_mac(o, mac), action, json_string_value(json_object_get(o, "result")));

@@ -416,10 +416,12 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 	if (qarg(rq, "row") && compare_row_parse(qarg(rq, "row"), &c.row)) {
 		/* the names compare's rows have, so a new row is listed */
 		char names[160];
+		const char *near = compare_row_near(qarg(rq, "row"));
 
 		compare_row_names(names, sizeof(names));
 		return reply_error(rq, 400, "row: expected one of %s (a sync case's writer and batch rows, "
-				   "a lock profile's hold)", names);
+				   "a lock profile's hold)%s%s%s", names, near ? "; did you mean '" : "", near ? near : "",
+				   near ? "'?" : "");
 	}
 	c.algo_a = fa;
 	c.algo_b = fb;

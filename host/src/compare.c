@@ -23,6 +23,7 @@
 #include "casestats.h"
 #include "compare.h"
 #include "fdr.h"
+#include "lib/cmdline.h"
 #include "pseudo_words.h"
 #include "results_db.h"
 #include "runs_db.h"
@@ -58,9 +59,11 @@ struct group {
 	struct gcase *c;
 	size_t n, cap;
 	/* per where clause of the side: how many of its runs' cases matched
-	 * it alone, and the values its key had ({key: [value, ...]}) */
+	 * it alone, and the values its key had ({key: [value, ...]}); the
+	 * keys of the cases that lacked a clause's key ({key: true}: what a
+	 * typo'd key is told "did you mean" from) */
 	size_t where_hits[COMPARE_MAX_WHERE];
-	json_t *where_seen;
+	json_t *where_seen, *keys_seen;
 	/* the algos of the cases it took (at most 24), and, when the side
 	 * restricts algo but not flush, how many of them are TLB cases whose
 	 * algo names their path (case_algo_is_path) and how many are not:
@@ -91,6 +94,7 @@ static void free_group(struct group *g)
 	}
 	free(g->c);
 	json_decref(g->where_seen);
+	json_decref(g->keys_seen);
 	json_decref(g->algos);
 }
 
@@ -122,8 +126,12 @@ static const char *side_value(const struct compare_side *s, const char *key)
 static void where_note(json_t *cfg, const struct compare_side *s, struct group *g)
 {
 	for (size_t i = 0; i < s->nwhere; i++) {
-		json_t *v = json_object_get(cfg, s->where[i].key), *vals;
+		json_t *v = json_object_get(cfg, s->where[i].key), *vals, *e;
+		const char *k;
 
+		if (!v)
+			json_object_foreach(cfg, k, e)
+				json_object_set(g->keys_seen, k, json_true());
 		if (!json_is_string(v))
 			continue;
 		g->where_hits[i] += strcmp(json_string_value(v), s->where[i].value) == 0;
@@ -133,28 +141,52 @@ static void where_note(json_t *cfg, const struct compare_side *s, struct group *
 	}
 }
 
+/* "; did you mean 'W'?" when one of words[0..n) is near enough to w by
+ * the measure the payload keys' and algos= hints use (cmdline_nearest:
+ * a swap of two letters is one edit, mnie finds mine), else "". */
+static void near_hint(struct buf *b, const char *w, const char *const *words, size_t n)
+{
+	int i = cmdline_nearest(w, words, (unsigned)n);
+
+	if (i >= 0)
+		buf_addf(b, "; did you mean '%s'?", words[i]);
+}
+
 /* A warning per where clause of side `name` that no case matched: a typo
  * in --algo-a or --a-where answered only "no case matched". Its key's
- * values as the runs have them, or that no case has the key. */
+ * values as the runs have them, or that no case has the key; either with
+ * the nearest value (key) as a "did you mean". */
 static void where_warnings(json_t *warn, const char *name, const struct compare_side *s, const struct group *g)
 {
 	for (size_t i = 0; i < s->nwhere; i++) {
 		json_t *vals = json_object_get(g->where_seen, s->where[i].key), *e;
-		struct buf b = { 0 };
-		size_t j;
+		const char *words[64], *k;
+		struct buf b = { 0 }, hint = { 0 };
+		size_t j, n = 0;
 
 		if (g->where_hits[i])
 			continue;
 		if (!vals) {
-			json_array_append_new(warn, json_sprintf("%s: no case has the key '%s' (%s=%s matched nothing)",
-								 name, s->where[i].key, s->where[i].key, s->where[i].value));
+			json_object_foreach(g->keys_seen, k, e)
+				if (n < sizeof(words) / sizeof(words[0]))
+					words[n++] = k;
+			near_hint(&hint, s->where[i].key, words, n);
+			json_array_append_new(warn, json_sprintf("%s: no case has the key '%s'%s (%s=%s matched nothing)",
+								 name, s->where[i].key, hint.p ? hint.p : "",
+								 s->where[i].key, s->where[i].value));
+			buf_free(&hint);
 			continue;
 		}
-		json_array_foreach(vals, j, e)
+		json_array_foreach(vals, j, e) {
 			buf_addf(&b, "%s%s", j ? ", " : "", json_string_value(e));
-		json_array_append_new(warn, json_sprintf("%s: no case has %s=%s (its cases have %s: %s)", name,
-							 s->where[i].key, s->where[i].value, s->where[i].key, b.p));
+			words[n++] = json_string_value(e);	/* seen_add: at most 24 */
+		}
+		near_hint(&hint, s->where[i].value, words, n);
+		json_array_append_new(warn, json_sprintf("%s: no case has %s=%s%s (its cases have %s: %s)", name,
+							 s->where[i].key, s->where[i].value, hint.p ? hint.p : "",
+							 s->where[i].key, b.p));
 		buf_free(&b);
+		buf_free(&hint);
 	}
 }
 
@@ -389,6 +421,19 @@ void compare_row_names(char *out, size_t n)
 	while ((r = row_next(r)) && len < n);
 }
 
+const char *compare_row_near(const char *name)
+{
+	const char *words[32];
+	unsigned r = 0, n = 0;
+	int i;
+
+	do
+		words[n++] = compare_row_name(r);
+	while ((r = row_next(r)) && n < sizeof(words) / sizeof(words[0]));
+	i = cmdline_nearest(name, words, n);
+	return i < 0 ? NULL : words[i];
+}
+
 static int push_d(double **v, size_t *n, double x)
 {
 	double *p = realloc(*v, (*n + 1) * sizeof(**v));
@@ -461,6 +506,7 @@ static void load_group(struct dbi *db, const struct compare_side *s, const struc
 {
 	memset(g, 0, sizeof(*g));
 	g->where_seen = json_object();
+	g->keys_seen = json_object();
 	g->algos = json_array();
 	for (size_t r = 0; r < s->nruns; r++) {
 		struct side_case *c;

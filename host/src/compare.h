@@ -64,6 +64,10 @@ const char *compare_row_name(unsigned row);
 /* Every name compare_row_parse takes, in order, ", " between, into out[0..n)
  * (cut short where it does not fit). */
 void compare_row_names(char *out, size_t n);
+/* The name compare_row_parse takes nearest to a name it does not (the
+ * payload keys' measure, cmdline_nearest: writer_hlod finds writer_hold),
+ * or NULL. */
+const char *compare_row_near(const char *name);
 
 /* "1,2,3" into side->runs; -1 on a bad or repeated id or too many. */
 int compare_parse_runs(const char *s, struct compare_side *side);
