@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api_power_call.h"
 #include "http_limits.h"
 #include "job_runner.h"
 #include "jobs_db.h"
@@ -172,7 +173,7 @@ enum MHD_Result api_machine_power(struct req *rq, int64_t m)
 	enum MHD_Result res;
 	char msg[600], mac[18];
 	json_t *body;
-	int a, rc;
+	int a;
 
 	body = admin_body(rq, &res);
 	if (!body)
@@ -196,17 +197,8 @@ enum MHD_Result api_machine_power(struct req *rq, int64_t m)
 	/* A call may take POWER_TIMEOUT_S, and a failed session one more to
 	 * say why (power_ipmi.c): longer than --request-timeout's default. */
 	http_limits_extend(rq->conn, 2 * POWER_TIMEOUT_S + 5);
-	rc = power_do(&c, (enum power_action)a, msg, sizeof(msg));
-	if (rc < 0) {
-		jobs_db_power_state(mac, NULL, msg);
-		/* 502: the daemon is fine; the BMC (or the tool) said no. */
-		return reply_error(rq, 502, "%s", msg);
-	}
-	if (rc == 0)
-		jobs_db_power_state(mac, a == POWER_STATUS ? msg : a == POWER_OFF ? "off" : a == POWER_PXE ? NULL : "on", NULL);
-	return reply_json(rq, 200, json_pack("{s:s, s:s, s:s, s:s, s:b}", "mac", mac, "driver",
-					     c.driver[0] ? c.driver : "manual", "action", power_action_name(a),
-					     "result", msg, "manual", rc == 1));
+	/* Off this HTTP thread: its other connections are served meanwhile. */
+	return power_call_begin(rq, &c, (enum power_action)a);
 }
 
 enum MHD_Result api_job(struct req *rq, int64_t id)

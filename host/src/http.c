@@ -3,12 +3,15 @@
  * request bodies collected up to BODY_MAX, and the route tables. Each worker
  * thread reads through its own read-only SQLite connection (db_ro), so HTTP
  * never waits for the writer and never shares a connection across threads.
- * What the handlers use to answer is http_reply.c.
+ * A power action's request is suspended while its driver call runs on a
+ * thread of its own (api_power_call.c), so the worker serves its other
+ * connections meanwhile. What the handlers use to answer is http_reply.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_power_call.h"
 #include "http.h"
 #include "http_guard.h"
 #include "http_limits.h"
@@ -314,6 +317,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *conn, const cha
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	/* Resumed after its power call's thread ended: the answer is ready. */
+	if (rq->power)
+		return power_call_answer(rq);
 	if (rq->too_big)
 		return reply_error(rq, 413, "request body larger than %d bytes", BODY_MAX);
 	{
@@ -358,6 +364,7 @@ static void completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	http_limits_request_done(conn);
 	if (rq) {
 		buf_free(&rq->body);
+		power_call_free(rq->power);
 		free(rq);
 		*con_cls = NULL;
 	}
@@ -374,7 +381,8 @@ int http_start(void)
 	 * which a second daemon bound the same port and the kernel split the
 	 * connections between the two stores; MHD's default (SO_REUSEADDR)
 	 * still lets a restart skip TIME_WAIT. */
-	mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG,
+	mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
+				       MHD_ALLOW_SUSPEND_RESUME,
 			       0, NULL, NULL, handler, NULL,
 			       MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&cfg.listen,
 			       MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg.threads,
@@ -392,6 +400,9 @@ int http_start(void)
 
 void http_stop(void)
 {
+	/* No connection may be suspended when the daemon stops: the power
+	 * calls end (POWER_ACTION_MAX_S at most) and resume theirs first. */
+	power_calls_drain();
 	if (mhd)
 		MHD_stop_daemon(mhd);
 	mhd = NULL;

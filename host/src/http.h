@@ -14,8 +14,11 @@
 
 #define BODY_MAX (64 * 1024)
 
+struct power_call;
+
 struct req {
 	struct MHD_Connection *conn;
+	struct power_call *power; /* a power action's call (api_power_call.c), owned once it resumed us */
 	const char *method, *url;
 	struct buf body;
 	int too_big;

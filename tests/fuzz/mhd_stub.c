@@ -5,6 +5,7 @@
  * of libmicrohttpd is noticed here rather than silently mis-fuzzed).
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,7 +31,14 @@ struct MHD_Connection {
 	size_t nargs, nhdrs;
 	struct stub_reply *out;
 	int queued;
+	int suspends;  /* MHD_suspend_connection calls so far (stub_mu) */
+	int suspended; /* stub_mu */
 };
+
+/* A suspended connection is resumed from another thread (the daemon's
+ * power call, api_power_call.c), as libmicrohttpd allows. */
+static pthread_mutex_t stub_mu = PTHREAD_MUTEX_INITIALIZER; /* pairs: every connection's suspends, suspended */
+static pthread_cond_t stub_resumed = PTHREAD_COND_INITIALIZER; /* suspended cleared (under stub_mu): mhd_request waits */
 
 struct MHD_Response {
 	char *buf;
@@ -89,6 +97,46 @@ struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port, MHD_Accep
 	}
 	va_end(ap);
 	return &the_daemon;
+}
+
+/* As libmicrohttpd: no more handler calls until MHD_resume_connection. */
+void MHD_suspend_connection(struct MHD_Connection *c)
+{
+	pthread_mutex_lock(&stub_mu);
+	if (c->suspended) {
+		fprintf(stderr, "mhd_stub: a suspended connection suspended again\n");
+		abort();
+	}
+	c->suspended = 1;
+	c->suspends++;
+	pthread_mutex_unlock(&stub_mu);
+}
+
+/* Resuming a connection not suspended is undefined in libmicrohttpd. */
+void MHD_resume_connection(struct MHD_Connection *c)
+{
+	pthread_mutex_lock(&stub_mu);
+	if (!c->suspended) {
+		fprintf(stderr, "mhd_stub: a connection not suspended resumed\n");
+		abort();
+	}
+	c->suspended = 0;
+	pthread_cond_broadcast(&stub_resumed);
+	pthread_mutex_unlock(&stub_mu);
+}
+
+/* After a handler call: whether it suspended c (before: c's suspends
+ * before the call); if so, waits until c is resumed. */
+static int wait_resumed(struct MHD_Connection *c, int before)
+{
+	int was;
+
+	pthread_mutex_lock(&stub_mu);
+	was = c->suspends != before;
+	while (c->suspended)
+		pthread_cond_wait(&stub_resumed, &stub_mu);
+	pthread_mutex_unlock(&stub_mu);
+	return was;
 }
 
 void MHD_stop_daemon(struct MHD_Daemon *d)
@@ -287,7 +335,7 @@ int mhd_request(const char *method, const char *path, const struct stub_kv *args
 		const struct stub_kv *hdrs, size_t nhdrs, const char *body, size_t blen,
 		struct stub_reply *out)
 {
-	struct MHD_Connection c = { args, hdrs, nargs, nhdrs, out, 0 };
+	struct MHD_Connection c = { args, hdrs, nargs, nhdrs, out, 0, 0, 0 };
 	void *con_cls = NULL;
 	size_t zero = 0;
 	enum MHD_Result r;
@@ -307,9 +355,13 @@ int mhd_request(const char *method, const char *path, const struct stub_kv *args
 		}
 		off += n;
 	}
-	if (r == MHD_YES) {
+	/* The final call; again after each resume of a call that suspended. */
+	for (int before = c.suspends; r == MHD_YES;) {
 		zero = 0;
 		r = handler(handler_cls, &c, path, method, "HTTP/1.1", NULL, &zero, &con_cls);
+		if (!wait_resumed(&c, before))
+			break;
+		before = c.suspends;
 	}
 	out->handler_no = r != MHD_YES;
 	if (completed)
