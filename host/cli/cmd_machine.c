@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "client.h"
-#include "power.h"
+#include "power_bounds.h"
 #include "slow_note.h"
 
 static const char usage[] =

@@ -24,12 +24,8 @@ struct power_cfg {
 	int sol;                   /* capture serial-over-LAN (ipmi) */
 };
 
-/* Seconds one driver call may take before it is killed. */
-#define POWER_TIMEOUT_S 30
-/* Seconds one action may take in all (what `xcbench machine power` tells
- * the user it waits at most): its call, and for ipmi a second, verbose one
- * that names why no session opened (power_ipmi.c session_failure). */
-#define POWER_ACTION_MAX_S(ipmi) ((ipmi) ? 2 * POWER_TIMEOUT_S : POWER_TIMEOUT_S)
+/* POWER_TIMEOUT_S, POWER_ACTION_MAX_S: shared with the CLI. */
+#include "power_bounds.h"
 
 /* "on", "off", ... */
 const char *power_action_name(enum power_action a);
