@@ -1,7 +1,8 @@
 #!/bin/bash
 # t-engine-cmdline.sh - a bad suite or axis value on the command line is refused
 # with an error naming the key and the bad value, an ERROR frame and DONE (status
-# failed), and the payload exits with the configuration error code - it never runs
+# failed), a typo'd algorithm named back with the nearest one (did you mean),
+# and the payload exits with the configuration error code - it never runs
 # a half-understood suite (the TLB and sync axes too: methods, batches, modes, a
 # writer CPU the machine lacks); a delivery named as runs print it (allbutself) is
 # understood; the ERROR frame carries the payload's line naming the key and the
@@ -36,7 +37,8 @@ sys.exit(0 if r["errors"] and r["errors"][0].startswith("bad command line: ") an
 }
 
 bad suite "suite=fastest" "cmdline key 'suite': unknown suite 'fastest'"
-bad algos "suite=quick algos=locked,turbo" "cmdline key 'algos': unknown value 'turbo'"
+# a typo'd algorithm is named back with the nearest registered one
+bad algos "suite=quick algos=locked,lokced" "cmdline key 'algos': unknown value 'lokced'; did you mean 'locked'? (one of: "
 bad masks "suite=seed masks=2,zero" "cmdline key 'masks': bad value 'zero'"
 bad deliveries "suite=quick deliveries=unicast,sideways" \
 	"cmdline key 'deliveries': unknown value 'sideways' (one of: auto unicast cluster x2apic_cluster shorthand allbutself all)"

@@ -212,7 +212,9 @@ static void defaults(struct suite *s, const struct suite_preset *p)
 /* key=word,word,...: a bitmask over `words` (or "all"): a vocabulary's
  * command-line words (proto/xcb_schema.h), and its wire names too where
  * `names` differs (delivery: the console, CASE frames and the API say
- * `allbutself` and `x2apic_cluster`, so a reader copies those back). */
+ * `allbutself` and `x2apic_cluster`, so a reader copies those back). An
+ * unknown item is refused naming the nearest word when one is near ("did you
+ * mean", as the host says for keys and algos=) and listing them all. */
 static int parse_words(const char *key, const char *const *words, const char *const *names, unsigned n,
 		       unsigned *out)
 {
@@ -231,7 +233,17 @@ static int parse_words(const char *key, const char *const *words, const char *co
 			    (names && names[j] && bs_streq(it.item[i], names[j])))
 				break;
 		if (j == n) {
-			kprintf("xcbench: error: cmdline key '%s': unknown value '%s' (one of:", key, it.item[i]);
+			/* The nearest word or name (lib/cmdline_key.c's measure,
+			 * the host's too): a typo'd algorithm or path among
+			 * a dozen names is found by eye only slowly. */
+			int near = cmdline_nearest(it.item[i], words, n);
+			const char *const *nw = words;
+			if (near < 0 && names)
+				near = cmdline_nearest(it.item[i], names, n), nw = names;
+			kprintf("xcbench: error: cmdline key '%s': unknown value '%s'", key, it.item[i]);
+			if (near >= 0)
+				kprintf("; did you mean '%s'?", nw[near]);
+			kprintf(" (one of:");
 			for (j = 0; j < n; j++) {
 				if (words[j])
 					kprintf(" %s", words[j]);

@@ -90,8 +90,10 @@ const struct cmdline_key *cmdline_key_find(const char *k);
  * (NULL). */
 const struct cmdline_key *cmdline_key_nearest(const char *k);
 /* The index of the word of words[0..n) nearest to k by the same measure
- * and bound, or -1 (the host's "did you mean" for algos=, whose words are
- * the image's: host/common/payload_keys.c). */
+ * and bound, or -1; a NULL word is skipped. The "did you mean" for a
+ * value: the host's for algos=, whose words are the image's
+ * (host/common/payload_keys.c), and the payload's for every word list
+ * (bench/suite.c parse_words: algos=, flush=, ...). */
 int cmdline_nearest(const char *k, const char *const *words, unsigned n);
 
 /* Copies and splits s (may be NULL), dropping a first word without '=' (the

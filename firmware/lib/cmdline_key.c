@@ -92,6 +92,8 @@ int cmdline_nearest(const char *k, const char *const *words, unsigned n)
 	int best = -1;
 
 	for (unsigned i = 0; i < n; i++) {
+		if (!words[i])
+			continue;	/* a vocabulary's gap (no command-line word) */
 		unsigned d = distance(k, words[i]);
 		if (d < bd)
 			bd = d, best = (int)i;

@@ -376,6 +376,48 @@ static void test_delivery_names(void **state)
 	assert_non_null(strstr(said, "unknown value 'soon' (one of: none ack done all)"));
 }
 
+/* suite_load(name) on cmdline line: its console output in said (-1
+ * expected: the line is refused). */
+static void refused(const char *line)
+{
+	struct suite s;
+	said[0] = 0;
+	console_set_tee(say);
+	cmdline_init(line);
+	assert_int_equal(suite_load(&s, "tlb"), -1);
+	console_set_tee(NULL);
+}
+
+/* An unknown algorithm or flush path is refused with the nearest registered
+ * name when one is near (lib/cmdline_key.c's measure, which the host's
+ * algos= check and unknown keys use), and the list always: the payload said
+ * only "(one of: ...)", so a typo among a dozen names was found by eye. */
+static void test_unknown_value_near(void **state)
+{
+	(void)state;
+	refused("algos=locked,lokced");
+	assert_non_null(strstr(said, "cmdline key 'algos': unknown value 'lokced'; did you mean 'locked'? "
+				     "(one of: locked lockless queued tree all)"));
+	refused("algos=Tree");	/* case aside: the measure ignores it */
+	assert_non_null(strstr(said, "unknown value 'Tree'; did you mean 'tree'? (one of:"));
+	/* far from every name: the list alone */
+	refused("algos=bogus");
+	assert_non_null(strstr(said, "cmdline key 'algos': unknown value 'bogus' (one of: locked lockless queued tree all)"));
+	assert_null(strstr(said, "did you mean"));
+	/* the flush paths, the newest too */
+	refused("flush=vector,consolidate");
+	assert_non_null(strstr(said, "cmdline key 'flush': unknown value 'consolidate'; did you mean 'consolidated'? "
+				     "(one of: vector xcall concurrent early_ack early_ack_reader consolidated all)"));
+	refused("flush=early_ack_raeder");
+	assert_non_null(strstr(said, "unknown value 'early_ack_raeder'; did you mean 'early_ack_reader'?"));
+	refused("flush=shootdown");
+	assert_non_null(strstr(said, "cmdline key 'flush': unknown value 'shootdown' (one of:"));
+	assert_null(strstr(said, "did you mean"));
+	/* delivery: a run's printed name is near too, not only the word */
+	refused("deliveries=allbutslef");
+	assert_non_null(strstr(said, "unknown value 'allbutslef'; did you mean 'allbutself'?"));
+}
+
 /* An algorithm that sends its own unicast IPIs (tree) runs under one
  * delivery, labelled by what it sends: unicast where the suite has it (quick
  * had it under all four, three of them mislabelled, x_delivery_used=unicast),
@@ -579,6 +621,7 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_ept_at_8),
 	cmocka_unit_test(test_overrides),
 	cmocka_unit_test(test_delivery_names),
+	cmocka_unit_test(test_unknown_value_near),
 	cmocka_unit_test(test_flush_deliveries),
 	cmocka_unit_test(test_unicast_sender),
 	cmocka_unit_test(test_placement),

@@ -5,8 +5,10 @@
 //
 // Environment: XCB_BASE (the daemon), XCB_OUT (screenshot, profile), XCB_RUN
 // (the ept boot), XCB_CLI_HOLD / XCB_CLI_ALL (the measure `xcbench compare`
-// names with --row writer_hold / without).
+// names with --row writer_hold / without), XCB_PATHS (P,Q: two runs of other
+// TLB shootdown paths, compared early_ack_reader -> mine_path).
 
+import fs from 'node:fs';
 import path from 'node:path';
 import { ok, launch, finish } from './browser.mjs';
 
@@ -205,6 +207,45 @@ try {
 	await ready();
 	const trendY = await page.evaluate(() => window.xcbCharts.trend && window.xcbCharts.trend.options.scales.y.title.text);
 	ok(trendY === `p50 ${perRead} (ns)`, `machine page: the trend of a sync case is titled "p50 ${perRead}", not a call time`, trendY);
+
+	// ---- two runs, two TLB shootdown paths (flush=), named on every label ----
+	// P's early_ack_reader against Q's mine_path (the guide's new path): each
+	// side's path is a restriction (a_where/b_where), so the matched cases'
+	// key has neither flush nor algo, and the page must name the paths from
+	// the answer's algo_a/algo_b: the case table listed them by no path.
+	const [P, Q] = process.env.XCB_PATHS.split(',');
+	const PQ = `a=${P}&b=${Q}&a_where=flush=early_ack_reader&b_where=flush=mine_path`;
+	const pq = (await api(`compare?${PQ}`)).body;
+	await page.goto(url(`compare.html?${PQ}`));
+	await ready();
+	const seen = await page.evaluate(() => {
+		const heads = [...document.querySelectorAll('#cases thead th')].map((e) => e.textContent);
+		const col = heads.indexOf('algo');
+		return { heads, title: document.title, head: document.querySelector('#pick').textContent,
+			pivots: [...document.querySelectorAll('#pivots h3')].map((e) => e.textContent).filter((t) => t.startsWith('TLB')),
+			algos: col < 0 ? [] : [...document.querySelectorAll('#cases tbody tr')].map((tr) => tr.children[col].textContent),
+			text: document.querySelector('#main').textContent + document.title };
+	});
+	ok(pq.cases.length === 4 && pq.pivots.length === 1 && pq.pivots[0].algo_a === 'early_ack_reader' && pq.pivots[0].algo_b === 'mine_path',
+		`API: P's early_ack_reader vs Q's mine_path: 4 cases, one table, the paths as algo_a/algo_b`, { cases: pq.cases.length, pivots: pq.pivots });
+	ok(/flush=early_ack_reader\s*→.*flush=mine_path/.test(seen.head) && seen.pivots.length === 1 && seen.pivots[0] === 'TLB shootdown — early_ack_reader → mine_path',
+		'different paths: the head names each side\'s restriction, the table title both paths by name', { head: seen.head.slice(0, 200), pivots: seen.pivots });
+	ok(seen.algos.length === pq.cases.length && seen.algos.every((x) => x === 'early_ack_reader → mine_path'),
+		'different paths: each matched case names its paths (algo: early_ack_reader → mine_path), as the CSV\'s algo_a/algo_b do', { heads: seen.heads, algos: seen.algos });
+	ok(new Set(seen.heads).size === seen.heads.length,
+		'different paths: no two columns of the case table headed alike (a TLB case\'s method beside the interval\'s)', seen.heads);
+	ok(!/undefined|NaN|\[object/.test(seen.text), 'different paths: no "undefined", "NaN" or "[object" on the page or in its title',
+		(seen.text.match(/.{0,60}(undefined|NaN|\[object).{0,60}/) || [''])[0]);
+	const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#compare-csv')]);
+	const file = path.join(OUT, 'web-compare-paths.csv');
+	await dl.saveAs(file);
+	const got = fs.readFileSync(file, 'utf8'), apiCsv = await (await fetch(new URL(`api/v1/compare.csv?${PQ}`, BASE))).text();
+	const csv = got.trim().split(/\r?\n/).map((l) => l.split(','));
+	const ia = csv[0].indexOf('algo_a'), ib = csv[0].indexOf('algo_b');
+	ok(got === apiCsv && csv.length === 5 && ia >= 0 && csv.slice(1).every((r) => r[ia] === 'early_ack_reader' && r[ib] === 'mine_path'),
+		`different paths: the CSV link downloads the API's compare.csv (${dl.suggestedFilename()}), each row's algo_a/algo_b the paths`, got.slice(0, 300));
+	await page.screenshot({ path: path.join(OUT, 'web-compare-paths.png'), fullPage: true });
+
 	ok(errors.length === 0, 'no console errors', errors.join('\n'));
 
 	// ---- an unknown row: the API's 400 on the page -------------------------------

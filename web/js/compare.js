@@ -421,8 +421,21 @@ const cellLabels = {
 	},
 };
 
+// A case's algorithm as the table names it: its key's, or where the key has
+// none (two algorithms named, or two TLB paths restricted: a path's algo is
+// its name, host/src/compare.c side_algos) each side's, "a → b" as the
+// table titles and compare --csv's algo_a/algo_b give it. A table of
+// flush=vector vs flush=consolidated listed its cases by no path at all.
+function algoOfCase(c, cmp) {
+	if (c.key.algo !== undefined) return c.key.algo;
+	const a = c.algo_a ?? cmp.algo_a, b = c.algo_b ?? cmp.algo_b;
+	if (a == null && b == null) return undefined;
+	return a === b ? a : `${a ?? '–'} → ${b ?? '–'}`;
+}
+
 function casesTable(cmp) {
-	const keys = [...new Set(cmp.cases.flatMap((c) => Object.keys(c.key)))];
+	const algos = new Map(cmp.cases.map((c) => [c, algoOfCase(c, cmp)]));
+	const keys = [...new Set([...cmp.cases.flatMap((c) => Object.keys(c.key)), ...([...algos.values()].some((x) => x !== undefined) ? ['algo'] : [])])];
 	// The schema's matched keys with their own column first (kind … work_us, as
 	// the CSV), in its order; any other matched key after them, by name.
 	const order = schema.case_keys.filter((k) => k.column && k.matching).map((k) => k.key);
@@ -436,14 +449,18 @@ function casesTable(cmp) {
 	// must be the axes, not the change the table is read for.
 	return h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'cases' },
 		h('thead', {}, h('tr', {}, ['change', '95 % CI', 'q (BH)', 'a p50', 'b p50'].map((x) => h('th', { class: 'num' }, x)),
-			keys.map((k) => h('th', {}, k)), ['method', 'boots a/b', 'reps a/b'].map((x) => h('th', { class: 'num' }, x)))),
+			keys.map((k) => h('th', {}, k)),
+			// the statistical test's column: "method" beside a TLB case's
+			// method (invlpg) headed two columns alike
+			h('th', { class: 'num', title: 'how the interval was found (bootstrap over repetitions, or too few of them)' }, 'interval by'),
+			['boots a/b', 'reps a/b'].map((x) => h('th', { class: 'num' }, x)))),
 		h('tbody', {}, sorted.map((c) => h('tr', {},
 			h('td', { class: `num ${c.significant ? (c.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns'}` }, fmt.pct(c.change_pct)),
 			h('td', { class: 'num' }, ciText(c)),
 			h('td', { class: 'num' }, c.q === null || c.q === undefined ? '–' : c.q.toFixed(3)),
 			h('td', { class: 'num', title: `${fmt.int(c.a_p50)} TSC cycles` }, h('a', { href: `run.html?id=${cmp.a.id}&case=${c.a_case}#hist` }, ua.text(c.a_p50))),
 			h('td', { class: 'num', title: `${fmt.int(c.b_p50)} TSC cycles` }, h('a', { href: `run.html?id=${cmp.b.id}&case=${c.b_case}#hist` }, ub.text(c.b_p50))),
-			keys.map((k) => h('td', {}, c.key[k] ?? '–')),
+			keys.map((k) => h('td', {}, (k === 'algo' ? algos.get(c) : c.key[k]) ?? '–')),
 			h('td', { class: 'num' }, c.method),
 			h('td', { class: 'num' }, `${c.a_boots ?? '–'}/${c.b_boots ?? '–'}`),
 			h('td', { class: 'num' }, `${c.a_reps ?? '–'}/${c.b_reps ?? '–'}`))))));
