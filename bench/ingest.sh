@@ -54,14 +54,25 @@ NPID=$!
 PIDS+=("$NPID")
 sleep 0.3
 XCBD_WRAP=$COLL_WRAP daemon "$T/xcbench.db" --open || exit 1
-LPORT=$PORT LPID=$DPID
+LPORT=$PORT LPID=$DPID LLOG=$DLOG
 PPORT=
 if pg_available && PG_WRAP=$COLL_WRAP pg_start; then
 	trap 'pg_stop; bench_cleanup' EXIT
 	pg_createdb ingest
 	XCBD_WRAP=$COLL_WRAP daemon "$(pg_url ingest)" --open || exit 1
-	PPORT=$PORT PPID_=$DPID
+	PPORT=$PORT PPID_=$DPID PLOG=$DLOG
 fi
+# settled LOG: after a send to the daemon logging to LOG, waits (up to a
+# minute) until it has stored the pages of the runs just finished: its
+# writer renders them when idle (host/src/runrender.c) and logs "stored run
+# pages: 0 pending" when none is left. Without this that work ran on the
+# collectors' core during the next trial, another collector's (measured:
+# PostgreSQL's daemon and server 0.2 s of CPU inside a 0.47 s null-acker
+# trial, SQLite's daemon 0.05 s inside PostgreSQL's). A daemon that logs
+# nothing of it in 5 s (one built before: BENCH_XCBENCHD) is not waited for.
+settled() {
+	xcbd_rendered "$1" "$(wc -l <"$1")" 60
+}
 # Alternate the collectors, TRIALS times each, so a load spike on this
 # shared machine hits all alike; the table reports medians.
 : >"$T/null.res"; : >"$T/sqlite.res"; : >"$T/pg.res"
@@ -75,11 +86,13 @@ for trial in $(seq "$TRIALS"); do
 	c0=$(cpu_s "$LPID")
 	send "$LPORT" "sqlite$trial" >>"$T/sqlite.res"
 	lcpu=$(echo "$lcpu + $(cpu_s "$LPID") - $c0" | bc)
+	settled "$LLOG"
 	if [ -n "$PPORT" ]; then
 		c0=$(cpu_s "$PPID_") s0=$(tree_cpu_s "$PGPID")
 		send "$PPORT" "pg$trial" >>"$T/pg.res"
 		pcpu=$(echo "$pcpu + $(cpu_s "$PPID_") - $c0" | bc)
 		scpu=$(echo "$scpu + $(tree_cpu_s "$PGPID") - $s0" | bc)
+		settled "$PLOG"
 	fi
 done
 kill "$NPID" 2>/dev/null; wait "$NPID" 2>/dev/null
