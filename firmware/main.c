@@ -122,10 +122,16 @@ void kmain(uint32_t magic, uint32_t mbi)
 	kprintf("xcbench: cmdline \"%s\"\n", cmdline_shown()); /* run=, server= masked */
 	cmdline_check_keys();
 	/* A bad end= or console= stops here, as every bad value does (README):
-	 * end=rebot halted where a reboot was asked, console=nnone printed. */
+	 * end=rebot halted where a reboot was asked, console=nnone printed.
+	 * So do tsc=, spin= and transport=, whose parsers read a word that is
+	 * none of theirs as a default (pit, auto, serial): tsc=hpet measured
+	 * by the PIT. Each refused by cmdline_choice's one line (did you mean). */
 	int bad_end = machine_exit_init(), console = cmdline_choice("console", CMDLINE_ALTS(CMDLINE_VOCAB_CONSOLE),
 									     CMDLINE_CONSOLE_SERIAL);
-	if (bad_end < 0 || console < 0)
+	int bad_word = cmdline_choice("tsc", CMDLINE_ALTS(CMDLINE_VOCAB_TSC), 0) |
+		       cmdline_choice("spin", CMDLINE_ALTS(CMDLINE_VOCAB_SPIN), 0) |
+		       cmdline_choice("transport", CMDLINE_ALTS(CMDLINE_VOCAB_TRANSPORT), 0);
+	if (bad_end < 0 || console < 0 || bad_word < 0)
 		machine_exit(XCB_EXIT_CONFIG);
 	if (console == CMDLINE_CONSOLE_NONE)
 		console_set_sink(NULL);

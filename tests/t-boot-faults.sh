@@ -2,7 +2,8 @@
 # Faults and bad input at boot: a deliberate page fault on the BSP and an
 # invalid opcode on an AP print the exception report and exit non-zero (never
 # hang); a bad command-line value is an error naming the key and ends the
-# boot with code 2 (the AP bring-up's keys and the test faults' too); an unknown key
+# boot with code 2 (the AP bring-up's keys and the test faults' too; a
+# one-word key's with the nearest word, tsc= too); an unknown key
 # only warns; apic=x2apic without x2APIC is refused.
 # timeout: 300
 . "$(dirname "$0")/lib/tap.sh"
@@ -42,7 +43,15 @@ check "crash=ud on cpu 1: the BSP saw the AP crash" grep -qx 'xcbench: cpu 1 cra
 boot bad 1 "apic=bogus boot_only=1"
 check "apic=bogus: exit code 2 (got $rc)" test "$rc" -eq 5
 check "apic=bogus: error names the key and value" \
-	grep -qF "xcbench: error: cmdline key 'apic': bad value 'bogus'" "$log"
+	grep -qF "xcbench: error: cmdline key 'apic': unknown value 'bogus' (one of: auto xapic x2apic)" "$log"
+# One-word keys say what a word list's value says (lib/cmdline.c
+# cmdline_refuse): the nearest word too. tsc= was read as pit, unrefused.
+boot badword 1 "end=rebot tsc=hpet boot_only=1"
+check "end=rebot tsc=hpet: exit code 2 (got $rc; tsc=hpet measured by the PIT)" test "$rc" -eq 5
+check "end=rebot: did you mean 'reboot'" grep -qF \
+	"xcbench: error: cmdline key 'end': unknown value 'rebot'; did you mean 'reboot'? (one of: exit halt reboot)" "$log"
+check "tsc=hpet: refused, its words listed" grep -qF \
+	"xcbench: error: cmdline key 'tsc': unknown value 'hpet' (one of: auto cpuid pmtimer pit)" "$log"
 boot badnum 1 "ap_timeout_ms=12q boot_only=1"
 check "ap_timeout_ms=12q: error names the key" grep -qF "xcbench: error: cmdline key 'ap_timeout_ms': bad number '12q'" "$log"
 check "ap_timeout_ms=12q: exit code 2 (got $rc; it was 0, the default taken)" test "$rc" -eq 5

@@ -36,7 +36,8 @@ sys.exit(0 if r["errors"] and r["errors"][0].startswith("bad command line: ") an
 	check "$name: the ERROR frame carries the console's line" test $? -eq 0
 }
 
-bad suite "suite=fastest" "cmdline key 'suite': unknown suite 'fastest'"
+# suite= (one word) by the same line as a list's value, nearest named too
+bad suite "suite=qiuck" "cmdline key 'suite': unknown value 'qiuck'; did you mean 'quick'? (one of: quick default seed tlb ept stress)"
 # a typo'd algorithm is named back with the nearest registered one
 bad algos "suite=quick algos=locked,lokced" "cmdline key 'algos': unknown value 'lokced'; did you mean 'locked'? (one of: "
 bad masks "suite=seed masks=2,zero" "cmdline key 'masks': bad value 'zero'"

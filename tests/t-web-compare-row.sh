@@ -18,7 +18,9 @@
 # t-add-flush-path) compared path against path: the head, the table title
 # and every matched case name the paths (the case table named none, and
 # headed two columns "method"), nothing reads undefined or NaN, and the CSV
-# link downloads the API's CSV with the paths as algo_a/algo_b.
+# link downloads the API's CSV with the paths as algo_a/algo_b; the row
+# chooser's all row reads the schema's call_row (call time) for those TLB
+# cases, the sync rows' readers' wait per read for the ept boot's.
 # Screenshots: tests/out/web-compare-row.png, web-compare-paths.png.
 # timeout: 180
 . "$(dirname "$0")/lib/tap.sh"

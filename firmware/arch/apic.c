@@ -244,8 +244,7 @@ int apic_init_bsp(const char *req)
 		ops = x2_at_entry || cpu_facts.x2apic ? &x2apic_ops : &xapic_ops;
 		break;
 	default:
-		kprintf("xcbench: error: cmdline key 'apic': bad value '%s' (expected %s)\n", req,
-			CMDLINE_ALTS(CMDLINE_VOCAB_APIC));
+		cmdline_refuse_alts("apic", req, CMDLINE_ALTS(CMDLINE_VOCAB_APIC));
 		return -1;
 	}
 	if (x2_at_entry)

@@ -194,7 +194,8 @@ static uint64_t from_cpuid(const char **src)
 int tsc_init(void)
 {
 	const char *force = cmdline_str("tsc", "auto");
-	/* A word that is none of them reads as pit (the host refuses it). */
+	/* A word that is none of them was refused at boot (main.c); here it
+	 * would read as pit. */
 	int how = cmdline_word_index(CMDLINE_ALTS(CMDLINE_VOCAB_TSC), force);
 	uint64_t khz = 0;
 	if (how == CMDLINE_TSC_AUTO || how == CMDLINE_TSC_CPUID)

@@ -213,8 +213,8 @@ static void defaults(struct suite *s, const struct suite_preset *p)
  * command-line words (proto/xcb_schema.h), and its wire names too where
  * `names` differs (delivery: the console, CASE frames and the API say
  * `allbutself` and `x2apic_cluster`, so a reader copies those back). An
- * unknown item is refused naming the nearest word when one is near ("did you
- * mean", as the host says for keys and algos=) and listing them all. */
+ * unknown item is refused by cmdline_refuse (the nearest word when one is
+ * near, "did you mean", and the list), as every word key is. */
 static int parse_words(const char *key, const char *const *words, const char *const *names, unsigned n,
 		       unsigned *out)
 {
@@ -233,24 +233,8 @@ static int parse_words(const char *key, const char *const *words, const char *co
 			    (names && names[j] && bs_streq(it.item[i], names[j])))
 				break;
 		if (j == n) {
-			/* The nearest word or name (lib/cmdline_key.c's measure,
-			 * the host's too): a typo'd algorithm or path among
-			 * a dozen names is found by eye only slowly. */
-			int near = cmdline_nearest(it.item[i], words, n);
-			const char *const *nw = words;
-			if (near < 0 && names)
-				near = cmdline_nearest(it.item[i], names, n), nw = names;
-			kprintf("xcbench: error: cmdline key '%s': unknown value '%s'", key, it.item[i]);
-			if (near >= 0)
-				kprintf("; did you mean '%s'?", nw[near]);
-			kprintf(" (one of:");
-			for (j = 0; j < n; j++) {
-				if (words[j])
-					kprintf(" %s", words[j]);
-				if (names && names[j] && (!words[j] || !bs_streq(names[j], words[j])))
-					kprintf(" %s", names[j]);
-			}
-			kprintf(" all)\n");
+			/* the payload's one refusal line (lib/cmdline.h) */
+			cmdline_refuse(key, it.item[i], words, names, n, "all");
 			return -1;
 		}
 		m |= 1u << j;
@@ -297,10 +281,7 @@ int suite_load(struct suite *s, const char *name)
 	int i = XCB_PARSE(suite, name);
 	const struct suite_preset *p = i < 0 ? 0 : &presets[i];
 	if (!p) {
-		kprintf("xcbench: error: cmdline key 'suite': unknown suite '%s' (one of:", name);
-		for (unsigned k = 0; k < NPRESETS; k++)
-			kprintf(" %s", xcb_suite_names[k]);
-		kprintf(")\n");
+		cmdline_refuse("suite", name, xcb_suite_names, NULL, XCB_N_suite, NULL);
 		return -1;
 	}
 	defaults(s, p);

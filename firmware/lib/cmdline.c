@@ -201,6 +201,55 @@ int cmdline_cpu(const char *key, unsigned ncpus, unsigned *out)
 	return 0;
 }
 
+/* s split at sep into out's items (empty ones skipped): a list value's
+ * commas, a word list's '|' (CMDLINE_ALTS). */
+static unsigned split_items(const char *s, char sep, struct cmdline_items *out)
+{
+	out->n = 0;
+	xcb_strlcpy(out->buf, s, sizeof(out->buf));
+	char *p = out->buf;
+	while (*p && out->n < CMDLINE_LIST_MAX) {
+		char *w = p;
+		while (*p && *p != sep)
+			p++;
+		if (*p)
+			*p++ = 0;
+		if (*w)
+			out->item[out->n++] = w;
+	}
+	return out->n;
+}
+
+void cmdline_refuse(const char *key, const char *v, const char *const *words, const char *const *names, unsigned n,
+		    const char *more)
+{
+	/* The nearest word, else the nearest name (lib/cmdline_key.c's
+	 * measure, the host's too): a typo among a dozen words is found by
+	 * eye only slowly. */
+	int near = cmdline_nearest(v, words, n);
+	const char *const *nw = words;
+	if (near < 0 && names)
+		near = cmdline_nearest(v, names, n), nw = names;
+	kprintf("xcbench: error: cmdline key '%s': unknown value '%s'", key, v);
+	if (near >= 0)
+		kprintf("; did you mean '%s'?", nw[near]);
+	kprintf(" (one of:");
+	for (unsigned j = 0; j < n; j++) {
+		if (words[j])
+			kprintf(" %s", words[j]);
+		if (names && names[j] && (!words[j] || strcmp(names[j], words[j])))
+			kprintf(" %s", names[j]);
+	}
+	kprintf("%s%s)\n", more ? " " : "", more ? more : "");
+}
+
+void cmdline_refuse_alts(const char *key, const char *v, const char *alts)
+{
+	struct cmdline_items w;
+	split_items(alts, '|', &w);
+	cmdline_refuse(key, v, w.item, NULL, w.n, NULL);
+}
+
 int cmdline_choice(const char *key, const char *choices, int dflt_index)
 {
 	int i = find(key);
@@ -210,26 +259,16 @@ int cmdline_choice(const char *key, const char *choices, int dflt_index)
 	int idx = cmdline_word_index(choices, v);
 	if (idx >= 0)
 		return idx;
-	kprintf("xcbench: error: cmdline key '%s': bad value '%s' (expected %s)\n", key, v, choices);
+	cmdline_refuse_alts(key, v, choices);
 	return -1;
 }
 
 unsigned cmdline_list(const char *key, struct cmdline_items *out)
 {
-	out->n = 0;
 	int i = find(key);
-	if (i < 0)
+	if (i < 0) {
+		out->n = 0;
 		return 0;
-	xcb_strlcpy(out->buf, val_of[i], sizeof(out->buf));
-	char *p = out->buf;
-	while (*p && out->n < CMDLINE_LIST_MAX) {
-		char *s = p;
-		while (*p && *p != ',')
-			p++;
-		if (*p)
-			*p++ = 0;
-		if (*s)
-			out->item[out->n++] = s;
 	}
-	return out->n;
+	return split_items(val_of[i], ',', out);
 }

@@ -135,9 +135,21 @@ int cmdline_u64(const char *key, uint64_t dflt, uint64_t *out);
  * reads as a fault that was asked for and simply did not happen. */
 int cmdline_cpu(const char *key, unsigned ncpus, unsigned *out);
 /* Like cmdline_u64 but the value must also be one of words in 'choices'
- * ("auto|xapic|x2apic"): returns its index, dflt_index when absent, -1 with an
- * error naming the key and the allowed words when not one of them. */
+ * ("auto|xapic|x2apic"): returns its index, dflt_index when absent, -1 with
+ * cmdline_refuse_alts's line when not one of them. */
 int cmdline_choice(const char *key, const char *choices, int dflt_index);
+/* THE payload's line refusing value v of key, whatever the key (one word,
+ * bench/suite.c's word lists, suite=): "xcbench: error: cmdline key 'end':
+ * unknown value 'rebot'; did you mean 'reboot'? (one of: exit halt reboot)",
+ * the suggestion by cmdline_nearest over words[0..n), else over names (the
+ * wire's spelling, NULL: none; a NULL word is skipped), when one is near;
+ * the list names each word, and its name where that differs, then more (a
+ * word every key takes, "all"; NULL: none). */
+void cmdline_refuse(const char *key, const char *v, const char *const *words, const char *const *names, unsigned n,
+		    const char *more);
+/* The same for a key whose words are one "a|b|c" string (CMDLINE_ALTS, what
+ * cmdline_choice takes). */
+void cmdline_refuse_alts(const char *key, const char *v, const char *alts);
 
 /* A comma-separated value split into items (empty items are skipped). */
 struct cmdline_items {

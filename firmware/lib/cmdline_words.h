@@ -20,7 +20,7 @@
 	X(CMDLINE_APIC_AUTO,   "auto",   "auto")  \
 	X(CMDLINE_APIC_XAPIC,  "xapic",  "xapic") \
 	X(CMDLINE_APIC_X2APIC, "x2apic", "x2apic")
-/* tsc= (arch/tsc.c tsc_init); a word that is none of these reads as pit. */
+/* tsc= (arch/tsc.c tsc_init); a bad word ends the boot (main.c). */
 #define CMDLINE_VOCAB_TSC(X) \
 	X(CMDLINE_TSC_AUTO,    "auto",    "auto")    \
 	X(CMDLINE_TSC_CPUID,   "cpuid",   "cpuid")   \
@@ -41,12 +41,12 @@
 #define CMDLINE_VOCAB_CONSOLE(X) \
 	X(CMDLINE_CONSOLE_SERIAL, "serial", "serial") \
 	X(CMDLINE_CONSOLE_NONE,   "none",   "none")
-/* spin= (bench/benchenv.c benv_spin_set); a bad word: a warning, auto. */
+/* spin= (bench/benchenv.c benv_spin_set); a bad word ends the boot (main.c). */
 #define CMDLINE_VOCAB_SPIN(X) \
 	X(CMDLINE_SPIN_AUTO,  "auto",  "auto")  \
 	X(CMDLINE_SPIN_PAUSE, "pause", "pause") \
 	X(CMDLINE_SPIN_PLAIN, "plain", "plain")
-/* transport= (bench/report.c report_init); a word that is none: serial. */
+/* transport= (bench/report.c report_init); a bad word ends the boot (main.c). */
 #define CMDLINE_VOCAB_TRANSPORT(X) \
 	X(CMDLINE_TRANSPORT_SERIAL, "serial", "serial") \
 	X(CMDLINE_TRANSPORT_UDP,    "udp",    "udp")    \

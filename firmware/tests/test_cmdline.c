@@ -1,11 +1,13 @@
 /* tests/test_cmdline.c — host unit tests of lib/cmdline.c (and the console
  * capture in lib/printf.c): splitting, image-name dropping, numbers, choices,
- * lists, unknown-key warnings and errors that name the key; CPU-index keys
+ * lists, unknown-key warnings and errors that name the key (a one-word
+ * key's bad value with the nearest word, as a list's); CPU-index keys
  * and the test faults' keys (bench/faults.c), each bad value refused. */
 #include <stdio.h>
 #include <string.h>
 #include "tests/xcb_test.h"
 #include "lib/cmdline.h"
+#include "lib/cmdline_words.h"
 #include "lib/printf.h"
 #include "bench/faults.h"
 #include "xcall/platform.h"
@@ -213,7 +215,7 @@ static void test_fault_keys(void **state)
 		{ "img ipidrop=mask ipidrop_cpu=x", "'ipidrop_cpu': bad number 'x'" },
 		{ "img ipidrop=mask ipidrop_cpu=9", "'ipidrop_cpu': cpu 9 is not online (cpus 0-3)" },
 		{ "img ipidrop=mask ipidrop_cpu=1 ipidrop_after=3x", "'ipidrop_after': bad number '3x'" },
-		{ "img ipidrop=msk ipidrop_cpu=1", "'ipidrop': bad value 'msk'" },
+		{ "img ipidrop=msk ipidrop_cpu=1", "'ipidrop': unknown value 'msk'; did you mean 'mask'? (one of: none raw" },
 		{ "img ipidrop_cpu=1", "'ipidrop_cpu': needs ipidrop=SITE too" },
 		{ "img ipidrop=raw", "'ipidrop': needs ipidrop_cpu=N too" },
 		{ "img ipidrop=raw ipidrop_cpu=1 ipidrop_after=2", "'ipidrop_after': applies to ipidrop=mask|vector only" },
@@ -235,9 +237,54 @@ static void test_choice(void **state)
 	assert_int_equal(cmdline_choice("apic", "auto|xapic|x2apic", 0), 2);
 	assert_int_equal(cmdline_choice("nothere", "auto|xapic|x2apic", 0), 0);
 	assert_int_equal(cmdline_choice("end", "exit|halt|reboot", 0), -1);
-	assert_non_null(strstr(captured, "cmdline key 'end': bad value 'sideways' (expected exit|halt|reboot)"));
+	assert_non_null(strstr(captured, "cmdline key 'end': unknown value 'sideways' (one of: exit halt reboot)\n"));
 	cmdline_init("x apic=x2ap");
 	assert_int_equal(cmdline_choice("apic", "auto|xapic|x2apic", 0), -1); /* prefix is not a match */
+}
+
+/* The value of key on line, refused by cmdline_choice over the key's own
+ * words (lib/cmdline_words.h): the line said, in captured. */
+static void choice_refused(const char *line, const char *key, const char *alts)
+{
+	ncaptured = 0;
+	captured[0] = 0;
+	cmdline_init(line);
+	assert_int_equal(cmdline_choice(key, alts, 0), -1);
+}
+
+/* A one-word key's bad value is refused by the line a word list's is
+ * (cmdline_refuse: bench/suite.c's algos=, flush=, ...): the nearest word
+ * when one is near, and the words one by one. cmdline_choice said "bad
+ * value 'rebot' (expected exit|halt|reboot)", no suggestion. */
+static void test_one_word_refused_near(void **state)
+{
+	(void)state;
+	choice_refused("x end=rebot", "end", CMDLINE_ALTS(CMDLINE_VOCAB_END));
+	assert_string_equal(captured, "xcbench: error: cmdline key 'end': unknown value 'rebot'; "
+				      "did you mean 'reboot'? (one of: exit halt reboot)\n");
+	choice_refused("x console=nnone", "console", CMDLINE_ALTS(CMDLINE_VOCAB_CONSOLE));
+	assert_non_null(strstr(captured, "'console': unknown value 'nnone'; did you mean 'none'? (one of: serial none)\n"));
+	choice_refused("x crash=PF", "crash", CMDLINE_ALTS(CMDLINE_VOCAB_CRASH));	/* case aside */
+	assert_non_null(strstr(captured, "'crash': unknown value 'PF'; did you mean 'pf'? (one of: pf ud gp de)\n"));
+	choice_refused("x ipidrop=vectro", "ipidrop", CMDLINE_ALTS(CMDLINE_VOCAB_IPIDROP));	/* a swap */
+	assert_non_null(strstr(captured, "'ipidrop': unknown value 'vectro'; did you mean 'vector'? "
+					 "(one of: none raw paths qlist lazy mask vector)\n"));
+	choice_refused("x apic=x2apci", "apic", CMDLINE_ALTS(CMDLINE_VOCAB_APIC));
+	assert_non_null(strstr(captured, "'apic': unknown value 'x2apci'; did you mean 'x2apic'? (one of: auto xapic x2apic)\n"));
+	choice_refused("x spin=puase", "spin", CMDLINE_ALTS(CMDLINE_VOCAB_SPIN));
+	assert_non_null(strstr(captured, "'spin': unknown value 'puase'; did you mean 'pause'?"));
+	choice_refused("x transport=upd", "transport", CMDLINE_ALTS(CMDLINE_VOCAB_TRANSPORT));
+	assert_non_null(strstr(captured, "'transport': unknown value 'upd'; did you mean 'udp'? (one of: serial udp both)\n"));
+	/* near none: the list alone */
+	choice_refused("x tsc=hpet", "tsc", CMDLINE_ALTS(CMDLINE_VOCAB_TSC));
+	assert_string_equal(captured, "xcbench: error: cmdline key 'tsc': unknown value 'hpet' "
+				      "(one of: auto cpuid pmtimer pit)\n");
+	/* the same line, word for word, as a word list's (one function) */
+	ncaptured = 0;
+	const char *const ends[] = { "exit", "halt", "reboot" };
+	cmdline_refuse("end", "rebot", ends, NULL, 3, NULL);
+	assert_string_equal(captured, "xcbench: error: cmdline key 'end': unknown value 'rebot'; "
+				      "did you mean 'reboot'? (one of: exit halt reboot)\n");
 }
 
 static void test_list(void **state)
@@ -354,6 +401,7 @@ XCB_TEST_MAIN(
 	cmocka_unit_test_setup(test_cpu_keys, setup),
 	cmocka_unit_test_setup(test_fault_keys, setup),
 	cmocka_unit_test_setup(test_choice, setup),
+	cmocka_unit_test_setup(test_one_word_refused_near, setup),
 	cmocka_unit_test_setup(test_list, setup),
 	cmocka_unit_test_setup(test_unknown_keys, setup),
 	cmocka_unit_test_setup(test_unknown_key_suggests_nearest, setup),

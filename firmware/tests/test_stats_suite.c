@@ -418,6 +418,27 @@ static void test_unknown_value_near(void **state)
 	assert_non_null(strstr(said, "unknown value 'allbutslef'; did you mean 'allbutself'?"));
 }
 
+/* suite= (one word) is refused by the same line as a list's value, the
+ * nearest suite named: it said "unknown suite 'qiuck' (one of: ...)". */
+static void test_unknown_suite_near(void **state)
+{
+	(void)state;
+	struct suite s;
+	said[0] = 0;
+	console_set_tee(say);
+	cmdline_init("");
+	assert_int_equal(suite_load(&s, "qiuck"), -1);
+	console_set_tee(NULL);
+	assert_string_equal(said, "xcbench: error: cmdline key 'suite': unknown value 'qiuck'; did you mean 'quick'? "
+				  "(one of: quick default seed tlb ept stress)\n");
+	said[0] = 0;
+	console_set_tee(say);
+	assert_int_equal(suite_load(&s, "fastest"), -1);
+	console_set_tee(NULL);
+	assert_string_equal(said, "xcbench: error: cmdline key 'suite': unknown value 'fastest' "
+				  "(one of: quick default seed tlb ept stress)\n");
+}
+
 /* An algorithm that sends its own unicast IPIs (tree) runs under one
  * delivery, labelled by what it sends: unicast where the suite has it (quick
  * had it under all four, three of them mislabelled, x_delivery_used=unicast),
@@ -622,6 +643,7 @@ XCB_TEST_MAIN(
 	cmocka_unit_test(test_overrides),
 	cmocka_unit_test(test_delivery_names),
 	cmocka_unit_test(test_unknown_value_near),
+	cmocka_unit_test(test_unknown_suite_near),
 	cmocka_unit_test(test_flush_deliveries),
 	cmocka_unit_test(test_unicast_sender),
 	cmocka_unit_test(test_placement),

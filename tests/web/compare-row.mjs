@@ -48,6 +48,9 @@ try {
 		'row=writer_hold: the page asks the API for the writer\'s hold and shows its figures', { row: s.row, page: s.a_p50, api: sorted(hold.cases) });
 	ok(s.titles.length > 0 && s.titles.every((t) => t.includes(HOLD) && !t.includes('read-lock wait per acquisition')),
 		`every table's title names the CLI's measure ("${HOLD}"), not the per-read wait`, s.titles);
+	const allOpt = await page.evaluate(() => document.querySelector('#row option[value=all]').textContent);
+	const sync0 = (await api('schema')).body.sync_rows[0];
+	ok(allOpt === `all: ${sync0.label}`, `sync cases: the row chooser's all reads "all: ${sync0.label}" (the schema's sync_rows)`, allOpt);
 	ok(s.chooser === 'writer_hold' && ['all', 'writer_hold', 'writer_e2e', 'writer_effective', 'reader_batch'].every((r) => s.options.includes(r)),
 		'the row chooser is on writer_hold and offers all and the four rows', s.options);
 	ok(/[?&]row=writer_hold(&|$)/.test(s.swap || '') && /[?&]row=writer_hold(&|$)/.test(s.csv || ''),
@@ -224,8 +227,14 @@ try {
 		return { heads, title: document.title, head: document.querySelector('#pick').textContent,
 			pivots: [...document.querySelectorAll('#pivots h3')].map((e) => e.textContent).filter((t) => t.startsWith('TLB')),
 			algos: col < 0 ? [] : [...document.querySelectorAll('#cases tbody tr')].map((tr) => tr.children[col].textContent),
+			allRow: document.querySelector('#row option[value=all]') && document.querySelector('#row option[value=all]').textContent,
 			text: document.querySelector('#main').textContent + document.title };
 	});
+	// TLB cases alone: the chooser's all row is what they are compared by,
+	// the schema's call_row (compare's title: the median call time), not
+	// the sync cases' readers' wait per read, which no TLB case has.
+	ok(sch.call_row && seen.allRow === `all: ${sch.call_row.label}` && !seen.allRow.includes(rows[0].label),
+		`TLB cases alone: the row chooser's all reads "all: ${sch.call_row && sch.call_row.label}" (the schema's call_row), not "${rows[0].label}"`, seen.allRow);
 	ok(pq.cases.length === 4 && pq.pivots.length === 1 && pq.pivots[0].algo_a === 'early_ack_reader' && pq.pivots[0].algo_b === 'mine_path',
 		`API: P's early_ack_reader vs Q's mine_path: 4 cases, one table, the paths as algo_a/algo_b`, { cases: pq.cases.length, pivots: pq.pivots });
 	ok(/flush=early_ack_reader\s*→.*flush=mine_path/.test(seen.head) && seen.pivots.length === 1 && seen.pivots[0] === 'TLB shootdown — early_ack_reader → mine_path',

@@ -82,14 +82,18 @@ def build(token, plan='hello'):
             for mask in (1, 2, 4, 7):
                 cases.append(dict(kind='xcall', algo=algo, delivery='unicast', wait='done', inits=inits,
                                   mask=mask, placement='first', overlap='disjoint', work_us=0))
+    # A TLB case's algo, as the payload's CASE frame gives it (firmware/bench/
+    # suite.c case_algo_name): on the xcall path its cross-call algorithm, on
+    # a path that uses none (vector) the path's name.
     for flush in ('vector', 'xcall'):
         for mask in (1, 2, 4, 7):
-            cases.append(dict(kind='tlb', algo='lockless', delivery='unicast', wait='done', inits=1, mask=mask,
+            cases.append(dict(kind='tlb', algo='lockless' if flush == 'xcall' else flush, delivery='unicast',
+                              wait='done', inits=1, mask=mask,
                               placement='first', overlap='disjoint', work_us=0, flush=flush, method='invlpg',
                               batch=1, pages=1))
     # and one that flushes nothing (method none, as the default suite has):
     # a cost figure, its stale reads never checked
-    cases.append(dict(kind='tlb', algo='lockless', delivery='unicast', wait='done', inits=1, mask=7,
+    cases.append(dict(kind='tlb', algo='vector', delivery='unicast', wait='done', inits=1, mask=7,
                       placement='first', overlap='disjoint', work_us=0, flush='vector', method='none',
                       batch=1, pages=1))
     r.text(HELLO, '\n'.join([

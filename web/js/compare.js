@@ -14,7 +14,7 @@ import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, changeColor, destroyAll } from './charts.js';
 import { varyingAxes, filterCases, notMarkedWhy, unitOfRuns } from './model.js';
-import { isSync, measureOf, rowWords } from './sync_view.js';
+import { figureNoun, isSync, measureOf, rowWords } from './sync_view.js';
 
 const main = $('#main');
 $('#top').replaceWith(header('compare'));
@@ -286,14 +286,34 @@ function rowChooser(cmp) {
 	const axes = Object.fromEntries(Object.entries(q.axes).map(([k, v]) => [`ax.${k}`, v]));
 	const sel = h('select', { id: 'row', onchange: (e) => {
 		window.location.href = `compare.html?${qs({ ...apiQ(), row: e.target.value === 'all' ? '' : e.target.value, ...axes })}`;
-	} }, rowOptions(cmp.row));
+	} }, rowOptions(cmp.row, allLabel(cmp.cases)));
 	return h('div', { class: 'toolbar', id: 'row-chooser' }, h('label', {}, 'Cases compared by', sel),
 		h('span', { class: 'muted' }, rowNote()));
 }
 
 // The choices of a row chooser (the result's and the picker's): every
-// schema row, named as the CLI names it, on `chosen` (all when none).
-const rowOptions = (chosen) => syncRows().map((r) => h('option', { value: r.name, selected: r.name === (chosen || 'all') }, `${r.name}: ${r.label}`));
+// schema row, named as the CLI names it, on `chosen` (all when none); the
+// all row as allText says where the cases compared are known.
+const rowOptions = (chosen, allText) => syncRows().map((r) => h('option', { value: r.name, selected: r.name === (chosen || 'all') },
+	`${r.name}: ${r.name === 'all' && allText ? allText : r.label}`));
+
+// What the all row compares for these cases: each kind's all-row figure
+// (figureNoun: a sync case's the schema's sync_rows all, the readers' wait
+// per read; a cross-call or TLB case's its call_row, the call time, as
+// compare's title says), each naming its kinds where they differ. A compare
+// of TLB cases alone offered "all: readers' wait per read", a figure no TLB
+// case has. null: no case (the schema's sync label stands).
+function allLabel(cases) {
+	const kinds = new Map(); // label -> the kinds it is the all row of
+	for (const c of cases) {
+		const k = c.key && c.key.kind;
+		if (!k) continue;
+		const label = figureNoun(c.key, schema);
+		kinds.set(label, new Set([...(kinds.get(label) || []), k]));
+	}
+	if (kinds.size < 2) return kinds.size ? [...kinds.keys()][0] : null;
+	return [...kinds].map(([label, ks]) => `${label} (${[...ks].join(', ')})`).join('; ');
+}
 
 // Why the row matters, naming the rows with the schema's words.
 const rowNote = () => {
