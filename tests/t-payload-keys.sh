@@ -70,10 +70,10 @@ refused "vm bogus=1: 2, the key named, no suggestion" 2 \
 refused "vm Suite=seed (keys are lower-case): did you mean suite" 2 \
 	"xcbench vm: unknown payload key 'Suite'; did you mean 'suite'?" "${X[@]}" vm Suite=seed
 refused "vm suite=sed: 2, the suites named" 2 \
-	"xcbench vm: payload key 'suite': 'sed' is not one of quick, default, seed, tlb, ept, stress" \
+	"xcbench vm: payload key 'suite': 'sed' is not one of quick, default, seed, tlb, ept, stress; did you mean 'seed'?" \
 	"${X[@]}" vm suite=sed
 refused "vm kinds=xcall,xcal: 2, the item and the words named" 2 \
-	"xcbench vm: payload key 'kinds': 'xcal' is not one of xcall, tlb, raw, sync, all" \
+	"xcbench vm: payload key 'kinds': 'xcal' is not one of xcall, tlb, raw, sync, all; did you mean 'xcall'?" \
 	"${X[@]}" vm kinds=xcall,xcal
 refused "vm reps=2 reps=3: a key given twice" 2 "xcbench vm: payload key 'reps' given twice" \
 	"${X[@]}" vm reps=2 reps=3
@@ -83,7 +83,7 @@ refused "queue sutie=seed: 2, nothing queued" 2 \
 	"xcbench queue: unknown payload key 'sutie'; did you mean 'suite'?" \
 	"${X[@]}" queue --mac $MAC --suite quick sutie=seed
 refused "queue flush=vectr: 2, flush's words named" 2 \
-	"xcbench queue: payload key 'flush': 'vectr' is not one of vector, xcall, concurrent, early_ack, early_ack_reader, consolidated, all" \
+	"xcbench queue: payload key 'flush': 'vectr' is not one of vector, xcall, concurrent, early_ack, early_ack_reader, consolidated, all; did you mean 'vector'?" \
 	"${X[@]}" queue --mac $MAC --suite quick flush=vectr
 # what the payload takes: test-fault keys (tests pass them on purpose), a
 # list's all, a delivery's wire name, an empty item (skipped by the payload)
@@ -107,10 +107,10 @@ check "POST params sutie: 400 naming it, did you mean suite ($got)" \
 	test "$got" = "400 {\"error\":\"params: unknown payload key 'sutie'; did you mean 'suite'?\",\"status\":400}"
 got=$(post '{"reps":"2","waits":"ack,dne"}')
 check "POST params waits=ack,dne: 400 naming the word ($got)" \
-	test "$got" = "400 {\"error\":\"params: payload key 'waits': 'dne' is not one of none, ack, done, all\",\"status\":400}"
+	test "$got" = "400 {\"error\":\"params: payload key 'waits': 'dne' is not one of none, ack, done, all; did you mean 'done'?\",\"status\":400}"
 got=$(post '{"suite":"defualt"}')
 check "POST params suite=defualt: 400 ($got)" \
-	test "$got" = "400 {\"error\":\"params: payload key 'suite': 'defualt' is not one of quick, default, seed, tlb, ept, stress\",\"status\":400}"
+	test "$got" = "400 {\"error\":\"params: payload key 'suite': 'defualt' is not one of quick, default, seed, tlb, ept, stress; did you mean 'default'?\",\"status\":400}"
 check "nothing stored by those ($(jobs))" test "$(jobs)" = "$n"
 got=$(post '{"reps":3,"fault_cpu":"1","modes":"inside,lazy","harness":"bare"}')
 check "POST params known keys (an integer value too): 201 (${got:0:80})" test "${got%% *}" = 201
@@ -144,13 +144,13 @@ check "runs --json --json (a flag twice): taken ($rc)" test "$rc" = 0 -a ! -s "$
 # 5. every key's value, by the kind its parser takes (cmdline_keys.c)
 # the payload's own words (lib/cmdline_words.h)
 refused "vm apic=x2apci: 2, apic's words named" 2 \
-	"xcbench vm: payload key 'apic': 'x2apci' is not one of auto, xapic, x2apic" "${X[@]}" vm apic=x2apci
+	"xcbench vm: payload key 'apic': 'x2apci' is not one of auto, xapic, x2apic; did you mean 'x2apic'?" "${X[@]}" vm apic=x2apci
 refused "vm end=rebot: 2, end's words named" 2 \
-	"xcbench vm: payload key 'end': 'rebot' is not one of exit, halt, reboot" "${X[@]}" vm end=rebot
-refused "vm tsc=hpet: 2 (the payload took it as pit)" 2 \
+	"xcbench vm: payload key 'end': 'rebot' is not one of exit, halt, reboot; did you mean 'reboot'?" "${X[@]}" vm end=rebot
+refused "vm tsc=hpet: 2, nothing near: the words alone (the payload refuses it too)" 2 \
 	"xcbench vm: payload key 'tsc': 'hpet' is not one of auto, cpuid, pmtimer, pit" "${X[@]}" vm tsc=hpet
 refused "queue ipidrop=masks: 2, nothing queued" 2 \
-	"xcbench queue: payload key 'ipidrop': 'masks' is not one of none, raw, paths, qlist, lazy, mask, vector" \
+	"xcbench queue: payload key 'ipidrop': 'masks' is not one of none, raw, paths, qlist, lazy, mask, vector; did you mean 'mask'?" \
 	"${X[@]}" queue --mac $MAC --suite quick ipidrop=masks ipidrop_cpu=1
 # numbers, by the payload's parser (cmdline_parse_u64) and bounds
 refused "vm reps=-1: 2, the range named" 2 \
@@ -205,7 +205,7 @@ check "POST params watchdog_ms=999: 400 ($got)" \
 	test "$got" = "400 {\"error\":\"params: payload key 'watchdog_ms': '999' is not 0 or a number of at least 1000\",\"status\":400}"
 got=$(post '{"console":"nnone"}')
 check "POST params console=nnone: 400 ($got)" \
-	test "$got" = "400 {\"error\":\"params: payload key 'console': 'nnone' is not one of serial, none\",\"status\":400}"
+	test "$got" = "400 {\"error\":\"params: payload key 'console': 'nnone' is not one of serial, none; did you mean 'none'?\",\"status\":400}"
 check "nothing stored by those ($(jobs))" test "$(jobs)" = "$n"
 got=$(post '{"crash":"de","crash_cpu":1,"watchdog_ms":1000,"batches":"1,64","groups":"0,4","end":"reboot","transport":"both"}')
 check "POST params a good value of each kind: 201 (${got:0:80})" test "${got%% *}" = 201

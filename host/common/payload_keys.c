@@ -33,9 +33,15 @@ static int is_word(const struct cmdline_key *c, const char *item, size_t len)
 	return 0;
 }
 
-/* "payload key 'K': 'ITEM' is not one of W, W, ..." into why. */
+/* "payload key 'K': 'ITEM' is not one of W, W, ...; did you mean 'W'?"
+ * into why: the suggestion by the measure the payload's own refusal uses
+ * (lib/cmdline.c cmdline_refuse: the nearest word, else the nearest wire
+ * name), so a typo caught here names what the boot would have named. */
 static void not_one_of(const struct cmdline_key *c, const char *item, size_t len, char *why, size_t n)
 {
+	char v[CMDLINE_MAX];
+	const char *const *nw = c->words;
+	int near;
 	size_t at;
 
 	snprintf(why, n, "payload key '%s': '%.*s' is not one of ", c->key, (int)len, item);
@@ -46,6 +52,13 @@ static void not_one_of(const struct cmdline_key *c, const char *item, size_t len
 	at = strlen(why);
 	if (c->value == CMDLINE_V_WORDS)
 		snprintf(why + at, n - at, ", all");
+	snprintf(v, sizeof(v), "%.*s", (int)len, item);
+	near = cmdline_nearest(v, c->words, c->nwords);
+	if (near < 0 && c->names)
+		near = cmdline_nearest(v, c->names, c->nwords), nw = c->names;
+	at = strlen(why);
+	if (near >= 0)
+		snprintf(why + at, n - at, "; did you mean '%s'?", nw[near]);
 }
 
 /* What a number of c must be, into out: "a number", "a number from 1 to

@@ -61,6 +61,16 @@ static void own_words_taken_by_index(void **state)
 	assert_int_equal(cmdline_word_index(CMDLINE_ALTS(CMDLINE_VOCAB_APIC), "x2apicc"), -1);
 	assert_int_equal(check("end", "", "'' is not one of exit, halt, reboot"), -1);
 	assert_int_equal(check("spin", "Plain", "not one of"), -1);
+	/* the payload's own suggestion (lib/cmdline.c cmdline_refuse), after the list */
+	assert_int_equal(check("apic", "x2api", "x2apic; did you mean 'x2apic'?"), -1);
+	assert_int_equal(check("end", "rebot", "halt, reboot; did you mean 'reboot'?"), -1);
+	assert_int_equal(check("waits", "ak", "; did you mean 'ack'?"), -1);
+	{
+		char why[512] = "";
+
+		assert_int_equal(payload_key_check("tsc", "hpet", why, sizeof(why)), -1);
+		assert_null(strstr(why, "did you mean")); /* nothing near: the list alone */
+	}
 }
 
 /* A number as the payload reads it, within the key's bounds. */
