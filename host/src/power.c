@@ -139,6 +139,10 @@ int power_spawn(char *const argv[], char *const env[], const char *const noise[]
 		snprintf(msg, msglen, "%s: %s%s", r->kind, r->out, r->hint);
 		return -1;
 	}
+	if (r->rc == -3) {
+		snprintf(msg, msglen, "%s %s: abandoned: the daemon is stopping", r->kind, r->what);
+		return -1;
+	}
 	if (r->rc == -2) {
 		snprintf(msg, msglen, "%s %s: no answer in %d s", r->kind, r->what, POWER_TIMEOUT_S);
 		return -1;

@@ -75,8 +75,9 @@ struct power_run {
 /* Runs argv (env: NULL for the daemon's) for at most POWER_TIMEOUT_S into
  * r: 0 when it ran and ended (r->rc its exit status, a failure or not), -1
  * with msg when it could not run ("KIND: why HINT") or did not end in time
- * ("KIND WHAT: no answer in N s"): the two failures every driver words
- * alike. */
+ * ("KIND WHAT: no answer in N s") or was abandoned (spawn_cancel_on:
+ * "KIND WHAT: abandoned: the daemon is stopping"): the failures every
+ * driver words alike. */
 int power_spawn(char *const argv[], char *const env[], const char *const noise[], struct power_run *r,
 		char *msg, size_t msglen);
 
