@@ -131,6 +131,20 @@ rc=$?
 check "on a terminal, an unknown MAC: the error alone, one line ($rc: $(tr -d '\r' <"$TMP/tty.out"))" \
 	bash -c "[ $rc = 1 ] && [ \$(wc -l <'$TMP/tty.out') = 1 ] && grep -q 'no machine 52:54:00:0f:00:99' '$TMP/tty.out'"
 
+# The lab's state of a machine whose last call failed says what to fix
+# (power.h's faults; each was "unreachable"): the silent BMC's machine
+# unreachable, a command template whose program is missing misconfigured.
+M6=52:54:00:0f:00:06
+"${X[@]}" machine set $M6 --power command --command 'xcb-no-such-pdu-tool {action} 3' >/dev/null
+"${X[@]}" machine power $M6 status 2>"$TMP/m6.err"
+diag "a missing program: $(cat "$TMP/m6.err")"
+states=$(curl -s "$URL/api/v1/lab" | python3 -c "import json, sys
+print(' '.join(m['state'] for m in json.load(sys.stdin)['machines'] if m['mac'] in ('$M3', '$M6')))")
+check "the lab's states: the silent BMC's machine unreachable, the missing program's misconfigured ($states)" \
+	test "$states" = "unreachable misconfigured"
+check "... the CLI's machine list says the same" \
+	bash -c "\"\$@\" machine list | grep -qE '^$M6 +- +command +misconfigured '" _ "${X[@]}"
+
 # SIGTERM while a call waits on the silent BMC: the call is abandoned, its
 # ipmitool killed, its client answered 503, and the daemon exits 0. The old
 # daemon waited for the call (its client got the BMC's 502 ~12 s later).
