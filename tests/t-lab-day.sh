@@ -15,7 +15,8 @@
 #     typed `xcbench job cancel`: "cancelled on request (xcbench job
 #     cancel, the machine page's Cancel, or the API)".
 #   - `machine list` said P was "unreachable" and not why (the BMC
-#     answered, and refused the password): the error under its row.
+#     answered, and refused the password): the error under its row, and
+#     its state auth_refused (power.h's faults).
 #   - `job --help` named no way to find a job's ID, nor what a limit
 #     bounds; `queue --help` said only "each stage bounded (seconds)".
 # timeout: 240
@@ -80,8 +81,8 @@ check "... and that error only once, no 'booting anyway' before it" \
 
 $X machine list >"$NET_DIR/list.out" 2>&1
 sed 's/^/#   /' "$NET_DIR/list.out"
-check "machine list: P unreachable, and the BMC's words under it" \
-	sh -c "grep -A1 -E '^$P +- +ipmi +unreachable ' '$NET_DIR/list.out' | grep -q \"^    power error: ipmi 127.0.0.1:$BMC: the BMC refused the password for user 'admin'\""
+check "machine list: P auth_refused (not 'unreachable': its BMC answered, and refused), the BMC's words under it" \
+	sh -c "grep -A1 -E '^$P +- +ipmi +auth_refused ' '$NET_DIR/list.out' | grep -q \"^    power error: ipmi 127.0.0.1:$BMC: the BMC refused the password for user 'admin'\""
 
 for i in $(seq 120); do lab_events "$PORT" "$J1" | grep -q "power on (was" && break; sleep 0.25; done
 $X machine show $G >"$NET_DIR/g.show2"

@@ -238,6 +238,10 @@ for p in /api/v1/lab /api/v1/machines /api/v1/jobs "/api/v1/machines/$A" "/api/v
 	echo >>"$NET_DIR/answers.json"
 done
 check "the lab overview lists A, B, C and D" test "$(api "$PORT" /api/v1/lab | json "len(j['machines'])")" = 4
+# Its states say what to fix (power.h's faults): C's BMC refused the
+# password, D's never answered; both were "unreachable" before.
+lab_states=$(api "$PORT" /api/v1/lab | json "' '.join(m['state'] for m in j['machines'] if m['mac'] in ('$C', '$D'))")
+check "the lab's states: C auth_refused, D unreachable ($lab_states)" test "$lab_states" = "auth_refused unreachable"
 # The sampler stops before the checks below: each names the password it looks
 # for on its own command line (sh -c "grep PASS"), and a sample taken then
 # would be the test's own leak, not the daemon's (seen once: 47/48).

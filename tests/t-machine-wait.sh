@@ -13,7 +13,12 @@
 # on a thread of its own (api_power_call.c), so three machines' calls to
 # the silent BMC at once all get their answer, and /health asked meanwhile
 # answers at once; when the call ran on the worker, /health waited ~12 s.
-# SIGTERM while a call runs: the daemon waits for it and exits cleanly.
+# A keep-alive connection (python3's http.client) that asks a power call of
+# the silent BMC gets its answer, then its next request's, on that same
+# connection (the suspended request resumed in order, the connection kept).
+# SIGTERM while a call runs: the daemon abandons it (its ipmitool killed),
+# answers the waiting client 503 and exits, where it used to wait the call
+# out (~12 s here, up to 60 s against a BMC that drops its session).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 daemon_test "machine power: a progress line while a silent BMC is waited on"
@@ -38,10 +43,10 @@ BPID=$!
 trap 'kill $BPID 2>/dev/null; cleanup_daemon' EXIT
 for i in $(seq 50); do [ -s "$TMP/bmc.port" ] && break; sleep 0.1; done
 BMC=$(cat "$TMP/bmc.port")
-M=52:54:00:0f:00:01 M3=52:54:00:0f:00:03 M4=52:54:00:0f:00:04
+M=52:54:00:0f:00:01 M3=52:54:00:0f:00:03 M4=52:54:00:0f:00:04 M5=52:54:00:0f:00:05
 "${X[@]}" machine set $M --power ipmi --host 127.0.0.1 --port "$BMC" --user admin --password-file "$TMP/pass" >/dev/null
 check "machine set: ipmi at the silent BMC 127.0.0.1:$BMC (exit $?)" test $? = 0
-for m in $M3 $M4; do
+for m in $M3 $M4 $M5; do
 	"${X[@]}" machine set $m --power ipmi --host 127.0.0.1 --port "$BMC" --user admin --password-file "$TMP/pass" >/dev/null
 done
 
@@ -60,6 +65,28 @@ W="xcbench machine: waiting for the BMC at 127.0.0.1:$BMC (ipmi, up to 60 s)..."
 # GET /health sent meanwhile is answered at once and every call gets its
 # own answer; on the old daemon the thread sat in the first call.
 WPIDS=()
+# keepalive MAC OUT: on one HTTP/1.1 connection, POST MAC's power status,
+# then GET /health; OUT gets a line per answer (status, whether the server
+# keeps the connection, the local port it came on) and the error text.
+keepalive() {
+	python3 - "$PORT" "$(cat "$TMP/token")" "$1" >"$2" 2>&1 <<'PY'
+import http.client, json, sys
+port, tok, mac = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+c.connect()
+for method, path, body in (("POST", "/api/v1/machines/%s/power" % mac, {"action": "status"}),
+                           ("GET", "/api/v1/health", None)):
+    hdr = {"Authorization": "Bearer " + tok, "Content-Type": "application/json"}
+    c.request(method, path, body=json.dumps(body) if body else None, headers=hdr)
+    r = c.getresponse()
+    d = json.loads(r.read())
+    # c.sock None: the server closed it (http.client would reconnect unseen)
+    print(method, r.status, "close" if r.will_close or c.sock is None else "kept",
+          c.sock.getsockname()[1] if c.sock else "-", d.get("error", d.get("status", "")))
+PY
+}
+keepalive $M5 "$TMP/ka.out" &
+WPIDS+=($!)
 (tty "$TMP/tty-status.raw" "${X[@]}" machine power $M status; echo $? >"$TMP/tty-status.rc") &
 WPIDS+=($!)
 (tty "$TMP/tty-on.raw" "${X[@]}" machine power $M4 on; echo $? >"$TMP/tty-on.rc") &
@@ -81,6 +108,14 @@ for a in status on; do
 	check "on a terminal, power $a: exit 1, the waiting line first, then the BMC's error ($rc)" \
 		bash -c "[ $rc = 1 ] && [ \"\$(head -1 '$TMP/tty-$a.txt')\" = '$W' ] && grep -q 'ipmi 127.0.0.1:$BMC: no answer from a BMC there' '$TMP/tty-$a.txt'"
 done
+sed 's/^/#   keep-alive: /' "$TMP/ka.out"
+check "one keep-alive connection: the power call's 502 (the silent BMC), then /health's 200 on that same connection" \
+	python3 -c '
+import sys
+l = [x.split(" ", 4) for x in open(sys.argv[1]).read().splitlines()]
+ok = (len(l) == 2 and l[0][:3] == ["POST", "502", "kept"] and "no answer from a BMC there" in l[0][4]
+      and l[1][:3] == ["GET", "200", "kept"] and l[0][3] == l[1][3])
+sys.exit(0 if ok else 1)' "$TMP/ka.out"
 rc=$(cat "$TMP/s.rc")
 check "stderr not a terminal: exit 1, stderr the BMC's error alone, one line ($rc: $(cat "$TMP/s.err"))" \
 	bash -c "[ $rc = 1 ] && [ \$(wc -l <'$TMP/s.err') = 1 ] && grep -q 'no answer from a BMC there' '$TMP/s.err' && [ ! -s '$TMP/s.out' ]"
@@ -96,11 +131,51 @@ rc=$?
 check "on a terminal, an unknown MAC: the error alone, one line ($rc: $(tr -d '\r' <"$TMP/tty.out"))" \
 	bash -c "[ $rc = 1 ] && [ \$(wc -l <'$TMP/tty.out') = 1 ] && grep -q 'no machine 52:54:00:0f:00:99' '$TMP/tty.out'"
 
-# SIGTERM while a call waits: the daemon waits for it (its tries are
-# bounded, spawn_run) and exits 0.
-"${X[@]}" machine power $M status >/dev/null 2>&1 &
+# The lab's state of a machine whose last call failed says what to fix
+# (power.h's faults; each was "unreachable"): the silent BMC's machine
+# unreachable, a command template whose program is missing misconfigured.
+M6=52:54:00:0f:00:06
+"${X[@]}" machine set $M6 --power command --command 'xcb-no-such-pdu-tool {action} 3' >/dev/null
+"${X[@]}" machine power $M6 status 2>"$TMP/m6.err"
+diag "a missing program: $(cat "$TMP/m6.err")"
+states=$(curl -s "$URL/api/v1/lab" | python3 -c "import json, sys
+print(' '.join(m['state'] for m in json.load(sys.stdin)['machines'] if m['mac'] in ('$M3', '$M6')))")
+check "the lab's states: the silent BMC's machine unreachable, the missing program's misconfigured ($states)" \
+	test "$states" = "unreachable misconfigured"
+check "... the CLI's machine list says the same" \
+	bash -c "\"\$@\" machine list | grep -qE '^$M6 +- +command +misconfigured '" _ "${X[@]}"
+
+# SIGTERM while a call waits on the silent BMC: the call is abandoned, its
+# ipmitool killed, its client answered 503, and the daemon exits 0. The old
+# daemon waited for the call (its client got the BMC's 502 ~12 s later).
+# No wall-clock bound is asserted: the 503 says the call was cut, not
+# waited out; the seconds the stop took are shown.
+python3 - "$PORT" "$(cat "$TMP/token")" $M >"$TMP/term.out" 2>&1 <<'PY' &
+import http.client, json, sys
+c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=120)
+try:
+    c.request("POST", "/api/v1/machines/%s/power" % sys.argv[3], body='{"action": "status"}',
+              headers={"Authorization": "Bearer " + sys.argv[2], "Content-Type": "application/json"})
+    r = c.getresponse()
+    print(r.status, json.loads(r.read()).get("error", ""))
+except Exception as e:
+    print("no answer:", type(e).__name__, e)
+PY
 P1=$!
-sleep 1
-check "SIGTERM during a power call: clean shutdown" stop_daemon
+ip=
+for i in $(seq 100); do ip=$(pgrep -P "$DPID" -x ipmitool | head -1) && [ -n "$ip" ] && break; sleep 0.1; done
+check "the power call runs ipmitool (pid ${ip:-none}) under the daemon" test -n "$ip"
+t0=$(date +%s%N)
+stop_daemon
+rc=$?
+t1=$(date +%s%N)
 wait $P1
+diag "SIGTERM to exit: $(( (t1 - t0) / 1000000 )) ms; the client: $(cat "$TMP/term.out")"
+check "SIGTERM during a power call: the daemon exits 0 ($rc)" test "$rc" = 0
+check "... its ipmitool ($ip) is gone, no orphan left" bash -c "[ -n '$ip' ] && ! kill -0 '$ip' 2>/dev/null"
+check "... the waiting client is answered 503: the call abandoned, not waited out ($(cut -c1-60 "$TMP/term.out"))" \
+	grep -q "^503 the daemon is stopping: power status of $M was abandoned" "$TMP/term.out"
+perr=$(dbq "$DB" "SELECT power_error FROM machines WHERE mac = '$M'")
+check "... and nothing stored of the abandoned call: the machine's power error is still the BMC's ($perr)" \
+	bash -c "grep -q 'no answer from a BMC there' <<<\"\$1\" && ! grep -q abandoned <<<\"\$1\"" _ "$perr"
 kill $BPID 2>/dev/null

@@ -238,11 +238,11 @@ static int machine_list(int as_json)
 	o = get_answer("/api/v1/lab", as_json, &rc);
 	if (!o)
 		return rc;
-	printf("%-17s  %-10s %-8s %-12s %-5s %s\n", "MAC", "LAB", "DRIVER", "STATE", "POWER", "JOB / LAST RUN");
+	printf("%-17s  %-10s %-8s %-13s %-5s %s\n", "MAC", "LAB", "DRIVER", "STATE", "POWER", "JOB / LAST RUN");
 	json_array_foreach(json_object_get(o, "machines"), i, m) {
 		json_t *job = json_object_get(m, "job"), *run = json_object_get(m, "last_run");
 
-		printf("%-17s  %-10s %-8s %-12s %-5s ", json_string_value(json_object_get(m, "mac")),
+		printf("%-17s  %-10s %-8s %-13s %-5s ", json_string_value(json_object_get(m, "mac")),
 		       jstr(json_object_get(m, "lab"), t1, sizeof(t1)), json_string_value(json_object_get(m, "driver")),
 		       json_string_value(json_object_get(m, "state")), jstr(json_object_get(m, "power_state"), t2, sizeof(t2)));
 		if (json_is_object(job))
@@ -254,9 +254,9 @@ static int machine_list(int as_json)
 		else
 			printf("-");
 		printf("\n");
-		/* Why: STATE 'unreachable' is any failed driver call, a BMC that
-		 * refused the password as much as one that never answered; the
-		 * list said which machine and not what to fix. */
+		/* Why: STATE names the kind of failure (unreachable,
+		 * auth_refused, misconfigured, power_failed); the driver's own
+		 * words say which address, user or program. */
 		if (json_string_value(json_object_get(m, "power_error")))
 			printf("    power error: %s\n", json_string_value(json_object_get(m, "power_error")));
 	}

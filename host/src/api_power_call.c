@@ -15,18 +15,25 @@
  * never closed by libmicrohttpd, so the request outlives the thread.
  *
  * Shutdown: MHD_stop_daemon must find no connection suspended, so
- * http_stop first drains the calls (power_calls_drain). A call ends within
- * POWER_ACTION_MAX_S: spawn_run kills ipmitool's process group at each
- * call's POWER_TIMEOUT_S, as when the call ran on the HTTP thread (whose
- * join MHD_stop_daemon waited for the same way).
+ * http_stop first drains the calls (power_calls_drain). Waiting each call
+ * out held a SIGTERM up to POWER_ACTION_MAX_S (60 s against a silent BMC):
+ * the drain instead makes the cancel pipe readable, every call's spawn_run
+ * kills its ipmitool (or command) group at once and returns, and the
+ * client is answered 503 "abandoned" (the BMC may or may not have acted:
+ * nothing is stored of it). The drain then gives the resumed connections
+ * a moment to be answered before MHD_stop_daemon closes them.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "api_power_call.h"
 #include "jobs_db.h"
+#include "runproc.h"
 
 struct power_call {
 	struct MHD_Connection *conn;
@@ -34,13 +41,20 @@ struct power_call {
 	enum power_action a;
 	/* Written by the thread before it resumes the connection; read by
 	 * the re-entered handler after (under mu, both). */
-	int done, rc;
+	int done, rc, abandoned;
 	char msg[600];
 };
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER; /* pairs: running, stopping, every call's done/rc/msg */
-static pthread_cond_t idle = PTHREAD_COND_INITIALIZER; /* running fell (signalled under mu): power_calls_drain waits */
-static int running, stopping;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER; /* pairs: running, unanswered, stopping, cancel, every call's done/rc/abandoned/msg */
+static pthread_cond_t idle = PTHREAD_COND_INITIALIZER; /* running or unanswered fell (signalled under mu): power_calls_drain waits */
+static int running, unanswered, stopping;
+/* Readable once the daemon stops (power_calls_drain writes it, nobody
+ * reads it): every call's spawn_run polls its read end. Made with the
+ * first call. */
+static int cancel[2] = { -1, -1 };
+
+/* Seconds the drain waits for abandoned calls' answers to be sent. */
+#define ANSWER_GRACE_S 3
 
 /* Runs pc's driver call, stores its state (jobs_db_power_state, as the
  * call made on the HTTP thread did), and marks it done. */
@@ -48,16 +62,28 @@ static void call(struct power_call *pc)
 {
 	char msg[sizeof(pc->msg)];
 	enum power_action a = pc->a;
-	int rc;
+	int rc, abandoned;
 
+	pthread_mutex_lock(&mu);
+	spawn_cancel_on(cancel[0]);
+	pthread_mutex_unlock(&mu);
 	rc = power_do(&pc->c, a, msg, sizeof(msg));
-	if (rc < 0)
+	/* Not this thread's next spawn_run (the inline call is the HTTP
+	 * thread's). */
+	spawn_cancel_on(-1);
+	pthread_mutex_lock(&mu);
+	/* A call that failed once the stop began was (most likely) cut by
+	 * it: its error says nothing of the BMC, so none is stored. */
+	abandoned = stopping && rc < 0;
+	pthread_mutex_unlock(&mu);
+	if (rc < 0 && !abandoned)
 		jobs_db_power_state(pc->c.mac, NULL, msg);
 	else if (rc == 0)
 		jobs_db_power_state(pc->c.mac, a == POWER_STATUS ? msg : a == POWER_OFF ? "off" : a == POWER_PXE ? NULL : "on",
 				    NULL);
 	pthread_mutex_lock(&mu);
 	pc->rc = rc;
+	pc->abandoned = abandoned;
 	memcpy(pc->msg, msg, sizeof(msg));
 	pc->done = 1;
 	pthread_mutex_unlock(&mu);
@@ -99,7 +125,13 @@ enum MHD_Result power_call_begin(struct req *rq, const struct power_cfg *c, enum
 		free(pc);
 		return reply_error(rq, 503, "the daemon is stopping: power %s from the next one", c->mac);
 	}
+	if (cancel[0] < 0 && pipe2(cancel, O_CLOEXEC)) {
+		pthread_mutex_unlock(&mu);
+		free(pc);
+		return reply_error(rq, 503, "no pipe for the power call: try again");
+	}
 	running++;
+	unanswered++;
 	pthread_mutex_unlock(&mu);
 	rq->power = pc;
 	/* Suspended before the thread exists: its resume may come at once,
@@ -123,14 +155,20 @@ enum MHD_Result power_call_begin(struct req *rq, const struct power_cfg *c, enum
 enum MHD_Result power_call_answer(struct req *rq)
 {
 	struct power_call *pc = rq->power;
-	int done, rc;
+	int done, rc, abandoned;
 
 	pthread_mutex_lock(&mu);
 	done = pc->done;
 	rc = pc->rc;
+	abandoned = pc->abandoned;
 	pthread_mutex_unlock(&mu);
 	if (!done) /* not reached: the thread resumes after marking it done */
 		return reply_error(rq, 500, "power call resumed unfinished");
+	if (abandoned)
+		/* 503: the daemon, not the BMC; whether the BMC acted is unknown. */
+		return reply_error(rq, 503, "the daemon is stopping: power %s of %s was abandoned (its %s call "
+				   "killed; the BMC may or may not have acted): ask again once the daemon is back",
+				   power_action_name(pc->a), pc->c.mac, pc->c.driver);
 	if (rc < 0)
 		/* 502: the daemon is fine; the BMC (or the tool) said no. */
 		return reply_error(rq, 502, "%s", pc->msg);
@@ -141,14 +179,35 @@ enum MHD_Result power_call_answer(struct req *rq)
 
 void power_call_free(struct power_call *pc)
 {
+	if (!pc)
+		return;
 	free(pc);
+	/* Its answer is sent (or its client gone): the drain's grace waits
+	 * for this. */
+	pthread_mutex_lock(&mu);
+	unanswered--;
+	pthread_cond_broadcast(&idle);
+	pthread_mutex_unlock(&mu);
 }
 
 void power_calls_drain(void)
 {
+	struct timespec until;
+
 	pthread_mutex_lock(&mu);
 	stopping = 1;
+	/* Never read: stays readable, so every call's spawn_run sees it,
+	 * those running and any begun before stopping was set. */
+	if (cancel[1] >= 0 && write(cancel[1], "x", 1) != 1)
+		fprintf(stderr, "xcbenchd: power calls not cancelled; waiting them out\n");
 	while (running > 0)
 		pthread_cond_wait(&idle, &mu);
+	/* The resumed connections answered while libmicrohttpd still runs
+	 * (MHD_stop_daemon closes them unanswered); a client that reads
+	 * nothing does not hold the stop past the grace. */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += ANSWER_GRACE_S;
+	while (unanswered > 0 && pthread_cond_timedwait(&idle, &mu, &until) == 0)
+		;
 	pthread_mutex_unlock(&mu);
 }

@@ -23,8 +23,10 @@ enum MHD_Result power_call_answer(struct req *rq);
  * completed callback. */
 void power_call_free(struct power_call *pc);
 
-/* Refuses new calls and waits for those running to end and resume their
- * connections: before MHD_stop_daemon, which must find none suspended. */
+/* Refuses new calls, abandons those running (their driver's child killed,
+ * their clients answered 503) and waits for them to resume their
+ * connections, then a few seconds at most for those answers to be sent:
+ * before MHD_stop_daemon, which must find none suspended. */
 void power_calls_drain(void);
 
 #endif

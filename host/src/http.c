@@ -401,7 +401,8 @@ int http_start(void)
 void http_stop(void)
 {
 	/* No connection may be suspended when the daemon stops: the power
-	 * calls end (POWER_ACTION_MAX_S at most) and resume theirs first. */
+	 * calls are abandoned (their children killed) and resume theirs
+	 * first, answered 503 (api_power_call.c). */
 	power_calls_drain();
 	if (mhd)
 		MHD_stop_daemon(mhd);

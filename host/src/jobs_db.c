@@ -609,7 +609,8 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 			state = stage;
 			since = dbi_column_i64(st, LB_STAGE_SINCE);
 		} else if (err) {
-			state = "unreachable";
+			/* what to fix: power.h's faults, one table */
+			state = power_fault_name(power_fault_of(err));
 		} else if (run_status && strcmp(run_status, "running") == 0) {
 			state = "running";
 		}

@@ -28,6 +28,30 @@ int power_action_parse(const char *s)
 	return s ? xcb_vocab_index(action_names, POWER_NACTIONS, s) : -1;
 }
 
+static const char *const fault_names[POWER_NFAULTS] = { "unreachable", "auth_refused", "misconfigured",
+							"power_failed" };
+
+const char *power_fault_name(enum power_fault f)
+{
+	return xcb_vocab_name(fault_names, POWER_NFAULTS, (unsigned)f);
+}
+
+enum power_fault power_fault_of(const char *msg)
+{
+	static const char *const kinds[] = { "ipmi: ", "command: " };
+	static const char *const auth[] = { POWER_SAYS_REFUSED, POWER_SAYS_NO_USER, POWER_SAYS_NO_SESSION };
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strncmp(msg, kinds[i], strlen(kinds[i])) == 0)
+			return POWER_FAULT_CONFIG;
+	for (size_t i = 0; i < sizeof(auth) / sizeof(auth[0]); i++)
+		if (strstr(msg, auth[i]))
+			return POWER_FAULT_AUTH;
+	if (strstr(msg, POWER_SAYS_NO_ANSWER))
+		return POWER_FAULT_UNREACHABLE;
+	return POWER_FAULT_FAILED;
+}
+
 int power_word_ok(const char *s, const char *extra, size_t max)
 {
 	/* never an option to the tool it is passed to */
@@ -139,8 +163,12 @@ int power_spawn(char *const argv[], char *const env[], const char *const noise[]
 		snprintf(msg, msglen, "%s: %s%s", r->kind, r->out, r->hint);
 		return -1;
 	}
+	if (r->rc == -3) {
+		snprintf(msg, msglen, "%s %s: abandoned: the daemon is stopping", r->kind, r->what);
+		return -1;
+	}
 	if (r->rc == -2) {
-		snprintf(msg, msglen, "%s %s: no answer in %d s", r->kind, r->what, POWER_TIMEOUT_S);
+		snprintf(msg, msglen, "%s %s: " POWER_SAYS_NO_ANSWER " in %d s", r->kind, r->what, POWER_TIMEOUT_S);
 		return -1;
 	}
 	return 0;

@@ -32,6 +32,27 @@ const char *power_action_name(enum power_action a);
 /* The action named s, or -1. */
 int power_action_parse(const char *s);
 
+/* Why a driver call failed, as the lab shows it: GET /api/v1/lab's state
+ * of a machine whose last call failed (jobs_db_lab_json) is the fault's
+ * name (power.c's table), so the operator reads what to fix: the BMC's
+ * address or network (unreachable), the user or password (auth_refused),
+ * the driver's settings or tool (misconfigured), or what the tool said
+ * (power_failed: the BMC or command answered, and said no). */
+enum power_fault { POWER_FAULT_UNREACHABLE, POWER_FAULT_AUTH, POWER_FAULT_CONFIG, POWER_FAULT_FAILED,
+		   POWER_NFAULTS };
+const char *power_fault_name(enum power_fault f);
+/* The fault power_do's failure message msg (as stored) says: a message
+ * "KIND: why" (no BMC or action named: power_spawn's "cannot run", a
+ * settings check) is misconfigured; one with an auth phrase
+ * (POWER_SAYS_*) auth_refused; "no answer" unreachable; else power_failed. */
+enum power_fault power_fault_of(const char *msg);
+/* The phrases of power_ipmi.c's session failures, which power_fault_of
+ * reads back: one spelling, here. */
+#define POWER_SAYS_NO_ANSWER "no answer"
+#define POWER_SAYS_REFUSED "the BMC refused the password"
+#define POWER_SAYS_NO_USER "the BMC knows no user"
+#define POWER_SAYS_NO_SESSION "the BMC opened no session"
+
 /* Checks settings before they are stored: 0, or -1 with the reason in why
  * (the driver known, the fields it needs present and well-formed, the
  * password file readable by the daemon and by nobody else). */
@@ -75,8 +96,9 @@ struct power_run {
 /* Runs argv (env: NULL for the daemon's) for at most POWER_TIMEOUT_S into
  * r: 0 when it ran and ended (r->rc its exit status, a failure or not), -1
  * with msg when it could not run ("KIND: why HINT") or did not end in time
- * ("KIND WHAT: no answer in N s"): the two failures every driver words
- * alike. */
+ * ("KIND WHAT: no answer in N s") or was abandoned (spawn_cancel_on:
+ * "KIND WHAT: abandoned: the daemon is stopping"): the failures every
+ * driver words alike. */
 int power_spawn(char *const argv[], char *const env[], const char *const noise[], struct power_run *r,
 		char *msg, size_t msglen);
 

@@ -113,6 +113,13 @@ int power_command(const struct power_cfg *c, enum power_action a, char *msg, siz
 	snprintf(env_mac, sizeof(env_mac), "XCB_MAC=%s", c->mac);
 	if (power_spawn(argv, env, NULL, &r, msg, msglen))
 		return -1;
+	/* sh's 127 and 126: the template's program is missing or cannot
+	 * run, the template's fault ("command: ...", misconfigured). */
+	if (r.rc == 127 || r.rc == 126) {
+		snprintf(msg, msglen, "command: the template's program %s (exit %d): %s",
+			 r.rc == 127 ? "was not found" : "cannot be run", r.rc, line[0] ? line : "no message");
+		return -1;
+	}
 	if (r.rc) {
 		snprintf(msg, msglen, "command %s: exit %d: %s", act, r.rc, line[0] ? line : "no message");
 		return -1;

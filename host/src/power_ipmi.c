@@ -93,15 +93,15 @@ static void session_failure(const struct power_cfg *c, char *msg, size_t msglen)
 	snprintf(where, sizeof(where), "%s:%s", c->host, port);
 	ran = power_spawn(argv, NULL, noise, &r, ignored, sizeof(ignored)) == 0;
 	if (ran && strstr(r.out, "HMAC is invalid"))
-		snprintf(msg, msglen, "ipmi %s: the BMC refused the password for user '%s' (wrong password?)",
+		snprintf(msg, msglen, "ipmi %s: " POWER_SAYS_REFUSED " for user '%s' (wrong password?)",
 			 where, c->user);
 	else if (ran && strstr(r.out, "unauthorized name"))
-		snprintf(msg, msglen, "ipmi %s: the BMC knows no user '%s' (wrong user?)", where, c->user);
+		snprintf(msg, msglen, "ipmi %s: " POWER_SAYS_NO_USER " '%s' (wrong user?)", where, c->user);
 	else if (ran && (strstr(r.out, "Get Auth Capabilities error") || strstr(r.out, "No response")))
-		snprintf(msg, msglen, "ipmi %s: no answer from a BMC there (wrong address or port, "
+		snprintf(msg, msglen, "ipmi %s: " POWER_SAYS_NO_ANSWER " from a BMC there (wrong address or port, "
 			 "or the BMC or its network down?)", where);
 	else
-		snprintf(msg, msglen, "ipmi %s: the BMC opened no session for user '%s' (wrong user or "
+		snprintf(msg, msglen, "ipmi %s: " POWER_SAYS_NO_SESSION " for user '%s' (wrong user or "
 			 "password, or no cipher suite 3?)", where, c->user);
 }
 

@@ -20,6 +20,16 @@
 
 extern char **environ;
 
+/* spawn_cancel_on's descriptor, per thread: only the calls of a thread
+ * that asked for it are abandoned (a job's power-on is drained, not cut:
+ * job_runner.c). */
+static __thread int cancel_fd = -1;
+
+void spawn_cancel_on(int fd)
+{
+	cancel_fd = fd;
+}
+
 static long long now_ms(void)
 {
 	struct timespec ts;
@@ -123,7 +133,7 @@ int spawn_run(char *const argv[], char *const env[], int timeout_s, char *out, s
 {
 	long long deadline = now_ms() + (long long)timeout_s * 1000;
 	size_t len = 0;
-	int fd, status, timed_out = 0;
+	int fd, status, timed_out = 0, cancelled = 0;
 	pid_t pid = start(argv, env, &fd, NULL);
 
 	if (pid < 0) {
@@ -131,7 +141,8 @@ int spawn_run(char *const argv[], char *const env[], int timeout_s, char *out, s
 		return -1;
 	}
 	for (;;) {
-		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		/* pf[1]: the cancel descriptor (fd -1: poll skips it). */
+		struct pollfd pf[2] = { { .fd = fd, .events = POLLIN }, { .fd = cancel_fd, .events = POLLIN } };
 		long long left = deadline - now_ms();
 		char tmp[512];
 		ssize_t n;
@@ -140,8 +151,12 @@ int spawn_run(char *const argv[], char *const env[], int timeout_s, char *out, s
 			timed_out = 1;
 			break;
 		}
-		if (poll(&pf, 1, (int)(left > 1000 ? 1000 : left)) <= 0)
+		if (poll(pf, 2, (int)(left > 1000 ? 1000 : left)) <= 0)
 			continue;
+		if (pf[1].revents) {
+			cancelled = 1;
+			break;
+		}
 		n = read(fd, tmp, sizeof(tmp));
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -157,10 +172,12 @@ int spawn_run(char *const argv[], char *const env[], int timeout_s, char *out, s
 	close(fd);
 	if (outlen)
 		out[len] = 0;
-	if (timed_out)
+	if (timed_out || cancelled)
 		kill(-pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	if (cancelled)
+		return -3;
 	if (timed_out)
 		return -2;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

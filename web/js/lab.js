@@ -1,6 +1,8 @@
 // lab.js — the Lab page (lab.html): every machine the daemon knows or has a
-// job for, with its state (idle / powering_on / booting / running /
-// unreachable), its current job and stage, time in that state, its last run
+// job for, with its state (idle / powering_on / booting / running, or what
+// to fix after a failed power call: unreachable / auth_refused /
+// misconfigured / power_failed, host/src/power.c's table), its current job
+// and stage, time in that state, its last run
 // and result, and a mark on machines whose last jobs all failed. Polls
 // GET /api/v1/lab, so states change on screen as the job runner moves them.
 // Where daemons of several labs share one store (xcbenchd --lab), a Lab
