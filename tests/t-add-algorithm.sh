@@ -44,9 +44,10 @@ run_guide() {
 	(cd "$T" && timeout 600 bash -c "$c") >"$T/guide.out" 2>&1
 }
 
-# A temporary copy of the tree's sources (what git tracks, plus new files).
-(cd "$ROOT" && git ls-files -co --exclude-standard firmware proto) >"$T/files"
-tar -C "$ROOT" -cf - -T "$T/files" | tar -C "$T" -xf -
+# A temporary copy of the tree's sources (what git tracks, plus new files)
+# and the firmware's build (tests/lib/tree_copy.sh).
+. "$ROOT/tests/lib/tree_copy.sh"
+tree_copy "$T" firmware proto
 cp -a "$T/firmware" "$T/firmware.orig"
 
 # Guide, step 1: the template, renamed, with a description of its own.

@@ -34,10 +34,10 @@ run_guide() {
 }
 
 command -v qemu-system-x86_64 >/dev/null || { skip "adding a flush path" "qemu-system-x86_64 not installed"; exit 0; }
-# The copy: what git tracks plus new files; the firmware's build as it is.
-(cd "$ROOT" && git ls-files -co --exclude-standard firmware proto host db) >"$T/files"
-tar -C "$ROOT" -cf - -T "$T/files" | tar -C "$T" -xf -
-[ -d "$ROOT/firmware/build" ] && cp -a "$ROOT/firmware/build" "$T/firmware/build"
+# The copy: what git tracks plus new files; the firmware's build as it is
+# (tests/lib/tree_copy.sh).
+. "$ROOT/tests/lib/tree_copy.sh"
+tree_copy "$T" firmware proto host db
 
 # 6.1: the guide's vocabulary line, at the end of XCB_VOCAB_FLUSH.
 line=$(tr '\n' ' ' <"$GUIDE" | grep -o "X(XCB_FLUSH_MINE, \"$NAME\", \"$NAME\")" | head -n 1)
@@ -59,9 +59,11 @@ P=$T/firmware/flush/paths.c
 sed -i 's/p == XCB_FLUSH_CONSOLIDATED;/p == XCB_FLUSH_CONSOLIDATED || p == XCB_FLUSH_MINE;/' "$P"
 check "6.2: flush_path_is_direct() names it" grep -q 'XCB_FLUSH_MINE;' "$P"
 
-# 6.3: build both halves.
-make -C "$T/firmware" build/xcbench.elf build/algos.txt build/tests/test_xcall >"$T/make.log" 2>&1 &&
-	make -C "$T/host" build/xcbench build/xcbenchd >>"$T/make.log" 2>&1
+# 6.3: build both halves, two jobs at a time (as the guide's step 3 does in
+# t-add-algorithm): the vocabulary's header rebuilds most of the payload, and
+# each host binary is one compiler run of its own.
+make -j2 -C "$T/firmware" build/xcbench.elf build/algos.txt build/tests/test_xcall >"$T/make.log" 2>&1 &&
+	make -j2 -C "$T/host" build/xcbench build/xcbenchd >>"$T/make.log" 2>&1
 rc=$?
 [ "$rc" = 0 ] || grep -E 'error|firmware:' "$T/make.log" | head -n 5 | sed 's/^/# /'
 check "6.3: the firmware and the host build (rc $rc)" [ "$rc" = 0 ]
