@@ -1,6 +1,6 @@
 # tests/lib/tree_copy.sh — tree_copy: the temporary copy of the tree that the
 # tests adding something the way an author would (t-add-algorithm,
-# t-add-flush-path) edit and build. Source after tap.sh.
+# t-add-flush-path, t-done-early) edit and build. Source after tap.sh.
 #
 # The firmware's build comes along as it is (make all built it before any
 # suite runs), so the copy's make rebuilds only what the author's edit
