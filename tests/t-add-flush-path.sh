@@ -22,16 +22,8 @@ GUIDE=$ROOT/docs/ADDING-AN-ALGORITHM.md
 T=$(mktemp -d "$OUTDIR/add-flush-path.XXXXXX")
 cleanup() { [ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null; [ -n "${XCB_KEEP:-}" ] || rm -rf "$T"; }
 trap cleanup EXIT
-guide() { python3 "$ROOT/tests/lib/guide.py" "$GUIDE" cmd "$1" "$2"; }
-# run_guide STEP PREFIX [SED]: the guide's command, in the copy, output in
-# $T/guide.out; its status.
-run_guide() {
-	local c
-	c=$(guide "$1" "$2") || { echo "# the guide's step $1 has no '$2' command"; return 99; }
-	[ -n "${3:-}" ] && c=$(sed "$3" <<<"$c")
-	echo "# step $1: $c"
-	(cd "$T" && timeout 600 bash -c "$c") >"$T/guide.out" 2>&1
-}
+# guide, run_guide: the guide's commands, run in the copy.
+. "$ROOT/tests/lib/guide_cmd.sh"
 
 command -v qemu-system-x86_64 >/dev/null || { skip "adding a flush path" "qemu-system-x86_64 not installed"; exit 0; }
 # The copy: what git tracks plus new files; the firmware's build as it is
