@@ -31,22 +31,15 @@ T=$(mktemp -d "$OUTDIR/add-algorithm.XXXXXX")
 cleanup() { [ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null; }
 trap cleanup EXIT
 pyjson() { curl -s "$1" | python3 -c "import json,sys; d=json.load(sys.stdin); print($2)"; }
-# guide STEP PREFIX: the guide's command (tests/lib/guide.py), the algorithm
-# it names being ours; run_guide STEP PREFIX [REPLACE]: that command, run in
-# the copy (sed REPLACE applied first, e.g. the run id for R), output in
-# $T/guide.out; its status.
-guide() { python3 "$ROOT/tests/lib/guide.py" "$GUIDE" cmd "$1" "$2"; }
-run_guide() {
-	local c
-	c=$(guide "$1" "$2") || { echo "# the guide's step $1 has no '$2' command"; return 99; }
-	[ -n "${3:-}" ] && c=$(sed "$3" <<<"$c")
-	echo "# step $1: $c"
-	(cd "$T" && timeout 600 bash -c "$c") >"$T/guide.out" 2>&1
-}
+# guide STEP PREFIX: the guide's command, the algorithm it names being ours;
+# run_guide STEP PREFIX [REPLACE]: that command, run in the copy
+# (tests/lib/guide_cmd.sh).
+. "$ROOT/tests/lib/guide_cmd.sh"
 
-# A temporary copy of the tree's sources (what git tracks, plus new files).
-(cd "$ROOT" && git ls-files -co --exclude-standard firmware proto) >"$T/files"
-tar -C "$ROOT" -cf - -T "$T/files" | tar -C "$T" -xf -
+# A temporary copy of the tree's sources (what git tracks, plus new files)
+# and the firmware's build (tests/lib/tree_copy.sh).
+. "$ROOT/tests/lib/tree_copy.sh"
+tree_copy "$T" firmware proto
 cp -a "$T/firmware" "$T/firmware.orig"
 
 # Guide, step 1: the template, renamed, with a description of its own.

@@ -22,22 +22,14 @@ GUIDE=$ROOT/docs/ADDING-AN-ALGORITHM.md
 T=$(mktemp -d "$OUTDIR/add-flush-path.XXXXXX")
 cleanup() { [ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null; wait 2>/dev/null; [ -n "${XCB_KEEP:-}" ] || rm -rf "$T"; }
 trap cleanup EXIT
-guide() { python3 "$ROOT/tests/lib/guide.py" "$GUIDE" cmd "$1" "$2"; }
-# run_guide STEP PREFIX [SED]: the guide's command, in the copy, output in
-# $T/guide.out; its status.
-run_guide() {
-	local c
-	c=$(guide "$1" "$2") || { echo "# the guide's step $1 has no '$2' command"; return 99; }
-	[ -n "${3:-}" ] && c=$(sed "$3" <<<"$c")
-	echo "# step $1: $c"
-	(cd "$T" && timeout 600 bash -c "$c") >"$T/guide.out" 2>&1
-}
+# guide, run_guide: the guide's commands, run in the copy.
+. "$ROOT/tests/lib/guide_cmd.sh"
 
 command -v qemu-system-x86_64 >/dev/null || { skip "adding a flush path" "qemu-system-x86_64 not installed"; exit 0; }
-# The copy: what git tracks plus new files; the firmware's build as it is.
-(cd "$ROOT" && git ls-files -co --exclude-standard firmware proto host db) >"$T/files"
-tar -C "$ROOT" -cf - -T "$T/files" | tar -C "$T" -xf -
-[ -d "$ROOT/firmware/build" ] && cp -a "$ROOT/firmware/build" "$T/firmware/build"
+# The copy: what git tracks plus new files; the firmware's build as it is
+# (tests/lib/tree_copy.sh).
+. "$ROOT/tests/lib/tree_copy.sh"
+tree_copy "$T" firmware proto host db
 
 # 6.1: the guide's vocabulary line, at the end of XCB_VOCAB_FLUSH.
 line=$(tr '\n' ' ' <"$GUIDE" | grep -o "X(XCB_FLUSH_MINE, \"$NAME\", \"$NAME\")" | head -n 1)
@@ -59,9 +51,11 @@ P=$T/firmware/flush/paths.c
 sed -i 's/p == XCB_FLUSH_CONSOLIDATED;/p == XCB_FLUSH_CONSOLIDATED || p == XCB_FLUSH_MINE;/' "$P"
 check "6.2: flush_path_is_direct() names it" grep -q 'XCB_FLUSH_MINE;' "$P"
 
-# 6.3: build both halves.
-make -C "$T/firmware" build/xcbench.elf build/algos.txt build/tests/test_xcall >"$T/make.log" 2>&1 &&
-	make -C "$T/host" build/xcbench build/xcbenchd >>"$T/make.log" 2>&1
+# 6.3: build both halves, two jobs at a time (as the guide's step 3 does in
+# t-add-algorithm): the vocabulary's header rebuilds most of the payload, and
+# each host binary is one compiler run of its own.
+make -j2 -C "$T/firmware" build/xcbench.elf build/algos.txt build/tests/test_xcall >"$T/make.log" 2>&1 &&
+	make -j2 -C "$T/host" build/xcbench build/xcbenchd >>"$T/make.log" 2>&1
 rc=$?
 [ "$rc" = 0 ] || grep -E 'error|firmware:' "$T/make.log" | head -n 5 | sed 's/^/# /'
 check "6.3: the firmware and the host build (rc $rc)" [ "$rc" = 0 ]

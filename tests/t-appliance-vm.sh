@@ -75,8 +75,13 @@ check "crashing payload: the exception is in run ${cid:-?}'s log (console events
 # payload's verdict (DONE status 2) is a failure: exit 1, the run, the
 # verdict and the failed case's LOG lines named; xcbench show and ingest say
 # it too. (It exited 0 with "run R complete", as a pass.)
+# watchdog_ms=2000 (here and in the two boots below): the case's end waits
+# for the skipped call up to the watchdog's bound before it counts it lost,
+# and a hung CPU is reported at the bound; the default (10 s) only made
+# each of these boots ~8 s longer, with the same lines.
+WD=watchdog_ms=2000
 vm --boot direct --suite quick --wait --timeout 90 --dir "$NET_DIR/checks" --json kinds=xcall algos=locked \
-	waits=done deliveries=unicast inits=1 masks=1 iters=20 reps=1 dupskip_cpu=1 \
+	waits=done deliveries=unicast inits=1 masks=1 iters=20 reps=1 dupskip_cpu=1 $WD \
 	>"$NET_DIR/checks.json" 2>"$NET_DIR/checks.out"
 rc=$?
 sed 's/^/# /' "$NET_DIR/checks.out"
@@ -97,7 +102,7 @@ check "checks failed: ... then the failed case's LOG lines" grep -q '^  case 1 r
 # show had the rest); no "the failed cases' LOG lines:" heading over
 # nothing (no case's line names a failure when the watchdog ends the run).
 vm --boot direct --suite quick --wait --timeout 120 --dir "$NET_DIR/wd" kinds=xcall algos=locked waits=done \
-	deliveries=unicast inits=1 masks=1 iters=20 reps=1 hang_cpu=1 >"$NET_DIR/wd.out" 2>&1
+	deliveries=unicast inits=1 masks=1 iters=20 reps=1 hang_cpu=1 $WD >"$NET_DIR/wd.out" 2>&1
 rc=$?
 sed 's/^/# /' "$NET_DIR/wd.out" | head -n 24
 check "watchdog: exit 1, the run crashed with the watchdog's first line" \
@@ -107,7 +112,7 @@ check "watchdog: no empty heading of the failed cases' LOG lines" \
 	awk '/the failed cases. LOG lines:/ { if ((getline n) <= 0 || n !~ /^  \| /) bad = 1 } END { exit bad }' "$NET_DIR/wd.out"
 # The same boot handed over as a serial capture (the guide's no-daemon way).
 XCB_QEMU_TIMEOUT=90 qemu_direct "$NET_DIR/checks.serial.log" 2 "suite=quick kinds=xcall algos=locked waits=done \
-deliveries=unicast inits=1 masks=1 iters=20 reps=1 dupskip_cpu=1"
+deliveries=unicast inits=1 masks=1 iters=20 reps=1 dupskip_cpu=1 $WD"
 out=$("$XCBENCH" --server "$SRV" ingest "$NET_DIR/checks.serial.log" 2>/dev/null)
 diag "$out"
 check "checks failed: xcbench ingest of its serial capture names the verdict" \

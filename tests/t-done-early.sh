@@ -23,9 +23,11 @@ NAME=doneearly
 T=$(mktemp -d "$OUTDIR/done-early.XXXXXX")
 LOGS=$OUTDIR/t-done-early
 
-# A temporary copy of the tree's sources (what git tracks, plus new files).
-(cd "$ROOT" && git ls-files -co --exclude-standard firmware proto) >"$T/files"
-tar -C "$ROOT" -cf - -T "$T/files" | tar -C "$T" -xf -
+# A temporary copy of the tree's sources (what git tracks, plus new files)
+# and the firmware's build, so only the new file compiles and the payload
+# relinks (tests/lib/tree_copy.sh).
+. "$ROOT/tests/lib/tree_copy.sh"
+tree_copy "$T" firmware proto
 
 X=$T/firmware/xcall
 cp "$X/lockless.c" "$X/$NAME.c"

@@ -71,9 +71,12 @@ PY
 # The same fault in a measured suite: the case line, the console table and
 # the run's last line count lost, duplicated and out-of-order calls each on
 # its own (they were summed and printed as "lost": this call said "lost 2",
-# and a run of nothing but duplicates "300 lost").
+# and a run of nothing but duplicates "300 lost"). watchdog_ms=2000, as in
+# the boot above: the case's end waits for the skipped call up to the
+# watchdog's bound before it counts it lost (the default 10 s: ~8 s more,
+# the same lines).
 XCB_QEMU_TIMEOUT=120 qemu_direct "$T/dupcase.log" 2 \
-	"suite=quick kinds=xcall algos=locked waits=done deliveries=unicast inits=1 masks=1 iters=20 reps=1 dupskip_cpu=1"
+	"suite=quick kinds=xcall algos=locked waits=done deliveries=unicast inits=1 masks=1 iters=20 reps=1 dupskip_cpu=1 watchdog_ms=2000"
 rc=$?
 check "quick with a skipped + duplicated call fails (qemu status $rc, payload exit 1)" test "$rc" -eq 3
 # (the skipped call may also be seen returned before its target ran it:
