@@ -43,7 +43,8 @@ LAB_PIDFILES+=("$NET_DIR/S.pid")
 # sends, from the power-on on, line i at on + 0.2 s * i, skipping the lines
 # that fell due before the connection (printed to nobody).
 cat >"$NET_DIR/console.py" <<PY
-import os, socket, threading, time
+import os, time
+from sol_console import serve_forever  # tests/lib (PYTHONPATH: tap.sh)
 d = "$NET_DIR"
 while not os.path.exists(d + "/go"):
     time.sleep(0.05)
@@ -64,14 +65,7 @@ def serve(c):
     except OSError:
         pass
     c.close()
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", $SOL))
-s.listen(4)
-print("listening", flush=True)
-while True:
-    c, _ = s.accept()
-    threading.Thread(target=serve, args=(c,), daemon=True).start()
+serve_forever($SOL, serve)
 PY
 timeout -k 5 280 "$NET_PY" "$NET_DIR/console.py" >"$NET_DIR/console.out" 2>&1 &
 NET_PIDS+=("$!")

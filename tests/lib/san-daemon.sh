@@ -211,7 +211,8 @@ san_bmc() {
 	echo sekrit-bmc >"$NET_DIR/bmc.pw"
 	chmod 600 "$NET_DIR/bmc.pw"
 	cat >"$NET_DIR/console.py" <<PY
-import socket, sys, threading, time
+import time
+from sol_console import serve_forever  # tests/lib (PYTHONPATH: tap.sh)
 def serve(c):
     try:
         c.sendall(b"".join(b"FakeBIOS line %d\r\n" % i for i in range(40)))
@@ -221,14 +222,7 @@ def serve(c):
     except OSError:
         pass
     c.close()
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", $sol))
-s.listen(4)
-print("listening", flush=True)
-while True:
-    c, _ = s.accept()
-    threading.Thread(target=serve, args=(c,), daemon=True).start()
+serve_forever($sol, serve)
 PY
 	timeout -k 5 900 python3 "$NET_DIR/console.py" >"$NET_DIR/console.out" 2>&1 &
 	NET_PIDS+=("$!")
