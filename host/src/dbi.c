@@ -109,6 +109,7 @@ int dbi_user_version(struct dbi *db) { return db->ops->user_version(db); }
 int dbi_set_user_version(struct dbi *db, int v) { return db->ops->set_user_version(db, v); }
 int dbi_ping(struct dbi *db) { return db->ops->ping(db); }
 void dbi_idle(struct dbi *db) { db->ops->idle(db); }
+void dbi_settle(struct dbi *db) { db->ops->settle(db); }
 
 int dbi_prepare(struct dbi *db, const char *sql, struct dbi_stmt **st)
 {

@@ -92,6 +92,11 @@ int dbi_ping(struct dbi *db);
 int64_t dbi_executions(struct dbi *db);
 /* Housekeeping while the writer is idle (SQLite: a passive checkpoint). */
 void dbi_idle(struct dbi *db);
+/* Work a commit left for after its answers: the writer calls it once a
+ * batch's ACKs are sent. SQLite: the WAL's catch-up copy when a commit
+ * found it due (dbi_sqlite_ckpt.c), which inside the COMMIT held the
+ * batch's ACKs for its two fdatasyncs. PostgreSQL: nothing. */
+void dbi_settle(struct dbi *db);
 
 /* ---- statements ---- */
 

@@ -217,6 +217,12 @@ static void p_idle(struct dbi *db)
 	(void)db;
 }
 
+/* Nothing waits: the server checkpoints on its own. */
+static void p_settle(struct dbi *db)
+{
+	(void)db;
+}
+
 static int p_prepare(struct dbi *db, const char *sql, struct dbi_stmt **out)
 {
 	struct pg *p = PG(db);

@@ -45,6 +45,12 @@ static void l_idle(struct dbi *db)
 	sqlite3_wal_checkpoint_v2(LITE(db), NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 }
 
+/* The catch-up a commit left due (dbi_sqlite_ckpt.c). */
+static void l_settle(struct dbi *db)
+{
+	lite_ckpt_settle(((struct lite *)db)->ck, LITE(db));
+}
+
 static int l_user_version(struct dbi *db)
 {
 	sqlite3_stmt *st;

@@ -36,11 +36,18 @@ int lite_ints_register(sqlite3 *h);
  * MiB at 4 KiB pages; test_sqlite_ckpt holds it to that, and
  * t-daemon-csvstall's bound is above it). */
 #define LITE_CKPT_MAX 4500
+/* At this many the writer copies what the checkpointer's passes left (the
+ * catch-up, at dbi_settle), so its next write rewinds the WAL. */
+#define LITE_CKPT_CATCHUP 4000
 /* Starts the checkpointer of the read-write connection `writer`
  * (dbi_sqlite_ckpt.c): its checkpoints then run on a thread of their own.
  * NULL if it cannot (said on stderr) or the database is in memory: SQLite's
  * automatic checkpoint stays. */
 struct lite_ckpt *lite_ckpt_start(sqlite3 *writer);
+/* The catch-up (the WAL's frames the passes left, copied by `writer`
+ * itself, so its next write rewinds the WAL) if a commit found it due;
+ * dbi_settle, after the commit's answers. NULL does nothing. */
+void lite_ckpt_settle(struct lite_ckpt *ck, sqlite3 *writer);
 /* Stops it (after its pass, if one runs) and gives `writer` back its
  * default; NULL does nothing. Before `writer` is closed. */
 void lite_ckpt_stop(struct lite_ckpt *ck, sqlite3 *writer);

@@ -468,6 +468,10 @@ static void *writer_main(void *unused)
 			last_ckpt = now_mono();
 			dbi_idle(wdb);
 		}
+		/* What this turn's commits left for after their answers (the
+		 * batch's ACKs are sent and its tasks' callers woken above):
+		 * SQLite's WAL catch-up, dbi_sqlite_ckpt.c. */
+		dbi_settle(wdb);
 		if (quit)
 			break;
 	}
