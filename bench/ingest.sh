@@ -15,6 +15,7 @@
 # each side used a frame is reported beside the rates.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/lib/pg.sh"
+. "$ROOT/tests/lib/ledger.sh"
 need "$XCBENCHD" "$XCB_GEN"
 S=${BENCH_SENDERS:-4} R=${BENCH_RUNS:-2} REPS=${BENCH_REPS:-20} TRIALS=${BENCH_TRIALS:-3}
 T=$(mktemp -d "$BOUT/ingest.XXXXXX")
@@ -99,9 +100,9 @@ kill "$NPID" 2>/dev/null; wait "$NPID" 2>/dev/null
 # acked TAG / retx TAG: sender processes that saw every frame ACKed, frames retransmitted.
 acked() { cat "$T"/"$1"*.acked 2>/dev/null | paste -sd+ | bc; }
 retx() { grep -ho 'retransmits [0-9]*' "$T"/"$1"*.err 2>/dev/null | awk '{ s += $2 } END { print s + 0 }'; }
-lstored=$($PY -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute("SELECT count(*) FROM frames").fetchone()[0], c.execute("SELECT COALESCE(sum(n), 0) FROM sample_chunks").fetchone()[0])' "$T/xcbench.db")
+lstored=$($PY -c 'import os,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute(os.environ["XCB_LEDGER_COUNT"]).fetchone()[0], c.execute("SELECT COALESCE(sum(n), 0) FROM sample_chunks").fetchone()[0])' "$T/xcbench.db")
 pstored="0 0"
-[ -n "$PPORT" ] && pstored="$(pg_psql ingest 'SELECT count(*) FROM frames') $(pg_psql ingest 'SELECT COALESCE(sum(n), 0) FROM sample_chunks')"
+[ -n "$PPORT" ] && pstored="$(pg_psql ingest "$XCB_LEDGER_COUNT") $(pg_psql ingest 'SELECT COALESCE(sum(n), 0) FROM sample_chunks')"
 kill "$LPID" ${PPID_:-} 2>/dev/null; wait "$LPID" ${PPID_:-} 2>/dev/null
 
 $PY - "$S" "$R" "$TRIALS" "$T" "$PLACEMENT" "$ncpu" "$(acked sqlite)" "$lstored" "$lcpu" "$(retx sqlite)" \
