@@ -134,7 +134,7 @@ for name, f, acked, stored, cpu, retx, server in engines:
     sf, ss = (int(x) for x in stored.split())
     tf, ts = sum(r[1] for r in dres), sum(r[2] for r in dres)
     wall, cpu = sum(r[0] for r in dres), float(cpu)
-    notes.append("%s: every frame ACKed: %s (%d of %d sender processes); stored: %d frame rows = %s frames sent, %d samples stored (sample_chunks) = %s samples sent (all trials); "
+    notes.append("%s: every frame ACKed: %s (%d of %d sender processes); stored: %d frames in the ledger = %s frames sent, %d samples stored (sample_chunks) = %s samples sent (all trials); "
                  "xcbenchd used %.1f CPU-seconds in %.1f s (%.0f %% of one core)%s; senders retransmitted %s frames (ACKs slower than their retransmit timer)." %
                  (name, "yes" if int(acked or 0) == S * trials else "NO", int(acked or 0), S * trials, sf, "all" if sf == tf else "NOT all (%d)" % tf,
                   ss, "all" if ss == ts else "NOT all (%d)" % ts, cpu, wall, 100 * cpu / wall,
