@@ -8,10 +8,15 @@
  * PostgreSQL that row was the biggest cost left on the server (a build
  * with no ledger rows took its CPU from 11.6 to 6.9 us a frame,
  * bench/LIMITS.md). A payload sends a run's frames in seq order, so a
- * batch holds a few long spans a run; a seq that does not extend its
- * run's current span starts a new one. SQLite writes a statement a span
- * (big statements lost there: see below); PostgreSQL one statement for
- * all the batch's spans, over arrays (unnest, store_block.h).
+ * batch holds a few long spans a run (a 49,056-frame send: ~440-610
+ * spans); a seq that does not extend its run's current span starts a new
+ * one. Each span is one statement, on both engines (on PostgreSQL queued
+ * in the pipeline): one statement over arrays for all the batch's spans,
+ * as store_data.c writes chunks, cost the server more (bench/ingest.sh,
+ * its CPU a frame: median ~9.1 us against 7.35 a statement a span), as
+ * the server planned it again each batch (a custom plan, costed with the
+ * arrays' lengths, looks cheaper than the generic one; a span's scalar
+ * parameters leave the generic plan).
  *
  * Insert-once stays the database's: a span goes in only where no stored
  * span of its run meets it (the last span starting at or before its hi,
@@ -22,9 +27,10 @@
  * (store_block.h), so a span meeting a stored seq inserts fewer: a wrong
  * prediction dbi_sync reports, and the writer redoes the batch the
  * careful way, which stores each frame of it once (as frames rows).
- * Spans of one statement cannot see one another: a seq already in a kept
- * span of its run (store_ledger_kept) is left to the careful path, which
- * store.c runs after writing the kept spans. A span's received time is
+ * A seq already in a kept span of its run (store_ledger_kept: sent twice
+ * in one batch) is left to the careful path at once, which store.c runs
+ * after writing the kept spans, so that S_FRAME sees them: a duplicate,
+ * not a span meeting another and the whole batch redone. A span's received time is
  * its first frame's; frames.type has no reader and spans keep none.
  *
  * The spans are written by store_flush (store_touch.c), which the writer
@@ -33,10 +39,6 @@
  * Reading the ledger (registry.c reg_load, the tests' ledger counts):
  * frames rows plus the spans' seqs.
  *
- * On SQLite a statement a span: a 1024-parameter statement run again and
- * again made the writer's malloc arena trim and grow (madvise: 1.6k ->
- * 31k calls, xcb-load's 200 machines 2.5x slower) for no gain in
- * instructions (callgrind: -3 %), when the ledger was a row a frame.
  * Writer thread only, like every store_* call.
  */
 #include <string.h>
@@ -55,8 +57,8 @@
  * stored span of R meets [L, H], and no frames row of R is in it. */
 #define SPAN_FREE(R, L, H) "NOT EXISTS " STORE_SPAN_MEETS(R, L, H) " AND NOT EXISTS " STORE_FRAME_IN(R, L, H)
 
-/* SQLite's: one span (its four parameters CAST: a SELECT list gives them
- * no type on PostgreSQL, where it would run too). */
+/* The INSERT of one span (its four parameters CAST: a SELECT list gives
+ * them no type on PostgreSQL). */
 static void span_sql(struct buf *q, int rows)
 {
 	(void)rows; /* 1: the block writes a statement a span */
@@ -64,16 +66,9 @@ static void span_sql(struct buf *q, int rows)
 		 "CAST(?2 AS BIGINT), CAST(?3 AS BIGINT), CAST(?4 AS BIGINT) WHERE " SPAN_FREE("?1", "?2", "?3"));
 }
 
-/* PostgreSQL's: any number of spans, each column an array. */
-static void spans_sql(struct buf *q, int rows)
-{
-	(void)rows; /* any number: the block's rows come as arrays */
-	buf_addf(q, "INSERT INTO frame_spans(run_id, lo, hi, received) SELECT r, l, h, t "
-		 "FROM unnest(CAST(? AS int8[]), CAST(? AS int8[]), CAST(? AS int8[]), CAST(? AS int8[])) "
-		 "AS v(r, l, h, t) WHERE " SPAN_FREE("v.r", "v.l", "v.h"));
-}
-
-static struct store_block block = { .ncols = 4 };
+/* The spans' statements (a block of one row: each deferred asking for
+ * its span, store_block.h). */
+static struct store_block block = { .ncols = 4, .sql = span_sql };
 
 /* The batch's spans, in the order they were started; prev links a run's. */
 static struct span {
@@ -169,8 +164,6 @@ void store_ledger_discard(void)
 
 int store_ledger_open(struct dbi *db)
 {
-	block.arrays = dbi_engine(db) == DBI_PG;
-	block.sql = block.arrays ? spans_sql : span_sql;
 	spans_reset();
 	return store_block_open(&block, db, 1);
 }

@@ -1185,9 +1185,9 @@ static void ledger_rows_go_together(void **state)
 		assert_int_equal(samples(f->db, &run, seq, seq, 1), 1);
 	assert_int_equal(store_flush(), 0);
 	assert_int_equal(dbi_sync(f->db), DBI_OK);
-	/* 300 chunks as one statement over arrays and the ledger's one span
-	 * as one statement on PostgreSQL (on SQLite a statement a chunk, and
-	 * a chunk's overlap probe before its INSERT, and the span's:
+	/* 300 chunks as one statement over arrays on PostgreSQL and the
+	 * ledger's one span a statement (on SQLite a statement a chunk, and
+	 * a chunk's overlap probe before its INSERT, then the span's:
 	 * store_ledger.c and store_results.c say why), the run's counters,
 	 * and its state and cases read once (store_runs.c) */
 	assert_int_equal(dbi_executions(f->db) - before, (dbi_engine(f->db) == DBI_PG ? 1 + 1 : 2 * 300 + 1) + 1 + 2);
