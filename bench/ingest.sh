@@ -15,6 +15,7 @@
 # each side used a frame is reported beside the rates.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/lib/pg.sh"
+. "$ROOT/tests/lib/ledger.sh"
 need "$XCBENCHD" "$XCB_GEN"
 S=${BENCH_SENDERS:-4} R=${BENCH_RUNS:-2} REPS=${BENCH_REPS:-20} TRIALS=${BENCH_TRIALS:-3}
 T=$(mktemp -d "$BOUT/ingest.XXXXXX")
@@ -99,9 +100,9 @@ kill "$NPID" 2>/dev/null; wait "$NPID" 2>/dev/null
 # acked TAG / retx TAG: sender processes that saw every frame ACKed, frames retransmitted.
 acked() { cat "$T"/"$1"*.acked 2>/dev/null | paste -sd+ | bc; }
 retx() { grep -ho 'retransmits [0-9]*' "$T"/"$1"*.err 2>/dev/null | awk '{ s += $2 } END { print s + 0 }'; }
-lstored=$($PY -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute("SELECT count(*) FROM frames").fetchone()[0], c.execute("SELECT COALESCE(sum(n), 0) FROM sample_chunks").fetchone()[0])' "$T/xcbench.db")
+lstored=$($PY -c 'import os,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute(os.environ["XCB_LEDGER_COUNT"]).fetchone()[0], c.execute("SELECT COALESCE(sum(n), 0) FROM sample_chunks").fetchone()[0])' "$T/xcbench.db")
 pstored="0 0"
-[ -n "$PPORT" ] && pstored="$(pg_psql ingest 'SELECT count(*) FROM frames') $(pg_psql ingest 'SELECT COALESCE(sum(n), 0) FROM sample_chunks')"
+[ -n "$PPORT" ] && pstored="$(pg_psql ingest "$XCB_LEDGER_COUNT") $(pg_psql ingest 'SELECT COALESCE(sum(n), 0) FROM sample_chunks')"
 kill "$LPID" ${PPID_:-} 2>/dev/null; wait "$LPID" ${PPID_:-} 2>/dev/null
 
 $PY - "$S" "$R" "$TRIALS" "$T" "$PLACEMENT" "$ncpu" "$(acked sqlite)" "$lstored" "$lcpu" "$(retx sqlite)" \
@@ -133,7 +134,7 @@ for name, f, acked, stored, cpu, retx, server in engines:
     sf, ss = (int(x) for x in stored.split())
     tf, ts = sum(r[1] for r in dres), sum(r[2] for r in dres)
     wall, cpu = sum(r[0] for r in dres), float(cpu)
-    notes.append("%s: every frame ACKed: %s (%d of %d sender processes); stored: %d frame rows = %s frames sent, %d samples stored (sample_chunks) = %s samples sent (all trials); "
+    notes.append("%s: every frame ACKed: %s (%d of %d sender processes); stored: %d frames in the ledger = %s frames sent, %d samples stored (sample_chunks) = %s samples sent (all trials); "
                  "xcbenchd used %.1f CPU-seconds in %.1f s (%.0f %% of one core)%s; senders retransmitted %s frames (ACKs slower than their retransmit timer)." %
                  (name, "yes" if int(acked or 0) == S * trials else "NO", int(acked or 0), S * trials, sf, "all" if sf == tf else "NOT all (%d)" % tf,
                   ss, "all" if ss == ts else "NOT all (%d)" % ts, cpu, wall, 100 * cpu / wall,

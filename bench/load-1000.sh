@@ -8,6 +8,7 @@
 # window from before issue 23's fix too (rtx.c from git), so both ratios come
 # from one run on the same machine.
 . "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/lib/ledger.sh"
 XCB_LOAD=$ROOT/host/build/xcb-load
 need "$XCBENCHD" "$XCB_LOAD"
 N=${BENCH_MACHINES:-1000}
@@ -37,7 +38,7 @@ one() {
 	dcpu=$(echo "$(cpu_s "$DPID") - $c0" | bc)
 	hwm=$(awk '/^VmHWM/ {print int($2 / 1024)}' /proc/$DPID/status)
 	stop_daemon
-	echo "$($PY -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute("SELECT count(*) FROM frames").fetchone()[0], c.execute("SELECT count(*) FROM runs WHERE status = '"'complete'"'").fetchone()[0])' "$T/$2.db") $dcpu $hwm" >"$T/$2.db.txt"
+	echo "$($PY -c 'import os,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute(os.environ["XCB_LEDGER_COUNT"]).fetchone()[0], c.execute("SELECT count(*) FROM runs WHERE status = '"'complete'"'").fetchone()[0])' "$T/$2.db") $dcpu $hwm" >"$T/$2.db.txt"
 }
 [ -n "$XCB_LOAD_BEFORE" ] && one "$XCB_LOAD_BEFORE" before
 one "$XCB_LOAD" after

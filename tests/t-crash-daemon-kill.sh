@@ -53,7 +53,7 @@ xcbd_start "$TMP/daemon.log" "$PORT" --db "$DB" --open
 DPID=$XCBD_PID
 check "daemon restarts on the killed database" curl -sf "$URL/api/v1/health" -o /dev/null
 check "PRAGMA integrity_check ok after kill -9" [ "$(sql 'PRAGMA integrity_check')" = ok ]
-sql "SELECT r.token, f.seq FROM frames f JOIN runs r ON r.id = f.run_id WHERE r.token LIKE 'c4a5%'" \
+sql "SELECT r.token, f.seq FROM $XCB_LEDGER f JOIN runs r ON r.id = f.run_id WHERE r.token LIKE 'c4a5%'" \
 	| sort >"$TMP/stored"
 missing=$(sort "$TMP/acked-before-kill" | comm -23 - "$TMP/stored" | wc -l)
 check "every frame ACKed before the kill is stored ($missing of $(wc -l <"$TMP/acked-before-kill") missing)" [ "$missing" -eq 0 ]
@@ -69,8 +69,8 @@ done
 SPIDS=()
 st=$(sql "SELECT count(*), sum(status = 'complete'), sum(frames_received = frames_expected) FROM runs")
 check "all $((RUNS + 2)) runs complete, frames_received = frames_expected ($st)" [ "$st" = "$((RUNS + 2)) $((RUNS + 2)) $((RUNS + 2))" ]
-dups=$(sql "SELECT count(*) FROM (SELECT run_id, seq FROM frames GROUP BY run_id, seq HAVING count(*) > 1)")
-per=$(sql "SELECT count(*) FROM frames f JOIN runs r ON r.id = f.run_id WHERE r.token LIKE 'c4a5%'")
+dups=$(sql "SELECT count(*) FROM (SELECT run_id, seq FROM $XCB_LEDGER f GROUP BY run_id, seq HAVING count(*) > 1)")
+per=$(sql "SELECT count(*) FROM $XCB_LEDGER f JOIN runs r ON r.id = f.run_id WHERE r.token LIKE 'c4a5%'")
 check "no frame stored twice, all $((RUNS * FRAMES)) simulated frames stored ($per, dups $dups)" [ "$dups" = 0 -a "$per" = $((RUNS * FRAMES)) ]
 res=$(pyjson "$URL/api/v1/runs?token=c4a6000000000001" '(lambda r: r["cases"])(d["runs"][0])')
 check "xcb-gen run fully usable through the API (48 cases: $res)" [ "$res" = 48 ]

@@ -45,9 +45,9 @@ check "... with the reason (disk full)" grep -qi "full" <<<"$st"
 sleep 2 # the sender keeps retransmitting into the full disk
 acked=$(sort -u "$TMP/acked" 2>/dev/null | wc -l)
 missing=$(sort -u "$TMP/acked" | python3 -c '
-import sqlite3, sys
+import os, sqlite3, sys
 c = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True, timeout=10)
-have = {("%016x" % int(t, 16), s) for t, s in c.execute("SELECT r.token, f.seq FROM frames f JOIN runs r ON r.id = f.run_id")}
+have = {("%016x" % int(t, 16), s) for t, s in c.execute("SELECT r.token, f.seq FROM %s f JOIN runs r ON r.id = f.run_id" % os.environ["XCB_LEDGER"])}
 print(sum(1 for l in sys.stdin if tuple((l.split()[0], int(l.split()[1]))) not in have))' "$TMP/disk/xcbench.db")
 check "every ACKed frame is in the database ($acked ACKed while full, $missing missing)" [ "$missing" = 0 ]
 check "not everything was ACKed while full" [ "$acked" -lt $((RUNS * FRAMES)) ]
@@ -62,4 +62,4 @@ nf=$(grep -c 'database writes failing' "$TMP/daemon.log") nr=$(grep -c 'database
 check "the failure and the recovery are logged once per episode ($nf, $nr)" [ "$nf" -ge 1 -a "$nf" = "$nr" -a "$nf" -le 10 ]
 check "every run complete with every frame ($(sql "SELECT status, frames_received FROM runs" | tr '\n' ' '))" \
 	[ "$(sql "SELECT count(*) FROM runs WHERE status = 'complete' AND frames_received = $FRAMES")" = $RUNS ]
-check "every frame stored exactly once" [ "$(sql 'SELECT count(*) FROM frames')" = $((RUNS * FRAMES)) ]
+check "every frame stored exactly once" [ "$(sql "SELECT count(*) FROM $XCB_LEDGER f")" = $((RUNS * FRAMES)) ]

@@ -32,11 +32,11 @@ check "3 runs complete with every frame ($st)" [ "$st" = "$want" ]
 
 # Exactly once, straight from the database (a second, independent reader).
 counts=$(python3 - "$DB" <<'PY'
-import sqlite3, sys
+import os, sqlite3, sys
 db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
 out = []
 for (rid,) in db.execute("SELECT id FROM runs ORDER BY id"):
-    f = db.execute("SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM frames WHERE run_id=?", (rid,)).fetchone()
+    f = db.execute("SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM %s f WHERE run_id=?" % os.environ["XCB_LEDGER"], (rid,)).fetchone()
     r = db.execute("SELECT count(*) FROM results WHERE run_id=?", (rid,)).fetchone()[0]
     s = db.execute("SELECT COALESCE(sum(n), 0) FROM sample_chunks WHERE run_id=?", (rid,)).fetchone()[0]
     c = db.execute("SELECT count(*) FROM cases WHERE run_id=?", (rid,)).fetchone()[0]

@@ -23,7 +23,7 @@ check "every simulated machine had every frame ACKed (exit $rc)" [ "$rc" = 0 ]
 read -r complete frames <<<"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["complete"], d["frames"])' "$TMP/load.json")"
 check "$N of $N complete on the sender side ($complete)" [ "$complete" = "$N" ]
 check "every run complete in the database" [ "$(dbq "$DB" "SELECT count(*) FROM runs WHERE status = 'complete'")" = "$N" ]
-check "every frame stored exactly once ($frames)" [ "$(dbq "$DB" "SELECT count(*) FROM frames")" = "$frames" ]
+check "every frame stored exactly once ($frames)" [ "$(dbq "$DB" "$XCB_LEDGER_COUNT")" = "$frames" ]
 check "every run has all its frames" [ "$(dbq "$DB" "SELECT count(*) FROM runs WHERE frames_received = frames_expected")" = "$N" ]
 check "nothing refused or dropped (rejected = 0)" [ "$(pyjson "$URL/api/v1/health" 'd["rejected"]["total"]')" = 0 ]
 hwm=$(awk '/^VmHWM/ {print int($2 / 1024)}' /proc/$DPID/status)

@@ -77,7 +77,7 @@ done < <(sed -n '/^pg_dump /,$p' "$TMP/cmds")
 got=$(pg_psql xcbench "SELECT count(*) FROM runs")
 check "the restored store holds the dump's runs ($got; $before at the stop, 2..5 expected)" \
 	test "$got" -ge 2 -a "$got" -le "$before"
-bad=$(pg_psql xcbench "SELECT count(*) FROM runs r WHERE status = 'complete' AND frames_received <> (SELECT count(*) FROM frames f WHERE f.run_id = r.id)")
+bad=$(pg_psql xcbench "SELECT count(*) FROM runs r WHERE status = 'complete' AND frames_received <> (SELECT count(*) FROM $XCB_LEDGER f WHERE f.run_id = r.id)")
 check "... every complete run with each of its frames ($bad not)" test "$bad" = 0
 check "... owned by xcbench" test "$(pg_psql postgres "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = 'xcbench'")" = xcbench
 DB=$(pg_url xcbench) start_daemon --lab A --open || { notok "a daemon starts on the restored store"; exit 1; }

@@ -46,7 +46,7 @@ PGDB=$(pg_url central)
 rc=$?
 diag "first copy: $(cat "$TMP/copy1.out") $(cat "$TMP/copy1.err")"
 check "first copy: exit 0, 3 runs copied" bash -c "[ $rc = 0 ] && grep -q '^3 runs copied, 0 already there' '$TMP/copy1.out'"
-for t in runs machines frames cases results histogram_chunks sample_chunks events; do
+for t in runs machines frames frame_spans cases results histogram_chunks sample_chunks events; do
 	a=$(dbq "$SQ" "SELECT count(*) FROM $t")
 	b=$(pg_psql central "SELECT count(*) FROM $t")
 	check "$t: $a rows in SQLite, $b in PostgreSQL" test "$a" = "$b" -a "$a" -gt 0
@@ -62,7 +62,7 @@ rc=$?
 check "second copy: exit 0, adds nothing ($(cat "$TMP/copy2.out"))" \
 	bash -c "[ $rc = 0 ] && grep -q '^0 runs copied, 3 already there, 0 rows copied; 0 jobs copied (0 events), 1 already there, 1 not ended (left in the source); 0 baselines copied, 1 already there' '$TMP/copy2.out'"
 check "... the jobs, job events and baselines counts unchanged" test "$(pg_psql central "SELECT (SELECT count(*) FROM jobs) || ' ' || (SELECT count(*) FROM job_events) || ' ' || (SELECT count(*) FROM baselines)")" = "1 $a 1"
-check "... the frames count unchanged" test "$(pg_psql central 'SELECT count(*) FROM frames')" = "$(dbq "$SQ" 'SELECT count(*) FROM frames')"
+check "... the frames count unchanged" test "$(pg_psql central "$XCB_LEDGER_COUNT")" = "$(dbq "$SQ" "$XCB_LEDGER_COUNT")"
 
 # Progress: the first copy said how many runs it copies; a copy whose run
 # takes long (here the store's frames table locked for 3 s by another
@@ -122,6 +122,6 @@ rc=$?
 grep -E -A12 -m2 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$TMP/copy3.err" | sed 's/^/# /'
 check "the copy under ASan/UBSan/LSan: exit $rc, no report, 3 runs copied" \
 	bash -c "[ $rc = 0 ] && ! grep -qE 'Sanitizer|runtime error:' '$TMP/copy3.err' && grep -q '^3 runs copied' '$TMP/copy3.out'"
-q="SELECT (SELECT count(*) FROM runs) || ' ' || (SELECT count(*) FROM frames) || ' ' || (SELECT count(*) FROM results) || ' ' ||
+q="SELECT (SELECT count(*) FROM runs) || ' ' || ($XCB_LEDGER_COUNT) || ' ' || (SELECT count(*) FROM results) || ' ' ||
    (SELECT count(*) FROM sample_chunks) || ' ' || (SELECT count(*) FROM jobs) || ' ' || (SELECT count(*) FROM baselines)"
 check "... its rows are the first copy's ($(pg_psql central2 "$q"))" test "$(pg_psql central2 "$q")" = "$(pg_psql central "$q")"

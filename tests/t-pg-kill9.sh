@@ -54,7 +54,7 @@ kill -USR1 "$LPID"
 for _ in $(seq 100); do grep -q acked "$TMP/load.err" && break; sleep 0.1; done
 acked=$(grep -o '"acked": [0-9]*' "$TMP/load.err" | tail -1 | grep -o '[0-9]*$')
 pg_restart || { notok "PostgreSQL restarts"; exit 1; }
-stored=$(q "SELECT count(*) FROM frames")
+stored=$(q "$XCB_LEDGER_COUNT")
 check "no frame ACKed before its commit: ${acked:-?} ACKed at the kill, $stored stored" \
 	test -n "$acked" -a "${acked:-1}" -gt 0 -a "${acked:-1}" -le "${stored:-0}"
 kill -CONT "$DPID"
@@ -64,7 +64,7 @@ LPID=
 diag "xcb-load: $(grep -v acked "$TMP/load.err") $(cat "$TMP/load.json")"
 check "every simulated machine had every frame ACKed after the restart (exit $rc)" test "$rc" = 0
 frames=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["frames"])' "$TMP/load.json")
-check "every frame stored exactly once ($frames)" test "$(q 'SELECT count(*) FROM frames')" = "${frames:-x}"
+check "every frame stored exactly once ($frames)" test "$(q "SELECT count(*) FROM $XCB_LEDGER f")" = "${frames:-x}"
 check "every run complete ($N)" test "$(q "SELECT count(*) FROM runs WHERE status = 'complete'")" = "$N"
 check "every run has all its frames" test "$(q 'SELECT count(*) FROM runs WHERE frames_received = frames_expected')" = "$N"
 check "the daemon reconnected by itself" grep -q 'reconnected to the database' "$TMP/daemon.log"

@@ -2,7 +2,8 @@
  * dbi_pg_copyin.c — dbi_copy_in on PostgreSQL: the writer's rows of one
  * table inserted by COPY ... FROM STDIN, not a multi-row INSERT.
  *
- * Why: the fast path's ledger and RESULT rows were INSERT ... VALUES ...
+ * Why: the fast path's RESULT rows (and its frame ledger's, before the
+ * ledger became spans: store_ledger.c) were INSERT ... VALUES ...
  * ON CONFLICT DO NOTHING, and on the server a row of that costs a
  * speculative insertion (an index probe first, a token, a second WAL
  * record to confirm it) plus parsing and binding its parameters; COPY

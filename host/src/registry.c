@@ -74,7 +74,10 @@ int reg_load(struct dbi *db)
 	if (dbi_query(db, "SELECT id, token, status, frames_expected, peer FROM runs "
 		      "WHERE lab IS NOT DISTINCT FROM CAST(? AS TEXT)", &runs, DBI_T(cfg.lab)))
 		return -1;
-	if (dbi_prepare(db, "SELECT seq FROM frames WHERE run_id = ?", &frames)) {
+	/* The ledger: the careful path's frames rows and the fast path's spans
+	 * (store.c), each [lo, hi], in seq order (the sets' window moves up). */
+	if (dbi_prepare(db, "SELECT seq, seq FROM frames WHERE run_id = ?1 UNION ALL "
+			"SELECT lo, hi FROM frame_spans WHERE run_id = ?1 ORDER BY 1", &frames)) {
 		dbi_finalize(runs);
 		return -1;
 	}
@@ -102,10 +105,13 @@ int reg_load(struct dbi *db)
 			r->expected = (uint32_t)dbi_column_i64(runs, RL_EXPECTED);
 		dbi_bind_i64(frames, 1, r->id);
 		while (dbi_step(frames) == DBI_ROW) {
-			uint32_t seq = (uint32_t)dbi_column_i64(frames, 0);
+			uint32_t lo = (uint32_t)dbi_column_i64(frames, 0), hi = (uint32_t)dbi_column_i64(frames, 1);
 
-			seqset_add(&r->recv, seq);
-			seqset_add(&r->stored, seq);
+			/* (a seq outside the sets' window stops the span: no more of
+			 * it can go in either) */
+			for (uint32_t seq = lo; seq >= lo && seq <= hi; seq++)
+				if (seqset_add(&r->recv, seq) < 0 || seqset_add(&r->stored, seq) < 0)
+					break;
 		}
 		dbi_reset(frames);
 		reg_maybe_close(r);

@@ -1,8 +1,13 @@
 /*
  * store.c — applies one validated frame to the database, on the writer
- * thread, with statements prepared once. The frames table is the dedupe
- * ledger: a (run, seq) already there changes nothing, so replaying a frame
- * (retransmission, daemon restart, `xcbench ingest` twice) is harmless.
+ * thread, with statements prepared once. The dedupe ledger is two tables:
+ * frames, a row a frame of the careful path (ledger(), S_FRAME), and
+ * frame_spans, a row a span of consecutive seqs of the fast path
+ * (store_ledger.c: a row a frame was half a run's rows and the PostgreSQL
+ * server's biggest cost); each insert probes the other, so a (run, seq)
+ * is in one of them once. A (run, seq) already there changes nothing, so
+ * replaying a frame (retransmission, daemon restart, `xcbench ingest`
+ * twice) is harmless.
  *
  * Results are insert-once: a frame with a new seq that would change a row
  * already stored (a second RESULT for the same case/rep/initiator, a CASE
@@ -294,8 +299,8 @@ void store_fast(int on)
 
 /* The fast path: a CASE of a new case, or a RESULT/HISTO/SAMPLES of a
  * known one, for a run open to it and within its limits, all known from
- * memory (store_runs.c): its ledger row (with the batch's others,
- * store_ledger.c) and its rows are deferred (dbi_defer), each with the
+ * memory (store_runs.c): its seq in its run's ledger span (written with
+ * the batch's others, store_ledger.c) and its rows are deferred (dbi_defer), each with the
  * rows it must change, or kept in a block (store_data.c), and nothing is
  * asked. Anything else, or anything memory cannot vouch for (a chunk
  * meeting one kept in a block: its handler says), is STORE_SLOW, before
@@ -314,7 +319,9 @@ static int fast_frame(int64_t id, const struct xcb_hdr *h, const uint8_t *p, int
 	    h->type != XCB_T_SAMPLES)
 		return STORE_SLOW;
 	r = store_run_get(id);
-	if (!r || store_run_closed(r, h->seq, h->type))
+	/* (a seq in a span this batch keeps: its insert could not see the
+	 * span, so the careful path decides, after the spans are written) */
+	if (!r || store_run_closed(r, h->seq, h->type) || store_ledger_kept(id, h->seq))
 		return STORE_SLOW;
 	memcpy(used, r->used, sizeof(used));
 	store_touch_pending(id, used);
@@ -338,8 +345,8 @@ static int fast_frame(int64_t id, const struct xcb_hdr *h, const uint8_t *p, int
 	 * hold a chunk it meets.) */
 	if (rc == STORE_SLOW)
 		return STORE_SLOW;
-	/* Its ledger row goes with the batch's others (store_ledger.c). */
-	if (rc || store_ledger_add(id, h->seq, h->type, now))
+	/* Its seq joins its run's span of the batch (store_ledger.c). */
+	if (rc || store_ledger_add(id, h->seq, now))
 		return -1;
 	changes = store_rows - changes;
 	return store_touch_add(id, now, peer, store_limit_kind(h->type, changes), changes) ? -1 : 1;
@@ -408,8 +415,9 @@ int store_frame(struct dbi *db, int64_t *run_id, uint64_t token, const struct xc
 		return rc;
 	/* The careful checks below are queries: they must see the rows the
 	 * batch's fast frames keep in blocks, as they would have seen a
-	 * statement a frame (store_data.c). */
-	if (store_fast_mode && store_data_flush())
+	 * statement a frame (store_data.c), and S_FRAME the spans the ledger
+	 * keeps (store_ledger.c). */
+	if (store_fast_mode && (store_ledger_flush() || store_data_flush()))
 		return -1;
 	rc = careful_frame(run_id, h, p, now, peer);
 	/* Its statements (HELLO, DONE, ERROR, a limit) may have changed the

@@ -2,10 +2,11 @@
  * store_block.h — a block of rows for one multi-row INSERT: the fast
  * path's rows of one batch kept in memory and written by few statements,
  * each deferred (dbi_defer) asking for all its rows, instead of one
- * statement a row (store_block.c). The frame ledger (store_ledger.c) and,
- * on PostgreSQL, the RESULT, HISTO and SAMPLES rows (store_data.c) are
- * blocks; on PostgreSQL the ledger's and RESULT's go by COPY
- * (dbi_copy_in), the chunks' as one statement over arrays (unnest). Writer thread only, like every store_* call.
+ * statement a row (store_block.c). The frame ledger's spans
+ * (store_ledger.c, a statement a span) and, on PostgreSQL, the RESULT,
+ * HISTO and SAMPLES rows (store_data.c) are blocks; on PostgreSQL the
+ * RESULT rows go by COPY (dbi_copy_in), the chunks' as one statement over
+ * arrays (unnest). Writer thread only, like every store_* call.
  */
 #ifndef XCB_STORE_BLOCK_H
 #define XCB_STORE_BLOCK_H

@@ -35,12 +35,15 @@
 
 static const char *const sql[S_N] = {
 	/* The frames ledger (?1 run, ?2 seq, ?3 type, ?4 now): a row comes back
-	 * only for a new (run, seq), with the run's state for it: closed for
+	 * only for a new (run, seq) (no frames row, and no span of the fast
+	 * path's covers it: store_ledger.c), with the run's state for it: closed for
 	 * new frames (complete, past DONE's count, or a second DONE: a run has
 	 * one), then what the run holds against each limit, in enum
 	 * run_limit_kind order (store_limits.c). One statement (one round trip
 	 * on PostgreSQL) where a frame took two. */
-	[S_FRAME] = "INSERT INTO frames(run_id, seq, type, received) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING "
+	[S_FRAME] = "INSERT INTO frames(run_id, seq, type, received) SELECT CAST(?1 AS BIGINT), CAST(?2 AS BIGINT), "
+		    "CAST(?3 AS BIGINT), CAST(?4 AS BIGINT) WHERE NOT EXISTS " STORE_SPAN_MEETS("?1", "?2", "?2")
+		    " ON CONFLICT DO NOTHING "
 		    "RETURNING (SELECT status = 'complete' OR (frames_expected IS NOT NULL AND "
 		    "(?2 >= frames_expected OR ?3 = 8)) OR " STORE_IS_EXPIRED " FROM runs WHERE id = ?1), "
 		    STORE_USE_COLS(STORE_RUN_COL),

@@ -47,6 +47,15 @@ enum {
 #define STORE_CHUNK_OVERLAPS(TABLE, AT0, LAST, FIRST) \
 	STORE_CHUNK_OVERLAPS_OF(TABLE, AT0, "?1", "?2", "?3", "?4", LAST, FIRST)
 
+/* A stored (run, seq) is a frames row or in a frame_spans span, never
+ * both (store_ledger.c). STORE_SPAN_MEETS: a stored span of run R meets
+ * [LO, HI] (the last one starting at or before HI reaches LO: spans of a
+ * run never overlap, so no earlier one can without it; one index probe);
+ * STORE_FRAME_IN: a frames row of R lies in [LO, HI]. */
+#define STORE_SPAN_MEETS(R, LO, HI) "(SELECT 1 FROM (SELECT hi FROM frame_spans WHERE run_id = " R \
+	" AND lo <= " HI " ORDER BY lo DESC LIMIT 1) AS last WHERE last.hi >= " LO ")"
+#define STORE_FRAME_IN(R, LO, HI) "(SELECT 1 FROM frames WHERE run_id = " R " AND seq BETWEEN " LO " AND " HI ")"
+
 /* Prepared once by store_prepare() on the writer's connection (store_sql.c). */
 extern struct dbi_stmt *store_st[S_N];
 int store_prepare(struct dbi *db);
@@ -81,14 +90,18 @@ int store_touch_add(int64_t id, int64_t now, const char *peer, int kind, int64_t
 /* Adds run id's counts not yet written to used (enum run_limit_kind). */
 void store_touch_pending(int64_t id, int64_t *used);
 
-/* store_ledger.c: the fast path's frame-ledger rows, inserted many a
- * statement (each block deferred asking for all its rows: a duplicate is a
- * wrong prediction). store_ledger_add keeps frame seq of run id (of type,
- * received now), writing a full block: 0 or -1; store_ledger_flush writes
- * the rest (store_flush calls it): 0 or -1; store_ledger_discard forgets
- * them (a rolled-back batch). open/close: the writer's connection and the
- * statements prepared on it (open: 0, or -1 out of memory). */
-int store_ledger_add(int64_t id, uint32_t seq, unsigned type, int64_t now);
+/* store_ledger.c: the fast path's frame ledger, a batch's consecutive
+ * seqs of a run kept as one span (one frame_spans row, written at the
+ * flush; its insert deferred asking for all its rows: a span meeting a
+ * stored seq is a wrong prediction). store_ledger_kept: 1 if seq of run id
+ * is in a kept span already (the careful path must see it: store.c);
+ * store_ledger_add keeps frame seq of run id (received now): 0 or -1;
+ * store_ledger_flush writes the spans (store_flush calls it): 0 or -1;
+ * store_ledger_discard forgets them (a rolled-back batch). open/close: the
+ * writer's connection and the statements prepared on it (open: 0, or -1
+ * out of memory). */
+int store_ledger_kept(int64_t id, uint32_t seq);
+int store_ledger_add(int64_t id, uint32_t seq, int64_t now);
 int store_ledger_flush(void);
 void store_ledger_discard(void);
 int store_ledger_open(struct dbi *db);

@@ -1009,6 +1009,10 @@ static int samples(struct dbi *db, int64_t *run, uint32_t seq, uint32_t first, u
 	return store(db, run, XCB_T_SAMPLES, seq, &y, 0);
 }
 
+/* The ledger's stored (run, seq)s: the careful path's frames rows and the
+ * seqs of the fast path's spans (store_ledger.c). */
+#define LEDGER_SEQS "SELECT (SELECT count(*) FROM frames) + (SELECT COALESCE(sum(hi - lo + 1), 0) FROM frame_spans)"
+
 /* A number a one-row query answers (-1: no row). */
 static int64_t one_number(struct dbi *db, const char *sql)
 {
@@ -1181,14 +1185,18 @@ static void ledger_rows_go_together(void **state)
 		assert_int_equal(samples(f->db, &run, seq, seq, 1), 1);
 	assert_int_equal(store_flush(), 0);
 	assert_int_equal(dbi_sync(f->db), DBI_OK);
-	/* 300 chunks as one statement over arrays and the ledger's 300 rows
-	 * as one COPY on PostgreSQL (on SQLite a statement a row each, and a
-	 * chunk's overlap probe before its INSERT: store_ledger.c and
-	 * store_results.c say why), the run's counters, and its state and
-	 * cases read once (store_runs.c) */
-	assert_int_equal(dbi_executions(f->db) - before, (dbi_engine(f->db) == DBI_PG ? 1 + 1 : 3 * 300) + 1 + 2);
+	/* 300 chunks as one statement over arrays on PostgreSQL and the
+	 * ledger's one span a statement (on SQLite a statement a chunk, and
+	 * a chunk's overlap probe before its INSERT, then the span's:
+	 * store_ledger.c and store_results.c say why), the run's counters,
+	 * and its state and cases read once (store_runs.c) */
+	assert_int_equal(dbi_executions(f->db) - before, (dbi_engine(f->db) == DBI_PG ? 1 + 1 : 2 * 300 + 1) + 1 + 2);
 	assert_int_equal(dbi_exec(f->db, "COMMIT"), DBI_OK);
-	assert_int_equal(one_number(f->db, "SELECT count(*) FROM frames"), 301);
+	assert_int_equal(one_number(f->db, LEDGER_SEQS), 301);
+	/* the 300 fast frames one span, the careful CASE a frames row */
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + min(lo) * 100 + max(hi) FROM frame_spans"),
+			 1000 + 100 + 300);
+	assert_int_equal(one_number(f->db, "SELECT count(*) FROM frames"), 1);
 	assert_int_equal(one_number(f->db, "SELECT frames_received FROM runs"), 301);
 
 	assert_int_equal(dbi_exec(f->db, "BEGIN"), DBI_OK);
@@ -1384,7 +1392,7 @@ static void fast_batches_refuse_as_careful(void **state)
 			 4 * 1000 + 0 + 10 + 106 + 120);
 	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + sum(n) FROM sample_chunks"), 4 * 1000 + 94);
 	/* Every stored frame in the ledger and counted, no refused one. */
-	assert_int_equal(one_number(f->db, "SELECT count(*) FROM frames"), 1 + 3 + 3 + 5 + 1);
+	assert_int_equal(one_number(f->db, LEDGER_SEQS), 1 + 3 + 3 + 5 + 1);
 	assert_int_equal(one_number(f->db, "SELECT frames_received * 1000 + use_histo FROM runs"),
 			 (1 + 3 + 3 + 5 + 1) * 1000 + 5);
 	assert_int_equal(one_number(f->db, "SELECT use_samples FROM runs"), 94);
@@ -1463,8 +1471,60 @@ static void copy_conflicts_refuse_as_careful(void **state)
 	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + sum(n) FROM sample_chunks"), 3 * 1000 + 25);
 	assert_int_equal(one_number(f->db, "SELECT count(*) FROM histogram_chunks"), 0);
 	/* CASE, seq 1, 10, 12, 21, 22, 23, 30, 31 */
-	assert_int_equal(one_number(f->db, "SELECT count(*) FROM frames"), 9);
+	assert_int_equal(one_number(f->db, LEDGER_SEQS), 9);
 	assert_int_equal(one_number(f->db, "SELECT frames_received FROM runs"), 9);
+}
+
+/* The fast path's ledger spans are insert-once at the database, not only
+ * in the writer's memory (store_ledger.c): a batch whose span meets a
+ * stored span or a frames row (here put there by SQL, as a daemon whose
+ * memory was lost would find them) is a wrong prediction, and the careful
+ * way stores each of its frames once, the stored seqs duplicates (S_FRAME
+ * probes the spans); a batch meeting nothing stays fast, one span. */
+static void ledger_spans_meet_stored_seqs(void **state)
+{
+	struct fixture *f = *state;
+	int64_t run = 0;
+	int out[10];
+	struct tframe b[10];
+	char sql[200];
+
+	assert_int_equal(store_open(f->db), 0);
+	assert_int_equal(store(f->db, &run, XCB_T_CASE, 0, "id=1\n", 5), 1);
+	assert_int_equal(store_flush(), 0);
+	snprintf(sql, sizeof(sql), "INSERT INTO frame_spans(run_id, lo, hi, received) VALUES (%lld, 5, 7, 0)",
+		 (long long)run);
+	assert_int_equal(dbi_exec(f->db, sql), DBI_OK);
+	snprintf(sql, sizeof(sql), "INSERT INTO frames(run_id, seq, type, received) VALUES (%lld, 15, 5, 0)",
+		 (long long)run);
+	assert_int_equal(dbi_exec(f->db, sql), DBI_OK);
+
+	/* seqs 1..10 (5..7 a stored span), 11..20 (15 a frames row), 21..30
+	 * (nothing): each frame a chunk of its own */
+	for (int k = 0; k < 3; k++) {
+		for (int i = 0; i < 10; i++)
+			b[i] = (struct tframe){ XCB_T_SAMPLES, (uint32_t)(10 * k + i + 1), (uint32_t)(100 * k + 10 * i), 5, 0 };
+		assert_int_equal(tbatch(f->db, &run, b, 10, out), k < 2);
+		for (int i = 0; i < 10; i++) {
+			uint32_t seq = b[i].seq;
+
+			assert_int_equal(out[i], (seq >= 5 && seq <= 7) || seq == 15 ? 0 : 1);
+		}
+	}
+	/* a retransmitted seq of the fast span [21, 30] (new content: only
+	 * the ledger can tell), with a new one */
+	b[0] = (struct tframe){ XCB_T_SAMPLES, 25, 1000, 5, 0 };
+	b[1] = (struct tframe){ XCB_T_SAMPLES, 31, 1010, 5, 0 };
+	assert_int_equal(tbatch(f->db, &run, b, 2, out), 1);
+	assert_int_equal(out[0], 0);
+	assert_int_equal(out[1], 1);
+
+	/* seqs 0..31 each once; the two put there by SQL not counted */
+	assert_int_equal(one_number(f->db, LEDGER_SEQS), 32);
+	assert_int_equal(one_number(f->db, "SELECT frames_received FROM runs"), 32 - 4);
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 1000 + sum(lo) * 10 + sum(hi) FROM frame_spans"),
+			 2 * 1000 + (5 + 21) * 10 + 7 + 30);
+	assert_int_equal(one_number(f->db, "SELECT count(*) * 100 + sum(n) FROM sample_chunks"), 27 * 100 + 27 * 5);
 }
 
 /* The INSERT of rows (k, t) rows into blk (store_block.h's sql). */
@@ -1602,6 +1662,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(ledger_rows_go_together, setup, teardown),
 		cmocka_unit_test_setup_teardown(fast_batches_refuse_as_careful, setup, teardown),
 		cmocka_unit_test_setup_teardown(copy_conflicts_refuse_as_careful, setup, teardown),
+		cmocka_unit_test_setup_teardown(ledger_spans_meet_stored_seqs, setup, teardown),
 		cmocka_unit_test_setup_teardown(block_texts_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(migration_makes_samples_chunks, setup_before_chunks, teardown),
 		cmocka_unit_test_setup_teardown(histograms_are_chunks_stored_once, setup, teardown),

@@ -44,7 +44,7 @@ static void on_stop(int sig)
 extern const int xcb_nmigrations;
 
 /* The tables keyed by run, copied row by row with run_id mapped. */
-static const char *const child_tables[] = { "frames", "cases", "results", "histogram_chunks",
+static const char *const child_tables[] = { "frames", "frame_spans", "cases", "results", "histogram_chunks",
 					    "sample_chunks", "events", "run_tags", "run_meta" };
 #define NCHILD (sizeof(child_tables) / sizeof(child_tables[0]))
 

@@ -2,6 +2,7 @@
 # after tap.sh): start a real xcbenchd on loopback with a temp database, and
 # stop it on exit.
 XCB_GEN=$ROOT/host/build/xcb-gen
+. "$ROOT/tests/lib/ledger.sh"
 
 # need_host_build: skip the whole script (one TAP line) if host/ is not built.
 need_host_build() {
