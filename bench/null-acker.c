@@ -5,10 +5,17 @@
  * rate over that is the ratio the benchmark reports. Per token it keeps
  * the cumulative next seq and a 256-frame selective-ACK bitmap, like the
  * daemon, so the sender's window behaves the same. It takes datagrams as
- * the daemon's collector does (recvmmsg, 32 a call) and ACKs each token
- * once per burst, at once: the cheapest collector for the senders (an ACK
- * per frame cost them ~2.5x the CPU on this 2-core machine, and so
- * understated the rate they can produce).
+ * the daemon's collector does (recvmmsg, 32 a call) and ACKs a token as a
+ * batching collector does, never letting its window fill: once ACK_EVERY
+ * of its frames wait for an ACK (half the senders' 128-frame window), or
+ * its oldest waiting frame is ACK_DELAY old. Each ACK is CPU the senders
+ * spend instead of sending: an ACK per frame cost them ~2.5x the CPU on
+ * this 2-core machine, and an ACK each token per burst (a few frames
+ * each, this acker idling between them) still ~20-35 % more than xcbenchd's
+ * ACKs after each commit (senders' CPU a frame 8.2-13.6 us against it,
+ * 6.6-10.2 against xcbenchd, bench/RESULTS.md and round 17's trials), so
+ * the baseline understated the rate they can produce and overstated every
+ * ratio to it.
  *
  *   null-acker PORT SECONDS   (exits after SECONDS; prints frames received)
  */
@@ -28,13 +35,16 @@
 #define MAXRUNS 256
 #define WIN 4096
 #define BATCH 32 /* datagrams a recvmmsg, as the daemon's collector takes them */
+#define ACK_EVERY 64       /* frames of a token waiting: ACK now (half a 128-frame window) */
+#define ACK_DELAY_NS 1000000 /* its oldest waiting frame this old: ACK now (1 ms) */
 
 struct run {
 	uint64_t token;
 	uint32_t next;
 	uint8_t seen[WIN / 8]; /* ring: bit seq % WIN set = seq seen, seq >= next */
 	struct sockaddr_in from; /* where its last frame came from: its ACKs go there */
-	int touched;             /* it had a frame in this burst: one ACK due */
+	int waiting;             /* frames since its last ACK */
+	int64_t since;           /* when the first of them came (now_ns) */
 };
 static struct run runs[MAXRUNS];
 static int nruns;
@@ -52,6 +62,14 @@ static struct run *find(uint64_t t)
 
 static int bit(struct run *r, uint32_t i) { return r->seen[i / 8] >> (i % 8) & 1; }
 
+static int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 /* Sends run r its ACK: the cumulative next seq and the selective bitmap of
  * the 256 seqs after it, as the daemon's collector_ack does. */
 static void ack(int fd, struct run *r)
@@ -66,6 +84,29 @@ static void ack(int fd, struct run *r)
 			a.sack[i / 8] |= (uint8_t)(1 << (i % 8));
 	n = xcb_enc_ack(out, sizeof(out), &h, &a);
 	sendto(fd, out, n, 0, (struct sockaddr *)&r->from, sizeof(r->from));
+	r->waiting = 0;
+}
+
+/* ACKs every token whose waiting frames are due (ACK_EVERY of them, or the
+ * oldest ACK_DELAY_NS old at now); returns the nanoseconds until the next
+ * token's are due, or -1 if none waits. */
+static int64_t ack_due(int fd, int64_t now)
+{
+	int64_t next = -1;
+
+	for (int i = 0; i < nruns; i++) {
+		struct run *r = &runs[i];
+		int64_t left;
+
+		if (!r->waiting)
+			continue;
+		left = r->since + ACK_DELAY_NS - now;
+		if (r->waiting >= ACK_EVERY || left <= 0)
+			ack(fd, r);
+		else if (next < 0 || left < next)
+			next = left;
+	}
+	return next;
 }
 
 int main(int argc, char **argv)
@@ -92,10 +133,13 @@ int main(int argc, char **argv)
 	end = time(NULL) + atoi(argv[2]);
 	while (time(NULL) < end) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		struct run *touched[BATCH];
-		int n, nt = 0;
+		int64_t wait = ack_due(fd, now_ns());
+		struct timespec ts = { 0, 200000000 };
+		int n;
 
-		if (poll(&p, 1, 200) <= 0)
+		if (wait >= 0)
+			ts = (struct timespec){ wait / 1000000000, wait % 1000000000 };
+		if (ppoll(&p, 1, &ts, NULL) <= 0)
 			continue;
 		for (int i = 0; i < BATCH; i++) {
 			iov[i] = (struct iovec){ .iov_base = buf[i], .iov_len = sizeof(buf[i]) };
@@ -121,14 +165,8 @@ int main(int argc, char **argv)
 					r->next++;
 				}
 			}
-			if (!r->touched) {
-				r->touched = 1;
-				touched[nt++] = r;
-			}
-		}
-		for (int i = 0; i < nt; i++) {
-			touched[i]->touched = 0;
-			ack(fd, touched[i]);
+			if (!r->waiting++)
+				r->since = now_ns();
 		}
 	}
 	printf("%llu\n", frames);
