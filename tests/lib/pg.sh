@@ -15,11 +15,20 @@
 #                       (it and pg_start under $PG_WRAP, if set; fsync
 #                       $PG_FSYNC, off unless set)
 #   pg_stop             stops it and removes everything
+#   (PG_STORE=central: pg_start sets it up as a central store is, huge
+#   pages and all: tests/lib/pg_store.sh)
 #   pg_available        0 if PostgreSQL's server binaries are installed
 #   pg_test_db NAME     how a test on PostgreSQL starts (below)
 #   pg_copy_test NAME   how a test of xcb-copy starts (below)
 #   pg_copy_empty_source  an empty SQLite source and a cluster (below)
 #   pg_daemon_start_fails WHAT URL  xcbenchd on a --db it should refuse (below)
+
+. "$(dirname "${BASH_SOURCE[0]}")/pg_store.sh"
+
+# Every cluster's connection slots: xcb-load's kill test holds many
+# daemons' and readers' connections at once. pg_store_prepare sizes the
+# shared memory with them too.
+PG_CONNS_OPT="-c max_connections=200"
 
 pg_bindir() {
 	local d
@@ -54,12 +63,13 @@ pg_start() {
 	pg_as "$PG_BIN/initdb" -D "$PG_DIR/data" -U xcb --pwfile="$PG_DIR/pw" \
 		--auth=scram-sha-256 -E UTF8 --locale=C >"$PG_DIR/initdb.log" 2>&1 || return 1
 	rm -f "$PG_DIR/pw"
+	pg_store_prepare
 	# The password file is the client's (root's or the test user's), 0600
 	# as libpq requires; any socket directory and database, user xcb.
 	printf '*:%s:*:xcb:%s\n' "$PG_PORT" "$pw" >"$PG_DIR/pgpass"
 	chmod 600 "$PG_DIR/pgpass"
 	export PGPASSFILE="$PG_DIR/pgpass"
-	pg_restart
+	pg_restart || { pg_store_release; return 1; }
 }
 
 # PG_WRAP: words put before pg_ctl (a benchmark's "taskset -c 1": the
@@ -72,10 +82,11 @@ pg_start() {
 # transaction as with fsync on, and an ACK sent before its COMMIT is still
 # caught. With fsync on, each commit waited ~3 ms for the disk on the CI
 # machine, which bounded every PostgreSQL test's ingest to ~4,000 frames/s.
+# PG_STORE_OPTS: pg_store_prepare's settings (none unless PG_STORE=central).
 pg_restart() {
 	# shellcheck disable=SC2086  # PG_WRAP is a list of words on purpose
 	pg_as ${PG_WRAP:-} "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-		-o "-k $PG_DIR -p $PG_PORT -c listen_addresses= -c max_connections=200 -c fsync=${PG_FSYNC:-off}" \
+		-o "-k $PG_DIR -p $PG_PORT -c listen_addresses= $PG_CONNS_OPT -c fsync=${PG_FSYNC:-off} $PG_STORE_OPTS" \
 		start >/dev/null 2>&1
 }
 
@@ -107,6 +118,7 @@ pg_kill9() {
 pg_stop() {
 	[ -n "${PG_DIR:-}" ] || return 0
 	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null 2>&1
+	pg_store_release
 	rm -rf "$PG_DIR"
 	PG_DIR=
 }
