@@ -89,7 +89,7 @@ if pg_seed "$T/seed.db"; then
 	pg_stop
 fi
 $PY - "$T/sqlite.res" "$T/pg.res" "$N" "$(cat "$DB.sizes")" <<'PY'
-import json, sys
+import json, os, sys
 lite = [json.loads(l) for l in open(sys.argv[1])]
 pg = {r[0]: r for r in (json.loads(l) for l in open(sys.argv[2]))}
 n, sizes = int(sys.argv[3]), sys.argv[4]
@@ -102,9 +102,11 @@ for name, p50, p99, size in lite:
     g = pg.get(name)
     print("| %s | %.2f | %.2f | %.1f | %d | %s | %s | %s |" % (name, p50, p99, p50 / floor, size,
           "%.2f" % g[1] if g else "-", "%.2f" % g[2] if g else "-", "%.2fx" % (g[1] / p50) if g else "-"))
+print()
 if not pg:
-    print()
     print("(PostgreSQL column empty: no PostgreSQL server binaries or no xcb-copy here)")
+else:
+    print("PostgreSQL's server: %s; fsync on." % os.environ.get("PG_STORE_SAYS", "?"))
 PY
 stop_daemon
 rm -rf "$T"

@@ -50,12 +50,22 @@ PY
 [ $? = 0 ] || exit 1
 
 hwm() { awk '/VmHWM/ { print $2 }' "/proc/$1/status"; }
-# export_run DB ID: prints "rows seconds idle_hwm_kB peak_hwm_kB"
+# server_cpu_s: the PostgreSQL server's CPU seconds so far (0 on SQLite,
+# whose reads are the daemon's own).
+server_cpu_s() {
+	local pm
+	pm=$(head -1 "${PG_DIR:-/nonexistent}/data/postmaster.pid" 2>/dev/null)
+	if [ -n "$pm" ]; then tree_cpu_s "$pm"; else echo 0; fi
+}
+# export_run DB ID: prints "rows seconds idle_hwm_kB peak_hwm_kB
+# daemon_cpu_s server_cpu_s client_cpu_s" (the CPU the export took: on two
+# cores the three share them, so their sum bounds the rate).
 export_run() {
-	local db=$1 id=$2 h0 t0 t1 rows
+	local db=$1 id=$2 h0 t0 t1 rows d0 s0 c0
 	daemon_rendered "$db" --open || exit 1 # its idle writer done first (runrender.c)
 	curl -sf "$URL/api/v1/runs/1.csv" -o /dev/null   # warm: first request, connections open
 	h0=$(hwm "$DPID")
+	d0=$(cpu_s "$DPID") s0=$(server_cpu_s) c0=$(children_cpu_s)
 	t0=$(now)
 	# Every byte read over HTTP and every line counted, less the header.
 	# Not `tail -n +2 | wc -l`: tail's copy through a second pipe cost
@@ -63,7 +73,8 @@ export_run() {
 	# on the two cores the export shares with its client.
 	rows=$(curl -sf "$URL/api/v1/runs/$id.csv" | wc -l)
 	t1=$(now)
-	echo "$((rows - 1)) $(echo "$t1 - $t0" | bc) $h0 $(hwm "$DPID")"
+	echo "$((rows - 1)) $(echo "$t1 - $t0" | bc) $h0 $(hwm "$DPID")" \
+		"$(echo "$(cpu_s "$DPID") - $d0" | bc) $(echo "$(server_cpu_s) - $s0" | bc) $(echo "$(children_cpu_s) - $c0" | bc)"
 	stop_daemon
 }
 { export_run "$DB" 2; export_run "$DB" 3; } >"$T/sqlite.res"
@@ -93,28 +104,50 @@ if pg_seed "$T/seed.db"; then
 	} >"$T/grow.sql"
 	"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$PGDB" -f "$T/grow.sql" >/dev/null || exit 1
 	{ export_run "$PGDB" 2; export_run "$PGDB" 3; } >"$T/pg.res"
+	# The larger run once more on the server's defaults (shared_buffers
+	# 128MB; huge_pages=try, which takes none on a machine that reserved
+	# none, so off here, where this bench's own pages are still reserved):
+	# what a central store's settings are worth.
+	if [ -n "$PG_STORE_OPTS" ]; then
+		pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null 2>&1
+		PG_STORE_OPTS="-c huge_pages=off" pg_restart && export_run "$PGDB" 3 >"$T/pgdef.res"
+	fi
 	pg_stop
 fi
-$PY - "$T/sqlite.res" "$T/pg.res" <<'PY' || exit 1
-import sys
+: >>"$T/pgdef.res"
+$PY - "$T/sqlite.res" "$T/pg.res" "$T/pgdef.res" <<'PY' || exit 1
+import os, sys
 def load(f):
     return [tuple(float(x) for x in l.split()) for l in open(f) if l.strip()]
-lite, pg = load(sys.argv[1]), load(sys.argv[2])
-for name, res in (("SQLite", lite), ("PostgreSQL", pg)):
-    if res and not all(r > 0 and s > 0 for r, s, i, p in res):
+lite, pg, pgdef = load(sys.argv[1]), load(sys.argv[2]), load(sys.argv[3])
+for name, res in (("SQLite", lite), ("PostgreSQL", pg), ("PostgreSQL (server defaults)", pgdef)):
+    if res and not all(x[0] > 0 and x[1] > 0 for x in res):
         sys.exit("csv-export: a %s export returned no rows (%s)" % (name, res))
+def cpu(x):  # CPU seconds a million rows: daemon + server + client
+    r, d, sv, c = x[0] / 1e6, x[4], x[5], x[6]
+    return ("%.2f + %.2f + %.2f" % (d / r, sv / r, c / r)) if sv else ("%.2f + %.2f" % (d / r, c / r))
 print("### CSV export: GET /api/v1/runs/{id}.csv, streamed, SQLite and PostgreSQL side by side")
 print()
-print("| engine | rows | seconds | rows/s | MB/s | daemon peak RSS over idle | rows/s / SQLite's |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print("| engine | rows | seconds | rows/s | MB/s | daemon peak RSS over idle | rows/s / SQLite's | CPU s a million rows: daemon + server + client |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+def row(name, x, base):
+    r, s, i, p = x[:4]
+    print("| %s | %d | %.2f | %.0f | %.1f | %+.1f MiB (idle peak %.1f MiB) | %.2f | %s |" % (name, r, s, r / s, r * 240 / s / 1e6,
+          (p - i) / 1024, i / 1024, (r / s) / (base[0] / base[1]), cpu(x)))
 for name, res in (("SQLite", lite), ("PostgreSQL", pg)):
-    for k, (r, s, i, p) in enumerate(res):
-        print("| %s | %d | %.2f | %.0f | %.1f | %+.1f MiB (idle peak %.1f MiB) | %.2f |" % (name, r, s, r / s, r * 240 / s / 1e6,
-              (p - i) / 1024, i / 1024, (r / s) / (lite[k][0] / lite[k][1])))
+    for k, x in enumerate(res):
+        row(name, x, lite[k])
     if len(res) == 2:
-        (r1, s1, i1, p1), (r2, s2, i2, p2) = res
-        print("| %s: larger / smaller | %.0fx rows | %.1fx | %.2f | | peak growth %+.1f MiB | |" % (name, r2 / r1, s2 / s1, (r2 / s2) / (r1 / s1), (p2 - i2 - (p1 - i1)) / 1024))
+        (r1, s1, i1, p1), (r2, s2, i2, p2) = res[0][:4], res[1][:4]
+        print("| %s: larger / smaller | %.0fx rows | %.1fx | %.2f | | peak growth %+.1f MiB | | |" % (name, r2 / r1, s2 / s1, (r2 / s2) / (r1 / s1), (p2 - i2 - (p1 - i1)) / 1024))
+for x in pgdef:
+    row("PostgreSQL, server defaults", x, lite[-1])
 print()
-print("MB/s assumes ~240 bytes per CSV row (34 columns).%s" % ("" if pg else " (No PostgreSQL row: no server binaries or no xcb-copy here.)"))
+print("MB/s assumes ~240 bytes per CSV row (34 columns). CPU: the daemon's and the PostgreSQL server's from /proc, the client's (curl | wc -l) from its exit; on %d cores the three share them, so their sum bounds the rate.%s" %
+      (os.cpu_count(), "" if pg else " (No PostgreSQL row: no server binaries or no xcb-copy here.)"))
+if pg:
+    print()
+    print("PostgreSQL's server: %s; fsync on.%s" % (os.environ.get("PG_STORE_SAYS", "?"),
+          " The server-defaults row: the larger run again, the server restarted with shared_buffers 128MB and no huge pages." if pgdef else ""))
 PY
 rm -rf "$T"

@@ -143,6 +143,8 @@ for name, f, acked, stored, cpu, retx, server in engines:
                   ", its PostgreSQL server %.1f (%.0f %%)" % (float(server), 100 * float(server) / wall) if server else "", retx))
 if len(engines) == 1:
     print("| xcbenchd on PostgreSQL | - | - | - | - | (no server binaries here) | - | - |")
+else:
+    notes.insert(0, "PostgreSQL's server: %s; fsync on." % os.environ.get("PG_STORE_SAYS", "?"))
 print()
 for n in notes:
     print(n)

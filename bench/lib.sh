@@ -21,6 +21,11 @@ trap bench_cleanup EXIT
 # A bench's PostgreSQL syncs its commits to disk, as a deployed store does
 # (tests/lib/pg.sh turns fsync off for the tests' throwaway clusters).
 export PG_FSYNC=on
+# ... and is set up as a central store is (README, "A central store"):
+# shared_buffers that hold the runs it serves, in huge pages
+# (tests/lib/pg_store.sh; the pages reserved for the run and given back).
+# BENCH_PG_STORE=defaults measures the server's defaults instead.
+export PG_STORE=${BENCH_PG_STORE:-central}
 
 # Python without a version-manager shim in front (seconds per call under load).
 PY=python3

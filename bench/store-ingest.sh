@@ -60,6 +60,9 @@ if f2:
 else:
     print("| PostgreSQL | - | - | - | - | - | (no server binaries here) |")
 print()
+if f2:
+    print("PostgreSQL's server: %s; fsync on." % os.environ.get("PG_STORE_SAYS", "?"))
+    print()
 print("%d cores here, load average %.1f at the end." % (os.cpu_count(), os.getloadavg()[0]))
 PY
 rm -rf "$T"
