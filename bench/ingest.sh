@@ -14,7 +14,8 @@
 # under test (null-acker, xcbenchd, PostgreSQL's server) on the other half;
 # on one shared set the null-acker, which uses almost no CPU, left the
 # senders both cores and xcbenchd only what it did not use itself. The CPU
-# each side used a frame is reported beside the rates.
+# each side used a frame is reported beside the rates. PostgreSQL runs set
+# up as a central store (bench/lib.sh), then once more on its defaults.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/lib/pg.sh"
 . "$ROOT/tests/lib/ledger.sh"
@@ -98,16 +99,48 @@ for trial in $(seq "$TRIALS"); do
 		settled "$PLOG"
 	fi
 done
-kill "$NPID" 2>/dev/null; wait "$NPID" 2>/dev/null
 # acked TAG / retx TAG: sender processes that saw every frame ACKed, frames retransmitted.
 acked() { cat "$T"/"$1"*.acked 2>/dev/null | paste -sd+ | bc; }
 retx() { grep -ho 'retransmits [0-9]*' "$T"/"$1"*.err 2>/dev/null | awk '{ s += $2 } END { print s + 0 }'; }
+# pg_stored DB: frames in DB's ledger and samples in its chunks.
+pg_stored() { echo "$(pg_psql "$1" "$XCB_LEDGER_COUNT") $(pg_psql "$1" 'SELECT COALESCE(sum(n), 0) FROM sample_chunks')"; }
 lstored=$($PY -c 'import os,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(c.execute(os.environ["XCB_LEDGER_COUNT"]).fetchone()[0], c.execute("SELECT COALESCE(sum(n), 0) FROM sample_chunks").fetchone()[0])' "$T/xcbench.db")
 pstored="0 0"
-[ -n "$PPORT" ] && pstored="$(pg_psql ingest "$XCB_LEDGER_COUNT") $(pg_psql ingest 'SELECT COALESCE(sum(n), 0) FROM sample_chunks')"
+[ -n "$PPORT" ] && pstored=$(pg_stored ingest)
 kill "$LPID" ${PPID_:-} 2>/dev/null; wait "$LPID" ${PPID_:-} 2>/dev/null
 
-$PY - "$S" "$R" "$TRIALS" "$T" "$PLACEMENT" "$ncpu" "$(acked sqlite)" "$lstored" "$lcpu" "$(retx sqlite)" \
+# The server's defaults beside a central store's settings
+# (tests/lib/pg_store.sh): the same server restarted with shared_buffers
+# 128MB and no huge pages (huge_pages=off: this bench's pages are still
+# reserved, and the default, try, would take them), a new daemon on a
+# database of its own, TRIALS more trials alternating with the
+# null-acker's, so that its ratio is to the senders' rate of those minutes.
+DFLT=
+: >"$T/nulld.res"; : >"$T/dflt.res"
+if [ -n "$PPORT" ] && [ -n "$PG_STORE_OPTS" ]; then
+	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null 2>&1
+	PG_WRAP=$COLL_WRAP PG_STORE_OPTS="-c huge_pages=off" pg_restart || { echo "PostgreSQL did not start again on its defaults" >&2; exit 1; }
+	pg_createdb ingest_defaults
+	XCBD_WRAP=$COLL_WRAP daemon "$(pg_url ingest_defaults)" --open || exit 1
+	PGPID=$(head -1 "$PG_DIR/data/postmaster.pid")
+	ndcpu=0 dcpu=0 dscpu=0
+	for trial in $(seq "$TRIALS"); do
+		c0=$(cpu_s "$NPID")
+		send "$NPORT" "nulld$trial" >>"$T/nulld.res"
+		ndcpu=$(echo "$ndcpu + $(cpu_s "$NPID") - $c0" | bc)
+		c0=$(cpu_s "$DPID") s0=$(tree_cpu_s "$PGPID")
+		send "$PORT" "dflt$trial" >>"$T/dflt.res"
+		dcpu=$(echo "$dcpu + $(cpu_s "$DPID") - $c0" | bc)
+		dscpu=$(echo "$dscpu + $(tree_cpu_s "$PGPID") - $s0" | bc)
+		settled "$DLOG"
+	done
+	# acked, stored frames and samples, CPU, retransmitted, server CPU, null-acker CPU
+	DFLT="$(acked dflt) $(pg_stored ingest_defaults) $dcpu $(retx dflt) $dscpu $ndcpu"
+	stop_daemon
+fi
+kill "$NPID" 2>/dev/null; wait "$NPID" 2>/dev/null
+
+DFLT=$DFLT $PY - "$S" "$R" "$TRIALS" "$T" "$PLACEMENT" "$ncpu" "$(acked sqlite)" "$lstored" "$lcpu" "$(retx sqlite)" \
 	"${PPORT:+$(acked pg)}" "$pstored" "$pcpu" "$(retx pg)" "$scpu" <<'PY'
 import os, sys
 S, R, trials, T, placement = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
@@ -117,22 +150,33 @@ spread = lambda rs: "%.0f-%.0f" % (min(r[1] / r[0] for r in rs), max(r[1] / r[0]
 us = lambda cpu, rs: 1e6 * cpu / sum(r[1] for r in rs)  # CPU microseconds a frame, all trials
 nres = res("null.res")
 nsec, nfr, nsa, _ = med(nres)
-engines = [("SQLite (WAL)", "sqlite.res") + tuple(sys.argv[7:11]) + ("",)]
+# name, trials' file, acked, stored, CPU, retransmitted, server CPU, the null-acker trials it alternated with
+engines = [("SQLite (WAL)", "sqlite.res") + tuple(sys.argv[7:11]) + ("", nres)]
 if sys.argv[11]:
-    engines.append(("PostgreSQL 15 (Unix socket)", "pg.res") + tuple(sys.argv[11:16]))
+    engines.append(("PostgreSQL 15 (Unix socket)", "pg.res") + tuple(sys.argv[11:16]) + (nres,))
+dflt = os.environ.get("DFLT", "").split()
+if dflt:
+    dnres = res("nulld.res")
+    engines.append(("PostgreSQL 15 (Unix socket), server defaults", "dflt.res", dflt[0], dflt[1] + " " + dflt[2], dflt[3], dflt[4], dflt[5], dnres))
 print("### Ingest: %d senders x %d runs (%d frames, %d raw samples), loopback UDP; median of %d alternating trials; placement %s" % (S, R, nfr, nsa, trials, placement))
 print()
 print("| collector | seconds | frames/s | frames/s range | samples/s | ratio to senders' rate | senders' CPU a frame (us) | collector's CPU a frame (us) |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|")
-print("| null-acker (ACKs every 64 frames or 1 ms, stores nothing) = senders' rate | %.2f | %.0f | %s | %.0f | 1.00 | %.1f | %.1f |" %
-      (nsec, nfr / nsec, spread(nres), nsa / nsec, us(sum(r[3] for r in nres), nres), us(float(sys.argv[6]), nres)))
+def null_row(label, rs, cpu):
+    sec, fr, sa, _ = med(rs)
+    print("| %s | %.2f | %.0f | %s | %.0f | 1.00 | %.1f | %.1f |" %
+          (label, sec, fr / sec, spread(rs), sa / sec, us(sum(r[3] for r in rs), rs), us(cpu, rs)))
+null_row("null-acker (ACKs every 64 frames or 1 ms, stores nothing) = senders' rate", nres, float(sys.argv[6]))
 notes = []
-for name, f, acked, stored, cpu, retx, server in engines:
+for name, f, acked, stored, cpu, retx, server, base in engines:
+    if base is not nres:
+        null_row("null-acker again, alternating with the row below = senders' rate then", base, float(dflt[6]))
+    bsec, bfr, _, _ = med(base)
     dres = res(f)
     dsec, dfr, dsa, _ = med(dres)
     ccpu = "%.1f" % us(float(cpu), dres) + (" + %.1f server" % us(float(server), dres) if server else "")
     print("| xcbenchd on %s, ACK after commit | %.2f | %.0f | %s | %.0f | %.2f | %.1f | %s |" %
-          (name, dsec, dfr / dsec, spread(dres), dsa / dsec, (dfr / dsec) / (nfr / nsec), us(sum(r[3] for r in dres), dres), ccpu))
+          (name, dsec, dfr / dsec, spread(dres), dsa / dsec, (dfr / dsec) / (bfr / bsec), us(sum(r[3] for r in dres), dres), ccpu))
     sf, ss = (int(x) for x in stored.split())
     tf, ts = sum(r[1] for r in dres), sum(r[2] for r in dres)
     wall, cpu = sum(r[0] for r in dres), float(cpu)
@@ -144,7 +188,8 @@ for name, f, acked, stored, cpu, retx, server in engines:
 if len(engines) == 1:
     print("| xcbenchd on PostgreSQL | - | - | - | - | (no server binaries here) | - | - |")
 else:
-    notes.insert(0, "PostgreSQL's server: %s; fsync on." % os.environ.get("PG_STORE_SAYS", "?"))
+    notes.insert(0, "PostgreSQL's server: %s; fsync on.%s" % (os.environ.get("PG_STORE_SAYS", "?"),
+                 " The server-defaults row: after the trials above, the same server restarted with shared_buffers 128MB and no huge pages, a new daemon and database, %d more trials alternating with the null-acker's." % trials if dflt else ""))
 print()
 for n in notes:
     print(n)
