@@ -15,7 +15,8 @@
 # on one shared set the null-acker, which uses almost no CPU, left the
 # senders both cores and xcbenchd only what it did not use itself. The CPU
 # each side used a frame is reported beside the rates. PostgreSQL runs set
-# up as a central store (bench/lib.sh), then once more on its defaults.
+# up as a central store (bench/lib.sh), and a second cluster on the
+# server's defaults beside it.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/lib/pg.sh"
 . "$ROOT/tests/lib/ledger.sh"
@@ -59,12 +60,33 @@ PIDS+=("$NPID")
 sleep 0.3
 XCBD_WRAP=$COLL_WRAP daemon "$T/xcbench.db" --open || exit 1
 LPORT=$PORT LPID=$DPID LLOG=$DLOG
-PPORT=
+PPORT= FPORT=
+# pg_use C|D: tests/lib/pg.sh's one cluster at a time: C the central
+# store's (bench/lib.sh's PG_STORE), D a second one on the server's
+# defaults, whose trials alternate with the others (what the settings are
+# worth, measured in the same minutes).
+pg_use() {
+	if [ "$1" = C ]; then
+		PG_DIR=$C_DIR PG_PORT=$C_PORT PGPASSFILE=$C_PASS PG_STORE_PAGES=$C_PAGES
+	else
+		PG_DIR=$D_DIR PG_PORT=$D_PORT PGPASSFILE=$D_PASS PG_STORE_PAGES=0
+	fi
+}
 if pg_available && PG_WRAP=$COLL_WRAP pg_start; then
-	trap 'pg_stop; bench_cleanup' EXIT
+	C_DIR=$PG_DIR C_PORT=$PG_PORT C_PASS=$PGPASSFILE C_PAGES=$PG_STORE_PAGES C_SAYS=$PG_STORE_SAYS C_OPTS=$PG_STORE_OPTS
+	D_DIR=
+	trap 'pg_use C; pg_stop; [ -n "$D_DIR" ] && { pg_use D; pg_stop; }; bench_cleanup' EXIT
 	pg_createdb ingest
 	XCBD_WRAP=$COLL_WRAP daemon "$(pg_url ingest)" --open || exit 1
-	PPORT=$PORT PPID_=$DPID PLOG=$DLOG
+	PPORT=$PORT PPID_=$DPID PLOG=$DLOG PGPID=$(head -1 "$PG_DIR/data/postmaster.pid")
+	if [ "${PG_STORE:-}" = central ] && PG_STORE=defaults PG_WRAP=$COLL_WRAP pg_start; then
+		D_DIR=$PG_DIR D_PORT=$PG_PORT D_PASS=$PGPASSFILE
+		pg_createdb ingest
+		XCBD_WRAP=$COLL_WRAP daemon "$(pg_url ingest)" --open || exit 1
+		FPORT=$PORT FPID=$DPID FLOG=$DLOG FPGPID=$(head -1 "$PG_DIR/data/postmaster.pid")
+	fi
+	pg_use C
+	PG_STORE_SAYS=$C_SAYS PG_STORE_OPTS=$C_OPTS
 fi
 # settled LOG: after a send to the daemon logging to LOG, waits (up to a
 # minute) until it has stored the pages of the runs just finished: its
@@ -80,9 +102,8 @@ settled() {
 # Alternate the collectors, TRIALS times each, so a load spike on this
 # shared machine hits all alike; the table reports medians.
 : >"$T/null.res"; : >"$T/sqlite.res"; : >"$T/pg.res"
-ncpu=0 lcpu=0 pcpu=0 scpu=0
-PGPID=
-[ -n "$PPORT" ] && PGPID=$(head -1 "$PG_DIR/data/postmaster.pid")
+ncpu=0 lcpu=0 pcpu=0 scpu=0 fcpu=0 fscpu=0
+: >"$T/dflt.res"
 for trial in $(seq "$TRIALS"); do
 	c0=$(cpu_s "$NPID")
 	send "$NPORT" "null$trial" >>"$T/null.res"
@@ -98,6 +119,13 @@ for trial in $(seq "$TRIALS"); do
 		scpu=$(echo "$scpu + $(tree_cpu_s "$PGPID") - $s0" | bc)
 		settled "$PLOG"
 	fi
+	if [ -n "$FPORT" ]; then
+		c0=$(cpu_s "$FPID") s0=$(tree_cpu_s "$FPGPID")
+		send "$FPORT" "dflt$trial" >>"$T/dflt.res"
+		fcpu=$(echo "$fcpu + $(cpu_s "$FPID") - $c0" | bc)
+		fscpu=$(echo "$fscpu + $(tree_cpu_s "$FPGPID") - $s0" | bc)
+		settled "$FLOG"
+	fi
 done
 # acked TAG / retx TAG: sender processes that saw every frame ACKed, frames retransmitted.
 acked() { cat "$T"/"$1"*.acked 2>/dev/null | paste -sd+ | bc; }
@@ -109,34 +137,13 @@ pstored="0 0"
 [ -n "$PPORT" ] && pstored=$(pg_stored ingest)
 kill "$LPID" ${PPID_:-} 2>/dev/null; wait "$LPID" ${PPID_:-} 2>/dev/null
 
-# The server's defaults beside a central store's settings
-# (tests/lib/pg_store.sh): the same server restarted with shared_buffers
-# 128MB and no huge pages (huge_pages=off: this bench's pages are still
-# reserved, and the default, try, would take them), a new daemon on a
-# database of its own, TRIALS more trials alternating with the
-# null-acker's, so that its ratio is to the senders' rate of those minutes.
 DFLT=
-: >"$T/nulld.res"; : >"$T/dflt.res"
-if [ -n "$PPORT" ] && [ -n "$PG_STORE_OPTS" ]; then
-	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null 2>&1
-	PG_WRAP=$COLL_WRAP PG_STORE_OPTS="-c huge_pages=off" pg_restart || { echo "PostgreSQL did not start again on its defaults" >&2; exit 1; }
-	pg_createdb ingest_defaults
-	XCBD_WRAP=$COLL_WRAP daemon "$(pg_url ingest_defaults)" --open || exit 1
-	PGPID=$(head -1 "$PG_DIR/data/postmaster.pid")
-	ndcpu=0 dcpu=0 dscpu=0
-	for trial in $(seq "$TRIALS"); do
-		c0=$(cpu_s "$NPID")
-		send "$NPORT" "nulld$trial" >>"$T/nulld.res"
-		ndcpu=$(echo "$ndcpu + $(cpu_s "$NPID") - $c0" | bc)
-		c0=$(cpu_s "$DPID") s0=$(tree_cpu_s "$PGPID")
-		send "$PORT" "dflt$trial" >>"$T/dflt.res"
-		dcpu=$(echo "$dcpu + $(cpu_s "$DPID") - $c0" | bc)
-		dscpu=$(echo "$dscpu + $(tree_cpu_s "$PGPID") - $s0" | bc)
-		settled "$DLOG"
-	done
-	# acked, stored frames and samples, CPU, retransmitted, server CPU, null-acker CPU
-	DFLT="$(acked dflt) $(pg_stored ingest_defaults) $dcpu $(retx dflt) $dscpu $ndcpu"
-	stop_daemon
+if [ -n "$FPORT" ]; then
+	pg_use D
+	# acked, stored frames and samples, CPU, retransmitted, server CPU
+	DFLT="$(acked dflt) $(pg_stored ingest) $fcpu $(retx dflt) $fscpu"
+	pg_use C
+	kill "$FPID" 2>/dev/null; wait "$FPID" 2>/dev/null
 fi
 kill "$NPID" 2>/dev/null; wait "$NPID" 2>/dev/null
 
@@ -156,8 +163,7 @@ if sys.argv[11]:
     engines.append(("PostgreSQL 15 (Unix socket)", "pg.res") + tuple(sys.argv[11:16]) + (nres,))
 dflt = os.environ.get("DFLT", "").split()
 if dflt:
-    dnres = res("nulld.res")
-    engines.append(("PostgreSQL 15 (Unix socket), server defaults", "dflt.res", dflt[0], dflt[1] + " " + dflt[2], dflt[3], dflt[4], dflt[5], dnres))
+    engines.append(("PostgreSQL 15 (Unix socket), server defaults", "dflt.res", dflt[0], dflt[1] + " " + dflt[2], dflt[3], dflt[4], dflt[5], nres))
 print("### Ingest: %d senders x %d runs (%d frames, %d raw samples), loopback UDP; median of %d alternating trials; placement %s" % (S, R, nfr, nsa, trials, placement))
 print()
 print("| collector | seconds | frames/s | frames/s range | samples/s | ratio to senders' rate | senders' CPU a frame (us) | collector's CPU a frame (us) |")
@@ -169,8 +175,6 @@ def null_row(label, rs, cpu):
 null_row("null-acker (ACKs every 64 frames or 1 ms, stores nothing) = senders' rate", nres, float(sys.argv[6]))
 notes = []
 for name, f, acked, stored, cpu, retx, server, base in engines:
-    if base is not nres:
-        null_row("null-acker again, alternating with the row below = senders' rate then", base, float(dflt[6]))
     bsec, bfr, _, _ = med(base)
     dres = res(f)
     dsec, dfr, dsa, _ = med(dres)
@@ -189,7 +193,7 @@ if len(engines) == 1:
     print("| xcbenchd on PostgreSQL | - | - | - | - | (no server binaries here) | - | - |")
 else:
     notes.insert(0, "PostgreSQL's server: %s; fsync on.%s" % (os.environ.get("PG_STORE_SAYS", "?"),
-                 " The server-defaults row: after the trials above, the same server restarted with shared_buffers 128MB and no huge pages, a new daemon and database, %d more trials alternating with the null-acker's." % trials if dflt else ""))
+                 " The server-defaults row: a second cluster beside it with shared_buffers 128MB and no huge pages, its own daemon, its trials alternating with the others." if dflt else ""))
 print()
 for n in notes:
     print(n)
