@@ -4,8 +4,9 @@
 # (tests/lib/pg_store.sh, PG_STORE=central): the server runs with the
 # shared_buffers asked for, in huge pages where this user may reserve them
 # (root: vm.nr_hugepages raised by what the server says it needs), and the
-# pages are given back when the cluster stops, also when a start fails. A
-# cluster without PG_STORE keeps the server's defaults, as every test's.
+# pages are given back when the cluster stops, also when a start fails.
+# PG_STORE=defaults states the defaults (huge pages off); a cluster without
+# PG_STORE keeps them unstated, as every test's.
 . "$(dirname "$0")/lib/tap.sh"
 . "$ROOT/tests/lib/pg.sh"
 pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
@@ -40,6 +41,14 @@ fi
 check "the pages of a failed start are given back" test "$(pages)" = "$before"
 rm -rf "${PG_DIR:-/nonexistent}"
 PG_DIR=
+
+# PG_STORE=defaults: the defaults said out loud, huge pages off even where
+# another cluster left reserved ones free (the bench's second cluster).
+PG_STORE=defaults pg_start || { notok "a cluster on the stated defaults starts"; exit 1; }
+check "PG_STORE=defaults: shared_buffers 128MB, huge_pages off, nothing reserved" \
+	eval "[ \"\$(pg_psql postgres 'SHOW shared_buffers')\" = 128MB ] && \
+	      [ \"\$(pg_psql postgres 'SHOW huge_pages')\" = off ] && [ \"\$(pages)\" = \"$before\" ]"
+pg_stop
 
 pg_start || { notok "a default cluster starts"; exit 1; }
 check "a cluster without PG_STORE keeps the server's defaults" \
