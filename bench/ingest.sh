@@ -99,6 +99,16 @@ fi
 settled() {
 	xcbd_rendered "$1" "$(wc -l <"$1")" 60
 }
+# pg_trial PORT TAG DAEMON_PID POSTMASTER_PID LOG: one send to a daemon on
+# PostgreSQL, its row appended to $T/TAG.res; sets TRIAL_D and TRIAL_S,
+# the CPU seconds the daemon and its server took.
+pg_trial() {
+	local c0 s0
+	c0=$(cpu_s "$3") s0=$(tree_cpu_s "$4")
+	send "$1" "$2$trial" >>"$T/$2.res"
+	TRIAL_D=$(echo "$(cpu_s "$3") - $c0" | bc) TRIAL_S=$(echo "$(tree_cpu_s "$4") - $s0" | bc)
+	settled "$5"
+}
 # Alternate the collectors, TRIALS times each, so a load spike on this
 # shared machine hits all alike; the table reports medians.
 : >"$T/null.res"; : >"$T/sqlite.res"; : >"$T/pg.res"
@@ -113,18 +123,12 @@ for trial in $(seq "$TRIALS"); do
 	lcpu=$(echo "$lcpu + $(cpu_s "$LPID") - $c0" | bc)
 	settled "$LLOG"
 	if [ -n "$PPORT" ]; then
-		c0=$(cpu_s "$PPID_") s0=$(tree_cpu_s "$PGPID")
-		send "$PPORT" "pg$trial" >>"$T/pg.res"
-		pcpu=$(echo "$pcpu + $(cpu_s "$PPID_") - $c0" | bc)
-		scpu=$(echo "$scpu + $(tree_cpu_s "$PGPID") - $s0" | bc)
-		settled "$PLOG"
+		pg_trial "$PPORT" pg "$PPID_" "$PGPID" "$PLOG"
+		pcpu=$(echo "$pcpu + $TRIAL_D" | bc) scpu=$(echo "$scpu + $TRIAL_S" | bc)
 	fi
 	if [ -n "$FPORT" ]; then
-		c0=$(cpu_s "$FPID") s0=$(tree_cpu_s "$FPGPID")
-		send "$FPORT" "dflt$trial" >>"$T/dflt.res"
-		fcpu=$(echo "$fcpu + $(cpu_s "$FPID") - $c0" | bc)
-		fscpu=$(echo "$fscpu + $(tree_cpu_s "$FPGPID") - $s0" | bc)
-		settled "$FLOG"
+		pg_trial "$FPORT" dflt "$FPID" "$FPGPID" "$FLOG"
+		fcpu=$(echo "$fcpu + $TRIAL_D" | bc) fscpu=$(echo "$fscpu + $TRIAL_S" | bc)
 	fi
 done
 # acked TAG / retx TAG: sender processes that saw every frame ACKed, frames retransmitted.
