@@ -105,12 +105,11 @@ if pg_seed "$T/seed.db"; then
 	"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$PGDB" -f "$T/grow.sql" >/dev/null || exit 1
 	{ export_run "$PGDB" 2; export_run "$PGDB" 3; } >"$T/pg.res"
 	# The larger run once more on the server's defaults (shared_buffers
-	# 128MB; huge_pages=try, which takes none on a machine that reserved
-	# none, so off here, where this bench's own pages are still reserved):
+	# 128MB, no huge pages: tests/lib/pg_store.sh's PG_STORE_DEFAULTS):
 	# what a central store's settings are worth.
-	if [ -n "$PG_STORE_OPTS" ]; then
+	if [ "${PG_STORE:-}" = central ]; then
 		pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null 2>&1
-		PG_STORE_OPTS="-c huge_pages=off" pg_restart && export_run "$PGDB" 3 >"$T/pgdef.res"
+		PG_STORE_OPTS=$PG_STORE_DEFAULTS pg_restart && export_run "$PGDB" 3 >"$T/pgdef.res"
 	fi
 	pg_stop
 fi

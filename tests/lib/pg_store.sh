@@ -23,6 +23,10 @@
 # benchmarks' largest database, ~300 MB, fits).
 
 PG_STORE_OPTS= PG_STORE_SAYS="server defaults" PG_STORE_PAGES=0
+# The server's defaults, stated: huge_pages=try, the default, would take
+# pages that a central-store cluster of the same bench reserved and left
+# free (a second cluster beside it, or the same one restarted).
+PG_STORE_DEFAULTS="-c huge_pages=off"
 export PG_STORE_SAYS # for a bench's report (bench/*.sh print it)
 
 # The huge pages free now (0 when the kernel has none configured).
@@ -34,9 +38,7 @@ pg_store_prepare() {
 	local sb=${PG_SHARED_BUFFERS:-512MB} need
 	PG_STORE_OPTS= PG_STORE_SAYS="server defaults" PG_STORE_PAGES=0
 	if [ "${PG_STORE:-}" = defaults ]; then
-		# The defaults, stated: huge_pages=try would take pages that
-		# another cluster of the same bench reserved and left free.
-		PG_STORE_OPTS="-c huge_pages=off"
+		PG_STORE_OPTS=$PG_STORE_DEFAULTS
 		PG_STORE_SAYS="server defaults (shared_buffers 128MB, no huge pages)"
 		return 0
 	fi
