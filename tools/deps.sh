@@ -11,7 +11,7 @@ set -e
 PKGS="gcc make binutils clang libclang-rt-14-dev python3 curl iproute2 \
 qemu-system-x86 qemu-utils ipxe ipxe-qemu ovmf mtools dosfstools dnsmasq-base docker-compose \
 libmicrohttpd-dev libsqlite3-dev sqlite3 libjansson-dev libcmocka-dev libpq-dev postgresql \
-chromium openipmi ipmitool redfishtool"
+chromium openipmi ipmitool redfishtool openssl"
 # Packages that must come from backports on Debian 12 (QEMU 10 and its firmware).
 BPO_PKGS="qemu-system-x86 qemu-utils qemu-system-data qemu-system-common ovmf"
 QEMU_MIN_MAJOR=10
