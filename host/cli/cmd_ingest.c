@@ -21,6 +21,7 @@
 
 #include "client.h"
 #include "sender.h"
+#include "seqset.h"
 #include "verdict.h"
 #include "xcb_proto.h"
 
@@ -34,6 +35,8 @@ struct ingest {
 	struct sender_frame *fr;  /* the batch not yet delivered */
 	size_t n, cap;
 	uint64_t tokens[64];      /* every run seen (registered when first seen) */
+	struct seqset seqs[64];   /* ... and the seqs of its frames read so far */
+	int64_t refused[64];      /* ... and how many of those the daemon would not store */
 	size_t ntok, nregistered;
 	size_t lines, frames, noise, bad;
 	uint64_t sent, retransmits;
@@ -122,6 +125,33 @@ static int register_new(struct ingest *g)
 	return 0;
 }
 
+/* sender_opts.held: the distinct frames of token the daemon holds (it
+ * stores a frame once), and how many of the capture's so far (all sent by
+ * now) it should: those not known refused. */
+static int held(void *ctx, uint64_t token, int64_t *have, int64_t *want)
+{
+	struct ingest *g = ctx;
+	char path[96];
+	json_t *o, *r;
+	size_t k;
+	int rc = -1;
+
+	for (k = 0; k < g->ntok && g->tokens[k] != token; k++)
+		;
+	if (k == g->ntok)
+		return -1;
+	snprintf(path, sizeof(path), "/api/v1/runs?token=%016llx", (unsigned long long)token);
+	o = api_json("GET", path, NULL);
+	r = json_array_get(json_object_get(o, "runs"), 0);
+	if (r && json_is_integer(json_object_get(r, "frames_received"))) {
+		*have = json_integer_value(json_object_get(r, "frames_received"));
+		*want = (int64_t)g->seqs[k].count - g->refused[k];
+		rc = 0;
+	}
+	json_decref(o);
+	return rc;
+}
+
 /* Delivers the pending batch (every frame ACKed) and empties it. 0 or -1. */
 static int flush_batch(struct ingest *g)
 {
@@ -137,6 +167,15 @@ static int flush_batch(struct ingest *g)
 	rc = sender_run(g->fd, g->fr, g->n, &g->so, &st);
 	g->sent += st.sent;
 	g->retransmits += st.retransmits;
+	/* Frames past a gap that were not stored (the daemon refused them):
+	 * counted per run, so that the next batch is held to its own frames
+	 * only, not waited on again for these. */
+	for (size_t k = 0; st.unstored && k < g->ntok; k++) {
+		int64_t have, want;
+
+		if (held(g, g->tokens[k], &have, &want) == 0 && have < want)
+			g->refused[k] += want - have;
+	}
 	for (size_t i = 0; i < g->n; i++)
 		free(g->fr[i].data);
 	g->n = 0;
@@ -188,7 +227,40 @@ static int take_line(struct ingest *g, const char *line, size_t len)
 		}
 		g->tokens[g->ntok++] = h.token;
 	}
+	/* (outside the daemon's own window, 2^20 past the first gap: the
+	 * daemon refuses that frame too, and the send stalls on it) */
+	seqset_add(&g->seqs[k], h.seq);
 	return 0;
+}
+
+/* Each run whose capture lacks frames (damaged lines): which, what the
+ * daemon stored of the rest, and what that means for the run. The frames
+ * it did not store, over all runs. */
+static uint64_t print_gaps(const struct ingest *g)
+{
+	uint64_t unstored = 0;
+
+	for (size_t k = 0; k < g->ntok; k++) {
+		const struct seqset *s = &g->seqs[k];
+		uint32_t last = s->next;
+
+		if (s->count == s->next)
+			continue; /* no frame missing below the last one read */
+		for (uint32_t q = s->next; q < s->base + 64 * s->nwords; q++)
+			if (seqset_has(s, q))
+				last = q;
+		fprintf(stderr, "xcbench ingest: run token %016llx: the capture lacks %llu of its frames 0..%u "
+			"(the first: seq %u; damaged lines?), so the run cannot complete; the daemon stored ",
+			(unsigned long long)g->tokens[k], (unsigned long long)(last + 1 - s->count), last, s->next);
+		if (g->refused[k])
+			fprintf(stderr, "%llu of the capture's %llu frames of it: it refuses a frame that needs a "
+				"missing one (the results of a case whose CASE frame is missing)\n",
+				(unsigned long long)(s->count - (uint64_t)g->refused[k]), (unsigned long long)s->count);
+		else
+			fprintf(stderr, "all the capture's %llu frames of it\n", (unsigned long long)s->count);
+		unstored += (uint64_t)g->refused[k];
+	}
+	return unstored;
 }
 
 /* 1 when more input can be read at once, 0 when the writer has paused. */
@@ -319,6 +391,8 @@ int cmd_ingest(int argc, char **argv)
 		fprintf(stderr, "xcbench ingest: cannot read '%s': %s\n", argv[optind], strerror(errno));
 		return 1;
 	}
+	g.so.held = held;
+	g.so.held_ctx = &g;
 	rc = 1;	/* until every frame is acknowledged */
 	if (read_capture(&g, in) == 0) {
 		fprintf(stderr, "xcbench ingest: %zu lines: %zu frames, %zu other lines, %zu damaged frames, %zu run(s)\n",
@@ -326,15 +400,24 @@ int cmd_ingest(int argc, char **argv)
 		if (g.frames == 0) {
 			fprintf(stderr, "xcbench ingest: no XCB1 frames found in '%s'\n", argv[optind]);
 		} else {
-			fprintf(stderr, "xcbench ingest: all %zu frames acknowledged (%llu sent, %llu retransmitted)\n",
-				g.frames, (unsigned long long)g.sent, (unsigned long long)g.retransmits);
+			uint64_t unstored = print_gaps(&g);
+
+			if (unstored)
+				fprintf(stderr, "xcbench ingest: %llu of the %zu frames were not stored (%llu sent, "
+					"%llu retransmitted)\n", (unsigned long long)unstored, g.frames,
+					(unsigned long long)g.sent, (unsigned long long)g.retransmits);
+			else
+				fprintf(stderr, "xcbench ingest: all %zu frames stored (%llu sent, %llu retransmitted)\n",
+					g.frames, (unsigned long long)g.sent, (unsigned long long)g.retransmits);
 			print_runs(&g);
-			rc = 0;
+			rc = unstored ? 1 : 0;
 		}
 	}
 	for (size_t i = 0; i < g.n; i++)
 		free(g.fr[i].data);
 	free(g.fr);
+	for (size_t k = 0; k < g.ntok; k++)
+		seqset_free(&g.seqs[k]);
 	if (g.fd >= 0)
 		close(g.fd);
 	if (in != STDIN_FILENO)

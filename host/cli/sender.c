@@ -17,7 +17,25 @@ struct tokmap {
 	uint64_t token;
 	struct sender_frame **by_seq; /* index = seq; NULL for gaps */
 	uint32_t nseq;
+	uint32_t edge;                /* the daemon's last cumulative ACK */
+	int acked_once;               /* edge is set */
+	int64_t had;                  /* held()'s last answer (-1: not asked) */
+	double since;                 /* ... and when it last changed */
 };
+
+/* Past a gap (opts.held): the daemon is asked every HELD_EVERY without
+ * ACK progress (an HTTP call, so not every 5 ms), and a run whose count
+ * has not grown for HOLE_SETTLE, every frame of it sent twice, is settled
+ * short: the frames it lacks were refused. */
+#define HELD_EVERY 0.1
+#define HOLE_SETTLE 2.0
+
+/* 1 when t's ACKs stop at a gap: the edge is a seq this call was not
+ * given, so no ACK will pass it. */
+static int at_gap(const struct tokmap *t)
+{
+	return t->acked_once && t->edge < t->nseq && !t->by_seq[t->edge];
+}
 
 static double mono(void)
 {
@@ -84,6 +102,8 @@ static void on_ack(const uint8_t *buf, size_t len, struct tokmap *toks, size_t n
 		st->refused = 1;
 		return;
 	}
+	t->edge = h.seq;
+	t->acked_once = 1;
 	for (uint32_t s = 0; s < h.seq && s < t->nseq; s++) {
 		struct sender_frame *f = t->by_seq[s];
 
@@ -110,6 +130,7 @@ struct sending {
 	uint64_t rng;
 	int window;
 	double last_progress;
+	double last_held;            /* when opts.held was last asked */
 };
 
 /* Indexes the frames by (token, seq) so ACKs find them in O(1); a frame
@@ -128,6 +149,7 @@ static int index_frames(struct sending *g, struct sender_frame *f, size_t n)
 			}
 			t = &g->toks[g->nt++];
 			t->token = f[i].token;
+			t->had = -1;
 		}
 		if (f[i].seq >= t->nseq) {
 			uint32_t m = f[i].seq + 1;
@@ -150,7 +172,10 @@ static int index_frames(struct sending *g, struct sender_frame *f, size_t n)
 }
 
 /* Sends the unacknowledged frames of the window that are new or due (in a
- * shuffled order with o->reorder), backing off each retransmission. */
+ * shuffled order with o->reorder), backing off each retransmission. A
+ * frame already sent of a run whose ACKs stop at a gap takes no room in
+ * the window: an ACK may never come for it, and the frames after it must
+ * still go (its retransmissions go on, on their timer). */
 static void send_due(int fd, struct sending *g, struct sender_frame *f, size_t n, const struct sender_opts *o,
 		     struct sender_stats *st)
 {
@@ -162,7 +187,8 @@ static void send_due(int fd, struct sending *g, struct sender_frame *f, size_t n
 	for (size_t i = g->lo; i < n && inflight < (size_t)g->window; i++) {
 		if (f[i].acked)
 			continue;
-		inflight++;
+		if (!f[i].sent || !at_gap(find_tok(g->toks, g->nt, f[i].token)))
+			inflight++;
 		if (!f[i].sent || now - f[i].last >= f[i].rto)
 			g->cand[nc++] = i;
 	}
@@ -205,6 +231,60 @@ static void take_acks(int fd, struct sending *g, const struct sender_opts *o, st
 		g->last_progress = mono();
 }
 
+/* Counts token's frames not yet acknowledged as done (stored: held said
+ * so; or not, counted in unstored). */
+static void settle(struct sending *g, struct sender_frame *f, size_t n, uint64_t token, uint64_t *unstored)
+{
+	for (size_t i = 0; i < n; i++)
+		if (f[i].token == token && !f[i].acked) {
+			f[i].acked = 1;
+			g->nacked++;
+			if (unstored)
+				(*unstored)++;
+		}
+}
+
+/* 1 when every unacknowledged frame of token was sent at least twice. */
+static int all_resent(const struct sender_frame *f, size_t n, uint64_t token)
+{
+	for (size_t i = 0; i < n; i++)
+		if (f[i].token == token && !f[i].acked && f[i].sent < 2)
+			return 0;
+	return 1;
+}
+
+/* The runs whose ACKs stop at a gap, asked through opts.held what the
+ * daemon holds: all the sender's frames (settled as stored), more than at
+ * the last ask (progress: it is still storing them), or the same for
+ * HOLE_SETTLE with every frame sent twice (settled: the rest refused). */
+static void ask_held(struct sending *g, struct sender_frame *f, size_t n, const struct sender_opts *o,
+		     struct sender_stats *st)
+{
+	double now = mono();
+
+	if (!o->held || now - g->last_progress < HELD_EVERY || now - g->last_held < HELD_EVERY)
+		return;
+	g->last_held = now;
+	for (size_t k = 0; k < g->nt; k++) {
+		struct tokmap *t = &g->toks[k];
+		int64_t have, want;
+
+		if (!at_gap(t) || o->held(o->held_ctx, t->token, &have, &want))
+			continue;
+		if (have == want) {
+			settle(g, f, n, t->token, NULL);
+		} else if (have != t->had) {
+			t->had = have;
+			t->since = now;
+		} else if (now - t->since < HOLE_SETTLE || !all_resent(f, n, t->token)) {
+			continue;
+		} else {
+			settle(g, f, n, t->token, &st->unstored);
+		}
+		g->last_progress = now;
+	}
+}
+
 int sender_run(int fd, struct sender_frame *f, size_t n, const struct sender_opts *o,
 	       struct sender_stats *st)
 {
@@ -217,12 +297,14 @@ int sender_run(int fd, struct sender_frame *f, size_t n, const struct sender_opt
 	g->rng = o->seed ? o->seed : 0x2545f4914f6cdd1dull;
 	g->window = o->window > 0 ? o->window : 128;
 	g->last_progress = mono();
-	g->cand = malloc((size_t)g->window * sizeof(*g->cand));
+	/* (a frame past a gap takes no room in the window: any may be due) */
+	g->cand = malloc((n ? n : 1) * sizeof(*g->cand));
 	if (!g->cand || index_frames(g, f, n))
 		goto out;
 	while (g->nacked < n) {
 		send_due(fd, g, f, n, o, st);
 		take_acks(fd, g, o, st);
+		ask_held(g, f, n, o, st);
 		if (st->refused) {
 			fprintf(stderr, "sender: the daemon refused the run token (start it with --open, "
 				"or register the run first)\n");
