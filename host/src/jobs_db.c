@@ -569,7 +569,7 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 	/* the query's columns, in its order */
 	enum { LB_MAC, LB_DRIVER, LB_POWER_STATE, LB_POWER_ERROR, LB_LAST_SEEN, LB_JOB_ID, LB_STAGE,
 	       LB_STAGE_SINCE, LB_ATTEMPT, LB_ATTEMPTS, LB_SUITE, LB_REASON, LB_RUN_ID, LB_RUN_STATUS,
-	       LB_RUN_AT, LB_LAST_ENDED, LB_LAB };
+	       LB_RUN_AT, LB_LAST_ENDED, LB_LAB, LB_LAST_ID, LB_LAST_STAGE, LB_LAST_REASON, LB_LAST_AT };
 	json_t *arr = json_array();
 	struct dbi_stmt *st;
 	int64_t now = now_s();
@@ -581,11 +581,16 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 		"SELECT k.mac, m.power_driver, m.power_state, m.power_error, m.last_seen, "
 		" j.id, j.stage, j.stage_since, j.attempt, j.attempts, j.suite, j.reason, "
 		" r.id, r.status, coalesce(r.finished, r.last_frame, r.created), "
-		" (SELECT max(coalesce(ended, stage_since)) FROM jobs e WHERE e.mac = k.mac), m.lab "
+		" (SELECT max(coalesce(ended, stage_since)) FROM jobs e WHERE e.mac = k.mac), m.lab, "
+		" l.id, l.stage, l.reason, coalesce(l.ended, l.stage_since) "
 		"FROM macs k LEFT JOIN machines m ON m.mac = k.mac "
 		"LEFT JOIN jobs j ON j.id = (SELECT id FROM jobs a WHERE a.mac = k.mac AND a.stage IN "
 		"  ('queued', 'powering_on', 'booting', 'running') ORDER BY (a.stage = 'queued'), a.id LIMIT 1) "
 		"LEFT JOIN runs r ON r.id = (SELECT max(id) FROM runs x WHERE x.machine_id = m.id) "
+		/* the last job that ended: a failed one is what the row must
+		 * say once the machine is idle again */
+		"LEFT JOIN jobs l ON l.id = (SELECT max(id) FROM jobs b WHERE b.mac = k.mac AND b.stage NOT IN "
+		"  ('queued', 'powering_on', 'booting', 'running')) "
 		"ORDER BY k.mac LIMIT 5000", &st)) {
 		json_decref(arr);
 		return NULL;
@@ -598,7 +603,7 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 		const char *state = "idle";
 		int64_t since = dbi_column_i64(st, LB_LAST_SEEN);
 		int streak = fail_streak(ro, mac);
-		json_t *m, *job = json_null(), *run = json_null();
+		json_t *m, *job = json_null(), *run = json_null(), *last = json_null();
 
 		if (streak < 0)
 			break;	/* step stays DBI_ROW: a failed read, below */
@@ -620,18 +625,22 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 					"since", iso_or_null(st, LB_STAGE_SINCE), "attempt", col_json(st, LB_ATTEMPT),
 					"attempts", col_json(st, LB_ATTEMPTS), "suite", col_json(st, LB_SUITE),
 					"reason", col_json(st, LB_REASON));
+		if (dbi_column_type(st, LB_LAST_ID) != DBI_NULL)
+			last = json_pack("{s:I, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, LB_LAST_ID),
+					 "stage", col_json(st, LB_LAST_STAGE), "reason", col_json(st, LB_LAST_REASON),
+					 "at", iso_or_null(st, LB_LAST_AT));
 		if (dbi_column_type(st, LB_RUN_ID) != DBI_NULL)
 			run = json_pack("{s:I, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, LB_RUN_ID),
 					"status", col_json(st, LB_RUN_STATUS), "at", iso_or_null(st, LB_RUN_AT));
 		/* lab: every daemon lists every lab's machines; which daemon
 		 * powers and boots one (labs_db.h) was not said. */
-		m = json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:I, s:o, s:o, s:i, s:b}", "mac", mac,
+		m = json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:i, s:b}", "mac", mac,
 			      "lab", col_json(st, LB_LAB), "state", state,
 			      "driver", dbi_column_type(st, LB_DRIVER) == DBI_NULL ? json_string("manual")
 									   : col_json(st, LB_DRIVER),
 			      "power_state", col_json(st, LB_POWER_STATE), "power_error", col_json(st, LB_POWER_ERROR),
 			      "in_state_s", (json_int_t)(since && now > since ? now - since : 0),
-			      "job", job, "last_run", run, "failed_streak", streak,
+			      "job", job, "last_job", last, "last_run", run, "failed_streak", streak,
 			      "failing", streak_mark > 0 && streak >= streak_mark);
 		json_array_append_new(arr, m);
 	}

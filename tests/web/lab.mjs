@@ -135,6 +135,26 @@ try {
 	const runRows = await page.$$eval('#run-job table.events tr', (tr) => tr.length);
 	ok(runRows === job.events.length, `run ${job.run_id}'s page shows job ${job.id} with its ${runRows} events`);
 	await page.screenshot({ path: path.join(OUT, 'web-run-job.png'), fullPage: true });
+	// A job that times out: once its machine is idle again, the Lab page
+	// still says so (it showed "idle" and "—", the failure only on the
+	// machine page), and the last complete job before it as such.
+	const jobCell = `tr[data-mac="${MAC}"] td.job`;
+	await page.goto(new URL('lab.html', BASE).toString());
+	await page.waitForSelector(jobCell, { timeout: 20000 });
+	const lastOk = await page.textContent(jobCell);
+	ok(lastOk.includes(`last: job ${job.id}`) && lastOk.includes('complete'),
+		`lab page: no current job, the last one (job ${job.id}) complete`, lastOk);
+	execSync(process.env.XCB_QUEUE_NOBOOT, { stdio: 'inherit' });
+	await page.waitForFunction((sel) => /timed_out/.test(document.querySelector(sel)?.textContent || ''), jobCell,
+		{ timeout: 60000 }).catch(() => {});
+	const failedJob = (await api(`machines/${MAC}`)).machine.jobs[0];
+	const cell = await page.textContent(jobCell);
+	const notes = await page.textContent(`tr[data-mac="${MAC}"] td.notes`);
+	ok(failedJob.stage === 'timed_out' && cell.includes(`last: job ${failedJob.id}`) && cell.includes('timed_out'),
+		`lab page: job ${failedJob.id} timed out, and the row says so (${failedJob.stage})`, cell);
+	ok(notes.includes(`job ${failedJob.id}: `) && notes.includes('no boot script request'),
+		'... with its reason in the notes', notes);
+	await page.screenshot({ path: path.join(OUT, 'web-lab-timed-out.png'), fullPage: true });
 	ok(errors.length === 0, 'no errors in the browser console', errors.join('\n'));
 } catch (e) {
 	ok(false, `lab pages: ${e.message}`);

@@ -57,13 +57,27 @@ function row(m, d, withLab) {
 		h('td', { class: 'state' }, stateBadge(m.state)),
 		h('td', {}, m.driver, m.power_state ? ` (${m.power_state})` : ''),
 		h('td', { class: 'job' }, j ? [`job ${j.id} `, h('span', { class: 'stage' }, j.stage),
-			j.attempt ? ` · attempt ${j.attempt}/${j.attempts}` : '', ` · ${j.suite}`] : '—'),
+			j.attempt ? ` · attempt ${j.attempt}/${j.attempts}` : '', ` · ${j.suite}`] : lastJob(m.last_job)),
 		h('td', { class: 'since' }, fmt.duration(m.in_state_s)),
 		h('td', {}, r ? [h('a', { href: `run.html?id=${r.id}` }, `run ${r.id}`), ' ', badge(r.status)] : '—'),
 		h('td', { class: 'notes' },
 			m.failing ? h('span', { class: 'badge failed', title: `the last ${m.failed_streak} jobs failed` },
 				`failed ${m.failed_streak} in a row`) : null,
-			m.power_error ? h('span', { class: 'power-error', title: m.power_error }, ` ${m.power_error}`) : null));
+			m.power_error ? h('span', { class: 'power-error', title: m.power_error }, ` ${m.power_error}`) : null,
+			!j && endedBadly(m.last_job) ? h('span', { class: 'last-job-reason' }, ` job ${m.last_job.id}: ${m.last_job.reason}`) : null));
+}
+
+// A job that ended without its run: what the machine's row must still say
+// once the machine is idle again (the state column says idle then).
+function endedBadly(l) {
+	return l && (l.stage === 'failed' || l.stage === 'timed_out');
+}
+
+// No current job: the last one that ended, muted, with its stage.
+function lastJob(l) {
+	if (!l) return '—';
+	return h('span', { class: 'last-job', title: l.reason || '' },
+		h('span', { class: 'muted' }, 'last: '), `job ${l.id}`, ' ', badge(l.stage));
 }
 
 function render(d) {
@@ -76,10 +90,10 @@ function render(d) {
 	const withLab = !!d.lab || d.machines.some((m) => m.lab);
 	const counts = {};
 	for (const m of d.machines) counts[m.state] = (counts[m.state] || 0) + 1;
-	fill(stamp, `${d.machines.length} machines: `,
+	fill(stamp, `${d.machines.length} machine${d.machines.length === 1 ? '' : 's'}: `,
 		Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', '),
 		` · machines whose last ${d.failing_after} jobs failed are marked`,
-		d.lab ? ` · this daemon serves lab ${d.lab}` : '', ` · updated ${new Date().toLocaleTimeString()}`);
+		d.lab ? ` · this daemon serves lab ${d.lab}` : '', ` · updated ${new Date().toLocaleTimeString([], { hour12: false })}`);
 	fill(body, h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'lab-table' },
 		h('thead', {}, h('tr', {}, ['Machine', withLab ? 'Lab' : null, 'State', 'Power', 'Current job', 'In state', 'Last run', 'Notes']
 			.filter((t) => t).map((t) => h('th', {}, t)))),
