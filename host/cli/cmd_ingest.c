@@ -407,7 +407,7 @@ int cmd_ingest(int argc, char **argv)
 					"%llu retransmitted)\n", (unsigned long long)unstored, g.frames,
 					(unsigned long long)g.sent, (unsigned long long)g.retransmits);
 			else
-				fprintf(stderr, "xcbench ingest: all %zu frames stored (%llu sent, %llu retransmitted)\n",
+				fprintf(stderr, "xcbench ingest: all %zu frames acknowledged (%llu sent, %llu retransmitted)\n",
 					g.frames, (unsigned long long)g.sent, (unsigned long long)g.retransmits);
 			print_runs(&g);
 			rc = unstored ? 1 : 0;
