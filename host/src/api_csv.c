@@ -14,6 +14,8 @@
 #include "results_db.h"
 #include "runs_db.h"
 #include "runs_filter.h"
+#include "runs_json.h"
+#include "sqljson.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
 
@@ -45,6 +47,7 @@ static void runs_csv_row(struct dbi_stmt *st, struct buf *o, void *ctx)
 {
 	const int *admin = ctx;
 	struct run_row r;
+	json_t *hello;
 	char t[32];
 
 	run_row_read(st, &r);
@@ -59,8 +62,24 @@ static void runs_csv_row(struct dbi_stmt *st, struct buf *o, void *ctx)
 	csv_i64(o, r.frames_received.i);
 	csv_i64_or_empty(o, &r.frames_expected);
 	csv_i64(o, r.cases);
+	/* what the run list shows of it: its lab and its HELLO's facts */
+	csv_val(o, &r.lab);
+	hello = json_text_or_empty(r.hello);
+	for (int i = 0; i < RUN_SUMMARY_NFACTS; i++)
+		csv_str(o, json_string_value(json_object_get(hello, run_summary_facts[i])));
+	json_decref(hello);
 	csv_end(o);
 	run_row_free(&r);
+}
+
+/* runs.csv's header: the run's columns, its lab, the summary facts. */
+static void runs_csv_header(struct buf *h)
+{
+	buf_addf(h, "id,token,machine_mac,suite,label,status,created,finished,frames_received,frames_expected,"
+		 "cases,lab");
+	for (int i = 0; i < RUN_SUMMARY_NFACTS; i++)
+		buf_addf(h, ",%s", run_summary_facts[i]);
+	buf_addf(h, "\r\n");
 }
 
 /* The filters of a runs.csv export, owned by its stream (the request's
@@ -100,7 +119,7 @@ enum MHD_Result api_runs_csv(struct req *rq)
 {
 	struct dbi *db = rdb();
 	struct run_filters f;
-	struct buf sql = { 0 };
+	struct buf sql = { 0 }, header = { 0 };
 	const char *bad = run_filters_parse(rq, &f);
 	enum MHD_Result res;
 	struct csv_query q = { .db = db, .resume = runs_export_resume, .nkeys = RUNS_EXPORT_NKEYS,
@@ -134,8 +153,9 @@ enum MHD_Result api_runs_csv(struct req *rq)
 	q.limit = f.limit;
 	q.offset = f.offset;
 	*admin = is_admin(rq);
-	r = csv_stream(&q, "id,token,machine_mac,suite,label,status,created,finished,frames_received,"
-		       "frames_expected,cases\r\n", runs_csv_row, admin, free);
+	runs_csv_header(&header);
+	r = header.p ? csv_stream(&q, header.p, runs_csv_row, admin, free) : NULL;
+	buf_free(&header);
 	buf_free(&sql); /* prepared by now */
 	if (!r)
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
