@@ -71,6 +71,15 @@ PY
 boot_json_is() {
 	[ "$(bootjson "$3" "$TMP/b.json")" = 200 ] && same_boot "$TMP/boot2.ipxe" "$TMP/b.json" "$1" "$2"
 }
+# Its image must be there: a run made for a boot that cannot fetch its
+# payload stayed pending, then lost, in the history (xcbench vm before
+# make -C firmware). No xcbench.efi beside --firmware yet:
+runs_before=$(pyjson "$URL/api/v1/runs" 'd["total"]')
+code=$(bootjson "&firmware=uefi" "$TMP/nofw.json")
+check "/boot.json?firmware=uefi with no xcbench.efi beside --firmware: 503 ($code), saying so" \
+	sh -c "[ $code = 503 ] && grep -q 'no uefi payload to boot ($TMP/xcbench.efi: No such file or directory)' '$TMP/nofw.json'"
+check "... and no run was made" [ "$(pyjson "$URL/api/v1/runs" 'd["total"]')" = "$runs_before" ]
+printf 'MZ' >"$TMP/xcbench.efi"
 check "/boot.json?firmware=uefi&ip=…: the script's UEFI kernel line and run, the guest's addresses filled in" \
 	boot_json_is uefi 1 "&firmware=uefi&ip=10.0.2.15&gw=10.0.2.2&netmask=255.255.255.0"
 check "/boot.json (bios by default, no addresses): the script's BIOS kernel line, empty addresses (DHCP)" \

@@ -14,6 +14,7 @@
  * QEMU user networking), whatever our own interfaces are.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -441,6 +442,23 @@ out:
 	return ret;
 }
 
+/* 1 if path opens as a regular file (errno set when not). */
+static int regular_file(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return 0;
+	ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	close(fd);
+	if (!ok)
+		errno = EISDIR;
+	return ok;
+}
+
+static void fw_path(const struct boot_fw *fw, char *path, size_t n);
+
 enum MHD_Result boot_ipxe(struct req *rq)
 {
 	struct boot_task t = { 0 };
@@ -454,6 +472,7 @@ enum MHD_Result boot_json(struct req *rq)
 	const struct boot_fw *fw = NULL;
 	struct boot_task t = { 0 };
 	struct in_addr a;
+	char path[4096];
 
 	for (size_t i = 0; i < BOOT_FWS; i++)
 		if (!name || XCB_PARSE(boot, name) == (int)boot_fws[i].boot) {
@@ -473,6 +492,13 @@ enum MHD_Result boot_json(struct req *rq)
 			return reply_error(rq, 400, "%s: '%s' is not an IPv4 address", net_args[i].key, v);
 		t.net[i] = v ? v : "";
 	}
+	/* The image it would name must be there: a run made for a boot that
+	 * cannot fetch its payload waited as pending, then stayed in the
+	 * history as lost (xcbench vm before make -C firmware). */
+	fw_path(fw, path, sizeof(path));
+	if (!regular_file(path))
+		return reply_error(rq, 503, "no %s payload to boot (%s: %s); make -C firmware, or start xcbenchd "
+				   "with --firmware; no run was made", XCB_NAME(boot, fw->boot), path, strerror(errno));
 	return boot_answer(rq, &t, fw);
 }
 
