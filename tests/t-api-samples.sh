@@ -36,8 +36,8 @@ check "xcbench samples --case --rep --initiator: exit 0" test $? = 0
 "$XCBENCH" --server "$URL" samples "$RUN" --case 7 -o "$TMP/cli-file.csv"
 check "xcbench samples -o FILE: exit 0, no FILE.tmp left" test $? = 0 -a ! -e "$TMP/cli-file.csv.tmp"
 "$XCBENCH" --server "$URL" samples "$RUN" --rep x >/dev/null 2>"$TMP/cli-bad.err"
-check "xcbench samples --rep x: exit 1 with the daemon's reason" \
-	bash -c "[ $? = 1 ] && grep -q \"HTTP 400: rep: expected a repetition number, not 'x'\" '$TMP/cli-bad.err'"
+check "xcbench samples --rep x: exit 2 (a usage error) with the daemon's reason" \
+	bash -c "[ $? = 2 ] && grep -q \"HTTP 400: rep: expected a repetition number, not 'x'\" '$TMP/cli-bad.err'"
 "$XCBENCH" --server "$URL" samples "$RUN" --case 999 -o "$TMP/cli-none.csv" 2>"$TMP/cli-none.err"
 check "xcbench samples --case 999: exit 1, 404 said, no file" \
 	bash -c "[ $? = 1 ] && grep -q 'HTTP 404: run $RUN case 999 not found' '$TMP/cli-none.err' && [ ! -e '$TMP/cli-none.csv' ]"

@@ -301,9 +301,22 @@ expect_fail "--server with a path: refused (it was dropped)" 1 "without a path$"
 	"$XCBENCH" --server "$URL/prefix" runs
 expect_fail "a bad \$XCBENCH_SERVER is named as such" 1 "^xcbench: XCBENCH_SERVER 'ftp://x': expected http://HOST\[:PORT\]$" \
 	env XCBENCH_SERVER=ftp://x "$XCBENCH" runs
-expect_fail "runs with a bad filter: the server's reason, as the option's error" 1 \
+expect_fail "runs with a bad filter: the server's reason, as the option's error, a usage error" 2 \
 	"^xcbench runs: --since: expected an ISO time" \
 	"${X[@]}" runs --status complete --since yesterday
+# Values only the daemon checks (its 400) are usage errors too (2), so a
+# script tells a typo from a daemon that is down or failing (1); compare and
+# samples said 1 for them, check (whose 1 is a regression) said 2.
+expect_fail "compare --fdr abc: the daemon's reason, a usage error" 2 "HTTP 400: fdr: expected a false discovery rate" \
+	"${X[@]}" compare "$ID" "$ID" --fdr abc
+expect_fail "compare --a-where bogus: a usage error" 2 "HTTP 400: a_where/b_where: expected key=value" \
+	"${X[@]}" compare "$ID" "$ID" --a-where bogus
+expect_fail "samples --case abc (a streamed answer): a usage error" 2 "HTTP 400: case: expected a case id" \
+	"${X[@]}" samples "$ID" --case abc
+expect_fail "check --a-where bogus: a usage error, never a regression's 1" 2 "HTTP 400: a_where/b_where" \
+	"${X[@]}" check --baseline "$ID" "$ID" --a-where bogus
+expect_fail "compare with a run that is not there: 1, the daemon's answer (404), not a usage error" 1 \
+	"HTTP 404: run 999999 not found" "${X[@]}" compare "$ID" 999999
 for opt in --machine --limit --status; do
 	expect_fail "runs $opt '': refused (the daemon took it as no filter)" 2 "^xcbench runs: $opt needs a value, not ''$" \
 		"${X[@]}" runs "$opt" ""
@@ -335,13 +348,13 @@ check "SIGTERM: clean shutdown" stop_daemon
 # 10. --lab: a store without labs, then one a daemon of lab east stored a
 # run into and a daemon of lab west (up now, nothing stored) serves
 start_daemon --open || { notok "daemon starts again"; exit 1; }
-expect_fail "runs --lab C, no lab in the store: unknown, and why there is none" 1 \
+expect_fail "runs --lab C, no lab in the store: unknown, and why there is none (a usage error)" 2 \
 	"^xcbench runs: --lab: no lab 'C' in this store \(it has no labs: its runs come from daemons without --lab\)$" \
 	"$XCBENCH" --server "$URL" runs --lab C
 check "... and no table on stdout ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
 # The daemon decides it (GET /api/v1/runs?lab=C: 400), so --json, runs.csv
 # and the dashboard are told too; --json listed an empty page, exit 0.
-expect_fail "runs --lab C --json: the same error, exit 1" 1 "^xcbench runs: --lab: no lab 'C' in this store" \
+expect_fail "runs --lab C --json: the same error, exit 2" 2 "^xcbench runs: --lab: no lab 'C' in this store" \
 	"$XCBENCH" --server "$URL" runs --lab C --json
 check "... and no JSON on stdout ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
 code=$(curl -s -o "$TMP/csv" -w '%{http_code}' "$URL/api/v1/runs.csv?lab=C")
@@ -352,7 +365,7 @@ start_daemon --open --lab east || { notok "daemon of lab east starts"; exit 1; }
 "$XCB_GEN" --server 127.0.0.1:$PORT --runs 1 --token ce0e1 --reps 2 >/dev/null 2>&1
 stop_daemon
 start_daemon --open --lab west || { notok "daemon of lab west starts"; exit 1; }
-expect_fail "runs --lab C: unknown, naming the store's labs" 1 \
+expect_fail "runs --lab C: unknown, naming the store's labs" 2 \
 	"^xcbench runs: --lab: no lab 'C' in this store \(its labs: east, west\)$" "$XCBENCH" --server "$URL" runs --lab C
 "$XCBENCH" --server "$URL" runs --lab west >"$TMP/out" 2>"$TMP/err"
 rc=$?

@@ -66,8 +66,8 @@ check "the seed table's title names the writer's hold, not the read-lock wait" \
 check "--row reader_batch: the readers' wait per batch" grep -q "% change of the readers' median read-lock wait per batch" "$T/batch.out"
 "$XCBENCH" --server "$URL" compare "$ID" "$ID" --row writer_hld >"$T/bad.out" 2>&1
 rc=$?
-check "an unknown row: exit 1, the daemon's 400 lists the rows (rc $rc)" \
-	sh -c "test $rc -eq 1 && grep -q 'row: expected one of all, writer_hold, writer_e2e, writer_effective, reader_batch' '$T/bad.out'"
+check "an unknown row: exit 2 (a usage error), the daemon's 400 lists the rows (rc $rc)" \
+	sh -c "test $rc -eq 2 && grep -q 'row: expected one of all, writer_hold, writer_e2e, writer_effective, reader_batch' '$T/bad.out'"
 check "... and names the row meant: did you mean 'writer_hold' ($(grep -o 'did you mean.*' "$T/bad.out"))" \
 	grep -q "row: expected one of .*; did you mean 'writer_hold'?" "$T/bad.out"
 curl -s "$URL/api/v1/compare?a=$ID&b=$ID&row=lokc_hold" >"$T/swap.json"

@@ -103,10 +103,17 @@ const char *http_status_hint(int status)
 	return status == 401 ? " (pass --token-file with the daemon's admin token)" : "";
 }
 
+/* The HTTP status of the last answer (0: none came), for api_last_status:
+ * JSON calls and streamed ones (export, samples) alike. */
+static int last_status;
+
 int http_call(const char *method, const char *path, const char *body, struct http_resp *resp,
 	      FILE *out)
 {
-	return http_call_as(NULL, method, path, body, resp, out);
+	int rc = http_call_as(NULL, method, path, body, resp, out);
+
+	last_status = rc == 0 ? resp->status : 0;
+	return rc;
 }
 
 /* Bounds every later connect, write and read on fd to s seconds each:
@@ -319,9 +326,6 @@ static const struct cmdopt *field_option(const struct cmd *cmd, const char *msg)
 	}
 	return NULL;
 }
-
-/* The HTTP status of api_json_for's last answer (0: none came). */
-static int last_status;
 
 int api_last_status(void) { return last_status; }
 

@@ -50,7 +50,8 @@ static const char usage[] =
 	"                     case with a lock profile by its hold per acquisition\n"
 	"                     (seed 001; cases without the row are left out)\n"
 	"Exit status: 0; 1 when the daemon cannot be asked or answers an error;\n"
-	"2 on a usage error; 3 when no case matched (in every output form).\n";
+	"2 on a usage error (a value the daemon refused too); 3 when no case\n"
+	"matched (in every output form).\n";
 
 /* One cell: "-15.32* [-20.10, -10.20]", "+3.10 (too few reps)", or "-". */
 static void cell_text(json_t *cell, char *out, size_t cap, int *few)

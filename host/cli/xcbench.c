@@ -43,6 +43,8 @@ static void usage(FILE *f)
 	fprintf(f, "\n  --server URL       xcbenchd address (default http://127.0.0.1:8080, or $XCBENCH_SERVER)\n"
 		   "  --token-file FILE  admin token for writes (or $XCBENCH_TOKEN)\n"
 		   "  $XCBENCH_TIMEOUT   seconds without a byte from xcbenchd before giving up (default %d)\n"
+		   "Exit status: 0 done; 1 failed (xcbenchd unreachable, or its error); 2 a usage error,\n"
+		   "as is a value xcbenchd refused (HTTP 400); check and compare say their own.\n"
 		   "'xcbench COMMAND --help' describes each command.\n", XCB_IDLE_TIMEOUT_S);
 }
 
@@ -167,6 +169,13 @@ int main(int argc, char **argv)
 		if (strcmp(rest[0], cmds[i].name) == 0) {
 			int rc = cmds[i].fn(n, rest);
 
+			/* A failure on the daemon's 400 is its check of the
+			 * command's own arguments (compare --fdr abc, runs
+			 * --since yesterday): a usage error like any the
+			 * command finds itself, so a script tells a typo (2)
+			 * from a daemon that is down or failing (1). */
+			if (rc == 1 && api_last_status() == 400)
+				rc = 2;
 			free(rest);
 			return output_status(rc);
 		}
