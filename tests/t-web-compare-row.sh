@@ -20,7 +20,9 @@
 # headed two columns "method"), nothing reads undefined or NaN, and the CSV
 # link downloads the API's CSV with the paths as algo_a/algo_b; the row
 # chooser's all row reads the schema's call_row (call time) for those TLB
-# cases, the sync rows' readers' wait per read for the ept boot's.
+# cases, the sync rows' readers' wait per read for the ept boot's; where no
+# case is known yet (no run chosen, nothing matched, another run picked in
+# the picker) it is neutral: each case's own figure, every kind's named.
 # Screenshots: tests/out/web-compare-row.png, web-compare-paths.png.
 # timeout: 180
 . "$(dirname "$0")/lib/tap.sh"

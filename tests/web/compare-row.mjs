@@ -98,6 +98,13 @@ try {
 	ok(pk && pk.value === 'all' && pk.options.map(([v]) => v).join() === choices.map((r) => r.name).join()
 		&& pk.options.every(([, t], i) => t.includes(choices[i].label)),
 	'the picker has a row field: the schema\'s sync_rows and lock_row in its order, with their labels, on all', pk);
+	// No run chosen: the all row is each case's own figure, every kind's
+	// named (the schema's call_row and sync_rows all), not the sync cases'
+	// "readers' wait per read" for runs that may have none.
+	const neutral = pk && pk.options[0][1];
+	ok(pk && neutral !== `all: ${rows[0].label}` && neutral.startsWith("all: each case's own figure")
+		&& neutral.includes(`${sch.call_row.label} (`) && neutral.includes(`${rows[0].label} (sync)`),
+	`no run chosen: the picker's all row is neutral ("${neutral}")`, pk && pk.options[0]);
 	await page.selectOption('#pick-a', ID);
 	await page.selectOption('#pick-b', ID);
 	await page.fill('#picker input[name=algo_a]', 'inside');
@@ -254,6 +261,23 @@ try {
 	ok(got === apiCsv && csv.length === 5 && ia >= 0 && csv.slice(1).every((r) => r[ia] === 'early_ack_reader' && r[ib] === 'mine_path'),
 		`different paths: the CSV link downloads the API's compare.csv (${dl.suggestedFilename()}), each row's algo_a/algo_b the paths`, got.slice(0, 300));
 	await page.screenshot({ path: path.join(OUT, 'web-compare-paths.png'), fullPage: true });
+	// "Other runs…" under these TLB cases: the picker's all row is theirs
+	// (the call time); another run picked there, it is neutral again.
+	await page.click('#other-runs');
+	await page.waitForSelector('#pick-other #pick-row');
+	const otherAll = () => page.$eval('#pick-other #pick-row option[value=all]', (o) => o.textContent);
+	const onTheseRuns = await otherAll();
+	await page.selectOption('#pick-other #pick-a', ID);
+	const onOtherRuns = await otherAll();
+	ok(onTheseRuns === `all: ${sch.call_row.label}` && onOtherRuns.startsWith("all: each case's own figure"),
+		'"Other runs…": its all row names these cases\' figure, then a neutral one once another run is picked', { onTheseRuns, onOtherRuns });
+	// Two TLB runs by a sync row: no case of theirs has it; the row
+	// chooser's all row must not read the sync cases' words.
+	await page.goto(url(`compare.html?${PQ}&row=writer_hold`));
+	await ready();
+	const noneAll = await page.evaluate(() => [...document.querySelectorAll('#row option[value=all], #pick-row option[value=all]')].map((o) => o.textContent));
+	ok(noneAll.length === 2 && noneAll.every((t) => t !== `all: ${rows[0].label}`),
+		'TLB runs by row=writer_hold: neither the chooser\'s nor the picker\'s all row reads the sync cases\' figure', noneAll);
 
 	ok(errors.length === 0, 'no console errors', errors.join('\n'));
 

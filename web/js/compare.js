@@ -47,8 +47,11 @@ const csvName = () => `xcbench-compare-${[q.a, q.b, q.algo_a, q.algo_b, q.a_wher
 // The picker: two runs or groups (and optionally two algorithms, the
 // where-lists and the row a sync case is compared by), submitted as a GET
 // form so the result is a plain, bookmarkable URL. Filled with what the URL
-// asks (q), so that under a comparison it changes one field of it.
-async function picker(el) {
+// asks (q), so that under a comparison it changes one field of it. allText:
+// what the all row compares for the runs it is filled with, where their
+// cases are known (allLabel); neutral until then, and again once another
+// run is picked.
+async function picker(el, allText) {
 	fill(el, loading('the runs to choose from'));
 	let runs;
 	try {
@@ -66,19 +69,24 @@ async function picker(el) {
 	const opt = (r, sel) => h('option', { value: r.id, selected: String(r.id) === String(sel) },
 		`${runName(r)} · ${r.suite || '?'} · ${r.status} · ${fmt.date(r.started || r.created)}`);
 	const group = (side) => (q[side].includes(',') ? q[side] : ''); // a run list is a group's field
-	const sa = h('select', { name: 'a', id: 'pick-a' }, runs.map((r) => opt(r, q.a || (runs[1] || runs[0]).id)));
-	const sb = h('select', { name: 'b', id: 'pick-b' }, runs.map((r) => opt(r, q.b || (runs.find((x) => String(x.id) !== String(q.a || (runs[1] || runs[0]).id)) || runs[0]).id)));
+	// Another run picked: the cases the all row's words were of are gone.
+	const runsChanged = () => {
+		const all = el.querySelector('#pick-row option[value=all]');
+		if (all) all.textContent = `all: ${neutralAll()}`;
+	};
+	const sa = h('select', { name: 'a', id: 'pick-a', onchange: runsChanged }, runs.map((r) => opt(r, q.a || (runs[1] || runs[0]).id)));
+	const sb = h('select', { name: 'b', id: 'pick-b', onchange: runsChanged }, runs.map((r) => opt(r, q.b || (runs.find((x) => String(x.id) !== String(q.a || (runs[1] || runs[0]).id)) || runs[0]).id)));
 	fill(el, h('form', { class: 'card', method: 'get', action: 'compare.html', id: 'picker' },
 		h('div', { class: 'toolbar' },
 			h('label', {}, 'Baseline run (a)', sa),
 			h('label', {}, 'Compared run (b)', sb),
-			h('label', {}, 'or a group of runs (a)', h('input', { type: 'text', id: 'group-a', value: group('a'), placeholder: 'e.g. 1,2,3', size: 10 })),
-			h('label', {}, 'group (b)', h('input', { type: 'text', id: 'group-b', value: group('b'), placeholder: 'e.g. 4,5,6', size: 10 })),
+			h('label', {}, 'or a group of runs (a)', h('input', { type: 'text', id: 'group-a', value: group('a'), placeholder: 'e.g. 1,2,3', size: 10, oninput: runsChanged })),
+			h('label', {}, 'group (b)', h('input', { type: 'text', id: 'group-b', value: group('b'), placeholder: 'e.g. 4,5,6', size: 10, oninput: runsChanged })),
 			h('label', {}, 'Algorithm in a (optional)', h('input', { type: 'text', name: 'algo_a', value: q.algo_a, placeholder: 'e.g. locked', size: 12 })),
 			h('label', {}, 'Algorithm in b (optional)', h('input', { type: 'text', name: 'algo_b', value: q.algo_b, placeholder: 'e.g. lockless', size: 12 })),
 			h('label', {}, 'Cases of a where (optional)', h('input', { type: 'text', name: 'a_where', value: q.a_where, placeholder: 'e.g. work_us=0', size: 14 })),
 			h('label', {}, 'Cases of b where (optional)', h('input', { type: 'text', name: 'b_where', value: q.b_where, placeholder: 'e.g. work_us=5', size: 14 })),
-			syncRows().length ? h('label', {}, 'Cases compared by', h('select', { name: 'row', id: 'pick-row' }, rowOptions(q.row))) : null,
+			syncRows().length ? h('label', {}, 'Cases compared by', h('select', { name: 'row', id: 'pick-row' }, rowOptions(q.row, allText || neutralAll()))) : null,
 			h('button', { class: 'primary', type: 'submit' }, 'Compare')),
 		h('div', { class: 'muted' }, 'Pick the same run twice and name two algorithms to compare algorithms within one run. Cells show how b differs from a: negative = faster.'),
 		syncRows().length ? h('div', { class: 'muted' }, rowNote()) : null));
@@ -168,13 +176,14 @@ function calibrateButton(runs) {
 }
 
 // "Other runs…": the picker, filled with this comparison, opened below its
-// head (the comparison stays until another is asked).
-function otherRuns(pick) {
+// head (the comparison stays until another is asked), its all row named for
+// this comparison's cases.
+function otherRuns(pick, cmp) {
 	const btn = h('button', { type: 'button', id: 'other-runs', onclick: () => {
 		btn.disabled = true;
 		const again = h('div', { id: 'pick-other' });
 		pick.after(again);
-		picker(again);
+		picker(again, allLabel(cmp.cases));
 	} }, 'Other runs…');
 	return btn;
 }
@@ -198,7 +207,7 @@ function render(pick, body, cmp) {
 			h('span', {}, link(bRuns), ' ', bRuns.length === 1 ? badge(cmp.b.status) : null, cmp.algo_b ? h('strong', {}, ` ${cmp.algo_b}`) : null, q.b_where ? h('strong', {}, ` ${q.b_where}`) : null),
 			h('span', { class: 'grow' }),
 			h('a', { class: 'button', href: swap, id: 'swap' }, 'Swap a ↔ b'),
-			otherRuns(pick),
+			otherRuns(pick, cmp),
 			h('a', { class: 'button primary', href: csv, download: csvName(), id: 'compare-csv' }, 'Download CSV')),
 		h('p', { class: 'sub', id: 'summary' },
 			`${cmp.cases.length} matched case${cmp.cases.length === 1 ? '' : 's'}: `,
@@ -293,7 +302,7 @@ function rowChooser(cmp) {
 
 // The choices of a row chooser (the result's and the picker's): every
 // schema row, named as the CLI names it, on `chosen` (all when none); the
-// all row as allText says where the cases compared are known.
+// all row as allText says (allLabel, neutralAll).
 const rowOptions = (chosen, allText) => syncRows().map((r) => h('option', { value: r.name, selected: r.name === (chosen || 'all') },
 	`${r.name}: ${r.name === 'all' && allText ? allText : r.label}`));
 
@@ -302,7 +311,7 @@ const rowOptions = (chosen, allText) => syncRows().map((r) => h('option', { valu
 // per read; a cross-call or TLB case's its call_row, the call time, as
 // compare's title says), each naming its kinds where they differ. A compare
 // of TLB cases alone offered "all: readers' wait per read", a figure no TLB
-// case has. null: no case (the schema's sync label stands).
+// case has. No case (none known yet, or none matched): neutralAll's words.
 function allLabel(cases) {
 	const kinds = new Map(); // label -> the kinds it is the all row of
 	for (const c of cases) {
@@ -311,8 +320,18 @@ function allLabel(cases) {
 		const label = figureNoun(c.key, schema);
 		kinds.set(label, new Set([...(kinds.get(label) || []), k]));
 	}
-	if (kinds.size < 2) return kinds.size ? [...kinds.keys()][0] : null;
+	if (kinds.size < 2) return kinds.size ? [...kinds.keys()][0] : neutralAll();
 	return [...kinds].map(([label, ks]) => `${label} (${[...ks].join(', ')})`).join('; ');
+}
+
+// The all row before the compared cases are known (the picker with no run
+// chosen, a comparison that matched nothing): each case is compared by its
+// own kind's figure, every kind of the schema's vocabulary named with its
+// words. The sync cases' "readers' wait per read" stood there for any runs,
+// cross-call ones too.
+function neutralAll() {
+	const kinds = (schema && schema.vocabularies && schema.vocabularies.kind && schema.vocabularies.kind.values) || [];
+	return `each case's own figure${kinds.length ? `: ${allLabel(kinds.map((kind) => ({ key: { kind } })))}` : ''}`;
 }
 
 // Why the row matters, naming the rows with the schema's words.
