@@ -23,6 +23,9 @@
 # cases, the sync rows' readers' wait per read for the ept boot's; where no
 # case is known yet (no run chosen, nothing matched, another run picked in
 # the picker) it is neutral: each case's own figure, every kind's named.
+# Those TLB runs by row=writer_hold match nothing: the page says the row is
+# of sync cases only, which they lack (not "compare runs of the same
+# suite"), and links the comparison by all.
 # Screenshots: tests/out/web-compare-row.png, web-compare-paths.png.
 # timeout: 180
 . "$(dirname "$0")/lib/tap.sh"

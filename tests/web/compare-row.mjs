@@ -271,13 +271,27 @@ try {
 	const onOtherRuns = await otherAll();
 	ok(onTheseRuns === `all: ${sch.call_row.label}` && onOtherRuns.startsWith("all: each case's own figure"),
 		'"Other runs…": its all row names these cases\' figure, then a neutral one once another run is picked', { onTheseRuns, onOtherRuns });
-	// Two TLB runs by a sync row: no case of theirs has it; the row
-	// chooser's all row must not read the sync cases' words.
+	// Two TLB runs by a sync row: no case of theirs has it. The page says
+	// so (it said "compare runs of the same suite", which these are) and
+	// offers all; all's words are these runs' cases' (the call time), not
+	// the sync cases' words.
 	await page.goto(url(`compare.html?${PQ}&row=writer_hold`));
 	await ready();
-	const noneAll = await page.evaluate(() => [...document.querySelectorAll('#row option[value=all], #pick-row option[value=all]')].map((o) => o.textContent));
-	ok(noneAll.length === 2 && noneAll.every((t) => t !== `all: ${rows[0].label}`),
-		'TLB runs by row=writer_hold: neither the chooser\'s nor the picker\'s all row reads the sync cases\' figure', noneAll);
+	await page.waitForSelector('#pick-again #pick-row'); // the picker below is filled after the page is drawn
+	const none = await page.evaluate(() => ({ all: [...document.querySelectorAll('#row option[value=all], #pick-row option[value=all]')].map((o) => o.textContent),
+		text: (document.querySelector('#no-match') || {}).textContent || '', byAll: document.querySelector('#compare-by-all') && document.querySelector('#compare-by-all').getAttribute('href') }));
+	ok(none.all.length === 2 && none.all.every((t) => t === `all: ${sch.call_row.label}`),
+		`TLB runs by row=writer_hold: the chooser's and the picker's all row read these runs' figure ("all: ${sch.call_row.label}"), not the sync cases'`, none.all);
+	const holdLabel = rows.find((r) => r.name === 'writer_hold').label;
+	ok(none.text.includes(`Row writer_hold (${holdLabel}) applies to sync cases only, and these runs have none.`) && none.text.includes(`match ${pq.cases.length} cases (tlb)`)
+		&& !/same suite/.test(none.text) && none.byAll && !/[?&]row=/.test(none.byAll),
+	'... and says the row is of sync cases only, which these runs lack, with a link to compare them by all (not "compare runs of the same suite")', none);
+	if (none.byAll) {
+		await Promise.all([page.waitForNavigation(), page.click('#compare-by-all')]);
+		await ready();
+		s = await shown();
+		ok(s.row === 'all' && s.a_p50.join() === sorted(pq.cases).join(), '... which compares their cases by all', { url: page.url(), row: s.row });
+	}
 
 	ok(errors.length === 0, 'no console errors', errors.join('\n'));
 

@@ -15,6 +15,7 @@ import * as fmt from './format.js';
 import { make, box, changeColor, destroyAll } from './charts.js';
 import { varyingAxes, filterCases, notMarkedWhy, unitOfRuns } from './model.js';
 import { figureNoun, isSync, measureOf, rowWords } from './sync_view.js';
+import { noMatch } from './compare-nomatch.js';
 
 const main = $('#main');
 $('#top').replaceWith(header('compare'));
@@ -130,8 +131,12 @@ async function start() {
 		markReady();
 		return;
 	}
+	// Nothing matched by a row other than all: do these runs match by all?
+	// If so, the row is what left every case out (compare-nomatch.js).
+	let byAll = null;
+	if (!cmp.cases.length && (cmp.row || 'all') !== 'all') byAll = await api.get(`compare?${qs({ ...apiQ(), row: '' })}`).catch(() => null);
 	window.xcbCompare.data = cmp;
-	render(pick, body, cmp);
+	render(pick, body, cmp, byAll);
 	markReady();
 }
 
@@ -188,7 +193,7 @@ function otherRuns(pick, cmp) {
 	return btn;
 }
 
-function render(pick, body, cmp) {
+function render(pick, body, cmp, byAll) {
 	const algos = cmp.algo_a || cmp.algo_b ? ` (${cmp.algo_a} → ${cmp.algo_b})` : '';
 	const aRuns = cmp.a_runs || [cmp.a], bRuns = cmp.b_runs || [cmp.b];
 	const same = q.a === q.b;
@@ -215,16 +220,16 @@ function render(pick, body, cmp) {
 			`, ${cmp.cases.length - sig.length} not marked`,
 			` · ${cmp.level === 'between_boot' ? `between boots (${cmp.boots_a} vs ${cmp.boots_b})` : 'within one boot'}; 95 % intervals; marked = Benjamini–Hochberg q ≤ ${cmp.fdr} across the table, |change| ≥ ${cmp.min_effect_pct} % and the interval excluding 0`,
 			cmp.unmatched_a || cmp.unmatched_b ? ` · unmatched: ${cmp.unmatched_a} in a, ${cmp.unmatched_b} in b` : ''),
-		rowChooser(cmp),
+		rowChooser(cmp, byAll),
 		warnings(cmp),
 		h('div', { class: 'row' }, calibrateButton(calibrationRuns(cmp, aRuns, bRuns))));
 	if (!cmp.cases.length) {
 		// The picker, on what was asked, below what matched nothing: an
 		// algorithm or a row to change without retyping the rest.
 		const again = h('div', { id: 'pick-again' });
-		fill(body, state('empty', 'No case of one run matches a case of the other.',
-			h('div', {}, 'Cases match when every axis (kind, algorithm, delivery, wait, initiators, mask, placement, …) is the same. Compare runs of the same suite, or two algorithms of one run (name them below).')), again);
-		picker(again);
+		const allText = allLabel(byAll ? byAll.cases : []);
+		fill(body, h('div', { id: 'no-match' }, noMatch(cmp, byAll, schema, `compare.html?${qs({ ...apiQ(), row: '' })}`, allText)), again);
+		picker(again, allText);
 		return;
 	}
 	// One heatmap per pivot is too many for a real suite (algorithms × delivery ×
@@ -288,14 +293,15 @@ const figureOf = (cmp) => rowWords(syncRows(), cmp.row || 'all').figure || 'p50'
 // pseudo row would leave it out) or a cross-call or TLB one (which may hold
 // a lock: lock_hold), or a row other than all is asked (the way back). A
 // raw floor has neither. Picking one loads the new URL: the API's answer,
-// not only its drawing, changes, and the URL stays the permalink.
-function rowChooser(cmp) {
+// not only its drawing, changes, and the URL stays the permalink. byAll:
+// these runs' cases by all where cmp's row left none (all's words are theirs).
+function rowChooser(cmp, byAll) {
 	const sync = cmp.cases.some((c) => c.key && ['sync', 'xcall', 'tlb'].includes(c.key.kind));
 	if (!syncRows().length || (!sync && (cmp.row || 'all') === 'all')) return null;
 	const axes = Object.fromEntries(Object.entries(q.axes).map(([k, v]) => [`ax.${k}`, v]));
 	const sel = h('select', { id: 'row', onchange: (e) => {
 		window.location.href = `compare.html?${qs({ ...apiQ(), row: e.target.value === 'all' ? '' : e.target.value, ...axes })}`;
-	} }, rowOptions(cmp.row, allLabel(cmp.cases)));
+	} }, rowOptions(cmp.row, allLabel(cmp.cases.length || !byAll ? cmp.cases : byAll.cases)));
 	return h('div', { class: 'toolbar', id: 'row-chooser' }, h('label', {}, 'Cases compared by', sel),
 		h('span', { class: 'muted' }, rowNote()));
 }
