@@ -26,6 +26,8 @@
 # Those TLB runs by row=writer_hold match nothing: the page says the row is
 # of sync cases only, which they lack (not "compare runs of the same
 # suite"), and links the comparison by all.
+# A run that is not stored (a=999999): the picker shows it as missing, not
+# the first run listed, and Compare refuses until a real run is picked.
 # Screenshots: tests/out/web-compare-row.png, web-compare-paths.png.
 # timeout: 180
 . "$(dirname "$0")/lib/tap.sh"

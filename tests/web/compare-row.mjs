@@ -295,6 +295,29 @@ try {
 
 	ok(errors.length === 0, 'no console errors', errors.join('\n'));
 
+	// ---- a run that is not stored (a=999999): the picker does not stand on
+	// another. The select fell to the first run listed, and Compare compared
+	// that run, which nobody chose.
+	await page.goto(url(`compare.html?a=999999&b=${ID}`));
+	await ready();
+	await page.waitForSelector('#pick #picker');
+	const gone = await page.evaluate(() => {
+		const sa = document.querySelector('#pick-a');
+		return { value: sa.value, shown: sa.selectedOptions[0] && sa.selectedOptions[0].textContent, b: document.querySelector('#pick-b').value,
+			error: (document.querySelector('#compare-body [data-state=error]') || {}).textContent || '' };
+	});
+	ok(gone.value === '' && /^#999999 · no such run/.test(gone.shown || '') && gone.b === ID && /999999/.test(gone.error),
+		'a=999999: the API\'s error, and the baseline select shows #999999 as missing (no value), not another run', gone);
+	const before = page.url();
+	await page.click('#pick #picker button[type=submit]');
+	const refused = await page.waitForFunction(() => /there is no run #999999/.test((document.querySelector('#pick-error') || {}).textContent || ''), null, { timeout: 10000 })
+		.then(() => true, () => false);
+	ok(refused && page.url() === before, 'a=999999: Compare refuses until a real run is picked, and says why', { refused, url: page.url() });
+	await page.selectOption('#pick-a', ID);
+	await Promise.all([page.waitForNavigation(), page.click('#pick #picker button[type=submit]')]);
+	ok(new URL(page.url()).searchParams.get('a') === ID, '... and compares once one is', page.url());
+	await ready();
+
 	// ---- an unknown row: the API's 400 on the page -------------------------------
 	const bad = await api(`compare?${CMP}&row=writer_hld`);
 	await page.goto(url(`compare.html?${CMP}&row=writer_hld`));

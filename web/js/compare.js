@@ -54,11 +54,14 @@ const csvName = () => `xcbench-compare-${[q.a, q.b, q.algo_a, q.algo_b, q.a_wher
 // run is picked.
 async function picker(el, allText) {
 	fill(el, loading('the runs to choose from'));
-	let runs;
+	let runs, total;
 	try {
 		// The row field's names come from the schema; a daemon that cannot
 		// serve it still gets a picker, without that field (the API's default).
-		[runs, schema] = await Promise.all([api.get('runs?limit=1000').then((d) => d.runs || []), api.schema().catch(() => schema)]);
+		let list;
+		[list, schema] = await Promise.all([api.get('runs?limit=1000'), api.schema().catch(() => schema)]);
+		runs = list.runs || [];
+		total = list.total;
 	} catch (e) {
 		fill(el, errorBox('the runs', e));
 		return;
@@ -75,8 +78,21 @@ async function picker(el, allText) {
 		const all = el.querySelector('#pick-row option[value=all]');
 		if (all) all.textContent = `all: ${neutralAll()}`;
 	};
-	const sa = h('select', { name: 'a', id: 'pick-a', onchange: runsChanged }, runs.map((r) => opt(r, q.a || (runs[1] || runs[0]).id)));
-	const sb = h('select', { name: 'b', id: 'pick-b', onchange: runsChanged }, runs.map((r) => opt(r, q.b || (runs.find((x) => String(x.id) !== String(q.a || (runs[1] || runs[0]).id)) || runs[0]).id)));
+	// A run the URL names that is not stored (a=999: deleted, mistyped)
+	// stays chosen, listed as missing and with no value: the select fell to
+	// the first run listed, which Compare then compared though nobody chose
+	// it. Only where the list is whole: past its 1000 a run may be stored.
+	const whole = total === undefined || runs.length >= total;
+	const missing = (side) => (whole && q[side] && !group(side) && !runs.some((r) => String(r.id) === q[side]) ? q[side] : null);
+	const select = (side, def) => {
+		const m = missing(side);
+		return h('select', { name: side, id: `pick-${side}`, onchange: runsChanged },
+			m === null ? null : h('option', { value: '', selected: true, dataset: { missing: m } }, `#${m} · no such run: choose one`),
+			runs.map((r) => opt(r, m === null ? q[side] || def : null)));
+	};
+	const sa = select('a', (runs[1] || runs[0]).id);
+	const sb = select('b', (runs.find((x) => String(x.id) !== String(q.a || (runs[1] || runs[0]).id)) || runs[0]).id);
+	const error = h('div', { class: 'bad', id: 'pick-error', role: 'alert' });
 	fill(el, h('form', { class: 'card', method: 'get', action: 'compare.html', id: 'picker' },
 		h('div', { class: 'toolbar' },
 			h('label', {}, 'Baseline run (a)', sa),
@@ -90,6 +106,7 @@ async function picker(el, allText) {
 			syncRows().length ? h('label', {}, 'Cases compared by', h('select', { name: 'row', id: 'pick-row' }, rowOptions(q.row, allText || neutralAll()))) : null,
 			h('button', { class: 'primary', type: 'submit' }, 'Compare')),
 		h('div', { class: 'muted' }, 'Pick the same run twice and name two algorithms to compare algorithms within one run. Cells show how b differs from a: negative = faster.'),
+		error,
 		syncRows().length ? h('div', { class: 'muted' }, rowNote()) : null));
 	el.querySelector('form').addEventListener('submit', (e) => {
 		// Drop empty optional fields so the URL stays short.
@@ -99,6 +116,12 @@ async function picker(el, allText) {
 		for (const side of ['a', 'b']) {
 			const g = el.querySelector(`#group-${side}`).value.replace(/\s+/g, '');
 			if (g) f.set(side, g);
+		}
+		// A side on a missing run (and no group typed) has no run: refuse.
+		const none = ['a', 'b'].filter((side) => !f.get(side));
+		if (none.length) {
+			fill(error, none.map((side) => `${side === 'a' ? 'Baseline run (a)' : 'Compared run (b)'}: there is no run #${missing(side)}; choose one. `));
+			return;
 		}
 		if (f.get('row') === 'all') f.delete('row'); // the API's default: the short URL
 		window.location.href = `compare.html?${qs(Object.fromEntries(f.entries()))}`;
