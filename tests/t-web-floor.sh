@@ -5,7 +5,9 @@
 # per repetition in run order with the API's rep_floor_paired / rep_ipi_floor /
 # rep_p50 converted to ns, name its axes with units, and a run without paired
 # floors (the aa fixture's boot, recorded before them) draws only the floor
-# before each repetition and says why. Screenshot: tests/out/web-floor.png.
+# before each repetition and says why. A run of floors within one decade
+# (hand-made frames) has every y tick labelled, and the titles name the
+# ticks' unit, not "(ns)" above µs. Screenshot: tests/out/web-floor.png.
 # timeout: 240
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
@@ -27,5 +29,27 @@ zcat "$ROOT/tests/fixtures/aa/boot1.serial.log.gz" >"$TMP/old.log"
 mapfile -t ID < <(pyjson "$URL/api/v1/runs" '"\n".join(str(r["id"]) for r in sorted(d["runs"], key=lambda r: r["id"]))')
 check "both captures ingested (${ID[*]})" [ "${#ID[@]}" = 2 ]
 
-export XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_RUN=${ID[0]} XCB_OLD=${ID[1]}
+# A run whose floors and calls span less than a decade (7115.5 to 7150 ns:
+# one lockless case, two repetitions; UDP frames, tests/web/frames.py): on
+# its log axis every tick fell between the 1-2-5 steps and had no label.
+TINY_TOK=00000000000f100d
+curl -sf -X POST "${ADMIN[@]}" -d "{\"token\":\"$TINY_TOK\",\"suite\":\"quick\",\"label\":\"tiny-floor\"}" \
+	"$URL/api/v1/runs" >/dev/null &&
+	PYTHONPATH=$ROOT/tests/web:$PYTHONPATH python3 - "127.0.0.1:$PORT" "$TINY_TOK" <<'PY'
+import struct, sys
+import frames
+r = frames.Run(int(sys.argv[2], 16))
+r.text(frames.HELLO, 'fw=t-web-floor\ncpus=2\ntsc_khz=2000000\ntransport=udp\nsuite=quick\n')
+r.text(frames.CASE, 'id=1\nkind=xcall\nalgo=lockless\ndelivery=unicast\nwait=done\ninits=1\nmask=1\n'
+       'placement=first\noverlap=disjoint\nwork_us=0\niters=100\nreps=2\n')
+for rep, (p50, before, paired) in enumerate(((14260, 14240, 14231), (14280, 14290, 14300))):
+    r.result(1, rep, frames.ALL, p50, floors=(before, paired))
+    r.histo(1, rep, p50)  # as a payload's: the page's histogram finds one
+r.frame(frames.DONE, struct.pack('<II', len(r.frames), 0))
+frames.send(sys.argv[1], r.frames, 0, len(r.frames))
+PY
+TINY=$(pyjson "$URL/api/v1/runs" '",".join(str(r["id"]) for r in d["runs"] if r["label"] == "tiny-floor" and r["status"] == "complete")')
+check "a run of floors within one decade is stored ($TINY)" test -n "$TINY"
+
+export XCB_BASE=$URL/ XCB_OUT=$OUTDIR XCB_RUN=${ID[0]} XCB_OLD=${ID[1]} XCB_TINY=$TINY
 run_driver floor.mjs

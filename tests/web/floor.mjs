@@ -51,6 +51,10 @@ try {
 	ok(ch && /latency/.test(ch.y) && /repetition/.test(ch.x) && set('floor-paired').label.includes('paired ipi floor')
 		&& ch.yTicks.length >= 2 && ch.yTicks.every((t) => /^[\d.]+ (ns|µs|ms|s)$/.test(t)),
 	`axes and series named with nouns and units (x "${ch && ch.x}", y "${ch && ch.y}", y ticks ${ch && ch.yTicks.join(', ')})`, ch && ch.yTicks);
+	// The chart's title names no unit the ticks do not use: it said "(ns)"
+	// above ticks in µs.
+	const head = await page.textContent('[data-chart=floor] h3');
+	ok(!/\((ns|cycles)\)/.test(head), `the chart's title names no unit its ticks lack ("${head}")`, head);
 	await page.locator('#floor').scrollIntoViewIfNeeded();
 	await page.locator('#floor').screenshot({ path: path.join(OUT, 'web-floor.png') });
 
@@ -64,6 +68,18 @@ try {
 	});
 	ok(old && old.paired === 0 && old.before > 0 && /No paired floor in this run/.test(old.text),
 		'a run recorded before paired probes: only the floor before each repetition, and the note says why', old);
+	// Floors and calls within one decade (7115.5 to 7150 ns): every y tick
+	// is labelled, each with its own text (a log axis left all nine blank).
+	await page.goto(url(`run.html?id=${process.env.XCB_TINY}`));
+	await ready();
+	const tiny = await page.evaluate(() => {
+		const c = window.xcbCharts.floor;
+		return c && { ticks: c.scales.y.ticks.map((t) => t.label), y: c.options.scales.y.title.text };
+	});
+	ok(tiny && tiny.ticks.length >= 2 && tiny.ticks.every((t) => /^[\d.]+ (ns|µs)$/.test(t)) && new Set(tiny.ticks).size === tiny.ticks.length,
+		`floors within one decade: every y tick labelled, none twice (${tiny && tiny.ticks.join(', ')})`, tiny);
+	await page.goto(url(`run.html?id=${process.env.XCB_OLD}`));
+	await ready();
 	// Its least fair cases include pairs that differ by callee work only
 	// (#25 and #26 both read 'xcall lockless · 2 init · 1 in mask · wait=done'):
 	// each row is named apart from the others.

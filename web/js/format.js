@@ -10,6 +10,17 @@ export function ns(v) {
 	return `${Math.round(v)} ns`;
 }
 
+// ns() with as many decimals as a step between two values needs (a linear
+// axis's ticks: 7.115 µs and 7.120 µs, both "7.12 µs" in ns()); the unit is
+// ns()'s for the value.
+export function nsStep(v, step) {
+	if (v === null || v === undefined || Number.isNaN(v)) return '–';
+	const a = Math.abs(v);
+	const [div, name] = a >= 1e9 ? [1e9, 's'] : a >= 1e6 ? [1e6, 'ms'] : a >= 1e3 ? [1e3, 'µs'] : [1, 'ns'];
+	const digits = step > 0 ? Math.min(6, Math.max(0, Math.ceil(-Math.log10(step / div) - 1e-9))) : 0;
+	return `${(v / div).toFixed(digits)} ${name}`;
+}
+
 const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }); // one instance: toLocaleString builds one per call
 
 export function int(v) {

@@ -5,9 +5,10 @@
 // it, and a floor that moves within a boot, are seen at a glance.
 //
 // Chart id "floor"; .$xcb = {points: [{case_id, rep, paired, before, p50, raw_ipi}] in
-// cycles, unit} so tests can match it to the API's rep_* arrays.
+// cycles, unit, log (a log y axis)} so tests can match it to the API's rep_* arrays.
 
 import { h, fill, state } from './dom.js';
+import * as fmt from './format.js';
 import { make, box, color } from './charts.js';
 import { caseShort } from './model.js';
 import { tickLabel, val } from './run-latency.js';
@@ -39,7 +40,11 @@ export function renderFloor(container, cases, unit) {
 	}
 	const u = unit;
 	const xy = (key, onlyPaired) => pts.map((p, i) => ({ x: i, y: onlyPaired && p.paired === null ? null : u.conv(p[key]) }));
-	const title = `The ipi floor over time, and each repetition's call p50 (${u.name})`;
+	// The unit is the ticks' (ns ticks carry theirs: 7.12 µs, 1.00 ms), as
+	// the axis title's: the title said "(ns)" above ticks in µs.
+	const title = `The ipi floor over time, and each repetition's call p50${u.name === 'ns' ? '' : ' (TSC cycles)'}`;
+	const ys = ['paired', 'before', 'raw_ipi', 'p50'].flatMap((k) => xy(k).map((p) => p.y)).filter((y) => y > 0);
+	const log = logAxis(ys);
 	const unpaired = !pts.some((p) => p.paired !== null);
 	const noBefore = !pts.some((p) => p.before !== null);
 	// Say what is drawn: a sync run has neither floor, only its raw ipi case.
@@ -61,7 +66,8 @@ export function renderFloor(container, cases, unit) {
 			scales: {
 				x: { type: 'linear', title: { display: true, text: 'repetition, in run order' }, ticks: { precision: 0 } },
 				// ns ticks carry their unit (1.00 ms), as the latency charts'
-				y: { type: 'logarithmic', title: { display: true, text: `latency${u.name === 'ns' ? '' : ' (TSC cycles)'}, log scale` }, ticks: { callback: tickLabel(u, true) } },
+				y: { type: log ? 'logarithmic' : 'linear', title: { display: true, text: `latency${u.name === 'ns' ? '' : ' (TSC cycles)'}${log ? ', log scale' : ''}` },
+					ticks: { callback: log ? tickLabel(u, true) : linearTick(u) } },
 			},
 			plugins: { tooltip: { callbacks: {
 				title: (items) => { const p = pts[items[0].parsed.x]; return `case ${p.label} · rep ${p.rep}`; },
@@ -69,5 +75,18 @@ export function renderFloor(container, cases, unit) {
 			} } },
 		},
 	});
-	chart.$xcb = { points: pts, unit: u.name };
+	chart.$xcb = { points: pts, unit: u.name, log };
 }
+
+// A log axis where the floor and the calls span a decade or more (a call of
+// 500 µs callee work beside a 2 µs floor); under a decade its ticks fall
+// between the 1-2-5 steps tickLabel labels, so a run of 7115.7 to 7150 ns
+// had nine blank ticks: a linear axis there.
+const logAxis = (ys) => ys.length > 0 && Math.max(...ys) / Math.min(...ys) >= 10;
+
+// A linear axis's tick labels, as precise as the step between two ticks
+// needs (7.115 µs, 7.120 µs; ns() gave both "7.12 µs").
+const linearTick = (u) => (v, i, ticks) => {
+	const step = ticks.length > 1 ? Math.abs(ticks[1].value - ticks[0].value) : 0;
+	return u.name === 'ns' ? fmt.nsStep(v, step) : fmt.int(v);
+};
