@@ -756,6 +756,15 @@ async function errorStates() {
 	await page.goto(url('compare.html'));
 	await page.waitForSelector('#picker');
 	ok((await page.$$eval('#pick-a option', (o) => o.length)) >= 3, 'compare page: without a/b it offers a picker of runs');
+	// The machine chooser (no machine named) counts each one's runs in
+	// words: R's and P's machines have one each ("· 1 runs" it said).
+	const machines = (await api('machines')).machines;
+	await page.goto(url('machine.html'));
+	await page.waitForFunction(() => document.body.dataset.ready === '1');
+	const chooser = await page.$$eval('#machine-facts li', (l) => l.map((e) => e.textContent));
+	ok(machines.some((m) => m.runs === 1) && chooser.length === machines.length
+		&& machines.every((m) => chooser.includes(`${m.mac} · ${m.runs} run${m.runs === 1 ? '' : 's'}`)),
+	'machine chooser: each machine with its count of runs, "1 run" singular', { chooser, machines: machines.map((m) => [m.mac, m.runs]) });
 }
 
 // Without JavaScript every served page (one per web/pages/ source; the shell

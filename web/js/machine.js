@@ -33,7 +33,7 @@ async function start() {
 	const m = list.find((x) => String(x.id) === p.get('id') || (p.get('mac') && x.mac === p.get('mac').toLowerCase()));
 	if (!m) {
 		fill(facts, state(list.length ? 'error' : 'empty', p.get('id') || p.get('mac') ? 'No such machine.' : 'Choose a machine.',
-			list.length ? h('ul', {}, list.map((x) => h('li', {}, h('a', { href: `machine.html?id=${x.id}` }, x.mac), ` · ${x.runs} runs`)))
+			list.length ? h('ul', {}, list.map((x) => h('li', {}, h('a', { href: `machine.html?id=${x.id}` }, x.mac), ` · ${x.runs} run${x.runs === 1 ? '' : 's'}`)))
 				: h('div', {}, 'A machine appears once it boots through /boot.ipxe, or a capture is ingested with --mac.')));
 		return done();
 	}
