@@ -739,9 +739,17 @@ async function livePage(L, R) {
 
 async function errorStates() {
 	expected404.push('api/v1/runs/987654');
+	// The page asks for the run once: its job section (run-job.js) asked
+	// again, a second 404 in the console.
+	const asked = [];
+	const onReq = (r) => { if (/\/api\/v1\/runs\/987654/.test(r.url())) asked.push(r.url()); };
+	page.on('request', onReq);
 	await page.goto(url('run.html?id=987654'));
 	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
+	await page.waitForLoadState('networkidle');
+	page.off('request', onReq);
 	ok(/There is no run #987654/.test(await page.textContent('[data-state=error]')), 'run page: unknown run id says so and links back');
+	ok(asked.length === 1, 'run page: an unknown run is asked for once (one 404, not two)', asked);
 	await page.goto(url('run.html'));
 	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
 	ok(/No run chosen/.test(await page.textContent('[data-state=error]')), 'run page: no id says what to do');

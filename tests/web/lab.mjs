@@ -118,6 +118,15 @@ try {
 	const want = ['powering_on', 'booting', 'running'].map((k) => `${k} ${lim(mj.timeouts_default, k)}`).join(', ');
 	ok(mj.timeouts_default && mj.timeouts_default.booting === 600 && limText.startsWith(`${want} for a job that sets none`),
 		`machine page: the stage limits for a job that sets none (${want})`, limText);
+	// The job's run page has its job section too (run-job.js, which takes
+	// the run's machine from the page's own GET runs/{id}).
+	if (job.run_id) {
+		await page.goto(new URL(`run.html?id=${job.run_id}`, BASE).toString());
+		const shown = await page.waitForSelector(`#run-job .card.job[data-job="${job.id}"]`, { timeout: 20000 }).then(() => true, () => false);
+		ok(shown, `run page of run ${job.run_id}: its job ${job.id} section`);
+		await page.goto(new URL(`machine.html?mac=${MAC}`, BASE).toString());
+		await page.waitForSelector('.card.job', { timeout: 20000 });
+	} else ok(false, `job ${job.id} has a run`, job);
 	const jobLim = await page.textContent(`.card.job[data-job="${job.id}"] .limits`).catch(() => '');
 	const eff = job.timeouts_effective;
 	ok(eff && eff.booting === 60 && eff.powering_on === 120 &&

@@ -1,10 +1,12 @@
 // run-job.js — the run page's job section (run.html): when a lab job made
 // this run, its lifecycle (stage, attempt) and every event, updated live
-// until the job has ended. Reads GET /api/v1/runs/{id} for the machine and
-// GET /api/v1/jobs?mac= / GET /api/v1/jobs/{job} (host/API.md, #23).
+// until the job has ended. Takes the run's machine from the run page's own
+// GET /api/v1/runs/{id} (run.js's loaded), then reads GET /api/v1/jobs?mac=
+// / GET /api/v1/jobs/{job} (host/API.md, #23).
 
 import { h, $, fill, params, badge } from './dom.js';
 import * as api from './api.js';
+import { loaded } from './run.js';
 
 const POLL_MS = 2000;
 const el = $('#run-job');
@@ -24,8 +26,9 @@ function render(j) {
 async function start() {
 	if (!el || !id) return;
 	try {
-		const run = (await api.get(`runs/${id}`)).run;
-		if (!run.machine) return;
+		const d = await loaded;
+		const run = d && d.run;
+		if (!run || !run.machine) return;
 		const mac = typeof run.machine === 'string' ? run.machine : run.machine.mac;
 		const job = (await api.get(`jobs?mac=${encodeURIComponent(mac)}`)).jobs.find((j) => j.run_id === id);
 		if (!job) return;

@@ -259,7 +259,15 @@ async function poll() {
 	schedule();
 }
 
+// The run as the page first drew it (null where there is none: no id, a
+// 404), for run-job.js, which reads its machine here: its own GET
+// runs/{id} was a second request of every run, and of a missing one a
+// second 404 in the console.
+let settle;
+export const loaded = new Promise((resolve) => { settle = resolve; });
+
 function markReady() {
+	settle(detail);
 	window.xcbRun.status = detail ? detail.run.status : null; // as drawn
 	window.xcbRun.ready = true;
 	document.body.dataset.ready = '1';
