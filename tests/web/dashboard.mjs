@@ -145,6 +145,13 @@ async function main() {
 	await page.waitForSelector('[data-state]');
 	const emptyText = await page.textContent('[data-state]');
 	ok(/No runs yet/.test(emptyText) && /make run/.test(emptyText), 'runs page: empty state says how to get runs', emptyText);
+	// The compare page with no run stored says so once: it went on
+	// "Choose two runs above." with nothing above.
+	await page.goto(url('compare.html'));
+	await page.waitForFunction(() => document.body.dataset.ready === '1');
+	const emptyCompare = await page.textContent('#main');
+	ok(/No runs to compare yet/.test(emptyCompare) && !/above/.test(emptyCompare) && (await page.$$('[data-state]')).length === 1,
+		'compare page: no run stored: one empty state, nothing pointing "above"', emptyCompare);
 
 	// ---- store runs through the protocol ----------------------------------
 	execSync(process.env.XCB_FILL, { stdio: ['ignore', 'inherit', 'inherit'], shell: '/bin/bash' });

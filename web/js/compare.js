@@ -51,7 +51,7 @@ const csvName = () => `xcbench-compare-${[q.a, q.b, q.algo_a, q.algo_b, q.a_wher
 // asks (q), so that under a comparison it changes one field of it. allText:
 // what the all row compares for the runs it is filled with, where their
 // cases are known (allLabel); neutral until then, and again once another
-// run is picked.
+// run is picked. True where it offers runs (false: none stored, or no list).
 async function picker(el, allText) {
 	fill(el, loading('the runs to choose from'));
 	let runs, total;
@@ -64,11 +64,11 @@ async function picker(el, allText) {
 		total = list.total;
 	} catch (e) {
 		fill(el, errorBox('the runs', e));
-		return;
+		return false;
 	}
 	if (!runs.length) {
 		fill(el, state('empty', 'No runs to compare yet.', h('div', {}, 'Store a run first (see the ', h('a', { href: './' }, 'runs list'), ' for how), then come back.')));
-		return;
+		return false;
 	}
 	const opt = (r, sel) => h('option', { value: r.id, selected: String(r.id) === String(sel) },
 		`${runName(r)} · ${r.suite || '?'} · ${r.status} · ${fmt.date(r.started || r.created)}`);
@@ -126,6 +126,7 @@ async function picker(el, allText) {
 		if (f.get('row') === 'all') f.delete('row'); // the API's default: the short URL
 		window.location.href = `compare.html?${qs(Object.fromEntries(f.entries()))}`;
 	});
+	return true;
 }
 
 async function start() {
@@ -133,8 +134,9 @@ async function start() {
 	const body = h('div', { id: 'compare-body' });
 	fill(main, h('h1', {}, 'Compare'), pick, body);
 	if (!q.a || !q.b) {
-		await picker(pick);
-		fill(body, state('empty', q.a ? `Choose the run to compare with #${q.a} above.` : 'Choose two runs above.', h('div', {}, 'Or tick two runs in the ', h('a', { href: './' }, 'runs list'), ' and press Compare.')));
+		// "Choose two runs above" only under a picker: with no run stored it
+		// stood below "No runs to compare yet", with nothing above.
+		if (await picker(pick)) fill(body, state('empty', q.a ? `Choose the run to compare with #${q.a} above.` : 'Choose two runs above.', h('div', {}, 'Or tick two runs in the ', h('a', { href: './' }, 'runs list'), ' and press Compare.')));
 		markReady();
 		return;
 	}
