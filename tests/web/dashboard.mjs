@@ -167,6 +167,8 @@ async function main() {
 
 	await runsPage(R, B, L);
 	await runPage(R);
+	await jumpLinks(R);
+	await jumpLinks(A);
 	await syncPage(S);
 	await samplesLink(A);
 	const seen = new Set();
@@ -322,6 +324,26 @@ async function checkLatency(d, chosen, what) {
 	ok(bandOk, `run page (${what}): every p50 line has its p10–p99 band`, why);
 	ok(p10Ok, `run page (${what}): every band starts at the API's STATS.p10 (cycles → ns)`, why);
 	ok(floorOk && raw.length > 0, `run page (${what}): the raw-IPI floor is drawn on every latency chart`, why);
+}
+
+// "Jump to" lists only the sections a run has: a section that is only its
+// empty state has no link (it listed TLB, Fairness and Floor for runs with
+// none of them), each kind as the API's cases say.
+async function jumpLinks(run) {
+	const d = await api(`runs/${run.id}`);
+	await page.goto(url(`run.html?id=${run.id}`));
+	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
+	const links = await page.$$eval('#jump a', (as) => as.map((a) => {
+		const body = document.querySelector(`${a.getAttribute('href')}-body`);
+		return { to: a.getAttribute('href').slice(1), shown: !a.classList.contains('hidden'),
+			empty: !!body && body.children.length === 1 && body.firstElementChild.dataset.state === 'empty' };
+	}));
+	const shown = (to) => (links.find((l) => l.to === to) || {}).shown;
+	const tlb = d.cases.some((c) => c.kind === 'tlb' || c.kind === 'sync');
+	const floor = d.cases.some((c) => (c.rep_floor_paired || []).some((x) => x) || (c.rep_ipi_floor || []).some((x) => x) || (c.kind === 'raw' && c.algo === 'ipi'));
+	ok(links.length > 0 && links.every((l) => l.shown === !l.empty) && shown('tlb') === tlb && shown('floor') === floor && shown('machine') && shown('latency'),
+		`run page #${run.id}: "Jump to" links only the sections it has (TLB ${tlb}, floor ${floor})`, links);
+	return links;
 }
 
 async function runPage(A) {

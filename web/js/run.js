@@ -162,11 +162,18 @@ async function render(first) {
 	renderFloor(sec.floor, detail.cases, unit);
 	const hasSync = renderSync(sec.sync, detail.cases, unit, schema.sync_rows);
 	$('#sync')?.classList.toggle('hidden', !hasSync);
-	$('#jump a[href="#sync"]')?.classList.toggle('hidden', !hasSync);
 	if (first || !histView.cases) histView.render(detail.cases, st);
 	renderFairness(sec.fairness, detail.cases, unit, st, schema);
 	renderLocks(sec.locks, detail.cases, unit, schema.lock_counts);
 	renderTlb(sec.tlb, detail.cases, unit);
+	// "Jump to" only what the run has: a section that holds nothing but its
+	// empty state (no TLB case, no floor measured, no fairness) loses its
+	// link; the section stays, saying why it is empty.
+	for (const a of document.querySelectorAll('#jump a')) {
+		const body = sec[a.getAttribute('href').slice(1)];
+		const empty = body && body.children.length === 1 && body.firstElementChild.dataset.state === 'empty';
+		a.classList.toggle('hidden', !!empty || (a.getAttribute('href') === '#sync' && !hasSync));
+	}
 }
 
 // Latency charts of the cases that pass the axis toolbar (see model.varyingAxes).
