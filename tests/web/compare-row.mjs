@@ -209,6 +209,12 @@ try {
 	await page.waitForFunction(() => window.xcbCharts.histogram && window.xcbCharts.histogram.$xcb.caseId === 3, null, { timeout: 10000 }).catch(() => {});
 	const nsOf = (x) => page.evaluate(async (v) => (await import('./js/format.js')).ns(v), x * 1e6 / d.run.tsc_khz);
 	const histNote = await page.textContent('[data-chart=histogram] .note');
+	// The machine facts' boot floors in the charts' unit too, beside the
+	// HELLO's cycles ("IPI floor (boot) 24,620 cyc" beside charts in ns).
+	const floorFact = await page.textContent('[data-fact=floor_ipi_cycles]');
+	const floorCyc = Number(d.facts.floor_ipi_cycles);
+	ok(floorCyc > 0 && floorFact === `${await nsOf(floorCyc)} (${new Intl.NumberFormat('en-US').format(floorCyc)} cyc)`,
+		`run page: the boot's IPI floor in ns and cycles ("${floorFact}")`, { floorFact, floorCyc, tsc_khz: d.run.tsc_khz });
 	ok(pooled !== c3.stats.p50 && histNote.includes(`pooled over its repetitions · p50 ${await nsOf(pooled)}`)
 		&& histNote.includes(`the case's p50, the median of its repetitions' p50s (as the tables and xcbench show give it): ${await nsOf(c3.stats.p50)}`),
 	'run page: the histogram note says its p50 is of the pooled samples and gives the case\'s p50 beside it', { histNote, pooled, p50: c3.stats.p50 });

@@ -4,7 +4,7 @@
 
 import { h, fill, state } from './dom.js';
 import * as fmt from './format.js';
-import { caseLabel, hypervisorName, bootFirmware } from './model.js';
+import { caseLabel, hypervisorName, bootFirmware, unitOf } from './model.js';
 import { isSync } from './sync_view.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
@@ -23,6 +23,7 @@ const FACTS = [
 export function renderFacts(container, detail) {
 	const f = detail.facts || {};
 	const r = detail.run;
+	const unit = unitOf(r);
 	const shown = new Set();
 	const items = [];
 	const add = (k, name, value) => { items.push(h('dt', {}, name), h('dd', { dataset: { fact: k } }, value)); };
@@ -34,7 +35,8 @@ export function renderFacts(container, detail) {
 		if (k === 'boot_fw') { v = bootFirmware(f) || v; ['uefi', 'uefi_rev', 'boot_fw_vendor', 'boot_fw_rev'].forEach((x) => shown.add(x)); }
 		if (k === 'tsc_khz') v = fmt.hz(Number(v) * 1000);
 		if (k === 'pcid' || k === 'invpcid' || k === 'pcid_enabled' || k === 'pge') v = v === '1' ? 'yes' : v === '0' ? 'no' : v;
-		if (k === 'floor_ipi_cycles' || k === 'floor_roundtrip_cycles') v = `${fmt.int(Number(v))} cyc`;
+		// in the charts' unit too (ns at the run's TSC rate), beside the cycles HELLO gave
+		if (k === 'floor_ipi_cycles' || k === 'floor_roundtrip_cycles') v = unit.name === 'ns' ? `${unit.text(Number(v))} (${fmt.int(Number(v))} cyc)` : `${fmt.int(Number(v))} cyc`;
 		if (k === 'spin') v = v === 'plain' ? 'plain loop (no PAUSE)' : v === 'pause' ? 'PAUSE' : v;
 		add(k, name, k === 'cmdline' || k === 'apic_ids' ? h('code', {}, v) : v);
 	}
