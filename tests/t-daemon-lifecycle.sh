@@ -6,7 +6,8 @@
 # run becomes lost and revives; ERROR marks it crashed; a daemon restarted
 # mid-run keeps deduplicating and completes the run; the CLI and the
 # remaining routes (PATCH, histogram, events, machines) answer sensibly; a
-# second daemon on a UDP or HTTP port in use exits, naming the port.
+# second daemon on a UDP or HTTP port in use exits, naming the port; the
+# start-up line names the HTTP and the UDP address apart.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 daemon_test "daemon lifecycle"
@@ -305,3 +306,13 @@ timeout 20 "$XCBENCHD" --listen "127.0.0.1:$P" --udp "127.0.0.1:$P3" --db "$TMP/
 check "a second daemon on an HTTP port in use exits, naming it (exit $rc: $(tail -1 "$TMP/ready4.log"))" \
 	bash -c '[ "$1" = 1 ] && grep -q "cannot listen on HTTP port $2" "$3"' _ "$rc" "$P" "$TMP/ready4.log"
 kill "$RPID"; wait "$RPID" 2>/dev/null
+# The start-up line names each socket's own address: both came from one
+# inet_ntoa buffer, so --udp on all interfaces was shown as --listen's host.
+# (127.0.0.2 is loopback too: the test binds nothing outside lo; the later
+# --udp wins over xcbd_start's.)
+P4=$(free_port)
+xcbd_start "$TMP/ready5.log" "$P4" --db "$TMP/ready5.db" --udp "127.0.0.2:$P4"
+banner=$(grep -m1 '^xcbenchd [^ ]*: http ' "$TMP/ready5.log")
+check "the start-up line names the HTTP and the UDP address apart ($banner)" \
+	grep -q "^xcbenchd [^ ]*: http 127\.0\.0\.1:$P4 udp 127\.0\.0\.2:$P4 " "$TMP/ready5.log"
+kill "$XCBD_PID"; wait "$XCBD_PID" 2>/dev/null

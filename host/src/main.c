@@ -313,15 +313,18 @@ static struct dbi *start_services(void)
 /* Step 4: say where we listen, on stderr and on --ready-fd. */
 static void announce(int ready_fd)
 {
-	char err[1024], db_shown[512];
+	char err[1024], db_shown[512], http_at[INET_ADDRSTRLEN], udp_at[INET_ADDRSTRLEN];
 
 	dbi_url_redact(cfg.db_path, db_shown, sizeof(db_shown));
+	/* Two buffers: inet_ntoa's one static buffer, used twice in one
+	 * fprintf, showed the same address for both sockets. */
+	inet_ntop(AF_INET, &cfg.listen.sin_addr, http_at, sizeof(http_at));
+	inet_ntop(AF_INET, &cfg.udp.sin_addr, udp_at, sizeof(udp_at));
 	/* After HTTP: a job's boot request must find the server up. */
 	if (job_runner_start())
 		fprintf(stderr, "xcbenchd: cannot start the job runner: jobs wait\n");
 	fprintf(stderr, "xcbenchd %s: http %s:%d udp %s:%d db %s%s\n", XCBD_VERSION,
-		inet_ntoa(cfg.listen.sin_addr), ntohs(cfg.listen.sin_port),
-		inet_ntoa(cfg.udp.sin_addr), ntohs(cfg.udp.sin_port), db_shown,
+		http_at, ntohs(cfg.listen.sin_port), udp_at, ntohs(cfg.udp.sin_port), db_shown,
 		cfg.open ? " (open)" : "");
 	bootnet_describe(err, sizeof(err));
 	fprintf(stderr, "xcbenchd: jobs are handed to boot requests from %s\n", err);
