@@ -17,7 +17,8 @@
 #    `show 1 2` counts the arguments; calibrate RUNS --boot N is refused
 #    (the list went to xcbench vm, which named itself);
 #  - a --token-file that cannot be read, is a directory or is empty is an
-#    error; a 401 answer says to pass --token-file;
+#    error (xcbenchd's empty one is said to be empty); a 401 answer says
+#    to pass --token-file;
 #  - `vm --suite` is checked before anything boots; the API refuses query
 #    arguments that are not UTF-8 (400, not a 500);
 #  - ingest --mac of a run stored before says it is not applied; a --mac
@@ -262,6 +263,11 @@ expect_fail "--token-file a directory: an error" 1 "^xcbench: --token-file '$TMP
 	"$XCBENCH" --server "$URL" --token-file "$TMP/somedir" runs
 expect_fail "--token-file empty: an error" 1 "^xcbench: --token-file '$TMP/empty-token': empty" \
 	"$XCBENCH" --server "$URL" --token-file "$TMP/empty-token" runs
+# xcbenchd's own: an empty file was "No such file or directory" (a stale errno)
+expect_fail "xcbenchd --token-file empty: said to be empty" 2 \
+	"^xcbenchd: --token-file '$TMP/empty-token': cannot read a token: empty \(its first line must be the admin token\)$" \
+	timeout 20 "$XCBENCHD" --token-file "$TMP/empty-token" --db "$TMP/never.db" --listen 127.0.0.1:1 --udp 127.0.0.1:1
+check "... and xcbenchd made no database" [ ! -e "$TMP/never.db" ]
 expect_fail "a 401 says to pass --token-file" 1 "HTTP 401: .*\(pass --token-file with the daemon's admin token\)$" \
 	"$XCBENCH" --server "$URL" label "$ID" --label nope
 "${X[@]}" runs >"$TMP/out" 2>"$TMP/err"

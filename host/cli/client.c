@@ -70,28 +70,17 @@ static int admin_token(char **tok)
 {
 	const char *env = getenv("XCBENCH_TOKEN");
 	char buf[512];
-	FILE *f;
-	size_t n;
-	int err;
+	int rc;
 
 	*tok = NULL;
 	if (!opt_token_file) {
 		*tok = env && env[0] ? strdup(env) : NULL;
 		return 0;
 	}
-	f = fopen(opt_token_file, "r");
-	if (!f) {
-		fprintf(stderr, "xcbench: --token-file '%s': %s\n", opt_token_file, strerror(errno));
-		return -1;
-	}
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	err = ferror(f) ? errno : 0;	/* a directory opens, and fails here */
-	fclose(f);
-	buf[n] = 0;
-	buf[strcspn(buf, "\r\n")] = 0;
-	if (err || !buf[0]) {
+	rc = read_token_file(opt_token_file, buf, sizeof(buf));
+	if (rc) {
 		fprintf(stderr, "xcbench: --token-file '%s': %s\n", opt_token_file,
-			err ? strerror(err) : "empty (its first line must be the admin token)");
+			rc < 0 ? strerror(errno) : TOKEN_FILE_EMPTY);
 		return -1;
 	}
 	*tok = strdup(buf);

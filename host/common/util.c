@@ -231,6 +231,26 @@ void buf_add_words(struct buf *b, const char *const *words, unsigned n, const ch
 		buf_addf(b, "%s%s", i ? sep : "", words[i]);
 }
 
+int read_token_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+	int err;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	err = ferror(f) ? errno : 0;
+	fclose(f);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	buf[n] = 0;
+	buf[strcspn(buf, "\r\n")] = 0;
+	return buf[0] ? 0 : 1;
+}
+
 int norm_mac(const char *in, char *out)
 {
 	int o = 0;

@@ -1,7 +1,7 @@
 /*
  * util.h — small hosted helpers shared by xcbenchd, xcbench and the test
  * tools: address parsing, number parsing, UTF-8 checks, ISO times, a growable
- * buffer.
+ * buffer, the admin token file.
  */
 #ifndef XCB_UTIL_H
 #define XCB_UTIL_H
@@ -55,6 +55,13 @@ void buf_free(struct buf *b);
 /* Appends words[0..n) separated by sep ("quick default seed": a
  * vocabulary's names in an error message). */
 void buf_add_words(struct buf *b, const char *const *words, unsigned n, const char *sep);
+
+/* An admin token file's first line (CR/LF cut) into buf (len bytes; a
+ * longer line is cut): 0; -1 with errno set when it cannot be read (a
+ * directory opens, and fails at the read); 1 when it is empty. One reader
+ * for xcbenchd and xcbench, so both say the same of the same file. */
+#define TOKEN_FILE_EMPTY "empty (its first line must be the admin token)"
+int read_token_file(const char *path, char *buf, size_t len);
 
 /* Normalises a MAC ("52-54-00-AB-cd-ef", "5254.00ab.cdef" not accepted) to
  * "52:54:00:ab:cd:ef"; returns 0 or -1. out ≥ 18 bytes. */

@@ -113,21 +113,6 @@ found:
 	return out;
 }
 
-static char *read_token(const char *path)
-{
-	char buf[512];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	buf[strcspn(buf, "\r\n")] = 0;
-	return buf[0] ? strdup(buf) : NULL;
-}
-
 /* What parse_args leaves for the later steps besides cfg. */
 struct start_opts {
 	const char *listen_s, *udp_s;
@@ -264,12 +249,17 @@ static int check_config(const struct start_opts *o)
 		fprintf(stderr, "xcbenchd: warning: --web '%s': %s; the dashboard's pages are 404 "
 			"until it is there\n", cfg.web_dir, strerror(errno));
 	if (cfg.token_file) {
-		cfg.admin_token = read_token(cfg.token_file);
-		if (!cfg.admin_token) {
+		char tok[512];
+		int rc = read_token_file(cfg.token_file, tok, sizeof(tok));
+
+		/* An empty file is said as such: a stale errno named it
+		 * "No such file or directory". */
+		if (rc) {
 			fprintf(stderr, "xcbenchd: --token-file '%s': cannot read a token: %s\n",
-				cfg.token_file, errno ? strerror(errno) : "empty file");
+				cfg.token_file, rc < 0 ? strerror(errno) : TOKEN_FILE_EMPTY);
 			return -1;
 		}
+		cfg.admin_token = strdup(tok);
 	}
 	bootnet_default(cfg.lab != NULL);	/* lab mode: no loopback by default */
 	if (!cfg.open && !cfg.admin_token)
