@@ -18,7 +18,8 @@
 #    (the list went to xcbench vm, which named itself);
 #  - a --token-file that cannot be read, is a directory or is empty is an
 #    error (xcbenchd's empty one is said to be empty); a 401 answer says
-#    to pass --token-file;
+#    to pass --token-file, or (a token sent) that the daemon refused the
+#    one in --token-file FILE or $XCBENCH_TOKEN;
 #  - `vm --suite` is checked before anything boots; the API refuses query
 #    arguments that are not UTF-8 (400, not a 500);
 #  - ingest --mac of a run stored before says it is not applied; a --mac
@@ -269,7 +270,16 @@ expect_fail "xcbenchd --token-file empty: said to be empty" 2 \
 	timeout 20 "$XCBENCHD" --token-file "$TMP/empty-token" --db "$TMP/never.db" --listen 127.0.0.1:1 --udp 127.0.0.1:1
 check "... and xcbenchd made no database" [ ! -e "$TMP/never.db" ]
 expect_fail "a 401 says to pass --token-file" 1 "HTTP 401: .*\(pass --token-file with the daemon's admin token\)$" \
-	"$XCBENCH" --server "$URL" label "$ID" --label nope
+	env -u XCBENCH_TOKEN "$XCBENCH" --server "$URL" label "$ID" --label nope
+# A token sent and refused is not "pass --token-file" (the user had): the
+# hint names where the refused token came from.
+echo not-the-token >"$TMP/wrong-token"
+expect_fail "a 401 to a --token-file names it" 1 \
+	"HTTP 401: .*\(the daemon refused the admin token in --token-file '$TMP/wrong-token'\)$" \
+	"$XCBENCH" --server "$URL" --token-file "$TMP/wrong-token" label "$ID" --label nope
+expect_fail "a 401 to \$XCBENCH_TOKEN names it" 1 \
+	"HTTP 401: .*\(the daemon refused the admin token in \\\$XCBENCH_TOKEN\)$" \
+	env XCBENCH_TOKEN=not-the-token "$XCBENCH" --server "$URL" label "$ID" --label nope
 "${X[@]}" runs >"$TMP/out" 2>"$TMP/err"
 check "with a good --token-file all is well ($(cat "$TMP/err"))" bash -c "grep -q '^$ID ' '$TMP/out' && [ ! -s '$TMP/err' ]"
 

@@ -89,7 +89,22 @@ static int admin_token(char **tok)
 
 const char *http_status_hint(int status)
 {
-	return status == 401 ? " (pass --token-file with the daemon's admin token)" : "";
+	/* Per thread: a caller may print it from any of its threads. */
+	static _Thread_local char hint[4300];
+	const char *env = getenv("XCBENCH_TOKEN");
+
+	if (status != 401)
+		return "";
+	/* A token was sent (admin_token's order): the daemon refused that
+	 * one, and "pass --token-file" sent the user to pass it again. */
+	if (opt_token_file) {
+		snprintf(hint, sizeof(hint), " (the daemon refused the admin token in --token-file '%s')",
+			 opt_token_file);
+		return hint;
+	}
+	if (env && env[0])
+		return " (the daemon refused the admin token in $XCBENCH_TOKEN)";
+	return " (pass --token-file with the daemon's admin token)";
 }
 
 /* The HTTP status of the last answer (0: none came), for api_last_status:

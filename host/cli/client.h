@@ -52,8 +52,9 @@ json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path
 int api_last_status(void);
 /* "xcbench: writing the output failed: " and err's text (none for 0). */
 void say_output_failed(int err);
-/* What to add to an HTTP error status's message: a hint for 401 (no or a
- * wrong admin token), else "". */
+/* What to add to an HTTP error status's message: a hint for 401 (to pass
+ * a token when none was sent; that the daemon refused the one sent, naming
+ * its --token-file or $XCBENCH_TOKEN), else "". */
 const char *http_status_hint(int status);
 /* Host part of opt_server (for UDP), and its port. */
 int server_host(char *host, size_t len, int *port);
