@@ -21,6 +21,9 @@
 #     API's message names its field, and what to give.
 #   - `machine show` of an ipmi machine set without --port names IPMI's
 #     port, 623 (it said "admin@127.0.0.1:0").
+#   - `machine show` of a MAC that only queued jobs name (never booted, no
+#     power set) shows them and says it has not booted yet (it was "HTTP
+#     404: no machine", while `machine list` showed it).
 #   - queueing twice for one machine says, on stderr, that the second job
 #     waits for the first and then runs again (a repeat by mistake would
 #     run the suite twice unnoticed); stdout's line is the same.
@@ -138,6 +141,21 @@ check "job wait --timeout 1 on a manual machine's queued job: exit 1, still queu
 check "the second says it waits for job $Q1 ($(cat "$TMP/q2.err"))" \
 	grep -q "^xcbench queue: job $Q1 (.*) holds $M5: job $Q2 runs after it ends" "$TMP/q2.err"
 check "... its stdout is the usual one line" test "$(cat "$TMP/q2.out")" = "queued job $Q2: suite quick for $M5 (next boot of that machine)"
+# M5 has queued jobs and never booted: `machine list` shows it, and
+# `machine show` (where `job --help` sends the user) said "HTTP 404: no
+# machine". It shows the jobs, and that the machine has not booted yet.
+"${X[@]}" machine show $M5 >"$TMP/m5.show" 2>"$TMP/m5.err"
+rc=$?
+check "machine show of a MAC with queued jobs, never booted: exit 0 ($rc: $(cat "$TMP/m5.err"))" test $rc = 0
+check "... it has not booted yet, its power manual ($(sed -n 2,3p "$TMP/m5.show" | tr '\n' ' '))" \
+	sh -c "grep -qx '  not booted yet, no power settings: its jobs wait for its first boot' '$TMP/m5.show' &&
+		grep -q '^  power: manual,' '$TMP/m5.show'"
+check "... and both its jobs, $Q1 and $Q2" \
+	sh -c "grep -q '^  job $Q1  queued ' '$TMP/m5.show' && grep -q '^  job $Q2  queued ' '$TMP/m5.show'"
+check "GET /api/v1/machines/M5: no record (id null), its jobs ($(field /api/v1/machines/$M5 'j["machine"]["id"], len(j["machine"]["jobs"])'))" \
+	test "$(field /api/v1/machines/$M5 'j["machine"]["id"], len(j["machine"]["jobs"]), j["machine"]["power"]["driver"]')" = "None 2 manual"
+c=$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/machines/52:54:00:0e:00:99")
+check "GET /api/v1/machines/MAC of neither a machine nor a job: still 404 ($c)" test "$c" = 404
 
 # A machine the daemon powers: queue says the daemon boots it (it said
 # "next boot of that machine", as for a manual one, which waits for a person).

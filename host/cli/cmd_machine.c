@@ -196,6 +196,9 @@ static int machine_show(const char *mac, int as_json)
 		printf("machine %s  lab %s\n", stored_mac(m, mac), json_string_value(json_object_get(m, "lab")));
 	else
 		printf("machine %s\n", stored_mac(m, mac));
+	/* No record (id null): a MAC that only its queued jobs name. */
+	if (json_is_null(json_object_get(m, "id")))
+		printf("  not booted yet, no power settings: its jobs wait for its first boot\n");
 	printf("  power: %s", json_string_value(json_object_get(p, "driver")));
 	if (json_string_value(json_object_get(p, "host"))) {
 		/* Port 0 is "not given": ipmitool's 623 for ipmi (it showed

@@ -502,10 +502,15 @@ json_t *jobs_db_machine_json(struct dbi *ro, const char *mac, int admin, int *fa
 
 	/* lab: which daemon boots and powers it (labs_db.h); the machine list
 	 * said it, the one machine did not, so an operator refused with
-	 * "belongs to lab X" could not see it where the machine is shown. */
-	if ((rc = dbi_row(ro, "SELECT id, mac, first_seen, last_seen, lab, " POWER_JSON_COLS
-			  " FROM machines WHERE mac = ?", &st, DBI_T(mac))) == DBI_ROW)
-		o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, JM_ID),
+	 * "belongs to lab X" could not see it where the machine is shown.
+	 * A MAC that only jobs name (queued, never booted, no power set) is
+	 * one too, as GET /api/v1/lab lists it: its record's fields are
+	 * null (id null: not booted yet), its power the manual default. It
+	 * was a 404 where the lab list and `job --help` sent the user. */
+	if ((rc = dbi_row(ro, "SELECT m.id, k.mac, m.first_seen, m.last_seen, m.lab, " POWER_JSON_COLS
+			  " FROM (SELECT mac FROM machines WHERE mac = ?1 UNION SELECT mac FROM jobs WHERE mac = ?1) k"
+			  " LEFT JOIN machines m ON m.mac = k.mac", &st, DBI_T(mac))) == DBI_ROW)
+		o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", col_json(st, JM_ID),
 			      "mac", col_json(st, JM_MAC), "first_seen", iso_or_null(st, JM_FIRST_SEEN),
 			      "last_seen", iso_or_null(st, JM_LAST_SEEN), "lab", col_json(st, JM_LAB),
 			      "power", power_json(st, JM_POWER, admin), "timeouts_default", defaults_json(st, JM_POWER),
