@@ -3,7 +3,8 @@
 # compares, in the row table's words (host/common/pseudo_words.c, served
 # as GET /api/v1/schema's lock_row and call_row), not "p50" where the
 # figure is lock_hold's hold per acquisition: the API's method_text, the
-# seed tables' titles, --format text's and --flat's column heads, and the
+# seed tables' titles, --format text's and --flat's column heads (--flat's
+# naming its unit, cycles, where text's are ns), and the
 # --html file and compare.csv (which named no row at all). Runs: xcb-gen's (its `locked`
 # cases carry a lock profile), two boots a side, B 30 % slower.
 # timeout: 120
@@ -20,6 +21,7 @@ X=("$XCBENCH" --server "$URL" compare 1,2 3,4)
 "${X[@]}" --row lock_hold >"$TMP/seed.out" 2>&1
 "${X[@]}" --row lock_hold --format text >"$TMP/text.out" 2>&1
 "${X[@]}" --row lock_hold --flat >"$TMP/flat.out" 2>&1
+"${X[@]}" --flat >"$TMP/flat-all.out" 2>&1
 "${X[@]}" --row lock_hold --html "$TMP/lock.html" >/dev/null 2>&1
 "${X[@]}" --html "$TMP/all.html" >/dev/null 2>&1
 curl -s "$URL/api/v1/compare.csv?a=1,2&b=3,4&row=lock_hold" >"$TMP/lock.csv"
@@ -46,7 +48,11 @@ text = open(f"{t}/text.out").read()
 ok("A gm hold ns" in text and "B gm hold ns" in text and "p50" not in text and f"row lock_hold: {lock['measure']}" in
    re.sub(r"\s+", " ", text), "--format text: columns and method of the hold, the row named")
 flat = open(f"{t}/flat.out").read().splitlines()
-ok(flat and flat[0].split()[:2] == ["A_HOLD", "B_HOLD"], f"--flat heads ({flat[0] if flat else ''})")
+ok(flat and flat[0].split()[:2] == ["A_HOLD_CYCLES", "B_HOLD_CYCLES"], f"--flat heads, the unit named ({flat[0] if flat else ''})")
+# --flat's figures are compare.csv's cycles (--format text's are ns): its
+# heads said A_P50 beside text's "A p50 ns"
+flat = open(f"{t}/flat-all.out").read().splitlines()
+ok(flat and flat[0].split()[:2] == ["A_P50_CYCLES", "B_P50_CYCLES"], f"--flat without row: p50 in cycles ({flat[0] if flat else ''})")
 html = open(f"{t}/lock.html").read()
 ok(f"<p id='row'><b>Row compared</b>: lock_hold, {lock['measure']}</p>" in html, "--html names the row and its measure")
 ok("A hold (cycles)" in html and "p50" not in html, "--html: its tables' heads and method say hold, no p50")

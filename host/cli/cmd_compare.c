@@ -31,8 +31,9 @@ static const char usage[] =
 	"                     named, absolute p50 (ns), % change, interval, summary\n"
 	"  --format seed      (default) the seed's pivot: rows = CPUs in mask,\n"
 	"                     columns = initiators, cells = % change [interval]\n"
-	"  --flat             one line per case with its whole key\n"
-	"  --csv, --json      the daemon's answer as CSV / JSON (one of them)\n"
+	"  --flat             one line per case with its whole key (TSC cycles)\n"
+	"  --csv, --json      the daemon's answer as CSV / JSON (one of them;\n"
+	"                     a_p50, b_p50 in TSC cycles)\n"
 	"  --html FILE        also write the comparison as one self-contained HTML\n"
 	"                     file (charts as inline SVG) to attach or archive,\n"
 	"                     beside whichever form is printed\n"
@@ -185,9 +186,11 @@ static void flat(json_t *o)
 	const char *k;
 	char t[FL_N][48], kv[48];
 
-	/* A_P50, or lock_hold's A_HOLD: what the values are of (the table's figure) */
-	snprintf(ah, sizeof(ah), "A_%s", (pw ? pw : &pseudo_words_all)->figure);
-	snprintf(bh, sizeof(bh), "B_%s", (pw ? pw : &pseudo_words_all)->figure);
+	/* A_P50_CYCLES, or lock_hold's A_HOLD_CYCLES: what the values are of
+	 * (the table's figure), and their unit: they are compare.csv's TSC
+	 * cycles, where --format text converts to ns and says "ns" */
+	snprintf(ah, sizeof(ah), "A_%s_cycles", (pw ? pw : &pseudo_words_all)->figure);
+	snprintf(bh, sizeof(bh), "B_%s_cycles", (pw ? pw : &pseudo_words_all)->figure);
 	for (char *p = ah; *p; p++)
 		*p = (char)toupper((unsigned char)*p);
 	for (char *p = bh; *p; p++)
