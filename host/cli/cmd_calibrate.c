@@ -15,7 +15,7 @@
 #include "compare_text.h"
 
 static const char usage[] =
-	"usage: xcbench calibrate RUN,RUN,RUN,RUN[,...] [--fdr Q] [--min-effect PCT] [--json]\n"
+	"usage: xcbench calibrate RUN,RUN[,...] [--fdr Q] [--min-effect PCT] [--json]\n"
 	"       xcbench calibrate --boot N [--fdr Q] [--min-effect PCT] [--json] -- VM-OPTIONS...\n"
 	"Takes N (2..10) boots of ONE configuration (same build, machine, suite and\n"
 	"parameters) and reports the false-positive rate the comparison shows on\n"

@@ -86,7 +86,7 @@ static const char usage[] =
 "                    machine), QEMU's EFI iPXE ROM and xcbench.efi\n"
 "  --accel auto|kvm|tcg  auto: KVM only on real VMX/SVM (tools/qemu-accel)\n"
 "  --nic virtio|e1000|e1000e|igb  the machines' NIC (default virtio; igb:\n"
-"                     --boot direct only, QEMU ships no iPXE ROM for it)\n"
+"                    --boot direct only, QEMU ships no iPXE ROM for it)\n"
 "  --mem MB          memory per machine (default 256)\n"
 "  --wait            wait until every run is complete; exit 1 naming the\n"
 "                    machine and the reason if one crashed, was lost,\n"
