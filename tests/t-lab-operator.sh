@@ -108,14 +108,14 @@ done
 "${X[@]}" machine set $M2 --power ipmi --host 127.0.0.1 --user admin --password-file "$SECRET" 2>"$TMP/pw.err"
 rc=$?
 check "--password-file SECRET (the password, not a file): refused (exit $rc: $(cut -c1-80 "$TMP/pw.err"))" \
-	sh -c "test $rc = 1 && grep -q 'not an absolute path' '$TMP/pw.err'"
+	sh -c "test $rc = 2 && grep -q 'not an absolute path' '$TMP/pw.err'"
 check "... the password printed nowhere" sh -c "! grep -qF '$SECRET' '$TMP/pw.err'"
 check "... and M2 has no power settings" sh -c "! curl -sf '$URL/api/v1/machines/$M2' | grep -q ipmi"
 
 "${X[@]}" machine set $M2 --power ipmi --host 127.0.0.1 --user admin >"$TMP/pf.out" 2>"$TMP/pf.err"
 rc=$?
-check "ipmi without --password-file: exit 1, the option named ($rc: $(cat "$TMP/pf.err"))" \
-	sh -c "test $rc = 1 && test ! -s '$TMP/pf.out' && grep -qx \"xcbench machine: --password-file: the ipmi driver needs the BMC's password: the absolute path of a file on the daemon's machine holding it (mode 600)\" '$TMP/pf.err'"
+check "ipmi without --password-file: exit 2 (a usage error), the option named ($rc: $(cat "$TMP/pf.err"))" \
+	sh -c "test $rc = 2 && test ! -s '$TMP/pf.out' && grep -qx \"xcbench machine: --password-file: the ipmi driver needs the BMC's password: the absolute path of a file on the daemon's machine holding it (mode 600)\" '$TMP/pf.err'"
 c=$(curl -s -o "$TMP/pf.api" -w '%{http_code}' -X PUT "${ADMIN[@]}" -d '{"driver":"ipmi","host":"127.0.0.1","user":"admin"}' "$URL/api/v1/machines/$M2/power")
 check "... the API's 400 names its field, password_file, and what to give ($c: $(cat "$TMP/pf.api"))" \
 	sh -c "test $c = 400 && grep -q '\"password_file: the ipmi driver needs the BMC.s password: the absolute path' '$TMP/pf.api'"

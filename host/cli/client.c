@@ -107,6 +107,16 @@ const char *http_status_hint(int status)
 	return " (pass --token-file with the daemon's admin token)";
 }
 
+char *http_error_text(const struct http_resp *r)
+{
+	json_t *e = r->body.p ? json_loadb(r->body.p, r->body.len, 0, NULL) : NULL;
+	const char *msg = json_string_value(json_object_get(e, "error"));
+	char *t = strdup(msg ? msg : r->body.p ? r->body.p : "");
+
+	json_decref(e);
+	return t;
+}
+
 /* The HTTP status of the last answer (0: none came), for api_last_status:
  * JSON calls and streamed ones (export, samples) alike. */
 static int last_status;

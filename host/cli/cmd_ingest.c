@@ -109,8 +109,11 @@ static int register_new(struct ingest *g)
 		}
 		free(body);
 		if (r.status != 201 && r.status != 409) {
-			fprintf(stderr, "xcbench ingest: cannot register run %s: HTTP %d %s%s\n", tok, r.status, r.body.p,
-				http_status_hint(r.status));
+			char *msg = http_error_text(&r);
+
+			fprintf(stderr, "xcbench ingest: cannot register run %s: HTTP %d: %s%s\n", tok, r.status,
+				msg ? msg : "", http_status_hint(r.status));
+			free(msg);
 			buf_free(&r.body);
 			return -1;
 		}

@@ -56,12 +56,10 @@ int http_get_to(const char *cmd, const char *path, FILE *out)
 
 	if (rc == 0 && r.status != 200) {
 		/* the API's error message, as `show` prints it, not its JSON */
-		json_t *e = r.body.p ? json_loads(r.body.p, 0, NULL) : NULL;
-		const char *msg = json_string_value(json_object_get(e, "error"));
+		char *msg = http_error_text(&r);
 
-		fprintf(stderr, "xcbench %s: HTTP %d: %s%s\n", cmd, r.status, msg ? msg : r.body.p ? r.body.p : "",
-			http_status_hint(r.status));
-		json_decref(e);
+		fprintf(stderr, "xcbench %s: HTTP %d: %s%s\n", cmd, r.status, msg ? msg : "", http_status_hint(r.status));
+		free(msg);
 		rc = 1;
 	}
 	buf_free(&r.body);

@@ -86,7 +86,10 @@ int vm_boot_spec(struct vm *v, const struct vm_opts *o, char *image, size_t len)
 	args = json_string_value(json_object_get(spec, "args"));
 	img = json_string_value(json_object_get(spec, "image"));
 	if (r.status != 200 || !args || !img) {
-		fprintf(stderr, "xcbench vm: GET %s: HTTP %d: %s\n", path.p, r.status, r.body.p);
+		char *msg = http_error_text(&r);
+
+		fprintf(stderr, "xcbench vm: GET %s: HTTP %d: %s\n", path.p, r.status, msg ? msg : "");
+		free(msg);
 		goto out;
 	}
 	v->cmdline = strdup(args);
@@ -114,7 +117,10 @@ int vm_fetch(const char *dest, const char *route)
 	rc = http_call("GET", route, NULL, &r, f);
 	fclose(f);
 	if (rc == 0 && r.status != 200) {
-		fprintf(stderr, "xcbench vm: GET %s: HTTP %d: %s\n", route, r.status, r.body.p);
+		char *msg = http_error_text(&r);
+
+		fprintf(stderr, "xcbench vm: GET %s: HTTP %d: %s\n", route, r.status, msg ? msg : "");
+		free(msg);
 		rc = -1;
 	}
 	buf_free(&r.body);
