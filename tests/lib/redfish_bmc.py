@@ -153,10 +153,16 @@ def make_handler(args, machine, password):
                 return self.reply(200, self.system(), [("ETag", 'W/"%d"' % machine.etag)])
             self.error(404, "no such resource: " + p)
 
-        def do_PATCH(self):
+        def write_body(self):
+            """A write's JSON body (None: not JSON), logged, and whether the
+            caller may write (if not, answered here)."""
             b = self.body()
             self.note(json.dumps(b, separators=(",", ":"), sort_keys=True))
-            if not self.authorized():
+            return self.authorized(), b
+
+        def do_PATCH(self):
+            ok, b = self.write_body()
+            if not ok:
                 return
             if self.path_() != SYSTEM:
                 return self.error(405, "not patchable")
@@ -172,9 +178,8 @@ def make_handler(args, machine, password):
             self.reply(200, self.system(), [("ETag", 'W/"%d"' % machine.etag)])
 
         def do_POST(self):
-            b = self.body()
-            self.note(json.dumps(b, separators=(",", ":"), sort_keys=True))
-            if not self.authorized():
+            ok, b = self.write_body()
+            if not ok:
                 return
             if self.path_() != RESET:
                 return self.error(404, "no such action")
