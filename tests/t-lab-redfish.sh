@@ -89,6 +89,9 @@ n=$(logged)
 check "xcbench machine power R off" sh -c "$X machine power $R off >/dev/null"
 check "... the BMC was asked to reset ForceOff" \
 	test "$(calls "$n" '^POST /redfish/v1/Systems/1/Actions/ComputerSystem.Reset \{"ResetType":"ForceOff"\}$')" = 1
+vm_pid=$(cat "$NET_DIR/R.pid" 2>/dev/null)
+check "... and its machine's QEMU is gone (pid ${vm_pid:-none})" \
+	sh -c "[ -n '$vm_pid' ] && for i in \$(seq 40); do [ -d /proc/$vm_pid ] || exit 0; sleep 0.25; done; exit 1"
 check "power status of R: off again" test "$($X machine power $R status)" = "$R: status: off"
 
 # A job, as a lab runs one: the driver's status, the next boot, power on.

@@ -53,7 +53,11 @@ class Machine:
 
     def power_on(self):
         if not self.on():
-            self.proc = subprocess.Popen(["/bin/sh", "-c", self.start_cmd], start_new_session=True,
+            # exec: the command keeps the shell's pid, the leader of the
+            # group killed at power-off. A command that forked from sh ran
+            # in sh's group until it moved to its own (timeout(1) does), so
+            # a power-off ended sh alone and left the machine running.
+            self.proc = subprocess.Popen(["/bin/sh", "-c", "exec " + self.start_cmd], start_new_session=True,
                                          stdin=subprocess.DEVNULL)
 
     def power_off(self):
