@@ -102,7 +102,10 @@ static void on_ack(const uint8_t *buf, size_t len, struct tokmap *toks, size_t n
 		st->refused = 1;
 		return;
 	}
-	t->edge = h.seq;
+	/* (the daemon's edge only grows: an ACK that overtook a later one
+	 * must not move it back onto a seq this call lacks, a gap it is not) */
+	if (!t->acked_once || h.seq > t->edge)
+		t->edge = h.seq;
 	t->acked_once = 1;
 	for (uint32_t s = 0; s < h.seq && s < t->nseq; s++) {
 		struct sender_frame *f = t->by_seq[s];
