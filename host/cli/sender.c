@@ -190,7 +190,9 @@ static void send_due(int fd, struct sending *g, struct sender_frame *f, size_t n
 	for (size_t i = g->lo; i < n && inflight < (size_t)g->window; i++) {
 		if (f[i].acked)
 			continue;
-		if (!f[i].sent || !at_gap(find_tok(g->toks, g->nt, f[i].token)))
+		/* (only where held can confirm such frames: a sender without it,
+		 * xcb-gen, keeps its window as it was, and its cost a frame) */
+		if (!f[i].sent || !o->held || !at_gap(find_tok(g->toks, g->nt, f[i].token)))
 			inflight++;
 		if (!f[i].sent || now - f[i].last >= f[i].rto)
 			g->cand[nc++] = i;
