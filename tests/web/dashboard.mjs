@@ -523,6 +523,17 @@ async function syncPage(S) {
 	await page.goto(url(`run.html?id=${S.id}`));
 	await page.waitForFunction(() => window.xcbRun && window.xcbRun.ready);
 	ok(sync.length === 9 && await page.isVisible('#sync'), `sync run page: the writer & readers section is shown (${sync.length} sync cases)`);
+	// Machine facts: every HELLO key the payload sent is shown, each named
+	// (all_accounted, overhead_median_cycles, cpu_topo were listed as raw keys
+	// among the named facts); a key the page has no name for sits under its
+	// own "Other facts" heading, as sent.
+	const factDts = (sel) => page.$$eval(`${sel} dd[data-fact]`, (dds) => dds.map((dd) => ({ k: dd.dataset.fact, name: dd.previousElementSibling.textContent })));
+	const named = await factDts('#facts'), other = await factDts('#facts-other');
+	const seenKeys = new Set([...named, ...other].map((x) => x.k));
+	const folded = ['uefi', 'uefi_rev', 'boot_fw_vendor', 'boot_fw_rev']; // said in "Boot firmware"
+	ok(named.every((x) => x.name !== x.k) && ['all_accounted', 'overhead_median_cycles', 'cpu_topo'].every((k) => named.some((x) => x.k === k)) &&
+		Object.keys(d.facts).every((k) => seenKeys.has(k) || folded.includes(k)) && other.every((x) => x.name === x.k),
+	'sync run page: every machine fact is named; none is a raw HELLO key among the named ones', { raw: named.filter((x) => x.name === x.k), other });
 	const ch = await charts(page);
 	ok(!Object.entries(ch).some(([id, c]) => id.startsWith('latency:') && c.xcb?.fixed?.kind === 'sync'),
 		'sync run page: no latency chart of the readers\' per-read wait under an IPI floor', Object.keys(ch));

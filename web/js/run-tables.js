@@ -9,16 +9,29 @@ import { isSync } from './sync_view.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
 
-// HELLO keys in a sensible reading order, with names people know.
+// HELLO keys in a sensible reading order, with names people know. This is
+// the one table of fact names (the schema has none); the keys are the ones
+// the payload sends (firmware/bench/bench.c send_hello, benchenv.c).
 const FACTS = [
 	['brand', 'CPU'], ['vendor', 'Vendor'], ['family', 'Family'], ['model', 'Model'], ['stepping', 'Stepping'],
-	['cpus', 'Logical CPUs'], ['topology', 'Topology'], ['apic_mode', 'APIC mode'], ['apic_ids', 'APIC IDs'],
+	['cpus', 'Logical CPUs'], ['cpus_listed', 'CPUs the MADT listed'], ['all_accounted', 'Every listed CPU online'],
+	['topology', 'Topology'], ['topo_source', 'Topology found by'], ['cpu_topo', 'Package/core/thread per CPU'],
+	['apic_mode', 'APIC mode'], ['x2apic', 'x2APIC supported'], ['apic_ids', 'APIC IDs'],
 	['boot_fw', 'Boot firmware'], ['loader', 'Loader'],
-	['hypervisor', 'Hypervisor'], ['tsc_khz', 'TSC'], ['tsc_source', 'TSC found by'], ['pcid', 'PCID'], ['invpcid', 'INVPCID'],
-	['pcid_enabled', 'PCID enabled'], ['pge', 'Global pages'],
-	['spin', 'Spin-wait'], ['spin_policy', 'Spin policy asked'], ['floor_ipi_cycles', 'IPI floor (boot)'], ['floor_roundtrip_cycles', 'IPI round trip (boot)'],
+	['hypervisor', 'Hypervisor'], ['tsc_khz', 'TSC'], ['tsc_source', 'TSC found by'], ['invariant_tsc', 'Invariant TSC'],
+	['pcid', 'PCID'], ['invpcid', 'INVPCID'], ['pcid_enabled', 'PCID enabled'], ['pge', 'Global pages'],
+	['spin', 'Spin-wait'], ['spin_policy', 'Spin policy asked'], ['harness', 'Harness'],
+	['overhead_min_cycles', 'Timing overhead (min)'], ['overhead_median_cycles', 'Timing overhead (median)'],
+	['floor_ipi_cycles', 'IPI floor (boot)'], ['floor_roundtrip_cycles', 'IPI round trip (boot)'],
+	['algos', 'Algorithms'],
 	['nic', 'NIC'], ['mac', 'MAC'], ['cases_planned', 'Cases planned'], ['transport', 'Transport'], ['fw', 'Payload version'], ['suite', 'Suite'], ['cmdline', 'Command line'],
 ];
+// yes/no facts (kv_bool in the payload: "1" or "0").
+const BOOL_FACTS = new Set(['pcid', 'invpcid', 'pcid_enabled', 'pge', 'invariant_tsc', 'x2apic', 'all_accounted']);
+// Cycle counts the payload measured at boot: shown in the charts' unit too.
+const CYCLE_FACTS = new Set(['floor_ipi_cycles', 'floor_roundtrip_cycles', 'overhead_min_cycles', 'overhead_median_cycles']);
+// HELLO's algo.NAME= lines: one description per algorithm the payload carries.
+const ALGO_PREFIX = 'algo.';
 
 export function renderFacts(container, detail) {
 	const f = detail.facts || {};
@@ -34,13 +47,23 @@ export function renderFacts(container, detail) {
 		if (k === 'hypervisor') v = `${hypervisorName(v)}${String(v).trim() ? ` (${v})` : ''}`;
 		if (k === 'boot_fw') { v = bootFirmware(f) || v; ['uefi', 'uefi_rev', 'boot_fw_vendor', 'boot_fw_rev'].forEach((x) => shown.add(x)); }
 		if (k === 'tsc_khz') v = fmt.hz(Number(v) * 1000);
-		if (k === 'pcid' || k === 'invpcid' || k === 'pcid_enabled' || k === 'pge') v = v === '1' ? 'yes' : v === '0' ? 'no' : v;
+		if (BOOL_FACTS.has(k)) v = v === '1' ? 'yes' : v === '0' ? 'no' : v;
 		// in the charts' unit too (ns at the run's TSC rate), beside the cycles HELLO gave
-		if (k === 'floor_ipi_cycles' || k === 'floor_roundtrip_cycles') v = unit.name === 'ns' ? `${unit.text(Number(v))} (${fmt.int(Number(v))} cyc)` : `${fmt.int(Number(v))} cyc`;
+		if (CYCLE_FACTS.has(k)) v = unit.name === 'ns' ? `${unit.text(Number(v))} (${fmt.int(Number(v))} cyc)` : `${fmt.int(Number(v))} cyc`;
 		if (k === 'spin') v = v === 'plain' ? 'plain loop (no PAUSE)' : v === 'pause' ? 'PAUSE' : v;
-		add(k, name, k === 'cmdline' || k === 'apic_ids' ? h('code', {}, v) : v);
+		add(k, name, k === 'cmdline' || k === 'apic_ids' || k === 'cpu_topo' ? h('code', {}, v) : v);
 	}
-	for (const [k, v] of Object.entries(f)) if (!shown.has(k)) add(k, k, v); // new facts need no dashboard change
+	// Each algorithm's one-line description, named by its algorithm.
+	for (const [k, v] of Object.entries(f)) {
+		if (!k.startsWith(ALGO_PREFIX) || shown.has(k)) continue;
+		shown.add(k);
+		add(k, `Algorithm ${k.slice(ALGO_PREFIX.length)}`, v);
+	}
+	// Keys this page has no name for yet (a newer payload's) are still shown,
+	// under their own heading with the key as sent, never mixed in among the
+	// named facts as if the key were a name.
+	const other = Object.entries(f).filter(([k]) => !shown.has(k))
+		.flatMap(([k, v]) => [h('dt', {}, h('code', {}, k)), h('dd', { dataset: { fact: k } }, v)]);
 	const runFacts = [
 		['Status', r.status], ['Source', r.source || '–'], ['Created', fmt.date(r.created)], ['Started', fmt.date(r.started)],
 		['Finished', fmt.date(r.finished)], ['Last frame', fmt.date(r.last_frame)],
@@ -48,8 +71,10 @@ export function renderFacts(container, detail) {
 		['Token', h('code', {}, r.token)], ['Machine', r.machine ? h('code', {}, r.machine.mac) : 'booted directly (no MAC)'],
 	];
 	fill(container,
-		items.length ? h('dl', { class: 'facts', id: 'facts' }, items)
+		items.length || other.length ? h('dl', { class: 'facts', id: 'facts' }, items)
 			: state('empty', 'The machine has not said hello yet.', h('div', {}, 'Facts arrive in the run\'s first frame (HELLO); if the run stays empty, check the payload\'s console.')),
+		other.length ? h('div', { id: 'facts-other' }, h('h3', {}, 'Other facts (HELLO keys as sent, no name here yet)'),
+			h('dl', { class: 'facts' }, other)) : null,
 		h('details', {}, h('summary', { class: 'muted' }, 'Run record'),
 			h('dl', { class: 'facts' }, runFacts.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))));
 }
