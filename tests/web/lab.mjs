@@ -108,6 +108,15 @@ try {
 	ok(!html.includes(process.env.XCB_SECRET), 'machine page never shows the password');
 	ok((await page.textContent('#power-facts')).includes('set (a file'), 'machine page says a password is set');
 	ok(rows === job.events.length && rows >= 5, `job ${job.id}'s ${job.events.length} events on the machine page (${rows} rows)`);
+	// Each event's time as the runs list writes dates (format.js's date: it
+	// showed the raw ISO "2026-12-05T12:24:55Z"), the API's time in its title.
+	const evTimes = async (sel) => page.$$eval(`${sel} table.events tr td:first-child`, (tds) => tds.map((td) => ({ text: td.textContent, title: td.title })));
+	const fmtDate = (v) => page.evaluate(async (x) => (await import('./js/format.js')).date(x), v);
+	const wantTimes = [];
+	for (const e of job.events) wantTimes.push({ text: await fmtDate(e.at), title: e.at });
+	const gotTimes = await evTimes(`.card.job[data-job="${job.id}"]`);
+	ok(JSON.stringify(gotTimes) === JSON.stringify(wantTimes) && wantTimes.every((t) => /^\d{4}-\d\d-\d\d \d\d:\d\d$/.test(t.text)),
+		'machine page: job event times as the runs list writes dates, the full time in the title', { gotTimes, wantTimes });
 	// Its lab and the limits its jobs run under, as the API has them (the
 	// page showed neither: an operator had to ask `xcbench job show`).
 	const mj = (await api(`machines/${MAC}`)).machine;
@@ -143,6 +152,8 @@ try {
 	await page.waitForSelector(`#run-job .card.job[data-job="${job.id}"]`, { timeout: 20000 });
 	const runRows = await page.$$eval('#run-job table.events tr', (tr) => tr.length);
 	ok(runRows === job.events.length, `run ${job.run_id}'s page shows job ${job.id} with its ${runRows} events`);
+	const runTimes = await evTimes('#run-job');
+	ok(JSON.stringify(runTimes) === JSON.stringify(wantTimes), 'run page: job event times as the runs list writes dates, the full time in the title', { runTimes, wantTimes });
 	await page.screenshot({ path: path.join(OUT, 'web-run-job.png'), fullPage: true });
 	// A job that times out: once its machine is idle again, the Lab page
 	// still says so (it showed "idle" and "—", the failure only on the

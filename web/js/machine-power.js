@@ -9,6 +9,7 @@
 
 import { h, $, fill, state, errorBox, loading, params, header, badge } from './dom.js';
 import * as api from './api.js';
+import * as fmt from './format.js';
 
 const POLL_MS = 1500;
 let mac = params().get('mac') || '';
@@ -112,6 +113,8 @@ function renderPower(m) {
 	}
 }
 
+// A job's events: each time as the runs list writes dates (format.js), the
+// full ISO time (seconds, UTC) in its title.
 function renderJobs(m) {
 	if (!m.jobs.length) {
 		fill(jobsEl, h('h2', {}, 'Jobs'), state('empty', 'No jobs for this machine.', h('div', {}, 'Queue one with ', h('code', {}, `xcbench queue --mac ${mac} --suite quick`))));
@@ -127,7 +130,7 @@ function renderJobs(m) {
 			} }, 'Cancel')),
 		h('div', { class: 'sub limits' }, `limits: ${jobLimits(j)}`),
 		h('table', { class: 'data events' }, h('tbody', {}, j.events.map((e) =>
-			h('tr', {}, h('td', {}, e.at), h('td', {}, e.stage), h('td', {}, `#${e.attempt}`), h('td', {}, e.reason))))))));
+			h('tr', {}, h('td', { class: 'at', title: e.at }, fmt.date(e.at)), h('td', {}, e.stage), h('td', {}, `#${e.attempt}`), h('td', {}, e.reason))))))));
 }
 
 async function refresh() {

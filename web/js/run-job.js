@@ -6,6 +6,7 @@
 
 import { h, $, fill, params, badge } from './dom.js';
 import * as api from './api.js';
+import * as fmt from './format.js';
 import { loaded } from './run.js';
 
 const POLL_MS = 2000;
@@ -13,6 +14,8 @@ const el = $('#run-job');
 const id = Number(params().get('id'));
 const ENDED = ['complete', 'failed', 'timed_out', 'cancelled'];
 
+// Event times as the runs list writes dates (format.js); the full ISO time
+// (seconds, UTC) in the title.
 function render(j) {
 	fill(el, h('h2', {}, 'Job'),
 		h('div', { class: 'card job', dataset: { job: j.id, stage: j.stage } },
@@ -20,7 +23,7 @@ function render(j) {
 				` ${j.suite} on `, h('a', { href: `machine.html?mac=${encodeURIComponent(j.mac)}` }, j.mac),
 				` · attempt ${j.attempt || 0} of ${j.attempts}`),
 			h('table', { class: 'data events' }, h('tbody', {}, j.events.map((e) =>
-				h('tr', {}, h('td', {}, e.at), h('td', {}, e.stage), h('td', {}, `#${e.attempt}`), h('td', {}, e.reason)))))));
+				h('tr', {}, h('td', { class: 'at', title: e.at }, fmt.date(e.at)), h('td', {}, e.stage), h('td', {}, `#${e.attempt}`), h('td', {}, e.reason)))))));
 }
 
 async function start() {
