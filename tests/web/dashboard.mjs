@@ -554,6 +554,16 @@ async function syncPage(S) {
 			figsOk = figsOk && !!r && r.figs[f] === `${await nsOf(c.pseudo[f].p50)} / ${await nsOf(c.pseudo[f].p99)}`;
 	}
 	ok(figsOk, 'sync run page: per case the writer\'s hold, end-to-end, time to effective and the batch wait (p50 / p99) as the API has them', rows.slice(0, 2));
+	// As the TLB table: at 1366 px every column is in view (the table was
+	// 1638 px in a 1322 px box, its verification column cut off) and no
+	// figure breaks from its unit.
+	const syncFit = await page.$eval('#sync .tablewrap', (w) => {
+		const t = w.querySelector('table');
+		const lines = (el) => { const r = document.createRange(); r.selectNodeContents(el); return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; };
+		const broken = [...t.querySelectorAll('td.num, td[data-verified]')].filter((td) => lines(td) > 1).map((td) => td.textContent);
+		return { scroll: w.scrollWidth, client: w.clientWidth, broken: broken.length, some: broken.slice(0, 4) };
+	});
+	ok(syncFit.scroll <= syncFit.client && syncFit.broken === 0, 'sync run page: the sync table fits 1366 px, every figure on one line', syncFit);
 	const ver = await page.$$eval('#tlb tbody tr', (trs) => trs.map((t) => t.querySelector('td[data-verified]')?.dataset.verified));
 	ok(ver.length === sync.length && ver.every((v) => v === 'true') && !(await page.textContent('#tlb-body')).includes('no TLB shootdown'),
 		'sync run page: the TLB panel shows every mode\'s verification (lazy included)', ver);
