@@ -166,6 +166,7 @@ async function main() {
 	diag(`runs: A=#${A.id} B=#${B.id} C=#${C.id} R=#${R.id} live=#${L.id} sync=#${S.id}`);
 
 	await runsPage(R, B, L);
+	await emptySegment(R);
 	await runPage(R);
 	await jumpLinks(R);
 	await jumpLinks(A);
@@ -257,6 +258,26 @@ async function runsPage(A, B, L) {
 	await Promise.all([page.waitForURL(/compare\.html/), page.click('#compare-btn')]);
 	const q = new URL(page.url()).searchParams;
 	ok(q.get('a') === String(Math.min(A.id, B.id)) && q.get('b') === String(Math.max(A.id, B.id)), 'runs page: pick two → compare.html?a=older&b=newer', page.url());
+}
+
+// An address with an empty segment ("http://host//", "//run.html?id=N"):
+// the daemon serves the page, and the page's API calls and links go to the
+// root's /api/v1 (they went to "//api/v1/runs": "not found", page in error).
+async function emptySegment(A) {
+	const total = (await api('runs?limit=1000')).total;
+	const twice = (p) => `${BASE.replace(/\/+$/, '')}//${p}`;
+	await page.goto(twice(''));
+	await page.waitForFunction(() => document.body.dataset.ready === '1' || document.querySelector('[data-state=error]'));
+	const rows = (await page.$$('#runs tbody tr')).length;
+	const err = await page.$('[data-state=error]');
+	ok(rows === total && !err && new URL(page.url()).pathname === '/',
+		'runs page at "//": every run listed, no error, the address without the empty segment', { rows, total, err: err && (await err.textContent()), url: page.url() });
+	await page.goto(twice(`run.html?id=${A.id}`));
+	await page.waitForFunction(() => (window.xcbRun && window.xcbRun.ready) || document.querySelector('[data-state=error]'));
+	const csv = await page.$eval('#run-csv', (a) => a.href).catch(() => null);
+	const r = csv ? await fetch(csv) : { ok: false, status: null };
+	ok(!(await page.$('[data-state=error]')) && (await page.textContent('h1')) === `Run #${A.id}` && r.ok,
+		`run page at "//run.html?id=${A.id}": drawn, its CSV link answers (${csv})`, { url: page.url(), csv, status: r.status });
 }
 
 // The page's axis toolbar (delivery, wait, flush…): one chosen value per axis.

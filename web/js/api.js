@@ -1,10 +1,23 @@
 // api.js — the dashboard's only door to xcbenchd's JSON API (host/API.md).
 //
-// Paths are relative ("api/v1/…") so the pages also work when the daemon is
-// reached under a path prefix. Errors become ApiError with the HTTP status,
-// the daemon's JSON error message, and a hint that says what to do.
+// API addresses are resolved against the dashboard's root (the folder above
+// this file), not the page's address, so the pages work when the daemon is
+// reached under a path prefix and when the address has an empty segment.
+// Errors become ApiError with the HTTP status, the daemon's JSON error
+// message, and a hint that says what to do.
 
-export const BASE = 'api/v1';
+// The daemon serves its files at "http://host//" (and "//run.html") but its
+// API only at "/api/v1/...": an address relative to such a page went to
+// "//api/v1/runs", "not found". Empty segments are dropped from the root,
+// and from the page's own address too, so its relative links (the CSV
+// downloads, the other pages) resolve under the root as well.
+const dropEmpty = (p) => p.replace(/\/{2,}/g, '/');
+const root = new URL('../', import.meta.url);
+root.pathname = dropEmpty(root.pathname);
+if (dropEmpty(location.pathname) !== location.pathname)
+	history.replaceState(history.state, '', dropEmpty(location.pathname) + location.search + location.hash);
+
+export const BASE = new URL('api/v1', root).href;
 
 export class ApiError extends Error {
 	constructor(status, message, hint) {
@@ -118,4 +131,7 @@ export async function write(method, path, body) {
 	}
 }
 
-export const csvUrl = (path) => `${BASE}/${path}`;
+// Download links stay relative to the page ("api/v1/runs/3.csv", as the
+// pages' <noscript> links): every page sits at the root, and its address
+// has no empty segment (above), so they resolve where the fetches go.
+export const csvUrl = (path) => `api/v1/${path}`;
