@@ -72,6 +72,20 @@ rc=$?
 check "xcbench runs --status twice: exit $rc, refused naming both ($(cat "$T/runs.err"))" \
 	bash -c '[ "$1" = 2 ] && [ ! -s "$2" ] && grep -qx "xcbench runs: --status: given more than once ('"'complete', then 'crashed'"'); it takes one value" "$3"' \
 	_ "$rc" "$T/runs.out" "$T/runs.err"
+# a where-list key given twice: 400 naming it (mask=1,mask=2 kept mask=2
+# alone, without a word; algo_a=X is a_where=algo=X, so the two together
+# give algo twice), and xcbench's exit 2 for it
+for q in "compare?a=$id&b=$id&a_where=mask=1,mask=2:a_where:mask:" \
+	 "compare?a=$id&b=$id&algo_a=x&algo_b=y&b_where=algo=z:b_where:algo:; algo_b=X is b_where=algo=X"; do
+	IFS=: read -r path name key extra <<<"$q"
+	got=$(answer "$path")
+	check "$path: 400 naming $name's $key ($got)" \
+		test "$got" = "400 {\"error\":\"$name: key '$key' given more than once (a case has one value per key$extra)\",\"status\":400}"
+done
+"$XCBENCH" --server "$URL" compare "$id" "$id" --a-where mask=1,mask=2 >"$T/cw.out" 2>"$T/cw.err"
+rc=$?
+check "xcbench compare --a-where mask=1,mask=2: exit $rc, refused naming mask ($(cat "$T/cw.err"))" \
+	bash -c '[ "$1" = 2 ] && grep -q "a_where: key '"'mask'"' given more than once" "$2"' _ "$rc" "$T/cw.err"
 check "distinct arguments are taken as before" \
 	test "$(pyjson "$URL/api/v1/runs?status=crashed&limit=5&offset=0" 'd["total"]')" = 1
 

@@ -409,6 +409,16 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 	if (side_where(rq, "algo_a", "a_where", &c.a) || side_where(rq, "algo_b", "b_where", &c.b))
 		return reply_error(rq, 400, "a_where/b_where: expected key=value[,key=value] (at most %d)",
 				   COMPARE_MAX_WHERE);
+	for (int s = 0; s < 2; s++) {
+		const char *twice = compare_where_twice(s ? &c.b : &c.a);
+
+		if (twice)
+			return reply_error(rq, 400, "%s: key '%s' given more than once (a case has one value per key%s)",
+					   s ? "b_where" : "a_where", twice,
+					   strcmp(twice, "algo") == 0 && qarg(rq, s ? "algo_b" : "algo_a")
+						   ? (s ? "; algo_b=X is b_where=algo=X" : "; algo_a=X is a_where=algo=X")
+						   : "");
+	}
 	if (num_arg(rq, "fdr", 0.0001, 0.5, COMPARE_FDR, &c.fdr))
 		return reply_error(rq, 400, "fdr: expected a false discovery rate in 0.0001..0.5");
 	if (num_arg(rq, "min_effect", 0, 1000, COMPARE_MIN_EFFECT, &c.min_effect))

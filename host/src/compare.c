@@ -989,3 +989,12 @@ int compare_parse_where(const char *s, struct compare_side *side)
 	}
 	return 0;
 }
+
+const char *compare_where_twice(const struct compare_side *side)
+{
+	for (size_t i = 0; i < side->nwhere; i++)
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(side->where[i].key, side->where[j].key) == 0)
+				return side->where[i].key;
+	return NULL;
+}

@@ -73,6 +73,10 @@ const char *compare_row_near(const char *name);
 int compare_parse_runs(const char *s, struct compare_side *side);
 /* "k=v,k=v" appended to side->where; -1 when malformed. */
 int compare_parse_where(const char *s, struct compare_side *side);
+/* The first key side->where restricts twice (mask=1,mask=2, or algo_a=X
+ * with a_where=algo=Y), NULL when none: a case has one value per key, so
+ * the side could only be empty, and the matching kept the last value. */
+const char *compare_where_twice(const struct compare_side *side);
 
 /* The "cases", "unmatched_*", "pivots", "algo_*", "confidence", "level",
  * "warnings", "summary", "fdr", "min_effect_pct" members of the compare
