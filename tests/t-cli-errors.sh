@@ -358,6 +358,14 @@ check "runs prints the label without its control characters ($(grep "^$ID " "$TM
 check "... and so does show" bash -c "grep -q 'evil?\[31mRED' '$TMP/show9' && ! LC_ALL=C grep -q \$'\x1b' '$TMP/show9'"
 "${X[@]}" runs --json >"$TMP/runs9.json" 2>&1
 check "... while --json keeps them, escaped" grep -qiF 'evil\u001b[31mRED' "$TMP/runs9.json"
+# a label's tab and newline: one line still (show's header and compare's
+# "A: run N; label ..." broke in two at the newline)
+"${X[@]}" label "$ID" --label $'x\ty\nz' >"$TMP/label9" 2>&1
+"${X[@]}" show "$ID" >"$TMP/show9" 2>&1
+"${X[@]}" compare "$ID" "$ID" >"$TMP/cmp9" 2>&1
+check "label, show and compare print a label's tab and newline as '?' ($(head -1 "$TMP/show9"))" \
+	bash -c "grep -q '^run $ID: label x?y?z;' '$TMP/label9' && head -1 '$TMP/show9' | grep -q ' label x?y?z\$' &&
+		 grep -q '^A: run $ID .*label \"x?y?z\"' '$TMP/cmp9' && ! grep -q \$'\t' '$TMP/show9' '$TMP/cmp9' '$TMP/label9'"
 
 check "SIGTERM: clean shutdown" stop_daemon
 

@@ -98,7 +98,8 @@ json_t *api_run_whole(uint64_t id);
 int suite_ok(const char *cmd, const char *suite);
 /* Masks, as '?', the control characters (C0 but newline and tab, DEL, C1)
  * in every string of v, for printing as text (termsafe.c): a terminal
- * obeys them. api_answer does it to every answer it returns. */
+ * obeys them; in a label or tags, newline and tab too (one line each).
+ * api_answer does it to every answer it returns. */
 void term_safe(json_t *v);
 /* The same for a method with a body (taken: freed here; NULL for none). */
 json_t *api_answer(const char *method, const char *path, json_t *body, int as_json, int *rc);
