@@ -221,6 +221,18 @@ check "machine power --json prints the answer as JSON ($(tr -d '\n ' <"$TMP/m6.j
 "${X[@]}" machine set $M6T --power manual --json >"$TMP/m6s.json" 2>&1
 check "machine set --json prints the machine as JSON" \
 	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); sys.exit(o["machine"]["power"]["driver"] != "manual")' "$TMP/m6s.json"
+# manual power with settings no person uses: refused naming the field (it
+# was stored and shown as "manual -@x", as if the host mattered); usage
+# error, exit 2, and the machine keeps its manual settings
+for f in "--host x:host" "--port 623:port" "--user u:user" "--command c:command"; do
+	"${X[@]}" machine set $M6T --power manual ${f%:*} >"$TMP/m6m.out" 2>"$TMP/m6m.err"
+	rc=$?
+	check "machine set --power manual ${f%:*}: refused naming ${f#*:} (exit $rc: $(cat "$TMP/m6m.err"))" \
+		bash -c '[ "$1" = 2 ] && [ ! -s "$2" ] && grep -qx "xcbench machine: --$3: the manual driver uses no host, port, user, password_file or command (a person powers the machine)" "$4"' \
+		_ "$rc" "$TMP/m6m.out" "${f#*:}" "$TMP/m6m.err"
+done
+check "... and its power is still manual with no host" \
+	test "$(field "/api/v1/machines/52:54:00:0e:00:06" 'j["machine"]["power"]["driver"], j["machine"]["power"]["host"]')" = "manual None"
 check "SIGTERM: clean shutdown" stop_daemon
 check "no password in the daemon's log or database" \
 	sh -c "! grep -qF '$SECRET' '$TMP/daemon.log' && ! grep -qaF '$SECRET' '$TMP'/xcbench.db*"

@@ -136,8 +136,11 @@ enum MHD_Result api_machine_power_set(struct req *rq, int64_t m)
 		snprintf(c.driver, sizeof(c.driver), "manual");
 	/* No password_file: keep the stored one (the pages never see it, so
 	 * they cannot send it back). No command: likewise (a page read without
-	 * the admin token never saw it: power_json). */
-	if ((!json_object_get(body, "password_file") || !json_object_get(body, "command")) && rdb()) {
+	 * the admin token never saw it: power_json). Not for manual, which
+	 * uses neither (power_check refuses them): a machine set from command
+	 * to manual drops its template. */
+	if ((!json_object_get(body, "password_file") || !json_object_get(body, "command")) && rdb() &&
+	    strcmp(c.driver, "manual") != 0) {
 		struct power_cfg old;
 
 		if (jobs_db_power_cfg(rdb(), c.mac, &old) == 0) {

@@ -125,10 +125,26 @@ void power_last_line(const char *out, const char *const skip[], char *dst, size_
 	dst[bestlen] = 0;
 }
 
+/* manual: a person powers the machine, so none of the settings a driver
+ * runs with is used. One given anyway was stored and shown ("manual -@x")
+ * as if it did something: refused, named, as the other drivers refuse
+ * what they cannot use. */
+static int manual_check(const struct power_cfg *c, char *why, size_t whylen)
+{
+	const char *given = c->host[0] ? "host" : c->port ? "port" : c->user[0] ? "user"
+			  : c->password_file[0] ? "password_file" : c->command[0] ? "command" : NULL;
+
+	if (!given)
+		return 0;
+	snprintf(why, whylen, "%s: the manual driver uses no host, port, user, password_file or command "
+		 "(a person powers the machine)", given);
+	return -1;
+}
+
 int power_check(const struct power_cfg *c, char *why, size_t whylen)
 {
 	if (!c->driver[0] || strcmp(c->driver, "manual") == 0)
-		return 0;
+		return manual_check(c, why, whylen);
 	if (strcmp(c->driver, "ipmi") == 0)
 		return power_ipmi_check(c, why, whylen);
 	if (strcmp(c->driver, "command") == 0)

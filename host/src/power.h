@@ -55,7 +55,8 @@ enum power_fault power_fault_of(const char *msg);
 
 /* Checks settings before they are stored: 0, or -1 with the reason in why
  * (the driver known, the fields it needs present and well-formed, the
- * password file readable by the daemon and by nobody else). */
+ * password file readable by the daemon and by nobody else; for manual,
+ * none of the fields given). */
 int power_check(const struct power_cfg *c, char *why, size_t whylen);
 
 /* Runs action a. 0 on success, with the state ("on"/"off") in msg for
