@@ -239,6 +239,8 @@ expect_fail "baseline 2^64-1: not a run id" 2 "not a list of run ids \(1,2,3\): 
 	"${X[@]}" baseline 18446744073709551615
 expect_fail "baseline 1,9223372036854775808: past 2^63-1" 2 "not a list of run ids" \
 	"${X[@]}" baseline "$ID,9223372036854775808"
+expect_fail "job show 1 extra: the extra argument named" 2 "^xcbench job show: unexpected argument 'extra' \(one job id\)$" \
+	"${X[@]}" job show 1 extra
 expect_fail "job show 99999999999999999999999: not a job id" 2 "^xcbench job: not a job id: '99999999999999999999999'$" \
 	"${X[@]}" job show 99999999999999999999999
 expect_fail "job cancel -1: not a job id" 2 "not a job id: '-1'" "${X[@]}" job cancel -- -1

@@ -141,9 +141,15 @@ int cmd_job(int argc, char **argv)
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
-	if (argc - optind != 2 ||
+	if (argc - optind < 2 ||
 	    (strcmp(argv[optind], "show") && strcmp(argv[optind], "wait") && strcmp(argv[optind], "cancel"))) {
 		fprintf(stderr, "xcbench job: expected show ID, wait ID or cancel ID\n");
+		return cmd_usage_error(&cmd);
+	}
+	/* Named: "expected show ID, ..." of `job show 1 extra` left the
+	 * reader to find which word was one too many. */
+	if (argc - optind > 2) {
+		fprintf(stderr, "xcbench job %s: unexpected argument '%s' (one job id)\n", argv[optind], argv[optind + 2]);
 		return cmd_usage_error(&cmd);
 	}
 	if (parse_id(argv[optind + 1], &id)) {
