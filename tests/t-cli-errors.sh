@@ -170,6 +170,12 @@ else
 	skip "--server without a value under ASan" "host/build/san/xcbench-asan not built (make -C host tests)"
 fi
 
+# 5a. a gzip-compressed capture is said to be one, with what to run (it
+# said "N lines: 0 frames ... no XCB1 frames found", no more)
+printf 'boot\nXCB1 AAAA\n' | gzip >"$TMP/cap.log.gz"
+expect_fail "ingest FILE.gz: said gzip-compressed, with the zcat to run" 1 \
+	"^xcbench ingest: '$TMP/cap.log.gz' is gzip-compressed: zcat $TMP/cap.log.gz \| xcbench ingest -$" \
+	"${X[@]}" ingest "$TMP/cap.log.gz"
 # 5a. ingest of a directory names it (it said 'read: Is a directory')
 expect_fail "ingest DIR: the directory named" 1 "^xcbench ingest: cannot read '$TMP/somedir': Is a directory$" \
 	"${X[@]}" ingest "$TMP/somedir"

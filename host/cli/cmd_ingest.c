@@ -44,7 +44,13 @@ struct ingest {
 	int open;                 /* the daemon takes any token */
 	struct sender_opts so;
 	const char *mac;          /* --mac: the machine the runs are of */
+	unsigned char head[2];    /* the capture's first bytes (gzip's magic?) */
+	size_t nhead;
 };
+
+/* gzip's magic (RFC 1952): a capture kept as capture.log.gz had no frame
+ * among its "lines", and said no more than that. */
+static const unsigned char GZIP_MAGIC[2] = { 0x1f, 0x8b };
 
 static const char usage[] = "usage: xcbench ingest FILE|- [--timeout SECONDS] [--mac MAC]\n"
 		   "Reads a serial capture (XCB1 lines; other lines are ignored) and submits\n"
@@ -326,6 +332,8 @@ static int read_capture(struct ingest *g, int in)
 			fprintf(stderr, "xcbench ingest: read: %s\n", strerror(errno));
 			goto out;
 		}
+		for (ssize_t i = 0; i < r && g->nhead < sizeof(g->head); i++)
+			g->head[g->nhead++] = (unsigned char)buf[i];
 		for (ssize_t i = 0; i < r; i++)
 			if (line_byte(g, &l, buf[i]))
 				goto out;
@@ -400,7 +408,14 @@ int cmd_ingest(int argc, char **argv)
 	if (read_capture(&g, in) == 0) {
 		fprintf(stderr, "xcbench ingest: %zu lines: %zu frames, %zu other lines, %zu damaged frames, %zu run(s)\n",
 			g.lines, g.frames, g.noise, g.bad, g.ntok);
-		if (g.frames == 0) {
+		if (g.frames == 0 && g.nhead == sizeof(GZIP_MAGIC) && memcmp(g.head, GZIP_MAGIC, g.nhead) == 0) {
+			if (strcmp(argv[optind], "-"))
+				fprintf(stderr, "xcbench ingest: '%s' is gzip-compressed: zcat %s | xcbench ingest -\n",
+					argv[optind], argv[optind]);
+			else
+				fprintf(stderr, "xcbench ingest: standard input is gzip-compressed: zcat FILE | "
+					"xcbench ingest -\n");
+		} else if (g.frames == 0) {
 			fprintf(stderr, "xcbench ingest: no XCB1 frames found in '%s'\n", argv[optind]);
 		} else {
 			uint64_t unstored = print_gaps(&g);
