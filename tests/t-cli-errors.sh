@@ -124,6 +124,20 @@ expect_fail "queue against it: no job claimed" 1 "answer is not a JSON object" \
 	"$XCBENCH" --server "$WURL" queue --mac 52:54:00:ce:00:02 --suite quick
 check "... and no 'queued' line ($(head -c 100 "$TMP/out"))" [ ! -s "$TMP/out" ]
 kill "$WPID"; wait "$WPID" 2>/dev/null
+# A web server's 404 page: export and samples (streamed answers) said
+# "HTTP 404: " and the whole HTML page; every command says what show says
+rm -f "$TMP/wport"
+python3 "$ROOT/tests/wrong-server.py" "$TMP/wport" html404 &
+WPID=$!
+for _ in $(seq 100); do [ -s "$TMP/wport" ] && break; sleep 0.1; done
+WURL=http://127.0.0.1:$(cat "$TMP/wport")
+for c in "export 1" "samples 1" "show 1"; do
+	# shellcheck disable=SC2086  # the command's words
+	expect_fail "$c against a web server's 404 page: one line, not its HTML" 1 \
+		"HTTP 404: not an xcbenchd answer \(is $WURL an xcbenchd\?\)$" "$XCBENCH" --server "$WURL" $c
+	check "... one line on stderr, nothing on stdout" bash -c '[ "$(wc -l <"$1")" = 1 ] && [ ! -s "$2" ]' _ "$TMP/err" "$TMP/out"
+done
+kill "$WPID"; wait "$WPID" 2>/dev/null
 expect_fail "XCBENCH_TIMEOUT must be whole seconds" 2 "XCBENCH_TIMEOUT='2s': expected whole seconds" \
 	env XCBENCH_TIMEOUT=2s "$XCBENCH" --server "$URL" runs
 

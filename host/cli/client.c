@@ -111,8 +111,15 @@ char *http_error_text(const struct http_resp *r)
 {
 	json_t *e = r->body.p ? json_loadb(r->body.p, r->body.len, 0, NULL) : NULL;
 	const char *msg = json_string_value(json_object_get(e, "error"));
-	char *t = strdup(msg ? msg : r->body.p ? r->body.p : "");
+	char *t = NULL;
 
+	/* xcbenchd's every error is {"error": ...}; without one the answer
+	 * is another server's (export printed a web server's whole 404
+	 * page), said as for an answer that is no JSON object. */
+	if (msg)
+		t = strdup(msg);
+	else if (asprintf(&t, "not an xcbenchd answer (is %s an xcbenchd?)", opt_server) < 0)
+		t = NULL;
 	json_decref(e);
 	return t;
 }
@@ -360,11 +367,15 @@ json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path
 			/* The user typed an option, not the body field the
 			 * daemon names: say the option (password_file was
 			 * --password-file, driver --power). */
-			if (opt)
+			if (opt) {
 				fprintf(stderr, "%s: --%s: %s\n", cmd->name, opt->name, msg + strlen(cmdopt_key(opt)) + 2);
-			else
+			} else {
+				char *text = http_error_text(&r);
+
 				fprintf(stderr, "xcbench: %s %s: HTTP %d: %s%s\n", method, path, r.status,
-					msg ? msg : "(no message)", http_status_hint(r.status));
+					text ? text : "", http_status_hint(r.status));
+				free(text);
+			}
 			json_decref(o);
 			o = NULL;
 		} else if (!json_is_object(o)) {

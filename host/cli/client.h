@@ -55,9 +55,9 @@ void say_output_failed(int err);
 /* What to add to an HTTP error status's message: a hint for 401 (to pass
  * a token when none was sent; that the daemon refused the one sent, naming
  * its --token-file or $XCBENCH_TOKEN), else "". */
-/* An answer's error for a person: the API's "error" message, else its body
- * as text (not the JSON around it). A copy to free; never NULL unless out
- * of memory. */
+/* An answer's error for a person: the API's "error" message (not the JSON
+ * around it), else that it is not xcbenchd's, naming --server. A copy to
+ * free; never NULL unless out of memory. */
 char *http_error_text(const struct http_resp *r);
 const char *http_status_hint(int status);
 /* Host part of opt_server (for UDP), and its port. */
