@@ -326,6 +326,17 @@ expect_fail "ingest --mac zz: named before the capture is read" 2 \
 	"${X[@]}" ingest --mac zz "$TMP/cap.log"
 check "... without a registration's raw JSON" bash -c "! grep -q 'cannot register' '$TMP/err'"
 
+# check --baseline last:N / stored of a machine's first run: the machine
+# named by its MAC (it said "machine 3", the store's own id)
+"$XCB_GEN" --serial "$TMP/capm.txt" --reps 1 >/dev/null 2>&1
+MR=$("${X[@]}" ingest --mac 52:54:00:aa:00:0c "$TMP/capm.txt" 2>/dev/null | sed -n 's/^run \([0-9]*\) .*/\1/p')
+expect_fail "check --baseline last:1 of a machine's first run: the machine's MAC named" 2 \
+	"HTTP 404: a=last:1: no complete run of machine 52:54:00:aa:00:0c and suite 'gen' before run $MR$" \
+	"${X[@]}" check --baseline last:1 "$MR"
+expect_fail "check --baseline stored without one: the MAC named" 2 \
+	"HTTP 404: a=baseline: machine 52:54:00:aa:00:0c has no baseline for suite 'gen'" \
+	"${X[@]}" check --baseline stored "$MR"
+
 expect_fail "machine power without an action names the actions" 2 \
 	"^xcbench machine power 52:54:00:aa:00:09: expected an action: on, off, cycle, status or pxe$" \
 	"${X[@]}" machine power 52:54:00:aa:00:09

@@ -250,13 +250,26 @@ static int sides_by_label(struct req *rq, struct dbi *db, const char *as, const 
 	return 0;
 }
 
+/* The MAC of run id's machine into mac (for a person: "machine 3" was the
+ * store's own id, which nothing the user sees shows); "?" if not found. */
+static void run_mac(struct dbi *db, int64_t id, char *mac, size_t cap)
+{
+	struct run_row r;
+
+	memset(&r, 0, sizeof(r));
+	snprintf(mac, cap, "?");
+	if (run_get(db, id, &r) == 1 && r.mac.s)
+		snprintf(mac, cap, "%s", r.mac.s);
+	run_row_free(&r);
+}
+
 /* a=baseline: the stored baseline of b's (first run's) machine + suite;
  * a=last:N: the N complete runs of that machine + suite before b's first run. */
 static int side_a_relative(struct req *rq, struct dbi *db, const char *as, struct compare_req *c,
 			   enum MHD_Result *res)
 {
 	int64_t machine;
-	char suite[128], why[128];
+	char suite[128], why[128], mac[32];
 	uint64_t n = 0;
 
 	if (!db) {
@@ -273,14 +286,18 @@ static int side_a_relative(struct req *rq, struct dbi *db, const char *as, struc
 	}
 	if (n) {
 		c->a.nruns = runs_last_before(db, machine, suite, c->b.runs[0], (size_t)n, c->a.runs);
-		if (!c->a.nruns)
-			*res = reply_error(rq, 404, "a=%s: no complete run of machine %lld and suite '%s' before run %lld",
-					   as, (long long)machine, suite, (long long)c->b.runs[0]);
+		if (!c->a.nruns) {
+			run_mac(db, c->b.runs[0], mac, sizeof(mac));
+			*res = reply_error(rq, 404, "a=%s: no complete run of machine %s and suite '%s' before run %lld",
+					   as, mac, suite, (long long)c->b.runs[0]);
+		}
 	} else {
 		c->a.nruns = baseline_get(db, machine, suite, c->a.runs, COMPARE_MAX_RUNS);
-		if (!c->a.nruns)
-			*res = reply_error(rq, 404, "a=baseline: machine %lld has no baseline for suite '%s' (xcbench baseline RUNS)",
-					   (long long)machine, suite);
+		if (!c->a.nruns) {
+			run_mac(db, c->b.runs[0], mac, sizeof(mac));
+			*res = reply_error(rq, 404, "a=baseline: machine %s has no baseline for suite '%s' (xcbench baseline RUNS)",
+					   mac, suite);
+		}
 	}
 	return c->a.nruns ? 0 : -1;
 }
