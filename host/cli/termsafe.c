@@ -7,7 +7,7 @@
  * move the cursor or retitle the window of whoever lists the runs. So
  * every string of a text answer has its control characters (C0 but
  * newline and tab, DEL, C1) shown as '?'. A one-line field (a run's label
- * and tags: ONE_LINE_KEYS) has its newlines and tabs shown so too: the
+ * and tags: ONE_LINE_KEYS) has its newlines and tabs shown as spaces: the
  * CLI prints it inside a line (show's header, compare's "A: run 1; label
  * ..."), which a label "x\ty\nz" broke in two; a run's error and notes keep
  * theirs (a watchdog's report is several lines). --json prints the answer
@@ -63,7 +63,10 @@ static char *masked(const unsigned char *s, int one_line)
 			*o++ = '?';
 			s++;
 		} else {
-			*o++ = control(*s, one_line) ? '?' : (char)*s;
+			/* (a one-line field's line breaks and tabs read as the
+			 * spaces they stand for, as the runs table has joined a
+			 * label's lines since t-labels; other controls as '?') */
+			*o++ = one_line && (*s == '\n' || *s == '\t') ? ' ' : control(*s, one_line) ? '?' : (char)*s;
 		}
 	}
 	*o = 0;
