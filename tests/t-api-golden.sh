@@ -260,6 +260,12 @@ check "every JSON real in its shortest form, API and CLI --json (too long: $long
 check "... the CLI's --json read (show: $(wc -c <"$TMP/cli-show.json") bytes, compare: $(wc -c <"$TMP/cli-compare.json"))" \
 	bash -c 'python3 -c "import json,sys; [json.load(open(f)) for f in sys.argv[1:]]" "$@"' _ "$TMP/cli-show.json" "$TMP/cli-compare.json"
 
+# The build /health names is the daemon's own (--version: both read
+# host/build/gen/build_rev.c), before it is masked below.
+hb=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().split("\n", 1)[1])["build"])' "$TMP/got/health" 2>&1 | tail -1)
+check "health's build is xcbenchd --version's ($hb; $("$XCBENCHD" --version))" \
+	test -n "$hb" -a "$("$XCBENCHD" --version)" = "xcbenchd 0.1.0 (build $hb)"
+
 # Normalise what varies between two daemons, nothing else.
 python3 - "$TMP/got" <<'PY'
 import os, re, sys
@@ -270,6 +276,7 @@ subs = [
     (rb'"udp_port":\d+', rb'"udp_port":"<port>"'),
     (rb'"db":"[^"]*"', rb'"db":"<path>"'),
     (rb'"frames":\{[^}]*\}', rb'"frames":"<counters>"'),
+    (rb'"build":"[^"]*"', rb'"build":"<build>"'),
 ]
 for n in os.listdir(d):
     p = os.path.join(d, n)

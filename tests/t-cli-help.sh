@@ -47,4 +47,12 @@ check "xcbenchd --help within 80 columns (${wide:-all})" test -n "$(cat "$OUTDIR
 # calibrate takes 2..10 runs (its text says so): the usage asked for four
 check "calibrate --help: its usage takes two runs or more ($(head -1 "$OUTDIR/help.calibrate"))" \
 	grep -q '^usage: xcbench calibrate RUN,RUN\[,\.\.\.\] ' "$OUTDIR/help.calibrate"
+# --version: the client's and the daemon's name the release and the tree
+# they were built from, as a bug report needs (there was none).
+rev=$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)
+for t in xcbench xcbenchd; do
+	v=$("$ROOT/host/build/$t" --version 2>&1); rc=$?
+	check "$t --version: exit 0, '$t 0.1.0 (build REV)' of this tree ($v; git describe: $rev)" \
+		test "$rc" = 0 -a "$v" = "$t 0.1.0 (build $rev)"
+done
 rm -f "$OUTDIR"/help.*

@@ -312,7 +312,7 @@ kill "$RPID"; wait "$RPID" 2>/dev/null
 # --udp wins over xcbd_start's.)
 P4=$(free_port)
 xcbd_start "$TMP/ready5.log" "$P4" --db "$TMP/ready5.db" --udp "127.0.0.2:$P4"
-banner=$(grep -m1 '^xcbenchd [^ ]*: http ' "$TMP/ready5.log")
+banner=$(grep -m1 '^xcbenchd [^:]*: http ' "$TMP/ready5.log")
 check "the start-up line names the HTTP and the UDP address apart ($banner)" \
-	grep -q "^xcbenchd [^ ]*: http 127\.0\.0\.1:$P4 udp 127\.0\.0\.2:$P4 " "$TMP/ready5.log"
+	grep -q "^xcbenchd [^:]*: http 127\.0\.0\.1:$P4 udp 127\.0\.0\.2:$P4 " "$TMP/ready5.log"
 kill "$XCBD_PID"; wait "$XCBD_PID" 2>/dev/null

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "version.h"
 
 static const struct {
 	const char *name, *summary;
@@ -42,6 +43,7 @@ static void usage(FILE *f)
 		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(f, "\n  --server URL       xcbenchd address (default http://127.0.0.1:8080, or $XCBENCH_SERVER)\n"
 		   "  --token-file FILE  admin token for writes (or $XCBENCH_TOKEN)\n"
+		   "  --version          this client's release and build (the daemon's: GET /api/v1/health)\n"
 		   "  $XCBENCH_TIMEOUT   seconds without a byte from xcbenchd before giving up (default %d)\n"
 		   "Exit status: 0 done; 1 failed (xcbenchd unreachable, or its error); 2 a usage error,\n"
 		   "as is a value xcbenchd refused (HTTP 400); check and compare say their own.\n"
@@ -159,6 +161,12 @@ int main(int argc, char **argv)
 	}
 	if (token_file)
 		opt_token_file = token_file;
+	/* Only as the command: a subcommand's own arguments are its own. */
+	if (n == 1 && strcmp(rest[0], "--version") == 0) {
+		printf("xcbench %s (build %s)\n", XCBENCH_RELEASE, xcb_build_rev);
+		free(rest);
+		return output_status(0);
+	}
 	if (n == 0 || strcmp(rest[0], "--help") == 0 || strcmp(rest[0], "-h") == 0 ||
 	    strcmp(rest[0], "help") == 0) {
 		usage(n ? stdout : stderr);

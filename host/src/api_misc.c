@@ -53,7 +53,7 @@ enum MHD_Result api_health(struct req *rq)
 		runs = json_null();
 	}
 	o = json_pack("{s:s, s:s, s:I, s:b, s:i, s:s, s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o}",
-		      "status", db && !degraded && !counts_why[0] ? "ok" : "degraded", "version", XCBD_VERSION,
+		      "status", db && !degraded && !counts_why[0] ? "ok" : "degraded", "version", XCBENCH_RELEASE,
 		      "uptime_s", (json_int_t)(now_s() - start_time), "open", cfg.open,
 		      "udp_port", ntohs(cfg.udp.sin_port), "db", db_shown,
 		      "frames",
@@ -64,6 +64,9 @@ enum MHD_Result api_health(struct req *rq)
 		      "queued", (json_int_t)atomic_load(&ctr.queued),
 		      "rejected", rej, "runs", runs);
 	json_object_set_new(o, "lab", cfg.lab ? json_string(cfg.lab) : json_null());
+	/* The tree this daemon was built from: two daemons of one release
+	 * sharing a store (several labs) can still differ. */
+	json_object_set_new(o, "build", json_string(xcb_build_rev));
 	if (degraded || !db || counts_why[0])
 		json_object_set_new(o, "reason", json_string(degraded ? why : !db ? "database unavailable" : counts_why));
 	return reply_json(rq, 200, o);

@@ -80,6 +80,7 @@ static const char usage_text[] =
 "                         wait on it instead of polling /api/v1/health\n"
 "  --test-drop P          TEST ONLY: drop this fraction (0..1) of received\n"
 "                         datagrams\n"
+"  --version              the release and the build (git describe), then exit\n"
 "  --help                 this text\n"
 "\n"
 "API: see host/API.md. Wire protocol: proto/README.md.\n";
@@ -180,7 +181,7 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 {
 	/* A suite the payload lacks booted every machine without a job into
 	 * its "unknown suite" error; POST /api/v1/jobs refuses one too. */
-	int suite = XCB_SUITE_DEFAULT;
+	int suite = XCB_SUITE_DEFAULT, version = 0;
 	const struct cmdopt opts[] = {
 		OPT_STR("listen", &o->listen_s), OPT_STR("udp", &o->udp_s), OPT_STR("db", &cfg.db_path),
 		OPT_STR("web", &cfg.web_dir), OPT_STR("firmware", &cfg.firmware), OPT_STR("token-file", &cfg.token_file),
@@ -190,7 +191,7 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 		OPT_FN_MANY("host-name", add_host_name, NULL, NULL), OPT_INT("request-timeout", &cfg.request_timeout, 1, 3600),
 		OPT_INT("per-ip-connections", &cfg.per_ip_conns, 1, 512), OPT_FN("ready-fd", parse_ready_fd, &o->ready_fd, NULL),
 		OPT_FN_MANY("boot-from", add_boot_net, NULL, NULL),
-		OPT_FN_MANY("run-limit", set_run_limit, NULL, NULL), OPT_END_LAST_WINS,
+		OPT_FN_MANY("run-limit", set_run_limit, NULL, NULL), OPT_FLAG("version", &version), OPT_END_LAST_WINS,
 	};
 	const struct cmd cmd = { "xcbenchd", usage_text, opts };
 	int rc;
@@ -205,6 +206,10 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 	cfg.per_ip_conns = 64;
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
+	if (version) {
+		printf("xcbenchd %s (build %s)\n", XCBENCH_RELEASE, xcb_build_rev);
+		return fflush(stdout) ? 1 : 0;
+	}
 	cfg.suite = xcb_suite_names[suite];
 	if (optind < argc) {
 		fprintf(stderr, "xcbenchd: unexpected argument '%s' (see --help)\n", argv[optind]);
@@ -315,7 +320,7 @@ static void announce(int ready_fd)
 	/* After HTTP: a job's boot request must find the server up. */
 	if (job_runner_start())
 		fprintf(stderr, "xcbenchd: cannot start the job runner: jobs wait\n");
-	fprintf(stderr, "xcbenchd %s: http %s:%d udp %s:%d db %s%s\n", XCBD_VERSION,
+	fprintf(stderr, "xcbenchd %s (build %s): http %s:%d udp %s:%d db %s%s\n", XCBENCH_RELEASE, xcb_build_rev,
 		http_at, ntohs(cfg.listen.sin_port), udp_at, ntohs(cfg.udp.sin_port), db_shown,
 		cfg.open ? " (open)" : "");
 	bootnet_describe(err, sizeof(err));

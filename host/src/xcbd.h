@@ -10,9 +10,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "version.h"
 #include "xcb_proto.h"
-
-#define XCBD_VERSION "0.1.0"
 
 struct xcbd_config {
 	struct sockaddr_in listen, udp;
