@@ -232,6 +232,63 @@
 	X("VBoxVBoxVBox", "VirtualBox")
 #define XCB_HV_BARE_METAL "none (bare metal)"
 
+/* HELLO's machine facts, in the order every view lists them, with the name
+ * people read: X(key, name, shown). shown: TEXT (the value as sent),
+ * YES_NO (kv_bool's "1"/"0"), CYCLES (a count of TSC cycles, also shown
+ * in the run's unit), CODE (verbatim: a list or a command line), PART
+ * (shown inside another fact: boot_fw's UEFI revision and vendor).
+ * Host-only: GET /api/v1/schema "hello_facts", the run page's facts;
+ * tests/t-engine-quick.sh checks that a booted payload's HELLO sends no
+ * key this table lacks (but XCB_HELLO_ALGO_PREFIX's). A key the table does
+ * not know (a newer payload's) is still shown, under its own name. */
+#define XCB_HELLO_FACTS(X) \
+	X("brand",                  "CPU",                         TEXT)   \
+	X("vendor",                 "Vendor",                      TEXT)   \
+	X("family",                 "Family",                      TEXT)   \
+	X("model",                  "Model",                       TEXT)   \
+	X("stepping",               "Stepping",                    TEXT)   \
+	X("cpus",                   "Logical CPUs",                TEXT)   \
+	X("cpus_listed",            "CPUs the MADT listed",        TEXT)   \
+	X("all_accounted",          "Every listed CPU online",     YES_NO) \
+	X("topology",               "Topology",                    TEXT)   \
+	X("topo_source",            "Topology found by",           TEXT)   \
+	X("cpu_topo",               "Package/core/thread per CPU", CODE)   \
+	X("apic_mode",              "APIC mode",                   TEXT)   \
+	X("x2apic",                 "x2APIC supported",            YES_NO) \
+	X("apic_ids",               "APIC IDs",                    CODE)   \
+	X("boot_fw",                "Boot firmware",               TEXT)   \
+	X("uefi_rev",               "UEFI revision",               PART)   \
+	X("uefi",                   "UEFI revision (older payloads)", PART) \
+	X("boot_fw_vendor",         "Firmware vendor",             PART)   \
+	X("boot_fw_rev",            "Firmware revision",           PART)   \
+	X("loader",                 "Loader",                      TEXT)   \
+	X("hypervisor",             "Hypervisor",                  TEXT)   \
+	X("tsc_khz",                "TSC",                         TEXT)   \
+	X("tsc_source",             "TSC found by",                TEXT)   \
+	X("invariant_tsc",          "Invariant TSC",               YES_NO) \
+	X("pcid",                   "PCID",                        YES_NO) \
+	X("invpcid",                "INVPCID",                     YES_NO) \
+	X("pcid_enabled",           "PCID enabled",                YES_NO) \
+	X("pge",                    "Global pages",                YES_NO) \
+	X("spin",                   "Spin-wait",                   TEXT)   \
+	X("spin_policy",            "Spin policy asked",           TEXT)   \
+	X("harness",                "Harness",                     TEXT)   \
+	X("overhead_min_cycles",    "Timing overhead (min)",       CYCLES) \
+	X("overhead_median_cycles", "Timing overhead (median)",    CYCLES) \
+	X("floor_ipi_cycles",       "IPI floor (boot)",            CYCLES) \
+	X("floor_roundtrip_cycles", "IPI round trip (boot)",       CYCLES) \
+	X("algos",                  "Algorithms",                  TEXT)   \
+	X("nic",                    "NIC",                         TEXT)   \
+	X("mac",                    "MAC",                         TEXT)   \
+	X("cases_planned",          "Cases planned",               TEXT)   \
+	X("transport",              "Transport",                   TEXT)   \
+	X("fw",                     "Payload version",             TEXT)   \
+	X("suite",                  "Suite",                       TEXT)   \
+	X("cmdline",                "Command line",                CODE)
+/* HELLO's algo.NAME= keys: one description per algorithm the payload
+ * carries, each shown as "Algorithm NAME". */
+#define XCB_HELLO_ALGO_PREFIX "algo."
+
 /* Every vocabulary: X(name, LIST, enum tag). name is what XCB_CASE_AXES's
  * vocabulary column and GET /api/v1/schema call it. */
 #define XCB_VOCABS(X) \
@@ -419,6 +476,13 @@ struct xcb_hypervisor {
 };
 extern const struct xcb_hypervisor xcb_hypervisors[];
 extern const unsigned xcb_n_hypervisors;
+/* XCB_HELLO_FACTS as a table, n entries; shown is the X's third column
+ * as a word ("text", "yes_no", "cycles", "code", "part"). */
+struct xcb_hello_fact {
+	const char *key, *name, *shown;
+};
+extern const struct xcb_hello_fact xcb_hello_facts[];
+extern const unsigned xcb_n_hello_facts;
 /* The name of HELLO `hypervisor` value sig (NUL-free, as JSON carries it):
  * XCB_HV_BARE_METAL for "" (or "none", "0": older payloads), a listed
  * hypervisor's name, else 0 (show the signature itself). */

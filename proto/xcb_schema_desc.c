@@ -17,6 +17,16 @@ const struct xcb_hypervisor xcb_hypervisors[] = { XCB_HYPERVISORS(HV_DESC) };
 #undef HV_DESC
 const unsigned xcb_n_hypervisors = sizeof(xcb_hypervisors) / sizeof(xcb_hypervisors[0]);
 
+#define FACT_TEXT "text"
+#define FACT_YES_NO "yes_no"
+#define FACT_CYCLES "cycles"
+#define FACT_CODE "code"
+#define FACT_PART "part"
+#define FACT_DESC(key, name, shown) { key, name, FACT_##shown },
+const struct xcb_hello_fact xcb_hello_facts[] = { XCB_HELLO_FACTS(FACT_DESC) };
+#undef FACT_DESC
+const unsigned xcb_n_hello_facts = sizeof(xcb_hello_facts) / sizeof(xcb_hello_facts[0]);
+
 #define STORE_COL 1
 #define STORE_JSON 0
 #define AXIS_DESC(key, type, role, store, pref, vocab) \

@@ -132,10 +132,20 @@ if [ -x "$XCBENCH" ] && [ -x "$XCBENCHD" ]; then
 	check "xcbench ingest delivers the capture" test $? -eq 0
 	sed 's/^/# /' "$T/ingest.out"
 	curl -sf "http://127.0.0.1:$PORT/api/v1/runs" >"$T/runs.json"
-	python3 - "$T/runs.json" "$T/run.json" <<'PY'
+	curl -sf "http://127.0.0.1:$PORT/api/v1/schema" >"$T/schema.json"
+	python3 - "$T/runs.json" "$T/run.json" "$T/schema.json" <<'PY'
 import json, sys
 from tap import ok as tap
 runs, mine = json.load(open(sys.argv[1]))["runs"], json.load(open(sys.argv[2]))
+# Every HELLO key this payload sends has its name in the one table the
+# views read (proto/xcb_schema.h XCB_HELLO_FACTS, the schema's hello): a
+# fact added to the payload without one lands under "Other facts".
+hello = json.load(open(sys.argv[3]))["hello"]
+named = {f["key"] for f in hello["facts"]}
+unnamed = sorted(k for k in mine["hello"] if k not in named and not k.startswith(hello["algo_prefix"]))
+tap(not unnamed and len(mine["hello"]) > 20,
+    f"every HELLO key the payload sent ({len(mine['hello'])}) is named in the schema's hello facts"
+    + (f" (unnamed: {unnamed})" if unnamed else ""))
 r = runs[0] if len(runs) == 1 else {}
 ok = (r.get("status") == "complete" and r.get("frames_received") == mine["frames"]
       and r.get("cases") == len(mine["cases"]) and r.get("done_status") == 0)

@@ -84,6 +84,19 @@ static json_t *hypervisors_json(void)
 	return json_pack("{s:s, s:o}", "bare_metal", XCB_HV_BARE_METAL, "signatures", a);
 }
 
+/* {"algo_prefix": "algo.", "facts": [{key, name, shown}, ...]}: HELLO's
+ * machine facts in the order the run page lists them, with their names
+ * (XCB_HELLO_FACTS), so no view keeps a list of its own. */
+static json_t *hello_facts_json(void)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < xcb_n_hello_facts; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "key", xcb_hello_facts[i].key,
+						   "name", xcb_hello_facts[i].name, "shown", xcb_hello_facts[i].shown));
+	return json_pack("{s:s, s:o}", "algo_prefix", XCB_HELLO_ALGO_PREFIX, "facts", a);
+}
+
 static json_t *words_json(const struct pseudo_words *w)
 {
 	return json_pack("{s:s, s:s, s:s, s:s}", "name", w->name, "label", w->label, "measure", w->measure,
@@ -141,6 +154,7 @@ enum MHD_Result api_schema(struct req *rq)
 		"vocabularies", vocabularies_json());
 	if (o) {
 		json_object_set_new(o, "hypervisors", hypervisors_json());
+		json_object_set_new(o, "hello", hello_facts_json());
 		json_object_set_new(o, "sync_rows", sync_rows_json());
 		json_object_set_new(o, "suites", suites_json());
 		json_object_set_new(o, "lock_counts", lock_counts_json());

@@ -551,7 +551,13 @@ async function syncPage(S) {
 	const factDts = (sel) => page.$$eval(`${sel} dd[data-fact]`, (dds) => dds.map((dd) => ({ k: dd.dataset.fact, name: dd.previousElementSibling.textContent })));
 	const named = await factDts('#facts'), other = await factDts('#facts-other');
 	const seenKeys = new Set([...named, ...other].map((x) => x.k));
-	const folded = ['uefi', 'uefi_rev', 'boot_fw_vendor', 'boot_fw_rev']; // said in "Boot firmware"
+	// The names are the schema's (proto's XCB_HELLO_FACTS), the page's own
+	// list gone; its "part" keys are said in "Boot firmware".
+	const hello = (await api('schema')).hello;
+	const nameOf = new Map(hello.facts.map((x) => [x.key, x.name]));
+	const folded = hello.facts.filter((x) => x.shown === 'part').map((x) => x.key);
+	ok(named.filter((x) => !x.k.startsWith(hello.algo_prefix)).every((x) => nameOf.get(x.k) === x.name) && folded.includes('uefi_rev'),
+		'sync run page: each named fact has the schema\'s name (GET /api/v1/schema hello)', { named, folded });
 	ok(named.every((x) => x.name !== x.k) && ['all_accounted', 'overhead_median_cycles', 'cpu_topo'].every((k) => named.some((x) => x.k === k)) &&
 		Object.keys(d.facts).every((k) => seenKeys.has(k) || folded.includes(k)) && other.every((x) => x.name === x.k),
 	'sync run page: every machine fact is named; none is a raw HELLO key among the named ones', { raw: named.filter((x) => x.name === x.k), other });

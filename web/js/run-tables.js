@@ -9,53 +9,36 @@ import { isSync } from './sync_view.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
 
-// HELLO keys in a sensible reading order, with names people know. This is
-// the one table of fact names (the schema has none); the keys are the ones
-// the payload sends (firmware/bench/bench.c send_hello, benchenv.c).
-const FACTS = [
-	['brand', 'CPU'], ['vendor', 'Vendor'], ['family', 'Family'], ['model', 'Model'], ['stepping', 'Stepping'],
-	['cpus', 'Logical CPUs'], ['cpus_listed', 'CPUs the MADT listed'], ['all_accounted', 'Every listed CPU online'],
-	['topology', 'Topology'], ['topo_source', 'Topology found by'], ['cpu_topo', 'Package/core/thread per CPU'],
-	['apic_mode', 'APIC mode'], ['x2apic', 'x2APIC supported'], ['apic_ids', 'APIC IDs'],
-	['boot_fw', 'Boot firmware'], ['loader', 'Loader'],
-	['hypervisor', 'Hypervisor'], ['tsc_khz', 'TSC'], ['tsc_source', 'TSC found by'], ['invariant_tsc', 'Invariant TSC'],
-	['pcid', 'PCID'], ['invpcid', 'INVPCID'], ['pcid_enabled', 'PCID enabled'], ['pge', 'Global pages'],
-	['spin', 'Spin-wait'], ['spin_policy', 'Spin policy asked'], ['harness', 'Harness'],
-	['overhead_min_cycles', 'Timing overhead (min)'], ['overhead_median_cycles', 'Timing overhead (median)'],
-	['floor_ipi_cycles', 'IPI floor (boot)'], ['floor_roundtrip_cycles', 'IPI round trip (boot)'],
-	['algos', 'Algorithms'],
-	['nic', 'NIC'], ['mac', 'MAC'], ['cases_planned', 'Cases planned'], ['transport', 'Transport'], ['fw', 'Payload version'], ['suite', 'Suite'], ['cmdline', 'Command line'],
-];
-// yes/no facts (kv_bool in the payload: "1" or "0").
-const BOOL_FACTS = new Set(['pcid', 'invpcid', 'pcid_enabled', 'pge', 'invariant_tsc', 'x2apic', 'all_accounted']);
-// Cycle counts the payload measured at boot: shown in the charts' unit too.
-const CYCLE_FACTS = new Set(['floor_ipi_cycles', 'floor_roundtrip_cycles', 'overhead_min_cycles', 'overhead_median_cycles']);
-// HELLO's algo.NAME= lines: one description per algorithm the payload carries.
-const ALGO_PREFIX = 'algo.';
-
-export function renderFacts(container, detail) {
+// HELLO's facts, their order and names: GET /api/v1/schema's hello
+// (proto/xcb_schema.h XCB_HELLO_FACTS, the one table). Without a schema
+// (a daemon that could not answer it) every key is shown as sent.
+export function renderFacts(container, detail, hello) {
 	const f = detail.facts || {};
+	const FACTS = ((hello && hello.facts) || []).filter((d) => d.shown !== 'part');
+	// shown inside boot_fw (bootFirmware): UEFI's revision, the vendor's
+	const PARTS = ((hello && hello.facts) || []).filter((d) => d.shown === 'part').map((d) => d.key);
+	const ALGO_PREFIX = (hello && hello.algo_prefix) || null;
 	const r = detail.run;
 	const unit = unitOf(r);
 	const shown = new Set();
 	const items = [];
 	const add = (k, name, value) => { items.push(h('dt', {}, name), h('dd', { dataset: { fact: k } }, value)); };
-	for (const [k, name] of FACTS) {
+	for (const { key: k, name, shown: kind } of FACTS) {
 		if (!(k in f)) continue;
 		shown.add(k);
 		let v = f[k];
 		if (k === 'hypervisor') v = `${hypervisorName(v)}${String(v).trim() ? ` (${v})` : ''}`;
-		if (k === 'boot_fw') { v = bootFirmware(f) || v; ['uefi', 'uefi_rev', 'boot_fw_vendor', 'boot_fw_rev'].forEach((x) => shown.add(x)); }
+		if (k === 'boot_fw') { v = bootFirmware(f) || v; PARTS.forEach((x) => shown.add(x)); }
 		if (k === 'tsc_khz') v = fmt.hz(Number(v) * 1000);
-		if (BOOL_FACTS.has(k)) v = v === '1' ? 'yes' : v === '0' ? 'no' : v;
+		if (kind === 'yes_no') v = v === '1' ? 'yes' : v === '0' ? 'no' : v;
 		// in the charts' unit too (ns at the run's TSC rate), beside the cycles HELLO gave
-		if (CYCLE_FACTS.has(k)) v = unit.name === 'ns' ? `${unit.text(Number(v))} (${fmt.int(Number(v))} cyc)` : `${fmt.int(Number(v))} cyc`;
+		if (kind === 'cycles') v = unit.name === 'ns' ? `${unit.text(Number(v))} (${fmt.int(Number(v))} cyc)` : `${fmt.int(Number(v))} cyc`;
 		if (k === 'spin') v = v === 'plain' ? 'plain loop (no PAUSE)' : v === 'pause' ? 'PAUSE' : v;
-		add(k, name, k === 'cmdline' || k === 'apic_ids' || k === 'cpu_topo' ? h('code', {}, v) : v);
+		add(k, name, kind === 'code' ? h('code', {}, v) : v);
 	}
 	// Each algorithm's one-line description, named by its algorithm.
 	for (const [k, v] of Object.entries(f)) {
-		if (!k.startsWith(ALGO_PREFIX) || shown.has(k)) continue;
+		if (!ALGO_PREFIX || !k.startsWith(ALGO_PREFIX) || shown.has(k)) continue;
 		shown.add(k);
 		add(k, `Algorithm ${k.slice(ALGO_PREFIX.length)}`, v);
 	}

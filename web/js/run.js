@@ -156,7 +156,7 @@ async function render(first) {
 				isLive(detail.run.status) ? ' This page updates by itself when frames arrive.' : ''))));
 		return;
 	}
-	renderFacts(sec.machine, detail);
+	renderFacts(sec.machine, detail, schema && schema.hello);
 	renderErrors(sec.errors, detail);
 	await renderLatencySection();
 	renderFloor(sec.floor, detail.cases, unit);
