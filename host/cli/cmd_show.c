@@ -61,12 +61,75 @@ static void print_algorithms(json_t *facts)
 		if (n && n < sizeof(name)) {
 			memcpy(name, p, n);
 			name[n] = 0;
-			snprintf(key, sizeof(key), "algo.%s", name);
+			snprintf(key, sizeof(key), XCB_HELLO_ALGO_PREFIX "%s", name);
 			const char *d = json_string_value(json_object_get(facts, key));
 			printf("  %-12s %s\n", name, d ? d : "");
 		}
 		p += n + (p[n] == ',');
 	}
+}
+
+/* A figure in cycles, v, as whole cycles: a percentile of two repetitions
+ * is their mean (15531.5), and the table and the sync rows mixed "296"
+ * with "15531.50". The half cycle is below what a TSC read resolves; the
+ * API, --json and the CSV keep it. */
+static const char *cyc(json_t *v, char *tmp, size_t len)
+{
+	if (!json_is_real(v))
+		return jstr(v, tmp, len);
+	snprintf(tmp, len, "%.0f", json_real_value(v));
+	return tmp;
+}
+
+/* Whole lines of at most SHOW_WIDTH columns where a long list is folded
+ * (the facts: ~650 columns in one line), each item whole on its line. */
+#define SHOW_WIDTH 100
+
+/* Prints item after a blank at *col, first folding to a new line indented
+ * to indent when it would pass SHOW_WIDTH (an item longer than a line
+ * stands alone on its own). */
+static void put_folded(const char *item, int indent, int *col)
+{
+	int n = (int)strlen(item);
+
+	if (*col > indent && *col + 1 + n > SHOW_WIDTH) {
+		printf("\n%*s", indent, "");
+		*col = indent;
+	}
+	printf(" %s", item);
+	*col += 1 + n;
+}
+
+/* The facts as KEY=VALUE, in the schema's reading order (XCB_HELLO_FACTS,
+ * the run page's), then any key it does not name (a newer payload's);
+ * the algorithms are listed below, one a line. */
+static void print_facts(json_t *facts)
+{
+	char item[600], tmp[48];
+	const char *k;
+	json_t *v;
+	const int indent = (int)strlen("facts:");
+	int col = indent;
+
+	printf("facts:");
+	for (unsigned i = 0; i < xcb_n_hello_facts; i++) {
+		v = json_object_get(facts, xcb_hello_facts[i].key);
+		if (!v || !strcmp(xcb_hello_facts[i].key, "algos"))
+			continue;
+		snprintf(item, sizeof(item), "%s=%s", xcb_hello_facts[i].key, jstr(v, tmp, sizeof(tmp)));
+		put_folded(item, indent, &col);
+	}
+	json_object_foreach(facts, k, v) {
+		int named = 0;
+
+		for (unsigned i = 0; i < xcb_n_hello_facts && !named; i++)
+			named = !strcmp(k, xcb_hello_facts[i].key);
+		if (named || !strncmp(k, XCB_HELLO_ALGO_PREFIX, strlen(XCB_HELLO_ALGO_PREFIX)))
+			continue;
+		snprintf(item, sizeof(item), "%s=%s", k, jstr(v, tmp, sizeof(tmp)));
+		put_folded(item, indent, &col);
+	}
+	printf("\n");
 }
 
 /* Whether case cs is of kind k. */
@@ -131,15 +194,18 @@ static void print_profile(json_t *cs, double khz)
 	 * thread's "average lock time" (seed 001). */
 	if (!is_kind(cs, "sync"))
 		printf("%5s   %-32s %s: %.0f acquisitions, %.0f contended, hold %.0f, wait %.0f cycles (an "
-		       "acquisition: hold %s, wait %s; %s); %s, the repetitions' median: %s\n", "",
-		       "lock profile", name, acq, cont, hold, wait, hp, wp, counts, pseudo_words_lock_hold.label, hm);
+		       "acquisition: hold %s, wait %s; %s)\n", "", "lock profile", name, acq, cont, hold, wait, hp, wp,
+		       counts);
 	else
-		printf("%5s   %-32s %s, %s: %.0f read acquisitions + %.0f writes, %.0f contended; the writer's "
-		       "hold %.0f cycles (%s a write), the readers' wait %.0f cycles (%s a read acquisition); %s, the "
-		       "repetitions' median: %s\n", "",
-		       "lock profile", name, counts, json_number_value(json_object_get(lk, "waits")),
-		       json_number_value(json_object_get(lk, "holds")), cont, hold, hp, wait, wp,
-		       pseudo_words_lock_hold.label, hm);
+		/* two lines: one was ~320 columns */
+		printf("%5s   %-32s %s, %s: %.0f read acquisitions + %.0f writes, %.0f contended\n"
+		       "%5s   %-32s the writer's hold %.0f cycles (%s a write), the readers' wait %.0f cycles "
+		       "(%s a read acquisition)\n", "", "lock profile", name, counts,
+		       json_number_value(json_object_get(lk, "waits")), json_number_value(json_object_get(lk, "holds")),
+		       cont, "", "", hold, hp, wait, wp);
+	/* compare --row lock_hold's figure under its own name, as the sync
+	 * rows are (it ended the profile's line) */
+	printf("%5s   %-32s the repetitions' median: %s\n", "", pseudo_words_lock_hold.label, hm);
 }
 
 /* " (p50 X ns, p99 Y ns)" of a row's stats st at the run's TSC rate khz,
@@ -168,7 +234,7 @@ static void print_pseudo(json_t *cs, double khz)
 		json_t *st = json_object_get(ps, pseudo_words[k].name);
 		if (st)
 			printf("%5s   %-32s p50 %s  p99 %s cycles%s\n", "", pseudo_words[k].label,
-			       jstr(json_object_get(st, "p50"), a, sizeof(a)), jstr(json_object_get(st, "p99"), b, sizeof(b)),
+			       cyc(json_object_get(st, "p50"), a, sizeof(a)), cyc(json_object_get(st, "p99"), b, sizeof(b)),
 			       pseudo_ns(st, khz, ns, sizeof(ns)));
 	}
 	if (!json_is_object(all))
@@ -176,7 +242,7 @@ static void print_pseudo(json_t *cs, double khz)
 	/* The row's P50/P99: the readers' wait per read, counted in read
 	 * acquisitions (not calls); then what the no-flush control proved. */
 	printf("%5s   %-32s p50 %s  p99 %s cycles over %s read acquisitions%s\n", "", pseudo_words_all.label,
-	       jstr(json_object_get(all, "p50"), a, sizeof(a)), jstr(json_object_get(all, "p99"), b, sizeof(b)),
+	       cyc(json_object_get(all, "p50"), a, sizeof(a)), cyc(json_object_get(all, "p99"), b, sizeof(b)),
 	       jstr(json_object_get(all, "count"), n, sizeof(n)), pseudo_ns(all, khz, ns, sizeof(ns)));
 	json_t *ver = json_object_get(all, "verified");
 	printf("%5s   %-32s %s, %s stale (no-flush control: %s of %s runs saw stale reads)\n", "", "verification",
@@ -245,8 +311,7 @@ int cmd_show(int argc, char **argv)
 	const struct cmd cmd = { "xcbench show", usage, opts };
 	char t[13][48];
 	int shown[XCB_N_AXES];
-	json_t *o, *run, *v, *cs;
-	const char *k;
+	json_t *o, *run, *cs;
 	size_t i;
 	uint64_t id;
 
@@ -279,10 +344,7 @@ int cmd_show(int argc, char **argv)
 		printf("VERDICT: %s\n", run_verdict(run));
 		print_failed_logs((long long)id, json_object_get(o, "cases"), 3, NULL, "  ", stdout);
 	}
-	printf("facts:");
-	json_object_foreach(json_object_get(o, "facts"), k, v)
-		if (strcmp(k, "algos") && strncmp(k, "algo.", 5))	/* below, one a line */
-			printf(" %s=%s", k, jstr(v, t[0], 48));
+	print_facts(json_object_get(o, "facts"));
 	{
 		json_t *c2;
 		size_t j;
@@ -292,7 +354,6 @@ int cmd_show(int argc, char **argv)
 			json_array_foreach(json_object_get(o, "cases"), j, c2)
 				shown[a] |= matched(&xcb_axes[a]) && axis_value(c2, &xcb_axes[a]) != NULL;
 	}
-	printf("\n");
 	print_algorithms(json_object_get(o, "facts"));
 	printf("\n%5s", "CASE");
 	for (unsigned a = 0; a < XCB_N_AXES; a++)
@@ -314,8 +375,8 @@ int cmd_show(int argc, char **argv)
 		char note[128];
 
 		case_note(cs, note, sizeof(note));
-		printf(" %10s %10s %10s %4s%s\n", jstr(json_object_get(st, "p50"), t[8], 48),
-		       jstr(json_object_get(st, "p99"), t[9], 48), jstr(json_object_get(ns, "p50"), t[10], 48),
+		printf(" %10s %10s %10s %4s%s\n", cyc(json_object_get(st, "p50"), t[8], 48),
+		       cyc(json_object_get(st, "p99"), t[9], 48), jstr(json_object_get(ns, "p50"), t[10], 48),
 		       jstr(json_object_get(st, "reps"), t[11], 48), note);
 		print_profile(cs, khz);
 		print_pseudo(cs, khz);
