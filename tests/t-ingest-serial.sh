@@ -68,9 +68,15 @@ check "and their CSV exports are identical (run_id aside)" cmp -s "$TMP/a.csv" "
 check "xcbench export writes the same CSV" cmp -s <(cut -d, -f2- "$TMP/export.csv") "$TMP/b.csv"
 
 # Idempotent: a second ingest of the same capture changes nothing.
-"$XCBENCH" --server "$URL" --token-file "$TMP/token" ingest "$TMP/console.log" >/dev/null 2>&1
+"$XCBENCH" --server "$URL" --token-file "$TMP/token" ingest "$TMP/console.log" >/dev/null 2>"$TMP/again.err"
 res=$(compare_db)
 check "ingesting twice changes nothing ($res)" [ "$res" = identical ]
+# ... and says why fewer frames went than the capture holds (it said "all
+# N frames acknowledged (M sent ...)" with M < N, no word of the rest).
+again=$(grep 'frames acknowledged' "$TMP/again.err")
+check "the second ingest says the daemon held frames already ($again)" \
+	bash -c '[[ "$1" =~ all\ ([0-9]+)\ frames\ acknowledged:\ ([0-9]+)\ sent\ \([0-9]+\ retransmitted\),\ ([0-9]+)\ the\ daemon\ held\ already ]] &&
+		[ $((BASH_REMATCH[2] + BASH_REMATCH[3])) = "${BASH_REMATCH[1]}" ] && [ "${BASH_REMATCH[3]}" -gt 0 ]' _ "$again"
 
 # A damaged line (one base64 character changed) is refused by its CRC.
 awk 'NR==40 && /XCB1/ { sub(/XCB1 ..../, "XCB1 AAAA") } { print }' "$TMP/console.log" >"$TMP/damaged.log"
