@@ -9,7 +9,8 @@
 #   - a job: status, next boot PXE, power on, booting, running, complete,
 #     powered off, and the run complete
 #   - the wrong password: the CLI and the job say the BMC refused it (401)
-#   - a BMC that is not there: the CLI says so
+#   - a BMC that is not there: the CLI says so, and the lab says unreachable
+#   - README's script's exit 77 and 69 (sysexits.h): auth_refused, unreachable
 #   - no password in the daemon's log or its API answers
 # timeout: 420
 . "$(dirname "$0")/lib/tap.sh"
@@ -131,6 +132,12 @@ check "job $JB with the wrong password: failed ($s)" test "$s" = failed
 check "... its event names the 401" grep -q "^1 failed: power status: .*401 -- Unauthorized" "$NET_DIR/jb.events"
 check "... and nothing reached the BMC's power (no PATCH, no reset; $(calls "$n" .) reads)" \
 	test "$(calls "$n" '^(PATCH|POST) ')" = 0 -a "$(calls "$n" .)" -gt 0
+# README's script says 401 as exit 77 (EX_NOPERM): the lab names the fault
+# to fix, where any exit was power_failed.
+st=$(api "$PORT" /api/v1/lab | json "' '.join(m['state'] for m in j['machines'] if m['mac'] == '$R')")
+check "the lab's state of R: auth_refused ($st)" test "$st" = auth_refused
+check "... and the job's event says the device refused the credentials" \
+	grep -q "command status: exit 77 (the device refused the credentials): .*401" "$NET_DIR/jb.events"
 
 # No BMC there: the address answers nothing.
 NOBMC=$(free_port)
@@ -140,7 +147,12 @@ $X machine power $R status >/dev/null 2>"$NET_DIR/none.err"
 rc=$?
 diag "CLI: $(cat "$NET_DIR/none.err")"
 check "CLI power status of a BMC that is not there fails (exit $rc) with redfishtool's words" \
-	sh -c "test $rc = 1 && grep -q 'command status: exit' '$NET_DIR/none.err'"
+	sh -c "test $rc = 1 && grep -q 'command status: exit 69 (no answer from the device): .*service root' '$NET_DIR/none.err'"
+JN=$($X queue --mac $R --suite quick | grep -oE 'job [0-9]+' | cut -d' ' -f2)
+s=$(lab_job_wait "$PORT" "$JN" failed)
+st=$(api "$PORT" /api/v1/lab | json "' '.join(m['state'] for m in j['machines'] if m['mac'] == '$R')")
+check "a job with no BMC there: failed ($s), the lab's state of R unreachable ($st)" \
+	test "$s" = failed -a "$st" = unreachable
 
 for p in /api/v1/lab /api/v1/machines "/api/v1/machines/$R" "/api/v1/jobs/$J" "/api/v1/jobs/$JB"; do
 	api "$PORT" "$p" >>"$NET_DIR/answers.json"

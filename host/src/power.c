@@ -39,7 +39,8 @@ const char *power_fault_name(enum power_fault f)
 enum power_fault power_fault_of(const char *msg)
 {
 	static const char *const kinds[] = { "ipmi: ", "command: " };
-	static const char *const auth[] = { POWER_SAYS_REFUSED, POWER_SAYS_NO_USER, POWER_SAYS_NO_SESSION };
+	static const char *const auth[] = { POWER_SAYS_REFUSED, POWER_SAYS_NO_USER, POWER_SAYS_NO_SESSION,
+					    POWER_SAYS_CREDENTIALS };
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (strncmp(msg, kinds[i], strlen(kinds[i])) == 0)

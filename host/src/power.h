@@ -52,6 +52,8 @@ enum power_fault power_fault_of(const char *msg);
 #define POWER_SAYS_REFUSED "the BMC refused the password"
 #define POWER_SAYS_NO_USER "the BMC knows no user"
 #define POWER_SAYS_NO_SESSION "the BMC opened no session"
+/* a command template's exit 77 (EX_NOPERM: power_command.c) */
+#define POWER_SAYS_CREDENTIALS "the device refused the credentials"
 
 /* Checks settings before they are stored: 0, or -1 with the reason in why
  * (the driver known, the fields it needs present and well-formed, the

@@ -5,11 +5,15 @@
  * the action as {action} and $1, the MAC as {mac} and $2, the settings as
  * {host} {port} {user}, and the password file's path (never the password)
  * as $XCB_POWER_PASSWORD_FILE. Exit 0 is success; for `status` the last
- * word "on" or "off" in its output is the state.
+ * word "on" or "off" in its output is the state. A failure may say what
+ * failed with sysexits.h's codes: 77 (EX_NOPERM) the credentials refused,
+ * 68/69 (EX_NOHOST, EX_UNAVAILABLE) no answer, 78 (EX_CONFIG) the
+ * settings wrong; any other is the device's "no".
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <sysexits.h>
 
 #include "power.h"
 
@@ -118,6 +122,25 @@ int power_command(const struct power_cfg *c, enum power_action a, char *msg, siz
 	if (r.rc == 127 || r.rc == 126) {
 		snprintf(msg, msglen, "command: the template's program %s (exit %d): %s",
 			 r.rc == 127 ? "was not found" : "cannot be run", r.rc, line[0] ? line : "no message");
+		return -1;
+	}
+	/* sysexits.h's words, which a template may use to say what failed
+	 * (README's Redfish script does): the lab then shows the fault to
+	 * fix, auth_refused, unreachable or misconfigured, where any other
+	 * exit is power_failed (power_fault_of reads these phrases back). */
+	if (r.rc == EX_NOPERM) {
+		snprintf(msg, msglen, "command %s: exit %d (%s): %s", act, r.rc, POWER_SAYS_CREDENTIALS,
+			 line[0] ? line : "no message");
+		return -1;
+	}
+	if (r.rc == EX_NOHOST || r.rc == EX_UNAVAILABLE) {
+		snprintf(msg, msglen, "command %s: exit %d (%s from the device): %s", act, r.rc, POWER_SAYS_NO_ANSWER,
+			 line[0] ? line : "no message");
+		return -1;
+	}
+	if (r.rc == EX_CONFIG) {
+		snprintf(msg, msglen, "command: the template says its settings are wrong (%s, exit %d): %s", act, r.rc,
+			 line[0] ? line : "no message");
 		return -1;
 	}
 	if (r.rc) {

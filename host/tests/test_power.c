@@ -141,6 +141,23 @@ static void test_command_status_and_errors(void **state)
 	assert_non_null(strstr(msg, "exit 3"));
 	assert_non_null(strstr(msg, "PDU says no"));
 	assert_null(strstr(msg, "s3cret"));
+	assert_int_equal(power_fault_of(msg), POWER_FAULT_FAILED);
+	/* sysexits.h's codes name the fault the lab shows: a Redfish 401
+	 * was power_failed, as any "no" of the device is. */
+	cfg_command(&c, "echo 'status_code: 401 -- Unauthorized'; exit 77");
+	assert_int_equal(power_do(&c, POWER_STATUS, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "401 -- Unauthorized"));
+	assert_int_equal(power_fault_of(msg), POWER_FAULT_AUTH);
+	cfg_command(&c, "echo 'Error getting service root'; exit 69");
+	assert_int_equal(power_do(&c, POWER_ON, msg, sizeof(msg)), -1);
+	assert_int_equal(power_fault_of(msg), POWER_FAULT_UNREACHABLE);
+	cfg_command(&c, "exit 68");
+	assert_int_equal(power_do(&c, POWER_ON, msg, sizeof(msg)), -1);
+	assert_int_equal(power_fault_of(msg), POWER_FAULT_UNREACHABLE);
+	cfg_command(&c, "echo 'no outlet 9 on this PDU'; exit 78");
+	assert_int_equal(power_do(&c, POWER_OFF, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "no outlet 9"));
+	assert_int_equal(power_fault_of(msg), POWER_FAULT_CONFIG);
 	/* A template with a control character is refused before it runs. */
 	cfg_command(&c, "echo a\nrm -rf /");
 	assert_int_equal(power_do(&c, POWER_ON, msg, sizeof(msg)), -1);
