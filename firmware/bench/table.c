@@ -36,7 +36,15 @@ static const struct case_summary *find(const struct bcase *shape, const char *al
 	return 0;
 }
 
-/* "+12.34" / "-47.20": percent change in hundredths. */
+/* a * 10^k / base rounded to the nearest (half up), where muldiv_u64
+ * truncates: the console's "-50.36" beside the host's "-50.37" for one
+ * change of -50.366 % read as two answers for one run. */
+static uint64_t muldiv_round(uint64_t a, uint64_t mul, uint64_t base)
+{
+	return (muldiv_u64(a, 2 * mul, base) + 1) / 2;
+}
+
+/* "+12.34" / "-47.20": percent change in hundredths, rounded. */
 static void pct(char *buf, unsigned cap, uint64_t base, uint64_t v)
 {
 	if (!base) {
@@ -45,7 +53,7 @@ static void pct(char *buf, unsigned cap, uint64_t base, uint64_t v)
 	}
 	int64_t d = (int64_t)v - (int64_t)base;
 	uint64_t a = d < 0 ? (uint64_t)-d : (uint64_t)d;
-	uint64_t h = muldiv_u64(a, 10000, base);
+	uint64_t h = muldiv_round(a, 10000, base);
 	ksnprintf(buf, cap, "%c%llu.%02llu", d < 0 ? '-' : '+', (unsigned long long)(h / 100),
 		  (unsigned long long)(h % 100));
 }
@@ -60,13 +68,30 @@ static int algo_width(void)
 	return w;
 }
 
+/* Whether some cross-call case of algorithm name ran. */
+static int algo_ran(const char *name)
+{
+	for (unsigned i = 0; i < nrows; i++)
+		if (rows[i].ran && rows[i].c.kind == XCB_KIND_XCALL && !strcmp(case_algo_name(&rows[i].c), name))
+			return 1;
+	return 0;
+}
+
 static void seed_tables(void)
 {
-	/* One table per (registered algorithm != locked, the baseline) x shape
-	 * group (everything but inits/mask). */
+	unsigned others = 0;
+
+	for (unsigned ai = 0; xcall_algos[ai]; ai++)
+		others += strcmp(xcall_algos[ai]->name, "locked") && algo_ran(xcall_algos[ai]->name);
+	/* Said, not left out silently: algos= without the baseline. */
+	if (others && !algo_ran("locked"))
+		kprintf("\n(no %% change tables: they are against locked, which did not run; add it to algos=)\n");
+	/* One table per (algorithm that ran != locked, the baseline) x shape
+	 * group (everything but inits/mask); one that did not run (not in
+	 * algos=) would be a table of "-" only. */
 	for (unsigned ai = 0; xcall_algos[ai]; ai++) {
 		const char *name = xcall_algos[ai]->name;
-		if (!strcmp(name, "locked"))
+		if (!strcmp(name, "locked") || !algo_ran(name))
 			continue;
 		int done_group[TABLE_MAX] = { 0 };
 		for (unsigned g = 0; g < nrows; g++) {
@@ -149,7 +174,7 @@ static void raw_vs_algos(void)
 		    c->work_us != 0 || c->placement != XCB_PL_FIRST || c->delivery != XCB_DELIVERY_AUTO)
 			continue;
 		uint64_t f = rows[i].floor;
-		uint64_t x100 = f ? muldiv_u64(rows[i].p50, 100, f) : 0;
+		uint64_t x100 = f ? muldiv_round(rows[i].p50, 100, f) : 0;
 		kprintf("  %-*s wait %-4s 1 init -> 1 target: p50 %llu cycles = %llu ns = %llu.%02llu x ipi (%llu)\n",
 			algo_width(), case_algo_name(c), XCB_NAME(wait, c->wait), (unsigned long long)rows[i].p50,
 			(unsigned long long)ns(rows[i].p50), (unsigned long long)(x100 / 100),

@@ -24,3 +24,11 @@ test_stats_report_SAN := address,undefined
 HOST_TESTS += test_ledger
 test_ledger_SRCS := tests/test_ledger.c bench/ledger.c bench/stats.c
 test_ledger_SAN := address,undefined
+
+# The console's end-of-run tables (bench/table.c) over hand-made summaries
+# and stand-in algorithm names: rounding, and a table only for what ran.
+HOST_TESTS += test_table
+test_table_SRCS := tests/test_table.c bench/table.c bench/suite.c bench/placement.c bench/stats.c xcall/registry.c \
+	bench/hello_algos.c bench/strbuf.c lib/cmdline.c lib/cmdline_key.c lib/printf.c lib/string.c cmdline_keys.c \
+	../proto/xcb_schema.c ../proto/xcb_secret.c ../proto/xcb_cpulist.c
+test_table_SAN := address,undefined
