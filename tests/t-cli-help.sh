@@ -18,6 +18,15 @@ for c in $cmds; do
 	"$XCBENCH" "$c" --help >"$OUTDIR/help.$c" 2>&1
 	check "xcbench $c --help: exit 0, its usage" bash -c "[ $? = 0 ] && grep -q '^usage: xcbench $c' '$OUTDIR/help.$c'"
 done
+# `xcbench help COMMAND` is COMMAND --help (it printed the command list);
+# an unknown one is a usage error.
+"$XCBENCH" help compare >"$OUTDIR/helpcmd.out" 2>&1; rc=$?
+check "xcbench help compare: exit 0, compare's usage ($rc)" \
+	bash -c '[ "$1" = 0 ] && cmp -s "$2" "$3"' _ "$rc" "$OUTDIR/helpcmd.out" "$OUTDIR/help.compare"
+"$XCBENCH" help nosuch >"$OUTDIR/helpcmd.out" 2>&1; rc=$?
+check "xcbench help nosuch: exit 2, naming it ($rc)" \
+	bash -c '[ "$1" = 2 ] && grep -q "no command .nosuch." "$2"' _ "$rc" "$OUTDIR/helpcmd.out"
+rm -f "$OUTDIR/helpcmd.out"
 # Every option a command takes (its table in host/cli/cmd_NAME.c, the one
 # definition) is named in its --help: label's --json and export's and
 # samples' --output were taken but not listed.

@@ -227,6 +227,13 @@ rc=$?
 check "vm algos=lockles: 2, the daemon's line, no machine started ($rc: $(head -c 300 "$TMP/err"))" \
 	bash -c '[ "$1" = 2 ] && grep -qxF "xcbench: POST /api/v1/jobs: HTTP 400: params: $2" "$3" && ! grep -q "QEMU started" "$4"' _ \
 	"$rc" "$algos_said" "$TMP/err" "$TMP/out"
+# ... and without --dir, the directory it made for the machine is gone
+# again (each refused try left an empty /tmp/xcbench-vm.* behind).
+"${X[@]}" vm algos=lockles >"$TMP/out" 2>"$TMP/err"
+rc=$?
+vmdir=$(sed -n 's/.* files in \(\/tmp\/xcbench-vm\.[A-Za-z0-9]*\)$/\1/p' "$TMP/out")
+check "vm algos=lockles without --dir: 2, and its directory removed ($rc: ${vmdir:-no directory named})" \
+	bash -c '[ "$1" = 2 ] && [ -n "$2" ] && [ ! -e "$2" ]' _ "$rc" "$vmdir"
 n=$(jobs)
 got=$(post '{"algos":"tree,bcnt"}')
 check "POST params algos=tree,bcnt: 400 naming it and the image's names ($got)" \

@@ -4,8 +4,11 @@
 #include "client.h"
 
 static const char usage[] = "usage: xcbench export RUN [-o|--output FILE]\n"
-		   "Writes the run's results (one row per case x repetition x initiator) as\n"
-		   "CSV to FILE (default: standard output). See host/API.md for the columns.\n";
+		   "Writes the run's results as CSV to FILE (default: standard output): a row\n"
+		   "per case x repetition x initiator, and each repetition's row of all its\n"
+		   "initiators together (initiator 'all'; with one initiator it repeats that\n"
+		   "initiator's figures: sum counts over one kind of row, not both). See\n"
+		   "host/API.md for the columns.\n";
 
 int cmd_export(int argc, char **argv)
 {

@@ -14,6 +14,7 @@
  * paths are written into the run's notes.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -401,6 +402,20 @@ static int prepare(struct fleet *f, char *dirbuf, size_t len)
 	return 0;
 }
 
+/* nftw's callback for remove_tree: each entry, children first. */
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)type, (void)ftw;
+	return remove(path) ? -1 : 0;
+}
+
+/* Removes dir and what is in it (files this command wrote, no links
+ * followed); silent: what it cannot remove stays. */
+static void remove_tree(const char *dir)
+{
+	nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 int cmd_vm(int argc, char **argv)
 {
 	struct fleet f = { .o = { .cpus = 2, .vms = 1, .mem_mb = 256, .timeout_s = 900 },
@@ -467,6 +482,18 @@ int cmd_vm(int argc, char **argv)
 	else
 		json_decref(out);
 	json_decref(f.params);
+	/* A directory of our own (not --dir) that no machine used: the
+	 * daemon refused the job (a misspelt key), and each try left an
+	 * empty /tmp/xcbench-vm.* behind. One a machine booted in keeps its
+	 * console logs. */
+	if (f.o.dir == dirbuf) {
+		int used = 0;
+
+		for (int i = 0; i < f.o.vms; i++)
+			used |= vms[i].started;
+		if (!used)
+			remove_tree(dirbuf);
+	}
 	if (interrupted)
 		return 130;
 	if (f.refused)

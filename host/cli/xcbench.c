@@ -167,6 +167,22 @@ int main(int argc, char **argv)
 		free(rest);
 		return output_status(0);
 	}
+	/* `xcbench help COMMAND`: that command's --help (it printed the
+	 * list of commands, exit 0, as if COMMAND were not there). */
+	if (n == 2 && strcmp(rest[0], "help") == 0) {
+		for (size_t i = 0; i < NCMDS; i++)
+			if (strcmp(rest[1], cmds[i].name) == 0) {
+				char *sub[] = { rest[1], "--help", NULL };
+				int rc = cmds[i].fn(2, sub);
+
+				free(rest);
+				return output_status(rc);
+			}
+		fprintf(stderr, "xcbench: help: no command '%s'\n", rest[1]);
+		usage(stderr);
+		free(rest);
+		return 2;
+	}
 	if (n == 0 || strcmp(rest[0], "--help") == 0 || strcmp(rest[0], "-h") == 0 ||
 	    strcmp(rest[0], "help") == 0) {
 		usage(n ? stdout : stderr);
