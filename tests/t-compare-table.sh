@@ -23,6 +23,22 @@ R5=$(pyjson "$URL/api/v1/runs?token=c005" 'd["runs"][0]["id"]')
 R5B=$(pyjson "$URL/api/v1/runs?token=c006" 'd["runs"][0]["id"]')
 check "three generated runs stored ($R3 $R5 $R5B)" [ -n "$R3" ] && [ -n "$R5" ] && [ -n "$R5B" ]
 
+# Two boots that ran different algos= (a job's params, stored with the run:
+# set here as a boot would have them): compared by algorithm, algos= is
+# what picks each side, no condition; compared as they are, it is one.
+python3 - "$DB" "$R5" "$R5B" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], timeout=10)
+db.execute("UPDATE runs SET params = ? WHERE id = ?", ('{"algos":"locked,lockless","reps":"5"}', int(sys.argv[2])))
+db.execute("UPDATE runs SET params = ? WHERE id = ?", ('{"algos":"lockless,queued","reps":"5"}', int(sys.argv[3])))
+db.commit()
+PY
+m=$(pyjson "$URL/api/v1/compare?a=$R5&b=$R5B&algo_a=locked&algo_b=lockless" '" | ".join(d["mismatches"])')
+check "by algorithm, algos= is no differing condition (mismatches: ${m:-none})" bash -c '! grep -q "suite parameters" <<<"$1"' _ "$m"
+m=$(pyjson "$URL/api/v1/compare?a=$R5&b=$R5B" '" | ".join(d["mismatches"])')
+check "... and the same runs compared case by case: their suite parameters differ ($m)" \
+	grep -q 'suite parameters differ: {"algos":"locked,lockless","reps":"5"} vs {"algos":"lockless,queued","reps":"5"}' <<<"$m"
+
 cli() { "$XCBENCH" --server "$URL" compare "$@"; }
 cli "$R3" "$R3" --algo-a locked --algo-b lockless >"$TMP/t3.txt" 2>&1
 cli "$R5" "$R5B" >"$TMP/t5.txt" 2>&1

@@ -52,8 +52,12 @@ static int64_t note_count(const struct cond *c, struct case_flags flags)
 }
 
 /* The run's value of condition c as text ("" when it has none). The suite
- * parameters leave out run= (each boot's own id). */
-static char *cond_value(const struct run_row *r, struct case_flags flags, json_t *hello, const struct cond *c)
+ * parameters leave out run= (each boot's own id), and algos= where the
+ * sides are picked by algorithm (by_algo): comparing one's own algorithm
+ * from one boot with locked from another, algos= always differed and the
+ * mismatch line said the sides ran under different conditions. */
+static char *cond_value(const struct run_row *r, struct case_flags flags, json_t *hello, const struct cond *c,
+			int by_algo)
 {
 	json_t *v;
 
@@ -82,6 +86,8 @@ static char *cond_value(const struct run_row *r, struct case_flags flags, json_t
 			return strdup("");
 		}
 		json_object_del(p, "run");
+		if (by_algo)
+			json_object_del(p, "algos");
 		t = json_object_size(p) ? json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS) : strdup("");
 		json_decref(p);
 		return t;
@@ -123,7 +129,7 @@ static void resolve_flags(struct dbi *db, const struct compare_side *s, const st
 /* Each condition's distinct values over the side's runs (rows[i]: run
  * s->runs[i]'s row, flags[i] its flagged cases). */
 static void side_values(const struct compare_side *s, const struct run_row *rows, const struct case_flags *flags,
-			json_t *vals[NCOND])
+			int by_algo, json_t *vals[NCOND])
 {
 	for (size_t k = 0; k < NCOND; k++)
 		vals[k] = json_array();
@@ -132,7 +138,7 @@ static void side_values(const struct compare_side *s, const struct run_row *rows
 		json_t *hello = r->hello ? json_loads(r->hello, 0, NULL) : NULL;
 
 		for (size_t k = 0; k < NCOND; k++) {
-			char *v = cond_value(r, flags[i], hello, &conds[k]);
+			char *v = cond_value(r, flags[i], hello, &conds[k], by_algo);
 
 			if (v)
 				add_distinct(vals[k], v);
@@ -207,6 +213,19 @@ static void note_side(struct buf *b, const char *side, const struct compare_side
 	buf_addf(b, ")");
 }
 
+/* Whether a side is picked by algorithm (algo_a/algo_b, or a where on
+ * algo). */
+static int picks_algo(const struct compare_req *rq)
+{
+	for (size_t i = 0; i < rq->a.nwhere; i++)
+		if (strcmp(rq->a.where[i].key, "algo") == 0)
+			return 1;
+	for (size_t i = 0; i < rq->b.nwhere; i++)
+		if (strcmp(rq->b.where[i].key, "algo") == 0)
+			return 1;
+	return 0;
+}
+
 json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const struct run_row *ra,
 			   const struct run_row *rb, const struct case_flags *fa, const struct case_flags *fb)
 {
@@ -215,8 +234,8 @@ json_t *compare_conditions(struct dbi *db, const struct compare_req *rq, const s
 
 	resolve_flags(db, &rq->a, fa, ga);
 	resolve_flags(db, &rq->b, fb, gb);
-	side_values(&rq->a, ra, ga, va);
-	side_values(&rq->b, rb, gb, vb);
+	side_values(&rq->a, ra, ga, picks_algo(rq), va);
+	side_values(&rq->b, rb, gb, picks_algo(rq), vb);
 	for (size_t k = 0; k < NCOND; k++) {
 		/* same: the sides have the same values; within: a side has
 		 * several (its runs ran under different conditions) */
