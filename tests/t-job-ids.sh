@@ -40,6 +40,18 @@ check "... it is the job just queued (label, attempts: $(job "$J3"))" test "$(jo
 check "... the deleted id names no job ($(job "$J2"))" test "$(job "$J2")" = 404
 check "... the first job is untouched ($(job "$J1"))" test "$(job "$J1")" = "first 3"
 
+# Only a queued job is deleted: a cancelled (ended) one keeps its history.
+# DELETE took any job not being powered, booted or run, so an ended job's
+# events went, and a job another lab's daemon still had to power off (a
+# cross-lab cancel) was gone before it could: the machine stayed on.
+JC=$(queue cancelled)
+curl -s -o /dev/null "${ADMIN[@]}" -X POST -d '{}' "$URL/api/v1/jobs/$JC/cancel"
+code=$(curl -s -o "$TMP/del.out" -w '%{http_code}' "${ADMIN[@]}" -X DELETE "$URL/api/v1/jobs/$JC")
+check "DELETE of a cancelled job: 409 naming its stage ($code: $(cat "$TMP/del.out"))" \
+	bash -c '[ "$1" = 409 ] && grep -q "job $2 is cancelled: only a queued job is deleted" "$3"' _ "$code" "$JC" "$TMP/del.out"
+check "... and the job is still there ($(job "$JC"))" test "$(job "$JC")" = "cancelled 3"
+check "DELETE of no job: 404" test "$(delete 99999)" = 404
+
 # The floor is in the store, not in the daemon's memory.
 check "the newest ($J3) is deleted" test "$(delete "$J3")" = 200
 stop_daemon

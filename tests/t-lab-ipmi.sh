@@ -201,7 +201,7 @@ J4=$($X queue --mac $B --suite quick --power-timeout 300 | grep -oE 'job [0-9]+'
 for i in $(seq 240); do [ -s "$NET_DIR/B.pid" ] && lab_events "$PORT" "$J4" | grep -q "power on (was" && break; sleep 0.25; done
 check "job $J4 on B: powered on (its start command ran)" test -s "$NET_DIR/B.pid"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X DELETE "$XCBENCH_SERVER/api/v1/jobs/$J4")
-check "DELETE of job $J4 while it powers B on is refused ($code; cancel instead)" test "$code" = 404
+check "DELETE of job $J4 while it powers B on is refused ($code; cancel instead)" test "$code" = 409
 check "xcbench job cancel $J4" sh -c "$X job cancel $J4 >/dev/null"
 s=$(lab_job_wait "$PORT" "$J4" cancelled)
 lab_events "$PORT" "$J4" >"$NET_DIR/j4.events"

@@ -294,6 +294,7 @@ struct del_task {
 	int64_t id;
 	int done;                /* it was there, and is deleted */
 	int failed;              /* it was there, and could not be deleted */
+	char stage[24];          /* not done: its stage ("": no such job) */
 };
 
 /* Deletes a job no boot has taken yet. The delete and its forgetting (the
@@ -307,9 +308,22 @@ static void del_fn(struct dbi *db, void *arg)
 		t->failed = 1;
 		return;
 	}
-	t->done = dbi_run(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL "
-			  "AND stage NOT IN ('powering_on', 'booting', 'running')", DBI_I(t->id)) == DBI_OK &&
+	/* Only a job still queued: an ended one keeps its history (its
+	 * events, the run it made), and one a daemon is working, or was told
+	 * to cancel (cross-lab: another daemon's runner still has its end
+	 * action to do), is cancelled, not deleted. "Not powering, booting or
+	 * running" let ended and cancelled jobs go, and a machine a cancelled
+	 * job had powered on was never switched off. */
+	t->done = dbi_run(db, "DELETE FROM jobs WHERE id = ? AND consumed IS NULL AND stage = 'queued' "
+			  "AND ended IS NULL", DBI_I(t->id)) == DBI_OK &&
 		  dbi_changes(db) > 0;
+	if (!t->done) {
+		struct dbi_stmt *st;
+
+		if (dbi_row(db, "SELECT stage FROM jobs WHERE id = ?", &st, DBI_I(t->id)) == DBI_ROW)
+			snprintf(t->stage, sizeof(t->stage), "%s", dbi_column_text(st, 0) ?: "?");
+		dbi_finalize(st);
+	}
 	if (t->done && jobs_db_forget(db, t->id)) {
 		dbi_exec(db, "ROLLBACK TO SAVEPOINT job_delete");
 		t->done = 0;
@@ -328,8 +342,11 @@ enum MHD_Result api_job_delete(struct req *rq, int64_t id)
 		return reply_error(rq, 503, "shutting down");
 	if (t.failed)
 		return reply_error(rq, 503, "cannot delete the job now (the store failed; it is kept)");
+	if (!t.done && t.stage[0])
+		return reply_error(rq, 409, "job %lld is %s: only a queued job is deleted (an ended job keeps its "
+				   "history; one under way: POST /api/v1/jobs/%lld/cancel)", (long long)id, t.stage,
+				   (long long)id);
 	if (!t.done)
-		return reply_error(rq, 404, "no pending job %lld (one the daemon is powering or booting: "
-				   "POST /api/v1/jobs/%lld/cancel)", (long long)id, (long long)id);
+		return reply_error(rq, 404, "no job %lld", (long long)id);
 	return reply_json(rq, 200, json_pack("{s:I}", "deleted", (json_int_t)id));
 }
