@@ -162,6 +162,15 @@ except Exception as e:
     print("no answer:", type(e).__name__, e)
 PY
 P1=$!
+# ... and a job's power-on under way on M3 (the silent BMC too), which a
+# stop waits out (its event keeps a restart from powering on twice): the
+# daemon now says so, where it sat silent for the call's ~12 s.
+"${X[@]}" queue --mac $M3 --suite quick >/dev/null
+for i in $(seq 100); do
+	[ "$(curl -s "$URL/api/v1/lab" | python3 -c "import json, sys
+print(' '.join(m['state'] for m in json.load(sys.stdin)['machines'] if m['mac'] == '$M3'))")" = powering_on ] && break
+	sleep 0.1
+done
 ip=
 for i in $(seq 100); do ip=$(pgrep -P "$DPID" -x ipmitool | head -1) && [ -n "$ip" ] && break; sleep 0.1; done
 check "the power call runs ipmitool (pid ${ip:-none}) under the daemon" test -n "$ip"
@@ -175,6 +184,8 @@ check "SIGTERM during a power call: the daemon exits 0 ($rc)" test "$rc" = 0
 check "... its ipmitool ($ip) is gone, no orphan left" bash -c "[ -n '$ip' ] && ! kill -0 '$ip' 2>/dev/null"
 check "... the waiting client is answered 503: the call abandoned, not waited out ($(cut -c1-60 "$TMP/term.out"))" \
 	grep -q "^503 the daemon is stopping: power status of $M was abandoned" "$TMP/term.out"
+check "... the stop says it waits for the job's power-on on $M3 ($(grep -m1 'waiting for' "$TMP/daemon.log" | cut -c1-110))" \
+	grep -q "^xcbenchd: waiting for 1 power action under way to end ($M3; up to [0-9]* s each" "$TMP/daemon.log"
 perr=$(dbq "$DB" "SELECT power_error FROM machines WHERE mac = '$M'")
 check "... and nothing stored of the abandoned call: the machine's power error is still the BMC's ($perr)" \
 	bash -c "grep -q 'no answer from a BMC there' <<<\"\$1\" && ! grep -q abandoned <<<\"\$1\"" _ "$perr"

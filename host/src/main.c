@@ -35,8 +35,9 @@ int64_t start_time;
 
 static const char usage_text[] =
 "usage: xcbenchd [options]\n"
-"Collects xcbench results (UDP), stores them in SQLite, serves the API,\n"
-"dashboard, CSV and iPXE boot scripts (HTTP).\n"
+"Collects xcbench results (UDP), stores them in SQLite or PostgreSQL, serves\n"
+"the API, dashboard, CSV and iPXE boot scripts (HTTP), and drives its lab's\n"
+"machines through their jobs.\n"
 "\n"
 "  --listen [HOST:]PORT   HTTP address (default 0.0.0.0:8080)\n"
 "  --udp [HOST:]PORT      UDP collector address (default 0.0.0.0:8080)\n"

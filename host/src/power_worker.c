@@ -125,7 +125,25 @@ out:
 
 void power_workers_drain(void)
 {
+	char macs[256] = "";
+	size_t n = 0;
+	int more = 0;
+
 	pthread_mutex_lock(&mu);
+	for (struct power_worker *w = list; w; w = w->next) {
+		if (w->ended)
+			continue;
+		if (n + strlen(w->c.mac) + 3 < sizeof(macs))
+			n += (size_t)snprintf(macs + n, sizeof(macs) - n, "%s%s", n ? ", " : "", w->c.mac);
+		else
+			more = 1;
+	}
+	/* A job's power action is waited out, not cut (job_runner.c): its
+	 * event and stamp keep a restarted daemon from a second power-on. */
+	if (running > 0)
+		fprintf(stderr, "xcbenchd: waiting for %d power action%s under way to end (%s%s; up to %d s each: "
+			"a job's power-on is finished so a restart does not power the machine on twice)\n", running,
+			running == 1 ? "" : "s", macs, more ? ", ..." : "", POWER_TIMEOUT_S);
 	while (running > 0)
 		pthread_cond_wait(&idle, &mu);
 	pthread_mutex_unlock(&mu);

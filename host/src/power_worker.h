@@ -24,7 +24,9 @@ int power_worker_held(const char *mac);
  * the machine already has one, POWER_WORKERS_MAX run, or no thread could
  * start (the pass tries again next time; nothing was done). */
 int power_worker_start(power_work_fn fn, const struct job_row *j, const struct power_cfg *c);
-/* Waits until every worker has ended (the runner's stop). */
+/* Waits until every worker has ended (the runner's stop), first saying on
+ * stderr which machines' power actions it waits for (a daemon told to
+ * stop sat silent up to POWER_TIMEOUT_S on a dead BMC). */
 void power_workers_drain(void);
 
 /* Machines powered at once: each worker is one driver call at a time
