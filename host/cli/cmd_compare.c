@@ -26,7 +26,9 @@ static const char usage[] =
 	"interval, so the interval carries the boot-to-boot variation; one run a\n"
 	"side compares repetitions within one boot and says so. Benjamini-Hochberg\n"
 	"controls the false discovery rate across the table; a change below the\n"
-	"minimum effect is never marked. '*' marks a significant change.\n"
+	"minimum effect is never marked. '*' marks a significant change; '!A',\n"
+	"'!B' (or '!AB') a case that failed a check in A's or B's boots (calls\n"
+	"lost, duplicated or out of order, a stale translation, a watchdog).\n"
 	"  --format text|markdown  the paste-ready report (<= 80 columns): both sides\n"
 	"                     named, absolute p50 (ns), % change, interval, summary\n"
 	"  --format seed      (default) the seed's pivot: rows = CPUs in mask,\n"
@@ -54,26 +56,30 @@ static const char usage[] =
 	"2 on a usage error (a value the daemon refused too); 3 when no case\n"
 	"matched (in every output form).\n";
 
-/* One cell: "-15.32* [-20.10, -10.20]", "+3.10 (too few reps)", or "-". */
+/* One cell: "-15.32* [-20.10, -10.20]", "+3.10 (too few reps)", or "-";
+ * then " !B" where a side failed a check (compare_failed_mark), whatever
+ * its figures: "-" too, a case a watchdog stopped before it timed a call. */
 static void cell_text(json_t *cell, char *out, size_t cap, int *few)
 {
 	json_t *ch = json_object_get(cell, "change_pct");
 	json_t *lo = json_object_get(cell, "ci_low"), *hi = json_object_get(cell, "ci_high");
 	const char *m = json_string_value(json_object_get(cell, "method"));
+	const char *mk = json_is_object(cell) ? compare_failed_mark(cell) : "";
+	int n;
 
-	if (!json_is_object(cell) || !json_is_number(ch)) {
-		snprintf(out, cap, "-");
-		return;
-	}
-	if (json_is_number(lo) && json_is_number(hi))
-		snprintf(out, cap, "%+.2f%s [%+.2f, %+.2f]", json_number_value(ch),
-			 json_is_true(json_object_get(cell, "significant")) ? "*" : "",
-			 json_number_value(lo), json_number_value(hi));
+	if (!json_is_object(cell) || !json_is_number(ch))
+		n = snprintf(out, cap, "-");
+	else if (json_is_number(lo) && json_is_number(hi))
+		n = snprintf(out, cap, "%+.2f%s [%+.2f, %+.2f]", json_number_value(ch),
+			     json_is_true(json_object_get(cell, "significant")) ? "*" : "",
+			     json_number_value(lo), json_number_value(hi));
 	else if (m && strcmp(m, "too_few_reps") == 0) {
-		snprintf(out, cap, "%+.2f (too few reps)", json_number_value(ch));
+		n = snprintf(out, cap, "%+.2f (too few reps)", json_number_value(ch));
 		*few = 1;
 	} else
-		snprintf(out, cap, "%+.2f (no interval)", json_number_value(ch));
+		n = snprintf(out, cap, "%+.2f (no interval)", json_number_value(ch));
+	if (*mk && n > 0 && (size_t)n < cap)
+		snprintf(out + n, cap - (size_t)n, " %s", mk);
 }
 
 /* One side's name in a table's title: its algorithm, then what its
@@ -288,6 +294,8 @@ int cmd_compare(int argc, char **argv)
 		if (few)
 			printf("\ntoo few repetitions for an interval: 5 or more per side are needed (reps=5)\n");
 		putchar('\n');
+		if (compare_failed_legend(o))
+			putchar('\n');
 	} else {
 		compare_report(o, strcmp(format, "markdown") == 0 ? CMP_MARKDOWN : CMP_TEXT, 0);
 	}

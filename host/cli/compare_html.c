@@ -227,13 +227,18 @@ int compare_html(json_t *o, const char *path)
 			double ch = num(json_object_get(c, "change_pct")), q = num(json_object_get(c, "q"));
 			int sig = json_is_true(json_object_get(c, "significant"));
 			char mk[24], in[24], ci[48], qs[24];
+			/* a case that failed a check: the text report's mark */
+			const char *fm = compare_failed_mark(c);
 
 			snprintf(qs, sizeof(qs), isnan(q) ? "\xe2\x80\x93" : "%.3f", q);
 			fprintf(f, "<tr><td class='n'>%s</td><td class='n'>%s</td><td class='n'>%.0f</td><td class='n'>%.0f</td>"
-				   "<td class='n %s'>%+.2f%%%s</td><td class='n'>%s</td><td class='n'>%s</td></tr>\n",
+				   "<td class='n %s'>%+.2f%%%s</td><td class='n'>%s%s%s%s</td><td class='n'>%s</td></tr>\n",
 				key_int(key, "mask", mk), key_int(key, "inits", in),
 				num(json_object_get(c, "a_p50")), num(json_object_get(c, "b_p50")),
-				sig ? (ch > 0 ? "up" : "down") : "", ch, sig ? "*" : "", interval(c, ci), qs);
+				sig ? (ch > 0 ? "up" : "down") : "", ch, sig ? "*" : "", interval(c, ci),
+				*fm ? " <b class='warn' title='failed a check (calls lost, duplicated or out of order, a stale "
+				      "translation, or a watchdog): not the figures of a correct algorithm'>" : "", fm,
+				*fm ? "</b>" : "", qs);
 		}
 		fputs("</table>\n</div>\n", f);
 	}

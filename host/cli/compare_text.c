@@ -238,6 +238,25 @@ static void group_of(json_t *key, struct buf *b)
 		buf_addf(b, "(all)");
 }
 
+const char *compare_failed_mark(json_t *c)
+{
+	int a = json_is_true(json_object_get(c, "a_failed")), b = json_is_true(json_object_get(c, "b_failed"));
+
+	return a && b ? "!AB" : a ? "!A" : b ? "!B" : "";
+}
+
+int compare_failed_legend(json_t *o)
+{
+	json_t *s = json_object_get(o, "summary");
+
+	if (json_integer_value(json_object_get(s, "failed_a")) <= 0 && json_integer_value(json_object_get(s, "failed_b")) <= 0)
+		return 0;
+	compare_wrap("", "", "!A, !B, !AB: the case failed a check in A's, B's, both sides' boots (calls lost, "
+		     "duplicated or out of order, a stale translation, or a watchdog): its figures are not those "
+		     "of a correct algorithm");
+	return 1;
+}
+
 json_t *compare_groups(json_t *cases, int only_slower)
 {
 	json_t *groups = json_object(), *c, *members;
@@ -290,6 +309,7 @@ static void num(char *out, size_t cap, json_t *v, const char *fmt)
 /* One table row's cells as text. */
 struct row {
 	char mask[8], inits[8], a[16], b[16], ch[16], ci[28], boots[12];
+	const char *mark;	/* compare_failed_mark: "" or "!A", "!B", "!AB" */
 };
 
 static void row_of(json_t *c, double ka, double kb, struct row *r)
@@ -318,15 +338,22 @@ static void row_of(json_t *c, double ka, double kb, struct row *r)
 	}
 	snprintf(r->boots, sizeof(r->boots), "%lld/%lld", (long long)json_integer_value(json_object_get(c, "a_boots")),
 		 (long long)json_integer_value(json_object_get(c, "b_boots")));
+	r->mark = compare_failed_mark(c);
 }
 
-/* Columns: mask inits A B change interval; widths fit 80 with room. */
+/* Columns: mask inits A B change interval; widths fit 80 with room, the
+ * mark of a failed check too (after the interval: text's last column has
+ * no width, Markdown's interval cell carries it). */
 static void print_row(const struct row *r, int md)
 {
+	const char *mk = r->mark ? r->mark : "";
+
 	if (md)
-		printf("| %s | %s | %s | %s | %s | %s |\n", r->mask, r->inits, r->a, r->b, r->ch, r->ci);
+		printf("| %s | %s | %s | %s | %s | %s%s%s |\n", r->mask, r->inits, r->a, r->b, r->ch, r->ci,
+		       *mk ? " " : "", mk);
 	else
-		printf("%5s %6s %13s %13s %10s %18s\n", r->mask, r->inits, r->a, r->b, r->ch, r->ci);
+		printf("%5s %6s %13s %13s %10s %18s%s%s\n", r->mask, r->inits, r->a, r->b, r->ch, r->ci, *mk ? " " : "",
+		       mk);
 }
 
 void compare_sides_header(json_t *o)
@@ -363,7 +390,7 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_slower)
 	json_object_foreach(groups, gk, members) {
 		/* between boots a side's figure is the geometric mean of its
 		 * boots' medians (the method line says so): "gm" says it here */
-		struct row hdr = { "mask", "inits", "", "", "change", "95% interval", "" };
+		struct row hdr = { "mask", "inits", "", "", "change", "95% interval", "", "" };
 
 		/* what the values are of: a p50, lock_hold's hold (the row table's figure) */
 		snprintf(hdr.a, sizeof(hdr.a), "A %s%s ns", between ? "gm " : "", figure);
@@ -386,6 +413,8 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_slower)
 	}
 	json_decref(groups);
 	putchar('\n');
+	if (shown && compare_failed_legend(o))
+		putchar('\n');
 	return shown;
 }
 

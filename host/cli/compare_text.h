@@ -32,6 +32,15 @@ int compare_run_ids(const char *s, json_t *ids);
  * list or label:L) and spells stored as the API does: 0, or -1 after
  * naming cmd and the bad side on stderr. */
 int compare_sides(const char *cmd, struct cmp_args *ca);
+/* The mark of a case or pivot cell that failed a check (the answer's
+ * a_failed/b_failed: calls lost, duplicated or out of order, a stale
+ * translation, a watchdog): "!A", "!B", "!AB" by the side(s) whose boots
+ * failed it, "" when none did. */
+const char *compare_failed_mark(json_t *c);
+/* Prints the line that says what compare_failed_mark's marks mean when
+ * answer o has a case so marked (its summary's failed_a/failed_b): 1,
+ * else 0 and nothing. */
+int compare_failed_legend(json_t *o);
 /* The cases of an answer by group (every key but mask and inits, as text)
  * in their order: a new object of arrays. only_slower: only the cases
  * significantly slower. */

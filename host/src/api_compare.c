@@ -61,6 +61,12 @@ static const struct {
 	{ "b_boots", 0 },
 };
 #define N_COMPARE_COLS (sizeof(compare_cols) / sizeof(compare_cols[0]))
+/* ... and after algo_a,algo_b,row (appended last: a script reading by
+ * position keeps its columns): whether the case failed a check on each
+ * side (1/0: calls lost, duplicated or out of order, a stale translation,
+ * a watchdog; the JSON case's a_failed/b_failed). */
+static const char *const compare_failed_cols[] = { "a_failed", "b_failed" };
+#define N_FAILED_COLS (sizeof(compare_failed_cols) / sizeof(compare_failed_cols[0]))
 
 static struct buf to_csv(json_t *o)
 {
@@ -80,7 +86,10 @@ static struct buf to_csv(json_t *o)
 	 * its algo */
 	/* and the row compared (the answer's `row`): a file away from its
 	 * URL says whether a_p50/b_p50 are p50s or lock_hold's holds */
-	buf_addf(&b, ",algo_a,algo_b,row\r\n");
+	buf_addf(&b, ",algo_a,algo_b,row");
+	for (size_t k = 0; k < N_FAILED_COLS; k++)
+		buf_addf(&b, ",%s", compare_failed_cols[k]);
+	buf_addf(&b, "\r\n");
 	json_array_foreach(json_object_get(o, "cases"), i, c) {
 		json_t *key = json_object_get(c, "key"), *v;
 		struct buf other = { 0 };
@@ -109,6 +118,8 @@ static struct buf to_csv(json_t *o)
 			csv_json(&b, json_is_string(algo) ? algo : json_object_get(key, "algo"), 0);
 		}
 		csv_json(&b, json_object_get(o, "row"), 0);
+		for (size_t k = 0; k < N_FAILED_COLS; k++)
+			csv_json(&b, json_object_get(c, compare_failed_cols[k]), 0);
 		csv_end(&b);
 	}
 	return b;

@@ -32,6 +32,16 @@
 #include "xcb_proto.h"
 #include "xcb_schema.h"
 
+/* The RESULT flags of a case that failed a check: its calls were lost,
+ * duplicated or out of order, it read a stale translation, or a call ran
+ * past the watchdog (results_db.h struct case_flags' `failed`). */
+#define CHECK_FAILED (XCB_RF_INVARIANT | XCB_RF_WATCHDOG)
+/* Their names in a case's a_failed_checks/b_failed_checks (host/API.md). */
+static const struct {
+	unsigned flag;
+	const char *name;
+} check_names[] = { { XCB_RF_INVARIANT, "invariant" }, { XCB_RF_WATCHDOG, "watchdog" } };
+
 /* One case of one run. */
 struct side_case {
 	int64_t case_id;
@@ -40,6 +50,7 @@ struct side_case {
 	double p50;             /* median of the repetitions' p50 */
 	double *reps;
 	size_t nrep;
+	unsigned flags;         /* its RESULT rows' XCB_RF_* flags, OR-ed */
 };
 
 /* One case of a side, over its boots. */
@@ -53,6 +64,9 @@ struct gcase {
 	double *reps;           /* every repetition's p50, pooled (one boot: its own) */
 	size_t nrep;
 	int used;
+	unsigned flags;         /* its boots' side_case.flags, OR-ed */
+	int64_t *failed_run;    /* the boots in which it failed a check (CHECK_FAILED) */
+	size_t nfailed;
 };
 
 struct group {
@@ -91,6 +105,7 @@ static void free_group(struct group *g)
 		free(g->c[i].boot);
 		free(g->c[i].boot_run);
 		free(g->c[i].reps);
+		free(g->c[i].failed_run);
 	}
 	free(g->c);
 	json_decref(g->where_seen);
@@ -309,6 +324,7 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 			continue;
 		}
 		results_take(&rc, row.case_id, &rows, &nr);
+		unsigned rflags = rc.taken_flags;
 		k = rq->row && rq->row != COMPARE_ROW_LOCK_HOLD ? pick_initiator(rows, nr, rq->row)
 								 : pick_aggregate(rows, nr);
 		/* lock_hold: each repetition's hold per acquisition (the all
@@ -371,6 +387,7 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 		c->reps = vals;
 		c->nrep = nv;
 		c->p50 = stats_median(c->reps, c->nrep);
+		c->flags = rflags;
 		case_row_free(&row);
 	}
 	*flags = results_flags_taken(&rc);
@@ -496,6 +513,9 @@ static void group_add(struct group *g, int64_t run, struct side_case *c, size_t 
 			push_d(&gc->boot, &gc->nboot, c[i].p50);
 		for (size_t r = 0; r < c[i].nrep; r++)
 			push_d(&gc->reps, &gc->nrep, c[i].reps[r]);
+		gc->flags |= c[i].flags;
+		if ((c[i].flags & CHECK_FAILED) && push_run(&gc->failed_run, gc->nfailed, run) == 0)
+			gc->nfailed++;
 	}
 }
 
@@ -635,12 +655,35 @@ static void compare_pair(const struct gcase *a, const struct gcase *b, int betwe
 	json_object_set_new(o, "method", json_string(method));
 }
 
+/* Side x's (a_ or b_) check of matched case g: x_failed, whether it failed
+ * one in a boot of the side; x_failed_checks, which (check_names);
+ * x_failed_runs, in which boots. A case's figures are kept in the table,
+ * but a check (xcbench check) must not take those of an algorithm that
+ * lost calls for a speed-up, and every view marks them. */
+static void failed_fields(json_t *o, const char *x, const struct gcase *g)
+{
+	json_t *checks = json_array(), *runs = json_array();
+	char k[24];
+
+	for (size_t i = 0; i < sizeof(check_names) / sizeof(check_names[0]); i++)
+		if (g->flags & check_names[i].flag)
+			json_array_append_new(checks, json_string(check_names[i].name));
+	for (size_t i = 0; i < g->nfailed; i++)
+		json_array_append_new(runs, json_integer((json_int_t)g->failed_run[i]));
+	snprintf(k, sizeof(k), "%sfailed", x);
+	json_object_set_new(o, k, json_boolean(g->flags & CHECK_FAILED));
+	snprintf(k, sizeof(k), "%sfailed_checks", x);
+	json_object_set_new(o, k, checks);
+	snprintf(k, sizeof(k), "%sfailed_runs", x);
+	json_object_set_new(o, k, runs);
+}
+
 /* Benjamini–Hochberg over every case's p, then each case's verdict:
  * significant when q <= fdr, |change| >= min_effect and the interval
  * excludes 0; and the summary of the table. */
 static json_t *finish_table(json_t *cases, const struct compare_req *rq)
 {
-	size_t n = json_array_size(cases), i, tested = 0, faster = 0, slower = 0, small = 0;
+	size_t n = json_array_size(cases), i, tested = 0, faster = 0, slower = 0, small = 0, fa = 0, fb = 0;
 	double *p = malloc((n + 1) * sizeof(*p)), *q = malloc((n + 1) * sizeof(*q));
 	json_t *c;
 
@@ -670,13 +713,15 @@ static json_t *finish_table(json_t *cases, const struct compare_req *rq)
 		small += disc && !sig;
 		faster += sig && ch < 0;
 		slower += sig && ch > 0;
+		fa += json_is_true(json_object_get(c, "a_failed"));
+		fb += json_is_true(json_object_get(c, "b_failed"));
 	}
 	free(p);
 	free(q);
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "cases", (json_int_t)n,
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "cases", (json_int_t)n,
 			 "tested", (json_int_t)tested, "flagged", (json_int_t)(faster + slower),
 			 "faster", (json_int_t)faster, "slower", (json_int_t)slower,
-			 "below_min_effect", (json_int_t)small);
+			 "below_min_effect", (json_int_t)small, "failed_a", (json_int_t)fa, "failed_b", (json_int_t)fb);
 }
 
 /* ---- pivots ---- */
@@ -787,14 +832,15 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 			size_t r = index_of(rows, json_integer_value(json_object_get(key, "mask")));
 			size_t k = index_of(cols, json_integer_value(json_object_get(key, "inits")));
 
-			json_array_set_new(json_array_get(cells, r), k, json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O}",
+			json_array_set_new(json_array_get(cells, r), k, json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O}",
 				"a_p50", json_object_get(m, "a_p50"), "b_p50", json_object_get(m, "b_p50"),
 				"q", json_object_get(m, "q"),
 				"change_pct", json_object_get(m, "change_pct"),
 				"ci_low", json_object_get(m, "ci_low"), "ci_high", json_object_get(m, "ci_high"),
 				"significant", json_object_get(m, "significant"),
 				"method", json_object_get(m, "method"),
-				"a_reps", json_object_get(m, "a_reps"), "b_reps", json_object_get(m, "b_reps")));
+				"a_reps", json_object_get(m, "a_reps"), "b_reps", json_object_get(m, "b_reps"),
+				"a_failed", json_object_get(m, "a_failed"), "b_failed", json_object_get(m, "b_failed")));
 		}
 		json_object_del(g, "members");
 		json_object_set_new(g, "cells", cells);
@@ -904,6 +950,8 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 			"a_boots", (json_int_t)a.c[i].nboot, "b_boots", (json_int_t)m->nboot);
 		side_algos(c, a.c[i].config, m->config, rq);
 		compare_pair(&a.c[i], m, between && a.c[i].nboot >= 2 && m->nboot >= 2, paired, c);
+		failed_fields(c, "a_", &a.c[i]);
+		failed_fields(c, "b_", m);
 		json_array_append_new(cases, c);
 	}
 	for (size_t j = 0; j < b.n; j++)

@@ -73,6 +73,8 @@ static void count_flags(struct result_cursor *c)
 		return;
 	int64_t f = dbi_column_i64(c->st, RR_FLAGS(c)), id = dbi_column_i64(c->st, RR_CASE_ID);
 
+	c->taken_flags |= (unsigned)f;
+
 	if (f & XCB_RF_UNSTABLE)
 		count_case(&c->flagged.unstable, &c->unstable_case, id);
 	if (f & (XCB_RF_INVARIANT | XCB_RF_WATCHDOG))
@@ -87,6 +89,7 @@ static int cursor_open(struct dbi *db, const char *sql, int64_t run, int64_t cas
 	c->more = 0;
 	c->failed = 0;
 	c->flagged = (struct case_flags){ 0, 0 };
+	c->taken_flags = 0;
 	if (dbi_prepare(db, sql, &c->st)) {
 		c->st = NULL;
 		return -1;
@@ -200,6 +203,7 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 
 	*rows = NULL;
 	*n = 0;
+	c->taken_flags = 0;
 	while (c->more && dbi_column_i64(c->st, RR_CASE_ID) < case_id)
 		step(c);
 	for (; c->more && dbi_column_i64(c->st, RR_CASE_ID) == case_id; step(c)) {

@@ -74,6 +74,9 @@ struct result_cursor {
 	 * row with each flag (-1 once a step failed), the last case counted */
 	struct case_flags flagged;
 	int64_t unstable_case, failed_case;
+	/* results_open_field(s): the XCB_RF_* flags of the rows the last
+	 * results_take took, OR-ed (compare's per-case a_failed/b_failed) */
+	unsigned taken_flags;
 	int failed;             /* a step failed: the rows after it are not there */
 };
 /* The RESULT rows of run (case_id < 0: of every case), in case order. */
@@ -93,7 +96,8 @@ int results_open_fields(struct dbi *db, int64_t run, const int *fields, int n, s
 struct case_flags results_flags_taken(const struct result_cursor *c);
 /* The rows of case_id, ordered by initiator then rep (*rows malloc'd, may be
  * NULL when *n is 0); rows of earlier cases are skipped, later ones kept for
- * the next call: call with ascending case ids. 0, or -1 out of memory. */
+ * the next call: call with ascending case ids. 0, or -1 out of memory. On a
+ * results_open_field(s) cursor, c->taken_flags is then their flags OR-ed. */
 int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows, size_t *n);
 void results_close(struct result_cursor *c);
 /* All rows of (run, case), ordered by initiator then rep (one query). */

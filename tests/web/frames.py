@@ -54,12 +54,13 @@ class Run:
     def text(self, ftype, s):
         self.frame(ftype, s.encode())
 
-    def result(self, case, rep, init, p50, ipis=0, lock=None, stale=0, calls=0, floors=None):
+    def result(self, case, rep, init, p50, ipis=0, lock=None, stale=0, calls=0, floors=None, flags=0):
+        # flags: XCB_RF_* (1 watchdog, 2 invariant failed, 4 unstable host)
         acq, cont, hold, wait = lock or (0, 0, 0, 0)
         payload = struct.pack('<IHH17QII', case, rep, init,
                               400, p50 * 8 // 10, p50, p50 * 11 // 10, p50 * 14 // 10,
                               p50 * 17 // 10, p50 * 2, p50 * 1030, p50 * 90,
-                              ipis, acq, cont, hold, wait, stale, calls, calls, 0, 0)
+                              ipis, acq, cont, hold, wait, stale, calls, calls, flags, 0)
         if floors:  # (ipi_floor, floor_paired): the fields appended at 152..239, the rest 0
             before, paired = floors
             payload += struct.pack('<11Q', before, 0, 0, 0, 0, 0, 0, paired, 0, 0, 0)

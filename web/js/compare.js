@@ -398,6 +398,15 @@ function cellText(c) {
 	return c ? fmt.pct(c.change_pct) : '';
 }
 
+// The mark of a case (or pivot cell) that failed a check on a side (the
+// API's a_failed/b_failed: calls lost, duplicated or out of order, a stale
+// translation, a watchdog), as `xcbench compare` prints it: '!A', '!B',
+// '!AB'; null when neither side failed one.
+function failedMark(c) {
+	const m = `${c && c.a_failed ? 'A' : ''}${c && c.b_failed ? 'B' : ''}`;
+	return m ? h('span', { class: 'bad failed-mark', title: `failed a check in ${m === 'AB' ? "both sides'" : `${m}'s`} boots (calls lost, duplicated or out of order, a stale translation, or a watchdog): its figures are not those of a correct algorithm` }, ` !${m}`) : null;
+}
+
 function ciText(c) {
 	return c && c.ci_low !== null && c.ci_low !== undefined ? `[${fmt.pct(c.ci_low)}, ${fmt.pct(c.ci_high)}]` : 'no interval';
 }
@@ -430,7 +439,7 @@ function pivotView(pv, i, all, cmp) {
 				if (!cell) return h('td', { class: 'num muted', title: 'no matching case' }, '–');
 				const cls = cell.significant ? (cell.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns';
 				return h('td', { class: `num ${cls}`, title: `95 % CI ${ciText(cell)}${cell.significant ? '' : ` — not marked: ${notMarkedWhy(cell, cmp)}`}`, dataset: { sig: cell.significant ? '1' : '0' } },
-					cellText(cell), h('div', { class: 'muted', style: { fontSize: '0.8em' } }, ciText(cell)));
+					cellText(cell), failedMark(cell), h('div', { class: 'muted', style: { fontSize: '0.8em' } }, ciText(cell)));
 			})))));
 	const wrap = h('section', { class: 'pivot-view', dataset: { pivot: i } },
 		h('div', { class: 'charts', style: { gridTemplateColumns: 'minmax(420px, 1fr) minmax(420px, 1fr)' } }, el,
@@ -525,7 +534,7 @@ function casesTable(cmp) {
 			h('th', { class: 'num', title: 'how the interval was found (bootstrap over repetitions, or too few of them)' }, 'interval by'),
 			['boots a/b', 'reps a/b'].map((x) => h('th', { class: 'num' }, x)))),
 		h('tbody', {}, sorted.map((c) => h('tr', {},
-			h('td', { class: `num ${c.significant ? (c.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns'}` }, fmt.pct(c.change_pct)),
+			h('td', { class: `num ${c.significant ? (c.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns'}` }, fmt.pct(c.change_pct), failedMark(c)),
 			h('td', { class: 'num' }, ciText(c)),
 			h('td', { class: 'num' }, c.q === null || c.q === undefined ? '–' : c.q.toFixed(3)),
 			h('td', { class: 'num', title: `${fmt.int(c.a_p50)} TSC cycles` }, h('a', { href: `run.html?id=${cmp.a.id}&case=${c.a_case}#hist` }, ua.text(c.a_p50))),
