@@ -2,12 +2,17 @@
 # t-compare-failed.sh - a compared case that failed a check (RESULT flag
 # XCB_RF_INVARIANT: calls lost, duplicated or out of order; XCB_RF_WATCHDOG)
 # is marked per case. An algorithm that lost calls on CPU 3 is faster for
-# it, and no view said which case: only a warning for the whole table.
+# it, and no view said which case: only a warning for the whole table;
+# `check --baseline lockless lossy` printed "check: pass", exit 0.
 #  - compare's JSON: each case's a_failed/b_failed, a/b_failed_checks,
 #    a/b_failed_runs; the pivots' cells a_failed/b_failed; the summary's
 #    failed_a/failed_b. compare.csv: a_failed,b_failed columns.
 #  - xcbench compare's seed, text and Markdown tables and --html mark the
 #    case "!B", with a line that says what the mark is.
+#  - xcbench check: B's failed case fails the check (exit 4, --json verdict
+#    "failed check"), listed with why, in which run, and the payload's lines;
+#    a failed case of the baseline A is named and not judged (exit 0 on the
+#    rest), and when it was the only one tested nothing was checked (3).
 # Hand-made runs (UDP frames, tests/web/frames.py) shaped as the quick
 # suite's xcall cases (unicast, wait=done, masks 1-3, 5 repetitions).
 # timeout: 120
@@ -99,4 +104,40 @@ check "compare --format markdown: the mask 3 row's interval cell ends !B" grep -
 check "compare --html: the mask 3 row's interval marked !B, once" \
 	bash -c '[ $(grep -c ">!B</b>" "$1") = 1 ] && grep -q "^<tr><td class=.n.>3</td>.*>!B</b>" "$1"' _ "$T/c.html"
 
+# check: B lost a call: fails, whatever its speed.
+"${X[@]}" check --baseline "$A" "$B" --a-where algo=lockless --b-where algo=lossy >"$T/check.txt" 2>&1
+rc=$?
+check "check lockless -> lossy: exit 4, not a pass ($rc: $(tail -1 "$T/check.txt"))" \
+	bash -c '[ $1 = 4 ] && tail -1 "$2" | grep -q "^check: FAILED CHECK: 1 of 3 compared cases failed a check in B; 0 of 3 tested"' _ "$rc" "$T/check.txt"
+# words: the output with its wrapped lines joined
+words() { tr '\n' ' ' <"$1" | tr -s ' '; }
+check "... names the case, why and the run" \
+	grep -q "failed a check in B (.*): case 3 (.*mask=3.*): invariant: calls lost, duplicated or out of order, or a stale translation; in run $B the payload" <<<"$(words "$T/check.txt")"
+check "... and the payload's line on it" \
+	bash -c 'grep -q "^  the payload.s lines on run $2.s failed cases:$" "$1" && grep -q "^    case 3 rep 2: initiator cpu0: 1 lost" "$1"' _ "$T/check.txt" "$B"
+"${X[@]}" check --baseline "$A" "$B" --a-where algo=lockless --b-where algo=lossy --json >"$T/check.json" 2>"$T/check.err"
+rc=$?
+v=$(python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); print(o["verdict"], o["check"]["failed_b"], [c["key"]["mask"] for c in o["cases"] if c["b_failed"]])' "$T/check.json" 2>&1)
+check "check --json: exit 4, verdict 'failed check', the case ($rc: $v)" bash -c '[ $1 = 4 ] && [ "$2" = "failed check 1 [3]" ]' _ "$rc" "$v"
+
+# A baseline that failed a check: that case is not judged, the rest is.
+"${X[@]}" check --baseline "$C" "$D" >"$T/base.txt" 2>&1
+rc=$?
+check "check against a baseline whose mask 2 case hit the watchdog: exit 0 on the rest ($rc: $(tail -1 "$T/base.txt"))" \
+	bash -c '[ $1 = 0 ] && tail -1 "$2" | grep -q "^check: pass: 0 of 2 tested cases .*(1 tested not judged: the baseline A failed a check there)$" &&
+		grep -q "^failed a check in the baseline A (not judged.*: case 2 (.*mask=2.*): watchdog: a call ran past the watchdog; in run $3 the payload" <<<"$4"' \
+	_ "$rc" "$T/base.txt" "$C" "$(words "$T/base.txt")"
+"${X[@]}" check --baseline "$C" "$D" --json >"$T/base.json" 2>/dev/null
+rc=$?
+v=$(python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); c=o["check"]; print(o["verdict"], c["judged"], c["baseline_failed"])' "$T/base.json" 2>&1)
+check "... --json: verdict pass, 2 judged, 1 not ($rc: $v)" bash -c '[ $1 = 0 ] && [ "$2" = "pass 2 1" ]' _ "$rc" "$v"
+"${X[@]}" check --baseline "$C" "$D" --a-where mask=2 --b-where mask=2 >"$T/none.txt" 2>"$T/none.err"
+rc=$?
+check "... its only tested case failed in the baseline: nothing was checked, exit 3 ($rc: $(cat "$T/none.err"))" \
+	bash -c '[ $1 = 3 ] && grep -q "the baseline A failed a check in every tested case (1): nothing was checked" "$2" &&
+		! grep -q "^check: pass" "$3"' _ "$rc" "$T/none.err" "$T/none.txt"
+"${X[@]}" check --baseline "$C" "$D" --a-where mask=2 --b-where mask=2 --json >"$T/none.json" 2>/dev/null
+rc=$?
+v=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$T/none.json" 2>&1)
+check "... --json: exit 3, verdict 'baseline failed check' ($rc: $v)" bash -c '[ $1 = 3 ] && [ "$2" = "baseline failed check" ]' _ "$rc" "$v"
 check "SIGTERM: clean shutdown" stop_daemon

@@ -3,13 +3,17 @@
  * against the baseline A as `compare` does (groups of boots where given,
  * Benjamini–Hochberg across the table) with the threshold as the minimum
  * effect, lists the cases that became significantly slower, and exits 1
- * when there is one: a job can gate a patch on it.
+ * when there is one: a job can gate a patch on it. A compared case of B
+ * that failed a check (lost or duplicated calls, a watchdog) fails the
+ * check whatever its speed (exit 4): an algorithm that drops calls is
+ * fast for it. One whose baseline failed a check is named and not judged.
  */
 #include <getopt.h>
 #include <string.h>
 
 #include "client.h"
 #include "compare_text.h"
+#include "verdict.h"
 
 static const char usage[] =
 	"usage: xcbench check --baseline A|stored|last:N B [--threshold PCT] [--fdr Q]\n"
@@ -21,10 +25,109 @@ static const char usage[] =
 	"Benjamini-Hochberg at FDR Q (default 0.05) with its 95 % interval above 0.\n"
 	"Give several boots a side: with one, the interval is within-boot only and\n"
 	"cries wolf (the output warns). Lists the regressed cases and a summary.\n"
+	"A compared case that failed a check (calls lost, duplicated or out of\n"
+	"order, a stale translation, a watchdog) is listed with why, in which run,\n"
+	"and the payload's lines on it. In B it fails the check (exit 4), whatever\n"
+	"its speed. In the baseline A it is not judged (neither slower nor a pass:\n"
+	"its figures are not those of a correct algorithm).\n"
 	"Exit status: 0 no regression, 1 regression, 2 usage or server error,\n"
 	"3 nothing was checked: no case matched, or none could be tested (fewer\n"
-	"than 5 repetitions a side in one boot; with --json too, whose verdict then\n"
-	"reads \"no case matched\" or \"not tested\").\n";
+	"than 5 repetitions a side in one boot), or the baseline failed a check in\n"
+	"every tested case (with --json too, whose verdict then reads \"no case\n"
+	"matched\", \"not tested\" or \"baseline failed check\"), 4 a compared case\n"
+	"of B failed a check (before 1 and 3; --json verdict \"failed check\",\n"
+	"the cases' b_failed).\n";
+
+/* The counts the verdict is of: B's compared cases that failed a check;
+ * the tested cases (those with a p) whose baseline failed one, left out;
+ * the tested cases judged, and the regressions among them. */
+struct tally {
+	long long failed_b, baseline_failed, judged, slower;
+};
+
+static void tally(json_t *o, struct tally *t)
+{
+	size_t i;
+	json_t *c;
+
+	memset(t, 0, sizeof(*t));
+	json_array_foreach(json_object_get(o, "cases"), i, c) {
+		int tested = json_is_number(json_object_get(c, "p"));
+		int a_failed = json_is_true(json_object_get(c, "a_failed"));
+
+		t->failed_b += json_is_true(json_object_get(c, "b_failed"));
+		t->baseline_failed += tested && a_failed;
+		t->judged += tested && !a_failed;
+		t->slower += tested && compare_regressed(c);
+	}
+}
+
+/* A check's name (the API's x_failed_checks) in words. */
+static const char *check_words(const char *name)
+{
+	if (strcmp(name, "invariant") == 0)
+		return "calls lost, duplicated or out of order, or a stale translation";
+	if (strcmp(name, "watchdog") == 0)
+		return "a call ran past the watchdog";
+	return name;
+}
+
+/* 1 if run is one of ids[0..n). */
+static int has_id(const long long *ids, size_t n, long long run)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == run)
+			return 1;
+	return 0;
+}
+
+/* Side x's ("a", "b") compared cases that failed a check, one wrapped line
+ * each after heading: the case, which check and in which runs; then the
+ * payload's LOG lines on each such run's failed cases (per_case a case),
+ * which say what was lost on which CPU. */
+static void failed_cases(json_t *o, const char *x, const char *heading)
+{
+	char kf[24], kc[24], kr[24], kid[16], t[64];
+	long long runs[64];
+	size_t i, j, nruns = 0;
+	json_t *c, *v;
+
+	snprintf(kf, sizeof(kf), "%s_failed", x);
+	snprintf(kc, sizeof(kc), "%s_failed_checks", x);
+	snprintf(kr, sizeof(kr), "%s_failed_runs", x);
+	snprintf(kid, sizeof(kid), "%s_case", x);
+	printf("%s\n", heading);
+	json_array_foreach(json_object_get(o, "cases"), i, c) {
+		struct buf b = { 0 };
+		const char *k;
+
+		if (!json_is_true(json_object_get(c, kf)))
+			continue;
+		buf_addf(&b, "case %lld (", (long long)json_integer_value(json_object_get(c, kid)));
+		j = 0;
+		json_object_foreach(json_object_get(c, "key"), k, v)
+			buf_addf(&b, "%s%s=%s", j++ ? " " : "", k, jstr(v, t, sizeof(t)));
+		buf_addf(&b, "):");
+		json_array_foreach(json_object_get(c, kc), j, v)
+			buf_addf(&b, "%s %s: %s", j ? ";" : "", json_string_value(v), check_words(json_string_value(v)));
+		buf_addf(&b, "; in run");
+		json_array_foreach(json_object_get(c, kr), j, v) {
+			long long r = (long long)json_integer_value(v);
+
+			buf_addf(&b, "%s %lld", j ? "," : json_array_size(json_object_get(c, kr)) > 1 ? "s" : "", r);
+			if (!has_id(runs, nruns, r) && nruns < sizeof(runs) / sizeof(runs[0]))
+				runs[nruns++] = r;
+		}
+		compare_wrap("  ", "    ", b.p);
+		buf_free(&b);
+	}
+	for (i = 0; i < nruns; i++) {
+		char h[96];
+
+		snprintf(h, sizeof(h), "  the payload's lines on run %lld's failed cases:", runs[i]);
+		print_run_failures(runs[i], 3, h, "    ", stdout);
+	}
+}
 
 int cmd_check(int argc, char **argv)
 {
@@ -39,7 +142,9 @@ int cmd_check(int argc, char **argv)
 	const struct cmd cmd = { "xcbench check", usage, opts };
 	struct buf path = { 0 };
 	json_t *o, *s;
-	long long slower, cases, tested;
+	long long cases, tested;
+	struct tally t;
+	const char *verdict;
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
@@ -60,46 +165,74 @@ int cmd_check(int argc, char **argv)
 	if (!o)
 		return 2;
 	s = json_object_get(o, "summary");
-	slower = (long long)json_integer_value(json_object_get(s, "slower"));
 	cases = (long long)json_integer_value(json_object_get(s, "cases"));
 	tested = (long long)json_integer_value(json_object_get(s, "tested"));
+	tally(o, &t);
 	/* No case matched, or none could be tested (one boot a side with fewer
-	 * than COMPARE_MIN_REPS repetitions: no interval, no p), is no verdict:
-	 * a typo in --a-where, a wrong run, a run too short. Exit 3 in every
-	 * form, never a pass a CI job would take - whatever B's figures. */
-	if (json_array_size(json_object_get(o, "cases")) == 0 || tested == 0) {
+	 * than COMPARE_MIN_REPS repetitions: no interval, no p), or every one
+	 * tested had a baseline that failed a check, is no verdict: a typo in
+	 * --a-where, a wrong run, a run too short, a broken baseline. Exit 3
+	 * in every form, never a pass a CI job would take - unless B failed a
+	 * check: that needs no interval (exit 4). */
+	if (json_array_size(json_object_get(o, "cases")) == 0 || (!t.failed_b && t.judged == 0)) {
 		int none = json_array_size(json_object_get(o, "cases")) == 0;
 
 		if (as_json) {
-			json_object_set_new(o, "verdict", json_string(none ? "no case matched" : "not tested"));
+			json_object_set_new(o, "verdict", json_string(none ? "no case matched" : tested == 0 ? "not tested"
+										   : "baseline failed check"));
 			print_json(o);
 		} else {
+			if (t.baseline_failed)
+				failed_cases(o, "a", "failed a check in the baseline A (not judged):");
 			compare_warnings(o);
 			compare_summary(o);
 			json_decref(o);
 		}
 		if (none)
 			fprintf(stderr, "xcbench check: no case matched: nothing was checked\n");
-		else
+		else if (tested == 0)
 			fprintf(stderr, "xcbench check: none of the %lld matched cases could be tested (too few "
 				"repetitions: 5 or more a side, or several boots a side): nothing was checked\n", cases);
+		else
+			fprintf(stderr, "xcbench check: the baseline A failed a check in every tested case (%lld): "
+				"nothing was checked; take a baseline whose runs pass their checks\n", t.baseline_failed);
 		return 3;
 	}
+	verdict = t.failed_b ? "failed check" : t.slower ? "regression" : "pass";
+	rc = t.failed_b ? 4 : t.slower ? 1 : 0;
 	if (as_json) {
-		json_object_set_new(o, "verdict", json_string(slower ? "regression" : "pass"));
+		/* the verdict's counts: summary's slower counts the cases whose
+		 * baseline failed a check too, which the verdict leaves out */
+		json_object_set_new(o, "verdict", json_string(verdict));
+		json_object_set_new(o, "check", json_pack("{s:I, s:I, s:I, s:I}", "judged", (json_int_t)t.judged,
+							  "slower", (json_int_t)t.slower, "baseline_failed",
+							  (json_int_t)t.baseline_failed, "failed_b", (json_int_t)t.failed_b));
 		print_json(o);
-		return slower ? 1 : 0;
+		if (t.failed_b)
+			fprintf(stderr, "xcbench check: %lld of B's %lld compared cases failed a check (cases[].b_failed)\n",
+				t.failed_b, cases);
+		return rc;
 	}
-	if (slower)
+	if (t.slower || t.failed_b)
 		compare_report(o, strcmp(format, "markdown") == 0 ? CMP_MARKDOWN : CMP_TEXT, 1);
+	if (t.failed_b)
+		failed_cases(o, "b", "failed a check in B (its figures are not those of a correct algorithm):");
+	if (t.baseline_failed)
+		failed_cases(o, "a", "failed a check in the baseline A (not judged: no verdict against it):");
 	compare_warnings(o);
 	compare_summary(o);
-	/* A pass covers the tested cases only: say how many those were. */
-	printf("check: %s: %lld of %lld tested cases significantly slower by >= %s %%",
-	       slower ? "REGRESSION" : "pass", slower, tested, ca.min_effect);
+	/* A pass covers the judged cases only: say how many those were. */
+	if (t.failed_b)
+		printf("check: FAILED CHECK: %lld of %lld compared cases failed a check in B; %lld of %lld tested "
+		       "cases significantly slower by >= %s %%", t.failed_b, cases, t.slower, t.judged, ca.min_effect);
+	else
+		printf("check: %s: %lld of %lld tested cases significantly slower by >= %s %%",
+		       t.slower ? "REGRESSION" : "pass", t.slower, t.judged, ca.min_effect);
 	if (tested < cases)
 		printf(" (%lld of the %lld matched not tested: too few repetitions)", cases - tested, cases);
+	if (t.baseline_failed)
+		printf(" (%lld tested not judged: the baseline A failed a check there)", t.baseline_failed);
 	printf("\n");
 	json_decref(o);
-	return slower ? 1 : 0;
+	return rc;
 }

@@ -238,6 +238,12 @@ static void group_of(json_t *key, struct buf *b)
 		buf_addf(b, "(all)");
 }
 
+int compare_regressed(json_t *c)
+{
+	return json_is_true(json_object_get(c, "significant")) && json_number_value(json_object_get(c, "change_pct")) > 0 &&
+	       !json_is_true(json_object_get(c, "a_failed"));
+}
+
 const char *compare_failed_mark(json_t *c)
 {
 	int a = json_is_true(json_object_get(c, "a_failed")), b = json_is_true(json_object_get(c, "b_failed"));
@@ -257,16 +263,15 @@ int compare_failed_legend(json_t *o)
 	return 1;
 }
 
-json_t *compare_groups(json_t *cases, int only_slower)
+json_t *compare_groups(json_t *cases, int only_verdict)
 {
 	json_t *groups = json_object(), *c, *members;
 	size_t i;
 
 	json_array_foreach(cases, i, c) {
 		struct buf g = { 0 };
-		double ch = json_number_value(json_object_get(c, "change_pct"));
 
-		if (only_slower && !(json_is_true(json_object_get(c, "significant")) && ch > 0))
+		if (only_verdict && !compare_regressed(c) && !json_is_true(json_object_get(c, "b_failed")))
 			continue;
 		group_of(json_object_get(c, "key"), &g);
 		members = json_object_get(groups, g.p);
@@ -362,7 +367,7 @@ void compare_sides_header(json_t *o)
 	side_header(o, "b", "B", 0);
 }
 
-size_t compare_report(json_t *o, enum cmp_format f, int only_slower)
+size_t compare_report(json_t *o, enum cmp_format f, int only_verdict)
 {
 	int md = f == CMP_MARKDOWN;
 	json_t *cases = json_object_get(o, "cases"), *groups, *c;
@@ -386,7 +391,7 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_slower)
 		 json_number_value(json_object_get(o, "fdr")), json_number_value(json_object_get(o, "min_effect_pct")));
 	compare_wrap(md ? "- method: " : "method: ", md ? "  " : "   ", t.p);
 	buf_free(&t);
-	groups = compare_groups(cases, only_slower);	/* in the cases' order */
+	groups = compare_groups(cases, only_verdict);	/* in the cases' order */
 	json_object_foreach(groups, gk, members) {
 		/* between boots a side's figure is the geometric mean of its
 		 * boots' medians (the method line says so): "gm" says it here */

@@ -32,6 +32,10 @@ int compare_run_ids(const char *s, json_t *ids);
  * list or label:L) and spells stored as the API does: 0, or -1 after
  * naming cmd and the bad side on stderr. */
 int compare_sides(const char *cmd, struct cmp_args *ca);
+/* 1 when case c is a regression a check counts: significantly slower than
+ * a baseline that passed its checks (a_failed false: against a baseline
+ * that lost calls, a correct B's "slower" is no verdict). */
+int compare_regressed(json_t *c);
 /* The mark of a case or pivot cell that failed a check (the answer's
  * a_failed/b_failed: calls lost, duplicated or out of order, a stale
  * translation, a watchdog): "!A", "!B", "!AB" by the side(s) whose boots
@@ -42,14 +46,15 @@ const char *compare_failed_mark(json_t *c);
  * else 0 and nothing. */
 int compare_failed_legend(json_t *o);
 /* The cases of an answer by group (every key but mask and inits, as text)
- * in their order: a new object of arrays. only_slower: only the cases
- * significantly slower. */
-json_t *compare_groups(json_t *cases, int only_slower);
+ * in their order: a new object of arrays. only_verdict: only the cases a
+ * check's verdict is of (compare_regressed, or failed a check in B). */
+json_t *compare_groups(json_t *cases, int only_verdict);
 
 enum cmp_format { CMP_TEXT, CMP_MARKDOWN };
-/* The whole report of answer o on stdout. only_slower: list only the cases
- * that are significantly slower (check). Returns the number of cases. */
-size_t compare_report(json_t *o, enum cmp_format f, int only_slower);
+/* The whole report of answer o on stdout. only_verdict: list only the
+ * cases a check's verdict is of (compare_groups). Returns the number of
+ * cases. */
+size_t compare_report(json_t *o, enum cmp_format f, int only_verdict);
 /* The warnings of o, one "warning: …" line each (wrapped at 80), on stdout. */
 void compare_warnings(json_t *o);
 /* "A: runs ... (N boots); labels, machines, payload, dates" and B's: what
