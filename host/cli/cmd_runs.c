@@ -4,10 +4,15 @@
 #include <string.h>
 
 #include "client.h"
+#include "verdict_words.h"
 
-static const char usage[] = "usage: xcbench runs [--status S] [--machine ID|MAC] [--suite NAME] [--label TEXT]\n"
-		   "                    [--tag TAG] [--lab NAME] [--since TIME] [--limit N] [--offset N] [--json]\n"
-		   "Lists runs, newest first. --label TEXT finds TEXT (any case) in the label,\n"
+static const char usage[] = "usage: xcbench runs [--status S] [--verdict V] [--machine ID|MAC] [--suite NAME]\n"
+		   "                    [--label TEXT] [--tag TAG] [--lab NAME] [--since TIME]\n"
+		   "                    [--limit N] [--offset N] [--json]\n"
+		   "Lists runs, newest first. VERDICT is the payload's own (its DONE status):\n"
+		   VERDICT_NAMES ", or - before DONE (a `complete` run whose checks " VERDICT_FAILED "\n"
+		   "lost or mangled calls); --verdict V lists the runs of that verdict.\n"
+		   "--label TEXT finds TEXT (any case) in the label,\n"
 		   "the notes, a tag or a key=value field (\"patch\" finds \"patch v3\");\n"
 		   "--tag TAG: runs with exactly that tag. --limit (default 100) and --offset\n"
 		   "page through the list; the last line says which runs of how many.\n"
@@ -67,7 +72,8 @@ int cmd_runs(int argc, char **argv)
 	int rc, as_json = 0;
 	/* Every option but --json is the list's query argument (--label: q). */
 	const struct cmdopt opts[] = {
-		OPT_FN("status", query_arg, &q, NULL), OPT_FN("machine", query_arg, &q, NULL),
+		OPT_FN("status", query_arg, &q, NULL), OPT_FN("verdict", query_arg, &q, NULL),
+		OPT_FN("machine", query_arg, &q, NULL),
 		OPT_FN("suite", query_arg, &q, NULL), OPT_FN("label", query_arg, &q, "q"),
 		OPT_FN("tag", query_arg, &q, NULL), OPT_FN("since", query_arg, &q, NULL),
 		OPT_FN("limit", query_arg, &q, NULL), OPT_FN("offset", query_arg, &q, NULL),
@@ -96,11 +102,15 @@ int cmd_runs(int argc, char **argv)
 	/* the token column only for an admin (the API gives it to admins only) */
 	int tok = json_is_string(json_object_get(json_array_get(json_object_get(o, "runs"), 0), "token"));
 
-	printf("%-5s %s%-9s %-8s %-17s %-20s %-8s %4s %5s %-8s %s\n", "ID", tok ? "TOKEN            " : "", "STATUS",
-	       "SUITE", "MACHINE", "CREATED", "FIRMWARE", "CPUS", "CASES", "LAB", "LABEL / TAGS / FIELDS");
+	printf("%-5s %s%-9s %-7s %-8s %-17s %-20s %-8s %4s %5s %-8s %s\n", "ID", tok ? "TOKEN            " : "",
+	       "STATUS", "VERDICT", "SUITE", "MACHINE", "CREATED", "FIRMWARE", "CPUS", "CASES", "LAB", "LABEL / TAGS / FIELDS");
 	json_array_foreach(json_object_get(o, "runs"), i, r) {
 		char a[32], b[32], d[32], f[32], g[32], h[32], cp[32], lb[40];
 		const char *fw = json_string_value(json_object_get(json_object_get(r, "facts"), "boot_fw"));
+		json_t *done = json_object_get(r, "done_status");
+		/* beside the status: `complete` says DONE arrived, not that the
+		 * payload's checks passed */
+		const char *vd = json_is_integer(done) ? verdict_of(json_integer_value(done))->name : "-";
 		struct buf l = { 0 };
 
 		labels(r, &l);
@@ -108,8 +118,8 @@ int cmd_runs(int argc, char **argv)
 
 		if (tok)
 			snprintf(tk, sizeof(tk), "%-16s ", json_string_value(json_object_get(r, "token")) ?: "-");
-		printf("%-5s %s%-9s %-8s %-17s %-20s %-8s %4s %5s %-8s %s\n", jstr(json_object_get(r, "id"), a, 32), tk,
-		       jstr(json_object_get(r, "status"), f, 32), jstr(json_object_get(r, "suite"), g, 32),
+		printf("%-5s %s%-9s %-7s %-8s %-17s %-20s %-8s %4s %5s %-8s %s\n", jstr(json_object_get(r, "id"), a, 32),
+		       tk, jstr(json_object_get(r, "status"), f, 32), vd, jstr(json_object_get(r, "suite"), g, 32),
 		       jstr(json_object_get(json_object_get(r, "machine"), "mac"), b, 32),
 		       jstr(json_object_get(r, "created"), d, 32), fw ? fw : "-",
 		       jstr(json_object_get(r, "cpus"), cp, 32), jstr(json_object_get(r, "cases"), h, 32),

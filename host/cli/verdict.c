@@ -8,6 +8,7 @@
 
 #include "client.h"
 #include "verdict.h"
+#include "verdict_words.h"
 #include "xcb_proto.h"
 
 const char *run_verdict(json_t *run)
@@ -16,15 +17,7 @@ const char *run_verdict(json_t *run)
 
 	if (!json_is_integer(d) || json_integer_value(d) == XCB_DONE_OK)
 		return NULL;
-	switch (json_integer_value(d)) {
-	case XCB_DONE_ABORTED:
-		return "the payload stopped the suite early (done status 1: aborted)";
-	case XCB_DONE_FAILED:
-		return "the payload's checks FAILED (done status 2: calls lost, duplicated or out of order, "
-		       "stale reads, or wait=done returning early)";
-	default:
-		return "the payload reported an unknown done status";
-	}
+	return verdict_of(json_integer_value(d))->says;
 }
 
 /* 1 when case `id` of `cases` carries the invariant or watchdog flag. */

@@ -19,7 +19,7 @@ static const struct {
 	const char *name, *summary;
 	int (*fn)(int argc, char **argv);
 } cmds[] = {
-	{ "runs", "list runs of every lab (filters: --status --machine --suite --label --tag --lab --since; paged)", cmd_runs },
+	{ "runs", "list runs of every lab (filters: --status --verdict --machine --suite --label --tag --lab --since; paged)", cmd_runs },
 	{ "label", "set a run's label, tags and key=value fields", cmd_label },
 	{ "show", "one run: facts, cases, stats", cmd_show },
 	{ "compare", "compare two runs or groups of runs (or two algorithms)", cmd_compare },

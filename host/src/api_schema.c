@@ -11,6 +11,7 @@
 #include "http_reply.h"
 #include "lock_words.h"
 #include "pseudo_words.h"
+#include "verdict_words.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
 
@@ -143,6 +144,20 @@ static json_t *lock_counts_json(void)
 	return a;
 }
 
+/* [{done_status, name, says}, ...]: the payload's verdict on a run (a
+ * RUN's done_status) in the CLI's words (verdict_words.c), so the
+ * dashboard marks a run whose checks failed as `xcbench runs` and `show`
+ * do, and its verdict filter offers the names the API takes. */
+static json_t *verdicts_json(void)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < verdict_words_n; i++)
+		json_array_append_new(a, json_pack("{s:i, s:s, s:s}", "done_status", (int)i, "name",
+						   verdict_words[i].name, "says", verdict_words[i].says));
+	return a;
+}
+
 enum MHD_Result api_schema(struct req *rq)
 {
 	json_t *o = json_pack("{s:o, s:s, s:o, s:i, s:i, s:o}",
@@ -158,6 +173,7 @@ enum MHD_Result api_schema(struct req *rq)
 		json_object_set_new(o, "sync_rows", sync_rows_json());
 		json_object_set_new(o, "suites", suites_json());
 		json_object_set_new(o, "lock_counts", lock_counts_json());
+		json_object_set_new(o, "verdicts", verdicts_json());
 		/* compare's lock_hold row, in the same words (not a sync
 		 * row: the run page's sync table is headed by sync_rows) */
 		json_object_set_new(o, "lock_row", words_json(&pseudo_words_lock_hold));

@@ -158,6 +158,7 @@ static void where(const struct run_filters *f, struct buf *b)
 		{ f->machine != 0, " AND r.machine_id = :machine" },
 		{ f->mac[0] != 0, " AND m.mac = :mac" },
 		{ f->status != NULL, " AND r.status = :status" },
+		{ f->verdict != 0, " AND r.done_status = :done_status" },
 		{ f->suite != NULL, " AND r.suite = :suite" },
 		{ f->label != NULL, " AND r.label = :label" },
 		{ f->tag != NULL, " AND EXISTS (SELECT 1 FROM run_tags tt WHERE tt.run_id = r.id AND tt.tag = :tag)" },
@@ -206,6 +207,7 @@ void runs_bind(struct dbi_stmt *st, const struct run_filters *f)
 	dbi_bind_named_i64(st, ":machine", f->machine);
 	bind_text(st, ":mac", f->mac);
 	bind_text(st, ":status", f->status);
+	dbi_bind_named_i64(st, ":done_status", f->verdict - 1);
 	bind_text(st, ":suite", f->suite);
 	bind_text(st, ":label", f->label);
 	bind_text(st, ":tag", f->tag);

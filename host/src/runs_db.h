@@ -44,6 +44,7 @@ struct run_filters {
 	char mac[18], token[17];
 	int64_t machine, since;
 	int64_t limit, offset;          /* limit -1: all */
+	int verdict;                    /* the payload's DONE status + 1 (verdict_words.h); 0: any */
 };
 typedef void (*run_fn)(const struct run_row *r, void *ctx);
 /* Calls fn for each run f selects (newest first, f's page); *total: how

@@ -4,11 +4,12 @@
 
 #include "labs_db.h"
 #include "runs_filter.h"
+#include "verdict_words.h"
 
 const char *run_filters_parse(struct req *rq, struct run_filters *f)
 {
 	const char *m = qarg(rq, "machine"), *s = qarg(rq, "since"), *l = qarg(rq, "limit"),
-		   *o = qarg(rq, "offset");
+		   *o = qarg(rq, "offset"), *vd = qarg(rq, "verdict");
 	uint64_t v;
 
 	memset(f, 0, sizeof(*f));
@@ -51,6 +52,8 @@ const char *run_filters_parse(struct req *rq, struct run_filters *f)
 	if (f->status && strcmp(f->status, "pending") && strcmp(f->status, "running") &&
 	    strcmp(f->status, "complete") && strcmp(f->status, "lost") && strcmp(f->status, "crashed"))
 		return "status: expected pending, running, complete, lost or crashed";
+	if (vd && (f->verdict = verdict_parse(vd) + 1) == 0)
+		return "verdict: expected " VERDICT_NAMES " (any case)";
 	return NULL;
 }
 

@@ -6,13 +6,14 @@
 //
 // Chart id: "trend" (.$xcb: {key, points: [{run, p50, lo, hi}]}).
 
-import { h, $, fill, state, errorBox, loading, params, setParams, header, badge } from './dom.js';
+import { h, $, fill, state, errorBox, loading, params, setParams, header } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, color, alpha } from './charts.js';
 import { summaryFacts, hypervisorName, setHypervisors } from './model.js';
 import { HISTORY_FACTS, factsOverTime, trend, trendKeys, matchKey } from './history.js';
 import { figureNoun } from './sync_view.js';
+import { setVerdicts, runStatus } from './verdict.js';
 
 $('#top').replaceWith(header('machine'));
 const p = params();
@@ -29,6 +30,7 @@ async function start() {
 		return done();
 	}
 	setHypervisors(schema.hypervisors);
+	setVerdicts(schema.verdicts);
 	const list = machines.machines || [];
 	const m = list.find((x) => String(x.id) === p.get('id') || (p.get('mac') && x.mac === p.get('mac').toLowerCase()));
 	if (!m) {
@@ -115,7 +117,7 @@ function drawRuns(el, runs, baselines) {
 					h('td', {}, fmt.date(r.started || r.created)),
 					h('td', {}, r.suite || '–'),
 					h('td', {}, r.label || '', inBaseline(r) ? h('span', { class: 'badge baseline', title: `baseline of suite ${r.suite}` }, ' baseline') : null),
-					h('td', {}, badge(r.status)),
+					h('td', {}, runStatus(r)),
 					h('td', {}, s.boot || '–'),
 					h('td', { class: 'num' }, s.cpus ?? '–'),
 					h('td', { class: 'num' }, String(r.cases)));

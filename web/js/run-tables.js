@@ -6,6 +6,7 @@ import { h, fill, state } from './dom.js';
 import * as fmt from './format.js';
 import { caseLabel, hypervisorName, bootFirmware, unitOf } from './model.js';
 import { isSync } from './sync_view.js';
+import { runStatusText } from './verdict.js';
 
 const hasStats = (c) => c.stats && c.stats.count > 0;
 
@@ -48,7 +49,7 @@ export function renderFacts(container, detail, hello) {
 	const other = Object.entries(f).filter(([k]) => !shown.has(k))
 		.flatMap(([k, v]) => [h('dt', {}, h('code', {}, k)), h('dd', { dataset: { fact: k } }, v)]);
 	const runFacts = [
-		['Status', r.status], ['Source', r.source || '–'], ['Created', fmt.date(r.created)], ['Started', fmt.date(r.started)],
+		['Status', runStatusText(r)], ['Source', r.source || '–'], ['Created', fmt.date(r.created)], ['Started', fmt.date(r.started)],
 		['Finished', fmt.date(r.finished)], ['Last frame', fmt.date(r.last_frame)],
 		['Frames', `${fmt.int(r.frames_received)}${r.frames_expected !== null && r.frames_expected !== undefined ? ` of ${fmt.int(r.frames_expected)}` : ''}`],
 		['Token', h('code', {}, r.token)], ['Machine', r.machine ? h('code', {}, r.machine.mac) : 'booted directly (no MAC)'],

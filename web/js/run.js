@@ -5,7 +5,7 @@
 //
 // Bookmarkable state: ?id=12&log=1&case=3&view=cdf&rep=0&init=2&fair=7
 
-import { h, $, fill, state, errorBox, loading, params, setParams, header, badge, progress } from './dom.js';
+import { h, $, fill, state, errorBox, loading, params, setParams, header, progress } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { unitOf, isLive, progressOf, rawFloor, varyingAxes, filterCases, setHypervisors } from './model.js';
@@ -15,6 +15,7 @@ import { HistogramView, renderFairness } from './run-case.js';
 import { renderFloor } from './run-floor.js';
 import { renderFacts, renderLocks, renderTlb, renderErrors, LogView } from './run-tables.js';
 import { renderSync, isSync } from './sync_view.js';
+import { setVerdicts, verdictOf, runStatus } from './verdict.js';
 
 const POLL_MS = 2000;
 const main = $('#main');
@@ -67,6 +68,7 @@ async function start() {
 		return;
 	}
 	setHypervisors(schema.hypervisors);
+	setVerdicts(schema.verdicts);
 	unit = unitOf(detail.run);
 	layout();
 	logView = new LogView(sec.logs);
@@ -115,10 +117,11 @@ function renderHead() {
 	for (let i = 0; i < algos.length; i++) for (let j = i + 1; j < algos.length; j++) pairs.push([algos[i], algos[j]]);
 	// A serial capture's times are its ingest's (xcbench ingest): no run time.
 	const captured = r.source === 'serial';
+	const verdict = verdictOf(r);
 	const elapsed = r.started && !captured ? ((r.finished ? new Date(r.finished) : new Date(r.last_frame || r.started)) - new Date(r.started)) / 1000 : null;
 	fill($('#run-head'),
 		h('div', { class: 'row' },
-			h('h1', {}, `Run #${r.id}`), badge(r.status), r.label ? h('span', { class: 'pill', id: 'run-label' }, r.label) : null,
+			h('h1', {}, `Run #${r.id}`), runStatus(r), r.label ? h('span', { class: 'pill', id: 'run-label' }, r.label) : null,
 			h('span', { class: 'grow' }),
 			h('a', { class: 'button primary', id: 'run-csv', href: api.csvUrl(`runs/${r.id}.csv`), download: `xcbench-run-${r.id}.csv` }, 'Download CSV'),
 			h('a', { class: 'button', href: `compare.html?a=${r.id}` }, 'Compare with another run…')),
@@ -135,6 +138,10 @@ function renderHead() {
 				prog.planned ? null : h('div', { class: 'muted' }, 'The payload has not said how many cases it plans yet; counting cases with results.'))
 			: null,
 		r.status === 'lost' && r.frames_received ? state('error', 'This run went silent before it finished.', h('div', {}, 'The machine stopped sending frames (crash, reset, network). Results so far are kept; if it resumes, the run continues here.')) : null,
+		// the payload's own verdict, up here: a complete run whose checks
+		// failed was told only under Errors and logs
+		verdict ? h('div', { id: 'run-verdict' }, state('error', `Verdict: ${verdict.name} — ${verdict.says}.`,
+			h('div', {}, 'The failed cases\' log lines and the payload\'s done: line are under ', h('a', { href: '#errors' }, 'Errors and logs'), '.'))) : null,
 		r.error ? state('error', `The payload reported an error: ${r.error}`, h('div', {}, 'Details are under ', h('a', { href: '#errors' }, 'Errors and logs'), '.')) : null,
 		pairs.length ? h('p', { class: 'muted' }, 'Compare algorithms within this run: ',
 			pairs.map(([a, b], i) => [i ? ' · ' : '', h('a', { href: `compare.html?a=${r.id}&b=${r.id}&algo_a=${encodeURIComponent(a)}&algo_b=${encodeURIComponent(b)}` }, `${a} → ${b}`)])) : null);

@@ -3,14 +3,17 @@
 // of runs in flight, and "pick two → compare".
 //
 // The view (filters, sort, page) lives in the query string so it can be
-// bookmarked: ?status=complete&suite=quick&lab=east&q=xeon&sort=date&dir=desc&offset=100
+// bookmarked: ?status=complete&verdict=FAILED&suite=quick&lab=east&q=xeon&sort=date&dir=desc&offset=100
+// A run's status shows the payload's verdict beside it where the run did
+// not pass (verdict.js), and the Verdict filter finds those runs.
 // Where daemons of several labs share one database (xcbenchd --lab), every
 // lab's runs are listed: a Lab column and filter appear once a run has one.
 
-import { h, $, fill, state, errorBox, staleBox, loading, params, setParams, header, badge, progress } from './dom.js';
+import { h, $, fill, state, errorBox, staleBox, loading, params, setParams, header, progress } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { summaryFacts, machineName, isLive, plannedCases, setHypervisors } from './model.js';
+import { setVerdicts, verdicts, verdictOf, runStatus, runStatusText } from './verdict.js';
 
 const PAGE = 100;
 const POLL_MS = 3000;
@@ -18,6 +21,7 @@ const STATUSES = ['pending', 'running', 'complete', 'lost', 'crashed'];
 
 const view = {
 	status: params().get('status') || '',
+	verdict: params().get('verdict') || '',
 	suite: params().get('suite') || '',
 	lab: params().get('lab') || '',
 	since: params().get('since') || '',
@@ -56,6 +60,13 @@ fill(main,
 function renderFilters() {
 	const status = h('select', { id: 'f-status', onchange: (e) => update({ status: e.target.value, offset: 0 }, true) },
 		h('option', { value: '' }, 'any'), STATUSES.map((s) => h('option', { value: s, selected: s === view.status }, s)));
+	// the schema's verdicts, by the names the API's verdict= takes (a
+	// bookmarked one the schema has not given yet is kept)
+	const names = verdicts().map((v) => v.name);
+	const verdict = h('select', { id: 'f-verdict', title: 'The payload\'s own verdict on its run (its DONE status): a complete run may have FAILED its checks',
+		onchange: (e) => update({ verdict: e.target.value, offset: 0 }, true) },
+		h('option', { value: '' }, 'any'), names.map((n) => h('option', { value: n, selected: n === view.verdict }, n)));
+	if (view.verdict && !names.includes(view.verdict)) verdict.append(h('option', { value: view.verdict, selected: true }, view.verdict));
 	const suite = h('select', { id: 'f-suite', onchange: (e) => update({ suite: e.target.value, offset: 0 }, true) },
 		h('option', { value: '' }, 'any'), [...suites].sort().map((s) => h('option', { value: s, selected: s === view.suite }, s)));
 	if (view.suite && !suites.has(view.suite)) suite.append(h('option', { value: view.suite, selected: true }, view.suite));
@@ -73,10 +84,11 @@ function renderFilters() {
 	fill(els.filters,
 		h('label', {}, 'Search', q),
 		h('label', {}, 'Status', status),
+		h('label', {}, 'Verdict', verdict),
 		h('label', {}, 'Suite', suite),
 		labs.size || view.lab ? h('label', {}, 'Lab', lab) : null,
 		h('label', {}, 'Created since', since),
-		h('button', { onclick: () => { Object.assign(view, { status: '', suite: '', lab: '', since: '', q: '', offset: 0 }); renderFilters(); update({}, true); } }, 'Clear filters'));
+		h('button', { onclick: () => { Object.assign(view, { status: '', verdict: '', suite: '', lab: '', since: '', q: '', offset: 0 }); renderFilters(); update({}, true); } }, 'Clear filters'));
 }
 
 // The view's filters as the run list's query (GET runs, runs.csv): the
@@ -84,6 +96,7 @@ function renderFilters() {
 function filterQuery() {
 	const qs = new URLSearchParams();
 	if (view.status) qs.set('status', view.status);
+	if (view.verdict) qs.set('verdict', view.verdict);
 	if (view.suite) qs.set('suite', view.suite);
 	if (view.lab) qs.set('lab', view.lab);
 	if (view.since) qs.set('since', `${view.since}T00:00:00Z`);
@@ -115,7 +128,7 @@ const COLS = [
 	{ key: 'hv', title: 'Hypervisor', val: (r) => facts(r).hypervisor || '', cell: (r) => facts(r).hypervisor || h('span', { class: 'muted' }, '–') },
 	{ key: 'suite', title: 'Suite', val: (r) => r.suite || '', cell: (r) => r.suite || '–' },
 	{ key: 'lab', title: 'Lab', when: () => labs.size > 0, val: (r) => r.lab || '', cell: (r) => r.lab || h('span', { class: 'muted', title: 'Collected by a daemon without --lab' }, '–') },
-	{ key: 'status', title: 'Status', val: (r) => r.status, cell: statusCell },
+	{ key: 'status', title: 'Status', val: (r) => runStatusText(r), cell: statusCell },
 	{ key: 'date', title: 'Date', val: (r) => r.started || r.created || '', cell: (r) => h('span', { title: `created ${r.created || '?'}\nstarted ${r.started || '–'}\nfinished ${r.finished || '–'}` }, fmt.date(r.started || r.created)) },
 	{ key: 'label', title: 'Label', val: (r) => r.label || '', cell: labelCell },
 	{ key: 'csv', title: 'CSV', cell: (r) => h('a', { href: api.csvUrl(`runs/${r.id}.csv`), download: `xcbench-run-${r.id}.csv`, class: 'csv-link' }, 'CSV') },
@@ -131,7 +144,7 @@ function facts(r) {
 }
 
 function statusCell(r) {
-	const kids = [badge(r.status)];
+	const kids = [runStatus(r)];
 	if (isLive(r.status)) kids.push(' ', progress(r.cases_done, r.cases_planned || logPlans.get(r.id) || 0));
 	if (r.error) kids.push(h('div', { class: 'bad', title: r.error }, r.error.length > 60 ? `${r.error.slice(0, 60)}…` : r.error));
 	return h('span', {}, kids);
@@ -181,7 +194,7 @@ function visibleRuns() {
 
 function renderTable() {
 	if (!runs.length) {
-		const filtered = view.status || view.suite || view.lab || view.since || view.q;
+		const filtered = view.status || view.verdict || view.suite || view.lab || view.since || view.q;
 		fill(els.body, filtered
 			? state('empty', 'No run matches these filters.', h('div', {}, 'Clear the filters above to see every run.'))
 			: state('empty', 'No runs yet.', h('div', {}, 'Boot a machine into xcbench (',
@@ -199,7 +212,7 @@ function renderTable() {
 			dataset: { sort: c.key }, title: 'Sort',
 			onclick: () => update({ sort: c.key, dir: sorted && view.dir === 'desc' ? 'asc' : 'desc' }, false) }, c.title);
 	};
-	const rows = list.map((r) => h('tr', { class: picked.has(r.id) ? 'picked' : '', dataset: { run: r.id, status: r.status } },
+	const rows = list.map((r) => h('tr', { class: picked.has(r.id) ? 'picked' : '', dataset: { run: r.id, status: r.status, ...(verdictOf(r) ? { verdict: verdictOf(r).name } : {}) } },
 		h('td', {}, h('input', { type: 'checkbox', class: 'pick', 'aria-label': `Pick run ${r.id} to compare`, checked: picked.has(r.id),
 			onchange: (e) => {
 				if (e.target.checked) picked.add(r.id); else picked.delete(r.id);
@@ -225,7 +238,7 @@ function renderTable() {
 
 function update(changes, refetch) {
 	Object.assign(view, changes);
-	setParams({ status: view.status, suite: view.suite, lab: view.lab, since: view.since, q: view.q,
+	setParams({ status: view.status, verdict: view.verdict, suite: view.suite, lab: view.lab, since: view.since, q: view.q,
 		sort: view.sort === 'date' ? '' : view.sort, dir: view.dir === 'desc' ? '' : view.dir, offset: view.offset || '' });
 	if (refetch) load();
 	else renderTable();
@@ -246,7 +259,7 @@ async function load({ quiet = false } = {}) {
 		// suite of no run loaded, a lab whose runs are all on a later page,
 		// is still a filter.
 		[res] = await Promise.all([api.get(`runs?${qs}`),
-			api.schema().then((s) => { setHypervisors(s.hypervisors); (s.suites || []).forEach((x) => suites.add(x)); }, () => {}),
+			api.schema().then((s) => { setHypervisors(s.hypervisors); setVerdicts(s.verdicts); (s.suites || []).forEach((x) => suites.add(x)); }, () => {}),
 			api.get('labs').then((l) => (l.labs || []).forEach((x) => labs.add(x)), () => {})]);
 	} catch (e) {
 		if (my !== loadSeq) return;
