@@ -25,6 +25,7 @@
 #include "registry.h"
 #include "run_limits.h"
 #include "util.h"
+#include "webcheck.h"
 #include "xcb_schema.h"
 #include "writer.h"
 #include "xcbd.h"
@@ -256,6 +257,9 @@ static int check_config(const struct start_opts *o)
 	if (access(cfg.web_dir, R_OK | X_OK))
 		fprintf(stderr, "xcbenchd: warning: --web '%s': %s; the dashboard's pages are 404 "
 			"until it is there\n", cfg.web_dir, strerror(errno));
+	else if (webcheck_unrendered(cfg.web_dir))
+		fprintf(stderr, "xcbenchd: warning: --web '%s' has no index.html: the dashboard's pages are not "
+			"rendered, and every page is 404 until they are (" WEBCHECK_BUILD ")\n", cfg.web_dir);
 	if (cfg.token_file) {
 		char tok[512];
 		int rc = read_token_file(cfg.token_file, tok, sizeof(tok));
