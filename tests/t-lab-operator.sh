@@ -371,6 +371,10 @@ check "... M7 is lab B's now" test "$(field "/api/v1/machines/$M7" "j['machine']
 sed 's/^/#   /' "$TMP/list.out"
 check "machine list on lab A's daemon: every lab's machines, M7 in lab B, M3 in lab A" \
 	sh -c "grep -qE '^$M7 +B +command ' '$TMP/list.out' && grep -qE '^$M3 +A +command ' '$TMP/list.out' && head -1 '$TMP/list.out' | grep -q '^MAC  *LAB  *DRIVER'"
+# The last column: a machine with no job under way names the last that
+# ended (it said "-" when that job made no run, as a cancelled one).
+check "... M7's last job, $J7, cancelled, in its last column ($(grep "^$M7 " "$TMP/list.out" | tr -s ' '))" \
+	grep -qE "^$M7 .* last: job $J7 cancelled(,|\$)" "$TMP/list.out"
 "${XA[@]}" machine power $M7 status >/dev/null 2>"$TMP/m7a.err"
 check "... and lab A's daemon refuses its power ($(cat "$TMP/m7a.err"))" grep -q "belongs to lab 'B'" "$TMP/m7a.err"
 c=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PB/boot.ipxe?mac=$M7")

@@ -244,17 +244,27 @@ static int machine_list(int as_json)
 	printf("%-17s  %-10s %-8s %-13s %-5s %s\n", "MAC", "LAB", "DRIVER", "STATE", "POWER", "JOB / LAST RUN");
 	json_array_foreach(json_object_get(o, "machines"), i, m) {
 		json_t *job = json_object_get(m, "job"), *run = json_object_get(m, "last_run");
+		json_t *last = json_object_get(m, "last_job");
 
 		printf("%-17s  %-10s %-8s %-13s %-5s ", json_string_value(json_object_get(m, "mac")),
 		       jstr(json_object_get(m, "lab"), t1, sizeof(t1)), json_string_value(json_object_get(m, "driver")),
 		       json_string_value(json_object_get(m, "state")), jstr(json_object_get(m, "power_state"), t2, sizeof(t2)));
+		/* The job under way; else the last that ended and the last run,
+		 * as the lab page says them ("last: job 4 timed_out"): a job
+		 * that timed out made no run, and the column said "-". */
 		if (json_is_object(job))
 			printf("job %lld %s", (long long)json_integer_value(json_object_get(job, "id")),
 			       json_string_value(json_object_get(job, "stage")));
-		else if (json_is_object(run))
-			printf("run %lld %s", (long long)json_integer_value(json_object_get(run, "id")),
-			       json_string_value(json_object_get(run, "status")));
-		else
+		else if (json_is_object(last) || json_is_object(run)) {
+			printf("last:");
+			if (json_is_object(last))
+				printf(" job %lld %s", (long long)json_integer_value(json_object_get(last, "id")),
+				       json_string_value(json_object_get(last, "stage")));
+			if (json_is_object(run))
+				printf("%s run %lld %s", json_is_object(last) ? "," : "",
+				       (long long)json_integer_value(json_object_get(run, "id")),
+				       json_string_value(json_object_get(run, "status")));
+		} else
 			printf("-");
 		printf("\n");
 		/* Why: STATE names the kind of failure (unreachable,
