@@ -226,7 +226,7 @@ static void flat(json_t *o)
 int cmd_compare(int argc, char **argv)
 {
 	struct cmp_args ca = { 0 };
-	const char *format = "seed", *baseline = NULL, *html = NULL;
+	const char *format = NULL, *baseline = NULL, *html = NULL;
 	int rc, csv = 0, as_json = 0, as_flat = 0, few = 0, npos;
 	const struct cmdopt opts[] = {
 		OPT_STR("algo-a", &ca.algo_a), OPT_STR("algo-b", &ca.algo_b), OPT_FLAG("csv", &csv),
@@ -256,7 +256,7 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "xcbench compare: --algo-a and --algo-b go together\n");
 		return 2;
 	}
-	if (strcmp(format, "seed") && strcmp(format, "text") && strcmp(format, "markdown")) {
+	if (format && strcmp(format, "seed") && strcmp(format, "text") && strcmp(format, "markdown")) {
 		fprintf(stderr, "xcbench compare: --format is text, markdown or seed, not '%s'\n", format);
 		return 2;
 	}
@@ -264,6 +264,15 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "xcbench compare: --csv or --json, not both\n");
 		return cmd_usage_error(&cmd);
 	}
+	/* --format shapes the printed table: beside --csv, --json or --flat
+	 * (each an output of its own) it was taken and ignored. */
+	if (format && (csv || as_json || as_flat)) {
+		fprintf(stderr, "xcbench compare: --format %s and --%s: one output (--format is the printed "
+			"table's)\n", format, csv ? "csv" : as_json ? "json" : "flat");
+		return 2;
+	}
+	if (!format)
+		format = "seed";
 	/* The JSON answer first, whatever is printed: the HTML file and the
 	 * no-case verdict (exit 3) come from it in every form. */
 	compare_path(&ca, 0, &path);
