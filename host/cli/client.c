@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <netdb.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -25,6 +26,32 @@ const char *opt_server_from = "--server";
 const char *opt_token_file;
 int opt_idle_timeout = XCB_IDLE_TIMEOUT_S;
 
+/* A call's error message: the last one said (http_said), printed unless
+ * http_quiet; unreached: the last call's failure was the server's (no
+ * connection, or it broke), not this command's (http_unreached). */
+int http_quiet;
+static char said[1024];
+static int unreached;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(said, sizeof(said), fmt, ap);
+	va_end(ap);
+	if (!http_quiet)
+		fputs(said, stderr);
+	n = strlen(said);
+	if (n && said[n - 1] == '\n')
+		said[n - 1] = 0;
+}
+
+const char *http_said(void) { return said; }
+int http_unreached(void) { return unreached; }
+
 int server_host(char *host, size_t len, int *port)
 {
 	const char *s = opt_server, *e, *colon;
@@ -32,14 +59,14 @@ int server_host(char *host, size_t len, int *port)
 	long p = 80;
 
 	if (strncmp(s, "http://", 7) != 0) {
-		fprintf(stderr, "xcbench: %s '%s': expected http://HOST[:PORT]\n", opt_server_from, opt_server);
+		say("xcbench: %s '%s': expected http://HOST[:PORT]\n", opt_server_from, opt_server);
 		return -1;
 	}
 	s += 7;
 	e = s + strcspn(s, "/");
 	/* The API is at the root: a path would be dropped without a word. */
 	if (*e && strcmp(e, "/")) {
-		fprintf(stderr, "xcbench: %s '%s': expected http://HOST[:PORT] without a path\n", opt_server_from,
+		say("xcbench: %s '%s': expected http://HOST[:PORT] without a path\n", opt_server_from,
 			opt_server);
 		return -1;
 	}
@@ -52,7 +79,7 @@ int server_host(char *host, size_t len, int *port)
 		e = colon;
 	}
 	if ((size_t)(e - s) >= len || e == s || p <= 0 || p > 65535) {
-		fprintf(stderr, "xcbench: %s '%s': bad host or port\n", opt_server_from, opt_server);
+		say("xcbench: %s '%s': bad host or port\n", opt_server_from, opt_server);
 		return -1;
 	}
 	*port = (int)p;
@@ -79,7 +106,7 @@ static int admin_token(char **tok)
 	}
 	rc = read_token_file(opt_token_file, buf, sizeof(buf));
 	if (rc) {
-		fprintf(stderr, "xcbench: --token-file '%s': %s\n", opt_token_file,
+		say("xcbench: --token-file '%s': %s\n", opt_token_file,
 			rc < 0 ? strerror(errno) : TOKEN_FILE_EMPTY);
 		return -1;
 	}
@@ -166,18 +193,19 @@ static int connect_server(char *host, size_t hostlen, int *port)
 		return -1;
 	snprintf(port_s, sizeof(port_s), "%d", *port);
 	if (getaddrinfo(host, port_s, &hints, &ai)) {
-		fprintf(stderr, "xcbench: cannot resolve '%s'\n", host);
+		say("xcbench: cannot resolve '%s'\n", host);
 		return -1;
 	}
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0)
 		set_timeouts(fd, XCB_CONNECT_TIMEOUT_S);
 	if (fd < 0 || connect(fd, ai->ai_addr, ai->ai_addrlen)) {
+		unreached = fd >= 0; /* refused, or no answer: the server's */
 		if (fd >= 0 && timed_out())
-			fprintf(stderr, "xcbench: cannot connect to %s: no answer in %d s (is xcbenchd running?)\n",
+			say("xcbench: cannot connect to %s: no answer in %d s (is xcbenchd running?)\n",
 				opt_server, XCB_CONNECT_TIMEOUT_S);
 		else
-			fprintf(stderr, "xcbench: cannot connect to %s: %s (is xcbenchd running?)\n", opt_server,
+			say("xcbench: cannot connect to %s: %s (is xcbenchd running?)\n", opt_server,
 				strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -211,11 +239,12 @@ static int send_request(int fd, const char *host_hdr, const char *host, int port
 		ssize_t n = write(fd, req.p + off, req.len - off);
 
 		if (n <= 0) {
+			unreached = 1;
 			if (n < 0 && timed_out())
-				fprintf(stderr, "xcbench: %s took no request bytes in %d s\n", opt_server,
+				say("xcbench: %s took no request bytes in %d s\n", opt_server,
 					opt_idle_timeout);
 			else
-				fprintf(stderr, "xcbench: send failed: %s\n", strerror(errno));
+				say("xcbench: send failed: %s\n", strerror(errno));
 			rc = -1;
 			break;
 		}
@@ -272,7 +301,7 @@ static int read_answer(int fd, struct http_resp *resp, FILE *out)
 			size_t hl = (size_t)(end - head.p) + 4;
 
 			if (sscanf(head.p, "HTTP/%*d.%*d %d", &resp->status) != 1) {
-				fprintf(stderr, "xcbench: not an HTTP answer from %s\n", opt_server);
+				say("xcbench: not an HTTP answer from %s\n", opt_server);
 				goto out;
 			}
 			in_body = 1;
@@ -283,21 +312,24 @@ static int read_answer(int fd, struct http_resp *resp, FILE *out)
 	}
 	if (n < 0) {
 		/* an answer cut short is an error, not a shorter answer */
+		unreached = 1;
 		if (timed_out())
-			fprintf(stderr, "xcbench: %s %s in %d s\n", opt_server,
+			say("xcbench: %s %s in %d s\n", opt_server,
 				in_body ? "sent no more of its answer" : "answered nothing", opt_idle_timeout);
 		else
-			fprintf(stderr, "xcbench: reading the answer of %s: %s\n", opt_server, strerror(errno));
+			say("xcbench: reading the answer of %s: %s\n", opt_server, strerror(errno));
 		goto out;
 	}
 	if (!in_body) {
-		fprintf(stderr, "xcbench: connection closed without an answer\n");
+		unreached = 1;
+		say("xcbench: connection closed without an answer\n");
 		goto out;
 	}
 	if (!body_whole(&body)) {
+		unreached = 1;
 		/* the daemon cut a stream (its store failed mid-export), or the
 		 * connection broke: what arrived is not the whole answer */
-		fprintf(stderr, "xcbench: the answer of %s was cut short (%s)\n", opt_server,
+		say("xcbench: the answer of %s was cut short (%s)\n", opt_server,
 			body.bad ? "its framing is not HTTP's" : "the connection closed before its end");
 		goto out;
 	}
@@ -321,6 +353,7 @@ int http_call_as(const char *host_hdr, const char *method, const char *path, con
 	int port, fd, rc;
 
 	memset(resp, 0, sizeof(*resp));
+	unreached = 0;
 	if (admin_token(&tok))
 		return -1;
 	fd = connect_server(host, sizeof(host), &port);
@@ -368,11 +401,11 @@ json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path
 			 * daemon names: say the option (password_file was
 			 * --password-file, driver --power). */
 			if (opt) {
-				fprintf(stderr, "%s: --%s: %s\n", cmd->name, opt->name, msg + strlen(cmdopt_key(opt)) + 2);
+				say("%s: --%s: %s\n", cmd->name, opt->name, msg + strlen(cmdopt_key(opt)) + 2);
 			} else {
 				char *text = http_error_text(&r);
 
-				fprintf(stderr, "xcbench: %s %s: HTTP %d: %s%s\n", method, path, r.status,
+				say("xcbench: %s %s: HTTP %d: %s%s\n", method, path, r.status,
 					text ? text : "", http_status_hint(r.status));
 				free(text);
 			}
@@ -382,7 +415,7 @@ json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path
 			/* Every xcbenchd answer is an object; anything else is
 			 * another server's (its fields read as absent, and show
 			 * printed a run of dashes, exit 0). */
-			fprintf(stderr, "xcbench: %s %s: answer is not a JSON object (is %s an xcbenchd?)\n",
+			say("xcbench: %s %s: answer is not a JSON object (is %s an xcbenchd?)\n",
 				method, path, opt_server);
 			json_decref(o);
 			o = NULL;
@@ -390,7 +423,7 @@ json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path
 			/* An object without the members the command reads: the
 			 * same, or a daemon of another version (an empty table,
 			 * "(null)" or 0 where its fields were absent, exit 0). */
-			fprintf(stderr, "xcbench: %s %s: not an xcbenchd answer: %s (is %s an xcbenchd?)\n", method,
+			say("xcbench: %s %s: not an xcbenchd answer: %s (is %s an xcbenchd?)\n", method,
 				path, why, opt_server);
 			json_decref(o);
 			o = NULL;

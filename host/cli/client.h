@@ -39,6 +39,17 @@ int http_call(const char *method, const char *path, const char *body, struct htt
  * and a virtual machine reaches a loopback daemon under another address. */
 int http_call_as(const char *host_hdr, const char *method, const char *path, const char *body,
 		 struct http_resp *resp, FILE *out);
+/* The last message a call said (its error: no connection, an HTTP error
+ * status and the API's message, ...) without its newline; with http_quiet
+ * set, calls say nothing on stderr, only keep it here (a caller that
+ * decides what to say: `job wait` waits through an outage). */
+extern int http_quiet;
+const char *http_said(void);
+/* 1 when the last call failed on the server's side of the connection:
+ * refused or unanswered, reset, closed before or in the middle of its
+ * answer (a daemon restarting); 0 for an answer, or a fault of this
+ * command's (its --server or --token-file). */
+int http_unreached(void);
 /* GET/POST returning the parsed JSON object of a 2xx answer; prints the
  * API's error (or that the answer is no JSON object) and returns NULL
  * otherwise. */

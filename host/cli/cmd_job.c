@@ -19,7 +19,9 @@ static const char usage[] = "usage: xcbench job show ID [--json]\n"
 			    "daemon's default marked) and events; wait prints each event as it\n"
 			    "comes until the job has ended and its end action ran (exit 0 when it\n"
 			    "completed, 1 when it failed, timed out or was cancelled, or is still\n"
-			    "going after S seconds); cancel ends it (the end action runs). Cancel\n"
+			    "going after S seconds, 3 when xcbenchd could not be asked at the end\n"
+			    "of S: the outcome unknown); it waits through a daemon's restart or its\n"
+			    "store's outage (said once). Cancel ends a job (the end action runs) and\n"
 			    "needs the admin token (--token-file) unless the daemon runs with --open.\n"
 			    "Limits: powering_on runs from the power-on to the machine's boot script\n"
 			    "request, booting to the payload's HELLO, running to the run's end; a\n"
@@ -84,24 +86,75 @@ static void print_job(json_t *j)
 		print_event(e);
 }
 
+/* One poll of the job (path): its answer, or NULL with *outage set when
+ * xcbenchd could not say now and may later: no connection or one that
+ * broke (the daemon restarting), 503 (no store, shutting down), 500 (this
+ * route's only one: its read of the store failed, a store outage) or a
+ * proxy's 502/504; any other failure (404, 401, another server's answer)
+ * was printed and *outage is 0. */
+static json_t *poll_job(const char *path, int *outage)
+{
+	json_t *o;
+	int st;
+
+	http_quiet = 1;
+	o = api_json("GET", path, NULL);
+	http_quiet = 0;
+	st = api_last_status();
+	*outage = !o && ((st == 0 && http_unreached()) || st == 500 || st == 502 || st == 503 || st == 504);
+	if (!o && !*outage)
+		fprintf(stderr, "%s\n", http_said());
+	term_safe(o);
+	return o;
+}
+
 /* `job wait`: polls the job every 2 s, printing its header once and each
  * event once, until it has ended (its end action done: "ended" set), or
  * for at most timeout_s seconds (0: no bound). An operator queued a suite
- * and had only `job show` in a loop to watch it. */
+ * and had only `job show` in a loop to watch it. The job goes on while
+ * its daemon restarts or its store is away a while: wait waits through
+ * that (said once each time), where it ended with the daemon's error and
+ * exit 1, as for a failed job; its outcome unknown at the timeout, exit
+ * 3. Before the first answer an error ends it (a wrong --server, no such
+ * job: nothing is known to wait for). */
 static int job_wait(const char *path, long long id, int timeout_s)
 {
-	time_t start = time(NULL);
+	time_t start = time(NULL), lost = 0;
 	size_t seen = 0, i;
-	int rc, header = 0;
+	int rc, header = 0, outage;
+	char stage[32] = "?";
 
 	for (;;) {
-		json_t *o = get_answer(path, 0, &rc), *j, *ev, *e;
-		const char *stage;
+		json_t *o = poll_job(path, &outage), *j, *ev, *e;
+		const char *st;
 
-		if (!o)
-			return rc;
+		if (!o && !header && outage) /* its error, as any command's */
+			fprintf(stderr, "%s\n", http_said());
+		if (!o && (!outage || !header))
+			return 1;
+		if (!o) {
+			if (!lost) {
+				lost = time(NULL);
+				fprintf(stderr, "xcbench job wait: xcbenchd unavailable (%s); still waiting\n",
+					http_said());
+			}
+			if (timeout_s && time(NULL) - start >= timeout_s) {
+				fprintf(stderr,
+					"xcbench job wait: job %lld: outcome unknown: xcbenchd unavailable for the last "
+					"%lld s of %d (last seen %s)\n",
+					id, (long long)(time(NULL) - lost), timeout_s, stage);
+				return 3;
+			}
+			sleep(2);
+			continue;
+		}
+		if (lost) {
+			fprintf(stderr, "xcbench job wait: xcbenchd answers again\n");
+			lost = 0;
+		}
 		j = json_object_get(o, "job");
-		stage = json_string_value(json_object_get(j, "stage"));
+		st = json_string_value(json_object_get(j, "stage"));
+		snprintf(stage, sizeof(stage), "%s", st ? st : "?");
 		if (!header) {
 			printf("job %lld  %s on %s\n", id, json_string_value(json_object_get(j, "suite")),
 			       json_string_value(json_object_get(j, "mac")));
@@ -114,18 +167,16 @@ static int job_wait(const char *path, long long id, int timeout_s)
 		seen = json_array_size(ev);
 		fflush(stdout);
 		if (!json_is_null(json_object_get(j, "ended")) && json_object_get(j, "ended")) {
-			rc = stage && strcmp(stage, "complete") == 0 ? 0 : 1;
-			printf("job %lld: %s\n", id, stage ? stage : "?");
+			rc = strcmp(stage, "complete") == 0 ? 0 : 1;
+			printf("job %lld: %s\n", id, stage);
 			json_decref(o);
 			return rc;
 		}
+		json_decref(o);
 		if (timeout_s && time(NULL) - start >= timeout_s) {
-			fprintf(stderr, "xcbench job wait: job %lld still %s after %d s\n", id, stage ? stage : "?",
-				timeout_s);
-			json_decref(o);
+			fprintf(stderr, "xcbench job wait: job %lld still %s after %d s\n", id, stage, timeout_s);
 			return 1;
 		}
-		json_decref(o);
 		sleep(2);
 	}
 }
