@@ -150,6 +150,9 @@ int cmd_ingest(int argc, char **argv);
 int cmd_vm(int argc, char **argv);   /* cmd_vm.c, vm_qemu.c */
 int cmd_machine(int argc, char **argv);
 int cmd_job(int argc, char **argv);
+/* `job list` (cmd_job_list.c): the jobs, newest first; only MAC's, LAB's
+ * machines', the pending ones where given. Its exit status. */
+int job_list(const struct cmd *cmd, const char *mac, const char *lab, int pending, int as_json);
 int cmd_check(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);

@@ -2,7 +2,7 @@
  * cmd_job.c — `xcbench job show|wait|cancel ID`: one job's lifecycle with
  * its events, following it to its end (progress: each event as it comes),
  * and cancelling it (its end action runs: a machine the daemon powered is
- * switched off).
+ * switched off); `job list` (cmd_job_list.c) takes its options here.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -12,7 +12,8 @@
 
 #include "client.h"
 
-static const char usage[] = "usage: xcbench job show ID [--json]\n"
+static const char usage[] = "usage: xcbench job list [--mac MAC] [--lab NAME] [--pending] [--json]\n"
+			    "       xcbench job show ID [--json]\n"
 			    "       xcbench job wait ID [--timeout S]\n"
 			    "       xcbench job cancel ID\n"
 			    "A queued job's stage, attempts, each stage's time limit (the\n"
@@ -26,7 +27,10 @@ static const char usage[] = "usage: xcbench job show ID [--json]\n"
 			    "Limits: powering_on runs from the power-on to the machine's boot script\n"
 			    "request, booting to the payload's HELLO, running to the run's end; a\n"
 			    "job keeps those of the power driver its machine had when it started.\n"
-			    "A machine's jobs and their IDs: xcbench machine show MAC.\n";
+			    "list: the jobs, newest first (the daemon answers with at most 1000):\n"
+			    "ID, MAC, its machine's lab, suite, stage, when queued, its run; --mac\n"
+			    "MAC, --lab NAME (its machines'), --pending (not ended nor consumed by a\n"
+			    "boot) list only those. A machine's jobs: xcbench machine show MAC.\n";
 
 /* One event line, as show and wait print it. */
 static void print_event(json_t *e)
@@ -183,8 +187,11 @@ static int job_wait(const char *path, long long id, int timeout_s)
 
 int cmd_job(int argc, char **argv)
 {
-	int rc, as_json = 0, timeout_s = 0;
-	const struct cmdopt opts[] = { OPT_FLAG("json", &as_json), OPT_INT("timeout", &timeout_s, 1, 1000000), OPT_END };
+	int rc, as_json = 0, timeout_s = 0, pending = 0;
+	const char *mac = NULL, *lab = NULL;
+	const struct cmdopt opts[] = { OPT_FLAG("json", &as_json), OPT_INT("timeout", &timeout_s, 1, 1000000),
+				       OPT_STR("mac", &mac), OPT_STR("lab", &lab), OPT_FLAG("pending", &pending),
+				       OPT_END };
 	const struct cmd cmd = { "xcbench job", usage, opts };
 	char path[96];
 	uint64_t id;
@@ -192,9 +199,24 @@ int cmd_job(int argc, char **argv)
 
 	if (cmd_parse(&cmd, argc, argv, &rc))
 		return rc;
+	if (argc - optind >= 1 && strcmp(argv[optind], "list") == 0) {
+		if (argc - optind > 1) {
+			fprintf(stderr, "xcbench job list: unexpected argument '%s'\n", argv[optind + 1]);
+			return cmd_usage_error(&cmd);
+		}
+		if (timeout_s) {
+			fprintf(stderr, "xcbench job list: --timeout is wait's\n");
+			return 2;
+		}
+		return job_list(&cmd, mac, lab, pending, as_json);
+	}
+	if (mac || lab || pending) {
+		fprintf(stderr, "xcbench job: --%s is list's\n", mac ? "mac" : lab ? "lab" : "pending");
+		return 2;
+	}
 	if (argc - optind < 2 ||
 	    (strcmp(argv[optind], "show") && strcmp(argv[optind], "wait") && strcmp(argv[optind], "cancel"))) {
-		fprintf(stderr, "xcbench job: expected show ID, wait ID or cancel ID\n");
+		fprintf(stderr, "xcbench job: expected list, show ID, wait ID or cancel ID\n");
 		return cmd_usage_error(&cmd);
 	}
 	/* Named: "expected show ID, ..." of `job show 1 extra` left the

@@ -31,7 +31,7 @@ static const struct {
 	{ "queue", "queue a suite for the next boot of a MAC", cmd_queue },
 	{ "ingest", "submit a serial capture (XCB1 lines) as a run", cmd_ingest },
 	{ "machine", "a lab machine's power driver (set, --take), power action (power), lab and jobs (show)", cmd_machine },
-	{ "job", "one job's lifecycle and events (show), followed to its end (wait), or cancel it", cmd_job },
+	{ "job", "the jobs (list), one job's lifecycle and events (show), followed to its end (wait), or cancel it", cmd_job },
 	{ "vm", "boot virtual lab machines in QEMU (PXE or direct) and follow their runs", cmd_vm },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))

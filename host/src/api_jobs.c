@@ -24,10 +24,12 @@
 #define PARAM_WORD_MAX 64
 
 /* A job row's columns, in the order of JOB_COLS; the lifecycle's follow
- * from JC_LIFE on. */
+ * from JC_LIFE on, then its machine's lab (a job has none of its own: the
+ * lab whose daemon runs it is its machine's, and moves with it). */
 enum { JC_ID, JC_MAC, JC_SUITE, JC_PARAMS, JC_LABEL, JC_CREATED, JC_CONSUMED, JC_RUN_ID, JC_TAGS, JC_META,
-       JC_LIFE };
-#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, tags, meta, " JOBS_DB_LIFE_COLS
+       JC_LIFE, JC_LAB = JC_LIFE + LIFE_NCOLS };
+#define JOB_LAB "(SELECT m.lab FROM machines m WHERE m.mac = jobs.mac)"
+#define JOB_COLS "id, mac, suite, params, label, created, consumed, run_id, tags, meta, " JOBS_DB_LIFE_COLS ", " JOB_LAB
 
 /* Column col's JSON text parsed, or NULL (SQL NULL, or not JSON). */
 static json_t *col_parsed(struct dbi_stmt *st, int col)
@@ -53,12 +55,13 @@ static json_t *job_row(struct dbi_stmt *st)
 	json_object_set_new(o, "tags", tags ? tags : json_array());
 	json_object_set_new(o, "meta", meta ? meta : json_object());
 	jobs_db_life_add(o, st, JC_LIFE); /* the lifecycle (jobs_db.h) */
+	json_object_set_new(o, "lab", col_json(st, JC_LAB));
 	return o;
 }
 
 enum MHD_Result api_jobs(struct req *rq)
 {
-	const char *m = qarg(rq, "mac"), *pending = qarg(rq, "pending");
+	const char *m = qarg(rq, "mac"), *pending = qarg(rq, "pending"), *lab = qarg(rq, "lab");
 	struct dbi *db = rdb();
 	struct dbi_stmt *st;
 	char mac[18];
@@ -71,8 +74,9 @@ enum MHD_Result api_jobs(struct req *rq)
 		return reply_error(rq, 503, "database unavailable");
 	if (dbi_query(db, "SELECT " JOB_COLS " FROM jobs WHERE (CAST(?1 AS TEXT) IS NULL OR mac = ?1) "
 			  "AND (CAST(?2 AS BIGINT) IS NULL OR (consumed IS NULL AND stage IN ('queued', 'powering_on', 'booting', 'running'))) "
+			  "AND (CAST(?3 AS TEXT) IS NULL OR " JOB_LAB " = ?3) "
 			  "ORDER BY id DESC LIMIT 1000", &st,
-		      DBI_T(m ? mac : NULL), pending && strcmp(pending, "0") ? DBI_I(1) : DBI_NUL))
+		      DBI_T(m ? mac : NULL), pending && strcmp(pending, "0") ? DBI_I(1) : DBI_NUL, DBI_T(lab)))
 		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 	arr = json_array();
 	while ((step = dbi_step(st)) == DBI_ROW)
