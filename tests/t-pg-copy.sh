@@ -7,7 +7,11 @@
 # prints the same (but for the lab it names) before (daemon on SQLite) and after (daemon on
 # PostgreSQL), and a second copy adds nothing. The lab's ended jobs (with
 # their events, linked to their runs) and its baselines (their run ids
-# mapped) come along too; a job that has not ended stays behind. The same
+# mapped) come along too; a job that has not ended stays behind. The
+# machines of the ended jobs come under the lab too (M2, set up on the lab's
+# daemon, no runs; M3, which only its job names): they came without one, or
+# not at all ("No lab" on the lab page). A machine the store has in another
+# lab stays there, said. The same
 # copy by xcb-copy built with ASan/UBSan (host/build/san/xcb-copy-asan) into
 # a second database: no memory error, no leak at its exit, the same rows.
 . "$(dirname "$0")/lib/tap.sh"
@@ -35,7 +39,16 @@ jid=$(curl -s -X POST "${ADMIN[@]}" "$URL/api/v1/jobs" -d '{"mac": "52:54:00:00:
 	python3 -c 'import json, sys; print(json.load(sys.stdin)["job"]["id"])')
 curl -s -X POST "${ADMIN[@]}" "$URL/api/v1/jobs/$jid/cancel" >/dev/null
 bl=$(curl -s -X POST "${ADMIN[@]}" "$URL/api/v1/baselines" -d '{"runs": [3]}')
-check "a cancelled job and a baseline in SQLite ($bl)" test "$(dbq "$DB" "SELECT (SELECT count(*) FROM jobs WHERE stage = 'cancelled') || ' ' || (SELECT count(*) FROM baselines)")" = "1 1"
+# M2: a machine set up on the lab's daemon without --lab, M3 only named by
+# a job: each an ended job, no run.
+M2=52:54:00:aa:00:02 M3=52:54:00:aa:00:03
+"$XCBENCH" --server "$URL" --token-file "$TMP/token" machine set $M2 --power manual >/dev/null
+for m in $M2 $M3; do
+	j=$(curl -s -X POST "${ADMIN[@]}" "$URL/api/v1/jobs" -d "{\"mac\": \"$m\", \"suite\": \"quick\"}" |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["job"]["id"])')
+	curl -s -X POST "${ADMIN[@]}" "$URL/api/v1/jobs/$j/cancel" >/dev/null
+done
+check "three cancelled jobs and a baseline in SQLite ($bl)" test "$(dbq "$DB" "SELECT (SELECT count(*) FROM jobs WHERE stage = 'cancelled') || ' ' || (SELECT count(*) FROM baselines)")" = "3 1"
 check "SIGTERM: the SQLite daemon stops" stop_daemon
 SQ=$DB
 
@@ -46,22 +59,27 @@ PGDB=$(pg_url central)
 rc=$?
 diag "first copy: $(cat "$TMP/copy1.out") $(cat "$TMP/copy1.err")"
 check "first copy: exit 0, 3 runs copied" bash -c "[ $rc = 0 ] && grep -q '^3 runs copied, 0 already there' '$TMP/copy1.out'"
-for t in runs machines frames frame_spans cases results histogram_chunks sample_chunks events; do
+for t in runs frames frame_spans cases results histogram_chunks sample_chunks events; do
 	a=$(dbq "$SQ" "SELECT count(*) FROM $t")
 	b=$(pg_psql central "SELECT count(*) FROM $t")
 	check "$t: $a rows in SQLite, $b in PostgreSQL" test "$a" = "$b" -a "$a" -gt 0
 done
-check "jobs: the ended one copied, the booting one left ($(grep -o '[0-9]* jobs copied.*' "$TMP/copy1.out"))" \
-	test "$(pg_psql central "SELECT string_agg(stage, ' ' ORDER BY id) FROM jobs")" = "cancelled"
-a=$(dbq "$SQ" "SELECT count(*) FROM job_events WHERE job_id = $jid")
-check "job_events: the ended job's $a in both" test "$a" -gt 0 -a "$(pg_psql central "SELECT count(*) FROM job_events")" = "$a"
+a=$(dbq "$SQ" "SELECT count(*) FROM machines")
+check "machines: SQLite's $a and M3, which only its job named ($(pg_psql central "SELECT count(*) FROM machines"))" \
+	test "$(pg_psql central "SELECT count(*) FROM machines")" = $((a + 1))
+check "jobs: the ended ones copied, the booting one left ($(grep -o '[0-9]* jobs copied.*' "$TMP/copy1.out"))" \
+	test "$(pg_psql central "SELECT string_agg(stage, ' ' ORDER BY id) FROM jobs")" = "cancelled cancelled cancelled"
+a=$(dbq "$SQ" "SELECT count(*) FROM job_events WHERE job_id IN (SELECT id FROM jobs WHERE stage = 'cancelled')")
+check "job_events: the ended jobs' $a in both" test "$a" -gt 0 -a "$(pg_psql central "SELECT count(*) FROM job_events")" = "$a"
 check "baselines: 1 in both, naming the copied run (by its token)" test "$(pg_psql central "SELECT b.runs || ' ' || r.token FROM baselines b, runs r WHERE r.id = 3")" = "[3] $(dbq "$SQ" "SELECT token FROM runs WHERE id = 3")"
-check "the copied runs and machine are lab old-lab" test "$(pg_psql central "SELECT (SELECT count(*) FROM runs WHERE lab = 'old-lab') || ' ' || (SELECT count(*) FROM machines WHERE lab = 'old-lab')")" = "3 1"
+check "the copied runs and machines are lab old-lab" test "$(pg_psql central "SELECT (SELECT count(*) FROM runs WHERE lab = 'old-lab') || ' ' || (SELECT count(*) FROM machines WHERE lab = 'old-lab')")" = "3 3"
+check "... M2 and M3, the machines of ended jobs alone, too ($(pg_psql central "SELECT string_agg(mac || '=' || coalesce(lab, '-'), ' ' ORDER BY mac) FROM machines WHERE mac IN ('$M2', '$M3')"))" \
+	test "$(pg_psql central "SELECT string_agg(mac || '=' || coalesce(lab, '-'), ' ' ORDER BY mac) FROM machines WHERE mac IN ('$M2', '$M3')")" = "$M2=old-lab $M3=old-lab"
 "$COPY" --from "$SQ" --db "$PGDB" --lab old-lab >"$TMP/copy2.out" 2>&1
 rc=$?
 check "second copy: exit 0, adds nothing ($(cat "$TMP/copy2.out"))" \
-	bash -c "[ $rc = 0 ] && grep -q '^0 runs copied, 3 already there, 0 rows copied; 0 jobs copied (0 events), 1 already there, 1 not ended (left in the source); 0 baselines copied, 1 already there' '$TMP/copy2.out'"
-check "... the jobs, job events and baselines counts unchanged" test "$(pg_psql central "SELECT (SELECT count(*) FROM jobs) || ' ' || (SELECT count(*) FROM job_events) || ' ' || (SELECT count(*) FROM baselines)")" = "1 $a 1"
+	bash -c "[ $rc = 0 ] && grep -q '^0 runs copied, 3 already there, 0 rows copied; 0 jobs copied (0 events), 3 already there, 1 not ended (left in the source); 0 baselines copied, 1 already there' '$TMP/copy2.out'"
+check "... the jobs, job events and baselines counts unchanged" test "$(pg_psql central "SELECT (SELECT count(*) FROM jobs) || ' ' || (SELECT count(*) FROM job_events) || ' ' || (SELECT count(*) FROM baselines)")" = "3 $a 1"
 check "... the frames count unchanged" test "$(pg_psql central "$XCB_LEDGER_COUNT")" = "$(dbq "$SQ" "$XCB_LEDGER_COUNT")"
 
 # Progress: the first copy said how many runs it copies; a copy whose run
@@ -73,6 +91,8 @@ check "first copy: it says first how many runs it copies ($(head -1 "$TMP/copy1.
 pg_createdb central3
 { "$PG_BIN/pg_dump" -s "$PGDB"; "$PG_BIN/pg_dump" -a -t xcb_schema_version "$PGDB"; } |
 	"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$(pg_url central3)" >/dev/null
+# M2 is another lab's in this store already: it stays there, said.
+pg_psql central3 "INSERT INTO machines(mac, first_seen, last_seen, lab) VALUES ('$M2', 1, 1, 'lab-b')" >/dev/null
 "$PG_BIN/psql" -X -q "$(pg_url central3)" -c "BEGIN; LOCK TABLE frames IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(3); COMMIT" >/dev/null &
 LOCKER=$!
 for _ in $(seq 100); do
@@ -86,6 +106,9 @@ diag "slow copy: exit $rc: $(tr '\n' '|' <"$TMP/copy4.err")"
 check "a slow copy: exit 0, 3 runs copied" bash -c "[ $rc = 0 ] && grep -q '^3 runs copied, 0 already there' '$TMP/copy4.out'"
 check "... its first run, 3 s in, is followed by a progress line (1 of 3)" \
 	grep -qx "xcb-copy: 1 of 3 runs read, 1 copied" "$TMP/copy4.err"
+check "... M2, lab-b's in that store, stays lab-b's ($(pg_psql central3 "SELECT lab FROM machines WHERE mac = '$M2'"))" \
+	test "$(pg_psql central3 "SELECT lab FROM machines WHERE mac = '$M2'")" = lab-b
+check "... said once" test "$(grep -c "^xcb-copy: machine $M2 is in lab 'lab-b' in --db: it stays there (the copied runs and jobs are of lab 'old-lab'; " "$TMP/copy4.err")" = 1
 
 TMP2=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
 DPID=
@@ -107,6 +130,9 @@ check "compare on PostgreSQL names the copied runs' lab on its A: and B: lines" 
 	bash -c "[ \$(grep -c '^[AB]: .* lab old-lab;' '$TMP2/cmp-pg-joined.txt') = 2 ] && ! grep -q ' lab ' '$TMP2/cmp-sqlite-joined.txt'"
 check "xcbench compare 1 2: the same output after the copy, the lab aside" cmp "$TMP2/cmp-sqlite-joined.txt" "$TMP2/cmp-pg-nolab.txt"
 check "xcbench compare 1 1 locked vs lockless: the same output, the lab aside" cmp "$TMP2/cmp2-sqlite-joined.txt" "$TMP2/cmp2-pg-nolab.txt"
+"$XCBENCH" --server "$URL" machine list >"$TMP2/mlist.txt"
+check "xcbench machine list on PostgreSQL: M2 and M3 in lab old-lab ($(grep -E "$M2|$M3" "$TMP2/mlist.txt" | tr -s ' ' | tr '\n' '|'))" \
+	test "$(awk -v a=$M2 -v b=$M3 '$1 == a || $1 == b { print $1, $2 }' "$TMP2/mlist.txt" | tr '\n' ' ')" = "$M2 old-lab $M3 old-lab "
 check "the label came along, the lab given" test "$(pyjson "$URL/api/v1/runs/1" 'd["run"]["label"], d["run"]["lab"]')" = "before-copy old-lab"
 check "SIGTERM: the PostgreSQL daemon stops" stop_daemon
 rm -rf "$TMP2"

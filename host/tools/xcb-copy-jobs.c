@@ -1,6 +1,7 @@
 /*
  * xcb-copy-jobs.c — xcb-copy's second pass, once the runs are across: the
- * lab's ended jobs (with their stage events) and its machines' baselines.
+ * lab's ended jobs (with their stage events and their machines, under the
+ * lab) and its machines' baselines.
  * Both name source ids (a job its run, a baseline its machine and runs),
  * which are mapped to the destination's through what is global: a run's
  * token, a machine's MAC.
@@ -130,7 +131,7 @@ static int stage_final(const char *name)
 	return 0;
 }
 
-int copy_jobs(struct dbi *src, struct dbi *dst, struct copy_jobs_counts *n)
+int copy_jobs(struct dbi *src, struct dbi *dst, const char *lab, struct copy_jobs_counts *n)
 {
 	struct buf cols = { 0 }, q = { 0 };
 	struct dbi_stmt *st = NULL;
@@ -148,12 +149,22 @@ int copy_jobs(struct dbi *src, struct dbi *dst, struct copy_jobs_counts *n)
 	buf_addf(&q, "mac, suite, created, stage, %s", cols.p);
 	rc = 0;
 	while (rc == 0 && dbi_step(st) == DBI_ROW) {
-		if (!stage_final(dbi_column_text(st, 5)))
+		if (!stage_final(dbi_column_text(st, 5))) {
 			n->jobs_pending++;
-		else if (have_job(dst, st))
+			continue;
+		}
+		if (have_job(dst, st))
 			n->jobs_there++;
 		else
 			rc = copy_job(src, dst, st, q.p, ncols + 4, n);
+		/* Its machine is the lab's too (its record only came with a
+		 * run, and without the lab: the lab page said "No lab"); for a
+		 * job already there as well, so that a copy again mends it. */
+		if (rc == 0 && !copy_machine(src, dst, dbi_column_text(st, 2), lab, dbi_column_i64(st, 4))) {
+			fprintf(stderr, "xcb-copy: job %lld: its machine %s: %s\n", (long long)dbi_column_i64(st, 0),
+				dbi_column_text(st, 2), dbi_errmsg(dst));
+			rc = -1;
+		}
 	}
 out:
 	dbi_finalize(st);

@@ -59,7 +59,9 @@ static const char usage[] =
 "baselines, into the store --db names\n"
 "(postgresql://user@host/dbname: its password from PGPASSFILE, ~/.pgpass or\n"
 "PGPASSWORD), migrated first. Runs without a lab get NAME (" LAB_NAME_RULE ",\n"
-"as xcbenchd --lab takes). A run whose token\n"
+"as xcbenchd --lab takes), and so do the machines of the runs and ended jobs\n"
+"(one only a job names gets a record); a machine the store has in another lab\n"
+"stays there (said; xcbench machine set MAC --take moves it). A run whose token\n"
 "is there already is skipped: copying again adds nothing. Prints (stderr) how\n"
 "many runs it copies, then progress every 50 runs or 2 s, and, last, one line: runs copied, runs skipped, rows copied, then the jobs\n"
 "and baselines copied and skipped. A job is already there when one has its\n"
@@ -115,34 +117,87 @@ static int64_t count_of(struct dbi *db, const char *t, int64_t run)
 	return n;
 }
 
-/* The destination's machine for the source's machine id (copied if the
- * MAC is new), or 0 for none. */
-static int64_t map_machine(struct dbi *src, struct dbi *dst, int64_t id, const char *lab)
+/* MACs said to stay in another lab (copy_machine), ",a,b,": said once. */
+static struct buf said_elsewhere;
+
+/* copy_machine: see xcb-copy.h. A machine the destination has with no lab
+ * is adopted (as a lab's daemon adopts one it powers, lab_machine_adopt):
+ * it kept none, and the copied lab's daemon would have to boot it first to
+ * own it; one of another lab stays there, said once: which lab boots it
+ * is that store's decision (xcbench machine set --take), not a copy's. */
+int64_t copy_machine(struct dbi *src, struct dbi *dst, const char *mac, const char *lab, int64_t seen)
 {
 	struct dbi_stmt *s, *d;
+	const char *want = lab;
+	char *have;
+	int found;
 
-	if (dbi_prepare(src, "SELECT mac, uuid, serial, first_seen, last_seen, lab FROM machines WHERE id = ?", &s))
+	if (!mac || dbi_prepare(src, "SELECT uuid, serial, first_seen, last_seen, lab FROM machines WHERE mac = ?", &s))
 		return 0;
-	dbi_bind_i64(s, 1, id);
-	if (dbi_step(s) != DBI_ROW) {
-		dbi_finalize(s);
-		return 0;
-	}
+	dbi_bind_text(s, 1, mac, -1);
+	found = dbi_step(s) == DBI_ROW;
+	if (found && dbi_column_text(s, 4))
+		want = dbi_column_text(s, 4); /* the source's own lab, as a run's */
 	if (dbi_prepare(dst, "INSERT INTO machines(mac, uuid, serial, first_seen, last_seen, lab) "
 			"VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (mac) DO NOTHING", &d) == DBI_OK) {
-		for (int c = 0; c < 5; c++) {
+		dbi_bind_text(d, 1, mac, -1);
+		for (int c = 0; found && c < 4; c++) {
 			struct dbval v;
 
 			dbval_read(s, c, &v);
-			dbi_bind_value(d, c + 1, &v);
+			dbi_bind_value(d, c + 2, &v);
 			dbval_free(&v);
 		}
-		dbi_bind_text(d, 6, dbi_column_text(s, 5) ? dbi_column_text(s, 5) : lab, -1);
+		/* a MAC only jobs name: seen when its first copied job was made */
+		if (!found) {
+			dbi_bind_i64(d, 4, seen);
+			dbi_bind_i64(d, 5, seen);
+		}
+		dbi_bind_text(d, 6, want, -1);
 		dbi_step(d);
 		dbi_finalize(d);
 	}
+	if (dbi_prepare(dst, "UPDATE machines SET lab = ? WHERE mac = ? AND lab IS NULL", &d) == DBI_OK) {
+		dbi_bind_text(d, 1, want, -1);
+		dbi_bind_text(d, 2, mac, -1);
+		dbi_step(d);
+		dbi_finalize(d);
+	}
+	have = NULL;
+	if (dbi_prepare(dst, "SELECT lab FROM machines WHERE mac = ?", &d) == DBI_OK) {
+		dbi_bind_text(d, 1, mac, -1);
+		if (dbi_step(d) == DBI_ROW && dbi_column_text(d, 0))
+			have = strdup(dbi_column_text(d, 0));
+		dbi_finalize(d);
+	}
+	if (have && strcmp(have, want) && !(said_elsewhere.p && strstr(said_elsewhere.p, mac))) {
+		fprintf(stderr, "xcb-copy: machine %s is in lab '%s' in --db: it stays there (the copied runs and "
+			"jobs are of lab '%s'; xcbench machine set %s --take on that lab's daemon moves it)\n",
+			mac, have, want, mac);
+		buf_addf(&said_elsewhere, ",%s", mac);
+	}
+	free(have);
 	dbi_finalize(s);
-	return copy_map_machine(src, dst, id);
+	return dbi_i64(dst, "SELECT id FROM machines WHERE mac = ?1", 0, DBI_T(mac));
+}
+
+/* The destination's machine for the source's machine id (copy_machine),
+ * or 0 for none. */
+static int64_t map_machine(struct dbi *src, struct dbi *dst, int64_t id, const char *lab)
+{
+	char *mac = NULL;
+	int64_t to;
+	struct dbi_stmt *s;
+
+	if (dbi_prepare(src, "SELECT mac FROM machines WHERE id = ?", &s))
+		return 0;
+	dbi_bind_i64(s, 1, id);
+	if (dbi_step(s) == DBI_ROW && dbi_column_text(s, 0))
+		mac = strdup(dbi_column_text(s, 0));
+	dbi_finalize(s);
+	to = mac ? copy_machine(src, dst, mac, lab, 0) : 0;
+	free(mac);
+	return to;
 }
 
 int64_t copy_rows(struct dbi *src, struct dbi *dst, const char *t, const char *key, int64_t from,
@@ -409,7 +464,7 @@ int main(int argc, char **argv)
 	}
 	dbi_finalize(runs);
 	/* then what names the runs: ended jobs, baselines (xcb-copy-jobs.c) */
-	if (rc == 0 && !stop_signal && (copy_jobs(src, dst, &jn) || copy_baselines(src, dst, &jn)))
+	if (rc == 0 && !stop_signal && (copy_jobs(src, dst, lab, &jn) || copy_baselines(src, dst, &jn)))
 		rc = 1;
 	printf("%lld runs copied, %lld already there, %lld rows copied; %lld jobs copied (%lld events), "
 	       "%lld already there, %lld not ended (left in the source); %lld baselines copied, %lld already there%s\n",

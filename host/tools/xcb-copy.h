@@ -26,15 +26,23 @@ int64_t copy_rows(struct dbi *src, struct dbi *dst, const char *t, const char *k
  * 0 if it has none. */
 int64_t copy_map_machine(struct dbi *src, struct dbi *dst, int64_t id);
 
+/* The destination's machine of MAC (its id; 0 if it has none): the
+ * source's record copied if the destination has none, under the source's
+ * lab or else lab; with no source record (a MAC only jobs name) one seen
+ * at seen. One the destination has without a lab gets that lab; one of
+ * another lab keeps it, said once on stderr. */
+int64_t copy_machine(struct dbi *src, struct dbi *dst, const char *mac, const char *lab, int64_t seen);
+
 /* What the second pass did: copied, already there, left behind. */
 struct copy_jobs_counts {
 	int64_t jobs, jobs_there, jobs_pending, job_events, baselines, baselines_there;
 };
 /* Copies the source's ended jobs (complete, failed, timed_out, cancelled)
- * with their events, each linked to its copied run, and its machines'
- * baselines with their run ids mapped. 0, or -1 on an error (said on
+ * with their events, each linked to its copied run, and their machines
+ * (copy_machine, under lab), and its machines' baselines with their run
+ * ids mapped. 0, or -1 on an error (said on
  * stderr). */
-int copy_jobs(struct dbi *src, struct dbi *dst, struct copy_jobs_counts *n);
+int copy_jobs(struct dbi *src, struct dbi *dst, const char *lab, struct copy_jobs_counts *n);
 int copy_baselines(struct dbi *src, struct dbi *dst, struct copy_jobs_counts *n);
 
 #endif
