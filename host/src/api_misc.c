@@ -44,11 +44,14 @@ enum MHD_Result api_health(struct req *rq)
 		dbi_finalize(st);
 		counted = step == DBI_DONE;
 	}
-	if (db && !counted) {
+	if (!counted) {
 		/* Health answers 200 whatever it finds (it is what says
 		 * degraded), but a count it could not read is null: zeros or
-		 * the statuses read before the failure would be counts. */
-		snprintf(counts_why, sizeof(counts_why), "run counts: query failed: %s", dbi_errmsg(db));
+		 * the statuses read before the failure would be counts. So
+		 * also without a connection at all (the store unreachable
+		 * when this thread first needed one). */
+		if (db)
+			snprintf(counts_why, sizeof(counts_why), "run counts: query failed: %s", dbi_errmsg(db));
 		json_decref(runs);
 		runs = json_null();
 	}

@@ -1,0 +1,52 @@
+#!/bin/bash
+# timeout: 300
+# A lab daemon across PostgreSQL outages of a few seconds, as an operator
+# meets them (an auditor's findings, two daemons of a lab on one server):
+# what /health says while the server is down, and that every answer of a
+# read or a write then is a 503 naming the store, never a 404 ("no job N")
+# or a 500 with libpq's text. The daemon has one HTTP thread (--threads 1:
+# one reader connection, opened at the first request).
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/test-daemon.sh"
+. "$ROOT/tests/lib/pg.sh"
+need_host_build "a lab daemon across PostgreSQL outages"
+pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
+done_all() {
+	cleanup_daemon
+	pg_stop
+}
+trap done_all EXIT
+trap "exit 143" TERM INT # a signal (tests/run-all timeout) still cleans up
+pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
+pg_createdb outage
+DB=$(pg_url outage)
+start_daemon --open --lab A --threads 1 || { notok "daemon starts"; exit 1; }
+
+# pg_down: a clean stop (pg_ctl stop -m fast), as an operator's restart does.
+pg_down() { pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null 2>&1; }
+# api METHOD PATH [BODY]: prints the answer's status; its body in TMP/ans.
+api() {
+	curl -s -m 30 -o "$TMP/ans" -w '%{http_code}' -X "$1" -H 'Content-Type: application/json' \
+		${3:+--data "$3"} "$URL$2"
+}
+# said TEXT: the last answer is {"error": "TEXT..."} (TEXT its start).
+said() {
+	python3 -c 'import json,sys; sys.exit(not json.load(open(sys.argv[1]))["error"].startswith(sys.argv[2]))' \
+		"$TMP/ans" "$1"
+}
+ans() { head -c 300 "$TMP/ans" | tr '\n' ' '; }
+health() { pyjson "$URL/api/v1/health" "$1"; }
+
+# 1. The daemon up, the server gone before any request: the HTTP thread has
+# no connection at all (rdb() NULL). Run counts it cannot read are null.
+pg_down
+curl -s -m 30 "$URL/api/v1/health" >"$TMP/h1"
+h1() { python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$TMP/h1" "$1"; }
+check "no connection for the reader: /health degraded ($(h1 '(d["status"], d.get("reason"))'))" \
+	test "$(h1 'd["status"]')" = degraded
+check "... its run counts null, not zeros ($(h1 'd["runs"]'))" test "$(h1 'd["runs"]')" = None
+check "... and its build still said" test "$(h1 '"build" in d')" = True
+pg_restart || { notok "PostgreSQL restarts"; exit 1; }
+check "the server back: /health ok" test "$(health 'd["status"]')" = ok
+
+check "SIGTERM: clean shutdown" stop_daemon
