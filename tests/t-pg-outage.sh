@@ -49,4 +49,23 @@ check "... and its build still said" test "$(h1 '"build" in d')" = True
 pg_restart || { notok "PostgreSQL restarts"; exit 1; }
 check "the server back: /health ok" test "$(health 'd["status"]')" = ok
 
+code=$(api POST /api/v1/jobs '{"mac": "52:54:00:bb:00:03", "suite": "seed"}')
+check "a job is queued ($code)" test "$code" = 201
+J=$(pyjson "$URL/api/v1/jobs" 'd["jobs"][0]["id"]')
+code=$(api GET "/api/v1/jobs/$J")
+check "... and read ($code): the reader has its connection" test "$code" = 200
+
+# 2. The server stops under the reader's connection: the FIRST read that
+# finds it gone answers as every later one, 503 naming the store (it was
+# 500 with libpq's text, the next requests 503).
+pg_down
+for r in "/api/v1/jobs/$J" /api/v1/lab /api/v1/machines /api/v1/jobs; do
+	code=$(api GET "$r")
+	check "server down: GET $r answers 503 'database unavailable: ...' ($code $(ans))" \
+		eval 'test "$code" = 503 && said "database unavailable: "'
+done
+pg_restart || { notok "PostgreSQL restarts"; exit 1; }
+code=$(api GET "/api/v1/jobs/$J")
+check "the server back: the job is read again ($code)" test "$code" = 200
+
 check "SIGTERM: clean shutdown" stop_daemon

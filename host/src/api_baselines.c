@@ -77,7 +77,7 @@ enum MHD_Result api_baseline_set(struct req *rq)
 	if (baselines_list(db, t.machine, list) != DBI_DONE) {
 		/* stored, but not read back: not a "baseline": null */
 		json_decref(list);
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	}
 	json_array_foreach(list, i, v)
 		if (strcmp(json_string_value(json_object_get(v, "suite")), suite) == 0)

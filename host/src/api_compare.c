@@ -249,7 +249,7 @@ static int sides_by_label(struct req *rq, struct dbi *db, const char *as, const 
 
 		if (n < 0) {
 			/* not a side of the boots read before the failure */
-			*res = reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+			*res = reply_db_failed(rq, db, NULL);
 			return -1;
 		}
 		cs->nruns = (size_t)n;

@@ -158,7 +158,7 @@ enum MHD_Result api_runs_csv(struct req *rq)
 	buf_free(&header);
 	buf_free(&sql); /* prepared by now */
 	if (!r)
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	return reply_response(rq, 200, r);
 err_alloc:
 	free(b);
@@ -468,7 +468,7 @@ enum MHD_Result api_run_csv(struct req *rq, int64_t id)
 	buf_free(&sql); /* prepared by now */
 	buf_free(&header);
 	if (!r)
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	return reply_response(rq, 200, r);
 err_alloc:
 	run_row_free(&run);

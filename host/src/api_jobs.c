@@ -77,7 +77,7 @@ enum MHD_Result api_jobs(struct req *rq)
 			  "AND (CAST(?3 AS TEXT) IS NULL OR " JOB_LAB " = ?3) "
 			  "ORDER BY id DESC LIMIT 1000", &st,
 		      DBI_T(m ? mac : NULL), pending && strcmp(pending, "0") ? DBI_I(1) : DBI_NUL, DBI_T(lab)))
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	arr = json_array();
 	while ((step = dbi_step(st)) == DBI_ROW)
 		json_array_append_new(arr, job_row(st));

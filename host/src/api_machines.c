@@ -49,7 +49,7 @@ enum MHD_Result api_machine(struct req *rq, int64_t m)
 	mac_text(m, mac);
 	o = jobs_db_machine_json(db, mac, is_admin(rq), &failed);
 	if (failed)
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	if (!o)
 		return reply_error(rq, 404, "no machine %s", mac);
 	return reply_json(rq, 200, json_pack("{s:o}", "machine", o));
@@ -214,7 +214,7 @@ enum MHD_Result api_job(struct req *rq, int64_t id)
 		return reply_error(rq, 503, "database unavailable");
 	o = jobs_db_job_json(db, id, &failed);
 	if (failed)
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	if (!o)
 		return reply_error(rq, 404, "no job %lld", (long long)id);
 	return reply_json(rq, 200, json_pack("{s:o}", "job", o));
@@ -250,7 +250,7 @@ enum MHD_Result api_lab(struct req *rq)
 		return reply_error(rq, 503, "database unavailable");
 	lab = jobs_db_lab_json(db, (int)n);
 	if (!lab)
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	/* lab: this daemon's (--lab), as /health says it, beside each
 	 * machine's: the Lab page marks the machines this daemon boots. */
 	return reply_json(rq, 200, json_pack("{s:o, s:I, s:I, s:o}", "machines", lab,

@@ -94,7 +94,7 @@ enum MHD_Result api_machines(struct req *rq)
 		"(SELECT r.hello FROM runs r WHERE r.machine_id = m.id AND r.hello != '{}' "
 		" ORDER BY r.id DESC LIMIT 1), m.lab "
 		"FROM machines m ORDER BY m.last_seen DESC, m.id DESC", &st))
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	arr = json_array();
 	while ((step = dbi_step(st)) == DBI_ROW) {
 		const char *facts = dbi_column_text(st, MC_HELLO);
@@ -123,7 +123,7 @@ enum MHD_Result api_labs(struct req *rq)
 	names = json_array();
 	if (labs_names(db, names)) {
 		json_decref(names);
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	}
 	return reply_json(rq, 200, json_pack("{s:o}", "labs", names));
 }

@@ -29,7 +29,7 @@ static enum MHD_Result reply_run(struct req *rq, struct dbi *db, unsigned status
 	json_t *run = run_json_for(rq, db, id);
 
 	if (!run)
-		return reply_error(rq, 500, "query failed: the run could not be read back: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, "the run could not be read back");
 	return reply_json(rq, status, json_pack("{s:o}", "run", run));
 }
 

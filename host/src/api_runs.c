@@ -85,7 +85,7 @@ enum MHD_Result api_runs(struct req *rq)
 		return res;
 	if (runlist_json(db, &f, is_admin(rq), &o)) {
 		buf_free(&o);
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	}
 	return reply_buf(rq, 200, "application/json", &o);
 }
@@ -172,7 +172,7 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 		/* not the run page without its tags and meta */
 		json_decref(run);
 		run_row_free(&r);
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	}
 	errors = json_array();
 	if (events_list(db, id, "error", -1, 100, error_one, errors)) {
@@ -180,7 +180,7 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 		json_decref(errors);
 		json_decref(run);
 		run_row_free(&r);
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	}
 	cases = cases_text(db, &r, after_s ? (int64_t)after : -1, (int64_t)limit, after_s || limit_s, &next, &ncases);
 	if (!cases) {
@@ -188,7 +188,8 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 		json_decref(errors);
 		json_decref(run);
 		run_row_free(&r);
-		return reply_error(rq, 500, "query failed: the run's cases could not be read from the store");
+		return dbi_conn_lost(db) ? reply_db_failed(rq, db, NULL)
+					  : reply_error(rq, 500, "query failed: the run's cases could not be read from the store");
 	}
 	bad = jsonw_lit(&o, "{") || add_member(&o, "run", run) ||
 	      add_member(&o, "facts", json_text_or_empty(r.hello)) || !cases ||
@@ -235,7 +236,7 @@ enum MHD_Result api_run_events(struct req *rq, int64_t id)
 	arr = json_array();
 	if (events_list(db, id, kind, after ? (int64_t)a : -1, (int64_t)l, event_one, arr)) {
 		json_decref(arr);
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	}
 	return reply_json(rq, 200, json_pack("{s:o}", "events", arr));
 }
@@ -286,8 +287,7 @@ enum MHD_Result api_histogram(struct req *rq, int64_t id, int64_t cid)
 	if (load_histogram(db, id, cid, rep, init, &idx, &cnt, &n)) {
 		/* not 404 (it may be stored) nor the buckets read before */
 		json_decref(tsc);
-		return reply_error(rq, 500, "query failed: the histogram could not be read from the store: %s",
-				   dbi_errmsg(db));
+		return reply_db_failed(rq, db, "the histogram could not be read from the store");
 	}
 	o = n ? histogram_json(id, cid, rep, init, tsc, idx, cnt, n) : NULL;
 	json_decref(tsc);

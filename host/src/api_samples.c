@@ -53,7 +53,7 @@ enum MHD_Result api_samples(struct req *rq, int64_t id, int64_t cid)
 	run_row_free(&r);
 	if (bad) {
 		buf_free(&o);
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	}
 	return reply_buf(rq, 200, "application/json", &o);
 }
@@ -170,6 +170,6 @@ enum MHD_Result api_samples_csv(struct req *rq, int64_t id)
 	r = csv_stream(&q, samples_csv_header, samples_csv_row, c, samples_csv_ctx_free);
 	buf_free(&sql); /* prepared by now */
 	if (!r)
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	return reply_response(rq, 200, r);
 }

@@ -191,7 +191,7 @@ enum MHD_Result api_schema(struct req *rq)
 	 * the schema is still served, with none) */
 	if (db && !learned) {
 		json_decref(o);
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	}
 	values = json_array();
 	json_array_foreach(learned, i, a)

@@ -108,6 +108,7 @@ int64_t dbi_last_id(struct dbi *db) { return db->ops->last_id(db); }
 int dbi_user_version(struct dbi *db) { return db->ops->user_version(db); }
 int dbi_set_user_version(struct dbi *db, int v) { return db->ops->set_user_version(db, v); }
 int dbi_ping(struct dbi *db) { return db->ops->ping(db); }
+int dbi_conn_lost(struct dbi *db) { return db->ops->conn_lost(db); }
 void dbi_idle(struct dbi *db) { db->ops->idle(db); }
 void dbi_settle(struct dbi *db) { db->ops->settle(db); }
 

@@ -86,6 +86,11 @@ int dbi_set_user_version(struct dbi *db, int v);
 /* 1 if the connection is usable (a PostgreSQL engine reconnects here when
  * it was lost). */
 int dbi_ping(struct dbi *db);
+/* 1 when db has no connection to its store now: a PostgreSQL server
+ * stopped, restarted or unreachable (a failed call's cause, so the caller
+ * says "database unavailable", 503, not a failed query, 500). SQLite: 0, a
+ * file has no connection to lose (its DBI_IOERR is the disk's). */
+int dbi_conn_lost(struct dbi *db);
 /* Statements executed on db so far (each first step after a prepare or a
  * reset counts once): what a test counts to prove a page costs a constant
  * number of queries. */

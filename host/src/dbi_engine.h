@@ -19,6 +19,7 @@ struct dbi_ops {
 	int (*user_version)(struct dbi *db);
 	int (*set_user_version)(struct dbi *db, int v);
 	int (*ping)(struct dbi *db);
+	int (*conn_lost)(struct dbi *db);
 	void (*idle)(struct dbi *db);
 	void (*settle)(struct dbi *db);
 	int (*prepare)(struct dbi *db, const char *sql, struct dbi_stmt **st);
@@ -50,7 +51,7 @@ struct dbi_ops {
 	.engine = ENGINE, .close = P##_close, .errmsg = P##_errmsg, .exec = P##_exec, \
 	.in_txn = P##_in_txn, .changes = P##_changes, .last_id = P##_last_id, \
 	.user_version = P##_user_version, .set_user_version = P##_set_user_version, \
-	.ping = P##_ping, .idle = P##_idle, .settle = P##_settle, \
+	.ping = P##_ping, .conn_lost = P##_conn_lost, .idle = P##_idle, .settle = P##_settle, \
 	.prepare = P##_prepare, .finalize = P##_finalize, \
 	.reset = P##_reset, .clear = P##_clear, .param_index = P##_param_index, \
 	.bind_i64 = P##_bind_i64, .bind_double = P##_bind_double, .bind_text = P##_bind_text, \

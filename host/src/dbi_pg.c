@@ -212,6 +212,14 @@ static int p_ping(struct dbi *db)
 	return reconnect(p);
 }
 
+/* libpq marks the connection bad when a call finds the server gone (and
+ * keeps it so after a failed reconnection): a reader's failure seen here
+ * is the server's absence, not its answer. */
+static int p_conn_lost(struct dbi *db)
+{
+	return PQstatus(PG(db)->c) != CONNECTION_OK;
+}
+
 static void p_idle(struct dbi *db)
 {
 	(void)db;

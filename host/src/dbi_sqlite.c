@@ -37,6 +37,7 @@ static int l_in_txn(struct dbi *db) { return !sqlite3_get_autocommit(LITE(db)); 
 static int64_t l_changes(struct dbi *db) { return sqlite3_changes(LITE(db)); }
 static int64_t l_last_id(struct dbi *db) { return sqlite3_last_insert_rowid(LITE(db)); }
 static int l_ping(struct dbi *db) { (void)db; return 1; }
+static int l_conn_lost(struct dbi *db) { (void)db; return 0; }
 
 /* The passive checkpoint: the WAL does not grow for good between bursts
  * (journal_size_limit truncates it after). */

@@ -96,9 +96,22 @@ enum MHD_Result reply_list(struct req *rq, struct dbi *db, int step, const char 
 {
 	if (step != DBI_DONE) {
 		json_decref(arr);
-		return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
+		return reply_db_failed(rq, db, NULL);
 	}
 	return reply_json(rq, 200, json_pack("{s:o}", key, arr));
+}
+
+/* The first read after a PostgreSQL server went away answered 500 with
+ * libpq's text (the reader's reconnection failed), while an HTTP thread
+ * that had no connection yet said 503: the store's absence is one answer,
+ * 503, whichever read meets it. */
+enum MHD_Result reply_db_failed(struct req *rq, struct dbi *db, const char *what)
+{
+	if (dbi_conn_lost(db))
+		return reply_error(rq, 503, "database unavailable: %s", dbi_errmsg(db));
+	if (what)
+		return reply_error(rq, 500, "query failed: %s: %s", what, dbi_errmsg(db));
+	return reply_error(rq, 500, "query failed: %s", dbi_errmsg(db));
 }
 
 enum MHD_Result reply_error(struct req *rq, unsigned status, const char *fmt, ...)

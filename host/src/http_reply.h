@@ -21,6 +21,10 @@ enum MHD_Result reply_json(struct req *rq, unsigned status, json_t *obj); /* ste
 enum MHD_Result reply_list(struct req *rq, struct dbi *db, int step, const char *key, json_t *arr);
 enum MHD_Result reply_error(struct req *rq, unsigned status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A read of db that failed: 503 "database unavailable: WHY" when db has
+ * lost its connection (dbi_conn_lost: a PostgreSQL server stopped or
+ * restarting), else 500 "query failed: [WHAT: ]WHY" (WHY dbi_errmsg's). */
+enum MHD_Result reply_db_failed(struct req *rq, struct dbi *db, const char *what);
 enum MHD_Result reply_text(struct req *rq, unsigned status, const char *ctype, const char *text);
 /* reply_text of b's text, which the response takes (b is left empty): no
  * copy of a large answer (a 1000-run list is ~580 KB). */

@@ -63,6 +63,6 @@ int run_filters_refused(struct req *rq, struct dbi *db, const struct run_filters
 	int u = f->lab ? labs_filter_unknown(db, f->lab, why, sizeof(why)) : 0;
 
 	if (u)
-		*res = u < 0 ? reply_error(rq, 500, "query failed: %s", dbi_errmsg(db)) : reply_error(rq, 400, "%s", why);
+		*res = u < 0 ? reply_db_failed(rq, db, NULL) : reply_error(rq, 400, "%s", why);
 	return u != 0;
 }
