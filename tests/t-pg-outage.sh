@@ -64,8 +64,26 @@ for r in "/api/v1/jobs/$J" /api/v1/lab /api/v1/machines /api/v1/jobs; do
 	check "server down: GET $r answers 503 'database unavailable: ...' ($code $(ans))" \
 		eval 'test "$code" = 503 && said "database unavailable: "'
 done
+# 3. Writes while it is down: 503 naming the store, never "no job N"
+# (a cancel said 404 though the job was there).
+code=$(api POST "/api/v1/jobs/$J/cancel" '{}')
+check "server down: job cancel answers 503 'cannot cancel the job now: the database is unavailable: ...' ($code $(ans))" \
+	eval 'test "$code" = 503 && said "cannot cancel the job now: the database is unavailable: "'
+code=$(api POST /api/v1/jobs '{"mac": "52:54:00:bb:00:03", "suite": "seed"}')
+check "server down: a queue answers 503 naming the store ($code $(ans))" \
+	eval 'test "$code" = 503 && said "cannot queue the job now: the database is unavailable: "'
+code=$(api PUT /api/v1/machines/52:54:00:bb:00:03/power '{"driver": "manual"}')
+check "server down: machine set answers 503 naming the store ($code $(ans))" \
+	eval 'test "$code" = 503 && said "cannot store the settings now: the database is unavailable: "'
 pg_restart || { notok "PostgreSQL restarts"; exit 1; }
 code=$(api GET "/api/v1/jobs/$J")
 check "the server back: the job is read again ($code)" test "$code" = 200
+for _ in 1 2 3 4 5; do
+	code=$(api POST "/api/v1/jobs/$J/cancel" '{}')
+	[ "$code" = 200 ] && break
+	sleep 1
+done
+check "... and the same cancel cancels it ($code $(ans))" \
+	test "$code/$(pyjson "$URL/api/v1/jobs/$J" 'd["job"]["stage"]')" = 200/cancelled
 
 check "SIGTERM: clean shutdown" stop_daemon

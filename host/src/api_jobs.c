@@ -282,7 +282,7 @@ enum MHD_Result api_job_create(struct req *rq)
 		ret = reply_error(rq, 409, "machine %s belongs to lab '%s': queue its jobs on that lab's daemon", mac,
 				  t.other_lab);
 	} else if (!t.id || !db) {
-		ret = reply_error(rq, 503, "cannot queue the job now");
+		ret = reply_write_failed(rq, "cannot queue the job now");
 	} else {
 		ret = reply_new_job(rq, db, t.id);
 		job_runner_kick(); /* after the answer's read: it shows the job as queued */

@@ -160,7 +160,7 @@ enum MHD_Result api_machine_power_set(struct req *rq, int64_t m)
 	}
 	rc = jobs_db_set_power(&c, take, other, sizeof(other));
 	if (rc) {
-		ret = rc > 0 ? reply_error(rq, 409, "%s", other) : reply_error(rq, 503, "cannot store the settings now");
+		ret = rc > 0 ? reply_error(rq, 409, "%s", other) : reply_write_failed(rq, "cannot store the settings now");
 		goto out;
 	}
 	ret = api_machine(rq, m);
@@ -229,6 +229,8 @@ enum MHD_Result api_job_cancel(struct req *rq, int64_t id)
 	/* Said as an operator did it ("through the API" read as if something
 	 * other than their `xcbench job cancel` had cancelled it). */
 	rc = jobs_db_cancel(id, "cancelled on request (xcbench job cancel, the machine page's Cancel, or the API)");
+	if (rc == -2) /* a job is "not there" only when the store said so */
+		return reply_write_failed(rq, "cannot cancel the job now");
 	if (rc < 0)
 		return reply_error(rq, 404, "no job %lld", (long long)id);
 	if (rc == 0)

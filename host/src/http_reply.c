@@ -15,6 +15,7 @@
 #include "http_limits.h"
 #include "http_reply.h"
 #include "jsontext.h"
+#include "writer.h"
 #include "xcbd.h"
 
 struct dbi *rdb(void)
@@ -105,6 +106,13 @@ enum MHD_Result reply_list(struct req *rq, struct dbi *db, int step, const char 
  * libpq's text (the reader's reconnection failed), while an HTTP thread
  * that had no connection yet said 503: the store's absence is one answer,
  * 503, whichever read meets it. */
+enum MHD_Result reply_write_failed(struct req *rq, const char *what)
+{
+	const char *why = writer_call_failure();
+
+	return why[0] ? reply_error(rq, 503, "%s: %s", what, why) : reply_error(rq, 503, "%s", what);
+}
+
 enum MHD_Result reply_db_failed(struct req *rq, struct dbi *db, const char *what)
 {
 	if (dbi_conn_lost(db))

@@ -25,6 +25,10 @@ enum MHD_Result reply_error(struct req *rq, unsigned status, const char *fmt, ..
  * lost its connection (dbi_conn_lost: a PostgreSQL server stopped or
  * restarting), else 500 "query failed: [WHAT: ]WHY" (WHY dbi_errmsg's). */
 enum MHD_Result reply_db_failed(struct req *rq, struct dbi *db, const char *what);
+/* A write whose writer_call failed: 503 "WHAT: REASON" with the writer's
+ * reason (writer_call_failure: the store's failure, or the daemon
+ * stopping), or "WHAT" alone when the call itself succeeded. */
+enum MHD_Result reply_write_failed(struct req *rq, const char *what);
 enum MHD_Result reply_text(struct req *rq, unsigned status, const char *ctype, const char *text);
 /* reply_text of b's text, which the response takes (b is left empty): no
  * copy of a large answer (a 1000-run list is ~580 KB). */

@@ -357,7 +357,7 @@ int jobs_db_cancel(int64_t id, const char *why)
 	struct job_text_task t = { id, why, -1 };
 
 	if (writer_call(cancel_fn, &t))
-		return -1;
+		return -2; /* not "no job": the store did not say (writer_call_failure) */
 	return t.result;
 }
 

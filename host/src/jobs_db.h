@@ -89,7 +89,8 @@ int jobs_db_power_state(const char *mac, const char *state, const char *error);
 int jobs_db_set_power(const struct power_cfg *c, int take, char *why, size_t n);
 
 /* Cancels job id: 1 if it was cancelled, 0 if it had already ended, -1 if
- * there is no such job. */
+ * there is no such job, -2 when the store could not say (the write failed,
+ * or the daemon is stopping: writer_call_failure says which). */
 int jobs_db_cancel(int64_t id, const char *why);
 
 /* Stage i's time limit in seconds (0: none), i 0 powering_on, 1 booting,

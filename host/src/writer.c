@@ -52,6 +52,7 @@ struct witem {
 	wtask_fn fn;             /* task */
 	void *arg;
 	int *done;               /* task: 1 committed, -1 rolled back */
+	char *why;               /* task: why it was rolled back (WRITER_WHY bytes) */
 	uint8_t data[];          /* frame: its payload, in the item's own allocation */
 };
 
@@ -137,22 +138,36 @@ int writer_frame(struct run *r, const struct xcb_hdr *h, const uint8_t *payload,
 	return 0;
 }
 
+/* Why this thread's last writer_call failed ("" after a success). */
+static __thread char call_why[WRITER_WHY + 40];
+
+const char *writer_call_failure(void)
+{
+	return call_why;
+}
+
 int writer_call(wtask_fn fn, void *arg)
 {
-	struct witem it = { .fn = fn, .arg = arg };
+	char why[WRITER_WHY] = "";
+	struct witem it = { .fn = fn, .arg = arg, .why = why };
 	int done = 0;
 
 	it.done = &done;
+	call_why[0] = 0;
 	pthread_mutex_lock(&q_lock);
 	if (!running) {
 		pthread_mutex_unlock(&q_lock);
+		snprintf(call_why, sizeof(call_why), "the daemon is shutting down");
 		return -1;
 	}
 	enqueue(&it);
 	while (!done)
 		pthread_cond_wait(&done_cond, &q_lock);
 	pthread_mutex_unlock(&q_lock);
-	return done == 1 ? 0 : -1;
+	if (done == 1)
+		return 0;
+	snprintf(call_why, sizeof(call_why), "the database is unavailable: %s", why[0] ? why : "the write failed");
+	return -1;
 }
 
 /* 0, or -1 with the error logged unless quiet (a failing disk logs once,
@@ -337,7 +352,7 @@ static int batch_fast(const struct witem *batch)
 static void process(struct witem *batch)
 {
 	int failed, fast = batch_fast(batch);
-	char whybuf[200];
+	char whybuf[WRITER_WHY];
 
 again:
 	store_fast(fast);
@@ -383,8 +398,11 @@ again:
 		batch_failed(batch, failed, whybuf, sizeof(whybuf));
 	set_health(failed ? whybuf : NULL);
 	for (struct witem *it = batch; it; it = it->next)
-		if (it->fn)
+		if (it->fn) {
 			it->outcome = failed ? -1 : 1;
+			if (failed) /* its caller's answer names the store's failure */
+				snprintf(it->why, WRITER_WHY, "%s", whybuf);
+		}
 	record_and_ack(batch);
 }
 

@@ -29,6 +29,12 @@ int writer_frame(struct run *r, const struct xcb_hdr *h, const uint8_t *payload,
  * the commit. Returns 0, or -1 if the writer is gone or the commit failed
  * (then nothing fn wrote is in the database). */
 int writer_call(wtask_fn fn, void *arg);
+/* Why this thread's last writer_call returned -1, said for an answer ("the
+ * database is unavailable: REASON", or "the daemon is shutting down"); ""
+ * after a success. */
+const char *writer_call_failure(void);
+/* The bytes of a failed task's reason (writer.c). */
+#define WRITER_WHY 200
 /* Drains the queue, commits, joins. */
 void writer_stop(void);
 /* 1 while the last write failed (disk full, I/O error): reason in buf. */
