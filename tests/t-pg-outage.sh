@@ -86,4 +86,33 @@ done
 check "... and the same cancel cancels it ($code $(ans))" \
 	test "$code/$(pyjson "$URL/api/v1/jobs/$J" 'd["job"]["stage"]')" = 200/cancelled
 
+# 4. The server restarts while the daemon is idle, nothing written during
+# the outage: the idle writer finds its connection gone by itself, /health
+# says the writes fail while the server is down (it said only the reader's
+# failure, then "ok" after the restart with the writer's connection still
+# dead), then ok once the writer has reconnected; the first write after
+# that succeeds (it answered 503, the second identical one 201).
+# until_health EXPR: the python expression over /health's answer holds
+# within 10 s (the idle writer looks at its connection every second).
+until_health() {
+	for _ in $(seq 100); do
+		[ "$(health "$1" 2>/dev/null)" = True ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# First the writer's look for run pages to render, a second after its last
+# commit (the cancel's), is let pass: its next one is a minute away, and
+# till then only the writer's once-a-second statements use its connection,
+# as in a daemon idle for a while.
+sleep 2
+pg_down
+until_health 'd["status"] == "degraded" and d["reason"].startswith("database writes failing: ")'
+rc=$?
+check "server down, daemon idle: /health says the writes fail ($(health 'd.get("reason")'))" test "$rc" = 0
+pg_restart || { notok "PostgreSQL restarts"; exit 1; }
+check "the server back: /health ok, the writer reconnected by itself" until_health 'd["status"] == "ok"'
+code=$(api POST /api/v1/jobs '{"mac": "52:54:00:bb:00:03", "suite": "seed"}')
+check "... and the first queue after it succeeds ($code $(ans))" test "$code" = 201
+
 check "SIGTERM: clean shutdown" stop_daemon

@@ -187,7 +187,8 @@ static int conn_lost;           /* dbi_ping failed: reconnect before a batch */
 static double retry_at, backoff; /* now_mono() of the next try, its delay */
 
 /* 1 when a batch may use the connection: it is there, or a reconnection
- * (due by now) succeeded. */
+ * (due by now) succeeded. Also tried by the idle writer, so that /health
+ * is ok again once the server is back, not at the next write. */
 static int connection_ready(void)
 {
 	if (!conn_lost)
@@ -198,6 +199,7 @@ static int connection_ready(void)
 		conn_lost = 0;
 		backoff = 0;
 		fprintf(stderr, "xcbenchd: reconnected to the database\n");
+		set_health(NULL);
 		return 1;
 	}
 	backoff = backoff ? (backoff * 2 > 2.0 ? 2.0 : backoff * 2) : 0.05;
@@ -205,13 +207,18 @@ static int connection_ready(void)
 	return 0;
 }
 
-/* After a failed batch (rolled back): is the connection still there? */
+/* After a failed batch (rolled back), or an idle turn's statement that
+ * found the connection gone: is the connection still there? A lost one
+ * makes /health degraded at once: an idle writer's dead connection was
+ * only said by the next write, which failed (an operator's first `xcbench
+ * queue` after a server restart, /health ok until then). */
 static void check_connection(void)
 {
 	if (!conn_lost && !dbi_ping(wdb)) {
 		conn_lost = 1;
 		backoff = 0.05;
 		retry_at = now_mono() + backoff;
+		set_health(dbi_errmsg(wdb));
 	}
 }
 
@@ -458,7 +465,9 @@ static void *writer_main(void *unused)
 			}
 			pthread_cond_broadcast(&done_cond);
 			pthread_mutex_unlock(&q_lock);
-		} else if (!quit && !conn_lost) {
+		} else if (!quit && conn_lost) {
+			connection_ready(); /* idle: reconnect when it is due */
+		} else if (!quit) {
 			/* Idle (the queue was empty): one finished run's page
 			 * rendered and stored, then the queue is looked at again,
 			 * so frames wait at most one rendering. */
@@ -467,6 +476,9 @@ static void *writer_main(void *unused)
 				check_connection();
 			rendering = rendering > 0;
 		}
+		/* Also the idle writer's probe of its connection: its statements
+		 * (once a second) find a server that went away, and
+		 * check_connection says so in /health. */
 		if (now_mono() - last_lost >= 1.0 && !conn_lost) {
 			last_lost = now_mono();
 			if (exec("BEGIN", 1) == 0) {
@@ -477,6 +489,8 @@ static void *writer_main(void *unused)
 				else if (changed)
 					runrender_changed();
 			}
+			if (dbi_conn_lost(wdb))
+				check_connection();
 		}
 		/* A checkpoint every few seconds besides SQLite's own (every 1000
 		 * pages at commit): with readers holding short transactions only
