@@ -15,7 +15,11 @@
  * A PostgreSQL server that goes away (restarted, killed) is the same case
  * with one more step: the connection is gone, so after the failed batch the
  * writer reconnects (dbi_ping) with a backoff of 50 ms doubling to 2 s, and
- * until it has a connection every batch fails at once, unACKed. A COMMIT
+ * until it has a connection every batch of frames fails at once, unACKed
+ * (a write an HTTP caller waits for tries to reconnect at once). The idle
+ * writer finds a dead connection by its once-a-second statements, so
+ * /health says so before any write fails, and a batch whose BEGIN finds it
+ * closed goes on a new connection (begin_again). A COMMIT
  * whose answer was lost may have committed: its frames are not ACKed, and
  * their retransmissions find their rows (the frames ledger) and are ACKed
  * as duplicates, so every frame is stored once.
@@ -187,13 +191,15 @@ static int conn_lost;           /* dbi_ping failed: reconnect before a batch */
 static double retry_at, backoff; /* now_mono() of the next try, its delay */
 
 /* 1 when a batch may use the connection: it is there, or a reconnection
- * (due by now) succeeded. Also tried by the idle writer, so that /health
- * is ok again once the server is back, not at the next write. */
-static int connection_ready(void)
+ * (due by now, or now: a caller waits, an HTTP write, whose answer should
+ * not depend on where the backoff stands, which is there against a flood
+ * of frames) succeeded. Also tried by the idle writer, so that /health is
+ * ok again once the server is back, not at the next write. */
+static int connection_ready(int now)
 {
 	if (!conn_lost)
 		return 1;
-	if (now_mono() < retry_at)
+	if (now_mono() < retry_at && !now)
 		return 0;
 	if (dbi_ping(wdb)) {
 		conn_lost = 0;
@@ -220,6 +226,20 @@ static void check_connection(void)
 		retry_at = now_mono() + backoff;
 		set_health(dbi_errmsg(wdb));
 	}
+}
+
+/* The batch's BEGIN found the connection dead: the server went away since
+ * the writer's last statement (its idle probe is once a second). Nothing
+ * of the batch was sent, so nothing of it can have committed: it goes on a
+ * new connection (1) instead of failing its callers' writes, as the first
+ * `xcbench queue` after a server restart did. A failure later in the batch
+ * is not retried: its tasks have run, and a lost COMMIT may have committed. */
+static int begin_again(void)
+{
+	if (!dbi_conn_lost(wdb) || !dbi_ping(wdb))
+		return 0;
+	fprintf(stderr, "xcbenchd: reconnected to the database (its connection was found closed)\n");
+	return exec("BEGIN", 1) == 0;
 }
 
 static void rollback(void)
@@ -358,16 +378,16 @@ static int batch_fast(const struct witem *batch)
  * so what is committed, and ACKed, is what the careful way would commit. */
 static void process(struct witem *batch)
 {
-	int failed, fast = batch_fast(batch);
+	int failed, fast = batch_fast(batch), tasks = !fast;
 	char whybuf[WRITER_WHY];
 
 again:
 	store_fast(fast);
-	if (!connection_ready()) {
+	if (!connection_ready(tasks)) {
 		snprintf(whybuf, sizeof(whybuf), "reconnecting: %s", dbi_errmsg(wdb));
 		failed = 2;
 	} else {
-		failed = exec("BEGIN", 1);
+		failed = exec("BEGIN", 1) && !begin_again();
 	}
 	for (struct witem *it = batch; it && !failed; it = it->next) {
 		/* A task sees (and may change) the runs as the frames before it
@@ -466,7 +486,7 @@ static void *writer_main(void *unused)
 			pthread_cond_broadcast(&done_cond);
 			pthread_mutex_unlock(&q_lock);
 		} else if (!quit && conn_lost) {
-			connection_ready(); /* idle: reconnect when it is due */
+			connection_ready(0); /* idle: reconnect when it is due */
 		} else if (!quit) {
 			/* Idle (the queue was empty): one finished run's page
 			 * rendered and stored, then the queue is looked at again,
