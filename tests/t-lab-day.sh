@@ -42,7 +42,8 @@ ok "ipmi_sim answers on 127.0.0.1:$BMC"
 
 # --help first, as a new operator reads it.
 $X job --help >"$NET_DIR/job.help" 2>&1
-check "job --help says where a machine's jobs and their IDs are" grep -q "A machine's jobs and their IDs: xcbench machine show MAC" "$NET_DIR/job.help"
+check "job --help says where a machine's jobs and their IDs are (job list --mac, machine show)" \
+	bash -c 'grep -q "^usage: xcbench job list \[--mac MAC\]" "$1" && grep -q "A machine.s jobs: xcbench machine show MAC" "$1"' _ "$NET_DIR/job.help"
 check "... and what each limit bounds" grep -q "powering_on runs from the power-on to the machine's boot script" "$NET_DIR/job.help"
 $X queue --help >"$NET_DIR/queue.help" 2>&1
 check "queue --help says what --power-timeout bounds" \

@@ -38,7 +38,8 @@ one() {
 	# first ACK says every seq stored, so the sender stops short of the
 	# window's end; a daemon that did not know them took each to the
 	# writer and ACKed it after a commit: all sent)
-	sent=$(sed -n 's/.*(\([0-9]*\) sent.*/\1/p' "$TMP/ingest1b.err")
+	# "(N sent, ...)", or ": N sent (...), M the daemon held already"
+	sent=$(sed -n 's/.*[(:] *\([0-9][0-9]*\) sent.*/\1/p' "$TMP/ingest1b.err")
 	check "$e: ... known stored at once: $sent of $half sent" test "${sent:-$half}" -lt "$half"
 	dup=$(pyjson "$URL/api/v1/health" '"%d %d" % (d["frames"]["stored"], d["frames"]["duplicate"])')
 	check "$e: ... as duplicates, stored nothing (stored, duplicates: $dup)" test "${dup% *}" = 0 -a "${dup#* }" -gt 0
