@@ -95,8 +95,9 @@ check "its tables are titled with the lock's hold, not the call time" \
 curl -sf "$URL/api/v1/compare.csv?a=$ID&b=$ID&a_where=delivery%3Dunicast&b_where=delivery%3Dallbutself&row=lock_hold" \
 	>"$T/lock.csv"
 check "compare.csv answers row=lock_hold" test $? -eq 0
-# show's "lock hold per acquisition, the repetitions' median: X" per case
-awk '/^ +[0-9]+ /{ id = $1 } /lock profile/ && match($0, /the repetitions. median: [0-9.]+/) {
+# show's "lock hold per acquisition   the repetitions' median: X" per case
+# (its own line under the lock profile)
+awk '/^ +[0-9]+ /{ id = $1 } /lock hold per acquisition/ && match($0, /the repetitions. median: [0-9.]+/) {
 	v = substr($0, RSTART, RLENGTH); sub(/.*: /, "", v); print id, v }' "$T/show.out" >"$T/show-hold.txt"
 diag "show's hold per acquisition (case, median): $(paste -sd' ' "$T/show-hold.txt")"
 python3 - "$T/lock.json" "$T/show-hold.txt" "$T/lock.csv" "$T/boot.json" <<'PY'
