@@ -364,10 +364,13 @@ expect_fail "samples --case abc (a streamed answer): a usage error" 2 "HTTP 400:
 	"${X[@]}" samples "$ID" --case abc
 expect_fail "check --a-where bogus: a usage error, never a regression's 1" 2 "HTTP 400: a_where/b_where" \
 	"${X[@]}" check --baseline "$ID" "$ID" --a-where bogus
-# --format beside another output was taken and ignored (--format seed --csv
-# printed the CSV).
-expect_fail "compare --format seed --csv: refused, one output" 2 \
-	"xcbench compare: --format seed and --csv: one output" "${X[@]}" compare "$ID" "$ID" --format seed --csv
+# --format beside another output was taken and ignored (--format text --csv
+# printed the case CSV; --format seed --csv is the seed table's CSV:
+# t-compare-stat).
+expect_fail "compare --format text --csv: refused, one output" 2 \
+	"xcbench compare: --format text and --csv: one output" "${X[@]}" compare "$ID" "$ID" --format text --csv
+expect_fail "compare --stat p95: a usage error naming the statistics" 2 "HTTP 400: stat: expected one of median" \
+	"${X[@]}" compare "$ID" "$ID" --stat p95
 expect_fail "compare --format text --flat: refused, one output" 2 \
 	"xcbench compare: --format text and --flat: one output" "${X[@]}" compare "$ID" "$ID" --format text --flat
 expect_fail "compare with a run that is not there: 1, the daemon's answer (404), not a usage error" 1 \

@@ -18,11 +18,14 @@
 static const char usage[] =
 	"usage: xcbench check --baseline A|stored|last:N B [--threshold PCT] [--fdr Q]\n"
 	"                     [--a-where K=V,..] [--b-where K=V,..] [--format text|markdown] [--json]\n"
+	"                     [--stat median|mean|min|p90|p99|p999|max]\n"
 	"(stored: the baseline `xcbench baseline` set for B's machine and suite;\n"
 	"last:N: the N complete runs of B's machine and suite before B.)\n"
 	"Exits 1 when a case of B (a run id or a list 1,2,3) is significantly slower\n"
 	"than in the baseline A by at least PCT % (default 5): significant after\n"
 	"Benjamini-Hochberg at FDR Q (default 0.05) with its 95 % interval above 0.\n"
+	"--stat: the statistic of each repetition's calls judged (default median;\n"
+	"p99 gates the tail), as `xcbench compare --stat`.\n"
 	"Give several boots a side: with one, the interval is within-boot only and\n"
 	"cries wolf (the output warns). Lists the regressed cases and a summary.\n"
 	"A compared case that failed a check (calls lost, duplicated or out of\n"
@@ -137,7 +140,7 @@ int cmd_check(int argc, char **argv)
 	const struct cmdopt opts[] = {
 		OPT_STR("baseline", &ca.a), OPT_STR("threshold", &ca.min_effect), OPT_STR("fdr", &ca.fdr),
 		OPT_STR("a-where", &ca.a_where), OPT_STR("b-where", &ca.b_where), OPT_STR("format", &format),
-		OPT_FLAG("json", &as_json), OPT_END,
+		OPT_FLAG("json", &as_json), OPT_STR("stat", &ca.stat), OPT_END,
 	};
 	const struct cmd cmd = { "xcbench check", usage, opts };
 	struct buf path = { 0 };

@@ -32,10 +32,15 @@ static const char usage[] =
 	"  --format text|markdown  the paste-ready report (<= 80 columns): both sides\n"
 	"                     named, absolute p50 (ns), % change, interval, summary\n"
 	"  --format seed      (default) the seed's pivot: rows = CPUs in mask,\n"
-	"                     columns = initiators, cells = % change [interval]\n"
+	"                     columns = initiators, cells = % change [interval];\n"
+	"                     with --csv that table as CSV, a row per table row\n"
 	"  --flat             one line per case with its whole key (TSC cycles)\n"
 	"  --csv, --json      the daemon's answer as CSV / JSON (one of them;\n"
-	"                     a_p50, b_p50 in TSC cycles)\n"
+	"                     a_p50, b_p50 in TSC cycles; the CSV ends with\n"
+	"                     stat, each side's tsc_khz and a_ns, b_ns)\n"
+	"  --stat median|mean|min|p90|p99|p999|max   the statistic of each\n"
+	"                     repetition's calls compared (default median: its\n"
+	"                     p50); each view names it; not with --row lock_hold\n"
 	"  --html FILE        also write the comparison as one self-contained HTML\n"
 	"                     file (charts as inline SVG) to attach or archive,\n"
 	"                     beside whichever form is printed\n"
@@ -112,8 +117,9 @@ static void side_name(struct buf *b, const char *algo, json_t *mine, json_t *oth
 
 /* One pivot table; between: 2 or more boots a side, where each side's
  * figure is the geometric mean of its boots' medians, not a median;
- * aw, bw: the sides' restrictions (see side_name). */
-static void pivot(json_t *p, int between, const char *row, int *few, json_t *aw, json_t *bw)
+ * aw, bw: the sides' restrictions (see side_name); stat: the statistic
+ * each repetition gives when not its median (compare_stat_other), NULL. */
+static void pivot(json_t *p, int between, const char *row, int *few, json_t *aw, json_t *bw, const char *stat)
 {
 	json_t *rows = json_object_get(p, "rows"), *cols = json_object_get(p, "cols"), *v;
 	const char *k;
@@ -132,11 +138,18 @@ static void pivot(json_t *p, int between, const char *row, int *few, json_t *aw,
 	side_name(&na, json_string_value(json_object_get(p, "algo_a")), aw, bw);
 	side_name(&nb, json_string_value(json_object_get(p, "algo_b")), bw, aw);
 	/* the measure, then what each repetition gave it (a p50, or
-	 * lock_hold's hold per acquisition): the table's words throughout */
-	printf("\n%% change of %s (%s%s), %s -> %s,",
-	       pw ? pw->measure : sync ? pseudo_words_all.measure : pseudo_words_call.measure,
-	       between ? "geometric mean of the boots' " : "", (pw ? pw : &pseudo_words_all)->figure,
-	       na.p ? na.p : "-", nb.p ? nb.p : "-");
+	 * lock_hold's hold per acquisition): the table's words throughout;
+	 * --stat mean, p99: "the p99 call time (p99)", its measure's label
+	 * by that statistic, not the median the measure names */
+	const struct pseudo_words *mw = pw ? pw : sync ? &pseudo_words_all : &pseudo_words_call;
+	if (stat)
+		printf("\n%% change of the %s %s (%s%s), %s -> %s,", stat, mw->label,
+		       between ? "geometric mean of the boots' median " : "median of the repetitions' ", stat,
+		       na.p ? na.p : "-", nb.p ? nb.p : "-");
+	else
+		printf("\n%% change of %s (%s%s), %s -> %s,", mw->measure,
+		       between ? "geometric mean of the boots' " : "", (pw ? pw : &pseudo_words_all)->figure,
+		       na.p ? na.p : "-", nb.p ? nb.p : "-");
 	buf_free(&na);
 	buf_free(&nb);
 	json_object_foreach(json_object_get(p, "fixed"), k, v)
@@ -183,7 +196,6 @@ static void flat_cells(json_t *cs, char t[FL_N][48])
  * pushed every later column right on the line of an 8-digit cycle count. */
 static void flat(json_t *o)
 {
-	const struct pseudo_words *pw = pseudo_words_of(json_string_value(json_object_get(o, "row")));
 	char ah[24], bh[24];
 	const char *head[FL_N] = { ah, bh, "CHANGE%", "95% CI", "METHOD" };
 	json_t *cs, *v, *cases = json_object_get(o, "cases");
@@ -195,8 +207,8 @@ static void flat(json_t *o)
 	/* A_P50_CYCLES, or lock_hold's A_HOLD_CYCLES: what the values are of
 	 * (the table's figure), and their unit: they are compare.csv's TSC
 	 * cycles, where --format text converts to ns and says "ns" */
-	snprintf(ah, sizeof(ah), "A_%s_cycles", (pw ? pw : &pseudo_words_all)->figure);
-	snprintf(bh, sizeof(bh), "B_%s_cycles", (pw ? pw : &pseudo_words_all)->figure);
+	snprintf(ah, sizeof(ah), "A_%s_cycles", compare_figure(o));
+	snprintf(bh, sizeof(bh), "B_%s_cycles", compare_figure(o));
 	for (char *p = ah; *p; p++)
 		*p = (char)toupper((unsigned char)*p);
 	for (char *p = bh; *p; p++)
@@ -233,7 +245,7 @@ int cmd_compare(int argc, char **argv)
 		OPT_FLAG("json", &as_json), OPT_FLAG("flat", &as_flat),
 		OPT_STR("a-where", &ca.a_where), OPT_STR("b-where", &ca.b_where), OPT_STR("baseline", &baseline),
 		OPT_STR("fdr", &ca.fdr), OPT_STR("min-effect", &ca.min_effect), OPT_STR("format", &format),
-		OPT_STR("html", &html), OPT_STR("row", &ca.row), OPT_END,
+		OPT_STR("html", &html), OPT_STR("row", &ca.row), OPT_STR("stat", &ca.stat), OPT_END,
 	};
 	const struct cmd cmd = { "xcbench compare", usage, opts };
 	struct buf path = { 0 };
@@ -265,14 +277,14 @@ int cmd_compare(int argc, char **argv)
 		return cmd_usage_error(&cmd);
 	}
 	/* --format shapes the printed table: beside --csv, --json or --flat
-	 * (each an output of its own) it was taken and ignored. */
-	if (format && (csv || as_json || as_flat)) {
+	 * (each an output of its own) it was taken and ignored. The seed
+	 * table has a CSV of its own (compare.csv?format=seed): --format
+	 * seed --csv is that. */
+	if (format && (csv || as_json || as_flat) && !(csv && strcmp(format, "seed") == 0)) {
 		fprintf(stderr, "xcbench compare: --format %s and --%s: one output (--format is the printed "
 			"table's)\n", format, csv ? "csv" : as_json ? "json" : "flat");
 		return 2;
 	}
-	if (!format)
-		format = "seed";
 	/* The JSON answer first, whatever is printed: the HTML file and the
 	 * no-case verdict (exit 3) come from it in every form. */
 	compare_path(&ca, 0, &path);
@@ -280,6 +292,8 @@ int cmd_compare(int argc, char **argv)
 	buf_free(&path);
 	if (!o)
 		return rc;
+	if (!format)
+		format = csv ? NULL : "seed";
 	if (html && compare_html(o, html)) {
 		json_decref(o);
 		return 1;
@@ -287,6 +301,8 @@ int cmd_compare(int argc, char **argv)
 	rc = 0;
 	if (csv) {
 		compare_path(&ca, 1, &path);
+		if (format && strcmp(format, "seed") == 0)
+			buf_addf(&path, "&format=seed");
 		rc = http_get_to("compare", path.p, stdout);
 		buf_free(&path);
 	} else if (as_json) {
@@ -299,7 +315,7 @@ int cmd_compare(int argc, char **argv)
 		json_array_foreach(json_object_get(o, "pivots"), i, cs)
 			pivot(cs, strcmp(json_string_value(json_object_get(o, "level")) ?: "", "between_boot") == 0,
 			      json_string_value(json_object_get(o, "row")), &few, json_object_get(o, "a_where"),
-			      json_object_get(o, "b_where"));
+			      json_object_get(o, "b_where"), compare_stat_other(o));
 		if (few)
 			printf("\ntoo few repetitions for an interval: 5 or more per side are needed (reps=5)\n");
 		putchar('\n');

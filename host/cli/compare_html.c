@@ -165,7 +165,7 @@ int compare_html(json_t *o, const char *path)
 	struct buf a = { 0 }, b = { 0 };
 	const char *gk, *row = json_string_value(json_object_get(o, "row"));
 	const struct pseudo_words *pw = pseudo_words_of(row);
-	const char *figure = (pw ? pw : &pseudo_words_all)->figure;
+	const char *figure = compare_figure(o), *stat = json_string_value(json_object_get(o, "stat"));
 	size_t i;
 
 	if (!f) {
@@ -193,6 +193,9 @@ int compare_html(json_t *o, const char *path)
 		fputs(", ", f);
 		esc(f, pw->measure);
 	}
+	/* the statistic each repetition gives (the answer's stat) */
+	fputs("</p>\n<p id='stat'><b>Statistic</b>: each repetition's ", f);
+	esc(f, stat ? stat : "median");
 	fputs("</p>\n<p>", f);
 	esc(f, json_string_value(json_object_get(o, "method_text")));
 	fprintf(f, "; marked: Benjamini&ndash;Hochberg q &le; %.2g and |change| &ge; %.3g%%.</p>\n",

@@ -27,7 +27,22 @@ void compare_path(const struct cmp_args *c, int csv, struct buf *path)
 	ARG("fdr", c->fdr);
 	ARG("min_effect", c->min_effect);
 	ARG("row", c->row);
+	ARG("stat", c->stat);
 #undef ARG
+}
+
+const char *compare_stat_other(json_t *o)
+{
+	const char *s = json_string_value(json_object_get(o, "stat"));
+
+	return s && strcmp(s, "median") != 0 ? s : NULL;
+}
+
+const char *compare_figure(json_t *o)
+{
+	const struct pseudo_words *pw = pseudo_words_of(json_string_value(json_object_get(o, "row")));
+
+	return compare_stat_other(o) ?: (pw ? pw : &pseudo_words_all)->figure;
 }
 
 int compare_run_ids(const char *s, json_t *ids)
@@ -377,8 +392,7 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_verdict)
 	json_t *members;
 	size_t i, shown = 0;
 	struct buf t = { 0 };
-	const struct pseudo_words *pw = pseudo_words_of(sval(json_object_get(o, "row")));
-	const char *figure = (pw ? pw : &pseudo_words_all)->figure;
+	const char *figure = compare_figure(o);
 
 	if (md)
 		printf("### xcbench compare: B against baseline A\n\n");

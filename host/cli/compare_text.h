@@ -20,10 +20,19 @@ struct cmp_args {
 	const char *a_where, *b_where;  /* "k=v,k=v" */
 	const char *fdr, *min_effect;   /* as typed; NULL: the daemon's default */
 	const char *row;                /* --row: NULL, the all row; writer_hold, ... */
+	const char *stat;               /* --stat: NULL, the median; mean, p99, ... */
 };
 
 /* /api/v1/compare[.csv]?a=…&b=…&… into path. */
 void compare_path(const struct cmp_args *c, int csv, struct buf *path);
+/* The statistic answer o compares each repetition by when it is not the
+ * median (its `stat`: "mean", "p99", ...), else NULL: the views' words
+ * for the median's figure ("p50") stay theirs. */
+const char *compare_stat_other(json_t *o);
+/* What each repetition gives a case in answer o, for a column head or a
+ * title: the row's figure (pseudo_words.h: "p50", lock_hold's "hold"),
+ * or the statistic asked for instead of the median. */
+const char *compare_figure(json_t *o);
 /* A run list: "1" or "1,2,3" of run ids (parse_id); 0, or -1. */
 int compare_run_list(const char *s);
 /* The same, appending each id to the array ids (when not NULL). */

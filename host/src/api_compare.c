@@ -9,6 +9,8 @@
 #include "baselines_db.h"
 #include "casekey.h"
 #include "compare.h"
+#include "compare_seed_csv.h"
+#include "compare_stat.h"
 #include "csv.h"
 #include "csvstream.h"
 #include "http_reply.h"
@@ -67,6 +69,29 @@ static const struct {
  * a watchdog; the JSON case's a_failed/b_failed). */
 static const char *const compare_failed_cols[] = { "a_failed", "b_failed" };
 #define N_FAILED_COLS (sizeof(compare_failed_cols) / sizeof(compare_failed_cols[0]))
+/* ... and after those (appended last too): the statistic a_p50/b_p50 are
+ * of (the answer's `stat`), each side's TSC rate and a_p50/b_p50 in ns at
+ * it: the cycles alone said nothing of the time a reader of the file
+ * could compare with the text report's ns (which converts the same way:
+ * by the side's first run's rate, cli/compare_text.c side_khz). */
+#define UNIT_COLS ",stat,a_tsc_khz,b_tsc_khz,a_ns,b_ns"
+
+/* Side s's TSC rate (kHz, its first run's, `a`/`b`), 0 when unknown. */
+static double side_khz(json_t *o, const char *s)
+{
+	json_t *k = json_object_get(json_object_get(o, s), "tsc_khz");
+
+	return json_is_number(k) && json_number_value(k) > 0 ? json_number_value(k) : 0;
+}
+
+/* The cell of `cycles` in ns at khz; empty without either. */
+static void csv_ns(struct buf *b, json_t *cycles, double khz)
+{
+	if (json_is_number(cycles) && khz > 0)
+		csv_f(b, json_number_value(cycles) * 1e6 / khz, 2);
+	else
+		csv_empty(b);
+}
 
 static struct buf to_csv(json_t *o)
 {
@@ -89,7 +114,7 @@ static struct buf to_csv(json_t *o)
 	buf_addf(&b, ",algo_a,algo_b,row");
 	for (size_t k = 0; k < N_FAILED_COLS; k++)
 		buf_addf(&b, ",%s", compare_failed_cols[k]);
-	buf_addf(&b, "\r\n");
+	buf_addf(&b, UNIT_COLS "\r\n");
 	json_array_foreach(json_object_get(o, "cases"), i, c) {
 		json_t *key = json_object_get(c, "key"), *v;
 		struct buf other = { 0 };
@@ -120,6 +145,11 @@ static struct buf to_csv(json_t *o)
 		csv_json(&b, json_object_get(o, "row"), 0);
 		for (size_t k = 0; k < N_FAILED_COLS; k++)
 			csv_json(&b, json_object_get(c, compare_failed_cols[k]), 0);
+		csv_json(&b, json_object_get(o, "stat"), 0);
+		csv_json(&b, json_object_get(json_object_get(o, "a"), "tsc_khz"), 0);
+		csv_json(&b, json_object_get(json_object_get(o, "b"), "tsc_khz"), 0);
+		csv_ns(&b, json_object_get(c, "a_p50"), side_khz(o, "a"));
+		csv_ns(&b, json_object_get(c, "b_p50"), side_khz(o, "b"));
 		csv_end(&b);
 	}
 	return b;
@@ -365,7 +395,9 @@ static void incomplete_runs(json_t *warn, const struct run_row *a, size_t na, co
 }
 
 /* The comparison of c's sides (ra, rb: their runs, taken; rows_a, rows_b:
- * their rows) with the sides' conditions, as JSON or CSV. */
+ * their rows) with the sides' conditions, as JSON (csv 0) or CSV: a row
+ * per case (CSV_CASES) or per seed table row (CSV_SEED). */
+enum { CSV_CASES = 1, CSV_SEED };
 static enum MHD_Result compare_reply(struct req *rq, struct dbi *db, struct compare_req *c, json_t *ra, json_t *rb,
 				     const struct run_row *rows_a, const struct run_row *rows_b, int csv)
 {
@@ -411,7 +443,7 @@ static enum MHD_Result compare_reply(struct req *rq, struct dbi *db, struct comp
 							 : "a condition to note: see mismatches"));
 	}
 	if (csv) {
-		struct buf all = to_csv(o);
+		struct buf all = csv == CSV_SEED ? compare_seed_csv(o) : to_csv(o);
 
 		json_decref(o);
 		return reply_response(rq, 200, csv_buffer(&all));
@@ -460,6 +492,26 @@ enum MHD_Result api_compare(struct req *rq, int csv)
 		return reply_error(rq, 400, "row: expected one of %s (a sync case's writer and batch rows, "
 				   "a lock profile's hold)%s%s%s", names, near ? "; did you mean '" : "", near ? near : "",
 				   near ? "'?" : "");
+	}
+	if (qarg(rq, "stat") && compare_stat_parse(qarg(rq, "stat"), &c.stat)) {
+		/* the schema's statistics of a repetition's calls, so a new one is listed */
+		char names[160];
+
+		compare_stat_names(names, sizeof(names));
+		return reply_error(rq, 400, "stat: expected one of %s (the statistic of each repetition's calls "
+				   "that is compared)", names);
+	}
+	/* lock_hold's repetitions give one figure each (their hold per
+	 * acquisition: casestats.h lock_hold_reps), no statistic to choose */
+	if (c.row == COMPARE_ROW_LOCK_HOLD && c.stat && compare_stat_field(c.stat) != compare_stat_field(0))
+		return reply_error(rq, 400, "stat: row lock_hold has one figure a repetition (its hold per "
+				   "acquisition); stat is the median's there");
+	if (csv && qarg(rq, "format")) {
+		if (strcmp(qarg(rq, "format"), "seed") == 0)
+			csv = CSV_SEED;
+		else if (strcmp(qarg(rq, "format"), "cases") != 0)
+			return reply_error(rq, 400, "format: expected cases (a row per case, the default) or seed "
+					   "(a row per seed table row)");
 	}
 	c.algo_a = fa;
 	c.algo_b = fb;

@@ -22,6 +22,7 @@
 #include "casekey.h"
 #include "casestats.h"
 #include "compare.h"
+#include "compare_stat.h"
 #include "fdr.h"
 #include "lib/cmdline.h"
 #include "pseudo_words.h"
@@ -302,10 +303,12 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 	*flags = (struct case_flags){ -1, -1 };
 	if (cases_open(db, run, &cc))
 		return -1;
-	/* lock_hold: what lock_hold_reps reads; any other row: the p50 */
+	/* lock_hold: what lock_hold_reps reads; any other row: the statistic
+	 * asked for (the p50 unless ?stat=) */
 	static const int lock_fields[] = { RV_count, RV_lock_acq, RV_lock_hold_cycles };
+	const int sf = compare_stat_field(rq->stat);
 	if (rq->row == COMPARE_ROW_LOCK_HOLD ? results_open_fields(db, run, lock_fields, 3, &rc)
-					    : results_open_field(db, run, RV_p50, &rc)) {
+					    : results_open_field(db, run, sf, &rc)) {
 		cases_close(&cc);
 		return -1;
 	}
@@ -346,10 +349,11 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 		else
 			/* a repetition with no timed call has no p50 (NaN): it
 			 * is not a sample of the case's latency (its 0 made
-			 * intervals of [-100 %, +1903 %]) */
+			 * intervals of [-100 %, +1903 %]); nor any other
+			 * statistic of its calls (?stat=mean, p99: sf) */
 			for (size_t i = 0; i < k && vals; i++)
-				if (!isnan(rows[i].v[RV_p50]))
-					vals[nv++] = rows[i].v[RV_p50];
+				if (!isnan(rows[i].v[sf]))
+					vals[nv++] = rows[i].v[sf];
 		free(rows);
 		/* no such row (or no lock profile): not a case of this comparison */
 		if (!vals || (rq->row && k == 0) || (rq->row == COMPARE_ROW_LOCK_HOLD && nv == 0)) {
@@ -889,15 +893,21 @@ static int same_runs(const struct compare_side *x, const struct compare_side *y)
  * are compared by, in pseudo_words.c's words (the CLI's titles and the
  * schema's rows: one table). Row all names the call time and/or a sync
  * case's readers' wait, as the compared cases have. */
-static json_t *method_text(unsigned row, json_t *cases, int paired, int between)
+static json_t *method_text(unsigned row, int stat, json_t *cases, int paired, int between)
 {
 	const char *name = compare_row_name(row);
 	const struct pseudo_words *w = pseudo_words_of(name);
+	char sfig[32];
+	/* a row's figure, or the statistic asked for instead of the p50 */
 	const char *fig = (w ? w : &pseudo_words_all)->figure;
+	int other_stat = compare_stat_field(stat) != RV_p50;
 	int sync = 0, other = 0;
 	json_t *c;
 	size_t i;
 
+	compare_stat_figure(compare_stat_field(stat), sfig, sizeof(sfig));
+	if (other_stat)
+		fig = sfig;
 	json_array_foreach(cases, i, c) {
 		const char *kind = json_string_value(json_object_get(json_object_get(c, "key"), "kind"));
 
@@ -908,16 +918,17 @@ static json_t *method_text(unsigned row, json_t *cases, int paired, int between)
 	}
 	return json_sprintf(paired ? "paired t on the log ratio of each boot's median %s, the same boots on both "
 				     "sides (95 %% interval of the %% change of the boots' geometric mean, gm); "
-				     "Benjamini-Hochberg across the table; cases compared by row %s: %s%s%s"
+				     "Benjamini-Hochberg across the table; cases compared by row %s: %s%s%s%s%s%s"
 			    : between ? "Welch's t on the log of each boot's median %s (95 %% interval of the %% change "
 					"of the boots' geometric mean, gm); Benjamini-Hochberg across the table; cases "
-					"compared by row %s: %s%s%s"
+					"compared by row %s: %s%s%s%s%s%s"
 			    : "bootstrap over repetitions of one boot (95 %% interval of the %% change of the median "
 			      "%s); Welch's t over repetitions for p; Benjamini-Hochberg across the table; cases "
-			      "compared by row %s: %s%s%s",
+			      "compared by row %s: %s%s%s%s%s%s",
 			    fig, name, w ? w->measure : other || !sync ? pseudo_words_call.measure : "",
 			    !w && other && sync ? ", a sync case's " : "",
-			    !w && sync ? pseudo_words_all.measure : "");
+			    !w && sync ? pseudo_words_all.measure : "", other_stat ? "; each repetition by the " : "",
+			    other_stat ? sfig : "", other_stat ? " of its calls' times, not their median (stat)" : "");
 }
 
 json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_flags *flags_a,
@@ -978,12 +989,15 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 		"confidence", 0.95, "cases", cases,
 		"unmatched_a", (json_int_t)unmatched_a, "unmatched_b", (json_int_t)unmatched_b);
 	json_object_set_new(o, "row", json_string(compare_row_name(rq->row)));
+	char sname[32];
+	compare_stat_name(compare_stat_field(rq->stat), sname, sizeof(sname));
+	json_object_set_new(o, "stat", json_string(sname));
 	json_object_set_new(o, "level", json_string(between ? "between_boot" : "within_boot"));
 	json_object_set_new(o, "boots_a", json_integer((json_int_t)rq->a.nruns));
 	json_object_set_new(o, "boots_b", json_integer((json_int_t)rq->b.nruns));
 	json_object_set_new(o, "fdr", json_real(rq->fdr));
 	json_object_set_new(o, "min_effect_pct", json_real(rq->min_effect));
-	json_object_set_new(o, "method_text", method_text(rq->row, cases, paired, between));
+	json_object_set_new(o, "method_text", method_text(rq->row, rq->stat, cases, paired, between));
 	json_object_set_new(o, "summary", summary);
 	json_object_set_new(o, "warnings", warn);
 	json_object_set_new(o, "pivots", pivots(cases, rq->algo_a, rq->algo_b));

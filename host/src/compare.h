@@ -47,6 +47,11 @@ struct compare_req {
 	 * a case without that row is left out; or COMPARE_ROW_LOCK_HOLD.
 	 * Echoed as "row" (compare_row_name). */
 	unsigned row;
+	/* The statistic each repetition gives a case (its RESULT field,
+	 * results_db.h RV_*: compare_stat.h compare_stat_parse), whose values
+	 * across repetitions and boots are compared as the median's are;
+	 * 0 (none given, calibration): the median, RV_p50. Echoed as "stat". */
+	int stat;
 };
 
 /* row lock_hold (host/common pseudo_words_lock_hold): each repetition's
