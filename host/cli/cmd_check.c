@@ -26,8 +26,9 @@ static const char usage[] =
 	"Benjamini-Hochberg at FDR Q (default 0.05) with its 95 % interval above 0.\n"
 	"--stat: the statistic of each repetition's calls judged (default median;\n"
 	"p99 gates the tail), as `xcbench compare --stat`.\n"
-	"Give several boots a side: with one, the interval is within-boot only and\n"
-	"cries wolf (the output warns). Lists the regressed cases and a summary.\n"
+	"Give 3 or more boots a side: with one, the interval is within-boot only and\n"
+	"cries wolf (the output warns); with 2 there is none (not tested).\n"
+	"Lists the regressed cases and a summary.\n"
 	"A compared case that failed a check (calls lost, duplicated or out of\n"
 	"order, a stale translation, a watchdog) is listed with why, in which run,\n"
 	"and the payload's lines on it. In B it fails the check (exit 4), whatever\n"
@@ -35,7 +36,8 @@ static const char usage[] =
 	"its figures are not those of a correct algorithm).\n"
 	"Exit status: 0 no regression, 1 regression, 2 usage or server error,\n"
 	"3 nothing was checked: no case matched, or none could be tested (fewer\n"
-	"than 5 repetitions a side in one boot), or the baseline failed a check in\n"
+	"than 5 repetitions a side in one boot, or fewer than 3 boots a side: no\n"
+	"interval), or the baseline failed a check in\n"
 	"every tested case (with --json too, whose verdict then reads \"no case\n"
 	"matched\", \"not tested\" or \"baseline failed check\"), 4 a compared case\n"
 	"of B failed a check (before 1 and 3; --json verdict \"failed check\",\n"
@@ -46,6 +48,7 @@ static const char usage[] =
  * the tested cases judged, and the regressions among them. */
 struct tally {
 	long long failed_b, baseline_failed, judged, slower;
+	long long few_reps, few_boots;	/* not tested: no interval, and why */
 };
 
 static void tally(json_t *o, struct tally *t)
@@ -62,7 +65,21 @@ static void tally(json_t *o, struct tally *t)
 		t->baseline_failed += tested && a_failed;
 		t->judged += tested && !a_failed;
 		t->slower += tested && compare_regressed(c);
+		/* method too_few_boots has a change and no p: never judged,
+		 * neither slower nor a pass (host/API.md) */
+		t->few_reps += !strcmp(json_string_value(json_object_get(c, "method")) ?: "", "too_few_reps");
+		t->few_boots += !strcmp(json_string_value(json_object_get(c, "method")) ?: "", "too_few_boots");
 	}
+}
+
+/* Why cases had no interval, in the compare views' words. */
+static const char *untested_why(const struct tally *t)
+{
+	if (t->few_boots && t->few_reps)
+		return "too few boots: 3 or more a side; too few repetitions: 5 or more a side in one boot";
+	if (t->few_boots)
+		return "too few boots: 3 or more a side";
+	return "too few repetitions: 5 or more a side in one boot, or several boots a side";
 }
 
 /* A check's name (the API's x_failed_checks) in words. */
@@ -172,7 +189,8 @@ int cmd_check(int argc, char **argv)
 	tested = (long long)json_integer_value(json_object_get(s, "tested"));
 	tally(o, &t);
 	/* No case matched, or none could be tested (one boot a side with fewer
-	 * than COMPARE_MIN_REPS repetitions: no interval, no p), or every one
+	 * than COMPARE_MIN_REPS repetitions, or fewer than COMPARE_MIN_BOOTS
+	 * boots a side: no interval, no p), or every one
 	 * tested had a baseline that failed a check, is no verdict: a typo in
 	 * --a-where, a wrong run, a run too short, a broken baseline. Exit 3
 	 * in every form, never a pass a CI job would take - unless B failed a
@@ -194,8 +212,8 @@ int cmd_check(int argc, char **argv)
 		if (none)
 			fprintf(stderr, "xcbench check: no case matched: nothing was checked\n");
 		else if (tested == 0)
-			fprintf(stderr, "xcbench check: none of the %lld matched cases could be tested (too few "
-				"repetitions: 5 or more a side, or several boots a side): nothing was checked\n", cases);
+			fprintf(stderr, "xcbench check: none of the %lld matched cases could be tested (%s): nothing "
+				"was checked\n", cases, untested_why(&t));
 		else
 			fprintf(stderr, "xcbench check: the baseline A failed a check in every tested case (%lld): "
 				"nothing was checked; take a baseline whose runs pass their checks\n", t.baseline_failed);
@@ -232,7 +250,7 @@ int cmd_check(int argc, char **argv)
 		printf("check: %s: %lld of %lld tested cases significantly slower by >= %s %%",
 		       t.slower ? "REGRESSION" : "pass", t.slower, t.judged, ca.min_effect);
 	if (tested < cases)
-		printf(" (%lld of the %lld matched not tested: too few repetitions)", cases - tested, cases);
+		printf(" (%lld of the %lld matched not tested: %s)", cases - tested, cases, untested_why(&t));
 	if (t.baseline_failed)
 		printf(" (%lld tested not judged: the baseline A failed a check there)", t.baseline_failed);
 	printf("\n");

@@ -23,9 +23,12 @@ static const char usage[] =
 	"suite, set by `xcbench baseline`; last:N: the N complete runs of B's\n"
 	"machine and suite before B). A side of several runs (boots of one\n"
 	"configuration) is compared between boots: each boot's median, Welch's\n"
-	"interval, so the interval carries the boot-to-boot variation; one run a\n"
-	"side compares repetitions within one boot and says so. Benjamini-Hochberg\n"
-	"controls the false discovery rate across the table; a change below the\n"
+	"interval, so the interval carries the boot-to-boot variation (3 or more\n"
+	"boots a side: with 2 a cell says '(too few boots)'); one run a side\n"
+	"compares repetitions within one boot and says so. '~[lo, hi]': an\n"
+	"interval at the histogram's resolution (a note under the table).\n"
+	"Benjamini-Hochberg controls the false discovery rate across the table;\n"
+	"a change below the\n"
 	"minimum effect is never marked. '*' marks a significant change; '!A',\n"
 	"'!B' (or '!AB') a case that failed a check in A's or B's boots (calls\n"
 	"lost, duplicated or out of order, a stale translation, a watchdog).\n"
@@ -61,28 +64,24 @@ static const char usage[] =
 	"2 on a usage error (a value the daemon refused too); 3 when no case\n"
 	"matched (in every output form).\n";
 
-/* One cell: "-15.32* [-20.10, -10.20]", "+3.10 (too few reps)", or "-";
- * then " !B" where a side failed a check (compare_failed_mark), whatever
- * its figures: "-" too, a case a watchdog stopped before it timed a call. */
-static void cell_text(json_t *cell, char *out, size_t cap, int *few)
+/* One cell: "-15.32* [-20.10, -10.20]", "+0.00 ~[-0.35, +0.35]" (the
+ * histograms' resolution), "+3.10 (too few reps)", "-80.52 (too few
+ * boots)" (compare_ci_text), or "-"; then " !B" where a side failed a check
+ * (compare_failed_mark), whatever its figures: "-" too, a case a watchdog
+ * stopped before it timed a call. */
+static void cell_text(json_t *cell, char *out, size_t cap)
 {
 	json_t *ch = json_object_get(cell, "change_pct");
-	json_t *lo = json_object_get(cell, "ci_low"), *hi = json_object_get(cell, "ci_high");
-	const char *m = json_string_value(json_object_get(cell, "method"));
 	const char *mk = json_is_object(cell) ? compare_failed_mark(cell) : "";
+	char ci[48];
 	int n;
 
 	if (!json_is_object(cell) || !json_is_number(ch))
 		n = snprintf(out, cap, "-");
-	else if (json_is_number(lo) && json_is_number(hi))
-		n = snprintf(out, cap, "%+.2f%s [%+.2f, %+.2f]", json_number_value(ch),
+	else
+		n = snprintf(out, cap, "%+.2f%s %s", json_number_value(ch),
 			     json_is_true(json_object_get(cell, "significant")) ? "*" : "",
-			     json_number_value(lo), json_number_value(hi));
-	else if (m && strcmp(m, "too_few_reps") == 0) {
-		n = snprintf(out, cap, "%+.2f (too few reps)", json_number_value(ch));
-		*few = 1;
-	} else
-		n = snprintf(out, cap, "%+.2f (no interval)", json_number_value(ch));
+			     compare_ci_text(cell, ci, sizeof(ci), "(no interval)"));
 	if (*mk && n > 0 && (size_t)n < cap)
 		snprintf(out + n, cap - (size_t)n, " %s", mk);
 }
@@ -119,7 +118,7 @@ static void side_name(struct buf *b, const char *algo, json_t *mine, json_t *oth
  * figure is the geometric mean of its boots' medians, not a median;
  * aw, bw: the sides' restrictions (see side_name); stat: the statistic
  * each repetition gives when not its median (compare_stat_other), NULL. */
-static void pivot(json_t *p, int between, const char *row, int *few, json_t *aw, json_t *bw, const char *stat)
+static void pivot(json_t *p, int between, const char *row, json_t *aw, json_t *bw, const char *stat)
 {
 	json_t *rows = json_object_get(p, "rows"), *cols = json_object_get(p, "cols"), *v;
 	const char *k;
@@ -167,7 +166,7 @@ static void pivot(json_t *p, int between, const char *row, int *few, json_t *aw,
 
 		printf("%3lld CPU%s in mask", m, m == 1 ? " " : "s");
 		for (c = 0; c < json_array_size(cols); c++) {
-			cell_text(json_array_get(json_array_get(json_object_get(p, "cells"), r), c), t, sizeof(t), few);
+			cell_text(json_array_get(json_array_get(json_object_get(p, "cells"), r), c), t, sizeof(t));
 			printf(" %-*s", CELL_W, t);
 		}
 		putchar('\n');
@@ -186,7 +185,8 @@ static void flat_cells(json_t *cs, char t[FL_N][48])
 	jstr(json_object_get(cs, "a_p50"), t[FL_A], 48);
 	jstr(json_object_get(cs, "b_p50"), t[FL_B], 48);
 	jstr(json_object_get(cs, "change_pct"), t[FL_CH], 48);
-	snprintf(t[FL_CI], 48, "[%s, %s]", jstr(json_object_get(cs, "ci_low"), lo, sizeof(lo)),
+	snprintf(t[FL_CI], 48, "%s[%s, %s]", json_is_true(json_object_get(cs, "ci_at_resolution")) ? "~" : "",
+		 jstr(json_object_get(cs, "ci_low"), lo, sizeof(lo)),
 		 jstr(json_object_get(cs, "ci_high"), hi, sizeof(hi)));
 	snprintf(t[FL_METHOD], 48, "%s", m ? m : "-");
 }
@@ -235,11 +235,21 @@ static void flat(json_t *o)
 	}
 }
 
+/* The seed table's notes on its intervals (compare_interval_notes): a
+ * blank line above the first. */
+static void seed_note(const char *text, void *first)
+{
+	if (*(int *)first)
+		putchar('\n');
+	*(int *)first = 0;
+	compare_wrap("", "", text);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cmp_args ca = { 0 };
 	const char *format = NULL, *baseline = NULL, *html = NULL;
-	int rc, csv = 0, as_json = 0, as_flat = 0, few = 0, npos;
+	int rc, csv = 0, as_json = 0, as_flat = 0, npos, first = 1;
 	const struct cmdopt opts[] = {
 		OPT_STR("algo-a", &ca.algo_a), OPT_STR("algo-b", &ca.algo_b), OPT_FLAG("csv", &csv),
 		OPT_FLAG("json", &as_json), OPT_FLAG("flat", &as_flat),
@@ -314,10 +324,9 @@ int cmd_compare(int argc, char **argv)
 		compare_sides_header(o);
 		json_array_foreach(json_object_get(o, "pivots"), i, cs)
 			pivot(cs, strcmp(json_string_value(json_object_get(o, "level")) ?: "", "between_boot") == 0,
-			      json_string_value(json_object_get(o, "row")), &few, json_object_get(o, "a_where"),
+			      json_string_value(json_object_get(o, "row")), json_object_get(o, "a_where"),
 			      json_object_get(o, "b_where"), compare_stat_other(o));
-		if (few)
-			printf("\ntoo few repetitions for an interval: 5 or more per side are needed (reps=5)\n");
+		compare_interval_notes(json_object_get(o, "cases"), 0, seed_note, &first);
 		putchar('\n');
 		if (compare_failed_legend(o))
 			putchar('\n');

@@ -49,17 +49,19 @@ static const char *key_int(json_t *key, const char *name, char out[24])
 	return out;
 }
 
-/* A case's interval as text: "[lo, hi]", or why there is none. */
+/* A case's interval as text: "[lo, hi]", "~[lo, hi]", or why there is
+ * none (compare_ci_text: the text report's words). */
 static const char *interval(json_t *c, char out[48])
 {
-	double a = num(json_object_get(c, "ci_low")), b = num(json_object_get(c, "ci_high"));
-	const char *m = json_string_value(json_object_get(c, "method"));
+	return compare_ci_text(c, out, 48, "\xe2\x80\x93");
+}
 
-	if (!isnan(a) && !isnan(b))
-		snprintf(out, 48, "[%+.2f, %+.2f]", a, b);
-	else
-		snprintf(out, 48, "%s", m && strcmp(m, "too_few_reps") == 0 ? "(too few reps)" : "\xe2\x80\x93");
-	return out;
+/* compare_interval_notes' line: a paragraph. */
+static void note_par(const char *text, void *f)
+{
+	fputs("<p class='note'>", f);
+	esc(f, text);
+	fputs("</p>\n", f);
 }
 
 /* The sides' conditions (payload, firmware, CPUs, hypervisor, ...) as a
@@ -245,6 +247,7 @@ int compare_html(json_t *o, const char *path)
 		}
 		fputs("</table>\n</div>\n", f);
 	}
+	compare_interval_notes(json_object_get(o, "cases"), 0, note_par, f);
 	fputs("<p style='color:#6b7280'>Made by xcbench compare --html; every number is the daemon's /api/v1/compare answer.</p>\n"
 	      "</body></html>\n", f);
 	buf_free(&a);

@@ -278,6 +278,12 @@ int compare_failed_legend(json_t *o)
 	return 1;
 }
 
+/* 1 if compare_groups(cases, only_verdict) takes case c. */
+static int case_shown(json_t *c, int only_verdict)
+{
+	return !only_verdict || compare_regressed(c) || json_is_true(json_object_get(c, "b_failed"));
+}
+
 json_t *compare_groups(json_t *cases, int only_verdict)
 {
 	json_t *groups = json_object(), *c, *members;
@@ -286,7 +292,7 @@ json_t *compare_groups(json_t *cases, int only_verdict)
 	json_array_foreach(cases, i, c) {
 		struct buf g = { 0 };
 
-		if (only_verdict && !compare_regressed(c) && !json_is_true(json_object_get(c, "b_failed")))
+		if (!case_shown(c, only_verdict))
 			continue;
 		group_of(json_object_get(c, "key"), &g);
 		members = json_object_get(groups, g.p);
@@ -298,6 +304,50 @@ json_t *compare_groups(json_t *cases, int only_verdict)
 		buf_free(&g);
 	}
 	return groups;
+}
+
+const char *compare_ci_text(json_t *c, char *out, size_t cap, const char *none_text)
+{
+	json_t *lo = json_object_get(c, "ci_low"), *hi = json_object_get(c, "ci_high");
+	const char *m = sval(json_object_get(c, "method"));
+
+	if (json_is_number(lo) && json_is_number(hi))
+		snprintf(out, cap, "%s[%+.2f, %+.2f]", json_is_true(json_object_get(c, "ci_at_resolution")) ? "~" : "",
+			 json_number_value(lo), json_number_value(hi));
+	else
+		snprintf(out, cap, "%s", m && !strcmp(m, "too_few_reps")    ? "(too few reps)"
+					 : m && !strcmp(m, "too_few_boots") ? "(too few boots)"
+									    : none_text);
+	return out;
+}
+
+int compare_interval_notes(json_t *cases, int only_verdict, void (*line)(const char *text, void *arg), void *arg)
+{
+	int reps = 0, boots = 0, res = 0, n = 0;
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(cases, i, c) {
+		const char *m = sval(json_object_get(c, "method"));
+
+		if (!case_shown(c, only_verdict))
+			continue;
+		reps |= m && !strcmp(m, "too_few_reps");
+		boots |= m && !strcmp(m, "too_few_boots");
+		res |= json_is_true(json_object_get(c, "ci_at_resolution"));
+	}
+	/* the daemon's rules (host/API.md, method): COMPARE_MIN_REPS,
+	 * COMPARE_MIN_BOOTS, compare.c at_resolution */
+	if (reps && ++n)
+		line("too few repetitions for an interval: 5 or more per side are needed (reps=5)", arg);
+	if (boots && ++n)
+		line("too few boots for an interval: 3 or more per side are needed (Welch's t on 2 boots a side has 1 "
+		     "to 2 degrees of freedom): the change only, not tested, never marked", arg);
+	if (res && ++n)
+		line("~: the interval is the histogram's resolution: each p50 is its histogram bucket's midpoint "
+		     "(buckets 0.4-0.8 % wide), the spread measured was narrower, and the change is known no finer "
+		     "than the two buckets allow", arg);
+	return n;
 }
 
 /* 1 when side A names no stored baseline, last:N or label: but is not a run list. */
@@ -332,13 +382,10 @@ struct row {
 	const char *mark;	/* compare_failed_mark: "" or "!A", "!B", "!AB" */
 };
 
-static void row_of(json_t *c, double ka, double kb, struct row *r)
+static void row_of(json_t *c, double ka, double kb, int md, struct row *r)
 {
 	json_t *key = json_object_get(c, "key");
 	double an = to_ns(json_object_get(c, "a_p50"), ka), bn = to_ns(json_object_get(c, "b_p50"), kb);
-	json_t *lo = json_object_get(c, "ci_low"), *hi = json_object_get(c, "ci_high");
-	const char *m = sval(json_object_get(c, "method"));
-	char l[12], h[12];
 
 	num(r->mask, sizeof(r->mask), json_object_get(key, "mask"), "%.0f");
 	num(r->inits, sizeof(r->inits), json_object_get(key, "inits"), "%.0f");
@@ -349,13 +396,12 @@ static void row_of(json_t *c, double ka, double kb, struct row *r)
 			 json_is_true(json_object_get(c, "significant")) ? "*" : "");
 	else
 		snprintf(r->ch, sizeof(r->ch), "-");
-	if (json_is_number(lo) && json_is_number(hi)) {
-		snprintf(l, sizeof(l), "%+.2f", json_number_value(lo));
-		snprintf(h, sizeof(h), "%+.2f", json_number_value(hi));
-		snprintf(r->ci, sizeof(r->ci), "[%s, %s]", l, h);
-	} else {
-		snprintf(r->ci, sizeof(r->ci), "%s", m && strcmp(m, "too_few_reps") == 0 ? "(too few reps)" : "-");
-	}
+	/* Markdown: '\~', a tilde GitHub cannot take for a strikethrough */
+	compare_ci_text(c, r->ci + md, sizeof(r->ci) - 1, "-");
+	if (md && r->ci[1] == '~')
+		r->ci[0] = '\\';
+	else
+		memmove(r->ci, r->ci + md, strlen(r->ci + md) + 1);
 	snprintf(r->boots, sizeof(r->boots), "%lld/%lld", (long long)json_integer_value(json_object_get(c, "a_boots")),
 		 (long long)json_integer_value(json_object_get(c, "b_boots")));
 	r->mark = compare_failed_mark(c);
@@ -374,6 +420,13 @@ static void print_row(const struct row *r, int md)
 	else
 		printf("%5s %6s %13s %13s %10s %18s%s%s\n", r->mask, r->inits, r->a, r->b, r->ch, r->ci, *mk ? " " : "",
 		       mk);
+}
+
+/* compare_interval_notes' line in the text and Markdown reports */
+static void note_line(const char *text, void *arg)
+{
+	(void)arg;
+	compare_wrap("", "", text);
 }
 
 void compare_sides_header(json_t *o)
@@ -425,13 +478,15 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_verdict)
 		json_array_foreach(members, i, c) {
 			struct row r;
 
-			row_of(c, ka, kb, &r);
+			row_of(c, ka, kb, md, &r);
 			print_row(&r, md);
 			shown++;
 		}
 	}
 	json_decref(groups);
 	putchar('\n');
+	if (shown && compare_interval_notes(cases, only_verdict, note_line, NULL))
+		putchar('\n');
 	if (shown && compare_failed_legend(o))
 		putchar('\n');
 	return shown;

@@ -58,6 +58,16 @@ int compare_failed_legend(json_t *o);
  * in their order: a new object of arrays. only_verdict: only the cases a
  * check's verdict is of (compare_regressed, or failed a check in B). */
 json_t *compare_groups(json_t *cases, int only_verdict);
+/* Case (or pivot cell) c's interval as every view writes it: "[lo, hi]";
+ * "~[lo, hi]" when it is the histograms' resolution (ci_at_resolution);
+ * else why there is none, "(too few reps)", "(too few boots)", or none_text.
+ * Returns out. */
+const char *compare_ci_text(json_t *c, char *out, size_t cap, const char *none_text);
+/* The notes under a table on its intervals: why a case had none (too few
+ * repetitions, too few boots) and what '~' is, each once where a case
+ * (of compare_groups(cases, only_verdict)) has it, each a line through
+ * line(text, arg) (compare_wrap's words); the number printed. */
+int compare_interval_notes(json_t *cases, int only_verdict, void (*line)(const char *text, void *arg), void *arg);
 
 enum cmp_format { CMP_TEXT, CMP_MARKDOWN };
 /* The whole report of answer o on stdout. only_verdict: list only the

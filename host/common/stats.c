@@ -146,6 +146,19 @@ int stats_ratio_change_ci(double alo, double ahi, double blo, double bhi,
 	return 0;
 }
 
+int stats_histo_bucket_of(double v, double *lo, double *hi)
+{
+	uint32_t idx;
+
+	*lo = *hi = NAN;
+	if (isnan(v) || v < 0 || v >= 9.2e18)
+		return -1;
+	idx = xcb_histo_bucket((uint64_t)llround(v));
+	*lo = (double)xcb_histo_low(idx);
+	*hi = (double)xcb_histo_high(idx);
+	return 0;
+}
+
 static uint64_t splitmix64(uint64_t *s)
 {
 	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);

@@ -34,6 +34,12 @@ int stats_histo_median_ci(const uint32_t *idx, const uint64_t *cnt, size_t n,
 int stats_ratio_change_ci(double alo, double ahi, double blo, double bhi,
 			  double *lo, double *hi);
 
+/* The histogram bucket (xcb_histo.h) a latency read back from it lies in:
+ * [lo, hi], the integer cycles that report v (v rounded, its bucket's
+ * edges). A percentile the payload sends is its bucket's midpoint, so the
+ * truth is anywhere in there. -1 (NaN) for v NaN, < 0 or beyond 2^63. */
+int stats_histo_bucket_of(double v, double *lo, double *hi);
+
 #define STATS_BOOT_ITERS 2000
 /* 95 % bootstrap interval of stats_pct_change(median(a*), median(b*)) where
  * a*, b* resample a and b with replacement; splitmix64 from seed, so the

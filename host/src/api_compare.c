@@ -66,9 +66,11 @@ static const struct {
 /* ... and after algo_a,algo_b,row (appended last: a script reading by
  * position keeps its columns): whether the case failed a check on each
  * side (1/0: calls lost, duplicated or out of order, a stale translation,
- * a watchdog; the JSON case's a_failed/b_failed). */
-static const char *const compare_failed_cols[] = { "a_failed", "b_failed" };
-#define N_FAILED_COLS (sizeof(compare_failed_cols) / sizeof(compare_failed_cols[0]))
+ * a watchdog; the JSON case's a_failed/b_failed); then whether the
+ * interval is the histograms' resolution, widened to the two buckets
+ * (1/0: the JSON case's ci_at_resolution, compare.c at_resolution). */
+static const char *const compare_last_cols[] = { "a_failed", "b_failed", "ci_at_resolution" };
+#define N_LAST_COLS (sizeof(compare_last_cols) / sizeof(compare_last_cols[0]))
 /* ... and after those (appended last too): the statistic a_p50/b_p50 are
  * of (the answer's `stat`), each side's TSC rate and a_p50/b_p50 in ns at
  * it: the cycles alone said nothing of the time a reader of the file
@@ -112,8 +114,8 @@ static struct buf to_csv(json_t *o)
 	/* and the row compared (the answer's `row`): a file away from its
 	 * URL says whether a_p50/b_p50 are p50s or lock_hold's holds */
 	buf_addf(&b, ",algo_a,algo_b,row");
-	for (size_t k = 0; k < N_FAILED_COLS; k++)
-		buf_addf(&b, ",%s", compare_failed_cols[k]);
+	for (size_t k = 0; k < N_LAST_COLS; k++)
+		buf_addf(&b, ",%s", compare_last_cols[k]);
 	buf_addf(&b, UNIT_COLS "\r\n");
 	json_array_foreach(json_object_get(o, "cases"), i, c) {
 		json_t *key = json_object_get(c, "key"), *v;
@@ -143,8 +145,8 @@ static struct buf to_csv(json_t *o)
 			csv_json(&b, json_is_string(algo) ? algo : json_object_get(key, "algo"), 0);
 		}
 		csv_json(&b, json_object_get(o, "row"), 0);
-		for (size_t k = 0; k < N_FAILED_COLS; k++)
-			csv_json(&b, json_object_get(c, compare_failed_cols[k]), 0);
+		for (size_t k = 0; k < N_LAST_COLS; k++)
+			csv_json(&b, json_object_get(c, compare_last_cols[k]), 0);
 		csv_json(&b, json_object_get(o, "stat"), 0);
 		csv_json(&b, json_object_get(json_object_get(o, "a"), "tsc_khz"), 0);
 		csv_json(&b, json_object_get(json_object_get(o, "b"), "tsc_khz"), 0);

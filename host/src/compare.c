@@ -9,7 +9,11 @@
  *    repetitions' medians with a bootstrap interval over repetitions (both
  *    sides >= COMPARE_MIN_REPS, else method "too_few_reps", no interval) and
  *    Welch's p over the repetitions' log p50 — intervals that understate the
- *    variation between boots, which the answer says (COMPARE_WITHIN_BOOT_WARNING).
+ *    variation between boots, which the answer says (COMPARE_WITHIN_BOOT_WARNING);
+ *  - fewer than COMPARE_MIN_BOOTS boots (or boot pairs) a side: the change,
+ *    method "too_few_boots", no interval, no p.
+ * An interval narrower than the histograms' buckets allow is widened to them
+ * (at_resolution, ci_at_resolution).
  * Benjamini–Hochberg adjusts the p-values across the whole table (q); a case
  * is "significant" only when q <= fdr, |change| >= min_effect and its
  * interval excludes 0. Then the seed-shaped pivot tables (rows = CPUs in
@@ -604,14 +608,52 @@ static size_t boot_pairs(const struct gcase *a, const struct gcase *b, double *p
 	return n;
 }
 
+/* Widens [*lo, *hi], an interval of the % change from ap to bp, to what
+ * the histograms can tell: 1 if it did. Every p50 the payload sends is its
+ * histogram bucket's midpoint (xcb_histo.h: buckets 1/256 to 1/128 of
+ * their value wide, ~0.4-0.8 %), so a true median is anywhere in its
+ * bucket. Repetitions (or boots) that all report one midpoint have no
+ * spread: the bootstrap, or Welch's t with a variance of 0, gives a
+ * zero-width interval, "+0.00 [+0.00, +0.00]", certainty the measurement
+ * does not have. The change is known no finer than the ratios the two
+ * buckets allow (stats_ratio_change_ci: the extreme ones), so an interval
+ * narrower than that is widened to it, and says so (ci_at_resolution):
+ * widened rather than marked alone, since the significance test reads the
+ * interval, and a change inside one bucket's width must not pass for a
+ * certain one. A wider interval is left as it is: spread between
+ * repetitions already carries the rounding. */
+static int at_resolution(double ap, double bp, double *lo, double *hi)
+{
+	double alo, ahi, blo, bhi, rlo, rhi;
+	int wide = 0;
+
+	if (isnan(*lo) || isnan(*hi) || stats_histo_bucket_of(ap, &alo, &ahi) ||
+	    stats_histo_bucket_of(bp, &blo, &bhi) || stats_ratio_change_ci(alo, ahi, blo, bhi, &rlo, &rhi))
+		return 0;
+	/* 1e-9: a bound that is the resolution already is not widened */
+	if (rlo < *lo - 1e-9) {
+		*lo = rlo;
+		wide = 1;
+	}
+	if (rhi > *hi + 1e-9) {
+		*hi = rhi;
+		wide = 1;
+	}
+	return wide;
+}
+
 /* between: the boots' medians are the values (else every repetition's);
  * paired: both sides are the same boots (two algorithms or two
- * restrictions of one set of runs), each case's pair from one boot. */
-static void compare_pair(const struct gcase *a, const struct gcase *b, int between, int paired, json_t *o)
+ * restrictions of one set of runs), each case's pair from one boot;
+ * bucketed: the values are histogram percentiles (p50s, or ?stat=p99),
+ * not lock_hold's averages nor an exact min, max or mean, so the
+ * interval is at least their resolution (at_resolution). */
+static void compare_pair(const struct gcase *a, const struct gcase *b, int between, int paired, int bucketed,
+			 json_t *o)
 {
 	double change, lo = NAN, hi = NAN, ap, bp;
 	const char *method = "none";
-	struct fdr_welch w;
+	struct fdr_welch w = { .p = NAN };
 	double pa[COMPARE_MAX_RUNS], pb[COMPARE_MAX_RUNS];
 	size_t np = paired ? boot_pairs(a, b, pa, pb) : 0;
 
@@ -620,27 +662,32 @@ static void compare_pair(const struct gcase *a, const struct gcase *b, int betwe
 		 * paired test's interval is of */
 		ap = geomean(pa, np);
 		bp = geomean(pb, np);
-		w.p = NAN;
-		if (fdr_paired_log(pa, pb, np, 0.95, &w) == 0) {
+		change = stats_pct_change(ap, bp);
+		/* n - 1 df: 2 pairs are 1 (COMPARE_MIN_BOOTS) */
+		if (np < COMPARE_MIN_BOOTS)
+			method = isnan(change) ? "none" : "too_few_boots";
+		else if (fdr_paired_log(pa, pb, np, 0.95, &w) == 0) {
 			method = "paired_boots";
 			lo = w.lo;
 			hi = w.hi;
 		}
-		change = stats_pct_change(ap, bp);
 	} else if (between) {
 		ap = geomean(a->boot, a->nboot);
 		bp = geomean(b->boot, b->nboot);
-		if (fdr_welch_log(a->boot, a->nboot, b->boot, b->nboot, 0.95, &w) == 0) {
+		change = stats_pct_change(ap, bp);
+		/* "too few boots for an interval" (COMPARE_MIN_BOOTS), as
+		 * too_few_reps below: the change, no interval, no p */
+		if (a->nboot < COMPARE_MIN_BOOTS || b->nboot < COMPARE_MIN_BOOTS)
+			method = isnan(change) ? "none" : "too_few_boots";
+		else if (fdr_welch_log(a->boot, a->nboot, b->boot, b->nboot, 0.95, &w) == 0) {
 			method = "between_boot";
 			lo = w.lo;
 			hi = w.hi;
 		}
-		change = stats_pct_change(ap, bp);
 	} else {
 		ap = stats_median(a->reps, a->nrep);
 		bp = stats_median(b->reps, b->nrep);
 		change = stats_pct_change(ap, bp);
-		w.p = NAN;
 		if (a->nrep >= COMPARE_MIN_REPS && b->nrep >= COMPARE_MIN_REPS) {
 			if (stats_bootstrap_change(a->reps, a->nrep, b->reps, b->nrep,
 						   fnv1a(a->key) ^ 0x5eed, STATS_BOOT_ITERS, &lo, &hi) == 0)
@@ -653,6 +700,7 @@ static void compare_pair(const struct gcase *a, const struct gcase *b, int betwe
 	json_object_set_new(o, "a_p50", rnd(ap, 10));
 	json_object_set_new(o, "b_p50", rnd(bp, 10));
 	json_object_set_new(o, "change_pct", rnd(change, 100));
+	json_object_set_new(o, "ci_at_resolution", json_boolean(bucketed && at_resolution(ap, bp, &lo, &hi)));
 	json_object_set_new(o, "ci_low", rnd(lo, 100));
 	json_object_set_new(o, "ci_high", rnd(hi, 100));
 	json_object_set_new(o, "p", isnan(w.p) ? json_null() : json_real(w.p));
@@ -836,11 +884,12 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 			size_t r = index_of(rows, json_integer_value(json_object_get(key, "mask")));
 			size_t k = index_of(cols, json_integer_value(json_object_get(key, "inits")));
 
-			json_array_set_new(json_array_get(cells, r), k, json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O}",
+			json_array_set_new(json_array_get(cells, r), k, json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O}",
 				"a_p50", json_object_get(m, "a_p50"), "b_p50", json_object_get(m, "b_p50"),
 				"q", json_object_get(m, "q"),
 				"change_pct", json_object_get(m, "change_pct"),
 				"ci_low", json_object_get(m, "ci_low"), "ci_high", json_object_get(m, "ci_high"),
+				"ci_at_resolution", json_object_get(m, "ci_at_resolution"),
 				"significant", json_object_get(m, "significant"),
 				"method", json_object_get(m, "method"),
 				"a_reps", json_object_get(m, "a_reps"), "b_reps", json_object_get(m, "b_reps"),
@@ -937,7 +986,7 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 	int between = rq->a.nruns >= 2 && rq->b.nruns >= 2;
 	int paired = between && same_runs(&rq->a, &rq->b);
 	struct group a, b;
-	size_t unmatched_a = 0, unmatched_b = 0;
+	size_t unmatched_a = 0, unmatched_b = 0, few_boots = 0;
 	json_t *cases = json_array(), *o, *warn = json_array(), *summary;
 
 	load_group(db, &rq->a, rq, &a, flags_a);
@@ -960,7 +1009,10 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 			"a_reps", (json_int_t)a.c[i].nrep, "b_reps", (json_int_t)m->nrep,
 			"a_boots", (json_int_t)a.c[i].nboot, "b_boots", (json_int_t)m->nboot);
 		side_algos(c, a.c[i].config, m->config, rq);
-		compare_pair(&a.c[i], m, between && a.c[i].nboot >= 2 && m->nboot >= 2, paired, c);
+		compare_pair(&a.c[i], m, between && a.c[i].nboot >= 2 && m->nboot >= 2, paired,
+			     rq->row != COMPARE_ROW_LOCK_HOLD && compare_stat_bucketed(compare_stat_field(rq->stat)),
+			     c);
+		few_boots += !strcmp(json_string_value(json_object_get(c, "method")), "too_few_boots");
 		failed_fields(c, "a_", &a.c[i]);
 		failed_fields(c, "b_", m);
 		json_array_append_new(cases, c);
@@ -979,10 +1031,18 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 		json_array_append_new(warn, json_string(COMPARE_WITHIN_BOOT_WARNING));
 	else if (!between)
 		json_array_append_new(warn, json_sprintf("1 boot on %s's side (%zu on %s's): no between-boot variance, "
-							 "intervals are within-boot only; give each side 2 or more boots",
+							 "intervals are within-boot only; give each side 3 or more boots",
 							 rq->a.nruns == 1 ? "A" : "B",
 							 rq->a.nruns == 1 ? rq->b.nruns : rq->a.nruns,
 							 rq->a.nruns == 1 ? "B" : "A"));
+	/* below COMPARE_MIN_BOOTS a side: the views' "(too few boots)" cells
+	 * and check's "not tested", said once for the whole table */
+	if (few_boots)
+		json_array_append_new(warn, json_sprintf("%zu of %zu matched cases: too few boots for an interval: %d or "
+							 "more per side are needed (Welch's t on 2 boots a side has 1 "
+							 "to 2 degrees of freedom); their change only, not tested, "
+							 "never marked", few_boots, json_array_size(cases),
+							 COMPARE_MIN_BOOTS));
 	o = json_pack("{s:o, s:o, s:f, s:o, s:I, s:I}",
 		"algo_a", rq->algo_a ? json_string(rq->algo_a) : json_null(),
 		"algo_b", rq->algo_b ? json_string(rq->algo_b) : json_null(),

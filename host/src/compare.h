@@ -12,6 +12,14 @@
  * below it a comparison says "too few repetitions for an interval" (method
  * too_few_reps). */
 #define COMPARE_MIN_REPS 5
+/* Fewest boots per side (or boot pairs, the same boots on both sides) for
+ * a between-boot interval; below it a case has its change only, method
+ * too_few_boots ("too few boots for an interval"), no p, never marked.
+ * Welch's t on two boots a side has 1 to 2 degrees of freedom (t = 12.7 at
+ * 1, 4.3 at 2): the interval spans -99.99 % to +2819962 % on TCG's noise
+ * and says nothing, and a variance from two values is too unsteady for the
+ * Welch-Satterthwaite df to be trusted; at 3 a side df >= 2 and t <= 4.3. */
+#define COMPARE_MIN_BOOTS 3
 /* Most runs (boots) on one side, and most key=value restrictions a side. */
 #define COMPARE_MAX_RUNS 64
 #define COMPARE_MAX_WHERE 8

@@ -76,3 +76,8 @@ int compare_stat_field(int stat)
 {
 	return is_stat(stat) ? stat : RV_p50;
 }
+
+int compare_stat_bucketed(int field)
+{
+	return field == RV_p50 || field == RV_p90 || field == RV_p99 || field == RV_p999;
+}

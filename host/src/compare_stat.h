@@ -22,5 +22,10 @@ void compare_stat_figure(int field, char *out, size_t cap);
 void compare_stat_names(char *out, size_t cap);
 /* The field a request's stat (0: none given) stands for: RV_p50 for 0. */
 int compare_stat_field(int stat);
+/* 1 when field's value is a histogram percentile, its bucket's midpoint
+ * (p50, p90, p99, p999: firmware/bench/emit.c histo_percentile), so an
+ * interval of it is no finer than the buckets (compare.c at_resolution);
+ * 0 for min, max and mean, which the payload counts exactly. */
+int compare_stat_bucketed(int field);
 
 #endif

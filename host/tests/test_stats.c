@@ -174,6 +174,28 @@ static void bootstrap_same_as_sorting(void **st)
 	}
 }
 
+/* A latency's bucket: the integer cycles that report it. Below 256 a
+ * value is its own bucket; 2003 is the midpoint of [2000, 2007]; a value
+ * between midpoints (a geometric mean) rounds into its bucket. */
+static void histo_bucket_of(void **state)
+{
+	double lo, hi;
+
+	(void)state;
+	assert_int_equal(stats_histo_bucket_of(200, &lo, &hi), 0);
+	near(lo, 200, 0);
+	near(hi, 200, 0);
+	assert_int_equal(stats_histo_bucket_of(2003, &lo, &hi), 0);
+	near(lo, 2000, 0);
+	near(hi, 2007, 0);
+	assert_int_equal(stats_histo_bucket_of(2007.6, &lo, &hi), 0);
+	near(lo, 2008, 0);
+	near(hi, 2015, 0);
+	assert_int_equal(stats_histo_bucket_of(NAN, &lo, &hi), -1);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(stats_histo_bucket_of(-1, &lo, &hi), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +208,7 @@ int main(void)
 		cmocka_unit_test(ratio_change_interval),
 		cmocka_unit_test(bootstrap),
 		cmocka_unit_test(bootstrap_same_as_sorting),
+		cmocka_unit_test(histo_bucket_of),
 	};
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
 }

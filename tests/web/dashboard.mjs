@@ -395,14 +395,20 @@ async function runPage(A) {
 	// fails: an interval that excludes 0 with q too high is not "interval
 	// includes 0" (the tooltip said so for every unmarked cell).
 	const why = await page.evaluate(async () => {
-		const { notMarkedWhy } = await import('./js/model.js');
+		const { notMarkedWhy, ciText } = await import('./js/model.js');
 		const cmp = { fdr: 0.05, min_effect_pct: 5 };
-		return [{ change_pct: -40, ci_low: -83.51, ci_high: -3.26, method: 'bootstrap' }, { change_pct: 1, ci_low: -5, ci_high: 3 },
-			{ change_pct: -3, ci_low: -4, ci_high: -2 }, { change_pct: -60, ci_low: null, ci_high: null, method: 'too_few_reps' }]
-			.map((c) => notMarkedWhy(c, cmp));
+		const pct = (v) => `${v >= 0 ? '+' : ''}${v.toFixed(2)}`;
+		const cs = [{ change_pct: -40, ci_low: -83.51, ci_high: -3.26, method: 'bootstrap' }, { change_pct: 1, ci_low: -5, ci_high: 3 },
+			{ change_pct: -3, ci_low: -4, ci_high: -2 }, { change_pct: -60, ci_low: null, ci_high: null, method: 'too_few_reps' },
+			{ change_pct: -80.52, ci_low: null, ci_high: null, method: 'too_few_boots' },
+			{ change_pct: 0, ci_low: -0.35, ci_high: 0.35, method: 'bootstrap', ci_at_resolution: true }];
+		return [...cs.map((c) => notMarkedWhy(c, cmp)), ciText(cs[4], pct), ciText(cs[5], pct), ciText(cs[0], pct)];
 	});
 	ok(why[0].startsWith('q above 0.05') && why[1] === 'interval includes 0' && why[2].includes('5 % minimum effect') &&
-		why[3].startsWith('too few repetitions'), 'compare: an unmarked cell names the condition it fails', why);
+		why[3].startsWith('too few repetitions') && why[4].startsWith('too few boots') && why[5] === 'interval includes 0',
+		'compare: an unmarked cell names the condition it fails (too few boots: 2 a side)', why);
+	ok(why[6] === 'too few boots' && why[7] === '~[-0.35, +0.35]' && why[8] === '[-83.51, -3.26]',
+		"compare: an interval at the histograms' resolution reads '~[...]', none for too few boots says so", why);
 	const chosen = await chosenAxes(page);
 	// R's TLB cases vary the method (invlpg, and one case of none) within
 	// one algorithm: the vector path's, whose algo is the path (a path that

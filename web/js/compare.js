@@ -13,7 +13,7 @@ import { h, $, fill, state, errorBox, loading, params, setParams, header, badge 
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, changeColor, destroyAll } from './charts.js';
-import { varyingAxes, filterCases, notMarkedWhy, unitOfRuns } from './model.js';
+import { varyingAxes, filterCases, notMarkedWhy, unitOfRuns, ciText as ciOf, AT_RESOLUTION } from './model.js';
 import { figureNoun, isSync, measureOf, rowWords } from './sync_view.js';
 import { noMatch } from './compare-nomatch.js';
 
@@ -291,7 +291,9 @@ function render(pick, body, cmp, byAll) {
 		area,
 		h('details', { open: cmp.cases.length <= 24, id: 'cases-details' },
 			h('summary', {}, h('strong', {}, `Every matched case (${cmp.cases.length})`), h('span', { class: 'muted' }, ' — significant first, largest change first')),
-			casesTable(cmp)));
+			casesTable(cmp),
+			// what '~' before an interval is, under the table that shows it
+			cmp.cases.some((c) => c.ci_at_resolution) ? h('p', { class: 'muted', id: 'at-resolution' }, AT_RESOLUTION) : null));
 	drawPivots();
 }
 
@@ -408,7 +410,13 @@ function failedMark(c) {
 }
 
 function ciText(c) {
-	return c && c.ci_low !== null && c.ci_low !== undefined ? `[${fmt.pct(c.ci_low)}, ${fmt.pct(c.ci_high)}]` : 'no interval';
+	return ciOf(c, fmt.pct);
+}
+
+// A cell's title: its interval, what '~' is where it has one, and why it is
+// not marked.
+function cellTitle(c, cmp) {
+	return `95 % CI ${ciText(c)}${c.ci_at_resolution ? ` (${AT_RESOLUTION})` : ''}${c.significant ? '' : ` — not marked: ${notMarkedWhy(c, cmp)}`}`;
 }
 
 // One pivot: heatmap + the same numbers as the seed's table, side by side.
@@ -438,7 +446,7 @@ function pivotView(pv, i, all, cmp) {
 				const cell = pv.cells[ri][ci];
 				if (!cell) return h('td', { class: 'num muted', title: 'no matching case' }, '–');
 				const cls = cell.significant ? (cell.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns';
-				return h('td', { class: `num ${cls}`, title: `95 % CI ${ciText(cell)}${cell.significant ? '' : ` — not marked: ${notMarkedWhy(cell, cmp)}`}`, dataset: { sig: cell.significant ? '1' : '0' } },
+				return h('td', { class: `num ${cls}`, title: cellTitle(cell, cmp), dataset: { sig: cell.significant ? '1' : '0' } },
 					cellText(cell), failedMark(cell), h('div', { class: 'muted', style: { fontSize: '0.8em' } }, ciText(cell)));
 			})))));
 	const wrap = h('section', { class: 'pivot-view', dataset: { pivot: i } },
@@ -535,7 +543,7 @@ function casesTable(cmp) {
 			['boots a/b', 'reps a/b'].map((x) => h('th', { class: 'num' }, x)))),
 		h('tbody', {}, sorted.map((c) => h('tr', {},
 			h('td', { class: `num ${c.significant ? (c.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns'}` }, fmt.pct(c.change_pct), failedMark(c)),
-			h('td', { class: 'num' }, ciText(c)),
+			h('td', { class: 'num', title: c.ci_at_resolution ? AT_RESOLUTION : undefined }, ciText(c)),
 			h('td', { class: 'num' }, c.q === null || c.q === undefined ? '–' : c.q.toFixed(3)),
 			h('td', { class: 'num', title: `${fmt.int(c.a_p50)} TSC cycles` }, h('a', { href: `run.html?id=${cmp.a.id}&case=${c.a_case}#hist` }, ua.text(c.a_p50))),
 			h('td', { class: 'num', title: `${fmt.int(c.b_p50)} TSC cycles` }, h('a', { href: `run.html?id=${cmp.b.id}&case=${c.b_case}#hist` }, ub.text(c.b_p50))),

@@ -307,10 +307,33 @@ export function filterCases(cases, axes, chosen) {
 	}));
 }
 
+// Why a case has no interval, in xcbench compare's words (host/API.md
+// method: fewer than 5 repetitions a side in one boot, fewer than 3 boots a
+// side), or null.
+function noIntervalWhy(c) {
+	return c.method === 'too_few_reps' ? 'too few repetitions for an interval'
+		: c.method === 'too_few_boots' ? 'too few boots for an interval (3 or more a side)' : null;
+}
+
+// A case's (or pivot cell's) 95 % interval as text, as xcbench compare
+// writes it: '[lo, hi]'; '~[lo, hi]' when it is the histograms' resolution
+// (ci_at_resolution: every p50 is a bucket's midpoint, the spread measured
+// was narrower than the buckets, so the interval is widened to them); else
+// why there is none. pct formats a percentage.
+export function ciText(c, pct) {
+	if (!c) return 'no interval';
+	if (c.ci_low === null || c.ci_low === undefined) return c.method === 'too_few_reps' ? 'too few reps'
+		: c.method === 'too_few_boots' ? 'too few boots' : 'no interval';
+	return `${c.ci_at_resolution ? '~' : ''}[${pct(c.ci_low)}, ${pct(c.ci_high)}]`;
+}
+
+// What '~' before an interval means (the title of such a cell).
+export const AT_RESOLUTION = "~: the interval is the histogram's resolution: each p50 is its bucket's midpoint (buckets 0.4–0.8 % wide), the spread measured was narrower, and the change is known no finer than the two buckets allow";
+
 // Why a cell is not marked: the first of the daemon's three conditions
 // (host/API.md `significant`) it fails, never a reason it does not have.
 export function notMarkedWhy(c, cmp) {
-	if (c.ci_low === null || c.ci_low === undefined) return c.method === 'too_few_reps' ? 'too few repetitions for an interval' : 'no interval';
+	if (c.ci_low === null || c.ci_low === undefined) return noIntervalWhy(c) || 'no interval';
 	if (c.ci_low <= 0 && c.ci_high >= 0) return 'interval includes 0';
 	if (Math.abs(c.change_pct) < cmp.min_effect_pct) return `|change| below the ${cmp.min_effect_pct} % minimum effect`;
 	return `q above ${cmp.fdr} after Benjamini–Hochberg across the table`;
