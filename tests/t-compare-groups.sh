@@ -193,6 +193,15 @@ check "... and two algorithms with no restriction are titled by them alone ($t)"
 	grep -q '^% change of the median call time (geometric mean of the boots. p50), locked -> lockless, ' <<<"$t"
 "${X[@]}" calibrate "$A,$B" >"$TMP/calib.txt" 2>&1
 check "xcbench calibrate prints both rates" grep -q "groups (3 vs 3 boots)" "$TMP/calib.txt"
+# Five boots: halves of 2 have no interval (compare's too_few_boots), so no
+# group is compared, and calibrate says why rather than "0 % marked" (its
+# groups of 2 once counted every case, none of them tested).
+"${X[@]}" calibrate "$A,${ID[3]},${ID[4]}" >"$TMP/calib5.txt" 2>&1
+check "xcbench calibrate of 5 boots: no group comparison, the 6 boots groups need said ($(grep -m1 '^groups' "$TMP/calib5.txt"))" \
+	grep -q '^groups: fewer than 6 boots (3 a side), no group comparison' "$TMP/calib5.txt"
+curl -s "$URL/api/v1/calibrate?runs=$A,${ID[3]},${ID[4]}" >"$TMP/calib5.json"
+check "GET calibrate of 5 runs: groups.comparisons 0, groups_min_boots 6" \
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["groups"]["comparisons"] == 0 and d["groups_min_boots"] == 6 and d["pairs"]["comparisons"] == 10))' "$TMP/calib5.json"
 sed 's/^/# /' "$TMP/calib.txt"
 
 # The run CSV: a column for every matched axis, the list derived from the schema.

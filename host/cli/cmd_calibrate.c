@@ -20,7 +20,9 @@ static const char usage[] =
 	"Takes N (2..10) boots of ONE configuration (same build, machine, suite and\n"
 	"parameters) and reports the false-positive rate the comparison shows on\n"
 	"them: every split of the boots into two halves compared as groups, and\n"
-	"every pair of single boots. Any case marked is a false positive.\n"
+	"every pair of single boots. Any case marked is a false positive. Groups\n"
+	"need 6 boots or more (3 a side: a comparison of 2 boots a side has no\n"
+	"interval); with fewer, only the pairs are compared.\n"
 	"--boot N (4..10) boots them first, one after another: `xcbench vm --wait\n"
 	"VM-OPTIONS` N times on one virtual machine (1, or the options' --first;\n"
 	"e.g. -- --cpus 4 --suite seed --boot direct), then calibrates the N runs\n"
@@ -210,7 +212,10 @@ int cmd_calibrate(int argc, char **argv)
 	if (json_integer_value(json_object_get(json_object_get(o, "groups"), "comparisons")))
 		line(grp, json_object_get(o, "groups"));
 	else
-		printf("groups: fewer than 4 boots, no group comparison\n");
+		/* the daemon's rule (compare_calib.c: a group needs an interval) */
+		printf("groups: fewer than %lld boots (%lld a side), no group comparison\n",
+		       (long long)json_integer_value(json_object_get(o, "groups_min_boots")),
+		       (long long)json_integer_value(json_object_get(o, "groups_min_boots")) / 2);
 	line("pairs (1 vs 1 boot): ", json_object_get(o, "pairs"));
 	printf("every boot is of one configuration: every marked case is a false positive\n");
 	json_decref(o);

@@ -4,7 +4,11 @@
  * so every case it marks is a false positive. Compares every split of the
  * boots into two halves as groups (between-boot level) and every pair of
  * single boots (within-boot level), and reports the share of cases each
- * marks: the number a reviewer needs before believing a star.
+ * marks: the number a reviewer needs before believing a star. Groups
+ * are compared only when each half has COMPARE_MIN_BOOTS boots (6 boots
+ * or more): with fewer, every case of a group comparison has no interval
+ * (compare.c too_few_boots) and a rate of "0 % marked" would read as a
+ * clean bill where nothing was tested.
  */
 #include <math.h>
 #include <string.h>
@@ -46,7 +50,7 @@ json_t *compare_calibrate(struct dbi *db, const int64_t *runs, size_t n, double 
 	rq.min_effect = min_effect;
 	/* Every subset of `half` boots against the rest (an even n counts each
 	 * split once: the subsets holding boot 0). */
-	for (unsigned m = 0; half >= 2 && m < (1u << n); m++) {
+	for (unsigned m = 0; half >= COMPARE_MIN_BOOTS && m < (1u << n); m++) {
 		json_t *o;
 
 		if ((size_t)__builtin_popcount(m) != half || (n % 2 == 0 && !(m & 1)))
@@ -73,8 +77,9 @@ json_t *compare_calibrate(struct dbi *db, const int64_t *runs, size_t n, double 
 			add(&pair, o);
 			json_decref(o);
 		}
-	return json_pack("{s:I, s:I, s:f, s:f, s:o, s:o, s:s}", "boots", (json_int_t)n,
-			 "boots_per_side", (json_int_t)half, "fdr", fdr, "min_effect_pct", min_effect,
+	return json_pack("{s:I, s:I, s:I, s:f, s:f, s:o, s:o, s:s}", "boots", (json_int_t)n,
+			 "boots_per_side", (json_int_t)half, "groups_min_boots", (json_int_t)(2 * COMPARE_MIN_BOOTS),
+			 "fdr", fdr, "min_effect_pct", min_effect,
 			 "groups", tally_json(&grp), "pairs", tally_json(&pair),
 			 "note", "every boot is of one configuration: every marked case is a false positive; "
 				 "Benjamini-Hochberg at FDR q bounds the chance that a comparison marks any at q");

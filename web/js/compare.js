@@ -196,7 +196,7 @@ function calibrateButton(runs) {
 			const c = await api.get(`calibrate?runs=${runs.map((r) => r.id).join(',')}`);
 			window.xcbCompare.calibration = c;
 			const pc = (t) => `${(100 * t.false_positive_rate).toFixed(1)} %`;
-			out.textContent = ` A/A on these ${c.boots} boots: groups of ${c.boots_per_side} mark ${c.groups.comparisons ? pc(c.groups) : '– (needs 4 boots)'} of cases, single pairs mark ${pc(c.pairs)} (every mark is a false positive).`;
+			out.textContent = ` A/A on these ${c.boots} boots: groups of ${c.boots_per_side} mark ${c.groups.comparisons ? pc(c.groups) : `– (needs ${c.groups_min_boots} boots)`} of cases, single pairs mark ${pc(c.pairs)} (every mark is a false positive).`;
 		} catch (e) {
 			out.textContent = ` calibration failed: ${e.message}`;
 		}

@@ -101,8 +101,8 @@ function drawRuns(el, runs, baselines) {
 				h('a', { href: `compare.html?a=${b.runs.join(',')}&b=${ids.filter((x) => !b.runs.includes(x)).slice(0, 3).join(',')}` }, 'compare the newest other runs against it')])]
 			: 'No baseline yet (xcbench baseline RUN,RUN,… marks one; xcbench check --baseline stored then compares against it).'),
 		h('p', { class: 'sub' }, 'Newest first. ',
-			ids.length >= 4 ? h('a', { href: `compare.html?a=${ids.slice(ids.length / 2).join(',')}&b=${ids.slice(0, ids.length / 2).join(',')}`, id: 'compare-halves' },
-				'Compare the older half with the newer half (groups)') : 'Four runs or more can be compared as groups.',
+			ids.length >= 6 ? h('a', { href: `compare.html?a=${ids.slice(ids.length / 2).join(',')}&b=${ids.slice(0, ids.length / 2).join(',')}`, id: 'compare-halves' },
+				'Compare the older half with the newer half (groups)') : 'Six runs or more can be compared as groups (3 a side: fewer have no interval).',
 			' ', mark, status),
 		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'runs' },
 			h('thead', {}, h('tr', {}, h('th', {}, ''), ['run', 'date', 'suite', 'label', 'status', 'firmware', 'CPUs', 'cases'].map((x) => h('th', {}, x)))),
