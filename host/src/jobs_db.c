@@ -574,7 +574,7 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 	/* the query's columns, in its order */
 	enum { LB_MAC, LB_DRIVER, LB_POWER_STATE, LB_POWER_ERROR, LB_LAST_SEEN, LB_JOB_ID, LB_STAGE,
 	       LB_STAGE_SINCE, LB_ATTEMPT, LB_ATTEMPTS, LB_SUITE, LB_REASON, LB_RUN_ID, LB_RUN_STATUS,
-	       LB_RUN_AT, LB_LAST_ENDED, LB_LAB, LB_LAST_ID, LB_LAST_STAGE, LB_LAST_REASON, LB_LAST_AT };
+	       LB_RUN_AT, LB_LAST_ENDED, LB_LAB, LB_LAST_ID, LB_LAST_STAGE, LB_LAST_REASON, LB_LAST_AT, LB_RUN_DONE };
 	json_t *arr = json_array();
 	struct dbi_stmt *st;
 	int64_t now = now_s();
@@ -587,7 +587,7 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 		" j.id, j.stage, j.stage_since, j.attempt, j.attempts, j.suite, j.reason, "
 		" r.id, r.status, coalesce(r.finished, r.last_frame, r.created), "
 		" (SELECT max(coalesce(ended, stage_since)) FROM jobs e WHERE e.mac = k.mac), m.lab, "
-		" l.id, l.stage, l.reason, coalesce(l.ended, l.stage_since) "
+		" l.id, l.stage, l.reason, coalesce(l.ended, l.stage_since), r.done_status "
 		"FROM macs k LEFT JOIN machines m ON m.mac = k.mac "
 		"LEFT JOIN jobs j ON j.id = (SELECT id FROM jobs a WHERE a.mac = k.mac AND a.stage IN "
 		"  ('queued', 'powering_on', 'booting', 'running') ORDER BY (a.stage = 'queued'), a.id LIMIT 1) "
@@ -635,8 +635,11 @@ json_t *jobs_db_lab_json(struct dbi *ro, int streak_mark)
 					 "stage", col_json(st, LB_LAST_STAGE), "reason", col_json(st, LB_LAST_REASON),
 					 "at", iso_or_null(st, LB_LAST_AT));
 		if (dbi_column_type(st, LB_RUN_ID) != DBI_NULL)
-			run = json_pack("{s:I, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, LB_RUN_ID),
-					"status", col_json(st, LB_RUN_STATUS), "at", iso_or_null(st, LB_RUN_AT));
+			/* done_status: the payload's verdict, so that a complete
+			 * run whose checks FAILED is not shown as a pass */
+			run = json_pack("{s:I, s:o, s:o, s:o}", "id", (json_int_t)dbi_column_i64(st, LB_RUN_ID),
+					"status", col_json(st, LB_RUN_STATUS), "done_status", col_json(st, LB_RUN_DONE),
+					"at", iso_or_null(st, LB_RUN_AT));
 		/* lab: every daemon lists every lab's machines; which daemon
 		 * powers and boots one (labs_db.h) was not said. */
 		m = json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:i, s:b}", "mac", mac,

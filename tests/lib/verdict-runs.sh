@@ -4,10 +4,11 @@
 # v-aborted (1), v-failed (2: its checks FAILED, 3 calls lost) and v-live (no
 # DONE: running). Source after test-daemon.sh, with an --open daemon up.
 
-# verdict_send TOKEN LABEL DONE: a run labelled LABEL whose DONE has status
-# DONE (none: no DONE).
+# verdict_send TOKEN LABEL DONE [MAC]: a run labelled LABEL whose DONE has
+# status DONE (none: no DONE), of the machine MAC where one is given.
 verdict_send() {
-	curl -sf -X POST -H 'Content-Type: application/json' -d "{\"token\":\"$1\",\"suite\":\"quick\",\"label\":\"$2\"}" \
+	local mac=${4:+,\"mac\":\"$4\"}
+	curl -sf -X POST -H 'Content-Type: application/json' -d "{\"token\":\"$1\",\"suite\":\"quick\",\"label\":\"$2\"$mac}" \
 		"$URL/api/v1/runs" >/dev/null || return 1
 	PYTHONPATH=$ROOT/tests/web:$PYTHONPATH python3 - "127.0.0.1:$PORT" "$1" "$3" <<'PY'
 import struct, sys
@@ -27,9 +28,11 @@ frames.send(sys.argv[1], r.frames, 0, len(r.frames))
 PY
 }
 
-# verdict_runs: the four runs, in the order v-ok, v-aborted, v-failed, v-live
-# (ids 1..4 in a fresh store). 1 if one could not be sent.
+# verdict_runs [MAC_OK MAC_FAILED]: the four runs, in the order v-ok,
+# v-aborted, v-failed, v-live (ids 1..4 in a fresh store); v-ok of machine
+# MAC_OK and v-failed of MAC_FAILED where given (the lab page shows each
+# machine's last run), the others of none. 1 if one could not be sent.
 verdict_runs() {
-	verdict_send 00000000000e1d00 v-ok 0 && verdict_send 00000000000e1d01 v-aborted 1 &&
-		verdict_send 00000000000e1d02 v-failed 2 && verdict_send 00000000000e1d03 v-live none
+	verdict_send 00000000000e1d00 v-ok 0 "${1-}" && verdict_send 00000000000e1d01 v-aborted 1 &&
+		verdict_send 00000000000e1d02 v-failed 2 "${2-}" && verdict_send 00000000000e1d03 v-live none
 }

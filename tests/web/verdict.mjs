@@ -1,15 +1,18 @@
-// verdict.mjs — drives index.html and run.html in headless Chromium
-// (playwright-core, /usr/bin/chromium) for tests/t-web-verdict.sh, which owns
-// the daemon and its four runs (labels v-ok, v-aborted, v-failed, v-live);
-// prints TAP lines. The words expected are the schema's (GET /api/v1/schema
+// verdict.mjs — drives index.html, run.html, compare.html and lab.html in
+// headless Chromium (playwright-core, /usr/bin/chromium) for
+// tests/t-web-verdict.sh, which owns the daemon and its four runs (labels
+// v-ok, v-aborted, v-failed, v-live; v-ok of machine XCB_MAC_OK, v-failed of
+// XCB_MAC_FAILED); prints TAP lines. The words expected are the schema's (GET /api/v1/schema
 // verdicts), never a copy of this file's.
 //
-// Environment: XCB_BASE (the daemon), XCB_OUT (screenshot, profile).
+// Environment: XCB_BASE (the daemon), XCB_OUT (screenshot, profile),
+// XCB_MAC_OK and XCB_MAC_FAILED (the two runs' machines).
 
 import path from 'node:path';
 import { ok, launch, finish } from './browser.mjs';
 
 const BASE = process.env.XCB_BASE, OUT = process.env.XCB_OUT;
+const MAC_OK = process.env.XCB_MAC_OK, MAC_FAILED = process.env.XCB_MAC_FAILED;
 const api = async (p) => (await fetch(new URL(`api/v1/${p}`, BASE))).json();
 const url = (p) => new URL(p, BASE).toString();
 const b = await launch(OUT, 'verdict');
@@ -77,6 +80,39 @@ try {
 	await ready();
 	const okHead = await page.evaluate(() => ({ badge: !!document.querySelector('#run-head .badge.verdict'), box: !!document.querySelector('#run-verdict') }));
 	ok(!okHead.badge && !okHead.box, 'the run that passed: no verdict mark, no box', okHead);
+
+	// The compare page: the runs picker's options, then each side's status
+	// above the table (v-ok against v-failed: the same one case).
+	await page.goto(url('compare.html'));
+	await ready();
+	const opts2 = await page.evaluate((ids) => Object.fromEntries(ids.map((id) =>
+		[id, (document.querySelector(`#pick-b option[value="${id}"]`) || {}).textContent])), [byLabel['v-ok'].id, byLabel['v-failed'].id]);
+	const optFailed = opts2[byLabel['v-failed'].id] || '', optOk = opts2[byLabel['v-ok'].id] || '';
+	ok(optFailed.includes(` · complete · ${word(2).name} · `) && optOk.includes(' · complete · ') && !optOk.includes(word(2).name),
+		`the compare picker lists the failed run "complete · ${word(2).name}" ("${optFailed}"), the passed one "complete"`, opts2);
+	await page.goto(url(`compare.html?a=${byLabel['v-ok'].id}&b=${byLabel['v-failed'].id}`));
+	await ready();
+	const sides = await page.evaluate(() => [...document.querySelectorAll('#pick .row > span')].filter((s) => s.querySelector('a[href^="run.html"]')).map((s) => ({
+		status: (s.querySelector('.badge[data-status]') || {}).textContent,
+		verdict: (s.querySelector('.badge.verdict') || {}).textContent,
+		title: (s.querySelector('.badge.verdict') || {}).title,
+	})));
+	ok(sides.length === 2 && sides[1].status === 'complete' && sides[1].verdict === word(2).name && sides[1].title === word(2).says,
+		`the compare page: b (the failed run) reads complete · ${word(2).name} (${sides[1] && sides[1].status} · ${sides[1] && sides[1].verdict})`, sides);
+	ok(sides.length === 2 && sides[0].status === 'complete' && !sides[0].verdict, '... a (the run that passed): complete, no mark', sides);
+
+	// The lab page: each machine's last run.
+	await page.goto(url('lab.html'));
+	await ready();
+	const lab = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#lab-table tbody tr')].map((tr) => {
+		const a = tr.querySelector('a[href^="run.html"]'), cell = a && a.closest('td');
+		const v = cell && cell.querySelector('.badge.verdict');
+		return [tr.dataset.mac, { text: cell && cell.textContent.replace(/\s+/g, ' ').trim(), verdict: v && v.textContent, title: v && v.title }];
+	})));
+	const lf = lab[MAC_FAILED], lo = lab[MAC_OK];
+	ok(lf && lf.text === `run ${byLabel['v-failed'].id} complete · ${word(2).name}` && lf.title === word(2).says,
+		`the lab page: the failed run's machine's last run reads complete · ${word(2).name} ("${lf && lf.text}")`, lab);
+	ok(lo && lo.text === `run ${byLabel['v-ok'].id} complete` && !lo.verdict, `... the passed run's machine: "complete", no mark ("${lo && lo.text}")`, lab);
 	ok(errors.length === 0, `no console errors (${errors.length})`, errors);
 } catch (e) {
 	crashed = e;

@@ -5,17 +5,20 @@
 // cells = % change of the median, b against baseline a) as a colour-scaled
 // heatmap with the confidence interval on hover — only significant cells are
 // coloured — and the same numbers as a table; every matched case; CSV.
+// A side's run shows its status with the payload's verdict where it did not
+// pass (verdict.js: `complete · FAILED`), in the picker and above the table.
 //
 // Chart ids: "matrix:<n>" (n-th pivot of the API answer); each has .$xcb with
 // the pivot it drew.
 
-import { h, $, fill, state, errorBox, loading, params, setParams, header, badge } from './dom.js';
+import { h, $, fill, state, errorBox, loading, params, setParams, header } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
 import { make, box, changeColor, destroyAll } from './charts.js';
 import { varyingAxes, filterCases, notMarkedWhy, unitOfRuns, ciText as ciOf, AT_RESOLUTION } from './model.js';
 import { figureNoun, isSync, measureOf, rowWords } from './sync_view.js';
 import { noMatch } from './compare-nomatch.js';
+import { setVerdicts, runStatus, runStatusText } from './verdict.js';
 
 const main = $('#main');
 $('#top').replaceWith(header('compare'));
@@ -60,6 +63,7 @@ async function picker(el, allText) {
 		// serve it still gets a picker, without that field (the API's default).
 		let list;
 		[list, schema] = await Promise.all([api.get('runs?limit=1000'), api.schema().catch(() => schema)]);
+		if (schema) setVerdicts(schema.verdicts);
 		runs = list.runs || [];
 		total = list.total;
 	} catch (e) {
@@ -71,7 +75,7 @@ async function picker(el, allText) {
 		return false;
 	}
 	const opt = (r, sel) => h('option', { value: r.id, selected: String(r.id) === String(sel) },
-		`${runName(r)} · ${r.suite || '?'} · ${r.status} · ${fmt.date(r.started || r.created)}`);
+		`${runName(r)} · ${r.suite || '?'} · ${runStatusText(r)} · ${fmt.date(r.started || r.created)}`);
 	const group = (side) => (q[side].includes(',') ? q[side] : ''); // a run list is a group's field
 	// Another run picked: the cases the all row's words were of are gone.
 	const runsChanged = () => {
@@ -150,6 +154,7 @@ async function start() {
 	let cmp;
 	try {
 		[cmp, schema] = await Promise.all([api.get(`compare?${qs(apiQ())}`), api.schema()]);
+		setVerdicts(schema.verdicts);
 	} catch (e) {
 		fill(body, errorBox('the comparison', e));
 		picker(pick);
@@ -232,9 +237,9 @@ function render(pick, body, cmp, byAll) {
 	const swap = `compare.html?${qs({ a: q.b, b: q.a, algo_a: q.algo_b, algo_b: q.algo_a, a_where: q.b_where, b_where: q.a_where, row: q.row })}`;
 	fill(pick,
 		h('div', { class: 'row' },
-			h('span', {}, 'Baseline ', link(aRuns), ' ', aRuns.length === 1 ? badge(cmp.a.status) : null, cmp.algo_a ? h('strong', {}, ` ${cmp.algo_a}`) : null, q.a_where ? h('strong', {}, ` ${q.a_where}`) : null),
+			h('span', {}, 'Baseline ', link(aRuns), ' ', aRuns.length === 1 ? runStatus(cmp.a) : null, cmp.algo_a ? h('strong', {}, ` ${cmp.algo_a}`) : null, q.a_where ? h('strong', {}, ` ${q.a_where}`) : null),
 			h('span', {}, '→'),
-			h('span', {}, link(bRuns), ' ', bRuns.length === 1 ? badge(cmp.b.status) : null, cmp.algo_b ? h('strong', {}, ` ${cmp.algo_b}`) : null, q.b_where ? h('strong', {}, ` ${q.b_where}`) : null),
+			h('span', {}, link(bRuns), ' ', bRuns.length === 1 ? runStatus(cmp.b) : null, cmp.algo_b ? h('strong', {}, ` ${cmp.algo_b}`) : null, q.b_where ? h('strong', {}, ` ${q.b_where}`) : null),
 			h('span', { class: 'grow' }),
 			h('a', { class: 'button', href: swap, id: 'swap' }, 'Swap a ↔ b'),
 			otherRuns(pick, cmp),

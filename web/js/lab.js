@@ -8,11 +8,13 @@
 // Where daemons of several labs share one store (xcbenchd --lab), a Lab
 // column names the lab whose daemon boots and powers each machine, and
 // marks this daemon's own (the answer's `lab`); as on the runs page, it
-// appears once a machine or this daemon has a lab.
+// appears once a machine or this daemon has a lab. The last run's status
+// carries the payload's verdict where it did not pass (verdict.js).
 
 import { h, $, fill, state, errorBox, staleBox, loading, header, badge } from './dom.js';
 import * as api from './api.js';
 import * as fmt from './format.js';
+import { setVerdicts, runStatus } from './verdict.js';
 
 const POLL_MS = 1000;
 const main = $('#main');
@@ -59,7 +61,7 @@ function row(m, d, withLab) {
 		h('td', { class: 'job' }, j ? [`job ${j.id} `, h('span', { class: 'stage' }, j.stage),
 			j.attempt ? ` · attempt ${j.attempt}/${j.attempts}` : '', ` · ${j.suite}`] : lastJob(m.last_job)),
 		h('td', { class: 'since' }, fmt.duration(m.in_state_s)),
-		h('td', {}, r ? [h('a', { href: `run.html?id=${r.id}` }, `run ${r.id}`), ' ', badge(r.status)] : '—'),
+		h('td', {}, r ? [h('a', { href: `run.html?id=${r.id}` }, `run ${r.id}`), ' ', runStatus(r)] : '—'),
 		h('td', { class: 'notes' },
 			m.failing ? h('span', { class: 'badge failed', title: `the last ${m.failed_streak} jobs failed` },
 				`failed ${m.failed_streak} in a row`) : null,
@@ -100,9 +102,15 @@ function render(d) {
 		h('tbody', {}, d.machines.map((m) => row(m, d, withLab))))));
 }
 
+// The verdicts' words, read once (the schema does not change under a
+// page); without them a verdict is named by its number (verdict.js).
+const words = api.schema().then((s) => setVerdicts(s.verdicts), () => {});
+
 async function poll() {
 	try {
-		render(await api.get('lab'));
+		const d = await api.get('lab');
+		await words;
+		render(d);
 		drawn = true;
 		fill(stale);
 	} catch (e) {
