@@ -74,12 +74,8 @@ c.commit()' "$DB" "$1"
 }
 one SQLite 5a0e000000000017
 
-if pg_available && pg_start; then
-	pg_createdb spans
-	DB=$(pg_url spans)
-	q() { pg_psql spans "$1"; }
-	w() { pg_psql spans "$1" >/dev/null; }
-	one PostgreSQL 5a0e000000000018
-else
-	notok "PostgreSQL: a throwaway cluster starts (make deps)"
-fi
+pg_test_db spans cleanup_daemon
+DB=$(pg_url spans)
+q() { pg_psql spans "$1"; }
+w() { pg_psql spans "$1" >/dev/null; }
+one PostgreSQL 5a0e000000000018

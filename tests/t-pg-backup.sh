@@ -13,10 +13,8 @@
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$ROOT/tests/lib/pg.sh"
 daemon_test "the central store's backup and restore"
-pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
-trap 'cleanup_daemon; pg_stop' EXIT
 TMP=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
-pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
+pg_test_cluster cleanup_daemon
 # As the README's "once, on the store's host" makes it: role and database
 # xcbench (no login password needed here: the daemon is the superuser).
 pg_psql postgres "CREATE ROLE xcbench" && pg_psql postgres "CREATE DATABASE xcbench OWNER xcbench"

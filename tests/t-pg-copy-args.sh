@@ -21,8 +21,7 @@ check "a run in the SQLite source" test "$(dbq "$DB" 'SELECT count(*) FROM runs'
 check "SIGTERM: the SQLite daemon stops" stop_daemon
 SQ=$DB
 
-pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
-pg_createdb central
+pg_test_db central cleanup_daemon
 PGDB=$(pg_url central)
 
 # refused NAME PATTERN RC xcb-copy-args...: exit RC, exactly one line on

@@ -52,8 +52,7 @@ check "three cancelled jobs and a baseline in SQLite ($bl)" test "$(dbq "$DB" "S
 check "SIGTERM: the SQLite daemon stops" stop_daemon
 SQ=$DB
 
-pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
-pg_createdb central
+pg_test_db central cleanup_daemon
 PGDB=$(pg_url central)
 "$COPY" --from "$SQ" --db "$PGDB" --lab old-lab >"$TMP/copy1.out" 2>"$TMP/copy1.err"
 rc=$?

@@ -9,9 +9,6 @@
 # (a conflict, not ACKed) and the real frames beside it are stored once.
 . "$(dirname "$0")/lib/tap.sh"
 . "$ROOT/tests/lib/pg.sh"
-pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
-trap pg_stop EXIT
-pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
-pg_createdb forge
+pg_test_db forge
 # The forge test takes its database from DB (tests/lib/test-daemon.sh).
 DB=$(pg_url forge) "$ROOT/tests/t-hostile-forge.sh"

@@ -13,7 +13,6 @@
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$ROOT/tests/lib/pg.sh"
 need_host_build "PostgreSQL kill -9 under load"
-pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
 LOAD=$ROOT/host/build/xcb-load
 N=${XCB_LOAD_MACHINES:-1000}
 LPID=
@@ -21,11 +20,8 @@ done_all() {
 	[ -n "$LPID" ] && kill "$LPID" 2>/dev/null
 	[ -n "${DPID:-}" ] && kill -CONT "$DPID" 2>/dev/null
 	cleanup_daemon
-	pg_stop
 }
-trap done_all EXIT
-pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
-pg_createdb load
+pg_test_db load done_all
 DB=$(pg_url load)
 start_daemon --open || { notok "daemon starts"; exit 1; }
 q() { pg_psql load "$1"; }

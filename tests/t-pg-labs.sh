@@ -11,10 +11,7 @@
 . "$(dirname "$0")/lib/net.sh"
 . "$ROOT/tests/lib/pg.sh"
 net_require "two labs on one PostgreSQL"
-pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
-trap 'pg_stop; net_cleanup' EXIT
-pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
-pg_createdb labs
+pg_test_db labs net_cleanup
 DBURL=$(pg_url labs)
 
 # Lab daemons take no loopback boots by default; these labs' machines are

@@ -16,7 +16,6 @@
 . "$ROOT/tests/lib/pg.sh"
 . "$ROOT/tests/lib/browser.sh"
 need_host_build "a live run across daemons"
-pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
 T=$(mktemp -d "$OUTDIR/pglive.XXXXXX")
 PIDS=()
 cleanup() {
@@ -24,13 +23,10 @@ cleanup() {
 	exec 5>&- 2>/dev/null
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done # the browser exits with its driver
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-	pg_stop
 	rm -rf "$T"
 }
-trap cleanup EXIT
 trap "exit 143" TERM INT # a signal (tests/run-all timeout) still cleans up
-pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
-pg_createdb live
+pg_test_db live cleanup
 DBURL=$(pg_url live)
 # lab_daemon NAME LAB [xcbenchd options...]: a daemon on loopback; sets
 # P_NAME (its HTTP port).

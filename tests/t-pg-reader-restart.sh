@@ -15,15 +15,8 @@
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$ROOT/tests/lib/pg.sh"
 need_host_build "API reads across a PostgreSQL restart"
-pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
-done_all() {
-	cleanup_daemon
-	pg_stop
-}
-trap done_all EXIT
 trap "exit 143" TERM INT # a signal (tests/run-all timeout) still cleans up
-pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
-pg_createdb restart
+pg_test_db restart cleanup_daemon
 DB=$(pg_url restart)
 start_daemon --open --threads 1 || { notok "daemon starts"; exit 1; }
 

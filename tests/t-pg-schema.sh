@@ -11,9 +11,7 @@
 T=$ROOT/host/build/tests/test_schema
 TD=$ROOT/host/build/tests/test_dbi
 [ -x "$T" ] && [ -x "$TD" ] || { notok "test_schema and test_dbi built (make -C host tests)"; exit 1; }
-pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
-trap pg_stop EXIT
-pg_start || { notok "a PostgreSQL cluster starts"; sed 's/^/# /' "$PG_DIR"/*.log; exit 1; }
+pg_test_cluster
 ok "a PostgreSQL cluster starts (initdb, pg_ctl as $(stat -c %U "$PG_DIR/data"), socket only)"
 # unit_on_pg NAME BINARY: the unit test in a database of its own.
 unit_on_pg() {

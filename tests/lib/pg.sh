@@ -18,7 +18,8 @@
 #   (PG_STORE=central: pg_start sets it up as a central store is, huge
 #   pages and all: tests/lib/pg_store.sh)
 #   pg_available        0 if PostgreSQL's server binaries are installed
-#   pg_test_db NAME     how a test on PostgreSQL starts (below)
+#   pg_test_cluster [CLEANUP]  how a test on PostgreSQL starts (below)
+#   pg_test_db NAME [CLEANUP]  the same, with database NAME (below)
 #   pg_copy_test NAME   how a test of xcb-copy starts (below)
 #   pg_copy_empty_source  an empty SQLite source and a cluster (below)
 #   pg_daemon_start_fails WHAT URL  xcbenchd on a --db it should refuse (below)
@@ -123,13 +124,26 @@ pg_stop() {
 	PG_DIR=
 }
 
-# pg_test_db NAME: how a test on PostgreSQL starts (after tap.sh): a
-# throwaway cluster, stopped at exit, with database NAME (pg_url NAME);
-# without a server or a cluster, one failed TAP line and the script ends.
-pg_test_db() {
+# pg_test_cluster [CLEANUP]: how a test on PostgreSQL starts (after
+# tap.sh): a throwaway cluster, stopped at exit after CLEANUP (the test's
+# own, e.g. cleanup_daemon: one EXIT trap holds both); without a server or
+# a cluster, one failed TAP line (the server's logs as comments) and the
+# script ends.
+pg_test_cluster() {
 	pg_available || { notok "PostgreSQL server installed (make deps)"; exit 1; }
-	trap pg_stop EXIT
-	pg_start || { notok "a PostgreSQL cluster starts"; exit 1; }
+	# shellcheck disable=SC2064  # CLEANUP is the caller's, fixed now
+	trap "${1:+$1; }pg_stop" EXIT
+	pg_start || {
+		notok "a PostgreSQL cluster starts"
+		[ -n "${PG_DIR:-}" ] && sed 's/^/# /' "$PG_DIR"/*.log 2>/dev/null
+		exit 1
+	}
+}
+
+# pg_test_db NAME [CLEANUP]: pg_test_cluster, and in it database NAME
+# (pg_url NAME).
+pg_test_db() {
+	pg_test_cluster "${2:-}"
 	check "the $1 database is created" pg_createdb "$1"
 }
 

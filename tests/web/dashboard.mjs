@@ -367,6 +367,20 @@ async function jumpLinks(run) {
 	return links;
 }
 
+// tableFits(sel): whether the table in the .tablewrap sel fits the page's
+// 1366 px: every column in view (none behind a scroll bar) and no figure
+// broken from its unit ("35.3 / µs" over two lines). {fits, scroll, client,
+// broken, some} (some: a few broken cells' text).
+async function tableFits(sel) {
+	const fit = await page.$eval(sel, (w) => {
+		const t = w.querySelector('table');
+		const lines = (el) => { const r = document.createRange(); r.selectNodeContents(el); return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; };
+		const broken = [...t.querySelectorAll('td.num, td[data-verified]')].filter((td) => lines(td) > 1).map((td) => td.textContent);
+		return { scroll: w.scrollWidth, client: w.clientWidth, broken: broken.length, some: broken.slice(0, 4) };
+	});
+	return { fits: fit.scroll <= fit.client && fit.broken === 0, ...fit };
+}
+
 async function runPage(A) {
 	// Console lines as `xcbench vm` attaches them (stored as seq 2^40 + line).
 	const con = await fetch(new URL(`api/v1/runs/${A.id}/console?line=0`, BASE),
@@ -506,15 +520,8 @@ async function runPage(A) {
 	ok(tlbCols.includes('overlap') && varying.every((k) => tlbCols.includes(k)), 'run page: the TLB table has a column for every axis that varies, and overlap', { tlbCols, varying });
 	const calls = await page.$$eval('#tlb tbody tr', (trs) => trs.map((t) => t.children[t.children.length - 3].textContent));
 	ok(!calls.includes('0 / 0'), 'run page: no TLB row reads "0 / 0" for calls it does not count', calls);
-	// At 1366 px every column is in view (none behind a scroll bar) and no
-	// figure breaks from its unit ("35.3 / µs" over two lines).
-	const fit = await page.$eval('#tlb-body .tablewrap', (w) => {
-		const t = w.querySelector('table');
-		const lines = (el) => { const r = document.createRange(); r.selectNodeContents(el); return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; };
-		const broken = [...t.querySelectorAll('td.num, td[data-verified]')].filter((td) => lines(td) > 1).map((td) => td.textContent);
-		return { scroll: w.scrollWidth, client: w.clientWidth, broken: broken.length, some: broken.slice(0, 4) };
-	});
-	ok(fit.scroll <= fit.client && fit.broken === 0, 'run page: the TLB table fits 1366 px, every figure on one line', fit);
+	const fit = await tableFits('#tlb-body .tablewrap');
+	ok(fit.fits, 'run page: the TLB table fits 1366 px, every figure on one line', fit);
 
 	// Errors & logs.
 	const events = await api(`runs/${A.id}/events?limit=1000`);
@@ -587,16 +594,10 @@ async function syncPage(S) {
 			figsOk = figsOk && !!r && r.figs[f] === `${await nsOf(c.pseudo[f].p50)} / ${await nsOf(c.pseudo[f].p99)}`;
 	}
 	ok(figsOk, 'sync run page: per case the writer\'s hold, end-to-end, time to effective and the batch wait (p50 / p99) as the API has them', rows.slice(0, 2));
-	// As the TLB table: at 1366 px every column is in view (the table was
-	// 1638 px in a 1322 px box, its verification column cut off) and no
-	// figure breaks from its unit.
-	const syncFit = await page.$eval('#sync .tablewrap', (w) => {
-		const t = w.querySelector('table');
-		const lines = (el) => { const r = document.createRange(); r.selectNodeContents(el); return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; };
-		const broken = [...t.querySelectorAll('td.num, td[data-verified]')].filter((td) => lines(td) > 1).map((td) => td.textContent);
-		return { scroll: w.scrollWidth, client: w.clientWidth, broken: broken.length, some: broken.slice(0, 4) };
-	});
-	ok(syncFit.scroll <= syncFit.client && syncFit.broken === 0, 'sync run page: the sync table fits 1366 px, every figure on one line', syncFit);
+	// As the TLB table (the sync table was 1638 px in a 1322 px box, its
+	// verification column cut off).
+	const syncFit = await tableFits('#sync .tablewrap');
+	ok(syncFit.fits, 'sync run page: the sync table fits 1366 px, every figure on one line', syncFit);
 	const ver = await page.$$eval('#tlb tbody tr', (trs) => trs.map((t) => t.querySelector('td[data-verified]')?.dataset.verified));
 	ok(ver.length === sync.length && ver.every((v) => v === 'true') && !(await page.textContent('#tlb-body')).includes('no TLB shootdown'),
 		'sync run page: the TLB panel shows every mode\'s verification (lazy included)', ver);
