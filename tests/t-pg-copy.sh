@@ -72,6 +72,10 @@ a=$(dbq "$SQ" "SELECT count(*) FROM job_events WHERE job_id IN (SELECT id FROM j
 check "job_events: the ended jobs' $a in both" test "$a" -gt 0 -a "$(pg_psql central "SELECT count(*) FROM job_events")" = "$a"
 check "baselines: 1 in both, naming the copied run (by its token)" test "$(pg_psql central "SELECT b.runs || ' ' || r.token FROM baselines b, runs r WHERE r.id = 3")" = "[3] $(dbq "$SQ" "SELECT token FROM runs WHERE id = 3")"
 check "the copied runs and machines are lab old-lab" test "$(pg_psql central "SELECT (SELECT count(*) FROM runs WHERE lab = 'old-lab') || ' ' || (SELECT count(*) FROM machines WHERE lab = 'old-lab')")" = "3 3"
+check "... M3, which no boot or run ever showed, is never seen (0, machines_db.h), not seen when its job was made ($(pg_psql central "SELECT first_seen || ' ' || last_seen FROM machines WHERE mac = '$M3'"))" \
+	test "$(pg_psql central "SELECT first_seen || ' ' || last_seen FROM machines WHERE mac = '$M3'")" = "0 0"
+check "... M2, which the SQLite store had, keeps its seen times" \
+	test "$(pg_psql central "SELECT first_seen || ' ' || last_seen FROM machines WHERE mac = '$M2'")" = "$(dbq "$SQ" "SELECT first_seen || ' ' || last_seen FROM machines WHERE mac = '$M2'")"
 check "... M2 and M3, the machines of ended jobs alone, too ($(pg_psql central "SELECT string_agg(mac || '=' || coalesce(lab, '-'), ' ' ORDER BY mac) FROM machines WHERE mac IN ('$M2', '$M3')"))" \
 	test "$(pg_psql central "SELECT string_agg(mac || '=' || coalesce(lab, '-'), ' ' ORDER BY mac) FROM machines WHERE mac IN ('$M2', '$M3')")" = "$M2=old-lab $M3=old-lab"
 "$COPY" --from "$SQ" --db "$PGDB" --lab old-lab >"$TMP/copy2.out" 2>&1
@@ -111,7 +115,7 @@ check "... said once" test "$(grep -c "^xcb-copy: machine $M2 is in lab 'lab-b' 
 
 TMP2=$(mktemp -d "$OUTDIR/daemon.XXXXXX")
 DPID=
-TMP=$TMP2 DB=$PGDB start_daemon --lab central-lab || { notok "a daemon starts on PostgreSQL"; exit 1; }
+TMP=$TMP2 DB=$PGDB start_daemon --lab central-lab --token-file "$TMP/token" || { notok "a daemon starts on PostgreSQL"; exit 1; }
 "$XCBENCH" --server "$URL" compare 1 2 >"$TMP2/cmp-pg.txt" 2>&1
 "$XCBENCH" --server "$URL" compare 1 1 --algo-a locked --algo-b lockless >"$TMP2/cmp2-pg.txt" 2>&1
 # The copied runs are lab old-lab's, so compare's A:/B: lines on the
@@ -132,6 +136,22 @@ check "xcbench compare 1 1 locked vs lockless: the same output, the lab aside" c
 "$XCBENCH" --server "$URL" machine list >"$TMP2/mlist.txt"
 check "xcbench machine list on PostgreSQL: M2 and M3 in lab old-lab ($(grep -E "$M2|$M3" "$TMP2/mlist.txt" | tr -s ' ' | tr '\n' '|'))" \
 	test "$(awk -v a=$M2 -v b=$M3 '$1 == a || $1 == b { print $1, $2 }' "$TMP2/mlist.txt" | tr '\n' ' ')" = "$M2 old-lab $M3 old-lab "
+# The first copy's rows, for the copy under ASan below (before M3's run).
+q="SELECT (SELECT count(*) FROM runs) || ' ' || ($XCB_LEDGER_COUNT) || ' ' || (SELECT count(*) FROM results) || ' ' ||
+   (SELECT count(*) FROM sample_chunks) || ' ' || (SELECT count(*) FROM jobs) || ' ' || (SELECT count(*) FROM baselines)"
+FIRST_ROWS=$(pg_psql central "$q")
+# A machine never seen, as the API and the CLI show it: no dates, listed.
+seen() { pyjson "$URL/api/v1/machines" "[(m['first_seen'], m['last_seen']) for m in d['machines'] if m['mac'] == '$1']"; }
+check "GET machines: M3 never seen, first_seen and last_seen null ($(seen $M3))" test "$(seen $M3)" = "[(None, None)]"
+check "GET machines/M3: the same ($(pyjson "$URL/api/v1/machines/$M3" 'd["machine"]["first_seen"], d["machine"]["last_seen"]'))" \
+	test "$(pyjson "$URL/api/v1/machines/$M3" 'd["machine"]["first_seen"], d["machine"]["last_seen"]')" = "None None"
+check "GET lab lists M3 (idle)" test "$(pyjson "$URL/api/v1/lab" "[m['state'] for m in d['machines'] if m['mac'] == '$M3']")" = "['idle']"
+check "GET machines: M2 keeps its dates ($(seen $M2))" \
+	pyjson "$URL/api/v1/machines" "[m for m in d['machines'] if m['mac'] == '$M2' and m['first_seen'] and m['last_seen']] or sys.exit(1)"
+# Its first run (a capture for it): seen now, both times.
+curl -sf -o /dev/null -X POST "${ADMIN[@]}" "$URL/api/v1/runs" -d "{\"mac\": \"$M3\", \"suite\": \"quick\", \"label\": \"m3-first\"}"
+check "M3's first run: it is seen, first_seen = last_seen ($(seen $M3))" \
+	pyjson "$URL/api/v1/machines" "[m for m in d['machines'] if m['mac'] == '$M3' and m['first_seen'] and m['first_seen'] == m['last_seen']] or sys.exit(1)"
 check "the label came along, the lab given" test "$(pyjson "$URL/api/v1/runs/1" 'd["run"]["label"], d["run"]["lab"]')" = "before-copy old-lab"
 check "SIGTERM: the PostgreSQL daemon stops" stop_daemon
 rm -rf "$TMP2"
@@ -147,6 +167,4 @@ rc=$?
 grep -E -A12 -m2 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$TMP/copy3.err" | sed 's/^/# /'
 check "the copy under ASan/UBSan/LSan: exit $rc, no report, 3 runs copied" \
 	bash -c "[ $rc = 0 ] && ! grep -qE 'Sanitizer|runtime error:' '$TMP/copy3.err' && grep -q '^3 runs copied' '$TMP/copy3.out'"
-q="SELECT (SELECT count(*) FROM runs) || ' ' || ($XCB_LEDGER_COUNT) || ' ' || (SELECT count(*) FROM results) || ' ' ||
-   (SELECT count(*) FROM sample_chunks) || ' ' || (SELECT count(*) FROM jobs) || ' ' || (SELECT count(*) FROM baselines)"
-check "... its rows are the first copy's ($(pg_psql central2 "$q"))" test "$(pg_psql central2 "$q")" = "$(pg_psql central "$q")"
+check "... its rows are the first copy's ($(pg_psql central2 "$q"))" test "$(pg_psql central2 "$q")" = "$FIRST_ROWS"

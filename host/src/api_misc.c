@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "labs_db.h"
+#include "machines_db.h"
 #include "routes.h"
 #include "sqljson.h"
 #include "writer.h"
@@ -88,7 +89,8 @@ enum MHD_Result api_machines(struct req *rq)
 	if (!db)
 		return reply_error(rq, 503, "database unavailable");
 	if (dbi_prepare(db,
-		"SELECT m.id, m.mac, m.uuid, m.serial, m.first_seen, m.last_seen, "
+		"SELECT m.id, m.mac, m.uuid, m.serial, " MACHINE_SEEN_SQL("m.first_seen") ", "
+		MACHINE_SEEN_SQL("m.last_seen") ", "
 		"(SELECT count(*) FROM runs r WHERE r.machine_id = m.id), "
 		"(SELECT max(r.id) FROM runs r WHERE r.machine_id = m.id), "
 		"(SELECT r.hello FROM runs r WHERE r.machine_id = m.id AND r.hello != '{}' "

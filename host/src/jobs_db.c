@@ -11,6 +11,7 @@
 #include "bind_db.h"
 #include "jobs_db.h"
 #include "labs_db.h"
+#include "machines_db.h"
 #include "sqljson.h"
 #include "util.h"
 #include "writer.h"
@@ -507,7 +508,8 @@ json_t *jobs_db_machine_json(struct dbi *ro, const char *mac, int admin, int *fa
 	 * one too, as GET /api/v1/lab lists it: its record's fields are
 	 * null (id null: not booted yet), its power the manual default. It
 	 * was a 404 where the lab list and `job --help` sent the user. */
-	if ((rc = dbi_row(ro, "SELECT m.id, k.mac, m.first_seen, m.last_seen, m.lab, " POWER_JSON_COLS
+	if ((rc = dbi_row(ro, "SELECT m.id, k.mac, " MACHINE_SEEN_SQL("m.first_seen") ", " MACHINE_SEEN_SQL("m.last_seen")
+			  ", m.lab, " POWER_JSON_COLS
 			  " FROM (SELECT mac FROM machines WHERE mac = ?1 UNION SELECT mac FROM jobs WHERE mac = ?1) k"
 			  " LEFT JOIN machines m ON m.mac = k.mac", &st, DBI_T(mac))) == DBI_ROW)
 		o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", col_json(st, JM_ID),

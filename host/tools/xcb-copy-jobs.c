@@ -160,7 +160,7 @@ int copy_jobs(struct dbi *src, struct dbi *dst, const char *lab, struct copy_job
 		/* Its machine is the lab's too (its record only came with a
 		 * run, and without the lab: the lab page said "No lab"); for a
 		 * job already there as well, so that a copy again mends it. */
-		if (rc == 0 && !copy_machine(src, dst, dbi_column_text(st, 2), lab, dbi_column_i64(st, 4))) {
+		if (rc == 0 && !copy_machine(src, dst, dbi_column_text(st, 2), lab)) {
 			fprintf(stderr, "xcb-copy: job %lld: its machine %s: %s\n", (long long)dbi_column_i64(st, 0),
 				dbi_column_text(st, 2), dbi_errmsg(dst));
 			rc = -1;

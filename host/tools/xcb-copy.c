@@ -23,6 +23,7 @@
 
 #include "cmdopt.h"
 #include "db.h"
+#include "machines_db.h"
 #include "util.h"
 #include "xcb-copy.h"
 #include "xcbd.h"
@@ -125,7 +126,7 @@ static struct buf said_elsewhere;
  * it kept none, and the copied lab's daemon would have to boot it first to
  * own it; one of another lab stays there, said once: which lab boots it
  * is that store's decision (xcbench machine set --take), not a copy's. */
-int64_t copy_machine(struct dbi *src, struct dbi *dst, const char *mac, const char *lab, int64_t seen)
+int64_t copy_machine(struct dbi *src, struct dbi *dst, const char *mac, const char *lab)
 {
 	struct dbi_stmt *s, *d;
 	const char *want = lab;
@@ -148,10 +149,11 @@ int64_t copy_machine(struct dbi *src, struct dbi *dst, const char *mac, const ch
 			dbi_bind_value(d, c + 2, &v);
 			dbval_free(&v);
 		}
-		/* a MAC only jobs name: seen when its first copied job was made */
+		/* a MAC only jobs name: never seen (machines_db.h), not seen
+		 * when a job was made (no boot said so) */
 		if (!found) {
-			dbi_bind_i64(d, 4, seen);
-			dbi_bind_i64(d, 5, seen);
+			dbi_bind_i64(d, 4, MACHINE_NEVER_SEEN);
+			dbi_bind_i64(d, 5, MACHINE_NEVER_SEEN);
 		}
 		dbi_bind_text(d, 6, want, -1);
 		dbi_step(d);
@@ -195,7 +197,7 @@ static int64_t map_machine(struct dbi *src, struct dbi *dst, int64_t id, const c
 	if (dbi_step(s) == DBI_ROW && dbi_column_text(s, 0))
 		mac = strdup(dbi_column_text(s, 0));
 	dbi_finalize(s);
-	to = mac ? copy_machine(src, dst, mac, lab, 0) : 0;
+	to = mac ? copy_machine(src, dst, mac, lab) : 0;
 	free(mac);
 	return to;
 }

@@ -28,10 +28,10 @@ int64_t copy_map_machine(struct dbi *src, struct dbi *dst, int64_t id);
 
 /* The destination's machine of MAC (its id; 0 if it has none): the
  * source's record copied if the destination has none, under the source's
- * lab or else lab; with no source record (a MAC only jobs name) one seen
- * at seen. One the destination has without a lab gets that lab; one of
- * another lab keeps it, said once on stderr. */
-int64_t copy_machine(struct dbi *src, struct dbi *dst, const char *mac, const char *lab, int64_t seen);
+ * lab or else lab; with no source record (a MAC only jobs name) one never
+ * seen (MACHINE_NEVER_SEEN). One the destination has without a lab gets
+ * that lab; one of another lab keeps it, said once on stderr. */
+int64_t copy_machine(struct dbi *src, struct dbi *dst, const char *mac, const char *lab);
 
 /* What the second pass did: copied, already there, left behind. */
 struct copy_jobs_counts {

@@ -63,7 +63,9 @@ function drawFacts(el, m, runs) {
 	const val = (k, f) => (k === 'hypervisor' ? hypervisorName(f[k]) : f[k]) ?? '–';
 	fill(el,
 		h('h2', {}, 'Facts over time'),
-		h('p', { class: 'sub' }, `first seen ${fmt.date(m.first_seen)}, last seen ${fmt.date(m.last_seen)}; ${m.runs} run${m.runs === 1 ? '' : 's'}`,
+		// first_seen null: never seen (no boot or run yet: a machine known
+		// from its jobs only, host/src/machines_db.h), not a date
+		h('p', { class: 'sub' }, `${m.first_seen ? `first seen ${fmt.date(m.first_seen)}, last seen ${fmt.date(m.last_seen)}` : 'never seen'}; ${m.runs} run${m.runs === 1 ? '' : 's'}`,
 			m.uuid ? ` · uuid ${m.uuid}` : '', m.serial ? ` · serial ${m.serial}` : '',
 			changes ? h('span', { class: 'warn', id: 'facts-changed' }, ` · the facts changed ${changes} time${changes === 1 ? '' : 's'}: compare only runs of the same facts`) : ' · the facts never changed'),
 		h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'facts' },
