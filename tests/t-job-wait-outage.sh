@@ -11,7 +11,9 @@
 #   - a daemon gone at wait's --timeout: exit 3 (the outcome unknown), not
 #     1 (the job failed), naming the stage it last saw.
 #   - a daemon not there when wait starts is an error at once (exit 1): a
-#     wrong --server, nothing known to wait for.
+#     wrong --server, nothing known to wait for; so is another server there
+#     answering 503 (not xcbenchd's error: its store's outage from the
+#     first poll is waited through, t-pg-outage).
 # The jobs are for a manual machine: they stay queued (nothing boots).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
@@ -78,3 +80,30 @@ check "... it says the outcome is unknown and the stage it last saw" \
 rc=$?
 check "job wait with no xcbenchd there from the start: exit 1, its error ($rc: $(cat "$TMP/w.err"))" \
 	sh -c "test $rc = 1 && grep -qx 'xcbench: cannot connect to $URL: Connection refused (is xcbenchd running?)' '$TMP/w.err'"
+
+# Another server there (no xcbenchd) whose every answer is a 503 page: an
+# error at once too, though an xcbenchd's own 503 is waited through.
+FP=$(free_port)
+python3 - "$FP" <<'PY' &
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        b = b'<html><body>503 Service Unavailable</body></html>'
+        self.send_response(503)
+        self.send_header('Content-Type', 'text/html')
+        self.send_header('Content-Length', str(len(b)))
+        self.end_headers()
+        self.wfile.write(b)
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
+PY
+WPID=$!
+until_t 100 curl -s -o /dev/null "http://127.0.0.1:$FP/"
+"$XCBENCH" --server "http://127.0.0.1:$FP" job wait 1 --timeout 100 >"$TMP/w.out" 2>"$TMP/w.err"
+rc=$?
+kill "$WPID" 2>/dev/null
+wait "$WPID" 2>/dev/null
+WPID=
+check "job wait against a server that is no xcbenchd answering 503: exit 1 at once, its error ($rc: $(cat "$TMP/w.err"))" \
+	sh -c "test $rc = 1 && grep -qx 'xcbench: GET /api/v1/jobs/1: HTTP 503: not an xcbenchd answer (is http://127.0.0.1:$FP an xcbenchd?)' '$TMP/w.err'"

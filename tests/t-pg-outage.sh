@@ -11,7 +11,12 @@
 . "$ROOT/tests/lib/pg.sh"
 need_host_build "a lab daemon across PostgreSQL outages"
 trap "exit 143" TERM INT # a signal (tests/run-all timeout) still cleans up
-pg_test_db outage cleanup_daemon
+WPID=
+done_all() {
+	[ -n "$WPID" ] && kill "$WPID" 2>/dev/null
+	cleanup_daemon
+}
+pg_test_db outage done_all
 DB=$(pg_url outage)
 start_daemon --open --lab A --threads 1 || { notok "daemon starts"; exit 1; }
 
@@ -122,5 +127,26 @@ done
 check "connections dropped under an idle daemon: the next queue succeeds at once (${codes# })" \
 	test "$codes" = " 201 201 201"
 check "... said in the log" grep -q 'reconnected to the database (its connection was found closed)' "$TMP/daemon.log"
+
+# 6. `xcbench job wait` begun while the server is down: its first poll is
+# the daemon's 503 (database unavailable). It waits through it, as through
+# a later one, said once (it ended at once, exit 1, with the daemon's
+# error), and follows the job once the server is back.
+J6=$(pyjson "$URL/api/v1/jobs" 'd["jobs"][0]["id"]')
+pg_down
+"$XCBENCH" --server "$URL" job wait "$J6" --timeout 100 >"$TMP/w.out" 2>"$TMP/w.err" &
+WPID=$!
+for _ in $(seq 100); do grep -q unavailable "$TMP/w.err" && break; sleep 0.1; done
+check "server down: job wait $J6's first poll, a 503, waits ($(head -1 "$TMP/w.err"))" \
+	eval 'kill -0 $WPID && grep -qx "xcbench job wait: xcbenchd unavailable (xcbench: GET /api/v1/jobs/$J6: HTTP 503: database unavailable: .*); still waiting" "$TMP/w.err"'
+pg_restart || { notok "PostgreSQL restarts"; exit 1; }
+for _ in $(seq 200); do grep -q "^job $J6 " "$TMP/w.out" && break; sleep 0.1; done
+check "the server back: job wait says xcbenchd answers again and follows job $J6 ($(head -1 "$TMP/w.out"))" \
+	eval 'grep -qx "xcbench job wait: xcbenchd answers again" "$TMP/w.err" && grep -q "^job $J6 " "$TMP/w.out"'
+code=$(api POST "/api/v1/jobs/$J6/cancel" '{}')
+wait "$WPID"
+rc=$? WPID=
+check "... to its end: cancelled ($code), exit 1 ($rc: $(tail -1 "$TMP/w.out"))" \
+	test "$code/$rc/$(tail -1 "$TMP/w.out")" = "200/1/job $J6: cancelled"
 
 check "SIGTERM: clean shutdown" stop_daemon

@@ -154,6 +154,9 @@ char *http_error_text(const struct http_resp *r)
 /* The HTTP status of the last answer (0: none came), for api_last_status:
  * JSON calls and streamed ones (export, samples) alike. */
 static int last_status;
+/* The last api_json error answer was xcbenchd's own {"error": ...}
+ * (api_last_error_ours). */
+static int last_ours;
 
 int http_call(const char *method, const char *path, const char *body, struct http_resp *resp,
 	      FILE *out)
@@ -382,6 +385,7 @@ static const struct cmdopt *field_option(const struct cmd *cmd, const char *msg)
 }
 
 int api_last_status(void) { return last_status; }
+int api_last_error_ours(void) { return last_ours; }
 
 json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path, json_t *body)
 {
@@ -390,12 +394,15 @@ json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path
 	json_t *o = NULL;
 
 	last_status = 0;
+	last_ours = 0;
 	if (http_call(method, path, b, &r, NULL) == 0) {
 		last_status = r.status;
 		o = json_loadb(r.body.p, r.body.len, 0, NULL);
 		if (r.status / 100 != 2) {
 			const char *msg = json_string_value(json_object_get(o, "error"));
 			const struct cmdopt *opt = r.status == 400 && msg ? field_option(cmd, msg) : NULL;
+
+			last_ours = msg != NULL;
 
 			/* The user typed an option, not the body field the
 			 * daemon names: say the option (password_file was

@@ -61,6 +61,10 @@ json_t *api_json_for(const struct cmd *cmd, const char *method, const char *path
 /* The HTTP status of api_json/api_json_for's last answer, 0 when none came
  * (a refused request, 400, is the user's to fix: exit 2, not 1). */
 int api_last_status(void);
+/* 1 when api_json/api_json_for's last answer was an error of xcbenchd's
+ * own ({"error": ...}, as its every error is): a daemon there, whatever
+ * it said; 0 for no answer, a 2xx or another server's error page. */
+int api_last_error_ours(void);
 /* "xcbench: writing the output failed: " and err's text (none for 0). */
 void say_output_failed(int err);
 /* What to add to an HTTP error status's message: a hint for 401 (to pass

@@ -119,22 +119,28 @@ static json_t *poll_job(const char *path, int *outage)
  * its daemon restarts or its store is away a while: wait waits through
  * that (said once each time), where it ended with the daemon's error and
  * exit 1, as for a failed job; its outcome unknown at the timeout, exit
- * 3. Before the first answer an error ends it (a wrong --server, no such
- * job: nothing is known to wait for). */
+ * 3. Until an xcbenchd has answered, an error ends it (a wrong --server:
+ * no connection, another server's page; no such job: nothing is known to
+ * wait for); its own 503 or 500 at the first poll is such an answer (the
+ * store away when wait began), waited through as a later one: it ended
+ * at once, exit 1. */
 static int job_wait(const char *path, long long id, int timeout_s)
 {
 	time_t start = time(NULL), lost = 0;
 	size_t seen = 0, i;
-	int rc, header = 0, outage;
+	int rc, header = 0, known = 0, outage;
 	char stage[32] = "?";
 
 	for (;;) {
 		json_t *o = poll_job(path, &outage), *j, *ev, *e;
 		const char *st;
 
-		if (!o && !header && outage) /* its error, as any command's */
+		/* known: an xcbenchd answered, now or before */
+		if (o || (outage && api_last_error_ours()))
+			known = 1;
+		if (!o && !known && outage) /* its error, as any command's */
 			fprintf(stderr, "%s\n", http_said());
-		if (!o && (!outage || !header))
+		if (!o && (!outage || !known))
 			return 1;
 		if (!o) {
 			if (!lost) {
