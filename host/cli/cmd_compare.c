@@ -68,8 +68,9 @@ static const char usage[] =
  * histograms' resolution), "+3.10 (too few reps)", "-80.52 (too few
  * boots)" (compare_ci_text), or "-"; then " !B" where a side failed a check
  * (compare_failed_mark), whatever its figures: "-" too, a case a watchdog
- * stopped before it timed a call. */
-static void cell_text(json_t *cell, char *out, size_t cap)
+ * stopped before it timed a call; then " 1 boot" for a cell within one
+ * boot in a table of both levels (levels: the pivot's, compare_level_mark). */
+static void cell_text(json_t *cell, char *out, size_t cap, unsigned levels)
 {
 	json_t *ch = json_object_get(cell, "change_pct");
 	const char *mk = json_is_object(cell) ? compare_failed_mark(cell) : "";
@@ -82,6 +83,9 @@ static void cell_text(json_t *cell, char *out, size_t cap)
 		n = snprintf(out, cap, "%+.2f%s %s", json_number_value(ch),
 			     json_is_true(json_object_get(cell, "significant")) ? "*" : "",
 			     compare_ci_text(cell, ci, sizeof(ci), "(no interval)"));
+	if (*mk && n > 0 && (size_t)n < cap)
+		n += snprintf(out + n, cap - (size_t)n, " %s", mk);
+	mk = json_is_object(cell) ? compare_level_mark(cell, levels) : "";
 	if (*mk && n > 0 && (size_t)n < cap)
 		snprintf(out + n, cap - (size_t)n, " %s", mk);
 }
@@ -114,11 +118,13 @@ static void side_name(struct buf *b, const char *algo, json_t *mine, json_t *oth
 		buf_addf(b, ")");
 }
 
-/* One pivot table; between: 2 or more boots a side, where each side's
- * figure is the geometric mean of its boots' medians, not a median;
- * aw, bw: the sides' restrictions (see side_name); stat: the statistic
- * each repetition gives when not its median (compare_stat_other), NULL. */
-static void pivot(json_t *p, int between, const char *row, json_t *aw, json_t *bw, const char *stat)
+/* One pivot table; its cells' levels (compare_levels) say its figure:
+ * between boots (each case in 2 or more boots a side) the geometric mean
+ * of its boots' medians, within one boot a median, both: the title says
+ * both and the cells within one boot are marked; aw, bw: the sides'
+ * restrictions (see side_name); stat: the statistic each repetition
+ * gives when not its median (compare_stat_other), NULL. */
+static void pivot(json_t *p, const char *row, json_t *aw, json_t *bw, const char *stat)
 {
 	json_t *rows = json_object_get(p, "rows"), *cols = json_object_get(p, "cols"), *v;
 	const char *k;
@@ -133,6 +139,8 @@ static void pivot(json_t *p, int between, const char *row, json_t *aw, json_t *b
 	const struct pseudo_words *pw = pseudo_words_of(row);
 
 	struct buf na = { 0 }, nb = { 0 };
+	unsigned levels = compare_levels(json_object_get(p, "cells"));
+	const char *fig = (pw ? pw : &pseudo_words_all)->figure;
 
 	side_name(&na, json_string_value(json_object_get(p, "algo_a")), aw, bw);
 	side_name(&nb, json_string_value(json_object_get(p, "algo_b")), bw, aw);
@@ -141,14 +149,18 @@ static void pivot(json_t *p, int between, const char *row, json_t *aw, json_t *b
 	 * --stat mean, p99: "the p99 call time (p99)", its measure's label
 	 * by that statistic, not the median the measure names */
 	const struct pseudo_words *mw = pw ? pw : sync ? &pseudo_words_all : &pseudo_words_call;
+	int mixed = levels == (CMP_BETWEEN | CMP_WITHIN);
+
 	if (stat)
-		printf("\n%% change of the %s %s (%s%s), %s -> %s,", stat, mw->label,
-		       between ? "geometric mean of the boots' median " : "median of the repetitions' ", stat,
+		printf("\n%% change of the %s %s (%s%s%s%s), %s -> %s,", stat, mw->label,
+		       levels & CMP_BETWEEN ? "geometric mean of the boots' median " : "median of the repetitions' ",
+		       stat, mixed ? "; marked 1 boot: the median of the repetitions' " : "", mixed ? stat : "",
 		       na.p ? na.p : "-", nb.p ? nb.p : "-");
 	else
-		printf("\n%% change of %s (%s%s), %s -> %s,", mw->measure,
-		       between ? "geometric mean of the boots' " : "", (pw ? pw : &pseudo_words_all)->figure,
-		       na.p ? na.p : "-", nb.p ? nb.p : "-");
+		printf("\n%% change of %s (%s%s%s%s), %s -> %s,", mw->measure,
+		       levels & CMP_BETWEEN ? "geometric mean of the boots' " : "", fig,
+		       mixed ? "; marked 1 boot: the median " : "", mixed ? fig : "", na.p ? na.p : "-",
+		       nb.p ? nb.p : "-");
 	buf_free(&na);
 	buf_free(&nb);
 	json_object_foreach(json_object_get(p, "fixed"), k, v)
@@ -166,7 +178,8 @@ static void pivot(json_t *p, int between, const char *row, json_t *aw, json_t *b
 
 		printf("%3lld CPU%s in mask", m, m == 1 ? " " : "s");
 		for (c = 0; c < json_array_size(cols); c++) {
-			cell_text(json_array_get(json_array_get(json_object_get(p, "cells"), r), c), t, sizeof(t));
+			cell_text(json_array_get(json_array_get(json_object_get(p, "cells"), r), c), t, sizeof(t),
+				  levels);
 			printf(" %-*s", CELL_W, t);
 		}
 		putchar('\n');
@@ -323,12 +336,11 @@ int cmd_compare(int argc, char **argv)
 		/* which runs the table is of: a pasted table keeps its context */
 		compare_sides_header(o);
 		json_array_foreach(json_object_get(o, "pivots"), i, cs)
-			pivot(cs, strcmp(json_string_value(json_object_get(o, "level")) ?: "", "between_boot") == 0,
-			      json_string_value(json_object_get(o, "row")), json_object_get(o, "a_where"),
+			pivot(cs, json_string_value(json_object_get(o, "row")), json_object_get(o, "a_where"),
 			      json_object_get(o, "b_where"), compare_stat_other(o));
 		compare_interval_notes(json_object_get(o, "cases"), 0, seed_note, &first);
 		putchar('\n');
-		if (compare_failed_legend(o))
+		if (compare_failed_legend(o) + compare_level_legend(o))
 			putchar('\n');
 	} else {
 		compare_report(o, strcmp(format, "markdown") == 0 ? CMP_MARKDOWN : CMP_TEXT, 0);

@@ -278,6 +278,39 @@ int compare_failed_legend(json_t *o)
 	return 1;
 }
 
+unsigned compare_levels(json_t *arr)
+{
+	unsigned l = 0;
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(arr, i, c) {
+		const char *v = sval(json_object_get(c, "level"));
+
+		if (json_is_array(c))
+			l |= compare_levels(c);
+		else if (v)
+			l |= !strcmp(v, "between_boot") ? CMP_BETWEEN : CMP_WITHIN;
+	}
+	return l;
+}
+
+const char *compare_level_mark(json_t *c, unsigned levels)
+{
+	const char *v = sval(json_object_get(c, "level"));
+
+	return levels == (CMP_BETWEEN | CMP_WITHIN) && v && strcmp(v, "between_boot") ? "1 boot" : "";
+}
+
+int compare_level_legend(json_t *o)
+{
+	if (strcmp(sval(json_object_get(o, "level")) ?: "", "mixed"))
+		return 0;
+	compare_wrap("", "", "1 boot: the case is in one boot of a side (the others' in 2 or more): its figures are "
+		     "that boot's medians of its repetitions, its interval within-boot only");
+	return 1;
+}
+
 /* 1 if compare_groups(cases, only_verdict) takes case c. */
 static int case_shown(json_t *c, int only_verdict)
 {
@@ -379,10 +412,11 @@ static void num(char *out, size_t cap, json_t *v, const char *fmt)
 /* One table row's cells as text. */
 struct row {
 	char mask[8], inits[8], a[16], b[16], ch[16], ci[28], boots[12];
-	const char *mark;	/* compare_failed_mark: "" or "!A", "!B", "!AB" */
+	/* compare_failed_mark ("" or "!A", "!B", "!AB"), then compare_level_mark */
+	char mark[24];
 };
 
-static void row_of(json_t *c, double ka, double kb, int md, struct row *r)
+static void row_of(json_t *c, double ka, double kb, int md, unsigned levels, struct row *r)
 {
 	json_t *key = json_object_get(c, "key");
 	double an = to_ns(json_object_get(c, "a_p50"), ka), bn = to_ns(json_object_get(c, "b_p50"), kb);
@@ -404,7 +438,8 @@ static void row_of(json_t *c, double ka, double kb, int md, struct row *r)
 		memmove(r->ci, r->ci + md, strlen(r->ci + md) + 1);
 	snprintf(r->boots, sizeof(r->boots), "%lld/%lld", (long long)json_integer_value(json_object_get(c, "a_boots")),
 		 (long long)json_integer_value(json_object_get(c, "b_boots")));
-	r->mark = compare_failed_mark(c);
+	snprintf(r->mark, sizeof(r->mark), "%s%s%s", compare_failed_mark(c),
+		 *compare_failed_mark(c) && *compare_level_mark(c, levels) ? " " : "", compare_level_mark(c, levels));
 }
 
 /* Columns: mask inits A B change interval; widths fit 80 with room, the
@@ -412,7 +447,7 @@ static void row_of(json_t *c, double ka, double kb, int md, struct row *r)
  * no width, Markdown's interval cell carries it). */
 static void print_row(const struct row *r, int md)
 {
-	const char *mk = r->mark ? r->mark : "";
+	const char *mk = r->mark;
 
 	if (md)
 		printf("| %s | %s | %s | %s | %s | %s%s%s |\n", r->mask, r->inits, r->a, r->b, r->ch, r->ci,
@@ -440,7 +475,6 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_verdict)
 	int md = f == CMP_MARKDOWN;
 	json_t *cases = json_object_get(o, "cases"), *groups, *c;
 	double ka = side_khz(o, "a"), kb = side_khz(o, "b");
-	int between = strcmp(sval(json_object_get(o, "level")) ?: "", "between_boot") == 0;
 	const char *gk;
 	json_t *members;
 	size_t i, shown = 0;
@@ -463,6 +497,10 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_verdict)
 		/* between boots a side's figure is the geometric mean of its
 		 * boots' medians (the method line says so): "gm" says it here */
 		struct row hdr = { "mask", "inits", "", "", "change", "95% interval", "", "" };
+		/* the group's cases' levels: a case in one boot of a side
+		 * has its repetitions' median (marked where others have gm) */
+		unsigned levels = compare_levels(members);
+		int between = levels & CMP_BETWEEN;
 
 		/* what the values are of: a p50, lock_hold's hold (the row table's figure) */
 		snprintf(hdr.a, sizeof(hdr.a), "A %s%s ns", between ? "gm " : "", figure);
@@ -478,7 +516,7 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_verdict)
 		json_array_foreach(members, i, c) {
 			struct row r;
 
-			row_of(c, ka, kb, md, &r);
+			row_of(c, ka, kb, md, levels, &r);
 			print_row(&r, md);
 			shown++;
 		}
@@ -487,7 +525,7 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_verdict)
 	putchar('\n');
 	if (shown && compare_interval_notes(cases, only_verdict, note_line, NULL))
 		putchar('\n');
-	if (shown && compare_failed_legend(o))
+	if (shown && compare_failed_legend(o) + compare_level_legend(o))
 		putchar('\n');
 	return shown;
 }
@@ -522,6 +560,17 @@ void compare_summary(json_t *o)
 		 (long long)json_integer_value(json_object_get(o, "unmatched_a")),
 		 (long long)json_integer_value(json_object_get(o, "unmatched_b")));
 #undef I
+	/* the sides' boots, and the cases that are in one of them only
+	 * (compared within it, whatever the boots: each case's level) */
+	size_t within = 0, i;
+	json_t *c;
+
+	json_array_foreach(json_object_get(o, "cases"), i, c)
+		within += strcmp(sval(json_object_get(c, "level")) ?: "", "within_boot") == 0;
+	if (within && json_integer_value(json_object_get(o, "boots_a")) > 1 &&
+	    json_integer_value(json_object_get(o, "boots_b")) > 1)
+		buf_addf(&b, "; %zu of %zu cases in 1 boot of a side (compared within it)", within,
+			 json_array_size(json_object_get(o, "cases")));
 	compare_wrap("summary: ", "   ", b.p);
 	buf_free(&b);
 }

@@ -54,6 +54,19 @@ const char *compare_failed_mark(json_t *c);
  * answer o has a case so marked (its summary's failed_a/failed_b): 1,
  * else 0 and nothing. */
 int compare_failed_legend(json_t *o);
+/* The levels of the cases (or pivot cells, rows of them; null: none) in
+ * arr, their `level`s OR-ed: CMP_BETWEEN (compared between boots: the
+ * figures are the boots' geometric means), CMP_WITHIN (within one boot:
+ * the repetitions' medians). Both: a table whose title cannot say one
+ * figure, and whose within-boot cases are marked (compare_level_mark). */
+enum { CMP_BETWEEN = 1, CMP_WITHIN = 2 };
+unsigned compare_levels(json_t *arr);
+/* "1 boot" for a case or cell compared within one boot in a table of both
+ * levels (levels: compare_levels'), else "". */
+const char *compare_level_mark(json_t *c, unsigned levels);
+/* Prints the line that says what compare_level_mark's mark means when a
+ * case of answer o is so marked: 1, else 0 and nothing. */
+int compare_level_legend(json_t *o);
 /* The cases of an answer by group (every key but mask and inits, as text)
  * in their order: a new object of arrays. only_verdict: only the cases a
  * check's verdict is of (compare_regressed, or failed a check in B). */

@@ -68,8 +68,9 @@ static const struct {
  * side (1/0: calls lost, duplicated or out of order, a stale translation,
  * a watchdog; the JSON case's a_failed/b_failed); then whether the
  * interval is the histograms' resolution, widened to the two buckets
- * (1/0: the JSON case's ci_at_resolution, compare.c at_resolution). */
-static const char *const compare_last_cols[] = { "a_failed", "b_failed", "ci_at_resolution" };
+ * (1/0: the JSON case's ci_at_resolution, compare.c at_resolution); then
+ * the case's level (between_boot, within_boot: what its interval is of). */
+static const char *const compare_last_cols[] = { "a_failed", "b_failed", "ci_at_resolution", "level" };
 #define N_LAST_COLS (sizeof(compare_last_cols) / sizeof(compare_last_cols[0]))
 /* ... and after those (appended last too): the statistic a_p50/b_p50 are
  * of (the answer's `stat`), each side's TSC rate and a_p50/b_p50 in ns at

@@ -1,15 +1,16 @@
 /*
  * compare.c — comparison of two groups of runs (boots), or of two algorithms
  * within them: match cases by their canonical key, then, per matched case,
- *  - with >= 2 boots on each side (level "between_boot"): each boot's value
+ *  - with the case in >= 2 boots on each side (its level "between_boot";
+ *    the sides' runs alone do not say: a case may be in one of them): each boot's value
  *    is the median of its repetitions' p50; Welch's test on the log of those
  *    values gives the % change of the geometric mean, its 95 % interval and
  *    a p-value, so the interval carries the boot-to-boot variation;
- *  - with 1 boot on a side (level "within_boot"): the % change of the
+ *  - with the case in 1 boot on a side (level "within_boot"): the % change of the
  *    repetitions' medians with a bootstrap interval over repetitions (both
  *    sides >= COMPARE_MIN_REPS, else method "too_few_reps", no interval) and
  *    Welch's p over the repetitions' log p50 — intervals that understate the
- *    variation between boots, which the answer says (COMPARE_WITHIN_BOOT_WARNING);
+ *    variation between boots, which the answer says (within_warning);
  *  - fewer than COMPARE_MIN_BOOTS boots (or boot pairs) a side: the change,
  *    method "too_few_boots", no interval, no p.
  * An interval narrower than the histograms' buckets allow is widened to them
@@ -894,6 +895,8 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 				"method", json_object_get(m, "method"),
 				"a_reps", json_object_get(m, "a_reps"), "b_reps", json_object_get(m, "b_reps"),
 				"a_failed", json_object_get(m, "a_failed"), "b_failed", json_object_get(m, "b_failed")));
+			/* the cell's level: a pivot's title says what its cells are */
+			json_object_set(json_array_get(json_array_get(cells, r), k), "level", json_object_get(m, "level"));
 		}
 		json_object_del(g, "members");
 		json_object_set_new(g, "cells", cells);
@@ -941,8 +944,13 @@ static int same_runs(const struct compare_side *x, const struct compare_side *y)
  * gives (a p50; lock_hold's hold per acquisition), and the row the cases
  * are compared by, in pseudo_words.c's words (the CLI's titles and the
  * schema's rows: one table). Row all names the call time and/or a sync
- * case's readers' wait, as the compared cases have. */
-static json_t *method_text(unsigned row, int stat, json_t *cases, int paired, int between)
+ * case's readers' wait, as the compared cases have. The test is each
+ * case's (its `level`): nbetween cases compared between boots (paired: the
+ * same boots on both sides), nwithin within one boot; both: per case, each
+ * test with its count. No case: the test the sides' runs would get
+ * (paired, between). */
+static json_t *method_text(unsigned row, int stat, json_t *cases, int paired, int between, size_t nbetween,
+			   size_t nwithin)
 {
 	const char *name = compare_row_name(row);
 	const struct pseudo_words *w = pseudo_words_of(name);
@@ -953,6 +961,7 @@ static json_t *method_text(unsigned row, int stat, json_t *cases, int paired, in
 	int sync = 0, other = 0;
 	json_t *c;
 	size_t i;
+	struct buf t = { 0 };
 
 	compare_stat_figure(compare_stat_field(stat), sfig, sizeof(sfig));
 	if (other_stat)
@@ -965,19 +974,57 @@ static json_t *method_text(unsigned row, int stat, json_t *cases, int paired, in
 		else
 			other = 1;
 	}
-	return json_sprintf(paired ? "paired t on the log ratio of each boot's median %s, the same boots on both "
-				     "sides (95 %% interval of the %% change of the boots' geometric mean, gm); "
-				     "Benjamini-Hochberg across the table; cases compared by row %s: %s%s%s%s%s%s"
-			    : between ? "Welch's t on the log of each boot's median %s (95 %% interval of the %% change "
-					"of the boots' geometric mean, gm); Benjamini-Hochberg across the table; cases "
-					"compared by row %s: %s%s%s%s%s%s"
-			    : "bootstrap over repetitions of one boot (95 %% interval of the %% change of the median "
-			      "%s); Welch's t over repetitions for p; Benjamini-Hochberg across the table; cases "
-			      "compared by row %s: %s%s%s%s%s%s",
-			    fig, name, w ? w->measure : other || !sync ? pseudo_words_call.measure : "",
-			    !w && other && sync ? ", a sync case's " : "",
-			    !w && sync ? pseudo_words_all.measure : "", other_stat ? "; each repetition by the " : "",
-			    other_stat ? sfig : "", other_stat ? " of its calls' times, not their median (stat)" : "");
+	if (nbetween || nwithin)
+		between = nbetween > 0;
+	if (nbetween && nwithin)
+		buf_addf(&t, "per case: where each side has it in 2 or more boots (%zu case%s), ", nbetween,
+			 nbetween == 1 ? "" : "s");
+	if (between)
+		buf_addf(&t, paired ? "paired t on the log ratio of each boot's median %s, the same boots on both "
+				      "sides (95 %% interval of the %% change of the boots' geometric mean, gm)"
+				    : "Welch's t on the log of each boot's median %s (95 %% interval of the %% change "
+				      "of the boots' geometric mean, gm)", fig);
+	if (nbetween && nwithin)
+		buf_addf(&t, "; where a side has it in 1 boot (%zu case%s), ", nwithin, nwithin == 1 ? "" : "s");
+	if (!between || nwithin)
+		buf_addf(&t, "bootstrap over repetitions of one boot (95 %% interval of the %% change of the median "
+			 "%s); Welch's t over repetitions for p", fig);
+	c = json_sprintf("%s; Benjamini-Hochberg across the table; cases compared by row %s: %s%s%s%s%s%s", t.p, name,
+			 w ? w->measure : other || !sync ? pseudo_words_call.measure : "",
+			 !w && other && sync ? ", a sync case's " : "", !w && sync ? pseudo_words_all.measure : "",
+			 other_stat ? "; each repetition by the " : "", other_stat ? sfig : "",
+			 other_stat ? " of its calls' times, not their median (stat)" : "");
+	buf_free(&t);
+	return c;
+}
+
+/* What the cases compared within one boot (nwithin of ncases, between: the
+ * sides have 2 or more runs each) are told: intervals that carry no
+ * boot-to-boot variation. Decided from the cases, not the runs: three
+ * boots a side whose cases are each in one of them (runs at --cpus 2, 4
+ * and 8) are compared within a boot, every case. */
+static void within_warning(json_t *warn, const struct compare_req *rq, int between, size_t nwithin,
+			   size_t ncases)
+{
+	if (!between && rq->a.nruns == 1 && rq->b.nruns == 1)
+		json_array_append_new(warn, json_string(COMPARE_WITHIN_BOOT_WARNING));
+	/* One boot on one side only (a CI check of one boot against last:3)
+	 * is as within-boot as one a side, and says which side it is. */
+	else if (!between)
+		json_array_append_new(warn, json_sprintf("1 boot on %s's side (%zu on %s's): no between-boot variance, "
+							 "intervals are within-boot only; give each side 3 or more boots",
+							 rq->a.nruns == 1 ? "A" : "B",
+							 rq->a.nruns == 1 ? rq->b.nruns : rq->a.nruns,
+							 rq->a.nruns == 1 ? "B" : "A"));
+	else if (nwithin == ncases && nwithin)
+		json_array_append_new(warn, json_sprintf("every compared case is in 1 boot of a side (of %zu vs %zu "
+							 "boots: each case is in one run of its side): no between-boot "
+							 "variance, intervals are within-boot only", rq->a.nruns,
+							 rq->b.nruns));
+	else if (nwithin)
+		json_array_append_new(warn, json_sprintf("%zu of %zu compared cases are in 1 boot of a side (level "
+							 "within_boot): no between-boot variance there, their intervals "
+							 "are within-boot only", nwithin, ncases));
 }
 
 json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_flags *flags_a,
@@ -986,7 +1033,7 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 	int between = rq->a.nruns >= 2 && rq->b.nruns >= 2;
 	int paired = between && same_runs(&rq->a, &rq->b);
 	struct group a, b;
-	size_t unmatched_a = 0, unmatched_b = 0, few_boots = 0;
+	size_t unmatched_a = 0, unmatched_b = 0, nbetween = 0, nwithin = 0, few_boots = 0;
 	json_t *cases = json_array(), *o, *warn = json_array(), *summary;
 
 	load_group(db, &rq->a, rq, &a, flags_a);
@@ -1009,10 +1056,17 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 			"a_reps", (json_int_t)a.c[i].nrep, "b_reps", (json_int_t)m->nrep,
 			"a_boots", (json_int_t)a.c[i].nboot, "b_boots", (json_int_t)m->nboot);
 		side_algos(c, a.c[i].config, m->config, rq);
-		compare_pair(&a.c[i], m, between && a.c[i].nboot >= 2 && m->nboot >= 2, paired,
+		/* between boots where the case is in 2 or more boots of each
+		 * side: the level is the case's, whatever the sides' runs */
+		int cb = between && a.c[i].nboot >= 2 && m->nboot >= 2;
+
+		compare_pair(&a.c[i], m, cb, paired,
 			     rq->row != COMPARE_ROW_LOCK_HOLD && compare_stat_bucketed(compare_stat_field(rq->stat)),
 			     c);
 		few_boots += !strcmp(json_string_value(json_object_get(c, "method")), "too_few_boots");
+		json_object_set_new(c, "level", json_string(cb ? "between_boot" : "within_boot"));
+		nbetween += cb;
+		nwithin += !cb;
 		failed_fields(c, "a_", &a.c[i]);
 		failed_fields(c, "b_", m);
 		json_array_append_new(cases, c);
@@ -1025,16 +1079,7 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 	free_group(&a);
 	free_group(&b);
 	summary = finish_table(cases, rq);
-	/* One boot on one side only (a CI check of one boot against last:3)
-	 * is as within-boot as one a side, and says which side it is. */
-	if (!between && rq->a.nruns == 1 && rq->b.nruns == 1)
-		json_array_append_new(warn, json_string(COMPARE_WITHIN_BOOT_WARNING));
-	else if (!between)
-		json_array_append_new(warn, json_sprintf("1 boot on %s's side (%zu on %s's): no between-boot variance, "
-							 "intervals are within-boot only; give each side 3 or more boots",
-							 rq->a.nruns == 1 ? "A" : "B",
-							 rq->a.nruns == 1 ? rq->b.nruns : rq->a.nruns,
-							 rq->a.nruns == 1 ? "B" : "A"));
+	within_warning(warn, rq, between, nwithin, nbetween + nwithin);
 	/* below COMPARE_MIN_BOOTS a side: the views' "(too few boots)" cells
 	 * and check's "not tested", said once for the whole table */
 	if (few_boots)
@@ -1052,12 +1097,17 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 	char sname[32];
 	compare_stat_name(compare_stat_field(rq->stat), sname, sizeof(sname));
 	json_object_set_new(o, "stat", json_string(sname));
-	json_object_set_new(o, "level", json_string(between ? "between_boot" : "within_boot"));
+	/* the cases': all between boots, all within one, or "mixed" (none:
+	 * what the sides' runs would give) */
+	json_object_set_new(o, "level", json_string(nbetween && nwithin ? "mixed"
+						    : nbetween || (between && !nwithin) ? "between_boot"
+						    : "within_boot"));
 	json_object_set_new(o, "boots_a", json_integer((json_int_t)rq->a.nruns));
 	json_object_set_new(o, "boots_b", json_integer((json_int_t)rq->b.nruns));
 	json_object_set_new(o, "fdr", json_real(rq->fdr));
 	json_object_set_new(o, "min_effect_pct", json_real(rq->min_effect));
-	json_object_set_new(o, "method_text", method_text(rq->row, rq->stat, cases, paired, between));
+	json_object_set_new(o, "method_text",
+			    method_text(rq->row, rq->stat, cases, paired, between, nbetween, nwithin));
 	json_object_set_new(o, "summary", summary);
 	json_object_set_new(o, "warnings", warn);
 	json_object_set_new(o, "pivots", pivots(cases, rq->algo_a, rq->algo_b));

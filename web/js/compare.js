@@ -248,7 +248,7 @@ function render(pick, body, cmp, byAll) {
 			`${cmp.cases.length} matched case${cmp.cases.length === 1 ? '' : 's'}: `,
 			h('span', { class: 'good' }, `${better} significantly faster`), ', ', h('span', { class: 'bad' }, `${worse} significantly slower`),
 			`, ${cmp.cases.length - sig.length} not marked`,
-			` · ${cmp.level === 'between_boot' ? `between boots (${cmp.boots_a} vs ${cmp.boots_b})` : 'within one boot'}; 95 % intervals; marked = Benjamini–Hochberg q ≤ ${cmp.fdr} across the table, |change| ≥ ${cmp.min_effect_pct} % and the interval excluding 0`,
+			` · ${levelText(cmp)}; 95 % intervals; marked = Benjamini–Hochberg q ≤ ${cmp.fdr} across the table, |change| ≥ ${cmp.min_effect_pct} % and the interval excluding 0`,
 			cmp.unmatched_a || cmp.unmatched_b ? ` · unmatched: ${cmp.unmatched_a} in a, ${cmp.unmatched_b} in b` : ''),
 		rowChooser(cmp, byAll),
 		warnings(cmp),
@@ -414,6 +414,15 @@ function failedMark(c) {
 	return m ? h('span', { class: 'bad failed-mark', title: `failed a check in ${m === 'AB' ? "both sides'" : `${m}'s`} boots (calls lost, duplicated or out of order, a stale translation, or a watchdog): its figures are not those of a correct algorithm` }, ` !${m}`) : null;
 }
 
+// The comparison's level, from its cases' (a case in one run of each side
+// is compared within that boot, however many boots the sides have).
+function levelText(cmp) {
+	const within = cmp.cases.filter((c) => c.level === 'within_boot').length;
+	return cmp.level === 'between_boot' ? `between boots (${cmp.boots_a} vs ${cmp.boots_b})`
+		: cmp.level === 'mixed' ? `between boots (${cmp.boots_a} vs ${cmp.boots_b}), but ${within} of ${cmp.cases.length} cases within one boot (each in 1 boot of a side)`
+			: cmp.boots_a > 1 && cmp.boots_b > 1 ? `within one boot: each case is in 1 boot of a side (of ${cmp.boots_a} vs ${cmp.boots_b})` : 'within one boot';
+}
+
 function ciText(c) {
 	return ciOf(c, fmt.pct);
 }
@@ -428,7 +437,7 @@ function cellTitle(c, cmp) {
 // cmp: the whole answer (its level, fdr and minimum effect).
 function pivotView(pv, i, all, cmp) {
 	// between boots a side's figure is its boots' geometric mean of p50
-	const of = `${cmp.level === 'between_boot' ? "the boots' geometric mean of the median" : 'median'} ${figureOf(cmp)}`;
+	const of = `${cmp.level === 'between_boot' ? "the boots' geometric mean of the median" : cmp.level === 'mixed' ? "the boots' geometric mean of the median (one boot's median for a case in 1 boot of a side)" : 'median'} ${figureOf(cmp)}`;
 	const id = `matrix:${i}`;
 	const rows = pv.rows.map(String), cols = pv.cols.map(String);
 	const data = [];
