@@ -153,31 +153,68 @@ static int mbool(struct buf *b, const char *key, int t)
 		? -1 : 0;
 }
 
-/*
- * Issue 21's: the floor from the same moment as the calls - the median of the
- * repetitions' paired `ipi` probes, the median of their paired call/probe
- * ratios - and `unstable_host`: a repetition's probes spread by more than
- * XCB_UNSTABLE_FACTOR (flag XCB_RF_UNSTABLE), or the repetitions' paired floors
- * did (max over min). All null where nothing was probed (not measured).
- */
-static void paired_stats(struct agg *a, const struct resrow *rows, size_t n)
+int case_unstable_host(const struct resrow *rows, size_t n)
 {
-	double fp = med_field(rows, n, RV_floor_paired), rp = med_field(rows, n, RV_ratio_paired_x1000);
 	double lo = INFINITY, hi = 0;
 	int flagged = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		double f = rows[i].v[RV_floor_paired];
+
+		flagged |= !isnan(rows[i].v[RV_flags]) && ((unsigned)rows[i].v[RV_flags] & XCB_RF_UNSTABLE);
 		if (isnan(f) || f <= 0)
 			continue;
 		lo = f < lo ? f : lo;
 		hi = f > hi ? f : hi;
-		flagged |= ((unsigned)rows[i].v[RV_flags] & XCB_RF_UNSTABLE) != 0;
 	}
-	int measured = hi > 0;
+	/* a flagged repetition says so whether or not its floor was kept */
+	return flagged ? 1 : hi > 0 ? hi > lo * XCB_UNSTABLE_FACTOR : -1;
+}
+
+/*
+ * Issue 21's: the floor from the same moment as the calls - the median of the
+ * repetitions' paired `ipi` probes, the median of their paired call/probe
+ * ratios - and `unstable_host` (case_unstable_host). All null where nothing
+ * was probed (not measured).
+ */
+static void paired_stats(struct agg *a, const struct resrow *rows, size_t n)
+{
+	double fp = med_field(rows, n, RV_floor_paired), rp = med_field(rows, n, RV_ratio_paired_x1000);
+
+	int measured = 0;
+
+	for (size_t i = 0; i < n; i++)
+		measured |= rows[i].v[RV_floor_paired] > 0;	/* NaN: not */
+
+	a->unstable_host = case_unstable_host(rows, n);
 	a->floor_paired = measured ? fp : NAN;
 	a->ratio_paired = measured && rp > 0 ? round(rp) / 1000 : NAN;
-	a->unstable_host = measured ? flagged || hi > lo * XCB_UNSTABLE_FACTOR : -1;
+}
+
+struct case_flags case_flags_of_run(struct dbi *db, int64_t run)
+{
+	static const int fields[] = { RV_floor_paired };
+	struct case_flags f = { 0, 0 };
+	struct result_cursor rc;
+	struct resrow *rows;
+	size_t n;
+
+	if (results_open_fields(db, run, fields, 1, &rc))
+		return (struct case_flags){ -1, -1 };
+	/* every case of the run, in case order */
+	while (rc.more && !rc.failed) {
+		if (results_take(&rc, results_next_case(&rc), &rows, &n)) {
+			f.unstable = -1;
+			break;
+		}
+		f.unstable += case_unstable_host(rows, pick_aggregate(rows, n)) == 1;
+		free(rows);
+	}
+	f.failed = results_flags_taken(&rc).failed;
+	if (rc.failed)
+		f.unstable = f.failed = -1;
+	results_close(&rc);
+	return f;
 }
 
 /*

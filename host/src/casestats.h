@@ -51,6 +51,18 @@ struct agg {
 	double ipi_floor, ipi_ratio, floor_paired, ratio_paired, lost, dup, ooo, control_runs, control_stale;
 	int unstable_host, verified;                    /* 1, 0, or -1: null */
 };
+/* `unstable_host` of a case (STATS', show's and the run page's "unstable
+ * host", compare's `unstable` note: one definition) over its aggregate rows
+ * rows[0..n) (pick_aggregate; RV_floor_paired and RV_flags read): 1 when a
+ * repetition's probes spread by more than XCB_UNSTABLE_FACTOR (its RESULT
+ * flag XCB_RF_UNSTABLE) or the repetitions' paired floors did (max over
+ * min), 0 when not, -1 when nothing was probed and no repetition is
+ * flagged (not measured). */
+int case_unstable_host(const struct resrow *rows, size_t n);
+/* How many of run's cases are unstable (case_unstable_host) and failed a
+ * check (XCB_RF_INVARIANT, XCB_RF_WATCHDOG), over every case of the run
+ * (one read of its RESULT rows); -1 each when the read failed. */
+struct case_flags case_flags_of_run(struct dbi *db, int64_t run);
 /* STATS over rows[0..n). */
 void agg_compute(const struct resrow *rows, size_t n, struct agg *a);
 /* Each writer below appends JSON text to b, byte for byte what jansson's

@@ -292,8 +292,9 @@ static json_t *matchable(json_t *cfg, const struct compare_side *s, const struct
 
 /* The cases of run that pass side's restrictions, with their repetitions'
  * medians: two queries (cases, the RESULT rows' p50s) stepped in case
- * order; *flags: how many of those cases are unstable or failed a check,
- * counted over the same RESULT rows (results_flags_taken), -1 when not. */
+ * order; *flags: how many of those cases are unstable (case_unstable_host)
+ * or failed a check, counted over the same RESULT rows
+ * (results_flags_taken), -1 when not. */
 static int load_side(struct dbi *db, int64_t run, const struct compare_side *side,
 		     const struct compare_req *rq, struct group *g, struct side_case **out, size_t *n,
 		     struct case_flags *flags)
@@ -309,11 +310,16 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 	if (cases_open(db, run, &cc))
 		return -1;
 	/* lock_hold: what lock_hold_reps reads; any other row: the statistic
-	 * asked for (the p50 unless ?stat=) */
-	static const int lock_fields[] = { RV_count, RV_lock_acq, RV_lock_hold_cycles };
+	 * asked for (the p50 unless ?stat=); and the paired floors, which
+	 * with the flags say a case unstable (case_unstable_host: show's and
+	 * the run page's definition) */
+	static const int lock_fields[] = { RV_count, RV_lock_acq, RV_lock_hold_cycles, RV_floor_paired };
 	const int sf = compare_stat_field(rq->stat);
-	if (rq->row == COMPARE_ROW_LOCK_HOLD ? results_open_fields(db, run, lock_fields, 3, &rc)
-					    : results_open_field(db, run, sf, &rc)) {
+	const int stat_fields[] = { sf, RV_floor_paired };
+	int64_t unstable = 0;
+
+	if (rq->row == COMPARE_ROW_LOCK_HOLD ? results_open_fields(db, run, lock_fields, 4, &rc)
+					    : results_open_fields(db, run, stat_fields, 2, &rc)) {
 		cases_close(&cc);
 		return -1;
 	}
@@ -333,8 +339,11 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 		}
 		results_take(&rc, row.case_id, &rows, &nr);
 		unsigned rflags = rc.taken_flags;
-		k = rq->row && rq->row != COMPARE_ROW_LOCK_HOLD ? pick_initiator(rows, nr, rq->row)
-								 : pick_aggregate(rows, nr);
+		k = pick_aggregate(rows, nr);
+		/* over its aggregate rows, as the run's STATS */
+		unstable += case_unstable_host(rows, k) == 1;
+		if (rq->row && rq->row != COMPARE_ROW_LOCK_HOLD)
+			k = pick_initiator(rows, nr, rq->row);
 		/* lock_hold: each repetition's hold per acquisition (the all
 		 * rows' lock_hold_cycles / holds, casestats.h lock_hold_reps),
 		 * the values the interval is built from as every row's are from
@@ -400,6 +409,8 @@ static int load_side(struct dbi *db, int64_t run, const struct compare_side *sid
 		case_row_free(&row);
 	}
 	*flags = results_flags_taken(&rc);
+	if (flags->unstable >= 0)
+		flags->unstable = unstable;
 	results_close(&rc);
 	cases_close(&cc);
 	return 0;

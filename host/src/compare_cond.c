@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "casestats.h"
 #include "compare.h"
 #include "results_db.h"
 #include "runs_db.h"
@@ -62,7 +63,9 @@ static char *cond_value(const struct run_row *r, struct case_flags flags, json_t
 	json_t *v;
 
 	/* The notes: "unstable", the run's cases whose floor moved during them
-	 * (the RESULT flag XCB_RF_UNSTABLE, issue 21); "failed", those whose
+	 * (casestats.h case_unstable_host, show's "unstable host": the RESULT
+	 * flag XCB_RF_UNSTABLE or the repetitions' paired floors spread 2x,
+	 * issue 21); "failed", those whose
 	 * calls were lost, duplicated or out of order, read a stale
 	 * translation or ran past the watchdog (XCB_RF_INVARIANT,
 	 * XCB_RF_WATCHDOG): "" when none */
@@ -123,7 +126,7 @@ static void resolve_flags(struct dbi *db, const struct compare_side *s, const st
 			  struct case_flags *out)
 {
 	for (size_t i = 0; i < s->nruns; i++)
-		out[i] = in && in[i].unstable >= 0 && in[i].failed >= 0 ? in[i] : results_case_flags(db, s->runs[i]);
+		out[i] = in && in[i].unstable >= 0 && in[i].failed >= 0 ? in[i] : case_flags_of_run(db, s->runs[i]);
 }
 
 /* Each condition's distinct values over the side's runs (rows[i]: run

@@ -64,9 +64,11 @@ static void count_case(int64_t *n, int64_t *last, int64_t id)
 	*last = id;
 }
 
-/* results_take's row about to be taken: its case counts once for each flag
- * a row of it has (a cursor that reads one field: compare's, which takes
- * only the cases it compares). */
+/* results_take's row about to be taken: its case counts once when a row
+ * of it failed a check (a cursor that reads some fields: compare's, which
+ * takes only the cases it compares). Not `unstable`: a case is unstable
+ * by its rows together (casestats.h case_unstable_host), which the taker
+ * counts. */
 static void count_flags(struct result_cursor *c)
 {
 	if (!c->nfields)
@@ -75,8 +77,6 @@ static void count_flags(struct result_cursor *c)
 
 	c->taken_flags |= (unsigned)f;
 
-	if (f & XCB_RF_UNSTABLE)
-		count_case(&c->flagged.unstable, &c->unstable_case, id);
 	if (f & (XCB_RF_INVARIANT | XCB_RF_WATCHDOG))
 		count_case(&c->flagged.failed, &c->failed_case, id);
 }
@@ -186,6 +186,8 @@ static void row_read(struct result_cursor *c, struct resrow *r)
 	if (c->nfields) {
 		for (int i = 0; i < c->nfields; i++)
 			r->v[c->fields[i]] = field_value(c->st, RR_FIRST_FIELD + i, c->fields[i]);
+		/* ... and its flags, read beside them (RR_FLAGS) */
+		r->v[RV_flags] = (double)dbi_column_i64(c->st, RR_FLAGS(c));
 		return;
 	}
 	dbi_column_i64s(c->st, RR_FIRST_FIELD, RV_NCOL, v, &nulls);
@@ -220,6 +222,11 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 	if (*n > 1)
 		qsort(*rows, *n, sizeof(**rows), by_init_rep);
 	return 0;
+}
+
+int64_t results_next_case(const struct result_cursor *c)
+{
+	return c->more ? dbi_column_i64(c->st, RR_CASE_ID) : -1;
 }
 
 struct case_flags results_flags_taken(const struct result_cursor *c)
@@ -470,23 +477,3 @@ int load_histogram(struct dbi *db, int64_t run, int64_t cid, int rep, int init,
 	return 0;
 }
 
-
-struct case_flags results_case_flags(struct dbi *db, int64_t run)
-{
-	struct case_flags f = { -1, -1 };
-	struct dbi_stmt *st;
-
-	if (dbi_prepare(db, "SELECT count(DISTINCT CASE WHEN (flags & ?2) != 0 THEN case_id END),"
-			" count(DISTINCT CASE WHEN (flags & ?3) != 0 THEN case_id END) FROM results WHERE run_id = ?1",
-			&st) != DBI_OK)
-		return f;
-	dbi_bind_i64(st, 1, run);
-	dbi_bind_i64(st, 2, XCB_RF_UNSTABLE);
-	dbi_bind_i64(st, 3, XCB_RF_INVARIANT | XCB_RF_WATCHDOG);
-	if (dbi_step(st) == DBI_ROW) {
-		f.unstable = dbi_column_i64(st, 0);
-		f.failed = dbi_column_i64(st, 1);
-	}
-	dbi_finalize(st);
-	return f;
-}

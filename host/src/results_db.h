@@ -55,8 +55,9 @@ struct resrow {
 	double v[RV_N];         /* mean/stddev already divided by 1000; NaN where an
 				 * appended field is NULL; RV_p10 NaN until attached */
 };
-/* How many of a run's cases carry a RESULT flag that puts their figures in
- * doubt: `unstable` (XCB_RF_UNSTABLE: the host moved under them) and
+/* How many of a run's cases are in doubt: `unstable` (the host moved under
+ * them: casestats.h case_unstable_host, the RESULT flag XCB_RF_UNSTABLE or
+ * the repetitions' paired floors spread) and
  * `failed` (XCB_RF_INVARIANT or XCB_RF_WATCHDOG: calls lost, duplicated or
  * out of order, a stale translation, a bound that ran out); -1: not
  * counted. */
@@ -71,9 +72,10 @@ struct result_cursor {
 	int fields[RESULTS_MAX_FIELDS]; /* RV_* the only value fields read... */
 	int nfields;            /* ... how many; 0: all of them */
 	/* results_open_field: how many of the cases results_take took have a
-	 * row with each flag (-1 once a step failed), the last case counted */
+	 * row that failed a check (-1 once a step failed; `unstable` is
+	 * counted by the taker, 0 here), the last case counted */
 	struct case_flags flagged;
-	int64_t unstable_case, failed_case;
+	int64_t failed_case;
 	/* results_open_field(s): the XCB_RF_* flags of the rows the last
 	 * results_take took, OR-ed (compare's per-case a_failed/b_failed) */
 	unsigned taken_flags;
@@ -81,8 +83,9 @@ struct result_cursor {
 };
 /* The RESULT rows of run (case_id < 0: of every case), in case order. */
 int results_open(struct dbi *db, int64_t run, int64_t case_id, struct result_cursor *c);
-/* The same for every case with only value field `field` (RV_*) read, the
- * others NaN in the rows results_take gives: compare needs the p50 alone,
+/* The same for every case with only value field `field` (RV_*) and the
+ * flags (RV_flags) read, the others NaN in the rows results_take gives:
+ * compare needs the p50 alone (and what says a case unstable),
  * and reading all ~20 columns of ~800 rows a side was most of its SQL
  * time on PostgreSQL (each value a text to send and parse). */
 int results_open_field(struct dbi *db, int64_t run, int field, struct result_cursor *c);
@@ -90,10 +93,12 @@ int results_open_field(struct dbi *db, int64_t run, int field, struct result_cur
  * read: compare's lock_hold row is each repetition's lock_hold_cycles per
  * lock_acq (and count, for a sync case's writes). */
 int results_open_fields(struct dbi *db, int64_t run, const int *fields, int n, struct result_cursor *c);
-/* After results_open_field(s) and results_take: the flags' counts over the
- * cases taken (results_case_flags over those cases alone: compare's, which
- * takes only the cases it compares), -1 each when a step failed. */
+/* After results_open_field(s) and results_take: the count of failed cases
+ * taken (`unstable` 0: the taker's, case_unstable_host), -1 each when a
+ * step failed. */
 struct case_flags results_flags_taken(const struct result_cursor *c);
+/* The case of the row c is at (the next results_take's), -1 past the last. */
+int64_t results_next_case(const struct result_cursor *c);
 /* The rows of case_id, ordered by initiator then rep (*rows malloc'd, may be
  * NULL when *n is 0); rows of earlier cases are skipped, later ones kept for
  * the next call: call with ascending case ids. 0, or -1 out of memory. On a
@@ -102,9 +107,6 @@ int results_take(struct result_cursor *c, int64_t case_id, struct resrow **rows,
 void results_close(struct result_cursor *c);
 /* All rows of (run, case), ordered by initiator then rep (one query). */
 int load_results(struct dbi *db, int64_t run, int64_t case_id, struct resrow **rows, size_t *n);
-/* The flags' counts (struct case_flags) over every case of run; -1 each on
- * a query error. */
-struct case_flags results_case_flags(struct dbi *db, int64_t run);
 
 /* The run's CSV export (one row per RESULT) for a streamed export: SQL over
  * the results alone (one %s for the resume predicate; :run, :limit), the
