@@ -161,12 +161,12 @@ pg_copy_test() {
 
 # pg_copy_empty_source: SQ, a migrated SQLite database without runs (a
 # daemon started on it and stopped), for xcb-copy's --from; then a cluster
-# with database central (pg_test_db).
+# with database central (pg_test_db; the daemons stopped at exit too).
 pg_copy_empty_source() {
 	start_daemon --open || { notok "a SQLite daemon starts"; exit 1; }
 	check "SIGTERM: the SQLite daemon stops" stop_daemon
 	SQ=$DB
-	pg_test_db central
+	pg_test_db central cleanup_daemon
 }
 
 # pg_daemon_start_fails WHAT URL: starts xcbenchd (lab A, --open, a free
