@@ -96,6 +96,28 @@ static void csv_ns(struct buf *b, json_t *cycles, double khz)
 		csv_empty(b);
 }
 
+/* ... and last (appended after the units: by position as above) each
+ * side's restrictions, the answer's a_where/b_where: a comparison within runs by
+ * --a-where delivery=unicast --b-where delivery=allbutself has no
+ * delivery in its key (an empty column), and nothing else in the file
+ * said which side was which. */
+static const char *const compare_where_cols[] = { "a_where", "b_where" };
+#define N_WHERE_COLS (sizeof(compare_where_cols) / sizeof(compare_where_cols[0]))
+
+/* A side's restrictions as one cell, "k=v;k=v" as `other` writes a key
+ * (no comma: the cell needs no quotes); empty when none. */
+static void csv_where(struct buf *b, json_t *where)
+{
+	struct buf w = { 0 };
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(where, k, v)
+		buf_addf(&w, "%s%s=%s", w.len ? ";" : "", k, json_string_value(v) ?: "");
+	csv_str(b, w.p ? w.p : "");
+	buf_free(&w);
+}
+
 static struct buf to_csv(json_t *o)
 {
 	struct buf b = { 0 };
@@ -117,7 +139,10 @@ static struct buf to_csv(json_t *o)
 	buf_addf(&b, ",algo_a,algo_b,row");
 	for (size_t k = 0; k < N_LAST_COLS; k++)
 		buf_addf(&b, ",%s", compare_last_cols[k]);
-	buf_addf(&b, UNIT_COLS "\r\n");
+	buf_addf(&b, UNIT_COLS);
+	for (size_t k = 0; k < N_WHERE_COLS; k++)
+		buf_addf(&b, ",%s", compare_where_cols[k]);
+	buf_addf(&b, "\r\n");
 	json_array_foreach(json_object_get(o, "cases"), i, c) {
 		json_t *key = json_object_get(c, "key"), *v;
 		struct buf other = { 0 };
@@ -153,6 +178,8 @@ static struct buf to_csv(json_t *o)
 		csv_json(&b, json_object_get(json_object_get(o, "b"), "tsc_khz"), 0);
 		csv_ns(&b, json_object_get(c, "a_p50"), side_khz(o, "a"));
 		csv_ns(&b, json_object_get(c, "b_p50"), side_khz(o, "b"));
+		for (size_t k = 0; k < N_WHERE_COLS; k++)
+			csv_where(&b, json_object_get(o, compare_where_cols[k]));
 		csv_end(&b);
 	}
 	return b;
