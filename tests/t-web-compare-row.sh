@@ -11,7 +11,9 @@
 # is checked against the API's and every title against `xcbench compare
 # --row`'s; the run page's sync table heads its figures with the same
 # served words. The chooser offers lock_hold too (the schema's lock_row:
-# seed 001's lock hold per acquisition, which a sync case's rw-lock has).
+# seed 001's lock hold per acquisition, which a sync case's rw-lock has),
+# and then the table of every matched case heads its figures "a hold",
+# "b hold" (the schema's figure, compare's "A hold ns"), not "a p50".
 # The chooser shows for cross-call and TLB cases as well (they may hold a
 # lock), not for raw floors alone. And two runs of other TLB shootdown
 # paths (hand-made frames; Q's mine_path is the path the guide adds,

@@ -176,6 +176,11 @@ try {
 	const heat = await page.evaluate(() => window.xcbCharts['matrix:0'] && window.xcbCharts['matrix:0'].data.datasets[0].label);
 	ok(lockRow.figure === 'hold' && heat && heat.endsWith(`median ${lockRow.figure}`) && !heat.includes('p50'),
 		`... its heatmap of the schema's figure ("${heat}")`, { heat, figure: lockRow.figure });
+	// the table of every matched case heads the sides' figures by it too, as
+	// compare --row lock_hold's "A hold ns" (it read "a p50" over holds)
+	const figHeads = await page.$$eval('#cases thead th', (t) => t.map((e) => e.textContent));
+	ok(figHeads.includes(`a ${lockRow.figure}`) && figHeads.includes(`b ${lockRow.figure}`) && !figHeads.some((t) => t.includes('p50')),
+		`... its case table heads the figures "a ${lockRow.figure}", "b ${lockRow.figure}"`, figHeads.slice(0, 6));
 
 	// ---- the run page's sync table: the same words, in show's order ------------
 	await page.goto(url(`run.html?id=${ID}`));

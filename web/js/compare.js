@@ -534,6 +534,12 @@ function algoOfCase(c, cmp) {
 	return a === b ? a : `${a ?? '–'} → ${b ?? '–'}`;
 }
 
+// The heads of the sides' figures, as compare's text table heads them ("A
+// hold ns"): the row's figure (the schema's `figure`, figureOf: lock_hold's
+// hold, else a p50), "gm" between boots (a side's figure is its boots'
+// geometric mean). They read "a p50" under lock_hold too.
+const figureHeads = (cmp) => ['a', 'b'].map((s) => `${s} ${cmp.level === 'between_boot' ? 'gm ' : ''}${figureOf(cmp)}`);
+
 function casesTable(cmp) {
 	const algos = new Map(cmp.cases.map((c) => [c, algoOfCase(c, cmp)]));
 	const keys = [...new Set([...cmp.cases.flatMap((c) => Object.keys(c.key)), ...([...algos.values()].some((x) => x !== undefined) ? ['algo'] : [])])];
@@ -549,7 +555,7 @@ function casesTable(cmp) {
 	// up to 17 axes, wider than a laptop's screen, and what scrolls out of view
 	// must be the axes, not the change the table is read for.
 	return h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'cases' },
-		h('thead', {}, h('tr', {}, ['change', '95 % CI', 'q (BH)', 'a p50', 'b p50'].map((x) => h('th', { class: 'num' }, x)),
+		h('thead', {}, h('tr', {}, ['change', '95 % CI', 'q (BH)', ...figureHeads(cmp)].map((x) => h('th', { class: 'num' }, x)),
 			keys.map((k) => h('th', {}, k)),
 			// the statistical test's column: "method" beside a TLB case's
 			// method (invlpg) headed two columns alike
