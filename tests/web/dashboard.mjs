@@ -114,6 +114,8 @@ function watch(page) {
 	return page;
 }
 const page = watch(ctx.pages()[0] || (await ctx.newPage()));
+// A figure of cycles as the run page shows it: ns at the run's TSC rate.
+const nsOfRun = (run, cyc) => page.evaluate(async (v) => (await import('./js/format.js')).ns(v), (cyc * 1e6) / run.tsc_khz);
 const url = (p) => new URL(p, BASE).toString();
 const charts = (pg) => pg.evaluate(() => Object.fromEntries(Object.entries(window.xcbCharts || {}).map(([id, c]) => [id, {
 	xcb: c.$xcb || null,
@@ -500,6 +502,19 @@ async function runPage(A) {
 		lockNames.some((x) => x.lock === 'flush lock'),
 		'run page: each lock profile row names its lock (the flush lock, or the algorithm\'s call lock)', lockNames.slice(0, 4));
 	await lockCountsAsShow(A.id, 'run page');
+	// both holds per acquisition, labelled: the repetitions' median (what
+	// show prints and compare --row lock_hold compares: lock.hold_cycles_p50)
+	// and the pooled mean (total / acquisitions); the page gave the mean alone
+	const holds = await page.$$eval('#locks tbody tr', (trs) => trs.map((t) => ({ id: Number(t.dataset.case),
+		median: t.querySelector('td[data-hold-median]')?.textContent, mean: t.querySelector('td[data-hold-mean]')?.textContent })));
+	const lockHeads = await page.$$eval('#locks thead th', (t) => t.map((e) => e.textContent));
+	let holdsOk = holds.length === lockRows && lockHeads.includes('median hold') && lockHeads.includes('mean hold') &&
+		/compare --row lock_hold/.test(await page.textContent('#locks-hold-note'));
+	for (const x of holds) {
+		const lk = d.cases.find((c) => c.case_id === x.id).lock;
+		holdsOk = holdsOk && x.median === await nsOfRun(d.run, lk.hold_cycles_p50) && x.mean === await nsOfRun(d.run, lk.hold_cycles_per);
+	}
+	ok(holdsOk, 'run page: the lock profile gives the median hold (compare --row lock_hold\'s) and the mean hold, each the API\'s, labelled', { lockHeads, holds: holds.slice(0, 3) });
 	const tlb = d.cases.filter((c) => c.kind === 'tlb');
 	const stale = await page.$$eval('#tlb td[data-stale]', (tds) => tds.map((t) => t.dataset.stale));
 	// method none flushes nothing: "not checked", never its 0 (a pass to the eye)

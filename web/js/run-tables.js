@@ -85,8 +85,8 @@ export function renderLocks(container, cases, unit, lockWords) {
 	}
 	const t = unit.text;
 	fill(container, h('div', { class: 'tablewrap' }, h('table', { class: 'data', id: 'locks-table' },
-		h('thead', {}, h('tr', {}, ['Case', 'lock', 'counts', 'acquisitions', 'contended', 'contended %', 'total hold', 'total wait', 'avg hold', 'avg wait']
-			.map((x, i) => h('th', { class: i > 2 ? 'num' : null }, x)))),
+		h('thead', {}, h('tr', {}, ['Case', 'lock', 'counts', 'acquisitions', 'contended', 'contended %', 'total hold', 'total wait', 'median hold', 'mean hold', 'mean wait']
+			.map((x, i) => h('th', { class: i > 2 ? 'num' : null, title: HOLD_HEADS[x] || null }, x)))),
 		h('tbody', {}, locked.map((c) => {
 			const s = c.stats;
 			const cp = (100 * s.lock_contended) / s.lock_acq;
@@ -105,10 +105,20 @@ export function renderLocks(container, cases, unit, lockWords) {
 				h('td', { class: 'num' }, t(s.lock_wait_cycles)),
 				// (null where none of its kind was taken, e.g. a sync case that
 				// timed no write: a dash)
-				h('td', { class: 'num', title: isSync(c) ? 'the writer\u2019s hold per write' : null }, lk.hold_cycles_per === null ? '–' : t(lk.hold_cycles_per)),
+				h('td', { class: 'num', dataset: { holdMedian: lk.hold_cycles_p50 ?? '' }, title: isSync(c) ? 'the writer\u2019s hold per write, the repetitions\u2019 median' : null }, lk.hold_cycles_p50 == null ? '–' : t(lk.hold_cycles_p50)),
+				h('td', { class: 'num', dataset: { holdMean: lk.hold_cycles_per ?? '' }, title: isSync(c) ? 'the writer\u2019s hold per write, pooled' : null }, lk.hold_cycles_per === null ? '–' : t(lk.hold_cycles_per)),
 				h('td', { class: 'num', title: isSync(c) ? 'the readers\u2019 wait per read acquisition' : null }, lk.wait_cycles_per === null ? '–' : t(lk.wait_cycles_per)));
-		})))));
+		})))),
+		h('p', { class: 'muted', id: 'locks-hold-note' }, `median hold: ${HOLD_HEADS['median hold']}; mean hold: ${HOLD_HEADS['mean hold']}.`));
 }
+
+// The two holds per acquisition the lock table gives, and why both: they
+// differ where the repetitions do (a longer one weighs more in the pooled
+// mean), and only the median is the figure the CLI prints and compares.
+const HOLD_HEADS = {
+	'median hold': 'the median over the repetitions of each one\u2019s hold per acquisition: what xcbench show prints and compare --row lock_hold compares',
+	'mean hold': 'total hold / acquisitions, pooled over every repetition',
+};
 
 // The TLB table's axis columns: the shootdown's own (flush path, method,
 // batch, pages), then where and how it runs (overlap, placement, delivery,
