@@ -5,6 +5,9 @@
 # says which side is which must come from the sides' restrictions.
 #  - compare.csv (and xcbench compare --csv): a_where,b_where columns, last
 #    (positional readers keep theirs), "delivery=unicast" / "delivery=allbutself".
+#  - the star's rule (the answer's star_text, one line) in the seed form, as
+#    in the text form and --html: within one boot p is Welch's t over the
+#    repetitions, apart from the bootstrap interval.
 # A hand-made run (UDP frames, tests/web/frames.py) shaped as the tlb suite's
 # vector-path cases with a flush-lock profile, at both deliveries.
 # timeout: 120
@@ -59,5 +62,23 @@ PY
 curl -sf "$URL/api/v1/compare.csv?a=$ID&b=$ID&row=lock_hold" >"$T/plain.csv"
 n=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len(r) if all(x["a_where"] == x["b_where"] == "" for x in r) else -1)' "$T/plain.csv")
 check "compare.csv without restrictions: a_where and b_where empty ($n rows)" test "$n" -gt 0
+
+# The star's rule, the daemon's one line (star_text), in the seed form as in
+# the text form: within one boot p is Welch's t over the repetitions, not
+# the bootstrap interval, so an interval that excludes 0 may have no '*'
+# (seed 001's -5.62 [-22.20, -2.89], q 0.126); the seed form did not say so.
+STAR=$(curl -sf "$URL/api/v1/compare?a=$ID&b=$ID&a_where=delivery=unicast&b_where=delivery=allbutself&row=lock_hold" |
+	python3 -c 'import json,sys; print(json.load(sys.stdin).get("star_text") or "")')
+check "the answer's star_text names Welch's t over repetitions and the interval ($STAR)" \
+	bash -c 'grep -q "interval excludes 0" <<<"$1" && grep -q "Welch.s t over repetitions" <<<"$1"' _ "$STAR"
+words() { tr '\n' ' ' <"$1" | tr -s ' '; }
+"${X[@]}" compare "$ID" "$ID" "${W[@]}" >"$T/seed.txt" 2>&1
+has() { [ -n "$1" ] && grep -qF -- "$1" <<<"$2"; }
+check "compare (seed form) prints the star's rule, the daemon's line" has "$STAR" "$(words "$T/seed.txt")"
+check "... its lines within 80 columns" bash -c '! grep -A3 "^.\*. (marked)" "$1" | awk "length > 80" | grep -q .' _ "$T/seed.txt"
+"${X[@]}" compare "$ID" "$ID" "${W[@]}" --format text >"$T/text.txt" 2>&1
+check "compare --format text prints the same line" has "$STAR" "$(words "$T/text.txt")"
+"${X[@]}" compare "$ID" "$ID" "${W[@]}" --html "$T/c.html" >/dev/null 2>&1
+check "compare --html too" has "$(sed 's/>/\&gt;/g; s/</\&lt;/g' <<<"$STAR")" "$(cat "$T/c.html")"
 
 check "SIGTERM: clean shutdown" stop_daemon

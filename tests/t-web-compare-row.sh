@@ -14,6 +14,8 @@
 # seed 001's lock hold per acquisition, which a sync case's rw-lock has),
 # and then the table of every matched case heads its figures "a hold",
 # "b hold" (the schema's figure, compare's "A hold ns"), not "a p50".
+# Its summary says what marks a case: the answer's star_text, the line
+# compare's seed and text forms print (Welch's t over repetitions for p).
 # The chooser shows for cross-call and TLB cases as well (they may hold a
 # lock), not for raw floors alone. And two runs of other TLB shootdown
 # paths (hand-made frames; Q's mine_path is the path the guide adds,

@@ -339,6 +339,13 @@ int cmd_compare(int argc, char **argv)
 			pivot(cs, json_string_value(json_object_get(o, "row")), json_object_get(o, "a_where"),
 			      json_object_get(o, "b_where"), compare_stat_other(o));
 		compare_interval_notes(json_object_get(o, "cases"), 0, seed_note, &first);
+		/* what a '*' takes (the daemon's line, as the text form's): a
+		 * cell whose interval excludes 0 may have none, and the table
+		 * alone does not say why */
+		if (json_array_size(json_object_get(o, "cases"))) {
+			putchar('\n');
+			compare_wrap("", "   ", json_string_value(json_object_get(o, "star_text")) ?: "");
+		}
 		putchar('\n');
 		if (compare_failed_legend(o) + compare_level_legend(o))
 			putchar('\n');

@@ -200,8 +200,10 @@ int compare_html(json_t *o, const char *path)
 	esc(f, stat ? stat : "median");
 	fputs("</p>\n<p>", f);
 	esc(f, json_string_value(json_object_get(o, "method_text")));
-	fprintf(f, "; marked: Benjamini&ndash;Hochberg q &le; %.2g and |change| &ge; %.3g%%.</p>\n",
-		num(json_object_get(o, "fdr")), num(json_object_get(o, "min_effect_pct")));
+	/* the star's rule: the daemon's line, as every form's */
+	fputs("; ", f);
+	esc(f, json_string_value(json_object_get(o, "star_text")));
+	fputs(".</p>\n", f);
 	conditions(f, json_object_get(o, "conditions"));
 	json_array_foreach(json_object_get(o, "warnings"), i, w) {
 		fputs("<p class='warn'>&#9888; ", f);

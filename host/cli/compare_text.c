@@ -487,9 +487,9 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_verdict)
 		printf("xcbench compare: B against baseline A\n");
 	side_header(o, "a", "A", md);
 	side_header(o, "b", "B", md);
-	buf_addf(&t, "%s; 95 %% intervals; '*' = significant: Benjamini-Hochberg q <= %.2g and |change| >= %.3g%%",
-		 sval(json_object_get(o, "method_text")) ?: "",
-		 json_number_value(json_object_get(o, "fdr")), json_number_value(json_object_get(o, "min_effect_pct")));
+	/* the star's rule is the daemon's line (star_text), as every form's */
+	buf_addf(&t, "%s; %s", sval(json_object_get(o, "method_text")) ?: "",
+		 sval(json_object_get(o, "star_text")) ?: "");
 	compare_wrap(md ? "- method: " : "method: ", md ? "  " : "   ", t.p);
 	buf_free(&t);
 	groups = compare_groups(cases, only_verdict);	/* in the cases' order */

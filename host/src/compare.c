@@ -1038,6 +1038,30 @@ static void within_warning(json_t *warn, const struct compare_req *rq, int betwe
 							 "are within-boot only", nwithin, ncases));
 }
 
+/* The answer's star_text: the rule of a case's '*' (its `significant`), the
+ * one line every form prints (compare's seed, text, Markdown and HTML
+ * tables, the compare page). Within one boot the p is Welch's t over the
+ * repetitions, a test apart from the bootstrap interval, so an interval
+ * that excludes 0 with |change| >= min_effect may have no star (-5.62
+ * [-22.20, -2.89], q 0.126): the line says so where it can happen. */
+static json_t *star_text(const struct compare_req *rq, int paired, int between, size_t nbetween,
+			 size_t nwithin)
+{
+	const char *own = paired ? "the interval's own test (paired t)"
+				 : "the interval's own test (Welch's t on the boots' log medians)";
+	const char *reps = "Welch's t over repetitions, a test apart from the bootstrap interval (an interval "
+			   "that excludes 0 has no '*' where its q is higher)";
+
+	/* the cases' levels, as method_text; none: the sides' runs' */
+	if (nbetween || nwithin)
+		between = nbetween > 0;
+	return json_sprintf("'*' (marked) = significant: the 95 %% interval excludes 0, |change| >= %.3g%% and "
+			    "Benjamini-Hochberg q <= %.2g across the table, its p from %s%s%s%s",
+			    rq->min_effect, rq->fdr, between && nwithin ? "(a case in 2 or more boots a side) " : "",
+			    between ? own : reps, between && nwithin ? "; (a case in 1 boot of a side) " : "",
+			    between && nwithin ? reps : "");
+}
+
 json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_flags *flags_a,
 		     struct case_flags *flags_b)
 {
@@ -1119,6 +1143,7 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 	json_object_set_new(o, "min_effect_pct", json_real(rq->min_effect));
 	json_object_set_new(o, "method_text",
 			    method_text(rq->row, rq->stat, cases, paired, between, nbetween, nwithin));
+	json_object_set_new(o, "star_text", star_text(rq, paired, between, nbetween, nwithin));
 	json_object_set_new(o, "summary", summary);
 	json_object_set_new(o, "warnings", warn);
 	json_object_set_new(o, "pivots", pivots(cases, rq->algo_a, rq->algo_b));

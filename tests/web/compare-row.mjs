@@ -176,6 +176,12 @@ try {
 	const heat = await page.evaluate(() => window.xcbCharts['matrix:0'] && window.xcbCharts['matrix:0'].data.datasets[0].label);
 	ok(lockRow.figure === 'hold' && heat && heat.endsWith(`median ${lockRow.figure}`) && !heat.includes('p50'),
 		`... its heatmap of the schema's figure ("${heat}")`, { heat, figure: lockRow.figure });
+	// what marks a case: the daemon's line (star_text), as compare's seed
+	// and text forms print it; within one boot p is Welch's t over the
+	// repetitions, apart from the interval (the page did not say so)
+	const starRule = await page.textContent('#star-rule').catch(() => null);
+	ok(lock.star_text && starRule === lock.star_text && /Welch's t over repetitions/.test(starRule),
+		`... its summary says what marks a case, the answer's star_text ("${starRule}")`, { starRule, api: lock.star_text });
 	// the table of every matched case heads the sides' figures by it too, as
 	// compare --row lock_hold's "A hold ns" (it read "a p50" over holds)
 	const figHeads = await page.$$eval('#cases thead th', (t) => t.map((e) => e.textContent));

@@ -248,7 +248,10 @@ function render(pick, body, cmp, byAll) {
 			`${cmp.cases.length} matched case${cmp.cases.length === 1 ? '' : 's'}: `,
 			h('span', { class: 'good' }, `${better} significantly faster`), ', ', h('span', { class: 'bad' }, `${worse} significantly slower`),
 			`, ${cmp.cases.length - sig.length} not marked`,
-			` · ${levelText(cmp)}; 95 % intervals; marked = Benjamini–Hochberg q ≤ ${cmp.fdr} across the table, |change| ≥ ${cmp.min_effect_pct} % and the interval excluding 0`,
+			` · ${levelText(cmp)}; 95 % intervals; `,
+			// what marks a case: the daemon's line (star_text), every form's;
+			// within one boot an interval that excludes 0 may go unmarked
+			h('span', { id: 'star-rule' }, cmp.star_text),
 			cmp.unmatched_a || cmp.unmatched_b ? ` · unmatched: ${cmp.unmatched_a} in a, ${cmp.unmatched_b} in b` : ''),
 		rowChooser(cmp, byAll),
 		warnings(cmp),
