@@ -8,6 +8,7 @@
 #include "client.h"
 #include "lock_words.h"
 #include "pseudo_words.h"
+#include "skipped.h"
 #include "verdict.h"
 #include "xcb_proto.h"
 #include "xcb_schema.h"
@@ -252,7 +253,8 @@ static void print_pseudo(json_t *cs, double khz)
 }
 
 static const char usage[] = "usage: xcbench show RUN [--json]\n"
-		   "Shows one run: status, the payload's verdict where its checks failed\n"
+		   "Shows one run: status, the cases the payload skipped (how many of the\n"
+		   "suite's, and why), the payload's verdict where its checks failed\n"
 		   "(VERDICT, with the LOG lines naming each failed case's initiator\n"
 		   "and CPU), machine facts and every case with its median\n"
 		   "and tail latency (cycles; ns when the machine reported its TSC rate),\n"
@@ -336,6 +338,14 @@ int cmd_show(int argc, char **argv)
 	printf("created %s  finished %s  frames %s/%s\n", jstr(json_object_get(run, "created"), t[0], 48),
 	       jstr(json_object_get(run, "finished"), t[1], 48), jstr(json_object_get(run, "frames_received"), t[2], 48),
 	       jstr(json_object_get(run, "frames_expected"), t[3], 48));
+	/* The cases the payload skipped: they have no row below, and
+	 * only its log said so (skipped.h). */
+	{
+		char sk[1024];
+
+		if (!skipped_sentence(o, sk, sizeof(sk)))
+			printf("%s\n", sk);
+	}
 	/* Whole: a watchdog's report names the CPU waited on and what it
 	 * spins on after its first line, which is all `error` keeps. */
 	if (json_is_string(json_object_get(run, "error")))

@@ -188,8 +188,12 @@ static enum vm_state follow_run(struct vm *v, struct fleet *f, double now)
 			snprintf(left, sizeof(left), ", about %.0f s left at the pace so far",
 				 (now - v->running_since) / (double)(v->cases_done - 1) *
 					 (double)(v->cases_planned - v->cases_done));
-		fprintf(f->say, "vm%d %s: run %lld %s, %lld frames, %lld%s cases done%s\n", v->idx, v->mac,
-			(long long)v->run_id, v->status, (long long)v->frames, (long long)v->cases_done, of, left);
+		/* at the end, the cases the payload skipped: "6 of 6 cases
+		 * done" read as the whole suite (said once, as the tally) */
+		fprintf(f->say, "vm%d %s: run %lld %s, %lld frames, %lld%s cases done%s%s%s\n", v->idx, v->mac,
+			(long long)v->run_id, v->status, (long long)v->frames, (long long)v->cases_done, of, left,
+			v->skipped[0] && strcmp(v->status, "running") ? "; " : "",
+			strcmp(v->status, "running") ? v->skipped : "");
 		f->last_print = now;
 	}
 	if (strcmp(v->status, "crashed") == 0)

@@ -64,6 +64,7 @@ struct vm {
 	double running_since;      /* monotonic when first seen with a case done, 0 before */
 	char run_error[200];       /* the run's error text ("" when none) */
 	const char *verdict;       /* the payload's failed verdict (verdict.h), NULL when none */
+	char skipped[400];         /* the cases the payload skipped, in words (skipped.h); "" none */
 	enum vm_state state;
 	int started;               /* QEMU was started (it has a console) */
 	char why[256];             /* the reason when failed */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "skipped.h"
 #include "verdict.h"
 #include "vm.h"
 #include "xcb_schema.h"
@@ -166,6 +167,7 @@ int vm_poll_run(struct vm *v)
 	err = json_string_value(json_object_get(run, "error"));
 	snprintf(v->run_error, sizeof(v->run_error), "%s", err ? err : "");
 	v->verdict = run_verdict(run);	/* a static string: outlives o */
+	skipped_sentence(o, v->skipped, sizeof(v->skipped));
 	json_decref(o);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "runrender.h"
 #include "runs_filter.h"
 #include "runs_json.h"
+#include "skips.h"
 #include "sqljson.h"
 
 /* The token goes to admins only (the token file, or --open on loopback):
@@ -132,11 +133,11 @@ static char *cases_text(struct dbi *db, const struct run_row *r, int64_t after, 
 }
 
 /* GET /api/v1/runs/{id}: the run, its facts, cases with stats, errors, and
- * how many log lines: 4 queries while the cases' rendering is cached
+ * how many log lines, the cases skipped (skips.h): 5 queries while the cases' rendering is cached
  * (casecache.h), one more when the store holds it (a finished run), else
- * those of the build, 6 whatever the number of cases (and the look in the
+ * those of the build, 7 whatever the number of cases (and the look in the
  * store before it, for the default page). The answer is reply_json's
- * bytes of {run, facts, cases, errors, logs[, cases_next]}, written member
+ * bytes of {run, facts, cases, errors, logs, skipped[, cases_next]}, written member
  * by member so the rendered cases text goes in as it is. */
 enum MHD_Result api_run(struct req *rq, int64_t id)
 {
@@ -145,7 +146,7 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 	struct dbi *db = rdb();
 	struct run_row r;
 	struct buf o = { 0 };
-	json_t *run, *errors;
+	json_t *run, *errors, *skipped;
 	int64_t next;
 	size_t ncases = 0;
 	char *cases;
@@ -182,9 +183,18 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 		run_row_free(&r);
 		return reply_db_failed(rq, db, NULL);
 	}
+	/* the cases the payload skipped: only its LOG lines say which */
+	skipped = skips_json(db, id);
+	if (!skipped) {
+		json_decref(errors);
+		json_decref(run);
+		run_row_free(&r);
+		return reply_db_failed(rq, db, NULL);
+	}
 	cases = cases_text(db, &r, after_s ? (int64_t)after : -1, (int64_t)limit, after_s || limit_s, &next, &ncases);
 	if (!cases) {
 		/* (its statements are finalized by now: no message left) */
+		json_decref(skipped);
 		json_decref(errors);
 		json_decref(run);
 		run_row_free(&r);
@@ -194,7 +204,8 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 	bad = jsonw_lit(&o, "{") || add_member(&o, "run", run) ||
 	      add_member(&o, "facts", json_text_or_empty(r.hello)) || !cases ||
 	      jsonw_lit(&o, ",\"cases\":") || buf_add(&o, cases, ncases) || add_member(&o, "errors", errors) ||
-	      buf_addf(&o, ",\"logs\":%lld", (long long)events_count(db, id, "log"));
+	      buf_addf(&o, ",\"logs\":%lld", (long long)events_count(db, id, "log")) ||
+	      add_member(&o, "skipped", skipped);
 	/* Paginated: said when asked for, or when the run has more cases than
 	 * one page (a run's answer is built in memory: a page bounds it). */
 	if (!bad && (after_s || limit_s || next >= 0))
