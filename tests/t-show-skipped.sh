@@ -3,7 +3,8 @@
 # the run's JSON (`skipped`, from its LOG lines "case I/N skipped: WHY") and
 # said by `xcbench show`: a tlb run that skipped 10 of its 16 cases (invpcid,
 # x2apic_cluster) read "6 of 6 cases done" in vm and showed 6 cases in show,
-# with nothing of the 10 outside the log. A hand-made run (UDP frames,
+# with nothing of the 10 outside the log. The allbutself cases the plan
+# leaves out (one line, "plan: K cases skipped: WHY") count too. A hand-made run (UDP frames,
 # tests/web/frames.py) with the payload's skip lines as it writes them
 # (firmware/bench/runner.c prepare()).
 # timeout: 120
@@ -20,6 +21,8 @@ import frames
 r = frames.Run(0x5c1d01)
 r.text(frames.HELLO, 'fw=t-show-skipped\ncpus=4\ntsc_khz=2000000\ntransport=udp\nsuite=tlb\n')
 r.text(frames.LOG, 'suite tlb: 8 cases')
+r.text(frames.LOG, 'plan: 4 cases skipped: delivery allbutself needs one initiator and a mask of every other CPU '
+       '(inits=1 mask=3 here: the all-but-self shorthand, seed 001)')
 r.text(frames.HELLO, 'cases_planned=3\n')
 r.text(frames.CASE, 'id=1\nkind=tlb\nalgo=locked\ndelivery=unicast\nwait=done\ninits=1\nmask=3\n'
        'placement=first\noverlap=disjoint\nwork_us=0\niters=100\nreps=1\nmethod=invlpg\nbatch=1\n')
@@ -37,10 +40,11 @@ PY
 check "the hand-made run is sent" test $? -eq 0
 id=$(curl -sf "$URL/api/v1/runs" | python3 -c "import json,sys; print(json.load(sys.stdin)['runs'][0]['id'])")
 curl -sf "$URL/api/v1/runs/$id" >"$T/run.json"
-check "the run's skipped: 5 of 8, per reason without the parenthesis, in the order logged" python3 - "$T/run.json" <<'PY'
+check "the run's skipped: 9 of 12 (4 left out by the plan), per reason without the parenthesis, in the order logged" python3 - "$T/run.json" <<'PY'
 import json, sys
 sk = json.load(open(sys.argv[1]))['skipped']
-want = {'cases': 5, 'suite_cases': 8, 'reasons': [
+want = {'cases': 9, 'suite_cases': 12, 'reasons': [
+    {'reason': 'delivery allbutself needs one initiator and a mask of every other CPU', 'cases': 4},
     {'reason': 'invpcid not supported by this CPU', 'cases': 2},
     {'reason': 'delivery x2apic_cluster not available', 'cases': 1},
     {'reason': 'mask does not fit the CPU count', 'cases': 2}]}
@@ -48,7 +52,7 @@ sys.exit(0 if sk == want else print('# got', sk) or 1)
 PY
 "$XCBENCH" --server "$URL" show "$id" >"$T/show.out" 2>&1
 check "show says how many of the suite's cases were skipped, and why" grep -qx \
-	"5 of the suite's 8 cases skipped: 2 invpcid not supported by this CPU, 1 delivery x2apic_cluster not available, 2 mask does not fit the CPU count" \
+	"9 of the suite's 12 cases skipped: 4 delivery allbutself needs one initiator and a mask of every other CPU, 2 invpcid not supported by this CPU, 1 delivery x2apic_cluster not available, 2 mask does not fit the CPU count" \
 	"$T/show.out"
 
 # A run that skipped nothing: an empty count, and show says nothing of it.

@@ -369,6 +369,7 @@ struct expand {
 	void (*fn)(const struct bcase *c, void *ctx);
 	void *ctx;
 	uint32_t lazy_seen[AX_MAX];	/* per batch index: rw-locks whose lazy case is out */
+	unsigned shorthand_left;	/* allbutself cases left out (suite_shorthand_left) */
 };
 
 static void emit(struct expand *e, struct bcase *c)
@@ -460,8 +461,15 @@ static void expand_shape(struct expand *e, struct bcase *c)
 				/* The all-but-self shorthand only exists for one initiator whose
 				 * mask is every other CPU (the safety rule of seed 001). */
 				if (c->delivery == XCB_DELIVERY_SHORTHAND &&
-				    !(c->inits == 1 && c->mask == e->ncpus - 1))
+				    !(c->inits == 1 && c->mask == e->ncpus - 1)) {
+					/* counted as the cases the loops below would
+					 * emit, for the run's log (bench.c) */
+					unsigned np = 0;
+					for_each_bit(p, s->placements, XCB_N_placement)
+						np++;
+					e->shorthand_left += np * (c->kind == XCB_KIND_XCALL ? s->nwork : 1);
 					continue;
+				}
 				for_each_bit(p, s->placements, XCB_N_placement) {
 					c->placement = (enum xcb_placement)p;
 					for (unsigned w = 0; w < s->nwork; w++) {
@@ -646,16 +654,30 @@ static void expand_raw(struct expand *e, struct bcase *c)
 	}
 }
 
-unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
-			     void (*fn)(const struct bcase *c, void *ctx), void *ctx)
+static void expand_all(struct expand *e)
 {
-	struct expand e = { .s = s, .ncpus = ncpus, .count = 0, .fn = fn, .ctx = ctx };
 	struct bcase c = { 0 };
 	unsigned na = nalgos();
 
 	/* In this order: the case ids follow it. */
-	expand_xcall(&e, &c, na);
-	expand_tlb_sync(&e, &c, na);
-	expand_raw(&e, &c);
+	expand_xcall(e, &c, na);
+	expand_tlb_sync(e, &c, na);
+	expand_raw(e, &c);
+}
+
+unsigned suite_for_each_case(const struct suite *s, unsigned ncpus,
+			     void (*fn)(const struct bcase *c, void *ctx), void *ctx)
+{
+	struct expand e = { .s = s, .ncpus = ncpus, .count = 0, .fn = fn, .ctx = ctx };
+
+	expand_all(&e);
 	return e.count;
+}
+
+unsigned suite_shorthand_left(const struct suite *s, unsigned ncpus)
+{
+	struct expand e = { .s = s, .ncpus = ncpus };
+
+	expand_all(&e);
+	return e.shorthand_left;
 }

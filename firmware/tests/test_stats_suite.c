@@ -499,6 +499,21 @@ static void test_flush_deliveries(void **state)
 	assert_int_equal(got[3].delivery, XCB_DELIVERY_SHORTHAND);
 	assert_int_equal(got[3].mask, 3);
 	assert_false(case_same_shape(&got[2], &got[3]));
+	/* ... and the two it leaves out (masks 1, 2) are counted for the
+	 * run's skip line: they were the one skip the log never said */
+	assert_int_equal(suite_shorthand_left(&s, 4), 2);
+	/* inits=2 (disjoint) has no shorthand case at any mask: 2 + 3 */
+	expand("suite=tlb kinds=tlb flush=vector methods=invlpg batches=1 inits=1,2 masks=1,2,3 "
+	       "deliveries=unicast,allbutself", 4, &s);
+	assert_int_equal(suite_shorthand_left(&s, 4), 5);
+	/* cross-calls: one a left-out shape per placement and callee work */
+	expand("suite=quick kinds=xcall algos=locked waits=done inits=1,2 masks=1,2,3 placements=first,spread "
+	       "work_us=0,5 deliveries=allbutself", 4, &s);
+	assert_int_equal(ngot, 2 * 2);
+	assert_int_equal(suite_shorthand_left(&s, 4), (2 + 3) * 2 * 2);
+	/* none asked for: none left out */
+	expand("suite=tlb kinds=tlb inits=1,2 deliveries=unicast", 4, &s);
+	assert_int_equal(suite_shorthand_left(&s, 4), 0);
 	/* through an algorithm that sends unicast itself: once, as unicast */
 	assert_int_equal(expand("suite=tlb kinds=tlb flush=xcall algos=tree,locked methods=invlpg batches=1 "
 				"inits=1 deliveries=unicast,allbutself", 4, &s), 3 + 4);

@@ -184,7 +184,8 @@ enum MHD_Result api_run(struct req *rq, int64_t id)
 		return reply_db_failed(rq, db, NULL);
 	}
 	/* the cases the payload skipped: only its LOG lines say which */
-	skipped = skips_json(db, id);
+	skipped = skips_json(db, id, json_is_integer(json_object_get(run, "cases_planned"))
+					     ? (int64_t)json_integer_value(json_object_get(run, "cases_planned")) : -1);
 	if (!skipped) {
 		json_decref(errors);
 		json_decref(run);
