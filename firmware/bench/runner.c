@@ -127,10 +127,10 @@ void runner_init(void)
 
 /* ---- one case ---- */
 
+/* rounded, as the host's figures are (stats.h ns_of_cycles) */
 static uint64_t ns_of(uint64_t cycles)
 {
-	uint64_t khz = plat_tsc_khz();
-	return khz ? muldiv_u64(cycles, 1000000, khz) : 0;
+	return ns_of_cycles(cycles, plat_tsc_khz());
 }
 
 static uint64_t wd_bound(const struct bcase *c, uint64_t watchdog_ms)

@@ -39,8 +39,7 @@ static void fail(const char *what)
 
 static uint64_t ns_of(uint64_t cycles)
 {
-	uint64_t khz = plat_tsc_khz();
-	return khz ? muldiv_u64(cycles, 1000000, khz) : 0;
+	return ns_of_cycles(cycles, plat_tsc_khz());
 }
 
 /* min / median / mean of samples[0..n) (sorts them). */

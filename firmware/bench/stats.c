@@ -51,6 +51,18 @@ uint64_t muldiv_u64(uint64_t x, uint64_t mul, uint64_t div)
 	return (q >> 64) ? UINT64_MAX : (uint64_t)q;
 }
 
+uint64_t muldiv_round_u64(uint64_t x, uint64_t mul, uint64_t div)
+{
+	uint64_t twice = muldiv_u64(x, 2 * mul, div);
+
+	return twice == UINT64_MAX ? muldiv_u64(x, mul, div) : (twice + 1) / 2;
+}
+
+uint64_t ns_of_cycles(uint64_t cycles, uint64_t khz)
+{
+	return khz ? muldiv_round_u64(cycles, 1000000, khz) : 0;
+}
+
 void sort_u64(uint64_t *v, unsigned n)
 {
 	static const unsigned gaps[] = { 701, 301, 132, 57, 23, 10, 4, 1 };

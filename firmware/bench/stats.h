@@ -96,6 +96,13 @@ uint64_t isqrt_u128(stats_u128 v);
 void sort_u64(uint64_t *v, unsigned n);
 /* x * mul / div without overflow of the intermediate (saturates the result). */
 uint64_t muldiv_u64(uint64_t x, uint64_t mul, uint64_t div);
+/* The same rounded to the nearest (half up), where muldiv_u64 truncates. */
+uint64_t muldiv_round_u64(uint64_t x, uint64_t mul, uint64_t div);
+/* cycles at khz (the TSC rate) in ns, rounded to the nearest as the host
+ * rounds the same figure (show's 51906.90, compare's 51907): every console
+ * line and LOG line of ns uses it (truncated, they read 51906). 0 when
+ * khz is 0 (unknown). */
+uint64_t ns_of_cycles(uint64_t cycles, uint64_t khz);
 
 /*
  * Harness overhead: the cost of one timed empty region, i.e. the minimum and median of

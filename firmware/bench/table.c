@@ -22,8 +22,7 @@ void table_add(const struct case_summary *s)
 
 static uint64_t ns(uint64_t cyc)
 {
-	uint64_t khz = plat_tsc_khz();
-	return khz ? muldiv_u64(cyc, 1000000, khz) : 0;
+	return ns_of_cycles(cyc, plat_tsc_khz());
 }
 
 static const struct case_summary *find(const struct bcase *shape, const char *algo)
@@ -36,15 +35,10 @@ static const struct case_summary *find(const struct bcase *shape, const char *al
 	return 0;
 }
 
-/* a * 10^k / base rounded to the nearest (half up), where muldiv_u64
- * truncates: the console's "-50.36" beside the host's "-50.37" for one
- * change of -50.366 % read as two answers for one run. */
-static uint64_t muldiv_round(uint64_t a, uint64_t mul, uint64_t base)
-{
-	return (muldiv_u64(a, 2 * mul, base) + 1) / 2;
-}
 
-/* "+12.34" / "-47.20": percent change in hundredths, rounded. */
+/* "+12.34" / "-47.20": percent change in hundredths, rounded (muldiv_round_u64:
+ * truncated, the console's "-50.36" beside the host's "-50.37" for one change
+ * of -50.366 % read as two answers for one run). */
 static void pct(char *buf, unsigned cap, uint64_t base, uint64_t v)
 {
 	if (!base) {
@@ -53,7 +47,7 @@ static void pct(char *buf, unsigned cap, uint64_t base, uint64_t v)
 	}
 	int64_t d = (int64_t)v - (int64_t)base;
 	uint64_t a = d < 0 ? (uint64_t)-d : (uint64_t)d;
-	uint64_t h = muldiv_round(a, 10000, base);
+	uint64_t h = muldiv_round_u64(a, 10000, base);
 	ksnprintf(buf, cap, "%c%llu.%02llu", d < 0 ? '-' : '+', (unsigned long long)(h / 100),
 		  (unsigned long long)(h % 100));
 }
@@ -174,7 +168,7 @@ static void raw_vs_algos(void)
 		    c->work_us != 0 || c->placement != XCB_PL_FIRST || c->delivery != XCB_DELIVERY_AUTO)
 			continue;
 		uint64_t f = rows[i].floor;
-		uint64_t x100 = f ? muldiv_round(rows[i].p50, 100, f) : 0;
+		uint64_t x100 = f ? muldiv_round_u64(rows[i].p50, 100, f) : 0;
 		kprintf("  %-*s wait %-4s 1 init -> 1 target: p50 %llu cycles = %llu ns = %llu.%02llu x ipi (%llu)\n",
 			algo_width(), case_algo_name(c), XCB_NAME(wait, c->wait), (unsigned long long)rows[i].p50,
 			(unsigned long long)ns(rows[i].p50), (unsigned long long)(x100 / 100),

@@ -131,6 +131,16 @@ static void test_helpers(void **state)
 	/* 3 GHz: 4.5e9 cycles -> ns at tsc_khz 3000000 = 1.5e9 ns, no overflow */
 	assert_true(muldiv_u64(4500000000ull, 1000000, 3000000) == 1500000000ull);
 	assert_true(muldiv_u64(UINT64_MAX, 2, 1) == UINT64_MAX); /* saturates */
+	/* ns rounded to the nearest, as the host rounds the figure: 108798
+	 * cycles at 2096028 kHz are 51906.75 ns; the console printed such a
+	 * figure 51906 (truncated) beside show's 51906.90 and compare's 51907 */
+	assert_int_equal(ns_of_cycles(108798, 2096028), 51907);
+	assert_int_equal(ns_of_cycles(3, 2000000), 2);	/* 1.5: half up */
+	assert_int_equal(ns_of_cycles(2, 3000000), 1);	/* 0.67 */
+	assert_int_equal(ns_of_cycles(4, 3000000), 1);	/* 1.33 */
+	assert_int_equal(ns_of_cycles(1000, 0), 0);	/* no TSC rate: unknown */
+	assert_true(ns_of_cycles(UINT64_MAX, 1000) == UINT64_MAX);	/* saturates, never wraps */
+	assert_int_equal(muldiv_round_u64(5, 1, 2), 3);
 	uint64_t v[] = { 5, 3, 9, 1, 1, 8 };
 	sort_u64(v, 6);
 	for (unsigned i = 1; i < 6; i++)

@@ -95,10 +95,24 @@ static void test_rounded_and_only_ran(void **state)
 	assert_non_null(strstr(out, "+0.74"));
 	assert_null(strstr(out, "+0.73"));
 	assert_non_null(strstr(out, "-1.49"));
+	/* the p50ns column: 100738 cycles at 2 GHz are 50369 ns */
+	assert_non_null(strstr(out, " 50369 "));
 	assert_non_null(strstr(out, "lockless vs locked"));
 	/* queued is compiled in but did not run: no table of "-" for it */
 	assert_null(strstr(out, "queued vs locked"));
 	assert_null(strstr(out, "no % change tables"));
 }
 
-XCB_TEST_MAIN(cmocka_unit_test(test_no_baseline_said), cmocka_unit_test(test_rounded_and_only_ran))
+/* The ns of the table and the floor lines: rounded to the nearest, as
+ * show and compare round them (the console's 51906 beside 51907). */
+static void test_ns_rounded(void **state)
+{
+	(void)state;
+	add(&xcall_queued, 4, 4, 197025);	/* 98512.5 ns at 2 GHz */
+	printed();
+	assert_non_null(strstr(out, " 98513 "));
+	assert_null(strstr(out, " 98512 "));
+}
+
+XCB_TEST_MAIN(cmocka_unit_test(test_no_baseline_said), cmocka_unit_test(test_rounded_and_only_ran),
+	      cmocka_unit_test(test_ns_rounded))

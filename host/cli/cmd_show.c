@@ -143,6 +143,17 @@ static int is_kind(json_t *cs, const char *k)
 
 /* A sync case's pseudo-initiators (writer_hold, writer_e2e,
  * writer_effective, reader_batch): the seed's figures, in cycles. */
+/* A fairness figure as the API, the payload's console and the run page
+ * give it, to 3 decimals (jstr's 2 read "jain 1.00" for 0.996 and "p50
+ * max/min 1.99" for 1.987); "-" where not measured (null). */
+static const char *fair3(json_t *v, char *tmp, size_t len)
+{
+	if (!json_is_number(v))
+		return jstr(v, tmp, len);
+	snprintf(tmp, len, "%.3f", json_number_value(v));
+	return tmp;
+}
+
 /* Under a case with 2 or more initiators, its fairness; under one whose
  * algorithm keeps a lock profile (locked, sync's rw-lock), the profile:
  * what the run page shows beside the latency, which the seed's table
@@ -155,8 +166,8 @@ static void print_profile(json_t *cs, double khz)
 
 	if (json_is_object(fa))
 		printf("%5s   %-32s jain %s over %s, p50 max/min %s\n", "", "fairness",
-		       jstr(json_object_get(fa, "jain"), a, sizeof(a)), json_string_value(json_object_get(fa, "jain_of")) ?: "-",
-		       jstr(json_object_get(fa, "p50_max_min"), b, sizeof(b)));
+		       fair3(json_object_get(fa, "jain"), a, sizeof(a)), json_string_value(json_object_get(fa, "jain_of")) ?: "-",
+		       fair3(json_object_get(fa, "p50_max_min"), b, sizeof(b)));
 	if (!json_is_object(lk))
 		return;
 	/* Which lock, and each figure per its own acquisitions, are the API's
