@@ -244,6 +244,16 @@ const char *xcb_err_name(int err);
 /* Name of a frame type ("hello", "case", ...; "?" if unknown). */
 const char *xcb_type_name(unsigned type);
 
+/* ---- skipped cases: their LOG lines (README "Skipped cases") ----
+ * A skipped case sends no CASE: these lines are its only record. The
+ * payload writes them (firmware/bench/runner.c, bench.c) and the daemon
+ * counts them per reason (host/src/skips.c), from these formats alone: a
+ * reworded line would otherwise go uncounted without a word. Each is
+ * followed by the reason WHY, optionally ending in a parenthesis. */
+#define XCB_SKIP_CASE   "case %u/%u skipped: "	/* case id I of the suite's N */
+#define XCB_REFUSE_CASE "case %u/%u refused: "	/* a TLB batch past what a CPU may change */
+#define XCB_SKIP_PLAN   "plan: %u cases skipped: "	/* K cases the expansion left out */
+
 /* ---- serial text framing (xcb_text.c): "XCB1 <base64 of frame>\n" ---- */
 #define XCB_TEXT_PREFIX "XCB1 "
 #define XCB_TEXT_MAX (5 + ((XCB_FRAME_MAX + 2) / 3) * 4 + 1) /* 1969 */

@@ -18,6 +18,7 @@
 #include "lib/cpumask.h"
 #include "lib/printf.h"
 #include "xcall/xcall.h"
+#include "xcb_proto.h"
 
 #ifndef XCB_FW_VERSION
 #define XCB_FW_VERSION "xcbench-0.1"
@@ -287,7 +288,7 @@ static int run_suite(struct run_ctx *x)
 	 * them): they were the one silent skip. */
 	unsigned left = suite_shorthand_left(&suite, plat_num_cpus());
 	if (left)
-		emit_logf("plan: %u cases skipped: " SUITE_SHORTHAND_WHY " (inits=1 mask=%u here: "
+		emit_logf(XCB_SKIP_PLAN SUITE_SHORTHAND_WHY " (inits=1 mask=%u here: "
 			  "the all-but-self shorthand, seed 001)", left, plat_num_cpus() - 1);
 	send_plan();
 	run_cases(x);

@@ -17,6 +17,7 @@
 #include "lib/string.h"
 #include "lib/cmdline_words.h"
 #include "xcall/xcall.h"
+#include "xcb_proto.h"
 
 
 /* Where the case being run runs (prepare() or runner_run_custom()). */
@@ -258,21 +259,21 @@ static int prepare(const struct bcase *c, unsigned idx, unsigned n)
 		: place_case(c, plat_num_cpus(), pkg_of, cpus.init_cpus, cpus.targets, &why);
 	if (placed < 0) {
 		if (idx)
-			emit_logf("case %u/%u skipped: %s (%s %s inits=%u mask=%u %s, %u CPUs)", idx, n, why,
+			emit_logf(XCB_SKIP_CASE "%s (%s %s inits=%u mask=%u %s, %u CPUs)", idx, n, why,
 			      XCB_NAME(kind, c->kind), case_algo_name(c), c->inits, c->mask,
 			      XCB_NAME(placement, c->placement), plat_num_cpus());
 		return 1;
 	}
 	if ((c->kind == XCB_KIND_TLB || c->kind == XCB_KIND_SYNC) && !flush_method_supported(c->method)) {
 		if (idx)
-			emit_logf("case %u/%u skipped: %s not supported by this CPU", idx, n,
+			emit_logf(XCB_SKIP_CASE "%s not supported by this CPU", idx, n,
 			      XCB_NAME(method, c->method));
 		return 1;
 	}
 	if ((c->kind == XCB_KIND_TLB || c->kind == XCB_KIND_SYNC) && (c->batch ? c->batch : 1) > flush_max_batch()) {
 		/* Refused, never clamped: a case labelled batch=N must change N pages. */
 		if (idx)
-			emit_logf("case %u/%u refused: batch %u exceeds the %u pages each CPU may change "
+			emit_logf(XCB_REFUSE_CASE "batch %u exceeds the %u pages each CPU may change "
 			      "per shootdown on %u CPUs", idx, n, c->batch, flush_max_batch(), plat_num_cpus());
 		return 1;
 	}

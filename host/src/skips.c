@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "xcb_proto.h"
+
 int skips_reason(const char *text, char *out, size_t len, int64_t *cases, int64_t *suite_n)
 {
 	unsigned idx, n, k;
@@ -16,21 +18,18 @@ int skips_reason(const char *text, char *out, size_t len, int64_t *cases, int64_
 	const char *why;
 	size_t wl;
 
-	if (sscanf(text, "case %u/%u %n", &idx, &n, &at) == 2 && at) {
+	/* the payload's formats themselves (xcb_proto.h), each ending at WHY:
+	 * %n is set only where the whole prefix matched */
+	if ((sscanf(text, XCB_SKIP_CASE "%n", &idx, &n, &at) == 2 && at) ||
+	    (at = 0, sscanf(text, XCB_REFUSE_CASE "%n", &idx, &n, &at) == 2 && at)) {
 		*cases = 1;
 		*suite_n = n;
-	} else if (at = 0, sscanf(text, "plan: %u cases %n", &k, &at) == 1 && at) {
+	} else if (at = 0, sscanf(text, XCB_SKIP_PLAN "%n", &k, &at) == 1 && at) {
 		*cases = k;
 		*suite_n = -1;
 	} else
 		return 0;
 	why = text + at;
-	if (!strncmp(why, "skipped: ", 9))
-		why += 9;
-	else if (!strncmp(why, "refused: ", 9))
-		why += 9;
-	else
-		return 0;
 	wl = strlen(why);
 	/* A trailing parenthesis that closes the line: the case's own axes
 	 * (placement's "(tlb locked inits=1 mask=8 first, 4 CPUs)") or an
