@@ -5,40 +5,19 @@
 # x2apic_cluster) read "6 of 6 cases done" in vm and showed 6 cases in show,
 # with nothing of the 10 outside the log. The allbutself cases the plan
 # leaves out (one line, "plan: K cases skipped: WHY") count too. A hand-made run (UDP frames,
-# tests/web/frames.py) with the payload's skip lines as it writes them
+# tests/lib/skipped-runs.sh) with the payload's skip lines as it writes them
 # (firmware/bench/runner.c prepare()).
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
+. "$(dirname "$0")/lib/skipped-runs.sh"
 daemon_test "show: skipped cases"
 start_daemon --open || { notok "the daemon starts"; exit 1; }
 T=$TMP
 
-python3 - "127.0.0.1:$PORT" <<'PY'
-import os, struct, sys
-sys.path.insert(0, os.path.join(os.environ.get('ROOT', '.'), 'tests', 'web'))
-import frames
-r = frames.Run(0x5c1d01)
-r.text(frames.HELLO, 'fw=t-show-skipped\ncpus=4\ntsc_khz=2000000\ntransport=udp\nsuite=tlb\n')
-r.text(frames.LOG, 'suite tlb: 8 cases')
-r.text(frames.LOG, 'plan: 4 cases skipped: delivery allbutself needs one initiator and a mask of every other CPU '
-       '(inits=1 mask=3 here: the all-but-self shorthand, seed 001)')
-r.text(frames.HELLO, 'cases_planned=3\n')
-r.text(frames.CASE, 'id=1\nkind=tlb\nalgo=locked\ndelivery=unicast\nwait=done\ninits=1\nmask=3\n'
-       'placement=first\noverlap=disjoint\nwork_us=0\niters=100\nreps=1\nmethod=invlpg\nbatch=1\n')
-r.result(1, 0, frames.ALL, 2000, ipis=300, calls=300)
-for i in (2, 3):
-    r.text(frames.LOG, f'case {i}/8 skipped: invpcid not supported by this CPU')
-r.text(frames.LOG, 'case 4/8 skipped: delivery x2apic_cluster not available (APIC mode)')
-r.text(frames.LOG, 'case 5/8 skipped: mask does not fit the CPU count (tlb locked inits=1 mask=8 first, 4 CPUs)')
-r.text(frames.LOG, 'case 6/8 skipped: mask does not fit the CPU count (tlb locked inits=2 mask=8 first, 4 CPUs)')
-r.text(frames.LOG, 'case 7 rep 0: a line of another shape, never counted: skipped: no')
-r.text(frames.LOG, 'done: ok (0 ERROR frames, 0 stale, 0 lost, 0 duplicated, 0 out of order)')
-r.frame(frames.DONE, struct.pack('<II', len(r.frames), 0))
-frames.send(sys.argv[1], r.frames, 0, len(r.frames))
-PY
+skipped_run_send
 check "the hand-made run is sent" test $? -eq 0
-id=$(curl -sf "$URL/api/v1/runs" | python3 -c "import json,sys; print(json.load(sys.stdin)['runs'][0]['id'])")
+id=$(newest_run)
 curl -sf "$URL/api/v1/runs/$id" >"$T/run.json"
 check "the run's skipped: 9 of 12 (4 left out by the plan), per reason without the parenthesis, in the order logged" python3 - "$T/run.json" <<'PY'
 import json, sys
@@ -56,16 +35,8 @@ check "show says how many of the suite's cases were skipped, and why" grep -qx \
 	"$T/show.out"
 
 # A run that skipped nothing: an empty count, and show says nothing of it.
-python3 - "127.0.0.1:$PORT" <<'PY'
-import os, sys
-sys.path.insert(0, os.path.join(os.environ.get('ROOT', '.'), 'tests', 'web'))
-import frames
-r = frames.Run(0x5c1d02)
-r.text(frames.HELLO, 'fw=t-show-skipped\ncpus=4\ntsc_khz=2000000\ntransport=udp\nsuite=tlb\n')
-r.text(frames.LOG, 'case 1 rep 0: nothing skipped here')
-frames.send(sys.argv[1], r.frames, 0, len(r.frames))
-PY
-id2=$(curl -sf "$URL/api/v1/runs" | python3 -c "import json,sys; print(json.load(sys.stdin)['runs'][0]['id'])")
+unskipped_run_send
+id2=$(newest_run)
 check "a run that skipped nothing: skipped is 0 with no reason" test \
 	"$(curl -sf "$URL/api/v1/runs/$id2" | python3 -c "import json,sys; print(json.load(sys.stdin)['skipped'])")" = \
 	"{'cases': 0, 'suite_cases': None, 'reasons': []}"

@@ -1,6 +1,8 @@
 /*
  * skipped.c — the run's skipped cases in words (skipped.h): the API's
  * counts per reason, which the daemon reads from the payload's LOG lines.
+ * The run page says it in the same words (web/js/skipped.js mirrors this;
+ * t-web-skipped holds the two to one line): change both.
  */
 #include "skipped.h"
 

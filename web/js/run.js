@@ -16,6 +16,7 @@ import { renderFloor } from './run-floor.js';
 import { renderFacts, renderLocks, renderTlb, renderErrors, LogView } from './run-tables.js';
 import { renderSync, isSync } from './sync_view.js';
 import { setVerdicts, verdictOf, runStatus } from './verdict.js';
+import { skippedSentence } from './skipped.js';
 
 const POLL_MS = 2000;
 const main = $('#main');
@@ -118,6 +119,7 @@ function renderHead() {
 	// A serial capture's times are its ingest's (xcbench ingest): no run time.
 	const captured = r.source === 'serial';
 	const verdict = verdictOf(r);
+	const skipped = skippedSentence(detail.skipped);
 	const elapsed = r.started && !captured ? ((r.finished ? new Date(r.finished) : new Date(r.last_frame || r.started)) - new Date(r.started)) / 1000 : null;
 	fill($('#run-head'),
 		h('div', { class: 'row' },
@@ -130,6 +132,10 @@ function renderHead() {
 				captured ? `ingested ${fmt.date(r.created)} from a serial capture` : `started ${fmt.date(r.started || r.created)}`, elapsed !== null && !Number.isNaN(elapsed) ? `ran ${fmt.duration(elapsed)}` : null,
 				`${detail.cases.length} cases`, unit.name === 'cycles' ? 'latencies in TSC cycles (no tsc_khz reported)' : null]
 				.filter(Boolean).join(' · ')),
+		// the cases that never ran, beside the count of those that did:
+		// "N cases" above counts the cases with results only
+		skipped ? h('p', { class: 'sub', id: 'run-skipped' }, h('span', { class: 'says' }, skipped),
+			' — each skip\'s LOG line is under ', h('a', { href: '#errors' }, 'Errors and logs'), '.') : null,
 		isLive(r.status)
 			? h('div', { class: 'card', id: 'live', style: { margin: '0.5em 0' } },
 				h('div', { class: 'row' }, h('strong', {}, r.status === 'pending' ? 'Waiting for the first frame…' : 'Running — this page updates as frames arrive.'),
