@@ -292,7 +292,7 @@ static int run_suite(struct run_ctx *x)
 			  "the all-but-self shorthand, seed 001)", left, plat_num_cpus() - 1);
 	send_plan();
 	run_cases(x);
-	table_print();
+	table_print(left);
 	return x->stale || x->lost || x->dup || x->ooo || x->early;
 }
 

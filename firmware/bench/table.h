@@ -11,6 +11,9 @@
 #include "bench/runner.h"
 
 void table_add(const struct case_summary *s);
-void table_print(void);
+/* The tables; a run that skipped cases ends with how many: the runner's
+ * (rows that did not run) and plan_skipped, those the suite's expansion
+ * left out (bench.c run_suite's "plan:" line: they have no row). */
+void table_print(unsigned plan_skipped);
 
 #endif

@@ -26,7 +26,8 @@ test_ledger_SRCS := tests/test_ledger.c bench/ledger.c bench/stats.c
 test_ledger_SAN := address,undefined
 
 # The console's end-of-run tables (bench/table.c) over hand-made summaries
-# and stand-in algorithm names: rounding, and a table only for what ran.
+# and stand-in algorithm names: rounding, a table only for what ran, and
+# the count of skipped cases (the runner's and the plan's).
 HOST_TESTS += test_table
 test_table_SRCS := tests/test_table.c bench/table.c bench/suite.c bench/placement.c bench/stats.c xcall/registry.c \
 	bench/hello_algos.c bench/strbuf.c lib/cmdline.c lib/cmdline_key.c lib/printf.c lib/string.c cmdline_keys.c \

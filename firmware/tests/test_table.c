@@ -4,7 +4,8 @@
  * rounded as the host rounds it (it truncated: -50.36 beside the daemon's
  * -50.37 for one run), a table only for an algorithm that ran (one of "-"
  * for each compiled-in algorithm), and a word when locked, the baseline of
- * every table, did not run.
+ * every table, did not run; the count of skipped cases at the end, the
+ * plan's (allbutself left out) with the runner's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -60,12 +61,17 @@ static void add(const struct xcall_ops *algo, unsigned inits, unsigned mask, uin
 	table_add(&s);
 }
 
-static void printed(void)
+static void printed_with(unsigned plan_skipped)
 {
 	outlen = 0;
 	out[0] = 0;
 	console_set_sink(sink);
-	table_print();
+	table_print(plan_skipped);
+}
+
+static void printed(void)
+{
+	printed_with(0);
 }
 
 /* The tests run in order and the rows accumulate (table_add keeps them
@@ -114,5 +120,29 @@ static void test_ns_rounded(void **state)
 	assert_null(strstr(out, " 98512 "));
 }
 
+/* The end-of-run count of skipped cases: the runner's (a row that did not
+ * run) and the plan's (allbutself left out by the expansion: no row, the
+ * "plan: K cases skipped" line), as the daemon's `skipped` counts them. It
+ * counted the runner's alone: "(1 cases skipped ...)" beside a plan of 4,
+ * and no line at all for the plan's alone. Last: its row stays. */
+static void test_skipped_counts_the_plan(void **state)
+{
+	(void)state;
+	printed_with(4);
+	assert_non_null(strstr(out, "(4 cases skipped: see the LOG lines above)"));
+
+	struct case_summary s;
+	memset(&s, 0, sizeof(s));
+	s.c.kind = XCB_KIND_TLB;
+	s.c.algo = &xcall_locked;
+	s.c.inits = 1;
+	s.c.mask = 8;
+	table_add(&s);	/* not run: the runner skipped it */
+	printed_with(4);
+	assert_non_null(strstr(out, "(5 cases skipped: see the LOG lines above)"));
+	printed_with(0);
+	assert_non_null(strstr(out, "(1 cases skipped: see the LOG lines above)"));
+}
+
 XCB_TEST_MAIN(cmocka_unit_test(test_no_baseline_said), cmocka_unit_test(test_rounded_and_only_ran),
-	      cmocka_unit_test(test_ns_rounded))
+	      cmocka_unit_test(test_ns_rounded), cmocka_unit_test(test_skipped_counts_the_plan))
