@@ -4,7 +4,8 @@
 # lock_hold) in every form: the matched key has no delivery, so whatever
 # says which side is which must come from the sides' restrictions.
 #  - compare.csv (and xcbench compare --csv): a_where,b_where columns, last
-#    (positional readers keep theirs), "delivery=unicast" / "delivery=allbutself".
+#    (positional readers keep theirs; only a_no_flush,b_no_flush appended
+#    after them), "delivery=unicast" / "delivery=allbutself".
 #  - the star's rule (the answer's star_text, one line) in the seed form, as
 #    in the text form and --html: within one boot p is Welch's t over the
 #    repetitions, apart from the bootstrap interval.
@@ -53,10 +54,10 @@ t = sys.argv[1]
 for name in ("cli.csv", "api.csv"):
     head = open(f"{t}/{name}").readline().rstrip("\r\n")
     rows = list(csv.DictReader(open(f"{t}/{name}", newline="")))
-    ok(head.endswith(",a_where,b_where") and len(rows) == 3
+    ok(head.endswith(",a_where,b_where,a_no_flush,b_no_flush") and len(rows) == 3
        and all(r["a_where"] == "delivery=unicast" and r["b_where"] == "delivery=allbutself" and r["delivery"] == ""
                for r in rows),
-       f"{name}: a_where,b_where last, each row A delivery=unicast, B delivery=allbutself "
+       f"{name}: a_where,b_where last but a_no_flush,b_no_flush (appended after), each row A delivery=unicast, B delivery=allbutself "
        f"({[(r.get('a_where'), r.get('b_where')) for r in rows]})")
 PY
 curl -sf "$URL/api/v1/compare.csv?a=$ID&b=$ID&row=lock_hold" >"$T/plain.csv"

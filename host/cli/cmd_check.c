@@ -6,7 +6,10 @@
  * when there is one: a job can gate a patch on it. A compared case of B
  * that failed a check (lost or duplicated calls, a watchdog) fails the
  * check whatever its speed (exit 4): an algorithm that drops calls is
- * fast for it. One whose baseline failed a check is named and not judged.
+ * fast for it. One whose baseline failed a check is named and not judged,
+ * and so is one of method none on B's side (b_no_flush): it invalidates
+ * nothing and its stale reads are not checked, so its speed is no pass of
+ * a shootdown (README "TLB": a cost figure, never a pass).
  */
 #include <getopt.h>
 #include <string.h>
@@ -34,20 +37,24 @@ static const char usage[] =
 	"and the payload's lines on it. In B it fails the check (exit 4), whatever\n"
 	"its speed. In the baseline A it is not judged (neither slower nor a pass:\n"
 	"its figures are not those of a correct algorithm).\n"
+	"A compared case of method none in B (a TLB case that invalidates nothing,\n"
+	"its stale reads not checked) is not judged either: a cost figure, never a\n"
+	"pass.\n"
 	"Exit status: 0 no regression, 1 regression, 2 usage or server error,\n"
 	"3 nothing was checked: no case matched, or none could be tested (fewer\n"
 	"than 5 repetitions a side in one boot, or fewer than 3 boots a side: no\n"
-	"interval), or the baseline failed a check in\n"
-	"every tested case (with --json too, whose verdict then reads \"no case\n"
+	"interval), or every tested case had a baseline that failed a check or was\n"
+	"of method none in B (with --json too, whose verdict then reads \"no case\n"
 	"matched\", \"not tested\" or \"baseline failed check\"), 4 a compared case\n"
 	"of B failed a check (before 1 and 3; --json verdict \"failed check\",\n"
 	"the cases' b_failed).\n";
 
 /* The counts the verdict is of: B's compared cases that failed a check;
  * the tested cases (those with a p) whose baseline failed one, left out;
+ * those of method none in B (b_no_flush, the baseline's passed), left out;
  * the tested cases judged, and the regressions among them. */
 struct tally {
-	long long failed_b, baseline_failed, judged, slower;
+	long long failed_b, baseline_failed, no_flush_b, judged, slower;
 	long long few_reps, few_boots;	/* not tested: no interval, and why */
 };
 
@@ -60,11 +67,13 @@ static void tally(json_t *o, struct tally *t)
 	json_array_foreach(json_object_get(o, "cases"), i, c) {
 		int tested = json_is_number(json_object_get(c, "p"));
 		int a_failed = json_is_true(json_object_get(c, "a_failed"));
+		int no_flush = json_is_true(json_object_get(c, "b_no_flush"));
 
 		t->failed_b += json_is_true(json_object_get(c, "b_failed"));
 		t->baseline_failed += tested && a_failed;
-		t->judged += tested && !a_failed;
-		t->slower += tested && compare_regressed(c);
+		t->no_flush_b += tested && !a_failed && no_flush;
+		t->judged += tested && !a_failed && !no_flush;
+		t->slower += tested && compare_regressed(c);	/* not b_no_flush's */
 		/* method too_few_boots has a change and no p: never judged,
 		 * neither slower nor a pass (host/API.md) */
 		t->few_reps += !strcmp(json_string_value(json_object_get(c, "method")) ?: "", "too_few_reps");
@@ -191,20 +200,24 @@ int cmd_check(int argc, char **argv)
 	/* No case matched, or none could be tested (one boot a side with fewer
 	 * than COMPARE_MIN_REPS repetitions, or fewer than COMPARE_MIN_BOOTS
 	 * boots a side: no interval, no p), or every one
-	 * tested had a baseline that failed a check, is no verdict: a typo in
-	 * --a-where, a wrong run, a run too short, a broken baseline. Exit 3
+	 * tested had a baseline that failed a check or was of method none in B,
+	 * is no verdict: a typo in --a-where, a wrong run, a run too short, a
+	 * broken baseline, a B that flushed nothing. Exit 3
 	 * in every form, never a pass a CI job would take - unless B failed a
 	 * check: that needs no interval (exit 4). */
 	if (json_array_size(json_object_get(o, "cases")) == 0 || (!t.failed_b && t.judged == 0)) {
 		int none = json_array_size(json_object_get(o, "cases")) == 0;
 
 		if (as_json) {
-			json_object_set_new(o, "verdict", json_string(none ? "no case matched" : tested == 0 ? "not tested"
-										   : "baseline failed check"));
+			json_object_set_new(o, "verdict", json_string(none ? "no case matched"
+							  : tested == 0 || t.no_flush_b ? "not tested"
+							  : "baseline failed check"));
 			print_json(o);
 		} else {
 			if (t.baseline_failed)
 				failed_cases(o, "a", "failed a check in the baseline A (not judged):");
+			if (t.no_flush_b)
+				compare_no_flush_legend(o);
 			compare_warnings(o);
 			compare_summary(o);
 			json_decref(o);
@@ -214,6 +227,11 @@ int cmd_check(int argc, char **argv)
 		else if (tested == 0)
 			fprintf(stderr, "xcbench check: none of the %lld matched cases could be tested (%s): nothing "
 				"was checked\n", cases, untested_why(&t));
+		else if (t.no_flush_b)
+			fprintf(stderr, "xcbench check: none of the %lld tested cases could be judged: %lld of method "
+				"none in B (they invalidate nothing: a cost figure, stale reads not checked), %lld with "
+				"a baseline that failed a check: nothing was checked\n", tested, t.no_flush_b,
+				t.baseline_failed);
 		else
 			fprintf(stderr, "xcbench check: the baseline A failed a check in every tested case (%lld): "
 				"nothing was checked; take a baseline whose runs pass their checks\n", t.baseline_failed);
@@ -225,9 +243,10 @@ int cmd_check(int argc, char **argv)
 		/* the verdict's counts: summary's slower counts the cases whose
 		 * baseline failed a check too, which the verdict leaves out */
 		json_object_set_new(o, "verdict", json_string(verdict));
-		json_object_set_new(o, "check", json_pack("{s:I, s:I, s:I, s:I}", "judged", (json_int_t)t.judged,
+		json_object_set_new(o, "check", json_pack("{s:I, s:I, s:I, s:I, s:I}", "judged", (json_int_t)t.judged,
 							  "slower", (json_int_t)t.slower, "baseline_failed",
-							  (json_int_t)t.baseline_failed, "failed_b", (json_int_t)t.failed_b));
+							  (json_int_t)t.baseline_failed, "failed_b", (json_int_t)t.failed_b,
+							  "no_flush_b", (json_int_t)t.no_flush_b));
 		print_json(o);
 		if (t.failed_b)
 			fprintf(stderr, "xcbench check: %lld of B's %lld compared cases failed a check (cases[].b_failed)\n",
@@ -253,6 +272,9 @@ int cmd_check(int argc, char **argv)
 		printf(" (%lld of the %lld matched not tested: %s)", cases - tested, cases, untested_why(&t));
 	if (t.baseline_failed)
 		printf(" (%lld tested not judged: the baseline A failed a check there)", t.baseline_failed);
+	if (t.no_flush_b)
+		printf(" (%lld tested not judged: of method none in B, they invalidate nothing: a cost figure, "
+		       "stale reads not checked)", t.no_flush_b);
 	printf("\n");
 	json_decref(o);
 	return rc;

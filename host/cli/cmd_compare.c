@@ -68,8 +68,10 @@ static const char usage[] =
  * histograms' resolution), "+3.10 (too few reps)", "-80.52 (too few
  * boots)" (compare_ci_text), or "-"; then " !B" where a side failed a check
  * (compare_failed_mark), whatever its figures: "-" too, a case a watchdog
- * stopped before it timed a call; then " 1 boot" for a cell within one
- * boot in a table of both levels (levels: the pivot's, compare_level_mark). */
+ * stopped before it timed a call; then " 0B" where a side is of method
+ * none (compare_no_flush_mark: it flushed nothing); then " 1 boot" for a
+ * cell within one boot in a table of both levels (levels: the pivot's,
+ * compare_level_mark). */
 static void cell_text(json_t *cell, char *out, size_t cap, unsigned levels)
 {
 	json_t *ch = json_object_get(cell, "change_pct");
@@ -83,6 +85,9 @@ static void cell_text(json_t *cell, char *out, size_t cap, unsigned levels)
 		n = snprintf(out, cap, "%+.2f%s %s", json_number_value(ch),
 			     json_is_true(json_object_get(cell, "significant")) ? "*" : "",
 			     compare_ci_text(cell, ci, sizeof(ci), "(no interval)"));
+	if (*mk && n > 0 && (size_t)n < cap)
+		n += snprintf(out + n, cap - (size_t)n, " %s", mk);
+	mk = json_is_object(cell) ? compare_no_flush_mark(cell) : "";
 	if (*mk && n > 0 && (size_t)n < cap)
 		n += snprintf(out + n, cap - (size_t)n, " %s", mk);
 	mk = json_is_object(cell) ? compare_level_mark(cell, levels) : "";
@@ -347,7 +352,7 @@ int cmd_compare(int argc, char **argv)
 			compare_wrap("", "   ", json_string_value(json_object_get(o, "star_text")) ?: "");
 		}
 		putchar('\n');
-		if (compare_failed_legend(o) + compare_level_legend(o))
+		if (compare_failed_legend(o) + compare_no_flush_legend(o) + compare_level_legend(o))
 			putchar('\n');
 	} else {
 		compare_report(o, strcmp(format, "markdown") == 0 ? CMP_MARKDOWN : CMP_TEXT, 0);

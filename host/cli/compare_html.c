@@ -234,22 +234,28 @@ int compare_html(json_t *o, const char *path)
 			double ch = num(json_object_get(c, "change_pct")), q = num(json_object_get(c, "q"));
 			int sig = json_is_true(json_object_get(c, "significant"));
 			char mk[24], in[24], ci[48], qs[24];
-			/* a case that failed a check: the text report's mark */
-			const char *fm = compare_failed_mark(c);
+			/* a case that failed a check, one of method none: the
+			 * text report's marks */
+			const char *fm = compare_failed_mark(c), *nf = compare_no_flush_mark(c);
 
 			snprintf(qs, sizeof(qs), isnan(q) ? "\xe2\x80\x93" : "%.3f", q);
 			fprintf(f, "<tr><td class='n'>%s</td><td class='n'>%s</td><td class='n'>%.0f</td><td class='n'>%.0f</td>"
-				   "<td class='n %s'>%+.2f%%%s</td><td class='n'>%s%s%s%s</td><td class='n'>%s</td></tr>\n",
+				   "<td class='n %s'>%+.2f%%%s</td><td class='n'>%s%s%s%s%s%s%s</td><td class='n'>%s</td></tr>\n",
 				key_int(key, "mask", mk), key_int(key, "inits", in),
 				num(json_object_get(c, "a_p50")), num(json_object_get(c, "b_p50")),
 				sig ? (ch > 0 ? "up" : "down") : "", ch, sig ? "*" : "", interval(c, ci),
 				*fm ? " <b class='warn' title='failed a check (calls lost, duplicated or out of order, a stale "
 				      "translation, or a watchdog): not the figures of a correct algorithm'>" : "", fm,
-				*fm ? "</b>" : "", qs);
+				*fm ? "</b>" : "", *nf ? " <b class='warn' title='" COMPARE_NO_FLUSH_LEGEND "'>" : "", nf,
+				*nf ? "</b>" : "", qs);
 		}
 		fputs("</table>\n</div>\n", f);
 	}
 	compare_interval_notes(json_object_get(o, "cases"), 0, note_par, f);
+	/* the text forms' legend of 0A/0B/0AB (compare_no_flush_legend) */
+	if (json_integer_value(json_object_get(json_object_get(o, "summary"), "no_flush_a")) > 0 ||
+	    json_integer_value(json_object_get(json_object_get(o, "summary"), "no_flush_b")) > 0)
+		note_par(COMPARE_NO_FLUSH_LEGEND, f);
 	fputs("<p style='color:#6b7280'>Made by xcbench compare --html; every number is the daemon's /api/v1/compare answer.</p>\n"
 	      "</body></html>\n", f);
 	buf_free(&a);

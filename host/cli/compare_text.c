@@ -256,7 +256,7 @@ static void group_of(json_t *key, struct buf *b)
 int compare_regressed(json_t *c)
 {
 	return json_is_true(json_object_get(c, "significant")) && json_number_value(json_object_get(c, "change_pct")) > 0 &&
-	       !json_is_true(json_object_get(c, "a_failed"));
+	       !json_is_true(json_object_get(c, "a_failed")) && !json_is_true(json_object_get(c, "b_no_flush"));
 }
 
 const char *compare_failed_mark(json_t *c)
@@ -275,6 +275,24 @@ int compare_failed_legend(json_t *o)
 	compare_wrap("", "", "!A, !B, !AB: the case failed a check in A's, B's, both sides' boots (calls lost, "
 		     "duplicated or out of order, a stale translation, or a watchdog): its figures are not those "
 		     "of a correct algorithm");
+	return 1;
+}
+
+const char *compare_no_flush_mark(json_t *c)
+{
+	int a = json_is_true(json_object_get(c, "a_no_flush")), b = json_is_true(json_object_get(c, "b_no_flush"));
+
+	return a && b ? "0AB" : a ? "0A" : b ? "0B" : "";
+}
+
+int compare_no_flush_legend(json_t *o)
+{
+	json_t *s = json_object_get(o, "summary");
+
+	if (json_integer_value(json_object_get(s, "no_flush_a")) <= 0 &&
+	    json_integer_value(json_object_get(s, "no_flush_b")) <= 0)
+		return 0;
+	compare_wrap("", "", COMPARE_NO_FLUSH_LEGEND);
 	return 1;
 }
 
@@ -412,7 +430,8 @@ static void num(char *out, size_t cap, json_t *v, const char *fmt)
 /* One table row's cells as text. */
 struct row {
 	char mask[8], inits[8], a[16], b[16], ch[16], ci[28], boots[12];
-	/* compare_failed_mark ("" or "!A", "!B", "!AB"), then compare_level_mark */
+	/* compare_failed_mark ("" or "!A", "!B", "!AB"), compare_no_flush_mark
+	 * ("0A", "0B", "0AB"), then compare_level_mark */
 	char mark[24];
 };
 
@@ -438,8 +457,13 @@ static void row_of(json_t *c, double ka, double kb, int md, unsigned levels, str
 		memmove(r->ci, r->ci + md, strlen(r->ci + md) + 1);
 	snprintf(r->boots, sizeof(r->boots), "%lld/%lld", (long long)json_integer_value(json_object_get(c, "a_boots")),
 		 (long long)json_integer_value(json_object_get(c, "b_boots")));
-	snprintf(r->mark, sizeof(r->mark), "%s%s%s", compare_failed_mark(c),
-		 *compare_failed_mark(c) && *compare_level_mark(c, levels) ? " " : "", compare_level_mark(c, levels));
+	const char *marks[3] = { compare_failed_mark(c), compare_no_flush_mark(c), compare_level_mark(c, levels) };
+	size_t n = 0;
+
+	r->mark[0] = 0;
+	for (size_t i = 0; i < 3; i++)
+		if (*marks[i] && n < sizeof(r->mark))
+			n += (size_t)snprintf(r->mark + n, sizeof(r->mark) - n, "%s%s", n ? " " : "", marks[i]);
 }
 
 /* Columns: mask inits A B change interval; widths fit 80 with room, the
@@ -525,7 +549,7 @@ size_t compare_report(json_t *o, enum cmp_format f, int only_verdict)
 	putchar('\n');
 	if (shown && compare_interval_notes(cases, only_verdict, note_line, NULL))
 		putchar('\n');
-	if (shown && compare_failed_legend(o) + compare_level_legend(o))
+	if (shown && compare_failed_legend(o) + compare_no_flush_legend(o) + compare_level_legend(o))
 		putchar('\n');
 	return shown;
 }

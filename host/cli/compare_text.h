@@ -43,7 +43,8 @@ int compare_run_ids(const char *s, json_t *ids);
 int compare_sides(const char *cmd, struct cmp_args *ca);
 /* 1 when case c is a regression a check counts: significantly slower than
  * a baseline that passed its checks (a_failed false: against a baseline
- * that lost calls, a correct B's "slower" is no verdict). */
+ * that lost calls, a correct B's "slower" is no verdict), B's case not of
+ * method none (b_no_flush false: it flushes nothing, a cost figure). */
 int compare_regressed(json_t *c);
 /* The mark of a case or pivot cell that failed a check (the answer's
  * a_failed/b_failed: calls lost, duplicated or out of order, a stale
@@ -54,6 +55,20 @@ const char *compare_failed_mark(json_t *c);
  * answer o has a case so marked (its summary's failed_a/failed_b): 1,
  * else 0 and nothing. */
 int compare_failed_legend(json_t *o);
+/* The mark of a case or pivot cell of method none on a side (the answer's
+ * a_no_flush/b_no_flush: it invalidates nothing, its stale reads are not
+ * checked): "0A", "0B", "0AB" by the side(s), "" when neither. */
+const char *compare_no_flush_mark(json_t *c);
+/* What compare_no_flush_mark's marks mean: the one line every form (seed,
+ * text, Markdown, HTML) prints below a table with such a case; the HTML
+ * form's mark has it as a single-quoted title: no quote, no <, >, &. */
+#define COMPARE_NO_FLUSH_LEGEND                                                                      \
+	"0A, 0B, 0AB: the case is of method none on side A, side B, both sides: it invalidates nothing " \
+	"(a cost figure, never a pass; its stale reads are not checked), so its change is not that of a " \
+	"shootdown"
+/* Prints COMPARE_NO_FLUSH_LEGEND when answer o has a case so marked (its
+ * summary's no_flush_a/no_flush_b): 1, else 0 and nothing. */
+int compare_no_flush_legend(json_t *o);
 /* The levels of the cases (or pivot cells, rows of them; null: none) in
  * arr, their `level`s OR-ed: CMP_BETWEEN (compared between boots: the
  * figures are the boots' geometric means), CMP_WITHIN (within one boot:

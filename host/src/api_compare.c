@@ -103,6 +103,13 @@ static void csv_ns(struct buf *b, json_t *cycles, double khz)
  * said which side was which. */
 static const char *const compare_where_cols[] = { "a_where", "b_where" };
 #define N_WHERE_COLS (sizeof(compare_where_cols) / sizeof(compare_where_cols[0]))
+/* ... and at the very end (after a_where,b_where, by position as above):
+ * whether each side's case is of method none (1/0: the JSON case's
+ * a_no_flush/b_no_flush, compare.c no_flush_fields): it invalidates
+ * nothing and its stale reads are not checked, so its change against a
+ * side that flushes is no speed-up; the file said nothing of it. */
+static const char *const compare_no_flush_cols[] = { "a_no_flush", "b_no_flush" };
+#define N_NO_FLUSH_COLS (sizeof(compare_no_flush_cols) / sizeof(compare_no_flush_cols[0]))
 
 /* A side's restrictions as one cell, "k=v;k=v" as `other` writes a key
  * (no comma: the cell needs no quotes); empty when none. */
@@ -142,6 +149,8 @@ static struct buf to_csv(json_t *o)
 	buf_addf(&b, UNIT_COLS);
 	for (size_t k = 0; k < N_WHERE_COLS; k++)
 		buf_addf(&b, ",%s", compare_where_cols[k]);
+	for (size_t k = 0; k < N_NO_FLUSH_COLS; k++)
+		buf_addf(&b, ",%s", compare_no_flush_cols[k]);
 	buf_addf(&b, "\r\n");
 	json_array_foreach(json_object_get(o, "cases"), i, c) {
 		json_t *key = json_object_get(c, "key"), *v;
@@ -180,6 +189,8 @@ static struct buf to_csv(json_t *o)
 		csv_ns(&b, json_object_get(c, "b_p50"), side_khz(o, "b"));
 		for (size_t k = 0; k < N_WHERE_COLS; k++)
 			csv_where(&b, json_object_get(o, compare_where_cols[k]));
+		for (size_t k = 0; k < N_NO_FLUSH_COLS; k++)
+			csv_json(&b, json_object_get(c, compare_no_flush_cols[k]), 0);
 		csv_end(&b);
 	}
 	return b;

@@ -179,6 +179,16 @@ int case_algo_is_path(json_t *config)
 	       strcmp(flush, XCB_NAME(flush, XCB_FLUSH_XCALL)) && !strcmp(algo, flush);
 }
 
+int case_no_flush(json_t *config)
+{
+	const char *method = json_string_value(json_object_get(config, XCB_KEY(method)));
+
+	/* any kind whose config has the key: the payload sends it on tlb and
+	 * sync cases (a sync case of method none is its control, never sent,
+	 * but a hand-made or older run may hold one) */
+	return method && !strcmp(method, XCB_NAME(method, XCB_METHOD_NONE));
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);

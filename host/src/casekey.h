@@ -36,5 +36,11 @@ void case_drop_algo_companions(json_t *config);
  * name as the algo, firmware/bench/suite.c case_algo_name)? Such an algo
  * says nothing flush does not: comparing paths ignores it with flush. */
 int case_algo_is_path(json_t *config);
+/* Is this a case of method none (kind tlb, or sync: the kinds whose CASE
+ * carries `method`, firmware/bench/emit.c)? It invalidates nothing: its
+ * targets read stale translations by design and its stale count is not
+ * checked (README "TLB": a cost figure, never a pass; compare's
+ * a_no_flush/b_no_flush). */
+int case_no_flush(json_t *config);
 
 #endif

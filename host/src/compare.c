@@ -742,12 +742,38 @@ static void failed_fields(json_t *o, const char *x, const struct gcase *g)
 	json_object_set_new(o, k, runs);
 }
 
+/* Side x's (a_ or b_) x_no_flush of matched case g: its method is none
+ * (case_no_flush; method is matched, so every boot's is the first's). Such
+ * a case invalidates nothing and its stale reads are not checked: a cost
+ * figure, never a pass (README "TLB"); a change against a side that
+ * flushes reads as a speed-up of a shootdown that does no work, and every
+ * view marks it (0A, 0B, 0AB), xcbench check does not judge B's. */
+static void no_flush_fields(json_t *o, const char *x, const struct gcase *g)
+{
+	char k[24];
+
+	snprintf(k, sizeof(k), "%sno_flush", x);
+	json_object_set_new(o, k, json_boolean(case_no_flush(g->config)));
+}
+
+/* The warning per side with cases of method none (no_flush_fields): n of
+ * them on side `name`. */
+static void no_flush_warning(json_t *warn, const char *name, json_int_t n)
+{
+	if (n > 0)
+		json_array_append_new(warn, json_sprintf("%lld compared case%s %s of method none on %s's side: %s "
+							 "invalidate%s nothing (a cost figure; stale reads not checked)",
+							 (long long)n, n == 1 ? "" : "s", n == 1 ? "is" : "are", name,
+							 n == 1 ? "it" : "they", n == 1 ? "s" : ""));
+}
+
 /* Benjamini–Hochberg over every case's p, then each case's verdict:
  * significant when q <= fdr, |change| >= min_effect and the interval
  * excludes 0; and the summary of the table. */
 static json_t *finish_table(json_t *cases, const struct compare_req *rq)
 {
 	size_t n = json_array_size(cases), i, tested = 0, faster = 0, slower = 0, small = 0, fa = 0, fb = 0;
+	size_t na = 0, nb = 0;	/* of method none: a_no_flush, b_no_flush */
 	double *p = malloc((n + 1) * sizeof(*p)), *q = malloc((n + 1) * sizeof(*q));
 	json_t *c;
 
@@ -779,13 +805,16 @@ static json_t *finish_table(json_t *cases, const struct compare_req *rq)
 		slower += sig && ch > 0;
 		fa += json_is_true(json_object_get(c, "a_failed"));
 		fb += json_is_true(json_object_get(c, "b_failed"));
+		na += json_is_true(json_object_get(c, "a_no_flush"));
+		nb += json_is_true(json_object_get(c, "b_no_flush"));
 	}
 	free(p);
 	free(q);
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "cases", (json_int_t)n,
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "cases", (json_int_t)n,
 			 "tested", (json_int_t)tested, "flagged", (json_int_t)(faster + slower),
 			 "faster", (json_int_t)faster, "slower", (json_int_t)slower,
-			 "below_min_effect", (json_int_t)small, "failed_a", (json_int_t)fa, "failed_b", (json_int_t)fb);
+			 "below_min_effect", (json_int_t)small, "failed_a", (json_int_t)fa, "failed_b", (json_int_t)fb,
+			 "no_flush_a", (json_int_t)na, "no_flush_b", (json_int_t)nb);
 }
 
 /* ---- pivots ---- */
@@ -906,8 +935,13 @@ static json_t *pivots(json_t *cases, const char *fa, const char *fb)
 				"method", json_object_get(m, "method"),
 				"a_reps", json_object_get(m, "a_reps"), "b_reps", json_object_get(m, "b_reps"),
 				"a_failed", json_object_get(m, "a_failed"), "b_failed", json_object_get(m, "b_failed")));
-			/* the cell's level: a pivot's title says what its cells are */
-			json_object_set(json_array_get(json_array_get(cells, r), k), "level", json_object_get(m, "level"));
+			/* the cell's level: a pivot's title says what its cells are;
+			 * a side of method none, marked as a failed check is */
+			json_t *cell = json_array_get(json_array_get(cells, r), k);
+
+			json_object_set(cell, "level", json_object_get(m, "level"));
+			json_object_set(cell, "a_no_flush", json_object_get(m, "a_no_flush"));
+			json_object_set(cell, "b_no_flush", json_object_get(m, "b_no_flush"));
 		}
 		json_object_del(g, "members");
 		json_object_set_new(g, "cells", cells);
@@ -1104,6 +1138,8 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 		nwithin += !cb;
 		failed_fields(c, "a_", &a.c[i]);
 		failed_fields(c, "b_", m);
+		no_flush_fields(c, "a_", &a.c[i]);
+		no_flush_fields(c, "b_", m);
 		json_array_append_new(cases, c);
 	}
 	for (size_t j = 0; j < b.n; j++)
@@ -1123,6 +1159,8 @@ json_t *compare_runs(struct dbi *db, const struct compare_req *rq, struct case_f
 							 "to 2 degrees of freedom); their change only, not tested, "
 							 "never marked", few_boots, json_array_size(cases),
 							 COMPARE_MIN_BOOTS));
+	no_flush_warning(warn, "A", json_integer_value(json_object_get(summary, "no_flush_a")));
+	no_flush_warning(warn, "B", json_integer_value(json_object_get(summary, "no_flush_b")));
 	o = json_pack("{s:o, s:o, s:f, s:o, s:I, s:I}",
 		"algo_a", rq->algo_a ? json_string(rq->algo_a) : json_null(),
 		"algo_b", rq->algo_b ? json_string(rq->algo_b) : json_null(),

@@ -417,6 +417,15 @@ function failedMark(c) {
 	return m ? h('span', { class: 'bad failed-mark', title: `failed a check in ${m === 'AB' ? "both sides'" : `${m}'s`} boots (calls lost, duplicated or out of order, a stale translation, or a watchdog): its figures are not those of a correct algorithm` }, ` !${m}`) : null;
 }
 
+// The mark of a case (or pivot cell) of method none on a side (the API's
+// a_no_flush/b_no_flush: it invalidates nothing, its stale reads are not
+// checked: a cost figure, never a pass), as `xcbench compare` prints it:
+// '0A', '0B', '0AB'; null when neither side is.
+function noFlushMark(c) {
+	const m = `${c && c.a_no_flush ? 'A' : ''}${c && c.b_no_flush ? 'B' : ''}`;
+	return m ? h('span', { class: 'bad no-flush-mark', title: `of method none on ${m === 'AB' ? 'both sides' : `side ${m}`}: it invalidates nothing (a cost figure, never a pass; its stale reads are not checked), so its change is not that of a shootdown` }, ` 0${m}`) : null;
+}
+
 // The comparison's level, from its cases' (a case in one run of each side
 // is compared within that boot, however many boots the sides have).
 function levelText(cmp) {
@@ -464,7 +473,7 @@ function pivotView(pv, i, all, cmp) {
 				if (!cell) return h('td', { class: 'num muted', title: 'no matching case' }, '–');
 				const cls = cell.significant ? (cell.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns';
 				return h('td', { class: `num ${cls}`, title: cellTitle(cell, cmp), dataset: { sig: cell.significant ? '1' : '0' } },
-					cellText(cell), failedMark(cell), h('div', { class: 'muted', style: { fontSize: '0.8em' } }, ciText(cell)));
+					cellText(cell), failedMark(cell), noFlushMark(cell), h('div', { class: 'muted', style: { fontSize: '0.8em' } }, ciText(cell)));
 			})))));
 	const wrap = h('section', { class: 'pivot-view', dataset: { pivot: i } },
 		h('div', { class: 'charts', style: { gridTemplateColumns: 'minmax(420px, 1fr) minmax(420px, 1fr)' } }, el,
@@ -565,7 +574,7 @@ function casesTable(cmp) {
 			h('th', { class: 'num', title: 'how the interval was found (bootstrap over repetitions, or too few of them)' }, 'interval by'),
 			['boots a/b', 'reps a/b'].map((x) => h('th', { class: 'num' }, x)))),
 		h('tbody', {}, sorted.map((c) => h('tr', {},
-			h('td', { class: `num ${c.significant ? (c.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns'}` }, fmt.pct(c.change_pct), failedMark(c)),
+			h('td', { class: `num ${c.significant ? (c.change_pct < 0 ? 'sig-better' : 'sig-worse') : 'ns'}` }, fmt.pct(c.change_pct), failedMark(c), noFlushMark(c)),
 			h('td', { class: 'num', title: c.ci_at_resolution ? AT_RESOLUTION : undefined }, ciText(c)),
 			h('td', { class: 'num' }, c.q === null || c.q === undefined ? '–' : c.q.toFixed(3)),
 			h('td', { class: 'num', title: `${fmt.int(c.a_p50)} TSC cycles` }, h('a', { href: `run.html?id=${cmp.a.id}&case=${c.a_case}#hist` }, ua.text(c.a_p50))),
