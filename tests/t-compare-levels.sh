@@ -11,7 +11,7 @@
 #    compare.csv's level column), the bootstrap method line, a warning that
 #    says the intervals are within-boot only, no "geometric mean" in the
 #    seed's title, the summary's count of such cases.
-#  - some cases in 2 boots a side, one in 1: level mixed, the method line
+#  - some cases in 3 boots a side, one in 1: level mixed, the method line
 #    per case with its counts, the warning naming how many, the seed's cell
 #    of the 1-boot case marked "1 boot" with the legend.
 # Hand-made runs (UDP frames, tests/web/frames.py): xcall cases of two
@@ -47,19 +47,20 @@ r.frame(frames.DONE, struct.pack('<II', len(r.frames), 0))
 frames.send(sys.argv[1], r.frames, 0, len(r.frames))
 PY
 }
-# R1: mask 1; R2: mask 2; R3: masks 1, 2, 3.
-send 1e7e01 1 && send 1e7e02 2 && send 1e7e03 1,2,3
-check "three hand-made runs sent" test $? -eq 0
+# R1: mask 1; R2: mask 2; R3: masks 1, 2, 3; R4: masks 1, 2.
+send 1e7e01 1 && send 1e7e02 2 && send 1e7e03 1,2,3 && send 1e7e04 1,2
+check "four hand-made runs sent" test $? -eq 0
 ids=$(curl -sf "$URL/api/v1/runs" | python3 -c 'import json,sys; print(" ".join(str(r["id"]) for r in sorted(json.load(sys.stdin)["runs"], key=lambda r: r["id"])))')
-read -r R1 R2 R3 <<<"$ids"
+read -r R1 R2 R3 R4 <<<"$ids"
 W="a_where=delivery=unicast&b_where=delivery=allbutself"
 
 # R1,R2 against themselves: mask 1 is in R1 only, mask 2 in R2 only.
 curl -s "$URL/api/v1/compare?a=$R1,$R2&b=$R1,$R2&$W" >"$T/within.json"
 curl -s "$URL/api/v1/compare.csv?a=$R1,$R2&b=$R1,$R2&$W" >"$T/within.csv"
-# R1,R2,R3: masks 1 and 2 are in two runs each, mask 3 in R3 only.
-curl -s "$URL/api/v1/compare?a=$R1,$R2,$R3&b=$R1,$R2,$R3&$W" >"$T/mixed.json"
-curl -s "$URL/api/v1/compare.csv?a=$R1,$R2,$R3&b=$R1,$R2,$R3&$W" >"$T/mixed.csv"
+# R1-R4: masks 1 and 2 are in three runs each (3 boots: an interval,
+# compare.h COMPARE_MIN_BOOTS), mask 3 in R3 only.
+curl -s "$URL/api/v1/compare?a=$R1,$R2,$R3,$R4&b=$R1,$R2,$R3,$R4&$W" >"$T/mixed.json"
+curl -s "$URL/api/v1/compare.csv?a=$R1,$R2,$R3,$R4&b=$R1,$R2,$R3,$R4&$W" >"$T/mixed.csv"
 python3 - "$T" <<'PY'
 import csv, json, sys
 from tap import ok
@@ -72,9 +73,9 @@ ok(w["method_text"].startswith("bootstrap over repetitions of one boot") and "ge
    f"... the method line is the bootstrap's ({w['method_text'][:60]})")
 ok(any("intervals are within-boot only" in x and "every compared case is in 1 boot" in x for x in w["warnings"]),
    f"... a warning says the intervals are within-boot only ({w['warnings']})")
-ok(m["level"] == "mixed" and lv(m) == [(1, "between_boot", "paired_boots", 2, 2), (2, "between_boot", "paired_boots", 2, 2),
+ok(m["level"] == "mixed" and lv(m) == [(1, "between_boot", "paired_boots", 3, 3), (2, "between_boot", "paired_boots", 3, 3),
                                        (3, "within_boot", "bootstrap", 1, 1)],
-   f"masks 1, 2 in 2 boots a side, 3 in 1: level mixed, each case's own ({m.get('level')}, {lv(m)})")
+   f"masks 1, 2 in 3 boots a side, 3 in 1: level mixed, each case's own ({m.get('level')}, {lv(m)})")
 ok(m["method_text"].startswith("per case: where each side has it in 2 or more boots (2 cases), paired t")
    and "where a side has it in 1 boot (1 case), bootstrap over repetitions" in m["method_text"],
    f"... the method line per case, with counts ({m['method_text'][:160]})")
@@ -97,12 +98,12 @@ check "seed, all within: no 'geometric mean' title, the warning, the summary cou
 	>"$T/within-text.txt" 2>&1
 check "text, all within: the columns are medians ('A p50 ns'), not gm" \
 	bash -c 'grep -q " A p50 ns " "$1" && ! grep -q " gm " "$1"' _ "$T/within-text.txt"
-"${X[@]}" compare "$R1,$R2,$R3" "$R1,$R2,$R3" --a-where delivery=unicast --b-where delivery=allbutself >"$T/mixed.txt" 2>&1
+"${X[@]}" compare "$R1,$R2,$R3,$R4" "$R1,$R2,$R3,$R4" --a-where delivery=unicast --b-where delivery=allbutself >"$T/mixed.txt" 2>&1
 check "seed, mixed: the title says both, mask 3's cell alone marked '1 boot', the legend" \
 	bash -c 'grep -q "geometric mean of the boots. p50; marked 1 boot: the median p50)" "$1" &&
 		grep -q "^  3 CPUs in mask .* 1 boot *$" "$1" && [ $(grep -c " 1 boot *$" "$1") = 1 ] &&
 		grep -q "^1 boot: the case is in one boot of a side" "$1"' _ "$T/mixed.txt"
-"${X[@]}" compare "$R1,$R2,$R3" "$R1,$R2,$R3" --a-where delivery=unicast --b-where delivery=allbutself --format text \
+"${X[@]}" compare "$R1,$R2,$R3,$R4" "$R1,$R2,$R3,$R4" --a-where delivery=unicast --b-where delivery=allbutself --format text \
 	>"$T/mixed-text.txt" 2>&1
 check "text, mixed: gm columns, mask 3's row marked '1 boot'" \
 	bash -c 'grep -q " A gm p50 ns " "$1" && grep -Eq "^ +3 +1 .* 1 boot$" "$1" && [ $(grep -c " 1 boot$" "$1") = 1 ]' \
