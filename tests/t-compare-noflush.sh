@@ -7,7 +7,9 @@
 # `check` took it as a pass.
 #  - compare's JSON: each case's a_no_flush/b_no_flush, the pivots' cells
 #    too, the summary's no_flush_a/no_flush_b and a warning line;
-#    compare.csv: a_no_flush,b_no_flush, the last two columns.
+#    compare.csv: a_no_flush,b_no_flush, the last two columns; the seed
+#    table's CSV (format=seed, compare --format seed --csv): per initiator
+#    count inits_N_no_flush after inits_N_failed, "B" in each cell.
 #  - xcbench compare's seed, text and Markdown tables and --html mark the
 #    case "0B", with a line that says what the mark is.
 #  - xcbench check: B's case of method none is not judged: alone, nothing
@@ -80,6 +82,29 @@ ok(head.endswith(",a_where,b_where,a_no_flush,b_no_flush") and len(rows) == 3
 nf = sorted((c["key"].get("method"), c.get("a_no_flush"), c.get("b_no_flush")) for c in rs.get("cases", []))
 ok(nf == [("invlpg", False, False)] * 3 + [("none", True, True)] * 3 and rs["summary"].get("no_flush_a") == 3,
    f"run against run: the method none cases marked on both sides, the invlpg ones not ({nf})")
+PY
+
+# The seed table's CSV: the printed 0B as inits_N_no_flush, "B" (AB where
+# both sides are of method none, empty where neither is).
+curl -s "$URL/api/v1/compare.csv?$Q&format=seed" >"$T/seed-in.csv"
+curl -s "$URL/api/v1/compare.csv?a=$R&b=$S&format=seed" >"$T/seed-rs.csv"
+"${X[@]}" compare "$R" "$R" "${W[@]}" --format seed --csv >"$T/seed-cli.csv" 2>&1
+check "compare --format seed --csv: the API's format=seed" cmp -s "$T/seed-cli.csv" "$T/seed-in.csv"
+python3 - "$T" <<'PY'
+import csv, sys
+from tap import ok
+t = sys.argv[1]
+h = next(csv.reader(open(f"{t}/seed-in.csv", newline="")))
+rows = list(csv.DictReader(open(f"{t}/seed-in.csv", newline="")))
+ok(h[8:] == ["inits_1_change_pct", "inits_1_ci_low", "inits_1_ci_high", "inits_1_significant",
+             "inits_1_failed", "inits_1_no_flush"],
+   f"seed CSV: inits_1_no_flush after inits_1_failed ({','.join(h[8:])})")
+ok(len(rows) == 3 and all(r.get("inits_1_no_flush") == "B" and r.get("inits_1_failed") == "" for r in rows),
+   f"... B in each mask's row ({[(r.get('mask'), r.get('inits_1_no_flush')) for r in rows]})")
+rs = list(csv.DictReader(open(f"{t}/seed-rs.csv", newline="")))
+got = sorted((r["fixed"], r["mask"], r.get("inits_1_no_flush")) for r in rs)
+ok(len(rs) == 6 and all(nf == ("AB" if "method=none" in f else "") for f, _, nf in got),
+   f"run against run: AB in the method none table's rows, empty in the invlpg one's ({[nf for _, _, nf in got]})")
 PY
 
 # The CLI's tables mark the cases; the legend says what the mark is.

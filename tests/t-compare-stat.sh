@@ -117,8 +117,8 @@ h = rows[0]
 tap(h[:8] == ["table", "algo_a", "algo_b", "fixed", "stat", "row", "level", "mask"],
     f"seed CSV: table,algo_a,algo_b,fixed,stat,row,level,mask first ({','.join(h[:8])})")
 cols = sorted({c for p in o["pivots"] for c in p["cols"]})
-want = [f"inits_{n}_{k}" for n in cols for k in ("change_pct", "ci_low", "ci_high", "significant", "failed")]
-tap(h[8:] == want, f"... then per initiator count its cells ({','.join(h[8:13])}, ...)")
+want = [f"inits_{n}_{k}" for n in cols for k in ("change_pct", "ci_low", "ci_high", "significant", "failed", "no_flush")]
+tap(h[8:] == want, f"... then per initiator count its cells ({','.join(h[8:14])}, ...)")
 d = [dict(zip(h, r)) for r in rows[1:]]
 tap(len(d) == sum(len(p["rows"]) for p in o["pivots"]), f"one row per table row ({len(d)})")
 bad = 0

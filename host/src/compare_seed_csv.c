@@ -14,9 +14,11 @@
 #include "csv.h"
 
 /* The cells of one column: the % change, its interval, `1` when
- * significant, and which side failed a check (A, B, AB; the printed
- * table's !A, !B, !AB), named inits_N_<this>. */
-static const char *const cell_cols[] = { "change_pct", "ci_low", "ci_high", "significant", "failed" };
+ * significant, which side failed a check (A, B, AB; the printed table's
+ * !A, !B, !AB) and which side's case is of method none (a_no_flush,
+ * b_no_flush: it invalidates nothing, so its change is a cost figure and
+ * never a pass; the printed table's 0A, 0B, 0AB), named inits_N_<this>. */
+static const char *const cell_cols[] = { "change_pct", "ci_low", "ci_high", "significant", "failed", "no_flush" };
 #define N_CELL_COLS (sizeof(cell_cols) / sizeof(cell_cols[0]))
 
 static int cmp_ll(const void *x, const void *y)
@@ -47,6 +49,16 @@ static size_t all_cols(json_t *pivots, long long **out)
 		if (!n || v[n - 1] != v[i])
 			v[n++] = v[i];
 	return n;
+}
+
+/* "AB", "A", "B" or "" for a cell's pair of booleans a_<what>,
+ * b_<what>: the sides it names. */
+static const char *sides(json_t *cell, const char *a, const char *b)
+{
+	int x = json_is_true(json_object_get(cell, a));
+	int y = json_is_true(json_object_get(cell, b));
+
+	return x && y ? "AB" : x ? "A" : y ? "B" : "";
 }
 
 /* The index of column `inits` in pivot p, or -1. */
@@ -111,8 +123,6 @@ struct buf compare_seed_csv(json_t *o)
 			for (size_t c = 0; c < nc; c++) {
 				long j = col_of(p, cols[c]);
 				json_t *cell = j < 0 ? NULL : json_array_get(cells, (size_t)j);
-				int fa = json_is_true(json_object_get(cell, "a_failed"));
-				int fb = json_is_true(json_object_get(cell, "b_failed"));
 
 				real_or_empty(&b, json_object_get(cell, "change_pct"));
 				real_or_empty(&b, json_object_get(cell, "ci_low"));
@@ -121,7 +131,8 @@ struct buf compare_seed_csv(json_t *o)
 					csv_str(&b, json_is_true(json_object_get(cell, "significant")) ? "1" : "0");
 				else
 					csv_empty(&b);
-				csv_str(&b, fa && fb ? "AB" : fa ? "A" : fb ? "B" : "");
+				csv_str(&b, sides(cell, "a_failed", "b_failed"));
+				csv_str(&b, sides(cell, "a_no_flush", "b_no_flush"));
 			}
 			csv_end(&b);
 		}
