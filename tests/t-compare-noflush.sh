@@ -15,39 +15,19 @@
 #  - xcbench check: B's case of method none is not judged: alone, nothing
 #    was checked (exit 3, --json verdict "not tested"); beside cases that
 #    flush, the pass says how many were left out.
-# Hand-made runs (UDP frames, tests/web/frames.py) shaped as the tlb suite's
+# Hand-made runs (tests/lib/noflush-runs.sh) shaped as the tlb suite's
 # early_ack cases (unicast, masks 1-3, 5 repetitions), each at method
 # invlpg and at method none (0.78x the time: no invalidation).
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
+. "$(dirname "$0")/lib/noflush-runs.sh"
 daemon_test "compare: cases of method none"
 start_daemon --open || { notok "daemon starts"; exit 1; }
 T=$TMP
 X=("$XCBENCH" --server "$URL")
 
-# send TOKEN: one run of flush=early_ack, masks 1-3, at method invlpg and none.
-send() {
-	PYTHONPATH=$ROOT/tests/web:$PYTHONPATH python3 - "127.0.0.1:$PORT" "$@" <<'PY'
-import struct, sys
-import frames
-r = frames.Run(int(sys.argv[2], 16))
-r.text(frames.HELLO, 'fw=t-compare-noflush\ncpus=4\ntsc_khz=2000000\ntransport=udp\nsuite=tlb\n')
-cid = 0
-for method, f in (('invlpg', 1.0), ('none', 0.78)):
-    for mask in (1, 2, 3):
-        cid += 1
-        r.text(frames.CASE, f'id={cid}\nkind=tlb\nalgo=early_ack\ndelivery=unicast\nwait=done\ninits=1\nmask={mask}\n'
-               f'placement=first\noverlap=disjoint\nwork_us=0\nflush=early_ack\nmethod={method}\nbatch=1\npages=1\n'
-               'iters=30\nreps=5\n')
-        for rep in range(5):
-            r.result(cid, rep, frames.ALL, int((20000 + 3000 * mask + 40 * rep) * f), ipis=30 * mask, calls=30 * mask)
-r.text(frames.LOG, 'done: ok (0 ERROR frames, 0 stale, 0 lost, 0 duplicated, 0 out of order)')
-r.frame(frames.DONE, struct.pack('<II', len(r.frames), 0))
-frames.send(sys.argv[1], r.frames, 0, len(r.frames))
-PY
-}
-send 0f1a01 && send 0f1a02
+noflush_send 0f1a01 && noflush_send 0f1a02
 check "two hand-made runs sent" test $? -eq 0
 ids=$(curl -sf "$URL/api/v1/runs" | python3 -c 'import json,sys; print(" ".join(str(r["id"]) for r in sorted(json.load(sys.stdin)["runs"], key=lambda r: r["id"])))')
 read -r R S <<<"$ids"
