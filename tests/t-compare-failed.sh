@@ -18,16 +18,13 @@
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-daemon_test "compare: failed cases"
-start_daemon --open || { notok "daemon starts"; exit 1; }
-T=$TMP
-X=("$XCBENCH" --server "$URL")
+open_daemon_test "compare: failed cases"
 
 # send TOKEN ALGO FACTOR [MASK:FLAG]: a run of ALGO's three cases at FACTOR x
 # the base time; the case of mask MASK carries FLAG in its repetition 2, with
 # the payload's lines on it and a DONE that says the checks failed.
 send() {
-	PYTHONPATH=$ROOT/tests/web:$PYTHONPATH python3 - "127.0.0.1:$PORT" "$@" <<'PY'
+	frames_py "$@" <<'PY'
 import struct, sys
 import frames
 token, algo, factor = int(sys.argv[2], 16), sys.argv[3], float(sys.argv[4])

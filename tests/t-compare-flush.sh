@@ -21,7 +21,7 @@ T=$TMP
 
 # send TOKEN FACTOR
 send() {
-	PYTHONPATH=$ROOT/tests/web:$PYTHONPATH python3 - "127.0.0.1:$PORT" "$@" <<'PY'
+	frames_py "$@" <<'PY'
 import struct, sys
 import frames
 token, factor = int(sys.argv[2], 16), float(sys.argv[3])

@@ -16,16 +16,13 @@
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-daemon_test "compare: intervals"
-start_daemon --open || { notok "daemon starts"; exit 1; }
-T=$TMP
-X=("$XCBENCH" --server "$URL")
+open_daemon_test "compare: intervals"
 
 # send TOKEN FACTOR: a run of lockless's three cases, each repetition's p50
 # (2000 + 300 x mask + noise) x FACTOR; FACTOR "flat": every p50 is 2003,
 # the midpoint of the histogram's bucket [2000, 2007].
 send() {
-	PYTHONPATH=$ROOT/tests/web:$PYTHONPATH python3 - "127.0.0.1:$PORT" "$@" <<'PY'
+	frames_py "$@" <<'PY'
 import struct, sys
 import frames
 token, factor = int(sys.argv[2], 16), sys.argv[3]

@@ -19,15 +19,12 @@
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-daemon_test "compare: each case's level"
-start_daemon --open || { notok "daemon starts"; exit 1; }
-T=$TMP
-X=("$XCBENCH" --server "$URL")
+open_daemon_test "compare: each case's level"
 
 # send TOKEN MASKS: a run with a unicast and an allbutself case per mask of
 # the comma-separated MASKS (allbutself 1.3x slower).
 send() {
-	PYTHONPATH=$ROOT/tests/web:$PYTHONPATH python3 - "127.0.0.1:$PORT" "$@" <<'PY'
+	frames_py "$@" <<'PY'
 import struct, sys
 import frames
 token, masks = int(sys.argv[2], 16), [int(m) for m in sys.argv[3].split(',')]

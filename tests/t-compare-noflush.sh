@@ -22,10 +22,7 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
 . "$(dirname "$0")/lib/noflush-runs.sh"
-daemon_test "compare: cases of method none"
-start_daemon --open || { notok "daemon starts"; exit 1; }
-T=$TMP
-X=("$XCBENCH" --server "$URL")
+open_daemon_test "compare: cases of method none"
 
 noflush_send 0f1a01 && noflush_send 0f1a02
 check "two hand-made runs sent" test $? -eq 0

@@ -10,16 +10,13 @@
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-daemon_test "compare: unstable host as show says"
-start_daemon --open || { notok "daemon starts"; exit 1; }
-T=$TMP
-X=("$XCBENCH" --server "$URL")
+open_daemon_test "compare: unstable host as show says"
 
 # send TOKEN SPREAD_MASK FLAG_MASK: a run whose case of mask SPREAD_MASK
 # has its last repetition's paired floor 2.5x the others' (no flag), and
 # whose case of mask FLAG_MASK has repetition 2 flagged unstable (0: none).
 send() {
-	PYTHONPATH=$ROOT/tests/web:$PYTHONPATH python3 - "127.0.0.1:$PORT" "$@" <<'PY'
+	frames_py "$@" <<'PY'
 import struct, sys
 import frames
 token, spread, flagged = int(sys.argv[2], 16), int(sys.argv[3]), int(sys.argv[4])

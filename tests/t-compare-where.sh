@@ -14,10 +14,7 @@
 # timeout: 120
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/test-daemon.sh"
-daemon_test "compare: sides by conditions"
-start_daemon --open || { notok "daemon starts"; exit 1; }
-T=$TMP
-X=("$XCBENCH" --server "$URL")
+open_daemon_test "compare: sides by conditions"
 
 # One run: flush=vector, algo locked, masks 1-3, 5 repetitions, at unicast
 # and at allbutself (0.95x the time, the lock held 0.9x as long).

@@ -20,6 +20,23 @@ daemon_test() {
 	trap cleanup_daemon EXIT
 }
 
+# open_daemon_test NAME: daemon_test NAME, then an --open daemon started
+# (without one, a failed TAP line and the end); T its directory and X the
+# CLI against it: how a test of hand-sent runs starts (t-compare-*).
+open_daemon_test() {
+	daemon_test "$1"
+	start_daemon --open || { notok "daemon starts"; exit 1; }
+	T=$TMP
+	X=("$XCBENCH" --server "$URL")
+}
+
+# frames_py ARGS...: python3 running the program on its stdin with
+# tests/web (frames.py: hand-made runs) on its path, the daemon's UDP
+# address its first argument and ARGS after it.
+frames_py() {
+	PYTHONPATH=$ROOT/tests/web:$PYTHONPATH python3 - "127.0.0.1:$PORT" "$@"
+}
+
 # The hostile peer (tests/hostile.py): "${HOSTILE[@]}" SUBCOMMAND ARGS...
 HOSTILE=(python3 "$ROOT/tests/hostile.py")
 
